@@ -1,0 +1,98 @@
+import type { HttpRequest, HttpResponse } from "./http.ts";
+
+/**
+ * Sans-IO operations: an operation is a generator that yields effects and
+ * receives their results. It never touches a platform global. Hosts run it
+ * with `runSync` (Apps Script: UrlFetchApp.fetchAll, Utilities.sleep,
+ * CacheService) or `runAsync` (Excel, browser, Node: fetch, setTimeout,
+ * OfficeRuntime.storage).
+ */
+export type Effect =
+  /** Send all requests in parallel; the result is the responses in the same order. */
+  | { kind: "http"; requests: HttpRequest[] }
+  /** Wait; the result is undefined. */
+  | { kind: "sleep"; ms: number }
+  /** Read cached values (TTL-bound); the result is `(string | null)[]` in key order. */
+  | { kind: "cacheGet"; keys: string[] }
+  /** Write cached values for `ttlSeconds`; the result is undefined. */
+  | { kind: "cachePut"; entries: Record<string, string>; ttlSeconds: number }
+  /** Read durable per-user/per-document state (budget, ledger, checkpoints); `(string | null)[]`. */
+  | { kind: "storeGet"; keys: string[] }
+  /** Write durable state; a null value deletes the key. */
+  | { kind: "storePut"; entries: Record<string, string | null> };
+
+export type EffectResult<E extends Effect> = E extends { kind: "http" }
+  ? HttpResponse[]
+  : E extends { kind: "cacheGet" } | { kind: "storeGet" }
+    ? (string | null)[]
+    : undefined;
+
+/** An operation that returns T. `yield*` composes operations. */
+export type Operation<T> = Generator<Effect, T, unknown>;
+
+// Typed helpers so operation code reads as straight-line code:
+//   const [res] = yield* http([req]);
+export function* http(requests: HttpRequest[]): Operation<HttpResponse[]> {
+  if (requests.length === 0) return [];
+  return (yield { kind: "http", requests }) as HttpResponse[];
+}
+export function* sleep(ms: number): Operation<void> {
+  if (ms > 0) yield { kind: "sleep", ms };
+}
+export function* cacheGet(keys: string[]): Operation<(string | null)[]> {
+  if (keys.length === 0) return [];
+  return (yield { kind: "cacheGet", keys }) as (string | null)[];
+}
+export function* cachePut(entries: Record<string, string>, ttlSeconds: number): Operation<void> {
+  if (Object.keys(entries).length > 0) yield { kind: "cachePut", entries, ttlSeconds };
+}
+export function* storeGet(keys: string[]): Operation<(string | null)[]> {
+  if (keys.length === 0) return [];
+  return (yield { kind: "storeGet", keys }) as (string | null)[];
+}
+export function* storePut(entries: Record<string, string | null>): Operation<void> {
+  if (Object.keys(entries).length > 0) yield { kind: "storePut", entries };
+}
+
+/** Run independent operations "in parallel": their http effects are merged into one batch per step. */
+export function* all<T>(ops: Operation<T>[]): Operation<T[]> {
+  const results: T[] = new Array(ops.length);
+  const done: boolean[] = ops.map(() => false);
+  const pending: (unknown)[] = ops.map(() => undefined);
+  let first = true;
+  for (;;) {
+    // Advance every unfinished op to its next effect.
+    const waiting: { i: number; effect: Effect }[] = [];
+    for (let i = 0; i < ops.length; i++) {
+      if (done[i]) continue;
+      const step = first ? ops[i].next() : ops[i].next(pending[i]);
+      if (step.done) {
+        done[i] = true;
+        results[i] = step.value;
+      } else waiting.push({ i, effect: step.value });
+    }
+    first = false;
+    if (waiting.length === 0) return results;
+    // Merge http effects; run others one by one (cache/store are cheap, sleeps are max-ed).
+    const httpWaiters = waiting.filter((w) => w.effect.kind === "http");
+    if (httpWaiters.length > 0) {
+      const requests = httpWaiters.flatMap((w) => (w.effect as { requests: HttpRequest[] }).requests);
+      const responses = yield* http(requests);
+      let at = 0;
+      for (const w of httpWaiters) {
+        const n = (w.effect as { requests: HttpRequest[] }).requests.length;
+        pending[w.i] = responses.slice(at, at + n);
+        at += n;
+      }
+    }
+    const sleepers = waiting.filter((w) => w.effect.kind === "sleep");
+    if (sleepers.length > 0) {
+      yield* sleep(Math.max(...sleepers.map((w) => (w.effect as { ms: number }).ms)));
+      for (const w of sleepers) pending[w.i] = undefined;
+    }
+    for (const w of waiting) {
+      if (w.effect.kind === "http" || w.effect.kind === "sleep") continue;
+      pending[w.i] = yield w.effect;
+    }
+  }
+}
