@@ -1,0 +1,170 @@
+/**
+ * Calling the API, sans IO: build the request (auth, language, JSON), read
+ * the answer (schema, error taxonomy), retry what is transient. Every
+ * endpoint call of every host goes through `callMany`.
+ */
+import type * as z from "zod/mini";
+import { endpoint, fillPath, type CostInput, type EndpointId } from "./endpoints.ts";
+import { ErrorBody } from "./schemas.ts";
+import { header, type HttpRequest, type HttpResponse } from "../core/http.ts";
+import { http, sleep, type Operation } from "../core/effects.ts";
+import { CompanyDataError } from "../core/errors.ts";
+import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type RetryPolicy } from "../core/retry.ts";
+import { acceptLanguage, type Language } from "../i18n/language.ts";
+
+export const PRODUCTION_BASE_URL = "https://api.implisense.com";
+
+export interface ClientConfig {
+  apiKey: string | undefined | null;
+  baseUrl: string;
+  language: Language;
+  /** Wall clock (epoch ms). Injected so tests and sans-IO code stay deterministic. */
+  now: () => number;
+  /** [0, 1), for backoff jitter. */
+  random: () => number;
+  /** Epoch ms after which no retry is started (platform time limits). */
+  deadline?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Called once per successful paid or free call with the credits the catalogue says it cost. */
+  onSpend?: (endpointId: EndpointId, credits: number) => void;
+  /** Called for every request actually sent (benchmarks and tests count them). */
+  onRequest?: (endpointId: EndpointId) => void;
+}
+
+export interface CallSpec {
+  endpoint: EndpointId;
+  /** Path parameters: id, personId, prefix. */
+  path?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  /** JSON body for POST endpoints. */
+  body?: unknown;
+  /** What the price depends on (includes, batch size). */
+  cost?: CostInput;
+}
+
+export type CallResult<T = unknown> =
+  | { ok: true; data: T; credits: number; attempts: number }
+  | { ok: false; error: CompanyDataError; attempts: number };
+
+/** The request for one call. The key travels only in the Authorization header. */
+export function buildRequest(cfg: ClientConfig, spec: CallSpec): HttpRequest {
+  const ep = endpoint(spec.endpoint);
+  if (!cfg.apiKey) throw new CompanyDataError("MISSING_KEY");
+  const base = cfg.baseUrl.replace(/\/+$/, "");
+  let url = base + fillPath(ep.path, spec.path ?? {});
+  const query = Object.entries(spec.query ?? {}).filter(([, v]) => v !== undefined && v !== "");
+  if (query.length) url += "?" + query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join("&");
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${cfg.apiKey}`,
+    "Accept-Language": acceptLanguage(cfg.language),
+    Accept: "application/json",
+  };
+  const req: HttpRequest = { method: ep.method, url, headers };
+  if (ep.method === "POST") {
+    headers["Content-Type"] = "application/json";
+    req.body = JSON.stringify(spec.body ?? {});
+  }
+  return req;
+}
+
+function errorFromResponse(res: HttpResponse, now: number): CompanyDataError {
+  if (res.status === 0) return new CompanyDataError(res.networkError === "timeout" ? "TIMEOUT" : "NETWORK");
+  let body: ErrorBody | undefined;
+  try {
+    const parsed = ErrorBody.safeParse(JSON.parse(res.body));
+    if (parsed.success) body = parsed.data;
+  } catch {
+    /* a non-JSON error page: the status alone decides */
+  }
+  const field = body?.error.field ?? undefined;
+  switch (res.status) {
+    case 400:
+    case 413:
+    case 422:
+      return new CompanyDataError("INVALID_INPUT", { status: res.status, field });
+    case 401:
+    case 403:
+      return new CompanyDataError("INVALID_KEY", { status: res.status });
+    case 402:
+      return new CompanyDataError("OUT_OF_CREDITS", { status: res.status });
+    case 404:
+      return new CompanyDataError("NOT_FOUND", { status: res.status, field });
+    case 429: {
+      const wait = parseRetryAfter(header(res, "retry-after"), now) ??
+        (body?.error.retryAfterSeconds != null ? body.error.retryAfterSeconds * 1000 : undefined);
+      return new CompanyDataError("RATE_LIMITED", { status: 429, retryAt: wait !== undefined ? now + wait : undefined });
+    }
+    default:
+      return new CompanyDataError(res.status >= 500 ? "SERVER_ERROR" : "INVALID_INPUT", { status: res.status });
+  }
+}
+
+/** Read one answer: a parsed body or a typed error. */
+export function interpret<T>(spec: CallSpec, res: HttpResponse, now: number): { ok: true; data: T } | { ok: false; error: CompanyDataError } {
+  if (res.status < 200 || res.status >= 300) return { ok: false, error: errorFromResponse(res, now) };
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    return { ok: false, error: new CompanyDataError("MALFORMED_RESPONSE") };
+  }
+  const schema = endpoint(spec.endpoint).response as z.ZodMiniType<T>;
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const path = parsed.error.issues[0]?.path.join(".");
+    return { ok: false, error: new CompanyDataError("MALFORMED_RESPONSE", { field: path || undefined }) };
+  }
+  return { ok: true, data: parsed.data };
+}
+
+/**
+ * Send calls in parallel; retry the transient failures (429, 5xx, network)
+ * together, honouring the longest Retry-After among them. Each result settles
+ * on its own: one failed call never fails the others.
+ */
+export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[]): Operation<CallResult<T>[]> {
+  const policy = { ...DEFAULT_RETRY, ...cfg.retry };
+  const results: (CallResult<T> | undefined)[] = new Array(specs.length);
+  const requests: (HttpRequest | undefined)[] = specs.map((spec, i) => {
+    try {
+      return buildRequest(cfg, spec);
+    } catch (e) {
+      results[i] = { ok: false, error: e as CompanyDataError, attempts: 0 };
+      return undefined;
+    }
+  });
+  let todo = specs.map((_, i) => i).filter((i) => requests[i] !== undefined);
+  for (let attempt = 1; todo.length > 0; attempt++) {
+    for (const i of todo) cfg.onRequest?.(specs[i].endpoint);
+    const responses = yield* http(todo.map((i) => requests[i]!));
+    const now = cfg.now();
+    const retry: number[] = [];
+    let wait = 0;
+    todo.forEach((i, k) => {
+      const outcome = interpret<T>(specs[i], responses[k], now);
+      if (outcome.ok) {
+        const credits = endpoint(specs[i].endpoint).cost(specs[i].cost);
+        cfg.onSpend?.(specs[i].endpoint, credits);
+        results[i] = { ok: true, data: outcome.data, credits, attempts: attempt };
+        return;
+      }
+      results[i] = { ok: false, error: outcome.error, attempts: attempt };
+      if (!outcome.error.transient) return;
+      const retryAfterMs = outcome.error.details.retryAt !== undefined ? Math.max(0, outcome.error.details.retryAt - now) : undefined;
+      const delay = nextDelay({ n: attempt, retryAfterMs, policy, now, deadline: cfg.deadline, random: cfg.random });
+      if (delay === null) return;
+      retry.push(i);
+      wait = Math.max(wait, delay);
+    });
+    todo = retry;
+    if (todo.length > 0) yield* sleep(wait);
+  }
+  return results as CallResult<T>[];
+}
+
+/** One call; throws its CompanyDataError on failure. */
+export function* call<T = unknown>(cfg: ClientConfig, spec: CallSpec): Operation<T> {
+  const [result] = yield* callMany<T>(cfg, [spec]);
+  if (!result.ok) throw result.error;
+  return result.data;
+}
