@@ -1,5 +1,7 @@
 import type { Effect, Operation } from "./effects.ts";
+import { CompanyDataError } from "./errors.ts";
 import type { HttpRequest, HttpResponse } from "./http.ts";
+import type { SheetRequest } from "../sheet/protocol.ts";
 
 /** What a synchronous host (Apps Script) provides. */
 export interface SyncDriver {
@@ -9,6 +11,8 @@ export interface SyncDriver {
   cachePut(entries: Record<string, string>, ttlSeconds: number): void;
   storeGet(keys: string[]): (string | null)[];
   storePut(entries: Record<string, string | null>): void;
+  /** Hosts without a sheet (CLI) leave it out; a sheet effect then fails with INTERNAL. */
+  sheet?(request: SheetRequest): unknown;
 }
 
 /** What an asynchronous host (Excel, browser, Node) provides. */
@@ -19,6 +23,7 @@ export interface AsyncDriver {
   cachePut(entries: Record<string, string>, ttlSeconds: number): Promise<void>;
   storeGet(keys: string[]): Promise<(string | null)[]>;
   storePut(entries: Record<string, string | null>): Promise<void>;
+  sheet?(request: SheetRequest): Promise<unknown>;
 }
 
 function performSync(d: SyncDriver, e: Effect): unknown {
@@ -29,6 +34,9 @@ function performSync(d: SyncDriver, e: Effect): unknown {
     case "cachePut": return d.cachePut(e.entries, e.ttlSeconds);
     case "storeGet": return d.storeGet(e.keys);
     case "storePut": return d.storePut(e.entries);
+    case "sheet":
+      if (!d.sheet) throw new CompanyDataError("INTERNAL", { detail: "no sheet in this host" });
+      return d.sheet(e.request);
   }
 }
 
@@ -40,6 +48,9 @@ async function performAsync(d: AsyncDriver, e: Effect): Promise<unknown> {
     case "cachePut": return d.cachePut(e.entries, e.ttlSeconds);
     case "storeGet": return d.storeGet(e.keys);
     case "storePut": return d.storePut(e.entries);
+    case "sheet":
+      if (!d.sheet) throw new CompanyDataError("INTERNAL", { detail: "no sheet in this host" });
+      return d.sheet(e.request);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { HttpRequest, HttpResponse } from "./http.ts";
+import type { SheetRequest } from "../sheet/protocol.ts";
 
 /**
  * Sans-IO operations: an operation is a generator that yields effects and
@@ -19,7 +20,9 @@ export type Effect =
   /** Read durable per-user/per-document state (budget, ledger, checkpoints); `(string | null)[]`. */
   | { kind: "storeGet"; keys: string[] }
   /** Write durable state; a null value deletes the key. */
-  | { kind: "storePut"; entries: Record<string, string | null> };
+  | { kind: "storePut"; entries: Record<string, string | null> }
+  /** Read or write the host's spreadsheet (see sheet/protocol.ts); the result depends on the request. */
+  | { kind: "sheet"; request: SheetRequest };
 
 export type EffectResult<E extends Effect> = E extends { kind: "http" }
   ? HttpResponse[]
@@ -52,6 +55,10 @@ export function* storeGet(keys: string[]): Operation<(string | null)[]> {
 }
 export function* storePut(entries: Record<string, string | null>): Operation<void> {
   if (Object.keys(entries).length > 0) yield { kind: "storePut", entries };
+}
+
+export function* sheet<T = unknown>(request: SheetRequest): Operation<T> {
+  return (yield { kind: "sheet", request }) as T;
 }
 
 /** Run independent operations "in parallel": their http effects are merged into one batch per step. */
