@@ -1,0 +1,67 @@
+/**
+ * The app service: one record of JSON-in/JSON-out methods, each an
+ * Operation, so the Sheets server (runSync), the Excel task pane and the
+ * playground (runAsync) run the same code. Hosts call `uiCall` (JSON text in
+ * and out, for google.script.run) or `dispatch` (objects) and wrap the result
+ * with `settle` into an AppResult envelope the UI reads.
+ */
+import type { Operation } from "../core/effects.ts";
+import { CompanyDataError, invalid, toCompanyDataError } from "../core/errors.ts";
+import type { AppDeps, AppError, AppInput, AppMethod, AppMethodName, AppOutput, AppResult } from "./protocol.ts";
+import { getSettingsMethod, saveSettingsMethod, testConnectionMethod } from "./settings-methods.ts";
+import { MONITOR_METHODS } from "./monitor.ts";
+
+// Filled step by step as the core modules land; the full list is AppApi in protocol.ts.
+const CORE_METHODS: { [M in AppMethodName]?: AppMethod<AppOutput<M>> } = {
+  getSettings: getSettingsMethod,
+  saveSettings: saveSettingsMethod,
+  testConnection: testConnectionMethod,
+};
+
+export const APP_METHODS: Readonly<Record<string, AppMethod>> = { ...(CORE_METHODS as Record<string, AppMethod>), ...MONITOR_METHODS };
+
+export function isAppMethod(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(APP_METHODS, name);
+}
+
+/** Run one method. Throws CompanyDataError (INVALID_INPUT for an unknown method or bad input). */
+export function dispatch<M extends AppMethodName>(deps: AppDeps, method: M, input: AppInput<M>): Operation<AppOutput<M>>;
+export function dispatch(deps: AppDeps, method: string, input: unknown): Operation<unknown>;
+export function* dispatch(deps: AppDeps, method: string, input: unknown): Operation<unknown> {
+  if (typeof method !== "string" || !isAppMethod(method)) throw invalid("method", `unknown method ${JSON.stringify(String(method)).slice(0, 60)}`);
+  return yield* APP_METHODS[method](deps, input);
+}
+
+export function errorView(e: unknown): AppError {
+  const err = toCompanyDataError(e);
+  const view: AppError = { code: err.code, message: { de: err.text("de"), en: err.text("en") } };
+  if (err.details.field) view.field = err.details.field;
+  if (err.details.retryAt !== undefined) view.retryAt = err.details.retryAt;
+  return view;
+}
+
+/** Run a method and settle it into an envelope: errors become data, never a stack. */
+export function* settle(deps: AppDeps, method: string, input: unknown): Operation<AppResult> {
+  try {
+    return { ok: true, value: yield* dispatch(deps, method, input) };
+  } catch (e) {
+    return { ok: false, error: errorView(e) };
+  }
+}
+
+/**
+ * JSON text in, JSON text out: what the Sheets server function
+ * `uiCall(method, inputJson)` runs with runSync. Unparseable input is an
+ * INVALID_INPUT envelope, not an exception.
+ */
+export function* uiCall(deps: AppDeps, method: string, inputJson: string): Operation<string> {
+  let input: unknown;
+  try {
+    input = inputJson === undefined || inputJson === "" ? {} : JSON.parse(String(inputJson));
+  } catch {
+    return JSON.stringify({ ok: false, error: errorView(invalid("input", "not JSON")) } satisfies AppResult);
+  }
+  return JSON.stringify(yield* settle(deps, method, input));
+}
+
+export { CompanyDataError };

@@ -1,0 +1,232 @@
+/**
+ * The app service's wire protocol: the method names, what each takes and
+ * answers (plain JSON), and the envelope every host returns to the UI.
+ * The UI (shared/ui/) depends on this file only, never on the core.
+ */
+import type { Bilingual, Language } from "../i18n/language.ts";
+import type { ErrorCode } from "../core/errors.ts";
+import type { Cell } from "../sheet/protocol.ts";
+import type { SettingsView, HostKind, ContextInputs } from "./settings.ts";
+import type { Operation } from "../core/effects.ts";
+
+export type { SettingsView, HostKind };
+
+/** What a host hands the app service besides the driver: clock, randomness, deadline, document. */
+export interface AppDeps extends ContextInputs {
+  host: HostKind;
+}
+
+export type AppMethod<O = unknown> = (deps: AppDeps, input: unknown) => Operation<O>;
+
+export interface AppError {
+  code: ErrorCode;
+  /** Ready to show, in both languages: the UI picks the current one. */
+  message: Bilingual;
+  field?: string;
+  retryAt?: number;
+}
+
+export type AppResult<T = unknown> = { ok: true; value: T } | { ok: false; error: AppError };
+
+// ------------------------------------------------------------------ views
+
+/** A company as the UI lists it: flat, display-ready text. */
+export interface CompanyRow {
+  id: string;
+  name: string;
+  legalForm: string;
+  street: string;
+  zip: string;
+  city: string;
+  state: string;
+  register: string;
+  industry: string;
+  size: string;
+  status: string;
+  active: boolean | null;
+  score: number | null;
+  distanceKm: number | null;
+}
+
+export interface CostView {
+  credits: number;
+  requests: number;
+  paidRequests: number;
+  freeRequests: number;
+  breakdown: { label: Bilingual; credits: number; requests: number }[];
+}
+
+export interface ConnectionResult {
+  credits: number;
+  plan: string | null;
+  baseUrl: string;
+}
+
+export interface LedgerEntry {
+  day: string;
+  operation: string;
+  credits: number;
+  requests: number;
+}
+
+export interface AccountView {
+  credits: number;
+  plan: string | null;
+  usageToday: number | null;
+  usageMonth: number | null;
+  /** What this add-on spent per day and operation, newest first. */
+  ledger: LedgerEntry[];
+  budget: { limit: number; usedToday: number };
+}
+
+export interface SearchInput {
+  query: string;
+  place?: string;
+  radiusKm?: number;
+  size?: number;
+}
+export interface SearchOutput {
+  total: number | null;
+  companies: CompanyRow[];
+  credits: number;
+}
+
+export interface InsertInput {
+  companies: CompanyRow[];
+  /** CompanyRow keys to write, in order; default: all. */
+  columns?: (keyof CompanyRow)[];
+  header?: boolean;
+}
+export interface InsertOutput {
+  sheet: string;
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+}
+
+export interface SelectionView {
+  sheet: string;
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+  /** The first row, read as headers. */
+  headers: string[];
+  /** Up to five rows below the headers, for the UI's preview. */
+  sample: Cell[][];
+}
+
+export type ColumnRole = "name" | "city" | "zip" | "register" | "id";
+export interface ColumnsView {
+  /** Column index (0-based within the selection) per role, or null. */
+  mapping: Record<ColumnRole, number | null>;
+  headers: string[];
+}
+
+export interface FieldOption {
+  id: string;
+  header: Bilingual;
+}
+export interface FieldGroupView {
+  group: string;
+  label: Bilingual;
+  creditsPerCompany: number;
+  fields: FieldOption[];
+}
+
+export type RerunMode = { kind: "all" } | { kind: "newOrFailed" } | { kind: "olderThan"; days: number };
+
+export interface EnrichConfig {
+  sheet: string;
+  /** 1-based header row of the table; data starts below it. */
+  headerRow: number;
+  /** First column of the table (1-based). */
+  col: number;
+  /** Number of data rows (0 = up to the last used row). */
+  rows: number;
+  mapping: Record<ColumnRole, number | null>;
+  fields: string[];
+  mode: "batch" | "free";
+  rerun: RerunMode;
+}
+
+export interface EnrichPreviewView {
+  rows: number;
+  rowsToProcess: number;
+  distinct: number;
+  batch: { credits: number; seconds: number };
+  free: { credits: number; seconds: number };
+  estimate: CostView;
+  fields: FieldGroupView[];
+}
+
+export interface ReviewRow {
+  /** Sheet row (1-based). */
+  row: number;
+  input: string;
+  candidates: CompanyRow[];
+}
+
+export interface EnrichProgressView {
+  jobId: string;
+  total: number;
+  processed: number;
+  matched: number;
+  review: number;
+  notFound: number;
+  errors: number;
+  creditsSpent: number;
+  finished: boolean;
+  /** Ambiguous rows waiting for a pick. */
+  reviewRows: ReviewRow[];
+  lastError: AppError | null;
+}
+
+export interface ApplyCandidateInput {
+  jobId: string;
+  row: number;
+  candidateId: string;
+}
+
+export interface SimilarInput {
+  ids: string[];
+  /** "similar": semantic match over all ids; "peers": comparable companies of the first id. */
+  kind: "similar" | "peers";
+  size?: number;
+}
+export interface SimilarOutput {
+  companies: CompanyRow[];
+  credits: number;
+}
+
+export interface EstimateInput {
+  /** One planned operation, as shared/credits/estimate.ts takes it. */
+  operation: unknown;
+}
+
+/** Every method's input and output. Monitor methods are added by shared/app/monitor.ts. */
+export interface AppApi {
+  getSettings: { input: Record<string, never>; output: SettingsView };
+  saveSettings: {
+    input: { apiKey?: string | null; baseUrl?: string; language?: Language; formulaDailyBudget?: number; cacheHours?: number };
+    output: SettingsView;
+  };
+  testConnection: { input: { apiKey?: string; baseUrl?: string }; output: ConnectionResult };
+  account: { input: Record<string, never>; output: AccountView };
+  estimate: { input: EstimateInput; output: CostView };
+  search: { input: SearchInput; output: SearchOutput };
+  insertSearchResults: { input: InsertInput; output: InsertOutput };
+  readSelection: { input: Record<string, never>; output: SelectionView };
+  detectColumns: { input: { headers: string[] }; output: ColumnsView };
+  enrichFields: { input: Record<string, never>; output: FieldGroupView[] };
+  enrichPreview: { input: EnrichConfig; output: EnrichPreviewView };
+  enrichStart: { input: EnrichConfig; output: EnrichProgressView };
+  enrichStep: { input: { jobId: string }; output: EnrichProgressView };
+  applyCandidate: { input: ApplyCandidateInput; output: EnrichProgressView };
+  similar: { input: SimilarInput; output: SimilarOutput };
+}
+
+export type AppMethodName = keyof AppApi;
+export type AppInput<M extends AppMethodName> = AppApi[M]["input"];
+export type AppOutput<M extends AppMethodName> = AppApi[M]["output"];

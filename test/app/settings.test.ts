@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
+import { dispatch, uiCall } from "../../shared/app/dispatch.ts";
+import type { AppDeps } from "../../shared/app/protocol.ts";
+import { PRODUCTION_BASE_URL } from "../../shared/api/client.ts";
+import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
+
+function driver(http: (r: HttpRequest) => HttpResponse = () => ({ status: 500, headers: {}, body: "" })) {
+  const stores = memoryStores();
+  const sent: HttpRequest[] = [];
+  const d: AsyncDriver = {
+    http: async (reqs) => reqs.map((r) => (sent.push(r), http(r))),
+    sleep: async () => {},
+    cacheGet: async (k) => stores.cacheGet(k),
+    cachePut: async (e, t) => stores.cachePut(e, t),
+    storeGet: async (k) => stores.storeGet(k),
+    storePut: async (e) => stores.storePut(e),
+  };
+  return { d, stores, sent };
+}
+const deps: AppDeps = { host: "test", now: () => 1_700_000_000_000, random: () => 0.5 };
+
+describe("settings methods", () => {
+  it("defaults to production, German, no key", async () => {
+    const { d } = driver();
+    const s = await runAsync(dispatch(deps, "getSettings", {}), d);
+    expect(s).toMatchObject({ apiKeySet: false, apiKeyHint: null, baseUrl: PRODUCTION_BASE_URL, baseUrlIsProduction: true, language: "de" });
+  });
+
+  it("stores the key under user: and never returns it", async () => {
+    const { d, stores } = driver();
+    const key = "sk_live_0123456789abcdef";
+    const s = await runAsync(dispatch(deps, "saveSettings", { apiKey: key, language: "en", formulaDailyBudget: 20, cacheHours: 2, baseUrl: "http://127.0.0.1:8787/" }), d);
+    expect(JSON.stringify(s)).not.toContain(key);
+    expect(JSON.stringify(s)).not.toContain("0123456789");
+    expect(s).toMatchObject({ apiKeySet: true, apiKeyHint: "••••cdef", language: "en", formulaDailyBudget: 20, cacheHours: 2, baseUrl: "http://127.0.0.1:8787" });
+    expect(stores.store.get("user:apiKey")).toBe(key);
+    for (const k of stores.store.keys()) expect(k.startsWith("user:")).toBe(true);
+    // Omitting the key keeps it; an empty key removes it.
+    expect((await runAsync(dispatch(deps, "saveSettings", { language: "de" }), d)).apiKeySet).toBe(true);
+    expect((await runAsync(dispatch(deps, "saveSettings", { apiKey: "" }), d)).apiKeySet).toBe(false);
+  });
+
+  it("rejects bad input naming the field", async () => {
+    const { d } = driver();
+    const out = JSON.parse(await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ baseUrl: "javascript:alert(1)" })), d));
+    expect(out).toMatchObject({ ok: false, error: { code: "INVALID_INPUT", field: "baseUrl" } });
+    const budget = JSON.parse(await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ formulaDailyBudget: -1 })), d));
+    expect(budget.error.field).toBe("formulaDailyBudget");
+    const unknown = JSON.parse(await runAsync(uiCall(deps, "dropTables", "{}"), d));
+    expect(unknown.error).toMatchObject({ code: "INVALID_INPUT", field: "method" });
+    const notJson = JSON.parse(await runAsync(uiCall(deps, "getSettings", "{oops"), d));
+    expect(notJson.error.code).toBe("INVALID_INPUT");
+    expect(notJson.error.message.de).toContain("Ungültige Eingabe");
+  });
+
+  it("tests the connection with the free account endpoint, key only in the header", async () => {
+    const { d, sent } = driver((r) =>
+      r.headers.Authorization === "Bearer k-123456789012345"
+        ? { status: 200, headers: {}, body: JSON.stringify({ credits: 77, plan: "demo" }) }
+        : { status: 401, headers: {}, body: "{}" });
+    await runAsync(dispatch(deps, "saveSettings", { apiKey: "k-123456789012345", baseUrl: "http://emu.test" }), d);
+    expect(await runAsync(dispatch(deps, "testConnection", {}), d)).toEqual({ credits: 77, plan: "demo", baseUrl: "http://emu.test" });
+    expect(sent[0].url).toBe("http://emu.test/v2/account");
+    expect(sent[0].url).not.toContain("k-123");
+    const bad = JSON.parse(await runAsync(uiCall(deps, "testConnection", JSON.stringify({ apiKey: "wrong" })), d));
+    expect(bad.error.code).toBe("INVALID_KEY");
+  });
+
+  it("fails with MISSING_KEY before sending when no key is set", async () => {
+    const { d, sent } = driver();
+    const out = JSON.parse(await runAsync(uiCall(deps, "testConnection", "{}"), d));
+    expect(out.error.code).toBe("MISSING_KEY");
+    expect(sent).toHaveLength(0);
+  });
+});
