@@ -1,0 +1,156 @@
+/**
+ * What an operation will cost before anything is sent: credits and number of
+ * requests, from the catalogue's one price table. The figure is exact for
+ * the operations in shared/operations given the same inputs (distinct rows,
+ * cache hits), which the integration test checks against the emulator.
+ */
+import { endpoint, type CostInput, type EndpointId, type Include } from "../api/endpoints.ts";
+import type { Bilingual } from "../i18n/language.ts";
+import { invalid } from "../core/errors.ts";
+import { chunkSizes } from "../batch/plan.ts";
+import { batchResolveCost } from "../api/endpoints.ts";
+import * as V from "../operations/validate.ts";
+
+export interface EstimateLine {
+  label: Bilingual;
+  credits: number;
+  requests: number;
+}
+
+export interface Estimate {
+  credits: number;
+  requests: number;
+  /** Requests to credit-billed endpoints. */
+  paidRequests: number;
+  /** Requests to zero-credit, rate-limited endpoints. */
+  freeRequests: number;
+  breakdown: EstimateLine[];
+}
+
+/** One catalogue call, `count` times (default 1). */
+export interface CallPlan { kind: "call"; endpoint: EndpointId; cost?: CostInput; count?: number }
+
+export type PlannedOperation =
+  | { kind: "search"; count?: number }
+  | { kind: "suggest"; count?: number }
+  /**
+   * Resolve `rows` input rows. `distinct` = rows left after normalised
+   * de-duplication (default: rows); `cached` = distinct queries already in
+   * the cache (default 0). Batch mode sends calls of at most maxBatch.
+   */
+  | { kind: "resolve"; rows: number; distinct?: number; cached?: number; mode: "batch" | "free"; maxBatch?: number }
+  /** `count` profiles, each with the same includes. */
+  | { kind: "profile"; count: number; include?: Include[] }
+  | { kind: "availability"; count: number }
+  | CallPlan
+  /** A generic list of calls. */
+  | { kind: "calls"; calls: { endpoint: EndpointId; cost?: CostInput }[] }
+  /**
+   * Several operations run together (a composite). This is the extension
+   * point for composite estimators: shared/enrich/estimate.ts (kind "enrich")
+   * and the portfolio check (kind "portfolio") translate their plans into
+   * this form, and add their `case` to `estimate()` below calling it.
+   */
+  | { kind: "all"; label?: Bilingual; parts: PlannedOperation[] };
+
+const DEFAULT_MAX_BATCH = 100;
+
+const count = (v: unknown, field: string) => V.integer(v ?? 1, field, 0, Number.MAX_SAFE_INTEGER);
+
+function line(label: Bilingual, credits: number, requests: number): EstimateLine {
+  return { label, credits, requests };
+}
+
+function ofCalls(ep: EndpointId, cost: CostInput | undefined, n: number, label?: Bilingual): Estimate {
+  const e = endpoint(ep);
+  const credits = e.cost(cost) * n;
+  const paid = e.billing === "credits";
+  return {
+    credits,
+    requests: n,
+    paidRequests: paid ? n : 0,
+    freeRequests: paid ? 0 : n,
+    breakdown: n > 0 ? [line(label ?? e.summary, credits, n)] : [],
+  };
+}
+
+/** Sum estimates (breakdown lines concatenated). */
+export function sum(parts: Estimate[]): Estimate {
+  return parts.reduce<Estimate>(
+    (a, b) => ({
+      credits: a.credits + b.credits,
+      requests: a.requests + b.requests,
+      paidRequests: a.paidRequests + b.paidRequests,
+      freeRequests: a.freeRequests + b.freeRequests,
+      breakdown: [...a.breakdown, ...b.breakdown],
+    }),
+    { credits: 0, requests: 0, paidRequests: 0, freeRequests: 0, breakdown: [] },
+  );
+}
+
+function resolveEstimate(op: Extract<PlannedOperation, { kind: "resolve" }>): Estimate {
+  const rows = count(op.rows, "rows");
+  const distinct = count(op.distinct ?? rows, "distinct");
+  if (distinct > rows) throw invalid("distinct", `more distinct rows (${distinct}) than rows (${rows})`);
+  const cached = count(op.cached ?? 0, "cached");
+  if (cached > distinct) throw invalid("cached", `more cached rows (${cached}) than distinct rows (${distinct})`);
+  const toSend = distinct - cached;
+  if (op.mode === "free") return ofCalls("resolve", undefined, toSend, { de: `${toSend} Einzelabfragen (kostenlos)`, en: `${toSend} single resolves (free)` });
+  if (op.mode !== "batch") throw invalid("mode", `expected batch or free, got ${String(op.mode)}`);
+  const sizes = chunkSizes(toSend, V.maxBatch(op.maxBatch ?? DEFAULT_MAX_BATCH));
+  const credits = sizes.reduce((s, n) => s + batchResolveCost(n), 0);
+  return {
+    credits,
+    requests: sizes.length,
+    paidRequests: sizes.length,
+    freeRequests: 0,
+    breakdown: sizes.length
+      ? [line({ de: `${toSend} Firmen in ${sizes.length} Stapelabfrage(n)`, en: `${toSend} companies in ${sizes.length} batch call(s)` }, credits, sizes.length)]
+      : [],
+  };
+}
+
+export function estimate(op: PlannedOperation): Estimate {
+  if (typeof op !== "object" || op === null) throw invalid("operation", "expected a planned operation");
+  switch (op.kind) {
+    case "search": return ofCalls("search", undefined, count(op.count, "count"));
+    case "suggest": return ofCalls("suggest", undefined, count(op.count, "count"));
+    case "resolve": return resolveEstimate(op);
+    case "profile": {
+      const include = V.includes(op.include);
+      const n = count(op.count, "count");
+      const label = include.length
+        ? { de: `${n} Profile mit ${include.join(", ")}`, en: `${n} profiles with ${include.join(", ")}` }
+        : { de: `${n} Profile`, en: `${n} profiles` };
+      return ofCalls("profile", { include }, n, label);
+    }
+    case "availability": return ofCalls("availability", undefined, count(op.count, "count"));
+    case "call": {
+      if (!endpointExists(op.endpoint)) throw invalid("endpoint", `unknown endpoint ${String(op.endpoint)}`);
+      if (op.cost?.include) V.includes(op.cost.include, "cost.include");
+      if (op.cost?.count !== undefined) V.integer(op.cost.count, "cost.count", 0, Number.MAX_SAFE_INTEGER);
+      return ofCalls(op.endpoint, op.cost, count(op.count, "count"));
+    }
+    case "calls":
+      if (!Array.isArray(op.calls)) throw invalid("calls", "expected a list of calls");
+      return sum(op.calls.map((c) => estimate({ kind: "call", endpoint: c.endpoint, cost: c.cost })));
+    case "all": {
+      if (!Array.isArray(op.parts)) throw invalid("parts", "expected a list of operations");
+      // The label names the whole for callers; lines stay per part so they add up to the total.
+      return sum(op.parts.map(estimate));
+    }
+    // Extension point: `case "enrich": return estimate(enrichPlan(op));` (ENRICH engineer)
+    // and `case "portfolio": ...` (monitoring engineer) go here.
+    default:
+      throw invalid("operation", `unknown kind ${String((op as { kind?: unknown }).kind)}`);
+  }
+}
+
+function endpointExists(id: unknown): id is EndpointId {
+  try {
+    return typeof id === "string" && endpoint(id as EndpointId) !== undefined;
+  } catch {
+    return false;
+  }
+}
+

@@ -1,0 +1,81 @@
+/**
+ * A small usage ledger per document: credits and requests per UTC day and
+ * operation, for the sidebar's "what did this sheet spend" view. One JSON
+ * value under a `doc:` key, kept to the last LEDGER_DAYS days so it stays far
+ * below Apps Script's 9 KB per property.
+ */
+import { storeGet, storePut, type Operation } from "../core/effects.ts";
+import { invalid } from "../core/errors.ts";
+import type { OpContext } from "../operations/context.ts";
+import * as V from "../operations/validate.ts";
+import { utcDay } from "./budget.ts";
+
+export const LEDGER_DAYS = 31;
+/** Leave headroom under the 9 KB property limit. */
+const MAX_LEDGER_CHARS = 8000;
+
+export interface LedgerEntry {
+  day: string;
+  operation: string;
+  credits: number;
+  requests: number;
+  /** How many times the operation was recorded that day. */
+  runs: number;
+}
+
+type Stored = Record<string, Record<string, [credits: number, requests: number, runs: number]>>;
+
+export const ledgerKey = (ctx: OpContext) => `doc:ledger:${ctx.scope}`;
+
+function parse(raw: string | null): Stored {
+  if (!raw) return {};
+  try {
+    const v = JSON.parse(raw);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Stored) : {};
+  } catch {
+    return {}; // a damaged ledger starts again rather than blocking the operation
+  }
+}
+
+function prune(s: Stored, today: string): Stored {
+  const days = Object.keys(s).sort();
+  const cutoff = utcDay(Date.parse(today) - (LEDGER_DAYS - 1) * 86_400_000);
+  let keep = days.filter((d) => d >= cutoff);
+  let out: Stored = Object.fromEntries(keep.map((d) => [d, s[d]]));
+  while (keep.length > 1 && JSON.stringify(out).length > MAX_LEDGER_CHARS) {
+    keep = keep.slice(1);
+    out = Object.fromEntries(keep.map((d) => [d, s[d]]));
+  }
+  return out;
+}
+
+export function* recordSpend(ctx: OpContext, operation: string, credits: number, requests: number): Operation<void> {
+  const op = V.nonEmpty(operation, "operation", 60);
+  const c = V.integer(credits, "credits", 0, Number.MAX_SAFE_INTEGER);
+  const r = V.integer(requests, "requests", 0, Number.MAX_SAFE_INTEGER);
+  const day = utcDay(ctx.client.now());
+  const [raw] = yield* storeGet([ledgerKey(ctx)]);
+  const s = parse(raw);
+  const row = (s[day] ??= {});
+  const [c0, r0, n0] = row[op] ?? [0, 0, 0];
+  row[op] = [c0 + c, r0 + r, n0 + 1];
+  yield* storePut({ [ledgerKey(ctx)]: JSON.stringify(prune(s, day)) });
+}
+
+/** Entries per day and operation, newest day first, operations by name. */
+export function* readLedger(ctx: OpContext): Operation<LedgerEntry[]> {
+  if (!ctx || typeof ctx.scope !== "string") throw invalid("ctx", "missing context");
+  const [raw] = yield* storeGet([ledgerKey(ctx)]);
+  const s = parse(raw);
+  const out: LedgerEntry[] = [];
+  for (const day of Object.keys(s).sort().reverse()) {
+    const ops = s[day];
+    if (!ops || typeof ops !== "object") continue;
+    for (const operation of Object.keys(ops).sort()) {
+      const v = ops[operation];
+      if (!Array.isArray(v)) continue;
+      out.push({ day, operation, credits: Number(v[0]) || 0, requests: Number(v[1]) || 0, runs: Number(v[2]) || 0 });
+    }
+  }
+  return out;
+}

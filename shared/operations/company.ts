@@ -1,0 +1,164 @@
+/**
+ * Company data operations. Each validates its input first (INVALID_INPUT
+ * naming the field, nothing sent), then goes through the cache. Many-company
+ * getters settle per id: one bad or unknown id never fails the others.
+ */
+import type * as z from "zod/mini";
+import type { CallResult, CallSpec } from "../api/client.ts";
+import { callMany } from "../api/client.ts";
+import { type Include } from "../api/endpoints.ts";
+import * as S from "../api/schemas.ts";
+import type { Operation } from "../core/effects.ts";
+import { CompanyDataError, invalid } from "../core/errors.ts";
+import type { OpContext } from "./context.ts";
+import { cachedCallMany } from "./cached.ts";
+import * as V from "./validate.ts";
+
+export type Company = S.Company;
+export type Availability = S.Availability;
+export type SearchResponse = z.infer<typeof S.SearchResponse>;
+export type SuggestResponse = z.infer<typeof S.SuggestResponse>;
+export type CompanyListResponse = z.infer<typeof S.CompanyListResponse>;
+export type PeopleResponse = z.infer<typeof S.PeopleResponse>;
+export type AnnouncementsResponse = z.infer<typeof S.AnnouncementsResponse>;
+export type FinancialsResponse = z.infer<typeof S.FinancialsResponse>;
+export type ChangesResponse = z.infer<typeof S.ChangesResponse>;
+export type PersonCompaniesResponse = z.infer<typeof S.PersonCompaniesResponse>;
+export type EventsResponse = z.infer<typeof S.EventsResponse>;
+export type JobsResponse = z.infer<typeof S.JobsResponse>;
+export type AccountResponse = S.AccountResponse;
+
+/** One cached call; throws its error. */
+function* one<T>(ctx: OpContext, spec: CallSpec): Operation<T> {
+  const [r] = yield* cachedCallMany<T>(ctx, [spec]);
+  if (!r.ok) throw r.error;
+  return r.data;
+}
+
+/**
+ * The same call for many ids. The map is keyed by the ids as given; invalid
+ * ids map to their INVALID_INPUT error and are not sent; ids equal after
+ * trimming and upper-casing are sent once.
+ */
+function* perId<T>(ctx: OpContext, ids: unknown, field: string, specOf: (id: string) => CallSpec): Operation<Map<string, T | CompanyDataError>> {
+  if (!Array.isArray(ids)) throw invalid(field, "expected a list of company ids");
+  const out = new Map<string, T | CompanyDataError>();
+  const valid: { given: string; id: string }[] = [];
+  ids.forEach((given, i) => {
+    const label = String(given);
+    try {
+      valid.push({ given: label, id: V.companyId(given, `${field}[${i}]`) });
+    } catch (e) {
+      out.set(label, e as CompanyDataError);
+    }
+  });
+  const results: CallResult<T>[] = yield* cachedCallMany<T>(ctx, valid.map((v) => specOf(v.id)));
+  valid.forEach((v, k) => {
+    const r = results[k];
+    out.set(v.given, r.ok ? r.data : r.error);
+  });
+  return out;
+}
+
+/** The include parameter as the API takes it: comma-separated, catalogue order. */
+export const includeParam = (include: readonly Include[]) => (include.length ? include.join(",") : undefined);
+
+export function* getProfiles(ctx: OpContext, ids: string[], include?: Include[]): Operation<Map<string, Company | CompanyDataError>> {
+  const inc = V.includes(include);
+  return yield* perId<Company>(ctx, ids, "ids", (id) => ({
+    endpoint: "profile",
+    path: { id },
+    query: { include: includeParam(inc) },
+    cost: { include: inc },
+  }));
+}
+
+export function* getProfile(ctx: OpContext, id: string, include?: Include[]): Operation<Company> {
+  const inc = V.includes(include);
+  return yield* one<Company>(ctx, { endpoint: "profile", path: { id: V.companyId(id) }, query: { include: includeParam(inc) }, cost: { include: inc } });
+}
+
+export function* getAvailability(ctx: OpContext, ids: string[]): Operation<Map<string, Availability | CompanyDataError>> {
+  return yield* perId<Availability>(ctx, ids, "ids", (id) => ({ endpoint: "availability", path: { id } }));
+}
+
+export function* getPeople(ctx: OpContext, id: string): Operation<PeopleResponse> {
+  return yield* one(ctx, { endpoint: "people", path: { id: V.companyId(id) } });
+}
+
+export function* getAnnouncements(ctx: OpContext, id: string, since?: string, size?: number): Operation<AnnouncementsResponse> {
+  const cid = V.companyId(id);
+  const s = since === undefined || since === null || since === "" ? undefined : V.isoDate(since, "since");
+  return yield* one(ctx, { endpoint: "announcements", path: { id: cid }, query: { since: s, size: V.size(size) } });
+}
+
+export function* getFinancials(ctx: OpContext, id: string): Operation<FinancialsResponse> {
+  return yield* one(ctx, { endpoint: "financials", path: { id: V.companyId(id) } });
+}
+
+export function* getChanges(ctx: OpContext, id: string, since: string, size?: number): Operation<ChangesResponse> {
+  const cid = V.companyId(id);
+  return yield* one(ctx, { endpoint: "changes", path: { id: cid }, query: { since: V.isoDate(since, "since"), size: V.size(size) } });
+}
+
+export function* getNearby(ctx: OpContext, id: string, radiusKm?: number, size?: number): Operation<CompanyListResponse> {
+  const cid = V.companyId(id);
+  return yield* one(ctx, { endpoint: "nearby", path: { id: cid }, query: { radiusKm: V.radiusKm(radiusKm), size: V.size(size) } });
+}
+
+export function* getPeers(ctx: OpContext, id: string, size?: number): Operation<CompanyListResponse> {
+  const cid = V.companyId(id);
+  return yield* one(ctx, { endpoint: "peers", path: { id: cid }, query: { size: V.size(size) } });
+}
+
+/** Similar companies to 1..20 given ones (the SimilarRequest bound). */
+export const MAX_SIMILAR_IDS = 20;
+
+export function* getSimilar(ctx: OpContext, ids: string[], size?: number): Operation<CompanyListResponse> {
+  const list = V.batch<unknown>(ids, "ids", MAX_SIMILAR_IDS, 1).map((id, i) => V.companyId(id, `ids[${i}]`));
+  const body: { ids: string[]; size?: number } = { ids: [...new Set(list)] };
+  const s = V.size(size);
+  if (s !== undefined) body.size = s;
+  return yield* one(ctx, { endpoint: "similar", body });
+}
+
+export function* getPersonCompanies(ctx: OpContext, personId: string): Operation<PersonCompaniesResponse> {
+  return yield* one(ctx, { endpoint: "personCompanies", path: { personId: V.personId(personId) } });
+}
+
+export function* getEvents(ctx: OpContext, id: string, size?: number): Operation<EventsResponse> {
+  const cid = V.companyId(id);
+  return yield* one(ctx, { endpoint: "v1.events", path: { id: cid }, query: { size: V.size(size) } });
+}
+
+export function* getJobs(ctx: OpContext, id: string, size?: number): Operation<JobsResponse> {
+  const cid = V.companyId(id);
+  return yield* one(ctx, { endpoint: "v1.jobs", path: { id: cid }, query: { size: V.size(size) } });
+}
+
+/** Validate a request body against its (strict) schema; the first issue names the field. */
+function checked<T>(schema: z.ZodMiniType<T>, value: unknown, field: string): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const path = issue?.path.map(String).join(".");
+  throw invalid(path ? `${field}.${path}` : field, issue?.message ?? "not valid");
+}
+
+export function* search(ctx: OpContext, req: S.SearchRequest): Operation<SearchResponse> {
+  const body = checked(S.SearchRequest, req, "search");
+  if (body.query.trim() === "" && !body.filters && !body.near) throw invalid("query", "give a search text, a filter or a place");
+  return yield* one(ctx, { endpoint: "search", body });
+}
+
+export function* suggest(ctx: OpContext, prefix: string, size?: number): Operation<SuggestResponse> {
+  const p = V.nonEmpty(prefix, "prefix", 200);
+  return yield* one(ctx, { endpoint: "suggest", path: { prefix: p }, query: { size: V.size(size) } });
+}
+
+/** The account and balance: never cached. */
+export function* getAccount(ctx: OpContext): Operation<AccountResponse> {
+  const [r] = yield* callMany<AccountResponse>(ctx.client, [{ endpoint: "account" }]);
+  if (!r.ok) throw r.error;
+  return r.data;
+}

@@ -1,0 +1,134 @@
+/**
+ * Resolving company names to ids. One result per input row, in input order.
+ * Rows that normalise to the same key are asked once; answers are cached per
+ * normalised key, so "Siemens AG" after "SIEMENS  Aktiengesellschaft" is free.
+ * Batch mode pays ceil(n/10) per call (calls of ctx.maxBatch, a multiple of
+ * ten); free mode calls the rate-limited single resolve per distinct row.
+ */
+import { callMany, type CallSpec } from "../api/client.ts";
+import type { CompanySummary, ResolveQuery, ResolveResult } from "../api/schemas.ts";
+import { cacheGet, cachePut, type Operation } from "../core/effects.ts";
+import { CompanyDataError, invalid } from "../core/errors.ts";
+import { chunk, dedupe, scatter } from "../batch/plan.ts";
+import type { OpContext } from "./context.ts";
+import { boundedKey, utf8Length, MAX_VALUE_LENGTH } from "./cache-key.ts";
+import { NOT_FOUND_TTL_SECONDS } from "./cached.ts";
+import * as V from "./validate.ts";
+
+export type RowStatus = "matched" | "ambiguous" | "not_found" | "error";
+
+export interface ResolvedRow {
+  status: RowStatus;
+  match: CompanySummary | null;
+  /** 0..1, as the service rates the match; null when it gave none. */
+  confidence: number | null;
+  candidates: CompanySummary[];
+  error?: CompanyDataError;
+}
+
+export type ResolveMode = "batch" | "free";
+
+const errorRow = (error: CompanyDataError): ResolvedRow => ({ status: "error", match: null, confidence: null, candidates: [], error });
+
+function fromResult(r: ResolveResult): ResolvedRow {
+  const status = r.status === "matched" && r.match ? "matched" : r.status === "matched" ? "not_found" : r.status;
+  return {
+    status,
+    // Ambiguous names are never guessed: a match only with status matched.
+    match: status === "matched" ? (r.match ?? null) : null,
+    confidence: r.confidence ?? null,
+    candidates: r.candidates ?? [],
+  };
+}
+
+/** Cache key of a resolve answer: scope, language (labels are localised) and the normalised query. */
+export const resolveCacheKey = (ctx: OpContext, normalisedKey: string) =>
+  boundedKey(["r1", ctx.scope, ctx.client.language, normalisedKey].join("|"));
+
+function decode(text: string | null): ResolvedRow | undefined {
+  if (text === null) return undefined;
+  try {
+    const r = JSON.parse(text) as ResolvedRow & { v?: number };
+    if (r.v === 1 && (r.status === "matched" || r.status === "ambiguous" || r.status === "not_found"))
+      return { status: r.status, match: r.match ?? null, confidence: r.confidence ?? null, candidates: r.candidates ?? [] };
+  } catch {
+    /* a damaged entry is a miss */
+  }
+  return undefined;
+}
+
+export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?: ResolveMode } = {}): Operation<ResolvedRow[]> {
+  const mode = opts.mode ?? "batch";
+  if (mode !== "batch" && mode !== "free") throw invalid("mode", `expected batch or free, got ${String(mode)}`);
+  const maxBatch = mode === "batch" ? V.maxBatch(ctx.maxBatch) : 0;
+  const plan = dedupe(rows);
+  const ttl = ctx.cacheTtlSeconds > 0 ? ctx.cacheTtlSeconds : 0;
+  const keys = plan.distinct.map((d) => resolveCacheKey(ctx, d.key));
+  const answers: (ResolvedRow | undefined)[] = new Array(plan.distinct.length);
+
+  if (ttl > 0) {
+    const hits = yield* cacheGet(keys);
+    hits.forEach((h, i) => { answers[i] = decode(h); });
+  }
+  const misses = plan.distinct.map((_, i) => i).filter((i) => answers[i] === undefined);
+
+  if (mode === "batch") {
+    const chunks = misses.length ? chunk(misses, maxBatch) : [];
+    const specs: CallSpec[] = chunks.map((c) => ({
+      endpoint: "batchResolve",
+      body: { companies: c.map((d, j) => ({ ...plan.distinct[d].query, ref: String(j) })) },
+      cost: { count: c.length },
+    }));
+    const results = yield* callMany<{ results: (ResolveResult & { ref?: string | null; index?: number | null })[] }>(ctx.client, specs);
+    chunks.forEach((c, k) => {
+      const r = results[k];
+      if (!r.ok) {
+        for (const d of c) answers[d] = errorRow(r.error);
+        return;
+      }
+      const byRef = new Map<number, ResolveResult>();
+      r.data.results.forEach((x, pos) => {
+        const at = x.ref != null && /^\d+$/.test(x.ref) ? Number(x.ref) : x.index ?? pos;
+        if (!byRef.has(at)) byRef.set(at, x);
+      });
+      c.forEach((d, j) => {
+        const x = byRef.get(j);
+        answers[d] = x ? fromResult(x) : errorRow(new CompanyDataError("MALFORMED_RESPONSE", { field: "results" }));
+      });
+    });
+  } else {
+    const specs: CallSpec[] = misses.map((d) => ({ endpoint: "resolve", body: plan.distinct[d].query }));
+    const results = yield* callMany<ResolveResult>(ctx.client, specs);
+    misses.forEach((d, k) => {
+      const r = results[k];
+      if (r.ok) answers[d] = fromResult(r.data);
+      // A 404 from single resolve means "no such company": an answer, not a failure.
+      else if (r.error.code === "NOT_FOUND") answers[d] = { status: "not_found", match: null, confidence: null, candidates: [] };
+      else answers[d] = errorRow(r.error);
+    });
+  }
+
+  if (ttl > 0) {
+    const found: Record<string, string> = {};
+    const notFound: Record<string, string> = {};
+    for (const d of misses) {
+      const a = answers[d]!;
+      if (a.status === "error") continue; // errors are never cached
+      const text = JSON.stringify({ v: 1, ...a });
+      if (utf8Length(text) > MAX_VALUE_LENGTH) continue; // too large for CacheService: not cached
+      (a.status === "not_found" ? notFound : found)[keys[d]] = text;
+    }
+    yield* cachePut(found, ttl);
+    yield* cachePut(notFound, Math.min(ttl, NOT_FOUND_TTL_SECONDS));
+  }
+
+  // Each row gets its own object: callers may annotate rows without touching duplicates.
+  return scatter(plan, answers as ResolvedRow[], errorRow).map((r) => ({ ...r, candidates: [...r.candidates] }));
+}
+
+/** One query, by the free single resolve. Bad input throws INVALID_INPUT; a failed call is status "error". */
+export function* resolveOne(ctx: OpContext, q: ResolveQuery): Operation<ResolvedRow> {
+  const query = V.resolveQuery(q);
+  const [row] = yield* resolveMany(ctx, [query], { mode: "free" });
+  return row;
+}
