@@ -1,0 +1,199 @@
+/**
+ * Enrich one chunk of rows: resolve the names (rows with an id skip this),
+ * ask the free availability endpoint which includes exist, then fetch each
+ * distinct company's profile once with exactly the includes it has. This is
+ * the unit the sheet job, the pure job and the CLI all loop over.
+ */
+import type { Availability, Company, CompanySummary, ResolveQuery } from "../api/schemas.ts";
+import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
+import type { Include } from "../api/endpoints.ts";
+import { all, type Operation } from "../core/effects.ts";
+import { CompanyDataError, invalid } from "../core/errors.ts";
+import type { OpContext } from "../operations/context.ts";
+import type { Cell } from "../sheet/protocol.ts";
+import { availableIncludes, fieldNeeds, type FieldDef, type FieldNeeds } from "./fields.ts";
+import type { ColumnMapping } from "./columns.ts";
+import { isoDay, toCandidate, type RowResult } from "./rows.ts";
+
+/** Shape of CORE-OPS' ResolvedRow (shared/operations/resolve.ts), repeated structurally. */
+export interface ResolvedRowLike {
+  status: "matched" | "ambiguous" | "not_found" | "error";
+  match: CompanySummary | null;
+  confidence: number | null;
+  candidates: CompanySummary[];
+  error?: CompanyDataError;
+}
+
+/** The operations the job stands on (bound to CORE-OPS' modules in ./run.ts; fakes in tests). */
+export interface EnrichDeps {
+  resolveMany(ctx: OpContext, rows: ResolveQuery[], opts?: { mode?: "batch" | "free" }): Operation<ResolvedRowLike[]>;
+  getProfiles(ctx: OpContext, ids: string[], include?: Include[]): Operation<Map<string, Company | CompanyDataError>>;
+  getAvailability(ctx: OpContext, ids: string[]): Operation<Map<string, Availability | CompanyDataError>>;
+}
+
+/** What to do for one row. */
+export interface RowTask {
+  index: number;
+  /** Resolve this (rows without an id). */
+  query: ResolveQuery | null;
+  /** A known id: from the input's id column, a review pick, or an earlier resolve. */
+  id: string | null;
+  /** Confidence carried over for ids that came from an earlier resolve or a pick. */
+  confidence: number | null;
+}
+
+const text = (e: CompanyDataError) => ({ code: e.code, text: { de: e.text("de"), en: e.text("en") } });
+
+/** Keys the job cannot continue without: stop the run, do not mark rows. */
+const FATAL = new Set(["MISSING_KEY", "INVALID_KEY"]);
+
+const cellText = (v: Cell | undefined): string => (v == null ? "" : String(v).trim());
+
+/** A postcode typed as a number lost its leading zero (01067 → 1067). */
+function zipText(v: Cell | undefined): string {
+  if (typeof v === "number" && Number.isInteger(v) && v >= 0 && v < 100000) return String(v).padStart(5, "0");
+  return cellText(v);
+}
+
+/** The task for an input row (before anything an earlier run left is considered). */
+export function taskFromRow(index: number, row: readonly Cell[], mapping: ColumnMapping): RowTask {
+  const id = mapping.id !== undefined ? cellText(row[mapping.id]).toUpperCase() : "";
+  if (id) return { index, query: null, id, confidence: null };
+  const name = mapping.name !== undefined ? cellText(row[mapping.name]) : "";
+  if (!name) return { index, query: null, id: null, confidence: null };
+  const q: ResolveQuery = { name };
+  const city = mapping.city !== undefined ? cellText(row[mapping.city]) : "";
+  const zip = mapping.zip !== undefined ? zipText(row[mapping.zip]) : "";
+  const register = mapping.register !== undefined ? cellText(row[mapping.register]) : "";
+  if (city) q.city = city;
+  if (zip) q.zip = zip;
+  if (register) q.register = register;
+  return { index, query: q, id: null, confidence: null };
+}
+
+export const isEmptyTask = (t: RowTask) => !t.query && !t.id;
+
+export interface ChunkOutcome {
+  results: RowResult[];
+  /** A paid call was refused for lack of credits: the run must stop after this chunk. */
+  outOfCredits: boolean;
+}
+
+export function* enrichChunk(
+  deps: EnrichDeps,
+  ctx: OpContext,
+  tasks: readonly RowTask[],
+  fields: readonly FieldDef[],
+  mode: "batch" | "free",
+): Operation<ChunkOutcome> {
+  const needs = fieldNeeds(fields);
+  const lang = ctx.client.language;
+  const today = isoDay(ctx.client.now());
+  const results: (RowResult | undefined)[] = new Array(tasks.length);
+  let outOfCredits = false;
+
+  const fail = (k: number, e: CompanyDataError, id: string | null = null, confidence: number | null = null) => {
+    if (FATAL.has(e.code)) throw e;
+    if (e.code === "OUT_OF_CREDITS") {
+      outOfCredits = true;
+      results[k] = { outcome: "out_of_credits", id, confidence, asOf: null, values: [] };
+    } else if (e.code === "NOT_FOUND") {
+      results[k] = { outcome: "not_found", id: null, confidence: null, asOf: null, values: [] };
+    } else {
+      results[k] = { outcome: "error", id, confidence, error: text(e), asOf: null, values: [] };
+    }
+  };
+
+  // 1. Resolve the rows without an id.
+  const summaries = new Map<number, CompanySummary>();
+  const ids: (string | null)[] = tasks.map((t) => t.id);
+  const confidence: (number | null)[] = tasks.map((t) => t.confidence);
+  const toResolve = tasks.map((t, k) => (t.query && !t.id ? k : -1)).filter((k) => k >= 0);
+  if (toResolve.length > 0) {
+    const resolved = yield* deps.resolveMany(ctx, toResolve.map((k) => tasks[k].query!), { mode });
+    toResolve.forEach((k, j) => {
+      const r = resolved[j];
+      if (!r) return fail(k, new CompanyDataError("INTERNAL"));
+      if (r.status === "matched" && r.match) {
+        ids[k] = r.match.id;
+        confidence[k] = r.confidence;
+        summaries.set(k, r.match);
+      } else if (r.status === "ambiguous") {
+        results[k] = { outcome: "review", id: null, confidence: r.confidence, candidates: r.candidates.map(toCandidate), asOf: null, values: [] };
+      } else if (r.status === "not_found") {
+        results[k] = { outcome: "not_found", id: null, confidence: null, asOf: null, values: [] };
+      } else {
+        fail(k, r.error ?? new CompanyDataError("INTERNAL"));
+      }
+    });
+  }
+
+  // 2. Which rows need a profile, and with which includes.
+  const want = new Map<string, FieldNeeds>();
+  const needOf: (FieldNeeds | null)[] = tasks.map(() => null);
+  tasks.forEach((t, k) => {
+    if (results[k]) return;
+    if (isEmptyTask(t)) {
+      results[k] = { outcome: "empty", id: null, confidence: null, asOf: null, values: [] };
+      return;
+    }
+    const id = ids[k]!;
+    if (!COMPANY_ID_PATTERN.test(id)) return fail(k, invalid("id", `"${id.slice(0, 20)}" is not a company id`));
+    const n = summaries.has(k) ? needs.resolved : needs.givenId;
+    needOf[k] = n;
+    if (n.profile) want.set(id, n);
+  });
+
+  // 3. Availability is free: ask it before paying for includes that may not exist.
+  const wanted = [...want.keys()];
+  const include = needs.resolved.include;
+  const av = new Map<string, Availability | CompanyDataError>();
+  if (include.length > 0 && wanted.length > 0) {
+    const got = yield* deps.getAvailability(ctx, wanted);
+    for (const [id, a] of got) {
+      if (a instanceof CompanyDataError && FATAL.has(a.code)) throw a;
+      av.set(id, a);
+    }
+  }
+  const includeOf = new Map<string, Include[]>();
+  for (const id of wanted) {
+    const a = av.get(id);
+    // An availability error is no reason to withhold what the user asked for.
+    includeOf.set(id, availableIncludes(include, a instanceof CompanyDataError ? null : a));
+  }
+
+  // 4. One profile call per company, grouped by include set; groups run in parallel.
+  const groups = new Map<string, string[]>();
+  for (const id of wanted) {
+    const key = includeOf.get(id)!.join(",");
+    groups.set(key, [...(groups.get(key) ?? []), id]);
+  }
+  const groupKeys = [...groups.keys()];
+  const answers = yield* all(groupKeys.map((key) => deps.getProfiles(ctx, groups.get(key)!, key ? (key.split(",") as Include[]) : [])));
+  const profiles = new Map<string, Company | CompanyDataError>();
+  answers.forEach((m) => m.forEach((v, id) => profiles.set(id, v)));
+
+  // 5. Rows.
+  tasks.forEach((_, k) => {
+    if (results[k]) return;
+    const id = ids[k]!;
+    const n = needOf[k]!;
+    const summary = summaries.get(k) ?? null;
+    let company: Company | null = null;
+    if (n.profile) {
+      const p = profiles.get(id);
+      if (!p) return fail(k, new CompanyDataError("INTERNAL"), id, confidence[k]);
+      if (p instanceof CompanyDataError) return fail(k, p, id, confidence[k]);
+      company = p;
+    }
+    results[k] = {
+      outcome: "matched",
+      id,
+      confidence: confidence[k],
+      asOf: company?.asOf?.slice(0, 10) || today,
+      values: fields.map((f) => f.extract({ summary, company, lang })),
+    };
+  });
+
+  return { results: results as RowResult[], outOfCredits };
+}

@@ -1,0 +1,93 @@
+/**
+ * Which input column holds what, detected from a header row in German or
+ * English. The result is a proposal the user can correct (the UI shows it as
+ * dropdowns; the CLI takes --name-col etc.).
+ */
+import type { Cell } from "../sheet/protocol.ts";
+import { invalid } from "../core/errors.ts";
+
+export type InputRole = "name" | "city" | "zip" | "register" | "id";
+export const INPUT_ROLES: readonly InputRole[] = ["id", "name", "city", "zip", "register"];
+
+/** 0-based column index per role; absent = not in the input. */
+export type ColumnMapping = Partial<Record<InputRole, number>>;
+
+/** Lower case, umlauts folded, everything but letters and digits removed: "Firmen-ID" → "firmenid". */
+export function normaliseHeader(h: Cell): string {
+  return String(h ?? "")
+    .toLowerCase()
+    .replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss")
+    .normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^a-z0-9]/g, "");
+}
+
+/** Exact (normalised) header names per role, strongest first. */
+const EXACT: Record<InputRole, string[]> = {
+  id: ["id", "firmenid", "companyid", "unternehmensid", "implisenseid", "firmaid"],
+  name: ["firma", "firmenname", "unternehmen", "unternehmensname", "company", "companyname", "name", "firmierung", "organisation", "organization", "kunde", "customer", "account", "accountname"],
+  city: ["ort", "stadt", "city", "town", "sitz", "wohnort", "gemeinde", "location", "place"],
+  zip: ["plz", "postleitzahl", "zip", "zipcode", "postcode", "postalcode"],
+  register: ["register", "handelsregister", "hrb", "hra", "registernummer", "registernumber", "registerno", "hrnummer", "handelsregisternummer", "registration", "registrationnumber", "commercialregister"],
+};
+
+/** Weaker hints: the normalised header contains one of these. */
+const CONTAINS: Record<InputRole, string[]> = {
+  id: ["firmenid", "companyid"],
+  name: ["firmenname", "companyname", "unternehmen", "firma", "company"],
+  city: ["stadt", "city", "town"],
+  zip: ["postleitzahl", "postcode", "zip", "plz"],
+  register: ["register", "hrb"],
+};
+
+export interface DetectedColumns {
+  mapping: ColumnMapping;
+  /** The header row as read, for the UI's correction dropdowns. */
+  headers: string[];
+}
+
+/**
+ * Map each role to a column. Exact matches beat "contains" matches; a column
+ * serves one role; a role takes its leftmost best column.
+ */
+export function detectColumns(headerRow: readonly Cell[]): DetectedColumns {
+  const norm = headerRow.map(normaliseHeader);
+  const mapping: ColumnMapping = {};
+  const used = new Set<number>();
+  for (const pass of ["exact", "contains"] as const) {
+    for (const role of INPUT_ROLES) {
+      if (mapping[role] !== undefined) continue;
+      const words = pass === "exact" ? EXACT[role] : CONTAINS[role];
+      let bestCol = -1;
+      let bestRank = Infinity;
+      norm.forEach((h, col) => {
+        if (!h || used.has(col)) return;
+        const rank = words.findIndex((w) => (pass === "exact" ? h === w : h.includes(w)));
+        if (rank >= 0 && rank < bestRank) {
+          bestRank = rank;
+          bestCol = col;
+        }
+      });
+      if (bestCol >= 0) {
+        mapping[role] = bestCol;
+        used.add(bestCol);
+      }
+    }
+  }
+  return { mapping, headers: headerRow.map((h) => String(h ?? "")) };
+}
+
+/** Reject a mapping that cannot work: no name and no id column, or an index outside the row. */
+export function validateMapping(mapping: ColumnMapping, width: number): ColumnMapping {
+  if (mapping.name === undefined && mapping.id === undefined) {
+    throw invalid("columns", "no company name or id column");
+  }
+  const seen = new Map<number, InputRole>();
+  for (const role of INPUT_ROLES) {
+    const col = mapping[role];
+    if (col === undefined) continue;
+    if (!Number.isInteger(col) || col < 0 || col >= width) throw invalid(`columns.${role}`, `column ${col} is outside the table`);
+    if (seen.has(col)) throw invalid(`columns.${role}`, `column ${col} is already used for ${seen.get(col)}`);
+    seen.set(col, role);
+  }
+  return mapping;
+}

@@ -1,0 +1,481 @@
+/**
+ * The resumable enrichment job. Rows are worked through in chunks; after each
+ * chunk its results are persisted (the pure form: in the store; the sheet
+ * form: written into the sheet) and only then the checkpoint moves on. A run
+ * stopped anywhere (deadline, the Apps Script 6-minute limit, a closed
+ * sidebar, OUT_OF_CREDITS) resumes where it stopped: rows already persisted
+ * are never fetched again, ids already resolved are never resolved again.
+ *
+ * Checkpoint (store key `doc:enrich:<scope>:<job>`), small on purpose (Apps
+ * Script allows 9 KB a value): the run's signature, its selection of rows as
+ * ranges, how far through the selection it got, and its state.
+ */
+import { storeGet, storePut, sheet, type Operation } from "../core/effects.ts";
+import { invalid } from "../core/errors.ts";
+import type { Language } from "../i18n/language.ts";
+import type { OpContext } from "../operations/context.ts";
+import type { Cell } from "../sheet/protocol.ts";
+import { selectFields, type FieldDef } from "./fields.ts";
+import { detectColumns, validateMapping, type ColumnMapping } from "./columns.ts";
+import { enrichChunk, isEmptyTask, taskFromRow, type EnrichDeps, type RowTask } from "./chunk.ts";
+import {
+  candidateLabel, isOutputHeader, isoDay, outputCells, outputHeader, readPrevious,
+  type PreviousRow, type RowResult,
+} from "./rows.ts";
+
+export type Rerun = "all" | "new-or-failed" | { olderThanDays: number };
+
+export interface EnrichOptions {
+  /** batch: paid batch resolve, fast; free: single resolves, rate-limited and slow. Default batch. */
+  mode?: "batch" | "free";
+  /** Which rows a run works on when earlier results exist. Default new-or-failed. */
+  rerun?: Rerun;
+  /** Epoch ms: no chunk starts after it (the run then stops cleanly, resumable). */
+  deadline?: number;
+  /** Rows per chunk (each chunk persisted before the next). Default 50. */
+  chunkSize?: number;
+}
+
+export interface EnrichStats {
+  rows: number;
+  matched: number;
+  review: number;
+  notFound: number;
+  error: number;
+  outOfCredits: number;
+  /** Rows not processed yet (the run stopped at its deadline). */
+  pending: number;
+  /** Credits this run spent (cache hits are free). */
+  credits: number;
+  /** Rows this run worked on. */
+  processed: number;
+}
+
+export type StopReason = "deadline" | "out_of_credits";
+
+export interface EnrichRunResult {
+  header: string[];
+  /** One output row per input row, in input order (rows not reached yet are blank). */
+  rows: Cell[][];
+  results: (RowResult | null)[];
+  complete: boolean;
+  stopped?: StopReason;
+  stats: EnrichStats;
+}
+
+// ------------------------------------------------------------- selection
+
+/** Which rows a run works on, given what an earlier run left. */
+export function selectRows(tasks: readonly RowTask[], previous: readonly (PreviousRow | null)[], rerun: Rerun, now: number): number[] {
+  const cutoff = typeof rerun === "object" ? isoDay(now - Math.max(0, rerun.olderThanDays) * 86_400_000) : null;
+  const out: number[] = [];
+  tasks.forEach((t, i) => {
+    if (isEmptyTask(t)) return;
+    const p = previous[i];
+    const failed = !p || p.outcome === "error" || p.outcome === "out_of_credits" || p.outcome === "empty";
+    if (rerun === "all" || failed) out.push(i);
+    else if (cutoff !== null && p.outcome === "matched" && (!p.asOf || p.asOf < cutoff)) out.push(i);
+  });
+  return out;
+}
+
+/**
+ * The task for a selected row, using what an earlier run left: an id found
+ * before credits ran out (or picked from a review dropdown) is not resolved
+ * again. A rerun of everything resolves again on purpose.
+ */
+function taskWithPrevious(base: RowTask, p: PreviousRow | null, rerun: Rerun): RowTask {
+  if (base.id || !p?.id) return base;
+  if (p.outcome === "out_of_credits" || p.outcome === "review" || (rerun !== "all" && p.outcome === "matched")) {
+    return { ...base, query: null, id: p.id, confidence: p.outcome === "review" ? 1 : p.confidence };
+  }
+  return base;
+}
+
+// ------------------------------------------------------------- checkpoint
+
+interface Checkpoint {
+  v: 1;
+  sig: string;
+  /** The run's rows, as ranges "0-99,120". */
+  selection: string;
+  /** Entries of the selection done. */
+  cursor: number;
+  state: "running" | "out_of_credits" | "done";
+  /** Pure form: how many result parts are stored. */
+  parts?: number;
+}
+
+export function encodeRanges(xs: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < xs.length; ) {
+    let j = i;
+    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
+    parts.push(i === j ? String(xs[i]) : `${xs[i]}-${xs[j]}`);
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+export function decodeRanges(s: string): number[] {
+  const out: number[] = [];
+  for (const part of s.split(",")) {
+    if (!part) continue;
+    const [a, b] = part.split("-").map(Number);
+    for (let x = a; x <= (b ?? a); x++) out.push(x);
+  }
+  return out;
+}
+
+/** FNV-1a, for signatures: a changed input or field list starts a new run. */
+export function hash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(36);
+}
+
+const checkpointKey = (ctx: OpContext, job: string) => `doc:enrich:${ctx.scope}:${job}`;
+
+function* loadCheckpoint(key: string): Operation<Checkpoint | null> {
+  const [raw] = yield* storeGet([key]);
+  if (!raw) return null;
+  try {
+    const cp = JSON.parse(raw) as Checkpoint;
+    return cp && cp.v === 1 ? cp : null;
+  } catch {
+    return null;
+  }
+}
+
+// ------------------------------------------------------------- engine
+
+interface EngineArgs {
+  tasks: RowTask[];
+  previous: (PreviousRow | null)[];
+  fields: FieldDef[];
+  options: EnrichOptions;
+  key: string;
+  sig: string;
+  /** Persist one chunk's results (store or sheet) before the checkpoint moves. */
+  persist(indexes: number[], results: RowResult[], cp: Checkpoint): Operation<void>;
+}
+
+interface EngineOutcome {
+  stopped?: StopReason;
+  results: Map<number, RowResult>;
+  credits: number;
+  pending: number;
+}
+
+function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation<EngineOutcome> {
+  let credits = 0;
+  const outer = ctx0.client.onSpend;
+  const ctx: OpContext = {
+    ...ctx0,
+    client: {
+      ...ctx0.client,
+      deadline: a.options.deadline ?? ctx0.client.deadline,
+      onSpend: (ep, c) => {
+        credits += c;
+        outer?.(ep, c);
+      },
+    },
+  };
+  const rerun = a.options.rerun ?? "new-or-failed";
+  const mode = a.options.mode ?? "batch";
+  const chunkSize = Math.max(1, Math.floor(a.options.chunkSize ?? 50));
+  const now = ctx.client.now();
+
+  // Resume an unfinished run with the same signature; otherwise select afresh.
+  const old = yield* loadCheckpoint(a.key);
+  let selection: number[];
+  let cursor: number;
+  let parts = 0;
+  if (old && old.sig === a.sig && old.state !== "done") {
+    const sel = decodeRanges(old.selection);
+    const again = sel.slice(0, old.cursor).filter((i) => a.previous[i]?.outcome === "out_of_credits");
+    selection = [...again, ...sel.slice(old.cursor)];
+    parts = old.parts ?? 0;
+  } else {
+    selection = selectRows(a.tasks, a.previous, rerun, now);
+    parts = old && old.sig === a.sig ? (old.parts ?? 0) : 0;
+  }
+  cursor = 0;
+  const cp: Checkpoint = { v: 1, sig: a.sig, selection: encodeRanges(selection), cursor: 0, state: "running", parts };
+  yield* storePut({ [a.key]: JSON.stringify(cp) });
+
+  const results = new Map<number, RowResult>();
+  while (cursor < selection.length) {
+    if (a.options.deadline !== undefined && ctx.client.now() >= a.options.deadline) {
+      return { stopped: "deadline", results, credits, pending: selection.length - cursor };
+    }
+    const indexes = selection.slice(cursor, cursor + chunkSize);
+    const tasks = indexes.map((i) => taskWithPrevious(a.tasks[i], a.previous[i], rerun));
+    const chunk = yield* enrichChunk(deps, ctx, tasks, a.fields, mode);
+    cursor += indexes.length;
+    let persistIdx = indexes;
+    let persistRes = chunk.results;
+    if (chunk.outOfCredits) {
+      // Stop cleanly: the rest is marked, keeping any id it already has so the resume does not resolve it again.
+      const rest = selection.slice(cursor);
+      persistIdx = [...indexes, ...rest];
+      persistRes = [
+        ...chunk.results,
+        ...rest.map((i): RowResult => {
+          const t = taskWithPrevious(a.tasks[i], a.previous[i], rerun);
+          return { outcome: "out_of_credits", id: t.id, confidence: t.confidence, asOf: null, values: [] };
+        }),
+      ];
+    }
+    persistIdx.forEach((i, k) => results.set(i, persistRes[k]));
+    cp.cursor = cursor;
+    cp.state = chunk.outOfCredits ? "out_of_credits" : cursor >= selection.length ? "done" : "running";
+    yield* a.persist(persistIdx, persistRes, cp);
+    yield* storePut({ [a.key]: JSON.stringify(cp) });
+    if (chunk.outOfCredits) return { stopped: "out_of_credits", results, credits, pending: 0 };
+  }
+  if (cp.state !== "done") {
+    cp.state = "done";
+    yield* storePut({ [a.key]: JSON.stringify(cp) });
+  }
+  return { results, credits, pending: 0 };
+}
+
+function countStats(results: readonly (RowResult | null)[], tasks: readonly RowTask[], e: EngineOutcome): EnrichStats {
+  const s: EnrichStats = { rows: tasks.length, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, pending: e.pending, credits: e.credits, processed: e.results.size };
+  for (const r of results) {
+    if (!r) continue;
+    if (r.outcome === "matched") s.matched++;
+    else if (r.outcome === "review") s.review++;
+    else if (r.outcome === "not_found") s.notFound++;
+    else if (r.outcome === "error") s.error++;
+    else if (r.outcome === "out_of_credits") s.outOfCredits++;
+  }
+  return s;
+}
+
+function prepare(rows: readonly Cell[][], mapping: ColumnMapping, fieldIds: readonly string[]) {
+  if (!Array.isArray(rows)) throw invalid("rows", "not a table");
+  const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+  validateMapping(mapping, rows.length > 0 ? width : Number.MAX_SAFE_INTEGER);
+  const fields = selectFields(fieldIds);
+  const tasks = rows.map((r, i) => taskFromRow(i, r, mapping));
+  return { fields, tasks };
+}
+
+const signature = (parts: unknown[]) => hash(JSON.stringify(parts));
+
+// ------------------------------------------------------------- pure form
+
+export interface EnrichInput {
+  /** Data rows, without the header row. */
+  rows: Cell[][];
+  mapping: ColumnMapping;
+  fields: string[];
+  options?: EnrichOptions;
+}
+
+/** Serialised row results of one chunk, in the store beside the checkpoint. */
+interface StoredPart {
+  i: number[];
+  r: RowResult[];
+}
+
+/**
+ * Enrich rows without a sheet (CLI, tests, the app service). `job` names the
+ * checkpoint; calling again with the same job and input resumes, and after a
+ * completed run returns the stored rows without sending anything (rerun
+ * decides what is fetched again).
+ */
+export function* computeRows(deps: EnrichDeps, ctx: OpContext, job: string, input: EnrichInput): Operation<EnrichRunResult> {
+  const { fields, tasks } = prepare(input.rows, input.mapping, input.fields);
+  const options = input.options ?? {};
+  const lang: Language = ctx.client.language;
+  const key = checkpointKey(ctx, job);
+  const sig = signature([fields.map((f) => f.id), input.mapping, options.mode ?? "batch", hash(JSON.stringify(input.rows))]);
+
+  // What earlier runs of this job stored.
+  const current: (RowResult | null)[] = tasks.map(() => null);
+  const cp = yield* loadCheckpoint(key);
+  if (cp && cp.sig === sig && cp.parts) {
+    const raws = yield* storeGet(Array.from({ length: cp.parts }, (_, n) => `${key}:${n}`));
+    for (const raw of raws) {
+      if (!raw) continue;
+      const part = JSON.parse(raw) as StoredPart;
+      part.i.forEach((i, k) => (current[i] = part.r[k]));
+    }
+  } else if (cp && cp.parts) {
+    // A different input or field list: the old parts are of no use.
+    const drop: Record<string, null> = {};
+    for (let n = 0; n < cp.parts; n++) drop[`${key}:${n}`] = null;
+    yield* storePut({ ...drop, [key]: null });
+  }
+  const previous = current.map((r) => (r ? previousOf(r) : null));
+
+  const outcome = yield* runEngine(deps, ctx, {
+    tasks, previous, fields, options, key, sig,
+    *persist(indexes, results, c) {
+      const n = c.parts ?? 0;
+      c.parts = n + 1;
+      indexes.forEach((i, k) => (current[i] = results[k]));
+      yield* storePut({ [`${key}:${n}`]: JSON.stringify({ i: indexes, r: results } satisfies StoredPart) });
+    },
+  });
+  for (const [i, r] of outcome.results) current[i] = r;
+  const width = fields.length;
+  return {
+    header: outputHeader(fields, lang),
+    rows: current.map((r) => (r ? outputCells(r, width, lang) : new Array(width + 3).fill(""))),
+    results: current,
+    complete: !outcome.stopped,
+    stopped: outcome.stopped,
+    stats: countStats(current, tasks, outcome),
+  };
+}
+
+function previousOf(r: RowResult): PreviousRow {
+  return { outcome: r.outcome, id: r.id, confidence: r.confidence, asOf: r.asOf };
+}
+
+// ------------------------------------------------------------- sheet form
+
+export interface SheetBlock {
+  sheet: string;
+  /** 1-based; `row` is the header row. */
+  row: number;
+  col: number;
+  /** Rows including the header row. */
+  rows: number;
+  cols: number;
+}
+
+export interface SheetJobSpec extends SheetBlock {
+  /** Corrected mapping; detected from the header row when absent. */
+  mapping?: ColumnMapping;
+  fields: string[];
+  options?: EnrichOptions;
+}
+
+export interface SheetRunResult {
+  complete: boolean;
+  stopped?: StopReason;
+  stats: EnrichStats;
+  mapping: ColumnMapping;
+  /** Where the output block is (header row included). */
+  output: SheetBlock;
+}
+
+const STATUS_COLOUR: Record<string, string> = {
+  matched: "",
+  empty: "",
+  review: "#fff2cc",
+  not_found: "#eeeeee",
+  error: "#f4cccc",
+  out_of_credits: "#fce5cd",
+};
+
+/** The output block: directly right of the input, status and confidence first, as-of last. */
+export function outputBlock(spec: SheetBlock, fieldCount: number): SheetBlock {
+  return { sheet: spec.sheet, row: spec.row, col: spec.col + spec.cols, rows: spec.rows, cols: fieldCount + 3 };
+}
+
+/**
+ * Enrich a block in a sheet: read the input (header row first), read what an
+ * earlier run left beside it, and write each chunk's rows as one block (with
+ * candidate dropdowns in the id column for review rows) before going on.
+ */
+export function* enrichSheet(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec): Operation<SheetRunResult> {
+  return yield* sheetRun(deps, ctx, spec, false);
+}
+
+/**
+ * Apply the user's picks: review rows whose id cell now holds a candidate
+ * (or any company id) are enriched with it; nothing else is touched.
+ */
+export function* applyReviewPicks(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec): Operation<SheetRunResult> {
+  return yield* sheetRun(deps, ctx, spec, true);
+}
+
+function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOnly: boolean): Operation<SheetRunResult> {
+  if (!spec.sheet || !(spec.row >= 1) || !(spec.col >= 1) || !(spec.rows >= 2) || !(spec.cols >= 1)) {
+    throw invalid("range", "select a table with a header row and at least one data row");
+  }
+  const lang: Language = ctx.client.language;
+  const input = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows: spec.rows, cols: spec.cols });
+  const headerCells = input[0] ?? [];
+  const mapping = spec.mapping ?? detectColumns(headerCells).mapping;
+  const { fields, tasks } = prepare(input.slice(1), mapping, spec.fields);
+  const width = fields.length;
+  const out = outputBlock(spec, width);
+  const existing = yield* sheet<Cell[][]>({ op: "read", sheet: out.sheet, row: out.row, col: out.col, rows: out.rows, cols: out.cols });
+  const existingHeader = existing[0] ?? [];
+  const headerEmpty = existingHeader.every((c) => c === "" || c == null);
+  if (!headerEmpty && !isOutputHeader(existingHeader, fields)) {
+    throw invalid("output", "the columns right of the table are not empty; move the table or clear them");
+  }
+  const body: Cell[][] = existing.slice(1).map((r) => [...r]);
+  while (body.length < tasks.length) body.push(new Array(width + 3).fill(""));
+  const previous = headerEmpty ? tasks.map(() => null) : body.map((r) => readPrevious(r, width));
+  if (headerEmpty) yield* sheet({ op: "write", sheet: out.sheet, row: out.row, col: out.col, values: [outputHeader(fields, lang)] });
+
+  const options: EnrichOptions = { ...(spec.options ?? {}) };
+  let engineTasks = tasks;
+  if (picksOnly) {
+    // Only review rows with a picked id; as their own rerun so nothing else is selected.
+    engineTasks = tasks.map((t, i) => (previous[i]?.outcome === "review" && previous[i]?.id ? t : { index: i, query: null, id: null, confidence: null }));
+    options.rerun = "all";
+  }
+  const key = checkpointKey(ctx, `${picksOnly ? "picks" : "sheet"}:${spec.sheet}!R${spec.row}C${spec.col}`);
+  const sig = signature([fields.map((f) => f.id), mapping, options.mode ?? "batch", options.rerun ?? "new-or-failed", spec.rows, spec.cols]);
+
+  const outcome = yield* runEngine(deps, ctx, {
+    tasks: engineTasks, previous, fields, options, key, sig,
+    *persist(indexes, results) {
+      indexes.forEach((i, k) => (body[i] = outputCells(results[k], width, lang)));
+      const byIndex = new Map(indexes.map((i, k) => [i, results[k]]));
+      const lo = Math.min(...indexes);
+      const hi = Math.max(...indexes);
+      const span = body.slice(lo, hi + 1);
+      const firstRow = out.row + 1 + lo;
+      yield* sheet({ op: "write", sheet: out.sheet, row: firstRow, col: out.col, values: span });
+      // Dropdowns and colours for the rows this chunk wrote; rows in between keep theirs.
+      const options: string[][] = [];
+      const colours: string[][] = [];
+      for (let i = lo; i <= hi; i++) {
+        const r = byIndex.get(i);
+        const prevOutcome = r?.outcome ?? readPrevious(body[i], width)?.outcome ?? "empty";
+        options.push(r ? (r.outcome === "review" ? (r.candidates ?? []).map(candidateLabel) : []) : existingDropdown(body[i], width));
+        colours.push([STATUS_COLOUR[prevOutcome] ?? ""]);
+      }
+      yield* sheet({ op: "dropdowns", sheet: out.sheet, row: firstRow, col: out.col + 2, options });
+      yield* sheet({ op: "colour", sheet: out.sheet, row: firstRow, col: out.col, colours });
+    },
+  });
+
+  const final = body.map((r) => readPrevious(r, width));
+  const stats: EnrichStats = { rows: tasks.length, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, pending: outcome.pending, credits: outcome.credits, processed: outcome.results.size };
+  for (const p of final) {
+    if (!p) continue;
+    if (p.outcome === "matched") stats.matched++;
+    else if (p.outcome === "review") stats.review++;
+    else if (p.outcome === "not_found") stats.notFound++;
+    else if (p.outcome === "error") stats.error++;
+    else if (p.outcome === "out_of_credits") stats.outOfCredits++;
+  }
+  return { complete: !outcome.stopped, stopped: outcome.stopped, stats, mapping, output: out };
+}
+
+/**
+ * Rows between a chunk's rows keep their dropdown: a review row's candidates
+ * are in its status text, which is where they are read back from.
+ */
+function existingDropdown(cells: readonly Cell[], width: number): string[] {
+  const p = readPrevious(cells, width);
+  if (p?.outcome !== "review") return [];
+  const s = String(cells[0] ?? "");
+  const at = s.indexOf(":");
+  return at < 0 ? [] : s.slice(at + 1).split(" | ").map((x) => x.trim()).filter(Boolean);
+}

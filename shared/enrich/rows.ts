@@ -1,0 +1,129 @@
+/**
+ * One enriched row: what the job found, how it is shown (status text in
+ * German or English, confidence, as-of date) and how it is read back from a
+ * sheet or CSV, which is what reruns and resumes decide from.
+ */
+import type { CompanySummary } from "../api/schemas.ts";
+import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
+import type { ErrorCode } from "../core/errors.ts";
+import type { Bilingual, Language } from "../i18n/language.ts";
+import type { Cell } from "../sheet/protocol.ts";
+import type { FieldDef } from "./fields.ts";
+
+export type RowOutcome = "matched" | "review" | "not_found" | "error" | "out_of_credits" | "empty";
+
+export interface Candidate {
+  id: string;
+  name: string;
+  city: string;
+}
+
+export interface RowResult {
+  outcome: RowOutcome;
+  /** The company id: matched, given, or resolved before credits ran out (so a resume never resolves it again). */
+  id: string | null;
+  confidence: number | null;
+  /** Ambiguous rows: the candidates the user picks from. */
+  candidates?: Candidate[];
+  error?: { code: ErrorCode; text: Bilingual };
+  /** yyyy-mm-dd the data is as of; null for rows that got no data. */
+  asOf: string | null;
+  /** The chosen fields' values, in the order of the selected fields. */
+  values: Cell[];
+}
+
+export const STATUS: Record<Exclude<RowOutcome, "empty">, Bilingual> = {
+  matched: { de: "gefunden", en: "matched" },
+  review: { de: "prüfen", en: "review" },
+  not_found: { de: "nicht gefunden", en: "not found" },
+  error: { de: "Fehler", en: "error" },
+  out_of_credits: { de: "nicht angereichert: keine Credits", en: "not enriched: out of credits" },
+};
+
+/** Output columns besides the fields: status, confidence first, as-of last. */
+export const STATUS_HEADER: Bilingual = { de: "Status", en: "Status" };
+export const CONFIDENCE_HEADER: Bilingual = { de: "Trefferqualität", en: "Match confidence" };
+export const AS_OF_HEADER: Bilingual = { de: "Stand", en: "As of" };
+
+export function outputHeader(fields: readonly FieldDef[], lang: Language): string[] {
+  return [STATUS_HEADER[lang], CONFIDENCE_HEADER[lang], ...fields.map((f) => f.header[lang]), AS_OF_HEADER[lang]];
+}
+
+/** True when a row read back is our own header in either language. */
+export function isOutputHeader(row: readonly Cell[], fields: readonly FieldDef[]): boolean {
+  const de = outputHeader(fields, "de");
+  const en = outputHeader(fields, "en");
+  return row.length >= de.length && de.every((h, i) => String(row[i] ?? "") === h || String(row[i] ?? "") === en[i]);
+}
+
+export const candidateLabel = (c: Candidate): string => [c.id, [c.name, c.city].filter(Boolean).join(", ")].filter(Boolean).join(" – ");
+
+export const toCandidate = (s: CompanySummary): Candidate => ({ id: s.id, name: s.name ?? "", city: s.city ?? "" });
+
+export function statusText(r: RowResult, lang: Language): string {
+  switch (r.outcome) {
+    case "empty":
+      return "";
+    case "error":
+      return `${STATUS.error[lang]}: ${r.error?.text[lang] ?? ""}`;
+    case "review": {
+      const list = (r.candidates ?? []).map(candidateLabel).join(" | ");
+      return list ? `${STATUS.review[lang]}: ${list}` : STATUS.review[lang];
+    }
+    default:
+      return STATUS[r.outcome][lang];
+  }
+}
+
+/** The output cells of one row: status, confidence, fields, as-of. */
+export function outputCells(r: RowResult, width: number, lang: Language): Cell[] {
+  if (r.outcome === "empty") return new Array(width + 3).fill("");
+  const values = r.values.length === width ? r.values : [...r.values, ...new Array(Math.max(0, width - r.values.length)).fill("")].slice(0, width);
+  // The id column is the first field: review rows leave it for the user's pick.
+  if (r.outcome !== "review" && values.length > 0 && (values[0] === "" || values[0] == null) && r.id) values[0] = r.id;
+  return [statusText(r, lang), r.confidence ?? "", ...values, r.asOf ?? ""];
+}
+
+/** What a previous run left in a row, read back from its output cells. */
+export interface PreviousRow {
+  outcome: RowOutcome;
+  /** A company id in the id column (a pick from the review dropdown counts). */
+  id: string | null;
+  confidence: number | null;
+  asOf: string | null;
+}
+
+const ID_AT_START = /^\s*(DE[A-Z0-9]{10})\b/;
+
+export function idFromCell(v: Cell): string | null {
+  const m = ID_AT_START.exec(String(v ?? "").toUpperCase());
+  return m && COMPANY_ID_PATTERN.test(m[1]) ? m[1] : null;
+}
+
+export function parseStatus(v: Cell): RowOutcome | null {
+  const s = String(v ?? "").trim().toLowerCase();
+  if (!s) return null;
+  for (const outcome of ["out_of_credits", "not_found", "matched", "review", "error"] as const) {
+    const t = STATUS[outcome];
+    if (s.startsWith(t.de.toLowerCase()) || s.startsWith(t.en.toLowerCase())) return outcome;
+  }
+  return null;
+}
+
+/** Read back a row's output cells (status, confidence, fields…, as-of); null when the row has none. */
+export function readPrevious(cells: readonly Cell[], width: number): PreviousRow | null {
+  const outcome = parseStatus(cells[0]);
+  if (!outcome) return null;
+  const conf = cells[1];
+  const asOf = String(cells[2 + width] ?? "").trim();
+  return {
+    outcome,
+    id: idFromCell(cells[2] ?? null),
+    confidence: typeof conf === "number" ? conf : conf !== "" && conf != null && !Number.isNaN(Number(conf)) ? Number(conf) : null,
+    asOf: /^\d{4}-\d{2}-\d{2}/.test(asOf) ? asOf.slice(0, 10) : null,
+  };
+}
+
+export function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}

@@ -1,0 +1,28 @@
+/**
+ * The enrichment bound to the core operations: what hosts, the app service
+ * and the CLI call. job.ts takes its operations as a parameter so that it can
+ * be tested with fakes; this module supplies the real ones.
+ */
+import { resolveMany } from "../operations/resolve.ts";
+import { getAvailability, getProfiles } from "../operations/company.ts";
+import type { Operation } from "../core/effects.ts";
+import type { OpContext } from "../operations/context.ts";
+import type { EnrichDeps } from "./chunk.ts";
+import { applyReviewPicks as applyPicksWith, computeRows, enrichSheet as enrichSheetWith, type EnrichInput, type EnrichRunResult, type SheetJobSpec, type SheetRunResult } from "./job.ts";
+
+export const coreDeps: EnrichDeps = { resolveMany, getProfiles, getAvailability };
+
+/** Enrich rows (no sheet); `job` names the resumable checkpoint. */
+export function enrichRows(ctx: OpContext, job: string, input: EnrichInput): Operation<EnrichRunResult> {
+  return computeRows(coreDeps, ctx, job, input);
+}
+
+/** Enrich a block of the active spreadsheet, writing the output beside it. */
+export function enrichSheet(ctx: OpContext, spec: SheetJobSpec): Operation<SheetRunResult> {
+  return enrichSheetWith(coreDeps, ctx, spec);
+}
+
+/** Enrich the review rows whose id cell now holds the user's pick. */
+export function applyReviewPicks(ctx: OpContext, spec: SheetJobSpec): Operation<SheetRunResult> {
+  return applyPicksWith(coreDeps, ctx, spec);
+}
