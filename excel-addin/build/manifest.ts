@@ -1,0 +1,121 @@
+/**
+ * Offline checks of the Office add-in manifest (the official validator
+ * sends the file to an online service) and the production rewrite.
+ */
+import { allElements, localName, parseXml, type XmlElement } from "./xml.ts";
+
+export const DEV_HOST_URL = "https://localhost:3000";
+
+/** The manifest for another host: every dev URL replaced, nothing else touched. */
+export function manifestForHost(xml: string, hostUrl: string): string {
+  const url = new URL(hostUrl);
+  if (url.protocol !== "https:") throw new Error(`the host URL must be https: ${hostUrl}`);
+  const base = hostUrl.replace(/\/+$/, "");
+  return xml.split(DEV_HOST_URL).join(base);
+}
+
+const find = (root: XmlElement, name: string) => allElements(root).filter((e) => localName(e) === name);
+
+export interface ManifestFacts {
+  root: XmlElement;
+  /** Resource id → its DefaultValue. */
+  resources: Map<string, string>;
+}
+
+/** Problems found; an empty list means the manifest passed. */
+export function checkManifest(xml: string): string[] {
+  let root: XmlElement;
+  try {
+    root = parseXml(xml);
+  } catch (e) {
+    return [`not well-formed: ${(e as Error).message}`];
+  }
+  const problems: string[] = [];
+  const els = allElements(root);
+  if (localName(root) !== "OfficeApp") problems.push(`root is <${root.name}>, expected <OfficeApp>`);
+
+  // Resources: ids unique, every resid defined.
+  const resources = new Map<string, string>();
+  const resourcesEl = find(root, "Resources")[0];
+  const resourceDefs = resourcesEl ? allElements(resourcesEl).filter((e) => ["Image", "Url", "String"].includes(localName(e)) && e.attrs.id) : [];
+  for (const def of resourceDefs) {
+    if (resources.has(def.attrs.id)) problems.push(`resource id ${def.attrs.id} defined twice`);
+    resources.set(def.attrs.id, def.attrs.DefaultValue ?? "");
+    if (def.attrs.id.length > 32) problems.push(`resource id ${def.attrs.id} is longer than 32 characters`);
+  }
+  for (const el of els) {
+    const resid = el.attrs.resid;
+    if (resid !== undefined && !resources.has(resid)) problems.push(`line ${el.line}: resid ${resid} is not defined`);
+  }
+  // Control, group and tab ids unique.
+  const ids = new Set<string>();
+  for (const el of els) {
+    if (!["Control", "Group", "CustomTab"].includes(localName(el))) continue;
+    const id = el.attrs.id;
+    if (!id) problems.push(`line ${el.line}: <${el.name}> without id`);
+    else if (ids.has(id)) problems.push(`line ${el.line}: id ${id} used twice`);
+    else ids.add(id);
+  }
+  const idEl = find(root, "Id")[0];
+  if (!idEl || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idEl.text.trim())) problems.push("<Id> is not a GUID");
+
+  // Every URL https.
+  const urlHolders = ["IconUrl", "HighResolutionIconUrl", "SupportUrl", "SourceLocation", "Url", "Image"];
+  for (const el of els) {
+    const values = [el.attrs.DefaultValue, ...(localName(el) === "Override" ? [el.attrs.Value] : [])];
+    const isUrl = urlHolders.includes(localName(el)) || (localName(el) === "Override" && /^https?:/i.test(el.attrs.Value ?? ""));
+    if (!isUrl) continue;
+    for (const v of values) if (v !== undefined && !/^https:\/\/[^\s]+$/.test(v)) problems.push(`line ${el.line}: URL is not https: ${v}`);
+  }
+  for (const el of find(root, "AppDomain")) if (!/^https:\/\//.test(el.text.trim())) problems.push(`AppDomain is not https: ${el.text}`);
+
+  // One shared runtime for functions, task pane and commands.
+  const sets = find(root, "Set").map((s) => s.attrs.Name);
+  if (!sets.includes("SharedRuntime")) problems.push("the SharedRuntime requirement set is missing");
+  const runtimes = find(root, "Runtime");
+  if (runtimes.length !== 1) problems.push(`expected one <Runtime>, found ${runtimes.length}`);
+  const runtime = runtimes[0];
+  if (runtime && runtime.attrs.lifetime !== "long") problems.push('the runtime must have lifetime="long"');
+  const runtimeUrl = runtime ? resources.get(runtime.attrs.resid) : undefined;
+  const cf = els.find((e) => localName(e) === "ExtensionPoint" && e.attrs["xsi:type"] === "CustomFunctions");
+  if (!cf) problems.push("no CustomFunctions extension point");
+  else {
+    const part = (name: string) => cf.children.find((c) => localName(c) === name);
+    const page = part("Page")?.children[0]?.attrs.resid;
+    if (!page || page !== runtime?.attrs.resid) problems.push("the custom functions' <Page> is not the shared runtime");
+    for (const p of ["Script", "Metadata"]) if (!part(p)?.children[0]?.attrs.resid) problems.push(`custom functions <${p}> has no SourceLocation`);
+    const ns = part("Namespace")?.attrs.resid;
+    if (!ns || resources.get(ns) !== "COMPANY") problems.push("the custom functions' namespace is not COMPANY");
+  }
+  const functionFile = find(root, "FunctionFile")[0];
+  if (!functionFile || functionFile.attrs.resid !== runtime?.attrs.resid) problems.push("the commands' <FunctionFile> is not the shared runtime");
+  const taskpane = find(root, "DefaultSettings")[0]?.children.find((c) => localName(c) === "SourceLocation")?.attrs.DefaultValue;
+  if (!taskpane || taskpane !== runtimeUrl) problems.push("the task pane's SourceLocation is not the shared runtime's page");
+  for (const action of find(root, "Action")) {
+    const type = action.attrs["xsi:type"];
+    if (type === "ShowTaskpane") {
+      const loc = action.children.find((c) => localName(c) === "SourceLocation")?.attrs.resid;
+      if (loc !== runtime?.attrs.resid) problems.push(`line ${action.line}: a task pane button opens a page other than the shared runtime`);
+    } else if (type !== "ExecuteFunction") problems.push(`line ${action.line}: unexpected action type ${type}`);
+  }
+  const permissions = find(root, "Permissions")[0]?.text.trim();
+  if (permissions !== "ReadWriteDocument") problems.push(`permissions are ${permissions}, expected ReadWriteDocument`);
+  if (!find(root, "Host").some((h) => h.attrs.Name === "Workbook")) problems.push("the host Workbook is missing");
+  return problems;
+}
+
+/** The ExecuteFunction names the ribbon calls (the commands bundle must register each). */
+export function ribbonFunctionNames(xml: string): string[] {
+  return find(parseXml(xml), "FunctionName").map((e) => e.text.trim());
+}
+
+/** The URLs (resolved from resources) the manifest loads, for checking the build output. */
+export function manifestUrls(xml: string): string[] {
+  const root = parseXml(xml);
+  const urls = new Set<string>();
+  for (const el of allElements(root)) {
+    const v = el.attrs.DefaultValue;
+    if (v && /^https:\/\//.test(v)) urls.add(v);
+  }
+  return [...urls];
+}

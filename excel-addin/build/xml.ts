@@ -1,0 +1,106 @@
+/**
+ * A small, strict XML reader for the add-in manifest: enough of XML 1.0 to
+ * check that a manifest is well formed (one root, nested tags, quoted unique
+ * attributes, known entities) and to walk its elements in tests and in the
+ * build. No DTDs, no CDATA (manifests have neither: both are rejected).
+ */
+export interface XmlElement {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlElement[];
+  text: string;
+  /** 1-based line of the start tag, for error messages. */
+  line: number;
+}
+
+const NAME = /^[A-Za-z_][\w.:-]*/;
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+function decode(s: string, line: number): string {
+  return s.replace(/&([^;]*);?/g, (m, ref: string) => {
+    if (!m.endsWith(";")) throw new Error(`line ${line}: bare & in text`);
+    if (ref.startsWith("#x")) return String.fromCodePoint(parseInt(ref.slice(2), 16));
+    if (ref.startsWith("#")) return String.fromCodePoint(parseInt(ref.slice(1), 10));
+    if (!(ref in ENTITIES)) throw new Error(`line ${line}: unknown entity &${ref};`);
+    return ENTITIES[ref];
+  });
+}
+
+export function parseXml(source: string): XmlElement {
+  let i = 0;
+  let line = 1;
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+  const advance = (n: number) => {
+    for (let k = 0; k < n; k++) if (source[i + k] === "\n") line++;
+    i += n;
+  };
+  const fail = (msg: string): never => {
+    throw new Error(`line ${line}: ${msg}`);
+  };
+  if (source.charCodeAt(0) === 0xfeff) i = 1;
+  while (i < source.length) {
+    const lt = source.indexOf("<", i);
+    const text = source.slice(i, lt === -1 ? source.length : lt);
+    if (text) {
+      if (stack.length === 0) {
+        if (text.trim()) fail("text outside the root element");
+      } else stack[stack.length - 1].text += decode(text, line);
+      advance(text.length);
+    }
+    if (lt === -1) break;
+    if (source.startsWith("<?", i)) {
+      const end = source.indexOf("?>", i);
+      if (end === -1) fail("unterminated processing instruction");
+      advance(end + 2 - i);
+    } else if (source.startsWith("<!--", i)) {
+      const end = source.indexOf("-->", i);
+      if (end === -1) fail("unterminated comment");
+      advance(end + 3 - i);
+    } else if (source.startsWith("<!", i)) {
+      fail("DOCTYPE and CDATA are not expected in a manifest");
+    } else if (source.startsWith("</", i)) {
+      const m = NAME.exec(source.slice(i + 2));
+      if (!m) fail("bad end tag");
+      const name = m![0];
+      const close = source.indexOf(">", i);
+      if (close === -1 || source.slice(i + 2 + name.length, close).trim()) fail(`bad end tag </${name}`);
+      const open = stack.pop();
+      if (!open || open.name !== name) fail(`</${name}> closes <${open?.name ?? "nothing"}>`);
+      advance(close + 1 - i);
+    } else {
+      const m = NAME.exec(source.slice(i + 1));
+      if (!m) fail("bad start tag");
+      const el: XmlElement = { name: m![0], attrs: {}, children: [], text: "", line };
+      advance(1 + el.name.length);
+      for (;;) {
+        const ws = /^\s*/.exec(source.slice(i))![0];
+        advance(ws.length);
+        if (source.startsWith("/>", i) || source.startsWith(">", i)) break;
+        if (!ws) fail(`attributes of <${el.name}> need white space between them`);
+        const a = /^([A-Za-z_][\w.:-]*)\s*=\s*("([^"<]*)"|'([^'<]*)')/.exec(source.slice(i));
+        if (!a) fail(`bad attribute in <${el.name}>`);
+        if (a![1] in el.attrs) fail(`duplicate attribute ${a![1]} in <${el.name}>`);
+        el.attrs[a![1]] = decode(a![3] ?? a![4], line);
+        advance(a![0].length);
+      }
+      const selfClosing = source.startsWith("/>", i);
+      advance(selfClosing ? 2 : 1);
+      if (stack.length) stack[stack.length - 1].children.push(el);
+      else if (root) fail("a second root element");
+      else root = el;
+      if (!selfClosing) stack.push(el);
+    }
+  }
+  if (stack.length) throw new Error(`unclosed <${stack[stack.length - 1].name}>`);
+  if (!root) throw new Error("no root element");
+  return root;
+}
+
+/** Every element below (and including) `el`, depth first. */
+export function allElements(el: XmlElement): XmlElement[] {
+  return [el, ...el.children.flatMap(allElements)];
+}
+
+/** Local name without a namespace prefix. */
+export const localName = (el: XmlElement) => el.name.replace(/^.*:/, "");
