@@ -1,0 +1,210 @@
+/** One company per row: PROFILE, AVAILABILITY, FINANCIALS, CARD. */
+import { INCLUDES, type Include } from "../api/endpoints.ts";
+import type { Company, FinancialYear } from "../api/schemas.ts";
+import { CompanyDataError } from "../core/errors.ts";
+import { FIELDS, type FieldDef } from "../enrich/fields.ts";
+import { getAvailability, getFinancials, getProfiles } from "../operations/company.ts";
+import type { Language } from "../i18n/language.ts";
+import { isBlank, reader, single, type Reader } from "./input.ts";
+import { cell } from "./cells.ts";
+import { allSettled, h, headers, langOf, listPerInput, param, perRow } from "./common.ts";
+import type { CardProperty, CellOut, FunctionDef } from "./types.ts";
+
+const idParam = param("id", "id", "Firmen-ID (DE + 10 Zeichen) oder Spalte mit IDs", "Company id (DE + 10 characters) or a column of ids", { range: true });
+
+// ------------------------------------------------------------------ PROFILE
+
+/** Field columns shown when none are asked for. */
+export const PROFILE_DEFAULT_FIELDS = ["name", "legalForm", "street", "zip", "city", "register", "status", "industryCode", "industryTitle", "url"];
+/** What an include adds when asked for by the include parameter. */
+const INCLUDE_FIELDS: Record<Include, string[]> = {
+  people: ["management"],
+  announcements: ["lastAnnouncementDate", "lastAnnouncementType"],
+  financials: ["financialYear", "revenue", "profit", "equity"],
+};
+
+const squash = (s: string) => s.toLowerCase().replace(/[\s_\-.()]/g, "");
+let fieldIndex: Map<string, FieldDef> | undefined;
+/** Field ids, snake_case spellings and the German and English column titles all name a field. */
+function fieldByName(name: string): FieldDef | undefined {
+  if (!fieldIndex) {
+    fieldIndex = new Map();
+    for (const f of FIELDS) for (const n of [f.id, f.header.de, f.header.en]) if (!fieldIndex.has(squash(n))) fieldIndex.set(squash(n), f);
+  }
+  return fieldIndex.get(squash(name));
+}
+
+const includeOf = (f: FieldDef): Include | undefined => (INCLUDES as readonly string[]).includes(f.group) ? (f.group as Include) : undefined;
+
+export function profileFields(fieldsArg: unknown, includeArg: unknown, r: Reader): { fields: FieldDef[]; include: Include[] } {
+  const names = r.list(fieldsArg, "fields");
+  const include = r.list(includeArg, "include").map((x) => r.choice<Include>(x, "include", INCLUDES, { personen: "people", bekanntmachungen: "announcements", finanzen: "financials", finanzdaten: "financials" }));
+  const chosen: FieldDef[] = [];
+  const add = (f: FieldDef) => { if (!chosen.includes(f)) chosen.push(f); };
+  for (const n of names.length ? names : PROFILE_DEFAULT_FIELDS) {
+    const group = FIELDS.filter((f) => f.group === n.toLowerCase());
+    if (group.length) { group.forEach(add); continue; }
+    if (n.toLowerCase() === "all" || n.toLowerCase() === "alle") { FIELDS.forEach(add); continue; }
+    const f = fieldByName(n);
+    if (!f) throw r.fail("fields", { de: `unbekanntes Feld "${n.slice(0, 40)}"`, en: `unknown field "${n.slice(0, 40)}"` });
+    add(f);
+  }
+  for (const inc of include) for (const id of INCLUDE_FIELDS[inc]) add(fieldByName(id)!);
+  const needed = new Set<Include>(include);
+  for (const f of chosen) { const inc = includeOf(f); if (inc) needed.add(inc); }
+  return { fields: chosen, include: INCLUDES.filter((i) => needed.has(i)) };
+}
+
+export const PROFILE: FunctionDef = {
+  name: "PROFILE",
+  description: h(
+    "Stammdaten einer Firma (1 Credit; Personen +1, Bekanntmachungen +1, Finanzdaten +4).",
+    "A company's profile (1 credit; people +1, announcements +1, financials +4).",
+  ),
+  params: [
+    idParam,
+    param("fields", "list", "Felder, z. B. \"name, city, revenue\" oder ein Bereich mit Feldnamen (Standard: Name, Rechtsform, Anschrift, Register, Status, Branche, Website)", "Fields such as \"name, city, revenue\" or a range of field names (default: name, legal form, address, register, status, industry, website)", { optional: true, range: true }),
+    param("include", "list", "Zusätzlich: people, announcements, financials (kostet extra)", "Also: people, announcements, financials (costs extra)", { optional: true }),
+  ],
+  returns: h("Je ID eine Zeile mit den gewählten Feldern", "One row per id with the chosen fields"),
+  shape: "perRow",
+  spendsCredits: true,
+  *run(fctx, [id, fieldsArg, includeArg]) {
+    const lang = langOf(fctx);
+    const { fields, include } = profileFields(fieldsArg, single(includeArg), reader(lang));
+    return yield* perRow(fctx, id, fields.length, (v, r) => r.id(v, "id"), (k) => k, function* (ids) {
+      const got = yield* getProfiles(fctx.ctx, ids, include);
+      const out = new Map<string, CellOut[] | CompanyDataError>();
+      for (const [k, v] of got) out.set(k, v instanceof CompanyDataError ? v : fields.map((f) => cell(f.extract({ summary: null, company: v, lang }))));
+      return out;
+    });
+  },
+};
+
+// ------------------------------------------------------------- AVAILABILITY
+
+export const AVAILABILITY: FunctionDef = {
+  name: "AVAILABILITY",
+  description: h("Welche Daten es zu einer Firma gibt (kostenlos).", "Which data exists for a company (free)."),
+  params: [idParam],
+  returns: h(
+    "Je ID eine Zeile: Profil, Personen, Bekanntmachungen, Finanzdaten, Finanzjahre, Änderungen, News, Stellen, letzte Änderung",
+    "One row per id: profile, people, announcements, financials, financial years, changes, news, jobs, last change",
+  ),
+  shape: "perRow",
+  spendsCredits: false,
+  *run(fctx, [id]) {
+    return yield* perRow(fctx, id, 9, (v, r) => r.id(v, "id"), (k) => k, function* (ids) {
+      const got = yield* getAvailability(fctx.ctx, ids);
+      const out = new Map<string, CellOut[] | CompanyDataError>();
+      for (const [k, a] of got)
+        out.set(k, a instanceof CompanyDataError ? a : [
+          cell(a.profile), cell(a.people), cell(a.announcements), cell(a.financials),
+          (a.financialYears ?? []).join(", "), cell(a.changes), cell(a.events), cell(a.jobs), cell(a.lastChangeDate),
+        ]);
+      return out;
+    });
+  },
+};
+
+// --------------------------------------------------------------- FINANCIALS
+
+export const METRICS = ["revenue", "profit", "equity", "equityRatio", "balanceSheetTotal", "employees"] as const;
+export type Metric = (typeof METRICS)[number];
+const METRIC_ALIASES: Record<string, Metric> = {
+  equity_ratio: "equityRatio", balance_sheet_total: "balanceSheetTotal", net_income: "profit", netincome: "profit",
+  umsatz: "revenue", gewinn: "profit", jahresergebnis: "profit", eigenkapital: "equity", eigenkapitalquote: "equityRatio",
+  ek_quote: "equityRatio", bilanzsumme: "balanceSheetTotal", mitarbeiter: "employees", beschäftigte: "employees",
+};
+const FIN_COLS = [h("Jahr", "Year"), h("Umsatz", "Revenue"), h("Jahresergebnis", "Net income"), h("Eigenkapital", "Equity"),
+  h("Eigenkapitalquote", "Equity ratio"), h("Bilanzsumme", "Balance sheet total"), h("Mitarbeiter", "Employees"), h("Berichtsart", "Report type")];
+
+/** Years newest first; for a year reported both ways the company's own report comes first. */
+function sortedYears(years: FinancialYear[]): FinancialYear[] {
+  return [...years].sort((a, b) => b.year - a.year || (a.reportType === "concern" ? 1 : 0) - (b.reportType === "concern" ? 1 : 0));
+}
+
+function noFigures(lang: Language, year?: number): CompanyDataError {
+  const detail = year === undefined
+    ? (lang === "de" ? "keine Finanzdaten" : "no financial figures")
+    : (lang === "de" ? `keine Zahlen für ${year}` : `no figures for ${year}`);
+  return new CompanyDataError("NOT_FOUND", { detail });
+}
+
+export const FINANCIALS: FunctionDef = {
+  name: "FINANCIALS",
+  description: h(
+    "Finanzkennzahlen (4 Credits je Firma). Mit Kennzahl: ein Wert je ID; ohne: eine Tabelle der Jahre.",
+    "Key financial figures (4 credits per company). With a metric: one value per id; without: a table of years.",
+  ),
+  params: [
+    idParam,
+    param("metric", "text", "Kennzahl: revenue, profit, equity, equityRatio, balanceSheetTotal, employees (auch Umsatz, Gewinn, …)", "Metric: revenue, profit, equity, equityRatio, balanceSheetTotal, employees", { optional: true }),
+    param("year", "integer", "Geschäftsjahr (Standard: das neueste)", "Financial year (default: the latest)", { optional: true }),
+  ],
+  returns: h("Mit Kennzahl je ID ein Wert, sonst Kopfzeile und eine Zeile je Jahr", "With a metric one value per id, otherwise a header and one row per year"),
+  shape: "perRow",
+  spendsCredits: true,
+  *run(fctx, [id, metricArg, yearArg]) {
+    const lang = langOf(fctx);
+    const r = reader(lang);
+    const year = isBlank(single(yearArg)) ? undefined : r.integer(single(yearArg), "year", 1900, 2100, 0);
+    const metricText = r.optText(single(metricArg), "metric", 100);
+    const metric = metricText === undefined ? undefined : r.choice(metricText, "metric", METRICS, METRIC_ALIASES);
+    if (metric === undefined) {
+      return yield* listPerInput(fctx, id, (v, rr) => rr.id(v, "id"), (k) => k, function* (cid) {
+        const res = yield* getFinancials(fctx.ctx, cid);
+        const years = sortedYears(res.years).filter((y) => year === undefined || y.year === year);
+        if (years.length === 0) throw noFigures(lang, year);
+        return years.map((y) => [y.year, cell(y.revenue), cell(y.profit), cell(y.equity), cell(y.equityRatio), cell(y.balanceSheetTotal), cell(y.employees), cell(y.reportType)]);
+      }, headers(FIN_COLS, lang), h("Firmen-ID", "Company ID")[lang]);
+    }
+    return yield* perRow(fctx, id, 1, (v, rr) => rr.id(v, "id"), (k) => k, function* (ids) {
+      const out = new Map<string, CellOut[] | CompanyDataError>();
+      const settled = yield* allSettled(ids.map((cid) => getFinancials(fctx.ctx, cid)));
+      ids.forEach((cid, i) => {
+        const s = settled[i];
+        if (!s.ok) return out.set(cid, s.error instanceof CompanyDataError ? s.error : new CompanyDataError("INTERNAL"));
+        const y = sortedYears(s.value.years).find((x) => year === undefined || x.year === year);
+        const v = y?.[metric];
+        out.set(cid, y && v !== null && v !== undefined ? [v] : noFigures(lang, year));
+      });
+      return out;
+    });
+  },
+};
+
+// --------------------------------------------------------------------- CARD
+
+/** The fields an Excel entity card shows, in order. */
+export const CARD_FIELDS = ["legalForm", "address", "register", "status", "industryTitle", "industryCode", "size", "foundingDate", "employees", "capital", "url", "phone", "email", "summary", "lastChangeDate"];
+
+export function cardOf(c: Company, lang: Language): { id: string; title: string; properties: CardProperty[] } {
+  const properties: CardProperty[] = [{ key: "id", label: lang === "de" ? "Firmen-ID" : "Company ID", value: c.id }];
+  for (const id of CARD_FIELDS) {
+    const f = fieldByName(id)!;
+    const v = f.extract({ summary: null, company: c, lang });
+    if (v !== null && v !== "") properties.push({ key: f.id, label: f.header[lang], value: v });
+  }
+  return { id: c.id, title: c.name ?? c.id, properties };
+}
+
+export const CARD: FunctionDef = {
+  name: "CARD",
+  description: h("Firma als Datenkarte (1 Credit).", "A company as a data card (1 credit)."),
+  params: [idParam],
+  returns: h("Je ID eine Karte mit Name, Anschrift, Register, Branche, Größe und Kontakt", "One card per id with name, address, register, industry, size and contact"),
+  shape: "perRow",
+  spendsCredits: true,
+  hosts: ["excel"],
+  *run(fctx, [id]) {
+    const lang = langOf(fctx);
+    return yield* perRow(fctx, id, 1, (v, r) => r.id(v, "id"), (k) => k, function* (ids) {
+      const got = yield* getProfiles(fctx.ctx, ids);
+      const out = new Map<string, CellOut[] | CompanyDataError>();
+      for (const [k, v] of got) out.set(k, v instanceof CompanyDataError ? v : [{ card: cardOf(v, lang) }]);
+      return out;
+    });
+  },
+};
+

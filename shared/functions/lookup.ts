@@ -1,0 +1,166 @@
+/** Finding companies: SEARCH, SUGGEST, RESOLVE. */
+import type { CompanySummary, ResolveQuery, SearchRequest } from "../api/schemas.ts";
+import { CompanyDataError } from "../core/errors.ts";
+import { search, suggest } from "../operations/company.ts";
+import { resolveMany, resolveOne, type ResolvedRow } from "../operations/resolve.ts";
+import { cellsOf, isBlank, reader, single, zipOrRegister, type Reader } from "./input.ts";
+import { cell, errorCell, labelText } from "./cells.ts";
+import { h, headers, langOf, listPerInput, param } from "./common.ts";
+import type { CellOut, FunctionContext, FunctionDef } from "./types.ts";
+
+const DEFAULT_SIZE = 10;
+const DEFAULT_RADIUS_KM = 10;
+
+const COMPANY_COLS = [h("Firmen-ID", "Company ID"), h("Name", "Name"), h("Rechtsform", "Legal form"), h("PLZ", "Postcode"), h("Ort", "City"), h("Branche", "Industry")];
+const summaryRow = (c: CompanySummary): CellOut[] =>
+  [c.id, cell(c.name), labelText(c.legalForm), cell(c.zip), cell(c.city), cell(c.industry?.title ?? c.industry?.code)];
+
+/** "52.52, 13.40" is a point; anything else a place (city or postcode) the service geocodes. */
+function parseNear(v: unknown, radius: unknown, r: Reader): SearchRequest["near"] {
+  const radiusKm = r.positive(radius, "radius_km", 500);
+  if (isBlank(v)) {
+    if (radiusKm !== undefined) throw r.fail("near", { de: "fehlt (Umkreis ohne Ort)", en: "is required when a radius is given" });
+    return undefined;
+  }
+  const text = r.text(zipOrRegister(v), "near", 200);
+  const point = /^\s*(-?\d+(?:\.\d+)?)\s*[,;]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text);
+  const km = radiusKm ?? DEFAULT_RADIUS_KM;
+  if (point) {
+    const lat = Number(point[1]);
+    const lon = Number(point[2]);
+    if (Math.abs(lat) > 90 || Math.abs(lon) > 180) throw r.fail("near", { de: "Koordinaten außerhalb des gültigen Bereichs", en: "coordinates out of range" });
+    return { lat, lon, radiusKm: km };
+  }
+  return { place: text, radiusKm: km };
+}
+
+export const SEARCH: FunctionDef = {
+  name: "SEARCH",
+  description: h("Sucht Firmen per Freitext, optional im Umkreis eines Orts.", "Searches companies by free text, optionally around a place."),
+  params: [
+    param("query", "text", "Suchtext, z. B. Name, Branche oder Stichworte (ein Bereich liefert eine Tabelle je Suchtext)", "Search text such as a name, industry or keywords (a range gives one table per text)", { range: true }),
+    param("size", "integer", "Anzahl Treffer, 1–100 (Standard 10)", "Number of results, 1–100 (default 10)", { optional: true }),
+    param("near", "text", "Ort, PLZ oder \"Breite, Länge\" für die Umkreissuche", "City, postcode or \"lat, lon\" for a proximity search", { optional: true }),
+    param("radius_km", "number", "Umkreis in km (Standard 10)", "Radius in km (default 10)", { optional: true }),
+  ],
+  returns: h("Kopfzeile und eine Zeile je Treffer: ID, Name, Rechtsform, PLZ, Ort, Branche, Relevanz (und Entfernung)", "Header and one row per hit: id, name, legal form, postcode, city, industry, relevance (and distance)"),
+  shape: "list",
+  spendsCredits: true,
+  *run(fctx, [query, size, near, radius]) {
+    const lang = langOf(fctx);
+    const r = reader(lang);
+    const n = r.integer(single(size), "size", 1, 100, DEFAULT_SIZE);
+    const nearF = parseNear(single(near), single(radius), r);
+    const cols = [...COMPANY_COLS, h("Relevanz", "Score"), ...(nearF ? [h("Entfernung km", "Distance km")] : [])];
+    // A place alone is a valid search: an empty text then means "everything near".
+    const q = isBlank(single(query)) && nearF && !Array.isArray(query) ? "" : query;
+    if (q === "") {
+      const res = yield* search(fctx.ctx, { query: "", size: n, near: nearF });
+      return [headers(cols, lang), ...res.companies.map((c) => rowOf(c))];
+    }
+    return yield* listPerInput(fctx, q, (v, rr) => rr.text(v, "query", 500), (t) => t, function* (text) {
+      const res = yield* search(fctx.ctx, { query: text, size: n, ...(nearF ? { near: nearF } : {}) });
+      return res.companies.map((c) => rowOf(c));
+    }, headers(cols, lang), h("Suchtext", "Query")[lang]);
+
+    function rowOf(c: CompanySummary): CellOut[] {
+      return [...summaryRow(c), cell(c.score), ...(nearF ? [cell(c.distanceKm)] : [])];
+    }
+  },
+};
+
+export const SUGGEST: FunctionDef = {
+  name: "SUGGEST",
+  description: h("Vervollständigt Firmennamen (kostenlos).", "Autocompletes company names (free)."),
+  params: [
+    param("prefix", "text", "Anfang des Firmennamens", "Start of the company name", { range: true }),
+    param("size", "integer", "Anzahl Vorschläge, 1–100 (Standard 10)", "Number of suggestions, 1–100 (default 10)", { optional: true }),
+  ],
+  returns: h("Kopfzeile und eine Zeile je Vorschlag: ID, Name, Ort", "Header and one row per suggestion: id, name, city"),
+  shape: "list",
+  spendsCredits: false,
+  *run(fctx, [prefix, size]) {
+    const lang = langOf(fctx);
+    const n = reader(lang).integer(single(size), "size", 1, 100, DEFAULT_SIZE);
+    const cols = [h("Firmen-ID", "Company ID"), h("Name", "Name"), h("Ort", "City")];
+    return yield* listPerInput(fctx, prefix, (v, r) => r.text(v, "prefix", 200), (t) => t, function* (p) {
+      const res = yield* suggest(fctx.ctx, p, n);
+      return res.suggestions.map((s) => [s.id, cell(s.name), cell(s.city)] as CellOut[]);
+    }, headers(cols, lang), h("Eingabe", "Prefix")[lang]);
+  },
+};
+
+const candidateLabel = (c: CompanySummary) => `${c.name ?? c.id}${c.city ? ` (${c.city})` : ""} ${c.id}`;
+
+/** A resolve answer as a row, or the reason there is none. */
+function resolvedCells(row: ResolvedRow, lang: "de" | "en"): CellOut[] {
+  if (row.status === "matched" && row.match) return [row.match.id, cell(row.match.name), cell(row.match.city), cell(row.confidence)];
+  if (row.status === "ambiguous")
+    return [errorCell(new CompanyDataError("AMBIGUOUS", { candidates: row.candidates.slice(0, 5).map(candidateLabel) }), lang)];
+  if (row.status === "not_found") return [errorCell(new CompanyDataError("NOT_FOUND"), lang)];
+  return [errorCell(row.error ?? new CompanyDataError("INTERNAL"), lang)];
+}
+
+/** The value of a hint column for row i: a range aligned with the names, or one value for all. */
+function hintAt(arg: unknown, i: number): unknown {
+  if (!Array.isArray(arg)) return arg;
+  const { values } = cellsOf(arg);
+  return values.length === 1 ? values[0] : values[i];
+}
+
+function parseQuery(r: Reader, name: unknown, city: unknown, zipReg: unknown): ResolveQuery {
+  const q: ResolveQuery = { name: r.text(name, "name", 500) };
+  const c = r.optText(city, "city", 200);
+  if (c) q.city = c;
+  const z = r.optText(zipOrRegister(zipReg), "zip_or_register", 200);
+  if (z) {
+    if (/^\d{5}$/.test(z)) q.zip = z;
+    else q.register = z;
+  }
+  return q;
+}
+
+export const RESOLVE: FunctionDef = {
+  name: "RESOLVE",
+  description: h(
+    "Findet die Firmen-ID zu einem Namen. Ein Bereich wird im Stapel (1 Credit je 10 Namen) abgeglichen, ein einzelner Name kostenlos.",
+    "Finds the company id for a name. A range is matched in batches (1 credit per 10 names), a single name for free.",
+  ),
+  params: [
+    param("name", "text", "Firmenname oder Spalte mit Namen", "Company name or a column of names", { range: true }),
+    param("city", "text", "Ort (oder Spalte mit Orten) als Hinweis", "City (or a column of cities) as a hint", { optional: true, range: true }),
+    param("zip_or_register", "text", "PLZ oder Registernummer wie \"HRB 6684 München\" (oder eine Spalte davon)", "Postcode or register number such as \"HRB 6684 München\" (or a column of them)", { optional: true, range: true }),
+  ],
+  returns: h("Je Name eine Zeile: ID, gefundener Name, Ort, Trefferqualität 0–1", "One row per name: id, matched name, city, confidence 0–1"),
+  shape: "perRow",
+  spendsCredits: true,
+  *run(fctx, [name, city, zipReg]) {
+    const lang = langOf(fctx);
+    const r = reader(lang);
+    const { values, range } = cellsOf(name);
+    const rows: ({ blank: true } | { error: unknown } | { q: ResolveQuery })[] = values.map((v, i) => {
+      if (range && isBlank(v)) return { blank: true };
+      try {
+        return { q: parseQuery(r, v, hintAt(city, i), hintAt(zipReg, i)) };
+      } catch (error) {
+        return { error };
+      }
+    });
+    const queries = rows.flatMap((x) => ("q" in x ? [x.q] : []));
+    const distinct = new Set(queries.map((q) => JSON.stringify(q)));
+    // One distinct question goes to the free endpoint; more go in paid batches of ten.
+    const answers = distinct.size === 0 ? [] : distinct.size === 1
+      ? queries.map(() => undefined as ResolvedRow | undefined)
+      : yield* resolveMany(fctx.ctx, queries, { mode: "batch" });
+    if (distinct.size === 1) {
+      const one = yield* resolveOne(fctx.ctx, queries[0]);
+      answers.fill(one);
+    }
+    let k = 0;
+    return rows.map((x) => {
+      if ("blank" in x) return ["", "", "", ""];
+      if ("error" in x) return [errorCell(x.error, lang)];
+      return resolvedCells(answers[k++]!, lang);
+    });
+  },
+};
