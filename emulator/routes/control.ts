@@ -1,0 +1,102 @@
+/**
+ * /_emulator/…: the control surface for tests, demos and the self-service
+ * signup stand-in. No credits, no auth (the emulator listens on loopback).
+ */
+import * as z from "zod/mini";
+import { COMPANY_ID_PATTERN } from "../../shared/api/schemas.ts";
+import { SCHEDULABLE, type ScheduledKind } from "../clock.ts";
+import { ApiError, invalid, json, notFound, type EmulatorResponse } from "../respond.ts";
+import { parseBody } from "../validate.ts";
+import type { Emulator } from "../index.ts";
+
+const KeysBody = z.strictObject({ credits: z.optional(z.int().check(z.minimum(0), z.maximum(1e12))) });
+const BalanceBody = z.strictObject({ key: z.string(), credits: z.int().check(z.minimum(0), z.maximum(1e12)) });
+const ClockBody = z.strictObject({
+  days: z.optional(z.int().check(z.minimum(0), z.maximum(3650))),
+  date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
+});
+const FaultsBody = z.strictObject({
+  latencyMs: z.optional(z.int().check(z.minimum(0), z.maximum(60_000))),
+  jitterMs: z.optional(z.int().check(z.minimum(0), z.maximum(60_000))),
+  failRate: z.optional(z.number().check(z.gte(0), z.lte(1))),
+  dropRate: z.optional(z.number().check(z.gte(0), z.lte(1))),
+  rateLimitBurst: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+  burstRetryAfterSeconds: z.optional(z.int().check(z.minimum(0), z.maximum(3600))),
+  creditsRunOutAfter: z.optional(z.nullable(z.int().check(z.minimum(0)))),
+});
+const ScheduleBody = z.strictObject({
+  id: z.string().check(z.regex(COMPANY_ID_PATTERN)),
+  kind: z.enum(SCHEDULABLE as unknown as [ScheduledKind, ...ScheduledKind[]]),
+  day: z.optional(z.int().check(z.minimum(1))),
+  date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
+});
+const ResetBody = z.strictObject({ key: z.optional(z.string()) });
+
+export function control(emu: Emulator, method: string, path: string, query: URLSearchParams, body: string | undefined): EmulatorResponse {
+  const route = `${method} ${path.replace(/\/+$/, "")}`;
+  const opt = (text: string | undefined) => (text && text.trim() ? text : "{}");
+  switch (route) {
+    case "GET /_emulator":
+    case "GET /_emulator/health":
+      return json(200, { ok: true, companies: emu.world.companies.length, today: emu.clock.today(), seed: emu.world.seed });
+    case "POST /_emulator/keys": {
+      const b = parseBody(KeysBody, opt(body));
+      const key = emu.createKey(b.credits);
+      return json(201, { key, credits: emu.balance(key) });
+    }
+    case "POST /_emulator/balance": {
+      const b = parseBody(BalanceBody, body);
+      if (!emu.accounts.has(b.key)) throw notFound("key", "key");
+      emu.setBalance(b.key, b.credits);
+      return json(200, { key: b.key, credits: b.credits });
+    }
+    case "GET /_emulator/usage": {
+      const key = query.get("key") ?? "";
+      if (!emu.accounts.has(key)) throw notFound("key", "key");
+      return json(200, { key, credits: emu.balance(key), usage: emu.ledger(key) });
+    }
+    case "GET /_emulator/clock":
+      return json(200, { startDate: emu.clock.startDate, today: emu.clock.today(), day: emu.clock.day() });
+    case "POST /_emulator/clock": {
+      const b = parseBody(ClockBody, body);
+      if ((b.days === undefined) === (b.date === undefined)) throw invalid(b.days === undefined ? "days" : "date");
+      try {
+        const events = b.days !== undefined ? emu.clock.advance(b.days) : emu.clock.setDate(b.date!);
+        return json(200, { today: emu.clock.today(), day: emu.clock.day(), events });
+      } catch (e) {
+        if (e instanceof RangeError) throw invalid(b.days !== undefined ? "days" : "date");
+        throw e;
+      }
+    }
+    case "GET /_emulator/clock/preview": {
+      const days = Number(query.get("days") ?? "1");
+      if (!Number.isInteger(days) || days < 1 || days > 366) throw invalid("days");
+      return json(200, { events: emu.clock.preview(days) });
+    }
+    case "POST /_emulator/schedule": {
+      const b = parseBody(ScheduleBody, body);
+      if ((b.day === undefined) === (b.date === undefined)) throw invalid("day");
+      if (!emu.world.byId(b.id)) throw notFound(b.id, "id");
+      try {
+        const day = emu.scheduleEvent(b.id, { day: b.day, date: b.date, kind: b.kind });
+        return json(200, { id: b.id, kind: b.kind, day });
+      } catch (e) {
+        if (e instanceof RangeError) throw invalid(b.day !== undefined ? "day" : "date");
+        throw e;
+      }
+    }
+    case "GET /_emulator/faults":
+      return json(200, emu.faults.get());
+    case "POST /_emulator/faults":
+      return json(200, emu.faults.set(parseBody(FaultsBody, body)));
+    case "POST /_emulator/faults/reset":
+      return json(200, emu.faults.reset());
+    case "POST /_emulator/ratelimits/reset": {
+      const b = parseBody(ResetBody, opt(body));
+      emu.resetRateLimits(b.key);
+      return json(200, { ok: true });
+    }
+    default:
+      throw new ApiError("NOT_FOUND", "noRoute", { what: path }, "path");
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Request checks shared by every route: path ids, query parameters and JSON
+ * bodies against the shared request schemas. Each failure names the field.
+ */
+import type * as z from "zod/mini";
+import { COMPANY_ID_PATTERN, MAX_SIZE, PERSON_ID_PATTERN } from "../shared/api/schemas.ts";
+import { INCLUDES, type Include } from "../shared/api/endpoints.ts";
+import { ApiError, invalid } from "./respond.ts";
+
+export function checkCompanyId(id: string, field = "id"): void {
+  if (!COMPANY_ID_PATTERN.test(id)) throw new ApiError("INVALID_INPUT", "invalidId", { what: field }, field);
+}
+export function checkPersonId(id: string, field = "personId"): void {
+  if (!PERSON_ID_PATTERN.test(id)) throw new ApiError("INVALID_INPUT", "invalidId", { what: field }, field);
+}
+
+export function parseBody<T>(schema: z.ZodMiniType<T>, text: string | undefined): T {
+  if (text === undefined || text.trim() === "") throw new ApiError("INVALID_INPUT", "bodyRequired", {}, "body");
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new ApiError("INVALID_INPUT", "malformedJson", {}, "body");
+  }
+  const r = schema.safeParse(raw);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const path = formatPath(issue.path);
+  if (issue.code === "unrecognized_keys") {
+    const f = (path ? path + "." : "") + (issue as { keys: string[] }).keys[0];
+    throw new ApiError("INVALID_INPUT", "unknownField", { what: f }, f);
+  }
+  throw invalid(path || "body");
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let s = "";
+  for (const p of path) s += typeof p === "number" ? `[${p}]` : (s ? "." : "") + String(p);
+  return s;
+}
+
+export function checkQuery(q: URLSearchParams, allowed: readonly string[]): void {
+  for (const k of q.keys()) if (!allowed.includes(k)) throw new ApiError("INVALID_INPUT", "unknownParam", { what: k }, k);
+}
+
+export function intParam(q: URLSearchParams, name: string, def: number, min = 1, max = MAX_SIZE): number {
+  const v = q.get(name);
+  if (v === null) return def;
+  if (!/^-?\d+$/.test(v)) throw invalid(name);
+  const n = Number(v);
+  if (n < min || n > max) throw invalid(name);
+  return n;
+}
+
+export function numParam(q: URLSearchParams, name: string, def: number, minExclusive: number, max: number): number {
+  const v = q.get(name);
+  if (v === null) return def;
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n) || n <= minExclusive || n > max) throw invalid(name);
+  return n;
+}
+
+export function includeParam(q: URLSearchParams): Include[] {
+  const v = q.get("include");
+  if (v === null) return [];
+  const parts = v.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const p of parts) if (!INCLUDES.includes(p as Include)) throw invalid("include");
+  return [...new Set(parts as Include[])];
+}
+
+/** An ISO date or date-time; a date means the start of that day (UTC). Returns epoch ms. */
+export function sinceParam(q: URLSearchParams, def: number): number {
+  const v = q.get("since");
+  if (v === null) return def;
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v)) throw invalid("since");
+  const ms = Date.parse(v.length === 10 ? v + "T00:00:00Z" : /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v) ? v + "Z" : v);
+  if (!Number.isFinite(ms)) throw invalid("since");
+  return ms;
+}
+
+export function boolParam(q: URLSearchParams, name: string, def: boolean): boolean {
+  const v = q.get(name);
+  if (v === null) return def;
+  if (v === "true" || v === "1") return true;
+  if (v === "false" || v === "0") return false;
+  throw invalid(name);
+}
