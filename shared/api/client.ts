@@ -8,7 +8,7 @@ import { endpoint, fillPath, type CostInput, type EndpointId } from "./endpoints
 import { ErrorBody } from "./schemas.ts";
 import { header, type HttpRequest, type HttpResponse } from "../core/http.ts";
 import { http, sleep, type Operation } from "../core/effects.ts";
-import { CompanyDataError } from "../core/errors.ts";
+import { CompanyDataError, toCompanyDataError } from "../core/errors.ts";
 import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type RetryPolicy } from "../core/retry.ts";
 import { acceptLanguage, type Language } from "../i18n/language.ts";
 
@@ -94,8 +94,15 @@ function errorFromResponse(res: HttpResponse, now: number): CompanyDataError {
         (body?.error.retryAfterSeconds != null ? body.error.retryAfterSeconds * 1000 : undefined);
       return new CompanyDataError("RATE_LIMITED", { status: 429, retryAt: wait !== undefined ? now + wait : undefined });
     }
-    default:
-      return new CompanyDataError(res.status >= 500 ? "SERVER_ERROR" : "INVALID_INPUT", { status: res.status });
+    case 408:
+      return new CompanyDataError("TIMEOUT", { status: 408 });
+    default: {
+      if (res.status < 500) return new CompanyDataError("INVALID_INPUT", { status: res.status });
+      // 503 often says when to come back; honour it like a 429's.
+      const wait = parseRetryAfter(header(res, "retry-after"), now) ??
+        (body?.error.retryAfterSeconds != null ? body.error.retryAfterSeconds * 1000 : undefined);
+      return new CompanyDataError("SERVER_ERROR", { status: res.status, retryAt: wait !== undefined ? now + wait : undefined });
+    }
   }
 }
 
@@ -129,7 +136,8 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[]): Op
     try {
       return buildRequest(cfg, spec);
     } catch (e) {
-      results[i] = { ok: false, error: e as CompanyDataError, attempts: 0 };
+      // MISSING_KEY, or a spec bug (missing path parameter) that must not escape as a raw Error.
+      results[i] = { ok: false, error: toCompanyDataError(e), attempts: 0 };
       return undefined;
     }
   });

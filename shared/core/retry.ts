@@ -12,11 +12,20 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseMs: 250, capMs: 8_000 };
 
+const HTTP_DATE = [
+  /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/, // IMF-fixdate
+  /^[A-Za-z]+, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/, // RFC 850
+  /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/, // asctime
+];
+
 /** Milliseconds to wait from `now`, or undefined when the header is absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (/^\d+(\.\d+)?$/.test(v)) return Math.round(parseFloat(v) * 1000);
+  // Only the three HTTP-date forms (RFC 9110 5.6.7): engines parse far more
+  // ("soon 12" is a date in 2001 to V8), which would turn garbage into "retry now".
+  if (!HTTP_DATE.some((re) => re.test(v))) return undefined;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);

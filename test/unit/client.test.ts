@@ -1,0 +1,146 @@
+import { describe, expect, test } from "vitest";
+import { buildRequest, call, callMany, interpret } from "../../shared/api/client.ts";
+import { runSync } from "../../shared/core/drivers.ts";
+import { CompanyDataError } from "../../shared/core/errors.ts";
+import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
+
+const NOW = Date.UTC(2025, 0, 15, 12);
+const cfg = (over = {}) => testContext(() => NOW, {}, { apiKey: "sk_live_SECRET", ...over }).ctx.client;
+
+describe("buildRequest", () => {
+  test("GET: bearer key in the header only, Accept-Language, no body, no content type", () => {
+    const r = buildRequest(cfg({ language: "en" }), { endpoint: "profile", path: { id: "DEPIYX8Y4M82" }, query: { include: "people,financials" } });
+    expect(r.method).toBe("GET");
+    expect(r.url).toBe("http://api.test/v2/companies/DEPIYX8Y4M82?include=people%2Cfinancials");
+    expect(r.headers.Authorization).toBe("Bearer sk_live_SECRET");
+    expect(r.headers["Accept-Language"]).toBe("EN");
+    expect(r.headers["Content-Type"]).toBeUndefined();
+    expect(r.body).toBeUndefined();
+    expect(r.url).not.toContain("SECRET");
+  });
+  test("POST: JSON body with Content-Type, language DE", () => {
+    const r = buildRequest(cfg(), { endpoint: "search", body: { query: "Bäckerei", size: 5 } });
+    expect(r.method).toBe("POST");
+    expect(r.url).toBe("http://api.test/v2/search");
+    expect(r.headers["Content-Type"]).toBe("application/json");
+    expect(r.headers["Accept-Language"]).toBe("DE");
+    expect(JSON.parse(r.body!)).toEqual({ query: "Bäckerei", size: 5 });
+  });
+  test("trailing slashes of the base URL, empty and undefined query values dropped", () => {
+    const r = buildRequest(cfg({ baseUrl: "http://x.test//" }), { endpoint: "peers", path: { id: "DEPIYX8Y4M82" }, query: { size: undefined, x: "" } });
+    expect(r.url).toBe("http://x.test/v2/companies/DEPIYX8Y4M82/peers");
+  });
+  test("no key: MISSING_KEY, nothing built", () => {
+    expect(() => buildRequest(cfg({ apiKey: "" }), { endpoint: "account" })).toThrow(CompanyDataError);
+    try { buildRequest(cfg({ apiKey: null }), { endpoint: "account" }); } catch (e) { expect((e as CompanyDataError).code).toBe("MISSING_KEY"); }
+  });
+});
+
+describe("interpret", () => {
+  const spec = { endpoint: "account" as const };
+  const code = (status: number, body: unknown = {}, headers = {}) => {
+    const r = interpret(spec, json(status, body, headers), NOW);
+    return r.ok ? "ok" : r.error.code;
+  };
+  test("status codes map onto the taxonomy", () => {
+    expect(code(200, { credits: 5 })).toBe("ok");
+    expect(code(400)).toBe("INVALID_INPUT");
+    expect(code(401)).toBe("INVALID_KEY");
+    expect(code(403)).toBe("INVALID_KEY");
+    expect(code(402)).toBe("OUT_OF_CREDITS");
+    expect(code(404)).toBe("NOT_FOUND");
+    expect(code(408)).toBe("TIMEOUT");
+    expect(code(413)).toBe("INVALID_INPUT");
+    expect(code(429)).toBe("RATE_LIMITED");
+    expect(code(500)).toBe("SERVER_ERROR");
+    expect(code(503)).toBe("SERVER_ERROR");
+    expect(interpret(spec, { status: 0, headers: {}, body: "", networkError: "timeout" }, NOW).ok || "x").toBe("x");
+  });
+  test("network failures", () => {
+    const t = interpret(spec, { status: 0, headers: {}, body: "", networkError: "timeout" }, NOW);
+    const c = interpret(spec, { status: 0, headers: {}, body: "", networkError: "connection" }, NOW);
+    expect(!t.ok && t.error.code).toBe("TIMEOUT");
+    expect(!c.ok && c.error.code).toBe("NETWORK");
+  });
+  test("429 and 503 carry the retry time from Retry-After or the body", () => {
+    const a = interpret(spec, json(429, {}, { "Retry-After": "7" }), NOW);
+    expect(!a.ok && a.error.details.retryAt).toBe(NOW + 7_000);
+    const b = interpret(spec, json(429, { error: { code: "RATE_LIMITED", retryAfterSeconds: 2 } }), NOW);
+    expect(!b.ok && b.error.details.retryAt).toBe(NOW + 2_000);
+    const c = interpret(spec, json(503, {}, { "retry-after": "Wed, 15 Jan 2025 12:00:10 GMT" }), NOW);
+    expect(!c.ok && c.error.details.retryAt).toBe(NOW + 10_000);
+  });
+  test("error body field is passed on; non-JSON error pages still map by status", () => {
+    const r = interpret(spec, json(400, { error: { code: "INVALID_INPUT", field: "size" } }), NOW);
+    expect(!r.ok && r.error.details.field).toBe("size");
+    expect(interpret(spec, { status: 502, headers: {}, body: "<html>bad gateway</html>" }, NOW).ok).toBe(false);
+  });
+  test("malformed 200s", () => {
+    const r = interpret(spec, { status: 200, headers: {}, body: "not json" }, NOW);
+    expect(!r.ok && r.error.code).toBe("MALFORMED_RESPONSE");
+    const s = interpret(spec, json(200, { credits: "lots" }), NOW);
+    expect(!s.ok && s.error.code).toBe("MALFORMED_RESPONSE");
+    expect(!s.ok && s.error.details.field).toBe("credits");
+  });
+});
+
+describe("callMany", () => {
+  test("retries transient failures together, honours the longest Retry-After, settles each call", () => {
+    const tries = new Map<string, number>();
+    const api = fakeApi((req, url) => {
+      const n = (tries.get(url.pathname) ?? 0) + 1;
+      tries.set(url.pathname, n);
+      if (url.pathname.endsWith("AAAAAAAAAA") && n === 1) return json(429, {}, { "retry-after": "3" });
+      if (url.pathname.endsWith("BBBBBBBBBB") && n < 3) return json(503, {});
+      if (url.pathname.endsWith("CCCCCCCCCC")) return json(404, {});
+      return json(200, { id: url.pathname.slice(-12) });
+    }, NOW);
+    const { ctx, spent } = testContext(api.now);
+    const ids = ["DEAAAAAAAAAA", "DEBBBBBBBBBB", "DECCCCCCCCCC", "DEDDDDDDDDDD"];
+    const results = runSync(callMany(ctx.client, ids.map((id) => ({ endpoint: "profile", path: { id } }))), api.sync);
+    expect(results.map((r) => r.ok)).toEqual([true, true, false, true]);
+    expect(results.map((r) => r.attempts)).toEqual([2, 3, 1, 1]);
+    expect(api.sleeps[0]).toBe(3_000); // Retry-After beats a shorter backoff
+    expect(api.batches).toEqual([4, 2, 1]);
+    expect(spent.reduce((s, x) => s + x.credits, 0)).toBe(3);
+  });
+  test("gives up at the deadline and keeps the typed error", () => {
+    const api = fakeApi(() => json(429, {}, { "retry-after": "60" }), NOW);
+    const { ctx } = testContext(api.now, {}, { deadline: NOW + 10_000 });
+    const [r] = runSync(callMany(ctx.client, [{ endpoint: "account" }]), api.sync);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error.code).toBe("RATE_LIMITED");
+    expect(!r.ok && r.error.details.retryAt).toBe(NOW + 60_000);
+    expect(api.requests).toHaveLength(1);
+    expect(api.sleeps).toEqual([]);
+  });
+  test("backoff with full jitter when there is no Retry-After; stops after maxAttempts", () => {
+    const api = fakeApi(() => ({ status: 0, headers: {}, body: "", networkError: "connection" }), NOW);
+    const { ctx } = testContext(api.now, {}, { random: () => 0.5 });
+    const [r] = runSync(callMany(ctx.client, [{ endpoint: "account" }]), api.sync);
+    expect(!r.ok && r.error.code).toBe("NETWORK");
+    expect(api.requests).toHaveLength(5);
+    expect(api.sleeps).toEqual([125, 250, 500, 1000]);
+  });
+  test("non-transient errors are not retried", () => {
+    const api = fakeApi(() => json(402, {}), NOW);
+    const { ctx, spent } = testContext(api.now);
+    const [r] = runSync(callMany(ctx.client, [{ endpoint: "search", body: { query: "x" } }]), api.sync);
+    expect(!r.ok && r.error.code).toBe("OUT_OF_CREDITS");
+    expect(api.requests).toHaveLength(1);
+    expect(spent).toEqual([]);
+  });
+  test("a spec that cannot be built settles as a typed error, nothing is sent", () => {
+    const api = fakeApi(() => json(200, {}), NOW);
+    const { ctx } = testContext(api.now);
+    const [r] = runSync(callMany(ctx.client, [{ endpoint: "profile", path: {} }]), api.sync);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error).toBeInstanceOf(CompanyDataError);
+    expect(api.requests).toHaveLength(0);
+  });
+  test("call() throws the error", () => {
+    const api = fakeApi(() => json(401, {}), NOW);
+    const { ctx } = testContext(api.now);
+    expect(() => runSync(call(ctx.client, { endpoint: "account" }), api.sync)).toThrow(/rejected/);
+  });
+});

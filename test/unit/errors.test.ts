@@ -1,0 +1,46 @@
+import { describe, expect, test } from "vitest";
+import { CompanyDataError, invalid, isCompanyDataError, toCompanyDataError, type ErrorCode } from "../../shared/core/errors.ts";
+
+const CODES: ErrorCode[] = ["MISSING_KEY", "INVALID_KEY", "OUT_OF_CREDITS", "NOT_FOUND", "AMBIGUOUS", "RATE_LIMITED", "SERVER_ERROR", "NETWORK", "TIMEOUT", "MALFORMED_RESPONSE", "INVALID_INPUT", "BUDGET_EXCEEDED", "INTERNAL"];
+
+describe("error taxonomy", () => {
+  test.each(CODES)("%s has distinct German and English messages", (code) => {
+    const e = new CompanyDataError(code);
+    expect(e.code).toBe(code);
+    expect(e.text("de").length).toBeGreaterThan(5);
+    expect(e.text("en").length).toBeGreaterThan(5);
+    expect(e.text("de")).not.toBe(e.text("en"));
+    expect(e.message).toBe(e.text("en"));
+    expect(e).toBeInstanceOf(Error);
+    expect(isCompanyDataError(e)).toBe(true);
+  });
+  test("transient codes are exactly the retryable ones", () => {
+    const transient = CODES.filter((c) => new CompanyDataError(c).transient);
+    expect(transient.sort()).toEqual(["NETWORK", "RATE_LIMITED", "SERVER_ERROR", "TIMEOUT"]);
+  });
+  test("invalid() names the field in both languages", () => {
+    const e = invalid("id", "not a company id");
+    expect(e.code).toBe("INVALID_INPUT");
+    expect(e.text("de")).toBe("Ungültige Eingabe (id): not a company id.");
+    expect(e.text("en")).toBe("Invalid input (id): not a company id.");
+  });
+  test("RATE_LIMITED says when to retry", () => {
+    const at = new Date(2025, 0, 15, 14, 5, 9).getTime();
+    const e = new CompanyDataError("RATE_LIMITED", { retryAt: at });
+    expect(e.text("de")).toContain("14:05:09 Uhr");
+    expect(e.text("en")).toContain("14:05:09");
+    expect(new CompanyDataError("RATE_LIMITED").text("en")).toMatch(/shortly/);
+  });
+  test("AMBIGUOUS lists candidates; SERVER_ERROR shows the status", () => {
+    expect(new CompanyDataError("AMBIGUOUS", { candidates: ["A GmbH", "A AG"] }).text("en")).toContain("A GmbH; A AG");
+    expect(new CompanyDataError("SERVER_ERROR", { status: 503 }).text("de")).toContain("HTTP 503");
+  });
+  test("toCompanyDataError keeps ours and neutralises anything else", () => {
+    const ours = new CompanyDataError("NOT_FOUND");
+    expect(toCompanyDataError(ours)).toBe(ours);
+    const other = toCompanyDataError(new TypeError("x is undefined at deep/inside.ts:12"));
+    expect(other.code).toBe("INTERNAL");
+    expect(other.text("en")).not.toContain("deep/inside");
+    expect(toCompanyDataError("string").code).toBe("INTERNAL");
+  });
+});
