@@ -10,6 +10,8 @@ import { invalid } from "../core/errors.ts";
 import { chunkSizes } from "../batch/plan.ts";
 import { batchResolveCost } from "../api/endpoints.ts";
 import * as V from "../operations/validate.ts";
+import type { Cell } from "../sheet/protocol.ts";
+import { estimateEnrichment, type EnrichPlan } from "../enrich/estimate.ts";
 
 export interface EstimateLine {
   label: Bilingual;
@@ -51,7 +53,9 @@ export type PlannedOperation =
    * and the portfolio check (kind "portfolio") translate their plans into
    * this form, and add their `case` to `estimate()` below calling it.
    */
-  | { kind: "all"; label?: Bilingual; parts: PlannedOperation[] };
+  | { kind: "all"; label?: Bilingual; parts: PlannedOperation[] }
+  /** Enrich data rows (no header) with the chosen fields: shared/enrich/estimate.ts. */
+  | ({ kind: "enrich"; rows: Cell[][]; chunkSize?: number } & EnrichPlan);
 
 const DEFAULT_MAX_BATCH = 100;
 
@@ -139,8 +143,8 @@ export function estimate(op: PlannedOperation): Estimate {
       // The label names the whole for callers; lines stay per part so they add up to the total.
       return sum(op.parts.map(estimate));
     }
-    // Extension point: `case "enrich": return estimate(enrichPlan(op));` (ENRICH engineer)
-    // and `case "portfolio": ...` (monitoring engineer) go here.
+    case "enrich": return estimateEnrichment(op.rows, op);
+    // Extension point: `case "portfolio": ...` (monitoring engineer) goes here.
     default:
       throw invalid("operation", `unknown kind ${String((op as { kind?: unknown }).kind)}`);
   }
