@@ -1,0 +1,272 @@
+/**
+ * The custom functions of the Excel host, built from the host-neutral
+ * registry. Each cell's call goes through a gatherer: calls Excel makes in
+ * the same moment are asked once, and the per-row functions (RESOLVE,
+ * PROFILE, AVAILABILITY, FINANCIALS with a metric, CARD) run ONCE over one
+ * column made of all the waiting cells, so 1,000 RESOLVE cells become a few
+ * batch resolves. Answers are cached in memory and OfficeRuntime.storage
+ * (see host/storage.ts), so a recalculation after a reload sends nothing.
+ */
+import type { AsyncDriver } from "../../shared/core/drivers.ts";
+import type { Effect, Operation } from "../../shared/core/effects.ts";
+import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../../shared/core/errors.ts";
+import type { Language } from "../../shared/i18n/language.ts";
+import { contextFromSettings, loadSettings } from "../../shared/app/settings.ts";
+import { recordSpend } from "../../shared/credits/ledger.ts";
+import { budgetKey } from "../../shared/credits/budget.ts";
+import { invoke } from "../../shared/functions/registry.ts";
+import { isCellCard, isCellError, type CellOut, type FunctionDef } from "../../shared/functions/types.ts";
+import { createGatherer, type Gatherer } from "./gather.ts";
+import { cardsUnsupportedMessage, entityOf } from "./card.ts";
+import type { EndpointId } from "../../shared/api/endpoints.ts";
+
+/** The two Excel errors whose message Excel shows. */
+export type ExcelErrorKind = "invalidValue" | "notAvailable";
+
+/** #VALUE! for what the user typed; #N/A (with the message) for everything else. */
+export const excelErrorKind = (code: ErrorCode): ExcelErrorKind => (code === "INVALID_INPUT" ? "invalidValue" : "notAvailable");
+
+export interface FunctionsHost {
+  driver: AsyncDriver;
+  /** The workbook's id (keeps its budget, ledger and answers apart from other workbooks'). */
+  documentId(): Promise<string>;
+  now(): number;
+  random(): number;
+  /** Arrange a flush once the current burst of calls has arrived. */
+  schedule(flush: () => void): void;
+  /** new CustomFunctions.Error(kind, message) in Excel. */
+  error(kind: ExcelErrorKind, message: string): unknown;
+  /** Whether this Excel shows entity values (ExcelApi 1.16). */
+  cardsSupported(): boolean;
+  /** Language for messages before the settings could be read. */
+  fallbackLanguage(): Language;
+  onRequest?(endpoint: EndpointId): void;
+  onSpend?(endpoint: EndpointId, credits: number): void;
+}
+
+/** A single Excel argument as a scalar: a 1×1 range counts as its value, a bigger range does not. */
+function scalarOf(arg: unknown): { ok: true; value: unknown } | { ok: false } {
+  if (!Array.isArray(arg)) return { ok: true, value: arg };
+  if (arg.length === 1 && Array.isArray(arg[0]) && arg[0].length === 1) return { ok: true, value: arg[0][0] };
+  return { ok: false };
+}
+
+const omitted = (v: unknown) => v === null || v === undefined;
+
+/**
+ * Which parameters line up row by row with the output: the range-taking
+ * ones that are not a list of options (PROFILE's fields are a list; RESOLVE's
+ * city column is aligned with its names).
+ */
+export const alignedParams = (def: FunctionDef): boolean[] => def.params.map((p, i) => i === 0 || (p.acceptsRange && p.kind !== "list"));
+
+/**
+ * Serialise the daily budget's read-modify-write across concurrent runs:
+ * the lock is taken when a run reads the budget key and released when it
+ * writes it (or moves on to anything else), so two batches cannot both
+ * spend the last credits.
+ */
+function budgetLock() {
+  let tail: Promise<void> = Promise.resolve();
+  return async function acquire(): Promise<() => void> {
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const before = tail;
+    tail = before.then(() => mine);
+    await before;
+    return release;
+  };
+}
+
+async function runLocked<T>(op: Operation<T>, driver: AsyncDriver, acquire: () => Promise<() => void>): Promise<T> {
+  let release: (() => void) | undefined;
+  const touchesBudget = (e: Effect) =>
+    (e.kind === "storeGet" && e.keys.some((k) => k.startsWith("doc:budget:"))) ||
+    (e.kind === "storePut" && Object.keys(e.entries).some((k) => k.startsWith("doc:budget:")));
+  try {
+    let step = op.next();
+    while (!step.done) {
+      const effect = step.value;
+      if (touchesBudget(effect) && effect.kind === "storeGet" && !release) release = await acquire();
+      else if (release && !touchesBudget(effect)) {
+        release();
+        release = undefined;
+      }
+      let result: unknown;
+      try {
+        result = await perform(driver, effect);
+      } catch (err) {
+        step = op.throw(err);
+        continue;
+      } finally {
+        if (release && effect.kind === "storePut") {
+          release();
+          release = undefined;
+        }
+      }
+      step = op.next(result);
+    }
+    return step.value;
+  } finally {
+    release?.();
+  }
+}
+
+function perform(d: AsyncDriver, e: Effect): Promise<unknown> {
+  switch (e.kind) {
+    case "http": return d.http(e.requests);
+    case "sleep": return d.sleep(e.ms);
+    case "cacheGet": return d.cacheGet(e.keys);
+    case "cachePut": return d.cachePut(e.entries, e.ttlSeconds);
+    case "storeGet": return d.storeGet(e.keys);
+    case "storePut": return d.storePut(e.entries);
+    case "sheet":
+      if (!d.sheet) throw new CompanyDataError("INTERNAL", { detail: "no sheet in custom functions" });
+      return d.sheet(e.request);
+  }
+}
+
+type Settled = { ok: true; cells: CellOut[][] } | { ok: false; error: CompanyDataError };
+
+export interface CustomFunctionsRuntime {
+  /** id → the function Excel calls (for CustomFunctions.associate). */
+  functions: Record<string, (...args: unknown[]) => Promise<unknown>>;
+  /** Gathered batches run so far, per function id. */
+  batches(): Record<string, number>;
+}
+
+export function createCustomFunctions(defs: readonly FunctionDef[], host: FunctionsHost): CustomFunctionsRuntime {
+  const acquire = budgetLock();
+  let language: Language | undefined;
+  const lang = () => language ?? host.fallbackLanguage();
+
+  const excelError = (e: unknown) => {
+    const err = toCompanyDataError(e);
+    return host.error(excelErrorKind(err.code), err.text(lang()));
+  };
+  const cellError = (c: { error: ErrorCode; message: string }) => host.error(excelErrorKind(c.error), c.message);
+
+  /** One registry run, with settings read fresh (a key saved in the task pane counts at once) and spend recorded. */
+  async function run(def: FunctionDef, args: unknown[]): Promise<CellOut[][]> {
+    const settings = await runLocked(loadSettings(), host.driver, acquire);
+    language = settings.language;
+    const spent = { credits: 0, requests: 0 };
+    const ctx = contextFromSettings(settings, {
+      now: host.now,
+      random: host.random,
+      documentId: await host.documentId(),
+      onSpend: (id, credits) => {
+        spent.credits += credits;
+        host.onSpend?.(id, credits);
+      },
+      onRequest: (id) => {
+        spent.requests++;
+        host.onRequest?.(id);
+      },
+    });
+    const cells = await runLocked(invoke(def, { ctx, dailyBudget: settings.formulaDailyBudget }, args), host.driver, acquire);
+    if (spent.credits > 0) {
+      // The ledger is a report: failing to write it never fails the cells.
+      await runLocked(recordSpend(ctx, "functions", spent.credits, spent.requests), host.driver, acquire).catch(() => undefined);
+    }
+    return cells;
+  }
+
+  /** Run the distinct calls of one burst: aligned ones as one column, the rest one by one (side by side). */
+  async function runBurst(def: FunctionDef, calls: unknown[][]): Promise<Settled[]> {
+    const aligned = alignedParams(def);
+    const canStack = def.shape === "perRow" && calls.length > 1;
+    const out: Settled[] = new Array(calls.length);
+    // Stack calls whose aligned arguments are single values and whose other arguments agree.
+    const groups = new Map<string, number[]>();
+    const alone: number[] = [];
+    calls.forEach((args, i) => {
+      const scalars = args.map(scalarOf);
+      if (!canStack || aligned.some((a, p) => a && !scalars[p]?.ok)) return void alone.push(i);
+      const rest = JSON.stringify(args.map((a, p) => (aligned[p] ? null : a ?? null)));
+      const g = groups.get(rest);
+      if (g) g.push(i);
+      else groups.set(rest, [i]);
+    });
+    const jobs: Promise<void>[] = [];
+    for (const members of groups.values()) {
+      if (members.length === 1) {
+        alone.push(members[0]);
+        continue;
+      }
+      jobs.push((async () => {
+        const first = calls[members[0]];
+        const columnArgs = def.params.map((_, p) => {
+          if (!aligned[p]) return first[p] ?? undefined;
+          const column = members.map((i) => {
+            const s = scalarOf(calls[i][p]);
+            return [s.ok && !omitted(s.value) ? s.value : ""];
+          });
+          return column.every(([v]) => v === "") && p > 0 ? undefined : column;
+        });
+        const cells = await run(def, columnArgs);
+        if (cells.length === members.length) {
+          members.forEach((i, k) => (out[i] = { ok: true, cells: [cells[k]] }));
+          return;
+        }
+        // Not one row per input (a whole-call error, or a function answering a list here): ask each on its own; the cache answers what was just fetched.
+        await Promise.all(members.map(async (i) => (out[i] = await settle(def, calls[i]))));
+      })());
+    }
+    for (const i of alone) jobs.push((async () => void (out[i] = await settle(def, calls[i])))());
+    await Promise.all(jobs);
+    return out;
+  }
+
+  async function settle(def: FunctionDef, args: unknown[]): Promise<Settled> {
+    try {
+      return { ok: true, cells: await run(def, args) };
+    } catch (e) {
+      return { ok: false, error: toCompanyDataError(e) };
+    }
+  }
+
+  /** Cells as Excel takes them: error cells as CustomFunctions.Error, cards as entity values. */
+  function toExcel(cells: CellOut[][]): unknown[][] {
+    return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : isCellCard(c) ? entityOf(c.card, lang()) : c)));
+  }
+
+  /** A lone error (first cell an error, the rest empty) is thrown, so Excel shows its message in the cell. */
+  function loneError(cells: CellOut[][]): { error: ErrorCode; message: string } | undefined {
+    const first = cells[0]?.[0];
+    if (!isCellError(first)) return undefined;
+    const rest = cells.flat().slice(1);
+    return rest.every((c) => c === "") ? first : undefined;
+  }
+
+  const gatherers = new Map<string, Gatherer<unknown[], Settled>>();
+  const functions: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const def of defs) {
+    const g = createGatherer<unknown[], Settled>({
+      key: (args) => JSON.stringify(args.map((a) => a ?? null)),
+      schedule: host.schedule,
+      runBatch: (calls) => runBurst(def, calls),
+      toError: excelError,
+    });
+    gatherers.set(def.name, g);
+    functions[def.name] = async (...raw: unknown[]) => {
+      // Excel passes the invocation object last when asked for; the registry takes exactly its params.
+      const args = def.params.map((_, i) => (omitted(raw[i]) ? undefined : raw[i]));
+      if (def.name === "CARD" && !host.cardsSupported()) throw host.error("notAvailable", cardsUnsupportedMessage(lang()));
+      let settled: Settled;
+      try {
+        settled = await g(args);
+      } catch (e) {
+        throw e instanceof CompanyDataError ? excelError(e) : e;
+      }
+      if (!settled.ok) throw excelError(settled.error);
+      const lone = loneError(settled.cells);
+      if (lone) throw cellError(lone);
+      return toExcel(settled.cells);
+    };
+  }
+  return {
+    functions,
+    batches: () => Object.fromEntries([...gatherers].map(([k, g]) => [k, g.batches])),
+  };
+}

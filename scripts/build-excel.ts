@@ -1,0 +1,103 @@
+/**
+ * Builds the Excel add-in into dist/excel-addin/:
+ *   functions.json   from the generated functions' JSDoc, by custom-functions-metadata's API
+ *   functions.js     the functions with a CustomFunctions.associate per id
+ *   taskpane.html/js the shared UI with the Excel host (Office.js from Microsoft's CDN)
+ *   commands.js      the ribbon commands
+ *   assets/icon-*.png, manifest.xml (for --host-url, else the dev URL)
+ * Standalone: npx tsx scripts/build-excel.ts [--host-url https://…]
+ */
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import * as esbuild from "esbuild";
+import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
+import { functionsFor } from "../shared/functions/registry.ts";
+import { functionsSource } from "../excel-addin/build/codegen.ts";
+import { ICON_SIZES, iconPng } from "../excel-addin/build/png.ts";
+import { checkManifest, DEV_HOST_URL, manifestForHost } from "../excel-addin/build/manifest.ts";
+import { taskpaneHtml } from "../excel-addin/build/html.ts";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const EXCEL_OUT = join(ROOT, "dist", "excel-addin");
+const GEN_DIR = join(ROOT, "dist", ".excel-gen");
+
+export interface BuildResult {
+  outDir: string;
+  functionIds: string[];
+  /** File name → bytes, for the bundle-size report. */
+  sizes: Record<string, number>;
+}
+
+async function bundle(entry: string, outfile: string, minify: boolean) {
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: "iife",
+    // Excel's shared runtime is a WebView2/WKWebView/browser page; ES2019 covers them all.
+    target: "es2019",
+    platform: "browser",
+    minify,
+    legalComments: "none",
+    logLevel: "silent",
+  });
+}
+
+export async function build(opts: { hostUrl?: string; minify?: boolean; quiet?: boolean } = {}): Promise<BuildResult> {
+  const minify = opts.minify ?? true;
+  await rm(EXCEL_OUT, { recursive: true, force: true });
+  await mkdir(join(EXCEL_OUT, "assets"), { recursive: true });
+  await mkdir(GEN_DIR, { recursive: true });
+
+  // 1. Functions source from the registry, then functions.json from its JSDoc.
+  const defs = functionsFor("excel");
+  const genFile = join(GEN_DIR, "functions.ts");
+  await writeFile(genFile, functionsSource(defs, join(ROOT, "excel-addin", "functions", "entry.ts")));
+  const meta = await generateCustomFunctionsMetadata(genFile);
+  // Its command line exits 0 even when it drops functions: the errors list is the truth.
+  if (meta.errors.length) throw new Error(`custom-functions-metadata reported errors:\n${meta.errors.join("\n")}`);
+  const metadata = JSON.parse(meta.metadataJson || "{}") as { functions?: { id: string }[] };
+  const ids = (metadata.functions ?? []).map((f) => f.id);
+  const wanted = defs.map((d) => d.name);
+  const missing = wanted.filter((n) => !ids.includes(n));
+  const extra = ids.filter((n) => !wanted.includes(n));
+  if (missing.length || extra.length) throw new Error(`functions.json does not match the registry: missing ${missing.join(",") || "-"}, extra ${extra.join(",") || "-"}`);
+  const associated = meta.associate.map((a) => a.id);
+  if (associated.length !== ids.length || ids.some((id) => !associated.includes(id))) throw new Error("functions.json and the associations differ");
+  await writeFile(join(EXCEL_OUT, "functions.json"), meta.metadataJson);
+
+  // 2. Bundles.
+  await bundle(genFile, join(EXCEL_OUT, "functions.js"), minify);
+  await bundle(join(ROOT, "excel-addin", "commands", "commands.ts"), join(EXCEL_OUT, "commands.js"), minify);
+  await bundle(join(ROOT, "excel-addin", "taskpane", "main.ts"), join(EXCEL_OUT, "taskpane.js"), minify);
+  await writeFile(join(EXCEL_OUT, "taskpane.html"), taskpaneHtml());
+  await writeFile(join(EXCEL_OUT, "help.html"), taskpaneHtml({ help: true }));
+
+  // 3. Icons.
+  for (const size of ICON_SIZES) await writeFile(join(EXCEL_OUT, "assets", `icon-${size}.png`), iconPng(size));
+
+  // 4. Manifest for the host URL, checked offline.
+  const source = await readFile(join(ROOT, "manifests", "excel-manifest.xml"), "utf8");
+  const manifest = opts.hostUrl ? manifestForHost(source, opts.hostUrl) : source;
+  const problems = checkManifest(manifest);
+  if (problems.length) throw new Error(`manifest problems:\n${problems.join("\n")}`);
+  await writeFile(join(EXCEL_OUT, "manifest.xml"), manifest);
+
+  const sizes: Record<string, number> = {};
+  for (const f of ["functions.js", "functions.json", "commands.js", "taskpane.js", "taskpane.html"]) sizes[f] = (await stat(join(EXCEL_OUT, f))).size;
+  if (!opts.quiet) {
+    console.log(`excel-addin: ${ids.length} functions, manifest for ${opts.hostUrl ?? DEV_HOST_URL}`);
+    for (const [f, n] of Object.entries(sizes)) console.log(`  ${f.padEnd(16)} ${(n / 1024).toFixed(1).padStart(7)} KB`);
+  }
+  return { outDir: EXCEL_OUT, functionIds: ids, sizes };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const i = process.argv.indexOf("--host-url");
+  const hostUrl = i >= 0 ? process.argv[i + 1] : undefined;
+  build({ hostUrl }).catch((e) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}
