@@ -1,0 +1,129 @@
+/**
+ * The network face of the emulator on node:http: reads bodies up to the limit
+ * (413 without buffering the rest), answers CORS for local origins, and
+ * applies the latency and dropped connections handle() asks for.
+ */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Emulator } from "./index.ts";
+import { MAX_BODY_BYTES } from "./index.ts";
+import { ApiError, errorResponse } from "./respond.ts";
+import { langOf } from "./i18n.ts";
+import type { HttpMethod } from "../shared/core/http.ts";
+
+export interface ServerOptions { port?: number; host?: string; maxBodyBytes?: number }
+export interface RunningServer { url: string; port: number; close(): Promise<void> }
+
+/** Browser hosts that may call the emulator: the Excel task pane (https://localhost:3000), the playground, any local dev server. */
+export function allowedOrigin(origin: string | undefined): boolean {
+  return !!origin && /^(https?:\/\/localhost|http:\/\/127\.0\.0\.1|https:\/\/127\.0\.0\.1|http:\/\/\[::1\])(:\d+)?$/.test(origin);
+}
+
+const CORS_ALLOW_HEADERS = "Authorization, Content-Type, Accept-Language";
+const CORS_EXPOSE_HEADERS = "Retry-After, X-Credits-Charged, X-Credits-Remaining";
+/** A client that keeps sending after a 413 is cut off here, so a huge upload cannot occupy the server. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
+
+export function startServer(emulator: Emulator, options: ServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const sockets = new Set<import("node:net").Socket>();
+
+  const server = http.createServer((req, res) => {
+    const origin = req.headers.origin;
+    const cors: Record<string, string> = {};
+    if (allowedOrigin(origin)) {
+      cors["access-control-allow-origin"] = origin!;
+      cors["vary"] = "Origin";
+      cors["access-control-expose-headers"] = CORS_EXPOSE_HEADERS;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
+    const lang = langOf(headers);
+
+    if (req.method === "OPTIONS") {
+      if (allowedOrigin(origin)) {
+        cors["access-control-allow-methods"] = "GET, POST, OPTIONS";
+        cors["access-control-allow-headers"] = CORS_ALLOW_HEADERS;
+        cors["access-control-max-age"] = "600";
+        // Chrome's private network access preflight, for pages served from a non-local address.
+        if (req.headers["access-control-request-private-network"]) cors["access-control-allow-private-network"] = "true";
+      }
+      res.writeHead(204, cors).end();
+      return;
+    }
+
+    const tooLarge = () => {
+      const r = errorResponse(new ApiError("PAYLOAD_TOO_LARGE", "payloadTooLarge", { max: maxBody }, "body"), lang);
+      res.writeHead(413, { ...r.headers, ...cors, connection: "close" }).end(r.body);
+      // Discard the rest without keeping it; cut off clients that send far more.
+      let drained = 0;
+      req.removeAllListeners("data");
+      req.on("data", (chunk: Buffer) => {
+        drained += chunk.length;
+        if (drained > DRAIN_LIMIT) req.destroy();
+      });
+      req.resume();
+    };
+
+    const declared = Number(req.headers["content-length"] ?? "0");
+    if (declared > maxBody) return tooLarge();
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let aborted = false;
+    req.on("data", (chunk: Buffer) => {
+      if (aborted) return;
+      size += chunk.length;
+      if (size > maxBody) {
+        aborted = true;
+        chunks.length = 0;
+        tooLarge();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (aborted) return;
+      const body = size > 0 ? Buffer.concat(chunks).toString("utf8") : undefined;
+      const method = (req.method ?? "GET").toUpperCase() as HttpMethod;
+      const out = emulator.handle({ method, url: req.url ?? "/", headers, body });
+      const send = () => {
+        if (out.drop) {
+          req.socket.destroy();
+          return;
+        }
+        if (res.writableEnded || res.destroyed) return;
+        res.writeHead(out.status, { ...out.headers, ...cors }).end(out.body);
+      };
+      if (out.delayMs && out.delayMs > 0) setTimeout(send, out.delayMs);
+      else send();
+    });
+    req.on("error", () => req.destroy());
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  server.on("clientError", (_err, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+    else socket.destroy();
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 8787, host, () => {
+      const port = (server.address() as AddressInfo).port;
+      const shownHost = host.includes(":") ? `[${host}]` : host;
+      resolve({
+        url: `http://${shownHost}:${port}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
