@@ -1,0 +1,106 @@
+/**
+ * The "Changes" log sheet: one line per register change, appended only once.
+ * Every line carries a stable key (company id + change date + kind + a hash
+ * of the text) in its last column. The sheet itself is the record of what
+ * was logged: a rerun, a resumed run or a run after a crash between "append"
+ * and "remember the watermark" reads the keys back and skips what is there.
+ * (Keeping the keys in the document store instead would outgrow Apps Script's
+ * 500 KB property store; the sheet has room.)
+ */
+import type { Change } from "../api/schemas.ts";
+import { sheet, type Operation } from "../core/effects.ts";
+import type { Language } from "../i18n/language.ts";
+import type { Cell } from "../sheet/protocol.ts";
+
+export const CHANGES_SHEET = "Changes";
+
+export const CHANGES_HEADERS: Record<Language, string[]> = {
+  de: ["Datum", "Firmen-ID", "Firma", "Art", "Text", "Quelle", "Schlüssel"],
+  en: ["Date", "Company ID", "Company", "Kind", "Text", "Source", "Key"],
+};
+const KEY_COLUMN = 6;
+
+/** FNV-1a, 32 bit, hex: short, stable, no platform crypto needed. */
+export function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}
+
+const kindCode = (c: Change) => c.kind?.code ?? c.field ?? "CHANGE";
+
+/** What a change says, in words: its text, or field old → new. */
+export function changeText(c: Change): string {
+  if (c.text) return c.text;
+  const what = c.field ?? c.kind?.name ?? c.kind?.code ?? "";
+  if (c.oldValue != null || c.newValue != null) return `${what}: ${c.oldValue ?? "–"} → ${c.newValue ?? "–"}`.trim();
+  return what;
+}
+
+/**
+ * The line key: language-independent (codes and values, not the localised
+ * text), so switching the language between runs never logs a change twice.
+ * The text counts only when a change carries nothing else.
+ */
+export function lineKey(companyId: string, c: Change): string {
+  const values = [c.field ?? "", c.oldValue ?? "", c.newValue ?? ""];
+  const basis = values.some((v) => v !== "") ? values.join("\u0001") : changeText(c);
+  return `${companyId}|${c.date}|${kindCode(c)}|${fnv1a(basis)}`;
+}
+
+export interface LogLine {
+  key: string;
+  date: string;
+  row: Cell[];
+}
+
+/** "2026-11-24T10:15:00Z" → "2026-11-24 10:15" (UTC, as the register dates it). */
+const shortDate = (iso: string) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso);
+
+export function logLine(companyId: string, companyName: string | null, c: Change): LogLine {
+  const key = lineKey(companyId, c);
+  return {
+    key,
+    date: c.date,
+    row: [shortDate(c.date), companyId, companyName ?? "", c.kind?.name ?? kindCode(c), changeText(c), c.source ?? "", key],
+  };
+}
+
+/** Make sure the log sheet exists; answer the keys already in it. */
+export function* readLoggedKeys(lang: Language, name = CHANGES_SHEET): Operation<Set<string>> {
+  yield* sheet({ op: "ensureSheet", sheet: name, headers: CHANGES_HEADERS[lang] });
+  const rows = (yield* sheet<Cell[][] | null>({ op: "readAll", sheet: name })) ?? [];
+  const keys = new Set<string>();
+  for (let i = 1; i < rows.length; i++) {
+    const k = rows[i][KEY_COLUMN];
+    if (typeof k === "string" && k) keys.add(k);
+  }
+  return keys;
+}
+
+/**
+ * Append the lines whose key is not logged yet (oldest first) and add their
+ * keys to `logged`. Answers how many lines were appended per company id.
+ */
+export function* appendNew(logged: Set<string>, lines: LogLine[], name = CHANGES_SHEET): Operation<Map<string, number>> {
+  const fresh: LogLine[] = [];
+  const seen = new Set<string>();
+  for (const l of lines) {
+    if (logged.has(l.key) || seen.has(l.key)) continue;
+    seen.add(l.key);
+    fresh.push(l);
+  }
+  fresh.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const perCompany = new Map<string, number>();
+  if (fresh.length === 0) return perCompany;
+  yield* sheet({ op: "append", sheet: name, rows: fresh.map((l) => l.row) });
+  for (const l of fresh) {
+    logged.add(l.key);
+    const id = String(l.row[1]);
+    perCompany.set(id, (perCompany.get(id) ?? 0) + 1);
+  }
+  return perCompany;
+}

@@ -1,0 +1,529 @@
+/**
+ * The portfolio check ("Check now", and every scheduled run), sans IO.
+ *
+ *  1. Read the portfolio table. Rows with an id are used as they are; rows
+ *     with a name are resolved first (free single resolve: names are resolved
+ *     once, the id is written into the ID column). Ambiguous names are never
+ *     guessed: the ID cell gets a dropdown of candidates for the user to pick.
+ *  2. Ask the free availability endpoint for every company. It carries the
+ *     last change date and the financial years, which decide per company what
+ *     must be paid for:
+ *       first check                 → profile (+ financials if any exist)
+ *       last change on/after the wm → profile + changes since the watermark
+ *       new financial year          → profile with financials
+ *       otherwise                   → nothing (the stored result is shown)
+ *     The sum is the run's exact price, known before a credit is spent.
+ *  3. Work through the table in windows of rows: pay for the window's
+ *     companies (all calls in one parallel batch), append their new changes
+ *     to the "Changes" sheet (deduplicated by line key), remember the new
+ *     watermarks, write the window's result columns as one block + colours.
+ *     A per-run budget defers the companies that would exceed it; a deadline
+ *     pauses at a window boundary and a later call resumes the same run.
+ *
+ * Financials ride on the profile (include=financials, 1 + 4) rather than a
+ * separate call (4) because a company needing financials always needs its
+ * profile too: same credits, one request fewer. They are fetched only when
+ * availability lists a financial year not seen before, so a monitored
+ * company pays 4 credits for figures about once a year, not every run.
+ */
+import type { Change, Company, CompanySummary } from "../api/schemas.ts";
+import { all, sheet, storeGet, storePut, type Operation } from "../core/effects.ts";
+import { CompanyDataError, invalid } from "../core/errors.ts";
+import type { Bilingual, Language } from "../i18n/language.ts";
+import type { OpContext } from "../operations/context.ts";
+import { getAvailability, getChanges, getProfiles, type Availability, type ChangesResponse } from "../operations/company.ts";
+import { resolveMany } from "../operations/resolve.ts";
+import { recordSpend } from "../credits/ledger.ts";
+import type { Cell } from "../sheet/protocol.ts";
+import { appendNew, CHANGES_SHEET, logLine, readLoggedKeys, type LogLine } from "./changelog.ts";
+import { planCredits, type PortfolioPlanned } from "./estimate.ts";
+import { candidateLabel, idFromCell, layoutOf, queryOf, type Layout, type OutputKey } from "./layout.ts";
+import { GROUP_COLOUR, GROUP_LABEL, screen } from "./risk.ts";
+import { changedSince, financialsChanged, isoInstant, laterOf, loadStates, saveStates, type CompanyState, type StoredResult } from "./watermark.ts";
+
+export const PORTFOLIO_SHEET = "Portfolio";
+/** Changes asked for per company and check (the API's largest page). */
+export const CHANGES_PAGE = 100;
+/** Rows per window: one block write and one parallel batch of calls each. */
+export const DEFAULT_WINDOW_ROWS = 20;
+/** Availability calls per parallel batch (a rate-limited endpoint). */
+const AVAILABILITY_GROUP = 25;
+
+export interface CheckOptions {
+  sheet?: string;
+  changesSheet?: string;
+  /** Credits this run may spend; null/undefined = no cap. */
+  budget?: number | null;
+  /** Epoch ms: no new window starts after it (the host's time limit, minus a margin). */
+  deadline?: number;
+  windowRows?: number;
+  /** Plan and price only: no paid call, nothing written. */
+  preview?: boolean;
+}
+
+export type RunStatus = "done" | "paused" | "budget" | "stopped" | "preview";
+
+export interface PlanItem {
+  id: string;
+  profile: boolean;
+  financials: boolean;
+  changes: boolean;
+  credits: number;
+}
+
+export interface RunSummary {
+  runId: string;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  /** Distinct companies in the table (after resolution). */
+  companies: number;
+  rows: number;
+  /** Companies paid for in this call. */
+  checked: number;
+  /** Companies where availability showed nothing new (free). */
+  unchanged: number;
+  ambiguous: number;
+  notFound: number;
+  errors: number;
+  groups: Record<"risk" | "watch" | "none", number>;
+  newChanges: number;
+  /** Exact price of the plan at the start of this call (what "Check now" shows). */
+  estimate: number;
+  plan: PortfolioPlanned;
+  spent: number;
+  requests: number;
+  /** What is left when the run paused or hit its budget. */
+  left: { companies: number; credits: number };
+  message: Bilingual;
+}
+
+const RUN_KEY = (ctx: OpContext) => `doc:mon:${ctx.scope}:run`;
+export const LAST_RUN_KEY = (ctx: OpContext) => `doc:mon:${ctx.scope}:last`;
+
+interface RunCheckpoint { id: string; startedAt: string; sheet: string }
+
+type RowKind = "company" | "ambiguous" | "not_found" | "error" | "empty";
+
+interface Row {
+  r: number; // 0-based index in the table (0 = header)
+  kind: RowKind;
+  id: string | null;
+  /** The ID cell must be rewritten (a resolved name, or a picked candidate label). */
+  writeId: boolean;
+  candidates: CompanySummary[];
+  error?: CompanyDataError;
+  name: string | null;
+}
+
+const AMBIGUOUS_COLOUR = "#fce5cd";
+const GREY = "#efefef";
+
+const STATUS_TEXT = {
+  ambiguous: (n: number): { group: Bilingual; flag: Bilingual } => ({
+    group: { de: "Mehrdeutig", en: "Ambiguous" },
+    flag: { de: `Bitte die Firma in der ID-Spalte wählen (${n} Kandidaten)`, en: `Pick the company in the ID column (${n} candidates)` },
+  }),
+  notFound: { group: { de: "Nicht gefunden", en: "Not found" }, flag: { de: "Keine Firma zu diesem Eintrag", en: "No company for this entry" } },
+};
+
+const shortInstant = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+
+function planFor(id: string, a: Availability, st: CompanyState | null): PlanItem {
+  const hasFin = a.financials === true && (a.financialYears?.length ?? 0) > 0;
+  let item: Omit<PlanItem, "credits">;
+  if (!st) item = { id, profile: true, financials: hasFin, changes: false };
+  else {
+    const changed = changedSince(a.lastChangeDate, st.wm);
+    const fin = hasFin && financialsChanged(st.finYears, a.financialYears);
+    item = changed || fin ? { id, profile: true, financials: fin, changes: changed } : { id, profile: false, financials: false, changes: false };
+  }
+  return { ...item, credits: planCredits({ availability: 0, profiles: item.profile && !item.financials ? 1 : 0, profilesWithFinancials: item.financials ? 1 : 0, changes: item.changes ? 1 : 0 }) };
+}
+
+function tally(items: Iterable<PlanItem>, availability: number): PortfolioPlanned {
+  const p: PortfolioPlanned = { kind: "portfolio", availability, profiles: 0, profilesWithFinancials: 0, changes: 0 };
+  for (const i of items) {
+    if (i.profile && !i.financials) p.profiles++;
+    if (i.financials) p.profilesWithFinancials++;
+    if (i.changes) p.changes++;
+  }
+  return p;
+}
+
+function resultCells(lang: Language, row: Row, st: CompanyState | null | undefined, avail: Availability | undefined, err: CompanyDataError | undefined): { cells: Partial<Record<OutputKey, Cell>>; colour: string } {
+  if (row.kind === "ambiguous") {
+    const t = STATUS_TEXT.ambiguous(row.candidates.length);
+    return { cells: { group: t.group[lang], flag: t.flag[lang] }, colour: AMBIGUOUS_COLOUR };
+  }
+  if (row.kind === "not_found") return { cells: { group: STATUS_TEXT.notFound.group[lang], flag: STATUS_TEXT.notFound.flag[lang] }, colour: GREY };
+  const e = err ?? row.error;
+  if (row.kind === "error" || (e && !st)) return { cells: { group: lang === "de" ? "Fehler" : "Error", flag: (e ?? new CompanyDataError("INTERNAL")).text(lang) }, colour: GREY };
+  if (!st) return { cells: {}, colour: "" };
+  const r = st.result;
+  return {
+    cells: {
+      group: GROUP_LABEL[r.group][lang],
+      // A failed refresh keeps the last result and says why it is not newer.
+      flag: e ? `${r.text[lang]} · ${e.text(lang)}` : r.text[lang],
+      netIncome: r.keyFigure?.netIncome ?? "",
+      year: r.keyFigure?.year ?? "",
+      lastChange: avail?.lastChangeDate ?? st.lastChange ?? "",
+      newChanges: st.newChanges,
+      checked: shortInstant(st.checkedAt),
+    },
+    colour: GROUP_COLOUR[r.group],
+  };
+}
+
+/** Write one value per row into some columns: one block per run of adjacent columns. */
+function* writeColumns(sheetName: string, firstRow: number, cols: number[], values: Cell[][]): Operation<void> {
+  const order = cols.map((c, k) => ({ c, k })).sort((a, b) => a.c - b.c);
+  let start = 0;
+  while (start < order.length) {
+    let end = start + 1;
+    while (end < order.length && order[end].c === order[end - 1].c + 1) end++;
+    const part = order.slice(start, end);
+    yield* sheet({ op: "write", sheet: sheetName, row: firstRow, col: part[0].c + 1, values: values.map((row) => part.map((p) => row[p.k])) });
+    start = end;
+  }
+}
+
+function* colourColumns(sheetName: string, firstRow: number, cols: number[], colours: string[][]): Operation<void> {
+  const order = cols.map((c, k) => ({ c, k })).sort((a, b) => a.c - b.c);
+  let start = 0;
+  while (start < order.length) {
+    let end = start + 1;
+    while (end < order.length && order[end].c === order[end - 1].c + 1) end++;
+    const part = order.slice(start, end);
+    yield* sheet({ op: "colour", sheet: sheetName, row: firstRow, col: part[0].c + 1, colours: colours.map((row) => part.map((p) => row[p.k])) });
+    start = end;
+  }
+}
+
+/** The last run's summary (for the sidebar, and Excel's "is a check due"). */
+export function* lastRun(ctx: OpContext): Operation<RunSummary | null> {
+  const [raw] = yield* storeGet([LAST_RUN_KEY(ctx)]);
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as RunSummary;
+  } catch {
+    return null;
+  }
+}
+
+export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operation<RunSummary> {
+  const lang = ctx.client.language;
+  const sheetName = opts.sheet?.trim() || PORTFOLIO_SHEET;
+  const changesSheet = opts.changesSheet?.trim() || CHANGES_SHEET;
+  const windowRows = opts.windowRows ?? DEFAULT_WINDOW_ROWS;
+  if (!Number.isInteger(windowRows) || windowRows < 1) throw invalid("windowRows", "expected a whole number ≥ 1");
+  const budget = opts.budget ?? null;
+  if (budget !== null && (!Number.isInteger(budget) || budget < 0)) throw invalid("budget", "expected a whole number of credits ≥ 0");
+  const preview = opts.preview === true;
+
+  // Monitoring needs today's answers: no cache for availability, profiles and changes.
+  let spent = 0;
+  let requests = 0;
+  const fresh: OpContext = {
+    ...ctx,
+    cacheTtlSeconds: 0,
+    client: {
+      ...ctx.client,
+      onSpend: (ep, c) => { spent += c; ctx.client.onSpend?.(ep, c); },
+      onRequest: (ep) => { requests++; ctx.client.onRequest?.(ep); },
+    },
+  };
+  const nowIso = () => isoInstant(ctx.client.now());
+
+  // ---- 1. the table
+  const table = yield* sheet<Cell[][] | null>({ op: "readAll", sheet: sheetName });
+  if (!table) throw invalid("sheet", lang === "de" ? `kein Tabellenblatt „${sheetName}“` : `no sheet named "${sheetName}"`);
+  const header = table[0] ?? [];
+  const layout: Layout = layoutOf(header, lang);
+  const rows: Row[] = [];
+  const toResolve: { row: Row; q: NonNullable<ReturnType<typeof queryOf>> }[] = [];
+  for (let r = 1; r < table.length; r++) {
+    const cells = table[r];
+    const idCell = idFromCell(cells[layout.idCol] ?? null);
+    const name = layout.input.name !== undefined ? String(cells[layout.input.name] ?? "").trim() || null : null;
+    const row: Row = { r, kind: "empty", id: null, writeId: false, candidates: [], name };
+    if (idCell) {
+      row.kind = "company";
+      row.id = idCell.id;
+      row.writeId = !idCell.bare;
+    } else {
+      const q = queryOf(cells, layout.input);
+      if (q) toResolve.push({ row, q });
+    }
+    rows.push(row);
+  }
+  if (toResolve.length) {
+    const resolved = yield* resolveMany(ctx, toResolve.map((t) => t.q), { mode: "free" });
+    resolved.forEach((res, k) => {
+      const row = toResolve[k].row;
+      if (res.status === "matched" && res.match) {
+        row.kind = "company";
+        row.id = res.match.id;
+        row.writeId = true;
+      } else if (res.status === "ambiguous") {
+        row.kind = "ambiguous";
+        row.candidates = res.candidates;
+      } else if (res.status === "not_found") row.kind = "not_found";
+      else {
+        row.kind = "error";
+        row.error = res.error;
+      }
+    });
+  }
+  const ids = [...new Set(rows.filter((r) => r.id).map((r) => r.id!))];
+  const nameOf = new Map<string, string>();
+  for (const r of rows) if (r.id && r.name && !nameOf.has(r.id)) nameOf.set(r.id, r.name);
+
+  // ---- 2. the run and its plan
+  const [rawRun] = yield* storeGet([RUN_KEY(ctx)]);
+  let run: RunCheckpoint | null = null;
+  try {
+    run = rawRun ? (JSON.parse(rawRun) as RunCheckpoint) : null;
+  } catch {
+    run = null;
+  }
+  if (run && run.sheet !== sheetName) run = null;
+  const resumed = run !== null;
+  if (!run) run = { id: `r${ctx.client.now().toString(36)}`, startedAt: nowIso(), sheet: sheetName };
+  if (!preview && !resumed) yield* storePut({ [RUN_KEY(ctx)]: JSON.stringify(run) });
+
+  const states = yield* loadStates(ctx, ids);
+  const todo = ids.filter((id) => states.get(id)?.run !== run!.id);
+  const doneBefore = new Set(ids.filter((id) => states.get(id)?.run === run!.id));
+  const avail = new Map<string, Availability | CompanyDataError>();
+  for (let i = 0; i < todo.length; i += AVAILABILITY_GROUP) {
+    const part = yield* getAvailability(fresh, todo.slice(i, i + AVAILABILITY_GROUP));
+    for (const [id, a] of part) avail.set(id, a);
+  }
+  const plan = new Map<string, PlanItem>();
+  for (const id of todo) {
+    const a = avail.get(id);
+    if (a && !(a instanceof CompanyDataError)) plan.set(id, planFor(id, a, states.get(id) ?? null));
+  }
+  const planned = tally(plan.values(), todo.length);
+  const estimate = planCredits(planned);
+
+  const summary: RunSummary = {
+    runId: run.id, status: "done", startedAt: run.startedAt, finishedAt: null,
+    companies: ids.length, rows: rows.filter((r) => r.kind !== "empty").length,
+    checked: 0, unchanged: 0,
+    ambiguous: rows.filter((r) => r.kind === "ambiguous").length,
+    notFound: rows.filter((r) => r.kind === "not_found").length,
+    errors: rows.filter((r) => r.kind === "error").length,
+    groups: { risk: 0, watch: 0, none: 0 }, newChanges: 0,
+    estimate, plan: planned, spent: 0, requests: 0, left: { companies: 0, credits: 0 },
+    message: { de: "", en: "" },
+  };
+  if (preview) {
+    summary.status = "preview";
+    summary.left = { companies: [...plan.values()].filter((p) => p.credits > 0).length, credits: estimate };
+    summary.message = {
+      de: `Diese Prüfung kostet ${estimate} Credits (${summary.left.companies} von ${ids.length} Firmen brauchen kostenpflichtige Abfragen).`,
+      en: `This check costs ${estimate} credits (${summary.left.companies} of ${ids.length} companies need paid calls).`,
+    };
+    return summary;
+  }
+
+  // ---- 3. windows
+  if (layout.newHeaders.size) {
+    const cols = [...layout.newHeaders.keys()];
+    yield* writeColumns(sheetName, 1, cols, [cols.map((c) => layout.newHeaders.get(c)!)]);
+  }
+  const logged = yield* readLoggedKeys(lang, changesSheet);
+  const rowErrors = new Map<string, CompanyDataError>();
+  const deferred = new Set<string>();
+  let stopped: CompanyDataError | null = null;
+  let paused = false;
+  const outCols = (Object.keys(layout.out) as OutputKey[]);
+
+  for (let w = 0; w < rows.length; w += windowRows) {
+    if (opts.deadline !== undefined && ctx.client.now() >= opts.deadline) {
+      paused = true;
+      break;
+    }
+    const windowRowsList = rows.slice(w, w + windowRows);
+    const windowIds = [...new Set(windowRowsList.filter((r) => r.id && plan.has(r.id)).map((r) => r.id!))];
+    // A resumed run skips windows it finished before the pause.
+    if (windowRowsList.every((r) => r.kind === "empty" || (r.id !== null && doneBefore.has(r.id) && !r.writeId))) continue;
+    // Budget: defer, in table order, whatever would go over it; once over, defer all paid work.
+    const pay: PlanItem[] = [];
+    for (const id of windowIds) {
+      const p = plan.get(id)!;
+      if (p.credits === 0) continue;
+      if (stopped || deferred.size > 0 || (budget !== null && spent + pay.reduce((s, x) => s + x.credits, 0) + p.credits > budget)) deferred.add(id);
+      else pay.push(p);
+    }
+    // Paid calls of the window, all in one parallel batch.
+    const plain = pay.filter((p) => p.profile && !p.financials).map((p) => p.id);
+    const withFin = pay.filter((p) => p.financials).map((p) => p.id);
+    const changesOf = pay.filter((p) => p.changes);
+    const results = (yield* all<unknown>([
+      getProfiles(fresh, plain),
+      getProfiles(fresh, withFin, ["financials"]),
+      ...changesOf.map((p) => catching(getChanges(fresh, p.id, states.get(p.id)!.wm, CHANGES_PAGE))),
+    ])) as [Map<string, Company | CompanyDataError>, Map<string, Company | CompanyDataError>, ...(ChangesResponse | CompanyDataError)[]];
+    const profiles = new Map([...results[0], ...results[1]]);
+    const changes = new Map<string, ChangesResponse | CompanyDataError>(changesOf.map((p, k) => [p.id, results[2 + k] as ChangesResponse | CompanyDataError]));
+
+    // New change lines first, watermarks after: a crash in between re-fetches, and the line keys keep the log single.
+    const lines: LogLine[] = [];
+    for (const [id, c] of changes) {
+      if (c instanceof CompanyDataError) continue;
+      const prof = profiles.get(id);
+      const name = prof && !(prof instanceof CompanyDataError) ? prof.name ?? null : states.get(id)?.name ?? nameOf.get(id) ?? null;
+      for (const ch of c.changes) lines.push(logLine(id, name, ch as Change));
+    }
+    const appended = lines.length ? yield* appendNew(logged, lines, changesSheet) : new Map<string, number>();
+
+    const now = nowIso();
+    const updated = new Map<string, CompanyState>();
+    for (const id of windowIds) {
+      const p = plan.get(id)!;
+      const a = avail.get(id) as Availability;
+      const st = states.get(id) ?? null;
+      if (deferred.has(id)) continue;
+      if (p.credits === 0) {
+        // Nothing can have changed: keep the result, move the watermark up to now
+        // (availability dates the last change before the watermark's day).
+        updated.set(id, { ...st!, wm: laterOf(st!.wm, now), lastChange: a.lastChangeDate ?? st!.lastChange, checkedAt: now, run: run.id, newChanges: 0 });
+        summary.unchanged++;
+        continue;
+      }
+      const prof = profiles.get(id);
+      const ch = changes.get(id);
+      const failure = prof instanceof CompanyDataError ? prof : ch instanceof CompanyDataError ? ch : undefined;
+      if (failure) {
+        rowErrors.set(id, failure);
+        if (failure.code === "OUT_OF_CREDITS" || failure.code === "INVALID_KEY" || failure.code === "MISSING_KEY") stopped = failure;
+        continue;
+      }
+      const profile = prof as Company;
+      const financials = p.financials ? profile.financials ?? [] : null;
+      // Figures not refetched are the stored ones (same years as last time).
+      const kf = st?.result.keyFigure;
+      const years = a.financialYears ?? [];
+      const screened = financials !== null || !st
+        ? screen(profile, financials)
+        : screen(profile, kf ? [{ year: kf.year, profit: kf.netIncome, revenue: kf.revenue }] : years.length ? [{ year: Math.max(...years), profit: null }] : null);
+      const result: StoredResult = { group: screened.group, code: screened.flag.code, text: screened.flag.text, keyFigure: screened.keyFigure };
+      // The first check starts the watermark now: what happened before it is history, not news.
+      let wm = st ? st.wm : now;
+      const c = ch as ChangesResponse | undefined;
+      if (c) {
+        for (const x of c.changes) wm = laterOf(wm, x.date);
+        // A full page may have more behind it: stop at its newest entry so the next run asks again.
+        if (c.changes.length < CHANGES_PAGE) wm = laterOf(wm, c.until ?? now);
+      }
+      updated.set(id, {
+        v: 1, wm, lastChange: a.lastChangeDate ?? profile.lastChangeDate ?? null,
+        finYears: [...(a.financialYears ?? [])].sort((x, y) => x - y),
+        name: profile.name ?? st?.name ?? null, result, checkedAt: now, run: run.id,
+        newChanges: appended.get(id) ?? 0,
+      });
+      summary.checked++;
+      summary.newChanges += appended.get(id) ?? 0;
+    }
+    if (updated.size) yield* saveStates(ctx, updated);
+    for (const [id, s] of updated) states.set(id, s);
+
+    // The window's result columns as one block (+ the ID column where it changed).
+    const values: Cell[][] = [];
+    const colours: string[][] = [];
+    const idValues: Cell[][] = [];
+    let idChanged = false;
+    const dropdowns: string[][] = [];
+    let anyDropdown = false;
+    for (const row of windowRowsList) {
+      const cells = table[row.r];
+      const keep = (k: OutputKey) => cells[layout.out[k]] ?? "";
+      const id = row.id;
+      const isDeferred = id !== null && deferred.has(id);
+      const a = id ? avail.get(id) : undefined;
+      const err = id ? (a instanceof CompanyDataError ? a : rowErrors.get(id)) : undefined;
+      const rc = isDeferred || row.kind === "empty"
+        ? null
+        : a instanceof CompanyDataError && a.code === "NOT_FOUND"
+          ? resultCells(lang, { ...row, kind: "not_found" }, null, undefined, undefined)
+          : resultCells(lang, row, id ? states.get(id) : null, a instanceof CompanyDataError ? undefined : a, err);
+      values.push(outCols.map((k) => (rc ? (rc.cells[k] ?? "") : keep(k))));
+      colours.push(outCols.map((k) => (rc && (k === "group" || k === "flag") ? rc.colour : "")));
+      idValues.push([row.writeId && id ? id : cells[layout.idCol] ?? ""]);
+      if (row.writeId && id) idChanged = true;
+      if (row.kind === "ambiguous") {
+        dropdowns.push(row.candidates.map(candidateLabel));
+        anyDropdown = true;
+      } else {
+        dropdowns.push([]);
+        if (row.writeId) anyDropdown = true;
+      }
+    }
+    // One block of values; colours only for rows with a new result (deferred and empty rows keep theirs).
+    const cols = outCols.map((k) => layout.out[k]);
+    yield* writeColumns(sheetName, w + 2, cols, values);
+    const recolour = windowRowsList.map((row) => !(row.kind === "empty" || (row.id !== null && deferred.has(row.id))));
+    for (let k = 0; k < recolour.length; ) {
+      if (!recolour[k]) { k++; continue; }
+      let end = k;
+      while (end < recolour.length && recolour[end]) end++;
+      yield* colourColumns(sheetName, w + 2 + k, cols, colours.slice(k, end));
+      k = end;
+    }
+    if (idChanged) yield* writeColumns(sheetName, w + 2, [layout.idCol], idValues);
+    if (anyDropdown) yield* sheet({ op: "dropdowns", sheet: sheetName, row: w + 2, col: layout.idCol + 1, options: dropdowns });
+    for (const row of windowRowsList) row.writeId = false;
+  }
+
+  // ---- 4. the summary
+  for (const id of ids) {
+    const st = states.get(id);
+    if (st?.run === run.id) summary.groups[st.result.group]++;
+  }
+  summary.spent = spent;
+  summary.requests = requests;
+  summary.errors += rowErrors.size + [...avail.values()].filter((a) => a instanceof CompanyDataError && a.code !== "NOT_FOUND").length;
+  summary.notFound += [...avail.values()].filter((a) => a instanceof CompanyDataError && a.code === "NOT_FOUND").length;
+  const notDone = [...plan.values()].filter((p) => states.get(p.id)?.run !== run!.id && !rowErrors.has(p.id));
+  summary.left = { companies: notDone.length, credits: notDone.reduce((s, p) => s + p.credits, 0) };
+  if (paused) summary.status = "paused";
+  else if (stopped) summary.status = "stopped";
+  else if (deferred.size) summary.status = "budget";
+  summary.message = messageOf(summary, stopped, budget, lang);
+  if (spent > 0 || requests > 0) yield* recordSpend(ctx, "monitor", spent, requests);
+  if (!paused) {
+    summary.finishedAt = nowIso();
+    yield* storePut({ [RUN_KEY(ctx)]: null, [LAST_RUN_KEY(ctx)]: JSON.stringify(summary) });
+  }
+  return summary;
+}
+
+function messageOf(s: RunSummary, stopped: CompanyDataError | null, budget: number | null, lang: Language): Bilingual {
+  void lang;
+  const base = {
+    de: `${s.companies} Firmen (${s.checked} abgefragt, ${s.unchanged} unverändert): ${s.groups.risk} Risiko, ${s.groups.watch} beobachten, ${s.groups.none} ohne Auffälligkeiten; ${s.newChanges} neue Änderungen. ${s.spent} Credits.`,
+    en: `${s.companies} companies (${s.checked} fetched, ${s.unchanged} unchanged): ${s.groups.risk} risk, ${s.groups.watch} watch, ${s.groups.none} no flags; ${s.newChanges} new changes. ${s.spent} credits.`,
+  };
+  if (s.status === "paused")
+    return { de: `Zeitlimit erreicht, wird fortgesetzt: noch ${s.left.companies} Firmen (${s.left.credits} Credits). ${base.de}`, en: `Time limit reached, will continue: ${s.left.companies} companies left (${s.left.credits} credits). ${base.en}` };
+  if (s.status === "budget")
+    return {
+      de: `Budget von ${budget} Credits je Lauf erreicht. Offen: ${s.left.companies} Firmen (${s.left.credits} Credits), sie kommen im nächsten Lauf dran. ${base.de}`,
+      en: `Per-run budget of ${budget} credits reached. Left to do: ${s.left.companies} companies (${s.left.credits} credits), picked up by the next run. ${base.en}`,
+    };
+  if (s.status === "stopped" && stopped) return { de: `Abgebrochen: ${stopped.text("de")} ${base.de}`, en: `Stopped: ${stopped.text("en")} ${base.en}` };
+  return base;
+}
+
+/** A getter that throws becomes a value, so one company's failure never fails the window. */
+function* catching<T>(op: Operation<T>): Operation<T | CompanyDataError> {
+  try {
+    return yield* op;
+  } catch (e) {
+    return e instanceof CompanyDataError ? e : new CompanyDataError("INTERNAL");
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The portfolio sheet's layout: which columns are input (ID, name, city, …,
+ * detected from the header row in German or English) and where the result
+ * columns are. Result columns found by their header (either language) are
+ * reused; missing ones are added after the last column. The group column's
+ * header carries the screening note, so the sheet says it once.
+ */
+import type { ResolveQuery } from "../api/schemas.ts";
+import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
+import { invalid } from "../core/errors.ts";
+import { detectColumns, normaliseHeader, type ColumnMapping } from "../enrich/columns.ts";
+import type { Language } from "../i18n/language.ts";
+import type { Cell } from "../sheet/protocol.ts";
+import { SCREENING_NOTE } from "./risk.ts";
+
+export const OUTPUT_KEYS = ["group", "flag", "netIncome", "year", "lastChange", "newChanges", "checked"] as const;
+export type OutputKey = (typeof OUTPUT_KEYS)[number];
+
+export const OUTPUT_HEADERS: Record<Language, Record<OutputKey | "id", string>> = {
+  de: {
+    id: "ID",
+    group: `Risiko (${SCREENING_NOTE.de})`,
+    flag: "Hinweis",
+    netIncome: "Jahresergebnis",
+    year: "Jahr",
+    lastChange: "Letzte Änderung",
+    newChanges: "Neue Änderungen",
+    checked: "Geprüft",
+  },
+  en: {
+    id: "ID",
+    group: `Risk (${SCREENING_NOTE.en})`,
+    flag: "Flag",
+    netIncome: "Net income",
+    year: "Year",
+    lastChange: "Last change",
+    newChanges: "New changes",
+    checked: "Checked",
+  },
+};
+
+export interface Layout {
+  /** 0-based input columns. */
+  input: ColumnMapping;
+  /** 0-based column of each result; `id` when the sheet had no ID column. */
+  out: Record<OutputKey, number>;
+  idCol: number;
+  /** Header cells to write (0-based column → text) because they were missing. */
+  newHeaders: Map<number, string>;
+  width: number;
+}
+
+const matches = (h: Cell, key: OutputKey): boolean => {
+  const n = normaliseHeader(h);
+  if (!n) return false;
+  return (["de", "en"] as const).some((lang) => {
+    const want = normaliseHeader(OUTPUT_HEADERS[lang][key]);
+    // The group header may be shortened by the user to "Risk"/"Risiko…".
+    return key === "group" ? n === want || n === normaliseHeader(lang === "de" ? "Risiko" : "Risk") : n === want;
+  });
+};
+
+export function layoutOf(header: readonly Cell[], lang: Language): Layout {
+  const found = new Map<OutputKey, number>();
+  const taken = new Set<number>();
+  for (const key of OUTPUT_KEYS) {
+    const col = header.findIndex((h, i) => !taken.has(i) && matches(h, key));
+    if (col >= 0) {
+      found.set(key, col);
+      taken.add(col);
+    }
+  }
+  // Input detection must not mistake a result column ("Year", "Flag") for input.
+  const inputHeader = header.map((h, i) => (taken.has(i) ? "" : h));
+  const input = detectColumns(inputHeader).mapping;
+  if (input.id === undefined && input.name === undefined)
+    throw invalid("sheet", lang === "de" ? "keine Spalte ID oder Firma/Name in der Kopfzeile" : "no ID or Company/Name column in the header row");
+  let width = header.length;
+  while (width > 0 && (header[width - 1] === "" || header[width - 1] === null)) width--;
+  const newHeaders = new Map<number, string>();
+  let idCol = input.id ?? -1;
+  if (idCol < 0) {
+    idCol = width++;
+    newHeaders.set(idCol, OUTPUT_HEADERS[lang].id);
+  }
+  const out = {} as Record<OutputKey, number>;
+  for (const key of OUTPUT_KEYS) {
+    const col = found.get(key);
+    if (col !== undefined) out[key] = col;
+    else {
+      out[key] = width++;
+      newHeaders.set(out[key], OUTPUT_HEADERS[lang][key]);
+    }
+  }
+  return { input, out, idCol, newHeaders, width };
+}
+
+const ID_IN_TEXT = /\bDE[A-Z0-9]{10}\b/;
+
+/** The id in an ID cell: a bare id, or one picked from a candidate dropdown ("Name, City (DE…)"). */
+export function idFromCell(v: Cell): { id: string; bare: boolean } | null {
+  if (typeof v !== "string") return null;
+  const t = v.trim().toUpperCase();
+  if (COMPANY_ID_PATTERN.test(t)) return { id: t, bare: v.trim() === t };
+  const m = ID_IN_TEXT.exec(v.trim());
+  return m ? { id: m[0], bare: false } : null;
+}
+
+const text = (v: Cell | undefined) => (v === null || v === undefined ? "" : String(v).trim());
+
+/** The resolve query of a row without an id: its name plus whatever hints the sheet has. */
+export function queryOf(row: readonly Cell[], input: ColumnMapping): ResolveQuery | null {
+  const name = input.name !== undefined ? text(row[input.name]) : "";
+  if (!name) return null;
+  const q: ResolveQuery = { name: name.slice(0, 500) };
+  const city = input.city !== undefined ? text(row[input.city]) : "";
+  const zip = input.zip !== undefined ? text(row[input.zip]) : "";
+  const register = input.register !== undefined ? text(row[input.register]) : "";
+  if (city) q.city = city.slice(0, 200);
+  if (zip) q.zip = zip.slice(0, 10);
+  if (register) q.register = register.slice(0, 200);
+  return q;
+}
+
+/** Label of a candidate in the ID dropdown; idFromCell reads the id back. */
+export const candidateLabel = (c: { id: string; name?: string | null; city?: string | null }) =>
+  `${c.name ?? c.id}${c.city ? ", " + c.city : ""} (${c.id})`;

@@ -1,0 +1,87 @@
+/**
+ * Host-neutral schedule settings for the portfolio check: daily at an hour,
+ * or hourly, with an optional per-run credit budget. Sheets turns them into
+ * an installable time-driven trigger; Excel (which cannot run while the
+ * workbook is closed) checks `isDue` when the workbook opens and on a timer.
+ */
+import { storeGet, storePut, type Operation } from "../core/effects.ts";
+import { invalid } from "../core/errors.ts";
+import * as V from "../operations/validate.ts";
+
+export type Frequency = "hourly" | "daily";
+
+export interface ScheduleSettings {
+  enabled: boolean;
+  frequency: Frequency;
+  /** Hour of day (0–23, the spreadsheet's time zone) for daily runs. */
+  hour: number;
+  /** Credits one run may spend at most; null = no cap. */
+  budget: number | null;
+  /** The portfolio sheet's name. */
+  sheet: string;
+}
+
+export const DEFAULT_SCHEDULE: ScheduleSettings = { enabled: false, frequency: "daily", hour: 7, budget: null, sheet: "Portfolio" };
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
+/** Per-document: the schedule belongs to the workbook, not to the user. */
+export const SCHEDULE_KEY = "doc:mon:schedule";
+
+export const runsPerDay = (s: Pick<ScheduleSettings, "frequency">) => (s.frequency === "hourly" ? 24 : 1);
+export const intervalMs = (s: Pick<ScheduleSettings, "frequency">) => (s.frequency === "hourly" ? HOUR_MS : DAY_MS);
+
+/** Validate settings from the UI; INVALID_INPUT names the field. */
+export function scheduleSettings(value: unknown): ScheduleSettings {
+  if (typeof value !== "object" || value === null) throw invalid("schedule", "expected schedule settings");
+  const v = value as Record<string, unknown>;
+  const frequency = v.frequency ?? DEFAULT_SCHEDULE.frequency;
+  if (frequency !== "hourly" && frequency !== "daily") throw invalid("frequency", `expected hourly or daily, got ${String(frequency)}`);
+  const hour = V.integer(v.hour ?? DEFAULT_SCHEDULE.hour, "hour", 0, 23);
+  const budget = v.budget === null || v.budget === undefined || v.budget === "" ? null : V.integer(v.budget, "budget", 1, 1_000_000);
+  const sheet = V.nonEmpty(v.sheet ?? DEFAULT_SCHEDULE.sheet, "sheet", 100);
+  if (typeof v.enabled !== "boolean" && v.enabled !== undefined) throw invalid("enabled", "expected true or false");
+  return { enabled: v.enabled === true, frequency, hour, budget, sheet };
+}
+
+export function* loadSchedule(): Operation<ScheduleSettings> {
+  const [raw] = yield* storeGet([SCHEDULE_KEY]);
+  if (!raw) return { ...DEFAULT_SCHEDULE };
+  try {
+    return scheduleSettings(JSON.parse(raw));
+  } catch {
+    return { ...DEFAULT_SCHEDULE };
+  }
+}
+
+export function* saveSchedule(s: ScheduleSettings): Operation<void> {
+  yield* storePut({ [SCHEDULE_KEY]: JSON.stringify(scheduleSettings(s)) });
+}
+
+/**
+ * Is a check due? True when there was none, or the last one is at least one
+ * interval old. A few minutes of slack keep a daily check from drifting later
+ * every day when a host's timer fires slightly early.
+ */
+export function isDue(lastCheck: string | null | undefined, interval: number, now: number, slackMs = 5 * 60_000): boolean {
+  if (!lastCheck) return true;
+  const t = Date.parse(lastCheck);
+  if (Number.isNaN(t)) return true;
+  return now - t >= interval - Math.min(slackMs, interval / 10);
+}
+
+/**
+ * Due by the schedule itself: hourly = an hour since the last check; daily =
+ * the last check is older than the latest slot at the chosen hour.
+ * `todaysSlot` is the epoch ms of today's slot in the host's time zone (the
+ * host knows its zone; shared code does not).
+ */
+export function isDueForSchedule(s: Pick<ScheduleSettings, "frequency">, lastCheck: string | null | undefined, now: number, todaysSlot?: number): boolean {
+  if (s.frequency === "hourly" || todaysSlot === undefined) return isDue(lastCheck, intervalMs(s), now);
+  if (!lastCheck) return true;
+  const t = Date.parse(lastCheck);
+  if (Number.isNaN(t)) return true;
+  const latestSlot = now >= todaysSlot ? todaysSlot : todaysSlot - DAY_MS;
+  return t < latestSlot;
+}

@@ -1,0 +1,98 @@
+/**
+ * What the monitor remembers per company between checks, in the document's
+ * store (`doc:` keys, scoped so two base URLs never share a watermark):
+ * the watermark (changes after it are new), what the free availability check
+ * said last time (so an unchanged answer means nothing can have changed), and
+ * the last screening result (so a skipped company still shows its row).
+ * One small JSON value per company: far below Apps Script's 9 KB per property.
+ */
+import { storeGet, storePut, type Operation } from "../core/effects.ts";
+import type { Bilingual } from "../i18n/language.ts";
+import type { OpContext } from "../operations/context.ts";
+import type { KeyFigure, RiskFlagCode, RiskGroup } from "./risk.ts";
+
+export interface StoredResult {
+  group: RiskGroup;
+  code: RiskFlagCode;
+  text: Bilingual;
+  keyFigure: KeyFigure | null;
+}
+
+export interface CompanyState {
+  v: 1;
+  /** Changes dated after this instant (ISO date-time, UTC, no millis) are new. */
+  wm: string;
+  /** availability.lastChangeDate at the last check. */
+  lastChange: string | null;
+  /** availability.financialYears at the last check, ascending. */
+  finYears: number[];
+  name: string | null;
+  result: StoredResult;
+  /** When the company was last checked (ISO date-time). */
+  checkedAt: string;
+  /** The run that last checked it: a resumed run skips companies it already did. */
+  run: string;
+  /** Change lines that check appended to the log. */
+  newChanges: number;
+}
+
+export const stateKey = (ctx: OpContext, id: string) => `doc:mon:${ctx.scope}:c:${id}`;
+
+/** ISO date-time without milliseconds: the emulator and the API compare "since" as text. */
+export const isoInstant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+function parse(raw: string | null): CompanyState | null {
+  if (!raw) return null;
+  try {
+    const s = JSON.parse(raw) as CompanyState;
+    if (s?.v === 1 && typeof s.wm === "string" && s.result && typeof s.run === "string") return s;
+  } catch {
+    /* a damaged entry is a company seen for the first time */
+  }
+  return null;
+}
+
+export function* loadStates(ctx: OpContext, ids: readonly string[]): Operation<Map<string, CompanyState | null>> {
+  const distinct = [...new Set(ids)];
+  const raw = yield* storeGet(distinct.map((id) => stateKey(ctx, id)));
+  return new Map(distinct.map((id, i) => [id, parse(raw[i])]));
+}
+
+export function* saveStates(ctx: OpContext, states: ReadonlyMap<string, CompanyState>): Operation<void> {
+  const entries: Record<string, string> = {};
+  for (const [id, s] of states) entries[stateKey(ctx, id)] = JSON.stringify(s);
+  yield* storePut(entries);
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Can anything have changed since the watermark, judged by the free
+ * availability answer? The API dates the last change by day only, so the
+ * change may lie anywhere in that day: only a watermark at or after the day's
+ * last second (e.g. the `until` of a changes answer fetched late that day)
+ * rules it out. Doubt costs a paid call, never a missed change.
+ */
+export function changedSince(lastChangeDate: string | null | undefined, wm: string): boolean {
+  if (!lastChangeDate) return false;
+  const last = Date.parse(DATE_ONLY.test(lastChangeDate) ? `${lastChangeDate}T23:59:59Z` : lastChangeDate);
+  const mark = Date.parse(wm);
+  return Number.isNaN(last) || Number.isNaN(mark) ? true : last > mark;
+}
+
+/** Did the set of published financial years change? */
+export function financialsChanged(before: readonly number[], now: readonly number[] | null | undefined): boolean {
+  const a = [...before].sort((x, y) => x - y);
+  const b = [...(now ?? [])].sort((x, y) => x - y);
+  return a.length !== b.length || a.some((y, i) => y !== b[i]);
+}
+
+/** The later of two instants (ISO text); unparseable values lose. */
+export function laterOf(a: string, b: string | null | undefined): string {
+  if (!b) return a;
+  const ta = Date.parse(a);
+  const tb = Date.parse(b);
+  if (Number.isNaN(tb)) return a;
+  if (Number.isNaN(ta)) return isoInstant(tb);
+  return tb > ta ? isoInstant(tb) : a;
+}

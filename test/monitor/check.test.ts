@@ -1,0 +1,104 @@
+/**
+ * The issue's test, against the in-process emulator with its clock moved day
+ * by day: a company that becomes insolvent on day 3 shows as risk on day 3,
+ * its announcement appears once in the log, nothing is logged twice across
+ * 10 days and an interrupted run, and credits spent equal the estimate shown.
+ */
+import { describe, expect, it } from "vitest";
+import { runSync } from "../../shared/core/drivers.ts";
+import { checkPortfolio, type RunSummary } from "../../shared/monitor/check.ts";
+import { CHANGES_SHEET } from "../../shared/monitor/changelog.ts";
+import { harness, type Harness } from "./harness.ts";
+
+/** The 10-company example portfolio (shared/reference/portfolio.json, real ids). */
+const portfolio = {
+  portfolio: [
+    { id: "DEMWUYW5R962", name: "TRUMPF SE + Co. KG" },
+    { id: "DE2FDKAK2567", name: "Festo SE & Co. KG" },
+    { id: "DEPZ2VFJZF25", name: "Miele & Cie. KG" },
+    { id: "DELTU2WDWS05", name: "dm-drogerie markt GmbH & Co. KG" },
+    { id: "DEFZ4MICZY78", name: "Deutsche Lufthansa AG" },
+    { id: "DENN6V27F320", name: "Bayer AG" },
+    { id: "DEZI83ECZP59", name: "Zalando SE" },
+    { id: "DE7CG4NJU223", name: "Heidelberger Druckmaschinen AG" },
+    { id: "DEYQWR13CZ20", name: "Deutsche Bahn AG" },
+    { id: "DEY1YQT3UN84", name: "Knorr-Bremse AG" },
+  ],
+};
+
+function seedPortfolio(h: Harness, rows = portfolio.portfolio) {
+  h.sheets.set("Portfolio", [["ID", "Company"], ...rows.map((c) => [c.id, c.name])]);
+}
+
+const header = (h: Harness) => h.sheets.get("Portfolio")[0].map(String);
+const col = (h: Harness, name: string) => header(h).findIndex((x) => x.startsWith(name));
+const rowOf = (h: Harness, id: string) => h.sheets.get("Portfolio").find((r) => r[0] === id)!;
+const logLines = (h: Harness) => h.sheets.get(CHANGES_SHEET).slice(1);
+const keys = (h: Harness) => logLines(h).map((r) => String(r[6]));
+
+/** Preview (the estimate "Check now" shows), then the run; both through the sync driver. */
+function checkNow(h: Harness, opts: Parameters<typeof checkPortfolio>[1] = {}): { preview: RunSummary; run: RunSummary; charged: number } {
+  const preview = runSync(checkPortfolio(h.ctx, { ...opts, preview: true }), h.driver);
+  const before = h.charged();
+  const run = runSync(checkPortfolio(h.ctx, opts), h.driver);
+  return { preview, run, charged: h.charged() - before };
+}
+
+describe("portfolio monitoring against the emulator", () => {
+  it("insolvent on day 3 → risk on day 3, logged once; nothing logged twice over 10 days and an interrupted run; spent == estimate", () => {
+    const h = harness();
+    seedPortfolio(h);
+    const target = portfolio.portfolio[3].id; // dm-drogerie markt
+    h.emu.scheduleEvent(target, { day: 3, kind: "INSOLVENCY" });
+
+    // Day 0: first check. Every company's profile (+ financials where they exist), no changes call.
+    const first = checkNow(h);
+    expect(first.preview.estimate).toBeGreaterThan(0);
+    expect(first.charged).toBe(first.preview.estimate);
+    expect(first.run.spent).toBe(first.charged);
+    expect(first.run.status).toBe("done");
+    expect(first.run.companies).toBe(10);
+    expect(rowOf(h, target)[col(h, "Risk")]).not.toBe("Risk");
+    expect(logLines(h)).toHaveLength(0);
+
+    h.emu.scheduleEvent(portfolio.portfolio[0].id, { day: 7, kind: "ADDRESS" });
+    const perDay: { day: number; estimate: number; charged: number }[] = [];
+    for (let day = 1; day <= 10; day++) {
+      h.advance(1);
+      if (day === 5) continue; // no check on day 5: day 6 must catch up two days
+      if (day === 7) {
+        // An interrupted run: the host dies right after the first window's change lines
+        // were appended, before its watermarks were saved and its rows written.
+        h.crashOn("write", 1);
+        expect(() => runSync(checkPortfolio(h.ctx, { windowRows: 4 }), h.driver)).toThrow("host crashed");
+        expect(keys(h).some((k) => k.startsWith(portfolio.portfolio[0].id))).toBe(true);
+      }
+      const { preview, run, charged } = checkNow(h, { windowRows: 4 });
+      perDay.push({ day, estimate: preview.estimate, charged });
+      expect(charged).toBe(preview.estimate);
+      expect(run.spent).toBe(charged);
+      expect(run.status).toBe("done");
+
+      const cell = rowOf(h, target)[col(h, "Risk")];
+      if (day >= 3) expect(cell).toBe("Risk");
+      else expect(cell).not.toBe("Risk");
+      if (day === 3) {
+        expect(String(rowOf(h, target)[col(h, "Flag")])).toMatch(/^Insolvent/);
+        expect(Number(rowOf(h, target)[col(h, "New changes")])).toBeGreaterThanOrEqual(1);
+      }
+      // Never a line twice.
+      expect(new Set(keys(h)).size).toBe(keys(h).length);
+    }
+    const insolvency = logLines(h).filter((r) => r[1] === target && /insolvency/i.test(String(r[4])));
+    expect(insolvency).toHaveLength(1);
+    expect(String(insolvency[0][0]).slice(0, 10)).toBe(addDays(h.emu.clock.startDate, 3));
+    // Nothing happened to most companies: after the first check they cost nothing.
+    expect(perDay.filter((d) => d.charged === 0).length).toBeGreaterThan(0);
+  });
+});
+
+function addDays(date: string, n: number): string {
+  const d = new Date(date + "T00:00:00Z");
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
