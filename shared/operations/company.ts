@@ -152,7 +152,7 @@ export function* search(ctx: OpContext, req: S.SearchRequest): Operation<SearchR
 }
 
 export function* suggest(ctx: OpContext, prefix: string, size?: number): Operation<SuggestResponse> {
-  const p = V.nonEmpty(prefix, "prefix", 200);
+  const p = V.nonEmpty(prefix, "prefix", 100);
   return yield* one(ctx, { endpoint: "suggest", path: { prefix: p }, query: { size: V.size(size) } });
 }
 

@@ -28,6 +28,9 @@ export interface ResolvedRow {
 
 export type ResolveMode = "batch" | "free";
 
+/** Single resolves sent at once in free mode (decision: the emulator's resolve bucket holds 5). */
+export const FREE_WAVE = 5;
+
 const errorRow = (error: CompanyDataError): ResolvedRow => ({ status: "error", match: null, confidence: null, candidates: [], error });
 
 function fromResult(r: ResolveResult): ResolvedRow {
@@ -97,15 +100,25 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
       });
     });
   } else {
-    const specs: CallSpec[] = misses.map((d) => ({ endpoint: "resolve", body: plan.distinct[d].query }));
-    const results = yield* callMany<ResolveResult>(ctx.client, specs);
-    misses.forEach((d, k) => {
-      const r = results[k];
-      if (r.ok) answers[d] = fromResult(r.data);
-      // A 404 from single resolve means "no such company": an answer, not a failure.
-      else if (r.error.code === "NOT_FOUND") answers[d] = { status: "not_found", match: null, confidence: null, candidates: [] };
-      else answers[d] = errorRow(r.error);
-    });
+    // Single resolve is throttled steadily: a burst of hundreds would mostly
+    // come back 429. Waves of FREE_WAVE each get their own retries; once the
+    // caller's deadline has passed, the rest are reported as TIMEOUT unsent.
+    for (let at = 0; at < misses.length; at += FREE_WAVE) {
+      const wave = misses.slice(at, at + FREE_WAVE);
+      const deadline = ctx.client.deadline;
+      if (deadline !== undefined && ctx.client.now() >= deadline) {
+        for (const d of wave) answers[d] = errorRow(new CompanyDataError("TIMEOUT"));
+        continue;
+      }
+      const results = yield* callMany<ResolveResult>(ctx.client, wave.map((d) => ({ endpoint: "resolve", body: plan.distinct[d].query })));
+      wave.forEach((d, k) => {
+        const r = results[k];
+        if (r.ok) answers[d] = fromResult(r.data);
+        // A 404 from single resolve means "no such company": an answer, not a failure.
+        else if (r.error.code === "NOT_FOUND") answers[d] = { status: "not_found", match: null, confidence: null, candidates: [] };
+        else answers[d] = errorRow(r.error);
+      });
+    }
   }
 
   if (ttl > 0) {

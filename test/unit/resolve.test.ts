@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { runSync, runAsync } from "../../shared/core/drivers.ts";
-import { resolveMany, resolveOne } from "../../shared/operations/resolve.ts";
+import { FREE_WAVE, resolveMany, resolveOne } from "../../shared/operations/resolve.ts";
 import { estimate } from "../../shared/credits/estimate.ts";
 import { dedupe } from "../../shared/batch/plan.ts";
 import { normaliseName } from "../../shared/batch/normalise.ts";
@@ -83,6 +83,16 @@ describe("resolveMany", () => {
     expect(api.requests.every((r) => r.url.endsWith("/v2/resolve"))).toBe(true);
     expect(api.requests).toHaveLength(2);
     expect(credits(spent)).toBe(0);
+  });
+  test("free mode sends single resolves in waves and stops at the deadline", () => {
+    const { api, ctx, run } = setup();
+    const rows = Array.from({ length: 12 }, (_, i) => ({ name: `Firma ${i}` }));
+    run(resolveMany({ ...ctx, cacheTtlSeconds: 0 }, rows, { mode: "free" }));
+    expect(api.batches).toEqual([FREE_WAVE, FREE_WAVE, 2]);
+    const late = { ...ctx, cacheTtlSeconds: 0, client: { ...ctx.client, deadline: api.now() } };
+    const out = run(resolveMany(late, rows, { mode: "free" }));
+    expect(out.every((r) => r.status === "error" && r.error?.code === "TIMEOUT")).toBe(true);
+    expect(api.requests).toHaveLength(12);
   });
   test("not_found answers are cached briefly, like NOT_FOUND", () => {
     const { api, ctx, run } = setup();
