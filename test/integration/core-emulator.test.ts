@@ -182,3 +182,30 @@ describe.each<Mode>(["sync", "async"])("estimate = charge = onSpend (%s driver)"
     }
   });
 });
+
+describe("under faults (500/503, dropped connections, a 429 burst), retries keep the books straight", () => {
+  test.each<Mode>(["sync", "async"])("%s driver", async (mode) => {
+    let t = Date.UTC(2025, 5, 1, 9);
+    const faulty = createEmulator({ companies: 1_000, seed: 11, now: () => t, startDate: "2025-06-01", faults: { failRate: 0.2, dropRate: 0.1, rateLimitBurst: 3, burstRetryAfterSeconds: 2 } });
+    const key = faulty.createKey(10_000);
+    const d = emulatorDrivers(faulty, { now: () => t, onSleep: (ms) => { t += ms; } });
+    let reported = 0;
+    const ctx: OpContext = {
+      client: { apiKey: key, baseUrl: "http://emulator.test", language: "en", now: () => t, random: () => 0.5, onSpend: (_e, c) => { reported += c; } },
+      cacheTtlSeconds: 3600, maxBatch: 20, scope: "faults",
+    };
+    const rows = refs.map((c) => ({ name: c.name }));
+    const op = function* () {
+      const res = yield* resolveMany(ctx, rows);
+      const profiles = yield* C.getProfiles(ctx, ids().slice(0, 10), ["people"]);
+      return { res, profiles };
+    };
+    const out = mode === "sync" ? runSync(op(), d.sync) : await runAsync(op(), d.async);
+    const charged = 10_000 - faulty.balance(key);
+    expect(d.sleeps.length).toBeGreaterThan(0); // faults did happen and were retried
+    expect(out.res.every((r) => r.status !== "error")).toBe(true);
+    expect([...out.profiles.values()].every((v) => !(v instanceof CompanyDataError))).toBe(true);
+    expect(charged).toBe(reported);
+    expect(charged).toBe(estimate({ kind: "all", parts: [{ kind: "resolve", rows: rows.length, mode: "batch", maxBatch: 20 }, { kind: "profile", count: 10, include: ["people"] }] }).credits);
+  });
+});
