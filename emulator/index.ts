@@ -166,7 +166,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         return null;
       },
     },
-    openapi: () => (doc ??= openapiDocument()),
+    openapi: () => (doc ??= openapiDocument(emu.companies.sharedPersonId() ?? undefined)),
     world,
     accounts,
   };

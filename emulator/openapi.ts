@@ -76,7 +76,8 @@ function exampleUrl(e: Endpoint): string {
 
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } });
 
-export function openapiDocument() {
+export function openapiDocument(examplePersonId?: string) {
+  if (examplePersonId) EXAMPLES.personCompanies = { params: { personId: examplePersonId } };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const raw of ENDPOINTS) {
     const e = raw as Endpoint;
