@@ -6,16 +6,32 @@
  * with `settle` into an AppResult envelope the UI reads.
  */
 import type { Operation } from "../core/effects.ts";
-import { CompanyDataError, invalid, toCompanyDataError } from "../core/errors.ts";
-import type { AppDeps, AppError, AppInput, AppMethod, AppMethodName, AppOutput, AppResult } from "./protocol.ts";
+import { CompanyDataError, invalid } from "../core/errors.ts";
+import { errorView } from "./errors.ts";
+import type { AppDeps, AppInput, AppMethod, AppMethodName, AppOutput, AppResult } from "./protocol.ts";
 import { getSettingsMethod, saveSettingsMethod, testConnectionMethod } from "./settings-methods.ts";
 import { MONITOR_METHODS } from "./monitor.ts";
+import { accountMethod, estimateMethod, insertSearchResultsMethod, searchMethod, similarMethod } from "./company-methods.ts";
+import {
+  applyCandidateMethod, detectColumnsMethod, enrichFieldsMethod, enrichPreviewMethod, enrichStartMethod, enrichStepMethod, readSelectionMethod,
+} from "./enrich-methods.ts";
 
-// Filled step by step as the core modules land; the full list is AppApi in protocol.ts.
-const CORE_METHODS: { [M in AppMethodName]?: AppMethod<AppOutput<M>> } = {
+const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
   getSettings: getSettingsMethod,
   saveSettings: saveSettingsMethod,
   testConnection: testConnectionMethod,
+  account: accountMethod,
+  estimate: estimateMethod,
+  search: searchMethod,
+  insertSearchResults: insertSearchResultsMethod,
+  readSelection: readSelectionMethod,
+  detectColumns: detectColumnsMethod,
+  enrichFields: enrichFieldsMethod,
+  enrichPreview: enrichPreviewMethod,
+  enrichStart: enrichStartMethod,
+  enrichStep: enrichStepMethod,
+  applyCandidate: applyCandidateMethod,
+  similar: similarMethod,
 };
 
 export const APP_METHODS: Readonly<Record<string, AppMethod>> = { ...(CORE_METHODS as Record<string, AppMethod>), ...MONITOR_METHODS };
@@ -32,13 +48,7 @@ export function* dispatch(deps: AppDeps, method: string, input: unknown): Operat
   return yield* APP_METHODS[method](deps, input);
 }
 
-export function errorView(e: unknown): AppError {
-  const err = toCompanyDataError(e);
-  const view: AppError = { code: err.code, message: { de: err.text("de"), en: err.text("en") } };
-  if (err.details.field) view.field = err.details.field;
-  if (err.details.retryAt !== undefined) view.retryAt = err.details.retryAt;
-  return view;
-}
+export { errorView };
 
 /** Run a method and settle it into an envelope: errors become data, never a stack. */
 export function* settle(deps: AppDeps, method: string, input: unknown): Operation<AppResult> {

@@ -3,7 +3,102 @@
  * methods here (names start with "monitor", e.g. monitorStatus, monitorRun);
  * dispatch picks them up without further wiring, and the UI's Monitor panel
  * (shared/ui/panels/monitor.ts) calls them.
+ *
+ *   monitorStatus            schedule, last run, whether a run is paused, host note
+ *   monitorPreview {sheet}   the exact price of "Check now" (free calls only)
+ *   monitorRun {sheet,budget?} one step of a check; "paused" → call again
+ *   monitorEstimate {schedule} next run exact + per run / day / month ceiling
+ *   monitorSaveSchedule {schedule} store it (hosts then set their trigger/timer)
  */
-import type { AppMethod } from "./protocol.ts";
+import type { Operation } from "../core/effects.ts";
+import { storeGet } from "../core/effects.ts";
+import type { Bilingual } from "../i18n/language.ts";
+import { checkPortfolio, lastRun, RUN_KEY, type RunSummary } from "../monitor/check.ts";
+import { scheduleEstimate, type ScheduleEstimate } from "../monitor/estimate.ts";
+import { loadSchedule, saveSchedule, scheduleSettings, type ScheduleSettings } from "../monitor/schedule.ts";
+import { record } from "./input.ts";
+import type { AppDeps, AppMethod } from "./protocol.ts";
+import { withSession } from "./session.ts";
+import { contextFromSettings, loadSettings } from "./settings.ts";
 
-export const MONITOR_METHODS: Record<`monitor${string}`, AppMethod> = {};
+export interface MonitorStatusView {
+  schedule: ScheduleSettings;
+  last: RunSummary | null;
+  /** A run paused at a time limit and will continue. */
+  paused: boolean;
+  /** What this host can and cannot do on a schedule. */
+  hostNote: Bilingual;
+}
+
+const HOST_NOTE: Record<string, Bilingual> = {
+  sheets: {
+    de: "Google Sheets prüft nach Zeitplan auch bei geschlossener Tabelle (installierbarer Zeit-Trigger, höchstens stündlich).",
+    en: "Google Sheets checks on schedule even while the spreadsheet is closed (installable time-driven trigger, at most hourly).",
+  },
+  excel: {
+    de: "Excel prüft nur, solange die Arbeitsmappe geöffnet ist: beim Öffnen, wenn die letzte Prüfung älter als das Intervall ist, und danach per Timer. Bei geschlossener Mappe wird nichts aktualisiert.",
+    en: "Excel checks only while the workbook is open: on opening when the last check is older than the interval, then on a timer. Nothing is refreshed while the workbook is closed.",
+  },
+};
+const hostNote = (deps: AppDeps): Bilingual => HOST_NOTE[deps.host] ?? HOST_NOTE.excel;
+
+function sheetOf(input: Record<string, unknown>, fallback: string): string {
+  const v = input.sheet;
+  return typeof v === "string" && v.trim() ? v.trim().slice(0, 100) : fallback;
+}
+
+function budgetOf(input: Record<string, unknown>, fallback: number | null): number | null {
+  if (!("budget" in input)) return fallback;
+  return scheduleSettings({ budget: input.budget }).budget;
+}
+
+export function* monitorStatusMethod(deps: AppDeps, _input: unknown): Operation<MonitorStatusView> {
+  const schedule = yield* loadSchedule();
+  const settings = yield* loadSettings();
+  const ctx = contextFromSettings(settings, deps);
+  const last = yield* lastRun(ctx);
+  const [run] = yield* storeGet([RUN_KEY(ctx)]);
+  return { schedule, last, paused: run !== null, hostNote: hostNote(deps) };
+}
+
+export function* monitorPreviewMethod(deps: AppDeps, input: unknown): Operation<RunSummary> {
+  const i = record(input);
+  const schedule = yield* loadSchedule();
+  return yield* withSession(deps, "monitor", function* ({ ctx }) {
+    return yield* checkPortfolio(ctx, { sheet: sheetOf(i, schedule.sheet), preview: true });
+  });
+}
+
+/** One step of a check under the host's deadline; the UI calls again while the status is "paused". */
+export function* monitorRunMethod(deps: AppDeps, input: unknown): Operation<RunSummary> {
+  const i = record(input);
+  const schedule = yield* loadSchedule();
+  return yield* withSession(deps, "monitor", function* ({ ctx }) {
+    return yield* checkPortfolio(ctx, { sheet: sheetOf(i, schedule.sheet), budget: budgetOf(i, schedule.budget), deadline: deps.deadline });
+  });
+}
+
+export function* monitorEstimateMethod(deps: AppDeps, input: unknown): Operation<ScheduleEstimate & { preview: RunSummary }> {
+  const i = record(input);
+  const current = yield* loadSchedule();
+  const s = scheduleSettings({ ...current, ...record(i.schedule, "schedule") });
+  return yield* withSession(deps, "monitor", function* ({ ctx }) {
+    const preview = yield* checkPortfolio(ctx, { sheet: s.sheet, preview: true });
+    return { ...scheduleEstimate({ companies: preview.companies, withFinancials: preview.withFinancials, nextRun: preview.estimate }, s), preview };
+  });
+}
+
+export function* monitorSaveScheduleMethod(deps: AppDeps, input: unknown): Operation<MonitorStatusView> {
+  const i = record(input);
+  const current = yield* loadSchedule();
+  yield* saveSchedule(scheduleSettings({ ...current, ...record(i.schedule, "schedule") }));
+  return yield* monitorStatusMethod(deps, {});
+}
+
+export const MONITOR_METHODS: Record<`monitor${string}`, AppMethod> = {
+  monitorStatus: monitorStatusMethod,
+  monitorPreview: monitorPreviewMethod,
+  monitorRun: monitorRunMethod,
+  monitorEstimate: monitorEstimateMethod,
+  monitorSaveSchedule: monitorSaveScheduleMethod,
+};

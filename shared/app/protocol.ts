@@ -67,6 +67,7 @@ export interface LedgerEntry {
   operation: string;
   credits: number;
   requests: number;
+  runs: number;
 }
 
 export interface AccountView {
@@ -115,6 +116,8 @@ export interface SelectionView {
   headers: string[];
   /** Up to five rows below the headers, for the UI's preview. */
   sample: Cell[][];
+  /** Distinct company ids found anywhere in the selection (at most 20), for Find similar. */
+  ids: string[];
 }
 
 export type ColumnRole = "name" | "city" | "zip" | "register" | "id";
@@ -143,6 +146,8 @@ export interface EnrichConfig {
   headerRow: number;
   /** First column of the table (1-based). */
   col: number;
+  /** Columns of the table. */
+  cols: number;
   /** Number of data rows (0 = up to the last used row). */
   rows: number;
   mapping: Record<ColumnRole, number | null>;
@@ -219,7 +224,7 @@ export interface AppApi {
   insertSearchResults: { input: InsertInput; output: InsertOutput };
   readSelection: { input: Record<string, never>; output: SelectionView };
   detectColumns: { input: { headers: string[] }; output: ColumnsView };
-  enrichFields: { input: Record<string, never>; output: FieldGroupView[] };
+  enrichFields: { input: Record<string, never>; output: { groups: FieldGroupView[]; defaults: string[] } };
   enrichPreview: { input: EnrichConfig; output: EnrichPreviewView };
   enrichStart: { input: EnrichConfig; output: EnrichProgressView };
   enrichStep: { input: { jobId: string }; output: EnrichProgressView };

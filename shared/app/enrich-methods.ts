@@ -1,0 +1,338 @@
+/**
+ * readSelection, detectColumns, enrichFields, enrichPreview, enrichStart,
+ * enrichStep, applyCandidate: the UI's view of the enrichment job in
+ * shared/enrich/ (the job does the work and keeps the checkpoint; this module
+ * keeps only which block a UI job is about and what it spent so far).
+ */
+import { sheet, storeGet, storePut, type Operation } from "../core/effects.ts";
+import { CompanyDataError, invalid } from "../core/errors.ts";
+import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
+import type { Cell, SelectionInfo } from "../sheet/protocol.ts";
+import { estimate, type PlannedOperation } from "../credits/estimate.ts";
+import { normaliseKey } from "../batch/normalise.ts";
+import { detectColumns, type ColumnMapping, type InputRole } from "../enrich/columns.ts";
+import { DEFAULT_FIELDS, FIELD_GROUPS, FIELDS, GROUP_COST, GROUP_LABEL, fieldNeeds, selectFields } from "../enrich/fields.ts";
+import { taskFromRow, isEmptyTask } from "../enrich/chunk.ts";
+import { outputBlock, selectRows, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/job.ts";
+import { isOutputHeader, readPrevious, type PreviousRow } from "../enrich/rows.ts";
+import { applyReviewPicks, enrichSheet } from "../enrich/run.ts";
+import { errorView } from "./errors.ts";
+import { loadSettings, contextFromSettings, scopeOf } from "./settings.ts";
+import { withSession } from "./session.ts";
+import { list, num, oneOf, record, text } from "./input.ts";
+import type {
+  AppDeps, ColumnRole, ColumnsView, CompanyRow, EnrichConfig, EnrichPreviewView, EnrichProgressView, FieldGroupView, RerunMode, ReviewRow, SelectionView,
+} from "./protocol.ts";
+
+const ROLES: readonly ColumnRole[] = ["name", "city", "zip", "register", "id"];
+const ID_ANYWHERE = /\bDE[A-Z0-9]{10}\b/g;
+/** Rows per chunk: each chunk is written to the sheet before the next, so progress shows and a stop loses little. */
+export const UI_CHUNK_SIZE = 20;
+/**
+ * Time model for the preview (decisions, from the emulator's rate limits; the
+ * real service's numbers are not published): free single resolves at 2 a
+ * second, availability at 5 a second, a paid call about half a second, and
+ * profiles fetched ten at a time.
+ */
+export const TIME_MODEL = { freeResolvePerSecond: 2, availabilityPerSecond: 5, paidCallSeconds: 0.5, parallelProfiles: 10 };
+
+// ------------------------------------------------------------- selection
+
+export function* readSelectionMethod(_deps: AppDeps, _input: unknown): Operation<SelectionView> {
+  const sel = yield* sheet<SelectionInfo>({ op: "selection" });
+  const values = sel.values ?? [];
+  const cols = values.reduce((w, r) => Math.max(w, r.length), 0);
+  const ids = new Set<string>();
+  for (const row of values) for (const v of row) for (const m of String(v ?? "").toUpperCase().match(ID_ANYWHERE) ?? []) if (ids.size < 20) ids.add(m);
+  return {
+    sheet: sel.sheet,
+    row: sel.row,
+    col: sel.col,
+    rows: values.length,
+    cols,
+    headers: (values[0] ?? []).map((v) => String(v ?? "")),
+    sample: values.slice(1, 6),
+    ids: [...ids],
+  };
+}
+
+export function* detectColumnsMethod(_deps: AppDeps, input: unknown): Operation<ColumnsView> {
+  const o = record(input);
+  const headers = list(o, "headers", (v, f) => {
+    if (v !== null && typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") throw invalid(f, "expected a cell value");
+    return v as Cell;
+  }, { max: 500 });
+  const d = detectColumns(headers);
+  return { mapping: toView(d.mapping), headers: d.headers };
+}
+
+const toView = (m: ColumnMapping): Record<ColumnRole, number | null> =>
+  Object.fromEntries(ROLES.map((r) => [r, m[r as InputRole] ?? null])) as Record<ColumnRole, number | null>;
+
+export function* enrichFieldsMethod(_deps: AppDeps, _input: unknown): Operation<{ groups: FieldGroupView[]; defaults: string[] }> {
+  return { groups: fieldGroups(), defaults: [...DEFAULT_FIELDS] };
+}
+
+function fieldGroups(): FieldGroupView[] {
+  return FIELD_GROUPS.map((g) => ({
+    group: g,
+    label: GROUP_LABEL[g],
+    creditsPerCompany: GROUP_COST[g],
+    fields: FIELDS.filter((f) => f.group === g).map((f) => ({ id: f.id, header: f.header })),
+  }));
+}
+
+// ------------------------------------------------------------- config
+
+function readConfig(input: unknown): EnrichConfig {
+  const o = record(input);
+  const sheetName = text(o, "sheet", { min: 1, max: 200 });
+  const headerRow = num(o, "headerRow", 1, 1_000_000, { integer: true });
+  const col = num(o, "col", 1, 18_278, { integer: true });
+  const rows = num(o, "rows", 1, 100_000, { integer: true });
+  const cols = num(o, "cols", 1, 500, { integer: true });
+  const m = record(o.mapping, "mapping");
+  const mapping = {} as Record<ColumnRole, number | null>;
+  for (const r of ROLES) {
+    const v = m[r];
+    mapping[r] = v === null || v === undefined ? null : num(m, r, 0, cols - 1, { integer: true });
+  }
+  const fields = list(o, "fields", (v, f) => {
+    if (typeof v !== "string") throw invalid(f, "expected a field id");
+    return v;
+  }, { max: FIELDS.length });
+  selectFields(fields); // unknown ids → INVALID_INPUT naming "fields"
+  const mode = oneOf(o, "mode", ["batch", "free"] as const, "batch");
+  const rr = record(o.rerun ?? { kind: "newOrFailed" }, "rerun");
+  const kind = oneOf(rr, "kind", ["all", "newOrFailed", "olderThan"] as const);
+  const rerun: RerunMode = kind === "olderThan" ? { kind, days: num(rr, "days", 0, 36_500, { integer: true }) } : { kind };
+  return { sheet: sheetName, headerRow, col, rows, cols, mapping, fields, mode, rerun };
+}
+
+const toRerun = (r: RerunMode): Rerun => (r.kind === "all" ? "all" : r.kind === "newOrFailed" ? "new-or-failed" : { olderThanDays: r.days });
+
+function toMapping(m: Record<ColumnRole, number | null>): ColumnMapping {
+  const out: ColumnMapping = {};
+  for (const r of ROLES) if (m[r] !== null) out[r as InputRole] = m[r]!;
+  return out;
+}
+
+function specOf(c: EnrichConfig): SheetJobSpec {
+  return {
+    sheet: c.sheet,
+    row: c.headerRow,
+    col: c.col,
+    rows: c.rows + 1,
+    cols: c.cols,
+    mapping: toMapping(c.mapping),
+    fields: c.fields,
+    options: { mode: c.mode, rerun: toRerun(c.rerun), chunkSize: UI_CHUNK_SIZE },
+  };
+}
+
+/** Input rows and what an earlier run left beside them, in one read. */
+function* readBlock(spec: SheetJobSpec) {
+  const fields = selectFields(spec.fields);
+  const out = outputBlock(spec, fields.length);
+  const all = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows: spec.rows, cols: spec.cols + out.cols });
+  const input = all.map((r) => r.slice(0, spec.cols));
+  const output = all.map((r) => r.slice(spec.cols));
+  const hasOutput = isOutputHeader(output[0] ?? [], fields);
+  const previous: (PreviousRow | null)[] = output.slice(1).map((r) => (hasOutput ? readPrevious(r, fields.length) : null));
+  return { fields, out, input, output, previous };
+}
+
+// ------------------------------------------------------------- preview
+
+export function* enrichPreviewMethod(deps: AppDeps, input: unknown): Operation<EnrichPreviewView> {
+  const config = readConfig(input);
+  const spec = specOf(config);
+  const { fields, input: rows, previous } = yield* readBlock(spec);
+  const mapping = toMapping(config.mapping);
+  const tasks = rows.slice(1).map((r, i) => taskFromRow(i, r, mapping));
+  const selected = selectRows(tasks, previous, toRerun(config.rerun), deps.now());
+  const needs = fieldNeeds(fields);
+  const queries = new Set<string>();
+  const ids = new Set<string>();
+  let toResolve = 0;
+  for (const i of selected) {
+    const t = tasks[i];
+    const carried = !t.id && previous[i]?.id && config.rerun.kind !== "all" ? previous[i]!.id : null;
+    if (t.id || carried) ids.add((t.id ?? carried)!);
+    else if (t.query) {
+      toResolve++;
+      queries.add(normaliseKey(t.query));
+    }
+  }
+  // Upper bound: every distinct name matches one company of its own.
+  const companies = ids.size + queries.size;
+  const profileNeeded = needs.resolved.profile || (ids.size > 0 && needs.givenId.profile);
+  const include = needs.resolved.include;
+  const parts = (mode: "batch" | "free"): PlannedOperation[] => [
+    ...(toResolve > 0 ? [{ kind: "resolve", rows: toResolve, distinct: queries.size, mode } as PlannedOperation] : []),
+    ...(include.length > 0 && companies > 0 ? [{ kind: "availability", count: companies } as PlannedOperation] : []),
+    ...(profileNeeded && companies > 0 ? [{ kind: "profile", count: companies, include } as PlannedOperation] : []),
+  ];
+  const batch = estimate({ kind: "all", parts: parts("batch") });
+  const free = estimate({ kind: "all", parts: parts("free") });
+  const profiles = profileNeeded ? companies : 0;
+  const availability = include.length > 0 ? companies : 0;
+  const t = TIME_MODEL;
+  const common = availability / t.availabilityPerSecond + Math.ceil(profiles / t.parallelProfiles) * t.paidCallSeconds;
+  const batchCalls = batch.breakdown.length ? estimate({ kind: "all", parts: parts("batch").slice(0, toResolve > 0 ? 1 : 0) }).requests : 0;
+  return {
+    rows: tasks.filter((x) => !isEmptyTask(x)).length,
+    rowsToProcess: selected.length,
+    distinct: companies,
+    batch: { credits: batch.credits, seconds: batchCalls * t.paidCallSeconds + common },
+    free: { credits: free.credits, seconds: queries.size / t.freeResolvePerSecond + common },
+    estimate: config.mode === "free" ? free : batch,
+    fields: fieldGroups(),
+  };
+}
+
+// ------------------------------------------------------------- the job
+
+interface UiJob {
+  spec: SheetJobSpec;
+  credits: number;
+  finished: boolean;
+  lastError: ReturnType<typeof errorView> | null;
+}
+
+const jobKey = (scope: string, id: string) => `doc:uijob:${scope}:${id}`;
+
+function* jobScope(deps: AppDeps): Operation<string> {
+  const settings = yield* loadSettings();
+  return contextFromSettings(settings, deps).scope;
+}
+
+function* loadJob(deps: AppDeps, jobId: string): Operation<UiJob> {
+  const [raw] = yield* storeGet([jobKey(yield* jobScope(deps), jobId)]);
+  if (!raw) throw invalid("jobId", "no such enrichment job in this document");
+  return JSON.parse(raw) as UiJob;
+}
+
+function* saveJob(deps: AppDeps, jobId: string, job: UiJob): Operation<void> {
+  yield* storePut({ [jobKey(yield* jobScope(deps), jobId)]: JSON.stringify(job) });
+}
+
+function readJobId(input: unknown): string {
+  const id = text(record(input), "jobId", { min: 1, max: 40 });
+  if (!/^[a-z0-9]+$/.test(id)) throw invalid("jobId", "not a job id");
+  return id;
+}
+
+export function* enrichStartMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
+  const config = readConfig(input);
+  const spec = specOf(config);
+  if (config.mapping.name === null && config.mapping.id === null) throw invalid("columns", "no company name or id column");
+  const jobId = scopeOf(JSON.stringify(spec));
+  const job: UiJob = { spec, credits: 0, finished: false, lastError: null };
+  yield* saveJob(deps, jobId, job);
+  return yield* progressOf(jobId, job, null);
+}
+
+export function* enrichStepMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
+  const jobId = readJobId(input);
+  const job = yield* loadJob(deps, jobId);
+  if (job.finished) return yield* progressOf(jobId, job, null);
+  return yield* runJob(deps, jobId, job, "step");
+}
+
+export function* applyCandidateMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
+  const o = record(input);
+  const jobId = readJobId(o);
+  const row = num(o, "row", 1, 1_100_000, { integer: true });
+  const candidateId = text(o, "candidateId", { min: 1, max: 20 }).toUpperCase();
+  if (!COMPANY_ID_PATTERN.test(candidateId)) throw invalid("candidateId", "not a company id (DE + 10 letters or digits)");
+  const job = yield* loadJob(deps, jobId);
+  const spec = job.spec;
+  if (row <= spec.row || row >= spec.row + spec.rows) throw invalid("row", "outside the enriched table");
+  const out = outputBlock(spec, selectFields(spec.fields).length);
+  // The pick goes where the user would put it by hand: the id column of the output, which the job reads back.
+  yield* sheet({ op: "write", sheet: spec.sheet, row, col: out.col + 2, values: [[candidateId]] });
+  return yield* runJob(deps, jobId, job, "picks");
+}
+
+function* runJob(deps: AppDeps, jobId: string, job: UiJob, what: "step" | "picks"): Operation<EnrichProgressView> {
+  let result: SheetRunResult | null = null;
+  try {
+    result = yield* withSession(deps, "enrich", function* (s) {
+      try {
+        const spec: SheetJobSpec = { ...job.spec, options: { ...job.spec.options, deadline: deps.deadline } };
+        return what === "picks" ? yield* applyReviewPicks(s.ctx, spec) : yield* enrichSheet(s.ctx, spec);
+      } finally {
+        job.credits += s.spent.credits;
+      }
+    });
+    job.lastError = null;
+    if (what === "step") job.finished = result.complete || result.stopped === "out_of_credits";
+    if (result.stopped === "out_of_credits") job.lastError = errorView(new CompanyDataError("OUT_OF_CREDITS"));
+  } catch (e) {
+    const err = e instanceof CompanyDataError ? e : new CompanyDataError("INTERNAL");
+    // A bad key or a broken range stops the job; a transient failure leaves it resumable.
+    if (!err.transient) job.finished = true;
+    job.lastError = errorView(err);
+  }
+  yield* saveJob(deps, jobId, job);
+  return yield* progressOf(jobId, job, result);
+}
+
+/** Progress from what the sheet holds now: the job writes every chunk before going on. */
+function* progressOf(jobId: string, job: UiJob, result: SheetRunResult | null): Operation<EnrichProgressView> {
+  const { input, previous, fields } = yield* readBlock(job.spec);
+  const mapping = job.spec.mapping ?? {};
+  const tasks = input.slice(1).map((r, i) => taskFromRow(i, r, mapping));
+  const total = tasks.filter((t) => !isEmptyTask(t)).length;
+  const counts = { matched: 0, review: 0, notFound: 0, errors: 0 };
+  const reviewRows: ReviewRow[] = [];
+  previous.forEach((p, i) => {
+    if (!p || isEmptyTask(tasks[i])) return;
+    if (p.outcome === "matched") counts.matched++;
+    else if (p.outcome === "not_found") counts.notFound++;
+    else if (p.outcome === "error" || p.outcome === "out_of_credits") counts.errors++;
+    else if (p.outcome === "review") {
+      counts.review++;
+      if (reviewRows.length < 50) reviewRows.push({ row: job.spec.row + 1 + i, input: inputText(input[i + 1], mapping), candidates: [] });
+    }
+  });
+  // Candidates are in the review rows' status text ("prüfen: ID – Name, Ort | …").
+  if (reviewRows.length) {
+    const out = outputBlock(job.spec, fields.length);
+    const status = yield* sheet<Cell[][]>({ op: "read", sheet: job.spec.sheet, row: out.row + 1, col: out.col, rows: job.spec.rows - 1, cols: 1 });
+    for (const r of reviewRows) r.candidates = parseCandidates(String(status[r.row - out.row - 1]?.[0] ?? ""));
+  }
+  const done = previous.filter((p, i) => p && !isEmptyTask(tasks[i])).length;
+  const processed = result ? Math.min(total, Math.max(done, total - result.stats.pending)) : done;
+  return {
+    jobId,
+    total,
+    processed: job.finished ? total : Math.min(processed, total),
+    ...counts,
+    creditsSpent: job.credits,
+    finished: job.finished,
+    reviewRows,
+    lastError: job.lastError,
+  };
+}
+
+function inputText(row: Cell[] | undefined, m: ColumnMapping): string {
+  if (!row) return "";
+  const part = (k: InputRole) => (m[k] !== undefined ? String(row[m[k]!] ?? "").trim() : "");
+  return [part("name") || part("id"), part("zip"), part("city"), part("register")].filter(Boolean).join(", ");
+}
+
+export function parseCandidates(status: string): CompanyRow[] {
+  const at = status.indexOf(":");
+  if (at < 0) return [];
+  return status.slice(at + 1).split(" | ").map((s) => s.trim()).filter(Boolean).flatMap((label): CompanyRow[] => {
+    const m = /^(DE[A-Z0-9]{10})(?:\s+–\s+(.*))?$/.exec(label);
+    if (!m) return [];
+    const rest = m[2] ?? "";
+    const comma = rest.lastIndexOf(", ");
+    const name = comma >= 0 ? rest.slice(0, comma) : rest;
+    const city = comma >= 0 ? rest.slice(comma + 2) : "";
+    return [{ id: m[1], name, legalForm: "", street: "", zip: "", city, state: "", register: "", industry: "", size: "", status: "", active: null, score: null, distanceKm: null }];
+  });
+}

@@ -1,0 +1,243 @@
+/**
+ * The shell of the one UI: header (balance, language), a tab list over the
+ * registered panels, and the active panel. Panels keep their state in a
+ * plain object the shell holds, so switching language re-renders everything
+ * without losing what the user typed.
+ */
+import type { Bilingual, Language } from "../i18n/language.ts";
+import type { AccountView, AppError, AppInput, AppMethodName, AppOutput } from "../app/protocol.ts";
+import { h, replace } from "./dom.ts";
+import { UiCallError, type UiHost } from "./host.ts";
+import { STRINGS, format, type StringKey } from "./strings.ts";
+import { PANELS, type PanelDef, type PanelId } from "./panels/registry.ts";
+
+export interface Message {
+  kind: "info" | "error" | "success";
+  text: Bilingual;
+}
+
+export interface Ui {
+  readonly host: UiHost;
+  readonly lang: Language;
+  t(key: StringKey, vars?: Record<string, string | number>): string;
+  pick(text: Bilingual): string;
+  call<M extends AppMethodName>(method: M, input: AppInput<M>): Promise<AppOutput<M>>;
+  call(method: string, input: unknown): Promise<unknown>;
+  setLanguage(lang: Language): Promise<void>;
+  /** Ask for the balance again (after anything that spent credits). */
+  refreshAccount(): Promise<AccountView | null>;
+  /** The last account answer, for the header and the settings panel. */
+  readonly account: AccountView | null;
+  /** Switch to a panel, optionally handing it data (e.g. selected ids). */
+  show(panel: PanelId, handoff?: unknown): void;
+  /** Re-render the active panel from its state. */
+  rerender(): void;
+  /** Bilingual message for a failure of any kind. */
+  errorMessage(e: unknown): Message;
+  /** Run an action with a busy button and a status message for failures. */
+  run(state: PanelState, button: HTMLButtonElement | null, action: () => Promise<void>): Promise<void>;
+}
+
+export interface PanelState {
+  message?: Message;
+  busy?: boolean;
+  handoff?: unknown;
+  [k: string]: unknown;
+}
+
+export interface MountOptions {
+  /** Panels to show, in order; default: all registered. One panel = no tab list (a Sheets sidebar). */
+  panels?: PanelId[];
+  initial?: PanelId;
+  /** Language before the settings have answered. */
+  language?: Language;
+}
+
+export interface MountedUi {
+  ui: Ui;
+  ready: Promise<void>;
+  destroy(): void;
+}
+
+const ERROR_FALLBACK: Bilingual = { de: "Interner Fehler des Add-ons. Bitte erneut versuchen.", en: "Internal error in the add-on. Please try again." };
+
+export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {}): MountedUi {
+  const panels: PanelDef[] = (opts.panels ?? PANELS.map((p) => p.id)).map((id) => {
+    const p = PANELS.find((x) => x.id === id);
+    if (!p) throw new Error(`unknown panel ${id}`);
+    return p;
+  });
+  const states = new Map<string, PanelState>(panels.map((p) => [p.id, {}]));
+  let active: PanelDef = panels.find((p) => p.id === opts.initial) ?? panels[0];
+  let lang: Language = opts.language ?? "de";
+  let account: AccountView | null = null;
+
+  const shell = h("div", { class: "cd-app" });
+  root.appendChild(shell);
+
+  const ui: Ui = {
+    host,
+    get lang() {
+      return lang;
+    },
+    get account() {
+      return account;
+    },
+    t: (key, vars) => format(STRINGS[key][lang], vars),
+    pick: (text) => text[lang],
+    call: ((method: string, input: unknown) => host.call(method, input)) as Ui["call"],
+    async setLanguage(next) {
+      if (next === lang) return;
+      lang = next;
+      render();
+      try {
+        await host.call("saveSettings", { language: next });
+      } catch {
+        /* the switch still holds for this session; Settings shows the saved value */
+      }
+    },
+    async refreshAccount() {
+      try {
+        account = await host.call("account", {});
+      } catch {
+        account = null;
+      }
+      renderHeader();
+      return account;
+    },
+    show(id, handoff) {
+      const p = panels.find((x) => x.id === id);
+      if (!p) return;
+      active = p;
+      if (handoff !== undefined) states.get(id)!.handoff = handoff;
+      render();
+      (shell.querySelector(`#cd-tab-${id}`) as HTMLElement | null)?.focus();
+    },
+    rerender: () => renderPanel(),
+    errorMessage(e) {
+      if (e instanceof UiCallError) return { kind: "error", text: messageOf(e.error) };
+      return { kind: "error", text: ERROR_FALLBACK };
+    },
+    async run(state, button, action) {
+      if (state.busy) return;
+      state.busy = true;
+      state.message = undefined;
+      if (button) {
+        button.disabled = true;
+        button.setAttribute("aria-busy", "true");
+      }
+      try {
+        await action();
+      } catch (e) {
+        state.message = ui.errorMessage(e);
+      } finally {
+        state.busy = false;
+        renderPanel();
+      }
+    },
+  };
+
+  const header = h("header", { class: "cd-header" });
+  const tabs = h("div", { class: "cd-tabs", role: "tablist" });
+  const panelBox = h("main", { class: "cd-panel", role: panels.length > 1 ? "tabpanel" : undefined, id: "cd-panel", attrs: { tabindex: "-1" } });
+  shell.append(header, panels.length > 1 ? tabs : "", panelBox);
+
+  function renderHeader() {
+    const langButton = (l: Language, label: string) =>
+      h("button", {
+        type: "button",
+        class: "cd-lang" + (l === lang ? " is-active" : ""),
+        id: `cd-lang-${l}`,
+        attrs: { "aria-pressed": String(l === lang), lang: l, "aria-label": l === "de" ? "Deutsch" : "English" },
+        on: { click: () => void ui.setLanguage(l) },
+      }, label);
+    const balance = account
+      ? ui.t("balance", { credits: formatNumber(account.credits, lang) })
+      : ui.t("balanceUnknown");
+    replace(header,
+      h("div", { class: "cd-title" }, ui.t("appTitle")),
+      h("div", { class: "cd-balance", id: "cd-balance", role: "status", attrs: { "aria-live": "polite" } }, balance),
+      h("div", { class: "cd-langs", role: "group", attrs: { "aria-label": ui.t("language") } }, langButton("de", "DE"), langButton("en", "EN")));
+  }
+
+  function renderTabs() {
+    if (panels.length <= 1) return;
+    replace(tabs, panels.map((p, i) =>
+      h("button", {
+        type: "button",
+        role: "tab",
+        id: `cd-tab-${p.id}`,
+        class: "cd-tab" + (p === active ? " is-active" : ""),
+        attrs: { "aria-selected": String(p === active), "aria-controls": "cd-panel", tabindex: p === active ? "0" : "-1" },
+        on: {
+          click: () => ui.show(p.id),
+          keydown: (ev) => {
+            // Arrow keys move between tabs (WAI-ARIA tabs pattern); Tab leaves the list.
+            const step = ev.key === "ArrowRight" ? 1 : ev.key === "ArrowLeft" ? -1 : 0;
+            if (ev.key === "Home" || ev.key === "End") {
+              ev.preventDefault();
+              ui.show(panels[ev.key === "Home" ? 0 : panels.length - 1].id);
+            } else if (step) {
+              ev.preventDefault();
+              ui.show(panels[(i + step + panels.length) % panels.length].id);
+            }
+          },
+        },
+      }, p.title[lang])));
+    panelBox.setAttribute("aria-labelledby", `cd-tab-${active.id}`);
+  }
+
+  function renderPanel() {
+    const focusedId = (document.activeElement as HTMLElement | null)?.id;
+    const state = states.get(active.id)!;
+    const body = active.render(ui, state);
+    const msg = state.message;
+    const status = h("div", {
+      class: "cd-status" + (msg ? ` is-${msg.kind}` : ""),
+      id: `cd-status-${active.id}`,
+      role: msg?.kind === "error" ? "alert" : "status",
+      attrs: { "aria-live": "polite" },
+    }, msg ? msg.text[lang] : "");
+    replace(panelBox, panels.length <= 1 ? h("h1", { class: "cd-panel-title" }, active.title[lang]) : null, body, status);
+    panelBox.setAttribute("lang", lang);
+    if (focusedId) {
+      const again = document.getElementById(focusedId);
+      if (again && shell.contains(again) && again !== document.activeElement) again.focus();
+    }
+  }
+
+  function render() {
+    shell.setAttribute("lang", lang);
+    renderHeader();
+    renderTabs();
+    renderPanel();
+  }
+
+  render();
+  const ready = (async () => {
+    try {
+      const s = await host.call("getSettings", {});
+      if (s.language !== lang) {
+        lang = s.language;
+        render();
+      }
+      if (s.apiKeySet) await ui.refreshAccount();
+    } catch {
+      /* the panels show their own errors when used */
+    }
+  })();
+
+  return {
+    ui,
+    ready,
+    destroy: () => shell.remove(),
+  };
+}
+
+export function messageOf(error: AppError): Bilingual {
+  return error.message ?? ERROR_FALLBACK;
+}
+
+export function formatNumber(n: number, lang: Language): string {
+  return n.toLocaleString(lang === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: 2 });
+}

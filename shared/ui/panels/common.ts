@@ -1,0 +1,71 @@
+/** Pieces several panels share: the company table and the cost line. */
+import type { CompanyRow, CostView } from "../../app/protocol.ts";
+import type { Ui } from "../app.ts";
+import { formatNumber } from "../app.ts";
+import { h } from "../dom.ts";
+
+export function button(id: string, label: string, onClick: (btn: HTMLButtonElement) => void, opts: { primary?: boolean; disabled?: boolean } = {}): HTMLButtonElement {
+  const b: HTMLButtonElement = h("button", {
+    type: "button",
+    id,
+    class: opts.primary ? "cd-btn is-primary" : "cd-btn",
+    disabled: opts.disabled,
+    on: { click: () => onClick(b) },
+  });
+  b.textContent = label;
+  return b;
+}
+
+export function creditsText(ui: Ui, credits: number): string {
+  return credits === 1 ? ui.t("oneCredit") : ui.t("nCredits", { n: formatNumber(credits, ui.lang) });
+}
+
+export function costLine(ui: Ui, id: string, cost: CostView | null, prefix: "costBefore" | "costSpent" = "costBefore"): HTMLElement {
+  const text = cost === null ? ui.t("costUnknown") : ui.t(prefix, { credits: creditsText(ui, cost.credits) });
+  return h("p", { class: "cd-cost", id }, text);
+}
+
+/**
+ * Companies as a table with a checkbox per row. Every value is text
+ * (textContent), so a name like `<img onerror=…>` or `=HYPERLINK(…)` is shown
+ * as typed.
+ */
+export function companyTable(ui: Ui, idPrefix: string, rows: CompanyRow[], selected: Set<string>, onToggle: () => void, opts: { distance?: boolean; score?: boolean } = {}): HTMLElement {
+  if (rows.length === 0) return h("p", { class: "cd-empty" }, ui.t("noResults"));
+  const all: HTMLInputElement = h("input", {
+    type: "checkbox",
+    id: `${idPrefix}-all`,
+    checked: rows.every((r) => selected.has(r.id)),
+    attrs: { "aria-label": ui.t("selectAll") },
+    on: {
+      change: () => {
+        for (const r of rows) (all.checked ? selected.add(r.id) : selected.delete(r.id));
+        onToggle();
+      },
+    },
+  });
+  return h("div", { class: "cd-table-wrap" },
+    h("table", { class: "cd-table", id: `${idPrefix}-table` },
+      h("caption", { class: "cd-sr" }, ui.t("resultsCaption", { n: rows.length })),
+      h("thead", null, h("tr", null,
+        h("th", { attrs: { scope: "col" } }, all),
+        h("th", { attrs: { scope: "col" } }, ui.t("colName")),
+        h("th", { attrs: { scope: "col" } }, ui.t("colCity")),
+        h("th", { attrs: { scope: "col" } }, ui.t("colRegister")),
+        opts.distance ? h("th", { attrs: { scope: "col" } }, ui.t("colDistance")) : null,
+        opts.score ? h("th", { attrs: { scope: "col" } }, ui.t("colScore")) : null)),
+      h("tbody", null, rows.map((r, i) =>
+        h("tr", { attrs: { "data-id": r.id } },
+          h("td", null, h("input", {
+            type: "checkbox",
+            id: `${idPrefix}-row-${i}`,
+            checked: selected.has(r.id),
+            attrs: { "aria-label": ui.t("selectRow", { name: r.name || r.id }) },
+            on: { change: (ev) => ((ev.target as HTMLInputElement).checked ? selected.add(r.id) : selected.delete(r.id), onToggle()) },
+          })),
+          h("td", { class: "cd-name" }, h("span", null, r.name || r.id), h("span", { class: "cd-sub" }, [r.legalForm, r.id].filter(Boolean).join(" · "))),
+          h("td", null, [r.zip, r.city].filter(Boolean).join(" ")),
+          h("td", null, r.register),
+          opts.distance ? h("td", { class: "cd-num" }, r.distanceKm === null ? "" : `${formatNumber(r.distanceKm, ui.lang)} km`) : null,
+          opts.score ? h("td", { class: "cd-num" }, r.score === null ? "" : formatNumber(Math.round(r.score * 100), ui.lang) + " %") : null)))));
+}

@@ -1,0 +1,276 @@
+/**
+ * Enrich a list: read the selected table, confirm which columns hold name,
+ * city, postcode, register or id, choose output fields by cost, see credits
+ * and time before anything is spent, run in resumable steps with a progress
+ * bar, and settle ambiguous rows by picking a candidate.
+ */
+import type { ColumnRole, EnrichConfig, EnrichPreviewView, EnrichProgressView, FieldGroupView, RerunMode, SelectionView } from "../../app/protocol.ts";
+import type { PanelState, Ui } from "../app.ts";
+import { formatNumber } from "../app.ts";
+import { h, field } from "../dom.ts";
+import type { PanelDef } from "./registry.ts";
+import { button, creditsText } from "./common.ts";
+
+const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id"];
+
+interface EnrichState extends PanelState {
+  selection?: SelectionView;
+  mapping?: Record<ColumnRole, number | null>;
+  groups?: FieldGroupView[] | null;
+  fields?: Set<string>;
+  mode?: "batch" | "free";
+  rerun?: "all" | "newOrFailed" | "olderThan";
+  days?: string;
+  preview?: EnrichPreviewView;
+  progress?: EnrichProgressView;
+  running?: boolean;
+  pauseRequested?: boolean;
+  picks?: Record<number, string>;
+}
+
+function loadFields(ui: Ui, s: EnrichState) {
+  if (s.groups !== undefined) return;
+  s.groups = null;
+  ui.call("enrichFields", {}).then(
+    (out) => {
+      s.groups = out.groups;
+      s.fields ??= new Set(out.defaults);
+      ui.rerender();
+    },
+    (e) => {
+      s.groups = undefined;
+      s.message = ui.errorMessage(e);
+      ui.rerender();
+    },
+  );
+}
+
+function config(s: EnrichState): EnrichConfig {
+  const sel = s.selection!;
+  const rerun: RerunMode = s.rerun === "olderThan" ? { kind: "olderThan", days: Math.max(1, Number(s.days) || 30) } : { kind: s.rerun ?? "all" } as RerunMode;
+  return {
+    sheet: sel.sheet,
+    headerRow: sel.row,
+    col: sel.col,
+    rows: Math.max(0, sel.rows - 1),
+    cols: sel.cols,
+    mapping: s.mapping!,
+    fields: [...(s.fields ?? [])],
+    mode: s.mode ?? "batch",
+    rerun,
+  };
+}
+
+const seconds = (ui: Ui, n: number) =>
+  n < 90 ? ui.t("seconds", { n: formatNumber(Math.max(1, Math.round(n)), ui.lang) }) : ui.t("minutes", { n: formatNumber(Math.round(n / 60), ui.lang) });
+
+/** Step until finished, paused or failed; each step is one host call bounded by the host's deadline. */
+async function drive(ui: Ui, s: EnrichState) {
+  s.running = true;
+  s.pauseRequested = false;
+  ui.rerender();
+  try {
+    while (s.progress && !s.progress.finished && !s.pauseRequested) {
+      s.progress = await ui.call("enrichStep", { jobId: s.progress.jobId });
+      ui.rerender();
+    }
+    if (s.progress?.finished) {
+      s.message = { kind: "success", text: { de: "Anreicherung abgeschlossen.", en: "Enrichment finished." } };
+    } else if (s.pauseRequested) {
+      s.message = { kind: "info", text: { de: "Angehalten. Fortsetzen setzt an der letzten Zeile fort.", en: "Paused. Resume continues from the last row." } };
+    }
+  } catch (e) {
+    s.message = ui.errorMessage(e);
+  } finally {
+    s.running = false;
+    ui.rerender();
+    void ui.refreshAccount();
+  }
+}
+
+export const enrichPanel: PanelDef = {
+  id: "enrich",
+  title: { de: "Anreichern", en: "Enrich" },
+  render(ui, state) {
+    const s = state as EnrichState;
+    loadFields(ui, s);
+    s.mode ??= "batch";
+    s.rerun ??= "newOrFailed";
+    s.picks ??= {};
+    const parts: (HTMLElement | null)[] = [];
+
+    // 1. The table
+    parts.push(h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-table" } },
+      h("h2", { id: "enrich-h-table" }, ui.t("enrichStepTable")),
+      h("p", { class: "cd-intro" }, ui.t("enrichIntro")),
+      h("div", { class: "cd-actions" },
+        button("enrich-read", ui.t("readSelection"), (b) =>
+          void ui.run(s, b, async () => {
+            const sel = await ui.call("readSelection", {});
+            const cols = await ui.call("detectColumns", { headers: sel.headers });
+            s.selection = sel;
+            s.mapping = cols.mapping;
+            s.preview = undefined;
+          }), { primary: !s.selection })),
+      s.selection
+        ? h("p", { class: "cd-note", id: "enrich-selection" },
+          ui.t("selectionInfo", { sheet: s.selection.sheet, rows: Math.max(0, s.selection.rows - 1), cols: s.selection.cols }))
+        : null));
+
+    if (s.selection && s.mapping) {
+      const sel = s.selection;
+      // 2. Columns, detected and correctable
+      parts.push(h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-cols" } },
+        h("h2", { id: "enrich-h-cols" }, ui.t("enrichStepColumns")),
+        h("div", { class: "cd-grid2" }, ROLES.map((role) => {
+          const select = h("select", {
+            id: `enrich-col-${role}`,
+            on: {
+              change: (ev) => {
+                const v = (ev.target as HTMLSelectElement).value;
+                s.mapping![role] = v === "" ? null : Number(v);
+                s.preview = undefined;
+              },
+            },
+          },
+          h("option", { value: "" }, ui.t("columnNone")),
+          sel.headers.map((hd, i) => h("option", { value: String(i) }, hd || ui.t("columnN", { n: i + 1 }))));
+          select.value = s.mapping![role] === null ? "" : String(s.mapping![role]);
+          return field(ui.t(`role_${role}` as "role_name"), select);
+        }))));
+
+      // 3. Output fields grouped by cost
+      const groups = s.groups;
+      parts.push(h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-fields" } },
+        h("h2", { id: "enrich-h-fields" }, ui.t("enrichStepFields")),
+        groups === null || groups === undefined
+          ? h("p", { class: "cd-note" }, ui.t("loading"))
+          : h("div", null, groups.map((g) =>
+            h("fieldset", { class: "cd-fieldset", id: `enrich-group-${g.group}` },
+              h("legend", null, ui.pick(g.label)),
+              h("div", { class: "cd-checks" }, g.fields.map((f) =>
+                h("label", { class: "cd-choice" },
+                  h("input", {
+                    type: "checkbox",
+                    id: `enrich-field-${f.id}`,
+                    checked: s.fields?.has(f.id) ?? false,
+                    on: {
+                      change: (ev) => {
+                        s.fields ??= new Set();
+                        if ((ev.target as HTMLInputElement).checked) s.fields.add(f.id);
+                        else s.fields.delete(f.id);
+                        s.preview = undefined;
+                      },
+                    },
+                  }), " ", ui.pick(f.header)))))))));
+
+      // 4. How: fast or free, which rows
+      const radio = (name: string, id: string, checked: boolean, label: string, onPick: () => void) =>
+        h("label", { class: "cd-choice" },
+          h("input", { type: "radio", name, id, checked, on: { change: () => (onPick(), (s.preview = undefined), ui.rerender()) } }), " ", label);
+      const days = h("input", {
+        id: "enrich-days",
+        type: "number",
+        min: "1",
+        max: "3650",
+        value: s.days ?? "30",
+        disabled: s.rerun !== "olderThan",
+        attrs: { "aria-label": ui.t("rerunDays") },
+        on: { input: (ev) => ((s.days = (ev.target as HTMLInputElement).value), (s.preview = undefined)) },
+      });
+      parts.push(h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-how" } },
+        h("h2", { id: "enrich-h-how" }, ui.t("enrichStepHow")),
+        h("fieldset", { class: "cd-fieldset" },
+          h("legend", null, ui.t("enrichMode")),
+          radio("enrich-mode", "enrich-mode-batch", s.mode === "batch", ui.t("modeBatch"), () => (s.mode = "batch")),
+          radio("enrich-mode", "enrich-mode-free", s.mode === "free", ui.t("modeFree"), () => (s.mode = "free"))),
+        h("fieldset", { class: "cd-fieldset" },
+          h("legend", null, ui.t("rerun")),
+          radio("enrich-rerun", "enrich-rerun-all", s.rerun === "all", ui.t("rerunAll"), () => (s.rerun = "all")),
+          radio("enrich-rerun", "enrich-rerun-new", s.rerun === "newOrFailed", ui.t("rerunNew"), () => (s.rerun = "newOrFailed")),
+          h("div", { class: "cd-inline" },
+            radio("enrich-rerun", "enrich-rerun-older", s.rerun === "olderThan", ui.t("rerunOlder"), () => (s.rerun = "olderThan")),
+            days, " ", ui.t("days")))));
+
+      // 5. Preview and run
+      const p = s.preview;
+      const previewBox = p
+        ? h("div", { class: "cd-preview", id: "enrich-preview" },
+          h("p", null, ui.t("previewRows", { rows: p.rowsToProcess, all: p.rows, distinct: p.distinct })),
+          h("ul", null,
+            h("li", { class: s.mode === "batch" ? "is-chosen" : "" }, ui.t("previewBatch", { credits: creditsText(ui, p.batch.credits), time: seconds(ui, p.batch.seconds) })),
+            h("li", { class: s.mode === "free" ? "is-chosen" : "" }, ui.t("previewFree", { credits: creditsText(ui, p.free.credits), time: seconds(ui, p.free.seconds) }))),
+          p.estimate.breakdown.length
+            ? h("ul", { class: "cd-breakdown" }, p.estimate.breakdown.map((b) => h("li", null, `${ui.pick(b.label)}: ${creditsText(ui, b.credits)}`)))
+            : null)
+        : null;
+      const running = !!s.running;
+      const prog = s.progress;
+      parts.push(h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-run" } },
+        h("h2", { id: "enrich-h-run" }, ui.t("enrichStepRun")),
+        h("div", { class: "cd-actions" },
+          button("enrich-preview-btn", ui.t("preview"), (b) =>
+            void ui.run(s, b, async () => {
+              s.preview = await ui.call("enrichPreview", config(s));
+            }), { disabled: running }),
+          button("enrich-start", ui.t("start"), (b) =>
+            void ui.run(s, b, async () => {
+              s.picks = {};
+              s.progress = await ui.call("enrichStart", config(s));
+              void drive(ui, s);
+            }), { primary: true, disabled: running }),
+          prog && !prog.finished
+            ? running
+              ? button("enrich-pause", ui.t("pause"), () => ((s.pauseRequested = true), ui.rerender()), { disabled: !!s.pauseRequested })
+              : button("enrich-resume", ui.t("resume"), () => void drive(ui, s))
+            : null),
+        previewBox,
+        prog ? progressView(ui, prog) : null));
+
+      // 6. Review of ambiguous rows
+      if (prog && prog.reviewRows.length) {
+        parts.push(h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-review" } },
+          h("h2", { id: "enrich-h-review" }, ui.t("reviewTitle", { n: prog.reviewRows.length })),
+          h("p", { class: "cd-note" }, ui.t("reviewIntro")),
+          prog.reviewRows.map((r) =>
+            h("fieldset", { class: "cd-fieldset cd-review", id: `review-row-${r.row}` },
+              h("legend", null, ui.t("reviewRow", { row: r.row }), " ", h("q", null, r.input)),
+              r.candidates.map((c, i) =>
+                h("label", { class: "cd-choice" },
+                  h("input", {
+                    type: "radio",
+                    name: `review-${r.row}`,
+                    id: `review-${r.row}-${i}`,
+                    value: c.id,
+                    checked: s.picks![r.row] === c.id,
+                    on: { change: () => (s.picks![r.row] = c.id) },
+                  }), " ",
+                  h("span", { class: "cd-name" }, c.name || c.id),
+                  h("span", { class: "cd-sub" }, " · " + [[c.zip, c.city].filter(Boolean).join(" "), c.register, c.id].filter(Boolean).join(" · ")))),
+              h("div", { class: "cd-actions" },
+                button(`review-apply-${r.row}`, ui.t("applyPick"), (b) =>
+                  void ui.run(s, b, async () => {
+                    const pick = s.picks![r.row];
+                    if (!pick) {
+                      s.message = { kind: "error", text: { de: "Bitte zuerst einen Kandidaten wählen.", en: "Please pick a candidate first." } };
+                      return;
+                    }
+                    s.progress = await ui.call("applyCandidate", { jobId: prog.jobId, row: r.row, candidateId: pick });
+                    s.message = { kind: "success", text: { de: `Zeile ${r.row} übernommen.`, en: `Row ${r.row} applied.` } };
+                    void ui.refreshAccount();
+                  }), { disabled: running }))))));
+      }
+    }
+    return h("div", { class: "cd-enrich" }, parts);
+  },
+};
+
+function progressView(ui: Ui, p: EnrichProgressView): HTMLElement {
+  const pct = p.total ? Math.round((p.processed / p.total) * 100) : 100;
+  return h("div", { class: "cd-progress", id: "enrich-progress" },
+    h("label", { for: "enrich-progress-bar" }, ui.t("progress", { done: p.processed, total: p.total, pct })),
+    h("progress", { id: "enrich-progress-bar", attrs: { max: p.total || 1, value: p.processed } }),
+    h("p", { class: "cd-note", id: "enrich-counts" },
+      ui.t("progressCounts", { matched: p.matched, review: p.review, notFound: p.notFound, errors: p.errors, credits: creditsText(ui, p.creditsSpent) })),
+    p.lastError ? h("p", { class: "cd-status is-error", role: "alert" }, ui.pick(p.lastError.message)) : null);
+}

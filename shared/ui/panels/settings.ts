@@ -1,0 +1,140 @@
+/** Settings: key (masked), connection test, base URL, language, formula budget, cache, balance and spend log. */
+import type { AccountView, ConnectionResult, SettingsView } from "../../app/protocol.ts";
+import type { PanelState, Ui } from "../app.ts";
+import { formatNumber } from "../app.ts";
+import { h, field } from "../dom.ts";
+import type { PanelDef } from "./registry.ts";
+import { button, creditsText } from "./common.ts";
+import type { Language } from "../../i18n/language.ts";
+
+interface SettingsState extends PanelState {
+  view?: SettingsView | null;
+  draft?: { apiKey: string; baseUrl: string; language: Language; formulaDailyBudget: string; cacheHours: string };
+  connection?: ConnectionResult;
+  account?: AccountView | null;
+}
+
+function load(ui: Ui, s: SettingsState) {
+  if (s.view !== undefined) return;
+  s.view = null;
+  ui.call("getSettings", {}).then(
+    (v) => {
+      s.view = v;
+      s.draft = { apiKey: "", baseUrl: v.baseUrl, language: v.language, formulaDailyBudget: String(v.formulaDailyBudget), cacheHours: String(v.cacheHours) };
+      ui.rerender();
+      if (v.apiKeySet) void ui.refreshAccount().then(() => ui.rerender());
+    },
+    (e) => {
+      s.message = ui.errorMessage(e);
+      ui.rerender();
+    },
+  );
+}
+
+export const settingsPanel: PanelDef = {
+  id: "settings",
+  title: { de: "Einstellungen", en: "Settings" },
+  render(ui, state) {
+    const s = state as SettingsState;
+    load(ui, s);
+    const v = s.view;
+    if (!v || !s.draft) return h("p", { class: "cd-note" }, ui.t("loading"));
+    const d = s.draft;
+    const text = (id: string, key: keyof typeof d, type = "text", extra: Record<string, string> = {}) =>
+      h("input", {
+        id,
+        type,
+        value: String(d[key]),
+        min: extra.min,
+        max: extra.max,
+        step: extra.step,
+        placeholder: extra.placeholder,
+        attrs: { autocomplete: type === "password" ? "off" : undefined, spellcheck: "false" },
+        on: { input: (ev) => ((d as Record<string, string>)[key] = (ev.target as HTMLInputElement).value) },
+      });
+    const keyStatus = v.apiKeySet ? ui.t("keySet", { hint: v.apiKeyHint ?? "" }) : ui.t("keyNotSet");
+    const lang = h("select", {
+      id: "settings-language",
+      on: { change: (ev) => (d.language = (ev.target as HTMLSelectElement).value as Language) },
+    }, h("option", { value: "de" }, "Deutsch"), h("option", { value: "en" }, "English"));
+    lang.value = d.language;
+
+    const save = button("settings-save", ui.t("save"), (b) =>
+      void ui.run(s, b, async () => {
+        const input: Record<string, unknown> = {
+          baseUrl: d.baseUrl,
+          language: d.language,
+          formulaDailyBudget: Number(d.formulaDailyBudget),
+          cacheHours: Number(d.cacheHours),
+        };
+        if (d.apiKey.trim()) input.apiKey = d.apiKey.trim();
+        const saved = (await ui.call("saveSettings", input)) as SettingsView;
+        s.view = saved;
+        d.apiKey = "";
+        s.message = { kind: "success", text: { de: "Gespeichert.", en: "Saved." } };
+        if (saved.language !== ui.lang) await ui.setLanguage(saved.language);
+        if (saved.apiKeySet) await ui.refreshAccount();
+      }), { primary: true });
+    const test = button("settings-test", ui.t("testConnection"), (b) =>
+      void ui.run(s, b, async () => {
+        // Test what is typed (an unsaved key or URL), falling back to what is saved.
+        s.connection = await ui.call("testConnection", { apiKey: d.apiKey.trim() || undefined, baseUrl: d.baseUrl.trim() || undefined });
+        s.message = {
+          kind: "success",
+          text: {
+            de: `Verbindung in Ordnung. Guthaben: ${formatNumber(s.connection.credits, "de")} Credits.`,
+            en: `Connection works. Balance: ${formatNumber(s.connection.credits, "en")} credits.`,
+          },
+        };
+      }));
+    const removeKey = v.apiKeySet
+      ? button("settings-remove-key", ui.t("removeKey"), (b) =>
+        void ui.run(s, b, async () => {
+          s.view = await ui.call("saveSettings", { apiKey: null });
+          s.message = { kind: "info", text: { de: "Schlüssel entfernt.", en: "Key removed." } };
+        }))
+      : null;
+    const production = button("settings-production", ui.t("useProduction"), () => {
+      d.baseUrl = "";
+      ui.rerender();
+    });
+
+    const account = ui.account;
+    return h("div", { class: "cd-settings" },
+      h("form", { class: "cd-form", on: { submit: (ev) => (ev.preventDefault(), save.click()) } },
+        field(ui.t("apiKey"), text("settings-key", "apiKey", "password", { placeholder: v.apiKeyHint ?? "" }), keyStatus),
+        h("div", { class: "cd-actions" }, removeKey, test),
+        field(ui.t("baseUrl"), text("settings-base-url", "baseUrl", "url", { placeholder: "https://api.implisense.com" }),
+          v.baseUrlIsProduction ? ui.t("baseUrlProduction") : ui.t("baseUrlOther")),
+        h("div", { class: "cd-actions" }, production),
+        field(ui.t("language"), lang),
+        field(ui.t("formulaBudget"), text("settings-budget", "formulaDailyBudget", "number", { min: "0", max: "100000", step: "1" }), ui.t("formulaBudgetHint")),
+        field(ui.t("cacheHours"), text("settings-cache", "cacheHours", "number", { min: "0", max: "720", step: "1" }), ui.t("cacheHoursHint")),
+        h("p", { class: "cd-note", id: "settings-key-note" }, ui.pick(v.functionsKeyNote)),
+        h("div", { class: "cd-actions" }, save)),
+      h("section", { class: "cd-account", attrs: { "aria-labelledby": "settings-h-account" } },
+        h("h2", { id: "settings-h-account" }, ui.t("accountTitle")),
+        account
+          ? h("div", null,
+            h("p", { id: "settings-balance" }, ui.t("balance", { credits: formatNumber(account.credits, ui.lang) }),
+              account.plan ? ` · ${account.plan}` : ""),
+            h("p", { class: "cd-note" }, ui.t("budgetToday", { used: account.budget.usedToday, limit: account.budget.limit })),
+            account.ledger.length
+              ? h("table", { class: "cd-table", id: "settings-ledger" },
+                h("caption", null, ui.t("ledgerTitle")),
+                h("thead", null, h("tr", null,
+                  h("th", { attrs: { scope: "col" } }, ui.t("ledgerDay")),
+                  h("th", { attrs: { scope: "col" } }, ui.t("ledgerOperation")),
+                  h("th", { attrs: { scope: "col" } }, ui.t("ledgerCredits")),
+                  h("th", { attrs: { scope: "col" } }, ui.t("ledgerRequests")))),
+                h("tbody", null, account.ledger.map((e) =>
+                  h("tr", null, h("td", null, e.day), h("td", null, e.operation), h("td", { class: "cd-num" }, creditsText(ui, e.credits)), h("td", { class: "cd-num" }, e.requests)))))
+              : h("p", { class: "cd-note" }, ui.t("ledgerEmpty")))
+          : h("p", { class: "cd-note" }, v.apiKeySet ? ui.t("balanceUnknown") : ui.t("keyNotSet")),
+        h("div", { class: "cd-actions" },
+          button("settings-refresh", ui.t("refresh"), (b) => void ui.run(s, b, async () => {
+            const a = await ui.refreshAccount();
+            if (!a) s.message = { kind: "error", text: { de: "Guthaben konnte nicht gelesen werden.", en: "Could not read the balance." } };
+          }), { disabled: !v.apiKeySet }))));
+  },
+};

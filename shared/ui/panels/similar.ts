@@ -1,0 +1,111 @@
+/** Find similar: companies like the chosen ones (semantic similarity) or peers of one company. */
+import type { CostView, SimilarOutput } from "../../app/protocol.ts";
+import type { PanelState, Ui } from "../app.ts";
+import { h, field } from "../dom.ts";
+import type { PanelDef } from "./registry.ts";
+import { button, companyTable, costLine } from "./common.ts";
+import { spentMessage } from "./search.ts";
+
+interface SimilarState extends PanelState {
+  ids?: string;
+  kind?: "similar" | "peers";
+  size?: string;
+  cost?: Record<string, CostView | null>;
+  result?: SimilarOutput;
+  selected?: Set<string>;
+}
+
+const ID = /DE[A-Z0-9]{10}/g;
+export const parseIds = (text: string) => [...new Set((text.toUpperCase().match(ID) ?? []))];
+
+function loadCost(ui: Ui, s: SimilarState, kind: "similar" | "peers") {
+  s.cost ??= {};
+  if (kind in s.cost) return;
+  s.cost[kind] = null;
+  ui.call("estimate", { operation: { kind: "call", endpoint: kind } }).then((c) => ((s.cost![kind] = c), ui.rerender()), () => undefined);
+}
+
+export const similarPanel: PanelDef = {
+  id: "similar",
+  title: { de: "Ähnliche Firmen", en: "Find similar" },
+  render(ui, state) {
+    const s = state as SimilarState;
+    s.kind ??= "similar";
+    s.selected ??= new Set();
+    const handoff = s.handoff as { ids?: string[] } | undefined;
+    if (handoff?.ids) {
+      if (handoff.ids.length) s.ids = handoff.ids.join("\n");
+      s.handoff = undefined;
+    }
+    loadCost(ui, s, s.kind);
+    const idsBox = h("textarea", {
+      id: "similar-ids",
+      attrs: { rows: 4, spellcheck: "false" },
+      placeholder: "DEJK7QV0PK24",
+      on: { input: (ev) => (s.ids = (ev.target as HTMLTextAreaElement).value) },
+    });
+    idsBox.value = s.ids ?? "";
+    const kindRadio = (kind: "similar" | "peers", label: string) =>
+      h("label", { class: "cd-choice" },
+        h("input", {
+          type: "radio",
+          name: "similar-kind",
+          id: `similar-kind-${kind}`,
+          value: kind,
+          checked: s.kind === kind,
+          on: { change: () => ((s.kind = kind), ui.rerender()) },
+        }), " ", label);
+    const sizeInput = h("input", {
+      id: "similar-size",
+      type: "number",
+      min: "1",
+      max: "100",
+      placeholder: "10",
+      value: s.size ?? "",
+      on: { input: (ev) => (s.size = (ev.target as HTMLInputElement).value) },
+    });
+    const runBtn = button("similar-run", ui.t("similarRun"), (b) =>
+      void ui.run(s, b, async () => {
+        const ids = parseIds(s.ids ?? "");
+        if (ids.length === 0) {
+          s.message = { kind: "error", text: { de: "Bitte mindestens eine Firmen-ID angeben (DE + 10 Zeichen).", en: "Please give at least one company id (DE + 10 characters)." } };
+          return;
+        }
+        s.result = await ui.call("similar", { ids, kind: s.kind!, size: s.size ? Number(s.size) : undefined });
+        s.selected = new Set();
+        s.message = spentMessage(ui, s.result.companies.length, s.result.credits);
+        void ui.refreshAccount();
+      }), { primary: true });
+    const fromSelection = button("similar-from-selection", ui.t("useSelection"), (b) =>
+      void ui.run(s, b, async () => {
+        const sel = await ui.call("readSelection", {});
+        if (sel.ids.length === 0) {
+          s.message = { kind: "error", text: { de: "In der Auswahl steht keine Firmen-ID.", en: "The selection holds no company id." } };
+          return;
+        }
+        s.ids = sel.ids.join("\n");
+      }));
+    return h("div", { class: "cd-similar" },
+      h("p", { class: "cd-intro" }, ui.t("similarIntro")),
+      field(ui.t("similarIds"), idsBox, ui.t("similarIdsHint")),
+      h("div", { class: "cd-actions" }, fromSelection),
+      h("fieldset", { class: "cd-fieldset" },
+        h("legend", null, ui.t("similarKind")),
+        kindRadio("similar", ui.t("similarKindSimilar")),
+        kindRadio("peers", ui.t("similarKindPeers"))),
+      field(ui.t("searchSize"), sizeInput),
+      costLine(ui, "similar-cost", s.cost?.[s.kind] ?? null),
+      h("div", { class: "cd-actions" }, runBtn),
+      s.result
+        ? h("section", { class: "cd-results", attrs: { "aria-label": ui.t("results") } },
+          companyTable(ui, "similar", s.result.companies, s.selected, () => ui.rerender(), { score: true }),
+          h("div", { class: "cd-actions" },
+            button("similar-insert", ui.t("insertSelected", { n: s.selected.size || s.result.companies.length }), (b) =>
+              void ui.run(s, b, async () => {
+                const chosen = s.result!.companies.filter((c) => s.selected!.size === 0 || s.selected!.has(c.id));
+                const out = await ui.call("insertSearchResults", { companies: chosen, header: true });
+                s.message = { kind: "success", text: { de: `${out.rows} Zeilen in ${out.sheet} eingefügt.`, en: `${out.rows} rows inserted into ${out.sheet}.` } };
+              }), { disabled: s.result.companies.length === 0 })))
+        : null);
+  },
+};
