@@ -8,7 +8,7 @@
  * Standalone: npx tsx scripts/build-excel.ts [--host-url https://…]
  */
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
@@ -19,8 +19,7 @@ import { checkManifest, DEV_HOST_URL, manifestForHost } from "../excel-addin/bui
 import { taskpaneHtml } from "../excel-addin/build/html.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const EXCEL_OUT = join(ROOT, "dist", "excel-addin");
-const GEN_DIR = join(ROOT, "dist", ".excel-gen");
+export const DEFAULT_OUT = join(ROOT, "dist", "excel-addin");
 
 export interface BuildResult {
   outDir: string;
@@ -44,8 +43,19 @@ async function bundle(entry: string, outfile: string, minify: boolean) {
   });
 }
 
-export async function build(opts: { hostUrl?: string; minify?: boolean; quiet?: boolean } = {}): Promise<BuildResult> {
+export interface BuildOptions {
+  /** Where the add-in will be served (production manifest); default https://localhost:3000. */
+  hostUrl?: string;
+  minify?: boolean;
+  quiet?: boolean;
+  /** Default dist/excel-addin; tests build into their own directory. */
+  outDir?: string;
+}
+
+export async function build(opts: BuildOptions = {}): Promise<BuildResult> {
   const minify = opts.minify ?? true;
+  const EXCEL_OUT = opts.outDir ?? DEFAULT_OUT;
+  const GEN_DIR = join(EXCEL_OUT, "..", `.${basename(EXCEL_OUT)}-gen`);
   await rm(EXCEL_OUT, { recursive: true, force: true });
   await mkdir(join(EXCEL_OUT, "assets"), { recursive: true });
   await mkdir(GEN_DIR, { recursive: true });
@@ -69,7 +79,7 @@ export async function build(opts: { hostUrl?: string; minify?: boolean; quiet?: 
 
   // 2. Bundles.
   await bundle(genFile, join(EXCEL_OUT, "functions.js"), minify);
-  await bundle(join(ROOT, "excel-addin", "commands", "commands.ts"), join(EXCEL_OUT, "commands.js"), minify);
+  await bundle(join(ROOT, "excel-addin", "commands", "main.ts"), join(EXCEL_OUT, "commands.js"), minify);
   await bundle(join(ROOT, "excel-addin", "taskpane", "main.ts"), join(EXCEL_OUT, "taskpane.js"), minify);
   await writeFile(join(EXCEL_OUT, "taskpane.html"), taskpaneHtml());
   await writeFile(join(EXCEL_OUT, "help.html"), taskpaneHtml({ help: true }));

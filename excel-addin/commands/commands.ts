@@ -27,5 +27,3 @@ export function registerCommands(office: typeof Office = Office): void {
     });
   }
 }
-
-Office.onReady(() => registerCommands());

@@ -209,7 +209,13 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
           members.forEach((i, k) => (out[i] = { ok: true, cells: [cells[k]] }));
           return;
         }
-        // Not one row per input (a whole-call error, or a function answering a list here): ask each on its own; the cache answers what was just fetched.
+        // A failure of the whole call (missing key, budget, …) is every member's answer.
+        const whole = loneError(cells);
+        if (whole && cells.length === 1) {
+          members.forEach((i) => (out[i] = { ok: true, cells }));
+          return;
+        }
+        // Not one row per input (the function answered a list here): ask each on its own; the cache answers what was just fetched.
         await Promise.all(members.map(async (i) => (out[i] = await settle(def, calls[i]))));
       })());
     }

@@ -1,0 +1,92 @@
+/**
+ * A simulated custom-functions runtime (Node only; never bundled): loads the
+ * BUILT functions.js in a fresh V8 context with fake CustomFunctions, Office
+ * and OfficeRuntime globals, collects what it associates, and lets tests and
+ * the benchmark call the functions the way Excel does — many cells at once,
+ * ranges as 2-D arrays. fetch goes to an emulator in-process.
+ */
+import { readFileSync } from "node:fs";
+import { createContext, runInContext } from "node:vm";
+import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
+import { memoryStorage, type KeyValueStorage } from "../host/storage.ts";
+
+export class SimError {
+  constructor(readonly code: string, readonly message?: string) {}
+}
+
+export const ERROR_CODES = {
+  invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!",
+  nullReference: "#NULL!", invalidName: "#NAME?", invalidReference: "#REF!",
+} as const;
+
+export interface SimOptions {
+  /** Path of the built functions.js. */
+  bundle: string;
+  /** Answers one request (an emulator's handle(), or a fault). */
+  handle(req: HttpRequest): HttpResponse | Promise<HttpResponse>;
+  /** OfficeRuntime.storage; pass the same one again to simulate a reload. */
+  storage?: KeyValueStorage & { data?: Map<string, string> };
+  /** Workbook settings (where the workbook id lives); the same map again = the same workbook. */
+  workbookSettings?: Map<string, unknown>;
+  entityValues?: boolean;
+  displayLanguage?: string;
+}
+
+export interface SimRuntime {
+  functions: Map<string, (...args: unknown[]) => Promise<unknown>>;
+  storage: KeyValueStorage & { data?: Map<string, string> };
+  /** Requests sent, in order (method + path). */
+  requests: { method: string; path: string; body?: string }[];
+}
+
+export function loadFunctions(opts: SimOptions): SimRuntime {
+  const functions = new Map<string, (...args: unknown[]) => Promise<unknown>>();
+  const storage = opts.storage ?? memoryStorage();
+  const settings = opts.workbookSettings ?? new Map<string, unknown>();
+  const requests: SimRuntime["requests"] = [];
+  const fetchFake = async (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
+    const u = new URL(url);
+    requests.push({ method: init.method, path: u.pathname, body: init.body });
+    const res = await opts.handle({ method: init.method as HttpRequest["method"], url, headers: init.headers, body: init.body });
+    if (res.status === 0) throw new TypeError("Failed to fetch");
+    return {
+      status: res.status,
+      headers: { forEach: (cb: (v: string, k: string) => void) => Object.entries(res.headers).forEach(([k, v]) => cb(v, k)) },
+      text: async () => res.body,
+    };
+  };
+  const globals = {
+    CustomFunctions: {
+      associate: (id: string, fn: (...args: unknown[]) => Promise<unknown>) => {
+        if (functions.has(id)) throw new Error(`associated twice: ${id}`);
+        functions.set(id, fn);
+      },
+      Error: SimError,
+      ErrorCode: ERROR_CODES,
+    },
+    Office: {
+      context: {
+        displayLanguage: opts.displayLanguage ?? "de-DE",
+        requirements: { isSetSupported: (set: string, v: string) => set === "ExcelApi" && (opts.entityValues ?? true) && Number(v) <= 1.16 },
+        document: {
+          settings: {
+            get: (k: string) => settings.get(k) ?? null,
+            set: (k: string, v: unknown) => void settings.set(k, v),
+            saveAsync: (cb: () => void) => cb(),
+          },
+        },
+      },
+    },
+    OfficeRuntime: { storage },
+    fetch: fetchFake,
+    setTimeout, clearTimeout, AbortController, crypto: globalThis.crypto, console, URL, TextEncoder, TextDecoder,
+  };
+  const context = createContext(globals);
+  runInContext(readFileSync(opts.bundle, "utf8"), context, { filename: "functions.js" });
+  return { functions, storage, requests };
+}
+
+/** Call a function for many cells in the same moment, as Excel does for a filled column; every answer settles. */
+export async function recalc(fn: (...args: unknown[]) => Promise<unknown>, cells: unknown[][]): Promise<PromiseSettledResult<unknown>[]> {
+  return Promise.allSettled(cells.map((args) => fn(...args)));
+}

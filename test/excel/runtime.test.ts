@@ -1,0 +1,146 @@
+/**
+ * The built functions bundle in a simulated custom-functions runtime,
+ * against the emulator: 1,000 RESOLVE cells at once, then a recalculation,
+ * then a reload; failures reach every cell.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
+import { build } from "../../scripts/build-excel.ts";
+import { createEmulator, type Emulator } from "../../emulator/index.ts";
+import { loadFunctions, recalc, SimError } from "../../excel-addin/sim/simulate.ts";
+import { memoryStorage } from "../../excel-addin/host/storage.ts";
+import { normaliseKey } from "../../shared/batch/normalise.ts";
+import { MAX_BATCH } from "../../shared/api/schemas.ts";
+
+const BASE = "https://emulator.test";
+let bundle = "";
+let functionsJson: { functions: { id: string }[] };
+let emulator: Emulator;
+
+function userStorage(key: string, extra: Record<string, string> = {}) {
+  const storage = memoryStorage();
+  storage.data.set("cd:user:apiKey", key);
+  storage.data.set("cd:user:baseUrl", BASE);
+  storage.data.set("cd:user:formulaDailyBudget", "100000");
+  for (const [k, v] of Object.entries(extra)) storage.data.set(k, v);
+  return storage;
+}
+
+beforeAll(async () => {
+  const out = await build({ outDir: join(mkdtempSync(join(tmpdir(), "excel-build-")), "excel-addin"), quiet: true, minify: true });
+  bundle = join(out.outDir, "functions.js");
+  functionsJson = JSON.parse(readFileSync(join(out.outDir, "functions.json"), "utf8"));
+  emulator = createEmulator({ companies: 3000, seed: 7 });
+}, 120_000);
+
+const names = (n: number) => emulator.world.companies.slice(0, n).map((c) => c.name);
+
+describe("simulated custom-functions runtime", () => {
+  it("associates every id in functions.json, and nothing else", () => {
+    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r) });
+    expect([...sim.functions.keys()].sort()).toEqual(functionsJson.functions.map((f) => f.id).sort());
+    expect(sim.functions.size).toBeGreaterThanOrEqual(17);
+  });
+
+  it("1,000 RESOLVE cells at once: batch resolves of up to MAX_BATCH, minimum credits; a recalculation and a reload spend nothing", async () => {
+    const key = emulator.createKey(10_000);
+    const storage = userStorage(key);
+    const workbook = new Map<string, unknown>();
+    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage, workbookSettings: workbook });
+    const cells = names(1000).map((n) => [[[n]]]);
+    const before = emulator.balance(key);
+    const first = await recalc(sim.functions.get("RESOLVE")!, cells);
+    expect(first.every((s) => s.status === "fulfilled" || s.reason instanceof SimError)).toBe(true);
+    const matched = first.filter((s) => s.status === "fulfilled") as PromiseFulfilledResult<unknown[][]>[];
+    expect(matched.length).toBeGreaterThan(800);
+    // The others are ambiguous or unknown names: #N/A with the reason.
+    for (const s of first) if (s.status === "rejected") expect(s.reason.code).toBe("#N/A");
+    for (const m of matched) expect(m.value[0][0]).toMatch(/^DE[A-Z0-9]{10}$/);
+    // Every cell is answered for its own name.
+    const firstRow = (first[0] as PromiseFulfilledResult<unknown[][]>).value[0];
+    expect(emulator.world.companies.find((c) => c.id === firstRow[0])?.name).toBe(names(1)[0]);
+
+    const distinct = new Set(names(1000).map((n) => normaliseKey({ name: n }))).size;
+    const paid = sim.requests.filter((r) => r.path === "/v2/companies/batch/resolve");
+    expect(sim.requests.length).toBe(paid.length);
+    expect(paid.length).toBe(Math.ceil(distinct / MAX_BATCH));
+    expect(before - emulator.balance(key)).toBe(Math.ceil(distinct / 10));
+
+    // Recalculation (same session): nothing sent.
+    const sent = sim.requests.length;
+    const again = await recalc(sim.functions.get("RESOLVE")!, cells);
+    expect(sim.requests.length).toBe(sent);
+    expect(again.map((s) => s.status)).toEqual(first.map((s) => s.status));
+
+    // Reload: a fresh runtime (empty memory), the same per-user storage and workbook.
+    const reloaded = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage, workbookSettings: workbook });
+    const third = await recalc(reloaded.functions.get("RESOLVE")!, cells);
+    expect(reloaded.requests).toEqual([]);
+    expect(third.filter((s) => s.status === "fulfilled").length).toBe(matched.length);
+    expect(emulator.balance(key)).toBe(before - Math.ceil(distinct / 10));
+  });
+
+  it("repeated ids are asked once; PROFILE cells share one request per distinct id group", async () => {
+    const key = emulator.createKey(1000);
+    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key) });
+    const ids = emulator.companies.ids().slice(0, 5);
+    const cells = Array.from({ length: 200 }, (_, i) => [[[ids[i % 5]]]]);
+    const out = await recalc(sim.functions.get("PROFILE")!, cells);
+    expect(out.every((s) => s.status === "fulfilled")).toBe(true);
+    const profileRequests = sim.requests.filter((r) => r.path.startsWith("/v2/companies/DE"));
+    expect(profileRequests.length).toBe(5);
+  });
+
+  it("a failed request answers every waiting cell with a clear error; none stays pending", async () => {
+    const key = emulator.createKey(1000);
+    const sim = loadFunctions({ bundle, handle: () => ({ status: 503, headers: {}, body: "" }), storage: userStorage(key, { "cd:user:language": "en" }) });
+    const cells = names(300).map((n) => [[[n]]]);
+    const out = await recalc(sim.functions.get("RESOLVE")!, cells);
+    expect(out.every((s) => s.status === "rejected")).toBe(true);
+    const reason = (out[0] as PromiseRejectedResult).reason as SimError;
+    expect(reason).toBeInstanceOf(SimError);
+    expect(reason.code).toBe("#N/A");
+    expect(reason.message).toMatch(/data service/i);
+  }, 60_000);
+
+  it("errors are #VALUE! for bad input and #N/A for not found, in the user's language; no key is MISSING_KEY", async () => {
+    const key = emulator.createKey(100);
+    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "de" }) });
+    const [bad] = await recalc(sim.functions.get("PROFILE")!, [[[["not an id"]]]]);
+    expect((bad as PromiseRejectedResult).reason).toMatchObject({ code: "#VALUE!" });
+    expect((bad as PromiseRejectedResult).reason.message).toMatch(/Ungültige Eingabe/);
+    const [missing] = await recalc(sim.functions.get("PROFILE")!, [[[["DEZZZZZZZZZZ"]]]]);
+    expect((missing as PromiseRejectedResult).reason).toMatchObject({ code: "#N/A" });
+    const noKey = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: memoryStorage() });
+    const [m] = await recalc(noKey.functions.get("RESOLVE")!, [[[["Siemens AG"]]]]);
+    expect((m as PromiseRejectedResult).reason.message).toMatch(/API-Schlüssel|API key/);
+    expect(noKey.requests).toEqual([]);
+  });
+
+  it("the daily formula budget stops paid cells with a clear error and sends nothing paid", async () => {
+    const key = emulator.createKey(1000);
+    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:formulaDailyBudget": "5", "cd:user:language": "en" }) });
+    const out = await recalc(sim.functions.get("RESOLVE")!, names(200).map((n) => [[[n]]]));
+    expect(out.every((s) => s.status === "rejected")).toBe(true);
+    expect((out[0] as PromiseRejectedResult).reason.message).toMatch(/budget/i);
+    expect(sim.requests.filter((r) => r.path.includes("batch"))).toEqual([]);
+  });
+
+  it("CARD answers an entity value whose fields formulas can read; without entity support it says so", async () => {
+    const key = emulator.createKey(100);
+    const id = emulator.companies.ids()[0];
+    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }) });
+    const [card] = await recalc(sim.functions.get("CARD")!, [[[[id]]]]);
+    const entity = (card as PromiseFulfilledResult<any[][]>).value[0][0];
+    expect(entity.type).toBe("Entity");
+    expect(entity.properties.Name.basicValue).toBe(entity.text);
+    expect(entity.layouts.card.title.property).toBe("Name");
+    const old = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key), entityValues: false });
+    const [no] = await recalc(old.functions.get("CARD")!, [[[[id]]]]);
+    expect((no as PromiseRejectedResult).reason.message).toMatch(/PROFILE/);
+    expect(old.requests).toEqual([]);
+  });
+});
