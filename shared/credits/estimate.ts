@@ -12,6 +12,7 @@ import { batchResolveCost } from "../api/endpoints.ts";
 import * as V from "../operations/validate.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import { estimateEnrichment, type EnrichPlan } from "../enrich/estimate.ts";
+import { portfolioParts, type PortfolioPlanned } from "../monitor/estimate.ts";
 
 export interface EstimateLine {
   label: Bilingual;
@@ -55,7 +56,9 @@ export type PlannedOperation =
    */
   | { kind: "all"; label?: Bilingual; parts: PlannedOperation[] }
   /** Enrich data rows (no header) with the chosen fields: shared/enrich/estimate.ts. */
-  | ({ kind: "enrich"; rows: Cell[][]; chunkSize?: number } & EnrichPlan);
+  | ({ kind: "enrich"; rows: Cell[][]; chunkSize?: number } & EnrichPlan)
+  /** A portfolio check's plan (RunSummary.plan): shared/monitor/estimate.ts. */
+  | PortfolioPlanned;
 
 const DEFAULT_MAX_BATCH = 100;
 
@@ -144,7 +147,7 @@ export function estimate(op: PlannedOperation): Estimate {
       return sum(op.parts.map(estimate));
     }
     case "enrich": return estimateEnrichment(op.rows, op);
-    // Extension point: `case "portfolio": ...` (monitoring engineer) goes here.
+    case "portfolio": return estimate(portfolioParts(op));
     default:
       throw invalid("operation", `unknown kind ${String((op as { kind?: unknown }).kind)}`);
   }

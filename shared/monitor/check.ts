@@ -17,6 +17,7 @@
  *     companies (all calls in one parallel batch), append their new changes
  *     to the "Changes" sheet (deduplicated by line key), remember the new
  *     watermarks, write the window's result columns as one block + colours.
+ *     The caller records the spend in the ledger (the app session does).
  *     A per-run budget defers the companies that would exceed it; a deadline
  *     pauses at a window boundary and a later call resumes the same run.
  *
@@ -33,7 +34,6 @@ import type { Bilingual, Language } from "../i18n/language.ts";
 import type { OpContext } from "../operations/context.ts";
 import { getAvailability, getChanges, getProfiles, type Availability, type ChangesResponse } from "../operations/company.ts";
 import { resolveMany } from "../operations/resolve.ts";
-import { recordSpend } from "../credits/ledger.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import { appendNew, CHANGES_SHEET, logLine, readLoggedKeys, type LogLine } from "./changelog.ts";
 import { planCredits, type PortfolioPlanned } from "./estimate.ts";
@@ -78,6 +78,8 @@ export interface RunSummary {
   finishedAt: string | null;
   /** Distinct companies in the table (after resolution). */
   companies: number;
+  /** Companies whose availability lists financial years (what a schedule's ceiling counts). */
+  withFinancials: number;
   rows: number;
   /** Companies paid for in this call. */
   checked: number;
@@ -98,7 +100,7 @@ export interface RunSummary {
   message: Bilingual;
 }
 
-const RUN_KEY = (ctx: OpContext) => `doc:mon:${ctx.scope}:run`;
+export const RUN_KEY = (ctx: OpContext) => `doc:mon:${ctx.scope}:run`;
 export const LAST_RUN_KEY = (ctx: OpContext) => `doc:mon:${ctx.scope}:last`;
 
 interface RunCheckpoint { id: string; startedAt: string; sheet: string }
@@ -311,7 +313,9 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
 
   const summary: RunSummary = {
     runId: run.id, status: "done", startedAt: run.startedAt, finishedAt: null,
-    companies: ids.length, rows: rows.filter((r) => r.kind !== "empty").length,
+    companies: ids.length,
+    withFinancials: [...avail.values()].filter((a) => !(a instanceof CompanyDataError) && a.financials === true && (a.financialYears?.length ?? 0) > 0).length,
+    rows: rows.filter((r) => r.kind !== "empty").length,
     checked: 0, unchanged: 0,
     ambiguous: rows.filter((r) => r.kind === "ambiguous").length,
     notFound: rows.filter((r) => r.kind === "not_found").length,
@@ -341,9 +345,11 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   let stopped: CompanyDataError | null = null;
   let paused = false;
   const outCols = (Object.keys(layout.out) as OutputKey[]);
+  let worked = false;
 
   for (let w = 0; w < rows.length; w += windowRows) {
-    if (opts.deadline !== undefined && ctx.client.now() >= opts.deadline) {
+    // At least one window per call, so a call that spent its time on the free checks still moves on.
+    if (opts.deadline !== undefined && worked && ctx.client.now() >= opts.deadline) {
       paused = true;
       break;
     }
@@ -351,6 +357,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     const windowIds = [...new Set(windowRowsList.filter((r) => r.id && plan.has(r.id)).map((r) => r.id!))];
     // A resumed run skips windows it finished before the pause.
     if (windowRowsList.every((r) => r.kind === "empty" || (r.id !== null && doneBefore.has(r.id) && !r.writeId))) continue;
+    worked = true;
     // Budget: defer, in table order, whatever would go over it; once over, defer all paid work.
     const pay: PlanItem[] = [];
     for (const id of windowIds) {
@@ -494,7 +501,6 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   else if (stopped) summary.status = "stopped";
   else if (deferred.size) summary.status = "budget";
   summary.message = messageOf(summary, stopped, budget, lang);
-  if (spent > 0 || requests > 0) yield* recordSpend(ctx, "monitor", spent, requests);
   if (!paused) {
     summary.finishedAt = nowIso();
     yield* storePut({ [RUN_KEY(ctx)]: null, [LAST_RUN_KEY(ctx)]: JSON.stringify(summary) });

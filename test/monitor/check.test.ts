@@ -9,6 +9,9 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { checkPortfolio, type RunSummary } from "../../shared/monitor/check.ts";
 import { CHANGES_SHEET } from "../../shared/monitor/changelog.ts";
 import { harness, type Harness } from "./harness.ts";
+import { estimate } from "../../shared/credits/estimate.ts";
+import { scheduleEstimate } from "../../shared/monitor/estimate.ts";
+import { candidateLabel } from "../../shared/monitor/layout.ts";
 
 /** The 10-company example portfolio (shared/reference/portfolio.json, real ids). */
 const portfolio = {
@@ -94,6 +97,108 @@ describe("portfolio monitoring against the emulator", () => {
     expect(String(insolvency[0][0]).slice(0, 10)).toBe(addDays(h.emu.clock.startDate, 3));
     // Nothing happened to most companies: after the first check they cost nothing.
     expect(perDay.filter((d) => d.charged === 0).length).toBeGreaterThan(0);
+  });
+
+  it("the estimate shown is what is spent: core estimator, schedule's next run, and the run itself", () => {
+    const h = harness();
+    seedPortfolio(h);
+    const preview = runSync(checkPortfolio(h.ctx, { preview: true }), h.driver);
+    expect(estimate(preview.plan).credits).toBe(preview.estimate);
+    const sched = scheduleEstimate({ companies: preview.companies, withFinancials: preview.withFinancials, nextRun: preview.estimate }, { frequency: "daily", budget: null });
+    const run = runSync(checkPortfolio(h.ctx), h.driver);
+    expect(h.charged()).toBe(sched.nextRun);
+    expect(run.spent).toBe(sched.nextRun);
+    // The ceiling bounds every later run; per day and month follow from the runs per day.
+    expect(sched.perRun).toBe(10 * 2 + preview.withFinancials * 4);
+    expect(sched.perMonth).toBe(sched.perRun * 30);
+    expect(scheduleEstimate({ companies: 10, withFinancials: 8, nextRun: 50 }, { frequency: "hourly", budget: 12 })).toMatchObject({ perRun: 12, perDay: 288, nextRun: 12, cappedByBudget: true });
+  });
+
+  it("a per-run budget stops cleanly, says what is left, and the next run finishes for the rest of the price", () => {
+    const h = harness();
+    seedPortfolio(h);
+    const preview = runSync(checkPortfolio(h.ctx, { preview: true }), h.driver);
+    const budget = Math.floor(preview.estimate / 2);
+    const first = runSync(checkPortfolio(h.ctx, { budget, windowRows: 3 }), h.driver);
+    expect(first.status).toBe("budget");
+    expect(first.spent).toBeLessThanOrEqual(budget);
+    expect(h.charged()).toBe(first.spent);
+    expect(first.left.companies).toBeGreaterThan(0);
+    expect(first.spent + first.left.credits).toBe(preview.estimate);
+    expect(first.message.en).toContain(`Left to do: ${first.left.companies} companies (${first.left.credits} credits)`);
+    const second = runSync(checkPortfolio(h.ctx), h.driver);
+    expect(second.status).toBe("done");
+    expect(second.spent).toBe(first.left.credits);
+    expect(h.charged()).toBe(preview.estimate);
+  });
+
+  it("a run longer than the time limit pauses at a window and the next call continues it, for the price shown", () => {
+    const h = harness();
+    seedPortfolio(h);
+    h.emu.scheduleEvent(portfolio.portfolio[9].id, { day: 1, kind: "LIQUIDATION" });
+    runSync(checkPortfolio(h.ctx), h.driver);
+    h.advance(1);
+    for (const c of portfolio.portfolio) h.emu.scheduleEvent(c.id, { day: 2, kind: "MANAGEMENT" });
+    h.advance(1);
+    const preview = runSync(checkPortfolio(h.ctx, { preview: true }), h.driver);
+    expect(preview.plan.changes).toBe(10);
+    const before = h.charged();
+    h.slowDown(1000);
+    const statuses: string[] = [];
+    let s;
+    do {
+      s = runSync(checkPortfolio(h.ctx, { windowRows: 2, deadline: h.now() + 3500 }), h.driver);
+      statuses.push(s.status);
+    } while (s.status === "paused" && statuses.length < 20);
+    expect(statuses.length).toBeGreaterThan(1);
+    expect(statuses.at(-1)).toBe("done");
+    expect(h.charged() - before).toBe(preview.estimate);
+    expect(new Set(keys(h)).size).toBe(keys(h).length);
+    expect(logLines(h).filter((r) => /Appointed/.test(String(r[4])))).toHaveLength(10);
+    expect(rowOf(h, portfolio.portfolio[9].id)[col(h, "Risk")]).toBe("Risk");
+  });
+
+  it("ambiguous names are left for the user with candidates, never guessed; a picked candidate is used", () => {
+    const h = harness();
+    const dup = h.emu.companies.duplicateNames(1)[0];
+    h.sheets.set("Portfolio", [["Firma", "Ort"], [dup.name, ""], ["Siemens AG", "München"]]);
+    const run = runSync(checkPortfolio(h.ctx), h.driver);
+    expect(run.ambiguous).toBe(1);
+    const sheet = h.sheets.get("Portfolio");
+    const idCol = sheet[0].indexOf("ID");
+    expect(idCol).toBeGreaterThan(1);
+    expect(sheet[1][idCol]).toBe("");
+    expect(sheet[1][col(h, "Risk")]).toBe("Ambiguous");
+    const options = h.sheets.dropdowns.get("Portfolio")![1][idCol] as unknown as string[];
+    expect(options.length).toBe(dup.ids.length);
+    expect(String(sheet[2][idCol])).toMatch(/^DE[A-Z0-9]{10}$/);
+    // The user picks a candidate from the dropdown.
+    sheet[1][idCol] = options[1];
+    expect(options[1]).toContain(dup.ids.find((id) => options[1].includes(id))!);
+    const again = runSync(checkPortfolio(h.ctx), h.driver);
+    expect(again.ambiguous).toBe(0);
+    const picked = h.sheets.get("Portfolio")[1];
+    expect(candidateLabel({ id: String(picked[idCol]) })).toContain(String(picked[idCol]));
+    expect(options[1]).toContain(String(picked[idCol]));
+    expect(picked[col(h, "Risk")]).not.toBe("Ambiguous");
+  });
+
+  it("switching the language between runs never logs a change twice", () => {
+    const h = harness();
+    seedPortfolio(h);
+    const id = portfolio.portfolio[1].id;
+    runSync(checkPortfolio(h.ctx), h.driver);
+    h.emu.scheduleEvent(id, { day: 1, kind: "CAPITAL" });
+    h.advance(1);
+    runSync(checkPortfolio(h.ctx), h.driver);
+    expect(logLines(h)).toHaveLength(1);
+    // Forget the watermark (as a crash before saving it would), then rerun in German.
+    for (const k of [...h.stores.store.keys()]) if (k.includes(`:c:${id}`)) h.stores.store.delete(k);
+    h.advance(1);
+    h.ctx.client.language = "de";
+    runSync(checkPortfolio(h.ctx), h.driver);
+    h.emu.clock.advance(0);
+    expect(logLines(h)).toHaveLength(1);
   });
 });
 

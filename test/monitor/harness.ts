@@ -92,9 +92,12 @@ export interface Harness {
   requests: HttpRequest[];
   /** Throw from the sheet host on the n-th call of an op (simulates a crash). */
   crashOn(op: SheetRequest["op"], nth: number): void;
+  /** Let every request take this many ms of the client's clock (to reach deadlines). */
+  slowDown(msPerRequest: number): void;
 }
 
 export function harness(opts: { companies?: number; credits?: number; language?: Language; startDate?: string } = {}): Harness {
+  let msPerRequest = 0;
   let ms = 0; // extra ms within the day, moved by sleeps (retry backoff)
   const startDate = opts.startDate ?? "2026-03-02";
   const clockNow = () => Date.parse(`${emu.clock.today()}T20:00:00Z`) + ms;
@@ -109,6 +112,7 @@ export function harness(opts: { companies?: number; credits?: number; language?:
     http: (reqs) =>
       reqs.map((r): HttpResponse => {
         requests.push(r);
+        ms += msPerRequest;
         const res = emu.handle(r);
         return { status: res.status, headers: res.headers, body: res.body };
       }),
@@ -143,5 +147,6 @@ export function harness(opts: { companies?: number; credits?: number; language?:
     now: clockNow,
     advance: (days) => { emu.clock.advance(days); ms = 0; },
     crashOn: (op, nth) => { crash = { op, nth }; },
+    slowDown: (perRequest) => { msPerRequest = perRequest; },
   };
 }
