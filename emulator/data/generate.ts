@@ -27,6 +27,8 @@ const FORMS = [
   { code: "PARTG", share: 2.5, reg: "PR", suffix: "PartG mbB" },
 ] as const;
 const FORM_WEIGHTS = FORMS.map((f) => f.share);
+const CITY_IDX = CITIES.map((_, k) => k);
+const INDUSTRY_IDX = INDUSTRIES.map((_, k) => k);
 
 const REF_FORM: Record<string, string> = { GmbH: "GMBH", AG: "AG", SE: "SE", KG: "KG", KGaA: "KGAA", UG: "UG", OHG: "OHG", eG: "EG" };
 
@@ -93,10 +95,10 @@ export function generate(count: number, seed: number, startDate: string): Datase
 
   for (let i = 0; i < count; i++) {
     const r = Rng.for(seed, i);
-    const ci = r.weighted(CITIES.map((_, k) => k), CITY_WEIGHTS);
+    const ci = r.weighted(CITY_IDX, CITY_WEIGHTS);
     const city = CITIES[ci];
     const form = r.weighted(FORMS, FORM_WEIGHTS);
-    const indIdx = r.weighted(INDUSTRIES.map((_, k) => k), INDUSTRY_WEIGHTS);
+    const indIdx = r.weighted(INDUSTRY_IDX, INDUSTRY_WEIGHTS);
     const ind = INDUSTRIES[indIdx];
     let name: string;
     const base = companies.length;
