@@ -72,9 +72,16 @@ describe("portfolio monitoring against the emulator", () => {
       if (day === 7) {
         // An interrupted run: the host dies right after the first window's change lines
         // were appended, before its watermarks were saved and its rows written.
+        h.crashAfterAppend();
+        const spentBefore = h.charged();
+        expect(() => runSync(checkPortfolio(h.ctx, { windowRows: 4 }), h.driver)).toThrow("host crashed");
+        expect(h.charged()).toBeGreaterThan(spentBefore);
+        expect(keys(h).filter((k) => k.startsWith(portfolio.portfolio[0].id))).toHaveLength(1);
+      }
+      if (day === 9) {
+        // Another interruption: the host dies at the first block write (watermarks saved).
         h.crashOn("write", 1);
         expect(() => runSync(checkPortfolio(h.ctx, { windowRows: 4 }), h.driver)).toThrow("host crashed");
-        expect(keys(h).some((k) => k.startsWith(portfolio.portfolio[0].id))).toBe(true);
       }
       const { preview, run, charged } = checkNow(h, { windowRows: 4 });
       perDay.push({ day, estimate: preview.estimate, charged });

@@ -92,6 +92,8 @@ export interface Harness {
   requests: HttpRequest[];
   /** Throw from the sheet host on the n-th call of an op (simulates a crash). */
   crashOn(op: SheetRequest["op"], nth: number): void;
+  /** Die at the first store write after the next append: lines logged, watermarks not saved. */
+  crashAfterAppend(): void;
   /** Let every request take this many ms of the client's clock (to reach deadlines). */
   slowDown(msPerRequest: number): void;
 }
@@ -108,6 +110,8 @@ export function harness(opts: { companies?: number; credits?: number; language?:
   const stores = memoryStores(() => clockNow());
   const requests: HttpRequest[] = [];
   let crash: { op: string; nth: number } | null = null;
+  let crashAfterAppend = false;
+  let crashStore = false;
   const driver: SyncDriver = {
     http: (reqs) =>
       reqs.map((r): HttpResponse => {
@@ -120,8 +124,18 @@ export function harness(opts: { companies?: number; credits?: number; language?:
     cacheGet: stores.cacheGet,
     cachePut: stores.cachePut,
     storeGet: stores.storeGet,
-    storePut: stores.storePut,
+    storePut: (entries) => {
+      if (crashStore) {
+        crashStore = false;
+        throw new Error("host crashed");
+      }
+      stores.storePut(entries);
+    },
     sheet: (req) => {
+      if (crashAfterAppend && req.op === "append") {
+        crashAfterAppend = false;
+        crashStore = true;
+      }
       if (crash && req.op === crash.op && --crash.nth === 0) {
         crash = null;
         throw new Error("host crashed");
@@ -148,5 +162,6 @@ export function harness(opts: { companies?: number; credits?: number; language?:
     advance: (days) => { emu.clock.advance(days); ms = 0; },
     crashOn: (op, nth) => { crash = { op, nth }; },
     slowDown: (perRequest) => { msPerRequest = perRequest; },
+    crashAfterAppend: () => { crashAfterAppend = true; },
   };
 }
