@@ -1,0 +1,122 @@
+/**
+ * The answer cache: CacheService (document cache; 6 h at most, 100 KB a
+ * value, 250-character keys) plus a durable layer in DocumentProperties for
+ * entries that must outlive 6 hours. The durable layer is small on purpose
+ * (PropertiesService holds 500 KB a store): values over DURABLE_MAX_CHARS are
+ * kept in CacheService only, and the layer is trimmed to DURABLE_BUDGET_CHARS,
+ * dropping expired entries first, then those that expire soonest.
+ */
+import { hash128 } from "../shared/operations/cache-key.ts";
+import { readValues, writeValues } from "./properties.ts";
+
+type Cache = GoogleAppsScript.Cache.Cache;
+type Props = GoogleAppsScript.Properties.Properties;
+
+export const CACHE_MAX_SECONDS = 21_600;
+export const CACHE_MAX_VALUE_CHARS = 100 * 1024 - 256;
+export const DURABLE_PREFIX = "cache:";
+export const DURABLE_MAX_CHARS = 12_000;
+export const DURABLE_BUDGET_CHARS = 200_000;
+
+const safeKey = (k: string) => (k.length <= 240 ? k : "h:" + hash128(k));
+
+export class AnswerCache {
+  constructor(private readonly cache: Cache | null, private readonly durable: Props | null, private readonly now: () => number) {}
+
+  getMany(keys: string[]): (string | null)[] {
+    const safe = keys.map(safeKey);
+    let hits: Record<string, string> = {};
+    if (this.cache) {
+      try {
+        hits = this.cache.getAll(safe);
+      } catch {
+        hits = {};
+      }
+    }
+    const out = safe.map((k) => (typeof hits[k] === "string" ? hits[k] : null));
+    const missing = safe.filter((_, i) => out[i] === null);
+    if (missing.length === 0 || !this.durable) return out;
+    const stored = readValues(this.durable, missing.map((k) => DURABLE_PREFIX + k));
+    const warm: Record<string, string> = {};
+    let warmTtl = CACHE_MAX_SECONDS;
+    const now = this.now();
+    const found = new Map<string, string>();
+    missing.forEach((k, i) => {
+      const entry = parse(stored[i]);
+      if (!entry || entry.e <= now) return;
+      found.set(k, entry.v);
+      warm[k] = entry.v;
+      warmTtl = Math.min(warmTtl, Math.max(1, Math.floor((entry.e - now) / 1000)));
+    });
+    // Put durable hits back into the fast cache for the next recalculation.
+    if (found.size && this.cache) {
+      try {
+        this.cache.putAll(warm, warmTtl);
+      } catch {
+        /* the fast cache is an optimisation */
+      }
+    }
+    return safe.map((k, i) => out[i] ?? found.get(k) ?? null);
+  }
+
+  putMany(entries: Record<string, string>, ttlSeconds: number): void {
+    if (ttlSeconds <= 0) return;
+    const fast: Record<string, string> = {};
+    const slow: Record<string, string> = {};
+    const expires = this.now() + ttlSeconds * 1000;
+    for (const [k, v] of Object.entries(entries)) {
+      const key = safeKey(k);
+      if (v.length <= CACHE_MAX_VALUE_CHARS) fast[key] = v;
+      if (ttlSeconds > CACHE_MAX_SECONDS && v.length <= DURABLE_MAX_CHARS) slow[DURABLE_PREFIX + key] = JSON.stringify({ e: expires, v });
+    }
+    if (this.cache && Object.keys(fast).length) {
+      try {
+        this.cache.putAll(fast, Math.min(ttlSeconds, CACHE_MAX_SECONDS));
+      } catch {
+        /* a full cache means a recalculation asks again, never a failed formula */
+      }
+    }
+    if (this.durable && Object.keys(slow).length) {
+      try {
+        const all = this.durable.getProperties();
+        const drop = this.trim(all, slow);
+        writeValues(this.durable, { ...drop, ...slow }, all);
+      } catch {
+        /* the store is full: this answer stays in the fast cache only */
+      }
+    }
+  }
+
+  /** Entries to delete so that the durable layer stays within its budget after adding `incoming`. */
+  private trim(all: Record<string, string>, incoming: Record<string, string>): Record<string, null> {
+    const now = this.now();
+    const entries: { key: string; size: number; e: number }[] = [];
+    let total = Object.values(incoming).reduce((s, v) => s + v.length, 0);
+    for (const key of Object.keys(all)) {
+      if (!key.startsWith(DURABLE_PREFIX) || key.includes("#") || key in incoming) continue;
+      const [text] = readValues(this.durable!, [key], all);
+      const e = parse(text)?.e ?? 0;
+      const size = text?.length ?? 0;
+      entries.push({ key, size, e });
+      total += size;
+    }
+    const drop: Record<string, null> = {};
+    entries.sort((a, b) => a.e - b.e);
+    for (const x of entries) {
+      if (x.e > now && total <= DURABLE_BUDGET_CHARS) break;
+      drop[x.key] = null;
+      total -= x.size;
+    }
+    return drop;
+  }
+}
+
+function parse(text: string | null): { e: number; v: string } | null {
+  if (!text) return null;
+  try {
+    const x = JSON.parse(text) as { e?: unknown; v?: unknown };
+    return typeof x.e === "number" && typeof x.v === "string" ? { e: x.e, v: x.v } : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The Apps Script SyncDriver: UrlFetchApp for HTTP, Utilities.sleep,
+ * CacheService + durable layer for the cache, PropertiesService for the
+ * store (`user:` keys per user, everything else per document), SheetHost
+ * for sheet I/O.
+ *
+ * Sheet writes are gathered (see sheet.ts). So that a job killed by the
+ * platform never has its checkpoint ahead of the sheet, document-store
+ * writes made while sheet writes are pending wait with them: `commit()`
+ * writes the sheet first, then the store. A stop between the two repeats
+ * work (answered from the cache), never loses it.
+ */
+import type { SyncDriver } from "../shared/core/drivers.ts";
+import type { SheetRequest } from "../shared/sheet/protocol.ts";
+import { fetchAll } from "./http.ts";
+import { readValues, writeValues } from "./properties.ts";
+import { AnswerCache } from "./cache.ts";
+import { SheetHost } from "./sheet.ts";
+import { gas } from "./services.ts";
+
+export interface AppsScriptDriver extends SyncDriver {
+  /** Write gathered sheet changes, then the store writes that waited for them. */
+  commit(): void;
+}
+
+/** Pending sheet writes are committed at the latest after this long, so a hard stop loses little. */
+const COMMIT_AFTER_MS = 20_000;
+
+export function createDriver(opts: { now?: () => number } = {}): AppsScriptDriver {
+  const g = gas();
+  const now = opts.now ?? (() => Date.now());
+  let docProps: GoogleAppsScript.Properties.Properties | null | undefined;
+  let userProps: GoogleAppsScript.Properties.Properties | undefined;
+  const doc = () => {
+    if (docProps === undefined) {
+      try {
+        docProps = g.PropertiesService.getDocumentProperties();
+      } catch {
+        docProps = null;
+      }
+    }
+    // Outside a document (never for this add-on) the user's store stands in.
+    return docProps ?? user();
+  };
+  const user = () => (userProps ??= g.PropertiesService.getUserProperties());
+  let cache: AnswerCache | undefined;
+  const answers = () => {
+    if (!cache) {
+      let fast: GoogleAppsScript.Cache.Cache | null = null;
+      try {
+        fast = g.CacheService.getDocumentCache() ?? g.CacheService.getUserCache();
+      } catch {
+        fast = null;
+      }
+      let durable: GoogleAppsScript.Properties.Properties | null = null;
+      try {
+        durable = doc();
+      } catch {
+        durable = null;
+      }
+      cache = new AnswerCache(fast, durable, now);
+    }
+    return cache;
+  };
+  let sheets: SheetHost | undefined;
+  const sheetHost = () => (sheets ??= new SheetHost(g.SpreadsheetApp));
+  const waiting: Record<string, string | null> = {};
+  let pendingSince: number | null = null;
+
+  const isUser = (k: string) => k.startsWith("user:");
+
+  function commit(): void {
+    if (sheets?.hasPending()) sheets.flush();
+    const keys = Object.keys(waiting);
+    if (keys.length) {
+      const entries: Record<string, string | null> = {};
+      for (const k of keys) {
+        entries[k] = waiting[k];
+        delete waiting[k];
+      }
+      writeValues(doc(), entries);
+    }
+    pendingSince = null;
+  }
+
+  const maybeCommit = () => {
+    if (pendingSince !== null && now() - pendingSince >= COMMIT_AFTER_MS) commit();
+  };
+
+  return {
+    http(requests) {
+      maybeCommit();
+      return fetchAll(g.UrlFetchApp, requests);
+    },
+    sleep(ms) {
+      maybeCommit();
+      g.Utilities.sleep(Math.max(0, Math.min(ms, 300_000)));
+    },
+    cacheGet: (keys) => answers().getMany(keys),
+    cachePut: (entries, ttl) => answers().putMany(entries, ttl),
+    storeGet(keys) {
+      const userKeys = keys.filter(isUser);
+      const docKeys = keys.filter((k) => !isUser(k));
+      const u = userKeys.length ? readValues(user(), userKeys) : [];
+      const d = docKeys.length ? readValues(doc(), docKeys) : [];
+      let ui = 0;
+      let di = 0;
+      return keys.map((k) => {
+        if (isUser(k)) return u[ui++];
+        const v = d[di++];
+        return k in waiting ? waiting[k] : v;
+      });
+    },
+    storePut(entries) {
+      const u: Record<string, string | null> = {};
+      const d: Record<string, string | null> = {};
+      for (const [k, v] of Object.entries(entries)) (isUser(k) ? u : d)[k] = v;
+      if (Object.keys(u).length) writeValues(user(), u);
+      if (!Object.keys(d).length) return;
+      if (sheets?.hasPending()) {
+        Object.assign(waiting, d);
+        maybeCommit();
+      } else writeValues(doc(), d);
+    },
+    sheet(request: SheetRequest) {
+      const host = sheetHost();
+      const result = host.handle(request);
+      if (host.hasPending() && pendingSince === null) pendingSince = now();
+      maybeCommit();
+      return result;
+    },
+    commit,
+  };
+}

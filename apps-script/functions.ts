@@ -1,0 +1,57 @@
+/**
+ * The custom functions' runtime in Sheets: settings from the store, one
+ * context per call (25-second deadline: Sheets stops a custom function at
+ * 30), the shared registry, and cells mapped to what Sheets shows: an error
+ * is its message text in the cell.
+ */
+import { runSync } from "../shared/core/drivers.ts";
+import { CompanyDataError } from "../shared/core/errors.ts";
+import { contextFromSettings, loadSettings } from "../shared/app/settings.ts";
+import { recordSpend } from "../shared/credits/ledger.ts";
+import { errorCell, functionByName, invoke, isCellCard, isCellError, type CellOut } from "../shared/functions/index.ts";
+import type { Language } from "../shared/i18n/language.ts";
+import { createDriver } from "./driver.ts";
+
+export const CUSTOM_FUNCTION_BUDGET_MS = 25_000;
+
+export type SheetsValue = string | number | boolean;
+
+export function toSheets(c: CellOut): SheetsValue {
+  if (isCellError(c)) return c.message;
+  if (isCellCard(c)) return c.card.title;
+  return c;
+}
+
+export function runCustomFunction(name: string, args: unknown[]): SheetsValue[][] {
+  let lang: Language = "de";
+  try {
+    const def = functionByName(String(name));
+    if (!def || def.hosts?.includes("sheets") === false) throw new CompanyDataError("INTERNAL");
+    const started = Date.now();
+    const driver = createDriver();
+    const settings = runSync(loadSettings(), driver);
+    lang = settings.language;
+    const spent = { credits: 0, requests: 0 };
+    const ctx = contextFromSettings(settings, {
+      now: () => Date.now(),
+      random: Math.random,
+      deadline: started + CUSTOM_FUNCTION_BUDGET_MS,
+      // Cache and document store are per document already.
+      documentId: "",
+      onSpend: (_id, credits) => { spent.credits += credits; },
+      onRequest: () => { spent.requests += 1; },
+    });
+    const cells = runSync(invoke(def, { ctx, dailyBudget: settings.formulaDailyBudget }, args), driver);
+    if (spent.credits > 0) {
+      try {
+        runSync(recordSpend(ctx, `formula:${def.name}`, spent.credits, spent.requests), driver);
+      } catch {
+        /* the ledger is a record, not a condition of the answer */
+      }
+    }
+    driver.commit();
+    return cells.map((row) => row.map(toSheets));
+  } catch (e) {
+    return [[errorCell(e, lang).message]];
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * Answers the core's sheet requests with SpreadsheetApp, in whole blocks.
+ * Writes, colours and dropdowns are gathered and written at `flush()`, with
+ * neighbouring blocks merged: an enrichment that writes fifty chunks costs
+ * a handful of Spreadsheet calls, not fifty times three. The first read of a
+ * sheet takes its whole data range in one getValues (when it is not huge)
+ * and later reads are served from that snapshot, with this execution's own
+ * writes applied to it: a job that reads its table, then the columns beside
+ * it, then its progress, reads the sheet once.
+ * Text is written as text: the "@" number format plus a leading apostrophe
+ * for text that a spreadsheet would take for a formula (asText).
+ */
+import type { Cell, SheetRequest, SelectionInfo } from "../shared/sheet/protocol.ts";
+import { asText } from "../shared/sheet/text.ts";
+import { CompanyDataError, invalid } from "../shared/core/errors.ts";
+
+type App = GoogleAppsScript.Spreadsheet.SpreadsheetApp;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+type Range = GoogleAppsScript.Spreadsheet.Range;
+
+type Kind = "values" | "colours" | "dropdowns";
+/** Pending cells of one kind in one sheet: row → col → value. */
+type Grid = Map<number, Map<number, unknown>>;
+
+export class SheetHost {
+  private ss: GoogleAppsScript.Spreadsheet.Spreadsheet | undefined;
+  private readonly sheets = new Map<string, Sheet | null>();
+  private readonly pending = new Map<string, Record<Kind, Grid>>();
+  /** Whole-sheet snapshots by name; null when the sheet is too large to hold. */
+  private readonly snapshots = new Map<string, Cell[][] | null>();
+
+  constructor(private readonly app: App) {}
+
+  hasPending(): boolean {
+    return this.pending.size > 0;
+  }
+
+  handle(req: SheetRequest): unknown {
+    switch (req.op) {
+      case "selection":
+        this.flush();
+        return this.selection();
+      case "read": {
+        if (req.rows < 1 || req.cols < 1) return [];
+        const snap = this.snapshot(req.sheet);
+        if (snap) return slice(snap, req.row, req.col, req.rows, req.cols);
+        this.flush();
+        return cellsOf(this.need(req.sheet).getRange(req.row, req.col, req.rows, req.cols).getValues());
+      }
+      case "readAll": {
+        if (!this.sheet(req.sheet)) return null;
+        const snap = this.snapshot(req.sheet);
+        if (snap) return trimmed(snap).map((r) => [...r]);
+        this.flush();
+        return cellsOf(this.need(req.sheet).getDataRange().getValues());
+      }
+      case "write":
+        this.put(req.sheet, "values", req.row, req.col, req.values);
+        return undefined;
+      case "colour":
+        this.put(req.sheet, "colours", req.row, req.col, req.colours);
+        return undefined;
+      case "dropdowns":
+        this.put(req.sheet, "dropdowns", req.row, req.col, req.options.map((o) => [o]));
+        return undefined;
+      case "ensureSheet": {
+        if (!this.sheet(req.sheet)) {
+          const created = this.spreadsheet().insertSheet(req.sheet);
+          this.sheets.set(req.sheet, created);
+          this.snapshots.set(req.sheet, []);
+          if (req.headers?.length) this.put(req.sheet, "values", 1, 1, [req.headers]);
+        }
+        return undefined;
+      }
+      case "append": {
+        if (req.rows.length === 0) return undefined;
+        const snap = this.snapshot(req.sheet);
+        const last = snap ? trimmed(snap).length : Math.max(this.need(req.sheet).getLastRow(), this.lastPendingRow(req.sheet));
+        this.put(req.sheet, "values", last + 1, 1, req.rows);
+        return undefined;
+      }
+    }
+    throw new CompanyDataError("INTERNAL");
+  }
+
+  /** Write everything gathered: per sheet and kind, one call pair per rectangular block. */
+  flush(): void {
+    for (const [name, kinds] of this.pending) {
+      const sh = this.need(name);
+      for (const block of blocks(kinds.values)) {
+        const range = sh.getRange(block.row, block.col, block.cells.length, block.cells[0].length);
+        const values = block.cells.map((r) => r.map((v) => writable(v as Cell)));
+        range.setNumberFormats(values.map((r) => r.map((v) => (typeof v === "string" ? "@" : "General"))));
+        range.setValues(values);
+      }
+      for (const block of blocks(kinds.colours)) {
+        sh.getRange(block.row, block.col, block.cells.length, block.cells[0].length)
+          .setBackgrounds(block.cells.map((r) => r.map((c) => (c ? String(c) : null))) as string[][]);
+      }
+      for (const block of blocks(kinds.dropdowns)) {
+        const rules = block.cells.map((r) => r.map((o) => {
+          const options = (o as string[] | undefined) ?? [];
+          // A builder, not a service call: it runs in the script.
+          return options.length ? this.app.newDataValidation().requireValueInList(options.slice(0, 500), true).setAllowInvalid(true).build() : null;
+        }));
+        sh.getRange(block.row, block.col, block.cells.length, 1).setDataValidations(rules as GoogleAppsScript.Spreadsheet.DataValidation[][]);
+      }
+    }
+    this.pending.clear();
+  }
+
+  private selection(): SelectionInfo {
+    let range: Range | null = this.app.getActiveRange();
+    if (!range) throw invalid("selection", "no cells selected");
+    if (range.getNumRows() === 1 && range.getNumColumns() === 1) range = range.getDataRegion();
+    const sheet = range.getSheet();
+    const name = sheet.getName();
+    this.sheets.set(name, sheet);
+    return { sheet: name, row: range.getRow(), col: range.getColumn(), values: cellsOf(range.getValues()) };
+  }
+
+  private spreadsheet() {
+    this.ss ??= this.app.getActiveSpreadsheet();
+    return this.ss;
+  }
+
+  private sheet(name: string): Sheet | null {
+    if (!this.sheets.has(name)) this.sheets.set(name, this.spreadsheet().getSheetByName(name));
+    return this.sheets.get(name) ?? null;
+  }
+
+  private need(name: string): Sheet {
+    const sh = this.sheet(name);
+    if (!sh) throw invalid("sheet", `no sheet named "${String(name).slice(0, 60)}"`);
+    return sh;
+  }
+
+  /** The sheet's data range, read once per execution; null when it is too large to hold. */
+  private snapshot(name: string): Cell[][] | null {
+    if (!this.snapshots.has(name)) {
+      const range = this.need(name).getDataRange();
+      const rows = range.getNumRows();
+      const cols = range.getNumColumns();
+      this.snapshots.set(name, rows * cols <= SNAPSHOT_MAX_CELLS ? cellsOf(range.getValues()) : null);
+    }
+    return this.snapshots.get(name) ?? null;
+  }
+
+  private put(sheet: string, kind: Kind, row: number, col: number, cells: unknown[][]): void {
+    if (!(row >= 1 && col >= 1)) throw invalid("range", "rows and columns start at 1");
+    const snap = kind === "values" ? this.snapshots.get(sheet) : null;
+    if (snap) {
+      cells.forEach((r, i) => {
+        while (snap.length < row + i) snap.push([]);
+        const line = snap[row + i - 1];
+        r.forEach((v, j) => {
+          while (line.length < col + j) line.push("");
+          line[col + j - 1] = (v ?? "") as Cell;
+        });
+      });
+    }
+    let kinds = this.pending.get(sheet);
+    if (!kinds) this.pending.set(sheet, (kinds = { values: new Map(), colours: new Map(), dropdowns: new Map() }));
+    const grid = kinds[kind];
+    cells.forEach((r, i) => {
+      let line = grid.get(row + i);
+      if (!line) grid.set(row + i, (line = new Map()));
+      r.forEach((v, j) => line!.set(col + j, v));
+    });
+  }
+
+  private lastPendingRow(sheet: string): number {
+    const kinds = this.pending.get(sheet);
+    return kinds ? Math.max(0, ...kinds.values.keys()) : 0;
+  }
+}
+
+/** Sheets up to this many cells are read whole on first use (about 10 MB of values at most). */
+export const SNAPSHOT_MAX_CELLS = 200_000;
+
+function slice(snap: Cell[][], row: number, col: number, rows: number, cols: number): Cell[][] {
+  return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => snap[row - 1 + i]?.[col - 1 + j] ?? ""));
+}
+
+/** Without trailing empty rows. */
+function trimmed(snap: Cell[][]): Cell[][] {
+  let n = snap.length;
+  while (n > 0 && snap[n - 1].every((v) => v === "" || v === null)) n--;
+  return snap.slice(0, n);
+}
+
+/**
+ * Cut a grid into rectangles: consecutive rows covering the same columns
+ * without gaps go into one block. Gaps are never filled, so cells the core
+ * did not write keep their content.
+ */
+function blocks(grid: Grid): { row: number; col: number; cells: unknown[][] }[] {
+  const rows = [...grid.keys()].sort((a, b) => a - b);
+  const out: { row: number; col: number; cells: unknown[][]; lo: number; hi: number }[] = [];
+  for (const r of rows) {
+    const line = grid.get(r)!;
+    const cols = [...line.keys()].sort((a, b) => a - b);
+    // Split the row into runs of adjacent columns.
+    const runs: [number, number][] = [];
+    for (const c of cols) {
+      const last = runs[runs.length - 1];
+      if (last && c === last[1] + 1) last[1] = c;
+      else runs.push([c, c]);
+    }
+    for (const [lo, hi] of runs) {
+      const cells = [];
+      for (let c = lo; c <= hi; c++) cells.push(line.get(c));
+      const prev = out.find((b) => b.lo === lo && b.hi === hi && b.row + b.cells.length === r);
+      if (prev) prev.cells.push(cells);
+      else out.push({ row: r, col: lo, cells: [cells], lo, hi });
+    }
+  }
+  return out;
+}
+
+function writable(v: Cell | undefined): string | number | boolean {
+  const t = asText(v ?? null);
+  return t === null ? "" : t;
+}
+
+/** Sheet values as plain cells: dates become YYYY-MM-DD text. */
+function cellsOf(values: unknown[][]): Cell[][] {
+  return values.map((r) => r.map((v) => {
+    if (v === null || v === undefined) return "";
+    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
+    if (Object.prototype.toString.call(v) === "[object Date]") {
+      const d = v as Date;
+      const p = (n: number) => String(n).padStart(2, "0");
+      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+    }
+    return String(v);
+  }));
+}

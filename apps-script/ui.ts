@@ -1,0 +1,142 @@
+/**
+ * Menu, sidebars, settings and the one generic server call of the sidebars.
+ * `onOpen` must work in every authorization mode: in NONE it may not read
+ * properties, so its labels then follow the user's locale where readable.
+ */
+import { runSync } from "../shared/core/drivers.ts";
+import { dispatch, errorView, uiCall as appUiCall } from "../shared/app/dispatch.ts";
+import type { AppDeps, SettingsView } from "../shared/app/protocol.ts";
+import { SETTINGS_KEYS } from "../shared/app/settings.ts";
+import { toLanguage, type Language } from "../shared/i18n/language.ts";
+import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
+import { createDriver, type AppsScriptDriver } from "./driver.ts";
+import { gas } from "./services.ts";
+
+/** Sidebar jobs stop themselves well before Apps Script's 6 minutes; the sidebar calls again to continue. */
+export const SIDEBAR_BUDGET_MS = 280_000;
+
+export const SIDEBARS = {
+  search: { file: "sidebar-search", title: { de: "Firmensuche", en: "Company search" } },
+  enrich: { file: "sidebar-enrich", title: { de: "Auswahl anreichern", en: "Enrich selection" } },
+  similar: { file: "sidebar-similar", title: { de: "Ähnliche Firmen", en: "Find similar" } },
+  monitor: { file: "sidebar-monitor", title: { de: "Portfolio überwachen", en: "Monitor portfolio" } },
+  settings: { file: "sidebar-settings", title: { de: "Einstellungen", en: "Settings" } },
+  help: { file: "sidebar-help", title: { de: "Hilfe", en: "Help" } },
+} as const;
+export type SidebarId = keyof typeof SIDEBARS;
+
+const MENU: Record<Language, Record<SidebarId, string>> = {
+  de: { search: "Suchen", enrich: "Auswahl anreichern", similar: "Ähnliche finden", monitor: "Portfolio überwachen", settings: "Einstellungen", help: "Hilfe" },
+  en: { search: "Search", enrich: "Enrich selection", similar: "Find similar", monitor: "Monitor portfolio", settings: "Settings", help: "Help" },
+};
+const SHOW: Record<SidebarId, string> = {
+  search: "showSearch", enrich: "showEnrich", similar: "showSimilar", monitor: "showMonitor", settings: "showSettings", help: "showHelp",
+};
+
+/** The saved language when the store may be read, else the user's locale, else English. */
+function menuLanguage(e: { authMode?: unknown } | undefined): Language {
+  const g = gas();
+  const mode = e && e.authMode !== undefined ? String(e.authMode) : "";
+  if (mode !== "NONE") {
+    try {
+      const saved = g.PropertiesService.getUserProperties().getProperty(SETTINGS_KEYS.language);
+      if (saved) return toLanguage(saved, "en");
+    } catch {
+      /* LIMITED in some contexts: fall through */
+    }
+  }
+  try {
+    const locale = g.Session?.getActiveUserLocale();
+    if (locale) return toLanguage(locale, "en");
+  } catch {
+    /* not available in this mode */
+  }
+  return "en";
+}
+
+export function onOpen(e?: { authMode?: unknown }): void {
+  try {
+    const t = MENU[menuLanguage(e)];
+    const menu = gas().SpreadsheetApp.getUi().createAddonMenu();
+    (["search", "enrich", "similar", "monitor"] as const).forEach((id) => menu.addItem(t[id], SHOW[id]));
+    menu.addSeparator();
+    (["settings", "help"] as const).forEach((id) => menu.addItem(t[id], SHOW[id]));
+    menu.addToUi();
+  } catch {
+    /* a menu that cannot be built must not break opening the document */
+  }
+}
+
+export function onInstall(e?: { authMode?: unknown }): void {
+  onOpen(e);
+}
+
+function savedLanguage(): Language {
+  try {
+    return toLanguage(gas().PropertiesService.getUserProperties().getProperty(SETTINGS_KEYS.language), "de");
+  } catch {
+    return "de";
+  }
+}
+
+export function showSidebar(id: SidebarId): void {
+  const g = gas();
+  const s = SIDEBARS[id];
+  const html = g.HtmlService.createHtmlOutputFromFile(s.file).setTitle(s.title[savedLanguage()]);
+  g.SpreadsheetApp.getUi().showSidebar(html);
+}
+
+function deps(budgetMs: number): AppDeps {
+  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "" };
+}
+
+/** Methods that write to the sheet or a job's checkpoint run one at a time per document. */
+const EXCLUSIVE = /^(enrich|apply|insert|monitor)/i;
+
+function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T): T {
+  const g = gas();
+  const lock = exclusive ? g.LockService.getDocumentLock() : null;
+  if (lock && !lock.tryLock(20_000)) throw new CompanyDataError("TIMEOUT");
+  const driver = createDriver();
+  try {
+    return body(driver);
+  } finally {
+    try {
+      driver.commit();
+    } finally {
+      lock?.releaseLock();
+    }
+  }
+}
+
+/** The sidebars' one server call: an app-service method by name, JSON in, the result envelope as JSON out. */
+export function uiCall(method: string, inputJson: string): string {
+  try {
+    return withDriver(EXCLUSIVE.test(String(method)), (driver) => runSync(appUiCall(deps(SIDEBAR_BUDGET_MS), String(method), inputJson), driver));
+  } catch (e) {
+    return JSON.stringify({ ok: false, error: errorView(e) });
+  }
+}
+
+function userFacing(e: unknown): Error {
+  const err = toCompanyDataError(e);
+  return new Error(err.text(savedLanguage()));
+}
+
+export function getSettings(): SettingsView {
+  try {
+    return withDriver(false, (driver) => runSync(dispatch(deps(30_000), "getSettings", {}), driver));
+  } catch (e) {
+    throw userFacing(e);
+  }
+}
+
+/** Fields: apiKey ("" or null removes it; absent keeps it), baseUrl, language, formulaDailyBudget, cacheHours. */
+export function saveSettings(settings: unknown): SettingsView {
+  try {
+    const input = typeof settings === "string" ? JSON.parse(settings) : settings;
+    return withDriver(false, (driver) => runSync(dispatch(deps(30_000), "saveSettings", input as never), driver));
+  } catch (e) {
+    throw userFacing(e);
+  }
+}

@@ -1,0 +1,304 @@
+/**
+ * The built Code.js in a vm context with only Apps Script's services (see
+ * harness.ts): every custom function, every sidebar server call, settings,
+ * hostile inputs, and the enrichment of 1,000 rows with an interruption.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildWithReport } from "../../scripts/build-apps-script.ts";
+import { createEmulator, type Emulator } from "../../emulator/index.ts";
+import { FUNCTIONS, functionsFor, hostName } from "../../shared/functions/registry.ts";
+import { APP_METHODS } from "../../shared/app/dispatch.ts";
+import { createSheetsFake, type SheetsOptions } from "./harness.ts";
+
+const OUT = mkdtempSync(join(tmpdir(), "apps-script-"));
+let code = "";
+let emulator: Emulator;
+const SAP = "DEJK7QV0PK24";
+const SIEMENS = "DEPIYX8Y4M82";
+/** Spreadsheet calls an enrichment of 1,000 rows may make (issue 4). */
+const MAX_SHEET_CALLS = 20;
+
+beforeAll(async () => {
+  await buildWithReport(OUT);
+  code = readFileSync(join(OUT, "Code.js"), "utf8");
+  emulator = createEmulator({ companies: 3000, startDate: "2026-01-15" });
+});
+
+function sheets(opts: Partial<SheetsOptions> = {}, settings: Record<string, string> = {}) {
+  const f = createSheetsFake({ emulator, dist: OUT, ...opts });
+  f.load(code);
+  const s = { apiKey: emulator.createKey(100_000), baseUrl: "https://api.implisense.com", language: "de", ...settings };
+  for (const [k, v] of Object.entries(s)) f.setUser(k, v);
+  return { f, key: s.apiKey };
+}
+
+const matrix = (v: unknown) => v as (string | number | boolean)[][];
+
+describe("Code.js", () => {
+  it("is small, evaluates fast in a bare context and does no work while evaluating", () => {
+    expect(Buffer.byteLength(code)).toBeLessThan(250 * 1024);
+    const f = createSheetsFake({ emulator, dist: OUT });
+    for (const g of ["require", "process", "fetch", "setTimeout", "module"]) expect(f.call.bind(f, "typeof")).toBeDefined(), expect(typeof (f.context as Record<string, unknown>)[g]).toBe("undefined");
+    const ms = f.load(code);
+    expect(ms).toBeLessThan(50);
+    expect(f.calls).toEqual([]);
+    expect(f.fetches).toEqual([]);
+  });
+
+  it("declares every entry point and custom function at top level, with @customfunction JSDoc", () => {
+    for (const name of ["onOpen", "onInstall", "showSearch", "showEnrich", "showSimilar", "showMonitor", "showSettings", "showHelp", "getSettings", "saveSettings", "uiCall"])
+      expect(code).toMatch(new RegExp(`^function ${name}\\(`, "m"));
+    for (const def of functionsFor("sheets")) {
+      const name = hostName(def, "sheets");
+      const block = new RegExp(`/\\*\\*((?:(?!\\*/)[\\s\\S])*)\\*/\\nfunction ${name}\\(([^)]*)\\)`).exec(code);
+      expect(block, name).not.toBeNull();
+      expect(block![1]).toContain("@customfunction");
+      for (const p of def.params) expect(block![1]).toContain(`} ${p.name} `);
+      expect(block![1]).toContain("@return");
+    }
+    expect(code).not.toMatch(/function COMPANY_CARD\(/);
+  });
+});
+
+describe("menu and sidebars", () => {
+  it("onOpen builds the menu in NONE mode without touching properties", () => {
+    const f = createSheetsFake({ emulator, dist: OUT });
+    f.load(code);
+    (f.context.PropertiesService as Record<string, unknown>).getUserProperties = () => { throw new Error("not allowed in NONE"); };
+    f.call("onOpen", { authMode: "NONE" });
+    expect(f.menus[0].items.map((i) => i[1])).toEqual(["showSearch", "showEnrich", "showSimilar", "showMonitor", "showSettings", "showHelp"]);
+    expect(f.menus[0].items[0][0]).toBe("Suchen"); // Session locale de
+  });
+
+  it("onOpen in LIMITED mode follows the saved language; onInstall does the same", () => {
+    const { f } = sheets({}, { language: "en" });
+    f.call("onOpen", { authMode: "LIMITED" });
+    f.call("onInstall", { authMode: "FULL" });
+    expect(f.menus.map((m) => m.items.map((i) => i[0]))).toEqual([
+      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Settings", "Help"],
+      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Settings", "Help"],
+    ]);
+  });
+
+  it("each show function opens its self-contained sidebar", () => {
+    const { f } = sheets();
+    for (const fn of ["showSearch", "showEnrich", "showSimilar", "showMonitor", "showSettings", "showHelp"]) f.call(fn);
+    expect(f.sidebars.map((s) => s.file)).toEqual(["sidebar-search", "sidebar-enrich", "sidebar-similar", "sidebar-monitor", "sidebar-settings", "sidebar-help"]);
+    expect(f.sidebars[0].title).toBe("Firmensuche");
+    const html = readFileSync(join(OUT, "sidebar-search.html"), "utf8");
+    expect(html).toMatch(/<script>/);
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/);
+  });
+});
+
+describe("settings", () => {
+  it("stores the key per user and never hands it back", () => {
+    const f = createSheetsFake({ emulator, dist: OUT });
+    f.load(code);
+    const key = emulator.createKey(50);
+    const view = f.call("saveSettings", { apiKey: key, language: "en", formulaDailyBudget: 20, cacheHours: 12 }) as Record<string, unknown>;
+    expect(view.apiKeySet).toBe(true);
+    expect(JSON.stringify(view)).not.toContain(key);
+    expect(JSON.stringify(f.call("getSettings"))).not.toContain(key);
+    expect(JSON.stringify(f.call("uiCall", "getSettings", "{}"))).not.toContain(key);
+    expect([...f.userProps.map.values()]).toContain(key);
+    expect(JSON.stringify([...f.docProps.map.entries()])).not.toContain(key);
+    expect(String((view.functionsKeyNote as Record<string, string>).en)).toMatch(/owner/);
+  });
+
+  it("a bad base URL is a clear error, not a stack", () => {
+    const { f } = sheets();
+    expect(() => f.call("saveSettings", { baseUrl: "javascript:alert(1)" })).toThrow(/Ungültige Eingabe \(baseUrl\)/);
+  });
+});
+
+describe("custom functions", () => {
+  it("every function answers from the emulator through its stub", () => {
+    const { f } = sheets();
+    const person = emulator.companies.sharedPersonId()!;
+    const args: Record<string, unknown[]> = {
+      SEARCH: ["Software", 5], SUGGEST: ["Sie"], RESOLVE: ["SAP SE", "Walldorf"], PROFILE: [SAP], PEOPLE: [SAP], ANNOUNCEMENTS: [SAP],
+      FINANCIALS: [SAP], CHANGES: [SAP, "2020-01-01"], NEARBY: [SAP, 50, 5], PEERS: [SAP, 5], SIMILAR: [[[SAP], [SIEMENS]], 5], AVAILABILITY: [SAP],
+      PERSON_COMPANIES: [person], CREDITS: [], EVENTS: [SAP], JOBS: [SAP],
+    };
+    for (const def of functionsFor("sheets")) {
+      const out = matrix(f.call(hostName(def, "sheets"), ...(args[def.name] ?? [SAP])));
+      expect(out.length, def.name).toBeGreaterThan(0);
+      for (const row of out) for (const c of row) expect(["string", "number", "boolean"]).toContain(typeof c);
+      // A list's first row is its header; a per-row answer is data. Neither is an error text.
+      expect(String(out[0][0]), def.name).not.toMatch(/Fehler|Ungültig|Nicht gefunden|Kein API/);
+    }
+    expect(matrix(f.call("COMPANY_RESOLVE", "SAP SE", "Walldorf"))[0][0]).toBe(SAP);
+    expect(matrix(f.call("COMPANY_PROFILE", SAP, "name, city"))[0]).toEqual(["SAP SE", "Walldorf"]);
+  });
+
+  it("a recalculation costs nothing: answers come from the cache, even after 6 hours from the durable layer", () => {
+    let t = Date.UTC(2026, 0, 15, 9);
+    const { f, key } = sheets({ now: () => t }, { cacheHours: "24" });
+    f.setClock(() => t);
+    f.call("COMPANY_PROFILE", SAP);
+    const balance = emulator.balance(key);
+    const sent = f.fetches.length;
+    expect(matrix(f.call("COMPANY_PROFILE", SAP))[0][0]).toBe("SAP SE");
+    expect(f.fetches.length).toBe(sent);
+    t += 7 * 3600_000; // CacheService forgot it; the durable layer did not
+    expect(matrix(f.call("COMPANY_PROFILE", SAP))[0][0]).toBe("SAP SE");
+    expect(f.fetches.length).toBe(sent);
+    expect(emulator.balance(key)).toBe(balance);
+  });
+
+  it("a range of names goes to batch resolve in groups of ten, a single name to the free endpoint", () => {
+    const { f, key } = sheets();
+    const names = emulator.companies.ids().slice(100, 125).map((id) => [emulator.world.byId(id)!.name]);
+    const before = emulator.balance(key);
+    const out = matrix(f.call("COMPANY_RESOLVE", names));
+    expect(out).toHaveLength(25);
+    const urls = f.fetches.flat().map((r) => new URL(r.url).pathname);
+    expect(urls.filter((u) => u.endsWith("/batch/resolve"))).toHaveLength(1);
+    expect(before - emulator.balance(key)).toBe(3);
+    f.resetCounts();
+    f.call("COMPANY_RESOLVE", "Siemens AG");
+    expect(f.fetches.flat().map((r) => new URL(r.url).pathname)).toEqual(["/v2/resolve"]);
+  });
+
+  it("the daily formula budget stops spending with a clear message", () => {
+    const { f, key } = sheets({}, { formulaDailyBudget: "2" });
+    expect(matrix(f.call("COMPANY_PROFILE", SAP))[0][0]).toBe("SAP SE");
+    expect(matrix(f.call("COMPANY_PROFILE", SIEMENS))[0][0]).toBe("Siemens AG");
+    const before = emulator.balance(key);
+    expect(String(matrix(f.call("COMPANY_PEERS", SAP))[0][0])).toMatch(/Tagesbudget für Formeln erreicht/);
+    expect(emulator.balance(key)).toBe(before);
+  });
+
+  it("without a key, out of credits, or unreachable: a message in the cell", () => {
+    const f = createSheetsFake({ emulator, dist: OUT });
+    f.load(code);
+    expect(matrix(f.call("COMPANY_PROFILE", SAP))).toEqual([["Kein API-Schlüssel hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen."]]);
+    const poor = emulator.createKey(0);
+    f.setUser("apiKey", poor);
+    expect(String(matrix(f.call("COMPANY_PROFILE", SAP))[0][0])).toMatch(/Nicht genug Credits/);
+    const down = sheets({ failUrl: /./ }, { language: "en" }).f;
+    expect(String(matrix(down.call("COMPANY_PROFILE", SAP))[0][0])).toMatch(/Could not reach the data service/);
+  });
+
+  it("hostile inputs give clear messages or sensible results, never exceptions", () => {
+    const { f } = sheets();
+    const hostile = (): unknown[] => ["", "x".repeat(10_000), '=HYPERLINK("http://evil.example","klick")', "#N/A", 12345, f.date(2024, 2, 29), "🏭🚀", true, [[""], [""]], [["#REF!"], [SAP]]];
+    for (const def of functionsFor("sheets")) {
+      for (const h of hostile()) {
+        const args = def.params.length ? def.params.map((_, i) => (i === 0 ? h : "")) : [h];
+        const out = matrix(f.call(hostName(def, "sheets"), ...args));
+        expect(Array.isArray(out) && out.length > 0, `${def.name}(${String(h).slice(0, 20)})`).toBe(true);
+        for (const row of out) for (const c of row) {
+          expect(["string", "number", "boolean"]).toContain(typeof c);
+          expect(String(c)).not.toMatch(/\bat \w+ \(|TypeError|ReferenceError|undefined/);
+        }
+      }
+    }
+    expect(String(matrix(f.call("COMPANY_PROFILE", "x".repeat(10_000)))[0][0])).toMatch(/zu lang/);
+    expect(String(matrix(f.call("COMPANY_RESOLVE", '=HYPERLINK("x")'))[0][0])).toMatch(/Formel/);
+    expect(String(matrix(f.call("COMPANY_PROFILE", "#N/A"))[0][0])).toMatch(/Fehlerwert/);
+    expect(String(matrix(f.call("COMPANY_CHANGES", SAP, f.date(2020, 1, 1)))[0][0])).toBe("Datum");
+  });
+});
+
+describe("sidebar server calls", () => {
+  it("every app-service method answers an envelope, whatever the input", () => {
+    const { f } = sheets({ sheets: { Tabelle1: [["Firma"], ["SAP SE"]] }, selection: { sheet: "Tabelle1", row: 1, col: 1, rows: 2, cols: 1 } });
+    for (const method of [...Object.keys(APP_METHODS), "noSuchMethod"]) {
+      for (const input of ["{}", "not json", '{"query":"x".repeat(1)}', JSON.stringify({ query: "=1+1" })]) {
+        const out = JSON.parse(f.call("uiCall", method, input) as string) as { ok: boolean; error?: { message: { de: string } } };
+        expect(typeof out.ok, method).toBe("boolean");
+        if (!out.ok) expect(out.error!.message.de).not.toMatch(/\bat \w+ \(|TypeError/);
+      }
+    }
+  });
+
+  it("search and insert write text as text", () => {
+    const { f } = sheets({ sheets: { Tabelle1: [[""]] }, selection: { sheet: "Tabelle1", row: 1, col: 1, rows: 1, cols: 1 } });
+    const res = JSON.parse(f.call("uiCall", "search", JSON.stringify({ query: "Software", size: 5 })) as string);
+    expect(res.ok).toBe(true);
+    expect(res.value.companies.length).toBeGreaterThan(0);
+    if ("insertSearchResults" in APP_METHODS) {
+      const evil = { ...res.value.companies[0], name: "=HYPERLINK(\"http://evil\")" };
+      const ins = JSON.parse(f.call("uiCall", "insertSearchResults", JSON.stringify({ companies: [evil], header: true })) as string);
+      expect(ins.ok).toBe(true);
+      const written = [...f.grids.values()].flat(2).map(String);
+      expect(written).toContain('=HYPERLINK("http://evil")');
+    }
+  });
+});
+
+/** A sheet of `n` companies by name and city, names unique in the emulator. */
+function companyTable(n: number) {
+  const dup = new Set(emulator.companies.duplicateNames(10_000).map((d) => d.name));
+  const rows: string[][] = [["Firma", "Ort"]];
+  for (const id of emulator.companies.ids()) {
+    const c = emulator.world.byId(id)!;
+    if (dup.has(c.name) || rows.some((r) => r[0] === c.name)) continue;
+    rows.push([c.name, ""]);
+    if (rows.length > n) break;
+  }
+  return rows;
+}
+
+function enrichConfig(rows: number) {
+  return { sheet: "Daten", headerRow: 1, col: 1, rows, cols: 2, mapping: { name: 0, city: null, zip: null, register: null, id: null }, fields: ["id", "name", "city"], mode: "batch", rerun: { kind: "newOrFailed" } };
+}
+
+describe("enrichment of 1,000 rows", () => {
+  it(`uses at most ${MAX_SHEET_CALLS} Spreadsheet calls and the minimum credits`, () => {
+    const table = companyTable(1000);
+    const { f, key } = sheets({ sheets: { Daten: table } });
+    const before = emulator.balance(key);
+    const start = JSON.parse(f.call("uiCall", "enrichStart", JSON.stringify(enrichConfig(1000))) as string);
+    expect(start.ok).toBe(true);
+    let p = start.value;
+    for (let i = 0; i < 5 && !p.finished; i++) p = JSON.parse(f.call("uiCall", "enrichStep", JSON.stringify({ jobId: p.jobId })) as string).value;
+    expect(p.finished).toBe(true);
+    expect(p.processed).toBe(1000);
+    expect(f.calls.length).toBeLessThanOrEqual(MAX_SHEET_CALLS);
+    // 1,000 names in batches: ceil(1000/10) credits and no more.
+    expect(before - emulator.balance(key)).toBe(100);
+    const out = f.grids.get("Daten")!;
+    expect(out[1].slice(2).some((v) => v !== "")).toBe(true);
+    expect(out.slice(1, 1001).filter((r) => r.slice(2).every((v) => v === "" || v === null))).toHaveLength(0);
+  });
+
+  it("an interruption halfway resumes where it stopped, without paying twice", () => {
+    const table = companyTable(1000);
+    let t = Date.UTC(2026, 0, 15, 10);
+    let batches = 0;
+    const { f, key } = sheets({
+      sheets: { Daten: table },
+      now: () => t,
+      onFetch: (reqs) => {
+        batches += reqs.filter((r) => r.url.endsWith("/batch/resolve")).length;
+        // Halfway (25 chunks of 20 rows), the step's time runs out.
+        if (batches === 25) t += 10 * 60_000;
+      },
+    });
+    f.setClock(() => t);
+    const before = emulator.balance(key);
+    const start = JSON.parse(f.call("uiCall", "enrichStart", JSON.stringify(enrichConfig(1000))) as string).value;
+    const first = JSON.parse(f.call("uiCall", "enrichStep", JSON.stringify({ jobId: start.jobId })) as string).value;
+    expect(first.finished).toBe(false);
+    expect(first.processed).toBeGreaterThanOrEqual(480);
+    expect(first.processed).toBeLessThan(1000);
+    const rowsDone = f.grids.get("Daten")!.slice(1).filter((r) => String(r[2] ?? "") !== "").length;
+    expect(rowsDone).toBe(first.processed);
+    const second = JSON.parse(f.call("uiCall", "enrichStep", JSON.stringify({ jobId: start.jobId })) as string).value;
+    expect(second.finished).toBe(true);
+    expect(second.processed).toBe(1000);
+    expect(before - emulator.balance(key)).toBe(100);
+  });
+});
+
+describe("registry coverage", () => {
+  it("Sheets offers every registry function but the Excel-only card", () => {
+    expect(functionsFor("sheets").length).toBe(FUNCTIONS.length - 1);
+  });
+});
