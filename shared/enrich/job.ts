@@ -84,7 +84,7 @@ export function selectRows(tasks: readonly RowTask[], previous: readonly (Previo
  * before credits ran out (or picked from a review dropdown) is not resolved
  * again. A rerun of everything resolves again on purpose.
  */
-function taskWithPrevious(base: RowTask, p: PreviousRow | null, rerun: Rerun): RowTask {
+export function taskWithPrevious(base: RowTask, p: PreviousRow | null, rerun: Rerun): RowTask {
   if (base.id || !p?.id) return base;
   if (p.outcome === "out_of_credits" || p.outcome === "review" || (rerun !== "all" && p.outcome === "matched")) {
     return { ...base, query: null, id: p.id, confidence: p.outcome === "review" ? 1 : p.confidence };

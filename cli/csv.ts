@@ -1,0 +1,187 @@
+/**
+ * RFC 4180 CSV, streaming: quoted fields with embedded delimiters, quotes
+ * ("") and line breaks; CRLF or LF; a UTF-8 byte-order mark is dropped. The
+ * delimiter is detected from the header line (German Excel writes `;`).
+ * Written cells that a spreadsheet would run as a formula are neutralised.
+ */
+import { createReadStream } from "node:fs";
+import { needsNeutralising } from "../shared/sheet/text.ts";
+import type { Cell } from "../shared/sheet/protocol.ts";
+
+export type Delimiter = "," | ";" | "\t";
+
+/** The delimiter that occurs most often outside quotes in the first line (comma on a tie or none). */
+export function detectDelimiter(firstLine: string): Delimiter {
+  const counts: Record<Delimiter, number> = { ",": 0, ";": 0, "\t": 0 };
+  let quoted = false;
+  for (const ch of firstLine) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === "," || ch === ";" || ch === "\t")) counts[ch]++;
+  }
+  let best: Delimiter = ",";
+  for (const d of [";", "\t"] as const) if (counts[d] > counts[best]) best = d;
+  return best;
+}
+
+export class CsvError extends Error {
+  constructor(readonly line: number, message: string) {
+    super(message);
+  }
+}
+
+type State = "start" | "plain" | "quoted" | "quote";
+
+/**
+ * Incremental parser: feed text, take complete records. Strict where data
+ * would be lost (an unclosed quote, text after a closing quote), lenient
+ * where Excel is (a quote inside an unquoted field is kept as text).
+ */
+export class CsvParser {
+  private field = "";
+  private record: string[] = [];
+  private state: State = "start";
+  private started = false;
+  private pendingCR = false;
+  private headBuffer = "";
+  /** Line number (1-based) the parser is on, and where the current record began. */
+  line = 1;
+  private recordLine = 1;
+  delimiter: Delimiter | null;
+
+  constructor(delimiter?: Delimiter) {
+    this.delimiter = delimiter ?? null;
+  }
+
+  /** Parse a chunk; returns the records completed in it. */
+  push(text: string): string[][] {
+    if (!this.started) {
+      if (text.length === 0) return [];
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      this.started = true;
+    }
+    if (this.delimiter === null) {
+      // Wait for the whole first line before deciding.
+      this.headBuffer += text;
+      const nl = firstLineEnd(this.headBuffer);
+      if (nl < 0) return [];
+      this.delimiter = detectDelimiter(this.headBuffer.slice(0, nl));
+      text = this.headBuffer;
+      this.headBuffer = "";
+    }
+    const out: string[][] = [];
+    const d = this.delimiter;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i];
+      if (this.pendingCR) {
+        this.pendingCR = false;
+        if (ch === "\n") continue;
+      }
+      switch (this.state) {
+        case "quoted":
+          if (ch === '"') this.state = "quote";
+          else {
+            if (ch === "\n") this.line++;
+            this.field += ch;
+          }
+          continue;
+        case "quote":
+          if (ch === '"') {
+            this.field += '"';
+            this.state = "quoted";
+            continue;
+          }
+          if (ch !== d && ch !== "\n" && ch !== "\r") throw new CsvError(this.line, "text after a closing quote");
+          break;
+        case "start":
+          if (ch === '"') {
+            this.state = "quoted";
+            continue;
+          }
+          break;
+      }
+      if (ch === d) this.endField();
+      else if (ch === "\n" || ch === "\r") {
+        if (ch === "\r") this.pendingCR = true;
+        this.endField();
+        out.push(this.record);
+        this.record = [];
+        this.line++;
+        this.recordLine = this.line;
+      } else {
+        this.field += ch;
+        this.state = "plain";
+      }
+    }
+    return out;
+  }
+
+  private endField() {
+    this.record.push(this.field);
+    this.field = "";
+    this.state = "start";
+  }
+
+  /** End of input: the last record (without a final line break), or an error for an open quote. */
+  end(): string[][] {
+    const out: string[][] = [];
+    if (this.delimiter === null && this.headBuffer) {
+      this.delimiter = detectDelimiter(this.headBuffer);
+      const text = this.headBuffer;
+      this.headBuffer = "";
+      out.push(...this.push(text));
+    }
+    if (this.state === "quoted") throw new CsvError(this.recordLine, "a quoted field is not closed");
+    if (this.state !== "start" || this.record.length > 0) {
+      this.endField();
+      out.push(this.record);
+      this.record = [];
+    }
+    return out;
+  }
+}
+
+function firstLineEnd(s: string): number {
+  let quoted = false;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === "\n" || ch === "\r")) return i;
+  }
+  return -1;
+}
+
+/** Records of a file, read in pieces: memory stays bounded whatever the file's size. */
+export async function* readCsv(path: string, onDelimiter?: (d: Delimiter) => void): AsyncGenerator<string[]> {
+  const parser = new CsvParser();
+  let told = false;
+  for await (const chunk of createReadStream(path, { encoding: "utf8", highWaterMark: 64 * 1024 })) {
+    const records = parser.push(chunk as string);
+    if (!told && parser.delimiter) {
+      told = true;
+      onDelimiter?.(parser.delimiter);
+    }
+    yield* records;
+  }
+  const rest = parser.end();
+  if (!told && parser.delimiter) onDelimiter?.(parser.delimiter);
+  yield* rest;
+}
+
+/** Parse a whole text (tests, small inputs). */
+export function parseCsv(text: string, delimiter?: Delimiter): string[][] {
+  const p = new CsvParser(delimiter);
+  return [...p.push(text), ...p.end()];
+}
+
+/** One CSV line (with CRLF, as RFC 4180 has it). Text that would run as a formula gets a leading apostrophe. */
+export function formatRow(cells: readonly Cell[], delimiter: Delimiter): string {
+  return cells.map((c) => formatCell(c, delimiter)).join(delimiter) + "\r\n";
+}
+
+export function formatCell(c: Cell, delimiter: Delimiter): string {
+  if (c === null || c === undefined) return "";
+  if (typeof c === "number") return Number.isFinite(c) ? String(c) : "";
+  if (typeof c === "boolean") return c ? "TRUE" : "FALSE";
+  const s = needsNeutralising(c) ? "'" + c : c;
+  return /[",;\t\r\n]/.test(s) || s.includes(delimiter) ? `"${s.replace(/"/g, '""')}"` : s;
+}

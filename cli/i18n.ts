@@ -1,0 +1,146 @@
+/** The command line's own texts, German and English. */
+import type { Language } from "../shared/i18n/language.ts";
+
+export const EXIT = {
+  OK: 0,
+  INTERNAL: 1,
+  USAGE: 2,
+  INPUT: 3,
+  OUT_OF_CREDITS: 4,
+  KEY: 5,
+  SERVICE: 6,
+  NOT_CONFIRMED: 7,
+  INTERRUPTED: 130,
+} as const;
+
+const T = {
+  help: {
+    en: `company-data: German company data from the command line
+
+Usage:
+  company-data estimate enrich --in FILE.csv [--fields LIST] [--mode batch|free]
+  company-data enrich --in FILE.csv --out FILE.csv [--fields LIST] [--mode batch|free]
+                      [--rerun new-or-failed|all|older-than=DAYS] [--yes]
+  company-data search QUERY [--size N]
+  company-data account
+  company-data fields
+
+Options:
+  --lang de|en     language of messages and data labels (default: from LANG, else de)
+  --fields LIST    comma-separated field ids or groups (resolve, profile, people,
+                   announcements, financials, all); see "company-data fields"
+  --mode           batch: paid batch resolve, fast (default); free: single resolves, slow
+  --yes            spend without asking (for scripts)
+  --help           this text
+
+Input: a CSV file (comma or semicolon, UTF-8) with a header row; a name column
+(Firma, Firmenname, Unternehmen, Company, Name) and optional city (Ort, Stadt,
+City), postcode (PLZ, Zip, Postcode), register (Handelsregister, HRB, Register)
+or company id (ID, Firmen-ID, Company ID) columns.
+The output holds the input columns, then status, match confidence, the fields
+and the as-of date. An interrupted run resumes where it stopped when started
+again with the same arguments; rows already done are not paid again.
+
+Environment:
+  COMPANY_DATA_API_KEY   the API key (required)
+  COMPANY_DATA_BASE_URL  default https://api.implisense.com
+
+Exit codes: 0 done, 1 internal error, 2 usage error, 3 bad input file,
+4 out of credits (rerun after a top-up to finish the rest), 5 API key missing
+or rejected, 6 service not reachable or failing, 7 not confirmed (nothing spent),
+130 interrupted (resumable).
+`,
+    de: `company-data: Firmendaten auf der Kommandozeile
+
+Aufruf:
+  company-data estimate enrich --in DATEI.csv [--fields LISTE] [--mode batch|free]
+  company-data enrich --in DATEI.csv --out DATEI.csv [--fields LISTE] [--mode batch|free]
+                      [--rerun new-or-failed|all|older-than=TAGE] [--yes]
+  company-data search SUCHE [--size N]
+  company-data account
+  company-data fields
+
+Optionen:
+  --lang de|en     Sprache der Meldungen und Datenbezeichnungen (Standard: aus LANG, sonst de)
+  --fields LISTE   Feld-IDs oder Gruppen mit Komma (resolve, profile, people,
+                   announcements, financials, all); siehe "company-data fields"
+  --mode           batch: kostenpflichtiger Stapelabgleich, schnell (Standard);
+                   free: Einzelabgleich, langsam
+  --yes            ohne Rückfrage Credits ausgeben (für Skripte)
+  --help           dieser Text
+
+Eingabe: eine CSV-Datei (Komma oder Semikolon, UTF-8) mit Kopfzeile; eine
+Namensspalte (Firma, Firmenname, Unternehmen, Company, Name) und optional Ort
+(Ort, Stadt, City), PLZ (PLZ, Postleitzahl, Zip), Register (Handelsregister,
+HRB, Register) oder Firmen-ID (ID, Firmen-ID, Company ID).
+Die Ausgabe enthält die Eingabespalten, dann Status, Trefferqualität, die
+Felder und das Stand-Datum. Ein unterbrochener Lauf setzt beim erneuten Start
+mit denselben Argumenten fort; erledigte Zeilen werden nicht erneut bezahlt.
+
+Umgebung:
+  COMPANY_DATA_API_KEY   der API-Schlüssel (erforderlich)
+  COMPANY_DATA_BASE_URL  Standard https://api.implisense.com
+
+Exit-Codes: 0 fertig, 1 interner Fehler, 2 Aufruffehler, 3 fehlerhafte
+Eingabedatei, 4 keine Credits mehr (nach dem Aufladen erneut starten, um den
+Rest zu erledigen), 5 API-Schlüssel fehlt oder abgelehnt, 6 Dienst nicht
+erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
+130 abgebrochen (fortsetzbar).
+`,
+  },
+  unknownCommand: { en: (c: string) => `Unknown command "${c}". See company-data --help.`, de: (c: string) => `Unbekannter Befehl "${c}". Siehe company-data --help.` },
+  unknownOption: { en: (o: string) => `Unknown option ${o}. See company-data --help.`, de: (o: string) => `Unbekannte Option ${o}. Siehe company-data --help.` },
+  missingOption: { en: (o: string) => `Missing ${o}. See company-data --help.`, de: (o: string) => `${o} fehlt. Siehe company-data --help.` },
+  badValue: { en: (o: string, v: string) => `Invalid value for ${o}: ${v}`, de: (o: string, v: string) => `Ungültiger Wert für ${o}: ${v}` },
+  noFile: { en: (f: string) => `Cannot read ${f}.`, de: (f: string) => `${f} kann nicht gelesen werden.` },
+  sameFile: { en: "--in and --out must be different files.", de: "--in und --out müssen verschiedene Dateien sein." },
+  badCsv: { en: (f: string, line: number, m: string) => `${f} is not valid CSV (line ${line}: ${m}).`, de: (f: string, line: number, m: string) => `${f} ist kein gültiges CSV (Zeile ${line}: ${m}).` },
+  emptyCsv: { en: (f: string) => `${f} has no header row.`, de: (f: string) => `${f} hat keine Kopfzeile.` },
+  noNameColumn: {
+    en: (h: string) => `No company name or id column found in the header (${h}). Name it e.g. "Firma" or "Company".`,
+    de: (h: string) => `Keine Spalte mit Firmenname oder Firmen-ID in der Kopfzeile gefunden (${h}). Bitte z. B. "Firma" oder "Company" nennen.`,
+  },
+  columns: { en: (m: string) => `Columns: ${m}`, de: (m: string) => `Spalten: ${m}` },
+  estimate: {
+    en: (rows: number, credits: number, req: number, paid: number, free: number, secs: number) =>
+      `${rows} rows to enrich: at most ${credits} credits, ${req} requests (${paid} paid, ${free} free), about ${fmtDuration(secs, "en")}.`,
+    de: (rows: number, credits: number, req: number, paid: number, free: number, secs: number) =>
+      `${rows} Zeilen anzureichern: höchstens ${credits} Credits, ${req} Anfragen (${paid} kostenpflichtig, ${free} kostenlos), etwa ${fmtDuration(secs, "de")}.`,
+  },
+  resuming: { en: (n: number) => `Resuming after row ${n}.`, de: (n: number) => `Fortsetzung nach Zeile ${n}.` },
+  confirm: { en: "Spend these credits? [y/N] ", de: "Diese Credits ausgeben? [j/N] " },
+  notConfirmed: {
+    en: "Not confirmed: nothing was spent. Pass --yes to spend without asking.",
+    de: "Nicht bestätigt: es wurde nichts ausgegeben. Mit --yes ohne Rückfrage ausführen.",
+  },
+  done: {
+    en: (s: Summary) => `Done: ${s.matched} matched, ${s.review} to review, ${s.notFound} not found, ${s.error} errors; ${s.credits} credits spent. Output: ${s.out}`,
+    de: (s: Summary) => `Fertig: ${s.matched} gefunden, ${s.review} zu prüfen, ${s.notFound} nicht gefunden, ${s.error} Fehler; ${s.credits} Credits ausgegeben. Ausgabe: ${s.out}`,
+  },
+  outOfCredits: {
+    en: (s: Summary) => `Out of credits: ${s.outOfCredits} rows not enriched (marked in ${s.out}). Top up, then run the same command again to finish exactly these rows.`,
+    de: (s: Summary) => `Keine Credits mehr: ${s.outOfCredits} Zeilen nicht angereichert (markiert in ${s.out}). Bitte aufladen und denselben Befehl erneut starten, um genau diese Zeilen zu erledigen.`,
+  },
+  interrupted: { en: "Interrupted. Run the same command again to resume.", de: "Abgebrochen. Zum Fortsetzen denselben Befehl erneut starten." },
+  credits: { en: (n: number) => `Credits: ${n}`, de: (n: number) => `Guthaben: ${n} Credits` },
+  searchTotal: { en: (n: number) => `${n} companies found`, de: (n: number) => `${n} Firmen gefunden` },
+  fieldsTitle: { en: "Fields (id, group, header):", de: "Felder (ID, Gruppe, Überschrift):" },
+} as const;
+
+export interface Summary {
+  matched: number;
+  review: number;
+  notFound: number;
+  error: number;
+  outOfCredits: number;
+  credits: number;
+  out: string;
+}
+
+export function fmtDuration(secs: number, lang: Language): string {
+  if (secs < 90) return lang === "de" ? `${Math.max(1, Math.round(secs))} s` : `${Math.max(1, Math.round(secs))} s`;
+  if (secs < 5400) return `${Math.round(secs / 60)} min`;
+  return lang === "de" ? `${(secs / 3600).toFixed(1).replace(".", ",")} h` : `${(secs / 3600).toFixed(1)} h`;
+}
+
+export const msg = T;

@@ -1,0 +1,201 @@
+/**
+ * `company-data`: the command-line host on the shared core. Configured by
+ * COMPANY_DATA_API_KEY and COMPANY_DATA_BASE_URL; messages go to stderr in
+ * German or English, results to stdout; the key is never printed.
+ * Exit codes: see EXIT in ./i18n.ts and `company-data --help`.
+ */
+import { PRODUCTION_BASE_URL } from "../shared/api/client.ts";
+import { runAsync } from "../shared/core/drivers.ts";
+import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../shared/core/errors.ts";
+import { toLanguage, type Language } from "../shared/i18n/language.ts";
+import type { OpContext } from "../shared/operations/context.ts";
+import { getAccount, search } from "../shared/operations/company.ts";
+import { DEFAULT_FIELDS, FIELDS, GROUP_LABEL, parseFieldList } from "../shared/enrich/fields.ts";
+import { hash, type Rerun } from "../shared/enrich/job.ts";
+import { formatCell } from "./csv.ts";
+import { nodeDriver } from "./driver.ts";
+import { askOnTerminal, enrichCommand, estimateCommand, ExitError, type EnrichArgs, type Io } from "./enrich.ts";
+import { EXIT, msg } from "./i18n.ts";
+
+interface Parsed {
+  positional: string[];
+  flags: Record<string, string | true>;
+}
+
+const VALUE_FLAGS = new Set(["in", "out", "fields", "mode", "rerun", "lang", "size"]);
+const BOOL_FLAGS = new Set(["yes", "help"]);
+
+function parseArgs(argv: string[], lang: Language): Parsed {
+  const positional: string[] = [];
+  const flags: Record<string, string | true> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "-h") { flags.help = true; continue; }
+    if (a === "-y") { flags.yes = true; continue; }
+    if (!a.startsWith("--")) { positional.push(a); continue; }
+    const eq = a.indexOf("=");
+    const name = a.slice(2, eq < 0 ? undefined : eq);
+    if (BOOL_FLAGS.has(name)) flags[name] = true;
+    else if (VALUE_FLAGS.has(name)) {
+      const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
+      if (v === undefined) throw new ExitError(EXIT.USAGE, msg.missingOption[lang](`--${name}`));
+      flags[name] = v;
+    } else throw new ExitError(EXIT.USAGE, msg.unknownOption[lang](a));
+  }
+  return { positional, flags };
+}
+
+function parseRerun(v: string | true | undefined, lang: Language): Rerun {
+  if (v === undefined) return "new-or-failed";
+  if (v === "all" || v === "new-or-failed") return v;
+  const m = typeof v === "string" ? /^older-than=(\d+)$/.exec(v) : null;
+  if (m) return { olderThanDays: Number(m[1]) };
+  throw new ExitError(EXIT.USAGE, msg.badValue[lang]("--rerun", String(v)));
+}
+
+function exitFor(code: ErrorCode): number {
+  switch (code) {
+    case "MISSING_KEY":
+    case "INVALID_KEY": return EXIT.KEY;
+    case "OUT_OF_CREDITS": return EXIT.OUT_OF_CREDITS;
+    case "INVALID_INPUT": return EXIT.USAGE;
+    case "INTERNAL": return EXIT.INTERNAL;
+    default: return EXIT.SERVICE;
+  }
+}
+
+function context(env: NodeJS.ProcessEnv, lang: Language): OpContext {
+  const apiKey = env.COMPANY_DATA_API_KEY?.trim();
+  if (!apiKey) throw new CompanyDataError("MISSING_KEY");
+  const baseUrl = (env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL).replace(/\/+$/, "");
+  return {
+    client: { apiKey, baseUrl, language: lang, now: Date.now, random: Math.random },
+    cacheTtlSeconds: 6 * 3600,
+    maxBatch: 100,
+    scope: hash(baseUrl),
+  };
+}
+
+const MISSING_KEY_TEXT: Record<Language, string> = {
+  de: "Kein API-Schlüssel: bitte COMPANY_DATA_API_KEY setzen.",
+  en: "No API key: please set COMPANY_DATA_API_KEY.",
+};
+
+function progressBar(stream: NodeJS.WriteStream) {
+  let last = 0;
+  return (done: number, total: number) => {
+    const now = Date.now();
+    if (done < total && now - last < 100) return;
+    last = now;
+    const width = 30;
+    const frac = total > 0 ? Math.min(1, done / total) : 1;
+    const full = Math.round(frac * width);
+    stream.write(`\r[${"#".repeat(full)}${".".repeat(width - full)}] ${Math.round(frac * 100)}% ${done}/${total}` + (done >= total ? "\n" : ""));
+  };
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let lang: Language = toLanguage(env.LC_ALL || env.LANG, "de");
+  const langAt = argv.findIndex((a) => a === "--lang" || a.startsWith("--lang="));
+  if (langAt >= 0) {
+    const v = argv[langAt].includes("=") ? argv[langAt].split("=")[1] : argv[langAt + 1];
+    if (v !== "de" && v !== "en") {
+      process.stderr.write(msg.badValue[lang]("--lang", String(v)) + "\n");
+      return EXIT.USAGE;
+    }
+    lang = v;
+  }
+  const io: Io = {
+    out: (s) => process.stdout.write(s + "\n"),
+    err: (s) => process.stderr.write(s + "\n"),
+    progress: process.stderr.isTTY ? progressBar(process.stderr) : undefined,
+    ask: process.stdin.isTTY && process.stderr.isTTY ? askOnTerminal() : undefined,
+  };
+  try {
+    const { positional, flags } = parseArgs(argv, lang);
+    const [command, sub, ...rest] = positional;
+    if (flags.help || !command || command === "help") {
+      io.out(msg.help[lang]);
+      return command || flags.help ? EXIT.OK : EXIT.USAGE;
+    }
+    const enrichArgs = (): EnrichArgs => {
+      if (typeof flags.in !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
+      const mode = flags.mode ?? "batch";
+      if (mode !== "batch" && mode !== "free") throw new ExitError(EXIT.USAGE, msg.badValue[lang]("--mode", String(mode)));
+      return {
+        input: flags.in,
+        output: typeof flags.out === "string" ? flags.out : undefined,
+        fields: typeof flags.fields === "string" ? parseFieldList(flags.fields) : [...DEFAULT_FIELDS],
+        mode,
+        rerun: parseRerun(flags.rerun, lang),
+        yes: flags.yes === true,
+        lang,
+      };
+    };
+    switch (command) {
+      case "estimate":
+        if (sub !== "enrich") throw new ExitError(EXIT.USAGE, msg.unknownCommand[lang](`estimate ${sub ?? ""}`.trim()));
+        return await estimateCommand(enrichArgs(), io);
+      case "enrich": {
+        const a = enrichArgs();
+        if (!a.output) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--out"));
+        const ctx = context(env, lang);
+        return await enrichCommand(a, ctx, io, !!io.ask);
+      }
+      case "search": {
+        const query = [sub, ...rest].filter(Boolean).join(" ");
+        if (!query) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("QUERY"));
+        const size = flags.size === undefined ? 10 : Number(flags.size);
+        const ctx = context(env, lang);
+        const res = await runAsync(search(ctx, { query, size }), nodeDriver());
+        io.err(msg.searchTotal[lang](res.total ?? res.companies.length));
+        io.out(["id", "name", "city", "zip", "legalForm", "status"].join("\t"));
+        for (const c of res.companies) {
+          io.out([c.id, c.name ?? "", c.city ?? "", c.zip ?? "", c.legalForm?.name ?? c.legalForm?.code ?? "", c.status?.name ?? c.status?.code ?? ""]
+            .map((v) => formatCell(v, "\t").replace(/[\t\r\n]+/g, " ")).join("\t"));
+        }
+        return EXIT.OK;
+      }
+      case "account": {
+        const ctx = context(env, lang);
+        const a = await runAsync(getAccount(ctx), nodeDriver());
+        io.out(msg.credits[lang](a.credits));
+        if (a.plan) io.out(`Plan: ${a.plan}`);
+        if (a.usage) {
+          const u = a.usage;
+          const label = lang === "de" ? { today: "Heute", month: "Monat", total: "Gesamt" } : { today: "Today", month: "Month", total: "Total" };
+          for (const k of ["today", "month", "total"] as const) if (u[k] != null) io.out(`${label[k]}: ${u[k]}`);
+        }
+        return EXIT.OK;
+      }
+      case "fields": {
+        io.out(msg.fieldsTitle[lang]);
+        for (const f of FIELDS) io.out(`${f.id}\t${f.group}\t${f.header[lang]}`);
+        io.out("");
+        for (const [g, l] of Object.entries(GROUP_LABEL)) io.out(`${g}: ${l[lang]}`);
+        return EXIT.OK;
+      }
+      default:
+        throw new ExitError(EXIT.USAGE, msg.unknownCommand[lang](command));
+    }
+  } catch (e) {
+    if (e instanceof ExitError) {
+      io.err(e.message);
+      return e.code;
+    }
+    const err = toCompanyDataError(e);
+    if (!(e instanceof CompanyDataError) && process.env.COMPANY_DATA_DEBUG) process.stderr.write(String((e as Error)?.stack ?? e) + "\n");
+    io.err(err.code === "MISSING_KEY" ? MISSING_KEY_TEXT[lang] : err.text(lang));
+    return exitFor(err.code);
+  }
+}
+
+process.on("SIGINT", () => {
+  process.stderr.write("\n" + msg.interrupted[toLanguage(process.env.LANG, "de")] + "\n");
+  process.exit(EXIT.INTERRUPTED);
+});
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  () => { process.exitCode = EXIT.INTERNAL; },
+);

@@ -1,0 +1,225 @@
+/**
+ * The command line, spawned as users run it (`node bin/company-data.js`),
+ * against the emulator on 127.0.0.1 (port 0).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createEmulator, type Emulator } from "../../emulator/index.ts";
+import { startServer, type RunningServer } from "../../emulator/server.ts";
+import { parseCsv } from "../../cli/csv.ts";
+
+const BIN = join(__dirname, "../../bin/company-data.js");
+const FAST = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
+let emu: Emulator;
+let server: RunningServer;
+let dir: string;
+
+beforeAll(async () => {
+  emu = createEmulator({ companies: 3000, seed: 11, rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST } });
+  server = await startServer(emu, { port: 0, host: "127.0.0.1" });
+  dir = mkdtempSync(join(tmpdir(), "cd-cli-"));
+});
+afterAll(() => server?.close());
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+function run(args: string[], opts: { key?: string | null; stdin?: string; onStart?: (kill: () => void, child: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, COMPANY_DATA_BASE_URL: server.url, LANG: "C" };
+  delete env.COMPANY_DATA_API_KEY;
+  if (opts.key) env.COMPANY_DATA_API_KEY = opts.key;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.stdin.end(opts.stdin ?? "");
+    opts.onStart?.(() => child.kill("SIGKILL"), child);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Companies whose name resolves to exactly one company. */
+function uniqueCompanies(n: number) {
+  const out: { id: string; name: string; city: string }[] = [];
+  for (const c of emu.world.companies) {
+    if (out.length >= n) break;
+    if (emu.companies.findByName(c.name).length === 1) out.push({ id: c.id, name: c.name, city: (c as unknown as { city: string }).city });
+  }
+  return out;
+}
+
+const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+function writeInput(name: string, rows: { name: string; city?: string }[], delimiter = ";"): string {
+  const path = join(dir, name);
+  const lines = [["Firma", "Ort", "Notiz"].join(delimiter), ...rows.map((r, i) => [q(r.name), r.city ?? "", i % 50 === 0 ? q("=1+1;\nzweite Zeile") : ""].join(delimiter))];
+  writeFileSync(path, "\ufeff" + lines.join("\r\n") + "\r\n");
+  return path;
+}
+
+const FIELDS = "name,city,url,status";
+const creditsOf = (text: string) => Number(/(?:at most|höchstens) (\d+) (?:credits|Credits)/.exec(text)![1]);
+
+describe("company-data CLI", () => {
+  it("prints help and exits 0; unknown commands exit 2", async () => {
+    const h = await run(["--help", "--lang", "en"]);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toMatch(/Exit codes/);
+    const d = await run(["--help", "--lang", "de"]);
+    expect(d.stdout).toMatch(/Exit-Codes/);
+    const u = await run(["frobnicate", "--lang", "en"]);
+    expect(u.code).toBe(2);
+    expect(u.stderr).toMatch(/Unknown command/);
+  });
+
+  it("estimates without a key and without spending", async () => {
+    const key = emu.createKey(1000);
+    const input = writeInput("est.csv", uniqueCompanies(120));
+    const r = await run(["estimate", "enrich", "--in", input, "--fields", FIELDS, "--lang", "en"], { key });
+    expect(r.code).toBe(0);
+    // 120 distinct names in one chunk: 12 batch credits (2 calls), 120 profiles.
+    expect(creditsOf(r.stdout)).toBe(12 + 120);
+    expect(emu.balance(key)).toBe(1000);
+    const noKey = await run(["estimate", "enrich", "--in", input, "--fields", FIELDS, "--lang", "en"], { key: null });
+    expect(noKey.code).toBe(0);
+  });
+
+  it("spends nothing without --yes when there is no terminal", async () => {
+    const key = emu.createKey(1000);
+    const input = writeInput("noyes.csv", uniqueCompanies(30));
+    const r = await run(["enrich", "--in", input, "--out", join(dir, "noyes.out.csv"), "--fields", FIELDS, "--lang", "de"], { key });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/Nicht bestätigt/);
+    expect(emu.balance(key)).toBe(1000);
+    expect(existsSync(join(dir, "noyes.out.csv"))).toBe(false);
+    expect(r.stderr + r.stdout).not.toContain(key);
+  });
+
+  it("enriches with --yes: one row per input row, statuses, neutralised cells, spend equal to the estimate", async () => {
+    const key = emu.createKey(5000);
+    const companies = uniqueCompanies(40);
+    const dup = emu.companies.duplicateNames(1)[0];
+    const rows = [...companies, { name: dup.name }, { name: "Gibt Es Nicht Überhaupt GmbH" }, { name: "" }];
+    const input = writeInput("small.csv", rows);
+    const out = join(dir, "small.out.csv");
+    const est = await run(["estimate", "enrich", "--in", input, "--fields", FIELDS, "--lang", "en"], { key });
+    const r = await run(["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"], { key });
+    expect(r.code).toBe(0);
+    const spent = 5000 - emu.balance(key);
+    // The ambiguous and the unknown name are resolved but no profile is bought for them.
+    expect(spent).toBe(creditsOf(est.stdout) - 2);
+    const text = readFileSync(out, "utf8");
+    const recs = parseCsv(text.replace(/^\ufeff/, ""), ";");
+    expect(recs[0].slice(0, 6)).toEqual(["Firma", "Ort", "Notiz", "Status", "Match confidence", "Company ID"]);
+    expect(recs.length).toBe(rows.length + 1);
+    expect(recs[1][3]).toBe("matched");
+    expect(recs[1][5]).toBe(companies[0].id);
+    expect(recs[1][2]).toBe("'=1+1;\nzweite Zeile");
+    expect(recs[companies.length + 1][3]).toMatch(/^review: DE/);
+    expect(recs[companies.length + 2][3]).toBe("not found");
+    expect(recs[companies.length + 3].slice(3).every((c) => c === "")).toBe(true);
+    expect(existsSync(out + ".checkpoint.json")).toBe(false);
+    // Run again: nothing new to do, nothing spent.
+    const again = await run(["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--lang", "en"], { key });
+    expect(again.code).toBe(0);
+    expect(5000 - emu.balance(key)).toBe(spent);
+    expect(readFileSync(out, "utf8")).toBe(text);
+  });
+
+  it("resumes after a kill without paying twice, and ends with the same file as an uninterrupted run", async () => {
+    const companies = uniqueCompanies(1600);
+    const input = writeInput("big.csv", companies);
+    const refKey = emu.createKey(100_000);
+    const refOut = join(dir, "big.ref.csv");
+    const ref = await run(["enrich", "--in", input, "--out", refOut, "--fields", FIELDS, "--yes", "--lang", "en"], { key: refKey });
+    expect(ref.code).toBe(0);
+    const refSpent = 100_000 - emu.balance(refKey);
+    expect(refSpent).toBe(50 + 50 + 50 + 10 + 1600); // chunks of 500/500/500/100 names, 1600 profiles
+
+    const key = emu.createKey(100_000);
+    const out = join(dir, "big.out.csv");
+    const cp = out + ".checkpoint.json";
+    const killed = await run(["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"], {
+      key,
+      onStart: (kill) => {
+        const poll = setInterval(() => {
+          if (existsSync(cp) && JSON.parse(readFileSync(cp, "utf8")).rowsDone >= 500) {
+            clearInterval(poll);
+            kill();
+          }
+        }, 5);
+      },
+    });
+    expect(killed.code).not.toBe(0);
+    expect(existsSync(out)).toBe(false);
+    expect(statSync(out + ".partial").size).toBeGreaterThan(0);
+    const resumed = await run(["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"], { key });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(/Resuming after row \d+/);
+    expect(readFileSync(out, "utf8")).toBe(readFileSync(refOut, "utf8"));
+    expect(100_000 - emu.balance(key)).toBe(refSpent);
+  });
+
+  it("stops cleanly when credits run out and finishes exactly the rest after a top-up", async () => {
+    const companies = uniqueCompanies(700);
+    const input = writeInput("credits.csv", companies);
+    const key = emu.createKey(300);
+    const out = join(dir, "credits.out.csv");
+    const a = await run(["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"], { key });
+    expect(a.code).toBe(4);
+    expect(a.stderr).toMatch(/Out of credits/);
+    const recs = parseCsv(readFileSync(out, "utf8").replace(/^\ufeff/, ""), ";").slice(1);
+    const marked = recs.filter((r) => r[3] === "not enriched: out of credits").length;
+    const matched = recs.filter((r) => r[3] === "matched").length;
+    expect(marked).toBeGreaterThan(0);
+    expect(matched + marked).toBe(700);
+    const spentA = 300 - emu.balance(key);
+    emu.setBalance(key, 10_000);
+    const b = await run(["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"], { key });
+    expect(b.code).toBe(0);
+    const final = parseCsv(readFileSync(out, "utf8").replace(/^\ufeff/, ""), ";").slice(1);
+    expect(final.filter((r) => r[3] === "matched").length).toBe(700);
+    // Profiles: each company bought once over both runs; names already resolved were not resolved again.
+    const spentB = 10_000 - emu.balance(key);
+    expect(spentA + spentB).toBeLessThanOrEqual(70 + 2 + 700);
+    const usage = emu.ledger(key) as unknown as { byEndpoint?: Record<string, { credits: number; requests: number }> };
+    if (usage.byEndpoint?.profile) expect(usage.byEndpoint.profile.requests).toBe(700);
+  });
+
+  it("searches and shows the account", async () => {
+    const key = emu.createKey(50);
+    const s = await run(["search", "GmbH", "--size", "5", "--lang", "en"], { key });
+    expect(s.code).toBe(0);
+    const lines = s.stdout.trim().split("\n");
+    expect(lines[0]).toBe("id\tname\tcity\tzip\tlegalForm\tstatus");
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines[1]).toMatch(/^DE[A-Z0-9]{10}\t/);
+    const a = await run(["account", "--lang", "en"], { key });
+    expect(a.code).toBe(0);
+    expect(a.stdout).toMatch(/Credits: 49/);
+  });
+
+  it("rejects bad CSV, a missing name column, a missing key and a rejected key with their exit codes", async () => {
+    const bad = join(dir, "bad.csv");
+    writeFileSync(bad, 'Firma;Ort\n"SAP SE;Walldorf\n');
+    const r = await run(["estimate", "enrich", "--in", bad, "--lang", "en"]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/not valid CSV \(line 2/);
+    const noName = join(dir, "noname.csv");
+    writeFileSync(noName, "Umsatz,Notiz\n1,2\n");
+    expect((await run(["estimate", "enrich", "--in", noName, "--lang", "de"])).stderr).toMatch(/Keine Spalte/);
+    expect((await run(["estimate", "enrich", "--in", join(dir, "nope.csv"), "--lang", "en"])).code).toBe(3);
+    const input = writeInput("k.csv", uniqueCompanies(3));
+    const m = await run(["enrich", "--in", input, "--out", join(dir, "k.out.csv"), "--yes", "--lang", "en"], { key: null });
+    expect(m.code).toBe(5);
+    expect(m.stderr).toMatch(/COMPANY_DATA_API_KEY/);
+    const secret = "not-a-real-key-0123456789";
+    const i = await run(["account", "--lang", "en"], { key: secret });
+    expect(i.code).toBe(5);
+    expect(i.stderr + i.stdout).not.toContain(secret);
+  });
+});
