@@ -11,11 +11,12 @@ import { withBudget } from "./guard.ts";
 import { RESOLVE, SEARCH, SUGGEST } from "./lookup.ts";
 import { AVAILABILITY, CARD, FINANCIALS, PROFILE } from "./company.ts";
 import { ANNOUNCEMENTS, CHANGES, CREDITS, EVENTS, JOBS, NEARBY, PEERS, PEOPLE, PERSON_COMPANIES, SIMILAR } from "./lists.ts";
+import { RISK } from "./risk.ts";
 import type { CellOut, FunctionContext, FunctionDef, Host } from "./types.ts";
 
 export const FUNCTIONS: readonly FunctionDef[] = [
   SEARCH, SUGGEST, RESOLVE, PROFILE, PEOPLE, ANNOUNCEMENTS, FINANCIALS, CHANGES, NEARBY, PEERS, SIMILAR,
-  AVAILABILITY, PERSON_COMPANIES, CREDITS, EVENTS, JOBS, CARD,
+  AVAILABILITY, PERSON_COMPANIES, CREDITS, EVENTS, JOBS, CARD, RISK,
 ];
 
 /** The functions a host offers. */
