@@ -4,9 +4,11 @@
  * beyond defining functions (Apps Script evaluates the file on every call).
  */
 import { runCustomFunction } from "./functions.ts";
-import { getSettings, onInstall, onOpen, saveSettings, showSidebar, uiCall } from "./ui.ts";
+import { getSettings, onInstall, onOpen, saveSettings, showSidebar } from "./ui.ts";
 
-export { getSettings, onInstall, onOpen, saveSettings, uiCall };
+export { getSettings, onInstall, onOpen, saveSettings };
+// uiCall also sets or removes the monitor's time-driven trigger after a schedule is saved.
+export { uiCallWithMonitor as uiCall, monitorTick } from "./monitor.ts";
 export const fn = runCustomFunction;
 export const showSearch = () => showSidebar("search");
 export const showEnrich = () => showSidebar("enrich");

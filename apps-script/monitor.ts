@@ -1,0 +1,94 @@
+/**
+ * Scheduled portfolio checks in Google Sheets: an installable time-driven
+ * trigger runs `monitorTick`, daily at the chosen hour or hourly, set and
+ * removed from the Monitor sidebar (the schedule itself lives in the
+ * document's store, shared/monitor/schedule.ts). A tick runs the check with
+ * the sync driver under the 6-minute limit; a check that needs longer pauses
+ * at a window boundary. Add-ons get one time-driven trigger per document, so
+ * a daily schedule switches to hourly ticks until the paused run is finished,
+ * then back to daily.
+ */
+import { runSync } from "../shared/core/drivers.ts";
+import { dispatch } from "../shared/app/dispatch.ts";
+import type { AppDeps } from "../shared/app/protocol.ts";
+import type { MonitorStatusView } from "../shared/app/monitor.ts";
+import type { RunSummary } from "../shared/monitor/check.ts";
+import { intervalMs, isDue, type Frequency, type ScheduleSettings } from "../shared/monitor/schedule.ts";
+import { createDriver } from "./driver.ts";
+import { gas } from "./services.ts";
+import { uiCall } from "./ui.ts";
+
+export const TICK_HANDLER = "monitorTick";
+/** A tick's working time: under the 6-minute limit, with room to write and save. */
+export const TICK_BUDGET_MS = 270_000;
+/** Which trigger is installed ("hourly" | "daily@H"), so a tick only touches triggers when that must change. */
+const TRIGGER_PROP = "companyData.monitorTrigger";
+
+function deps(budgetMs: number): AppDeps {
+  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "" };
+}
+
+function run<T>(method: string, input: unknown, budgetMs: number): T {
+  const g = gas();
+  const lock = g.LockService.getDocumentLock();
+  if (!lock.tryLock(20_000)) throw new Error("busy");
+  const driver = createDriver();
+  try {
+    return runSync(dispatch(deps(budgetMs), method, input), driver) as T;
+  } finally {
+    try {
+      driver.commit();
+    } finally {
+      lock.releaseLock();
+    }
+  }
+}
+
+/** Install exactly the wanted trigger (or none). */
+function setTrigger(want: { frequency: Frequency; hour: number } | null): void {
+  const g = gas();
+  const props = g.PropertiesService.getDocumentProperties();
+  const label = want ? (want.frequency === "hourly" ? "hourly" : `daily@${want.hour}`) : "";
+  const ss = g.SpreadsheetApp.getActive();
+  const mine = g.ScriptApp.getUserTriggers(ss).filter((t) => t.getHandlerFunction() === TICK_HANDLER);
+  if (mine.length === (want ? 1 : 0) && (props.getProperty(TRIGGER_PROP) ?? "") === label) return;
+  for (const t of mine) g.ScriptApp.deleteTrigger(t);
+  if (want) {
+    const b = g.ScriptApp.newTrigger(TICK_HANDLER).timeBased();
+    if (want.frequency === "hourly") b.everyHours(1).create();
+    else b.atHour(want.hour).everyDays(1).create();
+    props.setProperty(TRIGGER_PROP, label);
+  } else props.deleteProperty(TRIGGER_PROP);
+}
+
+/** Make the trigger match the saved schedule (after the sidebar saved it). */
+export function syncMonitorTrigger(): void {
+  const status = run<MonitorStatusView>("monitorStatus", {}, 30_000);
+  const s: ScheduleSettings = status.schedule;
+  setTrigger(!s.enabled ? null : status.paused ? { frequency: "hourly", hour: s.hour } : s);
+}
+
+/** The trigger's handler. */
+export function monitorTick(): void {
+  const status = run<MonitorStatusView>("monitorStatus", {}, 30_000);
+  const s = status.schedule;
+  if (!s.enabled) return setTrigger(null);
+  // Add-on triggers fire at a random minute of their hour: half an interval guards against a double run.
+  if (!status.paused && !isDue(status.last?.finishedAt ?? null, intervalMs(s) / 2, Date.now())) return;
+  const summary = run<RunSummary>("monitorRun", {}, TICK_BUDGET_MS);
+  setTrigger(summary.status === "paused" ? { frequency: "hourly", hour: s.hour } : s);
+}
+
+/** uiCall, plus the trigger change after the sidebar saved a schedule. */
+export function uiCallWithMonitor(method: string, inputJson: string): string {
+  const out = uiCall(method, inputJson);
+  if (String(method) === "monitorSaveSchedule" && out.startsWith('{"ok":true')) {
+    try {
+      syncMonitorTrigger();
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      return JSON.stringify({ ok: false, error: { code: "INTERNAL", message: { de: `Zeit-Trigger nicht gesetzt: ${msg}`, en: `Could not set the time-driven trigger: ${msg}` } } });
+    }
+  }
+  return out;
+}
