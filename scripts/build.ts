@@ -1,0 +1,24 @@
+/**
+ * `npm run build`: every shipped artefact into dist/.
+ *   dist/apps-script/  Code.js, appsscript.json, one HTML per sidebar (clasp pushes this)
+ *   dist/excel-addin/  functions.json, bundles, taskpane.html, icons, manifests
+ *   dist/playground/   the page `npm start` serves
+ * Options: --host-url https://… writes the Excel production manifest for that host.
+ */
+import { build as buildAppsScript } from "./build-apps-script.ts";
+import { build as buildExcel } from "./build-excel.ts";
+import { build as buildPlayground } from "./build-ui.ts";
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const started = Date.now();
+await buildAppsScript();
+console.log("built dist/apps-script");
+await buildExcel({ hostUrl: option("--host-url") });
+console.log("built dist/excel-addin");
+await buildPlayground();
+console.log("built dist/playground");
+console.log(`build finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
