@@ -34,7 +34,8 @@ describe("estimate", () => {
         fc.constantFrom("batch" as const, "free" as const),
         fc.boolean(),
         fc.constantFrom(["name"], ["name", "url"], ["revenue", "management"], ["city", "lastAnnouncementDate"]),
-        (picks, idEvery, chunkSize, mode, cache, fields) => {
+        (picks, idEvery, chunkSize, mode, cache, fieldList) => {
+          const fields = [...fieldList];
           const input = rows(picks, idEvery);
           const w = world(companies);
           const ctx = { ...w.ctx, cacheTtlSeconds: cache ? 3600 : 0, maxBatch: 20 };

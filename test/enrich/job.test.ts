@@ -68,7 +68,7 @@ describe("computeRows", () => {
 
         const w = world(companies);
         const ctx = { ...w.ctx, cacheTtlSeconds: 0 };
-        let result = null as ReturnType<typeof full.valueOf> | null;
+        let result: typeof full | null = null;
         let runs = 0;
         for (const s of [...stops, 1000]) {
           // A deadline `s` chunks' worth of clock away: each chunk moves the clock by one step.
