@@ -3,8 +3,7 @@
  * Writes, colours and dropdowns are gathered and written at `flush()`, with
  * neighbouring blocks merged: an enrichment that writes fifty chunks costs
  * a handful of Spreadsheet calls, not fifty times three. The first read of a
- * sheet takes its whole data range in one getValues (when it is not huge)
- * and later reads are served from that snapshot, with this execution's own
+ * sheet takes its whole data range in one getValues and later reads are served from that snapshot, with this execution's own
  * writes applied to it: a job that reads its table, then the columns beside
  * it, then its progress, reads the sheet once.
  * Text is written as text: the "@" number format plus a leading apostrophe
@@ -26,7 +25,7 @@ export class SheetHost {
   private ss: GoogleAppsScript.Spreadsheet.Spreadsheet | undefined;
   private readonly sheets = new Map<string, Sheet | null>();
   private readonly pending = new Map<string, Record<Kind, Grid>>();
-  /** Whole-sheet snapshots by name; null when the sheet is too large to hold. */
+  /** Whole-sheet snapshots by name, with this execution's writes applied. */
   private readonly snapshots = new Map<string, Cell[][] | null>();
 
   constructor(private readonly app: App) {}
@@ -135,14 +134,13 @@ export class SheetHost {
     return sh;
   }
 
-  /** The sheet's data range, read once per execution; null when it is too large to hold. */
+  /**
+   * The sheet's data range, read once per execution. Jobs read their whole
+   * table anyway; one getValues of the used range costs two calls where
+   * each later read would cost two more.
+   */
   private snapshot(name: string): Cell[][] | null {
-    if (!this.snapshots.has(name)) {
-      const range = this.need(name).getDataRange();
-      const rows = range.getNumRows();
-      const cols = range.getNumColumns();
-      this.snapshots.set(name, rows * cols <= SNAPSHOT_MAX_CELLS ? cellsOf(range.getValues()) : null);
-    }
+    if (!this.snapshots.has(name)) this.snapshots.set(name, cellsOf(this.need(name).getDataRange().getValues()));
     return this.snapshots.get(name) ?? null;
   }
 
@@ -174,9 +172,6 @@ export class SheetHost {
     return kinds ? Math.max(0, ...kinds.values.keys()) : 0;
   }
 }
-
-/** Sheets up to this many cells are read whole on first use (about 10 MB of values at most). */
-export const SNAPSHOT_MAX_CELLS = 200_000;
 
 function slice(snap: Cell[][], row: number, col: number, rows: number, cols: number): Cell[][] {
   return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => snap[row - 1 + i]?.[col - 1 + j] ?? ""));

@@ -1,0 +1,104 @@
+/** The Apps Script bindings one by one, with the harness's fakes. */
+import { describe, expect, it } from "vitest";
+import { createEmulator } from "../../emulator/index.ts";
+import { readValues, writeValues, PART_CHARS } from "../../apps-script/properties.ts";
+import { AnswerCache, DURABLE_BUDGET_CHARS, DURABLE_PREFIX } from "../../apps-script/cache.ts";
+import { SheetHost } from "../../apps-script/sheet.ts";
+import { fetchAll } from "../../apps-script/http.ts";
+import { createSheetsFake } from "./harness.ts";
+
+const emulator = createEmulator({ companies: 100, startDate: "2026-01-15" });
+type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe("properties", () => {
+  it("splits values over 9 KB into parts and removes stale parts", () => {
+    const f = createSheetsFake({ emulator });
+    const props = (f.context.PropertiesService as Any).getDocumentProperties();
+    const long = "äöü€".repeat(5000);
+    writeValues(props, { "doc:a": long, "doc:b": "short" });
+    expect(readValues(props, ["doc:a", "doc:b", "doc:c"])).toEqual([long, "short", null]);
+    expect(f.docProps.map.size).toBe(2 + Math.ceil(long.length / PART_CHARS));
+    writeValues(props, { "doc:a": "now short" });
+    expect(readValues(props, ["doc:a"])).toEqual(["now short"]);
+    expect([...f.docProps.map.keys()].filter((k) => k.includes("#"))).toEqual([]);
+    writeValues(props, { "doc:b": null });
+    expect(readValues(props, ["doc:b"])).toEqual([null]);
+  });
+});
+
+describe("answer cache", () => {
+  it("keeps long-lived answers in the durable layer within its budget", () => {
+    let t = 1_000_000;
+    const f = createSheetsFake({ emulator, now: () => t });
+    const cache = new AnswerCache((f.context.CacheService as Any).getDocumentCache(), (f.context.PropertiesService as Any).getDocumentProperties(), () => t);
+    cache.putMany({ a: "1", ["k".repeat(300)]: "long key" }, 3600);
+    expect(cache.getMany(["a", "k".repeat(300), "b"])).toEqual(["1", "long key", null]);
+    expect([...f.docProps.map.keys()]).toEqual([]); // 1 h: CacheService only
+    cache.putMany({ d: "day" }, 86_400);
+    t += 7 * 3600_000;
+    expect(cache.getMany(["a", "d"])).toEqual([null, "day"]);
+    t += 20 * 3600_000;
+    expect(cache.getMany(["d"])).toEqual([null]);
+    for (let i = 0; i < 40; i++) cache.putMany({ [`x${i}`]: "v".repeat(10_000) }, 86_400);
+    const durable = [...f.docProps.map.entries()].filter(([k]) => k.startsWith(DURABLE_PREFIX)).reduce((s, [, v]) => s + v.length, 0);
+    expect(durable).toBeLessThanOrEqual(DURABLE_BUDGET_CHARS + 40 * 100);
+    expect(cache.getMany(["x39"])).toEqual(["v".repeat(10_000)]);
+  });
+});
+
+describe("sheet host", () => {
+  it("merges chunk writes into one block per kind and writes risky text as text", () => {
+    const f = createSheetsFake({ emulator, sheets: { S: [["Name"], ["a"], ["b"], ["c"], ["d"]] } });
+    const host = new SheetHost(f.context.SpreadsheetApp as Any);
+    expect(host.handle({ op: "read", sheet: "S", row: 1, col: 1, rows: 2, cols: 2 })).toEqual([["Name", ""], ["a", ""]]);
+    host.handle({ op: "write", sheet: "S", row: 1, col: 2, values: [["Out"]] });
+    host.handle({ op: "write", sheet: "S", row: 2, col: 2, values: [["=cmd|' /C calc'!A0"], [1]] });
+    host.handle({ op: "write", sheet: "S", row: 4, col: 2, values: [["+49 30"], ["@x"]] });
+    host.handle({ op: "colour", sheet: "S", row: 2, col: 2, colours: [["#e6f4ea"], ["#fce8e6"]] });
+    host.handle({ op: "colour", sheet: "S", row: 4, col: 2, colours: [[""], ["#fce8e6"]] });
+    host.handle({ op: "dropdowns", sheet: "S", row: 2, col: 3, options: [["A", "B"], []] });
+    // Reads see this execution's writes before they reach the sheet.
+    expect(host.handle({ op: "read", sheet: "S", row: 2, col: 2, rows: 1, cols: 1 })).toEqual([["=cmd|' /C calc'!A0"]]);
+    f.resetCounts();
+    host.flush();
+    expect(f.calls).toEqual(["Sheet.getRange", "Range.setNumberFormats", "Range.setValues", "Sheet.getRange", "Range.setBackgrounds", "Sheet.getRange", "Range.setDataValidations"]);
+    expect(f.grids.get("S")!.map((r) => r[1])).toEqual(["Out", "=cmd|' /C calc'!A0", 1, "+49 30", "@x"]);
+    expect(f.formats.get("S")!.map((r) => r[1])).toEqual(["@", "@", "General", "@", "@"]);
+    expect(f.validations.get("S")![1][2]).toEqual({ rule: { values: ["A", "B"], allowInvalid: true } });
+  });
+
+  it("keeps gaps: cells the core did not write are not overwritten", () => {
+    const f = createSheetsFake({ emulator, sheets: { S: [["x", "keep", "y"]] } });
+    const host = new SheetHost(f.context.SpreadsheetApp as Any);
+    host.handle({ op: "write", sheet: "S", row: 1, col: 1, values: [["A"]] });
+    host.handle({ op: "write", sheet: "S", row: 1, col: 3, values: [["C"]] });
+    host.flush();
+    expect(f.grids.get("S")![0]).toEqual(["A", "keep", "C"]);
+  });
+
+  it("appends below what is there and creates sheets with headers", () => {
+    const f = createSheetsFake({ emulator, sheets: { S: [["h"], ["1"]] } });
+    const host = new SheetHost(f.context.SpreadsheetApp as Any);
+    host.handle({ op: "ensureSheet", sheet: "Log", headers: ["Datum", "Text"] });
+    host.handle({ op: "append", sheet: "Log", rows: [["2026-01-01", "=x"]] });
+    host.handle({ op: "append", sheet: "S", rows: [["2"]] });
+    host.flush();
+    expect(f.grids.get("Log")).toEqual([["Datum", "Text"], ["2026-01-01", "=x"]]);
+    expect(f.grids.get("S")!.map((r) => r[0])).toEqual(["h", "1", "2"]);
+    expect(host.handle({ op: "readAll", sheet: "Nope" })).toBeNull();
+    expect(() => host.handle({ op: "read", sheet: "Nope", row: 1, col: 1, rows: 1, cols: 1 })).toThrow(/Nope/);
+  });
+});
+
+describe("http", () => {
+  it("lower-cases headers and turns a network failure into status 0 for that request only", () => {
+    const f = createSheetsFake({ emulator, failUrl: /unreachable/ });
+    const ok = { method: "GET" as const, url: `http://x/v2/account`, headers: { Authorization: `Bearer ${emulator.demoKey}` } };
+    const bad = { ...ok, url: "http://unreachable/v2/account" };
+    const [a, b] = fetchAll(f.context.UrlFetchApp as Any, [ok, bad]);
+    expect(a.status).toBe(200);
+    expect(Object.keys(a.headers).every((k) => k === k.toLowerCase())).toBe(true);
+    expect(b).toMatchObject({ status: 0, networkError: "connection" });
+    expect(fetchAll(f.context.UrlFetchApp as Any, [])).toEqual([]);
+  });
+});
