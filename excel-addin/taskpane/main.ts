@@ -8,6 +8,7 @@ import { mountApp } from "../../shared/ui/app.ts";
 import { directHost } from "../../shared/ui/hosts/direct.ts";
 import { officeDriver, workbookId, displayLanguage } from "../host/office.ts";
 import { onPanelRequest } from "./bridge.ts";
+import { startMonitor } from "../monitor.ts";
 
 Office.onReady(async () => {
   const root = document.getElementById("app");
@@ -20,4 +21,5 @@ Office.onReady(async () => {
   }));
   const first = onPanelRequest((r) => mounted.ui.show(r.panel));
   const mounted = mountApp(root, host, { initial: first?.panel, language: displayLanguage() });
+  startMonitor(host); // scheduled portfolio checks while the workbook is open (excel-addin/monitor.ts)
 });

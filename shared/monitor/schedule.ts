@@ -38,8 +38,10 @@ export function scheduleSettings(value: unknown): ScheduleSettings {
   const v = value as Record<string, unknown>;
   const frequency = v.frequency ?? DEFAULT_SCHEDULE.frequency;
   if (frequency !== "hourly" && frequency !== "daily") throw invalid("frequency", `expected hourly or daily, got ${String(frequency)}`);
-  const hour = V.integer(v.hour ?? DEFAULT_SCHEDULE.hour, "hour", 0, 23);
-  const budget = v.budget === null || v.budget === undefined || v.budget === "" ? null : V.integer(v.budget, "budget", 1, 1_000_000);
+  // Form fields arrive as text.
+  const n = (x: unknown) => (typeof x === "string" && x.trim() !== "" && Number.isFinite(Number(x)) ? Number(x) : x);
+  const hour = V.integer(n(v.hour ?? DEFAULT_SCHEDULE.hour), "hour", 0, 23);
+  const budget = v.budget === null || v.budget === undefined || v.budget === "" ? null : V.integer(n(v.budget), "budget", 1, 1_000_000);
   const sheet = V.nonEmpty(v.sheet ?? DEFAULT_SCHEDULE.sheet, "sheet", 100);
   if (typeof v.enabled !== "boolean" && v.enabled !== undefined) throw invalid("enabled", "expected true or false");
   return { enabled: v.enabled === true, frequency, hour, budget, sheet };

@@ -1,0 +1,85 @@
+/**
+ * Scheduled portfolio checks in Excel. Excel has no server side: nothing runs
+ * while the workbook is closed. What it can do, this does:
+ *  - when the workbook opens (the shared runtime starts with the document
+ *    once a schedule is on: Office.addin.setStartupBehavior), check if the
+ *    last check is older than the schedule's slot, and run;
+ *  - while it is open, look again every few minutes (a timer).
+ * The check itself is the shared one (monitorRun through the app service).
+ */
+import type { MonitorStatusView } from "../shared/app/monitor.ts";
+import type { RunSummary } from "../shared/monitor/check.ts";
+import { HOUR_MS, isDueForSchedule, type ScheduleSettings } from "../shared/monitor/schedule.ts";
+
+export interface MonitorCaller {
+  call(method: string, input: unknown): Promise<unknown>;
+}
+
+/** How often the open workbook looks whether a check is due. */
+export const POLL_MS = 5 * 60_000;
+
+/** Today's slot at the chosen hour, in the workbook user's local time. */
+export function todaysSlot(now: number, hour: number): number {
+  const d = new Date(now);
+  d.setHours(hour, 0, 0, 0);
+  return d.getTime();
+}
+
+export function isCheckDue(s: ScheduleSettings, lastFinished: string | null | undefined, now: number): boolean {
+  if (!s.enabled) return false;
+  return isDueForSchedule(s, lastFinished, now, s.frequency === "daily" ? todaysSlot(now, s.hour) : undefined);
+}
+
+/** Start with the document when a schedule is on, so "on open" happens without opening the pane. */
+export function applyStartupBehavior(enabled: boolean): void {
+  try {
+    const office = (globalThis as { Office?: typeof Office }).Office;
+    void office?.addin?.setStartupBehavior(enabled ? office.StartupBehavior.load : office.StartupBehavior.none);
+  } catch {
+    /* older Excel without SharedRuntime 1.1: the check then runs when the pane opens */
+  }
+}
+
+export interface MonitorLoop {
+  /** The look made at start (on open). */
+  first: Promise<RunSummary | null>;
+  /** Look now; resolves with the run's summary when one ran. */
+  tick(): Promise<RunSummary | null>;
+  stop(): void;
+}
+
+/**
+ * Look whether a check is due now and every POLL_MS; run it (all of it: the
+ * task pane has no time limit, "paused" only happens with a deadline) when due.
+ */
+export function startMonitor(
+  host: MonitorCaller,
+  timers: { setInterval: (f: () => void, ms: number) => unknown; clearInterval: (h: unknown) => void; now: () => number } = {
+    setInterval: (f, ms) => globalThis.setInterval(f, ms),
+    clearInterval: (h) => globalThis.clearInterval(h as ReturnType<typeof setInterval>),
+    now: () => Date.now(),
+  },
+): MonitorLoop {
+  let busy = false;
+  const tick = async (): Promise<RunSummary | null> => {
+    if (busy) return null;
+    busy = true;
+    try {
+      const status = (await host.call("monitorStatus", {})) as MonitorStatusView;
+      applyStartupBehavior(status.schedule.enabled);
+      if (!status.paused && !isCheckDue(status.schedule, status.last?.finishedAt, timers.now())) return null;
+      let summary: RunSummary;
+      let steps = 0;
+      do summary = (await host.call("monitorRun", {})) as RunSummary;
+      while (summary.status === "paused" && ++steps < 50);
+      return summary;
+    } catch {
+      return null; // no key yet, offline, …: the pane shows errors when the user acts; the timer tries again
+    } finally {
+      busy = false;
+    }
+  };
+  const first = tick();
+  const handle = timers.setInterval(() => void tick(), Math.min(POLL_MS, HOUR_MS));
+  return { first, tick, stop: () => timers.clearInterval(handle) };
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { runSync } from "../../shared/core/drivers.ts";
+import { isDue, isDueForSchedule, scheduleSettings, DAY_MS, HOUR_MS } from "../../shared/monitor/schedule.ts";
+import { isCheckDue, startMonitor } from "../../excel-addin/monitor.ts";
+import { dispatch } from "../../shared/app/dispatch.ts";
+import type { AppDeps } from "../../shared/app/protocol.ts";
+import { harness } from "./harness.ts";
+
+describe("schedule", () => {
+  const t0 = Date.parse("2026-03-02T12:00:00Z");
+  it("isDue: none yet, or one interval old", () => {
+    expect(isDue(null, HOUR_MS, t0)).toBe(true);
+    expect(isDue(new Date(t0 - 30 * 60_000).toISOString(), HOUR_MS, t0)).toBe(false);
+    expect(isDue(new Date(t0 - HOUR_MS).toISOString(), HOUR_MS, t0)).toBe(true);
+  });
+  it("daily: due once the last check is older than the latest slot", () => {
+    const slot = Date.parse("2026-03-02T07:00:00Z");
+    expect(isDueForSchedule({ frequency: "daily" }, "2026-03-02T06:59:00Z", t0, slot)).toBe(true);
+    expect(isDueForSchedule({ frequency: "daily" }, "2026-03-02T07:10:00Z", t0, slot)).toBe(false);
+    // Before today's slot, yesterday's slot counts.
+    expect(isDueForSchedule({ frequency: "daily" }, "2026-03-01T08:00:00Z", slot - HOUR_MS, slot)).toBe(false);
+    expect(isDueForSchedule({ frequency: "daily" }, "2026-02-28T08:00:00Z", slot - HOUR_MS, slot)).toBe(true);
+    expect(slot + DAY_MS).toBeGreaterThan(t0);
+  });
+  it("settings are validated", () => {
+    expect(() => scheduleSettings({ frequency: "weekly" })).toThrow(/frequency/);
+    expect(() => scheduleSettings({ hour: 24 })).toThrow(/hour/);
+    expect(scheduleSettings({ enabled: true, frequency: "hourly", budget: "50" as unknown as number })).toMatchObject({ enabled: true, budget: 50 });
+  });
+});
+
+describe("Excel: refresh on open when the last check is older than the interval, and on a timer", () => {
+  it("runs on open when due, not again until the next slot, and again when the clock passes it", async () => {
+    const h = harness();
+    h.sheets.set("Portfolio", [["ID"], ["DELTU2WDWS05"], ["DEFZ4MICZY78"]]);
+    // The app service over the harness: settings (key, base URL) are stored first.
+    const deps = (): AppDeps => ({ host: "excel", now: h.now, random: () => 0.5, documentId: "wb" });
+    const call = async (method: string, input: unknown) => runSync(dispatch(deps(), method, input), h.driver);
+    h.driver.http = ((orig) => (reqs) => orig(reqs.map((r) => ({ ...r, url: r.url.replace(/^https?:\/\/[^/]+/, "http://emulator.test") }))))(h.driver.http);
+    await call("saveSettings", { apiKey: h.key, baseUrl: "http://emulator.test", language: "en" });
+    await call("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 6 } });
+    let intervalFn: (() => void) | null = null;
+    const loop = startMonitor({ call }, { setInterval: (f) => { intervalFn = f; return 1; }, clearInterval: () => {}, now: h.now });
+    const first = await loop.first;
+    expect(first?.status).toBe("done");
+    expect(h.sheets.get("Portfolio")[1][1]).toBe("No flags");
+    expect(intervalFn).not.toBeNull();
+    expect(await loop.tick()).toBeNull(); // same day: not due
+    h.advance(1);
+    const next = await loop.tick();
+    expect(next?.status).toBe("done");
+    const status = (await call("monitorStatus", {})) as { hostNote: { en: string } };
+    expect(status.hostNote.en).toMatch(/Nothing is refreshed while the workbook is closed/);
+    expect(isCheckDue({ enabled: false, frequency: "hourly", hour: 0, budget: null, sheet: "Portfolio" }, null, h.now())).toBe(false);
+    loop.stop();
+  });
+});
