@@ -19,14 +19,28 @@ import { SheetHost } from "./sheet.ts";
 import { gas } from "./services.ts";
 
 export interface AppsScriptDriver extends SyncDriver {
-  /** Write gathered sheet changes, then the store writes that waited for them. */
+  /** Write gathered sheet changes, then the store writes that waited for them; release a held lock. */
   commit(): void;
+}
+
+export interface DriverOptions {
+  now?: () => number;
+  /**
+   * Store keys read-modified-written under the document lock: the lock is
+   * taken when one is read and released when it is written (or at the next
+   * HTTP call or commit). Custom functions run up to 30 at a time; this keeps
+   * their daily-budget reservations from racing.
+   */
+  lockedKeys?: RegExp;
 }
 
 /** Pending sheet writes are committed at the latest after this long, so a hard stop loses little. */
 const COMMIT_AFTER_MS = 20_000;
 
-export function createDriver(opts: { now?: () => number } = {}): AppsScriptDriver {
+/** How long a formula waits for another one's budget reservation. */
+const LOCK_WAIT_MS = 5_000;
+
+export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
   const g = gas();
   const now = opts.now ?? (() => Date.now());
   let docProps: GoogleAppsScript.Properties.Properties | null | undefined;
@@ -68,6 +82,25 @@ export function createDriver(opts: { now?: () => number } = {}): AppsScriptDrive
   let pendingSince: number | null = null;
 
   const isUser = (k: string) => k.startsWith("user:");
+  let lock: GoogleAppsScript.Lock.Lock | null = null;
+  const takeLock = (keys: string[]) => {
+    if (lock || !opts.lockedKeys || !keys.some((k) => opts.lockedKeys!.test(k))) return;
+    try {
+      const l = g.LockService.getDocumentLock();
+      // Not getting it within the wait only risks the overshoot the budget module describes.
+      if (l && l.tryLock(LOCK_WAIT_MS)) lock = l;
+    } catch {
+      lock = null;
+    }
+  };
+  const releaseLock = () => {
+    if (!lock) return;
+    try {
+      lock.releaseLock();
+    } finally {
+      lock = null;
+    }
+  };
 
   function commit(): void {
     if (sheets?.hasPending()) sheets.flush();
@@ -81,6 +114,7 @@ export function createDriver(opts: { now?: () => number } = {}): AppsScriptDrive
       writeValues(doc(), entries);
     }
     pendingSince = null;
+    releaseLock();
   }
 
   const maybeCommit = () => {
@@ -89,6 +123,7 @@ export function createDriver(opts: { now?: () => number } = {}): AppsScriptDrive
 
   return {
     http(requests) {
+      releaseLock();
       maybeCommit();
       return fetchAll(g.UrlFetchApp, requests);
     },
@@ -99,6 +134,7 @@ export function createDriver(opts: { now?: () => number } = {}): AppsScriptDrive
     cacheGet: (keys) => answers().getMany(keys),
     cachePut: (entries, ttl) => answers().putMany(entries, ttl),
     storeGet(keys) {
+      takeLock(keys);
       const userKeys = keys.filter(isUser);
       const docKeys = keys.filter((k) => !isUser(k));
       const u = userKeys.length ? readValues(user(), userKeys) : [];
@@ -121,6 +157,7 @@ export function createDriver(opts: { now?: () => number } = {}): AppsScriptDrive
         Object.assign(waiting, d);
         maybeCommit();
       } else writeValues(doc(), d);
+      if (opts.lockedKeys && Object.keys(d).some((k) => opts.lockedKeys!.test(k))) releaseLock();
     },
     sheet(request: SheetRequest) {
       const host = sheetHost();

@@ -24,11 +24,12 @@ export function toSheets(c: CellOut): SheetsValue {
 
 export function runCustomFunction(name: string, args: unknown[]): SheetsValue[][] {
   let lang: Language = "de";
+  let driver: ReturnType<typeof createDriver> | undefined;
   try {
     const def = functionByName(String(name));
     if (!def || def.hosts?.includes("sheets") === false) throw new CompanyDataError("INTERNAL");
     const started = Date.now();
-    const driver = createDriver();
+    driver = createDriver({ lockedKeys: /^doc:budget:/ });
     const settings = runSync(loadSettings(), driver);
     lang = settings.language;
     const spent = { credits: 0, requests: 0 };
@@ -41,17 +42,23 @@ export function runCustomFunction(name: string, args: unknown[]): SheetsValue[][
       onSpend: (_id, credits) => { spent.credits += credits; },
       onRequest: () => { spent.requests += 1; },
     });
-    const cells = runSync(invoke(def, { ctx, dailyBudget: settings.formulaDailyBudget }, args), driver);
+    const d = driver;
+    const cells = runSync(invoke(def, { ctx, dailyBudget: settings.formulaDailyBudget }, args), d);
     if (spent.credits > 0) {
       try {
-        runSync(recordSpend(ctx, `formula:${def.name}`, spent.credits, spent.requests), driver);
+        runSync(recordSpend(ctx, `formula:${def.name}`, spent.credits, spent.requests), d);
       } catch {
         /* the ledger is a record, not a condition of the answer */
       }
     }
-    driver.commit();
     return cells.map((row) => row.map(toSheets));
   } catch (e) {
     return [[errorCell(e, lang).message]];
+  } finally {
+    try {
+      driver?.commit();
+    } catch {
+      /* nothing left to write that the answer depends on */
+    }
   }
 }

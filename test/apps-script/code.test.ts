@@ -173,6 +173,23 @@ describe("custom functions", () => {
     expect(emulator.balance(key)).toBe(before);
   });
 
+  it("budget reservations happen under the document lock, which is always released", () => {
+    const { f } = sheets({}, { formulaDailyBudget: "10" });
+    const lock = (f.context.LockService as { getDocumentLock(): { tryLock(ms: number): boolean; releaseLock(): void; hasLock(): boolean } }).getDocumentLock();
+    const log: string[] = [];
+    const tryLock = lock.tryLock.bind(lock);
+    const release = lock.releaseLock.bind(lock);
+    lock.tryLock = (ms) => (log.push("lock"), tryLock(ms));
+    lock.releaseLock = () => (log.push("release"), release());
+    expect(matrix(f.call("COMPANY_PROFILE", SAP))[0][0]).toBe("SAP SE");
+    expect(log.length).toBeGreaterThanOrEqual(2);
+    expect(log.filter((x) => x === "lock").length).toBe(log.filter((x) => x === "release").length);
+    expect(lock.hasLock()).toBe(false);
+    // Another formula holding the lock delays nothing forever: the answer still comes.
+    lock.tryLock(1);
+    expect(matrix(f.call("COMPANY_PROFILE", SIEMENS))[0][0]).toBe("Siemens AG");
+  });
+
   it("without a key, out of credits, or unreachable: a message in the cell", () => {
     const f = createSheetsFake({ emulator, dist: OUT });
     f.load(code);
