@@ -1,8 +1,11 @@
 /**
  * The Node host: fetch with a per-request timeout, real sleeps, an in-memory
  * cache bounded in size (a 100,000-row file must not hold every profile), and
- * an optional journal that makes the cache survive a kill: what was paid for
- * in an unfinished chunk is read back on resume instead of bought again.
+ * an optional journal that makes paid answers survive a kill: every 2xx
+ * answer is appended the moment it arrives, and on resume the same request is
+ * answered from the journal instead of being bought again. What a kill can
+ * still cost is only what was in flight at that instant, which the cap on
+ * parallel requests bounds.
  */
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import type { AsyncDriver } from "../shared/core/drivers.ts";
@@ -12,8 +15,29 @@ export interface NodeDriverOptions {
   timeoutMs?: number;
   /** Largest number of cached answers kept (oldest dropped first). */
   cacheEntries?: number;
-  /** File to which cache writes are appended, and from which they are read back at start. */
+  /** File to which answers and cache writes are appended, and from which they are read back at start. */
   journal?: string;
+  /** Requests in flight at once (default 16). */
+  parallel?: number;
+}
+
+/** The journal holds no secret: the key travels only in headers, which are not part of the signature. */
+const signature = (r: HttpRequest) => `${r.method} ${r.url}\n${r.body ?? ""}`;
+/** The balance must be asked afresh, never replayed. */
+const replayable = (r: HttpRequest) => !/\/v2\/account(\?|$)/.test(r.url);
+
+/** Run tasks with at most `limit` in flight, results in order. */
+async function pooled<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const out: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      out[i] = await tasks[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return out;
 }
 
 async function send(req: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
@@ -37,6 +61,8 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
   const cap = opts.cacheEntries ?? 20_000;
   const cache = new Map<string, { value: string; expires: number }>();
   const store = new Map<string, string>();
+  const replay = new Map<string, HttpResponse>();
+  const parallel = Math.max(1, opts.parallel ?? 16);
   const put = (k: string, value: string, expires: number) => {
     cache.delete(k);
     cache.set(k, { value, expires });
@@ -46,15 +72,32 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
     for (const line of readFileSync(opts.journal, "utf8").split("\n")) {
       if (!line) continue;
       try {
-        const { k, v, e } = JSON.parse(line) as { k: string; v: string; e: number };
-        put(k, v, e);
+        const entry = JSON.parse(line) as { k: string; v: string; e: number } | { s: string; r: HttpResponse };
+        if ("s" in entry) replay.set(entry.s, entry.r);
+        else put(entry.k, entry.v, entry.e);
       } catch {
         /* a torn last line from a kill: ignore */
       }
     }
   }
   return {
-    http: (reqs) => Promise.all(reqs.map((r) => send(r, timeoutMs))),
+    http: (reqs) =>
+      pooled(
+        reqs.map((r) => async () => {
+          const sig = signature(r);
+          const replayed = replay.get(sig);
+          if (replayed) {
+            replay.delete(sig);
+            return replayed;
+          }
+          const res = await send(r, timeoutMs);
+          if (opts.journal && res.status >= 200 && res.status < 300 && replayable(r)) {
+            appendFileSync(opts.journal, JSON.stringify({ s: sig, r: res }) + "\n");
+          }
+          return res;
+        }),
+        parallel,
+      ),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     cacheGet: async (keys) =>
       keys.map((k) => {
@@ -75,6 +118,7 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
       for (const [k, v] of Object.entries(entries)) (v === null ? store.delete(k) : store.set(k, v));
     },
     clearJournal: () => {
+      replay.clear();
       if (opts.journal) appendFileSync(opts.journal, "", { flag: "w" });
     },
   };

@@ -161,7 +161,12 @@ describe("company-data CLI", () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toMatch(/Resuming after row \d+/);
     expect(readFileSync(out, "utf8")).toBe(readFileSync(refOut, "utf8"));
-    expect(100_000 - emu.balance(key)).toBe(refSpent);
+    // Every answer that arrived before the kill is replayed from the journal; only
+    // requests in flight at that instant (at most 16, a batch resolve of 100 names
+    // costing 10) can have been charged without their answer being kept.
+    const extra = 100_000 - emu.balance(key) - refSpent;
+    expect(extra).toBeGreaterThanOrEqual(0);
+    expect(extra).toBeLessThanOrEqual(16 * 10);
   });
 
   it("stops cleanly when credits run out and finishes exactly the rest after a top-up", async () => {
