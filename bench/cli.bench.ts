@@ -1,0 +1,108 @@
+/**
+ * Issue 8, benchmark 5: the CLI on a 100,000-row CSV, as a child process
+ * (bin/company-data.js) against the emulator over loopback HTTP, with its
+ * peak RSS read from /proc/<pid>/status (VmHWM, the kernel's high-water mark,
+ * sampled until the process exits). Baseline: the same CLI on a 1,000-row
+ * file; bounded memory means a ratio near 1. No added latency here: 100,000
+ * rows at 100 ms a round trip would make the benchmark minutes long, and the
+ * figure is about memory.
+ */
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { once } from "node:events";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Emulator } from "../emulator/index.ts";
+import { rng, uniqueCompanies, unknownName, variant } from "./data.ts";
+import { loopbackEmulator, r2, ratio, type Figure } from "./lib.ts";
+
+const BIN = fileURLToPath(new URL("../bin/company-data.js", import.meta.url));
+export const CLI_ROWS = Number(process.env.BENCH_CLI_ROWS ?? 100_000);
+
+/** A CSV of `rows` company names (about one distinct company in ten rows, some written differently, 5 % unknown). */
+export async function writeCsv(path: string, emu: Emulator, rows: number, seed = 3, distinct = Math.min(10_000, Math.max(10, Math.ceil(rows / 10)))): Promise<void> {
+  const r = rng(seed);
+  const companies = uniqueCompanies(emu, distinct, seed);
+  const out = createWriteStream(path);
+  out.write("Firma;Ort\n");
+  for (let i = 0; i < rows; i++) {
+    const x = r();
+    const name = x < 0.05 ? unknownName(i % 500) : (() => {
+      const c = companies[Math.floor(r() * companies.length)];
+      return x < 0.6 ? c.name : variant(c.name, i);
+    })();
+    if (!out.write(`"${name.replace(/"/g, '""')}";\n`)) await once(out, "drain");
+  }
+  out.end();
+  await once(out, "finish");
+}
+
+function readHwmKb(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface CliRun { code: number | null; ms: number; peakRssMb: number; stderr: string }
+
+export async function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
+  const t = performance.now();
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  let peak = 0;
+  const timer = setInterval(() => {
+    const kb = readHwmKb(child.pid!);
+    if (kb !== null) peak = Math.max(peak, kb);
+  }, 20);
+  const [code] = (await once(child, "exit")) as [number | null];
+  clearInterval(timer);
+  return { code, ms: performance.now() - t, peakRssMb: r2(peak / 1024), stderr };
+}
+
+export async function runCliBench(log: (s: string) => void = () => {}): Promise<Figure[]> {
+  const out: Figure[] = [];
+  const dir = mkdtempSync(join(tmpdir(), "bench-cli-"));
+  const lo = await loopbackEmulator({ latencyMs: 0, jitterMs: 0 });
+  try {
+    const { emu, server } = lo;
+    const small = join(dir, "small.csv");
+    const big = join(dir, "big.csv");
+    log(`cli: writing ${CLI_ROWS} rows …`);
+    await writeCsv(small, emu, 1000);
+    await writeCsv(big, emu, CLI_ROWS);
+    // The same 100 companies as the small file, 100× the rows: what the row count alone costs.
+    const same = join(dir, "same.csv");
+    await writeCsv(same, emu, CLI_ROWS, 3, 100);
+    const env = (key: string) => ({ COMPANY_DATA_API_KEY: key, COMPANY_DATA_BASE_URL: server.url, LANG: "en" });
+    log("cli: 1,000 rows …");
+    const a = await runCli(["enrich", "--in", small, "--out", join(dir, "small.out.csv"), "--yes", "--lang", "en"], env(emu.createKey(10_000_000)));
+    log(`cli: ${CLI_ROWS} rows …`);
+    const b = await runCli(["enrich", "--in", big, "--out", join(dir, "big.out.csv"), "--yes", "--lang", "en"], env(emu.createKey(10_000_000)));
+    log(`cli: ${CLI_ROWS} rows, 100 companies …`);
+    const c = await runCli(["enrich", "--in", same, "--out", join(dir, "same.out.csv"), "--yes", "--lang", "en"], env(emu.createKey(10_000_000)));
+    const ok = a.code === 0 && b.code === 0 && c.code === 0;
+    const outLines = ok ? readFileSync(join(dir, "big.out.csv"), "utf8").split("\n").filter(Boolean).length - 1 : 0;
+    out.push(
+      { group: "5 cli", figure: `peak RSS, ${CLI_ROWS.toLocaleString("en")} rows`, value: b.peakRssMb, unit: "MiB", baseline: a.peakRssMb, ratio: ratio(b.peakRssMb, a.peakRssMb), target: "≤ 1.5 (bounded)", pass: ok && b.peakRssMb <= 1.5 * a.peakRssMb,
+        note: `baseline: the same CLI on 1,000 rows; 10,000 distinct companies (the answer cache holds up to 20,000 answers); exit codes ${a.code}/${b.code}; no added latency` },
+      { group: "5 cli", figure: `peak RSS, ${CLI_ROWS.toLocaleString("en")} rows of the small file's 100 companies`, value: c.peakRssMb, unit: "MiB", baseline: a.peakRssMb, ratio: ratio(c.peakRssMb, a.peakRssMb), target: "≤ 1.5 (bounded)", pass: ok && c.peakRssMb <= 1.5 * a.peakRssMb,
+        note: "row count alone, the answer cache held equal" },
+      { group: "5 cli", figure: `wall time, ${CLI_ROWS.toLocaleString("en")} rows`, value: r2(b.ms / 1000), unit: "s", baseline: r2((a.ms / 1000) * (CLI_ROWS / 1000)), ratio: ratio(b.ms, a.ms * (CLI_ROWS / 1000)),
+        note: `baseline: 1,000-row time × ${CLI_ROWS / 1000}; input ${r2(statSync(big).size / 1048576)} MiB; output rows ${outLines}` },
+    );
+    if (!ok) out.push({ group: "5 cli", figure: "cli stderr", value: (b.stderr || a.stderr).slice(-200), unit: "", pass: false });
+  } finally {
+    await lo.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+if (process.argv[1] && /cli\.bench\.ts$/.test(process.argv[1])) {
+  runCliBench((s) => process.stderr.write(s + "\n")).then((rows) => console.table(rows));
+}

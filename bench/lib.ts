@@ -1,0 +1,107 @@
+/**
+ * What the benchmark modules share: the figure record the table and
+ * results.json are made of, the emulator over loopback HTTP with latency, a
+ * context like the CLI's, and a request counter around a driver.
+ */
+import { createEmulator, type Emulator } from "../emulator/index.ts";
+import { startServer, type RunningServer } from "../emulator/server.ts";
+import type { AsyncDriver } from "../shared/core/drivers.ts";
+import type { HttpRequest } from "../shared/core/http.ts";
+import type { OpContext } from "../shared/operations/context.ts";
+import { ENDPOINTS } from "../shared/api/endpoints.ts";
+import { hash } from "../shared/enrich/job.ts";
+
+export interface Figure {
+  /** Benchmark group (issue 8's numbering). */
+  group: string;
+  figure: string;
+  value: number | string;
+  unit: string;
+  baseline?: number | string;
+  /** value / baseline. */
+  ratio?: number;
+  /** What the issue asks for, in words ("= minimum", "≤ 1.5", …); absent: informational. */
+  target?: string;
+  /** null = informational. */
+  pass?: boolean | null;
+  note?: string;
+}
+
+export const r2 = (x: number) => Math.round(x * 100) / 100;
+export const r3 = (x: number) => Math.round(x * 1000) / 1000;
+export const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? 1 : Infinity) : r3(a / b));
+
+/** The emulator's added latency for the HTTP benchmarks: 100 ms plus up to 50 ms uniform jitter. */
+export const LATENCY = { latencyMs: 100, jitterMs: 50 };
+
+export const START_DATE = "2026-06-01";
+
+export interface LoopbackEmulator {
+  emu: Emulator;
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+/** The default emulator (20,000 companies, default rate limits) on 127.0.0.1, port 0. */
+export async function loopbackEmulator(faults: { latencyMs: number; jitterMs: number } = LATENCY): Promise<LoopbackEmulator> {
+  const emu = createEmulator({ startDate: START_DATE, faults });
+  const server = await startServer(emu, { port: 0, host: "127.0.0.1" });
+  return { emu, server, close: () => server.close() };
+}
+
+/** An operation context as the CLI builds one (6-hour cache, batches of 100). */
+export function cliContext(baseUrl: string, apiKey: string, extra: Partial<OpContext["client"]> = {}): OpContext {
+  return {
+    client: { apiKey, baseUrl, language: "en", now: Date.now, random: Math.random, ...extra },
+    cacheTtlSeconds: 6 * 3600,
+    maxBatch: 100,
+    scope: hash(baseUrl),
+  };
+}
+
+const ROUTES = ENDPOINTS.map((e) => ({
+  id: e.id,
+  method: e.method,
+  paid: e.billing === "credits",
+  re: new RegExp("^" + e.path.replace(/\{(\w+)\}/g, "[^/]+") + "$"),
+}));
+
+/** The catalogue's endpoint for a request (null for anything else). */
+export function endpointOf(req: Pick<HttpRequest, "method" | "url">): { id: string; paid: boolean } | null {
+  const path = new URL(req.url, "http://x").pathname;
+  for (const r of ROUTES) if (r.method === req.method && r.re.test(path)) return r;
+  return null;
+}
+
+export interface Counted {
+  requests: number;
+  paidRequests: number;
+  freeRequests: number;
+  byEndpoint: Record<string, number>;
+}
+
+/** Wrap a driver so every HTTP request it sends is counted (attempts, not calls: retries count). */
+export function counting(driver: AsyncDriver): AsyncDriver & { counts: Counted; reset(): void } {
+  const counts: Counted = { requests: 0, paidRequests: 0, freeRequests: 0, byEndpoint: {} };
+  return {
+    ...driver,
+    counts,
+    reset() {
+      counts.requests = counts.paidRequests = counts.freeRequests = 0;
+      counts.byEndpoint = {};
+    },
+    http: (reqs) => {
+      for (const r of reqs) {
+        const ep = endpointOf(r);
+        counts.requests++;
+        if (ep?.paid) counts.paidRequests++;
+        else counts.freeRequests++;
+        const k = ep?.id ?? "other";
+        counts.byEndpoint[k] = (counts.byEndpoint[k] ?? 0) + 1;
+      }
+      return driver.http(reqs);
+    },
+  };
+}
+
+export const seconds = (ms: number) => r2(ms / 1000);

@@ -1,0 +1,68 @@
+/**
+ * `npm run bench`: every benchmark module in turn, one table (figure, value,
+ * baseline, ratio, target, pass/fail), and bench/results.json. A module that
+ * fails is reported as a failed row; the others still run.
+ * BENCH_ONLY=enrich,sheets,excel,cli,emulator runs a subset.
+ */
+import { writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
+import { runEnrichBench } from "./enrich.bench.ts";
+import { runSheetsBench } from "./sheets.bench.ts";
+import { runExcelBench } from "./excel.bench.ts";
+import { runCliBench } from "./cli.bench.ts";
+import { runEmulatorBench } from "./emulator.bench.ts";
+import { LATENCY, type Figure } from "./lib.ts";
+
+const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]> }[] = [
+  { id: "enrich", run: runEnrichBench },
+  { id: "sheets", run: runSheetsBench },
+  { id: "excel", run: runExcelBench },
+  { id: "cli", run: runCliBench },
+  {
+    id: "emulator",
+    run: async () =>
+      (await runEmulatorBench()).map((r) => ({
+        group: "emulator", figure: r.name, value: r.value, unit: r.unit, baseline: r.baseline, ratio: r.ratio, note: r.note,
+        pass: null,
+      })),
+  },
+];
+
+const cell = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+
+export function formatTable(rows: Figure[]): string {
+  const head = ["group", "figure", "value", "baseline", "ratio", "target", "result"];
+  const body = rows.map((f) => [f.group, f.figure, `${cell(f.value)} ${f.unit}`.trim(), f.baseline === undefined ? "" : `${f.baseline} ${f.unit}`.trim(), cell(f.ratio), cell(f.target), f.pass === true ? "PASS" : f.pass === false ? "FAIL" : "info"]);
+  const width = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const line = (r: string[]) => "| " + r.map((c, i) => c.padEnd(width[i])).join(" | ") + " |";
+  return [line(head), "|" + width.map((w) => "-".repeat(w + 2)).join("|") + "|", ...body.map(line)].join("\n");
+}
+
+export async function runAll(only?: string[]): Promise<{ figures: Figure[]; meta: Record<string, unknown> }> {
+  const figures: Figure[] = [];
+  const started = new Date().toISOString();
+  const log = (s: string) => process.stderr.write(s + "\n");
+  for (const m of MODULES) {
+    if (only && !only.includes(m.id)) continue;
+    const t = performance.now();
+    try {
+      figures.push(...(await m.run(log)));
+    } catch (e) {
+      figures.push({ group: m.id, figure: "module failed", value: String((e as Error)?.message ?? e).slice(0, 200), unit: "", pass: false });
+    }
+    log(`${m.id}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  const meta = { started, node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), latency: LATENCY };
+  return { figures, meta };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+  runAll(only).then(({ figures, meta }) => {
+    console.log(formatTable(figures));
+    const failed = figures.filter((f) => f.pass === false).length;
+    console.log(`\n${figures.length} figures, ${figures.filter((f) => f.pass === true).length} pass, ${failed} fail, ${figures.filter((f) => f.pass == null).length} informational`);
+    writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify({ meta, figures }, null, 2) + "\n");
+  });
+}

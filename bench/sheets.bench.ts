@@ -1,0 +1,98 @@
+/**
+ * Issue 8, benchmark 4 (Sheets): the built Code.js in the Apps Script
+ * harness (test/apps-script/harness.ts) enriching 1,000 rows through the
+ * sidebar's server calls, counting Spreadsheet service calls, against a
+ * row-by-row script; and Code.js's size and cold evaluation time.
+ * Code.js is bundled here exactly as scripts/build-apps-script.ts does, but
+ * in memory, so a benchmark never rewrites dist/ under a running test.
+ */
+import vm from "node:vm";
+import { bundleServer } from "../scripts/build-apps-script.ts";
+import { codeJs } from "../apps-script/stubs.ts";
+import { functionsFor } from "../shared/functions/registry.ts";
+import { createEmulator, type Emulator } from "../emulator/index.ts";
+import { DEFAULT_FIELDS } from "../shared/enrich/fields.ts";
+import { createSheetsFake } from "../test/apps-script/harness.ts";
+import { benchList } from "./data.ts";
+import { r2, ratio, START_DATE, type Figure } from "./lib.ts";
+
+/** A row-by-row script: per row, read its input cell and write its output row (getRange + getValues, getRange + setValues). */
+export const NAIVE_CALLS_PER_ROW = 4;
+
+export async function buildCodeJs(): Promise<string> {
+  return codeJs(await bundleServer(), functionsFor("sheets"));
+}
+
+/** Run the sidebar's enrichment (enrichStart, then enrichStep until finished) on a sheet; returns the fake and the progress. */
+export function sheetsEnrich(code: string, emu: Emulator, key: string, names: string[], opts: { onFetch?: (n: number) => void } = {}) {
+  const fake = createSheetsFake({ emulator: emu, sheets: { Liste: [["Firma"], ...names.map((n) => [n])] }, onFetch: opts.onFetch ? () => opts.onFetch!(0) : undefined });
+  fake.load(code);
+  fake.setUser("apiKey", key);
+  fake.setUser("language", "en");
+  const config = {
+    sheet: "Liste", headerRow: 1, col: 1, rows: names.length, cols: 1,
+    mapping: { name: 0, city: null, zip: null, register: null, id: null },
+    fields: [...DEFAULT_FIELDS], mode: "batch", rerun: { kind: "newOrFailed" },
+  };
+  const call = (method: string, input: unknown) => {
+    const r = JSON.parse(fake.call("uiCall", method, JSON.stringify(input)) as string);
+    if (!r.ok) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
+    return r.value;
+  };
+  return { fake, config, call };
+}
+
+export async function runSheetsBench(log: (s: string) => void = () => {}): Promise<Figure[]> {
+  const out: Figure[] = [];
+  log("sheets: bundling Code.js …");
+  const code = await buildCodeJs();
+  const emu = createEmulator({ startDate: START_DATE });
+  const list = benchList(emu);
+  const key = emu.createKey(1_000_000);
+
+  // Cold evaluation: what Apps Script does on every server call.
+  const evalTimes: number[] = [];
+  const firstCall: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const f = createSheetsFake({ emulator: emu });
+    evalTimes.push(f.load(code));
+    const t = performance.now();
+    f.call("getSettings");
+    firstCall.push(performance.now() - t);
+  }
+  const empty = createSheetsFake({ emulator: emu });
+  const t0 = performance.now();
+  vm.runInContext("function onOpen(){}", empty.context);
+  const trivial = performance.now() - t0;
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+  log("sheets: enriching 1,000 rows through uiCall …");
+  const { fake, config, call } = sheetsEnrich(code, emu, key, list.rows.map((r) => r.name));
+  fake.resetCounts();
+  const before = emu.balance(key);
+  const t = performance.now();
+  let p = call("enrichStart", config);
+  let steps = 0;
+  while (!p.finished && steps < 200) {
+    p = call("enrichStep", { jobId: p.jobId });
+    steps++;
+  }
+  const ms = performance.now() - t;
+  const calls = fake.calls.length;
+  const credits = before - emu.balance(key);
+  const naive = NAIVE_CALLS_PER_ROW * list.rows.length;
+  out.push(
+    { group: "4 sheets", figure: "Spreadsheet service calls per 1,000 rows", value: calls, unit: "calls", baseline: naive, ratio: ratio(calls, naive), target: "< row-by-row", pass: calls < naive,
+      note: `baseline: row-by-row script, ${NAIVE_CALLS_PER_ROW} calls a row; ${steps} sidebar steps; rows done ${p.processed}/${p.total}` },
+    { group: "4 sheets", figure: "credits for the 1,000-row list (sidebar job)", value: credits, unit: "credits", baseline: list.companies + Math.ceil(list.distinctQueries / 10), ratio: ratio(credits, list.companies + Math.ceil(list.distinctQueries / 10)),
+      note: `informational: the sidebar's chunks of 20 rows; ${r2(ms / 1000)} s in-process without latency` },
+    { group: "4 sheets", figure: "Code.js size", value: r2(Buffer.byteLength(code) / 1024), unit: "KiB", note: "informational" },
+    { group: "4 sheets", figure: "Code.js cold evaluation (node:vm, median of 5)", value: r2(med(evalTimes)), unit: "ms", baseline: r2(trivial), ratio: ratio(med(evalTimes), trivial), note: "baseline: evaluating a one-line script in the same harness" },
+    { group: "4 sheets", figure: "first server call incl. building the bundle (median of 5)", value: r2(med(firstCall)), unit: "ms", note: "informational: getSettings on a fresh evaluation" },
+  );
+  return out;
+}
+
+if (process.argv[1] && /sheets\.bench\.ts$/.test(process.argv[1])) {
+  runSheetsBench((s) => process.stderr.write(s + "\n")).then((rows) => console.table(rows));
+}
