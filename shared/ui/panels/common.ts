@@ -4,13 +4,14 @@ import type { Ui } from "../app.ts";
 import { formatNumber } from "../app.ts";
 import { h } from "../dom.ts";
 
-export function button(id: string, label: string, onClick: (btn: HTMLButtonElement) => void, opts: { primary?: boolean; disabled?: boolean } = {}): HTMLButtonElement {
+/** A button; `submit` makes it its form's submit button (Enter in a field presses it), and the form's submit handler acts. */
+export function button(id: string, label: string, onClick: (btn: HTMLButtonElement) => void, opts: { primary?: boolean; disabled?: boolean; submit?: boolean } = {}): HTMLButtonElement {
   const b: HTMLButtonElement = h("button", {
-    type: "button",
+    type: opts.submit ? "submit" : "button",
     id,
     class: opts.primary ? "cd-btn is-primary" : "cd-btn",
     disabled: opts.disabled,
-    on: { click: () => onClick(b) },
+    on: opts.submit ? {} : { click: () => onClick(b) },
   });
   b.textContent = label;
   return b;
@@ -51,7 +52,6 @@ export function companyTable(ui: Ui, idPrefix: string, rows: CompanyRow[], selec
         h("th", { attrs: { scope: "col" } }, all),
         h("th", { attrs: { scope: "col" } }, ui.t("colName")),
         h("th", { attrs: { scope: "col" } }, ui.t("colCity")),
-        h("th", { attrs: { scope: "col" } }, ui.t("colRegister")),
         opts.distance ? h("th", { attrs: { scope: "col" } }, ui.t("colDistance")) : null,
         opts.score ? h("th", { attrs: { scope: "col" } }, ui.t("colScore")) : null)),
       h("tbody", null, rows.map((r, i) =>
@@ -63,9 +63,8 @@ export function companyTable(ui: Ui, idPrefix: string, rows: CompanyRow[], selec
             attrs: { "aria-label": ui.t("selectRow", { name: r.name || r.id }) },
             on: { change: (ev) => ((ev.target as HTMLInputElement).checked ? selected.add(r.id) : selected.delete(r.id), onToggle()) },
           })),
-          h("td", { class: "cd-name" }, h("span", null, r.name || r.id), h("span", { class: "cd-sub" }, [r.legalForm, r.id].filter(Boolean).join(" · "))),
+          h("td", { class: "cd-name" }, h("span", null, r.name || r.id), h("span", { class: "cd-sub" }, [r.register, r.id].filter(Boolean).join(" · "))),
           h("td", null, [r.zip, r.city].filter(Boolean).join(" ")),
-          h("td", null, r.register),
           opts.distance ? h("td", { class: "cd-num" }, r.distanceKm === null ? "" : `${formatNumber(r.distanceKm, ui.lang)} km`) : null,
           opts.score ? h("td", { class: "cd-num" }, r.score === null ? "" : formatNumber(Math.round(r.score * 100), ui.lang) + " %") : null)))));
 }

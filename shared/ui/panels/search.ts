@@ -42,7 +42,7 @@ export const searchPanel: PanelDef = {
         attrs: { autocomplete: "off" },
         on: { input: (ev) => (s[key] = (ev.target as HTMLInputElement).value) },
       });
-    const submit = button("search-run", ui.t("searchRun"), (b) => void run(b), { primary: true });
+    const submit = button("search-run", ui.t("searchRun"), (b) => void run(b), { primary: true, submit: true });
     const run = (b: HTMLButtonElement) =>
       ui.run(s, b, async () => {
         const query = (s.query ?? "").trim();

@@ -59,8 +59,8 @@ export const settingsPanel: PanelDef = {
     }, h("option", { value: "de" }, "Deutsch"), h("option", { value: "en" }, "English"));
     lang.value = d.language;
 
-    const save = button("settings-save", ui.t("save"), (b) =>
-      void ui.run(s, b, async () => {
+    const doSave = (b: HTMLButtonElement) =>
+      ui.run(s, b, async () => {
         const input: Record<string, unknown> = {
           baseUrl: d.baseUrl,
           language: d.language,
@@ -74,7 +74,8 @@ export const settingsPanel: PanelDef = {
         s.message = { kind: "success", text: { de: "Gespeichert.", en: "Saved." } };
         if (saved.language !== ui.lang) await ui.setLanguage(saved.language);
         if (saved.apiKeySet) await ui.refreshAccount();
-      }), { primary: true });
+      });
+    const save = button("settings-save", ui.t("save"), (b) => void doSave(b), { primary: true, submit: true });
     const test = button("settings-test", ui.t("testConnection"), (b) =>
       void ui.run(s, b, async () => {
         // Test what is typed (an unsaved key or URL), falling back to what is saved.
@@ -101,7 +102,7 @@ export const settingsPanel: PanelDef = {
 
     const account = ui.account;
     return h("div", { class: "cd-settings" },
-      h("form", { class: "cd-form", on: { submit: (ev) => (ev.preventDefault(), save.click()) } },
+      h("form", { class: "cd-form", on: { submit: (ev) => (ev.preventDefault(), void doSave(save)) } },
         field(ui.t("apiKey"), text("settings-key", "apiKey", "password", { placeholder: v.apiKeyHint ?? "" }), keyStatus),
         h("div", { class: "cd-actions" }, removeKey, test),
         field(ui.t("baseUrl"), text("settings-base-url", "baseUrl", "url", { placeholder: "https://api.implisense.com" }),

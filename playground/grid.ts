@@ -1,0 +1,207 @@
+/**
+ * A small spreadsheet grid over the Workbook: a table with row and column
+ * headers, a cursor and a selection rectangle (click, shift-click, drag,
+ * arrows, shift+arrows), editing in place (Enter/F2 or typing; Escape
+ * cancels), dropdown cells for match review, and sheet tabs. Every value is
+ * rendered with textContent.
+ */
+import { h, replace } from "../shared/ui/dom.ts";
+import type { Cell } from "../shared/sheet/protocol.ts";
+import { columnName } from "./export.ts";
+import { normalise, type Workbook } from "./workbook.ts";
+
+export interface GridOptions {
+  label: string;
+}
+
+export function mountGrid(root: HTMLElement, wb: Workbook, opts: GridOptions) {
+  let editing: { r: number; c: number } | null = null;
+  let dragging = false;
+  const tabs = h("div", { class: "pg-sheets", role: "tablist", attrs: { "aria-label": "Sheets" } });
+  const table = h("table", { class: "pg-grid", id: "pg-grid", role: "grid", attrs: { tabindex: "0", "aria-label": opts.label, "aria-multiselectable": "true" } });
+  const scroller = h("div", { class: "pg-scroll" }, table);
+  const nameBox = h("div", { class: "pg-namebox", id: "pg-namebox", attrs: { "aria-live": "polite" } });
+  root.append(nameBox, scroller, tabs);
+
+  const cellId = (r: number, c: number) => `pg-c-${r}-${c}`;
+  const display = (v: Cell) => (v === null || v === undefined ? "" : typeof v === "boolean" ? (v ? "TRUE" : "FALSE") : String(v));
+
+  function dims() {
+    const { rows, cols } = wb.size();
+    const sel = normalise(wb.selection);
+    return { rows: Math.max(rows + 8, sel.r2 + 3, 30), cols: Math.max(cols + 2, sel.c2 + 2, 8) };
+  }
+
+  function render() {
+    const { rows, cols } = dims();
+    const sel = normalise(wb.selection);
+    const cur = { r: wb.selection.r1, c: wb.selection.c1 };
+    const head = h("tr", null, h("th", { class: "pg-corner" }), Array.from({ length: cols }, (_, j) => h("th", { attrs: { scope: "col" } }, columnName(j + 1))));
+    const body = Array.from({ length: rows }, (_, i) => {
+      const r = i + 1;
+      return h("tr", null, h("th", { attrs: { scope: "row" } }, String(r)), Array.from({ length: cols }, (_, j) => {
+        const c = j + 1;
+        const v = wb.get(wb.active, r, c);
+        const inSel = r >= sel.r1 && r <= sel.r2 && c >= sel.c1 && c <= sel.c2;
+        const isCur = r === cur.r && c === cur.c;
+        const td = h("td", {
+          id: cellId(r, c),
+          role: "gridcell",
+          class: ["pg-cell", inSel ? "is-sel" : "", isCur ? "is-cur" : "", typeof v === "number" ? "is-num" : ""].join(" ").trim(),
+          attrs: { "aria-selected": String(inSel), "data-r": r, "data-c": c },
+        });
+        const colour = wb.colourAt(wb.active, r, c);
+        if (colour && /^#[0-9a-f]{3,8}$/i.test(colour)) td.style.background = colour;
+        if (editing && editing.r === r && editing.c === c) td.append(editor(r, c));
+        else {
+          td.textContent = display(v);
+          if (wb.dropdownAt(wb.active, r, c)) td.classList.add("has-dropdown");
+        }
+        return td;
+      }));
+    });
+    replace(table, h("thead", null, head), h("tbody", null, body));
+    table.setAttribute("aria-activedescendant", cellId(cur.r, cur.c));
+    nameBox.textContent = `${wb.active}!${columnName(sel.c1)}${sel.r1}${sel.r1 !== sel.r2 || sel.c1 !== sel.c2 ? `:${columnName(sel.c2)}${sel.r2}` : ""}`;
+    replace(tabs, [...wb.sheets.keys()].map((name) =>
+      h("button", {
+        type: "button",
+        role: "tab",
+        class: "pg-sheet-tab" + (name === wb.active ? " is-active" : ""),
+        attrs: { "aria-selected": String(name === wb.active), "data-sheet": name },
+        on: { click: () => ((wb.active = name), (wb.selection = { r1: 1, c1: 1, r2: 1, c2: 1 }), (editing = null), render()) },
+      }, name)));
+    document.getElementById(cellId(cur.r, cur.c))?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+  }
+
+  function editor(r: number, c: number): HTMLElement {
+    const options = wb.dropdownAt(wb.active, r, c);
+    const current = display(wb.get(wb.active, r, c));
+    if (options) {
+      const sel = h("select", {
+        class: "pg-editor",
+        attrs: { "aria-label": `${columnName(c)}${r}` },
+        on: {
+          keydown: (ev) => {
+            ev.stopPropagation(); // the grid's own keys must not act on the editor's
+            if (ev.key === "Enter") (ev.preventDefault(), commit(r, c, sel.value, 1));
+            else if (ev.key === "Escape") (ev.preventDefault(), cancel());
+          },
+          change: () => commit(r, c, sel.value, 0),
+        },
+      }, h("option", { value: current }, current), options.map((o) => h("option", { value: o }, o)));
+      queueMicrotask(() => sel.focus());
+      return sel;
+    }
+    const input = h("input", {
+      type: "text",
+      class: "pg-editor",
+      value: pendingText ?? current,
+      attrs: { "aria-label": `${columnName(c)}${r}` },
+      on: {
+        keydown: (ev) => {
+          ev.stopPropagation();
+          if (ev.key === "Enter") (ev.preventDefault(), commit(r, c, input.value, 1));
+          else if (ev.key === "Escape") (ev.preventDefault(), cancel());
+          else if (ev.key === "Tab") (ev.preventDefault(), commit(r, c, input.value, 0, ev.shiftKey ? -1 : 1));
+        },
+        blur: () => editing && commit(r, c, input.value, 0, 0, false),
+      },
+    });
+    pendingText = null;
+    queueMicrotask(() => {
+      input.focus();
+      input.setSelectionRange(input.value.length, input.value.length);
+    });
+    return input;
+  }
+  let pendingText: string | null = null;
+
+  /** Typed text stays text; a number typed as such becomes a number, as in a spreadsheet. */
+  function parse(text: string): Cell {
+    const t = text.trim();
+    return t !== "" && /^-?\d+([.,]\d+)?$/.test(t) && !/^0\d/.test(t) ? Number(t.replace(",", ".")) : text;
+  }
+
+  function commit(r: number, c: number, text: string, dr: number, dc = 0, refocus = true) {
+    editing = null;
+    wb.set(wb.active, r, c, parse(text));
+    move(dr, dc, false);
+    wb.changed();
+    if (refocus) table.focus();
+  }
+  function cancel() {
+    editing = null;
+    render();
+    table.focus();
+  }
+
+  function move(dr: number, dc: number, extend: boolean) {
+    const s = wb.selection;
+    if (extend) {
+      wb.selection = { ...s, r2: Math.max(1, s.r2 + dr), c2: Math.max(1, s.c2 + dc) };
+    } else {
+      const r = Math.max(1, s.r1 + dr);
+      const c = Math.max(1, s.c1 + dc);
+      wb.selection = { r1: r, c1: c, r2: r, c2: c };
+    }
+    render();
+  }
+
+  table.addEventListener("keydown", (ev) => {
+    if (editing) return;
+    const arrows: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (arrows[ev.key]) {
+      ev.preventDefault();
+      move(arrows[ev.key][0], arrows[ev.key][1], ev.shiftKey);
+    } else if (ev.key === "Enter" || ev.key === "F2") {
+      ev.preventDefault();
+      editing = { r: wb.selection.r1, c: wb.selection.c1 };
+      render();
+    } else if (ev.key === "Delete" || ev.key === "Backspace") {
+      ev.preventDefault();
+      const s = normalise(wb.selection);
+      for (let r = s.r1; r <= s.r2; r++) for (let c = s.c1; c <= s.c2; c++) wb.set(wb.active, r, c, "");
+      wb.changed();
+    } else if (ev.key.length === 1 && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+      ev.preventDefault();
+      pendingText = ev.key;
+      editing = { r: wb.selection.r1, c: wb.selection.c1 };
+      render();
+    }
+  });
+
+  const cellOf = (target: EventTarget | null) => {
+    const td = (target as HTMLElement | null)?.closest?.("td.pg-cell") as HTMLElement | null;
+    return td ? { r: Number(td.dataset.r), c: Number(td.dataset.c) } : null;
+  };
+  table.addEventListener("mousedown", (ev) => {
+    const at = cellOf(ev.target);
+    if (!at || (editing && editing.r === at.r && editing.c === at.c)) return;
+    ev.preventDefault();
+    editing = null;
+    wb.selection = ev.shiftKey ? { ...wb.selection, r2: at.r, c2: at.c } : { r1: at.r, c1: at.c, r2: at.r, c2: at.c };
+    dragging = true;
+    render();
+    table.focus();
+  });
+  table.addEventListener("mouseover", (ev) => {
+    if (!dragging) return;
+    const at = cellOf(ev.target);
+    if (at && (at.r !== wb.selection.r2 || at.c !== wb.selection.c2)) {
+      wb.selection = { ...wb.selection, r2: at.r, c2: at.c };
+      render();
+    }
+  });
+  window.addEventListener("mouseup", () => (dragging = false));
+  table.addEventListener("dblclick", (ev) => {
+    const at = cellOf(ev.target);
+    if (!at) return;
+    editing = at;
+    render();
+  });
+
+  wb.onChange(render);
+  render();
+  return { render };
+}

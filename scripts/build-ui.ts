@@ -1,0 +1,95 @@
+/**
+ * Builds the one UI for its three hosts:
+ *   buildSidebarHtml({ panel })  a self-contained Sheets sidebar page (JS and CSS inlined)
+ *   buildTaskpaneAssets()        the task pane's script and stylesheet for excel-addin's page
+ *   build()                      dist/playground/ (index.html template + the bundle inside it)
+ * Bundles are esbuild iife, minified, ES2019 (the sidebar runs in Google's
+ * iframe, the task pane in Office's webview).
+ */
+import * as esbuild from "esbuild";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PANEL_IDS } from "../shared/ui/panels/registry.ts";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const PLAYGROUND_OUT = join(ROOT, "dist", "playground");
+
+export async function bundle(entry: string, opts: { minify?: boolean } = {}): Promise<string> {
+  const out = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    format: "iife",
+    target: "es2019",
+    platform: "browser",
+    minify: opts.minify ?? true,
+    legalComments: "none",
+    logLevel: "silent",
+    write: false,
+    charset: "utf8",
+  });
+  return out.outputFiles![0].text;
+}
+
+/** The UI's stylesheet, comments and blank space squeezed out. */
+export async function uiCss(): Promise<string> {
+  return minifyCss(await readFile(join(ROOT, "shared", "ui", "styles.css"), "utf8"));
+}
+
+export function minifyCss(css: string): string {
+  return css.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\s*\n\s*/g, "").replace(/\s*([{};,>])\s*/g, "$1").trim();
+}
+
+/** Inline JS must not end its own <script> element. */
+export const inlineScript = (js: string) => js.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
+const attr = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+
+let sheetsJs: Promise<string> | undefined;
+
+/** One Sheets sidebar (Search, Enrich, Similar, Monitor, Settings, Help): a self-contained HTML page. */
+export async function buildSidebarHtml(opts: { panel: string; host?: "sheets" }): Promise<string> {
+  if (!PANEL_IDS.includes(opts.panel)) throw new Error(`unknown panel ${opts.panel}; known: ${PANEL_IDS.join(", ")}`);
+  if ((opts.host ?? "sheets") !== "sheets") throw new Error("buildSidebarHtml builds Sheets pages only");
+  sheetsJs ??= bundle(join(ROOT, "shared", "ui", "entries", "sheets.ts"));
+  const [js, css] = await Promise.all([sheetsJs, uiCss()]);
+  return `<!DOCTYPE html><html><head><base target="_top"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<style>html,body{margin:0}${css}</style></head><body data-panel="${attr(opts.panel)}"><div id="app"></div><script>${inlineScript(js)}</script></body></html>`;
+}
+
+/**
+ * The task pane's assets: the bundle of excel-addin's task pane entry (the
+ * shared UI with the Excel host) and the UI's stylesheet. The page itself
+ * (Office.js from Microsoft's CDN + these) is excel-addin/build/html.ts.
+ */
+export async function buildTaskpaneAssets(opts: { entry?: string; minify?: boolean } = {}): Promise<{ js: string; css: string }> {
+  const entry = opts.entry ?? join(ROOT, "excel-addin", "taskpane", "main.ts");
+  const [js, css] = await Promise.all([bundle(entry, { minify: opts.minify }), uiCss()]);
+  return { js, css };
+}
+
+/** dist/playground/index.html: the page with CSS and JS inlined; the server fills in the config per request. */
+export async function buildPlayground(outDir = PLAYGROUND_OUT): Promise<{ file: string; bytes: number }> {
+  const [template, js, css, pgCss] = await Promise.all([
+    readFile(join(ROOT, "playground", "index.html"), "utf8"),
+    bundle(join(ROOT, "playground", "main.ts")),
+    uiCss(),
+    readFile(join(ROOT, "playground", "playground.css"), "utf8").then(minifyCss),
+  ]);
+  const html = template
+    .replace("/*PG_CSS*/", () => css + pgCss)
+    .replace("/*PG_JS*/", () => inlineScript(js));
+  await mkdir(outDir, { recursive: true });
+  const file = join(outDir, "index.html");
+  await writeFile(file, html);
+  return { file, bytes: Buffer.byteLength(html) };
+}
+
+export async function build(): Promise<void> {
+  await buildPlayground();
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const r = await buildPlayground();
+  const sidebar = await buildSidebarHtml({ panel: "search" });
+  console.log(`playground: ${r.file} (${(r.bytes / 1024).toFixed(1)} KiB); sidebar page ${(Buffer.byteLength(sidebar) / 1024).toFixed(1)} KiB`);
+}

@@ -1,0 +1,88 @@
+/**
+ * Debian's Chromium driven by playwright-core: headless, no sandbox (CI runs
+ * as root), no background networking, a fresh profile per launch.
+ */
+import { chromium, type Browser, type Page } from "playwright-core";
+import { existsSync, mkdirSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const SCREENSHOTS = join(ROOT, "test-artifacts", "screenshots");
+
+export const hasChromium = existsSync(CHROMIUM);
+
+export const LAUNCH_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-default-apps",
+  "--disable-extensions",
+  "--metrics-recording-only",
+];
+
+export interface Launched {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function launch(): Promise<Launched> {
+  // playwright gives every launch a fresh temporary profile (user-data-dir) and removes it on close.
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+  return {
+    browser,
+    close: () => browser.close(),
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
+
+/** Errors the page threw or logged: a test fails on any. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  return errors;
+}
+
+/**
+ * Press Tab until focus comes back round; the ids (or labels) of everything
+ * that took focus, in order.
+ */
+export async function tabOrder(page: Page, max = 200): Promise<{ id: string; tag: string; name: string }[]> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const seen: { id: string; tag: string; name: string }[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    const info = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const labelled = (el as HTMLInputElement).labels?.[0]?.textContent ?? "";
+      const name = el.getAttribute("aria-label") || labelled || el.textContent || el.getAttribute("title") || "";
+      return { id: el.id || el.getAttribute("data-sheet") || el.outerHTML.slice(0, 60), tag: el.tagName.toLowerCase(), name: name.trim() };
+    });
+    if (!info) continue;
+    if (seen.length && seen[0].id === info.id) break;
+    seen.push(info);
+  }
+  return seen;
+}
+
+/** Every enabled control in `root` (selector) that a keyboard user must reach. */
+export async function controlsIn(page: Page, root: string): Promise<string[]> {
+  return page.$$eval(`${root} button:not([disabled]), ${root} input:not([disabled]), ${root} select:not([disabled]), ${root} textarea:not([disabled])`, (els) =>
+    els.filter((e) => (e as HTMLElement).offsetParent !== null && (e as HTMLElement).tabIndex >= 0 && !(e as HTMLInputElement).type?.match(/^radio$/)).map((e) => e.id || (e as HTMLElement).outerHTML.slice(0, 60)));
+}

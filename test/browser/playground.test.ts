@@ -1,0 +1,299 @@
+/**
+ * The playground in a real browser: every UI path a newcomer takes, against
+ * the emulator over the network, with screenshots of each panel.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { readFileSync, copyFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { unzipSync, strFromU8 } from "fflate";
+import { createEmulator, type Emulator } from "../../emulator/index.ts";
+import { startServer, type RunningServer } from "../../emulator/server.ts";
+import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
+import { HOSTILE_NAME } from "../../playground/data.ts";
+import { controlsIn, hasChromium, launch, ROOT, screenshot, tabOrder, watchErrors, type Launched } from "./browser.ts";
+
+const PANELS = ["search", "enrich", "similar", "monitor", "settings", "help"];
+
+describe.skipIf(!hasChromium)("playground in Chromium", () => {
+  let emu: Emulator;
+  let api: RunningServer;
+  let pg: RunningPlayground;
+  let chrome: Launched;
+  let page: Page;
+  let errors: string[];
+  let ambiguous: { name: string; ids: string[] };
+
+  beforeAll(async () => {
+    emu = createEmulator({ companies: 3000 });
+    ambiguous = emu.companies.duplicateNames(1)[0];
+    api = await startServer(emu, { port: 0 });
+    pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, ambiguousNames: [ambiguous.name], rebuild: true });
+    chrome = await launch();
+    page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+    errors = watchErrors(page);
+    await page.goto(pg.url);
+    await page.waitForFunction(() => (window as any).__playground !== undefined);
+    await page.evaluate(() => (window as any).__playground.ready);
+  }, 120_000);
+
+  afterAll(async () => {
+    await chrome?.close();
+    await pg?.close();
+    await api?.close();
+  });
+
+  const tab = (id: string) => page.click(`#cd-tab-${id}`);
+  const balance = async () => Number((await page.textContent("#cd-balance"))!.replace(/\D/g, ""));
+  const selectCells = async (sheet: string, r1: number, c1: number, r2: number, c2: number) => {
+    await page.click(`.pg-sheet-tab[data-sheet="${sheet}"]`);
+    await page.click(`#pg-c-${r1}-${c1}`);
+    if (r2 !== r1 || c2 !== c1) await page.click(`#pg-c-${r2}-${c2}`, { modifiers: ["Shift"] });
+  };
+  const cell = (sheet: string, r: number, c: number) => page.evaluate(([s, rr, cc]) => (window as any).__playground.workbook.get(s, rr, cc), [sheet, r, c] as const);
+
+  it("opens with the grid pre-filled, the demo key and the emulator configured, and the balance shown", async () => {
+    expect(await page.textContent("#pg-emulator")).toBe(api.url.replace(/\/$/, ""));
+    expect(await page.textContent("#pg-c-1-1")).toBe("Firma");
+    expect(await page.textContent("#pg-c-2-1")).toBe("SAP SE");
+    await page.waitForFunction(() => /\d/.test(document.querySelector("#cd-balance")?.textContent ?? ""));
+    expect(await balance()).toBe(emu.balance(emu.demoKey));
+    // The key is never in the page: not in the DOM, not in a rendered setting.
+    await tab("settings");
+    await page.waitForSelector("#settings-key");
+    const html = await page.content();
+    const shown = html.replace(/<script id="pg-config"[\s\S]*?<\/script>/, "");
+    expect(shown).not.toContain(emu.demoKey);
+    expect(await page.inputValue("#settings-key")).toBe("");
+    expect(await page.inputValue("#settings-base-url")).toBe(api.url.replace(/\/$/, ""));
+    await page.click("#settings-test");
+    await page.waitForSelector("#cd-status-settings.is-success");
+    await screenshot(page, "panel-settings");
+  });
+
+  it("searches near a place with the cost shown first, inserts at the cursor, and the credits move", async () => {
+    await tab("search");
+    await page.waitForSelector("#search-cost");
+    await page.waitForFunction(() => /1/.test(document.querySelector("#search-cost")?.textContent ?? ""));
+    const before = await balance();
+    await page.fill("#search-query", "Software");
+    await page.fill("#search-place", "München");
+    await page.fill("#search-radius", "30");
+    await page.fill("#search-size", "5");
+    await page.press("#search-query", "Enter");
+    await page.waitForSelector("#search-table tbody tr");
+    expect(await page.$$eval("#search-table tbody tr", (r) => r.length)).toBeGreaterThan(0);
+    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) === b - 1, before);
+    expect(emu.balance(emu.demoKey)).toBe(before - 1);
+    await screenshot(page, "panel-search");
+    // Two rows into the empty area right of the list.
+    await selectCells("Firmenliste", 1, 5, 1, 5);
+    await page.check("#search-row-0");
+    await page.check("#search-row-1");
+    await page.click("#search-insert");
+    await page.waitForSelector("#cd-status-search.is-success");
+    expect(await cell("Firmenliste", 1, 5)).toBe("Firmen-ID");
+    expect(String(await cell("Firmenliste", 2, 5))).toMatch(/^DE[A-Z0-9]{10}$/);
+    expect(await cell("Firmenliste", 4, 5)).toBe("");
+    // Clean up the inserted block so the enrich test sees the list alone.
+    await page.evaluate(() => {
+      const wb = (window as any).__playground.workbook;
+      for (let r = 1; r <= 3; r++) for (let c = 5; c <= 20; c++) wb.set("Firmenliste", r, c, "");
+      wb.changed();
+    });
+  });
+
+  it("enriches the list: columns detected, preview, progress, review with a candidate pick", async () => {
+    await selectCells("Firmenliste", 2, 1, 2, 1);
+    await tab("enrich");
+    await page.click("#enrich-read");
+    await page.waitForSelector("#enrich-col-name");
+    expect(await page.inputValue("#enrich-col-name")).toBe("0");
+    expect(await page.inputValue("#enrich-col-city")).toBe("1");
+    await page.waitForSelector("#enrich-field-address");
+    await page.click("#enrich-preview-btn");
+    await page.waitForSelector("#enrich-preview");
+    const preview = await page.textContent("#enrich-preview");
+    expect(preview).toMatch(/Credits/);
+    await screenshot(page, "panel-enrich-preview");
+    const before = await balance();
+    await page.click("#enrich-start");
+    await page.waitForSelector("#enrich-progress");
+    await page.waitForFunction(() => /abgeschlossen|finished/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 60_000 });
+    const bar = await page.$eval("#enrich-progress-bar", (p) => [(p as HTMLProgressElement).value, (p as HTMLProgressElement).max]);
+    expect(bar[0]).toBe(bar[1]);
+    expect(await cell("Firmenliste", 1, 3)).toBe("Status");
+    expect(await cell("Firmenliste", 2, 3)).toBe("gefunden");
+    // The ambiguous name waits for a pick; nothing was guessed.
+    await page.waitForSelector("fieldset.cd-review");
+    const legend = await page.textContent("fieldset.cd-review legend");
+    expect(legend).toContain(ambiguous.name);
+    await screenshot(page, "panel-enrich-review");
+    const row = Number((await page.getAttribute("fieldset.cd-review", "id"))!.replace("review-row-", ""));
+    await page.check(`#review-${row}-0`);
+    await page.click(`#review-apply-${row}`);
+    await page.waitForSelector("#cd-status-enrich.is-success");
+    expect(await page.$$("fieldset.cd-review")).toHaveLength(0);
+    expect(ambiguous.ids).toContain(await cell("Firmenliste", row, 5));
+    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) < b, before);
+    expect(await balance()).toBe(emu.balance(emu.demoKey));
+  });
+
+  it("reruns only new or failed rows: nothing is paid twice", async () => {
+    const before = emu.balance(emu.demoKey);
+    await page.check("#enrich-rerun-new");
+    await page.click("#enrich-preview-btn");
+    await page.waitForSelector("#enrich-preview");
+    // Every row has an answer (matched, picked or not found): nothing is selected, nothing costs.
+    expect(await page.textContent("#enrich-preview")).toMatch(/^0 /);
+    expect(await page.textContent("#enrich-preview")).toMatch(/0 Credits/);
+    await page.check("#enrich-rerun-older");
+    await page.fill("#enrich-days", "30");
+    await page.click("#enrich-preview-btn");
+    await page.waitForSelector("#enrich-preview");
+    expect(emu.balance(emu.demoKey)).toBe(before);
+  });
+
+  it("finds similar companies from ids selected in the grid", async () => {
+    await selectCells("Portfolio", 2, 1, 4, 1);
+    await tab("similar");
+    await page.click("#similar-from-selection");
+    await page.waitForFunction(() => (document.querySelector("#similar-ids") as HTMLTextAreaElement).value.split("\n").length === 3);
+    await page.click("#similar-run");
+    await page.waitForSelector("#similar-table tbody tr");
+    expect(await page.textContent("#cd-status-similar")).toMatch(/2 Credits/);
+    await screenshot(page, "panel-similar");
+    await page.check("#similar-kind-peers");
+    await page.click("#similar-run");
+    await page.waitForSelector("#similar-table tbody tr");
+  });
+
+  it("shows the monitor and help panels", async () => {
+    await tab("monitor");
+    await page.waitForSelector("#monitor-intro");
+    await screenshot(page, "panel-monitor");
+    await tab("help");
+    await page.waitForSelector(".cd-help");
+    await screenshot(page, "panel-help");
+  });
+
+  it("switches DE/EN and re-renders everything, messages included", async () => {
+    await tab("search");
+    expect(await page.textContent("#cd-tab-search")).toBe("Suche");
+    await page.click("#cd-lang-en");
+    expect(await page.textContent("#cd-tab-search")).toBe("Search");
+    expect(await page.textContent("label[for=search-query]")).toBe("Search term");
+    expect(await page.textContent("#cd-balance")).toMatch(/credits/);
+    // What the user typed survives the switch.
+    expect(await page.inputValue("#search-query")).toBe("Software");
+    await page.click("#cd-lang-de");
+    expect(await page.textContent("#cd-tab-search")).toBe("Suche");
+  });
+
+  it("renders a hostile company name as inert text in the UI and the grid, and writes it as text", async () => {
+    const hostile = { id: "DEAAAAAAAAAA", name: HOSTILE_NAME, city: "<b>Berlin</b>", zip: "=1+1", register: "@SUM(A1)" };
+    const searchUrl = new URL("/v2/search", api.url).href;
+    await page.route(searchUrl, (route) => route.fulfill({
+      status: 200,
+      contentType: "application/json",
+      headers: { "access-control-allow-origin": new URL(pg.url).origin },
+      body: JSON.stringify({ total: 1, companies: [hostile] }),
+    }));
+    await tab("search");
+    await page.fill("#search-query", "hostile");
+    await page.fill("#search-place", "");
+    await page.click("#search-run");
+    await page.waitForSelector("#search-table tbody tr[data-id=DEAAAAAAAAAA]");
+    await page.unroute(searchUrl);
+    const nameCell = await page.$eval("#search-table tbody tr td.cd-name span", (s) => ({ text: s.textContent, children: s.children.length }));
+    expect(nameCell).toEqual({ text: HOSTILE_NAME, children: 0 });
+    expect(await page.$$("#pg-side img, #pg-grid-box img, #pg-side b")).toHaveLength(0);
+    expect(await page.title()).not.toBe("pwned");
+    await selectCells("Portfolio", 20, 1, 20, 1);
+    await page.click("#search-insert");
+    await page.waitForSelector("#cd-status-search.is-success");
+    // Written with the apostrophe that makes a spreadsheet take it as text; shown as typed in the grid.
+    expect(await cell("Portfolio", 21, 2)).toBe(HOSTILE_NAME); // starts with "<": text as it is
+    expect(await cell("Portfolio", 21, 5)).toBe("'=1+1");
+    expect(await page.textContent("#pg-c-21-5")).toBe("'=1+1");
+    expect(await page.$$("#pg-grid img")).toHaveLength(0);
+    // The grid's own list row with the hostile name: text, no element.
+    await page.click('.pg-sheet-tab[data-sheet="Firmenliste"]');
+    const gridCell = await page.$$eval("#pg-grid td", (tds) => tds.filter((t) => t.textContent?.includes("onerror")).map((t) => t.children.length));
+    expect(gridCell).toEqual([0]);
+    expect(await page.title()).not.toBe("pwned");
+  });
+
+  it("exports CSV (formulas neutralised) and XLSX (inline strings)", async () => {
+    await page.click('.pg-sheet-tab[data-sheet="Portfolio"]');
+    const [csvDl] = await Promise.all([page.waitForEvent("download"), page.click("#pg-export-csv")]);
+    const csv = readFileSync((await csvDl.path())!, "utf8");
+    expect(csv.charCodeAt(0)).toBe(0xfeff);
+    expect(csv).toContain("DEMWUYW5R962,TRUMPF SE + Co. KG");
+    expect(csv).toContain("'=1+1");
+    expect(csv).not.toMatch(/(^|,)=1\+1/m);
+    const [xDl] = await Promise.all([page.waitForEvent("download"), page.click("#pg-export-xlsx")]);
+    const files = unzipSync(new Uint8Array(readFileSync((await xDl.path())!)));
+    expect(Object.keys(files)).toContain("xl/worksheets/sheet2.xml");
+    const wbXml = strFromU8(files["xl/workbook.xml"]);
+    expect(wbXml).toContain('name="Firmenliste"');
+    const portfolio = strFromU8(files["xl/worksheets/sheet2.xml"]);
+    expect(portfolio).toContain("<t xml:space=\"preserve\">TRUMPF SE + Co. KG</t>");
+    expect(portfolio).not.toContain("<f>");
+    expect(strFromU8(files["xl/worksheets/sheet1.xml"])).toContain("&lt;img src=x");
+  });
+
+  it("works by keyboard alone: every control reachable by Tab, labelled, operable with Enter and Space", async () => {
+    for (const id of PANELS) {
+      await tab(id);
+      await page.waitForTimeout(50);
+      const must = await controlsIn(page, "#pg-side");
+      const order = await tabOrder(page);
+      const reached = new Set(order.map((o) => o.id));
+      for (const c of must) expect(reached, `${id}: ${c} not reachable by Tab`).toContain(c);
+      for (const o of order) expect(o.name, `${id}: ${o.id} has no accessible name`).not.toBe("");
+    }
+    // Tabs: arrow keys move between them; Enter and Space press buttons.
+    await page.focus("#cd-tab-search");
+    await page.keyboard.press("ArrowRight");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("cd-tab-enrich");
+    expect(await page.getAttribute("#cd-tab-enrich", "aria-selected")).toBe("true");
+    await page.focus("#cd-lang-en");
+    await page.keyboard.press("Space");
+    await page.waitForFunction(() => document.querySelector("#cd-tab-search")?.textContent === "Search");
+    await page.focus("#cd-lang-de");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector("#cd-tab-search")?.textContent === "Suche");
+    // Focus is visible: the focused control has an outline.
+    await page.focus("#cd-lang-en");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Shift+Tab");
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline).not.toBe("none");
+    // The grid: arrows, shift+arrows, typing and Enter edit a cell.
+    await page.click('.pg-sheet-tab[data-sheet="Firmenliste"]');
+    await page.click("#pg-c-30-1");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.type("Neue Firma GmbH");
+    await page.keyboard.press("Enter");
+    expect(await cell("Firmenliste", 31, 1)).toBe("Neue Firma GmbH");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Shift+ArrowRight");
+    expect(await page.textContent("#pg-namebox")).toBe("Firmenliste!A31:B31");
+  });
+
+  it("leaves a screenshot of the playground for the README and threw no errors", async () => {
+    await tab("search");
+    await page.fill("#search-query", "Maschinenbau");
+    await page.fill("#search-place", "Stuttgart");
+    await page.click("#search-run");
+    await page.waitForSelector("#search-table tbody tr");
+    const file = await screenshot(page, "playground");
+    if (process.env.UPDATE_DOCS_SCREENSHOT) {
+      mkdirSync(join(ROOT, "docs"), { recursive: true });
+      copyFileSync(file, join(ROOT, "docs", "playground.png"));
+    }
+    // The routed hostile search answers fulfil without CORS preflight noise; anything else is a bug.
+    expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+});
