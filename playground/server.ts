@@ -5,9 +5,10 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { buildPlayground, PLAYGROUND_OUT } from "../scripts/build-ui.ts";
 
 export interface PlaygroundOptions {
@@ -18,8 +19,27 @@ export interface PlaygroundOptions {
   demoKey: string;
   /** Names the emulator holds more than once, added to the grid's list so match review has work (emulator.companies.duplicateNames()). */
   ambiguousNames?: string[];
-  /** Rebuild even when dist/playground exists (development). */
+  /** Rebuild even when dist/playground is up to date. */
   rebuild?: boolean;
+}
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Newest modification time of the page's sources, so an edited UI is never served stale. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (/\.(ts|css|html)$/.test(e.name)) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function stale(file: string): boolean {
+  if (!existsSync(file)) return true;
+  const built = statSync(file).mtimeMs;
+  return ["shared", "playground"].some((d) => newestSource(join(ROOT, d)) > built);
 }
 
 export interface RunningPlayground {
@@ -33,7 +53,7 @@ const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, "\\u003c").re
 
 export async function startPlayground(opts: PlaygroundOptions): Promise<RunningPlayground> {
   const file = join(PLAYGROUND_OUT, "index.html");
-  if (opts.rebuild || !existsSync(file)) await buildPlayground();
+  if (opts.rebuild || stale(file)) await buildPlayground();
   const template = await readFile(file, "utf8");
   const config = { baseUrl: opts.emulatorUrl.replace(/\/+$/, ""), demoKey: opts.demoKey, ambiguousNames: opts.ambiguousNames ?? [] };
   const page = template.replace("<!--PG_CONFIG-->", () => `<script id="pg-config" type="application/json">${scriptJson(config)}</script>`);

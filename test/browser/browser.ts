@@ -86,3 +86,24 @@ export async function controlsIn(page: Page, root: string): Promise<string[]> {
   return page.$$eval(`${root} button:not([disabled]), ${root} input:not([disabled]), ${root} select:not([disabled]), ${root} textarea:not([disabled])`, (els) =>
     els.filter((e) => (e as HTMLElement).offsetParent !== null && (e as HTMLElement).tabIndex >= 0 && !(e as HTMLInputElement).type?.match(/^radio$/)).map((e) => e.id || (e as HTMLElement).outerHTML.slice(0, 60)));
 }
+
+/** A static file server on 127.0.0.1 for built pages (dist/…). */
+export async function serveDir(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const http = await import("node:http");
+  const { readFile } = await import("node:fs/promises");
+  const { join: j, normalize } = await import("node:path");
+  const types: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8", json: "application/json", png: "image/png", xml: "application/xml" };
+  const server = http.createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    if (path === "/favicon.ico") return void res.writeHead(204).end();
+    try {
+      const body = await readFile(j(dir, path));
+      res.writeHead(200, { "content-type": types[path.split(".").pop() ?? ""] ?? "application/octet-stream" }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const port = (server.address() as import("node:net").AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
+}

@@ -1,0 +1,114 @@
+/**
+ * The shipped Excel task pane (dist/excel-addin/taskpane.html with its
+ * functions.js, commands.js and taskpane.js) in Chromium, with a fake Office
+ * served in place of Microsoft's CDN script. The app service runs in the page
+ * (the Excel host) and talks to the emulator over the network.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { createEmulator, type Emulator } from "../../emulator/index.ts";
+import { startServer, type RunningServer } from "../../emulator/server.ts";
+import { controlsIn, hasChromium, launch, ROOT, screenshot, serveDir, tabOrder, watchErrors, type Launched } from "./browser.ts";
+
+const OUT = join(ROOT, "dist", "excel-addin");
+const OFFICE_JS = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
+
+/** Just enough of Office.js for the page to start: onReady, context, OfficeRuntime.storage, CustomFunctions. Excel.run is absent on purpose. */
+const FAKE_OFFICE = `
+(() => {
+  const settings = new Map();
+  window.Office = {
+    onReady(cb) { const info = { host: "Excel", platform: "OfficeOnline" }; setTimeout(() => cb && cb(info), 0); return Promise.resolve(info); },
+    context: {
+      displayLanguage: "de-DE",
+      requirements: { isSetSupported: () => false },
+      document: { settings: { get: (k) => settings.get(k) ?? null, set: (k, v) => settings.set(k, v), saveAsync: (cb) => cb && cb({ status: "succeeded" }) } },
+    },
+    actions: { associate() {} },
+  };
+  const items = new Map();
+  window.OfficeRuntime = { storage: {
+    getItems: async (keys) => Object.fromEntries(keys.map((k) => [k, items.has(k) ? items.get(k) : null])),
+    setItems: async (e) => { for (const [k, v] of Object.entries(e)) items.set(k, v); },
+    removeItems: async (keys) => { for (const k of keys) items.delete(k); },
+  } };
+  window.__officeStorage = items;
+  class CFError extends Error { constructor(code, message) { super(message); this.code = code; } }
+  window.CustomFunctions = { associate() {}, Error: CFError, ErrorCode: { notAvailable: "#N/A", invalidValue: "#VALUE!" } };
+})();`;
+
+describe.skipIf(!hasChromium)("Excel task pane (dist/excel-addin) in Chromium", () => {
+  let emu: Emulator;
+  let api: RunningServer;
+  let chrome: Launched;
+  let files: { url: string; close(): Promise<void> };
+
+  beforeAll(async () => {
+    // Built afresh so the shipped page matches the code under test.
+    const { build } = await import("../../scripts/build-excel.ts");
+    await build();
+    for (const f of ["taskpane.html", "taskpane.js", "functions.js", "commands.js"]) expect(existsSync(join(OUT, f)), f).toBe(true);
+    emu = createEmulator({ companies: 2000 });
+    api = await startServer(emu, { port: 0 });
+    files = await serveDir(OUT);
+    chrome = await launch();
+  }, 120_000);
+
+  afterAll(async () => {
+    await chrome?.close();
+    await files?.close();
+    await api?.close();
+  });
+
+  it("starts the shared UI with the Excel host, saves a key, tests the connection, searches, switches language, and is keyboard usable", async () => {
+    const page = await chrome.browser.newPage({ viewport: { width: 350, height: 800 } });
+    const errors = watchErrors(page);
+    const outside: string[] = [];
+    await page.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url === OFFICE_JS) return route.fulfill({ status: 200, contentType: "text/javascript", body: FAKE_OFFICE });
+      if (url.startsWith(files.url) || url.startsWith(api.url.replace(/\/$/, ""))) return route.continue();
+      outside.push(url);
+      return route.abort();
+    });
+    await page.goto(`${files.url}taskpane.html`);
+    await page.waitForSelector("#cd-tab-settings");
+    expect(await page.textContent("#cd-tab-search")).toBe("Suche");
+
+    await page.click("#cd-tab-settings");
+    await page.waitForSelector("#settings-key");
+    await page.fill("#settings-key", emu.demoKey);
+    await page.fill("#settings-base-url", api.url);
+    await page.click("#settings-test");
+    await page.waitForSelector("#cd-status-settings.is-success");
+    await page.click("#settings-save");
+    await page.waitForFunction(() => /\d/.test(document.querySelector("#cd-balance")?.textContent ?? ""));
+    // The key went to OfficeRuntime.storage (per user), and is not shown again.
+    expect(await page.inputValue("#settings-key")).toBe("");
+    expect(await page.evaluate((k) => [...(window as any).__officeStorage.values()].some((v: string) => String(v).includes(k)), emu.demoKey)).toBe(true);
+    const shown = (await page.content()).replace(/<script[\s\S]*?<\/script>/g, "");
+    expect(shown).not.toContain(emu.demoKey);
+    await screenshot(page, "excel-taskpane-settings");
+
+    await page.click("#cd-tab-search");
+    await page.fill("#search-query", "Logistik");
+    await page.press("#search-query", "Enter");
+    await page.waitForSelector("#search-table tbody tr");
+    await screenshot(page, "excel-taskpane-search");
+
+    await page.click("#cd-lang-en");
+    expect(await page.textContent("#cd-tab-search")).toBe("Search");
+
+    for (const id of ["search", "enrich", "similar", "monitor", "settings", "help"]) {
+      await page.click(`#cd-tab-${id}`);
+      await page.waitForTimeout(100);
+      const must = await controlsIn(page, ".cd-app");
+      const reached = new Set((await tabOrder(page)).map((o) => o.id));
+      for (const c of must) expect(reached, `${id}: ${c}`).toContain(c);
+    }
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
