@@ -24,8 +24,8 @@ export async function buildCodeJs(): Promise<string> {
 }
 
 /** Run the sidebar's enrichment (enrichStart, then enrichStep until finished) on a sheet; returns the fake and the progress. */
-export function sheetsEnrich(code: string, emu: Emulator, key: string, names: string[], opts: { onFetch?: (n: number) => void } = {}) {
-  const fake = createSheetsFake({ emulator: emu, sheets: { Liste: [["Firma"], ...names.map((n) => [n])] }, onFetch: opts.onFetch ? () => opts.onFetch!(0) : undefined });
+export function sheetsEnrich(code: string, emu: Emulator, key: string, names: string[], opts: { onFetch?: () => void } = {}) {
+  const fake = createSheetsFake({ emulator: emu, sheets: { Liste: [["Firma"], ...names.map((n) => [n])] }, onFetch: opts.onFetch });
   fake.load(code);
   fake.setUser("apiKey", key);
   fake.setUser("language", "en");
