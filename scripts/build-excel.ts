@@ -2,7 +2,7 @@
  * Builds the Excel add-in into dist/excel-addin/:
  *   functions.json   from the generated functions' JSDoc, by custom-functions-metadata's API
  *   functions.js     the functions with a CustomFunctions.associate per id
- *   taskpane.html/js the shared UI with the Excel host (Office.js from Microsoft's CDN)
+ *   taskpane.html/js the shared UI with the Excel host (Office.js from Microsoft's CDN, the UI's CSS inlined)
  *   commands.js      the ribbon commands
  *   assets/icon-*.png, manifest.xml (for --host-url, else the dev URL)
  * Standalone: npx tsx scripts/build-excel.ts [--host-url https://…]
@@ -17,6 +17,7 @@ import { functionsSource } from "../excel-addin/build/codegen.ts";
 import { ICON_SIZES, iconPng } from "../excel-addin/build/png.ts";
 import { checkManifest, DEV_HOST_URL, manifestForHost } from "../excel-addin/build/manifest.ts";
 import { taskpaneHtml } from "../excel-addin/build/html.ts";
+import { buildTaskpaneAssets } from "./build-ui.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_OUT = join(ROOT, "dist", "excel-addin");
@@ -80,8 +81,10 @@ export async function build(opts: BuildOptions = {}): Promise<BuildResult> {
   // 2. Bundles.
   await bundle(genFile, join(EXCEL_OUT, "functions.js"), minify);
   await bundle(join(ROOT, "excel-addin", "commands", "main.ts"), join(EXCEL_OUT, "commands.js"), minify);
-  await bundle(join(ROOT, "excel-addin", "taskpane", "main.ts"), join(EXCEL_OUT, "taskpane.js"), minify);
-  await writeFile(join(EXCEL_OUT, "taskpane.html"), taskpaneHtml());
+  // The task pane: the UI build's bundle of the Excel entry and its stylesheet, inlined into the page.
+  const pane = await buildTaskpaneAssets({ entry: join(ROOT, "excel-addin", "taskpane", "main.ts"), minify });
+  await writeFile(join(EXCEL_OUT, "taskpane.js"), pane.js);
+  await writeFile(join(EXCEL_OUT, "taskpane.html"), taskpaneHtml({ css: pane.css }));
   await writeFile(join(EXCEL_OUT, "help.html"), taskpaneHtml({ help: true }));
 
   // 3. Icons.

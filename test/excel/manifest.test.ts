@@ -10,7 +10,8 @@ import { parseXml } from "../../excel-addin/build/xml.ts";
 import { crc32, iconPng } from "../../excel-addin/build/png.ts";
 import { COMMAND_PANELS } from "../../excel-addin/commands/commands.ts";
 import { build } from "../../scripts/build-excel.ts";
-import { OFFICE_JS } from "../../excel-addin/build/html.ts";
+import { OFFICE_JS, taskpaneHtml } from "../../excel-addin/build/html.ts";
+import { uiCss } from "../../scripts/build-ui.ts";
 
 const source = readFileSync("manifests/excel-manifest.xml", "utf8");
 let out = "";
@@ -64,6 +65,15 @@ describe("Excel manifest", () => {
     expect(html).toContain(`<script src="${OFFICE_JS}"></script>`);
     const order = ["functions.js", "commands.js", "taskpane.js"].map((f) => html.indexOf(f));
     expect(order.every((i, k) => i > html.indexOf(OFFICE_JS) && (k === 0 || i > order[k - 1]))).toBe(true);
+  });
+
+  it("taskpane.html carries the UI's stylesheet inline, and inline CSS cannot close its <style>", async () => {
+    const html = readFileSync(join(out, "taskpane.html"), "utf8");
+    const css = await uiCss();
+    expect(css).toContain(".cd-app{");
+    const style = html.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? "";
+    expect(style).toContain(css);
+    expect(taskpaneHtml({ css: "a{}</style><script>x()</script>" }).match(/<\/style>/gi)).toHaveLength(1);
   });
 
   it("functions.json has every registry function under the ids the bundle associates", () => {
