@@ -7,17 +7,17 @@
  * batch resolves. Answers are cached in memory and OfficeRuntime.storage
  * (see host/storage.ts), so a recalculation after a reload sends nothing.
  */
-import type { AsyncDriver } from "../../shared/core/drivers.ts";
-import type { Effect, Operation } from "../../shared/core/effects.ts";
+import { runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
+import type { Operation } from "../../shared/core/effects.ts";
 import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../../shared/core/errors.ts";
 import type { Language } from "../../shared/i18n/language.ts";
 import { contextFromSettings, loadSettings } from "../../shared/app/settings.ts";
 import { recordSpend } from "../../shared/credits/ledger.ts";
-import { budgetKey } from "../../shared/credits/budget.ts";
 import { invoke } from "../../shared/functions/registry.ts";
 import { isCellCard, isCellError, type CellOut, type FunctionDef } from "../../shared/functions/types.ts";
 import { createGatherer, type Gatherer } from "./gather.ts";
 import { cardsUnsupportedMessage, entityOf } from "./card.ts";
+import { createLock, serialiseBudget } from "./budget-lock.ts";
 import type { EndpointId } from "../../shared/api/endpoints.ts";
 
 /** The two Excel errors whose message Excel shows. */
@@ -60,72 +60,6 @@ const omitted = (v: unknown) => v === null || v === undefined;
  */
 export const alignedParams = (def: FunctionDef): boolean[] => def.params.map((p, i) => i === 0 || (p.acceptsRange && p.kind !== "list"));
 
-/**
- * Serialise the daily budget's read-modify-write across concurrent runs:
- * the lock is taken when a run reads the budget key and released when it
- * writes it (or moves on to anything else), so two batches cannot both
- * spend the last credits.
- */
-function budgetLock() {
-  let tail: Promise<void> = Promise.resolve();
-  return async function acquire(): Promise<() => void> {
-    let release!: () => void;
-    const mine = new Promise<void>((r) => (release = r));
-    const before = tail;
-    tail = before.then(() => mine);
-    await before;
-    return release;
-  };
-}
-
-async function runLocked<T>(op: Operation<T>, driver: AsyncDriver, acquire: () => Promise<() => void>): Promise<T> {
-  let release: (() => void) | undefined;
-  const touchesBudget = (e: Effect) =>
-    (e.kind === "storeGet" && e.keys.some((k) => k.startsWith("doc:budget:"))) ||
-    (e.kind === "storePut" && Object.keys(e.entries).some((k) => k.startsWith("doc:budget:")));
-  try {
-    let step = op.next();
-    while (!step.done) {
-      const effect = step.value;
-      if (touchesBudget(effect) && effect.kind === "storeGet" && !release) release = await acquire();
-      else if (release && !touchesBudget(effect)) {
-        release();
-        release = undefined;
-      }
-      let result: unknown;
-      try {
-        result = await perform(driver, effect);
-      } catch (err) {
-        step = op.throw(err);
-        continue;
-      } finally {
-        if (release && effect.kind === "storePut") {
-          release();
-          release = undefined;
-        }
-      }
-      step = op.next(result);
-    }
-    return step.value;
-  } finally {
-    release?.();
-  }
-}
-
-function perform(d: AsyncDriver, e: Effect): Promise<unknown> {
-  switch (e.kind) {
-    case "http": return d.http(e.requests);
-    case "sleep": return d.sleep(e.ms);
-    case "cacheGet": return d.cacheGet(e.keys);
-    case "cachePut": return d.cachePut(e.entries, e.ttlSeconds);
-    case "storeGet": return d.storeGet(e.keys);
-    case "storePut": return d.storePut(e.entries);
-    case "sheet":
-      if (!d.sheet) throw new CompanyDataError("INTERNAL", { detail: "no sheet in custom functions" });
-      return d.sheet(e.request);
-  }
-}
-
 type Settled = { ok: true; cells: CellOut[][] } | { ok: false; error: CompanyDataError };
 
 export interface CustomFunctionsRuntime {
@@ -136,7 +70,16 @@ export interface CustomFunctionsRuntime {
 }
 
 export function createCustomFunctions(defs: readonly FunctionDef[], host: FunctionsHost): CustomFunctionsRuntime {
-  const acquire = budgetLock();
+  const acquire = createLock();
+  /** runAsync over the host's driver, with the budget's read-modify-write serialised against other runs. */
+  async function runSerial<T>(op: Operation<T>): Promise<T> {
+    const driver = serialiseBudget(host.driver, acquire);
+    try {
+      return await runAsync(op, driver);
+    } finally {
+      driver.release();
+    }
+  }
   let language: Language | undefined;
   const lang = () => language ?? host.fallbackLanguage();
 
@@ -148,7 +91,7 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
 
   /** One registry run, with settings read fresh (a key saved in the task pane counts at once) and spend recorded. */
   async function run(def: FunctionDef, args: unknown[]): Promise<CellOut[][]> {
-    const settings = await runLocked(loadSettings(), host.driver, acquire);
+    const settings = await runSerial(loadSettings());
     language = settings.language;
     const spent = { credits: 0, requests: 0 };
     const ctx = contextFromSettings(settings, {
@@ -164,10 +107,10 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
         host.onRequest?.(id);
       },
     });
-    const cells = await runLocked(invoke(def, { ctx, dailyBudget: settings.formulaDailyBudget }, args), host.driver, acquire);
+    const cells = await runSerial(invoke(def, { ctx, dailyBudget: settings.formulaDailyBudget }, args));
     if (spent.credits > 0) {
       // The ledger is a report: failing to write it never fails the cells.
-      await runLocked(recordSpend(ctx, "functions", spent.credits, spent.requests), host.driver, acquire).catch(() => undefined);
+      await runSerial(recordSpend(ctx, "functions", spent.credits, spent.requests)).catch(() => undefined);
     }
     return cells;
   }
