@@ -1,14 +1,15 @@
 /** One company per row: PROFILE, AVAILABILITY, FINANCIALS, CARD. */
 import { INCLUDES, type Include } from "../api/endpoints.ts";
-import type { Company, FinancialYear } from "../api/schemas.ts";
+import type { Availability, Company, FinancialYear } from "../api/schemas.ts";
 import { CompanyDataError } from "../core/errors.ts";
-import { FIELDS, type FieldDef } from "../enrich/fields.ts";
+import { FIELDS, latestFinancials, type FieldDef } from "../enrich/fields.ts";
 import { getAvailability, getFinancials, getProfiles } from "../operations/company.ts";
 import type { Language } from "../i18n/language.ts";
 import { isBlank, reader, single, type Reader } from "./input.ts";
 import { cell } from "./cells.ts";
 import { allSettled, h, headers, langOf, listPerInput, param, perRow } from "./common.ts";
-import type { CardProperty, CellOut, FunctionDef } from "./types.ts";
+import { all } from "../core/effects.ts";
+import type { CardData, CardProperty, CellOut, FunctionDef } from "./types.ts";
 
 const idParam = param("id", "id", "Firmen-ID (DE + 10 Zeichen) oder Spalte mit IDs", "Company id (DE + 10 characters) or a column of ids", { range: true });
 
@@ -178,33 +179,82 @@ export const FINANCIALS: FunctionDef = {
 
 /** The fields an Excel entity card shows, in order. */
 export const CARD_FIELDS = ["legalForm", "address", "register", "status", "industryTitle", "industryCode", "size", "foundingDate", "employees", "capital", "url", "phone", "email", "summary", "lastChangeDate"];
+/** The key figures a card shows, from the latest financial year (financials include). */
+export const CARD_FIGURES = ["revenue", "profit", "equity", "equityRatio", "balanceSheetTotal"];
+const PEOPLE_COLUMNS = [h("Name", "Name"), h("Funktion", "Role"), h("Seit", "Since"), h("Personen-ID", "Person ID")];
 
-export function cardOf(c: Company, lang: Language): { id: string; title: string; properties: CardProperty[] } {
+/** What a card asks the profile to include, given the (free) availability: only what exists is paid for. */
+export function cardIncludes(a: Availability): Include[] {
+  return INCLUDES.filter((inc) => (inc === "financials" || inc === "people") && a[inc] === true);
+}
+
+export function cardOf(c: Company, lang: Language): CardData {
   const properties: CardProperty[] = [{ key: "id", label: lang === "de" ? "Firmen-ID" : "Company ID", value: c.id }];
+  const src = { summary: null, company: c, lang };
   for (const id of CARD_FIELDS) {
     const f = fieldByName(id)!;
-    const v = f.extract({ summary: null, company: c, lang });
+    const v = f.extract(src);
     if (v !== null && v !== "") properties.push({ key: f.id, label: f.header[lang], value: v });
   }
-  return { id: c.id, title: c.name ?? c.id, properties };
+  const card: CardData = { id: c.id, title: c.name ?? c.id, properties };
+  const latest = latestFinancials(c);
+  if (latest) {
+    const year = latest.year;
+    card.figures = [{ key: "financialYear", label: fieldByName("financialYear")!.header[lang], value: year, year }];
+    for (const id of CARD_FIGURES) {
+      const f = fieldByName(id)!;
+      const v = f.extract(src);
+      if (v !== null && v !== "") card.figures.push({ key: f.id, label: f.header[lang], value: v, year });
+    }
+  }
+  const people = (c.people ?? []).filter((p) => !p.until);
+  if (people.length) {
+    card.tables = [{
+      key: "people",
+      label: lang === "de" ? "Personen" : "People",
+      columns: headers(PEOPLE_COLUMNS, lang),
+      rows: people.map((p) => [p.name ?? "", p.role ? (p.role.name ?? p.role.code) : "", p.since ?? "", p.personId]),
+    }];
+  }
+  return card;
 }
 
 export const CARD: FunctionDef = {
   name: "CARD",
-  description: h("Firma als Datenkarte (1 Credit).", "A company as a data card (1 credit)."),
+  description: h(
+    "Firma als Datenkarte: Stammdaten, Kennzahlen des letzten Geschäftsjahres, Personen. Bis 6 Credits je Firma (Profil 1, Finanzdaten +4, Personen +1); vorher wird kostenlos geprüft, was es gibt, bezahlt wird nur das.",
+    "A company as a data card: profile, the latest year's key figures, people. Up to 6 credits per company (profile 1, financials +4, people +1); a free check first, so only what exists is paid for.",
+  ),
   params: [idParam],
-  returns: h("Je ID eine Karte mit Name, Anschrift, Register, Branche, Größe und Kontakt", "One card per id with name, address, register, industry, size and contact"),
+  returns: h(
+    "Je ID eine Karte: Name, Status, Anschrift, Register, Branche, Größe, Kennzahlen mit Jahr, Personen; Felder per =A2.Umsatz lesbar",
+    "One card per id: name, status, address, register, industry, size, key figures with year, people; fields readable as =A2.Revenue",
+  ),
   shape: "perRow",
   spendsCredits: true,
   hosts: ["excel"],
   *run(fctx, [id]) {
     const lang = langOf(fctx);
     return yield* perRow(fctx, id, 1, (v, r) => r.id(v, "id"), (k) => k, function* (ids) {
-      const got = yield* getProfiles(fctx.ctx, ids);
       const out = new Map<string, CellOut[] | CompanyDataError>();
-      for (const [k, v] of got) out.set(k, v instanceof CompanyDataError ? v : [{ card: cardOf(v, lang) }]);
+      // Free: which includes exist. A company the availability cannot answer for is not paid for.
+      const avail = yield* getAvailability(fctx.ctx, ids);
+      const groups = new Map<string, { include: Include[]; ids: string[] }>();
+      for (const k of ids) {
+        const a = avail.get(k);
+        if (!a) out.set(k, new CompanyDataError("INTERNAL"));
+        else if (a instanceof CompanyDataError) out.set(k, a);
+        else {
+          const include = cardIncludes(a);
+          const g = groups.get(include.join(","));
+          if (g) g.ids.push(k);
+          else groups.set(include.join(","), { include, ids: [k] });
+        }
+      }
+      // One profile per company with just its includes; the groups' requests go out together.
+      const fetched = yield* all([...groups.values()].map((g) => getProfiles(fctx.ctx, g.ids, g.include)));
+      for (const got of fetched) for (const [k, v] of got) out.set(k, v instanceof CompanyDataError ? v : [{ card: cardOf(v, lang) }]);
       return out;
     });
   },
 };
-

@@ -23,6 +23,16 @@ export interface CardProperty {
   key: string;
   label: string;
   value: string | number | boolean | null;
+  /** Key figures belong to one financial year (shown beside them). */
+  year?: number;
+}
+
+/** A labelled table on a card (the people): a header and rows of text. */
+export interface CardTable {
+  key: string;
+  label: string;
+  columns: string[];
+  rows: string[][];
 }
 
 /** The data behind an Excel entity card: the Excel host turns it into an EntityCellValue. */
@@ -31,6 +41,9 @@ export interface CardData {
   /** What the cell shows (the company name). */
   title: string;
   properties: CardProperty[];
+  /** The latest financial year's key figures, each with its year. */
+  figures?: CardProperty[];
+  tables?: CardTable[];
 }
 
 export interface CellCard {

@@ -14,6 +14,10 @@ import { loadFunctions, recalc, SimError } from "../../excel-addin/sim/simulate.
 import { memoryStorage } from "../../excel-addin/host/storage.ts";
 import { normaliseKey } from "../../shared/batch/normalise.ts";
 import { MAX_BATCH } from "../../shared/api/schemas.ts";
+import { estimate } from "../../shared/credits/estimate.ts";
+import { cardIncludes, cardOf } from "../../shared/functions/index.ts";
+import { latestFinancials } from "../../shared/enrich/fields.ts";
+import { entityOf } from "../../excel-addin/functions/card.ts";
 
 const BASE = "https://emulator.test";
 let bundle = "";
@@ -142,5 +146,60 @@ describe("simulated custom-functions runtime", () => {
     const [no] = await recalc(old.functions.get("CARD")!, [[[[id]]]]);
     expect((no as PromiseRejectedResult).reason.message).toMatch(/PROFILE/);
     expect(old.requests).toEqual([]);
+  });
+
+  it("CARD: profile, key figures with their year and people; the free availability first, so it costs exactly the estimate", async () => {
+    const key = emulator.createKey(1000);
+    const peek = emulator.createKey(1000); // looks behind the add-in's back without touching its balance
+    const get = (path: string) => JSON.parse(emulator.handle({ method: "GET", url: `${BASE}${path}`, headers: { authorization: `Bearer ${peek}` } }).body);
+    const ids = emulator.companies.ids().slice(0, 200);
+    const avail = new Map(ids.map((id) => [id, get(`/v2/companies/${id}/availability`)]));
+    const full = ids.find((id) => avail.get(id).financials === true && avail.get(id).people === true)!;
+    const noFigures = ids.find((id) => avail.get(id).profile === true && avail.get(id).financials !== true)!;
+    expect(full && noFigures).toBeTruthy();
+    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }) });
+    const cardOfCell = async (id: string) => {
+      const before = emulator.balance(key);
+      const [settled] = await recalc(sim.functions.get("CARD")!, [[[[id]]]]);
+      expect(settled.status).toBe("fulfilled");
+      const plan = estimate({ kind: "all", parts: [{ kind: "availability", count: 1 }, { kind: "profile", count: 1, include: cardIncludes(avail.get(id)) }] });
+      return { entity: (settled as PromiseFulfilledResult<any[][]>).value[0][0], spent: before - emulator.balance(key), estimate: plan.credits };
+    };
+
+    const a = await cardOfCell(full);
+    expect(a.spent).toBe(a.estimate);
+    expect(a.spent).toBe(6);
+    const company = get(`/v2/companies/${full}?include=people,financials`);
+    const latest = latestFinancials(company)!;
+    const p = a.entity.properties;
+    expect(p["Financial year"]).toEqual({ type: "Double", basicValue: latest.year });
+    expect(p.Revenue).toEqual({ type: "Double", basicValue: latest.revenue, propertyMetadata: { sublabel: String(latest.year) } });
+    for (const label of ["Company status", "Address", "Register", "Industry", "Size class"]) if (p[label]) expect(p[label].type).toBe("String");
+    expect(p["Company status"]).toBeDefined();
+    expect(p.Register.basicValue).toBeTruthy();
+    const current = (company.people as { name: string; until?: string }[]).filter((x) => !x.until);
+    expect(p.People.type).toBe("Array");
+    expect(p.People.elements[0].map((c: { basicValue: string }) => c.basicValue)).toEqual(["Name", "Role", "Since", "Person ID"]);
+    expect(p.People.elements.slice(1).map((r: { basicValue: string }[]) => r[0].basicValue)).toEqual(current.map((x) => x.name));
+    const titles = a.entity.layouts.card.sections.map((x: { title: string }) => x.title);
+    expect(titles).toEqual(["Company data", `Key figures ${latest.year}`, "People"]);
+    // Every listed property exists (a card section naming a missing property is an error in Excel).
+    for (const sec of a.entity.layouts.card.sections) for (const name of sec.properties) expect(p[name], name).toBeDefined();
+
+    const b = await cardOfCell(noFigures);
+    expect(b.spent).toBe(b.estimate);
+    expect(b.spent).toBeLessThan(6);
+    expect(b.entity.properties.Revenue).toBeUndefined();
+    expect(b.entity.properties["Financial year"]).toBeUndefined();
+
+    // Asked again: nothing spent.
+    const again = await cardOfCell(full);
+    expect(again.spent).toBe(0);
+    expect(again.entity).toEqual(a.entity);
+
+    // In a German workbook the same figure is =A2.Umsatz.
+    const de = entityOf(cardOf(company, "de"), "de");
+    expect(de.properties.Umsatz).toMatchObject({ type: "Double", basicValue: latest.revenue });
+    expect(de.layouts.card.sections.map((x) => x.title)).toEqual(["Firmendaten", `Kennzahlen ${latest.year}`, "Personen"]);
   });
 });

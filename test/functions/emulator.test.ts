@@ -27,7 +27,9 @@ function setup() {
 
 const PRICE: Record<string, number> = {
   SEARCH: 1, SUGGEST: 0, RESOLVE: 0, PROFILE: 1, PEOPLE: 1, ANNOUNCEMENTS: 1, FINANCIALS: 4, CHANGES: 1, NEARBY: 1, PEERS: 2, SIMILAR: 2,
-  AVAILABILITY: 0, PERSON_COMPANIES: 2, CREDITS: 0, EVENTS: 1, JOBS: 1, CARD: 1,
+  AVAILABILITY: 0, PERSON_COMPANIES: 2, CREDITS: 0, EVENTS: 1, JOBS: 1,
+  // SAP has financials and people: profile 1 + financials 4 + people 1 (the availability check before is free).
+  CARD: 6,
 };
 
 describe("functions against the emulator", () => {
