@@ -21,8 +21,15 @@ import { uiCall } from "./ui.ts";
 export const TICK_HANDLER = "monitorTick";
 /** A tick's working time: under the 6-minute limit, with room to write and save. */
 export const TICK_BUDGET_MS = 270_000;
-/** Which trigger is installed ("hourly" | "daily@H"), so a tick only touches triggers when that must change. */
+/**
+ * The trigger this document installed, as {uid, label} ("hourly" | "daily@H"),
+ * so a tick only touches triggers when that must change, and so the trigger
+ * is found by its id even where getUserTriggers(spreadsheet) does not list
+ * time-driven triggers.
+ */
 const TRIGGER_PROP = "companyData.monitorTrigger";
+
+interface Installed { uid: string; label: string }
 
 function deps(budgetMs: number): AppDeps {
   return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "" };
@@ -44,21 +51,49 @@ function run<T>(method: string, input: unknown, budgetMs: number): T {
   }
 }
 
+function installed(props: GoogleAppsScript.Properties.Properties): Installed | null {
+  const raw = props.getProperty(TRIGGER_PROP);
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as Partial<Installed>;
+    if (typeof v.uid === "string" && typeof v.label === "string") return { uid: v.uid, label: v.label };
+  } catch {
+    /* written by an older version: a bare label */
+  }
+  return { uid: "", label: raw };
+}
+
+/**
+ * This document's tick triggers: those getUserTriggers lists for the
+ * spreadsheet, plus the one whose id was stored when it was created. Other
+ * tick triggers of the project belong to the user's other documents and are
+ * never touched.
+ */
+function ours(g: ReturnType<typeof gas>, uid: string): GoogleAppsScript.Script.Trigger[] {
+  const found = new Map<string, GoogleAppsScript.Script.Trigger>();
+  for (const t of g.ScriptApp.getUserTriggers(g.SpreadsheetApp.getActive()))
+    if (t.getHandlerFunction() === TICK_HANDLER) found.set(t.getUniqueId(), t);
+  if (uid) for (const t of g.ScriptApp.getProjectTriggers()) if (t.getUniqueId() === uid) found.set(uid, t);
+  return [...found.values()];
+}
+
 /** Install exactly the wanted trigger (or none). */
 function setTrigger(want: { frequency: Frequency; hour: number } | null): void {
   const g = gas();
   const props = g.PropertiesService.getDocumentProperties();
   const label = want ? (want.frequency === "hourly" ? "hourly" : `daily@${want.hour}`) : "";
-  const ss = g.SpreadsheetApp.getActive();
-  const mine = g.ScriptApp.getUserTriggers(ss).filter((t) => t.getHandlerFunction() === TICK_HANDLER);
-  if (mine.length === (want ? 1 : 0) && (props.getProperty(TRIGGER_PROP) ?? "") === label) return;
+  const before = installed(props);
+  const mine = ours(g, before?.uid ?? "");
+  if (want && mine.length === 1 && before?.label === label && mine[0].getUniqueId() === before.uid) return;
+  if (!want && mine.length === 0) {
+    if (before) props.deleteProperty(TRIGGER_PROP);
+    return;
+  }
   for (const t of mine) g.ScriptApp.deleteTrigger(t);
-  if (want) {
-    const b = g.ScriptApp.newTrigger(TICK_HANDLER).timeBased();
-    if (want.frequency === "hourly") b.everyHours(1).create();
-    else b.atHour(want.hour).everyDays(1).create();
-    props.setProperty(TRIGGER_PROP, label);
-  } else props.deleteProperty(TRIGGER_PROP);
+  if (!want) return void props.deleteProperty(TRIGGER_PROP);
+  const b = g.ScriptApp.newTrigger(TICK_HANDLER).timeBased();
+  const created = want.frequency === "hourly" ? b.everyHours(1).create() : b.atHour(want.hour).everyDays(1).create();
+  props.setProperty(TRIGGER_PROP, JSON.stringify({ uid: created.getUniqueId(), label }));
 }
 
 /** Make the trigger match the saved schedule (after the sidebar saved it). */

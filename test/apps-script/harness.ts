@@ -75,7 +75,19 @@ export interface SheetsOptions {
   failUrl?: RegExp;
   /** Called with each batch given to fetchAll (tests interrupt runs from here). */
   onFetch?: (requests: HttpRequest[]) => void;
+  /**
+   * Whether getUserTriggers(spreadsheet) lists the add-on's time-driven
+   * triggers of this document (default true). Google's reference does not
+   * say; with false, only getProjectTriggers() lists them, so code must
+   * find its trigger either way.
+   */
+  clockTriggersPerDocument?: boolean;
+  /** Called for every Utilities.sleep (a test clock moves by it, as the script's time would). */
+  onSleep?: (ms: number) => void;
 }
+
+/** The spreadsheet the fake runs in. */
+export const DOCUMENT_ID = "sheet-id-1";
 
 export function createSheetsFake(opts: SheetsOptions) {
   const now = opts.now ?? (() => Date.now());
@@ -151,7 +163,7 @@ export function createSheetsFake(opts: SheetsOptions) {
   const spreadsheet = {
     getSheetByName(n: string) { count("Spreadsheet.getSheetByName"); return grids.has(n) ? sheet(n) : null; },
     insertSheet(n: string) { count("Spreadsheet.insertSheet"); grids.set(n, []); return sheet(n); },
-    getId() { count("Spreadsheet.getId"); return "sheet-id-1"; },
+    getId() { count("Spreadsheet.getId"); return DOCUMENT_ID; },
   };
 
   const builder = () => {
@@ -203,12 +215,14 @@ export function createSheetsFake(opts: SheetsOptions) {
   };
   const UrlFetchApp = {
     fetchAll(params: Parameters<typeof toRequest>[0][]) {
+      scriptApp.checkTime();
       const reqs = params.map(toRequest);
       fetches.push(reqs);
       opts.onFetch?.(reqs);
       return reqs.map(answer);
     },
     fetch(url: string, p: Parameters<typeof toRequest>[0]) {
+      scriptApp.checkTime();
       const req = toRequest({ ...p, url });
       fetches.push([req]);
       return answer(req);
@@ -225,7 +239,12 @@ export function createSheetsFake(opts: SheetsOptions) {
   let locked = false;
   const lock = { tryLock: () => (locked ? false : (locked = true)), waitLock: () => { locked = true; }, releaseLock: () => { locked = false; }, hasLock: () => locked };
   const LockService = { getDocumentLock: () => lock, getUserLock: () => lock, getScriptLock: () => lock };
-  const ScriptApp = { AuthMode: { NONE: "NONE", LIMITED: "LIMITED", FULL: "FULL", CUSTOM_FUNCTION: "CUSTOM_FUNCTION" }, getProjectTriggers: () => [] };
+  const scriptApp = createScriptApp({
+    now,
+    documentId: () => DOCUMENT_ID,
+    clockTriggersPerDocument: opts.clockTriggersPerDocument ?? true,
+  });
+  const ScriptApp = scriptApp.service;
   const HtmlService = {
     createHtmlOutputFromFile(file: string) {
       const path = join(opts.dist ?? DIST, `${file}.html`);
@@ -234,15 +253,58 @@ export function createSheetsFake(opts: SheetsOptions) {
       return out;
     },
   };
-  const Utilities = { sleep: (ms: number) => { sleeps.push(ms); } };
+  const Utilities = { sleep: (ms: number) => { scriptApp.checkTime(); sleeps.push(ms); opts.onSleep?.(ms); } };
   const Session = { getActiveUserLocale: () => "de" };
   const Logger = { log: () => undefined };
 
   const context: vm.Context = vm.createContext({ SpreadsheetApp, UrlFetchApp, CacheService, PropertiesService, LockService, ScriptApp, HtmlService, Utilities, Session, Logger, console: { log() {}, warn() {}, error() {}, info() {} } });
 
+  /** Run one trigger's handler as Apps Script does at `at` (the clock must already say so): a fresh execution with the 6-minute limit. */
+  const fire = (t: FakeTrigger): unknown => {
+    const e = scriptApp.eventFor(t);
+    return scriptApp.execute(() => {
+      context.__args = [e];
+      if (vm.runInContext(`typeof ${t.handler}`, context) !== "function") throw new Error(`Script function not found: ${t.handler}`);
+      return vm.runInContext(`${t.handler}.apply(null, __args)`, context);
+    });
+  };
+
   return {
     context, calls, builders, fetches, sleeps, menus, sidebars, grids, formats, backgrounds, validations,
     userProps, docProps, docCache,
+    /** Every installable trigger of this user (all documents), as Apps Script keeps them. */
+    triggers: scriptApp.triggers,
+    /** A trigger another document of this user installed (to check that this one never touches it). */
+    addForeignTrigger: scriptApp.addForeign,
+    /** When a trigger fires next after `after` (epoch ms). */
+    nextFire: scriptApp.nextFire,
+    fire,
+    /**
+     * Fire this document's triggers in time order between `from` and `to`,
+     * moving the test's clock with `setNow` to each fire time. Handlers may
+     * replace triggers; the next fire time is looked up after each run.
+     * Answers the fire times and what each run returned or threw.
+     */
+    runSchedule(from: number, to: number, setNow: (ms: number) => void): { at: number; handler: string; kind: FakeTrigger["kind"]; error?: string }[] {
+      const log: { at: number; handler: string; kind: FakeTrigger["kind"]; error?: string }[] = [];
+      let cursor = from;
+      for (let guard = 0; guard < 1000; guard++) {
+        const next = scriptApp.triggers
+          .filter((t) => t.documentId === DOCUMENT_ID)
+          .map((t) => ({ t, at: scriptApp.nextFire(t, cursor) }))
+          .sort((a, b) => a.at - b.at)[0];
+        if (!next || next.at >= to) break;
+        setNow(next.at);
+        try {
+          fire(next.t);
+          log.push({ at: next.at, handler: next.t.handler, kind: next.t.kind });
+        } catch (e) {
+          log.push({ at: next.at, handler: next.t.handler, kind: next.t.kind, error: e instanceof Error ? e.message : String(e) });
+        }
+        cursor = Math.max(next.at + 1, now());
+      }
+      return log;
+    },
     resetCounts() { calls.length = 0; builders.length = 0; fetches.length = 0; },
     /** Evaluate Code.js (ms taken). */
     load(code = readFileSync(join(opts.dist ?? DIST, "Code.js"), "utf8")): number {
@@ -270,3 +332,179 @@ export function createSheetsFake(opts: SheetsOptions) {
 }
 
 export type SheetsFake = ReturnType<typeof createSheetsFake>;
+
+/**
+ * ScriptApp's trigger API as an editor add-on sees it: installable
+ * time-driven triggers built with newTrigger(fn).timeBased(), owned by the
+ * user who created them, tied to the document the add-on ran in, with the
+ * add-on limits: one time-driven trigger per user and document, never more
+ * often than hourly, everyHours only 1, 2, 4, 6, 8 or 12; atHour only with
+ * everyDays/everyWeeks; 20 triggers per user and script. A trigger's handler
+ * runs as a fresh execution limited to 6 minutes; every UrlFetchApp call and
+ * sleep checks the limit, as Apps Script stops a script that overruns.
+ */
+export interface FakeTrigger {
+  uid: string;
+  handler: string;
+  documentId: string;
+  createdAt: number;
+  kind: "hourly" | "daily" | "weekly" | "once";
+  /** everyHours(n) / everyDays(n) / everyWeeks(n). */
+  every: number;
+  hour: number | null;
+  minute: number | null;
+  at: number | null;
+}
+
+export const EXECUTION_LIMIT_MS = 6 * 60_000;
+const ADDON_CLOCK_LIMIT = "This add-on has created too many time-based triggers in this document for this Google user account.";
+
+function berlinParts(ms: number, tz: string) {
+  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).formatToParts(new Date(ms));
+  const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+  return { y: get("year"), m: get("month"), d: get("day"), h: get("hour"), min: get("minute"), s: get("second") };
+}
+
+/** Epoch ms of a wall-clock time in `tz`. */
+function zoned(y: number, m: number, d: number, h: number, min: number, tz: string): number {
+  const want = Date.UTC(y, m - 1, d, h, min);
+  let guess = want;
+  for (let i = 0; i < 3; i++) {
+    const p = berlinParts(guess, tz);
+    guess += want - Date.UTC(p.y, p.m - 1, p.d, p.h, p.min);
+  }
+  return guess;
+}
+
+export function createScriptApp(o: { now: () => number; documentId: () => string; clockTriggersPerDocument: boolean; timeZone?: string }) {
+  const tz = o.timeZone ?? "Europe/Berlin";
+  const triggers: FakeTrigger[] = [];
+  let seq = 0;
+  let execution: { start: number } | null = null;
+  const EventType = { CLOCK: "CLOCK", ON_OPEN: "ON_OPEN", ON_EDIT: "ON_EDIT", ON_FORM_SUBMIT: "ON_FORM_SUBMIT", ON_CHANGE: "ON_CHANGE" };
+  const TriggerSource = { CLOCK: "CLOCK", SPREADSHEETS: "SPREADSHEETS" };
+
+  const view = (t: FakeTrigger) => ({
+    getHandlerFunction: () => t.handler,
+    getEventType: () => EventType.CLOCK,
+    getTriggerSource: () => TriggerSource.CLOCK,
+    getTriggerSourceId: () => null,
+    getUniqueId: () => t.uid,
+    __fake: t,
+  });
+
+  const clockBuilder = (handler: string) => {
+    const spec: { hours?: number; days?: number; weeks?: number; minutes?: number; hour?: number; minute?: number; after?: number; at?: number } = {};
+    const b = {
+      everyMinutes(n: number) { spec.minutes = n; return b; },
+      everyHours(n: number) {
+        if (![1, 2, 4, 6, 8, 12].includes(n)) throw new Error("The number of hours must be 1, 2, 4, 6, 8 or 12.");
+        spec.hours = n; return b;
+      },
+      everyDays(n: number) { if (!(Number.isInteger(n) && n >= 1)) throw new Error("Invalid argument: days"); spec.days = n; return b; },
+      everyWeeks(n: number) { if (!(Number.isInteger(n) && n >= 1)) throw new Error("Invalid argument: weeks"); spec.weeks = n; return b; },
+      atHour(h: number) { if (!(Number.isInteger(h) && h >= 0 && h <= 23)) throw new Error("Invalid argument: hour"); spec.hour = h; return b; },
+      nearMinute(m: number) { if (!(Number.isInteger(m) && m >= 0 && m <= 59)) throw new Error("Invalid argument: minute"); spec.minute = m; return b; },
+      after(ms: number) { spec.after = ms; return b; },
+      at(d: Date) { spec.at = d.getTime(); return b; },
+      inTimezone() { return b; },
+      create() {
+        if (spec.minutes !== undefined) throw new Error("Add-ons can't create time-based triggers that run more often than once an hour.");
+        if (spec.hour !== undefined && spec.days === undefined && spec.weeks === undefined) throw new Error("atHour can only be used with everyDays or everyWeeks.");
+        const recurrences = [spec.hours, spec.days, spec.weeks, spec.after, spec.at].filter((x) => x !== undefined).length;
+        if (recurrences !== 1) throw new Error("A time-based trigger needs exactly one of everyHours, everyDays, everyWeeks, after or at.");
+        const doc = o.documentId();
+        const mine = triggers.filter((t) => t.documentId === doc);
+        if (mine.length >= 1) throw new Error(ADDON_CLOCK_LIMIT);
+        if (triggers.length >= 20) throw new Error("This script has too many triggers. Triggers must be deleted from the script before more can be added.");
+        const t: FakeTrigger = {
+          uid: String(4_200_000 + ++seq), handler, documentId: doc, createdAt: o.now(),
+          kind: spec.hours !== undefined ? "hourly" : spec.days !== undefined ? "daily" : spec.weeks !== undefined ? "weekly" : "once",
+          every: spec.hours ?? spec.days ?? spec.weeks ?? 0,
+          hour: spec.hour ?? null,
+          // Without nearMinute, Google picks a minute and keeps it.
+          minute: spec.minute ?? (spec.hour !== undefined ? (seq * 17) % 60 : null),
+          at: spec.at ?? (spec.after !== undefined ? o.now() + spec.after : null),
+        };
+        triggers.push(t);
+        return view(t);
+      },
+    };
+    return b;
+  };
+
+  const service = {
+    AuthMode: { NONE: "NONE", LIMITED: "LIMITED", FULL: "FULL", CUSTOM_FUNCTION: "CUSTOM_FUNCTION" },
+    EventType,
+    TriggerSource,
+    newTrigger(handler: string) {
+      if (typeof handler !== "string" || !handler) throw new Error("Invalid argument: functionName");
+      return {
+        timeBased: () => clockBuilder(handler),
+        forSpreadsheet() { throw new Error("not faked: spreadsheet triggers"); },
+      };
+    },
+    getProjectTriggers: () => triggers.map(view),
+    getUserTriggers(doc: { getId(): string }) {
+      if (!o.clockTriggersPerDocument) return [];
+      const id = doc.getId();
+      return triggers.filter((t) => t.documentId === id).map(view);
+    },
+    deleteTrigger(t: { getUniqueId(): string }) {
+      const i = triggers.findIndex((x) => x.uid === t.getUniqueId());
+      // Deleting a trigger that is already gone is an error in Apps Script too.
+      if (i < 0) throw new Error("Trigger not found.");
+      triggers.splice(i, 1);
+    },
+  };
+
+  function nextFire(t: FakeTrigger, after: number): number {
+    if (t.kind === "once") return t.at! > after ? t.at! : Infinity;
+    if (t.kind === "hourly") {
+      const step = t.every * 3_600_000;
+      return t.createdAt + Math.max(1, Math.floor((after - t.createdAt) / step) + 1) * step;
+    }
+    // Daily/weekly at the hour (local time) and the trigger's minute, counted from its first day.
+    const stepDays = t.kind === "weekly" ? 7 * t.every : t.every;
+    const c = berlinParts(t.createdAt, tz);
+    let first = zoned(c.y, c.m, c.d, t.hour ?? c.h, t.minute ?? 0, tz);
+    if (first <= t.createdAt) first = zoned(c.y, c.m, c.d + 1, t.hour ?? c.h, t.minute ?? 0, tz);
+    const f = berlinParts(first, tz);
+    for (let k = 0; k < 10_000; k++) {
+      const at = zoned(f.y, f.m, f.d + k * stepDays, f.h, f.min, tz);
+      if (at > after) return at;
+    }
+    return Infinity;
+  }
+
+  return {
+    service,
+    triggers,
+    nextFire,
+    addForeign(handler: string, documentId: string): FakeTrigger {
+      const t: FakeTrigger = { uid: String(9_000_000 + ++seq), handler, documentId, createdAt: o.now(), kind: "daily", every: 1, hour: 6, minute: 0, at: null };
+      triggers.push(t);
+      return t;
+    },
+    eventFor(t: FakeTrigger) {
+      const p = berlinParts(o.now(), "UTC");
+      return { authMode: "FULL", triggerUid: t.uid, year: p.y, month: p.m, "day-of-month": p.d, hour: p.h, minute: p.min, second: p.s, timezone: "UTC" };
+    },
+    /** Run `body` as one execution with Apps Script's time limit. */
+    execute<T>(body: () => T): T {
+      execution = { start: o.now() };
+      try {
+        const out = body();
+        checkTime();
+        return out;
+      } finally {
+        execution = null;
+      }
+    },
+    checkTime,
+  };
+
+  function checkTime(): void {
+    if (execution && o.now() - execution.start > EXECUTION_LIMIT_MS) throw new Error("Exceeded maximum execution time");
+  }
+}
