@@ -40,6 +40,47 @@ export function applyStartupBehavior(enabled: boolean): void {
   }
 }
 
+/**
+ * One portfolio check at a time per workbook. The timer and the task pane's
+ * "Check now" share this caller (one shared runtime per workbook, so one
+ * instance per page is one per workbook). A monitorRun asked for while one
+ * is under way waits for it: with the same sheet and budget it gets that
+ * run's answer (nothing is checked or paid twice), otherwise it runs after
+ * it. Every other method passes straight through.
+ */
+export interface SerialisedChecks {
+  /** Whether a check is running or waiting to run. */
+  checking(): boolean;
+}
+
+const runKey = (input: unknown) => {
+  const i = (input && typeof input === "object" ? input : {}) as { sheet?: unknown; budget?: unknown };
+  const sheet = typeof i.sheet === "string" && i.sheet.trim() ? i.sheet.trim() : null;
+  return JSON.stringify([sheet, "budget" in i ? i.budget ?? null : "schedule"]);
+};
+
+export function serialiseChecks<H extends MonitorCaller>(host: H): H & SerialisedChecks {
+  let current: { key: string; answer: Promise<unknown> } | undefined;
+  let tail: Promise<unknown> = Promise.resolve();
+  let queued = 0;
+  const call = (method: string, input: unknown): Promise<unknown> => {
+    if (method !== "monitorRun") return host.call(method, input);
+    const key = runKey(input);
+    if (current && current.key === key) return current.answer;
+    queued++;
+    const answer = tail.catch(() => undefined).then(() => host.call(method, input));
+    const mine = { key, answer };
+    current = mine;
+    tail = answer;
+    void answer.catch(() => undefined).then(() => {
+      queued--;
+      if (current === mine) current = undefined;
+    });
+    return answer;
+  };
+  return { ...host, call, checking: () => queued > 0 } as H & SerialisedChecks;
+}
+
 export interface MonitorLoop {
   /** The look made at start (on open). */
   first: Promise<RunSummary | null>;
@@ -53,7 +94,7 @@ export interface MonitorLoop {
  * task pane has no time limit, "paused" only happens with a deadline) when due.
  */
 export function startMonitor(
-  host: MonitorCaller,
+  host: MonitorCaller & Partial<SerialisedChecks>,
   timers: { setInterval: (f: () => void, ms: number) => unknown; clearInterval: (h: unknown) => void; now: () => number } = {
     setInterval: (f, ms) => globalThis.setInterval(f, ms),
     clearInterval: (h) => globalThis.clearInterval(h as ReturnType<typeof setInterval>),
@@ -62,15 +103,18 @@ export function startMonitor(
 ): MonitorLoop {
   let busy = false;
   const tick = async (): Promise<RunSummary | null> => {
-    if (busy) return null;
+    // A check already running (the user's "Check now") is this look's answer; the next tick sees its result.
+    if (busy || host.checking?.()) return null;
     busy = true;
     try {
       const status = (await host.call("monitorStatus", {})) as MonitorStatusView;
       applyStartupBehavior(status.schedule.enabled);
       if (!status.paused && !isCheckDue(status.schedule, status.last?.finishedAt, timers.now())) return null;
+      // The schedule's sheet and budget spelled out, so a "Check now" of the same sheet joins this run.
+      const input = { sheet: status.schedule.sheet, budget: status.schedule.budget };
       let summary: RunSummary;
       let steps = 0;
-      do summary = (await host.call("monitorRun", {})) as RunSummary;
+      do summary = (await host.call("monitorRun", input)) as RunSummary;
       while (summary.status === "paused" && ++steps < 50);
       return summary;
     } catch {
