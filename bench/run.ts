@@ -5,7 +5,7 @@
  * BENCH_ONLY=enrich,sheets,excel,cli,emulator runs a subset.
  */
 import { writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { runEnrichBench } from "./enrich.bench.ts";
 import { runSheetsBench } from "./sheets.bench.ts";
@@ -53,7 +53,7 @@ export async function runAll(only?: string[]): Promise<{ figures: Figure[]; meta
     }
     log(`${m.id}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  const meta = { started, node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), latency: LATENCY };
+  const meta = { started, node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), loadAverage: loadavg().map((x) => Math.round(x * 100) / 100), latency: LATENCY };
   return { figures, meta };
 }
 
