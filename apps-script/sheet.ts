@@ -7,10 +7,12 @@
  * writes applied to it: a job that reads its table, then the columns beside
  * it, then its progress, reads the sheet once.
  * Text is written as text: the "@" number format plus a leading apostrophe
- * for text that a spreadsheet would take for a formula (asText).
+ * for text that a spreadsheet would take for a formula (asText) or that
+ * starts with an apostrophe itself; other text and numbers are written as
+ * they are, so nothing shows an apostrophe and numbers stay numbers.
  */
 import type { Cell, SheetRequest, SelectionInfo } from "../shared/sheet/protocol.ts";
-import { asText } from "../shared/sheet/text.ts";
+import { asText, needsNeutralising } from "../shared/sheet/text.ts";
 import { CompanyDataError, invalid } from "../shared/core/errors.ts";
 
 type App = GoogleAppsScript.Spreadsheet.SpreadsheetApp;
@@ -213,7 +215,14 @@ function blocks(grid: Grid): { row: number; col: number; cells: unknown[][] }[] 
   return out;
 }
 
+/**
+ * What setValues gets. Sheets takes a leading apostrophe as a hidden quote
+ * prefix, so text that itself starts with one keeps it only behind a second.
+ * An apostrophe before risky text is asText's own (some callers neutralise
+ * before the write request) and stays single.
+ */
 function writable(v: Cell | undefined): string | number | boolean {
+  if (typeof v === "string" && v.startsWith("'") && !needsNeutralising(v.slice(1))) return "'" + v;
   const t = asText(v ?? null);
   return t === null ? "" : t;
 }

@@ -67,6 +67,40 @@ describe("sheet host", () => {
     expect(f.validations.get("S")![1][2]).toEqual({ rule: { values: ["A", "B"], allowInvalid: true } });
   });
 
+  it("quotes exactly the risky text; numbers stay numbers; plain text gets no apostrophe", () => {
+    const f = createSheetsFake({ emulator, sheets: { S: [[""]] } });
+    const host = new SheetHost(f.context.SpreadsheetApp as Any);
+    const risky = ["=HYPERLINK(\"http://evil\")", "+49 30 1234", "-5 %", "@home", "\tTab", "\rCR", "\nLF", "'already quoted"];
+    const plain = ["SAP SE", "O'Brien GmbH", "00123", "2026-01-15", "1e5", "#N/A", "🏭", " =lead space", "a=b", "Müller & Söhne"];
+    const other = [42, -5, 0, 3.25, true, false];
+    const values = [...risky, ...plain, ...other];
+    host.handle({ op: "write", sheet: "S", row: 1, col: 1, values: values.map((v) => [v]) });
+    host.flush();
+    expect(f.quoted.map((q) => q.value)).toEqual(risky);
+    // Read back, every value is what the API said, with its type.
+    expect(f.grids.get("S")!.map((r) => r[0])).toEqual(values);
+    expect(f.formats.get("S")!.map((r) => r[0])).toEqual(values.map((v) => (typeof v === "string" ? "@" : "General")));
+    // Text a caller neutralised already (asText before the write request) is not quoted twice.
+    host.handle({ op: "write", sheet: "S", row: 1, col: 2, values: [["'=1+1"], ["'-5"]] });
+    host.flush();
+    expect(f.grids.get("S")!.slice(0, 2).map((r) => r[1])).toEqual(["=1+1", "-5"]);
+  });
+
+  it("the fake flags a formula or unformatted text written through setValues, so hostile-input tests can fail", () => {
+    const f = createSheetsFake({ emulator, sheets: { S: [[""]] } });
+    const range = (f.context.SpreadsheetApp as Any).getActiveSpreadsheet().getSheetByName("S").getRange(1, 1, 1, 1);
+    range.setNumberFormats([["@"]]);
+    for (const x of ["=1+1", "+1", "-1", "@x"]) expect(() => range.setValues([[x]]), x).toThrow(/formula injection/);
+    range.setNumberFormats([["General"]]);
+    expect(() => range.setValues([["text"]])).toThrow(/without the text format/);
+    range.setNumberFormats([["@"]]);
+    range.setValues([["'=1+1"]]);
+    expect(f.grids.get("S")![0][0]).toBe("=1+1");
+    range.setNumberFormats([["General"]]);
+    range.setValues([[7]]);
+    expect(f.grids.get("S")![0][0]).toBe(7);
+  });
+
   it("keeps gaps: cells the core did not write are not overwritten", () => {
     const f = createSheetsFake({ emulator, sheets: { S: [["x", "keep", "y"]] } });
     const host = new SheetHost(f.context.SpreadsheetApp as Any);

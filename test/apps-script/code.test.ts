@@ -173,6 +173,23 @@ describe("custom functions", () => {
     expect(emulator.balance(key)).toBe(before);
   });
 
+  it("a formula's spend shows in the sidebar's spend log and counts against the same daily budget", () => {
+    const { f } = sheets({}, { formulaDailyBudget: "3" });
+    expect(matrix(f.call("COMPANY_PROFILE", SAP))[0][0]).toBe("SAP SE");
+    const account = JSON.parse(f.call("uiCall", "account", "{}") as string);
+    expect(account.ok).toBe(true);
+    expect(account.value.ledger).toContainEqual(expect.objectContaining({ operation: "formula:PROFILE", credits: 1, requests: 1 }));
+    expect(account.value.budget).toEqual({ limit: 3, usedToday: 1 });
+    // Lowering the budget in Settings to what formulas spent today stops the next paid formula.
+    f.call("saveSettings", { formulaDailyBudget: 1 });
+    expect(String(matrix(f.call("COMPANY_PROFILE", SIEMENS))[0][0])).toMatch(/Tagesbudget für Formeln erreicht/);
+    // Sidebar spending is logged beside it and is not charged to the formulas' budget.
+    expect(JSON.parse(f.call("uiCall", "search", JSON.stringify({ query: "Software", size: 5 })) as string).ok).toBe(true);
+    const after = JSON.parse(f.call("uiCall", "account", "{}") as string).value;
+    expect(after.ledger.map((e: { operation: string }) => e.operation)).toEqual(expect.arrayContaining(["formula:PROFILE", "search"]));
+    expect(after.budget.usedToday).toBe(1);
+  });
+
   it("budget reservations happen under the document lock, which is always released", () => {
     const { f } = sheets({}, { formulaDailyBudget: "10" });
     const lock = (f.context.LockService as { getDocumentLock(): { tryLock(ms: number): boolean; releaseLock(): void; hasLock(): boolean } }).getDocumentLock();

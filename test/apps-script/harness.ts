@@ -101,6 +101,8 @@ export function createSheetsFake(opts: SheetsOptions) {
   const formats = new Map<string, string[][]>();
   const backgrounds = new Map<string, (string | null)[][]>();
   const validations = new Map<string, unknown[][]>();
+  /** Cells written with a leading apostrophe (quote prefix), with the value Sheets keeps. */
+  const quoted: { sheet: string; row: number; col: number; value: string }[] = [];
   const count = (name: string) => calls.push(name);
 
   const cell = (g: Value[][], r: number, c: number): Value => g[r - 1]?.[c - 1] ?? "";
@@ -129,6 +131,8 @@ export function createSheetsFake(opts: SheetsOptions) {
           if (typeof x === "string" && /^[=+\-@]/.test(x)) throw new Error(`formula injection: "${x}" written as a formula`);
           if (typeof x === "string" && x !== "" && formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] !== "@")
             throw new Error(`text "${x}" written without the text format`);
+          // The apostrophe is a quote prefix: hidden, and not part of the value read back.
+          if (typeof x === "string" && x.startsWith("'")) quoted.push({ sheet: sheetName, row: row + i, col: col + j, value: x.slice(1) });
           setCell(grids, sheetName, row + i, col + j, typeof x === "string" && x.startsWith("'") ? x.slice(1) : x, "");
         }));
         return self;
@@ -270,7 +274,7 @@ export function createSheetsFake(opts: SheetsOptions) {
   };
 
   return {
-    context, calls, builders, fetches, sleeps, menus, sidebars, grids, formats, backgrounds, validations,
+    context, calls, builders, fetches, sleeps, menus, sidebars, grids, formats, backgrounds, validations, quoted,
     userProps, docProps, docCache,
     /** Every installable trigger of this user (all documents), as Apps Script keeps them. */
     triggers: scriptApp.triggers,
