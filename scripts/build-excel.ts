@@ -1,6 +1,7 @@
 /**
  * Builds the Excel add-in into dist/excel-addin/:
  *   functions.json   from the generated functions' JSDoc, by custom-functions-metadata's API
+ *   functions-de.json the same with the registry's German help (Excel picks it for a German UI)
  *   functions.js     the functions with a CustomFunctions.associate per id
  *   taskpane.html/js the shared UI with the Excel host (Office.js from Microsoft's CDN, the UI's CSS inlined)
  *   commands.js      the ribbon commands
@@ -17,6 +18,7 @@ import { functionsSource } from "../excel-addin/build/codegen.ts";
 import { ICON_SIZES, iconPng } from "../excel-addin/build/png.ts";
 import { checkManifest, DEV_HOST_URL, manifestForHost } from "../excel-addin/build/manifest.ts";
 import { taskpaneHtml } from "../excel-addin/build/html.ts";
+import { LOCALISED_METADATA, localisedMetadata } from "../excel-addin/build/localise.ts";
 import { buildTaskpaneAssets } from "./build-ui.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -77,6 +79,10 @@ export async function build(opts: BuildOptions = {}): Promise<BuildResult> {
   const associated = meta.associate.map((a) => a.id);
   if (associated.length !== ids.length || ids.some((id) => !associated.includes(id))) throw new Error("functions.json and the associations differ");
   await writeFile(join(EXCEL_OUT, "functions.json"), meta.metadataJson);
+  // The same metadata with the registry's German help (manifest: <bt:Override Locale="de-DE">).
+  for (const [lang, loc] of Object.entries(LOCALISED_METADATA)) {
+    await writeFile(join(EXCEL_OUT, loc!.file), localisedMetadata(meta.metadataJson, defs, lang as "de"));
+  }
 
   // 2. Bundles.
   await bundle(genFile, join(EXCEL_OUT, "functions.js"), minify);

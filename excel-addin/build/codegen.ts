@@ -5,6 +5,7 @@
  * CustomFunctions.associate per function.
  */
 import type { FunctionDef } from "../../shared/functions/types.ts";
+import { excelDescription, excelText } from "./localise.ts";
 
 const safe = (s: string) => s.replace(/\*\//g, "* /").replace(/[\r\n]+/g, " ").trim();
 const ident = (s: string) => {
@@ -21,15 +22,17 @@ export function functionsSource(defs: readonly FunctionDef[], entryImport: strin
     `import { callFunction } from ${JSON.stringify(entryImport)};`,
     "",
   ];
+  const names = defs.map((d) => d.name);
+  const text = (s: string) => safe(excelText(s, names));
   for (const def of defs) {
     const name = ident(def.name);
     const params = def.params.map((p) => ({ ...p, name: ident(p.name) }));
     // Excel wants required parameters before optional ones.
     const firstOptional = params.findIndex((p) => p.optional);
     if (firstOptional >= 0 && params.slice(firstOptional).some((p) => !p.optional)) throw new Error(`${name}: a required parameter follows an optional one`);
-    out.push("/**", ` * ${safe(def.description.en)}`, ` * @customfunction ${name} ${name}`);
-    for (const p of params) out.push(` * @param ${p.name} ${safe(p.help.en)}`);
-    out.push(` * @returns ${safe(def.returns.en)}`, " */");
+    out.push("/**", ` * ${safe(excelDescription(def, "en", names))}`, ` * @customfunction ${name} ${name}`);
+    for (const p of params) out.push(` * @param ${p.name} ${text(p.help.en)}`);
+    out.push(` * @returns ${text(def.returns.en)}`, " */");
     const sig = params.map((p) => `${p.name}${p.optional ? "?" : ""}: ${paramType(p.acceptsRange)}`).join(", ");
     // Every function answers a dynamic array; CARD's 1×1 array is the entity itself in the cell.
     const ret = "any[][]";

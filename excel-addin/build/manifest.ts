@@ -114,8 +114,8 @@ export function manifestUrls(xml: string): string[] {
   const root = parseXml(xml);
   const urls = new Set<string>();
   for (const el of allElements(root)) {
-    const v = el.attrs.DefaultValue;
-    if (v && /^https:\/\//.test(v)) urls.add(v);
+    for (const v of [el.attrs.DefaultValue, localName(el) === "Override" ? el.attrs.Value : undefined])
+      if (v && /^https:\/\//.test(v)) urls.add(v);
   }
   return [...urls];
 }

@@ -12,6 +12,8 @@ import { COMMAND_PANELS } from "../../excel-addin/commands/commands.ts";
 import { build } from "../../scripts/build-excel.ts";
 import { OFFICE_JS, taskpaneHtml } from "../../excel-addin/build/html.ts";
 import { uiCss } from "../../scripts/build-ui.ts";
+import { functionsFor } from "../../shared/functions/registry.ts";
+import { excelDescription, excelText } from "../../excel-addin/build/localise.ts";
 
 const source = readFileSync("manifests/excel-manifest.xml", "utf8");
 let out = "";
@@ -65,6 +67,30 @@ describe("Excel manifest", () => {
     expect(html).toContain(`<script src="${OFFICE_JS}"></script>`);
     const order = ["functions.js", "commands.js", "taskpane.js"].map((f) => html.indexOf(f));
     expect(order.every((i, k) => i > html.indexOf(OFFICE_JS) && (k === 0 || i > order[k - 1]))).toBe(true);
+  });
+
+  it("functions-de.json: the same functions and parameters with the registry's German help, named in the manifest for de-DE", () => {
+    type Meta = { functions: { id: string; name: string; description: string; parameters: { name: string; description: string; optional?: boolean }[] }[] };
+    const en = JSON.parse(readFileSync(join(out, "functions.json"), "utf8")) as Meta;
+    const de = JSON.parse(readFileSync(join(out, "functions-de.json"), "utf8")) as Meta;
+    const shape = (m: Meta) => m.functions.map((f) => [f.id, f.name, f.parameters.map((p) => [p.name, p.optional ?? false])]);
+    expect(shape(de)).toEqual(shape(en));
+    const defs = functionsFor("excel");
+    const names = defs.map((d) => d.name);
+    for (const f of de.functions) {
+      const def = defs.find((d) => d.name === f.id)!;
+      expect(f.description).toBe(excelDescription(def, "de", names));
+      for (const p of f.parameters) expect(p.description).toBe(excelText(def.params.find((x) => x.name === p.name)!.help.de, names));
+    }
+    expect(de.functions.find((f) => f.id === "CARD")!.description).toMatch(/6 Credits/);
+    expect(en.functions.find((f) => f.id === "CARD")!.description).toMatch(/6 credits/);
+    // Excel's spelling in the help: COMPANY.PEOPLE, never the Sheets name COMPANY_PEOPLE.
+    for (const m of [en, de]) expect(JSON.stringify(m)).not.toMatch(/COMPANY_[A-Z]/);
+    expect(JSON.stringify(en)).toContain("COMPANY.PEOPLE");
+    // Cells calculated together are one batch in Excel: RESOLVE's help says what that costs.
+    expect(en.functions.find((f) => f.id === "RESOLVE")!.description).toMatch(/1 credit per 10 names\)\.$/);
+    expect(source).toMatch(/<bt:Url id="Functions\.Metadata\.Url"[^>]*>\s*<bt:Override Locale="de-DE" Value="https:\/\/localhost:3000\/functions-de\.json"\/>/);
+    expect(manifestUrls(readFileSync(join(out, "manifest.xml"), "utf8"))).toContain("https://addin.example.com/excel/functions-de.json");
   });
 
   it("taskpane.html carries the UI's stylesheet inline, and inline CSS cannot close its <style>", async () => {
