@@ -138,6 +138,8 @@ export const SIMILAR: FunctionDef = {
 
 export const PERSON_COMPANIES = listDef({
   name: "PERSON_COMPANIES",
+  // Issue 4 names it PERSON_COMPANIES in Sheets; Excel's is COMPANY.PERSON_COMPANIES (issue 5).
+  sheetsName: "PERSON_COMPANIES",
   description: h("Alle Firmen, an denen eine Person beteiligt ist (2 Credits).", "All companies a person is involved in (2 credits)."),
   params: [param("person_id", "personId", "Personen-ID (aus COMPANY_PEOPLE) oder ein Bereich davon", "Person id (from COMPANY_PEOPLE) or a range of them", { range: true })],
   returns: h("Kopfzeile und je Firma: ID, Name, PLZ, Ort, Branche, Rolle, aktiv", "Header and per company: id, name, postcode, city, industry, role, active"),

@@ -26,8 +26,12 @@ export function functionByName(name: string): FunctionDef | undefined {
   return FUNCTIONS.find((f) => f.name === name);
 }
 
-/** The name a user types: COMPANY_SEARCH in Sheets, SEARCH in Excel's COMPANY namespace (COMPANY.SEARCH). */
-export const hostName = (def: FunctionDef, host: Host) => (host === "sheets" ? `COMPANY_${def.name}` : def.name);
+/**
+ * The name a user types: COMPANY_SEARCH in Sheets, SEARCH in Excel's COMPANY
+ * namespace (COMPANY.SEARCH). A definition may carry its own Sheets name
+ * (PERSON_COMPANIES, as issue 4 lists it).
+ */
+export const hostName = (def: FunctionDef, host: Host) => (host === "sheets" ? def.sheetsName ?? `COMPANY_${def.name}` : def.name);
 
 /** Run a function to its cells. Host arguments go in as they came; the answer is a rectangular, non-empty matrix. */
 export function* invoke(def: FunctionDef, fctx: FunctionContext, args: unknown[]): Operation<CellOut[][]> {

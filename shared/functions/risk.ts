@@ -18,13 +18,13 @@ export const RISK: FunctionDef = {
     `Risikogruppe und Hinweis je Firma (${SCREENING_NOTE.de}).`,
     `Risk group and flag per company (${SCREENING_NOTE.en}).`,
   ),
-  params: [param("id", "id", "Firmen-ID (DE + 10 Zeichen) oder Spalte mit IDs", "Company id (DE + 10 characters) or a column of ids", { range: true })],
+  params: [param("ids", "id", "Firmen-ID (DE + 10 Zeichen) oder Spalte mit IDs", "Company id (DE + 10 characters) or a column of ids", { range: true })],
   returns: h("Je ID eine Zeile: Gruppe (Risiko, Beobachten, Keine Auffälligkeiten), Hinweis", "One row per id: group (Risk, Watch, No flags), flag"),
   shape: "perRow",
   spendsCredits: true,
-  *run(fctx, [id]) {
+  *run(fctx, [idsArg]) {
     const lang = langOf(fctx);
-    return yield* perRow(fctx, id, 2, (v, r) => r.id(v, "id"), (k) => k, function* (ids) {
+    return yield* perRow(fctx, idsArg, 2, (v, r) => r.id(v, "ids"), (k) => k, function* (ids) {
       const avail = yield* getAvailability(fctx.ctx, ids);
       const hasFin = (k: string) => {
         const a = avail.get(k);

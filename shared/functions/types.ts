@@ -92,6 +92,11 @@ export type Host = "sheets" | "excel";
 export interface FunctionDef {
   /** Base name without prefix: SEARCH. Sheets shows COMPANY_SEARCH, Excel COMPANY.SEARCH. */
   name: string;
+  /**
+   * The Sheets name where it is not COMPANY_<name>: issue 4 names the person
+   * lookup PERSON_COMPANIES in Sheets (Excel keeps COMPANY.PERSON_COMPANIES).
+   */
+  sheetsName?: string;
   description: Bilingual;
   params: ParamDef[];
   /** What the answer holds, for the @return help. */

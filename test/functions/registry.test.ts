@@ -61,6 +61,35 @@ describe("registry", () => {
   });
 });
 
+/** The signatures as issue 4 writes them (Sheets), plus COMPANY_RISK(ids) from the monitoring README. */
+const ISSUE_4_SIGNATURES = [
+  "COMPANY_SEARCH(query, [size], [near], [radius_km])", "COMPANY_SUGGEST(prefix, [size])", "COMPANY_RESOLVE(name, [city], [zip_or_register])",
+  "COMPANY_PROFILE(id, [fields], [include])", "COMPANY_PEOPLE(id)", "COMPANY_ANNOUNCEMENTS(id, [since])", "COMPANY_FINANCIALS(id, [metric], [year])",
+  "COMPANY_CHANGES(id, [since])", "COMPANY_NEARBY(id, [radius_km], [size])", "COMPANY_PEERS(id, [size])", "COMPANY_SIMILAR(ids, [size])",
+  "COMPANY_AVAILABILITY(id)", "PERSON_COMPANIES(person_id)", "COMPANY_CREDITS()", "COMPANY_EVENTS(id)", "COMPANY_JOBS(id)", "COMPANY_RISK(ids)",
+];
+
+describe("host names", () => {
+  const signature = (name: string, def: (typeof FUNCTIONS)[number]) => `${name}(${def.params.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(", ")})`;
+
+  it("Sheets offers exactly the names and parameters issue 4 lists (PERSON_COMPANIES without the COMPANY_ prefix)", () => {
+    expect(functionsFor("sheets").map((d) => signature(hostName(d, "sheets"), d))).toEqual(ISSUE_4_SIGNATURES);
+  });
+
+  it("Excel keeps every function in the COMPANY namespace: COMPANY.PERSON_COMPANIES, COMPANY.RISK(ids)", () => {
+    const excel = functionsFor("excel").map((d) => signature(hostName(d, "excel"), d));
+    expect(excel).toContain("PERSON_COMPANIES(person_id)");
+    expect(excel).toContain("RISK(ids)");
+    expect(excel).toContain("CARD(id)");
+    for (const d of functionsFor("excel")) expect(hostName(d, "excel")).toBe(d.name);
+  });
+
+  it("RISK names its parameter ids in its error messages too", () => {
+    const { run } = setup();
+    expect(msg(run("RISK", "nonsense")[0][0])).toMatch(/\(ids\)/);
+  });
+});
+
 describe("per-row functions", () => {
   it("PROFILE over a column answers one row per input row, blanks stay blank, bad ids are cell errors", () => {
     const { run, paths } = setup();
