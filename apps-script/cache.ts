@@ -4,10 +4,14 @@
  * entries that must outlive 6 hours. The durable layer is small on purpose
  * (PropertiesService holds 500 KB a store): values over DURABLE_MAX_CHARS are
  * kept in CacheService only, and the layer is trimmed to DURABLE_BUDGET_CHARS,
- * dropping expired entries first, then those that expire soonest.
+ * dropping expired entries first, then those that expire soonest. The layer
+ * shares its store with the document's state (monitor, jobs, ledger): it
+ * never fills the store's last DURABLE_RESERVE_BYTES, and it gives its space
+ * back (`yieldSpace`) when a state write does not fit.
  */
 import { hash128 } from "../shared/operations/cache-key.ts";
 import { readValues, writeValues } from "./properties.ts";
+import { STORE_QUOTA_BYTES, storeBytes, utf8Bytes } from "./quota.ts";
 
 type Cache = GoogleAppsScript.Cache.Cache;
 type Props = GoogleAppsScript.Properties.Properties;
@@ -17,6 +21,10 @@ export const CACHE_MAX_VALUE_CHARS = 100 * 1024 - 256;
 export const DURABLE_PREFIX = "cache:";
 export const DURABLE_MAX_CHARS = 12_000;
 export const DURABLE_BUDGET_CHARS = 200_000;
+/** Room the cache leaves free in the store for state that grows (monitor, jobs, ledger). */
+export const DURABLE_RESERVE_BYTES = 32 * 1024;
+
+interface DurableEntry { key: string; chars: number; bytes: number; e: number }
 
 const safeKey = (k: string) => (k.length <= 240 ? k : "h:" + hash128(k));
 
@@ -80,32 +88,72 @@ export class AnswerCache {
       try {
         const all = this.durable.getProperties();
         const drop = this.trim(all, slow);
-        writeValues(this.durable, { ...drop, ...slow }, all);
+        if (drop) writeValues(this.durable, { ...drop, ...slow }, all);
       } catch {
         /* the store is full: this answer stays in the fast cache only */
       }
     }
   }
 
-  /** Entries to delete so that the durable layer stays within its budget after adding `incoming`. */
-  private trim(all: Record<string, string>, incoming: Record<string, string>): Record<string, null> {
-    const now = this.now();
-    const entries: { key: string; size: number; e: number }[] = [];
-    let total = Object.values(incoming).reduce((s, v) => s + v.length, 0);
-    for (const key of Object.keys(all)) {
-      if (!key.startsWith(DURABLE_PREFIX) || key.includes("#") || key in incoming) continue;
-      const [text] = readValues(this.durable!, [key], all);
-      const e = parse(text)?.e ?? 0;
-      const size = text?.length ?? 0;
-      entries.push({ key, size, e });
-      total += size;
-    }
+  /**
+   * Delete durable entries, expired and soonest-expiring first, until at
+   * least `bytes` are freed (all of them with Infinity). Answers the bytes freed.
+   */
+  yieldSpace(bytes: number): number {
+    if (!this.durable) return 0;
+    const all = this.durable.getProperties();
     const drop: Record<string, null> = {};
-    entries.sort((a, b) => a.e - b.e);
-    for (const x of entries) {
-      if (x.e > now && total <= DURABLE_BUDGET_CHARS) break;
+    let freed = 0;
+    for (const x of this.entries(all)) {
+      if (freed >= bytes) break;
       drop[x.key] = null;
-      total -= x.size;
+      freed += x.bytes;
+    }
+    if (Object.keys(drop).length) writeValues(this.durable, drop, all);
+    return freed;
+  }
+
+  /** The layer's entries (parts counted with their main key), expired and soonest-expiring first. */
+  private entries(all: Record<string, string>, skip: Record<string, unknown> = {}): DurableEntry[] {
+    const out: DurableEntry[] = [];
+    for (const key of Object.keys(all)) {
+      if (!key.startsWith(DURABLE_PREFIX) || key.includes("#") || key in skip) continue;
+      const [text] = readValues(this.durable!, [key], all);
+      let bytes = utf8Bytes(key) + utf8Bytes(all[key]);
+      for (let i = 1; `${key}#${i}` in all; i++) bytes += utf8Bytes(`${key}#${i}`) + utf8Bytes(all[`${key}#${i}`]);
+      out.push({ key, chars: text?.length ?? 0, bytes, e: parse(text)?.e ?? 0 });
+    }
+    return out.sort((a, b) => a.e - b.e);
+  }
+
+  /**
+   * Entries to delete so that the durable layer stays within its budget after
+   * adding `incoming`, and the store keeps DURABLE_RESERVE_BYTES free; null
+   * when `incoming` cannot fit at all (then it is not written).
+   */
+  private trim(all: Record<string, string>, incoming: Record<string, string>): Record<string, null> | null {
+    const now = this.now();
+    const entries = this.entries(all, incoming);
+    const inChars = Object.values(incoming).reduce((s, v) => s + v.length, 0);
+    // Parts add a little; count the incoming text as it will be stored.
+    const inBytes = Object.entries(incoming).reduce((s, [k, v]) => s + utf8Bytes(k) + utf8Bytes(v) + 64, 0);
+    let chars = inChars;
+    let cacheBytes = inBytes;
+    for (const x of entries) {
+      chars += x.chars;
+      cacheBytes += x.bytes;
+    }
+    // Whatever is not this layer's (incoming keys replace their old values) stays as it is.
+    const replaced = Object.keys(incoming).reduce((s, k) => s + (k in all ? utf8Bytes(k) + utf8Bytes(all[k]) : 0), 0);
+    const others = storeBytes(all) - entries.reduce((s, x) => s + x.bytes, 0) - replaced;
+    const roomBytes = STORE_QUOTA_BYTES - DURABLE_RESERVE_BYTES - others;
+    if (inBytes > roomBytes) return null;
+    const drop: Record<string, null> = {};
+    for (const x of entries) {
+      if (x.e > now && chars <= DURABLE_BUDGET_CHARS && cacheBytes <= roomBytes) break;
+      drop[x.key] = null;
+      chars -= x.chars;
+      cacheBytes -= x.bytes;
     }
     return drop;
   }

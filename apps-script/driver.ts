@@ -9,6 +9,11 @@
  * writes made while sheet writes are pending wait with them: `commit()`
  * writes the sheet first, then the store. A stop between the two repeats
  * work (answered from the cache), never loses it.
+ *
+ * The document store is shared with the durable answer cache; when a state
+ * write does not fit (500 KB a store), the cache gives its space back and
+ * the write is tried again; if it still does not fit, the write fails with
+ * a clear message (STORAGE_FULL), never Apps Script's exception.
  */
 import type { SyncDriver } from "../shared/core/drivers.ts";
 import type { SheetRequest } from "../shared/sheet/protocol.ts";
@@ -17,6 +22,7 @@ import { readValues, writeValues } from "./properties.ts";
 import { AnswerCache } from "./cache.ts";
 import { SheetHost } from "./sheet.ts";
 import { gas } from "./services.ts";
+import { isQuotaError, storageFull, utf8Bytes } from "./quota.ts";
 
 export interface AppsScriptDriver extends SyncDriver {
   /** Write gathered sheet changes, then the store writes that waited for them; release a held lock. */
@@ -102,6 +108,27 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     }
   };
 
+  /** Write document-store entries; on a full store the answer cache yields first. */
+  function writeDoc(entries: Record<string, string | null>): void {
+    const props = doc();
+    try {
+      return writeValues(props, entries);
+    } catch (e) {
+      if (!isQuotaError(e)) throw e;
+    }
+    const needed = Object.entries(entries).reduce((s, [k, v]) => s + utf8Bytes(k) + (v === null ? 0 : utf8Bytes(v) + 64), 0);
+    // First what this write needs (with room to spare), then, if the store's accounting differs, all of it.
+    for (const bytes of [needed * 2 + 4096, Infinity]) {
+      if (answers().yieldSpace(bytes) === 0) continue;
+      try {
+        return writeValues(props, entries);
+      } catch (e) {
+        if (!isQuotaError(e)) throw e;
+      }
+    }
+    throw storageFull();
+  }
+
   function commit(): void {
     if (sheets?.hasPending()) sheets.flush();
     const keys = Object.keys(waiting);
@@ -111,7 +138,7 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
         entries[k] = waiting[k];
         delete waiting[k];
       }
-      writeValues(doc(), entries);
+      writeDoc(entries);
     }
     pendingSince = null;
     releaseLock();
@@ -156,7 +183,7 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       if (sheets?.hasPending()) {
         Object.assign(waiting, d);
         maybeCommit();
-      } else writeValues(doc(), d);
+      } else writeDoc(d);
       if (opts.lockedKeys && Object.keys(d).some((k) => opts.lockedKeys!.test(k))) releaseLock();
     },
     sheet(request: SheetRequest) {

@@ -14,6 +14,8 @@ import type { AppDeps } from "../shared/app/protocol.ts";
 import type { MonitorStatusView } from "../shared/app/monitor.ts";
 import type { RunSummary } from "../shared/monitor/check.ts";
 import { intervalMs, isDue, type Frequency, type ScheduleSettings } from "../shared/monitor/schedule.ts";
+import { errorView } from "../shared/app/dispatch.ts";
+import { HostError } from "./quota.ts";
 import { createDriver } from "./driver.ts";
 import { gas } from "./services.ts";
 import { uiCall } from "./ui.ts";
@@ -114,6 +116,42 @@ export function monitorTick(): void {
   setTrigger(summary.status === "paused" ? { frequency: "hourly", hour: s.hour } : s);
 }
 
+/** Why a schedule could not be switched on, as the sidebar shows it (never Apps Script's own text). */
+const TRIGGER_FAILED = {
+  limit: {
+    de: "Der Zeitplan wurde nicht eingeschaltet: Google hat den Zeit-Trigger abgelehnt, weil Ihr Konto schon zu viele Trigger für dieses Add-on hat. Entfernen Sie nicht mehr benötigte Zeitpläne in anderen Tabellen und versuchen Sie es erneut.",
+    en: "The schedule was not switched on: Google refused the time-driven trigger because your account already has too many triggers for this add-on. Remove schedules you no longer need in other spreadsheets and try again.",
+  },
+  other: {
+    de: "Der Zeitplan wurde nicht eingeschaltet: Google hat den Zeit-Trigger nicht angelegt. Bitte später erneut versuchen.",
+    en: "The schedule was not switched on: Google did not create the time-driven trigger. Please try again later.",
+  },
+  stillOn: {
+    de: "Der Zeit-Trigger konnte nicht gesetzt werden, und der Zeitplan ließ sich nicht zurücksetzen. Bitte den Zeitplan aus- und wieder einschalten.",
+    en: "The time-driven trigger could not be set, and the schedule could not be reset. Please switch the schedule off and on again.",
+  },
+} as const;
+
+/**
+ * After a failed trigger change the saved schedule must not say "on": switch
+ * it off and remove whatever is left of this document's trigger. Answers
+ * whether the store now says off.
+ */
+function rollBack(): boolean {
+  try {
+    const status = run<MonitorStatusView>("monitorStatus", {}, 30_000);
+    if (status.schedule.enabled) run<MonitorStatusView>("monitorSaveSchedule", { schedule: { enabled: false } }, 30_000);
+  } catch {
+    return false;
+  }
+  try {
+    setTrigger(null);
+  } catch {
+    /* a trigger left behind finds the schedule off at its next tick and removes itself */
+  }
+  return true;
+}
+
 /** uiCall, plus the trigger change after the sidebar saved a schedule. */
 export function uiCallWithMonitor(method: string, inputJson: string): string {
   const out = uiCall(method, inputJson);
@@ -121,8 +159,10 @@ export function uiCallWithMonitor(method: string, inputJson: string): string {
     try {
       syncMonitorTrigger();
     } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
-      return JSON.stringify({ ok: false, error: { code: "INTERNAL", message: { de: `Zeit-Trigger nicht gesetzt: ${msg}`, en: `Could not set the time-driven trigger: ${msg}` } } });
+      // Apps Script's text is only classified, never shown: it is English whatever the user's language.
+      const raw = e instanceof Error ? e.message : String(e);
+      const err = !rollBack() ? new HostError(TRIGGER_FAILED.stillOn, "schedule") : new HostError(/too many/i.test(raw) ? TRIGGER_FAILED.limit : TRIGGER_FAILED.other, "schedule");
+      return JSON.stringify({ ok: false, error: errorView(err) });
     }
   }
   return out;

@@ -2,7 +2,7 @@
  * Runs the built dist/apps-script/Code.js in a node:vm context that holds
  * only what Apps Script offers: fakes of SpreadsheetApp, UrlFetchApp
  * (answered synchronously by the in-process emulator), CacheService,
- * PropertiesService, LockService, ScriptApp, HtmlService, Utilities and
+ * PropertiesService (9 KB a value, 500 KB a store), LockService, ScriptApp, HtmlService, Utilities and
  * Session. No require, process, fetch or setTimeout: a bundle that reaches
  * for them fails here as it would in Apps Script.
  * Every call on a Spreadsheet, Sheet or Range object and on SpreadsheetApp
@@ -20,16 +20,30 @@ export const DIST = join(import.meta.dirname, "..", "..", "dist", "apps-script")
 type Value = string | number | boolean | Date;
 
 /** PropertiesService's limit per value (9 KB), enforced so chunking is tested. */
-const PROPERTY_VALUE_LIMIT = 9 * 1024;
+export const PROPERTY_VALUE_LIMIT = 9 * 1024;
+/** PropertiesService's limit per store (500 KB of keys and values), enforced so running out of room is tested. */
+export const PROPERTY_STORE_LIMIT = 500 * 1024;
+export const QUOTA_MESSAGE = "You have exceeded the property storage quota. Please remove some properties and try again.";
 
-class FakeProperties {
+const entryBytes = (k: string, v: string) => Buffer.byteLength(k) + Buffer.byteLength(v);
+
+export class FakeProperties {
   readonly map = new Map<string, string>();
   writes = 0;
+  /** Writes refused for the store's quota. */
+  refused = 0;
+  constructor(readonly limit = PROPERTY_STORE_LIMIT) {}
+  /** Bytes held (keys and values). */
+  bytes() { let n = 0; for (const [k, v] of this.map) n += entryBytes(k, v); return n; }
   getProperties() { return Object.fromEntries(this.map); }
   getProperty(k: string) { return this.map.get(k) ?? null; }
   setProperty(k: string, v: string) { return this.setProperties({ [k]: v }); }
   setProperties(o: Record<string, string>, deleteAllOthers = false) {
-    for (const [k, v] of Object.entries(o)) if (Buffer.byteLength(k + String(v)) > PROPERTY_VALUE_LIMIT) throw new Error("Argument too large: value");
+    for (const [k, v] of Object.entries(o)) if (entryBytes(k, String(v)) > PROPERTY_VALUE_LIMIT) throw new Error("Argument too large: value");
+    // All or nothing: a write that would take the store over its quota changes nothing.
+    let after = deleteAllOthers ? 0 : this.bytes();
+    for (const [k, v] of Object.entries(o)) after += entryBytes(k, String(v)) - (!deleteAllOthers && this.map.has(k) ? entryBytes(k, this.map.get(k)!) : 0);
+    if (after > this.limit) { this.refused++; throw new Error(QUOTA_MESSAGE); }
     if (deleteAllOthers) this.map.clear();
     for (const [k, v] of Object.entries(o)) this.map.set(k, String(v));
     this.writes++;

@@ -98,6 +98,46 @@ describe.each([
   });
 });
 
+describe("a trigger that cannot be created", () => {
+  type Envelope = { ok: boolean; error?: { code: string; field?: string; message: { de: string; en: string } } };
+  const schedule = (w: World) => w.ui<{ schedule: { enabled: boolean } }>("monitorStatus", {}).value.schedule;
+
+  it("the user's trigger quota is full: a clear DE/EN message, no Apps Script text, and the schedule is saved as off", () => {
+    const w = world();
+    for (let i = 0; i < 20; i++) w.f.addForeignTrigger("monitorTick", `other-${i}`);
+    const out = w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 7 } }) as Envelope;
+    expect(out.ok).toBe(false);
+    expect(out.error!.message.de).toMatch(/Zeitplan wurde nicht eingeschaltet.*zu viele Trigger/);
+    expect(out.error!.message.en).toMatch(/schedule was not switched on.*too many triggers/);
+    for (const m of Object.values(out.error!.message)) expect(m).not.toMatch(/This script has too many triggers|must be deleted from the script/);
+    expect(schedule(w).enabled).toBe(false);
+    expect(docTriggers(w)).toHaveLength(0);
+    expect(w.f.triggers).toHaveLength(20);
+  });
+
+  it("any other failure (here: authorisation) rolls back too; an earlier trigger of the document is removed with it", () => {
+    const w = world();
+    expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
+    expect(docTriggers(w)).toHaveLength(1);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const ScriptApp = w.f.context.ScriptApp as any;
+    const newTrigger = ScriptApp.newTrigger;
+    ScriptApp.newTrigger = () => { throw new Error("Authorization is required to perform that action. at monitorTick (Code:12:3)"); };
+    const out = w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 9 } }) as Envelope;
+    expect(out.ok).toBe(false);
+    expect(out.error!.message.de).toBe("Der Zeitplan wurde nicht eingeschaltet: Google hat den Zeit-Trigger nicht angelegt. Bitte später erneut versuchen.");
+    expect(out.error!.message.en).toBe("The schedule was not switched on: Google did not create the time-driven trigger. Please try again later.");
+    expect(JSON.stringify(out)).not.toMatch(/Authorization is required|Code:12/);
+    expect(schedule(w).enabled).toBe(false);
+    expect(docTriggers(w)).toHaveLength(0);
+    // The next save that can create its trigger works as before.
+    ScriptApp.newTrigger = newTrigger;
+    expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 9 } }).ok).toBe(true);
+    expect(docTriggers(w)).toHaveLength(1);
+    expect(schedule(w).enabled).toBe(true);
+  });
+});
+
 describe("the trigger fake keeps the add-on rules", () => {
   it("one time-driven trigger per document, at most hourly, valid hours only", () => {
     const w = world();

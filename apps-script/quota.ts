@@ -1,0 +1,67 @@
+/**
+ * PropertiesService's storage limit: 500 KB per store (9 KB per value, which
+ * properties.ts handles by splitting). Everything the add-on keeps per
+ * document shares one store: monitor state (about 435 bytes a company), the
+ * durable answer cache, the spend ledger, budget counters, job checkpoints.
+ * When a write does not fit, the answer cache gives way first (its entries
+ * can be asked again); a write that still does not fit is a clear message.
+ */
+import { CompanyDataError } from "../shared/core/errors.ts";
+import type { Bilingual, Language } from "../shared/i18n/language.ts";
+
+/** Bytes one property store may hold (keys and values). */
+export const STORE_QUOTA_BYTES = 500 * 1024;
+
+/**
+ * The largest portfolio the monitor can keep state for in one document, with
+ * the answer cache emptied. Measured (test/apps-script/quota.test.ts and a
+ * sweep): the emulator's companies take about 375 bytes of state each, and
+ * 1,350 fit where 1,400 do not; real names and flags take up to about 435
+ * bytes, and ledger, budget, schedule and job checkpoints need room too:
+ * (500 KB − 16 KB) / 435 B ≈ 1,140, stated as 1,100.
+ */
+export const MAX_PORTFOLIO = 1100;
+
+/** UTF-8 bytes of a string, without Buffer or TextEncoder (neither exists in Apps Script). */
+export function utf8Bytes(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** Bytes a set of properties takes (keys and values). */
+export function storeBytes(all: Record<string, string>): number {
+  let n = 0;
+  for (const k of Object.keys(all)) n += utf8Bytes(k) + utf8Bytes(String(all[k]));
+  return n;
+}
+
+/** Apps Script's "You have exceeded the property storage quota…" (and the like). */
+export const isQuotaError = (e: unknown) => /quota|storage/i.test(e instanceof Error ? e.message : String(e));
+
+/** A CompanyDataError whose text is this host's own DE/EN message (code stays INTERNAL: the core has no code for it). */
+export class HostError extends CompanyDataError {
+  constructor(private readonly says: Bilingual, field?: string) {
+    super("INTERNAL", field ? { field } : {});
+  }
+  override text(lang: Language): string {
+    return this.says[lang];
+  }
+}
+
+const thousands = (n: number, sep: string) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
+
+export const STORAGE_FULL: Bilingual = {
+  de: `Der Speicher dieses Dokuments ist voll: Google erlaubt Add-ons 500 KB je Tabelle, und der Antwort-Cache ist bereits geräumt. Bitte höchstens etwa ${thousands(MAX_PORTFOLIO, ".")} Firmen in einem Dokument überwachen oder das Portfolio auf mehrere Tabellendokumente verteilen.`,
+  en: `This document's storage is full: Google allows add-ons 500 KB per spreadsheet, and the answer cache has already been cleared. Please monitor at most about ${thousands(MAX_PORTFOLIO, ",")} companies in one document, or split the portfolio over several spreadsheets.`,
+};
+
+export const storageFull = () => new HostError(STORAGE_FULL, "storage");

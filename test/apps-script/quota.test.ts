@@ -1,0 +1,93 @@
+/**
+ * PropertiesService's 500 KB per store, through the built Code.js. The
+ * document's store holds monitor state (about 435 bytes a company), the
+ * durable answer cache (up to 200 KB), the ledger, budget and job entries.
+ * The durable cache must give way before monitor state fails, and a write
+ * that still cannot fit must be a clear message, never Apps Script's text.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildWithReport } from "../../scripts/build-apps-script.ts";
+import { DURABLE_PREFIX } from "../../apps-script/cache.ts";
+import { MAX_PORTFOLIO, STORAGE_FULL } from "../../apps-script/quota.ts";
+import { FakeProperties, PROPERTY_STORE_LIMIT, QUOTA_MESSAGE } from "./harness.ts";
+import { portfolioSheet } from "./portfolio.ts";
+
+const OUT = mkdtempSync(join(tmpdir(), "apps-script-quota-"));
+let code = "";
+const HOUR = 3_600_000;
+const portfolioWorld = (n: number, opts: { language?: "de" | "en" } = {}) => portfolioSheet(code, OUT, n, opts);
+
+beforeAll(async () => {
+  await buildWithReport(OUT);
+  code = readFileSync(join(OUT, "Code.js"), "utf8");
+});
+
+/** Durable cache entries as the answer cache writes them (`cache:<key>` → {e, v}), `total` characters in all. */
+function fillDurableCache(props: FakeProperties, total: number, expires: number) {
+  for (let i = 0; i * 2900 < total; i++) props.setProperty(`${DURABLE_PREFIX}filler-${i}`, JSON.stringify({ e: expires, v: "x".repeat(2850) }));
+}
+const cacheKeys = (props: FakeProperties) => [...props.map.keys()].filter((k) => k.startsWith(DURABLE_PREFIX));
+const monitorBytes = (props: FakeProperties) => [...props.map].filter(([k]) => k.includes(":mon:")).reduce((s, [k, v]) => s + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
+
+describe("the PropertiesService fake", () => {
+  it("refuses a write that would take a store over 500 KB, all or nothing, and a value over 9 KB", () => {
+    const p = new FakeProperties();
+    for (let i = 0; i < 62; i++) p.setProperty(`k${String(i).padStart(3, "0")}`, "v".repeat(8 * 1024));
+    expect(p.bytes()).toBeLessThanOrEqual(PROPERTY_STORE_LIMIT);
+    const before = new Map(p.map);
+    expect(() => p.setProperties({ a: "1", b: "v".repeat(8 * 1024) })).toThrow(QUOTA_MESSAGE);
+    expect(p.map).toEqual(before);
+    // Replacing a value counts only the difference; deleting makes room.
+    p.setProperty("k000", "short");
+    p.setProperties({ b: "v".repeat(8 * 1024) });
+    expect(() => p.setProperty("big", "v".repeat(9 * 1024))).toThrow(/Argument too large/);
+  });
+});
+
+describe("a full document store", () => {
+  it(`monitor state for ${MAX_PORTFOLIO} companies fits: the durable answer cache gives its space back first`, () => {
+    const w = portfolioWorld(MAX_PORTFOLIO);
+    fillDurableCache(w.f.docProps, 200_000, w.clock.t + 40 * HOUR);
+    const cached = cacheKeys(w.f.docProps).length;
+    const r = w.check();
+    expect(r.ok, JSON.stringify(r.error)).toBe(true);
+    expect(r.value).toMatchObject({ status: "done", checked: MAX_PORTFOLIO });
+    // The store was full on the way (the path under test ran), the cache yielded, every company's state is there.
+    expect(w.f.docProps.refused).toBeGreaterThan(0);
+    expect(cacheKeys(w.f.docProps).length).toBeLessThan(cached);
+    expect([...w.f.docProps.map.keys()].filter((k) => k.includes(":mon:") && k.includes(":c:"))).toHaveLength(MAX_PORTFOLIO);
+    expect(w.f.docProps.bytes()).toBeLessThanOrEqual(PROPERTY_STORE_LIMIT);
+    // A second check (state rewritten in place) still fits.
+    w.clock.t += 24 * HOUR;
+    w.emu.clock.advance(1);
+    expect(w.check().ok).toBe(true);
+  }, 120_000);
+
+  it("a portfolio too large for the store stops with a clear DE/EN message, never Apps Script's text", () => {
+    // Measured: 1,350 companies of the emulator (about 375 bytes each) fit, 1,400 do not.
+    const n = 1500;
+    const w = portfolioWorld(n, { language: "de" });
+    const r = w.check();
+    expect(r.ok).toBe(false);
+    expect(r.error!.message).toEqual(STORAGE_FULL);
+    expect(r.error!.message.de).toMatch(/Speicher dieses Dokuments ist voll.*höchstens etwa 1\.100 Firmen/);
+    expect(JSON.stringify(r)).not.toContain("exceeded the property storage quota");
+    expect(w.f.docProps.bytes()).toBeLessThanOrEqual(PROPERTY_STORE_LIMIT);
+  }, 120_000);
+
+  it("formulas keep answering when the store is full: the durable cache is skipped, never an exception in a cell", () => {
+    const w = portfolioWorld(5);
+    // Monitor state of a large portfolio fills the store to its last few hundred bytes.
+    let i = 0;
+    while (w.f.docProps.bytes() < PROPERTY_STORE_LIMIT - 800) w.f.docProps.setProperty(`doc:mon:x:c:DEFILL${String(i++).padStart(6, "0")}`, "s".repeat(Math.min(400, PROPERTY_STORE_LIMIT - 800 - w.f.docProps.bytes())));
+    const out = w.f.call("COMPANY_PROFILE", w.ids[0], "id") as unknown[][];
+    expect(out).toEqual([[w.ids[0]]]);
+    expect(cacheKeys(w.f.docProps)).toEqual([]);
+    expect(w.f.docProps.bytes()).toBeLessThanOrEqual(PROPERTY_STORE_LIMIT);
+    // Monitor state is untouched by the cache.
+    expect(monitorBytes(w.f.docProps)).toBeGreaterThan(PROPERTY_STORE_LIMIT - 2000);
+  });
+});
