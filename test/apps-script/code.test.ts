@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync } from "node:fs";
+import vm from "node:vm";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildWithReport } from "../../scripts/build-apps-script.ts";
@@ -41,8 +42,13 @@ describe("Code.js", () => {
   it("is small, evaluates fast in a bare context and does no work while evaluating", () => {
     expect(Buffer.byteLength(code)).toBeLessThan(250 * 1024);
     const f = createSheetsFake({ emulator, dist: OUT });
-    for (const g of ["require", "process", "fetch", "setTimeout", "module"]) expect(f.call.bind(f, "typeof")).toBeDefined(), expect(typeof (f.context as Record<string, unknown>)[g]).toBe("undefined");
+    // What the script itself sees: `typeof X` evaluated inside the context, before and after Code.js ran.
+    const seen = () => ["require", "process", "fetch", "setTimeout", "module", "Buffer"].map((g) => [g, vm.runInContext(`typeof ${g}`, f.context)]);
+    const none = seen().map(([g]) => [g, "undefined"]);
+    expect(seen()).toEqual(none);
+    expect(vm.runInContext("typeof UrlFetchApp", f.context)).toBe("object"); // the probe can tell present from absent
     const ms = f.load(code);
+    expect(seen()).toEqual(none);
     expect(ms).toBeLessThan(50);
     expect(f.calls).toEqual([]);
     expect(f.fetches).toEqual([]);
@@ -60,6 +66,12 @@ describe("Code.js", () => {
       expect(block![1]).toContain("@return");
     }
     expect(code).not.toMatch(/function COMPANY_CARD\(/);
+  });
+
+  it("names the functions as issue 4 does: PERSON_COMPANIES(person_id), COMPANY_RISK(ids)", () => {
+    expect(code).toMatch(/^function PERSON_COMPANIES\(person_id\) \{/m);
+    expect(code).not.toMatch(/COMPANY_PERSON_COMPANIES/);
+    expect(code).toMatch(/^function COMPANY_RISK\(ids\) \{/m);
   });
 });
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { inflateSync } from "node:zlib";
+import vm from "node:vm";
 import { checkManifest, manifestForHost, ribbonFunctionNames, manifestUrls, DEV_HOST_URL } from "../../excel-addin/build/manifest.ts";
 import { parseXml } from "../../excel-addin/build/xml.ts";
 import { crc32, iconPng } from "../../excel-addin/build/png.ts";
@@ -102,15 +103,51 @@ describe("Excel manifest", () => {
     expect(taskpaneHtml({ css: "a{}</style><script>x()</script>" }).match(/<\/style>/gi)).toHaveLength(1);
   });
 
-  it("functions.json has every registry function under the ids the bundle associates", () => {
+  it("functions.json and the bundle's CustomFunctions.associate calls match both ways, each id associated once", () => {
     const meta = JSON.parse(readFileSync(join(out, "functions.json"), "utf8")) as { functions: { id: string; parameters: unknown[] }[] };
-    const bundle = readFileSync(join(out, "functions.js"), "utf8");
-    expect(meta.functions.length).toBeGreaterThanOrEqual(17);
-    for (const f of meta.functions) expect(bundle).toContain(`"${f.id}"`);
     const ids = meta.functions.map((f) => f.id);
     expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(functionsFor("excel").map((d) => d.name).sort());
+    const associated = associations(readFileSync(join(out, "functions.js"), "utf8"));
+    // Every id exactly once, nothing functions.json lacks, each bound to a function.
+    expect([...associated.map((a) => a.id)].sort()).toEqual([...ids].sort());
+    for (const a of associated) expect(a.kind, a.id).toBe("function");
+  });
+
+  it("the association check catches a missing, a doubled and an extra association", () => {
+    const bundle = readFileSync(join(out, "functions.js"), "utf8");
+    const ids = associations(bundle).map((a) => a.id).sort();
+    const tail = (code: string) => `${bundle}\n${code}`;
+    // An id associated twice, or one functions.json does not know, shows in the recorded calls.
+    expect(associations(tail('CustomFunctions.associate("SEARCH", function () {});')).map((a) => a.id).sort()).not.toEqual(ids);
+    expect(associations(tail('CustomFunctions.associate("NOPE", function () {});')).map((a) => a.id).sort()).not.toEqual(ids);
+    // A bundle that never associates SEARCH.
+    const dropped = bundle.replace(/(\.associate\()("SEARCH")/, '$1"SEARCH_GONE"');
+    expect(dropped).not.toBe(bundle);
+    expect(associations(dropped).map((a) => a.id)).not.toContain("SEARCH");
   });
 });
+
+/**
+ * Evaluate functions.js in a fresh context whose CustomFunctions records every
+ * associate(id, fn) call (in order, repeats kept), as Excel's runtime would see them.
+ */
+function associations(bundle: string): { id: string; kind: string }[] {
+  const calls: { id: string; kind: string }[] = [];
+  const context = vm.createContext({
+    CustomFunctions: {
+      associate: (id: unknown, fn: unknown) => void calls.push({ id: String(id), kind: typeof fn }),
+      Error: class { constructor(readonly code: string, readonly message?: string) {} },
+      ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", invalidNumber: "#NUM!" },
+    },
+    Office: { context: { displayLanguage: "en-US", requirements: { isSetSupported: () => false }, document: { settings: { get: () => null, set() {}, saveAsync: (cb: () => void) => cb() } } } },
+    OfficeRuntime: { storage: { getItem: async () => null, setItem: async () => undefined, removeItem: async () => undefined, getItems: async () => ({}), setItems: async () => undefined, removeItems: async () => undefined, getKeys: async () => [] } },
+    console: { log() {}, warn() {}, error() {}, info() {} },
+    setTimeout, clearTimeout, URL, TextEncoder, TextDecoder, crypto: globalThis.crypto,
+  });
+  vm.runInContext(bundle, context, { filename: "functions.js" });
+  return calls;
+}
 
 describe("icons", () => {
   it("writes valid PNGs at every size the ribbon and the store ask for", () => {
