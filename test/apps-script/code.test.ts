@@ -39,7 +39,7 @@ function sheets(opts: Partial<SheetsOptions> = {}, settings: Record<string, stri
 const matrix = (v: unknown) => v as (string | number | boolean)[][];
 
 describe("Code.js", () => {
-  it("is small, evaluates fast in a bare context and does no work while evaluating", () => {
+  it("is small, evaluates in a bare context and does no work while evaluating (its evaluation time is a benchmark figure, npm run bench)", () => {
     expect(Buffer.byteLength(code)).toBeLessThan(250 * 1024);
     const f = createSheetsFake({ emulator, dist: OUT });
     // What the script itself sees: `typeof X` evaluated inside the context, before and after Code.js ran.
@@ -47,9 +47,8 @@ describe("Code.js", () => {
     const none = seen().map(([g]) => [g, "undefined"]);
     expect(seen()).toEqual(none);
     expect(vm.runInContext("typeof UrlFetchApp", f.context)).toBe("object"); // the probe can tell present from absent
-    const ms = f.load(code);
+    f.load(code);
     expect(seen()).toEqual(none);
-    expect(ms).toBeLessThan(50);
     expect(f.calls).toEqual([]);
     expect(f.fetches).toEqual([]);
   });
