@@ -9,7 +9,7 @@ import type { BucketName } from "./ratelimit.ts";
 
 export interface CliOptions { port: number; host: string; emulator: EmulatorOptions }
 
-const HELP = `Usage: npm run emulator -- [flags]
+export const HELP = `Usage: npm run emulator -- [flags]
   --port N              port (default 8787, env PORT; 0 = any free port)
   --host H              interface (default 127.0.0.1)
   --companies N         synthetic companies (default ${DEFAULT_COMPANIES}; tested up to 500000)
@@ -20,6 +20,10 @@ const HELP = `Usage: npm run emulator -- [flags]
   --jitter MS           extra random latency 0..MS
   --fail-rate R         share 0..1 of calls answered 500/503
   --drop-rate R         share 0..1 of calls whose connection is dropped
+  --rate-limit-burst N  the first N API calls answer 429
+  --burst-every N       recurring 429 bursts: after every N API calls…
+  --burst-length N      …the next N calls answer 429 (default 3)
+  --burst-retry-after S Retry-After seconds of burst 429s (default 1)
   --credits-run-out N   paid calls answer 402 after N more credits
   --suggest-rate R --suggest-burst N      suggest bucket (tokens/s, capacity)
   --resolve-rate R --resolve-burst N      resolve bucket
@@ -45,6 +49,11 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
       if (!Number.isFinite(n) || n < min) throw new Error(`${name}: not a number >= ${min}: ${v}`);
       return n;
     };
+    const int = (min = 0) => {
+      const n = num(min);
+      if (!Number.isInteger(n)) throw new Error(`${name}: not a whole number: ${n}`);
+      return n;
+    };
     const bucket = /^--(suggest|resolve|availability|account)-(rate|burst)$/.exec(name);
     if (bucket) {
       const b = bucket[1] as BucketName;
@@ -63,6 +72,10 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
       case "--fail-rate": faults.failRate = Math.min(1, num(0)); break;
       case "--drop-rate": faults.dropRate = Math.min(1, num(0)); break;
       case "--credits-run-out": faults.creditsRunOutAfter = num(0); break;
+      case "--rate-limit-burst": faults.rateLimitBurst = int(0); break;
+      case "--burst-every": faults.burstEvery = int(1); break;
+      case "--burst-length": faults.burstLength = int(1); break;
+      case "--burst-retry-after": faults.burstRetryAfterSeconds = int(0); break;
       default: throw new Error(`unknown flag ${flag} (see --help)`);
     }
   }

@@ -102,13 +102,23 @@ export const MESSAGES = {
   malformedJson: { de: "Der Anfrageinhalt ist kein gültiges JSON.", en: "The request body is not valid JSON." },
   bodyRequired: { de: "Anfrageinhalt (JSON) fehlt.", en: "Request body (JSON) is missing." },
   unknownParam: { de: "Unbekannter Parameter: {what}.", en: "Unknown parameter: {what}." },
+  repeatedParam: { de: "Parameter {what} darf nur einmal vorkommen.", en: "Parameter {what} may appear only once." },
   unknownField: { de: "Unbekanntes Feld: {what}.", en: "Unknown field: {what}." },
+  unknownFieldRule: { de: "Unbekanntes Feld: {what} ({rule}).", en: "Unknown field: {what} ({rule})." },
   invalidField: { de: "Ungültiger Wert für {what}.", en: "Invalid value for {what}." },
+  invalidFieldRule: { de: "Ungültiger Wert für {what}: {rule}.", en: "Invalid value for {what}: {rule}." },
   invalidId: { de: "Ungültige Kennung: {what}.", en: "Invalid id: {what}." },
+  invalidIdRule: { de: "Ungültige Kennung ({what}): {rule}.", en: "Invalid id ({what}): {rule}." },
   serverError: { de: "Interner Fehler (simuliert).", en: "Internal error (simulated)." },
   unavailable: { de: "Dienst vorübergehend nicht verfügbar (simuliert).", en: "Service temporarily unavailable (simulated)." },
 } as const satisfies Dict;
 
-export function msg(key: keyof typeof MESSAGES, lang: Lang, vars: Record<string, string | number> = {}): string {
-  return MESSAGES[key][lang].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ""));
+/** A message variable: plain, or bilingual (a rule) and picked by language. */
+export type MsgVar = string | number | { de: string; en: string };
+
+export function msg(key: keyof typeof MESSAGES, lang: Lang, vars: Record<string, MsgVar> = {}): string {
+  return MESSAGES[key][lang].replace(/\{(\w+)\}/g, (_, k: string) => {
+    const v = vars[k] ?? "";
+    return typeof v === "object" ? v[lang] : String(v);
+  });
 }

@@ -10,7 +10,8 @@ import { World } from "./world.ts";
 import { Accounts, DEMO_CREDITS, SIGNUP_CREDITS, type Usage } from "./billing.ts";
 import { DEFAULT_RATE_LIMITS, RateLimiter, type BucketConfig, type BucketName, type RateLimits } from "./ratelimit.ts";
 import { Faults, type FaultConfig } from "./faults.ts";
-import { ApiError, errorResponse, json, type EmulatorResponse } from "./respond.ts";
+import { ApiError, errorResponse, invalid, json, type EmulatorResponse } from "./respond.ts";
+import { rule } from "./rules.ts";
 import { langOf, type Lang } from "./i18n.ts";
 import { checkQuery } from "./validate.ts";
 import { v2 } from "./routes/v2.ts";
@@ -213,7 +214,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     }
     if (!matched || !m) {
       if (pathMatched) throw new ApiError("METHOD_NOT_ALLOWED", "methodNotAllowed", { what: method }, "method");
-      if (/^\/(v2\/)?suggest\/?$/.test(path)) throw new ApiError("INVALID_INPUT", "invalidField", { what: "prefix" }, "prefix");
+      if (/^\/(v2\/)?suggest\/?$/.test(path)) throw invalid("prefix", rule.atLeast(1, "string"));
       throw new ApiError("NOT_FOUND", "noRoute", { what: path }, "path");
     }
     const ep = matched.ep;

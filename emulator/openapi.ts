@@ -56,6 +56,7 @@ const QUERY_DOC: Record<string, { description: string; schema: Record<string, un
   size: { description: `Number of results (1..${MAX_SIZE}).`, schema: { type: "integer", minimum: 1, maximum: MAX_SIZE } },
   include: { description: "Comma-separated: people, announcements, financials (each adds its credit cost).", schema: { type: "string", pattern: "^(people|announcements|financials)(,(people|announcements|financials))*$" } },
   since: { description: "ISO date (start of that day, UTC) or date-time; only records strictly after it.", schema: { type: "string" } },
+  from: { description: "Changes paging: skip this many of the newest-first list (0..10000); a page shorter than size is the last.", schema: { type: "integer", minimum: 0, maximum: 10000 } },
   radiusKm: { description: "Radius in km (0 < r <= 500, default 10).", schema: { type: "number", exclusiveMinimum: 0, maximum: 500 } },
   type: { description: "Event type: NEWS, BLOG, SOCIAL.", schema: { type: "string" } },
   category: { description: "Event category, e.g. MANAGEMENT_AND_TEAM.", schema: { type: "string" } },
@@ -74,6 +75,9 @@ function exampleUrl(e: Endpoint): string {
   return path + q;
 }
 
+/** The catalogue's price texts are English; their only words besides include names are "per company". */
+const priceDe = (p: string) => p.replace(/\bper company\b/g, "je Firma");
+
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } } });
 
 export function openapiDocument(examplePersonId?: string) {
@@ -90,13 +94,15 @@ export function openapiDocument(examplePersonId?: string) {
     const op: Record<string, unknown> = {
       operationId: e.id,
       summary: e.summary.en,
-      description: `${e.summary.de}. Credits: ${e.priceText}${e.billing === "rate-limited" ? " (rate-limited)" : ""}.`,
+      description: `${e.summary.en}. Credits: ${e.priceText}${e.billing === "rate-limited" ? " (rate-limited)" : ""}.`,
+      "x-description-de": `${e.summary.de}. Credits: ${priceDe(e.priceText)}${e.billing === "rate-limited" ? " (mit Ratenbegrenzung)" : ""}.`,
       tags: [e.version === "v2" ? "v2" : "older listing"],
       "x-credits": e.priceText,
       "x-billing": e.billing,
       ...(e.rateBucket ? { "x-rate-bucket": e.rateBucket } : {}),
       "x-example-request": { method: e.method, url: exampleUrl(e), ...(ex.body !== undefined ? { body: ex.body } : {}) },
-      "x-codeSamples": [{ lang: "shell", label: "curl", source: `curl -X ${e.method} '{base_url}${exampleUrl(e)}' -H 'Authorization: Bearer $COMPANY_DATA_API_KEY'${curlBody}` }],
+      // Double quotes around the header, so the shell expands the key variable.
+      "x-codeSamples": [{ lang: "shell", label: "curl", source: `curl -X ${e.method} '{base_url}${exampleUrl(e)}' -H "Authorization: Bearer $COMPANY_DATA_API_KEY"${curlBody}` }],
       security: e.version === "v1" ? [{ bearer: [] }, { basic: [] }] : [{ bearer: [] }],
       parameters: params,
       responses: {
@@ -120,6 +126,7 @@ export function openapiDocument(examplePersonId?: string) {
       title: "German company data API (local emulator)",
       version: "2",
       description: `Generated from shared/api/schemas.ts and shared/api/endpoints.ts. Maximum size ${MAX_SIZE}, maximum batch ${MAX_BATCH}. Labels follow Accept-Language (DE default, EN).`,
+      "x-description-de": `Erzeugt aus shared/api/schemas.ts und shared/api/endpoints.ts. Höchstens ${MAX_SIZE} Ergebnisse je Seite, höchstens ${MAX_BATCH} Einträge je Stapel. Bezeichnungen folgen Accept-Language (Standard DE, sonst EN).`,
     },
     servers: [{ url: "http://127.0.0.1:8787" }],
     components: {
@@ -137,9 +144,9 @@ export function docsPage(doc: unknown, lang: Lang): string {
   const rows: string[] = [];
   for (const [path, ops] of Object.entries(d.paths)) {
     for (const [method, raw] of Object.entries(ops)) {
-      const op = raw as { operationId: string; summary: string; description: string; "x-credits": string; "x-example-request": { url: string; body?: unknown } };
+      const op = raw as { operationId: string; description: string; "x-description-de": string; "x-credits": string; "x-example-request": { url: string; body?: unknown } };
       const ex = op["x-example-request"];
-      rows.push(`<tr><td><code>${method.toUpperCase()}</code></td><td><code>${esc(path)}</code></td><td>${esc(lang === "de" ? op.description : op.summary)}</td><td>${esc(op["x-credits"])}</td><td><code>${esc(ex.url)}</code>${ex.body !== undefined ? `<pre>${esc(JSON.stringify(ex.body, null, 2))}</pre>` : ""}</td></tr>`);
+      rows.push(`<tr><td><code>${method.toUpperCase()}</code></td><td><code>${esc(path)}</code></td><td>${esc(lang === "de" ? op["x-description-de"] : op.description)}</td><td>${esc(lang === "de" ? priceDe(op["x-credits"]) : op["x-credits"])}</td><td><code>${esc(ex.url)}</code>${ex.body !== undefined ? `<pre>${esc(JSON.stringify(ex.body, null, 2))}</pre>` : ""}</td></tr>`);
     }
   }
   const h = lang === "de"
@@ -147,7 +154,7 @@ export function docsPage(doc: unknown, lang: Lang): string {
     : { title: "Company data API reference (emulator)", method: "Method", path: "Path", what: "Purpose", credits: "Credits", example: "Example" };
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${h.title}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .5rem;vertical-align:top;text-align:left}pre{margin:.3rem 0;font-size:.8rem}</style></head>
-<body><h1>${h.title}</h1><p>${esc(d.info.description)} <a href="/v2/openapi.json">openapi.json</a></p>
+<body><h1>${h.title}</h1><p>${esc(lang === "de" ? d.info["x-description-de"] : d.info.description)} <a href="/v2/openapi.json">openapi.json</a></p>
 <table><thead><tr><th>${h.method}</th><th>${h.path}</th><th>${h.what}</th><th>${h.credits}</th><th>${h.example}</th></tr></thead><tbody>
 ${rows.join("\n")}
 </tbody></table></body></html>`;

@@ -1,6 +1,7 @@
 /** Building answers: JSON bodies and the error body every 4xx/5xx carries (ErrorBody in schemas.ts). */
 import type { HttpResponse } from "../shared/core/http.ts";
-import { msg, type Lang, MESSAGES } from "./i18n.ts";
+import { msg, type Lang, type MsgVar, MESSAGES } from "./i18n.ts";
+import type { Rule } from "./rules.ts";
 
 export interface EmulatorResponse extends HttpResponse {
   /** Latency the network wrapper should add before answering. */
@@ -23,7 +24,7 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly messageKey: keyof typeof MESSAGES,
-    readonly vars: Record<string, string | number> = {},
+    readonly vars: Record<string, MsgVar> = {},
     readonly field?: string,
     readonly retryAfterSeconds?: number,
   ) {
@@ -49,5 +50,7 @@ export function errorResponse(e: ApiError, lang: Lang): EmulatorResponse {
   }, headers);
 }
 
-export const invalid = (field: string, key: keyof typeof MESSAGES = "invalidField") => new ApiError("INVALID_INPUT", key, { what: field }, field);
+/** 400 naming the field and, when known, the rule the value broke. */
+export const invalid = (field: string, rule?: Rule) =>
+  rule ? new ApiError("INVALID_INPUT", "invalidFieldRule", { what: field, rule }, field) : new ApiError("INVALID_INPUT", "invalidField", { what: field }, field);
 export const notFound = (what: string, field?: string) => new ApiError("NOT_FOUND", "notFound", { what }, field);

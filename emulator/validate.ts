@@ -6,13 +6,18 @@ import type * as z from "zod/mini";
 import { COMPANY_ID_PATTERN, MAX_SIZE, PERSON_ID_PATTERN } from "../shared/api/schemas.ts";
 import { INCLUDES, type Include } from "../shared/api/endpoints.ts";
 import { ApiError, invalid } from "./respond.ts";
+import { rule, ruleOfIssue, type IssueLike } from "./rules.ts";
+
+/** Query parameters that may repeat (their values are merged); any other repeat is a 400. */
+const MULTI_VALUED: readonly string[] = ["include"];
 
 export function checkCompanyId(id: string, field = "id"): void {
-  if (!COMPANY_ID_PATTERN.test(id)) throw new ApiError("INVALID_INPUT", "invalidId", { what: field }, field);
+  if (!COMPANY_ID_PATTERN.test(id)) throw badId(field, COMPANY_ID_PATTERN);
 }
 export function checkPersonId(id: string, field = "personId"): void {
-  if (!PERSON_ID_PATTERN.test(id)) throw new ApiError("INVALID_INPUT", "invalidId", { what: field }, field);
+  if (!PERSON_ID_PATTERN.test(id)) throw badId(field, PERSON_ID_PATTERN);
 }
+const badId = (field: string, pattern: RegExp) => new ApiError("INVALID_INPUT", "invalidIdRule", { what: field, rule: rule.pattern(String(pattern)) }, field);
 
 export function parseBody<T>(schema: z.ZodMiniType<T>, text: string | undefined): T {
   if (text === undefined || text.trim() === "") throw new ApiError("INVALID_INPUT", "bodyRequired", {}, "body");
@@ -24,13 +29,14 @@ export function parseBody<T>(schema: z.ZodMiniType<T>, text: string | undefined)
   }
   const r = schema.safeParse(raw);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
+  const issue = r.error.issues[0] as IssueLike;
   const path = formatPath(issue.path);
+  const why = ruleOfIssue(issue, schema, raw);
   if (issue.code === "unrecognized_keys") {
-    const f = (path ? path + "." : "") + (issue as { keys: string[] }).keys[0];
-    throw new ApiError("INVALID_INPUT", "unknownField", { what: f }, f);
+    const f = (path ? path + "." : "") + (issue.keys ?? [])[0];
+    throw why ? new ApiError("INVALID_INPUT", "unknownFieldRule", { what: f, rule: why }, f) : new ApiError("INVALID_INPUT", "unknownField", { what: f }, f);
   }
-  throw invalid(path || "body");
+  throw invalid(path || "body", why);
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
@@ -40,15 +46,20 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 export function checkQuery(q: URLSearchParams, allowed: readonly string[]): void {
-  for (const k of q.keys()) if (!allowed.includes(k)) throw new ApiError("INVALID_INPUT", "unknownParam", { what: k }, k);
+  const seen = new Set<string>();
+  for (const k of q.keys()) {
+    if (!allowed.includes(k)) throw new ApiError("INVALID_INPUT", "unknownParam", { what: k }, k);
+    // q.get() reads only the first value, so a silent repeat would be ignored.
+    if (seen.has(k) && !MULTI_VALUED.includes(k)) throw new ApiError("INVALID_INPUT", "repeatedParam", { what: k }, k);
+    seen.add(k);
+  }
 }
 
 export function intParam(q: URLSearchParams, name: string, def: number, min = 1, max = MAX_SIZE): number {
   const v = q.get(name);
   if (v === null) return def;
-  if (!/^-?\d+$/.test(v)) throw invalid(name);
   const n = Number(v);
-  if (n < min || n > max) throw invalid(name);
+  if (!/^-?\d+$/.test(v) || n < min || n > max) throw invalid(name, rule.number({ value: min, inclusive: true }, { value: max, inclusive: true }, true));
   return n;
 }
 
@@ -56,15 +67,14 @@ export function numParam(q: URLSearchParams, name: string, def: number, minExclu
   const v = q.get(name);
   if (v === null) return def;
   const n = Number(v);
-  if (v.trim() === "" || !Number.isFinite(n) || n <= minExclusive || n > max) throw invalid(name);
+  if (v.trim() === "" || !Number.isFinite(n) || n <= minExclusive || n > max) throw invalid(name, rule.number({ value: minExclusive, inclusive: false }, { value: max, inclusive: true }, false));
   return n;
 }
 
+/** Every value of `include`, as a comma list and/or repeated (`?include=people&include=financials`), merged. */
 export function includeParam(q: URLSearchParams): Include[] {
-  const v = q.get("include");
-  if (v === null) return [];
-  const parts = v.split(",").map((s) => s.trim()).filter(Boolean);
-  for (const p of parts) if (!INCLUDES.includes(p as Include)) throw invalid("include");
+  const parts = q.getAll("include").flatMap((v) => v.split(",")).map((s) => s.trim()).filter(Boolean);
+  for (const p of parts) if (!INCLUDES.includes(p as Include)) throw invalid("include", rule.oneOf(INCLUDES));
   return [...new Set(parts as Include[])];
 }
 
@@ -72,9 +82,9 @@ export function includeParam(q: URLSearchParams): Include[] {
 export function sinceParam(q: URLSearchParams, def: number): number {
   const v = q.get("since");
   if (v === null) return def;
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v)) throw invalid("since");
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v)) throw invalid("since", rule.isoDate);
   const ms = Date.parse(v.length === 10 ? v + "T00:00:00Z" : /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v) ? v + "Z" : v);
-  if (!Number.isFinite(ms)) throw invalid("since");
+  if (!Number.isFinite(ms)) throw invalid("since", rule.isoDate);
   return ms;
 }
 
@@ -83,5 +93,5 @@ export function boolParam(q: URLSearchParams, name: string, def: boolean): boole
   if (v === null) return def;
   if (v === "true" || v === "1") return true;
   if (v === "false" || v === "0") return false;
-  throw invalid(name);
+  throw invalid(name, rule.boolean);
 }

@@ -8,6 +8,7 @@ import { buildPeople, personId, personName, personNumber, type PeopleIndex, ROLE
 import { contactOf, financials, history, industryOf, jobs, news, purposeOf, type CompanyEvent, type EventKind, type FinYear } from "./data/details.ts";
 import type { CompanyRec, StatusCode } from "./data/model.ts";
 import { Clock } from "./clock.ts";
+import { sentence } from "./data/text.ts";
 import { SearchIndex } from "./search/index.ts";
 import { ANNOUNCEMENT_LABELS, CHANGE_LABELS, LEGAL_FORMS, ROLE_LABELS, SIZE_LABELS, STATUS_LABELS, label, type Lang } from "./i18n.ts";
 import type { Include } from "../shared/api/endpoints.ts";
@@ -206,13 +207,13 @@ export class World {
     const left = e.leftPerson !== undefined ? personName(this.seed, e.leftPerson) : "";
     switch (e.kind) {
       case "NEW_ENTRY": return de ? `Neueintragung: ${c.name}, ${city}. Gegenstand: ${purposeOf(c)}` : `New entry: ${c.name}, ${city}. Purpose: ${purposeOf(c)}`;
-      case "ADDRESS": return de ? `Geschäftsanschrift geändert: ${e.newValue}, ${city}.` : `Business address changed: ${e.newValue}, ${city}.`;
+      case "ADDRESS": return sentence(de ? `Geschäftsanschrift geändert: ${e.newValue}, ${city}` : `Business address changed: ${e.newValue}, ${city}`);
       case "CAPITAL": return de ? `Kapital geändert von ${e.oldValue} EUR auf ${e.newValue} EUR.` : `Capital changed from ${e.oldValue} EUR to ${e.newValue} EUR.`;
       case "PURPOSE": return de ? `Gegenstand geändert: ${e.newValue}` : `Purpose changed: ${e.newValue}`;
       case "MANAGEMENT":
-        return de ? `Bestellt: ${who}.${left ? ` Ausgeschieden: ${left}.` : ""}` : `Appointed: ${who}.${left ? ` Left: ${left}.` : ""}`;
+        return de ? `${sentence(`Bestellt: ${who}`)}${left ? ` ${sentence(`Ausgeschieden: ${left}`)}` : ""}` : `${sentence(`Appointed: ${who}`)}${left ? ` ${sentence(`Left: ${left}`)}` : ""}`;
       case "LIQUIDATION": return de ? `Die Gesellschaft ist aufgelöst (Liquidation).` : `The company has been dissolved (liquidation).`;
-      case "INSOLVENCY": return de ? `Eröffnung des Insolvenzverfahrens über das Vermögen der ${c.name}.` : `Insolvency proceedings opened over the assets of ${c.name}.`;
+      case "INSOLVENCY": return sentence(de ? `Eröffnung des Insolvenzverfahrens über das Vermögen der ${c.name}` : `Insolvency proceedings opened over the assets of ${c.name}`);
       case "DELETION": return de ? `Die Firma ist gelöscht.` : `The company has been deleted from the register.`;
     }
   }

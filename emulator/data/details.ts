@@ -5,6 +5,7 @@
  * same company always gets the same details.
  */
 import { Rng } from "../rng.ts";
+import { sentence } from "./text.ts";
 import { INDUSTRIES } from "./industries.ts";
 import { STREETS } from "./places.ts";
 import type { CompanyRec } from "./model.ts";
@@ -181,7 +182,7 @@ export function news(c: CompanyRec, seed: number, today: string, city: string): 
     const publisher = type === "SOCIAL" ? "LinkedIn" : r.pick(PUBLISHERS);
     const title = r.pick(NEWS_TITLES[category]).replace("{n}", c.name).replace("{c}", city);
     const d = addDays(today, -r.int(1, 700));
-    out.push({ type, category, title, text: `${title}. (${publisher})`, source: `https://news.example/${c.id.toLowerCase()}/${k}`, publisher, timestamp: at(d, r) });
+    out.push({ type, category, title, text: `${sentence(title)} (${publisher})`, source: `https://news.example/${c.id.toLowerCase()}/${k}`, publisher, timestamp: at(d, r) });
   }
   return out.sort((a, b) => (a.timestamp < b.timestamp ? 1 : -1));
 }
@@ -197,7 +198,7 @@ export function jobs(c: CompanyRec, seed: number, today: string, city: string, a
   const out: JobItem[] = [];
   for (let k = 0; k < n; k++) {
     const title = r.pick(JOB_TITLES).replace("{w}", word);
-    out.push({ title, text: `${c.name} sucht in ${city}: ${title}.`, source: `https://jobs.example/${c.id.toLowerCase()}/${k}`, publisher: r.pick(["Karriereseite", "Jobbörse", "Arbeitsagentur"]), timestamp: at(addDays(today, -r.int(0, 60)), r), city });
+    out.push({ title, text: sentence(`${c.name} sucht in ${city}: ${title}`), source: `https://jobs.example/${c.id.toLowerCase()}/${k}`, publisher: r.pick(["Karriereseite", "Jobbörse", "Arbeitsagentur"]), timestamp: at(addDays(today, -r.int(0, 60)), r), city });
   }
   return out.sort((a, b) => (a.timestamp < b.timestamp ? 1 : -1));
 }

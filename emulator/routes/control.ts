@@ -7,6 +7,7 @@ import { COMPANY_ID_PATTERN } from "../../shared/api/schemas.ts";
 import { SCHEDULABLE, type ScheduledKind } from "../clock.ts";
 import { ApiError, invalid, json, notFound, type EmulatorResponse } from "../respond.ts";
 import { parseBody } from "../validate.ts";
+import { rule } from "../rules.ts";
 import type { Emulator } from "../index.ts";
 
 const KeysBody = z.strictObject({ credits: z.optional(z.int().check(z.minimum(0), z.maximum(1e12))) });
@@ -21,6 +22,8 @@ const FaultsBody = z.strictObject({
   failRate: z.optional(z.number().check(z.gte(0), z.lte(1))),
   dropRate: z.optional(z.number().check(z.gte(0), z.lte(1))),
   rateLimitBurst: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+  burstEvery: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+  burstLength: z.optional(z.int().check(z.minimum(1), z.maximum(1_000_000))),
   burstRetryAfterSeconds: z.optional(z.int().check(z.minimum(0), z.maximum(3600))),
   creditsRunOutAfter: z.optional(z.nullable(z.int().check(z.minimum(0)))),
 });
@@ -31,6 +34,12 @@ const ScheduleBody = z.strictObject({
   date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
 });
 const ResetBody = z.strictObject({ key: z.optional(z.string()) });
+
+/** A calendar date that exists (the schema checks only the form YYYY-MM-DD). */
+function checkDate(field: string, iso: string): void {
+  const d = new Date(iso + "T00:00:00Z");
+  if (!Number.isFinite(d.getTime()) || d.toISOString().slice(0, 10) !== iso) throw invalid(field, rule.validDate);
+}
 
 export function control(emu: Emulator, method: string, path: string, query: URLSearchParams, body: string | undefined): EmulatorResponse {
   const route = `${method} ${path.replace(/\/+$/, "")}`;
@@ -59,29 +68,28 @@ export function control(emu: Emulator, method: string, path: string, query: URLS
       return json(200, { startDate: emu.clock.startDate, today: emu.clock.today(), day: emu.clock.day() });
     case "POST /_emulator/clock": {
       const b = parseBody(ClockBody, body);
-      if ((b.days === undefined) === (b.date === undefined)) throw invalid(b.days === undefined ? "days" : "date");
-      try {
-        const events = b.days !== undefined ? emu.clock.advance(b.days) : emu.clock.setDate(b.date!);
-        return json(200, { today: emu.clock.today(), day: emu.clock.day(), events });
-      } catch (e) {
-        if (e instanceof RangeError) throw invalid(b.days !== undefined ? "days" : "date");
-        throw e;
-      }
+      if ((b.days === undefined) === (b.date === undefined)) throw invalid(b.days === undefined ? "days" : "date", rule.exactlyOneOf(["days", "date"]));
+      if (b.date !== undefined) checkDate("date", b.date);
+      // The clock moves back only by replaying from its start, so the start date is the floor.
+      if (b.date !== undefined && b.date < emu.clock.startDate) throw invalid("date", rule.notBefore(emu.clock.startDate));
+      const events = b.days !== undefined ? emu.clock.advance(b.days) : emu.clock.setDate(b.date!);
+      return json(200, { today: emu.clock.today(), day: emu.clock.day(), events });
     }
     case "GET /_emulator/clock/preview": {
       const days = Number(query.get("days") ?? "1");
-      if (!Number.isInteger(days) || days < 1 || days > 366) throw invalid("days");
+      if (!Number.isInteger(days) || days < 1 || days > 366) throw invalid("days", rule.number({ value: 1, inclusive: true }, { value: 366, inclusive: true }, true));
       return json(200, { events: emu.clock.preview(days) });
     }
     case "POST /_emulator/schedule": {
       const b = parseBody(ScheduleBody, body);
-      if ((b.day === undefined) === (b.date === undefined)) throw invalid("day");
+      if ((b.day === undefined) === (b.date === undefined)) throw invalid(b.day === undefined ? "day" : "date", rule.exactlyOneOf(["day", "date"]));
+      if (b.date !== undefined) checkDate("date", b.date);
       if (!emu.world.byId(b.id)) throw notFound(b.id, "id");
       try {
         const day = emu.scheduleEvent(b.id, { day: b.day, date: b.date, kind: b.kind });
         return json(200, { id: b.id, kind: b.kind, day });
       } catch (e) {
-        if (e instanceof RangeError) throw invalid(b.day !== undefined ? "day" : "date");
+        if (e instanceof RangeError) throw invalid(b.day !== undefined ? "day" : "date", rule.afterToday(b.day !== undefined ? emu.clock.day() : emu.clock.today()));
         throw e;
       }
     }
