@@ -10,6 +10,7 @@ import { header, type HttpRequest, type HttpResponse } from "../core/http.ts";
 import { http, sleep, type Operation } from "../core/effects.ts";
 import { CompanyDataError, toCompanyDataError } from "../core/errors.ts";
 import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type RetryPolicy } from "../core/retry.ts";
+import { bucketModel, bucketOf, rateLimitsOf, type BucketModel, type RateBucket, type RateLimitOverrides } from "./pacing.ts";
 import { acceptLanguage, type Language } from "../i18n/language.ts";
 
 export const PRODUCTION_BASE_URL = "https://api.implisense.com";
@@ -124,13 +125,22 @@ export function interpret<T>(spec: CallSpec, res: HttpResponse, now: number): { 
   return { ok: true, data: parsed.data };
 }
 
+export interface CallManyOptions {
+  /** Per-bucket limits of the rate-limited endpoints (defaults: DEFAULT_RATE_LIMITS). */
+  rateLimits?: RateLimitOverrides;
+}
+
 /**
  * Send calls in parallel; retry the transient failures (429, 5xx, network)
- * together, honouring the longest Retry-After among them. Each result settles
- * on its own: one failed call never fails the others.
+ * together, honouring the longest Retry-After among them. Calls to
+ * rate-limited endpoints go in waves no larger than their bucket's burst,
+ * spaced by its refill; one that cannot go before the deadline settles as
+ * RATE_LIMITED with the time it could have gone (retryAt), unsent. Each
+ * result settles on its own: one failed call never fails the others.
  */
-export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[]): Operation<CallResult<T>[]> {
+export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opts: CallManyOptions = {}): Operation<CallResult<T>[]> {
   const policy = { ...DEFAULT_RETRY, ...cfg.retry };
+  const limits = rateLimitsOf(opts.rateLimits);
   const results: (CallResult<T> | undefined)[] = new Array(specs.length);
   const requests: (HttpRequest | undefined)[] = specs.map((spec, i) => {
     try {
@@ -141,15 +151,85 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[]): Op
       return undefined;
     }
   });
-  let todo = specs.map((_, i) => i).filter((i) => requests[i] !== undefined);
-  for (let attempt = 1; todo.length > 0; attempt++) {
-    for (const i of todo) cfg.onRequest?.(specs[i].endpoint);
-    const responses = yield* http(todo.map((i) => requests[i]!));
-    const now = cfg.now();
+  // Sleeps move this clock even when the host's does not (fake drivers), so waiting always makes progress.
+  let clock = cfg.now();
+  const now = () => Math.max(cfg.now(), clock);
+  const buckets = new Map<RateBucket, BucketModel>();
+  const bucketFor = (i: number): BucketModel | undefined => {
+    const b = bucketOf(specs[i].endpoint);
+    if (!b) return undefined;
+    let m = buckets.get(b);
+    if (!m) buckets.set(b, (m = bucketModel(cfg.now, cfg.baseUrl, cfg.apiKey ?? "", b, limits[b], now())));
+    return m;
+  };
+  const attempts = specs.map(() => 0);
+  /** Pending calls and when each may go next (input order kept within a time). */
+  const readyAt = new Map<number, number>();
+  specs.forEach((_, i) => { if (requests[i] !== undefined) readyAt.set(i, -Infinity); });
+
+  while (readyAt.size > 0) {
+    const t = now();
+    const send: number[] = [];
+    let wake = Infinity;
+    const paced = new Map<BucketModel, number[]>();
+    for (const i of [...readyAt.keys()].sort((a, b) => a - b)) {
+      const at = readyAt.get(i)!;
+      const m = bucketFor(i);
+      if (at > t) wake = Math.min(wake, at);
+      else if (!m) send.push(i);
+      else {
+        const list = paced.get(m) ?? [];
+        list.push(i);
+        paced.set(m, list);
+      }
+    }
+    for (const [m, ready] of paced) {
+      let go = ready;
+      if (cfg.deadline !== undefined) {
+        // Whatever the bucket cannot let through before the deadline is answered now, not dropped.
+        go = [];
+        ready.forEach((i, k) => {
+          const wait = m.waitFor(k + 1, t);
+          if (t + wait < cfg.deadline!) return go.push(i);
+          readyAt.delete(i);
+          const prior = results[i];
+          const retryAt = t + wait;
+          const error = prior && !prior.ok && prior.error.code === "RATE_LIMITED" && prior.error.details.retryAt !== undefined
+            ? prior.error
+            : new CompanyDataError("RATE_LIMITED", { retryAt });
+          results[i] = { ok: false, error, attempts: attempts[i] };
+        });
+      }
+      if (go.length === 0) continue;
+      const wave = Math.min(m.limit.burst, go.length);
+      const wait = m.waitFor(wave, t);
+      if (wait > 0) {
+        wake = Math.min(wake, t + wait);
+        continue;
+      }
+      m.take(wave, t);
+      send.push(...go.slice(0, wave));
+    }
+
+    if (send.length === 0) {
+      if (wake === Infinity) break; // nothing pending (all settled at the deadline)
+      yield* sleep(wake - t);
+      clock = wake;
+      continue;
+    }
+    send.sort((a, b) => a - b);
+    for (const i of send) {
+      cfg.onRequest?.(specs[i].endpoint);
+      readyAt.delete(i);
+      attempts[i]++;
+    }
+    const responses = yield* http(send.map((i) => requests[i]!));
+    const after = now();
     const retry: number[] = [];
     let wait = 0;
-    todo.forEach((i, k) => {
-      const outcome = interpret<T>(specs[i], responses[k], now);
+    send.forEach((i, k) => {
+      const attempt = attempts[i];
+      const outcome = interpret<T>(specs[i], responses[k], after);
       if (outcome.ok) {
         const credits = endpoint(specs[i].endpoint).cost(specs[i].cost);
         cfg.onSpend?.(specs[i].endpoint, credits);
@@ -157,15 +237,15 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[]): Op
         return;
       }
       results[i] = { ok: false, error: outcome.error, attempts: attempt };
+      if (outcome.error.code === "RATE_LIMITED") bucketFor(i)?.exhausted(after, outcome.error.details.retryAt);
       if (!outcome.error.transient) return;
-      const retryAfterMs = outcome.error.details.retryAt !== undefined ? Math.max(0, outcome.error.details.retryAt - now) : undefined;
-      const delay = nextDelay({ n: attempt, retryAfterMs, policy, now, deadline: cfg.deadline, random: cfg.random });
+      const retryAfterMs = outcome.error.details.retryAt !== undefined ? Math.max(0, outcome.error.details.retryAt - after) : undefined;
+      const delay = nextDelay({ n: attempt, retryAfterMs, policy, now: after, deadline: cfg.deadline, random: cfg.random });
       if (delay === null) return;
       retry.push(i);
       wait = Math.max(wait, delay);
     });
-    todo = retry;
-    if (todo.length > 0) yield* sleep(wait);
+    for (const i of retry) readyAt.set(i, after + wait);
   }
   return results as CallResult<T>[];
 }

@@ -57,7 +57,7 @@ export function* cachedCallMany<T = unknown>(ctx: OpContext, specs: CallSpec[]):
   });
 
   const send = distinct.filter((i) => !results.has(i));
-  const answers = yield* callMany<T>(ctx.client, send.map((i) => specs[i]));
+  const answers = yield* callMany<T>(ctx.client, send.map((i) => specs[i]), { rateLimits: ctx.rateLimits });
   const store: Record<string, string> = {};
   const storeNotFound: Record<string, string> = {};
   send.forEach((i, k) => {

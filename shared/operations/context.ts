@@ -3,6 +3,7 @@
  * invocation (a custom-function call, a sidebar action, a CLI run).
  */
 import type { ClientConfig } from "../api/client.ts";
+import type { RateLimitOverrides } from "../api/pacing.ts";
 
 export interface OpContext {
   client: ClientConfig;
@@ -15,4 +16,11 @@ export interface OpContext {
    * never share answers (e.g. a hash of base URL + document id).
    */
   scope: string;
+  /**
+   * Burst and refill per bucket of the rate-limited endpoints (resolve,
+   * suggest, availability, account and the older free ones). Defaults: the
+   * emulator's documented buckets (DEFAULT_RATE_LIMITS); the real service's
+   * numbers are not published.
+   */
+  rateLimits?: RateLimitOverrides;
 }

@@ -6,6 +6,7 @@
  * ten); free mode calls the rate-limited single resolve per distinct row.
  */
 import { callMany, type CallSpec } from "../api/client.ts";
+import { DEFAULT_RATE_LIMITS } from "../api/pacing.ts";
 import type { CompanySummary, ResolveQuery, ResolveResult } from "../api/schemas.ts";
 import { cacheGet, cachePut, type Operation } from "../core/effects.ts";
 import { CompanyDataError, invalid } from "../core/errors.ts";
@@ -28,8 +29,8 @@ export interface ResolvedRow {
 
 export type ResolveMode = "batch" | "free";
 
-/** Single resolves sent at once in free mode (decision: the emulator's resolve bucket holds 5). */
-export const FREE_WAVE = 5;
+/** Single resolves sent at once in free mode: the resolve bucket's default burst (api/pacing.ts). */
+export const FREE_WAVE = DEFAULT_RATE_LIMITS.resolve.burst;
 
 const errorRow = (error: CompanyDataError): ResolvedRow => ({ status: "error", match: null, confidence: null, candidates: [], error });
 
@@ -82,7 +83,7 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
       body: { companies: c.map((d, j) => ({ ...plan.distinct[d].query, ref: String(j) })) },
       cost: { count: c.length },
     }));
-    const results = yield* callMany<{ results: (ResolveResult & { ref?: string | null; index?: number | null })[] }>(ctx.client, specs);
+    const results = yield* callMany<{ results: (ResolveResult & { ref?: string | null; index?: number | null })[] }>(ctx.client, specs, { rateLimits: ctx.rateLimits });
     chunks.forEach((c, k) => {
       const r = results[k];
       if (!r.ok) {
@@ -100,25 +101,17 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
       });
     });
   } else {
-    // Single resolve is throttled steadily: a burst of hundreds would mostly
-    // come back 429. Waves of FREE_WAVE each get their own retries; once the
-    // caller's deadline has passed, the rest are reported as TIMEOUT unsent.
-    for (let at = 0; at < misses.length; at += FREE_WAVE) {
-      const wave = misses.slice(at, at + FREE_WAVE);
-      const deadline = ctx.client.deadline;
-      if (deadline !== undefined && ctx.client.now() >= deadline) {
-        for (const d of wave) answers[d] = errorRow(new CompanyDataError("TIMEOUT"));
-        continue;
-      }
-      const results = yield* callMany<ResolveResult>(ctx.client, wave.map((d) => ({ endpoint: "resolve", body: plan.distinct[d].query })));
-      wave.forEach((d, k) => {
-        const r = results[k];
-        if (r.ok) answers[d] = fromResult(r.data);
-        // A 404 from single resolve means "no such company": an answer, not a failure.
-        else if (r.error.code === "NOT_FOUND") answers[d] = { status: "not_found", match: null, confidence: null, candidates: [] };
-        else answers[d] = errorRow(r.error);
-      });
-    }
+    // Single resolve is rate-limited: the client paces it in waves of the
+    // resolve bucket's burst (see api/pacing.ts); what cannot go before the
+    // caller's deadline comes back RATE_LIMITED with its retry time, unsent.
+    const results = yield* callMany<ResolveResult>(ctx.client, misses.map((d) => ({ endpoint: "resolve", body: plan.distinct[d].query })), { rateLimits: ctx.rateLimits });
+    misses.forEach((d, k) => {
+      const r = results[k];
+      if (r.ok) answers[d] = fromResult(r.data);
+      // A 404 from single resolve means "no such company": an answer, not a failure.
+      else if (r.error.code === "NOT_FOUND") answers[d] = { status: "not_found", match: null, confidence: null, candidates: [] };
+      else answers[d] = errorRow(r.error);
+    });
   }
 
   if (ttl > 0) {

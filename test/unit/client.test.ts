@@ -144,3 +144,82 @@ describe("callMany", () => {
     expect(() => runSync(call(ctx.client, { endpoint: "account" }), api.sync)).toThrow(/rejected/);
   });
 });
+
+describe("callMany pacing of rate-limited endpoints", () => {
+  const ok = (_req: unknown, url: URL) => json(200, { id: url.pathname.split("/")[3] });
+  const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `DE${String(from + i).padStart(10, "0")}`);
+  const availability = (list: string[]) => list.map((id) => ({ endpoint: "availability" as const, path: { id } }));
+
+  test("waves no larger than the burst, spaced by the refill; no sleep for the first wave", () => {
+    const api = fakeApi(ok, NOW);
+    const { ctx } = testContext(api.now);
+    const results = runSync(callMany(ctx.client, availability(ids(50))), api.sync);
+    expect(results.every((r) => r.ok && r.attempts === 1)).toBe(true);
+    expect(api.batches).toEqual([20, 20, 10]);
+    expect(api.sleeps).toEqual([4_000, 2_000]); // 20 tokens at 5/s, then 10
+  });
+  test("paid endpoints are not paced; a mix sends the paid ones at once", () => {
+    const api = fakeApi(ok, NOW);
+    const { ctx } = testContext(api.now);
+    const paid = ids(60).map((id) => ({ endpoint: "profile" as const, path: { id } }));
+    runSync(callMany(ctx.client, paid), api.sync);
+    expect(api.batches).toEqual([60]);
+    runSync(callMany(ctx.client, [...paid.slice(0, 5), ...availability(ids(25, 100))]), api.sync);
+    expect(api.batches.slice(1)).toEqual([25, 5]);
+  });
+  test("consecutive calls with one clock share the bucket model", () => {
+    const api = fakeApi(ok, NOW);
+    const { ctx } = testContext(api.now);
+    runSync(callMany(ctx.client, availability(ids(20))), api.sync);
+    runSync(callMany(ctx.client, availability(ids(20, 20))), api.sync);
+    expect(api.batches).toEqual([20, 20]);
+    expect(api.sleeps).toEqual([4_000]);
+    // A context spread from it (as the operations make) still shares it.
+    runSync(callMany({ ...ctx.client, onRequest: () => {} }, availability(ids(1, 40))), api.sync);
+    expect(api.sleeps).toEqual([4_000, 200]);
+  });
+  test("configurable per bucket; bad limits are INVALID_INPUT naming the field", () => {
+    const api = fakeApi(ok, NOW);
+    const { ctx } = testContext(api.now);
+    runSync(callMany(ctx.client, availability(ids(9)), { rateLimits: { availability: { burst: 4, perSecond: 2 } } }), api.sync);
+    expect(api.batches).toEqual([4, 4, 1]);
+    expect(api.sleeps).toEqual([2_000, 500]);
+    const field = (limits: unknown) => {
+      try {
+        runSync(callMany(ctx.client, availability(ids(1)), { rateLimits: limits as never }), api.sync);
+      } catch (e) {
+        return (e as CompanyDataError).details.field;
+      }
+    };
+    expect(field({ availability: { burst: 0, perSecond: 1 } })).toBe("rateLimits.availability.burst");
+    expect(field({ resolve: { burst: 2, perSecond: -1 } })).toBe("rateLimits.resolve.perSecond");
+    expect(field({ lookup: { burst: 2, perSecond: 1 } })).toBe("rateLimits.lookup");
+  });
+  test("a 429 empties the model and its Retry-After holds the whole bucket, then the call is retried", () => {
+    let shut = true;
+    const api = fakeApi((req, url) => {
+      if (shut && url.pathname.includes("DE0000000003")) {
+        shut = false;
+        return json(429, {}, { "Retry-After": "2" });
+      }
+      return ok(req, url);
+    }, NOW);
+    const { ctx } = testContext(api.now);
+    const results = runSync(callMany(ctx.client, availability(ids(10))), api.sync);
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(results[3].attempts).toBe(2);
+    expect(api.batches).toEqual([10, 1]);
+    expect(api.sleeps).toEqual([2_000]);
+  });
+  test("what cannot go before the deadline settles RATE_LIMITED with the time it could go, unsent", () => {
+    const api = fakeApi(ok, NOW);
+    const { ctx } = testContext(api.now, {}, { deadline: NOW + 1_000 });
+    const results = runSync(callMany(ctx.client, availability(ids(30))), api.sync);
+    // 20 at once, 4 more refill within the second (at 200 ms each), the rest would go at 1 s or later.
+    expect(results.filter((r) => r.ok)).toHaveLength(24);
+    expect(api.requests).toHaveLength(24);
+    const late = results.slice(24);
+    expect(late.every((r) => !r.ok && r.error.code === "RATE_LIMITED" && r.attempts === 0)).toBe(true);
+    expect(late.map((r) => !r.ok && r.error.details.retryAt! - NOW)).toEqual([1_000, 1_200, 1_400, 1_600, 1_800, 2_000]);
+  });
+});

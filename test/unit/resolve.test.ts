@@ -84,15 +84,24 @@ describe("resolveMany", () => {
     expect(api.requests).toHaveLength(2);
     expect(credits(spent)).toBe(0);
   });
-  test("free mode sends single resolves in waves and stops at the deadline", () => {
+  test("free mode sends single resolves in waves of the bucket's burst, spaced by its refill, and answers RATE_LIMITED at the deadline", () => {
     const { api, ctx, run } = setup();
     const rows = Array.from({ length: 12 }, (_, i) => ({ name: `Firma ${i}` }));
     run(resolveMany({ ...ctx, cacheTtlSeconds: 0 }, rows, { mode: "free" }));
     expect(api.batches).toEqual([FREE_WAVE, FREE_WAVE, 2]);
+    // 5 tokens refill in 2.5 s at 2/s; the last 2 need 1 s.
+    expect(api.sleeps).toEqual([2_500, 1_000]);
     const late = { ...ctx, cacheTtlSeconds: 0, client: { ...ctx.client, deadline: api.now() } };
     const out = run(resolveMany(late, rows, { mode: "free" }));
-    expect(out.every((r) => r.status === "error" && r.error?.code === "TIMEOUT")).toBe(true);
+    expect(out.every((r) => r.status === "error" && r.error?.code === "RATE_LIMITED" && r.error.details.retryAt! > api.now())).toBe(true);
     expect(api.requests).toHaveLength(12);
+  });
+  test("free mode takes the caller's resolve bucket", () => {
+    const { api, ctx, run } = setup();
+    const rows = Array.from({ length: 7 }, (_, i) => ({ name: `Firma ${i}` }));
+    run(resolveMany({ ...ctx, cacheTtlSeconds: 0, rateLimits: { resolve: { burst: 3, perSecond: 1 } } }, rows, { mode: "free" }));
+    expect(api.batches).toEqual([3, 3, 1]);
+    expect(api.sleeps).toEqual([3_000, 1_000]);
   });
   test("not_found answers are cached briefly, like NOT_FOUND", () => {
     const { api, ctx, run } = setup();
