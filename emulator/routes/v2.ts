@@ -12,6 +12,8 @@ import { company, type Ctx, type Handler } from "./context.ts";
 
 /** Default look-back of changes without `since` (decision). */
 export const DEFAULT_CHANGES_DAYS = 30;
+/** Largest `from` offset of changes paging (like search's). */
+export const MAX_CHANGES_FROM = 10_000;
 export const DEFAULT_NEARBY_RADIUS_KM = 10;
 
 export function resolutionView(ctx: Ctx, r: Resolution) {
@@ -92,6 +94,8 @@ export const v2: Record<string, Handler> = {
     const today = w.today();
     const sinceMs = sinceParam(ctx.query, Date.parse(today + "T00:00:00Z") - DEFAULT_CHANGES_DAYS * 86_400_000);
     const size = intParam(ctx.query, "size", MAX_SIZE);
+    // Paging (decision, see README): an offset into the newest-first list after `since`.
+    const from = intParam(ctx.query, "from", 0, 0, MAX_CHANGES_FROM);
     const c = company(ctx, ctx.params.id);
     return {
       body: {
@@ -99,7 +103,7 @@ export const v2: Record<string, Handler> = {
         since: new Date(sinceMs).toISOString(),
         // Everything up to the end of the emulator's today is included: pass `until` as the next `since`.
         until: `${today}T23:59:59Z`,
-        changes: w.changesView(c, ctx.lang, sinceMs).slice(0, size),
+        changes: w.changesView(c, ctx.lang, sinceMs).slice(from, from + size),
       },
     };
   },

@@ -66,7 +66,7 @@ export const ENDPOINTS = define([
     summary: { en: "Company profile, optionally with people, announcements, financials", de: "Firmenprofil, optional mit Personen, Bekanntmachungen, Finanzdaten" } },
   { id: "availability", method: "GET", path: "/v2/companies/{id}/availability", version: "v2", billing: "rate-limited", rateBucket: "availability", query: [], response: S.AvailabilityResponse, cost: fixed(0), priceText: "0",
     summary: { en: "Which data exists for a company", de: "Welche Daten es zu einer Firma gibt" } },
-  { id: "changes", method: "GET", path: "/v2/companies/{id}/changes", version: "v2", billing: "credits", query: ["since", "size"], response: S.ChangesResponse, cost: fixed(1), priceText: "1",
+  { id: "changes", method: "GET", path: "/v2/companies/{id}/changes", version: "v2", billing: "credits", query: ["since", "size", "from"], response: S.ChangesResponse, cost: fixed(1), priceText: "1",
     summary: { en: "Changes since a point in time", de: "Änderungen seit einem Zeitpunkt" } },
   { id: "nearby", method: "GET", path: "/v2/companies/{id}/nearby", version: "v2", billing: "credits", query: ["radiusKm", "size"], response: S.CompanyListResponse, cost: fixed(1), priceText: "1",
     summary: { en: "Companies near this company", de: "Firmen in der Nähe" } },

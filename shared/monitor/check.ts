@@ -32,7 +32,7 @@ import { all, sheet, storeGet, storePut, type Operation } from "../core/effects.
 import { CompanyDataError, invalid } from "../core/errors.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
 import type { OpContext } from "../operations/context.ts";
-import { getAvailability, getChanges, getProfiles, type Availability, type ChangesResponse } from "../operations/company.ts";
+import { getAvailability, getChanges, getProfiles, type Availability, type ChangesResult } from "../operations/company.ts";
 import { resolveMany } from "../operations/resolve.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import { appendNew, CHANGES_SHEET, logLine, readLoggedKeys, type LogLine } from "./changelog.ts";
@@ -90,6 +90,12 @@ export interface RunSummary {
   errors: number;
   groups: Record<"risk" | "watch" | "none", number>;
   newChanges: number;
+  /**
+   * Pages of changes beyond the first that companies with more than
+   * CHANGES_PAGE new changes needed (1 credit each; see changesPages): the
+   * only spend the plan cannot know in advance. spent = estimate + this.
+   */
+  extraChangePages: number;
   /** Exact price of the plan at the start of this call (what "Check now" shows). */
   estimate: number;
   plan: PortfolioPlanned;
@@ -320,7 +326,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     ambiguous: rows.filter((r) => r.kind === "ambiguous").length,
     notFound: rows.filter((r) => r.kind === "not_found").length,
     errors: rows.filter((r) => r.kind === "error").length,
-    groups: { risk: 0, watch: 0, none: 0 }, newChanges: 0,
+    groups: { risk: 0, watch: 0, none: 0 }, newChanges: 0, extraChangePages: 0,
     estimate, plan: planned, spent: 0, requests: 0, left: { companies: 0, credits: 0 },
     message: { de: "", en: "" },
   };
@@ -374,9 +380,9 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       getProfiles(fresh, plain),
       getProfiles(fresh, withFin, ["financials"]),
       ...changesOf.map((p) => catching(getChanges(fresh, p.id, states.get(p.id)!.wm, CHANGES_PAGE))),
-    ])) as [Map<string, Company | CompanyDataError>, Map<string, Company | CompanyDataError>, ...(ChangesResponse | CompanyDataError)[]];
+    ])) as [Map<string, Company | CompanyDataError>, Map<string, Company | CompanyDataError>, ...(ChangesResult | CompanyDataError)[]];
     const profiles = new Map([...results[0], ...results[1]]);
-    const changes = new Map<string, ChangesResponse | CompanyDataError>(changesOf.map((p, k) => [p.id, results[2 + k] as ChangesResponse | CompanyDataError]));
+    const changes = new Map<string, ChangesResult | CompanyDataError>(changesOf.map((p, k) => [p.id, results[2 + k] as ChangesResult | CompanyDataError]));
 
     // New change lines first, watermarks after: a crash in between re-fetches, and the line keys keep the log single.
     const lines: LogLine[] = [];
@@ -421,11 +427,13 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       const result: StoredResult = { group: screened.group, code: screened.flag.code, text: screened.flag.text, keyFigure: screened.keyFigure };
       // The first check starts the watermark now: what happened before it is history, not news.
       let wm = st ? st.wm : now;
-      const c = ch as ChangesResponse | undefined;
+      const c = ch as ChangesResult | undefined;
       if (c) {
         for (const x of c.changes) wm = laterOf(wm, x.date);
-        // A full page may have more behind it: stop at its newest entry so the next run asks again.
-        if (c.changes.length < CHANGES_PAGE) wm = laterOf(wm, c.until ?? now);
+        // getChanges pages to the end; only if it had to stop early does the watermark stay at the newest entry.
+        if (c.complete) wm = laterOf(wm, c.until ?? now);
+        // The plan priced one page per company: more than CHANGES_PAGE new changes cost a credit per extra page.
+        summary.extraChangePages += c.pages - 1;
       }
       updated.set(id, {
         v: 1, wm, lastChange: a.lastChangeDate ?? profile.lastChangeDate ?? null,
@@ -511,8 +519,8 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
 function messageOf(s: RunSummary, stopped: CompanyDataError | null, budget: number | null, lang: Language): Bilingual {
   void lang;
   const base = {
-    de: `${s.companies} Firmen (${s.checked} abgefragt, ${s.unchanged} unverändert): ${s.groups.risk} Risiko, ${s.groups.watch} beobachten, ${s.groups.none} ohne Auffälligkeiten; ${s.newChanges} neue Änderungen. ${s.spent} Credits.`,
-    en: `${s.companies} companies (${s.checked} fetched, ${s.unchanged} unchanged): ${s.groups.risk} risk, ${s.groups.watch} watch, ${s.groups.none} no flags; ${s.newChanges} new changes. ${s.spent} credits.`,
+    de: `${s.companies} Firmen (${s.checked} abgefragt, ${s.unchanged} unverändert): ${s.groups.risk} Risiko, ${s.groups.watch} beobachten, ${s.groups.none} ohne Auffälligkeiten; ${s.newChanges} neue Änderungen. ${s.spent} Credits${s.extraChangePages ? ` (davon ${s.extraChangePages} für weitere Seiten von Änderungen, über die Schätzung hinaus)` : ""}.`,
+    en: `${s.companies} companies (${s.checked} fetched, ${s.unchanged} unchanged): ${s.groups.risk} risk, ${s.groups.watch} watch, ${s.groups.none} no flags; ${s.newChanges} new changes. ${s.spent} credits${s.extraChangePages ? ` (${s.extraChangePages} of them for further pages of changes, beyond the estimate)` : ""}.`,
   };
   if (s.status === "paused")
     return { de: `Zeitlimit erreicht, wird fortgesetzt: noch ${s.left.companies} Firmen (${s.left.credits} Credits). ${base.de}`, en: `Time limit reached, will continue: ${s.left.companies} companies left (${s.left.credits} credits). ${base.en}` };

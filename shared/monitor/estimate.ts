@@ -24,7 +24,12 @@ export interface PortfolioPlanned {
   profiles: number;
   /** Profiles with include=financials (1 + 4 credits each). */
   profilesWithFinancials: number;
-  /** Changes since the watermark (1 credit each). */
+  /**
+   * Changes since the watermark: one page (1 credit) per changed company.
+   * A company with n new changes takes changesPages(n) pages (operations/company.ts);
+   * n is only known once fetched, so pages beyond the first are counted by the run
+   * (RunSummary.extraChangePages), not here.
+   */
   changes: number;
 }
 

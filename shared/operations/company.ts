@@ -96,9 +96,58 @@ export function* getFinancials(ctx: OpContext, id: string): Operation<Financials
   return yield* one(ctx, { endpoint: "financials", path: { id: V.companyId(id) } });
 }
 
-export function* getChanges(ctx: OpContext, id: string, since: string, size?: number): Operation<ChangesResponse> {
+/** Changes asked for per page: the API's largest. */
+export const CHANGES_PAGE_SIZE = S.MAX_SIZE;
+/** The API's largest `from` offset (emulator decision, like search's): paging stops there. */
+export const MAX_CHANGES_OFFSET = 10_000;
+
+/**
+ * Requests (1 credit each) that fetching n changes takes: pages of `size`
+ * until one comes back short, so a multiple of `size` needs one more, empty page.
+ */
+export const changesPages = (n: number, size: number = CHANGES_PAGE_SIZE) => Math.floor(Math.max(0, n) / size) + 1;
+
+export interface ChangesResult extends ChangesResponse {
+  /** Pages fetched (= credits spent when nothing came from the cache). */
+  pages: number;
+  /** False when paging stopped early (maxPages, or the API's offset limit): older changes after `since` are missing. */
+  complete: boolean;
+}
+
+const changeKey = (c: S.Change) => JSON.stringify([c.date, c.kind, c.field, c.oldValue, c.newValue, c.text, c.source]);
+
+/**
+ * Every change after `since`, newest first, fetched page by page (`from`
+ * offsets; see emulator/README "Changes paging"). `until` is the first page's:
+ * passed as the next `since` it misses nothing that arrived while paging. A
+ * change arriving between two pages shifts the offsets by one, which repeats
+ * an entry: repeats are dropped.
+ */
+export function* getChanges(ctx: OpContext, id: string, since: string, size?: number, opts: { maxPages?: number } = {}): Operation<ChangesResult> {
   const cid = V.companyId(id);
-  return yield* one(ctx, { endpoint: "changes", path: { id: cid }, query: { since: V.isoDate(since, "since"), size: V.size(size) } });
+  const s = V.isoDate(since, "since");
+  const pageSize = V.size(size) ?? CHANGES_PAGE_SIZE;
+  const maxPages = opts.maxPages ?? Infinity;
+  if (maxPages !== Infinity && (!Number.isInteger(maxPages) || maxPages < 1)) throw invalid("maxPages", "expected a whole number ≥ 1");
+  const seen = new Set<string>();
+  const changes: S.Change[] = [];
+  let first: ChangesResponse | undefined;
+  let pages = 0;
+  for (let from = 0; ; from += pageSize) {
+    const page = yield* one<ChangesResponse>(ctx, { endpoint: "changes", path: { id: cid }, query: { since: s, size: pageSize, from: from > 0 ? from : undefined } });
+    pages++;
+    first ??= page;
+    for (const c of page.changes) {
+      const k = changeKey(c);
+      if (!seen.has(k)) {
+        seen.add(k);
+        changes.push(c);
+      }
+    }
+    const last = page.changes.length < pageSize;
+    if (last) return { ...first, changes, pages, complete: true };
+    if (pages >= maxPages || from + pageSize > MAX_CHANGES_OFFSET) return { ...first, changes, pages, complete: false };
+  }
 }
 
 export function* getNearby(ctx: OpContext, id: string, radiusKm?: number, size?: number): Operation<CompanyListResponse> {
@@ -158,7 +207,7 @@ export function* suggest(ctx: OpContext, prefix: string, size?: number): Operati
 
 /** The account and balance: never cached. */
 export function* getAccount(ctx: OpContext): Operation<AccountResponse> {
-  const [r] = yield* callMany<AccountResponse>(ctx.client, [{ endpoint: "account" }]);
+  const [r] = yield* callMany<AccountResponse>(ctx.client, [{ endpoint: "account" }], { rateLimits: ctx.rateLimits });
   if (!r.ok) throw r.error;
   return r.data;
 }
