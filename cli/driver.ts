@@ -1,6 +1,7 @@
 /**
  * The Node host: fetch with a per-request timeout, real sleeps, an in-memory
- * cache bounded in size (a 100,000-row file must not hold every profile), and
+ * cache bounded in bytes (a 100,000-row file must not hold every profile; the
+ * enrichment keeps its own compact memo of what it bought), and
  * an optional journal that makes paid answers survive a kill: every 2xx
  * answer is appended the moment it arrives, and on resume the same request is
  * answered from the journal instead of being bought again. What a kill can
@@ -15,11 +16,21 @@ export interface NodeDriverOptions {
   timeoutMs?: number;
   /** Largest number of cached answers kept (oldest dropped first). */
   cacheEntries?: number;
+  /** Largest total size of the cached answers in UTF-16 code units (oldest dropped first). Default 4 Mi. */
+  cacheChars?: number;
   /** File to which answers and cache writes are appended, and from which they are read back at start. */
   journal?: string;
-  /** Requests in flight at once (default 16). */
+  /** Requests in flight at once (default DEFAULT_PARALLEL). */
   parallel?: number;
 }
+
+/**
+ * Requests in flight at once. Enough for a 1,000-row chunk's profiles to go
+ * in one round trip or so; what a kill can cost is what is in flight (each
+ * answer is journalled as it arrives), so this also bounds that.
+ */
+export const DEFAULT_PARALLEL = 128;
+export const DEFAULT_CACHE_CHARS = 4 * 1024 * 1024;
 
 /** The journal holds no secret: the key travels only in headers, which are not part of the signature. */
 const signature = (r: HttpRequest) => `${r.method} ${r.url}\n${r.body ?? ""}`;
@@ -59,14 +70,24 @@ async function send(req: HttpRequest, timeoutMs: number): Promise<HttpResponse> 
 export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJournal(): void } {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const cap = opts.cacheEntries ?? 20_000;
+  const capChars = opts.cacheChars ?? DEFAULT_CACHE_CHARS;
   const cache = new Map<string, { value: string; expires: number }>();
+  let chars = 0;
   const store = new Map<string, string>();
   const replay = new Map<string, HttpResponse>();
-  const parallel = Math.max(1, opts.parallel ?? 16);
-  const put = (k: string, value: string, expires: number) => {
+  const parallel = Math.max(1, Math.floor(opts.parallel ?? DEFAULT_PARALLEL));
+  const drop = (k: string) => {
+    const old = cache.get(k);
+    if (!old) return;
+    chars -= k.length + old.value.length;
     cache.delete(k);
+  };
+  const put = (k: string, value: string, expires: number) => {
+    drop(k);
+    if (k.length + value.length > capChars) return;
     cache.set(k, { value, expires });
-    while (cache.size > cap) cache.delete(cache.keys().next().value as string);
+    chars += k.length + value.length;
+    while (cache.size > cap || chars > capChars) drop(cache.keys().next().value as string);
   };
   if (opts.journal && existsSync(opts.journal)) {
     for (const line of readFileSync(opts.journal, "utf8").split("\n")) {

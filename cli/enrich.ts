@@ -1,12 +1,19 @@
 /**
- * `company-data enrich` and `company-data estimate enrich`: a CSV streamed in
- * chunks of 500 rows. Each chunk's output rows are appended to OUT.partial,
- * then the checkpoint OUT.checkpoint.json records how many rows and bytes are
- * done; a kill at any point resumes from the last checkpoint (the partial file
- * is cut back to it). Answers paid for in an unfinished chunk are journalled
- * (OUT.journal.jsonl) and read back as cache hits, so nothing is bought twice.
- * When the run completes, OUT.partial replaces OUT. A rerun reads the earlier
- * OUT and only works on rows that are new or failed (or out of credits).
+ * `company-data enrich` and `company-data estimate enrich`. The estimate pass
+ * reads the CSV once and collects the distinct names still to resolve; after
+ * the user's yes they are resolved in one phase (full batch calls, so the
+ * whole file pays ceil(names/10)), each answer kept compactly in
+ * OUT.resolved.jsonl. Then the rows are streamed in chunks of 1,000: each
+ * chunk's output rows are appended to OUT.partial, then the checkpoint
+ * OUT.checkpoint.json records how many rows and bytes are done; a kill at any
+ * point resumes from the last checkpoint (the partial file is cut back to
+ * it). Answers paid for in an unfinished chunk are journalled
+ * (OUT.journal.jsonl) and read back, so nothing is bought twice. A company's
+ * profile is bought once per run: the output cells of every company done are
+ * kept (RunMemo), rebuilt on resume from the rows already written and from
+ * the finished rows of an earlier OUT. When the run completes, OUT.partial
+ * replaces OUT. A rerun reads the earlier OUT and only works on rows that are
+ * new or failed (or out of credits).
  */
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync, readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
@@ -16,17 +23,20 @@ import type { OpContext } from "../shared/operations/context.ts";
 import type { Language } from "../shared/i18n/language.ts";
 import type { Cell } from "../shared/sheet/protocol.ts";
 import { detectColumns, INPUT_ROLES, type ColumnMapping } from "../shared/enrich/columns.ts";
-import { selectFields, type FieldDef } from "../shared/enrich/fields.ts";
-import { enrichChunk, taskFromRow, type RowTask } from "../shared/enrich/chunk.ts";
-import { hash, selectRows, taskWithPrevious, type Rerun } from "../shared/enrich/job.ts";
-import { isOutputHeader, outputCells, outputHeader, readPrevious, type PreviousRow, type RowResult } from "../shared/enrich/rows.ts";
+import { fieldNeeds, selectFields, type FieldDef } from "../shared/enrich/fields.ts";
+import { enrichChunk, keyAnswer, taskFromRow, type RowTask } from "../shared/enrich/chunk.ts";
+import { hash, outOfCreditsResult, selectRows, taskWithPrevious, type Rerun } from "../shared/enrich/job.ts";
+import { isoDay, isOutputHeader, outputCells, outputHeader, readPrevious, readResult, type PreviousRow, type RowResult } from "../shared/enrich/rows.ts";
 import { EnrichEstimator, type EnrichEstimate } from "../shared/enrich/estimate.ts";
+import { RunMemo, type KeyAnswer } from "../shared/enrich/memo.ts";
 import { coreDeps } from "../shared/enrich/run.ts";
+import { normaliseKey } from "../shared/batch/normalise.ts";
+import type { ResolveQuery } from "../shared/api/schemas.ts";
 import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
-import { nodeDriver } from "./driver.ts";
+import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { EXIT, msg, type Summary } from "./i18n.ts";
 
-export const CHUNK_ROWS = 500;
+export const CHUNK_ROWS = 1000;
 
 export interface EnrichArgs {
   input: string;
@@ -36,6 +46,8 @@ export interface EnrichArgs {
   rerun: Rerun;
   yes: boolean;
   lang: Language;
+  /** Requests in flight at once (cli/driver.ts DEFAULT_PARALLEL when absent). */
+  parallel?: number;
 }
 
 export interface Io {
@@ -98,20 +110,35 @@ export function describeMapping(p: Prepared): string {
   return INPUT_ROLES.filter((r) => p.mapping[r] !== undefined).map((r) => `${r}=${p.header[p.mapping[r]!]}`).join(", ");
 }
 
+/**
+ * A cell read back from a CSV this CLI wrote: numbers it wrote as numbers
+ * become numbers again, so that writing the cell again gives the same text
+ * (a negative number must not come back as text needing an apostrophe).
+ */
+export function fromCsvCell(s: string): Cell {
+  return s !== "" && String(Number(s)) === s ? Number(s) : s;
+}
+
+/** Output cells read back from a CSV row (status, confidence, fields, as-of). */
+const outputOf = (rec: readonly string[], inputWidth: number, width: number): Cell[] =>
+  rec.slice(inputWidth, inputWidth + width + 3).map(fromCsvCell);
+
+interface Line { index: number; row: string[]; prevCells: Cell[] | null; previous: PreviousRow | null }
+
 /** Input rows (after the header) paired with the earlier output's rows, in chunks. */
-async function* chunks(path: string, previousPath: string | null, inputWidth: number, width: number, skip: number) {
+async function* chunks(path: string, previousPath: string | null, inputWidth: number, width: number, skip: number, size = CHUNK_ROWS) {
   const input = readCsv(path);
   await input.next(); // header
   const prev = previousPath ? readCsv(previousPath) : null;
   if (prev) await prev.next();
   let index = 0;
-  let batch: { index: number; row: string[]; prevCells: Cell[] | null; previous: PreviousRow | null }[] = [];
+  let batch: Line[] = [];
   for await (const row of input) {
     const p = prev ? await prev.next() : null;
-    const prevCells = p && !p.done ? p.value.slice(inputWidth, inputWidth + width + 3) : null;
-    if (index >= skip) batch.push({ index, row, prevCells, previous: prevCells ? readPrevious(prevCells, width - 0) : null });
+    const prevCells = p && !p.done ? outputOf(p.value, inputWidth, width) : null;
+    if (index >= skip) batch.push({ index, row, prevCells, previous: prevCells ? readPrevious(prevCells, width) : null });
     index++;
-    if (batch.length >= CHUNK_ROWS) {
+    if (batch.length >= size) {
       yield batch;
       batch = [];
     }
@@ -119,12 +146,15 @@ async function* chunks(path: string, previousPath: string | null, inputWidth: nu
   if (batch.length) yield batch;
 }
 
-/** The rows of a chunk that this run works on, as tasks. */
-function chunkTasks(batch: { index: number; row: string[]; previous: PreviousRow | null }[], mapping: ColumnMapping, rerun: Rerun, now: number) {
+/** The rows of a chunk that this run works on, as tasks; the others are handed to `other`. */
+function chunkTasks(batch: Line[], mapping: ColumnMapping, rerun: Rerun, now: number, other?: (base: RowTask, line: Line) => void) {
   const base = batch.map((b) => taskFromRow(b.index, b.row, mapping));
   const selected = new Set(selectRows(base, batch.map((b) => b.previous), rerun, now));
   const tasks: RowTask[] = [];
-  base.forEach((t, k) => { if (selected.has(k)) tasks.push(taskWithPrevious(t, batch[k].previous, rerun)); });
+  base.forEach((t, k) => {
+    if (selected.has(k)) tasks.push(taskWithPrevious(t, batch[k].previous, rerun));
+    else other?.(t, batch[k]);
+  });
   return { tasks, selected };
 }
 
@@ -142,7 +172,7 @@ interface Checkpoint {
 }
 
 function paths(out: string) {
-  return { partial: out + ".partial", checkpoint: out + ".checkpoint.json", journal: out + ".journal.jsonl" };
+  return { partial: out + ".partial", checkpoint: out + ".checkpoint.json", journal: out + ".journal.jsonl", resolved: out + ".resolved.jsonl" };
 }
 
 function loadCheckpoint(file: string): Checkpoint | null {
@@ -173,16 +203,32 @@ async function usablePrevious(out: string, p: Prepared): Promise<boolean> {
   return false;
 }
 
-async function estimatePass(args: EnrichArgs, p: Prepared, previous: string | null, skip: number, now: number): Promise<EnrichEstimate> {
-  const est = new EnrichEstimator({ mapping: p.mapping, fields: args.fields, mode: args.mode, maxBatch: 100, cache: false });
+interface Pass {
+  estimate: EnrichEstimate;
+  /** The distinct queries still to resolve, in file order. */
+  queries: ResolveQuery[];
+}
+
+/**
+ * Read the file once: the estimate, the names to resolve, and (into `memo`)
+ * the finished rows of the earlier output that this run does not redo.
+ */
+async function estimatePass(args: EnrichArgs, p: Prepared, previous: string | null, skip: number, now: number, memo: RunMemo): Promise<Pass> {
+  const est = new EnrichEstimator({ mapping: p.mapping, fields: args.fields, mode: args.mode, maxBatch: 100 }, memo);
+  const queries: ResolveQuery[] = [];
+  const width = p.fields.length;
+  const remember = (base: RowTask, line: Line) => {
+    const r = line.prevCells ? readResult(line.prevCells, width) : null;
+    if (r) memo.rememberRow(base, r);
+  };
   try {
-    for await (const batch of chunks(args.input, previous, p.header.length, p.fields.length, skip)) {
-      est.addChunk(chunkTasks(batch, p.mapping, args.rerun, now).tasks);
+    for await (const batch of chunks(args.input, previous, p.header.length, width, skip)) {
+      est.add(chunkTasks(batch, p.mapping, args.rerun, now, remember).tasks, (t) => queries.push(t.query!));
     }
   } catch (e) {
     throw csvExit(e, args.input, args.lang);
   }
-  return est.result();
+  return { estimate: est.result(), queries };
 }
 
 export function printEstimate(e: EnrichEstimate, lang: Language, line: (s: string) => void) {
@@ -195,9 +241,41 @@ export async function estimateCommand(args: EnrichArgs, io: Io): Promise<number>
   const p = await prepare(args);
   const previous = args.output && (await usablePrevious(args.output, p)) ? args.output : null;
   io.err(msg.columns[args.lang](describeMapping(p)));
-  const e = await estimatePass(args, p, previous, 0, Date.now());
+  const { estimate: e } = await estimatePass(args, p, previous, 0, Date.now(), new RunMemo(fieldNeeds(p.fields)));
   printEstimate(e, args.lang, io.out);
   return EXIT.OK;
+}
+
+/** Resolutions of an unfinished run, one `[key, answer]` a line (a torn last line from a kill is skipped). */
+function loadResolved(file: string, memo: RunMemo) {
+  if (!existsSync(file)) return;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (!line) continue;
+    try {
+      const [key, a] = JSON.parse(line) as [string, KeyAnswer];
+      if (typeof key === "string" && a && (a.o === "m" || a.o === "n" || a.o === "r")) memo.rememberKey(key, a);
+    } catch {
+      /* torn */
+    }
+  }
+}
+
+/** The rows this run already wrote (a resume): their resolves and companies are not bought again. */
+async function rememberPartial(args: EnrichArgs, p: Prepared, partial: string, rows: number, memo: RunMemo) {
+  if (rows <= 0) return;
+  const input = readCsv(args.input);
+  const done = readCsv(partial);
+  await input.next();
+  await done.next();
+  for (let i = 0; i < rows; i++) {
+    const a = await input.next();
+    const b = await done.next();
+    if (a.done || b.done) break;
+    const r = readResult(outputOf(b.value, p.header.length, p.fields.length), p.fields.length);
+    if (r) memo.rememberRow(taskFromRow(i, a.value, p.mapping), r);
+  }
+  await input.return?.(undefined);
+  await done.return?.(undefined);
 }
 
 /** `company-data enrich`. */
@@ -220,30 +298,53 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   }
   const checkpoint = cp!;
   const previous = checkpoint.previous ? out : null;
+  const width = p.fields.length;
   io.err(msg.columns[lang](describeMapping(p)));
   if (resuming) io.err(msg.resuming[lang](checkpoint.rowsDone));
 
+  // What this run already has: resolutions, and the rows written before a kill.
+  const memo = new RunMemo(fieldNeeds(p.fields));
+  if (resuming) {
+    truncateSync(files.partial, checkpoint.bytesDone);
+    loadResolved(files.resolved, memo);
+    try {
+      await rememberPartial(args, p, files.partial, checkpoint.rowsDone, memo);
+    } catch (e) {
+      throw csvExit(e, args.input, lang);
+    }
+  }
+
   // The estimate comes first, and nothing is spent before the answer.
-  const e = await estimatePass(args, p, previous, checkpoint.rowsDone, Date.now());
+  const { estimate: e, queries } = await estimatePass(args, p, previous, checkpoint.rowsDone, Date.now(), memo);
   printEstimate(e, lang, io.err);
   if (e.credits > 0 && !args.yes) {
     const ok = interactive && io.ask ? await io.ask(msg.confirm[lang]) : false;
     if (!ok) throw new ExitError(EXIT.NOT_CONFIRMED, msg.notConfirmed[lang]);
   }
 
-  const driver = nodeDriver({ journal: files.journal });
+  const parallel = args.parallel ?? DEFAULT_PARALLEL;
+  const driver = nodeDriver({ journal: files.journal, parallel });
   let spent = 0;
   const outer = ctx.client.onSpend;
   const runCtx: OpContext = { ...ctx, client: { ...ctx.client, onSpend: (ep, c) => { spent += c; outer?.(ep, c); } } };
-  const width = p.fields.length;
 
-  if (resuming) truncateSync(files.partial, checkpoint.bytesDone);
-  else {
+  if (!resuming) {
     writeFileSync(files.partial, formatRow([...p.header, ...outputHeader(p.fields, lang)], p.delimiter));
+    writeFileSync(files.resolved, "");
     checkpoint.bytesDone = statSync(files.partial).size;
     saveCheckpoint(files.checkpoint, checkpoint);
     driver.clearJournal();
   }
+
+  // Resolve phase: every name still unknown, in full batch calls, before the first row.
+  if (!checkpoint.outOfCredits) {
+    checkpoint.outOfCredits = await resolvePhase(runCtx, driver, args, p, memo, queries, files.resolved, parallel);
+    checkpoint.credits += spent;
+    spent = 0;
+    saveCheckpoint(files.checkpoint, checkpoint);
+    driver.clearJournal();
+  }
+
   const fd = openSync(files.partial, "a");
   let total = e.rows;
   let done = 0;
@@ -252,9 +353,10 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
       const { tasks, selected } = chunkTasks(batch, p.mapping, args.rerun, Date.now());
       let results: RowResult[];
       if (checkpoint.outOfCredits) {
-        results = tasks.map((t) => ({ outcome: "out_of_credits", id: t.id, confidence: t.confidence, asOf: null, values: [] }));
+        const today = isoDay(Date.now());
+        results = tasks.map((t) => outOfCreditsResult(memo, t, today));
       } else {
-        const r = await runAsync(enrichChunk(coreDeps, runCtx, tasks, p.fields, args.mode), driver);
+        const r = await runAsync(enrichChunk(coreDeps, runCtx, tasks, p.fields, args.mode, memo), driver);
         results = r.results;
         if (r.outOfCredits) checkpoint.outOfCredits = true;
       }
@@ -287,7 +389,7 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   // Counted from the file: rows done before a resume are in it too.
   const counts = await countOutcomes(files.partial, p.header.length, width);
   renameSync(files.partial, out);
-  for (const f of [files.checkpoint, files.journal]) if (existsSync(f)) unlinkSync(f);
+  for (const f of [files.checkpoint, files.journal, files.resolved]) if (existsSync(f)) unlinkSync(f);
   const summary: Summary = { ...counts, credits: checkpoint.credits, out };
   if (counts.outOfCredits > 0) {
     io.err(msg.outOfCredits[lang](summary));
@@ -295,6 +397,42 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   }
   io.err(msg.done[lang](summary));
   return EXIT.OK;
+}
+
+/**
+ * Resolve the queries not known yet, in groups of `maxBatch × parallel`
+ * names (whole batch calls, all in flight at once), appending each answer to
+ * the resolutions file as its group returns. Returns true when the credits
+ * ran out (the rows are then marked, keeping what is known).
+ */
+async function resolvePhase(ctx: OpContext, driver: ReturnType<typeof nodeDriver>, args: EnrichArgs, p: Prepared, memo: RunMemo, queries: ResolveQuery[], file: string, parallel: number): Promise<boolean> {
+  const todo = queries.filter((query) => memo.pendingKey({ index: 0, query, id: null, confidence: null }) !== null);
+  const group = ctx.maxBatch * Math.max(1, parallel);
+  const fd = openSync(file, "a");
+  try {
+    for (let at = 0; at < todo.length; at += group) {
+      const part = todo.slice(at, at + group);
+      const answers = await runAsync(coreDeps.resolveMany(ctx, part, { mode: args.mode }), driver);
+      let lines = "";
+      let outOfCredits = false;
+      answers.forEach((r, j) => {
+        const a = keyAnswer(r, p.fields, memo.needs, args.lang);
+        if (a) {
+          const key = normaliseKey(part[j]);
+          memo.rememberKey(key, a);
+          lines += JSON.stringify([key, a]) + "\n";
+        } else if (r.error?.code === "OUT_OF_CREDITS") outOfCredits = true;
+        else if (r.error?.code === "MISSING_KEY" || r.error?.code === "INVALID_KEY") throw r.error;
+      });
+      writeSync(fd, lines);
+      fsyncSync(fd);
+      // Names whose call failed otherwise are asked again with their chunk.
+      if (outOfCredits) return true;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return false;
 }
 
 async function countOutcomes(file: string, inputWidth: number, width: number) {

@@ -31,6 +31,8 @@ Options:
                    announcements, financials, all); see "company-data fields"
   --mode           batch: paid batch resolve, fast (default); free: single resolves, slow
   --yes            spend without asking (for scripts)
+  --parallel N     requests in flight at once (default 128; also COMPANY_DATA_PARALLEL);
+                   a kill costs at most what is in flight
   --help           this text
 
 Input: a CSV file (comma or semicolon, UTF-8) with a header row; a name column
@@ -44,6 +46,7 @@ again with the same arguments; rows already done are not paid again.
 Environment:
   COMPANY_DATA_API_KEY   the API key (required)
   COMPANY_DATA_BASE_URL  default https://api.implisense.com
+  COMPANY_DATA_PARALLEL  requests in flight at once (see --parallel)
 
 Exit codes: 0 done, 1 internal error, 2 usage error, 3 bad input file,
 4 out of credits (rerun after a top-up to finish the rest), 5 API key missing
@@ -67,6 +70,8 @@ Optionen:
   --mode           batch: kostenpflichtiger Stapelabgleich, schnell (Standard);
                    free: Einzelabgleich, langsam
   --yes            ohne Rückfrage Credits ausgeben (für Skripte)
+  --parallel N     gleichzeitige Anfragen (Standard 128; auch COMPANY_DATA_PARALLEL);
+                   ein Abbruch kostet höchstens, was gerade unterwegs ist
   --help           dieser Text
 
 Eingabe: eine CSV-Datei (Komma oder Semikolon, UTF-8) mit Kopfzeile; eine
@@ -80,6 +85,7 @@ mit denselben Argumenten fort; erledigte Zeilen werden nicht erneut bezahlt.
 Umgebung:
   COMPANY_DATA_API_KEY   der API-Schlüssel (erforderlich)
   COMPANY_DATA_BASE_URL  Standard https://api.implisense.com
+  COMPANY_DATA_PARALLEL  gleichzeitige Anfragen (siehe --parallel)
 
 Exit-Codes: 0 fertig, 1 interner Fehler, 2 Aufruffehler, 3 fehlerhafte
 Eingabedatei, 4 keine Credits mehr (nach dem Aufladen erneut starten, um den

@@ -22,7 +22,7 @@ interface Parsed {
   flags: Record<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["in", "out", "fields", "mode", "rerun", "lang", "size"]);
+const VALUE_FLAGS = new Set(["in", "out", "fields", "mode", "rerun", "lang", "size", "parallel"]);
 const BOOL_FLAGS = new Set(["yes", "help"]);
 
 function parseArgs(argv: string[], lang: Language): Parsed {
@@ -51,6 +51,14 @@ function parseRerun(v: string | true | undefined, lang: Language): Rerun {
   const m = typeof v === "string" ? /^older-than=(\d+)$/.exec(v) : null;
   if (m) return { olderThanDays: Number(m[1]) };
   throw new ExitError(EXIT.USAGE, msg.badValue[lang]("--rerun", String(v)));
+}
+
+/** Requests in flight at once: a whole number from 1 to 1,000 (absent: the driver's default). */
+function parseParallel(v: string | undefined, lang: Language): number | undefined {
+  if (v === undefined || v.trim() === "") return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new ExitError(EXIT.USAGE, msg.badValue[lang]("--parallel", v));
+  return n;
 }
 
 function exitFor(code: ErrorCode): number {
@@ -130,6 +138,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         rerun: parseRerun(flags.rerun, lang),
         yes: flags.yes === true,
         lang,
+        parallel: parseParallel(typeof flags.parallel === "string" ? flags.parallel : env.COMPANY_DATA_PARALLEL, lang),
       };
     };
     switch (command) {

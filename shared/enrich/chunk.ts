@@ -14,6 +14,9 @@ import type { Cell } from "../sheet/protocol.ts";
 import { availableIncludes, fieldNeeds, type FieldDef, type FieldNeeds } from "./fields.ts";
 import type { ColumnMapping } from "./columns.ts";
 import { isoDay, toCandidate, type RowResult } from "./rows.ts";
+import { RunMemo, type KeyAnswer, type Needs } from "./memo.ts";
+import type { Language } from "../i18n/language.ts";
+import { normaliseKey } from "../batch/normalise.ts";
 
 /** Shape of CORE-OPS' ResolvedRow (shared/operations/resolve.ts), repeated structurally. */
 export interface ResolvedRowLike {
@@ -71,6 +74,19 @@ export function taskFromRow(index: number, row: readonly Cell[], mapping: Column
   return { index, query: q, id: null, confidence: null };
 }
 
+/** What the memo keeps of a resolve answer (errors: nothing, they are asked again). */
+export function keyAnswer(r: ResolvedRowLike, fields: readonly FieldDef[], needs: Needs, lang: Language): KeyAnswer | null {
+  if (r.status === "matched" && r.match) {
+    const summary = r.match;
+    // Without a profile the row's values come from the match alone: kept, as the match itself is not.
+    const v = needs.resolved.profile ? undefined : fields.map((f) => f.extract({ summary, company: null, lang }));
+    return { o: "m", id: summary.id, c: r.confidence, v };
+  }
+  if (r.status === "ambiguous") return { o: "r", c: r.confidence, k: r.candidates.map(toCandidate) };
+  if (r.status === "not_found") return { o: "n" };
+  return null;
+}
+
 export const isEmptyTask = (t: RowTask) => !t.query && !t.id;
 
 export interface ChunkOutcome {
@@ -85,8 +101,9 @@ export function* enrichChunk(
   tasks: readonly RowTask[],
   fields: readonly FieldDef[],
   mode: "batch" | "free",
+  memo: RunMemo = new RunMemo(fieldNeeds(fields)),
 ): Operation<ChunkOutcome> {
-  const needs = fieldNeeds(fields);
+  const needs = memo.needs;
   const lang = ctx.client.language;
   const today = isoDay(ctx.client.now());
   const results: (RowResult | undefined)[] = new Array(tasks.length);
@@ -104,23 +121,43 @@ export function* enrichChunk(
     }
   };
 
-  // 1. Resolve the rows without an id.
+  // 0. What this run already has costs nothing again.
   const summaries = new Map<number, CompanySummary>();
   const ids: (string | null)[] = tasks.map((t) => t.id);
   const confidence: (number | null)[] = tasks.map((t) => t.confidence);
-  const toResolve = tasks.map((t, k) => (t.query && !t.id ? k : -1)).filter((k) => k >= 0);
+  /** Rows whose id came from a resolve (their needs are needs.resolved). */
+  const resolvedRow: boolean[] = tasks.map(() => false);
+  const toResolve: number[] = [];
+  tasks.forEach((t, k) => {
+    const known = memo.answer(t, today);
+    if (known) {
+      results[k] = known;
+      return;
+    }
+    const m = memo.matchedId(t);
+    if (m) {
+      ids[k] = m.id;
+      confidence[k] = m.confidence;
+      resolvedRow[k] = true;
+    } else if (t.query && !t.id) toResolve.push(k);
+  });
+
+  // 1. Resolve the rows without an id.
   if (toResolve.length > 0) {
     const resolved = yield* deps.resolveMany(ctx, toResolve.map((k) => tasks[k].query!), { mode });
     toResolve.forEach((k, j) => {
       const r = resolved[j];
       if (!r) return fail(k, new CompanyDataError("INTERNAL"));
+      const a = keyAnswer(r, fields, needs, lang);
+      if (a) memo.rememberKey(normaliseKey(tasks[k].query!), a);
       if (r.status === "matched" && r.match) {
         ids[k] = r.match.id;
         confidence[k] = r.confidence;
+        resolvedRow[k] = true;
         summaries.set(k, r.match);
-      } else if (r.status === "ambiguous") {
-        results[k] = { outcome: "review", id: null, confidence: r.confidence, candidates: r.candidates.map(toCandidate), asOf: null, values: [] };
-      } else if (r.status === "not_found") {
+      } else if (a?.o === "r") {
+        results[k] = { outcome: "review", id: null, confidence: a.c, candidates: a.k.map((x) => ({ ...x })), asOf: null, values: [] };
+      } else if (a?.o === "n") {
         results[k] = { outcome: "not_found", id: null, confidence: null, asOf: null, values: [] };
       } else {
         fail(k, r.error ?? new CompanyDataError("INTERNAL"));
@@ -139,7 +176,13 @@ export function* enrichChunk(
     }
     const id = ids[k]!;
     if (!COMPANY_ID_PATTERN.test(id)) return fail(k, invalid("id", `"${id.slice(0, 20)}" is not a company id`));
-    const n = summaries.has(k) ? needs.resolved : needs.givenId;
+    const n = resolvedRow[k] ? needs.resolved : needs.givenId;
+    // Another name for a company this run already bought.
+    const done = n.profile ? memo.companies.get(id) : undefined;
+    if (done) {
+      results[k] = { outcome: "matched", id, confidence: confidence[k], asOf: done.a, values: [...done.v] };
+      return;
+    }
     needOf[k] = n;
     if (n.profile) want.set(id, n);
   });
@@ -193,7 +236,52 @@ export function* enrichChunk(
       asOf: company?.asOf?.slice(0, 10) || today,
       values: fields.map((f) => f.extract({ summary, company, lang })),
     };
+    if (company) memo.rememberCompany(id, results[k]!.values, results[k]!.asOf);
   });
 
   return { results: results as RowResult[], outOfCredits };
+}
+
+/** The row needs a request (a resolve or a profile): the memo does not answer it. */
+export const hasWork = (memo: RunMemo, t: RowTask): boolean => !isEmptyTask(t) && memo.answer(t, "") === null;
+
+/** A chunk with fewer than ten new names may grow by this many rows (at least) to reach ten. */
+export const MIN_CHUNK_GROWTH = 100;
+
+/**
+ * Where the chunk starting at `start` ends. A batch resolve costs ceil(n/10):
+ * a chunk whose new names are not a whole number of tens would round up, and
+ * every chunk would round again. So in batch mode a chunk ends after its last
+ * whole ten of new names (the rest go with the next chunk), and a chunk with
+ * fewer than ten grows (by at most max(MIN_CHUNK_GROWTH, 3 × size) rows that
+ * the memo does not answer: in a tail of repeats most rows cost nothing)
+ * until it has ten; over a run that is ceil(distinct names / 10), the
+ * minimum. Nothing is resolved ahead of the rows that use it: a run cut
+ * between chunks leaves no paid answer behind that only a cache would keep.
+ */
+export function chunkEnd(count: number, taskAt: (j: number) => RowTask, start: number, size: number, mode: "batch" | "free", memo: RunMemo): number {
+  const step = Math.max(1, Math.floor(size));
+  const base = Math.min(count, start + step);
+  if (mode !== "batch") return base;
+  const keys = new Set<string>();
+  let lastWhole = start;
+  for (let j = start; j < base; j++) {
+    const k = memo.pendingKey(taskAt(j));
+    if (k) keys.add(k);
+    if (keys.size % 10 === 0) lastWhole = j + 1;
+  }
+  if (keys.size % 10 === 0 || base === count) return base;
+  if (keys.size >= 10) return lastWhole;
+  // Rows the memo answers cost nothing: only rows with work count against the growth.
+  let budget = Math.max(MIN_CHUNK_GROWTH, 3 * step);
+  let end = base;
+  while (keys.size % 10 !== 0 && end < count && budget > 0) {
+    const t = taskAt(end);
+    const k = memo.pendingKey(t);
+    if (k) keys.add(k);
+    if (hasWork(memo, t)) budget--;
+    end++;
+  }
+  // Not reachable within the limit (a sparse tail of new names): growing would only make the chunk longer.
+  return keys.size % 10 === 0 || end === count ? end : base;
 }

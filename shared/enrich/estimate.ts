@@ -1,22 +1,26 @@
 /**
  * What an enrichment will cost before anything is sent: credits, requests
- * and a time estimate. It walks the rows in the job's own chunks and
- * de-duplicates exactly as the job does (normalised resolve keys within a
- * chunk, and across chunks when the cache is on), so for a fresh run it is
+ * and a time estimate. It walks the rows in the job's own chunks (grown so
+ * that each chunk's new names are whole tens, see chunkEnd) and
+ * de-duplicates exactly as the job does (each normalised name resolved once
+ * per run, each company bought once per run), so for a fresh run it is
  * what the job spends when every resolved name is a different company and all
  * requested data exists; otherwise it is an upper bound: rows that are not
  * found or ambiguous, and includes the availability says are missing, are not
- * paid for. It keeps only the sets of keys seen, so it streams.
+ * paid for, and names that turn out to be the same company are bought once.
+ * It keeps only the sets of keys seen, so it streams.
  */
 import type { Estimate, EstimateLine } from "../credits/estimate.ts";
-import { chunkSizes, batchCredits, dedupe } from "../batch/plan.ts";
+import { chunkSizes, batchCredits } from "../batch/plan.ts";
 import { profileCost } from "../api/endpoints.ts";
 import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import { invalid } from "../core/errors.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import { fieldNeeds, selectFields } from "./fields.ts";
 import { validateMapping, type ColumnMapping } from "./columns.ts";
-import { isEmptyTask, taskFromRow, type RowTask } from "./chunk.ts";
+import { chunkEnd, isEmptyTask, taskFromRow, type RowTask } from "./chunk.ts";
+import { RunMemo } from "./memo.ts";
+import { normaliseKey } from "../batch/normalise.ts";
 
 /** Throughput of the rate-limited endpoints and a paid call's latency (the real numbers are not published). */
 export interface RateAssumptions {
@@ -37,7 +41,7 @@ export interface EnrichPlan {
   mode?: "batch" | "free";
   /** ctx.maxBatch (default 100). */
   maxBatch?: number;
-  /** Whether answers from earlier chunks are cache hits (ctx.cacheTtlSeconds > 0). Default true. */
+  /** No longer changes the figure: a run resolves each name and buys each company once, cache or not. */
   cache?: boolean;
 }
 
@@ -50,79 +54,113 @@ export interface EnrichEstimate extends Estimate {
   companies: number;
 }
 
-/** Feed it the job's chunks in order; read `result()` at any time. */
+/**
+ * Feed it the job's chunks in order (`addChunk`: each chunk's new names are
+ * one batch resolve), or all rows at once in pieces (`add`, then `result`:
+ * the names are resolved in one phase, as the CLI does); read `result()` at
+ * any time. A run resolves each normalised name once and buys each company
+ * once, whatever the cache holds; with a memo (what a resumed or repeated
+ * run already has) those rows cost nothing.
+ */
 export class EnrichEstimator {
   private readonly needs;
   private readonly maxBatch: number;
-  private readonly cache: boolean;
   private readonly mode: "batch" | "free";
   private seenKeys = new Set<string>();
-  private seenCompanies = new Set<string>();
+  private companySet = new Set<string>();
+  private pendingNames = 0;
   private resolveCredits = 0;
   private resolvePaid = 0;
   private resolveFree = 0;
   private resolved = 0;
-  private profiles = 0;
-  private availability = 0;
   private rowCount = 0;
   private readonly include;
 
-  constructor(plan: EnrichPlan) {
+  constructor(plan: EnrichPlan, private readonly memo?: RunMemo) {
     const fields = selectFields(plan.fields);
     this.needs = fieldNeeds(fields);
     this.include = this.needs.resolved.include;
     this.maxBatch = plan.maxBatch ?? 100;
-    this.cache = plan.cache ?? true;
     this.mode = plan.mode ?? "batch";
     if (this.mode !== "batch" && this.mode !== "free") throw invalid("mode", `expected batch or free, got ${String(plan.mode)}`);
   }
 
-  /** One chunk of tasks, as the job will send it. */
-  addChunk(tasks: readonly RowTask[]): void {
-    const live = tasks.filter((t) => !isEmptyTask(t));
-    this.rowCount += live.length;
-    const queries = live.filter((t) => t.query && !t.id).map((t) => t.query!);
-    const plan = dedupe(queries);
-    const fresh = plan.distinct.filter((d) => !(this.cache && this.seenKeys.has(d.key)));
-    if (this.cache) for (const d of fresh) this.seenKeys.add(d.key);
-    this.resolved += fresh.length;
-    if (this.mode === "batch") {
-      this.resolveCredits += fresh.length ? batchCredits(fresh.length, this.maxBatch) : 0;
-      this.resolvePaid += fresh.length ? chunkSizes(fresh.length, this.maxBatch).length : 0;
-    } else this.resolveFree += fresh.length;
+  /** The name this row will resolve, if no earlier row or the memo has it. */
+  pendingKey(t: RowTask): string | null {
+    if (t.id || !t.query) return null;
+    const key = this.memo ? this.memo.pendingKey(t) : normaliseKey(t.query);
+    return key === null || this.seenKeys.has(key) ? null : key;
+  }
 
-    // Companies this chunk fetches: one per distinct resolve key (at most), one per distinct valid id.
-    const companies = new Set<string>();
-    if (this.needs.resolved.profile) for (const d of plan.distinct) companies.add("k:" + d.key);
-    if (this.needs.givenId.profile) for (const t of live) if (t.id && COMPANY_ID_PATTERN.test(t.id)) companies.add("i:" + t.id);
-    for (const c of companies) {
-      if (this.cache && this.seenCompanies.has(c)) continue;
-      if (this.cache) this.seenCompanies.add(c);
-      this.profiles++;
-      if (this.include.length > 0) this.availability++;
+  /** Rows of the run, in order; their new names join the resolve group that `endGroup` (or `result`) closes. */
+  add(tasks: readonly RowTask[], onNewKey?: (t: RowTask, key: string) => void): void {
+    const today = "";
+    for (const t of tasks) {
+      if (isEmptyTask(t)) continue;
+      this.rowCount++;
+      if (this.memo?.answer(t, today)) continue;
+      const key = this.pendingKey(t);
+      if (key) {
+        this.seenKeys.add(key);
+        this.pendingNames++;
+        onNewKey?.(t, key);
+      }
+      const m = this.memo?.matchedId(t);
+      if (m) this.companySet.add("i:" + m.id);
+      else if (t.id) {
+        if (this.needs.givenId.profile && COMPANY_ID_PATTERN.test(t.id)) this.companySet.add("i:" + t.id);
+      } else if (t.query && this.needs.resolved.profile) this.companySet.add("k:" + normaliseKey(t.query));
     }
   }
 
+  /** Close the resolve group: its names are sent in calls of maxBatch. */
+  endGroup(): void {
+    const n = this.pendingNames;
+    this.pendingNames = 0;
+    if (n === 0) return;
+    this.resolved += n;
+    if (this.mode === "batch") {
+      this.resolveCredits += batchCredits(n, this.maxBatch);
+      this.resolvePaid += chunkSizes(n, this.maxBatch).length;
+    } else this.resolveFree += n;
+  }
+
+  /** One chunk of tasks, as the job will send it. */
+  addChunk(tasks: readonly RowTask[]): void {
+    this.add(tasks);
+    this.endGroup();
+  }
+
+  /** Companies to buy: ids the memo learnt of during the pass (later rows of a file) are not bought again. */
+  private get profiles(): number {
+    let n = 0;
+    for (const c of this.companySet) if (!(c.startsWith("i:") && this.memo?.companies.has(c.slice(2)))) n++;
+    return n;
+  }
+
   result(rates: RateAssumptions = DEFAULT_RATES): EnrichEstimate {
-    const profileCredits = this.profiles * profileCost(this.include);
+    this.endGroup();
+    const profiles = this.profiles;
+    const availability = this.include.length > 0 ? profiles : 0;
+    const profileCredits = profiles * profileCost(this.include);
     const lines: EstimateLine[] = [];
     if (this.resolved > 0) {
       lines.push(this.mode === "batch"
         ? { label: { de: `${this.resolved} Namen abgleichen (Stapel)`, en: `${this.resolved} names resolved (batch)` }, credits: this.resolveCredits, requests: this.resolvePaid }
         : { label: { de: `${this.resolved} Namen einzeln abgleichen (kostenlos, langsam)`, en: `${this.resolved} single resolves (free, slow)` }, credits: 0, requests: this.resolveFree });
     }
-    if (this.availability > 0) {
-      lines.push({ label: { de: `${this.availability} Verfügbarkeitsprüfungen (kostenlos)`, en: `${this.availability} availability checks (free)` }, credits: 0, requests: this.availability });
+    if (availability > 0) {
+      lines.push({ label: { de: `${availability} Verfügbarkeitsprüfungen (kostenlos)`, en: `${availability} availability checks (free)` }, credits: 0, requests: availability });
     }
-    if (this.profiles > 0) {
+    if (profiles > 0) {
       const inc = this.include.length ? ` + ${this.include.join(", ")}` : "";
-      lines.push({ label: { de: `${this.profiles} Profile${inc}`, en: `${this.profiles} profiles${inc}` }, credits: profileCredits, requests: this.profiles });
+      lines.push({ label: { de: `${profiles} Profile${inc}`, en: `${profiles} profiles${inc}` }, credits: profileCredits, requests: profiles });
     }
-    const paidRequests = this.resolvePaid + this.profiles;
-    const freeRequests = this.resolveFree + this.availability;
+    const paidRequests = this.resolvePaid + profiles;
+    const freeRequests = this.resolveFree + availability;
     const seconds =
       this.resolveFree / rates.resolvePerSecond +
-      this.availability / rates.availabilityPerSecond +
+      availability / rates.availabilityPerSecond +
       Math.ceil(paidRequests / Math.max(1, rates.parallel)) * rates.paidRoundSeconds;
     return {
       credits: this.resolveCredits + profileCredits,
@@ -132,8 +170,19 @@ export class EnrichEstimator {
       breakdown: lines,
       seconds: Math.ceil(seconds),
       rows: this.rowCount,
-      companies: this.profiles,
+      companies: profiles,
     };
+  }
+}
+
+function simulateDone(sim: RunMemo, t: RowTask): void {
+  if (t.id) {
+    if (sim.needs.givenId.profile && COMPANY_ID_PATTERN.test(t.id)) sim.rememberCompany(t.id, [], null);
+  } else if (t.query) {
+    const key = normaliseKey(t.query);
+    const id = "k:" + key;
+    sim.rememberKey(key, { o: "m", id, c: null, v: sim.needs.resolved.profile ? undefined : [] });
+    if (sim.needs.resolved.profile) sim.rememberCompany(id, [], null);
   }
 }
 
@@ -149,6 +198,14 @@ export function estimateEnrichment(rows: readonly Cell[][], plan: EnrichPlan & {
   const est = new EnrichEstimator(plan);
   const size = Math.max(1, Math.floor(plan.chunkSize ?? 50));
   const tasks = rows.map((r, i) => taskFromRow(i, r, plan.mapping)).filter((t) => !isEmptyTask(t));
-  for (let at = 0; at < tasks.length; at += size) est.addChunk(tasks.slice(at, at + size));
+  // The job's memo as it will be in a fresh run where every name is its own company: chunks end where the job's do.
+  const sim = new RunMemo(fieldNeeds(selectFields(plan.fields)));
+  for (let at = 0; at < tasks.length; ) {
+    const end = chunkEnd(tasks.length, (j) => tasks[j], at, size, plan.mode ?? "batch", sim);
+    const chunk = tasks.slice(at, end);
+    est.addChunk(chunk);
+    for (const t of chunk) simulateDone(sim, t);
+    at = end;
+  }
   return est.result(rates);
 }

@@ -15,13 +15,22 @@ import { invalid } from "../core/errors.ts";
 import type { Language } from "../i18n/language.ts";
 import type { OpContext } from "../operations/context.ts";
 import type { Cell } from "../sheet/protocol.ts";
-import { selectFields, type FieldDef } from "./fields.ts";
+import { fieldNeeds, selectFields, type FieldDef } from "./fields.ts";
 import { detectColumns, validateMapping, type ColumnMapping } from "./columns.ts";
-import { enrichChunk, isEmptyTask, taskFromRow, type EnrichDeps, type RowTask } from "./chunk.ts";
+import { chunkEnd, enrichChunk, isEmptyTask, taskFromRow, type EnrichDeps, type RowTask } from "./chunk.ts";
+import { RunMemo } from "./memo.ts";
 import {
-  candidateLabel, isOutputHeader, isoDay, outputCells, outputHeader, readPrevious,
+  candidateLabel, isOutputHeader, isoDay, outputCells, outputHeader, readPrevious, readResult,
   type PreviousRow, type RowResult,
 } from "./rows.ts";
+
+/**
+ * How long past the run's deadline a started chunk's calls may still go
+ * (paced availability, retries), so that it does not settle them unsent and
+ * buy includes blindly. The Sheets sidebar stops starting chunks at 280 s of
+ * its 360 s: 60 s of grace stays inside.
+ */
+export const CHUNK_GRACE_MS = 60_000;
 
 export type Rerun = "all" | "new-or-failed" | { olderThanDays: number };
 
@@ -154,11 +163,15 @@ function* loadCheckpoint(key: string): Operation<Checkpoint | null> {
 
 interface EngineArgs {
   tasks: RowTask[];
+  /** The rows' own tasks when `tasks` narrows what is worked on (review picks). */
+  inputTasks?: RowTask[];
   previous: (PreviousRow | null)[];
   fields: FieldDef[];
   options: EnrichOptions;
   key: string;
   sig: string;
+  /** What a row holds from before (this run before a resume, or an earlier run), values included. */
+  done(i: number): RowResult | null;
   /** Persist one chunk's results (store or sheet) before the checkpoint moves. */
   persist(indexes: number[], results: RowResult[], cp: Checkpoint): Operation<void>;
 }
@@ -177,7 +190,8 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
     ...ctx0,
     client: {
       ...ctx0.client,
-      deadline: a.options.deadline ?? ctx0.client.deadline,
+      // A chunk started before the deadline finishes: its paced and retried calls may use the grace.
+      deadline: a.options.deadline !== undefined ? a.options.deadline + CHUNK_GRACE_MS : ctx0.client.deadline,
       onSpend: (ep, c) => {
         credits += c;
         outer?.(ep, c);
@@ -204,6 +218,17 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
     parts = old && old.sig === a.sig ? (old.parts ?? 0) : 0;
   }
   cursor = 0;
+
+  // Rows not worked on now that hold a final answer: their resolves and profiles are not bought again.
+  const memo = new RunMemo(fieldNeeds(a.fields));
+  const pending = new Set(selection);
+  a.tasks.forEach((_, i) => {
+    if (pending.has(i)) return;
+    const r = a.done(i);
+    if (r) memo.rememberRow(a.inputTasks?.[i] ?? a.tasks[i], r);
+  });
+  const taskAt = (j: number) => taskWithPrevious(a.tasks[selection[j]], a.previous[selection[j]], rerun);
+
   const cp: Checkpoint = { v: 1, sig: a.sig, selection: encodeRanges(selection), cursor: 0, state: "running", parts };
   yield* storePut({ [a.key]: JSON.stringify(cp) });
 
@@ -212,23 +237,19 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
     if (a.options.deadline !== undefined && ctx.client.now() >= a.options.deadline) {
       return { stopped: "deadline", results, credits, pending: selection.length - cursor };
     }
-    const indexes = selection.slice(cursor, cursor + chunkSize);
-    const tasks = indexes.map((i) => taskWithPrevious(a.tasks[i], a.previous[i], rerun));
-    const chunk = yield* enrichChunk(deps, ctx, tasks, a.fields, mode);
+    const end = chunkEnd(selection.length, taskAt, cursor, chunkSize, mode, memo);
+    const indexes = selection.slice(cursor, end);
+    const tasks = indexes.map((_, k) => taskAt(cursor + k));
+    const chunk = yield* enrichChunk(deps, ctx, tasks, a.fields, mode, memo);
     cursor += indexes.length;
     let persistIdx = indexes;
     let persistRes = chunk.results;
     if (chunk.outOfCredits) {
       // Stop cleanly: the rest is marked, keeping any id it already has so the resume does not resolve it again.
       const rest = selection.slice(cursor);
+      const today = isoDay(ctx.client.now());
       persistIdx = [...indexes, ...rest];
-      persistRes = [
-        ...chunk.results,
-        ...rest.map((i): RowResult => {
-          const t = taskWithPrevious(a.tasks[i], a.previous[i], rerun);
-          return { outcome: "out_of_credits", id: t.id, confidence: t.confidence, asOf: null, values: [] };
-        }),
-      ];
+      persistRes = [...chunk.results, ...rest.map((_, k) => outOfCreditsResult(memo, taskAt(cursor + k), today))];
     }
     persistIdx.forEach((i, k) => results.set(i, persistRes[k]));
     cp.cursor = cursor;
@@ -242,6 +263,15 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
     yield* storePut({ [a.key]: JSON.stringify(cp) });
   }
   return { results, credits, pending: 0 };
+}
+
+/** A row the run cannot pay for: what the memo answers for free, otherwise marked with the id it has. */
+export function outOfCreditsResult(memo: RunMemo, t: RowTask, today: string): RowResult {
+  const known = memo.answer(t, today);
+  if (known) return known;
+  if (isEmptyTask(t)) return { outcome: "empty", id: null, confidence: null, asOf: null, values: [] };
+  const m = memo.matchedId(t);
+  return { outcome: "out_of_credits", id: m?.id ?? t.id, confidence: m?.confidence ?? t.confidence, asOf: null, values: [] };
 }
 
 function countStats(results: readonly (RowResult | null)[], tasks: readonly RowTask[], e: EngineOutcome): EnrichStats {
@@ -317,6 +347,7 @@ export function* computeRows(deps: EnrichDeps, ctx: OpContext, job: string, inpu
 
   const outcome = yield* runEngine(deps, ctx, {
     tasks, previous, fields, options, key, sig,
+    done: (i) => current[i],
     *persist(indexes, results, c) {
       const n = c.parts ?? 0;
       c.parts = n + 1;
@@ -432,7 +463,8 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   const sig = signature([fields.map((f) => f.id), mapping, options.mode ?? "batch", options.rerun ?? "new-or-failed", spec.rows, spec.cols]);
 
   const outcome = yield* runEngine(deps, ctx, {
-    tasks: engineTasks, previous, fields, options, key, sig,
+    tasks: engineTasks, inputTasks: tasks, previous, fields, options, key, sig,
+    done: (i) => readResult(body[i], width),
     *persist(indexes, results) {
       indexes.forEach((i, k) => (body[i] = outputCells(results[k], width, lang)));
       const byIndex = new Map(indexes.map((i, k) => [i, results[k]]));

@@ -124,6 +124,13 @@ export function readPrevious(cells: readonly Cell[], width: number): PreviousRow
   };
 }
 
+/** A row read back with its values (candidates are not: they are only in the status text). */
+export function readResult(cells: readonly Cell[] | undefined, width: number): RowResult | null {
+  const p = cells ? readPrevious(cells, width) : null;
+  if (!p) return null;
+  return { outcome: p.outcome, id: p.id, confidence: p.confidence, asOf: p.asOf, values: cells!.slice(2, 2 + width) };
+}
+
 export function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }

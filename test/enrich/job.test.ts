@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { runSync } from "../../shared/core/drivers.ts";
 import { computeRows, decodeRanges, encodeRanges } from "../../shared/enrich/job.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";
+import { normaliseKey } from "../../shared/batch/normalise.ts";
 import type { Cell } from "../../shared/sheet/protocol.ts";
 import { makeCompanies, world } from "./world.ts";
 
@@ -74,7 +75,8 @@ describe("computeRows", () => {
           // A deadline `s` chunks' worth of clock away: each chunk moves the clock by one step.
           const deadline = w.now() + s * 10;
           const tick = { ...ctx, client: { ...ctx.client, now: () => w.now() } };
-          const drv = { ...w.sync, http: (reqs: Parameters<typeof w.sync.http>[0]) => { w.advance(reqs.some((r) => r.url.includes("batch")) ? 10 : 0); return w.sync.http(reqs); } };
+          // Only batch resolves move this clock (paced waits for availability do not), so a step is a chunk.
+          const drv = { ...w.sync, sleep: () => {}, http: (reqs: Parameters<typeof w.sync.http>[0]) => { w.advance(reqs.some((r) => r.url.includes("batch")) ? 10 : 0); return w.sync.http(reqs); } };
           result = runSync(computeRows(coreDeps, tick, "j", { ...input, options: { chunkSize, deadline } }), drv);
           runs++;
           if (result.complete) break;
@@ -83,9 +85,14 @@ describe("computeRows", () => {
         expect((result as typeof full).complete).toBe(true);
         expect((result as typeof full).rows).toEqual(full.rows);
         expect(w.spent()).toBe(ref.spent());
-        // Without a cache a company met in two chunks is fetched twice in both runs; the resume adds nothing.
+        // Without a cache too, a company met in two chunks (or on both sides of a stop) is bought once.
         const keys = (x: typeof w) => x.ledger.map((l) => l.key).sort();
         expect(keys(w)).toEqual(keys(ref));
+        const profiles = w.ledger.filter((l) => !l.path.includes("batch")).map((l) => l.path);
+        expect(new Set(profiles).size).toBe(profiles.length);
+        // Whole tens of names per batch resolve: ceil(distinct names / 10) over all the runs.
+        const queries = new Set(input.rows.filter((r) => r[0]).map((r) => normaliseKey({ name: String(r[0]), city: String(r[1]) || undefined })));
+        expect(w.ledger.filter((l) => l.path.includes("batch")).reduce((n, l) => n + l.credits, 0)).toBe(Math.ceil(queries.size / 10));
         return runs >= 1;
       }),
       { numRuns: 15 },

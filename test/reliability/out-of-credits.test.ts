@@ -125,10 +125,9 @@ describe("out of credits halfway", () => {
     }
   }, 60_000);
 
-  // KNOWN BUG (cli/enrich.ts, reported): the CLI's answers journal is cleared after every chunk, so a rerun in a
-  // new process buys again the profile of a company that an earlier row (done in the first run) already paid for,
-  // when a later row of the same company was marked "out of credits". Remove `.fails` once fixed.
-  it.fails("KNOWN BUG: the CLI's rerun after out of credits buys no profile twice", () => {
-    expect(cliPaidTwice ?? 0).toBe(0);
+  // Was a known bug (the CLI's answer journal is cleared after every chunk): the rerun now rebuilds the
+  // companies done from the earlier output's finished rows and buys none of them again.
+  it("the CLI's rerun after out of credits buys no profile twice", () => {
+    expect(cliPaidTwice).toBe(0);
   });
 });
