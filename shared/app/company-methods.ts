@@ -12,10 +12,10 @@ import { loadSettings } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { anyText, list, oneOf, optNum, optText, record, text } from "./input.ts";
 import { companyRow, defaultColumns, readColumns, readCompanyRow, rowsBlock } from "./rows.ts";
-import type { AccountView, AppDeps, CostView, InsertOutput, SearchOutput, SimilarOutput } from "./protocol.ts";
+import { SEARCH_DEFAULTS, type AccountView, type AppDeps, type CostView, type InsertOutput, type SearchOutput, type SimilarOutput } from "./protocol.ts";
 
-/** Proximity without a radius: a city-sized circle. */
-export const DEFAULT_RADIUS_KM = 25;
+/** Proximity without a radius: the same circle as COMPANY_SEARCH's (SEARCH_DEFAULTS). */
+export const DEFAULT_RADIUS_KM = SEARCH_DEFAULTS.radiusKm;
 
 export function* accountMethod(deps: AppDeps, _input: unknown): Operation<AccountView> {
   return yield* withSession(deps, "account", function* ({ ctx, settings }) {
@@ -50,7 +50,8 @@ export function* searchMethod(deps: AppDeps, input: unknown): Operation<SearchOu
   return yield* withSession(deps, "search", function* (s) {
     const res = yield* search(s.ctx, {
       query,
-      ...(size !== undefined ? { size } : {}),
+      // Sent even when it is the service's default too, so what the UI's placeholder says is what is asked for.
+      size: size ?? SEARCH_DEFAULTS.size,
       ...(place ? { near: { place, radiusKm: radiusKm ?? DEFAULT_RADIUS_KM } } : {}),
     });
     return { total: res.total ?? null, companies: res.companies.map(companyRow), credits: s.spent.credits };

@@ -13,7 +13,7 @@ import { getSettingsMethod, saveSettingsMethod, testConnectionMethod } from "./s
 import { MONITOR_METHODS } from "./monitor.ts";
 import { accountMethod, estimateMethod, insertSearchResultsMethod, searchMethod, similarMethod } from "./company-methods.ts";
 import {
-  applyCandidateMethod, detectColumnsMethod, enrichFieldsMethod, enrichPreviewMethod, enrichStartMethod, enrichStepMethod, readSelectionMethod,
+  applyCandidateMethod, detectColumnsMethod, enrichStatusMethod, enrichFieldsMethod, enrichPreviewMethod, enrichStartMethod, enrichStepMethod, readSelectionMethod,
 } from "./enrich-methods.ts";
 
 const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
@@ -31,6 +31,7 @@ const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
   enrichStart: enrichStartMethod,
   enrichStep: enrichStepMethod,
   applyCandidate: applyCandidateMethod,
+  enrichStatus: enrichStatusMethod,
   similar: similarMethod,
 };
 

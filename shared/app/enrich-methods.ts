@@ -201,6 +201,8 @@ interface UiJob {
 }
 
 const jobKey = (scope: string, id: string) => `doc:uijob:${scope}:${id}`;
+/** The document's latest UI job: a sidebar opened later finds an unfinished run here (the store has no listing). */
+const currentKey = (scope: string) => `doc:uijob:${scope}:current`;
 
 function* jobScope(deps: AppDeps): Operation<string> {
   const settings = yield* loadSettings();
@@ -230,7 +232,33 @@ export function* enrichStartMethod(deps: AppDeps, input: unknown): Operation<Enr
   const jobId = scopeOf(JSON.stringify(spec));
   const job: UiJob = { spec, credits: 0, finished: false, lastError: null };
   yield* saveJob(deps, jobId, job);
+  yield* storePut({ [currentKey(yield* jobScope(deps))]: jobId });
   return yield* progressOf(jobId, job, null);
+}
+
+/**
+ * The unfinished run of this document, for a sidebar opened after the one
+ * that started it was closed: its progress read from the sheet, or null when
+ * there is none (never started, finished, or its table is gone).
+ */
+export function* enrichStatusMethod(deps: AppDeps, _input: unknown): Operation<EnrichProgressView | null> {
+  const scope = yield* jobScope(deps);
+  const [jobId] = yield* storeGet([currentKey(scope)]);
+  if (!jobId) return null;
+  const [raw] = yield* storeGet([jobKey(scope, jobId)]);
+  if (!raw) return null;
+  let job: UiJob;
+  try {
+    job = JSON.parse(raw) as UiJob;
+  } catch {
+    return null;
+  }
+  if (job.finished) return null;
+  try {
+    return yield* progressOf(jobId, job, null);
+  } catch {
+    return null; // the sheet was renamed or deleted: nothing left to continue
+  }
 }
 
 export function* enrichStepMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
@@ -333,6 +361,6 @@ export function parseCandidates(status: string): CompanyRow[] {
     const comma = rest.lastIndexOf(", ");
     const name = comma >= 0 ? rest.slice(0, comma) : rest;
     const city = comma >= 0 ? rest.slice(comma + 2) : "";
-    return [{ id: m[1], name, legalForm: "", street: "", zip: "", city, state: "", register: "", industry: "", size: "", status: "", active: null, score: null, distanceKm: null }];
+    return [{ id: m[1], name, legalForm: "", street: "", zip: "", city, state: "", register: "", industry: "", size: "", status: "", statusCode: "", active: null, score: null, distanceKm: null }];
   });
 }

@@ -39,8 +39,16 @@ const HOST_NOTE: Record<string, Bilingual> = {
     de: "Excel prüft nur, solange die Arbeitsmappe geöffnet ist: beim Öffnen, wenn die letzte Prüfung älter als das Intervall ist, und danach per Timer. Bei geschlossener Mappe wird nichts aktualisiert.",
     en: "Excel checks only while the workbook is open: on opening when the last check is older than the interval, then on a timer. Nothing is refreshed while the workbook is closed.",
   },
+  // Decision: the playground does not run a timer. A real-time hourly or daily
+  // timer would never fire in a demo session, and the emulator's clock (what
+  // the playground's data follows) moves only when the user moves it.
+  playground: {
+    de: "Im Playground läuft nichts nach Zeitplan: Der Zeitplan wird nur gespeichert und seine Kosten geschätzt. Prüfen Sie mit „Jetzt prüfen“; neue Änderungen entstehen, wenn Sie die Uhr des Emulators vorstellen (POST /_emulator/clock).",
+    en: "Nothing runs on a schedule in the playground: the schedule is only stored and its cost estimated. Check with \"Check now\"; new changes appear when you move the emulator's clock (POST /_emulator/clock).",
+  },
+  test: { de: "Testumgebung: nichts läuft nach Zeitplan.", en: "Test environment: nothing runs on a schedule." },
 };
-const hostNote = (deps: AppDeps): Bilingual => HOST_NOTE[deps.host] ?? HOST_NOTE.excel;
+const hostNote = (deps: AppDeps): Bilingual => HOST_NOTE[deps.host] ?? HOST_NOTE.test;
 
 function sheetOf(input: Record<string, unknown>, fallback: string): string {
   const v = input.sheet;

@@ -42,7 +42,10 @@ export interface CompanyRow {
   register: string;
   industry: string;
   size: string;
+  /** The status label as the service gave it (in the request's language). */
   status: string;
+  /** The status code (ACTIVE, IN_LIQUIDATION, INSOLVENT, DELETED, INACTIVE), so the UI can label it in either language; "" when unknown. */
+  statusCode?: string;
   active: boolean | null;
   score: number | null;
   distanceKm: number | null;
@@ -79,6 +82,13 @@ export interface AccountView {
   ledger: LedgerEntry[];
   budget: { limit: number; usedToday: number };
 }
+
+/**
+ * What the search method uses when the UI leaves size or radius empty: the
+ * same defaults as COMPANY_SEARCH / COMPANY.SEARCH (and the service's own
+ * list size), so the sidebar and the formula answer the same question alike.
+ */
+export const SEARCH_DEFAULTS = { size: 10, radiusKm: 10 } as const;
 
 export interface SearchInput {
   query: string;
@@ -229,6 +239,8 @@ export interface AppApi {
   enrichStart: { input: EnrichConfig; output: EnrichProgressView };
   enrichStep: { input: { jobId: string }; output: EnrichProgressView };
   applyCandidate: { input: ApplyCandidateInput; output: EnrichProgressView };
+  /** The document's unfinished enrichment run (started in a sidebar that has since closed), or null. */
+  enrichStatus: { input: Record<string, never>; output: EnrichProgressView | null };
   similar: { input: SimilarInput; output: SimilarOutput };
 }
 

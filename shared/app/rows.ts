@@ -22,6 +22,7 @@ export function companyRow(c: CompanySummary): CompanyRow {
     industry: c.industry ? [c.industry.code, c.industry.title].filter(Boolean).join(" ") : "",
     size: label(c.size),
     status: label(c.status),
+    statusCode: c.status?.code ?? "",
     active: c.active ?? null,
     score: c.score ?? null,
     distanceKm: c.distanceKm ?? null,
@@ -63,6 +64,9 @@ export function readCompanyRow(v: unknown, field: string): CompanyRow {
     if (typeof x !== "number" || !Number.isFinite(x)) throw invalid(`${field}.${k}`, "expected a number");
     return x;
   };
+  const code = o.statusCode ?? "";
+  if (typeof code !== "string" || code.length > 40) throw invalid(`${field}.statusCode`, "expected text");
+  row.statusCode = code;
   row.score = nullableNumber("score");
   row.distanceKm = nullableNumber("distanceKm");
   const active = o.active;

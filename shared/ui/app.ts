@@ -130,6 +130,8 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
         await action();
       } catch (e) {
         state.message = ui.errorMessage(e);
+        // The header's balance was from before; out of credits means it is (near) zero now.
+        if (e instanceof UiCallError && e.error.code === "OUT_OF_CREDITS") void ui.refreshAccount();
       } finally {
         state.busy = false;
         renderPanel();

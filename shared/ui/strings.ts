@@ -24,9 +24,15 @@ export const STRINGS = s({
   selectRow: { de: "{name} auswählen", en: "Select {name}" },
   colName: { de: "Firma", en: "Company" },
   colCity: { de: "Ort", en: "City" },
-  colRegister: { de: "Register", en: "Register" },
   colDistance: { de: "Entfernung", en: "Distance" },
   colScore: { de: "Relevanz", en: "Relevance" },
+  colStatus: { de: "Status", en: "Status" },
+  status_ACTIVE: { de: "aktiv", en: "active" },
+  status_IN_LIQUIDATION: { de: "in Liquidation", en: "in liquidation" },
+  status_INSOLVENT: { de: "insolvent", en: "insolvent" },
+  status_DELETED: { de: "gelöscht", en: "deleted" },
+  status_INACTIVE: { de: "inaktiv", en: "inactive" },
+  statusUnknown: { de: "unbekannt", en: "unknown" },
   insertSelected: { de: "{n} an der Cursorposition einfügen", en: "Insert {n} at the cursor" },
   findSimilarToSelected: { de: "Ähnliche zu den ausgewählten finden", en: "Find similar to the selected" },
 
@@ -36,7 +42,9 @@ export const STRINGS = s({
   searchPlace: { de: "Ort oder PLZ (optional)", en: "City or postcode (optional)" },
   searchPlaceHint: { de: "z. B. München", en: "e.g. Munich" },
   searchRadius: { de: "Umkreis in km", en: "Radius in km" },
+  searchRadiusHint: { de: "Ohne Angabe {km} km, wie bei der Formel SEARCH.", en: "{km} km when empty, as the SEARCH formula uses." },
   searchSize: { de: "Anzahl Treffer", en: "Number of results" },
+  searchSizeHint: { de: "Ohne Angabe {n}.", en: "{n} when empty." },
   searchRun: { de: "Suchen", en: "Search" },
 
   enrichIntro: {
@@ -71,8 +79,14 @@ export const STRINGS = s({
   pause: { de: "Anhalten", en: "Pause" },
   resume: { de: "Fortsetzen", en: "Resume" },
   previewRows: { de: "{rows} von {all} Zeilen werden bearbeitet ({distinct} verschiedene Firmen).", en: "{rows} of {all} rows will be processed ({distinct} distinct companies)." },
-  previewBatch: { de: "Schnell: {credits}, {time}", en: "Fast: {credits}, {time}" },
-  previewFree: { de: "Kostenloser Abgleich: {credits}, {time}", en: "Free matching: {credits}, {time}" },
+  previewBatch: { de: "Schnell: höchstens {credits}, {time}", en: "Fast: at most {credits}, {time}" },
+  previewFree: { de: "Kostenloser Abgleich: höchstens {credits}, {time}", en: "Free matching: at most {credits}, {time}" },
+  previewCeiling: {
+    de: "Obergrenze: Jeder Name wird als eigene Firma gezählt; Namen derselben Firma und nicht gefundene kosten weniger.",
+    en: "A ceiling: every name is counted as a company of its own; names of the same company and names not found cost less.",
+  },
+  unfinishedTitle: { de: "Unterbrochener Lauf", en: "Unfinished run" },
+  unfinishedContinue: { de: "Unterbrochenen Lauf fortsetzen ({done} von {total} Zeilen erledigt)", en: "Continue the unfinished run ({done} of {total} rows done)" },
   progress: { de: "{done} von {total} Zeilen ({pct} %)", en: "{done} of {total} rows ({pct} %)" },
   progressCounts: {
     de: "Gefunden: {matched} · Prüfen: {review} · Nicht gefunden: {notFound} · Fehler: {errors} · {credits}",
@@ -92,11 +106,6 @@ export const STRINGS = s({
   similarKindPeers: { de: "Vergleichsunternehmen (erste ID)", en: "Peers (first id)" },
   similarRun: { de: "Finden", en: "Find" },
 
-  monitorIntro: {
-    de: "Der Portfolio-Check prüft eine Liste von Firmen auf Warnhinweise, Liquidation und Löschung.",
-    en: "The portfolio check screens a list of companies for warnings, liquidation and deletion.",
-  },
-  monitorSoon: { de: "Dieser Bereich wird gerade eingerichtet.", en: "This panel is being set up." },
 
   apiKey: { de: "API-Schlüssel", en: "API key" },
   keySet: { de: "Ein Schlüssel ist gespeichert ({hint}). Leer lassen, um ihn zu behalten.", en: "A key is saved ({hint}). Leave empty to keep it." },
@@ -143,8 +152,12 @@ export const STRINGS = s({
   },
   helpFormulasT: { de: "Formeln", en: "Formulas" },
   helpFormulas: {
-    de: "Formeln wie =COMPANY_RESOLVE(A2) nehmen ganze Bereiche; ein Bereich ist schneller als viele einzelne Zellen. Antworten werden zwischengespeichert und nicht erneut bezahlt.",
-    en: "Formulas such as =COMPANY_RESOLVE(A2) take whole ranges; one range is faster than many single cells. Answers are cached and not paid for again.",
+    de: "Formeln wie {formula} nehmen ganze Bereiche; ein Bereich ist schneller als viele einzelne Zellen. Antworten werden zwischengespeichert und nicht erneut bezahlt.",
+    en: "Formulas such as {formula} take whole ranges; one range is faster than many single cells. Answers are cached and not paid for again.",
+  },
+  helpFormulasPlayground: {
+    de: "Der Playground hat keine Formeln. In Google Sheets heißen sie z. B. =COMPANY_RESOLVE(A2), in Excel =COMPANY.RESOLVE(A2); sie nehmen ganze Bereiche, und Antworten werden zwischengespeichert und nicht erneut bezahlt.",
+    en: "The playground has no formulas. In Google Sheets they are named like =COMPANY_RESOLVE(A2), in Excel =COMPANY.RESOLVE(A2); they take whole ranges, and answers are cached and not paid for again.",
   },
   helpKeysT: { de: "Tastatur", en: "Keyboard" },
   helpKeys: {

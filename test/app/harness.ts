@@ -14,7 +14,7 @@ export function emulator(): Emulator {
   return shared;
 }
 
-export function harness(sheets: { name: string; cells: Cell[][] }[] = [{ name: "Tabelle1", cells: [] }], opts: { key?: string; deadlineMs?: number } = {}) {
+export function harness(sheets: { name: string; cells: Cell[][] }[] = [{ name: "Tabelle1", cells: [] }], opts: { key?: string; deadlineMs?: number; host?: AppDeps["host"]; msPerRequest?: number } = {}) {
   const emu = emulator();
   emu.resetRateLimits();
   let clock = Date.UTC(2025, 5, 2, 9);
@@ -23,12 +23,15 @@ export function harness(sheets: { name: string; cells: Cell[][] }[] = [{ name: "
   const workbook = new Workbook(sheets);
   const sent: HttpRequest[] = [];
   const driver: AsyncDriver = {
-    http: async (reqs) =>
-      reqs.map((r) => {
+    http: async (reqs) => {
+      // A round trip takes time on the fake clock, so a deadline can fall between two chunks.
+      clock += opts.msPerRequest ?? 0;
+      return reqs.map((r) => {
         sent.push(r);
         const res = emu.handle(r);
         return { status: res.status, headers: res.headers, body: res.body };
-      }),
+      });
+    },
     // Waiting moves the fake clock; the emulator's buckets run on real time, so waits are short in tests anyway.
     sleep: async (ms) => {
       clock += ms;
@@ -40,7 +43,7 @@ export function harness(sheets: { name: string; cells: Cell[][] }[] = [{ name: "
     storePut: async (e) => stores.storePut(e),
     sheet: async (req) => workbook.handle(req),
   };
-  const deps = (): AppDeps => ({ host: "test", now, random: () => 0.5, deadline: opts.deadlineMs !== undefined ? clock + opts.deadlineMs : undefined, documentId: "doc1" });
+  const deps = (): AppDeps => ({ host: opts.host ?? "test", now, random: () => 0.5, deadline: opts.deadlineMs !== undefined ? clock + opts.deadlineMs : undefined, documentId: "doc1" });
   async function raw(method: string, input: unknown): Promise<AppResult> {
     return runAsync(settle(deps(), method, input), driver);
   }

@@ -13,6 +13,19 @@ export const SCREENSHOTS = join(ROOT, "test-artifacts", "screenshots");
 
 export const hasChromium = existsSync(CHROMIUM);
 
+/**
+ * Whether a browser suite skips: only outside CI. Under CI a missing
+ * Chromium is a hard failure (the suite would otherwise pass having run
+ * nothing); the error says how to install it.
+ */
+export function skipWithoutChromium(env: Record<string, string | undefined> = process.env, present = hasChromium, path = CHROMIUM): boolean {
+  if (present) return false;
+  if (env.CI && env.CI !== "false" && env.CI !== "0") {
+    throw new Error(`Chromium not found at ${path}, and CI is set: the browser tests must run in CI. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+  }
+  return true;
+}
+
 export const LAUNCH_ARGS = [
   "--headless=new",
   "--no-sandbox",

@@ -5,13 +5,16 @@
  * (the Excel host) and talks to the emulator over the network.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
-import { controlsIn, hasChromium, launch, ROOT, screenshot, serveDir, tabOrder, watchErrors, type Launched } from "./browser.ts";
+import { controlsIn, skipWithoutChromium, launch, screenshot, serveDir, tabOrder, watchErrors, type Launched } from "./browser.ts";
 
-const OUT = join(ROOT, "dist", "excel-addin");
+/** Built into a temporary directory: a test run never rewrites the real dist/excel-addin. */
+let TMP = "";
+let OUT = "";
 const OFFICE_JS = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
 
 /** Just enough of Office.js for the page to start: onReady, context, OfficeRuntime.storage, CustomFunctions. Excel.run is absent on purpose. */
@@ -38,7 +41,7 @@ const FAKE_OFFICE = `
   window.CustomFunctions = { associate() {}, Error: CFError, ErrorCode: { notAvailable: "#N/A", invalidValue: "#VALUE!" } };
 })();`;
 
-describe.skipIf(!hasChromium)("Excel task pane (dist/excel-addin) in Chromium", () => {
+describe.skipIf(skipWithoutChromium())("Excel task pane (built like dist/excel-addin, into a temp dir) in Chromium", () => {
   let emu: Emulator;
   let api: RunningServer;
   let chrome: Launched;
@@ -47,7 +50,11 @@ describe.skipIf(!hasChromium)("Excel task pane (dist/excel-addin) in Chromium", 
   beforeAll(async () => {
     // Built afresh so the shipped page matches the code under test.
     const { build } = await import("../../scripts/build-excel.ts");
-    await build();
+    // The build keeps generated sources beside its output (../.excel-addin-gen): both inside TMP.
+    TMP = mkdtempSync(join(tmpdir(), "excel-taskpane-"));
+    OUT = join(TMP, "excel-addin");
+    const built = await build({ outDir: OUT });
+    expect(built.outDir).toBe(OUT);
     for (const f of ["taskpane.html", "taskpane.js", "functions.js", "commands.js"]) expect(existsSync(join(OUT, f)), f).toBe(true);
     emu = createEmulator({ companies: 2000 });
     api = await startServer(emu, { port: 0 });
@@ -59,6 +66,7 @@ describe.skipIf(!hasChromium)("Excel task pane (dist/excel-addin) in Chromium", 
     await chrome?.close();
     await files?.close();
     await api?.close();
+    if (TMP) rmSync(TMP, { recursive: true, force: true });
   });
 
   it("starts the shared UI with the Excel host, saves a key, tests the connection, searches, switches language, and is keyboard usable", async () => {
@@ -99,6 +107,12 @@ describe.skipIf(!hasChromium)("Excel task pane (dist/excel-addin) in Chromium", 
 
     await page.click("#cd-lang-en");
     expect(await page.textContent("#cd-tab-search")).toBe("Search");
+
+    // Help speaks Excel: dotted function names.
+    await page.click("#cd-tab-help");
+    const help = await page.textContent("#help-formulas");
+    expect(help).toContain("=COMPANY.RESOLVE(A2)");
+    expect(help).not.toContain("COMPANY_RESOLVE");
 
     for (const id of ["search", "enrich", "similar", "monitor", "settings", "help"]) {
       await page.click(`#cd-tab-${id}`);

@@ -10,12 +10,13 @@ import { unzipSync, strFromU8 } from "fflate";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
-import { HOSTILE_NAME } from "../../playground/data.ts";
-import { controlsIn, hasChromium, launch, ROOT, screenshot, tabOrder, watchErrors, type Launched } from "./browser.ts";
+import { HOSTILE_NAME, PORTFOLIO } from "../../playground/data.ts";
+import { GROUP_COLOUR, GROUP_LABEL, SCREENING_NOTE, type RiskGroup } from "../../shared/monitor/risk.ts";
+import { controlsIn, skipWithoutChromium, launch, ROOT, screenshot, tabOrder, watchErrors, type Launched } from "./browser.ts";
 
 const PANELS = ["search", "enrich", "similar", "monitor", "settings", "help"];
 
-describe.skipIf(!hasChromium)("playground in Chromium", () => {
+describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
   let emu: Emulator;
   let api: RunningServer;
   let pg: RunningPlayground;
@@ -76,6 +77,9 @@ describe.skipIf(!hasChromium)("playground in Chromium", () => {
     await page.waitForSelector("#search-cost");
     await page.waitForFunction(() => /1/.test(document.querySelector("#search-cost")?.textContent ?? ""));
     const before = await balance();
+    // The placeholders are the defaults the search really uses (as COMPANY_SEARCH's).
+    expect(await page.getAttribute("#search-size", "placeholder")).toBe("10");
+    expect(await page.getAttribute("#search-radius", "placeholder")).toBe("10");
     await page.fill("#search-query", "Software");
     await page.fill("#search-place", "München");
     await page.fill("#search-radius", "30");
@@ -85,6 +89,11 @@ describe.skipIf(!hasChromium)("playground in Chromium", () => {
     expect(await page.$$eval("#search-table tbody tr", (r) => r.length)).toBeGreaterThan(0);
     await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) === b - 1, before);
     expect(emu.balance(emu.demoKey)).toBe(before - 1);
+    // Every result says its status.
+    expect(await page.$$eval("#search-table thead th", (th) => th.map((t) => t.textContent))).toContain("Status");
+    const statuses = await page.$$eval("#search-table td.cd-status-cell", (td) => td.map((t) => t.textContent));
+    expect(statuses.length).toBe(await page.$$eval("#search-table tbody tr", (r) => r.length));
+    for (const st of statuses) expect(["aktiv", "in Liquidation", "insolvent", "gelöscht", "inaktiv"]).toContain(st);
     await screenshot(page, "panel-search");
     // Two rows into the empty area right of the list.
     await selectCells("Firmenliste", 1, 5, 1, 5);
@@ -115,6 +124,8 @@ describe.skipIf(!hasChromium)("playground in Chromium", () => {
     await page.waitForSelector("#enrich-preview");
     const preview = await page.textContent("#enrich-preview");
     expect(preview).toMatch(/Credits/);
+    // A ceiling, and worded as one.
+    expect(preview).toMatch(/Schnell: höchstens \d+ Credits/);
     await screenshot(page, "panel-enrich-preview");
     const before = await balance();
     await page.click("#enrich-start");
@@ -168,12 +179,129 @@ describe.skipIf(!hasChromium)("playground in Chromium", () => {
     await page.waitForSelector("#similar-table tbody tr");
   });
 
-  it("shows the monitor and help panels", async () => {
+  /** The emulator's control endpoints, as a user of the playground would call them. */
+  const control = async (path: string, body?: unknown) => {
+    const res = await fetch(new URL(path, api.url), body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect(res.ok, `${path}: ${res.status}`).toBe(true);
+    return res.json();
+  };
+  /** The price on screen beside Check now, once the free preview has answered. */
+  const shownPrice = async () => {
+    await page.waitForSelector("#monitor-cost[data-credits]");
+    expect(await page.isEnabled("#monitor-check")).toBe(true);
+    return Number(await page.getAttribute("#monitor-cost", "data-credits"));
+  };
+  const portfolioRows = () => page.evaluate(() => {
+    const wb = (window as any).__playground.workbook;
+    const { rows, cols } = wb.size("Portfolio");
+    return { cells: wb.block("Portfolio", 1, 1, rows, cols) as unknown[][], colours: Array.from({ length: rows }, (_, r) => wb.colourAt("Portfolio", r + 1, 3) ?? "") };
+  });
+  const changesLines = () => page.evaluate(() => {
+    const wb = (window as any).__playground.workbook;
+    return wb.sheets.has("Changes") ? (wb.block("Changes", 1, 1, wb.size("Changes").rows, wb.size("Changes").cols) as unknown[][]).slice(1) : [];
+  });
+  /** Check now, and wait for this check's end (the button is busy from the click until the panel re-renders). */
+  const checkNow = async () => {
+    await page.click("#monitor-check");
+    await page.waitForFunction(() => {
+      const b = document.querySelector("#monitor-check");
+      return b !== null && !b.hasAttribute("aria-busy") && document.querySelector("#cd-status-monitor.is-success") !== null;
+    }, null, { timeout: 60_000 });
+  };
+
+  it("runs the portfolio check: price shown first, spend equals it, colours and the screening note in the sheet", async () => {
     await tab("monitor");
     await page.waitForSelector("#monitor-intro");
+    // The price is on screen without asking for it, beside Check now, and only the free preview ran.
+    const before = emu.balance(emu.demoKey);
+    const price = await shownPrice();
+    expect(price).toBeGreaterThan(0);
+    expect(await page.textContent("#monitor-cost")).toMatch(new RegExp(`kostet ${price} Credits`));
+    expect(emu.balance(emu.demoKey)).toBe(before);
+    // The playground's own schedule note, not Excel's.
+    expect(await page.textContent("#monitor-host-note")).toMatch(/Im Playground läuft nichts nach Zeitplan/);
+    expect(await page.textContent("#monitor-host-note")).not.toMatch(/Excel/);
+
+    await checkNow();
+    expect(before - emu.balance(emu.demoKey)).toBe(price);
+    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) === b, emu.balance(emu.demoKey));
+    // Last check in the user's local time, said so.
+    expect(await page.textContent("#monitor-last")).toMatch(/Letzte Prüfung \(\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} .+, Ortszeit\)/);
+
+    const { cells, colours } = await portfolioRows();
+    expect(String(cells[0][2])).toBe(`Risiko (${SCREENING_NOTE.de})`);
+    // The note is said once in the sheet: in the group column's header only.
+    expect(cells.flat().filter((v) => String(v).includes(SCREENING_NOTE.de))).toHaveLength(1);
+    const groupOf = (label: unknown) => (Object.keys(GROUP_LABEL) as RiskGroup[]).find((g) => GROUP_LABEL[g].de === label);
+    for (let r = 1; r <= PORTFOLIO.length; r++) {
+      const g = groupOf(cells[r][2]);
+      expect(g, `row ${r + 1}: ${cells[r][2]}`).toBeDefined();
+      expect(colours[r], `row ${r + 1}`).toBe(GROUP_COLOUR[g!]);
+    }
+    // The grid shows the colours.
+    await page.click('.pg-sheet-tab[data-sheet="Portfolio"]');
+    const bg = await page.$eval("#pg-c-2-3", (td) => getComputedStyle(td).backgroundColor);
+    expect(bg).not.toBe("rgba(0, 0, 0, 0)");
+    // After the run the price of the next check is shown again: nothing has changed, so nothing to pay.
+    await page.waitForSelector("#monitor-cost[data-credits='0']");
     await screenshot(page, "panel-monitor");
+  }, 90_000); // free availability calls are rate limited (5/s): a loaded machine waits on them
+
+  it("after the emulator's clock moves, the Changes sheet gains the new lines once; a rerun adds none", async () => {
+    const target = PORTFOLIO[2];
+    const { day } = await control("/_emulator/clock");
+    await control("/_emulator/schedule", { id: target.id, kind: "INSOLVENCY", day: day + 1 });
+    await control("/_emulator/clock", { days: 1 });
+    const linesBefore = (await changesLines()).length;
+    // The shown price is from before the clock moved: ask again.
+    await page.click("#monitor-price");
+    await page.waitForFunction(() => Number(document.querySelector("#monitor-cost")?.getAttribute("data-credits")) > 0, null, { timeout: 20_000 })
+      .catch(async (e) => { throw new Error(`${e}; status: ${await page.textContent("#cd-status-monitor")}; cost: ${await page.textContent("#monitor-cost")}`); });
+    const price = await shownPrice();
+    const before = emu.balance(emu.demoKey);
+    await checkNow();
+    expect(before - emu.balance(emu.demoKey)).toBe(price);
+    const lines = await changesLines();
+    const fresh = lines.slice(linesBefore);
+    expect(fresh.length).toBeGreaterThan(0);
+    expect(fresh.some((l) => l.some((v) => String(v).includes(target.id)) || l.some((v) => String(v).includes(target.name)))).toBe(true);
+    const { cells, colours } = await portfolioRows();
+    const row = cells.findIndex((c) => c[0] === target.id);
+    expect(cells[row][2]).toBe(GROUP_LABEL.risk.de);
+    expect(colours[row]).toBe(GROUP_COLOUR.risk);
+    // A rerun: nothing new, nothing paid, no line twice.
+    await page.waitForSelector("#monitor-cost[data-credits='0']");
+    const again = emu.balance(emu.demoKey);
+    await checkNow();
+    expect(emu.balance(emu.demoKey)).toBe(again);
+    expect(await changesLines()).toEqual(lines);
+    expect(new Set(lines.map((l) => JSON.stringify(l))).size).toBe(lines.length);
+  }, 90_000); // free availability calls are rate limited (5/s): a loaded machine waits on them
+
+  it("switches the schedule on only after the estimate per run, day and month is shown", async () => {
+    expect(await page.isDisabled("#monitor-toggle")).toBe(true);
+    await page.selectOption("#monitor-frequency", "hourly");
+    await page.click("#monitor-estimate");
+    await page.waitForSelector("#monitor-estimate-view");
+    const view = await page.textContent("#monitor-estimate-view");
+    expect(view).toMatch(/Je Lauf höchstens: \d/);
+    expect(view).toMatch(/Je Tag höchstens: \d/);
+    expect(view).toMatch(/Je Monat höchstens: \d/);
+    expect(await page.isEnabled("#monitor-toggle")).toBe(true);
+    await page.click("#monitor-toggle");
+    await page.waitForSelector("#cd-status-monitor.is-success");
+    expect(await page.textContent("#monitor-state")).toBe("Zeitplan ist eingeschaltet");
+    await screenshot(page, "panel-monitor-schedule");
+    await page.click("#monitor-toggle");
+    await page.waitForFunction(() => document.querySelector("#monitor-state")?.textContent === "Zeitplan ist aus");
+  }, 90_000); // free availability calls are rate limited (5/s): a loaded machine waits on them
+
+  it("shows help with the formulas of both hosts, since the playground has none", async () => {
     await tab("help");
     await page.waitForSelector(".cd-help");
+    const text = await page.textContent("#help-formulas");
+    expect(text).toContain("=COMPANY_RESOLVE(A2)");
+    expect(text).toContain("=COMPANY.RESOLVE(A2)");
     await screenshot(page, "panel-help");
   });
 
@@ -191,7 +319,7 @@ describe.skipIf(!hasChromium)("playground in Chromium", () => {
   });
 
   it("renders a hostile company name as inert text in the UI and the grid, and writes it as text", async () => {
-    const hostile = { id: "DEAAAAAAAAAA", name: HOSTILE_NAME, city: "<b>Berlin</b>", zip: "=1+1", register: "@SUM(A1)" };
+    const hostile = { id: "DEAAAAAAAAAA", name: HOSTILE_NAME, city: "<b>Berlin</b>", zip: "=1+1", register: "@SUM(A1)", status: { code: "INSOLVENT", name: "<i>insolvent</i>" }, active: false };
     const searchUrl = new URL("/v2/search", api.url).href;
     await page.route(searchUrl, (route) => route.fulfill({
       status: 200,
@@ -207,6 +335,11 @@ describe.skipIf(!hasChromium)("playground in Chromium", () => {
     await page.unroute(searchUrl);
     const nameCell = await page.$eval("#search-table tbody tr td.cd-name span", (s) => ({ text: s.textContent, children: s.children.length }));
     expect(nameCell).toEqual({ text: HOSTILE_NAME, children: 0 });
+    // Not active: said in the UI's words and marked.
+    const row = "#search-table tbody tr[data-id=DEAAAAAAAAAA]";
+    expect(await page.getAttribute(row, "class")).toContain("is-inactive");
+    expect(await page.textContent(`${row} td.cd-status-cell`)).toBe("insolvent");
+    expect(await page.$eval(`${row} td.cd-status-cell`, (td) => getComputedStyle(td).fontWeight)).toBe("600");
     expect(await page.$$("#pg-side img, #pg-grid-box img, #pg-side b")).toHaveLength(0);
     expect(await page.title()).not.toBe("pwned");
     await selectCells("Portfolio", 20, 1, 20, 1);
@@ -241,6 +374,19 @@ describe.skipIf(!hasChromium)("playground in Chromium", () => {
     expect(portfolio).toContain("<t xml:space=\"preserve\">TRUMPF SE + Co. KG</t>");
     expect(portfolio).not.toContain("<f>");
     expect(strFromU8(files["xl/worksheets/sheet1.xml"])).toContain("&lt;img src=x");
+  });
+
+  it("shows the new balance in the header after running out of credits", async () => {
+    const saved = emu.balance(emu.demoKey);
+    await tab("search");
+    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) === b, saved);
+    emu.setBalance(emu.demoKey, 0);
+    await page.fill("#search-query", "Brauerei");
+    await page.fill("#search-place", "");
+    await page.click("#search-run");
+    await page.waitForSelector("#cd-status-search.is-error");
+    await page.waitForFunction(() => /Guthaben: 0 Credits/.test(document.querySelector("#cd-balance")?.textContent ?? ""));
+    emu.setBalance(emu.demoKey, saved);
   });
 
   it("works by keyboard alone: every control reachable by Tab, labelled, operable with Enter and Space", async () => {

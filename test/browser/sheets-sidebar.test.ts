@@ -1,24 +1,27 @@
 /**
- * The shipped Sheets sidebar pages (dist/apps-script/*.html) in Chromium,
+ * The shipped Sheets sidebar pages (built like dist/apps-script/*.html, into a temp dir) in Chromium,
  * with a fake google.script.run whose uiCall runs the real app service
  * (shared/app uiCall, JSON in and out) against the in-process emulator and a
  * workbook model standing in for the spreadsheet.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
 import { uiCall } from "../../shared/app/dispatch.ts";
 import { Workbook } from "../../playground/workbook.ts";
 import { HOSTILE_NAME } from "../../playground/data.ts";
-import { controlsIn, hasChromium, launch, ROOT, screenshot, serveDir, tabOrder, watchErrors, type Launched } from "./browser.ts";
+import { controlsIn, skipWithoutChromium, launch, screenshot, serveDir, tabOrder, watchErrors, type Launched } from "./browser.ts";
 
-const OUT = join(ROOT, "dist", "apps-script");
+/** Built into a temporary directory, so a test run never rewrites the real dist/apps-script. */
+let TMP = "";
+let OUT = "";
 const PAGES = ["search", "enrich", "similar", "monitor", "settings", "help"];
 
-describe.skipIf(!hasChromium)("Sheets sidebars (dist/apps-script) in Chromium", () => {
+describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Chromium", () => {
   let emu: Emulator;
   let chrome: Launched;
   let files: { url: string; close(): Promise<void> };
@@ -28,8 +31,10 @@ describe.skipIf(!hasChromium)("Sheets sidebars (dist/apps-script) in Chromium", 
 
   beforeAll(async () => {
     // The shipped pages come from the Sheets build (it embeds buildSidebarHtml's output); built afresh so they match the code.
-    const { build } = await import("../../scripts/build-apps-script.ts");
-    await build();
+    const { buildWithReport } = await import("../../scripts/build-apps-script.ts");
+    TMP = mkdtempSync(join(tmpdir(), "sheets-sidebar-"));
+    OUT = join(TMP, "apps-script");
+    await buildWithReport(OUT);
     for (const p of PAGES) expect(existsSync(join(OUT, `sidebar-${p}.html`)), `sidebar-${p}.html`).toBe(true);
     emu = createEmulator({ companies: 2000 });
     stores.storePut({ "user:apiKey": emu.demoKey, "user:baseUrl": "http://emulator.test" });
@@ -40,6 +45,7 @@ describe.skipIf(!hasChromium)("Sheets sidebars (dist/apps-script) in Chromium", 
   afterAll(async () => {
     await chrome?.close();
     await files?.close();
+    if (TMP) rmSync(TMP, { recursive: true, force: true });
   });
 
   const driver: AsyncDriver = {
@@ -145,6 +151,50 @@ describe.skipIf(!hasChromium)("Sheets sidebars (dist/apps-script) in Chromium", 
     await page.waitForFunction(() => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 30_000 });
     expect(workbook.get("Tabelle1", 2, 3)).toBe("gefunden");
     expect(calls.filter((c) => c === "enrichStep").length).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it("enrich sidebar: a run left unfinished by a closed sidebar is offered with its progress, and continues", async () => {
+    stores.storePut({ "user:language": "de" });
+    const names = ["SAP SE", "Siemens AG", "BASF SE", "Allianz SE", "Zalando SE", "Bayer AG", "Continental AG", "Knorr-Bremse AG", "HelloFresh SE", "Celonis SE",
+      "N26 SE", "adidas AG", "Deutsche Bahn AG", "Deutsche Telekom AG", "Henkel AG & Co. KGaA", "Delivery Hero SE", "Miele & Cie. KG", "Festo SE & Co. KG", "Vorwerk SE & Co. KG", "Robert Bosch GmbH",
+      "Personio Group SE", "Trade Republic Bank GmbH", "Merck KGaA"];
+    workbook.addSheet("Lang", [["Firma"], ...names.map((n) => [n])]);
+    // The earlier sidebar: started the run, did one step that met its time limit after the first chunk, then was closed.
+    let fake = Date.now();
+    const slow: AsyncDriver = { ...driver, http: async (reqs) => ((fake += 2000), driver.http(reqs)) };
+    const server = (method: string, input: unknown, deadline?: number) =>
+      runAsync(uiCall({ host: "sheets", now: () => fake, random: Math.random, deadline }, method, JSON.stringify(input)), slow).then((j) => JSON.parse(j).value);
+    const config = { sheet: "Lang", headerRow: 1, col: 1, rows: names.length, cols: 1, mapping: { name: 0, city: null, zip: null, register: null, id: null }, fields: ["id", "name"], mode: "batch", rerun: { kind: "all" } };
+    const started = await server("enrichStart", config);
+    const step = await server("enrichStep", { jobId: started.jobId }, fake + 1500);
+    expect(step.finished).toBe(false);
+    expect(step.processed).toBeGreaterThan(0);
+    expect(step.processed).toBeLessThan(names.length);
+
+    const { page, errors } = await open("enrich");
+    await page.waitForSelector("#enrich-continue");
+    expect(await page.textContent("#enrich-continue")).toBe(`Unterbrochenen Lauf fortsetzen (${step.processed} von ${names.length} Zeilen erledigt)`);
+    await screenshot(page, "sheets-sidebar-enrich-unfinished");
+    await page.click("#enrich-continue");
+    await page.waitForFunction(() => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 30_000 });
+    expect(await page.$eval("#enrich-progress-bar", (p) => [(p as HTMLProgressElement).value, (p as HTMLProgressElement).max])).toEqual([names.length, names.length]);
+    for (let r = 2; r <= names.length + 1; r++) expect(workbook.get("Lang", r, 2), `row ${r}`).not.toBe("");
+    expect(errors).toEqual([]);
+    await page.close();
+    // Finished: a sidebar opened now offers nothing to continue.
+    const again = await open("enrich");
+    await again.page.waitForSelector("#enrich-read");
+    await again.page.waitForTimeout(300);
+    expect(await again.page.$$("#enrich-continue")).toHaveLength(0);
+    await again.page.close();
+  });
+
+  it("help sidebar: formulas in the Sheets spelling", async () => {
+    const { page } = await open("help");
+    const text = await page.textContent("#help-formulas");
+    expect(text).toContain("=COMPANY_RESOLVE(A2)");
+    expect(text).not.toContain("COMPANY.RESOLVE");
     await page.close();
   });
 });

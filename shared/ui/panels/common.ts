@@ -26,12 +26,31 @@ export function costLine(ui: Ui, id: string, cost: CostView | null, prefix: "cos
   return h("p", { class: "cd-cost", id }, text);
 }
 
+const STATUS_KEYS = ["ACTIVE", "IN_LIQUIDATION", "INSOLVENT", "DELETED", "INACTIVE"] as const;
+
+/**
+ * A company's status in the UI's language, and whether it is active. The code
+ * decides (the label came in the language of the request); the `active` flag
+ * alone is the fallback when the service sent no status.
+ */
+export function statusOf(ui: Ui, r: Pick<CompanyRow, "status" | "statusCode" | "active">): { text: string; active: boolean | null } {
+  const code = (r.statusCode ?? "").toUpperCase();
+  const known = (STATUS_KEYS as readonly string[]).includes(code) ? (code as (typeof STATUS_KEYS)[number]) : null;
+  const active = known ? known === "ACTIVE" : r.active;
+  if (known) return { text: ui.t(`status_${known}`), active };
+  if (r.status) return { text: r.status, active };
+  if (r.active === true) return { text: ui.t("status_ACTIVE"), active };
+  if (r.active === false) return { text: ui.t("status_INACTIVE"), active };
+  return { text: ui.t("statusUnknown"), active: null };
+}
+
 /**
  * Companies as a table with a checkbox per row. Every value is text
  * (textContent), so a name like `<img onerror=…>` or `=HYPERLINK(…)` is shown
  * as typed.
  */
-export function companyTable(ui: Ui, idPrefix: string, rows: CompanyRow[], selected: Set<string>, onToggle: () => void, opts: { distance?: boolean; score?: boolean } = {}): HTMLElement {
+export function companyTable(ui: Ui, idPrefix: string, rows: CompanyRow[], selected: Set<string>, onToggle: () => void, opts: { distance?: boolean; score?: boolean; status?: boolean } = {}): HTMLElement {
+  const showStatus = opts.status !== false;
   if (rows.length === 0) return h("p", { class: "cd-empty" }, ui.t("noResults"));
   const all: HTMLInputElement = h("input", {
     type: "checkbox",
@@ -52,10 +71,14 @@ export function companyTable(ui: Ui, idPrefix: string, rows: CompanyRow[], selec
         h("th", { attrs: { scope: "col" } }, all),
         h("th", { attrs: { scope: "col" } }, ui.t("colName")),
         h("th", { attrs: { scope: "col" } }, ui.t("colCity")),
+        showStatus ? h("th", { attrs: { scope: "col" } }, ui.t("colStatus")) : null,
         opts.distance ? h("th", { attrs: { scope: "col" } }, ui.t("colDistance")) : null,
         opts.score ? h("th", { attrs: { scope: "col" } }, ui.t("colScore")) : null)),
-      h("tbody", null, rows.map((r, i) =>
-        h("tr", { attrs: { "data-id": r.id } },
+      h("tbody", null, rows.map((r, i) => {
+        const st = statusOf(ui, r);
+        // Not active (in liquidation, insolvent, deleted, inactive): marked by colour and weight, and said in words.
+        const inactive = st.active === false;
+        return h("tr", { class: inactive ? "is-inactive" : undefined, attrs: { "data-id": r.id } },
           h("td", null, h("input", {
             type: "checkbox",
             id: `${idPrefix}-row-${i}`,
@@ -65,6 +88,8 @@ export function companyTable(ui: Ui, idPrefix: string, rows: CompanyRow[], selec
           })),
           h("td", { class: "cd-name" }, h("span", null, r.name || r.id), h("span", { class: "cd-sub" }, [r.register, r.id].filter(Boolean).join(" · "))),
           h("td", null, [r.zip, r.city].filter(Boolean).join(" ")),
+          showStatus ? h("td", { class: "cd-status-cell" + (inactive ? " is-inactive" : "") }, st.text) : null,
           opts.distance ? h("td", { class: "cd-num" }, r.distanceKm === null ? "" : `${formatNumber(r.distanceKm, ui.lang)} km`) : null,
-          opts.score ? h("td", { class: "cd-num" }, r.score === null ? "" : formatNumber(Math.round(r.score * 100), ui.lang) + " %") : null)))));
+          opts.score ? h("td", { class: "cd-num" }, r.score === null ? "" : formatNumber(Math.round(r.score * 100), ui.lang) + " %") : null);
+      }))));
 }

@@ -26,6 +26,24 @@ interface EnrichState extends PanelState {
   running?: boolean;
   pauseRequested?: boolean;
   picks?: Record<number, string>;
+  /** The document's unfinished run from an earlier sidebar (undefined: not asked yet; null: none). */
+  unfinished?: EnrichProgressView | null;
+}
+
+/** Ask once per panel whether an earlier, closed sidebar left a run unfinished. */
+function loadUnfinished(ui: Ui, s: EnrichState) {
+  if (s.unfinished !== undefined) return;
+  s.unfinished = null;
+  ui.call("enrichStatus", {}).then(
+    (p) => {
+      // A run started in this panel meanwhile is the one to show.
+      if (!s.progress && p) {
+        s.unfinished = p;
+        ui.rerender();
+      }
+    },
+    () => undefined, // no key yet, or nothing readable: the panel works as for a new run
+  );
 }
 
 function loadFields(ui: Ui, s: EnrichState) {
@@ -38,7 +56,8 @@ function loadFields(ui: Ui, s: EnrichState) {
       ui.rerender();
     },
     (e) => {
-      s.groups = undefined;
+      // Not undefined: that would ask again on every render, in a loop.
+      s.groups = [];
       s.message = ui.errorMessage(e);
       ui.rerender();
     },
@@ -94,10 +113,24 @@ export const enrichPanel: PanelDef = {
   render(ui, state) {
     const s = state as EnrichState;
     loadFields(ui, s);
+    loadUnfinished(ui, s);
     s.mode ??= "batch";
     s.rerun ??= "newOrFailed";
     s.picks ??= {};
     const parts: (HTMLElement | null)[] = [];
+
+    // 0. A run an earlier sidebar started and did not finish (the sidebar was closed or the run stopped)
+    const u = s.unfinished;
+    if (u && !s.progress) {
+      parts.push(h("section", { class: "cd-step cd-resume", id: "enrich-unfinished", attrs: { "aria-labelledby": "enrich-h-unfinished" } },
+        h("h2", { id: "enrich-h-unfinished" }, ui.t("unfinishedTitle")),
+        h("div", { class: "cd-actions" },
+          button("enrich-continue", ui.t("unfinishedContinue", { done: formatNumber(u.processed, ui.lang), total: formatNumber(u.total, ui.lang) }), () => {
+            s.progress = u;
+            s.unfinished = null;
+            void drive(ui, s);
+          }, { primary: true }))));
+    }
 
     // 1. The table
     parts.push(h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-table" } },
@@ -200,6 +233,7 @@ export const enrichPanel: PanelDef = {
           h("ul", null,
             h("li", { class: s.mode === "batch" ? "is-chosen" : "" }, ui.t("previewBatch", { credits: creditsText(ui, p.batch.credits), time: seconds(ui, p.batch.seconds) })),
             h("li", { class: s.mode === "free" ? "is-chosen" : "" }, ui.t("previewFree", { credits: creditsText(ui, p.free.credits), time: seconds(ui, p.free.seconds) }))),
+          h("p", { class: "cd-note", id: "enrich-preview-ceiling" }, ui.t("previewCeiling")),
           p.estimate.breakdown.length
             ? h("ul", { class: "cd-breakdown" }, p.estimate.breakdown.map((b) => h("li", null, `${ui.pick(b.label)}: ${creditsText(ui, b.credits)}`)))
             : null)
@@ -219,51 +253,70 @@ export const enrichPanel: PanelDef = {
               s.progress = await ui.call("enrichStart", config(s));
               void drive(ui, s);
             }), { primary: true, disabled: running }),
-          prog && !prog.finished
-            ? running
-              ? button("enrich-pause", ui.t("pause"), () => ((s.pauseRequested = true), ui.rerender()), { disabled: !!s.pauseRequested })
-              : button("enrich-resume", ui.t("resume"), () => void drive(ui, s))
-            : null),
+          pauseOrResume(ui, s)),
         previewBox,
         prog ? progressView(ui, prog) : null));
 
       // 6. Review of ambiguous rows
-      if (prog && prog.reviewRows.length) {
-        parts.push(h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-review" } },
-          h("h2", { id: "enrich-h-review" }, ui.t("reviewTitle", { n: prog.reviewRows.length })),
-          h("p", { class: "cd-note" }, ui.t("reviewIntro")),
-          prog.reviewRows.map((r) =>
-            h("fieldset", { class: "cd-fieldset cd-review", id: `review-row-${r.row}` },
-              h("legend", null, ui.t("reviewRow", { row: r.row }), " ", h("q", null, r.input)),
-              r.candidates.map((c, i) =>
-                h("label", { class: "cd-choice" },
-                  h("input", {
-                    type: "radio",
-                    name: `review-${r.row}`,
-                    id: `review-${r.row}-${i}`,
-                    value: c.id,
-                    checked: s.picks![r.row] === c.id,
-                    on: { change: () => (s.picks![r.row] = c.id) },
-                  }), " ",
-                  h("span", { class: "cd-name" }, c.name || c.id),
-                  h("span", { class: "cd-sub" }, " · " + [[c.zip, c.city].filter(Boolean).join(" "), c.register, c.id].filter(Boolean).join(" · ")))),
-              h("div", { class: "cd-actions" },
-                button(`review-apply-${r.row}`, ui.t("applyPick"), (b) =>
-                  void ui.run(s, b, async () => {
-                    const pick = s.picks![r.row];
-                    if (!pick) {
-                      s.message = { kind: "error", text: { de: "Bitte zuerst einen Kandidaten wählen.", en: "Please pick a candidate first." } };
-                      return;
-                    }
-                    s.progress = await ui.call("applyCandidate", { jobId: prog.jobId, row: r.row, candidateId: pick });
-                    s.message = { kind: "success", text: { de: `Zeile ${r.row} übernommen.`, en: `Row ${r.row} applied.` } };
-                    void ui.refreshAccount();
-                  }), { disabled: running }))))));
-      }
+      parts.push(reviewSection(ui, s));
+    } else if (s.progress) {
+      // A continued run from an earlier sidebar: its progress and review without reading the table again.
+      parts.push(runSection(ui, s), reviewSection(ui, s));
     }
     return h("div", { class: "cd-enrich" }, parts);
   },
 };
+
+function reviewSection(ui: Ui, s: EnrichState): HTMLElement | null {
+  const prog = s.progress;
+  const running = !!s.running;
+  if (!prog || !prog.reviewRows.length) return null;
+  return (h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-review" } },
+      h("h2", { id: "enrich-h-review" }, ui.t("reviewTitle", { n: prog.reviewRows.length })),
+      h("p", { class: "cd-note" }, ui.t("reviewIntro")),
+      prog.reviewRows.map((r) =>
+        h("fieldset", { class: "cd-fieldset cd-review", id: `review-row-${r.row}` },
+          h("legend", null, ui.t("reviewRow", { row: r.row }), " ", h("q", null, r.input)),
+          r.candidates.map((c, i) =>
+            h("label", { class: "cd-choice" },
+              h("input", {
+                type: "radio",
+                name: `review-${r.row}`,
+                id: `review-${r.row}-${i}`,
+                value: c.id,
+                checked: s.picks![r.row] === c.id,
+                on: { change: () => (s.picks![r.row] = c.id) },
+              }), " ",
+              h("span", { class: "cd-name" }, c.name || c.id),
+              h("span", { class: "cd-sub" }, " · " + [[c.zip, c.city].filter(Boolean).join(" "), c.register, c.id].filter(Boolean).join(" · ")))),
+          h("div", { class: "cd-actions" },
+            button(`review-apply-${r.row}`, ui.t("applyPick"), (b) =>
+              void ui.run(s, b, async () => {
+                const pick = s.picks![r.row];
+                if (!pick) {
+                  s.message = { kind: "error", text: { de: "Bitte zuerst einen Kandidaten wählen.", en: "Please pick a candidate first." } };
+                  return;
+                }
+                s.progress = await ui.call("applyCandidate", { jobId: prog.jobId, row: r.row, candidateId: pick });
+                s.message = { kind: "success", text: { de: `Zeile ${r.row} übernommen.`, en: `Row ${r.row} applied.` } };
+                void ui.refreshAccount();
+              }), { disabled: running }))))));
+}
+
+function pauseOrResume(ui: Ui, s: EnrichState): HTMLElement | null {
+  const prog = s.progress;
+  if (!prog || prog.finished) return null;
+  return s.running
+    ? button("enrich-pause", ui.t("pause"), () => ((s.pauseRequested = true), ui.rerender()), { disabled: !!s.pauseRequested })
+    : button("enrich-resume", ui.t("resume"), () => void drive(ui, s));
+}
+
+function runSection(ui: Ui, s: EnrichState): HTMLElement {
+  return h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-run" } },
+    h("h2", { id: "enrich-h-run" }, ui.t("unfinishedTitle")),
+    h("div", { class: "cd-actions" }, pauseOrResume(ui, s)),
+    s.progress ? progressView(ui, s.progress) : null);
+}
 
 function progressView(ui: Ui, p: EnrichProgressView): HTMLElement {
   const pct = p.total ? Math.round((p.processed / p.total) * 100) : 100;

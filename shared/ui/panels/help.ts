@@ -1,20 +1,33 @@
-/** Help: what each panel does, what things cost, the keyboard. */
+/** Help: what each panel does, what things cost, the keyboard. Formula names follow the host's spelling. */
 import { h } from "../dom.ts";
+import type { HostKind } from "../../app/protocol.ts";
+import type { StringKey } from "../strings.ts";
+import type { Ui } from "../app.ts";
 import type { PanelDef } from "./registry.ts";
+
+/** Sheets does not allow dots in function names, Excel namespaces them: COMPANY_RESOLVE vs COMPANY.RESOLVE. */
+export function formulaExample(host: HostKind): string {
+  return host === "excel" ? "=COMPANY.RESOLVE(A2)" : "=COMPANY_RESOLVE(A2)";
+}
+
+function formulasText(ui: Ui): string {
+  if (ui.host.kind === "playground") return ui.t("helpFormulasPlayground");
+  return ui.t("helpFormulas", { formula: formulaExample(ui.host.kind) });
+}
 
 export const helpPanel: PanelDef = {
   id: "help",
   title: { de: "Hilfe", en: "Help" },
   render(ui) {
-    const item = (title: "helpSearchT" | "helpEnrichT" | "helpSimilarT" | "helpMonitorT" | "helpSettingsT" | "helpFormulasT" | "helpKeysT", body: "helpSearch" | "helpEnrich" | "helpSimilar" | "helpMonitor" | "helpSettings" | "helpFormulas" | "helpKeys") =>
-      h("section", { class: "cd-help-item" }, h("h2", null, ui.t(title)), h("p", null, ui.t(body)));
+    const item = (title: StringKey, body: string, id: string) =>
+      h("section", { class: "cd-help-item", id: `help-${id}` }, h("h2", null, ui.t(title)), h("p", null, body));
     return h("div", { class: "cd-help" },
-      item("helpSearchT", "helpSearch"),
-      item("helpEnrichT", "helpEnrich"),
-      item("helpSimilarT", "helpSimilar"),
-      item("helpMonitorT", "helpMonitor"),
-      item("helpSettingsT", "helpSettings"),
-      item("helpFormulasT", "helpFormulas"),
-      item("helpKeysT", "helpKeys"));
+      item("helpSearchT", ui.t("helpSearch"), "search"),
+      item("helpEnrichT", ui.t("helpEnrich"), "enrich"),
+      item("helpSimilarT", ui.t("helpSimilar"), "similar"),
+      item("helpMonitorT", ui.t("helpMonitor"), "monitor"),
+      item("helpSettingsT", ui.t("helpSettings"), "settings"),
+      item("helpFormulasT", formulasText(ui), "formulas"),
+      item("helpKeysT", ui.t("helpKeys"), "keys"));
   },
 };

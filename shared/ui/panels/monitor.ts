@@ -1,6 +1,7 @@
 /**
- * Portfolio monitor: check the portfolio sheet now (its exact price shown
- * first), switch a schedule on or off (with the estimate per run, day and
+ * Portfolio monitor: check the portfolio sheet now (its exact price, from the
+ * free preview loaded when the panel opens and after every run, is shown
+ * beside the button, which stays disabled until it is known), switch a schedule on or off (with the estimate per run, day and
  * month shown before it can be switched on), and the last run's summary.
  * Calls the monitor* methods of shared/app/monitor.ts. All API text goes in
  * with textContent (h() children are text).
@@ -18,7 +19,10 @@ import { button, creditsText } from "./common.ts";
 interface MonitorState extends PanelState {
   status?: MonitorStatusView | null;
   draft?: ScheduleSettings;
-  preview?: RunSummary;
+  /** undefined: not asked (or stale); null: being asked. */
+  preview?: RunSummary | null;
+  /** The sheet whose preview failed: not asked again on every render (the message says why; "Refresh price" retries). */
+  previewFailedFor?: string;
   estimate?: ScheduleEstimate & { preview: RunSummary };
   last?: RunSummary;
 }
@@ -29,7 +33,10 @@ const T = {
     en: "A \"Portfolio\" sheet with an ID or Company column: per company risk group, flag, latest key figure, last change and new changes since the last check; new changes go to the \"Changes\" sheet. A screening from register data, not a credit rating.",
   },
   sheet: { de: "Tabellenblatt", en: "Sheet" },
-  price: { de: "Preis prüfen", en: "Show price" },
+  price: { de: "Preis aktualisieren", en: "Refresh price" },
+  pricing: { de: "Preis wird ermittelt (kostenlos) …", en: "Working out the price (free) …" },
+  costs: { de: "Diese Prüfung kostet", en: "This check costs" },
+  local: { de: "Ortszeit", en: "local time" },
   checkNow: { de: "Jetzt prüfen", en: "Check now" },
   schedule: { de: "Zeitplan", en: "Schedule" },
   frequency: { de: "Häufigkeit", en: "Frequency" },
@@ -54,20 +61,50 @@ function load(ui: Ui, s: MonitorState) {
     (v) => {
       s.status = v as MonitorStatusView;
       s.draft ??= { ...s.status.schedule };
+      loadPreview(ui, s);
       ui.rerender();
     },
     (e) => {
-      s.status = undefined;
+      // Stays null (not undefined): a failing call is not repeated on every render.
       s.message = ui.errorMessage(e);
       ui.rerender();
     },
   );
 }
 
+/** The exact price of "Check now" (free calls only), so it is on screen before anything is spent. */
+function loadPreview(ui: Ui, s: MonitorState) {
+  if (s.preview !== undefined || !s.draft || s.previewFailedFor === s.draft.sheet) return;
+  s.preview = null;
+  const sheet = s.draft.sheet;
+  ui.call("monitorPreview", { sheet }).then(
+    (v) => {
+      // An answer for a sheet name the user has since changed is not this check's price.
+      if (s.draft?.sheet !== sheet) return;
+      s.preview = v as RunSummary;
+      ui.rerender();
+    },
+    (e) => {
+      if (s.draft?.sheet !== sheet) return;
+      s.preview = undefined;
+      s.previewFailedFor = sheet;
+      s.message = ui.errorMessage(e);
+      ui.rerender();
+    },
+  );
+}
+
+/** A run's time in the user's own time zone, named, e.g. "12.06.2026, 09:30 MESZ". */
+export function localTime(iso: string, lang: Ui["lang"]): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleString(lang === "de" ? "de-DE" : "en-GB", { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+}
+
 function summaryView(ui: Ui, r: RunSummary, id: string): HTMLElement {
-  const when = r.finishedAt ? r.finishedAt.slice(0, 16).replace("T", " ") : "";
+  const when = r.finishedAt ? localTime(r.finishedAt, ui.lang) : "";
   return h("div", { class: "cd-summary", id },
-    h("p", null, `${ui.pick(T.last)}${when ? ` (${when} UTC)` : ""}: ${ui.pick(r.message)}`),
+    h("p", null, `${ui.pick(T.last)}${when ? ` (${when}, ${ui.pick(T.local)})` : ""}: ${ui.pick(r.message)}`),
     h("ul", null,
       h("li", { class: "cd-risk" }, `${ui.pick({ de: "Risiko", en: "Risk" })}: ${formatNumber(r.groups.risk, ui.lang)}`),
       h("li", { class: "cd-watch" }, `${ui.pick({ de: "Beobachten", en: "Watch" })}: ${formatNumber(r.groups.watch, ui.lang)}`),
@@ -84,13 +121,33 @@ export const monitorPanel: PanelDef = {
     const s = state as MonitorState;
     load(ui, s);
     const d = (s.draft ??= { enabled: false, frequency: "daily", hour: 7, budget: null, sheet: "Portfolio" });
-    const sheetInput = h("input", { id: "monitor-sheet", type: "text", value: d.sheet, on: { input: (ev) => (d.sheet = (ev.target as HTMLInputElement).value) } });
+    loadPreview(ui, s);
+    const sheetInput = h("input", { id: "monitor-sheet", type: "text", value: d.sheet, on: {
+      input: (ev) => {
+        d.sheet = (ev.target as HTMLInputElement).value;
+        if (s.preview) {
+          // The shown price was another sheet's: Check now waits for this one's.
+          s.preview = undefined;
+          ui.rerender();
+        }
+      },
+      change: () => (loadPreview(ui, s), ui.rerender()),
+    } });
 
     const priceBtn = button("monitor-price", ui.pick(T.price), (b) =>
       void ui.run(s, b, async () => {
-        s.preview = (await ui.call("monitorPreview", { sheet: d.sheet })) as RunSummary;
+        s.previewFailedFor = undefined;
+        s.preview = null;
+        try {
+          s.preview = (await ui.call("monitorPreview", { sheet: d.sheet })) as RunSummary;
+        } catch (e) {
+          s.preview = undefined;
+          s.previewFailedFor = d.sheet;
+          throw e;
+        }
         s.message = { kind: "info", text: s.preview.message };
       }));
+    const price = s.preview ?? null;
     const checkBtn = button("monitor-check", ui.pick(T.checkNow), (b) =>
       void ui.run(s, b, async () => {
         let r: RunSummary;
@@ -98,13 +155,15 @@ export const monitorPanel: PanelDef = {
         do r = (await ui.call("monitorRun", { sheet: d.sheet, budget: d.budget })) as RunSummary;
         while (r.status === "paused" && ++steps < 50);
         s.last = r;
-        s.preview = undefined;
         s.message = { kind: r.status === "done" ? "success" : "info", text: r.message };
+        // The next check's price (usually 0 right after one): shown again before the button can spend.
+        s.preview = undefined;
+        loadPreview(ui, s);
         void ui.refreshAccount();
-      }), { primary: true });
-    const previewLine = s.preview
-      ? h("p", { class: "cd-cost", id: "monitor-cost" }, `${ui.pick({ de: "Diese Prüfung kostet", en: "This check costs" })} ${creditsText(ui, s.preview.estimate)}`)
-      : null;
+      }), { primary: true, disabled: !price });
+    checkBtn.setAttribute("aria-describedby", "monitor-cost");
+    const previewLine = h("span", { class: "cd-cost", id: "monitor-cost", attrs: { "data-credits": price ? price.estimate : undefined } },
+      price ? `${ui.pick(T.costs)} ${creditsText(ui, price.estimate)}` : ui.pick(T.pricing));
 
     const freq = h("select", { id: "monitor-frequency", on: { change: (ev) => ((d.frequency = (ev.target as HTMLSelectElement).value as ScheduleSettings["frequency"]), (s.estimate = undefined), ui.rerender()) } },
       h("option", { value: "daily" }, ui.pick(T.daily)),
@@ -143,8 +202,7 @@ export const monitorPanel: PanelDef = {
     return h("div", { class: "cd-monitor" },
       h("p", { class: "cd-intro", id: "monitor-intro" }, ui.pick(T.intro)),
       field(ui.pick(T.sheet), sheetInput),
-      h("div", { class: "cd-actions" }, priceBtn, checkBtn),
-      previewLine,
+      h("div", { class: "cd-actions cd-check" }, checkBtn, previewLine, priceBtn),
       s.status?.paused ? h("p", { class: "cd-note", id: "monitor-paused" }, ui.pick(T.paused)) : null,
       h("h3", null, ui.pick(T.schedule)),
       h("p", { class: "cd-note", id: "monitor-state" }, ui.pick(enabled ? T.isOn : T.isOff)),

@@ -1,5 +1,5 @@
 /** Search: free text, optionally around a place; results inserted at the cursor or handed to Find similar. */
-import type { CostView, SearchOutput } from "../../app/protocol.ts";
+import { SEARCH_DEFAULTS, type CostView, type SearchOutput } from "../../app/protocol.ts";
 import type { PanelState, Ui } from "../app.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "./registry.ts";
@@ -69,8 +69,10 @@ export const searchPanel: PanelDef = {
       field(ui.t("searchQuery"), input("search-query", "query", { placeholder: ui.t("searchQueryHint") })),
       h("div", { class: "cd-row" },
         field(ui.t("searchPlace"), input("search-place", "place", { placeholder: ui.t("searchPlaceHint") })),
-        field(ui.t("searchRadius"), input("search-radius", "radiusKm", { type: "number", min: "1", max: "500", placeholder: "25" }))),
-      field(ui.t("searchSize"), input("search-size", "size", { type: "number", min: "1", max: "100", placeholder: "20" })),
+        field(ui.t("searchRadius"), input("search-radius", "radiusKm", { type: "number", min: "1", max: "500", placeholder: String(SEARCH_DEFAULTS.radiusKm) }),
+          ui.t("searchRadiusHint", { km: SEARCH_DEFAULTS.radiusKm }))),
+      field(ui.t("searchSize"), input("search-size", "size", { type: "number", min: "1", max: "100", placeholder: String(SEARCH_DEFAULTS.size) }),
+        ui.t("searchSizeHint", { n: SEARCH_DEFAULTS.size })),
       costLine(ui, "search-cost", s.cost ?? null),
       h("div", { class: "cd-actions" }, submit));
 
