@@ -20,6 +20,10 @@
  *     The caller records the spend in the ledger (the app session does).
  *     A per-run budget defers the companies that would exceed it; a deadline
  *     pauses at a window boundary and a later call resumes the same run.
+ *  4. Account for every entry (see RunSummary): a company whose free or paid
+ *     call failed for a passing reason is left to do and the run pauses, so
+ *     the next call continues with it (a bounded number of times, then it is
+ *     an error row); what was paid before the failure is kept, never paid again.
  *
  * Financials ride on the profile (include=financials, 1 + 4) rather than a
  * separate call (4) because a company needing financials always needs its
@@ -49,6 +53,26 @@ export const DEFAULT_WINDOW_ROWS = 20;
 /** Availability calls per parallel batch (a rate-limited endpoint). */
 const AVAILABILITY_GROUP = 25;
 
+/** Failures a later call can get past: the company is left to do (the run pauses and continues), not an error. */
+const RETRYABLE: ReadonlySet<string> = new Set(["RATE_LIMITED", "NETWORK", "SERVER_ERROR", "TIMEOUT"]);
+/** Failures after which nothing more can be paid for: the run stops, the company is left to do. */
+const STOPPING: ReadonlySet<string> = new Set(["OUT_OF_CREDITS", "INVALID_KEY", "MISSING_KEY"]);
+/**
+ * Calls in a row that a run continues for failed calls alone (no company
+ * finished) before the companies still failing become error rows: a service
+ * that keeps failing must not keep a run (and a Sheets trigger) paused forever.
+ */
+export const MAX_STALLED_CALLS = 3;
+
+type Outcome = "left" | "error" | "notFound" | "stop";
+/** What a failed call makes of a company. On the last allowed call a retryable failure is an error. */
+function outcomeOf(e: CompanyDataError, final: boolean): Outcome {
+  if (e.code === "NOT_FOUND") return "notFound";
+  if (STOPPING.has(e.code)) return "stop";
+  if (RETRYABLE.has(e.code)) return final ? "error" : "left";
+  return "error";
+}
+
 export interface CheckOptions {
   sheet?: string;
   changesSheet?: string;
@@ -71,6 +95,13 @@ export interface PlanItem {
   credits: number;
 }
 
+/**
+ * Counts of one call. Every entry (a distinct company, or a row whose name did
+ * not resolve to one) ends a call as exactly one of: earlier, checked,
+ * unchanged, left, errors, notFound, ambiguous — they always add up to
+ * `entries`, so no company drops out of a check unseen. A preview counts the
+ * same way: `left` is what the run will do (plus what could not be priced).
+ */
 export interface RunSummary {
   runId: string;
   status: RunStatus;
@@ -78,6 +109,10 @@ export interface RunSummary {
   finishedAt: string | null;
   /** Distinct companies in the table (after resolution). */
   companies: number;
+  /** Distinct companies plus rows whose name did not resolve to a company. */
+  entries: number;
+  /** Companies that earlier calls of this (continued) run finished. */
+  earlier: number;
   /** Companies whose availability lists financial years (what a schedule's ceiling counts). */
   withFinancials: number;
   rows: number;
@@ -101,17 +136,31 @@ export interface RunSummary {
   plan: PortfolioPlanned;
   spent: number;
   requests: number;
-  /** What is left when the run paused or hit its budget. */
-  left: { companies: number; credits: number };
+  /**
+   * What is left to do: companies deferred by the budget or a stop, not
+   * reached before the time limit, or whose free or paid call failed for a
+   * reason a later call can get past (rate limit, network, server); the run
+   * pauses and its next call continues with them. `unpriced` of them (and
+   * unresolved name rows) had no availability answer: their credits are not
+   * in `credits`.
+   */
+  left: { companies: number; credits: number; unpriced: number };
   message: Bilingual;
 }
 
 export const RUN_KEY = (ctx: OpContext) => `doc:mon:${ctx.scope}:run`;
 export const LAST_RUN_KEY = (ctx: OpContext) => `doc:mon:${ctx.scope}:last`;
 
-interface RunCheckpoint { id: string; startedAt: string; sheet: string }
+interface RunCheckpoint {
+  id: string;
+  startedAt: string;
+  sheet: string;
+  /** Calls in a row that ended with companies left by failed calls and finished none. */
+  stalls?: number;
+}
 
-type RowKind = "company" | "ambiguous" | "not_found" | "error" | "empty";
+/** "pending": a name whose free resolve failed for a reason a later call can get past. */
+type RowKind = "company" | "ambiguous" | "not_found" | "error" | "pending" | "empty";
 
 interface Row {
   r: number; // 0-based index in the table (0 = header)
@@ -133,18 +182,25 @@ const STATUS_TEXT = {
     flag: { de: `Bitte die Firma in der ID-Spalte wählen (${n} Kandidaten)`, en: `Pick the company in the ID column (${n} candidates)` },
   }),
   notFound: { group: { de: "Nicht gefunden", en: "Not found" }, flag: { de: "Keine Firma zu diesem Eintrag", en: "No company for this entry" } },
+  left: { de: "Offen", en: "Left to do" },
+  leftFlag: (e: CompanyDataError): Bilingual => ({
+    de: `Noch nicht geprüft (${e.text("de")}); die Prüfung wird damit fortgesetzt.`,
+    en: `Not checked yet (${e.text("en")}); the check continues with it.`,
+  }),
 };
 
 const shortInstant = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 
-function planFor(id: string, a: Availability, st: CompanyState | null): PlanItem {
+function planFor(id: string, a: Availability, st: CompanyState | null, runId: string): PlanItem {
   const hasFin = a.financials === true && (a.financialYears?.length ?? 0) > 0;
   let item: Omit<PlanItem, "credits">;
   if (!st) item = { id, profile: true, financials: hasFin, changes: false };
   else {
     const changed = changedSince(a.lastChangeDate, st.wm);
     const fin = hasFin && financialsChanged(st.finYears, a.financialYears);
-    item = changed || fin ? { id, profile: true, financials: fin, changes: changed } : { id, profile: false, financials: false, changes: false };
+    // This run already holds the profile (its changes call failed): only the changes are still to pay.
+    const profile = (changed || fin || st.needProfile === true) && st.profiledRun !== runId;
+    item = { id, profile, financials: profile && fin, changes: changed };
   }
   return { ...item, credits: planCredits({ availability: 0, profiles: item.profile && !item.financials ? 1 : 0, profilesWithFinancials: item.financials ? 1 : 0, changes: item.changes ? 1 : 0 }) };
 }
@@ -165,6 +221,13 @@ function resultCells(lang: Language, row: Row, st: CompanyState | null | undefin
     return { cells: { group: t.group[lang], flag: t.flag[lang] }, colour: AMBIGUOUS_COLOUR };
   }
   if (row.kind === "not_found") return { cells: { group: STATUS_TEXT.notFound.group[lang], flag: STATUS_TEXT.notFound.flag[lang] }, colour: GREY };
+  if (row.kind === "pending") {
+    const flag = STATUS_TEXT.leftFlag(err ?? row.error ?? new CompanyDataError("INTERNAL"))[lang];
+    // A company left to do keeps its last result; the flag says it is not newer and why.
+    if (!st) return { cells: { group: STATUS_TEXT.left[lang], flag }, colour: GREY };
+    const prev = resultCells(lang, { ...row, kind: "company" }, st, avail, undefined);
+    return { cells: { ...prev.cells, flag: `${st.result.text[lang]} · ${flag}` }, colour: prev.colour };
+  }
   const e = err ?? row.error;
   if (row.kind === "error" || (e && !st)) return { cells: { group: lang === "de" ? "Fehler" : "Error", flag: (e ?? new CompanyDataError("INTERNAL")).text(lang) }, colour: GREY };
   if (!st) return { cells: {}, colour: "" };
@@ -244,7 +307,21 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   };
   const nowIso = () => isoInstant(ctx.client.now());
 
-  // ---- 1. the table
+  // ---- 1. the run (a continued run counts its stalled calls) and the table
+  const [rawRun] = yield* storeGet([RUN_KEY(ctx)]);
+  let run: RunCheckpoint | null = null;
+  try {
+    run = rawRun ? (JSON.parse(rawRun) as RunCheckpoint) : null;
+  } catch {
+    run = null;
+  }
+  if (run && run.sheet !== sheetName) run = null;
+  const resumed = run !== null;
+  if (!run) run = { id: `r${ctx.client.now().toString(36)}`, startedAt: nowIso(), sheet: sheetName };
+  const runId = run.id;
+  // The last call a run may make for failed calls: what still fails becomes an error row.
+  const final = !preview && (run.stalls ?? 0) >= MAX_STALLED_CALLS;
+
   const table = yield* sheet<Cell[][] | null>({ op: "readAll", sheet: sheetName });
   if (!table) throw invalid("sheet", lang === "de" ? `kein Tabellenblatt „${sheetName}“` : `no sheet named "${sheetName}"`);
   const header = table[0] ?? [];
@@ -253,7 +330,8 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   const toResolve: { row: Row; q: NonNullable<ReturnType<typeof queryOf>> }[] = [];
   for (let r = 1; r < table.length; r++) {
     const cells = table[r];
-    const idCell = idFromCell(cells[layout.idCol] ?? null);
+    const rawId = cells[layout.idCol] ?? null;
+    const idCell = idFromCell(rawId);
     const name = layout.input.name !== undefined ? String(cells[layout.input.name] ?? "").trim() || null : null;
     const row: Row = { r, kind: "empty", id: null, writeId: false, candidates: [], name };
     if (idCell) {
@@ -263,6 +341,13 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     } else {
       const q = queryOf(cells, layout.input);
       if (q) toResolve.push({ row, q });
+      else if (String(rawId ?? "").trim() !== "") {
+        // Something in the ID cell that is no company id, and no name to resolve: say so, never skip the row.
+        row.kind = "error";
+        row.error = invalid("ID", lang === "de"
+          ? `„${String(rawId).trim().slice(0, 40)}“ ist keine Firmen-ID (DE + 10 Zeichen)`
+          : `"${String(rawId).trim().slice(0, 40)}" is not a company id (DE + 10 characters)`);
+      }
     }
     rows.push(row);
   }
@@ -279,8 +364,10 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
         row.candidates = res.candidates;
       } else if (res.status === "not_found") row.kind = "not_found";
       else {
-        row.kind = "error";
-        row.error = res.error;
+        const e = res.error ?? new CompanyDataError("INTERNAL");
+        const o = outcomeOf(e, final);
+        row.kind = o === "left" || o === "stop" ? "pending" : o === "notFound" ? "not_found" : "error";
+        row.error = e;
       }
     });
   }
@@ -288,54 +375,78 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   const nameOf = new Map<string, string>();
   for (const r of rows) if (r.id && r.name && !nameOf.has(r.id)) nameOf.set(r.id, r.name);
 
-  // ---- 2. the run and its plan
-  const [rawRun] = yield* storeGet([RUN_KEY(ctx)]);
-  let run: RunCheckpoint | null = null;
-  try {
-    run = rawRun ? (JSON.parse(rawRun) as RunCheckpoint) : null;
-  } catch {
-    run = null;
-  }
-  if (run && run.sheet !== sheetName) run = null;
-  const resumed = run !== null;
-  if (!run) run = { id: `r${ctx.client.now().toString(36)}`, startedAt: nowIso(), sheet: sheetName };
+  // ---- 2. the plan
   if (!preview && !resumed) yield* storePut({ [RUN_KEY(ctx)]: JSON.stringify(run) });
 
   const states = yield* loadStates(ctx, ids);
-  const todo = ids.filter((id) => states.get(id)?.run !== run!.id);
-  const doneBefore = new Set(ids.filter((id) => states.get(id)?.run === run!.id));
+  const todo = ids.filter((id) => states.get(id)?.run !== runId);
+  const doneBefore = new Set(ids.filter((id) => states.get(id)?.run === runId));
   const avail = new Map<string, Availability | CompanyDataError>();
   for (let i = 0; i < todo.length; i += AVAILABILITY_GROUP) {
     const part = yield* getAvailability(fresh, todo.slice(i, i + AVAILABILITY_GROUP));
     for (const [id, a] of part) avail.set(id, a);
   }
+  // Where each company stands when its calls failed: left to do, an error row, or not found.
+  const pending = new Map<string, CompanyDataError>();
+  const failed = new Map<string, CompanyDataError>();
+  const notFound = new Set<string>();
+  let stopped: CompanyDataError | null = null;
+  const settle = (id: string, e: CompanyDataError) => {
+    const o = outcomeOf(e, final);
+    if (o === "notFound") notFound.add(id);
+    else if (o === "error") failed.set(id, e);
+    else {
+      pending.set(id, e);
+      if (o === "stop") stopped ??= e;
+    }
+  };
   const plan = new Map<string, PlanItem>();
   for (const id of todo) {
-    const a = avail.get(id);
-    if (a && !(a instanceof CompanyDataError)) plan.set(id, planFor(id, a, states.get(id) ?? null));
+    const a = avail.get(id) ?? new CompanyDataError("INTERNAL");
+    if (a instanceof CompanyDataError) settle(id, a);
+    else plan.set(id, planFor(id, a, states.get(id) ?? null, runId));
   }
   const planned = tally(plan.values(), todo.length);
   const estimate = planCredits(planned);
+  const nameRows = rows.filter((r) => r.kind === "ambiguous" || r.kind === "not_found" || r.kind === "error" || r.kind === "pending");
 
   const summary: RunSummary = {
-    runId: run.id, status: "done", startedAt: run.startedAt, finishedAt: null,
+    runId, status: "done", startedAt: run.startedAt, finishedAt: null,
     companies: ids.length,
+    entries: ids.length + nameRows.length,
+    earlier: doneBefore.size,
     withFinancials: [...avail.values()].filter((a) => !(a instanceof CompanyDataError) && a.financials === true && (a.financialYears?.length ?? 0) > 0).length,
     rows: rows.filter((r) => r.kind !== "empty").length,
     checked: 0, unchanged: 0,
-    ambiguous: rows.filter((r) => r.kind === "ambiguous").length,
-    notFound: rows.filter((r) => r.kind === "not_found").length,
-    errors: rows.filter((r) => r.kind === "error").length,
+    ambiguous: 0, notFound: 0, errors: 0,
     groups: { risk: 0, watch: 0, none: 0 }, newChanges: 0, extraChangePages: 0,
-    estimate, plan: planned, spent: 0, requests: 0, left: { companies: 0, credits: 0 },
+    estimate, plan: planned, spent: 0, requests: 0, left: { companies: 0, credits: 0, unpriced: 0 },
     message: { de: "", en: "" },
   };
+  const countRows = () => {
+    summary.ambiguous = rows.filter((r) => r.kind === "ambiguous").length;
+    summary.notFound = rows.filter((r) => r.kind === "not_found").length + notFound.size;
+    summary.errors = rows.filter((r) => r.kind === "error").length + failed.size;
+  };
   if (preview) {
+    countRows();
+    const paid = [...plan.values()].filter((p) => p.credits > 0).length;
+    const unpricedRows = rows.filter((r) => r.kind === "pending").length;
     summary.status = "preview";
-    summary.left = { companies: [...plan.values()].filter((p) => p.credits > 0).length, credits: estimate };
+    summary.unchanged = plan.size - paid;
+    summary.left = { companies: paid + pending.size + unpricedRows, credits: estimate, unpriced: pending.size + unpricedRows };
+    const firstPending = [...pending.values()][0] ?? rows.find((r) => r.kind === "pending")?.error;
     summary.message = {
-      de: `Diese Prüfung kostet ${estimate} Credits (${summary.left.companies} von ${ids.length} Firmen brauchen kostenpflichtige Abfragen).`,
-      en: `This check costs ${estimate} credits (${summary.left.companies} of ${ids.length} companies need paid calls).`,
+      de: `Diese Prüfung kostet ${estimate} Credits (${paid} von ${ids.length} Firmen brauchen kostenpflichtige Abfragen).` +
+        (summary.left.unpriced ? ` ${summary.left.unpriced} Einträge ließen sich gerade nicht prüfen (${firstPending!.text("de")}); ihr Preis ist nicht enthalten, die Prüfung fragt sie erneut ab.` : "") +
+        (summary.errors ? ` ${summary.errors} Einträge mit Fehler.` : "") +
+        (summary.notFound ? ` ${summary.notFound} nicht gefunden.` : "") +
+        (summary.ambiguous ? ` ${summary.ambiguous} mehrdeutig (bitte wählen).` : ""),
+      en: `This check costs ${estimate} credits (${paid} of ${ids.length} companies need paid calls).` +
+        (summary.left.unpriced ? ` ${summary.left.unpriced} entries could not be checked just now (${firstPending!.text("en")}); their price is not included, the check asks again.` : "") +
+        (summary.errors ? ` ${summary.errors} entries with errors.` : "") +
+        (summary.notFound ? ` ${summary.notFound} not found.` : "") +
+        (summary.ambiguous ? ` ${summary.ambiguous} ambiguous (please pick).` : ""),
     };
     return summary;
   }
@@ -346,9 +457,10 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     yield* writeColumns(sheetName, 1, cols, [cols.map((c) => layout.newHeaders.get(c)!)]);
   }
   const logged = yield* readLoggedKeys(lang, changesSheet);
-  const rowErrors = new Map<string, CompanyDataError>();
   const deferred = new Set<string>();
-  let stopped: CompanyDataError | null = null;
+  /** Companies this call already handled in an earlier window: a duplicate row is shown, never paid again. */
+  const handled = new Set<string>();
+  let progress = false;
   let paused = false;
   const outCols = (Object.keys(layout.out) as OutputKey[]);
   let worked = false;
@@ -360,10 +472,11 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       break;
     }
     const windowRowsList = rows.slice(w, w + windowRows);
-    const windowIds = [...new Set(windowRowsList.filter((r) => r.id && plan.has(r.id)).map((r) => r.id!))];
+    const windowIds = [...new Set(windowRowsList.filter((r) => r.id && plan.has(r.id) && !handled.has(r.id)).map((r) => r.id!))];
     // A resumed run skips windows it finished before the pause.
     if (windowRowsList.every((r) => r.kind === "empty" || (r.id !== null && doneBefore.has(r.id) && !r.writeId))) continue;
     worked = true;
+    for (const id of windowIds) handled.add(id);
     // Budget: defer, in table order, whatever would go over it; once over, defer all paid work.
     const pay: PlanItem[] = [];
     for (const id of windowIds) {
@@ -404,30 +517,17 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       if (p.credits === 0) {
         // Nothing can have changed: keep the result, move the watermark up to now
         // (availability dates the last change before the watermark's day).
-        updated.set(id, { ...st!, wm: laterOf(st!.wm, now), lastChange: a.lastChangeDate ?? st!.lastChange, checkedAt: now, run: run.id, newChanges: 0 });
+        updated.set(id, { ...st!, wm: laterOf(st!.wm, now), lastChange: a.lastChangeDate ?? st!.lastChange, checkedAt: now, run: runId, newChanges: 0 });
         summary.unchanged++;
+        progress = true;
         continue;
       }
-      const prof = profiles.get(id);
-      const ch = changes.get(id);
-      const failure = prof instanceof CompanyDataError ? prof : ch instanceof CompanyDataError ? ch : undefined;
-      if (failure) {
-        rowErrors.set(id, failure);
-        if (failure.code === "OUT_OF_CREDITS" || failure.code === "INVALID_KEY" || failure.code === "MISSING_KEY") stopped = failure;
-        continue;
-      }
-      const profile = prof as Company;
-      const financials = p.financials ? profile.financials ?? [] : null;
-      // Figures not refetched are the stored ones (same years as last time).
-      const kf = st?.result.keyFigure;
-      const years = a.financialYears ?? [];
-      const screened = financials !== null || !st
-        ? screen(profile, financials)
-        : screen(profile, kf ? [{ year: kf.year, profit: kf.netIncome, revenue: kf.revenue }] : years.length ? [{ year: Math.max(...years), profit: null }] : null);
-      const result: StoredResult = { group: screened.group, code: screened.flag.code, text: screened.flag.text, keyFigure: screened.keyFigure };
-      // The first check starts the watermark now: what happened before it is history, not news.
+      const prof = p.profile ? profiles.get(id) : undefined;
+      const ch = p.changes ? changes.get(id) : undefined;
+      const profErr = prof instanceof CompanyDataError ? prof : undefined;
+      const chErr = ch instanceof CompanyDataError ? ch : undefined;
+      const c = chErr ? undefined : (ch as ChangesResult | undefined);
       let wm = st ? st.wm : now;
-      const c = ch as ChangesResult | undefined;
       if (c) {
         for (const x of c.changes) wm = laterOf(wm, x.date);
         // getChanges pages to the end; only if it had to stop early does the watermark stay at the newest entry.
@@ -435,14 +535,25 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
         // The plan priced one page per company: more than CHANGES_PAGE new changes cost a credit per extra page.
         summary.extraChangePages += c.pages - 1;
       }
-      updated.set(id, {
-        v: 1, wm, lastChange: a.lastChangeDate ?? profile.lastChangeDate ?? null,
-        finYears: [...(a.financialYears ?? [])].sort((x, y) => x - y),
-        name: profile.name ?? st?.name ?? null, result, checkedAt: now, run: run.id,
-        newChanges: appended.get(id) ?? 0,
-      });
+      if (profErr || chErr) {
+        settle(id, (profErr ?? chErr)!);
+        // Keep what was paid for, so a continued run never pays for it twice.
+        if (st && c && profErr) {
+          // Changes logged, profile failed: the watermark moves, the profile is owed.
+          updated.set(id, { ...st, wm, lastChange: a.lastChangeDate ?? st.lastChange, needProfile: true, newChanges: appended.get(id) ?? 0 });
+          summary.newChanges += appended.get(id) ?? 0;
+          progress = true;
+        } else if (st && prof && !profErr && chErr) {
+          // Profile fetched, changes failed: keep the new screening, the watermark stays; this run owes only the changes.
+          updated.set(id, { ...stateFrom(prof as Company, p, a, st, st.wm, now, st.run, st.newChanges), profiledRun: runId });
+          progress = true;
+        }
+        continue;
+      }
+      updated.set(id, stateFrom(prof as Company | undefined, p, a, st, wm, now, runId, appended.get(id) ?? 0));
       summary.checked++;
       summary.newChanges += appended.get(id) ?? 0;
+      progress = true;
     }
     if (updated.size) yield* saveStates(ctx, updated);
     for (const [id, s] of updated) states.set(id, s);
@@ -460,12 +571,11 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       const id = row.id;
       const isDeferred = id !== null && deferred.has(id);
       const a = id ? avail.get(id) : undefined;
-      const err = id ? (a instanceof CompanyDataError ? a : rowErrors.get(id)) : undefined;
+      const shown: Row = id && pending.has(id) ? { ...row, kind: "pending" } : id && notFound.has(id) ? { ...row, kind: "not_found" } : row;
+      const err = id ? pending.get(id) ?? failed.get(id) : undefined;
       const rc = isDeferred || row.kind === "empty"
         ? null
-        : a instanceof CompanyDataError && a.code === "NOT_FOUND"
-          ? resultCells(lang, { ...row, kind: "not_found" }, null, undefined, undefined)
-          : resultCells(lang, row, id ? states.get(id) : null, a instanceof CompanyDataError ? undefined : a, err);
+        : resultCells(lang, shown, id ? states.get(id) : null, a instanceof CompanyDataError ? undefined : a, err);
       values.push(outCols.map((k) => (rc ? (rc.cells[k] ?? "") : keep(k))));
       colours.push(outCols.map((k) => (rc && (k === "group" || k === "flag") ? rc.colour : "")));
       idValues.push([row.writeId && id ? id : cells[layout.idCol] ?? ""]);
@@ -494,43 +604,111 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     for (const row of windowRowsList) row.writeId = false;
   }
 
-  // ---- 4. the summary
+  // ---- 4. the summary: every entry is earlier, checked, unchanged, left, an error, not found or ambiguous
   for (const id of ids) {
     const st = states.get(id);
-    if (st?.run === run.id) summary.groups[st.result.group]++;
+    if (st?.run === runId) summary.groups[st.result.group]++;
   }
   summary.spent = spent;
   summary.requests = requests;
-  summary.errors += rowErrors.size + [...avail.values()].filter((a) => a instanceof CompanyDataError && a.code !== "NOT_FOUND").length;
-  summary.notFound += [...avail.values()].filter((a) => a instanceof CompanyDataError && a.code === "NOT_FOUND").length;
-  const notDone = [...plan.values()].filter((p) => states.get(p.id)?.run !== run!.id && !rowErrors.has(p.id));
-  summary.left = { companies: notDone.length, credits: notDone.reduce((s, p) => s + p.credits, 0) };
-  if (paused) summary.status = "paused";
-  else if (stopped) summary.status = "stopped";
+  countRows();
+  const leftIds = todo.filter((id) => states.get(id)?.run !== runId && !failed.has(id) && !notFound.has(id));
+  const pendingRows = rows.filter((r) => r.kind === "pending").length;
+  summary.left = {
+    companies: leftIds.length + pendingRows,
+    // Priced again with what this call saved (a company whose profile is in owes only its changes).
+    credits: leftIds.reduce((s, id) => {
+      const a = avail.get(id);
+      return s + (a && !(a instanceof CompanyDataError) ? planFor(id, a, states.get(id) ?? null, runId).credits : 0);
+    }, 0),
+    unpriced: leftIds.filter((id) => !(avail.get(id) && !(avail.get(id) instanceof CompanyDataError))).length + pendingRows,
+  };
+  if (stopped) summary.status = "stopped";
+  else if (paused) summary.status = "paused";
   else if (deferred.size) summary.status = "budget";
-  summary.message = messageOf(summary, stopped, budget, lang);
-  if (!paused) {
+  else if (summary.left.companies > 0) {
+    // Only failed calls are left: continue with them (the next call, or the next tick), a bounded number of times.
+    summary.status = "paused";
+    run.stalls = progress ? 0 : (run.stalls ?? 0) + 1;
+    yield* storePut({ [RUN_KEY(ctx)]: JSON.stringify(run) });
+  }
+  const firstError = summary.status === "paused" && !paused
+    ? [...pending.values()][0] ?? rows.find((r) => r.kind === "pending")?.error ?? null
+    : [...failed.values()][0] ?? rows.find((r) => r.kind === "error")?.error ?? null;
+  summary.message = messageOf(summary, { stopped, budget, timeUp: paused, firstError });
+  if (summary.status !== "paused") {
     summary.finishedAt = nowIso();
     yield* storePut({ [RUN_KEY(ctx)]: null, [LAST_RUN_KEY(ctx)]: JSON.stringify(summary) });
   }
   return summary;
 }
 
-function messageOf(s: RunSummary, stopped: CompanyDataError | null, budget: number | null, lang: Language): Bilingual {
-  void lang;
-  const base = {
-    de: `${s.companies} Firmen (${s.checked} abgefragt, ${s.unchanged} unverändert): ${s.groups.risk} Risiko, ${s.groups.watch} beobachten, ${s.groups.none} ohne Auffälligkeiten; ${s.newChanges} neue Änderungen. ${s.spent} Credits${s.extraChangePages ? ` (davon ${s.extraChangePages} für weitere Seiten von Änderungen, über die Schätzung hinaus)` : ""}.`,
-    en: `${s.companies} companies (${s.checked} fetched, ${s.unchanged} unchanged): ${s.groups.risk} risk, ${s.groups.watch} watch, ${s.groups.none} no flags; ${s.newChanges} new changes. ${s.spent} credits${s.extraChangePages ? ` (${s.extraChangePages} of them for further pages of changes, beyond the estimate)` : ""}.`,
+/** A company's state after its paid calls; a profile not refetched keeps the stored screening. */
+function stateFrom(profile: Company | undefined, p: PlanItem, a: Availability, st: CompanyState | null, wm: string, now: string, run: string, newChanges: number): CompanyState {
+  let result: StoredResult;
+  if (!profile) result = st!.result;
+  else {
+    const financials = p.financials ? profile.financials ?? [] : null;
+    // Figures not refetched are the stored ones (same years as last time).
+    const kf = st?.result.keyFigure;
+    const years = a.financialYears ?? [];
+    const screened = financials !== null || !st
+      ? screen(profile, financials)
+      : screen(profile, kf ? [{ year: kf.year, profit: kf.netIncome, revenue: kf.revenue }] : years.length ? [{ year: Math.max(...years), profit: null }] : null);
+    result = { group: screened.group, code: screened.flag.code, text: screened.flag.text, keyFigure: screened.keyFigure };
+  }
+  return {
+    v: 1, wm, lastChange: a.lastChangeDate ?? profile?.lastChangeDate ?? st?.lastChange ?? null,
+    // Without a new profile the financial years stay those the stored screening is based on.
+    finYears: profile ? [...(a.financialYears ?? [])].sort((x, y) => x - y) : st!.finYears,
+    name: profile?.name ?? st?.name ?? null, result, checkedAt: now, run,
+    newChanges,
   };
-  if (s.status === "paused")
-    return { de: `Zeitlimit erreicht, wird fortgesetzt: noch ${s.left.companies} Firmen (${s.left.credits} Credits). ${base.de}`, en: `Time limit reached, will continue: ${s.left.companies} companies left (${s.left.credits} credits). ${base.en}` };
+}
+
+function messageOf(s: RunSummary, why: { stopped: CompanyDataError | null; budget: number | null; timeUp: boolean; firstError: CompanyDataError | null }): Bilingual {
+  const { stopped, budget, timeUp, firstError } = why;
+  const extra = s.extraChangePages;
+  const base = {
+    de: `${s.companies} Firmen (${s.checked} abgefragt, ${s.unchanged} unverändert${s.earlier ? `, ${s.earlier} schon in früheren Schritten dieser Prüfung` : ""}): ${s.groups.risk} Risiko, ${s.groups.watch} beobachten, ${s.groups.none} ohne Auffälligkeiten; ${s.newChanges} neue Änderungen. ${s.spent} Credits${extra ? ` (davon ${extra} für ${extra === 1 ? "eine weitere Seite" : "weitere Seiten"} von Änderungen, je 100 Änderungen einer Firma 1 Credit, über die Schätzung hinaus)` : ""}.`,
+    en: `${s.companies} companies (${s.checked} fetched, ${s.unchanged} unchanged${s.earlier ? `, ${s.earlier} in earlier steps of this check` : ""}): ${s.groups.risk} risk, ${s.groups.watch} watch, ${s.groups.none} no flags; ${s.newChanges} new changes. ${s.spent} credits${extra ? ` (${extra} of them for ${extra === 1 ? "a further page" : "further pages"} of changes, 1 credit per 100 changes of a company, beyond the estimate)` : ""}.`,
+  };
+  // What did not end as a result: always said, never only counted.
+  const tail = {
+    de: [
+      s.errors ? `${s.errors} Einträge mit Fehler${firstError ? ` (z. B. ${firstError.text("de")})` : ""}, siehe Spalte Hinweis.` : "",
+      s.notFound ? `${s.notFound} nicht gefunden.` : "",
+      s.ambiguous ? `${s.ambiguous} mehrdeutig (bitte in der ID-Spalte wählen).` : "",
+    ].filter(Boolean).join(" "),
+    en: [
+      s.errors ? `${s.errors} entries with errors${firstError ? ` (e.g. ${firstError.text("en")})` : ""}, see the Flag column.` : "",
+      s.notFound ? `${s.notFound} not found.` : "",
+      s.ambiguous ? `${s.ambiguous} ambiguous (please pick in the ID column).` : "",
+    ].filter(Boolean).join(" "),
+  };
+  const join = (a: string, b: string, c: string) => [a, b, c].filter(Boolean).join(" ");
+  const left = s.left;
+  const leftText = {
+    de: `${left.companies} Firmen (${left.credits} Credits${left.unpriced ? `, ${left.unpriced} davon noch ohne Preis` : ""})`,
+    en: `${left.companies} companies (${left.credits} credits${left.unpriced ? `, ${left.unpriced} of them not priced yet` : ""})`,
+  };
+  if (s.status === "stopped" && stopped)
+    return { de: join(`Abgebrochen: ${stopped.text("de")} Offen: ${leftText.de}.`, base.de, tail.de), en: join(`Stopped: ${stopped.text("en")} Left to do: ${leftText.en}.`, base.en, tail.en) };
+  if (s.status === "paused" && timeUp)
+    return { de: join(`Zeitlimit erreicht, wird fortgesetzt: noch ${leftText.de}.`, base.de, tail.de), en: join(`Time limit reached, will continue: ${leftText.en} left.`, base.en, tail.en) };
+  if (s.status === "paused") {
+    const e = firstError;
+    return {
+      de: join(`Noch nicht alle geprüft${e ? ` (${e.text("de")})` : ""}, wird fortgesetzt: noch ${leftText.de}.`, base.de, tail.de),
+      en: join(`Not all checked yet${e ? ` (${e.text("en")})` : ""}, will continue: ${leftText.en} left.`, base.en, tail.en),
+    };
+  }
   if (s.status === "budget")
     return {
-      de: `Budget von ${budget} Credits je Lauf erreicht. Offen: ${s.left.companies} Firmen (${s.left.credits} Credits), sie kommen im nächsten Lauf dran. ${base.de}`,
-      en: `Per-run budget of ${budget} credits reached. Left to do: ${s.left.companies} companies (${s.left.credits} credits), picked up by the next run. ${base.en}`,
+      de: join(`Budget von ${budget} Credits je Lauf erreicht. Offen: ${leftText.de}, sie kommen im nächsten Lauf dran.`, base.de, tail.de),
+      en: join(`Per-run budget of ${budget} credits reached. Left to do: ${leftText.en}, picked up by the next run.`, base.en, tail.en),
     };
-  if (s.status === "stopped" && stopped) return { de: `Abgebrochen: ${stopped.text("de")} ${base.de}`, en: `Stopped: ${stopped.text("en")} ${base.en}` };
-  return base;
+  return { de: join(base.de, tail.de, ""), en: join(base.en, tail.en, "") };
 }
 
 /** A getter that throws becomes a value, so one company's failure never fails the window. */

@@ -55,7 +55,13 @@ export function planCredits(op: Omit<PortfolioPlanned, "kind">): number {
 export interface ScheduleEstimate {
   /** The next run, exact as of now (from the free availability check). */
   nextRun: number;
-  /** Ceiling of any later run: every company changed (profile + changes), every one with financials publishing a new year. */
+  /**
+   * Ceiling of any later run: every company changed (profile + one page of
+   * changes), every one with financials publishing a new year. Not counted:
+   * a further page (1 credit) per 100 changes of a company beyond its first
+   * 100 since the last check (getChanges pages); the text says so and the
+   * run reports them (RunSummary.extraChangePages).
+   */
   perRun: number;
   perDay: number;
   perMonth: number;
@@ -87,10 +93,14 @@ export function scheduleEstimate(
     text: {
       de: `Nächster Lauf: ${fmt(nextRun, "de")} Credits. Jeder weitere Lauf höchstens ${fmt(perRun, "de")}${cap("de")}, ` +
         `je Tag höchstens ${fmt(perDay, "de")}, je Monat höchstens ${fmt(perMonth, "de")}. ` +
-        `Firmen ohne Änderung kosten nichts (kostenlose Verfügbarkeitsprüfung).`,
+        `Firmen ohne Änderung kosten nichts (kostenlose Verfügbarkeitsprüfung). ` +
+        `Angenommen ist höchstens eine Seite Änderungen je Firma: hat eine Firma seit der letzten Prüfung mehr als 100 neue Änderungen, ` +
+        `kommt je weitere 100 Änderungen 1 Credit hinzu (das Ergebnis der Prüfung nennt sie).`,
       en: `Next run: ${fmt(nextRun, "en")} credits. Each later run at most ${fmt(perRun, "en")}${cap("en")}, ` +
         `per day at most ${fmt(perDay, "en")}, per month at most ${fmt(perMonth, "en")}. ` +
-        `Companies without changes cost nothing (free availability check).`,
+        `Companies without changes cost nothing (free availability check). ` +
+        `This assumes at most one page of changes per company: plus 1 credit per further 100 changes of a company ` +
+        `since the last check (the check's result lists them).`,
     },
   };
 }

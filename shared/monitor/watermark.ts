@@ -34,6 +34,18 @@ export interface CompanyState {
   run: string;
   /** Change lines that check appended to the log. */
   newChanges: number;
+  /**
+   * Changes were logged (and the watermark moved) but the profile after them
+   * failed: the next check fetches the profile even when availability shows
+   * nothing newer, so a change is never left unscreened.
+   */
+  needProfile?: boolean;
+  /**
+   * The run whose profile (and financials) this state already holds while
+   * its changes call failed: a continuation of that run pays only for the
+   * changes, never for the profile twice.
+   */
+  profiledRun?: string;
 }
 
 export const stateKey = (ctx: OpContext, id: string) => `doc:mon:${ctx.scope}:c:${id}`;
