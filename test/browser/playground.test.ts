@@ -143,8 +143,9 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     const row = Number((await page.getAttribute("fieldset.cd-review", "id"))!.replace("review-row-", ""));
     await page.check(`#review-${row}-0`);
     await page.click(`#review-apply-${row}`);
+    // The enrichment's own success status is already showing: wait for the pick's effect itself.
+    await page.waitForFunction(() => document.querySelectorAll("fieldset.cd-review").length === 0, null, { timeout: 30_000 });
     await page.waitForSelector("#cd-status-enrich.is-success");
-    expect(await page.$$("fieldset.cd-review")).toHaveLength(0);
     expect(ambiguous.ids).toContain(await cell("Firmenliste", row, 5));
     await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) < b, before);
     expect(await balance()).toBe(emu.balance(emu.demoKey));
