@@ -25,11 +25,14 @@ export interface NodeDriverOptions {
 }
 
 /**
- * Requests in flight at once. Enough for a 1,000-row chunk's profiles to go
- * in one round trip or so; what a kill can cost is what is in flight (each
- * answer is journalled as it arrives), so this also bounds that.
+ * Requests in flight at once: enough for a 1,000-row chunk's profiles to go
+ * in one round trip (the paid endpoints have no published rate limit; a 429
+ * is retried after its Retry-After). Each answer is journalled as it arrives
+ * and Ctrl-C waits for those in flight (drainAll), so only a hard kill can
+ * lose what is in flight at that instant, which this bounds: lower it with
+ * --parallel / COMPANY_DATA_PARALLEL to bound that loss more tightly.
  */
-export const DEFAULT_PARALLEL = 128;
+export const DEFAULT_PARALLEL = 1000;
 export const DEFAULT_CACHE_CHARS = 4 * 1024 * 1024;
 
 /** The journal holds no secret: the key travels only in headers, which are not part of the signature. */
@@ -37,12 +40,49 @@ const signature = (r: HttpRequest) => `${r.method} ${r.url}\n${r.body ?? ""}`;
 /** The balance must be asked afresh, never replayed. */
 const replayable = (r: HttpRequest) => !/\/v2\/account(\?|$)/.test(r.url);
 
-/** Run tasks with at most `limit` in flight, results in order. */
-async function pooled<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+/** Drivers whose requests are in flight: an interrupted CLI waits for their answers (see drainAll). */
+const live = new Set<{ stop(): void; idle(): Promise<void> }>();
+
+/**
+ * Start no new request and wait (at most `timeoutMs`) until every request in
+ * flight has its answer journalled: Ctrl-C then loses nothing that was paid.
+ */
+export async function drainAll(timeoutMs: number): Promise<void> {
+  const all = [...live];
+  for (const d of all) d.stop();
+  await Promise.race([Promise.all(all.map((d) => d.idle())), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+}
+
+/** Requests in flight of one driver (its own scope: the registry must not keep a driver's cache alive). */
+function tracker() {
+  let stopping = false;
+  let inflight = 0;
+  let idle: (() => void)[] = [];
+  const t = {
+    stop: () => { stopping = true; },
+    stopped: () => stopping,
+    idle: () => (inflight === 0 ? Promise.resolve() : new Promise<void>((r) => idle.push(r))),
+    begin: () => {
+      if (inflight++ === 0) live.add(t);
+    },
+    end: () => {
+      if (--inflight > 0) return;
+      live.delete(t);
+      const wake = idle;
+      idle = [];
+      for (const w of wake) w();
+    },
+  };
+  return t;
+}
+
+/** Run tasks with at most `limit` in flight, results in order; after `stopped()` none starts (and the call never settles). */
+async function pooled<T>(tasks: (() => Promise<T>)[], limit: number, stopped: () => boolean = () => false): Promise<T[]> {
   const out: T[] = new Array(tasks.length);
   let next = 0;
   const worker = async () => {
     while (next < tasks.length) {
+      if (stopped()) await new Promise(() => {});
       const i = next++;
       out[i] = await tasks[i]();
     }
@@ -76,6 +116,7 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
   const store = new Map<string, string>();
   const replay = new Map<string, HttpResponse>();
   const parallel = Math.max(1, Math.floor(opts.parallel ?? DEFAULT_PARALLEL));
+  const flight = tracker();
   const drop = (k: string) => {
     const old = cache.get(k);
     if (!old) return;
@@ -111,13 +152,19 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
             replay.delete(sig);
             return replayed;
           }
-          const res = await send(r, timeoutMs);
-          if (opts.journal && res.status >= 200 && res.status < 300 && replayable(r)) {
-            appendFileSync(opts.journal, JSON.stringify({ s: sig, r: res }) + "\n");
+          flight.begin();
+          try {
+            const res = await send(r, timeoutMs);
+            if (opts.journal && res.status >= 200 && res.status < 300 && replayable(r)) {
+              appendFileSync(opts.journal, JSON.stringify({ s: sig, r: res }) + "\n");
+            }
+            return res;
+          } finally {
+            flight.end();
           }
-          return res;
         }),
         parallel,
+        flight.stopped,
       ),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     cacheGet: async (keys) =>

@@ -34,6 +34,7 @@ import { normaliseKey } from "../shared/batch/normalise.ts";
 import type { ResolveQuery } from "../shared/api/schemas.ts";
 import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
+import { collectGarbage } from "./memory.ts";
 import { EXIT, msg, type Summary } from "./i18n.ts";
 
 export const CHUNK_ROWS = 1000;
@@ -224,6 +225,7 @@ async function estimatePass(args: EnrichArgs, p: Prepared, previous: string | nu
   try {
     for await (const batch of chunks(args.input, previous, p.header.length, width, skip)) {
       est.add(chunkTasks(batch, p.mapping, args.rerun, now, remember).tasks, (t) => queries.push(t.query!));
+      collectGarbage();
     }
   } catch (e) {
     throw csvExit(e, args.input, args.lang);
@@ -317,6 +319,7 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   // The estimate comes first, and nothing is spent before the answer.
   const { estimate: e, queries } = await estimatePass(args, p, previous, checkpoint.rowsDone, Date.now(), memo);
   printEstimate(e, lang, io.err);
+  collectGarbage();
   if (e.credits > 0 && !args.yes) {
     const ok = interactive && io.ask ? await io.ask(msg.confirm[lang]) : false;
     if (!ok) throw new ExitError(EXIT.NOT_CONFIRMED, msg.notConfirmed[lang]);
@@ -380,6 +383,7 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
       done += tasks.length;
       total = Math.max(total, done);
       io.progress?.(done, total);
+      collectGarbage();
     }
   } catch (err) {
     throw csvExit(err, args.input, lang);
@@ -399,15 +403,19 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   return EXIT.OK;
 }
 
+/** Batch calls a resolve group sends at once (a 1,000-row file's names are one group). */
+export const RESOLVE_GROUP_CALLS = 10;
+
 /**
- * Resolve the queries not known yet, in groups of `maxBatch × parallel`
- * names (whole batch calls, all in flight at once), appending each answer to
+ * Resolve the queries not known yet, in groups of whole batch calls sent at
+ * once, appending each answer to
  * the resolutions file as its group returns. Returns true when the credits
  * ran out (the rows are then marked, keeping what is known).
  */
 async function resolvePhase(ctx: OpContext, driver: ReturnType<typeof nodeDriver>, args: EnrichArgs, p: Prepared, memo: RunMemo, queries: ResolveQuery[], file: string, parallel: number): Promise<boolean> {
   const todo = queries.filter((query) => memo.pendingKey({ index: 0, query, id: null, confidence: null }) !== null);
-  const group = ctx.maxBatch * Math.max(1, parallel);
+  // Groups of whole batch calls; at most RESOLVE_GROUP_CALLS at a time keeps the answers held at once (and RSS) small.
+  const group = ctx.maxBatch * Math.max(1, Math.min(parallel, RESOLVE_GROUP_CALLS));
   const fd = openSync(file, "a");
   try {
     for (let at = 0; at < todo.length; at += group) {
@@ -426,6 +434,7 @@ async function resolvePhase(ctx: OpContext, driver: ReturnType<typeof nodeDriver
       });
       writeSync(fd, lines);
       fsyncSync(fd);
+      collectGarbage();
       // Names whose call failed otherwise are asked again with their chunk.
       if (outOfCredits) return true;
     }

@@ -31,8 +31,8 @@ Options:
                    announcements, financials, all); see "company-data fields"
   --mode           batch: paid batch resolve, fast (default); free: single resolves, slow
   --yes            spend without asking (for scripts)
-  --parallel N     requests in flight at once (default 128; also COMPANY_DATA_PARALLEL);
-                   a kill costs at most what is in flight
+  --parallel N     requests in flight at once (default 1000; also COMPANY_DATA_PARALLEL);
+                   a hard kill costs at most what is in flight
   --help           this text
 
 Input: a CSV file (comma or semicolon, UTF-8) with a header row; a name column
@@ -70,8 +70,8 @@ Optionen:
   --mode           batch: kostenpflichtiger Stapelabgleich, schnell (Standard);
                    free: Einzelabgleich, langsam
   --yes            ohne Rückfrage Credits ausgeben (für Skripte)
-  --parallel N     gleichzeitige Anfragen (Standard 128; auch COMPANY_DATA_PARALLEL);
-                   ein Abbruch kostet höchstens, was gerade unterwegs ist
+  --parallel N     gleichzeitige Anfragen (Standard 1000; auch COMPANY_DATA_PARALLEL);
+                   ein harter Abbruch kostet höchstens, was gerade unterwegs ist
   --help           dieser Text
 
 Eingabe: eine CSV-Datei (Komma oder Semikolon, UTF-8) mit Kopfzeile; eine

@@ -13,7 +13,7 @@ import { getAccount, search } from "../shared/operations/company.ts";
 import { DEFAULT_FIELDS, FIELDS, GROUP_LABEL, parseFieldList } from "../shared/enrich/fields.ts";
 import { hash, type Rerun } from "../shared/enrich/job.ts";
 import { formatCell } from "./csv.ts";
-import { nodeDriver } from "./driver.ts";
+import { drainAll, nodeDriver } from "./driver.ts";
 import { askOnTerminal, enrichCommand, estimateCommand, ExitError, type EnrichArgs, type Io } from "./enrich.ts";
 import { EXIT, msg } from "./i18n.ts";
 
@@ -199,9 +199,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
 }
 
+let interrupted = false;
 process.on("SIGINT", () => {
+  // The first Ctrl-C lets the answers in flight arrive (and be journalled: they are paid); a second one quits at once.
+  if (interrupted) process.exit(EXIT.INTERRUPTED);
+  interrupted = true;
   process.stderr.write("\n" + msg.interrupted[toLanguage(process.env.LANG, "de")] + "\n");
-  process.exit(EXIT.INTERRUPTED);
+  drainAll(15_000).finally(() => process.exit(EXIT.INTERRUPTED));
 });
 
 main(process.argv.slice(2)).then(
