@@ -26,7 +26,11 @@ export interface AsyncDriver {
   sheet?(request: SheetRequest): Promise<unknown>;
 }
 
-function performSync(d: SyncDriver, e: Effect): unknown {
+/**
+ * Hand one effect to the driver method of the same name. Sync drivers answer
+ * with values, async ones with promises; `runAsync` awaits, `runSync` does not.
+ */
+function perform(d: SyncDriver | AsyncDriver, e: Effect): unknown {
   switch (e.kind) {
     case "http": return d.http(e.requests);
     case "sleep": return d.sleep(e.ms);
@@ -35,21 +39,8 @@ function performSync(d: SyncDriver, e: Effect): unknown {
     case "storeGet": return d.storeGet(e.keys);
     case "storePut": return d.storePut(e.entries);
     case "sheet":
-      if (!d.sheet) throw new CompanyDataError("INTERNAL", { detail: "no sheet in this host" });
-      return d.sheet(e.request);
-  }
-}
-
-async function performAsync(d: AsyncDriver, e: Effect): Promise<unknown> {
-  switch (e.kind) {
-    case "http": return d.http(e.requests);
-    case "sleep": return d.sleep(e.ms);
-    case "cacheGet": return d.cacheGet(e.keys);
-    case "cachePut": return d.cachePut(e.entries, e.ttlSeconds);
-    case "storeGet": return d.storeGet(e.keys);
-    case "storePut": return d.storePut(e.entries);
-    case "sheet":
-      if (!d.sheet) throw new CompanyDataError("INTERNAL", { detail: "no sheet in this host" });
+      // A host without a sheet (the CLI, custom functions) never runs a sheet job.
+      if (!d.sheet) throw new CompanyDataError("INTERNAL");
       return d.sheet(e.request);
   }
 }
@@ -63,7 +54,7 @@ export function runSync<T>(op: Operation<T>, driver: SyncDriver): T {
   while (!step.done) {
     let result: unknown;
     try {
-      result = performSync(driver, step.value);
+      result = perform(driver, step.value);
     } catch (err) {
       step = op.throw(err);
       continue;
@@ -78,7 +69,7 @@ export async function runAsync<T>(op: Operation<T>, driver: AsyncDriver): Promis
   while (!step.done) {
     let result: unknown;
     try {
-      result = await performAsync(driver, step.value);
+      result = await perform(driver, step.value);
     } catch (err) {
       step = op.throw(err);
       continue;
