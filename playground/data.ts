@@ -7,19 +7,9 @@
  * one hostile name that must stay inert text everywhere.
  */
 import type { Cell } from "../shared/sheet/protocol.ts";
+import reference from "../emulator/data/reference/portfolio.json" with { type: "json" };
 
-export const PORTFOLIO: { id: string; name: string }[] = [
-  { id: "DEMWUYW5R962", name: "TRUMPF SE + Co. KG" },
-  { id: "DE2FDKAK2567", name: "Festo SE & Co. KG" },
-  { id: "DEPZ2VFJZF25", name: "Miele & Cie. KG" },
-  { id: "DELTU2WDWS05", name: "dm-drogerie markt GmbH & Co. KG" },
-  { id: "DEFZ4MICZY78", name: "Deutsche Lufthansa AG" },
-  { id: "DENN6V27F320", name: "Bayer AG" },
-  { id: "DEZI83ECZP59", name: "Zalando SE" },
-  { id: "DE7CG4NJU223", name: "Heidelberger Druckmaschinen AG" },
-  { id: "DEYQWR13CZ20", name: "Deutsche Bahn AG" },
-  { id: "DEY1YQT3UN84", name: "Knorr-Bremse AG" },
-];
+export const PORTFOLIO: { id: string; name: string }[] = reference.portfolio;
 
 export const HOSTILE_NAME = `<img src=x onerror="document.title='pwned'">=HYPERLINK("http://example.invalid","klick")`;
 

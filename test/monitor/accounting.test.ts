@@ -14,11 +14,10 @@ import { checkPortfolio, MAX_STALLED_CALLS, RUN_KEY, type CheckOptions, type Run
 import { CHANGES_SHEET } from "../../shared/monitor/changelog.ts";
 import { scheduleEstimate } from "../../shared/monitor/estimate.ts";
 import { harness, type Harness } from "./harness.ts";
+import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
 
-const IDS = [
-  "DEMWUYW5R962", "DE2FDKAK2567", "DEPZ2VFJZF25", "DELTU2WDWS05", "DEFZ4MICZY78",
-  "DENN6V27F320", "DEZI83ECZP59", "DE7CG4NJU223", "DEYQWR13CZ20", "DEY1YQT3UN84",
-];
+/** The 10-company example portfolio (the provider's sample data, real ids). */
+const IDS = portfolio.portfolio.map((p) => p.id);
 
 const seed = (h: Harness, cells: string[] = IDS) => h.sheets.set("Portfolio", [["ID"], ...cells.map((c) => [c])]);
 const run = (h: Harness, opts: CheckOptions = {}) => runSync(checkPortfolio(h.ctx, opts), h.driver);

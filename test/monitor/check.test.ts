@@ -13,21 +13,8 @@ import { estimate } from "../../shared/credits/estimate.ts";
 import { scheduleEstimate } from "../../shared/monitor/estimate.ts";
 import { candidateLabel } from "../../shared/monitor/layout.ts";
 
-/** The 10-company example portfolio (shared/reference/portfolio.json, real ids). */
-const portfolio = {
-  portfolio: [
-    { id: "DEMWUYW5R962", name: "TRUMPF SE + Co. KG" },
-    { id: "DE2FDKAK2567", name: "Festo SE & Co. KG" },
-    { id: "DEPZ2VFJZF25", name: "Miele & Cie. KG" },
-    { id: "DELTU2WDWS05", name: "dm-drogerie markt GmbH & Co. KG" },
-    { id: "DEFZ4MICZY78", name: "Deutsche Lufthansa AG" },
-    { id: "DENN6V27F320", name: "Bayer AG" },
-    { id: "DEZI83ECZP59", name: "Zalando SE" },
-    { id: "DE7CG4NJU223", name: "Heidelberger Druckmaschinen AG" },
-    { id: "DEYQWR13CZ20", name: "Deutsche Bahn AG" },
-    { id: "DEY1YQT3UN84", name: "Knorr-Bremse AG" },
-  ],
-};
+/** The 10-company example portfolio (the provider's sample data, real ids). */
+import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
 
 function seedPortfolio(h: Harness, rows = portfolio.portfolio) {
   h.sheets.set("Portfolio", [["ID", "Company"], ...rows.map((c) => [c.id, c.name])]);
