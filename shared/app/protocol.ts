@@ -3,6 +3,7 @@
  * answers (plain JSON), and the envelope every host returns to the UI.
  * The UI (shared/ui/) depends on this file only, never on the core.
  */
+import type { LedgerEntry } from "../credits/ledger.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import type { Cell } from "../sheet/protocol.ts";
@@ -65,13 +66,8 @@ export interface ConnectionResult {
   baseUrl: string;
 }
 
-export interface LedgerEntry {
-  day: string;
-  operation: string;
-  credits: number;
-  requests: number;
-  runs: number;
-}
+/** One line of the spend log, as the ledger keeps it. */
+export type { LedgerEntry };
 
 export interface AccountView {
   credits: number;
