@@ -12,44 +12,93 @@
  *         bucket capacity, r its refill per second (0 when none is needed)
  * Everything else (paid calls) has no rate limit in the emulator, so any
  * number of them fit into one round trip.
+ *
+ * Beside that computed bound, a measured one: the minimal request set the
+ * plan needs (the same batch resolves, then the same profile GETs) replayed
+ * with plain fetch, all in parallel per round trip, no core logic, in the
+ * same run. It pays what no client can avoid: the emulator's own CPU per
+ * request, HTTP on loopback, and the slowest jitter of a parallel wave.
+ *
+ * Fairness: the emulator runs in its own process (bench/emulator-process.ts)
+ * so client and server use separate cores; one untimed warm-up run of a
+ * different list (own key, own driver: nothing cached that the timed runs
+ * could use) takes the JIT and tsx compile out; then 3 timed rounds of core
+ * and replay, alternating which goes first, each with a fresh key and a
+ * fresh driver (cold cache), and the medians are reported.
  */
+import { cpus, loadavg } from "node:os";
 import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
 import { DEFAULT_FIELDS } from "../shared/enrich/fields.ts";
 import { enrichRows } from "../shared/enrich/run.ts";
 import type { EnrichRunResult } from "../shared/enrich/job.ts";
 import { batchResolveCost, profileCost } from "../shared/api/endpoints.ts";
 import { MAX_BATCH } from "../shared/api/schemas.ts";
+import { normaliseKey } from "../shared/batch/normalise.ts";
 import { nodeDriver } from "../cli/driver.ts";
 import { CHUNK_ROWS } from "../cli/enrich.ts";
-import type { Emulator } from "../emulator/index.ts";
+import { createEmulator } from "../emulator/index.ts";
+import { DEFAULT_RATE_LIMITS } from "../emulator/ratelimit.ts";
 import { benchList, type BenchList } from "./data.ts";
-import { cliContext, counting, LATENCY, loopbackEmulator, r2, ratio, seconds, type Figure } from "./lib.ts";
+import { startEmulatorProcess, type EmulatorProcess, type Usage } from "./emulator-process.ts";
+import { cliContext, counting, LATENCY, r2, ratio, seconds, START_DATE, type Figure } from "./lib.ts";
 
 /** Rows the naive baseline really sends; the rest is extrapolated (it is ~300 s for 1,000 rows). */
 export const NAIVE_SAMPLE = Number(process.env.BENCH_NAIVE_SAMPLE ?? 40);
 /** Companies in the financials benchmark (availability is rate-limited: 5/s after a burst of 20). */
 export const FINANCIALS_COMPANIES = Number(process.env.BENCH_FINANCIALS ?? 60);
+/** Timed rounds (core + replay each); the medians are reported. */
+export const TIMED_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** The warm-up list's seed: other companies, other spellings than the timed list (seed 7). */
+const WARMUP_SEED = 11;
 
 const FIN_FIELDS = ["financialYear", "revenue", "profit", "equity"];
 
-interface Spent { credits: number; requests: number; paidRequests: number; ms: number }
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
-function ledgerSpent(emu: Emulator, key: string, before: ReturnType<Emulator["ledger"]>): { credits: number; okRequests: number } {
-  const now = emu.ledger(key);
+function spent(before: Usage, now: Usage): { credits: number; okRequests: number } {
   let ok = 0;
   for (const [k, n] of Object.entries(now.requests)) ok += n - (before.requests[k] ?? 0);
   return { credits: now.total - before.total, okRequests: ok };
 }
 
-async function coreRun(emu: Emulator, baseUrl: string, key: string, driver: AsyncDriver & ReturnType<typeof counting>, job: string, input: Parameters<typeof enrichRows>[2]): Promise<Spent & { result: EnrichRunResult; availabilityRequests: number }> {
+async function ledgerOf(emu: EmulatorProcess, key: string): Promise<Usage> {
+  return (await emu.usage(key)).usage;
+}
+
+type EnrichInput = Parameters<typeof enrichRows>[2];
+
+/** CPU used in a timed window: this process (the client) and the emulator process (the server), in ms. */
+interface Cpu { clientCpuMs: number; serverCpuMs: number | null }
+
+function cpuMeter(emu: EmulatorProcess): () => Cpu {
+  const c0 = process.cpuUsage();
+  const s0 = emu.cpuMs();
+  return () => {
+    const c = process.cpuUsage(c0);
+    const s1 = emu.cpuMs();
+    return { clientCpuMs: (c.user + c.system) / 1000, serverCpuMs: s0 === null || s1 === null ? null : s1 - s0 };
+  };
+}
+
+interface CoreRun extends Cpu { credits: number; requests: number; paidRequests: number; availabilityRequests: number; ms: number; result: EnrichRunResult; key: string; driver: ReturnType<typeof counting> }
+
+/** One run of the core with a fresh key and, unless given, a fresh driver (its cache and store start empty). */
+async function coreRun(emu: EmulatorProcess, job: string, input: EnrichInput, reuse?: { key: string; driver: ReturnType<typeof counting> }): Promise<CoreRun> {
+  const key = reuse?.key ?? (await emu.createKey(1_000_000));
+  const driver = reuse?.driver ?? counting(nodeDriver());
   driver.reset();
-  const before = emu.ledger(key);
-  const ctx = cliContext(baseUrl, key);
+  const before = await ledgerOf(emu, key);
+  const ctx = cliContext(emu.url, key);
+  const cpu = cpuMeter(emu);
   const t = performance.now();
-  const result = await runAsync(enrichRows(ctx, job, input), driver);
+  const result = await runAsync(enrichRows(ctx, job, input), driver as AsyncDriver);
   const ms = performance.now() - t;
-  const { credits } = ledgerSpent(emu, key, before);
-  return { credits, requests: driver.counts.requests, paidRequests: driver.counts.paidRequests, availabilityRequests: driver.counts.byEndpoint.availability ?? 0, ms, result };
+  const used = cpu();
+  const { credits } = spent(before, await ledgerOf(emu, key));
+  return { ...used, credits, requests: driver.counts.requests, paidRequests: driver.counts.paidRequests, availabilityRequests: driver.counts.byEndpoint.availability ?? 0, ms, result, key, driver };
 }
 
 /** Rows whose outcome is what the list says: the company's id, or not found. */
@@ -61,6 +110,57 @@ function correctRows(list: BenchList, result: EnrichRunResult): number {
     if (row.expectId === null ? r.outcome === "not_found" : r.outcome === "matched" && r.id === row.expectId) ok++;
   });
   return ok;
+}
+
+/**
+ * The batch-resolve bodies a minimal client sends for a list: one entry per
+ * distinct query (normalised as the spec's resolve does), MAX_BATCH per
+ * call. Prepared before the clock starts: this is the plan, not the client.
+ */
+export function replayPlan(list: BenchList): string[] {
+  const seen = new Set<string>();
+  const entries: { name: string; ref: string }[] = [];
+  for (const row of list.rows) {
+    const k = normaliseKey({ name: row.name });
+    if (seen.has(k)) continue;
+    seen.add(k);
+    entries.push({ name: row.name.trim(), ref: String(entries.length) });
+  }
+  const bodies: string[] = [];
+  for (let i = 0; i < entries.length; i += MAX_BATCH) bodies.push(JSON.stringify({ companies: entries.slice(i, i + MAX_BATCH) }));
+  return bodies;
+}
+
+/**
+ * The measured lower bound: the plan's batch resolves all at once, then a
+ * GET of every matched company all at once, with plain fetch. No validation,
+ * no cache, no retries, no rows: only what the two round trips need (the
+ * resolve answers are parsed for the ids; profile bodies are only read).
+ */
+async function replayRun(emu: EmulatorProcess, bodies: string[]): Promise<Cpu & { ms: number; requests: number; credits: number; failed: number; profiles: number }> {
+  const key = await emu.createKey(1_000_000);
+  const before = await ledgerOf(emu, key);
+  const headers = { Authorization: `Bearer ${key}`, "Accept-Language": "en", Accept: "application/json" };
+  const post = { ...headers, "Content-Type": "application/json" };
+  let failed = 0;
+  const cpu = cpuMeter(emu);
+  const t = performance.now();
+  const answers = await Promise.all(bodies.map(async (body) => {
+    const res = await fetch(`${emu.url}/v2/companies/batch/resolve`, { method: "POST", headers: post, body });
+    if (res.status !== 200) failed++;
+    return (await res.json()) as { results?: { status?: string; match?: { id?: string } | null }[] };
+  }));
+  const ids = new Set<string>();
+  for (const a of answers) for (const r of a.results ?? []) if (r.status === "matched" && r.match?.id) ids.add(r.match.id);
+  await Promise.all([...ids].map(async (id) => {
+    const res = await fetch(`${emu.url}/v2/companies/${id}`, { headers });
+    if (res.status !== 200) failed++;
+    await res.text();
+  }));
+  const ms = performance.now() - t;
+  const used = cpu();
+  const { credits } = spent(before, await ledgerOf(emu, key));
+  return { ...used, ms, requests: bodies.length + ids.size, credits, failed, profiles: ids.size };
 }
 
 /**
@@ -97,87 +197,127 @@ async function naiveRun(baseUrl: string, key: string, names: string[]): Promise<
   return { ms: performance.now() - t, requests, paidRequests, matched };
 }
 
+/**
+ * The lists, drawn from an in-process copy of the child's world (same seed,
+ * size and start date; checked against its /_emulator/health). The copy only
+ * supplies names and expected ids and is dropped before anything is timed.
+ */
+async function lists(emu: EmulatorProcess): Promise<{ list: BenchList; warm: BenchList }> {
+  const world = createEmulator({ startDate: START_DATE });
+  const h = await emu.health();
+  if (h.companies !== world.world.companies.length || h.seed !== world.world.seed || h.today !== world.clock.today())
+    throw new Error(`the emulator process's world (${h.companies} companies, seed ${h.seed}, ${h.today}) is not the bench's`);
+  return { list: benchList(world), warm: benchList(world, { seed: WARMUP_SEED }) };
+}
+
+const inputOf = (list: BenchList): EnrichInput => ({ rows: list.rows.map((r) => [r.name]), mapping: { name: 0 }, fields: [...DEFAULT_FIELDS], options: { chunkSize: CHUNK_ROWS } });
+
 export async function runEnrichBench(log: (s: string) => void = () => {}): Promise<Figure[]> {
   const out: Figure[] = [];
-  const lo = await loopbackEmulator();
-  const { emu, server } = lo;
   const L = LATENCY.latencyMs;
   const J = LATENCY.jitterMs;
   const oneTrip = L + J / 2;
+  log("enrich: starting the emulator process …");
+  const emu = await startEmulatorProcess(LATENCY);
   try {
-    const list = benchList(emu);
-    const rows = list.rows.map((r) => [r.name]);
-    const input = { rows, mapping: { name: 0 }, fields: [...DEFAULT_FIELDS], options: { chunkSize: CHUNK_ROWS } };
-
-    // ---- 1. 1,000 rows, base profile fields: the core.
-    const coreKey = emu.createKey(1_000_000);
-    const driver = counting(nodeDriver());
-    log("enrich: core, 1,000 rows …");
-    const core = await coreRun(emu, server.url, coreKey, driver, "bench-1000", input);
-    const correct = correctRows(list, core.result);
+    const { list, warm } = await lists(emu);
+    const input = inputOf(list);
+    const plan = replayPlan(list);
     const minCredits = batchResolveCost(list.distinctQueries) + list.companies * profileCost([]);
     const minRequests = Math.ceil(list.distinctQueries / MAX_BATCH) + list.companies;
     const bound = 2 * oneTrip;
 
+    // ---- warm-up: a different list, its own key and driver, untimed.
+    log("enrich: warm-up (other list, untimed) …");
+    const cold = await coreRun(emu, "bench-warmup", inputOf(warm));
+    await replayRun(emu, replayPlan(warm));
+
+    // ---- 1. timed rounds: core and replay, alternating which goes first.
+    const load = loadavg()[0];
+    const cores: CoreRun[] = [];
+    const replays: Awaited<ReturnType<typeof replayRun>>[] = [];
+    for (let i = 0; i < TIMED_ROUNDS; i++) {
+      log(`enrich: round ${i + 1} of ${TIMED_ROUNDS}: core and replay, 1,000 rows …`);
+      if (i % 2 === 0) {
+        cores.push(await coreRun(emu, `bench-1000-${i}`, input));
+        replays.push(await replayRun(emu, plan));
+      } else {
+        replays.push(await replayRun(emu, plan));
+        cores.push(await coreRun(emu, `bench-1000-${i}`, input));
+      }
+    }
+    const coreMs = median(cores.map((c) => c.ms));
+    const replayMs = median(replays.map((r) => r.ms));
+    const correct = Math.min(...cores.map((c) => correctRows(list, c.result)));
+    const credits = cores.map((c) => c.credits);
+    const requests = cores.map((c) => c.requests);
+    const runs = (xs: number[]) => xs.map((x) => seconds(x)).join(", ");
+    const replayFailed = replays.reduce((n, r) => n + r.failed, 0);
+    const cpuMs = (xs: Cpu[], k: keyof Cpu) => (xs.every((x) => x[k] !== null) ? Math.round(median(xs.map((x) => x[k]!))) : null);
+    const cpu = { coreClient: cpuMs(cores, "clientCpuMs"), coreServer: cpuMs(cores, "serverCpuMs"), replayClient: cpuMs(replays, "clientCpuMs"), replayServer: cpuMs(replays, "serverCpuMs") };
+
     // ---- 1. the naive baseline, on a sample, extrapolated.
-    const naiveKey = emu.createKey(1_000_000);
+    const naiveKey = await emu.createKey(1_000_000);
     const sample = list.rows.slice(0, NAIVE_SAMPLE).map((r) => r.name);
     log(`enrich: naive baseline, ${sample.length} rows …`);
-    const nb = emu.ledger(naiveKey);
-    const naive = await naiveRun(server.url, naiveKey, sample);
-    const naiveSpent = ledgerSpent(emu, naiveKey, nb);
+    const nb = await ledgerOf(emu, naiveKey);
+    const naive = await naiveRun(emu.url, naiveKey, sample);
+    const naiveSpent = spent(nb, await ledgerOf(emu, naiveKey));
     const scale = list.rows.length / sample.length;
     const naiveMs = naive.ms * scale;
     const naiveCredits = Math.round(naiveSpent.credits * scale);
     const naiveRequests = Math.round(naive.requests * scale);
     const ext = `naive: ${sample.length} rows measured, ×${r2(scale)} extrapolated`;
 
+    const g = "1 enrich 1,000 rows";
     out.push(
-      { group: "1 enrich 1,000 rows", figure: "rows correct (matched to the right id / not found)", value: correct, unit: "rows", baseline: list.rows.length, ratio: ratio(correct, list.rows.length), target: "= all", pass: correct === list.rows.length },
-      { group: "1 enrich 1,000 rows", figure: "credits vs theoretical minimum", value: core.credits, unit: "credits", baseline: minCredits, ratio: ratio(core.credits, minCredits), target: "= minimum", pass: core.credits === minCredits,
-        note: `minimum = ceil(${list.distinctQueries} distinct queries/10) + ${list.companies} profiles` },
-      { group: "1 enrich 1,000 rows", figure: "credits vs naive connector", value: core.credits, unit: "credits", baseline: naiveCredits, ratio: ratio(core.credits, naiveCredits), note: ext },
-      { group: "1 enrich 1,000 rows", figure: "requests vs minimum", value: core.requests, unit: "requests", baseline: minRequests, ratio: ratio(core.requests, minRequests),
-        note: `minimum = ceil(${list.distinctQueries}/${MAX_BATCH}) batch resolves + ${list.companies} profiles` },
-      { group: "1 enrich 1,000 rows", figure: "requests vs naive connector", value: core.requests, unit: "requests", baseline: naiveRequests, ratio: ratio(core.requests, naiveRequests), note: ext },
-      { group: "1 enrich 1,000 rows", figure: "wall time vs rate-limit lower bound", value: seconds(core.ms), unit: "s", baseline: seconds(bound), ratio: ratio(core.ms, bound), target: "≤ 1.5", pass: core.ms <= 1.5 * bound,
-        note: `bound = 2 round trips × (${L} + ${J}/2) ms; no rate-limited call needed in batch mode; core chunks ${CHUNK_ROWS} rows (CLI)` },
-      { group: "1 enrich 1,000 rows", figure: "wall time vs naive connector", value: seconds(core.ms), unit: "s", baseline: seconds(naiveMs), ratio: ratio(core.ms, naiveMs), target: "≤ 0.1 (10× faster)", pass: core.ms * 10 <= naiveMs, note: ext },
+      { group: g, figure: `rows correct (right id / not found), worst of ${cores.length} runs`, value: correct, unit: "rows", baseline: list.rows.length, ratio: ratio(correct, list.rows.length), target: "= all", pass: correct === list.rows.length },
+      { group: g, figure: "credits vs theoretical minimum", value: Math.max(...credits), unit: "credits", baseline: minCredits, ratio: ratio(Math.max(...credits), minCredits), target: "= minimum", pass: credits.every((c) => c === minCredits),
+        note: `minimum = ceil(${list.distinctQueries} distinct queries/10) + ${list.companies} profiles; runs: ${credits.join(", ")}; replay paid ${replays.map((r) => r.credits).join(", ")}` },
+      { group: g, figure: "credits vs naive connector", value: Math.max(...credits), unit: "credits", baseline: naiveCredits, ratio: ratio(Math.max(...credits), naiveCredits), note: ext },
+      { group: g, figure: "requests vs minimum", value: Math.max(...requests), unit: "requests", baseline: minRequests, ratio: ratio(Math.max(...requests), minRequests),
+        note: `minimum = ceil(${list.distinctQueries}/${MAX_BATCH}) batch resolves + ${list.companies} profiles; runs: ${requests.join(", ")}; replay sent ${replays[0].requests} (${replays[0].profiles} profiles), ${replayFailed} non-200` },
+      { group: g, figure: "requests vs naive connector", value: Math.max(...requests), unit: "requests", baseline: naiveRequests, ratio: ratio(Math.max(...requests), naiveRequests), note: ext },
+      { group: g, figure: "wall time (median) vs computed bound 2 RTT", value: seconds(coreMs), unit: "s", baseline: seconds(bound), ratio: ratio(coreMs, bound), target: "≤ 1.5", pass: coreMs <= 1.5 * bound,
+        note: `bound = 2 round trips × (${L} + ${J}/2) ms; no rate-limited call in batch mode; core runs: ${runs(cores.map((c) => c.ms))} s; 1-min load average before the rounds: ${r2(load)} on ${cpus().length} cores; a wave of n parallel answers waits for the slowest jitter, E = L + J·n/(n+1) (≈ 0.29 s for 2 waves of 8 and 700)` },
+      { group: g, figure: "wall time (median) vs measured replay of the minimal requests", value: seconds(coreMs), unit: "s", baseline: seconds(replayMs), ratio: ratio(coreMs, replayMs), target: "≤ 1.5", pass: coreMs <= 1.5 * replayMs,
+        note: `replay = the same ${plan.length} batch resolves, then the same ${replays[0].profiles} profile GETs, plain fetch, all parallel per round trip; replay runs: ${runs(replays.map((r) => r.ms))} s` },
+      { group: g, figure: "measured replay vs computed bound 2 RTT", value: seconds(replayMs), unit: "s", baseline: seconds(bound), ratio: ratio(replayMs, bound),
+        note: "informational: what the emulator's CPU per request, loopback HTTP and the slowest jitter of a parallel wave add to 2 RTT for any client" },
+      { group: g, figure: "CPU per run (median): client / emulator server, core", value: `${cpu.coreClient} / ${cpu.coreServer ?? "?"}`, unit: "ms", baseline: `${cpu.replayClient} / ${cpu.replayServer ?? "?"}`,
+        note: "informational: baseline = the same for the replay; client = this process (process.cpuUsage), server = the emulator process (/proc/<pid>/stat); both share 2 cores with whatever else runs" },
+      { group: g, figure: "first (cold) run of the process, other list", value: seconds(cold.ms), unit: "s", baseline: seconds(bound), ratio: ratio(cold.ms, bound),
+        note: `informational: the untimed warm-up (JIT, tsx compile); ${cold.credits} credits, ${cold.requests} requests` },
+      { group: g, figure: "wall time (median) vs naive connector", value: seconds(coreMs), unit: "s", baseline: seconds(naiveMs), ratio: ratio(coreMs, naiveMs), target: "≤ 0.1 (10× faster)", pass: coreMs * 10 <= naiveMs, note: ext },
     );
 
-    // Informational: the same list as one chunk (what the CLI's 500-row chunks cost in time).
-    const oneKey = emu.createKey(1_000_000);
-    log("enrich: 1,000 rows as one chunk …");
-    const one = await coreRun(emu, server.url, oneKey, counting(nodeDriver()), "bench-1000-one", { ...input, options: { chunkSize: list.rows.length } });
-    out.push({ group: "1 enrich 1,000 rows", figure: "wall time, whole list as one chunk", value: seconds(one.ms), unit: "s", baseline: seconds(bound), ratio: ratio(one.ms, bound),
-      note: `informational: ${one.credits} credits, ${one.requests} requests` });
-
-    // ---- 2. the same enrichment again (new job, same session cache).
+    // ---- 2. the same enrichment again (new job, the last timed run's key and driver: its session cache).
     log("enrich: the same 1,000 rows again …");
-    const again = await coreRun(emu, server.url, coreKey, driver, "bench-1000-again", input);
+    const last = cores[cores.length - 1];
+    const again = await coreRun(emu, "bench-1000-again", input, { key: last.key, driver: last.driver });
     out.push(
-      { group: "2 the same again", figure: "credits", value: again.credits, unit: "credits", baseline: core.credits, ratio: ratio(again.credits, core.credits), target: "= 0", pass: again.credits === 0 },
-      { group: "2 the same again", figure: "paid requests", value: again.paidRequests, unit: "requests", baseline: core.paidRequests, ratio: ratio(again.paidRequests, core.paidRequests), target: "= 0", pass: again.paidRequests === 0,
+      { group: "2 the same again", figure: "credits", value: again.credits, unit: "credits", baseline: last.credits, ratio: ratio(again.credits, last.credits), target: "= 0", pass: again.credits === 0 },
+      { group: "2 the same again", figure: "paid requests", value: again.paidRequests, unit: "requests", baseline: last.paidRequests, ratio: ratio(again.paidRequests, last.paidRequests), target: "= 0", pass: again.paidRequests === 0,
         note: `all requests: ${again.requests}; wall time ${seconds(again.ms)} s` },
     );
 
     // ---- 3. financials: availability first vs asking blindly.
     const ids = list.rows.filter((r) => r.expectId).map((r) => r.expectId!).filter((v, i, a) => a.indexOf(v) === i).slice(0, FINANCIALS_COMPANIES);
-    emu.resetRateLimits();
-    const finKey = emu.createKey(1_000_000);
+    await emu.resetRateLimits();
     log(`enrich: financials for ${ids.length} companies …`);
-    const fin = await coreRun(emu, server.url, finKey, counting(nodeDriver()), "bench-fin", { rows: ids.map((id) => [id]), mapping: { id: 0 }, fields: FIN_FIELDS, options: { chunkSize: CHUNK_ROWS } });
+    const fin = await coreRun(emu, "bench-fin", { rows: ids.map((id) => [id]), mapping: { id: 0 }, fields: FIN_FIELDS, options: { chunkSize: CHUNK_ROWS } });
     const withFin = fin.result.results.filter((r) => r?.outcome === "matched" && r.values[1] !== "").length;
-    const blindKey = emu.createKey(1_000_000);
-    const bb = emu.ledger(blindKey);
+    const blindKey = await emu.createKey(1_000_000);
+    const bb = await ledgerOf(emu, blindKey);
     const t = performance.now();
     const headers = { Authorization: `Bearer ${blindKey}` };
-    const blindAnswers = await Promise.all(ids.map((id) => fetch(`${server.url}/v2/companies/${id}?include=financials`, { headers }).then(async (r) => ({ status: r.status, body: await r.text() }))));
+    const blindAnswers = await Promise.all(ids.map((id) => fetch(`${emu.url}/v2/companies/${id}?include=financials`, { headers }).then(async (r) => ({ status: r.status, body: await r.text() }))));
     const blindMs = performance.now() - t;
-    const blind = ledgerSpent(emu, blindKey, bb);
+    const blind = spent(bb, await ledgerOf(emu, blindKey));
     const blindWithFin = blindAnswers.filter((a) => a.status === 200 && (JSON.parse(a.body).financials ?? []).length > 0).length;
     const finMin = withFin * profileCost(["financials"]) + (ids.length - withFin) * profileCost([]);
-    const finBound = 3 * oneTrip + Math.max(0, ids.length - emu.rateLimits.availability.capacity) / emu.rateLimits.availability.refillPerSecond * 1000;
+    const av = DEFAULT_RATE_LIMITS.availability;
+    const finBound = 3 * oneTrip + Math.max(0, ids.length - av.capacity) / av.refillPerSecond * 1000;
     out.push(
       { group: "3 financials", figure: `credits, availability first (${ids.length} companies)`, value: fin.credits, unit: "credits", baseline: blind.credits, ratio: ratio(fin.credits, blind.credits), target: "< blind", pass: fin.credits < blind.credits,
         note: `blind = profile?include=financials for each (5 credits); ${blindWithFin} of ${ids.length} have financials` },
@@ -186,10 +326,10 @@ export async function runEnrichBench(log: (s: string) => void = () => {}): Promi
       { group: "3 financials", figure: "credits saved", value: blind.credits - fin.credits, unit: "credits", baseline: blind.credits, ratio: ratio(blind.credits - fin.credits, blind.credits), note: `companies with financials found: core ${withFin}, blind ${blindWithFin}`,
         target: "same data", pass: withFin === blindWithFin },
       { group: "3 financials", figure: "wall time vs rate-limit lower bound", value: seconds(fin.ms), unit: "s", baseline: seconds(finBound), ratio: ratio(fin.ms, finBound),
-        note: `bound = 3 × ${oneTrip} ms + (${ids.length} − ${emu.rateLimits.availability.capacity}) availability calls / ${emu.rateLimits.availability.refillPerSecond} per s; blind took ${seconds(blindMs)} s` },
+        note: `bound = 3 × ${oneTrip} ms + (${ids.length} − ${av.capacity}) availability calls / ${av.refillPerSecond} per s; blind took ${seconds(blindMs)} s` },
     );
   } finally {
-    await lo.close();
+    await emu.close();
   }
   return out;
 }
