@@ -47,7 +47,7 @@ export function storeBytes(all: Record<string, string>): number {
 /** Apps Script's "You have exceeded the property storage quota…" (and the like). */
 export const isQuotaError = (e: unknown) => /quota|storage/i.test(e instanceof Error ? e.message : String(e));
 
-/** A CompanyDataError whose text is this host's own DE/EN message (code stays INTERNAL: the core has no code for it). */
+/** A CompanyDataError whose text is this host's own DE/EN message (code INTERNAL: for host failures the core has no code for). */
 export class HostError extends CompanyDataError {
   constructor(private readonly says: Bilingual, field?: string) {
     super("INTERNAL", field ? { field } : {});
@@ -59,9 +59,14 @@ export class HostError extends CompanyDataError {
 
 const thousands = (n: number, sep: string) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
 
-export const STORAGE_FULL: Bilingual = {
-  de: `Der Speicher dieses Dokuments ist voll: Google erlaubt Add-ons 500 KB je Tabelle, und der Antwort-Cache ist bereits geräumt. Bitte höchstens etwa ${thousands(MAX_PORTFOLIO, ".")} Firmen in einem Dokument überwachen oder das Portfolio auf mehrere Tabellendokumente verteilen.`,
-  en: `This document's storage is full: Google allows add-ons 500 KB per spreadsheet, and the answer cache has already been cleared. Please monitor at most about ${thousands(MAX_PORTFOLIO, ",")} companies in one document, or split the portfolio over several spreadsheets.`,
+/** Why this host's document store is full and what to do, after the core's "this document's storage is full". */
+const STORAGE_FULL_DETAIL: Bilingual = {
+  de: `Google erlaubt Add-ons 500 KB je Tabelle, und der Antwort-Cache ist bereits geräumt. Bitte höchstens etwa ${thousands(MAX_PORTFOLIO, ".")} Firmen in einem Dokument überwachen oder das Portfolio auf mehrere Tabellendokumente verteilen.`,
+  en: `Google allows add-ons 500 KB per spreadsheet, and the answer cache has already been cleared. Please monitor at most about ${thousands(MAX_PORTFOLIO, ",")} companies in one document, or split the portfolio over several spreadsheets.`,
 };
 
-export const storageFull = () => new HostError(STORAGE_FULL, "storage");
+/** STORAGE_FULL (its own code, so the UI can tell it apart), with this host's limits. */
+export const storageFull = () => new CompanyDataError("STORAGE_FULL", { field: "storage", detail: STORAGE_FULL_DETAIL });
+
+/** The full message a user reads. */
+export const STORAGE_FULL: Bilingual = { de: storageFull().text("de"), en: storageFull().text("en") };

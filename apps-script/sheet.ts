@@ -112,7 +112,7 @@ export class SheetHost {
 
   private selection(): SelectionInfo {
     let range: Range | null = this.app.getActiveRange();
-    if (!range) throw invalid("selection", "no cells selected");
+    if (!range) throw invalid("selection", { de: "keine Zellen markiert", en: "no cells selected" });
     if (range.getNumRows() === 1 && range.getNumColumns() === 1) range = range.getDataRegion();
     const sheet = range.getSheet();
     const name = sheet.getName();
@@ -132,7 +132,7 @@ export class SheetHost {
 
   private need(name: string): Sheet {
     const sh = this.sheet(name);
-    if (!sh) throw invalid("sheet", `no sheet named "${String(name).slice(0, 60)}"`);
+    if (!sh) throw invalid("sheet", { de: `kein Tabellenblatt „${String(name).slice(0, 60)}“`, en: `no sheet named "${String(name).slice(0, 60)}"` });
     return sh;
   }
 
@@ -147,7 +147,7 @@ export class SheetHost {
   }
 
   private put(sheet: string, kind: Kind, row: number, col: number, cells: unknown[][]): void {
-    if (!(row >= 1 && col >= 1)) throw invalid("range", "rows and columns start at 1");
+    if (!(row >= 1 && col >= 1)) throw invalid("range", { de: "Zeilen und Spalten beginnen bei 1", en: "rows and columns start at 1" });
     const snap = kind === "values" ? this.snapshots.get(sheet) : null;
     if (snap) {
       cells.forEach((r, i) => {

@@ -1,67 +1,18 @@
 /**
  * Why a value is wrong, in German and English: the rule a 400 names after the
- * field ("Ungültiger Wert für companies: höchstens 100 Einträge."). Body rules
- * are derived from the zod issue and the schema at the issue's path, so every
- * shared request schema explains itself without a message per field.
+ * field ("Ungültiger Wert für companies: höchstens 100 Einträge."). The
+ * generic rules and their derivation from zod issues live in
+ * shared/i18n/rules.ts (the core's input checks speak the same text); only
+ * the emulator's own clock and query-parameter rules are added here.
  */
-import type * as z from "zod/mini";
+import { rule as sharedRule, type Rule } from "../shared/i18n/rules.ts";
 
-export interface Rule { de: string; en: string }
-
-export interface Bound { value: number; inclusive: boolean }
+export { ruleOfIssue, schemaAt, type Bound, type IssueLike, type Rule } from "../shared/i18n/rules.ts";
 
 const r = (de: string, en: string): Rule => ({ de, en });
 
-function items(n: number, kind: "array" | "string"): Rule {
-  if (kind === "string") return r(`${n} Zeichen`, `${n} character${n === 1 ? "" : "s"}`);
-  return r(`${n} ${n === 1 ? "Eintrag" : "Einträge"}`, `${n} ${n === 1 ? "entry" : "entries"}`);
-}
-
 export const rule = {
-  atMost(n: number, kind: "array" | "string"): Rule {
-    const x = items(n, kind);
-    return r(`höchstens ${x.de}`, `at most ${x.en}`);
-  },
-  atLeast(n: number, kind: "array" | "string"): Rule {
-    if (kind === "string" && n === 1) return r("darf nicht leer sein", "must not be empty");
-    const x = items(n, kind);
-    return r(`mindestens ${x.de}`, `at least ${x.en}`);
-  },
-  /** A number between optional bounds: "eine ganze Zahl von 1 bis 100", "a number, greater than 0 and at most 500". */
-  number(min: Bound | undefined, max: Bound | undefined, int: boolean): Rule {
-    const what = int ? r("eine ganze Zahl", "an integer") : r("eine Zahl", "a number");
-    if (min?.inclusive && max?.inclusive) return r(`${what.de} von ${min.value} bis ${max.value}`, `${what.en} from ${min.value} to ${max.value}`);
-    const parts: Rule[] = [];
-    if (min) parts.push(min.inclusive ? r(`mindestens ${min.value}`, `at least ${min.value}`) : r(`größer als ${min.value}`, `greater than ${min.value}`));
-    if (max) parts.push(max.inclusive ? r(`höchstens ${max.value}`, `at most ${max.value}`) : r(`kleiner als ${max.value}`, `less than ${max.value}`));
-    if (!parts.length) return what;
-    return r(`${what.de}, ${parts.map((p) => p.de).join(" und ")}`, `${what.en}, ${parts.map((p) => p.en).join(" and ")}`);
-  },
-  oneOf(values: readonly unknown[]): Rule {
-    const list = values.map((v) => String(v)).join(", ");
-    return r(`erlaubt: ${list}`, `allowed: ${list}`);
-  },
-  type(expected: string): Rule {
-    const t = TYPE_NAMES[expected] ?? r(expected, expected);
-    return r(`erwartet ${t.de}`, `expected ${t.en}`);
-  },
-  required: r("Pflichtfeld", "required"),
-  pattern(p: string): Rule {
-    return r(`muss dem Muster ${p} entsprechen`, `must match ${p}`);
-  },
-  format(f: string): Rule {
-    return r(`erwartet das Format ${f}`, `expected the format ${f}`);
-  },
-  multipleOf(n: number): Rule {
-    return r(`ein Vielfaches von ${n}`, `a multiple of ${n}`);
-  },
-  exactlyOneOf(names: readonly string[]): Rule {
-    const list = names.join(", ");
-    return r(`genau eines von ${list} angeben`, `give exactly one of ${list}`);
-  },
-  onlyOnce: r("darf nur einmal vorkommen", "may appear only once"),
-  isoDate: r("ein Datum JJJJ-MM-TT oder ein Zeitpunkt nach ISO 8601", "a date YYYY-MM-DD or an ISO 8601 date-time"),
-  validDate: r("ein gültiges Datum JJJJ-MM-TT", "a valid date YYYY-MM-DD"),
+  ...sharedRule,
   boolean: r("true, false, 1 oder 0", "true, false, 1 or 0"),
   notBefore(date: string): Rule {
     return r(`frühestens das Startdatum ${date} (hinter ihren Start läuft die Uhr nicht zurück)`, `not before the start date ${date} (the clock does not go back past its start)`);
@@ -71,128 +22,3 @@ export const rule = {
     return r(`später als der heutige Tag der Uhr (${today}); die Uhr läuft nur vorwärts`, `later than the clock's today (${today}); the clock only moves forward`);
   },
 };
-
-const TYPE_NAMES: Record<string, Rule> = {
-  string: r("Text", "a string"),
-  number: r("eine Zahl", "a number"),
-  int: r("eine ganze Zahl", "an integer"),
-  boolean: r("true oder false", "true or false"),
-  array: r("eine Liste", "a list"),
-  object: r("ein Objekt", "an object"),
-  null: r("null", "null"),
-};
-
-// ---- deriving a rule from a zod issue ----
-
-interface Def {
-  type: string;
-  format?: string;
-  innerType?: Node;
-  in?: Node;
-  shape?: Record<string, Node>;
-  element?: Node;
-  valueType?: Node;
-  checks?: { _zod: { def: { check: string; value?: number; inclusive?: boolean; minimum?: number; maximum?: number } } }[];
-}
-interface Node { _zod: { def: Def } }
-
-const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "nonoptional", "catch"]);
-
-function unwrap(s: Node | undefined): Node | undefined {
-  for (let k = 0; s && k < 20; k++) {
-    const d = s._zod.def;
-    if (WRAPPERS.has(d.type) && d.innerType) s = d.innerType;
-    else if (d.type === "pipe" && d.in) s = d.in;
-    else return s;
-  }
-  return s;
-}
-
-/** The schema that judged the value at `path`, or undefined where the walk cannot follow (unions, lazy). */
-export function schemaAt(root: z.ZodMiniType, path: readonly PropertyKey[]): Node | undefined {
-  let s = unwrap(root as unknown as Node);
-  for (const seg of path) {
-    if (!s) return undefined;
-    const d = s._zod.def;
-    if (d.type === "object" && d.shape) s = unwrap(d.shape[String(seg)]);
-    else if (d.type === "array" && d.element) s = unwrap(d.element);
-    else if (d.type === "record" && d.valueType) s = unwrap(d.valueType);
-    else return undefined;
-  }
-  return s;
-}
-
-function numberBounds(s: Node | undefined): { min?: Bound; max?: Bound; int: boolean } {
-  const d = s?._zod.def;
-  const out: { min?: Bound; max?: Bound; int: boolean } = { int: /int/.test(d?.format ?? "") };
-  for (const c of d?.checks ?? []) {
-    const cd = c._zod.def;
-    if (cd.check === "greater_than" && typeof cd.value === "number") out.min = { value: cd.value, inclusive: cd.inclusive === true };
-    if (cd.check === "less_than" && typeof cd.value === "number") out.max = { value: cd.value, inclusive: cd.inclusive === true };
-  }
-  return out;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let v = input;
-  for (const seg of path) {
-    if (v === null || typeof v !== "object") return undefined;
-    v = (v as Record<PropertyKey, unknown>)[seg];
-  }
-  return v;
-}
-
-export interface IssueLike {
-  code: string;
-  path: readonly PropertyKey[];
-  origin?: string;
-  minimum?: number | bigint;
-  maximum?: number | bigint;
-  inclusive?: boolean;
-  expected?: string;
-  values?: readonly unknown[];
-  format?: string;
-  pattern?: string;
-  divisor?: number | bigint;
-  keys?: readonly string[];
-}
-
-/** The rule behind one zod issue; `input` is the parsed JSON (to tell a missing field from a wrong one). */
-export function ruleOfIssue(issue: IssueLike, root: z.ZodMiniType, input: unknown): Rule | undefined {
-  const at = () => schemaAt(root, issue.path);
-  switch (issue.code) {
-    case "too_big":
-    case "too_small": {
-      const big = issue.code === "too_big";
-      const n = Number(big ? issue.maximum : issue.minimum);
-      if (issue.origin === "array" || issue.origin === "set" || issue.origin === "string") {
-        const kind = issue.origin === "string" ? "string" : "array";
-        return big ? rule.atMost(n, kind) : rule.atLeast(n, kind);
-      }
-      const b = numberBounds(at());
-      const violated: Bound = { value: n, inclusive: issue.inclusive !== false };
-      return rule.number(big ? b.min : violated, big ? violated : b.max, b.int || issue.origin === "int");
-    }
-    case "invalid_type": {
-      if (valueAt(input, issue.path) === undefined) return rule.required;
-      if (issue.expected === "int" || issue.expected === "number") {
-        const b = numberBounds(at());
-        return rule.number(b.min, b.max, b.int || issue.expected === "int");
-      }
-      return rule.type(issue.expected ?? "?");
-    }
-    case "invalid_value":
-      return issue.values ? rule.oneOf(issue.values) : undefined;
-    case "invalid_format":
-      return issue.format === "regex" && issue.pattern ? rule.pattern(issue.pattern) : issue.format ? rule.format(issue.format) : undefined;
-    case "not_multiple_of":
-      return rule.multipleOf(Number(issue.divisor));
-    case "unrecognized_keys": {
-      const s = at();
-      const shape = s?._zod.def.type === "object" ? s._zod.def.shape : undefined;
-      return shape ? rule.oneOf(Object.keys(shape)) : undefined;
-    }
-    default:
-      return undefined;
-  }
-}

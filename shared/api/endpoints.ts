@@ -6,6 +6,8 @@
  */
 import * as S from "./schemas.ts";
 import type * as z from "zod/mini";
+import { invalid } from "../core/errors.ts";
+import { got, rule } from "../i18n/rules.ts";
 
 export type Billing = "credits" | "rate-limited";
 export type Include = "people" | "announcements" | "financials";
@@ -42,11 +44,26 @@ export interface Endpoint {
 }
 
 const fixed = (n: number) => () => n;
-const perCompany = (n: number) => (input?: CostInput) => n * Math.max(0, input?.count ?? 0);
+
+/** A number of companies: a whole number ≥ 0 (a price is never NaN). Negative counts as none, as before. */
+function countOf(count: unknown): number {
+  if (count === undefined) return 0;
+  if (typeof count !== "number" || !Number.isInteger(count)) throw invalid("count", got(rule.number({ value: 0, inclusive: true }, undefined, true), count));
+  return Math.max(0, count);
+}
+/** Known includes only: an unknown one would price as NaN. */
+function includesOf(include: unknown): readonly Include[] {
+  if (include === undefined || include === null) return [];
+  if (!Array.isArray(include)) throw invalid("include", got(rule.oneOf(INCLUDES), include));
+  for (const inc of include) if (!INCLUDES.includes(inc as Include)) throw invalid("include", got(rule.oneOf(INCLUDES), inc));
+  return include as Include[];
+}
+
+const perCompany = (n: number) => (input?: CostInput) => n * countOf(input?.count);
 /** Spec 8.2 rule 2: one credit per started group of ten. */
-export const batchResolveCost = (count: number) => Math.ceil(Math.max(0, count) / 10);
+export const batchResolveCost = (count: number) => Math.ceil(countOf(count) / 10);
 export const profileCost = (include: readonly Include[] = []) =>
-  1 + [...new Set(include)].reduce((sum, inc) => sum + INCLUDE_COST[inc], 0);
+  1 + [...new Set(includesOf(include))].reduce((sum, inc) => sum + INCLUDE_COST[inc], 0);
 
 const define = <const T extends readonly Endpoint[]>(list: T) => list;
 
@@ -127,8 +144,11 @@ export type EndpointId = (typeof ENDPOINTS)[number]["id"];
 
 const BY_ID: ReadonlyMap<string, Endpoint> = new Map(ENDPOINTS.map((e) => [e.id, e as Endpoint]));
 
+/** The catalogue entry; an id that is not in the catalogue is INVALID_INPUT naming `endpoint`, not undefined. */
 export function endpoint(id: EndpointId): Endpoint {
-  return BY_ID.get(id)!;
+  const e = typeof id === "string" ? BY_ID.get(id) : undefined;
+  if (!e) throw invalid("endpoint", got({ de: "unbekannter Endpunkt", en: "unknown endpoint" }, id));
+  return e;
 }
 
 /** Fill a path template; each value is URL-encoded (ids never need it, prefixes do). */

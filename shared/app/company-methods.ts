@@ -7,12 +7,13 @@ import { estimate, type PlannedOperation } from "../credits/estimate.ts";
 import { readLedger } from "../credits/ledger.ts";
 import { budgetStatus } from "../credits/budget.ts";
 import { MAX_SIZE } from "../api/schemas.ts";
+import { SEARCH_DEFAULTS } from "../api/defaults.ts";
 import type { SelectionInfo } from "../sheet/protocol.ts";
 import { loadSettings } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { anyText, list, oneOf, optNum, optText, record, text } from "./input.ts";
 import { companyRow, defaultColumns, readColumns, readCompanyRow, rowsBlock } from "./rows.ts";
-import { SEARCH_DEFAULTS, type AccountView, type AppDeps, type CostView, type InsertOutput, type SearchOutput, type SimilarOutput } from "./protocol.ts";
+import { type AccountView, type AppDeps, type CostView, type InsertOutput, type SearchOutput, type SimilarOutput } from "./protocol.ts";
 
 /** Proximity without a radius: the same circle as COMPANY_SEARCH's (SEARCH_DEFAULTS). */
 export const DEFAULT_RADIUS_KM = SEARCH_DEFAULTS.radiusKm;
@@ -46,7 +47,7 @@ export function* searchMethod(deps: AppDeps, input: unknown): Operation<SearchOu
   const place = optText(o, "place", { max: 200 });
   const radiusKm = optNum(o, "radiusKm", 0.1, 500);
   const size = optNum(o, "size", 1, MAX_SIZE, { integer: true });
-  if (!query && !place) throw invalid("query", "give a search text or a place");
+  if (!query && !place) throw invalid("query", { de: "bitte einen Suchtext oder einen Ort angeben", en: "please give a search text or a place" });
   return yield* withSession(deps, "search", function* (s) {
     const res = yield* search(s.ctx, {
       query,

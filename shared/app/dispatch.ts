@@ -8,6 +8,7 @@
 import type { Operation } from "../core/effects.ts";
 import { CompanyDataError, invalid } from "../core/errors.ts";
 import { errorView } from "./errors.ts";
+import { got } from "../i18n/rules.ts";
 import type { AppDeps, AppInput, AppMethod, AppMethodName, AppOutput, AppResult } from "./protocol.ts";
 import { getSettingsMethod, saveSettingsMethod, testConnectionMethod } from "./settings-methods.ts";
 import { MONITOR_METHODS } from "./monitor.ts";
@@ -45,7 +46,7 @@ export function isAppMethod(name: string): boolean {
 export function dispatch<M extends AppMethodName>(deps: AppDeps, method: M, input: AppInput<M>): Operation<AppOutput<M>>;
 export function dispatch(deps: AppDeps, method: string, input: unknown): Operation<unknown>;
 export function* dispatch(deps: AppDeps, method: string, input: unknown): Operation<unknown> {
-  if (typeof method !== "string" || !isAppMethod(method)) throw invalid("method", `unknown method ${JSON.stringify(String(method)).slice(0, 60)}`);
+  if (typeof method !== "string" || !isAppMethod(method)) throw invalid("method", got({ de: "unbekannte Methode", en: "unknown method" }, String(method)));
   return yield* APP_METHODS[method](deps, input);
 }
 
@@ -70,7 +71,7 @@ export function* uiCall(deps: AppDeps, method: string, inputJson: string): Opera
   try {
     input = inputJson === undefined || inputJson === "" ? {} : JSON.parse(String(inputJson));
   } catch {
-    return JSON.stringify({ ok: false, error: errorView(invalid("input", "not JSON")) } satisfies AppResult);
+    return JSON.stringify({ ok: false, error: errorView(invalid("input", { de: "kein gültiges JSON", en: "not valid JSON" })) } satisfies AppResult);
   }
   return JSON.stringify(yield* settle(deps, method, input));
 }

@@ -17,6 +17,8 @@ import { outputBlock, selectRows, type Rerun, type SheetJobSpec, type SheetRunRe
 import { isOutputHeader, readPrevious, type PreviousRow } from "../enrich/rows.ts";
 import { applyReviewPicks, enrichSheet } from "../enrich/run.ts";
 import { errorView } from "./errors.ts";
+import { got, notAnId, rule } from "../i18n/rules.ts";
+import { NO_NAME_COLUMN } from "../enrich/columns.ts";
 import { loadSettings, contextFromSettings, scopeOf } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { list, num, oneOf, record, text } from "./input.ts";
@@ -59,7 +61,7 @@ export function* readSelectionMethod(_deps: AppDeps, _input: unknown): Operation
 export function* detectColumnsMethod(_deps: AppDeps, input: unknown): Operation<ColumnsView> {
   const o = record(input);
   const headers = list(o, "headers", (v, f) => {
-    if (v !== null && typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") throw invalid(f, "expected a cell value");
+    if (v !== null && typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") throw invalid(f, { de: "erwartet einen Zellwert", en: "expected a cell value" });
     return v as Cell;
   }, { max: 500 });
   const d = detectColumns(headers);
@@ -98,7 +100,7 @@ function readConfig(input: unknown): EnrichConfig {
     mapping[r] = v === null || v === undefined ? null : num(m, r, 0, cols - 1, { integer: true });
   }
   const fields = list(o, "fields", (v, f) => {
-    if (typeof v !== "string") throw invalid(f, "expected a field id");
+    if (typeof v !== "string") throw invalid(f, { de: "erwartet einen Feldnamen", en: "expected a field name" });
     return v;
   }, { max: FIELDS.length });
   selectFields(fields); // unknown ids → INVALID_INPUT naming "fields"
@@ -211,7 +213,7 @@ function* jobScope(deps: AppDeps): Operation<string> {
 
 function* loadJob(deps: AppDeps, jobId: string): Operation<UiJob> {
   const [raw] = yield* storeGet([jobKey(yield* jobScope(deps), jobId)]);
-  if (!raw) throw invalid("jobId", "no such enrichment job in this document");
+  if (!raw) throw invalid("jobId", { de: "in diesem Dokument gibt es keinen solchen Anreicherungslauf", en: "there is no such enrichment run in this document" });
   return JSON.parse(raw) as UiJob;
 }
 
@@ -221,14 +223,14 @@ function* saveJob(deps: AppDeps, jobId: string, job: UiJob): Operation<void> {
 
 function readJobId(input: unknown): string {
   const id = text(record(input), "jobId", { min: 1, max: 40 });
-  if (!/^[a-z0-9]+$/.test(id)) throw invalid("jobId", "not a job id");
+  if (!/^[a-z0-9]+$/.test(id)) throw invalid("jobId", { de: "keine gültige Kennung eines Laufs", en: "not a valid run identifier" });
   return id;
 }
 
 export function* enrichStartMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
   const config = readConfig(input);
   const spec = specOf(config);
-  if (config.mapping.name === null && config.mapping.id === null) throw invalid("columns", "no company name or id column");
+  if (config.mapping.name === null && config.mapping.id === null) throw invalid("columns", NO_NAME_COLUMN);
   const jobId = scopeOf(JSON.stringify(spec));
   const job: UiJob = { spec, credits: 0, finished: false, lastError: null };
   yield* saveJob(deps, jobId, job);
@@ -273,10 +275,10 @@ export function* applyCandidateMethod(deps: AppDeps, input: unknown): Operation<
   const jobId = readJobId(o);
   const row = num(o, "row", 1, 1_100_000, { integer: true });
   const candidateId = text(o, "candidateId", { min: 1, max: 20 }).toUpperCase();
-  if (!COMPANY_ID_PATTERN.test(candidateId)) throw invalid("candidateId", "not a company id (DE + 10 letters or digits)");
+  if (!COMPANY_ID_PATTERN.test(candidateId)) throw invalid("candidateId", notAnId("company", candidateId));
   const job = yield* loadJob(deps, jobId);
   const spec = job.spec;
-  if (row <= spec.row || row >= spec.row + spec.rows) throw invalid("row", "outside the enriched table");
+  if (row <= spec.row || row >= spec.row + spec.rows) throw invalid("row", { de: "liegt außerhalb der angereicherten Tabelle", en: "is outside the enriched table" });
   const out = outputBlock(spec, selectFields(spec.fields).length);
   // The pick goes where the user would put it by hand: the id column of the output, which the job reads back.
   yield* sheet({ op: "write", sheet: spec.sheet, row, col: out.col + 2, values: [[candidateId]] });

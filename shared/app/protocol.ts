@@ -81,10 +81,10 @@ export interface AccountView {
 
 /**
  * What the search method uses when the UI leaves size or radius empty: the
- * same defaults as COMPANY_SEARCH / COMPANY.SEARCH (and the service's own
- * list size), so the sidebar and the formula answer the same question alike.
+ * same defaults as COMPANY_SEARCH / COMPANY.SEARCH (shared/api/defaults.ts),
+ * re-exported because the UI depends on this file only.
  */
-export const SEARCH_DEFAULTS = { size: 10, radiusKm: 10 } as const;
+export { SEARCH_DEFAULTS } from "../api/defaults.ts";
 
 export interface SearchInput {
   query: string;

@@ -5,6 +5,7 @@ import type { Cell } from "../sheet/protocol.ts";
 import { asText } from "../sheet/text.ts";
 import { formatRegister } from "../enrich/fields.ts";
 import { invalid } from "../core/errors.ts";
+import { got, rule } from "../i18n/rules.ts";
 import type { CompanyRow } from "./protocol.ts";
 
 const label = (l: { code: string; name?: string | null } | null | undefined) => (l ? (l.name ?? l.code) : "");
@@ -50,36 +51,36 @@ const TEXT_KEYS = ["id", "name", "legalForm", "street", "zip", "city", "state", 
 
 /** A CompanyRow coming back from the UI: checked field by field, since uiCall can be called by anything. */
 export function readCompanyRow(v: unknown, field: string): CompanyRow {
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw invalid(field, "expected a company");
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw invalid(field, { de: "erwartet eine Firma", en: "expected a company" });
   const o = v as Record<string, unknown>;
   const row = {} as CompanyRow;
   for (const k of TEXT_KEYS) {
     const x = o[k] ?? "";
-    if (typeof x !== "string" || x.length > 2000) throw invalid(`${field}.${k}`, "expected text");
+    if (typeof x !== "string" || x.length > 2000) throw invalid(`${field}.${k}`, rule.type("string"));
     row[k] = x;
   }
   const nullableNumber = (k: "score" | "distanceKm") => {
     const x = o[k];
     if (x === null || x === undefined) return null;
-    if (typeof x !== "number" || !Number.isFinite(x)) throw invalid(`${field}.${k}`, "expected a number");
+    if (typeof x !== "number" || !Number.isFinite(x)) throw invalid(`${field}.${k}`, rule.type("number"));
     return x;
   };
   const code = o.statusCode ?? "";
-  if (typeof code !== "string" || code.length > 40) throw invalid(`${field}.statusCode`, "expected text");
+  if (typeof code !== "string" || code.length > 40) throw invalid(`${field}.statusCode`, rule.type("string"));
   row.statusCode = code;
   row.score = nullableNumber("score");
   row.distanceKm = nullableNumber("distanceKm");
   const active = o.active;
-  if (active !== null && active !== undefined && typeof active !== "boolean") throw invalid(`${field}.active`, "expected true or false");
+  if (active !== null && active !== undefined && typeof active !== "boolean") throw invalid(`${field}.active`, rule.type("boolean"));
   row.active = active ?? null;
   return row;
 }
 
 export function readColumns(v: unknown, field: string): (keyof CompanyRow)[] | undefined {
   if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || v.length === 0 || v.length > KEYS.size) throw invalid(field, "expected a list of column names");
+  if (!Array.isArray(v) || v.length === 0 || v.length > KEYS.size) throw invalid(field, { de: "erwartet eine Liste von Spaltennamen", en: "expected a list of column names" });
   return v.map((k, i) => {
-    if (typeof k !== "string" || !KEYS.has(k)) throw invalid(`${field}[${i}]`, `unknown column ${JSON.stringify(String(k)).slice(0, 40)}`);
+    if (typeof k !== "string" || !KEYS.has(k)) throw invalid(`${field}[${i}]`, got({ de: "unbekannte Spalte", en: "unknown column" }, String(k)));
     return k as keyof CompanyRow;
   });
 }

@@ -5,6 +5,9 @@
  * what is sent to the API is the user's own spelling.
  */
 import type { ResolveQuery } from "../api/schemas.ts";
+import { invalid } from "../core/errors.ts";
+import { got, rule } from "../i18n/rules.ts";
+import { FIELD_LABELS, fieldLabel } from "../i18n/fields.ts";
 
 /** Lower case, German transliteration (ä=ae ö=oe ü=ue ß=ss), other accents dropped. */
 function fold(s: string): string {
@@ -111,7 +114,21 @@ export function normaliseRegister(s: string | undefined): string {
   return tokens.sort().join(" ");
 }
 
-/** The key under which a resolve query is de-duplicated and cached. */
+/** A hint as text: a number typed into a cell (a postcode) counts; anything else but text is bad input. */
+function hint(q: Record<string, unknown>, field: "name" | "city" | "zip" | "register"): string | undefined {
+  const v = q[field];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === "string") return v;
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  throw invalid(`query.${field}`, got(rule.type("string"), v), { de: `${FIELD_LABELS.resolveQuery.de} › ${fieldLabel(field, "de")}`, en: `${FIELD_LABELS.resolveQuery.en} › ${fieldLabel(field, "en")}` });
+}
+
+/**
+ * The key under which a resolve query is de-duplicated and cached. Not a
+ * query (null, a list, a text) or a hint that is not text is INVALID_INPUT.
+ */
 export function normaliseKey(q: ResolveQuery): string {
-  return [normaliseName(q.name), normaliseCity(q.city), normaliseZip(q.zip), normaliseRegister(q.register)].join("|");
+  if (typeof q !== "object" || q === null || Array.isArray(q)) throw invalid("query", got(rule.type("object"), q), FIELD_LABELS.resolveQuery);
+  const o = q as unknown as Record<string, unknown>;
+  return [normaliseName(hint(o, "name") ?? ""), normaliseCity(hint(o, "city")), normaliseZip(hint(o, "zip")), normaliseRegister(hint(o, "register"))].join("|");
 }

@@ -9,6 +9,7 @@
  */
 import type { ResolveQuery } from "../api/schemas.ts";
 import { CompanyDataError, invalid } from "../core/errors.ts";
+import { rule } from "../i18n/rules.ts";
 import { batchResolveCost } from "../api/endpoints.ts";
 import * as V from "../operations/validate.ts";
 import { normaliseKey } from "./normalise.ts";
@@ -65,7 +66,7 @@ export function batchCredits(n: number, maxBatch: number): number {
 
 /** De-duplicate valid rows by normalised key; invalid rows are recorded, never thrown. */
 export function dedupe(rows: readonly unknown[]): Pick<BatchPlan, "distinct" | "rowToDistinct" | "invalid"> {
-  if (!Array.isArray(rows)) throw invalid("rows", "expected a list of queries");
+  if (!Array.isArray(rows)) throw invalid("rows", rule.type("array"));
   const distinct: DistinctQuery[] = [];
   const byKey = new Map<string, number>();
   const rowToDistinct: number[] = [];
@@ -75,7 +76,7 @@ export function dedupe(rows: readonly unknown[]): Pick<BatchPlan, "distinct" | "
     try {
       q = V.resolveQuery(raw, `rows[${row}]`);
     } catch (e) {
-      bad.push({ row, error: e instanceof CompanyDataError ? e : invalid(`rows[${row}]`, "unreadable query") });
+      bad.push({ row, error: e instanceof CompanyDataError ? e : invalid(`rows[${row}]`, { de: "unlesbare Anfrage", en: "unreadable query" }) });
       rowToDistinct.push(-1);
       return;
     }

@@ -3,7 +3,8 @@
  * codes, with a message in German and English. Hosts show `message(lang)`;
  * nothing else (no stack, no API text that could carry the key) reaches a cell.
  */
-import type { Language } from "../i18n/language.ts";
+import type { Bilingual, Language } from "../i18n/language.ts";
+import { fieldLabel } from "../i18n/fields.ts";
 
 export type ErrorCode =
   | "MISSING_KEY" // no API key configured
@@ -18,19 +19,22 @@ export type ErrorCode =
   | "MALFORMED_RESPONSE" // answer not parseable as the schema
   | "INVALID_INPUT" // the user's input, rejected before sending (or a 400)
   | "BUDGET_EXCEEDED" // the add-on's own daily formula budget
+  | "STORAGE_FULL" // this document's storage (the host's per-document store) is full
   | "INTERNAL"; // a bug of ours: shown neutrally, never as a stack
 
 export interface ErrorDetails {
-  /** The input field or parameter at fault. */
+  /** The input field or parameter at fault: an internal id (`baseUrl`, `rows[3].name`); messages show its label. */
   field?: string;
+  /** The field's name as the user knows it, where the id's label (shared/i18n/fields.ts) would not fit. */
+  label?: Bilingual;
   /** For RATE_LIMITED: when a retry may succeed (epoch ms). */
   retryAt?: number;
   /** For AMBIGUOUS: candidate labels. */
   candidates?: string[];
   /** HTTP status when the error came from an answer. */
   status?: number;
-  /** Free detail, already safe to show (never API text with secrets). */
-  detail?: string;
+  /** What is wrong, in both languages, already safe to show (never API text with secrets). */
+  detail?: Bilingual;
 }
 
 type MessageFn = (d: ErrorDetails, lang: Language) => string;
@@ -43,8 +47,19 @@ const fmtTime = (ms: number, lang: Language) => {
     ? `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} Uhr`
     : `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 };
-const field = (d: ErrorDetails) => (d.field ? ` (${d.field})` : "");
-const detail = (d: ErrorDetails) => (d.detail ? `: ${d.detail}` : "");
+const field = (d: ErrorDetails, lang: Language) => {
+  const name = d.label?.[lang] ?? (d.field ? fieldLabel(d.field, lang) : "");
+  return name ? ` (${name})` : "";
+};
+/**
+ * The detail in the message's language. A detail that is not bilingual (a
+ * caller outside the type system) is left out rather than shown in the wrong
+ * language; a closing full stop is dropped because the message adds its own.
+ */
+const detail = (d: ErrorDetails, lang: Language) => {
+  const t = d.detail && typeof d.detail === "object" ? d.detail[lang] : undefined;
+  return typeof t === "string" && t.trim() ? `: ${t.trim().replace(/\.$/, "")}` : "";
+};
 
 const MESSAGES: Record<ErrorCode, { de: MessageFn; en: MessageFn }> = {
   MISSING_KEY: {
@@ -56,12 +71,12 @@ const MESSAGES: Record<ErrorCode, { de: MessageFn; en: MessageFn }> = {
     en: () => "The API key was rejected. Please check it in Settings.",
   },
   OUT_OF_CREDITS: {
-    de: (d) => `Nicht genug Credits für diese Abfrage${detail(d)}. Bitte Guthaben aufladen.`,
-    en: (d) => `Not enough credits for this request${detail(d)}. Please top up your balance.`,
+    de: (d) => `Nicht genug Credits für diese Abfrage${detail(d, "de")}. Bitte Guthaben aufladen.`,
+    en: (d) => `Not enough credits for this request${detail(d, "en")}. Please top up your balance.`,
   },
   NOT_FOUND: {
-    de: (d) => `Nicht gefunden${detail(d)}.`,
-    en: (d) => `Not found${detail(d)}.`,
+    de: (d) => `Nicht gefunden${detail(d, "de")}.`,
+    en: (d) => `Not found${detail(d, "en")}.`,
   },
   AMBIGUOUS: {
     de: (d) => `Mehrdeutig, bitte genauer angeben (Ort, PLZ oder Register)${d.candidates?.length ? ": " + d.candidates.join("; ") : ""}.`,
@@ -84,16 +99,20 @@ const MESSAGES: Record<ErrorCode, { de: MessageFn; en: MessageFn }> = {
     en: () => "The data service did not answer in time. Please try again.",
   },
   MALFORMED_RESPONSE: {
-    de: (d) => `Unerwartete Antwort des Datendienstes${field(d)}.`,
-    en: (d) => `Unexpected answer from the data service${field(d)}.`,
+    de: (d) => `Unerwartete Antwort des Datendienstes${field(d, "de")}.`,
+    en: (d) => `Unexpected answer from the data service${field(d, "en")}.`,
   },
   INVALID_INPUT: {
-    de: (d) => `Ungültige Eingabe${field(d)}${detail(d)}.`,
-    en: (d) => `Invalid input${field(d)}${detail(d)}.`,
+    de: (d) => `Ungültige Eingabe${field(d, "de")}${detail(d, "de")}.`,
+    en: (d) => `Invalid input${field(d, "en")}${detail(d, "en")}.`,
   },
   BUDGET_EXCEEDED: {
-    de: (d) => `Tagesbudget für Formeln erreicht${detail(d)}. In den Einstellungen anpassbar.`,
-    en: (d) => `Daily formula budget reached${detail(d)}. You can change it in Settings.`,
+    de: (d) => `Tagesbudget für Formeln erreicht${detail(d, "de")}. In den Einstellungen anpassbar.`,
+    en: (d) => `Daily formula budget reached${detail(d, "en")}. You can change it in Settings.`,
+  },
+  STORAGE_FULL: {
+    de: (d) => `Der Speicher dieses Dokuments ist voll${detail(d, "de") || ". Bitte nicht mehr benötigte Daten entfernen oder ein weiteres Dokument verwenden"}.`,
+    en: (d) => `This document's storage is full${detail(d, "en") || ". Please remove data you no longer need or use another document"}.`,
   },
   INTERNAL: {
     de: () => "Interner Fehler des Add-ons. Bitte erneut versuchen.",
@@ -122,10 +141,16 @@ export class CompanyDataError extends Error {
 
 export const isCompanyDataError = (e: unknown): e is CompanyDataError => e instanceof CompanyDataError;
 
-/** Shorthand for rejecting bad input with the field named. */
-export function invalid(field: string, detail: string): CompanyDataError {
-  return new CompanyDataError("INVALID_INPUT", { field, detail });
+/**
+ * Shorthand for rejecting bad input with the field named and what is wrong
+ * in both languages (see shared/i18n/rules.ts for the common rules).
+ */
+export function invalid(field: string, detail: Bilingual, label?: Bilingual): CompanyDataError {
+  return new CompanyDataError("INVALID_INPUT", label ? { field, detail, label } : { field, detail });
 }
+
+/** Every code, for tests and hosts that list them. */
+export const ERROR_CODES = Object.keys(MESSAGES) as ErrorCode[];
 
 /**
  * Any thrown value as a CompanyDataError, for the last line of defence in a

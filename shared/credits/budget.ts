@@ -60,7 +60,7 @@ export function* reserveBudget(ctx: OpContext, credits: number, limit: number | 
   if (c === 0) return;
   const { day, spent } = yield* spentToday(ctx);
   if (l !== null && spent + c > l)
-    throw new CompanyDataError("BUDGET_EXCEEDED", { detail: `${spent} + ${c} > ${l}` });
+    throw new CompanyDataError("BUDGET_EXCEEDED", { detail: { de: `heute ${spent} verbraucht, diese Abfrage ${c}, Budget ${l} Credits`, en: `${spent} spent today, this request ${c}, budget ${l} credits` } });
   yield* storePut({ [budgetKey(ctx)]: JSON.stringify({ day, spent: spent + c }) });
 }
 

@@ -7,6 +7,7 @@
 import { endpoint, type CostInput, type EndpointId, type Include } from "../api/endpoints.ts";
 import type { Bilingual } from "../i18n/language.ts";
 import { invalid } from "../core/errors.ts";
+import { got, rule } from "../i18n/rules.ts";
 import { chunkSizes } from "../batch/plan.ts";
 import { batchResolveCost } from "../api/endpoints.ts";
 import * as V from "../operations/validate.ts";
@@ -98,12 +99,12 @@ export function sum(parts: Estimate[]): Estimate {
 function resolveEstimate(op: Extract<PlannedOperation, { kind: "resolve" }>): Estimate {
   const rows = count(op.rows, "rows");
   const distinct = count(op.distinct ?? rows, "distinct");
-  if (distinct > rows) throw invalid("distinct", `more distinct rows (${distinct}) than rows (${rows})`);
+  if (distinct > rows) throw invalid("distinct", { de: `mehr verschiedene Zeilen (${distinct}) als Zeilen (${rows})`, en: `more distinct rows (${distinct}) than rows (${rows})` });
   const cached = count(op.cached ?? 0, "cached");
-  if (cached > distinct) throw invalid("cached", `more cached rows (${cached}) than distinct rows (${distinct})`);
+  if (cached > distinct) throw invalid("cached", { de: `mehr Zeilen im Zwischenspeicher (${cached}) als verschiedene Zeilen (${distinct})`, en: `more cached rows (${cached}) than distinct rows (${distinct})` });
   const toSend = distinct - cached;
   if (op.mode === "free") return ofCalls("resolve", undefined, toSend, { de: `${toSend} Einzelabfragen (kostenlos)`, en: `${toSend} single resolves (free)` });
-  if (op.mode !== "batch") throw invalid("mode", `expected batch or free, got ${String(op.mode)}`);
+  if (op.mode !== "batch") throw invalid("mode", got(rule.oneOf(["batch", "free"]), op.mode));
   const sizes = chunkSizes(toSend, V.maxBatch(op.maxBatch ?? DEFAULT_MAX_BATCH));
   const credits = sizes.reduce((s, n) => s + batchResolveCost(n), 0);
   return {
@@ -118,7 +119,7 @@ function resolveEstimate(op: Extract<PlannedOperation, { kind: "resolve" }>): Es
 }
 
 export function estimate(op: PlannedOperation): Estimate {
-  if (typeof op !== "object" || op === null) throw invalid("operation", "expected a planned operation");
+  if (typeof op !== "object" || op === null) throw invalid("operation", { de: "erwartet einen geplanten Vorgang", en: "expected a planned operation" });
   switch (op.kind) {
     case "search": return ofCalls("search", undefined, count(op.count, "count"));
     case "suggest": return ofCalls("suggest", undefined, count(op.count, "count"));
@@ -133,23 +134,23 @@ export function estimate(op: PlannedOperation): Estimate {
     }
     case "availability": return ofCalls("availability", undefined, count(op.count, "count"));
     case "call": {
-      if (!endpointExists(op.endpoint)) throw invalid("endpoint", `unknown endpoint ${String(op.endpoint)}`);
+      if (!endpointExists(op.endpoint)) throw invalid("endpoint", got({ de: "unbekannter Endpunkt", en: "unknown endpoint" }, op.endpoint));
       if (op.cost?.include) V.includes(op.cost.include, "cost.include");
       if (op.cost?.count !== undefined) V.integer(op.cost.count, "cost.count", 0, Number.MAX_SAFE_INTEGER);
       return ofCalls(op.endpoint, op.cost, count(op.count, "count"));
     }
     case "calls":
-      if (!Array.isArray(op.calls)) throw invalid("calls", "expected a list of calls");
+      if (!Array.isArray(op.calls)) throw invalid("calls", rule.type("array"));
       return sum(op.calls.map((c) => estimate({ kind: "call", endpoint: c.endpoint, cost: c.cost })));
     case "all": {
-      if (!Array.isArray(op.parts)) throw invalid("parts", "expected a list of operations");
+      if (!Array.isArray(op.parts)) throw invalid("parts", rule.type("array"));
       // The label names the whole for callers; lines stay per part so they add up to the total.
       return sum(op.parts.map(estimate));
     }
     case "enrich": return estimateEnrichment(op.rows, op);
     case "portfolio": return estimate(portfolioParts(op));
     default:
-      throw invalid("operation", `unknown kind ${String((op as { kind?: unknown }).kind)}`);
+      throw invalid("operation", got({ de: "unbekannte Art", en: "unknown kind" }, (op as { kind?: unknown }).kind));
   }
 }
 

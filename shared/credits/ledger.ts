@@ -6,6 +6,7 @@
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
 import { invalid } from "../core/errors.ts";
+import { rule } from "../i18n/rules.ts";
 import type { OpContext } from "../operations/context.ts";
 import * as V from "../operations/validate.ts";
 import { utcDay } from "./budget.ts";
@@ -64,7 +65,7 @@ export function* recordSpend(ctx: OpContext, operation: string, credits: number,
 
 /** Entries per day and operation, newest day first, operations by name. */
 export function* readLedger(ctx: OpContext): Operation<LedgerEntry[]> {
-  if (!ctx || typeof ctx.scope !== "string") throw invalid("ctx", "missing context");
+  if (!ctx || typeof ctx.scope !== "string") throw invalid("ctx", rule.required);
   const [raw] = yield* storeGet([ledgerKey(ctx)]);
   const s = parse(raw);
   const out: LedgerEntry[] = [];

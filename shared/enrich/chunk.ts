@@ -9,6 +9,7 @@ import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import type { Include } from "../api/endpoints.ts";
 import { all, type Operation } from "../core/effects.ts";
 import { CompanyDataError, invalid } from "../core/errors.ts";
+import { notAnId } from "../i18n/rules.ts";
 import type { OpContext } from "../operations/context.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import { availableIncludes, fieldNeeds, type FieldDef, type FieldNeeds } from "./fields.ts";
@@ -175,7 +176,7 @@ export function* enrichChunk(
       return;
     }
     const id = ids[k]!;
-    if (!COMPANY_ID_PATTERN.test(id)) return fail(k, invalid("id", `"${id.slice(0, 20)}" is not a company id`));
+    if (!COMPANY_ID_PATTERN.test(id)) return fail(k, invalid("id", notAnId("company", id)));
     const n = resolvedRow[k] ? needs.resolved : needs.givenId;
     // Another name for a company this run already bought.
     const done = n.profile ? memo.companies.get(id) : undefined;

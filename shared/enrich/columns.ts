@@ -5,6 +5,10 @@
  */
 import type { Cell } from "../sheet/protocol.ts";
 import { invalid } from "../core/errors.ts";
+import { fieldLabel } from "../i18n/fields.ts";
+
+/** Neither a company name nor an id column: nothing to look companies up by. */
+export const NO_NAME_COLUMN = { de: "keine Spalte mit Firmenname oder Firmen-ID", en: "no company name or company ID column" };
 
 export type InputRole = "name" | "city" | "zip" | "register" | "id";
 export const INPUT_ROLES: readonly InputRole[] = ["id", "name", "city", "zip", "register"];
@@ -79,14 +83,15 @@ export function detectColumns(headerRow: readonly Cell[]): DetectedColumns {
 /** Reject a mapping that cannot work: no name and no id column, or an index outside the row. */
 export function validateMapping(mapping: ColumnMapping, width: number): ColumnMapping {
   if (mapping.name === undefined && mapping.id === undefined) {
-    throw invalid("columns", "no company name or id column");
+    throw invalid("columns", NO_NAME_COLUMN);
   }
   const seen = new Map<number, InputRole>();
   for (const role of INPUT_ROLES) {
     const col = mapping[role];
     if (col === undefined) continue;
-    if (!Number.isInteger(col) || col < 0 || col >= width) throw invalid(`columns.${role}`, `column ${col} is outside the table`);
-    if (seen.has(col)) throw invalid(`columns.${role}`, `column ${col} is already used for ${seen.get(col)}`);
+    const nr = Number.isInteger(col) ? String(col + 1) : "?";
+    if (!Number.isInteger(col) || col < 0 || col >= width) throw invalid(`columns.${role}`, { de: `Spalte ${nr} liegt außerhalb der Tabelle`, en: `column ${nr} is outside the table` });
+    if (seen.has(col)) throw invalid(`columns.${role}`, { de: `Spalte ${nr} ist schon belegt (${fieldLabel(seen.get(col)!, "de")})`, en: `column ${nr} is already used (${fieldLabel(seen.get(col)!, "en")})` });
     seen.set(col, role);
   }
   return mapping;

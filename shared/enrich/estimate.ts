@@ -15,6 +15,10 @@ import { chunkSizes, batchCredits } from "../batch/plan.ts";
 import { profileCost } from "../api/endpoints.ts";
 import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import { invalid } from "../core/errors.ts";
+import { got, rule } from "../i18n/rules.ts";
+
+/** Rows that are not a list of rows. */
+export const NOT_A_TABLE = { de: "keine Tabelle (erwartet eine Liste von Zeilen)", en: "not a table (expected a list of rows)" };
 import type { Cell } from "../sheet/protocol.ts";
 import { fieldNeeds, selectFields } from "./fields.ts";
 import { validateMapping, type ColumnMapping } from "./columns.ts";
@@ -82,7 +86,7 @@ export class EnrichEstimator {
     this.include = this.needs.resolved.include;
     this.maxBatch = plan.maxBatch ?? 100;
     this.mode = plan.mode ?? "batch";
-    if (this.mode !== "batch" && this.mode !== "free") throw invalid("mode", `expected batch or free, got ${String(plan.mode)}`);
+    if (this.mode !== "batch" && this.mode !== "free") throw invalid("mode", got(rule.oneOf(["batch", "free"]), plan.mode));
   }
 
   /** The name this row will resolve, if no earlier row or the memo has it. */
@@ -192,7 +196,7 @@ function simulateDone(sim: RunMemo, t: RowTask): void {
  * rows in chunks of `chunkSize`, default 50).
  */
 export function estimateEnrichment(rows: readonly Cell[][], plan: EnrichPlan & { chunkSize?: number }, rates?: RateAssumptions): EnrichEstimate {
-  if (!Array.isArray(rows)) throw invalid("rows", "not a table");
+  if (!Array.isArray(rows)) throw invalid("rows", NOT_A_TABLE);
   const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
   validateMapping(plan.mapping, rows.length > 0 ? width : Number.MAX_SAFE_INTEGER);
   const est = new EnrichEstimator(plan);

@@ -12,6 +12,7 @@ import { INCLUDE_COST, profileCost, type Include } from "../api/endpoints.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import { invalid } from "../core/errors.ts";
+import { got } from "../i18n/rules.ts";
 
 export type FieldGroup = "resolve" | "profile" | "people" | "announcements" | "financials";
 export const FIELD_GROUPS: readonly FieldGroup[] = ["resolve", "profile", "people", "announcements", "financials"];
@@ -179,7 +180,7 @@ export const DEFAULT_FIELDS: readonly string[] = ["id", "name", "legalForm", "ci
  * picks work from.
  */
 export function selectFields(ids: readonly string[]): FieldDef[] {
-  for (const id of ids) if (!BY_ID.has(id)) throw invalid("fields", `unknown field "${id}"`);
+  for (const id of ids) if (!BY_ID.has(id)) throw invalid("fields", got({ de: "unbekanntes Feld", en: "unknown field" }, id));
   const wanted = new Set(["id", ...ids]);
   return FIELDS.filter((d) => wanted.has(d.id));
 }

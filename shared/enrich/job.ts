@@ -13,6 +13,7 @@
 import { storeGet, storePut, sheet, type Operation } from "../core/effects.ts";
 import { invalid } from "../core/errors.ts";
 import type { Language } from "../i18n/language.ts";
+import { NOT_A_TABLE } from "./estimate.ts";
 import type { OpContext } from "../operations/context.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import { fieldNeeds, selectFields, type FieldDef } from "./fields.ts";
@@ -288,7 +289,7 @@ function countStats(results: readonly (RowResult | null)[], tasks: readonly RowT
 }
 
 function prepare(rows: readonly Cell[][], mapping: ColumnMapping, fieldIds: readonly string[]) {
-  if (!Array.isArray(rows)) throw invalid("rows", "not a table");
+  if (!Array.isArray(rows)) throw invalid("rows", NOT_A_TABLE);
   const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
   validateMapping(mapping, rows.length > 0 ? width : Number.MAX_SAFE_INTEGER);
   const fields = selectFields(fieldIds);
@@ -432,7 +433,7 @@ export function* applyReviewPicks(deps: EnrichDeps, ctx: OpContext, spec: SheetJ
 
 function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOnly: boolean): Operation<SheetRunResult> {
   if (!spec.sheet || !(spec.row >= 1) || !(spec.col >= 1) || !(spec.rows >= 2) || !(spec.cols >= 1)) {
-    throw invalid("range", "select a table with a header row and at least one data row");
+    throw invalid("range", { de: "bitte eine Tabelle mit Kopfzeile und mindestens einer Datenzeile markieren", en: "please select a table with a header row and at least one data row" });
   }
   const lang: Language = ctx.client.language;
   const input = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows: spec.rows, cols: spec.cols });
@@ -445,7 +446,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   const existingHeader = existing[0] ?? [];
   const headerEmpty = existingHeader.every((c) => c === "" || c == null);
   if (!headerEmpty && !isOutputHeader(existingHeader, fields)) {
-    throw invalid("output", "the columns right of the table are not empty; move the table or clear them");
+    throw invalid("output", { de: "die Spalten rechts der Tabelle sind nicht leer; bitte die Tabelle verschieben oder die Spalten leeren", en: "the columns right of the table are not empty; please move the table or clear them" });
   }
   const body: Cell[][] = existing.slice(1).map((r) => [...r]);
   while (body.length < tasks.length) body.push(new Array(width + 3).fill(""));

@@ -127,8 +127,8 @@ function sortedYears(years: FinancialYear[]): FinancialYear[] {
 
 function noFigures(lang: Language, year?: number): CompanyDataError {
   const detail = year === undefined
-    ? (lang === "de" ? "keine Finanzdaten" : "no financial figures")
-    : (lang === "de" ? `keine Zahlen für ${year}` : `no figures for ${year}`);
+    ? { de: "keine Finanzdaten", en: "no financial figures" }
+    : { de: `keine Zahlen für ${year}`, en: `no figures for ${year}` };
   return new CompanyDataError("NOT_FOUND", { detail });
 }
 

@@ -8,7 +8,8 @@
  */
 import { CompanyDataError } from "../core/errors.ts";
 import { COMPANY_ID_PATTERN, PERSON_ID_PATTERN } from "../api/schemas.ts";
-import type { Language } from "../i18n/language.ts";
+import type { Bilingual, Language } from "../i18n/language.ts";
+import { fieldLabel } from "../i18n/fields.ts";
 
 /** The values of an argument, row by row; `range` tells a range from a single value. */
 export function cellsOf(arg: unknown): { values: unknown[]; range: boolean } {
@@ -42,7 +43,7 @@ const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === 
 /** A short, safe echo of the user's input for a message. */
 function echo(v: string): string {
   const s = v.replace(/[\r\n\t]+/g, " ");
-  return s.length > 30 ? `"${s.slice(0, 30)}…"` : `"${s}"`;
+  return s.length > 30 ? `${s.slice(0, 30)}…` : s;
 }
 
 const T = {
@@ -54,18 +55,28 @@ const T = {
   tooLong: (n: number, max: number) => ({ de: `zu lang (${n} Zeichen, höchstens ${max})`, en: `too long (${n} characters, at most ${max})` }),
   notText: { de: "kein Text", en: "not text" },
   range: { de: "hier ist nur ein einzelner Wert erlaubt, kein Bereich", en: "takes a single value here, not a range" },
-  id: (v: string) => ({ de: `${v} ist keine Firmen-ID (DE + 10 Buchstaben oder Ziffern)`, en: `${v} is not a company id (DE + 10 letters or digits)` }),
-  personId: (v: string) => ({ de: `${v} ist keine Personen-ID (P + 10 Buchstaben oder Ziffern)`, en: `${v} is not a person id (P + 10 letters or digits)` }),
+  id: (v: string) => ({ de: `„${v}“ ist keine Firmen-ID (DE + 10 Buchstaben oder Ziffern)`, en: `"${v}" is not a company id (DE + 10 letters or digits)` }),
+  personId: (v: string) => ({ de: `„${v}“ ist keine Personen-ID (P + 10 Buchstaben oder Ziffern)`, en: `"${v}" is not a person id (P + 10 letters or digits)` }),
   integer: (min: number, max: number) => ({ de: `eine ganze Zahl von ${min} bis ${max} erwartet`, en: `expected a whole number from ${min} to ${max}` }),
   number: (min: number, max: number) => ({ de: `eine Zahl über ${min} bis ${max} erwartet`, en: `expected a number above ${min} up to ${max}` }),
   dateExpected: { de: "ein Datum erwartet (Datumszelle, JJJJ-MM-TT oder TT.MM.JJJJ)", en: "expected a date (a date cell, YYYY-MM-DD or DD.MM.YYYY)" },
-  choice: (v: string, options: string[]) => ({ de: `${v} ist nicht bekannt; erlaubt: ${options.join(", ")}`, en: `${v} is unknown; allowed: ${options.join(", ")}` }),
+  choice: (v: string, options: string[]) => ({ de: `„${v}“ ist nicht bekannt; erlaubt: ${options.join(", ")}`, en: `"${v}" is unknown; allowed: ${options.join(", ")}` }),
 };
+
+const PARAM_NAME = /^[a-z][a-z_]*$/;
+
+/**
+ * A parameter as the user meets it: what it means in their language, and the
+ * name the formula's signature shows (COMPANY_RISK(ids)), so they find it.
+ */
+export function argumentLabel(param: string): Bilingual {
+  return { de: `${fieldLabel(param, "de")}, Argument „${param}“`, en: `${fieldLabel(param, "en")}, argument "${param}"` };
+}
 
 /** Argument readers that phrase their complaints in the user's language. */
 export function reader(lang: Language) {
   const fail = (field: string, msg: { de: string; en: string }) =>
-    new CompanyDataError("INVALID_INPUT", { field, detail: msg[lang] });
+    new CompanyDataError("INVALID_INPUT", PARAM_NAME.test(field) ? { field, detail: msg, label: argumentLabel(field) } : { field, detail: msg });
 
   /** Text a user typed: trimmed, at most `max` characters; numbers become their digits. */
   function text(v: unknown, field: string, max = 500): string {

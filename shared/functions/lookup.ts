@@ -1,6 +1,7 @@
 /** Finding companies: SEARCH, SUGGEST, RESOLVE. */
 import type { CompanySummary, ResolveQuery, SearchRequest } from "../api/schemas.ts";
 import { CompanyDataError } from "../core/errors.ts";
+import { SEARCH_DEFAULTS } from "../api/defaults.ts";
 import { search, suggest } from "../operations/company.ts";
 import { resolveMany, resolveOne, type ResolvedRow } from "../operations/resolve.ts";
 import { cellsOf, isBlank, reader, single, zipOrRegister, type Reader } from "./input.ts";
@@ -8,8 +9,7 @@ import { cell, errorCell, labelText } from "./cells.ts";
 import { h, headers, langOf, listPerInput, param } from "./common.ts";
 import type { CellOut, FunctionContext, FunctionDef } from "./types.ts";
 
-const DEFAULT_SIZE = 10;
-const DEFAULT_RADIUS_KM = 10;
+const { size: DEFAULT_SIZE, radiusKm: DEFAULT_RADIUS_KM } = SEARCH_DEFAULTS;
 
 const COMPANY_COLS = [h("Firmen-ID", "Company ID"), h("Name", "Name"), h("Rechtsform", "Legal form"), h("PLZ", "Postcode"), h("Ort", "City"), h("Branche", "Industry")];
 const summaryRow = (c: CompanySummary): CellOut[] =>
@@ -39,9 +39,9 @@ export const SEARCH: FunctionDef = {
   description: h("Sucht Firmen per Freitext, optional im Umkreis eines Orts.", "Searches companies by free text, optionally around a place."),
   params: [
     param("query", "text", "Suchtext, z. B. Name, Branche oder Stichworte (ein Bereich liefert eine Tabelle je Suchtext)", "Search text such as a name, industry or keywords (a range gives one table per text)", { range: true }),
-    param("size", "integer", "Anzahl Treffer, 1–100 (Standard 10)", "Number of results, 1–100 (default 10)", { optional: true }),
+    param("size", "integer", `Anzahl Treffer, 1–100 (Standard ${DEFAULT_SIZE})`, `Number of results, 1–100 (default ${DEFAULT_SIZE})`, { optional: true }),
     param("near", "text", "Ort, PLZ oder \"Breite, Länge\" für die Umkreissuche", "City, postcode or \"lat, lon\" for a proximity search", { optional: true }),
-    param("radius_km", "number", "Umkreis in km (Standard 10)", "Radius in km (default 10)", { optional: true }),
+    param("radius_km", "number", `Umkreis in km (Standard ${DEFAULT_RADIUS_KM})`, `Radius in km (default ${DEFAULT_RADIUS_KM})`, { optional: true }),
   ],
   returns: h("Kopfzeile und eine Zeile je Treffer: ID, Name, Rechtsform, PLZ, Ort, Branche, Relevanz (und Entfernung)", "Header and one row per hit: id, name, legal form, postcode, city, industry, relevance (and distance)"),
   shape: "list",

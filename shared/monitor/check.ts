@@ -35,6 +35,7 @@ import type { Change, Company, CompanySummary } from "../api/schemas.ts";
 import { all, sheet, storeGet, storePut, type Operation } from "../core/effects.ts";
 import { CompanyDataError, invalid } from "../core/errors.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
+import { got, notAnId, rule } from "../i18n/rules.ts";
 import type { OpContext } from "../operations/context.ts";
 import { getAvailability, getChanges, getProfiles, type Availability, type ChangesResult } from "../operations/company.ts";
 import { resolveMany } from "../operations/resolve.ts";
@@ -288,9 +289,9 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   const sheetName = opts.sheet?.trim() || PORTFOLIO_SHEET;
   const changesSheet = opts.changesSheet?.trim() || CHANGES_SHEET;
   const windowRows = opts.windowRows ?? DEFAULT_WINDOW_ROWS;
-  if (!Number.isInteger(windowRows) || windowRows < 1) throw invalid("windowRows", "expected a whole number ≥ 1");
+  if (!Number.isInteger(windowRows) || windowRows < 1) throw invalid("windowRows", got(rule.number({ value: 1, inclusive: true }, undefined, true), windowRows));
   const budget = opts.budget ?? null;
-  if (budget !== null && (!Number.isInteger(budget) || budget < 0)) throw invalid("budget", "expected a whole number of credits ≥ 0");
+  if (budget !== null && (!Number.isInteger(budget) || budget < 0)) throw invalid("budget", got(rule.number({ value: 0, inclusive: true }, undefined, true, "Credits"), budget));
   const preview = opts.preview === true;
 
   // Monitoring needs today's answers: no cache for availability, profiles and changes.
@@ -323,7 +324,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   const final = !preview && (run.stalls ?? 0) >= MAX_STALLED_CALLS;
 
   const table = yield* sheet<Cell[][] | null>({ op: "readAll", sheet: sheetName });
-  if (!table) throw invalid("sheet", lang === "de" ? `kein Tabellenblatt „${sheetName}“` : `no sheet named "${sheetName}"`);
+  if (!table) throw invalid("sheet", { de: `kein Tabellenblatt „${sheetName}“`, en: `no sheet named "${sheetName}"` });
   const header = table[0] ?? [];
   const layout: Layout = layoutOf(header, lang);
   const rows: Row[] = [];
@@ -344,9 +345,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       else if (String(rawId ?? "").trim() !== "") {
         // Something in the ID cell that is no company id, and no name to resolve: say so, never skip the row.
         row.kind = "error";
-        row.error = invalid("ID", lang === "de"
-          ? `„${String(rawId).trim().slice(0, 40)}“ ist keine Firmen-ID (DE + 10 Zeichen)`
-          : `"${String(rawId).trim().slice(0, 40)}" is not a company id (DE + 10 characters)`);
+        row.error = invalid("id", notAnId("company", String(rawId).trim()), { de: "Spalte ID", en: "ID column" });
       }
     }
     rows.push(row);

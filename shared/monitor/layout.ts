@@ -25,7 +25,8 @@ export const OUTPUT_HEADERS: Record<Language, Record<OutputKey | "id", string>> 
     year: "Jahr",
     lastChange: "Letzte Änderung",
     newChanges: "Neue Änderungen",
-    checked: "Geprüft",
+    // The time is written in UTC (the document has no time zone the core can read); the header says so.
+    checked: "Geprüft (UTC)",
   },
   en: {
     id: "ID",
@@ -35,9 +36,12 @@ export const OUTPUT_HEADERS: Record<Language, Record<OutputKey | "id", string>> 
     year: "Year",
     lastChange: "Last change",
     newChanges: "New changes",
-    checked: "Checked",
+    checked: "Checked (UTC)",
   },
 };
+
+/** Headers of sheets written before the time base was labelled; relabelled on the next run. */
+const LEGACY_CHECKED: Record<Language, string> = { de: "Geprüft", en: "Checked" };
 
 export interface Layout {
   /** 0-based input columns. */
@@ -56,7 +60,9 @@ const matches = (h: Cell, key: OutputKey): boolean => {
   return (["de", "en"] as const).some((lang) => {
     const want = normaliseHeader(OUTPUT_HEADERS[lang][key]);
     // The group header may be shortened by the user to "Risk"/"Risiko…".
-    return key === "group" ? n === want || n === normaliseHeader(lang === "de" ? "Risiko" : "Risk") : n === want;
+    if (key === "group") return n === want || n === normaliseHeader(lang === "de" ? "Risiko" : "Risk");
+    if (key === "checked") return n === want || n === normaliseHeader(LEGACY_CHECKED[lang]);
+    return n === want;
   });
 };
 
@@ -74,7 +80,7 @@ export function layoutOf(header: readonly Cell[], lang: Language): Layout {
   const inputHeader = header.map((h, i) => (taken.has(i) ? "" : h));
   const input = detectColumns(inputHeader).mapping;
   if (input.id === undefined && input.name === undefined)
-    throw invalid("sheet", lang === "de" ? "keine Spalte ID oder Firma/Name in der Kopfzeile" : "no ID or Company/Name column in the header row");
+    throw invalid("sheet", { de: "keine Spalte ID oder Firma/Name in der Kopfzeile", en: "no ID or Company/Name column in the header row" });
   let width = header.length;
   while (width > 0 && (header[width - 1] === "" || header[width - 1] === null)) width--;
   const newHeaders = new Map<number, string>();
@@ -86,8 +92,12 @@ export function layoutOf(header: readonly Cell[], lang: Language): Layout {
   const out = {} as Record<OutputKey, number>;
   for (const key of OUTPUT_KEYS) {
     const col = found.get(key);
-    if (col !== undefined) out[key] = col;
-    else {
+    if (col !== undefined) {
+      out[key] = col;
+      // An unlabelled "Checked" column keeps its place and language but learns its time base.
+      const legacy = key === "checked" ? (["de", "en"] as const).find((l) => normaliseHeader(header[col]) === normaliseHeader(LEGACY_CHECKED[l])) : undefined;
+      if (legacy) newHeaders.set(col, OUTPUT_HEADERS[legacy].checked);
+    } else {
       out[key] = width++;
       newHeaders.set(out[key], OUTPUT_HEADERS[lang][key]);
     }

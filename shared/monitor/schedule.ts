@@ -6,6 +6,7 @@
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
 import { invalid } from "../core/errors.ts";
+import { got, rule } from "../i18n/rules.ts";
 import * as V from "../operations/validate.ts";
 
 export type Frequency = "hourly" | "daily";
@@ -34,16 +35,16 @@ export const intervalMs = (s: Pick<ScheduleSettings, "frequency">) => (s.frequen
 
 /** Validate settings from the UI; INVALID_INPUT names the field. */
 export function scheduleSettings(value: unknown): ScheduleSettings {
-  if (typeof value !== "object" || value === null) throw invalid("schedule", "expected schedule settings");
+  if (typeof value !== "object" || value === null) throw invalid("schedule", { de: "erwartet Einstellungen für den Zeitplan", en: "expected schedule settings" });
   const v = value as Record<string, unknown>;
   const frequency = v.frequency ?? DEFAULT_SCHEDULE.frequency;
-  if (frequency !== "hourly" && frequency !== "daily") throw invalid("frequency", `expected hourly or daily, got ${String(frequency)}`);
+  if (frequency !== "hourly" && frequency !== "daily") throw invalid("frequency", got({ de: "erwartet stündlich (hourly) oder täglich (daily)", en: "expected hourly or daily" }, frequency));
   // Form fields arrive as text.
   const n = (x: unknown) => (typeof x === "string" && x.trim() !== "" && Number.isFinite(Number(x)) ? Number(x) : x);
   const hour = V.integer(n(v.hour ?? DEFAULT_SCHEDULE.hour), "hour", 0, 23);
   const budget = v.budget === null || v.budget === undefined || v.budget === "" ? null : V.integer(n(v.budget), "budget", 1, 1_000_000);
   const sheet = V.nonEmpty(v.sheet ?? DEFAULT_SCHEDULE.sheet, "sheet", 100);
-  if (typeof v.enabled !== "boolean" && v.enabled !== undefined) throw invalid("enabled", "expected true or false");
+  if (typeof v.enabled !== "boolean" && v.enabled !== undefined) throw invalid("enabled", rule.type("boolean"));
   return { enabled: v.enabled === true, frequency, hour, budget, sheet };
 }
 

@@ -13,6 +13,8 @@ import { CompanyDataError, invalid } from "../core/errors.ts";
 import type { OpContext } from "./context.ts";
 import { cachedCallMany } from "./cached.ts";
 import * as V from "./validate.ts";
+import { formatPath, got, rule, ruleOfIssue, schemaAt, type IssueLike, type Rule } from "../i18n/rules.ts";
+import { fieldLabel } from "../i18n/fields.ts";
 
 export type Company = S.Company;
 export type Availability = S.Availability;
@@ -41,7 +43,7 @@ function* one<T>(ctx: OpContext, spec: CallSpec): Operation<T> {
  * trimming and upper-casing are sent once.
  */
 function* perId<T>(ctx: OpContext, ids: unknown, field: string, specOf: (id: string) => CallSpec): Operation<Map<string, T | CompanyDataError>> {
-  if (!Array.isArray(ids)) throw invalid(field, "expected a list of company ids");
+  if (!Array.isArray(ids)) throw invalid(field, got({ de: "erwartet eine Liste von Firmen-IDs", en: "expected a list of company IDs" }, ids));
   const out = new Map<string, T | CompanyDataError>();
   const valid: { given: string; id: string }[] = [];
   ids.forEach((given, i) => {
@@ -128,7 +130,7 @@ export function* getChanges(ctx: OpContext, id: string, since: string, size?: nu
   const s = V.isoDate(since, "since");
   const pageSize = V.size(size) ?? CHANGES_PAGE_SIZE;
   const maxPages = opts.maxPages ?? Infinity;
-  if (maxPages !== Infinity && (!Number.isInteger(maxPages) || maxPages < 1)) throw invalid("maxPages", "expected a whole number ≥ 1");
+  if (maxPages !== Infinity && (!Number.isInteger(maxPages) || maxPages < 1)) throw invalid("maxPages", got(rule.number({ value: 1, inclusive: true }, undefined, true), maxPages));
   const seen = new Set<string>();
   const changes: S.Change[] = [];
   let first: ChangesResponse | undefined;
@@ -185,18 +187,44 @@ export function* getJobs(ctx: OpContext, id: string, size?: number): Operation<J
   return yield* one(ctx, { endpoint: "v1.jobs", path: { id: cid }, query: { size: V.size(size) } });
 }
 
-/** Validate a request body against its (strict) schema; the first issue names the field. */
-function checked<T>(schema: z.ZodMiniType<T>, value: unknown, field: string): T {
+/** Regular expressions users know by what they stand for. */
+const PATTERNS: Record<string, Rule> = {
+  [String(S.COMPANY_ID_PATTERN)]: rule.companyId,
+  [S.COMPANY_ID_PATTERN.source]: rule.companyId,
+  [String(S.PERSON_ID_PATTERN)]: rule.personId,
+  [S.PERSON_ID_PATTERN.source]: rule.personId,
+};
+
+/**
+ * Validate a request body against its (strict) schema. The first issue names
+ * the field and the rule in the user's terms (never zod's English message).
+ */
+export function checked<T>(schema: z.ZodMiniType<T>, value: unknown, field: string): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const path = issue?.path.map(String).join(".");
-  throw invalid(path ? `${field}.${path}` : field, issue?.message ?? "not valid");
+  const issue = r.error.issues[0] as IssueLike | undefined;
+  if (!issue) throw invalid(field, NOT_VALID);
+  let path = formatPath(issue.path);
+  // An unknown key is named itself, with the keys that are allowed.
+  if (issue.code === "unrecognized_keys" && issue.keys?.length) path = path ? `${path}.${issue.keys[0]}` : issue.keys[0];
+  const why = ruleOfIssue(issue, schema, value, PATTERNS);
+  const detail = issue.code === "unrecognized_keys" ? unknownKey(schema, issue) : why ?? NOT_VALID;
+  throw invalid(path ? `${field}.${path}` : field, detail);
+}
+const NOT_VALID: Rule = { de: "ungültiger Wert", en: "not a valid value" };
+
+/** An unknown key, with the allowed ones by the names users know them by. */
+function unknownKey(schema: z.ZodMiniType, issue: IssueLike): Rule {
+  const s = schemaAt(schema, issue.path)?._zod.def;
+  const keys = s?.type === "object" && s.shape ? Object.keys(s.shape) : [];
+  if (!keys.length) return { de: "unbekanntes Feld", en: "unknown field" };
+  const list = (lang: "de" | "en") => keys.map((k) => fieldLabel(k, lang)).join(", ");
+  return { de: `unbekanntes Feld; erlaubt: ${list("de")}`, en: `unknown field; allowed: ${list("en")}` };
 }
 
 export function* search(ctx: OpContext, req: S.SearchRequest): Operation<SearchResponse> {
   const body = checked(S.SearchRequest, req, "search");
-  if (body.query.trim() === "" && !body.filters && !body.near) throw invalid("query", "give a search text, a filter or a place");
+  if (body.query.trim() === "" && !body.filters && !body.near) throw invalid("query", { de: "bitte einen Suchtext, einen Filter oder einen Ort angeben", en: "please give a search text, a filter or a place" });
   return yield* one(ctx, { endpoint: "search", body });
 }
 

@@ -10,6 +10,7 @@ import { DEFAULT_RATE_LIMITS } from "../api/pacing.ts";
 import type { CompanySummary, ResolveQuery, ResolveResult } from "../api/schemas.ts";
 import { cacheGet, cachePut, type Operation } from "../core/effects.ts";
 import { CompanyDataError, invalid } from "../core/errors.ts";
+import { got, rule } from "../i18n/rules.ts";
 import { chunk, dedupe, scatter } from "../batch/plan.ts";
 import type { OpContext } from "./context.ts";
 import { boundedKey, utf8Length, MAX_VALUE_LENGTH } from "./cache-key.ts";
@@ -63,7 +64,7 @@ function decode(text: string | null): ResolvedRow | undefined {
 
 export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?: ResolveMode } = {}): Operation<ResolvedRow[]> {
   const mode = opts.mode ?? "batch";
-  if (mode !== "batch" && mode !== "free") throw invalid("mode", `expected batch or free, got ${String(mode)}`);
+  if (mode !== "batch" && mode !== "free") throw invalid("mode", got(rule.oneOf(["batch", "free"]), mode));
   const maxBatch = mode === "batch" ? V.maxBatch(ctx.maxBatch) : 0;
   const plan = dedupe(rows);
   const ttl = ctx.cacheTtlSeconds > 0 ? ctx.cacheTtlSeconds : 0;

@@ -122,7 +122,7 @@ describe("settings", () => {
 
   it("a bad base URL is a clear error, not a stack", () => {
     const { f } = sheets();
-    expect(() => f.call("saveSettings", { baseUrl: "javascript:alert(1)" })).toThrow(/Ungültige Eingabe \(baseUrl\)/);
+    expect(() => f.call("saveSettings", { baseUrl: "javascript:alert(1)" })).toThrow(/Ungültige Eingabe \(Basis-URL\)/);
   });
 });
 

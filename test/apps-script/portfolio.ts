@@ -13,7 +13,7 @@ export function portfolioSheet(code: string, dist: string, n: number, opts: { la
   f.setClock(() => clock.t);
   const key = emu.createKey(10_000_000);
   for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: opts.language ?? "en", cacheHours: "48" })) f.setUser(k, v);
-  const ui = <T = unknown>(method: string, input: unknown) => JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as { ok: boolean; value: T; error?: { message: { de: string; en: string } } };
+  const ui = <T = unknown>(method: string, input: unknown) => JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as { ok: boolean; value: T; error?: { code: string; message: { de: string; en: string } } };
   /** "Check now" until it is done (each call is one step under the sidebar's time limit). */
   const check = () => {
     for (let i = 0; i < 50; i++) {

@@ -72,6 +72,8 @@ describe("a full document store", () => {
     const w = portfolioWorld(n, { language: "de" });
     const r = w.check();
     expect(r.ok).toBe(false);
+    // Its own code, so the UI can tell a full document from a bug of ours.
+    expect(r.error!.code).toBe("STORAGE_FULL");
     expect(r.error!.message).toEqual(STORAGE_FULL);
     expect(r.error!.message.de).toMatch(/Speicher dieses Dokuments ist voll.*höchstens etwa 1\.100 Firmen/);
     expect(JSON.stringify(r)).not.toContain("exceeded the property storage quota");

@@ -30,7 +30,8 @@ describe("detectColumns", () => {
   });
   it("rejects a mapping without name and id, out-of-range and doubly used columns", () => {
     expect(() => validateMapping({ city: 0 }, 2)).toThrow(CompanyDataError);
-    expect(() => validateMapping({ name: 5 }, 2)).toThrow(/columns.name/);
+    expect(() => validateMapping({ name: 5 }, 2)).toThrow(/columns › company name/);
+    expect(() => validateMapping({ name: 5 }, 2)).toThrow(expect.objectContaining({ details: expect.objectContaining({ field: "columns.name" }) }));
     expect(() => validateMapping({ name: 0, city: 0 }, 2)).toThrow(/already used/);
     expect(validateMapping({ name: 0, city: 1 }, 2)).toEqual({ name: 0, city: 1 });
   });

@@ -35,7 +35,7 @@ describe("computeRows", () => {
     expect(first[first.length - 1]).toBe("2025-01-15");
     expect(r.rows[1][0]).toMatch(/^prüfen: DE/);
     expect(r.rows[1][2]).toBe("");
-    expect(r.rows[5][0]).toMatch(/^Fehler: Ungültige Eingabe \(id\)/);
+    expect(r.rows[5][0]).toMatch(/^Fehler: Ungültige Eingabe \(Firmen-ID\)/);
     // Row 1 is in Munich, company 1 has financials and people: profile with both includes.
     expect(w.ledger.find((l) => l.key.startsWith(companies[1].id))!.key).toBe(`${companies[1].id}?people,financials`);
     // Company 0 has neither financials nor people (availability said so): not paid for.

@@ -86,7 +86,7 @@ describe("host names", () => {
 
   it("RISK names its parameter ids in its error messages too", () => {
     const { run } = setup();
-    expect(msg(run("RISK", "nonsense")[0][0])).toMatch(/\(ids\)/);
+    expect(msg(run("RISK", "nonsense")[0][0])).toMatch(/\(Firmen-IDs, Argument „ids“\)/);
   });
 });
 

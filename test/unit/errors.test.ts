@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { CompanyDataError, invalid, isCompanyDataError, toCompanyDataError, type ErrorCode } from "../../shared/core/errors.ts";
+import { CompanyDataError, ERROR_CODES, invalid, isCompanyDataError, toCompanyDataError, type ErrorCode } from "../../shared/core/errors.ts";
 
-const CODES: ErrorCode[] = ["MISSING_KEY", "INVALID_KEY", "OUT_OF_CREDITS", "NOT_FOUND", "AMBIGUOUS", "RATE_LIMITED", "SERVER_ERROR", "NETWORK", "TIMEOUT", "MALFORMED_RESPONSE", "INVALID_INPUT", "BUDGET_EXCEEDED", "INTERNAL"];
+const CODES: ErrorCode[] = ["MISSING_KEY", "INVALID_KEY", "OUT_OF_CREDITS", "NOT_FOUND", "AMBIGUOUS", "RATE_LIMITED", "SERVER_ERROR", "NETWORK", "TIMEOUT", "MALFORMED_RESPONSE", "INVALID_INPUT", "BUDGET_EXCEEDED", "STORAGE_FULL", "INTERNAL"];
 
 describe("error taxonomy", () => {
   test.each(CODES)("%s has distinct German and English messages", (code) => {
@@ -18,11 +18,30 @@ describe("error taxonomy", () => {
     const transient = CODES.filter((c) => new CompanyDataError(c).transient);
     expect(transient.sort()).toEqual(["NETWORK", "RATE_LIMITED", "SERVER_ERROR", "TIMEOUT"]);
   });
-  test("invalid() names the field in both languages", () => {
-    const e = invalid("id", "not a company id");
+  test("the list of codes is complete", () => {
+    expect([...ERROR_CODES].sort()).toEqual([...CODES].sort());
+  });
+  test("invalid() names the field by its label and says what is wrong, each in its language", () => {
+    const e = invalid("id", { de: "keine Firmen-ID", en: "not a company ID" });
     expect(e.code).toBe("INVALID_INPUT");
-    expect(e.text("de")).toBe("Ungültige Eingabe (id): not a company id.");
-    expect(e.text("en")).toBe("Invalid input (id): not a company id.");
+    expect(e.details.field).toBe("id");
+    expect(e.text("de")).toBe("Ungültige Eingabe (Firmen-ID): keine Firmen-ID.");
+    expect(e.text("en")).toBe("Invalid input (company ID): not a company ID.");
+    expect(invalid("baseUrl", { de: "x", en: "y" }).text("de")).toBe("Ungültige Eingabe (Basis-URL): x.");
+    expect(invalid("rows[3].name", { de: "x", en: "y" }).text("en")).toBe("Invalid input (row 4 › company name): y.");
+    expect(invalid("k", { de: "x.", en: "y." }, { de: "Schlüssel", en: "key" }).text("de")).toBe("Ungültige Eingabe (Schlüssel): x.");
+  });
+  test("a detail that is not bilingual is left out, never shown in the wrong language", () => {
+    const e = new CompanyDataError("INVALID_INPUT", { field: "size", detail: "English only" as never });
+    expect(e.text("de")).toBe("Ungültige Eingabe (Anzahl Treffer).");
+  });
+  test("STORAGE_FULL has its own code and text", () => {
+    const e = new CompanyDataError("STORAGE_FULL");
+    expect(e.text("de")).toMatch(/^Der Speicher dieses Dokuments ist voll\. /);
+    expect(e.text("en")).toMatch(/^This document's storage is full\. /);
+    expect(e.transient).toBe(false);
+    const d = new CompanyDataError("STORAGE_FULL", { detail: { de: "höchstens 500 KB", en: "at most 500 KB" } });
+    expect(d.text("de")).toBe("Der Speicher dieses Dokuments ist voll: höchstens 500 KB.");
   });
   test("RATE_LIMITED says when to retry", () => {
     const at = new Date(2025, 0, 15, 14, 5, 9).getTime();
