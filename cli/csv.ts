@@ -7,6 +7,7 @@
 import { createReadStream } from "node:fs";
 import { needsNeutralising } from "../shared/sheet/text.ts";
 import type { Cell } from "../shared/sheet/protocol.ts";
+import type { Bilingual } from "../shared/i18n/language.ts";
 
 export type Delimiter = "," | ";" | "\t";
 
@@ -23,9 +24,15 @@ export function detectDelimiter(firstLine: string): Delimiter {
   return best;
 }
 
+/** What is wrong with a CSV, in both languages (the message is the English one). */
+export const CSV_PROBLEM = {
+  afterQuote: { de: "Text nach einem schließenden Anführungszeichen", en: "text after a closing quote" },
+  unclosed: { de: "ein Feld in Anführungszeichen wird nicht geschlossen", en: "a quoted field is not closed" },
+} satisfies Record<string, Bilingual>;
+
 export class CsvError extends Error {
-  constructor(readonly line: number, message: string) {
-    super(message);
+  constructor(readonly line: number, readonly text: Bilingual) {
+    super(text.en);
   }
 }
 
@@ -90,7 +97,7 @@ export class CsvParser {
             this.state = "quoted";
             continue;
           }
-          if (ch !== d && ch !== "\n" && ch !== "\r") throw new CsvError(this.line, "text after a closing quote");
+          if (ch !== d && ch !== "\n" && ch !== "\r") throw new CsvError(this.line, CSV_PROBLEM.afterQuote);
           break;
         case "start":
           if (ch === '"') {
@@ -130,7 +137,7 @@ export class CsvParser {
       this.headBuffer = "";
       out.push(...this.push(text));
     }
-    if (this.state === "quoted") throw new CsvError(this.recordLine, "a quoted field is not closed");
+    if (this.state === "quoted") throw new CsvError(this.recordLine, CSV_PROBLEM.unclosed);
     if (this.state !== "start" || this.record.length > 0) {
       this.endField();
       out.push(this.record);

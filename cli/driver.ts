@@ -22,6 +22,8 @@ export interface NodeDriverOptions {
   journal?: string;
   /** Requests in flight at once (default DEFAULT_PARALLEL). */
   parallel?: number;
+  /** Every answer that came from the network (never one replayed from the journal), as it arrives. */
+  onAnswer?: (req: HttpRequest, res: HttpResponse) => void;
 }
 
 /**
@@ -155,6 +157,7 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
           flight.begin();
           try {
             const res = await send(r, timeoutMs);
+            opts.onAnswer?.(r, res);
             if (opts.journal && res.status >= 200 && res.status < 300 && replayable(r)) {
               appendFileSync(opts.journal, JSON.stringify({ s: sig, r: res }) + "\n");
             }

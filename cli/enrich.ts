@@ -8,14 +8,17 @@
  * OUT.checkpoint.json records how many rows and bytes are done; a kill at any
  * point resumes from the last checkpoint (the partial file is cut back to
  * it). Answers paid for in an unfinished chunk are journalled
- * (OUT.journal.jsonl) and read back, so nothing is bought twice. A company's
+ * (OUT.journal.jsonl) and read back, so nothing is bought twice. Every paid
+ * answer received is also counted in OUT.spent the moment it arrives (never
+ * a replayed one), so the summary's credits are what the service charged
+ * across an interrupted run and its resume. A company's
  * profile is bought once per run: the output cells of every company done are
  * kept (RunMemo), rebuilt on resume from the rows already written and from
  * the finished rows of an earlier OUT. When the run completes, OUT.partial
  * replaces OUT. A rerun reads the earlier OUT and only works on rows that are
  * new or failed (or out of credits).
  */
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync, readFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync, readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { createInterface } from "node:readline";
 import { runAsync } from "../shared/core/drivers.ts";
@@ -31,6 +34,7 @@ import { EnrichEstimator, type EnrichEstimate } from "../shared/enrich/estimate.
 import { RunMemo, type KeyAnswer } from "../shared/enrich/memo.ts";
 import { coreDeps } from "../shared/enrich/run.ts";
 import { normaliseKey } from "../shared/batch/normalise.ts";
+import { requestCredits } from "../shared/functions/guard.ts";
 import type { ResolveQuery } from "../shared/api/schemas.ts";
 import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
@@ -87,7 +91,7 @@ async function readHeader(path: string, lang: Language): Promise<Prepared & { fi
 }
 
 function csvExit(e: unknown, path: string, lang: Language): unknown {
-  if (e instanceof CsvError) return new ExitError(EXIT.INPUT, msg.badCsv[lang](path, e.line, e.message));
+  if (e instanceof CsvError) return new ExitError(EXIT.INPUT, msg.badCsv[lang](path, e.line, e.text[lang]));
   if ((e as NodeJS.ErrnoException)?.code === "ENOENT" || (e as NodeJS.ErrnoException)?.code === "EISDIR") return new ExitError(EXIT.INPUT, msg.noFile[lang](path));
   return e;
 }
@@ -169,11 +173,12 @@ interface Checkpoint {
   bytesDone: number;
   previous: boolean;
   outOfCredits: boolean;
-  credits: number;
+  /** The resolve phase is over: a resume goes straight to the rows (and keeps the journal of the chunk it was in). */
+  resolved?: boolean;
 }
 
 function paths(out: string) {
-  return { partial: out + ".partial", checkpoint: out + ".checkpoint.json", journal: out + ".journal.jsonl", resolved: out + ".resolved.jsonl" };
+  return { partial: out + ".partial", checkpoint: out + ".checkpoint.json", journal: out + ".journal.jsonl", resolved: out + ".resolved.jsonl", spent: out + ".spent" };
 }
 
 function loadCheckpoint(file: string): Checkpoint | null {
@@ -295,7 +300,7 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   if (!resuming) {
     cp = {
       v: 1, input: resolvePath(args.input), size: st.size, mtimeMs: st.mtimeMs, sig, rowsDone: 0, bytesDone: 0,
-      previous: await usablePrevious(out, p), outOfCredits: false, credits: 0,
+      previous: await usablePrevious(out, p), outOfCredits: false,
     };
   }
   const checkpoint = cp!;
@@ -326,13 +331,20 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   }
 
   const parallel = args.parallel ?? DEFAULT_PARALLEL;
-  const driver = nodeDriver({ journal: files.journal, parallel });
-  let spent = 0;
-  const outer = ctx.client.onSpend;
-  const runCtx: OpContext = { ...ctx, client: { ...ctx.client, onSpend: (ep, c) => { spent += c; outer?.(ep, c); } } };
+  // Credits are counted where answers arrive, not by onSpend: a resume replays journalled answers,
+  // which onSpend would count a second time, and answers that came in during a Ctrl-C were never seen by it.
+  if (!resuming) writeFileSync(files.spent, "");
+  const driver = nodeDriver({
+    journal: files.journal,
+    parallel,
+    onAnswer: (req, res) => {
+      const c = res.status >= 200 && res.status < 300 ? requestCredits(req) : 0;
+      if (c > 0) appendFileSync(files.spent, c + "\n");
+    },
+  });
 
   if (!resuming) {
-    writeFileSync(files.partial, formatRow([...p.header, ...outputHeader(p.fields, lang)], p.delimiter));
+    writeFileSync(files.partial, formatRow([...p.header, ...outputHeader(p.fields, lang, p.header)], p.delimiter));
     writeFileSync(files.resolved, "");
     checkpoint.bytesDone = statSync(files.partial).size;
     saveCheckpoint(files.checkpoint, checkpoint);
@@ -340,10 +352,9 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   }
 
   // Resolve phase: every name still unknown, in full batch calls, before the first row.
-  if (!checkpoint.outOfCredits) {
-    checkpoint.outOfCredits = await resolvePhase(runCtx, driver, args, p, memo, queries, files.resolved, parallel);
-    checkpoint.credits += spent;
-    spent = 0;
+  if (!checkpoint.outOfCredits && !checkpoint.resolved) {
+    checkpoint.outOfCredits = await resolvePhase(ctx, driver, args, p, memo, queries, files.resolved, parallel);
+    checkpoint.resolved = true;
     saveCheckpoint(files.checkpoint, checkpoint);
     driver.clearJournal();
   }
@@ -359,7 +370,7 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
         const today = isoDay(Date.now());
         results = tasks.map((t) => outOfCreditsResult(memo, t, today));
       } else {
-        const r = await runAsync(enrichChunk(coreDeps, runCtx, tasks, p.fields, args.mode, memo), driver);
+        const r = await runAsync(enrichChunk(coreDeps, ctx, tasks, p.fields, args.mode, memo), driver);
         results = r.results;
         if (r.outOfCredits) checkpoint.outOfCredits = true;
       }
@@ -376,8 +387,6 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
       fsyncSync(fd);
       checkpoint.rowsDone = batch[batch.length - 1].index + 1;
       checkpoint.bytesDone += Buffer.byteLength(text);
-      checkpoint.credits += spent;
-      spent = 0;
       saveCheckpoint(files.checkpoint, checkpoint);
       driver.clearJournal();
       done += tasks.length;
@@ -392,9 +401,10 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   }
   // Counted from the file: rows done before a resume are in it too.
   const counts = await countOutcomes(files.partial, p.header.length, width);
+  const credits = spentCredits(files.spent);
   renameSync(files.partial, out);
-  for (const f of [files.checkpoint, files.journal, files.resolved]) if (existsSync(f)) unlinkSync(f);
-  const summary: Summary = { ...counts, credits: checkpoint.credits, out };
+  for (const f of [files.checkpoint, files.journal, files.resolved, files.spent]) if (existsSync(f)) unlinkSync(f);
+  const summary: Summary = { ...counts, credits, out };
   if (counts.outOfCredits > 0) {
     io.err(msg.outOfCredits[lang](summary));
     return EXIT.OUT_OF_CREDITS;
@@ -444,17 +454,30 @@ async function resolvePhase(ctx: OpContext, driver: ReturnType<typeof nodeDriver
   return false;
 }
 
-async function countOutcomes(file: string, inputWidth: number, width: number) {
-  const c = { matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0 };
+/** Credits of the paid answers received by this run and the runs it resumes (one number a line; a torn last line is skipped). */
+function spentCredits(file: string): number {
+  if (!existsSync(file)) return 0;
+  let sum = 0;
+  for (const line of readFileSync(file, "utf8").split("\n")) if (/^\d+$/.test(line)) sum += Number(line);
+  return sum;
+}
+
+/** Every data row of the output falls in exactly one of these counts. */
+export async function countOutcomes(file: string, inputWidth: number, width: number) {
+  const c = { rows: 0, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, skipped: 0, other: 0 };
   let first = true;
   for await (const rec of readCsv(file)) {
     if (first) { first = false; continue; }
+    c.rows++;
     const o = readPrevious(rec.slice(inputWidth), width)?.outcome;
     if (o === "matched") c.matched++;
     else if (o === "review") c.review++;
     else if (o === "not_found") c.notFound++;
     else if (o === "error") c.error++;
     else if (o === "out_of_credits") c.outOfCredits++;
+    else if (o === "empty") c.skipped++;
+    // A row without a status would be a bug; counted so the summary never hides it.
+    else c.other++;
   }
   return c;
 }

@@ -45,7 +45,8 @@ again with the same arguments; rows already done are not paid again.
 
 Environment:
   COMPANY_DATA_API_KEY   the API key (required)
-  COMPANY_DATA_BASE_URL  default https://api.implisense.com
+  COMPANY_DATA_BASE_URL  default https://api.implisense.com (http:// only for
+                         127.0.0.1, localhost or [::1])
   COMPANY_DATA_PARALLEL  requests in flight at once (see --parallel)
 
 Exit codes: 0 done, 1 internal error, 2 usage error, 3 bad input file,
@@ -84,7 +85,8 @@ mit denselben Argumenten fort; erledigte Zeilen werden nicht erneut bezahlt.
 
 Umgebung:
   COMPANY_DATA_API_KEY   der API-Schlüssel (erforderlich)
-  COMPANY_DATA_BASE_URL  Standard https://api.implisense.com
+  COMPANY_DATA_BASE_URL  Standard https://api.implisense.com (http:// nur für
+                         127.0.0.1, localhost oder [::1])
   COMPANY_DATA_PARALLEL  gleichzeitige Anfragen (siehe --parallel)
 
 Exit-Codes: 0 fertig, 1 interner Fehler, 2 Aufruffehler, 3 fehlerhafte
@@ -120,8 +122,10 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
     de: "Nicht bestätigt: es wurde nichts ausgegeben. Mit --yes ohne Rückfrage ausführen.",
   },
   done: {
-    en: (s: Summary) => `Done: ${s.matched} matched, ${s.review} to review, ${s.notFound} not found, ${s.error} errors; ${s.credits} credits spent. Output: ${s.out}`,
-    de: (s: Summary) => `Fertig: ${s.matched} gefunden, ${s.review} zu prüfen, ${s.notFound} nicht gefunden, ${s.error} Fehler; ${s.credits} Credits ausgegeben. Ausgabe: ${s.out}`,
+    en: (s: Summary) =>
+      `Done: ${s.matched} matched, ${s.review} to review, ${s.notFound} not found, ${s.error} errors, ${s.skipped} skipped (no name)${s.other ? `, ${s.other} without status` : ""}; ${s.credits} credits spent. Output: ${s.out}`,
+    de: (s: Summary) =>
+      `Fertig: ${s.matched} gefunden, ${s.review} zu prüfen, ${s.notFound} nicht gefunden, ${s.error} Fehler, ${s.skipped} übersprungen (ohne Namen)${s.other ? `, ${s.other} ohne Status` : ""}; ${s.credits} Credits ausgegeben. Ausgabe: ${s.out}`,
   },
   outOfCredits: {
     en: (s: Summary) => `Out of credits: ${s.outOfCredits} rows not enriched (marked in ${s.out}). Top up, then run the same command again to finish exactly these rows.`,
@@ -139,6 +143,11 @@ export interface Summary {
   notFound: number;
   error: number;
   outOfCredits: number;
+  /** Rows without a name or id (status "skipped: no name"). */
+  skipped: number;
+  /** Rows without a status: a bug if ever above 0, shown rather than hidden. */
+  other: number;
+  /** Credits the service charged for this output, over the run and the runs it resumed. */
   credits: number;
   out: string;
 }

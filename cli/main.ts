@@ -5,6 +5,7 @@
  * Exit codes: see EXIT in ./i18n.ts and `company-data --help`.
  */
 import { PRODUCTION_BASE_URL } from "../shared/api/client.ts";
+import { checkBaseUrl } from "../shared/api/base-url.ts";
 import { runAsync } from "../shared/core/drivers.ts";
 import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../shared/core/errors.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
@@ -75,7 +76,8 @@ function exitFor(code: ErrorCode): number {
 function context(env: NodeJS.ProcessEnv, lang: Language): OpContext {
   const apiKey = env.COMPANY_DATA_API_KEY?.trim();
   if (!apiKey) throw new CompanyDataError("MISSING_KEY");
-  const baseUrl = (env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL).replace(/\/+$/, "");
+  // The key goes in a header of every request: https, or http to this machine only (the emulator).
+  const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", BASE_URL_LABEL);
   return {
     client: { apiKey, baseUrl, language: lang, now: Date.now, random: Math.random },
     cacheTtlSeconds: 6 * 3600,
@@ -84,10 +86,22 @@ function context(env: NodeJS.ProcessEnv, lang: Language): OpContext {
   };
 }
 
-const MISSING_KEY_TEXT: Record<Language, string> = {
-  de: "Kein API-Schlüssel: bitte COMPANY_DATA_API_KEY setzen.",
-  en: "No API key: please set COMPANY_DATA_API_KEY.",
+const BASE_URL_LABEL = { de: "COMPANY_DATA_BASE_URL", en: "COMPANY_DATA_BASE_URL" };
+
+/** The key's errors in the CLI's own words: it has no settings, only the environment. */
+const KEY_TEXT: Partial<Record<ErrorCode, Record<Language, string>>> = {
+  MISSING_KEY: {
+    de: "Kein API-Schlüssel: bitte COMPANY_DATA_API_KEY setzen.",
+    en: "No API key: please set COMPANY_DATA_API_KEY.",
+  },
+  INVALID_KEY: {
+    de: "Der API-Schlüssel wurde abgelehnt. Bitte COMPANY_DATA_API_KEY prüfen.",
+    en: "The API key was rejected. Please check COMPANY_DATA_API_KEY.",
+  },
 };
+
+/** The language of messages once the arguments are read (the Ctrl-C handler speaks it too). */
+let messageLang: Language = toLanguage(process.env.LC_ALL || process.env.LANG, "de");
 
 function progressBar(stream: NodeJS.WriteStream) {
   let last = 0;
@@ -113,6 +127,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     lang = v;
   }
+  messageLang = lang;
   const io: Io = {
     out: (s) => process.stdout.write(s + "\n"),
     err: (s) => process.stderr.write(s + "\n"),
@@ -194,7 +209,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     const err = toCompanyDataError(e);
     if (!(e instanceof CompanyDataError) && process.env.COMPANY_DATA_DEBUG) process.stderr.write(String((e as Error)?.stack ?? e) + "\n");
-    io.err(err.code === "MISSING_KEY" ? MISSING_KEY_TEXT[lang] : err.text(lang));
+    io.err(KEY_TEXT[err.code]?.[lang] ?? err.text(lang));
     return exitFor(err.code);
   }
 }
@@ -204,7 +219,7 @@ process.on("SIGINT", () => {
   // The first Ctrl-C lets the answers in flight arrive (and be journalled: they are paid); a second one quits at once.
   if (interrupted) process.exit(EXIT.INTERRUPTED);
   interrupted = true;
-  process.stderr.write("\n" + msg.interrupted[toLanguage(process.env.LANG, "de")] + "\n");
+  process.stderr.write("\n" + msg.interrupted[messageLang] + "\n");
   drainAll(15_000).finally(() => process.exit(EXIT.INTERRUPTED));
 });
 

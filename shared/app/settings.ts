@@ -11,6 +11,7 @@ import { MAX_BATCH } from "../api/schemas.ts";
 import type { OpContext } from "../operations/context.ts";
 import { toLanguage, type Bilingual, type Language } from "../i18n/language.ts";
 import { invalid } from "../core/errors.ts";
+import { checkBaseUrl } from "../api/base-url.ts";
 
 export const SETTINGS_KEYS = {
   apiKey: "user:apiKey",
@@ -101,16 +102,21 @@ export function* saveSettings(patch: SettingsPatch): Operation<Settings> {
   return yield* loadSettings();
 }
 
+/** A base URL the key may travel to (shared/api/base-url.ts: https, or http to this machine only). */
 export function isHttpUrl(value: string): boolean {
-  return /^https?:\/\/[^\s/?#]+(:\d+)?(\/[^\s?#]*)?$/i.test(value.trim());
+  try {
+    checkBaseUrl(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-/** "" means production; anything else must be an http(s) URL without query or fragment. */
+/** "" means production; anything else must pass the shared base-URL rule (shared/api/base-url.ts). */
 export function normaliseBaseUrl(value: string): string {
   const v = value.trim();
   if (v === "") return PRODUCTION_BASE_URL;
-  if (!isHttpUrl(v)) throw invalid("baseUrl", "expected an http:// or https:// address without query");
-  return v.replace(/\/+$/, "");
+  return checkBaseUrl(v, "baseUrl");
 }
 
 /** Shows the last four characters only for keys long enough that four do not give it away. */

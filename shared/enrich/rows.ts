@@ -10,6 +10,7 @@ import type { Bilingual, Language } from "../i18n/language.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import type { FieldDef } from "./fields.ts";
 
+/** "empty": a row with neither a name nor an id; it is skipped, and says so. */
 export type RowOutcome = "matched" | "review" | "not_found" | "error" | "out_of_credits" | "empty";
 
 export interface Candidate {
@@ -32,12 +33,14 @@ export interface RowResult {
   values: Cell[];
 }
 
-export const STATUS: Record<Exclude<RowOutcome, "empty">, Bilingual> = {
+export const STATUS: Record<RowOutcome, Bilingual> = {
   matched: { de: "gefunden", en: "matched" },
   review: { de: "prüfen", en: "review" },
   not_found: { de: "nicht gefunden", en: "not found" },
   error: { de: "Fehler", en: "error" },
   out_of_credits: { de: "nicht angereichert: keine Credits", en: "not enriched: out of credits" },
+  // Every row gets a status, so counts add up to the rows of the input.
+  empty: { de: "übersprungen: kein Name", en: "skipped: no name" },
 };
 
 /** Output columns besides the fields: status, confidence first, as-of last. */
@@ -45,15 +48,43 @@ export const STATUS_HEADER: Bilingual = { de: "Status", en: "Status" };
 export const CONFIDENCE_HEADER: Bilingual = { de: "Trefferqualität", en: "Match confidence" };
 export const AS_OF_HEADER: Bilingual = { de: "Stand", en: "As of" };
 
-export function outputHeader(fields: readonly FieldDef[], lang: Language): string[] {
-  return [STATUS_HEADER[lang], CONFIDENCE_HEADER[lang], ...fields.map((f) => f.header[lang]), AS_OF_HEADER[lang]];
+/** Added to an output header that an input column already has ("Ort" → "Ort (Treffer)"). */
+export const CLASH_SUFFIX: Bilingual = { de: " (Treffer)", en: " (match)" };
+
+const headerKey = (h: unknown) => String(h ?? "").trim().toLowerCase();
+
+/**
+ * The output columns' headers. Given the input's header, an output header
+ * equal to an input one (case and outer spaces ignored) gets CLASH_SUFFIX,
+ * and a number after it should that be taken too: two columns "Ort" would
+ * be read back as one (column detection, a rerun's own header).
+ */
+export function outputHeader(fields: readonly FieldDef[], lang: Language, inputHeader: readonly Cell[] = []): string[] {
+  const plain = [STATUS_HEADER[lang], CONFIDENCE_HEADER[lang], ...fields.map((f) => f.header[lang]), AS_OF_HEADER[lang]];
+  if (inputHeader.length === 0) return plain;
+  const taken = new Set(inputHeader.map(headerKey));
+  for (const h of plain) taken.add(headerKey(h));
+  return plain.map((h) => {
+    if (!inputHeader.some((c) => headerKey(c) === headerKey(h))) return h;
+    let out = h + CLASH_SUFFIX[lang];
+    for (let n = 2; taken.has(headerKey(out)); n++) out = `${h}${CLASH_SUFFIX[lang]} ${n}`;
+    taken.add(headerKey(out));
+    return out;
+  });
 }
 
-/** True when a row read back is our own header in either language. */
+/** An output header without a clash suffix (see outputHeader). */
+const unsuffixed = (h: string) => h.replace(/ \((?:Treffer|match)\)(?: \d+)?$/, "");
+
+/** True when a row read back is our own header in either language (clash suffixes allowed). */
 export function isOutputHeader(row: readonly Cell[], fields: readonly FieldDef[]): boolean {
   const de = outputHeader(fields, "de");
   const en = outputHeader(fields, "en");
-  return row.length >= de.length && de.every((h, i) => String(row[i] ?? "") === h || String(row[i] ?? "") === en[i]);
+  return row.length >= de.length && de.every((h, i) => {
+    const c = String(row[i] ?? "");
+    const u = unsuffixed(c);
+    return c === h || c === en[i] || u === h || u === en[i];
+  });
 }
 
 export const candidateLabel = (c: Candidate): string => [c.id, [c.name, c.city].filter(Boolean).join(", ")].filter(Boolean).join(" – ");
@@ -62,8 +93,6 @@ export const toCandidate = (s: CompanySummary): Candidate => ({ id: s.id, name: 
 
 export function statusText(r: RowResult, lang: Language): string {
   switch (r.outcome) {
-    case "empty":
-      return "";
     case "error":
       return `${STATUS.error[lang]}: ${r.error?.text[lang] ?? ""}`;
     case "review": {
@@ -77,7 +106,7 @@ export function statusText(r: RowResult, lang: Language): string {
 
 /** The output cells of one row: status, confidence, fields, as-of. */
 export function outputCells(r: RowResult, width: number, lang: Language): Cell[] {
-  if (r.outcome === "empty") return new Array(width + 3).fill("");
+  if (r.outcome === "empty") return [statusText(r, lang), "", ...new Array(width).fill(""), ""];
   const values = r.values.length === width ? r.values : [...r.values, ...new Array(Math.max(0, width - r.values.length)).fill("")].slice(0, width);
   // The id column is the first field: review rows leave it for the user's pick.
   if (r.outcome !== "review" && values.length > 0 && (values[0] === "" || values[0] == null) && r.id) values[0] = r.id;
@@ -103,7 +132,7 @@ export function idFromCell(v: Cell): string | null {
 export function parseStatus(v: Cell): RowOutcome | null {
   const s = String(v ?? "").trim().toLowerCase();
   if (!s) return null;
-  for (const outcome of ["out_of_credits", "not_found", "matched", "review", "error"] as const) {
+  for (const outcome of ["out_of_credits", "not_found", "matched", "review", "error", "empty"] as const) {
     const t = STATUS[outcome];
     if (s.startsWith(t.de.toLowerCase()) || s.startsWith(t.en.toLowerCase())) return outcome;
   }

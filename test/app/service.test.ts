@@ -3,7 +3,7 @@ import { harness, emulator } from "./harness.ts";
 import { parseCandidates } from "../../shared/app/enrich-methods.ts";
 
 async function ready(h: ReturnType<typeof harness>, key = h.key) {
-  await h.call("saveSettings", { apiKey: key, baseUrl: "http://emulator.test", language: "de" });
+  await h.call("saveSettings", { apiKey: key, baseUrl: "https://emulator.test", language: "de" });
 }
 
 describe("app service against the emulator", () => {

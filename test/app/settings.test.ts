@@ -59,9 +59,9 @@ describe("settings methods", () => {
       r.headers.Authorization === "Bearer k-123456789012345"
         ? { status: 200, headers: {}, body: JSON.stringify({ credits: 77, plan: "demo" }) }
         : { status: 401, headers: {}, body: "{}" });
-    await runAsync(dispatch(deps, "saveSettings", { apiKey: "k-123456789012345", baseUrl: "http://emu.test" }), d);
-    expect(await runAsync(dispatch(deps, "testConnection", {}), d)).toEqual({ credits: 77, plan: "demo", baseUrl: "http://emu.test" });
-    expect(sent[0].url).toBe("http://emu.test/v2/account");
+    await runAsync(dispatch(deps, "saveSettings", { apiKey: "k-123456789012345", baseUrl: "https://emu.test" }), d);
+    expect(await runAsync(dispatch(deps, "testConnection", {}), d)).toEqual({ credits: 77, plan: "demo", baseUrl: "https://emu.test" });
+    expect(sent[0].url).toBe("https://emu.test/v2/account");
     expect(sent[0].url).not.toContain("k-123");
     const bad = JSON.parse(await runAsync(uiCall(deps, "testConnection", JSON.stringify({ apiKey: "wrong" })), d));
     expect(bad.error.code).toBe("INVALID_KEY");

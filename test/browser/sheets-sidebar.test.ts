@@ -37,7 +37,7 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
     await buildWithReport(OUT);
     for (const p of PAGES) expect(existsSync(join(OUT, `sidebar-${p}.html`)), `sidebar-${p}.html`).toBe(true);
     emu = createEmulator({ companies: 2000 });
-    stores.storePut({ "user:apiKey": emu.demoKey, "user:baseUrl": "http://emulator.test" });
+    stores.storePut({ "user:apiKey": emu.demoKey, "user:baseUrl": "https://emulator.test" });
     files = await serveDir(OUT);
     chrome = await launch();
   }, 120_000);

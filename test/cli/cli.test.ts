@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, statSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
@@ -121,7 +121,8 @@ describe("company-data CLI", () => {
     expect(recs[1][2]).toBe("'=1+1;\nzweite Zeile");
     expect(recs[companies.length + 1][3]).toMatch(/^review: DE/);
     expect(recs[companies.length + 2][3]).toBe("not found");
-    expect(recs[companies.length + 3].slice(3).every((c) => c === "")).toBe(true);
+    expect(recs[companies.length + 3][3]).toBe("skipped: no name");
+    expect(recs[companies.length + 3].slice(4).every((c) => c === "")).toBe(true);
     expect(existsSync(out + ".checkpoint.json")).toBe(false);
     // Run again: nothing new to do, nothing spent.
     const again = await run(["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--lang", "en"], { key });
@@ -230,4 +231,114 @@ describe("company-data CLI", () => {
     expect(i.code).toBe(5);
     expect(i.stderr + i.stdout).not.toContain(secret);
   });
+  it("gives every row a status: a row without a name is skipped and counted, so the summary adds up", async () => {
+    const key = emu.createKey(5000);
+    const companies = uniqueCompanies(7);
+    const path = join(dir, "eight.csv");
+    const lines = ["Firma;Ort;Notiz", ...companies.slice(0, 3).map((c) => `${q(c.name)};;`), ";Berlin;", ...companies.slice(3).map((c) => `${q(c.name)};;`)];
+    writeFileSync(path, lines.join("\n") + "\n");
+    const out = join(dir, "eight.out.csv");
+    const r = await run(["enrich", "--in", path, "--out", out, "--fields", FIELDS, "--yes", "--lang", "de"], { key });
+    expect(r.code).toBe(0);
+    const recs = parseCsv(readFileSync(out, "utf8"), ";");
+    // The input's "Ort" and the matched city's "Ort" are told apart.
+    expect(recs[0]).toEqual(["Firma", "Ort", "Notiz", "Status", "Trefferqualität", "Firmen-ID", "Firmenname (Treffer)", "Ort (Treffer)", "Firmenstatus", "Website", "Stand"]);
+    expect(recs.slice(1).map((x) => x[3])).toEqual(["gefunden", "gefunden", "gefunden", "übersprungen: kein Name", "gefunden", "gefunden", "gefunden", "gefunden"]);
+    const m = /Fertig: (\d+) gefunden, (\d+) zu prüfen, (\d+) nicht gefunden, (\d+) Fehler, (\d+) übersprungen \(ohne Namen\)/.exec(r.stderr)!;
+    expect(m.slice(1).map(Number)).toEqual([7, 0, 0, 0, 1]);
+    // A rerun finds nothing to do, the skipped row included.
+    const again = await run(["enrich", "--in", path, "--out", out, "--fields", FIELDS, "--lang", "en"], { key });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/7 matched, 0 to review, 0 not found, 0 errors, 1 skipped \(no name\)/);
+  });
+
+  it("refuses a base URL that would send the key unencrypted, or is not one, before sending anything", async () => {
+    const key = emu.createKey(50);
+    for (const url of ["http://example.com", "ftp://x", "https://user:pw@example.com", "https://example.com/?a=1", "http://127.0.0.1.example.com"]) {
+      const r = await run(["account", "--lang", "en"], { key, env: { COMPANY_DATA_BASE_URL: url } });
+      expect(r.code, url).toBe(2);
+      expect(r.stderr, url).toMatch(/^Invalid input \(COMPANY_DATA_BASE_URL\): /);
+      expect(r.stderr).not.toContain(key);
+    }
+    const de = await run(["account", "--lang", "de"], { key, env: { COMPANY_DATA_BASE_URL: "http://example.com" } });
+    expect(de.stderr).toMatch(/Ungültige Eingabe \(COMPANY_DATA_BASE_URL\): http:\/\/ nur für dieses Gerät/);
+    expect(emu.balance(key)).toBe(50);
+    // Loopback over http is fine (the emulator): the server's own URL, and localhost spelt in capitals.
+    const ok = await run(["account", "--lang", "en"], { key, env: { COMPANY_DATA_BASE_URL: server.url.replace("127.0.0.1", "LOCALHOST") + "/" } });
+    expect(ok.code).toBe(0);
+  });
+
+  it("speaks the CLI's language for a rejected key, the interruption and CSV errors", async () => {
+    const r = await run(["account", "--lang", "en"], { key: "not-a-real-key-0123456789" });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/check COMPANY_DATA_API_KEY/);
+    expect(r.stderr).not.toMatch(/Settings/);
+    const d = await run(["account", "--lang", "de"], { key: "not-a-real-key-0123456789" });
+    expect(d.stderr).toMatch(/COMPANY_DATA_API_KEY prüfen/);
+    expect(d.stderr).not.toMatch(/Einstellungen/);
+    const bad = join(dir, "bad-de.csv");
+    writeFileSync(bad, 'Firma;Ort\nA;B\n"SAP SE;Walldorf\n');
+    const c = await run(["estimate", "enrich", "--in", bad, "--lang", "de"]);
+    expect(c.code).toBe(3);
+    expect(c.stderr).toMatch(/ist kein gültiges CSV \(Zeile 3: ein Feld in Anführungszeichen wird nicht geschlossen\)/);
+  });
+
+  it("Ctrl-C waits for the answers in flight: the resume pays nothing extra and its summary counts what both runs were charged", async () => {
+    // Its own emulator with latency, so that a run is still sending when the signal comes.
+    const slow = createEmulator({ companies: 3000, seed: 11, rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST }, faults: { latencyMs: 120 } });
+    const slowServer = await startServer(slow, { port: 0, host: "127.0.0.1" });
+    try {
+      const input = writeInput("sigint.csv", uniqueCompanies(400));
+      const args = (out: string) => ["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"];
+      const env = { COMPANY_DATA_BASE_URL: slowServer.url, COMPANY_DATA_PARALLEL: "16" };
+      const credited = (text: string) => Number(/; (\d+) credits spent/.exec(text)![1]);
+
+      const refKey = slow.createKey(100_000);
+      const ref = await run(args(join(dir, "sigint.ref.csv")), { key: refKey, env });
+      expect(ref.code).toBe(0);
+      const refSpent = 100_000 - slow.balance(refKey);
+      expect(refSpent).toBe(40 + 400);
+      expect(credited(ref.stderr)).toBe(refSpent);
+
+      const key = slow.createKey(100_000);
+      const out = join(dir, "sigint.out.csv");
+      const journal = out + ".journal.jsonl";
+      let signalled = false;
+      const first = await run(args(out), {
+        key,
+        env,
+        onStart: (_kill, child) => {
+          // Interrupt once some profiles have come back (others are then in flight).
+          const poll = setInterval(() => {
+            const profiles = existsSync(journal) ? (readFileSync(journal, "utf8").match(/GET [^ ]*\/v2\/companies\/DE/g) ?? []).length : 0;
+            if (profiles >= 40) {
+              clearInterval(poll);
+              signalled = child.kill("SIGINT");
+            }
+          }, 10);
+          child.on("exit", () => clearInterval(poll));
+        },
+      });
+      expect(signalled).toBe(true);
+      expect(first.code).toBe(130);
+      expect(first.stderr).toMatch(/Interrupted\. Run the same command again to resume\./);
+      expect(existsSync(out)).toBe(false);
+      const spentFirst = 100_000 - slow.balance(key);
+      expect(spentFirst).toBeGreaterThan(0);
+      expect(spentFirst).toBeLessThan(refSpent);
+
+      const second = await run(args(out), { key, env });
+      expect(second.code).toBe(0);
+      expect(second.stderr).toMatch(/Resuming after row 0/);
+      expect(readFileSync(out, "utf8")).toBe(readFileSync(join(dir, "sigint.ref.csv"), "utf8"));
+      const total = 100_000 - slow.balance(key);
+      // Every answer paid for before and during the interruption was kept: not one credit more than a plain run.
+      expect(total - refSpent).toBe(0);
+      // The summary counts what the service charged across both runs, not only this run's part.
+      expect(credited(second.stderr)).toBe(total);
+      expect(readdirSync(dir).filter((f) => f.startsWith("sigint.out.csv."))).toEqual([]);
+    } finally {
+      await slowServer.close();
+    }
+  }, 60_000);
 });

@@ -113,6 +113,27 @@ describe("enrichSheet", () => {
     expect(new Set(profiles).size).toBe(profiles.length);
   });
 
+  it("gives a row without a name a status and suffixes output headers the input already has", () => {
+    const w = world(companies);
+    const input: Cell[][] = [["Firma", "Ort", "Status"], [companies[0].name, companies[0].city, "x"], ["", "Berlin", ""], [companies[1].name, "", ""]];
+    const g = grid(input);
+    const driver: SyncDriver = { ...w.sync, sheet: g.handle };
+    const spec = { sheet: "Kunden", row: 1, col: 1, rows: input.length, cols: 3, fields: ["name", "city"] };
+    const r = runSync(enrichSheet(coreDeps, w.ctx, spec), driver);
+    expect(r.complete).toBe(true);
+    expect(g.cells[0].slice(3)).toEqual(["Status (Treffer)", "Trefferqualität", "Firmen-ID", "Firmenname (Treffer)", "Ort (Treffer)", "Stand"]);
+    expect(g.at(3, 4)).toBe("übersprungen: kein Name");
+    expect(r.stats).toMatchObject({ rows: 3, matched: 2, skipped: 1 });
+    const s = r.stats;
+    expect(s.matched + s.review + s.notFound + s.error + s.outOfCredits + s.skipped).toBe(s.rows);
+    // A second run reads its own (suffixed) header back and has nothing to do; picks touch no other row.
+    const sent = w.requests.length;
+    expect(runSync(enrichSheet(coreDeps, w.ctx, spec), driver).complete).toBe(true);
+    runSync(applyReviewPicks(coreDeps, w.ctx, spec), driver);
+    expect(w.requests.length).toBe(sent);
+    expect([g.at(2, 4), g.at(3, 4), g.at(4, 4)]).toEqual(["gefunden", "übersprungen: kein Name", "gefunden"]);
+  });
+
   it("refuses to overwrite foreign data beside the table", () => {
     const { w, g, driver, spec } = setup();
     g.cells[0][2] = "Meine Notizen";

@@ -37,7 +37,7 @@ describe("Excel: refresh on open when the last check is older than the interval,
     const deps = (): AppDeps => ({ host: "excel", now: h.now, random: () => 0.5, documentId: "wb" });
     const call = async (method: string, input: unknown) => runSync(dispatch(deps(), method, input), h.driver);
     h.driver.http = ((orig) => (reqs) => orig(reqs.map((r) => ({ ...r, url: r.url.replace(/^https?:\/\/[^/]+/, "http://emulator.test") }))))(h.driver.http);
-    await call("saveSettings", { apiKey: h.key, baseUrl: "http://emulator.test", language: "en" });
+    await call("saveSettings", { apiKey: h.key, baseUrl: "https://emulator.test", language: "en" });
     await call("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 6 } });
     let intervalFn: (() => void) | null = null;
     const loop = startMonitor({ call }, { setInterval: (f) => { intervalFn = f; return 1; }, clearInterval: () => {}, now: h.now });
