@@ -53,6 +53,8 @@ export interface EnrichStats {
   notFound: number;
   error: number;
   outOfCredits: number;
+  /** Rows without a name or id (status "skipped: no name"). */
+  skipped: number;
   /** Rows not processed yet (the run stopped at its deadline). */
   pending: number;
   /** Credits this run spent (cache hits are free). */
@@ -75,12 +77,20 @@ export interface EnrichRunResult {
 
 // ------------------------------------------------------------- selection
 
-/** Which rows a run works on, given what an earlier run left. */
-export function selectRows(tasks: readonly RowTask[], previous: readonly (PreviousRow | null)[], rerun: Rerun, now: number): number[] {
+/**
+ * Which rows a run works on, given what an earlier run left. A row with
+ * neither name nor id is taken until it shows its "skipped" status (it costs
+ * nothing). `own` are the rows' own tasks where `tasks` blanks out rows that
+ * must not be touched (review picks); only rows empty in both are marked.
+ */
+export function selectRows(tasks: readonly RowTask[], previous: readonly (PreviousRow | null)[], rerun: Rerun, now: number, own?: readonly RowTask[]): number[] {
   const cutoff = typeof rerun === "object" ? isoDay(now - Math.max(0, rerun.olderThanDays) * 86_400_000) : null;
   const out: number[] = [];
   tasks.forEach((t, i) => {
-    if (isEmptyTask(t)) return;
+    if (isEmptyTask(t)) {
+      if (isEmptyTask(own?.[i] ?? t) && previous[i]?.outcome !== "empty") out.push(i);
+      return;
+    }
     const p = previous[i];
     const failed = !p || p.outcome === "error" || p.outcome === "out_of_credits" || p.outcome === "empty";
     if (rerun === "all" || failed) out.push(i);
@@ -215,7 +225,7 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
     selection = [...again, ...sel.slice(old.cursor)];
     parts = old.parts ?? 0;
   } else {
-    selection = selectRows(a.tasks, a.previous, rerun, now);
+    selection = selectRows(a.tasks, a.previous, rerun, now, a.inputTasks);
     parts = old && old.sig === a.sig ? (old.parts ?? 0) : 0;
   }
   cursor = 0;
@@ -276,7 +286,7 @@ export function outOfCreditsResult(memo: RunMemo, t: RowTask, today: string): Ro
 }
 
 function countStats(results: readonly (RowResult | null)[], tasks: readonly RowTask[], e: EngineOutcome): EnrichStats {
-  const s: EnrichStats = { rows: tasks.length, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, pending: e.pending, credits: e.credits, processed: e.results.size };
+  const s: EnrichStats = { rows: tasks.length, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, skipped: 0, pending: e.pending, credits: e.credits, processed: e.results.size };
   for (const r of results) {
     if (!r) continue;
     if (r.outcome === "matched") s.matched++;
@@ -284,6 +294,7 @@ function countStats(results: readonly (RowResult | null)[], tasks: readonly RowT
     else if (r.outcome === "not_found") s.notFound++;
     else if (r.outcome === "error") s.error++;
     else if (r.outcome === "out_of_credits") s.outOfCredits++;
+    else if (r.outcome === "empty") s.skipped++;
   }
   return s;
 }
@@ -451,7 +462,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   const body: Cell[][] = existing.slice(1).map((r) => [...r]);
   while (body.length < tasks.length) body.push(new Array(width + 3).fill(""));
   const previous = headerEmpty ? tasks.map(() => null) : body.map((r) => readPrevious(r, width));
-  if (headerEmpty) yield* sheet({ op: "write", sheet: out.sheet, row: out.row, col: out.col, values: [outputHeader(fields, lang)] });
+  if (headerEmpty) yield* sheet({ op: "write", sheet: out.sheet, row: out.row, col: out.col, values: [outputHeader(fields, lang, headerCells)] });
 
   const options: EnrichOptions = { ...(spec.options ?? {}) };
   let engineTasks = tasks;
@@ -489,7 +500,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   });
 
   const final = body.map((r) => readPrevious(r, width));
-  const stats: EnrichStats = { rows: tasks.length, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, pending: outcome.pending, credits: outcome.credits, processed: outcome.results.size };
+  const stats: EnrichStats = { rows: tasks.length, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, skipped: 0, pending: outcome.pending, credits: outcome.credits, processed: outcome.results.size };
   for (const p of final) {
     if (!p) continue;
     if (p.outcome === "matched") stats.matched++;
@@ -497,6 +508,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     else if (p.outcome === "not_found") stats.notFound++;
     else if (p.outcome === "error") stats.error++;
     else if (p.outcome === "out_of_credits") stats.outOfCredits++;
+    else if (p.outcome === "empty") stats.skipped++;
   }
   return { complete: !outcome.stopped, stopped: outcome.stopped, stats, mapping, output: out };
 }

@@ -5,7 +5,7 @@ import { SEARCH_DEFAULTS } from "../../shared/app/protocol.ts";
 import { companyRow, readCompanyRow } from "../../shared/app/rows.ts";
 
 async function ready(h: ReturnType<typeof harness>) {
-  await h.call("saveSettings", { apiKey: h.key, baseUrl: "http://emulator.test", language: "de" });
+  await h.call("saveSettings", { apiKey: h.key, baseUrl: "https://emulator.test", language: "de" });
 }
 
 const NAMES = ["SAP SE", "Siemens AG", "BASF SE", "Allianz SE", "Zalando SE", "Bayer AG", "Continental AG", "Knorr-Bremse AG", "HelloFresh SE", "Celonis SE",

@@ -25,8 +25,10 @@ describe("computeRows", () => {
     const rows: Cell[][] = [["Firma 1 GmbH", "München", ""], ["Firma 3 GmbH", "", ""], ["Nobody", "", ""], ["", "", ""], ["", "", companies[2].id], ["x", "", "DEBAD"]];
     const r = runSync(computeRows(coreDeps, w.ctx, "j", { rows, mapping, fields: FIELDS }), w.sync);
     expect(r.complete).toBe(true);
-    expect(r.results.map((x) => x?.outcome)).toEqual(["matched", "review", "not_found", undefined, "matched", "error"]);
-    expect(r.rows[3].every((c) => c === "")).toBe(true);
+    // The row without a name or id is skipped and says so: every row has a status.
+    expect(r.results.map((x) => x?.outcome)).toEqual(["matched", "review", "not_found", "empty", "matched", "error"]);
+    expect(r.rows[3][0]).toBe("übersprungen: kein Name");
+    expect(r.rows[3].slice(1).every((c) => c === "")).toBe(true);
     expect(r.header.slice(0, 3)).toEqual(["Status", "Trefferqualität", "Firmen-ID"]);
     const [first] = r.rows;
     expect(first[0]).toBe("gefunden");
@@ -39,7 +41,7 @@ describe("computeRows", () => {
     // Row 1 is in Munich, company 1 has financials and people: profile with both includes.
     expect(w.ledger.find((l) => l.key.startsWith(companies[1].id))!.key).toBe(`${companies[1].id}?people,financials`);
     // Company 0 has neither financials nor people (availability said so): not paid for.
-    expect(r.stats).toMatchObject({ matched: 2, review: 1, notFound: 1, error: 1 });
+    expect(r.stats).toMatchObject({ matched: 2, review: 1, notFound: 1, error: 1, skipped: 1 });
   });
 
   it("does not pay for includes the availability says do not exist", () => {
