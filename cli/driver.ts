@@ -11,6 +11,7 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import type { AsyncDriver } from "../shared/core/drivers.ts";
 import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
+import { fetchHttp } from "../shared/web/fetch-http.ts";
 
 export interface NodeDriverOptions {
   timeoutMs?: number;
@@ -93,22 +94,6 @@ async function pooled<T>(tasks: (() => Promise<T>)[], limit: number, stopped: ()
   return out;
 }
 
-async function send(req: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
-  const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(), timeoutMs);
-  try {
-    const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: ctl.signal });
-    const headers: Record<string, string> = {};
-    res.headers.forEach((v, k) => { headers[k.toLowerCase()] = v; });
-    return { status: res.status, headers, body: await res.text() };
-  } catch (e) {
-    const timeout = ctl.signal.aborted || (e as Error)?.name === "TimeoutError";
-    return { status: 0, headers: {}, body: "", networkError: timeout ? "timeout" : "connection" };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJournal(): void } {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const cap = opts.cacheEntries ?? 20_000;
@@ -156,7 +141,7 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
           }
           flight.begin();
           try {
-            const res = await send(r, timeoutMs);
+            const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
             opts.onAnswer?.(r, res);
             if (opts.journal && res.status >= 200 && res.status < 300 && replayable(r)) {
               appendFileSync(opts.journal, JSON.stringify({ s: sig, r: res }) + "\n");

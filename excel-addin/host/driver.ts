@@ -4,35 +4,9 @@
  * OfficeRuntime.storage for cache and store, Excel.run for sheet effects.
  */
 import type { AsyncDriver } from "../../shared/core/drivers.ts";
-import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import type { SheetRequest } from "../../shared/sheet/protocol.ts";
+import { fetchHttp, type FetchLike } from "../../shared/web/fetch-http.ts";
 import { durableStore, layeredCache, type KeyValueStorage } from "./storage.ts";
-
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
-  status: number;
-  headers: { forEach(cb: (value: string, key: string) => void): void };
-  text(): Promise<string>;
-}>;
-
-/** One request through fetch, as plain data; failures become networkError, never exceptions. */
-export async function fetchOne(fetchFn: FetchLike, req: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
-  const ctl = typeof AbortController !== "undefined" ? new AbortController() : undefined;
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    ctl?.abort();
-  }, timeoutMs);
-  try {
-    const res = await fetchFn(req.url, { method: req.method, headers: req.headers, body: req.body, signal: ctl?.signal });
-    const headers: Record<string, string> = {};
-    res.headers.forEach((value, key) => (headers[key.toLowerCase()] = value));
-    return { status: res.status, headers, body: await res.text() };
-  } catch {
-    return { status: 0, headers: {}, body: "", networkError: timedOut ? "timeout" : "connection" };
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export interface ExcelDriverOptions {
   fetch: FetchLike;
@@ -56,7 +30,7 @@ export function createExcelDriver(opts: ExcelDriverOptions): ExcelDriver {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   return {
     memory: cache.memory,
-    http: (requests) => Promise.all(requests.map((r) => fetchOne(opts.fetch, r, timeoutMs))),
+    http: (requests) => Promise.all(requests.map((r) => fetchHttp(opts.fetch, r, timeoutMs))),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     cacheGet: cache.cacheGet,
     cachePut: cache.cachePut,

@@ -101,3 +101,13 @@ export function memoryStores(now: () => number = () => Date.now()) {
     },
   };
 }
+
+/** memoryStores behind the AsyncDriver's promise-returning signatures. */
+export function asyncStores(stores: ReturnType<typeof memoryStores>): Pick<AsyncDriver, "cacheGet" | "cachePut" | "storeGet" | "storePut"> {
+  return {
+    cacheGet: async (keys) => stores.cacheGet(keys),
+    cachePut: async (entries, ttlSeconds) => stores.cachePut(entries, ttlSeconds),
+    storeGet: async (keys) => stores.storeGet(keys),
+    storePut: async (entries) => stores.storePut(entries),
+  };
+}

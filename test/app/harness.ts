@@ -1,6 +1,6 @@
 /** The app service against the in-process emulator and the playground's workbook model. */
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
-import { memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
+import { asyncStores, memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
 import type { HttpRequest } from "../../shared/core/http.ts";
 import { settle } from "../../shared/app/dispatch.ts";
 import type { AppDeps, AppResult } from "../../shared/app/protocol.ts";
@@ -37,10 +37,7 @@ export function harness(sheets: { name: string; cells: Cell[][] }[] = [{ name: "
       clock += ms;
       await new Promise((r) => setTimeout(r, Math.min(ms, 600)));
     },
-    cacheGet: async (k) => stores.cacheGet(k),
-    cachePut: async (e, t) => stores.cachePut(e, t),
-    storeGet: async (k) => stores.storeGet(k),
-    storePut: async (e) => stores.storePut(e),
+    ...asyncStores(stores),
     sheet: async (req) => workbook.handle(req),
   };
   const deps = (): AppDeps => ({ host: opts.host ?? "test", now, random: () => 0.5, deadline: opts.deadlineMs !== undefined ? clock + opts.deadlineMs : undefined, documentId: "doc1" });

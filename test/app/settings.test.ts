@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
+import { asyncStores, memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
 import { dispatch, uiCall } from "../../shared/app/dispatch.ts";
 import type { AppDeps } from "../../shared/app/protocol.ts";
 import { PRODUCTION_BASE_URL } from "../../shared/api/client.ts";
@@ -11,10 +11,7 @@ function driver(http: (r: HttpRequest) => HttpResponse = () => ({ status: 500, h
   const d: AsyncDriver = {
     http: async (reqs) => reqs.map((r) => (sent.push(r), http(r))),
     sleep: async () => {},
-    cacheGet: async (k) => stores.cacheGet(k),
-    cachePut: async (e, t) => stores.cachePut(e, t),
-    storeGet: async (k) => stores.storeGet(k),
-    storePut: async (e) => stores.storePut(e),
+    ...asyncStores(stores),
   };
   return { d, stores, sent };
 }

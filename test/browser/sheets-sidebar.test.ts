@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
-import { memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
+import { asyncStores, memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
 import { uiCall } from "../../shared/app/dispatch.ts";
 import { Workbook } from "../../playground/workbook.ts";
 import { HOSTILE_NAME } from "../../playground/data.ts";
@@ -57,10 +57,7 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
       return { status: res.status, headers: res.headers, body: res.body };
     }),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-    cacheGet: async (k) => stores.cacheGet(k),
-    cachePut: async (e, t) => stores.cachePut(e, t),
-    storeGet: async (k) => stores.storeGet(k),
-    storePut: async (e) => stores.storePut(e),
+    ...asyncStores(stores),
     sheet: async (req) => workbook.handle(req),
   };
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COMMAND_PANELS, registerCommands } from "../../excel-addin/commands/commands.ts";
 import { onPanelRequest, requestPanel } from "../../excel-addin/taskpane/bridge.ts";
-import { fetchOne } from "../../excel-addin/host/driver.ts";
 
 describe("ribbon commands", () => {
   it("each button opens the task pane on its panel and completes the event", async () => {
@@ -24,16 +23,5 @@ describe("ribbon commands", () => {
     requestPanel("monitor", scope);
     expect(onPanelRequest(() => {}, scope)).toEqual({ panel: "monitor" });
     expect(onPanelRequest(() => {}, scope)).toBeUndefined();
-  });
-});
-
-describe("fetch driver", () => {
-  it("turns failures into networkError answers, never exceptions", async () => {
-    const refused = await fetchOne(async () => { throw new TypeError("Failed to fetch"); }, { method: "GET", url: "https://x.test/", headers: {} }, 1000);
-    expect(refused).toMatchObject({ status: 0, networkError: "connection" });
-    const slow = await fetchOne((_u, init) => new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(new Error("aborted")))), { method: "GET", url: "https://x.test/", headers: {} }, 20);
-    expect(slow).toMatchObject({ status: 0, networkError: "timeout" });
-    const ok = await fetchOne(async () => ({ status: 200, headers: new Headers({ "Retry-After": "3" }), text: async () => "{}" }), { method: "GET", url: "https://x.test/", headers: {} }, 1000);
-    expect(ok).toEqual({ status: 200, headers: { "retry-after": "3" }, body: "{}" });
   });
 });

@@ -5,7 +5,7 @@
  * Sleeps advance an optional fake clock instead of waiting, so retries after
  * 429 stay fast when the emulator was created with the same `now`.
  */
-import { memoryStores, type AsyncDriver, type SyncDriver } from "../../shared/core/drivers.ts";
+import { asyncStores, memoryStores, type AsyncDriver, type SyncDriver } from "../../shared/core/drivers.ts";
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import type { Emulator } from "../../emulator/index.ts";
 
@@ -42,10 +42,7 @@ export function emulatorDrivers(emulator: Emulator, opts: EmulatorDriverOptions 
   const async: AsyncDriver = {
     http: async (reqs) => send(reqs),
     sleep: async (ms) => sleep(ms),
-    cacheGet: async (keys) => stores.cacheGet(keys),
-    cachePut: async (entries, ttl) => stores.cachePut(entries, ttl),
-    storeGet: async (keys) => stores.storeGet(keys),
-    storePut: async (entries) => stores.storePut(entries),
+    ...asyncStores(stores),
   };
   return { sync, async, requests, sleeps, stores };
 }

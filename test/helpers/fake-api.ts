@@ -2,7 +2,7 @@
  * A scripted fake of the HTTP side for unit tests: a handler per request,
  * the requests it saw, and both drivers over memoryStores() with a manual clock.
  */
-import { memoryStores, type AsyncDriver, type SyncDriver } from "../../shared/core/drivers.ts";
+import { asyncStores, memoryStores, type AsyncDriver, type SyncDriver } from "../../shared/core/drivers.ts";
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import type { ClientConfig } from "../../shared/api/client.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
@@ -40,10 +40,7 @@ export function fakeApi(handler: Handler, start = Date.UTC(2025, 0, 15, 12)) {
   const async: AsyncDriver = {
     http: async (r) => send(r),
     sleep: async (ms) => { sleeps.push(ms); clock += ms; },
-    cacheGet: async (k) => stores.cacheGet(k),
-    cachePut: async (e, t) => stores.cachePut(e, t),
-    storeGet: async (k) => stores.storeGet(k),
-    storePut: async (e) => stores.storePut(e),
+    ...asyncStores(stores),
   };
   return {
     sync, async, stores, requests, batches, sleeps, now,

@@ -4,7 +4,7 @@
  * nothing really waits), and an answer can be lost after the emulator has
  * charged for it, which is what a dropped connection costs in real life.
  */
-import { memoryStores, type AsyncDriver } from "../../shared/core/drivers.ts";
+import { asyncStores, memoryStores, type AsyncDriver } from "../../shared/core/drivers.ts";
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import type { Emulator } from "../../emulator/index.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
@@ -63,10 +63,7 @@ export function virtualNet(emu: Emulator, clock: VirtualClock, opts: NetOptions 
       return out;
     },
     sleep: async (ms) => clock.advance(ms),
-    cacheGet: async (k) => stores.cacheGet(k),
-    cachePut: async (e, t) => stores.cachePut(e, t),
-    storeGet: async (k) => stores.storeGet(k),
-    storePut: async (e) => stores.storePut(e),
+    ...asyncStores(stores),
   };
   return { driver, log, stores, lostCharged: () => lostCharged };
 }

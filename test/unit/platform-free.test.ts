@@ -1,14 +1,29 @@
 /**
  * shared/ is the core both spreadsheet hosts run: it must not touch a
  * platform global (ARCHITECTURE: "Hosts hand it what it needs"). Only
- * shared/ui/ renders into a DOM. This reads the source, comments removed.
+ * shared/ui/ renders into a DOM, and only shared/web/ sends through fetch.
+ * This reads the source, comments removed; the built Apps Script bundle is
+ * checked for shared/web/ separately.
  */
-import { describe, expect, it } from "vitest";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { buildWithReport } from "../../scripts/build-apps-script.ts";
 
 const ROOT = join(import.meta.dirname, "../../shared");
-const ALLOWED_DIRS = ["ui"];
+const ALLOWED_DIRS = [
+  // The one UI renders into the DOM of the sidebar, the task pane and the playground.
+  "ui",
+  // Code for the fetch-based hosts only (Excel, playground, CLI): fetch, setTimeout, AbortController.
+  // Apps Script has none of them and never imports it (checked on the built Code.js below).
+  "web",
+];
+/** What shared/web/ brings into a bundle: neither exists in Apps Script (UrlFetchApp.fetch is a method, not this). */
+const WEB_ONLY: [string, RegExp][] = [
+  ["AbortController", /\bAbortController\b/],
+  ["fetch(", /(^|[^.\w])fetch\s*\(/m],
+];
 const FORBIDDEN: [string, RegExp][] = [
   ["Apps Script services", /\b(UrlFetchApp|SpreadsheetApp|CacheService|PropertiesService|LockService|ScriptApp|HtmlService|Utilities|Session)\s*\./],
   ["Office.js", /\b(Excel|Office|OfficeRuntime|CustomFunctions)\s*\./],
@@ -53,5 +68,33 @@ describe("shared/ is free of platform globals", () => {
     const probe = withoutComments('const x = 1; // UrlFetchApp.fetch()\nUrlFetchApp.fetch("u");');
     expect(FORBIDDEN[0][1].test(probe.split("\n")[1])).toBe(true);
     expect(FORBIDDEN[0][1].test(probe.split("\n")[0])).toBe(false);
+  });
+});
+
+describe("Apps Script never imports shared/web/", () => {
+  let code = "";
+  beforeAll(async () => {
+    // Built into a temporary directory like test/apps-script, so a test run never rewrites dist/apps-script.
+    const out = mkdtempSync(join(tmpdir(), "platform-free-"));
+    try {
+      await buildWithReport(out);
+      code = readFileSync(join(out, "Code.js"), "utf8");
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("reads the built Code.js", () => {
+    expect(code).toContain("UrlFetchApp");
+  });
+
+  it.each(WEB_ONLY)("the built Code.js contains no %s", (_what, pattern) => {
+    expect(code.match(pattern)?.[0]).toBeUndefined();
+  });
+
+  it("would notice one", () => {
+    expect(WEB_ONLY[0][1].test("const c = new AbortController();")).toBe(true);
+    expect(WEB_ONLY[1][1].test("r = await fetch(url, init)")).toBe(true);
+    expect(WEB_ONLY[1][1].test("UrlFetchApp.fetch(url, o)")).toBe(false);
   });
 });
