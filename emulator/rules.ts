@@ -7,7 +7,7 @@
  */
 import { rule as sharedRule, type Rule } from "../shared/i18n/rules.ts";
 
-export { ruleOfIssue, schemaAt, type Bound, type IssueLike, type Rule } from "../shared/i18n/rules.ts";
+export { formatPath, ruleOfIssue, schemaAt, type Bound, type IssueLike, type Rule } from "../shared/i18n/rules.ts";
 
 const r = (de: string, en: string): Rule => ({ de, en });
 

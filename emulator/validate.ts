@@ -6,7 +6,7 @@ import type * as z from "zod/mini";
 import { COMPANY_ID_PATTERN, MAX_SIZE, PERSON_ID_PATTERN } from "../shared/api/schemas.ts";
 import { INCLUDES, type Include } from "../shared/api/endpoints.ts";
 import { ApiError, invalid } from "./respond.ts";
-import { rule, ruleOfIssue, type IssueLike } from "./rules.ts";
+import { formatPath, rule, ruleOfIssue, type IssueLike } from "./rules.ts";
 
 /** Query parameters that may repeat (their values are merged); any other repeat is a 400. */
 const MULTI_VALUED: readonly string[] = ["include"];
@@ -37,12 +37,6 @@ export function parseBody<T>(schema: z.ZodMiniType<T>, text: string | undefined)
     throw why ? new ApiError("INVALID_INPUT", "unknownFieldRule", { what: f, rule: why }, f) : new ApiError("INVALID_INPUT", "unknownField", { what: f }, f);
   }
   throw invalid(path || "body", why);
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let s = "";
-  for (const p of path) s += typeof p === "number" ? `[${p}]` : (s ? "." : "") + String(p);
-  return s;
 }
 
 export function checkQuery(q: URLSearchParams, allowed: readonly string[]): void {
