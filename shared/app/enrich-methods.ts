@@ -314,12 +314,14 @@ function* progressOf(jobId: string, job: UiJob, result: SheetRunResult | null): 
   const { input, previous, fields } = yield* readBlock(job.spec);
   const mapping = job.spec.mapping ?? {};
   const tasks = input.slice(1).map((r, i) => taskFromRow(i, r, mapping));
-  const total = tasks.filter((t) => !isEmptyTask(t)).length;
-  const counts = { matched: 0, review: 0, notFound: 0, errors: 0 };
+  // Every row of the block counts: the job gives a row without name or id its "skipped: no name" status too.
+  const total = tasks.length;
+  const counts = { matched: 0, review: 0, notFound: 0, errors: 0, skipped: 0 };
   const reviewRows: ReviewRow[] = [];
   previous.forEach((p, i) => {
-    if (!p || isEmptyTask(tasks[i])) return;
+    if (!p) return;
     if (p.outcome === "matched") counts.matched++;
+    else if (p.outcome === "empty") counts.skipped++;
     else if (p.outcome === "not_found") counts.notFound++;
     else if (p.outcome === "error" || p.outcome === "out_of_credits") counts.errors++;
     else if (p.outcome === "review") {
@@ -333,7 +335,7 @@ function* progressOf(jobId: string, job: UiJob, result: SheetRunResult | null): 
     const status = yield* sheet<Cell[][]>({ op: "read", sheet: job.spec.sheet, row: out.row + 1, col: out.col, rows: job.spec.rows - 1, cols: 1 });
     for (const r of reviewRows) r.candidates = parseCandidates(String(status[r.row - out.row - 1]?.[0] ?? ""));
   }
-  const done = previous.filter((p, i) => p && !isEmptyTask(tasks[i])).length;
+  const done = previous.filter((p) => p).length;
   const processed = result ? Math.min(total, Math.max(done, total - result.stats.pending)) : done;
   return {
     jobId,

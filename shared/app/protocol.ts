@@ -187,6 +187,8 @@ export interface EnrichProgressView {
   review: number;
   notFound: number;
   errors: number;
+  /** Rows with neither name nor id ("skipped: no name"): part of total and processed, never sent. */
+  skipped: number;
   creditsSpent: number;
   finished: boolean;
   /** Ambiguous rows waiting for a pick. */

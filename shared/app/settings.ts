@@ -10,7 +10,6 @@ import { PRODUCTION_BASE_URL, type ClientConfig } from "../api/client.ts";
 import { MAX_BATCH } from "../api/schemas.ts";
 import type { OpContext } from "../operations/context.ts";
 import { toLanguage, type Bilingual, type Language } from "../i18n/language.ts";
-import { invalid } from "../core/errors.ts";
 import { checkBaseUrl } from "../api/base-url.ts";
 
 export const SETTINGS_KEYS = {

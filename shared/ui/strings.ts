@@ -89,8 +89,8 @@ export const STRINGS = s({
   unfinishedContinue: { de: "Unterbrochenen Lauf fortsetzen ({done} von {total} Zeilen erledigt)", en: "Continue the unfinished run ({done} of {total} rows done)" },
   progress: { de: "{done} von {total} Zeilen ({pct} %)", en: "{done} of {total} rows ({pct} %)" },
   progressCounts: {
-    de: "Gefunden: {matched} · Prüfen: {review} · Nicht gefunden: {notFound} · Fehler: {errors} · {credits}",
-    en: "Matched: {matched} · Review: {review} · Not found: {notFound} · Errors: {errors} · {credits}",
+    de: "Gefunden: {matched} · Prüfen: {review} · Nicht gefunden: {notFound} · Fehler: {errors} · Übersprungen (kein Name): {skipped} · {credits}",
+    en: "Matched: {matched} · Review: {review} · Not found: {notFound} · Errors: {errors} · Skipped (no name): {skipped} · {credits}",
   },
   reviewTitle: { de: "{n} Zeilen prüfen", en: "Review {n} rows" },
   reviewIntro: { de: "Diese Namen passen zu mehreren Firmen. Wählen Sie die richtige; es wird nicht geraten.", en: "These names fit several companies. Pick the right one; nothing is guessed." },

@@ -43,6 +43,23 @@ describe("enrichStatus: the unfinished run of a document, for a sidebar opened l
   });
 });
 
+describe("enrich progress counts rows without a name", () => {
+  it("a row with neither name nor id is in total and processed, counted as skipped, and costs nothing", async () => {
+    const cells = [["Firma", "Ort"], ["SAP SE", "Walldorf"], ["", "Berlin"], ["Siemens AG", "München"], ["", ""]];
+    const h = harness([{ name: "L", cells }], { deadlineMs: 60_000 });
+    await ready(h);
+    const config = { sheet: "L", headerRow: 1, col: 1, rows: 4, cols: 2, mapping: { name: 0, city: 1, zip: null, register: null, id: null }, fields: ["id", "name"], mode: "batch", rerun: { kind: "newOrFailed" } };
+    const before = h.emu.balance(h.key);
+    let p = await h.call("enrichStart", config);
+    expect(p).toMatchObject({ total: 4, processed: 0, skipped: 0, finished: false });
+    for (let i = 0; i < 5 && !p.finished; i++) p = await h.call("enrichStep", { jobId: p.jobId });
+    expect(p).toMatchObject({ finished: true, total: 4, processed: 4, matched: 2, skipped: 2, errors: 0 });
+    expect(p.matched + p.review + p.notFound + p.errors + p.skipped).toBe(p.total);
+    expect(h.workbook.get("L", 3, 3)).toBe("übersprungen: kein Name");
+    expect(before - h.emu.balance(h.key)).toBe(p.creditsSpent);
+  });
+});
+
 describe("search defaults", () => {
   it("asks for the size and radius the UI's placeholders show when they are left empty", async () => {
     const h = harness();

@@ -324,6 +324,6 @@ function progressView(ui: Ui, p: EnrichProgressView): HTMLElement {
     h("label", { for: "enrich-progress-bar" }, ui.t("progress", { done: p.processed, total: p.total, pct })),
     h("progress", { id: "enrich-progress-bar", attrs: { max: p.total || 1, value: p.processed } }),
     h("p", { class: "cd-note", id: "enrich-counts" },
-      ui.t("progressCounts", { matched: p.matched, review: p.review, notFound: p.notFound, errors: p.errors, credits: creditsText(ui, p.creditsSpent) })),
+      ui.t("progressCounts", { matched: p.matched, review: p.review, notFound: p.notFound, errors: p.errors, skipped: p.skipped, credits: creditsText(ui, p.creditsSpent) })),
     p.lastError ? h("p", { class: "cd-status is-error", role: "alert" }, ui.pick(p.lastError.message)) : null);
 }
