@@ -5,13 +5,20 @@
 import { all, type Operation } from "../core/effects.ts";
 import { CompanyDataError } from "../core/errors.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
-import { cellsOf, isBlank, reader, type Reader } from "./input.ts";
+import { MAX_SIZE } from "../api/schemas.ts";
+import { cellsOf, isBlank, reader, single, type Reader } from "./input.ts";
 import { errorCell, stackLists, type ListPart } from "./cells.ts";
 import type { CellOut, FunctionContext, ParamDef, ParamKind } from "./types.ts";
 
 export function param(name: string, kind: ParamKind, de: string, en: string, opts: { optional?: boolean; range?: boolean } = {}): ParamDef {
   return { name, kind, help: { de, en }, optional: opts.optional ?? false, acceptsRange: opts.range ?? false };
 }
+
+/** The optional `size` argument of the list functions: how many `what` (plural), 1 to the API's MAX_SIZE. */
+export function sizeParam(what: Bilingual, fallback: number): ParamDef {
+  return param("size", "integer", `Anzahl ${what.de}, 1–${MAX_SIZE} (Standard ${fallback})`, `Number of ${what.en}, 1–${MAX_SIZE} (default ${fallback})`, { optional: true });
+}
+export const readSize = (r: Reader, size: unknown, fallback: number): number => r.integer(single(size), "size", 1, MAX_SIZE, fallback);
 
 export const langOf = (fctx: FunctionContext): Language => fctx.ctx.client.language;
 

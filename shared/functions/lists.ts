@@ -7,7 +7,7 @@ import type { Operation } from "../core/effects.ts";
 import type { Bilingual } from "../i18n/language.ts";
 import { cellsOf, isBlank, reader, single } from "./input.ts";
 import { cell, labelText } from "./cells.ts";
-import { h, headers, langOf, listPerInput, param } from "./common.ts";
+import { h, headers, langOf, listPerInput, param, readSize, sizeParam } from "./common.ts";
 import type { CellOut, FunctionContext, FunctionDef, ParamDef } from "./types.ts";
 
 const DEFAULT_SIZE = 10;
@@ -15,7 +15,7 @@ const DEFAULT_SIZE = 10;
 export const DEFAULT_CHANGES_DAYS = 30;
 
 const idParam = param("id", "id", "Firmen-ID oder ein Bereich von IDs (dann eine Tabelle mit der ID vorne)", "Company id, or a range of ids (then one table with the id in front)", { range: true });
-const sizeParam = param("size", "integer", "Anzahl Zeilen, 1–100 (Standard 10)", "Number of rows, 1–100 (default 10)", { optional: true });
+const SIZE = sizeParam(h("Zeilen", "rows"), DEFAULT_SIZE);
 const ID_HEADER = h("Firmen-ID", "Company ID");
 
 /** A list function over company ids: parse, fetch per id, one header. */
@@ -85,12 +85,12 @@ export const CHANGES = listDef({
 export const NEARBY = listDef({
   name: "NEARBY",
   description: h("Firmen in der Nähe einer Firma (1 Credit).", "Companies near a company (1 credit)."),
-  params: [idParam, param("radius_km", "number", "Umkreis in km (Standard des Dienstes)", "Radius in km (the service's default)", { optional: true }), sizeParam],
+  params: [idParam, param("radius_km", "number", "Umkreis in km (Standard des Dienstes)", "Radius in km (the service's default)", { optional: true }), SIZE],
   returns: h("Kopfzeile und je Firma: ID, Name, PLZ, Ort, Branche, Entfernung km", "Header and per company: id, name, postcode, city, industry, distance km"),
   *run(fctx, [id, radius, size]) {
     const r = reader(langOf(fctx));
     const km = r.positive(single(radius), "radius_km", 500);
-    const n = r.integer(single(size), "size", 1, 100, DEFAULT_SIZE);
+    const n = readSize(r, size, DEFAULT_SIZE);
     return yield* perCompanyList(fctx, id, [...COMPANY_COLS, h("Entfernung km", "Distance km")], function* (cid) {
       const res = yield* getNearby(fctx.ctx, cid, km, n);
       return res.companies.map((c) => [...companyCells(c), cell(c.distanceKm)]);
@@ -101,10 +101,10 @@ export const NEARBY = listDef({
 export const PEERS = listDef({
   name: "PEERS",
   description: h("Vergleichbare Firmen (2 Credits).", "Comparable companies (2 credits)."),
-  params: [idParam, sizeParam],
+  params: [idParam, SIZE],
   returns: h("Kopfzeile und je Firma: ID, Name, PLZ, Ort, Branche, Ähnlichkeit", "Header and per company: id, name, postcode, city, industry, similarity"),
   *run(fctx, [id, size]) {
-    const n = reader(langOf(fctx)).integer(single(size), "size", 1, 100, DEFAULT_SIZE);
+    const n = readSize(reader(langOf(fctx)), size, DEFAULT_SIZE);
     return yield* perCompanyList(fctx, id, [...COMPANY_COLS, h("Ähnlichkeit", "Similarity")], function* (cid) {
       const res = yield* getPeers(fctx.ctx, cid, n);
       return res.companies.map((c) => [...companyCells(c), cell(c.score)]);
@@ -117,7 +117,7 @@ export const SIMILAR: FunctionDef = {
   description: h("Firmen, die den angegebenen ähneln (2 Credits).", "Companies similar to the given ones (2 credits)."),
   params: [
     param("ids", "id", `Eine oder mehrere Firmen-IDs (Bereich, höchstens ${MAX_SIMILAR_IDS}) als Vorbild`, `One or more company ids (a range, at most ${MAX_SIMILAR_IDS}) as examples`, { range: true }),
-    sizeParam,
+    SIZE,
   ],
   returns: h("Kopfzeile und je Firma: ID, Name, PLZ, Ort, Branche, Ähnlichkeit", "Header and per company: id, name, postcode, city, industry, similarity"),
   shape: "list",
@@ -125,7 +125,7 @@ export const SIMILAR: FunctionDef = {
   *run(fctx, [idsArg, size]) {
     const lang = langOf(fctx);
     const r = reader(lang);
-    const n = r.integer(single(size), "size", 1, 100, DEFAULT_SIZE);
+    const n = readSize(r, size, DEFAULT_SIZE);
     const values = cellsOf(idsArg).values.filter((v) => !isBlank(v));
     if (values.length === 0) throw r.fail("ids", { de: "fehlt", en: "is required" });
     const ids = [...new Set(values.map((v) => r.id(v, "ids")))];

@@ -6,7 +6,7 @@ import { search, suggest } from "../operations/company.ts";
 import { resolveMany, resolveOne, type ResolvedRow } from "../operations/resolve.ts";
 import { cellsOf, isBlank, reader, single, zipOrRegister, type Reader } from "./input.ts";
 import { cell, errorCell, labelText } from "./cells.ts";
-import { h, headers, langOf, listPerInput, param } from "./common.ts";
+import { h, headers, langOf, listPerInput, param, readSize, sizeParam } from "./common.ts";
 import type { CellOut, FunctionContext, FunctionDef } from "./types.ts";
 
 const { size: DEFAULT_SIZE, radiusKm: DEFAULT_RADIUS_KM } = SEARCH_DEFAULTS;
@@ -39,7 +39,7 @@ export const SEARCH: FunctionDef = {
   description: h("Sucht Firmen per Freitext, optional im Umkreis eines Orts.", "Searches companies by free text, optionally around a place."),
   params: [
     param("query", "text", "Suchtext, z. B. Name, Branche oder Stichworte (ein Bereich liefert eine Tabelle je Suchtext)", "Search text such as a name, industry or keywords (a range gives one table per text)", { range: true }),
-    param("size", "integer", `Anzahl Treffer, 1–100 (Standard ${DEFAULT_SIZE})`, `Number of results, 1–100 (default ${DEFAULT_SIZE})`, { optional: true }),
+    sizeParam(h("Treffer", "results"), DEFAULT_SIZE),
     param("near", "text", "Ort, PLZ oder \"Breite, Länge\" für die Umkreissuche", "City, postcode or \"lat, lon\" for a proximity search", { optional: true }),
     param("radius_km", "number", `Umkreis in km (Standard ${DEFAULT_RADIUS_KM})`, `Radius in km (default ${DEFAULT_RADIUS_KM})`, { optional: true }),
   ],
@@ -49,7 +49,7 @@ export const SEARCH: FunctionDef = {
   *run(fctx, [query, size, near, radius]) {
     const lang = langOf(fctx);
     const r = reader(lang);
-    const n = r.integer(single(size), "size", 1, 100, DEFAULT_SIZE);
+    const n = readSize(r, size, DEFAULT_SIZE);
     const nearF = parseNear(single(near), single(radius), r);
     const cols = [...COMPANY_COLS, h("Relevanz", "Score"), ...(nearF ? [h("Entfernung km", "Distance km")] : [])];
     // A place alone is a valid search: an empty text then means "everything near".
@@ -74,14 +74,14 @@ export const SUGGEST: FunctionDef = {
   description: h("Vervollständigt Firmennamen (kostenlos).", "Autocompletes company names (free)."),
   params: [
     param("prefix", "text", "Anfang des Firmennamens", "Start of the company name", { range: true }),
-    param("size", "integer", "Anzahl Vorschläge, 1–100 (Standard 10)", "Number of suggestions, 1–100 (default 10)", { optional: true }),
+    sizeParam(h("Vorschläge", "suggestions"), DEFAULT_SIZE),
   ],
   returns: h("Kopfzeile und eine Zeile je Vorschlag: ID, Name, Ort", "Header and one row per suggestion: id, name, city"),
   shape: "list",
   spendsCredits: false,
   *run(fctx, [prefix, size]) {
     const lang = langOf(fctx);
-    const n = reader(lang).integer(single(size), "size", 1, 100, DEFAULT_SIZE);
+    const n = readSize(reader(lang), size, DEFAULT_SIZE);
     const cols = [h("Firmen-ID", "Company ID"), h("Name", "Name"), h("Ort", "City")];
     return yield* listPerInput(fctx, prefix, (v, r) => r.text(v, "prefix", 200), (t) => t, function* (p) {
       const res = yield* suggest(fctx.ctx, p, n);

@@ -248,28 +248,30 @@ function resultCells(lang: Language, row: Row, st: CompanyState | null | undefin
   };
 }
 
-/** Write one value per row into some columns: one block per run of adjacent columns. */
-function* writeColumns(sheetName: string, firstRow: number, cols: number[], values: Cell[][]): Operation<void> {
+/** Runs of adjacent columns among `cols` (0-based, any order): each run's first column (1-based) and which entries of `cols` it holds, in column order. */
+function adjacentRuns(cols: number[]): { col: number; keys: number[] }[] {
   const order = cols.map((c, k) => ({ c, k })).sort((a, b) => a.c - b.c);
+  const runs: { col: number; keys: number[] }[] = [];
   let start = 0;
   while (start < order.length) {
     let end = start + 1;
     while (end < order.length && order[end].c === order[end - 1].c + 1) end++;
-    const part = order.slice(start, end);
-    yield* sheet({ op: "write", sheet: sheetName, row: firstRow, col: part[0].c + 1, values: values.map((row) => part.map((p) => row[p.k])) });
+    runs.push({ col: order[start].c + 1, keys: order.slice(start, end).map((p) => p.k) });
     start = end;
+  }
+  return runs;
+}
+
+/** Write one value per row into some columns: one block per run of adjacent columns. */
+function* writeColumns(sheetName: string, firstRow: number, cols: number[], values: Cell[][]): Operation<void> {
+  for (const run of adjacentRuns(cols)) {
+    yield* sheet({ op: "write", sheet: sheetName, row: firstRow, col: run.col, values: values.map((row) => run.keys.map((k) => row[k])) });
   }
 }
 
 function* colourColumns(sheetName: string, firstRow: number, cols: number[], colours: string[][]): Operation<void> {
-  const order = cols.map((c, k) => ({ c, k })).sort((a, b) => a.c - b.c);
-  let start = 0;
-  while (start < order.length) {
-    let end = start + 1;
-    while (end < order.length && order[end].c === order[end - 1].c + 1) end++;
-    const part = order.slice(start, end);
-    yield* sheet({ op: "colour", sheet: sheetName, row: firstRow, col: part[0].c + 1, colours: colours.map((row) => part.map((p) => row[p.k])) });
-    start = end;
+  for (const run of adjacentRuns(cols)) {
+    yield* sheet({ op: "colour", sheet: sheetName, row: firstRow, col: run.col, colours: colours.map((row) => run.keys.map((k) => row[k])) });
   }
 }
 
