@@ -1,6 +1,6 @@
 /** Pieces several panels share: the company table and the cost line. */
 import type { CompanyRow, CostView } from "../../app/protocol.ts";
-import type { Ui } from "../app.ts";
+import type { PanelState, Ui } from "../app.ts";
 import { formatNumber } from "../app.ts";
 import { h } from "../dom.ts";
 
@@ -15,6 +15,16 @@ export function button(id: string, label: string, onClick: (btn: HTMLButtonEleme
   });
   b.textContent = label;
   return b;
+}
+
+/** "Insert": the selected companies (all when none is selected) at the cursor, with a header row. */
+export function insertButton(ui: Ui, s: PanelState, id: string, companies: CompanyRow[], selected: Set<string>): HTMLButtonElement {
+  return button(id, ui.t("insertSelected", { n: selected.size || companies.length }), (b) =>
+    void ui.run(s, b, async () => {
+      const chosen = companies.filter((c) => selected.size === 0 || selected.has(c.id));
+      const out = await ui.call("insertSearchResults", { companies: chosen, header: true });
+      s.message = { kind: "success", text: { de: `${out.rows} Zeilen in ${out.sheet} eingefügt.`, en: `${out.rows} rows inserted into ${out.sheet}.` } };
+    }), { disabled: companies.length === 0 });
 }
 
 export function creditsText(ui: Ui, credits: number): string {

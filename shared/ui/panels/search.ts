@@ -3,7 +3,7 @@ import { SEARCH_DEFAULTS, type CostView, type SearchOutput } from "../../app/pro
 import type { PanelState, Ui } from "../app.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "./registry.ts";
-import { button, companyTable, costLine } from "./common.ts";
+import { button, companyTable, costLine, insertButton } from "./common.ts";
 
 interface SearchState extends PanelState {
   query?: string;
@@ -81,12 +81,7 @@ export const searchPanel: PanelDef = {
         h("h2", null, ui.t("resultsTitle", { n: s.result.companies.length, total: s.result.total ?? s.result.companies.length })),
         companyTable(ui, "search", s.result.companies, s.selected, () => ui.rerender(), { distance: !!(s.place ?? "").trim(), score: true }),
         h("div", { class: "cd-actions" },
-          button("search-insert", ui.t("insertSelected", { n: s.selected.size || s.result.companies.length }), (b) =>
-            void ui.run(s, b, async () => {
-              const chosen = s.result!.companies.filter((c) => s.selected!.size === 0 || s.selected!.has(c.id));
-              const out = await ui.call("insertSearchResults", { companies: chosen, header: true });
-              s.message = { kind: "success", text: { de: `${out.rows} Zeilen in ${out.sheet} eingefügt.`, en: `${out.rows} rows inserted into ${out.sheet}.` } };
-            }), { disabled: s.result.companies.length === 0 }),
+          insertButton(ui, s, "search-insert", s.result.companies, s.selected),
           button("search-similar", ui.t("findSimilarToSelected"), () => ui.show("similar", { ids: [...s.selected!] }), { disabled: s.selected.size === 0 })))
       : null;
     return h("div", { class: "cd-search" }, form, results);

@@ -3,7 +3,7 @@ import type { CostView, SimilarOutput } from "../../app/protocol.ts";
 import type { PanelState, Ui } from "../app.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "./registry.ts";
-import { button, companyTable, costLine } from "./common.ts";
+import { button, companyTable, costLine, insertButton } from "./common.ts";
 import { spentMessage } from "./search.ts";
 
 interface SimilarState extends PanelState {
@@ -100,12 +100,7 @@ export const similarPanel: PanelDef = {
         ? h("section", { class: "cd-results", attrs: { "aria-label": ui.t("results") } },
           companyTable(ui, "similar", s.result.companies, s.selected, () => ui.rerender(), { score: true }),
           h("div", { class: "cd-actions" },
-            button("similar-insert", ui.t("insertSelected", { n: s.selected.size || s.result.companies.length }), (b) =>
-              void ui.run(s, b, async () => {
-                const chosen = s.result!.companies.filter((c) => s.selected!.size === 0 || s.selected!.has(c.id));
-                const out = await ui.call("insertSearchResults", { companies: chosen, header: true });
-                s.message = { kind: "success", text: { de: `${out.rows} Zeilen in ${out.sheet} eingefügt.`, en: `${out.rows} rows inserted into ${out.sheet}.` } };
-              }), { disabled: s.result.companies.length === 0 })))
+            insertButton(ui, s, "similar-insert", s.result.companies, s.selected)))
         : null);
   },
 };
