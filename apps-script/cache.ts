@@ -9,9 +9,9 @@
  * never fills the store's last DURABLE_RESERVE_BYTES, and it gives its space
  * back (`yieldSpace`) when a state write does not fit.
  */
-import { hash128 } from "../shared/operations/cache-key.ts";
+import { hash128, utf8Length } from "../shared/operations/cache-key.ts";
 import { readValues, writeValues } from "./properties.ts";
-import { STORE_QUOTA_BYTES, storeBytes, utf8Bytes } from "./quota.ts";
+import { STORE_QUOTA_BYTES, storeBytes } from "./quota.ts";
 
 type Cache = GoogleAppsScript.Cache.Cache;
 type Props = GoogleAppsScript.Properties.Properties;
@@ -119,8 +119,8 @@ export class AnswerCache {
     for (const key of Object.keys(all)) {
       if (!key.startsWith(DURABLE_PREFIX) || key.includes("#") || key in skip) continue;
       const [text] = readValues(this.durable!, [key], all);
-      let bytes = utf8Bytes(key) + utf8Bytes(all[key]);
-      for (let i = 1; `${key}#${i}` in all; i++) bytes += utf8Bytes(`${key}#${i}`) + utf8Bytes(all[`${key}#${i}`]);
+      let bytes = utf8Length(key) + utf8Length(all[key]);
+      for (let i = 1; `${key}#${i}` in all; i++) bytes += utf8Length(`${key}#${i}`) + utf8Length(all[`${key}#${i}`]);
       out.push({ key, chars: text?.length ?? 0, bytes, e: parse(text)?.e ?? 0 });
     }
     return out.sort((a, b) => a.e - b.e);
@@ -136,7 +136,7 @@ export class AnswerCache {
     const entries = this.entries(all, incoming);
     const inChars = Object.values(incoming).reduce((s, v) => s + v.length, 0);
     // Parts add a little; count the incoming text as it will be stored.
-    const inBytes = Object.entries(incoming).reduce((s, [k, v]) => s + utf8Bytes(k) + utf8Bytes(v) + 64, 0);
+    const inBytes = Object.entries(incoming).reduce((s, [k, v]) => s + utf8Length(k) + utf8Length(v) + 64, 0);
     let chars = inChars;
     let cacheBytes = inBytes;
     for (const x of entries) {
@@ -144,7 +144,7 @@ export class AnswerCache {
       cacheBytes += x.bytes;
     }
     // Whatever is not this layer's (incoming keys replace their old values) stays as it is.
-    const replaced = Object.keys(incoming).reduce((s, k) => s + (k in all ? utf8Bytes(k) + utf8Bytes(all[k]) : 0), 0);
+    const replaced = Object.keys(incoming).reduce((s, k) => s + (k in all ? utf8Length(k) + utf8Length(all[k]) : 0), 0);
     const others = storeBytes(all) - entries.reduce((s, x) => s + x.bytes, 0) - replaced;
     const roomBytes = STORE_QUOTA_BYTES - DURABLE_RESERVE_BYTES - others;
     if (inBytes > roomBytes) return null;

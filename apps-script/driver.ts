@@ -22,7 +22,8 @@ import { readValues, writeValues } from "./properties.ts";
 import { AnswerCache } from "./cache.ts";
 import { SheetHost } from "./sheet.ts";
 import { gas } from "./services.ts";
-import { isQuotaError, storageFull, utf8Bytes } from "./quota.ts";
+import { isQuotaError, storageFull } from "./quota.ts";
+import { utf8Length } from "../shared/operations/cache-key.ts";
 
 export interface AppsScriptDriver extends SyncDriver {
   /** Write gathered sheet changes, then the store writes that waited for them; release a held lock. */
@@ -116,7 +117,7 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     } catch (e) {
       if (!isQuotaError(e)) throw e;
     }
-    const needed = Object.entries(entries).reduce((s, [k, v]) => s + utf8Bytes(k) + (v === null ? 0 : utf8Bytes(v) + 64), 0);
+    const needed = Object.entries(entries).reduce((s, [k, v]) => s + utf8Length(k) + (v === null ? 0 : utf8Length(v) + 64), 0);
     // First what this write needs (with room to spare), then, if the store's accounting differs, all of it.
     for (const bytes of [needed * 2 + 4096, Infinity]) {
       if (answers().yieldSpace(bytes) === 0) continue;

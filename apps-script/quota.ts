@@ -7,6 +7,8 @@
  * can be asked again); a write that still does not fit is a clear message.
  */
 import { CompanyDataError } from "../shared/core/errors.ts";
+// The core's UTF-8 count: plain code-unit arithmetic, as Apps Script has neither Buffer nor TextEncoder.
+import { utf8Length } from "../shared/operations/cache-key.ts";
 import type { Bilingual, Language } from "../shared/i18n/language.ts";
 
 /** Bytes one property store may hold (keys and values). */
@@ -22,25 +24,10 @@ export const STORE_QUOTA_BYTES = 500 * 1024;
  */
 export const MAX_PORTFOLIO = 1100;
 
-/** UTF-8 bytes of a string, without Buffer or TextEncoder (neither exists in Apps Script). */
-export function utf8Bytes(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
 /** Bytes a set of properties takes (keys and values). */
 export function storeBytes(all: Record<string, string>): number {
   let n = 0;
-  for (const k of Object.keys(all)) n += utf8Bytes(k) + utf8Bytes(String(all[k]));
+  for (const k of Object.keys(all)) n += utf8Length(k) + utf8Length(String(all[k]));
   return n;
 }
 
