@@ -112,7 +112,7 @@ export const PEERS = listDef({
   },
 });
 
-export const SIMILAR: FunctionDef = {
+export const SIMILAR = listDef({
   name: "SIMILAR",
   description: h("Firmen, die den angegebenen ähneln (2 Credits).", "Companies similar to the given ones (2 credits)."),
   params: [
@@ -120,8 +120,6 @@ export const SIMILAR: FunctionDef = {
     SIZE,
   ],
   returns: h("Kopfzeile und je Firma: ID, Name, PLZ, Ort, Branche, Ähnlichkeit", "Header and per company: id, name, postcode, city, industry, similarity"),
-  shape: "list",
-  spendsCredits: true,
   *run(fctx, [idsArg, size]) {
     const lang = langOf(fctx);
     const r = reader(lang);
@@ -134,7 +132,7 @@ export const SIMILAR: FunctionDef = {
     const res = yield* getSimilar(fctx.ctx, ids, n);
     return [headers([...COMPANY_COLS, h("Ähnlichkeit", "Similarity")], lang), ...res.companies.map((c) => [...companyCells(c), cell(c.score)])];
   },
-};
+});
 
 export const PERSON_COMPANIES = listDef({
   name: "PERSON_COMPANIES",
