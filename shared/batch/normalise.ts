@@ -9,8 +9,12 @@ import { invalid } from "../core/errors.ts";
 import { got, rule } from "../i18n/rules.ts";
 import { FIELD_LABELS, fieldLabel } from "../i18n/fields.ts";
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower case, German transliteration (ä=ae ö=oe ü=ue ß=ss), other accents dropped. */
 function fold(s: string): string {
+  // Plain ASCII (most names) needs only lower case: NFC/NFD and the umlaut and accent rules cannot change it.
+  if (ASCII.test(s)) return s.toLowerCase();
   return s
     .normalize("NFC")
     .toLowerCase()
@@ -24,32 +28,32 @@ function fold(s: string): string {
  * text padded with spaces, longest forms first so "kommanditgesellschaft auf
  * aktien" wins over "kommanditgesellschaft".
  */
-const LEGAL_FORMS: [RegExp, string][] = [
-  [/ gesellschaft mit beschraenkter haftung /g, " gmbh "],
-  [/ gesellschaft mbh /g, " gmbh "],
-  [/ mit beschraenkter haftung /g, " mbh "],
-  [/ unternehmergesellschaft haftungsbeschraenkt /g, " ug "],
-  [/ unternehmergesellschaft /g, " ug "],
-  [/ ug haftungsbeschraenkt /g, " ug "],
-  [/ ug hb /g, " ug "],
-  [/ kommanditgesellschaft auf aktien /g, " kgaa "],
-  [/ kommanditgesellschaft /g, " kg "],
-  [/ kg aa /g, " kgaa "],
-  [/ aktiengesellschaft /g, " ag "],
-  [/ offene handelsgesellschaft /g, " ohg "],
-  [/ societas europaea /g, " se "],
-  [/ europaeische gesellschaft /g, " se "],
-  [/ eingetragene genossenschaft /g, " eg "],
-  [/ eingetragener kaufmann /g, " ek "],
-  [/ eingetragene kauffrau /g, " ek "],
-  [/ e kfm /g, " ek "],
-  [/ ekfm /g, " ek "],
-  [/ e kfr /g, " ek "],
-  [/ gesellschaft buergerlichen rechts /g, " gbr "],
-  [/ partnerschaftsgesellschaft /g, " partg "],
-  [/ compagnie /g, " co "],
-  [/ cie /g, " co "],
-  [/ and /g, " und "],
+const LEGAL_FORMS: [string, string][] = [
+  [" gesellschaft mit beschraenkter haftung ", " gmbh "],
+  [" gesellschaft mbh ", " gmbh "],
+  [" mit beschraenkter haftung ", " mbh "],
+  [" unternehmergesellschaft haftungsbeschraenkt ", " ug "],
+  [" unternehmergesellschaft ", " ug "],
+  [" ug haftungsbeschraenkt ", " ug "],
+  [" ug hb ", " ug "],
+  [" kommanditgesellschaft auf aktien ", " kgaa "],
+  [" kommanditgesellschaft ", " kg "],
+  [" kg aa ", " kgaa "],
+  [" aktiengesellschaft ", " ag "],
+  [" offene handelsgesellschaft ", " ohg "],
+  [" societas europaea ", " se "],
+  [" europaeische gesellschaft ", " se "],
+  [" eingetragene genossenschaft ", " eg "],
+  [" eingetragener kaufmann ", " ek "],
+  [" eingetragene kauffrau ", " ek "],
+  [" e kfm ", " ek "],
+  [" ekfm ", " ek "],
+  [" e kfr ", " ek "],
+  [" gesellschaft buergerlichen rechts ", " gbr "],
+  [" partnerschaftsgesellschaft ", " partg "],
+  [" compagnie ", " co "],
+  [" cie ", " co "],
+  [" and ", " und "],
 ];
 
 /** "g m b h" (from "G.m.b.H.") → "gmbh": runs of two or more single letters are one token. */
@@ -71,9 +75,30 @@ function joinLetterRuns(tokens: string[]): string[] {
   return out;
 }
 
+/**
+ * Recent names and their normal forms. One enrichment asks for the same row's
+ * key several times (plan, memo, checkpoint); the normal form is a pure
+ * function of the text, so a bounded memo (cleared when full: memory stays
+ * flat on a 100,000-row file) gives the same answers without the work.
+ */
+const NAME_MEMO_SIZE = 4096;
+/** Longer texts (hostile input, 10,000 characters) are computed, not kept. */
+const NAME_MEMO_MAX_LENGTH = 200;
+const nameMemo = new Map<string, string>();
+
 /** The normal form of a company name (a key, not a display text). */
 export function normaliseName(s: string): string {
   if (typeof s !== "string") return "";
+  if (s.length > NAME_MEMO_MAX_LENGTH) return computeName(s);
+  let n = nameMemo.get(s);
+  if (n === undefined) {
+    if (nameMemo.size >= NAME_MEMO_SIZE) nameMemo.clear();
+    nameMemo.set(s, (n = computeName(s)));
+  }
+  return n;
+}
+
+function computeName(s: string): string {
   let t = fold(s)
     .replace(/[&+]/g, " und ")
     // Any punctuation separates words; "G.m.b.H." becomes single letters joined below.
@@ -82,7 +107,13 @@ export function normaliseName(s: string): string {
   if (t === "") return "";
   t = " " + joinLetterRuns(t.split(/\s+/)).join(" ") + " ";
   // Forms may be adjacent ("gmbh und co kg"); two passes catch overlaps at shared spaces.
-  for (let pass = 0; pass < 2; pass++) for (const [re, to] of LEGAL_FORMS) t = t.replace(re, to);
+  // A pass that changed nothing would change nothing the second time either.
+  for (let pass = 0; pass < 2; pass++) {
+    const before = t;
+    // split/join = replace every occurrence (replaceAll is newer than the bundles' es2019 target).
+    for (const [from, to] of LEGAL_FORMS) if (t.includes(from)) t = t.split(from).join(to);
+    if (t === before) break;
+  }
   return t.replace(/\s+/g, " ").trim();
 }
 

@@ -53,9 +53,20 @@ export function utf8Length(s: string): number {
   return n;
 }
 
+/**
+ * utf8Length(s) <= max, without counting when the length alone decides:
+ * utf8Length gives every code unit at least 1 byte and at most 4 (a high
+ * surrogate counts 4, with the unit after it, or alone at the end).
+ */
+export function fitsUtf8(s: string, max: number): boolean {
+  if (s.length * 4 <= max) return true;
+  if (s.length > max) return false;
+  return utf8Length(s) <= max;
+}
+
 /** A key of at most 250 characters (and bytes): readable when short, hashed when long. */
 export function boundedKey(full: string): string {
-  if (utf8Length(full) <= MAX_KEY_LENGTH) return full;
+  if (fitsUtf8(full, MAX_KEY_LENGTH)) return full;
   return `h:${hash128(full)}:${full.length}`;
 }
 

@@ -9,7 +9,7 @@ import { endpoint, type EndpointId } from "../api/endpoints.ts";
 import { cacheGet, cachePut, type Operation } from "../core/effects.ts";
 import { CompanyDataError } from "../core/errors.ts";
 import type { OpContext } from "./context.ts";
-import { callKey, MAX_VALUE_LENGTH, utf8Length } from "./cache-key.ts";
+import { callKey, fitsUtf8, MAX_VALUE_LENGTH } from "./cache-key.ts";
 
 /** NOT_FOUND is remembered at most this long: a company registered today should show up soon. */
 export const NOT_FOUND_TTL_SECONDS = 600;
@@ -67,7 +67,7 @@ export function* cachedCallMany<T = unknown>(ctx: OpContext, specs: CallSpec[]):
     if (r.ok) {
       const text = JSON.stringify({ v: 1, ok: true, data: r.data } satisfies Cached);
       // CacheService rejects values above 100 KB: such answers are simply not cached.
-      if (utf8Length(text) <= MAX_VALUE_LENGTH) store[keys[i]] = text;
+      if (fitsUtf8(text, MAX_VALUE_LENGTH)) store[keys[i]] = text;
     } else if (r.error.code === "NOT_FOUND") {
       storeNotFound[keys[i]] = JSON.stringify({ v: 1, ok: false, code: "NOT_FOUND", field: r.error.details.field } satisfies Cached);
     }

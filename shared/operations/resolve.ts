@@ -13,7 +13,7 @@ import { CompanyDataError, invalid } from "../core/errors.ts";
 import { got, rule } from "../i18n/rules.ts";
 import { chunk, dedupe, scatter } from "../batch/plan.ts";
 import type { OpContext } from "./context.ts";
-import { boundedKey, utf8Length, MAX_VALUE_LENGTH } from "./cache-key.ts";
+import { boundedKey, fitsUtf8, MAX_VALUE_LENGTH } from "./cache-key.ts";
 import { NOT_FOUND_TTL_SECONDS } from "./cached.ts";
 import * as V from "./validate.ts";
 
@@ -122,7 +122,7 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
       const a = answers[d]!;
       if (a.status === "error") continue; // errors are never cached
       const text = JSON.stringify({ v: 1, ...a });
-      if (utf8Length(text) > MAX_VALUE_LENGTH) continue; // too large for CacheService: not cached
+      if (!fitsUtf8(text, MAX_VALUE_LENGTH)) continue; // too large for CacheService: not cached
       (a.status === "not_found" ? notFound : found)[keys[d]] = text;
     }
     yield* cachePut(found, ttl);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { runSync } from "../../shared/core/drivers.ts";
 import { cachedCallMany, NOT_FOUND_TTL_SECONDS } from "../../shared/operations/cached.ts";
-import { boundedKey, callKey, canonicalJson, hash128, MAX_KEY_LENGTH } from "../../shared/operations/cache-key.ts";
+import { boundedKey, callKey, canonicalJson, fitsUtf8, hash128, MAX_KEY_LENGTH, utf8Length } from "../../shared/operations/cache-key.ts";
 import type { CallSpec } from "../../shared/api/client.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 
@@ -104,6 +104,14 @@ describe("cache keys", () => {
     }));
     expect(boundedKey("short")).toBe("short");
     expect(boundedKey("ä".repeat(200))).toMatch(/^h:[0-9a-f]{32}:200$/);
+  });
+  test("fitsUtf8 (the size check that skips counting when the length decides) agrees with the UTF-8 length", () => {
+    // Lone surrogates included: utf8Length counts a high one as 4 bytes, and the check must agree with it exactly.
+    const unit = fc.constantFrom("a", "ß", "€", "😀", "\ud800", "\udc00");
+    fc.assert(fc.property(fc.array(unit, { maxLength: 120 }), fc.integer({ min: 0, max: 500 }), (parts, max) => {
+      const s = parts.join("");
+      expect(fitsUtf8(s, max)).toBe(utf8Length(s) <= max);
+    }));
   });
   test("hash128 is FNV-1a (known vector) and stable", () => {
     expect(hash128("").slice(0, 16)).toBe("cbf29ce484222325");
