@@ -163,6 +163,9 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
     return m;
   };
   const attempts = specs.map(() => 0);
+  /** Failed attempts, and waits a 429 scheduled with Retry-After (see RetryPolicy). */
+  const failures = specs.map(() => 0);
+  const waits = specs.map(() => 0);
   /** Pending calls and when each may go next (input order kept within a time). */
   const readyAt = new Map<number, number>();
   specs.forEach((_, i) => { if (requests[i] !== undefined) readyAt.set(i, -Infinity); });
@@ -239,8 +242,18 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
       results[i] = { ok: false, error: outcome.error, attempts: attempt };
       if (outcome.error.code === "RATE_LIMITED") bucketFor(i)?.exhausted(after, outcome.error.details.retryAt);
       if (!outcome.error.transient) return;
-      const retryAfterMs = outcome.error.details.retryAt !== undefined ? Math.max(0, outcome.error.details.retryAt - after) : undefined;
-      const delay = nextDelay({ n: attempt, retryAfterMs, policy, now: after, deadline: cfg.deadline, random: cfg.random });
+      const retryAt = outcome.error.details.retryAt;
+      const retryAfterMs = retryAt !== undefined ? Math.max(0, retryAt - after) : undefined;
+      const scheduled = outcome.error.code === "RATE_LIMITED" && retryAfterMs !== undefined;
+      let delay: number | null;
+      if (scheduled) {
+        waits[i]++;
+        const inTime = cfg.deadline === undefined || after + retryAfterMs! < cfg.deadline;
+        delay = waits[i] <= policy.maxRateLimitWaits && inTime ? retryAfterMs! : null;
+      } else {
+        failures[i]++;
+        delay = nextDelay({ n: failures[i], retryAfterMs, policy, now: after, deadline: cfg.deadline, random: cfg.random });
+      }
       if (delay === null) return;
       retry.push(i);
       wait = Math.max(wait, delay);

@@ -4,13 +4,19 @@
  * and never wait past the caller's deadline.
  */
 export interface RetryPolicy {
-  /** Attempts in all, the first included. */
+  /** Attempts in all, the first included (failures the server did not schedule). */
   maxAttempts: number;
+  /**
+   * Waits on a 429 that says when to come back (Retry-After). The server asked
+   * us to wait, it did not fail, so these do not use up `maxAttempts`; they are
+   * bounded by this count and by the deadline.
+   */
+  maxRateLimitWaits: number;
   baseMs: number;
   capMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseMs: 250, capMs: 8_000 };
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, maxRateLimitWaits: 20, baseMs: 250, capMs: 8_000 };
 
 const HTTP_DATE = [
   /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/, // IMF-fixdate

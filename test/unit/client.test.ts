@@ -1,3 +1,4 @@
+import { DEFAULT_RETRY } from "../../shared/core/retry.ts";
 import { describe, expect, test } from "vitest";
 import { buildRequest, call, callMany, interpret } from "../../shared/api/client.ts";
 import { runSync } from "../../shared/core/drivers.ts";
@@ -121,6 +122,18 @@ describe("callMany", () => {
     expect(!r.ok && r.error.code).toBe("NETWORK");
     expect(api.requests).toHaveLength(5);
     expect(api.sleeps).toEqual([125, 250, 500, 1000]);
+  });
+  test("a 429 that says when to come back is waited out without using up attempts, up to maxRateLimitWaits", () => {
+    let calls = 0;
+    const api = fakeApi(() => (++calls <= 8 ? json(429, {}, { "retry-after": "2" }) : json(200, { credits: 7 })), NOW);
+    const { ctx } = testContext(api.now);
+    const [r] = runSync(callMany(ctx.client, [{ endpoint: "account" }]), api.sync);
+    expect(r.ok).toBe(true); // 8 scheduled waits > maxAttempts (5), still answered
+    expect(api.sleeps).toEqual(new Array(8).fill(2_000));
+    const endless = fakeApi(() => json(429, {}, { "retry-after": "1" }), NOW);
+    const [e] = runSync(callMany(testContext(endless.now).ctx.client, [{ endpoint: "account" }]), endless.sync);
+    expect(!e.ok && e.error.code).toBe("RATE_LIMITED");
+    expect(endless.requests).toHaveLength(DEFAULT_RETRY.maxRateLimitWaits + 1);
   });
   test("non-transient errors are not retried", () => {
     const api = fakeApi(() => json(402, {}), NOW);
