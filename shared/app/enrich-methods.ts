@@ -14,7 +14,7 @@ import { detectColumns, type ColumnMapping, type InputRole } from "../enrich/col
 import { DEFAULT_FIELDS, FIELD_GROUPS, FIELDS, GROUP_COST, GROUP_LABEL, fieldNeeds, selectFields } from "../enrich/fields.ts";
 import { taskFromRow, isEmptyTask } from "../enrich/chunk.ts";
 import { outputBlock, selectRows, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/job.ts";
-import { isOutputHeader, readPrevious, type PreviousRow } from "../enrich/rows.ts";
+import { findOutputBlock, isOutputHeader, readPrevious, type PreviousRow } from "../enrich/rows.ts";
 import { applyReviewPicks, enrichSheet } from "../enrich/run.ts";
 import { errorView } from "./errors.ts";
 import { got, notAnId, rule } from "../i18n/rules.ts";
@@ -43,18 +43,22 @@ export const TIME_MODEL = { freeResolvePerSecond: 2, availabilityPerSecond: 5, p
 export function* readSelectionMethod(_deps: AppDeps, _input: unknown): Operation<SelectionView> {
   const sel = yield* sheet<SelectionInfo>({ op: "selection" });
   const values = sel.values ?? [];
-  const cols = values.reduce((w, r) => Math.max(w, r.length), 0);
   const ids = new Set<string>();
   for (const row of values) for (const v of row) for (const m of String(v ?? "").toUpperCase().match(ID_ANYWHERE) ?? []) if (ids.size < 20) ids.add(m);
+  // The add-on's own output of an earlier run is not input: the table is what stands left of it.
+  const found = findOutputBlock(values[0] ?? []);
+  const width = values.reduce((w, r) => Math.max(w, r.length), 0);
+  const cols = found ? found.start : width;
   return {
     sheet: sel.sheet,
     row: sel.row,
     col: sel.col,
     rows: values.length,
     cols,
-    headers: (values[0] ?? []).map((v) => String(v ?? "")),
-    sample: values.slice(1, 6),
+    headers: (values[0] ?? []).slice(0, cols).map((v) => String(v ?? "")),
+    sample: values.slice(1, 6).map((r) => r.slice(0, cols)),
     ids: [...ids],
+    output: found ? { col: sel.col + found.start, fields: found.fields } : null,
   };
 }
 

@@ -124,6 +124,13 @@ export interface SelectionView {
   sample: Cell[][];
   /** Distinct company ids found anywhere in the selection (at most 20), for Find similar. */
   ids: string[];
+  /**
+   * An earlier run's output block inside the selection: `cols`, `headers` and
+   * `sample` then stop left of it (that is the input), and a rerun writes into
+   * it again with its fields. `col` is 1-based; `fields` null when the block
+   * is cut off or altered.
+   */
+  output: { col: number; fields: string[] | null } | null;
 }
 
 export type ColumnRole = "name" | "city" | "zip" | "register" | "id";

@@ -6,6 +6,7 @@
 import type { Cell } from "../sheet/protocol.ts";
 import { invalid } from "../core/errors.ts";
 import { fieldLabel } from "../i18n/fields.ts";
+import { findOutputBlock } from "./rows.ts";
 
 /** Neither a company name nor an id column: nothing to look companies up by. */
 export const NO_NAME_COLUMN = { de: "keine Spalte mit Firmenname oder Firmen-ID", en: "no company name or company ID column" };
@@ -51,10 +52,12 @@ export interface DetectedColumns {
 
 /**
  * Map each role to a column. Exact matches beat "contains" matches; a column
- * serves one role; a role takes its leftmost best column.
+ * serves one role; a role takes its leftmost best column. Columns of an
+ * earlier run's output block (and anything right of it) are never input.
  */
 export function detectColumns(headerRow: readonly Cell[]): DetectedColumns {
-  const norm = headerRow.map(normaliseHeader);
+  const out = findOutputBlock(headerRow);
+  const norm = (out ? headerRow.slice(0, out.start) : headerRow).map(normaliseHeader);
   const mapping: ColumnMapping = {};
   const used = new Set<number>();
   for (const pass of ["exact", "contains"] as const) {

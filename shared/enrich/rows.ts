@@ -8,7 +8,7 @@ import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
 import type { Cell } from "../sheet/protocol.ts";
-import type { FieldDef } from "./fields.ts";
+import { FIELDS, type FieldDef } from "./fields.ts";
 
 /** "empty": a row with neither a name nor an id; it is skipped, and says so. */
 export type RowOutcome = "matched" | "review" | "not_found" | "error" | "out_of_credits" | "empty";
@@ -73,8 +73,48 @@ export function outputHeader(fields: readonly FieldDef[], lang: Language, inputH
   });
 }
 
-/** An output header without a clash suffix (see outputHeader). */
-const unsuffixed = (h: string) => h.replace(/ \((?:Treffer|match)\)(?: \d+)?$/, "");
+/** An output header without its clash suffixes (see outputHeader); a header suffixed twice by an old rerun too. */
+const unsuffixed = (h: string) => h.trim().replace(/(?: \((?:Treffer|match)\)(?: \d+)?)+$/, "");
+
+/** Whether a header cell is `h` in either language, with any number of clash suffixes ("Firmenname (Treffer)" is a header of its own). */
+function isHeader(c: Cell, h: Bilingual): boolean {
+  let s = String(c ?? "").trim();
+  for (;;) {
+    if (s === h.de || s === h.en) return true;
+    const shorter = s.replace(/ \((?:Treffer|match)\)(?: \d+)?$/, "");
+    if (shorter === s) return false;
+    s = shorter;
+  }
+}
+
+/** The job's own output block found in a header row: where it starts, and its fields when the row holds all of it. */
+export interface FoundOutput {
+  /** 0-based column of its status header. */
+  start: number;
+  /** Field ids in column order; null when the block is cut off or holds a header that is no field. */
+  fields: string[] | null;
+}
+
+/**
+ * Find the leftmost output block of an earlier run in a header row (either
+ * language, clash suffixes allowed): a status header directly followed by a
+ * confidence header. Whatever stands left of it is the input; nothing in it
+ * is ever taken for an input column, and a rerun writes into it again.
+ */
+export function findOutputBlock(row: readonly Cell[]): FoundOutput | null {
+  for (let i = 0; i + 1 < row.length; i++) {
+    if (!isHeader(row[i], STATUS_HEADER) || !isHeader(row[i + 1], CONFIDENCE_HEADER)) continue;
+    const fields: string[] = [];
+    for (let j = i + 2; j < row.length; j++) {
+      if (isHeader(row[j], AS_OF_HEADER)) return { start: i, fields };
+      const f = FIELDS.find((d) => isHeader(row[j], d.header));
+      if (!f) break;
+      fields.push(f.id);
+    }
+    return { start: i, fields: null };
+  }
+  return null;
+}
 
 /** True when a row read back is our own header in either language (clash suffixes allowed). */
 export function isOutputHeader(row: readonly Cell[], fields: readonly FieldDef[]): boolean {

@@ -57,6 +57,10 @@ export const STRINGS = s({
   enrichStepHow: { de: "4. Ablauf", en: "4. How" },
   enrichStepRun: { de: "5. Vorschau und Start", en: "5. Preview and start" },
   readSelection: { de: "Auswahl einlesen", en: "Read selection" },
+  existingOutput: {
+    de: "Ab Spalte {col} stehen die Ergebnisse eines früheren Laufs: Sie gehören nicht zur Eingabe, ein neuer Lauf schreibt in dieselben Spalten.",
+    en: "Column {col} onwards holds the results of an earlier run: they are not input, and a new run writes into the same columns.",
+  },
   selectionInfo: { de: "{sheet}: {rows} Zeilen, {cols} Spalten", en: "{sheet}: {rows} rows, {cols} columns" },
   columnNone: { de: "– keine –", en: "– none –" },
   columnN: { de: "Spalte {n}", en: "Column {n}" },

@@ -132,3 +132,53 @@ describe("app service against the emulator", () => {
     ]);
   });
 });
+
+describe("re-reading an enriched table", () => {
+  it("takes the input left of the earlier output block, reuses the block, and a new-or-failed rerun writes nothing", async () => {
+    const cells = [["Firma", "Ort"], ["SAP SE", "Walldorf"], ["Siemens AG", "München"], ["Gibt es nicht Phantasie GmbH", "Nirgendwo"]];
+    const h = harness([{ name: "Liste", cells }], { deadlineMs: 60_000 });
+    await ready(h);
+    h.workbook.selection = { r1: 2, c1: 1, r2: 2, c2: 1 };
+    const first = await h.call("readSelection");
+    const fields = ["id", "name", "register", "status", "address"]; // catalogue order, as written
+    const config = { sheet: "Liste", headerRow: 1, col: 1, rows: 3, cols: 2, mapping: (await h.call("detectColumns", { headers: first.headers })).mapping, fields, mode: "batch", rerun: { kind: "all" } };
+    let p = await h.call("enrichStart", config);
+    for (let i = 0; i < 5 && !p.finished; i++) p = await h.call("enrichStep", { jobId: p.jobId });
+    expect(p.finished).toBe(true);
+    const width = h.workbook.size("Liste").cols;
+    expect(width).toBe(2 + 3 + fields.length);
+    const after = h.workbook.block("Liste", 1, 1, 4, width);
+
+    // The region of one cell now includes the output block; the input is what stands left of it.
+    const sel = await h.call("readSelection");
+    expect(sel).toMatchObject({ cols: 2, headers: ["Firma", "Ort"], output: { col: 3, fields } });
+    expect(sel.sample[0]).toEqual(["SAP SE", "Walldorf"]);
+    // Its headers ("Handelsregister", "Firmen-ID") are never taken as input columns, even when handed in.
+    const cols = await h.call("detectColumns", { headers: after[0] });
+    expect(cols.mapping).toEqual({ name: 0, city: 1, zip: null, register: null, id: null });
+
+    const rerun = { ...config, cols: sel.cols, mapping: cols.mapping, fields: sel.output.fields, rerun: { kind: "newOrFailed" } };
+    const preview = await h.call("enrichPreview", rerun);
+    expect(preview.rowsToProcess).toBe(0);
+    expect(preview.rows).toBe(3);
+    expect(preview.batch.credits).toBe(0);
+    const before = h.emu.balance(h.key);
+    const sent = h.sent.length;
+    p = await h.call("enrichStart", rerun);
+    for (let i = 0; i < 5 && !p.finished; i++) p = await h.call("enrichStep", { jobId: p.jobId });
+    expect(p.finished).toBe(true);
+    expect(h.emu.balance(h.key)).toBe(before);
+    expect(h.sent.length).toBe(sent);
+    expect(h.workbook.size("Liste").cols).toBe(width);
+    expect(h.workbook.block("Liste", 1, 1, 4, width)).toEqual(after);
+  });
+
+  it("finds the block in English, with clash suffixes, and after an old doubled rerun", async () => {
+    const { findOutputBlock } = await import("../../shared/enrich/rows.ts");
+    expect(findOutputBlock(["Company", "City", "Status", "Match confidence", "Company ID (match)", "Matched name", "As of"])).toEqual({ start: 2, fields: ["id", "name"] });
+    expect(findOutputBlock(["Firma", "Status", "Trefferqualität", "Firmen-ID", "Firmenname (Treffer)", "Stand", "Status (Treffer)", "Trefferqualität (Treffer)", "Firmenname (Treffer) (Treffer)"])).toEqual({ start: 1, fields: ["id", "name"] });
+    expect(findOutputBlock(["Firma", "Status", "Trefferqualität", "Firmen-ID"])).toEqual({ start: 1, fields: null });
+    // A user's own "Status" column is input.
+    expect(findOutputBlock(["Firma", "Status", "Ort"])).toBeNull();
+  });
+});

@@ -166,6 +166,36 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(emu.balance(emu.demoKey)).toBe(before);
   });
 
+  it("re-reads the enriched table: input left of the output block, the rerun previews 0 rows and writes nothing", async () => {
+    const block = () => page.evaluate(() => {
+      const wb = (window as any).__playground.workbook;
+      const { rows, cols } = wb.size("Firmenliste");
+      return wb.block("Firmenliste", 1, 1, rows, cols) as unknown[][];
+    });
+    const before = await block();
+    const balanceBefore = emu.balance(emu.demoKey);
+    // One cell: its region now takes in the output block too.
+    await selectCells("Firmenliste", 2, 1, 2, 1);
+    await page.click("#enrich-read");
+    await page.waitForSelector("#enrich-existing-output");
+    expect(await page.textContent("#enrich-existing-output")).toMatch(/Ab Spalte C /);
+    expect(await page.textContent("#enrich-selection")).toMatch(/, 2 Spalten$/);
+    // The output's "Handelsregister" and "Firmen-ID" are not input columns.
+    expect(await page.inputValue("#enrich-col-name")).toBe("0");
+    expect(await page.inputValue("#enrich-col-register")).toBe("");
+    expect(await page.inputValue("#enrich-col-id")).toBe("");
+    await page.check("#enrich-rerun-new");
+    await page.click("#enrich-preview-btn");
+    await page.waitForSelector("#enrich-preview");
+    const rows = before.length - 1;
+    expect(await page.textContent("#enrich-preview")).toMatch(new RegExp(`^0 von ${rows} Zeilen`));
+    await page.click("#enrich-start");
+    await page.waitForFunction(() => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 30_000 });
+    await screenshot(page, "panel-enrich-rerun");
+    expect(await block()).toEqual(before);
+    expect(emu.balance(emu.demoKey)).toBe(balanceBefore);
+  });
+
   it("finds similar companies from ids selected in the grid", async () => {
     await selectCells("Portfolio", 2, 1, 4, 1);
     await tab("similar");

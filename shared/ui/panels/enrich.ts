@@ -144,10 +144,15 @@ export const enrichPanel: PanelDef = {
             s.selection = sel;
             s.mapping = cols.mapping;
             s.preview = undefined;
+            // An earlier run's block beside the table: a rerun writes into it, so it keeps that run's fields.
+            if (sel.output?.fields) s.fields = new Set(sel.output.fields);
           }), { primary: !s.selection })),
       s.selection
         ? h("p", { class: "cd-note", id: "enrich-selection" },
           ui.t("selectionInfo", { sheet: s.selection.sheet, rows: Math.max(0, s.selection.rows - 1), cols: s.selection.cols }))
+        : null,
+      s.selection?.output
+        ? h("p", { class: "cd-note", id: "enrich-existing-output" }, ui.t("existingOutput", { col: columnLetter(s.selection.output.col) }))
         : null));
 
     if (s.selection && s.mapping) {
@@ -266,6 +271,13 @@ export const enrichPanel: PanelDef = {
     return h("div", { class: "cd-enrich" }, parts);
   },
 };
+
+/** 1 → A, 27 → AA: how the sheet names the column. */
+export function columnLetter(n: number): string {
+  let out = "";
+  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) out = String.fromCharCode(65 + ((x - 1) % 26)) + out;
+  return out;
+}
 
 function reviewSection(ui: Ui, s: EnrichState): HTMLElement | null {
   const prog = s.progress;
