@@ -5,7 +5,7 @@
 import { CITIES } from "./data/places.ts";
 import { generate, type Dataset } from "./data/generate.ts";
 import { buildPeople, personId, personName, personNumber, type PeopleIndex, ROLES } from "./data/people.ts";
-import { contactOf, financials, history, industryOf, jobs, news, purposeOf, type CompanyEvent, type EventKind, type FinYear } from "./data/details.ts";
+import { contactOf, financials, history, industryOf, jobs, news, newestDate, purposeOf, type CompanyEvent, type EventKind, type FinYear } from "./data/details.ts";
 import type { CompanyRec, StatusCode } from "./data/model.ts";
 import { Clock } from "./clock.ts";
 import { sentence } from "./data/text.ts";
@@ -76,9 +76,9 @@ export class World {
     return financials(c, this.seed, this.data.startYear);
   }
 
+  /** The newest change or announcement, wherever the clock appended it. */
   lastChangeDate(c: CompanyRec): string | null {
-    const ev = this.events(c);
-    return ev.length ? ev[ev.length - 1].at.slice(0, 10) : null;
+    return newestDate(this.events(c));
   }
 
   /** Companies of a person (generated network plus clock appointments). */
@@ -151,7 +151,7 @@ export class World {
       insolvencyDate,
       deletionDate,
       warningExists: c.warning || st !== "ACTIVE",
-      lastChangeDate: ev.length ? ev[ev.length - 1].at.slice(0, 10) : null,
+      lastChangeDate: this.lastChangeDate(c),
       asOf: this.today(),
       ...(include.includes("people") ? { people: this.peopleView(c, lang) } : {}),
       ...(include.includes("announcements") ? { announcements: this.announcementsView(c, lang) } : {}),
@@ -233,7 +233,7 @@ export class World {
       changes: ev.length > 0,
       events: news(c, this.seed, this.today(), city).length > 0,
       jobs: jobs(c, this.seed, this.today(), city, this.active(c)).length > 0,
-      lastChangeDate: ev.length ? ev[ev.length - 1].at.slice(0, 10) : null,
+      lastChangeDate: this.lastChangeDate(c),
     };
   }
 

@@ -31,11 +31,8 @@ export function purposeOf(c: CompanyRec): string {
 }
 
 export function industryOf(c: CompanyRec): { code: string; title: string; en: string } {
-  if (c.industry >= 0) {
-    const ind = INDUSTRIES[c.industry];
-    return { code: ind.code, title: ind.de, en: ind.en };
-  }
-  return { code: c.industryCode ?? "", title: c.industryTitle ?? "", en: c.industryTitle ?? "" };
+  const ind = INDUSTRIES[c.industry];
+  return { code: ind.code, title: ind.de, en: ind.en };
 }
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
@@ -63,19 +60,30 @@ export function history(c: CompanyRec, seed: number, startDate: string, peopleCo
   const age = Math.max(0, daysBetween(founding, startDate));
   const lastStatusDay = c.statusDate ?? startDate;
   const span = Math.max(1, daysBetween(founding, lastStatusDay) - 1);
+  // Register changes fall in the last RECENT_YEARS before the start (or the status date), as the
+  // published register history does: an old, active company does not stop changing in 1937.
+  const recentFrom = addDays(lastStatusDay, -Math.round(RECENT_YEARS * 365.25));
+  const inWindow = (minDays: number): string => {
+    const lo = laterOf(addDays(founding, Math.min(span, minDays)), recentFrom);
+    const hi = laterOf(lo, addDays(founding, span));
+    return addDays(lo, r.int(0, daysBetween(lo, hi)));
+  };
   const since: string[] = [];
   for (let k = 0; k < peopleCount; k++) {
     if (k === 0 || age < 400 || !r.chance(0.5)) {
       since.push(founding);
     } else {
-      const d = addDays(founding, r.int(Math.min(span, 200), span));
+      const d = inWindow(200);
       since.push(d);
       events.push({ at: at(d, r), kind: "MANAGEMENT", person: peopleNums[k], oldValue: undefined });
     }
   }
-  const extra = age > 365 ? r.int(0, 4) : 0;
+  // An active company older than the window filed something within it (a real register shows at
+  // least one change per decade for a living company), so its last change is never decades back.
+  const mustChange = c.status === "ACTIVE" && age > RECENT_YEARS * 365;
+  const extra = age > 365 ? Math.max(mustChange && since.every((d) => d === founding) ? 1 : 0, r.int(0, 4)) : 0;
   for (let k = 0; k < extra; k++) {
-    const d = addDays(founding, r.int(30, span));
+    const d = inWindow(30);
     const kind = r.weighted(["ADDRESS", "CAPITAL", "PURPOSE"] as EventKind[], [5, 3, 2]);
     if (kind === "ADDRESS") events.push({ at: at(d, r), kind, oldValue: `${r.pick(STREETS)} ${r.int(1, 99)}`, newValue: c.street });
     else if (kind === "CAPITAL") events.push({ at: at(d, r), kind, oldValue: String(Math.max(1, Math.round(c.capital * 0.5))), newValue: String(c.capital) });
@@ -88,6 +96,17 @@ export function history(c: CompanyRec, seed: number, startDate: string, peopleCo
   }
   events.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   return { events, since };
+}
+
+/** How far back the generated register changes of a company reach. */
+export const RECENT_YEARS = 12;
+const laterOf = (a: string, b: string) => (a > b ? a : b);
+
+/** The newest date among a company's changes and announcements, or null. */
+export function newestDate(events: readonly CompanyEvent[]): string | null {
+  let max: string | null = null;
+  for (const e of events) if (max === null || e.at > max) max = e.at;
+  return max === null ? null : max.slice(0, 10);
 }
 
 export interface FinYear {
@@ -194,7 +213,7 @@ export function jobs(c: CompanyRec, seed: number, today: string, city: string, a
   if (!active) return [];
   const r = Rng.for(seed, "jobs:" + c.id);
   const n = c.size === "LARGE" ? r.int(3, 10) : c.size === "MEDIUM" ? r.int(1, 6) : c.size === "SMALL" ? r.int(0, 3) : r.int(0, 1) * r.int(0, 1);
-  const word = c.industry >= 0 ? INDUSTRIES[c.industry].words[0] : "Technik";
+  const word = INDUSTRIES[c.industry].words[0];
   const out: JobItem[] = [];
   for (let k = 0; k < n; k++) {
     const title = r.pick(JOB_TITLES).replace("{w}", word);

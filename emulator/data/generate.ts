@@ -6,7 +6,7 @@
  */
 import referenceFile from "./reference/companies.json";
 import { CITIES, CITY_WEIGHTS, STREETS, cityIndex, formatZip } from "./places.ts";
-import { INDUSTRIES, INDUSTRY_WEIGHTS, parseIndustry } from "./industries.ts";
+import { INDUSTRIES, INDUSTRY_WEIGHTS, referenceIndustry } from "./industries.ts";
 import { BRAND_HEADS, BRAND_TAILS, FIRST_NAMES, SURNAMES } from "./names.ts";
 import { Rng, makeId } from "../rng.ts";
 import type { CompanyRec, ReferenceCompany, SizeCode, StatusCode } from "./model.ts";
@@ -28,7 +28,9 @@ const FORMS = [
 ] as const;
 const FORM_WEIGHTS = FORMS.map((f) => f.share);
 const CITY_IDX = CITIES.map((_, k) => k);
-const INDUSTRY_IDX = INDUSTRIES.map((_, k) => k);
+// Only classes with a weight: the reference-only classes (weight 0) are never drawn.
+const INDUSTRY_IDX = INDUSTRIES.map((_, k) => k).filter((k) => INDUSTRY_WEIGHTS[k] > 0);
+const SYNTHETIC_WEIGHTS = INDUSTRY_IDX.map((k) => INDUSTRY_WEIGHTS[k]);
 
 const REF_FORM: Record<string, string> = { GmbH: "GMBH", AG: "AG", SE: "SE", KG: "KG", KGaA: "KGAA", UG: "UG", OHG: "OHG", eG: "EG" };
 
@@ -62,8 +64,7 @@ export function generate(count: number, seed: number, startDate: string): Datase
     const r = Rng.for(seed, "ref:" + ref.id);
     const ci = Math.max(0, cityIndex(ref.city));
     const city = CITIES[ci];
-    const ind = parseIndustry(ref.industry);
-    const known = INDUSTRIES.findIndex((i) => i.code === ind.code);
+    const known = referenceIndustry(ref.id, ref.industry);
     const [regType, regNum] = REF_REGISTER[ref.id] ?? [ref.legalForm === "KG" ? "HRA" : "HRB", nextRegister(city.court, ref.legalForm === "KG" ? "HRA" : "HRB", r)];
     const size = (ref.size as SizeCode) ?? "LARGE";
     const rec: CompanyRec = {
@@ -77,8 +78,6 @@ export function generate(count: number, seed: number, startDate: string): Datase
       lat: city.lat + (r.next() - 0.5) * 0.02,
       lon: city.lon + (r.next() - 0.5) * 0.03,
       industry: known,
-      industryCode: known >= 0 ? undefined : ind.code,
-      industryTitle: known >= 0 ? undefined : ind.title,
       size,
       employees: employeesFor(size, r, ref.financials?.revenue),
       foundingDate: ref.foundingDate ?? `${r.int(1870, 1990)}-01-01`,
@@ -98,7 +97,7 @@ export function generate(count: number, seed: number, startDate: string): Datase
     const ci = r.weighted(CITY_IDX, CITY_WEIGHTS);
     const city = CITIES[ci];
     const form = r.weighted(FORMS, FORM_WEIGHTS);
-    const indIdx = r.weighted(INDUSTRY_IDX, INDUSTRY_WEIGHTS);
+    const indIdx = r.weighted(INDUSTRY_IDX, SYNTHETIC_WEIGHTS);
     const ind = INDUSTRIES[indIdx];
     let name: string;
     const base = companies.length;

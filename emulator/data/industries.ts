@@ -60,12 +60,52 @@ export const INDUSTRIES: readonly IndustryDef[] = [
   I("P85.59", "Sonstiger Unterricht a. n. g.", "Other education n.e.c.", ["Akademie", "Bildung", "Training", "Schule"], "Aus- und Weiterbildung, Seminare und Schulungen", 8, 0),
   I("R93.13", "Fitnesszentren", "Fitness facilities", ["Fitness", "Sport", "Gym"], "Betrieb von Fitness- und Gesundheitsstudios", 4, 0),
   I("M72.19", "Sonstige Forschung und Entwicklung im Bereich Natur-, Ingenieur-, Agrarwissenschaften und Medizin", "Other research and development on natural sciences and engineering", ["Research", "Labs", "Innovation", "Forschung"], "Forschung und Entwicklung in Natur- und Ingenieurwissenschaften", 6, 1),
+  // Classes of the reference companies (shared/reference/companies.json). Weight 0: the
+  // synthetic data never draws them, so adding one does not reshuffle the generated world.
+  I("C29.10", "Herstellung von Kraftwagen und Kraftwagenmotoren", "Manufacture of motor vehicles", ["Automobile", "Fahrzeugbau"], "Entwicklung, Herstellung und Vertrieb von Kraftfahrzeugen", 0, 2),
+  I("H49.20", "Güterbeförderung im Eisenbahnverkehr", "Freight rail transport", ["Bahn", "Schienenverkehr"], "Personen- und Güterbeförderung auf der Schiene", 0, 2),
+  I("G46.42", "Großhandel mit Bekleidung und Schuhen", "Wholesale of clothing and footwear", ["Sportartikel", "Mode", "Schuhe"], "Entwicklung und Vertrieb von Sportschuhen, Bekleidung und Zubehör", 0, 2),
+  I("K65.11", "Lebensversicherungen", "Life insurance", ["Versicherung", "Vorsorge"], "Betrieb von Versicherungsgeschäften aller Art", 0, 2),
+  I("H51.10", "Personenbeförderung in der Luftfahrt", "Passenger air transport", ["Airline", "Luftfahrt"], "Beförderung von Personen und Fracht im Luftverkehr", 0, 2),
+  I("C10.89", "Herstellung von sonstigen Nahrungsmitteln a. n. g.", "Manufacture of other food products n.e.c.", ["Food", "Nahrungsmittel"], "Herstellung und Vertrieb von Nahrungsmitteln", 0, 2),
+  I("C20.41", "Herstellung von Seifen, Wasch-, Reinigungs- und Poliermitteln", "Manufacture of soap and detergents, cleaning and polishing preparations", ["Waschmittel", "Klebstoffe", "Kosmetik"], "Herstellung von Wasch- und Reinigungsmitteln, Klebstoffen und Kosmetik", 0, 2),
+  I("C22.11", "Herstellung und Runderneuerung von Bereifungen", "Manufacture of rubber tyres and tubes; retreading and rebuilding of rubber tyres", ["Reifen", "Gummi"], "Herstellung von Reifen und Fahrzeugkomponenten", 0, 2),
+  I("K64.19", "Kreditinstitute (ohne Spezialkreditinstitute)", "Other monetary intermediation", ["Bank", "Banking"], "Betrieb von Bankgeschäften aller Art", 0, 2),
+  I("C28.99", "Herstellung von Maschinen für sonstige bestimmte Wirtschaftszweige a. n. g.", "Manufacture of other special-purpose machinery n.e.c.", ["Druckmaschinen", "Maschinenbau"], "Herstellung von Druckmaschinen und Sondermaschinen", 0, 2),
+  I("C28.12", "Herstellung von hydraulischen und pneumatischen Komponenten und Systemen", "Manufacture of fluid power equipment", ["Pneumatik", "Automatisierung"], "Herstellung pneumatischer und elektrischer Automatisierungstechnik", 0, 2),
+  I("C27.51", "Herstellung von elektrischen Haushaltsgeräten", "Manufacture of electric domestic appliances", ["Hausgeräte", "Haushaltsgeräte"], "Herstellung und Vertrieb von Haushaltsgeräten", 0, 2),
+  I("G47.75", "Einzelhandel mit kosmetischen Erzeugnissen und Körperpflegemitteln", "Retail sale of cosmetic and toilet articles in specialised stores", ["Drogerie", "Drogeriemarkt"], "Einzelhandel mit Drogeriewaren, Kosmetik und Körperpflegemitteln", 0, 1),
 ];
 export const INDUSTRY_WEIGHTS: readonly number[] = INDUSTRIES.map((i) => i.weight);
 
-/** Reference companies name their industry with codes the table may lack; keep their text. */
-export function parseIndustry(text: string): { code: string; title: string } {
-  const m = /^([A-U]\d{2}(?:\.\d{1,2})?)\s*[–-]\s*(.+)$/.exec(text);
-  if (m) return { code: m[1], title: m[2] };
-  return { code: "", title: text };
+/**
+ * Reference companies whose industry text names no WZ class (a division such as
+ * "C20 – …", or only a description): the class they belong to, by company id.
+ */
+export const REFERENCE_CLASSES: Readonly<Record<string, string>> = {
+  DEKQJ5DZDN52: "C20.41", // Henkel: "C20 – Chemische Erzeugnisse (Wasch-/Reinigungsmittel, Klebstoffe, Kosmetik)"
+  DE7CG4NJU223: "C28.99", // Heidelberger Druckmaschinen: "C28 – Maschinenbau (Druckmaschinen)"
+  DEMWUYW5R962: "C28.41", // TRUMPF: laser and machine tools for sheet metal
+  DEPZ2VFJZF25: "C27.51", // Miele: domestic appliances
+  DEBHK5CK9N83: "C27.51", // Vorwerk: domestic appliances (direct sales)
+  DE2FDKAK2567: "C28.12", // Festo: pneumatics, automation
+  DELTU2WDWS05: "G47.75", // dm-drogerie markt
+};
+
+/** The WZ class code a reference industry text starts with ("J62.01 – …"), or "". */
+export function classCodeOf(text: string): string {
+  const m = /^([A-U]\d{2}\.\d{2})\s*[–-]/.exec(text);
+  return m ? m[1] : "";
+}
+
+/**
+ * Index into INDUSTRIES of a reference company's class, so its industry is
+ * labelled in German and English like every other company's. Throws when the
+ * table lacks it: a reference company must never fall back to its German text.
+ */
+export function referenceIndustry(id: string, text: string): number {
+  const code = REFERENCE_CLASSES[id] ?? classCodeOf(text);
+  const k = INDUSTRIES.findIndex((i) => i.code === code);
+  if (k < 0) throw new Error(`reference company ${id}: industry "${text}" has no class in the industry table`);
+  return k;
 }

@@ -14,10 +14,8 @@ export interface CompanyRec {
   street: string;
   lat: number;
   lon: number;
-  /** Index into INDUSTRIES, or -1 when `industryCode/Title` carry a reference company's own text. */
+  /** Index into INDUSTRIES (reference companies too: industries.ts maps their classes). */
   industry: number;
-  industryCode?: string;
-  industryTitle?: string;
   size: SizeCode;
   employees: number;
   foundingDate: string;

@@ -59,7 +59,7 @@ export class SearchIndex {
       push(this.exact, nn, i);
       push(this.core, coreName(c.name), i);
       push(this.register, `${c.registerType}:${c.registerNumber}`, i);
-      if (c.industry >= 0) indLists[c.industry].push(i);
+      indLists[c.industry].push(i);
       cityLists[c.city].push(i);
       lat[i] = c.lat;
       lon[i] = c.lon;
