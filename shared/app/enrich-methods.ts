@@ -203,6 +203,8 @@ interface UiJob {
   spec: SheetJobSpec;
   credits: number;
   finished: boolean;
+  /** Stopped for lack of credits: not finished, the next step (after a top-up) continues where it stopped. */
+  stoppedForCredits?: boolean;
   lastError: ReturnType<typeof errorView> | null;
 }
 
@@ -301,7 +303,10 @@ function* runJob(deps: AppDeps, jobId: string, job: UiJob, what: "step" | "picks
       }
     });
     job.lastError = null;
-    if (what === "step") job.finished = result.complete || result.stopped === "out_of_credits";
+    if (what === "step") {
+      job.finished = result.complete;
+      job.stoppedForCredits = result.stopped === "out_of_credits";
+    }
     if (result.stopped === "out_of_credits") job.lastError = errorView(new CompanyDataError("OUT_OF_CREDITS"));
   } catch (e) {
     const err = e instanceof CompanyDataError ? e : new CompanyDataError("INTERNAL");
@@ -320,14 +325,15 @@ function* progressOf(jobId: string, job: UiJob, result: SheetRunResult | null): 
   const tasks = input.slice(1).map((r, i) => taskFromRow(i, r, mapping));
   // Every row of the block counts: the job gives a row without name or id its "skipped: no name" status too.
   const total = tasks.length;
-  const counts = { matched: 0, review: 0, notFound: 0, errors: 0, skipped: 0 };
+  const counts = { matched: 0, review: 0, notFound: 0, errors: 0, skipped: 0, outOfCredits: 0 };
   const reviewRows: ReviewRow[] = [];
   previous.forEach((p, i) => {
     if (!p) return;
     if (p.outcome === "matched") counts.matched++;
     else if (p.outcome === "empty") counts.skipped++;
     else if (p.outcome === "not_found") counts.notFound++;
-    else if (p.outcome === "error" || p.outcome === "out_of_credits") counts.errors++;
+    else if (p.outcome === "error") counts.errors++;
+    else if (p.outcome === "out_of_credits") counts.outOfCredits++;
     else if (p.outcome === "review") {
       counts.review++;
       if (reviewRows.length < 50) reviewRows.push({ row: job.spec.row + 1 + i, input: inputText(input[i + 1], mapping), candidates: [] });
@@ -339,8 +345,9 @@ function* progressOf(jobId: string, job: UiJob, result: SheetRunResult | null): 
     const status = yield* sheet<Cell[][]>({ op: "read", sheet: job.spec.sheet, row: out.row + 1, col: out.col, rows: job.spec.rows - 1, cols: 1 });
     for (const r of reviewRows) r.candidates = parseCandidates(String(status[r.row - out.row - 1]?.[0] ?? ""));
   }
-  const done = previous.filter((p) => p).length;
-  const processed = result ? Math.min(total, Math.max(done, total - result.stats.pending)) : done;
+  // A row marked "not enriched: out of credits" is still to do.
+  const done = previous.filter((p) => p && p.outcome !== "out_of_credits").length;
+  const processed = result && !job.stoppedForCredits ? Math.min(total, Math.max(done, total - result.stats.pending)) : done;
   return {
     jobId,
     total,
@@ -348,6 +355,7 @@ function* progressOf(jobId: string, job: UiJob, result: SheetRunResult | null): 
     ...counts,
     creditsSpent: job.credits,
     finished: job.finished,
+    stoppedForCredits: !job.finished && !!job.stoppedForCredits,
     reviewRows,
     lastError: job.lastError,
   };

@@ -196,6 +196,10 @@ export interface EnrichProgressView {
   errors: number;
   /** Rows with neither name nor id ("skipped: no name"): part of total and processed, never sent. */
   skipped: number;
+  /** Rows marked "not enriched: out of credits": not errors, they are done by continuing after a top-up. */
+  outOfCredits: number;
+  /** The run stopped because the credits ran out; another step (after a top-up) continues it. */
+  stoppedForCredits: boolean;
   creditsSpent: number;
   finished: boolean;
   /** Ambiguous rows waiting for a pick. */

@@ -210,6 +210,8 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
 
   function render() {
     shell.setAttribute("lang", lang);
+    // The page is the UI (sidebar, task pane, playground): its language is the UI's, for screen readers and hyphenation.
+    document.documentElement.lang = lang;
     renderHeader();
     renderTabs();
     renderPanel();

@@ -96,6 +96,8 @@ export const STRINGS = s({
     de: "Gefunden: {matched} · Prüfen: {review} · Nicht gefunden: {notFound} · Fehler: {errors} · Übersprungen (kein Name): {skipped} · {credits}",
     en: "Matched: {matched} · Review: {review} · Not found: {notFound} · Errors: {errors} · Skipped (no name): {skipped} · {credits}",
   },
+  progressOutOfCredits: { de: "Nicht angereichert (keine Credits): {n}", en: "Not enriched (out of credits): {n}" },
+  resumeAfterTopUp: { de: "Nach dem Aufladen fortsetzen", en: "Continue after top-up" },
   reviewTitle: { de: "{n} Zeilen prüfen", en: "Review {n} rows" },
   reviewIntro: { de: "Diese Namen passen zu mehreren Firmen. Wählen Sie die richtige; es wird nicht geraten.", en: "These names fit several companies. Pick the right one; nothing is guessed." },
   reviewRow: { de: "Zeile {row}:", en: "Row {row}:" },

@@ -182,3 +182,31 @@ describe("re-reading an enriched table", () => {
     expect(findOutputBlock(["Firma", "Status", "Ort"])).toBeNull();
   });
 });
+
+describe("running out of credits during an enrichment", () => {
+  it("counts the rows not enriched on their own, stops without finishing, and continues after a top-up", async () => {
+    const names = ["SAP SE", "Siemens AG", "BASF SE", "Allianz SE", "Zalando SE", "Bayer AG"];
+    const h = harness([{ name: "L", cells: [["Firma"], ...names.map((n) => [n])] }], { deadlineMs: 60_000 });
+    const key = h.emu.createKey(3);
+    await ready(h, key);
+    const config = { sheet: "L", headerRow: 1, col: 1, rows: names.length, cols: 1, mapping: { name: 0, city: null, zip: null, register: null, id: null }, fields: ["id", "name", "address"], mode: "batch", rerun: { kind: "newOrFailed" } };
+    let p = await h.call("enrichStart", config);
+    for (let i = 0; i < 5 && !p.finished && !p.stoppedForCredits; i++) p = await h.call("enrichStep", { jobId: p.jobId });
+    expect(p.stoppedForCredits).toBe(true);
+    expect(p.finished).toBe(false);
+    expect(p.errors).toBe(0);
+    expect(p.outOfCredits).toBeGreaterThan(0);
+    expect(p.processed).toBe(names.length - p.outOfCredits);
+    expect(p.lastError).toMatchObject({ code: "OUT_OF_CREDITS" });
+    // The document's unfinished run, for a sidebar opened later.
+    expect(await h.call("enrichStatus")).toMatchObject({ jobId: p.jobId, stoppedForCredits: true });
+    const spent = p.creditsSpent;
+    h.emu.setBalance(key, 100);
+    p = await h.call("enrichStep", { jobId: p.jobId });
+    for (let i = 0; i < 5 && !p.finished; i++) p = await h.call("enrichStep", { jobId: p.jobId });
+    expect(p).toMatchObject({ finished: true, stoppedForCredits: false, outOfCredits: 0, matched: names.length, processed: names.length, lastError: null });
+    // Nothing paid before is paid again: one resolve for all six, one profile each.
+    expect(p.creditsSpent).toBe(1 + names.length);
+    expect(p.creditsSpent).toBeGreaterThan(spent);
+  });
+});

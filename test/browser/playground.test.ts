@@ -196,6 +196,38 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(emu.balance(emu.demoKey)).toBe(balanceBefore);
   });
 
+  it("says a run stopped for lack of credits (not finished), counts those rows apart, and continues after a top-up", async () => {
+    await page.evaluate(() => {
+      const wb = (window as any).__playground.workbook;
+      wb.addSheet("Neu", [["Firma"], ["Allianz SE"], ["Zalando SE"], ["Bayer AG"]]);
+      wb.changed();
+    });
+    const saved = emu.balance(emu.demoKey);
+    emu.setBalance(emu.demoKey, 0);
+    await selectCells("Neu", 2, 1, 2, 1);
+    await page.click("#enrich-read");
+    await page.waitForFunction(() => /Neu: 3 Zeilen/.test(document.querySelector("#enrich-selection")?.textContent ?? ""));
+    await page.click("#enrich-start");
+    await page.waitForSelector("#cd-status-enrich.is-error", { timeout: 30_000 });
+    const status = await page.textContent("#cd-status-enrich");
+    expect(status).toMatch(/Lauf angehalten: Die Credits sind aufgebraucht, 3 Zeilen sind nicht angereichert/);
+    expect(status).not.toMatch(/abgeschlossen/);
+    expect(await page.textContent("#enrich-count-credits")).toBe(" · Nicht angereichert (keine Credits): 3");
+    expect(await page.textContent("#enrich-counts")).toMatch(/Fehler: 0/);
+    expect(await page.textContent("#enrich-resume")).toBe("Nach dem Aufladen fortsetzen");
+    await page.click("#cd-lang-en");
+    expect(await page.textContent("#cd-status-enrich")).toMatch(/^Run stopped: out of credits, 3 rows are not enriched/);
+    expect(await page.textContent("#enrich-count-credits")).toBe(" · Not enriched (out of credits): 3");
+    await screenshot(page, "panel-enrich-out-of-credits");
+    await page.click("#cd-lang-de");
+    emu.setBalance(emu.demoKey, saved);
+    await page.click("#enrich-resume");
+    await page.waitForFunction(() => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 30_000 });
+    expect(await page.$("#enrich-count-credits")).toBeNull();
+    expect(await cell("Neu", 2, 2)).toBe("gefunden");
+    expect(emu.balance(emu.demoKey)).toBeLessThan(saved);
+  });
+
   it("finds similar companies from ids selected in the grid", async () => {
     await selectCells("Portfolio", 2, 1, 4, 1);
     await tab("similar");
@@ -347,6 +379,28 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(await page.inputValue("#search-query")).toBe("Software");
     await page.click("#cd-lang-de");
     expect(await page.textContent("#cd-tab-search")).toBe("Suche");
+  });
+
+  it("has one language: the header toggle sets the Settings field and <html lang>, and Save keeps it", async () => {
+    await tab("settings");
+    await page.waitForSelector("#settings-language");
+    expect(await page.inputValue("#settings-language")).toBe("de");
+    expect(await page.getAttribute("html", "lang")).toBe("de");
+    await page.click("#cd-lang-en");
+    await page.waitForFunction(() => document.querySelector("#cd-tab-settings")?.textContent === "Settings");
+    expect(await page.inputValue("#settings-language")).toBe("en");
+    expect(await page.getAttribute("html", "lang")).toBe("en");
+    await page.click("#settings-save");
+    await page.waitForSelector("#cd-status-settings.is-success");
+    expect(await page.textContent("#cd-status-settings")).toBe("Saved.");
+    expect(await page.textContent("#cd-tab-settings")).toBe("Settings");
+    expect(await page.inputValue("#settings-language")).toBe("en");
+    // The field itself still switches, on Save.
+    await page.selectOption("#settings-language", "de");
+    await page.click("#settings-save");
+    await page.waitForFunction(() => document.querySelector("#cd-tab-settings")?.textContent === "Einstellungen");
+    expect(await page.getAttribute("html", "lang")).toBe("de");
+    expect(await page.inputValue("#settings-language")).toBe("de");
   });
 
   it("renders a hostile company name as inert text in the UI and the grid, and writes it as text", async () => {

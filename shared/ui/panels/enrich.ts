@@ -87,13 +87,26 @@ const seconds = (ui: Ui, n: number) =>
 async function drive(ui: Ui, s: EnrichState) {
   s.running = true;
   s.pauseRequested = false;
+  s.message = undefined;
   ui.rerender();
   try {
-    while (s.progress && !s.progress.finished && !s.pauseRequested) {
+    // A run stopped for lack of credits goes on when the user continues it (after a top-up), not by itself.
+    let first = true;
+    while (s.progress && !s.progress.finished && !s.pauseRequested && (first || !s.progress.stoppedForCredits)) {
+      first = false;
       s.progress = await ui.call("enrichStep", { jobId: s.progress.jobId });
       ui.rerender();
     }
-    if (s.progress?.finished) {
+    if (s.progress?.stoppedForCredits) {
+      const n = s.progress.outOfCredits;
+      s.message = {
+        kind: "error",
+        text: {
+          de: `Lauf angehalten: Die Credits sind aufgebraucht, ${n === 1 ? "1 Zeile ist" : `${n} Zeilen sind`} nicht angereichert. Nach dem Aufladen mit „Nach dem Aufladen fortsetzen“ weitermachen; Bezahltes wird nicht noch einmal bezahlt.`,
+          en: `Run stopped: out of credits, ${n === 1 ? "1 row is" : `${n} rows are`} not enriched. After topping up, continue with "Continue after top-up"; nothing paid is paid again.`,
+        },
+      };
+    } else if (s.progress?.finished) {
       s.message = { kind: "success", text: { de: "Anreicherung abgeschlossen.", en: "Enrichment finished." } };
     } else if (s.pauseRequested) {
       s.message = { kind: "info", text: { de: "Angehalten. Fortsetzen setzt an der letzten Zeile fort.", en: "Paused. Resume continues from the last row." } };
@@ -320,7 +333,7 @@ function pauseOrResume(ui: Ui, s: EnrichState): HTMLElement | null {
   if (!prog || prog.finished) return null;
   return s.running
     ? button("enrich-pause", ui.t("pause"), () => ((s.pauseRequested = true), ui.rerender()), { disabled: !!s.pauseRequested })
-    : button("enrich-resume", ui.t("resume"), () => void drive(ui, s));
+    : button("enrich-resume", prog.stoppedForCredits ? ui.t("resumeAfterTopUp") : ui.t("resume"), () => void drive(ui, s), { primary: prog.stoppedForCredits });
 }
 
 function runSection(ui: Ui, s: EnrichState): HTMLElement {
@@ -336,6 +349,8 @@ function progressView(ui: Ui, p: EnrichProgressView): HTMLElement {
     h("label", { for: "enrich-progress-bar" }, ui.t("progress", { done: p.processed, total: p.total, pct })),
     h("progress", { id: "enrich-progress-bar", attrs: { max: p.total || 1, value: p.processed } }),
     h("p", { class: "cd-note", id: "enrich-counts" },
-      ui.t("progressCounts", { matched: p.matched, review: p.review, notFound: p.notFound, errors: p.errors, skipped: p.skipped, credits: creditsText(ui, p.creditsSpent) })),
-    p.lastError ? h("p", { class: "cd-status is-error", role: "alert" }, ui.pick(p.lastError.message)) : null);
+      ui.t("progressCounts", { matched: p.matched, review: p.review, notFound: p.notFound, errors: p.errors, skipped: p.skipped, credits: creditsText(ui, p.creditsSpent) }),
+      p.outOfCredits ? h("span", { id: "enrich-count-credits", class: "cd-warn" }, " · " + ui.t("progressOutOfCredits", { n: p.outOfCredits })) : null),
+    // Out of credits is said once, by the run's status message below (with what to do).
+    p.lastError && !p.stoppedForCredits ? h("p", { class: "cd-status is-error", role: "alert" }, ui.pick(p.lastError.message)) : null);
 }

@@ -9,7 +9,8 @@ import type { Language } from "../../i18n/language.ts";
 
 interface SettingsState extends PanelState {
   view?: SettingsView | null;
-  draft?: { apiKey: string; baseUrl: string; language: Language; formulaDailyBudget: string; cacheHours: string };
+  /** `language` is set only once the user changes the field here; until then the field shows the UI's language (the header toggle's). */
+  draft?: { apiKey: string; baseUrl: string; language?: Language; formulaDailyBudget: string; cacheHours: string };
   connection?: ConnectionResult;
   account?: AccountView | null;
 }
@@ -20,7 +21,7 @@ function load(ui: Ui, s: SettingsState) {
   ui.call("getSettings", {}).then(
     (v) => {
       s.view = v;
-      s.draft = { apiKey: "", baseUrl: v.baseUrl, language: v.language, formulaDailyBudget: String(v.formulaDailyBudget), cacheHours: String(v.cacheHours) };
+      s.draft = { apiKey: "", baseUrl: v.baseUrl, formulaDailyBudget: String(v.formulaDailyBudget), cacheHours: String(v.cacheHours) };
       ui.rerender();
       if (v.apiKeySet) void ui.refreshAccount().then(() => ui.rerender());
     },
@@ -57,13 +58,14 @@ export const settingsPanel: PanelDef = {
       id: "settings-language",
       on: { change: (ev) => (d.language = (ev.target as HTMLSelectElement).value as Language) },
     }, h("option", { value: "de" }, "Deutsch"), h("option", { value: "en" }, "English"));
-    lang.value = d.language;
+    lang.value = d.language ?? ui.lang;
 
     const doSave = (b: HTMLButtonElement) =>
       ui.run(s, b, async () => {
         const input: Record<string, unknown> = {
           baseUrl: d.baseUrl,
-          language: d.language,
+          // One language: the UI's, unless the user picked another in this field.
+          language: d.language ?? ui.lang,
           formulaDailyBudget: Number(d.formulaDailyBudget),
           cacheHours: Number(d.cacheHours),
         };
@@ -71,6 +73,7 @@ export const settingsPanel: PanelDef = {
         const saved = (await ui.call("saveSettings", input)) as SettingsView;
         s.view = saved;
         d.apiKey = "";
+        d.language = undefined;
         s.message = { kind: "success", text: { de: "Gespeichert.", en: "Saved." } };
         if (saved.language !== ui.lang) await ui.setLanguage(saved.language);
         if (saved.apiKeySet) await ui.refreshAccount();
