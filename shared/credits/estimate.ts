@@ -14,6 +14,7 @@ import * as V from "../operations/validate.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import { estimateEnrichment, type EnrichPlan } from "../enrich/estimate.ts";
 import { portfolioParts, type PortfolioPlanned } from "../monitor/estimate.ts";
+import { NOUNS, counted, includeList } from "./wording.ts";
 
 export interface EstimateLine {
   label: Bilingual;
@@ -96,6 +97,8 @@ export function sum(parts: Estimate[]): Estimate {
   );
 }
 
+const in2 = (a: Bilingual, b: Bilingual): Bilingual => ({ de: `${a.de} in ${b.de}`, en: `${a.en} in ${b.en}` });
+
 function resolveEstimate(op: Extract<PlannedOperation, { kind: "resolve" }>): Estimate {
   const rows = count(op.rows, "rows");
   const distinct = count(op.distinct ?? rows, "distinct");
@@ -103,7 +106,10 @@ function resolveEstimate(op: Extract<PlannedOperation, { kind: "resolve" }>): Es
   const cached = count(op.cached ?? 0, "cached");
   if (cached > distinct) throw invalid("cached", { de: `mehr Zeilen im Zwischenspeicher (${cached}) als verschiedene Zeilen (${distinct})`, en: `more cached rows (${cached}) than distinct rows (${distinct})` });
   const toSend = distinct - cached;
-  if (op.mode === "free") return ofCalls("resolve", undefined, toSend, { de: `${toSend} Einzelabfragen (kostenlos)`, en: `${toSend} single resolves (free)` });
+  if (op.mode === "free") {
+    const n = counted(toSend, NOUNS.singleResolve);
+    return ofCalls("resolve", undefined, toSend, { de: `${n.de} (kostenlos)`, en: `${n.en} (free)` });
+  }
   if (op.mode !== "batch") throw invalid("mode", got(rule.oneOf(["batch", "free"]), op.mode));
   const sizes = chunkSizes(toSend, V.maxBatch(op.maxBatch ?? DEFAULT_MAX_BATCH));
   const credits = sizes.reduce((s, n) => s + batchResolveCost(n), 0);
@@ -113,7 +119,7 @@ function resolveEstimate(op: Extract<PlannedOperation, { kind: "resolve" }>): Es
     paidRequests: sizes.length,
     freeRequests: 0,
     breakdown: sizes.length
-      ? [line({ de: `${toSend} Firmen in ${sizes.length} Stapelabfrage(n)`, en: `${toSend} companies in ${sizes.length} batch call(s)` }, credits, sizes.length)]
+      ? [line(in2(counted(toSend, NOUNS.company), counted(sizes.length, NOUNS.batchCall)), credits, sizes.length)]
       : [],
   };
 }
@@ -127,9 +133,8 @@ export function estimate(op: PlannedOperation): Estimate {
     case "profile": {
       const include = V.includes(op.include);
       const n = count(op.count, "count");
-      const label = include.length
-        ? { de: `${n} Profile mit ${include.join(", ")}`, en: `${n} profiles with ${include.join(", ")}` }
-        : { de: `${n} Profile`, en: `${n} profiles` };
+      const profiles = counted(n, NOUNS.profile), inc = includeList(include);
+      const label = include.length ? { de: `${profiles.de} mit ${inc.de}`, en: `${profiles.en} with ${inc.en}` } : profiles;
       return ofCalls("profile", { include }, n, label);
     }
     case "availability": return ofCalls("availability", undefined, count(op.count, "count"));

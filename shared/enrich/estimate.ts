@@ -16,6 +16,7 @@ import { profileCost } from "../api/endpoints.ts";
 import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import { invalid } from "../core/errors.ts";
 import { got, rule } from "../i18n/rules.ts";
+import { NOUNS, counted, includeList } from "../credits/wording.ts";
 
 /** Rows that are not a list of rows. */
 export const NOT_A_TABLE = { de: "keine Tabelle (erwartet eine Liste von Zeilen)", en: "not a table (expected a list of rows)" };
@@ -149,16 +150,19 @@ export class EnrichEstimator {
     const profileCredits = profiles * profileCost(this.include);
     const lines: EstimateLine[] = [];
     if (this.resolved > 0) {
+      const names = counted(this.resolved, NOUNS.name);
       lines.push(this.mode === "batch"
-        ? { label: { de: `${this.resolved} Namen abgleichen (Stapel)`, en: `${this.resolved} names resolved (batch)` }, credits: this.resolveCredits, requests: this.resolvePaid }
-        : { label: { de: `${this.resolved} Namen einzeln abgleichen (kostenlos, langsam)`, en: `${this.resolved} single resolves (free, slow)` }, credits: 0, requests: this.resolveFree });
+        ? { label: { de: `${names.de} abgleichen (Stapel)`, en: `${names.en} resolved (batch)` }, credits: this.resolveCredits, requests: this.resolvePaid }
+        : { label: { de: `${names.de} einzeln abgleichen (kostenlos, langsam)`, en: `${counted(this.resolved, NOUNS.singleResolve).en} (free, slow)` }, credits: 0, requests: this.resolveFree });
     }
     if (availability > 0) {
-      lines.push({ label: { de: `${availability} Verfügbarkeitsprüfungen (kostenlos)`, en: `${availability} availability checks (free)` }, credits: 0, requests: availability });
+      const checks = counted(availability, NOUNS.availability);
+      lines.push({ label: { de: `${checks.de} (kostenlos)`, en: `${checks.en} (free)` }, credits: 0, requests: availability });
     }
     if (profiles > 0) {
-      const inc = this.include.length ? ` + ${this.include.join(", ")}` : "";
-      lines.push({ label: { de: `${profiles} Profile${inc}`, en: `${profiles} profiles${inc}` }, credits: profileCredits, requests: profiles });
+      const p = counted(profiles, NOUNS.profile), inc = includeList(this.include);
+      const label = this.include.length ? { de: `${p.de} mit ${inc.de}`, en: `${p.en} with ${inc.en}` } : p;
+      lines.push({ label, credits: profileCredits, requests: profiles });
     }
     const paidRequests = this.resolvePaid + profiles;
     const freeRequests = this.resolveFree + availability;

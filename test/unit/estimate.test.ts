@@ -3,6 +3,8 @@ import fc from "fast-check";
 import { estimate, sum, type PlannedOperation } from "../../shared/credits/estimate.ts";
 import { ENDPOINTS, type EndpointId, type Include } from "../../shared/api/endpoints.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
+import { NOUNS, countText, groupDigits } from "../../shared/credits/wording.ts";
+import { parseFieldList } from "../../shared/enrich/fields.ts";
 
 const code = (op: unknown) => { try { estimate(op as PlannedOperation); } catch (e) { return `${(e as CompanyDataError).code}:${(e as CompanyDataError).details.field}`; } return "ok"; };
 
@@ -102,5 +104,44 @@ describe("estimator properties", () => {
     fc.assert(fc.property(fc.nat(1000), fc.integer({ min: 1, max: 10 }), (n, k) => {
       expect(estimate({ kind: "resolve", rows: n, mode: "batch", maxBatch: k * 10 }).credits).toBe(Math.ceil(n / 10));
     }));
+  });
+});
+
+describe("estimate wording: include names and singular/plural in both languages", () => {
+  test("profile lines name the includes in the line's language", () => {
+    const e = estimate({ kind: "profile", count: 7, include: ["people", "financials"] });
+    expect(e.breakdown[0].label).toEqual({ de: "7 Profile mit Personen, Finanzdaten", en: "7 profiles with people, financials" });
+    const one = estimate({ kind: "profile", count: 1, include: ["announcements"] });
+    expect(one.breakdown[0].label).toEqual({ de: "1 Profil mit Bekanntmachungen", en: "1 profile with announcements" });
+    expect(estimate({ kind: "profile", count: 1 }).breakdown[0].label).toEqual({ de: "1 Profil", en: "1 profile" });
+  });
+
+  test("resolve lines count singular and plural, with digit grouping per language", () => {
+    expect(estimate({ kind: "resolve", rows: 1, mode: "batch" }).breakdown[0].label).toEqual({ de: "1 Firma in 1 Stapelabfrage", en: "1 company in 1 batch call" });
+    expect(estimate({ kind: "resolve", rows: 1200, mode: "batch" }).breakdown[0].label).toEqual({ de: "1.200 Firmen in 12 Stapelabfragen", en: "1,200 companies in 12 batch calls" });
+    expect(estimate({ kind: "resolve", rows: 1, mode: "free" }).breakdown[0].label).toEqual({ de: "1 Einzelabfrage (kostenlos)", en: "1 single resolve (free)" });
+  });
+
+  test("enrichment lines: German include names, singulars", () => {
+    const e = estimate({ kind: "enrich", rows: [["SAP SE"]], mapping: { name: 0 }, fields: parseFieldList("name,financials,people") });
+    const labels = e.breakdown.map((b) => b.label);
+    for (const l of labels) {
+      expect(l.de).not.toMatch(/people|financials|announcements/);
+      expect(l.de).not.toMatch(/(^|\D)1 (Profile|Verfügbarkeitsprüfungen)\b/);
+      expect(l.en).not.toMatch(/(^|\D)1 (profiles|names|availability checks)\b/);
+    }
+    expect(labels.map((l) => l.de)).toContain("1 Profil mit Personen, Finanzdaten");
+    expect(labels.map((l) => l.en)).toContain("1 profile with people, financials");
+  });
+
+  test("countText and groupDigits", () => {
+    expect(countText(1, NOUNS.credit, "de")).toBe("1 Credit");
+    expect(countText(0, NOUNS.credit, "en")).toBe("0 credits");
+    expect(countText(1, NOUNS.request, "de")).toBe("1 Anfrage");
+    expect(countText(2, NOUNS.request, "en")).toBe("2 requests");
+    expect(groupDigits(999838, "de")).toBe("999.838");
+    expect(groupDigits(999838, "en")).toBe("999,838");
+    expect(groupDigits(-1234567, "de")).toBe("-1.234.567");
+    expect(groupDigits(999, "en")).toBe("999");
   });
 });
