@@ -180,6 +180,27 @@ export function parseCsv(text: string, delimiter?: Delimiter): string[][] {
   return [...p.push(text), ...p.end()];
 }
 
+/**
+ * A number as the spreadsheet that reads this delimiter expects it: `;` is
+ * what German Excel writes and reads, and it reads 0,3366 as a number but
+ * 0.3366 as a date or text; with `,` (English Excel, Sheets) the decimal
+ * point. No thousands separators: they would be read as decimals the other way.
+ */
+export function formatCsvNumber(n: number, delimiter: Delimiter): string {
+  if (!Number.isFinite(n)) return "";
+  const s = String(n);
+  return delimiter === ";" ? s.replace(".", ",") : s;
+}
+
+/** The inverse of formatCsvNumber: a number when the text is exactly one this CLI writes, else null. */
+export function parseCsvNumber(s: string, delimiter: Delimiter): number | null {
+  if (s === "") return null;
+  const plain = delimiter === ";" ? (s.includes(".") ? "" : s.replace(",", ".")) : s;
+  if (plain === "") return null;
+  const n = Number(plain);
+  return Number.isFinite(n) && formatCsvNumber(n, delimiter) === s ? n : null;
+}
+
 /** One CSV line (with CRLF, as RFC 4180 has it). Text that would run as a formula gets a leading apostrophe. */
 export function formatRow(cells: readonly Cell[], delimiter: Delimiter): string {
   return cells.map((c) => formatCell(c, delimiter)).join(delimiter) + "\r\n";
@@ -187,7 +208,7 @@ export function formatRow(cells: readonly Cell[], delimiter: Delimiter): string 
 
 export function formatCell(c: Cell, delimiter: Delimiter): string {
   if (c === null || c === undefined) return "";
-  if (typeof c === "number") return Number.isFinite(c) ? String(c) : "";
+  if (typeof c === "number") return formatCsvNumber(c, delimiter);
   if (typeof c === "boolean") return c ? "TRUE" : "FALSE";
   const s = needsNeutralising(c) ? "'" + c : c;
   return /[",;\t\r\n]/.test(s) || s.includes(delimiter) ? `"${s.replace(/"/g, '""')}"` : s;

@@ -36,10 +36,10 @@ import { coreDeps } from "../shared/enrich/run.ts";
 import { normaliseKey } from "../shared/batch/normalise.ts";
 import { requestCredits } from "../shared/functions/guard.ts";
 import type { ResolveQuery } from "../shared/api/schemas.ts";
-import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
+import { CsvError, formatRow, parseCsvNumber, readCsv, type Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { collectGarbage } from "./memory.ts";
-import { EXIT, msg, type Summary } from "./i18n.ts";
+import { EXIT, ROLE_LABEL, msg, type Summary } from "./i18n.ts";
 
 export const CHUNK_ROWS = 1000;
 
@@ -111,8 +111,9 @@ async function prepare(args: EnrichArgs): Promise<Prepared> {
   return { ...p, mapping, fields };
 }
 
-export function describeMapping(p: Prepared): string {
-  return INPUT_ROLES.filter((r) => p.mapping[r] !== undefined).map((r) => `${r}=${p.header[p.mapping[r]!]}`).join(", ");
+/** "Firmenname=Firma, Ort=Ort": each recognised role in the user's language, then the column it was found in. */
+export function describeMapping(p: Prepared, lang: Language): string {
+  return INPUT_ROLES.filter((r) => p.mapping[r] !== undefined).map((r) => `${ROLE_LABEL[r][lang]}=${p.header[p.mapping[r]!]}`).join(", ");
 }
 
 /**
@@ -120,13 +121,14 @@ export function describeMapping(p: Prepared): string {
  * become numbers again, so that writing the cell again gives the same text
  * (a negative number must not come back as text needing an apostrophe).
  */
-export function fromCsvCell(s: string): Cell {
-  return s !== "" && String(Number(s)) === s ? Number(s) : s;
+export function fromCsvCell(s: string, delimiter: Delimiter = ","): Cell {
+  const n = parseCsvNumber(s, delimiter);
+  return n === null ? s : n;
 }
 
 /** Output cells read back from a CSV row (status, confidence, fields, as-of). */
-const outputOf = (rec: readonly string[], inputWidth: number, width: number): Cell[] =>
-  rec.slice(inputWidth, inputWidth + width + 3).map(fromCsvCell);
+const outputOf = (rec: readonly string[], inputWidth: number, width: number, delimiter: Delimiter): Cell[] =>
+  rec.slice(inputWidth, inputWidth + width + 3).map((c) => fromCsvCell(c, delimiter));
 
 interface Line { index: number; row: string[]; prevCells: Cell[] | null; previous: PreviousRow | null }
 
@@ -134,13 +136,14 @@ interface Line { index: number; row: string[]; prevCells: Cell[] | null; previou
 async function* chunks(path: string, previousPath: string | null, inputWidth: number, width: number, skip: number, size = CHUNK_ROWS) {
   const input = readCsv(path);
   await input.next(); // header
-  const prev = previousPath ? readCsv(previousPath) : null;
+  let prevDelimiter: Delimiter = ",";
+  const prev = previousPath ? readCsv(previousPath, (d) => (prevDelimiter = d)) : null;
   if (prev) await prev.next();
   let index = 0;
   let batch: Line[] = [];
   for await (const row of input) {
     const p = prev ? await prev.next() : null;
-    const prevCells = p && !p.done ? outputOf(p.value, inputWidth, width) : null;
+    const prevCells = p && !p.done ? outputOf(p.value, inputWidth, width, prevDelimiter) : null;
     if (index >= skip) batch.push({ index, row, prevCells, previous: prevCells ? readPrevious(prevCells, width) : null });
     index++;
     if (batch.length >= size) {
@@ -240,14 +243,14 @@ async function estimatePass(args: EnrichArgs, p: Prepared, previous: string | nu
 
 export function printEstimate(e: EnrichEstimate, lang: Language, line: (s: string) => void) {
   line(msg.estimate[lang](e.rows, e.credits, e.requests, e.paidRequests, e.freeRequests, e.seconds));
-  for (const b of e.breakdown) line(lang === "de" ? `  ${b.label.de}: ${b.credits} Credits, ${b.requests} Anfragen` : `  ${b.label.en}: ${b.credits} credits, ${b.requests} requests`);
+  for (const b of e.breakdown) line(msg.estimateLine[lang](b.label[lang], b.credits, b.requests));
 }
 
 /** `company-data estimate enrich`: spends nothing and needs no key. */
 export async function estimateCommand(args: EnrichArgs, io: Io): Promise<number> {
   const p = await prepare(args);
   const previous = args.output && (await usablePrevious(args.output, p)) ? args.output : null;
-  io.err(msg.columns[args.lang](describeMapping(p)));
+  io.err(msg.columns[args.lang](describeMapping(p, args.lang)));
   const { estimate: e } = await estimatePass(args, p, previous, 0, Date.now(), new RunMemo(fieldNeeds(p.fields)));
   printEstimate(e, args.lang, io.out);
   return EXIT.OK;
@@ -271,14 +274,15 @@ function loadResolved(file: string, memo: RunMemo) {
 async function rememberPartial(args: EnrichArgs, p: Prepared, partial: string, rows: number, memo: RunMemo) {
   if (rows <= 0) return;
   const input = readCsv(args.input);
-  const done = readCsv(partial);
+  let doneDelimiter: Delimiter = ",";
+  const done = readCsv(partial, (d) => (doneDelimiter = d));
   await input.next();
   await done.next();
   for (let i = 0; i < rows; i++) {
     const a = await input.next();
     const b = await done.next();
     if (a.done || b.done) break;
-    const r = readResult(outputOf(b.value, p.header.length, p.fields.length), p.fields.length);
+    const r = readResult(outputOf(b.value, p.header.length, p.fields.length, doneDelimiter), p.fields.length);
     if (r) memo.rememberRow(taskFromRow(i, a.value, p.mapping), r);
   }
   await input.return?.(undefined);
@@ -306,7 +310,7 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   const checkpoint = cp!;
   const previous = checkpoint.previous ? out : null;
   const width = p.fields.length;
-  io.err(msg.columns[lang](describeMapping(p)));
+  io.err(msg.columns[lang](describeMapping(p, lang)));
   if (resuming) io.err(msg.resuming[lang](checkpoint.rowsDone));
 
   // What this run already has: resolutions, and the rows written before a kill.

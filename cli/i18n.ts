@@ -1,5 +1,12 @@
 /** The command line's own texts, German and English. */
 import type { Language } from "../shared/i18n/language.ts";
+import type { InputRole } from "../shared/enrich/columns.ts";
+import { NOUNS, countText, groupDigits } from "../shared/credits/wording.ts";
+
+const n = groupDigits;
+const credits = (k: number, lang: Language) => countText(k, NOUNS.credit, lang);
+const requests = (k: number, lang: Language) => countText(k, NOUNS.request, lang);
+const rows = (k: number, lang: Language) => countText(k, NOUNS.row, lang);
 
 export const EXIT = {
   OK: 0,
@@ -110,10 +117,15 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   },
   columns: { en: (m: string) => `Columns: ${m}`, de: (m: string) => `Spalten: ${m}` },
   estimate: {
-    en: (rows: number, credits: number, req: number, paid: number, free: number, secs: number) =>
-      `${rows} rows to enrich: at most ${credits} credits, ${req} requests (${paid} paid, ${free} free), about ${fmtDuration(secs, "en")}.`,
-    de: (rows: number, credits: number, req: number, paid: number, free: number, secs: number) =>
-      `${rows} Zeilen anzureichern: höchstens ${credits} Credits, ${req} Anfragen (${paid} kostenpflichtig, ${free} kostenlos), etwa ${fmtDuration(secs, "de")}.`,
+    en: (r: number, c: number, req: number, paid: number, free: number, secs: number) =>
+      `${rows(r, "en")} to enrich: at most ${credits(c, "en")}, ${requests(req, "en")} (${n(paid, "en")} paid, ${n(free, "en")} free), about ${fmtDuration(secs, "en")}.`,
+    de: (r: number, c: number, req: number, paid: number, free: number, secs: number) =>
+      `${rows(r, "de")} anzureichern: höchstens ${credits(c, "de")}, ${requests(req, "de")} (${n(paid, "de")} kostenpflichtig, ${n(free, "de")} kostenlos), etwa ${fmtDuration(secs, "de")}.`,
+  },
+  /** One line of an estimate's breakdown: "7 Profile mit Finanzdaten: 35 Credits, 7 Anfragen". */
+  estimateLine: {
+    en: (label: string, c: number, req: number) => `  ${label}: ${credits(c, "en")}, ${requests(req, "en")}`,
+    de: (label: string, c: number, req: number) => `  ${label}: ${credits(c, "de")}, ${requests(req, "de")}`,
   },
   resuming: { en: (n: number) => `Resuming after row ${n}.`, de: (n: number) => `Fortsetzung nach Zeile ${n}.` },
   confirm: { en: "Spend these credits? [y/N] ", de: "Diese Credits ausgeben? [j/N] " },
@@ -123,19 +135,39 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   },
   done: {
     en: (s: Summary) =>
-      `Done: ${s.matched} matched, ${s.review} to review, ${s.notFound} not found, ${s.error} errors, ${s.skipped} skipped (no name)${s.other ? `, ${s.other} without status` : ""}; ${s.credits} credits spent. Output: ${s.out}`,
+      `Done: ${s.matched} matched, ${s.review} to review, ${s.notFound} not found, ${s.error} errors, ${s.skipped} skipped (no name)${s.other ? `, ${s.other} without status` : ""}; ${credits(s.credits, "en")} spent. Output: ${s.out}`,
     de: (s: Summary) =>
-      `Fertig: ${s.matched} gefunden, ${s.review} zu prüfen, ${s.notFound} nicht gefunden, ${s.error} Fehler, ${s.skipped} übersprungen (ohne Namen)${s.other ? `, ${s.other} ohne Status` : ""}; ${s.credits} Credits ausgegeben. Ausgabe: ${s.out}`,
+      `Fertig: ${s.matched} gefunden, ${s.review} zu prüfen, ${s.notFound} nicht gefunden, ${s.error} Fehler, ${s.skipped} übersprungen (ohne Namen)${s.other ? `, ${s.other} ohne Status` : ""}; ${credits(s.credits, "de")} ausgegeben. Ausgabe: ${s.out}`,
   },
   outOfCredits: {
-    en: (s: Summary) => `Out of credits: ${s.outOfCredits} rows not enriched (marked in ${s.out}). Top up, then run the same command again to finish exactly these rows.`,
-    de: (s: Summary) => `Keine Credits mehr: ${s.outOfCredits} Zeilen nicht angereichert (markiert in ${s.out}). Bitte aufladen und denselben Befehl erneut starten, um genau diese Zeilen zu erledigen.`,
+    en: (s: Summary) => `Out of credits: ${rows(s.outOfCredits, "en")} not enriched (marked in ${s.out}). Top up, then run the same command again to finish exactly these rows.`,
+    de: (s: Summary) => `Keine Credits mehr: ${rows(s.outOfCredits, "de")} nicht angereichert (markiert in ${s.out}). Bitte aufladen und denselben Befehl erneut starten, um genau diese Zeilen zu erledigen.`,
   },
   interrupted: { en: "Interrupted. Run the same command again to resume.", de: "Abgebrochen. Zum Fortsetzen denselben Befehl erneut starten." },
-  credits: { en: (n: number) => `Credits: ${n}`, de: (n: number) => `Guthaben: ${n} Credits` },
-  searchTotal: { en: (n: number) => `${n} companies found`, de: (n: number) => `${n} Firmen gefunden` },
+  credits: { en: (k: number) => `Credits: ${n(k, "en")}`, de: (k: number) => `Guthaben: ${credits(k, "de")}` },
+  usage: {
+    en: { today: "Today", month: "Month", total: "Total" },
+    de: { today: "Heute", month: "Monat", total: "Gesamt" },
+  },
+  searchTotal: { en: (k: number) => `${countText(k, NOUNS.company, "en")} found`, de: (k: number) => `${countText(k, NOUNS.company, "de")} gefunden` },
+  /** Header of the `search` table (tab-separated on stdout). */
+  searchHeader: {
+    en: ["Company ID", "Name", "City", "Postcode", "Legal form", "Status"],
+    de: ["Firmen-ID", "Firma", "Ort", "PLZ", "Rechtsform", "Status"],
+  },
+  /** The placeholder of the search term, as the help text names it. */
+  queryArg: { en: "QUERY", de: "SUCHE" },
   fieldsTitle: { en: "Fields (id, group, header):", de: "Felder (ID, Gruppe, Überschrift):" },
 } as const;
+
+/** Input column roles as the "Columns:" line names them. */
+export const ROLE_LABEL: Record<InputRole, Record<Language, string>> = {
+  id: { de: "Firmen-ID", en: "company id" },
+  name: { de: "Firmenname", en: "company name" },
+  city: { de: "Ort", en: "city" },
+  zip: { de: "PLZ", en: "postcode" },
+  register: { de: "Register", en: "register" },
+};
 
 export interface Summary {
   matched: number;

@@ -17,6 +17,8 @@ import { formatCell } from "./csv.ts";
 import { drainAll, nodeDriver } from "./driver.ts";
 import { askOnTerminal, enrichCommand, estimateCommand, ExitError, type EnrichArgs, type Io } from "./enrich.ts";
 import { EXIT, msg } from "./i18n.ts";
+import { groupDigits } from "../shared/credits/wording.ts";
+import { quietOnClosedPipe } from "./pipe.ts";
 
 interface Parsed {
   positional: string[];
@@ -100,6 +102,10 @@ const KEY_TEXT: Partial<Record<ErrorCode, Record<Language, string>>> = {
   },
 };
 
+// A reader that closes the pipe early (`| head`) ends the output, not the program with a stack trace.
+const stdout = quietOnClosedPipe(process.stdout);
+const stderr = quietOnClosedPipe(process.stderr);
+
 /** The language of messages once the arguments are read (the Ctrl-C handler speaks it too). */
 let messageLang: Language = toLanguage(process.env.LC_ALL || process.env.LANG, "de");
 
@@ -122,15 +128,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (langAt >= 0) {
     const v = argv[langAt].includes("=") ? argv[langAt].split("=")[1] : argv[langAt + 1];
     if (v !== "de" && v !== "en") {
-      process.stderr.write(msg.badValue[lang]("--lang", String(v)) + "\n");
+      stderr.write(msg.badValue[lang]("--lang", String(v)) + "\n");
       return EXIT.USAGE;
     }
     lang = v;
   }
   messageLang = lang;
   const io: Io = {
-    out: (s) => process.stdout.write(s + "\n"),
-    err: (s) => process.stderr.write(s + "\n"),
+    out: (s) => stdout.write(s + "\n"),
+    err: (s) => stderr.write(s + "\n"),
     progress: process.stderr.isTTY ? progressBar(process.stderr) : undefined,
     ask: process.stdin.isTTY && process.stderr.isTTY ? askOnTerminal() : undefined,
   };
@@ -168,12 +174,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       }
       case "search": {
         const query = [sub, ...rest].filter(Boolean).join(" ");
-        if (!query) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("QUERY"));
+        if (!query) throw new ExitError(EXIT.USAGE, msg.missingOption[lang](msg.queryArg[lang]));
         const size = flags.size === undefined ? 10 : Number(flags.size);
         const ctx = context(env, lang);
         const res = await runAsync(search(ctx, { query, size }), nodeDriver());
         io.err(msg.searchTotal[lang](res.total ?? res.companies.length));
-        io.out(["id", "name", "city", "zip", "legalForm", "status"].join("\t"));
+        io.out(msg.searchHeader[lang].join("\t"));
         for (const c of res.companies) {
           io.out([c.id, c.name ?? "", c.city ?? "", c.zip ?? "", c.legalForm?.name ?? c.legalForm?.code ?? "", c.status?.name ?? c.status?.code ?? ""]
             .map((v) => formatCell(v, "\t").replace(/[\t\r\n]+/g, " ")).join("\t"));
@@ -187,8 +193,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         if (a.plan) io.out(`Plan: ${a.plan}`);
         if (a.usage) {
           const u = a.usage;
-          const label = lang === "de" ? { today: "Heute", month: "Monat", total: "Gesamt" } : { today: "Today", month: "Month", total: "Total" };
-          for (const k of ["today", "month", "total"] as const) if (u[k] != null) io.out(`${label[k]}: ${u[k]}`);
+          for (const k of ["today", "month", "total"] as const) if (u[k] != null) io.out(`${msg.usage[lang][k]}: ${groupDigits(u[k]!, lang)}`);
         }
         return EXIT.OK;
       }
@@ -208,7 +213,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       return e.code;
     }
     const err = toCompanyDataError(e);
-    if (!(e instanceof CompanyDataError) && process.env.COMPANY_DATA_DEBUG) process.stderr.write(String((e as Error)?.stack ?? e) + "\n");
+    if (!(e instanceof CompanyDataError) && process.env.COMPANY_DATA_DEBUG) stderr.write(String((e as Error)?.stack ?? e) + "\n");
     io.err(KEY_TEXT[err.code]?.[lang] ?? err.text(lang));
     return exitFor(err.code);
   }
@@ -219,7 +224,7 @@ process.on("SIGINT", () => {
   // The first Ctrl-C lets the answers in flight arrive (and be journalled: they are paid); a second one quits at once.
   if (interrupted) process.exit(EXIT.INTERRUPTED);
   interrupted = true;
-  process.stderr.write("\n" + msg.interrupted[messageLang] + "\n");
+  stderr.write("\n" + msg.interrupted[messageLang] + "\n");
   drainAll(15_000).finally(() => process.exit(EXIT.INTERRUPTED));
 });
 

@@ -62,7 +62,9 @@ function writeInput(name: string, rows: { name: string; city?: string }[], delim
 }
 
 const FIELDS = "name,city,url,status";
-const creditsOf = (text: string) => Number(/(?:at most|höchstens) (\d+) (?:credits|Credits)/.exec(text)![1]);
+/** A count as the CLI prints it (grouped: 1,760 in English, 1.760 in German). */
+const num = (s: string) => Number(s.replace(/[.,]/g, ""));
+const creditsOf = (text: string) => num(/(?:at most|höchstens) ([\d.,]+) (?:credits?|Credits?)/.exec(text)![1]);
 
 describe("company-data CLI", () => {
   it("prints help and exits 0; unknown commands exit 2", async () => {
@@ -204,7 +206,7 @@ describe("company-data CLI", () => {
     const s = await run(["search", "GmbH", "--size", "5", "--lang", "en"], { key });
     expect(s.code).toBe(0);
     const lines = s.stdout.trim().split("\n");
-    expect(lines[0]).toBe("id\tname\tcity\tzip\tlegalForm\tstatus");
+    expect(lines[0]).toBe("Company ID\tName\tCity\tPostcode\tLegal form\tStatus");
     expect(lines.length).toBeGreaterThan(1);
     expect(lines[1]).toMatch(/^DE[A-Z0-9]{10}\t/);
     const a = await run(["account", "--lang", "en"], { key });
@@ -291,7 +293,7 @@ describe("company-data CLI", () => {
       const input = writeInput("sigint.csv", uniqueCompanies(400));
       const args = (out: string) => ["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"];
       const env = { COMPANY_DATA_BASE_URL: slowServer.url, COMPANY_DATA_PARALLEL: "16" };
-      const credited = (text: string) => Number(/; (\d+) credits spent/.exec(text)![1]);
+      const credited = (text: string) => num(/; ([\d,]+) credits? spent/.exec(text)![1]);
 
       const refKey = slow.createKey(100_000);
       const ref = await run(args(join(dir, "sigint.ref.csv")), { key: refKey, env });
