@@ -1,5 +1,5 @@
 /**
- * The "Changes" log sheet: one line per register change, appended only once.
+ * The change log sheet ("Änderungen" for German users, "Changes" for English): one line per register change, appended only once.
  * Every line carries a stable key (company id + change date + kind + a hash
  * of the text) in its last column. The sheet itself is the record of what
  * was logged: a rerun, a resumed run or a run after a crash between "append"
@@ -12,7 +12,10 @@ import { sheet, type Operation } from "../core/effects.ts";
 import type { Language } from "../i18n/language.ts";
 import type { Cell } from "../sheet/protocol.ts";
 
-export const CHANGES_SHEET = "Changes";
+/** The log's name per language. A log found under either name is used as it is (see openLog). */
+export const CHANGES_SHEETS: Readonly<Record<Language, string>> = { de: "Änderungen", en: "Changes" };
+/** The English name (the sheet an English check writes to when no log exists yet). */
+export const CHANGES_SHEET = CHANGES_SHEETS.en;
 
 export const CHANGES_HEADERS: Record<Language, string[]> = {
   de: ["Datum", "Firmen-ID", "Firma", "Art", "Text", "Quelle", "Schlüssel"],
@@ -69,10 +72,8 @@ export function logLine(companyId: string, companyName: string | null, c: Change
   };
 }
 
-/** Make sure the log sheet exists; answer the keys already in it. */
-export function* readLoggedKeys(lang: Language, name = CHANGES_SHEET): Operation<Set<string>> {
-  yield* sheet({ op: "ensureSheet", sheet: name, headers: CHANGES_HEADERS[lang] });
-  const rows = (yield* sheet<Cell[][] | null>({ op: "readAll", sheet: name })) ?? [];
+/** The keys in a log sheet's rows (after its header). */
+function keysOf(rows: Cell[][]): Set<string> {
   const keys = new Set<string>();
   for (let i = 1; i < rows.length; i++) {
     const k = rows[i][KEY_COLUMN];
@@ -82,10 +83,35 @@ export function* readLoggedKeys(lang: Language, name = CHANGES_SHEET): Operation
 }
 
 /**
+ * The log to write to and the keys already in it. A sheet named by the
+ * caller is used (created when missing). Otherwise the log is looked up under
+ * the user's language's name first, then the other language's: a user who
+ * switches language keeps one log (with its header as it was), and since line
+ * keys do not depend on the language no change is logged twice. Only when
+ * neither exists is a log created, named and headed in the user's language.
+ */
+export function* openLog(lang: Language, name?: string): Operation<{ name: string; keys: Set<string> }> {
+  if (name) return { name, keys: yield* readLoggedKeys(lang, name) };
+  const other: Language = lang === "de" ? "en" : "de";
+  for (const candidate of [CHANGES_SHEETS[lang], CHANGES_SHEETS[other]]) {
+    const rows = yield* sheet<Cell[][] | null>({ op: "readAll", sheet: candidate });
+    if (rows) return { name: candidate, keys: keysOf(rows) };
+  }
+  return { name: CHANGES_SHEETS[lang], keys: yield* readLoggedKeys(lang, CHANGES_SHEETS[lang]) };
+}
+
+/** Make sure the log sheet exists; answer the keys already in it. */
+export function* readLoggedKeys(lang: Language, name = CHANGES_SHEETS[lang]): Operation<Set<string>> {
+  yield* sheet({ op: "ensureSheet", sheet: name, headers: CHANGES_HEADERS[lang] });
+  const rows = (yield* sheet<Cell[][] | null>({ op: "readAll", sheet: name })) ?? [];
+  return keysOf(rows);
+}
+
+/**
  * Append the lines whose key is not logged yet (oldest first) and add their
  * keys to `logged`. Answers how many lines were appended per company id.
  */
-export function* appendNew(logged: Set<string>, lines: LogLine[], name = CHANGES_SHEET): Operation<Map<string, number>> {
+export function* appendNew(logged: Set<string>, lines: LogLine[], name: string): Operation<Map<string, number>> {
   const fresh: LogLine[] = [];
   const seen = new Set<string>();
   for (const l of lines) {

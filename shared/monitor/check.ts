@@ -15,7 +15,7 @@
  *     The sum is the run's exact price, known before a credit is spent.
  *  3. Work through the table in windows of rows: pay for the window's
  *     companies (all calls in one parallel batch), append their new changes
- *     to the "Changes" sheet (deduplicated by line key), remember the new
+ *     to the change log ("Änderungen"/"Changes", see openLog; deduplicated by line key), remember the new
  *     watermarks, write the window's result columns as one block + colours.
  *     The caller records the spend in the ledger (the app session does).
  *     A per-run budget defers the companies that would exceed it; a deadline
@@ -40,7 +40,7 @@ import type { OpContext } from "../operations/context.ts";
 import { getAvailability, getChanges, getProfiles, type Availability, type ChangesResult } from "../operations/company.ts";
 import { resolveMany } from "../operations/resolve.ts";
 import type { Cell } from "../sheet/protocol.ts";
-import { appendNew, CHANGES_SHEET, logLine, readLoggedKeys, type LogLine } from "./changelog.ts";
+import { appendNew, logLine, openLog, type LogLine } from "./changelog.ts";
 import { planCredits, type PortfolioPlanned } from "./estimate.ts";
 import { candidateLabel, idFromCell, layoutOf, queryOf, type Layout, type OutputKey } from "./layout.ts";
 import { GROUP_COLOUR, GROUP_LABEL, screen } from "./risk.ts";
@@ -76,6 +76,7 @@ function outcomeOf(e: CompanyDataError, final: boolean): Outcome {
 
 export interface CheckOptions {
   sheet?: string;
+  /** The change log's sheet; default "Änderungen" (de) / "Changes" (en), an existing one under either name first. */
   changesSheet?: string;
   /** Credits this run may spend; null/undefined = no cap. */
   budget?: number | null;
@@ -289,7 +290,8 @@ export function* lastRun(ctx: OpContext): Operation<RunSummary | null> {
 export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operation<RunSummary> {
   const lang = ctx.client.language;
   const sheetName = opts.sheet?.trim() || PORTFOLIO_SHEET;
-  const changesSheet = opts.changesSheet?.trim() || CHANGES_SHEET;
+  // No name given: the log in the user's language, or the one kept under the other language's name.
+  const changesSheetOpt = opts.changesSheet?.trim() || undefined;
   const windowRows = opts.windowRows ?? DEFAULT_WINDOW_ROWS;
   if (!Number.isInteger(windowRows) || windowRows < 1) throw invalid("windowRows", got(rule.number({ value: 1, inclusive: true }, undefined, true), windowRows));
   const budget = opts.budget ?? null;
@@ -457,7 +459,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     const cols = [...layout.newHeaders.keys()];
     yield* writeColumns(sheetName, 1, cols, [cols.map((c) => layout.newHeaders.get(c)!)]);
   }
-  const logged = yield* readLoggedKeys(lang, changesSheet);
+  const { name: changesSheet, keys: logged } = yield* openLog(lang, changesSheetOpt);
   const deferred = new Set<string>();
   /** Companies this call already handled in an earlier window: a duplicate row is shown, never paid again. */
   const handled = new Set<string>();
