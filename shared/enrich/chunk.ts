@@ -83,7 +83,8 @@ export function keyAnswer(r: ResolvedRowLike, fields: readonly FieldDef[], needs
     const v = needs.resolved.profile ? undefined : fields.map((f) => f.extract({ summary, company: null, lang }));
     return { o: "m", id: summary.id, c: r.confidence, v };
   }
-  if (r.status === "ambiguous") return { o: "r", c: r.confidence, k: r.candidates.map(toCandidate) };
+  // Nothing is matched yet: the service's figure is its best candidate's (1 for two companies of one name), which beside "review" would read as a sure match.
+  if (r.status === "ambiguous") return { o: "r", c: null, k: r.candidates.map(toCandidate) };
   if (r.status === "not_found") return { o: "n" };
   return null;
 }

@@ -98,6 +98,10 @@ describe("app service against the emulator", () => {
     expect(h.workbook.get("Liste", 2, 5)).toBe("DEJK7QV0PK24");
     const review = p.reviewRows[0];
     expect(review.row).toBe(4);
+    // Nothing picked, so no confidence beside "prüfen" (the service's figure is its best candidate's, 1 here).
+    expect(String(h.workbook.get("Liste", 4, 3))).toMatch(/^prüfen: /);
+    expect(h.workbook.get("Liste", 4, 4)).toBe("");
+    expect(h.workbook.get("Liste", 2, 4)).toEqual(expect.any(Number));
     expect(review.candidates.map((c: { id: string }) => c.id).sort()).toEqual([...dup[0].ids].sort());
     // A finished job does nothing more on another step.
     const n = h.sent.length;
@@ -107,6 +111,7 @@ describe("app service against the emulator", () => {
     expect(picked.review).toBe(0);
     expect(picked.matched).toBe(4);
     expect(h.workbook.get("Liste", 4, 5)).toBe(review.candidates[0].id);
+    expect(h.workbook.get("Liste", 4, 4)).toBe(1); // picked by the user: sure
     const ledger = (await h.call("account")).ledger;
     expect(ledger.find((e: { operation: string }) => e.operation === "enrich").credits).toBe(before - h.emu.balance(h.key));
   });

@@ -100,6 +100,7 @@ describe.skipIf(skipWithoutChromium())("Excel task pane (built like dist/excel-a
     await screenshot(page, "excel-taskpane-settings");
 
     await page.click("#cd-tab-search");
+    expect(await page.textContent("#search-radius-hint")).toBe("Ohne Angabe 10 km, wie bei der Formel COMPANY.SEARCH.");
     await page.fill("#search-query", "Logistik");
     await page.press("#search-query", "Enter");
     await page.waitForSelector("#search-table tbody tr");

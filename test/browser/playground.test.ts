@@ -93,7 +93,14 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(await page.$$eval("#search-table thead th", (th) => th.map((t) => t.textContent))).toContain("Status");
     const statuses = await page.$$eval("#search-table td.cd-status-cell", (td) => td.map((t) => t.textContent));
     expect(statuses.length).toBe(await page.$$eval("#search-table tbody tr", (r) => r.length));
-    for (const st of statuses) expect(["aktiv", "in Liquidation", "insolvent", "gelöscht", "inaktiv"]).toContain(st);
+    // Capitalised like the status the enrichment writes into the sheet ("Aktiv").
+    for (const st of statuses) expect(["Aktiv", "In Liquidation", "Insolvent", "Gelöscht", "Inaktiv"]).toContain(st);
+    // The list fits the panel: nothing cut off at the right, the distance in its column.
+    const fit = await page.$eval("#search-table", (t) => ({ table: t.getBoundingClientRect().right, panel: document.querySelector("#cd-panel")!.getBoundingClientRect().right, scroll: t.parentElement!.scrollWidth - t.parentElement!.clientWidth }));
+    expect(fit.scroll).toBe(0);
+    expect(fit.table).toBeLessThanOrEqual(fit.panel);
+    expect(await page.isVisible("#search-table th.cd-col-distance")).toBe(true);
+    expect(await page.textContent("#search-table tbody tr td.cd-col-distance")).toMatch(/^\d+(,\d+)? km$/);
     await screenshot(page, "panel-search");
     // Two rows into the empty area right of the list.
     await selectCells("Firmenliste", 1, 5, 1, 5);
@@ -110,6 +117,39 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
       for (let r = 1; r <= 3; r++) for (let c = 5; c <= 20; c++) wb.set("Firmenliste", r, c, "");
       wb.changed();
     });
+  });
+
+  it("search: an unknown place is named and clears the old results; numbers are checked in the UI's language; the hint names real formulas", async () => {
+    await tab("search");
+    expect(await page.getAttribute("#search-query", "placeholder")).not.toBeNull();
+    expect(await page.$eval("#search-run", (b) => (b as HTMLButtonElement).form!.noValidate)).toBe(true);
+    expect(await page.textContent("#search-radius-hint")).toBe("Ohne Angabe 10 km, wie bei der Formel COMPANY_SEARCH (Sheets) bzw. COMPANY.SEARCH (Excel).");
+    expect(await page.$$("#search-table tbody tr")).not.toHaveLength(0); // the previous search's list
+    await page.fill("#search-place", "Atlantis");
+    await page.click("#search-run");
+    await page.waitForSelector("#cd-status-search.is-error");
+    expect(await page.textContent("#cd-status-search")).toBe("Ort „Atlantis“ nicht gefunden.");
+    expect(await page.$$("#search-table")).toHaveLength(0);
+    await screenshot(page, "panel-search-unknown-place");
+    await page.fill("#search-place", "München");
+    await page.fill("#search-size", "0");
+    await page.click("#search-run");
+    await page.waitForSelector("#cd-status-search.is-error");
+    expect(await page.textContent("#cd-status-search")).toBe("Anzahl Treffer: bitte eine ganze Zahl von 1 bis 100 eingeben.");
+    await page.fill("#search-size", "5");
+    await page.fill("#search-radius", "501");
+    await page.click("#search-run");
+    await page.waitForSelector("#cd-status-search.is-error");
+    expect(await page.textContent("#cd-status-search")).toBe("Umkreis: bitte eine Zahl größer als 0 und höchstens 500 (km) eingeben.");
+    await page.click("#cd-lang-en");
+    expect(await page.textContent("#cd-status-search")).toBe("Radius: please enter a number above 0 and at most 500 (km).");
+    expect(await page.textContent("#search-radius-hint")).toBe("10 km when empty, as the COMPANY_SEARCH (Sheets) or COMPANY.SEARCH (Excel) formula uses.");
+    await page.fill("#search-radius", "30");
+    await page.fill("#search-place", "Atlantis");
+    await page.click("#search-run");
+    await page.waitForFunction(() => document.querySelector("#cd-status-search")?.textContent === 'Place "Atlantis" not found.');
+    await page.click("#cd-lang-de");
+    await page.fill("#search-place", "München");
   });
 
   it("enriches the list: columns detected, preview, progress, review with a candidate pick", async () => {
@@ -135,20 +175,27 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(bar[0]).toBe(bar[1]);
     expect(await cell("Firmenliste", 1, 3)).toBe("Status");
     expect(await cell("Firmenliste", 2, 3)).toBe("gefunden");
+    // The company status is written as the search list shows it: "Aktiv", not "aktiv".
+    const header = await page.evaluate(() => (window as any).__playground.workbook.block("Firmenliste", 1, 1, 1, 20)[0] as unknown[]);
+    expect(await cell("Firmenliste", 2, header.indexOf("Firmenstatus") + 1)).toBe("Aktiv");
     // The ambiguous name waits for a pick; nothing was guessed.
     await page.waitForSelector("fieldset.cd-review");
     const legend = await page.textContent("fieldset.cd-review legend");
     expect(legend).toContain(ambiguous.name);
     await screenshot(page, "panel-enrich-review");
     const row = Number((await page.getAttribute("fieldset.cd-review", "id"))!.replace("review-row-", ""));
+    // Waiting for a pick: no confidence beside "prüfen".
+    expect(String(await cell("Firmenliste", row, 3))).toMatch(/^prüfen: /);
+    expect(await cell("Firmenliste", row, 4)).toBe("");
     await page.check(`#review-${row}-0`);
     await page.click(`#review-apply-${row}`);
     // The enrichment's own success status is already showing: wait for the pick's effect itself.
     await page.waitForFunction(() => document.querySelectorAll("fieldset.cd-review").length === 0, null, { timeout: 30_000 });
     await page.waitForSelector("#cd-status-enrich.is-success");
     expect(ambiguous.ids).toContain(await cell("Firmenliste", row, 5));
-    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) < b, before);
-    expect(await balance()).toBe(emu.balance(emu.demoKey));
+    expect(emu.balance(emu.demoKey)).toBeLessThan(before);
+    // The header catches up with the pick's spend (the run's own refresh may answer first).
+    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) === b, emu.balance(emu.demoKey));
   });
 
   it("reruns only new or failed rows: nothing is paid twice", async () => {
@@ -226,6 +273,13 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(await page.$("#enrich-count-credits")).toBeNull();
     expect(await cell("Neu", 2, 2)).toBe("gefunden");
     expect(emu.balance(emu.demoKey)).toBeLessThan(saved);
+    // The extra sheet goes again, so the README's screenshot shows the playground as a newcomer gets it.
+    await page.evaluate(() => {
+      const wb = (window as any).__playground.workbook;
+      wb.sheets.delete("Neu");
+      wb.active = "Firmenliste";
+      wb.changed();
+    });
   });
 
   it("finds similar companies from ids selected in the grid", async () => {
@@ -423,7 +477,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     // Not active: said in the UI's words and marked.
     const row = "#search-table tbody tr[data-id=DEAAAAAAAAAA]";
     expect(await page.getAttribute(row, "class")).toContain("is-inactive");
-    expect(await page.textContent(`${row} td.cd-status-cell`)).toBe("insolvent");
+    expect(await page.textContent(`${row} td.cd-status-cell`)).toBe("Insolvent");
     expect(await page.$eval(`${row} td.cd-status-cell`, (td) => getComputedStyle(td).fontWeight)).toBe("600");
     expect(await page.$$("#pg-side img, #pg-grid-box img, #pg-side b")).toHaveLength(0);
     expect(await page.title()).not.toBe("pwned");

@@ -99,9 +99,19 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
 
   it("search sidebar: searches through google.script.run and inserts at the cursor", async () => {
     const { page, errors } = await open("search");
+    expect(await page.textContent("#search-radius-hint")).toBe("Ohne Angabe 10 km, wie bei der Formel COMPANY_SEARCH.");
     await page.fill("#search-query", "Software");
+    await page.fill("#search-place", "München");
     await page.press("#search-query", "Enter");
     await page.waitForSelector("#search-table tbody tr");
+    // The sidebar's 300 px: the list fits without scrolling sideways; the distance moves under the city.
+    await page.setViewportSize({ width: 300, height: 800 });
+    const overflow = await page.$eval("#search-table", (t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth);
+    expect(overflow).toBe(0);
+    expect(await page.isVisible("#search-table th.cd-col-distance")).toBe(false);
+    expect(await page.isVisible("#search-table tbody tr .cd-distance-inline")).toBe(true);
+    expect(await page.textContent("#search-table tbody tr .cd-distance-inline")).toMatch(/^\d+(,\d+)? km$/);
+    await screenshot(page, "sheets-sidebar-search-results");
     workbook.selection = { r1: 6, c1: 1, r2: 6, c2: 1 };
     await page.click("#search-insert");
     await page.waitForSelector("#cd-status-search.is-success");

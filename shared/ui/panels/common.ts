@@ -82,12 +82,13 @@ export function companyTable(ui: Ui, idPrefix: string, rows: CompanyRow[], selec
         h("th", { attrs: { scope: "col" } }, ui.t("colName")),
         h("th", { attrs: { scope: "col" } }, ui.t("colCity")),
         showStatus ? h("th", { attrs: { scope: "col" } }, ui.t("colStatus")) : null,
-        opts.distance ? h("th", { attrs: { scope: "col" } }, ui.t("colDistance")) : null,
-        opts.score ? h("th", { attrs: { scope: "col" } }, ui.t("colScore")) : null)),
+        opts.distance ? h("th", { class: "cd-col-distance", attrs: { scope: "col" } }, ui.t("colDistance")) : null,
+        opts.score ? h("th", { class: "cd-col-score", attrs: { scope: "col" } }, ui.t("colScore")) : null)),
       h("tbody", null, rows.map((r, i) => {
         const st = statusOf(ui, r);
         // Not active (in liquidation, insolvent, deleted, inactive): marked by colour and weight, and said in words.
         const inactive = st.active === false;
+        const distance = r.distanceKm === null ? "" : `${formatNumber(r.distanceKm, ui.lang)} km`;
         return h("tr", { class: inactive ? "is-inactive" : undefined, attrs: { "data-id": r.id } },
           h("td", null, h("input", {
             type: "checkbox",
@@ -97,9 +98,11 @@ export function companyTable(ui: Ui, idPrefix: string, rows: CompanyRow[], selec
             on: { change: (ev) => ((ev.target as HTMLInputElement).checked ? selected.add(r.id) : selected.delete(r.id), onToggle()) },
           })),
           h("td", { class: "cd-name" }, h("span", null, r.name || r.id), h("span", { class: "cd-sub" }, [r.register, r.id].filter(Boolean).join(" · "))),
-          h("td", null, [r.zip, r.city].filter(Boolean).join(" ")),
+          h("td", { class: "cd-city" }, [r.zip, r.city].filter(Boolean).join(" "),
+            // Shown instead of the distance column where the panel is too narrow for it (styles.css).
+            opts.distance && distance ? h("span", { class: "cd-sub cd-distance-inline" }, distance) : null),
           showStatus ? h("td", { class: "cd-status-cell" + (inactive ? " is-inactive" : "") }, st.text) : null,
-          opts.distance ? h("td", { class: "cd-num" }, r.distanceKm === null ? "" : `${formatNumber(r.distanceKm, ui.lang)} km`) : null,
-          opts.score ? h("td", { class: "cd-num" }, r.score === null ? "" : formatNumber(Math.round(r.score * 100), ui.lang) + " %") : null);
+          opts.distance ? h("td", { class: "cd-num cd-col-distance" }, distance) : null,
+          opts.score ? h("td", { class: "cd-num cd-col-score" }, r.score === null ? "" : formatNumber(Math.round(r.score * 100), ui.lang) + " %") : null);
       }))));
 }
