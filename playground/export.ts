@@ -1,5 +1,6 @@
 /**
- * CSV and XLSX export of the playground's sheets. Text that a spreadsheet
+ * CSV and XLSX export of the playground's sheets. The CSV follows the UI's
+ * language (`;` and decimal commas in German, `,` and points in English). Text that a spreadsheet
  * would read as a formula is neutralised in the CSV (OWASP CSV injection);
  * the XLSX writes every string as an inline string, which Excel never
  * evaluates. The XLSX writer is minimal on purpose: values only, one
@@ -8,16 +9,35 @@
 import { strToU8, zipSync } from "fflate";
 import type { Cell } from "../shared/sheet/protocol.ts";
 import { needsNeutralising } from "../shared/sheet/text.ts";
+import { toLanguage, type Language } from "../shared/i18n/language.ts";
 
-export function toCsv(rows: Cell[][]): string {
+/**
+ * The CSV the spreadsheet of the user's language opens as columns: German
+ * Excel splits on `;` and reads `0,3366` as a number, English Excel and
+ * Sheets split on `,` and read `0.3366`. Numbers get no thousands separators
+ * (either would be read as a decimal mark by the other convention).
+ */
+export const CSV_FORMAT: Readonly<Record<Language, { delimiter: string; decimal: string }>> = {
+  de: { delimiter: ";", decimal: "," },
+  en: { delimiter: ",", decimal: "." },
+};
+
+/** The UI's language as the page states it (shared/ui keeps `<html lang>` in step); German when unknown. */
+export function pageLanguage(): Language {
+  return typeof document !== "undefined" ? toLanguage(document.documentElement.lang, "de") : "de";
+}
+
+export function toCsv(rows: Cell[][], lang: Language = pageLanguage()): string {
+  const { delimiter, decimal } = CSV_FORMAT[lang];
   const cell = (v: Cell) => {
     if (v === null || v === undefined) return "";
+    if (typeof v === "number") return Number.isFinite(v) ? String(v).replace(".", decimal) : "";
     let s = typeof v === "string" ? v : String(v);
     if (typeof v === "string" && needsNeutralising(s)) s = "'" + s;
     return /[",;\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
   };
   // A BOM so Excel reads UTF-8 (umlauts) correctly.
-  return "\ufeff" + rows.map((r) => r.map(cell).join(",")).join("\r\n") + "\r\n";
+  return "\ufeff" + rows.map((r) => r.map(cell).join(delimiter)).join("\r\n") + "\r\n";
 }
 
 const xml = (s: string) =>

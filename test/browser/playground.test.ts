@@ -501,9 +501,12 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     const [csvDl] = await Promise.all([page.waitForEvent("download"), page.click("#pg-export-csv")]);
     const csv = readFileSync((await csvDl.path())!, "utf8");
     expect(csv.charCodeAt(0)).toBe(0xfeff);
-    expect(csv).toContain("DEMWUYW5R962,TRUMPF SE + Co. KG");
+    // The UI is German here: `;` and decimal commas, so German Excel splits the columns.
+    expect(csv).toContain("DEMWUYW5R962;TRUMPF SE + Co. KG");
+    expect(csv).not.toContain("DEMWUYW5R962,TRUMPF");
+    expect(csv).not.toMatch(/;\d+\.\d+(;|\r)/);
     expect(csv).toContain("'=1+1");
-    expect(csv).not.toMatch(/(^|,)=1\+1/m);
+    expect(csv).not.toMatch(/(^|;)=1\+1/m);
     const [xDl] = await Promise.all([page.waitForEvent("download"), page.click("#pg-export-xlsx")]);
     const files = unzipSync(new Uint8Array(readFileSync((await xDl.path())!)));
     expect(Object.keys(files)).toContain("xl/worksheets/sheet2.xml");
