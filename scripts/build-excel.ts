@@ -55,10 +55,13 @@ export interface BuildOptions {
   outDir?: string;
 }
 
+/** The scratch folder beside an output folder where the functions' source is generated (dist/.excel-addin-gen). */
+export const genDirFor = (outDir: string) => join(outDir, "..", `.${basename(outDir)}-gen`);
+
 export async function build(opts: BuildOptions = {}): Promise<BuildResult> {
   const minify = opts.minify ?? true;
   const EXCEL_OUT = opts.outDir ?? DEFAULT_OUT;
-  const GEN_DIR = join(EXCEL_OUT, "..", `.${basename(EXCEL_OUT)}-gen`);
+  const GEN_DIR = genDirFor(EXCEL_OUT);
   await rm(EXCEL_OUT, { recursive: true, force: true });
   await mkdir(join(EXCEL_OUT, "assets"), { recursive: true });
   await mkdir(GEN_DIR, { recursive: true });

@@ -7,7 +7,7 @@
  * iframe, the task pane in Office's webview).
  */
 import * as esbuild from "esbuild";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PANEL_IDS } from "../shared/ui/panels/registry.ts";
@@ -81,6 +81,9 @@ export async function buildPlayground(outDir = PLAYGROUND_OUT): Promise<{ file: 
   await mkdir(outDir, { recursive: true });
   const file = join(outDir, "index.html");
   await writeFile(file, html);
+  // The folder holds this page only: whatever else is there is left over from an older build.
+  // (Removed after the write, so a server reading the page never finds it missing.)
+  for (const entry of await readdir(outDir)) if (entry !== "index.html") await rm(join(outDir, entry), { recursive: true, force: true });
   return { file, bytes: Buffer.byteLength(html) };
 }
 
