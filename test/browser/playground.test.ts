@@ -315,7 +315,9 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
   });
   const changesLines = () => page.evaluate(() => {
     const wb = (window as any).__playground.workbook;
-    return wb.sheets.has("Changes") ? (wb.block("Changes", 1, 1, wb.size("Changes").rows, wb.size("Changes").cols) as unknown[][]).slice(1) : [];
+    // The log is named in the user's language ("Änderungen" in this German session); an existing one keeps its name.
+    const name = ["Änderungen", "Changes"].find((n) => wb.sheets.has(n));
+    return name ? (wb.block(name, 1, 1, wb.size(name).rows, wb.size(name).cols) as unknown[][]).slice(1) : [];
   });
   /** Check now, and wait for this check's end (the button is busy from the click until the panel re-renders). */
   const checkNow = async () => {
