@@ -29,7 +29,7 @@ interface MonitorState extends PanelState {
 
 const T = {
   intro: {
-    de: "Eine Tabelle „Portfolio“ mit einer Spalte ID oder Firma: je Firma Risikogruppe, Hinweis, letzte Kennzahl, letzte Änderung und neue Änderungen seit der letzten Prüfung; neue Änderungen landen im Blatt „Changes“. Ein Screening aus Registerdaten, keine Bonitätsbewertung.",
+    de: "Eine Tabelle „Portfolio“ mit einer Spalte ID oder Firma: je Firma Risikogruppe, Hinweis, letzte Kennzahl, letzte Änderung und neue Änderungen seit der letzten Prüfung; neue Änderungen landen im Blatt „Änderungen“. Ein Screening aus Registerdaten, keine Bonitätsbewertung.",
     en: "A \"Portfolio\" sheet with an ID or Company column: per company risk group, flag, latest key figure, last change and new changes since the last check; new changes go to the \"Changes\" sheet. A screening from register data, not a credit rating.",
   },
   sheet: { de: "Tabellenblatt", en: "Sheet" },
