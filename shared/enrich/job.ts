@@ -285,7 +285,7 @@ export function outOfCreditsResult(memo: RunMemo, t: RowTask, today: string): Ro
   return { outcome: "out_of_credits", id: m?.id ?? t.id, confidence: m?.confidence ?? t.confidence, asOf: null, values: [] };
 }
 
-function countStats(results: readonly (RowResult | null)[], tasks: readonly RowTask[], e: EngineOutcome): EnrichStats {
+function countStats(results: readonly ({ outcome: RowResult["outcome"] } | null)[], tasks: readonly RowTask[], e: EngineOutcome): EnrichStats {
   const s: EnrichStats = { rows: tasks.length, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, skipped: 0, pending: e.pending, credits: e.credits, processed: e.results.size };
   for (const r of results) {
     if (!r) continue;
@@ -500,16 +500,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   });
 
   const final = body.map((r) => readPrevious(r, width));
-  const stats: EnrichStats = { rows: tasks.length, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, skipped: 0, pending: outcome.pending, credits: outcome.credits, processed: outcome.results.size };
-  for (const p of final) {
-    if (!p) continue;
-    if (p.outcome === "matched") stats.matched++;
-    else if (p.outcome === "review") stats.review++;
-    else if (p.outcome === "not_found") stats.notFound++;
-    else if (p.outcome === "error") stats.error++;
-    else if (p.outcome === "out_of_credits") stats.outOfCredits++;
-    else if (p.outcome === "empty") stats.skipped++;
-  }
+  const stats = countStats(final, tasks, outcome);
   return { complete: !outcome.stopped, stopped: outcome.stopped, stats, mapping, output: out };
 }
 
