@@ -16,12 +16,6 @@ export function manifestForHost(xml: string, hostUrl: string): string {
 
 const find = (root: XmlElement, name: string) => allElements(root).filter((e) => localName(e) === name);
 
-export interface ManifestFacts {
-  root: XmlElement;
-  /** Resource id → its DefaultValue. */
-  resources: Map<string, string>;
-}
-
 /** Problems found; an empty list means the manifest passed. */
 export function checkManifest(xml: string): string[] {
   let root: XmlElement;

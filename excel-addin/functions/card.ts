@@ -26,8 +26,6 @@ export interface EntityValue {
   layouts: { card: { title: { property: string }; sections: { layout: "List"; title?: string; properties: string[] }[] } };
 }
 
-export const ENTITY_API = { set: "ExcelApi", version: "1.16" } as const;
-
 function basic(v: CardProperty["value"]): Basic | undefined {
   if (v === null || v === "") return undefined;
   if (typeof v === "number") return Number.isFinite(v) ? { type: "Double", basicValue: v } : undefined;

@@ -27,8 +27,6 @@ const opt = <T extends z.core.$ZodType>(s: T) => z.optional(z.catch(z.nullable(s
 const list = <T extends z.core.$ZodType>(s: T) => z.catch(z.array(s), []);
 
 export const CompanyId = z.string().check(z.regex(COMPANY_ID_PATTERN));
-export const PersonId = z.string().check(z.regex(PERSON_ID_PATTERN));
-export const IsoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 
 /** A coded value with a label in the request's language (Accept-Language). */
 export const Label = z.object({ code: z.string(), name: opt(z.string()) });

@@ -6,9 +6,6 @@
 import { invalid } from "../core/errors.ts";
 import { got, rule } from "../i18n/rules.ts";
 
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-
 export function record(value: unknown, field = "input"): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (typeof value !== "object" || Array.isArray(value)) throw invalid(field, got(rule.type("object"), value));
@@ -46,13 +43,6 @@ export function optNum(o: Record<string, unknown>, field: string, min: number, m
   const v = o[field];
   if (v === undefined || v === null || v === "") return undefined;
   return num(o, field, min, max, opts);
-}
-
-export function optBool(o: Record<string, unknown>, field: string): boolean | undefined {
-  const v = o[field];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "boolean") throw invalid(field, got(rule.type("boolean"), v));
-  return v;
 }
 
 export function oneOf<T extends string>(o: Record<string, unknown>, field: string, options: readonly T[], fallback?: T): T {

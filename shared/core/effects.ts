@@ -24,12 +24,6 @@ export type Effect =
   /** Read or write the host's spreadsheet (see sheet/protocol.ts); the result depends on the request. */
   | { kind: "sheet"; request: SheetRequest };
 
-export type EffectResult<E extends Effect> = E extends { kind: "http" }
-  ? HttpResponse[]
-  : E extends { kind: "cacheGet" } | { kind: "storeGet" }
-    ? (string | null)[]
-    : undefined;
-
 /** An operation that returns T. `yield*` composes operations. */
 export type Operation<T> = Generator<Effect, T, unknown>;
 

@@ -5,7 +5,7 @@
  * answer ("no such company") and is cached briefly.
  */
 import { callMany, type CallResult, type CallSpec } from "../api/client.ts";
-import { endpoint, type EndpointId } from "../api/endpoints.ts";
+import type { EndpointId } from "../api/endpoints.ts";
 import { cacheGet, cachePut, type Operation } from "../core/effects.ts";
 import { CompanyDataError } from "../core/errors.ts";
 import type { OpContext } from "./context.ts";
@@ -82,6 +82,3 @@ export function* cachedCallMany<T = unknown>(ctx: OpContext, specs: CallSpec[]):
     return { ...r, credits: 0 };
   });
 }
-
-/** Credits one spec costs when it is sent (the catalogue's price). */
-export const specCost = (spec: CallSpec) => endpoint(spec.endpoint).cost(spec.cost);
