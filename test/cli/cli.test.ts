@@ -3,44 +3,23 @@
  * against the emulator on 127.0.0.1 (port 0).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, statSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync, statSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { parseCsv } from "../../cli/csv.ts";
+import { FAST, runCli, startCliWorld, type CliRunOptions } from "../helpers/cli.ts";
 
-const BIN = join(__dirname, "../../bin/company-data.js");
-const FAST = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
 let emu: Emulator;
 let server: RunningServer;
 let dir: string;
 
 beforeAll(async () => {
-  emu = createEmulator({ companies: 3000, seed: 11, rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST } });
-  server = await startServer(emu, { port: 0, host: "127.0.0.1" });
-  dir = mkdtempSync(join(tmpdir(), "cd-cli-"));
+  ({ emu, server, dir } = await startCliWorld({ companies: 3000, seed: 11, dirPrefix: "cd-cli-" }));
 });
 afterAll(() => server?.close());
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function run(args: string[], opts: { key?: string | null; stdin?: string; env?: Record<string, string>; onStart?: (kill: () => void, child: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, COMPANY_DATA_BASE_URL: server.url, LANG: "C", ...opts.env };
-  delete env.COMPANY_DATA_API_KEY;
-  if (opts.key) env.COMPANY_DATA_API_KEY = opts.key;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.stdin.end(opts.stdin ?? "");
-    opts.onStart?.(() => child.kill("SIGKILL"), child);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[], opts: Omit<CliRunOptions, "closeStdout"> = {}) => runCli({ server, dir }, args, opts);
 
 /** Companies whose name resolves to exactly one company. */
 function uniqueCompanies(n: number) {

@@ -5,45 +5,24 @@
  * Excel, and a closed pipe ends the output quietly.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createEmulator, type Emulator } from "../../emulator/index.ts";
-import { startServer, type RunningServer } from "../../emulator/server.ts";
+import type { Emulator } from "../../emulator/index.ts";
+import type { RunningServer } from "../../emulator/server.ts";
 import { formatCell, parseCsv, parseCsvNumber } from "../../cli/csv.ts";
 import { fromCsvCell } from "../../cli/enrich.ts";
+import { runCli, startCliWorld } from "../helpers/cli.ts";
 
-const BIN = join(__dirname, "../../bin/company-data.js");
-const FAST = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
 let emu: Emulator;
 let server: RunningServer;
 let dir: string;
 
 beforeAll(async () => {
-  emu = createEmulator({ companies: 2000, seed: 5, rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST } });
-  server = await startServer(emu, { port: 0, host: "127.0.0.1" });
-  dir = mkdtempSync(join(tmpdir(), "cd-cli-words-"));
+  ({ emu, server, dir } = await startCliWorld({ companies: 2000, seed: 5, dirPrefix: "cd-cli-words-" }));
 });
 afterAll(() => server?.close());
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function run(args: string[], key: string | null = null, closeStdout = false): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, COMPANY_DATA_BASE_URL: server.url, LANG: "C" };
-  delete env.COMPANY_DATA_API_KEY;
-  if (key) env.COMPANY_DATA_API_KEY = key;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "", stderr = "";
-    // Closing our end before the child writes: its writes get EPIPE, as under `| head`.
-    if (closeStdout) child.stdout.destroy();
-    else child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.stdin.end("");
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[], key: string | null = null, closeStdout = false) => runCli({ server, dir }, args, { key, closeStdout });
 
 const oneRow = (delimiter: string) => {
   const path = join(dir, `one${delimiter === ";" ? "-de" : "-en"}.csv`);
