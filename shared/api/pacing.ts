@@ -12,6 +12,7 @@
 import { endpoint, type Endpoint, type EndpointId } from "./endpoints.ts";
 import { invalid } from "../core/errors.ts";
 import { rule } from "../i18n/rules.ts";
+import { fnv1a32 } from "../core/hash.ts";
 
 export type RateBucket = NonNullable<Endpoint["rateBucket"]>;
 export interface RateLimit {
@@ -110,11 +111,7 @@ export class BucketModel {
  */
 const MODELS = new WeakMap<object, Map<string, BucketModel>>();
 
-function hash(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(36);
-}
+const hash = (s: string) => fnv1a32(s).toString(36);
 
 export function bucketModel(clock: object, baseUrl: string, apiKey: string, bucket: RateBucket, limit: RateLimit, t: number): BucketModel {
   let models = MODELS.get(clock);

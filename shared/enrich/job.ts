@@ -12,6 +12,7 @@
  */
 import { storeGet, storePut, sheet, type Operation } from "../core/effects.ts";
 import { invalid } from "../core/errors.ts";
+import { fnv1a32 } from "../core/hash.ts";
 import type { Language } from "../i18n/language.ts";
 import { NOT_A_TABLE } from "./estimate.ts";
 import type { OpContext } from "../operations/context.ts";
@@ -148,14 +149,7 @@ export function decodeRanges(s: string): number[] {
 }
 
 /** FNV-1a, for signatures: a changed input or field list starts a new run. */
-export function hash(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(36);
-}
+export const hash = (s: string): string => fnv1a32(s).toString(36);
 
 const checkpointKey = (ctx: OpContext, job: string) => `doc:enrich:${ctx.scope}:${job}`;
 

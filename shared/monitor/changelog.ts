@@ -11,6 +11,7 @@ import type { Change } from "../api/schemas.ts";
 import { sheet, type Operation } from "../core/effects.ts";
 import type { Language } from "../i18n/language.ts";
 import type { Cell } from "../sheet/protocol.ts";
+import { fnv1a32 } from "../core/hash.ts";
 
 /** The log's name per language. A log found under either name is used as it is (see openLog). */
 export const CHANGES_SHEETS: Readonly<Record<Language, string>> = { de: "Änderungen", en: "Changes" };
@@ -23,15 +24,8 @@ export const CHANGES_HEADERS: Record<Language, string[]> = {
 };
 const KEY_COLUMN = 6;
 
-/** FNV-1a, 32 bit, hex: short, stable, no platform crypto needed. */
-export function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, "0");
-}
+/** FNV-1a as 8 hex digits. */
+const fnv1a = (text: string) => fnv1a32(text).toString(16).padStart(8, "0");
 
 const kindCode = (c: Change) => c.kind?.code ?? c.field ?? "CHANGE";
 
