@@ -9,6 +9,7 @@
 import { CompanyDataError } from "../shared/core/errors.ts";
 // The core's UTF-8 count: plain code-unit arithmetic, as Apps Script has neither Buffer nor TextEncoder.
 import { utf8Length } from "../shared/operations/cache-key.ts";
+import { groupDigits } from "../shared/credits/wording.ts";
 import type { Bilingual, Language } from "../shared/i18n/language.ts";
 
 /** Bytes one property store may hold (keys and values). */
@@ -44,12 +45,10 @@ export class HostError extends CompanyDataError {
   }
 }
 
-const thousands = (n: number, sep: string) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
-
 /** Why this host's document store is full and what to do, after the core's "this document's storage is full". */
 const STORAGE_FULL_DETAIL: Bilingual = {
-  de: `Google erlaubt Add-ons 500 KB je Tabelle, und der Antwort-Cache ist bereits geräumt. Bitte höchstens etwa ${thousands(MAX_PORTFOLIO, ".")} Firmen in einem Dokument überwachen oder das Portfolio auf mehrere Tabellendokumente verteilen.`,
-  en: `Google allows add-ons 500 KB per spreadsheet, and the answer cache has already been cleared. Please monitor at most about ${thousands(MAX_PORTFOLIO, ",")} companies in one document, or split the portfolio over several spreadsheets.`,
+  de: `Google erlaubt Add-ons 500 KB je Tabelle, und der Antwort-Cache ist bereits geräumt. Bitte höchstens etwa ${groupDigits(MAX_PORTFOLIO, "de")} Firmen in einem Dokument überwachen oder das Portfolio auf mehrere Tabellendokumente verteilen.`,
+  en: `Google allows add-ons 500 KB per spreadsheet, and the answer cache has already been cleared. Please monitor at most about ${groupDigits(MAX_PORTFOLIO, "en")} companies in one document, or split the portfolio over several spreadsheets.`,
 };
 
 /** STORAGE_FULL (its own code, so the UI can tell it apart), with this host's limits. */
