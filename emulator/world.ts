@@ -126,7 +126,6 @@ export class World {
     const st = this.status(c);
     const ind = industryOf(c);
     const fin = this.financials(c);
-    const ev = this.events(c);
     const staticDate = (s: StatusCode) => (c.status === s ? c.statusDate : undefined);
     const liquidationDate = o?.liquidationDate ?? staticDate("IN_LIQUIDATION") ?? staticDate("INACTIVE") ?? null;
     const insolvencyDate = o?.insolvencyDate ?? staticDate("INSOLVENT") ?? null;

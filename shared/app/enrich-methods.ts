@@ -17,7 +17,7 @@ import { outputBlock, selectRows, type Rerun, type SheetJobSpec, type SheetRunRe
 import { findOutputBlock, isOutputHeader, readPrevious, type PreviousRow } from "../enrich/rows.ts";
 import { applyReviewPicks, enrichSheet } from "../enrich/run.ts";
 import { errorView } from "./errors.ts";
-import { got, notAnId, rule } from "../i18n/rules.ts";
+import { notAnId } from "../i18n/rules.ts";
 import { NO_NAME_COLUMN } from "../enrich/columns.ts";
 import { loadSettings, contextFromSettings, scopeOf } from "./settings.ts";
 import { withSession } from "./session.ts";

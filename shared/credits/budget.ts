@@ -8,7 +8,7 @@
  * wrap the call; the overshoot is bounded by one formula's cost per racer.
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import { CompanyDataError, invalid } from "../core/errors.ts";
+import { CompanyDataError } from "../core/errors.ts";
 import type { OpContext } from "../operations/context.ts";
 import * as V from "../operations/validate.ts";
 

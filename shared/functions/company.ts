@@ -125,7 +125,7 @@ function sortedYears(years: FinancialYear[]): FinancialYear[] {
   return [...years].sort((a, b) => b.year - a.year || (a.reportType === "concern" ? 1 : 0) - (b.reportType === "concern" ? 1 : 0));
 }
 
-function noFigures(lang: Language, year?: number): CompanyDataError {
+function noFigures(year?: number): CompanyDataError {
   const detail = year === undefined
     ? { de: "keine Finanzdaten", en: "no financial figures" }
     : { de: `keine Zahlen für ${year}`, en: `no figures for ${year}` };
@@ -156,7 +156,7 @@ export const FINANCIALS: FunctionDef = {
       return yield* listPerInput(fctx, id, (v, rr) => rr.id(v, "id"), (k) => k, function* (cid) {
         const res = yield* getFinancials(fctx.ctx, cid);
         const years = sortedYears(res.years).filter((y) => year === undefined || y.year === year);
-        if (years.length === 0) throw noFigures(lang, year);
+        if (years.length === 0) throw noFigures(year);
         return years.map((y) => [y.year, cell(y.revenue), cell(y.profit), cell(y.equity), cell(y.equityRatio), cell(y.balanceSheetTotal), cell(y.employees), cell(y.reportType)]);
       }, headers(FIN_COLS, lang), h("Firmen-ID", "Company ID")[lang]);
     }
@@ -168,7 +168,7 @@ export const FINANCIALS: FunctionDef = {
         if (!s.ok) return out.set(cid, s.error instanceof CompanyDataError ? s.error : new CompanyDataError("INTERNAL"));
         const y = sortedYears(s.value.years).find((x) => year === undefined || x.year === year);
         const v = y?.[metric];
-        out.set(cid, y && v !== null && v !== undefined ? [v] : noFigures(lang, year));
+        out.set(cid, y && v !== null && v !== undefined ? [v] : noFigures(year));
       });
       return out;
     });

@@ -7,7 +7,7 @@ import { resolveMany, resolveOne, type ResolvedRow } from "../operations/resolve
 import { cellsOf, isBlank, reader, single, zipOrRegister, type Reader } from "./input.ts";
 import { cell, errorCell, labelText } from "./cells.ts";
 import { h, headers, langOf, listPerInput, param, readSize, sizeParam } from "./common.ts";
-import type { CellOut, FunctionContext, FunctionDef } from "./types.ts";
+import type { CellOut, FunctionDef } from "./types.ts";
 
 const { size: DEFAULT_SIZE, radiusKm: DEFAULT_RADIUS_KM } = SEARCH_DEFAULTS;
 
