@@ -185,7 +185,7 @@ export interface Summary {
 }
 
 export function fmtDuration(secs: number, lang: Language): string {
-  if (secs < 90) return lang === "de" ? `${Math.max(1, Math.round(secs))} s` : `${Math.max(1, Math.round(secs))} s`;
+  if (secs < 90) return `${Math.max(1, Math.round(secs))} s`;
   if (secs < 5400) return `${Math.round(secs / 60)} min`;
   return lang === "de" ? `${(secs / 3600).toFixed(1).replace(".", ",")} h` : `${(secs / 3600).toFixed(1)} h`;
 }
