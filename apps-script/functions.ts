@@ -6,9 +6,7 @@
  */
 import { runSync } from "../shared/core/drivers.ts";
 import { CompanyDataError } from "../shared/core/errors.ts";
-import { contextFromSettings, loadSettings } from "../shared/app/settings.ts";
-import { recordSpend } from "../shared/credits/ledger.ts";
-import { errorCell, functionByName, invoke, isCellCard, isCellError, type CellOut } from "../shared/functions/index.ts";
+import { errorCell, functionByName, isCellCard, isCellError, runFormula, type CellOut } from "../shared/functions/index.ts";
 import type { Language } from "../shared/i18n/language.ts";
 import { createDriver } from "./driver.ts";
 
@@ -30,27 +28,17 @@ export function runCustomFunction(name: string, args: unknown[]): SheetsValue[][
     if (!def || def.hosts?.includes("sheets") === false) throw new CompanyDataError("INTERNAL");
     const started = Date.now();
     driver = createDriver({ lockedKeys: /^doc:budget:/ });
-    const settings = runSync(loadSettings(), driver);
-    lang = settings.language;
-    const spent = { credits: 0, requests: 0 };
-    const ctx = contextFromSettings(settings, {
-      now: () => Date.now(),
-      random: Math.random,
-      deadline: started + CUSTOM_FUNCTION_BUDGET_MS,
-      // Cache and document store are per document already.
-      documentId: "",
-      onSpend: (_id, credits) => { spent.credits += credits; },
-      onRequest: () => { spent.requests += 1; },
-    });
-    const d = driver;
-    const cells = runSync(invoke(def, { ctx, dailyBudget: settings.formulaDailyBudget }, args), d);
-    if (spent.credits > 0) {
-      try {
-        runSync(recordSpend(ctx, `formula:${def.name}`, spent.credits, spent.requests), d);
-      } catch {
-        /* the ledger is a record, not a condition of the answer */
-      }
-    }
+    const cells = runSync(
+      runFormula(def, args, {
+        now: () => Date.now(),
+        random: Math.random,
+        deadline: started + CUSTOM_FUNCTION_BUDGET_MS,
+        // Cache and document store are per document already.
+        documentId: "",
+        onLanguage: (l) => { lang = l; },
+      }),
+      driver,
+    );
     return cells.map((row) => row.map(toSheets));
   } catch (e) {
     return [[errorCell(e, lang).message]];

@@ -11,9 +11,7 @@ import { runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
 import type { Operation } from "../../shared/core/effects.ts";
 import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../../shared/core/errors.ts";
 import type { Language } from "../../shared/i18n/language.ts";
-import { contextFromSettings, loadSettings } from "../../shared/app/settings.ts";
-import { recordSpend } from "../../shared/credits/ledger.ts";
-import { invoke } from "../../shared/functions/registry.ts";
+import { runFormula } from "../../shared/functions/formula.ts";
 import { isCellCard, isCellError, type CellOut, type FunctionDef } from "../../shared/functions/types.ts";
 import { createGatherer, type Gatherer } from "./gather.ts";
 import { cardsUnsupportedMessage, entityOf } from "./card.ts";
@@ -91,28 +89,16 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
 
   /** One registry run, with settings read fresh (a key saved in the task pane counts at once) and spend recorded. */
   async function run(def: FunctionDef, args: unknown[]): Promise<CellOut[][]> {
-    const settings = await runSerial(loadSettings());
-    language = settings.language;
-    const spent = { credits: 0, requests: 0 };
-    const ctx = contextFromSettings(settings, {
-      now: host.now,
-      random: host.random,
-      documentId: await host.documentId(),
-      onSpend: (id, credits) => {
-        spent.credits += credits;
-        host.onSpend?.(id, credits);
-      },
-      onRequest: (id) => {
-        spent.requests++;
-        host.onRequest?.(id);
-      },
-    });
-    const cells = await runSerial(invoke(def, { ctx, dailyBudget: settings.formulaDailyBudget }, args));
-    if (spent.credits > 0) {
-      // The ledger is a report: failing to write it never fails the cells.
-      await runSerial(recordSpend(ctx, "functions", spent.credits, spent.requests)).catch(() => undefined);
-    }
-    return cells;
+    return runSerial(
+      runFormula(def, args, {
+        now: host.now,
+        random: host.random,
+        documentId: await host.documentId(),
+        onSpend: host.onSpend,
+        onRequest: host.onRequest,
+        onLanguage: (l) => { language = l; },
+      }),
+    );
   }
 
   /** Run the distinct calls of one burst: aligned ones as one column, the rest one by one (side by side). */

@@ -3,3 +3,4 @@ export { FUNCTIONS, functionsFor, functionByName, hostName, invoke } from "./reg
 export { errorCell, squared } from "./cells.ts";
 export { requestCredits, withBudget } from "./guard.ts";
 export { cardOf, cardIncludes, CARD_FIELDS, CARD_FIGURES, PROFILE_DEFAULT_FIELDS, METRICS } from "./company.ts";
+export { runFormula, type FormulaInputs } from "./formula.ts";

@@ -89,13 +89,17 @@ describe("simulated custom-functions runtime", () => {
 
   it("repeated ids are asked once; PROFILE cells share one request per distinct id group", async () => {
     const key = emulator.createKey(1000);
-    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key) });
+    const storage = userStorage(key);
+    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage });
     const ids = emulator.companies.ids().slice(0, 5);
     const cells = Array.from({ length: 200 }, (_, i) => [[[ids[i % 5]]]]);
     const out = await recalc(sim.functions.get("PROFILE")!, cells);
     expect(out.every((s) => s.status === "fulfilled")).toBe(true);
     const profileRequests = sim.requests.filter((r) => r.path.startsWith("/v2/companies/DE"));
     expect(profileRequests.length).toBe(5);
+    // The spend log names the formula as Sheets does (one shared runFormula).
+    const ledger = [...storage.data.entries()].filter(([k]) => k.includes("ledger")).map(([, v]) => v).join("");
+    expect(ledger).toContain("formula:PROFILE");
   });
 
   it("a failed request answers every waiting cell with a clear error; none stays pending", async () => {

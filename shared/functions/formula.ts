@@ -1,0 +1,43 @@
+/**
+ * One formula call as both spreadsheet hosts run it: settings read fresh (a
+ * key saved a moment ago counts at once), the registry function under the
+ * document's daily formula budget, and what it spent recorded in the spend
+ * log as `formula:NAME`, the same line in Sheets and Excel.
+ */
+import type { Operation } from "../core/effects.ts";
+import type { Language } from "../i18n/language.ts";
+import { contextFromSettings, loadSettings, type ContextInputs } from "../app/settings.ts";
+import { recordSpend } from "../credits/ledger.ts";
+import { invoke } from "./registry.ts";
+import type { CellOut, FunctionDef } from "./types.ts";
+
+export interface FormulaInputs extends ContextInputs {
+  /** Told the user's language as soon as the settings are read (for messages of a failure after that). */
+  onLanguage?: (language: Language) => void;
+}
+
+export function* runFormula(def: FunctionDef, args: unknown[], inputs: FormulaInputs): Operation<CellOut[][]> {
+  const settings = yield* loadSettings();
+  inputs.onLanguage?.(settings.language);
+  const spent = { credits: 0, requests: 0 };
+  const ctx = contextFromSettings(settings, {
+    ...inputs,
+    onSpend: (id, credits) => {
+      spent.credits += credits;
+      inputs.onSpend?.(id, credits);
+    },
+    onRequest: (id) => {
+      spent.requests++;
+      inputs.onRequest?.(id);
+    },
+  });
+  const cells = yield* invoke(def, { ctx, dailyBudget: settings.formulaDailyBudget }, args);
+  if (spent.credits > 0) {
+    try {
+      yield* recordSpend(ctx, `formula:${def.name}`, spent.credits, spent.requests);
+    } catch {
+      /* the ledger is a record, not a condition of the answer */
+    }
+  }
+  return cells;
+}
