@@ -7,7 +7,7 @@
 import type { Operation } from "../core/effects.ts";
 import type { OpContext } from "../operations/context.ts";
 import { CompanyDataError } from "../core/errors.ts";
-import { contextFromSettings, loadSettings, type Settings } from "./settings.ts";
+import { contextFromSettings, loadSettings, type ContextInputs, type Settings } from "./settings.ts";
 import type { AppDeps } from "./protocol.ts";
 import { recordSpend } from "../credits/ledger.ts";
 
@@ -18,6 +18,26 @@ export interface Session {
 }
 
 /**
+ * A context built from the settings that also tallies what it spends, for
+ * the ledger line the caller writes when it is done (app calls, formulas).
+ */
+export function spendingContext(settings: Settings, inputs: ContextInputs): { ctx: OpContext; spent: { credits: number; requests: number } } {
+  const spent = { credits: 0, requests: 0 };
+  const ctx = contextFromSettings(settings, {
+    ...inputs,
+    onSpend: (id, credits) => {
+      spent.credits += credits;
+      inputs.onSpend?.(id, credits);
+    },
+    onRequest: (id) => {
+      spent.requests += 1;
+      inputs.onRequest?.(id);
+    },
+  });
+  return { ctx, spent };
+}
+
+/**
  * Run `body` with a context; `operation` names the ledger line
  * ("search", "enrich", "similar"…). Needs a key: without one it fails with
  * MISSING_KEY before anything is sent.
@@ -25,18 +45,7 @@ export interface Session {
 export function* withSession<T>(deps: AppDeps, operation: string, body: (s: Session) => Operation<T>): Operation<T> {
   const settings = yield* loadSettings();
   if (!settings.apiKey) throw new CompanyDataError("MISSING_KEY");
-  const spent = { credits: 0, requests: 0 };
-  const ctx = contextFromSettings(settings, {
-    ...deps,
-    onSpend: (id, credits) => {
-      spent.credits += credits;
-      deps.onSpend?.(id, credits);
-    },
-    onRequest: (id) => {
-      spent.requests += 1;
-      deps.onRequest?.(id);
-    },
-  });
+  const { ctx, spent } = spendingContext(settings, deps);
   const session: Session = { settings, ctx, spent };
   try {
     return yield* body(session);

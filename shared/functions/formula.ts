@@ -6,7 +6,8 @@
  */
 import type { Operation } from "../core/effects.ts";
 import type { Language } from "../i18n/language.ts";
-import { contextFromSettings, loadSettings, type ContextInputs } from "../app/settings.ts";
+import { loadSettings, type ContextInputs } from "../app/settings.ts";
+import { spendingContext } from "../app/session.ts";
 import { recordSpend } from "../credits/ledger.ts";
 import { invoke } from "./registry.ts";
 import type { CellOut, FunctionDef } from "./types.ts";
@@ -19,18 +20,7 @@ export interface FormulaInputs extends ContextInputs {
 export function* runFormula(def: FunctionDef, args: unknown[], inputs: FormulaInputs): Operation<CellOut[][]> {
   const settings = yield* loadSettings();
   inputs.onLanguage?.(settings.language);
-  const spent = { credits: 0, requests: 0 };
-  const ctx = contextFromSettings(settings, {
-    ...inputs,
-    onSpend: (id, credits) => {
-      spent.credits += credits;
-      inputs.onSpend?.(id, credits);
-    },
-    onRequest: (id) => {
-      spent.requests++;
-      inputs.onRequest?.(id);
-    },
-  });
+  const { ctx, spent } = spendingContext(settings, inputs);
   const cells = yield* invoke(def, { ctx, dailyBudget: settings.formulaDailyBudget }, args);
   if (spent.credits > 0) {
     try {
