@@ -25,6 +25,8 @@ export interface NodeDriverOptions {
   parallel?: number;
   /** Every answer that came from the network (never one replayed from the journal), as it arrives. */
   onAnswer?: (req: HttpRequest, res: HttpResponse) => void;
+  /** Right before a request goes to the network (the CLI's intent journal records what may be charged). */
+  beforeSend?: (req: HttpRequest) => void;
 }
 
 /**
@@ -139,6 +141,7 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
             replay.delete(sig);
             return replayed;
           }
+          opts.beforeSend?.(r);
           flight.begin();
           try {
             const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
