@@ -464,7 +464,8 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
   const checkpoint = cp!;
   let earlier: Earlier | null = null;
   try {
-    earlier = checkpoint.previous ? await loadEarlier(out, args.input, p) : null;
+    // (Checked again on a resume: the earlier output may have been moved or edited meanwhile; its rows pair by key either way.)
+    earlier = checkpoint.previous && (resuming ? await usablePrevious(out, p) : true) ? await loadEarlier(out, args.input, p) : null;
   } catch (e) {
     throw csvExit(e, args.input, lang);
   }
