@@ -4,7 +4,9 @@
  *
  * Before a paid request goes out, a line `i ID CREDITS` is appended; when
  * its answer arrives, `a ID CREDITS` (the credits charged: the price for a
- * 2xx answer, 0 for a refusal, which the service does not charge). A request
+ * 2xx answer, 0 for a refusal: the specification does not say what an error
+ * costs (section 7); this is the assumption shared/functions/guard.ts makes
+ * when it gives a failed request's budget reservation back). A request
  * whose answer never arrived (the process was killed while it was in
  * flight, or it timed out) keeps an open intent: the service may or may not
  * have charged it, so it counts as "up to". A resumed run reads the journal
