@@ -567,6 +567,7 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
   // Counted from the file: rows done before a resume are in it too.
   const counts = await countOutcomes(files.partial, p.header.length, width);
   const charge = ledger.charge();
+  ledger.close();
   renameSync(files.partial, out);
   for (const f of [files.checkpoint, files.journal, files.resolved, files.spent]) if (existsSync(f)) unlinkSync(f);
   const summary: Summary = { ...counts, credits: charge.answered + charge.unanswered, unanswered: charge.unanswered, out };

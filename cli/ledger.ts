@@ -12,11 +12,12 @@
  * have charged it, so it counts as "up to". A resumed run reads the journal
  * back and continues it, so its summary covers every run of the job.
  *
- * The lines are appended with write(2) without fsync: they survive the
- * process being killed (they are in the kernel's page cache), not a power
- * cut of the machine. A torn last line is skipped.
+ * The lines are appended with one write(2) each on a descriptor kept open
+ * (a 100,000-row job writes 200,000 of them), without fsync: they survive
+ * the process being killed (they are in the kernel's page cache), not a
+ * power cut of the machine. A torn last line is skipped.
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
 import { requestCredits } from "../shared/functions/guard.ts";
 
@@ -34,14 +35,20 @@ export class SpendLedger {
   private next = 0;
   /** Distinguishes this process's ids from those of the runs it resumes. */
   private readonly run = `${process.pid.toString(36)}.${Date.now().toString(36)}`;
+  private fd: number;
 
   /** A fresh journal (`resume` false) or the one of the runs this run resumes. */
-  constructor(private readonly file: string, resume: boolean) {
-    if (!resume || !existsSync(file)) {
-      writeFileSync(file, "");
-      return;
-    }
-    for (const line of readFileSync(file, "utf8").split("\n")) {
+  constructor(file: string, resume: boolean) {
+    const torn = resume && existsSync(file) ? this.load(file) : false;
+    this.fd = openSync(file, resume ? "a" : "w");
+    // A line torn by a kill is ended, so that it does not swallow the next one.
+    if (torn) writeSync(this.fd, "\n");
+  }
+
+  /** Read the journal back; true when its last line is torn (no line break). */
+  private load(file: string): boolean {
+    const text = readFileSync(file, "utf8");
+    for (const line of text.split("\n")) {
       const m = /^([ia]) (\S+) (\d+)$/.exec(line);
       if (!m) continue;
       const credits = Number(m[3]);
@@ -51,6 +58,7 @@ export class SpendLedger {
         this.answered += credits;
       }
     }
+    return text !== "" && !text.endsWith("\n");
   }
 
   /** Before a request is sent: a paid one is written down first. */
@@ -58,7 +66,7 @@ export class SpendLedger {
     const credits = requestCredits(req);
     if (credits <= 0) return;
     const id = `${this.run}.${(this.next++).toString(36)}`;
-    appendFileSync(this.file, `i ${id} ${credits}\n`);
+    writeSync(this.fd, `i ${id} ${credits}\n`);
     this.open.set(id, credits);
     const ids = this.sent.get(req);
     if (ids) ids.push(id);
@@ -72,10 +80,17 @@ export class SpendLedger {
     if (ids && ids.length === 0) this.sent.delete(req);
     if (id === undefined || res.status === 0) return;
     const credits = res.status >= 200 && res.status < 300 ? this.open.get(id) ?? 0 : 0;
-    appendFileSync(this.file, `a ${id} ${credits}\n`);
+    writeSync(this.fd, `a ${id} ${credits}\n`);
     this.open.delete(id);
     this.answered += credits;
   };
+
+  /** Done writing (the file may then be deleted). */
+  close(): void {
+    if (this.fd < 0) return;
+    closeSync(this.fd);
+    this.fd = -1;
+  }
 
   /** What the job was charged so far, over this run and the runs it resumed. */
   charge(): Charge {
