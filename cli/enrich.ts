@@ -182,19 +182,22 @@ interface Earlier {
   cells: string[];
 }
 
-async function loadEarlier(out: string, input: string, p: Prepared): Promise<Earlier> {
+/** Earlier outputs, the newest first (among rows with the same key, the first file's pair first). */
+async function loadEarlier(outs: readonly string[], input: string, p: Prepared): Promise<Earlier> {
   const width = p.fields.length;
   const keys: string[] = [];
   const cells: string[] = [];
-  let delimiter: Delimiter = ",";
-  let first = true;
-  for await (const rec of readCsv(out, (d) => (delimiter = d))) {
-    if (first) { first = false; continue; }
-    keys.push(rowKey(rec.slice(0, p.header.length), p.mapping));
-    cells.push(JSON.stringify(outputOf(rec, p.header.length, width, delimiter)));
+  for (const out of outs) {
+    let delimiter: Delimiter = ",";
+    let first = true;
+    for await (const rec of readCsv(out, (d) => (delimiter = d))) {
+      if (first) { first = false; continue; }
+      keys.push(rowKey(rec.slice(0, p.header.length), p.mapping));
+      cells.push(JSON.stringify(outputOf(rec, p.header.length, width, delimiter)));
+    }
   }
   const current: string[] = [];
-  first = true;
+  let first = true;
   for await (const row of readCsv(input, undefined, p.encoding)) {
     if (first) { first = false; continue; }
     current.push(rowKey(row, p.mapping));
@@ -355,7 +358,7 @@ export async function estimateCommand(args: EnrichArgs, io: Io): Promise<number>
   const p = await prepare(args);
   let earlier: Earlier | null = null;
   try {
-    earlier = args.output && (await usablePrevious(args.output, p)) ? await loadEarlier(args.output, args.input, p) : null;
+    earlier = args.output && (await usablePrevious(args.output, p)) ? await loadEarlier([args.output], args.input, p) : null;
   } catch (e) {
     throw csvExit(e, args.input, args.lang);
   }
@@ -455,6 +458,12 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
   let cp = loadCheckpoint(files.checkpoint);
   const resuming = !!cp && cp.input === resolvePath(args.input) && cp.content === content && cp.encoding === p.encoding && cp.sig === sig &&
     existsSync(files.partial) && statSync(files.partial).size >= cp.bytesDone;
+  // The input's content changed since an interrupted run of the same job (same input file, output, fields and
+  // options: the user fixed a row after Ctrl-C): the job starts over, but nothing it paid for is lost. Its rows
+  // written so far are read back as an earlier output (paired by key), its resolutions and answers are kept,
+  // and its intent journal goes on.
+  const restart = !resuming && !!cp && cp.input === resolvePath(args.input) && cp.sig === sig && existsSync(files.partial) && statSync(files.partial).size >= cp.bytesDone;
+  if (restart) truncateSync(files.partial, cp!.bytesDone);
   if (!resuming) {
     cp = {
       v: 2, input: resolvePath(args.input), content, encoding: p.encoding, sig, rowsDone: 0, bytesDone: 0,
@@ -464,8 +473,10 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
   const checkpoint = cp!;
   let earlier: Earlier | null = null;
   try {
+    const sources = restart && (await usablePrevious(files.partial, p)) ? [files.partial] : [];
     // (Checked again on a resume: the earlier output may have been moved or edited meanwhile; its rows pair by key either way.)
-    earlier = checkpoint.previous && (resuming ? await usablePrevious(out, p) : true) ? await loadEarlier(out, args.input, p) : null;
+    if (checkpoint.previous && (resuming ? await usablePrevious(out, p) : true)) sources.push(out);
+    earlier = sources.length ? await loadEarlier(sources, args.input, p) : null;
   } catch (e) {
     throw csvExit(e, args.input, lang);
   }
@@ -473,14 +484,14 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
   io.err(msg.columns[lang](describeMapping(p, lang)));
   if (p.encoding !== "utf-8") io.err(msg.encodingUsed[lang](p.encoding));
   // The intent journal of the whole job: continued on a resume, so its summary covers every run.
-  const ledger = new SpendLedger(files.spent, resuming);
-  if (resuming) {
-    const c = ledger.charge();
-    io.err(msg.resuming[lang](checkpoint.rowsDone, c.answered + c.unanswered, c.unanswered));
-  }
+  const ledger = new SpendLedger(files.spent, resuming || restart);
+  const sofar = ledger.charge();
+  if (resuming) io.err(msg.resuming[lang](checkpoint.rowsDone, sofar.answered + sofar.unanswered, sofar.unanswered));
+  if (restart) io.err(msg.restarting[lang](sofar.answered + sofar.unanswered, sofar.unanswered));
 
   // What this run already has: resolutions, and the rows written before a kill.
   const memo = new RunMemo(fieldNeeds(p.fields));
+  if (restart) loadResolved(files.resolved, memo);
   if (resuming) {
     truncateSync(files.partial, checkpoint.bytesDone);
     loadResolved(files.resolved, memo);
@@ -507,10 +518,11 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
 
   if (!resuming) {
     writeFileSync(files.partial, (p.bom ? "\ufeff" : "") + formatRow([...p.header, ...outputHeader(p.fields, lang, p.header)], p.delimiter, p.header.length));
-    writeFileSync(files.resolved, "");
+    // A restart keeps the resolutions and the journalled answers: they answer the same questions again.
+    if (!restart) writeFileSync(files.resolved, "");
     checkpoint.bytesDone = statSync(files.partial).size;
     saveCheckpoint(files.checkpoint, checkpoint);
-    driver.clearJournal();
+    if (!restart) driver.clearJournal(true);
   }
 
   // Resolve phase: every name still unknown, in full batch calls, before the first row.

@@ -163,6 +163,10 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
     en: (n: number, c: number, lost: number) => `Resuming after row ${n}; ${credits(c, "en")} spent so far${lostText(lost, "en")}. What is left:`,
     de: (n: number, c: number, lost: number) => `Fortsetzung nach Zeile ${n}; bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}. Was noch zu tun ist:`,
   },
+  restarting: {
+    en: (c: number, lost: number) => `The input changed since the interrupted run: starting over; the rows and answers already paid for are reused (${credits(c, "en")} spent so far${lostText(lost, "en")}). What is left:`,
+    de: (c: number, lost: number) => `Die Eingabe hat sich seit dem abgebrochenen Lauf geändert: Neubeginn; bereits bezahlte Zeilen und Antworten werden wiederverwendet (bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}). Was noch zu tun ist:`,
+  },
   /** The progress line when stderr is not a terminal, and the status after Ctrl-C. */
   progressNames: {
     en: (d: number, t: number, c: number, lost: number) => `Progress: matching names, ${n(d, "en")} of ${n(t, "en")} done; ${credits(c, "en")} spent so far${lostText(lost, "en")}.`,

@@ -163,6 +163,37 @@ describe("CLI resume by content, one run per output", () => {
     expect(readFileSync(out, "utf8")).toBe(readFileSync(join(slow.dir, "touch-ref.out.csv"), "utf8"));
   }, 90_000);
 
+  it("Ctrl-C, then the user edits a row: the job starts over by key, reusing the rows written and the answers journalled, and pays only for the edited row", async () => {
+    // More than one chunk (1,000 rows): interrupted after the first chunk is written, while the second is bought.
+    const [fresh, ...cs] = unique(fast, 1101);
+    const refKey = fast.emu.createKey(100_000);
+    expect((await enrich(fast, write(fast, "edit-ref.csv", csvText(cs.map((c) => c.name))), join(fast.dir, "edit-ref.out.csv"), { key: refKey })).code).toBe(0);
+    const refSpent = 100_000 - fast.emu.balance(refKey);
+
+    const key = fast.emu.createKey(100_000);
+    const input = write(fast, "edit.csv", csvText(cs.map((c) => c.name)));
+    const out = join(fast.dir, "edit.out.csv");
+    const cp = out + ".checkpoint.json";
+    const env = { COMPANY_DATA_PARALLEL: "2" };
+    const first = await enrich(fast, input, out, {
+      key,
+      env,
+      onStart: (_kill, child) => whenFile(child, () => existsSync(cp) && JSON.parse(readFileSync(cp, "utf8")).rowsDone >= 1000 && intentLines(out + ".spent") >= 1050, () => child.kill("SIGINT")),
+    });
+    expect(first.code).toBe(130);
+    // The first row (in the chunk already written) now names another company; the notes stay as they were.
+    const edited = [fresh, ...cs.slice(1)];
+    writeFileSync(input, csvText(edited.map((c) => c.name)));
+    const second = await enrich(fast, input, out, { key, env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/The input changed since the interrupted run: starting over; the rows and answers already paid for are reused \([\d,]+ credits? spent so far\)\. What is left:\n\d+ rows to enrich:/);
+    expect(idsOf(records(out))).toEqual(edited.map((c) => c.id));
+    // Everything of the first run is reused; the edited row costs its batch share and its profile.
+    const total = 100_000 - fast.emu.balance(key);
+    expect(total).toBeLessThanOrEqual(refSpent + 2);
+    expect(summary(second.stderr).credits).toBe(total);
+  }, 90_000);
+
   it("kill -9 mid-run, then resume: the summary is the whole job's charge, naming what the answers lost in flight may have cost", async () => {
     const cs = unique(slow, 400, 500);
     const text = csvText(cs.map((c) => c.name));
