@@ -67,6 +67,8 @@ Environment:
   COMPANY_DATA_BASE_URL  default https://api.implisense.com (http:// only for
                          127.0.0.1, localhost or [::1])
   COMPANY_DATA_PARALLEL  requests in flight at once (see --parallel)
+  COMPANY_DATA_PROGRESS_SECONDS  seconds between progress lines when stderr is
+                         not a terminal (default 5)
 
 Exit codes: 0 done, 1 internal error, 2 usage error, 3 bad input file,
 4 out of credits (rerun after a top-up to finish the rest), 5 API key missing
@@ -112,6 +114,8 @@ Umgebung:
   COMPANY_DATA_BASE_URL  Standard https://api.implisense.com (http:// nur für
                          127.0.0.1, localhost oder [::1])
   COMPANY_DATA_PARALLEL  gleichzeitige Anfragen (siehe --parallel)
+  COMPANY_DATA_PROGRESS_SECONDS  Sekunden zwischen Fortschrittszeilen, wenn
+                         stderr kein Terminal ist (Standard 5)
 
 Exit-Codes: 0 fertig, 1 interner Fehler, 2 Aufruffehler, 3 fehlerhafte
 Eingabedatei, 4 keine Credits mehr (nach dem Aufladen erneut starten, um den
