@@ -436,7 +436,15 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   const out = args.output!;
   checkInputIsNoOutput(args.input, out, lang);
   const files = paths(out);
-  const lock = acquireLock(files.lock);
+  let lock: ReturnType<typeof acquireLock>;
+  try {
+    lock = acquireLock(files.lock);
+  } catch (e) {
+    // The output's folder is missing or not writable: said before anything is read or spent.
+    const code = (e as NodeJS.ErrnoException)?.code;
+    if (code === "ENOENT" || code === "EACCES" || code === "EROFS" || code === "ENOTDIR") throw new ExitError(EXIT.USAGE, msg.cannotWrite[lang](out));
+    throw e;
+  }
   if (!lock.ok) throw new ExitError(EXIT.LOCKED, msg.locked[lang](out, lock.owner?.pid ?? null, files.lock));
   const progress = io.progressEveryMs ? setInterval(() => { const s = runStatus(lang); if (s) io.err(s); }, io.progressEveryMs) : null;
   progress?.unref();

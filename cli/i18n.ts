@@ -130,6 +130,10 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   badValue: { en: (o: string, v: string) => `Invalid value for ${o}: ${v}`, de: (o: string, v: string) => `Ungültiger Wert für ${o}: ${v}` },
   noFile: { en: (f: string) => `Cannot read ${f}.`, de: (f: string) => `${f} kann nicht gelesen werden.` },
   sameFile: { en: "--in and --out must be different files.", de: "--in und --out müssen verschiedene Dateien sein." },
+  cannotWrite: {
+    en: (f: string) => `Cannot write ${f}: its folder does not exist or is not writable.`,
+    de: (f: string) => `${f} kann nicht geschrieben werden: der Ordner fehlt oder ist schreibgeschützt.`,
+  },
   sideFile: {
     en: (f: string) => `${f} is a working file of an unfinished run, not an input list. Pass the list itself as --in.`,
     de: (f: string) => `${f} ist eine Arbeitsdatei eines unfertigen Laufs, keine Eingabeliste. Bitte die Liste selbst mit --in angeben.`,

@@ -248,7 +248,7 @@ describe("CLI resume by content, one run per output", () => {
     expect(existsSync(out + ".lock")).toBe(false);
   }, 90_000);
 
-  it("a stale lock of a process that is gone is taken over; a side file is never the input", async () => {
+  it("a stale lock of a process that is gone is taken over; a side file is never the input; an unwritable --out is said at once", async () => {
     const key = fast.emu.createKey(1000);
     const input = write(fast, "stale.csv", csvText(unique(fast, 3, 1500).map((c) => c.name)));
     const out = join(fast.dir, "stale.out.csv");
@@ -265,6 +265,9 @@ describe("CLI resume by content, one run per output", () => {
       expect(s.code, side).toBe(2);
       expect(s.stderr).toMatch(/is a working file of an unfinished run, not an input list/);
     }
+    const nowhere = await enrich(fast, input, join(fast.dir, "no-such-folder", "x.csv"), { key });
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toMatch(/Cannot write .*x\.csv: its folder does not exist or is not writable\./);
     expect(fast.emu.balance(key)).toBe(1000 - 1 - 3);
   });
 });
