@@ -25,6 +25,8 @@ export interface NodeDriverOptions {
   parallel?: number;
   /** Every answer that came from the network (never one replayed from the journal), as it arrives. */
   onAnswer?: (req: HttpRequest, res: HttpResponse) => void;
+  /** Right before a request goes to the network (the CLI's intent journal records what may be charged). */
+  beforeSend?: (req: HttpRequest) => void;
 }
 
 /**
@@ -94,7 +96,7 @@ async function pooled<T>(tasks: (() => Promise<T>)[], limit: number, stopped: ()
   return out;
 }
 
-export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJournal(): void } {
+export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJournal(all?: boolean): void } {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const cap = opts.cacheEntries ?? 20_000;
   const capChars = opts.cacheChars ?? DEFAULT_CACHE_CHARS;
@@ -139,6 +141,7 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
             replay.delete(sig);
             return replayed;
           }
+          opts.beforeSend?.(r);
           flight.begin();
           try {
             const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
@@ -173,9 +176,11 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
     storePut: async (entries) => {
       for (const [k, v] of Object.entries(entries)) (v === null ? store.delete(k) : store.set(k, v));
     },
-    clearJournal: () => {
-      replay.clear();
-      if (opts.journal) appendFileSync(opts.journal, "", { flag: "w" });
+    // Answers journalled by an earlier run and not asked for again yet stay (at most the requests of the chunk
+    // that run did not finish), unless `all`: a run that starts over on a changed input may still ask them later.
+    clearJournal: (all = false) => {
+      if (all) replay.clear();
+      if (opts.journal) appendFileSync(opts.journal, [...replay].map(([s, r]) => JSON.stringify({ s, r }) + "\n").join(""), { flag: "w" });
     },
   };
 }
