@@ -6,7 +6,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { nodeDriver } from "../cli/driver.ts";
 import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
-import { toLanguage } from "../shared/i18n/language.ts";
+import { toLanguage, type Language } from "../shared/i18n/language.ts";
 import { readConfig } from "./config.ts";
 import { startHttp, isLoopback } from "./http.ts";
 import { budgetText } from "./i18n.ts";
@@ -16,12 +16,13 @@ import { createHost, createMcpServer } from "./server.ts";
 const OK = 0;
 const USAGE = 2;
 
-export async function runMcp(argv: string[], env: NodeJS.ProcessEnv, err: (line: string) => void): Promise<number> {
+/** `messageLang`: the language of a configuration error (the CLI's, from --lang or LANG). */
+export async function runMcp(argv: string[], env: NodeJS.ProcessEnv, err: (line: string) => void, messageLang?: Language): Promise<number> {
   let cfg;
   try {
     cfg = readConfig(argv, env);
   } catch (e) {
-    const lang = toLanguage(env.LC_ALL || env.LANG, "de");
+    const lang = messageLang ?? toLanguage(env.LC_ALL || env.LANG, "de");
     err(e instanceof CompanyDataError ? e.text(lang) : toCompanyDataError(e).text(lang));
     return USAGE;
   }

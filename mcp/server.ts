@@ -84,7 +84,10 @@ export async function callTool(host: McpHost, tool: ToolDef, args: Record<string
     const error: Record<string, unknown> = { code: err.code, de: errorText(err, "de"), en: errorText(err, "en") };
     if (err.details.field) error.field = err.details.field;
     if (err.details.retryAt) error.retryAt = new Date(err.details.retryAt).toISOString();
-    if (err.code === "BUDGET_EXCEEDED" && refused) error.price = refused;
+    if (err.code === "BUDGET_EXCEEDED" && refused) {
+      error.price = refused.price;
+      error.priceBound = refused.bound;
+    }
     return {
       isError: true,
       content: [{ type: "text", text: `${errorText(err, lang)} ${spentText(tally.credits, lang)}` }],

@@ -62,7 +62,7 @@ export const MAX_PORTFOLIO = 100;
 const same = (e: Estimate) => ({ min: e, max: e });
 const label = (c: { id: string; name?: string | null; city?: string | null }) => `${c.name ?? "?"} (${c.id}${c.city ? ", " + c.city : ""})`;
 const listText = (cs: { id: string; name?: string | null; city?: string | null }[], max = 10) =>
-  cs.slice(0, max).map(label).join("; ") + (cs.length > max ? "; …" : "");
+  cs.length === 0 ? "–" : cs.slice(0, max).map(label).join("; ") + (cs.length > max ? "; …" : "");
 const T = (de: string, en: string) => (lang: Language) => (lang === "de" ? de : en);
 
 // ------------------------------------------------------------ company_profile
