@@ -59,6 +59,20 @@ export const MAX_CHANGE_PAGES = 20;
 /** portfolio_risk's largest list (the provider's own tool takes up to 100 entries per call). */
 export const MAX_PORTFOLIO = 100;
 
+/**
+ * The SDK checks the arguments against the input schema before a tool runs
+ * and answers a mismatch as a tool error with the schema's message: that
+ * message names the field in German and English, as the core's checks do.
+ */
+const says = (field: string) => ({
+  error: (iss: z.core.$ZodRawIssue) => {
+    const i = iss as { code?: string; expected?: string; values?: readonly unknown[]; input?: unknown };
+    const why = i.code === "invalid_type" ? rule.type(i.expected ?? "?") : i.code === "invalid_value" && i.values ? rule.oneOf(i.values) : { de: "ungültiger Wert", en: "not a valid value" };
+    const e = invalid(field, got(why, i.input));
+    return `${e.text("de")} / ${e.text("en")}`;
+  },
+});
+
 const same = (e: Estimate) => ({ min: e, max: e });
 const label = (c: { id: string; name?: string | null; city?: string | null }) => `${c.name ?? "?"} (${c.id}${c.city ? ", " + c.city : ""})`;
 const listText = (cs: { id: string; name?: string | null; city?: string | null }[], max = 10) =>
@@ -106,12 +120,12 @@ const companyProfile: ToolDef = {
     "resolving a name and the availability check are free, and includes the company has no data for are not bought. " +
     "Answers already fetched in this session cost nothing.",
   input: {
-    id: z.string().optional().describe("Company id, e.g. DE1234567890"),
-    name: z.string().optional().describe("Company name, when no id is known"),
-    city: z.string().optional().describe("City, to tell companies of the same name apart"),
-    zip: z.string().optional().describe("Postcode"),
-    register: z.string().optional().describe("Register entry, e.g. 'HRB 6684 München'"),
-    include: z.array(z.enum(["people", "announcements", "financials"])).optional()
+    id: z.string(says("id")).optional().describe("Company id, e.g. DE1234567890"),
+    name: z.string(says("name")).optional().describe("Company name, when no id is known"),
+    city: z.string(says("city")).optional().describe("City, to tell companies of the same name apart"),
+    zip: z.string(says("zip")).optional().describe("Postcode"),
+    register: z.string(says("register")).optional().describe("Register entry, e.g. 'HRB 6684 München'"),
+    include: z.array(z.enum(["people", "announcements", "financials"], says("include")), says("include")).optional()
       .describe("Extra data: people (+1), announcements (+1), financials (+4); default people and financials. [] for the master data alone (1 credit)."),
   },
   price(args) {
@@ -192,11 +206,11 @@ const searchCompanies: ToolDef = {
     "legal form, active status and company age (`filters`), and near a place or point within a radius in km (`near`). " +
     "Price: 1 credit per call (a repeated identical search in this session is free). `size` 1–100 results (default 10), `from` for the next page.",
   input: {
-    query: z.string().optional().describe("Name or free text; may be empty when filters or near are given"),
+    query: z.string(says("query")).optional().describe("Name or free text; may be empty when filters or near are given"),
     filters: z.optional(S.SearchFilters).describe("industry (WZ codes), size (MICRO, SMALL, MEDIUM, LARGE), state, city, legalForm, active, minAgeYears, maxAgeYears"),
     near: z.optional(S.Near).describe("place (city or postcode) or lat/lon, and radiusKm (up to 500)"),
-    size: z.number().optional().describe("Results wanted, 1–100"),
-    from: z.number().optional().describe("Offset of the first result, for paging"),
+    size: z.number(says("size")).optional().describe("Results wanted, 1–100"),
+    from: z.number(says("from")).optional().describe("Offset of the first result, for paging"),
   },
   price(args) {
     searchRequest(args);
@@ -229,8 +243,8 @@ const similarCompanies: ToolDef = {
     "Peers or competitors: companies similar to one or more given companies (ids, 1–20; e.g. example customers), by embedding- and graph-based similarity, " +
     "with a score 0–1. Price: 2 credits per call, whatever the number of ids. `size` 1–100 results.",
   input: {
-    ids: z.array(z.string()).describe("Company ids (DE + 10 characters), 1–20"),
-    size: z.number().optional().describe("Results wanted, 1–100"),
+    ids: z.array(z.string(says("ids")), says("ids")).describe("Company ids (DE + 10 characters), 1–20"),
+    size: z.number(says("size")).optional().describe("Results wanted, 1–100"),
   },
   price(args) {
     similarIds(args);
@@ -266,10 +280,10 @@ const recentChanges: ToolDef = {
     "A free availability check comes first: when nothing changed since the date, the changes cost nothing. " +
     "Price: changes 1 credit per page of 100 (at most `maxPages`, default 3), announcements 1 credit; at most maxPages + 1.",
   input: {
-    id: z.string().describe("Company id (DE + 10 characters)"),
-    since: z.string().describe("Date (YYYY-MM-DD) or date-time with zone"),
-    announcements: z.boolean().optional().describe("Also the official announcements since the date (default true, 1 credit)"),
-    maxPages: z.number().optional().describe("Pages of 100 changes at most (1–20, default 3); `complete: false` says when older changes were left out"),
+    id: z.string(says("id")).describe("Company id (DE + 10 characters)"),
+    since: z.string(says("since")).describe("Date (YYYY-MM-DD) or date-time with zone"),
+    announcements: z.boolean(says("announcements")).optional().describe("Also the official announcements since the date (default true, 1 credit)"),
+    maxPages: z.number(says("maxPages")).optional().describe("Pages of 100 changes at most (1–20, default 3); `complete: false` says when older changes were left out"),
   },
   price(args) {
     const a = changesArgs(args);
@@ -310,7 +324,7 @@ const personNetwork: ToolDef = {
   description:
     "Every company a person is involved in (manager, shareholder, …), with the role. The person id (P + 10 characters) comes from the people of company_profile. " +
     "Price: 2 credits per call.",
-  input: { personId: z.string().describe("Person id, e.g. P1234567890") },
+  input: { personId: z.string(says("personId")).describe("Person id, e.g. P1234567890") },
   price(args) {
     V.personId(args.personId);
     return same(estimate({ kind: "call", endpoint: "personCompanies" }));
@@ -364,8 +378,8 @@ const portfolioRisk: ToolDef = {
     companies: z.array(z.union([
       z.string(),
       z.object({ id: z.string().optional(), name: z.string().optional(), city: z.string().optional(), zip: z.string().optional(), register: z.string().optional() }),
-    ])).describe("1–100 entries: a company id (DE + 10 characters), a name, or {name, city, zip, register}"),
-    resolve: z.enum(["batch", "free"]).optional().describe("How names are resolved: batch (ceil(n/10) credits, fast; default) or free (rate-limited)"),
+    ], says("companies")), says("companies")).describe("1–100 entries: a company id (DE + 10 characters), a name, or {name, city, zip, register}"),
+    resolve: z.enum(["batch", "free"], says("resolve")).optional().describe("How names are resolved: batch (ceil(n/10) credits, fast; default) or free (rate-limited)"),
   },
   price(args) {
     const { entries, mode } = portfolioEntries(args);
@@ -472,8 +486,8 @@ const estimateCredits: ToolDef = {
     "The price of a call before making it, from the same price table the tools pay by: credits (min and max) and requests, with a breakdown. " +
     "Sends nothing and costs nothing. `tool` is one of " + ACTION_TOOLS.map((t) => t.name).join(", ") + "; `arguments` as that tool takes them.",
   input: {
-    tool: z.enum(ACTION_TOOLS.map((t) => t.name) as [string, ...string[]]).describe("The tool to price"),
-    arguments: z.record(z.string(), z.unknown()).optional().describe("The arguments the call would have"),
+    tool: z.enum(ACTION_TOOLS.map((t) => t.name) as [string, ...string[]], says("tool")).describe("The tool to price"),
+    arguments: z.record(z.string(), z.unknown(), says("arguments")).optional().describe("The arguments the call would have"),
   },
   *run(ctx, args) {
     const tool = ACTION_TOOLS.find((t) => t.name === args.tool);

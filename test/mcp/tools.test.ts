@@ -181,6 +181,10 @@ describe("MCP server over stdio", () => {
     // A wrong type is refused by the input schema before the tool runs.
     const typed = await call(s, "company_profile", { id: 5 });
     expect(typed.isError).toBe(true);
+    expect(text(typed)).toMatch(/Ungültige Eingabe \(Firmen-ID\).*Invalid input \(company ID\)/);
+    const missing = await call(s, "recent_changes", { id: world.emu.world.companies[0].id });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/Ungültige Eingabe \(Datum „seit“\).*Invalid input \(since date\): expected a string/);
   });
 
   it("an unknown company is NOT_FOUND, free", async () => {
