@@ -9,8 +9,8 @@ const OWN: Partial<Record<ErrorCode, (e: CompanyDataError, lang: Language) => st
   BUDGET_EXCEEDED: (e, lang) => {
     const d = e.details.detail?.[lang];
     return lang === "de"
-      ? `Abgelehnt, nichts bezahlt: das Budget dieses MCP-Servers reicht nicht${d ? ": " + d : ""}. Anpassbar mit --budget oder COMPANY_DATA_BUDGET.`
-      : `Refused, nothing paid: this MCP server's budget is not enough${d ? ": " + d : ""}. Change it with --budget or COMPANY_DATA_BUDGET.`;
+      ? `Abgelehnt: das Budget dieses MCP-Servers reicht nicht${d ? ": " + d : ""}. Anpassbar mit --budget oder COMPANY_DATA_BUDGET.`
+      : `Refused: this MCP server's budget is not enough${d ? ": " + d : ""}. Change it with --budget or COMPANY_DATA_BUDGET.`;
   },
 };
 

@@ -204,7 +204,7 @@ const searchCompanies: ToolDef = {
   description:
     "Search German companies by name or free text (`query`), by industry (WZ codes or prefixes, e.g. 'J62'), size class, state (e.g. 'DE-BY'), city, " +
     "legal form, active status and company age (`filters`), and near a place or point within a radius in km (`near`). " +
-    "Price: 1 credit per call (a repeated identical search in this session is free). `size` 1–100 results (default 10), `from` for the next page.",
+    "Price: 1 credit per call (a repeated identical search in this session is free). `size` 1–100 results, `from` for the next page.",
   input: {
     query: z.string(says("query")).optional().describe("Name or free text; may be empty when filters or near are given"),
     filters: z.optional(S.SearchFilters).describe("industry (WZ codes), size (MICRO, SMALL, MEDIUM, LARGE), state, city, legalForm, active, minAgeYears, maxAgeYears"),

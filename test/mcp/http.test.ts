@@ -67,7 +67,8 @@ describe("MCP server over Streamable HTTP", () => {
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent!.error).toMatchObject({ code: "BUDGET_EXCEEDED", price: 2, priceBound: "exact" });
     const t = (refused.content as { text: string }[])[0].text;
-    expect(t).toMatch(/Refused, nothing paid/);
+    expect(t).toMatch(/^Refused: this MCP server's budget is not enough/);
+    expect(t).toMatch(/Spent: 0 credits\.$/);
     expect(t).toMatch(/costs 2 credits; 3 of 3 spent, 0 left/);
     expect(refused.structuredContent!.error.de).toMatch(/kostet 2 Credits/);
 
@@ -89,6 +90,29 @@ describe("MCP server over Streamable HTTP", () => {
   it("never writes the key to its output", () => {
     expect(srv.output()).not.toContain(key);
     expect(srv.output()).toMatch(/Budget: 0 of 3 spent/);
+  });
+});
+
+describe("a refusal after a paid step", () => {
+  it("portfolio_risk: names resolved (paid), the profiles refused with their exact price; spent = charged", async () => {
+    const k = await newKey(world.server, 1000);
+    const n = await stdioSession(world.server, k, ["--lang", "en", "--budget", "2"]);
+    try {
+      const names = world.emu.world.companies.filter((c) => world.emu.companies.findByName(c.name).length === 1).slice(0, 10).map((c) => c.name);
+      const before = await charged(world.server, k);
+      const r = await call(n, "portfolio_risk", { companies: names });
+      const after = await charged(world.server, k);
+      expect(r.isError).toBe(true);
+      const e = r.structuredContent!.error;
+      expect(e).toMatchObject({ code: "BUDGET_EXCEEDED", priceBound: "exact" });
+      expect(e.price).toBeGreaterThanOrEqual(10);
+      expect(r.structuredContent!.spent.credits).toBe(1);
+      expect(after.total - before.total).toBe(1);
+      expect(after.byEndpoint.profile ?? 0).toBe(0);
+      expect((r.content as { text: string }[])[0].text).toMatch(/Spent: 1 credit\.$/);
+    } finally {
+      await n.close();
+    }
   });
 });
 
