@@ -60,6 +60,19 @@ describe("MCP server over stdio", () => {
     expect(again.structuredContent!.spent.credits).toBe(0);
   });
 
+  it("company_profile buys no include the free availability check rules out", async () => {
+    let id: string | undefined;
+    for (const c of world.emu.world.companies.slice(200, 400)) {
+      const a = (await (await fetch(`${world.server.url}/v2/companies/${c.id}/availability`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { financials?: boolean; people?: boolean };
+      if (a.financials === false && a.people !== false) { id = c.id; break; }
+    }
+    expect(id).toBeDefined();
+    const r = await paid("company_profile", { id });
+    expect(r.structuredContent!.notAvailable).toEqual(["financials"]);
+    expect(r.structuredContent!.spent.credits).toBe(2);
+    expect(text(r)).toMatch(/not available \(not paid for\): financials/);
+  });
+
   it("company_profile by name resolves for free and pays only for the profile", async () => {
     const c = world.emu.world.companies.filter((x) => world.emu.companies.findByName(x.name).length === 1)[5];
     const r = await paid("company_profile", { name: c.name, include: [] });
@@ -106,6 +119,16 @@ describe("MCP server over stdio", () => {
     expect(Array.isArray(sc.changes)).toBe(true);
     expect(Array.isArray(sc.announcements)).toBe(true);
     expect(sc.complete === true || sc.complete === false).toBe(true);
+  });
+
+  it("recent_changes pays nothing for changes when the free check shows none since the date", async () => {
+    const c = world.emu.world.companies[61];
+    const before = await charged(world.server, key);
+    const r = await paid("recent_changes", { id: c.id, since: "2099-01-01", announcements: false });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent!.changes).toEqual([]);
+    expect(r.structuredContent!.spent.credits).toBe(0);
+    expect((await charged(world.server, key)).byEndpoint.changes ?? 0).toBe(before.byEndpoint.changes ?? 0);
   });
 
   it("person_network: every company of a person; 2 credits", async () => {
