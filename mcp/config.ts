@@ -62,7 +62,8 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
     if (v === undefined) throw invalid(`--${name}`, rule.required);
     flags[name] = v;
   }
-  const lang = flags.lang !== undefined ? (flags.lang === "de" || flags.lang === "en" ? flags.lang : (() => { throw invalid("--lang", got(rule.oneOf(["de", "en"]), flags.lang)); })()) : toLanguage(env.LC_ALL || env.LANG, "de");
+  if (flags.lang !== undefined && flags.lang !== "de" && flags.lang !== "en") throw invalid("--lang", got(rule.oneOf(["de", "en"]), flags.lang));
+  const lang: Language = flags.lang === "de" || flags.lang === "en" ? flags.lang : toLanguage(env.LC_ALL || env.LANG, "de");
   const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", BASE_URL_LABEL);
   const budget = flags.budget !== undefined ? parseBudget(flags.budget, "--budget") : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
   if (flags.host !== undefined && flags.http === undefined) throw invalid("--host", { de: "nur zusammen mit --http", en: "only together with --http" });
