@@ -1,26 +1,25 @@
 /**
- * The MCP server over stdio, spawned as an MCP client starts it
- * (`company-data mcp`), against the emulator: the tool list, each tool,
- * ambiguity, bad input, and that what each tool reports spent is what the
- * emulator charged.
+ * The MCP server as MCP clients reach it — over stdio, spawned as a client
+ * starts it (`company-data mcp`), and over Streamable HTTP (`company-data mcp
+ * --http 0`) — against the emulator: the tool list, each tool, ambiguity,
+ * bad input, and that what each tool reports spent is what the emulator
+ * charged. Each transport has its own server process (and cache).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCliWorld, type CliWorld } from "../helpers/cli.ts";
-import { call, charged, newKey, stdioSession, type McpSession, type ToolResult } from "./harness.ts";
+import { call, charged, httpSession, newKey, startHttpServer, stdioSession, type McpSession, type ToolResult } from "./harness.ts";
 
 let world: CliWorld;
 let key: string;
+/** The session of the transport under test, and everything its server process wrote. */
 let s: McpSession;
+let output: () => string;
 
 beforeAll(async () => {
   world = await startCliWorld({ companies: 3000, seed: 17, dirPrefix: "cd-mcp-" });
   key = await newKey(world.server, 100_000);
-  s = await stdioSession(world.server, key, ["--lang", "en", "--budget", "none"]);
 });
-afterAll(async () => {
-  await s?.close();
-  world?.server.close();
-});
+afterAll(() => world?.server.close());
 
 /** Call a tool and check that what it reports spent is what the emulator charged for it. */
 async function paid(name: string, args: Record<string, unknown>): Promise<ToolResult> {
@@ -34,7 +33,25 @@ async function paid(name: string, args: Record<string, unknown>): Promise<ToolRe
 const text = (r: ToolResult) => (r.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
 const uniqueCompany = () => world.emu.world.companies.find((c) => world.emu.companies.findByName(c.name).length === 1)!;
 
-describe("MCP server over stdio", () => {
+describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
+  let stop: (() => Promise<unknown>) | undefined;
+  beforeAll(async () => {
+    const args = ["--lang", "en", "--budget", "none"];
+    if (transport === "stdio") {
+      s = await stdioSession(world.server, key, args);
+      output = s.output;
+    } else {
+      const srv = await startHttpServer(world.server, key, args);
+      s = await httpSession(srv.url);
+      output = srv.output;
+      stop = srv.stop;
+    }
+  });
+  afterAll(async () => {
+    await s?.close();
+    await stop?.();
+  });
+
   it("lists the six actions plus estimate_credits and account, each with a schema and its price", async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["company_profile", "search_companies", "similar_companies", "recent_changes", "person_network", "portfolio_risk", "estimate_credits", "account"]);
@@ -217,6 +234,7 @@ describe("MCP server over stdio", () => {
   });
 
   it("never writes the key anywhere", () => {
-    expect(s.output()).not.toContain(key);
+    expect(output()).not.toContain(key);
+    expect(output()).toMatch(/ready|MCP server/);
   });
 });
