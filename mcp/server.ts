@@ -8,11 +8,13 @@
  * in-memory store, keyed by this server's scope, so it counts what this
  * server run spent (per UTC day, like the add-ons' formula budget: a server
  * left running past midnight UTC starts the day at zero). Each paid tool
- * first checks its price (known after the free steps) against what is left
- * and refuses with the price; the core's guard (withBudget) then reserves
- * every paid request as it goes out, which also bounds what no price knew in
- * advance (further pages of changes). Tool calls run one at a time, so the
- * check and the reservation never race.
+ * names its price once known (after the free steps); before its next paid
+ * request goes out the price is checked against what is left, and the call
+ * is refused with the price if it does not fit (answers from the cache send
+ * nothing paid, so they are never refused). The core's guard (withBudget)
+ * then reserves every paid request as it goes out, which also bounds what no
+ * price knew in advance. Tool calls run one at a time, so the check and the
+ * reservation never race.
  *
  * Every answer carries `spent`: the credits the service charged for this
  * call, counted from its successful paid requests (cache hits are free).
@@ -22,7 +24,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
 import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
 import { budgetStatus } from "../shared/credits/budget.ts";
-import { withBudget } from "../shared/functions/guard.ts";
+import { requestCredits, withBudget } from "../shared/functions/guard.ts";
 import type { Operation } from "../shared/core/effects.ts";
 import type { OpContext } from "../shared/operations/context.ts";
 import { callContext, type McpConfig } from "./config.ts";
@@ -57,15 +59,41 @@ export async function callTool(host: McpHost, tool: ToolDef, args: Record<string
   const tally = { credits: 0, requests: 0 };
   const ctx = callContext(cfg, tally);
   let refused: { price: number; bound: Bound } | undefined;
+  // A tool names its price with `pay`; it is checked when the next paid request is about to go out.
+  let armed: { price: number; bound: Bound } | undefined;
   const pay = function* (credits: number, bound: Bound): Operation<void> {
-    if (cfg.budget === null || credits <= 0) return;
-    const b = yield* budgetStatus(ctx, cfg.budget);
-    if (credits > (b.remaining ?? Infinity)) {
-      refused = { price: credits, bound };
-      throw new CompanyDataError("BUDGET_EXCEEDED", { detail: refusalDetail(credits, bound, b) });
-    }
+    armed = credits > 0 ? { price: credits, bound } : undefined;
   };
-  const op = tool.run(ctx, args, pay);
+  /**
+   * Refuse the armed price before the first request that costs credits, if
+   * the budget cannot take it: nothing of it is sent. A call answered from
+   * the cache sends nothing paid and is never refused.
+   */
+  function* checked<T>(inner: Operation<T>): Operation<T> {
+    let step = inner.next();
+    while (!step.done) {
+      const effect = step.value;
+      let result: unknown;
+      try {
+        if (armed && cfg.budget !== null && effect.kind === "http" && effect.requests.some((r) => requestCredits(r) > 0)) {
+          const a = armed;
+          armed = undefined;
+          const b = yield* budgetStatus(ctx, cfg.budget);
+          if (a.price > (b.remaining ?? Infinity)) {
+            refused = a;
+            throw new CompanyDataError("BUDGET_EXCEEDED", { detail: refusalDetail(a.price, a.bound, b) });
+          }
+        }
+        result = yield effect;
+      } catch (err) {
+        step = inner.throw(err);
+        continue;
+      }
+      step = inner.next(result);
+    }
+    return step.value;
+  }
+  const op = checked(tool.run(ctx, args, pay));
   const guarded = FREE_TOOLS.has(tool.name) || cfg.budget === null ? op : withBudget(ctx, cfg.budget, op);
   try {
     const answer = await runAsync(guarded, host.driver);

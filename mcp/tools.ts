@@ -9,7 +9,7 @@
  * the core's validators, which name the field in German and English. Each
  * paid tool calls `pay` with its price once the price is known (after the
  * free steps: resolve, availability) and before anything is paid; the server
- * refuses there when the budget would be exceeded.
+ * refuses at the next paid request when the budget would be exceeded.
  */
 import * as z from "zod";
 import { endpoint, profileCost, type Include } from "../shared/api/endpoints.ts";
@@ -32,7 +32,10 @@ import * as V from "../shared/operations/validate.ts";
 
 /** How a price is meant: exactly this, at most this (less when data is missing or cached), or at least this. */
 export type Bound = "exact" | "atMost" | "atLeast";
-/** Check `credits` against the budget before paying; throws the refusal. */
+/**
+ * Name the price of what the tool pays for next; before the next paid request
+ * goes out the server checks it against the budget and refuses there.
+ */
 export type Pay = (credits: number, bound: Bound) => Operation<void>;
 
 export interface ToolAnswer {

@@ -81,6 +81,10 @@ describe("MCP server over Streamable HTTP", () => {
       await other.close();
     }
     expect((await charged(world.server, key)).total - start.total).toBe(3);
+    // A question answered before comes from the cache: nothing to pay, so not refused.
+    const cached = await call(s, "search_companies", { query: "Bau" });
+    expect(cached.isError).toBeFalsy();
+    expect(cached.structuredContent!.spent.credits).toBe(0);
     // Free tools still answer.
     const acc = await call(s, "account");
     expect(acc.isError).toBeFalsy();
