@@ -121,7 +121,7 @@ const companyProfile: ToolDef = {
     "A name that fits several companies answers status 'ambiguous' with its candidates and costs nothing: pick one and call again with its id; " +
     "it is never guessed. Price: 1 credit for the profile, people +1, announcements +1, financials +4 (default 6 credits); " +
     "resolving a name and the availability check are free, and includes the company has no data for are not bought. " +
-    "Answers already fetched in this session cost nothing.",
+    "Answers this server fetched in the last 6 hours cost nothing.",
   input: {
     id: z.string(says("id")).optional().describe("Company id, e.g. DE1234567890"),
     name: z.string(says("name")).optional().describe("Company name, when no id is known"),
