@@ -26,7 +26,6 @@ import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
 import { budgetStatus } from "../shared/credits/budget.ts";
 import { requestCredits, withBudget } from "../shared/functions/guard.ts";
 import type { Operation } from "../shared/core/effects.ts";
-import type { OpContext } from "../shared/operations/context.ts";
 import { callContext, type McpConfig } from "./config.ts";
 import { budgetText, errorText, refusalDetail, spentText } from "./i18n.ts";
 import { FREE_TOOLS, TOOLS, type Bound, type ToolDef } from "./tools.ts";
@@ -46,10 +45,6 @@ export interface McpHost {
 
 export function createHost(cfg: McpConfig, driver: AsyncDriver, log: (line: string) => void): McpHost {
   return { cfg, driver, queue: Promise.resolve(), log };
-}
-
-function* budgetNow(ctx: OpContext, cfg: McpConfig) {
-  return yield* budgetStatus(ctx, cfg.budget);
 }
 
 /** Run one tool call to its MCP result: structured content plus a short text; errors as tool errors. */
@@ -97,7 +92,7 @@ export async function callTool(host: McpHost, tool: ToolDef, args: Record<string
   const guarded = FREE_TOOLS.has(tool.name) || cfg.budget === null ? op : withBudget(ctx, cfg.budget, op);
   try {
     const answer = await runAsync(guarded, host.driver);
-    const budget = await runAsync(budgetNow(ctx, cfg), host.driver);
+    const budget = await runAsync(budgetStatus(ctx, cfg.budget), host.driver);
     const spent = { credits: tally.credits, requests: tally.requests };
     const text = [answer.text(lang), FREE_TOOLS.has(tool.name) && tally.credits === 0 ? "" : spentText(tally.credits, lang), tool.name === "account" || tool.name === "estimate_credits" ? budgetText(budget, lang) : ""]
       .filter(Boolean).join(" ");
@@ -108,7 +103,7 @@ export async function callTool(host: McpHost, tool: ToolDef, args: Record<string
   } catch (e) {
     const err = toCompanyDataError(e);
     if (!(e instanceof CompanyDataError)) host.log(`${tool.name}: internal error (${(e as Error)?.name ?? "unknown"})`);
-    const budget = await runAsync(budgetNow(ctx, cfg), host.driver).catch(() => null);
+    const budget = await runAsync(budgetStatus(ctx, cfg.budget), host.driver).catch(() => null);
     const error: Record<string, unknown> = { code: err.code, de: errorText(err, "de"), en: errorText(err, "en") };
     if (err.details.field) error.field = err.details.field;
     if (err.details.retryAt) error.retryAt = new Date(err.details.retryAt).toISOString();
