@@ -38,6 +38,7 @@ Usage:
   company-data search QUERY [--size N]
   company-data account
   company-data fields
+  company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP server (mcp/README.md)
 
 Options:
   --lang de|en     language of messages and data labels (default: from LANG, else de)
@@ -84,6 +85,7 @@ Aufruf:
   company-data search SUCHE [--size N]
   company-data account
   company-data fields
+  company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP-Server (mcp/README.md)
 
 Optionen:
   --lang de|en     Sprache der Meldungen und Datenbezeichnungen (Standard: aus LANG, sonst de)

@@ -145,6 +145,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     lang = v;
   }
   messageLang = lang;
+  // The MCP server takes its own flags (mcp/config.ts) and keeps stdout for the protocol.
+  // Loaded only for it: the other commands do not pay for the SDK's start-up.
+  if (argv[0] === "mcp") return await (await import("../mcp/main.ts")).runMcp(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
   const io: Io = {
     out: (s) => stdout.write(s + "\n"),
     err: (s) => stderr.write(s + "\n"),
