@@ -1,9 +1,16 @@
 /**
- * COMPANY.CARD's answer as an Excel entity value (ExcelApi 1.16): the cell
- * shows the name, the card lists the fields, and formulas read them by the
- * label the card shows (`=A2.Revenue` in English, `=A2.Umsatz` in German).
- * Decision: Excel shows property names as the card's labels, so readable
- * labels in the user's language beat stable technical keys.
+ * COMPANY.CARD's answer as an Excel entity value (custom functions return
+ * data types from CustomFunctionsRuntime 1.4 on, with
+ * `allowCustomDataForDataTypeAny` in functions.json: Microsoft, "Use data
+ * types with custom functions in Excel"): the cell shows the name, the card
+ * lists the fields, and formulas read them by property name (`=A2.Revenue`).
+ * Excel shows the property name as the card's label and has no separate
+ * display label (propertyMetadata offers a sublabel only), so the names
+ * cannot be stable keys and localised labels at once. Decision: the names
+ * are readable labels in ONE language per workbook, pinned in the
+ * workbook's settings by the task pane (host/identity.ts): a formula
+ * written in a German workbook (`=A2.Umsatz`) keeps working when an English
+ * colleague recalculates it. Section titles follow the user's language.
  *
  * Key figures are plain numbers (so `=A2.Revenue*2` works) with their year
  * as the card's sublabel and as their own property ("Financial year"). The
@@ -12,6 +19,7 @@
  */
 import type { CardData, CardProperty } from "../../shared/functions/types.ts";
 import type { Language } from "../../shared/i18n/language.ts";
+import { FIELDS } from "../../shared/enrich/fields.ts";
 
 /** Excel's CellValueType strings, spelled out so no Excel global is needed to build a value. */
 export type Basic = { type: "String"; basicValue: string } | { type: "Double"; basicValue: number } | { type: "Boolean"; basicValue: boolean };
@@ -35,10 +43,25 @@ function basic(v: CardProperty["value"]): Basic | undefined {
 
 const text = (s: string): Basic => ({ type: "String", basicValue: s });
 
-/** Property name: the label (unique and non-empty; the key where the label is missing). */
-const propName = (p: { key: string; label: string }) => (p.label || p.key).trim() || p.key;
+/** Names of card keys that are not enrichment fields. */
+const OWN_NAMES: Record<string, Record<Language, string>> = {
+  id: { de: "Firmen-ID", en: "Company ID" },
+  people: { de: "Personen", en: "People" },
+};
 
-export function entityOf(card: CardData, lang: Language): EntityValue {
+/**
+ * Property name in the workbook's pinned language: the field's title for
+ * that language (the card's own label, made in the user's language, only
+ * for a key nobody knows; the key where even that is missing).
+ */
+export function propertyName(p: { key: string; label: string }, names: Language): string {
+  const pinned = OWN_NAMES[p.key]?.[names] ?? FIELDS.find((f) => f.id === p.key)?.header[names];
+  return (pinned ?? p.label ?? p.key).trim() || p.key;
+}
+
+/** `lang`: the user's (section titles); `names`: the workbook's pinned language (property names). */
+export function entityOf(card: CardData, lang: Language, names: Language = lang): EntityValue {
+  const propName = (p: { key: string; label: string }) => propertyName(p, names);
   const nameLabel = "Name"; // the same word in both languages
   const properties: Record<string, EntityProperty> = { [nameLabel]: text(card.title) };
   const add = (p: CardProperty): string | undefined => {
@@ -73,7 +96,18 @@ export function entityOf(card: CardData, lang: Language): EntityValue {
   };
 }
 
-export const cardsUnsupportedMessage = (lang: Language) =>
-  lang === "de"
-    ? "Diese Excel-Version kann keine Datenkarten (Entitätswerte) anzeigen. Bitte COMPANY.PROFILE verwenden."
-    : "This version of Excel cannot show data cards (entity values). Please use COMPANY.PROFILE instead.";
+/**
+ * Where Excel has no data types for custom functions (perpetual Office
+ * 2021/2024, iPad): the card as plain values. A lone card spills as a
+ * two-column table of name and value (figures included, people left out);
+ * in a column of ids each row shows the company's name, as the entity's
+ * cell would.
+ */
+export function plainCard(card: CardData, names: Language): (string | number | boolean)[][] {
+  const rows: (string | number | boolean)[][] = [["Name", card.title]] // "Name" in both languages, as on the card;
+  for (const p of [...card.properties, ...(card.figures ?? [])]) {
+    if (p.value === null || p.value === "") continue;
+    rows.push([propertyName(p, names), p.value]);
+  }
+  return rows;
+}

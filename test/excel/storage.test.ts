@@ -31,7 +31,7 @@ describe("Excel storage", () => {
   });
 
   it("a failing storage degrades to memory, never to an error", async () => {
-    const broken = { getItems: async () => { throw new Error("x"); }, setItems: async () => { throw new Error("quota"); }, removeItems: async () => {} };
+    const broken = { getItems: async () => { throw new Error("x"); }, setItems: async () => { throw new Error("quota"); }, removeItems: async () => {}, getKeys: async () => { throw new Error("x"); } };
     const c = layeredCache(broken, () => 0);
     await c.cachePut({ a: "1" }, 10);
     expect(await c.cacheGet(["a", "b"])).toEqual(["1", null]);
