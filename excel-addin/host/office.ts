@@ -54,12 +54,19 @@ export function entityValuesSupported(): boolean {
   return Boolean(Office.context?.requirements?.isSetSupported("CustomFunctionsRuntime", "1.4"));
 }
 
-let driver: ExcelDriver | undefined;
+const DRIVER_SLOT = "__companyDataDriver";
 
-/** One driver per bundle: its memory cache lives as long as the shared runtime. */
+/**
+ * One driver per page, shared by the functions and the task pane bundles
+ * (they meet on the global object): one memory cache that lives as long as
+ * the shared runtime, and one account of what the durable cache takes, so
+ * its cap holds for the page, not per bundle.
+ */
 export function officeDriver(): ExcelDriver {
+  const page = globalThis as unknown as Record<string, ExcelDriver | undefined>;
+  let driver = page[DRIVER_SLOT];
   if (!driver) {
-    driver = createExcelDriver({
+    driver = page[DRIVER_SLOT] = createExcelDriver({
       fetch: (url, init) => fetch(url, init),
       storage: officeStorage(),
       docId: workbookId,

@@ -236,6 +236,7 @@ export function layeredCache(storage: KeyValueStorage, now: () => number, capByt
     },
     async cachePut(entries: Record<string, string>, ttlSeconds: number): Promise<void> {
       const e = now() + ttlSeconds * 1000;
+      await start();
       const durable: Record<string, string> = {};
       let bytes = 0;
       for (const [k, v] of Object.entries(entries)) {
@@ -248,7 +249,6 @@ export function layeredCache(storage: KeyValueStorage, now: () => number, capByt
       }
       const keys = Object.keys(durable);
       if (!keys.length) return;
-      await start();
       await evictFor(bytes, capBytes);
       for (let attempt = 0; attempt < 2; attempt++) {
         try {
