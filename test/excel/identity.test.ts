@@ -53,4 +53,13 @@ describe("workbook identity", () => {
     // Complete settings answer at once.
     expect(await awaitIdentity(bag({ [ID_SETTING]: "x", [CARD_LANGUAGE_SETTING]: "de" }), "en", newId, {}, 10_000)).toEqual({ id: "x", cardLanguage: "de" });
   });
+
+  it("a failed save (a read-only or co-authored file) keeps the identity for the session (the next start, finding none in the file, creates and saves one)", async () => {
+    const b = bag();
+    b.saveAsync = (cb) => void (b.log.push("save failed"), cb?.({ status: "failed" }));
+    const s = await ensureIdentity(b, "en", newId, {});
+    expect(s.id).toBeTruthy();
+    expect(b.data.get(ID_SETTING)).toBe(s.id); // Office's in-memory settings hold it for this session
+    expect(b.log).toContain("save failed");
+  });
 });
