@@ -22,6 +22,8 @@ export const CARD_LANGUAGE_SETTING = "companyData.cardLanguage";
 const SLOT = "__companyDataWorkbookIdentity";
 /** How long a function waits for the task pane's start before it works with a session-only identity. */
 export const IDENTITY_WAIT_MS = 10_000;
+/** How long the task pane's start waits for Settings.saveAsync to call back. */
+export const SAVE_WAIT_MS = 5_000;
 
 export interface SettingsBag {
   get(name: string): unknown;
@@ -91,8 +93,15 @@ export async function ensureIdentity(
   const identity: WorkbookIdentity = { id: found.id ?? newId(), cardLanguage: found.cardLanguage ?? language };
   bag.set(ID_SETTING, identity.id);
   bag.set(CARD_LANGUAGE_SETTING, identity.cardLanguage);
-  await new Promise<void>((resolve) => bag.saveAsync(() => resolve()));
+  // Office's in-memory settings hold it now: waiting functions may go on while the file is saved.
   s.resolve(identity);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    new Promise<void>((resolve) => bag.saveAsync(() => resolve())),
+    // A save that never calls back must not keep the task pane from starting.
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, SAVE_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
   return identity;
 }
 
