@@ -70,7 +70,7 @@ ${list("en")}
 <li><b>Functions missing or outdated</b>: Excel keeps the functions' description until the add-in's manifest changes; remove and add the add-in again, or clear the Office cache.</li>
 <li><b>Settings › Test connection says the service refused the add-in's origin</b>: the API must allow calls from the address the add-in is served from (CORS), or the add-in's host must forward the calls (a proxy on the same origin). Ask whoever hosts the add-in.</li>
 <li><b>"No connection"</b>: check the network and the base URL in Settings.</li>
-<li><b>A data card shows as a list of values</b>: this Excel (for example Office 2021 or 2024 bought once) cannot show data types from add-in functions.</li>
+<li><b>A data card shows as a row of values</b>: this Excel (for example Office 2021 or 2024 bought once) cannot show data types from add-in functions.</li>
 </ul>
 <h2 id="privacy">Privacy</h2>
 <p>The add-in sends the names, ids and places you ask for to the company data API and nothing else. The key stays in Office's add-in storage on your device; the workbook holds only a random id and the language of data-card field names.</p>
@@ -91,7 +91,7 @@ ${list("de")}
 <li><b>Funktionen fehlen oder sind veraltet</b>: Excel behält die Beschreibung der Funktionen, bis sich das Manifest des Add-ins ändert; das Add-in entfernen und neu hinzufügen oder den Office-Cache leeren.</li>
 <li><b>Einstellungen › Verbindung testen meldet, dass der Dienst die Herkunft des Add-ins ablehnt</b>: Die API muss Aufrufe von der Adresse erlauben, von der das Add-in geladen wird (CORS), oder der Server des Add-ins muss die Aufrufe weiterleiten (ein Proxy auf derselben Herkunft). Bitte an den Betreiber des Add-ins wenden.</li>
 <li><b>„Keine Verbindung“</b>: Netzwerk und Basis-URL in den Einstellungen prüfen.</li>
-<li><b>Eine Datenkarte erscheint als Werteliste</b>: Diese Excel-Version (etwa Office 2021 oder 2024 als Kaufversion) kann keine Datentypen aus Add-in-Funktionen anzeigen.</li>
+<li><b>Eine Datenkarte erscheint als Zeile von Werten</b>: Diese Excel-Version (etwa Office 2021 oder 2024 als Kaufversion) kann keine Datentypen aus Add-in-Funktionen anzeigen.</li>
 </ul>
 <h2>Datenschutz</h2>
 <p>Das Add-in sendet die Namen, IDs und Orte, nach denen Sie fragen, an die Firmendaten-API, sonst nichts. Der Schlüssel bleibt im Add-in-Speicher von Office auf Ihrem Gerät; die Arbeitsmappe enthält nur eine zufällige ID und die Sprache der Feldnamen von Datenkarten.</p>

@@ -20,6 +20,7 @@
 import type { CardData, CardProperty } from "../../shared/functions/types.ts";
 import type { Language } from "../../shared/i18n/language.ts";
 import { FIELDS } from "../../shared/enrich/fields.ts";
+import { CARD_FIELDS, CARD_FIGURES } from "../../shared/functions/company.ts";
 
 /** Excel's CellValueType strings, spelled out so no Excel global is needed to build a value. */
 export type Basic = { type: "String"; basicValue: string } | { type: "Double"; basicValue: number } | { type: "Boolean"; basicValue: boolean };
@@ -97,17 +98,22 @@ export function entityOf(card: CardData, lang: Language, names: Language = lang)
 }
 
 /**
- * Where Excel has no data types for custom functions (perpetual Office
- * 2021/2024, iPad): the card as plain values. A lone card spills as a
- * two-column table of name and value (figures included, people left out);
- * in a column of ids each row shows the company's name, as the entity's
- * cell would.
+ * The columns of a card as plain values, in this fixed order: the name,
+ * the company id, the card's fields (CARD_FIELDS), the financial year and
+ * the key figures (CARD_FIGURES). Fixed, so a column of =COMPANY.CARD(A2)
+ * filled down lines up like a table.
  */
-export function plainCard(card: CardData, names: Language): (string | number | boolean)[][] {
-  const rows: (string | number | boolean)[][] = [["Name", card.title]] // "Name" in both languages, as on the card;
-  for (const p of [...card.properties, ...(card.figures ?? [])]) {
-    if (p.value === null || p.value === "") continue;
-    rows.push([propertyName(p, names), p.value]);
-  }
-  return rows;
+export const PLAIN_CARD_KEYS: readonly string[] = ["name", "id", ...CARD_FIELDS, "financialYear", ...CARD_FIGURES];
+
+/**
+ * Where Excel has no data types for custom functions (perpetual Office
+ * 2021/2024, iPad): the card as one row of plain values in
+ * PLAIN_CARD_KEYS order, "" where the company has no value (the people are
+ * left out). One row, so cells filled down a column each spill to the
+ * right and never into each other.
+ */
+export function plainCardRow(card: CardData): (string | number | boolean)[] {
+  const values = new Map<string, CardProperty["value"]>([["name", card.title]]);
+  for (const p of [...card.properties, ...(card.figures ?? [])]) values.set(p.key, p.value);
+  return PLAIN_CARD_KEYS.map((k) => values.get(k) ?? "");
 }

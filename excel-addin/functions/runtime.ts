@@ -14,7 +14,7 @@ import type { Language } from "../../shared/i18n/language.ts";
 import { runFormula } from "../../shared/functions/formula.ts";
 import { isCellCard, isCellError, type CellOut, type FunctionDef } from "../../shared/functions/types.ts";
 import { createGatherer, type Gatherer } from "./gather.ts";
-import { entityOf, plainCard } from "./card.ts";
+import { entityOf, plainCardRow } from "./card.ts";
 import { pageLock, serialiseBudget, type Acquire } from "./budget-lock.ts";
 import type { EndpointId } from "../../shared/api/endpoints.ts";
 
@@ -167,17 +167,18 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
 
   /**
    * Cells as Excel takes them: error cells as CustomFunctions.Error, cards
-   * as entity values (names in the workbook's pinned language), or as plain
-   * values where this Excel has no data types for custom functions.
+   * as entity values (names in the workbook's pinned language), or as a row
+   * of plain values where this Excel has no data types for custom functions.
    */
   async function toExcel(cells: CellOut[][]): Promise<unknown[][]> {
     if (!cells.some((row) => row.some(isCellCard))) return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : c)));
-    const names = await host.cardLanguage();
     if (!host.cardsSupported()) {
-      const lone = cells.length === 1 && cells[0]!.length === 1 ? cells[0]![0] : undefined;
-      if (lone !== undefined && isCellCard(lone)) return plainCard(lone.card, names);
-      return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : isCellCard(c) ? c.card.title : c)));
+      // Each card as a row of plain values; rows padded so the answer stays a rectangle (an error row beside cards).
+      const rows = cells.map((row) => row.flatMap((c) => (isCellCard(c) ? plainCardRow(c.card) : [isCellError(c) ? cellError(c) : c])));
+      const width = Math.max(...rows.map((r) => r.length));
+      return rows.map((r) => (r.length < width ? [...r, ...new Array<unknown>(width - r.length).fill("")] : r));
     }
+    const names = await host.cardLanguage();
     return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : isCellCard(c) ? entityOf(c.card, lang(), names) : c)));
   }
 

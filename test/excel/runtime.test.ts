@@ -17,7 +17,7 @@ import { MAX_BATCH } from "../../shared/api/schemas.ts";
 import { estimate } from "../../shared/credits/estimate.ts";
 import { cardIncludes, cardOf } from "../../shared/functions/index.ts";
 import { latestFinancials } from "../../shared/enrich/fields.ts";
-import { entityOf } from "../../excel-addin/functions/card.ts";
+import { entityOf, PLAIN_CARD_KEYS } from "../../excel-addin/functions/card.ts";
 
 const BASE = "https://emulator.test";
 let bundle = "";
@@ -137,7 +137,7 @@ describe("simulated custom-functions runtime", () => {
     expect(sim.requests.filter((r) => r.path.includes("batch"))).toEqual([]);
   });
 
-  it("CARD answers an entity value whose fields formulas can read; without CustomFunctionsRuntime 1.4 a plain name/value table", async () => {
+  it("CARD answers an entity value whose fields formulas can read; without CustomFunctionsRuntime 1.4 a row of plain values in fixed columns", async () => {
     const key = emulator.createKey(100);
     const id = emulator.companies.ids()[0];
     const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), displayLanguage: "en-US" });
@@ -146,19 +146,23 @@ describe("simulated custom-functions runtime", () => {
     expect(entity.type).toBe("Entity");
     expect(entity.properties.Name.basicValue).toBe(entity.text);
     expect(entity.layouts.card.title.property).toBe("Name");
-    // Perpetual Office 2021/2024: no data types from custom functions; the same card as plain values, nothing refused.
+    // Perpetual Office 2021/2024: no data types from custom functions; the same card as one row of plain values in fixed columns.
     const old = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), entityValues: false, displayLanguage: "en-US" });
     const [plain] = await recalc(old.functions.get("CARD")!, [[[[id]]]]);
     const rows = (plain as PromiseFulfilledResult<unknown[][]>).value;
-    expect(rows[0]).toEqual(["Name", entity.text]);
-    expect(rows.every((r) => r.length === 2 && typeof r[0] === "string" && typeof r[1] !== "object")).toBe(true);
-    expect(rows.map((r) => r[0])).toContain("Company ID");
-    // A column of ids: one row each, the company's name where the entity would show it.
-    const ids = emulator.companies.ids().slice(0, 3);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toHaveLength(PLAIN_CARD_KEYS.length);
+    expect(rows[0]!.slice(0, 2)).toEqual([entity.text, id]);
+    expect(rows[0]!.every((v) => typeof v !== "object")).toBe(true);
+    expect(rows[0]![PLAIN_CARD_KEYS.indexOf("register")]).toBe(entity.properties.Register?.basicValue ?? "");
+    // A column of ids (and one unknown): one aligned row each, the error row padded to the same width.
+    const ids = [...emulator.companies.ids().slice(0, 3), "DE0000000000"];
     const [column] = await recalc(old.functions.get("CARD")!, [[ids.map((x) => [x])]]);
-    const names = (column as PromiseFulfilledResult<unknown[][]>).value;
-    expect(names).toHaveLength(3);
-    for (const r of names) expect(typeof r[0]).toBe("string");
+    const table = (column as PromiseFulfilledResult<unknown[][]>).value;
+    expect(table).toHaveLength(4);
+    for (const r of table) expect(r).toHaveLength(PLAIN_CARD_KEYS.length);
+    expect(table.slice(0, 3).map((r) => r[1])).toEqual(ids.slice(0, 3));
+    expect(table[3]![0]).toBeInstanceOf(SimError);
   });
 
   it("card property names are pinned per workbook: a German workbook keeps =A2.Umsatz for an English user; functions never write the workbook", async () => {
