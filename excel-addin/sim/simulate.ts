@@ -58,6 +58,9 @@ export function loadFunctions(opts: SimOptions): SimRuntime {
   const storage = opts.storage ?? memoryStorage();
   const settings = opts.workbookSettings ?? new Map<string, unknown>();
   const requests: SimRuntime["requests"] = [];
+  // Office.Settings as "Persist add-in state and settings" describes it: set() changes the in-memory
+  // bag, saveAsync() writes it into the file. Functions must not call either ("Call Excel APIs from a
+  // custom function": keep calls read-only); writes outside the pane's start are counted.
   let writes = 0;
   let paneWriting = false;
   const bag: SettingsBag = {
