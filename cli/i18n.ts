@@ -31,6 +31,9 @@ Usage:
   company-data search QUERY [--size N]
   company-data account
   company-data fields
+  company-data estimate monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
+  company-data monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
+                       [--notify URL] [--yes]
 
 Options:
   --lang de|en     language of messages and data labels (default: from LANG, else de)
@@ -40,7 +43,14 @@ Options:
   --yes            spend without asking (for scripts)
   --parallel N     requests in flight at once (default 1000; also COMPANY_DATA_PARALLEL);
                    a hard kill costs at most what is in flight
+  --changes FILE   monitor: the change log (CSV), new register changes appended, never twice
+  --notify URL     monitor: post the alert digest (risk moves, new changes) as JSON to a
+                   webhook (Slack, Teams or any https:// URL); a refused one is resent next run
   --help           this text
+
+monitor: risk group per company (a screening from register data, not a credit
+rating); watermarks are kept in RESULT.csv.monitor.jsonl, so the next run pays
+only for companies that changed. The price is shown first.
 
 Input: a CSV file (comma or semicolon, UTF-8) with a header row; a name column
 (Firma, Firmenname, Unternehmen, Company, Name) and optional city (Ort, Stadt,
@@ -70,6 +80,9 @@ Aufruf:
   company-data search SUCHE [--size N]
   company-data account
   company-data fields
+  company-data estimate monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
+  company-data monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
+                       [--notify URL] [--yes]
 
 Optionen:
   --lang de|en     Sprache der Meldungen und Datenbezeichnungen (Standard: aus LANG, sonst de)
@@ -80,7 +93,15 @@ Optionen:
   --yes            ohne Rückfrage Credits ausgeben (für Skripte)
   --parallel N     gleichzeitige Anfragen (Standard 1000; auch COMPANY_DATA_PARALLEL);
                    ein harter Abbruch kostet höchstens, was gerade unterwegs ist
+  --changes DATEI  monitor: das Änderungsprotokoll (CSV), neue Registeränderungen angehängt, nie doppelt
+  --notify URL     monitor: die Benachrichtigung (Risiko-Wechsel, neue Änderungen) als JSON an
+                   einen Webhook senden (Slack, Teams oder jede https://-Adresse); eine
+                   abgelehnte wird beim nächsten Lauf erneut gesendet
   --help           dieser Text
+
+monitor: Risikogruppe je Firma (ein Screening aus Registerdaten, keine
+Bonitätsbewertung); die Wasserstände liegen in ERGEBNIS.csv.monitor.jsonl,
+der nächste Lauf zahlt nur für Firmen mit Änderungen. Der Preis kommt zuerst.
 
 Eingabe: eine CSV-Datei (Komma oder Semikolon, UTF-8) mit Kopfzeile; eine
 Namensspalte (Firma, Firmenname, Unternehmen, Company, Name) und optional Ort

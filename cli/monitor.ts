@@ -263,7 +263,7 @@ export async function monitorCommand(args: MonitorArgs, ctx: OpContext, io: Io, 
     p.store.put({ [RUN_KEY(ctx)]: null });
   }
 
-  const opts = { sheet: PORTFOLIO_SHEET, changesSheet: p.logSheet, alerts: notify !== undefined, windowRows: CLI_WINDOW_ROWS };
+  const opts = { sheet: PORTFOLIO_SHEET, changesSheet: p.logSheet, alerts: notify !== undefined ? ["webhook"] : [], windowRows: CLI_WINDOW_ROWS };
   const preview = await runAsync(checkPortfolio(ctx, { ...opts, preview: true }), p.driver);
   io.err(preview.message[lang]);
   if (preview.estimate > 0 && !args.yes) {

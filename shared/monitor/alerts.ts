@@ -83,8 +83,12 @@ export interface DeliveryRecord {
   failures: number;
 }
 
-export const OUTBOX_KEY = (ctx: OpContext) => `doc:mon:${ctx.scope}:alerts:outbox`;
-export const DELIVERY_KEY = (ctx: OpContext) => `doc:mon:${ctx.scope}:alerts:last`;
+/**
+ * Each channel ("email", "webhook") has its own outbox and delivery record:
+ * a digest the webhook took is never sent to it again because the e-mail failed.
+ */
+export const OUTBOX_KEY = (ctx: OpContext, channel: string) => `doc:mon:${ctx.scope}:alerts:${channel}:outbox`;
+export const DELIVERY_KEY = (ctx: OpContext, channel: string) => `doc:mon:${ctx.scope}:alerts:${channel}:last`;
 
 function parseOutbox(raw: string | null): Outbox {
   if (raw) {
@@ -160,23 +164,27 @@ export function mergeNews(companies: AlertCompany[], news: { changes?: readonly 
   return [...byId.values()].filter((c) => c.changes.length > 0 || (c.to !== null && c.from !== c.to));
 }
 
-/** Note news in the outbox (called by the check before it appends the lines and saves the watermarks). */
-export function* noteNews(ctx: OpContext, news: { changes?: readonly LogLine[]; moves?: readonly GroupMove[] }): Operation<void> {
-  if (!news.changes?.length && !news.moves?.length) return;
-  const [raw] = yield* storeGet([OUTBOX_KEY(ctx)]);
-  const box = parseOutbox(raw);
-  yield* storePut({ [OUTBOX_KEY(ctx)]: JSON.stringify({ v: 1, companies: mergeNews(box.companies, news) } satisfies Outbox) });
+/** Note news in the channels' outboxes (called by the check before it appends the lines and saves the watermarks). */
+export function* noteNews(ctx: OpContext, channels: readonly string[], news: { changes?: readonly LogLine[]; moves?: readonly GroupMove[] }): Operation<void> {
+  if ((!news.changes?.length && !news.moves?.length) || channels.length === 0) return;
+  const keys = channels.map((c) => OUTBOX_KEY(ctx, c));
+  const raw = yield* storeGet(keys);
+  const entries: Record<string, string> = {};
+  keys.forEach((k, i) => {
+    entries[k] = JSON.stringify({ v: 1, companies: mergeNews(parseOutbox(raw[i]).companies, news) } satisfies Outbox);
+  });
+  yield* storePut(entries);
 }
 
 /** What is waiting to be delivered. */
-export function* pendingAlerts(ctx: OpContext): Operation<AlertCompany[]> {
-  const [raw] = yield* storeGet([OUTBOX_KEY(ctx)]);
+export function* pendingAlerts(ctx: OpContext, channel: string): Operation<AlertCompany[]> {
+  const [raw] = yield* storeGet([OUTBOX_KEY(ctx, channel)]);
   return parseOutbox(raw).companies;
 }
 
 /** The last delivery attempt, or null. */
-export function* lastDelivery(ctx: OpContext): Operation<DeliveryRecord | null> {
-  const [raw] = yield* storeGet([DELIVERY_KEY(ctx)]);
+export function* lastDelivery(ctx: OpContext, channel: string): Operation<DeliveryRecord | null> {
+  const [raw] = yield* storeGet([DELIVERY_KEY(ctx, channel)]);
   if (!raw) return null;
   try {
     return JSON.parse(raw) as DeliveryRecord;
@@ -257,7 +265,7 @@ export type DeliveryOutcome = { status: "nothing" } | { status: "sent" | "failed
  * it was being sent stays); on failure everything stays for the next run.
  */
 export function* deliverAlerts(ctx: OpContext, channel: string, send: (d: Digest) => Operation<void>): Operation<DeliveryOutcome> {
-  const [rawBox, rawLast] = yield* storeGet([OUTBOX_KEY(ctx), DELIVERY_KEY(ctx)]);
+  const [rawBox, rawLast] = yield* storeGet([OUTBOX_KEY(ctx, channel), DELIVERY_KEY(ctx, channel)]);
   const waiting = parseOutbox(rawBox).companies;
   if (waiting.length === 0) return { status: "nothing" };
   let before: DeliveryRecord | null = null;
@@ -272,15 +280,15 @@ export function* deliverAlerts(ctx: OpContext, channel: string, send: (d: Digest
     yield* send(digest);
   } catch (e) {
     const record: DeliveryRecord = { ...base, ok: false, error: reasonOf(e), failures: (before && !before.ok ? before.failures : 0) + 1 };
-    yield* storePut({ [DELIVERY_KEY(ctx)]: JSON.stringify(record) });
+    yield* storePut({ [DELIVERY_KEY(ctx, channel)]: JSON.stringify(record) });
     return { status: "failed", record, digest };
   }
   const record: DeliveryRecord = { ...base, ok: true, failures: 0 };
-  const [rawNow] = yield* storeGet([OUTBOX_KEY(ctx)]);
+  const [rawNow] = yield* storeGet([OUTBOX_KEY(ctx, channel)]);
   const left = withoutDelivered(parseOutbox(rawNow).companies, waiting);
   yield* storePut({
-    [OUTBOX_KEY(ctx)]: left.length ? JSON.stringify({ v: 1, companies: left } satisfies Outbox) : null,
-    [DELIVERY_KEY(ctx)]: JSON.stringify(record),
+    [OUTBOX_KEY(ctx, channel)]: left.length ? JSON.stringify({ v: 1, companies: left } satisfies Outbox) : null,
+    [DELIVERY_KEY(ctx, channel)]: JSON.stringify(record),
   });
   return { status: "sent", record, digest };
 }

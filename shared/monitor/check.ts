@@ -86,8 +86,8 @@ export interface CheckOptions {
   windowRows?: number;
   /** Plan and price only: no paid call, nothing written. */
   preview?: boolean;
-  /** Note new changes and risk moves in the alert outbox (alerts.ts) for a later delivery. */
-  alerts?: boolean;
+  /** Alert channels ("email", "webhook") whose outboxes (alerts.ts) take new changes and risk moves for a later delivery. */
+  alerts?: readonly string[];
 }
 
 export type RunStatus = "done" | "paused" | "budget" | "stopped" | "preview";
@@ -512,8 +512,9 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       for (const ch of c.changes) lines.push(logLine(id, name, ch as Change));
     }
     // News goes to the alert outbox before the log has it: a line in the log is never news again.
-    const newLines = opts.alerts ? lines.filter((l) => !logged.has(l.key)) : [];
-    if (newLines.length) yield* noteNews(ctx, { changes: newLines });
+    const channels = opts.alerts ?? [];
+    const newLines = channels.length ? lines.filter((l) => !logged.has(l.key)) : [];
+    if (newLines.length) yield* noteNews(ctx, channels, { changes: newLines });
     const appended = lines.length ? yield* appendNew(logged, lines, changesSheet) : new Map<string, number>();
 
     const now = nowIso();
@@ -564,7 +565,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       summary.newChanges += appended.get(id) ?? 0;
       progress = true;
     }
-    if (opts.alerts && updated.size) yield* noteNews(ctx, { moves: movesOf(states, updated, new Set(newLines.map((l) => String(l.row[1])))) });
+    if (channels.length && updated.size) yield* noteNews(ctx, channels, { moves: movesOf(states, updated, new Set(newLines.map((l) => String(l.row[1])))) });
     if (updated.size) yield* saveStates(ctx, updated);
     for (const [id, s] of updated) states.set(id, s);
 

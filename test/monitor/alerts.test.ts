@@ -38,7 +38,7 @@ function channel() {
   return ch;
 }
 
-const check = (h: Harness, driver: SyncDriver = h.driver) => runSync(checkPortfolio(h.ctx, { alerts: true }), driver);
+const check = (h: Harness, driver: SyncDriver = h.driver) => runSync(checkPortfolio(h.ctx, { alerts: ["test"] }), driver);
 const deliver = (h: Harness, ch: ReturnType<typeof channel>) => runSync(deliverAlerts(h.ctx, "test", (d) => ch.send(d)), h.driver);
 const targetIn = (d: Digest) => d.companies.find((c) => c.id === TARGET);
 
@@ -64,8 +64,8 @@ describe("alerts from portfolio checks", () => {
     expect(news.changes.some((c) => /insolv/i.test(c.text + c.kind))).toBe(true);
     expect(ch.sent.at(-1)!.intoRisk).toBeGreaterThanOrEqual(1);
     expect(ch.sent.at(-1)!.text).toContain("→ Risk");
-    expect(runSync(pendingAlerts(h.ctx), h.driver)).toEqual([]);
-    expect(runSync(lastDelivery(h.ctx), h.driver)).toMatchObject({ ok: true, failures: 0 });
+    expect(runSync(pendingAlerts(h.ctx, "test"), h.driver)).toEqual([]);
+    expect(runSync(lastDelivery(h.ctx, "test"), h.driver)).toMatchObject({ ok: true, failures: 0 });
 
     // A second check the same day: nothing new, only the free availability calls, nothing to send.
     const before = h.charged();
@@ -97,13 +97,13 @@ describe("alerts from portfolio checks", () => {
     ch.failing = true;
     const failed = deliver(h, ch);
     expect(failed.status).toBe("failed");
-    expect(runSync(lastDelivery(h.ctx), h.driver)).toMatchObject({ ok: false, failures: 1, error: { de: "Empfänger gestört" } });
+    expect(runSync(lastDelivery(h.ctx, "test"), h.driver)).toMatchObject({ ok: false, failures: 1, error: { de: "Empfänger gestört" } });
     ch.failing = true;
     h.advance(1);
     check(h);
     deliver(h, ch);
-    expect(runSync(lastDelivery(h.ctx), h.driver)).toMatchObject({ ok: false, failures: 2 });
-    expect(runSync(pendingAlerts(h.ctx), h.driver).some((c) => c.id === TARGET)).toBe(true);
+    expect(runSync(lastDelivery(h.ctx, "test"), h.driver)).toMatchObject({ ok: false, failures: 2 });
+    expect(runSync(pendingAlerts(h.ctx, "test"), h.driver).some((c) => c.id === TARGET)).toBe(true);
 
     ch.failing = false;
     h.advance(1);
@@ -115,7 +115,7 @@ describe("alerts from portfolio checks", () => {
     expect(targetIn(d)).toMatchObject({ to: "risk" });
     expect(d.subject).toMatch(/neu im Risiko/);
     expect(d.text).toContain("→ Risiko");
-    expect(runSync(lastDelivery(h.ctx), h.driver)).toMatchObject({ ok: true, failures: 0 });
+    expect(runSync(lastDelivery(h.ctx, "test"), h.driver)).toMatchObject({ ok: true, failures: 0 });
     expect(deliver(h, ch).status).toBe("nothing");
   });
 
@@ -125,14 +125,34 @@ describe("alerts from portfolio checks", () => {
     check(h);
     h.advance(2);
     h.crashAfterAppend();
-    expect(() => runSync(checkPortfolio(h.ctx, { alerts: true, windowRows: 4 }), h.driver)).toThrow("host crashed");
-    runSync(checkPortfolio(h.ctx, { alerts: true, windowRows: 4 }), h.driver);
+    expect(() => runSync(checkPortfolio(h.ctx, { alerts: ["test"], windowRows: 4 }), h.driver)).toThrow("host crashed");
+    runSync(checkPortfolio(h.ctx, { alerts: ["test"], windowRows: 4 }), h.driver);
     deliver(h, ch);
     const t = targetIn(ch.sent[0])!;
     expect(t.to).toBe("risk");
     const keys = t.changes.map((c) => c.key);
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.length).toBeGreaterThan(0);
+  });
+
+  it("each channel has its own outbox: a failing e-mail is retried without sending the webhook the same news again", () => {
+    const h = setUp();
+    const mail = channel();
+    const hook = channel();
+    const both = (k?: number) => runSync(checkPortfolio(h.ctx, { alerts: ["email", "webhook"], ...(k ? { windowRows: k } : {}) }), h.driver);
+    both();
+    h.advance(2);
+    both();
+    mail.failing = true;
+    expect(runSync(deliverAlerts(h.ctx, "email", (d) => mail.send(d)), h.driver).status).toBe("failed");
+    expect(runSync(deliverAlerts(h.ctx, "webhook", (d) => hook.send(d)), h.driver).status).toBe("sent");
+    mail.failing = false;
+    h.advance(1);
+    both();
+    runSync(deliverAlerts(h.ctx, "email", (d) => mail.send(d)), h.driver);
+    runSync(deliverAlerts(h.ctx, "webhook", (d) => hook.send(d)), h.driver);
+    expect(mail.sent.filter(targetIn)).toHaveLength(1);
+    expect(hook.sent.filter(targetIn)).toHaveLength(1);
   });
 
   it("the webhook posts the digest as JSON without the API key; a refusal leaves the digest waiting", () => {
@@ -151,13 +171,13 @@ describe("alerts from portfolio checks", () => {
       }),
     };
     const url = "https://hooks.example.test/services/T0/B0/secret";
-    const first = runSync(deliverAlerts(h.ctx, "webhook", postWebhook(url)), driver);
+    const first = runSync(deliverAlerts(h.ctx, "test", postWebhook(url)), driver);
     expect(first.status).toBe("failed");
     if (first.status !== "failed") return;
     expect(first.record.error!.en).toBe("The webhook refused the message (HTTP 500).");
     expect(JSON.stringify(first.record)).not.toContain("secret");
     answer = 200;
-    expect(runSync(deliverAlerts(h.ctx, "webhook", postWebhook(url)), driver).status).toBe("sent");
+    expect(runSync(deliverAlerts(h.ctx, "test", postWebhook(url)), driver).status).toBe("sent");
     expect(posted).toHaveLength(2);
     const req = posted[1];
     expect(req.method).toBe("POST");
