@@ -25,6 +25,8 @@ export interface NodeDriverOptions {
   parallel?: number;
   /** Every answer that came from the network (never one replayed from the journal), as it arrives. */
   onAnswer?: (req: HttpRequest, res: HttpResponse) => void;
+  /** Which answers are journalled and replayed (default: all but the balance). */
+  replayable?: (req: HttpRequest) => boolean;
 }
 
 /**
@@ -143,7 +145,7 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
           try {
             const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
             opts.onAnswer?.(r, res);
-            if (opts.journal && res.status >= 200 && res.status < 300 && replayable(r)) {
+            if (opts.journal && res.status >= 200 && res.status < 300 && (opts.replayable ?? replayable)(r)) {
               appendFileSync(opts.journal, JSON.stringify({ s: sig, r: res }) + "\n");
             }
             return res;

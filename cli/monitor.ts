@@ -26,6 +26,7 @@ import { resolve as resolvePath } from "node:path";
 import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
 import { CompanyDataError } from "../shared/core/errors.ts";
 import type { Bilingual, Language } from "../shared/i18n/language.ts";
+import type { HttpRequest } from "../shared/core/http.ts";
 import type { OpContext } from "../shared/operations/context.ts";
 import type { Cell, SheetRequest } from "../shared/sheet/protocol.ts";
 import { deliverAlerts, type DeliveryOutcome } from "../shared/monitor/alerts.ts";
@@ -47,8 +48,13 @@ export interface MonitorArgs {
   parallel?: number;
 }
 
-/** Rows per window: one parallel batch of paid calls each (the core's default suits a sheet, not a file). */
-export const CLI_WINDOW_ROWS = 200;
+/**
+ * Rows per window: one parallel batch of paid calls and one save of their
+ * watermarks each. The free availability calls (paced to the service's rate
+ * limit) take most of a run's time anyway; small windows keep what an
+ * interruption leaves to redo small.
+ */
+export const CLI_WINDOW_ROWS = 25;
 
 const T = {
   needChanges: { en: "Missing --changes (the change log file). See company-data --help.", de: "--changes (die Datei des Änderungsprotokolls) fehlt. Siehe company-data --help." },
@@ -71,6 +77,15 @@ const T = {
 
 /** Where the watermarks are kept: beside the output. */
 export const stateFileOf = (output: string) => `${output}.monitor.jsonl`;
+/** Paid answers of the run in progress: a killed run's window is not paid again when it is resumed. */
+export const journalOf = (output: string) => `${output}.monitor.journal.jsonl`;
+
+/**
+ * Only the paid answers (a profile, changes since a watermark) are replayed
+ * on resume: the same company asked the same way. Never the free
+ * availability answer: an old one would move a watermark past news.
+ */
+const paidMonitorAnswer = (r: HttpRequest) => r.method === "GET" && /\/v2\/companies\/[^/?]+(\/changes)?(\?|$)/.test(r.url);
 
 // ---- the document store as a file
 
@@ -188,6 +203,7 @@ interface Prepared {
   driver: AsyncDriver;
   delimiter: Delimiter;
   logSheet: string;
+  clearJournal(): void;
 }
 
 async function prepare(args: MonitorArgs, withStore: "read" | "write"): Promise<Prepared> {
@@ -216,7 +232,8 @@ async function prepare(args: MonitorArgs, withStore: "read" | "write"): Promise<
   // An estimate reads the watermarks but never writes them.
   const statePath = args.output ? stateFileOf(args.output) : "";
   const store = statePath && (withStore === "write" || existsSync(statePath)) ? new FileStore(statePath) : new FileStore("");
-  const base = nodeDriver({ parallel: args.parallel ?? DEFAULT_PARALLEL });
+  const journal = withStore === "write" && args.output ? journalOf(args.output) : undefined;
+  const base = nodeDriver({ parallel: args.parallel ?? DEFAULT_PARALLEL, journal, replayable: paidMonitorAnswer });
   const readOnly = withStore === "read" || !statePath;
   const driver: AsyncDriver = {
     ...base,
@@ -227,7 +244,7 @@ async function prepare(args: MonitorArgs, withStore: "read" | "write"): Promise<
     },
     sheet: async (req) => sheets.handle(req),
   };
-  return { sheets, store, driver, delimiter: input.delimiter, logSheet };
+  return { sheets, store, driver, delimiter: input.delimiter, logSheet, clearJournal: () => base.clearJournal() };
 }
 
 /** `estimate monitor`: the exact price of the next check (free calls only); nothing is written. */
@@ -283,6 +300,8 @@ export async function monitorCommand(args: MonitorArgs, ctx: OpContext, io: Io, 
   io.err(summary.message[lang]);
   io.err(T.written[lang](output, p.sheets.appended, args.changes));
 
+  // Finished: what the journal held is in the watermarks and the result now.
+  if (summary.status !== "paused") p.clearJournal();
   let code = exitOf(summary);
   if (notify !== undefined) {
     const sent: DeliveryOutcome = await runAsync(deliverAlerts(ctx, "webhook", postWebhook(notify)), p.driver);

@@ -13,6 +13,7 @@ import type { Emulator } from "../../emulator/index.ts";
 import type { RunningServer } from "../../emulator/server.ts";
 import { parseCsv } from "../../cli/csv.ts";
 import { runCli, startCliWorld } from "../helpers/cli.ts";
+import { CLI_WINDOW_ROWS } from "../../cli/monitor.ts";
 
 let emu: Emulator;
 let server: RunningServer;
@@ -119,6 +120,50 @@ describe("company-data monitor", () => {
     expect(later.every((d) => !d.companies.some((c) => c.id === target))).toBe(true);
     expect(parseCsv(readFileSync(changes, "utf8")).filter((r) => r[1] === target && /insolv/i.test(r[3] + r[4]))).toHaveLength(1);
   }, 120_000);
+
+  it("a run interrupted after its first window resumes: nothing paid twice, every row answered, the log single", async () => {
+    const key = emu.createKey(100_000);
+    // Three windows (CLI_WINDOW_ROWS); availability is paced to the service's 5 a second, so not more.
+    const ids = emu.companies.ids().slice(100, 100 + 3 * CLI_WINDOW_ROWS);
+    const input = join(dir, "big.csv");
+    writeFileSync(input, ["Company ID", ...ids].join("\n") + "\n");
+    const out = join(dir, "big-result.csv");
+    const common = ["--in", input, "--out", out, "--changes", join(dir, "big-changes.csv")];
+    const price = Number((await run(["estimate", "monitor", ...common], key)).stdout.trim());
+    expect(price).toBeGreaterThanOrEqual(ids.length);
+
+    // Slow answers, and Ctrl-C as soon as the first window's watermarks are saved.
+    emu.faults.set({ latencyMs: 100 });
+    let interrupted = false;
+    const first = await runCli({ server, dir }, ["monitor", ...common, "--yes", "--lang", "en"], {
+      key,
+      onStart: (_kill, child) => {
+        const timer = setInterval(() => {
+          if (existsSync(out + ".monitor.jsonl") && readFileSync(out + ".monitor.jsonl", "utf8").includes(":c:")) {
+            clearInterval(timer);
+            interrupted = child.kill("SIGINT");
+          }
+        }, 10);
+        child.on("close", () => clearInterval(timer));
+      },
+    });
+    emu.faults.reset();
+    expect(interrupted).toBe(true);
+    expect(first.code).toBe(130);
+    expect(existsSync(out)).toBe(false);
+    expect(100_000 - emu.balance(key)).toBeLessThan(price);
+
+    const second = await run(["monitor", ...common, "--yes"], key);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/An earlier run was interrupted/);
+    // Answers paid before the interruption were kept (watermarks) or replayed (journal): never bought twice.
+    expect(100_000 - emu.balance(key)).toBe(price);
+    const rows = parseCsv(readFileSync(out, "utf8"));
+    const risk = rows[0].findIndex((h) => h.startsWith("Risk"));
+    expect(rows).toHaveLength(ids.length + 1);
+    expect(rows.slice(1).every((r) => ["Risk", "Watch", "No flags"].includes(r[risk]))).toBe(true);
+    expect(existsSync(out + ".monitor.journal.jsonl") ? readFileSync(out + ".monitor.journal.jsonl", "utf8") : "").toBe("");
+  }, 300_000); // four passes of paced availability calls
 
   it("refuses a webhook address that is not https before anything is spent, without repeating it", async () => {
     const key = emu.createKey(100);
