@@ -244,7 +244,7 @@ async function prepare(args: MonitorArgs, withStore: "read" | "write"): Promise<
     },
     sheet: async (req) => sheets.handle(req),
   };
-  return { sheets, store, driver, delimiter: input.delimiter, logSheet, clearJournal: () => base.clearJournal() };
+  return { sheets, store, driver, delimiter: input.delimiter, logSheet, clearJournal: () => base.clearJournal(true) };
 }
 
 /** `estimate monitor`: the exact price of the next check (free calls only); nothing is written. */
