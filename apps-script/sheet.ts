@@ -11,7 +11,7 @@
  * starts with an apostrophe itself; other text and numbers are written as
  * they are, so nothing shows an apostrophe and numbers stay numbers.
  */
-import type { Cell, SheetRequest, SelectionInfo } from "../shared/sheet/protocol.ts";
+import { noSuchSheet, type Cell, type SheetRequest, type SelectionInfo } from "../shared/sheet/protocol.ts";
 import { asText, needsNeutralising } from "../shared/sheet/text.ts";
 import { CompanyDataError, invalid } from "../shared/core/errors.ts";
 
@@ -43,6 +43,7 @@ export class SheetHost {
         return this.selection();
       case "read": {
         if (req.rows < 1 || req.cols < 1) return [];
+        if (req.fresh) return this.readNow(req.sheet, req.row, req.col, req.rows, req.cols);
         const snap = this.snapshot(req.sheet);
         if (snap) return slice(snap, req.row, req.col, req.rows, req.cols);
         this.flush();
@@ -57,6 +58,7 @@ export class SheetHost {
       }
       case "write":
         this.put(req.sheet, "values", req.row, req.col, req.values);
+        if (req.now) this.flush();
         return undefined;
       case "colour":
         this.put(req.sheet, "colours", req.row, req.col, req.colours);
@@ -132,8 +134,24 @@ export class SheetHost {
 
   private need(name: string): Sheet {
     const sh = this.sheet(name);
-    if (!sh) throw invalid("sheet", { de: `kein Tabellenblatt „${String(name).slice(0, 60)}“`, en: `no sheet named "${String(name).slice(0, 60)}"` });
+    if (!sh) throw noSuchSheet(name);
     return sh;
+  }
+
+  /**
+   * The guard read before a row-keyed write: the live sheet, not the
+   * snapshot (a user may have sorted since it was taken), after writing what
+   * is pending so the read sees this execution's own writes. Rows past the
+   * last one with content are padded, as a range past the sheet's end throws.
+   * The snapshot is dropped: it no longer says where rows are.
+   */
+  private readNow(name: string, row: number, col: number, rows: number, cols: number): Cell[][] {
+    this.flush();
+    const sh = this.need(name);
+    this.snapshots.delete(name);
+    const have = Math.min(rows, sh.getLastRow() - row + 1);
+    const live = have > 0 ? cellsOf(sh.getRange(row, col, have, cols).getValues()) : [];
+    return Array.from({ length: rows }, (_, i) => live[i] ?? new Array<Cell>(cols).fill(""));
   }
 
   /**
