@@ -482,7 +482,11 @@ function belongs(ledger: RowLedger, key: string, p: PreviousRow | null): boolean
  *
  * Row-anchored developer metadata (Sheets: DeveloperMetadata on a row moves
  * with the row when a user sorts or inserts,
- * https://developers.google.com/sheets/api/guides/metadata) is not used:
+ * https://developers.google.com/sheets/api/guides/metadata; the
+ * DeveloperMetadata resource says it stays with its row through moves and is
+ * deleted with it,
+ * https://developers.google.com/sheets/api/reference/rest/v4/spreadsheets.developerMetadata)
+ * is not used:
  * Excel and the playground have nothing like it, so it would be a second way
  * of finding rows in one host only; setting it costs a Spreadsheet call per
  * row (the job writes whole blocks); and it follows a row whose input the
@@ -519,7 +523,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   const old = yield* loadCheckpoint(key);
   if (!(old && old.sig === sig && old.state !== "done")) {
     // A new run: the block exactly as selected; the ledger keeps what still describes a row of it.
-    const first = yield* readTableNow(spec, out.cols, mapping, null);
+    const first = yield* readTableNow(spec, out.cols, mapping, ledger, true);
     const keep: string[] = [];
     first.keys.forEach((k, i) => {
       const p = readPrevious(first.output[i], width);

@@ -105,9 +105,9 @@ export class RowLedger {
     return l;
   }
 
-  /** True when nothing was ever recorded for this table (outputs from before the ledger are trusted). */
+  /** True when no run of this table was ever recorded (outputs from before the ledger are trusted, once). */
   get empty(): boolean {
-    return this.entries.size === 0;
+    return this.rec.header === "";
   }
 
   get header(): string {

@@ -57,27 +57,30 @@ export function tableMoved(row: number) {
 
 /**
  * Read the table now: input and output columns in one fresh read.
- * `ledger` null: the run's first read, the block exactly as selected.
+ * `selected`: a run's first read, the block as selected, except that a
+ * selection kept from an earlier run (the sidebar resumes with it) ends at
+ * the row that was below the table then, when that row has moved up into it.
  */
-export function* readTableNow(spec: Block, outCols: number, mapping: ColumnMapping, ledger: RowLedger | null): Operation<TableNow> {
-  const window = ledger ? spec.rows * 2 + 20 : spec.rows + 1;
+export function* readTableNow(spec: Block, outCols: number, mapping: ColumnMapping, ledger: RowLedger, selected = false): Operation<TableNow> {
+  const window = selected ? spec.rows + 1 : spec.rows * 2 + 20;
   const rows = Math.max(2, Math.min(window, MAX_SHEET_ROWS - spec.row + 1));
   const cells = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows, cols: spec.cols + outCols, fresh: true });
   const inputOf = (r: readonly Cell[] | undefined) => Array.from({ length: spec.cols }, (_, j) => r?.[j] ?? "");
   const outputOf = (r: readonly Cell[] | undefined) => Array.from({ length: outCols }, (_, j) => r?.[spec.cols + j] ?? "");
   const header = cellsHash(inputOf(cells[0]));
-  if (ledger && ledger.header && ledger.header !== header) throw tableMoved(spec.row);
+  if (!selected && ledger.header && ledger.header !== header) throw tableMoved(spec.row);
   const data = cells.slice(1).map(inputOf);
   const keys = data.map((r) => rowKey(r, mapping));
+  // The table's own rows reach to the last one it knows …
+  let last = -1;
+  keys.forEach((k, i) => { if (ledger.knows(k) && (!selected || i < spec.rows - 1)) last = i; });
   let end: number;
-  if (!ledger) {
+  if (selected) {
     end = spec.rows - 1;
+    if (ledger.below) for (let i = last + 1; i < end; i++) if (!emptyRow(data[i]) && cellsHash(data[i]) === ledger.below) { end = i; break; }
   } else {
-    // The table's own rows reach to the last one it knows …
-    let last = -1;
-    keys.forEach((k, i) => { if (ledger.knows(k)) last = i; });
-    end = last + 1;
     // … and on over rows added or edited after it, up to the row that was below the table, or an empty row.
+    end = last + 1;
     while (end < data.length && !emptyRow(data[end]) && cellsHash(data[end]) !== ledger.below) end++;
   }
   return {
