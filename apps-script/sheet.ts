@@ -140,18 +140,23 @@ export class SheetHost {
 
   /**
    * The guard read before a row-keyed write: the live sheet, not the
-   * snapshot (a user may have sorted since it was taken), after writing what
-   * is pending so the read sees this execution's own writes. Rows past the
-   * last one with content are padded, as a range past the sheet's end throws.
-   * The snapshot is dropped: it no longer says where rows are.
+   * snapshot (a user may have sorted since it was taken). The snapshot is
+   * taken again (the data range in one getValues) with this execution's
+   * pending writes laid over it, as they will be written; they stay pending,
+   * so a header written before joins the next block write.
    */
   private readNow(name: string, row: number, col: number, rows: number, cols: number): Cell[][] {
-    this.flush();
-    const sh = this.need(name);
+    this.need(name);
     this.snapshots.delete(name);
-    const have = Math.min(rows, sh.getLastRow() - row + 1);
-    const live = have > 0 ? cellsOf(sh.getRange(row, col, have, cols).getValues()) : [];
-    return Array.from({ length: rows }, (_, i) => live[i] ?? new Array<Cell>(cols).fill(""));
+    const snap = this.snapshot(name) ?? [];
+    for (const [r, line] of this.pending.get(name)?.values ?? []) {
+      while (snap.length < r) snap.push([]);
+      for (const [c, v] of line) {
+        while (snap[r - 1].length < c) snap[r - 1].push("");
+        snap[r - 1][c - 1] = (v ?? "") as Cell;
+      }
+    }
+    return slice(snap, row, col, rows, cols);
   }
 
   /**

@@ -23,7 +23,7 @@ import { chunkEnd, enrichChunk, isEmptyTask, taskFromRow, type EnrichDeps, type 
 import { RunMemo } from "./memo.ts";
 import { pairByKey } from "./row-key.ts";
 import { CHANGED_TOKEN, RowLedger, token } from "./row-ledger.ts";
-import { readTableNow } from "./table-now.ts";
+import { readTableNow, type TableNow } from "./table-now.ts";
 import {
   candidateLabel, isOutputHeader, isoDay, outputCells, outputHeader, readPrevious, readResult,
   type PreviousRow, type RowResult,
@@ -449,6 +449,9 @@ export function* applyReviewPicks(deps: EnrichDeps, ctx: OpContext, spec: SheetJ
   return yield* sheetRun(deps, ctx, spec, true);
 }
 
+/** How long answers may wait in memory before they are written (they are always written at the end of a step). */
+export const WRITE_EVERY_MS = 20_000;
+
 /** Passes over the table in one step: rows inserted or edited during a pass are new work for the next. */
 const MAX_PASSES = 3;
 
@@ -498,19 +501,19 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     throw invalid("range", { de: "bitte eine Tabelle mit Kopfzeile und mindestens einer Datenzeile markieren", en: "please select a table with a header row and at least one data row" });
   }
   const lang: Language = ctx.client.language;
-  const head = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows: 1, cols: spec.cols, fresh: true });
+  const head = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows: 1, cols: spec.cols });
   const headerCells = head[0] ?? [];
   const mapping = spec.mapping ?? detectColumns(headerCells).mapping;
   validateMapping(mapping, spec.cols);
   const fields = selectFields(spec.fields);
   const width = fields.length;
   const out = outputBlock(spec, width);
-  const [existingHeader = []] = yield* sheet<Cell[][]>({ op: "read", sheet: out.sheet, row: out.row, col: out.col, rows: 1, cols: out.cols, fresh: true });
+  const [existingHeader = []] = yield* sheet<Cell[][]>({ op: "read", sheet: out.sheet, row: out.row, col: out.col, rows: 1, cols: out.cols });
   const headerEmpty = existingHeader.every((c) => c === "" || c == null);
   if (!headerEmpty && !isOutputHeader(existingHeader, fields)) {
     throw invalid("output", { de: "die Spalten rechts der Tabelle sind nicht leer; bitte die Tabelle verschieben oder die Spalten leeren", en: "the columns right of the table are not empty; please move the table or clear them" });
   }
-  if (headerEmpty) yield* sheet({ op: "write", sheet: out.sheet, row: out.row, col: out.col, values: [outputHeader(fields, lang, headerCells)], now: true });
+  if (headerEmpty) yield* sheet({ op: "write", sheet: out.sheet, row: out.row, col: out.col, values: [outputHeader(fields, lang, headerCells)] });
 
   const options: EnrichOptions = { ...(spec.options ?? {}) };
   if (picksOnly) options.rerun = "all";
@@ -523,13 +526,20 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   const old = yield* loadCheckpoint(key);
   if (!(old && old.sig === sig && old.state !== "done")) {
     // A new run: the block exactly as selected; the ledger keeps what still describes a row of it.
-    const first = yield* readTableNow(spec, out.cols, mapping, ledger, true);
+    const first = yield* readTableNow(spec, out.cols, mapping, ledger, { selected: true });
     const keep: string[] = [];
     first.keys.forEach((k, i) => {
       const p = readPrevious(first.output[i], width);
       if (p && belongs(ledger, k, p)) keep.push(RowLedger.entry(k, ledgerToken(ledger, k, p)));
     });
     yield* ledger.startRun(keep, first.keys, first.below, first.header);
+    // Rows without input get their "skipped" status now: later reads cannot tell empty rows at the
+    // table's end from empty rows below it, and these cost nothing.
+    const skipped = new Map<number, RowResult>();
+    first.keys.forEach((k, i) => {
+      if (k === "" && readPrevious(first.output[i], width)?.outcome !== "empty") skipped.set(i, { outcome: "empty", id: null, confidence: null, asOf: null, values: [] });
+    });
+    if (!picksOnly) yield* writeRows(first, skipped, []);
   }
 
   let outcome: EngineOutcome | null = null;
@@ -560,16 +570,38 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     if (options.deadline !== undefined && ctx.client.now() >= options.deadline) break;
     passes++;
     const passKeys = now.keys;
-    const pass: EngineOutcome = yield* runEngine(deps, ctx, {
-      tasks: engineTasks, inputTasks: tasks, previous, fields, options, key, sig, selection, picked,
-      done: (i) => (previous[i] ? readResult(now.output[i], width) : null),
-      *persist(indexes, results) {
-        // A picked id written again is still the user's pick.
-        const picks = new Set(indexes.filter((i, k) => picksOnly || (picked(i) && results[k].id === previous[i]?.id)));
-        yield* guardedWrite(passKeys, new Map(indexes.map((i, k) => [i, results[k]])), picks);
-      },
-    });
+    // Results wait in memory for a while and are written together: each write costs a fresh read
+    // first, and Apps Script counts every Spreadsheet call (issue 4: 1,000 rows in at most 20).
+    // A crash loses at most WRITE_EVERY_MS of answers, which the cache gives back for free.
+    const waiting = new Map<number, RowResult>();
+    const picks = new Set<number>();
+    let lastWrite = ctx.client.now();
+    const writeWaiting = function* (): Operation<void> {
+      if (waiting.size === 0) return;
+      yield* guardedWrite(passKeys, new Map(waiting), new Set(picks));
+      waiting.clear();
+      picks.clear();
+      lastWrite = ctx.client.now();
+    };
+    let pass: EngineOutcome;
+    try {
+      pass = yield* runEngine(deps, ctx, {
+        tasks: engineTasks, inputTasks: tasks, previous, fields, options, key, sig, selection, picked,
+        done: (i) => (previous[i] ? readResult(now.output[i], width) : null),
+        *persist(indexes, results) {
+          indexes.forEach((i, k) => {
+            waiting.set(i, results[k]);
+            // A picked id written again is still the user's pick.
+            if (picksOnly || (picked(i) && results[k].id === previous[i]?.id)) picks.add(i);
+          });
+          if (ctx.client.now() - lastWrite >= WRITE_EVERY_MS) yield* writeWaiting();
+        },
+      });
+    } finally {
+      yield* writeWaiting();
+    }
     outcome = mergeOutcome(outcome, pass);
+    // Not fresh: the last write's fresh read saw the user's changes of this pass; a host's snapshot holds them and our writes.
     now = yield* readTableNow(spec, out.cols, mapping, ledger);
   }
   const stopped = outcome?.stopped ?? (options.deadline !== undefined && left > 0 ? "deadline" : undefined);
@@ -589,7 +621,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
    * into the rows that hold that input now, and mark rows whose output is not theirs.
    */
   function* guardedWrite(keysThen: readonly string[], results: Map<number, RowResult>, picks: ReadonlySet<number>): Operation<void> {
-    const t = yield* readTableNow(spec, out.cols, mapping, ledger);
+    const t = yield* readTableNow(spec, out.cols, mapping, ledger, { fresh: true });
     const writes = new Map<number, RowResult>();
     const recorded: { key: string; tok: string }[] = [];
     pairByKey(keysThen, t.keys).forEach((i, j) => {
@@ -606,6 +638,11 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
         recorded.push({ key: t.keys[j], tok: CHANGED_TOKEN });
       }
     });
+    yield* writeRows(t, writes, recorded);
+  }
+
+  /** Write these rows' results into the table `t` just read, as one block, and record them. */
+  function* writeRows(t: TableNow, writes: Map<number, RowResult>, recorded: { key: string; tok: string }[]): Operation<void> {
     if (writes.size === 0) return;
     const rows = [...writes.keys()];
     const lo = Math.min(...rows);

@@ -56,15 +56,18 @@ export function tableMoved(row: number) {
 }
 
 /**
- * Read the table now: input and output columns in one fresh read.
+ * Read the table now: input and output columns in one read; `fresh` right
+ * before a write (a host may answer other reads from a snapshot taken at the
+ * start of its server call, which is where the step starts anyway).
  * `selected`: a run's first read, the block as selected, except that a
  * selection kept from an earlier run (the sidebar resumes with it) ends at
  * the row that was below the table then, when that row has moved up into it.
  */
-export function* readTableNow(spec: Block, outCols: number, mapping: ColumnMapping, ledger: RowLedger, selected = false): Operation<TableNow> {
+export function* readTableNow(spec: Block, outCols: number, mapping: ColumnMapping, ledger: RowLedger, how: { selected?: boolean; fresh?: boolean } = {}): Operation<TableNow> {
+  const selected = !!how.selected;
   const window = selected ? spec.rows + 1 : spec.rows * 2 + 20;
   const rows = Math.max(2, Math.min(window, MAX_SHEET_ROWS - spec.row + 1));
-  const cells = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows, cols: spec.cols + outCols, fresh: true });
+  const cells = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows, cols: spec.cols + outCols, fresh: how.fresh });
   const inputOf = (r: readonly Cell[] | undefined) => Array.from({ length: spec.cols }, (_, j) => r?.[j] ?? "");
   const outputOf = (r: readonly Cell[] | undefined) => Array.from({ length: outCols }, (_, j) => r?.[spec.cols + j] ?? "");
   const header = cellsHash(inputOf(cells[0]));

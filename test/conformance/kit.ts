@@ -54,6 +54,8 @@ export function open(adapter: Adapter, rows: Cell[][], opts: { chunkSize?: numbe
   const driver: AsyncDriver = {
     ...w.async,
     http: async (r) => {
+      // Time passes with every request: a one-chunk step starts no second chunk.
+      if (oneChunk) clock += 1_000;
       if (during) {
         const act = during;
         during = null;
@@ -61,12 +63,7 @@ export function open(adapter: Adapter, rows: Cell[][], opts: { chunkSize?: numbe
       }
       return w.async.http(r);
     },
-    sheet: async (req) => {
-      const res = await wb.handle(req);
-      // A data write ends the step's time: the engine starts no further chunk.
-      if (oneChunk && req.op === "write" && req.row > spec.row) clock += 1_000;
-      return res;
-    },
+    sheet: (req) => wb.handle(req),
   };
   const s: Session = {
     wb, w, spec,
