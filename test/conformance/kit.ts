@@ -103,7 +103,7 @@ export function open(adapter: Adapter, rows: Cell[][], opts: { chunkSize?: numbe
     },
     outside() {
       const g = wb.grid(SHEET);
-      return JSON.stringify(g.map((r, i) => r.map((v, j) => (i >= 1 && i <= n && j >= OUT_COL - 1 && j < OUT_COL - 1 + OUT_COLS ? "·" : v))));
+      return JSON.stringify(g.map((r, i) => r.map((v, j) => (i >= 0 && i <= n && j >= OUT_COL - 1 && j < OUT_COL - 1 + OUT_COLS ? "·" : v))));
     },
   };
   return s;
