@@ -39,10 +39,15 @@ const appsScript: Adapter = {
   open(sheets) {
     // Only SpreadsheetApp is used here; the emulator answers no fetch.
     const fake = createSheetsFake({ emulator: {} as Emulator, sheets: sheets as Record<string, (string | number | boolean)[][]> });
-    const host = new SheetHost(fake.context.SpreadsheetApp as GoogleAppsScript.Spreadsheet.SpreadsheetApp);
+    // One SheetHost per server call, as apps-script/driver.ts makes one per execution: its snapshot lives that long.
+    const app = fake.context.SpreadsheetApp as GoogleAppsScript.Spreadsheet.SpreadsheetApp;
+    let host = new SheetHost(app);
     return {
       handle: async (req) => host.handle(req),
-      endStep: () => host.flush(),
+      endStep: () => {
+        host.flush();
+        host = new SheetHost(app);
+      },
       grid: (name) => (fake.grids.get(name) ?? []).map((r) => r.map(norm)),
       setGrid: (name, cells) => fake.grids.set(name, cells.map((r) => [...r]) as (string | number | boolean)[][]),
       // The fake throws on text written as a formula (it would be one in Sheets): none can be kept.

@@ -15,9 +15,10 @@ import { makeCompanies, world } from "../enrich/world.ts";
 import type { Adapter, OpenWorkbook } from "./adapters.ts";
 
 export const SHEET = "Kunden";
-/** Input columns A–B (name, city), output C–G: status, confidence, id, name, as-of. */
+/** Input columns A–B (name, city), output from C: status, confidence, id, the fields, as-of. */
 export const OUT_COL = 3;
-export const OUT_COLS = 5;
+/** Output columns for a field list (the id column is always there). */
+export const outColsFor = (fields: readonly string[]) => new Set(["id", ...fields]).size + 3;
 export const TOTALS = "Summe";
 export const NOTE = "Notiz der Nutzerin";
 
@@ -50,6 +51,8 @@ export function open(adapter: Adapter, rows: Cell[][], opts: { chunkSize?: numbe
   let n = rows.length;
   let during: (() => void) | null = null;
   let oneChunk = false;
+  let finished = false;
+  const outCols = outColsFor(opts.fields ?? ["name"]);
   const spec: SheetJobSpec = { sheet: SHEET, row: 1, col: 1, rows: 1 + rows.length, cols: 2, fields: opts.fields ?? ["name"], options: { chunkSize: opts.chunkSize ?? 4 } };
   const driver: AsyncDriver = {
     ...w.async,
@@ -70,7 +73,7 @@ export function open(adapter: Adapter, rows: Cell[][], opts: { chunkSize?: numbe
     tableRows: () => n,
     user(edit, o = {}) {
       const g = wb.grid(SHEET);
-      const width = Math.max(OUT_COL + OUT_COLS + 1, ...g.map((r) => r.length));
+      const width = Math.max(OUT_COL + outCols + 1, ...g.map((r) => r.length));
       const pad = (r: Cell[]) => Array.from({ length: width }, (_, j) => r[j] ?? "");
       const data = g.slice(1, 1 + n).map(pad);
       let next: Cell[][];
@@ -85,9 +88,14 @@ export function open(adapter: Adapter, rows: Cell[][], opts: { chunkSize?: numbe
     async step(o = {}) {
       during = o.during ?? null;
       oneChunk = !!o.oneChunk;
+      // After a finished run the user starts again on the table as it is now (a new selection); within a run the
+      // sidebar keeps the selection it started with.
+      if (finished) spec.rows = 1 + n;
       const options = { ...spec.options, deadline: oneChunk ? clock + 1 : undefined };
       try {
-        return await runAsync(enrichSheet(coreDeps, ctx, { ...spec, options }), driver);
+        const r = await runAsync(enrichSheet(coreDeps, ctx, { ...spec, options }), driver);
+        finished = r.complete;
+        return r;
       } finally {
         during = null;
         wb.endStep();
@@ -103,7 +111,9 @@ export function open(adapter: Adapter, rows: Cell[][], opts: { chunkSize?: numbe
     },
     outside() {
       const g = wb.grid(SHEET);
-      return JSON.stringify(g.map((r, i) => r.map((v, j) => (i >= 0 && i <= n && j >= OUT_COL - 1 && j < OUT_COL - 1 + OUT_COLS ? "·" : v))));
+      // Rows padded to one width: a host may store a row shorter than another host does.
+      const width = Math.max(12, ...g.map((r) => r.length));
+      return JSON.stringify(g.map((r, i) => Array.from({ length: width }, (_, j) => r[j] ?? "").map((v, j) => (i >= 0 && i <= n && j >= OUT_COL - 1 && j < OUT_COL - 1 + outCols ? "·" : v))));
     },
   };
   return s;
