@@ -51,6 +51,7 @@ export class SheetHost {
       }
       case "readAll": {
         if (!this.sheet(req.sheet)) return null;
+        if (req.fresh) this.readNow(req.sheet, 1, 1, 0, 0);
         const snap = this.snapshot(req.sheet);
         if (snap) return trimmed(snap).map((r) => [...r]);
         this.flush();

@@ -81,3 +81,20 @@ export function pairByKey(earlier: readonly string[], current: readonly string[]
     return q[at]!;
   });
 }
+
+/**
+ * Does a name in a row fit the name the service has for the row's id? Both
+ * normalised; equal, or one's words all within the other's ("Siemens" in a
+ * row, "Siemens Aktiengesellschaft" from the service). An id whose company
+ * is called something else was typed, pasted or moved into the wrong row.
+ */
+export function namesAgree(rowName: string, serviceName: string): boolean {
+  const a = normaliseName(rowName);
+  const b = normaliseName(serviceName);
+  if (!a || !b || a === b) return true;
+  const wa = a.split(" ").filter(Boolean);
+  const wb = new Set(b.split(" ").filter(Boolean));
+  const wbList = [...wb];
+  const wa2 = new Set(wa);
+  return wa.every((w) => wb.has(w)) || wbList.every((w) => wa2.has(w));
+}

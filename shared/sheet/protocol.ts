@@ -19,8 +19,8 @@ export type SheetRequest =
    * row-keyed write: the user may have sorted since).
    */
   | { op: "read"; sheet: string; row: number; col: number; rows: number; cols: number; fresh?: boolean }
-  /** The used range of a sheet from A1; answers Cell[][], or null when the sheet does not exist. */
-  | { op: "readAll"; sheet: string }
+  /** The used range of a sheet from A1; answers Cell[][], or null when the sheet does not exist. `fresh` as for read. */
+  | { op: "readAll"; sheet: string; fresh?: boolean }
   /**
    * Write a block. Strings are written as text, never as formulas (hosts use
    * a text number format and/or a leading apostrophe for = + - @ tab CR LF).
