@@ -140,4 +140,26 @@ describe("enrichSheet", () => {
     g.cells[0][2] = "Meine Notizen";
     expect(() => runSync(enrichSheet(coreDeps, w.ctx, spec), driver)).toThrow(/output/);
   });
+
+  it("a review pick survives a rerun of all rows, unless the row's input changed", () => {
+    const { w, g, driver, spec, input } = setup();
+    runSync(enrichSheet(coreDeps, w.ctx, spec), driver);
+    const last = input.length;
+    g.cells[last - 1][4] = g.dropdowns.get(`${last}:5`)![1]; // the user picks the Köln company
+    runSync(applyReviewPicks(coreDeps, w.ctx, spec), driver);
+    expect(g.at(last, 5)).toBe("DEAAAAAAAAAA");
+    const all = { ...spec, options: { ...spec.options, rerun: "all" as const } };
+    const before = w.requests.length;
+    runSync(enrichSheet(coreDeps, { ...w.ctx, cacheTtlSeconds: 0 }, all), driver);
+    expect(g.at(last, 3)).toBe("gefunden");
+    expect(g.at(last, 5)).toBe("DEAAAAAAAAAA");
+    // The picked row was not resolved again (the other 40 names were, in batches).
+    const resolved = w.requests.slice(before).filter((x) => x.url.endsWith("/batch/resolve")).flatMap((x) => JSON.parse(x.body!).companies.map((c: { name: string }) => c.name));
+    expect(resolved).toHaveLength(40);
+    expect(resolved.filter((n: string) => n === "Firma 4 GmbH")).toHaveLength(1); // the other row of that name, in Berlin
+    // The user changes the row's input: the pick no longer stands, the row is matched anew.
+    g.cells[last - 1][1] = "Berlin";
+    runSync(enrichSheet(coreDeps, { ...w.ctx, cacheTtlSeconds: 0 }, all), driver);
+    expect(g.at(last, 5)).toBe(companies[4].id);
+  });
 });
