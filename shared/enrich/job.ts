@@ -462,14 +462,24 @@ const ROW_CHANGED = {
 };
 
 /** Does this row's output belong to its input as it is now? */
-function belongs(ledger: RowLedger, key: string, p: PreviousRow | null): boolean {
+/** A row's output read back; `changed`: it says the row changed since it was enriched (to be redone). */
+type Previous = PreviousRow & { changed?: boolean };
+
+function previousInCells(cells: readonly Cell[], width: number): Previous | null {
+  const p = readPrevious(cells, width);
+  if (p?.outcome !== "error") return p;
+  const s = String(cells[0] ?? "");
+  return s.includes(ROW_CHANGED.de) || s.includes(ROW_CHANGED.en) ? { ...p, changed: true } : p;
+}
+
+function belongs(ledger: RowLedger, key: string, p: Previous | null): boolean {
   if (!p) return true;
   // A row without input has no company: only "skipped" belongs to it.
   if (key === "") return p.outcome === "empty";
   // Output written before there was a ledger for this table cannot be checked.
   if (ledger.empty) return true;
   if (p.outcome === "matched") return ledger.has(key, token("matched", p.id)) || ledger.has(key, token("matched", p.id, true));
-  if (p.outcome === "error") return ledger.has(key, token("error", null)) || ledger.has(key, CHANGED_TOKEN);
+  if (p.outcome === "error") return ledger.has(key, p.changed ? CHANGED_TOKEN : token("error", null));
   // A review row's id cell is the user's to pick in.
   return ledger.has(key, token(p.outcome, p.outcome === "review" ? null : p.id));
 }
@@ -529,7 +539,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     const first = yield* readTableNow(spec, out.cols, mapping, ledger, { selected: true });
     const keep: string[] = [];
     first.keys.forEach((k, i) => {
-      const p = readPrevious(first.output[i], width);
+      const p = previousInCells(first.output[i], width);
       if (p && belongs(ledger, k, p)) keep.push(RowLedger.entry(k, ledgerToken(ledger, k, p)));
     });
     yield* ledger.startRun(keep, first.keys, first.below, first.header);
@@ -548,7 +558,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   let left = 0;
   for (;;) {
     const tasks = now.input.map((r, i) => taskFromRow(i, r, mapping));
-    const prev = now.output.map((r) => readPrevious(r, width));
+    const prev = now.output.map((r) => previousInCells(r, width));
     const valid = now.keys.map((k, i) => belongs(ledger, k, prev[i]));
     const previous = prev.map((p, i) => (valid[i] ? p : null));
     const picked = (i: number) => {
@@ -558,10 +568,9 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     // Review picks only: review rows with an id; as their own rerun so nothing else is selected.
     const engineTasks = picksOnly ? tasks.map((t, i) => (previous[i]?.outcome === "review" && previous[i]?.id ? t : { index: i, query: null, id: null, confidence: null })) : tasks;
     const selection = selectRows(engineTasks, previous, rerun, ctx.client.now(), tasks).filter((i) => {
-      if (rerun !== "all") return true;
-      // "All rows" at a resume: not again what this run already wrote for this input (out of credits is redone).
+      // Not again what this run already wrote for this input (an error stays until the next run; out of credits is redone).
       const p = previous[i];
-      return !p || p.outcome === "out_of_credits" || !ledger.doneThisRun(now.keys[i], ledgerToken(ledger, now.keys[i], p));
+      return !p || p.outcome === "out_of_credits" || p.changed || !ledger.doneThisRun(now.keys[i], ledgerToken(ledger, now.keys[i], p));
     });
     // Outputs that are no longer their row's are marked now, so no row shows another company's data while it waits.
     if (valid.some((v) => !v)) yield* guardedWrite(now.keys, new Map(), new Set());
@@ -609,7 +618,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   // The engine may have closed its checkpoint; rows still to do keep the run open for the next step.
   yield* storePut({ [key]: JSON.stringify({ v: 1, sig, selection: "", cursor: 0, state: complete ? "done" : outcome?.stopped === "out_of_credits" ? "out_of_credits" : "running", parts: 0 } satisfies Checkpoint) });
   const final = now.output.map((r, i) => {
-    const p = readPrevious(r, width);
+    const p = previousInCells(r, width);
     return belongs(ledger, now.keys[i], p) ? p : null;
   });
   const engineOutcome: EngineOutcome = outcome ?? { results: new Map(), credits: 0, pending: 0 };
@@ -632,7 +641,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     });
     t.output.forEach((cells, j) => {
       if (writes.has(j)) return;
-      const p = readPrevious(cells, width);
+      const p = previousInCells(cells, width);
       if (p && !belongs(ledger, t.keys[j], p)) {
         writes.set(j, { outcome: "error", id: null, confidence: null, asOf: null, values: [], error: { code: "INVALID_INPUT", text: ROW_CHANGED } });
         recorded.push({ key: t.keys[j], tok: CHANGED_TOKEN });
@@ -667,9 +676,9 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
 }
 
 /** The ledger token a row's output stands for (a matched row keeps its pick mark). */
-function ledgerToken(ledger: RowLedger, key: string, p: PreviousRow): string {
+function ledgerToken(ledger: RowLedger, key: string, p: Previous): string {
   if (p.outcome === "matched" && ledger.has(key, token("matched", p.id, true))) return token("matched", p.id, true);
-  if (p.outcome === "error" && ledger.has(key, CHANGED_TOKEN)) return CHANGED_TOKEN;
+  if (p.changed) return CHANGED_TOKEN;
   return token(p.outcome, p.outcome === "review" ? null : p.id);
 }
 

@@ -23,9 +23,18 @@ function text(v: Cell | undefined): string {
   return String(v).trim();
 }
 
-/** The normal form of one input cell for its role. */
+/**
+ * The normal form of one input cell for its role. A cell whose normal form is
+ * empty though it holds text ("!!!", "GmbH") keeps its text: it is input (the
+ * job answers it), so its row is not an empty row.
+ */
 function normalForRole(role: string, v: Cell | undefined): string {
   const t = text(v);
+  const n = normalOf(role, t);
+  return n || (t ? "~" + t.toLowerCase().replace(/\s+/g, " ") : "");
+}
+
+function normalOf(role: string, t: string): string {
   switch (role) {
     case "name": return normaliseName(t);
     case "city": return normaliseCity(t);
