@@ -613,7 +613,8 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     // Not fresh: the last write's fresh read saw the user's changes of this pass; a host's snapshot holds them and our writes.
     now = yield* readTableNow(spec, out.cols, mapping, ledger);
   }
-  const stopped = outcome?.stopped ?? (options.deadline !== undefined && left > 0 ? "deadline" : undefined);
+  // Rows left after the passes without a deadline passing (the user keeps adding rows): not complete, no stop reason; the next step goes on.
+  const stopped = outcome?.stopped ?? (options.deadline !== undefined && left > 0 && ctx.client.now() >= options.deadline ? "deadline" : undefined);
   const complete = left === 0;
   // The engine may have closed its checkpoint; rows still to do keep the run open for the next step.
   yield* storePut({ [key]: JSON.stringify({ v: 1, sig, selection: "", cursor: 0, state: complete ? "done" : outcome?.stopped === "out_of_credits" ? "out_of_credits" : "running", parts: 0 } satisfies Checkpoint) });
