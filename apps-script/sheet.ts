@@ -11,7 +11,7 @@
  * starts with an apostrophe itself; other text and numbers are written as
  * they are, so nothing shows an apostrophe and numbers stay numbers.
  */
-import type { Cell, SheetRequest, SelectionInfo } from "../shared/sheet/protocol.ts";
+import { noSuchSheet, type Cell, type SheetRequest, type SelectionInfo } from "../shared/sheet/protocol.ts";
 import { asText, needsNeutralising } from "../shared/sheet/text.ts";
 import { CompanyDataError, invalid } from "../shared/core/errors.ts";
 
@@ -43,6 +43,7 @@ export class SheetHost {
         return this.selection();
       case "read": {
         if (req.rows < 1 || req.cols < 1) return [];
+        if (req.fresh) return this.readNow(req.sheet, req.row, req.col, req.rows, req.cols);
         const snap = this.snapshot(req.sheet);
         if (snap) return slice(snap, req.row, req.col, req.rows, req.cols);
         this.flush();
@@ -50,6 +51,7 @@ export class SheetHost {
       }
       case "readAll": {
         if (!this.sheet(req.sheet)) return null;
+        if (req.fresh) this.readNow(req.sheet, 1, 1, 0, 0);
         const snap = this.snapshot(req.sheet);
         if (snap) return trimmed(snap).map((r) => [...r]);
         this.flush();
@@ -57,6 +59,7 @@ export class SheetHost {
       }
       case "write":
         this.put(req.sheet, "values", req.row, req.col, req.values);
+        if (req.now) this.flush();
         return undefined;
       case "colour":
         this.put(req.sheet, "colours", req.row, req.col, req.colours);
@@ -132,8 +135,29 @@ export class SheetHost {
 
   private need(name: string): Sheet {
     const sh = this.sheet(name);
-    if (!sh) throw invalid("sheet", { de: `kein Tabellenblatt „${String(name).slice(0, 60)}“`, en: `no sheet named "${String(name).slice(0, 60)}"` });
+    if (!sh) throw noSuchSheet(name);
     return sh;
+  }
+
+  /**
+   * The guard read before a row-keyed write: the live sheet, not the
+   * snapshot (a user may have sorted since it was taken). The snapshot is
+   * taken again (the data range in one getValues) with this execution's
+   * pending writes laid over it, as they will be written; they stay pending,
+   * so a header written before joins the next block write.
+   */
+  private readNow(name: string, row: number, col: number, rows: number, cols: number): Cell[][] {
+    this.need(name);
+    this.snapshots.delete(name);
+    const snap = this.snapshot(name) ?? [];
+    for (const [r, line] of this.pending.get(name)?.values ?? []) {
+      while (snap.length < r) snap.push([]);
+      for (const [c, v] of line) {
+        while (snap[r - 1].length < c) snap[r - 1].push("");
+        snap[r - 1][c - 1] = (v ?? "") as Cell;
+      }
+    }
+    return slice(snap, row, col, rows, cols);
   }
 
   /**

@@ -4,7 +4,7 @@
  * (shared/sheet/protocol.ts). No DOM here: the grid renders it, the tests
  * drive it directly.
  */
-import type { Cell, SelectionInfo, SheetRequest } from "../shared/sheet/protocol.ts";
+import { noSuchSheet, type Cell, type SelectionInfo, type SheetRequest } from "../shared/sheet/protocol.ts";
 
 export interface Sheet {
   name: string;
@@ -56,7 +56,7 @@ export class Workbook {
 
   sheet(name: string = this.active): Sheet {
     const s = this.sheets.get(name);
-    if (!s) throw new Error(`no sheet named ${name}`);
+    if (!s) throw noSuchSheet(name);
     return s;
   }
 

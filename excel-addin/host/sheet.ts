@@ -3,7 +3,7 @@
  * commands and one or two round trips (`sync`), never a cell-by-cell loop.
  * `Excel` is passed in, so the same code runs against office-addin-mock.
  */
-import type { Cell, SelectionInfo, SheetRequest } from "../../shared/sheet/protocol.ts";
+import { noSuchSheet, type Cell, type SelectionInfo, type SheetRequest } from "../../shared/sheet/protocol.ts";
 
 export interface ExcelLike {
   run<T>(batch: (context: Excel.RequestContext) => Promise<T>): Promise<T>;
@@ -70,7 +70,7 @@ async function sheetOrNull(context: Excel.RequestContext, name: string) {
 
 async function mustSheet(context: Excel.RequestContext, name: string) {
   const ws = await sheetOrNull(context, name);
-  if (!ws) throw new Error(`sheet not found: ${name}`);
+  if (!ws) throw noSuchSheet(name);
   return ws;
 }
 

@@ -8,7 +8,7 @@ import { readLedger } from "../credits/ledger.ts";
 import { budgetStatus } from "../credits/budget.ts";
 import { MAX_SIZE } from "../api/schemas.ts";
 import { SEARCH_DEFAULTS } from "../api/defaults.ts";
-import type { SelectionInfo } from "../sheet/protocol.ts";
+import type { Cell, SelectionInfo } from "../sheet/protocol.ts";
 import { loadSettings } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { anyText, list, oneOf, optNum, optText, record, text } from "./input.ts";
@@ -59,18 +59,43 @@ export function* searchMethod(deps: AppDeps, input: unknown): Operation<SearchOu
   });
 }
 
-/** Write chosen companies at the cursor (the selection's top-left cell), as text. */
+/**
+ * Write chosen companies at the cursor (the selection's top-left cell), as
+ * text, never over the user's cells without asking: when the block would
+ * cover non-empty cells nothing is written and the answer says how many
+ * (`wouldOverwrite`); the UI then asks, and calls again with `overwrite`
+ * set to that count (written only if the count is still the same: the user
+ * may have typed since) or with `place: "below"`, which writes under the
+ * sheet's last used row, where every cell is empty.
+ */
 export function* insertSearchResultsMethod(_deps: AppDeps, input: unknown): Operation<InsertOutput> {
   const o = record(input);
   const companies = list(o, "companies", readCompanyRow, { min: 1, max: 1000 });
   const columns = readColumns(o.columns, "columns") ?? defaultColumns(companies);
   const header = o.header === undefined ? true : o.header === true;
+  const place = oneOf(o, "place", ["cursor", "below"] as const, "cursor");
+  const confirmed = optNum(o, "overwrite", 1, 1_000_000, { integer: true });
   const { language } = yield* loadSettings();
   const sel = yield* sheet<SelectionInfo>({ op: "selection" });
   const values = rowsBlock(companies, columns, header, language);
-  yield* sheet({ op: "write", sheet: sel.sheet, row: sel.row, col: sel.col, values });
-  return { sheet: sel.sheet, row: sel.row, col: sel.col, rows: values.length, cols: columns.length };
+  const done = (row: number): InsertOutput => ({ sheet: sel.sheet, row, col: sel.col, rows: values.length, cols: columns.length });
+  if (place === "below") {
+    const all = (yield* sheet<Cell[][] | null>({ op: "readAll", sheet: sel.sheet, fresh: true })) ?? [];
+    let last = all.length;
+    while (last > 0 && all[last - 1].every(isEmptyCell)) last--;
+    // One empty row between the user's data and the inserted block.
+    const row = last === 0 ? 1 : last + 2;
+    yield* sheet({ op: "write", sheet: sel.sheet, row, col: sel.col, values, now: true });
+    return done(row);
+  }
+  const target = yield* sheet<Cell[][]>({ op: "read", sheet: sel.sheet, row: sel.row, col: sel.col, rows: values.length, cols: columns.length, fresh: true });
+  const filled = target.reduce((n, r) => n + r.filter((c) => !isEmptyCell(c)).length, 0);
+  if (filled > 0 && confirmed !== filled) return { ...done(sel.row), rows: 0, cols: 0, wouldOverwrite: filled };
+  yield* sheet({ op: "write", sheet: sel.sheet, row: sel.row, col: sel.col, values, now: true });
+  return done(sel.row);
 }
+
+const isEmptyCell = (c: Cell | undefined) => c === "" || c === null || c === undefined;
 
 export function* similarMethod(deps: AppDeps, input: unknown): Operation<SimilarOutput> {
   const o = record(input);

@@ -106,6 +106,10 @@ export interface InsertInput {
   /** CompanyRow keys to write, in order; default: all. */
   columns?: (keyof CompanyRow)[];
   header?: boolean;
+  /** cursor (default): at the selection, only into empty cells unless confirmed; below: under the sheet's data, in empty rows. */
+  place?: "cursor" | "below";
+  /** The user confirmed overwriting this many non-empty cells at the cursor (written only if it is still that many). */
+  overwrite?: number;
 }
 export interface InsertOutput {
   sheet: string;
@@ -113,6 +117,8 @@ export interface InsertOutput {
   col: number;
   rows: number;
   cols: number;
+  /** Nothing was written: this many non-empty cells at the cursor would be overwritten; ask the user first. */
+  wouldOverwrite?: number;
 }
 
 export interface SelectionView {

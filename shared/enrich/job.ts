@@ -21,6 +21,9 @@ import { fieldNeeds, selectFields, type FieldDef } from "./fields.ts";
 import { detectColumns, validateMapping, type ColumnMapping } from "./columns.ts";
 import { chunkEnd, enrichChunk, isEmptyTask, taskFromRow, type EnrichDeps, type RowTask } from "./chunk.ts";
 import { RunMemo } from "./memo.ts";
+import { pairByKey } from "./row-key.ts";
+import { CHANGED_TOKEN, RowLedger, token } from "./row-ledger.ts";
+import { readTableNow, type TableNow } from "./table-now.ts";
 import {
   candidateLabel, isOutputHeader, isoDay, outputCells, outputHeader, readPrevious, readResult,
   type PreviousRow, type RowResult,
@@ -105,8 +108,10 @@ export function selectRows(tasks: readonly RowTask[], previous: readonly (Previo
  * before credits ran out (or picked from a review dropdown) is not resolved
  * again. A rerun of everything resolves again on purpose.
  */
-export function taskWithPrevious(base: RowTask, p: PreviousRow | null, rerun: Rerun): RowTask {
+export function taskWithPrevious(base: RowTask, p: PreviousRow | null, rerun: Rerun, picked = false): RowTask {
   if (base.id || !p?.id) return base;
+  // The user's pick from a review list stands until the row's input changes (then it is no longer this row's pick).
+  if (picked && p.outcome === "matched") return { ...base, query: null, id: p.id, confidence: p.confidence };
   if (p.outcome === "out_of_credits" || p.outcome === "review" || (rerun !== "all" && p.outcome === "matched")) {
     return { ...base, query: null, id: p.id, confidence: p.outcome === "review" ? 1 : p.confidence };
   }
@@ -177,6 +182,10 @@ interface EngineArgs {
   sig: string;
   /** What a row holds from before (this run before a resume, or an earlier run), values included. */
   done(i: number): RowResult | null;
+  /** The rows to work on, chosen by the caller (the sheet form, from the table as it is now); else from the checkpoint or `selectRows`. */
+  selection?: number[];
+  /** Rows whose id is the user's pick from a review list. */
+  picked?(i: number): boolean;
   /** Persist one chunk's results (store or sheet) before the checkpoint moves. */
   persist(indexes: number[], results: RowResult[], cp: Checkpoint): Operation<void>;
 }
@@ -213,7 +222,10 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
   let selection: number[];
   let cursor: number;
   let parts = 0;
-  if (old && old.sig === a.sig && old.state !== "done") {
+  if (a.selection) {
+    selection = a.selection;
+    parts = old && old.sig === a.sig ? (old.parts ?? 0) : 0;
+  } else if (old && old.sig === a.sig && old.state !== "done") {
     const sel = decodeRanges(old.selection);
     const again = sel.slice(0, old.cursor).filter((i) => a.previous[i]?.outcome === "out_of_credits");
     selection = [...again, ...sel.slice(old.cursor)];
@@ -232,9 +244,10 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
     const r = a.done(i);
     if (r) memo.rememberRow(a.inputTasks?.[i] ?? a.tasks[i], r);
   });
-  const taskAt = (j: number) => taskWithPrevious(a.tasks[selection[j]], a.previous[selection[j]], rerun);
+  const taskAt = (j: number) => taskWithPrevious(a.tasks[selection[j]], a.previous[selection[j]], rerun, a.picked?.(selection[j]) ?? false);
 
-  const cp: Checkpoint = { v: 1, sig: a.sig, selection: encodeRanges(selection), cursor: 0, state: "running", parts };
+  // The sheet form keeps no selection by position: rows move; it chooses again from the sheet at every step.
+  const cp: Checkpoint = { v: 1, sig: a.sig, selection: a.selection ? "" : encodeRanges(selection), cursor: 0, state: "running", parts };
   yield* storePut({ [a.key]: JSON.stringify(cp) });
 
   const results = new Map<number, RowResult>();
@@ -436,66 +449,243 @@ export function* applyReviewPicks(deps: EnrichDeps, ctx: OpContext, spec: SheetJ
   return yield* sheetRun(deps, ctx, spec, true);
 }
 
+/** How long answers may wait in memory before they are written (they are always written at the end of a step). */
+export const WRITE_EVERY_MS = 20_000;
+
+/** Passes over the table in one step: rows inserted or edited during a pass are new work for the next. */
+const MAX_PASSES = 3;
+
+/** The status of a row whose output was computed for other input: shown, and redone. */
+const ROW_CHANGED = {
+  de: "Zeile seit der Anreicherung geändert (sortiert oder bearbeitet); wird neu angereichert",
+  en: "row changed since it was enriched (sorted or edited); will be enriched again",
+};
+
+/** Does this row's output belong to its input as it is now? */
+/** A row's output read back; `changed`: it says the row changed since it was enriched (to be redone). */
+type Previous = PreviousRow & { changed?: boolean };
+
+function previousInCells(cells: readonly Cell[], width: number): Previous | null {
+  const p = readPrevious(cells, width);
+  if (p?.outcome !== "error") return p;
+  const s = String(cells[0] ?? "");
+  return s.includes(ROW_CHANGED.de) || s.includes(ROW_CHANGED.en) ? { ...p, changed: true } : p;
+}
+
+function belongs(ledger: RowLedger, key: string, p: Previous | null): boolean {
+  if (!p) return true;
+  // A row without input has no company: only "skipped" belongs to it.
+  if (key === "") return p.outcome === "empty";
+  // Output written before there was a ledger for this table cannot be checked.
+  if (ledger.empty) return true;
+  if (p.outcome === "matched") return ledger.has(key, token("matched", p.id)) || ledger.has(key, token("matched", p.id, true));
+  if (p.outcome === "error") return ledger.has(key, p.changed ? CHANGED_TOKEN : token("error", null));
+  // A review row's id cell is the user's to pick in.
+  return ledger.has(key, token(p.outcome, p.outcome === "review" ? null : p.id));
+}
+
+/**
+ * Rows are matched to results by key, never by position: before every write
+ * the table is read again (a fresh read, right before the write) and each
+ * result goes to the row that now holds the input it was computed for
+ * (duplicates in order of occurrence); a deleted row's result is dropped,
+ * an inserted or edited row is new work, an output that no longer belongs to
+ * its row is marked "changed" and redone. Only the table's rows and its
+ * output columns are written, as they are at that moment.
+ *
+ * Row-anchored developer metadata (Sheets: DeveloperMetadata on a row moves
+ * with the row when a user sorts or inserts,
+ * https://developers.google.com/sheets/api/guides/metadata; the
+ * DeveloperMetadata resource says it stays with its row through moves and is
+ * deleted with it,
+ * https://developers.google.com/sheets/api/reference/rest/v4/spreadsheets.developerMetadata)
+ * is not used:
+ * Excel and the playground have nothing like it, so it would be a second way
+ * of finding rows in one host only; setting it costs a Spreadsheet call per
+ * row (the job writes whole blocks); and it follows a row whose input the
+ * user then edits, where the key sees the edit. The key finds moved rows in
+ * every host by what they are.
+ */
 function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOnly: boolean): Operation<SheetRunResult> {
   if (!spec.sheet || !(spec.row >= 1) || !(spec.col >= 1) || !(spec.rows >= 2) || !(spec.cols >= 1)) {
     throw invalid("range", { de: "bitte eine Tabelle mit Kopfzeile und mindestens einer Datenzeile markieren", en: "please select a table with a header row and at least one data row" });
   }
   const lang: Language = ctx.client.language;
-  const input = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows: spec.rows, cols: spec.cols });
-  const headerCells = input[0] ?? [];
+  const head = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows: 1, cols: spec.cols });
+  const headerCells = head[0] ?? [];
   const mapping = spec.mapping ?? detectColumns(headerCells).mapping;
-  const { fields, tasks } = prepare(input.slice(1), mapping, spec.fields);
+  validateMapping(mapping, spec.cols);
+  const fields = selectFields(spec.fields);
   const width = fields.length;
   const out = outputBlock(spec, width);
-  const existing = yield* sheet<Cell[][]>({ op: "read", sheet: out.sheet, row: out.row, col: out.col, rows: out.rows, cols: out.cols });
-  const existingHeader = existing[0] ?? [];
+  const [existingHeader = []] = yield* sheet<Cell[][]>({ op: "read", sheet: out.sheet, row: out.row, col: out.col, rows: 1, cols: out.cols });
   const headerEmpty = existingHeader.every((c) => c === "" || c == null);
   if (!headerEmpty && !isOutputHeader(existingHeader, fields)) {
     throw invalid("output", { de: "die Spalten rechts der Tabelle sind nicht leer; bitte die Tabelle verschieben oder die Spalten leeren", en: "the columns right of the table are not empty; please move the table or clear them" });
   }
-  const body: Cell[][] = existing.slice(1).map((r) => [...r]);
-  while (body.length < tasks.length) body.push(new Array(width + 3).fill(""));
-  const previous = headerEmpty ? tasks.map(() => null) : body.map((r) => readPrevious(r, width));
   if (headerEmpty) yield* sheet({ op: "write", sheet: out.sheet, row: out.row, col: out.col, values: [outputHeader(fields, lang, headerCells)] });
 
   const options: EnrichOptions = { ...(spec.options ?? {}) };
-  let engineTasks = tasks;
-  if (picksOnly) {
-    // Only review rows with a picked id; as their own rerun so nothing else is selected.
-    engineTasks = tasks.map((t, i) => (previous[i]?.outcome === "review" && previous[i]?.id ? t : { index: i, query: null, id: null, confidence: null }));
-    options.rerun = "all";
+  if (picksOnly) options.rerun = "all";
+  const rerun = options.rerun ?? "new-or-failed";
+  const block = `${spec.sheet}!R${spec.row}C${spec.col}`;
+  const key = checkpointKey(ctx, `${picksOnly ? "picks" : "sheet"}:${block}`);
+  const sig = signature([fields.map((f) => f.id), mapping, options.mode ?? "batch", rerun, spec.rows, spec.cols]);
+  const ledger = yield* RowLedger.load(`doc:rows:${ctx.scope}:${block}`);
+
+  const old = yield* loadCheckpoint(key);
+  if (!(old && old.sig === sig && old.state !== "done")) {
+    // A new run: the block exactly as selected; the ledger keeps what still describes a row of it.
+    const first = yield* readTableNow(spec, out.cols, mapping, ledger, { selected: true });
+    const keep: string[] = [];
+    first.keys.forEach((k, i) => {
+      const p = previousInCells(first.output[i], width);
+      if (p && belongs(ledger, k, p)) keep.push(RowLedger.entry(k, ledgerToken(ledger, k, p)));
+    });
+    yield* ledger.startRun(keep, first.keys, first.below, first.header);
+    // Rows without input get their "skipped" status now: later reads cannot tell empty rows at the
+    // table's end from empty rows below it, and these cost nothing.
+    const skipped = new Map<number, RowResult>();
+    first.keys.forEach((k, i) => {
+      if (k === "" && readPrevious(first.output[i], width)?.outcome !== "empty") skipped.set(i, { outcome: "empty", id: null, confidence: null, asOf: null, values: [] });
+    });
+    if (!picksOnly) yield* writeRows(first, skipped, []);
   }
-  const key = checkpointKey(ctx, `${picksOnly ? "picks" : "sheet"}:${spec.sheet}!R${spec.row}C${spec.col}`);
-  const sig = signature([fields.map((f) => f.id), mapping, options.mode ?? "batch", options.rerun ?? "new-or-failed", spec.rows, spec.cols]);
 
-  const outcome = yield* runEngine(deps, ctx, {
-    tasks: engineTasks, inputTasks: tasks, previous, fields, options, key, sig,
-    done: (i) => readResult(body[i], width),
-    *persist(indexes, results) {
-      indexes.forEach((i, k) => (body[i] = outputCells(results[k], width, lang)));
-      const byIndex = new Map(indexes.map((i, k) => [i, results[k]]));
-      const lo = Math.min(...indexes);
-      const hi = Math.max(...indexes);
-      const span = body.slice(lo, hi + 1);
-      const firstRow = out.row + 1 + lo;
-      yield* sheet({ op: "write", sheet: out.sheet, row: firstRow, col: out.col, values: span });
-      // Dropdowns and colours for the rows this chunk wrote; rows in between keep theirs.
-      const options: string[][] = [];
-      const colours: string[][] = [];
-      for (let i = lo; i <= hi; i++) {
-        const r = byIndex.get(i);
-        const prevOutcome = r?.outcome ?? readPrevious(body[i], width)?.outcome ?? "empty";
-        options.push(r ? (r.outcome === "review" ? (r.candidates ?? []).map(candidateLabel) : []) : existingDropdown(body[i], width));
-        colours.push([STATUS_COLOUR[prevOutcome] ?? ""]);
-      }
-      yield* sheet({ op: "dropdowns", sheet: out.sheet, row: firstRow, col: out.col + 2, options });
-      yield* sheet({ op: "colour", sheet: out.sheet, row: firstRow, col: out.col, colours });
-    },
+  let outcome: EngineOutcome | null = null;
+  let now = yield* readTableNow(spec, out.cols, mapping, ledger);
+  let passes = 0;
+  let left = 0;
+  for (;;) {
+    const tasks = now.input.map((r, i) => taskFromRow(i, r, mapping));
+    const prev = now.output.map((r) => previousInCells(r, width));
+    const valid = now.keys.map((k, i) => belongs(ledger, k, prev[i]));
+    const previous = prev.map((p, i) => (valid[i] ? p : null));
+    const picked = (i: number) => {
+      const p = previous[i];
+      return !!p?.id && p.outcome === "matched" && ledger.has(now.keys[i], token("matched", p.id, true));
+    };
+    // Review picks only: review rows with an id; as their own rerun so nothing else is selected.
+    const engineTasks = picksOnly ? tasks.map((t, i) => (previous[i]?.outcome === "review" && previous[i]?.id ? t : { index: i, query: null, id: null, confidence: null })) : tasks;
+    const selection = selectRows(engineTasks, previous, rerun, ctx.client.now(), tasks).filter((i) => {
+      // Not again what this run already wrote for this input (an error stays until the next run; out of credits is redone).
+      const p = previous[i];
+      return !p || p.outcome === "out_of_credits" || p.changed || !ledger.doneThisRun(now.keys[i], ledgerToken(ledger, now.keys[i], p));
+    });
+    // Outputs that are no longer their row's are marked now, so no row shows another company's data while it waits.
+    if (valid.some((v) => !v)) yield* guardedWrite(now.keys, new Map(), new Set());
+    left = selection.length;
+    if (left === 0 || passes >= MAX_PASSES || outcome?.stopped) break;
+    if (options.deadline !== undefined && ctx.client.now() >= options.deadline) break;
+    passes++;
+    const passKeys = now.keys;
+    // Results wait in memory for a while and are written together: each write costs a fresh read
+    // first, and Apps Script counts every Spreadsheet call (issue 4: 1,000 rows in at most 20).
+    // A crash loses at most WRITE_EVERY_MS of answers, which the cache gives back for free.
+    const waiting = new Map<number, RowResult>();
+    const picks = new Set<number>();
+    let lastWrite = ctx.client.now();
+    const writeWaiting = function* (): Operation<void> {
+      if (waiting.size === 0) return;
+      yield* guardedWrite(passKeys, new Map(waiting), new Set(picks));
+      waiting.clear();
+      picks.clear();
+      lastWrite = ctx.client.now();
+    };
+    let pass: EngineOutcome;
+    try {
+      pass = yield* runEngine(deps, ctx, {
+        tasks: engineTasks, inputTasks: tasks, previous, fields, options, key, sig, selection, picked,
+        done: (i) => (previous[i] ? readResult(now.output[i], width) : null),
+        *persist(indexes, results) {
+          indexes.forEach((i, k) => {
+            waiting.set(i, results[k]);
+            // A picked id written again is still the user's pick.
+            if (picksOnly || (picked(i) && results[k].id === previous[i]?.id)) picks.add(i);
+          });
+          if (ctx.client.now() - lastWrite >= WRITE_EVERY_MS) yield* writeWaiting();
+        },
+      });
+    } finally {
+      yield* writeWaiting();
+    }
+    outcome = mergeOutcome(outcome, pass);
+    // Not fresh: the last write's fresh read saw the user's changes of this pass; a host's snapshot holds them and our writes.
+    now = yield* readTableNow(spec, out.cols, mapping, ledger);
+  }
+  // Rows left after the passes without a deadline passing (the user keeps adding rows): not complete, no stop reason; the next step goes on.
+  const stopped = outcome?.stopped ?? (options.deadline !== undefined && left > 0 && ctx.client.now() >= options.deadline ? "deadline" : undefined);
+  const complete = left === 0;
+  // The engine may have closed its checkpoint; rows still to do keep the run open for the next step.
+  yield* storePut({ [key]: JSON.stringify({ v: 1, sig, selection: "", cursor: 0, state: complete ? "done" : outcome?.stopped === "out_of_credits" ? "out_of_credits" : "running", parts: 0 } satisfies Checkpoint) });
+  const final = now.output.map((r, i) => {
+    const p = previousInCells(r, width);
+    return belongs(ledger, now.keys[i], p) ? p : null;
   });
+  const engineOutcome: EngineOutcome = outcome ?? { results: new Map(), credits: 0, pending: 0 };
+  const stats = countStats(final, now.input.map((r, i) => taskFromRow(i, r, mapping)), { ...engineOutcome, pending: complete ? 0 : left });
+  return { complete, stopped, stats, mapping, output: { ...out, rows: 1 + now.input.length } };
 
-  const final = body.map((r) => readPrevious(r, width));
-  const stats = countStats(final, tasks, outcome);
-  return { complete: !outcome.stopped, stopped: outcome.stopped, stats, mapping, output: out };
+  /**
+   * Write results (by the index of the pass that computed them, whose keys are `keysThen`)
+   * into the rows that hold that input now, and mark rows whose output is not theirs.
+   */
+  function* guardedWrite(keysThen: readonly string[], results: Map<number, RowResult>, picks: ReadonlySet<number>): Operation<void> {
+    const t = yield* readTableNow(spec, out.cols, mapping, ledger, { fresh: true });
+    const writes = new Map<number, RowResult>();
+    const recorded: { key: string; tok: string }[] = [];
+    pairByKey(keysThen, t.keys).forEach((i, j) => {
+      const r = i === null ? undefined : results.get(i);
+      if (!r) return;
+      writes.set(j, r);
+      recorded.push({ key: t.keys[j], tok: token(r.outcome, r.outcome === "review" ? null : r.id, picks.has(i!)) });
+    });
+    t.output.forEach((cells, j) => {
+      if (writes.has(j)) return;
+      const p = previousInCells(cells, width);
+      if (p && !belongs(ledger, t.keys[j], p)) {
+        writes.set(j, { outcome: "error", id: null, confidence: null, asOf: null, values: [], error: { code: "INVALID_INPUT", text: ROW_CHANGED } });
+        recorded.push({ key: t.keys[j], tok: CHANGED_TOKEN });
+      }
+    });
+    yield* writeRows(t, writes, recorded);
+  }
+
+  /** Write these rows' results into the table `t` just read, as one block, and record them. */
+  function* writeRows(t: TableNow, writes: Map<number, RowResult>, recorded: { key: string; tok: string }[]): Operation<void> {
+    if (writes.size === 0) return;
+    const rows = [...writes.keys()];
+    const lo = Math.min(...rows);
+    const hi = Math.max(...rows);
+    const span: Cell[][] = [];
+    const dropdowns: string[][] = [];
+    const colours: string[][] = [];
+    for (let j = lo; j <= hi; j++) {
+      const r = writes.get(j);
+      const cells = r ? outputCells(r, width, lang) : t.output[j];
+      span.push(cells);
+      dropdowns.push(r ? (r.outcome === "review" ? (r.candidates ?? []).map(candidateLabel) : []) : existingDropdown(cells, width));
+      colours.push([STATUS_COLOUR[r?.outcome ?? readPrevious(cells, width)?.outcome ?? "empty"] ?? ""]);
+    }
+    const firstRow = out.row + 1 + lo;
+    // Written at once, right after the read that placed them: the window in which a user can move these rows is this call.
+    yield* sheet({ op: "write", sheet: out.sheet, row: firstRow, col: out.col, values: span, now: true });
+    yield* ledger.record(recorded);
+    yield* sheet({ op: "dropdowns", sheet: out.sheet, row: firstRow, col: out.col + 2, options: dropdowns });
+    yield* sheet({ op: "colour", sheet: out.sheet, row: firstRow, col: out.col, colours });
+  }
+}
+
+/** The ledger token a row's output stands for (a matched row keeps its pick mark). */
+function ledgerToken(ledger: RowLedger, key: string, p: Previous): string {
+  if (p.outcome === "matched" && ledger.has(key, token("matched", p.id, true))) return token("matched", p.id, true);
+  if (p.changed) return CHANGED_TOKEN;
+  return token(p.outcome, p.outcome === "review" ? null : p.id);
+}
+
+function mergeOutcome(a: EngineOutcome | null, b: EngineOutcome): EngineOutcome {
+  if (!a) return b;
+  return { stopped: b.stopped, results: new Map([...a.results, ...b.results]), credits: a.credits + b.credits, pending: b.pending };
 }
 
 /**

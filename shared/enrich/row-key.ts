@@ -23,9 +23,18 @@ function text(v: Cell | undefined): string {
   return String(v).trim();
 }
 
-/** The normal form of one input cell for its role. */
+/**
+ * The normal form of one input cell for its role. A cell whose normal form is
+ * empty though it holds text ("!!!", "GmbH") keeps its text: it is input (the
+ * job answers it), so its row is not an empty row.
+ */
 function normalForRole(role: string, v: Cell | undefined): string {
   const t = text(v);
+  const n = normalOf(role, t);
+  return n || (t ? "~" + t.toLowerCase().replace(/\s+/g, " ") : "");
+}
+
+function normalOf(role: string, t: string): string {
   switch (role) {
     case "name": return normaliseName(t);
     case "city": return normaliseCity(t);
@@ -80,4 +89,21 @@ export function pairByKey(earlier: readonly string[], current: readonly string[]
     cursor.set(k, at + 1);
     return q[at]!;
   });
+}
+
+/**
+ * Does a name in a row fit the name the service has for the row's id? Both
+ * normalised; equal, or one's words all within the other's ("Siemens" in a
+ * row, "Siemens Aktiengesellschaft" from the service). An id whose company
+ * is called something else was typed, pasted or moved into the wrong row.
+ */
+export function namesAgree(rowName: string, serviceName: string): boolean {
+  const a = normaliseName(rowName);
+  const b = normaliseName(serviceName);
+  if (!a || !b || a === b) return true;
+  const wa = a.split(" ").filter(Boolean);
+  const wb = new Set(b.split(" ").filter(Boolean));
+  const wbList = [...wb];
+  const wa2 = new Set(wa);
+  return wa.every((w) => wb.has(w)) || wbList.every((w) => wa2.has(w));
 }

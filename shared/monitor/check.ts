@@ -39,7 +39,8 @@ import { got, notAnId, rule } from "../i18n/rules.ts";
 import type { OpContext } from "../operations/context.ts";
 import { getAvailability, getChanges, getProfiles, type Availability, type ChangesResult } from "../operations/company.ts";
 import { resolveMany } from "../operations/resolve.ts";
-import type { Cell } from "../sheet/protocol.ts";
+import { noSuchSheet, type Cell } from "../sheet/protocol.ts";
+import { namesAgree, pairByKey, rowKey } from "../enrich/row-key.ts";
 import { movesOf, noteNews } from "./alerts.ts";
 import { appendNew, logLine, openLog, type LogLine } from "./changelog.ts";
 import { planCredits, type PortfolioPlanned } from "./estimate.ts";
@@ -176,6 +177,8 @@ interface Row {
   candidates: CompanySummary[];
   error?: CompanyDataError;
   name: string | null;
+  /** The id was in the row's ID cell (not resolved by this run): checked against the row's name. */
+  fromCell?: boolean;
 }
 
 const AMBIGUOUS_COLOUR = "#fce5cd";
@@ -193,6 +196,58 @@ const STATUS_TEXT = {
     en: `Not checked yet (${e.text("en")}); the check continues with it.`,
   }),
 };
+
+/** An id in a row whose company the service calls something else than the row does. */
+const ID_MISMATCH = {
+  group: { de: "ID prüfen", en: "Check ID" } as Bilingual,
+  flag: (id: string, service: string, row: string): Bilingual => ({
+    de: `Die ID ${id} gehört zu „${service}“, nicht zu „${row}“; bitte die ID prüfen oder löschen (dann wird der Name neu aufgelöst).`,
+    en: `The ID ${id} belongs to "${service}", not to "${row}"; please check the ID or clear it (the name is then resolved again).`,
+  }),
+};
+
+/**
+ * A row's identity in the portfolio (row-key.ts): its name, city, zip and
+ * register, which the check never writes; a row with only an id is its id.
+ */
+function portfolioKey(cells: readonly Cell[], layout: Layout): string {
+  const { id: _id, ...input } = layout.input;
+  const k = rowKey(cells, input);
+  if (k) return k;
+  const id = idFromCell(cells[layout.idCol] ?? null);
+  if (id) return "id=" + id.id;
+  // Something else in the ID cell (an error row): the text itself.
+  const raw = String(cells[layout.idCol] ?? "").trim();
+  return raw ? "cell=" + raw : "";
+}
+
+/**
+ * Where the window's rows stand now (1-based sheet rows; null for a row
+ * deleted or edited since the table was read), by key with duplicates in
+ * order: a fresh read right before the window's write, so a sort during the
+ * check never puts a result or an id into another company's row.
+ */
+function* placeRows(sheetName: string, layout: Layout, keysThen: readonly string[], windowRows: readonly Row[]): Operation<{ pos: (number | null)[]; now: Cell[][] }> {
+  const now = yield* sheet<Cell[][] | null>({ op: "readAll", sheet: sheetName, fresh: true });
+  if (!now) throw noSuchSheet(sheetName);
+  const pairs = pairByKey(keysThen.slice(1), now.slice(1).map((c) => portfolioKey(c, layout)));
+  const at = new Map<number, number>();
+  pairs.forEach((i, j) => { if (i !== null) at.set(i + 1, j + 2); });
+  return { pos: windowRows.map((row) => at.get(row.r) ?? null), now };
+}
+
+/** Runs of consecutive entries whose sheet rows follow each other: [start, end) of each, skipping rows that are gone. */
+function placedRuns(pos: readonly (number | null)[]): [number, number][] {
+  const runs: [number, number][] = [];
+  for (let k = 0; k < pos.length; ) {
+    if (pos[k] === null) { k++; continue; }
+    let end = k + 1;
+    while (end < pos.length && pos[end] !== null && pos[end] === pos[end - 1]! + 1) end++;
+    runs.push([k, end]);
+    k = end;
+  }
+  return runs;
+}
 
 const shortInstant = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 
@@ -331,9 +386,10 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   const final = !preview && (run.stalls ?? 0) >= MAX_STALLED_CALLS;
 
   const table = yield* sheet<Cell[][] | null>({ op: "readAll", sheet: sheetName });
-  if (!table) throw invalid("sheet", { de: `kein Tabellenblatt „${sheetName}“`, en: `no sheet named "${sheetName}"` });
+  if (!table) throw noSuchSheet(sheetName);
   const header = table[0] ?? [];
   const layout: Layout = layoutOf(header, lang);
+  const keysThen = table.map((c) => portfolioKey(c, layout));
   const rows: Row[] = [];
   const toResolve: { row: Row; q: NonNullable<ReturnType<typeof queryOf>> }[] = [];
   for (let r = 1; r < table.length; r++) {
@@ -346,6 +402,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       row.kind = "company";
       row.id = idCell.id;
       row.writeId = !idCell.bare;
+      row.fromCell = true;
     } else {
       const q = queryOf(cells, layout.input);
       if (q) toResolve.push({ row, q });
@@ -573,6 +630,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     const values: Cell[][] = [];
     const colours: string[][] = [];
     const idValues: Cell[][] = [];
+    const kept: boolean[] = [];
     let idChanged = false;
     const dropdowns: string[][] = [];
     let anyDropdown = false;
@@ -584,10 +642,16 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       const a = id ? avail.get(id) : undefined;
       const shown: Row = id && pending.has(id) ? { ...row, kind: "pending" } : id && notFound.has(id) ? { ...row, kind: "not_found" } : row;
       const err = id ? pending.get(id) ?? failed.get(id) : undefined;
-      const rc = isDeferred || row.kind === "empty"
+      let rc = isDeferred || row.kind === "empty"
         ? null
         : resultCells(lang, shown, id ? states.get(id) : null, a instanceof CompanyDataError ? undefined : a, err);
+      // An id the row brought along is checked against the row's name with the name the profile gave (now or before).
+      const serviceName = id && row.fromCell && row.name ? states.get(id)?.name ?? null : null;
+      if (rc && serviceName && !namesAgree(row.name!, serviceName)) {
+        rc = { cells: { group: ID_MISMATCH.group[lang], flag: ID_MISMATCH.flag(id!, serviceName, row.name!)[lang] }, colour: AMBIGUOUS_COLOUR };
+      }
       values.push(outCols.map((k) => (rc ? (rc.cells[k] ?? "") : keep(k))));
+      kept.push(!rc);
       colours.push(outCols.map((k) => (rc && (k === "group" || k === "flag") ? rc.colour : "")));
       idValues.push([row.writeId && id ? id : cells[layout.idCol] ?? ""]);
       if (row.writeId && id) idChanged = true;
@@ -599,19 +663,31 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
         if (row.writeId) anyDropdown = true;
       }
     }
-    // One block of values; colours only for rows with a new result (deferred and empty rows keep theirs).
+    // The rows where they are now; per run of rows that still follow each other: one block of values,
+    // colours only for rows with a new result (deferred and empty rows keep theirs), ids, dropdowns.
     const cols = outCols.map((k) => layout.out[k]);
-    yield* writeColumns(sheetName, w + 2, cols, values);
-    const recolour = windowRowsList.map((row) => !(row.kind === "empty" || (row.id !== null && deferred.has(row.id))));
-    for (let k = 0; k < recolour.length; ) {
-      if (!recolour[k]) { k++; continue; }
-      let end = k;
-      while (end < recolour.length && recolour[end]) end++;
-      yield* colourColumns(sheetName, w + 2 + k, cols, colours.slice(k, end));
-      k = end;
+    const { pos, now: cellsNow } = yield* placeRows(sheetName, layout, keysThen, windowRowsList);
+    // Cells the check keeps as they are (no new result, an id not rewritten) are written back as they are now.
+    pos.forEach((p, k) => {
+      if (p === null) return;
+      const current = cellsNow[p - 1] ?? [];
+      if (kept[k]) values[k] = outCols.map((key) => current[layout.out[key]] ?? "");
+      if (!windowRowsList[k].writeId || !windowRowsList[k].id) idValues[k] = [current[layout.idCol] ?? ""];
+    });
+    for (const [start, end] of placedRuns(pos)) {
+      const at = pos[start]!;
+      yield* writeColumns(sheetName, at, cols, values.slice(start, end));
+      const recolour = windowRowsList.slice(start, end).map((row) => !(row.kind === "empty" || (row.id !== null && deferred.has(row.id))));
+      for (let k = 0; k < recolour.length; ) {
+        if (!recolour[k]) { k++; continue; }
+        let stop = k;
+        while (stop < recolour.length && recolour[stop]) stop++;
+        yield* colourColumns(sheetName, at + k, cols, colours.slice(start + k, start + stop));
+        k = stop;
+      }
+      if (idChanged) yield* writeColumns(sheetName, at, [layout.idCol], idValues.slice(start, end));
+      if (anyDropdown) yield* sheet({ op: "dropdowns", sheet: sheetName, row: at, col: layout.idCol + 1, options: dropdowns.slice(start, end) });
     }
-    if (idChanged) yield* writeColumns(sheetName, w + 2, [layout.idCol], idValues);
-    if (anyDropdown) yield* sheet({ op: "dropdowns", sheet: sheetName, row: w + 2, col: layout.idCol + 1, options: dropdowns });
     for (const row of windowRowsList) row.writeId = false;
   }
 

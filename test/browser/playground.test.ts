@@ -111,6 +111,24 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(await cell("Firmenliste", 1, 5)).toBe("Firmen-ID");
     expect(String(await cell("Firmenliste", 2, 5))).toMatch(/^DE[A-Z0-9]{10}$/);
     expect(await cell("Firmenliste", 4, 5)).toBe("");
+    // The same cursor again: the block is taken now. Nothing is written; the panel names the cells and asks.
+    const firstId = await cell("Firmenliste", 2, 5);
+    await page.click("#search-insert");
+    await page.waitForSelector("#search-insert-question");
+    expect(await page.textContent("#search-insert-question")).toMatch(/^\d+ Zellen mit Inhalt würden überschrieben/);
+    expect(await cell("Firmenliste", 2, 5)).toBe(firstId);
+    // Insert below the data instead: the user's cells stay, the block goes under the last used row.
+    const usedBefore = await page.evaluate(() => (window as any).__playground.workbook.sheet("Firmenliste").cells.length);
+    await page.click("#search-insert-below");
+    await page.waitForSelector("#cd-status-search.is-success");
+    expect(await page.$("#search-insert-question")).toBeNull();
+    expect(await cell("Firmenliste", 2, 5)).toBe(firstId);
+    expect(await cell("Firmenliste", usedBefore + 2, 5)).toBe("Firmen-ID");
+    await page.evaluate((from) => {
+      const wb = (window as any).__playground.workbook;
+      for (let r = from; r <= from + 3; r++) for (let c = 5; c <= 20; c++) wb.set("Firmenliste", r, c, "");
+      wb.changed();
+    }, usedBefore + 1);
     // Clean up the inserted block so the enrich test sees the list alone.
     await page.evaluate(() => {
       const wb = (window as any).__playground.workbook;

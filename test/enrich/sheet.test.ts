@@ -56,10 +56,11 @@ describe("enrichSheet", () => {
     const last = input.length;
     expect(String(g.at(last, 3))).toMatch(/^prüfen/);
     expect(g.dropdowns.get(`${last}:5`)!.length).toBe(2);
-    // Whole blocks only: one write per chunk plus the header. Chunks of 8 grow to whole tens of new names
+    // Whole blocks only: the header, then the results of all chunks together (written every WRITE_EVERY_MS and
+    // at the end of the step, each time after a fresh read). Chunks of 8 grow to whole tens of new names
     // (41 distinct names: 10, 10, 10, 10, 1 rows), so the batch resolves never round up.
     const writes = g.log.filter((x) => x.op === "write").length;
-    expect(writes).toBe(1 + 5);
+    expect(writes).toBe(1 + 1);
     expect(w.spent()).toBe(Math.ceil(41 / 10) + 40);
     expect(r.stats).toMatchObject({ matched: 40, review: 1 });
   });
@@ -138,5 +139,27 @@ describe("enrichSheet", () => {
     const { w, g, driver, spec } = setup();
     g.cells[0][2] = "Meine Notizen";
     expect(() => runSync(enrichSheet(coreDeps, w.ctx, spec), driver)).toThrow(/output/);
+  });
+
+  it("a review pick survives a rerun of all rows, unless the row's input changed", () => {
+    const { w, g, driver, spec, input } = setup();
+    runSync(enrichSheet(coreDeps, w.ctx, spec), driver);
+    const last = input.length;
+    g.cells[last - 1][4] = g.dropdowns.get(`${last}:5`)![1]; // the user picks the Köln company
+    runSync(applyReviewPicks(coreDeps, w.ctx, spec), driver);
+    expect(g.at(last, 5)).toBe("DEAAAAAAAAAA");
+    const all = { ...spec, options: { ...spec.options, rerun: "all" as const } };
+    const before = w.requests.length;
+    runSync(enrichSheet(coreDeps, { ...w.ctx, cacheTtlSeconds: 0 }, all), driver);
+    expect(g.at(last, 3)).toBe("gefunden");
+    expect(g.at(last, 5)).toBe("DEAAAAAAAAAA");
+    // The picked row was not resolved again (the other 40 names were, in batches).
+    const resolved = w.requests.slice(before).filter((x) => x.url.endsWith("/batch/resolve")).flatMap((x) => JSON.parse(x.body!).companies.map((c: { name: string }) => c.name));
+    expect(resolved).toHaveLength(40);
+    expect(resolved.filter((n: string) => n === "Firma 4 GmbH")).toHaveLength(1); // the other row of that name, in Berlin
+    // The user changes the row's input: the pick no longer stands, the row is matched anew.
+    g.cells[last - 1][1] = "Berlin";
+    runSync(enrichSheet(coreDeps, { ...w.ctx, cacheTtlSeconds: 0 }, all), driver);
+    expect(g.at(last, 5)).toBe(companies[4].id);
   });
 });

@@ -151,7 +151,7 @@ describe("Excel sheet host (office-addin-mock)", () => {
 
   it("fails clearly on a missing sheet", async () => {
     const { excel } = workbook({ sheets: {} });
-    await expect(handleSheetRequest(excel, { op: "write", sheet: "Gone", row: 1, col: 1, values: [["x"]] })).rejects.toThrow(/sheet not found: Gone/);
+    await expect(handleSheetRequest(excel, { op: "write", sheet: "Gone", row: 1, col: 1, values: [["x"]] })).rejects.toThrow(/no sheet named "Gone"/);
   });
 
   it("helpers: colour runs and the 255-character list limit", () => {

@@ -17,14 +17,42 @@ export function button(id: string, label: string, onClick: (btn: HTMLButtonEleme
   return b;
 }
 
-/** "Insert": the selected companies (all when none is selected) at the cursor, with a header row. */
-export function insertButton(ui: Ui, s: PanelState, id: string, companies: CompanyRow[], selected: Set<string>): HTMLButtonElement {
-  return button(id, ui.t("insertSelected", { n: selected.size || companies.length }), (b) =>
-    void ui.run(s, b, async () => {
-      const chosen = companies.filter((c) => selected.size === 0 || selected.has(c.id));
-      const out = await ui.call("insertSearchResults", { companies: chosen, header: true });
-      s.message = { kind: "success", text: { de: `${out.rows} Zeilen in ${out.sheet} eingefügt.`, en: `${out.rows} rows inserted into ${out.sheet}.` } };
-    }), { disabled: companies.length === 0 });
+/** What "Insert" found at the cursor: the user's cells it would cover, and what was chosen. */
+interface InsertAsk {
+  cells: number;
+  companies: CompanyRow[];
+}
+
+/**
+ * "Insert": the selected companies (all when none is selected) at the cursor,
+ * with a header row. Never over the user's cells without asking: when the
+ * cursor's block is not empty, the answer names how many cells would be
+ * overwritten and offers "overwrite" or "insert below the data" instead.
+ */
+export function insertButton(ui: Ui, s: PanelState, id: string, companies: CompanyRow[], selected: Set<string>): HTMLElement {
+  const ask = s[`${id}-ask`] as InsertAsk | undefined;
+  const setAsk = (a: InsertAsk | undefined) => { s[`${id}-ask`] = a; };
+  const insert = async (chosen: CompanyRow[], more: { place?: "cursor" | "below"; overwrite?: number }) => {
+    const out = await ui.call("insertSearchResults", { companies: chosen, header: true, ...more });
+    if (out.wouldOverwrite) {
+      setAsk({ cells: out.wouldOverwrite, companies: chosen });
+      s.message = { kind: "info", text: { de: `An der Cursorposition stehen ${out.wouldOverwrite} nicht leere Zellen; nichts wurde geschrieben.`, en: `${out.wouldOverwrite} non-empty cells are at the cursor; nothing was written.` } };
+      return;
+    }
+    setAsk(undefined);
+    s.message = { kind: "success", text: { de: `${out.rows} Zeilen in ${out.sheet} eingefügt.`, en: `${out.rows} rows inserted into ${out.sheet}.` } };
+  };
+  const main = button(id, ui.t("insertSelected", { n: selected.size || companies.length }), (b) =>
+    void ui.run(s, b, () => insert(companies.filter((c) => selected.size === 0 || selected.has(c.id)), {})), { disabled: companies.length === 0 });
+  if (!ask) return h("span", { class: "cd-insert" }, main);
+  const question = h("p", { class: "cd-insert-ask", id: `${id}-question` }, ui.pick({
+    de: `${ask.cells} Zellen mit Inhalt würden überschrieben. Überschreiben oder unter den Daten einfügen?`,
+    en: `${ask.cells} cells with content would be overwritten. Overwrite them, or insert below the data?`,
+  }));
+  return h("span", { class: "cd-insert" }, main, question,
+    button(`${id}-overwrite`, ui.pick({ de: `${ask.cells} Zellen überschreiben`, en: `Overwrite ${ask.cells} cells` }), (b) => void ui.run(s, b, () => insert(ask.companies, { overwrite: ask.cells }))),
+    button(`${id}-below`, ui.pick({ de: "Unter den Daten einfügen", en: "Insert below the data" }), (b) => void ui.run(s, b, () => insert(ask.companies, { place: "below" })), { primary: true }),
+    button(`${id}-cancel`, ui.pick({ de: "Abbrechen", en: "Cancel" }), () => { setAsk(undefined); s.message = undefined; ui.rerender(); }));
 }
 
 export function creditsText(ui: Ui, credits: number): string {
