@@ -16,6 +16,9 @@
  *    so a server's fixed concurrency cap is found once and then hit rarely.
  */
 
+/** An answer must be this much slower than the fastest (besides `slowFactor` times) to count as queueing. */
+const SLOW_SLACK_MS = 250;
+
 export type AnswerKind = "ok" | "congestion" | "other";
 
 export interface AimdOptions {
@@ -111,7 +114,8 @@ export class AimdLimiter {
     if (kind !== "ok") return; // a 4xx is the request's fault, not the server's load
     if (Number.isFinite(latencyMs) && latencyMs >= 0) this.fastestMs = Math.min(this.fastestMs, latencyMs);
     // Answers queueing up at the server: hold the limit (latency is the early sign of overload).
-    if (latencyMs > this.fastestMs * this.slowFactor && latencyMs > this.fastestMs + 20) return;
+    // The absolute slack keeps a loopback server (fastest answer ~1 ms, busy CPU) from freezing the limit.
+    if (latencyMs > this.fastestMs * this.slowFactor && latencyMs > this.fastestMs + SLOW_SLACK_MS) return;
     if (this.knee === null) this.value += this.slowStart; // slow start: × (1 + slowStart) per round trip
     else if (this.value < this.knee) this.value += 0.5; // back towards the known knee quickly
     else this.value += 1 / Math.max(this.value * this.probeRounds, this.probeAnswers); // probe above it slowly
