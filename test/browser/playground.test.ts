@@ -168,6 +168,9 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(preview).toMatch(/Schnell: höchstens \d+ Credits/);
     await screenshot(page, "panel-enrich-preview");
     const before = await balance();
+    // The price shown is on the button that spends it.
+    const ceiling = Number(/Schnell: höchstens (\d+) Credits/.exec(preview!)![1]);
+    expect(await page.textContent("#enrich-start")).toBe(`Starten – höchstens ${ceiling} Credits`);
     await page.click("#enrich-start");
     await page.waitForSelector("#enrich-progress");
     await page.waitForFunction(() => /abgeschlossen|finished/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 60_000 });
@@ -188,6 +191,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(String(await cell("Firmenliste", row, 3))).toMatch(/^prüfen: /);
     expect(await cell("Firmenliste", row, 4)).toBe("");
     await page.check(`#review-${row}-0`);
+    expect(await page.textContent(`#review-apply-${row}`)).toMatch(/^Übernehmen \(höchstens \d+ Credits?\)$/);
     await page.click(`#review-apply-${row}`);
     // The enrichment's own success status is already showing: wait for the pick's effect itself.
     await page.waitForFunction(() => document.querySelectorAll("fieldset.cd-review").length === 0, null, { timeout: 30_000 });
@@ -254,6 +258,8 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     await selectCells("Neu", 2, 1, 2, 1);
     await page.click("#enrich-read");
     await page.waitForFunction(() => /Neu: 3 Zeilen/.test(document.querySelector("#enrich-selection")?.textContent ?? ""));
+    await page.click("#enrich-start"); // the price first
+    await page.waitForFunction(() => /höchstens/.test(document.querySelector("#enrich-start")?.textContent ?? ""));
     await page.click("#enrich-start");
     await page.waitForSelector("#cd-status-enrich.is-error", { timeout: 30_000 });
     const status = await page.textContent("#cd-status-enrich");

@@ -19,7 +19,8 @@ export function button(id: string, label: string, onClick: (btn: HTMLButtonEleme
 
 /** "Insert": the selected companies (all when none is selected) at the cursor, with a header row. */
 export function insertButton(ui: Ui, s: PanelState, id: string, companies: CompanyRow[], selected: Set<string>): HTMLButtonElement {
-  return button(id, ui.t("insertSelected", { n: selected.size || companies.length }), (b) =>
+  // Writing rows already fetched costs nothing: the button says so, as every paid button says its price.
+  return button(id, `${ui.t("insertSelected", { n: selected.size || companies.length })} (${ui.t("free")})`, (b) =>
     void ui.run(s, b, async () => {
       const chosen = companies.filter((c) => selected.size === 0 || selected.has(c.id));
       const out = await ui.call("insertSearchResults", { companies: chosen, header: true });
