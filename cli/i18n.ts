@@ -38,8 +38,8 @@ Options:
                    announcements, financials, all); see "company-data fields"
   --mode           batch: paid batch resolve, fast (default); free: single resolves, slow
   --yes            spend without asking (for scripts)
-  --parallel N     requests in flight at once (default 1000; also COMPANY_DATA_PARALLEL);
-                   a hard kill costs at most what is in flight
+  --parallel N     ceiling of requests and of paid credits in flight (default 32;
+                   also COMPANY_DATA_PARALLEL); a hard kill costs at most that many credits
   --help           this text
 
 Input: a CSV file (comma or semicolon, UTF-8) with a header row; a name column
@@ -78,8 +78,8 @@ Optionen:
   --mode           batch: kostenpflichtiger Stapelabgleich, schnell (Standard);
                    free: Einzelabgleich, langsam
   --yes            ohne Rückfrage Credits ausgeben (für Skripte)
-  --parallel N     gleichzeitige Anfragen (Standard 1000; auch COMPANY_DATA_PARALLEL);
-                   ein harter Abbruch kostet höchstens, was gerade unterwegs ist
+  --parallel N     Obergrenze gleichzeitiger Anfragen und bezahlter Credits unterwegs (Standard 32;
+                   auch COMPANY_DATA_PARALLEL); ein harter Abbruch kostet höchstens so viele Credits
   --help           dieser Text
 
 Eingabe: eine CSV-Datei (Komma oder Semikolon, UTF-8) mit Kopfzeile; eine
