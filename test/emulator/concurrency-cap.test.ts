@@ -20,6 +20,8 @@ describe("emulator: concurrent requests per key capped", () => {
     const other = emu.createKey(100);
     const get = (key: string) => fetch(`${server.url}/v2/companies/${emu.companies.ids()[0]}`, { headers: { Authorization: `Bearer ${key}` } });
     const before = emu.balance(emu.demoKey);
+    // A long answer, so that all of them are in flight together even on a loaded machine.
+    emu.faults.set({ latencyMs: 2000 });
     const answers = await Promise.all([...Array.from({ length: CAP + 3 }, () => get(emu.demoKey)), get(other)]);
     const statuses = answers.map((r) => r.status);
     expect(statuses.slice(0, CAP + 3).filter((s) => s === 200)).toHaveLength(CAP);
@@ -28,6 +30,7 @@ describe("emulator: concurrent requests per key capped", () => {
     const refused = answers.find((r) => r.status === 429)!;
     expect(refused.headers.get("retry-after")).toBeNull();
     expect((await refused.json()).error.code).toBe("RATE_LIMITED");
+    emu.faults.set({ latencyMs: 40 });
     expect(before - emu.balance(emu.demoKey)).toBe(CAP);
     expect((await get(emu.demoKey)).status).toBe(200); // slots are free again
   });
