@@ -5,17 +5,16 @@
  * an optional journal that makes paid answers survive a kill: every 2xx
  * answer is appended the moment it arrives, and on resume the same request is
  * answered from the journal instead of being bought again. What a kill can
- * still cost is only what was in flight at that instant: the requests in
- * flight follow an AIMD limiter (shared/core/concurrency.ts) under the
- * `parallel` ceiling, and paid requests are held to at most `parallel`
- * credits in flight (priced by shared/credits/request-price.ts).
+ * still cost is only what was in flight at that instant: requests go through
+ * shared/web/limited-http.ts (an AIMD limit under the `parallel` ceiling, and
+ * at most `parallel` paid credits in flight).
  */
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import type { AsyncDriver } from "../shared/core/drivers.ts";
 import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
 import { fetchHttp } from "../shared/web/fetch-http.ts";
-import { AimdLimiter, answerKind } from "../shared/core/concurrency.ts";
-import { requestCredits } from "../shared/credits/request-price.ts";
+import type { AimdLimiter } from "../shared/core/concurrency.ts";
+import { limitedHttp } from "../shared/web/limited-http.ts";
 
 export interface NodeDriverOptions {
   timeoutMs?: number;
@@ -86,49 +85,6 @@ function tracker() {
   return t;
 }
 
-/**
- * Admits requests under an AIMD limit (a 429, 503 or timeout shrinks it,
- * fast clean answers grow it) and, for paid requests, under a ceiling of
- * credits in flight (a single request dearer than the ceiling still goes,
- * alone among paid ones). After `stopped()` nothing starts.
- */
-function gate(limiter: AimdLimiter, creditCeiling: number, stopped: () => boolean) {
-  let inFlight = 0;
-  let creditsInFlight = 0;
-  const waiting: { credits: number; go: () => void }[] = [];
-  const fits = (credits: number) =>
-    limiter.canStart(inFlight) && (credits === 0 || creditsInFlight === 0 || creditsInFlight + credits <= creditCeiling);
-  const pump = () => {
-    // In order, but a free request may pass a paid one waiting for credits to come back.
-    for (let i = 0; i < waiting.length && !stopped(); ) {
-      if (!limiter.canStart(inFlight)) return;
-      const w = waiting[i];
-      if (!fits(w.credits)) {
-        i++;
-        continue;
-      }
-      waiting.splice(i, 1);
-      inFlight++;
-      creditsInFlight += w.credits;
-      w.go();
-    }
-  };
-  return {
-    /** Resolves when the request may go; never resolves once stopped (the run is being interrupted). */
-    enter(credits: number): Promise<void> {
-      return new Promise((go) => {
-        waiting.push({ credits, go });
-        pump();
-      });
-    },
-    leave(credits: number) {
-      inFlight--;
-      creditsInFlight -= credits;
-      pump();
-    },
-  };
-}
-
 export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJournal(): void; limiter: AimdLimiter } {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const cap = opts.cacheEntries ?? 20_000;
@@ -139,8 +95,19 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
   const replay = new Map<string, HttpResponse>();
   const parallel = Math.max(1, Math.floor(opts.parallel ?? DEFAULT_PARALLEL));
   const flight = tracker();
-  const limiter = new AimdLimiter({ ceiling: parallel, initial: opts.initialParallel });
-  const admit = gate(limiter, parallel, flight.stopped);
+  const net = limitedHttp(async (r) => {
+    flight.begin();
+    try {
+      const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
+      opts.onAnswer?.(r, res);
+      if (opts.journal && res.status >= 200 && res.status < 300 && replayable(r)) {
+        appendFileSync(opts.journal, JSON.stringify({ s: signature(r), r: res }) + "\n");
+      }
+      return res;
+    } finally {
+      flight.end();
+    }
+  }, { ceiling: parallel, initial: opts.initialParallel, stopped: flight.stopped });
   const drop = (k: string) => {
     const old = cache.get(k);
     if (!old) return;
@@ -168,30 +135,14 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
   }
   return {
     http: (reqs) =>
-      Promise.all(reqs.map(async (r) => {
+      Promise.all(reqs.map((r) => {
         const sig = signature(r);
         const replayed = replay.get(sig);
         if (replayed) {
           replay.delete(sig);
-          return replayed;
+          return Promise.resolve(replayed);
         }
-        const credits = requestCredits(r);
-        await admit.enter(credits);
-        flight.begin();
-        const ticket = limiter.ticket();
-        const started = performance.now();
-        try {
-          const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
-          limiter.onAnswer(ticket, answerKind(res.status, res.networkError), performance.now() - started);
-          opts.onAnswer?.(r, res);
-          if (opts.journal && res.status >= 200 && res.status < 300 && replayable(r)) {
-            appendFileSync(opts.journal, JSON.stringify({ s: sig, r: res }) + "\n");
-          }
-          return res;
-        } finally {
-          flight.end();
-          admit.leave(credits);
-        }
+        return net.send(r);
       })),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     cacheGet: async (keys) =>
@@ -212,7 +163,7 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
     storePut: async (entries) => {
       for (const [k, v] of Object.entries(entries)) (v === null ? store.delete(k) : store.set(k, v));
     },
-    limiter,
+    limiter: net.limiter,
     clearJournal: () => {
       replay.clear();
       if (opts.journal) appendFileSync(opts.journal, "", { flag: "w" });

@@ -100,3 +100,45 @@ describe("requestCredits", () => {
     expect(requestCredits({ method: "POST", url: "not a url at all", headers: {}, body: "{" })).toBe(0);
   });
 });
+
+describe("limitedHttp", () => {
+  it("holds paid requests to the credit ceiling, lets free ones pass, and starts nothing once stopped", async () => {
+    const { limitedHttp } = await import("../../shared/web/limited-http.ts");
+    let inFlight = 0;
+    let credits = 0;
+    let peakCredits = 0;
+    let peak = 0;
+    const pending: (() => void)[] = [];
+    let stop = false;
+    const net = limitedHttp(async (r) => {
+      const c = r.url.includes("batch") ? 10 : r.url.includes("availability") ? 0 : 1;
+      inFlight++;
+      credits += c;
+      peak = Math.max(peak, inFlight);
+      peakCredits = Math.max(peakCredits, credits);
+      await new Promise<void>((go) => pending.push(go));
+      inFlight--;
+      credits -= c;
+      return { status: 200, headers: {}, body: "{}" };
+    }, { ceiling: 32, initial: 32, stopped: () => stop });
+    const body = JSON.stringify({ companies: Array.from({ length: 100 }, (_, i) => ({ name: `n${i}` })) });
+    const batch = Array.from({ length: 8 }, () => net.send({ method: "POST", url: "http://x/v2/companies/batch/resolve", headers: {}, body }));
+    const free = Array.from({ length: 10 }, (_, i) => net.send({ method: "GET", url: `http://x/v2/companies/DE00000000${String(i).padStart(2, "0")}/availability`, headers: {} }));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(credits).toBe(30); // 3 batch resolves of 10 credits; a fourth would pass 32
+    expect(inFlight).toBe(13); // and the free ones beside them
+    while (pending.length) {
+      pending.shift()!();
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    await Promise.all([...batch, ...free]);
+    expect(peakCredits).toBeLessThanOrEqual(32);
+    expect(peak).toBeLessThanOrEqual(32);
+    stop = true;
+    let settled = false;
+    void net.send({ method: "GET", url: "http://x/v2/companies/DE0000000001", headers: {} }).then(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(settled).toBe(false);
+    expect(pending).toHaveLength(0);
+  });
+});
