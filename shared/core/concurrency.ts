@@ -5,7 +5,7 @@
  * answer with `onAnswer`; they keep the queue and the clock.
  *
  *  - Start modestly (`initial`) and grow by a quarter slot per answer while answers come
- *    back clean and not slower than `slowFactor` × the fastest seen (slow
+ *    back clean and not slower than `slowFactor` × the fastest recent (slow
  *    start: the limit grows by a quarter each round trip), never above `ceiling`.
  *  - On congestion (429, 503, a timeout) multiply the limit by `decrease`,
  *    once per round of requests: answers to requests sent before the last
@@ -112,7 +112,9 @@ export class AimdLimiter {
       return;
     }
     if (kind !== "ok") return; // a 4xx is the request's fault, not the server's load
-    if (Number.isFinite(latencyMs) && latencyMs >= 0) this.fastestMs = Math.min(this.fastestMs, latencyMs);
+    // The baseline is the fastest recent answer: it drifts up 2 % an answer, so a machine or network that got
+    // slower for good (not a queue that keeps growing) does not hold the limit for ever.
+    if (Number.isFinite(latencyMs) && latencyMs >= 0) this.fastestMs = Math.min(this.fastestMs * 1.02, latencyMs);
     // Answers queueing up at the server: hold the limit (latency is the early sign of overload).
     // The absolute slack keeps a loopback server (fastest answer ~1 ms, busy CPU) from freezing the limit.
     if (latencyMs > this.fastestMs * this.slowFactor && latencyMs > this.fastestMs + SLOW_SLACK_MS) return;

@@ -110,7 +110,8 @@ describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", 
     // Most free availability calls fail (after their retries) while the price is worked out: those entries are unpriced.
     emu.faults.set({ failRate: 0.85 });
     await page.click("#monitor-price");
-    await page.waitForSelector("#monitor-cost[data-credits]", { timeout: 60_000 });
+    // The panel re-renders the button (not busy) once this price is in.
+    await page.waitForFunction(() => document.querySelector("#monitor-price:not([aria-busy])") !== null && document.querySelector("#monitor-cost[data-credits]") !== null, null, { timeout: 60_000 });
     const bound = Number(await page.getAttribute("#monitor-cost", "data-credits"));
     const text = await page.textContent("#monitor-cost");
     // (all five attempts of a call fail with p = 0.85^5 ≈ 0.44 each: some of the ten are unpriced, all but certainly)
