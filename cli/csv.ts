@@ -1,10 +1,13 @@
 /**
  * RFC 4180 CSV, streaming: quoted fields with embedded delimiters, quotes
- * ("") and line breaks; CRLF or LF; a UTF-8 byte-order mark is dropped. The
- * delimiter is detected from the header line (German Excel writes `;`).
- * Written cells that a spreadsheet would run as a formula are neutralised.
+ * ("") and line breaks; CRLF or LF; a byte-order mark is dropped. Files are
+ * decoded strictly in their encoding (./encoding.ts). The delimiter is
+ * detected from the header line (German Excel writes `;`). Written text from
+ * the API that a spreadsheet would run as a formula is neutralised; the
+ * user's own cells are written as they were read.
  */
 import { createReadStream } from "node:fs";
+import { strictDecoder, type Encoding } from "./encoding.ts";
 import { needsNeutralising } from "../shared/sheet/text.ts";
 import type { Cell } from "../shared/sheet/protocol.ts";
 import type { Bilingual } from "../shared/i18n/language.ts";
@@ -157,19 +160,24 @@ function firstLineEnd(s: string): number {
   return -1;
 }
 
-/** Records of a file, read in pieces: memory stays bounded whatever the file's size. */
-export async function* readCsv(path: string, onDelimiter?: (d: Delimiter) => void): AsyncGenerator<string[]> {
+/**
+ * Records of a file, read in pieces: memory stays bounded whatever the file's
+ * size. Decoded strictly (UTF-8 unless told otherwise): bytes that are not
+ * valid in the encoding throw EncodingError instead of becoming U+FFFD.
+ */
+export async function* readCsv(path: string, onDelimiter?: (d: Delimiter) => void, encoding: Encoding = "utf-8"): AsyncGenerator<string[]> {
   const parser = new CsvParser();
+  const decoder = strictDecoder(encoding);
   let told = false;
-  for await (const chunk of createReadStream(path, { encoding: "utf8", highWaterMark: 64 * 1024 })) {
-    const records = parser.push(chunk as string);
+  for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
+    const records = parser.push(decoder.push(chunk as Buffer));
     if (!told && parser.delimiter) {
       told = true;
       onDelimiter?.(parser.delimiter);
     }
     yield* records;
   }
-  const rest = parser.end();
+  const rest = [...parser.push(decoder.end()), ...parser.end()];
   if (!told && parser.delimiter) onDelimiter?.(parser.delimiter);
   yield* rest;
 }
@@ -201,15 +209,25 @@ export function parseCsvNumber(s: string, delimiter: Delimiter): number | null {
   return Number.isFinite(n) && formatCsvNumber(n, delimiter) === s ? n : null;
 }
 
-/** One CSV line (with CRLF, as RFC 4180 has it). Text that would run as a formula gets a leading apostrophe. */
-export function formatRow(cells: readonly Cell[], delimiter: Delimiter): string {
-  return cells.map((c) => formatCell(c, delimiter)).join(delimiter) + "\r\n";
+/**
+ * One CSV line (with CRLF, as RFC 4180 has it). Text that would run as a
+ * formula gets a leading apostrophe, except in the first `userCells` cells:
+ * those are the user's own input, written back as they were read (a `-5` or
+ * a header `+/- Umsatz` is the user's, and a rerun must find it unchanged).
+ */
+export function formatRow(cells: readonly Cell[], delimiter: Delimiter, userCells = 0): string {
+  return cells.map((c, i) => (i < userCells ? quoteCell(String(c ?? ""), delimiter) : formatCell(c, delimiter))).join(delimiter) + "\r\n";
 }
 
+/** A cell of API text (or a number): neutralised, then quoted where needed. */
 export function formatCell(c: Cell, delimiter: Delimiter): string {
   if (c === null || c === undefined) return "";
   if (typeof c === "number") return formatCsvNumber(c, delimiter);
   if (typeof c === "boolean") return c ? "TRUE" : "FALSE";
-  const s = needsNeutralising(c) ? "'" + c : c;
+  return quoteCell(needsNeutralising(c) ? "'" + c : c, delimiter);
+}
+
+/** Text as one CSV field, unchanged: quoted when it holds a delimiter, a quote or a line break. */
+function quoteCell(s: string, delimiter: Delimiter): string {
   return /[",;\t\r\n]/.test(s) || s.includes(delimiter) ? `"${s.replace(/"/g, '""')}"` : s;
 }

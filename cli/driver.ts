@@ -30,6 +30,8 @@ export interface NodeDriverOptions {
   initialParallel?: number;
   /** Every answer that came from the network (never one replayed from the journal), as it arrives. */
   onAnswer?: (req: HttpRequest, res: HttpResponse) => void;
+  /** Right before a request goes to the network (the CLI's intent journal records what may be charged). */
+  beforeSend?: (req: HttpRequest) => void;
 }
 
 /**
@@ -85,7 +87,7 @@ function tracker() {
   return t;
 }
 
-export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJournal(): void; limiter: AimdLimiter } {
+export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJournal(all?: boolean): void; limiter: AimdLimiter } {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const cap = opts.cacheEntries ?? 20_000;
   const capChars = opts.cacheChars ?? DEFAULT_CACHE_CHARS;
@@ -96,6 +98,7 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
   const parallel = Math.max(1, Math.floor(opts.parallel ?? DEFAULT_PARALLEL));
   const flight = tracker();
   const net = limitedHttp(async (r) => {
+    opts.beforeSend?.(r);
     flight.begin();
     try {
       const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
@@ -164,9 +167,11 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
       for (const [k, v] of Object.entries(entries)) (v === null ? store.delete(k) : store.set(k, v));
     },
     limiter: net.limiter,
-    clearJournal: () => {
-      replay.clear();
-      if (opts.journal) appendFileSync(opts.journal, "", { flag: "w" });
+    // Answers journalled by an earlier run and not asked for again yet stay (at most the requests of the chunk
+    // that run did not finish), unless `all`: a run that starts over on a changed input may still ask them later.
+    clearJournal: (all = false) => {
+      if (all) replay.clear();
+      if (opts.journal) appendFileSync(opts.journal, [...replay].map(([s, r]) => JSON.stringify({ s, r }) + "\n").join(""), { flag: "w" });
     },
   };
 }

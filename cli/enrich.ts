@@ -9,16 +9,24 @@
  * point resumes from the last checkpoint (the partial file is cut back to
  * it). Answers paid for in an unfinished chunk are journalled
  * (OUT.journal.jsonl) and read back, so nothing is bought twice. Every paid
- * answer received is also counted in OUT.spent the moment it arrives (never
- * a replayed one), so the summary's credits are what the service charged
- * across an interrupted run and its resume. A company's
- * profile is bought once per run: the output cells of every company done are
- * kept (RunMemo), rebuilt on resume from the rows already written and from
- * the finished rows of an earlier OUT. When the run completes, OUT.partial
- * replaces OUT. A rerun reads the earlier OUT and only works on rows that are
- * new or failed (or out of credits).
+ * request is written down before it is sent and its answer when it arrives
+ * (the intent journal OUT.spent, ./ledger.ts), so the summary's credits are
+ * the whole job's charge across an interrupted run and its resume, with what
+ * a crash may have cost named. A resume is recognised by the input's
+ * content (a hash), never its mtime: a `touch` or a re-save resumes. A
+ * company's profile is bought once per run: the output cells of every
+ * company done are kept (RunMemo), rebuilt on resume from the rows already
+ * written and from the finished rows of an earlier OUT. When the run
+ * completes, OUT.partial replaces OUT. A rerun reads the earlier OUT and
+ * pairs its rows with the input's by row key (shared/enrich/row-key.ts), not
+ * by position: a row inserted, deleted or moved keeps its own company, an
+ * edited row is new work, and an OUT of another list with the same columns
+ * is used only for the rows the two lists share. It then only works on rows
+ * that are new or failed (or out of credits). OUT.lock keeps a second
+ * process off the same output.
  */
-import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync, readFileSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, fsyncSync, openSync, readSync, realpathSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { resolve as resolvePath } from "node:path";
 import { createInterface } from "node:readline";
 import { runAsync } from "../shared/core/drivers.ts";
@@ -29,15 +37,18 @@ import { detectColumns, INPUT_ROLES, type ColumnMapping } from "../shared/enrich
 import { fieldNeeds, selectFields, type FieldDef } from "../shared/enrich/fields.ts";
 import { enrichChunk, keyAnswer, taskFromRow, type RowTask } from "../shared/enrich/chunk.ts";
 import { hash, outOfCreditsResult, selectRows, taskWithPrevious, type Rerun } from "../shared/enrich/job.ts";
+import { pairByKey, rowKey } from "../shared/enrich/row-key.ts";
 import { isoDay, isOutputHeader, outputCells, outputHeader, readPrevious, readResult, type PreviousRow, type RowResult } from "../shared/enrich/rows.ts";
 import { EnrichEstimator, type EnrichEstimate } from "../shared/enrich/estimate.ts";
 import { RunMemo, type KeyAnswer } from "../shared/enrich/memo.ts";
 import { coreDeps } from "../shared/enrich/run.ts";
 import { normaliseKey } from "../shared/batch/normalise.ts";
-import { requestCredits } from "../shared/functions/guard.ts";
 import type { ResolveQuery } from "../shared/api/schemas.ts";
 import { CsvError, formatRow, parseCsvNumber, readCsv, type Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
+import { detectEncoding, encodingFromBom, EncodingError, type Encoding } from "./encoding.ts";
+import { SpendLedger } from "./ledger.ts";
+import { acquireLock } from "./lock.ts";
 import { collectGarbage } from "./memory.ts";
 import { EXIT, ROLE_LABEL, msg, type Summary } from "./i18n.ts";
 
@@ -53,6 +64,8 @@ export interface EnrichArgs {
   lang: Language;
   /** Requests in flight at once (cli/driver.ts DEFAULT_PARALLEL when absent). */
   parallel?: number;
+  /** The input's encoding; detected (./encoding.ts) when absent. */
+  encoding?: Encoding;
 }
 
 export interface Io {
@@ -62,6 +75,8 @@ export interface Io {
   progress?(done: number, total: number): void;
   /** Ask a yes/no question on the terminal; undefined when there is none. */
   ask?(question: string): Promise<boolean>;
+  /** Milliseconds between progress lines on stderr (when it is not a terminal: CI, cron); none when absent. */
+  progressEveryMs?: number;
 }
 
 export class ExitError extends Error {
@@ -75,14 +90,34 @@ interface Prepared {
   delimiter: Delimiter;
   mapping: ColumnMapping;
   fields: FieldDef[];
+  encoding: Encoding;
+  /**
+   * The output starts with a UTF-8 byte-order mark when the input had a mark
+   * or was not UTF-8: the output is always UTF-8 (Windows-1252 cannot hold
+   * every company name), and the mark makes Excel read it as such.
+   */
+  bom: boolean;
 }
 
-async function readHeader(path: string, lang: Language): Promise<Prepared & { fieldsIds?: string[] }> {
+/** The first bytes of a file (for its byte-order mark). */
+function head(path: string): Uint8Array {
+  const fd = openSync(path, "r");
+  try {
+    const b = Buffer.alloc(3);
+    return b.subarray(0, readSync(fd, b, 0, 3, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function readHeader(path: string, lang: Language, given?: Encoding): Promise<Omit<Prepared, "mapping" | "fields">> {
   if (!existsSync(path)) throw new ExitError(EXIT.INPUT, msg.noFile[lang](path));
   let delimiter: Delimiter = ",";
   try {
-    for await (const rec of readCsv(path, (d) => (delimiter = d))) {
-      return { header: rec, delimiter, mapping: {}, fields: [] };
+    const encoding = given ?? detectEncoding(path);
+    const bom = encoding !== "utf-8" || encodingFromBom(head(path)) !== null;
+    for await (const rec of readCsv(path, (d) => (delimiter = d), encoding)) {
+      return { header: rec, delimiter, encoding, bom };
     }
   } catch (e) {
     throw csvExit(e, path, lang);
@@ -92,12 +127,13 @@ async function readHeader(path: string, lang: Language): Promise<Prepared & { fi
 
 function csvExit(e: unknown, path: string, lang: Language): unknown {
   if (e instanceof CsvError) return new ExitError(EXIT.INPUT, msg.badCsv[lang](path, e.line, e.text[lang]));
+  if (e instanceof EncodingError) return new ExitError(EXIT.INPUT, msg.badEncoding[lang](path, e.encoding));
   if ((e as NodeJS.ErrnoException)?.code === "ENOENT" || (e as NodeJS.ErrnoException)?.code === "EISDIR") return new ExitError(EXIT.INPUT, msg.noFile[lang](path));
   return e;
 }
 
 async function prepare(args: EnrichArgs): Promise<Prepared> {
-  const p = await readHeader(args.input, args.lang);
+  const p = await readHeader(args.input, args.lang, args.encoding);
   const mapping = detectColumns(p.header).mapping;
   if (mapping.name === undefined && mapping.id === undefined) {
     throw new ExitError(EXIT.INPUT, msg.noNameColumn[args.lang](p.header.join(", ")));
@@ -132,18 +168,52 @@ const outputOf = (rec: readonly string[], inputWidth: number, width: number, del
 
 interface Line { index: number; row: string[]; prevCells: Cell[] | null; previous: PreviousRow | null }
 
-/** Input rows (after the header) paired with the earlier output's rows, in chunks. */
-async function* chunks(path: string, previousPath: string | null, inputWidth: number, width: number, skip: number, size = CHUNK_ROWS) {
-  const input = readCsv(path);
+/**
+ * An earlier output's rows, paired with the input's rows by row key: for each
+ * input row, the output cells the earlier run left for the same input (in
+ * order of occurrence among duplicates), or none (a new or edited row).
+ * Rows of the earlier output that no input row has any more are not carried
+ * over. Kept as one JSON string per earlier row, so that a 100,000-row
+ * rerun stays small.
+ */
+interface Earlier {
+  /** Per input data row, the index into `cells`, or null. */
+  pairing: (number | null)[];
+  cells: string[];
+}
+
+/** Earlier outputs, the newest first (among rows with the same key, the first file's pair first). */
+async function loadEarlier(outs: readonly string[], input: string, p: Prepared): Promise<Earlier> {
+  const width = p.fields.length;
+  const keys: string[] = [];
+  const cells: string[] = [];
+  for (const out of outs) {
+    let delimiter: Delimiter = ",";
+    let first = true;
+    for await (const rec of readCsv(out, (d) => (delimiter = d))) {
+      if (first) { first = false; continue; }
+      keys.push(rowKey(rec.slice(0, p.header.length), p.mapping));
+      cells.push(JSON.stringify(outputOf(rec, p.header.length, width, delimiter)));
+    }
+  }
+  const current: string[] = [];
+  let first = true;
+  for await (const row of readCsv(input, undefined, p.encoding)) {
+    if (first) { first = false; continue; }
+    current.push(rowKey(row, p.mapping));
+  }
+  return { pairing: pairByKey(keys, current), cells };
+}
+
+/** Input rows (after the header) with what the earlier output left for them, in chunks. */
+async function* chunks(path: string, encoding: Encoding, earlier: Earlier | null, width: number, skip: number, size = CHUNK_ROWS) {
+  const input = readCsv(path, undefined, encoding);
   await input.next(); // header
-  let prevDelimiter: Delimiter = ",";
-  const prev = previousPath ? readCsv(previousPath, (d) => (prevDelimiter = d)) : null;
-  if (prev) await prev.next();
   let index = 0;
   let batch: Line[] = [];
   for await (const row of input) {
-    const p = prev ? await prev.next() : null;
-    const prevCells = p && !p.done ? outputOf(p.value, inputWidth, width, prevDelimiter) : null;
+    const at = earlier?.pairing[index];
+    const prevCells = at != null ? (JSON.parse(earlier!.cells[at]) as Cell[]) : null;
     if (index >= skip) batch.push({ index, row, prevCells, previous: prevCells ? readPrevious(prevCells, width) : null });
     index++;
     if (batch.length >= size) {
@@ -167,10 +237,11 @@ function chunkTasks(batch: Line[], mapping: ColumnMapping, rerun: Rerun, now: nu
 }
 
 interface Checkpoint {
-  v: 1;
+  v: 2;
   input: string;
-  size: number;
-  mtimeMs: number;
+  /** The input's content (SHA-256): a resume is the same content, whatever its mtime. */
+  content: string;
+  encoding: Encoding;
   sig: string;
   rowsDone: number;
   bytesDone: number;
@@ -181,13 +252,41 @@ interface Checkpoint {
 }
 
 function paths(out: string) {
-  return { partial: out + ".partial", checkpoint: out + ".checkpoint.json", journal: out + ".journal.jsonl", resolved: out + ".resolved.jsonl", spent: out + ".spent" };
+  return { partial: out + ".partial", checkpoint: out + ".checkpoint.json", journal: out + ".journal.jsonl", resolved: out + ".resolved.jsonl", spent: out + ".spent", lock: out + ".lock" };
+}
+
+/** The side files of every output end so: a file named so is never an input list. */
+const SIDE_SUFFIXES = Object.values(paths("")).concat(".tmp");
+
+/** The file's path with symbolic links resolved (as given when it does not exist). */
+function realPath(f: string): string {
+  try {
+    return realpathSync(f);
+  } catch {
+    return resolvePath(f);
+  }
+}
+
+/** The input is not the output, nor a side file of it, nor the unfinished output of another run. */
+function checkInputIsNoOutput(input: string, out: string, lang: Language) {
+  const real = realPath(input);
+  if (real === realPath(out)) throw new ExitError(EXIT.USAGE, msg.sameFile[lang]);
+  const own = Object.values(paths(out)).some((f) => realPath(f) === real);
+  const other = SIDE_SUFFIXES.some((x) => real.endsWith(x) && existsSync(real.slice(0, -x.length) + ".checkpoint.json"));
+  if (own || other) throw new ExitError(EXIT.USAGE, msg.sideFile[lang](input));
+}
+
+/** SHA-256 of a file's bytes, read in pieces. */
+async function contentHash(path: string): Promise<string> {
+  const h = createHash("sha256");
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) h.update(chunk as Buffer);
+  return h.digest("hex");
 }
 
 function loadCheckpoint(file: string): Checkpoint | null {
   try {
     const cp = JSON.parse(readFileSync(file, "utf8")) as Checkpoint;
-    return cp.v === 1 ? cp : null;
+    return cp.v === 2 ? cp : null;
   } catch {
     return null;
   }
@@ -198,12 +297,16 @@ function saveCheckpoint(file: string, cp: Checkpoint) {
   renameSync(file + ".tmp", file);
 }
 
-/** The earlier output may be reused when it is this input's enrichment with these fields. */
+/**
+ * The earlier output may be reused when it has this input's columns and these
+ * fields (its rows are then paired with the input's by key). A header cell
+ * with a leading apostrophe is one an earlier version neutralised.
+ */
 async function usablePrevious(out: string, p: Prepared): Promise<boolean> {
   if (!existsSync(out)) return false;
   try {
     for await (const rec of readCsv(out)) {
-      const same = p.header.every((h, i) => rec[i] === h);
+      const same = p.header.every((h, i) => rec[i] === h || rec[i] === "'" + h);
       return same && isOutputHeader(rec.slice(p.header.length), p.fields);
     }
   } catch {
@@ -216,13 +319,15 @@ interface Pass {
   estimate: EnrichEstimate;
   /** The distinct queries still to resolve, in file order. */
   queries: ResolveQuery[];
+  /** Data rows of the input. */
+  inputRows: number;
 }
 
 /**
  * Read the file once: the estimate, the names to resolve, and (into `memo`)
  * the finished rows of the earlier output that this run does not redo.
  */
-async function estimatePass(args: EnrichArgs, p: Prepared, previous: string | null, skip: number, now: number, memo: RunMemo): Promise<Pass> {
+async function estimatePass(args: EnrichArgs, p: Prepared, earlier: Earlier | null, skip: number, now: number, memo: RunMemo): Promise<Pass> {
   const est = new EnrichEstimator({ mapping: p.mapping, fields: args.fields, mode: args.mode, maxBatch: 100 }, memo);
   const queries: ResolveQuery[] = [];
   const width = p.fields.length;
@@ -230,15 +335,17 @@ async function estimatePass(args: EnrichArgs, p: Prepared, previous: string | nu
     const r = line.prevCells ? readResult(line.prevCells, width) : null;
     if (r) memo.rememberRow(base, r);
   };
+  let inputRows = skip;
   try {
-    for await (const batch of chunks(args.input, previous, p.header.length, width, skip)) {
+    for await (const batch of chunks(args.input, p.encoding, earlier, width, skip)) {
+      inputRows += batch.length;
       est.add(chunkTasks(batch, p.mapping, args.rerun, now, remember).tasks, (t) => queries.push(t.query!));
       collectGarbage();
     }
   } catch (e) {
     throw csvExit(e, args.input, args.lang);
   }
-  return { estimate: est.result(), queries };
+  return { estimate: est.result(), queries, inputRows };
 }
 
 export function printEstimate(e: EnrichEstimate, lang: Language, line: (s: string) => void) {
@@ -249,9 +356,15 @@ export function printEstimate(e: EnrichEstimate, lang: Language, line: (s: strin
 /** `company-data estimate enrich`: spends nothing and needs no key. */
 export async function estimateCommand(args: EnrichArgs, io: Io): Promise<number> {
   const p = await prepare(args);
-  const previous = args.output && (await usablePrevious(args.output, p)) ? args.output : null;
+  let earlier: Earlier | null = null;
+  try {
+    earlier = args.output && (await usablePrevious(args.output, p)) ? await loadEarlier([args.output], args.input, p) : null;
+  } catch (e) {
+    throw csvExit(e, args.input, args.lang);
+  }
   io.err(msg.columns[args.lang](describeMapping(p, args.lang)));
-  const { estimate: e } = await estimatePass(args, p, previous, 0, Date.now(), new RunMemo(fieldNeeds(p.fields)));
+  if (p.encoding !== "utf-8") io.err(msg.encodingUsed[args.lang](p.encoding));
+  const { estimate: e } = await estimatePass(args, p, earlier, 0, Date.now(), new RunMemo(fieldNeeds(p.fields)));
   printEstimate(e, args.lang, io.out);
   return EXIT.OK;
 }
@@ -273,7 +386,7 @@ function loadResolved(file: string, memo: RunMemo) {
 /** The rows this run already wrote (a resume): their resolves and companies are not bought again. */
 async function rememberPartial(args: EnrichArgs, p: Prepared, partial: string, rows: number, memo: RunMemo) {
   if (rows <= 0) return;
-  const input = readCsv(args.input);
+  const input = readCsv(args.input, undefined, p.encoding);
   let doneDelimiter: Delimiter = ",";
   const done = readCsv(partial, (d) => (doneDelimiter = d));
   await input.next();
@@ -289,32 +402,104 @@ async function rememberPartial(args: EnrichArgs, p: Prepared, partial: string, r
   await done.return?.(undefined);
 }
 
+/** The state of the enrichment running in this process, for the progress line and the Ctrl-C summary. */
+interface RunState {
+  phase: "resolve" | "rows";
+  namesDone: number;
+  namesTotal: number;
+  rowsDone: number;
+  rowsTotal: number;
+  ledger: SpendLedger;
+}
+
+let running: RunState | null = null;
+
+/**
+ * One line on where the running enrichment stands (rows done, credits so
+ * far); null when none runs. `settled`: no request is in flight any more (after
+ * Ctrl-C), so paid requests without an answer are lost ones, named as such;
+ * while running they are only in flight, and not counted yet.
+ */
+export function runStatus(lang: Language, settled = false): string | null {
+  const r = running;
+  if (!r) return null;
+  const c = r.ledger.charge();
+  const [spent, lost] = settled ? [c.answered + c.unanswered, c.unanswered] : [c.answered, 0];
+  return r.phase === "resolve"
+    ? msg.progressNames[lang](r.namesDone, r.namesTotal, spent, lost)
+    : msg.progressRows[lang](r.rowsDone, r.rowsTotal, spent, lost);
+}
+
 /** `company-data enrich`. */
 export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, interactive: boolean): Promise<number> {
   const lang = args.lang;
   const out = args.output!;
-  if (resolvePath(out) === resolvePath(args.input)) throw new ExitError(EXIT.USAGE, msg.sameFile[lang]);
-  const p = await prepare(args);
+  checkInputIsNoOutput(args.input, out, lang);
   const files = paths(out);
-  const st = statSync(args.input);
+  let lock: ReturnType<typeof acquireLock>;
+  try {
+    lock = acquireLock(files.lock);
+  } catch (e) {
+    // The output's folder is missing or not writable: said before anything is read or spent.
+    const code = (e as NodeJS.ErrnoException)?.code;
+    if (code === "ENOENT" || code === "EACCES" || code === "EROFS" || code === "ENOTDIR") throw new ExitError(EXIT.USAGE, msg.cannotWrite[lang](out));
+    throw e;
+  }
+  if (!lock.ok) throw new ExitError(EXIT.LOCKED, msg.locked[lang](out, lock.owner?.pid ?? null, files.lock));
+  const progress = io.progressEveryMs ? setInterval(() => { const s = runStatus(lang); if (s) io.err(s); }, io.progressEveryMs) : null;
+  progress?.unref();
+  try {
+    return await enrichLocked(args, ctx, io, interactive, files);
+  } finally {
+    if (progress) clearInterval(progress);
+    running = null;
+    lock.release();
+  }
+}
+
+async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactive: boolean, files: ReturnType<typeof paths>): Promise<number> {
+  const lang = args.lang;
+  const out = args.output!;
+  const p = await prepare(args);
+  const content = await contentHash(args.input);
   const sig = hash(JSON.stringify([p.fields.map((f) => f.id), p.mapping, args.mode, args.rerun]));
   let cp = loadCheckpoint(files.checkpoint);
-  const resuming = !!cp && cp.input === resolvePath(args.input) && cp.size === st.size && cp.mtimeMs === st.mtimeMs && cp.sig === sig &&
+  const resuming = !!cp && cp.input === resolvePath(args.input) && cp.content === content && cp.encoding === p.encoding && cp.sig === sig &&
     existsSync(files.partial) && statSync(files.partial).size >= cp.bytesDone;
+  // The input's content changed since an interrupted run of the same job (same input file, output, fields and
+  // options: the user fixed a row after Ctrl-C): the job starts over, but nothing it paid for is lost. Its rows
+  // written so far are read back as an earlier output (paired by key), its resolutions and answers are kept,
+  // and its intent journal goes on.
+  const restart = !resuming && !!cp && cp.input === resolvePath(args.input) && cp.sig === sig && existsSync(files.partial) && statSync(files.partial).size >= cp.bytesDone;
+  if (restart) truncateSync(files.partial, cp!.bytesDone);
   if (!resuming) {
     cp = {
-      v: 1, input: resolvePath(args.input), size: st.size, mtimeMs: st.mtimeMs, sig, rowsDone: 0, bytesDone: 0,
+      v: 2, input: resolvePath(args.input), content, encoding: p.encoding, sig, rowsDone: 0, bytesDone: 0,
       previous: await usablePrevious(out, p), outOfCredits: false,
     };
   }
   const checkpoint = cp!;
-  const previous = checkpoint.previous ? out : null;
+  let earlier: Earlier | null = null;
+  try {
+    const sources = restart && (await usablePrevious(files.partial, p)) ? [files.partial] : [];
+    // (Checked again on a resume: the earlier output may have been moved or edited meanwhile; its rows pair by key either way.)
+    if (checkpoint.previous && (resuming ? await usablePrevious(out, p) : true)) sources.push(out);
+    earlier = sources.length ? await loadEarlier(sources, args.input, p) : null;
+  } catch (e) {
+    throw csvExit(e, args.input, lang);
+  }
   const width = p.fields.length;
   io.err(msg.columns[lang](describeMapping(p, lang)));
-  if (resuming) io.err(msg.resuming[lang](checkpoint.rowsDone));
+  if (p.encoding !== "utf-8") io.err(msg.encodingUsed[lang](p.encoding));
+  // The intent journal of the whole job: continued on a resume, so its summary covers every run.
+  const ledger = new SpendLedger(files.spent, resuming || restart);
+  const sofar = ledger.charge();
+  if (resuming) io.err(msg.resuming[lang](checkpoint.rowsDone, sofar.answered + sofar.unanswered, sofar.unanswered));
+  if (restart) io.err(msg.restarting[lang](sofar.answered + sofar.unanswered, sofar.unanswered));
 
   // What this run already has: resolutions, and the rows written before a kill.
   const memo = new RunMemo(fieldNeeds(p.fields));
+  if (restart) loadResolved(files.resolved, memo);
   if (resuming) {
     truncateSync(files.partial, checkpoint.bytesDone);
     loadResolved(files.resolved, memo);
@@ -325,8 +510,8 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
     }
   }
 
-  // The estimate comes first, and nothing is spent before the answer.
-  const { estimate: e, queries } = await estimatePass(args, p, previous, checkpoint.rowsDone, Date.now(), memo);
+  // The estimate comes first (on a resume: of what is left), and nothing is spent before the answer.
+  const { estimate: e, queries, inputRows } = await estimatePass(args, p, earlier, checkpoint.rowsDone, Date.now(), memo);
   printEstimate(e, lang, io.err);
   collectGarbage();
   if (e.credits > 0 && !args.yes) {
@@ -335,39 +520,33 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   }
 
   const parallel = args.parallel ?? DEFAULT_PARALLEL;
-  // Credits are counted where answers arrive, not by onSpend: a resume replays journalled answers,
-  // which onSpend would count a second time, and answers that came in during a Ctrl-C were never seen by it.
-  if (!resuming) writeFileSync(files.spent, "");
-  const driver = nodeDriver({
-    journal: files.journal,
-    parallel,
-    onAnswer: (req, res) => {
-      const c = res.status >= 200 && res.status < 300 ? requestCredits(req) : 0;
-      if (c > 0) appendFileSync(files.spent, c + "\n");
-    },
-  });
+  const driver = nodeDriver({ journal: files.journal, parallel, beforeSend: ledger.beforeSend, onAnswer: ledger.onAnswer });
+  const state: RunState = { phase: "resolve", namesDone: 0, namesTotal: queries.length, rowsDone: checkpoint.rowsDone, rowsTotal: inputRows, ledger };
+  running = state;
 
   if (!resuming) {
-    writeFileSync(files.partial, formatRow([...p.header, ...outputHeader(p.fields, lang, p.header)], p.delimiter));
-    writeFileSync(files.resolved, "");
+    writeFileSync(files.partial, (p.bom ? "\ufeff" : "") + formatRow([...p.header, ...outputHeader(p.fields, lang, p.header)], p.delimiter, p.header.length));
+    // A restart keeps the resolutions and the journalled answers: they answer the same questions again.
+    if (!restart) writeFileSync(files.resolved, "");
     checkpoint.bytesDone = statSync(files.partial).size;
     saveCheckpoint(files.checkpoint, checkpoint);
-    driver.clearJournal();
+    if (!restart) driver.clearJournal(true);
   }
 
   // Resolve phase: every name still unknown, in full batch calls, before the first row.
   if (!checkpoint.outOfCredits && !checkpoint.resolved) {
-    checkpoint.outOfCredits = await resolvePhase(ctx, driver, args, p, memo, queries, files.resolved, parallel);
+    checkpoint.outOfCredits = await resolvePhase(ctx, driver, args, p, memo, queries, files.resolved, parallel, state);
     checkpoint.resolved = true;
     saveCheckpoint(files.checkpoint, checkpoint);
     driver.clearJournal();
   }
+  state.phase = "rows";
 
   const fd = openSync(files.partial, "a");
   let total = e.rows;
   let done = 0;
   try {
-    for await (const batch of chunks(args.input, previous, p.header.length, width, checkpoint.rowsDone)) {
+    for await (const batch of chunks(args.input, p.encoding, earlier, width, checkpoint.rowsDone)) {
       const { tasks, selected } = chunkTasks(batch, p.mapping, args.rerun, Date.now());
       let results: RowResult[];
       if (checkpoint.outOfCredits) {
@@ -383,8 +562,9 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
       batch.forEach((b, k) => {
         const r = selected.has(k) ? byIndex.get(b.index) : undefined;
         const cells: Cell[] = r ? outputCells(r, width, lang) : (b.prevCells ?? new Array(width + 3).fill(""));
-        const inputCells = [...b.row, ...new Array(Math.max(0, p.header.length - b.row.length)).fill("")].slice(0, Math.max(p.header.length, b.row.length));
-        text += formatRow([...inputCells.slice(0, p.header.length), ...cells], p.delimiter);
+        const inputCells = [...b.row, ...new Array(Math.max(0, p.header.length - b.row.length)).fill("")].slice(0, p.header.length);
+        // The user's cells as they were read; only the API's text is neutralised.
+        text += formatRow([...inputCells, ...cells], p.delimiter, p.header.length);
       });
       // Output first, then the checkpoint: a kill in between only repeats this chunk, from the journal.
       writeSync(fd, text);
@@ -393,6 +573,7 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
       checkpoint.bytesDone += Buffer.byteLength(text);
       saveCheckpoint(files.checkpoint, checkpoint);
       driver.clearJournal();
+      state.rowsDone = checkpoint.rowsDone;
       done += tasks.length;
       total = Math.max(total, done);
       io.progress?.(done, total);
@@ -405,10 +586,11 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   }
   // Counted from the file: rows done before a resume are in it too.
   const counts = await countOutcomes(files.partial, p.header.length, width);
-  const credits = spentCredits(files.spent);
+  const charge = ledger.charge();
+  ledger.close();
   renameSync(files.partial, out);
   for (const f of [files.checkpoint, files.journal, files.resolved, files.spent]) if (existsSync(f)) unlinkSync(f);
-  const summary: Summary = { ...counts, credits, out };
+  const summary: Summary = { ...counts, credits: charge.answered + charge.unanswered, unanswered: charge.unanswered, out };
   if (counts.outOfCredits > 0) {
     io.err(msg.outOfCredits[lang](summary));
     return EXIT.OUT_OF_CREDITS;
@@ -426,8 +608,9 @@ export const RESOLVE_GROUP_CALLS = 10;
  * the resolutions file as its group returns. Returns true when the credits
  * ran out (the rows are then marked, keeping what is known).
  */
-async function resolvePhase(ctx: OpContext, driver: ReturnType<typeof nodeDriver>, args: EnrichArgs, p: Prepared, memo: RunMemo, queries: ResolveQuery[], file: string, parallel: number): Promise<boolean> {
+async function resolvePhase(ctx: OpContext, driver: ReturnType<typeof nodeDriver>, args: EnrichArgs, p: Prepared, memo: RunMemo, queries: ResolveQuery[], file: string, parallel: number, state: RunState): Promise<boolean> {
   const todo = queries.filter((query) => memo.pendingKey({ index: 0, query, id: null, confidence: null }) !== null);
+  state.namesTotal = todo.length;
   // Groups of whole batch calls; at most RESOLVE_GROUP_CALLS at a time keeps the answers held at once (and RSS) small.
   const group = ctx.maxBatch * Math.max(1, Math.min(parallel, RESOLVE_GROUP_CALLS));
   const fd = openSync(file, "a");
@@ -448,6 +631,7 @@ async function resolvePhase(ctx: OpContext, driver: ReturnType<typeof nodeDriver
       });
       writeSync(fd, lines);
       fsyncSync(fd);
+      state.namesDone = Math.min(todo.length, at + group);
       collectGarbage();
       // Names whose call failed otherwise are asked again with their chunk.
       if (outOfCredits) return true;
@@ -456,14 +640,6 @@ async function resolvePhase(ctx: OpContext, driver: ReturnType<typeof nodeDriver
     closeSync(fd);
   }
   return false;
-}
-
-/** Credits of the paid answers received by this run and the runs it resumes (one number a line; a torn last line is skipped). */
-function spentCredits(file: string): number {
-  if (!existsSync(file)) return 0;
-  let sum = 0;
-  for (const line of readFileSync(file, "utf8").split("\n")) if (/^\d+$/.test(line)) sum += Number(line);
-  return sum;
 }
 
 /** Every data row of the output falls in exactly one of these counts. */

@@ -7,6 +7,11 @@ const n = groupDigits;
 const credits = (k: number, lang: Language) => countText(k, NOUNS.credit, lang);
 const requests = (k: number, lang: Language) => countText(k, NOUNS.request, lang);
 const rows = (k: number, lang: Language) => countText(k, NOUNS.row, lang);
+/** ", of which up to 12 credits for answers that never arrived": the part of a charge a crash or timeout may have cost. */
+const lostText = (k: number, lang: Language) =>
+  k <= 0 ? "" : lang === "de"
+    ? `, davon bis zu ${credits(k, "de")} für Antworten, die nie ankamen (Abbruch, Zeitüberschreitung)`
+    : `, of which up to ${credits(k, "en")} for answers that never arrived (interruption, timeout)`;
 
 export const EXIT = {
   OK: 0,
@@ -17,6 +22,8 @@ export const EXIT = {
   KEY: 5,
   SERVICE: 6,
   NOT_CONFIRMED: 7,
+  /** Another run is writing the same output (OUT.lock). */
+  LOCKED: 8,
   INTERRUPTED: 130,
 } as const;
 
@@ -31,6 +38,7 @@ Usage:
   company-data search QUERY [--size N]
   company-data account
   company-data fields
+  company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP server (mcp/README.md)
 
 Options:
   --lang de|en     language of messages and data labels (default: from LANG, else de)
@@ -40,26 +48,33 @@ Options:
   --yes            spend without asking (for scripts)
   --parallel N     ceiling of requests and of paid credits in flight (default 32;
                    also COMPANY_DATA_PARALLEL); a hard kill costs at most that many credits
+  --encoding ENC   the input's encoding: utf-8, utf-16le, utf-16be, windows-1252
+                   (default: detected; the output is always UTF-8)
   --help           this text
 
-Input: a CSV file (comma or semicolon, UTF-8) with a header row; a name column
+Input: a CSV file (comma or semicolon; UTF-8, UTF-16 with byte-order mark or
+Windows-1252 as German Excel saves "CSV") with a header row; a name column
 (Firma, Firmenname, Unternehmen, Company, Name) and optional city (Ort, Stadt,
 City), postcode (PLZ, Zip, Postcode), register (Handelsregister, HRB, Register)
 or company id (ID, Firmen-ID, Company ID) columns.
 The output holds the input columns, then status, match confidence, the fields
 and the as-of date. An interrupted run resumes where it stopped when started
-again with the same arguments; rows already done are not paid again.
+again with the same arguments; rows already done are not paid again. A rerun
+pairs rows with the earlier output by their input (name, city, ...), not by
+position.
 
 Environment:
   COMPANY_DATA_API_KEY   the API key (required)
   COMPANY_DATA_BASE_URL  default https://api.implisense.com (http:// only for
                          127.0.0.1, localhost or [::1])
   COMPANY_DATA_PARALLEL  requests in flight at once (see --parallel)
+  COMPANY_DATA_PROGRESS_SECONDS  seconds between progress lines when stderr is
+                         not a terminal (default 5)
 
 Exit codes: 0 done, 1 internal error, 2 usage error, 3 bad input file,
 4 out of credits (rerun after a top-up to finish the rest), 5 API key missing
 or rejected, 6 service not reachable or failing, 7 not confirmed (nothing spent),
-130 interrupted (resumable).
+8 another run is writing the same output, 130 interrupted (resumable).
 `,
     de: `company-data: Firmendaten auf der Kommandozeile
 
@@ -70,6 +85,7 @@ Aufruf:
   company-data search SUCHE [--size N]
   company-data account
   company-data fields
+  company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP-Server (mcp/README.md)
 
 Optionen:
   --lang de|en     Sprache der Meldungen und Datenbezeichnungen (Standard: aus LANG, sonst de)
@@ -80,27 +96,34 @@ Optionen:
   --yes            ohne Rückfrage Credits ausgeben (für Skripte)
   --parallel N     Obergrenze gleichzeitiger Anfragen und bezahlter Credits unterwegs (Standard 32;
                    auch COMPANY_DATA_PARALLEL); ein harter Abbruch kostet höchstens so viele Credits
+  --encoding ZS    Zeichensatz der Eingabe: utf-8, utf-16le, utf-16be, windows-1252
+                   (Standard: erkannt; die Ausgabe ist immer UTF-8)
   --help           dieser Text
 
-Eingabe: eine CSV-Datei (Komma oder Semikolon, UTF-8) mit Kopfzeile; eine
+Eingabe: eine CSV-Datei (Komma oder Semikolon; UTF-8, UTF-16 mit
+Byte-Order-Mark oder Windows-1252, wie deutsches Excel "CSV" speichert) mit Kopfzeile; eine
 Namensspalte (Firma, Firmenname, Unternehmen, Company, Name) und optional Ort
 (Ort, Stadt, City), PLZ (PLZ, Postleitzahl, Zip), Register (Handelsregister,
 HRB, Register) oder Firmen-ID (ID, Firmen-ID, Company ID).
 Die Ausgabe enthält die Eingabespalten, dann Status, Trefferqualität, die
 Felder und das Stand-Datum. Ein unterbrochener Lauf setzt beim erneuten Start
 mit denselben Argumenten fort; erledigte Zeilen werden nicht erneut bezahlt.
+Ein erneuter Lauf ordnet die Zeilen der früheren Ausgabe über ihre Eingabe
+(Name, Ort, ...) zu, nicht über ihre Position.
 
 Umgebung:
   COMPANY_DATA_API_KEY   der API-Schlüssel (erforderlich)
   COMPANY_DATA_BASE_URL  Standard https://api.implisense.com (http:// nur für
                          127.0.0.1, localhost oder [::1])
   COMPANY_DATA_PARALLEL  gleichzeitige Anfragen (siehe --parallel)
+  COMPANY_DATA_PROGRESS_SECONDS  Sekunden zwischen Fortschrittszeilen, wenn
+                         stderr kein Terminal ist (Standard 5)
 
 Exit-Codes: 0 fertig, 1 interner Fehler, 2 Aufruffehler, 3 fehlerhafte
 Eingabedatei, 4 keine Credits mehr (nach dem Aufladen erneut starten, um den
 Rest zu erledigen), 5 API-Schlüssel fehlt oder abgelehnt, 6 Dienst nicht
 erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
-130 abgebrochen (fortsetzbar).
+8 ein anderer Lauf schreibt dieselbe Ausgabe, 130 abgebrochen (fortsetzbar).
 `,
   },
   unknownCommand: { en: (c: string) => `Unknown command "${c}". See company-data --help.`, de: (c: string) => `Unbekannter Befehl "${c}". Siehe company-data --help.` },
@@ -109,6 +132,25 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   badValue: { en: (o: string, v: string) => `Invalid value for ${o}: ${v}`, de: (o: string, v: string) => `Ungültiger Wert für ${o}: ${v}` },
   noFile: { en: (f: string) => `Cannot read ${f}.`, de: (f: string) => `${f} kann nicht gelesen werden.` },
   sameFile: { en: "--in and --out must be different files.", de: "--in und --out müssen verschiedene Dateien sein." },
+  cannotWrite: {
+    en: (f: string) => `Cannot write ${f}: its folder does not exist or is not writable.`,
+    de: (f: string) => `${f} kann nicht geschrieben werden: der Ordner fehlt oder ist schreibgeschützt.`,
+  },
+  sideFile: {
+    en: (f: string) => `${f} is a working file of an unfinished run, not an input list. Pass the list itself as --in.`,
+    de: (f: string) => `${f} ist eine Arbeitsdatei eines unfertigen Laufs, keine Eingabeliste. Bitte die Liste selbst mit --in angeben.`,
+  },
+  locked: {
+    en: (out: string, pid: number | null, lock: string) =>
+      `Another run${pid ? ` (process ${pid})` : ""} is writing ${out} right now. Wait until it has finished, or use another --out. If no such run is left, delete ${lock}.`,
+    de: (out: string, pid: number | null, lock: string) =>
+      `Ein anderer Lauf${pid ? ` (Prozess ${pid})` : ""} schreibt gerade ${out}. Bitte warten, bis er fertig ist, oder eine andere --out-Datei angeben. Läuft keiner mehr, ${lock} löschen.`,
+  },
+  badEncoding: {
+    en: (f: string, enc: string) => `${f} cannot be read as ${enc} (invalid characters). Save it as "CSV UTF-8" or pass the right --encoding (utf-8, utf-16le, utf-16be, windows-1252).`,
+    de: (f: string, enc: string) => `${f} kann nicht als ${enc} gelesen werden (ungültige Zeichen). Bitte als "CSV UTF-8" speichern oder den richtigen Zeichensatz mit --encoding angeben (utf-8, utf-16le, utf-16be, windows-1252).`,
+  },
+  encodingUsed: { en: (enc: string) => `Encoding: ${enc} (the output is UTF-8)`, de: (enc: string) => `Zeichensatz: ${enc} (die Ausgabe ist UTF-8)` },
   badCsv: { en: (f: string, line: number, m: string) => `${f} is not valid CSV (line ${line}: ${m}).`, de: (f: string, line: number, m: string) => `${f} ist kein gültiges CSV (Zeile ${line}: ${m}).` },
   emptyCsv: { en: (f: string) => `${f} has no header row.`, de: (f: string) => `${f} hat keine Kopfzeile.` },
   noNameColumn: {
@@ -127,7 +169,23 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
     en: (label: string, c: number, req: number) => `  ${label}: ${credits(c, "en")}, ${requests(req, "en")}`,
     de: (label: string, c: number, req: number) => `  ${label}: ${credits(c, "de")}, ${requests(req, "de")}`,
   },
-  resuming: { en: (n: number) => `Resuming after row ${n}.`, de: (n: number) => `Fortsetzung nach Zeile ${n}.` },
+  resuming: {
+    en: (n: number, c: number, lost: number) => `Resuming after row ${n}; ${credits(c, "en")} spent so far${lostText(lost, "en")}. What is left:`,
+    de: (n: number, c: number, lost: number) => `Fortsetzung nach Zeile ${n}; bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}. Was noch zu tun ist:`,
+  },
+  restarting: {
+    en: (c: number, lost: number) => `The input changed since the interrupted run: starting over; the rows and answers already paid for are reused (${credits(c, "en")} spent so far${lostText(lost, "en")}). What is left:`,
+    de: (c: number, lost: number) => `Die Eingabe hat sich seit dem abgebrochenen Lauf geändert: Neubeginn; bereits bezahlte Zeilen und Antworten werden wiederverwendet (bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}). Was noch zu tun ist:`,
+  },
+  /** The progress line when stderr is not a terminal, and the status after Ctrl-C. */
+  progressNames: {
+    en: (d: number, t: number, c: number, lost: number) => `Progress: matching names, ${n(d, "en")} of ${n(t, "en")} done; ${credits(c, "en")} spent so far${lostText(lost, "en")}.`,
+    de: (d: number, t: number, c: number, lost: number) => `Fortschritt: Namensabgleich, ${n(d, "de")} von ${n(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}.`,
+  },
+  progressRows: {
+    en: (d: number, t: number, c: number, lost: number) => `Progress: ${n(d, "en")} of ${rows(t, "en")} done; ${credits(c, "en")} spent so far${lostText(lost, "en")}.`,
+    de: (d: number, t: number, c: number, lost: number) => `Fortschritt: ${n(d, "de")} von ${rows(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}.`,
+  },
   confirm: { en: "Spend these credits? [y/N] ", de: "Diese Credits ausgeben? [j/N] " },
   notConfirmed: {
     en: "Not confirmed: nothing was spent. Pass --yes to spend without asking.",
@@ -135,9 +193,9 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   },
   done: {
     en: (s: Summary) =>
-      `Done: ${s.matched} matched, ${s.review} to review, ${s.notFound} not found, ${s.error} errors, ${s.skipped} skipped (no name)${s.other ? `, ${s.other} without status` : ""}; ${credits(s.credits, "en")} spent. Output: ${s.out}`,
+      `Done: ${s.matched} matched, ${s.review} to review, ${s.notFound} not found, ${s.error} errors, ${s.skipped} skipped (no name)${s.other ? `, ${s.other} without status` : ""}; ${credits(s.credits, "en")} spent${lostText(s.unanswered, "en")}. Output: ${s.out}`,
     de: (s: Summary) =>
-      `Fertig: ${s.matched} gefunden, ${s.review} zu prüfen, ${s.notFound} nicht gefunden, ${s.error} Fehler, ${s.skipped} übersprungen (ohne Namen)${s.other ? `, ${s.other} ohne Status` : ""}; ${credits(s.credits, "de")} ausgegeben. Ausgabe: ${s.out}`,
+      `Fertig: ${s.matched} gefunden, ${s.review} zu prüfen, ${s.notFound} nicht gefunden, ${s.error} Fehler, ${s.skipped} übersprungen (ohne Namen)${s.other ? `, ${s.other} ohne Status` : ""}; ${credits(s.credits, "de")} ausgegeben${lostText(s.unanswered, "de")}. Ausgabe: ${s.out}`,
   },
   outOfCredits: {
     en: (s: Summary) => `Out of credits: ${rows(s.outOfCredits, "en")} not enriched (marked in ${s.out}). Top up, then run the same command again to finish exactly these rows.`,
@@ -179,8 +237,10 @@ export interface Summary {
   skipped: number;
   /** Rows without a status: a bug if ever above 0, shown rather than hidden. */
   other: number;
-  /** Credits the service charged for this output, over the run and the runs it resumed. */
+  /** Credits the service charged for this output, over the run and the runs it resumed (an upper bound: includes `unanswered`). */
   credits: number;
+  /** Of `credits`, those of paid requests whose answer never arrived (a crash, a timeout): charged or not, only the service knows. */
+  unanswered: number;
   out: string;
 }
 

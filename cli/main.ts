@@ -15,7 +15,8 @@ import { DEFAULT_FIELDS, FIELDS, GROUP_LABEL, parseFieldList } from "../shared/e
 import { hash, type Rerun } from "../shared/enrich/job.ts";
 import { formatCell } from "./csv.ts";
 import { drainAll, nodeDriver } from "./driver.ts";
-import { askOnTerminal, enrichCommand, estimateCommand, ExitError, type EnrichArgs, type Io } from "./enrich.ts";
+import { askOnTerminal, enrichCommand, estimateCommand, ExitError, runStatus, type EnrichArgs, type Io } from "./enrich.ts";
+import { parseEncoding } from "./encoding.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { groupDigits } from "../shared/credits/wording.ts";
 import { quietOnClosedPipe } from "./pipe.ts";
@@ -25,7 +26,7 @@ interface Parsed {
   flags: Record<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["in", "out", "fields", "mode", "rerun", "lang", "size", "parallel"]);
+const VALUE_FLAGS = new Set(["in", "out", "fields", "mode", "rerun", "lang", "size", "parallel", "encoding"]);
 const BOOL_FLAGS = new Set(["yes", "help"]);
 
 function parseArgs(argv: string[], lang: Language): Parsed {
@@ -62,6 +63,16 @@ function parseParallel(v: string | undefined, lang: Language): number | undefine
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1 || n > 1000) throw new ExitError(EXIT.USAGE, msg.badValue[lang]("--parallel", v));
   return n;
+}
+
+function badEncoding(v: string, lang: Language): never {
+  throw new ExitError(EXIT.USAGE, msg.badValue[lang]("--encoding", v));
+}
+
+/** Seconds between progress lines when stderr is not a terminal (COMPANY_DATA_PROGRESS_SECONDS; default 5). */
+function progressSeconds(v: string | undefined): number {
+  const n = Number(v);
+  return v !== undefined && Number.isFinite(n) && n > 0 ? n : 5;
 }
 
 function exitFor(code: ErrorCode): number {
@@ -134,10 +145,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     lang = v;
   }
   messageLang = lang;
+  // The MCP server takes its own flags (mcp/config.ts) and keeps stdout for the protocol.
+  // Loaded only for it: the other commands do not pay for the SDK's start-up.
+  if (argv[0] === "mcp") return await (await import("../mcp/main.ts")).runMcp(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
   const io: Io = {
     out: (s) => stdout.write(s + "\n"),
     err: (s) => stderr.write(s + "\n"),
     progress: process.stderr.isTTY ? progressBar(process.stderr) : undefined,
+    // Not a terminal (CI, cron, a log file): a line every few seconds instead of the bar.
+    progressEveryMs: process.stderr.isTTY ? undefined : progressSeconds(env.COMPANY_DATA_PROGRESS_SECONDS) * 1000,
     ask: process.stdin.isTTY && process.stderr.isTTY ? askOnTerminal() : undefined,
   };
   try {
@@ -160,6 +176,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         yes: flags.yes === true,
         lang,
         parallel: parseParallel(typeof flags.parallel === "string" ? flags.parallel : env.COMPANY_DATA_PARALLEL, lang),
+        encoding: typeof flags.encoding === "string" ? parseEncoding(flags.encoding) ?? badEncoding(flags.encoding, lang) : undefined,
       };
     };
     switch (command) {
@@ -225,7 +242,12 @@ process.on("SIGINT", () => {
   if (interrupted) process.exit(EXIT.INTERRUPTED);
   interrupted = true;
   stderr.write("\n" + msg.interrupted[messageLang] + "\n");
-  drainAll(15_000).finally(() => process.exit(EXIT.INTERRUPTED));
+  drainAll(15_000).finally(() => {
+    // Rows done and credits spent so far, once the answers in flight are in.
+    const status = runStatus(messageLang, true);
+    if (status) stderr.write(status + "\n");
+    process.exit(EXIT.INTERRUPTED);
+  });
 });
 
 main(process.argv.slice(2)).then(

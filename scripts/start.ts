@@ -8,6 +8,8 @@ import { createEmulator } from "../emulator/index.ts";
 import { startServer } from "../emulator/server.ts";
 import { banner, parseArgs } from "../emulator/cli.ts";
 import { startPlayground } from "../playground/server.ts";
+import { toLanguage } from "../shared/i18n/language.ts";
+import { portInUseMessage } from "./port-in-use.ts";
 
 const parsed = parseArgs(process.argv.slice(2), process.env);
 if (parsed === "help") {
@@ -15,13 +17,28 @@ if (parsed === "help") {
   process.exit(0);
 }
 
+const lang = toLanguage(process.env.LC_ALL || process.env.LANG, "de");
+const playgroundPort = process.env.PLAYGROUND_PORT ? Number(process.env.PLAYGROUND_PORT) : 8788;
+
+/** A busy port is a user's situation (a second `npm start`), not a crash: say which and how to choose others. */
+function failOnBusyPort(err: unknown, port: number, what: "api" | "playground"): never {
+  if ((err as NodeJS.ErrnoException)?.code === "EADDRINUSE") {
+    console.error(portInUseMessage(port, what, lang));
+    process.exit(1);
+  }
+  throw err;
+}
+
 const emulator = createEmulator(parsed.emulator);
-const api = await startServer(emulator, { port: parsed.port, host: parsed.host });
+const api = await startServer(emulator, { port: parsed.port, host: parsed.host }).catch((e) => failOnBusyPort(e, parsed.port, "api"));
 const playground = await startPlayground({
-  port: process.env.PLAYGROUND_PORT ? Number(process.env.PLAYGROUND_PORT) : 8788,
+  port: playgroundPort,
   emulatorUrl: api.url,
   demoKey: emulator.demoKey,
   ambiguousNames: emulator.companies.duplicateNames(6).map((d) => d.name),
+}).catch(async (e) => {
+  await api.close();
+  return failOnBusyPort(e, playgroundPort, "playground");
 });
 
 console.log(banner(api.url, emulator.demoKey, emulator.companies.count, emulator.clock.today()));

@@ -4,6 +4,7 @@
  * distinct company's profile once with exactly the includes it has. This is
  * the unit the sheet job, the pure job and the CLI all loop over.
  */
+import type { Doubt } from "../operations/contradiction.ts";
 import type { Availability, Company, CompanySummary, ResolveQuery } from "../api/schemas.ts";
 import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import type { Include } from "../api/endpoints.ts";
@@ -25,6 +26,7 @@ export interface ResolvedRowLike {
   match: CompanySummary | null;
   confidence: number | null;
   candidates: CompanySummary[];
+  doubt?: Doubt;
   error?: CompanyDataError;
 }
 
@@ -84,7 +86,7 @@ export function keyAnswer(r: ResolvedRowLike, fields: readonly FieldDef[], needs
     return { o: "m", id: summary.id, c: r.confidence, v };
   }
   // Nothing is matched yet: the service's figure is its best candidate's (1 for two companies of one name), which beside "review" would read as a sure match.
-  if (r.status === "ambiguous") return { o: "r", c: null, k: r.candidates.map(toCandidate) };
+  if (r.status === "ambiguous") return { o: "r", c: null, k: r.candidates.map(toCandidate), ...(r.doubt ? { d: r.doubt } : {}) };
   if (r.status === "not_found") return { o: "n" };
   return null;
 }
@@ -158,7 +160,7 @@ export function* enrichChunk(
         resolvedRow[k] = true;
         summaries.set(k, r.match);
       } else if (a?.o === "r") {
-        results[k] = { outcome: "review", id: null, confidence: a.c, candidates: a.k.map((x) => ({ ...x })), asOf: null, values: [] };
+        results[k] = { outcome: "review", id: null, confidence: a.c, candidates: a.k.map((x) => ({ ...x })), ...(a.d ? { doubt: a.d } : {}), asOf: null, values: [] };
       } else if (a?.o === "n") {
         results[k] = { outcome: "not_found", id: null, confidence: null, asOf: null, values: [] };
       } else {

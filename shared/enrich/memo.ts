@@ -6,6 +6,7 @@
  * confidences and the chosen fields' values, never raw answers) and are
  * rebuilt on resume from the rows already written.
  */
+import type { Doubt } from "../operations/contradiction.ts";
 import { normaliseKey } from "../batch/normalise.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import type { FieldNeeds } from "./fields.ts";
@@ -16,7 +17,7 @@ import type { Candidate, RowResult } from "./rows.ts";
 export type KeyAnswer =
   | { o: "m"; id: string; c: number | null; v?: Cell[] }
   | { o: "n" }
-  | { o: "r"; c: number | null; k: Candidate[] };
+  | { o: "r"; c: number | null; k: Candidate[]; d?: Doubt };
 
 /** The output of a row whose company's profile was bought. */
 export interface DoneCompany {
@@ -45,7 +46,7 @@ export class RunMemo {
     const a = this.keys.get(normaliseKey(t.query));
     if (!a) return null;
     if (a.o === "n") return { outcome: "not_found", id: null, confidence: null, asOf: null, values: [] };
-    if (a.o === "r") return { outcome: "review", id: null, confidence: a.c, candidates: a.k.map((x) => ({ ...x })), asOf: null, values: [] };
+    if (a.o === "r") return { outcome: "review", id: null, confidence: a.c, candidates: a.k.map((x) => ({ ...x })), ...(a.d ? { doubt: a.d } : {}), asOf: null, values: [] };
     if (!this.needs.resolved.profile) return a.v ? { outcome: "matched", id: a.id, confidence: a.c, asOf: today, values: [...a.v] } : null;
     const d = this.companies.get(a.id);
     return d ? { outcome: "matched", id: a.id, confidence: a.c, asOf: d.a, values: [...d.v] } : null;

@@ -3,6 +3,7 @@
  * German or English, confidence, as-of date) and how it is read back from a
  * sheet or CSV, which is what reruns and resumes decide from.
  */
+import { doubtText, type Doubt } from "../operations/contradiction.ts";
 import type { CompanySummary } from "../api/schemas.ts";
 import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import type { ErrorCode } from "../core/errors.ts";
@@ -26,6 +27,8 @@ export interface RowResult {
   confidence: number | null;
   /** Ambiguous rows: the candidates the user picks from. */
   candidates?: Candidate[];
+  /** Review because the match contradicts the row's city, postcode or register. */
+  doubt?: Doubt;
   error?: { code: ErrorCode; text: Bilingual };
   /** yyyy-mm-dd the data is as of; null for rows that got no data. */
   asOf: string | null;
@@ -137,7 +140,8 @@ export function statusText(r: RowResult, lang: Language): string {
       return `${STATUS.error[lang]}: ${r.error?.text[lang] ?? ""}`;
     case "review": {
       const list = (r.candidates ?? []).map(candidateLabel).join(" | ");
-      return list ? `${STATUS.review[lang]}: ${list}` : STATUS.review[lang];
+      const head = r.doubt ? `${STATUS.review[lang]} (${doubtText(r.doubt, lang)})` : STATUS.review[lang];
+      return list ? `${head}: ${list}` : head;
     }
     default:
       return STATUS[r.outcome][lang];

@@ -1,4 +1,5 @@
 /** Finding companies: SEARCH, SUGGEST, RESOLVE. */
+import { doubtText } from "../operations/contradiction.ts";
 import type { CompanySummary, ResolveQuery, SearchRequest } from "../api/schemas.ts";
 import { CompanyDataError } from "../core/errors.ts";
 import { SEARCH_DEFAULTS } from "../api/defaults.ts";
@@ -95,8 +96,12 @@ const candidateLabel = (c: CompanySummary) => `${c.name ?? c.id}${c.city ? ` (${
 /** A resolve answer as a row, or the reason there is none. */
 function resolvedCells(row: ResolvedRow, lang: "de" | "en"): CellOut[] {
   if (row.status === "matched" && row.match) return [row.match.id, cell(row.match.name), cell(row.match.city), cell(row.confidence)];
-  if (row.status === "ambiguous")
-    return [errorCell(new CompanyDataError("AMBIGUOUS", { candidates: row.candidates.slice(0, 5).map(candidateLabel) }), lang)];
+  if (row.status === "ambiguous") {
+    const labels = row.candidates.slice(0, 5).map(candidateLabel);
+    // A match that contradicts the given city/postcode/register says why it was not taken.
+    if (row.doubt && labels.length) labels[0] = `${labels[0]}: ${doubtText(row.doubt, lang)}`;
+    return [errorCell(new CompanyDataError("AMBIGUOUS", { candidates: labels }), lang)];
+  }
   if (row.status === "not_found") return [errorCell(new CompanyDataError("NOT_FOUND"), lang)];
   return [errorCell(row.error ?? new CompanyDataError("INTERNAL"), lang)];
 }

@@ -1,14 +1,12 @@
 /**
  * RISK: the portfolio screening as a formula (COMPANY_RISK in Sheets,
  * COMPANY.RISK in Excel). Per id: risk group and the flag behind it, as
- * shared/monitor/risk.ts screens. Cheapest path: the free availability check
- * says whether financials exist; the profile is fetched with financials only
- * then (1 + 4 credits), otherwise alone (1 credit, "no financials" is known).
+ * shared/monitor/risk.ts screens, at the cheapest path (shared/monitor/screen-ids.ts).
  * Answers are cached like every formula answer.
  */
 import { CompanyDataError } from "../core/errors.ts";
-import { getAvailability, getProfiles } from "../operations/company.ts";
-import { GROUP_LABEL, SCREENING_NOTE, screen } from "../monitor/risk.ts";
+import { GROUP_LABEL, SCREENING_NOTE } from "../monitor/risk.ts";
+import { screenIds } from "../monitor/screen-ids.ts";
 import { h, langOf, param, perRow } from "./common.ts";
 import type { CellOut, FunctionDef } from "./types.ts";
 
@@ -25,24 +23,9 @@ export const RISK: FunctionDef = {
   *run(fctx, [idsArg]) {
     const lang = langOf(fctx);
     return yield* perRow(fctx, idsArg, 2, (v, r) => r.id(v, "ids"), (k) => k, function* (ids) {
-      const avail = yield* getAvailability(fctx.ctx, ids);
-      const hasFin = (k: string) => {
-        const a = avail.get(k);
-        return !!a && !(a instanceof CompanyDataError) && a.financials === true && (a.financialYears?.length ?? 0) > 0;
-      };
-      const withFin = ids.filter((k) => hasFin(k));
-      const plain = ids.filter((k) => !hasFin(k));
-      const [a, b] = [yield* getProfiles(fctx.ctx, withFin, ["financials"]), yield* getProfiles(fctx.ctx, plain)];
+      const screened = yield* screenIds(fctx.ctx, ids);
       const out = new Map<string, CellOut[] | CompanyDataError>();
-      for (const k of ids) {
-        const p = a.get(k) ?? b.get(k);
-        if (!p) out.set(k, new CompanyDataError("INTERNAL"));
-        else if (p instanceof CompanyDataError) out.set(k, p);
-        else {
-          const r = screen(p, hasFin(k) ? p.financials ?? [] : null);
-          out.set(k, [GROUP_LABEL[r.group][lang], r.flag.text[lang]]);
-        }
-      }
+      for (const [k, v] of screened) out.set(k, v instanceof CompanyDataError ? v : [GROUP_LABEL[v.risk.group][lang], v.risk.flag.text[lang]]);
       return out;
     });
   },

@@ -16,6 +16,7 @@ import type { OpContext } from "./context.ts";
 import { boundedKey, fitsUtf8, MAX_VALUE_LENGTH } from "./cache-key.ts";
 import { NOT_FOUND_TTL_SECONDS } from "./cached.ts";
 import * as V from "./validate.ts";
+import { contradiction, type Doubt } from "./contradiction.ts";
 
 export type RowStatus = "matched" | "ambiguous" | "not_found" | "error";
 
@@ -25,6 +26,8 @@ export interface ResolvedRow {
   /** 0..1, as the service rates the match; null when it gave none. */
   confidence: number | null;
   candidates: CompanySummary[];
+  /** Ambiguous because the service's match contradicts a hint the user gave (operations/contradiction.ts). */
+  doubt?: Doubt;
   error?: CompanyDataError;
 }
 
@@ -44,6 +47,19 @@ function fromResult(r: ResolveResult): ResolvedRow {
     confidence: r.confidence ?? null,
     candidates: r.candidates ?? [],
   };
+}
+
+/**
+ * A match that contradicts the given city, postcode or register is never taken
+ * silently: review, with the reason, the match first among the candidates.
+ * Applied to fresh and cached answers alike (a cached answer predates the check).
+ */
+function withHintsChecked(row: ResolvedRow, q: ResolveQuery): ResolvedRow {
+  if (row.status !== "matched" || !row.match) return row;
+  const doubt = contradiction(q, row.match);
+  if (!doubt) return row;
+  const others = row.candidates.filter((c) => c.id !== row.match!.id);
+  return { status: "ambiguous", match: null, confidence: row.confidence, candidates: [row.match, ...others], doubt };
 }
 
 /** Cache key of a resolve answer: scope, language (labels are localised) and the normalised query. */
@@ -128,6 +144,8 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
     yield* cachePut(found, ttl);
     yield* cachePut(notFound, Math.min(ttl, NOT_FOUND_TTL_SECONDS));
   }
+
+  plan.distinct.forEach((d, i) => { if (answers[i]) answers[i] = withHintsChecked(answers[i]!, d.query); });
 
   // Each row gets its own object: callers may annotate rows without touching duplicates.
   return scatter(plan, answers as ResolvedRow[], errorRow).map((r) => ({ ...r, candidates: [...r.candidates] }));

@@ -161,8 +161,8 @@ export const STRINGS = s({
   helpMonitor: { de: "Prüft eine Liste von Firmen auf Risikohinweise. Eine Screening-Hilfe, keine Bonitätsbewertung.", en: "Screens a list of companies for risk signals. A screening aid, not a credit rating." },
   helpSettingsT: { de: "Einstellungen", en: "Settings" },
   helpSettings: {
-    de: "Der API-Schlüssel wird nur für Sie gespeichert und nie angezeigt. Das Tagesbudget begrenzt, was Formeln verbrauchen.",
-    en: "The API key is stored for you only and never shown. The daily budget caps what formulas spend.",
+    de: "Den API-Schlüssel gibt es beim Anbieter der Firmendaten-API, Implisense (Selbstregistrierung auf implisense.com, 100 Credits inklusive, ohne Kreditkarte); mit ihm werden Abfragen abgerechnet. Er wird nur für Sie gespeichert und nie angezeigt. Das Tagesbudget begrenzt, was Formeln verbrauchen.",
+    en: "The API key comes from the provider of the company data API, Implisense (self-service sign-up at implisense.com, 100 credits included, no credit card); requests are billed to it. It is stored for you only and never shown. The daily budget caps what formulas spend.",
   },
   helpFormulasT: { de: "Formeln", en: "Formulas" },
   helpFormulas: {

@@ -99,7 +99,8 @@ describe("company-data CLI", () => {
     expect(recs.length).toBe(rows.length + 1);
     expect(recs[1][3]).toBe("matched");
     expect(recs[1][5]).toBe(companies[0].id);
-    expect(recs[1][2]).toBe("'=1+1;\nzweite Zeile");
+    // The user's own cell is written as it was; only the API's text is neutralised.
+    expect(recs[1][2]).toBe("=1+1;\nzweite Zeile");
     expect(recs[companies.length + 1][3]).toMatch(/^review: DE/);
     expect(recs[companies.length + 2][3]).toBe("not found");
     expect(recs[companies.length + 3][3]).toBe("skipped: no name");
@@ -272,7 +273,7 @@ describe("company-data CLI", () => {
       const input = writeInput("sigint.csv", uniqueCompanies(400));
       const args = (out: string) => ["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"];
       const env = { COMPANY_DATA_BASE_URL: slowServer.url, COMPANY_DATA_PARALLEL: "16" };
-      const credited = (text: string) => num(/; ([\d,]+) credits? spent/.exec(text)![1]);
+      const credited = (text: string) => num(/Done: .*; ([\d,]+) credits? spent/.exec(text)![1]);
 
       const refKey = slow.createKey(100_000);
       const ref = await run(args(join(dir, "sigint.ref.csv")), { key: refKey, env });

@@ -20,6 +20,9 @@ describe("csv", () => {
   it("neutralises formula starts when writing", () => {
     expect(formatRow(["=1+1", "+49", "-", "@x", "ok", 5, -3, null, true], ",")).toBe("'=1+1,'+49,'-,'@x,ok,5,-3,,TRUE\r\n");
   });
+  it("writes the user's own cells as they were and neutralises only the API's text after them", () => {
+    expect(formatRow(["-5", "+/- Umsatz", "=SUMME(A1)", "a;b", "=1+1", "-", "ok"], ";", 4)).toBe('-5;+/- Umsatz;=SUMME(A1);"a;b";\'=1+1;\'-;ok\r\n');
+  });
   it("round-trips any table through writer and parser, in any chunking", () => {
     const cell = fc.string({ unit: fc.constantFrom("a", "ä", " ", ",", ";", "\"", "\n", "\r\n", "x", "'") }).filter((c) => !/^[\r\n]/.test(c));
     fc.assert(

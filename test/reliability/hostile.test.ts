@@ -7,7 +7,7 @@
  * each refusal, no write outside the target block, no formula written.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
@@ -19,7 +19,7 @@ import { memoryStorage } from "../../excel-addin/host/storage.ts";
 import { createSheetsFake } from "../apps-script/harness.ts";
 import { buildCodeJs, sheetsEnrich } from "../../bench/sheets.bench.ts";
 import { runCli } from "../../bench/cli.bench.ts";
-import { readCsv } from "../../cli/csv.ts";
+import { parseCsv, readCsv } from "../../cli/csv.ts";
 import { rng } from "../../bench/data.ts";
 
 const UNLIMITED = { capacity: 1e9, refillPerSecond: 1e9 };
@@ -146,7 +146,7 @@ describe("hostile input", () => {
     });
   }, 60_000);
 
-  it("the CLI enriches a CSV of 1,000 hostile rows: every row answered, no cell that would run as a formula", async () => {
+  it("the CLI enriches a CSV of 1,000 hostile rows: every row answered, the user's cells as they were, no cell the CLI adds that would run as a formula", async () => {
     const server = await startServer(emu, { port: 0, host: "127.0.0.1" });
     try {
       const csv = join(dir, "hostile.csv");
@@ -159,7 +159,13 @@ describe("hostile input", () => {
       const rows: string[][] = [];
       for await (const rec of readCsv(out)) rows.push(rec);
       expect(rows.length).toBe(1 + inputs.length);
-      for (const row of rows) for (const c of row) expect(c).not.toMatch(FORMULA_START);
+      // The user's own cells (Firma, Ort) come back as they were (issue 11: never neutralised);
+      // every cell the CLI adds (status, fields from the API) is never one that would run as a formula.
+      const given = parseCsv(readFileSync(csv, "utf8"), ";");
+      rows.forEach((row, i) => {
+        expect(row.slice(0, 2)).toEqual(given[i]);
+        for (const c of row.slice(2)) expect(c).not.toMatch(FORMULA_START);
+      });
     } finally {
       await server.close();
     }

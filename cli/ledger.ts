@@ -1,0 +1,101 @@
+/**
+ * The intent journal (`OUT.spent`): what this output's job was charged, so
+ * that the summary after any crash is the whole job's charge.
+ *
+ * Before a paid request goes out, a line `i ID CREDITS` is appended; when
+ * its answer arrives, `a ID CREDITS` (the credits charged: the price for a
+ * 2xx answer, 0 for a refusal: the specification does not say what an error
+ * costs (section 7); this is the assumption shared/functions/guard.ts makes
+ * when it gives a failed request's budget reservation back). A request
+ * whose answer never arrived (the process was killed while it was in
+ * flight, or it timed out) keeps an open intent: the service may or may not
+ * have charged it, so it counts as "up to". A resumed run reads the journal
+ * back and continues it, so its summary covers every run of the job.
+ *
+ * The lines are appended with one write(2) each on a descriptor kept open
+ * (a 100,000-row job writes 200,000 of them), without fsync: they survive
+ * the process being killed (they are in the kernel's page cache), not a
+ * power cut of the machine. A torn last line is skipped.
+ */
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
+import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
+import { requestCredits } from "../shared/functions/guard.ts";
+
+export interface Charge {
+  /** Credits of answers that arrived. */
+  answered: number;
+  /** Credits of paid requests sent whose answer never arrived: charged or not, the service knows. */
+  unanswered: number;
+}
+
+export class SpendLedger {
+  private answered = 0;
+  private open = new Map<string, number>();
+  private sent = new Map<HttpRequest, string[]>();
+  private next = 0;
+  /** Distinguishes this process's ids from those of the runs it resumes. */
+  private readonly run = `${process.pid.toString(36)}.${Date.now().toString(36)}`;
+  private fd: number;
+
+  /** A fresh journal (`resume` false) or the one of the runs this run resumes. */
+  constructor(file: string, resume: boolean) {
+    const torn = resume && existsSync(file) ? this.load(file) : false;
+    this.fd = openSync(file, resume ? "a" : "w");
+    // A line torn by a kill is ended, so that it does not swallow the next one.
+    if (torn) writeSync(this.fd, "\n");
+  }
+
+  /** Read the journal back; true when its last line is torn (no line break). */
+  private load(file: string): boolean {
+    const text = readFileSync(file, "utf8");
+    for (const line of text.split("\n")) {
+      const m = /^([ia]) (\S+) (\d+)$/.exec(line);
+      if (!m) continue;
+      const credits = Number(m[3]);
+      if (m[1] === "i") this.open.set(m[2], credits);
+      else {
+        this.open.delete(m[2]);
+        this.answered += credits;
+      }
+    }
+    return text !== "" && !text.endsWith("\n");
+  }
+
+  /** Before a request is sent: a paid one is written down first. */
+  beforeSend = (req: HttpRequest): void => {
+    const credits = requestCredits(req);
+    if (credits <= 0) return;
+    const id = `${this.run}.${(this.next++).toString(36)}`;
+    writeSync(this.fd, `i ${id} ${credits}\n`);
+    this.open.set(id, credits);
+    const ids = this.sent.get(req);
+    if (ids) ids.push(id);
+    else this.sent.set(req, [id]);
+  };
+
+  /** An answer from the network. Status 0 (timeout, connection lost) leaves the intent open: it may have been charged. */
+  onAnswer = (req: HttpRequest, res: HttpResponse): void => {
+    const ids = this.sent.get(req);
+    const id = ids?.shift();
+    if (ids && ids.length === 0) this.sent.delete(req);
+    if (id === undefined || res.status === 0) return;
+    const credits = res.status >= 200 && res.status < 300 ? this.open.get(id) ?? 0 : 0;
+    writeSync(this.fd, `a ${id} ${credits}\n`);
+    this.open.delete(id);
+    this.answered += credits;
+  };
+
+  /** Done writing (the file may then be deleted). */
+  close(): void {
+    if (this.fd < 0) return;
+    closeSync(this.fd);
+    this.fd = -1;
+  }
+
+  /** What the job was charged so far, over this run and the runs it resumed. */
+  charge(): Charge {
+    let unanswered = 0;
+    for (const c of this.open.values()) unanswered += c;
+    return { answered: this.answered, unanswered };
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * One run per output file. Two processes enriching into the same `--out`
+ * would both append to its side files and both pay for every row; the second
+ * one is stopped at the start by `OUT.lock`, created exclusively (O_EXCL),
+ * holding the owner's process id and host.
+ *
+ * A lock whose process is gone (a `kill -9`, a power cut) is stale and taken
+ * over: it is first renamed away (an atomic step only one process can win
+ * for one lock file), then read again: if what was renamed belongs to a live
+ * process after all (another run took the stale lock over a moment earlier),
+ * it is put back with link() (which never replaces a file) and this run
+ * stops. A lock from another host (a shared network folder) cannot be checked
+ * and is never taken over: the message names the file to delete.
+ * Limit: a process id reused by an unrelated process after a crash keeps the
+ * lock "alive"; the message then names the file to delete as well.
+ */
+import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+
+interface Owner { pid: number; host: string }
+
+export type LockResult = { ok: true; release(): void } | { ok: false; owner: Owner | null };
+
+function readOwner(file: string): Owner | null {
+  try {
+    const o = JSON.parse(readFileSync(file, "utf8")) as Owner;
+    return typeof o.pid === "number" && typeof o.host === "string" ? o : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True while process `pid` exists on this machine (EPERM: it exists but is another user's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const stale = (o: Owner | null) => o !== null && o.host === hostname() && o.pid !== process.pid && !alive(o.pid);
+
+function create(file: string, me: Owner): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, "wx");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw e;
+  }
+  try {
+    writeSync(fd, JSON.stringify(me));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/** Take `file` for this process, taking over a stale lock; released by release() and at process exit. */
+export function acquireLock(file: string): LockResult {
+  const me: Owner = { pid: process.pid, host: hostname() };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (create(file, me)) {
+      let held = true;
+      const release = () => {
+        if (!held) return;
+        held = false;
+        process.off("exit", release);
+        // Only our own lock: a lock that is not ours any more (deleted by hand and taken by another run) stays.
+        if (readOwner(file)?.pid === me.pid) unlinkSync(file);
+      };
+      process.on("exit", release);
+      return { ok: true, release };
+    }
+    const owner = readOwner(file);
+    // An empty or torn lock may be one being written this instant: treat as held.
+    if (!stale(owner)) return { ok: false, owner };
+    const aside = `${file}.${me.pid}.stale`;
+    try {
+      renameSync(file, aside);
+    } catch {
+      continue; // another process moved it first: look again
+    }
+    const moved = readOwner(aside);
+    if (stale(moved)) {
+      unlinkSync(aside);
+      continue;
+    }
+    // We moved a live lock (taken over by another run in between): put it back, unless that run already made a new one.
+    try {
+      linkSync(aside, file);
+    } catch {
+      /* a lock exists again: it stays */
+    }
+    unlinkSync(aside);
+    return { ok: false, owner: moved };
+  }
+  return { ok: false, owner: readOwner(file) };
+}

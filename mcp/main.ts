@@ -1,0 +1,62 @@
+/**
+ * `company-data mcp`: the MCP server on stdio (the client starts it as a
+ * subprocess and speaks JSON-RPC over stdin/stdout), or with `--http PORT`
+ * on Streamable HTTP. stdout belongs to the protocol: messages go to stderr.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { nodeDriver } from "../cli/driver.ts";
+import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
+import { toLanguage, type Language } from "../shared/i18n/language.ts";
+import { readConfig } from "./config.ts";
+import { startHttp, isLoopback } from "./http.ts";
+import { budgetText } from "./i18n.ts";
+import { createHost, createMcpServer } from "./server.ts";
+
+/** Exit codes as the CLI's (cli/i18n.ts EXIT): 0 done, 2 usage. */
+const OK = 0;
+const USAGE = 2;
+
+/** `messageLang`: the language of a configuration error (the CLI's, from --lang or LANG). */
+export async function runMcp(argv: string[], env: NodeJS.ProcessEnv, err: (line: string) => void, messageLang?: Language): Promise<number> {
+  let cfg;
+  try {
+    cfg = readConfig(argv, env);
+  } catch (e) {
+    const lang = messageLang ?? toLanguage(env.LC_ALL || env.LANG, "de");
+    err(e instanceof CompanyDataError ? e.text(lang) : toCompanyDataError(e).text(lang));
+    return USAGE;
+  }
+  const lang = cfg.lang;
+  const host = createHost(cfg, nodeDriver(), err);
+  if (!cfg.apiKey) err(lang === "de" ? "Hinweis: COMPANY_DATA_API_KEY ist nicht gesetzt; die Werkzeuge antworten mit einem Fehler, bis er gesetzt ist." : "Note: COMPANY_DATA_API_KEY is not set; the tools answer with an error until it is.");
+  const budget = budgetText({ limit: cfg.budget, spent: 0, remaining: cfg.budget }, lang);
+
+  if (!cfg.http) {
+    const server = createMcpServer(host);
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+      process.stdin.once("end", () => { server.close().finally(resolve); });
+    });
+    await server.connect(transport);
+    err(lang === "de" ? `MCP-Server (stdio) bereit. ${budget}` : `MCP server (stdio) ready. ${budget}`);
+    await closed;
+    return OK;
+  }
+
+  const { port, host: hostname } = cfg.http;
+  let running;
+  try {
+    running = await startHttp(host, port, hostname);
+  } catch (e) {
+    err(lang === "de" ? `Port ${port} auf ${hostname} ist nicht verfügbar (${(e as NodeJS.ErrnoException).code ?? "Fehler"}).` : `Port ${port} on ${hostname} is not available (${(e as NodeJS.ErrnoException).code ?? "error"}).`);
+    return USAGE;
+  }
+  if (!isLoopback(hostname))
+    err(lang === "de" ? `Achtung: ${hostname} ist nicht nur dieser Rechner; wer den Port erreicht, verbraucht die Credits dieses Schlüssels.` : `Warning: ${hostname} is not this machine only; whoever reaches the port spends this key's credits.`);
+  err(lang === "de" ? `MCP-Server (Streamable HTTP) auf ${running.url} ${budget}` : `MCP server (Streamable HTTP) at ${running.url} ${budget}`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGTERM", () => { running.close().finally(resolve); });
+  });
+  return OK;
+}

@@ -1,0 +1,140 @@
+/**
+ * The MCP server: the tools of ./tools.ts on the official SDK's McpServer,
+ * run by the Node driver (cli/driver.ts: fetch with a timeout, the bounded
+ * answer cache) through the core's client (pacing, retries, the error
+ * taxonomy).
+ *
+ * Budget: the core's budget (shared/credits/budget.ts) in the driver's
+ * in-memory store, keyed by this server's scope, so it counts what this
+ * server run spent (per UTC day, like the add-ons' formula budget: a server
+ * left running past midnight UTC starts the day at zero). Each paid tool
+ * names its price once known (after the free steps); before its next paid
+ * request goes out the price is checked against what is left, and the call
+ * is refused with the price if it does not fit (answers from the cache send
+ * nothing paid, so they are never refused). The core's guard (withBudget)
+ * then reserves every paid request as it goes out, which also bounds what no
+ * price knew in advance. Tool calls run one at a time, so the check and the
+ * reservation never race.
+ *
+ * Every answer carries `spent`: the credits the service charged for this
+ * call, counted from its successful paid requests (cache hits are free).
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
+import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
+import { budgetStatus } from "../shared/credits/budget.ts";
+import { requestCredits, withBudget } from "../shared/functions/guard.ts";
+import type { Operation } from "../shared/core/effects.ts";
+import { callContext, type McpConfig } from "./config.ts";
+import { budgetText, errorText, refusalDetail, spentText } from "./i18n.ts";
+import { FREE_TOOLS, TOOLS, type Bound, type ToolDef } from "./tools.ts";
+
+export const SERVER_NAME = "company-data";
+export const SERVER_VERSION = "0.1.0";
+
+/** What every session of one server process shares: configuration, driver (cache, budget store), the queue of calls. */
+export interface McpHost {
+  cfg: McpConfig;
+  driver: AsyncDriver;
+  /** Calls in order, one at a time (see the module comment). */
+  queue: Promise<unknown>;
+  /** Where problems of the server itself are reported (stderr); never given the key. */
+  log: (line: string) => void;
+}
+
+export function createHost(cfg: McpConfig, driver: AsyncDriver, log: (line: string) => void): McpHost {
+  return { cfg, driver, queue: Promise.resolve(), log };
+}
+
+/** Run one tool call to its MCP result: structured content plus a short text; errors as tool errors. */
+export async function callTool(host: McpHost, tool: ToolDef, args: Record<string, unknown>): Promise<CallToolResult> {
+  const { cfg } = host;
+  const lang = cfg.lang;
+  const tally = { credits: 0, requests: 0 };
+  const ctx = callContext(cfg, tally);
+  let refused: { price: number; bound: Bound } | undefined;
+  // A tool names its price with `pay`; it is checked when the next paid request is about to go out.
+  let armed: { price: number; bound: Bound } | undefined;
+  const pay = function* (credits: number, bound: Bound): Operation<void> {
+    armed = credits > 0 ? { price: credits, bound } : undefined;
+  };
+  /**
+   * Refuse the armed price before the first request that costs credits, if
+   * the budget cannot take it: nothing of it is sent. A call answered from
+   * the cache sends nothing paid and is never refused.
+   */
+  function* checked<T>(inner: Operation<T>): Operation<T> {
+    let step = inner.next();
+    while (!step.done) {
+      const effect = step.value;
+      let result: unknown;
+      try {
+        if (armed && cfg.budget !== null && effect.kind === "http" && effect.requests.some((r) => requestCredits(r) > 0)) {
+          const a = armed;
+          armed = undefined;
+          const b = yield* budgetStatus(ctx, cfg.budget);
+          if (a.price > (b.remaining ?? Infinity)) {
+            refused = a;
+            throw new CompanyDataError("BUDGET_EXCEEDED", { detail: refusalDetail(a.price, a.bound, b) });
+          }
+        }
+        result = yield effect;
+      } catch (err) {
+        step = inner.throw(err);
+        continue;
+      }
+      step = inner.next(result);
+    }
+    return step.value;
+  }
+  const op = checked(tool.run(ctx, args, pay));
+  const guarded = FREE_TOOLS.has(tool.name) || cfg.budget === null ? op : withBudget(ctx, cfg.budget, op);
+  try {
+    const answer = await runAsync(guarded, host.driver);
+    const budget = await runAsync(budgetStatus(ctx, cfg.budget), host.driver);
+    const spent = { credits: tally.credits, requests: tally.requests };
+    const text = [answer.text(lang), FREE_TOOLS.has(tool.name) && tally.credits === 0 ? "" : spentText(tally.credits, lang), tool.name === "account" || tool.name === "estimate_credits" ? budgetText(budget, lang) : ""]
+      .filter(Boolean).join(" ");
+    return {
+      content: [{ type: "text", text }],
+      structuredContent: { ...answer.data, spent, budget },
+    };
+  } catch (e) {
+    const err = toCompanyDataError(e);
+    if (!(e instanceof CompanyDataError)) host.log(`${tool.name}: internal error (${(e as Error)?.name ?? "unknown"})`);
+    const budget = await runAsync(budgetStatus(ctx, cfg.budget), host.driver).catch(() => null);
+    const error: Record<string, unknown> = { code: err.code, de: errorText(err, "de"), en: errorText(err, "en") };
+    if (err.details.field) error.field = err.details.field;
+    if (err.details.retryAt) error.retryAt = new Date(err.details.retryAt).toISOString();
+    if (err.code === "BUDGET_EXCEEDED" && refused) {
+      error.price = refused.price;
+      error.priceBound = refused.bound;
+    }
+    return {
+      isError: true,
+      content: [{ type: "text", text: `${errorText(err, lang)} ${spentText(tally.credits, lang)}` }],
+      structuredContent: { error, spent: { credits: tally.credits, requests: tally.requests }, budget },
+    };
+  }
+}
+
+/** One McpServer (one per session over HTTP, one for stdio) with every tool registered. */
+export function createMcpServer(host: McpHost): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { instructions: "German company data (registers, people, financials, changes). Every paid tool states its price; estimate_credits prices a call without spending; ambiguous names answer candidates, never a guess." },
+  );
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true } },
+      (args: Record<string, unknown>) => {
+        const run = host.queue.then(() => callTool(host, tool, args));
+        host.queue = run.catch(() => undefined);
+        return run;
+      },
+    );
+  }
+  return server;
+}

@@ -1,0 +1,520 @@
+/**
+ * The MCP server's tools: the specification's six actions (section 4.3) plus
+ * estimate_credits and account, each a thin binding of core operations —
+ * resolve, profiles, search, similar, changes, person network, the risk
+ * screening — so an agent gets exactly what a spreadsheet user gets: the
+ * price before spending, caching, pacing, retries, never a guessed match.
+ *
+ * A tool's input schema (zod) states the shape; the values are checked by
+ * the core's validators, which name the field in German and English. Each
+ * paid tool calls `pay` with its price once the price is known (after the
+ * free steps: resolve, availability) and before anything is paid; the server
+ * refuses at the next paid request when the budget would be exceeded.
+ */
+import * as z from "zod";
+import { endpoint, profileCost, type Include } from "../shared/api/endpoints.ts";
+import * as S from "../shared/api/schemas.ts";
+import { CompanyDataError, invalid } from "../shared/core/errors.ts";
+import type { Operation } from "../shared/core/effects.ts";
+import { estimate, type Estimate, type PlannedOperation } from "../shared/credits/estimate.ts";
+import type { Language } from "../shared/i18n/language.ts";
+import { got, rule } from "../shared/i18n/rules.ts";
+import { GROUP_LABEL, SCREENING_NOTE, type RiskFlag, type RiskGroup } from "../shared/monitor/risk.ts";
+import { screenIds, type ScreenedCompany } from "../shared/monitor/screen-ids.ts";
+import { changedSince } from "../shared/monitor/watermark.ts";
+import {
+  checked, getAccount, getAnnouncements, getAvailability, getChanges, getPersonCompanies, getProfile, getSimilar, MAX_SIMILAR_IDS, search,
+  type Availability,
+} from "../shared/operations/company.ts";
+import type { OpContext } from "../shared/operations/context.ts";
+import { resolveMany, resolveOne, type ResolveMode, type ResolvedRow } from "../shared/operations/resolve.ts";
+import * as V from "../shared/operations/validate.ts";
+
+/** How a price is meant: exactly this, at most this (less when data is missing or cached), or at least this. */
+export type Bound = "exact" | "atMost" | "atLeast";
+/**
+ * Name the price of what the tool pays for next; before the next paid request
+ * goes out the server checks it against the budget and refuses there.
+ */
+export type Pay = (credits: number, bound: Bound) => Operation<void>;
+
+export interface ToolAnswer {
+  /** The structured result (the server adds `spent` and `budget`). */
+  data: Record<string, unknown>;
+  /** A short summary for the model, in the server's language. */
+  text: (lang: Language) => string;
+}
+
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodRawShape;
+  /** The price before anything is sent (what estimate_credits answers); validates the arguments. */
+  price?: (args: Record<string, unknown>) => { min: Estimate; max: Estimate };
+  run: (ctx: OpContext, args: Record<string, unknown>, pay: Pay) => Operation<ToolAnswer>;
+}
+
+const PROFILE_INCLUDE_DEFAULT: Include[] = ["people", "financials"];
+/** Pages of changes recent_changes fetches at most unless asked otherwise (100 changes a page, 1 credit each). */
+export const DEFAULT_CHANGE_PAGES = 3;
+export const MAX_CHANGE_PAGES = 20;
+/** portfolio_risk's largest list (the provider's own tool takes up to 100 entries per call). */
+export const MAX_PORTFOLIO = 100;
+
+/**
+ * The SDK checks the arguments against the input schema before a tool runs
+ * and answers a mismatch as a tool error with the schema's message: that
+ * message names the field in German and English, as the core's checks do.
+ */
+const says = (field: string) => ({
+  error: (iss: z.core.$ZodRawIssue) => {
+    const i = iss as { code?: string; expected?: string; values?: readonly unknown[]; input?: unknown };
+    const why = i.code === "invalid_type" ? rule.type(i.expected ?? "?") : i.code === "invalid_value" && i.values ? rule.oneOf(i.values) : { de: "ungültiger Wert", en: "not a valid value" };
+    const e = invalid(field, got(why, i.input));
+    return `${e.text("de")} / ${e.text("en")}`;
+  },
+});
+
+const same = (e: Estimate) => ({ min: e, max: e });
+const label = (c: { id: string; name?: string | null; city?: string | null }) => `${c.name ?? "?"} (${c.id}${c.city ? ", " + c.city : ""})`;
+const listText = (cs: { id: string; name?: string | null; city?: string | null }[], max = 10) =>
+  cs.length === 0 ? "–" : cs.slice(0, max).map(label).join("; ") + (cs.length > max ? "; …" : "");
+const T = (de: string, en: string) => (lang: Language) => (lang === "de" ? de : en);
+
+// ------------------------------------------------------------ company_profile
+
+function profileIncludes(args: Record<string, unknown>): Include[] {
+  return args.include === undefined ? PROFILE_INCLUDE_DEFAULT : V.includes(args.include);
+}
+
+function profileTarget(args: Record<string, unknown>): { id: string } | { query: S.ResolveQuery } {
+  const hasId = args.id !== undefined && args.id !== "";
+  const hasName = args.name !== undefined && args.name !== "";
+  if (hasId === hasName) throw invalid("id", { de: "bitte genau eines angeben: id oder name", en: "please give exactly one of id or name" });
+  if (hasId) return { id: V.companyId(args.id) };
+  return { query: V.resolveQuery({ name: args.name, city: args.city, zip: args.zip, register: args.register }) };
+}
+
+/** An include is paid for only where the free availability check does not rule it out. */
+function available(a: Availability | null, inc: Include): boolean {
+  if (!a) return true;
+  if (inc === "financials") return a.financials === true && (a.financialYears?.length ?? 0) > 0;
+  return a[inc] !== false;
+}
+
+function* availabilityOf(ctx: OpContext, id: string): Operation<Availability | null> {
+  const a = (yield* getAvailability(ctx, [id])).get(id);
+  if (a instanceof CompanyDataError) {
+    if (a.code === "NOT_FOUND" || a.code === "INVALID_INPUT") throw a;
+    return null; // a passing failure of the free check: pay for what was asked, as without it
+  }
+  return a ?? null;
+}
+
+const companyProfile: ToolDef = {
+  name: "company_profile",
+  title: "Company profile",
+  description:
+    "Full profile of one German company: master data (name, legal form, address, register, status, industry, size), " +
+    "plus people (management) and financials by default. Give `id` (DE + 10 characters) or `name` (+ city, zip, register). " +
+    "A name that fits several companies answers status 'ambiguous' with its candidates and costs nothing: pick one and call again with its id; " +
+    "it is never guessed. Price: 1 credit for the profile, people +1, announcements +1, financials +4 (default 6 credits); " +
+    "resolving a name and the availability check are free, and includes the company has no data for are not bought. " +
+    "Answers this server fetched in the last 6 hours cost nothing.",
+  input: {
+    id: z.string(says("id")).optional().describe("Company id, e.g. DE1234567890"),
+    name: z.string(says("name")).optional().describe("Company name, when no id is known"),
+    city: z.string(says("city")).optional().describe("City, to tell companies of the same name apart"),
+    zip: z.string(says("zip")).optional().describe("Postcode"),
+    register: z.string(says("register")).optional().describe("Register entry, e.g. 'HRB 6684 München'"),
+    include: z.array(z.enum(["people", "announcements", "financials"], says("include")), says("include")).optional()
+      .describe("Extra data: people (+1), announcements (+1), financials (+4); default people and financials. [] for the master data alone (1 credit)."),
+  },
+  price(args) {
+    const target = profileTarget(args);
+    const include = profileIncludes(args);
+    const free: PlannedOperation[] = [{ kind: "availability", count: 1 }];
+    if ("query" in target) free.unshift({ kind: "resolve", rows: 1, mode: "free" });
+    return {
+      min: estimate({ kind: "all", parts: [...free, { kind: "profile", count: 1 }] }),
+      max: estimate({ kind: "all", parts: [...free, { kind: "profile", count: 1, include }] }),
+    };
+  },
+  *run(ctx, args, pay) {
+    const target = profileTarget(args);
+    const include = profileIncludes(args);
+    let id: string;
+    let confidence: number | null = null;
+    if ("id" in target) id = target.id;
+    else {
+      const row = yield* resolveOne(ctx, target.query);
+      if (row.status === "error") throw row.error ?? new CompanyDataError("INTERNAL");
+      if (row.status === "ambiguous") {
+        const candidates = row.candidates;
+        return {
+          data: { status: "ambiguous", query: target.query, candidates },
+          text: T(
+            `Mehrdeutig: ${candidates.length} Firmen passen zu „${target.query.name}“; keine wurde gewählt. Bitte mit der id einer dieser Firmen erneut fragen: ${listText(candidates)}`,
+            `Ambiguous: ${candidates.length} companies fit "${target.query.name}"; none was chosen. Please ask again with the id of one of them: ${listText(candidates)}`,
+          ),
+        };
+      }
+      if (row.status === "not_found" || !row.match) {
+        return {
+          data: { status: "not_found", query: target.query },
+          text: T(`Keine Firma zu „${target.query.name}“ gefunden.`, `No company found for "${target.query.name}".`),
+        };
+      }
+      id = row.match.id;
+      confidence = row.confidence;
+    }
+    const a = yield* availabilityOf(ctx, id);
+    const bought = include.filter((inc) => available(a, inc));
+    const notAvailable = include.filter((inc) => !bought.includes(inc));
+    yield* pay(profileCost(bought), "exact");
+    const company = yield* getProfile(ctx, id, bought);
+    const people = company.people?.length ?? 0;
+    const years = company.financials?.map((f) => f.year) ?? [];
+    return {
+      data: { status: "matched", confidence, company, notAvailable },
+      text: (lang) => {
+        const head = `${label(company)}${company.legalForm?.name ? ", " + company.legalForm.name : ""}${company.status?.name ? ", " + company.status.name : ""}`;
+        const parts = [head];
+        if (bought.includes("people")) parts.push(lang === "de" ? `${people} Personen` : `${people} people`);
+        if (bought.includes("financials")) parts.push(lang === "de" ? `Finanzjahre: ${years.join(", ") || "keine"}` : `financial years: ${years.join(", ") || "none"}`);
+        if (notAvailable.length) parts.push(lang === "de" ? `nicht vorhanden (nicht bezahlt): ${notAvailable.join(", ")}` : `not available (not paid for): ${notAvailable.join(", ")}`);
+        return parts.join("; ");
+      },
+    };
+  },
+};
+
+// ------------------------------------------------------------ search_companies
+
+function searchRequest(args: Record<string, unknown>): S.SearchRequest {
+  const req: Record<string, unknown> = { query: args.query ?? "" };
+  for (const k of ["size", "from", "filters", "near"]) if (args[k] !== undefined) req[k] = args[k];
+  const body = checked(S.SearchRequest, req, "search");
+  if (body.query.trim() === "" && !body.filters && !body.near)
+    throw invalid("query", { de: "bitte einen Suchtext, einen Filter oder einen Ort angeben", en: "please give a search text, a filter or a place" });
+  return body;
+}
+
+const searchCompanies: ToolDef = {
+  name: "search_companies",
+  title: "Search companies",
+  description:
+    "Search German companies by name or free text (`query`), by industry (WZ codes or prefixes, e.g. 'J62'), size class, state (e.g. 'DE-BY'), city, " +
+    "legal form, active status and company age (`filters`), and near a place or point within a radius in km (`near`). " +
+    "Price: 1 credit per call (a repeated identical search in this session is free). `size` 1–100 results, `from` for the next page.",
+  input: {
+    query: z.string(says("query")).optional().describe("Name or free text; may be empty when filters or near are given"),
+    filters: z.optional(S.SearchFilters).describe("industry (WZ codes), size (MICRO, SMALL, MEDIUM, LARGE), state, city, legalForm, active, minAgeYears, maxAgeYears"),
+    near: z.optional(S.Near).describe("place (city or postcode) or lat/lon, and radiusKm (up to 500)"),
+    size: z.number(says("size")).optional().describe("Results wanted, 1–100"),
+    from: z.number(says("from")).optional().describe("Offset of the first result, for paging"),
+  },
+  price(args) {
+    searchRequest(args);
+    return same(estimate({ kind: "search" }));
+  },
+  *run(ctx, args, pay) {
+    const body = searchRequest(args);
+    yield* pay(endpoint("search").cost(), "exact");
+    const res = yield* search(ctx, body);
+    const total = res.total ?? res.companies.length;
+    return {
+      data: { total, companies: res.companies },
+      text: T(`${total} Treffer: ${listText(res.companies)}`, `${total} hits: ${listText(res.companies)}`),
+    };
+  },
+};
+
+// ------------------------------------------------------------ similar_companies
+
+function similarIds(args: Record<string, unknown>): string[] {
+  const list = V.batch<unknown>(args.ids, "ids", MAX_SIMILAR_IDS, 1).map((id, i) => V.companyId(id, `ids[${i}]`));
+  V.size(args.size);
+  return list;
+}
+
+const similarCompanies: ToolDef = {
+  name: "similar_companies",
+  title: "Similar companies",
+  description:
+    "Peers or competitors: companies similar to one or more given companies (ids, 1–20; e.g. example customers), by embedding- and graph-based similarity, " +
+    "with a score 0–1. Price: 2 credits per call, whatever the number of ids. `size` 1–100 results.",
+  input: {
+    ids: z.array(z.string(says("ids")), says("ids")).describe("Company ids (DE + 10 characters), 1–20"),
+    size: z.number(says("size")).optional().describe("Results wanted, 1–100"),
+  },
+  price(args) {
+    similarIds(args);
+    return same(estimate({ kind: "call", endpoint: "similar" }));
+  },
+  *run(ctx, args, pay) {
+    const ids = similarIds(args);
+    yield* pay(endpoint("similar").cost(), "exact");
+    const res = yield* getSimilar(ctx, ids, args.size as number | undefined);
+    return {
+      data: { ids, companies: res.companies },
+      text: T(`${res.companies.length} ähnliche Firmen: ${listText(res.companies)}`, `${res.companies.length} similar companies: ${listText(res.companies)}`),
+    };
+  },
+};
+
+// ------------------------------------------------------------ recent_changes
+
+function changesArgs(args: Record<string, unknown>) {
+  const id = V.companyId(args.id);
+  const since = V.isoDate(args.since, "since");
+  const maxPages = args.maxPages === undefined ? DEFAULT_CHANGE_PAGES : V.integer(args.maxPages, "maxPages", 1, MAX_CHANGE_PAGES);
+  const announcements = args.announcements === undefined ? true : args.announcements;
+  if (typeof announcements !== "boolean") throw invalid("announcements", got(rule.type("boolean"), announcements));
+  return { id, since, maxPages, announcements };
+}
+
+const recentChanges: ToolDef = {
+  name: "recent_changes",
+  title: "Recent changes",
+  description:
+    "Changes to a company (name, address, management, capital, status, legal form, purpose) and its official announcements since a date (YYYY-MM-DD). " +
+    "A free availability check comes first: when nothing changed since the date, the changes cost nothing. " +
+    "Price: changes 1 credit per page of 100 (at most `maxPages`, default 3), announcements 1 credit; at most maxPages + 1.",
+  input: {
+    id: z.string(says("id")).describe("Company id (DE + 10 characters)"),
+    since: z.string(says("since")).describe("Date (YYYY-MM-DD) or date-time with zone"),
+    announcements: z.boolean(says("announcements")).optional().describe("Also the official announcements since the date (default true, 1 credit)"),
+    maxPages: z.number(says("maxPages")).optional().describe("Pages of 100 changes at most (1–20, default 3); `complete: false` says when older changes were left out"),
+  },
+  price(args) {
+    const a = changesArgs(args);
+    const free: PlannedOperation = { kind: "availability", count: 1 };
+    const ann: PlannedOperation[] = a.announcements ? [{ kind: "call", endpoint: "announcements" }] : [];
+    return {
+      min: estimate({ kind: "all", parts: [free] }),
+      max: estimate({ kind: "all", parts: [free, { kind: "call", endpoint: "changes", count: a.maxPages }, ...ann] }),
+    };
+  },
+  *run(ctx, args, pay) {
+    const a = changesArgs(args);
+    const avail = yield* availabilityOf(ctx, a.id);
+    const wantChanges = !avail || changedSince(avail.lastChangeDate, a.since);
+    const wantAnn = a.announcements && (!avail || avail.announcements !== false);
+    const price = (wantChanges ? a.maxPages * endpoint("changes").cost() : 0) + (wantAnn ? endpoint("announcements").cost() : 0);
+    yield* pay(price, wantChanges && a.maxPages > 1 ? "atMost" : "exact");
+    const changes = wantChanges ? yield* getChanges(ctx, a.id, a.since, undefined, { maxPages: a.maxPages }) : null;
+    const ann = wantAnn ? yield* getAnnouncements(ctx, a.id, a.since, S.MAX_SIZE) : null;
+    const list = changes?.changes ?? [];
+    const anns = ann?.announcements ?? [];
+    const complete = changes ? changes.complete : true;
+    return {
+      data: { id: a.id, since: a.since, until: changes?.until ?? null, changes: list, announcements: anns, complete, lastChangeDate: avail?.lastChangeDate ?? null },
+      text: T(
+        `${a.id}: ${list.length} Änderungen und ${anns.length} Bekanntmachungen seit ${a.since}${complete ? "" : " (unvollständig: mehr Seiten mit maxPages)"}.`,
+        `${a.id}: ${list.length} changes and ${anns.length} announcements since ${a.since}${complete ? "" : " (incomplete: more pages with maxPages)"}.`,
+      ),
+    };
+  },
+};
+
+// ------------------------------------------------------------ person_network
+
+const personNetwork: ToolDef = {
+  name: "person_network",
+  title: "Person network",
+  description:
+    "Every company a person is involved in (manager, shareholder, …), with the role. The person id (P + 10 characters) comes from the people of company_profile. " +
+    "Price: 2 credits per call.",
+  input: { personId: z.string(says("personId")).describe("Person id, e.g. P1234567890") },
+  price(args) {
+    V.personId(args.personId);
+    return same(estimate({ kind: "call", endpoint: "personCompanies" }));
+  },
+  *run(ctx, args, pay) {
+    const personId = V.personId(args.personId);
+    yield* pay(endpoint("personCompanies").cost(), "exact");
+    const res = yield* getPersonCompanies(ctx, personId);
+    const who = res.person?.name ?? personId;
+    return {
+      data: { person: res.person ?? { personId }, companies: res.companies },
+      text: T(
+        `${who}: ${res.companies.length} Firmen: ${res.companies.slice(0, 10).map((c) => `${label(c)}${c.role?.name ? " – " + c.role.name : ""}`).join("; ")}`,
+        `${who}: ${res.companies.length} companies: ${res.companies.slice(0, 10).map((c) => `${label(c)}${c.role?.name ? " – " + c.role.name : ""}`).join("; ")}`,
+      ),
+    };
+  },
+};
+
+// ------------------------------------------------------------ portfolio_risk
+
+type Entry = { kind: "id"; id: string } | { kind: "name"; query: S.ResolveQuery };
+
+function portfolioEntries(args: Record<string, unknown>): { entries: Entry[]; mode: ResolveMode } {
+  const list = V.batch<unknown>(args.companies, "companies", MAX_PORTFOLIO, 1);
+  const mode = args.resolve === undefined ? "batch" : args.resolve;
+  if (mode !== "batch" && mode !== "free") throw invalid("resolve", got(rule.oneOf(["batch", "free"]), mode));
+  const entries = list.map((v, i): Entry => {
+    const field = `companies[${i}]`;
+    if (typeof v === "string") {
+      const t = v.trim().toUpperCase();
+      if (S.COMPANY_ID_PATTERN.test(t)) return { kind: "id", id: t };
+      return { kind: "name", query: V.resolveQuery({ name: v }, field) };
+    }
+    if (typeof v === "object" && v !== null && "id" in v && (v as { id: unknown }).id !== undefined) return { kind: "id", id: V.companyId((v as { id: unknown }).id, `${field}.id`) };
+    return { kind: "name", query: V.resolveQuery(v, field) };
+  });
+  return { entries, mode };
+}
+
+const portfolioRisk: ToolDef = {
+  name: "portfolio_risk",
+  title: "Portfolio risk",
+  description:
+    "Risk screening of up to 100 companies (ids, names, or {name, city, zip, register}): each entry gets group risk (insolvent, being deleted, " +
+    "in liquidation, not active, a register warning), watch (latest net income negative, or no financials) or none, with every reason, as the " +
+    "portfolio monitor groups them. " + SCREENING_NOTE.en + ". Names are resolved first; a name that fits several companies answers its candidates " +
+    "and is not screened (never guessed). Price: resolving names in batches ceil(names/10) credits (resolve: 'free' is free but rate-limited and slow), " +
+    "a free availability check, then 1 credit per company, 5 with financials (only where financials exist). The exact price is checked against the budget before paying.",
+  input: {
+    companies: z.array(z.union([
+      z.string(),
+      z.object({ id: z.string().optional(), name: z.string().optional(), city: z.string().optional(), zip: z.string().optional(), register: z.string().optional() }),
+    ], says("companies")), says("companies")).describe("1–100 entries: a company id (DE + 10 characters), a name, or {name, city, zip, register}"),
+    resolve: z.enum(["batch", "free"], says("resolve")).optional().describe("How names are resolved: batch (ceil(n/10) credits, fast; default) or free (rate-limited)"),
+  },
+  price(args) {
+    const { entries, mode } = portfolioEntries(args);
+    const names = entries.filter((e) => e.kind === "name").length;
+    const resolve: PlannedOperation = { kind: "resolve", rows: names, mode };
+    const avail: PlannedOperation = { kind: "availability", count: entries.length };
+    return {
+      min: estimate({ kind: "all", parts: [resolve, avail, { kind: "profile", count: entries.length - names }] }),
+      max: estimate({ kind: "all", parts: [resolve, avail, { kind: "profile", count: entries.length, include: ["financials"] }] }),
+    };
+  },
+  *run(ctx, args, pay) {
+    const { entries, mode } = portfolioEntries(args);
+    const named = entries.map((e, i) => ({ e, i })).filter((x) => x.e.kind === "name");
+    const rows: (ResolvedRow | null)[] = entries.map(() => null);
+    if (named.length) {
+      const resolvePrice = estimate({ kind: "resolve", rows: named.length, mode }).credits;
+      // At least the resolution and one credit per company given by id: a hopeless call is refused before anything is paid.
+      yield* pay(resolvePrice + (entries.length - named.length) * profileCost([]), resolvePrice > 0 || named.length < entries.length ? "atLeast" : "exact");
+      const resolved = yield* resolveMany(ctx, named.map((x) => (x.e as { query: S.ResolveQuery }).query), { mode });
+      named.forEach((x, k) => { rows[x.i] = resolved[k]; });
+    }
+    const idOf = (i: number): string | null => {
+      const e = entries[i];
+      if (e.kind === "id") return e.id;
+      const r = rows[i];
+      return r?.status === "matched" && r.match ? r.match.id : null;
+    };
+    const ids = entries.map((_, i) => idOf(i)).filter((x): x is string => x !== null);
+    const screened: Map<string, ScreenedCompany | CompanyDataError> = ids.length ? yield* screenIds(ctx, ids, (plan) => pay(plan.credits, "exact")) : new Map();
+    const groups: Record<RiskGroup | "ambiguous" | "notFound" | "error", number> = { risk: 0, watch: 0, none: 0, ambiguous: 0, notFound: 0, error: 0 };
+    const results = entries.map((e, i) => {
+      const input = e.kind === "id" ? e.id : e.query;
+      const r = rows[i];
+      const id = idOf(i);
+      if (!id) {
+        if (r?.status === "ambiguous") {
+          groups.ambiguous++;
+          return { input, status: "ambiguous", candidates: r.candidates };
+        }
+        if (r?.status === "error" && r.error) {
+          groups.error++;
+          return { input, status: "error", error: { code: r.error.code, de: r.error.text("de"), en: r.error.text("en") } };
+        }
+        groups.notFound++;
+        return { input, status: "not_found" };
+      }
+      const s = screened.get(id);
+      if (!s || s instanceof CompanyDataError) {
+        const err = s instanceof CompanyDataError ? s : new CompanyDataError("INTERNAL");
+        if (err.code === "NOT_FOUND") {
+          groups.notFound++;
+          return { input, status: "not_found", id };
+        }
+        groups.error++;
+        return { input, status: "error", id, error: { code: err.code, de: err.text("de"), en: err.text("en") } };
+      }
+      groups[s.risk.group as RiskGroup]++;
+      return {
+        input, status: "matched", id, name: s.profile.name ?? null, city: s.profile.city ?? null,
+        confidence: r?.confidence ?? null,
+        group: s.risk.group, reason: s.risk.flag, flags: s.risk.flags, keyFigure: s.risk.keyFigure,
+      };
+    });
+    return {
+      data: { note: SCREENING_NOTE, groups, results },
+      text: (lang) => {
+        const head = (["risk", "watch", "none"] as const).map((g) => `${GROUP_LABEL[g][lang]}: ${groups[g]}`).join(", ");
+        const other = lang === "de"
+          ? `; mehrdeutig: ${groups.ambiguous}, nicht gefunden: ${groups.notFound}, Fehler: ${groups.error}`
+          : `; ambiguous: ${groups.ambiguous}, not found: ${groups.notFound}, errors: ${groups.error}`;
+        const flagged = results.filter((x) => x.status === "matched" && x.group !== "none")
+          .map((x) => `${x.name ?? x.id} (${x.id}): ${GROUP_LABEL[x.group as RiskGroup][lang]} – ${(x.flags ?? []).map((f: RiskFlag) => f.text[lang]).join(", ")}`);
+        return `${head}${other}. ${SCREENING_NOTE[lang]}.` + (flagged.length ? "\n" + flagged.join("\n") : "");
+      },
+    };
+  },
+};
+
+// ------------------------------------------------------------ account
+
+const account: ToolDef = {
+  name: "account",
+  title: "Account",
+  description: "The account's credit balance, plan and usage, and this server's budget (limit, spent, remaining). Free.",
+  input: {},
+  *run(ctx) {
+    const a = yield* getAccount(ctx);
+    return {
+      data: { credits: a.credits, plan: a.plan ?? null, usage: a.usage ?? null },
+      text: T(`Guthaben: ${a.credits} Credits${a.plan ? `, Tarif ${a.plan}` : ""}.`, `Balance: ${a.credits} credits${a.plan ? `, plan ${a.plan}` : ""}.`),
+    };
+  },
+};
+
+export const ACTION_TOOLS: readonly ToolDef[] = [companyProfile, searchCompanies, similarCompanies, recentChanges, personNetwork, portfolioRisk];
+
+// ------------------------------------------------------------ estimate_credits
+
+const estimateCredits: ToolDef = {
+  name: "estimate_credits",
+  title: "Estimate credits",
+  description:
+    "The price of a call before making it, from the same price table the tools pay by: credits (min and max) and requests, with a breakdown. " +
+    "Sends nothing and costs nothing. `tool` is one of " + ACTION_TOOLS.map((t) => t.name).join(", ") + "; `arguments` as that tool takes them.",
+  input: {
+    tool: z.enum(ACTION_TOOLS.map((t) => t.name) as [string, ...string[]], says("tool")).describe("The tool to price"),
+    arguments: z.record(z.string(), z.unknown(), says("arguments")).optional().describe("The arguments the call would have"),
+  },
+  *run(ctx, args) {
+    const tool = ACTION_TOOLS.find((t) => t.name === args.tool);
+    if (!tool?.price) throw invalid("tool", got(rule.oneOf(ACTION_TOOLS.map((t) => t.name)), args.tool));
+    const { min, max } = tool.price((args.arguments as Record<string, unknown> | undefined) ?? {});
+    const lines = (e: Estimate) => e.breakdown.filter((l) => l.credits > 0 || l.requests > 0);
+    return {
+      data: {
+        tool: tool.name,
+        credits: { min: min.credits, max: max.credits },
+        requests: { min: min.requests, max: max.requests },
+        breakdown: lines(max).map((l) => ({ label: l.label, credits: l.credits, requests: l.requests })),
+      },
+      text: (lang) => {
+        const range = min.credits === max.credits ? `${max.credits}` : `${min.credits}–${max.credits}`;
+        const detail = lines(max).map((l) => `${l.label[lang]}: ${l.credits}`).join("; ");
+        return lang === "de" ? `${tool.name}: ${range} Credits (${detail})` : `${tool.name}: ${range} credits (${detail})`;
+      },
+    };
+  },
+};
+
+/** Every tool the server lists, in that order. */
+export const TOOLS: readonly ToolDef[] = [...ACTION_TOOLS, estimateCredits, account];
+
+/** Tools that never spend a credit (they run without a budget check and need no key for estimate_credits). */
+export const FREE_TOOLS: ReadonlySet<string> = new Set([estimateCredits.name, account.name]);

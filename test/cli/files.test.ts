@@ -1,0 +1,128 @@
+/**
+ * The CLI's file ports in isolation: encoding detection and strict decoding,
+ * the output lock, the intent journal.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { detectEncoding, EncodingError, parseEncoding } from "../../cli/encoding.ts";
+import { readCsv } from "../../cli/csv.ts";
+import { acquireLock } from "../../cli/lock.ts";
+import { SpendLedger } from "../../cli/ledger.ts";
+import type { HttpRequest } from "../../shared/core/http.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "cd-files-"));
+const file = (name: string, bytes: string | Buffer) => {
+  const p = join(dir, name);
+  writeFileSync(p, bytes);
+  return p;
+};
+async function read(path: string, enc?: Parameters<typeof readCsv>[2]) {
+  const out: string[][] = [];
+  for await (const r of readCsv(path, undefined, enc)) out.push(r);
+  return out;
+}
+
+describe("encodings", () => {
+  const text = "Firma;Ort\r\nMüller & Söhne GmbH;Köln\r\n";
+  it("detects UTF-8 with and without BOM, UTF-16 LE/BE by BOM, and Windows-1252 by invalid UTF-8", () => {
+    expect(detectEncoding(file("a.csv", text))).toBe("utf-8");
+    expect(detectEncoding(file("b.csv", "\ufeff" + text))).toBe("utf-8");
+    expect(detectEncoding(file("c.csv", Buffer.from("\ufeff" + text, "utf16le")))).toBe("utf-16le");
+    expect(detectEncoding(file("d.csv", Buffer.from("\ufeff" + text, "utf16le").swap16()))).toBe("utf-16be");
+    expect(detectEncoding(file("e.csv", Buffer.from(text, "latin1")))).toBe("windows-1252");
+    // An invalid byte far beyond the first piece read still decides.
+    expect(detectEncoding(file("f.csv", Buffer.concat([Buffer.from("x".repeat(600_000)), Buffer.from([0xfc])])))).toBe("windows-1252");
+  });
+  it("reads every variant to the same records, the byte-order mark dropped", async () => {
+    const want = [["Firma", "Ort"], ["Müller & Söhne GmbH", "Köln"]];
+    expect(await read(join(dir, "a.csv"))).toEqual(want);
+    expect(await read(join(dir, "b.csv"))).toEqual(want);
+    expect(await read(join(dir, "c.csv"), "utf-16le")).toEqual(want);
+    expect(await read(join(dir, "d.csv"), "utf-16be")).toEqual(want);
+    expect(await read(join(dir, "e.csv"), "windows-1252")).toEqual(want);
+  });
+  it("never decodes to U+FFFD: bytes invalid in the encoding are an EncodingError", async () => {
+    await expect(read(join(dir, "e.csv"), "utf-8")).rejects.toBeInstanceOf(EncodingError);
+    const torn = file("g.csv", Buffer.concat([Buffer.from("\ufeffFirma\r\nA", "utf16le"), Buffer.from([0x42])]));
+    await expect(read(torn, "utf-16le")).rejects.toBeInstanceOf(EncodingError);
+  });
+  it("accepts the usual names for --encoding", () => {
+    expect(parseEncoding("UTF8")).toBe("utf-8");
+    expect(parseEncoding("cp1252")).toBe("windows-1252");
+    expect(parseEncoding("latin1")).toBe("windows-1252");
+    expect(parseEncoding("utf-16")).toBe("utf-16le");
+    expect(parseEncoding("ebcdic")).toBeNull();
+  });
+});
+
+describe("output lock", () => {
+  const releases: (() => void)[] = [];
+  afterEach(() => releases.splice(0).forEach((r) => r()));
+
+  it("one holder at a time; released, it can be taken again", () => {
+    const lock = join(dir, "one.lock");
+    const a = acquireLock(lock);
+    expect(a.ok).toBe(true);
+    if (!a.ok) return;
+    // A second holder in this process is refused like another process would be (the file is the lock, not the pid).
+    const b = acquireLock(lock);
+    expect(b).toEqual({ ok: false, owner: { pid: process.pid, host: hostname() } });
+    a.release();
+    expect(existsSync(lock)).toBe(false);
+    const c = acquireLock(lock);
+    expect(c.ok).toBe(true);
+    if (c.ok) releases.push(c.release);
+  });
+
+  it("takes over the lock of a process that is gone, never one of a live process or another host", () => {
+    const dead = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString());
+    const stale = join(dir, "stale.lock");
+    writeFileSync(stale, JSON.stringify({ pid: dead, host: hostname() }));
+    const a = acquireLock(stale);
+    expect(a.ok).toBe(true);
+    if (a.ok) releases.push(a.release);
+    expect(JSON.parse(readFileSync(stale, "utf8")).pid).toBe(process.pid);
+
+    const live = join(dir, "live.lock");
+    writeFileSync(live, JSON.stringify({ pid: process.ppid, host: hostname() }));
+    expect(acquireLock(live).ok).toBe(false);
+    const remote = join(dir, "remote.lock");
+    writeFileSync(remote, JSON.stringify({ pid: dead, host: "another-host" }));
+    expect(acquireLock(remote).ok).toBe(false);
+    // A torn lock may be one being written this instant: held.
+    const torn = join(dir, "torn.lock");
+    writeFileSync(torn, "");
+    expect(acquireLock(torn)).toEqual({ ok: false, owner: null });
+  });
+});
+
+describe("intent journal", () => {
+  const profile = (id: string): HttpRequest => ({ method: "GET", url: `http://127.0.0.1/v2/companies/${id}?include=profile`, headers: {} });
+
+  it("counts answered credits, leaves unanswered intents as 'up to', and continues across a resume", () => {
+    const path = join(dir, "spent");
+    const l = new SpendLedger(path, false);
+    const [a, b, c, d] = ["DEAAAAAAAAAA", "DEBBBBBBBBBB", "DECCCCCCCCCC", "DEDDDDDDDDDD"].map(profile);
+    expect(l.charge()).toEqual({ answered: 0, unanswered: 0 });
+    for (const r of [a, b, c]) l.beforeSend(r);
+    const each = l.charge().unanswered / 3;
+    expect(each).toBeGreaterThan(0);
+    l.onAnswer(a, { status: 200, headers: {}, body: "{}" });
+    l.onAnswer(b, { status: 429, headers: {}, body: "" }); // refused: not charged
+    l.onAnswer(c, { status: 0, headers: {}, body: "", networkError: "timeout" }); // may have been charged
+    expect(l.charge()).toEqual({ answered: each, unanswered: each });
+    // A kill now; the resumed run reads the journal (and a torn last line) back.
+    writeFileSync(path, readFileSync(path, "utf8") + "i torn");
+    const resumed = new SpendLedger(path, true);
+    expect(resumed.charge()).toEqual({ answered: each, unanswered: each });
+    // What the resumed run writes after the torn line is read back too.
+    resumed.beforeSend(d);
+    resumed.onAnswer(d, { status: 200, headers: {}, body: "{}" });
+    resumed.close();
+    expect(new SpendLedger(path, true).charge()).toEqual({ answered: 2 * each, unanswered: each });
+    expect(new SpendLedger(path, false).charge()).toEqual({ answered: 0, unanswered: 0 });
+  });
+});
