@@ -35,7 +35,7 @@ import { batchResolveCost, profileCost } from "../shared/api/endpoints.ts";
 import { MAX_BATCH } from "../shared/api/schemas.ts";
 import { normaliseKey } from "../shared/batch/normalise.ts";
 import { nodeDriver, DEFAULT_PARALLEL } from "../cli/driver.ts";
-import { requestCredits } from "../shared/credits/request-price.ts";
+import { requestCredits } from "../shared/functions/guard.ts";
 import { CHUNK_ROWS } from "../cli/enrich.ts";
 import { createEmulator } from "../emulator/index.ts";
 import { DEFAULT_RATE_LIMITS } from "../emulator/ratelimit.ts";

@@ -3,12 +3,12 @@
  * Excel, playground): at most the AIMD limiter's number of requests in
  * flight (shared/core/concurrency.ts: grows while answers come back fast and
  * clean, shrinks on 429, 503 and timeouts) and, for paid requests, at most
- * `ceiling` credits in flight (each priced by shared/credits/request-price.ts;
+ * `ceiling` credits in flight (each priced by requestCredits in shared/functions/guard.ts;
  * a single request dearer than that still goes, alone among paid ones): what
  * an interruption can lose is the answers out at that instant.
  */
 import { AimdLimiter, answerKind } from "../core/concurrency.ts";
-import { requestCredits } from "../credits/request-price.ts";
+import { requestCredits } from "../functions/guard.ts";
 import type { HttpRequest, HttpResponse } from "../core/http.ts";
 
 export interface LimitedHttpOptions {

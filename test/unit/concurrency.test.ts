@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AimdLimiter, answerKind } from "../../shared/core/concurrency.ts";
-import { requestCredits } from "../../shared/credits/request-price.ts";
+import { requestCredits } from "../../shared/functions/guard.ts";
 
 /**
  * A simulated server with a concurrency cap the limiter does not know:
