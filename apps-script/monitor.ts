@@ -19,6 +19,7 @@ import { HostError } from "./quota.ts";
 import { createDriver } from "./driver.ts";
 import { gas } from "./services.ts";
 import { uiCall } from "./ui.ts";
+import { mailApp } from "./mail.ts";
 
 export const TICK_HANDLER = "monitorTick";
 /** A tick's working time: under the 6-minute limit, with room to write and save. */
@@ -34,7 +35,7 @@ const TRIGGER_PROP = "companyData.monitorTrigger";
 interface Installed { uid: string; label: string }
 
 function deps(budgetMs: number): AppDeps {
-  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "" };
+  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "", mailer: mailApp() };
 }
 
 function run<T>(method: string, input: unknown, budgetMs: number): T {

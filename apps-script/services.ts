@@ -12,6 +12,7 @@ export interface Services {
   ScriptApp: GoogleAppsScript.Script.ScriptApp;
   Utilities: GoogleAppsScript.Utilities.Utilities;
   Session: GoogleAppsScript.Base.Session | undefined;
+  MailApp: GoogleAppsScript.Mail.MailApp;
 }
 
 export function gas(): Services {
@@ -26,5 +27,6 @@ export function gas(): Services {
     ScriptApp: g.ScriptApp,
     Utilities: g.Utilities,
     Session: g.Session,
+    MailApp: g.MailApp,
   };
 }

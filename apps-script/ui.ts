@@ -5,6 +5,7 @@
  */
 import { runSync } from "../shared/core/drivers.ts";
 import { dispatch, errorView, uiCall as appUiCall } from "../shared/app/dispatch.ts";
+import { mailApp } from "./mail.ts";
 import type { AppDeps, SettingsView } from "../shared/app/protocol.ts";
 import { SETTINGS_KEYS } from "../shared/app/settings.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
@@ -87,7 +88,7 @@ export function showSidebar(id: SidebarId): void {
 }
 
 function deps(budgetMs: number): AppDeps {
-  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "" };
+  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "", mailer: mailApp() };
 }
 
 /** Methods that write to the sheet or a job's checkpoint run one at a time per document. */

@@ -32,6 +32,8 @@ export interface NodeDriverOptions {
   onAnswer?: (req: HttpRequest, res: HttpResponse) => void;
   /** Right before a request goes to the network (the CLI's intent journal records what may be charged). */
   beforeSend?: (req: HttpRequest) => void;
+  /** Which answers are journalled and replayed (default: all but the balance). */
+  replayable?: (req: HttpRequest) => boolean;
 }
 
 /**
@@ -103,7 +105,7 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
     try {
       const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
       opts.onAnswer?.(r, res);
-      if (opts.journal && res.status >= 200 && res.status < 300 && replayable(r)) {
+      if (opts.journal && res.status >= 200 && res.status < 300 && (opts.replayable ?? replayable)(r)) {
         appendFileSync(opts.journal, JSON.stringify({ s: signature(r), r: res }) + "\n");
       }
       return res;

@@ -39,6 +39,9 @@ Usage:
   company-data account
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP server (mcp/README.md)
+  company-data estimate monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
+  company-data monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
+                       [--notify URL] [--yes]
 
 Options:
   --lang de|en     language of messages and data labels (default: from LANG, else de)
@@ -50,7 +53,14 @@ Options:
                    also COMPANY_DATA_PARALLEL); a hard kill costs at most that many credits
   --encoding ENC   the input's encoding: utf-8, utf-16le, utf-16be, windows-1252
                    (default: detected; the output is always UTF-8)
+  --changes FILE   monitor: the change log (CSV), new register changes appended, never twice
+  --notify URL     monitor: post the alert digest (risk moves, new changes) as JSON to a
+                   webhook (Slack, Teams or any https:// URL); a refused one is resent next run
   --help           this text
+
+monitor: risk group per company (a screening from register data, not a credit
+rating); watermarks are kept in RESULT.csv.monitor.jsonl, so the next run pays
+only for companies that changed. The price is shown first.
 
 Input: a CSV file (comma or semicolon; UTF-8, UTF-16 with byte-order mark or
 Windows-1252 as German Excel saves "CSV") with a header row; a name column
@@ -86,6 +96,9 @@ Aufruf:
   company-data account
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP-Server (mcp/README.md)
+  company-data estimate monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
+  company-data monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
+                       [--notify URL] [--yes]
 
 Optionen:
   --lang de|en     Sprache der Meldungen und Datenbezeichnungen (Standard: aus LANG, sonst de)
@@ -98,7 +111,15 @@ Optionen:
                    auch COMPANY_DATA_PARALLEL); ein harter Abbruch kostet höchstens so viele Credits
   --encoding ZS    Zeichensatz der Eingabe: utf-8, utf-16le, utf-16be, windows-1252
                    (Standard: erkannt; die Ausgabe ist immer UTF-8)
+  --changes DATEI  monitor: das Änderungsprotokoll (CSV), neue Registeränderungen angehängt, nie doppelt
+  --notify URL     monitor: die Benachrichtigung (Risiko-Wechsel, neue Änderungen) als JSON an
+                   einen Webhook senden (Slack, Teams oder jede https://-Adresse); eine
+                   abgelehnte wird beim nächsten Lauf erneut gesendet
   --help           dieser Text
+
+monitor: Risikogruppe je Firma (ein Screening aus Registerdaten, keine
+Bonitätsbewertung); die Wasserstände liegen in ERGEBNIS.csv.monitor.jsonl,
+der nächste Lauf zahlt nur für Firmen mit Änderungen. Der Preis kommt zuerst.
 
 Eingabe: eine CSV-Datei (Komma oder Semikolon; UTF-8, UTF-16 mit
 Byte-Order-Mark oder Windows-1252, wie deutsches Excel "CSV" speichert) mit Kopfzeile; eine

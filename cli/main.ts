@@ -18,6 +18,7 @@ import { drainAll, nodeDriver } from "./driver.ts";
 import { askOnTerminal, enrichCommand, estimateCommand, ExitError, runStatus, type EnrichArgs, type Io } from "./enrich.ts";
 import { parseEncoding } from "./encoding.ts";
 import { EXIT, msg } from "./i18n.ts";
+import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";
 import { groupDigits } from "../shared/credits/wording.ts";
 import { quietOnClosedPipe } from "./pipe.ts";
 
@@ -26,7 +27,7 @@ interface Parsed {
   flags: Record<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["in", "out", "fields", "mode", "rerun", "lang", "size", "parallel", "encoding"]);
+const VALUE_FLAGS = new Set(["in", "out", "fields", "mode", "rerun", "lang", "size", "parallel", "encoding", "changes", "notify"]);
 const BOOL_FLAGS = new Set(["yes", "help"]);
 
 function parseArgs(argv: string[], lang: Language): Parsed {
@@ -179,8 +180,19 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         encoding: typeof flags.encoding === "string" ? parseEncoding(flags.encoding) ?? badEncoding(flags.encoding, lang) : undefined,
       };
     };
+    const monitorArgs = (): MonitorArgs => {
+      if (typeof flags.in !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
+      const str = (v: string | true | undefined) => (typeof v === "string" ? v : undefined);
+      return {
+        input: flags.in, output: str(flags.out), changes: str(flags.changes), notify: str(flags.notify), yes: flags.yes === true, lang,
+        parallel: parseParallel(typeof flags.parallel === "string" ? flags.parallel : env.COMPANY_DATA_PARALLEL, lang),
+      };
+    };
     switch (command) {
+      case "monitor":
+        return await monitorCommand(monitorArgs(), context(env, lang), io, !!io.ask);
       case "estimate":
+        if (sub === "monitor") return await estimateMonitorCommand(monitorArgs(), context(env, lang), io);
         if (sub !== "enrich") throw new ExitError(EXIT.USAGE, msg.unknownCommand[lang](`estimate ${sub ?? ""}`.trim()));
         return await estimateCommand(enrichArgs(), io);
       case "enrich": {

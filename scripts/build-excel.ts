@@ -4,8 +4,12 @@
  *   functions-de.json the same with the registry's German help (Excel picks it for a German UI)
  *   functions.js     the functions with a CustomFunctions.associate per id
  *   taskpane.html/js the shared UI with the Excel host (Office.js from Microsoft's CDN, the UI's CSS inlined)
- *   commands.js      the ribbon commands
- *   assets/icon-*.png, manifest.xml (for --host-url, else the dev URL)
+ *   help.html        the support page (the manifest's SupportUrl and LearnMoreUrl)
+ *   assets/icon-*.png
+ *   manifest-dev.xml the dev manifest (https://localhost:3000, its own Id and name)
+ *   manifest.xml     the production manifest, only with --host-url
+ * Both manifests are checked offline and validated by xmllint against
+ * Microsoft's XSDs (excel-addin/build/schema.ts) before they are written.
  * Standalone: npx tsx scripts/build-excel.ts [--host-url https://…]
  */
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -16,9 +20,10 @@ import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
 import { functionsFor } from "../shared/functions/registry.ts";
 import { functionsSource } from "../excel-addin/build/codegen.ts";
 import { ICON_SIZES, iconPng } from "../excel-addin/build/png.ts";
-import { checkManifest, DEV_HOST_URL, manifestForHost } from "../excel-addin/build/manifest.ts";
-import { taskpaneHtml } from "../excel-addin/build/html.ts";
-import { LOCALISED_METADATA, localisedMetadata } from "../excel-addin/build/localise.ts";
+import { checkManifest, devManifest, manifestForHost } from "../excel-addin/build/manifest.ts";
+import { validateManifestSchema } from "../excel-addin/build/schema.ts";
+import { supportHtml, taskpaneHtml } from "../excel-addin/build/html.ts";
+import { excelDescription, LOCALISED_METADATA, localisedMetadata } from "../excel-addin/build/localise.ts";
 import { buildTaskpaneAssets } from "./build-ui.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -44,6 +49,12 @@ async function bundle(entry: string, outfile: string, minify: boolean) {
     legalComments: "none",
     logLevel: "silent",
   });
+}
+
+/** functions.json with data types allowed (a top-level flag custom-functions-metadata does not write). */
+export function withDataTypes(metadataJson: string): string {
+  const meta = JSON.parse(metadataJson) as Record<string, unknown>;
+  return JSON.stringify({ allowCustomDataForDataTypeAny: true, ...meta }, null, 2);
 }
 
 export interface BuildOptions {
@@ -81,35 +92,40 @@ export async function build(opts: BuildOptions = {}): Promise<BuildResult> {
   if (missing.length || extra.length) throw new Error(`functions.json does not match the registry: missing ${missing.join(",") || "-"}, extra ${extra.join(",") || "-"}`);
   const associated = meta.associate.map((a) => a.id);
   if (associated.length !== ids.length || ids.some((id) => !associated.includes(id))) throw new Error("functions.json and the associations differ");
-  await writeFile(join(EXCEL_OUT, "functions.json"), meta.metadataJson);
-  // The same metadata with the registry's German help (manifest: <bt:Override Locale="de-DE">).
+  // COMPANY.CARD answers an entity value: Excel accepts data types from a custom function only with
+  // this top-level flag (Microsoft, "Use data types with custom functions in Excel"; CustomFunctionsRuntime 1.4).
+  const metadataJson = withDataTypes(meta.metadataJson);
+  await writeFile(join(EXCEL_OUT, "functions.json"), metadataJson);
+  // The same metadata with the registry's German help (manifest: <bt:Override Locale="de-DE|de-AT|de-CH">).
   for (const [lang, loc] of Object.entries(LOCALISED_METADATA)) {
-    await writeFile(join(EXCEL_OUT, loc!.file), localisedMetadata(meta.metadataJson, defs, lang as "de"));
+    await writeFile(join(EXCEL_OUT, loc!.file), localisedMetadata(metadataJson, defs, lang as "de"));
   }
 
   // 2. Bundles.
   await bundle(genFile, join(EXCEL_OUT, "functions.js"), minify);
-  await bundle(join(ROOT, "excel-addin", "commands", "main.ts"), join(EXCEL_OUT, "commands.js"), minify);
   // The task pane: the UI build's bundle of the Excel entry and its stylesheet, inlined into the page.
   const pane = await buildTaskpaneAssets({ entry: join(ROOT, "excel-addin", "taskpane", "main.ts"), minify });
   await writeFile(join(EXCEL_OUT, "taskpane.js"), pane.js);
   await writeFile(join(EXCEL_OUT, "taskpane.html"), taskpaneHtml({ css: pane.css }));
-  await writeFile(join(EXCEL_OUT, "help.html"), taskpaneHtml({ help: true }));
+  await writeFile(join(EXCEL_OUT, "help.html"), supportHtml(defs.map((d) => ({ name: d.name, en: excelDescription(d, "en", wanted), de: excelDescription(d, "de", wanted) }))));
 
   // 3. Icons.
   for (const size of ICON_SIZES) await writeFile(join(EXCEL_OUT, "assets", `icon-${size}.png`), iconPng(size));
 
-  // 4. Manifest for the host URL, checked offline.
+  // 4. Manifests: the dev one always, the production one for a host URL; each checked offline and by the schema.
   const source = await readFile(join(ROOT, "manifests", "excel-manifest.xml"), "utf8");
-  const manifest = opts.hostUrl ? manifestForHost(source, opts.hostUrl) : source;
-  const problems = checkManifest(manifest);
-  if (problems.length) throw new Error(`manifest problems:\n${problems.join("\n")}`);
-  await writeFile(join(EXCEL_OUT, "manifest.xml"), manifest);
+  const manifests: [string, string][] = [["manifest-dev.xml", devManifest(source)]];
+  if (opts.hostUrl) manifests.push(["manifest.xml", manifestForHost(source, opts.hostUrl)]);
+  for (const [file, xml] of manifests) {
+    const problems = [...checkManifest(xml), ...validateManifestSchema(xml)];
+    if (problems.length) throw new Error(`${file}: manifest problems:\n${problems.join("\n")}`);
+    await writeFile(join(EXCEL_OUT, file), xml);
+  }
 
   const sizes: Record<string, number> = {};
-  for (const f of ["functions.js", "functions.json", "commands.js", "taskpane.js", "taskpane.html"]) sizes[f] = (await stat(join(EXCEL_OUT, f))).size;
+  for (const f of ["functions.js", "functions.json", "taskpane.js", "taskpane.html"]) sizes[f] = (await stat(join(EXCEL_OUT, f))).size;
   if (!opts.quiet) {
-    console.log(`excel-addin: ${ids.length} functions, manifest for ${opts.hostUrl ?? DEV_HOST_URL}`);
+    console.log(`excel-addin: ${ids.length} functions, ${manifests.map(([f]) => f).join(" and ")}${opts.hostUrl ? ` for ${opts.hostUrl}` : ""}`);
     for (const [f, n] of Object.entries(sizes)) console.log(`  ${f.padEnd(16)} ${(n / 1024).toFixed(1).padStart(7)} KB`);
   }
   return { outDir: EXCEL_OUT, functionIds: ids, sizes };

@@ -1,10 +1,33 @@
 /**
  * Offline checks of the Office add-in manifest (the official validator
- * sends the file to an online service) and the production rewrite.
+ * sends the file to an online service; the schema check is schema.ts), the
+ * production rewrite and the dev manifest.
  */
 import { allElements, localName, parseXml, type XmlElement } from "./xml.ts";
 
 export const DEV_HOST_URL = "https://localhost:3000";
+
+/**
+ * The dev manifest's own Id and name: Office identifies an add-in by its
+ * <Id>, so a sideloaded dev build with the production Id would replace (or
+ * be confused with) the installed add-in, and its name tells them apart in
+ * the ribbon and the add-in list.
+ */
+export const DEV_ID = "5b0d3f9e-8f7c-4a51-9a0e-2d6c1b7e4c10";
+export const DEV_NAME = { en: "Company Data (dev)", de: "Firmendaten (Entwicklung)" };
+
+/** German-speaking locales that get the German texts (Office picks an override by the UI's exact locale). */
+export const GERMAN_LOCALES = ["de-DE", "de-AT", "de-CH"];
+
+/** The dev manifest: the source's dev URLs, with the dev Id and display name. */
+export function devManifest(xml: string): string {
+  const id = /<Id>([^<]*)<\/Id>/.exec(xml);
+  if (!id) throw new Error("the manifest has no <Id>");
+  let out = xml.replace(`<Id>${id[1]}</Id>`, `<Id>${DEV_ID}</Id>`);
+  out = out.replace(/<DisplayName DefaultValue="[^"]*">([\s\S]*?)<\/DisplayName>/, (_, inner: string) =>
+    `<DisplayName DefaultValue="${DEV_NAME.en}">${inner.replace(/(<Override Locale="de-(?:DE|AT|CH)" Value=")[^"]*"/g, `$1${DEV_NAME.de}"`)}</DisplayName>`);
+  return out;
+}
 
 /** The manifest for another host: every dev URL replaced, nothing else touched. */
 export function manifestForHost(xml: string, hostUrl: string): string {
@@ -82,15 +105,30 @@ export function checkManifest(xml: string): string[] {
     if (!ns || resources.get(ns) !== "COMPANY") problems.push("the custom functions' namespace is not COMPANY");
   }
   const functionFile = find(root, "FunctionFile")[0];
-  if (!functionFile || functionFile.attrs.resid !== runtime?.attrs.resid) problems.push("the commands' <FunctionFile> is not the shared runtime");
+  if (functionFile && functionFile.attrs.resid !== runtime?.attrs.resid) problems.push("the commands' <FunctionFile> is not the shared runtime");
   const taskpane = find(root, "DefaultSettings")[0]?.children.find((c) => localName(c) === "SourceLocation")?.attrs.DefaultValue;
   if (!taskpane || taskpane !== runtimeUrl) problems.push("the task pane's SourceLocation is not the shared runtime's page");
-  for (const action of find(root, "Action")) {
+  // Buttons open the pane with ShowTaskpane: since 2026-02-23 Office ignores Office.addin.showAsTaskpane()
+  // for Marketplace add-ins (Microsoft, "Show or hide the task pane of your Office Add-in").
+  const actions = find(root, "Action");
+  if (actions.length === 0) problems.push("no ribbon button opens the task pane");
+  for (const action of actions) {
     const type = action.attrs["xsi:type"];
     if (type === "ShowTaskpane") {
       const loc = action.children.find((c) => localName(c) === "SourceLocation")?.attrs.resid;
       if (loc !== runtime?.attrs.resid) problems.push(`line ${action.line}: a task pane button opens a page other than the shared runtime`);
-    } else if (type !== "ExecuteFunction") problems.push(`line ${action.line}: unexpected action type ${type}`);
+    } else problems.push(`line ${action.line}: action ${type}: buttons must be ShowTaskpane (showAsTaskpane is ignored for Marketplace add-ins)`);
+  }
+  // Every German text for every German-speaking locale, the same text.
+  for (const el of els) {
+    const overrides = el.children.filter((c) => localName(c) === "Override");
+    const de = overrides.find((o) => o.attrs.Locale === "de-DE");
+    if (!de) continue;
+    for (const loc of GERMAN_LOCALES) {
+      const o = overrides.find((x) => x.attrs.Locale === loc);
+      if (!o) problems.push(`line ${el.line}: no ${loc} override beside de-DE`);
+      else if (o.attrs.Value !== de.attrs.Value) problems.push(`line ${o.line}: ${loc} differs from de-DE`);
+    }
   }
   const permissions = find(root, "Permissions")[0]?.text.trim();
   if (permissions !== "ReadWriteDocument") problems.push(`permissions are ${permissions}, expected ReadWriteDocument`);
@@ -98,9 +136,9 @@ export function checkManifest(xml: string): string[] {
   return problems;
 }
 
-/** The ExecuteFunction names the ribbon calls (the commands bundle must register each). */
-export function ribbonFunctionNames(xml: string): string[] {
-  return find(parseXml(xml), "FunctionName").map((e) => e.text.trim());
+/** The manifest's <Version> (four numbers; Excel re-reads functions.json only when it changes). */
+export function manifestVersion(xml: string): string {
+  return find(parseXml(xml), "Version")[0]?.text.trim() ?? "";
 }
 
 /** The URLs (resolved from resources) the manifest loads, for checking the build output. */

@@ -56,6 +56,12 @@ export function parseXml(source: string): XmlElement {
     } else if (source.startsWith("<!--", i)) {
       const end = source.indexOf("-->", i);
       if (end === -1) fail("unterminated comment");
+      // XML 1.0 (production [15]): "--" must not occur inside a comment, nor may it end with "-".
+      const body = source.slice(i + 4, end);
+      if (body.includes("--") || body.endsWith("-")) {
+        advance(4 + Math.max(0, body.indexOf("--")));
+        fail('"--" inside a comment (XML forbids it)');
+      }
       advance(end + 3 - i);
     } else if (source.startsWith("<!", i)) {
       fail("DOCTYPE and CDATA are not expected in a manifest");

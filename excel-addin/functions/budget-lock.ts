@@ -1,18 +1,22 @@
 /**
- * Serialise the daily formula budget's read-modify-write across the
- * concurrent runs of the custom functions. Excel runs many gathered batches
- * at once; without this two batches could both read the same counter and
- * both spend the last credits.
+ * Serialise the read-modify-write of the daily formula budget and of the
+ * spend log across concurrent runs: Excel runs many gathered batches at
+ * once, and the task pane runs its own calls beside them in the same page.
+ * Without this two batches could both read the same counter and both spend
+ * the last credits, or two spends could each rewrite the log without the
+ * other's line.
  *
  * A decorator over the host's AsyncDriver, made per run: the lock is taken
- * when the run reads a `doc:budget:` key and released when it writes it (or
- * does anything else first), so the lock is held only across the
- * read → write of the counter, never across a request.
+ * when the run reads a `doc:budget:` or `doc:ledger:` key and released when
+ * it writes it (or does anything else first), so the lock is held only
+ * across the read → write of the value, never across a request. One lock
+ * per page (pageLock): the functions and the task pane bundles share it.
  */
 import type { AsyncDriver } from "../../shared/core/drivers.ts";
 
 export const BUDGET_PREFIX = "doc:budget:";
-const isBudgetKey = (k: string) => k.startsWith(BUDGET_PREFIX);
+export const LEDGER_PREFIX = "doc:ledger:";
+const isBudgetKey = (k: string) => k.startsWith(BUDGET_PREFIX) || k.startsWith(LEDGER_PREFIX);
 
 export type Acquire = () => Promise<() => void>;
 
@@ -32,6 +36,13 @@ export function createLock(): Acquire {
       release();
     };
   };
+}
+
+const PAGE_LOCK = "__companyDataStateLock";
+
+/** The page's one lock: separate bundles (functions.js, taskpane.js) meet on the global object. */
+export function pageLock(scope: Record<string, unknown> = globalThis as unknown as Record<string, unknown>): Acquire {
+  return ((scope[PAGE_LOCK] as Acquire | undefined) ??= createLock());
 }
 
 export interface SerialisedDriver extends AsyncDriver {

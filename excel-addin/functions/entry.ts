@@ -3,7 +3,7 @@
  * created on the first call (nothing runs when Excel evaluates the bundle).
  */
 import { functionsFor } from "../../shared/functions/registry.ts";
-import { displayLanguage, entityValuesSupported, officeDriver, workbookId } from "../host/office.ts";
+import { displayLanguage, entityValuesSupported, officeDriver, workbookId, workbookIdentity } from "../host/office.ts";
 import { afterMs } from "./gather.ts";
 import { createCustomFunctions, type CustomFunctionsRuntime } from "./runtime.ts";
 
@@ -21,6 +21,7 @@ function get(): CustomFunctionsRuntime {
     schedule: afterMs(GATHER_WINDOW_MS),
     error: (kind, message) => new CustomFunctions.Error(CustomFunctions.ErrorCode[kind], message),
     cardsSupported: entityValuesSupported,
+    cardLanguage: async () => (await workbookIdentity()).cardLanguage,
     fallbackLanguage: displayLanguage,
   });
   return runtime;

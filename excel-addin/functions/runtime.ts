@@ -14,8 +14,8 @@ import type { Language } from "../../shared/i18n/language.ts";
 import { runFormula } from "../../shared/functions/formula.ts";
 import { isCellCard, isCellError, type CellOut, type FunctionDef } from "../../shared/functions/types.ts";
 import { createGatherer, type Gatherer } from "./gather.ts";
-import { cardsUnsupportedMessage, entityOf } from "./card.ts";
-import { createLock, serialiseBudget } from "./budget-lock.ts";
+import { entityOf, plainCardRow } from "./card.ts";
+import { pageLock, serialiseBudget, type Acquire } from "./budget-lock.ts";
 import type { EndpointId } from "../../shared/api/endpoints.ts";
 
 /** The two Excel errors whose message Excel shows. */
@@ -34,12 +34,16 @@ export interface FunctionsHost {
   schedule(flush: () => void): void;
   /** new CustomFunctions.Error(kind, message) in Excel. */
   error(kind: ExcelErrorKind, message: string): unknown;
-  /** Whether this Excel shows entity values (ExcelApi 1.16). */
+  /** Whether custom functions may answer entity values here (CustomFunctionsRuntime 1.4). */
   cardsSupported(): boolean;
+  /** The language the card's property names are pinned to in this workbook (read only). */
+  cardLanguage(): Promise<Language>;
   /** Language for messages before the settings could be read. */
   fallbackLanguage(): Language;
   onRequest?(endpoint: EndpointId): void;
   onSpend?(endpoint: EndpointId, credits: number): void;
+  /** The lock of the budget's and spend log's read-modify-write; default the page's (shared with the task pane). */
+  lock?: Acquire;
 }
 
 /** A single Excel argument as a scalar: a 1×1 range counts as its value, a bigger range does not. */
@@ -68,7 +72,7 @@ export interface CustomFunctionsRuntime {
 }
 
 export function createCustomFunctions(defs: readonly FunctionDef[], host: FunctionsHost): CustomFunctionsRuntime {
-  const acquire = createLock();
+  const acquire = host.lock ?? pageLock();
   /** runAsync over the host's driver, with the budget's read-modify-write serialised against other runs. */
   async function runSerial<T>(op: Operation<T>): Promise<T> {
     const driver = serialiseBudget(host.driver, acquire);
@@ -161,9 +165,21 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
     }
   }
 
-  /** Cells as Excel takes them: error cells as CustomFunctions.Error, cards as entity values. */
-  function toExcel(cells: CellOut[][]): unknown[][] {
-    return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : isCellCard(c) ? entityOf(c.card, lang()) : c)));
+  /**
+   * Cells as Excel takes them: error cells as CustomFunctions.Error, cards
+   * as entity values (names in the workbook's pinned language), or as a row
+   * of plain values where this Excel has no data types for custom functions.
+   */
+  async function toExcel(cells: CellOut[][]): Promise<unknown[][]> {
+    if (!cells.some((row) => row.some(isCellCard))) return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : c)));
+    if (!host.cardsSupported()) {
+      // Each card as a row of plain values; rows padded so the answer stays a rectangle (an error row beside cards).
+      const rows = cells.map((row) => row.flatMap((c) => (isCellCard(c) ? plainCardRow(c.card) : [isCellError(c) ? cellError(c) : c])));
+      const width = Math.max(...rows.map((r) => r.length));
+      return rows.map((r) => (r.length < width ? [...r, ...new Array<unknown>(width - r.length).fill("")] : r));
+    }
+    const names = await host.cardLanguage();
+    return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : isCellCard(c) ? entityOf(c.card, lang(), names) : c)));
   }
 
   /** A lone error (first cell an error, the rest empty) is thrown, so Excel shows its message in the cell. */
@@ -187,7 +203,6 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
     functions[def.name] = async (...raw: unknown[]) => {
       // Excel passes the invocation object last when asked for; the registry takes exactly its params.
       const args = def.params.map((_, i) => (omitted(raw[i]) ? undefined : raw[i]));
-      if (def.name === "CARD" && !host.cardsSupported()) throw host.error("notAvailable", cardsUnsupportedMessage(lang()));
       let settled: Settled;
       try {
         settled = await g(args);
@@ -197,7 +212,7 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
       if (!settled.ok) throw excelError(settled.error);
       const lone = loneError(settled.cells);
       if (lone) throw cellError(lone);
-      return toExcel(settled.cells);
+      return await toExcel(settled.cells);
     };
   }
   return {

@@ -6,7 +6,7 @@
 import type { AsyncDriver } from "../../shared/core/drivers.ts";
 import type { SheetRequest } from "../../shared/sheet/protocol.ts";
 import { fetchHttp, type FetchLike } from "../../shared/web/fetch-http.ts";
-import { durableStore, layeredCache, type KeyValueStorage } from "./storage.ts";
+import { durableStore, layeredCache, type KeyValueStorage, type LayeredCache } from "./storage.ts";
 
 export interface ExcelDriverOptions {
   fetch: FetchLike;
@@ -21,15 +21,19 @@ export interface ExcelDriverOptions {
 export interface ExcelDriver extends AsyncDriver {
   /** The memory layer of the cache (tests look into it). */
   readonly memory: Map<string, { v: string; e: number }>;
+  /** The cache itself (tests read its durable size). */
+  readonly cache: LayeredCache;
 }
 
 export function createExcelDriver(opts: ExcelDriverOptions): ExcelDriver {
   const now = opts.now ?? (() => Date.now());
   const cache = layeredCache(opts.storage, now);
-  const store = durableStore(opts.storage, opts.docId);
+  // Settings, budget and spend log come first: a refused write of theirs empties the cache and retries.
+  const store = durableStore(opts.storage, opts.docId, cache.clearDurable);
   const timeoutMs = opts.timeoutMs ?? 30_000;
   return {
     memory: cache.memory,
+    cache,
     http: (requests) => Promise.all(requests.map((r) => fetchHttp(opts.fetch, r, timeoutMs))),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     cacheGet: cache.cacheGet,

@@ -1,14 +1,13 @@
 /**
  * The Office globals, touched only here and only when called (never at
- * bundle evaluation): OfficeRuntime.storage, the workbook's id, the display
- * language, the entity-value requirement set.
+ * bundle evaluation): OfficeRuntime.storage, the workbook's identity, the
+ * display language, the data-type requirement set.
  */
 import { toLanguage, type Language } from "../../shared/i18n/language.ts";
 import type { KeyValueStorage } from "./storage.ts";
 import { createExcelDriver, type ExcelDriver } from "./driver.ts";
 import { handleSheetRequest } from "./sheet.ts";
-
-const DOC_ID_SETTING = "companyData.workbookId";
+import { readIdentity, type WorkbookIdentity, type SettingsBag, ensureIdentity, awaitIdentity } from "./identity.ts";
 
 export function officeStorage(): KeyValueStorage {
   const s = OfficeRuntime.storage;
@@ -16,47 +15,65 @@ export function officeStorage(): KeyValueStorage {
     getItems: (keys) => s.getItems(keys) as Promise<Record<string, string | null>>,
     setItems: (entries) => s.setItems(entries),
     removeItems: (keys) => s.removeItems(keys),
+    getKeys: () => s.getKeys(),
   };
 }
 
-let docIdPromise: Promise<string> | undefined;
-
-/**
- * A random id kept in the workbook's own settings: it identifies the
- * workbook for `doc:` keys (budget, ledger, checkpoints) and travels with
- * the file. It is the only thing the add-in writes there; never the key.
- */
-export function workbookId(): Promise<string> {
-  docIdPromise ??= (async () => {
-    const settings = Office.context?.document?.settings;
-    if (!settings) return "no-document";
-    const existing = settings.get(DOC_ID_SETTING);
-    if (typeof existing === "string" && existing) return existing;
-    const id = crypto.randomUUID();
-    settings.set(DOC_ID_SETTING, id);
-    await new Promise<void>((resolve) => settings.saveAsync(() => resolve()));
-    return id;
-  })();
-  return docIdPromise;
-}
+const settingsBag = (): SettingsBag | undefined => Office.context?.document?.settings as SettingsBag | undefined;
 
 export function displayLanguage(): Language {
   return toLanguage(Office.context?.displayLanguage, "en");
 }
 
-export function entityValuesSupported(): boolean {
-  return Boolean(Office.context?.requirements?.isSetSupported("ExcelApi", "1.16"));
+/**
+ * The task pane's Office.onReady: create the workbook's id and pin the
+ * card's property language in the workbook's settings (the only writes to
+ * the workbook; never the key). Custom functions only read them.
+ */
+export function initWorkbookIdentity(): Promise<WorkbookIdentity> {
+  return ensureIdentity(settingsBag(), displayLanguage(), () => crypto.randomUUID());
 }
 
-let driver: ExcelDriver | undefined;
+/** For custom functions: the identity, read-only (waits for the task pane's start when the workbook has none yet). */
+export function workbookIdentity(): Promise<WorkbookIdentity> {
+  return awaitIdentity(settingsBag(), displayLanguage(), () => crypto.randomUUID());
+}
 
-/** One driver per bundle: its memory cache lives as long as the shared runtime. */
+export const workbookId = async (): Promise<string> => (await workbookIdentity()).id;
+
+export { readIdentity };
+
+/**
+ * Whether this Excel can show COMPANY.CARD's entity value: custom functions
+ * return data types from CustomFunctionsRuntime 1.4 on (Microsoft, "Custom
+ * Functions requirement sets": web, Microsoft 365 on Windows from 2208, Mac
+ * from 16.64; not perpetual Office 2021/2024), not from ExcelApi 1.16 (that
+ * set is the Excel.run data-type API).
+ */
+export function entityValuesSupported(): boolean {
+  return Boolean(Office.context?.requirements?.isSetSupported("CustomFunctionsRuntime", "1.4"));
+}
+
+const DRIVER_SLOT = "__companyDataDriver";
+
+/**
+ * One driver per page, shared by the functions and the task pane bundles
+ * (they meet on the global object): one memory cache that lives as long as
+ * the shared runtime, and one account of what the durable cache takes, so
+ * its cap holds for the page, not per bundle.
+ */
 export function officeDriver(): ExcelDriver {
-  driver ??= createExcelDriver({
-    fetch: (url, init) => fetch(url, init),
-    storage: officeStorage(),
-    docId: workbookId,
-    sheet: (request) => handleSheetRequest(Excel, request),
-  });
+  const page = globalThis as unknown as Record<string, ExcelDriver | undefined>;
+  let driver = page[DRIVER_SLOT];
+  if (!driver) {
+    driver = page[DRIVER_SLOT] = createExcelDriver({
+      fetch: (url, init) => fetch(url, init),
+      storage: officeStorage(),
+      docId: workbookId,
+      sheet: (request) => handleSheetRequest(Excel, request),
+    });
+    // Start-up: delete expired cache entries now, not when the store is already full.
+    void driver.cache.durableBytes();
+  }
   return driver;
 }

@@ -9,6 +9,8 @@ import { readFileSync } from "node:fs";
 import { createContext, runInContext } from "node:vm";
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import { memoryStorage, type KeyValueStorage } from "../host/storage.ts";
+import { ensureIdentity, type SettingsBag } from "../host/identity.ts";
+import { toLanguage } from "../../shared/i18n/language.ts";
 
 export class SimError {
   constructor(readonly code: string, readonly message?: string) {}
@@ -28,8 +30,16 @@ export interface SimOptions {
   storage?: KeyValueStorage & { data?: Map<string, string> };
   /** Workbook settings (where the workbook id lives); the same map again = the same workbook. */
   workbookSettings?: Map<string, unknown>;
+  /** Whether this Excel has CustomFunctionsRuntime 1.4 (data types from custom functions); default yes. */
   entityValues?: boolean;
   displayLanguage?: string;
+  /**
+   * Whether the task pane's page starts with the functions (default yes: in
+   * the shared runtime the runtime's page is the task pane's, and its
+   * Office.onReady creates the workbook's identity). `false` models a
+   * functions-only start: functions then wait for the identity.
+   */
+  paneStarts?: boolean;
 }
 
 export interface SimRuntime {
@@ -37,6 +47,10 @@ export interface SimRuntime {
   storage: KeyValueStorage & { data?: Map<string, string> };
   /** Requests sent, in order (method + path). */
   requests: { method: string; path: string; body?: string }[];
+  /** Run the task pane's start now (what Office.onReady in taskpane/main.ts does for the workbook's identity). */
+  startPane(): Promise<void>;
+  /** How often the functions wrote the workbook's settings (custom functions must not: expect 0). */
+  settingsWrites(): number;
 }
 
 export function loadFunctions(opts: SimOptions): SimRuntime {
@@ -44,6 +58,22 @@ export function loadFunctions(opts: SimOptions): SimRuntime {
   const storage = opts.storage ?? memoryStorage();
   const settings = opts.workbookSettings ?? new Map<string, unknown>();
   const requests: SimRuntime["requests"] = [];
+  // Office.Settings as "Persist add-in state and settings" describes it: set() changes the in-memory
+  // bag, saveAsync() writes it into the file. Functions must not call either ("Call Excel APIs from a
+  // custom function": keep calls read-only); writes outside the pane's start are counted.
+  let writes = 0;
+  let paneWriting = false;
+  const bag: SettingsBag = {
+    get: (k: string) => settings.get(k) ?? null,
+    set: (k: string, v: unknown) => {
+      if (!paneWriting) writes++;
+      settings.set(k, v);
+    },
+    saveAsync: (cb?: (r: { status?: string }) => void) => {
+      if (!paneWriting) writes++;
+      cb?.({ status: "succeeded" });
+    },
+  };
   const fetchFake = async (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
     const u = new URL(url);
     requests.push({ method: init.method, path: u.pathname, body: init.body });
@@ -67,14 +97,12 @@ export function loadFunctions(opts: SimOptions): SimRuntime {
     Office: {
       context: {
         displayLanguage: opts.displayLanguage ?? "de-DE",
-        requirements: { isSetSupported: (set: string, v: string) => set === "ExcelApi" && (opts.entityValues ?? true) && Number(v) <= 1.16 },
-        document: {
-          settings: {
-            get: (k: string) => settings.get(k) ?? null,
-            set: (k: string, v: unknown) => void settings.set(k, v),
-            saveAsync: (cb: () => void) => cb(),
-          },
+        // CustomFunctionsRuntime 1.4 brings data types to custom functions (Microsoft, "Custom Functions requirement sets").
+        requirements: {
+          isSetSupported: (set: string, v: string) =>
+            (set === "CustomFunctionsRuntime" && (opts.entityValues ?? true) && Number(v) <= 1.4) || (set === "ExcelApi" && Number(v) <= 1.16),
         },
+        document: { settings: bag },
       },
     },
     OfficeRuntime: { storage },
@@ -83,7 +111,16 @@ export function loadFunctions(opts: SimOptions): SimRuntime {
   };
   const context = createContext(globals);
   runInContext(readFileSync(opts.bundle, "utf8"), context, { filename: "functions.js" });
-  return { functions, storage, requests };
+  const startPane = async () => {
+    paneWriting = true;
+    try {
+      await ensureIdentity(bag, toLanguage(opts.displayLanguage ?? "de-DE", "en"), () => globalThis.crypto.randomUUID(), context as unknown as Record<string, unknown>);
+    } finally {
+      paneWriting = false;
+    }
+  };
+  if (opts.paneStarts ?? true) void startPane();
+  return { functions, storage, requests, startPane, settingsWrites: () => writes };
 }
 
 /** Call a function for many cells in the same moment, as Excel does for a filled column; every answer settles. */

@@ -2,25 +2,35 @@
  * The task pane: the shared UI (shared/ui/) with the Excel host. The app
  * service runs in this page with runAsync over the Excel driver: fetch,
  * OfficeRuntime.storage (the key stays per user, never in the workbook),
- * Excel.run for the sheet effects.
+ * Excel.run for the sheet effects. Its start (Office.onReady) is where the
+ * workbook's id and card language are created (host/identity.ts): in the
+ * shared runtime this page is loaded whenever the functions are, so custom
+ * functions never write to the workbook themselves.
  */
 import { mountApp } from "../../shared/ui/app.ts";
-import { directHost } from "../../shared/ui/hosts/direct.ts";
-import { officeDriver, workbookId, displayLanguage } from "../host/office.ts";
-import { onPanelRequest } from "./bridge.ts";
+import { hostFromEnvelopes } from "../../shared/ui/host.ts";
+import { runAsync } from "../../shared/core/drivers.ts";
+import { settle } from "../../shared/app/dispatch.ts";
+import { officeDriver, initWorkbookIdentity, displayLanguage } from "../host/office.ts";
+import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
 import { serialiseChecks, startMonitor } from "../monitor.ts";
 
 Office.onReady(async () => {
+  const identity = await initWorkbookIdentity();
   const root = document.getElementById("app");
   if (!root) return;
+  const deps = { host: "excel" as const, now: () => Date.now(), random: Math.random, documentId: identity.id };
+  // Each call is one run over the page's driver, its budget and spend-log updates serialised with the functions' (one page lock).
+  const direct = hostFromEnvelopes("excel", async (method, input) => {
+    const driver = serialiseBudget(officeDriver(), pageLock());
+    try {
+      return await runAsync(settle(deps, method, input), driver);
+    } finally {
+      driver.release();
+    }
+  });
   // One check at a time: the timer and the pane's "Check now" go through the same caller.
-  const host = serialiseChecks(directHost("excel", officeDriver(), async () => ({
-    host: "excel",
-    now: () => Date.now(),
-    random: Math.random,
-    documentId: await workbookId(),
-  })));
-  const first = onPanelRequest((r) => mounted.ui.show(r.panel));
-  const mounted = mountApp(root, host, { initial: first?.panel, language: displayLanguage() });
+  const host = serialiseChecks(direct);
+  mountApp(root, host, { language: displayLanguage() });
   startMonitor(host); // scheduled portfolio checks while the workbook is open (excel-addin/monitor.ts)
 });

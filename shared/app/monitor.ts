@@ -9,6 +9,7 @@
  *   monitorRun {sheet,budget?} one step of a check; "paused" → call again
  *   monitorEstimate {schedule} next run exact + per run / day / month ceiling
  *   monitorSaveSchedule {schedule} store it (hosts then set their trigger/timer)
+ *   monitorSaveAlerts {alerts}   e-mail recipients / webhook of the alert digest
  */
 import type { Operation } from "../core/effects.ts";
 import { storeGet } from "../core/effects.ts";
@@ -16,6 +17,7 @@ import type { Bilingual } from "../i18n/language.ts";
 import { checkPortfolio, lastRun, RUN_KEY, type RunSummary } from "../monitor/check.ts";
 import { scheduleEstimate, type ScheduleEstimate } from "../monitor/estimate.ts";
 import { loadSchedule, saveSchedule, scheduleSettings, type ScheduleSettings } from "../monitor/schedule.ts";
+import { alertSettings, alertViews, channelsOf, deliverConfigured, loadAlertSettings, saveAlertSettings, type AlertChannelView } from "../monitor/alert-settings.ts";
 import { record } from "./input.ts";
 import type { AppDeps, AppMethod } from "./protocol.ts";
 import { withSession } from "./session.ts";
@@ -28,6 +30,8 @@ export interface MonitorStatusView {
   paused: boolean;
   /** What this host can and cannot do on a schedule. */
   hostNote: Bilingual;
+  /** The alert channels: where they go, how many companies wait, the last delivery (a failed one says why). */
+  alerts: AlertChannelView[];
 }
 
 const HOST_NOTE: Record<string, Bilingual> = {
@@ -68,7 +72,8 @@ export function* monitorStatusMethod(deps: AppDeps, _input: unknown): Operation<
   const ctx = contextFromSettings(settings, deps);
   const last = yield* lastRun(ctx);
   const [run] = yield* storeGet([RUN_KEY(ctx)]);
-  return { schedule, last, paused: run !== null, hostNote: hostNote(deps) };
+  const alerts = yield* alertViews(ctx, yield* loadAlertSettings());
+  return { schedule, last, paused: run !== null, hostNote: hostNote(deps), alerts };
 }
 
 export function* monitorPreviewMethod(deps: AppDeps, input: unknown): Operation<RunSummary> {
@@ -83,8 +88,12 @@ export function* monitorPreviewMethod(deps: AppDeps, input: unknown): Operation<
 export function* monitorRunMethod(deps: AppDeps, input: unknown): Operation<RunSummary> {
   const i = record(input);
   const schedule = yield* loadSchedule();
+  const alerts = yield* loadAlertSettings();
   return yield* withSession(deps, "monitor", function* ({ ctx }) {
-    return yield* checkPortfolio(ctx, { sheet: sheetOf(i, schedule.sheet), budget: budgetOf(i, schedule.budget), deadline: deps.deadline });
+    const summary = yield* checkPortfolio(ctx, { sheet: sheetOf(i, schedule.sheet), budget: budgetOf(i, schedule.budget), deadline: deps.deadline, alerts: channelsOf(alerts, deps.mailer) });
+    // One digest per finished check (a paused one delivers when it finishes); what fails waits for the next.
+    if (summary.status !== "paused") yield* deliverConfigured(ctx, alerts, deps.mailer);
+    return summary;
   });
 }
 
@@ -105,10 +114,17 @@ export function* monitorSaveScheduleMethod(deps: AppDeps, input: unknown): Opera
   return yield* monitorStatusMethod(deps, {});
 }
 
+export function* monitorSaveAlertsMethod(deps: AppDeps, input: unknown): Operation<MonitorStatusView> {
+  const i = record(input);
+  yield* saveAlertSettings(alertSettings(record(i.alerts, "alerts"), yield* loadAlertSettings(), deps.host));
+  return yield* monitorStatusMethod(deps, {});
+}
+
 export const MONITOR_METHODS: Record<`monitor${string}`, AppMethod> = {
   monitorStatus: monitorStatusMethod,
   monitorPreview: monitorPreviewMethod,
   monitorRun: monitorRunMethod,
   monitorEstimate: monitorEstimateMethod,
   monitorSaveSchedule: monitorSaveScheduleMethod,
+  monitorSaveAlerts: monitorSaveAlertsMethod,
 };

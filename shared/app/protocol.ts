@@ -4,6 +4,7 @@
  * The UI (shared/ui/) depends on this file only, never on the core.
  */
 import type { LedgerEntry } from "../credits/ledger.ts";
+import type { Mailer } from "../monitor/alert-settings.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import type { Cell } from "../sheet/protocol.ts";
@@ -15,6 +16,8 @@ export type { SettingsView, HostKind };
 /** What a host hands the app service besides the driver: clock, randomness, deadline, document. */
 export interface AppDeps extends ContextInputs {
   host: HostKind;
+  /** How the host sends e-mail (Apps Script's MailApp); hosts without one have no e-mail alerts. */
+  mailer?: Mailer;
 }
 
 export type AppMethod<O = unknown> = (deps: AppDeps, input: unknown) => Operation<O>;

@@ -40,6 +40,7 @@ import type { OpContext } from "../operations/context.ts";
 import { getAvailability, getChanges, getProfiles, type Availability, type ChangesResult } from "../operations/company.ts";
 import { resolveMany } from "../operations/resolve.ts";
 import type { Cell } from "../sheet/protocol.ts";
+import { movesOf, noteNews } from "./alerts.ts";
 import { appendNew, logLine, openLog, type LogLine } from "./changelog.ts";
 import { MAX_ENTRY_CREDITS, planCredits, type PortfolioPlanned } from "./estimate.ts";
 import { candidateLabel, idFromCell, layoutOf, queryOf, type Layout, type OutputKey } from "./layout.ts";
@@ -85,6 +86,8 @@ export interface CheckOptions {
   windowRows?: number;
   /** Plan and price only: no paid call, nothing written. */
   preview?: boolean;
+  /** Alert channels ("email", "webhook") whose outboxes (alerts.ts) take new changes and risk moves for a later delivery. */
+  alerts?: readonly string[];
 }
 
 export type RunStatus = "done" | "paused" | "budget" | "stopped" | "preview";
@@ -517,6 +520,10 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       const name = prof && !(prof instanceof CompanyDataError) ? prof.name ?? null : states.get(id)?.name ?? nameOf.get(id) ?? null;
       for (const ch of c.changes) lines.push(logLine(id, name, ch as Change));
     }
+    // News goes to the alert outbox before the log has it: a line in the log is never news again.
+    const channels = opts.alerts ?? [];
+    const newLines = channels.length ? lines.filter((l) => !logged.has(l.key)) : [];
+    if (newLines.length) yield* noteNews(ctx, channels, { changes: newLines });
     const appended = lines.length ? yield* appendNew(logged, lines, changesSheet) : new Map<string, number>();
 
     const now = nowIso();
@@ -567,6 +574,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       summary.newChanges += appended.get(id) ?? 0;
       progress = true;
     }
+    if (channels.length && updated.size) yield* noteNews(ctx, channels, { moves: movesOf(states, updated, new Set(newLines.map((l) => String(l.row[1])))) });
     if (updated.size) yield* saveStates(ctx, updated);
     for (const [id, s] of updated) states.set(id, s);
 

@@ -98,6 +98,10 @@ export interface SheetsOptions {
   clockTriggersPerDocument?: boolean;
   /** Called for every Utilities.sleep (a test clock moves by it, as the script's time would). */
   onSleep?: (ms: number) => void;
+  /** MailApp's recipients per day (default 100, a consumer account; see createMailApp). */
+  mailRecipientsPerDay?: number;
+  /** Answer requests to URLs matching `match` (webhook receivers) instead of the emulator: the HTTP status. */
+  webhook?: { match: RegExp; answer: (req: HttpRequest) => number };
 }
 
 /** The spreadsheet the fake runs in. */
@@ -225,6 +229,10 @@ export function createSheetsFake(opts: SheetsOptions) {
   };
   const answer = (req: HttpRequest) => {
     if (opts.failUrl?.test(req.url)) throw new Error("Address unavailable: " + req.url);
+    if (opts.webhook?.match.test(req.url)) {
+      const status = opts.webhook.answer(req);
+      return { getResponseCode: () => status, getContentText: () => "", getAllHeaders: () => ({}), getHeaders: () => ({}) };
+    }
     const res = opts.emulator.handle(req);
     if (res.drop) throw new Error("Address unavailable: " + req.url);
     // Header names as a server sends them: mixed case.
@@ -275,7 +283,9 @@ export function createSheetsFake(opts: SheetsOptions) {
   const Session = { getActiveUserLocale: () => "de" };
   const Logger = { log: () => undefined };
 
-  const context: vm.Context = vm.createContext({ SpreadsheetApp, UrlFetchApp, CacheService, PropertiesService, LockService, ScriptApp, HtmlService, Utilities, Session, Logger, console: { log() {}, warn() {}, error() {}, info() {} } });
+  const mail = createMailApp(now, opts.mailRecipientsPerDay ?? 100);
+  const MailApp = mail.service;
+  const context: vm.Context = vm.createContext({ SpreadsheetApp, UrlFetchApp, CacheService, PropertiesService, LockService, ScriptApp, HtmlService, Utilities, Session, Logger, MailApp, console: { log() {}, warn() {}, error() {}, info() {} } });
 
   /** Run one trigger's handler as Apps Script does at `at` (the clock must already say so): a fresh execution with the 6-minute limit. */
   const fire = (t: FakeTrigger): unknown => {
@@ -289,6 +299,8 @@ export function createSheetsFake(opts: SheetsOptions) {
 
   return {
     context, calls, builders, fetches, sleeps, menus, sidebars, grids, formats, backgrounds, validations, quoted,
+    /** E-mails MailApp sent. */
+    mails: mail.sent,
     userProps, docProps, docCache,
     /** Every installable trigger of this user (all documents), as Apps Script keeps them. */
     triggers: scriptApp.triggers,
@@ -525,4 +537,30 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
   function checkTime(): void {
     if (execution && o.now() - execution.start > EXECUTION_LIMIT_MS) throw new Error("Exceeded maximum execution time");
   }
+}
+
+/**
+ * MailApp as the reference describes it
+ * (https://developers.google.com/apps-script/reference/mail/mail-app):
+ * getRemainingDailyQuota() is "the number of recipients you can send emails
+ * to for the rest of the day"; the quota counts recipients, not messages
+ * (Quotas for Google Services: 100 a day for consumer accounts, 1,500 for
+ * Workspace). Over the quota sendEmail throws "Service invoked too many times
+ * for one day: email." The day is the UTC day of the script's clock (Google
+ * does not say when the quota's day starts: a test must not depend on it).
+ */
+export function createMailApp(now: () => number, perDay: number) {
+  const sent: { to: string[]; subject: string; body: string; at: number }[] = [];
+  const day = () => Math.floor(now() / 86_400_000);
+  const usedToday = () => sent.filter((m) => Math.floor(m.at / 86_400_000) === day()).reduce((n, m) => n + m.to.length, 0);
+  const service = {
+    getRemainingDailyQuota: () => Math.max(0, perDay - usedToday()),
+    sendEmail(message: { to: string; subject: string; body: string }) {
+      if (typeof message !== "object" || !message.to || message.subject === undefined) throw new Error("Invalid argument: message");
+      const to = message.to.split(",").map((s) => s.trim()).filter(Boolean);
+      if (usedToday() + to.length > perDay) throw new Error("Service invoked too many times for one day: email.");
+      sent.push({ to, subject: message.subject, body: message.body, at: now() });
+    },
+  };
+  return { service, sent };
 }

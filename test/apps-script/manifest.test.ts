@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildWithReport } from "../../scripts/build-apps-script.ts";
+import { SHEETS_WEBHOOK_PREFIXES } from "../../shared/monitor/alert-settings.ts";
 
 const OUT = mkdtempSync(join(tmpdir(), "apps-script-manifest-"));
 let manifest: Record<string, unknown> = {};
@@ -26,13 +27,16 @@ describe("appsscript.json", () => {
     expect(manifest).toMatchObject({ timeZone: "Europe/Berlin", runtimeVersion: "V8" });
   });
 
-  it("asks for the four minimal scopes and may fetch only the production base", () => {
+  it("asks for the five minimal scopes and may fetch only the production base and the alert webhooks", () => {
     expect(manifest.oauthScopes).toEqual([
       "https://www.googleapis.com/auth/spreadsheets.currentonly",
       "https://www.googleapis.com/auth/script.external_request",
       "https://www.googleapis.com/auth/script.container.ui",
       "https://www.googleapis.com/auth/script.scriptapp",
+      // MailApp for the alert digest: send only, no mailbox access (apps-script/mail.ts).
+      "https://www.googleapis.com/auth/script.send_mail",
     ]);
-    expect(manifest.urlFetchWhitelist).toEqual(["https://api.implisense.com/"]);
+    // The production API, and the webhook prefixes the alert settings accept on Sheets (SHEETS_WEBHOOK_PREFIXES).
+    expect(manifest.urlFetchWhitelist).toEqual(["https://api.implisense.com/", ...SHEETS_WEBHOOK_PREFIXES]);
   });
 });

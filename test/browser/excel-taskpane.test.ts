@@ -1,6 +1,6 @@
 /**
  * The shipped Excel task pane (dist/excel-addin/taskpane.html with its
- * functions.js, commands.js and taskpane.js) in Chromium, with a fake Office
+ * functions.js and taskpane.js) in Chromium, with a fake Office
  * served in place of Microsoft's CDN script. The app service runs in the page
  * (the Excel host) and talks to the emulator over the network.
  */
@@ -28,13 +28,13 @@ const FAKE_OFFICE = `
       requirements: { isSetSupported: () => false },
       document: { settings: { get: (k) => settings.get(k) ?? null, set: (k, v) => settings.set(k, v), saveAsync: (cb) => cb && cb({ status: "succeeded" }) } },
     },
-    actions: { associate() {} },
   };
   const items = new Map();
   window.OfficeRuntime = { storage: {
     getItems: async (keys) => Object.fromEntries(keys.map((k) => [k, items.has(k) ? items.get(k) : null])),
     setItems: async (e) => { for (const [k, v] of Object.entries(e)) items.set(k, v); },
     removeItems: async (keys) => { for (const k of keys) items.delete(k); },
+    getKeys: async () => [...items.keys()],
   } };
   window.__officeStorage = items;
   class CFError extends Error { constructor(code, message) { super(message); this.code = code; } }
@@ -55,7 +55,7 @@ describe.skipIf(skipWithoutChromium())("Excel task pane (built like dist/excel-a
     OUT = join(TMP, "excel-addin");
     const built = await build({ outDir: OUT });
     expect(built.outDir).toBe(OUT);
-    for (const f of ["taskpane.html", "taskpane.js", "functions.js", "commands.js"]) expect(existsSync(join(OUT, f)), f).toBe(true);
+    for (const f of ["taskpane.html", "taskpane.js", "functions.js"]) expect(existsSync(join(OUT, f)), f).toBe(true);
     emu = createEmulator({ companies: 2000 });
     api = await startServer(emu, { port: 0 });
     files = await serveDir(OUT);

@@ -2,6 +2,7 @@
  * The command line, spawned as users run it (`node bin/company-data.js`),
  * against the emulator on 127.0.0.1 (port 0).
  */
+import { CITIES } from "../../emulator/data/places.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync, statSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -26,7 +27,8 @@ function uniqueCompanies(n: number) {
   const out: { id: string; name: string; city: string }[] = [];
   for (const c of emu.world.companies) {
     if (out.length >= n) break;
-    if (emu.companies.findByName(c.name).length === 1) out.push({ id: c.id, name: c.name, city: (c as unknown as { city: string }).city });
+    // The world keeps a city as an index into CITIES: the input carries its name, as a user's list would.
+    if (emu.companies.findByName(c.name).length === 1) out.push({ id: c.id, name: c.name, city: CITIES[c.city]!.name });
   }
   return out;
 }

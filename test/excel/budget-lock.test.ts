@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
 import { http, storeGet, storePut, type Operation } from "../../shared/core/effects.ts";
-import { createLock, serialiseBudget } from "../../excel-addin/functions/budget-lock.ts";
+import { createLock, pageLock, serialiseBudget } from "../../excel-addin/functions/budget-lock.ts";
 
 const KEY = "doc:budget:test";
 const tick = () => new Promise<void>((r) => setTimeout(r, 1));
@@ -23,11 +23,11 @@ function slowDriver(): AsyncDriver & { log: string[] } {
 }
 
 /** Read the counter, add `n`, write it, then send a request. */
-function* spend(n: number, fail = false): Operation<number> {
-  const [raw] = yield* storeGet([KEY]);
+function* spend(n: number, fail = false, key = KEY): Operation<number> {
+  const [raw] = yield* storeGet([key]);
   const now = Number(raw ?? 0) + n;
   if (fail) throw new Error("refused between read and write");
-  yield* storePut({ [KEY]: String(now) });
+  yield* storePut({ [key]: String(now) });
   yield* http([{ method: "GET", url: "https://x.test/", headers: {} }]);
   return now;
 }
@@ -78,5 +78,21 @@ describe("serialiseBudget", () => {
     await pending;
     expect(bRead).toBe(true);
     b.release();
+  });
+
+  it("the spend log is locked like the budget: concurrent spends each add their line", async () => {
+    const LEDGER = "doc:ledger:test";
+    const loose = slowDriver();
+    await runAll(loose, [spend(1, false, LEDGER), spend(2, false, LEDGER), spend(3, false, LEDGER)], false);
+    expect(Number((await loose.storeGet([LEDGER]))[0])).toBeLessThan(6);
+    const d = slowDriver();
+    await runAll(d, [spend(1, false, LEDGER), spend(2, false, LEDGER), spend(3, false, LEDGER)], true);
+    expect(await d.storeGet([LEDGER])).toEqual(["6"]);
+  });
+
+  it("one lock per page: the functions bundle and the task pane bundle get the same one", () => {
+    const page: Record<string, unknown> = {};
+    expect(pageLock(page)).toBe(pageLock(page));
+    expect(pageLock(page)).not.toBe(pageLock({}));
   });
 });

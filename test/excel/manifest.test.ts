@@ -1,4 +1,4 @@
-/** Offline manifest checks, the build's output, and the icons. */
+/** Offline manifest checks, the schema (xmllint with Microsoft's XSDs), the build's output, and the icons. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -6,12 +6,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { inflateSync } from "node:zlib";
 import vm from "node:vm";
-import { checkManifest, manifestForHost, ribbonFunctionNames, manifestUrls, DEV_HOST_URL } from "../../excel-addin/build/manifest.ts";
+import { checkManifest, manifestForHost, manifestUrls, manifestVersion, devManifest, DEV_HOST_URL, DEV_ID, DEV_NAME, GERMAN_LOCALES } from "../../excel-addin/build/manifest.ts";
+import { validateManifestSchema } from "../../excel-addin/build/schema.ts";
+import { createHash } from "node:crypto";
 import { parseXml } from "../../excel-addin/build/xml.ts";
 import { crc32, iconPng } from "../../excel-addin/build/png.ts";
-import { COMMAND_PANELS } from "../../excel-addin/commands/commands.ts";
 import { build } from "../../scripts/build-excel.ts";
-import { OFFICE_JS, taskpaneHtml } from "../../excel-addin/build/html.ts";
+import { OFFICE_JS, supportHtml, taskpaneHtml } from "../../excel-addin/build/html.ts";
 import { uiCss } from "../../scripts/build-ui.ts";
 import { functionsFor } from "../../shared/functions/registry.ts";
 import { excelDescription, excelText } from "../../excel-addin/build/localise.ts";
@@ -28,22 +29,101 @@ describe("Excel manifest", () => {
     expect(checkManifest(source)).toEqual([]);
   });
 
+  it("is well formed for a real XML parser and valid against Microsoft's schema, as source, dev and production manifest", () => {
+    expect(validateManifestSchema(source)).toEqual([]);
+    expect(validateManifestSchema(devManifest(source))).toEqual([]);
+    expect(validateManifestSchema(manifestForHost(source, "https://addin.example.com/excel/"))).toEqual([]);
+    // The build wrote both, each validated.
+    expect(validateManifestSchema(readFileSync(join(out, "manifest-dev.xml"), "utf8"))).toEqual([]);
+    expect(validateManifestSchema(readFileSync(join(out, "manifest.xml"), "utf8"))).toEqual([]);
+  });
+
+  it("the schema check catches what Excel and the Office tools reject", () => {
+    // The blocker of issue 13: "--" inside a comment is not well-formed XML.
+    const dashes = source.replace("<OfficeApp ", "<!-- build with --host-url -->\n<OfficeApp ");
+    expect(validateManifestSchema(dashes).join()).toMatch(/comment/i);
+    expect(checkManifest(dashes)[0]).toMatch(/not well-formed.*comment/);
+    // Elements out of the schema's order, unknown elements, bad enumerations.
+    expect(validateManifestSchema(source.replace("<Permissions>ReadWriteDocument</Permissions>", "<Permissions>Everything</Permissions>")).join()).toMatch(/Permissions/);
+    expect(validateManifestSchema(source.replace("<Version>", "<Colour>red</Colour><Version>")).join()).toMatch(/Colour/);
+    expect(validateManifestSchema(source.replace(/<Version>[^<]*<\/Version>/, "<Version>one</Version>")).join()).toMatch(/Version/);
+    expect(validateManifestSchema(source.replace("&quot;Siemens AG&quot;", "& Siemens")).length).toBeGreaterThan(0);
+  });
+
   it("catches what it is meant to catch", () => {
     expect(checkManifest(source.replace("</OfficeApp>", ""))[0]).toMatch(/not well-formed/);
-    expect(checkManifest(source.replace('resid="Search.Tip"', 'resid="Search.Nope"')).join()).toMatch(/resid Search.Nope is not defined/);
+    expect(checkManifest(source.replace('resid="Open.Tip"', 'resid="Open.Nope"')).join()).toMatch(/resid Open.Nope is not defined/);
     expect(checkManifest(source.replace("https://localhost:3000/functions.js", "http://localhost:3000/functions.js")).join()).toMatch(/not https/);
-    expect(checkManifest(source.replace('id="CompanyData.Enrich"', 'id="CompanyData.Search"')).join()).toMatch(/used twice/);
+    expect(checkManifest(source.replace('id="CompanyData.Group"', 'id="CompanyData.Tab"')).join()).toMatch(/used twice/);
     expect(checkManifest(source.replace('<Runtime resid="Taskpane.Url" lifetime="long"/>', '<Runtime resid="Functions.Script.Url" lifetime="long"/>')).join()).toMatch(/shared runtime/);
     expect(checkManifest(source.replace('Name="SharedRuntime"', 'Name="CustomFunctionsRuntime"')).join()).toMatch(/SharedRuntime/);
     expect(checkManifest(source.replace('DefaultValue="COMPANY"', 'DefaultValue="CONTOSO"')).join()).toMatch(/COMPANY/);
     expect(checkManifest(source.replace("<Permissions>ReadWriteDocument", "<Permissions>ReadDocument")).join()).toMatch(/ReadWriteDocument/);
+    // A button that runs a function to call showAsTaskpane (ignored for Marketplace add-ins since 2026-02-23).
+    const execute = source.replace(/<Action xsi:type="ShowTaskpane">[\s\S]*?<\/Action>/, '<Action xsi:type="ExecuteFunction"><FunctionName>open</FunctionName></Action>');
+    expect(checkManifest(execute).join()).toMatch(/must be ShowTaskpane/);
+    expect(checkManifest(source.replace('<SourceLocation resid="Taskpane.Url"/>\n                  </Action>', '<SourceLocation resid="GetStarted.LearnMoreUrl"/>\n                  </Action>')).join()).toMatch(/other than the shared runtime/);
+    // A German text without its Austrian and Swiss twins.
+    expect(checkManifest(source.replace(/\s*<Override Locale="de-CH" Value="Firmendaten"\/>/, "")).join()).toMatch(/no de-CH override/);
   });
 
-  it("ribbon: Search, Enrich, Find similar, Monitor, Settings, each a command the bundle registers", () => {
-    const names = ribbonFunctionNames(source);
-    expect(names).toEqual(Object.keys(COMMAND_PANELS));
-    const labels = [...source.matchAll(/<bt:String id="(\w+)\.Label" DefaultValue="([^"]+)"/g)].map((m) => m[2]);
-    expect(labels).toEqual(expect.arrayContaining(["Search", "Enrich", "Find similar", "Monitor", "Settings"]));
+  it("the ribbon's button opens the shared runtime's page with ShowTaskpane; no ExecuteFunction, no showAsTaskpane anywhere", () => {
+    const root = parseXml(source);
+    const all = (el: ReturnType<typeof parseXml>): ReturnType<typeof parseXml>[] => [el, ...el.children.flatMap(all)];
+    const actions = all(root).filter((e) => e.name === "Action");
+    expect(actions.map((a) => a.attrs["xsi:type"])).toEqual(["ShowTaskpane"]);
+    expect(actions[0]!.children.find((c) => c.name === "SourceLocation")!.attrs.resid).toBe("Taskpane.Url");
+    expect(source).not.toContain("ExecuteFunction");
+    const built = ["functions.js", "taskpane.js"].map((f) => readFileSync(join(out, f), "utf8")).join("\n");
+    expect(built).not.toContain("showAsTaskpane");
+    expect(existsSync(join(out, "commands.js"))).toBe(false);
+  });
+
+  it("German texts for de-DE, de-AT and de-CH alike, the German functions.json for all three", () => {
+    const deDe = [...source.matchAll(/<(?:bt:)?Override Locale="de-DE" Value="([^"]*)"/g)].map((m) => m[1]);
+    expect(deDe.length).toBeGreaterThan(5);
+    for (const loc of GERMAN_LOCALES) expect([...source.matchAll(new RegExp(`<(?:bt:)?Override Locale="${loc}" Value="([^"]*)"`, "g"))].map((m) => m[1])).toEqual(deDe);
+    for (const loc of GERMAN_LOCALES) expect(source).toContain(`<bt:Override Locale="${loc}" Value="https://localhost:3000/functions-de.json"/>`);
+  });
+
+  it("the dev manifest has its own Id and display name; the production manifest keeps the source's", () => {
+    const dev = readFileSync(join(out, "manifest-dev.xml"), "utf8");
+    const prod = readFileSync(join(out, "manifest.xml"), "utf8");
+    const id = (x: string) => /<Id>([^<]+)<\/Id>/.exec(x)![1];
+    expect(id(dev)).toBe(DEV_ID);
+    expect(id(prod)).toBe(id(source));
+    expect(id(dev)).not.toBe(id(source));
+    expect(dev).toContain(`<DisplayName DefaultValue="${DEV_NAME.en}">`);
+    for (const loc of GERMAN_LOCALES) expect(dev).toContain(`<Override Locale="${loc}" Value="${DEV_NAME.de}"/>`);
+    expect(prod).not.toContain(DEV_NAME.en);
+    expect(dev).toContain(DEV_HOST_URL);
+    expect(checkManifest(dev)).toEqual([]);
+  });
+
+  it("<Version> is bumped whenever functions.json changes (Excel keeps the functions' metadata until the manifest changes)", () => {
+    // manifests/excel-functions-versions.json: one line per Version, the fingerprint of the metadata Excel loads with it.
+    const record = JSON.parse(readFileSync("manifests/excel-functions-versions.json", "utf8")) as { versions: { version: string; sha256: string }[] };
+    const fingerprint = createHash("sha256").update(readFileSync(join(out, "functions.json"))).update(readFileSync(join(out, "functions-de.json"))).digest("hex");
+    const latest = record.versions[record.versions.length - 1]!;
+    const version = manifestVersion(source);
+    const fix = `functions.json changed: raise <Version> in manifests/excel-manifest.xml (now ${version}) and add {"version": "<the new one>", "sha256": "${fingerprint}"} at the end of manifests/excel-functions-versions.json`;
+    expect(latest.sha256, fix).toBe(fingerprint);
+    expect(latest.version, `manifests/excel-functions-versions.json's last entry must be the manifest's <Version> ${version}`).toBe(version);
+    // Versions only go up, and no Version is reused for other metadata.
+    const parts = (v: string) => v.split(".").map(Number);
+    const later = (a: string, b: string) => { const x = parts(a); const y = parts(b); for (let i = 0; i < 4; i++) if (x[i] !== y[i]) return (x[i] ?? 0) > (y[i] ?? 0); return false; };
+    record.versions.slice(1).forEach((v, i) => expect(later(v.version, record.versions[i]!.version), `${v.version} after ${record.versions[i]!.version}`).toBe(true));
+  });
+
+  it("the support page is a real page: key, credits, every function, troubleshooting, privacy, contact, in English and German", () => {
+    const html = readFileSync(join(out, "help.html"), "utf8");
+    for (const id of ["key", "credits", "functions", "trouble", "privacy", "contact"]) expect(html).toContain(`id="${id}"`);
+    for (const d of functionsFor("excel")) expect(html).toContain(`COMPANY.${d.name}</code>`);
+    expect(html).toContain("COMPANY.RISK</code>");
+    expect(html).toContain("Firmendaten für Excel");
+    expect(html).not.toMatch(/<script/);
+    expect(supportHtml([{ name: "X<", en: "<b>", de: "&" }])).toContain("COMPANY.X&lt;</code> – &lt;b&gt;");
+    expect(manifestUrls(source)).toContain("https://localhost:3000/help.html");
   });
 
   it("the production manifest points at the host URL only and still passes", () => {
@@ -63,10 +143,10 @@ describe("Excel manifest", () => {
     }
   });
 
-  it("taskpane.html loads Office.js from Microsoft's CDN, then the functions, commands and task pane", () => {
+  it("taskpane.html loads Office.js from Microsoft's CDN, then the functions and the task pane", () => {
     const html = readFileSync(join(out, "taskpane.html"), "utf8");
     expect(html).toContain(`<script src="${OFFICE_JS}"></script>`);
-    const order = ["functions.js", "commands.js", "taskpane.js"].map((f) => html.indexOf(f));
+    const order = ["functions.js", "taskpane.js"].map((f) => html.indexOf(f));
     expect(order.every((i, k) => i > html.indexOf(OFFICE_JS) && (k === 0 || i > order[k - 1]))).toBe(true);
   });
 
@@ -91,6 +171,9 @@ describe("Excel manifest", () => {
     // Cells calculated together are one batch in Excel: RESOLVE's help says what that costs.
     expect(en.functions.find((f) => f.id === "RESOLVE")!.description).toMatch(/1 credit per 10 names\)\.$/);
     expect(source).toMatch(/<bt:Url id="Functions\.Metadata\.Url"[^>]*>\s*<bt:Override Locale="de-DE" Value="https:\/\/localhost:3000\/functions-de\.json"\/>/);
+    // Data types (COMPANY.CARD's entity) are allowed in both files.
+    expect(en).toHaveProperty("allowCustomDataForDataTypeAny", true);
+    expect(de).toHaveProperty("allowCustomDataForDataTypeAny", true);
     expect(manifestUrls(readFileSync(join(out, "manifest.xml"), "utf8"))).toContain("https://addin.example.com/excel/functions-de.json");
   });
 
@@ -177,5 +260,8 @@ describe("icons", () => {
     expect(() => parseXml("<a>&nope;</a>")).toThrow(/entity/);
     expect(() => parseXml("<a/><b/>")).toThrow(/second root/);
     expect(parseXml('<a x="&amp;"><b>t</b></a>').children[0].text).toBe("t");
+    expect(() => parseXml("<!-- a -- b --><a/>")).toThrow(/comment/);
+    expect(() => parseXml("<!-- a ---><a/>")).toThrow(/comment/);
+    expect(parseXml("<!-- a - b --><a/>").name).toBe("a");
   });
 });

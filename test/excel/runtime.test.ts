@@ -17,7 +17,7 @@ import { MAX_BATCH } from "../../shared/api/schemas.ts";
 import { estimate } from "../../shared/credits/estimate.ts";
 import { cardIncludes, cardOf } from "../../shared/functions/index.ts";
 import { latestFinancials } from "../../shared/enrich/fields.ts";
-import { entityOf } from "../../excel-addin/functions/card.ts";
+import { entityOf, PLAIN_CARD_KEYS } from "../../excel-addin/functions/card.ts";
 
 const BASE = "https://emulator.test";
 let bundle = "";
@@ -137,19 +137,70 @@ describe("simulated custom-functions runtime", () => {
     expect(sim.requests.filter((r) => r.path.includes("batch"))).toEqual([]);
   });
 
-  it("CARD answers an entity value whose fields formulas can read; without entity support it says so", async () => {
+  it("CARD answers an entity value whose fields formulas can read; without CustomFunctionsRuntime 1.4 a row of plain values in fixed columns", async () => {
     const key = emulator.createKey(100);
     const id = emulator.companies.ids()[0];
-    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }) });
+    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), displayLanguage: "en-US" });
     const [card] = await recalc(sim.functions.get("CARD")!, [[[[id]]]]);
     const entity = (card as PromiseFulfilledResult<any[][]>).value[0][0];
     expect(entity.type).toBe("Entity");
     expect(entity.properties.Name.basicValue).toBe(entity.text);
     expect(entity.layouts.card.title.property).toBe("Name");
-    const old = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key), entityValues: false });
-    const [no] = await recalc(old.functions.get("CARD")!, [[[[id]]]]);
-    expect((no as PromiseRejectedResult).reason.message).toMatch(/PROFILE/);
-    expect(old.requests).toEqual([]);
+    // Perpetual Office 2021/2024: no data types from custom functions; the same card as one row of plain values in fixed columns.
+    const old = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), entityValues: false, displayLanguage: "en-US" });
+    const [plain] = await recalc(old.functions.get("CARD")!, [[[[id]]]]);
+    const rows = (plain as PromiseFulfilledResult<unknown[][]>).value;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toHaveLength(PLAIN_CARD_KEYS.length);
+    expect(rows[0]!.slice(0, 2)).toEqual([entity.text, id]);
+    expect(rows[0]!.every((v) => typeof v !== "object")).toBe(true);
+    expect(rows[0]![PLAIN_CARD_KEYS.indexOf("register")]).toBe(entity.properties.Register?.basicValue ?? "");
+    // A column of ids (and one unknown): one aligned row each, the error row padded to the same width.
+    const ids = [...emulator.companies.ids().slice(0, 3), "DE0000000000"];
+    const [column] = await recalc(old.functions.get("CARD")!, [[ids.map((x) => [x])]]);
+    const table = (column as PromiseFulfilledResult<unknown[][]>).value;
+    expect(table).toHaveLength(4);
+    for (const r of table) expect(r).toHaveLength(PLAIN_CARD_KEYS.length);
+    expect(table.slice(0, 3).map((r) => r[1])).toEqual(ids.slice(0, 3));
+    expect(table[3]![0]).toBeInstanceOf(SimError);
+  });
+
+  it("card property names are pinned per workbook: a German workbook keeps =A2.Umsatz for an English user; functions never write the workbook", async () => {
+    const key = emulator.createKey(100);
+    const id = emulator.companies.ids()[1];
+    const workbook = new Map<string, unknown>();
+    // Created in German Excel: the task pane's start pins German names in the workbook's settings.
+    const german = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key), workbookSettings: workbook, displayLanguage: "de-DE" });
+    const [a] = await recalc(german.functions.get("CARD")!, [[[[id]]]]);
+    expect((a as PromiseFulfilledResult<any[][]>).value[0][0].properties["Firmen-ID"]).toBeDefined();
+    expect(workbook.get("companyData.cardLanguage")).toBe("de");
+    expect(typeof workbook.get("companyData.workbookId")).toBe("string");
+    // Opened by an English colleague (English Office, English settings): the names stay German, the titles are his.
+    const english = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), workbookSettings: workbook, displayLanguage: "en-US" });
+    const [b] = await recalc(english.functions.get("CARD")!, [[[[id]]]]);
+    const entity = (b as PromiseFulfilledResult<any[][]>).value[0][0];
+    expect(entity.properties["Firmen-ID"]).toBeDefined();
+    expect(entity.properties["Company ID"]).toBeUndefined();
+    expect(entity.layouts.card.sections[0].title).toBe("Company data");
+    expect(workbook.get("companyData.cardLanguage")).toBe("de");
+    expect(german.settingsWrites() + english.settingsWrites()).toBe(0);
+  });
+
+  it("a function that starts before the task pane waits for the workbook's id instead of writing one", async () => {
+    const key = emulator.createKey(100);
+    const workbook = new Map<string, unknown>();
+    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key), workbookSettings: workbook, paneStarts: false });
+    const pending = recalc(sim.functions.get("PROFILE")!, [[[emulator.companies.ids()[2]]]]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(workbook.size).toBe(0);
+    await sim.startPane();
+    const [settled] = await pending;
+    expect(settled.status).toBe("fulfilled");
+    expect(sim.settingsWrites()).toBe(0);
+    const id = workbook.get("companyData.workbookId") as string;
+    // The budget and spend log went under the id the pane created.
+    const docKeys = [...(sim.storage as ReturnType<typeof memoryStorage>).data.keys()].filter((k) => k.startsWith("cd:doc:"));
+    expect(docKeys.map((k) => k.split(":").slice(0, 4).join(":"))).toEqual([`cd:doc:${id}:budget`, `cd:doc:${id}:ledger`]);
   });
 
   it("CARD: profile, key figures with their year and people; the free availability first, so it costs exactly the estimate", async () => {
@@ -161,7 +212,7 @@ describe("simulated custom-functions runtime", () => {
     const full = ids.find((id) => avail.get(id).financials === true && avail.get(id).people === true)!;
     const noFigures = ids.find((id) => avail.get(id).profile === true && avail.get(id).financials !== true)!;
     expect(full && noFigures).toBeTruthy();
-    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }) });
+    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), displayLanguage: "en-US" });
     const cardOfCell = async (id: string) => {
       const before = emulator.balance(key);
       const [settled] = await recalc(sim.functions.get("CARD")!, [[[[id]]]]);

@@ -33,6 +33,18 @@ describe("dev static server", () => {
     expect(await (await fetch(`${base}/`)).text()).toBe("<p>pane</p>");
   });
 
+  it("sends Access-Control-Allow-Origin on every file and answers a preflight: Excel on the web reads functions.json from its own origin", async () => {
+    const origin = "https://excel.officeapps.live.com";
+    for (const f of ["/functions.json", "/taskpane.html", "/assets/icon-16.png", "/nope.js"]) {
+      const res = await fetch(`${base}${f}`, { headers: { Origin: origin } });
+      expect(res.headers.get("access-control-allow-origin"), f).toBe("*");
+    }
+    const pre = await fetch(`${base}/functions.json`, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "GET" } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("*");
+    expect(pre.headers.get("access-control-allow-methods")).toContain("GET");
+  });
+
   it("never serves outside its directory, and answers 404/405", async () => {
     expect((await fetch(`${base}/..%2fsecret.txt`)).status).toBe(403);
     expect((await fetch(`${base}/nope.js`)).status).toBe(404);

@@ -15,6 +15,7 @@ import { formatNumber } from "../app.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "./registry.ts";
 import { button, creditsText } from "./common.ts";
+import { alertsSection } from "./monitor-alerts.ts";
 
 interface MonitorState extends PanelState {
   status?: MonitorStatusView | null;
@@ -168,6 +169,8 @@ export const monitorPanel: PanelDef = {
         while (r.status === "paused" && ++steps < 50);
         s.last = r;
         s.message = { kind: r.status === "done" ? "success" : "info", text: r.message };
+        // The status again: the check delivered its alerts (or says why not).
+        s.status = undefined;
         // The next check's price (usually 0 right after one): shown again before the button can spend.
         s.preview = undefined;
         loadPreview(ui, s);
@@ -223,6 +226,7 @@ export const monitorPanel: PanelDef = {
       field(ui.pick(T.budget), budget),
       h("div", { class: "cd-actions" }, estimateBtn, toggle),
       estimateView,
+      s.status ? alertsSection(ui, s) : null,
       s.status ? h("p", { class: "cd-note", id: "monitor-host-note" }, ui.pick(s.status.hostNote)) : null,
       last ? summaryView(ui, last, "monitor-last") : null);
   },

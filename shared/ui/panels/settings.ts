@@ -6,6 +6,8 @@ import { h, field } from "../dom.ts";
 import type { PanelDef } from "./registry.ts";
 import { button, creditsText } from "./common.ts";
 import type { Language } from "../../i18n/language.ts";
+import { UiCallError } from "../host.ts";
+import { corsRefusedMessage, probeCors } from "../../web/cors-probe.ts";
 
 interface SettingsState extends PanelState {
   view?: SettingsView | null;
@@ -30,6 +32,19 @@ function load(ui: Ui, s: SettingsState) {
       ui.rerender();
     },
   );
+}
+
+/**
+ * Where the page itself calls the API (Excel, the playground), "no
+ * connection" may be the service refusing this origin (CORS): probe once
+ * and say which (shared/web/cors-probe.ts). Sheets calls from Google's
+ * servers, where CORS does not apply.
+ */
+async function explainNetworkFailure(ui: Ui, e: unknown, baseUrl: string): Promise<unknown> {
+  if (ui.host.kind === "sheets" || !(e instanceof UiCallError) || e.error.code !== "NETWORK" || typeof location === "undefined") return e;
+  const base = baseUrl.replace(/\/+$/, "");
+  if ((await probeCors(`${base}/v2/account`)) !== "cors") return e;
+  return new UiCallError({ code: "NETWORK", message: corsRefusedMessage(base, location.origin) });
 }
 
 export const settingsPanel: PanelDef = {
@@ -82,7 +97,11 @@ export const settingsPanel: PanelDef = {
     const test = button("settings-test", ui.t("testConnection"), (b) =>
       void ui.run(s, b, async () => {
         // Test what is typed (an unsaved key or URL), falling back to what is saved.
-        s.connection = await ui.call("testConnection", { apiKey: d.apiKey.trim() || undefined, baseUrl: d.baseUrl.trim() || undefined });
+        try {
+          s.connection = await ui.call("testConnection", { apiKey: d.apiKey.trim() || undefined, baseUrl: d.baseUrl.trim() || undefined });
+        } catch (e) {
+          throw await explainNetworkFailure(ui, e, d.baseUrl.trim() || v.baseUrl);
+        }
         s.message = {
           kind: "success",
           text: {

@@ -1,0 +1,152 @@
+/**
+ * Where a document's alerts go: e-mail recipients (Google Sheets only: MailApp)
+ * and/or one webhook. Per document, like the schedule: the portfolio's
+ * alerts belong to the workbook, not to whoever opened it last. After every
+ * finished check the configured channels get what is new (alerts.ts).
+ */
+import { storeGet, storePut, type Operation } from "../core/effects.ts";
+import { invalid } from "../core/errors.ts";
+import type { Bilingual } from "../i18n/language.ts";
+import type { OpContext } from "../operations/context.ts";
+import { deliverAlerts, DeliveryError, lastDelivery, pendingAlerts, type DeliveryOutcome, type DeliveryRecord, type Digest } from "./alerts.ts";
+import { checkWebhookUrl, postWebhook } from "./webhook.ts";
+
+export interface AlertSettings {
+  /** E-mail recipients of the digest (each one counts against MailApp's daily recipient quota). */
+  email: string[];
+  /** Webhook address (a secret: shown masked, never logged). */
+  webhook: string | null;
+}
+
+export const ALERTS_KEY = "doc:mon:alerts";
+export const DEFAULT_ALERTS: AlertSettings = { email: [], webhook: null };
+/** Recipients per digest: a team, not a mailing list (each costs one of the day's recipient quota). */
+export const MAX_RECIPIENTS = 10;
+
+/**
+ * The webhook prefixes the Sheets add-on may post to: Apps Script fetches
+ * only URLs under the manifest's `urlFetchWhitelist` ("Allowlist URLs",
+ * https://developers.google.com/apps-script/manifest/allowlist-url: https
+ * prefixes with a non-empty path; a leading `*` matches subdomains). Slack
+ * incoming webhooks, Teams connector webhooks and Teams Workflow triggers.
+ * manifests/appsscript.json lists exactly these.
+ */
+export const SHEETS_WEBHOOK_PREFIXES = ["https://hooks.slack.com/", "https://*.webhook.office.com/", "https://*.logic.azure.com/"] as const;
+
+/** Does a URL lie under an allowlist prefix (Apps Script's rule: a leading `*.` matches any subdomain)? */
+export function underPrefix(url: string, prefix: string): boolean {
+  const m = /^https:\/\/\*\.([^/]+)(\/.*)$/.exec(prefix);
+  if (!m) return url.startsWith(prefix);
+  const u = /^https:\/\/([^/?#]+)(.*)$/i.exec(url);
+  if (!u) return false;
+  const host = u[1].toLowerCase();
+  return host.endsWith("." + m[1]) && (u[2] + (u[2] ? "" : "/")).startsWith(m[2]);
+}
+
+const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>"]+$/;
+const LABEL_EMAIL: Bilingual = { de: "E-Mail-Empfänger", en: "e-mail recipients" };
+const LABEL_WEBHOOK: Bilingual = { de: "Webhook-Adresse", en: "webhook address" };
+
+/**
+ * Validate settings from the panel. `email` is a list or text with commas,
+ * semicolons or line breaks; `webhook` "" clears it, undefined keeps `current`.
+ * `host` "sheets" holds the webhook to the manifest's allowlist.
+ */
+export function alertSettings(value: unknown, current: AlertSettings, host: string): AlertSettings {
+  if (typeof value !== "object" || value === null) throw invalid("alerts", { de: "erwartet Einstellungen für Benachrichtigungen", en: "expected alert settings" });
+  const v = value as Record<string, unknown>;
+  let email = current.email;
+  if (v.email !== undefined) {
+    const list = Array.isArray(v.email) ? v.email.map(String) : String(v.email ?? "").split(/[,;\n]/);
+    email = [...new Set(list.map((s) => s.trim()).filter(Boolean))];
+    const bad = email.find((e) => !EMAIL.test(e));
+    if (bad !== undefined) throw invalid("email", { de: `„${bad.slice(0, 80)}“ ist keine E-Mail-Adresse`, en: `"${bad.slice(0, 80)}" is not an e-mail address` }, LABEL_EMAIL);
+    if (email.length > MAX_RECIPIENTS) throw invalid("email", { de: `höchstens ${MAX_RECIPIENTS} Empfänger`, en: `at most ${MAX_RECIPIENTS} recipients` }, LABEL_EMAIL);
+    if (email.length && host !== "sheets" && host !== "test")
+      throw invalid("email", { de: "E-Mails verschickt nur das Google-Sheets-Add-on; hier bitte einen Webhook nutzen", en: "only the Google Sheets add-on sends e-mail; please use a webhook here" }, LABEL_EMAIL);
+  }
+  let webhook = current.webhook;
+  if (v.webhook !== undefined) {
+    const text = String(v.webhook ?? "").trim();
+    webhook = text === "" ? null : checkWebhookUrl(text);
+    if (webhook && host === "sheets" && !SHEETS_WEBHOOK_PREFIXES.some((p) => underPrefix(webhook!, p)))
+      throw invalid("webhook", {
+        de: `Google Sheets darf nur an Slack- und Teams-Webhooks senden (${SHEETS_WEBHOOK_PREFIXES.join(", ")})`,
+        en: `Google Sheets may only post to Slack and Teams webhooks (${SHEETS_WEBHOOK_PREFIXES.join(", ")})`,
+      }, LABEL_WEBHOOK);
+  }
+  return { email, webhook };
+}
+
+export function* loadAlertSettings(): Operation<AlertSettings> {
+  const [raw] = yield* storeGet([ALERTS_KEY]);
+  if (!raw) return { ...DEFAULT_ALERTS };
+  try {
+    const v = JSON.parse(raw) as AlertSettings;
+    return { email: Array.isArray(v.email) ? v.email.map(String) : [], webhook: typeof v.webhook === "string" ? v.webhook : null };
+  } catch {
+    return { ...DEFAULT_ALERTS };
+  }
+}
+
+export function* saveAlertSettings(s: AlertSettings): Operation<void> {
+  yield* storePut({ [ALERTS_KEY]: JSON.stringify(s) });
+}
+
+/**
+ * How a host sends e-mail (Apps Script: MailApp). Synchronous, like the
+ * host's clock; hosts without one cannot take the e-mail channel.
+ */
+export interface Mailer {
+  /** Recipients the account may still send to today. */
+  remainingRecipients(): number;
+  send(to: string[], subject: string, body: string): void;
+}
+
+/** The channels a check notes news for, on a host with or without a mailer. */
+export function channelsOf(s: AlertSettings, mailer: Mailer | undefined): string[] {
+  return [...(s.email.length && mailer ? ["email"] : []), ...(s.webhook ? ["webhook"] : [])];
+}
+
+/** The e-mail channel: the digest to every recipient, if today's recipient quota still covers them all. */
+export function mailTo(mailer: Mailer, to: string[]): (d: Digest) => Operation<void> {
+  return function* (d: Digest) {
+    if (mailer.remainingRecipients() < to.length)
+      throw new DeliveryError({
+        de: "Das Tageskontingent für E-Mail-Empfänger ist aufgebraucht; die Benachrichtigung wird mit dem nächsten Lauf gesendet.",
+        en: "Today's e-mail recipient quota is used up; the alert goes out with the next run.",
+      });
+    try {
+      mailer.send(to, d.subject, d.text);
+    } catch {
+      // The service's own text can name addresses or quotas in its language: say it in ours.
+      throw new DeliveryError({ de: "Die E-Mail konnte nicht gesendet werden.", en: "The e-mail could not be sent." });
+    }
+  };
+}
+
+/** Deliver what each configured channel has waiting. */
+export function* deliverConfigured(ctx: OpContext, s: AlertSettings, mailer: Mailer | undefined): Operation<Partial<Record<"email" | "webhook", DeliveryOutcome>>> {
+  const out: Partial<Record<"email" | "webhook", DeliveryOutcome>> = {};
+  if (s.email.length && mailer) out.email = yield* deliverAlerts(ctx, "email", mailTo(mailer, s.email));
+  if (s.webhook) out.webhook = yield* deliverAlerts(ctx, "webhook", postWebhook(s.webhook));
+  return out;
+}
+
+/** What the panel shows per channel: how many companies are waiting and the last attempt. */
+export interface AlertChannelView {
+  channel: "email" | "webhook";
+  /** Recipients, or the webhook's host only ("hooks.slack.com/…"): the address itself is a secret. */
+  target: string;
+  waiting: number;
+  last: DeliveryRecord | null;
+}
+
+export const maskWebhook = (url: string) => (/^https?:\/\/([^/?#]+)/i.exec(url)?.[1] ?? "") + "/…";
+
+export function* alertViews(ctx: OpContext, s: AlertSettings): Operation<AlertChannelView[]> {
+  const views: AlertChannelView[] = [];
+  if (s.email.length) views.push({ channel: "email", target: s.email.join(", "), waiting: (yield* pendingAlerts(ctx, "email")).length, last: yield* lastDelivery(ctx, "email") });
+  if (s.webhook) views.push({ channel: "webhook", target: maskWebhook(s.webhook), waiting: (yield* pendingAlerts(ctx, "webhook")).length, last: yield* lastDelivery(ctx, "webhook") });
+  return views;
+}

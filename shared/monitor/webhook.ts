@@ -1,0 +1,94 @@
+/**
+ * The alert digest as a webhook: one JSON POST, from any host (the `http`
+ * effect: UrlFetchApp, fetch, Node).
+ *
+ * Payload (decided here, documented in shared/monitor/README.md):
+ *   {
+ *     "text": "...",            // subject + digest as plain text: what Slack and
+ *                               // Teams incoming webhooks show
+ *     "source": "company-data", "version": 1,
+ *     "language": "de" | "en", "generatedAt": "2026-03-04T20:00:00Z",
+ *     "subject": "...", "intoRisk": 1, "changes": 2,
+ *     "companies": [{ "id", "name", "from", "to", "fromLabel", "toLabel", "flag",
+ *                     "changes": [{ "key", "date", "kind", "text", "source" }] }]
+ *   }
+ * Slack incoming webhooks take `{"text": …}` and treat `&`, `<`, `>` as markup
+ * (`<!channel>` would ping everyone: https://api.slack.com/reference/surfaces/formatting#escaping),
+ * so `text` has those three escaped; register text is never markup. Teams'
+ * connector webhooks also show `text`; the structured fields are for any
+ * other receiver (a Teams Workflow, Zapier, an own service) to pick from.
+ *
+ * The webhook address is a secret (whoever has it can post to the channel):
+ * it is never part of a message, a log line or an error text.
+ */
+import { http, type Operation } from "../core/effects.ts";
+import { isLoopbackHost } from "../api/base-url.ts";
+import { invalid } from "../core/errors.ts";
+import type { Bilingual } from "../i18n/language.ts";
+import { DeliveryError, type Digest } from "./alerts.ts";
+import { GROUP_LABEL } from "./risk.ts";
+
+/** Characters of `text` kept for chat channels (Slack cuts messages near 40,000); the JSON fields carry everything. */
+export const WEBHOOK_TEXT_CHARS = 35_000;
+
+const WEBHOOK_LABEL: Bilingual = { de: "Webhook-Adresse", en: "webhook address" };
+
+/**
+ * The webhook address, checked: https (http only to this machine, for tests
+ * and local receivers), no user:password. Query strings are allowed (Teams
+ * Workflow addresses carry their signature in one). The error never repeats
+ * the address.
+ */
+export function checkWebhookUrl(url: string): string {
+  const v = typeof url === "string" ? url.trim() : "";
+  const m = /^(https?):\/\/([^/?#\s]+)([^\s]*)$/i.exec(v);
+  const fail = (de: string, en: string) => invalid("webhook", { de, en }, WEBHOOK_LABEL);
+  if (!m) throw fail("keine gültige https://-Adresse", "not a valid https:// address");
+  const scheme = m[1].toLowerCase();
+  const authority = m[2];
+  if (authority.includes("@")) throw fail("Benutzername oder Passwort gehören nicht in die Adresse", "no user name or password in the address");
+  const host = authority.replace(/:\d+$/, "").toLowerCase();
+  if (scheme === "http" && !isLoopbackHost(host)) throw fail("nur https:// (http:// nur für diesen Rechner)", "https:// only (http:// only for this machine)");
+  return v;
+}
+
+const slackEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** The JSON body of a digest's webhook POST. */
+export function webhookPayload(d: Digest): Record<string, unknown> {
+  const full = slackEscape(`${d.subject}\n\n${d.text}`);
+  const text = full.length > WEBHOOK_TEXT_CHARS ? full.slice(0, WEBHOOK_TEXT_CHARS) + "\n…" : full;
+  const label = (g: keyof typeof GROUP_LABEL | null) => (g === null ? null : GROUP_LABEL[g][d.language]);
+  return {
+    text,
+    source: "company-data",
+    version: 1,
+    language: d.language,
+    generatedAt: d.generatedAt,
+    subject: d.subject,
+    intoRisk: d.intoRisk,
+    changes: d.changes,
+    companies: d.companies.map((c) => ({
+      id: c.id,
+      name: c.name,
+      from: c.from,
+      to: c.to,
+      fromLabel: label(c.from),
+      toLabel: label(c.to),
+      flag: c.flag ? c.flag[d.language] : null,
+      changes: c.changes,
+    })),
+  };
+}
+
+/** POST the digest; anything but a 2xx answer is a DeliveryError (the digest stays waiting). */
+export function postWebhook(url: string): (d: Digest) => Operation<void> {
+  const target = checkWebhookUrl(url);
+  return function* (d: Digest) {
+    const [res] = yield* http([{ method: "POST", url: target, headers: { "Content-Type": "application/json; charset=utf-8" }, body: JSON.stringify(webhookPayload(d)) }]);
+    if (res.status >= 200 && res.status < 300) return;
+    if (res.status === 0)
+      throw new DeliveryError({ de: "Der Webhook war nicht erreichbar (keine Antwort).", en: "The webhook could not be reached (no answer)." });
+    throw new DeliveryError({ de: `Der Webhook hat die Nachricht abgelehnt (HTTP ${res.status}).`, en: `The webhook refused the message (HTTP ${res.status}).` });
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The Monitor panel's alert section: where the digest of new risk moves and
+ * register changes goes after every finished check (e-mail recipients on
+ * Google Sheets, a webhook on every host), and per channel whether the last
+ * delivery arrived — a failed one says why and that it is retried with the
+ * next run. Calls monitorSaveAlerts (shared/app/monitor.ts). The webhook's
+ * address is a secret: the panel only ever gets its host back.
+ */
+import type { MonitorStatusView } from "../../app/monitor.ts";
+import type { AlertChannelView } from "../../monitor/alert-settings.ts";
+import type { PanelState, Ui } from "../app.ts";
+import { h, field } from "../dom.ts";
+import { button } from "./common.ts";
+
+const T = {
+  title: { de: "Benachrichtigungen", en: "Alerts" },
+  intro: {
+    de: "Nach jeder Prüfung: Firmen, die ins Risiko wechseln (oder es verlassen), und neue Registeränderungen, jede nur einmal.",
+    en: "After every check: companies moving into (or out of) risk, and new register changes, each only once.",
+  },
+  email: { de: "E-Mail an (mit Komma getrennt)", en: "E-mail to (comma-separated)" },
+  webhook: { de: "Webhook-Adresse (Slack, Teams; leer = keiner)", en: "Webhook address (Slack, Teams; empty = none)" },
+  webhookKept: { de: "gespeichert: ", en: "saved: " },
+  save: { de: "Benachrichtigungen speichern", en: "Save alerts" },
+  saved: { de: "Benachrichtigungen gespeichert.", en: "Alerts saved." },
+  channel: { email: { de: "E-Mail", en: "E-mail" }, webhook: { de: "Webhook", en: "Webhook" } },
+  never: { de: "noch nichts gesendet", en: "nothing sent yet" },
+} as const;
+
+interface AlertsDraft {
+  email: string;
+  /** undefined: keep the saved webhook. */
+  webhook?: string;
+}
+
+const when = (iso: string, lang: Ui["lang"]) => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(lang === "de" ? "de-DE" : "en-GB", { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit" });
+};
+
+function channelLine(ui: Ui, c: AlertChannelView): HTMLElement {
+  const name = `${ui.pick(T.channel[c.channel])} (${c.target})`;
+  const waiting = c.waiting
+    ? ui.pick({ de: `${c.waiting} ${c.waiting === 1 ? "Firma wartet" : "Firmen warten"} auf Zustellung.`, en: `${c.waiting} ${c.waiting === 1 ? "company is" : "companies are"} waiting to be sent.` })
+    : "";
+  const last = c.last;
+  const text = !last
+    ? ui.pick(T.never)
+    : last.ok
+      ? ui.pick({ de: `zuletzt zugestellt ${when(last.at, "de")}`, en: `last delivered ${when(last.at, "en")}` })
+      : ui.pick({
+          de: `NICHT zugestellt (${when(last.at, "de")}, ${last.failures}. Versuch): ${last.error?.de ?? ""} Wird mit dem nächsten Lauf erneut gesendet.`,
+          en: `NOT delivered (${when(last.at, "en")}, attempt ${last.failures}): ${last.error?.en ?? ""} Sent again with the next run.`,
+        });
+  return h("li", { class: last && !last.ok ? "cd-alert-failed" : "cd-alert-ok", attrs: { "data-channel": c.channel } }, `${name}: ${text}${waiting ? " " + waiting : ""}`);
+}
+
+/** The section; `s.status` is the monitor panel's status (it is replaced by what the save answers). */
+export function alertsSection(ui: Ui, s: PanelState & { status?: MonitorStatusView | null; alertsDraft?: AlertsDraft }): HTMLElement {
+  const views = s.status?.alerts ?? [];
+  const savedEmail = views.find((v) => v.channel === "email")?.target ?? "";
+  const savedHook = views.find((v) => v.channel === "webhook")?.target;
+  const d = (s.alertsDraft ??= { email: savedEmail });
+  // E-mail goes out by MailApp: only the Sheets add-on can send it.
+  const canMail = ui.host.kind === "sheets";
+  const email = canMail
+    ? h("input", { id: "monitor-alert-email", type: "text", value: d.email, on: { input: (ev) => (d.email = (ev.target as HTMLInputElement).value) } })
+    : null;
+  const webhook = h("input", {
+    id: "monitor-alert-webhook", type: "url", value: d.webhook ?? "",
+    placeholder: savedHook ? `${ui.pick(T.webhookKept)}${savedHook}` : "https://hooks.slack.com/services/…",
+    on: { input: (ev) => (d.webhook = (ev.target as HTMLInputElement).value) },
+  });
+  const save = button("monitor-alert-save", ui.pick(T.save), (b) =>
+    void ui.run(s, b, async () => {
+      const alerts: Record<string, unknown> = {};
+      if (canMail) alerts.email = d.email;
+      if (d.webhook !== undefined) alerts.webhook = d.webhook;
+      s.status = (await ui.call("monitorSaveAlerts", { alerts })) as MonitorStatusView;
+      s.alertsDraft = undefined;
+      s.message = { kind: "success", text: T.saved };
+    }));
+  return h("div", { class: "cd-alerts", id: "monitor-alerts" },
+    h("h3", null, ui.pick(T.title)),
+    h("p", { class: "cd-note" }, ui.pick(T.intro)),
+    email ? field(ui.pick(T.email), email) : null,
+    field(ui.pick(T.webhook), webhook),
+    h("div", { class: "cd-actions" }, save),
+    views.length ? h("ul", { id: "monitor-alert-status" }, ...views.map((v) => channelLine(ui, v))) : null);
+}
