@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark module in turn, one table (figure, value,
  * baseline, ratio, target, pass/fail), and bench/results.json. A module that
  * fails is reported as a failed row; the others still run.
- * BENCH_ONLY=enrich,sheets,excel,cli,emulator runs a subset.
+ * BENCH_ONLY=enrich,sheets,excel,cli,concurrency,emulator runs a subset.
  */
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -12,6 +12,7 @@ import { runSheetsBench } from "./sheets.bench.ts";
 import { runExcelBench } from "./excel.bench.ts";
 import { runCliBench } from "./cli.bench.ts";
 import { runEmulatorBench } from "./emulator.bench.ts";
+import { runConcurrencyBench } from "./concurrency.bench.ts";
 import { LATENCY, type Figure } from "./lib.ts";
 
 const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]> }[] = [
@@ -19,6 +20,7 @@ const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]
   { id: "sheets", run: runSheetsBench },
   { id: "excel", run: runExcelBench },
   { id: "cli", run: runCliBench },
+  { id: "concurrency", run: runConcurrencyBench },
   {
     id: "emulator",
     run: async () =>

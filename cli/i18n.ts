@@ -49,8 +49,8 @@ Options:
                    announcements, financials, all); see "company-data fields"
   --mode           batch: paid batch resolve, fast (default); free: single resolves, slow
   --yes            spend without asking (for scripts)
-  --parallel N     requests in flight at once (default 1000; also COMPANY_DATA_PARALLEL);
-                   a hard kill costs at most what is in flight
+  --parallel N     ceiling of requests and of paid credits in flight (default 32;
+                   also COMPANY_DATA_PARALLEL); a hard kill costs at most that many credits
   --encoding ENC   the input's encoding: utf-8, utf-16le, utf-16be, windows-1252
                    (default: detected; the output is always UTF-8)
   --changes FILE   monitor: the change log (CSV), new register changes appended, never twice
@@ -107,8 +107,8 @@ Optionen:
   --mode           batch: kostenpflichtiger Stapelabgleich, schnell (Standard);
                    free: Einzelabgleich, langsam
   --yes            ohne Rückfrage Credits ausgeben (für Skripte)
-  --parallel N     gleichzeitige Anfragen (Standard 1000; auch COMPANY_DATA_PARALLEL);
-                   ein harter Abbruch kostet höchstens, was gerade unterwegs ist
+  --parallel N     Obergrenze gleichzeitiger Anfragen und bezahlter Credits unterwegs (Standard 32;
+                   auch COMPANY_DATA_PARALLEL); ein harter Abbruch kostet höchstens so viele Credits
   --encoding ZS    Zeichensatz der Eingabe: utf-8, utf-16le, utf-16be, windows-1252
                    (Standard: erkannt; die Ausgabe ist immer UTF-8)
   --changes DATEI  monitor: das Änderungsprotokoll (CSV), neue Registeränderungen angehängt, nie doppelt

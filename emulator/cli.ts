@@ -7,7 +7,7 @@ import { createEmulator, DEFAULT_COMPANIES, DEFAULT_SEED, type EmulatorOptions }
 import { startServer } from "./server.ts";
 import type { BucketName } from "./ratelimit.ts";
 
-export interface CliOptions { port: number; host: string; emulator: EmulatorOptions }
+export interface CliOptions { port: number; host: string; emulator: EmulatorOptions; maxConcurrentPerKey?: number }
 
 export const HELP = `Usage: npm run emulator -- [flags]
   --port N              port (default 8787, env PORT; 0 = any free port)
@@ -25,6 +25,7 @@ export const HELP = `Usage: npm run emulator -- [flags]
   --burst-length N      …the next N calls answer 429 (default 3)
   --burst-retry-after S Retry-After seconds of burst 429s (default 1)
   --credits-run-out N   paid calls answer 402 after N more credits
+  --max-concurrent N    API requests one key may have in flight; more answer 429
   --suggest-rate R --suggest-burst N      suggest bucket (tokens/s, capacity)
   --resolve-rate R --resolve-burst N      resolve bucket
   --availability-rate R --availability-burst N
@@ -72,6 +73,7 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
       case "--fail-rate": faults.failRate = Math.min(1, num(0)); break;
       case "--drop-rate": faults.dropRate = Math.min(1, num(0)); break;
       case "--credits-run-out": faults.creditsRunOutAfter = num(0); break;
+      case "--max-concurrent": o.maxConcurrentPerKey = int(1); break;
       case "--rate-limit-burst": faults.rateLimitBurst = int(0); break;
       case "--burst-every": faults.burstEvery = int(1); break;
       case "--burst-length": faults.burstLength = int(1); break;
@@ -114,7 +116,7 @@ async function main(): Promise<void> {
   }
   const t0 = performance.now();
   const emu = createEmulator(parsed.emulator);
-  const server = await startServer(emu, { port: parsed.port, host: parsed.host });
+  const server = await startServer(emu, { port: parsed.port, host: parsed.host, maxConcurrentPerKey: parsed.maxConcurrentPerKey });
   console.log(banner(server.url, emu.demoKey, emu.companies.count, emu.clock.today()));
   console.log(`(ready in ${Math.round(performance.now() - t0)} ms)`);
   const stop = () => void server.close().then(() => process.exit(0));

@@ -98,6 +98,10 @@ export const MESSAGES = {
     de: "Zu viele Anfragen. Bitte in {seconds} s erneut versuchen.",
     en: "Too many requests. Retry in {seconds} s.",
   },
+  tooManyConcurrent: {
+    de: "Zu viele gleichzeitige Anfragen: höchstens {max} je Schlüssel. Bitte erneut versuchen, sobald eine Antwort da ist.",
+    en: "Too many concurrent requests: at most {max} per key. Retry once an answer has arrived.",
+  },
   payloadTooLarge: { de: "Anfrage zu groß (höchstens {max} Bytes).", en: "Request body too large (at most {max} bytes)." },
   malformedJson: { de: "Der Anfrageinhalt ist kein gültiges JSON.", en: "The request body is not valid JSON." },
   bodyRequired: { de: "Anfrageinhalt (JSON) fehlt.", en: "Request body (JSON) is missing." },

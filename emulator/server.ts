@@ -1,7 +1,8 @@
 /**
  * The network face of the emulator on node:http: reads bodies up to the limit
  * (413 without buffering the rest), answers CORS for local origins, and
- * applies the latency and dropped connections handle() asks for.
+ * applies the latency and dropped connections handle() asks for, and
+ * optionally caps the API requests a key may have in flight at once.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,7 +12,25 @@ import { ApiError, errorResponse } from "./respond.ts";
 import { langOf } from "./i18n.ts";
 import type { HttpMethod } from "../shared/core/http.ts";
 
-export interface ServerOptions { port?: number; host?: string; maxBodyBytes?: number }
+export interface ServerOptions {
+  port?: number;
+  host?: string;
+  maxBodyBytes?: number;
+  /**
+   * API requests one key may have in flight at once (received, not yet
+   * answered, the added latency included); one more is answered 429 at once,
+   * without Retry-After: a slot frees when any answer of that key is sent, so
+   * there is no time to name (decision; the real service publishes no such
+   * cap, this models one the client does not know). Unset: no cap.
+   */
+  maxConcurrentPerKey?: number;
+}
+
+/** The key a request names (the Authorization bearer), or "" (answered 401 by handle()). */
+function keyOf(headers: Record<string, string>): string {
+  const m = /^Bearer\s+(\S+)$/i.exec((headers["authorization"] ?? "").trim());
+  return m ? m[1] : "";
+}
 export interface RunningServer { url: string; port: number; close(): Promise<void> }
 
 /** Browser hosts that may call the emulator: the Excel task pane (https://localhost:3000), the playground, any local dev server. */
@@ -28,6 +47,8 @@ export function startServer(emulator: Emulator, options: ServerOptions = {}): Pr
   const host = options.host ?? "127.0.0.1";
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const sockets = new Set<import("node:net").Socket>();
+  const cap = options.maxConcurrentPerKey;
+  const inFlight = new Map<string, number>();
 
   const server = http.createServer((req, res) => {
     const origin = req.headers.origin;
@@ -87,8 +108,26 @@ export function startServer(emulator: Emulator, options: ServerOptions = {}): Pr
       if (aborted) return;
       const body = size > 0 ? Buffer.concat(chunks).toString("utf8") : undefined;
       const method = (req.method ?? "GET").toUpperCase() as HttpMethod;
+      // The cap counts API calls of a key; control endpoints and unauthenticated calls pass.
+      const key = cap !== undefined && !(req.url ?? "/").startsWith("/_emulator") ? keyOf(headers) : "";
+      if (key && (inFlight.get(key) ?? 0) >= cap!) {
+        const r = errorResponse(new ApiError("RATE_LIMITED", "tooManyConcurrent", { max: cap! }), lang);
+        res.writeHead(429, { ...r.headers, ...cors }).end(r.body);
+        return;
+      }
+      if (key) inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
+      let released = false;
+      const release = () => {
+        if (!key || released) return;
+        released = true;
+        const n = (inFlight.get(key) ?? 1) - 1;
+        if (n > 0) inFlight.set(key, n);
+        else inFlight.delete(key);
+      };
+      res.on("close", release);
       const out = emulator.handle({ method, url: req.url ?? "/", headers, body });
       const send = () => {
+        release();
         if (out.drop) {
           req.socket.destroy();
           return;

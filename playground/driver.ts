@@ -5,13 +5,18 @@
  */
 import { asyncStores, memoryStores, type AsyncDriver } from "../shared/core/drivers.ts";
 import { fetchHttp } from "../shared/web/fetch-http.ts";
+import { limitedHttp } from "../shared/web/limited-http.ts";
+
+/** Requests and paid credits in flight at most, as the CLI's default (adaptive below it: shared/web/limited-http.ts). */
+export const PLAYGROUND_PARALLEL = 32;
 import type { Workbook } from "./workbook.ts";
 
 export function playgroundDriver(workbook: Workbook, timeoutMs = 20_000): AsyncDriver & { stores: ReturnType<typeof memoryStores> } {
   const stores = memoryStores();
+  const net = limitedHttp((r) => fetchHttp((url, init) => fetch(url, init), r, timeoutMs), { ceiling: PLAYGROUND_PARALLEL });
   return {
     stores,
-    http: (reqs) => Promise.all(reqs.map((r) => fetchHttp((url, init) => fetch(url, init), r, timeoutMs))),
+    http: (reqs) => Promise.all(reqs.map((r) => net.send(r))),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     ...asyncStores(stores),
     sheet: async (req) => workbook.handle(req),

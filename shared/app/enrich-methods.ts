@@ -11,7 +11,7 @@ import type { Cell, SelectionInfo } from "../sheet/protocol.ts";
 import { estimate, type PlannedOperation } from "../credits/estimate.ts";
 import { normaliseKey } from "../batch/normalise.ts";
 import { detectColumns, type ColumnMapping, type InputRole } from "../enrich/columns.ts";
-import { DEFAULT_FIELDS, FIELD_GROUPS, FIELDS, GROUP_COST, GROUP_LABEL, fieldNeeds, selectFields } from "../enrich/fields.ts";
+import { DEFAULT_FIELDS, FIELD_GROUPS, FIELDS, GROUP_COST, GROUP_LABEL, companyCost, fieldNeeds, selectFields } from "../enrich/fields.ts";
 import { taskFromRow, isEmptyTask } from "../enrich/chunk.ts";
 import { outputBlock, selectRows, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/job.ts";
 import { findOutputBlock, isOutputHeader, readPrevious, type PreviousRow } from "../enrich/rows.ts";
@@ -357,6 +357,8 @@ function* progressOf(jobId: string, job: UiJob, result: SheetRunResult | null): 
     finished: job.finished,
     stoppedForCredits: !job.finished && !!job.stoppedForCredits,
     reviewRows,
+    // A pick is a company id the job then fetches like a given one: its profile with the run's includes, at most.
+    pickCredits: companyCost(fieldNeeds(fields).givenId),
     lastError: job.lastError,
   };
 }

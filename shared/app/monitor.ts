@@ -61,6 +61,8 @@ function sheetOf(input: Record<string, unknown>, fallback: string): string {
 
 function budgetOf(input: Record<string, unknown>, fallback: number | null): number | null {
   if (!("budget" in input)) return fallback;
+  // 0 is a real cap here (Check now passes the price it showed, which may be 0); a schedule's budget starts at 1.
+  if (input.budget === 0) return 0;
   return scheduleSettings({ budget: input.budget }).budget;
 }
 

@@ -213,6 +213,8 @@ export interface EnrichProgressView {
   finished: boolean;
   /** Ambiguous rows waiting for a pick. */
   reviewRows: ReviewRow[];
+  /** The most applying one pick costs (the picked company's profile with the run's fields), shown on the apply button. */
+  pickCredits: number;
   lastError: AppError | null;
 }
 

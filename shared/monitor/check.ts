@@ -43,7 +43,7 @@ import { noSuchSheet, type Cell } from "../sheet/protocol.ts";
 import { namesAgree, pairByKey, rowKey } from "../enrich/row-key.ts";
 import { movesOf, noteNews } from "./alerts.ts";
 import { appendNew, logLine, openLog, type LogLine } from "./changelog.ts";
-import { planCredits, type PortfolioPlanned } from "./estimate.ts";
+import { MAX_ENTRY_CREDITS, planCredits, type PortfolioPlanned } from "./estimate.ts";
 import { candidateLabel, idFromCell, layoutOf, queryOf, type Layout, type OutputKey } from "./layout.ts";
 import { GROUP_COLOUR, GROUP_LABEL, screen } from "./risk.ts";
 import { changedSince, financialsChanged, isoInstant, laterOf, loadStates, saveStates, type CompanyState, type StoredResult } from "./watermark.ts";
@@ -141,6 +141,8 @@ export interface RunSummary {
   estimate: number;
   plan: PortfolioPlanned;
   spent: number;
+  /** Credits of the whole run: every call of a run continued after a pause, this one included (what the message says). */
+  runSpent: number;
   requests: number;
   /**
    * What is left to do: companies deferred by the budget or a stop, not
@@ -148,7 +150,8 @@ export interface RunSummary {
    * reason a later call can get past (rate limit, network, server); the run
    * pauses and its next call continues with them. `unpriced` of them (and
    * unresolved name rows) had no availability answer: their credits are not
-   * in `credits`.
+   * in `credits`, except in a preview, where `credits` is the price shown:
+   * the exact price of the priced ones plus MAX_ENTRY_CREDITS per unpriced one.
    */
   left: { companies: number; credits: number; unpriced: number };
   message: Bilingual;
@@ -163,6 +166,8 @@ interface RunCheckpoint {
   sheet: string;
   /** Calls in a row that ended with companies left by failed calls and finished none. */
   stalls?: number;
+  /** Credits the run's earlier calls spent (the summary and the per-run budget count the whole run). */
+  spent?: number;
 }
 
 /** "pending": a name whose free resolve failed for a reason a later call can get past. */
@@ -382,6 +387,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   const resumed = run !== null;
   if (!run) run = { id: `r${ctx.client.now().toString(36)}`, startedAt: nowIso(), sheet: sheetName };
   const runId = run.id;
+  const spentBefore = preview ? 0 : run.spent ?? 0;
   // The last call a run may make for failed calls: what still fails becomes an error row.
   const final = !preview && (run.stalls ?? 0) >= MAX_STALLED_CALLS;
 
@@ -483,7 +489,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     checked: 0, unchanged: 0,
     ambiguous: 0, notFound: 0, errors: 0,
     groups: { risk: 0, watch: 0, none: 0 }, newChanges: 0, extraChangePages: 0,
-    estimate, plan: planned, spent: 0, requests: 0, left: { companies: 0, credits: 0, unpriced: 0 },
+    estimate, plan: planned, spent: 0, runSpent: spentBefore, requests: 0, left: { companies: 0, credits: 0, unpriced: 0 },
     message: { de: "", en: "" },
   };
   const countRows = () => {
@@ -497,16 +503,19 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     const unpricedRows = rows.filter((r) => r.kind === "pending").length;
     summary.status = "preview";
     summary.unchanged = plan.size - paid;
-    summary.left = { companies: paid + pending.size + unpricedRows, credits: estimate, unpriced: pending.size + unpricedRows };
+    // What could not be priced counts at the most an entry can cost: the figure shown is a bound, never an undercount.
+    const unpriced = pending.size + unpricedRows;
+    const bound = estimate + unpriced * MAX_ENTRY_CREDITS;
+    summary.left = { companies: paid + unpriced, credits: bound, unpriced };
     const firstPending = [...pending.values()][0] ?? rows.find((r) => r.kind === "pending")?.error;
     summary.message = {
-      de: `Diese Prüfung kostet ${estimate} Credits (${paid} von ${ids.length} Firmen brauchen kostenpflichtige Abfragen).` +
-        (summary.left.unpriced ? ` ${summary.left.unpriced} Einträge ließen sich gerade nicht prüfen (${firstPending!.text("de")}); ihr Preis ist nicht enthalten, die Prüfung fragt sie erneut ab.` : "") +
+      de: (unpriced ? `Diese Prüfung kostet höchstens ${bound} Credits (${paid} von ${ids.length} Firmen brauchen kostenpflichtige Abfragen: ${estimate} Credits).` : `Diese Prüfung kostet ${estimate} Credits (${paid} von ${ids.length} Firmen brauchen kostenpflichtige Abfragen).`) +
+        (unpriced ? ` ${unpriced} Einträge ließen sich gerade nicht prüfen (${firstPending!.text("de")}); sie sind mit dem Höchstpreis von ${MAX_ENTRY_CREDITS} Credits je Eintrag eingerechnet, die Prüfung fragt sie erneut ab.` : "") +
         (summary.errors ? ` ${summary.errors} Einträge mit Fehler.` : "") +
         (summary.notFound ? ` ${summary.notFound} nicht gefunden.` : "") +
         (summary.ambiguous ? ` ${summary.ambiguous} mehrdeutig (bitte wählen).` : ""),
-      en: `This check costs ${estimate} credits (${paid} of ${ids.length} companies need paid calls).` +
-        (summary.left.unpriced ? ` ${summary.left.unpriced} entries could not be checked just now (${firstPending!.text("en")}); their price is not included, the check asks again.` : "") +
+      en: (unpriced ? `This check costs at most ${bound} credits (${paid} of ${ids.length} companies need paid calls: ${estimate} credits).` : `This check costs ${estimate} credits (${paid} of ${ids.length} companies need paid calls).`) +
+        (unpriced ? ` ${unpriced} entries could not be checked just now (${firstPending!.text("en")}); they are counted at the most an entry can cost, ${MAX_ENTRY_CREDITS} credits each, and the check asks again.` : "") +
         (summary.errors ? ` ${summary.errors} entries with errors.` : "") +
         (summary.notFound ? ` ${summary.notFound} not found.` : "") +
         (summary.ambiguous ? ` ${summary.ambiguous} ambiguous (please pick).` : ""),
@@ -545,7 +554,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     for (const id of windowIds) {
       const p = plan.get(id)!;
       if (p.credits === 0) continue;
-      if (stopped || deferred.size > 0 || (budget !== null && spent + pay.reduce((s, x) => s + x.credits, 0) + p.credits > budget)) deferred.add(id);
+      if (stopped || deferred.size > 0 || (budget !== null && spentBefore + spent + pay.reduce((s, x) => s + x.credits, 0) + p.credits > budget)) deferred.add(id);
       else pay.push(p);
     }
     // Paid calls of the window, all in one parallel batch.
@@ -697,6 +706,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     if (st?.run === runId) summary.groups[st.result.group]++;
   }
   summary.spent = spent;
+  summary.runSpent = spentBefore + spent;
   summary.requests = requests;
   countRows();
   const leftIds = todo.filter((id) => states.get(id)?.run !== runId && !failed.has(id) && !notFound.has(id));
@@ -717,8 +727,9 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     // Only failed calls are left: continue with them (the next call, or the next tick), a bounded number of times.
     summary.status = "paused";
     run.stalls = progress ? 0 : (run.stalls ?? 0) + 1;
-    yield* storePut({ [RUN_KEY(ctx)]: JSON.stringify(run) });
   }
+  // A paused run carries what it spent so far into its next call.
+  if (summary.status === "paused") yield* storePut({ [RUN_KEY(ctx)]: JSON.stringify({ ...run, spent: summary.runSpent }) });
   const firstError = summary.status === "paused" && !paused
     ? [...pending.values()][0] ?? rows.find((r) => r.kind === "pending")?.error ?? null
     : [...failed.values()][0] ?? rows.find((r) => r.kind === "error")?.error ?? null;
@@ -757,8 +768,8 @@ function messageOf(s: RunSummary, why: { stopped: CompanyDataError | null; budge
   const { stopped, budget, timeUp, firstError } = why;
   const extra = s.extraChangePages;
   const base = {
-    de: `${s.companies} Firmen (${s.checked} abgefragt, ${s.unchanged} unverändert${s.earlier ? `, ${s.earlier} schon in früheren Schritten dieser Prüfung` : ""}): ${s.groups.risk} Risiko, ${s.groups.watch} beobachten, ${s.groups.none} ohne Auffälligkeiten; ${s.newChanges} neue Änderungen. ${s.spent} Credits${extra ? ` (davon ${extra} für ${extra === 1 ? "eine weitere Seite" : "weitere Seiten"} von Änderungen, je 100 Änderungen einer Firma 1 Credit, über die Schätzung hinaus)` : ""}.`,
-    en: `${s.companies} companies (${s.checked} fetched, ${s.unchanged} unchanged${s.earlier ? `, ${s.earlier} in earlier steps of this check` : ""}): ${s.groups.risk} risk, ${s.groups.watch} watch, ${s.groups.none} no flags; ${s.newChanges} new changes. ${s.spent} credits${extra ? ` (${extra} of them for ${extra === 1 ? "a further page" : "further pages"} of changes, 1 credit per 100 changes of a company, beyond the estimate)` : ""}.`,
+    de: `${s.companies} Firmen (${s.checked} abgefragt, ${s.unchanged} unverändert${s.earlier ? `, ${s.earlier} schon in früheren Schritten dieser Prüfung` : ""}): ${s.groups.risk} Risiko, ${s.groups.watch} beobachten, ${s.groups.none} ohne Auffälligkeiten; ${s.newChanges} neue Änderungen. ${s.runSpent} Credits${extra ? ` (davon ${extra} für ${extra === 1 ? "eine weitere Seite" : "weitere Seiten"} von Änderungen, je 100 Änderungen einer Firma 1 Credit, über die Schätzung hinaus)` : ""}.`,
+    en: `${s.companies} companies (${s.checked} fetched, ${s.unchanged} unchanged${s.earlier ? `, ${s.earlier} in earlier steps of this check` : ""}): ${s.groups.risk} risk, ${s.groups.watch} watch, ${s.groups.none} no flags; ${s.newChanges} new changes. ${s.runSpent} credits${extra ? ` (${extra} of them for ${extra === 1 ? "a further page" : "further pages"} of changes, 1 credit per 100 changes of a company, beyond the estimate)` : ""}.`,
   };
   // What did not end as a result: always said, never only counted.
   const tail = {

@@ -47,6 +47,14 @@ export function portfolioParts(op: PortfolioPlanned): PlannedOperation {
   };
 }
 
+/**
+ * The most one entry of a check can cost: a profile with financials and a
+ * page of changes. What the free availability check could not price (rate
+ * limited, a name not resolved yet) is counted at this, so the price shown
+ * before a check is a bound, never an undercount.
+ */
+export const MAX_ENTRY_CREDITS = profileCost(["financials"]) + endpoint("changes").cost();
+
 /** Credits of a plan, straight from the catalogue. */
 export function planCredits(op: Omit<PortfolioPlanned, "kind">): number {
   return op.profiles * profileCost([]) + op.profilesWithFinancials * profileCost(["financials"]) + op.changes * endpoint("changes").cost();

@@ -81,6 +81,12 @@ export const STRINGS = s({
   days: { de: "Tage", en: "days" },
   preview: { de: "Vorschau", en: "Preview" },
   start: { de: "Starten", en: "Start" },
+  startAtMost: { de: "Starten – höchstens {credits}", en: "Start – at most {credits}" },
+  startPriceFirst: {
+    de: "Erst der Preis: Dieser Lauf kostet höchstens {credits}. Nichts ist ausgegeben; „Starten“ noch einmal drücken, um ihn zu starten.",
+    en: "The price first: this run costs at most {credits}. Nothing is spent yet; press Start again to run it.",
+  },
+  free: { de: "kostenlos", en: "free" },
   pause: { de: "Anhalten", en: "Pause" },
   resume: { de: "Fortsetzen", en: "Resume" },
   previewRows: { de: "{rows} von {all} Zeilen werden bearbeitet ({distinct} verschiedene Firmen).", en: "{rows} of {all} rows will be processed ({distinct} distinct companies)." },
@@ -103,6 +109,7 @@ export const STRINGS = s({
   reviewIntro: { de: "Diese Namen passen zu mehreren Firmen. Wählen Sie die richtige; es wird nicht geraten.", en: "These names fit several companies. Pick the right one; nothing is guessed." },
   reviewRow: { de: "Zeile {row}:", en: "Row {row}:" },
   applyPick: { de: "Übernehmen", en: "Apply" },
+  applyPickFor: { de: "Übernehmen (höchstens {credits})", en: "Apply (at most {credits})" },
 
   similarIntro: { de: "Firmen finden, die den angegebenen ähneln.", en: "Find companies like the given ones." },
   similarIds: { de: "Firmen-IDs", en: "Company ids" },

@@ -154,6 +154,11 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
     await page.click("#enrich-read");
     await page.waitForSelector("#enrich-col-name");
     await page.waitForSelector("#enrich-field-id");
+    // Start without a preview: the first press shows the price and spends nothing, the second starts.
+    await page.click("#enrich-start");
+    await page.waitForFunction(() => /^Starten – höchstens \d+ Credits?$/.test(document.querySelector("#enrich-start")?.textContent ?? ""));
+    expect(await page.textContent("#cd-status-enrich")).toMatch(/^Erst der Preis: Dieser Lauf kostet höchstens \d+ Credits?\. Nichts ist ausgegeben/);
+    expect(calls).not.toContain("enrichStart");
     await page.click("#enrich-start");
     await page.waitForFunction(() => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 30_000 });
     expect(workbook.get("Tabelle1", 2, 3)).toBe("gefunden");

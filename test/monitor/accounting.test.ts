@@ -12,7 +12,7 @@ import { runSync } from "../../shared/core/drivers.ts";
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import { checkPortfolio, MAX_STALLED_CALLS, RUN_KEY, type CheckOptions, type RunSummary } from "../../shared/monitor/check.ts";
 import { CHANGES_SHEET } from "../../shared/monitor/changelog.ts";
-import { scheduleEstimate } from "../../shared/monitor/estimate.ts";
+import { MAX_ENTRY_CREDITS, scheduleEstimate } from "../../shared/monitor/estimate.ts";
 import { harness, type Harness } from "./harness.ts";
 import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
 
@@ -275,5 +275,57 @@ describe("changes paging in the credits shown", () => {
     expect(h.charged() - before).toBe(p.estimate + 1);
     expect(s.message.en).toContain(`${s.spent} credits (1 of them for a further page of changes, 1 credit per 100 changes of a company, beyond the estimate)`);
     expect(s.message.de).toContain(`${s.spent} Credits (davon 1 für eine weitere Seite von Änderungen`);
+  });
+});
+
+describe("the price before, the spend after (issue 12)", () => {
+  it("entries the preview could not price count at their maximum: the shown price bounds the spend; the final summary counts every call of the run", () => {
+    const h = harness();
+    seed(h);
+    h.ctx.client.deadline = h.now() + 60_000;
+    h.emu.faults.set({ rateLimitBurst: 3, burstRetryAfterSeconds: 3600 });
+    const p = preview(h);
+    expect(p.left.unpriced).toBe(3);
+    expect(p.left.credits).toBe(p.estimate + 3 * MAX_ENTRY_CREDITS);
+    expect(p.message.en).toMatch(new RegExp(`^This check costs at most ${p.left.credits} credits`));
+    expect(p.message.de).toMatch(new RegExp(`^Diese Prüfung kostet höchstens ${p.left.credits} Credits`));
+    const before = h.charged();
+    const first = run(h, { budget: p.left.credits });
+    expect(first.status).toBe("paused");
+    h.driver.sleep(3_601_000);
+    h.ctx.client.deadline = h.now() + 60_000;
+    const rest = continueRun(h);
+    const last = rest.at(-1)!;
+    expect(last.status).toBe("done");
+    const charged = h.charged() - before;
+    // Every call's spend, the whole run's, and what the service charged agree; the message says the whole run's.
+    expect(first.spent + rest.reduce((s, r) => s + r.spent, 0)).toBe(charged);
+    expect(last.runSpent).toBe(charged);
+    expect(charged).toBeGreaterThan(0);
+    expect(last.message.en).toContain(`${charged} credits`);
+    expect(charged).toBeLessThanOrEqual(p.left.credits);
+  });
+
+  it("the per-run budget counts the run's earlier calls", () => {
+    const h = harness();
+    seed(h);
+    h.emu.faults.set({ failRate: 0.75 });
+    const first = run(h);
+    expect(first.status).toBe("paused");
+    h.emu.faults.reset();
+    const cap = first.spent + 1;
+    const h2 = harness();
+    seed(h2);
+    h2.emu.faults.set({ failRate: 0.75 });
+    const a = run(h2, { budget: cap });
+    h2.emu.faults.reset();
+    let s = a;
+    let total = a.spent;
+    while (s.status === "paused") {
+      s = run(h2, { budget: cap });
+      total += s.spent;
+    }
+    expect(total).toBeLessThanOrEqual(cap);
+    expect(s.runSpent).toBe(total);
   });
 });

@@ -42,7 +42,8 @@ export function insertButton(ui: Ui, s: PanelState, id: string, companies: Compa
     setAsk(undefined);
     s.message = { kind: "success", text: { de: `${out.rows} Zeilen in ${out.sheet} eingefügt.`, en: `${out.rows} rows inserted into ${out.sheet}.` } };
   };
-  const main = button(id, ui.t("insertSelected", { n: selected.size || companies.length }), (b) =>
+  // Writing rows already fetched costs nothing: the button says so, as every paid button says its price.
+  const main = button(id, `${ui.t("insertSelected", { n: selected.size || companies.length })} (${ui.t("free")})`, (b) =>
     void ui.run(s, b, () => insert(companies.filter((c) => selected.size === 0 || selected.has(c.id)), {})), { disabled: companies.length === 0 });
   if (!ask) return h("span", { class: "cd-insert" }, main);
   const question = h("p", { class: "cd-insert-ask", id: `${id}-question` }, ui.pick({

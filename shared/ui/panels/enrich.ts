@@ -10,6 +10,7 @@ import { formatNumber } from "../app.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "./registry.ts";
 import { button, creditsText } from "./common.ts";
+import { STRINGS, format } from "../strings.ts";
 
 const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id"];
 
@@ -181,6 +182,7 @@ export const enrichPanel: PanelDef = {
                 const v = (ev.target as HTMLSelectElement).value;
                 s.mapping![role] = v === "" ? null : Number(v);
                 s.preview = undefined;
+                ui.rerender(); // the Start button must not keep a price that no longer holds
               },
             },
           },
@@ -211,6 +213,7 @@ export const enrichPanel: PanelDef = {
                         if ((ev.target as HTMLInputElement).checked) s.fields.add(f.id);
                         else s.fields.delete(f.id);
                         s.preview = undefined;
+                        ui.rerender();
                       },
                     },
                   }), " ", ui.pick(f.header)))))))));
@@ -227,7 +230,7 @@ export const enrichPanel: PanelDef = {
         value: s.days ?? "30",
         disabled: s.rerun !== "olderThan",
         attrs: { "aria-label": ui.t("rerunDays") },
-        on: { input: (ev) => ((s.days = (ev.target as HTMLInputElement).value), (s.preview = undefined)) },
+        on: { input: (ev) => ((s.days = (ev.target as HTMLInputElement).value), (s.preview = undefined)), change: () => ui.rerender() },
       });
       parts.push(h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-how" } },
         h("h2", { id: "enrich-h-how" }, ui.t("enrichStepHow")),
@@ -265,8 +268,16 @@ export const enrichPanel: PanelDef = {
             void ui.run(s, b, async () => {
               s.preview = await ui.call("enrichPreview", config(s));
             }), { disabled: running }),
-          button("enrich-start", ui.t("start"), (b) =>
+          button("enrich-start", p ? ui.t("startAtMost", { credits: creditsText(ui, p.estimate.credits) }) : ui.t("start"), (b) =>
             void ui.run(s, b, async () => {
+              if (!s.preview) {
+                // Nothing is spent before the price is on screen: the first press shows it and the button carries it, the second spends.
+                const shown = await ui.call("enrichPreview", config(s));
+                s.preview = shown;
+                const credits = (lang: "de" | "en") => (shown.estimate.credits === 1 ? STRINGS.oneCredit[lang] : format(STRINGS.nCredits[lang], { n: formatNumber(shown.estimate.credits, lang) }));
+                s.message = { kind: "info", text: { de: format(STRINGS.startPriceFirst.de, { credits: credits("de") }), en: format(STRINGS.startPriceFirst.en, { credits: credits("en") }) } };
+                return;
+              }
               s.picks = {};
               s.progress = await ui.call("enrichStart", config(s));
               void drive(ui, s);
@@ -315,7 +326,7 @@ function reviewSection(ui: Ui, s: EnrichState): HTMLElement | null {
               h("span", { class: "cd-name" }, c.name || c.id),
               h("span", { class: "cd-sub" }, " · " + [[c.zip, c.city].filter(Boolean).join(" "), c.register, c.id].filter(Boolean).join(" · ")))),
           h("div", { class: "cd-actions" },
-            button(`review-apply-${r.row}`, ui.t("applyPick"), (b) =>
+            button(`review-apply-${r.row}`, prog.pickCredits > 0 ? ui.t("applyPickFor", { credits: creditsText(ui, prog.pickCredits) }) : `${ui.t("applyPick")} (${ui.t("free")})`, (b) =>
               void ui.run(s, b, async () => {
                 const pick = s.picks![r.row];
                 if (!pick) {

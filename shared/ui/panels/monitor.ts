@@ -37,6 +37,9 @@ const T = {
   price: { de: "Preis aktualisieren", en: "Refresh price" },
   pricing: { de: "Preis wird ermittelt (kostenlos) …", en: "Working out the price (free) …" },
   costs: { de: "Diese Prüfung kostet", en: "This check costs" },
+  costsAtMost: { de: "Diese Prüfung kostet höchstens", en: "This check costs at most" },
+  atMost: { de: "höchstens", en: "at most" },
+  forPrice: { de: "für", en: "for" },
   local: { de: "Ortszeit", en: "local time" },
   checkNow: { de: "Jetzt prüfen", en: "Check now" },
   schedule: { de: "Zeitplan", en: "Schedule" },
@@ -95,6 +98,10 @@ function loadPreview(ui: Ui, s: MonitorState) {
   );
 }
 
+/** The price a preview shows: its bound (unpriced entries at their maximum); `estimate` for a summary from before the bound existed. */
+const priceOf = (p: RunSummary): number => (p.status === "preview" ? p.left.credits : p.estimate);
+const shownIsBound = (p: RunSummary | null): boolean => !!p && p.left.unpriced > 0;
+
 /** A run's time in the user's own time zone, named, e.g. "12.06.2026, 09:30 MESZ". */
 export function localTime(iso: string, lang: Ui["lang"]): string {
   const d = new Date(iso);
@@ -112,7 +119,8 @@ function summaryView(ui: Ui, r: RunSummary, id: string): HTMLElement {
       h("li", { class: "cd-none" }, `${ui.pick({ de: "Keine Auffälligkeiten", en: "No flags" })}: ${formatNumber(r.groups.none, ui.lang)}`),
       r.ambiguous ? h("li", null, `${ui.pick({ de: "Mehrdeutig (bitte wählen)", en: "Ambiguous (please pick)" })}: ${r.ambiguous}`) : null,
       h("li", null, `${ui.pick({ de: "Neue Änderungen", en: "New changes" })}: ${formatNumber(r.newChanges, ui.lang)}`),
-      h("li", null, `${ui.pick({ de: "Verbraucht", en: "Spent" })}: ${creditsText(ui, r.spent)}`)));
+      // The whole run, every step of a check continued after a pause: what the spend log and the balance show.
+      h("li", { id: `${id}-spent` }, `${ui.pick({ de: "Verbraucht", en: "Spent" })}: ${creditsText(ui, r.runSpent ?? r.spent)}`)));
 }
 
 export const monitorPanel: PanelDef = {
@@ -149,11 +157,15 @@ export const monitorPanel: PanelDef = {
         s.message = { kind: "info", text: s.preview.message };
       }));
     const price = s.preview ?? null;
-    const checkBtn = button("monitor-check", ui.pick(T.checkNow), (b) =>
+    // The price shown: exact for what the free checks priced, the maximum for what they could not (monitor/estimate.ts).
+    const shown = price ? priceOf(price) : null;
+    const checkBtn = button("monitor-check", price ? `${ui.pick(T.checkNow)} (${ui.pick(shownIsBound(price) ? T.atMost : T.forPrice)} ${creditsText(ui, shown!)})` : ui.pick(T.checkNow), (b) =>
       void ui.run(s, b, async () => {
         let r: RunSummary;
         let steps = 0;
-        do r = (await ui.call("monitorRun", { sheet: d.sheet, budget: d.budget })) as RunSummary;
+        // The shown price caps the run (all its steps): it never spends more than the user saw.
+        const budget = d.budget === null ? shown : Math.min(d.budget, shown ?? d.budget);
+        do r = (await ui.call("monitorRun", { sheet: d.sheet, budget })) as RunSummary;
         while (r.status === "paused" && ++steps < 50);
         s.last = r;
         s.message = { kind: r.status === "done" ? "success" : "info", text: r.message };
@@ -165,8 +177,8 @@ export const monitorPanel: PanelDef = {
         void ui.refreshAccount();
       }), { primary: true, disabled: !price });
     checkBtn.setAttribute("aria-describedby", "monitor-cost");
-    const previewLine = h("span", { class: "cd-cost", id: "monitor-cost", attrs: { "data-credits": price ? price.estimate : undefined } },
-      price ? `${ui.pick(T.costs)} ${creditsText(ui, price.estimate)}` : ui.pick(T.pricing));
+    const previewLine = h("span", { class: "cd-cost", id: "monitor-cost", attrs: { "data-credits": shown ?? undefined } },
+      price ? `${ui.pick(shownIsBound(price) ? T.costsAtMost : T.costs)} ${creditsText(ui, shown!)}` : ui.pick(T.pricing));
 
     const freq = h("select", { id: "monitor-frequency", on: { change: (ev) => ((d.frequency = (ev.target as HTMLSelectElement).value as ScheduleSettings["frequency"]), (s.estimate = undefined), ui.rerender()) } },
       h("option", { value: "daily" }, ui.pick(T.daily)),

@@ -1,0 +1,72 @@
+/**
+ * Requests under adaptive concurrency, for the fetch-based hosts (CLI,
+ * Excel, playground): at most the AIMD limiter's number of requests in
+ * flight (shared/core/concurrency.ts: grows while answers come back fast and
+ * clean, shrinks on 429, 503 and timeouts) and, for paid requests, at most
+ * `ceiling` credits in flight (each priced by requestCredits in shared/functions/guard.ts;
+ * a single request dearer than that still goes, alone among paid ones): what
+ * an interruption can lose is the answers out at that instant.
+ */
+import { AimdLimiter, answerKind } from "../core/concurrency.ts";
+import { requestCredits } from "../functions/guard.ts";
+import type { HttpRequest, HttpResponse } from "../core/http.ts";
+
+export interface LimitedHttpOptions {
+  /** Ceiling of requests in flight, and of paid credits in flight. */
+  ceiling: number;
+  /** Requests in flight to start with (default 8). */
+  initial?: number;
+  /** Once true, nothing more starts (the requests waiting never settle: the host is being interrupted). */
+  stopped?: () => boolean;
+}
+
+export interface LimitedHttp {
+  /** Send one request when the limits allow it. */
+  send(req: HttpRequest): Promise<HttpResponse>;
+  readonly limiter: AimdLimiter;
+}
+
+export function limitedHttp(send: (req: HttpRequest) => Promise<HttpResponse>, opts: LimitedHttpOptions): LimitedHttp {
+  const limiter = new AimdLimiter({ ceiling: opts.ceiling, initial: opts.initial });
+  const creditCeiling = Math.max(1, Math.floor(opts.ceiling));
+  const stopped = opts.stopped ?? (() => false);
+  let inFlight = 0;
+  let creditsInFlight = 0;
+  const waiting: { credits: number; go: () => void }[] = [];
+  const pump = () => {
+    // In order, but a free request may pass a paid one waiting for credits to come back.
+    for (let i = 0; i < waiting.length && !stopped(); ) {
+      if (!limiter.canStart(inFlight)) return;
+      const w = waiting[i];
+      if (w.credits > 0 && creditsInFlight > 0 && creditsInFlight + w.credits > creditCeiling) {
+        i++;
+        continue;
+      }
+      waiting.splice(i, 1);
+      inFlight++;
+      creditsInFlight += w.credits;
+      w.go();
+    }
+  };
+  return {
+    limiter,
+    async send(req) {
+      const credits = requestCredits(req);
+      await new Promise<void>((go) => {
+        waiting.push({ credits, go });
+        pump();
+      });
+      const ticket = limiter.ticket();
+      const started = performance.now();
+      try {
+        const res = await send(req);
+        limiter.onAnswer(ticket, answerKind(res.status, res.networkError), performance.now() - started);
+        return res;
+      } finally {
+        inFlight--;
+        creditsInFlight -= credits;
+        pump();
+      }
+    },
+  };
+}
