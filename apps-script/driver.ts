@@ -4,6 +4,12 @@
  * store (`user:` keys per user, everything else per document), SheetHost
  * for sheet I/O.
  *
+ * Outside a document (a time-driven trigger) getDocumentProperties() can be
+ * null (https://developers.google.com/apps-script/reference/properties/properties-service#getDocumentProperties():
+ * "null if the script is not … bound to a Google Workspace file"): document
+ * keys then fail with a clear message, never silently through the user's
+ * store, where another document's run would read them.
+ *
  * Sheet writes are gathered (see sheet.ts). So that a job killed by the
  * platform never has its checkpoint ahead of the sheet, document-store
  * writes made while sheet writes are pending wait with them: `commit()`
@@ -22,7 +28,7 @@ import { readValues, writeValues } from "./properties.ts";
 import { AnswerCache } from "./cache.ts";
 import { SheetHost } from "./sheet.ts";
 import { gas } from "./services.ts";
-import { isQuotaError, storageFull } from "./quota.ts";
+import { HostError, isQuotaError, storageFull } from "./quota.ts";
 import { utf8Length } from "../shared/operations/cache-key.ts";
 
 export interface AppsScriptDriver extends SyncDriver {
@@ -39,7 +45,17 @@ export interface DriverOptions {
    * their daily-budget reservations from racing.
    */
   lockedKeys?: RegExp;
+  /** The spreadsheet to read and write (a scheduled check opens it by id); default the active one. */
+  spreadsheet?: () => GoogleAppsScript.Spreadsheet.Spreadsheet | null;
+  /** No new request starts after this time (epoch ms): UrlFetchApp has no timeout of its own. */
+  lastRequestStart?: number;
 }
+
+/** Why a document key cannot be read or written here. */
+export const NO_DOCUMENT_STORE = {
+  de: "Google gibt diesem Lauf keinen Zugriff auf den Speicher der Tabelle (kein Dokument-Kontext). Bitte die Tabelle öffnen und den Vorgang dort starten.",
+  en: "Google gives this run no access to the spreadsheet's storage (no document context). Please open the spreadsheet and start it there.",
+} as const;
 
 /** Pending sheet writes are committed at the latest after this long, so a hard stop loses little. */
 const COMMIT_AFTER_MS = 20_000;
@@ -60,8 +76,8 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
         docProps = null;
       }
     }
-    // Outside a document (never for this add-on) the user's store stands in.
-    return docProps ?? user();
+    if (!docProps) throw new HostError(NO_DOCUMENT_STORE, "document");
+    return docProps;
   };
   const user = () => (userProps ??= g.PropertiesService.getUserProperties());
   let cache: AnswerCache | undefined;
@@ -84,7 +100,7 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     return cache;
   };
   let sheets: SheetHost | undefined;
-  const sheetHost = () => (sheets ??= new SheetHost(g.SpreadsheetApp));
+  const sheetHost = () => (sheets ??= new SheetHost(g.SpreadsheetApp, opts.spreadsheet));
   const waiting: Record<string, string | null> = {};
   let pendingSince: number | null = null;
 
@@ -153,6 +169,8 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     http(requests) {
       releaseLock();
       maybeCommit();
+      // Too late to start: answered as timeouts, unsent (and so unpaid).
+      if (opts.lastRequestStart !== undefined && now() >= opts.lastRequestStart) return requests.map(() => ({ status: 0, headers: {}, body: "", networkError: "timeout" as const }));
       return fetchAll(g.UrlFetchApp, requests);
     },
     sleep(ms) {

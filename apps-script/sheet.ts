@@ -30,7 +30,8 @@ export class SheetHost {
   /** Whole-sheet snapshots by name, with this execution's writes applied. */
   private readonly snapshots = new Map<string, Cell[][] | null>();
 
-  constructor(private readonly app: App) {}
+  /** `open`: the spreadsheet to work on when it is not the active one (a time-driven trigger has none). */
+  constructor(private readonly app: App, private readonly open?: () => GoogleAppsScript.Spreadsheet.Spreadsheet | null) {}
 
   hasPending(): boolean {
     return this.pending.size > 0;
@@ -121,7 +122,8 @@ export class SheetHost {
   }
 
   private spreadsheet() {
-    this.ss ??= this.app.getActiveSpreadsheet();
+    this.ss ??= (this.open ? this.open() : null) ?? this.app.getActiveSpreadsheet() ?? undefined;
+    if (!this.ss) throw invalid("spreadsheet", { de: "keine Tabelle geöffnet", en: "no spreadsheet open" });
     return this.ss;
   }
 

@@ -49,7 +49,7 @@ export const ENTRY_POINTS: { name: string; params: string[]; doc: string }[] = [
   { name: "getSettings", params: [], doc: "The settings as the sidebar sees them: never the key, only whether one is set and a masked hint." },
   { name: "saveSettings", params: ["settings"], doc: "Saves apiKey, baseUrl, language, formulaDailyBudget, cacheHours." },
   { name: "uiCall", params: ["method", "inputJson"], doc: "The sidebars' one server call: an app-service method by name, JSON in and out." },
-  { name: "monitorTick", params: [], doc: "Time-driven trigger: one step of the scheduled portfolio check (see apps-script/monitor.ts)." },
+  { name: "monitorTick", params: ["e"], doc: "Time-driven trigger: one step of the scheduled portfolio check (see apps-script/monitor.ts); e.triggerUid names the spreadsheet it belongs to." },
 ];
 
 export function entryStub(e: { name: string; params: string[]; doc: string }): string {

@@ -8,9 +8,10 @@ import { dispatch, errorView, uiCall as appUiCall } from "../shared/app/dispatch
 import type { AppDeps, SettingsView } from "../shared/app/protocol.ts";
 import { SETTINGS_KEYS } from "../shared/app/settings.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
-import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
+import { toCompanyDataError } from "../shared/core/errors.ts";
 import { createDriver, type AppsScriptDriver } from "./driver.ts";
 import { gas } from "./services.ts";
+import { claimRun, releaseRun } from "./run-marker.ts";
 
 /** Sidebar jobs stop themselves well before Apps Script's 6 minutes; the sidebar calls again to continue. */
 export const SIDEBAR_BUDGET_MS = 280_000;
@@ -90,13 +91,18 @@ function deps(budgetMs: number): AppDeps {
   return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "" };
 }
 
-/** Methods that write to the sheet or a job's checkpoint run one at a time per document. */
-const EXCLUSIVE = /^(enrich|apply|insert|monitor)/i;
+/**
+ * Methods that write to the sheet or a job's checkpoint run one at a time
+ * per document: they claim the run marker (run-marker.ts), not the document
+ * lock, which formulas need for their budget within seconds.
+ */
+const EXCLUSIVE = /^(enrichStart|enrichStep|applyCandidate|insertSearchResults|monitorRun|monitorSaveSchedule)$/;
 
 function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T): T {
   const g = gas();
+  const props = exclusive ? g.PropertiesService.getDocumentProperties() : null;
   const lock = exclusive ? g.LockService.getDocumentLock() : null;
-  if (lock && !lock.tryLock(20_000)) throw new CompanyDataError("TIMEOUT");
+  const token = props ? claimRun(props, lock, Date.now()) : null;
   const driver = createDriver();
   try {
     return body(driver);
@@ -104,7 +110,7 @@ function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T): T 
     try {
       driver.commit();
     } finally {
-      lock?.releaseLock();
+      if (props && token) releaseRun(props, lock, token);
     }
   }
 }

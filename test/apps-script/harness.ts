@@ -98,6 +98,20 @@ export interface SheetsOptions {
   clockTriggersPerDocument?: boolean;
   /** Called for every Utilities.sleep (a test clock moves by it, as the script's time would). */
   onSleep?: (ms: number) => void;
+  /**
+   * What a time-driven trigger's execution gets besides no active
+   * spreadsheet (SpreadsheetApp.getActive() is null there: Google's "Triggers
+   * for Editor add-ons", https://developers.google.com/workspace/add-ons/concepts/editor-triggers,
+   * time-driven triggers run without the editor open). Default: both null,
+   * the unhappy case the references allow
+   * (https://developers.google.com/apps-script/reference/lock/lock-service#getDocumentLock():
+   * "if this method is called outside of the context of a containing document … null is returned";
+   * https://developers.google.com/apps-script/reference/properties/properties-service#getDocumentProperties():
+   * null "if the script is not … bound to a Google Workspace file").
+   */
+  triggerContext?: { documentProperties?: boolean; documentLock?: boolean };
+  /** The spreadsheet's time zone (Spreadsheet.getSpreadsheetTimeZone()); default Europe/Berlin, as the manifest. */
+  spreadsheetTimeZone?: string;
 }
 
 /** The spreadsheet the fake runs in. */
@@ -182,7 +196,11 @@ export function createSheetsFake(opts: SheetsOptions) {
     getSheetByName(n: string) { count("Spreadsheet.getSheetByName"); return grids.has(n) ? sheet(n) : null; },
     insertSheet(n: string) { count("Spreadsheet.insertSheet"); grids.set(n, []); return sheet(n); },
     getId() { count("Spreadsheet.getId"); return DOCUMENT_ID; },
+    getSpreadsheetTimeZone() { count("Spreadsheet.getSpreadsheetTimeZone"); return opts.spreadsheetTimeZone ?? "Europe/Berlin"; },
   };
+  /** Whether this execution runs inside the open document (false while a time-driven trigger's handler runs). */
+  const where = { inDocument: true, deleted: false };
+  const trig = { documentProperties: false, documentLock: false, ...opts.triggerContext };
 
   const builder = () => {
     const rule: { values?: string[]; allowInvalid?: boolean } = {};
@@ -206,14 +224,21 @@ export function createSheetsFake(opts: SheetsOptions) {
   };
 
   const SpreadsheetApp = {
-    getActiveSpreadsheet() { count("SpreadsheetApp.getActiveSpreadsheet"); return spreadsheet; },
-    getActive() { count("SpreadsheetApp.getActive"); return spreadsheet; },
+    getActiveSpreadsheet() { count("SpreadsheetApp.getActiveSpreadsheet"); return where.inDocument ? spreadsheet : null; },
+    getActive() { count("SpreadsheetApp.getActive"); return where.inDocument ? spreadsheet : null; },
+    openById(id: string) {
+      count("SpreadsheetApp.openById");
+      // Custom functions may not open other spreadsheets (https://developers.google.com/apps-script/guides/sheets/functions#using_apps_script_services).
+      if (id !== DOCUMENT_ID || where.deleted) throw new Error("Unexpected error while getting the method or property openById on object SpreadsheetApp.");
+      return spreadsheet;
+    },
     getActiveRange() {
       count("SpreadsheetApp.getActiveRange");
+      if (!where.inDocument) return null;
       const s = opts.selection;
       return s ? range(s.sheet, s.row, s.col, s.rows, s.cols) : null;
     },
-    getUi() { return ui; },
+    getUi() { if (!where.inDocument) throw new Error("Cannot call SpreadsheetApp.getUi() from this context."); return ui; },
     newDataValidation() { builders.push("newDataValidation"); return builder(); },
   };
 
@@ -252,11 +277,12 @@ export function createSheetsFake(opts: SheetsOptions) {
   const scriptProps = new FakeProperties();
   const docCache = new FakeCache(now);
   const userCache = new FakeCache(now);
-  const PropertiesService = { getUserProperties: () => userProps, getDocumentProperties: () => docProps, getScriptProperties: () => scriptProps };
-  const CacheService = { getDocumentCache: () => docCache, getUserCache: () => userCache, getScriptCache: () => userCache };
+  const PropertiesService = { getUserProperties: () => userProps, getDocumentProperties: () => (where.inDocument || trig.documentProperties ? docProps : null), getScriptProperties: () => scriptProps };
+  // getDocumentCache: "null if the script is not contained in a document" (https://developers.google.com/apps-script/reference/cache/cache-service#getDocumentCache()).
+  const CacheService = { getDocumentCache: () => (where.inDocument ? docCache : null), getUserCache: () => userCache, getScriptCache: () => userCache };
   let locked = false;
   const lock = { tryLock: () => (locked ? false : (locked = true)), waitLock: () => { locked = true; }, releaseLock: () => { locked = false; }, hasLock: () => locked };
-  const LockService = { getDocumentLock: () => lock, getUserLock: () => lock, getScriptLock: () => lock };
+  const LockService = { getDocumentLock: () => (where.inDocument || trig.documentLock ? lock : null), getUserLock: () => lock, getScriptLock: () => lock };
   const scriptApp = createScriptApp({
     now,
     documentId: () => DOCUMENT_ID,
@@ -277,19 +303,30 @@ export function createSheetsFake(opts: SheetsOptions) {
 
   const context: vm.Context = vm.createContext({ SpreadsheetApp, UrlFetchApp, CacheService, PropertiesService, LockService, ScriptApp, HtmlService, Utilities, Session, Logger, console: { log() {}, warn() {}, error() {}, info() {} } });
 
-  /** Run one trigger's handler as Apps Script does at `at` (the clock must already say so): a fresh execution with the 6-minute limit. */
+  /**
+   * Run one trigger's handler as Apps Script does at `at` (the clock must
+   * already say so): a fresh execution with the 6-minute limit, outside the
+   * document (no active spreadsheet, no UI; store and lock as `triggerContext` says).
+   */
   const fire = (t: FakeTrigger): unknown => {
     const e = scriptApp.eventFor(t);
-    return scriptApp.execute(() => {
-      context.__args = [e];
-      if (vm.runInContext(`typeof ${t.handler}`, context) !== "function") throw new Error(`Script function not found: ${t.handler}`);
-      return vm.runInContext(`${t.handler}.apply(null, __args)`, context);
-    });
+    where.inDocument = false;
+    try {
+      return scriptApp.execute(() => {
+        context.__args = [e];
+        if (vm.runInContext(`typeof ${t.handler}`, context) !== "function") throw new Error(`Script function not found: ${t.handler}`);
+        return vm.runInContext(`${t.handler}.apply(null, __args)`, context);
+      });
+    } finally {
+      where.inDocument = true;
+    }
   };
 
   return {
     context, calls, builders, fetches, sleeps, menus, sidebars, grids, formats, backgrounds, validations, quoted,
-    userProps, docProps, docCache,
+    userProps, docProps, docCache, userCache,
+    /** The spreadsheet is deleted (or unshared): openById fails. */
+    deleteDocument() { where.deleted = true; },
     /** Every installable trigger of this user (all documents), as Apps Script keeps them. */
     triggers: scriptApp.triggers,
     /** A trigger another document of this user installed (to check that this one never touches it). */
@@ -372,6 +409,8 @@ export interface FakeTrigger {
   hour: number | null;
   minute: number | null;
   at: number | null;
+  /** Time zone of atHour (inTimezone, else the script's). */
+  timeZone?: string;
 }
 
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
@@ -412,7 +451,7 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
   });
 
   const clockBuilder = (handler: string) => {
-    const spec: { hours?: number; days?: number; weeks?: number; minutes?: number; hour?: number; minute?: number; after?: number; at?: number } = {};
+    const spec: { tz?: string; hours?: number; days?: number; weeks?: number; minutes?: number; hour?: number; minute?: number; after?: number; at?: number } = {};
     const b = {
       everyMinutes(n: number) { spec.minutes = n; return b; },
       everyHours(n: number) {
@@ -425,7 +464,7 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
       nearMinute(m: number) { if (!(Number.isInteger(m) && m >= 0 && m <= 59)) throw new Error("Invalid argument: minute"); spec.minute = m; return b; },
       after(ms: number) { spec.after = ms; return b; },
       at(d: Date) { spec.at = d.getTime(); return b; },
-      inTimezone() { return b; },
+      inTimezone(tz: string) { spec.tz = tz; return b; },
       create() {
         if (spec.minutes !== undefined) throw new Error("Add-ons can't create time-based triggers that run more often than once an hour.");
         if (spec.hour !== undefined && spec.days === undefined && spec.weeks === undefined) throw new Error("atHour can only be used with everyDays or everyWeeks.");
@@ -443,6 +482,8 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
           // Without nearMinute, Google picks a minute and keeps it.
           minute: spec.minute ?? (spec.hour !== undefined ? (seq * 17) % 60 : null),
           at: spec.at ?? (spec.after !== undefined ? o.now() + spec.after : null),
+          // Without inTimezone the script's time zone (the manifest's) applies.
+          timeZone: spec.tz ?? tz,
         };
         triggers.push(t);
         return view(t);
@@ -484,12 +525,13 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
     }
     // Daily/weekly at the hour (local time) and the trigger's minute, counted from its first day.
     const stepDays = t.kind === "weekly" ? 7 * t.every : t.every;
-    const c = berlinParts(t.createdAt, tz);
-    let first = zoned(c.y, c.m, c.d, t.hour ?? c.h, t.minute ?? 0, tz);
-    if (first <= t.createdAt) first = zoned(c.y, c.m, c.d + 1, t.hour ?? c.h, t.minute ?? 0, tz);
-    const f = berlinParts(first, tz);
+    const z = t.timeZone ?? tz;
+    const c = berlinParts(t.createdAt, z);
+    let first = zoned(c.y, c.m, c.d, t.hour ?? c.h, t.minute ?? 0, z);
+    if (first <= t.createdAt) first = zoned(c.y, c.m, c.d + 1, t.hour ?? c.h, t.minute ?? 0, z);
+    const f = berlinParts(first, z);
     for (let k = 0; k < 10_000; k++) {
-      const at = zoned(f.y, f.m, f.d + k * stepDays, f.h, f.min, tz);
+      const at = zoned(f.y, f.m, f.d + k * stepDays, f.h, f.min, z);
       if (at > after) return at;
     }
     return Infinity;

@@ -47,6 +47,8 @@ function world(opts: Partial<SheetsOptions> & { companies?: number; portfolio?: 
     emulator: emu, dist: OUT, now: () => clock.t, sheets: { Portfolio: [["ID"], ...ids.map((id) => [id])] },
     // Utilities.sleep (retry back-off after 429) takes the script's time.
     onSleep: (ms) => { clock.t += ms; },
+    // The trigger runs outside the document (no active spreadsheet, no document lock); its store is there unless a test says otherwise.
+    triggerContext: { documentProperties: true },
     ...opts,
   });
   f.load(code);
