@@ -62,6 +62,8 @@ const COMMIT_AFTER_MS = 20_000;
 
 /** How long a formula waits for another one's budget reservation. */
 const LOCK_WAIT_MS = 5_000;
+/** How long a cache merge waits for the lock (merges take milliseconds). */
+const CACHE_LOCK_WAIT_MS = 2_000;
 
 export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
   const g = gas();
@@ -95,7 +97,7 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       } catch {
         durable = null;
       }
-      cache = new AnswerCache(fast, durable, now);
+      cache = new AnswerCache(fast, durable, now, shortLock);
     }
     return cache;
   };
@@ -116,6 +118,23 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       lock = null;
     }
   };
+  /** The document lock for a moment (the answer cache's merge); the body runs even when it is not to be had. */
+  function shortLock<T>(body: () => T): T {
+    if (lock) return body(); // this execution holds it already (a budget reservation)
+    let l: GoogleAppsScript.Lock.Lock | null = null;
+    let held = false;
+    try {
+      l = g.LockService.getDocumentLock();
+      held = !!l && l.tryLock(CACHE_LOCK_WAIT_MS);
+    } catch {
+      held = false;
+    }
+    try {
+      return body();
+    } finally {
+      if (held) l!.releaseLock();
+    }
+  }
   const releaseLock = () => {
     if (!lock) return;
     try {

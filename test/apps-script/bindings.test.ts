@@ -125,14 +125,25 @@ describe("sheet host", () => {
 });
 
 describe("http", () => {
-  it("lower-cases headers and turns a network failure into status 0 for that request only", () => {
+  it("lower-cases header names", () => {
+    const f = createSheetsFake({ emulator });
+    const ok = { method: "GET" as const, url: `http://x/v2/account`, headers: { Authorization: `Bearer ${emulator.demoKey}` } };
+    const [a] = fetchAll(f.context.UrlFetchApp as Any, [ok]);
+    expect(a.status).toBe(200);
+    expect(Object.keys(a.headers).every((k) => k === k.toLowerCase())).toBe(true);
+    expect(fetchAll(f.context.UrlFetchApp as Any, [])).toEqual([]);
+  });
+
+  // fetchAll answers every request or throws for the batch
+  // (https://developers.google.com/apps-script/reference/url-fetch/url-fetch-app#fetchAll(Object)):
+  // which requests were charged before it threw is unknown.
+  it("a fetchAll that throws is one unknown outcome for the whole batch: status 0 for each, nothing re-sent one by one", () => {
     const f = createSheetsFake({ emulator, failUrl: /unreachable/ });
     const ok = { method: "GET" as const, url: `http://x/v2/account`, headers: { Authorization: `Bearer ${emulator.demoKey}` } };
     const bad = { ...ok, url: "http://unreachable/v2/account" };
-    const [a, b] = fetchAll(f.context.UrlFetchApp as Any, [ok, bad]);
-    expect(a.status).toBe(200);
-    expect(Object.keys(a.headers).every((k) => k === k.toLowerCase())).toBe(true);
-    expect(b).toMatchObject({ status: 0, networkError: "connection" });
-    expect(fetchAll(f.context.UrlFetchApp as Any, [])).toEqual([]);
+    const out = fetchAll(f.context.UrlFetchApp as Any, [ok, bad, ok]);
+    expect(out).toHaveLength(3);
+    for (const r of out) expect(r).toMatchObject({ status: 0, networkError: "connection" });
+    expect(f.fetches).toHaveLength(1); // the one batch; no single fetches after it
   });
 });

@@ -54,8 +54,20 @@ export class FakeProperties {
   getKeys() { return [...this.map.keys()]; }
 }
 
-class FakeCache {
+/**
+ * CacheService's Cache with its documented limits
+ * (https://developers.google.com/apps-script/reference/cache/cache): keys up
+ * to 250 characters, values up to 100 KB, lifetimes up to 21,600 s, and at
+ * most 1,000 items: "if more than 1,000 items are written, the cache stores
+ * the 900 items farthest from expiration". Every item written is counted.
+ */
+export const CACHE_MAX_ITEMS = 1000;
+export const CACHE_KEPT_ITEMS = 900;
+export class FakeCache {
   readonly map = new Map<string, { v: string; exp: number }>();
+  /** Items written (putAll counts each), and items the 1,000-item rule evicted. */
+  written = 0;
+  evicted = 0;
   constructor(private readonly now: () => number) {}
   private check(k: string, v?: string) {
     if (k.length > 250) throw new Error("Argument too large: key");
@@ -71,9 +83,17 @@ class FakeCache {
   putAll(o: Record<string, string>, ttl = 600) {
     if (ttl > 21600) throw new Error("expiration too long");
     for (const [k, v] of Object.entries(o)) this.check(k, v);
-    for (const [k, v] of Object.entries(o)) this.map.set(k, { v, exp: this.now() + ttl * 1000 });
+    for (const [k, v] of Object.entries(o)) { this.map.delete(k); this.map.set(k, { v, exp: this.now() + ttl * 1000 }); this.written++; }
+    for (const [k, e] of this.map) if (e.exp <= this.now()) this.map.delete(k);
+    if (this.map.size > CACHE_MAX_ITEMS) {
+      const keep = [...this.map.entries()].sort((a, b) => b[1].exp - a[1].exp).slice(0, CACHE_KEPT_ITEMS);
+      this.evicted += this.map.size - keep.length;
+      this.map.clear();
+      for (const [k, e] of keep) this.map.set(k, e);
+    }
   }
   remove(k: string) { this.map.delete(k); }
+  removeAll(keys: string[]) { for (const k of keys) this.map.delete(k); }
 }
 
 export interface SheetsOptions {
