@@ -49,6 +49,8 @@ export interface DriverOptions {
   spreadsheet?: () => GoogleAppsScript.Spreadsheet.Spreadsheet | null;
   /** No new request starts after this time (epoch ms): UrlFetchApp has no timeout of its own. */
   lastRequestStart?: number;
+  /** Store values read in place of what the store holds (the document's formula key for `user:apiKey`); never written. */
+  storeOverrides?: Record<string, string>;
 }
 
 /** Why a document key cannot be read or written here. */
@@ -207,7 +209,11 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       let ui = 0;
       let di = 0;
       return keys.map((k) => {
-        if (isUser(k)) return u[ui++];
+        const override = opts.storeOverrides?.[k];
+        if (isUser(k)) {
+          const v = u[ui++];
+          return override ?? v;
+        }
         const v = d[di++];
         return k in waiting ? waiting[k] : v;
       });

@@ -7,7 +7,8 @@ import { runSync } from "../shared/core/drivers.ts";
 import { dispatch, errorView, uiCall as appUiCall } from "../shared/app/dispatch.ts";
 import type { AppDeps, SettingsView } from "../shared/app/protocol.ts";
 import { SETTINGS_KEYS } from "../shared/app/settings.ts";
-import { toLanguage, type Language } from "../shared/i18n/language.ts";
+import { toLanguage, type Bilingual, type Language } from "../shared/i18n/language.ts";
+import { stopUsingFormulaKey, useMyKeyForFormulas } from "./formula-key.ts";
 import { toCompanyDataError } from "../shared/core/errors.ts";
 import { createDriver, type AppsScriptDriver } from "./driver.ts";
 import { gas } from "./services.ts";
@@ -29,6 +30,11 @@ export type SidebarId = keyof typeof SIDEBARS;
 const MENU: Record<Language, Record<SidebarId, string>> = {
   de: { search: "Suchen", enrich: "Auswahl anreichern", similar: "Ähnliche finden", monitor: "Portfolio überwachen", settings: "Einstellungen", help: "Hilfe" },
   en: { search: "Search", enrich: "Enrich selection", similar: "Find similar", monitor: "Monitor portfolio", settings: "Settings", help: "Help" },
+};
+/** Menu items that act without a sidebar: whose key the document's formulas use (formula-key.ts). */
+const KEY_MENU: Record<Language, { use: string; stop: string }> = {
+  de: { use: "Meinen Schlüssel für Formeln verwenden", stop: "Formeln: meinen Schlüssel nicht mehr verwenden" },
+  en: { use: "Use my key for formulas", stop: "Formulas: stop using my key" },
 };
 const SHOW: Record<SidebarId, string> = {
   search: "showSearch", enrich: "showEnrich", similar: "showSimilar", monitor: "showMonitor", settings: "showSettings", help: "showHelp",
@@ -57,9 +63,13 @@ function menuLanguage(e: { authMode?: unknown } | undefined): Language {
 
 export function onOpen(e?: { authMode?: unknown }): void {
   try {
-    const t = MENU[menuLanguage(e)];
+    const lang = menuLanguage(e);
+    const t = MENU[lang];
     const menu = gas().SpreadsheetApp.getUi().createAddonMenu();
     (["search", "enrich", "similar", "monitor"] as const).forEach((id) => menu.addItem(t[id], SHOW[id]));
+    menu.addSeparator();
+    menu.addItem(KEY_MENU[lang].use, "useMyKeyForFormulas");
+    menu.addItem(KEY_MENU[lang].stop, "stopMyKeyForFormulas");
     menu.addSeparator();
     (["settings", "help"] as const).forEach((id) => menu.addItem(t[id], SHOW[id]));
     menu.addToUi();
@@ -145,4 +155,20 @@ export function saveSettings(settings: unknown): SettingsView {
   } catch (e) {
     throw userFacing(e);
   }
+}
+
+function tell(says: Bilingual): void {
+  const g = gas();
+  g.SpreadsheetApp.getUi().alert(says[savedLanguage()]);
+}
+
+/** Menu: this document's formulas use the clicking user's key. */
+export function useMyKeyForFormulasMenu(): void {
+  const g = gas();
+  tell(useMyKeyForFormulas(g.PropertiesService.getUserProperties(), g.PropertiesService.getDocumentProperties()));
+}
+
+/** Menu: this document's formulas go back to the owner's key. */
+export function stopMyKeyForFormulasMenu(): void {
+  tell(stopUsingFormulaKey(gas().PropertiesService.getDocumentProperties()));
 }

@@ -80,7 +80,7 @@ describe("menu and sidebars", () => {
     f.load(code);
     (f.context.PropertiesService as Record<string, unknown>).getUserProperties = () => { throw new Error("not allowed in NONE"); };
     f.call("onOpen", { authMode: "NONE" });
-    expect(f.menus[0].items.map((i) => i[1])).toEqual(["showSearch", "showEnrich", "showSimilar", "showMonitor", "showSettings", "showHelp"]);
+    expect(f.menus[0].items.map((i) => i[1])).toEqual(["showSearch", "showEnrich", "showSimilar", "showMonitor", "useMyKeyForFormulas", "stopMyKeyForFormulas", "showSettings", "showHelp"]);
     expect(f.menus[0].items[0][0]).toBe("Suchen"); // Session locale de
   });
 
@@ -89,8 +89,8 @@ describe("menu and sidebars", () => {
     f.call("onOpen", { authMode: "LIMITED" });
     f.call("onInstall", { authMode: "FULL" });
     expect(f.menus.map((m) => m.items.map((i) => i[0]))).toEqual([
-      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Settings", "Help"],
-      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Settings", "Help"],
+      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Use my key for formulas", "Formulas: stop using my key", "Settings", "Help"],
+      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Use my key for formulas", "Formulas: stop using my key", "Settings", "Help"],
     ]);
   });
 
@@ -221,12 +221,44 @@ describe("custom functions", () => {
   it("without a key, out of credits, or unreachable: a message in the cell", () => {
     const f = createSheetsFake({ emulator, dist: OUT });
     f.load(code);
-    expect(matrix(f.call("COMPANY_PROFILE", SAP))).toEqual([["Kein API-Schlüssel hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen."]]);
+    expect(String(matrix(f.call("COMPANY_PROFILE", SAP))[0][0])).toMatch(/^Kein API-Schlüssel für die Formeln dieses Dokuments\. Google führt Formeln mit den Einstellungen des Tabelleneigentümers aus/);
     const poor = emulator.createKey(0);
     f.setUser("apiKey", poor);
     expect(String(matrix(f.call("COMPANY_PROFILE", SAP))[0][0])).toMatch(/Nicht genug Credits/);
     const down = sheets({ failUrl: /./ }, { language: "en" }).f;
     expect(String(matrix(down.call("COMPANY_PROFILE", SAP))[0][0])).toMatch(/Could not reach the data service/);
+  });
+
+  // In a custom function getUserProperties() is the spreadsheet owner's store
+  // (https://developers.google.com/apps-script/guides/sheets/functions#using_apps_script_services):
+  // the harness's user store stands for the owner's here.
+  it("whose key: the owner's by default, a missing key says so; an editor's key set for the document is used by every formula and never shown", () => {
+    const { f, key } = sheets({}, { language: "en" });
+    f.call("useMyKeyForFormulas");
+    expect(f.alerts.at(-1)).toMatch(/^This document's formulas now use your API key \(••••.{4}\) and your credits/);
+    expect(f.alerts.at(-1)).not.toContain(key);
+    // The owner has no key of their own: formulas still answer, with the editor's key and credits.
+    f.userProps.deleteProperty("user:apiKey");
+    const before = emulator.balance(key);
+    expect(matrix(f.call("COMPANY_PROFILE", SIEMENS))[0][0]).toBe("Siemens AG");
+    expect(emulator.balance(key)).toBe(before - 1);
+    // Never shown: not in the settings view, not in a cell.
+    expect(JSON.stringify(f.call("getSettings"))).not.toContain(key.slice(-12));
+    f.call("stopMyKeyForFormulas");
+    expect(f.alerts.at(-1)).toBe("This document's formulas use the spreadsheet owner's key again.");
+    expect(String(matrix(f.call("COMPANY_PROFILE", "DEJK7QV0PK24", "name, city, website"))[0][0])).toMatch(/^No API key for this document's formulas\. Google runs formulas with the spreadsheet owner's settings/);
+  });
+
+  it("no request starts after 18 s (Sheets stops a custom function at 30 s and UrlFetchApp has no timeout): the cell says the service was too slow, nothing is spent", () => {
+    let t = Date.UTC(2026, 0, 15, 9);
+    const { f, key } = sheets({ now: () => t, onFetch: () => { t += 19_000; } }, { language: "en", formulaDailyBudget: "1000" });
+    f.setClock(() => t);
+    const before = emulator.balance(key);
+    // COMPANY_RISK asks the free availability first, then the paid profile: the second request would start at 19 s.
+    const out = matrix(f.call("COMPANY_RISK", SIEMENS));
+    expect(f.fetches).toHaveLength(1);
+    expect(String(out[0][0])).toMatch(/did not answer in time/);
+    expect(emulator.balance(key)).toBe(before);
   });
 
   it("hostile inputs give clear messages or sensible results, never exceptions", () => {

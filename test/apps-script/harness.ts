@@ -145,6 +145,7 @@ export function createSheetsFake(opts: SheetsOptions) {
   const sleeps: number[] = [];
   const menus: { title: string; items: [string, string][] }[] = [];
   const sidebars: { file: string; title: string }[] = [];
+  const alerts: string[] = [];
   const grids = new Map<string, Value[][]>(Object.entries(opts.sheets ?? {}).map(([k, v]) => [k, v.map((r) => [...r])]));
   const formats = new Map<string, string[][]>();
   const backgrounds = new Map<string, (string | null)[][]>();
@@ -241,6 +242,7 @@ export function createSheetsFake(opts: SheetsOptions) {
     },
     createMenu(title: string) { const api = ui.createAddonMenu(); menus[menus.length - 1].title = title; return api; },
     showSidebar(html: { file: string; title: string }) { sidebars.push({ file: html.file, title: html.title }); },
+    alert(text: string) { alerts.push(text); return "OK"; },
   };
 
   const SpreadsheetApp = {
@@ -343,7 +345,7 @@ export function createSheetsFake(opts: SheetsOptions) {
   };
 
   return {
-    context, calls, builders, fetches, sleeps, menus, sidebars, grids, formats, backgrounds, validations, quoted,
+    context, calls, builders, fetches, sleeps, menus, sidebars, alerts, grids, formats, backgrounds, validations, quoted,
     userProps, docProps, docCache, userCache,
     /** The spreadsheet is deleted (or unshared): openById fails. */
     deleteDocument() { where.deleted = true; },
