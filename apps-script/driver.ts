@@ -24,12 +24,11 @@
 import type { SyncDriver } from "../shared/core/drivers.ts";
 import type { SheetRequest } from "../shared/sheet/protocol.ts";
 import { fetchAll } from "./http.ts";
-import { readValues, writeValues } from "./properties.ts";
+import { readValues, storeGrowth, writeValues } from "./properties.ts";
 import { AnswerCache } from "./cache.ts";
 import { SheetHost } from "./sheet.ts";
 import { gas } from "./services.ts";
-import { HostError, isQuotaError, storageFull } from "./quota.ts";
-import { utf8Length } from "../shared/operations/cache-key.ts";
+import { HostError, STORE_QUOTA_BYTES, storageFull, storeBytes } from "./quota.ts";
 
 export interface AppsScriptDriver extends SyncDriver {
   /** Write gathered sheet changes, then the store writes that waited for them; release a held lock. */
@@ -146,25 +145,32 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     }
   };
 
-  /** Write document-store entries; on a full store the answer cache yields first. */
+  /**
+   * Write document-store entries; when they would not fit, the answer cache
+   * yields first. Decided by the store's measured size against its 500 KB
+   * before writing, never by the text of Apps Script's exception (it is
+   * localised). A write that fails although the measure says it fits gets
+   * all of the cache's space and one more try; then it is STORAGE_FULL.
+   */
   function writeDoc(entries: Record<string, string | null>): void {
     const props = doc();
+    const growth = (all: Record<string, string>) => storeGrowth(all, entries);
+    let all = props.getProperties();
+    if (storeBytes(all) + growth(all) > STORE_QUOTA_BYTES) {
+      answers().yieldSpace(storeBytes(all) + growth(all) - STORE_QUOTA_BYTES + 4096);
+      all = props.getProperties();
+      if (storeBytes(all) + growth(all) > STORE_QUOTA_BYTES) throw storageFull();
+    }
+    try {
+      return writeValues(props, entries, all);
+    } catch {
+      if (answers().yieldSpace(Infinity) === 0) throw storageFull();
+    }
     try {
       return writeValues(props, entries);
-    } catch (e) {
-      if (!isQuotaError(e)) throw e;
+    } catch {
+      throw storageFull();
     }
-    const needed = Object.entries(entries).reduce((s, [k, v]) => s + utf8Length(k) + (v === null ? 0 : utf8Length(v) + 64), 0);
-    // First what this write needs (with room to spare), then, if the store's accounting differs, all of it.
-    for (const bytes of [needed * 2 + 4096, Infinity]) {
-      if (answers().yieldSpace(bytes) === 0) continue;
-      try {
-        return writeValues(props, entries);
-      } catch (e) {
-        if (!isQuotaError(e)) throw e;
-      }
-    }
-    throw storageFull();
   }
 
   function commit(): void {

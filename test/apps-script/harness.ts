@@ -23,7 +23,12 @@ type Value = string | number | boolean | Date;
 export const PROPERTY_VALUE_LIMIT = 9 * 1024;
 /** PropertiesService's limit per store (500 KB of keys and values), enforced so running out of room is tested. */
 export const PROPERTY_STORE_LIMIT = 500 * 1024;
-export const QUOTA_MESSAGE = "You have exceeded the property storage quota. Please remove some properties and try again.";
+/**
+ * Apps Script's exception texts follow the user's language (a German account
+ * reads German), so the fake throws a text no English pattern matches: code
+ * must decide by measured sizes, never by the message.
+ */
+export const QUOTA_MESSAGE = "Sie haben das Kontingent für den Property-Speicher überschritten. Entfernen Sie einige Properties und versuchen Sie es erneut.";
 
 const entryBytes = (k: string, v: string) => Buffer.byteLength(k) + Buffer.byteLength(v);
 
