@@ -103,7 +103,7 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     return cache;
   };
   let sheets: SheetHost | undefined;
-  const sheetHost = () => (sheets ??= new SheetHost(g.SpreadsheetApp, opts.spreadsheet));
+  const sheetHost = () => (sheets ??= new SheetHost(g.SpreadsheetApp, opts.spreadsheet, g.Utilities));
   const waiting: Record<string, string | null> = {};
   let pendingSince: number | null = null;
 

@@ -22,6 +22,7 @@ import { SETTINGS_KEYS } from "../shared/app/settings.ts";
 import { createDriver } from "./driver.ts";
 import { documentFormulaKey, FORMULA_KEY_MISSING } from "./formula-key.ts";
 import { gas } from "./services.ts";
+import { isDate, isoDateOf } from "./dates.ts";
 
 const guard = <T>(f: () => T): T | null => {
   try {
@@ -42,6 +43,24 @@ export function toSheets(c: CellOut, lang: Language = "de"): SheetsValue {
   return c;
 }
 
+/**
+ * Date cells arrive as Dates at midnight in the spreadsheet's time zone; the
+ * core reads dates with the script's (the manifest's) getters, a day off
+ * where the zones differ. So they are handed over as YYYY-MM-DD of the
+ * spreadsheet's zone (dates.ts); the zone is read only when a date is there.
+ */
+function datesAsText(args: unknown[]): unknown[] {
+  let tz: string | null | undefined;
+  const g = gas();
+  const map = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(map);
+    if (!isDate(v)) return v;
+    if (tz === undefined) tz = guard(() => g.SpreadsheetApp.getActive().getSpreadsheetTimeZone());
+    return tz ? isoDateOf(v, tz, g.Utilities) : v;
+  };
+  return args.map(map);
+}
+
 export function runCustomFunction(name: string, args: unknown[]): SheetsValue[][] {
   let lang: Language = "de";
   let driver: ReturnType<typeof createDriver> | undefined;
@@ -57,7 +76,7 @@ export function runCustomFunction(name: string, args: unknown[]): SheetsValue[][
       storeOverrides: formulaKey ? { [SETTINGS_KEYS.apiKey]: formulaKey } : undefined,
     });
     const cells = runSync(
-      runFormula(def, args, {
+      runFormula(def, datesAsText(args), {
         now: () => Date.now(),
         random: Math.random,
         deadline: started + LAST_REQUEST_MS,

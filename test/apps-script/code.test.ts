@@ -261,6 +261,14 @@ describe("custom functions", () => {
     expect(emulator.balance(key)).toBe(before);
   });
 
+  it("a date cell is read as its day in the spreadsheet's time zone, not the script's", () => {
+    // Sheets hands a date cell over as midnight in the spreadsheet's zone; Tokyo's midnight is the previous day in Berlin (the manifest's zone).
+    const { f } = sheets({ spreadsheetTimeZone: "Asia/Tokyo" }, { language: "en" });
+    f.call("COMPANY_ANNOUNCEMENTS", SAP, f.date(2026, 1, 10));
+    const url = f.fetches.flat().map((r) => r.url).find((u) => /announcements/.test(u))!;
+    expect(url).toMatch(/2026-01-10/);
+  });
+
   it("hostile inputs give clear messages or sensible results, never exceptions", () => {
     const { f } = sheets();
     const hostile = (): unknown[] => ["", "x".repeat(10_000), '=HYPERLINK("http://evil.example","klick")', "#N/A", 12345, f.date(2024, 2, 29), "🏭🚀", true, [[""], [""]], [["#REF!"], [SAP]]];

@@ -157,6 +157,8 @@ export function createSheetsFake(opts: SheetsOptions) {
   const validations = new Map<string, unknown[][]>();
   /** Cells written with a leading apostrophe (quote prefix), with the value Sheets keeps. */
   const quoted: { sheet: string; row: number; col: number; value: string }[] = [];
+  /** Apostrophes written into plain-text cells, where they show. */
+  const shownApostrophes: { sheet: string; row: number; col: number; value: string }[] = [];
   const count = (name: string) => calls.push(name);
 
   const cell = (g: Value[][], r: number, c: number): Value => g[r - 1]?.[c - 1] ?? "";
@@ -178,19 +180,37 @@ export function createSheetsFake(opts: SheetsOptions) {
     };
     const self = {
       getValues() { count("Range.getValues"); return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => cell(grid(), row + i, col + j))); },
+      /**
+       * What Sheets does with written values, as modelled here (the quote
+       * prefix and plain-text behaviour are checked only against
+       * documentation and forum reports; apps-script/README.md has the manual test):
+       * - a string behind a leading apostrophe is text, the apostrophe hidden
+       *   (a quote prefix), except in a cell formatted as plain text ("@"),
+       *   where it is taken literally and shows;
+       * - in a plain-text cell any string is kept as it is;
+       * - otherwise a string starting with = + - @ becomes a formula (flagged
+       *   here as an error), and one Sheets would parse (number, date, time,
+       *   percent, currency, boolean) changes its value (flagged too).
+       */
       setValues(v: Value[][]) {
         count("Range.setValues"); shape(v, "setValues");
         v.forEach((r, i) => r.forEach((x, j) => {
-          // In Sheets a written string that starts like a formula is parsed as one; only a leading apostrophe makes it text.
-          if (typeof x === "string" && /^[=+\-@]/.test(x)) throw new Error(`formula injection: "${x}" written as a formula`);
-          if (typeof x === "string" && x !== "" && formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] !== "@")
-            throw new Error(`text "${x}" written without the text format`);
-          // The apostrophe is a quote prefix: hidden, and not part of the value read back.
-          if (typeof x === "string" && x.startsWith("'")) quoted.push({ sheet: sheetName, row: row + i, col: col + j, value: x.slice(1) });
-          setCell(grids, sheetName, row + i, col + j, typeof x === "string" && x.startsWith("'") ? x.slice(1) : x, "");
+          const fmt = formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] ?? "";
+          let stored: Value = x;
+          if (typeof x === "string" && x !== "") {
+            if (fmt === "@") {
+              if (x.startsWith("'")) shownApostrophes.push({ sheet: sheetName, row: row + i, col: col + j, value: x });
+            } else if (x.startsWith("'")) {
+              quoted.push({ sheet: sheetName, row: row + i, col: col + j, value: x.slice(1) });
+              stored = x.slice(1);
+            } else if (/^[=+\-@]/.test(x)) throw new Error(`formula injection: "${x}" written as a formula`);
+            else if (sheetsWouldParse(x)) throw new Error(`text "${x}" would be converted by Sheets`);
+          }
+          setCell(grids, sheetName, row + i, col + j, stored, "");
         }));
         return self;
       },
+      getNumberFormats() { count("Range.getNumberFormats"); return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] || "General")); },
       setNumberFormats(f: string[][]) { count("Range.setNumberFormats"); shape(f, "setNumberFormats"); f.forEach((r, i) => r.forEach((x, j) => setCell(formats, sheetName, row + i, col + j, x, ""))); return self; },
       setNumberFormat(f: string) { count("Range.setNumberFormat"); for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) setCell(formats, sheetName, row + i, col + j, f, ""); return self; },
       setBackgrounds(b: (string | null)[][]) { count("Range.setBackgrounds"); shape(b, "setBackgrounds"); b.forEach((r, i) => r.forEach((x, j) => setCell(backgrounds, sheetName, row + i, col + j, x, null))); return self; },
@@ -324,7 +344,20 @@ export function createSheetsFake(opts: SheetsOptions) {
       return out;
     },
   };
-  const Utilities = { sleep: (ms: number) => { scriptApp.checkTime(); sleeps.push(ms); opts.onSleep?.(ms); } };
+  const Utilities = {
+    sleep: (ms: number) => { scriptApp.checkTime(); sleeps.push(ms); opts.onSleep?.(ms); },
+    /** The patterns the add-on uses: "yyyy-MM-dd" and "Z" (+hhmm). */
+    formatDate(d: Date, tz: string, pattern: string) {
+      const p = berlinParts(d.getTime(), tz);
+      if (pattern === "yyyy-MM-dd") return `${p.y}-${String(p.m).padStart(2, "0")}-${String(p.d).padStart(2, "0")}`;
+      if (pattern === "Z") {
+        const off = Math.round((Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - Math.floor(d.getTime() / 1000) * 1000) / 60_000);
+        const a = Math.abs(off);
+        return `${off < 0 ? "-" : "+"}${String(Math.floor(a / 60)).padStart(2, "0")}${String(a % 60).padStart(2, "0")}`;
+      }
+      throw new Error(`formatDate pattern not faked: ${pattern}`);
+    },
+  };
   const Session = { getActiveUserLocale: () => "de" };
   const Logger = { log: () => undefined };
 
@@ -350,7 +383,7 @@ export function createSheetsFake(opts: SheetsOptions) {
   };
 
   return {
-    context, calls, builders, fetches, sleeps, menus, sidebars, alerts, grids, formats, backgrounds, validations, quoted,
+    context, calls, builders, fetches, sleeps, menus, sidebars, alerts, grids, formats, backgrounds, validations, quoted, shownApostrophes,
     userProps, docProps, docCache, userCache,
     /** The spreadsheet is deleted (or unshared): openById fails. */
     deleteDocument() { where.deleted = true; },
@@ -399,9 +432,9 @@ export function createSheetsFake(opts: SheetsOptions) {
       context.__args = args;
       return vm.runInContext(`${name}.apply(null, __args)`, context);
     },
-    /** A Date of the script's realm, as Sheets passes a date cell. */
+    /** A Date of the script's realm, as Sheets passes a date cell: midnight in the spreadsheet's time zone. */
     date(y: number, m: number, d: number): Date {
-      return vm.runInContext(`new Date(${y}, ${m - 1}, ${d})`, context) as Date;
+      return vm.runInContext(`new Date(${zoned(y, m, d, 0, 0, opts.spreadsheetTimeZone ?? "Europe/Berlin")})`, context) as Date;
     },
     /** Drive the script's clock (Date.now) from the test. */
     setClock(fn: () => number) {
@@ -414,6 +447,15 @@ export function createSheetsFake(opts: SheetsOptions) {
 }
 
 export type SheetsFake = ReturnType<typeof createSheetsFake>;
+
+/** Text Sheets would read as something else when typed or written without a quote prefix: number, date, time, percent, currency, boolean. */
+export function sheetsWouldParse(s: string): boolean {
+  const t = s.trim();
+  return /^(TRUE|FALSE|WAHR|FALSCH)$/i.test(t)
+    || /^[(]?[$€£]?\s*[\d.,]+(e[-+]?\d+)?\s*[%€$]?[)]?$/i.test(t)
+    || /^\d{1,4}[-./]\d{1,2}([-./]\d{1,4})?$/.test(t)
+    || /^\d{1,2}:\d{2}(:\d{2})?$/.test(t);
+}
 
 /**
  * ScriptApp's trigger API as an editor add-on sees it: installable
