@@ -34,12 +34,12 @@ export const BUSY = {
   en: "Another run (an enrichment or a portfolio check) is working on this spreadsheet. Please try again in a few minutes.",
 } as const;
 
-interface Marker { token: string; until: number }
+interface Marker { token: string; until: number; job?: string }
 
 function read(props: Props): Marker | null {
   try {
     const v = JSON.parse(props.getProperty(RUN_MARKER_KEY) ?? "null") as Partial<Marker> | null;
-    return v && typeof v.token === "string" && typeof v.until === "number" ? { token: v.token, until: v.until } : null;
+    return v && typeof v.token === "string" && typeof v.until === "number" ? { token: v.token, until: v.until, job: typeof v.job === "string" ? v.job : undefined } : null;
   } catch {
     return null;
   }
@@ -54,13 +54,19 @@ function withShortLock<T>(lock: Lock | null, body: () => T): T {
   }
 }
 
-/** Claim the document for one run; throws BUSY while another unexpired run holds it. Answers the token to release with. */
-export function claimRun(props: Props, lock: Lock | null, now: number, random: () => number = Math.random): string {
+/**
+ * Claim the document for one run; throws BUSY while another unexpired run
+ * holds it. Answers the token to release with. `job` names a resumable job
+ * (an enrichment's steps): its next step takes over a marker the same job
+ * left, as the step before was stopped by the platform without releasing
+ * it (its sidebar calls steps one after another, never two at once).
+ */
+export function claimRun(props: Props, lock: Lock | null, now: number, job?: string, random: () => number = Math.random): string {
   const token = `${now.toString(36)}-${Math.floor(random() * 2 ** 40).toString(36)}`;
   withShortLock(lock, () => {
     const other = read(props);
-    if (other && other.until > now) throw new HostError(BUSY, "run");
-    props.setProperty(RUN_MARKER_KEY, JSON.stringify({ token, until: now + RUN_MARKER_TTL_MS }));
+    if (other && other.until > now && !(job && other.job === job)) throw new HostError(BUSY, "run");
+    props.setProperty(RUN_MARKER_KEY, JSON.stringify({ token, until: now + RUN_MARKER_TTL_MS, ...(job ? { job } : {}) }));
   });
   // Without a lock, the last writer wins: the one that lost sees another token and stops.
   if (read(props)?.token !== token) throw new HostError(BUSY, "run");

@@ -108,11 +108,22 @@ function deps(budgetMs: number): AppDeps {
  */
 const EXCLUSIVE = /^(enrichStart|enrichStep|applyCandidate|insertSearchResults|monitorRun|monitorSaveSchedule)$/;
 
-function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T): T {
+/** The resumable job a call continues (enrichStep's jobId), so a step can take over the marker its killed predecessor left. */
+function jobOf(method: string, inputJson: string): string | undefined {
+  if (method !== "enrichStep") return undefined;
+  try {
+    const id = (JSON.parse(inputJson) as { jobId?: unknown }).jobId;
+    return typeof id === "string" && id ? `enrich:${id}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job?: string): T {
   const g = gas();
   const props = exclusive ? g.PropertiesService.getDocumentProperties() : null;
   const lock = exclusive ? g.LockService.getDocumentLock() : null;
-  const token = props ? claimRun(props, lock, Date.now()) : null;
+  const token = props ? claimRun(props, lock, Date.now(), job) : null;
   const driver = createDriver();
   try {
     return body(driver);
@@ -128,7 +139,8 @@ function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T): T 
 /** The sidebars' one server call: an app-service method by name, JSON in, the result envelope as JSON out. */
 export function uiCall(method: string, inputJson: string): string {
   try {
-    return withDriver(EXCLUSIVE.test(String(method)), (driver) => runSync(appUiCall(deps(SIDEBAR_BUDGET_MS), String(method), inputJson), driver));
+    const name = String(method);
+    return withDriver(EXCLUSIVE.test(name), (driver) => runSync(appUiCall(deps(SIDEBAR_BUDGET_MS), name, inputJson), driver), jobOf(name, String(inputJson)));
   } catch (e) {
     return JSON.stringify({ ok: false, error: errorView(e) });
   }
