@@ -61,7 +61,24 @@ function datesAsText(args: unknown[]): unknown[] {
   return args.map(map);
 }
 
+/**
+ * The cells, or, for a call on single values whose answer is only an
+ * error, that error thrown: Sheets then shows #ERROR! with the message as
+ * its note, and IFERROR/ISERROR see it
+ * (https://developers.google.com/apps-script/guides/sheets/functions, "if
+ * a custom function throws an error, the cell shows it"). A range keeps its
+ * per-cell messages: one thrown error would hide every other row's answer.
+ */
 export function runCustomFunction(name: string, args: unknown[]): SheetsValue[][] {
+  const single = args.every((a) => !Array.isArray(a));
+  const out = answerCells(name, args);
+  const flat = out.cells.flat();
+  if (single && out.error !== null && flat.every((c) => c === "" || c === out.error)) throw new Error(out.error);
+  return out.cells;
+}
+
+/** The call's cells and, when it has one, its first error's message. */
+function answerCells(name: string, args: unknown[]): { cells: SheetsValue[][]; error: string | null } {
   let lang: Language = "de";
   let driver: ReturnType<typeof createDriver> | undefined;
   try {
@@ -86,9 +103,11 @@ export function runCustomFunction(name: string, args: unknown[]): SheetsValue[][
       }),
       driver,
     );
-    return cells.map((row) => row.map((c) => toSheets(c, lang)));
+    const firstError = cells.flat().find(isCellError);
+    return { cells: cells.map((row) => row.map((c) => toSheets(c, lang))), error: firstError ? String(toSheets(firstError, lang)) : null };
   } catch (e) {
-    return [[toSheets(errorCell(e, lang), lang)]];
+    const message = String(toSheets(errorCell(e, lang), lang));
+    return { cells: [[message]], error: message };
   } finally {
     try {
       driver?.commit();
