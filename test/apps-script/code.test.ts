@@ -273,6 +273,14 @@ describe("custom functions", () => {
     expect(emulator.balance(key)).toBe(before);
   });
 
+  it("functions without inputs take a refresh cell: an extra argument is ignored, so =COMPANY_CREDITS($Z$1) recalculates when Z1 changes", () => {
+    // Sheets recalculates a custom function only when its arguments change (https://developers.google.com/apps-script/guides/sheets/functions).
+    const { f } = sheets({}, { language: "en" });
+    const plain = matrix(f.call("COMPANY_CREDITS"));
+    expect(matrix(f.call("COMPANY_CREDITS", "refresh 2"))).toEqual(plain);
+    expect(code).toMatch(/^function COMPANY_CREDITS\(\) \{/m);
+  });
+
   it("a date cell is read as its day in the spreadsheet's time zone, not the script's", () => {
     // Sheets hands a date cell over as midnight in the spreadsheet's zone; Tokyo's midnight is the previous day in Berlin (the manifest's zone).
     const { f } = sheets({ spreadsheetTimeZone: "Asia/Tokyo" }, { language: "en" });
