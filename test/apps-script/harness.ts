@@ -542,7 +542,8 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
         const doc = o.documentId();
         const mine = triggers.filter((t) => t.documentId === doc);
         if (mine.length >= 1) throw new Error(ADDON_CLOCK_LIMIT);
-        if (triggers.length >= 20) throw new Error("This script has too many triggers. Triggers must be deleted from the script before more can be added.");
+        // Localised as for a German account: code must count triggers, not read this text.
+        if (triggers.length >= 20) throw new Error("Dieses Skript hat zu viele Trigger. Trigger müssen aus dem Skript gelöscht werden, bevor weitere hinzugefügt werden können.");
         const t: FakeTrigger = {
           uid: String(4_200_000 + ++seq), handler, documentId: doc, createdAt: o.now(),
           kind: spec.hours !== undefined ? "hourly" : spec.days !== undefined ? "daily" : spec.weeks !== undefined ? "weekly" : "once",

@@ -47,6 +47,8 @@ describe("the PropertiesService fake", () => {
   });
 });
 
+// 500 KB per property store, 9 KB per value (https://developers.google.com/apps-script/guides/services/quotas, "Properties");
+// the refusal's text is localised (the fake throws German), so the add-on measures before writing.
 describe("a full document store", () => {
   it(`monitor state for ${MAX_PORTFOLIO} companies fits: the durable answer cache gives its space back first`, () => {
     const w = portfolioWorld(MAX_PORTFOLIO);
