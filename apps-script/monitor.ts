@@ -296,6 +296,19 @@ export function monitorTick(e?: { triggerUid?: unknown }): void {
   }
 }
 
+/**
+ * A trigger installed by an earlier version has no spreadsheet id stored
+ * with it, and its tick could not find the spreadsheet without a document
+ * context: when its owner opens the Monitor sidebar, the id is stored.
+ */
+function rememberTrigger(g: Services, doc: DocumentContext): void {
+  const uid = doc.props ? installed(doc.props)?.uid : "";
+  if (!uid) return;
+  const user = g.PropertiesService.getUserProperties();
+  if (user.getProperty(TRIGGER_DOC_PREFIX + uid)) return;
+  if (g.ScriptApp.getProjectTriggers().some((t) => t.getUniqueId() === uid)) user.setProperty(TRIGGER_DOC_PREFIX + uid, doc.id);
+}
+
 /** The Monitor sidebar's status, with the last failed tick in front of the host note. */
 function withTickFailure(out: string, doc: DocumentContext | null): string {
   if (!doc || !out.startsWith('{"ok":true')) return out;
@@ -362,5 +375,6 @@ export function uiCallWithMonitor(method: string, inputJson: string): string {
       return JSON.stringify({ ok: false, error: errorView(err) });
     }
   }
+  if (doc && name === "monitorStatus") guard(() => rememberTrigger(gas(), doc));
   return withTickFailure(out, doc);
 }

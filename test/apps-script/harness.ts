@@ -5,6 +5,11 @@
  * PropertiesService (9 KB a value, 500 KB a store), LockService, ScriptApp, HtmlService, Utilities and
  * Session. No require, process, fetch or setTimeout: a bundle that reaches
  * for them fails here as it would in Apps Script.
+ * A trigger's handler (fire, runSchedule) runs outside the document: no
+ * active spreadsheet or UI, and the document's store and lock as
+ * `triggerContext` says (null by default, as the references allow).
+ * Every rule modelled cites its reference beside it; apps-script/README.md
+ * lists them with the tests that use them.
  * Every call on a Spreadsheet, Sheet or Range object and on SpreadsheetApp
  * is counted (builders such as newDataValidation() run in the script and
  * are counted apart).

@@ -324,6 +324,19 @@ describe("the tick outside the document", () => {
     expect(w.f.userProps.getProperty("companyData.tickFailure:sheet-id-1")).toMatch(/could not open the spreadsheet/);
   });
 
+  it("a trigger from an earlier version (no spreadsheet id stored) gets its id when its owner opens the Monitor sidebar", () => {
+    const w = world();
+    expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
+    const uid = docTriggers(w)[0].uid;
+    w.f.userProps.deleteProperty(`companyData.triggerDoc:${uid}`);
+    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    expect(w.charged()).toBe(0); // the tick could not know its spreadsheet
+    w.ui("monitorStatus", {});
+    expect(w.f.userProps.getProperty(`companyData.triggerDoc:${uid}`)).toBe(DOCUMENT_ID);
+    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    expect(w.charged()).toBeGreaterThan(0);
+  });
+
   it("the daily hour is the spreadsheet's time zone's, not the script's", () => {
     const w = world({ spreadsheetTimeZone: "America/New_York" });
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 7 } }).ok).toBe(true);
