@@ -17,8 +17,8 @@
  *
  * A shard that would pass SHARD_MAX_BYTES drops its expired entries, then
  * those that expire soonest. Each entry keeps its own expiry; the item's
- * lifetime is the longest of its entries' (at most 6 h). Answers too large
- * to share a shard (over SOLO_MIN_BYTES) are kept as items of their own.
+ * lifetime is the longest of its entries' (at most 6 h). Answers over
+ * SOLO_MIN_BYTES (4 KB: lists, not profiles) are kept as items of their own.
  *
  * Shards are read-modify-written: formulas run up to about 30 at a time, so
  * the merge runs under the short lock `withLock` gives (the document lock,
@@ -33,8 +33,13 @@ type Cache = GoogleAppsScript.Cache.Cache;
 export const SHARDS = 256;
 /** Bytes a shard may hold: under CacheService's 100 KB a value, with room for the JSON around entries. */
 export const SHARD_MAX_BYTES = 96 * 1024;
-/** Answers this large get an item of their own (a shard holds several answers). */
-export const SOLO_MIN_BYTES = 24 * 1024;
+/**
+ * Answers this large get an item of their own: a shard then stays small
+ * (fast to read and merge) and holds the many small answers of a range
+ * (a profile is about 1.3 KB). Large answers (a search's list) come one per
+ * formula, not thousands.
+ */
+export const SOLO_MIN_BYTES = 4 * 1024;
 export const CACHE_MAX_SECONDS = 21_600;
 /** CacheService's own limit per value. */
 export const CACHE_VALUE_MAX_BYTES = 100 * 1024;
@@ -139,10 +144,8 @@ export class PackedCache {
       // Items grouped by the lifetime they need, so each group is one putAll.
       const byTtl = new Map<number, Record<string, string>>();
       for (const [sk, add] of byShard) {
-        const merged = { ...parseShard(current[sk]), ...add };
-        const text = fit(merged, now);
-        const longest = Math.max(...Object.values(JSON.parse(text) as Shard).map((e) => e[0]), now + 1000);
-        const itemTtl = Math.min(CACHE_MAX_SECONDS, Math.max(1, Math.ceil((longest - now) / 1000)));
+        const { text, longest } = fit({ ...parseShard(current[sk]), ...add }, now);
+        const itemTtl = Math.min(CACHE_MAX_SECONDS, Math.max(1, Math.ceil((Math.max(longest, now + 1000) - now) / 1000)));
         const group = byTtl.get(itemTtl) ?? {};
         group[sk] = text;
         byTtl.set(itemTtl, group);
@@ -158,13 +161,20 @@ export class PackedCache {
   }
 }
 
-/** The shard as text within SHARD_MAX_BYTES: expired entries out, then those expiring soonest. */
-function fit(shard: Shard, now: number): string {
+/**
+ * The shard as text within SHARD_MAX_BYTES (expired entries out, then those
+ * expiring soonest), and its latest expiry. The text is measured once; only
+ * a shard over the limit is cut down and written again.
+ */
+function fit(shard: Shard, now: number): { text: string; longest: number } {
   const live = Object.entries(shard).filter(([, e]) => Array.isArray(e) && typeof e[1] === "string" && e[0] > now);
-  let bytes = live.reduce((s, [k, e]) => s + entryBytes(k, e), 2);
-  if (bytes > SHARD_MAX_BYTES) {
+  let text = JSON.stringify(Object.fromEntries(live));
+  // A UTF-16 code unit takes at most 3 bytes in UTF-8: shorter text cannot be over.
+  if (text.length * 3 > SHARD_MAX_BYTES && utf8Length(text) > SHARD_MAX_BYTES) {
     live.sort((a, b) => a[1][0] - b[1][0]);
+    let bytes = live.reduce((s, [k, e]) => s + entryBytes(k, e), 2);
     while (live.length && bytes > SHARD_MAX_BYTES) bytes -= entryBytes(live[0][0], live.shift()![1]);
+    text = JSON.stringify(Object.fromEntries(live));
   }
-  return JSON.stringify(Object.fromEntries(live));
+  return { text, longest: live.reduce((m, [, e]) => Math.max(m, e[0]), 0) };
 }

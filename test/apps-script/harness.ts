@@ -94,7 +94,10 @@ export class FakeCache {
     if (ttl > 21600) throw new Error("expiration too long");
     for (const [k, v] of Object.entries(o)) this.check(k, v);
     for (const [k, v] of Object.entries(o)) { this.map.delete(k); this.map.set(k, { v, exp: this.now() + ttl * 1000 }); this.written++; }
-    for (const [k, e] of this.map) if (e.exp <= this.now()) this.map.delete(k);
+    if (this.map.size > CACHE_MAX_ITEMS) {
+      const now = this.now();
+      for (const [k, e] of this.map) if (e.exp <= now) this.map.delete(k);
+    }
     if (this.map.size > CACHE_MAX_ITEMS) {
       const keep = [...this.map.entries()].sort((a, b) => b[1].exp - a[1].exp).slice(0, CACHE_KEPT_ITEMS);
       this.evicted += this.map.size - keep.length;
