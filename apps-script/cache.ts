@@ -1,6 +1,7 @@
 /**
  * The answer cache: CacheService (document cache; 6 h at most, 100 KB a
- * value, 250-character keys) plus a durable layer in DocumentProperties for
+ * value, 250-character keys, 1,000 items: answers are packed into a fixed
+ * number of items, packed-cache.ts) plus a durable layer in DocumentProperties for
  * entries that must outlive 6 hours. The durable layer is small on purpose
  * (PropertiesService holds 500 KB a store): values over DURABLE_MAX_CHARS are
  * kept in CacheService only, and the layer is trimmed to DURABLE_BUDGET_CHARS,
@@ -12,12 +13,12 @@
 import { hash128, utf8Length } from "../shared/operations/cache-key.ts";
 import { readValues, writeValues } from "./properties.ts";
 import { STORE_QUOTA_BYTES, storeBytes } from "./quota.ts";
+import { CACHE_MAX_SECONDS, PackedCache } from "./packed-cache.ts";
 
 type Cache = GoogleAppsScript.Cache.Cache;
 type Props = GoogleAppsScript.Properties.Properties;
 
-export const CACHE_MAX_SECONDS = 21_600;
-export const CACHE_MAX_VALUE_CHARS = 100 * 1024 - 256;
+export { CACHE_MAX_SECONDS };
 export const DURABLE_PREFIX = "cache:";
 export const DURABLE_MAX_CHARS = 12_000;
 export const DURABLE_BUDGET_CHARS = 200_000;
@@ -29,19 +30,15 @@ interface DurableEntry { key: string; chars: number; bytes: number; e: number }
 const safeKey = (k: string) => (k.length <= 240 ? k : "h:" + hash128(k));
 
 export class AnswerCache {
-  constructor(private readonly cache: Cache | null, private readonly durable: Props | null, private readonly now: () => number) {}
+  private readonly fast: PackedCache | null;
+
+  constructor(cache: Cache | null, private readonly durable: Props | null, private readonly now: () => number, withLock?: <T>(body: () => T) => T) {
+    this.fast = cache ? new PackedCache(cache, now, withLock) : null;
+  }
 
   getMany(keys: string[]): (string | null)[] {
     const safe = keys.map(safeKey);
-    let hits: Record<string, string> = {};
-    if (this.cache) {
-      try {
-        hits = this.cache.getAll(safe);
-      } catch {
-        hits = {};
-      }
-    }
-    const out = safe.map((k) => (typeof hits[k] === "string" ? hits[k] : null));
+    const out = this.fast ? this.fast.getMany(safe) : safe.map(() => null);
     const missing = safe.filter((_, i) => out[i] === null);
     if (missing.length === 0 || !this.durable) return out;
     const stored = readValues(this.durable, missing.map((k) => DURABLE_PREFIX + k));
@@ -57,13 +54,7 @@ export class AnswerCache {
       warmTtl = Math.min(warmTtl, Math.max(1, Math.floor((entry.e - now) / 1000)));
     });
     // Put durable hits back into the fast cache for the next recalculation.
-    if (found.size && this.cache) {
-      try {
-        this.cache.putAll(warm, warmTtl);
-      } catch {
-        /* the fast cache is an optimisation */
-      }
-    }
+    if (found.size && this.fast) this.fast.putMany(warm, warmTtl);
     return safe.map((k, i) => out[i] ?? found.get(k) ?? null);
   }
 
@@ -74,16 +65,10 @@ export class AnswerCache {
     const expires = this.now() + ttlSeconds * 1000;
     for (const [k, v] of Object.entries(entries)) {
       const key = safeKey(k);
-      if (v.length <= CACHE_MAX_VALUE_CHARS) fast[key] = v;
+      fast[key] = v;
       if (ttlSeconds > CACHE_MAX_SECONDS && v.length <= DURABLE_MAX_CHARS) slow[DURABLE_PREFIX + key] = JSON.stringify({ e: expires, v });
     }
-    if (this.cache && Object.keys(fast).length) {
-      try {
-        this.cache.putAll(fast, Math.min(ttlSeconds, CACHE_MAX_SECONDS));
-      } catch {
-        /* a full cache means a recalculation asks again, never a failed formula */
-      }
-    }
+    if (this.fast && Object.keys(fast).length) this.fast.putMany(fast, ttlSeconds);
     if (this.durable && Object.keys(slow).length) {
       try {
         const all = this.durable.getProperties();

@@ -4,6 +4,12 @@
  * store (`user:` keys per user, everything else per document), SheetHost
  * for sheet I/O.
  *
+ * Outside a document (a time-driven trigger) getDocumentProperties() can be
+ * null (https://developers.google.com/apps-script/reference/properties/properties-service#getDocumentProperties():
+ * "null if the script is not … bound to a Google Workspace file"): document
+ * keys then fail with a clear message, never silently through the user's
+ * store, where another document's run would read them.
+ *
  * Sheet writes are gathered (see sheet.ts). So that a job killed by the
  * platform never has its checkpoint ahead of the sheet, document-store
  * writes made while sheet writes are pending wait with them: `commit()`
@@ -18,12 +24,11 @@
 import type { SyncDriver } from "../shared/core/drivers.ts";
 import type { SheetRequest } from "../shared/sheet/protocol.ts";
 import { fetchAll } from "./http.ts";
-import { readValues, writeValues } from "./properties.ts";
+import { readValues, storeGrowth, writeValues } from "./properties.ts";
 import { AnswerCache } from "./cache.ts";
 import { SheetHost } from "./sheet.ts";
 import { gas } from "./services.ts";
-import { isQuotaError, storageFull } from "./quota.ts";
-import { utf8Length } from "../shared/operations/cache-key.ts";
+import { HostError, STORE_QUOTA_BYTES, storageFull, storeBytes } from "./quota.ts";
 
 export interface AppsScriptDriver extends SyncDriver {
   /** Write gathered sheet changes, then the store writes that waited for them; release a held lock. */
@@ -39,13 +44,27 @@ export interface DriverOptions {
    * their daily-budget reservations from racing.
    */
   lockedKeys?: RegExp;
+  /** The spreadsheet to read and write (a scheduled check opens it by id); default the active one. */
+  spreadsheet?: () => GoogleAppsScript.Spreadsheet.Spreadsheet | null;
+  /** No new request starts after this time (epoch ms): UrlFetchApp has no timeout of its own. */
+  lastRequestStart?: number;
+  /** Store values read in place of what the store holds (the document's formula key for `user:apiKey`); never written. */
+  storeOverrides?: Record<string, string>;
 }
+
+/** Why a document key cannot be read or written here. */
+export const NO_DOCUMENT_STORE = {
+  de: "Google gibt diesem Lauf keinen Zugriff auf den Speicher der Tabelle (kein Dokument-Kontext). Bitte die Tabelle öffnen und den Vorgang dort starten.",
+  en: "Google gives this run no access to the spreadsheet's storage (no document context). Please open the spreadsheet and start it there.",
+} as const;
 
 /** Pending sheet writes are committed at the latest after this long, so a hard stop loses little. */
 const COMMIT_AFTER_MS = 20_000;
 
 /** How long a formula waits for another one's budget reservation. */
 const LOCK_WAIT_MS = 5_000;
+/** How long a cache merge waits for the lock (merges take milliseconds). */
+const CACHE_LOCK_WAIT_MS = 2_000;
 
 export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
   const g = gas();
@@ -60,8 +79,8 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
         docProps = null;
       }
     }
-    // Outside a document (never for this add-on) the user's store stands in.
-    return docProps ?? user();
+    if (!docProps) throw new HostError(NO_DOCUMENT_STORE, "document");
+    return docProps;
   };
   const user = () => (userProps ??= g.PropertiesService.getUserProperties());
   let cache: AnswerCache | undefined;
@@ -79,12 +98,12 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       } catch {
         durable = null;
       }
-      cache = new AnswerCache(fast, durable, now);
+      cache = new AnswerCache(fast, durable, now, shortLock);
     }
     return cache;
   };
   let sheets: SheetHost | undefined;
-  const sheetHost = () => (sheets ??= new SheetHost(g.SpreadsheetApp));
+  const sheetHost = () => (sheets ??= new SheetHost(g.SpreadsheetApp, opts.spreadsheet, g.Utilities));
   const waiting: Record<string, string | null> = {};
   let pendingSince: number | null = null;
 
@@ -100,6 +119,23 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       lock = null;
     }
   };
+  /** The document lock for a moment (the answer cache's merge); the body runs even when it is not to be had. */
+  function shortLock<T>(body: () => T): T {
+    if (lock) return body(); // this execution holds it already (a budget reservation)
+    let l: GoogleAppsScript.Lock.Lock | null = null;
+    let held = false;
+    try {
+      l = g.LockService.getDocumentLock();
+      held = !!l && l.tryLock(CACHE_LOCK_WAIT_MS);
+    } catch {
+      held = false;
+    }
+    try {
+      return body();
+    } finally {
+      if (held) l!.releaseLock();
+    }
+  }
   const releaseLock = () => {
     if (!lock) return;
     try {
@@ -109,25 +145,32 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     }
   };
 
-  /** Write document-store entries; on a full store the answer cache yields first. */
+  /**
+   * Write document-store entries; when they would not fit, the answer cache
+   * yields first. Decided by the store's measured size against its 500 KB
+   * before writing, never by the text of Apps Script's exception (it is
+   * localised). A write that fails although the measure says it fits gets
+   * all of the cache's space and one more try; then it is STORAGE_FULL.
+   */
   function writeDoc(entries: Record<string, string | null>): void {
     const props = doc();
+    const growth = (all: Record<string, string>) => storeGrowth(all, entries);
+    let all = props.getProperties();
+    if (storeBytes(all) + growth(all) > STORE_QUOTA_BYTES) {
+      answers().yieldSpace(storeBytes(all) + growth(all) - STORE_QUOTA_BYTES + 4096);
+      all = props.getProperties();
+      if (storeBytes(all) + growth(all) > STORE_QUOTA_BYTES) throw storageFull();
+    }
+    try {
+      return writeValues(props, entries, all);
+    } catch {
+      if (answers().yieldSpace(Infinity) === 0) throw storageFull();
+    }
     try {
       return writeValues(props, entries);
-    } catch (e) {
-      if (!isQuotaError(e)) throw e;
+    } catch {
+      throw storageFull();
     }
-    const needed = Object.entries(entries).reduce((s, [k, v]) => s + utf8Length(k) + (v === null ? 0 : utf8Length(v) + 64), 0);
-    // First what this write needs (with room to spare), then, if the store's accounting differs, all of it.
-    for (const bytes of [needed * 2 + 4096, Infinity]) {
-      if (answers().yieldSpace(bytes) === 0) continue;
-      try {
-        return writeValues(props, entries);
-      } catch (e) {
-        if (!isQuotaError(e)) throw e;
-      }
-    }
-    throw storageFull();
   }
 
   function commit(): void {
@@ -153,6 +196,8 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     http(requests) {
       releaseLock();
       maybeCommit();
+      // Too late to start: answered as timeouts, unsent (and so unpaid).
+      if (opts.lastRequestStart !== undefined && now() >= opts.lastRequestStart) return requests.map(() => ({ status: 0, headers: {}, body: "", networkError: "timeout" as const }));
       return fetchAll(g.UrlFetchApp, requests);
     },
     sleep(ms) {
@@ -170,7 +215,11 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       let ui = 0;
       let di = 0;
       return keys.map((k) => {
-        if (isUser(k)) return u[ui++];
+        const override = opts.storeOverrides?.[k];
+        if (isUser(k)) {
+          const v = u[ui++];
+          return override ?? v;
+        }
         const v = d[di++];
         return k in waiting ? waiting[k] : v;
       });

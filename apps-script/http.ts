@@ -1,8 +1,15 @@
 /**
  * HTTP through UrlFetchApp.fetchAll: all requests of one effect in parallel,
- * HTTP errors as answers (muteHttpExceptions), header names lower-cased. A
- * network failure makes fetchAll throw for the whole batch, so the batch is
- * then retried one by one to learn which request failed (status 0).
+ * HTTP errors as answers (muteHttpExceptions), header names lower-cased.
+ *
+ * A network failure makes fetchAll throw for the whole batch
+ * (https://developers.google.com/apps-script/reference/url-fetch/url-fetch-app#fetchAll(Object):
+ * it answers every request or throws), and which requests reached the
+ * service (and were charged) is unknown. The batch is one unknown outcome:
+ * every request gets status 0, and the core's retry policy decides, with
+ * its back-off and attempts, for the batch together. Sending the batch
+ * again one by one at once would pay twice for every request that was
+ * answered before the failure, without any back-off.
  */
 import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
 
@@ -35,9 +42,9 @@ function fromReply(r: Reply): HttpResponse {
   return { status: r.getResponseCode(), headers, body: r.getContentText() };
 }
 
-function failure(e: unknown): HttpResponse {
-  const text = e instanceof Error ? e.message : String(e);
-  return { status: 0, headers: {}, body: "", networkError: /timeout|timed out|zeitüberschreitung/i.test(text) ? "timeout" : "connection" };
+/** No answer. Apps Script's exception texts are localised, so they are not read: "connection" (retried as the policy says). */
+function failure(_e: unknown): HttpResponse {
+  return { status: 0, headers: {}, body: "", networkError: "connection" };
 }
 
 export function fetchAll(fetcher: GoogleAppsScript.URL_Fetch.UrlFetchApp, requests: HttpRequest[]): HttpResponse[] {
@@ -45,13 +52,8 @@ export function fetchAll(fetcher: GoogleAppsScript.URL_Fetch.UrlFetchApp, reques
   const params = requests.map(toParams);
   try {
     return fetcher.fetchAll(params).map(fromReply);
-  } catch {
-    return params.map((p) => {
-      try {
-        return fromReply(fetcher.fetch(p.url, p));
-      } catch (e) {
-        return failure(e);
-      }
-    });
+  } catch (e) {
+    const unknown = failure(e);
+    return params.map(() => ({ ...unknown, headers: {} }));
   }
 }

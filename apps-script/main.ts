@@ -4,7 +4,7 @@
  * beyond defining functions (Apps Script evaluates the file on every call).
  */
 import { runCustomFunction } from "./functions.ts";
-import { getSettings, onInstall, onOpen, saveSettings, showSidebar } from "./ui.ts";
+import { getSettings, onInstall, onOpen, saveSettings, showSidebar, stopMyKeyForFormulasMenu, useMyKeyForFormulasMenu } from "./ui.ts";
 
 export { getSettings, onInstall, onOpen, saveSettings };
 // uiCall also sets or removes the monitor's time-driven trigger after a schedule is saved.
@@ -16,3 +16,5 @@ export const showSimilar = () => showSidebar("similar");
 export const showMonitor = () => showSidebar("monitor");
 export const showSettings = () => showSidebar("settings");
 export const showHelp = () => showSidebar("help");
+export const useMyKeyForFormulas = useMyKeyForFormulasMenu;
+export const stopMyKeyForFormulas = stopMyKeyForFormulasMenu;

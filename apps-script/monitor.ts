@@ -7,6 +7,20 @@
  * at a window boundary. Add-ons get one time-driven trigger per document, so
  * a daily schedule switches to hourly ticks until the paused run is finished,
  * then back to daily.
+ *
+ * A time-driven trigger of an editor add-on does not run inside the
+ * spreadsheet (https://developers.google.com/workspace/add-ons/concepts/editor-triggers,
+ * "Time-driven" row; https://developers.google.com/apps-script/reference/lock/lock-service#getDocumentLock()):
+ * getActive(), the document lock and the document's properties can be null
+ * there. So the spreadsheet id is stored with the trigger (in the user's
+ * store, keyed by the trigger's id, which the event object carries as
+ * `triggerUid`: https://developers.google.com/apps-script/guides/triggers/events#time-driven-events),
+ * the tick opens it by id, every null is guarded, and a tick that cannot
+ * work records why where the Monitor sidebar shows it.
+ *
+ * The tick is one function per step (find the document, check the daily
+ * runtime, run the check, set the trigger, record the outcome) so a later
+ * step (an e-mail digest) is one more call.
  */
 import { runSync } from "../shared/core/drivers.ts";
 import { dispatch } from "../shared/app/dispatch.ts";
@@ -15,46 +29,97 @@ import type { MonitorStatusView } from "../shared/app/monitor.ts";
 import type { RunSummary } from "../shared/monitor/check.ts";
 import { intervalMs, isDue, type Frequency, type ScheduleSettings } from "../shared/monitor/schedule.ts";
 import { errorView } from "../shared/app/dispatch.ts";
+import { toCompanyDataError } from "../shared/core/errors.ts";
+import type { Bilingual } from "../shared/i18n/language.ts";
 import { HostError } from "./quota.ts";
 import { createDriver } from "./driver.ts";
-import { gas } from "./services.ts";
+import { claimRun, releaseRun } from "./run-marker.ts";
+import { gas, type Services } from "./services.ts";
 import { uiCall } from "./ui.ts";
 import { mailApp } from "./mail.ts";
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Props = GoogleAppsScript.Properties.Properties;
 
 export const TICK_HANDLER = "monitorTick";
 /** A tick's working time: under the 6-minute limit, with room to write and save. */
 export const TICK_BUDGET_MS = 270_000;
 /**
- * The trigger this document installed, as {uid, label} ("hourly" | "daily@H"),
+ * The trigger this document installed, as {uid, label} ("hourly" | "daily@H@tz"),
  * so a tick only touches triggers when that must change, and so the trigger
  * is found by its id even where getUserTriggers(spreadsheet) does not list
  * time-driven triggers.
  */
 const TRIGGER_PROP = "companyData.monitorTrigger";
+/** User store: which spreadsheet a trigger (by unique id) belongs to. */
+const TRIGGER_DOC_PREFIX = "companyData.triggerDoc:";
+/** Why the last scheduled check of a document failed: in the document's store, or the user's (keyed by spreadsheet id) when that is unavailable. */
+const FAILURE_PROP = "companyData.tickFailure";
+/** User store: this user's tick runtime today, {day, ms}. */
+const RUNTIME_PROP = "companyData.tickRuntime";
+/**
+ * Triggers' total runtime is limited per user and day: 90 minutes for
+ * consumer accounts, 6 hours for Workspace
+ * (https://developers.google.com/apps-script/guides/services/quotas, "Triggers total runtime").
+ * The add-on stops its ticks for the day at 60 minutes, leaving the rest to
+ * the user's other scripts, so catch-up ticks of a long paused check never
+ * use up the quota (the trigger would fail for everything else).
+ */
+export const DAILY_TICK_RUNTIME_MS = 60 * 60_000;
+/** Google's limit on triggers per user and script (https://developers.google.com/apps-script/guides/services/quotas, "Triggers"). */
+export const MAX_TRIGGERS_PER_USER = 20;
 
 interface Installed { uid: string; label: string }
+
+/** Where a call runs: the spreadsheet and its store and lock (each may be missing outside a document). */
+export interface DocumentContext {
+  spreadsheet: Spreadsheet;
+  id: string;
+  props: Props | null;
+  lock: GoogleAppsScript.Lock.Lock | null;
+}
 
 function deps(budgetMs: number): AppDeps {
   return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "", mailer: mailApp() };
 }
 
-function run<T>(method: string, input: unknown, budgetMs: number): T {
-  const g = gas();
-  const lock = g.LockService.getDocumentLock();
-  if (!lock.tryLock(20_000)) throw new Error("busy");
-  const driver = createDriver();
+const guard = <T>(f: () => T): T | null => {
+  try {
+    return f() ?? null;
+  } catch {
+    return null;
+  }
+};
+
+/** The document of a call made from inside it (sidebar, menu). */
+function activeDocument(g: Services): DocumentContext | null {
+  const spreadsheet = guard(() => g.SpreadsheetApp.getActive());
+  if (!spreadsheet) return null;
+  return {
+    spreadsheet,
+    id: spreadsheet.getId(),
+    props: guard(() => g.PropertiesService.getDocumentProperties()),
+    lock: guard(() => g.LockService.getDocumentLock()),
+  };
+}
+
+/** Run an app method on a document; `exclusive` claims the run marker for it (never the lock for the whole step). */
+function run<T>(doc: DocumentContext, method: string, input: unknown, budgetMs: number, exclusive = false): T {
+  if (!doc.props) throw new HostError(NO_STORE, "document");
+  const token = exclusive ? claimRun(doc.props, doc.lock, Date.now()) : null;
+  const driver = createDriver({ spreadsheet: () => doc.spreadsheet });
   try {
     return runSync(dispatch(deps(budgetMs), method, input), driver) as T;
   } finally {
     try {
       driver.commit();
     } finally {
-      lock.releaseLock();
+      if (token) releaseRun(doc.props, doc.lock, token);
     }
   }
 }
 
-function installed(props: GoogleAppsScript.Properties.Properties): Installed | null {
+function installed(props: Props): Installed | null {
   const raw = props.getProperty(TRIGGER_PROP);
   if (!raw) return null;
   try {
@@ -72,49 +137,191 @@ function installed(props: GoogleAppsScript.Properties.Properties): Installed | n
  * tick triggers of the project belong to the user's other documents and are
  * never touched.
  */
-function ours(g: ReturnType<typeof gas>, uid: string): GoogleAppsScript.Script.Trigger[] {
+function ours(g: Services, doc: DocumentContext, uid: string): GoogleAppsScript.Script.Trigger[] {
   const found = new Map<string, GoogleAppsScript.Script.Trigger>();
-  for (const t of g.ScriptApp.getUserTriggers(g.SpreadsheetApp.getActive()))
+  for (const t of g.ScriptApp.getUserTriggers(doc.spreadsheet))
     if (t.getHandlerFunction() === TICK_HANDLER) found.set(t.getUniqueId(), t);
   if (uid) for (const t of g.ScriptApp.getProjectTriggers()) if (t.getUniqueId() === uid) found.set(uid, t);
   return [...found.values()];
 }
 
-/** Install exactly the wanted trigger (or none). */
-function setTrigger(want: { frequency: Frequency; hour: number } | null): void {
+/** The trigger could not be created because the user has as many as Google allows (counted before trying: Apps Script's texts are localised). */
+class TriggerLimit extends Error {}
+
+/** Install exactly the wanted trigger (or none). Daily hours are the spreadsheet's time zone's. */
+function setTrigger(doc: DocumentContext, want: { frequency: Frequency; hour: number } | null): void {
   const g = gas();
-  const props = g.PropertiesService.getDocumentProperties();
-  const label = want ? (want.frequency === "hourly" ? "hourly" : `daily@${want.hour}`) : "";
+  const props = doc.props;
+  if (!props) throw new HostError(NO_STORE, "document");
+  const tz = guard(() => doc.spreadsheet.getSpreadsheetTimeZone()) ?? "";
+  const label = want ? (want.frequency === "hourly" ? "hourly" : `daily@${want.hour}@${tz}`) : "";
   const before = installed(props);
-  const mine = ours(g, before?.uid ?? "");
+  const mine = ours(g, doc, before?.uid ?? "");
   if (want && mine.length === 1 && before?.label === label && mine[0].getUniqueId() === before.uid) return;
   if (!want && mine.length === 0) {
     if (before) props.deleteProperty(TRIGGER_PROP);
     return;
   }
-  for (const t of mine) g.ScriptApp.deleteTrigger(t);
+  const user = g.PropertiesService.getUserProperties();
+  for (const t of mine) {
+    g.ScriptApp.deleteTrigger(t);
+    user.deleteProperty(TRIGGER_DOC_PREFIX + t.getUniqueId());
+  }
   if (!want) return void props.deleteProperty(TRIGGER_PROP);
+  if (g.ScriptApp.getProjectTriggers().length >= MAX_TRIGGERS_PER_USER) {
+    props.deleteProperty(TRIGGER_PROP);
+    throw new TriggerLimit();
+  }
   const b = g.ScriptApp.newTrigger(TICK_HANDLER).timeBased();
-  const created = want.frequency === "hourly" ? b.everyHours(1).create() : b.atHour(want.hour).everyDays(1).create();
+  const created = want.frequency === "hourly" ? b.everyHours(1).create() : (tz ? b.atHour(want.hour).everyDays(1).inTimezone(tz) : b.atHour(want.hour).everyDays(1)).create();
+  user.setProperty(TRIGGER_DOC_PREFIX + created.getUniqueId(), doc.id);
   props.setProperty(TRIGGER_PROP, JSON.stringify({ uid: created.getUniqueId(), label }));
 }
 
 /** Make the trigger match the saved schedule (after the sidebar saved it). */
-export function syncMonitorTrigger(): void {
-  const status = run<MonitorStatusView>("monitorStatus", {}, 30_000);
+export function syncMonitorTrigger(doc: DocumentContext): void {
+  const status = run<MonitorStatusView>(doc, "monitorStatus", {}, 30_000);
   const s: ScheduleSettings = status.schedule;
-  setTrigger(!s.enabled ? null : status.paused ? { frequency: "hourly", hour: s.hour } : s);
+  setTrigger(doc, !s.enabled ? null : status.paused ? { frequency: "hourly", hour: s.hour } : s);
+}
+
+const NO_STORE: Bilingual = {
+  de: "Die geplante Prüfung hatte keinen Zugriff auf den Speicher dieser Tabelle (Google hat dem Zeit-Trigger keinen Dokument-Kontext gegeben). Bitte „Jetzt prüfen“ verwenden.",
+  en: "The scheduled check had no access to this spreadsheet's storage (Google gave the time-driven trigger no document context). Please use \"Check now\".",
+};
+const TICK_FAILED = {
+  unopened: {
+    de: "Die geplante Prüfung konnte die Tabelle nicht öffnen (gelöscht, oder kein Zugriff mehr); ihr Zeit-Trigger wurde entfernt. Bitte den Zeitplan neu einschalten.",
+    en: "The scheduled check could not open the spreadsheet (deleted, or no access any more); its time-driven trigger was removed. Please switch the schedule on again.",
+  },
+  runtime: {
+    de: "Die geplanten Prüfungen haben heute ihr Zeitbudget verbraucht (Google erlaubt Triggern 90 Minuten am Tag); die Prüfung geht morgen weiter. Sofort: „Jetzt prüfen“.",
+    en: "The scheduled checks used up today's time budget (Google allows triggers 90 minutes a day); the check continues tomorrow. Right now: \"Check now\".",
+  },
+  lastFailed: { de: "Letzte geplante Prüfung fehlgeschlagen", en: "Last scheduled check failed" },
+} as const;
+
+interface TickFailure { at: number; de: string; en: string }
+
+/** Step: which spreadsheet this trigger belongs to, opened by id; null (after recording why) when it cannot be. */
+function openScheduledDocument(g: Services, e: { triggerUid?: unknown } | undefined): DocumentContext | null {
+  const active = activeDocument(g);
+  if (active) return active;
+  const uid = e && typeof e.triggerUid === "string" ? e.triggerUid : "";
+  const user = g.PropertiesService.getUserProperties();
+  const id = uid ? user.getProperty(TRIGGER_DOC_PREFIX + uid) : null;
+  if (!id) return null; // a trigger this version did not create: nothing to open, nothing to record against
+  const spreadsheet = guard(() => g.SpreadsheetApp.openById(id));
+  if (!spreadsheet) {
+    // Gone or unshared: a trigger that can never work again only spends the user's trigger quota.
+    for (const t of g.ScriptApp.getProjectTriggers()) if (t.getUniqueId() === uid) g.ScriptApp.deleteTrigger(t);
+    user.deleteProperty(TRIGGER_DOC_PREFIX + uid);
+    recordTickFailure(g, { spreadsheet: null, id, props: null }, TICK_FAILED.unopened);
+    return null;
+  }
+  return { spreadsheet, id, props: guard(() => g.PropertiesService.getDocumentProperties()), lock: guard(() => g.LockService.getDocumentLock()) };
+}
+
+const today = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** This user's tick runtime so far today (UTC day, as Google's quotas reset). */
+function runtimeToday(user: Props, now: number): number {
+  const v = guard(() => JSON.parse(user.getProperty(RUNTIME_PROP) ?? "null") as { day?: unknown; ms?: unknown } | null);
+  return v && v.day === today(now) && typeof v.ms === "number" ? v.ms : 0;
+}
+
+/** Step: may this tick run the check without taking the day's trigger runtime past the add-on's share? */
+function withinDailyRuntime(g: Services, now: number): boolean {
+  return runtimeToday(g.PropertiesService.getUserProperties(), now) + TICK_BUDGET_MS <= DAILY_TICK_RUNTIME_MS;
+}
+
+function addRuntime(g: Services, startedAt: number, now: number): void {
+  const user = g.PropertiesService.getUserProperties();
+  user.setProperty(RUNTIME_PROP, JSON.stringify({ day: today(now), ms: runtimeToday(user, now) + Math.max(0, now - startedAt) }));
+}
+
+/** Step: the check itself when it is due (or paused); answers the summary, or null when nothing was due. */
+function runScheduledCheck(doc: DocumentContext): { schedule: ScheduleSettings; summary: RunSummary | null } {
+  const status = run<MonitorStatusView>(doc, "monitorStatus", {}, 30_000);
+  const s = status.schedule;
+  if (!s.enabled) return { schedule: s, summary: null };
+  // Add-on triggers fire at a random minute of their hour: half an interval guards against a double run.
+  if (!status.paused && !isDue(status.last?.finishedAt ?? null, intervalMs(s) / 2, Date.now())) return { schedule: s, summary: null };
+  return { schedule: s, summary: run<RunSummary>(doc, "monitorRun", {}, TICK_BUDGET_MS, true) };
+}
+
+/** Step: the trigger for what comes next (off, hourly while a run is paused, else the schedule). */
+function adjustTrigger(doc: DocumentContext, schedule: ScheduleSettings, summary: RunSummary | null): void {
+  if (!schedule.enabled) return setTrigger(doc, null);
+  setTrigger(doc, summary?.status === "paused" ? { frequency: "hourly", hour: schedule.hour } : schedule);
+}
+
+/** Step: remember why a tick failed, where the sidebar of that document will find it. */
+function recordTickFailure(g: Services, doc: { spreadsheet: Spreadsheet | null; id: string; props: Props | null }, why: Bilingual): void {
+  const value = JSON.stringify({ at: Date.now(), de: why.de, en: why.en } satisfies TickFailure);
+  if (doc.props && guard(() => (doc.props!.setProperty(FAILURE_PROP, value), true))) return;
+  guard(() => g.PropertiesService.getUserProperties().setProperty(`${FAILURE_PROP}:${doc.id}`, value));
+}
+
+/** Step: a tick that worked clears the failure shown. */
+function clearTickFailure(g: Services, doc: DocumentContext): void {
+  guard(() => doc.props?.deleteProperty(FAILURE_PROP));
+  guard(() => g.PropertiesService.getUserProperties().deleteProperty(`${FAILURE_PROP}:${doc.id}`));
+}
+
+/** The last failed tick of this document (its store, else this user's record of it). */
+function lastTickFailure(g: Services, doc: DocumentContext): TickFailure | null {
+  const raw = guard(() => doc.props?.getProperty(FAILURE_PROP)) ?? guard(() => g.PropertiesService.getUserProperties().getProperty(`${FAILURE_PROP}:${doc.id}`));
+  const v = guard(() => JSON.parse(raw ?? "null") as Partial<TickFailure> | null);
+  return v && typeof v.at === "number" && typeof v.de === "string" && typeof v.en === "string" ? { at: v.at, de: v.de, en: v.en } : null;
 }
 
 /** The trigger's handler. */
-export function monitorTick(): void {
-  const status = run<MonitorStatusView>("monitorStatus", {}, 30_000);
-  const s = status.schedule;
-  if (!s.enabled) return setTrigger(null);
-  // Add-on triggers fire at a random minute of their hour: half an interval guards against a double run.
-  if (!status.paused && !isDue(status.last?.finishedAt ?? null, intervalMs(s) / 2, Date.now())) return;
-  const summary = run<RunSummary>("monitorRun", {}, TICK_BUDGET_MS);
-  setTrigger(summary.status === "paused" ? { frequency: "hourly", hour: s.hour } : s);
+export function monitorTick(e?: { triggerUid?: unknown }): void {
+  const g = gas();
+  const startedAt = Date.now();
+  const doc = openScheduledDocument(g, e);
+  if (!doc) return;
+  if (!doc.props) return recordTickFailure(g, doc, NO_STORE);
+  if (!withinDailyRuntime(g, startedAt)) return recordTickFailure(g, doc, TICK_FAILED.runtime);
+  try {
+    const { schedule, summary } = runScheduledCheck(doc);
+    adjustTrigger(doc, schedule, summary);
+    clearTickFailure(g, doc);
+  } catch (err) {
+    // Recorded, not thrown: the sidebar shows it in the user's language (a thrown error would only reach Google's failure e-mail).
+    const e2 = toCompanyDataError(err);
+    recordTickFailure(g, doc, { de: e2.text("de"), en: e2.text("en") });
+  } finally {
+    addRuntime(g, startedAt, Date.now());
+  }
+}
+
+/**
+ * A trigger installed by an earlier version has no spreadsheet id stored
+ * with it, and its tick could not find the spreadsheet without a document
+ * context: when its owner opens the Monitor sidebar, the id is stored.
+ */
+function rememberTrigger(g: Services, doc: DocumentContext): void {
+  const uid = doc.props ? installed(doc.props)?.uid : "";
+  if (!uid) return;
+  const user = g.PropertiesService.getUserProperties();
+  if (user.getProperty(TRIGGER_DOC_PREFIX + uid)) return;
+  if (g.ScriptApp.getProjectTriggers().some((t) => t.getUniqueId() === uid)) user.setProperty(TRIGGER_DOC_PREFIX + uid, doc.id);
+}
+
+/** The Monitor sidebar's status, with the last failed tick in front of the host note. */
+function withTickFailure(out: string, doc: DocumentContext | null): string {
+  if (!doc || !out.startsWith('{"ok":true')) return out;
+  const failure = lastTickFailure(gas(), doc);
+  if (!failure) return out;
+  const env = JSON.parse(out) as { ok: true; value: MonitorStatusView };
+  const at = new Date(failure.at).toISOString().slice(0, 16).replace("T", " ");
+  env.value.hostNote = {
+    de: `${TICK_FAILED.lastFailed.de} (${at} UTC): ${failure.de} ${env.value.hostNote.de}`,
+    en: `${TICK_FAILED.lastFailed.en} (${at} UTC): ${failure.en} ${env.value.hostNote.en}`,
+  };
+  return JSON.stringify(env);
 }
 
 /** Why a schedule could not be switched on, as the sidebar shows it (never Apps Script's own text). */
@@ -138,33 +345,37 @@ const TRIGGER_FAILED = {
  * it off and remove whatever is left of this document's trigger. Answers
  * whether the store now says off.
  */
-function rollBack(): boolean {
+function rollBack(doc: DocumentContext): boolean {
   try {
-    const status = run<MonitorStatusView>("monitorStatus", {}, 30_000);
-    if (status.schedule.enabled) run<MonitorStatusView>("monitorSaveSchedule", { schedule: { enabled: false } }, 30_000);
+    const status = run<MonitorStatusView>(doc, "monitorStatus", {}, 30_000);
+    if (status.schedule.enabled) run<MonitorStatusView>(doc, "monitorSaveSchedule", { schedule: { enabled: false } }, 30_000);
   } catch {
     return false;
   }
   try {
-    setTrigger(null);
+    setTrigger(doc, null);
   } catch {
     /* a trigger left behind finds the schedule off at its next tick and removes itself */
   }
   return true;
 }
 
-/** uiCall, plus the trigger change after the sidebar saved a schedule. */
+/** uiCall, plus the trigger change after the sidebar saved a schedule, and the last failed tick in the status. */
 export function uiCallWithMonitor(method: string, inputJson: string): string {
   const out = uiCall(method, inputJson);
-  if (String(method) === "monitorSaveSchedule" && out.startsWith('{"ok":true')) {
+  const name = String(method);
+  if (name !== "monitorSaveSchedule" && name !== "monitorStatus") return out;
+  const doc = activeDocument(gas());
+  if (name === "monitorSaveSchedule" && out.startsWith('{"ok":true')) {
     try {
-      syncMonitorTrigger();
+      if (!doc) throw new HostError(NO_STORE, "document");
+      syncMonitorTrigger(doc);
     } catch (e) {
-      // Apps Script's text is only classified, never shown: it is English whatever the user's language.
-      const raw = e instanceof Error ? e.message : String(e);
-      const err = !rollBack() ? new HostError(TRIGGER_FAILED.stillOn, "schedule") : new HostError(/too many/i.test(raw) ? TRIGGER_FAILED.limit : TRIGGER_FAILED.other, "schedule");
+      // Apps Script's own text is never shown nor read (it is localised): the count was checked before creating.
+      const err = !doc || !rollBack(doc) ? new HostError(TRIGGER_FAILED.stillOn, "schedule") : new HostError(e instanceof TriggerLimit ? TRIGGER_FAILED.limit : TRIGGER_FAILED.other, "schedule");
       return JSON.stringify({ ok: false, error: errorView(err) });
     }
   }
-  return out;
+  if (doc && name === "monitorStatus") guard(() => rememberTrigger(gas(), doc));
+  return withTickFailure(out, doc);
 }

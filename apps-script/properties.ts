@@ -4,6 +4,8 @@
  * a marker in the main key. One getProperties() per read, one
  * setProperties() per write: the store is read and written as a block.
  */
+import { utf8Length } from "../shared/operations/cache-key.ts";
+
 type Props = GoogleAppsScript.Properties.Properties;
 
 /** Characters per part: 9 KB even when every character takes three bytes in UTF-8. */
@@ -49,4 +51,26 @@ export function writeValues(props: Props, entries: Record<string, string | null>
   }
   if (Object.keys(set).length) props.setProperties(set, false);
   for (const k of remove) props.deleteProperty(k);
+}
+
+/**
+ * Bytes (keys and values, UTF-8) the store grows by when `entries` are
+ * written as writeValues writes them (parts included); negative when it shrinks.
+ */
+export function storeGrowth(all: Record<string, string>, entries: Record<string, string | null>): number {
+  const size = (k: string, v: string | undefined) => (v === undefined ? 0 : utf8Length(k) + utf8Length(v));
+  let d = 0;
+  for (const [k, v] of Object.entries(entries)) {
+    const oldParts = all[k]?.startsWith(MARK) ? Number(all[k].slice(MARK.length)) : 0;
+    d -= size(k, all[k]);
+    for (let i = 1; i <= oldParts; i++) d -= size(`${k}#${i}`, all[`${k}#${i}`]);
+    if (v === null) continue;
+    if (v.length <= PART_CHARS && !v.startsWith(MARK)) d += size(k, v);
+    else {
+      const n = Math.ceil(v.length / PART_CHARS);
+      d += size(k, MARK + n);
+      for (let i = 1; i <= n; i++) d += size(`${k}#${i}`, v.slice((i - 1) * PART_CHARS, i * PART_CHARS));
+    }
+  }
+  return d;
 }

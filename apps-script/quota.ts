@@ -32,8 +32,6 @@ export function storeBytes(all: Record<string, string>): number {
   return n;
 }
 
-/** Apps Script's "You have exceeded the property storage quota…" (and the like). */
-export const isQuotaError = (e: unknown) => /quota|storage/i.test(e instanceof Error ? e.message : String(e));
 
 /** A CompanyDataError whose text is this host's own DE/EN message (code INTERNAL: for host failures the core has no code for). */
 export class HostError extends CompanyDataError {

@@ -6,14 +6,20 @@
  * sheet takes its whole data range in one getValues and later reads are served from that snapshot, with this execution's own
  * writes applied to it: a job that reads its table, then the columns beside
  * it, then its progress, reads the sheet once.
- * Text is written as text: the "@" number format plus a leading apostrophe
- * for text that a spreadsheet would take for a formula (asText) or that
- * starts with an apostrophe itself; other text and numbers are written as
- * they are, so nothing shows an apostrophe and numbers stay numbers.
+ * Text is written as text by one mechanism, the quote prefix: every string
+ * goes to setValues behind a leading apostrophe, which Sheets keeps hidden
+ * and which stops it from reading the text as a formula, number, date or
+ * boolean ("+49 30 …", "00123", "1/2"). No number format is ever set, so
+ * the user's formats stay; the "@" format plus an apostrophe would show the
+ * apostrophe. Where the user formatted a cell as plain text ("@", read
+ * with the block's getNumberFormats), the text goes in as it is: Sheets
+ * takes it literally there. Numbers and booleans are written as they are;
+ * ISO dates (YYYY-MM-DD) as dates in the spreadsheet's time zone (dates.ts).
  */
 import { noSuchSheet, type Cell, type SheetRequest, type SelectionInfo } from "../shared/sheet/protocol.ts";
-import { asText, needsNeutralising } from "../shared/sheet/text.ts";
+import { needsNeutralising } from "../shared/sheet/text.ts";
 import { CompanyDataError, invalid } from "../shared/core/errors.ts";
+import { dateInZone, isDate, isoDateOf, ISO_DATE } from "./dates.ts";
 
 type App = GoogleAppsScript.Spreadsheet.SpreadsheetApp;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -30,7 +36,41 @@ export class SheetHost {
   /** Whole-sheet snapshots by name, with this execution's writes applied. */
   private readonly snapshots = new Map<string, Cell[][] | null>();
 
-  constructor(private readonly app: App) {}
+  /** `open`: the spreadsheet to work on when it is not the active one (a time-driven trigger has none). */
+  /** The spreadsheet's time zone, read once when a date is read or written. */
+  private tz: string | undefined;
+
+  constructor(
+    private readonly app: App,
+    private readonly open?: () => GoogleAppsScript.Spreadsheet.Spreadsheet | null,
+    /** For dates in the spreadsheet's time zone; without it dates are read in the script's zone and written as text. */
+    private readonly utilities?: Pick<GoogleAppsScript.Utilities.Utilities, "formatDate">,
+  ) {}
+
+  private zone(): string {
+    this.tz ??= this.spreadsheet().getSpreadsheetTimeZone();
+    return this.tz;
+  }
+
+  /** Sheet values as plain cells: date cells become YYYY-MM-DD of the spreadsheet's time zone. */
+  private cells(values: unknown[][]): Cell[][] {
+    const u = this.utilities;
+    return cellsOf(values, u ? (d) => isoDateOf(d, this.zone(), u) : undefined);
+  }
+
+  /** What setValues gets for one cell (see the file's comment). */
+  private writable(v: Cell | undefined, plainTextCell: boolean): string | number | boolean | Date {
+    if (v === null || v === undefined || v === "") return "";
+    if (typeof v !== "string") return v;
+    const u = this.utilities;
+    if (u && !plainTextCell && ISO_DATE.test(v)) {
+      const d = dateInZone(v, this.zone(), u);
+      if (d) return d;
+    }
+    // Callers may have neutralised risky text already (asText): that apostrophe is the quote prefix.
+    const own = v.startsWith("'") && needsNeutralising(v.slice(1)) ? v.slice(1) : v;
+    return plainTextCell ? own : "'" + own;
+  }
 
   hasPending(): boolean {
     return this.pending.size > 0;
@@ -47,7 +87,7 @@ export class SheetHost {
         const snap = this.snapshot(req.sheet);
         if (snap) return slice(snap, req.row, req.col, req.rows, req.cols);
         this.flush();
-        return cellsOf(this.need(req.sheet).getRange(req.row, req.col, req.rows, req.cols).getValues());
+        return this.cells(this.need(req.sheet).getRange(req.row, req.col, req.rows, req.cols).getValues());
       }
       case "readAll": {
         if (!this.sheet(req.sheet)) return null;
@@ -55,7 +95,7 @@ export class SheetHost {
         const snap = this.snapshot(req.sheet);
         if (snap) return trimmed(snap).map((r) => [...r]);
         this.flush();
-        return cellsOf(this.need(req.sheet).getDataRange().getValues());
+        return this.cells(this.need(req.sheet).getDataRange().getValues());
       }
       case "write":
         this.put(req.sheet, "values", req.row, req.col, req.values);
@@ -93,9 +133,8 @@ export class SheetHost {
       const sh = this.need(name);
       for (const block of blocks(kinds.values)) {
         const range = sh.getRange(block.row, block.col, block.cells.length, block.cells[0].length);
-        const values = block.cells.map((r) => r.map((v) => writable(v as Cell)));
-        range.setNumberFormats(values.map((r) => r.map((v) => (typeof v === "string" ? "@" : "General"))));
-        range.setValues(values);
+        const formats = range.getNumberFormats();
+        range.setValues(block.cells.map((r, i) => r.map((v, j) => this.writable(v as Cell, formats[i]?.[j] === "@"))));
       }
       for (const block of blocks(kinds.colours)) {
         sh.getRange(block.row, block.col, block.cells.length, block.cells[0].length)
@@ -120,11 +159,12 @@ export class SheetHost {
     const sheet = range.getSheet();
     const name = sheet.getName();
     this.sheets.set(name, sheet);
-    return { sheet: name, row: range.getRow(), col: range.getColumn(), values: cellsOf(range.getValues()) };
+    return { sheet: name, row: range.getRow(), col: range.getColumn(), values: this.cells(range.getValues()) };
   }
 
   private spreadsheet() {
-    this.ss ??= this.app.getActiveSpreadsheet();
+    this.ss ??= (this.open ? this.open() : null) ?? this.app.getActiveSpreadsheet() ?? undefined;
+    if (!this.ss) throw invalid("spreadsheet", { de: "keine Tabelle geöffnet", en: "no spreadsheet open" });
     return this.ss;
   }
 
@@ -166,7 +206,7 @@ export class SheetHost {
    * each later read would cost two more.
    */
   private snapshot(name: string): Cell[][] | null {
-    if (!this.snapshots.has(name)) this.snapshots.set(name, cellsOf(this.need(name).getDataRange().getValues()));
+    if (!this.snapshots.has(name)) this.snapshots.set(name, this.cells(this.need(name).getDataRange().getValues()));
     return this.snapshots.get(name) ?? null;
   }
 
@@ -239,27 +279,15 @@ function blocks(grid: Grid): { row: number; col: number; cells: unknown[][] }[] 
   return out;
 }
 
-/**
- * What setValues gets. Sheets takes a leading apostrophe as a hidden quote
- * prefix, so text that itself starts with one keeps it only behind a second.
- * An apostrophe before risky text is asText's own (some callers neutralise
- * before the write request) and stays single.
- */
-function writable(v: Cell | undefined): string | number | boolean {
-  if (typeof v === "string" && v.startsWith("'") && !needsNeutralising(v.slice(1))) return "'" + v;
-  const t = asText(v ?? null);
-  return t === null ? "" : t;
-}
-
-/** Sheet values as plain cells: dates become YYYY-MM-DD text. */
-function cellsOf(values: unknown[][]): Cell[][] {
+/** Sheet values as plain cells: dates become YYYY-MM-DD (`dateText`, else in the script's time zone). */
+function cellsOf(values: unknown[][], dateText?: (d: Date) => string): Cell[][] {
   return values.map((r) => r.map((v) => {
     if (v === null || v === undefined) return "";
     if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
-    if (Object.prototype.toString.call(v) === "[object Date]") {
-      const d = v as Date;
+    if (isDate(v)) {
+      if (dateText) return dateText(v);
       const p = (n: number) => String(n).padStart(2, "0");
-      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+      return `${v.getFullYear()}-${p(v.getMonth() + 1)}-${p(v.getDate())}`;
     }
     return String(v);
   }));

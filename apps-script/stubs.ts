@@ -11,6 +11,21 @@ import { hostName } from "../shared/functions/registry.ts";
 /** The bundle is built on first use, not when Apps Script evaluates the file. */
 export const LAZY_GLOBAL = "companyData_";
 
+/**
+ * A custom function's answer as Sheets takes it: the cells, or the error of
+ * a single-value call thrown (functions.ts says when). Thrown here, in a
+ * short generated function, rather than inside the one-line bundle: where a
+ * host decorates an uncaught error with its source line (Node's vm does),
+ * that line is this one, not 200 KB of minified code.
+ */
+export const CELLS = "companyDataCells_";
+const CELLS_FN = [
+  `function ${CELLS}(answer) {`,
+  "  if (answer && !Array.isArray(answer) && typeof answer.thrown === \"string\") throw new Error(answer.thrown);",
+  "  return answer;",
+  "}",
+].join("\n");
+
 const jsdocText = (s: string) => s.replace(/\*\//g, "* /").replace(/[\r\n]+/g, " ");
 
 function paramType(p: ParamDef): string {
@@ -30,7 +45,7 @@ export function customFunctionStub(def: FunctionDef): string {
     " * @customfunction",
     " */",
     `function ${name}(${params.join(", ")}) {`,
-    `  return ${LAZY_GLOBAL}().fn(${JSON.stringify(def.name)}, [${params.join(", ")}]);`,
+    `  return ${CELLS}(${LAZY_GLOBAL}().fn(${JSON.stringify(def.name)}, [${params.join(", ")}]));`,
     "}",
   ];
   return lines.join("\n");
@@ -48,8 +63,10 @@ export const ENTRY_POINTS: { name: string; params: string[]; doc: string }[] = [
   { name: "showHelp", params: [], doc: "Opens the help sidebar." },
   { name: "getSettings", params: [], doc: "The settings as the sidebar sees them: never the key, only whether one is set and a masked hint." },
   { name: "saveSettings", params: ["settings"], doc: "Saves apiKey, baseUrl, language, formulaDailyBudget, cacheHours." },
+  { name: "useMyKeyForFormulas", params: [], doc: "Menu: this document's formulas use the clicking user's API key (stored for the document, never shown)." },
+  { name: "stopMyKeyForFormulas", params: [], doc: "Menu: this document's formulas use the spreadsheet owner's key again." },
   { name: "uiCall", params: ["method", "inputJson"], doc: "The sidebars' one server call: an app-service method by name, JSON in and out." },
-  { name: "monitorTick", params: [], doc: "Time-driven trigger: one step of the scheduled portfolio check (see apps-script/monitor.ts)." },
+  { name: "monitorTick", params: ["e"], doc: "Time-driven trigger: one step of the scheduled portfolio check (see apps-script/monitor.ts); e.triggerUid names the spreadsheet it belongs to." },
 ];
 
 export function entryStub(e: { name: string; params: string[]; doc: string }): string {
@@ -75,6 +92,7 @@ export function codeJs(bundle: string, defs: readonly FunctionDef[]): string {
     "  }",
     "  return companyDataInstance_;",
     "}",
+    CELLS_FN,
     "",
     ...ENTRY_POINTS.map(entryStub),
     "",

@@ -8,10 +8,12 @@ import { dispatch, errorView, uiCall as appUiCall } from "../shared/app/dispatch
 import { mailApp } from "./mail.ts";
 import type { AppDeps, SettingsView } from "../shared/app/protocol.ts";
 import { SETTINGS_KEYS } from "../shared/app/settings.ts";
-import { toLanguage, type Language } from "../shared/i18n/language.ts";
-import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
+import { toLanguage, type Bilingual, type Language } from "../shared/i18n/language.ts";
+import { stopUsingFormulaKey, useMyKeyForFormulas } from "./formula-key.ts";
+import { toCompanyDataError } from "../shared/core/errors.ts";
 import { createDriver, type AppsScriptDriver } from "./driver.ts";
 import { gas } from "./services.ts";
+import { claimRun, releaseRun } from "./run-marker.ts";
 
 /** Sidebar jobs stop themselves well before Apps Script's 6 minutes; the sidebar calls again to continue. */
 export const SIDEBAR_BUDGET_MS = 280_000;
@@ -29,6 +31,11 @@ export type SidebarId = keyof typeof SIDEBARS;
 const MENU: Record<Language, Record<SidebarId, string>> = {
   de: { search: "Suchen", enrich: "Auswahl anreichern", similar: "Ähnliche finden", monitor: "Portfolio überwachen", settings: "Einstellungen", help: "Hilfe" },
   en: { search: "Search", enrich: "Enrich selection", similar: "Find similar", monitor: "Monitor portfolio", settings: "Settings", help: "Help" },
+};
+/** Menu items that act without a sidebar: whose key the document's formulas use (formula-key.ts). */
+const KEY_MENU: Record<Language, { use: string; stop: string }> = {
+  de: { use: "Meinen Schlüssel für Formeln verwenden", stop: "Formeln: meinen Schlüssel nicht mehr verwenden" },
+  en: { use: "Use my key for formulas", stop: "Formulas: stop using my key" },
 };
 const SHOW: Record<SidebarId, string> = {
   search: "showSearch", enrich: "showEnrich", similar: "showSimilar", monitor: "showMonitor", settings: "showSettings", help: "showHelp",
@@ -57,9 +64,13 @@ function menuLanguage(e: { authMode?: unknown } | undefined): Language {
 
 export function onOpen(e?: { authMode?: unknown }): void {
   try {
-    const t = MENU[menuLanguage(e)];
+    const lang = menuLanguage(e);
+    const t = MENU[lang];
     const menu = gas().SpreadsheetApp.getUi().createAddonMenu();
     (["search", "enrich", "similar", "monitor"] as const).forEach((id) => menu.addItem(t[id], SHOW[id]));
+    menu.addSeparator();
+    menu.addItem(KEY_MENU[lang].use, "useMyKeyForFormulas");
+    menu.addItem(KEY_MENU[lang].stop, "stopMyKeyForFormulas");
     menu.addSeparator();
     (["settings", "help"] as const).forEach((id) => menu.addItem(t[id], SHOW[id]));
     menu.addToUi();
@@ -91,13 +102,29 @@ function deps(budgetMs: number): AppDeps {
   return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "", mailer: mailApp() };
 }
 
-/** Methods that write to the sheet or a job's checkpoint run one at a time per document. */
-const EXCLUSIVE = /^(enrich|apply|insert|monitor)/i;
+/**
+ * Methods that write to the sheet or a job's checkpoint run one at a time
+ * per document: they claim the run marker (run-marker.ts), not the document
+ * lock, which formulas need for their budget within seconds.
+ */
+const EXCLUSIVE = /^(enrichStart|enrichStep|applyCandidate|insertSearchResults|monitorRun|monitorSaveSchedule)$/;
 
-function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T): T {
+/** The resumable job a call continues (enrichStep's jobId), so a step can take over the marker its killed predecessor left. */
+function jobOf(method: string, inputJson: string): string | undefined {
+  if (method !== "enrichStep") return undefined;
+  try {
+    const id = (JSON.parse(inputJson) as { jobId?: unknown }).jobId;
+    return typeof id === "string" && id ? `enrich:${id}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job?: string): T {
   const g = gas();
+  const props = exclusive ? g.PropertiesService.getDocumentProperties() : null;
   const lock = exclusive ? g.LockService.getDocumentLock() : null;
-  if (lock && !lock.tryLock(20_000)) throw new CompanyDataError("TIMEOUT");
+  const token = props ? claimRun(props, lock, Date.now(), job) : null;
   const driver = createDriver();
   try {
     return body(driver);
@@ -105,7 +132,7 @@ function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T): T 
     try {
       driver.commit();
     } finally {
-      lock?.releaseLock();
+      if (props && token) releaseRun(props, lock, token);
     }
   }
 }
@@ -113,7 +140,8 @@ function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T): T 
 /** The sidebars' one server call: an app-service method by name, JSON in, the result envelope as JSON out. */
 export function uiCall(method: string, inputJson: string): string {
   try {
-    return withDriver(EXCLUSIVE.test(String(method)), (driver) => runSync(appUiCall(deps(SIDEBAR_BUDGET_MS), String(method), inputJson), driver));
+    const name = String(method);
+    return withDriver(EXCLUSIVE.test(name), (driver) => runSync(appUiCall(deps(SIDEBAR_BUDGET_MS), name, inputJson), driver), jobOf(name, String(inputJson)));
   } catch (e) {
     return JSON.stringify({ ok: false, error: errorView(e) });
   }
@@ -140,4 +168,20 @@ export function saveSettings(settings: unknown): SettingsView {
   } catch (e) {
     throw userFacing(e);
   }
+}
+
+function tell(says: Bilingual): void {
+  const g = gas();
+  g.SpreadsheetApp.getUi().alert(says[savedLanguage()]);
+}
+
+/** Menu: this document's formulas use the clicking user's key. */
+export function useMyKeyForFormulasMenu(): void {
+  const g = gas();
+  tell(useMyKeyForFormulas(g.PropertiesService.getUserProperties(), g.PropertiesService.getDocumentProperties()));
+}
+
+/** Menu: this document's formulas go back to the owner's key. */
+export function stopMyKeyForFormulasMenu(): void {
+  tell(stopUsingFormulaKey(gas().PropertiesService.getDocumentProperties()));
 }

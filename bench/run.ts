@@ -9,6 +9,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { runEnrichBench } from "./enrich.bench.ts";
 import { runSheetsBench } from "./sheets.bench.ts";
+import { runSheetsCacheBench } from "./sheets-cache.bench.ts";
 import { runExcelBench } from "./excel.bench.ts";
 import { runCliBench } from "./cli.bench.ts";
 import { runEmulatorBench } from "./emulator.bench.ts";
@@ -18,6 +19,7 @@ import { LATENCY, type Figure } from "./lib.ts";
 const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]> }[] = [
   { id: "enrich", run: runEnrichBench },
   { id: "sheets", run: runSheetsBench },
+  { id: "sheets-cache", run: runSheetsCacheBench },
   { id: "excel", run: runExcelBench },
   { id: "cli", run: runCliBench },
   { id: "concurrency", run: runConcurrencyBench },

@@ -49,7 +49,7 @@ describe("answer cache", () => {
 describe("sheet host", () => {
   it("merges chunk writes into one block per kind and writes risky text as text", () => {
     const f = createSheetsFake({ emulator, sheets: { S: [["Name"], ["a"], ["b"], ["c"], ["d"]] } });
-    const host = new SheetHost(f.context.SpreadsheetApp as Any);
+    const host = new SheetHost(f.context.SpreadsheetApp as Any, undefined, f.context.Utilities as Any);
     expect(host.handle({ op: "read", sheet: "S", row: 1, col: 1, rows: 2, cols: 2 })).toEqual([["Name", ""], ["a", ""]]);
     host.handle({ op: "write", sheet: "S", row: 1, col: 2, values: [["Out"]] });
     host.handle({ op: "write", sheet: "S", row: 2, col: 2, values: [["=cmd|' /C calc'!A0"], [1]] });
@@ -61,44 +61,60 @@ describe("sheet host", () => {
     expect(host.handle({ op: "read", sheet: "S", row: 2, col: 2, rows: 1, cols: 1 })).toEqual([["=cmd|' /C calc'!A0"]]);
     f.resetCounts();
     host.flush();
-    expect(f.calls).toEqual(["Sheet.getRange", "Range.setNumberFormats", "Range.setValues", "Sheet.getRange", "Range.setBackgrounds", "Sheet.getRange", "Range.setDataValidations"]);
+    // No number format is set: the block's formats are read, the values written.
+    expect(f.calls).toEqual(["Sheet.getRange", "Range.getNumberFormats", "Range.setValues", "Sheet.getRange", "Range.setBackgrounds", "Sheet.getRange", "Range.setDataValidations"]);
     expect(f.grids.get("S")!.map((r) => r[1])).toEqual(["Out", "=cmd|' /C calc'!A0", 1, "+49 30", "@x"]);
-    expect(f.formats.get("S")!.map((r) => r[1])).toEqual(["@", "@", "General", "@", "@"]);
+    expect(f.formats.get("S")).toBeUndefined();
     expect(f.validations.get("S")![1][2]).toEqual({ rule: { values: ["A", "B"], allowInvalid: true } });
   });
 
-  it("quotes exactly the risky text; numbers stay numbers; plain text gets no apostrophe", () => {
-    const f = createSheetsFake({ emulator, sheets: { S: [[""]] } });
-    const host = new SheetHost(f.context.SpreadsheetApp as Any);
+  it("one mechanism: every text behind the hidden quote prefix, never a number format; numbers stay numbers, ISO dates become dates of the spreadsheet's zone", () => {
+    const f = createSheetsFake({ emulator, sheets: { S: [[""]] }, spreadsheetTimeZone: "Asia/Tokyo" });
+    const host = new SheetHost(f.context.SpreadsheetApp as Any, undefined, f.context.Utilities as Any);
     const risky = ["=HYPERLINK(\"http://evil\")", "+49 30 1234", "-5 %", "@home", "\tTab", "\rCR", "\nLF", "'already quoted"];
-    const plain = ["SAP SE", "O'Brien GmbH", "00123", "2026-01-15", "1e5", "#N/A", "🏭", " =lead space", "a=b", "Müller & Söhne"];
+    const plain = ["SAP SE", "O'Brien GmbH", "00123", "1e5", "#N/A", "🏭", " =lead space", "a=b", "Müller & Söhne", "TRUE", "12:30", "1/2"];
     const other = [42, -5, 0, 3.25, true, false];
-    const values = [...risky, ...plain, ...other];
+    const values = [...risky, ...plain, ...other, "2026-01-15"];
     host.handle({ op: "write", sheet: "S", row: 1, col: 1, values: values.map((v) => [v]) });
     host.flush();
-    expect(f.quoted.map((q) => q.value)).toEqual(risky);
-    // Read back, every value is what the API said, with its type.
-    expect(f.grids.get("S")!.map((r) => r[0])).toEqual(values);
-    expect(f.formats.get("S")!.map((r) => r[0])).toEqual(values.map((v) => (typeof v === "string" ? "@" : "General")));
+    expect(f.quoted.map((q) => q.value)).toEqual([...risky, ...plain]);
+    expect(f.formats.get("S")).toBeUndefined();
+    // Read back, every value is what the API said, with its type; the date is a date cell of 15 January in Tokyo.
+    const col = f.grids.get("S")!.map((r) => r[0]);
+    expect(col.slice(0, -1)).toEqual(values.slice(0, -1));
+    const d = col.at(-1) as Date;
+    expect(Object.prototype.toString.call(d)).toBe("[object Date]");
+    expect(d.toISOString()).toBe("2026-01-14T15:00:00.000Z");
+    expect(host.handle({ op: "read", sheet: "S", row: values.length, col: 1, rows: 1, cols: 1 })).toEqual([["2026-01-15"]]);
     // Text a caller neutralised already (asText before the write request) is not quoted twice.
     host.handle({ op: "write", sheet: "S", row: 1, col: 2, values: [["'=1+1"], ["'-5"]] });
     host.flush();
     expect(f.grids.get("S")!.slice(0, 2).map((r) => r[1])).toEqual(["=1+1", "-5"]);
   });
 
-  it("the fake flags a formula or unformatted text written through setValues, so hostile-input tests can fail", () => {
+  it("keeps the user's formats: a column the user formatted as plain text gets its text without an apostrophe (which would show there)", () => {
+    const f = createSheetsFake({ emulator, sheets: { S: [["PLZ", "Telefon"]] } });
+    f.formats.set("S", [["", ""], ["@", "@"], ["@", "@"]]);
+    const host = new SheetHost(f.context.SpreadsheetApp as Any, undefined, f.context.Utilities as Any);
+    host.handle({ op: "write", sheet: "S", row: 2, col: 1, values: [["01067", "+49 351 1234"], ["'=x", "2026-01-15"]] });
+    host.flush();
+    expect(f.shownApostrophes).toEqual([]);
+    expect(f.grids.get("S")!.slice(1)).toEqual([["01067", "+49 351 1234"], ["=x", "2026-01-15"]]);
+    expect(f.formats.get("S")).toEqual([["", ""], ["@", "@"], ["@", "@"]]);
+  });
+
+  it("the fake flags a formula or text Sheets would convert, and shows an apostrophe in a plain-text cell, so these tests can fail", () => {
     const f = createSheetsFake({ emulator, sheets: { S: [[""]] } });
     const range = (f.context.SpreadsheetApp as Any).getActiveSpreadsheet().getSheetByName("S").getRange(1, 1, 1, 1);
-    range.setNumberFormats([["@"]]);
     for (const x of ["=1+1", "+1", "-1", "@x"]) expect(() => range.setValues([[x]]), x).toThrow(/formula injection/);
-    range.setNumberFormats([["General"]]);
-    expect(() => range.setValues([["text"]])).toThrow(/without the text format/);
-    range.setNumberFormats([["@"]]);
+    for (const x of ["00123", "1,5", "12%", "2026-01-15", "15.01.2026", "TRUE", "12:30"]) expect(() => range.setValues([[x]]), x).toThrow(/would be converted/);
     range.setValues([["'=1+1"]]);
     expect(f.grids.get("S")![0][0]).toBe("=1+1");
-    range.setNumberFormats([["General"]]);
     range.setValues([[7]]);
     expect(f.grids.get("S")![0][0]).toBe(7);
+    range.setNumberFormats([["@"]]);
+    range.setValues([["'+49"]]);
+    expect(f.shownApostrophes.map((x) => x.value)).toEqual(["'+49"]);
   });
 
   it("keeps gaps: cells the core did not write are not overwritten", () => {
@@ -125,14 +141,25 @@ describe("sheet host", () => {
 });
 
 describe("http", () => {
-  it("lower-cases headers and turns a network failure into status 0 for that request only", () => {
+  it("lower-cases header names", () => {
+    const f = createSheetsFake({ emulator });
+    const ok = { method: "GET" as const, url: `http://x/v2/account`, headers: { Authorization: `Bearer ${emulator.demoKey}` } };
+    const [a] = fetchAll(f.context.UrlFetchApp as Any, [ok]);
+    expect(a.status).toBe(200);
+    expect(Object.keys(a.headers).every((k) => k === k.toLowerCase())).toBe(true);
+    expect(fetchAll(f.context.UrlFetchApp as Any, [])).toEqual([]);
+  });
+
+  // fetchAll answers every request or throws for the batch
+  // (https://developers.google.com/apps-script/reference/url-fetch/url-fetch-app#fetchAll(Object)):
+  // which requests were charged before it threw is unknown.
+  it("a fetchAll that throws is one unknown outcome for the whole batch: status 0 for each, nothing re-sent one by one", () => {
     const f = createSheetsFake({ emulator, failUrl: /unreachable/ });
     const ok = { method: "GET" as const, url: `http://x/v2/account`, headers: { Authorization: `Bearer ${emulator.demoKey}` } };
     const bad = { ...ok, url: "http://unreachable/v2/account" };
-    const [a, b] = fetchAll(f.context.UrlFetchApp as Any, [ok, bad]);
-    expect(a.status).toBe(200);
-    expect(Object.keys(a.headers).every((k) => k === k.toLowerCase())).toBe(true);
-    expect(b).toMatchObject({ status: 0, networkError: "connection" });
-    expect(fetchAll(f.context.UrlFetchApp as Any, [])).toEqual([]);
+    const out = fetchAll(f.context.UrlFetchApp as Any, [ok, bad, ok]);
+    expect(out).toHaveLength(3);
+    for (const r of out) expect(r).toMatchObject({ status: 0, networkError: "connection" });
+    expect(f.fetches).toHaveLength(1); // the one batch; no single fetches after it
   });
 });

@@ -38,6 +38,18 @@ function sheets(opts: Partial<SheetsOptions> = {}, settings: Record<string, stri
 
 const matrix = (v: unknown) => v as (string | number | boolean)[][];
 
+/**
+ * What the cell shows: the cells, or for an error thrown by a single-value
+ * call "#ERROR!" with its message (Sheets shows the message as the error's note).
+ */
+function shows(f: { call(name: string, ...args: unknown[]): unknown }, name: string, ...args: unknown[]): (string | number | boolean)[][] {
+  try {
+    return matrix(f.call(name, ...args));
+  } catch (e) {
+    return [[`#ERROR! ${(e as Error).message}`]];
+  }
+}
+
 describe("Code.js", () => {
   it("is small, evaluates in a bare context and does no work while evaluating (its evaluation time is a benchmark figure, npm run bench)", () => {
     expect(Buffer.byteLength(code)).toBeLessThan(250 * 1024);
@@ -80,7 +92,7 @@ describe("menu and sidebars", () => {
     f.load(code);
     (f.context.PropertiesService as Record<string, unknown>).getUserProperties = () => { throw new Error("not allowed in NONE"); };
     f.call("onOpen", { authMode: "NONE" });
-    expect(f.menus[0].items.map((i) => i[1])).toEqual(["showSearch", "showEnrich", "showSimilar", "showMonitor", "showSettings", "showHelp"]);
+    expect(f.menus[0].items.map((i) => i[1])).toEqual(["showSearch", "showEnrich", "showSimilar", "showMonitor", "useMyKeyForFormulas", "stopMyKeyForFormulas", "showSettings", "showHelp"]);
     expect(f.menus[0].items[0][0]).toBe("Suchen"); // Session locale de
   });
 
@@ -89,8 +101,8 @@ describe("menu and sidebars", () => {
     f.call("onOpen", { authMode: "LIMITED" });
     f.call("onInstall", { authMode: "FULL" });
     expect(f.menus.map((m) => m.items.map((i) => i[0]))).toEqual([
-      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Settings", "Help"],
-      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Settings", "Help"],
+      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Use my key for formulas", "Formulas: stop using my key", "Settings", "Help"],
+      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Use my key for formulas", "Formulas: stop using my key", "Settings", "Help"],
     ]);
   });
 
@@ -136,14 +148,14 @@ describe("custom functions", () => {
       PERSON_COMPANIES: [person], CREDITS: [], EVENTS: [SAP], JOBS: [SAP],
     };
     for (const def of functionsFor("sheets")) {
-      const out = matrix(f.call(hostName(def, "sheets"), ...(args[def.name] ?? [SAP])));
+      const out = shows(f, hostName(def, "sheets"), ...(args[def.name] ?? [SAP]));
       expect(out.length, def.name).toBeGreaterThan(0);
       for (const row of out) for (const c of row) expect(["string", "number", "boolean"]).toContain(typeof c);
       // A list's first row is its header; a per-row answer is data. Neither is an error text.
       expect(String(out[0][0]), def.name).not.toMatch(/Fehler|Ungültig|Nicht gefunden|Kein API/);
     }
-    expect(matrix(f.call("COMPANY_RESOLVE", "SAP SE", "Walldorf"))[0][0]).toBe(SAP);
-    expect(matrix(f.call("COMPANY_PROFILE", SAP, "name, city"))[0]).toEqual(["SAP SE", "Walldorf"]);
+    expect(shows(f, "COMPANY_RESOLVE", "SAP SE", "Walldorf")[0][0]).toBe(SAP);
+    expect(shows(f, "COMPANY_PROFILE", SAP, "name, city")[0]).toEqual(["SAP SE", "Walldorf"]);
   });
 
   it("a recalculation costs nothing: answers come from the cache, even after 6 hours from the durable layer", () => {
@@ -153,10 +165,10 @@ describe("custom functions", () => {
     f.call("COMPANY_PROFILE", SAP);
     const balance = emulator.balance(key);
     const sent = f.fetches.length;
-    expect(matrix(f.call("COMPANY_PROFILE", SAP))[0][0]).toBe("SAP SE");
+    expect(shows(f, "COMPANY_PROFILE", SAP)[0][0]).toBe("SAP SE");
     expect(f.fetches.length).toBe(sent);
     t += 7 * 3600_000; // CacheService forgot it; the durable layer did not
-    expect(matrix(f.call("COMPANY_PROFILE", SAP))[0][0]).toBe("SAP SE");
+    expect(shows(f, "COMPANY_PROFILE", SAP)[0][0]).toBe("SAP SE");
     expect(f.fetches.length).toBe(sent);
     expect(emulator.balance(key)).toBe(balance);
   });
@@ -165,7 +177,7 @@ describe("custom functions", () => {
     const { f, key } = sheets();
     const names = emulator.companies.ids().slice(100, 125).map((id) => [emulator.world.byId(id)!.name]);
     const before = emulator.balance(key);
-    const out = matrix(f.call("COMPANY_RESOLVE", names));
+    const out = shows(f, "COMPANY_RESOLVE", names);
     expect(out).toHaveLength(25);
     const urls = f.fetches.flat().map((r) => new URL(r.url).pathname);
     expect(urls.filter((u) => u.endsWith("/batch/resolve"))).toHaveLength(1);
@@ -177,23 +189,23 @@ describe("custom functions", () => {
 
   it("the daily formula budget stops spending with a clear message", () => {
     const { f, key } = sheets({}, { formulaDailyBudget: "2" });
-    expect(matrix(f.call("COMPANY_PROFILE", SAP))[0][0]).toBe("SAP SE");
-    expect(matrix(f.call("COMPANY_PROFILE", SIEMENS))[0][0]).toBe("Siemens AG");
+    expect(shows(f, "COMPANY_PROFILE", SAP)[0][0]).toBe("SAP SE");
+    expect(shows(f, "COMPANY_PROFILE", SIEMENS)[0][0]).toBe("Siemens AG");
     const before = emulator.balance(key);
-    expect(String(matrix(f.call("COMPANY_PEERS", SAP))[0][0])).toMatch(/Tagesbudget für Formeln erreicht/);
+    expect(String(shows(f, "COMPANY_PEERS", SAP)[0][0])).toMatch(/Tagesbudget für Formeln erreicht/);
     expect(emulator.balance(key)).toBe(before);
   });
 
   it("a formula's spend shows in the sidebar's spend log and counts against the same daily budget", () => {
     const { f } = sheets({}, { formulaDailyBudget: "3" });
-    expect(matrix(f.call("COMPANY_PROFILE", SAP))[0][0]).toBe("SAP SE");
+    expect(shows(f, "COMPANY_PROFILE", SAP)[0][0]).toBe("SAP SE");
     const account = JSON.parse(f.call("uiCall", "account", "{}") as string);
     expect(account.ok).toBe(true);
     expect(account.value.ledger).toContainEqual(expect.objectContaining({ operation: "formula:PROFILE", credits: 1, requests: 1 }));
     expect(account.value.budget).toEqual({ limit: 3, usedToday: 1 });
     // Lowering the budget in Settings to what formulas spent today stops the next paid formula.
     f.call("saveSettings", { formulaDailyBudget: 1 });
-    expect(String(matrix(f.call("COMPANY_PROFILE", SIEMENS))[0][0])).toMatch(/Tagesbudget für Formeln erreicht/);
+    expect(String(shows(f, "COMPANY_PROFILE", SIEMENS)[0][0])).toMatch(/Tagesbudget für Formeln erreicht/);
     // Sidebar spending is logged beside it and is not charged to the formulas' budget.
     expect(JSON.parse(f.call("uiCall", "search", JSON.stringify({ query: "Software", size: 5 })) as string).ok).toBe(true);
     const after = JSON.parse(f.call("uiCall", "account", "{}") as string).value;
@@ -209,24 +221,72 @@ describe("custom functions", () => {
     const release = lock.releaseLock.bind(lock);
     lock.tryLock = (ms) => (log.push("lock"), tryLock(ms));
     lock.releaseLock = () => (log.push("release"), release());
-    expect(matrix(f.call("COMPANY_PROFILE", SAP))[0][0]).toBe("SAP SE");
+    expect(shows(f, "COMPANY_PROFILE", SAP)[0][0]).toBe("SAP SE");
     expect(log.length).toBeGreaterThanOrEqual(2);
     expect(log.filter((x) => x === "lock").length).toBe(log.filter((x) => x === "release").length);
     expect(lock.hasLock()).toBe(false);
     // Another formula holding the lock delays nothing forever: the answer still comes.
     lock.tryLock(1);
-    expect(matrix(f.call("COMPANY_PROFILE", SIEMENS))[0][0]).toBe("Siemens AG");
+    expect(shows(f, "COMPANY_PROFILE", SIEMENS)[0][0]).toBe("Siemens AG");
   });
 
   it("without a key, out of credits, or unreachable: a message in the cell", () => {
     const f = createSheetsFake({ emulator, dist: OUT });
     f.load(code);
-    expect(matrix(f.call("COMPANY_PROFILE", SAP))).toEqual([["Kein API-Schlüssel hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen."]]);
+    expect(String(shows(f, "COMPANY_PROFILE", SAP)[0][0])).toMatch(/^#ERROR! Kein API-Schlüssel für die Formeln dieses Dokuments\. Google führt Formeln mit den Einstellungen des Tabelleneigentümers aus/);
     const poor = emulator.createKey(0);
     f.setUser("apiKey", poor);
-    expect(String(matrix(f.call("COMPANY_PROFILE", SAP))[0][0])).toMatch(/Nicht genug Credits/);
+    expect(String(shows(f, "COMPANY_PROFILE", SAP)[0][0])).toMatch(/Nicht genug Credits/);
     const down = sheets({ failUrl: /./ }, { language: "en" }).f;
-    expect(String(matrix(down.call("COMPANY_PROFILE", SAP))[0][0])).toMatch(/Could not reach the data service/);
+    expect(String(shows(down, "COMPANY_PROFILE", SAP)[0][0])).toMatch(/Could not reach the data service/);
+  });
+
+  // In a custom function getUserProperties() is the spreadsheet owner's store
+  // (https://developers.google.com/apps-script/guides/sheets/functions#using_apps_script_services):
+  // the harness's user store stands for the owner's here.
+  it("whose key: the owner's by default, a missing key says so; an editor's key set for the document is used by every formula and never shown", () => {
+    const { f, key } = sheets({}, { language: "en" });
+    f.call("useMyKeyForFormulas");
+    expect(f.alerts.at(-1)).toMatch(/^This document's formulas now use your API key \(••••.{4}\) and your credits/);
+    expect(f.alerts.at(-1)).not.toContain(key);
+    // The owner has no key of their own: formulas still answer, with the editor's key and credits.
+    f.userProps.deleteProperty("user:apiKey");
+    const before = emulator.balance(key);
+    expect(shows(f, "COMPANY_PROFILE", SIEMENS)[0][0]).toBe("Siemens AG");
+    expect(emulator.balance(key)).toBe(before - 1);
+    // Never shown: not in the settings view, not in a cell.
+    expect(JSON.stringify(f.call("getSettings"))).not.toContain(key.slice(-12));
+    f.call("stopMyKeyForFormulas");
+    expect(f.alerts.at(-1)).toBe("This document's formulas use the spreadsheet owner's key again.");
+    expect(String(shows(f, "COMPANY_PROFILE", "DEJK7QV0PK24", "name, city, website")[0][0])).toMatch(/^#ERROR! No API key for this document's formulas\. Google runs formulas with the spreadsheet owner's settings/);
+  });
+
+  it("no request starts after 18 s (Sheets stops a custom function at 30 s and UrlFetchApp has no timeout): the cell says the service was too slow, nothing is spent", () => {
+    let t = Date.UTC(2026, 0, 15, 9);
+    const { f, key } = sheets({ now: () => t, onFetch: () => { t += 19_000; } }, { language: "en", formulaDailyBudget: "1000" });
+    f.setClock(() => t);
+    const before = emulator.balance(key);
+    // COMPANY_RISK asks the free availability first, then the paid profile: the second request would start at 19 s.
+    const out = shows(f, "COMPANY_RISK", SIEMENS);
+    expect(f.fetches).toHaveLength(1);
+    expect(String(out[0][0])).toMatch(/did not answer in time/);
+    expect(emulator.balance(key)).toBe(before);
+  });
+
+  it("functions without inputs take a refresh cell: an extra argument is ignored, so =COMPANY_CREDITS($Z$1) recalculates when Z1 changes", () => {
+    // Sheets recalculates a custom function only when its arguments change (https://developers.google.com/apps-script/guides/sheets/functions).
+    const { f } = sheets({}, { language: "en" });
+    const plain = matrix(f.call("COMPANY_CREDITS"));
+    expect(matrix(f.call("COMPANY_CREDITS", "refresh 2"))).toEqual(plain);
+    expect(code).toMatch(/^function COMPANY_CREDITS\(\) \{/m);
+  });
+
+  it("a date cell is read as its day in the spreadsheet's time zone, not the script's", () => {
+    // Sheets hands a date cell over as midnight in the spreadsheet's zone; Tokyo's midnight is the previous day in Berlin (the manifest's zone).
+    const { f } = sheets({ spreadsheetTimeZone: "Asia/Tokyo" }, { language: "en" });
+    f.call("COMPANY_ANNOUNCEMENTS", SAP, f.date(2026, 1, 10));
+    const url = f.fetches.flat().map((r) => r.url).find((u) => /announcements/.test(u))!;
+    expect(url).toMatch(/2026-01-10/);
   });
 
   it("hostile inputs give clear messages or sensible results, never exceptions", () => {
@@ -235,7 +295,7 @@ describe("custom functions", () => {
     for (const def of functionsFor("sheets")) {
       for (const h of hostile()) {
         const args = def.params.length ? def.params.map((_, i) => (i === 0 ? h : "")) : [h];
-        const out = matrix(f.call(hostName(def, "sheets"), ...args));
+        const out = shows(f, hostName(def, "sheets"), ...args);
         expect(Array.isArray(out) && out.length > 0, `${def.name}(${String(h).slice(0, 20)})`).toBe(true);
         for (const row of out) for (const c of row) {
           expect(["string", "number", "boolean"]).toContain(typeof c);
@@ -243,10 +303,10 @@ describe("custom functions", () => {
         }
       }
     }
-    expect(String(matrix(f.call("COMPANY_PROFILE", "x".repeat(10_000)))[0][0])).toMatch(/zu lang/);
-    expect(String(matrix(f.call("COMPANY_RESOLVE", '=HYPERLINK("x")'))[0][0])).toMatch(/Formel/);
-    expect(String(matrix(f.call("COMPANY_PROFILE", "#N/A"))[0][0])).toMatch(/Fehlerwert/);
-    expect(String(matrix(f.call("COMPANY_CHANGES", SAP, f.date(2020, 1, 1)))[0][0])).toBe("Datum");
+    expect(String(shows(f, "COMPANY_PROFILE", "x".repeat(10_000))[0][0])).toMatch(/zu lang/);
+    expect(String(shows(f, "COMPANY_RESOLVE", '=HYPERLINK("x")')[0][0])).toMatch(/Formel/);
+    expect(String(shows(f, "COMPANY_PROFILE", "#N/A")[0][0])).toMatch(/Fehlerwert/);
+    expect(String(shows(f, "COMPANY_CHANGES", SAP, f.date(2020, 1, 1))[0][0])).toBe("Datum");
   });
 });
 

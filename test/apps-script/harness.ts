@@ -5,6 +5,11 @@
  * PropertiesService (9 KB a value, 500 KB a store), LockService, ScriptApp, HtmlService, Utilities and
  * Session. No require, process, fetch or setTimeout: a bundle that reaches
  * for them fails here as it would in Apps Script.
+ * A trigger's handler (fire, runSchedule) runs outside the document: no
+ * active spreadsheet or UI, and the document's store and lock as
+ * `triggerContext` says (null by default, as the references allow).
+ * Every rule modelled cites its reference beside it; apps-script/README.md
+ * lists them with the tests that use them.
  * Every call on a Spreadsheet, Sheet or Range object and on SpreadsheetApp
  * is counted (builders such as newDataValidation() run in the script and
  * are counted apart).
@@ -23,7 +28,12 @@ type Value = string | number | boolean | Date;
 export const PROPERTY_VALUE_LIMIT = 9 * 1024;
 /** PropertiesService's limit per store (500 KB of keys and values), enforced so running out of room is tested. */
 export const PROPERTY_STORE_LIMIT = 500 * 1024;
-export const QUOTA_MESSAGE = "You have exceeded the property storage quota. Please remove some properties and try again.";
+/**
+ * Apps Script's exception texts follow the user's language (a German account
+ * reads German), so the fake throws a text no English pattern matches: code
+ * must decide by measured sizes, never by the message.
+ */
+export const QUOTA_MESSAGE = "Sie haben das Kontingent für den Property-Speicher überschritten. Entfernen Sie einige Properties und versuchen Sie es erneut.";
 
 const entryBytes = (k: string, v: string) => Buffer.byteLength(k) + Buffer.byteLength(v);
 
@@ -54,8 +64,20 @@ export class FakeProperties {
   getKeys() { return [...this.map.keys()]; }
 }
 
-class FakeCache {
+/**
+ * CacheService's Cache with its documented limits
+ * (https://developers.google.com/apps-script/reference/cache/cache): keys up
+ * to 250 characters, values up to 100 KB, lifetimes up to 21,600 s, and at
+ * most 1,000 items: "if more than 1,000 items are written, the cache stores
+ * the 900 items farthest from expiration". Every item written is counted.
+ */
+export const CACHE_MAX_ITEMS = 1000;
+export const CACHE_KEPT_ITEMS = 900;
+export class FakeCache {
   readonly map = new Map<string, { v: string; exp: number }>();
+  /** Items written (putAll counts each), and items the 1,000-item rule evicted. */
+  written = 0;
+  evicted = 0;
   constructor(private readonly now: () => number) {}
   private check(k: string, v?: string) {
     if (k.length > 250) throw new Error("Argument too large: key");
@@ -71,9 +93,20 @@ class FakeCache {
   putAll(o: Record<string, string>, ttl = 600) {
     if (ttl > 21600) throw new Error("expiration too long");
     for (const [k, v] of Object.entries(o)) this.check(k, v);
-    for (const [k, v] of Object.entries(o)) this.map.set(k, { v, exp: this.now() + ttl * 1000 });
+    for (const [k, v] of Object.entries(o)) { this.map.delete(k); this.map.set(k, { v, exp: this.now() + ttl * 1000 }); this.written++; }
+    if (this.map.size > CACHE_MAX_ITEMS) {
+      const now = this.now();
+      for (const [k, e] of this.map) if (e.exp <= now) this.map.delete(k);
+    }
+    if (this.map.size > CACHE_MAX_ITEMS) {
+      const keep = [...this.map.entries()].sort((a, b) => b[1].exp - a[1].exp).slice(0, CACHE_KEPT_ITEMS);
+      this.evicted += this.map.size - keep.length;
+      this.map.clear();
+      for (const [k, e] of keep) this.map.set(k, e);
+    }
   }
   remove(k: string) { this.map.delete(k); }
+  removeAll(keys: string[]) { for (const k of keys) this.map.delete(k); }
 }
 
 export interface SheetsOptions {
@@ -102,6 +135,20 @@ export interface SheetsOptions {
   mailRecipientsPerDay?: number;
   /** Answer requests to URLs matching `match` (webhook receivers) instead of the emulator: the HTTP status. */
   webhook?: { match: RegExp; answer: (req: HttpRequest) => number };
+  /**
+   * What a time-driven trigger's execution gets besides no active
+   * spreadsheet (SpreadsheetApp.getActive() is null there: Google's "Triggers
+   * for Editor add-ons", https://developers.google.com/workspace/add-ons/concepts/editor-triggers,
+   * time-driven triggers run without the editor open). Default: both null,
+   * the unhappy case the references allow
+   * (https://developers.google.com/apps-script/reference/lock/lock-service#getDocumentLock():
+   * "if this method is called outside of the context of a containing document … null is returned";
+   * https://developers.google.com/apps-script/reference/properties/properties-service#getDocumentProperties():
+   * null "if the script is not … bound to a Google Workspace file").
+   */
+  triggerContext?: { documentProperties?: boolean; documentLock?: boolean };
+  /** The spreadsheet's time zone (Spreadsheet.getSpreadsheetTimeZone()); default Europe/Berlin, as the manifest. */
+  spreadsheetTimeZone?: string;
 }
 
 /** The spreadsheet the fake runs in. */
@@ -115,12 +162,15 @@ export function createSheetsFake(opts: SheetsOptions) {
   const sleeps: number[] = [];
   const menus: { title: string; items: [string, string][] }[] = [];
   const sidebars: { file: string; title: string }[] = [];
+  const alerts: string[] = [];
   const grids = new Map<string, Value[][]>(Object.entries(opts.sheets ?? {}).map(([k, v]) => [k, v.map((r) => [...r])]));
   const formats = new Map<string, string[][]>();
   const backgrounds = new Map<string, (string | null)[][]>();
   const validations = new Map<string, unknown[][]>();
   /** Cells written with a leading apostrophe (quote prefix), with the value Sheets keeps. */
   const quoted: { sheet: string; row: number; col: number; value: string }[] = [];
+  /** Apostrophes written into plain-text cells, where they show. */
+  const shownApostrophes: { sheet: string; row: number; col: number; value: string }[] = [];
   const count = (name: string) => calls.push(name);
 
   const cell = (g: Value[][], r: number, c: number): Value => g[r - 1]?.[c - 1] ?? "";
@@ -142,19 +192,37 @@ export function createSheetsFake(opts: SheetsOptions) {
     };
     const self = {
       getValues() { count("Range.getValues"); return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => cell(grid(), row + i, col + j))); },
+      /**
+       * What Sheets does with written values, as modelled here (the quote
+       * prefix and plain-text behaviour are checked only against
+       * documentation and forum reports; apps-script/README.md has the manual test):
+       * - a string behind a leading apostrophe is text, the apostrophe hidden
+       *   (a quote prefix), except in a cell formatted as plain text ("@"),
+       *   where it is taken literally and shows;
+       * - in a plain-text cell any string is kept as it is;
+       * - otherwise a string starting with = + - @ becomes a formula (flagged
+       *   here as an error), and one Sheets would parse (number, date, time,
+       *   percent, currency, boolean) changes its value (flagged too).
+       */
       setValues(v: Value[][]) {
         count("Range.setValues"); shape(v, "setValues");
         v.forEach((r, i) => r.forEach((x, j) => {
-          // In Sheets a written string that starts like a formula is parsed as one; only a leading apostrophe makes it text.
-          if (typeof x === "string" && /^[=+\-@]/.test(x)) throw new Error(`formula injection: "${x}" written as a formula`);
-          if (typeof x === "string" && x !== "" && formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] !== "@")
-            throw new Error(`text "${x}" written without the text format`);
-          // The apostrophe is a quote prefix: hidden, and not part of the value read back.
-          if (typeof x === "string" && x.startsWith("'")) quoted.push({ sheet: sheetName, row: row + i, col: col + j, value: x.slice(1) });
-          setCell(grids, sheetName, row + i, col + j, typeof x === "string" && x.startsWith("'") ? x.slice(1) : x, "");
+          const fmt = formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] ?? "";
+          let stored: Value = x;
+          if (typeof x === "string" && x !== "") {
+            if (fmt === "@") {
+              if (x.startsWith("'")) shownApostrophes.push({ sheet: sheetName, row: row + i, col: col + j, value: x });
+            } else if (x.startsWith("'")) {
+              quoted.push({ sheet: sheetName, row: row + i, col: col + j, value: x.slice(1) });
+              stored = x.slice(1);
+            } else if (/^[=+\-@]/.test(x)) throw new Error(`formula injection: "${x}" written as a formula`);
+            else if (sheetsWouldParse(x)) throw new Error(`text "${x}" would be converted by Sheets`);
+          }
+          setCell(grids, sheetName, row + i, col + j, stored, "");
         }));
         return self;
       },
+      getNumberFormats() { count("Range.getNumberFormats"); return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] || "General")); },
       setNumberFormats(f: string[][]) { count("Range.setNumberFormats"); shape(f, "setNumberFormats"); f.forEach((r, i) => r.forEach((x, j) => setCell(formats, sheetName, row + i, col + j, x, ""))); return self; },
       setNumberFormat(f: string) { count("Range.setNumberFormat"); for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) setCell(formats, sheetName, row + i, col + j, f, ""); return self; },
       setBackgrounds(b: (string | null)[][]) { count("Range.setBackgrounds"); shape(b, "setBackgrounds"); b.forEach((r, i) => r.forEach((x, j) => setCell(backgrounds, sheetName, row + i, col + j, x, null))); return self; },
@@ -186,7 +254,11 @@ export function createSheetsFake(opts: SheetsOptions) {
     getSheetByName(n: string) { count("Spreadsheet.getSheetByName"); return grids.has(n) ? sheet(n) : null; },
     insertSheet(n: string) { count("Spreadsheet.insertSheet"); grids.set(n, []); return sheet(n); },
     getId() { count("Spreadsheet.getId"); return DOCUMENT_ID; },
+    getSpreadsheetTimeZone() { count("Spreadsheet.getSpreadsheetTimeZone"); return opts.spreadsheetTimeZone ?? "Europe/Berlin"; },
   };
+  /** Whether this execution runs inside the open document (false while a time-driven trigger's handler runs). */
+  const where = { inDocument: true, deleted: false };
+  const trig = { documentProperties: false, documentLock: false, ...opts.triggerContext };
 
   const builder = () => {
     const rule: { values?: string[]; allowInvalid?: boolean } = {};
@@ -207,17 +279,25 @@ export function createSheetsFake(opts: SheetsOptions) {
     },
     createMenu(title: string) { const api = ui.createAddonMenu(); menus[menus.length - 1].title = title; return api; },
     showSidebar(html: { file: string; title: string }) { sidebars.push({ file: html.file, title: html.title }); },
+    alert(text: string) { alerts.push(text); return "OK"; },
   };
 
   const SpreadsheetApp = {
-    getActiveSpreadsheet() { count("SpreadsheetApp.getActiveSpreadsheet"); return spreadsheet; },
-    getActive() { count("SpreadsheetApp.getActive"); return spreadsheet; },
+    getActiveSpreadsheet() { count("SpreadsheetApp.getActiveSpreadsheet"); return where.inDocument ? spreadsheet : null; },
+    getActive() { count("SpreadsheetApp.getActive"); return where.inDocument ? spreadsheet : null; },
+    openById(id: string) {
+      count("SpreadsheetApp.openById");
+      // Custom functions may not open other spreadsheets (https://developers.google.com/apps-script/guides/sheets/functions#using_apps_script_services).
+      if (id !== DOCUMENT_ID || where.deleted) throw new Error("Unexpected error while getting the method or property openById on object SpreadsheetApp.");
+      return spreadsheet;
+    },
     getActiveRange() {
       count("SpreadsheetApp.getActiveRange");
+      if (!where.inDocument) return null;
       const s = opts.selection;
       return s ? range(s.sheet, s.row, s.col, s.rows, s.cols) : null;
     },
-    getUi() { return ui; },
+    getUi() { if (!where.inDocument) throw new Error("Cannot call SpreadsheetApp.getUi() from this context."); return ui; },
     newDataValidation() { builders.push("newDataValidation"); return builder(); },
   };
 
@@ -260,11 +340,12 @@ export function createSheetsFake(opts: SheetsOptions) {
   const scriptProps = new FakeProperties();
   const docCache = new FakeCache(now);
   const userCache = new FakeCache(now);
-  const PropertiesService = { getUserProperties: () => userProps, getDocumentProperties: () => docProps, getScriptProperties: () => scriptProps };
-  const CacheService = { getDocumentCache: () => docCache, getUserCache: () => userCache, getScriptCache: () => userCache };
+  const PropertiesService = { getUserProperties: () => userProps, getDocumentProperties: () => (where.inDocument || trig.documentProperties ? docProps : null), getScriptProperties: () => scriptProps };
+  // getDocumentCache: "null if the script is not contained in a document" (https://developers.google.com/apps-script/reference/cache/cache-service#getDocumentCache()).
+  const CacheService = { getDocumentCache: () => (where.inDocument ? docCache : null), getUserCache: () => userCache, getScriptCache: () => userCache };
   let locked = false;
   const lock = { tryLock: () => (locked ? false : (locked = true)), waitLock: () => { locked = true; }, releaseLock: () => { locked = false; }, hasLock: () => locked };
-  const LockService = { getDocumentLock: () => lock, getUserLock: () => lock, getScriptLock: () => lock };
+  const LockService = { getDocumentLock: () => (where.inDocument || trig.documentLock ? lock : null), getUserLock: () => lock, getScriptLock: () => lock };
   const scriptApp = createScriptApp({
     now,
     documentId: () => DOCUMENT_ID,
@@ -279,7 +360,20 @@ export function createSheetsFake(opts: SheetsOptions) {
       return out;
     },
   };
-  const Utilities = { sleep: (ms: number) => { scriptApp.checkTime(); sleeps.push(ms); opts.onSleep?.(ms); } };
+  const Utilities = {
+    sleep: (ms: number) => { scriptApp.checkTime(); sleeps.push(ms); opts.onSleep?.(ms); },
+    /** The patterns the add-on uses: "yyyy-MM-dd" and "Z" (+hhmm). */
+    formatDate(d: Date, tz: string, pattern: string) {
+      const p = berlinParts(d.getTime(), tz);
+      if (pattern === "yyyy-MM-dd") return `${p.y}-${String(p.m).padStart(2, "0")}-${String(p.d).padStart(2, "0")}`;
+      if (pattern === "Z") {
+        const off = Math.round((Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - Math.floor(d.getTime() / 1000) * 1000) / 60_000);
+        const a = Math.abs(off);
+        return `${off < 0 ? "-" : "+"}${String(Math.floor(a / 60)).padStart(2, "0")}${String(a % 60).padStart(2, "0")}`;
+      }
+      throw new Error(`formatDate pattern not faked: ${pattern}`);
+    },
+  };
   const Session = { getActiveUserLocale: () => "de" };
   const Logger = { log: () => undefined };
 
@@ -287,21 +381,32 @@ export function createSheetsFake(opts: SheetsOptions) {
   const MailApp = mail.service;
   const context: vm.Context = vm.createContext({ SpreadsheetApp, UrlFetchApp, CacheService, PropertiesService, LockService, ScriptApp, HtmlService, Utilities, Session, Logger, MailApp, console: { log() {}, warn() {}, error() {}, info() {} } });
 
-  /** Run one trigger's handler as Apps Script does at `at` (the clock must already say so): a fresh execution with the 6-minute limit. */
+  /**
+   * Run one trigger's handler as Apps Script does at `at` (the clock must
+   * already say so): a fresh execution with the 6-minute limit, outside the
+   * document (no active spreadsheet, no UI; store and lock as `triggerContext` says).
+   */
   const fire = (t: FakeTrigger): unknown => {
     const e = scriptApp.eventFor(t);
-    return scriptApp.execute(() => {
-      context.__args = [e];
-      if (vm.runInContext(`typeof ${t.handler}`, context) !== "function") throw new Error(`Script function not found: ${t.handler}`);
-      return vm.runInContext(`${t.handler}.apply(null, __args)`, context);
-    });
+    where.inDocument = false;
+    try {
+      return scriptApp.execute(() => {
+        context.__args = [e];
+        if (vm.runInContext(`typeof ${t.handler}`, context) !== "function") throw new Error(`Script function not found: ${t.handler}`);
+        return vm.runInContext(`${t.handler}.apply(null, __args)`, context);
+      });
+    } finally {
+      where.inDocument = true;
+    }
   };
 
   return {
-    context, calls, builders, fetches, sleeps, menus, sidebars, grids, formats, backgrounds, validations, quoted,
+    context, calls, builders, fetches, sleeps, menus, sidebars, alerts, grids, formats, backgrounds, validations, quoted, shownApostrophes,
     /** E-mails MailApp sent. */
     mails: mail.sent,
-    userProps, docProps, docCache,
+    userProps, docProps, docCache, userCache,
+    /** The spreadsheet is deleted (or unshared): openById fails. */
+    deleteDocument() { where.deleted = true; },
     /** Every installable trigger of this user (all documents), as Apps Script keeps them. */
     triggers: scriptApp.triggers,
     /** A trigger another document of this user installed (to check that this one never touches it). */
@@ -347,9 +452,9 @@ export function createSheetsFake(opts: SheetsOptions) {
       context.__args = args;
       return vm.runInContext(`${name}.apply(null, __args)`, context);
     },
-    /** A Date of the script's realm, as Sheets passes a date cell. */
+    /** A Date of the script's realm, as Sheets passes a date cell: midnight in the spreadsheet's time zone. */
     date(y: number, m: number, d: number): Date {
-      return vm.runInContext(`new Date(${y}, ${m - 1}, ${d})`, context) as Date;
+      return vm.runInContext(`new Date(${zoned(y, m, d, 0, 0, opts.spreadsheetTimeZone ?? "Europe/Berlin")})`, context) as Date;
     },
     /** Drive the script's clock (Date.now) from the test. */
     setClock(fn: () => number) {
@@ -362,6 +467,15 @@ export function createSheetsFake(opts: SheetsOptions) {
 }
 
 export type SheetsFake = ReturnType<typeof createSheetsFake>;
+
+/** Text Sheets would read as something else when typed or written without a quote prefix: number, date, time, percent, currency, boolean. */
+export function sheetsWouldParse(s: string): boolean {
+  const t = s.trim();
+  return /^(TRUE|FALSE|WAHR|FALSCH)$/i.test(t)
+    || /^[(]?[$€£]?\s*[\d.,]+(e[-+]?\d+)?\s*[%€$]?[)]?$/i.test(t)
+    || /^\d{1,4}[-./]\d{1,2}([-./]\d{1,4})?$/.test(t)
+    || /^\d{1,2}:\d{2}(:\d{2})?$/.test(t);
+}
 
 /**
  * ScriptApp's trigger API as an editor add-on sees it: installable
@@ -384,6 +498,8 @@ export interface FakeTrigger {
   hour: number | null;
   minute: number | null;
   at: number | null;
+  /** Time zone of atHour (inTimezone, else the script's). */
+  timeZone?: string;
 }
 
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
@@ -424,7 +540,7 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
   });
 
   const clockBuilder = (handler: string) => {
-    const spec: { hours?: number; days?: number; weeks?: number; minutes?: number; hour?: number; minute?: number; after?: number; at?: number } = {};
+    const spec: { tz?: string; hours?: number; days?: number; weeks?: number; minutes?: number; hour?: number; minute?: number; after?: number; at?: number } = {};
     const b = {
       everyMinutes(n: number) { spec.minutes = n; return b; },
       everyHours(n: number) {
@@ -437,7 +553,7 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
       nearMinute(m: number) { if (!(Number.isInteger(m) && m >= 0 && m <= 59)) throw new Error("Invalid argument: minute"); spec.minute = m; return b; },
       after(ms: number) { spec.after = ms; return b; },
       at(d: Date) { spec.at = d.getTime(); return b; },
-      inTimezone() { return b; },
+      inTimezone(tz: string) { spec.tz = tz; return b; },
       create() {
         if (spec.minutes !== undefined) throw new Error("Add-ons can't create time-based triggers that run more often than once an hour.");
         if (spec.hour !== undefined && spec.days === undefined && spec.weeks === undefined) throw new Error("atHour can only be used with everyDays or everyWeeks.");
@@ -446,7 +562,8 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
         const doc = o.documentId();
         const mine = triggers.filter((t) => t.documentId === doc);
         if (mine.length >= 1) throw new Error(ADDON_CLOCK_LIMIT);
-        if (triggers.length >= 20) throw new Error("This script has too many triggers. Triggers must be deleted from the script before more can be added.");
+        // Localised as for a German account: code must count triggers, not read this text.
+        if (triggers.length >= 20) throw new Error("Dieses Skript hat zu viele Trigger. Trigger müssen aus dem Skript gelöscht werden, bevor weitere hinzugefügt werden können.");
         const t: FakeTrigger = {
           uid: String(4_200_000 + ++seq), handler, documentId: doc, createdAt: o.now(),
           kind: spec.hours !== undefined ? "hourly" : spec.days !== undefined ? "daily" : spec.weeks !== undefined ? "weekly" : "once",
@@ -455,6 +572,8 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
           // Without nearMinute, Google picks a minute and keeps it.
           minute: spec.minute ?? (spec.hour !== undefined ? (seq * 17) % 60 : null),
           at: spec.at ?? (spec.after !== undefined ? o.now() + spec.after : null),
+          // Without inTimezone the script's time zone (the manifest's) applies.
+          timeZone: spec.tz ?? tz,
         };
         triggers.push(t);
         return view(t);
@@ -496,12 +615,13 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
     }
     // Daily/weekly at the hour (local time) and the trigger's minute, counted from its first day.
     const stepDays = t.kind === "weekly" ? 7 * t.every : t.every;
-    const c = berlinParts(t.createdAt, tz);
-    let first = zoned(c.y, c.m, c.d, t.hour ?? c.h, t.minute ?? 0, tz);
-    if (first <= t.createdAt) first = zoned(c.y, c.m, c.d + 1, t.hour ?? c.h, t.minute ?? 0, tz);
-    const f = berlinParts(first, tz);
+    const z = t.timeZone ?? tz;
+    const c = berlinParts(t.createdAt, z);
+    let first = zoned(c.y, c.m, c.d, t.hour ?? c.h, t.minute ?? 0, z);
+    if (first <= t.createdAt) first = zoned(c.y, c.m, c.d + 1, t.hour ?? c.h, t.minute ?? 0, z);
+    const f = berlinParts(first, z);
     for (let k = 0; k < 10_000; k++) {
-      const at = zoned(f.y, f.m, f.d + k * stepDays, f.h, f.min, tz);
+      const at = zoned(f.y, f.m, f.d + k * stepDays, f.h, f.min, z);
       if (at > after) return at;
     }
     return Infinity;

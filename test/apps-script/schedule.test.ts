@@ -47,6 +47,8 @@ function world(opts: Partial<SheetsOptions> & { companies?: number; portfolio?: 
     emulator: emu, dist: OUT, now: () => clock.t, sheets: { Portfolio: [["ID"], ...ids.map((id) => [id])] },
     // Utilities.sleep (retry back-off after 429) takes the script's time.
     onSleep: (ms) => { clock.t += ms; },
+    // The trigger runs outside the document (no active spreadsheet, no document lock); its store is there unless a test says otherwise.
+    triggerContext: { documentProperties: true },
     ...opts,
   });
   f.load(code);
@@ -102,6 +104,8 @@ describe("a trigger that cannot be created", () => {
   type Envelope = { ok: boolean; error?: { code: string; field?: string; message: { de: string; en: string } } };
   const schedule = (w: World) => w.ui<{ schedule: { enabled: boolean } }>("monitorStatus", {}).value.schedule;
 
+  // 20 triggers per user and script (https://developers.google.com/apps-script/guides/services/quotas, "Triggers");
+  // Apps Script's refusal is localised, so the add-on counts before creating instead of reading it.
   it("the user's trigger quota is full: a clear DE/EN message, no Apps Script text, and the schedule is saved as off", () => {
     const w = world();
     for (let i = 0; i < 20; i++) w.f.addForeignTrigger("monitorTick", `other-${i}`);
@@ -109,7 +113,7 @@ describe("a trigger that cannot be created", () => {
     expect(out.ok).toBe(false);
     expect(out.error!.message.de).toMatch(/Zeitplan wurde nicht eingeschaltet.*zu viele Trigger/);
     expect(out.error!.message.en).toMatch(/schedule was not switched on.*too many triggers/);
-    for (const m of Object.values(out.error!.message)) expect(m).not.toMatch(/This script has too many triggers|must be deleted from the script/);
+    for (const m of Object.values(out.error!.message)) expect(m).not.toMatch(/This script has too many triggers|must be deleted from the script|Dieses Skript hat zu viele Trigger/);
     expect(schedule(w).enabled).toBe(false);
     expect(docTriggers(w)).toHaveLength(0);
     expect(w.f.triggers).toHaveLength(20);
@@ -263,5 +267,121 @@ describe("monitorTick", () => {
     expect(runs).toHaveLength(1);
     expect(docTriggers(w)).toHaveLength(0);
     expect(w.charged()).toBe(0);
+  });
+});
+
+/**
+ * The tick outside the document. Google's "Triggers for Editor add-ons"
+ * (https://developers.google.com/workspace/add-ons/concepts/editor-triggers)
+ * runs time-driven triggers without the editor open: SpreadsheetApp.getActive()
+ * is null there, LockService.getDocumentLock() "if … called outside of the
+ * context of a containing document … null is returned"
+ * (https://developers.google.com/apps-script/reference/lock/lock-service#getDocumentLock()),
+ * and getDocumentProperties() may be null
+ * (https://developers.google.com/apps-script/reference/properties/properties-service#getDocumentProperties()).
+ * The harness's fire() models this; these tests take the unhappy variants.
+ */
+describe("the tick outside the document", () => {
+  type Status = { hostNote: { de: string; en: string }; last: { status: string } | null };
+
+  it("opens the spreadsheet by the id stored with its trigger and runs the check without an active spreadsheet or document lock", () => {
+    const w = world({ triggerContext: { documentProperties: true, documentLock: false } });
+    expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
+    w.f.resetCounts();
+    const runs = w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    expect(runs.filter((r) => r.error)).toEqual([]);
+    expect(w.f.calls).toContain("SpreadsheetApp.openById");
+    expect(w.ui<Status>("monitorStatus", {}).value.last?.status).toBe("done");
+    expect(w.charged()).toBeGreaterThan(0);
+  });
+
+  it("without the document's store the tick spends nothing, writes no document key into the user's store, and the sidebar says why in both languages", () => {
+    const w = world({ triggerContext: { documentProperties: false, documentLock: false } });
+    expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
+    const userKeysBefore = [...w.f.userProps.map.keys()].sort();
+    const runs = w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    expect(runs.length).toBeGreaterThan(0);
+    expect(w.charged()).toBe(0);
+    // Only the add-on's own per-user records (the failure note, the runtime); never a document key.
+    const added = [...w.f.userProps.map.keys()].filter((k) => !userKeysBefore.includes(k));
+    expect(added.every((k) => /^companyData\.(tickFailure:sheet-id-1|tickRuntime)$/.test(k)), added.join()).toBe(true);
+    expect(added.some((k) => /doc:|mon:/.test(k))).toBe(false);
+    const note = w.ui<Status>("monitorStatus", {}).value.hostNote;
+    expect(note.de).toMatch(/^Letzte geplante Prüfung fehlgeschlagen \(.+ UTC\): Die geplante Prüfung hatte keinen Zugriff auf den Speicher/);
+    expect(note.en).toMatch(/^Last scheduled check failed \(.+ UTC\): The scheduled check had no access to this spreadsheet's storage/);
+  });
+
+  it("a deleted spreadsheet: the tick removes its own trigger (it could never work again) and leaves other documents' triggers", () => {
+    const w = world();
+    const foreign = w.f.addForeignTrigger("monitorTick", "another-spreadsheet");
+    expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
+    w.f.deleteDocument();
+    const mine = docTriggers(w)[0];
+    w.clock.t = w.f.nextFire(mine, w.clock.t);
+    w.f.fire(mine);
+    expect(w.f.triggers).toEqual([foreign]);
+    expect(w.charged()).toBe(0);
+    expect(w.f.userProps.getProperty("companyData.tickFailure:sheet-id-1")).toMatch(/could not open the spreadsheet/);
+  });
+
+  it("a trigger from an earlier version (no spreadsheet id stored) gets its id when its owner opens the Monitor sidebar", () => {
+    const w = world();
+    expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
+    const uid = docTriggers(w)[0].uid;
+    w.f.userProps.deleteProperty(`companyData.triggerDoc:${uid}`);
+    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    expect(w.charged()).toBe(0); // the tick could not know its spreadsheet
+    w.ui("monitorStatus", {});
+    expect(w.f.userProps.getProperty(`companyData.triggerDoc:${uid}`)).toBe(DOCUMENT_ID);
+    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    expect(w.charged()).toBeGreaterThan(0);
+  });
+
+  it("the daily hour is the spreadsheet's time zone's, not the script's", () => {
+    const w = world({ spreadsheetTimeZone: "America/New_York" });
+    expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 7 } }).ok).toBe(true);
+    const t = docTriggers(w)[0];
+    expect(t.timeZone).toBe("America/New_York");
+    // 07:xx in New York in January is 12:xx UTC.
+    expect(new Date(w.f.nextFire(t, w.clock.t)).getUTCHours()).toBe(12);
+  });
+
+  it("catch-up ticks stop for the day before the add-on's share of the triggers' daily runtime is used (Google: 90 minutes a day for consumer accounts)", () => {
+    // https://developers.google.com/apps-script/guides/services/quotas, "Triggers total runtime".
+    const w = world();
+    expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
+    w.f.userProps.setProperty("companyData.tickRuntime", JSON.stringify({ day: new Date(w.clock.t).toISOString().slice(0, 10), ms: 58 * 60_000 }));
+    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    expect(w.charged()).toBe(0);
+    expect(w.ui<Status>("monitorStatus", {}).value.hostNote.en).toMatch(/used up today's time budget.*90 minutes a day/);
+    // The next UTC day the check runs again.
+    w.clock.t = w.at(24 + 5);
+    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    expect(w.charged()).toBeGreaterThan(0);
+    expect(w.ui<Status>("monitorStatus", {}).value.hostNote.en).not.toMatch(/failed/);
+  });
+
+  it("a run claims the document with a marker, not the document lock: a formula's budget lock is free during it, a second run is refused with a clear message", () => {
+    const seen: { lockFree: boolean; second: string }[] = [];
+    const w: World = world({
+      portfolio: 20,
+      onFetch: () => {
+        if (seen.length) return;
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        const lock = (w.f.context.LockService as any).getDocumentLock();
+        const free = lock.tryLock(0) === true;
+        if (free) lock.releaseLock();
+        seen.push({ lockFree: free, second: w.f.call("uiCall", "monitorRun", "{}") as string });
+      },
+    });
+    const out = w.ui<{ status: string }>("monitorRun", {});
+    expect(out.ok).toBe(true);
+    expect(seen[0].lockFree).toBe(true);
+    const second = JSON.parse(seen[0].second) as { ok: boolean; error: { message: { de: string; en: string } } };
+    expect(second.ok).toBe(false);
+    expect(second.error.message.en).toMatch(/Another run .* is working on this spreadsheet/);
+    expect(second.error.message.de).toMatch(/läuft gerade schon ein Vorgang/);
+    // Released afterwards: the next run goes.
+    expect(w.ui("monitorRun", {}).ok).toBe(true);
   });
 });

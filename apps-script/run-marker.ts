@@ -1,0 +1,81 @@
+/**
+ * "A job is running in this document": a marker in the document's
+ * properties instead of the document lock held across a whole step.
+ *
+ * A sidebar step or a scheduled check works for up to 280 s. Holding
+ * LockService's document lock that long made every paid formula of the
+ * document wait up to 5 s for its budget reservation and then go on
+ * unprotected. Now the lock is taken only for the moment it takes to read and
+ * write this marker (and, in custom functions, the budget); the marker keeps
+ * a second run out. It expires by itself after the longest an execution can
+ * live (6 minutes, https://developers.google.com/apps-script/guides/services/quotas
+ * "Script runtime"), so a run the platform killed never blocks the document.
+ *
+ * LockService.getDocumentLock() is null outside a containing document
+ * (https://developers.google.com/apps-script/reference/lock/lock-service#getDocumentLock():
+ * "if this method is called outside of the context of a containing document
+ * … null is returned"), e.g. in a time-driven trigger: the marker is then
+ * written without the lock; two writers in the same millisecond are the
+ * only race left, and the run that reads back someone else's token stops.
+ */
+import { HostError } from "./quota.ts";
+
+type Props = GoogleAppsScript.Properties.Properties;
+type Lock = GoogleAppsScript.Lock.Lock;
+
+export const RUN_MARKER_KEY = "companyData.running";
+/** Apps Script stops an execution after 6 minutes; a marker older than that belongs to a dead run. */
+export const RUN_MARKER_TTL_MS = 6 * 60_000;
+/** How long a run waits for the short lock around the marker. */
+const MARKER_LOCK_WAIT_MS = 3_000;
+
+export const BUSY = {
+  de: "In dieser Tabelle läuft gerade schon ein Vorgang (Anreicherung oder Prüfung des Portfolios). Bitte in ein paar Minuten erneut versuchen.",
+  en: "Another run (an enrichment or a portfolio check) is working on this spreadsheet. Please try again in a few minutes.",
+} as const;
+
+interface Marker { token: string; until: number; job?: string }
+
+function read(props: Props): Marker | null {
+  try {
+    const v = JSON.parse(props.getProperty(RUN_MARKER_KEY) ?? "null") as Partial<Marker> | null;
+    return v && typeof v.token === "string" && typeof v.until === "number" ? { token: v.token, until: v.until, job: typeof v.job === "string" ? v.job : undefined } : null;
+  } catch {
+    return null;
+  }
+}
+
+function withShortLock<T>(lock: Lock | null, body: () => T): T {
+  const held = lock ? lock.tryLock(MARKER_LOCK_WAIT_MS) : false;
+  try {
+    return body();
+  } finally {
+    if (held) lock!.releaseLock();
+  }
+}
+
+/**
+ * Claim the document for one run; throws BUSY while another unexpired run
+ * holds it. Answers the token to release with. `job` names a resumable job
+ * (an enrichment's steps): its next step takes over a marker the same job
+ * left, as the step before was stopped by the platform without releasing
+ * it (its sidebar calls steps one after another, never two at once).
+ */
+export function claimRun(props: Props, lock: Lock | null, now: number, job?: string, random: () => number = Math.random): string {
+  const token = `${now.toString(36)}-${Math.floor(random() * 2 ** 40).toString(36)}`;
+  withShortLock(lock, () => {
+    const other = read(props);
+    if (other && other.until > now && !(job && other.job === job)) throw new HostError(BUSY, "run");
+    props.setProperty(RUN_MARKER_KEY, JSON.stringify({ token, until: now + RUN_MARKER_TTL_MS, ...(job ? { job } : {}) }));
+  });
+  // Without a lock, the last writer wins: the one that lost sees another token and stops.
+  if (read(props)?.token !== token) throw new HostError(BUSY, "run");
+  return token;
+}
+
+/** Release the claim if it is still ours (an expired one may have been taken over). */
+export function releaseRun(props: Props, lock: Lock | null, token: string): void {
+  withShortLock(lock, () => {
+    if (read(props)?.token === token) props.deleteProperty(RUN_MARKER_KEY);
+  });
+}
