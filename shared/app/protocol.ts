@@ -91,6 +91,19 @@ export interface SearchInput {
   place?: string;
   radiusKm?: number;
   size?: number;
+  /** Filters as typed (shared/operations/search-filters.ts FilterInput). */
+  filters?: SearchFilterInput;
+}
+export type { FilterInput as SearchFilterInput } from "../operations/search-filters.ts";
+import type { FilterInput as SearchFilterInput } from "../operations/search-filters.ts";
+import type { InsertAllOutput, SearchAllPriceView } from "./search-methods.ts";
+export type { InsertAllOutput, SearchAllPriceView };
+/** "Insert all N": the search, the total its first page told, and (for the insert) the credits the user confirmed. */
+export interface SearchAllInput extends SearchInput {
+  total: number;
+  credits?: number;
+  /** Leave out companies whose id is already in this sheet. */
+  excludeSheet?: string;
 }
 export interface SearchOutput {
   total: number | null;
@@ -251,6 +264,8 @@ export interface AppApi {
   /** The document's unfinished enrichment run (started in a sidebar that has since closed), or null. */
   enrichStatus: { input: Record<string, never>; output: EnrichProgressView | null };
   similar: { input: SimilarInput; output: SimilarOutput };
+  searchAllPrice: { input: SearchAllInput; output: SearchAllPriceView };
+  insertAllSearchResults: { input: SearchAllInput & { credits: number }; output: InsertAllOutput };
 }
 
 export type AppMethodName = keyof AppApi;

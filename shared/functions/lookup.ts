@@ -3,6 +3,7 @@ import type { CompanySummary, ResolveQuery, SearchRequest } from "../api/schemas
 import { CompanyDataError } from "../core/errors.ts";
 import { SEARCH_DEFAULTS } from "../api/defaults.ts";
 import { search, suggest } from "../operations/company.ts";
+import { buildFilters, parseFilterText } from "../operations/search-filters.ts";
 import { resolveMany, resolveOne, type ResolvedRow } from "../operations/resolve.ts";
 import { cellsOf, isBlank, reader, single, zipOrRegister, type Reader } from "./input.ts";
 import { cell, errorCell, labelText } from "./cells.ts";
@@ -36,30 +37,35 @@ function parseNear(v: unknown, radius: unknown, r: Reader): SearchRequest["near"
 
 export const SEARCH: FunctionDef = {
   name: "SEARCH",
-  description: h("Sucht Firmen per Freitext, optional im Umkreis eines Orts.", "Searches companies by free text, optionally around a place."),
+  description: h("Sucht Firmen per Freitext, optional im Umkreis eines Orts und gefiltert nach Branche, Bundesland, Größe, Rechtsform, Gründung.", "Searches companies by free text, optionally around a place and filtered by industry, state, size, legal form, founding."),
   params: [
     param("query", "text", "Suchtext, z. B. Name, Branche oder Stichworte (ein Bereich liefert eine Tabelle je Suchtext)", "Search text such as a name, industry or keywords (a range gives one table per text)", { range: true }),
     sizeParam(h("Treffer", "results"), DEFAULT_SIZE),
     param("near", "text", "Ort, PLZ oder \"Breite, Länge\" für die Umkreissuche", "City, postcode or \"lat, lon\" for a proximity search", { optional: true }),
     param("radius_km", "number", `Umkreis in km (Standard ${DEFAULT_RADIUS_KM})`, `Radius in km (default ${DEFAULT_RADIUS_KM})`, { optional: true }),
+    param("filters", "text",
+      "Filter, z. B. \"Branche=J62; Bundesland=BY; Größe=klein,mittel; Rechtsform=GmbH; gegründet_nach=2015; aktiv\"",
+      "Filters, e.g. \"industry=J62; state=DE-BY; size=SMALL,MEDIUM; legal_form=GmbH; founded_after=2015; active\"", { optional: true }),
   ],
   returns: h("Kopfzeile und eine Zeile je Treffer: ID, Name, Rechtsform, PLZ, Ort, Branche, Relevanz (und Entfernung)", "Header and one row per hit: id, name, legal form, postcode, city, industry, relevance (and distance)"),
   shape: "list",
   spendsCredits: true,
-  *run(fctx, [query, size, near, radius]) {
+  *run(fctx, [query, size, near, radius, filterText]) {
     const lang = langOf(fctx);
     const r = reader(lang);
     const n = readSize(r, size, DEFAULT_SIZE);
     const nearF = parseNear(single(near), single(radius), r);
+    const ft = r.optText(single(filterText), "filters", 1000);
+    const filters = ft ? buildFilters(parseFilterText(ft), fctx.ctx.client.now()) : undefined;
     const cols = [...COMPANY_COLS, h("Relevanz", "Score"), ...(nearF ? [h("Entfernung km", "Distance km")] : [])];
-    // A place alone is a valid search: an empty text then means "everything near".
-    const q = isBlank(single(query)) && nearF && !Array.isArray(query) ? "" : query;
+    // A place or filters alone are a valid search: an empty text then means "everything near / matching".
+    const q = isBlank(single(query)) && (nearF || filters) && !Array.isArray(query) ? "" : query;
     if (q === "") {
-      const res = yield* search(fctx.ctx, { query: "", size: n, near: nearF });
+      const res = yield* search(fctx.ctx, { query: "", size: n, ...(nearF ? { near: nearF } : {}), ...(filters ? { filters } : {}) });
       return [headers(cols, lang), ...res.companies.map((c) => rowOf(c))];
     }
     return yield* listPerInput(fctx, q, (v, rr) => rr.text(v, "query", 500), (t) => t, function* (text) {
-      const res = yield* search(fctx.ctx, { query: text, size: n, ...(nearF ? { near: nearF } : {}) });
+      const res = yield* search(fctx.ctx, { query: text, size: n, ...(nearF ? { near: nearF } : {}), ...(filters ? { filters } : {}) });
       return res.companies.map((c) => rowOf(c));
     }, headers(cols, lang), h("Suchtext", "Query")[lang]);
 
