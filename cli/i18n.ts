@@ -28,7 +28,10 @@ Usage:
   company-data estimate enrich --in FILE.csv [--fields LIST] [--mode batch|free]
   company-data enrich --in FILE.csv --out FILE.csv [--fields LIST] [--mode batch|free]
                       [--rerun new-or-failed|all|older-than=DAYS] [--yes]
-  company-data search QUERY [--size N]
+  company-data search QUERY [--industry WZ] [--state DE-BY] [--near PLACE [--radius KM]]
+                      [--size-class SMALL,MEDIUM] [--legal-form GmbH] [--founded-after YEAR]
+                      [--founded-before YEAR] [--active-only] [--limit N] [--out FILE.csv [--append]]
+                      [--exclude FILE.csv] [--yes]
   company-data account
   company-data fields
 
@@ -40,6 +43,11 @@ Options:
   --yes            spend without asking (for scripts)
   --parallel N     requests in flight at once (default 1000; also COMPANY_DATA_PARALLEL);
                    a hard kill costs at most what is in flight
+  QUERY            search text; may be left out when a filter or --near is given
+  --limit N        search: up to N results (1 to 10,100), pages of 100 at 1 credit each;
+                   beyond the first page the price is shown and asked for first
+  --exclude FILE   search: leave out companies in FILE (by company ID, else by name)
+  --append         search: add only companies not yet in --out (merged by company ID)
   --help           this text
 
 Input: a CSV file (comma or semicolon, UTF-8) with a header row; a name column
@@ -67,7 +75,10 @@ Aufruf:
   company-data estimate enrich --in DATEI.csv [--fields LISTE] [--mode batch|free]
   company-data enrich --in DATEI.csv --out DATEI.csv [--fields LISTE] [--mode batch|free]
                       [--rerun new-or-failed|all|older-than=TAGE] [--yes]
-  company-data search SUCHE [--size N]
+  company-data search SUCHE [--industry WZ] [--state DE-BY] [--near ORT [--radius KM]]
+                      [--size-class SMALL,MEDIUM] [--legal-form GmbH] [--founded-after JAHR]
+                      [--founded-before JAHR] [--active-only] [--limit N] [--out DATEI.csv [--append]]
+                      [--exclude DATEI.csv] [--yes]
   company-data account
   company-data fields
 
@@ -80,6 +91,11 @@ Optionen:
   --yes            ohne Rückfrage Credits ausgeben (für Skripte)
   --parallel N     gleichzeitige Anfragen (Standard 1000; auch COMPANY_DATA_PARALLEL);
                    ein harter Abbruch kostet höchstens, was gerade unterwegs ist
+  SUCHE            Suchtext; entfällt, wenn ein Filter oder --near angegeben ist
+  --limit N        Suche: bis zu N Treffer (1 bis 10.100), Seiten zu 100 für je 1 Credit;
+                   ab der zweiten Seite wird der Preis zuerst gezeigt und erfragt
+  --exclude DATEI  Suche: Firmen aus DATEI auslassen (nach Firmen-ID, sonst nach Name)
+  --append         Suche: nur Firmen anhängen, die noch nicht in --out stehen (Schlüssel Firmen-ID)
   --help           dieser Text
 
 Eingabe: eine CSV-Datei (Komma oder Semikolon, UTF-8) mit Kopfzeile; eine

@@ -121,7 +121,7 @@ export function* insertAllSearchResultsMethod(deps: AppDeps, input: unknown): Op
     const exclude = excludeSheet ? yield* idsInSheet(excludeSheet) : undefined;
     const sel = yield* sheet<SelectionInfo>({ op: "selection" });
     // Never more pages than the confirmed plan, whatever the total is by now.
-    const res = yield* searchPages(s.ctx, criteria, MAX_SEARCH_RESULTS, { exclude, maxPages: plan.pages });
+    const res = yield* searchPages(s.ctx, criteria, MAX_SEARCH_RESULTS, { exclude: exclude && ((c) => exclude.has(c.id)), maxPages: plan.pages });
     const rows = res.companies.map(companyRow);
     const columns = defaultColumns(rows);
     const values = rowsBlock(rows, columns, true, language);

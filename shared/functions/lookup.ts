@@ -3,7 +3,7 @@ import type { CompanySummary, ResolveQuery, SearchRequest } from "../api/schemas
 import { CompanyDataError } from "../core/errors.ts";
 import { SEARCH_DEFAULTS } from "../api/defaults.ts";
 import { search, suggest } from "../operations/company.ts";
-import { buildFilters, parseFilterText } from "../operations/search-filters.ts";
+import { buildFilters, nearOf, parseFilterText } from "../operations/search-filters.ts";
 import { resolveMany, resolveOne, type ResolvedRow } from "../operations/resolve.ts";
 import { cellsOf, isBlank, reader, single, zipOrRegister, type Reader } from "./input.ts";
 import { cell, errorCell, labelText } from "./cells.ts";
@@ -16,23 +16,11 @@ const COMPANY_COLS = [h("Firmen-ID", "Company ID"), h("Name", "Name"), h("Rechts
 const summaryRow = (c: CompanySummary): CellOut[] =>
   [c.id, cell(c.name), labelText(c.legalForm), cell(c.zip), cell(c.city), cell(c.industry?.title ?? c.industry?.code)];
 
-/** "52.52, 13.40" is a point; anything else a place (city or postcode) the service geocodes. */
+/** The proximity filter: the cell's place or "lat, lon" and radius, read as cells, checked by the one parser (nearOf). */
 function parseNear(v: unknown, radius: unknown, r: Reader): SearchRequest["near"] {
   const radiusKm = r.positive(radius, "radius_km", 500);
-  if (isBlank(v)) {
-    if (radiusKm !== undefined) throw r.fail("near", { de: "fehlt (Umkreis ohne Ort)", en: "is required when a radius is given" });
-    return undefined;
-  }
-  const text = r.text(zipOrRegister(v), "near", 200);
-  const point = /^\s*(-?\d+(?:\.\d+)?)\s*[,;]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text);
-  const km = radiusKm ?? DEFAULT_RADIUS_KM;
-  if (point) {
-    const lat = Number(point[1]);
-    const lon = Number(point[2]);
-    if (Math.abs(lat) > 90 || Math.abs(lon) > 180) throw r.fail("near", { de: "Koordinaten außerhalb des gültigen Bereichs", en: "coordinates out of range" });
-    return { lat, lon, radiusKm: km };
-  }
-  return { place: text, radiusKm: km };
+  if (isBlank(v)) return nearOf(undefined, radiusKm, DEFAULT_RADIUS_KM);
+  return nearOf(r.text(zipOrRegister(v), "near", 200), radiusKm, DEFAULT_RADIUS_KM);
 }
 
 export const SEARCH: FunctionDef = {

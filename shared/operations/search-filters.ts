@@ -153,6 +153,32 @@ function dateOrThrow(s: string, field: string): number {
   return d;
 }
 
+/**
+ * The proximity filter from what a user types: "52.52, 13.40" is a point,
+ * anything else a place (city or postcode) the service geocodes. The radius
+ * defaults to `defaultKm`; a radius without a place is refused.
+ */
+export function nearOf(place: string | undefined, radiusKm: number | undefined, defaultKm: number): SearchRequest["near"] {
+  const text = place?.trim() ?? "";
+  if (!text) {
+    if (radiusKm !== undefined) throw invalid("near", { de: "fehlt (Umkreis ohne Ort)", en: "is required when a radius is given" });
+    return undefined;
+  }
+  if (radiusKm !== undefined && !(radiusKm > 0 && radiusKm <= 500)) {
+    throw invalid("radius_km", { de: "eine Zahl größer als 0 und höchstens 500 (km)", en: "a number above 0 and at most 500 (km)" });
+  }
+  const km = radiusKm ?? defaultKm;
+  const point = /^\s*(-?\d+(?:\.\d+)?)\s*[,;]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text);
+  if (point) {
+    const lat = Number(point[1]);
+    const lon = Number(point[2]);
+    if (Math.abs(lat) > 90 || Math.abs(lon) > 180) throw invalid("near", { de: "Koordinaten außerhalb des gültigen Bereichs", en: "coordinates out of range" });
+    return { lat, lon, radiusKm: km };
+  }
+  if (text.length > 200) throw invalid("near", { de: "höchstens 200 Zeichen", en: "at most 200 characters" });
+  return { place: text, radiusKm: km };
+}
+
 /** Filter names in a filter text, German and English, folded (case, umlauts, spaces, - and _ ignored). */
 const KEYS: Record<string, keyof FilterInput> = {
   industry: "industry", branche: "industry", wz: "industry",

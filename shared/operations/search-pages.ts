@@ -94,14 +94,14 @@ export interface PagedSearch {
  * then the rest, never more than the plan's pages, so the spend is the
  * plan's price even when companies are registered while paging. Such a
  * registration shifts later pages by one and repeats a company: repeats are
- * dropped. `exclude` (a set of company ids) leaves companies out of the
+ * dropped. `exclude` (say, "its id is in the list already") leaves companies out of the
  * answer; the service cannot leave them out, so their pages are paid.
  */
 export function* searchPages(
   ctx: OpContext,
   criteria: SearchCriteria,
   limit: number,
-  opts: { exclude?: ReadonlySet<string>; maxPages?: number } = {},
+  opts: { exclude?: (c: CompanySummary) => boolean; maxPages?: number } = {},
 ): Operation<PagedSearch> {
   checkLimit(limit);
   const first = yield* searchFirstPage(ctx, criteria);
@@ -118,7 +118,7 @@ export function* searchPages(
       if (seen.has(c.id)) continue;
       seen.add(c.id);
       wanted--;
-      if (opts.exclude?.has(c.id)) excluded++;
+      if (opts.exclude?.(c)) excluded++;
       else companies.push(c);
     }
   };
