@@ -140,8 +140,8 @@ export const STRINGS = s({
 
   helpSearchT: { de: "Suche", en: "Search" },
   helpSearch: {
-    de: "Freitextsuche, optional im Umkreis eines Orts. Jede Suche kostet 1 Credit; die Kosten stehen vor dem Start da. Ausgewählte Treffer werden an der Cursorposition als Text eingefügt.",
-    en: "Free-text search, optionally around a place. Each search costs 1 credit, shown before it runs. Chosen results are inserted at the cursor as text.",
+    de: "Freitextsuche, optional im Umkreis eines Orts und mit Filtern (Branche nach WZ 2008 mit Auswahlliste, Bundesland, Größenklasse, Rechtsform, gegründet nach/vor, nur aktive). Jede Suche kostet 1 Credit; die Kosten stehen vor dem Start da. Ausgewählte Treffer werden an der Cursorposition als Text eingefügt. Findet die Suche mehr als eine Seite, fügt „Alle einfügen“ bis zu 10.100 Treffer ein (1 Credit je Seite zu 100, Preis vorab) und lässt auf Wunsch Firmen aus, deren ID schon in einem Blatt steht. In Formeln: 5. Argument von COMPANY_SEARCH bzw. COMPANY.SEARCH, z. B. \"Branche=J62; Bundesland=BY; aktiv\".",
+    en: "Free-text search, optionally around a place and with filters (industry by WZ 2008 with a picker, federal state, size class, legal form, founded after/before, active only). Each search costs 1 credit, shown before it runs. Chosen results are inserted at the cursor as text. When a search finds more than one page, \"Insert all\" writes up to 10,100 results (1 credit per page of 100, price shown first) and can leave out companies whose id is already in a sheet. In formulas: the 5th argument of COMPANY_SEARCH or COMPANY.SEARCH, e.g. \"industry=J62; state=DE-BY; active\".",
   },
   helpEnrichT: { de: "Anreichern", en: "Enrich" },
   helpEnrich: {
