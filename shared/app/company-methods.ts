@@ -45,8 +45,9 @@ export function* estimateMethod(_deps: AppDeps, input: unknown): Operation<CostV
 export function* searchMethod(deps: AppDeps, input: unknown): Operation<SearchOutput> {
   const o = record(input);
   const size = optNum(o, "size", 1, MAX_SIZE, { integer: true });
+  // Checked before the session: a bad search says so even without a key.
+  const criteria = readCriteria(o, () => deps.now());
   return yield* withSession(deps, "search", function* (s) {
-    const criteria = readCriteria(o, s.ctx.client.now());
     // Size is sent even when it is the service's default too, so what the UI's placeholder says is what is asked for.
     const res = yield* search(s.ctx, { ...criteria, size: size ?? SEARCH_DEFAULTS.size });
     return { total: res.total ?? null, companies: res.companies.map(companyRow), credits: s.spent.credits };

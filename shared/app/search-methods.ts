@@ -39,11 +39,13 @@ function readFilterInput(v: unknown): FilterInput {
  * radius, optional filters. Empty text is allowed when a place or a filter
  * narrows the search (then "everything that matches").
  */
-export function readCriteria(o: Record<string, unknown>, now: number): SearchCriteria {
+export function readCriteria(o: Record<string, unknown>, now: () => number): SearchCriteria {
   const query = text(o, "query", { max: 500 });
   const place = optText(o, "place", { max: 200 });
   const radiusKm = optNum(o, "radiusKm", 0.1, 500);
-  const filters = buildFilters(readFilterInput(o.filters), now);
+  const f = readFilterInput(o.filters);
+  // The clock is read only for the founding dates (the age bounds are measured from now).
+  const filters = buildFilters(f, f.foundedAfter || f.foundedBefore ? now() : 0);
   if (!query && !place && !filters) throw invalid("query", { de: "bitte einen Suchtext, einen Ort oder einen Filter angeben", en: "please give a search text, a place or a filter" });
   return {
     query,
@@ -62,8 +64,8 @@ export interface SearchAllPriceView extends CostView {
 export function* searchAllPriceMethod(deps: AppDeps, input: unknown): Operation<SearchAllPriceView> {
   const o = record(input);
   const total = num(o, "total", 0, 1e9, { integer: true });
+  const criteria = readCriteria(o, () => deps.now());
   return yield* withSession(deps, "search", function* (s) {
-    const criteria = readCriteria(o, s.ctx.client.now());
     const plan = yield* searchPlan(s.ctx, criteria, total, MAX_SEARCH_RESULTS);
     return { ...estimate({ kind: "search", count: plan.toPay }), results: plan.results, pages: plan.pages };
   });
@@ -108,9 +110,9 @@ export function* insertAllSearchResultsMethod(deps: AppDeps, input: unknown): Op
   const total = num(o, "total", 0, 1e9, { integer: true });
   const confirmed = num(o, "credits", 0, MAX_SEARCH_RESULTS, { integer: true });
   const excludeSheet = optText(o, "excludeSheet", { max: 100 });
+  const criteria = readCriteria(o, () => deps.now());
   const { language } = yield* loadSettings();
   return yield* withSession(deps, "search", function* (s) {
-    const criteria = readCriteria(o, s.ctx.client.now());
     const plan = yield* searchPlan(s.ctx, criteria, total, MAX_SEARCH_RESULTS);
     if (plan.toPay > confirmed) {
       throw invalid("credits", {

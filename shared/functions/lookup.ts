@@ -5,6 +5,7 @@ import { SEARCH_DEFAULTS } from "../api/defaults.ts";
 import { search, suggest } from "../operations/company.ts";
 import { buildFilters, nearOf, parseFilterText } from "../operations/search-filters.ts";
 import { resolveMany, resolveOne, type ResolvedRow } from "../operations/resolve.ts";
+import { identifierIn, lookupMany, type IdentifierQuery } from "../operations/identifiers.ts";
 import { cellsOf, isBlank, reader, single, zipOrRegister, type Reader } from "./input.ts";
 import { cell, errorCell, labelText } from "./cells.ts";
 import { h, headers, langOf, listPerInput, param, readSize, sizeParam } from "./common.ts";
@@ -117,11 +118,11 @@ function parseQuery(r: Reader, name: unknown, city: unknown, zipReg: unknown): R
 export const RESOLVE: FunctionDef = {
   name: "RESOLVE",
   description: h(
-    "Findet die Firmen-ID zu einem Namen. Ein Bereich wird im Stapel (1 Credit je 10 Namen) abgeglichen, ein einzelner Name kostenlos.",
-    "Finds the company id for a name. A range is matched in batches (1 credit per 10 names), a single name for free.",
+    "Findet die Firmen-ID zu einem Namen, einer USt-IdNr., Website oder Registernummer. Ein Bereich von Namen wird im Stapel (1 Credit je 10 Namen) abgeglichen, ein einzelner Name kostenlos; USt-IdNr., Website und Registernummer immer kostenlos.",
+    "Finds the company id for a name, VAT id, website or register number. A range of names is matched in batches (1 credit per 10 names), a single name for free; VAT ids, websites and register numbers always for free.",
   ),
   params: [
-    param("name", "text", "Firmenname oder Spalte mit Namen", "Company name or a column of names", { range: true }),
+    param("name", "text", "Firmenname, USt-IdNr., Website oder Registernummer (oder eine Spalte davon)", "Company name, VAT id, website or register number (or a column of them)", { range: true }),
     param("city", "text", "Ort (oder Spalte mit Orten) als Hinweis", "City (or a column of cities) as a hint", { optional: true, range: true }),
     param("zip_or_register", "text", "PLZ oder Registernummer wie \"HRB 6684 München\" (oder eine Spalte davon)", "Postcode or register number such as \"HRB 6684 München\" (or a column of them)", { optional: true, range: true }),
   ],
@@ -132,9 +133,12 @@ export const RESOLVE: FunctionDef = {
     const lang = langOf(fctx);
     const r = reader(lang);
     const { values, range } = cellsOf(name);
-    const rows: ({ blank: true } | { error: unknown } | { q: ResolveQuery })[] = values.map((v, i) => {
+    const rows: ({ blank: true } | { error: unknown } | { q: ResolveQuery } | { id: IdentifierQuery })[] = values.map((v, i) => {
       if (range && isBlank(v)) return { blank: true };
       try {
+        // A VAT id, a website or a register number instead of a name: the free lookup answers it.
+        const ident = typeof v === "string" ? identifierIn(v) : null;
+        if (ident) return { id: ident };
         return { q: parseQuery(r, v, hintAt(city, i), hintAt(zipReg, i)) };
       } catch (error) {
         return { error };
@@ -150,10 +154,13 @@ export const RESOLVE: FunctionDef = {
       const one = yield* resolveOne(fctx.ctx, queries[0]);
       answers.fill(one);
     }
-    let k = 0;
+    const idQueries = rows.flatMap((x) => ("id" in x ? [x.id] : []));
+    const looked = idQueries.length ? yield* lookupMany(fctx.ctx, idQueries) : [];
+    let k = 0, l = 0;
     return rows.map((x) => {
       if ("blank" in x) return ["", "", "", ""];
       if ("error" in x) return [errorCell(x.error, lang)];
+      if ("id" in x) return resolvedCells(looked[l++]!, lang);
       return resolvedCells(answers[k++]!, lang);
     });
   },

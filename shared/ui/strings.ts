@@ -70,6 +70,8 @@ export const STRINGS = s({
   role_zip: { de: "PLZ", en: "Postcode" },
   role_register: { de: "Handelsregister", en: "Register" },
   role_id: { de: "Firmen-ID", en: "Company ID" },
+  role_website: { de: "Website / Domain", en: "Website / domain" },
+  role_vatId: { de: "USt-IdNr.", en: "VAT id" },
   enrichMode: { de: "Abgleich", en: "Matching" },
   modeBatch: { de: "Schnell: Sammelabgleich (1 Credit je 10 Firmen)", en: "Fast: batch matching (1 credit per 10 companies)" },
   modeFree: { de: "Kostenlos, aber langsam: einzeln abgleichen", en: "Free but slow: match one by one" },

@@ -11,7 +11,7 @@ import { h, field } from "../dom.ts";
 import type { PanelDef } from "./registry.ts";
 import { button, creditsText } from "./common.ts";
 
-const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id"];
+const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId"];
 
 interface EnrichState extends PanelState {
   selection?: SelectionView;
