@@ -109,3 +109,20 @@ describe("company-data search", () => {
     expect(exists.stderr).toContain("--append");
   });
 });
+
+describe("company-data enrich by identifiers", () => {
+  it("a CSV with only a VAT id or website column is matched by the free lookup; a malformed one is named; only profiles are paid", async () => {
+    const key = emu.createKey(1000);
+    const ids = emu.companies.ids().slice(200, 203);
+    const ps = ids.map(profileOf);
+    const csv = ["USt-IdNr.;Webseite", `${ps[0].vatId};`, `;${ps[1].url}`, "DE12;", `${String(ps[2].vatId).replace(/^DE/, "DE ")};`].join("\r\n") + "\r\n";
+    writeFileSync(join(dir, "crm-ids.csv"), csv);
+    const r = await run(["enrich", "--in", "crm-ids.csv", "--out", "crm-ids-out.csv", "--fields", "name,city", "--yes", "--lang", "en"], { key });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("VAT id=USt-IdNr.");
+    const out = parseCsv(readFileSync(join(dir, "crm-ids-out.csv"), "utf8").replace(/^\ufeff/, ""), ";");
+    expect(out.slice(1).map((row) => row[2])).toEqual(["matched", "matched", expect.stringContaining("not a VAT id"), "matched"]);
+    expect(out.slice(1).map((row) => row[4])).toEqual([ids[0], ids[1], "", ids[2]]);
+    expect(1000 - emu.balance(key)).toBe(0);
+  });
+});
