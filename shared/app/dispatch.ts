@@ -13,6 +13,7 @@ import type { AppDeps, AppInput, AppMethod, AppMethodName, AppOutput, AppResult 
 import { getSettingsMethod, saveSettingsMethod, testConnectionMethod } from "./settings-methods.ts";
 import { MONITOR_METHODS } from "./monitor.ts";
 import { insertAllSearchResultsMethod, searchAllPriceMethod } from "./search-methods.ts";
+import { deleteSavedSearchMethod, listSavedSearchesMethod, runSavedSearchMethod, saveSearchMethod } from "./saved-searches.ts";
 import { accountMethod, estimateMethod, insertSearchResultsMethod, searchMethod, similarMethod } from "./company-methods.ts";
 import {
   applyCandidateMethod, detectColumnsMethod, enrichStatusMethod, enrichFieldsMethod, enrichPreviewMethod, enrichStartMethod, enrichStepMethod, readSelectionMethod,
@@ -37,6 +38,10 @@ const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
   similar: similarMethod,
   searchAllPrice: searchAllPriceMethod,
   insertAllSearchResults: insertAllSearchResultsMethod,
+  listSavedSearches: listSavedSearchesMethod,
+  saveSearch: saveSearchMethod,
+  deleteSavedSearch: deleteSavedSearchMethod,
+  runSavedSearch: runSavedSearchMethod,
 };
 
 export const APP_METHODS: Readonly<Record<string, AppMethod>> = { ...(CORE_METHODS as Record<string, AppMethod>), ...MONITOR_METHODS };

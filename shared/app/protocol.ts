@@ -98,6 +98,8 @@ export type { FilterInput as SearchFilterInput } from "../operations/search-filt
 import type { FilterInput as SearchFilterInput } from "../operations/search-filters.ts";
 import type { InsertAllOutput, SearchAllPriceView } from "./search-methods.ts";
 export type { InsertAllOutput, SearchAllPriceView };
+import type { SavedRunOutput, SavedSearch } from "./saved-searches.ts";
+export type { SavedRunOutput, SavedSearch };
 /** "Insert all N": the search, the total its first page told, and (for the insert) the credits the user confirmed. */
 export interface SearchAllInput extends SearchInput {
   total: number;
@@ -266,6 +268,10 @@ export interface AppApi {
   similar: { input: SimilarInput; output: SimilarOutput };
   searchAllPrice: { input: SearchAllInput; output: SearchAllPriceView };
   insertAllSearchResults: { input: SearchAllInput & { credits: number }; output: InsertAllOutput };
+  listSavedSearches: { input: Record<string, never>; output: SavedSearch[] };
+  saveSearch: { input: SearchInput & { name: string }; output: SavedSearch[] };
+  deleteSavedSearch: { input: { name: string }; output: SavedSearch[] };
+  runSavedSearch: { input: { name: string; size?: number }; output: SavedRunOutput };
 }
 
 export type AppMethodName = keyof AppApi;
