@@ -135,4 +135,27 @@ describe.skipIf(skipWithoutChromium())("Search panel: filters and insert all, in
     await page.waitForFunction(() => /\(0 Credits\)/.test(document.querySelector("#search-insert-all")?.textContent ?? ""));
     expect(errors).toEqual([]);
   });
+  it("saved searches: save the form, run it (everything), run again (only what is new since), delete; 1 credit a run", async () => {
+    await page.fill("#search-query", "Software");
+    await page.fill("#search-industry", "");
+    await page.fill("#search-save-name", "Software-Leads");
+    await page.click("#search-save");
+    await page.waitForSelector('#search-saved-list li[data-name="Software-Leads"]');
+    expect(await page.textContent('#search-saved-list li[data-name="Software-Leads"]')).toContain("noch nie ausgeführt");
+    const first = await spentDuring(async () => {
+      await page.click("#search-saved-run-0");
+      await page.waitForSelector("#search-table tbody tr");
+      await page.waitForFunction(() => /zuletzt \d{4}-\d{2}-\d{2}/.test(document.querySelector("#search-saved-list")?.textContent ?? ""));
+    });
+    expect(first).toBe(1);
+    expect(await page.textContent("#search-saved-run-0")).toContain("Neue seit letztem Lauf (1 Credit)");
+    const again = await spentDuring(async () => {
+      await page.click("#search-saved-run-0");
+      await page.waitForFunction(() => /neu seit \d{4}-\d{2}-\d{2}/.test(document.querySelector("#cd-status-search")?.textContent ?? ""));
+    });
+    expect(again).toBe(1);
+    await page.click("#search-saved-delete-0");
+    await page.waitForFunction(() => !document.querySelector('#search-saved-list li[data-name="Software-Leads"]'));
+    expect(errors).toEqual([]);
+  });
 });

@@ -6,7 +6,7 @@
  * shows its price first (pages of 100 at 1 credit, cached pages free) and
  * can leave out companies a standing list already has.
  */
-import { SEARCH_DEFAULTS, type CostView, type SearchAllPriceView, type SearchFilterInput, type SearchInput, type SearchOutput } from "../../app/protocol.ts";
+import { SEARCH_DEFAULTS, type CostView, type SavedSearch, type SearchAllPriceView, type SearchFilterInput, type SearchInput, type SearchOutput } from "../../app/protocol.ts";
 import { wzOptions } from "../../api/industries.ts";
 import { FEDERAL_STATES, SIZE_CLASS_LABELS } from "../../operations/search-filters.ts";
 import { formatNumber } from "../app.ts";
@@ -31,6 +31,9 @@ interface SearchState extends PanelState {
   allPrice?: SearchAllPriceView | null;
   excludeOn?: boolean;
   excludeSheet?: string;
+  /** The document's saved searches (null while they load). */
+  saved?: SavedSearch[] | null;
+  saveName?: string;
   selected?: Set<string>;
 }
 
@@ -60,6 +63,15 @@ const L = {
   insertAll: { de: (n: string, c: string) => `Alle ${n} einfügen (${c})`, en: (n: string, c: string) => `Insert all ${n} (${c})` },
   exclude: { de: "Firmen auslassen, die schon in diesem Blatt stehen:", en: "Leave out companies already in this sheet:" },
   excludeSheet: { de: "Blattname", en: "Sheet name" },
+  savedTitle: { de: "Gespeicherte Suchen", en: "Saved searches" },
+  saveName: { de: "Name für diese Suche", en: "Name for this search" },
+  save: { de: "Suche speichern", en: "Save search" },
+  savedNone: { de: "Noch keine gespeicherten Suchen in diesem Dokument.", en: "No saved searches in this document yet." },
+  never: { de: "noch nie ausgeführt", en: "never run" },
+  lastRun: { de: (d: string) => `zuletzt ${d}`, en: (d: string) => `last run ${d}` },
+  runAll: { de: (c: string) => `Ausführen (${c})`, en: (c: string) => `Run (${c})` },
+  runNew: { de: (c: string) => `Neue seit letztem Lauf (${c})`, en: (c: string) => `New since last run (${c})` },
+  remove: { de: "Löschen", en: "Delete" },
 } as const;
 
 function loadCost(ui: Ui, s: SearchState) {
@@ -158,9 +170,70 @@ export const searchPanel: PanelDef = {
           button("search-similar", ui.t("findSimilarToSelected"), () => ui.show("similar", { ids: [...s.selected!] }), { disabled: s.selected.size === 0 })),
         insertAll(ui, s))
       : null;
-    return h("div", { class: "cd-search" }, form, results);
+    return h("div", { class: "cd-search" }, form, savedSearches(ui, s), results);
   },
 };
+
+/** The document's saved searches: save the form as it is, run one (only what is new since its last run), delete one. */
+function savedSearches(ui: Ui, s: SearchState): HTMLElement {
+  const tx = (b: { de: string; en: string }) => b[ui.lang];
+  if (s.saved === undefined) {
+    s.saved = null;
+    ui.call("listSavedSearches", {}).then((l) => ((s.saved = l), ui.rerender()), () => ((s.saved = []), ui.rerender()));
+  }
+  const nameInput = h("input", {
+    id: "search-save-name", type: "text", value: s.saveName ?? "", placeholder: tx(L.saveName),
+    attrs: { autocomplete: "off", "aria-label": tx(L.saveName), maxlength: "60" },
+    on: { input: (ev) => (s.saveName = (ev.target as HTMLInputElement).value) },
+  });
+  const saveBtn = button("search-save", tx(L.save), (b) =>
+    void ui.run(s, b, async () => {
+      const name = (s.saveName ?? "").trim();
+      if (!name) {
+        s.message = { kind: "error", text: { de: "Bitte einen Namen für die Suche eingeben.", en: "Please enter a name for the search." } };
+        return;
+      }
+      const place = (s.place ?? "").trim();
+      s.saved = await ui.call("saveSearch", {
+        name, query: (s.query ?? "").trim(), place: place || undefined,
+        radiusKm: place && s.radiusKm?.trim() ? Number(s.radiusKm) : undefined,
+        ...(filtersGiven(s.filters) ? { filters: filtersGiven(s.filters) } : {}),
+      });
+      s.message = { kind: "success", text: { de: `Suche „${name}“ gespeichert.`, en: `Search "${name}" saved.` } };
+    }));
+  const oneCredit = creditsText(ui, 1);
+  const rows = (s.saved ?? []).map((x, i) =>
+    h("li", { attrs: { "data-name": x.name } },
+      h("span", { class: "cd-name" }, x.name),
+      h("span", { class: "cd-sub" }, x.lastRun ? L.lastRun[ui.lang](x.lastRun) : tx(L.never)),
+      h("div", { class: "cd-actions" },
+        button(`search-saved-run-${i}`, x.lastRun ? L.runNew[ui.lang](oneCredit) : L.runAll[ui.lang](oneCredit), (b) =>
+          void ui.run(s, b, async () => {
+            s.result = undefined;
+            s.searched = undefined;
+            s.allPrice = undefined;
+            s.selected = new Set();
+            const out = await ui.call("runSavedSearch", { name: x.name });
+            s.result = out;
+            s.saved = await ui.call("listSavedSearches", {});
+            const n = out.total ?? out.companies.length;
+            s.message = {
+              kind: "info",
+              text: out.since
+                ? { de: `„${x.name}“: ${formatNumber(n, "de")} neu seit ${out.since} · ${out.credits === 1 ? "1 Credit" : `${out.credits} Credits`} verbraucht`, en: `"${x.name}": ${formatNumber(n, "en")} new since ${out.since} · ${out.credits === 1 ? "1 credit" : `${out.credits} credits`} spent` }
+                : spentMessage(ui, out.companies.length, out.credits).text,
+            };
+            void ui.refreshAccount();
+          })),
+        button(`search-saved-delete-${i}`, tx(L.remove), (b) =>
+          void ui.run(s, b, async () => {
+            s.saved = await ui.call("deleteSavedSearch", { name: x.name });
+          })))));
+  return h("section", { class: "cd-saved", attrs: { "aria-label": tx(L.savedTitle) } },
+    h("h3", null, tx(L.savedTitle)),
+    h("div", { class: "cd-row" }, nameInput, saveBtn),
+    s.saved === null ? null : rows.length ? h("ul", { id: "search-saved-list", class: "cd-saved-list" }, rows) : h("p", { class: "cd-empty" }, tx(L.savedNone)));
+}
 
 /** The filters the user filled in, or undefined when none is. */
 function filtersGiven(f: SearchFilterInput | undefined): SearchFilterInput | undefined {
