@@ -33,7 +33,7 @@ import { runAsync } from "../shared/core/drivers.ts";
 import type { OpContext } from "../shared/operations/context.ts";
 import type { Language } from "../shared/i18n/language.ts";
 import type { Cell } from "../shared/sheet/protocol.ts";
-import { detectColumns, INPUT_ROLES, type ColumnMapping } from "../shared/enrich/columns.ts";
+import { detectColumns, INPUT_ROLES, MATCH_ROLES, type ColumnMapping } from "../shared/enrich/columns.ts";
 import { fieldNeeds, selectFields, type FieldDef } from "../shared/enrich/fields.ts";
 import { enrichChunk, keyAnswer, taskFromRow, type RowTask } from "../shared/enrich/chunk.ts";
 import { hash, outOfCreditsResult, selectRows, taskWithPrevious, type Rerun } from "../shared/enrich/job.ts";
@@ -135,7 +135,7 @@ function csvExit(e: unknown, path: string, lang: Language): unknown {
 async function prepare(args: EnrichArgs): Promise<Prepared> {
   const p = await readHeader(args.input, args.lang, args.encoding);
   const mapping = detectColumns(p.header).mapping;
-  if (mapping.name === undefined && mapping.id === undefined) {
+  if (MATCH_ROLES.every((r) => mapping[r] === undefined)) {
     throw new ExitError(EXIT.INPUT, msg.noNameColumn[args.lang](p.header.join(", ")));
   }
   let fields: FieldDef[];

@@ -35,7 +35,10 @@ Usage:
   company-data estimate enrich --in FILE.csv [--fields LIST] [--mode batch|free]
   company-data enrich --in FILE.csv --out FILE.csv [--fields LIST] [--mode batch|free]
                       [--rerun new-or-failed|all|older-than=DAYS] [--yes]
-  company-data search QUERY [--size N]
+  company-data search QUERY [--industry WZ] [--state DE-BY] [--near PLACE [--radius KM]]
+                      [--size-class SMALL,MEDIUM] [--legal-form GmbH] [--founded-after YEAR]
+                      [--founded-before YEAR] [--active-only] [--limit N] [--out FILE.csv [--append]]
+                      [--exclude FILE.csv] [--yes]
   company-data account
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP server (mcp/README.md)
@@ -56,6 +59,11 @@ Options:
   --changes FILE   monitor: the change log (CSV), new register changes appended, never twice
   --notify URL     monitor: post the alert digest (risk moves, new changes) as JSON to a
                    webhook (Slack, Teams or any https:// URL); a refused one is resent next run
+  QUERY            search text; may be left out when a filter or --near is given
+  --limit N        search: up to N results (1 to 10,100), pages of 100 at 1 credit each;
+                   beyond the first page the price is shown and asked for first
+  --exclude FILE   search: leave out companies in FILE (by company ID, else by name)
+  --append         search: add only companies not yet in --out (merged by company ID)
   --help           this text
 
 monitor: risk group per company (a screening from register data, not a credit
@@ -92,7 +100,10 @@ Aufruf:
   company-data estimate enrich --in DATEI.csv [--fields LISTE] [--mode batch|free]
   company-data enrich --in DATEI.csv --out DATEI.csv [--fields LISTE] [--mode batch|free]
                       [--rerun new-or-failed|all|older-than=TAGE] [--yes]
-  company-data search SUCHE [--size N]
+  company-data search SUCHE [--industry WZ] [--state DE-BY] [--near ORT [--radius KM]]
+                      [--size-class SMALL,MEDIUM] [--legal-form GmbH] [--founded-after JAHR]
+                      [--founded-before JAHR] [--active-only] [--limit N] [--out DATEI.csv [--append]]
+                      [--exclude DATEI.csv] [--yes]
   company-data account
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP-Server (mcp/README.md)
@@ -115,6 +126,11 @@ Optionen:
   --notify URL     monitor: die Benachrichtigung (Risiko-Wechsel, neue Änderungen) als JSON an
                    einen Webhook senden (Slack, Teams oder jede https://-Adresse); eine
                    abgelehnte wird beim nächsten Lauf erneut gesendet
+  SUCHE            Suchtext; entfällt, wenn ein Filter oder --near angegeben ist
+  --limit N        Suche: bis zu N Treffer (1 bis 10.100), Seiten zu 100 für je 1 Credit;
+                   ab der zweiten Seite wird der Preis zuerst gezeigt und erfragt
+  --exclude DATEI  Suche: Firmen aus DATEI auslassen (nach Firmen-ID, sonst nach Name)
+  --append         Suche: nur Firmen anhängen, die noch nicht in --out stehen (Schlüssel Firmen-ID)
   --help           dieser Text
 
 monitor: Risikogruppe je Firma (ein Screening aus Registerdaten, keine
@@ -175,8 +191,8 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   badCsv: { en: (f: string, line: number, m: string) => `${f} is not valid CSV (line ${line}: ${m}).`, de: (f: string, line: number, m: string) => `${f} ist kein gültiges CSV (Zeile ${line}: ${m}).` },
   emptyCsv: { en: (f: string) => `${f} has no header row.`, de: (f: string) => `${f} hat keine Kopfzeile.` },
   noNameColumn: {
-    en: (h: string) => `No company name or id column found in the header (${h}). Name it e.g. "Firma" or "Company".`,
-    de: (h: string) => `Keine Spalte mit Firmenname oder Firmen-ID in der Kopfzeile gefunden (${h}). Bitte z. B. "Firma" oder "Company" nennen.`,
+    en: (h: string) => `No company name, id, website, VAT id or register column found in the header (${h}). Name it e.g. "Firma", "Company", "Website" or "USt-IdNr.".`,
+    de: (h: string) => `Keine Spalte mit Firmenname, Firmen-ID, Website, USt-IdNr. oder Registernummer in der Kopfzeile gefunden (${h}). Bitte z. B. "Firma", "Company", "Website" oder "USt-IdNr." nennen.`,
   },
   columns: { en: (m: string) => `Columns: ${m}`, de: (m: string) => `Spalten: ${m}` },
   estimate: {
@@ -246,6 +262,8 @@ export const ROLE_LABEL: Record<InputRole, Record<Language, string>> = {
   city: { de: "Ort", en: "city" },
   zip: { de: "PLZ", en: "postcode" },
   register: { de: "Register", en: "register" },
+  website: { de: "Website", en: "website" },
+  vatId: { de: "USt-IdNr.", en: "VAT id" },
 };
 
 export interface Summary {

@@ -10,10 +10,9 @@ import { runAsync } from "../shared/core/drivers.ts";
 import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../shared/core/errors.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
 import type { OpContext } from "../shared/operations/context.ts";
-import { getAccount, search } from "../shared/operations/company.ts";
+import { getAccount } from "../shared/operations/company.ts";
 import { DEFAULT_FIELDS, FIELDS, GROUP_LABEL, parseFieldList } from "../shared/enrich/fields.ts";
 import { hash, type Rerun } from "../shared/enrich/job.ts";
-import { formatCell } from "./csv.ts";
 import { drainAll, nodeDriver } from "./driver.ts";
 import { askOnTerminal, enrichCommand, estimateCommand, ExitError, runStatus, type EnrichArgs, type Io } from "./enrich.ts";
 import { parseEncoding } from "./encoding.ts";
@@ -21,14 +20,16 @@ import { EXIT, msg } from "./i18n.ts";
 import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";
 import { groupDigits } from "../shared/credits/wording.ts";
 import { quietOnClosedPipe } from "./pipe.ts";
+import { searchCommand, type SearchArgs } from "./search.ts";
 
 interface Parsed {
   positional: string[];
   flags: Record<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["in", "out", "fields", "mode", "rerun", "lang", "size", "parallel", "encoding", "changes", "notify"]);
-const BOOL_FLAGS = new Set(["yes", "help"]);
+const VALUE_FLAGS = new Set(["in", "out", "fields", "mode", "rerun", "lang", "size", "parallel", "encoding", "changes", "notify",
+  "industry", "state", "near", "radius", "size-class", "legal-form", "founded-after", "founded-before", "limit", "exclude"]);
+const BOOL_FLAGS = new Set(["yes", "help", "active-only", "append"]);
 
 function parseArgs(argv: string[], lang: Language): Parsed {
   const positional: string[] = [];
@@ -202,18 +203,31 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         return await enrichCommand(a, ctx, io, !!io.ask);
       }
       case "search": {
-        const query = [sub, ...rest].filter(Boolean).join(" ");
-        if (!query) throw new ExitError(EXIT.USAGE, msg.missingOption[lang](msg.queryArg[lang]));
-        const size = flags.size === undefined ? 10 : Number(flags.size);
-        const ctx = context(env, lang);
-        const res = await runAsync(search(ctx, { query, size }), nodeDriver());
-        io.err(msg.searchTotal[lang](res.total ?? res.companies.length));
-        io.out(msg.searchHeader[lang].join("\t"));
-        for (const c of res.companies) {
-          io.out([c.id, c.name ?? "", c.city ?? "", c.zip ?? "", c.legalForm?.name ?? c.legalForm?.code ?? "", c.status?.name ?? c.status?.code ?? ""]
-            .map((v) => formatCell(v, "\t").replace(/[\t\r\n]+/g, " ")).join("\t"));
-        }
-        return EXIT.OK;
+        const str = (k: string) => (typeof flags[k] === "string" ? (flags[k] as string) : undefined);
+        const whole = (k: string) => {
+          const v = str(k);
+          if (v === undefined) return undefined;
+          const n = Number(v.replace(",", "."));
+          if (v.trim() === "" || !Number.isFinite(n)) throw new ExitError(EXIT.USAGE, msg.badValue[lang](`--${k}`, v));
+          return n;
+        };
+        const size = whole("size");
+        const a: SearchArgs = {
+          query: [sub, ...rest].filter(Boolean).join(" "),
+          filters: {
+            industry: str("industry"), state: str("state"), sizeClass: str("size-class"), legalForm: str("legal-form"),
+            foundedAfter: str("founded-after"), foundedBefore: str("founded-before"), activeOnly: flags["active-only"] === true,
+          },
+          near: str("near"),
+          radiusKm: whole("radius"),
+          limit: whole("limit") ?? size ?? 10,
+          out: str("out"),
+          exclude: str("exclude"),
+          append: flags.append === true,
+          yes: flags.yes === true,
+          lang,
+        };
+        return await searchCommand(a, context(env, lang), io, !!io.ask);
       }
       case "account": {
         const ctx = context(env, lang);

@@ -11,7 +11,8 @@ import { SEARCH_DEFAULTS } from "../api/defaults.ts";
 import type { Cell, SelectionInfo } from "../sheet/protocol.ts";
 import { loadSettings } from "./settings.ts";
 import { withSession } from "./session.ts";
-import { anyText, list, oneOf, optNum, optText, record, text } from "./input.ts";
+import { anyText, list, oneOf, optNum, record } from "./input.ts";
+import { readCriteria } from "./search-methods.ts";
 import { companyRow, defaultColumns, readColumns, readCompanyRow, rowsBlock } from "./rows.ts";
 import { type AccountView, type AppDeps, type CostView, type InsertOutput, type SearchOutput, type SimilarOutput } from "./protocol.ts";
 
@@ -43,18 +44,12 @@ export function* estimateMethod(_deps: AppDeps, input: unknown): Operation<CostV
 
 export function* searchMethod(deps: AppDeps, input: unknown): Operation<SearchOutput> {
   const o = record(input);
-  const query = text(o, "query", { max: 500 });
-  const place = optText(o, "place", { max: 200 });
-  const radiusKm = optNum(o, "radiusKm", 0.1, 500);
   const size = optNum(o, "size", 1, MAX_SIZE, { integer: true });
-  if (!query && !place) throw invalid("query", { de: "bitte einen Suchtext oder einen Ort angeben", en: "please give a search text or a place" });
+  // Checked before the session: a bad search says so even without a key.
+  const criteria = readCriteria(o, () => deps.now());
   return yield* withSession(deps, "search", function* (s) {
-    const res = yield* search(s.ctx, {
-      query,
-      // Sent even when it is the service's default too, so what the UI's placeholder says is what is asked for.
-      size: size ?? SEARCH_DEFAULTS.size,
-      ...(place ? { near: { place, radiusKm: radiusKm ?? DEFAULT_RADIUS_KM } } : {}),
-    });
+    // Size is sent even when it is the service's default too, so what the UI's placeholder says is what is asked for.
+    const res = yield* search(s.ctx, { ...criteria, size: size ?? SEARCH_DEFAULTS.size });
     return { total: res.total ?? null, companies: res.companies.map(companyRow), credits: s.spent.credits };
   });
 }

@@ -12,6 +12,8 @@ import { got } from "../i18n/rules.ts";
 import type { AppDeps, AppInput, AppMethod, AppMethodName, AppOutput, AppResult } from "./protocol.ts";
 import { getSettingsMethod, saveSettingsMethod, testConnectionMethod } from "./settings-methods.ts";
 import { MONITOR_METHODS } from "./monitor.ts";
+import { insertAllSearchResultsMethod, searchAllPriceMethod } from "./search-methods.ts";
+import { deleteSavedSearchMethod, listSavedSearchesMethod, runSavedSearchMethod, saveSearchMethod } from "./saved-searches.ts";
 import { accountMethod, estimateMethod, insertSearchResultsMethod, searchMethod, similarMethod } from "./company-methods.ts";
 import {
   applyCandidateMethod, detectColumnsMethod, enrichStatusMethod, enrichFieldsMethod, enrichPreviewMethod, enrichStartMethod, enrichStepMethod, readSelectionMethod,
@@ -34,6 +36,12 @@ const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
   applyCandidate: applyCandidateMethod,
   enrichStatus: enrichStatusMethod,
   similar: similarMethod,
+  searchAllPrice: searchAllPriceMethod,
+  insertAllSearchResults: insertAllSearchResultsMethod,
+  listSavedSearches: listSavedSearchesMethod,
+  saveSearch: saveSearchMethod,
+  deleteSavedSearch: deleteSavedSearchMethod,
+  runSavedSearch: runSavedSearchMethod,
 };
 
 export const APP_METHODS: Readonly<Record<string, AppMethod>> = { ...(CORE_METHODS as Record<string, AppMethod>), ...MONITOR_METHODS };

@@ -18,7 +18,7 @@ import { findOutputBlock, isOutputHeader, readPrevious, type PreviousRow } from 
 import { applyReviewPicks, enrichSheet } from "../enrich/run.ts";
 import { errorView } from "./errors.ts";
 import { notAnId } from "../i18n/rules.ts";
-import { NO_NAME_COLUMN } from "../enrich/columns.ts";
+import { MATCH_ROLES, NO_NAME_COLUMN } from "../enrich/columns.ts";
 import { loadSettings, contextFromSettings, scopeOf } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { list, num, oneOf, record, text } from "./input.ts";
@@ -26,7 +26,7 @@ import type {
   AppDeps, ColumnRole, ColumnsView, CompanyRow, EnrichConfig, EnrichPreviewView, EnrichProgressView, FieldGroupView, RerunMode, ReviewRow, SelectionView,
 } from "./protocol.ts";
 
-const ROLES: readonly ColumnRole[] = ["name", "city", "zip", "register", "id"];
+const ROLES: readonly ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId"];
 const ID_ANYWHERE = /\bDE[A-Z0-9]{10}\b/g;
 /** Rows per chunk: each chunk is written to the sheet before the next, so progress shows and a stop loses little. */
 export const UI_CHUNK_SIZE = 20;
@@ -236,7 +236,7 @@ function readJobId(input: unknown): string {
 export function* enrichStartMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
   const config = readConfig(input);
   const spec = specOf(config);
-  if (config.mapping.name === null && config.mapping.id === null) throw invalid("columns", NO_NAME_COLUMN);
+  if (MATCH_ROLES.every((r) => config.mapping[r as ColumnRole] == null)) throw invalid("columns", NO_NAME_COLUMN);
   const jobId = scopeOf(JSON.stringify(spec));
   const job: UiJob = { spec, credits: 0, finished: false, lastError: null };
   yield* saveJob(deps, jobId, job);
@@ -366,7 +366,7 @@ function* progressOf(jobId: string, job: UiJob, result: SheetRunResult | null): 
 function inputText(row: Cell[] | undefined, m: ColumnMapping): string {
   if (!row) return "";
   const part = (k: InputRole) => (m[k] !== undefined ? String(row[m[k]!] ?? "").trim() : "");
-  return [part("name") || part("id"), part("zip"), part("city"), part("register")].filter(Boolean).join(", ");
+  return [part("name") || part("id") || part("vatId") || part("website"), part("zip"), part("city"), part("register")].filter(Boolean).join(", ");
 }
 
 export function parseCandidates(status: string): CompanyRow[] {

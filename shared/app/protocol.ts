@@ -94,6 +94,21 @@ export interface SearchInput {
   place?: string;
   radiusKm?: number;
   size?: number;
+  /** Filters as typed (shared/operations/search-filters.ts FilterInput). */
+  filters?: SearchFilterInput;
+}
+export type { FilterInput as SearchFilterInput } from "../operations/search-filters.ts";
+import type { FilterInput as SearchFilterInput } from "../operations/search-filters.ts";
+import type { InsertAllOutput, SearchAllPriceView } from "./search-methods.ts";
+export type { InsertAllOutput, SearchAllPriceView };
+import type { SavedRunOutput, SavedSearch } from "./saved-searches.ts";
+export type { SavedRunOutput, SavedSearch };
+/** "Insert all N": the search, the total its first page told, and (for the insert) the credits the user confirmed. */
+export interface SearchAllInput extends SearchInput {
+  total: number;
+  credits?: number;
+  /** Leave out companies whose id is already in this sheet. */
+  excludeSheet?: string;
 }
 export interface SearchOutput {
   total: number | null;
@@ -142,7 +157,7 @@ export interface SelectionView {
   output: { col: number; fields: string[] | null } | null;
 }
 
-export type ColumnRole = "name" | "city" | "zip" | "register" | "id";
+export type ColumnRole = "name" | "city" | "zip" | "register" | "id" | "website" | "vatId";
 export interface ColumnsView {
   /** Column index (0-based within the selection) per role, or null. */
   mapping: Record<ColumnRole, number | null>;
@@ -262,6 +277,12 @@ export interface AppApi {
   /** The document's unfinished enrichment run (started in a sidebar that has since closed), or null. */
   enrichStatus: { input: Record<string, never>; output: EnrichProgressView | null };
   similar: { input: SimilarInput; output: SimilarOutput };
+  searchAllPrice: { input: SearchAllInput; output: SearchAllPriceView };
+  insertAllSearchResults: { input: SearchAllInput & { credits: number }; output: InsertAllOutput };
+  listSavedSearches: { input: Record<string, never>; output: SavedSearch[] };
+  saveSearch: { input: SearchInput & { name: string }; output: SavedSearch[] };
+  deleteSavedSearch: { input: { name: string }; output: SavedSearch[] };
+  runSavedSearch: { input: { name: string; size?: number }; output: SavedRunOutput };
 }
 
 export type AppMethodName = keyof AppApi;

@@ -19,6 +19,7 @@ import { isoDay, toCandidate, type RowResult } from "./rows.ts";
 import { RunMemo, type KeyAnswer, type Needs } from "./memo.ts";
 import type { Language } from "../i18n/language.ts";
 import { normaliseKey } from "../batch/normalise.ts";
+import { identifierQuery, type IdentifierQuery } from "../operations/identifiers.ts";
 
 /** Shape of CORE-OPS' ResolvedRow (shared/operations/resolve.ts), repeated structurally. */
 export interface ResolvedRowLike {
@@ -33,6 +34,8 @@ export interface ResolvedRowLike {
 /** The operations the job stands on (bound to CORE-OPS' modules in ./run.ts; fakes in tests). */
 export interface EnrichDeps {
   resolveMany(ctx: OpContext, rows: ResolveQuery[], opts?: { mode?: "batch" | "free" }): Operation<ResolvedRowLike[]>;
+  /** Free lookups by website, VAT id or register number (shared/operations/identifiers.ts); rows with identifiers fail without it. */
+  lookupMany?(ctx: OpContext, rows: IdentifierQuery[]): Operation<ResolvedRowLike[]>;
   getProfiles(ctx: OpContext, ids: string[], include?: Include[]): Operation<Map<string, Company | CompanyDataError>>;
   getAvailability(ctx: OpContext, ids: string[]): Operation<Map<string, Availability | CompanyDataError>>;
 }
@@ -46,6 +49,10 @@ export interface RowTask {
   id: string | null;
   /** Confidence carried over for ids that came from an earlier resolve or a pick. */
   confidence: number | null;
+  /** Look this up for free by identifier (rows without an id whose website or VAT id, or register number alone, says who they are). */
+  lookup?: IdentifierQuery | null;
+  /** The row's identifier is malformed: its answer is this error, nothing is sent. */
+  invalid?: CompanyDataError;
 }
 
 const text = (e: CompanyDataError) => ({ code: e.code, text: { de: e.text("de"), en: e.text("en") } });
@@ -61,11 +68,32 @@ function zipText(v: Cell | undefined): string {
   return cellText(v);
 }
 
+/**
+ * The free lookup for a row, when it applies: a website or VAT id says which
+ * company it is (exact, and free where a name costs a batch resolve); a
+ * register number alone does too. A register number beside a name stays a
+ * hint to the name. A malformed identifier is kept as the error to report.
+ */
+function lookupOf(row: readonly Cell[], mapping: ColumnMapping, hasName: boolean): IdentifierQuery | CompanyDataError | null {
+  const at = (k: "website" | "vatId" | "register") => (mapping[k] !== undefined ? cellText(row[mapping[k]!]) : "");
+  const website = at("website"), vatId = at("vatId");
+  if (!website && !vatId && (hasName || !at("register"))) return null;
+  try {
+    return identifierQuery({ website, vatId, register: website || vatId ? undefined : at("register") });
+  } catch (e) {
+    return e as CompanyDataError;
+  }
+}
+
 /** The task for an input row (before anything an earlier run left is considered). */
 export function taskFromRow(index: number, row: readonly Cell[], mapping: ColumnMapping): RowTask {
   const id = mapping.id !== undefined ? cellText(row[mapping.id]).toUpperCase() : "";
   if (id) return { index, query: null, id, confidence: null };
   const name = mapping.name !== undefined ? cellText(row[mapping.name]) : "";
+  const lookup = lookupOf(row, mapping, !!name);
+  // A malformed identifier: an id that cannot be one, so the row reports the identifier's error.
+  if (lookup instanceof CompanyDataError) return { index, query: null, id: null, confidence: null, lookup: null, invalid: lookup };
+  if (lookup) return { index, query: null, id: null, confidence: null, lookup };
   if (!name) return { index, query: null, id: null, confidence: null };
   const q: ResolveQuery = { name };
   const city = mapping.city !== undefined ? cellText(row[mapping.city]) : "";
@@ -91,7 +119,7 @@ export function keyAnswer(r: ResolvedRowLike, fields: readonly FieldDef[], needs
   return null;
 }
 
-export const isEmptyTask = (t: RowTask) => !t.query && !t.id;
+export const isEmptyTask = (t: RowTask) => !t.query && !t.id && !t.lookup && !t.invalid;
 
 export interface ChunkOutcome {
   results: RowResult[];
@@ -132,7 +160,13 @@ export function* enrichChunk(
   /** Rows whose id came from a resolve (their needs are needs.resolved). */
   const resolvedRow: boolean[] = tasks.map(() => false);
   const toResolve: number[] = [];
+  const toLookUp: number[] = [];
   tasks.forEach((t, k) => {
+    if (!t.id && t.invalid) return fail(k, t.invalid);
+    if (!t.id && t.lookup) {
+      toLookUp.push(k);
+      return;
+    }
     const known = memo.answer(t, today);
     if (known) {
       results[k] = known;
@@ -146,14 +180,18 @@ export function* enrichChunk(
     } else if (t.query && !t.id) toResolve.push(k);
   });
 
-  // 1. Resolve the rows without an id.
-  if (toResolve.length > 0) {
-    const resolved = yield* deps.resolveMany(ctx, toResolve.map((k) => tasks[k].query!), { mode });
-    toResolve.forEach((k, j) => {
-      const r = resolved[j];
+  // 1. Resolve the rows without an id: names in (paid) batches, identifiers by the free lookup.
+  const resolved = toResolve.length > 0 ? yield* deps.resolveMany(ctx, toResolve.map((k) => tasks[k].query!), { mode }) : [];
+  if (toLookUp.length > 0 && !deps.lookupMany) throw new CompanyDataError("INTERNAL");
+  const looked = toLookUp.length > 0 ? yield* deps.lookupMany!(ctx, toLookUp.map((k) => tasks[k].lookup!)) : [];
+  {
+    const order = [...toResolve, ...toLookUp];
+    const answers = [...resolved, ...looked];
+    order.forEach((k, j) => {
+      const r = answers[j];
       if (!r) return fail(k, new CompanyDataError("INTERNAL"));
       const a = keyAnswer(r, fields, needs, lang);
-      if (a) memo.rememberKey(normaliseKey(tasks[k].query!), a);
+      if (a && tasks[k].query) memo.rememberKey(normaliseKey(tasks[k].query!), a);
       if (r.status === "matched" && r.match) {
         ids[k] = r.match.id;
         confidence[k] = r.confidence;

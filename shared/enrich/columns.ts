@@ -9,10 +9,15 @@ import { fieldLabel } from "../i18n/fields.ts";
 import { findOutputBlock } from "./rows.ts";
 
 /** Neither a company name nor an id column: nothing to look companies up by. */
-export const NO_NAME_COLUMN = { de: "keine Spalte mit Firmenname oder Firmen-ID", en: "no company name or company ID column" };
+export const NO_NAME_COLUMN = {
+  de: "keine Spalte mit Firmenname, Firmen-ID, Website, USt-IdNr. oder Registernummer",
+  en: "no company name, company ID, website, VAT id or register number column",
+};
 
-export type InputRole = "name" | "city" | "zip" | "register" | "id";
-export const INPUT_ROLES: readonly InputRole[] = ["id", "name", "city", "zip", "register"];
+export type InputRole = "name" | "city" | "zip" | "register" | "id" | "website" | "vatId";
+export const INPUT_ROLES: readonly InputRole[] = ["id", "name", "city", "zip", "register", "website", "vatId"];
+/** Roles a row can be matched by on their own (the others are hints to a name). */
+export const MATCH_ROLES: readonly InputRole[] = ["id", "name", "website", "vatId", "register"];
 
 /** 0-based column index per role; absent = not in the input. */
 export type ColumnMapping = Partial<Record<InputRole, number>>;
@@ -33,6 +38,8 @@ const EXACT: Record<InputRole, string[]> = {
   city: ["ort", "stadt", "city", "town", "sitz", "wohnort", "gemeinde", "location", "place"],
   zip: ["plz", "postleitzahl", "zip", "zipcode", "postcode", "postalcode"],
   register: ["register", "handelsregister", "hrb", "hra", "registernummer", "registernumber", "registerno", "hrnummer", "handelsregisternummer", "registration", "registrationnumber", "commercialregister"],
+  website: ["website", "webseite", "homepage", "url", "domain", "internet", "internetadresse", "web", "www", "websiteurl"],
+  vatId: ["ustidnr", "ustid", "umsatzsteueridnr", "umsatzsteueridentifikationsnummer", "vatid", "vat", "vatnumber", "vatno", "vatregistrationnumber", "ustidnummer"],
 };
 
 /** Weaker hints: the normalised header contains one of these. */
@@ -42,6 +49,8 @@ const CONTAINS: Record<InputRole, string[]> = {
   city: ["stadt", "city", "town"],
   zip: ["postleitzahl", "postcode", "zip", "plz"],
   register: ["register", "hrb"],
+  website: ["website", "homepage", "domain"],
+  vatId: ["ustid", "vatid", "vatnumber", "umsatzsteuer"],
 };
 
 export interface DetectedColumns {
@@ -83,9 +92,9 @@ export function detectColumns(headerRow: readonly Cell[]): DetectedColumns {
   return { mapping, headers: headerRow.map((h) => String(h ?? "")) };
 }
 
-/** Reject a mapping that cannot work: no name and no id column, or an index outside the row. */
+/** Reject a mapping that cannot work: nothing to match by (name, id or an identifier), or an index outside the row. */
 export function validateMapping(mapping: ColumnMapping, width: number): ColumnMapping {
-  if (mapping.name === undefined && mapping.id === undefined) {
+  if (MATCH_ROLES.every((r) => mapping[r] === undefined)) {
     throw invalid("columns", NO_NAME_COLUMN);
   }
   const seen = new Map<number, InputRole>();

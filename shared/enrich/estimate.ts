@@ -115,6 +115,8 @@ export class EnrichEstimator {
       else if (t.id) {
         if (this.needs.givenId.profile && COMPANY_ID_PATTERN.test(t.id)) this.companySet.add("i:" + t.id);
       } else if (t.query && this.needs.resolved.profile) this.companySet.add("k:" + normaliseKey(t.query));
+      // A free lookup by identifier: the same identifier is the same company, bought once.
+      else if (t.lookup && this.needs.resolved.profile) this.companySet.add("l:" + JSON.stringify(t.lookup));
     }
   }
 

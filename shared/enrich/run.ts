@@ -3,6 +3,7 @@
  * and the CLI call. job.ts takes its operations as a parameter so that it can
  * be tested with fakes; this module supplies the real ones.
  */
+import { lookupMany } from "../operations/identifiers.ts";
 import { resolveMany } from "../operations/resolve.ts";
 import { getAvailability, getProfiles } from "../operations/company.ts";
 import type { Operation } from "../core/effects.ts";
@@ -10,7 +11,7 @@ import type { OpContext } from "../operations/context.ts";
 import type { EnrichDeps } from "./chunk.ts";
 import { applyReviewPicks as applyPicksWith, computeRows, enrichSheet as enrichSheetWith, type EnrichInput, type EnrichRunResult, type SheetJobSpec, type SheetRunResult } from "./job.ts";
 
-export const coreDeps: EnrichDeps = { resolveMany, getProfiles, getAvailability };
+export const coreDeps: EnrichDeps = { resolveMany, getProfiles, getAvailability, lookupMany };
 
 /** Enrich rows (no sheet); `job` names the resumable checkpoint. */
 export function enrichRows(ctx: OpContext, job: string, input: EnrichInput): Operation<EnrichRunResult> {

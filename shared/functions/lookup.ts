@@ -4,7 +4,9 @@ import type { CompanySummary, ResolveQuery, SearchRequest } from "../api/schemas
 import { CompanyDataError } from "../core/errors.ts";
 import { SEARCH_DEFAULTS } from "../api/defaults.ts";
 import { search, suggest } from "../operations/company.ts";
+import { buildFilters, nearOf, parseFilterText } from "../operations/search-filters.ts";
 import { resolveMany, resolveOne, type ResolvedRow } from "../operations/resolve.ts";
+import { identifierIn, lookupMany, type IdentifierQuery } from "../operations/identifiers.ts";
 import { cellsOf, isBlank, reader, single, zipOrRegister, type Reader } from "./input.ts";
 import { cell, errorCell, labelText } from "./cells.ts";
 import { h, headers, langOf, listPerInput, param, readSize, sizeParam } from "./common.ts";
@@ -16,51 +18,44 @@ const COMPANY_COLS = [h("Firmen-ID", "Company ID"), h("Name", "Name"), h("Rechts
 const summaryRow = (c: CompanySummary): CellOut[] =>
   [c.id, cell(c.name), labelText(c.legalForm), cell(c.zip), cell(c.city), cell(c.industry?.title ?? c.industry?.code)];
 
-/** "52.52, 13.40" is a point; anything else a place (city or postcode) the service geocodes. */
+/** The proximity filter: the cell's place or "lat, lon" and radius, read as cells, checked by the one parser (nearOf). */
 function parseNear(v: unknown, radius: unknown, r: Reader): SearchRequest["near"] {
   const radiusKm = r.positive(radius, "radius_km", 500);
-  if (isBlank(v)) {
-    if (radiusKm !== undefined) throw r.fail("near", { de: "fehlt (Umkreis ohne Ort)", en: "is required when a radius is given" });
-    return undefined;
-  }
-  const text = r.text(zipOrRegister(v), "near", 200);
-  const point = /^\s*(-?\d+(?:\.\d+)?)\s*[,;]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text);
-  const km = radiusKm ?? DEFAULT_RADIUS_KM;
-  if (point) {
-    const lat = Number(point[1]);
-    const lon = Number(point[2]);
-    if (Math.abs(lat) > 90 || Math.abs(lon) > 180) throw r.fail("near", { de: "Koordinaten außerhalb des gültigen Bereichs", en: "coordinates out of range" });
-    return { lat, lon, radiusKm: km };
-  }
-  return { place: text, radiusKm: km };
+  if (isBlank(v)) return nearOf(undefined, radiusKm, DEFAULT_RADIUS_KM);
+  return nearOf(r.text(zipOrRegister(v), "near", 200), radiusKm, DEFAULT_RADIUS_KM);
 }
 
 export const SEARCH: FunctionDef = {
   name: "SEARCH",
-  description: h("Sucht Firmen per Freitext, optional im Umkreis eines Orts.", "Searches companies by free text, optionally around a place."),
+  description: h("Sucht Firmen per Freitext, optional im Umkreis eines Orts und gefiltert nach Branche, Bundesland, Größe, Rechtsform, Gründung.", "Searches companies by free text, optionally around a place and filtered by industry, state, size, legal form, founding."),
   params: [
     param("query", "text", "Suchtext, z. B. Name, Branche oder Stichworte (ein Bereich liefert eine Tabelle je Suchtext)", "Search text such as a name, industry or keywords (a range gives one table per text)", { range: true }),
     sizeParam(h("Treffer", "results"), DEFAULT_SIZE),
     param("near", "text", "Ort, PLZ oder \"Breite, Länge\" für die Umkreissuche", "City, postcode or \"lat, lon\" for a proximity search", { optional: true }),
     param("radius_km", "number", `Umkreis in km (Standard ${DEFAULT_RADIUS_KM})`, `Radius in km (default ${DEFAULT_RADIUS_KM})`, { optional: true }),
+    param("filters", "text",
+      "Filter, z. B. \"Branche=J62; Bundesland=BY; Größe=klein,mittel; Rechtsform=GmbH; gegründet_nach=2015; aktiv\"",
+      "Filters, e.g. \"industry=J62; state=DE-BY; size=SMALL,MEDIUM; legal_form=GmbH; founded_after=2015; active\"", { optional: true }),
   ],
   returns: h("Kopfzeile und eine Zeile je Treffer: ID, Name, Rechtsform, PLZ, Ort, Branche, Relevanz (und Entfernung)", "Header and one row per hit: id, name, legal form, postcode, city, industry, relevance (and distance)"),
   shape: "list",
   spendsCredits: true,
-  *run(fctx, [query, size, near, radius]) {
+  *run(fctx, [query, size, near, radius, filterText]) {
     const lang = langOf(fctx);
     const r = reader(lang);
     const n = readSize(r, size, DEFAULT_SIZE);
     const nearF = parseNear(single(near), single(radius), r);
+    const ft = r.optText(single(filterText), "filters", 1000);
+    const filters = ft ? buildFilters(parseFilterText(ft), fctx.ctx.client.now()) : undefined;
     const cols = [...COMPANY_COLS, h("Relevanz", "Score"), ...(nearF ? [h("Entfernung km", "Distance km")] : [])];
-    // A place alone is a valid search: an empty text then means "everything near".
-    const q = isBlank(single(query)) && nearF && !Array.isArray(query) ? "" : query;
+    // A place or filters alone are a valid search: an empty text then means "everything near / matching".
+    const q = isBlank(single(query)) && (nearF || filters) && !Array.isArray(query) ? "" : query;
     if (q === "") {
-      const res = yield* search(fctx.ctx, { query: "", size: n, near: nearF });
+      const res = yield* search(fctx.ctx, { query: "", size: n, ...(nearF ? { near: nearF } : {}), ...(filters ? { filters } : {}) });
       return [headers(cols, lang), ...res.companies.map((c) => rowOf(c))];
     }
     return yield* listPerInput(fctx, q, (v, rr) => rr.text(v, "query", 500), (t) => t, function* (text) {
-      const res = yield* search(fctx.ctx, { query: text, size: n, ...(nearF ? { near: nearF } : {}) });
+      const res = yield* search(fctx.ctx, { query: text, size: n, ...(nearF ? { near: nearF } : {}), ...(filters ? { filters } : {}) });
       return res.companies.map((c) => rowOf(c));
     }, headers(cols, lang), h("Suchtext", "Query")[lang]);
 
@@ -128,11 +123,11 @@ function parseQuery(r: Reader, name: unknown, city: unknown, zipReg: unknown): R
 export const RESOLVE: FunctionDef = {
   name: "RESOLVE",
   description: h(
-    "Findet die Firmen-ID zu einem Namen. Ein Bereich wird im Stapel (1 Credit je 10 Namen) abgeglichen, ein einzelner Name kostenlos.",
-    "Finds the company id for a name. A range is matched in batches (1 credit per 10 names), a single name for free.",
+    "Findet die Firmen-ID zu einem Namen, einer USt-IdNr., Website oder Registernummer. Ein Bereich von Namen wird im Stapel (1 Credit je 10 Namen) abgeglichen, ein einzelner Name kostenlos; USt-IdNr., Website und Registernummer immer kostenlos.",
+    "Finds the company id for a name, VAT id, website or register number. A range of names is matched in batches (1 credit per 10 names), a single name for free; VAT ids, websites and register numbers always for free.",
   ),
   params: [
-    param("name", "text", "Firmenname oder Spalte mit Namen", "Company name or a column of names", { range: true }),
+    param("name", "text", "Firmenname, USt-IdNr., Website oder Registernummer (oder eine Spalte davon)", "Company name, VAT id, website or register number (or a column of them)", { range: true }),
     param("city", "text", "Ort (oder Spalte mit Orten) als Hinweis", "City (or a column of cities) as a hint", { optional: true, range: true }),
     param("zip_or_register", "text", "PLZ oder Registernummer wie \"HRB 6684 München\" (oder eine Spalte davon)", "Postcode or register number such as \"HRB 6684 München\" (or a column of them)", { optional: true, range: true }),
   ],
@@ -143,9 +138,12 @@ export const RESOLVE: FunctionDef = {
     const lang = langOf(fctx);
     const r = reader(lang);
     const { values, range } = cellsOf(name);
-    const rows: ({ blank: true } | { error: unknown } | { q: ResolveQuery })[] = values.map((v, i) => {
+    const rows: ({ blank: true } | { error: unknown } | { q: ResolveQuery } | { id: IdentifierQuery })[] = values.map((v, i) => {
       if (range && isBlank(v)) return { blank: true };
       try {
+        // A VAT id, a website or a register number instead of a name: the free lookup answers it.
+        const ident = typeof v === "string" ? identifierIn(v) : null;
+        if (ident) return { id: ident };
         return { q: parseQuery(r, v, hintAt(city, i), hintAt(zipReg, i)) };
       } catch (error) {
         return { error };
@@ -161,10 +159,13 @@ export const RESOLVE: FunctionDef = {
       const one = yield* resolveOne(fctx.ctx, queries[0]);
       answers.fill(one);
     }
-    let k = 0;
+    const idQueries = rows.flatMap((x) => ("id" in x ? [x.id] : []));
+    const looked = idQueries.length ? yield* lookupMany(fctx.ctx, idQueries) : [];
+    let k = 0, l = 0;
     return rows.map((x) => {
       if ("blank" in x) return ["", "", "", ""];
       if ("error" in x) return [errorCell(x.error, lang)];
+      if ("id" in x) return resolvedCells(looked[l++]!, lang);
       return resolvedCells(answers[k++]!, lang);
     });
   },

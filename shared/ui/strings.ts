@@ -70,6 +70,8 @@ export const STRINGS = s({
   role_zip: { de: "PLZ", en: "Postcode" },
   role_register: { de: "Handelsregister", en: "Register" },
   role_id: { de: "Firmen-ID", en: "Company ID" },
+  role_website: { de: "Website / Domain", en: "Website / domain" },
+  role_vatId: { de: "USt-IdNr.", en: "VAT id" },
   enrichMode: { de: "Abgleich", en: "Matching" },
   modeBatch: { de: "Schnell: Sammelabgleich (1 Credit je 10 Firmen)", en: "Fast: batch matching (1 credit per 10 companies)" },
   modeFree: { de: "Kostenlos, aber langsam: einzeln abgleichen", en: "Free but slow: match one by one" },
@@ -147,13 +149,13 @@ export const STRINGS = s({
 
   helpSearchT: { de: "Suche", en: "Search" },
   helpSearch: {
-    de: "Freitextsuche, optional im Umkreis eines Orts. Jede Suche kostet 1 Credit; die Kosten stehen vor dem Start da. Ausgewählte Treffer werden an der Cursorposition als Text eingefügt.",
-    en: "Free-text search, optionally around a place. Each search costs 1 credit, shown before it runs. Chosen results are inserted at the cursor as text.",
+    de: "Freitextsuche, optional im Umkreis eines Orts und mit Filtern (Branche nach WZ 2008 mit Auswahlliste, Bundesland, Größenklasse, Rechtsform, gegründet nach/vor, nur aktive). Jede Suche kostet 1 Credit; die Kosten stehen vor dem Start da. Ausgewählte Treffer werden an der Cursorposition als Text eingefügt. Findet die Suche mehr als eine Seite, fügt „Alle einfügen“ bis zu 10.100 Treffer ein (1 Credit je Seite zu 100, Preis vorab) und lässt auf Wunsch Firmen aus, deren ID schon in einem Blatt steht. Gespeicherte Suchen bleiben im Dokument; ein erneuter Lauf zeigt nur Firmen, die seit dem letzten Lauf gegründet wurden (1 Credit). In Formeln: 5. Argument von COMPANY_SEARCH bzw. COMPANY.SEARCH, z. B. \"Branche=J62; Bundesland=BY; aktiv\".",
+    en: "Free-text search, optionally around a place and with filters (industry by WZ 2008 with a picker, federal state, size class, legal form, founded after/before, active only). Each search costs 1 credit, shown before it runs. Chosen results are inserted at the cursor as text. When a search finds more than one page, \"Insert all\" writes up to 10,100 results (1 credit per page of 100, price shown first) and can leave out companies whose id is already in a sheet. Saved searches stay with the document; a re-run shows only companies founded since the last run (1 credit). In formulas: the 5th argument of COMPANY_SEARCH or COMPANY.SEARCH, e.g. \"industry=J62; state=DE-BY; active\".",
   },
   helpEnrichT: { de: "Anreichern", en: "Enrich" },
   helpEnrich: {
-    de: "Eine Liste von Firmennamen abgleichen und um Felder ergänzen. Die Vorschau zeigt Credits und Dauer. Der Lauf ist fortsetzbar; mehrdeutige Namen werden nie geraten, sondern zur Prüfung angezeigt.",
-    en: "Match a list of company names and add fields. The preview shows credits and time. A run can be resumed; ambiguous names are never guessed but listed for review.",
+    de: "Eine Liste von Firmennamen abgleichen und um Felder ergänzen. Die Vorschau zeigt Credits und Dauer. Der Lauf ist fortsetzbar; mehrdeutige Namen werden nie geraten, sondern zur Prüfung angezeigt. Statt eines Namens genügt eine Website, USt-IdNr. oder Registernummer (z. B. „HRB 6684 München“): diese werden kostenlos nachgeschlagen.",
+    en: "Match a list of company names and add fields. The preview shows credits and time. A run can be resumed; ambiguous names are never guessed but listed for review. Instead of a name, a website, VAT id or register number (e.g. \"HRB 6684 München\") will do: these are looked up for free.",
   },
   helpSimilarT: { de: "Ähnliche Firmen", en: "Find similar" },
   helpSimilar: { de: "Ähnliche Firmen (2 Credits) zu einer oder mehreren IDs, oder Vergleichsunternehmen einer Firma (2 Credits).", en: "Similar companies (2 credits) for one or more ids, or the peers of one company (2 credits)." },

@@ -63,7 +63,7 @@ describe("registry", () => {
 
 /** The signatures as issue 4 writes them (Sheets), plus COMPANY_RISK(ids) from the monitoring README. */
 const ISSUE_4_SIGNATURES = [
-  "COMPANY_SEARCH(query, [size], [near], [radius_km])", "COMPANY_SUGGEST(prefix, [size])", "COMPANY_RESOLVE(name, [city], [zip_or_register])",
+  "COMPANY_SEARCH(query, [size], [near], [radius_km], [filters])", "COMPANY_SUGGEST(prefix, [size])", "COMPANY_RESOLVE(name, [city], [zip_or_register])",
   "COMPANY_PROFILE(id, [fields], [include])", "COMPANY_PEOPLE(id)", "COMPANY_ANNOUNCEMENTS(id, [since])", "COMPANY_FINANCIALS(id, [metric], [year])",
   "COMPANY_CHANGES(id, [since])", "COMPANY_NEARBY(id, [radius_km], [size])", "COMPANY_PEERS(id, [size])", "COMPANY_SIMILAR(ids, [size])",
   "COMPANY_AVAILABILITY(id)", "PERSON_COMPANIES(person_id)", "COMPANY_CREDITS()", "COMPANY_EVENTS(id)", "COMPANY_JOBS(id)", "COMPANY_RISK(ids)",

@@ -12,7 +12,7 @@ import type { PanelDef } from "./registry.ts";
 import { button, creditsText } from "./common.ts";
 import { STRINGS, format } from "../strings.ts";
 
-const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id"];
+const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId"];
 
 interface EnrichState extends PanelState {
   selection?: SelectionView;
