@@ -25,6 +25,7 @@
  * that are new or failed (or out of credits). OUT.lock keeps a second
  * process off the same output.
  */
+import { priceAfterMatching } from "../shared/credits/after-matching.ts";
 import { closeSync, createReadStream, existsSync, fsyncSync, openSync, readSync, realpathSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync, readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { resolve as resolvePath } from "node:path";
@@ -321,6 +322,8 @@ interface Pass {
   queries: ResolveQuery[];
   /** Data rows of the input. */
   inputRows: number;
+  /** Company ids given in rows still to do (their profiles count in the price after matching). */
+  givenIds: Set<string>;
 }
 
 /**
@@ -336,16 +339,19 @@ async function estimatePass(args: EnrichArgs, p: Prepared, earlier: Earlier | nu
     if (r) memo.rememberRow(base, r);
   };
   let inputRows = skip;
+  const givenIds = new Set<string>();
   try {
     for await (const batch of chunks(args.input, p.encoding, earlier, width, skip)) {
       inputRows += batch.length;
-      est.add(chunkTasks(batch, p.mapping, args.rerun, now, remember).tasks, (t) => queries.push(t.query!));
+      const { tasks } = chunkTasks(batch, p.mapping, args.rerun, now, remember);
+      for (const t of tasks) if (t.id) givenIds.add(t.id);
+      est.add(tasks, (t) => queries.push(t.query!));
       collectGarbage();
     }
   } catch (e) {
     throw csvExit(e, args.input, args.lang);
   }
-  return { estimate: est.result(), queries, inputRows };
+  return { estimate: est.result(), queries, inputRows, givenIds };
 }
 
 export function printEstimate(e: EnrichEstimate, lang: Language, line: (s: string) => void) {
@@ -511,7 +517,7 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
   }
 
   // The estimate comes first (on a resume: of what is left), and nothing is spent before the answer.
-  const { estimate: e, queries, inputRows } = await estimatePass(args, p, earlier, checkpoint.rowsDone, Date.now(), memo);
+  const { estimate: e, queries, inputRows, givenIds } = await estimatePass(args, p, earlier, checkpoint.rowsDone, Date.now(), memo);
   printEstimate(e, lang, io.err);
   collectGarbage();
   if (e.credits > 0 && !args.yes) {
@@ -539,6 +545,13 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
     checkpoint.resolved = true;
     saveCheckpoint(files.checkpoint, checkpoint);
     driver.clearJournal();
+    // The names are matched: the profiles' price is now exact (each company once, less what the run holds).
+    if (!checkpoint.outOfCredits) {
+      const matched = [...givenIds];
+      for (const a of memo.keys.values()) if (a.o === "m") matched.push(a.id);
+      const after = priceAfterMatching(matched, args.fields, (id) => memo.companies.has(id));
+      if (after.perCompany > 0) io.err(after.text[lang]);
+    }
   }
   state.phase = "rows";
 
