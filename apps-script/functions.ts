@@ -23,6 +23,7 @@ import { createDriver } from "./driver.ts";
 import { documentFormulaKey, FORMULA_KEY_MISSING } from "./formula-key.ts";
 import { gas } from "./services.ts";
 import { isDate, isoDateOf } from "./dates.ts";
+import { Pacer } from "../shared/api/pacing.ts";
 
 const guard = <T>(f: () => T): T | null => {
   try {
@@ -98,6 +99,8 @@ function answerCells(name: string, args: unknown[]): { cells: SheetsValue[][]; e
         now: () => Date.now(),
         random: Math.random,
         deadline: started + LAST_REQUEST_MS,
+        // One execution per formula evaluation: nothing survives it, so its pacer is new each time.
+        pacer: new Pacer(),
         // Cache and document store are per document already.
         documentId: "",
         onLanguage: (l) => { lang = l; },

@@ -37,6 +37,7 @@ import { claimRun, releaseRun } from "./run-marker.ts";
 import { gas, type Services } from "./services.ts";
 import { uiCall } from "./ui.ts";
 import { mailApp } from "./mail.ts";
+import { Pacer } from "../shared/api/pacing.ts";
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Props = GoogleAppsScript.Properties.Properties;
@@ -80,7 +81,8 @@ export interface DocumentContext {
 }
 
 function deps(budgetMs: number): AppDeps {
-  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "", mailer: mailApp() };
+  // One Apps Script execution: nothing survives it, so its pacer is new each time.
+  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "", mailer: mailApp(), pacer: new Pacer() };
 }
 
 const guard = <T>(f: () => T): T | null => {

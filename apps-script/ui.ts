@@ -14,6 +14,7 @@ import { toCompanyDataError } from "../shared/core/errors.ts";
 import { createDriver, type AppsScriptDriver } from "./driver.ts";
 import { gas } from "./services.ts";
 import { claimRun, releaseRun } from "./run-marker.ts";
+import { Pacer } from "../shared/api/pacing.ts";
 
 /** Sidebar jobs stop themselves well before Apps Script's 6 minutes; the sidebar calls again to continue. */
 export const SIDEBAR_BUDGET_MS = 280_000;
@@ -99,7 +100,8 @@ export function showSidebar(id: SidebarId): void {
 }
 
 function deps(budgetMs: number): AppDeps {
-  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "", mailer: mailApp() };
+  // One Apps Script execution: nothing survives it, so its pacer is new each time.
+  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "", mailer: mailApp(), pacer: new Pacer() };
 }
 
 /**

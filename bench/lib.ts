@@ -10,6 +10,7 @@ import type { HttpRequest } from "../shared/core/http.ts";
 import type { OpContext } from "../shared/operations/context.ts";
 import { ENDPOINTS } from "../shared/api/endpoints.ts";
 import { hash } from "../shared/enrich/job.ts";
+import { Pacer } from "../shared/api/pacing.ts";
 
 export interface Figure {
   /** Benchmark group (issue 8's numbering). */
@@ -52,7 +53,7 @@ export async function loopbackEmulator(faults: { latencyMs: number; jitterMs: nu
 /** An operation context as the CLI builds one (6-hour cache, batches of 100). */
 export function cliContext(baseUrl: string, apiKey: string, extra: Partial<OpContext["client"]> = {}): OpContext {
   return {
-    client: { apiKey, baseUrl, language: "en", now: Date.now, random: Math.random, ...extra },
+    client: { apiKey, baseUrl, language: "en", now: Date.now, random: Math.random, pacer: new Pacer(), ...extra },
     cacheTtlSeconds: 6 * 3600,
     maxBatch: 100,
     scope: hash(baseUrl),

@@ -21,6 +21,7 @@ import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./moni
 import { groupDigits } from "../shared/credits/wording.ts";
 import { quietOnClosedPipe } from "./pipe.ts";
 import { searchCommand, type SearchArgs } from "./search.ts";
+import { Pacer } from "../shared/api/pacing.ts";
 
 interface Parsed {
   positional: string[];
@@ -94,7 +95,8 @@ function context(env: NodeJS.ProcessEnv, lang: Language): OpContext {
   // The key goes in a header of every request: https, or http to this machine only (the emulator).
   const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", BASE_URL_LABEL);
   return {
-    client: { apiKey, baseUrl, language: lang, now: Date.now, random: Math.random },
+    // One context per CLI run: its pacer paces every call of the run.
+    client: { apiKey, baseUrl, language: lang, now: Date.now, random: Math.random, pacer: new Pacer() },
     cacheTtlSeconds: 6 * 3600,
     maxBatch: 100,
     scope: hash(baseUrl),

@@ -7,7 +7,7 @@
 import type { HttpRequest } from "../shared/core/http.ts";
 import { ENDPOINTS, type Endpoint } from "../shared/api/endpoints.ts";
 import { World } from "./world.ts";
-import { Accounts, DEMO_CREDITS, SIGNUP_CREDITS, type Usage } from "./billing.ts";
+import { Accounts, DEMO_CREDITS, SIGNUP_CREDITS } from "./billing.ts";
 import { DEFAULT_RATE_LIMITS, RateLimiter, type BucketConfig, type BucketName, type RateLimits } from "./ratelimit.ts";
 import { Faults, type FaultConfig } from "./faults.ts";
 import { ApiError, errorResponse, invalid, json, type EmulatorResponse } from "./respond.ts";
@@ -19,17 +19,17 @@ import { v1 } from "./routes/v1.ts";
 import { control } from "./routes/control.ts";
 import type { Handler } from "./routes/context.ts";
 import { daysBetween } from "./data/details.ts";
-import type { AppliedEvent, ScheduledKind } from "./clock.ts";
-import type { StatusCode } from "./data/model.ts";
 import { normName } from "./search/normalize.ts";
 import { openapiDocument, docsPage } from "./openapi.ts";
 import { makeId } from "./rng.ts";
+import type { Emulator } from "./emulator.ts";
 
 export type { EmulatorResponse } from "./respond.ts";
 export type { FaultConfig } from "./faults.ts";
 export type { RateLimits, BucketConfig, BucketName } from "./ratelimit.ts";
 export type { Usage } from "./billing.ts";
 export type { AppliedEvent, ScheduledKind } from "./clock.ts";
+export type { CompanyAccess, Emulator } from "./emulator.ts";
 
 export interface EmulatorOptions {
   /** Synthetic companies besides the 29 reference ones (default 20,000). */
@@ -50,50 +50,6 @@ export interface EmulatorOptions {
 export const DEFAULT_COMPANIES = 20_000;
 export const DEFAULT_SEED = 42;
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-export interface CompanyAccess {
-  count: number;
-  /** Every company id, reference companies first. */
-  ids(): string[];
-  /** Ids of companies whose normalised name equals the given one. */
-  findByName(name: string): string[];
-  /** Ids of companies currently in a status (as the clock left them). */
-  withStatus(status: StatusCode): string[];
-  /** Names held by more than one company (resolve answers "ambiguous" for them). */
-  duplicateNames(limit?: number): { name: string; ids: string[] }[];
-  /** What advancing the clock by `days` would bring, without moving it. */
-  upcoming(days: number, kind?: ScheduledKind): AppliedEvent[];
-  /** A person id from a company's management whose network spans several companies. */
-  sharedPersonId(): string | null;
-}
-
-export interface Emulator {
-  handle(req: HttpRequest): EmulatorResponse;
-  readonly demoKey: string;
-  createKey(credits?: number): string;
-  balance(key: string): number;
-  setBalance(key: string, n: number): void;
-  /** Credits charged and successful requests per endpoint id, for one key. */
-  ledger(key: string): Usage;
-  clock: {
-    readonly startDate: string;
-    today(): string;
-    day(): number;
-    advance(days: number): AppliedEvent[];
-    setDate(iso: string): AppliedEvent[];
-    preview(days: number): AppliedEvent[];
-  };
-  faults: { get(): FaultConfig; set(patch: Partial<FaultConfig>): FaultConfig; reset(): FaultConfig };
-  readonly rateLimits: RateLimits;
-  resetRateLimits(key?: string): void;
-  /** Make `kind` happen to a company on clock day `day` (1 = the day after the start) or on `date`; returns the day. */
-  scheduleEvent(id: string, at: { day?: number; date?: string; kind: ScheduledKind }): number;
-  companies: CompanyAccess;
-  /** The OpenAPI 3 document served at /v2/openapi.json. */
-  openapi(): unknown;
-  readonly world: World;
-  readonly accounts: Accounts;
-}
 
 interface Route { ep: Endpoint; re: RegExp; names: string[]; handler: Handler }
 

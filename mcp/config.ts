@@ -13,6 +13,7 @@ import { toLanguage, type Language } from "../shared/i18n/language.ts";
 import { got, rule } from "../shared/i18n/rules.ts";
 import type { ClientConfig } from "../shared/api/client.ts";
 import type { OpContext } from "../shared/operations/context.ts";
+import type { Pacer } from "../shared/api/pacing.ts";
 
 /** Credits a server run may spend when neither --budget nor COMPANY_DATA_BUDGET says otherwise. */
 export const DEFAULT_BUDGET = 100;
@@ -76,7 +77,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
  * charges (the catalogue's price of each successful paid call). Without a
  * key the client answers MISSING_KEY before anything is sent.
  */
-export function callContext(cfg: McpConfig, tally: { credits: number; requests: number }): OpContext {
+export function callContext(cfg: McpConfig, tally: { credits: number; requests: number }, pacer: Pacer): OpContext {
   const client: ClientConfig = {
     apiKey: cfg.apiKey,
     baseUrl: cfg.baseUrl,
@@ -85,6 +86,7 @@ export function callContext(cfg: McpConfig, tally: { credits: number; requests: 
     random: Math.random,
     onSpend: (_id, credits) => { tally.credits += credits; },
     onRequest: () => { tally.requests += 1; },
+    pacer,
   };
   return { client, cacheTtlSeconds: 6 * 3600, maxBatch: 100, scope: serverScope(cfg) };
 }

@@ -29,6 +29,7 @@ import type { Operation } from "../shared/core/effects.ts";
 import { callContext, type McpConfig } from "./config.ts";
 import { budgetText, errorText, refusalDetail, spentText } from "./i18n.ts";
 import { FREE_TOOLS, TOOLS, type Bound, type ToolDef } from "./tools.ts";
+import { Pacer } from "../shared/api/pacing.ts";
 
 export const SERVER_NAME = "company-data";
 export const SERVER_VERSION = "0.1.0";
@@ -39,12 +40,14 @@ export interface McpHost {
   driver: AsyncDriver;
   /** Calls in order, one at a time (see the module comment). */
   queue: Promise<unknown>;
+  /** The rate-limit bucket models every tool call of this process draws from. */
+  pacer: Pacer;
   /** Where problems of the server itself are reported (stderr); never given the key. */
   log: (line: string) => void;
 }
 
 export function createHost(cfg: McpConfig, driver: AsyncDriver, log: (line: string) => void): McpHost {
-  return { cfg, driver, queue: Promise.resolve(), log };
+  return { cfg, driver, queue: Promise.resolve(), log, pacer: new Pacer() };
 }
 
 /** Run one tool call to its MCP result: structured content plus a short text; errors as tool errors. */
@@ -52,7 +55,7 @@ export async function callTool(host: McpHost, tool: ToolDef, args: Record<string
   const { cfg } = host;
   const lang = cfg.lang;
   const tally = { credits: 0, requests: 0 };
-  const ctx = callContext(cfg, tally);
+  const ctx = callContext(cfg, tally, host.pacer);
   let refused: { price: number; bound: Bound } | undefined;
   // A tool names its price with `pay`; it is checked when the next paid request is about to go out.
   let armed: { price: number; bound: Bound } | undefined;

@@ -16,7 +16,8 @@ import { endpoint, profileCost, type Include } from "../shared/api/endpoints.ts"
 import * as S from "../shared/api/schemas.ts";
 import { CompanyDataError, invalid } from "../shared/core/errors.ts";
 import type { Operation } from "../shared/core/effects.ts";
-import { estimate, type Estimate, type PlannedOperation } from "../shared/credits/estimate.ts";
+import { estimate, type PlannedOperation } from "../shared/credits/estimate.ts";
+import type { Estimate } from "../shared/credits/estimate-types.ts";
 import type { Language } from "../shared/i18n/language.ts";
 import { got, rule } from "../shared/i18n/rules.ts";
 import { GROUP_LABEL, SCREENING_NOTE, type RiskFlag, type RiskGroup } from "../shared/monitor/risk.ts";

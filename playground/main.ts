@@ -13,6 +13,7 @@ import { mountGrid } from "./grid.ts";
 import { playgroundDriver } from "./driver.ts";
 import { initialSheets } from "./data.ts";
 import { toCsv, toXlsx } from "./export.ts";
+import { Pacer } from "../shared/api/pacing.ts";
 
 interface Config {
   baseUrl: string;
@@ -61,6 +62,8 @@ async function start() {
   document.getElementById("pg-emulator")!.textContent = config.baseUrl;
 
   mountGrid(gridBox, workbook, { label: "Tabelle / Sheet" });
+  // One pacer for the page: every action's calls draw from the same bucket models.
+  const pacer = new Pacer();
   const host = directHost("playground", driver, () => ({
     host: "playground",
     now: () => Date.now(),
@@ -68,6 +71,7 @@ async function start() {
     // Short steps, so the enrichment's progress bar moves as it would in a sidebar.
     deadline: Date.now() + 1500,
     documentId: "playground",
+    pacer,
   }));
   const mounted = mountApp(side, host, { language: "de" });
   (window as unknown as { __playground: unknown }).__playground = { workbook, ui: mounted.ui, ready: mounted.ready };

@@ -8,7 +8,7 @@ import { SCHEDULABLE, type ScheduledKind } from "../clock.ts";
 import { ApiError, invalid, json, notFound, type EmulatorResponse } from "../respond.ts";
 import { parseBody } from "../validate.ts";
 import { rule } from "../rules.ts";
-import type { Emulator } from "../index.ts";
+import type { Emulator } from "../emulator.ts";
 
 const KeysBody = z.strictObject({ credits: z.optional(z.int().check(z.minimum(0), z.maximum(1e12))) });
 const BalanceBody = z.strictObject({ key: z.string(), credits: z.int().check(z.minimum(0), z.maximum(1e12)) });

@@ -17,6 +17,7 @@ import { createGatherer, type Gatherer } from "./gather.ts";
 import { entityOf, plainCardRow } from "./card.ts";
 import { pageLock, serialiseBudget, type Acquire } from "./budget-lock.ts";
 import type { EndpointId } from "../../shared/api/endpoints.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 /** The two Excel errors whose message Excel shows. */
 export type ExcelErrorKind = "invalidValue" | "notAvailable";
@@ -84,6 +85,8 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
   }
   let language: Language | undefined;
   const lang = () => language ?? host.fallbackLanguage();
+  /** One pacer for the runtime's life: every formula's calls draw from the same bucket models. */
+  const pacer = new Pacer();
 
   const excelError = (e: unknown) => {
     const err = toCompanyDataError(e);
@@ -100,6 +103,7 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
         documentId: await host.documentId(),
         onSpend: host.onSpend,
         onRequest: host.onRequest,
+        pacer,
         onLanguage: (l) => { language = l; },
       }),
     );

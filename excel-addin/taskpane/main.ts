@@ -14,12 +14,13 @@ import { settle } from "../../shared/app/dispatch.ts";
 import { officeDriver, initWorkbookIdentity, displayLanguage } from "../host/office.ts";
 import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
 import { serialiseChecks, startMonitor } from "../monitor.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 Office.onReady(async () => {
   const identity = await initWorkbookIdentity();
   const root = document.getElementById("app");
   if (!root) return;
-  const deps = { host: "excel" as const, now: () => Date.now(), random: Math.random, documentId: identity.id };
+  const deps = { host: "excel" as const, now: () => Date.now(), random: Math.random, documentId: identity.id, pacer: new Pacer() };
   // Each call is one run over the page's driver, its budget and spend-log updates serialised with the functions' (one page lock).
   const direct = hostFromEnvelopes("excel", async (method, input) => {
     const driver = serialiseBudget(officeDriver(), pageLock());

@@ -10,7 +10,7 @@ import { header, type HttpRequest, type HttpResponse } from "../core/http.ts";
 import { http, sleep, type Operation } from "../core/effects.ts";
 import { CompanyDataError, toCompanyDataError } from "../core/errors.ts";
 import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type RetryPolicy } from "../core/retry.ts";
-import { bucketModel, bucketOf, rateLimitsOf, type BucketModel, type RateBucket, type RateLimitOverrides } from "./pacing.ts";
+import { Pacer, bucketOf, rateLimitsOf, type BucketModel, type RateBucket, type RateLimitOverrides } from "./pacing.ts";
 import { acceptLanguage, type Language } from "../i18n/language.ts";
 
 export const PRODUCTION_BASE_URL = "https://api.implisense.com";
@@ -30,6 +30,8 @@ export interface ClientConfig {
   onSpend?: (endpointId: EndpointId, credits: number) => void;
   /** Called for every request actually sent (benchmarks and tests count them). */
   onRequest?: (endpointId: EndpointId) => void;
+  /** The host's models of the rate-limit buckets, shared by every call it makes (see Pacer). */
+  pacer?: Pacer;
 }
 
 export interface CallSpec {
@@ -154,12 +156,14 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
   // Sleeps move this clock even when the host's does not (fake drivers), so waiting always makes progress.
   let clock = cfg.now();
   const now = () => Math.max(cfg.now(), clock);
+  // Without a host's pacer this call paces only itself: a fresh one knows nothing of earlier calls' spending.
+  const pacer = cfg.pacer ?? new Pacer();
   const buckets = new Map<RateBucket, BucketModel>();
   const bucketFor = (i: number): BucketModel | undefined => {
     const b = bucketOf(specs[i].endpoint);
     if (!b) return undefined;
     let m = buckets.get(b);
-    if (!m) buckets.set(b, (m = bucketModel(cfg.now, cfg.baseUrl, cfg.apiKey ?? "", b, limits[b], now())));
+    if (!m) buckets.set(b, (m = pacer.bucket(cfg.baseUrl, cfg.apiKey ?? "", b, limits[b], now())));
     return m;
   };
   const attempts = specs.map(() => 0);

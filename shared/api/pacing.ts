@@ -101,27 +101,29 @@ export class BucketModel {
   }
 }
 
-/**
- * Bucket models live as long as the clock they are measured with: a host's
- * `now` function is shared by every context it builds (spread copies keep the
- * reference), so consecutive calls (enrichment chunks, monitoring groups) see
- * one model, while two test runs with two fake clocks never do. Within a clock
- * they are per base URL and key, like the server's (the key only as a hash,
- * in memory).
- */
-const MODELS = new WeakMap<object, Map<string, BucketModel>>();
-
 const hash = (s: string) => fnv1a32(s).toString(36);
 
-export function bucketModel(clock: object, baseUrl: string, apiKey: string, bucket: RateBucket, limit: RateLimit, t: number): BucketModel {
-  let models = MODELS.get(clock);
-  if (!models) MODELS.set(clock, (models = new Map()));
-  const id = `${baseUrl.replace(/\/+$/, "")}\u0000${hash(apiKey)}\u0000${bucket}`;
-  let m = models.get(id);
-  if (!m) models.set(id, (m = new BucketModel(limit, t)));
-  else if (m.limit.burst !== limit.burst || m.limit.perSecond !== limit.perSecond) {
-    m.level(t);
-    m.limit = limit;
+/**
+ * The client's models of the server's buckets, held for as long as the host
+ * keeps this object: a host creates one where it builds its context (a task
+ * pane, a CLI run, an MCP server, one Apps Script execution) and passes it as
+ * ClientConfig.pacer, so consecutive calls (enrichment chunks, monitoring
+ * groups) draw from one model while two hosts or two test runs never share
+ * one. Within a pacer the models are per base URL and key, like the server's
+ * (the key only as a hash, in memory).
+ */
+export class Pacer {
+  private readonly models = new Map<string, BucketModel>();
+
+  /** The model of one bucket, created full at t; a changed limit applies from t on. */
+  bucket(baseUrl: string, apiKey: string, bucket: RateBucket, limit: RateLimit, t: number): BucketModel {
+    const id = `${baseUrl.replace(/\/+$/, "")}\u0000${hash(apiKey)}\u0000${bucket}`;
+    let m = this.models.get(id);
+    if (!m) this.models.set(id, (m = new BucketModel(limit, t)));
+    else if (m.limit.burst !== limit.burst || m.limit.perSecond !== limit.perSecond) {
+      m.level(t);
+      m.limit = limit;
+    }
+    return m;
   }
-  return m;
 }

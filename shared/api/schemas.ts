@@ -14,8 +14,10 @@
  */
 import * as z from "zod/mini";
 
-/** Company ids: DE + 10 upper-case letters or digits (a third-party validator uses this form). */
-export const COMPANY_ID_PATTERN = /^DE[A-Z0-9]{10}$/;
+// Company ids: the one pattern set lives in a module without zod, so the UI bundle can use it too.
+export { COMPANY_ID_AT_START, COMPANY_ID_IN_TEXT, COMPANY_ID_PATTERN, companyIdsIn } from "./company-id.ts";
+import { COMPANY_ID_PATTERN } from "./company-id.ts";
+
 /** Person ids (decision): P + 10 upper-case letters or digits. */
 export const PERSON_ID_PATTERN = /^P[A-Z0-9]{10}$/;
 /** Largest `size` any list endpoint accepts (decision). */

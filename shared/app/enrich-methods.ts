@@ -6,7 +6,7 @@
  */
 import { sheet, storeGet, storePut, type Operation } from "../core/effects.ts";
 import { CompanyDataError, invalid } from "../core/errors.ts";
-import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
+import { COMPANY_ID_PATTERN, companyIdsIn } from "../api/schemas.ts";
 import type { Cell, SelectionInfo } from "../sheet/protocol.ts";
 import { estimate, type PlannedOperation } from "../credits/estimate.ts";
 import { normaliseKey } from "../batch/normalise.ts";
@@ -27,7 +27,6 @@ import type {
 } from "./protocol.ts";
 
 const ROLES: readonly ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId"];
-const ID_ANYWHERE = /\bDE[A-Z0-9]{10}\b/g;
 /** Rows per chunk: each chunk is written to the sheet before the next, so progress shows and a stop loses little. */
 export const UI_CHUNK_SIZE = 20;
 /**
@@ -44,7 +43,7 @@ export function* readSelectionMethod(_deps: AppDeps, _input: unknown): Operation
   const sel = yield* sheet<SelectionInfo>({ op: "selection" });
   const values = sel.values ?? [];
   const ids = new Set<string>();
-  for (const row of values) for (const v of row) for (const m of String(v ?? "").toUpperCase().match(ID_ANYWHERE) ?? []) if (ids.size < 20) ids.add(m);
+  for (const row of values) for (const v of row) for (const m of companyIdsIn(String(v ?? "").toUpperCase())) if (ids.size < 20) ids.add(m);
   // The add-on's own output of an earlier run is not input: the table is what stands left of it.
   const found = findOutputBlock(values[0] ?? []);
   const width = values.reduce((w, r) => Math.max(w, r.length), 0);

@@ -99,10 +99,40 @@ export interface SearchInput {
 }
 export type { FilterInput as SearchFilterInput } from "../operations/search-filters.ts";
 import type { FilterInput as SearchFilterInput } from "../operations/search-filters.ts";
-import type { InsertAllOutput, SearchAllPriceView } from "./search-methods.ts";
-export type { InsertAllOutput, SearchAllPriceView };
-import type { SavedRunOutput, SavedSearch } from "./saved-searches.ts";
-export type { SavedRunOutput, SavedSearch };
+export interface SearchAllPriceView extends CostView {
+  /** Companies the insert will write (before leaving out ones already in the sheet). */
+  results: number;
+  pages: number;
+}
+
+export interface InsertAllOutput {
+  sheet: string;
+  row: number;
+  col: number;
+  /** Rows written, header included. */
+  rows: number;
+  cols: number;
+  total: number;
+  companies: number;
+  excluded: number;
+  credits: number;
+  complete: boolean;
+}
+
+export interface SavedSearch {
+  name: string;
+  /** The search as the panel sent it (filters as typed). */
+  input: SearchInput;
+  /** yyyy-mm-dd of the last run; null before the first. */
+  lastRun: string | null;
+}
+
+export interface SavedRunOutput extends SearchOutput {
+  name: string;
+  /** The run looked for companies founded after this day; null on a first run (everything). */
+  since: string | null;
+}
+
 /** "Insert all N": the search, the total its first page told, and (for the insert) the credits the user confirmed. */
 export interface SearchAllInput extends SearchInput {
   total: number;

@@ -20,23 +20,9 @@ import { withSession } from "./session.ts";
 import { optNum, record, text } from "./input.ts";
 import { companyRow } from "./rows.ts";
 import { readCriteria } from "./search-methods.ts";
-import type { AppDeps, SearchInput, SearchOutput } from "./protocol.ts";
+import type { AppDeps, SavedRunOutput, SavedSearch, SearchInput } from "./protocol.ts";
 
 export const MAX_SAVED = 20;
-
-export interface SavedSearch {
-  name: string;
-  /** The search as the panel sent it (filters as typed). */
-  input: SearchInput;
-  /** yyyy-mm-dd of the last run; null before the first. */
-  lastRun: string | null;
-}
-
-export interface SavedRunOutput extends SearchOutput {
-  name: string;
-  /** The run looked for companies founded after this day; null on a first run (everything). */
-  since: string | null;
-}
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

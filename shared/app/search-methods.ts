@@ -17,7 +17,7 @@ import { loadSettings } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { num, optNum, optText, record, text } from "./input.ts";
 import { companyRow, defaultColumns, rowsBlock } from "./rows.ts";
-import type { AppDeps, CostView } from "./protocol.ts";
+import type { AppDeps, InsertAllOutput, SearchAllPriceView } from "./protocol.ts";
 
 /** The filter fields the panel sends, all text (the filters module checks them). */
 const FILTER_FIELDS = ["industry", "state", "sizeClass", "legalForm", "foundedAfter", "foundedBefore"] as const;
@@ -54,12 +54,6 @@ export function readCriteria(o: Record<string, unknown>, now: () => number): Sea
   };
 }
 
-export interface SearchAllPriceView extends CostView {
-  /** Companies the insert will write (before leaving out ones already in the sheet). */
-  results: number;
-  pages: number;
-}
-
 /** The price of "insert all N": pages of 100 not in the cache, 1 credit each. Sends nothing. */
 export function* searchAllPriceMethod(deps: AppDeps, input: unknown): Operation<SearchAllPriceView> {
   const o = record(input);
@@ -69,20 +63,6 @@ export function* searchAllPriceMethod(deps: AppDeps, input: unknown): Operation<
     const plan = yield* searchPlan(s.ctx, criteria, total, MAX_SEARCH_RESULTS);
     return { ...estimate({ kind: "search", count: plan.toPay }), results: plan.results, pages: plan.pages };
   });
-}
-
-export interface InsertAllOutput {
-  sheet: string;
-  row: number;
-  col: number;
-  /** Rows written, header included. */
-  rows: number;
-  cols: number;
-  total: number;
-  companies: number;
-  excluded: number;
-  credits: number;
-  complete: boolean;
 }
 
 /** Company ids anywhere in a sheet: the companies a standing list already has. */

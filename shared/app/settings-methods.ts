@@ -46,6 +46,7 @@ export function* testConnectionMethod(deps: AppDeps, input: unknown): Operation<
     // One quick answer is what a connection test wants, not five patient retries.
     retry: { maxAttempts: 2 },
     onRequest: deps.onRequest,
+    pacer: deps.pacer,
   };
   const account = yield* call<AccountResponse>(cfg, { endpoint: "account" });
   return { credits: account.credits, plan: account.plan ?? null, baseUrl };

@@ -7,6 +7,7 @@
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
 import { PRODUCTION_BASE_URL, type ClientConfig } from "../api/client.ts";
+import type { Pacer } from "../api/pacing.ts";
 import { MAX_BATCH } from "../api/schemas.ts";
 import type { OpContext } from "../operations/context.ts";
 import { toLanguage, type Bilingual, type Language } from "../i18n/language.ts";
@@ -171,6 +172,8 @@ export interface ContextInputs {
   documentId?: string;
   onSpend?: ClientConfig["onSpend"];
   onRequest?: ClientConfig["onRequest"];
+  /** The host's one pacer (shared/api/pacing.ts), created where it builds these inputs. */
+  pacer: Pacer;
 }
 
 export function contextFromSettings(s: Settings, inputs: ContextInputs): OpContext {
@@ -184,6 +187,7 @@ export function contextFromSettings(s: Settings, inputs: ContextInputs): OpConte
       deadline: inputs.deadline,
       onSpend: inputs.onSpend,
       onRequest: inputs.onRequest,
+      pacer: inputs.pacer,
     },
     cacheTtlSeconds: Math.round(s.cacheHours * 3600),
     maxBatch: MAX_BATCH,

@@ -4,7 +4,7 @@
  * the operations in shared/operations given the same inputs (distinct rows,
  * cache hits), which the integration test checks against the emulator.
  */
-import { endpoint, type CostInput, type EndpointId, type Include } from "../api/endpoints.ts";
+import { endpoint, type CostInput, type EndpointId } from "../api/endpoints.ts";
 import type { Bilingual } from "../i18n/language.ts";
 import { invalid } from "../core/errors.ts";
 import { got, rule } from "../i18n/rules.ts";
@@ -15,48 +15,11 @@ import type { Cell } from "../sheet/protocol.ts";
 import { estimateEnrichment, type EnrichPlan } from "../enrich/estimate.ts";
 import { portfolioParts, type PortfolioPlanned } from "../monitor/estimate.ts";
 import { NOUNS, counted, includeList } from "./wording.ts";
-
-export interface EstimateLine {
-  label: Bilingual;
-  credits: number;
-  requests: number;
-}
-
-export interface Estimate {
-  credits: number;
-  requests: number;
-  /** Requests to credit-billed endpoints. */
-  paidRequests: number;
-  /** Requests to zero-credit, rate-limited endpoints. */
-  freeRequests: number;
-  breakdown: EstimateLine[];
-}
-
-/** One catalogue call, `count` times (default 1). */
-export interface CallPlan { kind: "call"; endpoint: EndpointId; cost?: CostInput; count?: number }
+import type { AllOf, CallOperation, Estimate, EstimateLine } from "./estimate-types.ts";
 
 export type PlannedOperation =
-  | { kind: "search"; count?: number }
-  | { kind: "suggest"; count?: number }
-  /**
-   * Resolve `rows` input rows. `distinct` = rows left after normalised
-   * de-duplication (default: rows); `cached` = distinct queries already in
-   * the cache (default 0). Batch mode sends calls of at most maxBatch.
-   */
-  | { kind: "resolve"; rows: number; distinct?: number; cached?: number; mode: "batch" | "free"; maxBatch?: number }
-  /** `count` profiles, each with the same includes. */
-  | { kind: "profile"; count: number; include?: Include[] }
-  | { kind: "availability"; count: number }
-  | CallPlan
-  /** A generic list of calls. */
-  | { kind: "calls"; calls: { endpoint: EndpointId; cost?: CostInput }[] }
-  /**
-   * Several operations run together (a composite). This is the extension
-   * point for composite estimators: shared/enrich/estimate.ts (kind "enrich")
-   * and the portfolio check (kind "portfolio") translate their plans into
-   * this form, and add their `case` to `estimate()` below calling it.
-   */
-  | { kind: "all"; label?: Bilingual; parts: PlannedOperation[] }
+  | CallOperation
+  | AllOf<PlannedOperation>
   /** Enrich data rows (no header) with the chosen fields: shared/enrich/estimate.ts. */
   | ({ kind: "enrich"; rows: Cell[][]; chunkSize?: number } & EnrichPlan)
   /** A portfolio check's plan (RunSummary.plan): shared/monitor/estimate.ts. */

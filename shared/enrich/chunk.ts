@@ -20,6 +20,7 @@ import { RunMemo, type KeyAnswer, type Needs } from "./memo.ts";
 import type { Language } from "../i18n/language.ts";
 import { normaliseKey } from "../batch/normalise.ts";
 import { identifierQuery, type IdentifierQuery } from "../operations/identifiers.ts";
+import type { RowTask } from "./task.ts";
 
 /** Shape of CORE-OPS' ResolvedRow (shared/operations/resolve.ts), repeated structurally. */
 export interface ResolvedRowLike {
@@ -38,21 +39,6 @@ export interface EnrichDeps {
   lookupMany?(ctx: OpContext, rows: IdentifierQuery[]): Operation<ResolvedRowLike[]>;
   getProfiles(ctx: OpContext, ids: string[], include?: Include[]): Operation<Map<string, Company | CompanyDataError>>;
   getAvailability(ctx: OpContext, ids: string[]): Operation<Map<string, Availability | CompanyDataError>>;
-}
-
-/** What to do for one row. */
-export interface RowTask {
-  index: number;
-  /** Resolve this (rows without an id). */
-  query: ResolveQuery | null;
-  /** A known id: from the input's id column, a review pick, or an earlier resolve. */
-  id: string | null;
-  /** Confidence carried over for ids that came from an earlier resolve or a pick. */
-  confidence: number | null;
-  /** Look this up for free by identifier (rows without an id whose website or VAT id, or register number alone, says who they are). */
-  lookup?: IdentifierQuery | null;
-  /** The row's identifier is malformed: its answer is this error, nothing is sent. */
-  invalid?: CompanyDataError;
 }
 
 const text = (e: CompanyDataError) => ({ code: e.code, text: { de: e.text("de"), en: e.text("en") } });

@@ -10,7 +10,7 @@
  * paid for, and names that turn out to be the same company are bought once.
  * It keeps only the sets of keys seen, so it streams.
  */
-import type { Estimate, EstimateLine } from "../credits/estimate.ts";
+import type { Estimate, EstimateLine } from "../credits/estimate-types.ts";
 import { chunkSizes, batchCredits } from "../batch/plan.ts";
 import { profileCost } from "../api/endpoints.ts";
 import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
@@ -23,7 +23,8 @@ export const NOT_A_TABLE = { de: "keine Tabelle (erwartet eine Liste von Zeilen)
 import type { Cell } from "../sheet/protocol.ts";
 import { fieldNeeds, selectFields } from "./fields.ts";
 import { validateMapping, type ColumnMapping } from "./columns.ts";
-import { chunkEnd, isEmptyTask, taskFromRow, type RowTask } from "./chunk.ts";
+import { chunkEnd, isEmptyTask, taskFromRow } from "./chunk.ts";
+import type { RowTask } from "./task.ts";
 import { RunMemo } from "./memo.ts";
 import { normaliseKey } from "../batch/normalise.ts";
 

@@ -10,7 +10,7 @@ import type { Doubt } from "../operations/contradiction.ts";
 import { normaliseKey } from "../batch/normalise.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import type { FieldNeeds } from "./fields.ts";
-import type { RowTask } from "./chunk.ts";
+import type { RowTask } from "./task.ts";
 import type { Candidate, RowResult } from "./rows.ts";
 
 /** A resolve answer: matched (with the row values when no profile is needed), not found, or review. */

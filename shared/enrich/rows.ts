@@ -5,7 +5,7 @@
  */
 import { doubtText, type Doubt } from "../operations/contradiction.ts";
 import type { CompanySummary } from "../api/schemas.ts";
-import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
+import { COMPANY_ID_AT_START, COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
 import type { Cell } from "../sheet/protocol.ts";
@@ -166,10 +166,8 @@ export interface PreviousRow {
   asOf: string | null;
 }
 
-const ID_AT_START = /^\s*(DE[A-Z0-9]{10})\b/;
-
 export function idFromCell(v: Cell): string | null {
-  const m = ID_AT_START.exec(String(v ?? "").toUpperCase());
+  const m = COMPANY_ID_AT_START.exec(String(v ?? "").toUpperCase());
   return m && COMPANY_ID_PATTERN.test(m[1]) ? m[1] : null;
 }
 

@@ -7,11 +7,12 @@
  * plus a ceiling per run (every company changed), per day and per month,
  * capped by the per-run budget.
  *
- * No runtime import of shared/credits/estimate.ts: that module's `estimate()`
- * calls `portfolioParts` for kind "portfolio", and a cycle is not worth it.
+ * Builds on the estimator's leaf types (shared/credits/estimate-types.ts) only:
+ * shared/credits/estimate.ts's `estimate()` calls `portfolioParts` for kind
+ * "portfolio", so importing it back would be a cycle.
  */
 import { endpoint, profileCost, INCLUDE_COST } from "../api/endpoints.ts";
-import type { PlannedOperation } from "../credits/estimate.ts";
+import type { AllOf, CallOperation } from "../credits/estimate-types.ts";
 import type { Bilingual } from "../i18n/language.ts";
 import { runsPerDay, type ScheduleSettings } from "./schedule.ts";
 
@@ -34,7 +35,7 @@ export interface PortfolioPlanned {
 }
 
 /** The plan in the core estimator's composite form. */
-export function portfolioParts(op: PortfolioPlanned): PlannedOperation {
+export function portfolioParts(op: PortfolioPlanned): AllOf<CallOperation> {
   return {
     kind: "all",
     label: { de: "Portfolio-Prüfung", en: "Portfolio check" },

@@ -6,7 +6,7 @@
  * header carries the screening note, so the sheet says it once.
  */
 import type { ResolveQuery } from "../api/schemas.ts";
-import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
+import { COMPANY_ID_IN_TEXT, COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import { invalid } from "../core/errors.ts";
 import { detectColumns, normaliseHeader, type ColumnMapping } from "../enrich/columns.ts";
 import type { Language } from "../i18n/language.ts";
@@ -105,14 +105,12 @@ export function layoutOf(header: readonly Cell[], lang: Language): Layout {
   return { input, out, idCol, newHeaders, width };
 }
 
-const ID_IN_TEXT = /\bDE[A-Z0-9]{10}\b/;
-
 /** The id in an ID cell: a bare id, or one picked from a candidate dropdown ("Name, City (DE…)"). */
 export function idFromCell(v: Cell): { id: string; bare: boolean } | null {
   if (typeof v !== "string") return null;
   const t = v.trim().toUpperCase();
   if (COMPANY_ID_PATTERN.test(t)) return { id: t, bare: v.trim() === t };
-  const m = ID_IN_TEXT.exec(v.trim());
+  const m = COMPANY_ID_IN_TEXT.exec(v.trim());
   return m ? { id: m[0], bare: false } : null;
 }
 

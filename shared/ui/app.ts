@@ -5,45 +5,12 @@
  * without losing what the user typed.
  */
 import type { Bilingual, Language } from "../i18n/language.ts";
-import type { AccountView, AppError, AppInput, AppMethodName, AppOutput } from "../app/protocol.ts";
+import type { AccountView, AppError } from "../app/protocol.ts";
 import { h, replace } from "./dom.ts";
 import { UiCallError, type UiHost } from "./host.ts";
-import { STRINGS, format, type StringKey } from "./strings.ts";
-import { PANELS, type PanelDef, type PanelId } from "./panels/registry.ts";
-
-export interface Message {
-  kind: "info" | "error" | "success";
-  text: Bilingual;
-}
-
-export interface Ui {
-  readonly host: UiHost;
-  readonly lang: Language;
-  t(key: StringKey, vars?: Record<string, string | number>): string;
-  pick(text: Bilingual): string;
-  call<M extends AppMethodName>(method: M, input: AppInput<M>): Promise<AppOutput<M>>;
-  call(method: string, input: unknown): Promise<unknown>;
-  setLanguage(lang: Language): Promise<void>;
-  /** Ask for the balance again (after anything that spent credits). */
-  refreshAccount(): Promise<AccountView | null>;
-  /** The last account answer, for the header and the settings panel. */
-  readonly account: AccountView | null;
-  /** Switch to a panel, optionally handing it data (e.g. selected ids). */
-  show(panel: PanelId, handoff?: unknown): void;
-  /** Re-render the active panel from its state. */
-  rerender(): void;
-  /** Bilingual message for a failure of any kind. */
-  errorMessage(e: unknown): Message;
-  /** Run an action with a busy button and a status message for failures. */
-  run(state: PanelState, button: HTMLButtonElement | null, action: () => Promise<void>): Promise<void>;
-}
-
-export interface PanelState {
-  message?: Message;
-  busy?: boolean;
-  handoff?: unknown;
-  [k: string]: unknown;
-}
+import { STRINGS, format } from "./strings.ts";
+import { PANELS } from "./panels/registry.ts";
+import { formatNumber, type PanelDef, type PanelId, type PanelState, type Ui } from "./panel.ts";
 
 export interface MountOptions {
   /** Panels to show, in order; default: all registered. One panel = no tab list (a Sheets sidebar). */
@@ -240,8 +207,4 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
 
 export function messageOf(error: AppError): Bilingual {
   return error.message ?? ERROR_FALLBACK;
-}
-
-export function formatNumber(n: number, lang: Language): string {
-  return n.toLocaleString(lang === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: 2 });
 }

@@ -6,6 +6,7 @@ import { settle } from "../../shared/app/dispatch.ts";
 import type { AppDeps, AppResult } from "../../shared/app/protocol.ts";
 import { Workbook } from "../../playground/workbook.ts";
 import type { Cell } from "../../shared/sheet/protocol.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 let shared: Emulator | undefined;
 /** One emulator per test file: building the world is the slow part. */
@@ -40,7 +41,8 @@ export function harness(sheets: { name: string; cells: Cell[][] }[] = [{ name: "
     ...asyncStores(stores),
     sheet: async (req) => workbook.handle(req),
   };
-  const deps = (): AppDeps => ({ host: opts.host ?? "test", now, random: () => 0.5, deadline: opts.deadlineMs !== undefined ? clock + opts.deadlineMs : undefined, documentId: "doc1" });
+  const pacer = new Pacer();
+  const deps = (): AppDeps => ({ host: opts.host ?? "test", now, random: () => 0.5, deadline: opts.deadlineMs !== undefined ? clock + opts.deadlineMs : undefined, documentId: "doc1", pacer });
   async function raw(method: string, input: unknown): Promise<AppResult> {
     return runAsync(settle(deps(), method, input), driver);
   }

@@ -4,6 +4,7 @@ import { dispatch, uiCall } from "../../shared/app/dispatch.ts";
 import type { AppDeps } from "../../shared/app/protocol.ts";
 import { PRODUCTION_BASE_URL } from "../../shared/api/client.ts";
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 function driver(http: (r: HttpRequest) => HttpResponse = () => ({ status: 500, headers: {}, body: "" })) {
   const stores = memoryStores();
@@ -15,7 +16,7 @@ function driver(http: (r: HttpRequest) => HttpResponse = () => ({ status: 500, h
   };
   return { d, stores, sent };
 }
-const deps: AppDeps = { host: "test", now: () => 1_700_000_000_000, random: () => 0.5 };
+const deps: AppDeps = { host: "test", now: () => 1_700_000_000_000, random: () => 0.5, pacer: new Pacer() };
 
 describe("settings methods", () => {
   it("defaults to production, German, no key", async () => {

@@ -15,6 +15,7 @@ import { uiCall } from "../../shared/app/dispatch.ts";
 import { Workbook } from "../../playground/workbook.ts";
 import { HOSTILE_NAME } from "../../playground/data.ts";
 import { controlsIn, skipWithoutChromium, launch, screenshot, serveDir, tabOrder, watchErrors, type Launched } from "./browser.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 /** Built into a temporary directory, so a test run never rewrites the real dist/apps-script. */
 let TMP = "";
@@ -61,12 +62,13 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
     sheet: async (req) => workbook.handle(req),
   };
 
+  const pacer = new Pacer();
   async function open(panel: string): Promise<{ page: Page; errors: string[] }> {
     const page = await chrome.browser.newPage({ viewport: { width: 320, height: 800 } });
     const errors = watchErrors(page);
     await page.exposeFunction("__uiCall", async (method: string, json: string) => {
       calls.push(method);
-      return runAsync(uiCall({ host: "sheets", now: Date.now, random: Math.random, deadline: Date.now() + 20_000 }, method, json), driver);
+      return runAsync(uiCall({ host: "sheets", now: Date.now, random: Math.random, deadline: Date.now() + 20_000, pacer }, method, json), driver);
     });
     // The shape of google.script.run: chained handlers, then the server function by name; answers are async.
     await page.addInitScript(() => {
@@ -176,7 +178,7 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
     let fake = Date.now();
     const slow: AsyncDriver = { ...driver, http: async (reqs) => ((fake += 2000), driver.http(reqs)) };
     const server = (method: string, input: unknown, deadline?: number) =>
-      runAsync(uiCall({ host: "sheets", now: () => fake, random: Math.random, deadline }, method, JSON.stringify(input)), slow).then((j) => JSON.parse(j).value);
+      runAsync(uiCall({ host: "sheets", now: () => fake, random: Math.random, deadline, pacer: new Pacer() }, method, JSON.stringify(input)), slow).then((j) => JSON.parse(j).value);
     const config = { sheet: "Lang", headerRow: 1, col: 1, rows: names.length, cols: 1, mapping: { name: 0, city: null, zip: null, register: null, id: null }, fields: ["id", "name"], mode: "batch", rerun: { kind: "all" } };
     const started = await server("enrichStart", config);
     const step = await server("enrichStep", { jobId: started.jobId }, fake + 1500);

@@ -8,6 +8,7 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { FUNCTIONS, invoke, isCellError, type CellOut, type FunctionContext } from "../../shared/functions/index.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 const emulator = createEmulator({ companies: 2000, startDate: "2026-01-15" });
 const SAP = "DEJK7QV0PK24";
@@ -17,7 +18,7 @@ function setup() {
   const key = emulator.createKey(10_000);
   const d = emulatorDrivers(emulator);
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: "de", now: () => Date.now(), random: () => 0.5 },
+    client: { apiKey: key, baseUrl: "http://emulator.test", language: "de", now: () => Date.now(), random: () => 0.5, pacer: new Pacer() },
     cacheTtlSeconds: 3600, maxBatch: 100, scope: "fn",
   };
   const fctx: FunctionContext = { ctx, dailyBudget: null };

@@ -6,6 +6,7 @@ import { asyncStores, memoryStores, type AsyncDriver, type SyncDriver } from "..
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import type { ClientConfig } from "../../shared/api/client.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 export type Handler = (req: HttpRequest, url: URL, body: unknown) => HttpResponse;
 
@@ -58,6 +59,8 @@ export function testContext(now: () => number, over: Partial<OpContext> = {}, cl
       now,
       random: () => 0.5,
       onSpend: (endpoint, credits) => spent.push({ endpoint, credits }),
+      // As a host does: one pacer for everything this context (and its spread copies) sends.
+      pacer: new Pacer(),
       ...client,
     },
     cacheTtlSeconds: 3600,

@@ -18,6 +18,7 @@ import { CompanyDataError } from "../../shared/core/errors.ts";
 import type { ResolveQuery } from "../../shared/api/schemas.ts";
 import reference from "../../emulator/data/reference/companies.json" with { type: "json" };
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 let emu: Emulator;
 let clock = Date.UTC(2025, 5, 1, 9);
@@ -32,7 +33,7 @@ function harness(mode: Mode, over: Partial<OpContext> = {}) {
   const d = emulatorDrivers(emu, { now: () => clock, onSleep: (ms) => { clock += ms; } });
   const spent: number[] = [];
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: "de", now: () => clock, random: () => 0.5, onSpend: (_e, c) => spent.push(c) },
+    client: { apiKey: key, baseUrl: "http://emulator.test", language: "de", now: () => clock, random: () => 0.5, onSpend: (_e, c) => spent.push(c), pacer: new Pacer() },
     cacheTtlSeconds: 3600,
     maxBatch: 50,
     scope: `it-${mode}`,
@@ -191,7 +192,7 @@ describe("under faults (500/503, dropped connections, a 429 burst), retries keep
     const d = emulatorDrivers(faulty, { now: () => t, onSleep: (ms) => { t += ms; } });
     let reported = 0;
     const ctx: OpContext = {
-      client: { apiKey: key, baseUrl: "http://emulator.test", language: "en", now: () => t, random: () => 0.5, onSpend: (_e, c) => { reported += c; } },
+      client: { apiKey: key, baseUrl: "http://emulator.test", language: "en", now: () => t, random: () => 0.5, onSpend: (_e, c) => { reported += c; }, pacer: new Pacer() },
       cacheTtlSeconds: 3600, maxBatch: 20, scope: "faults",
     };
     const rows = refs.map((c) => ({ name: c.name }));

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { createEmulator } from "../../emulator/index.ts";
 import { DEFAULT_RATE_LIMITS as EMULATOR_LIMITS } from "../../emulator/ratelimit.ts";
-import { DEFAULT_RATE_LIMITS } from "../../shared/api/pacing.ts";
+import { DEFAULT_RATE_LIMITS, Pacer } from "../../shared/api/pacing.ts";
 import { runSync } from "../../shared/core/drivers.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
@@ -25,7 +25,7 @@ function setup(companies = 3_000) {
   const key = emu.createKey(100_000);
   const d = emulatorDrivers(emu, { now: () => clock, onSleep: (ms) => { clock += ms; } });
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: "en", now: () => clock, random: () => 0.5 },
+    client: { apiKey: key, baseUrl: "http://emulator.test", language: "en", now: () => clock, random: () => 0.5, pacer: new Pacer() },
     cacheTtlSeconds: 0,
     maxBatch: 100,
     scope: "pacing",

@@ -9,6 +9,7 @@ import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
 import type { Cell, SheetRequest } from "../../shared/sheet/protocol.ts";
 import type { Language } from "../../shared/i18n/language.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 /** A spreadsheet in memory: values, colours, dropdowns per sheet. */
 export class MemorySheets {
@@ -150,6 +151,7 @@ export function harness(opts: { companies?: number; credits?: number; language?:
       language: opts.language ?? "en",
       now: clockNow,
       random: () => 0.5,
+      pacer: new Pacer(),
     },
     cacheTtlSeconds: 3600,
     maxBatch: 100,

@@ -5,6 +5,7 @@ import { isCheckDue, startMonitor } from "../../excel-addin/monitor.ts";
 import { dispatch } from "../../shared/app/dispatch.ts";
 import type { AppDeps } from "../../shared/app/protocol.ts";
 import { harness } from "./harness.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 describe("schedule", () => {
   const t0 = Date.parse("2026-03-02T12:00:00Z");
@@ -34,7 +35,8 @@ describe("Excel: refresh on open when the last check is older than the interval,
     const h = harness();
     h.sheets.set("Portfolio", [["ID"], ["DELTU2WDWS05"], ["DEFZ4MICZY78"]]);
     // The app service over the harness: settings (key, base URL) are stored first.
-    const deps = (): AppDeps => ({ host: "excel", now: h.now, random: () => 0.5, documentId: "wb" });
+    const pacer = new Pacer();
+    const deps = (): AppDeps => ({ host: "excel", now: h.now, random: () => 0.5, documentId: "wb", pacer });
     const call = async (method: string, input: unknown) => runSync(dispatch(deps(), method, input), h.driver);
     h.driver.http = ((orig) => (reqs) => orig(reqs.map((r) => ({ ...r, url: r.url.replace(/^https?:\/\/[^/]+/, "http://emulator.test") }))))(h.driver.http);
     await call("saveSettings", { apiKey: h.key, baseUrl: "https://emulator.test", language: "en" });

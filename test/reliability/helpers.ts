@@ -10,6 +10,7 @@ import type { Emulator } from "../../emulator/index.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
 import { hash } from "../../shared/enrich/job.ts";
 import { rng } from "../../bench/data.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 export const BASE_URL = "http://emulator.test";
 
@@ -70,7 +71,7 @@ export function virtualNet(emu: Emulator, clock: VirtualClock, opts: NetOptions 
 
 export function testContext(key: string, clock: VirtualClock, extra: Partial<OpContext["client"]> = {}): OpContext {
   return {
-    client: { apiKey: key, baseUrl: BASE_URL, language: "en", now: clock.now, random: rng(5), ...extra },
+    client: { apiKey: key, baseUrl: BASE_URL, language: "en", now: clock.now, random: rng(5), pacer: new Pacer(), ...extra },
     cacheTtlSeconds: 6 * 3600,
     maxBatch: 100,
     scope: hash(BASE_URL),

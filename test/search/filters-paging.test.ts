@@ -14,6 +14,7 @@ import { buildFilters, parseFilterText, wzCode } from "../../shared/operations/s
 import { searchFirstPage, searchPages, searchPlan, MAX_SEARCH_RESULTS, type PagedSearch } from "../../shared/operations/search-pages.ts";
 import type { SearchResponse } from "../../shared/operations/company.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 const emulator = createEmulator({ companies: 3000, startDate: "2026-01-15" });
 const NOW = Date.UTC(2026, 0, 15);
@@ -22,7 +23,7 @@ function setup(lang: "de" | "en" = "en") {
   const key = emulator.createKey(100_000);
   const d = emulatorDrivers(emulator);
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: lang, now: () => NOW, random: () => 0.5 },
+    client: { apiKey: key, baseUrl: "http://emulator.test", language: lang, now: () => NOW, random: () => 0.5, pacer: new Pacer() },
     cacheTtlSeconds: 3600, maxBatch: 100, scope: "search",
   };
   const spent = (f: () => void) => {

@@ -15,6 +15,7 @@ import { enrichRows } from "../../shared/enrich/run.ts";
 import { EnrichEstimator } from "../../shared/enrich/estimate.ts";
 import { domainOf, identifierIn, lookupMany, registerOf, vatIdOf } from "../../shared/operations/identifiers.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 const FAST = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
 const emulator = createEmulator({ companies: 1500, startDate: "2026-01-15", rateLimits: { resolve: FAST, availability: FAST } });
@@ -23,7 +24,7 @@ function setup(lang: "de" | "en" = "en") {
   const key = emulator.createKey(10_000);
   const d = emulatorDrivers(emulator);
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: lang, now: () => Date.UTC(2026, 0, 15), random: () => 0.5 },
+    client: { apiKey: key, baseUrl: "http://emulator.test", language: lang, now: () => Date.UTC(2026, 0, 15), random: () => 0.5, pacer: new Pacer() },
     cacheTtlSeconds: 3600, maxBatch: 100, scope: "ident",
     rateLimits: { resolve: { burst: 1000, perSecond: 1000 } },
   };

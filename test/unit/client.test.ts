@@ -4,6 +4,7 @@ import { buildRequest, call, callMany, interpret } from "../../shared/api/client
 import { runSync } from "../../shared/core/drivers.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 const NOW = Date.UTC(2025, 0, 15, 12);
 const cfg = (over = {}) => testContext(() => NOW, {}, { apiKey: "sk_live_SECRET", ...over }).ctx.client;
@@ -180,7 +181,7 @@ describe("callMany pacing of rate-limited endpoints", () => {
     runSync(callMany(ctx.client, [...paid.slice(0, 5), ...availability(ids(25, 100))]), api.sync);
     expect(api.batches.slice(1)).toEqual([25, 5]);
   });
-  test("consecutive calls with one clock share the bucket model", () => {
+  test("consecutive calls with one pacer share the bucket model", () => {
     const api = fakeApi(ok, NOW);
     const { ctx } = testContext(api.now);
     runSync(callMany(ctx.client, availability(ids(20))), api.sync);
@@ -190,6 +191,25 @@ describe("callMany pacing of rate-limited endpoints", () => {
     // A context spread from it (as the operations make) still shares it.
     runSync(callMany({ ...ctx.client, onRequest: () => {} }, availability(ids(1, 40))), api.sync);
     expect(api.sleeps).toEqual([4_000, 200]);
+  });
+  test("two pacers never share buckets, even on one clock; without a pacer each call paces only itself", () => {
+    const api = fakeApi(ok, NOW);
+    const { ctx } = testContext(api.now);
+    const other = { ...ctx.client, pacer: new Pacer() };
+    runSync(callMany(ctx.client, availability(ids(20))), api.sync);
+    // The other host's pacer has a full bucket: its 20 go at once, no sleep.
+    runSync(callMany(other, availability(ids(20, 20))), api.sync);
+    expect(api.batches).toEqual([20, 20]);
+    expect(api.sleeps).toEqual([]);
+    // The first pacer still remembers its empty bucket: one more call waits for a token.
+    runSync(callMany(ctx.client, availability(ids(1, 40))), api.sync);
+    expect(api.sleeps).toEqual([200]);
+    // No pacer: each call starts from a full bucket of its own.
+    const bare = { ...ctx.client, pacer: undefined };
+    runSync(callMany(bare, availability(ids(20, 50))), api.sync);
+    runSync(callMany(bare, availability(ids(20, 70))), api.sync);
+    expect(api.batches.slice(3)).toEqual([20, 20]);
+    expect(api.sleeps).toEqual([200]);
   });
   test("configurable per bucket; bad limits are INVALID_INPUT naming the field", () => {
     const api = fakeApi(ok, NOW);

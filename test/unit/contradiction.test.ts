@@ -15,6 +15,7 @@ import reference from "../../emulator/data/reference/companies.json" with { type
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
+import { Pacer } from "../../shared/api/pacing.ts";
 
 const hannover = { id: "DEMUELLER001", name: "Müller Bäckerei GmbH", city: "Hannover", zip: "30159", register: { court: "Hannover", type: "HRB", number: "12345" } };
 
@@ -78,7 +79,7 @@ describe("against the emulator", () => {
     const emu = createEmulator({ companies: 500, seed: 3, now: () => clock, startDate: "2025-06-01" });
     const ref = (reference as { companies: { id: string; name: string; city?: string }[] }).companies.find((c) => c.city && c.city !== "Hamburg")!;
     const d = emulatorDrivers(emu, { now: () => clock });
-    const ctx: OpContext = { client: { apiKey: emu.createKey(1000), baseUrl: "http://emulator.test", language: "de", now: () => clock, random: () => 0.5 }, cacheTtlSeconds: 0, maxBatch: 50, scope: "contradiction" };
+    const ctx: OpContext = { client: { apiKey: emu.createKey(1000), baseUrl: "http://emulator.test", language: "de", now: () => clock, random: () => 0.5, pacer: new Pacer() }, cacheTtlSeconds: 0, maxBatch: 50, scope: "contradiction" };
     const [right, wrong] = runSync(resolveMany(ctx, [{ name: ref.name, city: ref.city }, { name: ref.name, city: "Hamburg" }]), d.sync);
     expect(right.status).toBe("matched");
     expect(right.match?.id).toBe(ref.id);

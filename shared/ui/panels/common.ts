@@ -1,7 +1,7 @@
 /** Pieces several panels share: the company table and the cost line. */
 import type { CompanyRow, CostView } from "../../app/protocol.ts";
-import type { PanelState, Ui } from "../app.ts";
-import { formatNumber } from "../app.ts";
+import type { PanelState, Ui } from "../panel.ts";
+import { formatNumber } from "../panel.ts";
 import { h } from "../dom.ts";
 
 /** A button; `submit` makes it its form's submit button (Enter in a field presses it), and the form's submit handler acts. */

@@ -5,10 +5,10 @@
  * bar, and settle ambiguous rows by picking a candidate.
  */
 import type { ColumnRole, EnrichConfig, EnrichPreviewView, EnrichProgressView, FieldGroupView, RerunMode, SelectionView } from "../../app/protocol.ts";
-import type { PanelState, Ui } from "../app.ts";
-import { formatNumber } from "../app.ts";
+import type { PanelState, Ui } from "../panel.ts";
+import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "./registry.ts";
+import type { PanelDef } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import { STRINGS, format } from "../strings.ts";
 

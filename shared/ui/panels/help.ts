@@ -2,8 +2,8 @@
 import { h } from "../dom.ts";
 import type { HostKind } from "../../app/protocol.ts";
 import type { StringKey } from "../strings.ts";
-import type { Ui } from "../app.ts";
-import type { PanelDef } from "./registry.ts";
+import type { Ui } from "../panel.ts";
+import type { PanelDef } from "../panel.ts";
 
 /** Sheets does not allow dots in function names, Excel namespaces them: COMPANY_RESOLVE vs COMPANY.RESOLVE. */
 export function formulaExample(host: HostKind): string {

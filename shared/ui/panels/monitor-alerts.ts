@@ -8,7 +8,7 @@
  */
 import type { MonitorStatusView } from "../../app/monitor.ts";
 import type { AlertChannelView } from "../../monitor/alert-settings.ts";
-import type { PanelState, Ui } from "../app.ts";
+import type { PanelState, Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import { button } from "./common.ts";
 

@@ -10,10 +10,10 @@ import type { MonitorStatusView } from "../../app/monitor.ts";
 import type { RunSummary } from "../../monitor/check.ts";
 import type { ScheduleEstimate } from "../../monitor/estimate.ts";
 import type { ScheduleSettings } from "../../monitor/schedule.ts";
-import type { PanelState, Ui } from "../app.ts";
-import { formatNumber } from "../app.ts";
+import type { PanelState, Ui } from "../panel.ts";
+import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "./registry.ts";
+import type { PanelDef } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import { alertsSection } from "./monitor-alerts.ts";
 

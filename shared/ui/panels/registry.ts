@@ -3,22 +3,13 @@
  * module of its own and list it here; nothing else needs to change (a Sheets
  * sidebar for it is then `buildSidebarHtml({ panel: "<id>" })`).
  */
-import type { Bilingual } from "../../i18n/language.ts";
-import type { PanelState, Ui } from "../app.ts";
+import type { PanelDef } from "../panel.ts";
 import { searchPanel } from "./search.ts";
 import { enrichPanel } from "./enrich.ts";
 import { similarPanel } from "./similar.ts";
 import { monitorPanel } from "./monitor.ts";
 import { settingsPanel } from "./settings.ts";
 import { helpPanel } from "./help.ts";
-
-export type PanelId = string;
-
-export interface PanelDef {
-  id: PanelId;
-  title: Bilingual;
-  render(ui: Ui, state: PanelState): HTMLElement;
-}
 
 export const PANELS: readonly PanelDef[] = [searchPanel, enrichPanel, similarPanel, monitorPanel, settingsPanel, helpPanel];
 

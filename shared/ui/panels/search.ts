@@ -9,12 +9,12 @@
 import { SEARCH_DEFAULTS, type CostView, type SavedSearch, type SearchAllPriceView, type SearchFilterInput, type SearchInput, type SearchOutput } from "../../app/protocol.ts";
 import { wzOptions } from "../../api/industries.ts";
 import { FEDERAL_STATES, SIZE_CLASS_LABELS } from "../../operations/search-filters.ts";
-import { formatNumber } from "../app.ts";
-import type { PanelState, Ui } from "../app.ts";
+import { formatNumber } from "../panel.ts";
+import type { PanelState, Ui } from "../panel.ts";
 import { UiCallError } from "../host.ts";
 import type { Bilingual } from "../../i18n/language.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "./registry.ts";
+import type { PanelDef } from "../panel.ts";
 import { button, companyTable, costLine, creditsText, insertButton } from "./common.ts";
 
 interface SearchState extends PanelState {

@@ -1,9 +1,9 @@
 /** Settings: key (masked), connection test, base URL, language, formula budget, cache, balance and spend log. */
 import type { AccountView, ConnectionResult, SettingsView } from "../../app/protocol.ts";
-import type { PanelState, Ui } from "../app.ts";
-import { formatNumber } from "../app.ts";
+import type { PanelState, Ui } from "../panel.ts";
+import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "./registry.ts";
+import type { PanelDef } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import type { Language } from "../../i18n/language.ts";
 import { UiCallError } from "../host.ts";

@@ -1,8 +1,9 @@
 /** Find similar: companies like the chosen ones (semantic similarity) or peers of one company. */
 import type { CostView, SimilarOutput } from "../../app/protocol.ts";
-import type { PanelState, Ui } from "../app.ts";
+import type { PanelState, Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "./registry.ts";
+import { companyIdsIn } from "../../api/company-id.ts";
+import type { PanelDef } from "../panel.ts";
 import { button, companyTable, costLine, insertButton } from "./common.ts";
 import { spentMessage } from "./search.ts";
 
@@ -15,8 +16,7 @@ interface SimilarState extends PanelState {
   selected?: Set<string>;
 }
 
-const ID = /DE[A-Z0-9]{10}/g;
-export const parseIds = (text: string) => [...new Set((text.toUpperCase().match(ID) ?? []))];
+export const parseIds = (text: string) => [...new Set(companyIdsIn(text.toUpperCase()))];
 
 function loadCost(ui: Ui, s: SimilarState, kind: "similar" | "peers") {
   s.cost ??= {};
