@@ -15,7 +15,7 @@ import { officeDriver, initWorkbookIdentity, displayLanguage } from "../host/off
 import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
 import { serialiseChecks, startMonitor } from "../monitor.ts";
 
-Office.onReady(async () => {
+void Office.onReady(async () => {
   const identity = await initWorkbookIdentity();
   const root = document.getElementById("app");
   if (!root) return;

@@ -115,7 +115,7 @@ const hash = (s: string) => fnv1a32(s).toString(36);
 
 export function bucketModel(clock: object, baseUrl: string, apiKey: string, bucket: RateBucket, limit: RateLimit, t: number): BucketModel {
   let models = MODELS.get(clock);
-  if (!models) MODELS.set(clock, (models = new Map()));
+  if (!models) MODELS.set(clock, (models = new Map<string, BucketModel>()));
   const id = `${baseUrl.replace(/\/+$/, "")}\u0000${hash(apiKey)}\u0000${bucket}`;
   let m = models.get(id);
   if (!m) models.set(id, (m = new BucketModel(limit, t)));
