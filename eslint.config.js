@@ -37,8 +37,7 @@ export default tseslint.config(
     },
   },
   {
-    // Tests read JSON bodies and fake platform objects as they come: `any` there is
-    // the point, and async callbacks without await keep one shape for test helpers.
+    // Tests read JSON bodies and fake platform objects as they come: `any` there is the point.
     files: ["test/**/*.ts", "bench/**/*.ts"],
     rules: {
       "@typescript-eslint/no-unsafe-member-access": "off",

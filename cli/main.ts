@@ -203,7 +203,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         return await enrichCommand(a, ctx, io, !!io.ask);
       }
       case "search": {
-        const str = (k: string) => (typeof flags[k] === "string" ? (flags[k]) : undefined);
+        const str = (k: string) => (typeof flags[k] === "string" ? flags[k] : undefined);
         const whole = (k: string) => {
           const v = str(k);
           if (v === undefined) return undefined;

@@ -100,7 +100,7 @@ interface Route { ep: Endpoint; re: RegExp; names: string[]; handler: Handler }
 const ROUTES: Route[] = ENDPOINTS.map((e) => {
   const names: string[] = [];
   const re = new RegExp("^" + e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), "([^/]+)")) + "$");
-  const handler = (v2)[e.id] ?? (v1)[e.id];
+  const handler = v2[e.id] ?? v1[e.id];
   if (!handler) throw new Error(`no handler for endpoint ${e.id}`);
   return { ep: e, re, names, handler };
 });

@@ -362,7 +362,7 @@ function portfolioEntries(args: Record<string, unknown>): { entries: Entry[]; mo
       if (S.COMPANY_ID_PATTERN.test(t)) return { kind: "id", id: t };
       return { kind: "name", query: V.resolveQuery({ name: v }, field) };
     }
-    if (typeof v === "object" && v !== null && "id" in v && (v).id !== undefined) return { kind: "id", id: V.companyId((v).id, `${field}.id`) };
+    if (typeof v === "object" && v !== null && "id" in v && v.id !== undefined) return { kind: "id", id: V.companyId(v.id, `${field}.id`) };
     return { kind: "name", query: V.resolveQuery(v, field) };
   });
   return { entries, mode };

@@ -12,7 +12,7 @@ const emulator = createEmulator({ companies: 100, startDate: "2026-01-15" });
 describe("properties", () => {
   it("splits values over 9 KB into parts and removes stale parts", () => {
     const f = createSheetsFake({ emulator });
-    const props = (f.context.PropertiesService).getDocumentProperties();
+    const props = f.context.PropertiesService.getDocumentProperties();
     const long = "äöü€".repeat(5000);
     writeValues(props, { "doc:a": long, "doc:b": "short" });
     expect(readValues(props, ["doc:a", "doc:b", "doc:c"])).toEqual([long, "short", null]);
@@ -29,7 +29,7 @@ describe("answer cache", () => {
   it("keeps long-lived answers in the durable layer within its budget", () => {
     let t = 1_000_000;
     const f = createSheetsFake({ emulator, now: () => t });
-    const cache = new AnswerCache((f.context.CacheService).getDocumentCache(), (f.context.PropertiesService).getDocumentProperties(), () => t);
+    const cache = new AnswerCache(f.context.CacheService.getDocumentCache(), f.context.PropertiesService.getDocumentProperties(), () => t);
     cache.putMany({ a: "1", ["k".repeat(300)]: "long key" }, 3600);
     expect(cache.getMany(["a", "k".repeat(300), "b"])).toEqual(["1", "long key", null]);
     expect([...f.docProps.map.keys()]).toEqual([]); // 1 h: CacheService only
@@ -104,7 +104,7 @@ describe("sheet host", () => {
 
   it("the fake flags a formula or text Sheets would convert, and shows an apostrophe in a plain-text cell, so these tests can fail", () => {
     const f = createSheetsFake({ emulator, sheets: { S: [[""]] } });
-    const range = (f.context.SpreadsheetApp).getActiveSpreadsheet().getSheetByName("S").getRange(1, 1, 1, 1);
+    const range = f.context.SpreadsheetApp.getActiveSpreadsheet().getSheetByName("S").getRange(1, 1, 1, 1);
     for (const x of ["=1+1", "+1", "-1", "@x"]) expect(() => range.setValues([[x]]), x).toThrow(/formula injection/);
     for (const x of ["00123", "1,5", "12%", "2026-01-15", "15.01.2026", "TRUE", "12:30"]) expect(() => range.setValues([[x]]), x).toThrow(/would be converted/);
     range.setValues([["'=1+1"]]);

@@ -365,7 +365,7 @@ describe("the tick outside the document", () => {
       portfolio: 20,
       onFetch: () => {
         if (seen.length) return;
-        const lock = (w.f.context.LockService).getDocumentLock();
+        const lock = w.f.context.LockService.getDocumentLock();
         const free = lock.tryLock(0) === true;
         if (free) lock.releaseLock();
         seen.push({ lockFree: free, second: w.f.call("uiCall", "monitorRun", "{}") as string });

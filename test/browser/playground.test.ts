@@ -542,7 +542,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
   it("exports CSV (formulas neutralised) and XLSX (inline strings)", async () => {
     await page.click('.pg-sheet-tab[data-sheet="Portfolio"]');
     const [csvDl] = await Promise.all([page.waitForEvent("download"), page.click("#pg-export-csv")]);
-    const csv = readFileSync((await csvDl.path()), "utf8");
+    const csv = readFileSync(await csvDl.path(), "utf8");
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     // The UI is German here: `;` and decimal commas, so German Excel splits the columns.
     expect(csv).toContain("DEMWUYW5R962;TRUMPF SE + Co. KG");
@@ -551,7 +551,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(csv).toContain("'=1+1");
     expect(csv).not.toMatch(/(^|;)=1\+1/m);
     const [xDl] = await Promise.all([page.waitForEvent("download"), page.click("#pg-export-xlsx")]);
-    const files = unzipSync(new Uint8Array(readFileSync((await xDl.path()))));
+    const files = unzipSync(new Uint8Array(readFileSync(await xDl.path())));
     expect(Object.keys(files)).toContain("xl/worksheets/sheet2.xml");
     const wbXml = strFromU8(files["xl/workbook.xml"]);
     expect(wbXml).toContain('name="Firmenliste"');
