@@ -138,7 +138,7 @@ export class SheetHost {
       }
       for (const block of blocks(kinds.colours)) {
         sh.getRange(block.row, block.col, block.cells.length, block.cells[0].length)
-          .setBackgrounds(block.cells.map((r) => r.map((c) => (c ? String(c) : null))) as string[][]);
+          .setBackgrounds(block.cells.map((r) => r.map((c) => (c ? String(c) : null))));
       }
       for (const block of blocks(kinds.dropdowns)) {
         const rules = block.cells.map((r) => r.map((o) => {
@@ -146,7 +146,7 @@ export class SheetHost {
           // A builder, not a service call: it runs in the script.
           return options.length ? this.app.newDataValidation().requireValueInList(options.slice(0, 500), true).setAllowInvalid(true).build() : null;
         }));
-        sh.getRange(block.row, block.col, block.cells.length, 1).setDataValidations(rules as GoogleAppsScript.Spreadsheet.DataValidation[][]);
+        sh.getRange(block.row, block.col, block.cells.length, 1).setDataValidations(rules);
       }
     }
     this.pending.clear();
@@ -228,8 +228,8 @@ export class SheetHost {
     const grid = kinds[kind];
     cells.forEach((r, i) => {
       let line = grid.get(row + i);
-      if (!line) grid.set(row + i, (line = new Map()));
-      r.forEach((v, j) => line!.set(col + j, v));
+      if (!line) grid.set(row + i, (line = new Map<number, unknown>()));
+      r.forEach((v, j) => line.set(col + j, v));
     });
   }
 

@@ -165,7 +165,7 @@ export function getSettings(): SettingsView {
 /** Fields: apiKey ("" or null removes it; absent keeps it), baseUrl, language, formulaDailyBudget, cacheHours. */
 export function saveSettings(settings: unknown): SettingsView {
   try {
-    const input = typeof settings === "string" ? JSON.parse(settings) : settings;
+    const input: unknown = typeof settings === "string" ? JSON.parse(settings) : settings;
     return withDriver(false, (driver) => runSync(dispatch(deps(30_000), "saveSettings", input as never), driver));
   } catch (e) {
     throw userFacing(e);

@@ -53,7 +53,7 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
   const t = performance.now();
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
-  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   let peak = 0;
   const timer = setInterval(() => {
     const kb = readHwmKb(child.pid!);

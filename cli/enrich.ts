@@ -372,7 +372,7 @@ export async function estimateCommand(args: EnrichArgs, io: Io): Promise<number>
   io.err(msg.columns[args.lang](describeMapping(p, args.lang)));
   if (p.encoding !== "utf-8") io.err(msg.encodingUsed[args.lang](p.encoding));
   const { estimate: e } = await estimatePass(args, p, earlier, 0, Date.now(), new RunMemo(fieldNeeds(p.fields)));
-  printEstimate(e, args.lang, io.out);
+  printEstimate(e, args.lang, (s) => io.out(s));
   return EXIT.OK;
 }
 
@@ -519,7 +519,7 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
 
   // The estimate comes first (on a resume: of what is left), and nothing is spent before the answer.
   const { estimate: e, queries, inputRows, givenIds } = await estimatePass(args, p, earlier, checkpoint.rowsDone, Date.now(), memo);
-  printEstimate(e, lang, io.err);
+  printEstimate(e, lang, (s) => io.err(s));
   collectGarbage();
   if (e.credits > 0 && !args.yes) {
     const ok = interactive && io.ask ? await io.ask(msg.confirm[lang]) : false;
@@ -575,8 +575,8 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
       let text = "";
       batch.forEach((b, k) => {
         const r = selected.has(k) ? byIndex.get(b.index) : undefined;
-        const cells: Cell[] = r ? outputCells(r, width, lang) : (b.prevCells ?? new Array(width + 3).fill(""));
-        const inputCells = [...b.row, ...new Array(Math.max(0, p.header.length - b.row.length)).fill("")].slice(0, p.header.length);
+        const cells: Cell[] = r ? outputCells(r, width, lang) : (b.prevCells ?? new Array<Cell>(width + 3).fill(""));
+        const inputCells = [...b.row, ...new Array<Cell>(Math.max(0, p.header.length - b.row.length)).fill("")].slice(0, p.header.length);
         // The user's cells as they were read; only the API's text is neutralised.
         text += formatRow([...inputCells, ...cells], p.delimiter, p.header.length);
       });

@@ -205,7 +205,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         return await enrichCommand(a, ctx, io, !!io.ask);
       }
       case "search": {
-        const str = (k: string) => (typeof flags[k] === "string" ? (flags[k] as string) : undefined);
+        const str = (k: string) => (typeof flags[k] === "string" ? flags[k] : undefined);
         const whole = (k: string) => {
           const v = str(k);
           if (v === undefined) return undefined;
@@ -238,7 +238,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         if (a.plan) io.out(`Plan: ${a.plan}`);
         if (a.usage) {
           const u = a.usage;
-          for (const k of ["today", "month", "total"] as const) if (u[k] != null) io.out(`${msg.usage[lang][k]}: ${groupDigits(u[k]!, lang)}`);
+          for (const k of ["today", "month", "total"] as const) if (u[k] != null) io.out(`${msg.usage[lang][k]}: ${groupDigits(u[k], lang)}`);
         }
         return EXIT.OK;
       }
@@ -270,7 +270,7 @@ process.on("SIGINT", () => {
   if (interrupted) process.exit(EXIT.INTERRUPTED);
   interrupted = true;
   stderr.write("\n" + msg.interrupted[messageLang] + "\n");
-  drainAll(15_000).finally(() => {
+  void drainAll(15_000).finally(() => {
     // Rows done and credits spent so far, once the answers in flight are in.
     const status = runStatus(messageLang, true);
     if (status) stderr.write(status + "\n");

@@ -56,9 +56,9 @@ interface Route { ep: Endpoint; re: RegExp; names: string[]; handler: Handler }
 const ROUTES: Route[] = ENDPOINTS.map((e) => {
   const names: string[] = [];
   const re = new RegExp("^" + e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), "([^/]+)")) + "$");
-  const handler = (v2 as Record<string, Handler>)[e.id] ?? (v1 as Record<string, Handler>)[e.id];
+  const handler = v2[e.id] ?? v1[e.id];
   if (!handler) throw new Error(`no handler for endpoint ${e.id}`);
-  return { ep: e as Endpoint, re, names, handler };
+  return { ep: e, re, names, handler };
 });
 
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
@@ -187,7 +187,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       const params: Record<string, string> = {};
       matched.names.forEach((n, k) => {
         try {
-          params[n] = decodeURIComponent(m![k + 1]);
+          params[n] = decodeURIComponent(m[k + 1]);
         } catch {
           throw new ApiError("INVALID_INPUT", "invalidField", { what: n }, n);
         }

@@ -19,5 +19,5 @@ declare namespace CustomFunctions {
     code: ErrorCodeValue;
     message?: string;
   }
-  function associate(id: string, fn: (...args: any[]) => unknown): void;
+  function associate(id: string, fn: (...args: never[]) => unknown): void;
 }

@@ -78,7 +78,7 @@ export function serialiseChecks<H extends MonitorCaller>(host: H): H & Serialise
     });
     return answer;
   };
-  return { ...host, call, checking: () => queued > 0 } as H & SerialisedChecks;
+  return { ...host, call, checking: () => queued > 0 };
 }
 
 export interface MonitorLoop {

@@ -36,7 +36,7 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv, err: (line:
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((resolve) => {
       transport.onclose = () => resolve();
-      process.stdin.once("end", () => { server.close().finally(resolve); });
+      process.stdin.once("end", () => { void server.close().finally(resolve); });
     });
     await server.connect(transport);
     err(lang === "de" ? `MCP-Server (stdio) bereit. ${budget}` : `MCP server (stdio) ready. ${budget}`);
@@ -56,7 +56,7 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv, err: (line:
     err(lang === "de" ? `Achtung: ${hostname} ist nicht nur dieser Rechner; wer den Port erreicht, verbraucht die Credits dieses Schlüssels.` : `Warning: ${hostname} is not this machine only; whoever reaches the port spends this key's credits.`);
   err(lang === "de" ? `MCP-Server (Streamable HTTP) auf ${running.url} ${budget}` : `MCP server (Streamable HTTP) at ${running.url} ${budget}`);
   await new Promise<void>((resolve) => {
-    process.once("SIGTERM", () => { running.close().finally(resolve); });
+    process.once("SIGTERM", () => { void running.close().finally(resolve); });
   });
   return OK;
 }

@@ -363,7 +363,7 @@ function portfolioEntries(args: Record<string, unknown>): { entries: Entry[]; mo
       if (S.COMPANY_ID_PATTERN.test(t)) return { kind: "id", id: t };
       return { kind: "name", query: V.resolveQuery({ name: v }, field) };
     }
-    if (typeof v === "object" && v !== null && "id" in v && (v as { id: unknown }).id !== undefined) return { kind: "id", id: V.companyId((v as { id: unknown }).id, `${field}.id`) };
+    if (typeof v === "object" && v !== null && "id" in v && v.id !== undefined) return { kind: "id", id: V.companyId(v.id, `${field}.id`) };
     return { kind: "name", query: V.resolveQuery(v, field) };
   });
   return { entries, mode };
@@ -413,7 +413,7 @@ const portfolioRisk: ToolDef = {
       return r?.status === "matched" && r.match ? r.match.id : null;
     };
     const ids = entries.map((_, i) => idOf(i)).filter((x): x is string => x !== null);
-    const screened: Map<string, ScreenedCompany | CompanyDataError> = ids.length ? yield* screenIds(ctx, ids, (plan) => pay(plan.credits, "exact")) : new Map();
+    const screened: Map<string, ScreenedCompany | CompanyDataError> = ids.length ? yield* screenIds(ctx, ids, (plan) => pay(plan.credits, "exact")) : new Map<string, ScreenedCompany | CompanyDataError>();
     const groups: Record<RiskGroup | "ambiguous" | "notFound" | "error", number> = { risk: 0, watch: 0, none: 0, ambiguous: 0, notFound: 0, error: 0 };
     const results = entries.map((e, i) => {
       const input = e.kind === "id" ? e.id : e.query;
@@ -441,7 +441,7 @@ const portfolioRisk: ToolDef = {
         groups.error++;
         return { input, status: "error", id, error: { code: err.code, de: err.text("de"), en: err.text("en") } };
       }
-      groups[s.risk.group as RiskGroup]++;
+      groups[s.risk.group]++;
       return {
         input, status: "matched", id, name: s.profile.name ?? null, city: s.profile.city ?? null,
         confidence: r?.confidence ?? null,

@@ -66,7 +66,7 @@ function sheetXml(rows: Cell[][]): string {
 }
 
 export function safeSheetName(name: string, used: Set<string>): string {
-  let base = name.replace(/[[\]:*?/\\]/g, " ").trim().slice(0, 31) || "Sheet";
+  const base = name.replace(/[[\]:*?/\\]/g, " ").trim().slice(0, 31) || "Sheet";
   let n = 2;
   let out = base;
   while (used.has(out.toLowerCase())) out = `${base.slice(0, 28)} ${n++}`;

@@ -84,8 +84,8 @@ export function mountGrid(root: HTMLElement, wb: Workbook, opts: GridOptions) {
         on: {
           keydown: (ev) => {
             ev.stopPropagation(); // the grid's own keys must not act on the editor's
-            if (ev.key === "Enter") (ev.preventDefault(), commit(r, c, sel.value, 1));
-            else if (ev.key === "Escape") (ev.preventDefault(), cancel());
+            if (ev.key === "Enter") { ev.preventDefault(); commit(r, c, sel.value, 1); }
+            else if (ev.key === "Escape") { ev.preventDefault(); cancel(); }
           },
           change: () => commit(r, c, sel.value, 0),
         },
@@ -101,9 +101,9 @@ export function mountGrid(root: HTMLElement, wb: Workbook, opts: GridOptions) {
       on: {
         keydown: (ev) => {
           ev.stopPropagation();
-          if (ev.key === "Enter") (ev.preventDefault(), commit(r, c, input.value, 1));
-          else if (ev.key === "Escape") (ev.preventDefault(), cancel());
-          else if (ev.key === "Tab") (ev.preventDefault(), commit(r, c, input.value, 0, ev.shiftKey ? -1 : 1));
+          if (ev.key === "Enter") { ev.preventDefault(); commit(r, c, input.value, 1); }
+          else if (ev.key === "Escape") { ev.preventDefault(); cancel(); }
+          else if (ev.key === "Tab") { ev.preventDefault(); commit(r, c, input.value, 0, ev.shiftKey ? -1 : 1); }
         },
         blur: () => editing && commit(r, c, input.value, 0, 0, false),
       },

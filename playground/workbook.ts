@@ -105,10 +105,10 @@ export class Workbook {
       grew = false;
       const rowHas = (rr: number) => { for (let cc = Math.max(1, g.c1 - 1); cc <= g.c2 + 1; cc++) if (filled(rr, cc)) return true; return false; };
       const colHas = (cc: number) => { for (let rr = Math.max(1, g.r1 - 1); rr <= g.r2 + 1; rr++) if (filled(rr, cc)) return true; return false; };
-      if (g.r1 > 1 && rowHas(g.r1 - 1)) (g = { ...g, r1: g.r1 - 1 }), (grew = true);
-      if (rowHas(g.r2 + 1)) (g = { ...g, r2: g.r2 + 1 }), (grew = true);
-      if (g.c1 > 1 && colHas(g.c1 - 1)) (g = { ...g, c1: g.c1 - 1 }), (grew = true);
-      if (colHas(g.c2 + 1)) (g = { ...g, c2: g.c2 + 1 }), (grew = true);
+      if (g.r1 > 1 && rowHas(g.r1 - 1)) { g = { ...g, r1: g.r1 - 1 }; grew = true; }
+      if (rowHas(g.r2 + 1)) { g = { ...g, r2: g.r2 + 1 }; grew = true; }
+      if (g.c1 > 1 && colHas(g.c1 - 1)) { g = { ...g, c1: g.c1 - 1 }; grew = true; }
+      if (colHas(g.c2 + 1)) { g = { ...g, c2: g.c2 + 1 }; grew = true; }
     }
     return g;
   }

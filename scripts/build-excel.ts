@@ -98,7 +98,7 @@ export async function build(opts: BuildOptions = {}): Promise<BuildResult> {
   await writeFile(join(EXCEL_OUT, "functions.json"), metadataJson);
   // The same metadata with the registry's German help (manifest: <bt:Override Locale="de-DE|de-AT|de-CH">).
   for (const [lang, loc] of Object.entries(LOCALISED_METADATA)) {
-    await writeFile(join(EXCEL_OUT, loc!.file), localisedMetadata(metadataJson, defs, lang as "de"));
+    await writeFile(join(EXCEL_OUT, loc.file), localisedMetadata(metadataJson, defs, lang as "de"));
   }
 
   // 2. Bundles.

@@ -28,7 +28,7 @@ export async function bundle(entry: string, opts: { minify?: boolean } = {}): Pr
     write: false,
     charset: "utf8",
   });
-  return out.outputFiles![0].text;
+  return out.outputFiles[0].text;
 }
 
 /** The UI's stylesheet, comments and blank space squeezed out. */

@@ -49,5 +49,5 @@ const stop = async () => {
   await Promise.allSettled([playground.close(), api.close()]);
   process.exit(0);
 };
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());

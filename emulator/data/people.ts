@@ -28,14 +28,14 @@ function rolesFor(form: string, size: string, r: Rng): number[] {
   const big = size === "MEDIUM" || size === "LARGE";
   switch (form) {
     case "AG": case "SE": case "KGAA":
-      return [R("CHAIR"), ...Array(r.int(1, 3)).fill(R("BOARD_MEMBER")), ...Array(r.int(1, 3)).fill(R("SUPERVISORY_BOARD"))];
+      return [R("CHAIR"), ...Array<number>(r.int(1, 3)).fill(R("BOARD_MEMBER")), ...Array<number>(r.int(1, 3)).fill(R("SUPERVISORY_BOARD"))];
     case "EK": return [R("OWNER")];
     case "OHG": return [R("GENERAL_PARTNER"), R("GENERAL_PARTNER")];
     case "KG": case "GMBH_CO_KG": return [R("GENERAL_PARTNER"), ...(r.chance(0.5) ? [R("MANAGING_DIRECTOR")] : [])];
-    case "PARTG": return Array(r.int(2, 4)).fill(R("PARTNER"));
+    case "PARTG": return Array<number>(r.int(2, 4)).fill(R("PARTNER"));
     case "EG": return [R("BOARD_MEMBER"), R("BOARD_MEMBER")];
     default:
-      return [...Array(big ? r.int(2, 3) : r.int(1, 2)).fill(R("MANAGING_DIRECTOR")), ...(big && r.chance(0.6) ? [R("PROKURIST")] : [])];
+      return [...Array<number>(big ? r.int(2, 3) : r.int(1, 2)).fill(R("MANAGING_DIRECTOR")), ...(big && r.chance(0.6) ? [R("PROKURIST")] : [])];
   }
 }
 

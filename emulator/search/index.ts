@@ -29,7 +29,7 @@ export class SearchIndex {
 
   constructor(readonly companies: readonly CompanyRec[]) {
     const n = (this.n = companies.length);
-    this.names = new Array(n);
+    this.names = new Array<string>(n);
     const post = new Map<string, number[]>();
     const text = new Map<string, number[]>();
     const indLists: number[][] = INDUSTRIES.map(() => []);

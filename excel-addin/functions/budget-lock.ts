@@ -41,7 +41,7 @@ export function createLock(): Acquire {
 const PAGE_LOCK = "__companyDataStateLock";
 
 /** The page's one lock: separate bundles (functions.js, taskpane.js) meet on the global object. */
-export function pageLock(scope: Record<string, unknown> = globalThis as unknown as Record<string, unknown>): Acquire {
+export function pageLock(scope: Record<string, unknown> = globalThis): Acquire {
   return ((scope[PAGE_LOCK] as Acquire | undefined) ??= createLock());
 }
 

@@ -34,7 +34,7 @@ export function createGatherer<A, R>(opts: GatherOptions<A, R>): Gatherer<A, R> 
   const inFlight = new Map<string, Promise<R>>();
   let scheduled = false;
   let batches = 0;
-  const toError = opts.toError ?? ((e: unknown) => e);
+  const toError = (e: unknown) => (opts.toError ? opts.toError(e) : e);
 
   const flush = () => {
     scheduled = false;

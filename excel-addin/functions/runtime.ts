@@ -98,11 +98,11 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
   async function run(def: FunctionDef, args: unknown[]): Promise<CellOut[][]> {
     return runSerial(
       runFormula(def, args, {
-        now: host.now,
-        random: host.random,
+        now: () => host.now(),
+        random: () => host.random(),
         documentId: await host.documentId(),
-        onSpend: host.onSpend,
-        onRequest: host.onRequest,
+        onSpend: (endpoint, credits) => host.onSpend?.(endpoint, credits),
+        onRequest: (endpoint) => host.onRequest?.(endpoint),
         pacer,
         onLanguage: (l) => { language = l; },
       }),
@@ -113,7 +113,7 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
   async function runBurst(def: FunctionDef, calls: unknown[][]): Promise<Settled[]> {
     const aligned = alignedParams(def);
     const canStack = def.shape === "perRow" && calls.length > 1;
-    const out: Settled[] = new Array(calls.length);
+    const out: Settled[] = new Array<Settled>(calls.length);
     // Stack calls whose aligned arguments are single values and whose other arguments agree.
     const groups = new Map<string, number[]>();
     const alone: number[] = [];
@@ -199,7 +199,7 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
   for (const def of defs) {
     const g = createGatherer<unknown[], Settled>({
       key: (args) => JSON.stringify(args.map((a) => a ?? null)),
-      schedule: host.schedule,
+      schedule: (flush) => host.schedule(flush),
       runBatch: (calls) => runBurst(def, calls),
       toError: excelError,
     });

@@ -29,17 +29,17 @@ export function createExcelDriver(opts: ExcelDriverOptions): ExcelDriver {
   const now = opts.now ?? (() => Date.now());
   const cache = layeredCache(opts.storage, now);
   // Settings, budget and spend log come first: a refused write of theirs empties the cache and retries.
-  const store = durableStore(opts.storage, opts.docId, cache.clearDurable);
+  const store = durableStore(opts.storage, opts.docId, () => cache.clearDurable());
   const timeoutMs = opts.timeoutMs ?? 30_000;
   return {
     memory: cache.memory,
     cache,
     http: (requests) => Promise.all(requests.map((r) => fetchHttp(opts.fetch, r, timeoutMs))),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    cacheGet: cache.cacheGet,
-    cachePut: cache.cachePut,
-    storeGet: store.storeGet,
-    storePut: store.storePut,
+    cacheGet: (keys) => cache.cacheGet(keys),
+    cachePut: (entries, ttl) => cache.cachePut(entries, ttl),
+    storeGet: (keys) => store.storeGet(keys),
+    storePut: (entries) => store.storePut(entries),
     sheet: opts.sheet,
   };
 }

@@ -75,7 +75,7 @@ export async function ensureIdentity(
   bag: SettingsBag | undefined,
   language: Language,
   newId: () => string,
-  scope: Record<string, unknown> = globalThis as unknown as Record<string, unknown>,
+  scope: Record<string, unknown> = globalThis,
 ): Promise<WorkbookIdentity> {
   const s = slot(scope);
   if (!bag) {
@@ -114,7 +114,7 @@ export async function awaitIdentity(
   bag: SettingsBag | undefined,
   language: Language,
   newId: () => string,
-  scope: Record<string, unknown> = globalThis as unknown as Record<string, unknown>,
+  scope: Record<string, unknown> = globalThis,
   waitMs = IDENTITY_WAIT_MS,
 ): Promise<WorkbookIdentity> {
   const done = complete(readIdentity(bag));

@@ -12,7 +12,7 @@ import { readIdentity, type WorkbookIdentity, type SettingsBag, ensureIdentity, 
 export function officeStorage(): KeyValueStorage {
   const s = OfficeRuntime.storage;
   return {
-    getItems: (keys) => s.getItems(keys) as Promise<Record<string, string | null>>,
+    getItems: (keys) => s.getItems(keys),
     setItems: (entries) => s.setItems(entries),
     removeItems: (keys) => s.removeItems(keys),
     getKeys: () => s.getKeys(),

@@ -114,7 +114,7 @@ export function loadFunctions(opts: SimOptions): SimRuntime {
   const startPane = async () => {
     paneWriting = true;
     try {
-      await ensureIdentity(bag, toLanguage(opts.displayLanguage ?? "de-DE", "en"), () => globalThis.crypto.randomUUID(), context as unknown as Record<string, unknown>);
+      await ensureIdentity(bag, toLanguage(opts.displayLanguage ?? "de-DE", "en"), () => globalThis.crypto.randomUUID(), context);
     } finally {
       paneWriting = false;
     }

@@ -16,7 +16,7 @@ import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
 import { serialiseChecks, startMonitor } from "../monitor.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 
-Office.onReady(async () => {
+void Office.onReady(async () => {
   const identity = await initWorkbookIdentity();
   const root = document.getElementById("app");
   if (!root) return;

@@ -143,7 +143,7 @@ export interface CallManyOptions {
 export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opts: CallManyOptions = {}): Operation<CallResult<T>[]> {
   const policy = { ...DEFAULT_RETRY, ...cfg.retry };
   const limits = rateLimitsOf(opts.rateLimits);
-  const results: (CallResult<T> | undefined)[] = new Array(specs.length);
+  const results: (CallResult<T> | undefined)[] = new Array<CallResult<T> | undefined>(specs.length);
   const requests: (HttpRequest | undefined)[] = specs.map((spec, i) => {
     try {
       return buildRequest(cfg, spec);
@@ -252,8 +252,8 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
       let delay: number | null;
       if (scheduled) {
         waits[i]++;
-        const inTime = cfg.deadline === undefined || after + retryAfterMs! < cfg.deadline;
-        delay = waits[i] <= policy.maxRateLimitWaits && inTime ? retryAfterMs! : null;
+        const inTime = cfg.deadline === undefined || after + retryAfterMs < cfg.deadline;
+        delay = waits[i] <= policy.maxRateLimitWaits && inTime ? retryAfterMs : null;
       } else {
         failures[i]++;
         delay = nextDelay({ n: failures[i], retryAfterMs, policy, now: after, deadline: cfg.deadline, random: cfg.random });

@@ -1,7 +1,6 @@
 /** account, estimate, search, insertSearchResults, similar. */
 import type { Operation } from "../core/effects.ts";
 import { sheet } from "../core/effects.ts";
-import { invalid } from "../core/errors.ts";
 import { getAccount, getPeers, getSimilar, search, MAX_SIMILAR_IDS } from "../operations/company.ts";
 import { estimate, type PlannedOperation } from "../credits/estimate.ts";
 import { readLedger } from "../credits/ledger.ts";

@@ -65,14 +65,14 @@ export function* detectColumnsMethod(_deps: AppDeps, input: unknown): Operation<
   const o = record(input);
   const headers = list(o, "headers", (v, f) => {
     if (v !== null && typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") throw invalid(f, { de: "erwartet einen Zellwert", en: "expected a cell value" });
-    return v as Cell;
+    return v;
   }, { max: 500 });
   const d = detectColumns(headers);
   return { mapping: toView(d.mapping), headers: d.headers };
 }
 
 const toView = (m: ColumnMapping): Record<ColumnRole, number | null> =>
-  Object.fromEntries(ROLES.map((r) => [r, m[r as InputRole] ?? null])) as Record<ColumnRole, number | null>;
+  Object.fromEntries(ROLES.map((r) => [r, m[r] ?? null])) as Record<ColumnRole, number | null>;
 
 export function* enrichFieldsMethod(_deps: AppDeps, _input: unknown): Operation<{ groups: FieldGroupView[]; defaults: string[] }> {
   return { groups: fieldGroups(), defaults: [...DEFAULT_FIELDS] };
@@ -118,7 +118,7 @@ const toRerun = (r: RerunMode): Rerun => (r.kind === "all" ? "all" : r.kind === 
 
 function toMapping(m: Record<ColumnRole, number | null>): ColumnMapping {
   const out: ColumnMapping = {};
-  for (const r of ROLES) if (m[r] !== null) out[r as InputRole] = m[r]!;
+  for (const r of ROLES) if (m[r] !== null) out[r] = m[r]!;
   return out;
 }
 
@@ -162,7 +162,7 @@ export function* enrichPreviewMethod(deps: AppDeps, input: unknown): Operation<E
   let toResolve = 0;
   for (const i of selected) {
     const t = tasks[i];
-    const carried = !t.id && previous[i]?.id && config.rerun.kind !== "all" ? previous[i]!.id : null;
+    const carried = !t.id && previous[i]?.id && config.rerun.kind !== "all" ? previous[i].id : null;
     if (t.id || carried) ids.add((t.id ?? carried)!);
     else if (t.query) {
       toResolve++;
@@ -235,7 +235,7 @@ function readJobId(input: unknown): string {
 export function* enrichStartMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
   const config = readConfig(input);
   const spec = specOf(config);
-  if (MATCH_ROLES.every((r) => config.mapping[r as ColumnRole] == null)) throw invalid("columns", NO_NAME_COLUMN);
+  if (MATCH_ROLES.every((r) => config.mapping[r] == null)) throw invalid("columns", NO_NAME_COLUMN);
   const jobId = scopeOf(JSON.stringify(spec));
   const job: UiJob = { spec, credits: 0, finished: false, lastError: null };
   yield* saveJob(deps, jobId, job);
@@ -364,7 +364,7 @@ function* progressOf(jobId: string, job: UiJob, result: SheetRunResult | null): 
 
 function inputText(row: Cell[] | undefined, m: ColumnMapping): string {
   if (!row) return "";
-  const part = (k: InputRole) => (m[k] !== undefined ? String(row[m[k]!] ?? "").trim() : "");
+  const part = (k: InputRole) => (m[k] !== undefined ? String(row[m[k]] ?? "").trim() : "");
   return [part("name") || part("id") || part("vatId") || part("website"), part("zip"), part("city"), part("register")].filter(Boolean).join(", ");
 }
 

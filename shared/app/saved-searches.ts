@@ -101,7 +101,7 @@ export function* runSavedSearchMethod(deps: AppDeps, input: unknown): Operation<
   const filters = { ...(saved.input.filters ?? {}) };
   // Founded after the last run, or after the search's own bound if that is later.
   if (since && !(filters.foundedAfter && filters.foundedAfter.trim() > since)) filters.foundedAfter = since;
-  const criteria = readCriteria({ ...saved.input, filters } as Record<string, unknown>, () => deps.now());
+  const criteria = readCriteria({ ...saved.input, filters }, () => deps.now());
   return yield* withSession(deps, "search", function* (s) {
     const res = yield* search(s.ctx, { ...criteria, size });
     const today = day(deps.now());

@@ -57,7 +57,7 @@ export function* sheet<T = unknown>(request: SheetRequest): Operation<T> {
 
 /** Run independent operations "in parallel": their http effects are merged into one batch per step. */
 export function* all<T>(ops: Operation<T>[]): Operation<T[]> {
-  const results: T[] = new Array(ops.length);
+  const results: T[] = new Array<T>(ops.length);
   const done: boolean[] = ops.map(() => false);
   const pending: (unknown)[] = ops.map(() => undefined);
   let first = true;

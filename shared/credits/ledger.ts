@@ -31,7 +31,7 @@ export const ledgerKey = (ctx: OpContext) => `doc:ledger:${ctx.scope}`;
 function parse(raw: string | null): Stored {
   if (!raw) return {};
   try {
-    const v = JSON.parse(raw);
+    const v: unknown = JSON.parse(raw);
     return v && typeof v === "object" && !Array.isArray(v) ? (v as Stored) : {};
   } catch {
     return {}; // a damaged ledger starts again rather than blocking the operation

@@ -61,7 +61,7 @@ function zipText(v: Cell | undefined): string {
  * hint to the name. A malformed identifier is kept as the error to report.
  */
 function lookupOf(row: readonly Cell[], mapping: ColumnMapping, hasName: boolean): IdentifierQuery | CompanyDataError | null {
-  const at = (k: "website" | "vatId" | "register") => (mapping[k] !== undefined ? cellText(row[mapping[k]!]) : "");
+  const at = (k: "website" | "vatId" | "register") => (mapping[k] !== undefined ? cellText(row[mapping[k]]) : "");
   const website = at("website"), vatId = at("vatId");
   if (!website && !vatId && (hasName || !at("register"))) return null;
   try {
@@ -124,7 +124,7 @@ export function* enrichChunk(
   const needs = memo.needs;
   const lang = ctx.client.language;
   const today = isoDay(ctx.client.now());
-  const results: (RowResult | undefined)[] = new Array(tasks.length);
+  const results: (RowResult | undefined)[] = new Array<RowResult | undefined>(tasks.length);
   let outOfCredits = false;
 
   const fail = (k: number, e: CompanyDataError, id: string | null = null, confidence: number | null = null) => {
@@ -177,7 +177,7 @@ export function* enrichChunk(
       const r = answers[j];
       if (!r) return fail(k, new CompanyDataError("INTERNAL"));
       const a = keyAnswer(r, fields, needs, lang);
-      if (a && tasks[k].query) memo.rememberKey(normaliseKey(tasks[k].query!), a);
+      if (a && tasks[k].query) memo.rememberKey(normaliseKey(tasks[k].query), a);
       if (r.status === "matched" && r.match) {
         ids[k] = r.match.id;
         confidence[k] = r.confidence;
@@ -264,7 +264,7 @@ export function* enrichChunk(
       asOf: company?.asOf?.slice(0, 10) || today,
       values: fields.map((f) => f.extract({ summary, company, lang })),
     };
-    if (company) memo.rememberCompany(id, results[k]!.values, results[k]!.asOf);
+    if (company) memo.rememberCompany(id, results[k].values, results[k].asOf);
   });
 
   return { results: results as RowResult[], outOfCredits };

@@ -204,11 +204,11 @@ function simulateDone(sim: RunMemo, t: RowTask): void {
  */
 export function estimateEnrichment(rows: readonly Cell[][], plan: EnrichPlan & { chunkSize?: number }, rates?: RateAssumptions): EnrichEstimate {
   if (!Array.isArray(rows)) throw invalid("rows", NOT_A_TABLE);
-  const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+  const width = rows.reduce<number>((w, r: readonly Cell[]) => Math.max(w, r.length), 0);
   validateMapping(plan.mapping, rows.length > 0 ? width : Number.MAX_SAFE_INTEGER);
   const est = new EnrichEstimator(plan);
   const size = Math.max(1, Math.floor(plan.chunkSize ?? 50));
-  const tasks = rows.map((r, i) => taskFromRow(i, r, plan.mapping)).filter((t) => !isEmptyTask(t));
+  const tasks = rows.map((r: readonly Cell[], i) => taskFromRow(i, r, plan.mapping)).filter((t) => !isEmptyTask(t));
   // The job's memo as it will be in a fresh run where every name is its own company: chunks end where the job's do.
   const sim = new RunMemo(fieldNeeds(selectFields(plan.fields)));
   for (let at = 0; at < tasks.length; ) {

@@ -309,10 +309,10 @@ function countStats(results: readonly ({ outcome: RowResult["outcome"] } | null)
 
 function prepare(rows: readonly Cell[][], mapping: ColumnMapping, fieldIds: readonly string[]) {
   if (!Array.isArray(rows)) throw invalid("rows", NOT_A_TABLE);
-  const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+  const width = rows.reduce<number>((w, r: readonly Cell[]) => Math.max(w, r.length), 0);
   validateMapping(mapping, rows.length > 0 ? width : Number.MAX_SAFE_INTEGER);
   const fields = selectFields(fieldIds);
-  const tasks = rows.map((r, i) => taskFromRow(i, r, mapping));
+  const tasks = rows.map((r: readonly Cell[], i) => taskFromRow(i, r, mapping));
   return { fields, tasks };
 }
 
@@ -379,7 +379,7 @@ export function* computeRows(deps: EnrichDeps, ctx: OpContext, job: string, inpu
   const width = fields.length;
   return {
     header: outputHeader(fields, lang),
-    rows: current.map((r) => (r ? outputCells(r, width, lang) : new Array(width + 3).fill(""))),
+    rows: current.map((r) => (r ? outputCells(r, width, lang) : new Array<Cell>(width + 3).fill(""))),
     results: current,
     complete: !outcome.stopped,
     stopped: outcome.stopped,

@@ -150,8 +150,8 @@ export function statusText(r: RowResult, lang: Language): string {
 
 /** The output cells of one row: status, confidence, fields, as-of. */
 export function outputCells(r: RowResult, width: number, lang: Language): Cell[] {
-  if (r.outcome === "empty") return [statusText(r, lang), "", ...new Array(width).fill(""), ""];
-  const values = r.values.length === width ? r.values : [...r.values, ...new Array(Math.max(0, width - r.values.length)).fill("")].slice(0, width);
+  if (r.outcome === "empty") return [statusText(r, lang), "", ...new Array<Cell>(width).fill(""), ""];
+  const values = r.values.length === width ? r.values : [...r.values, ...new Array<Cell>(Math.max(0, width - r.values.length)).fill("")].slice(0, width);
   // The id column is the first field: review rows leave it for the user's pick.
   if (r.outcome !== "review" && values.length > 0 && (values[0] === "" || values[0] == null) && r.id) values[0] = r.id;
   return [statusText(r, lang), r.confidence ?? "", ...values, r.asOf ?? ""];

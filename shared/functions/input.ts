@@ -74,7 +74,7 @@ export function argumentLabel(param: string): Bilingual {
 }
 
 /** Argument readers that phrase their complaints in the user's language. */
-export function reader(lang: Language) {
+export function reader(_lang: Language) {
   const fail = (field: string, msg: { de: string; en: string }) =>
     new CompanyDataError("INVALID_INPUT", PARAM_NAME.test(field) ? { field, detail: msg, label: argumentLabel(field) } : { field, detail: msg });
 

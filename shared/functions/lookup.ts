@@ -165,7 +165,7 @@ export const RESOLVE: FunctionDef = {
     return rows.map((x) => {
       if ("blank" in x) return ["", "", "", ""];
       if ("error" in x) return [errorCell(x.error, lang)];
-      if ("id" in x) return resolvedCells(looked[l++]!, lang);
+      if ("id" in x) return resolvedCells(looked[l++], lang);
       return resolvedCells(answers[k++]!, lang);
     });
   },

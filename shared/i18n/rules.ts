@@ -156,7 +156,7 @@ function unwrap(s: Node | undefined): Node | undefined {
 
 /** The schema that judged the value at `path`, or undefined where the walk cannot follow (unions, lazy). */
 export function schemaAt(root: z.ZodMiniType, path: readonly PropertyKey[]): Node | undefined {
-  let s = unwrap(root as unknown as Node);
+  let s = unwrap(root);
   for (const seg of path) {
     if (!s) return undefined;
     const d = s._zod.def;

@@ -31,7 +31,7 @@
  * availability lists a financial year not seen before, so a monitored
  * company pays 4 credits for figures about once a year, not every run.
  */
-import type { Change, Company, CompanySummary } from "../api/schemas.ts";
+import type { Company, CompanySummary } from "../api/schemas.ts";
 import { all, sheet, storeGet, storePut, type Operation } from "../core/effects.ts";
 import { CompanyDataError, invalid } from "../core/errors.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
@@ -204,7 +204,7 @@ const STATUS_TEXT = {
 
 /** An id in a row whose company the service calls something else than the row does. */
 const ID_MISMATCH = {
-  group: { de: "ID prüfen", en: "Check ID" } as Bilingual,
+  group: { de: "ID prüfen", en: "Check ID" },
   flag: (id: string, service: string, row: string): Bilingual => ({
     de: `Die ID ${id} gehört zu „${service}“, nicht zu „${row}“; bitte die ID prüfen oder löschen (dann wird der Name neu aufgelöst).`,
     en: `The ID ${id} belongs to "${service}", not to "${row}"; please check the ID or clear it (the name is then resolved again).`,
@@ -510,12 +510,12 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     const firstPending = [...pending.values()][0] ?? rows.find((r) => r.kind === "pending")?.error;
     summary.message = {
       de: (unpriced ? `Diese Prüfung kostet höchstens ${bound} Credits (${paid} von ${ids.length} Firmen brauchen kostenpflichtige Abfragen: ${estimate} Credits).` : `Diese Prüfung kostet ${estimate} Credits (${paid} von ${ids.length} Firmen brauchen kostenpflichtige Abfragen).`) +
-        (unpriced ? ` ${unpriced} Einträge ließen sich gerade nicht prüfen (${firstPending!.text("de")}); sie sind mit dem Höchstpreis von ${MAX_ENTRY_CREDITS} Credits je Eintrag eingerechnet, die Prüfung fragt sie erneut ab.` : "") +
+        (unpriced ? ` ${unpriced} Einträge ließen sich gerade nicht prüfen (${firstPending.text("de")}); sie sind mit dem Höchstpreis von ${MAX_ENTRY_CREDITS} Credits je Eintrag eingerechnet, die Prüfung fragt sie erneut ab.` : "") +
         (summary.errors ? ` ${summary.errors} Einträge mit Fehler.` : "") +
         (summary.notFound ? ` ${summary.notFound} nicht gefunden.` : "") +
         (summary.ambiguous ? ` ${summary.ambiguous} mehrdeutig (bitte wählen).` : ""),
       en: (unpriced ? `This check costs at most ${bound} credits (${paid} of ${ids.length} companies need paid calls: ${estimate} credits).` : `This check costs ${estimate} credits (${paid} of ${ids.length} companies need paid calls).`) +
-        (unpriced ? ` ${unpriced} entries could not be checked just now (${firstPending!.text("en")}); they are counted at the most an entry can cost, ${MAX_ENTRY_CREDITS} credits each, and the check asks again.` : "") +
+        (unpriced ? ` ${unpriced} entries could not be checked just now (${firstPending.text("en")}); they are counted at the most an entry can cost, ${MAX_ENTRY_CREDITS} credits each, and the check asks again.` : "") +
         (summary.errors ? ` ${summary.errors} entries with errors.` : "") +
         (summary.notFound ? ` ${summary.notFound} not found.` : "") +
         (summary.ambiguous ? ` ${summary.ambiguous} ambiguous (please pick).` : ""),
@@ -575,7 +575,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       if (c instanceof CompanyDataError) continue;
       const prof = profiles.get(id);
       const name = prof && !(prof instanceof CompanyDataError) ? prof.name ?? null : states.get(id)?.name ?? nameOf.get(id) ?? null;
-      for (const ch of c.changes) lines.push(logLine(id, name, ch as Change));
+      for (const ch of c.changes) lines.push(logLine(id, name, ch));
     }
     // News goes to the alert outbox before the log has it: a line in the log is never news again.
     const channels = opts.alerts ?? [];

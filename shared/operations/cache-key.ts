@@ -30,7 +30,7 @@ export function hash128(s: string): string {
 /** JSON with object keys sorted at every level, so equal bodies give equal text. */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return "";
-  return JSON.stringify(value, (_k, v) => {
+  return JSON.stringify(value, (_k, v: unknown) => {
     if (v && typeof v === "object" && !Array.isArray(v)) {
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(v).sort()) out[k] = (v as Record<string, unknown>)[k];

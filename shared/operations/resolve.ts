@@ -85,7 +85,7 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
   const plan = dedupe(rows);
   const ttl = ctx.cacheTtlSeconds > 0 ? ctx.cacheTtlSeconds : 0;
   const keys = plan.distinct.map((d) => resolveCacheKey(ctx, d.key));
-  const answers: (ResolvedRow | undefined)[] = new Array(plan.distinct.length);
+  const answers: (ResolvedRow | undefined)[] = new Array<ResolvedRow | undefined>(plan.distinct.length);
 
   if (ttl > 0) {
     const hits = yield* cacheGet(keys);
@@ -145,7 +145,7 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
     yield* cachePut(notFound, Math.min(ttl, NOT_FOUND_TTL_SECONDS));
   }
 
-  plan.distinct.forEach((d, i) => { if (answers[i]) answers[i] = withHintsChecked(answers[i]!, d.query); });
+  plan.distinct.forEach((d, i) => { if (answers[i]) answers[i] = withHintsChecked(answers[i], d.query); });
 
   // Each row gets its own object: callers may annotate rows without touching duplicates.
   return scatter(plan, answers as ResolvedRow[], errorRow).map((r) => ({ ...r, candidates: [...r.candidates] }));

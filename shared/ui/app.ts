@@ -52,7 +52,7 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
     },
     t: (key, vars) => format(STRINGS[key][lang], vars),
     pick: (text) => text[lang],
-    call: ((method: string, input: unknown) => host.call(method, input)) as Ui["call"],
+    call: ((method: string, input: unknown) => host.call(method, input)),
     async setLanguage(next) {
       if (next === lang) return;
       lang = next;
@@ -78,7 +78,7 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
       active = p;
       if (handoff !== undefined) states.get(id)!.handoff = handoff;
       render();
-      (shell.querySelector(`#cd-tab-${id}`) as HTMLElement | null)?.focus();
+      shell.querySelector<HTMLElement>(`#cd-tab-${id}`)?.focus();
     },
     rerender: () => renderPanel(),
     errorMessage(e) {

@@ -75,7 +75,7 @@ describe("search defaults", () => {
 
 describe("company rows carry the status code", () => {
   it("keeps the code beside the label, and reads it back from the UI", () => {
-    const row = companyRow({ id: "DEAAAAAAAAAA", name: "X GmbH", status: { code: "INSOLVENT", name: "insolvent" }, active: false } as never);
+    const row = companyRow({ id: "DEAAAAAAAAAA", name: "X GmbH", status: { code: "INSOLVENT", name: "insolvent" }, active: false });
     expect(row).toMatchObject({ status: "insolvent", statusCode: "INSOLVENT", active: false });
     expect(readCompanyRow(row, "c").statusCode).toBe("INSOLVENT");
     expect(() => readCompanyRow({ ...row, statusCode: 5 }, "c")).toThrow(expect.objectContaining({ details: expect.objectContaining({ field: "c.statusCode" }) }));

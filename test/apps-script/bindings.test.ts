@@ -8,12 +8,11 @@ import { fetchAll } from "../../apps-script/http.ts";
 import { createSheetsFake } from "./harness.ts";
 
 const emulator = createEmulator({ companies: 100, startDate: "2026-01-15" });
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe("properties", () => {
   it("splits values over 9 KB into parts and removes stale parts", () => {
     const f = createSheetsFake({ emulator });
-    const props = (f.context.PropertiesService as Any).getDocumentProperties();
+    const props = f.context.PropertiesService.getDocumentProperties();
     const long = "äöü€".repeat(5000);
     writeValues(props, { "doc:a": long, "doc:b": "short" });
     expect(readValues(props, ["doc:a", "doc:b", "doc:c"])).toEqual([long, "short", null]);
@@ -30,7 +29,7 @@ describe("answer cache", () => {
   it("keeps long-lived answers in the durable layer within its budget", () => {
     let t = 1_000_000;
     const f = createSheetsFake({ emulator, now: () => t });
-    const cache = new AnswerCache((f.context.CacheService as Any).getDocumentCache(), (f.context.PropertiesService as Any).getDocumentProperties(), () => t);
+    const cache = new AnswerCache(f.context.CacheService.getDocumentCache(), f.context.PropertiesService.getDocumentProperties(), () => t);
     cache.putMany({ a: "1", ["k".repeat(300)]: "long key" }, 3600);
     expect(cache.getMany(["a", "k".repeat(300), "b"])).toEqual(["1", "long key", null]);
     expect([...f.docProps.map.keys()]).toEqual([]); // 1 h: CacheService only
@@ -49,7 +48,7 @@ describe("answer cache", () => {
 describe("sheet host", () => {
   it("merges chunk writes into one block per kind and writes risky text as text", () => {
     const f = createSheetsFake({ emulator, sheets: { S: [["Name"], ["a"], ["b"], ["c"], ["d"]] } });
-    const host = new SheetHost(f.context.SpreadsheetApp as Any, undefined, f.context.Utilities as Any);
+    const host = new SheetHost(f.context.SpreadsheetApp, undefined, f.context.Utilities);
     expect(host.handle({ op: "read", sheet: "S", row: 1, col: 1, rows: 2, cols: 2 })).toEqual([["Name", ""], ["a", ""]]);
     host.handle({ op: "write", sheet: "S", row: 1, col: 2, values: [["Out"]] });
     host.handle({ op: "write", sheet: "S", row: 2, col: 2, values: [["=cmd|' /C calc'!A0"], [1]] });
@@ -70,7 +69,7 @@ describe("sheet host", () => {
 
   it("one mechanism: every text behind the hidden quote prefix, never a number format; numbers stay numbers, ISO dates become dates of the spreadsheet's zone", () => {
     const f = createSheetsFake({ emulator, sheets: { S: [[""]] }, spreadsheetTimeZone: "Asia/Tokyo" });
-    const host = new SheetHost(f.context.SpreadsheetApp as Any, undefined, f.context.Utilities as Any);
+    const host = new SheetHost(f.context.SpreadsheetApp, undefined, f.context.Utilities);
     const risky = ["=HYPERLINK(\"http://evil\")", "+49 30 1234", "-5 %", "@home", "\tTab", "\rCR", "\nLF", "'already quoted"];
     const plain = ["SAP SE", "O'Brien GmbH", "00123", "1e5", "#N/A", "🏭", " =lead space", "a=b", "Müller & Söhne", "TRUE", "12:30", "1/2"];
     const other = [42, -5, 0, 3.25, true, false];
@@ -95,7 +94,7 @@ describe("sheet host", () => {
   it("keeps the user's formats: a column the user formatted as plain text gets its text without an apostrophe (which would show there)", () => {
     const f = createSheetsFake({ emulator, sheets: { S: [["PLZ", "Telefon"]] } });
     f.formats.set("S", [["", ""], ["@", "@"], ["@", "@"]]);
-    const host = new SheetHost(f.context.SpreadsheetApp as Any, undefined, f.context.Utilities as Any);
+    const host = new SheetHost(f.context.SpreadsheetApp, undefined, f.context.Utilities);
     host.handle({ op: "write", sheet: "S", row: 2, col: 1, values: [["01067", "+49 351 1234"], ["'=x", "2026-01-15"]] });
     host.flush();
     expect(f.shownApostrophes).toEqual([]);
@@ -105,7 +104,7 @@ describe("sheet host", () => {
 
   it("the fake flags a formula or text Sheets would convert, and shows an apostrophe in a plain-text cell, so these tests can fail", () => {
     const f = createSheetsFake({ emulator, sheets: { S: [[""]] } });
-    const range = (f.context.SpreadsheetApp as Any).getActiveSpreadsheet().getSheetByName("S").getRange(1, 1, 1, 1);
+    const range = f.context.SpreadsheetApp.getActiveSpreadsheet().getSheetByName("S").getRange(1, 1, 1, 1);
     for (const x of ["=1+1", "+1", "-1", "@x"]) expect(() => range.setValues([[x]]), x).toThrow(/formula injection/);
     for (const x of ["00123", "1,5", "12%", "2026-01-15", "15.01.2026", "TRUE", "12:30"]) expect(() => range.setValues([[x]]), x).toThrow(/would be converted/);
     range.setValues([["'=1+1"]]);
@@ -119,7 +118,7 @@ describe("sheet host", () => {
 
   it("keeps gaps: cells the core did not write are not overwritten", () => {
     const f = createSheetsFake({ emulator, sheets: { S: [["x", "keep", "y"]] } });
-    const host = new SheetHost(f.context.SpreadsheetApp as Any);
+    const host = new SheetHost(f.context.SpreadsheetApp);
     host.handle({ op: "write", sheet: "S", row: 1, col: 1, values: [["A"]] });
     host.handle({ op: "write", sheet: "S", row: 1, col: 3, values: [["C"]] });
     host.flush();
@@ -128,7 +127,7 @@ describe("sheet host", () => {
 
   it("appends below what is there and creates sheets with headers", () => {
     const f = createSheetsFake({ emulator, sheets: { S: [["h"], ["1"]] } });
-    const host = new SheetHost(f.context.SpreadsheetApp as Any);
+    const host = new SheetHost(f.context.SpreadsheetApp);
     host.handle({ op: "ensureSheet", sheet: "Log", headers: ["Datum", "Text"] });
     host.handle({ op: "append", sheet: "Log", rows: [["2026-01-01", "=x"]] });
     host.handle({ op: "append", sheet: "S", rows: [["2"]] });
@@ -144,10 +143,10 @@ describe("http", () => {
   it("lower-cases header names", () => {
     const f = createSheetsFake({ emulator });
     const ok = { method: "GET" as const, url: `http://x/v2/account`, headers: { Authorization: `Bearer ${emulator.demoKey}` } };
-    const [a] = fetchAll(f.context.UrlFetchApp as Any, [ok]);
+    const [a] = fetchAll(f.context.UrlFetchApp, [ok]);
     expect(a.status).toBe(200);
     expect(Object.keys(a.headers).every((k) => k === k.toLowerCase())).toBe(true);
-    expect(fetchAll(f.context.UrlFetchApp as Any, [])).toEqual([]);
+    expect(fetchAll(f.context.UrlFetchApp, [])).toEqual([]);
   });
 
   // fetchAll answers every request or throws for the batch
@@ -157,7 +156,7 @@ describe("http", () => {
     const f = createSheetsFake({ emulator, failUrl: /unreachable/ });
     const ok = { method: "GET" as const, url: `http://x/v2/account`, headers: { Authorization: `Bearer ${emulator.demoKey}` } };
     const bad = { ...ok, url: "http://unreachable/v2/account" };
-    const out = fetchAll(f.context.UrlFetchApp as Any, [ok, bad, ok]);
+    const out = fetchAll(f.context.UrlFetchApp, [ok, bad, ok]);
     expect(out).toHaveLength(3);
     for (const r of out) expect(r).toMatchObject({ status: 0, networkError: "connection" });
     expect(f.fetches).toHaveLength(1); // the one batch; no single fetches after it

@@ -26,7 +26,7 @@ beforeAll(async () => {
 
 describe("the CacheService fake", () => {
   it("keeps the 900 items farthest from expiration once more than 1,000 are written", () => {
-    let t = 0;
+    const t = 0;
     const c = new FakeCache(() => t);
     for (let i = 0; i < CACHE_MAX_ITEMS; i++) c.put(`k${i}`, "v", 1000 + i);
     expect(c.map.size).toBe(CACHE_MAX_ITEMS);
@@ -43,7 +43,7 @@ describe("packed answers", () => {
   it("5,000 answers take at most 256 items; all come back; a full shard drops its soonest-expiring entries only", () => {
     let t = 0;
     const c = new FakeCache(() => t);
-    const p = new PackedCache(c as unknown as GoogleAppsScript.Cache.Cache, () => t);
+    const p = new PackedCache(c, () => t);
     const entries = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`c1|profile|id=${i}`, JSON.stringify({ v: 1, data: "x".repeat(1200 + (i % 50)) })]));
     p.putMany(entries, 21_600);
     expect(c.map.size).toBeLessThanOrEqual(SHARDS);
@@ -56,9 +56,9 @@ describe("packed answers", () => {
   });
 
   it("a shard over its size keeps what expires last", () => {
-    let t = 0;
+    const t = 0;
     const c = new FakeCache(() => t);
-    const p = new PackedCache(c as unknown as GoogleAppsScript.Cache.Cache, () => t);
+    const p = new PackedCache(c, () => t);
     // Keys of one shard: find 120 that hash alike.
     const same: string[] = [];
     for (let i = 0; same.length < 120; i++) if (shardOf(`k${i}`) === shardOf("k0")) same.push(`k${i}`);

@@ -123,8 +123,7 @@ describe("a trigger that cannot be created", () => {
     const w = world();
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
     expect(docTriggers(w)).toHaveLength(1);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const ScriptApp = w.f.context.ScriptApp as any;
+    const ScriptApp = w.f.context.ScriptApp;
     const newTrigger = ScriptApp.newTrigger;
     ScriptApp.newTrigger = () => { throw new Error("Authorization is required to perform that action. at monitorTick (Code:12:3)"); };
     const out = w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 9 } }) as Envelope;
@@ -145,8 +144,7 @@ describe("a trigger that cannot be created", () => {
 describe("the trigger fake keeps the add-on rules", () => {
   it("one time-driven trigger per document, at most hourly, valid hours only", () => {
     const w = world();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const ScriptApp = w.f.context.ScriptApp as any;
+    const ScriptApp = w.f.context.ScriptApp;
     expect(() => ScriptApp.newTrigger("monitorTick").timeBased().everyMinutes(30).create()).toThrow(/more often than once an hour/);
     expect(() => ScriptApp.newTrigger("monitorTick").timeBased().everyHours(3)).toThrow(/1, 2, 4, 6, 8 or 12/);
     expect(() => ScriptApp.newTrigger("monitorTick").timeBased().atHour(7).create()).toThrow(/atHour/);
@@ -367,8 +365,7 @@ describe("the tick outside the document", () => {
       portfolio: 20,
       onFetch: () => {
         if (seen.length) return;
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any
-        const lock = (w.f.context.LockService as any).getDocumentLock();
+        const lock = w.f.context.LockService.getDocumentLock();
         const free = lock.tryLock(0) === true;
         if (free) lock.releaseLock();
         seen.push({ lockFree: free, second: w.f.call("uiCall", "monitorRun", "{}") as string });

@@ -106,6 +106,8 @@ export async function serveDir(dir: string): Promise<{ url: string; close(): Pro
   const { readFile } = await import("node:fs/promises");
   const { join: j, normalize } = await import("node:path");
   const types: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8", json: "application/json", png: "image/png", xml: "application/xml" };
+  // node:http ignores what the handler returns; this one answers every request itself.
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
   const server = http.createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
     if (path === "/favicon.ico") return void res.writeHead(204).end();

@@ -87,7 +87,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     await page.press("#search-query", "Enter");
     await page.waitForSelector("#search-table tbody tr");
     expect(await page.$$eval("#search-table tbody tr", (r) => r.length)).toBeGreaterThan(0);
-    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) === b - 1, before);
+    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b - 1, before);
     expect(emu.balance(emu.demoKey)).toBe(before - 1);
     // Every result says its status.
     expect(await page.$$eval("#search-table thead th", (th) => th.map((t) => t.textContent))).toContain("Status");
@@ -217,7 +217,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(ambiguous.ids).toContain(await cell("Firmenliste", row, 5));
     expect(emu.balance(emu.demoKey)).toBeLessThan(before);
     // The header catches up with the pick's spend (the run's own refresh may answer first).
-    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) === b, emu.balance(emu.demoKey));
+    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b, emu.balance(emu.demoKey));
   });
 
   it("reruns only new or failed rows: nothing is paid twice", async () => {
@@ -384,7 +384,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
 
     await checkNow();
     expect(before - emu.balance(emu.demoKey)).toBe(price);
-    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) === b, emu.balance(emu.demoKey));
+    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b, emu.balance(emu.demoKey));
     // Last check in the user's local time, said so.
     expect(await page.textContent("#monitor-last")).toMatch(/Letzte Prüfung \(\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} .+, Ortszeit\)/);
 
@@ -542,7 +542,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
   it("exports CSV (formulas neutralised) and XLSX (inline strings)", async () => {
     await page.click('.pg-sheet-tab[data-sheet="Portfolio"]');
     const [csvDl] = await Promise.all([page.waitForEvent("download"), page.click("#pg-export-csv")]);
-    const csv = readFileSync((await csvDl.path())!, "utf8");
+    const csv = readFileSync(await csvDl.path(), "utf8");
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     // The UI is German here: `;` and decimal commas, so German Excel splits the columns.
     expect(csv).toContain("DEMWUYW5R962;TRUMPF SE + Co. KG");
@@ -551,7 +551,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(csv).toContain("'=1+1");
     expect(csv).not.toMatch(/(^|;)=1\+1/m);
     const [xDl] = await Promise.all([page.waitForEvent("download"), page.click("#pg-export-xlsx")]);
-    const files = unzipSync(new Uint8Array(readFileSync((await xDl.path())!)));
+    const files = unzipSync(new Uint8Array(readFileSync(await xDl.path())));
     expect(Object.keys(files)).toContain("xl/worksheets/sheet2.xml");
     const wbXml = strFromU8(files["xl/workbook.xml"]);
     expect(wbXml).toContain('name="Firmenliste"');
@@ -564,7 +564,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
   it("shows the new balance in the header after running out of credits", async () => {
     const saved = emu.balance(emu.demoKey);
     await tab("search");
-    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent!.replace(/\D/g, "")) === b, saved);
+    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b, saved);
     emu.setBalance(emu.demoKey, 0);
     await page.fill("#search-query", "Brauerei");
     await page.fill("#search-place", "");

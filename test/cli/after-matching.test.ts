@@ -22,7 +22,7 @@ describe("company-data enrich: the price after matching", () => {
     }
     const given = world.emu.world.companies.find((c) => !names.includes(c.name))!.id;
     // 12 names (one written twice, differently), one given id twice: 13 companies to buy.
-    const rows = [...names.map((n) => `"${n}";`), `"${names[0]!.toUpperCase()}";`, `;${given}`, `;${given}`];
+    const rows = [...names.map((n) => `"${n}";`), `"${names[0].toUpperCase()}";`, `;${given}`, `;${given}`];
     const input = join(world.dir, "after.csv");
     writeFileSync(input, ["Firma;ID", ...rows].join("\r\n") + "\r\n");
     const key = world.emu.createKey(1000);

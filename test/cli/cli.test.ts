@@ -28,7 +28,7 @@ function uniqueCompanies(n: number) {
   for (const c of emu.world.companies) {
     if (out.length >= n) break;
     // The world keeps a city as an index into CITIES: the input carries its name, as a user's list would.
-    if (emu.companies.findByName(c.name).length === 1) out.push({ id: c.id, name: c.name, city: CITIES[c.city]!.name });
+    if (emu.companies.findByName(c.name).length === 1) out.push({ id: c.id, name: c.name, city: CITIES[c.city].name });
   }
   return out;
 }

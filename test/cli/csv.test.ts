@@ -30,8 +30,8 @@ describe("csv", () => {
         const width = rows[0].length;
         const table = rows.map((r) => [...r, ...Array(width).fill("")].slice(0, width));
         // Cells starting with = + - @ would be neutralised; the generator has none.
-        const text = table.map((r) => formatRow(r, d as "," | ";")).join("");
-        const p = new CsvParser(d as "," | ";");
+        const text = table.map((r) => formatRow(r, d)).join("");
+        const p = new CsvParser(d);
         const out: string[][] = [];
         for (let i = 0; i < text.length; i += step) out.push(...p.push(text.slice(i, i + step)));
         out.push(...p.end());

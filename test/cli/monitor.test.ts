@@ -36,8 +36,8 @@ beforeAll(async () => {
   await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
   hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/hooks/secret-token`;
 });
-afterAll(() => {
-  server?.close();
+afterAll(async () => {
+  await server?.close();
   hook?.close();
 });
 

@@ -43,6 +43,8 @@ export class ExcelWorkbook implements ExcelLike {
   async run<T>(batch: (context: Excel.RequestContext) => Promise<T>): Promise<T> {
     const queue: (() => void)[] = [];
     const loaded = new Set<object>();
+    // The fake's proxies and callbacks below count syncs on this workbook.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const wb = this;
     const sync = async () => {
       wb.syncs++;

@@ -90,7 +90,7 @@ describe.each(ADAPTERS)("random edits between and during steps: $name", (adapter
             during: a.during ? () => { ran = true; apply(s, a.during!); before = s.outside(); } : undefined,
           });
           figures.steps++;
-          if (ran) figures.edits++, figures.editsDuringStep++;
+          if (ran) { figures.edits++; figures.editsDuringStep++; }
           else if (a.during) { apply(s, a.during); figures.edits++; before = s.outside(); continue; }
           expect(wrongRows(s)).toEqual([]);
           expect(s.outside()).toBe(before);

@@ -91,7 +91,7 @@ describe.each(ADAPTERS)("rows stay with their data: $name", (adapter) => {
   });
 
   it("dates and numbers in the input stay as they are, and the rows keep their key between reads", async () => {
-    const rows: Cell[][] = table(0, 6).map((r, i) => [...r]);
+    const rows: Cell[][] = table(0, 6).map((r) => [...r]);
     const s = open(adapter, rows);
     // A number and an ISO date the user typed beside the table (column I, right of the output).
     s.user((data) => data.map((r, i) => { const x = [...r]; x[8] = i % 2 ? 1067 : "2024-03-01"; return x; }));

@@ -12,7 +12,7 @@ describe("fault injection", () => {
   it("adds fixed and random latency", () => {
     const emu = makeEmulator({ companies: 200, faults: { latencyMs: 100, jitterMs: 50 } });
     const d = Array.from({ length: 20 }, () => caller(emu)("GET", `/v2/companies/${SAP}`).delayMs!);
-    for (const x of d) expect(x).toBeGreaterThanOrEqual(100), expect(x).toBeLessThanOrEqual(150);
+    for (const x of d) { expect(x).toBeGreaterThanOrEqual(100); expect(x).toBeLessThanOrEqual(150); }
     expect(new Set(d).size).toBeGreaterThan(1);
   });
 

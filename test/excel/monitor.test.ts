@@ -1,7 +1,6 @@
 /** Excel monitoring: the timer's check and the task pane's "Check now" never run at the same time. */
 import { describe, expect, it } from "vitest";
 import { serialiseChecks, startMonitor } from "../../excel-addin/monitor.ts";
-import type { RunSummary } from "../../shared/monitor/check.ts";
 
 const SCHEDULE = { enabled: true, frequency: "hourly" as const, hour: 7, budget: null, sheet: "Portfolio" };
 
@@ -21,7 +20,7 @@ function fakeService() {
     await new Promise<void>((r) => finish.push(r));
     active--;
     lastFinished = new Date().toISOString();
-    return { status: "done", message: { de: "", en: `run ${runs.length}` } } as unknown as RunSummary;
+    return { status: "done", message: { de: "", en: `run ${runs.length}` } };
   };
   return { call, runs, finish, get maxActive() { return maxActive; } };
 }

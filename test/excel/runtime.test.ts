@@ -152,9 +152,9 @@ describe("simulated custom-functions runtime", () => {
     const rows = (plain as PromiseFulfilledResult<unknown[][]>).value;
     expect(rows).toHaveLength(1);
     expect(rows[0]).toHaveLength(PLAIN_CARD_KEYS.length);
-    expect(rows[0]!.slice(0, 2)).toEqual([entity.text, id]);
-    expect(rows[0]!.every((v) => typeof v !== "object")).toBe(true);
-    expect(rows[0]![PLAIN_CARD_KEYS.indexOf("register")]).toBe(entity.properties.Register?.basicValue ?? "");
+    expect(rows[0].slice(0, 2)).toEqual([entity.text, id]);
+    expect(rows[0].every((v) => typeof v !== "object")).toBe(true);
+    expect(rows[0][PLAIN_CARD_KEYS.indexOf("register")]).toBe(entity.properties.Register?.basicValue ?? "");
     // A column of ids (and one unknown): one aligned row each, the error row padded to the same width.
     const ids = [...emulator.companies.ids().slice(0, 3), "DE0000000000"];
     const [column] = await recalc(old.functions.get("CARD")!, [[ids.map((x) => [x])]]);
@@ -162,7 +162,7 @@ describe("simulated custom-functions runtime", () => {
     expect(table).toHaveLength(4);
     for (const r of table) expect(r).toHaveLength(PLAIN_CARD_KEYS.length);
     expect(table.slice(0, 3).map((r) => r[1])).toEqual(ids.slice(0, 3));
-    expect(table[3]![0]).toBeInstanceOf(SimError);
+    expect(table[3][0]).toBeInstanceOf(SimError);
   });
 
   it("card property names are pinned per workbook: a German workbook keeps =A2.Umsatz for an English user; functions never write the workbook", async () => {

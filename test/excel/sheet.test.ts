@@ -16,7 +16,7 @@ function workbook(opts: { sheets: Record<string, { used?: { rowIndex: number; co
   // context.sync() must sync every proxy the code created, as Office.js does.
   const created: any[] = [];
   const mock = (data: object) => {
-    const m = new OfficeMockObject(data as any);
+    const m = new OfficeMockObject(data);
     created.push(m);
     return m;
   };

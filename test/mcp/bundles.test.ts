@@ -24,7 +24,7 @@ async function inputsOf(entry: string, platform: "browser" | "node"): Promise<st
     absWorkingDir: ROOT, entryPoints: [entry], bundle: true, write: false, metafile: true,
     format: platform === "node" ? "esm" : "iife", platform, logLevel: "silent", outdir: "out",
   });
-  return Object.keys(out.metafile!.inputs);
+  return Object.keys(out.metafile.inputs);
 }
 
 describe("the MCP server stays out of the spreadsheet and browser bundles", () => {

@@ -50,10 +50,10 @@ export interface HttpServerProcess {
 export function startHttpServer(server: RunningServer, key: string | null, args: string[] = [], extraEnv: Record<string, string> = {}): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [BIN, "mcp", "--http", "0", ...args], { env: serverEnv(server, key, extraEnv), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
-  child.stdout!.on("data", (d) => (out += d));
+  child.stdout.on("data", (d) => (out += d));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("no start-up line: " + out)), 20_000);
-    child.stderr!.on("data", (d) => {
+    child.stderr.on("data", (d) => {
       out += d;
       const m = /(http:\/\/[^\s]+\/mcp)/.exec(out);
       if (m) {

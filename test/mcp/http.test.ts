@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
   await srv?.stop();
-  world?.server.close();
+  await world?.server.close();
 });
 
 /** POST an initialize request with a chosen Host header (fetch does not let one set it). */

@@ -209,7 +209,7 @@ describe("alerts from portfolio checks", () => {
   });
 
   it("chat markup in register text is escaped in the webhook's text", () => {
-    const line = logLine("DE1234567890", "A <!channel> & Co", { date: "2026-03-04T10:00:00Z", text: "<!here> moved", kind: { code: "ADDRESS", name: "Address" } } as never);
+    const line = logLine("DE1234567890", "A <!channel> & Co", { date: "2026-03-04T10:00:00Z", text: "<!here> moved", kind: { code: "ADDRESS", name: "Address" } });
     const companies = mergeNews([], { changes: [line] });
     const p = webhookPayload(digestOf(companies, "en", Date.parse("2026-03-04T20:00:00Z")));
     expect(p.text).not.toMatch(/<!/);
@@ -218,7 +218,7 @@ describe("alerts from portfolio checks", () => {
   });
 
   it("news merges: a change once by its key, a move keeps where it came from, an undone move is no news", () => {
-    const line = logLine("DE1234567890", "A", { date: "2026-03-04T10:00:00Z", text: "x", kind: { code: "ADDRESS", name: "Address" } } as never);
+    const line = logLine("DE1234567890", "A", { date: "2026-03-04T10:00:00Z", text: "x", kind: { code: "ADDRESS", name: "Address" } });
     let box = mergeNews([], { changes: [line, line] });
     box = mergeNews(box, { changes: [line] });
     expect(box[0].changes).toHaveLength(1);

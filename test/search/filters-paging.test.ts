@@ -31,7 +31,7 @@ function setup(lang: "de" | "en" = "en") {
     f();
     return before - emulator.balance(key);
   };
-  return { key, ctx, d, spent, run: <T>(op: Generator<unknown, T, unknown>) => runSync(op as never, d.sync) as T };
+  return { key, ctx, d, spent, run: <T>(op: Generator<unknown, T, unknown>) => runSync<T>(op as never, d.sync) };
 }
 
 const invalidField = (f: () => unknown) => {
@@ -98,7 +98,7 @@ describe("filtered search against the emulator", () => {
     const res = run(searchFirstPage(ctx, { query: "", filters }));
     expect(res.companies.length).toBeGreaterThan(0);
     for (const c of res.companies.slice(0, 20)) {
-      const founded = emulator.world.profile(emulator.world.byId(c.id)!, "en").foundingDate as string;
+      const founded = emulator.world.profile(emulator.world.byId(c.id)!, "en").foundingDate;
       expect(founded >= "2017-12").toBe(true);
     }
   });

@@ -28,7 +28,7 @@ function setup(lang: "de" | "en" = "en") {
     cacheTtlSeconds: 3600, maxBatch: 100, scope: "ident",
     rateLimits: { resolve: { burst: 1000, perSecond: 1000 } },
   };
-  return { key, ctx, d, run: <T>(op: Generator<unknown, T, unknown>) => runSync(op as never, d.sync) as T };
+  return { key, ctx, d, run: <T>(op: Generator<unknown, T, unknown>) => runSync<T>(op as never, d.sync) };
 }
 
 /** Synthetic companies with their VAT id, website and register entry as the emulator's profile states them. */

@@ -65,7 +65,7 @@ describe("cachedCallMany", () => {
     expect(api.requests).toHaveLength(2);
   });
   test("values above 100 KB are not cached", () => {
-    const { api, ctx, run } = setup((url) => json(200, { id: "DEAAAAAAAAAA", summary: "ü".repeat(60_000) }));
+    const { api, ctx, run } = setup(() => json(200, { id: "DEAAAAAAAAAA", summary: "ü".repeat(60_000) }));
     run(cachedCallMany(ctx, [profile("DEAAAAAAAAAA")]));
     run(cachedCallMany(ctx, [profile("DEAAAAAAAAAA")]));
     expect(api.requests).toHaveLength(2);

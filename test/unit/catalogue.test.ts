@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ENDPOINTS, endpoint, profileCost, batchResolveCost, INCLUDE_COST, fillPath, type Endpoint, type EndpointId, type Include } from "../../shared/api/endpoints.ts";
+import { ENDPOINTS, endpoint, profileCost, batchResolveCost, INCLUDE_COST, fillPath, type Endpoint, type Include } from "../../shared/api/endpoints.ts";
 
 // Spec section 8.1, row by row: method, path, credits, billing.
 const SPEC_8_1: [string, string, number | "ceil(n/10)", "credits" | "rate-limited"][] = [
@@ -113,7 +113,7 @@ describe("catalogue shape", () => {
     }
   });
   test("endpoint(id) finds every entry", () => {
-    for (const e of ENDPOINTS) expect(endpoint(e.id as EndpointId)).toBe(e);
+    for (const e of ENDPOINTS) expect(endpoint(e.id)).toBe(e);
   });
   test("fillPath encodes values and rejects missing ones", () => {
     expect(fillPath("/v2/suggest/{prefix}", { prefix: "Müller & Söhne/x" })).toBe("/v2/suggest/M%C3%BCller%20%26%20S%C3%B6hne%2Fx");

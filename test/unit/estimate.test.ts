@@ -31,7 +31,7 @@ describe("estimate", () => {
     expect(estimate({ kind: "resolve", rows: 40, distinct: 30, mode: "free" })).toMatchObject({ credits: 0, requests: 30, freeRequests: 30 });
   });
   test("any single catalogue call and a generic list", () => {
-    for (const e of ENDPOINTS) expect(estimate({ kind: "call", endpoint: e.id as EndpointId, cost: { count: 20, include: ["financials"] } }).credits).toBe(e.cost({ count: 20, include: ["financials"] }));
+    for (const e of ENDPOINTS) expect(estimate({ kind: "call", endpoint: e.id, cost: { count: 20, include: ["financials"] } }).credits).toBe(e.cost({ count: 20, include: ["financials"] }));
     const list = estimate({ kind: "calls", calls: [{ endpoint: "peers" }, { endpoint: "financials" }, { endpoint: "account" }, { endpoint: "batchResolve", cost: { count: 11 } }] });
     expect(list).toMatchObject({ credits: 8, requests: 4, paidRequests: 3, freeRequests: 1 });
     expect(list.breakdown).toHaveLength(4);

@@ -67,7 +67,7 @@ function loadFields(ui: Ui, s: EnrichState) {
 
 function config(s: EnrichState): EnrichConfig {
   const sel = s.selection!;
-  const rerun: RerunMode = s.rerun === "olderThan" ? { kind: "olderThan", days: Math.max(1, Number(s.days) || 30) } : { kind: s.rerun ?? "all" } as RerunMode;
+  const rerun: RerunMode = s.rerun === "olderThan" ? { kind: "olderThan", days: Math.max(1, Number(s.days) || 30) } : { kind: s.rerun ?? "all" };
   return {
     sheet: sel.sheet,
     headerRow: sel.row,

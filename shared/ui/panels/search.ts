@@ -288,8 +288,8 @@ function loadAllPrice(ui: Ui, s: SearchState) {
   if (!searched || !s.result) return;
   s.allPrice = null;
   ui.call("searchAllPrice", { ...searched, total: s.result.total ?? 0 }).then(
-    (p) => { if (s.searched === searched) (s.allPrice = p), ui.rerender(); },
-    () => { if (s.searched === searched) (s.allPrice = undefined), ui.rerender(); },
+    (p) => { if (s.searched === searched) { s.allPrice = p; ui.rerender(); } },
+    () => { if (s.searched === searched) { s.allPrice = undefined; ui.rerender(); } },
   );
 }
 
