@@ -110,6 +110,7 @@ export const STRINGS = s({
   reviewTitle: { de: "{n} Zeilen prüfen", en: "Review {n} rows" },
   reviewIntro: { de: "Diese Namen passen zu mehreren Firmen. Wählen Sie die richtige; es wird nicht geraten.", en: "These names fit several companies. Pick the right one; nothing is guessed." },
   reviewRow: { de: "Zeile {row}:", en: "Row {row}:" },
+  reviewWhy: { de: "Unsicher, weil:", en: "Unsure because:" },
   applyPick: { de: "Übernehmen", en: "Apply" },
   applyPickFor: { de: "Übernehmen (höchstens {credits})", en: "Apply (at most {credits})" },
 

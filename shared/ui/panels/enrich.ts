@@ -9,7 +9,7 @@ import type { PanelState, Ui } from "../app.ts";
 import { formatNumber } from "../app.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "./registry.ts";
-import { button, creditsText } from "./common.ts";
+import { button, creditsText, statusOf } from "./common.ts";
 import { STRINGS, format } from "../strings.ts";
 
 const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId"];
@@ -313,8 +313,12 @@ function reviewSection(ui: Ui, s: EnrichState): HTMLElement | null {
       prog.reviewRows.map((r) =>
         h("fieldset", { class: "cd-fieldset cd-review", id: `review-row-${r.row}` },
           h("legend", null, ui.t("reviewRow", { row: r.row }), " ", h("q", null, r.input)),
-          r.candidates.map((c, i) =>
-            h("label", { class: "cd-choice" },
+          h("p", { class: "cd-note", id: `review-reason-${r.row}` }, ui.t("reviewWhy"), " ", ui.pick(r.reason)),
+          r.candidates.map((c, i) => {
+            const st = c.statusCode || c.status || c.active !== null ? statusOf(ui, c) : null;
+            // Not active (deleted, in liquidation, …): said in words and marked, like the search list does.
+            const inactive = st?.active === false;
+            return h("label", { class: "cd-choice cd-review-choice" + (inactive ? " is-inactive" : ""), attrs: { "data-id": c.id } },
               h("input", {
                 type: "radio",
                 name: `review-${r.row}`,
@@ -322,9 +326,14 @@ function reviewSection(ui: Ui, s: EnrichState): HTMLElement | null {
                 value: c.id,
                 checked: s.picks![r.row] === c.id,
                 on: { change: () => (s.picks![r.row] = c.id) },
-              }), " ",
-              h("span", { class: "cd-name" }, c.name || c.id),
-              h("span", { class: "cd-sub" }, " · " + [[c.zip, c.city].filter(Boolean).join(" "), c.register, c.id].filter(Boolean).join(" · ")))),
+              }),
+              // Name and the facts that tell the candidates apart, each line under the radio's label.
+              h("span", null,
+                h("span", { class: "cd-name" }, c.name || c.id),
+                inactive && st ? h("span", { class: "cd-warn" }, " · " + st.text) : null,
+                h("span", { class: "cd-sub", id: `review-${r.row}-${i}-detail` },
+                  [c.street, [c.zip, c.city].filter(Boolean).join(" "), c.register, c.industry, !inactive && st ? st.text : "", c.id].filter(Boolean).join(" · "))));
+          }),
           h("div", { class: "cd-actions" },
             button(`review-apply-${r.row}`, prog.pickCredits > 0 ? ui.t("applyPickFor", { credits: creditsText(ui, prog.pickCredits) }) : `${ui.t("applyPick")} (${ui.t("free")})`, (b) =>
               void ui.run(s, b, async () => {
