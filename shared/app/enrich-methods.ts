@@ -100,6 +100,8 @@ function readConfig(input: unknown): EnrichConfig {
   const sheetName = text(o, "sheet", { min: 1, max: 200 });
   const headerRow = num(o, "headerRow", 1, 1_000_000, { integer: true });
   const col = num(o, "col", 1, 18_278, { integer: true });
+  // rows counts the data rows under the header: none is a selection problem, not a number the user typed.
+  if (o.rows === 0) throw invalid("selection", { de: "sie enthält nur die Kopfzeile, keine Datenzeilen; bitte die Tabelle mit ihren Zeilen markieren", en: "it holds only the header row, no data rows; please select the table with its rows" });
   const rows = num(o, "rows", 1, 100_000, { integer: true });
   const cols = num(o, "cols", 1, 500, { integer: true });
   const m = record(o.mapping, "mapping");

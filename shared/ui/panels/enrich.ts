@@ -154,6 +154,14 @@ export const enrichPanel: PanelDef = {
         button("enrich-read", ui.t("readSelection"), (b) =>
           void ui.run(s, b, async () => {
             const sel = await ui.call("readSelection", {});
+            s.preview = undefined;
+            if (sel.rows < 2) {
+              // A header row alone: nothing to enrich, so nothing to price or start.
+              s.selection = undefined;
+              s.mapping = undefined;
+              s.message = { kind: "error", text: NO_DATA_ROWS };
+              return;
+            }
             const cols = await ui.call("detectColumns", { headers: sel.headers });
             s.selection = sel;
             s.mapping = cols.mapping;
@@ -302,6 +310,11 @@ export function columnLetter(n: number): string {
   for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) out = String.fromCharCode(65 + ((x - 1) % 26)) + out;
   return out;
 }
+
+const NO_DATA_ROWS = {
+  de: "Die Auswahl enthält nur die Kopfzeile, keine Datenzeilen. Bitte die Tabelle mit ihren Zeilen markieren und erneut einlesen.",
+  en: "The selection holds only the header row, no data rows. Please select the table with its rows and read it again.",
+};
 
 function reviewSection(ui: Ui, s: EnrichState): HTMLElement | null {
   const prog = s.progress;
