@@ -74,7 +74,8 @@ export const STRINGS = s({
   role_vatId: { de: "USt-IdNr.", en: "VAT id" },
   enrichMode: { de: "Abgleich", en: "Matching" },
   modeBatch: { de: "Schnell: Sammelabgleich (1 Credit je 10 Firmen)", en: "Fast: batch matching (1 credit per 10 companies)" },
-  modeFree: { de: "Kostenlos, aber langsam: einzeln abgleichen", en: "Free but slow: match one by one" },
+  // Only the matching is free: the chosen fields cost the same either way, so the label must not promise "free" beside a price.
+  modeFree: { de: "Langsam: einzeln abgleichen (Abgleich kostenlos, Felder kosten wie bei „Schnell“)", en: "Slow: match one by one (matching free, fields cost as with “Fast”)" },
   rerun: { de: "Welche Zeilen", en: "Which rows" },
   rerunAll: { de: "Alle Zeilen", en: "All rows" },
   rerunNew: { de: "Nur neue oder fehlgeschlagene Zeilen", en: "Only new or failed rows" },
@@ -93,7 +94,7 @@ export const STRINGS = s({
   resume: { de: "Fortsetzen", en: "Resume" },
   previewRows: { de: "{rows} von {all} {all|Zeile wird|Zeilen werden} bearbeitet ({distinct} {distinct|Firma|verschiedene Firmen}).", en: "{rows} of {all} {all|row|rows} will be processed ({distinct} {distinct|company|distinct companies})." },
   previewBatch: { de: "Schnell: höchstens {credits}, {time}", en: "Fast: at most {credits}, {time}" },
-  previewFree: { de: "Kostenloser Abgleich: höchstens {credits}, {time}", en: "Free matching: at most {credits}, {time}" },
+  previewFree: { de: "Langsam (Abgleich kostenlos): höchstens {credits}, {time}", en: "Slow (matching free): at most {credits}, {time}" },
   previewCeiling: {
     de: "Obergrenze: Jeder Name wird als eigene Firma gezählt; Namen derselben Firma und nicht gefundene kosten weniger.",
     en: "A ceiling: every name is counted as a company of its own; names of the same company and names not found cost less.",
