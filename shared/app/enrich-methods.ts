@@ -356,7 +356,9 @@ function* progressOf(deps: AppDeps, jobId: string, job: UiJob, result: SheetRunR
       const head = reviewReason(cell);
       if (head) r.reason = { de: head, en: head };
     }
-    yield* addReviewDetails(deps, reviewRows, reviewRows.map((r) => tasks[r.row - job.spec.row - 1]));
+    // Once the run stands still (finished, stopped for credits, or shown again): not on every step of a running job,
+    // whose next step would ask again for rows the user cannot pick yet.
+    if (job.finished || job.stoppedForCredits || result === null) yield* addReviewDetails(deps, reviewRows, reviewRows.map((r) => tasks[r.row - job.spec.row - 1]));
   }
   // A row marked "not enriched: out of credits" is still to do.
   const done = previous.filter((p) => p && p.outcome !== "out_of_credits").length;
