@@ -88,6 +88,17 @@ describe.skipIf(skipWithoutChromium())("messages and state in Chromium", () => {
     expect(await page.getAttribute("#monitor-hour", "aria-invalid")).toBeNull();
   });
 
+  it("a fresh monitor price clears the error of the price before it", async () => {
+    await page.click("#cd-tab-monitor");
+    await page.fill("#monitor-sheet", "Gibt es nicht");
+    await page.press("#monitor-sheet", "Tab");
+    await page.waitForFunction(() => document.querySelector("#cd-status-monitor")?.classList.contains("is-error"));
+    await page.fill("#monitor-sheet", "Portfolio");
+    await page.press("#monitor-sheet", "Tab");
+    await page.waitForSelector("#monitor-cost[data-credits]");
+    expect(await status("monitor")).toBe("");
+  });
+
   it("a radius search lists the nearest first; the spend log says 'Suche', not an id", async () => {
     await page.click("#cd-tab-search");
     await page.fill("#search-query", "");

@@ -25,6 +25,8 @@ interface MonitorState extends PanelState {
   /** The sheet whose preview failed: not asked again on every render (the message says why; "Refresh price" retries). */
   previewFailedFor?: string;
   estimate?: ScheduleEstimate & { preview: RunSummary };
+  /** The message a failed automatic price left: cleared by the next price that arrives, never another action's message. */
+  previewError?: PanelState["message"];
   /** The hour field as typed, while it is not a valid hour (the draft keeps the last valid one). */
   hourText?: string;
   last?: RunSummary;
@@ -72,7 +74,7 @@ function load(ui: Ui, s: MonitorState) {
     },
     (e) => {
       // Stays null (not undefined): a failing call is not repeated on every render.
-      s.message = ui.errorMessage(e);
+      s.message = s.previewError = ui.errorMessage(e);
       ui.rerender();
     },
   );
@@ -88,15 +90,16 @@ function loadPreview(ui: Ui, s: MonitorState) {
       // An answer for a sheet name the user has since changed is not this check's price.
       if (s.draft?.sheet !== sheet) return;
       s.preview = v as RunSummary;
-      // A fresh price: an error from an earlier try (another sheet, a failed price) no longer holds.
-      if (s.message?.kind === "error") s.message = undefined;
+      // A fresh price: the error of an earlier failed price (another sheet name, the network) no longer holds.
+      if (s.message && s.previewError && s.message.text.de === s.previewError.text.de) s.message = undefined;
+      s.previewError = undefined;
       ui.rerender();
     },
     (e) => {
       if (s.draft?.sheet !== sheet) return;
       s.preview = undefined;
       s.previewFailedFor = sheet;
-      s.message = ui.errorMessage(e);
+      s.message = s.previewError = ui.errorMessage(e);
       ui.rerender();
     },
   );
@@ -145,7 +148,8 @@ export const monitorPanel: PanelDef = {
           ui.rerender();
         }
       },
-      change: () => (loadPreview(ui, s), ui.rerender()),
+      // After the focus has moved on: re-rendering inside the change a Tab fires would remove the field mid-blur.
+      change: () => (loadPreview(ui, s), setTimeout(() => ui.rerender(), 0)),
     } });
 
     const priceBtn = button("monitor-price", ui.pick(T.price), (b) =>
@@ -157,6 +161,7 @@ export const monitorPanel: PanelDef = {
         } catch (e) {
           s.preview = undefined;
           s.previewFailedFor = d.sheet;
+          s.previewError = ui.errorMessage(e);
           throw e;
         }
         s.message = { kind: "info", text: s.preview.message };
