@@ -117,6 +117,17 @@ describe.skipIf(skipWithoutChromium())("messages and state in Chromium", () => {
     expect(ops.filter((o) => /^[a-z]+$/.test(o ?? ""))).toEqual([]);
   });
 
+  it("Find similar words the size rule as the search does, and sends nothing for a bad size", async () => {
+    await page.click("#cd-tab-similar");
+    await page.fill("#similar-ids", "DEA000000001");
+    await page.fill("#similar-size", "0");
+    const before = emu.balance(emu.demoKey);
+    await page.click("#similar-run");
+    await page.waitForFunction(() => document.querySelector("#cd-status-similar")?.classList.contains("is-error"));
+    expect(await status("similar")).toBe("Anzahl Treffer: bitte eine ganze Zahl von 1 bis 100 eingeben.");
+    expect(emu.balance(emu.demoKey)).toBe(before);
+  });
+
   it("zero results: no insert button", async () => {
     await page.click("#cd-tab-search");
     await page.fill("#search-place", "");
