@@ -9,8 +9,9 @@ import type { PanelState, Ui } from "../app.ts";
 import { formatNumber } from "../app.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "./registry.ts";
-import { button, creditsText, statusOf } from "./common.ts";
+import { button, creditsText } from "./common.ts";
 import { STRINGS, format } from "../strings.ts";
+import { statusOf } from "./common.ts";
 
 const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId"];
 
