@@ -12,7 +12,7 @@ import { estimate, type PlannedOperation } from "../credits/estimate.ts";
 import { normaliseKey } from "../batch/normalise.ts";
 import { detectColumns, type ColumnMapping, type InputRole } from "../enrich/columns.ts";
 import { DEFAULT_FIELDS, FIELD_GROUPS, FIELDS, GROUP_COST, GROUP_LABEL, companyCost, fieldNeeds, selectFields } from "../enrich/fields.ts";
-import { taskFromRow, isEmptyTask, type RowTask } from "../enrich/chunk.ts";
+import { taskFromRow, isEmptyTask } from "../enrich/chunk.ts";
 import { resolveMany, type ResolvedRow } from "../operations/resolve.ts";
 import { doubtText } from "../operations/contradiction.ts";
 import type { ResolveQuery } from "../api/schemas.ts";
@@ -403,6 +403,9 @@ export function reviewReason(status: string): string {
  * the free answer is not to be had (no key, rate limit, deadline), the
  * candidates stay as the status cell names them.
  */
+/** One row's task as the job builds it (named by what builds it, wherever the type lives). */
+type RowTask = ReturnType<typeof taskFromRow>;
+
 function* addReviewDetails(deps: AppDeps, rows: ReviewRow[], tasks: (RowTask | undefined)[]): Operation<void> {
   const asked = rows.map((r, i) => ({ r, q: tasks[i]?.query ?? null })).filter((x): x is { r: ReviewRow; q: ResolveQuery } => x.q !== null);
   if (!asked.length) return;
