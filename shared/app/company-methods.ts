@@ -13,7 +13,7 @@ import { withSession } from "./session.ts";
 import { anyText, list, oneOf, optNum, record } from "./input.ts";
 import { readCriteria } from "./search-methods.ts";
 import { companyRow, defaultColumns, readColumns, readCompanyRow, rowsBlock } from "./rows.ts";
-import { type AccountView, type AppDeps, type CostView, type InsertOutput, type SearchOutput, type SimilarOutput } from "./protocol.ts";
+import { type AccountView, type AppDeps, type CompanyRow, type CostView, type InsertOutput, type SearchOutput, type SimilarOutput } from "./protocol.ts";
 
 /** Proximity without a radius: the same circle as COMPANY_SEARCH's (SEARCH_DEFAULTS). */
 export const DEFAULT_RADIUS_KM = SEARCH_DEFAULTS.radiusKm;
@@ -49,8 +49,20 @@ export function* searchMethod(deps: AppDeps, input: unknown): Operation<SearchOu
   return yield* withSession(deps, "search", function* (s) {
     // Size is sent even when it is the service's default too, so what the UI's placeholder says is what is asked for.
     const res = yield* search(s.ctx, { ...criteria, size: size ?? SEARCH_DEFAULTS.size });
-    return { total: res.total ?? null, companies: res.companies.map(companyRow), credits: s.spent.credits };
+    const companies = res.companies.map(companyRow);
+    return { total: res.total ?? null, companies: criteria.near ? byDistance(companies) : companies, credits: s.spent.credits };
   });
+}
+
+/**
+ * A radius search reads nearest first: the service ranks a page by relevance,
+ * the user asked "around this place". Stable, so equal distances keep the
+ * service's order; companies without a distance come last.
+ */
+export function byDistance(rows: CompanyRow[]): CompanyRow[] {
+  return rows.map((r, i) => ({ r, i }))
+    .sort((a, b) => (a.r.distanceKm ?? Infinity) - (b.r.distanceKm ?? Infinity) || a.i - b.i)
+    .map((x) => x.r);
 }
 
 /**

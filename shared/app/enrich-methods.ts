@@ -13,6 +13,11 @@ import { normaliseKey } from "../batch/normalise.ts";
 import { detectColumns, type ColumnMapping, type InputRole } from "../enrich/columns.ts";
 import { DEFAULT_FIELDS, FIELD_GROUPS, FIELDS, GROUP_COST, GROUP_LABEL, companyCost, fieldNeeds, selectFields } from "../enrich/fields.ts";
 import { taskFromRow, isEmptyTask } from "../enrich/chunk.ts";
+import { resolveMany, type ResolvedRow } from "../operations/resolve.ts";
+import { doubtText } from "../operations/contradiction.ts";
+import type { ResolveQuery } from "../api/schemas.ts";
+import type { Bilingual } from "../i18n/language.ts";
+import { companyRow } from "./rows.ts";
 import { outputBlock, selectRows, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/job.ts";
 import { findOutputBlock, isOutputHeader, readPrevious, type PreviousRow } from "../enrich/rows.ts";
 import { applyReviewPicks, enrichSheet } from "../enrich/run.ts";
@@ -94,6 +99,8 @@ function readConfig(input: unknown): EnrichConfig {
   const sheetName = text(o, "sheet", { min: 1, max: 200 });
   const headerRow = num(o, "headerRow", 1, 1_000_000, { integer: true });
   const col = num(o, "col", 1, 18_278, { integer: true });
+  // rows counts the data rows under the header: none is a selection problem, not a number the user typed.
+  if (o.rows === 0) throw invalid("selection", { de: "sie enthält nur die Kopfzeile, keine Datenzeilen; bitte die Tabelle mit ihren Zeilen markieren", en: "it holds only the header row, no data rows; please select the table with its rows" });
   const rows = num(o, "rows", 1, 100_000, { integer: true });
   const cols = num(o, "cols", 1, 500, { integer: true });
   const m = record(o.mapping, "mapping");
@@ -240,7 +247,7 @@ export function* enrichStartMethod(deps: AppDeps, input: unknown): Operation<Enr
   const job: UiJob = { spec, credits: 0, finished: false, lastError: null };
   yield* saveJob(deps, jobId, job);
   yield* storePut({ [currentKey(yield* jobScope(deps))]: jobId });
-  return yield* progressOf(jobId, job, null);
+  return yield* progressOf(deps, jobId, job, null);
 }
 
 /**
@@ -262,7 +269,7 @@ export function* enrichStatusMethod(deps: AppDeps, _input: unknown): Operation<E
   }
   if (job.finished) return null;
   try {
-    return yield* progressOf(jobId, job, null);
+    return yield* progressOf(deps, jobId, job, null);
   } catch {
     return null; // the sheet was renamed or deleted: nothing left to continue
   }
@@ -271,7 +278,7 @@ export function* enrichStatusMethod(deps: AppDeps, _input: unknown): Operation<E
 export function* enrichStepMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
   const jobId = readJobId(input);
   const job = yield* loadJob(deps, jobId);
-  if (job.finished) return yield* progressOf(jobId, job, null);
+  if (job.finished) return yield* progressOf(deps, jobId, job, null);
   return yield* runJob(deps, jobId, job, "step");
 }
 
@@ -314,11 +321,11 @@ function* runJob(deps: AppDeps, jobId: string, job: UiJob, what: "step" | "picks
     job.lastError = errorView(err);
   }
   yield* saveJob(deps, jobId, job);
-  return yield* progressOf(jobId, job, result);
+  return yield* progressOf(deps, jobId, job, result);
 }
 
 /** Progress from what the sheet holds now: the job writes every chunk before going on. */
-function* progressOf(jobId: string, job: UiJob, result: SheetRunResult | null): Operation<EnrichProgressView> {
+function* progressOf(deps: AppDeps, jobId: string, job: UiJob, result: SheetRunResult | null): Operation<EnrichProgressView> {
   const { input, previous, fields } = yield* readBlock(job.spec);
   const mapping = job.spec.mapping ?? {};
   const tasks = input.slice(1).map((r, i) => taskFromRow(i, r, mapping));
@@ -335,14 +342,22 @@ function* progressOf(jobId: string, job: UiJob, result: SheetRunResult | null): 
     else if (p.outcome === "out_of_credits") counts.outOfCredits++;
     else if (p.outcome === "review") {
       counts.review++;
-      if (reviewRows.length < 50) reviewRows.push({ row: job.spec.row + 1 + i, input: inputText(input[i + 1], mapping), candidates: [] });
+      if (reviewRows.length < 50) reviewRows.push({ row: job.spec.row + 1 + i, input: inputText(input[i + 1], mapping), candidates: [], reason: SEVERAL_FIT });
     }
   });
   // Candidates are in the review rows' status text ("prüfen: ID – Name, Ort | …").
   if (reviewRows.length) {
     const out = outputBlock(job.spec, fields.length);
     const status = yield* sheet<Cell[][]>({ op: "read", sheet: job.spec.sheet, row: out.row + 1, col: out.col, rows: job.spec.rows - 1, cols: 1 });
-    for (const r of reviewRows) r.candidates = parseCandidates(String(status[r.row - out.row - 1]?.[0] ?? ""));
+    for (const r of reviewRows) {
+      const cell = String(status[r.row - out.row - 1]?.[0] ?? "");
+      r.candidates = parseCandidates(cell);
+      const head = reviewReason(cell);
+      if (head) r.reason = { de: head, en: head };
+    }
+    // Once the run stands still (finished, stopped for credits, or shown again): not on every step of a running job,
+    // whose next step would ask again for rows the user cannot pick yet.
+    if (job.finished || job.stoppedForCredits || result === null) yield* addReviewDetails(deps, reviewRows, reviewRows.map((r) => tasks[r.row - job.spec.row - 1]));
   }
   // A row marked "not enriched: out of credits" is still to do.
   const done = previous.filter((p) => p && p.outcome !== "out_of_credits").length;
@@ -366,6 +381,49 @@ function inputText(row: Cell[] | undefined, m: ColumnMapping): string {
   if (!row) return "";
   const part = (k: InputRole) => (m[k] !== undefined ? String(row[m[k]] ?? "").trim() : "");
   return [part("name") || part("id") || part("vatId") || part("website"), part("zip"), part("city"), part("register")].filter(Boolean).join(", ");
+}
+
+const SEVERAL_FIT: Bilingual = { de: "Mehrere Firmen passen zum Namen.", en: "Several companies fit the name." };
+
+/** The reason a review status gives in its head, "prüfen (Ort weicht ab (Hamburg ≠ Hannover)): …", or "". */
+export function reviewReason(status: string): string {
+  const at = status.indexOf(":");
+  const head = at < 0 ? status : status.slice(0, at);
+  const open = head.indexOf("(");
+  return open < 0 || !head.trimEnd().endsWith(")") ? "" : head.slice(open + 1, head.trimEnd().length - 1).trim();
+}
+
+/**
+ * The status cell names a candidate by id, name and city only; two
+ * "Terralogic GmbH, Duisburg" look the same there. What tells them apart
+ * (street, postcode, register, industry, status) comes from the row's resolve
+ * answer, asked the free way: the cached answer of the run's own resolve, or
+ * else the rate-limited single resolve (0 credits). Never a paid call; when
+ * the free answer is not to be had (no key, rate limit, deadline), the
+ * candidates stay as the status cell names them.
+ */
+/** One row's task as the job builds it (named by what builds it, wherever the type lives). */
+type RowTask = ReturnType<typeof taskFromRow>;
+
+function* addReviewDetails(deps: AppDeps, rows: ReviewRow[], tasks: (RowTask | undefined)[]): Operation<void> {
+  const asked = rows.map((r, i) => ({ r, q: tasks[i]?.query ?? null })).filter((x): x is { r: ReviewRow; q: ResolveQuery } => x.q !== null);
+  if (!asked.length) return;
+  let answers: ResolvedRow[];
+  try {
+    answers = yield* withSession(deps, "review", (s) => resolveMany(s.ctx, asked.map((x) => x.q), { mode: "free" }));
+  } catch {
+    return;
+  }
+  asked.forEach(({ r }, i) => {
+    const a = answers[i];
+    if (!a || a.status === "error") return;
+    const known = new Map([...(a.match ? [a.match] : []), ...a.candidates].map((c) => [c.id, c]));
+    r.candidates = r.candidates.map((c) => {
+      const full = known.get(c.id);
+      return full ? { ...companyRow(full), name: full.name || c.name, city: full.city || c.city } : c;
+    });
+    if (a.doubt) r.reason = { de: doubtText(a.doubt, "de"), en: doubtText(a.doubt, "en") };
+  });
 }
 
 export function parseCandidates(status: string): CompanyRow[] {

@@ -237,7 +237,10 @@ export interface ReviewRow {
   /** Sheet row (1-based). */
   row: number;
   input: string;
+  /** Each with what tells them apart (street, postcode, register, industry, status) where the free resolve answer has it. */
   candidates: CompanyRow[];
+  /** Why the row waits for a pick: the given city, postcode or register the service's match contradicts, or several companies fit. */
+  reason: Bilingual;
 }
 
 export interface EnrichProgressView {

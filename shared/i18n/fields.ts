@@ -79,6 +79,7 @@ export const FIELD_LABELS: Readonly<Record<string, Bilingual>> = {
   // monitoring
   schedule: l("Zeitplan", "schedule"),
   frequency: l("Häufigkeit", "frequency"),
+  hour: l("Uhrzeit (Stunde)", "hour of day"),
   enabled: l("aktiv", "enabled"),
   budget: l("Credit-Budget", "credit budget"),
   windowRows: l("Zeilen je Schritt", "rows per step"),

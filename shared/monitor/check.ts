@@ -192,7 +192,7 @@ const GREY = "#efefef";
 const STATUS_TEXT = {
   ambiguous: (n: number): { group: Bilingual; flag: Bilingual } => ({
     group: { de: "Mehrdeutig", en: "Ambiguous" },
-    flag: { de: `Bitte die Firma in der ID-Spalte wählen (${n} Kandidaten)`, en: `Pick the company in the ID column (${n} candidates)` },
+    flag: { de: `Bitte die Firma in der ID-Spalte wählen (${n} ${n === 1 ? "Kandidat" : "Kandidaten"})`, en: `Pick the company in the ID column (${n} ${n === 1 ? "candidate" : "candidates"})` },
   }),
   notFound: { group: { de: "Nicht gefunden", en: "Not found" }, flag: { de: "Keine Firma zu diesem Eintrag", en: "No company for this entry" } },
   left: { de: "Offen", en: "Left to do" },
@@ -768,8 +768,8 @@ function messageOf(s: RunSummary, why: { stopped: CompanyDataError | null; budge
   const { stopped, budget, timeUp, firstError } = why;
   const extra = s.extraChangePages;
   const base = {
-    de: `${s.companies} Firmen (${s.checked} abgefragt, ${s.unchanged} unverändert${s.earlier ? `, ${s.earlier} schon in früheren Schritten dieser Prüfung` : ""}): ${s.groups.risk} Risiko, ${s.groups.watch} beobachten, ${s.groups.none} ohne Auffälligkeiten; ${s.newChanges} neue Änderungen. ${s.runSpent} Credits${extra ? ` (davon ${extra} für ${extra === 1 ? "eine weitere Seite" : "weitere Seiten"} von Änderungen, je 100 Änderungen einer Firma 1 Credit, über die Schätzung hinaus)` : ""}.`,
-    en: `${s.companies} companies (${s.checked} fetched, ${s.unchanged} unchanged${s.earlier ? `, ${s.earlier} in earlier steps of this check` : ""}): ${s.groups.risk} risk, ${s.groups.watch} watch, ${s.groups.none} no flags; ${s.newChanges} new changes. ${s.runSpent} credits${extra ? ` (${extra} of them for ${extra === 1 ? "a further page" : "further pages"} of changes, 1 credit per 100 changes of a company, beyond the estimate)` : ""}.`,
+    de: `${s.companies} ${s.companies === 1 ? "Firma" : "Firmen"} (${s.checked} abgefragt, ${s.unchanged} unverändert${s.earlier ? `, ${s.earlier} schon in früheren Schritten dieser Prüfung` : ""}): ${s.groups.risk} Risiko, ${s.groups.watch} beobachten, ${s.groups.none} ohne Auffälligkeiten; ${s.newChanges} ${s.newChanges === 1 ? "neue Änderung" : "neue Änderungen"}. ${s.runSpent} ${s.runSpent === 1 ? "Credit" : "Credits"}${extra ? ` (davon ${extra} für ${extra === 1 ? "eine weitere Seite" : "weitere Seiten"} von Änderungen, je 100 Änderungen einer Firma 1 Credit, über die Schätzung hinaus)` : ""}.`,
+    en: `${s.companies} ${s.companies === 1 ? "company" : "companies"} (${s.checked} fetched, ${s.unchanged} unchanged${s.earlier ? `, ${s.earlier} in earlier steps of this check` : ""}): ${s.groups.risk} risk, ${s.groups.watch} watch, ${s.groups.none} no flags; ${s.newChanges} new ${s.newChanges === 1 ? "change" : "changes"}. ${s.runSpent} ${s.runSpent === 1 ? "credit" : "credits"}${extra ? ` (${extra} of them for ${extra === 1 ? "a further page" : "further pages"} of changes, 1 credit per 100 changes of a company, beyond the estimate)` : ""}.`,
   };
   // What did not end as a result: always said, never only counted.
   const tail = {

@@ -18,7 +18,7 @@ export const STRINGS = s({
   minutes: { de: "ca. {n} min", en: "about {n} min" },
   results: { de: "Ergebnisse", en: "Results" },
   resultsTitle: { de: "{n} von {total} Treffern", en: "{n} of {total} results" },
-  resultsCaption: { de: "{n} Firmen", en: "{n} companies" },
+  resultsCaption: { de: "{n} {n|Firma|Firmen}", en: "{n} {n|company|companies}" },
   noResults: { de: "Keine Treffer.", en: "No results." },
   selectAll: { de: "Alle auswählen", en: "Select all" },
   selectRow: { de: "{name} auswählen", en: "Select {name}" },
@@ -62,7 +62,7 @@ export const STRINGS = s({
     de: "Ab Spalte {col} stehen die Ergebnisse eines früheren Laufs: Sie gehören nicht zur Eingabe, ein neuer Lauf schreibt in dieselben Spalten.",
     en: "Column {col} onwards holds the results of an earlier run: they are not input, and a new run writes into the same columns.",
   },
-  selectionInfo: { de: "{sheet}: {rows} Zeilen, {cols} Spalten", en: "{sheet}: {rows} rows, {cols} columns" },
+  selectionInfo: { de: "{sheet}: {rows} {rows|Zeile|Zeilen}, {cols} {cols|Spalte|Spalten}", en: "{sheet}: {rows} {rows|row|rows}, {cols} {cols|column|columns}" },
   columnNone: { de: "– keine –", en: "– none –" },
   columnN: { de: "Spalte {n}", en: "Column {n}" },
   role_name: { de: "Firmenname", en: "Company name" },
@@ -74,7 +74,8 @@ export const STRINGS = s({
   role_vatId: { de: "USt-IdNr.", en: "VAT id" },
   enrichMode: { de: "Abgleich", en: "Matching" },
   modeBatch: { de: "Schnell: Sammelabgleich (1 Credit je 10 Firmen)", en: "Fast: batch matching (1 credit per 10 companies)" },
-  modeFree: { de: "Kostenlos, aber langsam: einzeln abgleichen", en: "Free but slow: match one by one" },
+  // Only the matching is free: the chosen fields cost the same either way, so the label must not promise "free" beside a price.
+  modeFree: { de: "Langsam: einzeln abgleichen (Abgleich kostenlos, Felder kosten wie bei „Schnell“)", en: "Slow: match one by one (matching free, fields cost as with “Fast”)" },
   rerun: { de: "Welche Zeilen", en: "Which rows" },
   rerunAll: { de: "Alle Zeilen", en: "All rows" },
   rerunNew: { de: "Nur neue oder fehlgeschlagene Zeilen", en: "Only new or failed rows" },
@@ -91,9 +92,9 @@ export const STRINGS = s({
   free: { de: "kostenlos", en: "free" },
   pause: { de: "Anhalten", en: "Pause" },
   resume: { de: "Fortsetzen", en: "Resume" },
-  previewRows: { de: "{rows} von {all} Zeilen werden bearbeitet ({distinct} verschiedene Firmen).", en: "{rows} of {all} rows will be processed ({distinct} distinct companies)." },
+  previewRows: { de: "{rows} von {all} {all|Zeile wird|Zeilen werden} bearbeitet ({distinct} {distinct|Firma|verschiedene Firmen}).", en: "{rows} of {all} {all|row|rows} will be processed ({distinct} {distinct|company|distinct companies})." },
   previewBatch: { de: "Schnell: höchstens {credits}, {time}", en: "Fast: at most {credits}, {time}" },
-  previewFree: { de: "Kostenloser Abgleich: höchstens {credits}, {time}", en: "Free matching: at most {credits}, {time}" },
+  previewFree: { de: "Langsam (Abgleich kostenlos): höchstens {credits}, {time}", en: "Slow (matching free): at most {credits}, {time}" },
   previewCeiling: {
     de: "Obergrenze: Jeder Name wird als eigene Firma gezählt; Namen derselben Firma und nicht gefundene kosten weniger.",
     en: "A ceiling: every name is counted as a company of its own; names of the same company and names not found cost less.",
@@ -107,9 +108,10 @@ export const STRINGS = s({
   },
   progressOutOfCredits: { de: "Nicht angereichert (keine Credits): {n}", en: "Not enriched (out of credits): {n}" },
   resumeAfterTopUp: { de: "Nach dem Aufladen fortsetzen", en: "Continue after top-up" },
-  reviewTitle: { de: "{n} Zeilen prüfen", en: "Review {n} rows" },
+  reviewTitle: { de: "{n} {n|Zeile|Zeilen} prüfen", en: "Review {n} {n|row|rows}" },
   reviewIntro: { de: "Diese Namen passen zu mehreren Firmen. Wählen Sie die richtige; es wird nicht geraten.", en: "These names fit several companies. Pick the right one; nothing is guessed." },
   reviewRow: { de: "Zeile {row}:", en: "Row {row}:" },
+  reviewWhy: { de: "Unsicher, weil:", en: "Unsure because:" },
   applyPick: { de: "Übernehmen", en: "Apply" },
   applyPickFor: { de: "Übernehmen (höchstens {credits})", en: "Apply (at most {credits})" },
 
@@ -184,7 +186,13 @@ export const STRINGS = s({
 
 export type StringKey = keyof typeof STRINGS;
 
+/**
+ * Fills "{n}" with vars.n, and "{n|Firma|Firmen}" with the noun form the
+ * count needs (singular for exactly 1), so no string reads "1 Firmen".
+ */
 export function format(template: string, vars?: Record<string, string | number>): string {
   if (!vars) return template;
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+  return template
+    .replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (m, k: string, one: string, many: string) => (k in vars ? (Number(vars[k]) === 1 ? one : many) : m))
+    .replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
 }

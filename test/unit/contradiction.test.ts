@@ -9,7 +9,7 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { resolveMany } from "../../shared/operations/resolve.ts";
 import { contradiction, doubtText } from "../../shared/operations/contradiction.ts";
 import { statusText } from "../../shared/enrich/rows.ts";
-import { parseCandidates } from "../../shared/app/enrich-methods.ts";
+import { parseCandidates, reviewReason } from "../../shared/app/enrich-methods.ts";
 import { createEmulator } from "../../emulator/index.ts";
 import reference from "../../emulator/data/reference/companies.json" with { type: "json" };
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
@@ -70,6 +70,9 @@ describe("resolveMany", () => {
     const text = statusText({ outcome: "review", id: null, confidence: null, candidates: [{ id: "DEMUELLER001", name: "Müller Bäckerei GmbH", city: "Hannover" }], doubt: { field: "city", given: "Hamburg", found: "Hannover" }, asOf: null, values: [] }, "de");
     expect(text).toBe("prüfen (Ort weicht ab (Hamburg ≠ Hannover)): DEMUELLER001 – Müller Bäckerei GmbH, Hannover");
     expect(parseCandidates(text).map((c) => [c.id, c.city])).toEqual([["DEMUELLER001", "Hannover"]]);
+    // The review list says why: the reason in the status head, none for "several fit".
+    expect(reviewReason(text)).toBe("Ort weicht ab (Hamburg ≠ Hannover)");
+    expect(reviewReason("prüfen: DEMUELLER001 – Müller Bäckerei GmbH, Hannover | DEMUELLER002 – Müller Bäckerei GmbH, Hannover")).toBe("");
   });
 });
 

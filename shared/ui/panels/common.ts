@@ -29,7 +29,9 @@ interface InsertAsk {
  * cursor's block is not empty, the answer names how many cells would be
  * overwritten and offers "overwrite" or "insert below the data" instead.
  */
-export function insertButton(ui: Ui, s: PanelState, id: string, companies: CompanyRow[], selected: Set<string>): HTMLElement {
+export function insertButton(ui: Ui, s: PanelState, id: string, companies: CompanyRow[], selected: Set<string>): HTMLElement | null {
+  // Nothing found, nothing to insert: no button at all rather than a disabled "0 … einfügen".
+  if (companies.length === 0) return null;
   const ask = s[`${id}-ask`] as InsertAsk | undefined;
   const setAsk = (a: InsertAsk | undefined) => { s[`${id}-ask`] = a; };
   const insert = async (chosen: CompanyRow[], more: { place?: "cursor" | "below"; overwrite?: number }) => {
@@ -40,11 +42,11 @@ export function insertButton(ui: Ui, s: PanelState, id: string, companies: Compa
       return;
     }
     setAsk(undefined);
-    s.message = { kind: "success", text: { de: `${out.rows} Zeilen in ${out.sheet} eingefügt.`, en: `${out.rows} rows inserted into ${out.sheet}.` } };
+    s.message = { kind: "success", text: { de: `${out.rows} ${out.rows === 1 ? "Zeile" : "Zeilen"} in ${out.sheet} eingefügt.`, en: `${out.rows} ${out.rows === 1 ? "row" : "rows"} inserted into ${out.sheet}.` } };
   };
   // Writing rows already fetched costs nothing: the button says so, as every paid button says its price.
   const main = button(id, `${ui.t("insertSelected", { n: selected.size || companies.length })} (${ui.t("free")})`, (b) =>
-    void ui.run(s, b, () => insert(companies.filter((c) => selected.size === 0 || selected.has(c.id)), {})), { disabled: companies.length === 0 });
+    void ui.run(s, b, () => insert(companies.filter((c) => selected.size === 0 || selected.has(c.id)), {})));
   if (!ask) return h("span", { class: "cd-insert" }, main);
   const question = h("p", { class: "cd-insert-ask", id: `${id}-question` }, ui.pick({
     de: `${ask.cells} Zellen mit Inhalt würden überschrieben. Überschreiben oder unter den Daten einfügen?`,

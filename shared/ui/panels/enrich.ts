@@ -11,6 +11,7 @@ import { h, field } from "../dom.ts";
 import type { PanelDef } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import { STRINGS, format } from "../strings.ts";
+import { statusOf } from "./common.ts";
 
 const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId"];
 
@@ -154,6 +155,14 @@ export const enrichPanel: PanelDef = {
         button("enrich-read", ui.t("readSelection"), (b) =>
           void ui.run(s, b, async () => {
             const sel = await ui.call("readSelection", {});
+            s.preview = undefined;
+            if (sel.rows < 2) {
+              // A header row alone: nothing to enrich, so nothing to price or start.
+              s.selection = undefined;
+              s.mapping = undefined;
+              s.message = { kind: "error", text: NO_DATA_ROWS };
+              return;
+            }
             const cols = await ui.call("detectColumns", { headers: sel.headers });
             s.selection = sel;
             s.mapping = cols.mapping;
@@ -303,6 +312,11 @@ export function columnLetter(n: number): string {
   return out;
 }
 
+const NO_DATA_ROWS = {
+  de: "Die Auswahl enthält nur die Kopfzeile, keine Datenzeilen. Bitte die Tabelle mit ihren Zeilen markieren und erneut einlesen.",
+  en: "The selection holds only the header row, no data rows. Please select the table with its rows and read it again.",
+};
+
 function reviewSection(ui: Ui, s: EnrichState): HTMLElement | null {
   const prog = s.progress;
   const running = !!s.running;
@@ -313,8 +327,12 @@ function reviewSection(ui: Ui, s: EnrichState): HTMLElement | null {
       prog.reviewRows.map((r) =>
         h("fieldset", { class: "cd-fieldset cd-review", id: `review-row-${r.row}` },
           h("legend", null, ui.t("reviewRow", { row: r.row }), " ", h("q", null, r.input)),
-          r.candidates.map((c, i) =>
-            h("label", { class: "cd-choice" },
+          h("p", { class: "cd-note", id: `review-reason-${r.row}` }, ui.t("reviewWhy"), " ", ui.pick(r.reason)),
+          r.candidates.map((c, i) => {
+            const st = c.statusCode || c.status || c.active !== null ? statusOf(ui, c) : null;
+            // Not active (deleted, in liquidation, …): said in words and marked, like the search list does.
+            const inactive = st?.active === false;
+            return h("label", { class: "cd-choice cd-review-choice" + (inactive ? " is-inactive" : ""), attrs: { "data-id": c.id } },
               h("input", {
                 type: "radio",
                 name: `review-${r.row}`,
@@ -322,9 +340,14 @@ function reviewSection(ui: Ui, s: EnrichState): HTMLElement | null {
                 value: c.id,
                 checked: s.picks![r.row] === c.id,
                 on: { change: () => (s.picks![r.row] = c.id) },
-              }), " ",
-              h("span", { class: "cd-name" }, c.name || c.id),
-              h("span", { class: "cd-sub" }, " · " + [[c.zip, c.city].filter(Boolean).join(" "), c.register, c.id].filter(Boolean).join(" · ")))),
+              }),
+              // Name and the facts that tell the candidates apart, each line under the radio's label.
+              h("span", null,
+                h("span", { class: "cd-name" }, c.name || c.id),
+                inactive && st ? h("span", { class: "cd-warn" }, " · " + st.text) : null,
+                h("span", { class: "cd-sub", id: `review-${r.row}-${i}-detail` },
+                  [c.street, [c.zip, c.city].filter(Boolean).join(" "), c.register, c.industry, !inactive && st ? st.text : "", c.id].filter(Boolean).join(" · "))));
+          }),
           h("div", { class: "cd-actions" },
             button(`review-apply-${r.row}`, prog.pickCredits > 0 ? ui.t("applyPickFor", { credits: creditsText(ui, prog.pickCredits) }) : `${ui.t("applyPick")} (${ui.t("free")})`, (b) =>
               void ui.run(s, b, async () => {

@@ -25,6 +25,10 @@ interface MonitorState extends PanelState {
   /** The sheet whose preview failed: not asked again on every render (the message says why; "Refresh price" retries). */
   previewFailedFor?: string;
   estimate?: ScheduleEstimate & { preview: RunSummary };
+  /** The message a failed automatic price left: cleared by the next price that arrives, never another action's message. */
+  previewError?: PanelState["message"];
+  /** The hour field as typed, while it is not a valid hour (the draft keeps the last valid one). */
+  hourText?: string;
   last?: RunSummary;
 }
 
@@ -40,13 +44,13 @@ const T = {
   costsAtMost: { de: "Diese Prüfung kostet höchstens", en: "This check costs at most" },
   atMost: { de: "höchstens", en: "at most" },
   forPrice: { de: "für", en: "for" },
-  local: { de: "Ortszeit", en: "local time" },
   checkNow: { de: "Jetzt prüfen", en: "Check now" },
   schedule: { de: "Zeitplan", en: "Schedule" },
   frequency: { de: "Häufigkeit", en: "Frequency" },
   daily: { de: "Täglich", en: "Daily" },
   hourly: { de: "Stündlich", en: "Hourly" },
   hour: { de: "Uhrzeit (Stunde)", en: "Hour of day" },
+  hourRule: { de: "Uhrzeit (Stunde): bitte eine ganze Zahl von 0 bis 23 eingeben.", en: "Hour of day: please enter a whole number from 0 to 23." },
   budget: { de: "Budget je Lauf (Credits, leer = ohne)", en: "Budget per run (credits, empty = none)" },
   estimate: { de: "Kosten schätzen", en: "Estimate cost" },
   on: { de: "Zeitplan einschalten", en: "Switch schedule on" },
@@ -70,7 +74,7 @@ function load(ui: Ui, s: MonitorState) {
     },
     (e) => {
       // Stays null (not undefined): a failing call is not repeated on every render.
-      s.message = ui.errorMessage(e);
+      s.message = s.previewError = ui.errorMessage(e);
       ui.rerender();
     },
   );
@@ -86,13 +90,16 @@ function loadPreview(ui: Ui, s: MonitorState) {
       // An answer for a sheet name the user has since changed is not this check's price.
       if (s.draft?.sheet !== sheet) return;
       s.preview = v as RunSummary;
+      // A fresh price: the error of an earlier failed price (another sheet name, the network) no longer holds.
+      if (s.message && s.previewError && s.message.text.de === s.previewError.text.de) s.message = undefined;
+      s.previewError = undefined;
       ui.rerender();
     },
     (e) => {
       if (s.draft?.sheet !== sheet) return;
       s.preview = undefined;
       s.previewFailedFor = sheet;
-      s.message = ui.errorMessage(e);
+      s.message = s.previewError = ui.errorMessage(e);
       ui.rerender();
     },
   );
@@ -112,7 +119,8 @@ export function localTime(iso: string, lang: Ui["lang"]): string {
 function summaryView(ui: Ui, r: RunSummary, id: string): HTMLElement {
   const when = r.finishedAt ? localTime(r.finishedAt, ui.lang) : "";
   return h("div", { class: "cd-summary", id },
-    h("p", null, `${ui.pick(T.last)}${when ? ` (${when}, ${ui.pick(T.local)})` : ""}: ${ui.pick(r.message)}`),
+    // The time carries its zone's name ("MESZ", "UTC"): no second word for it.
+    h("p", null, `${ui.pick(T.last)}${when ? ` (${when})` : ""}: ${ui.pick(r.message)}`),
     h("ul", null,
       h("li", { class: "cd-risk" }, `${ui.pick({ de: "Risiko", en: "Risk" })}: ${formatNumber(r.groups.risk, ui.lang)}`),
       h("li", { class: "cd-watch" }, `${ui.pick({ de: "Beobachten", en: "Watch" })}: ${formatNumber(r.groups.watch, ui.lang)}`),
@@ -140,7 +148,8 @@ export const monitorPanel: PanelDef = {
           ui.rerender();
         }
       },
-      change: () => (loadPreview(ui, s), ui.rerender()),
+      // After the focus has moved on: re-rendering inside the change a Tab fires would remove the field mid-blur.
+      change: () => (loadPreview(ui, s), setTimeout(() => ui.rerender(), 0)),
     } });
 
     const priceBtn = button("monitor-price", ui.pick(T.price), (b) =>
@@ -152,6 +161,7 @@ export const monitorPanel: PanelDef = {
         } catch (e) {
           s.preview = undefined;
           s.previewFailedFor = d.sheet;
+          s.previewError = ui.errorMessage(e);
           throw e;
         }
         s.message = { kind: "info", text: s.preview.message };
@@ -184,15 +194,27 @@ export const monitorPanel: PanelDef = {
       h("option", { value: "daily" }, ui.pick(T.daily)),
       h("option", { value: "hourly" }, ui.pick(T.hourly)));
     freq.value = d.frequency;
-    const hour = h("input", { id: "monitor-hour", type: "number", min: "0", max: "23", value: String(d.hour), disabled: d.frequency === "hourly",
-      on: { input: (ev) => (d.hour = Number((ev.target as HTMLInputElement).value) || 0) } });
+    // An hour outside 0–23 (or none) cannot be scheduled: said beside the field, and the buttons that would send it wait.
+    const hourOk = d.frequency === "hourly" || s.hourText === undefined;
+    const hour = h("input", { id: "monitor-hour", type: "number", min: "0", max: "23", step: "1", value: s.hourText ?? String(d.hour), disabled: d.frequency === "hourly",
+      attrs: { "aria-invalid": hourOk ? undefined : "true", "aria-describedby": hourOk ? undefined : "monitor-hour-error" },
+      on: { input: (ev) => {
+        const v = (ev.target as HTMLInputElement).value.trim();
+        const n = Number(v);
+        const valid = v !== "" && Number.isInteger(n) && n >= 0 && n <= 23;
+        if (valid) d.hour = n;
+        const before = s.hourText === undefined;
+        s.hourText = valid ? undefined : v;
+        s.estimate = undefined;
+        if (before !== valid) ui.rerender();
+      } } });
     const budget = h("input", { id: "monitor-budget", type: "number", min: "1", value: d.budget === null ? "" : String(d.budget),
       on: { input: (ev) => { const v = (ev.target as HTMLInputElement).value; d.budget = v === "" ? null : Number(v); s.estimate = undefined; } } });
 
     const estimateBtn = button("monitor-estimate", ui.pick(T.estimate), (b) =>
       void ui.run(s, b, async () => {
         s.estimate = (await ui.call("monitorEstimate", { schedule: { ...d, enabled: false } })) as MonitorState["estimate"];
-      }));
+      }), { disabled: !hourOk });
     const enabled = s.status?.schedule.enabled === true;
     const toggle = button("monitor-toggle", ui.pick(enabled ? T.off : T.on), (b) =>
       void ui.run(s, b, async () => {
@@ -202,7 +224,7 @@ export const monitorPanel: PanelDef = {
         }
         s.status = (await ui.call("monitorSaveSchedule", { schedule: { ...d, enabled: !enabled } })) as MonitorStatusView;
         s.message = { kind: "success", text: s.status.schedule.enabled ? T.isOn : T.isOff };
-      }), { disabled: !enabled && !s.estimate });
+      }), { disabled: !enabled && (!s.estimate || !hourOk) });
     const estimateView = s.estimate
       ? h("div", { class: "cd-estimate", id: "monitor-estimate-view" },
           h("p", null, ui.pick(s.estimate.text)),
@@ -223,6 +245,7 @@ export const monitorPanel: PanelDef = {
       h("p", { class: "cd-note", id: "monitor-state" }, ui.pick(enabled ? T.isOn : T.isOff)),
       field(ui.pick(T.frequency), freq),
       field(ui.pick(T.hour), hour),
+      hourOk ? null : h("p", { class: "cd-status is-error", id: "monitor-hour-error" }, ui.pick(T.hourRule)),
       field(ui.pick(T.budget), budget),
       h("div", { class: "cd-actions" }, estimateBtn, toggle),
       estimateView,

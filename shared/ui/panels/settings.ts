@@ -5,7 +5,8 @@ import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
-import type { Language } from "../../i18n/language.ts";
+import type { Bilingual, Language } from "../../i18n/language.ts";
+import { STRINGS } from "../strings.ts";
 import { UiCallError } from "../host.ts";
 import { corsRefusedMessage, probeCors } from "../../web/cors-probe.ts";
 
@@ -47,6 +48,43 @@ async function explainNetworkFailure(ui: Ui, e: unknown, baseUrl: string): Promi
   return new UiCallError({ code: "NETWORK", message: corsRefusedMessage(base, location.origin) });
 }
 
+/** What the spend log calls an operation: its name in the panel's words, never the internal id ("monitor"). */
+const OPERATIONS: Record<string, Bilingual> = {
+  search: { de: "Suche", en: "Search" },
+  enrich: { de: "Anreichern", en: "Enrichment" },
+  monitor: { de: "Überwachung", en: "Monitoring" },
+  account: { de: "Konto", en: "Account" },
+  similar: { de: "Ähnliche Firmen", en: "Similar companies" },
+  peers: { de: "Vergleichsfirmen", en: "Peer companies" },
+};
+
+export function operationLabel(ui: Ui, operation: string): string {
+  const known = OPERATIONS[operation];
+  if (known) return ui.pick(known);
+  const formula = /^formula:(.+)$/.exec(operation);
+  if (formula) return `${ui.lang === "de" ? "Formel" : "Formula"} ${formula[1]}`;
+  return operation;
+}
+
+/**
+ * A number the browser refuses (out of its min/max) stops the save before it
+ * is sent: say so with the field's label, instead of leaving the last
+ * "Gespeichert." beside a value that was not saved.
+ */
+function refusedField(ui: Ui, s: SettingsState, label: Bilingual, min: string, max: string) {
+  return () => {
+    s.message = {
+      kind: "error",
+      text: {
+        de: `${label.de}: bitte eine ganze Zahl von ${min} bis ${max} eingeben. Nicht gespeichert.`,
+        en: `${label.en}: please enter a whole number from ${min} to ${max}. Not saved.`,
+      },
+    };
+    // After the browser's validation round, not inside it.
+    setTimeout(() => ui.rerender(), 0);
+  };
+}
+
 export const settingsPanel: PanelDef = {
   id: "settings",
   title: { de: "Einstellungen", en: "Settings" },
@@ -66,7 +104,10 @@ export const settingsPanel: PanelDef = {
         step: extra.step,
         placeholder: extra.placeholder,
         attrs: { autocomplete: type === "password" ? "off" : undefined, spellcheck: "false" },
-        on: { input: (ev) => ((d as Record<string, string>)[key] = (ev.target as HTMLInputElement).value) },
+        on: {
+          input: (ev) => ((d as Record<string, string>)[key] = (ev.target as HTMLInputElement).value),
+          ...(extra.label && extra.min && extra.max ? { invalid: refusedField(ui, s, STRINGS[extra.label as "cacheHours"], extra.min, extra.max) } : {}),
+        },
       });
     const keyStatus = v.apiKeySet ? ui.t("keySet", { hint: v.apiKeyHint ?? "" }) : ui.t("keyNotSet");
     const lang = h("select", {
@@ -131,8 +172,8 @@ export const settingsPanel: PanelDef = {
           v.baseUrlIsProduction ? ui.t("baseUrlProduction") : ui.t("baseUrlOther")),
         h("div", { class: "cd-actions" }, production),
         field(ui.t("language"), lang),
-        field(ui.t("formulaBudget"), text("settings-budget", "formulaDailyBudget", "number", { min: "0", max: "100000", step: "1" }), ui.t("formulaBudgetHint")),
-        field(ui.t("cacheHours"), text("settings-cache", "cacheHours", "number", { min: "0", max: "720", step: "1" }), ui.t("cacheHoursHint")),
+        field(ui.t("formulaBudget"), text("settings-budget", "formulaDailyBudget", "number", { min: "0", max: "100000", step: "1", label: "formulaBudget" }), ui.t("formulaBudgetHint")),
+        field(ui.t("cacheHours"), text("settings-cache", "cacheHours", "number", { min: "0", max: "720", step: "1", label: "cacheHours" }), ui.t("cacheHoursHint")),
         h("p", { class: "cd-note", id: "settings-key-note" }, ui.pick(v.functionsKeyNote)),
         h("div", { class: "cd-actions" }, save)),
       h("section", { class: "cd-account", attrs: { "aria-labelledby": "settings-h-account" } },
@@ -151,7 +192,7 @@ export const settingsPanel: PanelDef = {
                   h("th", { attrs: { scope: "col" } }, ui.t("ledgerCredits")),
                   h("th", { attrs: { scope: "col" } }, ui.t("ledgerRequests")))),
                 h("tbody", null, account.ledger.map((e) =>
-                  h("tr", null, h("td", null, e.day), h("td", null, e.operation), h("td", { class: "cd-num" }, creditsText(ui, e.credits)), h("td", { class: "cd-num" }, e.requests)))))
+                  h("tr", null, h("td", null, e.day), h("td", null, operationLabel(ui, e.operation)), h("td", { class: "cd-num" }, creditsText(ui, e.credits)), h("td", { class: "cd-num" }, e.requests)))))
               : h("p", { class: "cd-note" }, ui.t("ledgerEmpty")))
           : h("p", { class: "cd-note" }, v.apiKeySet ? ui.t("balanceUnknown") : ui.t("keyNotSet")),
         h("div", { class: "cd-actions" },

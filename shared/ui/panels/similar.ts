@@ -5,7 +5,7 @@ import { h, field } from "../dom.ts";
 import { companyIdsIn } from "../../api/company-id.ts";
 import type { PanelDef } from "../panel.ts";
 import { button, companyTable, costLine, insertButton } from "./common.ts";
-import { spentMessage } from "./search.ts";
+import { checkNumbers, spentMessage } from "./search.ts";
 
 interface SimilarState extends PanelState {
   ids?: string;
@@ -71,7 +71,13 @@ export const similarPanel: PanelDef = {
           s.message = { kind: "error", text: { de: "Bitte mindestens eine Firmen-ID angeben (DE + 10 Zeichen).", en: "Please give at least one company id (DE + 10 characters)." } };
           return;
         }
-        s.result = await ui.call("similar", { ids, kind: s.kind!, size: s.size ? Number(s.size) : undefined });
+        // The same rule in the same words as the search panel's "Anzahl Treffer", before anything is sent.
+        const badSize = checkNumbers(s.size, undefined);
+        if (badSize) {
+          s.message = { kind: "error", text: badSize };
+          return;
+        }
+        s.result = await ui.call("similar", { ids, kind: s.kind!, size: s.size?.trim() ? Number(s.size) : undefined });
         s.selected = new Set();
         s.message = spentMessage(ui, s.result.companies.length, s.result.credits);
         void ui.refreshAccount();
