@@ -106,7 +106,7 @@ describe.skipIf(skipWithoutChromium())("messages and state in Chromium", () => {
     await page.fill("#search-radius", "50");
     await page.click("#search-run");
     await page.waitForSelector("#search-table");
-    const distances = await page.$$eval("#search-table tbody td.cd-col-distance", (tds) => tds.map((td) => Number(td.textContent!.replace(" km", "").replace(".", "").replace(",", "."))));
+    const distances = await page.$$eval("#search-table tbody td.cd-col-distance", (tds) => tds.map((td) => Number(td.textContent.replace(" km", "").replace(".", "").replace(",", "."))));
     expect(distances.length).toBeGreaterThan(1);
     expect(distances).toEqual([...distances].sort((a, b) => a - b));
     await page.click("#cd-tab-settings");

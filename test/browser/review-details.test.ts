@@ -55,7 +55,7 @@ describe.skipIf(skipWithoutChromium())("review list in Chromium", () => {
 
     // Showing the review again asks the run's cached resolve answer: nothing is paid for the details.
     const balance = emu.balance(emu.demoKey);
-    const details = await page.$$eval(`#review-row-${row} .cd-review-choice`, (ls) => ls.map((l) => ({ id: l.getAttribute("data-id")!, detail: l.querySelector(".cd-sub")!.textContent! })));
+    const details = await page.$$eval(`#review-row-${row} .cd-review-choice`, (ls) => ls.map((l) => ({ id: l.getAttribute("data-id")!, detail: l.querySelector(".cd-sub")!.textContent })));
     expect(details.map((d) => d.id).sort()).toEqual([...ambiguous.ids].sort());
     for (const d of details) {
       const c = await (await fetch(`${api.url.replace(/\/$/, "")}/v2/companies/${d.id}`, { headers: { Authorization: `Bearer ${emu.demoKey}` } })).json() as { street: string; zip: string; register: { number: string } };
