@@ -62,8 +62,6 @@ async function start() {
   document.getElementById("pg-emulator")!.textContent = config.baseUrl;
 
   mountGrid(gridBox, workbook, { label: "Tabelle / Sheet" });
-  // One pacer for the page: every action's calls draw from the same bucket models.
-  const pacer = new Pacer();
   const host = directHost("playground", driver, () => ({
     host: "playground",
     now: () => Date.now(),
@@ -71,7 +69,11 @@ async function start() {
     // Short steps, so the enrichment's progress bar moves as it would in a sidebar.
     deadline: Date.now() + 1500,
     documentId: "playground",
-    pacer,
+    // A pacer per step, as before the Pacer was explicit: the playground's steps are 1.5 s
+    // short, and a page-wide pacer made a check's free calls (drained by the price just
+    // before) wait past the step's end again and again. The emulator's own 429s and their
+    // Retry-After still pace the client across steps.
+    pacer: new Pacer(),
   }));
   const mounted = mountApp(side, host, { language: "de" });
   (window as unknown as { __playground: unknown }).__playground = { workbook, ui: mounted.ui, ready: mounted.ready };
