@@ -292,8 +292,14 @@ export function* applyCandidateMethod(deps: AppDeps, input: unknown): Operation<
   const spec = job.spec;
   if (row <= spec.row || row >= spec.row + spec.rows) throw invalid("row", { de: "liegt außerhalb der angereicherten Tabelle", en: "is outside the enriched table" });
   const out = outputBlock(spec, selectFields(spec.fields).length);
+  // The row is named by number, and the user may have sorted since the review list was shown: the pick
+  // is written only where the row's review status (read fresh, right before the write) still offers
+  // this candidate; otherwise nothing is written and the list must be shown again (row identity, issue 11).
+  const [[status] = []] = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row, col: out.col, rows: 1, cols: 1, fresh: true });
+  if (!parseCandidates(String(status ?? "")).some((c) => c.id === candidateId))
+    throw invalid("row", { de: "die Zeile hat sich seit der Prüfliste geändert (sortiert oder bearbeitet); bitte die Liste neu laden", en: "the row changed since the review list was shown (sorted or edited); please reload the list" });
   // The pick goes where the user would put it by hand: the id column of the output, which the job reads back.
-  yield* sheet({ op: "write", sheet: spec.sheet, row, col: out.col + 2, values: [[candidateId]] });
+  yield* sheet({ op: "write", sheet: spec.sheet, row, col: out.col + 2, values: [[candidateId]], now: true });
   return yield* runJob(deps, jobId, job, "picks");
 }
 

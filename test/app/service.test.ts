@@ -107,6 +107,10 @@ describe("app service against the emulator", () => {
     const n = h.sent.length;
     await h.call("enrichStep", { jobId: p.jobId });
     expect(h.sent.length).toBe(n);
+    // The user sorted after the list was shown: row 2 now holds a matched company, not the review row.
+    // A pick named by row number goes nowhere (row identity): nothing written, a clear message.
+    await expect(h.call("applyCandidate", { jobId: p.jobId, row: 2, candidateId: review.candidates[0].id })).rejects.toThrow(/Prüfliste|review list/);
+    expect(h.workbook.get("Liste", 2, 5)).toBe("DEJK7QV0PK24");
     const picked = await h.call("applyCandidate", { jobId: p.jobId, row: review.row, candidateId: review.candidates[0].id });
     expect(picked.review).toBe(0);
     expect(picked.matched).toBe(4);
