@@ -58,6 +58,9 @@ describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
     await page.waitForFunction(() => document.querySelector("#monitor-price:not([aria-busy])") !== null && document.querySelector("#monitor-cost[data-credits]") !== null, null, { timeout: 60_000 });
     // This check's own end: the status line loses the previous outcome, then shows this one's.
     await page.evaluate(() => document.querySelector("#cd-status-monitor")?.classList.remove("is-success"));
+    // The panel's own automatic price may still re-render the button: a click on the element being
+    // replaced is lost (noted as a UI defect to fix). Let the page's requests settle first.
+    await page.waitForLoadState("networkidle");
     await page.click("#monitor-check");
     await page.waitForFunction(() => {
       const b = document.querySelector("#monitor-check");

@@ -126,6 +126,9 @@ describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", 
     // Some calls of the run fail too: it pauses and the panel continues it, step by step.
     emu.faults.set({ failRate: 0.5 });
     const before = emu.balance(emu.demoKey);
+    // The panel's own automatic price may still re-render the button: a click on the element being
+    // replaced is lost (noted as a UI defect to fix). Let the page's requests settle first.
+    await page.waitForLoadState("networkidle");
     await page.click("#monitor-check");
     await page.waitForFunction(() => {
       const b = document.querySelector("#monitor-check");
@@ -139,5 +142,6 @@ describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", 
     // The spend log (Settings → account) has the same figure for the monitor.
     const ledger: { operation: string; credits: number }[] = await page.evaluate(() => (window as any).__playground.ui.call("account", {}).then((a: any) => a.ledger));
     expect(ledger.filter((e) => /monitor/.test(e.operation)).reduce((n, e) => n + e.credits, 0)).toBe(charged);
-  });
+    // Random faults (85 %, then 50 %) with retries and back-off: a slow draw needs more than the default 90 s.
+  }, 240_000);
 });
