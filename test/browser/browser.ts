@@ -122,3 +122,10 @@ export async function serveDir(dir: string): Promise<{ url: string; close(): Pro
   const port = (server.address() as import("node:net").AddressInfo).port;
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
 }
+
+/** Open the playground page and wait until its UI has loaded its first state (window.__playground.ready). */
+export async function openPlayground(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { __playground?: unknown }).__playground !== undefined);
+  await page.evaluate(() => (window as unknown as { __playground: { ready: Promise<unknown> } }).__playground.ready);
+}

@@ -11,7 +11,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
 import { PORTFOLIO } from "../../playground/data.ts";
-import { skipWithoutChromium, launch, watchErrors, type Launched } from "./browser.ts";
+import { skipWithoutChromium, launch, watchErrors, type Launched, openPlayground } from "./browser.ts";
 import { FAST } from "../helpers/cli.ts";
 
 describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
@@ -41,9 +41,7 @@ describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
       bodies.push(route.request().postData() ?? "");
       return route.fulfill({ status, headers: cors, body: "" });
     });
-    await page.goto(pg.url);
-    await page.waitForFunction(() => (window as any).__playground !== undefined);
-    await page.evaluate(() => (window as any).__playground.ready);
+    await openPlayground(page, pg.url);
   }, 120_000);
 
   afterAll(async () => {

@@ -12,7 +12,7 @@ import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
 import { HOSTILE_NAME, PORTFOLIO } from "../../playground/data.ts";
 import { GROUP_COLOUR, GROUP_LABEL, SCREENING_NOTE, type RiskGroup } from "../../shared/monitor/risk.ts";
-import { controlsIn, skipWithoutChromium, launch, ROOT, screenshot, tabOrder, watchErrors, type Launched } from "./browser.ts";
+import { controlsIn, skipWithoutChromium, launch, ROOT, screenshot, tabOrder, watchErrors, type Launched, openPlayground } from "./browser.ts";
 
 const PANELS = ["search", "enrich", "similar", "monitor", "settings", "help"];
 
@@ -33,9 +33,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     chrome = await launch();
     page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
     errors = watchErrors(page);
-    await page.goto(pg.url);
-    await page.waitForFunction(() => (window as any).__playground !== undefined);
-    await page.evaluate(() => (window as any).__playground.ready);
+    await openPlayground(page, pg.url);
   }, 120_000);
 
   afterAll(async () => {

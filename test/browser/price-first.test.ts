@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
-import { skipWithoutChromium, launch, type Launched } from "./browser.ts";
+import { skipWithoutChromium, launch, type Launched, openPlayground } from "./browser.ts";
 
 describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", () => {
   let emu: Emulator;
@@ -26,9 +26,7 @@ describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", 
     pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, ambiguousNames: [ambiguous.name], rebuild: true });
     chrome = await launch();
     page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(pg.url);
-    await page.waitForFunction(() => (window as any).__playground !== undefined);
-    await page.evaluate(() => (window as any).__playground.ready);
+    await openPlayground(page, pg.url);
   }, 120_000);
 
   afterAll(async () => {

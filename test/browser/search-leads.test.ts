@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
-import { skipWithoutChromium, launch, screenshot, watchErrors, type Launched } from "./browser.ts";
+import { skipWithoutChromium, launch, screenshot, watchErrors, type Launched, openPlayground } from "./browser.ts";
 
 describe.skipIf(skipWithoutChromium())("Search panel: filters and insert all, in Chromium", () => {
   let emu: Emulator;
@@ -26,9 +26,7 @@ describe.skipIf(skipWithoutChromium())("Search panel: filters and insert all, in
     chrome = await launch();
     page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
     errors = watchErrors(page);
-    await page.goto(pg.url);
-    await page.waitForFunction(() => (window as any).__playground !== undefined);
-    await page.evaluate(() => (window as any).__playground.ready);
+    await openPlayground(page, pg.url);
   }, 120_000);
 
   afterAll(async () => {
