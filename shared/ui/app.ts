@@ -80,7 +80,7 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
       render();
       shell.querySelector<HTMLElement>(`#cd-tab-${id}`)?.focus();
     },
-    rerender: () => renderPanel(),
+    rerender: () => requestRender(),
     errorMessage(e) {
       if (e instanceof UiCallError) return { kind: "error", text: messageOf(e.error) };
       return { kind: "error", text: ERROR_FALLBACK };
@@ -101,7 +101,7 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
         if (e instanceof UiCallError && e.error.code === "OUT_OF_CREDITS") void ui.refreshAccount();
       } finally {
         state.busy = false;
-        renderPanel();
+        requestRender();
       }
     },
   };
@@ -156,6 +156,35 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
     panelBox.setAttribute("aria-labelledby", `cd-tab-${active.id}`);
   }
 
+  // A re-render between a press and its release replaces the button under the pointer (or the key): the
+  // browser then fires no click, because press and release landed on different elements, and the user's
+  // click is lost (seen when an automatic price arrived just as "Check now" was clicked). So a re-render
+  // asked for during a press waits for the release and its click; a press held for a second does not hold it longer.
+  let pressedAt: number | null = null;
+  let renderWaiting = false;
+  const releaseTimer = { id: undefined as ReturnType<typeof setTimeout> | undefined };
+  function requestRender() {
+    if (pressedAt === null) return renderPanel();
+    renderWaiting = true;
+  }
+  function pressed() {
+    pressedAt = Date.now();
+    clearTimeout(releaseTimer.id);
+    releaseTimer.id = setTimeout(released, 1000);
+  }
+  function released() {
+    if (pressedAt === null) return;
+    pressedAt = null;
+    clearTimeout(releaseTimer.id);
+    if (!renderWaiting) return;
+    renderWaiting = false;
+    // After the click this release is part of has been dispatched (it follows in the same input task).
+    setTimeout(renderPanel, 0);
+  }
+  shell.addEventListener("pointerdown", pressed, true);
+  shell.addEventListener("keydown", (ev) => { if (ev.key === " " || ev.key === "Enter") pressed(); }, true);
+  for (const type of ["pointerup", "pointercancel", "keyup"] as const) window.addEventListener(type, released, true);
+
   function renderPanel() {
     const focusedId = (document.activeElement as HTMLElement | null)?.id;
     const state = states.get(active.id)!;
@@ -201,7 +230,11 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
   return {
     ui,
     ready,
-    destroy: () => shell.remove(),
+    destroy: () => {
+      for (const type of ["pointerup", "pointercancel", "keyup"] as const) window.removeEventListener(type, released, true);
+      clearTimeout(releaseTimer.id);
+      shell.remove();
+    },
   };
 }
 

@@ -108,21 +108,50 @@ describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", 
     await page.waitForFunction(() => /\d Credits?/.test(document.querySelector("#similar-cost")?.textContent ?? ""));
   });
 
-  it("Portfolio check: what could not be priced counts at its maximum, on the price and on the button", async () => {
+  it("a click is never lost when the panel re-renders between the press and the release", async () => {
+    await tab("search");
+    await page.fill("#search-query", "Bau");
+    const box = (await page.locator("#search-run").boundingBox())!;
+    const before = emu.balance(emu.demoKey);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    // An automatic price, a finished call: anything that re-renders the panel while the button is held.
+    await page.evaluate(() => (window as unknown as { __playground: { ui: { rerender(): void } } }).__playground.ui.rerender());
+    await page.mouse.up();
+    await page.waitForFunction(() => /Bau/.test(document.querySelector("#search-results, .cd-results")?.textContent ?? "") || document.querySelector("#cd-status-search.is-success, #cd-status-search.is-info") !== null, null, { timeout: 30_000 });
+    expect(emu.balance(emu.demoKey)).toBeLessThan(before);
+  });
+
+  it("Portfolio check: what could not be priced counts at its maximum, the run stays within the shown price, and the summary counts every step", async () => {
+    // Every free availability call fails (after its retries) while the price is worked out, the automatic
+    // price of the opening panel included: every entry is unpriced and counts at its maximum.
+    emu.faults.set({ failRate: 1 });
     await tab("monitor");
-    // Most free availability calls fail (after their retries) while the price is worked out: those entries are unpriced.
-    emu.faults.set({ failRate: 0.85 });
+    await page.waitForFunction(() => document.querySelector("#monitor-cost[data-credits]") !== null, null, { timeout: 120_000 });
     await page.click("#monitor-price");
     // The panel re-renders the button (not busy) once this price is in.
-    await page.waitForFunction(() => document.querySelector("#monitor-price:not([aria-busy])") !== null && document.querySelector("#monitor-cost[data-credits]") !== null, null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector("#monitor-price:not([aria-busy])") !== null && document.querySelector("#monitor-cost[data-credits]") !== null, null, { timeout: 120_000 });
     const bound = Number(await page.getAttribute("#monitor-cost", "data-credits"));
-    const text = await page.textContent("#monitor-cost");
-    // (all five attempts of a call fail with p = 0.85^5 ≈ 0.44 each: some of the ten are unpriced, all but certainly)
-    expect(text).toMatch(new RegExp(`^Diese Prüfung kostet höchstens ${bound} Credits$`));
+    expect(await page.textContent("#monitor-cost")).toBe(`Diese Prüfung kostet höchstens ${bound} Credits`);
     expect(await page.textContent("#monitor-check")).toBe(`Jetzt prüfen (höchstens ${bound} Credits)`);
     expect(bound).toBeGreaterThan(0);
+    // Some calls of the run fail too: it pauses and the panel continues it, step by step.
+    emu.faults.set({ failRate: 0.5 });
+    const before = emu.balance(emu.demoKey);
+    expect(await page.$("#monitor-last-spent")).toBeNull();
+    // One click, right after the price re-rendered the panel: a click is never lost to a re-render (shared/ui/app.ts).
+    await page.click("#monitor-check");
+    await page.waitForFunction(() => {
+      const b = document.querySelector("#monitor-check");
+      return b !== null && !b.hasAttribute("aria-busy") && document.querySelector("#monitor-last-spent") !== null;
+    }, null, { timeout: 180_000 });
     emu.faults.reset();
-    // The run after this price (spend ≤ bound, summary = spend log = the account's change) is checked in the
-    // core (test/monitor/accounting.test.ts); here it stalled in the full suite — an open defect, see the issue notes.
-  }, 240_000);
+    const charged = before - emu.balance(emu.demoKey);
+    expect(charged).toBeLessThanOrEqual(bound);
+    expect(await page.textContent("#monitor-last-spent")).toBe(`Verbraucht: ${charged === 1 ? "1 Credit" : `${charged} Credits`}`);
+    // The spend log (Settings → account) has the same figure for the monitor.
+    const ledger: { operation: string; credits: number }[] = await page.evaluate(() => (window as any).__playground.ui.call("account", {}).then((a: any) => a.ledger));
+    expect(ledger.filter((e) => /monitor/.test(e.operation)).reduce((n, e) => n + e.credits, 0)).toBe(charged);
+    // Every call failing five times with back-off (the price), then half of them (the run): more than the default 90 s.
+  }, 420_000);
 });
