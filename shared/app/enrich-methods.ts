@@ -19,7 +19,7 @@ import type { ResolveQuery } from "../api/schemas.ts";
 import type { Bilingual } from "../i18n/language.ts";
 import { companyRow } from "./rows.ts";
 import { outputBlock, selectRows, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/job.ts";
-import { findOutputBlock, isOutputHeader, readPrevious, type PreviousRow } from "../enrich/rows.ts";
+import { findOutputBlock, isOutputHeader, readPrevious, reviewCandidates, type PreviousRow } from "../enrich/rows.ts";
 import { applyReviewPicks, enrichSheet } from "../enrich/run.ts";
 import { errorView } from "./errors.ts";
 import { notAnId } from "../i18n/rules.ts";
@@ -432,16 +432,7 @@ function* addReviewDetails(deps: AppDeps, rows: ReviewRow[], tasks: (RowTask | u
   });
 }
 
+/** The candidates of a review status (rows.ts reviewCandidates) as rows for the review panel. */
 export function parseCandidates(status: string): CompanyRow[] {
-  const at = status.indexOf(":");
-  if (at < 0) return [];
-  return status.slice(at + 1).split(" | ").map((s) => s.trim()).filter(Boolean).flatMap((label): CompanyRow[] => {
-    const m = /^(DE[A-Z0-9]{10})(?:\s+–\s+(.*))?$/.exec(label);
-    if (!m) return [];
-    const rest = m[2] ?? "";
-    const comma = rest.lastIndexOf(", ");
-    const name = comma >= 0 ? rest.slice(0, comma) : rest;
-    const city = comma >= 0 ? rest.slice(comma + 2) : "";
-    return [{ id: m[1], name, legalForm: "", street: "", zip: "", city, state: "", register: "", industry: "", size: "", status: "", statusCode: "", active: null, score: null, distanceKm: null }];
-  });
+  return reviewCandidates(status).map(({ id, name, city }) => ({ id, name, legalForm: "", street: "", zip: "", city, state: "", register: "", industry: "", size: "", status: "", statusCode: "", active: null, score: null, distanceKm: null }));
 }

@@ -25,6 +25,7 @@ import { RunMemo } from "./memo.ts";
 import { pairByKey } from "./row-key.ts";
 import { CHANGED_TOKEN, RowLedger, token } from "./row-ledger.ts";
 import { readTableNow, type TableNow } from "./table-now.ts";
+import { reviewCandidates } from "./rows.ts";
 import {
   candidateLabel, isOutputHeader, isoDay, outputCells, outputHeader, readPrevious, readResult,
   type PreviousRow, type RowResult,
@@ -696,7 +697,5 @@ function mergeOutcome(a: EngineOutcome | null, b: EngineOutcome): EngineOutcome 
 function existingDropdown(cells: readonly Cell[], width: number): string[] {
   const p = readPrevious(cells, width);
   if (p?.outcome !== "review") return [];
-  const s = String(cells[0] ?? "");
-  const at = s.indexOf(":");
-  return at < 0 ? [] : s.slice(at + 1).split(" | ").map((x) => x.trim()).filter(Boolean);
+  return reviewCandidates(String(cells[0] ?? "")).map(candidateLabel);
 }

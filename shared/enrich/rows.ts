@@ -9,6 +9,7 @@ import { COMPANY_ID_AT_START, COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
 import type { Cell } from "../sheet/protocol.ts";
+import { candidateLabel, parseCandidateLabel, type LabelledCandidate } from "./candidate-label.ts";
 import { FIELDS, type FieldDef } from "./fields.ts";
 
 /** "empty": a row with neither a name nor an id; it is skipped, and says so. */
@@ -130,7 +131,23 @@ export function isOutputHeader(row: readonly Cell[], fields: readonly FieldDef[]
   });
 }
 
-export const candidateLabel = (c: Candidate): string => [c.id, [c.name, c.city].filter(Boolean).join(", ")].filter(Boolean).join(" – ");
+export { candidateLabel } from "./candidate-label.ts";
+
+/** Between the candidates of a review status: "prüfen: DE… – Name, City | DE… – …". */
+const CANDIDATE_SEPARATOR = " | ";
+
+/**
+ * The candidates a review status lists, read back through the one label
+ * parser. The status is the record of a review row's candidates: it is
+ * written with the row and moves with it when the table is sorted, while the
+ * ledger keeps only hashes, the memo lasts one call and no host reads a
+ * dropdown's values back.
+ */
+export function reviewCandidates(status: string): LabelledCandidate[] {
+  const at = status.indexOf(":");
+  if (at < 0) return [];
+  return status.slice(at + 1).split(CANDIDATE_SEPARATOR).flatMap((label) => parseCandidateLabel(label) ?? []);
+}
 
 export const toCandidate = (s: CompanySummary): Candidate => ({ id: s.id, name: s.name ?? "", city: s.city ?? "" });
 
@@ -139,7 +156,7 @@ export function statusText(r: RowResult, lang: Language): string {
     case "error":
       return `${STATUS.error[lang]}: ${r.error?.text[lang] ?? ""}`;
     case "review": {
-      const list = (r.candidates ?? []).map(candidateLabel).join(" | ");
+      const list = (r.candidates ?? []).map(candidateLabel).join(CANDIDATE_SEPARATOR);
       const head = r.doubt ? `${STATUS.review[lang]} (${doubtText(r.doubt, lang)})` : STATUS.review[lang];
       return list ? `${head}: ${list}` : head;
     }

@@ -2,6 +2,7 @@
 import { doubtText } from "../operations/contradiction.ts";
 import type { CompanySummary, ResolveQuery, SearchRequest } from "../api/schemas.ts";
 import { CompanyDataError } from "../core/errors.ts";
+import { candidateLabel } from "../enrich/candidate-label.ts";
 import { SEARCH_DEFAULTS } from "../api/defaults.ts";
 import { search, suggest } from "../operations/company.ts";
 import { buildFilters, nearOf, parseFilterText } from "../operations/search-filters.ts";
@@ -85,8 +86,6 @@ export const SUGGEST: FunctionDef = {
     }, headers(cols, lang), h("Eingabe", "Prefix")[lang]);
   },
 };
-
-const candidateLabel = (c: CompanySummary) => `${c.name ?? c.id}${c.city ? ` (${c.city})` : ""} ${c.id}`;
 
 /** A resolve answer as a row, or the reason there is none. */
 function resolvedCells(row: ResolvedRow, lang: "de" | "en"): CellOut[] {

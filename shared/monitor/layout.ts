@@ -105,7 +105,11 @@ export function layoutOf(header: readonly Cell[], lang: Language): Layout {
   return { input, out, idCol, newHeaders, width };
 }
 
-/** The id in an ID cell: a bare id, or one picked from a candidate dropdown ("Name, City (DE…)"). */
+/**
+ * The id in an ID cell: a bare id, or one picked from a candidate dropdown
+ * ("DE… – Name, City"; "Name, City (DE…)" in sheets of the earlier version),
+ * or an id the user wrote into other text.
+ */
 export function idFromCell(v: Cell): { id: string; bare: boolean } | null {
   if (typeof v !== "string") return null;
   const t = v.trim().toUpperCase();
@@ -130,6 +134,5 @@ export function queryOf(row: readonly Cell[], input: ColumnMapping): ResolveQuer
   return q;
 }
 
-/** Label of a candidate in the ID dropdown; idFromCell reads the id back. */
-export const candidateLabel = (c: { id: string; name?: string | null; city?: string | null }) =>
-  `${c.name ?? c.id}${c.city ? ", " + c.city : ""} (${c.id})`;
+/** Label of a candidate in the ID dropdown (the one label, enrich/candidate-label.ts); idFromCell reads the id back. */
+export { candidateLabel } from "../enrich/candidate-label.ts";
