@@ -8,7 +8,7 @@
  *  2. plan    (check-plan.ts)    the free availability call decides per
  *             company what must be paid for; the sum is the exact price,
  *             known before a credit is spent.
- *  3. windows (check-window.ts, check-write.ts) pay for a window's companies
+ *  3. windows (check-pay.ts, check-write.ts) pay for a window's companies
  *             in one parallel batch, log their new changes, save watermarks,
  *             write the window's rows where they are now. A per-run budget
  *             defers what would exceed it; a deadline pauses at a window
@@ -32,7 +32,7 @@ import { planPortfolio } from "./check-plan.ts";
 import { readPortfolio } from "./check-read.ts";
 import { finishSummary, previewSummary, startSummary } from "./check-summary.ts";
 import { DEFAULT_WINDOW_ROWS, LAST_RUN_KEY, MAX_STALLED_CALLS, PORTFOLIO_SHEET, RUN_KEY, type CheckOptions, type RunCheckpoint, type RunSummary } from "./check-types.ts";
-import { payWindow, windowCompanies } from "./check-window.ts";
+import { payWindow, windowCompanies } from "./check-pay.ts";
 import { writeNewHeaders, writeWindow } from "./check-write.ts";
 import { isoInstant, loadStates } from "./watermark.ts";
 
