@@ -154,8 +154,9 @@ export function* lookupMany(ctx: OpContext, queries: readonly IdentifierQuery[])
     }
     const found = (a.data.companies ?? []).map(summaryOf).filter((c): c is Summary => c !== null);
     const distinct = [...new Map(found.map((c) => [c.id, c])).values()];
-    if (distinct.length === 1) return { status: "matched", match: distinct[0], confidence: 1, candidates: [] };
-    if (distinct.length === 0) return { status: "not_found", match: null, confidence: null, candidates: [] };
+    const [only] = distinct;
+    if (!only) return { status: "not_found", match: null, confidence: null, candidates: [] };
+    if (distinct.length === 1) return { status: "matched", match: only, confidence: 1, candidates: [] };
     return { status: "ambiguous", match: null, confidence: null, candidates: distinct.slice(0, 10) };
   });
 }

@@ -17,7 +17,7 @@ import { detectColumns, validateMapping } from "../../shared/enrich/columns.ts";
 import { taskFromRow } from "../../shared/enrich/chunk.ts";
 import { enrichRows } from "../../shared/enrich/run.ts";
 import { EnrichEstimator } from "../../shared/enrich/estimate.ts";
-import { identifierIn, identifierQuery, lookupMany } from "../../shared/operations/identifiers.ts";
+import { identifierIn, identifierQuery } from "../../shared/operations/identifiers.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
 import { caller } from "../emulator/helpers.ts";
@@ -41,10 +41,20 @@ function setup(lang: "de" | "en" = "en") {
   return { key, ctx, d, lookups, run: <T>(op: Generator<unknown, T, unknown>) => runSync<T>(op as never, d.sync) };
 }
 
+/** The i-th item, which the test's setup guarantees (a clear failure, not a TypeError, when it does not). */
+function nth<T>(xs: readonly T[], i: number): T {
+  const x = xs[i];
+  if (x === undefined) throw new Error(`no item ${i} of ${xs.length}`);
+  return x;
+}
+
 /** Synthetic companies that have an LEI, with it, from the n-th on. */
 function withLei(n: number, from = 0) {
   const w = emulator.world;
-  return w.companies.filter((c) => !c.reference && leiOf(c, w.seed)).slice(from, from + n).map((c) => ({ id: c.id, lei: leiOf(c, w.seed)! }));
+  return w.companies.filter((c) => !c.reference && leiOf(c, w.seed)).slice(from, from + n).flatMap((c) => {
+    const lei = leiOf(c, w.seed);
+    return lei ? [{ id: c.id, lei }] : [];
+  });
 }
 
 /** A valid LEI no company of the emulator has. */
@@ -74,7 +84,7 @@ describe("LEI check digits (ISO 7064 MOD 97-10)", () => {
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     for (let i = 0; i < 20; i++) {
       for (const ch of alphabet) {
-        if (ch === GLEIF[i] || /\d/.test(ch) !== /\d/.test(GLEIF[i]!)) continue;
+        if (ch === GLEIF[i] || /\d/.test(ch) !== /\d/.test(GLEIF.charAt(i))) continue;
         expect(leiChecksumOk(GLEIF.slice(0, i) + ch + GLEIF.slice(i + 1))).toBe(false);
       }
     }
@@ -152,20 +162,19 @@ describe("the emulator's LEIs", () => {
   it("the profile carries the LEI (null without one), the older form in externalIds; POST /lookup finds by LEI for free, an unknown or malformed one finds nothing", () => {
     const key = emulator.createKey(5);
     const call = caller(emulator, key);
-    const [a] = withLei(1, 3);
-    expect(a).toBeDefined();
-    const profile = Company.parse(call("GET", `/v2/companies/${a!.id}`).json);
-    expect(profile.lei).toBe(a!.lei);
-    const without = emulator.world.companies.find((c) => !leiOf(c, emulator.world.seed))!;
+    const a = nth(withLei(1, 3), 0);
+    const profile = Company.parse(call("GET", `/v2/companies/${a.id}`).json);
+    expect(profile.lei).toBe(a.lei);
+    const without = nth(emulator.world.companies.filter((c) => !leiOf(c, emulator.world.seed)), 0);
     expect(call("GET", `/v2/companies/${without.id}`).json.lei).toBeNull();
     const before = emulator.balance(key);
-    const found = call("POST", "/lookup", { lei: a!.lei });
+    const found = call("POST", "/lookup", { lei: a.lei });
     expect(found.status).toBe(200);
-    expect(found.json.companies.map((c: { id: string }) => c.id)).toEqual([a!.id]);
-    expect(found.json.companies[0].externalIds.lei).toBe(a!.lei);
+    expect(found.json.companies.map((c: { id: string }) => c.id)).toEqual([a.id]);
+    expect(found.json.companies[0].externalIds.lei).toBe(a.lei);
     expect(found.headers["X-Credits-Charged"] ?? found.headers["x-credits-charged"]).toBe("0");
-    expect(call("POST", "/lookup", { lei: a!.lei.toLowerCase() }).json.companies.length).toBe(1);
-    for (const l of [unknownLei(), typo(a!.lei), "nonsense"]) {
+    expect(call("POST", "/lookup", { lei: a.lei.toLowerCase() }).json.companies.length).toBe(1);
+    for (const l of [unknownLei(), typo(a.lei), "nonsense"]) {
       const r = call("POST", "/lookup", { lei: l });
       expect(r.status).toBe(200);
       expect(r.json.companies).toEqual([]);
@@ -180,16 +189,16 @@ describe("enrichment and COMPANY_RESOLVE by LEI against the emulator", () => {
     const cs = withLei(3, 10);
     const rows = [
       ["LEI"],
-      [cs[0]!.lei],
-      [cs[1]!.lei.toLowerCase().replace(/(.{4})/g, "$1 ").trim()],
-      [typo(cs[2]!.lei)],
+      [nth(cs, 0).lei],
+      [nth(cs, 1).lei.toLowerCase().replace(/(.{4})/g, "$1 ").trim()],
+      [typo(nth(cs, 2).lei)],
       [""],
       [unknownLei()],
       ["5299"],
-      [cs[2]!.lei],
-      [cs[0]!.lei],
+      [nth(cs, 2).lei],
+      [nth(cs, 0).lei],
     ];
-    const { mapping } = detectColumns(rows[0]!);
+    const { mapping } = detectColumns(nth(rows, 0));
     expect(mapping).toEqual({ lei: 0 });
     const input = rows.slice(1);
     const est = new EnrichEstimator({ mapping, fields: ["name", "city"], mode: "batch", maxBatch: 100 });
@@ -199,14 +208,16 @@ describe("enrichment and COMPANY_RESOLVE by LEI against the emulator", () => {
     const res = run(enrichRows(ctx, "lei-job", { rows: input, mapping, fields: ["name", "city"] }));
     expect(res.results.length).toBe(input.length);
     expect(res.results.map((r) => r?.outcome)).toEqual(["matched", "matched", "error", "empty", "not_found", "error", "matched", "matched"]);
-    expect([0, 1, 6, 7].map((i) => res.results[i]!.id)).toEqual([cs[0]!.id, cs[1]!.id, cs[2]!.id, cs[0]!.id]);
-    expect(res.results[2]!.error!.text.de).toContain("LEI mit falschen Prüfziffern");
-    expect(res.results[2]!.error!.text.en).toContain("LEI whose check digits do not fit");
-    expect(res.results[5]!.error!.text.en).toContain("not an LEI");
+    expect([0, 1, 6, 7].map((i) => nth(res.results, i)!.id)).toEqual([nth(cs, 0).id, nth(cs, 1).id, nth(cs, 2).id, nth(cs, 0).id]);
+    expect(nth(res.results, 2)!.error!.text.de).toContain("LEI mit falschen Prüfziffern");
+    expect(nth(res.results, 2)!.error!.text.en).toContain("LEI whose check digits do not fit");
+    expect(nth(res.results, 5)!.error!.text.en).toContain("not an LEI");
     // Only well-formed LEIs went out, each once, in their normal form.
     const sent = lookups().map((b) => b.lei);
-    expect(new Set(sent)).toEqual(new Set([cs[0]!.lei, cs[1]!.lei, cs[2]!.lei, unknownLei()]));
+    expect(new Set(sent)).toEqual(new Set([nth(cs, 0).lei, nth(cs, 1).lei, nth(cs, 2).lei, unknownLei()]));
     expect(sent.length).toBe(4);
+    // The price first counts the same free lookups (paced by the resolve bucket) and no credit.
+    expect(estimate.freeRequests).toBe(sent.length);
     expect(estimate.credits).toBe(0);
     expect(before - emulator.balance(key)).toBe(0);
   });
@@ -214,7 +225,7 @@ describe("enrichment and COMPANY_RESOLVE by LEI against the emulator", () => {
   it("with the LEI and a profile field as output, each company is bought once and the estimate equals the spend", () => {
     const { key, ctx, run } = setup("en");
     const cs = withLei(2, 20);
-    const rows = [[cs[0]!.lei], [cs[1]!.lei], [cs[0]!.lei]];
+    const rows = [[nth(cs, 0).lei], [nth(cs, 1).lei], [nth(cs, 0).lei]];
     const mapping = { lei: 0 };
     const est = new EnrichEstimator({ mapping, fields: ["name", "lei", "url"], mode: "batch", maxBatch: 100 });
     est.add(rows.map((r, i) => taskFromRow(i, r, mapping)));
@@ -222,7 +233,7 @@ describe("enrichment and COMPANY_RESOLVE by LEI against the emulator", () => {
     const before = emulator.balance(key);
     const res = run(enrichRows(ctx, "lei-job-2", { rows, mapping, fields: ["name", "lei", "url"] }));
     expect(res.results.map((r) => r?.outcome)).toEqual(["matched", "matched", "matched"]);
-    expect(res.results.map((r, i) => r!.values.includes(rows[i]![0]!))).toEqual([true, true, true]);
+    expect(res.results.map((r, i) => r!.values.includes(nth(nth(rows, i), 0)))).toEqual([true, true, true]);
     expect(before - emulator.balance(key)).toBe(2);
     expect(estimate.credits).toBe(2);
   });
@@ -231,16 +242,16 @@ describe("enrichment and COMPANY_RESOLVE by LEI against the emulator", () => {
     const { key, ctx, d, lookups } = setup("de");
     const cs = withLei(2, 30);
     const fctx: FunctionContext = { ctx, dailyBudget: null };
-    const def = FUNCTIONS.find((f) => f.name === "RESOLVE")!;
+    const def = nth(FUNCTIONS.filter((f) => f.name === "RESOLVE"), 0);
     const before = emulator.balance(key);
-    const out = runSync(invoke(def, fctx, [[[cs[0]!.lei], [cs[1]!.lei.toLowerCase()], [typo(cs[0]!.lei)], [unknownLei()]]]), d.sync);
-    expect(out.slice(0, 2).map((r) => r[0])).toEqual([cs[0]!.id, cs[1]!.id]);
-    expect(isCellError(out[2]![0])).toBe(true);
+    const out = runSync(invoke(def, fctx, [[[nth(cs, 0).lei], [nth(cs, 1).lei.toLowerCase()], [typo(nth(cs, 0).lei)], [unknownLei()]]]), d.sync);
+    expect(out.slice(0, 2).map((r) => r[0])).toEqual([nth(cs, 0).id, nth(cs, 1).id]);
+    expect(isCellError(nth(nth(out, 2), 0))).toBe(true);
     expect(JSON.stringify(out[2])).toContain("Prüfziffern");
-    expect(isCellError(out[3]![0])).toBe(true);
-    expect(lookups().map((b) => b.lei)).toEqual([cs[0]!.lei, cs[1]!.lei, unknownLei()]);
+    expect(isCellError(nth(nth(out, 3), 0))).toBe(true);
+    expect(lookups().map((b) => b.lei)).toEqual([nth(cs, 0).lei, nth(cs, 1).lei, unknownLei()]);
     expect(emulator.balance(key)).toBe(before);
-    const one = runSync(invoke(def, fctx, [cs[1]!.lei]), d.sync);
-    expect(one[0]![0]).toBe(cs[1]!.id);
+    const one = runSync(invoke(def, fctx, [nth(cs, 1).lei]), d.sync);
+    expect(nth(nth(one, 0), 0)).toBe(nth(cs, 1).id);
   });
 });
