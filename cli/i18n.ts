@@ -191,8 +191,8 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   badCsv: { en: (f: string, line: number, m: string) => `${f} is not valid CSV (line ${line}: ${m}).`, de: (f: string, line: number, m: string) => `${f} ist kein gültiges CSV (Zeile ${line}: ${m}).` },
   emptyCsv: { en: (f: string) => `${f} has no header row.`, de: (f: string) => `${f} hat keine Kopfzeile.` },
   noNameColumn: {
-    en: (h: string) => `No company name, id, website, VAT id or register column found in the header (${h}). Name it e.g. "Firma", "Company", "Website" or "USt-IdNr.".`,
-    de: (h: string) => `Keine Spalte mit Firmenname, Firmen-ID, Website, USt-IdNr. oder Registernummer in der Kopfzeile gefunden (${h}). Bitte z. B. "Firma", "Company", "Website" oder "USt-IdNr." nennen.`,
+    en: (h: string) => `No company name, id, website, VAT id, register or LEI column found in the header (${h}). Name it e.g. "Firma", "Company", "Website", "USt-IdNr." or "LEI".`,
+    de: (h: string) => `Keine Spalte mit Firmenname, Firmen-ID, Website, USt-IdNr., Registernummer oder LEI in der Kopfzeile gefunden (${h}). Bitte z. B. "Firma", "Company", "Website", "USt-IdNr." oder "LEI" nennen.`,
   },
   columns: { en: (m: string) => `Columns: ${m}`, de: (m: string) => `Spalten: ${m}` },
   estimate: {
@@ -264,6 +264,7 @@ export const ROLE_LABEL: Record<InputRole, Record<Language, string>> = {
   register: { de: "Register", en: "register" },
   website: { de: "Website", en: "website" },
   vatId: { de: "USt-IdNr.", en: "VAT id" },
+  lei: { de: "LEI", en: "LEI" },
 };
 
 export interface Summary {

@@ -7,6 +7,7 @@ import { generate, type Dataset } from "./data/generate.ts";
 import { buildPeople, personId, personName, personNumber, type PeopleIndex, ROLES } from "./data/people.ts";
 import { contactOf, financials, history, industryOf, jobs, news, newestDate, purposeOf, type CompanyEvent, type EventKind, type FinYear } from "./data/details.ts";
 import type { CompanyRec, StatusCode } from "./data/model.ts";
+import { leiOf } from "./data/lei.ts";
 import { Clock } from "./clock.ts";
 import { sentence } from "./data/text.ts";
 import { SearchIndex } from "./search/index.ts";
@@ -143,6 +144,7 @@ export class World {
       purpose,
       summary: summaryText,
       ...contact,
+      lei: leiOf(c, this.seed),
       employees: { count: c.employees, year: fin.length ? fin[fin.length - 1].year : this.data.startYear - 1 },
       industries: [{ code: ind.code, title: lang === "en" ? ind.en : ind.title }],
       historicalNames: [],
@@ -255,7 +257,7 @@ export class World {
       profile: p.summary, snippets: [], timestamp: `${this.today()}T00:00:00Z`,
       employees: { count: c.employees }, size: s.size,
       industries: { wz2008: [{ type: "PRIMARY", code: ind.code, title: lang === "en" ? ind.en : ind.title }] },
-      externalIds: { hr: { court: s.register.court, type: c.registerType, number: c.registerNumber }, vat: p.vatId },
+      externalIds: { hr: { court: s.register.court, type: c.registerType, number: c.registerNumber }, vat: p.vatId, lei: p.lei },
     };
   }
 }

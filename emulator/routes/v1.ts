@@ -8,6 +8,8 @@ import { resolve } from "../search/resolve.ts";
 import { similarTo } from "../search/similar.ts";
 import { CITIES } from "../data/places.ts";
 import type { CompanyRec } from "../data/model.ts";
+import { companyByLei } from "../data/lei.ts";
+import { normaliseLei } from "../../shared/api/lei.ts";
 import type { FinYear } from "../data/details.ts";
 import type { World } from "../world.ts";
 import { boolParam, intParam, parseBody, sinceParam } from "../validate.ts";
@@ -80,7 +82,12 @@ export const v1: Record<string, Handler> = {
     const req = parseBody(S.LookupRequest, ctx.body);
     const w = ctx.world;
     let hits: CompanyRec[] = [];
-    if (req.vatId || req.url) {
+    if (req.lei !== undefined) {
+      // An LEI is unique: one company or none (a malformed one is simply not found).
+      const idx = companyByLei(w.companies, w.seed, normaliseLei(req.lei));
+      const found = idx === undefined ? undefined : w.companies[idx];
+      hits = found ? [found] : [];
+    } else if (req.vatId || req.url) {
       // Contact data is derived, so lookup by VAT id or domain scans; fine for an emulator.
       const want = (req.url ?? "").replace(/^https?:\/\//, "").replace(/^www\./, "").replace(/\/.*$/, "").toLowerCase();
       hits = w.companies.filter((c) => {

@@ -113,6 +113,13 @@ export const Company = z.object({
   email: opt(z.string()),
   url: opt(z.string()),
   vatId: opt(z.string()),
+  /**
+   * Legal Entity Identifier (ISO 17442). Decision: known-service-facts says the
+   * provider's lookup accepts an LEI but no document names the field; the
+   * profile carries it as `lei` beside `vatId` (the older form inside
+   * `externalIds` as `lei`, beside `vat`), null for a company without one.
+   */
+  lei: opt(z.string()),
   employees: opt(z.object({ count: z.number(), year: opt(z.number()) })),
   industries: opt(z.array(Industry)),
   historicalNames: opt(z.array(z.string())),
@@ -225,6 +232,8 @@ export const LookupRequest = z.strictObject({
   url: z.optional(z.string()),
   vatId: z.optional(z.string()),
   register: z.optional(z.string()),
+  /** Decision (the spec names no field): `lei`, the 20-character LEI in its normal form (shared/api/lei.ts). */
+  lei: z.optional(z.string().check(z.maxLength(40))),
 });
 export const V1SearchRequest = z.strictObject({
   query: z.string().check(z.maxLength(500)),

@@ -31,7 +31,7 @@ import type {
   AppDeps, ColumnRole, ColumnsView, CompanyRow, EnrichConfig, EnrichPreviewView, EnrichProgressView, FieldGroupView, RerunMode, ReviewRow, SelectionView,
 } from "./protocol.ts";
 
-const ROLES: readonly ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId"];
+const ROLES: readonly ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId", "lei"];
 /** Rows per chunk: each chunk is written to the sheet before the next, so progress shows and a stop loses little. */
 export const UI_CHUNK_SIZE = 20;
 /**
@@ -386,7 +386,7 @@ function* progressOf(deps: AppDeps, jobId: string, job: UiJob, result: SheetRunR
 function inputText(row: Cell[] | undefined, m: ColumnMapping): string {
   if (!row) return "";
   const part = (k: InputRole) => (m[k] !== undefined ? String(row[m[k]] ?? "").trim() : "");
-  return [part("name") || part("id") || part("vatId") || part("website"), part("zip"), part("city"), part("register")].filter(Boolean).join(", ");
+  return [part("name") || part("id") || part("lei") || part("vatId") || part("website"), part("zip"), part("city"), part("register")].filter(Boolean).join(", ");
 }
 
 const SEVERAL_FIT: Bilingual = { de: "Mehrere Firmen passen zum Namen.", en: "Several companies fit the name." };

@@ -187,7 +187,7 @@ export interface SelectionView {
   output: { col: number; fields: string[] | null } | null;
 }
 
-export type ColumnRole = "name" | "city" | "zip" | "register" | "id" | "website" | "vatId";
+export type ColumnRole = "name" | "city" | "zip" | "register" | "id" | "website" | "vatId" | "lei";
 export interface ColumnsView {
   /** Column index (0-based within the selection) per role, or null. */
   mapping: Record<ColumnRole, number | null>;

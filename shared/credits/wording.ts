@@ -18,6 +18,8 @@ export const NOUNS = {
   name: { de: ["Namen", "Namen"], en: ["name", "names"] },
   availability: { de: ["Verfügbarkeitsprüfung", "Verfügbarkeitsprüfungen"], en: ["availability check", "availability checks"] },
   singleResolve: { de: ["Einzelabfrage", "Einzelabfragen"], en: ["single resolve", "single resolves"] },
+  // Accusative as with names: "3 Kennungen nachschlagen".
+  lookup: { de: ["Kennung", "Kennungen"], en: ["identifier lookup", "identifier lookups"] },
   batchCall: { de: ["Stapelabfrage", "Stapelabfragen"], en: ["batch call", "batch calls"] },
   row: { de: ["Zeile", "Zeilen"], en: ["row", "rows"] },
 } as const satisfies Record<string, Noun>;

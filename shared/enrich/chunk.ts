@@ -35,7 +35,7 @@ export interface ResolvedRowLike {
 /** The operations the job stands on (bound to CORE-OPS' modules in ./run.ts; fakes in tests). */
 export interface EnrichDeps {
   resolveMany(ctx: OpContext, rows: ResolveQuery[], opts?: { mode?: "batch" | "free" }): Operation<ResolvedRowLike[]>;
-  /** Free lookups by website, VAT id or register number (shared/operations/identifiers.ts); rows with identifiers fail without it. */
+  /** Free lookups by website, VAT id, register number or LEI (shared/operations/identifiers.ts); rows with identifiers fail without it. */
   lookupMany?(ctx: OpContext, rows: IdentifierQuery[]): Operation<ResolvedRowLike[]>;
   getProfiles(ctx: OpContext, ids: string[], include?: Include[]): Operation<Map<string, Company | CompanyDataError>>;
   getAvailability(ctx: OpContext, ids: string[]): Operation<Map<string, Availability | CompanyDataError>>;
@@ -55,17 +55,17 @@ function zipText(v: Cell | undefined): string {
 }
 
 /**
- * The free lookup for a row, when it applies: a website or VAT id says which
- * company it is (exact, and free where a name costs a batch resolve); a
+ * The free lookup for a row, when it applies: a website, VAT id or LEI says
+ * which company it is (exact, and free where a name costs a batch resolve); a
  * register number alone does too. A register number beside a name stays a
  * hint to the name. A malformed identifier is kept as the error to report.
  */
 function lookupOf(row: readonly Cell[], mapping: ColumnMapping, hasName: boolean): IdentifierQuery | CompanyDataError | null {
-  const at = (k: "website" | "vatId" | "register") => (mapping[k] !== undefined ? cellText(row[mapping[k]]) : "");
-  const website = at("website"), vatId = at("vatId");
-  if (!website && !vatId && (hasName || !at("register"))) return null;
+  const at = (k: "website" | "vatId" | "register" | "lei") => (mapping[k] !== undefined ? cellText(row[mapping[k]]) : "");
+  const website = at("website"), vatId = at("vatId"), lei = at("lei");
+  if (!website && !vatId && !lei && (hasName || !at("register"))) return null;
   try {
-    return identifierQuery({ website, vatId, register: website || vatId ? undefined : at("register") });
+    return identifierQuery({ website, vatId, lei, register: website || vatId || lei ? undefined : at("register") });
   } catch (e) {
     return e as CompanyDataError;
   }

@@ -10,14 +10,15 @@ import { findOutputBlock } from "./rows.ts";
 
 /** Neither a company name nor an id column: nothing to look companies up by. */
 export const NO_NAME_COLUMN = {
-  de: "keine Spalte mit Firmenname, Firmen-ID, Website, USt-IdNr. oder Registernummer",
-  en: "no company name, company ID, website, VAT id or register number column",
+  de: "keine Spalte mit Firmenname, Firmen-ID, Website, USt-IdNr., Registernummer oder LEI",
+  en: "no company name, company ID, website, VAT id, register number or LEI column",
 };
 
-export type InputRole = "name" | "city" | "zip" | "register" | "id" | "website" | "vatId";
-export const INPUT_ROLES: readonly InputRole[] = ["id", "name", "city", "zip", "register", "website", "vatId"];
+export type InputRole = "name" | "city" | "zip" | "register" | "id" | "website" | "vatId" | "lei";
+/** New roles go last: the order is part of every stored row key (shared/enrich/row-key.ts). */
+export const INPUT_ROLES: readonly InputRole[] = ["id", "name", "city", "zip", "register", "website", "vatId", "lei"];
 /** Roles a row can be matched by on their own (the others are hints to a name). */
-export const MATCH_ROLES: readonly InputRole[] = ["id", "name", "website", "vatId", "register"];
+export const MATCH_ROLES: readonly InputRole[] = ["id", "name", "website", "vatId", "register", "lei"];
 
 /** 0-based column index per role; absent = not in the input. */
 export type ColumnMapping = Partial<Record<InputRole, number>>;
@@ -40,6 +41,7 @@ const EXACT: Record<InputRole, string[]> = {
   register: ["register", "handelsregister", "hrb", "hra", "registernummer", "registernumber", "registerno", "hrnummer", "handelsregisternummer", "registration", "registrationnumber", "commercialregister"],
   website: ["website", "webseite", "homepage", "url", "domain", "internet", "internetadresse", "web", "www", "websiteurl"],
   vatId: ["ustidnr", "ustid", "umsatzsteueridnr", "umsatzsteueridentifikationsnummer", "vatid", "vat", "vatnumber", "vatno", "vatregistrationnumber", "ustidnummer"],
+  lei: ["lei", "leicode", "legalentityidentifier", "leinummer", "leinr", "leiid", "rechtstraegerkennung", "rechtstraegerkennungsnummer"],
 };
 
 /** Weaker hints: the normalised header contains one of these. */
@@ -51,6 +53,8 @@ const CONTAINS: Record<InputRole, string[]> = {
   register: ["register", "hrb"],
   website: ["website", "homepage", "domain"],
   vatId: ["ustid", "vatid", "vatnumber", "umsatzsteuer"],
+  // Not "lei" alone: "Leistung", "Abteilungsleiter" contain it.
+  lei: ["legalentityidentifier", "leicode", "rechtstraegerkennung"],
 };
 
 export interface DetectedColumns {

@@ -74,6 +74,8 @@ export class EnrichEstimator {
   private readonly mode: "batch" | "free";
   private seenKeys = new Set<string>();
   private companySet = new Set<string>();
+  /** Distinct identifier lookups (website, VAT id, register number, LEI): free, but paced by the resolve bucket. */
+  private lookupSet = new Set<string>();
   private pendingNames = 0;
   private resolveCredits = 0;
   private resolvePaid = 0;
@@ -118,6 +120,7 @@ export class EnrichEstimator {
       } else if (t.query && this.needs.resolved.profile) this.companySet.add("k:" + normaliseKey(t.query));
       // A free lookup by identifier: the same identifier is the same company, bought once.
       else if (t.lookup && this.needs.resolved.profile) this.companySet.add("l:" + JSON.stringify(t.lookup));
+      if (!t.id && t.lookup && !m) this.lookupSet.add(JSON.stringify(t.lookup));
     }
   }
 
@@ -158,6 +161,11 @@ export class EnrichEstimator {
         ? { label: { de: `${names.de} abgleichen (Stapel)`, en: `${names.en} resolved (batch)` }, credits: this.resolveCredits, requests: this.resolvePaid }
         : { label: { de: `${names.de} einzeln abgleichen (kostenlos, langsam)`, en: `${counted(this.resolved, NOUNS.singleResolve).en} (free, slow)` }, credits: 0, requests: this.resolveFree });
     }
+    const lookups = this.lookupSet.size;
+    if (lookups > 0) {
+      const l = counted(lookups, NOUNS.lookup);
+      lines.push({ label: { de: `${l.de} nachschlagen (kostenlos)`, en: `${l.en} (free)` }, credits: 0, requests: lookups });
+    }
     if (availability > 0) {
       const checks = counted(availability, NOUNS.availability);
       lines.push({ label: { de: `${checks.de} (kostenlos)`, en: `${checks.en} (free)` }, credits: 0, requests: availability });
@@ -168,9 +176,9 @@ export class EnrichEstimator {
       lines.push({ label, credits: profileCredits, requests: profiles });
     }
     const paidRequests = this.resolvePaid + profiles;
-    const freeRequests = this.resolveFree + availability;
+    const freeRequests = this.resolveFree + lookups + availability;
     const seconds =
-      this.resolveFree / rates.resolvePerSecond +
+      (this.resolveFree + lookups) / rates.resolvePerSecond +
       availability / rates.availabilityPerSecond +
       Math.ceil(paidRequests / Math.max(1, rates.parallel)) * rates.paidRoundSeconds;
     return {

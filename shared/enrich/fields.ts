@@ -129,6 +129,7 @@ export const FIELDS: readonly FieldDef[] = [
   f("email", "profile", "E-Mail", "E-mail", (s) => str(s.company?.email)),
   f("url", "profile", "Website", "Website", (s) => str(s.company?.url)),
   f("vatId", "profile", "USt-IdNr.", "VAT id", (s) => str(s.company?.vatId)),
+  f("lei", "profile", "LEI", "LEI", (s) => str(s.company?.lei)),
   f("foundingDate", "profile", "Gründungsdatum", "Founding date", (s) => str(s.company?.foundingDate)),
   f("capital", "profile", "Kapital", "Capital", (s) => num(s.company?.capital?.amount)),
   f("capitalCurrency", "profile", "Kapital Währung", "Capital currency", (s) => str(s.company?.capital?.currency ?? (s.company?.capital ? "EUR" : ""))),

@@ -16,7 +16,7 @@ export interface RowTask {
   id: string | null;
   /** Confidence carried over for ids that came from an earlier resolve or a pick. */
   confidence: number | null;
-  /** Look this up for free by identifier (rows without an id whose website or VAT id, or register number alone, says who they are). */
+  /** Look this up for free by identifier (rows without an id whose website, VAT id or LEI, or register number alone, says who they are). */
   lookup?: IdentifierQuery | null;
   /** The row's identifier is malformed: its answer is this error, nothing is sent. */
   invalid?: CompanyDataError;

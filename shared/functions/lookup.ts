@@ -122,11 +122,11 @@ function parseQuery(r: Reader, name: unknown, city: unknown, zipReg: unknown): R
 export const RESOLVE: FunctionDef = {
   name: "RESOLVE",
   description: h(
-    "Findet die Firmen-ID zu einem Namen, einer USt-IdNr., Website oder Registernummer. Ein Bereich von Namen wird im Stapel (1 Credit je 10 Namen) abgeglichen, ein einzelner Name kostenlos; USt-IdNr., Website und Registernummer immer kostenlos.",
-    "Finds the company id for a name, VAT id, website or register number. A range of names is matched in batches (1 credit per 10 names), a single name for free; VAT ids, websites and register numbers always for free.",
+    "Findet die Firmen-ID zu einem Namen, einer USt-IdNr., Website, Registernummer oder LEI. Ein Bereich von Namen wird im Stapel (1 Credit je 10 Namen) abgeglichen, ein einzelner Name kostenlos; USt-IdNr., Website, Registernummer und LEI immer kostenlos.",
+    "Finds the company id for a name, VAT id, website, register number or LEI. A range of names is matched in batches (1 credit per 10 names), a single name for free; VAT ids, websites, register numbers and LEIs always for free.",
   ),
   params: [
-    param("name", "text", "Firmenname, USt-IdNr., Website oder Registernummer (oder eine Spalte davon)", "Company name, VAT id, website or register number (or a column of them)", { range: true }),
+    param("name", "text", "Firmenname, USt-IdNr., Website, Registernummer oder LEI (oder eine Spalte davon)", "Company name, VAT id, website, register number or LEI (or a column of them)", { range: true }),
     param("city", "text", "Ort (oder Spalte mit Orten) als Hinweis", "City (or a column of cities) as a hint", { optional: true, range: true }),
     param("zip_or_register", "text", "PLZ oder Registernummer wie \"HRB 6684 München\" (oder eine Spalte davon)", "Postcode or register number such as \"HRB 6684 München\" (or a column of them)", { optional: true, range: true }),
   ],
@@ -140,7 +140,7 @@ export const RESOLVE: FunctionDef = {
     const rows: ({ blank: true } | { error: unknown } | { q: ResolveQuery } | { id: IdentifierQuery })[] = values.map((v, i) => {
       if (range && isBlank(v)) return { blank: true };
       try {
-        // A VAT id, a website or a register number instead of a name: the free lookup answers it.
+        // A VAT id, a website, a register number or an LEI instead of a name: the free lookup answers it (an LEI with wrong check digits throws).
         const ident = typeof v === "string" ? identifierIn(v) : null;
         if (ident) return { id: ident };
         return { q: parseQuery(r, v, hintAt(city, i), hintAt(zipReg, i)) };

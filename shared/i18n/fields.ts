@@ -58,6 +58,10 @@ export const FIELD_LABELS: Readonly<Record<string, Bilingual>> = {
   zip: l("PLZ", "postcode"),
   register: l("Register", "register"),
   zip_or_register: l("PLZ oder Register", "postcode or register"),
+  // identifiers a row can be matched by (shared/operations/identifiers.ts)
+  website: l("Website", "website"),
+  vatId: l("USt-IdNr.", "VAT id"),
+  lei: l("LEI", "LEI"),
   rows: l("Zeilen", "rows"),
   row: l("Zeile", "row"),
   mode: l("Verfahren", "mode"),

@@ -1,12 +1,13 @@
 /**
  * Matching companies by identifier instead of name: website/domain, VAT id
- * (USt-IdNr.) and register number, through the free, rate-limited
+ * (USt-IdNr.), register number and LEI, through the free, rate-limited
  * `POST /lookup` of the older listing (spec 4.2, "Lookup"; 0 credits,
  * emulator/README "Rate limits": the resolve bucket). Known service facts:
  * the provider's lookup accepts website/domain, VAT id, LEI, register court +
- * type + number. LEI is not matched: the lookup body the project models
- * (shared/api/schemas.ts LookupRequest) has no LEI field and nothing in the
- * spec names one, so an LEI column is left to the user.
+ * type + number. The spec names none of the body's fields; the LEI goes as
+ * `lei` (decision beside shared/api/schemas.ts LookupRequest), and only an
+ * LEI whose ISO 17442 check digits fit is sent (shared/api/lei.ts): a typo
+ * is the row's error, never a lookup.
  *
  * The answers take the shape of a resolve (ResolvedRow) so every caller keeps
  * its review rules: one company is a match, several are listed for review
@@ -17,6 +18,7 @@ import { CompanySummary, type CompanySummary as Summary } from "../api/schemas.t
 import type { Operation } from "../core/effects.ts";
 import { invalid } from "../core/errors.ts";
 import type { Bilingual } from "../i18n/language.ts";
+import { LEI_PATTERN, normaliseLei, readLei } from "../api/lei.ts";
 import { cachedCallMany } from "./cached.ts";
 import type { OpContext } from "./context.ts";
 import type { ResolvedRow } from "./resolve.ts";
@@ -29,10 +31,14 @@ export interface IdentifierQuery {
   vatId?: string;
   /** A register number as users type it: "HRB 6684 München", "Amtsgericht München HRB 6684". */
   register?: string;
+  /** A Legal Entity Identifier in its normal form, check digits verified: "506700GE1G29325QX363". */
+  lei?: string;
 }
 
 const NOT_A_VAT: Bilingual = { de: "keine USt-IdNr. (z. B. DE123456789)", en: "not a VAT id (e.g. DE123456789)" };
 const NOT_A_DOMAIN: Bilingual = { de: "keine Website oder Domain (z. B. www.beispiel.de)", en: "not a website or domain (e.g. www.example.com)" };
+const NOT_AN_LEI: Bilingual = { de: "keine LEI (20 Buchstaben und Ziffern, z. B. 506700GE1G29325QX363)", en: "not an LEI (20 letters and digits, e.g. 506700GE1G29325QX363)" };
+const LEI_CHECK_DIGITS: Bilingual = { de: "LEI mit falschen Prüfziffern (Tippfehler?)", en: "LEI whose check digits do not fit (a typo?)" };
 const NOT_A_REGISTER: Bilingual = { de: "keine Registernummer (z. B. HRB 6684 München)", en: "not a register number (e.g. HRB 6684 München)" };
 
 /** EU VAT ids: two letters and 2–12 letters or digits; German ones DE + nine digits. */
@@ -58,13 +64,24 @@ export function registerOf(s: string): string | null {
   return /\b(HRA|HRB|GnR|PR|VR)\s*[-:.]?\s*\d{1,7}\b/i.test(t) && t.length <= 200 ? t : null;
 }
 
+/** An LEI as typed, checked: its normal form, or INVALID_INPUT on `field` saying whether the shape or the check digits are wrong. */
+export function leiOrThrow(s: string, field = "lei"): string {
+  const r = readLei(s);
+  if (r.ok) return r.lei;
+  const why = r.reason === "checksum" ? LEI_CHECK_DIGITS : NOT_AN_LEI;
+  throw invalid(field, { de: `${why.de}: „${s.trim()}“`, en: `${why.en}: "${s.trim()}"` });
+}
+
 /**
  * What a single text identifies, when it is an identifier rather than a name
- * (COMPANY_RESOLVE's first argument): a VAT id, a register number, or a
- * website. Null for anything that reads as a company name.
+ * (COMPANY_RESOLVE's first argument): an LEI, a VAT id, a register number,
+ * or a website. Null for anything that reads as a company name. Twenty
+ * letters and digits ending in two digits are no name: an LEI whose check
+ * digits do not fit is INVALID_INPUT, not a name to resolve.
  */
 export function identifierIn(text: string): IdentifierQuery | null {
   const t = text.trim();
+  if (LEI_PATTERN.test(normaliseLei(t))) return { lei: leiOrThrow(t) };
   const vat = vatIdOf(t);
   if (vat && /^[A-Za-z]{2}[\s\d]/.test(t)) return { vatId: vat };
   // "HRB 6684 München" or "Amtsgericht München HRB 6684": a register number with at most a court around it.
@@ -78,8 +95,9 @@ export function identifierIn(text: string): IdentifierQuery | null {
 }
 
 /** An identifier query from the cells of a row, checked; INVALID_INPUT naming the column at fault. */
-export function identifierQuery(cells: { website?: string; vatId?: string; register?: string }): IdentifierQuery | null {
+export function identifierQuery(cells: { website?: string; vatId?: string; register?: string; lei?: string }): IdentifierQuery | null {
   const q: IdentifierQuery = {};
+  if (cells.lei?.trim()) q.lei = leiOrThrow(cells.lei);
   if (cells.vatId?.trim()) {
     const v = vatIdOf(cells.vatId);
     if (!v) throw invalid("vatId", { de: `${NOT_A_VAT.de}: „${cells.vatId.trim()}“`, en: `${NOT_A_VAT.en}: "${cells.vatId.trim()}"` });
@@ -98,8 +116,9 @@ export function identifierQuery(cells: { website?: string; vatId?: string; regis
   return Object.keys(q).length ? q : null;
 }
 
-/** The one identifier a lookup is asked with: the VAT id is exact, then the register number, then the domain. */
+/** The one identifier a lookup is asked with: the LEI and the VAT id are exact, then the register number, then the domain. */
 function lookupBody(q: IdentifierQuery): IdentifierQuery {
+  if (q.lei) return { lei: q.lei };
   if (q.vatId) return { vatId: q.vatId };
   if (q.register) return { register: q.register };
   return { url: q.url };
@@ -135,8 +154,9 @@ export function* lookupMany(ctx: OpContext, queries: readonly IdentifierQuery[])
     }
     const found = (a.data.companies ?? []).map(summaryOf).filter((c): c is Summary => c !== null);
     const distinct = [...new Map(found.map((c) => [c.id, c])).values()];
-    if (distinct.length === 1) return { status: "matched", match: distinct[0], confidence: 1, candidates: [] };
-    if (distinct.length === 0) return { status: "not_found", match: null, confidence: null, candidates: [] };
+    const [only] = distinct;
+    if (!only) return { status: "not_found", match: null, confidence: null, candidates: [] };
+    if (distinct.length === 1) return { status: "matched", match: only, confidence: 1, candidates: [] };
     return { status: "ambiguous", match: null, confidence: null, candidates: distinct.slice(0, 10) };
   });
 }

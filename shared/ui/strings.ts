@@ -72,6 +72,7 @@ export const STRINGS = s({
   role_id: { de: "Firmen-ID", en: "Company ID" },
   role_website: { de: "Website / Domain", en: "Website / domain" },
   role_vatId: { de: "USt-IdNr.", en: "VAT id" },
+  role_lei: { de: "LEI", en: "LEI" },
   enrichMode: { de: "Abgleich", en: "Matching" },
   modeBatch: { de: "Schnell: Sammelabgleich (1 Credit je 10 Firmen)", en: "Fast: batch matching (1 credit per 10 companies)" },
   // Only the matching is free: the chosen fields cost the same either way, so the label must not promise "free" beside a price.
@@ -156,8 +157,8 @@ export const STRINGS = s({
   },
   helpEnrichT: { de: "Anreichern", en: "Enrich" },
   helpEnrich: {
-    de: "Eine Liste von Firmennamen abgleichen und um Felder ergänzen. Die Vorschau zeigt Credits und Dauer. Der Lauf ist fortsetzbar; mehrdeutige Namen werden nie geraten, sondern zur Prüfung angezeigt. Statt eines Namens genügt eine Website, USt-IdNr. oder Registernummer (z. B. „HRB 6684 München“): diese werden kostenlos nachgeschlagen.",
-    en: "Match a list of company names and add fields. The preview shows credits and time. A run can be resumed; ambiguous names are never guessed but listed for review. Instead of a name, a website, VAT id or register number (e.g. \"HRB 6684 München\") will do: these are looked up for free.",
+    de: "Eine Liste von Firmennamen abgleichen und um Felder ergänzen. Die Vorschau zeigt Credits und Dauer. Der Lauf ist fortsetzbar; mehrdeutige Namen werden nie geraten, sondern zur Prüfung angezeigt. Statt eines Namens genügt eine Website, USt-IdNr., Registernummer (z. B. „HRB 6684 München“) oder LEI (20 Zeichen, z. B. 506700GE1G29325QX363): diese werden kostenlos nachgeschlagen; eine LEI mit falschen Prüfziffern wird als Fehler gemeldet und nicht gesendet.",
+    en: "Match a list of company names and add fields. The preview shows credits and time. A run can be resumed; ambiguous names are never guessed but listed for review. Instead of a name, a website, VAT id, register number (e.g. \"HRB 6684 München\") or LEI (20 characters, e.g. 506700GE1G29325QX363) will do: these are looked up for free; an LEI whose check digits do not fit is reported as an error and not sent.",
   },
   helpSimilarT: { de: "Ähnliche Firmen", en: "Find similar" },
   helpSimilar: { de: "Ähnliche Firmen (2 Credits) zu einer oder mehreren IDs, oder Vergleichsunternehmen einer Firma (2 Credits).", en: "Similar companies (2 credits) for one or more ids, or the peers of one company (2 credits)." },

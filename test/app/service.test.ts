@@ -164,7 +164,7 @@ describe("re-reading an enriched table", () => {
     expect(sel.sample[0]).toEqual(["SAP SE", "Walldorf"]);
     // Its headers ("Handelsregister", "Firmen-ID") are never taken as input columns, even when handed in.
     const cols = await h.call("detectColumns", { headers: after[0] });
-    expect(cols.mapping).toEqual({ name: 0, city: 1, zip: null, register: null, id: null, website: null, vatId: null });
+    expect(cols.mapping).toEqual({ name: 0, city: 1, zip: null, register: null, id: null, website: null, vatId: null, lei: null });
 
     const rerun = { ...config, cols: sel.cols, mapping: cols.mapping, fields: sel.output.fields, rerun: { kind: "newOrFailed" } };
     const preview = await h.call("enrichPreview", rerun);

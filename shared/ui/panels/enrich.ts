@@ -13,7 +13,7 @@ import { button, creditsText } from "./common.ts";
 import { STRINGS, format } from "../strings.ts";
 import { statusOf } from "./common.ts";
 
-const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId"];
+const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId", "lei"];
 
 interface EnrichState extends PanelState {
   selection?: SelectionView;
