@@ -15,30 +15,13 @@ import type { Cell } from "../../shared/sheet/protocol.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 import { Workbook } from "../../playground/workbook.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
+import { uniqueNames } from "../helpers/names.ts";
 
 let emu: Emulator;
 let clock = Date.UTC(2025, 5, 2, 9);
 beforeAll(() => {
   emu = createEmulator({ companies: 3_000, seed: 11, now: () => clock, startDate: "2025-06-02" });
 });
-
-/** Names the emulator holds once each, as a user's list would have them. */
-export function uniqueNames(e: Emulator, n: number, skip = 0): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (const c of e.world.companies) {
-    if (seen.has(c.name)) continue;
-    seen.add(c.name);
-    if (e.companies.findByName(c.name).length !== 1) continue;
-    if (skip > 0) {
-      skip--;
-      continue;
-    }
-    out.push(c.name);
-    if (out.length >= n) break;
-  }
-  return out;
-}
 
 /** 200 names found once, 20 of them twice (one company, two rows), 20 names that exist nowhere. */
 function list(): Cell[][] {
