@@ -322,7 +322,8 @@ export function chunkCeiling(tasks: readonly RowTask[], memo: RunMemo): number {
   const cost = new Map<string, number>();
   for (const t of tasks) {
     if (isEmptyTask(t) || (!t.id && t.invalid) || memo.answer(t, "")) continue;
-    const m = t.id ? { id: t.id, needs: memo.needs.givenId } : memo.matchedId(t) ? { id: memo.matchedId(t)!.id, needs: memo.needs.resolved } : null;
+    const matched = t.id ? null : memo.matchedId(t);
+    const m = t.id ? { id: t.id, needs: memo.needs.givenId } : matched ? { id: matched.id, needs: memo.needs.resolved } : null;
     if (!m) return Infinity;
     if (m.needs.profile && !memo.companies.has(m.id)) cost.set(m.id, Math.max(cost.get(m.id) ?? 0, companyCost(m.needs)));
   }

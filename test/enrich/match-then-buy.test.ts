@@ -8,7 +8,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
-import { enrichSheet, type SheetJobSpec } from "../../shared/enrich/job.ts";
+import { chunkCeiling, enrichSheet, unboughtPrice, type SheetJobSpec } from "../../shared/enrich/job.ts";
+import { RunMemo } from "../../shared/enrich/memo.ts";
+import { fieldNeeds, selectFields } from "../../shared/enrich/fields.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
 import type { Cell } from "../../shared/sheet/protocol.ts";
@@ -148,5 +150,31 @@ describe("enrichSheet in two phases: match, then buy at the exact price", () => 
     expect(b.value.complete).toBe(true);
     expect(b.charged).toBeLessThanOrEqual(price.credits);
     expect(t.rowsNow()[firstUnbought]?.status).toMatch(/geändert/);
+  });
+});
+
+describe("the price after matching and a chunk's ceiling", () => {
+  const A = "DEAAAAAAAAAA", B = "DEBBBBBBBBBB", C = "DECCCCCCCCCC";
+  it("counts each unbought company once, less those a matched row of the table already holds", () => {
+    const rows = [
+      { outcome: "unbought" as const, id: A, givenId: false },
+      { outcome: "unbought" as const, id: A, givenId: false },
+      { outcome: "unbought" as const, id: B, givenId: true },
+      { outcome: "unbought" as const, id: C, givenId: false },
+      { outcome: "matched" as const, id: C, givenId: false },
+      { outcome: "not_found" as const, id: null, givenId: false },
+      null,
+    ];
+    expect(unboughtPrice(rows, ["id", "name", "address"])).toMatchObject({ companies: 2, perCompany: 1, credits: 2 });
+    // Fields the match answers alone: a resolved row's company was never bought, so it is not taken off.
+    expect(unboughtPrice([{ outcome: "unbought", id: B, givenId: true }, { outcome: "matched", id: B, givenId: false }], ["id", "name"]).credits).toBe(unboughtPrice([{ outcome: "unbought", id: B, givenId: true }], ["id", "name"]).credits);
+  });
+
+  it("a chunk of ids costs each company not bought yet once; a row still to match cannot be priced", () => {
+    const memo = new RunMemo(fieldNeeds(selectFields(["id", "name", "address"])));
+    memo.rememberCompany(C, ["x"], "2025-06-01");
+    const t = (id: string | null, name?: string) => ({ index: 0, query: name ? { name } : null, id, confidence: null });
+    expect(chunkCeiling([t(A), t(A), t(B), t(C), t(null)], memo)).toBe(2);
+    expect(chunkCeiling([t(A), t(null, "Neue Firma GmbH")], memo)).toBe(Infinity);
   });
 });
