@@ -37,6 +37,8 @@ export function sheetsEnrich(code: string, emu: Emulator, key: string, names: st
   const call = (method: string, input: unknown) => {
     const r = JSON.parse(fake.call("uiCall", method, JSON.stringify(input)) as string);
     if (!r.ok) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
+    // A large list stops after matching and asks again with the exact price: this user continues.
+    if (r.value?.afterMatching) return call("enrichConfirm", { jobId: r.value.jobId, proceed: true });
     return r.value;
   };
   return { fake, config, call };

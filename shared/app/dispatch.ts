@@ -16,7 +16,7 @@ import { insertAllSearchResultsMethod, searchAllPriceMethod } from "./search-met
 import { deleteSavedSearchMethod, listSavedSearchesMethod, runSavedSearchMethod, saveSearchMethod } from "./saved-searches.ts";
 import { accountMethod, estimateMethod, insertSearchResultsMethod, searchMethod, similarMethod } from "./company-methods.ts";
 import {
-  applyCandidateMethod, detectColumnsMethod, enrichStatusMethod, enrichFieldsMethod, enrichPreviewMethod, enrichStartMethod, enrichStepMethod, readSelectionMethod,
+  applyCandidateMethod, detectColumnsMethod, enrichConfirmMethod, enrichStatusMethod, enrichFieldsMethod, enrichPreviewMethod, enrichStartMethod, enrichStepMethod, readSelectionMethod,
 } from "./enrich-methods.ts";
 
 const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
@@ -34,6 +34,7 @@ const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
   enrichStart: enrichStartMethod,
   enrichStep: enrichStepMethod,
   applyCandidate: applyCandidateMethod,
+  enrichConfirm: enrichConfirmMethod,
   enrichStatus: enrichStatusMethod,
   similar: similarMethod,
   searchAllPrice: searchAllPriceMethod,

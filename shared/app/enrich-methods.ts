@@ -18,7 +18,7 @@ import { doubtText } from "../operations/contradiction.ts";
 import type { ResolveQuery } from "../api/schemas.ts";
 import type { Bilingual } from "../i18n/language.ts";
 import { companyRow } from "./rows.ts";
-import { outputBlock, selectRows, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/job.ts";
+import { outputBlock, selectRows, type EnrichOptions, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/job.ts";
 import { findOutputBlock, isOutputHeader, readPrevious, reviewCandidates, type PreviousRow } from "../enrich/rows.ts";
 import { applyReviewPicks, enrichSheet } from "../enrich/run.ts";
 import { errorView } from "./errors.ts";
@@ -157,7 +157,21 @@ function* readBlock(spec: SheetJobSpec) {
 // ------------------------------------------------------------- preview
 
 export function* enrichPreviewMethod(deps: AppDeps, input: unknown): Operation<EnrichPreviewView> {
-  const config = readConfig(input);
+  return (yield* previewOf(deps, readConfig(input))).view;
+}
+
+/**
+ * When a run asks again once its names are matched: 200 rows or more to
+ * work on, or a first price of 500 credits or more. Below that the matching
+ * is one or two steps and the gap between the two prices (names not found,
+ * two names for one company) a few credits, not worth a second click; above
+ * it the gap is typically ten percent and more of the price, and a list of
+ * unfamiliar names can be mostly unmatched. Only runs that match names and
+ * buy profiles ask: otherwise the first price is already exact.
+ */
+export const CONFIRM_AFTER_MATCHING = { rows: 200, credits: 500 };
+
+function* previewOf(deps: AppDeps, config: EnrichConfig): Operation<{ view: EnrichPreviewView; namesToMatch: number; profileCredits: number }> {
   const spec = specOf(config);
   const { fields, input: rows, previous } = yield* readBlock(spec);
   const mapping = toMapping(config.mapping);
@@ -192,7 +206,8 @@ export function* enrichPreviewMethod(deps: AppDeps, input: unknown): Operation<E
   const t = TIME_MODEL;
   const common = availability / t.availabilityPerSecond + Math.ceil(profiles / t.parallelProfiles) * t.paidCallSeconds;
   const batchCalls = batch.breakdown.length ? estimate({ kind: "all", parts: parts("batch").slice(0, toResolve > 0 ? 1 : 0) }).requests : 0;
-  return {
+  const profileCredits = estimate({ kind: "all", parts: parts("batch").filter((x) => x.kind === "profile") }).credits;
+  const view: EnrichPreviewView = {
     rows: tasks.filter((x) => !isEmptyTask(x)).length,
     rowsToProcess: selected.length,
     distinct: companies,
@@ -201,6 +216,7 @@ export function* enrichPreviewMethod(deps: AppDeps, input: unknown): Operation<E
     estimate: config.mode === "free" ? free : batch,
     fields: fieldGroups(),
   };
+  return { view, namesToMatch: toResolve, profileCredits };
 }
 
 // ------------------------------------------------------------- the job
@@ -212,6 +228,23 @@ interface UiJob {
   /** Stopped for lack of credits: not finished, the next step (after a top-up) continues where it stopped. */
   stoppedForCredits?: boolean;
   lastError: ReturnType<typeof errorView> | null;
+  /** A large list (CONFIRM_AFTER_MATCHING): matched first, then bought at the exact price once the user confirms it. */
+  confirm?: ConfirmState;
+}
+
+interface ConfirmState {
+  /** match: steps match names; waiting: matched, nothing bought until the user answers; buy: steps buy what the matching left. */
+  phase: "match" | "waiting" | "buy";
+  /** The first confirmation's figure for the profiles, shown beside the exact one. */
+  ceiling: number;
+  /** Rows the run works on. */
+  rows: number;
+  /** The exact price, set when the matching is complete: the buying phase's budget. */
+  price?: { found: number; companies: number; credits: number };
+  /** Spent since the user confirmed: the budget left is price.credits less this. */
+  spentBuying: number;
+  cancelled?: boolean;
+  overBudget?: boolean;
 }
 
 const jobKey = (scope: string, id: string) => `doc:uijob:${scope}:${id}`;
@@ -245,6 +278,9 @@ export function* enrichStartMethod(deps: AppDeps, input: unknown): Operation<Enr
   if (MATCH_ROLES.every((r) => config.mapping[r] == null)) throw invalid("columns", NO_NAME_COLUMN);
   const jobId = scopeOf(JSON.stringify(spec));
   const job: UiJob = { spec, credits: 0, finished: false, lastError: null };
+  const { view, namesToMatch, profileCredits } = yield* previewOf(deps, config);
+  const large = view.rowsToProcess >= CONFIRM_AFTER_MATCHING.rows || view.estimate.credits >= CONFIRM_AFTER_MATCHING.credits;
+  if (large && namesToMatch > 0 && profileCredits > 0) job.confirm = { phase: "match", ceiling: profileCredits, rows: view.rowsToProcess, spentBuying: 0 };
   yield* saveJob(deps, jobId, job);
   yield* storePut({ [currentKey(yield* jobScope(deps))]: jobId });
   return yield* progressOf(deps, jobId, job, null);
@@ -278,8 +314,33 @@ export function* enrichStatusMethod(deps: AppDeps, _input: unknown): Operation<E
 export function* enrichStepMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
   const jobId = readJobId(input);
   const job = yield* loadJob(deps, jobId);
-  if (job.finished) return yield* progressOf(deps, jobId, job, null);
+  // Matched and waiting for the user's answer: a step buys nothing.
+  if (job.finished || job.confirm?.phase === "waiting") return yield* progressOf(deps, jobId, job, null);
   return yield* runJob(deps, jobId, job, "step");
+}
+
+/**
+ * The answer to the second confirmation: proceed buys the profiles the
+ * matching left, at most at the price shown (the buying phase's budget);
+ * otherwise the run ends there, the matched ids stay written (the matching
+ * was paid) and nothing more is bought. Answering twice changes nothing.
+ */
+export function* enrichConfirmMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
+  const o = record(input);
+  const jobId = readJobId(o);
+  if (typeof o.proceed !== "boolean") throw invalid("proceed", { de: "erwartet ja oder nein (true/false)", en: "expected yes or no (true/false)" });
+  const job = yield* loadJob(deps, jobId);
+  if (job.confirm?.phase === "waiting" && !job.finished) {
+    if (o.proceed) job.confirm.phase = "buy";
+    else {
+      job.confirm.cancelled = true;
+      job.finished = true;
+    }
+    yield* saveJob(deps, jobId, job);
+  } else if (!job.confirm) {
+    throw invalid("jobId", { de: "dieser Lauf wartet auf keine Bestätigung", en: "this run is not waiting for a confirmation" });
+  }
+  return yield* progressOf(deps, jobId, job, null);
 }
 
 export function* applyCandidateMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
@@ -305,19 +366,36 @@ export function* applyCandidateMethod(deps: AppDeps, input: unknown): Operation<
 
 function* runJob(deps: AppDeps, jobId: string, job: UiJob, what: "step" | "picks"): Operation<EnrichProgressView> {
   let result: SheetRunResult | null = null;
+  const confirm = what === "step" ? job.confirm : undefined;
+  // A large list's step: matching only, or buying only what the matching left, within the price confirmed.
+  const phase: EnrichOptions = !confirm ? {} : confirm.phase === "buy" ? { phase: "buy", budget: Math.max(0, (confirm.price?.credits ?? 0) - confirm.spentBuying) } : { phase: "match" };
   try {
     result = yield* withSession(deps, "enrich", function* (s) {
       try {
-        const spec: SheetJobSpec = { ...job.spec, options: { ...job.spec.options, deadline: deps.deadline } };
+        const spec: SheetJobSpec = { ...job.spec, options: { ...job.spec.options, ...phase, deadline: deps.deadline } };
         return what === "picks" ? yield* applyReviewPicks(s.ctx, spec) : yield* enrichSheet(s.ctx, spec);
       } finally {
         job.credits += s.spent.credits;
+        if (confirm?.phase === "buy") confirm.spentBuying += s.spent.credits;
       }
     });
     job.lastError = null;
     if (what === "step") {
       job.finished = result.complete;
       job.stoppedForCredits = result.stopped === "out_of_credits";
+      if (confirm?.phase === "match" && result.complete) {
+        // Every name is matched: the rest waits for the user's answer to its exact price.
+        const p = result.afterMatching;
+        confirm.price = { found: result.stats.unbought, companies: p?.companies ?? 0, credits: p?.credits ?? 0 };
+        // Nothing left to pay for (no name found, or every company already in the table): no question to ask.
+        confirm.phase = confirm.price.credits > 0 ? "waiting" : "buy";
+        job.finished = false;
+      }
+      if (result.stopped === "budget" && confirm) {
+        // What is left would cost more than the user confirmed: nothing more is bought; a new start prices it again.
+        confirm.overBudget = true;
+        job.finished = true;
+      }
     }
     if (result.stopped === "out_of_credits") job.lastError = errorView(new CompanyDataError("OUT_OF_CREDITS"));
   } catch (e) {
@@ -337,7 +415,7 @@ function* progressOf(deps: AppDeps, jobId: string, job: UiJob, result: SheetRunR
   const tasks = input.slice(1).map((r, i) => taskFromRow(i, r, mapping));
   // Every row of the block counts: the job gives a row without name or id its "skipped: no name" status too.
   const total = tasks.length;
-  const counts = { matched: 0, review: 0, notFound: 0, errors: 0, skipped: 0, outOfCredits: 0 };
+  const counts = { matched: 0, review: 0, notFound: 0, errors: 0, skipped: 0, outOfCredits: 0, unbought: 0 };
   const reviewRows: ReviewRow[] = [];
   previous.forEach((p, i) => {
     if (!p) return;
@@ -346,6 +424,7 @@ function* progressOf(deps: AppDeps, jobId: string, job: UiJob, result: SheetRunR
     else if (p.outcome === "not_found") counts.notFound++;
     else if (p.outcome === "error") counts.errors++;
     else if (p.outcome === "out_of_credits") counts.outOfCredits++;
+    else if (p.outcome === "unbought") counts.unbought++;
     else if (p.outcome === "review") {
       counts.review++;
       if (reviewRows.length < 50) reviewRows.push({ row: job.spec.row + 1 + i, input: inputText(input[i + 1], mapping), candidates: [], reason: SEVERAL_FIT });
@@ -365,8 +444,9 @@ function* progressOf(deps: AppDeps, jobId: string, job: UiJob, result: SheetRunR
     // whose next step would ask again for rows the user cannot pick yet.
     if (job.finished || job.stoppedForCredits || result === null) yield* addReviewDetails(deps, reviewRows, reviewRows.map((r) => tasks[r.row - job.spec.row - 1]));
   }
-  // A row marked "not enriched: out of credits" is still to do.
-  const done = previous.filter((p) => p && p.outcome !== "out_of_credits").length;
+  // A row marked "not enriched: out of credits" is still to do; so is a row left unbought, once the buying has begun.
+  const buying = job.confirm?.phase === "buy";
+  const done = previous.filter((p) => p && p.outcome !== "out_of_credits" && !(buying && p.outcome === "unbought")).length;
   const processed = result && !job.stoppedForCredits ? Math.min(total, Math.max(done, total - result.stats.pending)) : done;
   return {
     jobId,
@@ -380,6 +460,17 @@ function* progressOf(deps: AppDeps, jobId: string, job: UiJob, result: SheetRunR
     // A pick is a company id the job then fetches like a given one: its profile with the run's includes, at most.
     pickCredits: companyCost(fieldNeeds(fields).givenId),
     lastError: job.lastError,
+    ...confirmView(job.confirm),
+  };
+}
+
+function confirmView(c: ConfirmState | undefined): Pick<EnrichProgressView, "afterMatching" | "overBudget" | "cancelled"> {
+  if (!c) return {};
+  const p = c.phase === "waiting" && !c.cancelled ? c.price : undefined;
+  return {
+    afterMatching: p ? { rows: c.rows, found: p.found, companies: p.companies, credits: p.credits, ceiling: c.ceiling } : null,
+    overBudget: !!c.overBudget,
+    cancelled: !!c.cancelled,
   };
 }
 

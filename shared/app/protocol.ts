@@ -264,6 +264,27 @@ export interface EnrichProgressView {
   /** The most applying one pick costs (the picked company's profile with the run's fields), shown on the apply button. */
   pickCredits: number;
   lastError: AppError | null;
+  /** Rows matched whose profile is not bought yet (a large list's matching phase). */
+  unbought?: number;
+  /** A large list's names are all matched and nothing more is bought until the user answers (enrichConfirm). */
+  afterMatching?: AfterMatchingView | null;
+  /** The buying stopped before the confirmed price would be passed (the table changed since); nothing more was bought. */
+  overBudget?: boolean;
+  /** The user cancelled after the matching: the matched ids stay written, no profile was bought. */
+  cancelled?: boolean;
+}
+
+/** The second confirmation of a large list: the exact price once the names are matched. */
+export interface AfterMatchingView {
+  /** Rows the run matched, and of them the rows a company was found for whose profile is still to buy. */
+  rows: number;
+  found: number;
+  /** Distinct companies to buy, each once. */
+  companies: number;
+  /** The exact price of the profiles: the most the rest of the run spends. */
+  credits: number;
+  /** What the first confirmation counted for the profiles (every name a company of its own). */
+  ceiling: number;
 }
 
 export interface ApplyCandidateInput {
@@ -307,6 +328,8 @@ export interface AppApi {
   enrichStart: { input: EnrichConfig; output: EnrichProgressView };
   enrichStep: { input: { jobId: string }; output: EnrichProgressView };
   applyCandidate: { input: ApplyCandidateInput; output: EnrichProgressView };
+  /** A large list after its matching: buy the profiles at the price shown (proceed) or stop there. */
+  enrichConfirm: { input: { jobId: string; proceed: boolean }; output: EnrichProgressView };
   /** The document's unfinished enrichment run (started in a sidebar that has since closed), or null. */
   enrichStatus: { input: Record<string, never>; output: EnrichProgressView | null };
   similar: { input: SimilarInput; output: SimilarOutput };

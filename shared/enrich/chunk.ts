@@ -120,6 +120,8 @@ export function* enrichChunk(
   fields: readonly FieldDef[],
   mode: "batch" | "free",
   memo: RunMemo = new RunMemo(fieldNeeds(fields)),
+  /** Match only: resolve, but buy no profile; a row that needs one is left "unbought" with its id (job.ts, phase "match"). */
+  matchOnly = false,
 ): Operation<ChunkOutcome> {
   const needs = memo.needs;
   const lang = ctx.client.language;
@@ -209,6 +211,10 @@ export function* enrichChunk(
     const done = n.profile ? memo.companies.get(id) : undefined;
     if (done) {
       results[k] = { outcome: "matched", id, confidence: confidence[k], asOf: done.a, values: [...done.v] };
+      return;
+    }
+    if (matchOnly && n.profile) {
+      results[k] = { outcome: "unbought", id, confidence: confidence[k] ?? null, asOf: null, values: [] };
       return;
     }
     needOf[k] = n;

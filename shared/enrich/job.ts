@@ -17,7 +17,8 @@ import type { Language } from "../i18n/language.ts";
 import { NOT_A_TABLE } from "./estimate.ts";
 import type { OpContext } from "../operations/context.ts";
 import type { Cell } from "../sheet/protocol.ts";
-import { fieldNeeds, selectFields, type FieldDef } from "./fields.ts";
+import { companyCost, fieldNeeds, selectFields, type FieldDef } from "./fields.ts";
+import { priceAfterMatching, type PriceAfterMatching } from "../credits/after-matching.ts";
 import { detectColumns, validateMapping, type ColumnMapping } from "./columns.ts";
 import { chunkEnd, enrichChunk, isEmptyTask, taskFromRow, type EnrichDeps } from "./chunk.ts";
 import type { RowTask } from "./task.ts";
@@ -50,6 +51,19 @@ export interface EnrichOptions {
   deadline?: number;
   /** Rows per chunk (each chunk persisted before the next). Default 50. */
   chunkSize?: number;
+  /**
+   * A run that asks again before buying (a large list in the UI): "match"
+   * resolves every selected row and buys nothing, leaving a row that needs a
+   * profile "unbought" with its id (the price of the rest is then exact:
+   * unboughtPrice); "buy" then works on those rows only. Default: both at once.
+   */
+  phase?: "match" | "buy";
+  /**
+   * Credits the run may spend at most (phase "buy": the exact price the user
+   * confirmed). A chunk whose profiles could cost more than what is left is
+   * not started: the run stops ("budget"), its rows stay "unbought".
+   */
+  budget?: number;
 }
 
 export interface EnrichStats {
@@ -61,6 +75,8 @@ export interface EnrichStats {
   outOfCredits: number;
   /** Rows without a name or id (status "skipped: no name"). */
   skipped: number;
+  /** Rows matched whose profile is not bought yet (phase "match"). */
+  unbought: number;
   /** Rows not processed yet (the run stopped at its deadline). */
   pending: number;
   /** Credits this run spent (cache hits are free). */
@@ -69,7 +85,8 @@ export interface EnrichStats {
   processed: number;
 }
 
-export type StopReason = "deadline" | "out_of_credits";
+/** budget: the rest would cost more than options.budget (the table changed since its price was shown). */
+export type StopReason = "deadline" | "out_of_credits" | "budget";
 
 export interface EnrichRunResult {
   header: string[];
@@ -98,7 +115,7 @@ export function selectRows(tasks: readonly RowTask[], previous: readonly (Previo
       return;
     }
     const p = previous[i];
-    const failed = !p || p.outcome === "error" || p.outcome === "out_of_credits" || p.outcome === "empty";
+    const failed = !p || p.outcome === "error" || p.outcome === "out_of_credits" || p.outcome === "unbought" || p.outcome === "empty";
     if (rerun === "all" || failed) out.push(i);
     else if (cutoff !== null && p.outcome === "matched" && (!p.asOf || p.asOf < cutoff)) out.push(i);
   });
@@ -114,7 +131,7 @@ export function taskWithPrevious(base: RowTask, p: PreviousRow | null, rerun: Re
   if (base.id || !p?.id) return base;
   // The user's pick from a review list stands until the row's input changes (then it is no longer this row's pick).
   if (picked && p.outcome === "matched") return { ...base, query: null, id: p.id, confidence: p.confidence };
-  if (p.outcome === "out_of_credits" || p.outcome === "review" || (rerun !== "all" && p.outcome === "matched")) {
+  if (p.outcome === "out_of_credits" || p.outcome === "unbought" || p.outcome === "review" || (rerun !== "all" && p.outcome === "matched")) {
     return { ...base, query: null, id: p.id, confidence: p.outcome === "review" ? 1 : p.confidence };
   }
   return base;
@@ -237,6 +254,8 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
     parts = old && old.sig === a.sig ? (old.parts ?? 0) : 0;
   }
   cursor = 0;
+  // The buying phase buys what the matching left unbought, nothing else (that is what its price covers).
+  if (a.options.phase === "buy") selection = selection.filter((i) => inPhase("buy", a.previous[i]));
 
   // Rows not worked on now that hold a final answer: their resolves and profiles are not bought again.
   const memo = new RunMemo(fieldNeeds(a.fields));
@@ -260,7 +279,11 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
     const end = chunkEnd(selection.length, taskAt, cursor, chunkSize, mode, memo);
     const indexes = selection.slice(cursor, end);
     const tasks = indexes.map((_, k) => taskAt(cursor + k));
-    const chunk = yield* enrichChunk(deps, ctx, tasks, a.fields, mode, memo);
+    // Never past the confirmed price: a chunk that could cost more than is left is not sent.
+    if (a.options.budget !== undefined && credits + chunkCeiling(tasks, memo) > a.options.budget) {
+      return { stopped: "budget", results, credits, pending: selection.length - cursor };
+    }
+    const chunk = yield* enrichChunk(deps, ctx, tasks, a.fields, mode, memo, a.options.phase === "match");
     cursor += indexes.length;
     let persistIdx = indexes;
     let persistRes = chunk.results;
@@ -285,6 +308,49 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
   return { results, credits, pending: 0 };
 }
 
+/** Whether a row (as an earlier step left it) is work for this phase beyond what selectRows chose: "buy" takes only rows left unbought. */
+function inPhase(phase: EnrichOptions["phase"], p: PreviousRow | null | undefined): boolean {
+  return phase !== "buy" || (p?.outcome === "unbought" && !!p.id);
+}
+
+/**
+ * The most a chunk of rows with known ids can cost: each company not bought
+ * yet once, at its profile's price with the run's includes (the free
+ * availability check can only lower it). A row that would still have to be
+ * matched cannot be priced here: Infinity (a budgeted run buys, it does not match).
+ */
+export function chunkCeiling(tasks: readonly RowTask[], memo: RunMemo): number {
+  const cost = new Map<string, number>();
+  for (const t of tasks) {
+    if (isEmptyTask(t) || (!t.id && t.invalid) || memo.answer(t, "")) continue;
+    const matched = t.id ? null : memo.matchedId(t);
+    const m = t.id ? { id: t.id, needs: memo.needs.givenId } : matched ? { id: matched.id, needs: memo.needs.resolved } : null;
+    if (!m) return Infinity;
+    if (m.needs.profile && !memo.companies.has(m.id)) cost.set(m.id, Math.max(cost.get(m.id) ?? 0, companyCost(m.needs)));
+  }
+  let sum = 0;
+  for (const c of cost.values()) sum += c;
+  return sum;
+}
+
+/**
+ * The exact price of the profiles a matching phase left unbought: each
+ * company once, less those whose profile the table already holds (a matched
+ * row the buying phase's memo takes them from, by the same rule as
+ * RunMemo.rememberRow). `givenId`: the row's own input has an id.
+ */
+export function unboughtPrice(rows: readonly ({ outcome: RowResult["outcome"]; id: string | null; givenId: boolean } | null)[], fieldIds: readonly string[]): PriceAfterMatching {
+  const needs = fieldNeeds(selectFields([...fieldIds]));
+  const ids: string[] = [];
+  const bought = new Set<string>();
+  for (const r of rows) {
+    if (!r?.id) continue;
+    if (r.outcome === "unbought") ids.push(r.id);
+    else if (r.outcome === "matched" && needs.givenId.profile && (r.givenId || needs.resolved.profile)) bought.add(r.id);
+  }
+  return priceAfterMatching(ids, fieldIds, (id) => bought.has(id));
+}
+
 /** A row the run cannot pay for: what the memo answers for free, otherwise marked with the id it has. */
 export function outOfCreditsResult(memo: RunMemo, t: RowTask, today: string): RowResult {
   const known = memo.answer(t, today);
@@ -295,7 +361,7 @@ export function outOfCreditsResult(memo: RunMemo, t: RowTask, today: string): Ro
 }
 
 function countStats(results: readonly ({ outcome: RowResult["outcome"] } | null)[], tasks: readonly RowTask[], e: EngineOutcome): EnrichStats {
-  const s: EnrichStats = { rows: tasks.length, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, skipped: 0, pending: e.pending, credits: e.credits, processed: e.results.size };
+  const s: EnrichStats = { rows: tasks.length, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, skipped: 0, unbought: 0, pending: e.pending, credits: e.credits, processed: e.results.size };
   for (const r of results) {
     if (!r) continue;
     if (r.outcome === "matched") s.matched++;
@@ -304,6 +370,7 @@ function countStats(results: readonly ({ outcome: RowResult["outcome"] } | null)
     else if (r.outcome === "error") s.error++;
     else if (r.outcome === "out_of_credits") s.outOfCredits++;
     else if (r.outcome === "empty") s.skipped++;
+    else if (r.outcome === "unbought") s.unbought++;
   }
   return s;
 }
@@ -418,6 +485,8 @@ export interface SheetRunResult {
   mapping: ColumnMapping;
   /** Where the output block is (header row included). */
   output: SheetBlock;
+  /** Phase "match", complete: the exact price of the profiles it left unbought, from the table as it is now. */
+  afterMatching?: PriceAfterMatching;
 }
 
 const STATUS_COLOUR: Record<string, string> = {
@@ -427,6 +496,7 @@ const STATUS_COLOUR: Record<string, string> = {
   not_found: "#eeeeee",
   error: "#f4cccc",
   out_of_credits: "#fce5cd",
+  unbought: "#d9ead3",
 };
 
 /** The output block: directly right of the input, status and confidence first, as-of last. */
@@ -532,7 +602,8 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   const rerun = options.rerun ?? "new-or-failed";
   const block = `${spec.sheet}!R${spec.row}C${spec.col}`;
   const key = checkpointKey(ctx, `${picksOnly ? "picks" : "sheet"}:${block}`);
-  const sig = signature([fields.map((f) => f.id), mapping, options.mode ?? "batch", rerun, spec.rows, spec.cols]);
+  // A phase is a run of its own: matching and buying each start from the table as it is then.
+  const sig = signature([fields.map((f) => f.id), mapping, options.mode ?? "batch", rerun, spec.rows, spec.cols, ...(options.phase ? [options.phase] : [])]);
   const ledger = yield* RowLedger.load(`doc:rows:${ctx.scope}:${block}`);
 
   const old = yield* loadCheckpoint(key);
@@ -570,9 +641,12 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     // Review picks only: review rows with an id; as their own rerun so nothing else is selected.
     const engineTasks = picksOnly ? tasks.map((t, i) => (previous[i]?.outcome === "review" && previous[i]?.id ? t : { index: i, query: null, id: null, confidence: null })) : tasks;
     const selection = selectRows(engineTasks, previous, rerun, ctx.client.now(), tasks).filter((i) => {
-      // Not again what this run already wrote for this input (an error stays until the next run; out of credits is redone).
+      // Not again what this run already wrote for this input (an error stays until the next run; out of credits is redone;
+      // a row left unbought is bought by any run but the matching that left it).
       const p = previous[i];
-      return !p || p.outcome === "out_of_credits" || p.changed || !ledger.doneThisRun(now.keys[i], ledgerToken(ledger, now.keys[i], p));
+      if (!inPhase(options.phase, p)) return false;
+      const k = now.keys[i] ?? "";
+      return !p || p.outcome === "out_of_credits" || (p.outcome === "unbought" && options.phase !== "match") || p.changed || !ledger.doneThisRun(k, ledgerToken(ledger, k, p));
     });
     // Outputs that are no longer their row's are marked now, so no row shows another company's data while it waits.
     if (valid.some((v) => !v)) yield* guardedWrite(now.keys, new Map(), new Set());
@@ -596,8 +670,10 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     };
     let pass: EngineOutcome;
     try {
+      // A budget is the whole step's: each pass gets what the passes before it left.
+      const passOptions = options.budget !== undefined ? { ...options, budget: Math.max(0, options.budget - (outcome?.credits ?? 0)) } : options;
       pass = yield* runEngine(deps, ctx, {
-        tasks: engineTasks, inputTasks: tasks, previous, fields, options, key, sig, selection, picked,
+        tasks: engineTasks, inputTasks: tasks, previous, fields, options: passOptions, key, sig, selection, picked,
         done: (i) => (previous[i] ? readResult(now.output[i], width) : null),
         *persist(indexes, results) {
           indexes.forEach((i, k) => {
@@ -625,8 +701,10 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     return belongs(ledger, now.keys[i], p) ? p : null;
   });
   const engineOutcome: EngineOutcome = outcome ?? { results: new Map(), credits: 0, pending: 0 };
-  const stats = countStats(final, now.input.map((r, i) => taskFromRow(i, r, mapping)), { ...engineOutcome, pending: complete ? 0 : left });
-  return { complete, stopped, stats, mapping, output: { ...out, rows: 1 + now.input.length } };
+  const finalTasks = now.input.map((r, i) => taskFromRow(i, r, mapping));
+  const stats = countStats(final, finalTasks, { ...engineOutcome, pending: complete ? 0 : left });
+  const afterMatching = options.phase === "match" && complete ? unboughtPrice(final.map((p, i) => (p ? { ...p, givenId: !!finalTasks[i]?.id } : null)), spec.fields) : undefined;
+  return { complete, stopped, stats, mapping, output: { ...out, rows: 1 + now.input.length }, ...(afterMatching ? { afterMatching } : {}) };
 
   /**
    * Write results (by the index of the pass that computed them, whose keys are `keysThen`)

@@ -87,6 +87,8 @@ export class RunMemo {
     const key = base.query && !base.id ? normaliseKey(base.query) : null;
     if (r.outcome === "not_found" && key) this.keys.set(key, { o: "n" });
     else if (r.outcome === "review" && key && r.candidates?.length) this.keys.set(key, { o: "r", c: r.confidence, k: r.candidates });
+    // Matched in a matching phase, profile not bought: the name is not matched again.
+    else if (r.outcome === "unbought" && key && r.id && !this.keys.has(key)) this.keys.set(key, { o: "m", id: r.id, c: r.confidence });
     if (r.outcome !== "matched" || !r.id) return;
     const { resolved, givenId } = this.needs;
     if (key) {

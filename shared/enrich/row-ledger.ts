@@ -51,6 +51,7 @@ export function token(outcome: RowOutcome, id: string | null, pick = false): str
     case "matched": return (pick ? "p" : "m") + (id ?? "");
     case "review": return "r";
     case "out_of_credits": return "o" + (id ?? "");
+    case "unbought": return "u" + (id ?? "");
     case "not_found": return "n";
     case "empty": return "s";
     case "error": return "e";

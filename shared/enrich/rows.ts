@@ -12,8 +12,13 @@ import type { Cell } from "../sheet/protocol.ts";
 import { candidateLabel, parseCandidateLabel, type LabelledCandidate } from "./candidate-label.ts";
 import { FIELDS, type FieldDef } from "./fields.ts";
 
-/** "empty": a row with neither a name nor an id; it is skipped, and says so. */
-export type RowOutcome = "matched" | "review" | "not_found" | "error" | "out_of_credits" | "empty";
+/**
+ * "empty": a row with neither a name nor an id; it is skipped, and says so.
+ * "unbought": matched (its id is written), its profile not bought yet: the
+ * matching phase of a run that asks again before buying (job.ts, phase
+ * "match") leaves it so; a later run buys it without matching it again.
+ */
+export type RowOutcome = "matched" | "review" | "not_found" | "error" | "out_of_credits" | "empty" | "unbought";
 
 export interface Candidate {
   id: string;
@@ -45,6 +50,7 @@ export const STATUS: Record<RowOutcome, Bilingual> = {
   out_of_credits: { de: "nicht angereichert: keine Credits", en: "not enriched: out of credits" },
   // Every row gets a status, so counts add up to the rows of the input.
   empty: { de: "übersprungen: kein Name", en: "skipped: no name" },
+  unbought: { de: "abgeglichen, Profil nicht gekauft", en: "matched, profile not bought" },
 };
 
 /** Output columns besides the fields: status, confidence first, as-of last. */
@@ -191,7 +197,8 @@ export function idFromCell(v: Cell): string | null {
 export function parseStatus(v: Cell): RowOutcome | null {
   const s = String(v ?? "").trim().toLowerCase();
   if (!s) return null;
-  for (const outcome of ["out_of_credits", "not_found", "matched", "review", "error", "empty"] as const) {
+  // "unbought" before "matched": its English text starts with the other's.
+  for (const outcome of ["out_of_credits", "not_found", "unbought", "matched", "review", "error", "empty"] as const) {
     const t = STATUS[outcome];
     if (s.startsWith(t.de.toLowerCase()) || s.startsWith(t.en.toLowerCase())) return outcome;
   }

@@ -94,12 +94,17 @@ async function drive(ui: Ui, s: EnrichState) {
   try {
     // A run stopped for lack of credits goes on when the user continues it (after a top-up), not by itself.
     let first = true;
-    while (s.progress && !s.progress.finished && !s.pauseRequested && (first || !s.progress.stoppedForCredits)) {
+    // A large list stops once its names are matched: the rest is bought only when the user confirms its exact price.
+    while (s.progress && !s.progress.finished && !s.pauseRequested && !s.progress.afterMatching && (first || !s.progress.stoppedForCredits)) {
       first = false;
       s.progress = await ui.call("enrichStep", { jobId: s.progress.jobId });
       ui.rerender();
     }
-    if (s.progress?.stoppedForCredits) {
+    if (s.progress?.overBudget) {
+      s.message = { kind: "error", text: OVER_BUDGET };
+    } else if (s.progress?.afterMatching) {
+      s.message = undefined; // the question is on screen, with its buttons
+    } else if (s.progress?.stoppedForCredits) {
       const n = s.progress.outOfCredits;
       s.message = {
         kind: "error",
@@ -293,7 +298,8 @@ export const enrichPanel: PanelDef = {
             }), { primary: true, disabled: running }),
           pauseOrResume(ui, s)),
         previewBox,
-        prog ? progressView(ui, prog) : null));
+        prog ? progressView(ui, prog) : null,
+        confirmBox(ui, s)));
 
       // 6. Review of ambiguous rows
       parts.push(reviewSection(ui, s));
@@ -364,7 +370,8 @@ function reviewSection(ui: Ui, s: EnrichState): HTMLElement | null {
 
 function pauseOrResume(ui: Ui, s: EnrichState): HTMLElement | null {
   const prog = s.progress;
-  if (!prog || prog.finished) return null;
+  // Waiting for the answer to the price after matching: its own buttons continue or end the run.
+  if (!prog || prog.finished || prog.afterMatching) return null;
   return s.running
     ? button("enrich-pause", ui.t("pause"), () => ((s.pauseRequested = true), ui.rerender()), { disabled: !!s.pauseRequested })
     : button("enrich-resume", prog.stoppedForCredits ? ui.t("resumeAfterTopUp") : ui.t("resume"), () => void drive(ui, s), { primary: prog.stoppedForCredits });
@@ -374,7 +381,55 @@ function runSection(ui: Ui, s: EnrichState): HTMLElement {
   return h("section", { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-run" } },
     h("h2", { id: "enrich-h-run" }, ui.t("unfinishedTitle")),
     h("div", { class: "cd-actions" }, pauseOrResume(ui, s)),
-    s.progress ? progressView(ui, s.progress) : null);
+    s.progress ? progressView(ui, s.progress) : null,
+    confirmBox(ui, s));
+}
+
+const AFTER_MATCHING = {
+  de: "Abgleich fertig: {found} von {rows} Firmen gefunden{distinct}. Die Profile kosten {credits} (vorher höchstens {ceiling}). Weiter?",
+  en: "Matching done: {found} of {rows} companies found{distinct}. The profiles cost {credits} (before: at most {ceiling}). Continue?",
+};
+const DISTINCT = { de: ", {n} verschiedene", en: ", {n} distinct" };
+const CONFIRM_GO = { de: "Weiter – {credits}", en: "Continue – {credits}" };
+const CONFIRM_CANCEL = { de: "Abbrechen", en: "Cancel" };
+const CANCELLED = {
+  de: "Abgebrochen: Die gefundenen Firmen-IDs stehen in der Tabelle („abgeglichen, Profil nicht gekauft“), Profile wurden keine gekauft. Ein neuer Start kauft sie, ohne die Namen noch einmal abzugleichen.",
+  en: "Cancelled: the company ids found are in the table (\"matched, profile not bought\"), no profile was bought. A new start buys them without matching the names again.",
+};
+const OVER_BUDGET = {
+  de: "Angehalten: Der Rest hätte mehr gekostet als der bestätigte Preis (die Tabelle wurde seit dem Abgleich geändert). Darüber hinaus wurde nichts gekauft; ein neuer Start zeigt den Preis des Rests.",
+  en: "Stopped: the rest would have cost more than the price confirmed (the table changed since the matching). Nothing beyond it was bought; a new start shows the price of the rest.",
+};
+
+/**
+ * The second confirmation of a large list: the names are matched, the exact
+ * price of the profiles is known, and nothing more is bought until the user
+ * answers. Continue buys them within that price; Cancel ends the run with the
+ * matched ids written.
+ */
+function confirmBox(ui: Ui, s: EnrichState): HTMLElement | null {
+  const prog = s.progress;
+  const a = prog?.afterMatching;
+  if (!prog || !a || s.running) return null;
+  const credits = creditsText(ui, a.credits);
+  const text = format(ui.pick(AFTER_MATCHING), {
+    found: formatNumber(a.found, ui.lang),
+    rows: formatNumber(a.rows, ui.lang),
+    distinct: a.companies !== a.found ? format(ui.pick(DISTINCT), { n: formatNumber(a.companies, ui.lang) }) : "",
+    credits,
+    ceiling: creditsText(ui, a.ceiling),
+  });
+  const answer = (proceed: boolean) => (b: HTMLButtonElement) =>
+    void ui.run(s, b, async () => {
+      s.progress = await ui.call("enrichConfirm", { jobId: prog.jobId, proceed });
+      if (proceed) void drive(ui, s);
+      else s.message = { kind: "info", text: CANCELLED };
+    });
+  return h("div", { class: "cd-preview", id: "enrich-after-matching", attrs: { role: "group", "aria-labelledby": "enrich-after-matching-text" } },
+    h("p", { id: "enrich-after-matching-text", attrs: { "data-credits": String(a.credits) } }, text),
+    h("div", { class: "cd-actions" },
+      button("enrich-confirm-go", format(ui.pick(CONFIRM_GO), { credits }), answer(true), { primary: true }),
+      button("enrich-confirm-cancel", ui.pick(CONFIRM_CANCEL), answer(false))));
 }
 
 function progressView(ui: Ui, p: EnrichProgressView): HTMLElement {
