@@ -65,7 +65,7 @@ describe("Excel: the scheduled refresh on open and on a timer", () => {
   it("a refresh asked for while one runs gets that run's answer; off or without a table nothing is due", async () => {
     let release: (v: unknown) => void = () => {};
     let calls = 0;
-    const slow = { call: (method: string) => (method === "refreshRun" ? (calls++, new Promise((r) => (release = r))) : Promise.resolve(null)) };
+    const slow = { call: (method: string, _input: unknown) => (method === "refreshRun" ? (calls++, new Promise((r) => (release = r))) : Promise.resolve(null)) };
     const host = serialiseRefresh(slow);
     const a = host.call("refreshRun", {});
     const b = host.call("refreshRun", {});
