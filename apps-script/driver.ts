@@ -233,7 +233,15 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       if (sheets?.hasPending()) {
         Object.assign(waiting, d);
         maybeCommit();
-      } else writeDoc(d);
+      } else {
+        // Entries still waiting from before the sheet writes were flushed (by a fresh read) go with these, the newer
+        // winning: left waiting, commit() would later write their older values over these.
+        for (const k of Object.keys(waiting)) {
+          if (!(k in d)) d[k] = waiting[k];
+          delete waiting[k];
+        }
+        writeDoc(d);
+      }
       if (opts.lockedKeys && Object.keys(d).some((k) => opts.lockedKeys!.test(k))) releaseLock();
     },
     sheet(request: SheetRequest) {

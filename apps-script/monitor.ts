@@ -27,7 +27,10 @@ import { dispatch } from "../shared/app/dispatch.ts";
 import type { AppDeps } from "../shared/app/protocol.ts";
 import type { MonitorStatusView } from "../shared/app/monitor.ts";
 import type { RunSummary } from "../shared/monitor/check.ts";
-import { intervalMs, isDue, type Frequency, type ScheduleSettings } from "../shared/monitor/schedule.ts";
+import { HOUR_MS, DAY_MS, intervalMs, isDue, isDueForSchedule, type Frequency, type ScheduleSettings } from "../shared/monitor/schedule.ts";
+import type { RefreshStatusView } from "../shared/app/refresh.ts";
+import type { RefreshSummary } from "../shared/refresh/run.ts";
+import { isRefreshDue, type RefreshSettings } from "../shared/refresh/settings.ts";
 import { errorView } from "../shared/app/dispatch.ts";
 import { toCompanyDataError } from "../shared/core/errors.ts";
 import type { Bilingual } from "../shared/i18n/language.ts";
@@ -180,11 +183,48 @@ function setTrigger(doc: DocumentContext, want: { frequency: Frequency; hour: nu
   props.setProperty(TRIGGER_PROP, JSON.stringify({ uid: created.getUniqueId(), label }));
 }
 
-/** Make the trigger match the saved schedule (after the sidebar saved it). */
+type Want = { frequency: Frequency; hour: number } | null;
+
+/**
+ * One trigger for what this document schedules: the portfolio check and the
+ * scheduled refresh of an enriched list (shared/refresh/) share it, because
+ * an add-on gets one time-driven trigger per document
+ * (https://developers.google.com/workspace/add-ons/concepts/editor-triggers,
+ * "Each add-on can only have one trigger of each type, per user, per
+ * document"). Both daily at the same hour: daily; otherwise hourly, and each
+ * tick decides what is due (by its own slot).
+ */
+export function wantedTrigger(wants: readonly Want[]): Want {
+  const on = wants.filter((w): w is NonNullable<Want> => w !== null);
+  const first = on[0];
+  if (!first) return null;
+  if (on.every((w) => w.frequency === "daily" && w.hour === first.hour)) return first;
+  return { frequency: "hourly", hour: first.hour };
+}
+
+const monitorWant = (s: ScheduleSettings, paused: boolean): Want => (!s.enabled ? null : paused ? { frequency: "hourly", hour: s.hour } : s);
+/** A weekly refresh ticks daily at its hour; the tick decides whether the week is over. */
+const refreshWant = (s: RefreshSettings, paused: boolean): Want => (!s.enabled ? null : { frequency: paused ? "hourly" : "daily", hour: s.hour });
+
+/** Make the trigger match the saved schedules (after the sidebar saved one). */
 export function syncMonitorTrigger(doc: DocumentContext): void {
   const status = run<MonitorStatusView>(doc, "monitorStatus", {}, 30_000);
-  const s: ScheduleSettings = status.schedule;
-  setTrigger(doc, !s.enabled ? null : status.paused ? { frequency: "hourly", hour: s.hour } : s);
+  const refresh = run<RefreshStatusView>(doc, "refreshStatus", {}, 30_000);
+  setTrigger(doc, wantedTrigger([monitorWant(status.schedule, status.paused), refreshWant(refresh.settings, refresh.paused)]));
+}
+
+/**
+ * Epoch ms of today's slot at `hour` in the spreadsheet's time zone (the
+ * zone's offset from Utilities.formatDate(…, "Z"), so daylight saving counts).
+ */
+function slotToday(doc: DocumentContext, hour: number, now: number): number | undefined {
+  const tz = guard(() => doc.spreadsheet.getSpreadsheetTimeZone());
+  const z = tz ? guard(() => gas().Utilities.formatDate(new Date(now), tz, "Z")) : null;
+  const m = z ? /^([+-])(\d{2}):?(\d{2})$/.exec(z) : null;
+  if (!m) return undefined;
+  const offset = (m[1] === "-" ? -1 : 1) * (Number(m[2]) * HOUR_MS + Number(m[3]) * 60_000);
+  const localMidnight = Math.floor((now + offset) / DAY_MS) * DAY_MS;
+  return localMidnight + hour * HOUR_MS - offset;
 }
 
 const NO_STORE: Bilingual = {
@@ -248,14 +288,37 @@ function runScheduledCheck(doc: DocumentContext): { schedule: ScheduleSettings; 
   const s = status.schedule;
   if (!s.enabled) return { schedule: s, summary: null };
   // Add-on triggers fire at a random minute of their hour: half an interval guards against a double run.
-  if (!status.paused && !isDue(status.last?.finishedAt ?? null, intervalMs(s) / 2, Date.now())) return { schedule: s, summary: null };
+  const last = status.last?.finishedAt ?? null;
+  const now = Date.now();
+  if (!status.paused && !isDue(last, intervalMs(s) / 2, now)) return { schedule: s, summary: null };
+  // A daily check on hourly ticks (shared with the refresh's): only once its slot has passed.
+  if (!status.paused && s.frequency === "daily" && !isDueForSchedule(s, last, now, slotToday(doc, s.hour, now))) return { schedule: s, summary: null };
   return { schedule: s, summary: run<RunSummary>(doc, "monitorRun", {}, TICK_BUDGET_MS, true) };
 }
 
-/** Step: the trigger for what comes next (off, hourly while a run is paused, else the schedule). */
-function adjustTrigger(doc: DocumentContext, schedule: ScheduleSettings, summary: RunSummary | null): void {
-  if (!schedule.enabled) return setTrigger(doc, null);
-  setTrigger(doc, summary?.status === "paused" ? { frequency: "hourly", hour: schedule.hour } : schedule);
+/** The least time a refresh step gets in a tick after the check; with less it waits for the next tick. */
+export const MIN_REFRESH_MS = 60_000;
+
+/**
+ * Step: the scheduled refresh of an enriched list, when due (or paused), in
+ * what the tick has left after the check. Answers its settings and whether
+ * it still has work (a paused step, or no time left for a due one).
+ */
+function runScheduledRefresh(doc: DocumentContext, startedAt: number): { settings: RefreshSettings; pending: boolean; summary: RefreshSummary | null } {
+  const status = run<RefreshStatusView>(doc, "refreshStatus", {}, 30_000);
+  const s = status.settings;
+  const now = Date.now();
+  if (!s.enabled || !s.table) return { settings: s, pending: false, summary: null };
+  if (!status.paused && !isRefreshDue(s, status.last?.finishedAt ?? null, now, slotToday(doc, s.hour, now))) return { settings: s, pending: false, summary: null };
+  const left = TICK_BUDGET_MS - (now - startedAt);
+  if (left < MIN_REFRESH_MS) return { settings: s, pending: true, summary: null };
+  const summary = run<RefreshSummary>(doc, "refreshRun", {}, left, true);
+  return { settings: s, pending: summary.status === "paused", summary };
+}
+
+/** Step: the trigger for what comes next (off, hourly while a run is paused, else the schedules). */
+function adjustTrigger(doc: DocumentContext, schedule: ScheduleSettings, summary: RunSummary | null, refresh: { settings: RefreshSettings; pending: boolean }): void {
+  setTrigger(doc, wantedTrigger([monitorWant(schedule, summary?.status === "paused"), refreshWant(refresh.settings, refresh.pending)]));
 }
 
 /** Step: remember why a tick failed, where the sidebar of that document will find it. */
@@ -288,7 +351,8 @@ export function monitorTick(e?: { triggerUid?: unknown }): void {
   if (!withinDailyRuntime(g, startedAt)) return recordTickFailure(g, doc, TICK_FAILED.runtime);
   try {
     const { schedule, summary } = runScheduledCheck(doc);
-    adjustTrigger(doc, schedule, summary);
+    const refresh = runScheduledRefresh(doc, startedAt);
+    adjustTrigger(doc, schedule, summary, refresh);
     clearTickFailure(g, doc);
   } catch (err) {
     // Recorded, not thrown: the sidebar shows it in the user's language (a thrown error would only reach Google's failure e-mail).
@@ -347,10 +411,15 @@ const TRIGGER_FAILED = {
  * it off and remove whatever is left of this document's trigger. Answers
  * whether the store now says off.
  */
-function rollBack(doc: DocumentContext): boolean {
+function rollBack(doc: DocumentContext, saved: string): boolean {
   try {
-    const status = run<MonitorStatusView>(doc, "monitorStatus", {}, 30_000);
-    if (status.schedule.enabled) run<MonitorStatusView>(doc, "monitorSaveSchedule", { schedule: { enabled: false } }, 30_000);
+    if (saved === "refreshSaveSettings") {
+      const status = run<RefreshStatusView>(doc, "refreshStatus", {}, 30_000);
+      if (status.settings.enabled) run<RefreshStatusView>(doc, "refreshSaveSettings", { refresh: { enabled: false } }, 30_000);
+    } else {
+      const status = run<MonitorStatusView>(doc, "monitorStatus", {}, 30_000);
+      if (status.schedule.enabled) run<MonitorStatusView>(doc, "monitorSaveSchedule", { schedule: { enabled: false } }, 30_000);
+    }
   } catch {
     return false;
   }
@@ -366,15 +435,16 @@ function rollBack(doc: DocumentContext): boolean {
 export function uiCallWithMonitor(method: string, inputJson: string): string {
   const out = uiCall(method, inputJson);
   const name = String(method);
-  if (name !== "monitorSaveSchedule" && name !== "monitorStatus") return out;
+  const saves = name === "monitorSaveSchedule" || name === "refreshSaveSettings";
+  if (!saves && name !== "monitorStatus" && name !== "refreshStatus") return out;
   const doc = activeDocument(gas());
-  if (name === "monitorSaveSchedule" && out.startsWith('{"ok":true')) {
+  if (saves && out.startsWith('{"ok":true')) {
     try {
       if (!doc) throw new HostError(NO_STORE, "document");
       syncMonitorTrigger(doc);
     } catch (e) {
       // Apps Script's own text is never shown nor read (it is localised): the count was checked before creating.
-      const err = !doc || !rollBack(doc) ? new HostError(TRIGGER_FAILED.stillOn, "schedule") : new HostError(e instanceof TriggerLimit ? TRIGGER_FAILED.limit : TRIGGER_FAILED.other, "schedule");
+      const err = !doc || !rollBack(doc, name) ? new HostError(TRIGGER_FAILED.stillOn, "schedule") : new HostError(e instanceof TriggerLimit ? TRIGGER_FAILED.limit : TRIGGER_FAILED.other, "schedule");
       return JSON.stringify({ ok: false, error: errorView(err) });
     }
   }

@@ -109,7 +109,7 @@ function deps(budgetMs: number): AppDeps {
  * per document: they claim the run marker (run-marker.ts), not the document
  * lock, which formulas need for their budget within seconds.
  */
-const EXCLUSIVE = /^(enrichStart|enrichStep|enrichConfirm|applyCandidate|insertSearchResults|monitorRun|monitorSaveSchedule)$/;
+const EXCLUSIVE = /^(enrichStart|enrichStep|enrichConfirm|applyCandidate|insertSearchResults|monitorRun|monitorSaveSchedule|refreshRun|refreshSaveSettings)$/;
 
 /** The resumable job a call continues (enrichStep's jobId), so a step can take over the marker its killed predecessor left. */
 function jobOf(method: string, inputJson: string): string | undefined {

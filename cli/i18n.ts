@@ -45,6 +45,9 @@ Usage:
   company-data estimate monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
   company-data monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
                        [--notify URL] [--yes]
+  company-data estimate refresh --in LIST.csv --out LIST.csv --older-than DAYS --month-ceiling N
+  company-data refresh --in LIST.csv --out LIST.csv --older-than DAYS --month-ceiling N
+                       [--changes REFRESH-LOG.csv] [--yes]
 
 Options:
   --lang de|en     language of messages and data labels (default: from LANG, else de)
@@ -56,7 +59,11 @@ Options:
                    also COMPANY_DATA_PARALLEL); a hard kill costs at most that many credits
   --encoding ENC   the input's encoding: utf-8, utf-16le, utf-16be, windows-1252
                    (default: detected; the output is always UTF-8)
-  --changes FILE   monitor: the change log (CSV), new register changes appended, never twice
+  --changes FILE   monitor: the change log (CSV), new register changes appended, never twice;
+                   refresh: the refresh log (CSV), one line per changed value (old, new)
+  --older-than D   refresh: rows whose as-of date is older than D days are fetched again
+  --month-ceiling N  refresh: credits per calendar month at most, counted in
+                   LIST.csv.refresh.jsonl beside the output; rows beyond it wait
   --notify URL     monitor: post the alert digest (risk moves, new changes) as JSON to a
                    webhook (Slack, Teams or any https:// URL); a refused one is resent next run
   QUERY            search text; may be left out when a filter or --near is given
@@ -110,6 +117,9 @@ Aufruf:
   company-data estimate monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
   company-data monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
                        [--notify URL] [--yes]
+  company-data estimate refresh --in LISTE.csv --out LISTE.csv --older-than TAGE --month-ceiling N
+  company-data refresh --in LISTE.csv --out LISTE.csv --older-than TAGE --month-ceiling N
+                       [--changes AKTUALISIERUNGEN.csv] [--yes]
 
 Optionen:
   --lang de|en     Sprache der Meldungen und Datenbezeichnungen (Standard: aus LANG, sonst de)
@@ -122,7 +132,11 @@ Optionen:
                    auch COMPANY_DATA_PARALLEL); ein harter Abbruch kostet höchstens so viele Credits
   --encoding ZS    Zeichensatz der Eingabe: utf-8, utf-16le, utf-16be, windows-1252
                    (Standard: erkannt; die Ausgabe ist immer UTF-8)
-  --changes DATEI  monitor: das Änderungsprotokoll (CSV), neue Registeränderungen angehängt, nie doppelt
+  --changes DATEI  monitor: das Änderungsprotokoll (CSV), neue Registeränderungen angehängt, nie doppelt;
+                   refresh: das Aktualisierungsprotokoll (CSV), je geändertem Wert eine Zeile (alt, neu)
+  --older-than T   refresh: Zeilen, deren Stand älter als T Tage ist, werden neu abgefragt
+  --month-ceiling N  refresh: höchstens so viele Credits je Kalendermonat, gezählt in
+                   LISTE.csv.refresh.jsonl neben der Ausgabe; Zeilen darüber warten
   --notify URL     monitor: die Benachrichtigung (Risiko-Wechsel, neue Änderungen) als JSON an
                    einen Webhook senden (Slack, Teams oder jede https://-Adresse); eine
                    abgelehnte wird beim nächsten Lauf erneut gesendet

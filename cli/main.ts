@@ -18,6 +18,7 @@ import { askOnTerminal, enrichCommand, estimateCommand, ExitError, runStatus, ty
 import { parseEncoding } from "./encoding.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";
+import { estimateRefreshCommand, refreshCommand, type RefreshArgs } from "./refresh.ts";
 import { groupDigits } from "../shared/credits/wording.ts";
 import { quietOnClosedPipe } from "./pipe.ts";
 import { searchCommand, type SearchArgs } from "./search.ts";
@@ -29,7 +30,8 @@ interface Parsed {
 }
 
 const VALUE_FLAGS = new Set(["in", "out", "fields", "mode", "rerun", "lang", "size", "parallel", "encoding", "changes", "notify",
-  "industry", "state", "near", "radius", "size-class", "legal-form", "founded-after", "founded-before", "limit", "exclude"]);
+  "industry", "state", "near", "radius", "size-class", "legal-form", "founded-after", "founded-before", "limit", "exclude",
+  "older-than", "month-ceiling"]);
 const BOOL_FLAGS = new Set(["yes", "help", "active-only", "append"]);
 
 function parseArgs(argv: string[], lang: Language): Parsed {
@@ -191,11 +193,30 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         parallel: parseParallel(typeof flags.parallel === "string" ? flags.parallel : env.COMPANY_DATA_PARALLEL, lang),
       };
     };
+    const refreshArgs = (): RefreshArgs => {
+      if (typeof flags.in !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
+      const whole = (name: string, max: number) => {
+        const v = flags[name];
+        if (typeof v !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang](`--${name}`));
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > max) throw new ExitError(EXIT.USAGE, msg.badValue[lang](`--${name}`, v));
+        return n;
+      };
+      return {
+        input: flags.in, output: typeof flags.out === "string" ? flags.out : undefined, changes: typeof flags.changes === "string" ? flags.changes : undefined,
+        olderThanDays: whole("older-than", 3650), monthCeiling: whole("month-ceiling", 10_000_000),
+        fields: typeof flags.fields === "string" ? parseFieldList(flags.fields) : undefined, yes: flags.yes === true, lang,
+        parallel: parseParallel(typeof flags.parallel === "string" ? flags.parallel : env.COMPANY_DATA_PARALLEL, lang),
+      };
+    };
     switch (command) {
+      case "refresh":
+        return await refreshCommand(refreshArgs(), context(env, lang), io, !!io.ask);
       case "monitor":
         return await monitorCommand(monitorArgs(), context(env, lang), io, !!io.ask);
       case "estimate":
         if (sub === "monitor") return await estimateMonitorCommand(monitorArgs(), context(env, lang), io);
+        if (sub === "refresh") return await estimateRefreshCommand(refreshArgs(), context(env, lang), io);
         if (sub !== "enrich") throw new ExitError(EXIT.USAGE, msg.unknownCommand[lang](`estimate ${sub ?? ""}`.trim()));
         return await estimateCommand(enrichArgs(), io);
       case "enrich": {

@@ -41,6 +41,17 @@ export function applyStartupBehavior(enabled: boolean): void {
 }
 
 /**
+ * Start with the document while any schedule wants it (the portfolio check,
+ * the scheduled refresh of ./refresh.ts): each says whether it does, and the
+ * behaviour follows all of them, so one switched off never stops the other.
+ */
+const startupWanted = new Map<string, boolean>();
+export function wantStartup(who: "monitor" | "refresh", on: boolean): void {
+  startupWanted.set(who, on);
+  applyStartupBehavior([...startupWanted.values()].some(Boolean));
+}
+
+/**
  * One portfolio check at a time per workbook. The timer and the task pane's
  * "Check now" share this caller (one shared runtime per workbook, so one
  * instance per page is one per workbook). A monitorRun asked for while one
@@ -108,7 +119,7 @@ export function startMonitor(
     busy = true;
     try {
       const status = (await host.call("monitorStatus", {})) as MonitorStatusView;
-      applyStartupBehavior(status.schedule.enabled);
+      wantStartup("monitor", status.schedule.enabled);
       if (!status.paused && !isCheckDue(status.schedule, status.last?.finishedAt, timers.now())) return null;
       // The schedule's sheet and budget spelled out, so a "Check now" of the same sheet joins this run.
       const input = { sheet: status.schedule.sheet, budget: status.schedule.budget };

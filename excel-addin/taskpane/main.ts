@@ -14,6 +14,7 @@ import { settle } from "../../shared/app/dispatch.ts";
 import { officeDriver, initWorkbookIdentity, displayLanguage } from "../host/office.ts";
 import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
 import { serialiseChecks, startMonitor } from "../monitor.ts";
+import { serialiseRefresh, startRefresh } from "../refresh.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 
 void Office.onReady(async () => {
@@ -31,7 +32,8 @@ void Office.onReady(async () => {
     }
   });
   // One check at a time: the timer and the pane's "Check now" go through the same caller.
-  const host = serialiseChecks(direct);
+  const host = serialiseRefresh(serialiseChecks(direct));
   mountApp(root, host, { language: displayLanguage() });
   startMonitor(host); // scheduled portfolio checks while the workbook is open (excel-addin/monitor.ts)
+  startRefresh(host); // scheduled refresh of an enriched list, likewise (excel-addin/refresh.ts)
 });

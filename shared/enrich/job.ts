@@ -19,6 +19,7 @@ import type { OpContext } from "../operations/context.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import { companyCost, fieldNeeds, selectFields, type FieldDef } from "./fields.ts";
 import { priceAfterMatching, type PriceAfterMatching } from "../credits/after-matching.ts";
+import { batchResolveCost } from "../api/endpoints.ts";
 import { detectColumns, validateMapping, type ColumnMapping } from "./columns.ts";
 import { chunkEnd, enrichChunk, isEmptyTask, taskFromRow, type EnrichDeps } from "./chunk.ts";
 import type { RowTask } from "./task.ts";
@@ -27,6 +28,7 @@ import { pairByKey } from "./row-key.ts";
 import { CHANGED_TOKEN, RowLedger, token } from "./row-ledger.ts";
 import { readTableNow, type TableNow } from "./table-now.ts";
 import { reviewCandidates } from "./rows.ts";
+import { changesText, companyName, ensureChangeColumn, valueChanges, type RowChanges } from "./value-changes.ts";
 import {
   candidateLabel, isOutputHeader, isoDay, outputCells, outputHeader, readPrevious, readResult,
   type PreviousRow, type RowResult,
@@ -64,6 +66,14 @@ export interface EnrichOptions {
    * not started: the run stops ("budget"), its rows stay "unbought".
    */
   budget?: number;
+  /**
+   * Credits this run may spend at most (a scheduled refresh's share of its
+   * monthly ceiling). The rows that fit, each priced at the most it can cost
+   * (rowCeiling), are worked on in table order; the rest wait, and the run
+   * stops with "budget". Never more is spent: cache hits and missing data only
+   * make a row cheaper.
+   */
+  maxCredits?: number;
 }
 
 export interface EnrichStats {
@@ -85,7 +95,7 @@ export interface EnrichStats {
   processed: number;
 }
 
-/** budget: the rest would cost more than options.budget (the table changed since its price was shown). */
+/** budget: the rest would cost more than the run may spend (options.budget after a confirmed price, options.maxCredits of a refresh). */
 export type StopReason = "deadline" | "out_of_credits" | "budget";
 
 export interface EnrichRunResult {
@@ -266,6 +276,13 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
     if (r) memo.rememberRow(a.inputTasks?.[i] ?? a.tasks[i], r);
   });
   const taskAt = (j: number) => taskWithPrevious(a.tasks[selection[j]], a.previous[selection[j]], rerun, a.picked?.(selection[j]) ?? false);
+  // A credit cap: the rows that fit (rows cut off stay pending above, so the memo never answers them with old values).
+  let capped = 0;
+  if (a.options.maxCredits !== undefined) {
+    const fit = rowsWithin(selection.length, taskAt, Math.max(0, a.options.maxCredits), fieldNeeds(a.fields), mode);
+    capped = selection.length - fit;
+    selection = selection.slice(0, fit);
+  }
 
   // The sheet form keeps no selection by position: rows move; it chooses again from the sheet at every step.
   const cp: Checkpoint = { v: 1, sig: a.sig, selection: a.selection ? "" : encodeRanges(selection), cursor: 0, state: "running", parts };
@@ -305,7 +322,29 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
     cp.state = "done";
     yield* storePut({ [a.key]: JSON.stringify(cp) });
   }
-  return { results, credits, pending: 0 };
+  return capped > 0 ? { stopped: "budget", results, credits, pending: capped } : { results, credits, pending: 0 };
+}
+
+/**
+ * The most one row can cost: its company's profile with the fields'
+ * includes, plus a batch resolve of its own when it has no id yet (a batch of
+ * n names costs at most n single-name batches). Free lookups and the free
+ * availability check cost nothing.
+ */
+export function rowCeiling(t: RowTask, needs: ReturnType<typeof fieldNeeds>, mode: "batch" | "free"): number {
+  if (isEmptyTask(t) || t.invalid) return 0;
+  if (t.id) return companyCost(needs.givenId);
+  return (t.query && mode === "batch" ? batchResolveCost(1) : 0) + companyCost(needs.resolved);
+}
+
+/** How many of the first `count` tasks fit into `credits`, each at its ceiling (table order, no skipping ahead). */
+function rowsWithin(count: number, taskAt: (j: number) => RowTask, credits: number, needs: ReturnType<typeof fieldNeeds>, mode: "batch" | "free"): number {
+  let sum = 0;
+  for (let j = 0; j < count; j++) {
+    sum += rowCeiling(taskAt(j), needs, mode);
+    if (sum > credits) return j;
+  }
+  return count;
 }
 
 /** Whether a row (as an earlier step left it) is work for this phase beyond what selectRows chose: "buy" takes only rows left unbought. */
@@ -476,6 +515,12 @@ export interface SheetJobSpec extends SheetBlock {
   mapping?: ColumnMapping;
   fields: string[];
   options?: EnrichOptions;
+  /**
+   * A refresh: a matched row written again for the same company shows the
+   * values that changed (old → new) in a change column after the output
+   * block, and `log` gets them right before the rows are written.
+   */
+  changes?: { log(rows: RowChanges[]): Operation<void> };
 }
 
 export interface SheetRunResult {
@@ -596,6 +641,9 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     throw invalid("output", { de: "die Spalten rechts der Tabelle sind nicht leer; bitte die Tabelle verschieben oder die Spalten leeren", en: "the columns right of the table are not empty; please move the table or clear them" });
   }
   if (headerEmpty) yield* sheet({ op: "write", sheet: out.sheet, row: out.row, col: out.col, values: [outputHeader(fields, lang, headerCells)] });
+  // A refresh's change column sits right after the output block and moves with its row (it is written with it).
+  const outCols = out.cols + (spec.changes ? 1 : 0);
+  if (spec.changes) yield* ensureChangeColumn(out.sheet, out.row, out.col + out.cols, lang);
 
   const options: EnrichOptions = { ...(spec.options ?? {}) };
   if (picksOnly) options.rerun = "all";
@@ -609,7 +657,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   const old = yield* loadCheckpoint(key);
   if (!(old && old.sig === sig && old.state !== "done")) {
     // A new run: the block exactly as selected; the ledger keeps what still describes a row of it.
-    const first = yield* readTableNow(spec, out.cols, mapping, ledger, { selected: true });
+    const first = yield* readTableNow(spec, outCols, mapping, ledger, { selected: true });
     const keep: string[] = [];
     first.keys.forEach((k, i) => {
       const p = previousInCells(first.output[i], width);
@@ -626,7 +674,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   }
 
   let outcome: EngineOutcome | null = null;
-  let now = yield* readTableNow(spec, out.cols, mapping, ledger);
+  let now = yield* readTableNow(spec, outCols, mapping, ledger);
   let passes = 0;
   let left = 0;
   for (;;) {
@@ -670,10 +718,11 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     };
     let pass: EngineOutcome;
     try {
-      // A budget is the whole step's: each pass gets what the passes before it left.
       const passOptions = options.budget !== undefined ? { ...options, budget: Math.max(0, options.budget - (outcome?.credits ?? 0)) } : options;
       pass = yield* runEngine(deps, ctx, {
-        tasks: engineTasks, inputTasks: tasks, previous, fields, options: passOptions, key, sig, selection, picked,
+        tasks: engineTasks, inputTasks: tasks, previous, fields, key, sig, selection, picked,
+        // A budget and a credit cap hold for the whole step: later passes get what earlier ones left.
+        options: options.maxCredits === undefined ? passOptions : { ...passOptions, maxCredits: options.maxCredits - (outcome?.credits ?? 0) },
         done: (i) => (previous[i] ? readResult(now.output[i], width) : null),
         *persist(indexes, results) {
           indexes.forEach((i, k) => {
@@ -689,7 +738,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     }
     outcome = mergeOutcome(outcome, pass);
     // Not fresh: the last write's fresh read saw the user's changes of this pass; a host's snapshot holds them and our writes.
-    now = yield* readTableNow(spec, out.cols, mapping, ledger);
+    now = yield* readTableNow(spec, outCols, mapping, ledger);
   }
   // Rows left after the passes without a deadline passing (the user keeps adding rows): not complete, no stop reason; the next step goes on.
   const stopped = outcome?.stopped ?? (options.deadline !== undefined && left > 0 && ctx.client.now() >= options.deadline ? "deadline" : undefined);
@@ -711,7 +760,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
    * into the rows that hold that input now, and mark rows whose output is not theirs.
    */
   function* guardedWrite(keysThen: readonly string[], results: Map<number, RowResult>, picks: ReadonlySet<number>): Operation<void> {
-    const t = yield* readTableNow(spec, out.cols, mapping, ledger, { fresh: true });
+    const t = yield* readTableNow(spec, outCols, mapping, ledger, { fresh: true });
     const writes = new Map<number, RowResult>();
     const recorded: { key: string; tok: string }[] = [];
     pairByKey(keysThen, t.keys).forEach((i, j) => {
@@ -740,14 +789,26 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     const span: Cell[][] = [];
     const dropdowns: string[][] = [];
     const colours: string[][] = [];
+    const changed: RowChanges[] = [];
     for (let j = lo; j <= hi; j++) {
       const r = writes.get(j);
-      const cells = r ? outputCells(r, width, lang) : t.output[j];
+      // Every row between the first and last written one was read (lo..hi lie within t.output).
+      let cells: Cell[] = r ? outputCells(r, width, lang) : (t.output[j] ?? []);
+      if (r && spec.changes) {
+        // Old → new against what this row shows right now (read just before this write), for the same company only.
+        const before = readResult(t.output[j], width);
+        const id = r.outcome === "matched" && before?.outcome === "matched" && before.id === r.id ? r.id : null;
+        const diff = id ? valueChanges(fields, before?.values ?? [], r.values) : [];
+        if (id && diff.length > 0) changed.push({ id, name: companyName(fields, r.values, t.input[j] ?? [], mapping), asOf: r.asOf ?? isoDay(ctx.client.now()), changes: diff });
+        cells = [...cells, changesText(diff, lang)];
+      }
       span.push(cells);
       dropdowns.push(r ? (r.outcome === "review" ? (r.candidates ?? []).map(candidateLabel) : []) : existingDropdown(cells, width));
       colours.push([STATUS_COLOUR[r?.outcome ?? readPrevious(cells, width)?.outcome ?? "empty"] ?? ""]);
     }
     const firstRow = out.row + 1 + lo;
+    // Logged first: a crash before the write repeats the same lines next time, and the log's keys drop them.
+    if (spec.changes && changed.length > 0) yield* spec.changes.log(changed);
     // Written at once, right after the read that placed them: the window in which a user can move these rows is this call.
     yield* sheet({ op: "write", sheet: out.sheet, row: firstRow, col: out.col, values: span, now: true });
     yield* ledger.record(recorded);

@@ -12,6 +12,7 @@ import type { PanelDef } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import { STRINGS, format } from "../strings.ts";
 import { statusOf } from "./common.ts";
+import { refreshSection, refreshTableOf } from "./enrich-refresh.ts";
 
 const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId", "lei"];
 
@@ -307,6 +308,8 @@ export const enrichPanel: PanelDef = {
       // A continued run from an earlier sidebar: its progress and review without reading the table again.
       parts.push(runSection(ui, s), reviewSection(ui, s));
     }
+    // Keep the enriched table current on a schedule (its own section, shared/ui/panels/enrich-refresh.ts).
+    parts.push(refreshSection(ui, s, s.selection && s.mapping ? refreshTableOf(config(s)) : null));
     return h("div", { class: "cd-enrich" }, parts);
   },
 };

@@ -4,6 +4,7 @@ import type { HostKind } from "../../app/protocol.ts";
 import type { StringKey } from "../strings.ts";
 import type { Ui } from "../panel.ts";
 import type { PanelDef } from "../panel.ts";
+import { REFRESH_HELP } from "./enrich-refresh.ts";
 
 /** Sheets does not allow dots in function names, Excel namespaces them: COMPANY_RESOLVE vs COMPANY.RESOLVE. */
 export function formulaExample(host: HostKind): string {
@@ -25,6 +26,7 @@ export const helpPanel: PanelDef = {
       item("helpSearchT", ui.t("helpSearch"), "search"),
       item("helpEnrichT", ui.t("helpEnrich"), "enrich"),
       item("helpSimilarT", ui.t("helpSimilar"), "similar"),
+      h("section", { class: "cd-help-item", id: "help-refresh" }, h("h2", null, ui.pick(REFRESH_HELP.title)), h("p", null, ui.pick(REFRESH_HELP.body))),
       item("helpMonitorT", ui.t("helpMonitor"), "monitor"),
       item("helpSettingsT", ui.t("helpSettings"), "settings"),
       item("helpFormulasT", formulasText(ui), "formulas"),

@@ -1,0 +1,183 @@
+/**
+ * `company-data refresh` and `company-data estimate refresh`: the scheduled
+ * refresh of an enriched list for cron, on the same core as the add-ons
+ * (shared/refresh/run.ts runs unchanged against the CSV held as a sheet in
+ * memory, with cli/monitor.ts's CsvSheets and FileStore):
+ *
+ *   LIST.csv (--in)       the enriched list (the output of `company-data enrich`
+ *                         or of an earlier refresh); a list not enriched yet is
+ *                         enriched with --fields (default: enrich's)
+ *   LIST.csv (--out)      ← the list with rows older than --older-than days
+ *                         fetched again and the change column (old → new);
+ *                         --in and --out may be the same file (replaced atomically)
+ *   CHANGES.csv           ↔ the refresh log: one line per changed value, appended
+ *                         (--changes)     as the core appends them, never a line twice
+ *   LIST.csv.refresh.jsonl ↔ the state beside the output: this month's spend
+ *                         against --month-ceiling, the row ledger, the last run
+ *
+ * The price comes first (stderr), then `--yes` or the terminal's yes; without
+ * either nothing is spent (exit 7). The monthly ceiling is counted in the
+ * state file, so it holds across cron runs of the same output.
+ */
+import { existsSync, renameSync, writeFileSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
+import type { Language } from "../shared/i18n/language.ts";
+import type { OpContext } from "../shared/operations/context.ts";
+import { detectColumns, MATCH_ROLES, NO_NAME_COLUMN } from "../shared/enrich/columns.ts";
+import { DEFAULT_FIELDS, selectFields } from "../shared/enrich/fields.ts";
+import { findOutputBlock } from "../shared/enrich/rows.ts";
+import { estimateRefresh, readTable as readRefreshTable, type RefreshEstimate } from "../shared/refresh/estimate.ts";
+import { REFRESH_LOGS } from "../shared/refresh/log.ts";
+import { monthSpend } from "../shared/refresh/month.ts";
+import { refreshStep, type RefreshSummary } from "../shared/refresh/run.ts";
+import type { RefreshSettings, RefreshTable } from "../shared/refresh/settings.ts";
+import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
+import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
+import { ExitError, type Io } from "./enrich.ts";
+import { EXIT, msg } from "./i18n.ts";
+import { CsvSheets, FileStore } from "./monitor.ts";
+
+export interface RefreshArgs {
+  input: string;
+  output?: string;
+  changes?: string;
+  olderThanDays: number;
+  monthCeiling: number;
+  /** Fields for rows of a list that is not enriched yet (an enriched list keeps its own). */
+  fields?: string[];
+  yes: boolean;
+  lang: Language;
+  parallel?: number;
+}
+
+/** The list's sheet name in memory. */
+const LIST = "List";
+/** Where the state is kept: beside the output. */
+export const refreshStateOf = (output: string) => `${output}.refresh.jsonl`;
+
+const T = {
+  distinct: { en: "--changes must be another file than --in and --out.", de: "--changes muss eine andere Datei als --in und --out sein." },
+  cutOff: {
+    en: "The list's enrichment columns are incomplete (a column was removed or renamed); please enrich it again with company-data enrich.",
+    de: "Die Spalten der Anreicherung in der Liste sind unvollständig (eine Spalte wurde entfernt oder umbenannt); bitte mit company-data enrich neu anreichern.",
+  },
+  noColumn: { en: `${NO_NAME_COLUMN.en[0]?.toUpperCase() ?? ""}${NO_NAME_COLUMN.en.slice(1)} in the list.`, de: `${NO_NAME_COLUMN.de[0]?.toUpperCase() ?? ""}${NO_NAME_COLUMN.de.slice(1)} in der Liste.` },
+  written: {
+    en: (out: string, lines: number, log: string | undefined) => `Result: ${out}${log ? `; ${lines} new lines in ${log}` : ""}.`,
+    de: (out: string, lines: number, log: string | undefined) => `Ergebnis: ${out}${log ? `; ${lines} neue Zeilen in ${log}` : ""}.`,
+  },
+} as const;
+
+async function readList(path: string, lang: Language): Promise<{ rows: string[][]; delimiter: Delimiter }> {
+  let delimiter: Delimiter = ",";
+  const rows: string[][] = [];
+  try {
+    for await (const rec of readCsv(path, (d) => (delimiter = d))) rows.push(rec);
+  } catch (e) {
+    if (e instanceof CsvError) throw new ExitError(EXIT.INPUT, msg.badCsv[lang](path, e.line, e.text[lang]));
+    throw new ExitError(EXIT.INPUT, msg.noFile[lang](path));
+  }
+  return { rows, delimiter };
+}
+
+interface Prepared {
+  sheets: CsvSheets;
+  store: FileStore;
+  driver: AsyncDriver;
+  delimiter: Delimiter;
+  settings: RefreshSettings & { table: RefreshTable };
+}
+
+async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<Prepared> {
+  const lang = args.lang;
+  if (!existsSync(args.input)) throw new ExitError(EXIT.INPUT, msg.noFile[lang](args.input));
+  if (args.changes && [args.input, args.output].some((f) => f && resolvePath(f) === resolvePath(args.changes!))) throw new ExitError(EXIT.USAGE, T.distinct[lang]);
+  const list = await readList(args.input, lang);
+  const header = list.rows[0];
+  if (!header) throw new ExitError(EXIT.INPUT, msg.emptyCsv[lang](args.input));
+  // An enriched list: its input is what stands left of its own output block, and it keeps its fields.
+  const found = findOutputBlock(header);
+  if (found && found.fields === null) throw new ExitError(EXIT.INPUT, T.cutOff[lang]);
+  const cols = found ? found.start : header.length;
+  const fields = found?.fields ?? args.fields ?? [...DEFAULT_FIELDS];
+  selectFields(fields);
+  const mapping = detectColumns(header.slice(0, cols)).mapping;
+  if (MATCH_ROLES.every((r) => mapping[r] === undefined)) throw new ExitError(EXIT.INPUT, T.noColumn[lang]);
+  const table: RefreshTable = { sheet: LIST, row: 1, col: 1, rows: list.rows.length, cols, mapping, fields, mode: "batch" };
+
+  // The refresh log keeps its own header and delimiter once it exists; without --changes the lines stay in the change column only.
+  const logSheet = REFRESH_LOGS[lang];
+  let logRows: string[][] | null = null;
+  let logDelimiter = list.delimiter;
+  if (args.changes && existsSync(args.changes)) {
+    const log = await readList(args.changes, lang);
+    if (log.rows.length) {
+      logRows = log.rows;
+      logDelimiter = log.delimiter;
+    }
+  }
+  const sheets = new CsvSheets({ sheet: args.changes ? logSheet : "", path: args.changes ?? "", delimiter: logDelimiter });
+  sheets.tables.set(LIST, list.rows.map((r) => [...r]));
+  if (logRows) sheets.tables.set(logSheet, logRows);
+
+  const statePath = args.output ? refreshStateOf(args.output) : "";
+  const store = statePath && (withStore === "write" || existsSync(statePath)) ? new FileStore(statePath) : new FileStore("");
+  const base = nodeDriver({ parallel: args.parallel ?? DEFAULT_PARALLEL });
+  const driver: AsyncDriver = {
+    ...base,
+    storeGet: async (keys) => store.get(keys),
+    // An estimate reads the state but never writes it.
+    storePut: async (entries) => { if (withStore === "write" && statePath) store.put(entries); },
+    sheet: async (req) => sheets.handle(req),
+  };
+  const settings = { enabled: true, table, olderThanDays: args.olderThanDays, frequency: "daily" as const, hour: 0, monthCeiling: args.monthCeiling };
+  return { sheets, store, driver, delimiter: list.delimiter, settings };
+}
+
+async function priceOf(p: Prepared, ctx: OpContext): Promise<RefreshEstimate> {
+  const { input, previous } = await runAsync(readRefreshTable(p.settings.table), p.driver);
+  const month = await runAsync(monthSpend(ctx, p.settings.monthCeiling), p.driver);
+  return estimateRefresh(input, previous, p.settings, month, ctx.client.now());
+}
+
+/** `estimate refresh`: the most the next refresh spends (stdout) and the 30-day figure and ceiling (stderr); nothing is written. */
+export async function estimateRefreshCommand(args: RefreshArgs, ctx: OpContext, io: Io): Promise<number> {
+  const est = await priceOf(await prepare(args, "read"), ctx);
+  io.err(est.text[args.lang]);
+  io.out(String(est.nextRun));
+  return EXIT.OK;
+}
+
+function exitOf(s: RefreshSummary): number {
+  if (s.status === "out_of_credits") return EXIT.OUT_OF_CREDITS;
+  // The ceiling reached is the schedule working as asked: rows wait for next month.
+  return EXIT.OK;
+}
+
+/** `refresh`: price first, then the refresh; the list with its change column, the appended refresh log, the state. */
+export async function refreshCommand(args: RefreshArgs, ctx: OpContext, io: Io, interactive: boolean): Promise<number> {
+  const lang = args.lang;
+  const output = args.output;
+  if (!output) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--out"));
+  const p = await prepare(args, "write");
+  const est = await priceOf(p, ctx);
+  io.err(est.text[lang]);
+  if (est.nextRun > 0 && !args.yes) {
+    const ok = interactive && io.ask ? await io.ask(msg.confirm[lang]) : false;
+    if (!ok) throw new ExitError(EXIT.NOT_CONFIRMED, msg.notConfirmed[lang]);
+  }
+  // No deadline here: a step ends done, at the ceiling or out of credits (paused only if rows keep appearing).
+  let summary = await runAsync(refreshStep(ctx, p.settings), p.driver);
+  for (let k = 0; summary.status === "paused" && k < 3; k++) summary = await runAsync(refreshStep(ctx, p.settings), p.driver);
+
+  const table = p.sheets.tables.get(LIST) ?? [];
+  const width = Math.max(0, ...table.map((r) => r.length));
+  const partial = `${output}.partial`;
+  writeFileSync(partial, table.map((r) => formatRow(Array.from({ length: width }, (_, i) => r[i] ?? ""), p.delimiter)).join(""));
+  renameSync(partial, output);
+  io.err(summary.message[lang]);
+  io.err(T.written[lang](output, p.sheets.appended, args.changes));
+  p.store.compact();
+  return exitOf(summary);
+}

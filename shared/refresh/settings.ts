@@ -1,0 +1,125 @@
+/**
+ * The scheduled refresh of an enriched list, per document: which table (as
+ * the Enrich panel selected it), rows older than how many days, when
+ * (daily or weekly at an hour) and the monthly credit ceiling. Like the
+ * portfolio's schedule (shared/monitor/schedule.ts), hosts turn it into a
+ * trigger (Sheets) or a timer (Excel); the CLI takes the same figures as flags.
+ */
+import { storeGet, storePut, type Operation } from "../core/effects.ts";
+import { invalid } from "../core/errors.ts";
+import { got, rule } from "../i18n/rules.ts";
+import * as V from "../operations/validate.ts";
+import { selectFields } from "../enrich/fields.ts";
+import { INPUT_ROLES, type ColumnMapping } from "../enrich/columns.ts";
+import { DAY_MS, isDueForSchedule } from "../monitor/schedule.ts";
+
+export type RefreshFrequency = "daily" | "weekly";
+
+/** The enriched table: header row at `row`, `rows` counting the header, the input's `cols` (the output block stands right of it). */
+export interface RefreshTable {
+  sheet: string;
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+  mapping: ColumnMapping;
+  fields: string[];
+  mode: "batch" | "free";
+}
+
+export interface RefreshSettings {
+  enabled: boolean;
+  /** null until a table was chosen in the Enrich panel. */
+  table: RefreshTable | null;
+  /** Rows whose as-of date is older than this many days are refreshed. */
+  olderThanDays: number;
+  frequency: RefreshFrequency;
+  /** Hour of day (0–23, the document's time zone). */
+  hour: number;
+  /** Credits the refresh may spend per calendar month, never more. */
+  monthCeiling: number;
+}
+
+export const DEFAULT_REFRESH: RefreshSettings = { enabled: false, table: null, olderThanDays: 30, frequency: "weekly", hour: 6, monthCeiling: 100 };
+
+/** Per document: the schedule belongs to the workbook. */
+export const REFRESH_SETTINGS_KEY = "doc:refresh:settings";
+
+const n = (x: unknown) => (typeof x === "string" && x.trim() !== "" && Number.isFinite(Number(x)) ? Number(x) : x);
+
+function tableOf(value: unknown): RefreshTable | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== "object") throw invalid("table", { de: "erwartet eine angereicherte Tabelle", en: "expected an enriched table" });
+  const t = value as Record<string, unknown>;
+  const fields = Array.isArray(t.fields) ? t.fields.map(String) : [];
+  selectFields(fields); // unknown ids → INVALID_INPUT naming "fields"
+  const cols = V.integer(n(t.cols), "cols", 1, 500);
+  const mapping: ColumnMapping = {};
+  const m = (t.mapping && typeof t.mapping === "object" ? t.mapping : {}) as Record<string, unknown>;
+  for (const role of INPUT_ROLES) {
+    const v = m[role];
+    if (v !== null && v !== undefined) mapping[role] = V.integer(n(v), role, 0, cols - 1);
+  }
+  const mode = t.mode ?? "batch";
+  if (mode !== "batch" && mode !== "free") throw invalid("mode", got(rule.oneOf(["batch", "free"]), mode));
+  return {
+    sheet: V.nonEmpty(t.sheet, "sheet", 200),
+    row: V.integer(n(t.row), "row", 1, 1_000_000),
+    col: V.integer(n(t.col), "col", 1, 18_278),
+    rows: V.integer(n(t.rows), "rows", 2, 100_001),
+    cols,
+    mapping,
+    fields,
+    mode,
+  };
+}
+
+/** Validate settings from the UI (form fields arrive as text); INVALID_INPUT names the field. */
+export function refreshSettings(value: unknown): RefreshSettings {
+  if (typeof value !== "object" || value === null) throw invalid("refresh", { de: "erwartet Einstellungen für die Aktualisierung", en: "expected refresh settings" });
+  const v = value as Record<string, unknown>;
+  const frequency = v.frequency ?? DEFAULT_REFRESH.frequency;
+  if (frequency !== "daily" && frequency !== "weekly") throw invalid("frequency", got({ de: "erwartet täglich (daily) oder wöchentlich (weekly)", en: "expected daily or weekly" }, frequency));
+  if (typeof v.enabled !== "boolean" && v.enabled !== undefined) throw invalid("enabled", rule.type("boolean"));
+  const table = tableOf(v.table);
+  const enabled = v.enabled === true;
+  if (enabled && !table) throw invalid("table", { de: "bitte zuerst im Bereich Anreichern die angereicherte Tabelle markieren", en: "please select the enriched table in the Enrich panel first" });
+  return {
+    enabled,
+    table,
+    olderThanDays: V.integer(n(v.olderThanDays ?? DEFAULT_REFRESH.olderThanDays), "olderThanDays", 1, 3650),
+    frequency,
+    hour: V.integer(n(v.hour ?? DEFAULT_REFRESH.hour), "hour", 0, 23),
+    monthCeiling: V.integer(n(v.monthCeiling ?? DEFAULT_REFRESH.monthCeiling), "monthCeiling", 1, 10_000_000),
+  };
+}
+
+export function* loadRefreshSettings(): Operation<RefreshSettings> {
+  const [raw] = yield* storeGet([REFRESH_SETTINGS_KEY]);
+  if (!raw) return { ...DEFAULT_REFRESH };
+  try {
+    return refreshSettings(JSON.parse(raw));
+  } catch {
+    return { ...DEFAULT_REFRESH };
+  }
+}
+
+export function* saveRefreshSettings(s: RefreshSettings): Operation<void> {
+  yield* storePut({ [REFRESH_SETTINGS_KEY]: JSON.stringify(refreshSettings(s)) });
+}
+
+export const refreshIntervalDays = (s: Pick<RefreshSettings, "frequency">) => (s.frequency === "weekly" ? 7 : 1);
+
+/**
+ * Is a scheduled refresh due? Daily: the last run is older than the latest
+ * slot at the chosen hour (`todaysSlot`, from the host that knows its time
+ * zone). Weekly: as daily, and the last run is at least six and a half days
+ * old (a trigger fires at a random minute of its hour).
+ */
+export function isRefreshDue(s: Pick<RefreshSettings, "enabled" | "frequency">, lastRun: string | null | undefined, now: number, todaysSlot?: number): boolean {
+  if (!s.enabled) return false;
+  if (!isDueForSchedule({ frequency: "daily" }, lastRun, now, todaysSlot)) return false;
+  if (s.frequency === "daily" || !lastRun) return true;
+  const t = Date.parse(lastRun);
+  return Number.isNaN(t) || now - t >= 6.5 * DAY_MS;
+}
