@@ -95,7 +95,7 @@ export function layoutOf(header: readonly Cell[], lang: Language): Layout {
     if (col !== undefined) {
       out[key] = col;
       // An unlabelled "Checked" column keeps its place and language but learns its time base.
-      const legacy = key === "checked" ? (["de", "en"] as const).find((l) => normaliseHeader(header[col]) === normaliseHeader(LEGACY_CHECKED[l])) : undefined;
+      const legacy = key === "checked" ? (["de", "en"] as const).find((l) => normaliseHeader(header[col] ?? "") === normaliseHeader(LEGACY_CHECKED[l])) : undefined;
       if (legacy) newHeaders.set(col, OUTPUT_HEADERS[legacy].checked);
     } else {
       out[key] = width++;
