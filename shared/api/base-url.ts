@@ -57,14 +57,15 @@ export function checkBaseUrl(url: string, field = "baseUrl", label?: Bilingual):
   if (!v || /[\s\\]/.test(v) || /[\u0000-\u001f\u007f]/.test(v)) throw fail("form");
   const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)([?#].*)?$/i.exec(v);
   if (!m) throw fail("form");
-  const [, scheme0, authority, path, rest] = m;
+  // Groups 1–3 always take part in a match (possibly empty); only group 4 is optional.
+  const [, scheme0 = "", authority = "", path = "", rest] = m;
   const scheme = scheme0.toLowerCase();
   if (scheme !== "https" && scheme !== "http") throw fail("form");
   if (authority.includes("@")) throw fail("credentials");
   if (rest !== undefined) throw fail("query");
   const hp = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d*))?$/i.exec(authority);
   if (!hp) throw fail("host");
-  const host = hp[1].toLowerCase();
+  const host = (hp[1] ?? "").toLowerCase();
   if (!host.startsWith("[") && !HOSTNAME.test(host)) throw fail("host");
   if (IPV4.test(host) && !IPV4.exec(host)!.slice(1).every((o) => Number(o) <= 255)) throw fail("host");
   const port = hp[2];

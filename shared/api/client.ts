@@ -160,12 +160,14 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
   const pacer = cfg.pacer ?? new Pacer();
   const buckets = new Map<RateBucket, BucketModel>();
   const bucketFor = (i: number): BucketModel | undefined => {
-    const b = bucketOf(specs[i].endpoint);
+    const b = bucketOf(specs[i]!.endpoint);
     if (!b) return undefined;
     let m = buckets.get(b);
     if (!m) buckets.set(b, (m = pacer.bucket(cfg.baseUrl, cfg.apiKey ?? "", b, limits[b], now())));
     return m;
   };
+  // Every index below is a position in `specs` (0 ≤ i < specs.length), and every per-call array has
+  // specs.length entries: the `!` on `specs[i]`, `attempts[i]`, … says no more than that.
   const attempts = specs.map(() => 0);
   /** Failed attempts, and waits a 429 scheduled with Retry-After (see RetryPolicy). */
   const failures = specs.map(() => 0);
@@ -204,7 +206,7 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
           const error = prior && !prior.ok && prior.error.code === "RATE_LIMITED" && prior.error.details.retryAt !== undefined
             ? prior.error
             : new CompanyDataError("RATE_LIMITED", { retryAt });
-          results[i] = { ok: false, error, attempts: attempts[i] };
+          results[i] = { ok: false, error, attempts: attempts[i]! };
         });
       }
       if (go.length === 0) continue;
@@ -226,20 +228,20 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
     }
     send.sort((a, b) => a - b);
     for (const i of send) {
-      cfg.onRequest?.(specs[i].endpoint);
+      cfg.onRequest?.(specs[i]!.endpoint);
       readyAt.delete(i);
-      attempts[i]++;
+      attempts[i]!++;
     }
     const responses = yield* http(send.map((i) => requests[i]!));
     const after = now();
     const retry: number[] = [];
     let wait = 0;
     send.forEach((i, k) => {
-      const attempt = attempts[i];
-      const outcome = interpret<T>(specs[i], responses[k], after);
+      const attempt = attempts[i]!;
+      const outcome = interpret<T>(specs[i]!, responses[k]!, after);
       if (outcome.ok) {
-        const credits = endpoint(specs[i].endpoint).cost(specs[i].cost);
-        cfg.onSpend?.(specs[i].endpoint, credits);
+        const credits = endpoint(specs[i]!.endpoint).cost(specs[i]!.cost);
+        cfg.onSpend?.(specs[i]!.endpoint, credits);
         results[i] = { ok: true, data: outcome.data, credits, attempts: attempt };
         return;
       }
@@ -251,12 +253,12 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
       const scheduled = outcome.error.code === "RATE_LIMITED" && retryAfterMs !== undefined;
       let delay: number | null;
       if (scheduled) {
-        waits[i]++;
+        waits[i]!++;
         const inTime = cfg.deadline === undefined || after + retryAfterMs < cfg.deadline;
-        delay = waits[i] <= policy.maxRateLimitWaits && inTime ? retryAfterMs : null;
+        delay = waits[i]! <= policy.maxRateLimitWaits && inTime ? retryAfterMs : null;
       } else {
-        failures[i]++;
-        delay = nextDelay({ n: failures[i], retryAfterMs, policy, now: after, deadline: cfg.deadline, random: cfg.random });
+        failures[i]!++;
+        delay = nextDelay({ n: failures[i]!, retryAfterMs, policy, now: after, deadline: cfg.deadline, random: cfg.random });
       }
       if (delay === null) return;
       retry.push(i);
@@ -269,7 +271,8 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
 
 /** One call; throws its CompanyDataError on failure. */
 export function* call<T = unknown>(cfg: ClientConfig, spec: CallSpec): Operation<T> {
-  const [result] = yield* callMany<T>(cfg, [spec]);
+  // callMany settles one result per spec.
+  const result = (yield* callMany<T>(cfg, [spec]))[0]!;
   if (!result.ok) throw result.error;
   return result.data;
 }

@@ -88,7 +88,7 @@ export function* insertSearchResultsMethod(_deps: AppDeps, input: unknown): Oper
   if (place === "below") {
     const all = (yield* sheet<Cell[][] | null>({ op: "readAll", sheet: sel.sheet, fresh: true })) ?? [];
     let last = all.length;
-    while (last > 0 && all[last - 1].every(isEmptyCell)) last--;
+    while (last > 0 && (all[last - 1] ?? []).every(isEmptyCell)) last--;
     // One empty row between the user's data and the inserted block.
     const row = last === 0 ? 1 : last + 2;
     yield* sheet({ op: "write", sheet: sel.sheet, row, col: sel.col, values, now: true });
@@ -109,7 +109,7 @@ export function* similarMethod(deps: AppDeps, input: unknown): Operation<Similar
   const kind = oneOf(o, "kind", ["similar", "peers"] as const, "similar");
   const size = optNum(o, "size", 1, MAX_SIZE, { integer: true });
   return yield* withSession(deps, kind, function* (s) {
-    const res = kind === "peers" ? yield* getPeers(s.ctx, ids[0], size) : yield* getSimilar(s.ctx, ids, size);
+    const res = kind === "peers" ? yield* getPeers(s.ctx, ids[0]!, size) /* list() required at least one id */ : yield* getSimilar(s.ctx, ids, size);
     return { companies: res.companies.map(companyRow), credits: s.spent.credits };
   });
 }

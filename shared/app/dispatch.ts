@@ -56,8 +56,9 @@ export function isAppMethod(name: string): boolean {
 export function dispatch<M extends AppMethodName>(deps: AppDeps, method: M, input: AppInput<M>): Operation<AppOutput<M>>;
 export function dispatch(deps: AppDeps, method: string, input: unknown): Operation<unknown>;
 export function* dispatch(deps: AppDeps, method: string, input: unknown): Operation<unknown> {
-  if (typeof method !== "string" || !isAppMethod(method)) throw invalid("method", got({ de: "unbekannte Methode", en: "unknown method" }, String(method)));
-  return yield* APP_METHODS[method](deps, input);
+  const run = typeof method === "string" && isAppMethod(method) ? APP_METHODS[method] : undefined;
+  if (!run) throw invalid("method", got({ de: "unbekannte Methode", en: "unknown method" }, String(method)));
+  return yield* run(deps, input);
 }
 
 export { errorView };

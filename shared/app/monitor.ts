@@ -34,7 +34,7 @@ export interface MonitorStatusView {
   alerts: AlertChannelView[];
 }
 
-const HOST_NOTE: Record<string, Bilingual> = {
+const HOST_NOTE: Record<string, Bilingual | undefined> & { test: Bilingual } = {
   sheets: {
     de: "Google Sheets prüft nach Zeitplan auch bei geschlossener Tabelle (installierbarer Zeit-Trigger, höchstens stündlich).",
     en: "Google Sheets checks on schedule even while the spreadsheet is closed (installable time-driven trigger, at most hourly).",

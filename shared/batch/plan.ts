@@ -82,12 +82,13 @@ export function dedupe(rows: readonly unknown[]): Pick<BatchPlan, "distinct" | "
     }
     const key = normaliseKey(q);
     let d = byKey.get(key);
-    if (d === undefined) {
+    let entry = d === undefined ? undefined : distinct[d];
+    if (d === undefined || !entry) {
       d = distinct.length;
       byKey.set(key, d);
-      distinct.push({ key, query: q, rows: [] });
+      distinct.push((entry = { key, query: q, rows: [] }));
     }
-    distinct[d].rows.push(row);
+    entry.rows.push(row);
     rowToDistinct.push(d);
   });
   return { distinct, rowToDistinct, invalid: bad };
@@ -107,5 +108,7 @@ export function planBatches(rows: readonly unknown[], maxBatch: number): BatchPl
  */
 export function scatter<A>(plan: Pick<BatchPlan, "rowToDistinct" | "invalid">, answers: readonly A[], onInvalid: (e: CompanyDataError) => A): A[] {
   const invalidByRow = new Map(plan.invalid.map((x) => [x.row, x.error]));
-  return plan.rowToDistinct.map((d, row) => (d < 0 ? onInvalid(invalidByRow.get(row)!) : answers[d]));
+  if (plan.rowToDistinct.some((d) => d >= answers.length)) throw new Error(`scatter: ${answers.length} answers for a plan that needs more`);
+  // Checked above: every index d is within `answers` (A itself may include undefined, so no `?? …`).
+  return plan.rowToDistinct.map((d, row) => (d < 0 ? onInvalid(invalidByRow.get(row)!) : answers[d] as A));
 }

@@ -29,9 +29,11 @@ export type Operation<T> = Generator<Effect, T, unknown>;
 
 // Typed helpers so operation code reads as straight-line code:
 //   const [res] = yield* http([req]);
-export function* http(requests: HttpRequest[]): Operation<HttpResponse[]> {
-  if (requests.length === 0) return [];
-  return (yield { kind: "http", requests }) as HttpResponse[];
+/** One response per request, in the requests' order; a tuple of requests gives a tuple of responses. */
+export function* http<const R extends readonly HttpRequest[]>(requests: R): Operation<{ -readonly [I in keyof R]: HttpResponse }> {
+  type Responses = { -readonly [I in keyof R]: HttpResponse };
+  if (requests.length === 0) return [] as unknown as Responses;
+  return (yield { kind: "http", requests: [...requests] }) as Responses;
 }
 export function* sleep(ms: number): Operation<void> {
   if (ms > 0) yield { kind: "sleep", ms };
@@ -43,9 +45,11 @@ export function* cacheGet(keys: string[]): Operation<(string | null)[]> {
 export function* cachePut(entries: Record<string, string>, ttlSeconds: number): Operation<void> {
   if (Object.keys(entries).length > 0) yield { kind: "cachePut", entries, ttlSeconds };
 }
-export function* storeGet(keys: string[]): Operation<(string | null)[]> {
-  if (keys.length === 0) return [];
-  return (yield { kind: "storeGet", keys }) as (string | null)[];
+/** One value per key, in the keys' order (null: absent); a tuple of keys gives a tuple of values. */
+export function* storeGet<const K extends readonly string[]>(keys: K): Operation<{ -readonly [I in keyof K]: string | null }> {
+  type Values = { -readonly [I in keyof K]: string | null };
+  if (keys.length === 0) return [] as unknown as Values;
+  return (yield { kind: "storeGet", keys: [...keys] }) as Values;
 }
 export function* storePut(entries: Record<string, string | null>): Operation<void> {
   if (Object.keys(entries).length > 0) yield { kind: "storePut", entries };
@@ -64,9 +68,9 @@ export function* all<T>(ops: Operation<T>[]): Operation<T[]> {
   for (;;) {
     // Advance every unfinished op to its next effect.
     const waiting: { i: number; effect: Effect }[] = [];
-    for (let i = 0; i < ops.length; i++) {
+    for (const [i, op] of ops.entries()) {
       if (done[i]) continue;
-      const step = first ? ops[i].next() : ops[i].next(pending[i]);
+      const step = first ? op.next() : op.next(pending[i]);
       if (step.done) {
         done[i] = true;
         results[i] = step.value;

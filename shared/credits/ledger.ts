@@ -41,11 +41,13 @@ function parse(raw: string | null): Stored {
 function prune(s: Stored, today: string): Stored {
   const days = Object.keys(s).sort();
   const cutoff = utcDay(Date.parse(today) - (LEDGER_DAYS - 1) * 86_400_000);
-  let keep = days.filter((d) => d >= cutoff);
-  let out: Stored = Object.fromEntries(keep.map((d) => [d, s[d]]));
+  // Only days the ledger holds (its own keys), so every entry is present.
+  const entries = days.filter((d) => d >= cutoff).map((d) => [d, s[d]!] as const);
+  let keep = entries;
+  let out: Stored = Object.fromEntries(keep);
   while (keep.length > 1 && JSON.stringify(out).length > MAX_LEDGER_CHARS) {
     keep = keep.slice(1);
-    out = Object.fromEntries(keep.map((d) => [d, s[d]]));
+    out = Object.fromEntries(keep);
   }
   return out;
 }

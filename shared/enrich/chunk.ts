@@ -169,9 +169,10 @@ export function* enrichChunk(
   });
 
   // 1. Resolve the rows without an id: names in (paid) batches, identifiers by the free lookup.
-  const resolved = toResolve.length > 0 ? yield* deps.resolveMany(ctx, toResolve.map((k) => tasks[k].query!), { mode }) : [];
+  // k always indexes tasks (and results, ids, confidence: one entry per task).
+  const resolved = toResolve.length > 0 ? yield* deps.resolveMany(ctx, toResolve.map((k) => tasks[k]!.query!), { mode }) : [];
   if (toLookUp.length > 0 && !deps.lookupMany) throw new CompanyDataError("INTERNAL");
-  const looked = toLookUp.length > 0 ? yield* deps.lookupMany!(ctx, toLookUp.map((k) => tasks[k].lookup!)) : [];
+  const looked = toLookUp.length > 0 ? yield* deps.lookupMany!(ctx, toLookUp.map((k) => tasks[k]!.lookup!)) : [];
   {
     const order = [...toResolve, ...toLookUp];
     const answers = [...resolved, ...looked];
@@ -179,7 +180,7 @@ export function* enrichChunk(
       const r = answers[j];
       if (!r) return fail(k, new CompanyDataError("INTERNAL"));
       const a = keyAnswer(r, fields, needs, lang);
-      if (a && tasks[k].query) memo.rememberKey(normaliseKey(tasks[k].query), a);
+      if (a && tasks[k]!.query) memo.rememberKey(normaliseKey(tasks[k]!.query), a);
       if (r.status === "matched" && r.match) {
         ids[k] = r.match.id;
         confidence[k] = r.confidence;
@@ -210,7 +211,7 @@ export function* enrichChunk(
     // Another name for a company this run already bought.
     const done = n.profile ? memo.companies.get(id) : undefined;
     if (done) {
-      results[k] = { outcome: "matched", id, confidence: confidence[k], asOf: done.a, values: [...done.v] };
+      results[k] = { outcome: "matched", id, confidence: confidence[k] ?? null, asOf: done.a, values: [...done.v] };
       return;
     }
     if (matchOnly && n.profile) {
@@ -266,11 +267,11 @@ export function* enrichChunk(
     results[k] = {
       outcome: "matched",
       id,
-      confidence: confidence[k],
+      confidence: confidence[k] ?? null,
       asOf: company?.asOf?.slice(0, 10) || today,
       values: fields.map((f) => f.extract({ summary, company, lang })),
     };
-    if (company) memo.rememberCompany(id, results[k].values, results[k].asOf);
+    if (company) memo.rememberCompany(id, results[k]!.values, results[k]!.asOf);
   });
 
   return { results: results as RowResult[], outOfCredits };

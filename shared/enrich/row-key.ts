@@ -87,7 +87,7 @@ export function pairByKey(earlier: readonly string[], current: readonly string[]
     const at = cursor.get(k) ?? 0;
     if (at >= q.length) return null;
     cursor.set(k, at + 1);
-    return q[at];
+    return q[at] ?? null;
   });
 }
 

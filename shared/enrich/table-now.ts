@@ -80,11 +80,11 @@ export function* readTableNow(spec: Block, outCols: number, mapping: ColumnMappi
   let end: number;
   if (selected) {
     end = spec.rows - 1;
-    if (ledger.below) for (let i = last + 1; i < end; i++) if (!emptyRow(data[i]) && cellsHash(data[i]) === ledger.below) { end = i; break; }
+    if (ledger.below) for (let i = last + 1; i < end; i++) { const row = data[i] ?? []; if (!emptyRow(row) && cellsHash(row) === ledger.below) { end = i; break; } }
   } else {
     // … and on over rows added or edited after it, up to the row that was below the table, or an empty row.
     end = last + 1;
-    while (end < data.length && !emptyRow(data[end]) && cellsHash(data[end]) !== ledger.below) end++;
+    for (let row = data[end]; row !== undefined && !emptyRow(row) && cellsHash(row) !== ledger.below; row = data[end]) end++;
   }
   return {
     input: data.slice(0, end),

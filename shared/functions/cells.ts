@@ -40,6 +40,7 @@ export type ListPart = { input: string; rows: CellOut[][] } | { input: string; e
 export function stackLists(header: string[], inputHeader: string, parts: ListPart[], lang: Language, stacked: boolean): CellOut[][] {
   if (!stacked) {
     const p = parts[0];
+    if (!p) return [header];
     if ("error" in p) return [[errorCell(p.error, lang)]];
     return [header, ...p.rows];
   }

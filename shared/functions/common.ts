@@ -97,7 +97,7 @@ export function* listPerInput<K>(
   const stacked = filled.length > 1;
   // One single input that is invalid: the whole answer is that error.
   const first = parsed[0];
-  if (!stacked && !first.ok) throw first.error;
+  if (!stacked && first && !first.ok) throw first.error;
   const distinct = new Map<string, K>();
   for (const p of parsed) if (p.ok && !distinct.has(label(p.k))) distinct.set(label(p.k), p.k);
   const keys = [...distinct.keys()];

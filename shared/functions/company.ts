@@ -164,7 +164,7 @@ export const FINANCIALS: FunctionDef = {
       const out = new Map<string, CellOut[] | CompanyDataError>();
       const settled = yield* allSettled(ids.map((cid) => getFinancials(fctx.ctx, cid)));
       ids.forEach((cid, i) => {
-        const s = settled[i];
+        const s = settled[i]!; // allSettled answers one result per operation, in order
         if (!s.ok) return out.set(cid, s.error instanceof CompanyDataError ? s.error : new CompanyDataError("INTERNAL"));
         const y = sortedYears(s.value.years).find((x) => year === undefined || x.year === year);
         const v = y?.[metric];

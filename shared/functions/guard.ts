@@ -26,7 +26,7 @@ function endpointMatchers() {
 
 /** The endpoint a request goes to (v2 paths are listed first, so they win over the older listing). */
 export function endpointOf(req: HttpRequest): Endpoint | undefined {
-  const path = req.url.replace(/^[a-z]+:\/\/[^/]+/i, "").split(/[?#]/)[0];
+  const path = req.url.replace(/^[a-z]+:\/\/[^/]+/i, "").split(/[?#]/)[0] ?? "";
   return endpointMatchers().find((m) => m.ep.method === req.method && m.re.test(path))?.ep;
 }
 
@@ -39,7 +39,7 @@ export function requestCredits(req: HttpRequest): number {
   const q = req.url.split("?")[1];
   if (q) {
     for (const pair of q.split("&")) {
-      const [k, v = ""] = pair.split("=");
+      const [k = "", v = ""] = pair.split("=");
       if (decodeURIComponent(k) === "include")
         input.include = decodeURIComponent(v).split(",").filter((x): x is Include => (INCLUDES as readonly string[]).includes(x));
     }

@@ -146,9 +146,10 @@ export function reader(_lang: Language) {
     if (typeof v !== "string") throw fail(field, T.dateExpected);
     const s = v.trim();
     let m = /^(\d{4})-(\d{2})-(\d{2})(T[\d:.]+Z?)?$/.exec(s);
-    if (m) return checked(+m[1], +m[2], +m[3]);
+    // Every group of these two patterns takes part in a match.
+    if (m) return checked(+m[1]!, +m[2]!, +m[3]!);
     m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(s);
-    if (m) return checked(+m[3], +m[2], +m[1]);
+    if (m) return checked(+m[3]!, +m[2]!, +m[1]!);
     throw fail(field, T.dateExpected);
 
     function checked(y: number, mo: number, d: number): string {

@@ -155,7 +155,7 @@ export const RESOLVE: FunctionDef = {
       ? queries.map(() => undefined as ResolvedRow | undefined)
       : yield* resolveMany(fctx.ctx, queries, { mode: "batch" });
     if (distinct.size === 1) {
-      const one = yield* resolveOne(fctx.ctx, queries[0]);
+      const one = yield* resolveOne(fctx.ctx, queries[0]!); // distinct.size === 1: there is one
       answers.fill(one);
     }
     const idQueries = rows.flatMap((x) => ("id" in x ? [x.id] : []));
@@ -164,7 +164,8 @@ export const RESOLVE: FunctionDef = {
     return rows.map((x) => {
       if ("blank" in x) return ["", "", "", ""];
       if ("error" in x) return [errorCell(x.error, lang)];
-      if ("id" in x) return resolvedCells(looked[l++], lang);
+      // One lookup answer per id row and one resolve answer per query row, in row order.
+      if ("id" in x) return resolvedCells(looked[l++]!, lang);
       return resolvedCells(answers[k++]!, lang);
     });
   },

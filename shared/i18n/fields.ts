@@ -9,7 +9,7 @@ import type { Bilingual, Language } from "./language.ts";
 
 const l = (de: string, en: string): Bilingual => ({ de, en });
 
-export const FIELD_LABELS: Readonly<Record<string, Bilingual>> = {
+export const FIELD_LABELS = {
   // settings (the same words as the settings panel)
   apiKey: l("API-Schlüssel", "API key"),
   baseUrl: l("Basis-URL", "base URL"),
@@ -101,10 +101,13 @@ export const FIELD_LABELS: Readonly<Record<string, Bilingual>> = {
   statusCode: l("Statuscode", "status code"),
   active: l("aktiv", "active"),
   body: l("Anfrage", "request"),
-};
+} as const satisfies Readonly<Record<string, Bilingual>>;
+
+/** The label of a field id, if it has one (any string may be asked). */
+const labelOf = (id: string): Bilingual | undefined => (FIELD_LABELS as Readonly<Record<string, Bilingual | undefined>>)[id];
 
 /** One entry of a list field, counted from 1 as in a sheet: "Zeile 4", "company ID 3". */
-const ITEM_LABELS: Readonly<Record<string, Bilingual>> = {
+const ITEM_LABELS: Readonly<Record<string, Bilingual | undefined>> = {
   rows: l("Zeile", "row"),
   ids: l("Firmen-ID", "company ID"),
   companies: l("Firma", "company"),
@@ -114,7 +117,7 @@ const ITEM_LABELS: Readonly<Record<string, Bilingual>> = {
 };
 
 /** The label of one path segment, or the segment itself when we have none. */
-const segment = (s: string, lang: Language) => FIELD_LABELS[s]?.[lang] ?? s;
+const segment = (s: string, lang: Language) => labelOf(s)?.[lang] ?? s;
 
 /**
  * A field id as the user reads it: "baseUrl" → "Basis-URL"; a path
@@ -122,17 +125,18 @@ const segment = (s: string, lang: Language) => FIELD_LABELS[s]?.[lang] ?? s;
  * a sheet). Unknown segments stay as they are.
  */
 export function fieldLabel(field: string, lang: Language): string {
-  const whole = FIELD_LABELS[field];
+  const whole = labelOf(field);
   if (whole) return whole[lang];
   const raw = field.split(".");
   const parts = raw.map((part, i) => {
     // A segment may mean something else under its parent ("filters.size" is a size class, not a count).
     const m = /^([^[\]]*)((?:\[\d+\])+)$/.exec(part);
-    const name = m ? m[1] : part;
-    const scoped = i > 0 ? FIELD_LABELS[`${raw[i - 1].replace(/(\[\d+\])+$/, "")}.${name}`] : undefined;
+    const name = m?.[1] ?? part;
+    const parent = i > 0 ? raw[i - 1] : undefined;
+    const scoped = parent !== undefined ? labelOf(`${parent.replace(/(\[\d+\])+$/, "")}.${name}`) : undefined;
     const label = scoped ? scoped[lang] : name ? segment(name, lang) : "";
     if (!m) return label;
-    const idx = [...m[2].matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1]) + 1);
+    const idx = [...(m[2] ?? "").matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1]) + 1);
     const item = !scoped && idx.length === 1 ? ITEM_LABELS[name]?.[lang] : undefined;
     if (item) return `${item} ${idx[0]}`;
     const nr = idx.map((n) => (lang === "de" ? `Nr. ${n}` : `no. ${n}`)).join(" ");

@@ -19,7 +19,7 @@ function items(n: number, kind: "array" | "string"): Rule {
   return r(`${n} ${n === 1 ? "Eintrag" : "Einträge"}`, `${n} ${n === 1 ? "entry" : "entries"}`);
 }
 
-const TYPE_NAMES: Record<string, Rule> = {
+const TYPE_NAMES = {
   string: r("Text", "a string"),
   number: r("eine Zahl", "a number"),
   int: r("eine ganze Zahl", "an integer"),
@@ -27,7 +27,7 @@ const TYPE_NAMES: Record<string, Rule> = {
   array: r("eine Liste", "a list"),
   object: r("ein Objekt", "an object"),
   null: r("null", "null"),
-};
+} satisfies Record<string, Rule>;
 
 /** A short echo of a bad value: the user's own text quoted, anything else by its kind. */
 export function shown(v: unknown): Rule {
@@ -78,7 +78,7 @@ export const rule = {
     return r(`erlaubt: ${list}`, `allowed: ${list}`);
   },
   type(expected: string): Rule {
-    const t = TYPE_NAMES[expected] ?? r(expected, expected);
+    const t = (TYPE_NAMES as Record<string, Rule | undefined>)[expected] ?? r(expected, expected);
     return r(`erwartet ${t.de}`, `expected ${t.en}`);
   },
   required: r("Pflichtfeld", "required"),

@@ -39,8 +39,11 @@ export function underPrefix(url: string, prefix: string): boolean {
   if (!m) return url.startsWith(prefix);
   const u = /^https:\/\/([^/?#]+)(.*)$/i.exec(url);
   if (!u) return false;
-  const host = u[1].toLowerCase();
-  return host.endsWith("." + m[1]) && (u[2] + (u[2] ? "" : "/")).startsWith(m[2]);
+  // Every group of both patterns takes part in a match.
+  const [, hostPart = "", rest = ""] = u;
+  const [, domain = "", pathPrefix = ""] = m;
+  const host = hostPart.toLowerCase();
+  return host.endsWith("." + domain) && (rest + (rest ? "" : "/")).startsWith(pathPrefix);
 }
 
 const EMAIL = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>"]+$/;

@@ -171,7 +171,7 @@ export function* noteNews(ctx: OpContext, channels: readonly string[], news: { c
   const raw = yield* storeGet(keys);
   const entries: Record<string, string> = {};
   keys.forEach((k, i) => {
-    entries[k] = JSON.stringify({ v: 1, companies: mergeNews(parseOutbox(raw[i]).companies, news) } satisfies Outbox);
+    entries[k] = JSON.stringify({ v: 1, companies: mergeNews(parseOutbox(raw[i] ?? null).companies, news) } satisfies Outbox);
   });
   yield* storePut(entries);
 }

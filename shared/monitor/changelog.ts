@@ -69,8 +69,8 @@ export function logLine(companyId: string, companyName: string | null, c: Change
 /** The keys in a log sheet's rows (after its header). */
 function keysOf(rows: Cell[][]): Set<string> {
   const keys = new Set<string>();
-  for (let i = 1; i < rows.length; i++) {
-    const k = rows[i][KEY_COLUMN];
+  for (const row of rows.slice(1)) {
+    const k = row[KEY_COLUMN];
     if (typeof k === "string" && k) keys.add(k);
   }
   return keys;

@@ -138,7 +138,9 @@ export function screen(profile: RiskProfile, financials: readonly FinancialYear[
   else if (fig.netIncome !== null && fig.netIncome < 0) codes.push("NEGATIVE_NET_INCOME");
   if (codes.length === 0) codes.push("NO_FLAGS");
   const flags = codes.map((code) => ({ code, text: flagText(code, profile, fig, (financials?.length ?? 0) > 0) }));
-  return { group: GROUP_OF[codes[0]], flag: flags[0], flags, keyFigure: fig };
+  // The most serious flag decides the group; there is always one (NO_FLAGS when nothing else).
+  const flag = flags[0]!;
+  return { group: GROUP_OF[flag.code], flag, flags, keyFigure: fig };
 }
 
 /** "Risk: Insolvent (since 2026-11-24)" in one language. */

@@ -44,8 +44,9 @@ export function checkWebhookUrl(url: string): string {
   const m = /^(https?):\/\/([^/?#\s]+)([^\s]*)$/i.exec(v);
   const fail = (de: string, en: string) => invalid("webhook", { de, en }, WEBHOOK_LABEL);
   if (!m) throw fail("keine gültige https://-Adresse", "not a valid https:// address");
-  const scheme = m[1].toLowerCase();
-  const authority = m[2];
+  // Every group of the pattern takes part in a match.
+  const [, schemePart = "", authority = ""] = m;
+  const scheme = schemePart.toLowerCase();
   if (authority.includes("@")) throw fail("Benutzername oder Passwort gehören nicht in die Adresse", "no user name or password in the address");
   const host = authority.replace(/:\d+$/, "").toLowerCase();
   if (scheme === "http" && !isLoopbackHost(host)) throw fail("nur https:// (http:// nur für diesen Rechner)", "https:// only (http:// only for this machine)");

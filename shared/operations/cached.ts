@@ -47,29 +47,30 @@ export function* cachedCallMany<T = unknown>(ctx: OpContext, specs: CallSpec[]):
   const firstOf = new Map<string, number>();
   keys.forEach((k, i) => { if (!firstOf.has(k)) firstOf.set(k, i); });
   const distinct = [...firstOf.values()];
+  // i indexes specs/keys (same length); k indexes the calls just made, one answer or hit each.
 
   const results = new Map<number, CallResult<T>>(); // by index of first occurrence
-  const lookup = ttl > 0 ? distinct.filter((i) => isCacheable(specs[i])) : [];
-  const hits = yield* cacheGet(lookup.map((i) => keys[i]));
+  const lookup = ttl > 0 ? distinct.filter((i) => isCacheable(specs[i]!)) : [];
+  const hits = yield* cacheGet(lookup.map((i) => keys[i]!));
   lookup.forEach((i, k) => {
-    const hit = decode<T>(hits[k]);
+    const hit = decode<T>(hits[k]!);
     if (hit) results.set(i, hit);
   });
 
   const send = distinct.filter((i) => !results.has(i));
-  const answers = yield* callMany<T>(ctx.client, send.map((i) => specs[i]), { rateLimits: ctx.rateLimits });
+  const answers = yield* callMany<T>(ctx.client, send.map((i) => specs[i]!), { rateLimits: ctx.rateLimits });
   const store: Record<string, string> = {};
   const storeNotFound: Record<string, string> = {};
   send.forEach((i, k) => {
-    const r = answers[k];
+    const r = answers[k]!;
     results.set(i, r);
-    if (ttl === 0 || !isCacheable(specs[i])) return;
+    if (ttl === 0 || !isCacheable(specs[i]!)) return;
     if (r.ok) {
       const text = JSON.stringify({ v: 1, ok: true, data: r.data } satisfies Cached);
       // CacheService rejects values above 100 KB: such answers are simply not cached.
-      if (fitsUtf8(text, MAX_VALUE_LENGTH)) store[keys[i]] = text;
+      if (fitsUtf8(text, MAX_VALUE_LENGTH)) store[keys[i]!] = text;
     } else if (r.error.code === "NOT_FOUND") {
-      storeNotFound[keys[i]] = JSON.stringify({ v: 1, ok: false, code: "NOT_FOUND", field: r.error.details.field } satisfies Cached);
+      storeNotFound[keys[i]!] = JSON.stringify({ v: 1, ok: false, code: "NOT_FOUND", field: r.error.details.field } satisfies Cached);
     }
   });
   yield* cachePut(store, ttl);

@@ -32,7 +32,7 @@ export type AccountResponse = S.AccountResponse;
 
 /** One cached call; throws its error. */
 function* one<T>(ctx: OpContext, spec: CallSpec): Operation<T> {
-  const [r] = yield* cachedCallMany<T>(ctx, [spec]);
+  const r = (yield* cachedCallMany<T>(ctx, [spec]))[0]!; // one result per spec
   if (!r.ok) throw r.error;
   return r.data;
 }
@@ -56,7 +56,7 @@ function* perId<T>(ctx: OpContext, ids: unknown, field: string, specOf: (id: str
   });
   const results: CallResult<T>[] = yield* cachedCallMany<T>(ctx, valid.map((v) => specOf(v.id)));
   valid.forEach((v, k) => {
-    const r = results[k];
+    const r = results[k]!; // one result per spec, in order
     out.set(v.given, r.ok ? r.data : r.error);
   });
   return out;
@@ -206,7 +206,8 @@ export function checked<T>(schema: z.ZodMiniType<T>, value: unknown, field: stri
   if (!issue) throw invalid(field, NOT_VALID);
   let path = formatPath(issue.path);
   // An unknown key is named itself, with the keys that are allowed.
-  if (issue.code === "unrecognized_keys" && issue.keys?.length) path = path ? `${path}.${issue.keys[0]}` : issue.keys[0];
+  const unknown = issue.code === "unrecognized_keys" ? issue.keys?.[0] : undefined;
+  if (unknown !== undefined) path = path ? `${path}.${unknown}` : unknown;
   const why = ruleOfIssue(issue, schema, value, PATTERNS);
   const detail = issue.code === "unrecognized_keys" ? unknownKey(schema, issue) : why ?? NOT_VALID;
   throw invalid(path ? `${field}.${path}` : field, detail);
@@ -235,7 +236,7 @@ export function* suggest(ctx: OpContext, prefix: string, size?: number): Operati
 
 /** The account and balance: never cached. */
 export function* getAccount(ctx: OpContext): Operation<AccountResponse> {
-  const [r] = yield* callMany<AccountResponse>(ctx.client, [{ endpoint: "account" }], { rateLimits: ctx.rateLimits });
+  const r = (yield* callMany<AccountResponse>(ctx.client, [{ endpoint: "account" }], { rateLimits: ctx.rateLimits }))[0]!; // one result per spec
   if (!r.ok) throw r.error;
   return r.data;
 }

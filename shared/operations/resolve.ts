@@ -92,17 +92,18 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
     hits.forEach((h, i) => { answers[i] = decode(h); });
   }
   const misses = plan.distinct.map((_, i) => i).filter((i) => answers[i] === undefined);
+  // d indexes plan.distinct (and keys, answers); k the calls made, one result each.
 
   if (mode === "batch") {
     const chunks = misses.length ? chunk(misses, maxBatch) : [];
     const specs: CallSpec[] = chunks.map((c) => ({
       endpoint: "batchResolve",
-      body: { companies: c.map((d, j) => ({ ...plan.distinct[d].query, ref: String(j) })) },
+      body: { companies: c.map((d, j) => ({ ...plan.distinct[d]!.query, ref: String(j) })) },
       cost: { count: c.length },
     }));
     const results = yield* callMany<{ results: (ResolveResult & { ref?: string | null; index?: number | null })[] }>(ctx.client, specs, { rateLimits: ctx.rateLimits });
     chunks.forEach((c, k) => {
-      const r = results[k];
+      const r = results[k]!;
       if (!r.ok) {
         for (const d of c) answers[d] = errorRow(r.error);
         return;
@@ -121,9 +122,9 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
     // Single resolve is rate-limited: the client paces it in waves of the
     // resolve bucket's burst (see api/pacing.ts); what cannot go before the
     // caller's deadline comes back RATE_LIMITED with its retry time, unsent.
-    const results = yield* callMany<ResolveResult>(ctx.client, misses.map((d) => ({ endpoint: "resolve", body: plan.distinct[d].query })), { rateLimits: ctx.rateLimits });
+    const results = yield* callMany<ResolveResult>(ctx.client, misses.map((d) => ({ endpoint: "resolve", body: plan.distinct[d]!.query })), { rateLimits: ctx.rateLimits });
     misses.forEach((d, k) => {
-      const r = results[k];
+      const r = results[k]!;
       if (r.ok) answers[d] = fromResult(r.data);
       // A 404 from single resolve means "no such company": an answer, not a failure.
       else if (r.error.code === "NOT_FOUND") answers[d] = { status: "not_found", match: null, confidence: null, candidates: [] };
@@ -139,13 +140,16 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
       if (a.status === "error") continue; // errors are never cached
       const text = JSON.stringify({ v: 1, ...a });
       if (!fitsUtf8(text, MAX_VALUE_LENGTH)) continue; // too large for CacheService: not cached
-      (a.status === "not_found" ? notFound : found)[keys[d]] = text;
+      (a.status === "not_found" ? notFound : found)[keys[d]!] = text;
     }
     yield* cachePut(found, ttl);
     yield* cachePut(notFound, Math.min(ttl, NOT_FOUND_TTL_SECONDS));
   }
 
-  plan.distinct.forEach((d, i) => { if (answers[i]) answers[i] = withHintsChecked(answers[i], d.query); });
+  plan.distinct.forEach((d, i) => {
+    const a = answers[i];
+    if (a) answers[i] = withHintsChecked(a, d.query);
+  });
 
   // Each row gets its own object: callers may annotate rows without touching duplicates.
   return scatter(plan, answers as ResolvedRow[], errorRow).map((r) => ({ ...r, candidates: [...r.candidates] }));
@@ -154,6 +158,5 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
 /** One query, by the free single resolve. Bad input throws INVALID_INPUT; a failed call is status "error". */
 export function* resolveOne(ctx: OpContext, q: ResolveQuery): Operation<ResolvedRow> {
   const query = V.resolveQuery(q);
-  const [row] = yield* resolveMany(ctx, [query], { mode: "free" });
-  return row;
+  return (yield* resolveMany(ctx, [query], { mode: "free" }))[0]!; // one row per query
 }

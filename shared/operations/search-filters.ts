@@ -76,7 +76,7 @@ export function wzCode(s: string): string | null {
   const t = s.trim().toUpperCase().split(/\s+/)[0] ?? "";
   const m = /^([A-U])?(?:(\d{2})(?:\.(\d{1,2}))?)?$/.exec(t);
   if (!m || (!m[1] && !m[2])) return null;
-  if (!m[2]) return m[1];
+  if (!m[2]) return m[1] ?? null;
   const section = sectionOf(Number(m[2]));
   if (!section || (m[1] && m[1] !== section)) return null;
   return `${section}${m[2]}${m[3] ? `.${m[3]}` : ""}`;

@@ -69,7 +69,8 @@ export function* searchPlan(ctx: OpContext, criteria: SearchCriteria, total: num
   const pages = pagesFor(results);
   const specs = Array.from({ length: pages }, (_, p) => pageSpec(pageBody(criteria, p)));
   let cached = 0;
-  if (ctx.cacheTtlSeconds > 0 && isCacheable(specs[0])) {
+  const first = specs[0];
+  if (ctx.cacheTtlSeconds > 0 && first && isCacheable(first)) {
     const hits = yield* cacheGet(specs.map((s) => callKey(ctx.scope, ctx.client.language, s)));
     cached = hits.filter((h) => h !== null).length;
   }

@@ -35,7 +35,9 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
     return p;
   });
   const states = new Map<string, PanelState>(panels.map((p) => [p.id, {}]));
-  let active: PanelDef = panels.find((p) => p.id === opts.initial) ?? panels[0];
+  const firstPanel = panels[0];
+  if (!firstPanel) throw new Error("no panels to show");
+  let active: PanelDef = panels.find((p) => p.id === opts.initial) ?? firstPanel;
   let lang: Language = opts.language ?? "de";
   let account: AccountView | null = null;
 
@@ -145,10 +147,12 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
             const step = ev.key === "ArrowRight" ? 1 : ev.key === "ArrowLeft" ? -1 : 0;
             if (ev.key === "Home" || ev.key === "End") {
               ev.preventDefault();
-              ui.show(panels[ev.key === "Home" ? 0 : panels.length - 1].id);
+              const to = ev.key === "Home" ? panels[0] : panels.at(-1);
+              if (to) ui.show(to.id);
             } else if (step) {
               ev.preventDefault();
-              ui.show(panels[(i + step + panels.length) % panels.length].id);
+              const to = panels[(i + step + panels.length) % panels.length];
+              if (to) ui.show(to.id);
             }
           },
         },

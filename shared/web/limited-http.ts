@@ -38,6 +38,7 @@ export function limitedHttp(send: (req: HttpRequest) => Promise<HttpResponse>, o
     for (let i = 0; i < waiting.length && !stopped(); ) {
       if (!limiter.canStart(inFlight)) return;
       const w = waiting[i];
+      if (!w) return;
       if (w.credits > 0 && creditsInFlight > 0 && creditsInFlight + w.credits > creditCeiling) {
         i++;
         continue;
