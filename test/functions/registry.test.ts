@@ -7,7 +7,7 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { FUNCTIONS, functionByName, functionsFor, hostName, invoke, isCellError, requestCredits, type CellOut, type FunctionContext } from "../../shared/functions/index.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 import type { HttpRequest } from "../../shared/core/http.ts";
-import { nth } from "../helpers/indexed.ts";
+import { cellAt, nth } from "../helpers/indexed.ts";
 
 const SAP = "DEJK7QV0PK24";
 const SIEMENS = "DEPIYX8Y4M82";
@@ -87,7 +87,7 @@ describe("host names", () => {
 
   it("RISK names its parameter ids in its error messages too", () => {
     const { run } = setup();
-    expect(msg(nth(nth(run("RISK", "nonsense"), 0), 0))).toMatch(/\(Firmen-IDs, Argument „ids“\)/);
+    expect(msg(cellAt(run("RISK", "nonsense"), 0, 0))).toMatch(/\(Firmen-IDs, Argument „ids“\)/);
   });
 });
 
@@ -98,9 +98,9 @@ describe("per-row functions", () => {
     expect(out).toHaveLength(5);
     expect(out[0]).toEqual(["SAP SE", "Walldorf"]);
     expect(out[1]).toEqual(["", ""]);
-    expect(msg(nth(nth(out, 2), 0))).toMatch(/keine Firmen-ID/);
+    expect(msg(cellAt(out, 2, 0))).toMatch(/keine Firmen-ID/);
     expect(out[3]).toEqual(["SAP SE", "Walldorf"]);
-    expect(msg(nth(nth(out, 4), 0))).toMatch(/Nicht gefunden/);
+    expect(msg(cellAt(out, 4, 0))).toMatch(/Nicht gefunden/);
     // SAP asked once although it appears twice.
     expect(paths().filter((p) => p.endsWith(SAP))).toHaveLength(1);
   });
@@ -118,7 +118,7 @@ describe("per-row functions", () => {
     expect(run("RESOLVE", "SAP")).toEqual([[SAP, "SAP SE", "Walldorf", 0.97]]);
     expect(paths()).toEqual(["/v2/resolve"]);
     const amb = run("RESOLVE", "Müller GmbH");
-    expect(msg(nth(nth(amb, 0), 0))).toMatch(/Mehrdeutig.*Köln.*Bonn/);
+    expect(msg(cellAt(amb, 0, 0))).toMatch(/Mehrdeutig.*Köln.*Bonn/);
     const col = run("RESOLVE", [["SAP SE"], ["Siemens AG"], [""], ["Nix"]]);
     expect(col.map((r) => r[0])).toEqual([SAP, SIEMENS, "", expect.anything()]);
     expect(paths().filter((p) => p.includes("batch"))).toHaveLength(1);
@@ -132,7 +132,7 @@ describe("per-row functions", () => {
     const table = run("FINANCIALS", SAP);
     expect(nth(table, 0)[0]).toBe("Jahr");
     expect(nth(table, 1)[0]).toBe(2020);
-    expect(msg(nth(nth(run("FINANCIALS", SAP, "revenue", 2001), 0), 0))).toMatch(/2001/);
+    expect(msg(cellAt(run("FINANCIALS", SAP, "revenue", 2001), 0, 0))).toMatch(/2001/);
   });
 });
 
@@ -145,7 +145,7 @@ describe("list functions", () => {
     const many = run("PEOPLE", [[SAP], [SIEMENS], ["bad"]]);
     expect(nth(many, 0)[0]).toBe("Firmen-ID");
     expect(many.map((r) => r[0])).toEqual(["Firmen-ID", SAP, SIEMENS, "bad"]);
-    expect(msg(nth(nth(many, 3), 1))).toMatch(/keine Firmen-ID/);
+    expect(msg(cellAt(many, 3, 1))).toMatch(/keine Firmen-ID/);
     expect(new Set(many.map((r) => r.length)).size).toBe(1);
   });
 
@@ -173,11 +173,11 @@ describe("hostile inputs never throw", () => {
   }
   it("names the problem", () => {
     const { run } = setup();
-    expect(msg(nth(nth(run("PROFILE", "x".repeat(10_000)), 0), 0))).toMatch(/zu lang \(10000 Zeichen/);
-    expect(msg(nth(nth(run("RESOLVE", "=HYPERLINK(\"x\")"), 0), 0))).toMatch(/Formel/);
-    expect(msg(nth(nth(run("PROFILE", "#N/A"), 0), 0))).toMatch(/Fehlerwert/);
-    expect(msg(nth(nth(run("RESOLVE", new Date()), 0), 0))).toMatch(/Datum/);
-    expect(msg(nth(nth(run("PROFILE", ""), 0), 0))).toMatch(/fehlt/);
+    expect(msg(cellAt(run("PROFILE", "x".repeat(10_000)), 0, 0))).toMatch(/zu lang \(10000 Zeichen/);
+    expect(msg(cellAt(run("RESOLVE", "=HYPERLINK(\"x\")"), 0, 0))).toMatch(/Formel/);
+    expect(msg(cellAt(run("PROFILE", "#N/A"), 0, 0))).toMatch(/Fehlerwert/);
+    expect(msg(cellAt(run("RESOLVE", new Date()), 0, 0))).toMatch(/Datum/);
+    expect(msg(cellAt(run("PROFILE", ""), 0, 0))).toMatch(/fehlt/);
   });
 });
 
@@ -185,7 +185,7 @@ describe("errors and budget", () => {
   it("no key: one clear message", () => {
     const { run, ctx } = setup();
     ctx.client.apiKey = null;
-    expect(msg(nth(nth(run("PROFILE", SAP), 0), 0))).toMatch(/Kein API-Schlüssel/);
+    expect(msg(cellAt(run("PROFILE", SAP), 0, 0))).toMatch(/Kein API-Schlüssel/);
   });
 
   it("the daily budget stops paid requests before they are sent", () => {
@@ -194,7 +194,7 @@ describe("errors and budget", () => {
     expect(nth(run("PROFILE", SIEMENS), 0)[0]).toBe("Siemens AG");
     const before = api.requests.length;
     const out = run("FINANCIALS", "DEAAAAAAAAA3", "revenue");
-    expect(msg(nth(nth(out, 0), 0))).toMatch(/Tagesbudget/);
+    expect(msg(cellAt(out, 0, 0))).toMatch(/Tagesbudget/);
     expect(api.requests.length).toBe(before);
     // Cached answers and free functions still work.
     expect(nth(run("PROFILE", SAP), 0)[0]).toBe("SAP SE");
@@ -216,6 +216,6 @@ describe("errors and budget", () => {
     ctx.client.language = "en";
     const out = run("PROFILE", [[SAP], [SIEMENS]], "name");
     expect(out[0]).toEqual(["SAP SE"]);
-    expect(msg(nth(nth(out, 1), 0))).toMatch(/Not enough credits/);
+    expect(msg(cellAt(out, 1, 0))).toMatch(/Not enough credits/);
   });
 });

@@ -31,3 +31,8 @@ export function take<T, N extends number>(list: readonly T[], count: N): Tuple<T
   if (list.length < count) throw new Error(`expected at least ${count} elements, got ${list.length}`);
   return list.slice(0, count) as Tuple<T, N>;
 }
+
+/** `grid[row][col]` (a sheet's values, a function's answer), which must be there. */
+export function cellAt<T>(grid: ArrayLike<ArrayLike<T>>, row: number, col: number): T {
+  return nth(nth(grid, row), col);
+}
