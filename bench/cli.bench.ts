@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Emulator } from "../emulator/index.ts";
 import { rng, uniqueCompanies, unknownName, variant } from "./data.ts";
-import { loopbackEmulator, r2, ratio, type Figure } from "./lib.ts";
+import { itemAt, loopbackEmulator, r2, ratio, type Figure } from "./lib.ts";
 
 const BIN = fileURLToPath(new URL("../bin/company-data.js", import.meta.url));
 export const CLI_ROWS = Number(process.env.BENCH_CLI_ROWS ?? 100_000);
@@ -29,7 +29,7 @@ export async function writeCsv(path: string, emu: Emulator, rows: number, seed =
   for (let i = 0; i < rows; i++) {
     const x = r();
     const name = x < 0.05 ? unknownName(i % 500) : (() => {
-      const c = companies[Math.floor(r() * companies.length)];
+      const c = itemAt(companies, Math.floor(r() * companies.length), "company");
       return x < 0.6 ? c.name : variant(c.name, i);
     })();
     if (!out.write(`"${name.replace(/"/g, '""')}";\n`)) await once(out, "drain");

@@ -6,6 +6,7 @@
  */
 import type { Emulator } from "../emulator/index.ts";
 import { normaliseKey } from "../shared/batch/normalise.ts";
+import { itemAt } from "./lib.ts";
 
 export interface ListRow {
   name: string;
@@ -67,7 +68,7 @@ export function uniqueCompanies(emu: Emulator, n: number, seed = 1): { id: strin
   const seen = new Set<string>();
   const start = Math.floor(r() * all.length);
   for (let k = 0; k < all.length && picked.length < n; k++) {
-    const c = all[(start + k * 7919) % all.length];
+    const c = itemAt(all, (start + k * 7919) % all.length, "company");
     if (seen.has(c.id)) continue;
     seen.add(c.id);
     // Case changes must not change the letters (Turkish dotless i does).
@@ -99,15 +100,15 @@ export function benchList(emu: Emulator, opts: { total?: number; distinct?: numb
   const second = total - distinct - duplicates - unknown;
   if (second < 0) throw new Error("the parts add up to more than the total");
   for (let k = 0; k < second; k++) {
-    const c = companies[k % companies.length];
+    const c = itemAt(companies, k % companies.length, "company for a second spelling");
     rows.push({ name: variant(c.name, k + 1 + Math.floor(k / companies.length)), expectId: c.id });
   }
   for (let k = 0; k < unknown; k++) rows.push({ name: unknownName(k), expectId: null });
   const base = rows.length;
-  for (let k = 0; k < duplicates; k++) rows.push({ ...rows[Math.floor(r() * base)] });
+  for (let k = 0; k < duplicates; k++) rows.push({ ...itemAt(rows, Math.floor(r() * base), "row to duplicate") });
   for (let i = rows.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1));
-    [rows[i], rows[j]] = [rows[j], rows[i]];
+    [rows[i], rows[j]] = [itemAt(rows, j, "row"), itemAt(rows, i, "row")];
   }
   const distinctQueries = new Set(rows.map((x) => normaliseKey({ name: x.name }))).size;
   return { rows, companies: companies.length, distinctQueries };

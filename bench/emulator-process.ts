@@ -81,11 +81,11 @@ export async function startEmulatorProcess(opts: EmulatorProcessOptions): Promis
     child.once("exit", (code) => fail(new Error(`emulator exited with ${code} before it was ready`)));
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
-      const m = /emulator on (http:\/\/[^\s]+)/.exec(out);
-      if (m && /ready in/.test(out)) {
+      const url = /emulator on (http:\/\/[^\s]+)/.exec(out)?.[1];
+      if (url !== undefined && /ready in/.test(out)) {
         clearTimeout(timer);
         child.removeAllListeners("exit");
-        resolve(m[1]);
+        resolve(url);
       }
     });
   });

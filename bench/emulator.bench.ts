@@ -8,6 +8,7 @@
 import { createEmulator, DEFAULT_COMPANIES } from "../emulator/index.ts";
 import { startServer } from "../emulator/server.ts";
 import { Rng } from "../emulator/rng.ts";
+import { itemAt } from "./lib.ts";
 
 export interface BenchResult { name: string; value: number; unit: string; baseline?: number; ratio?: number; note?: string }
 
@@ -16,7 +17,7 @@ const UNLIMITED = { capacity: 1e9, refillPerSecond: 1e9 };
 
 function pct(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return itemAt(s, Math.min(s.length - 1, Math.floor((p / 100) * s.length)), `sample for the p${p} percentile`);
 }
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -68,7 +69,7 @@ export async function runEmulatorBench(): Promise<BenchResult[]> {
     const companies = emu.world.companies;
     const batches = Array.from({ length: 40 }, () =>
       Array.from({ length: 100 }, () => {
-        const c = companies[r.int(0, companies.length - 1)];
+        const c = itemAt(companies, r.int(0, companies.length - 1), "company");
         const p = r.next();
         const name = p < 0.6 ? c.name : p < 0.8 ? c.name.toLowerCase() : p < 0.95 ? c.name.replace(/\s+(GmbH.*|AG|SE|KG|OHG|UG.*|e\.K\.|eG|PartG mbB)$/, "") : `Unbekannt ${r.int(0, 1e6)} GmbH`;
         return r.chance(0.3) ? { name, city: emu.world.summary(c, "en").city } : { name };

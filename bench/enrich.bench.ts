@@ -41,7 +41,7 @@ import { createEmulator } from "../emulator/index.ts";
 import { DEFAULT_RATE_LIMITS } from "../emulator/ratelimit.ts";
 import { benchList, type BenchList } from "./data.ts";
 import { startEmulatorProcess, type EmulatorProcess, type Usage } from "./emulator-process.ts";
-import { cliContext, counting, LATENCY, r2, ratio, seconds, START_DATE, type Figure } from "./lib.ts";
+import { cliContext, counting, itemAt, LATENCY, median, r2, ratio, seconds, START_DATE, type Figure } from "./lib.ts";
 
 /** Rows the naive baseline really sends; the rest is extrapolated (it is ~300 s for 1,000 rows). */
 export const NAIVE_SAMPLE = Number(process.env.BENCH_NAIVE_SAMPLE ?? 40);
@@ -54,10 +54,6 @@ const WARMUP_SEED = 11;
 
 const FIN_FIELDS = ["financialYear", "revenue", "profit", "equity"];
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function spent(before: Usage, now: Usage): { credits: number; okRequests: number } {
   let ok = 0;
@@ -143,7 +139,7 @@ function ceilingGate(ceiling: number) {
   const waiting: { c: number; go: () => void }[] = [];
   const pump = () => {
     for (let i = 0; i < waiting.length && n < ceiling; ) {
-      const w = waiting[i];
+      const w = itemAt(waiting, i, "waiting request");
       if (w.c > 0 && credits > 0 && credits + w.c > ceiling) {
         i++;
         continue;
@@ -272,7 +268,7 @@ export async function runEnrichBench(log: (s: string) => void = () => {}): Promi
     await replayRun(emu, replayPlan(warm));
 
     // ---- 1. timed rounds: core and replay, alternating which goes first.
-    const load = loadavg()[0];
+    const load = itemAt(loadavg(), 0, "1-minute load average");
     // At the CLI's default ceiling (what bounds a kill's loss) against a replay at the same ceiling,
     // and for reference at a ceiling of 1,000 against the unlimited replay.
     const cores: CoreRun[] = [];
@@ -295,6 +291,7 @@ export async function runEnrichBench(log: (s: string) => void = () => {}): Promi
     }
     const coreMs = median(cores.map((c) => c.ms));
     const replayMs = median(replays.map((r) => r.ms));
+    const firstReplay = itemAt(replays, 0, "timed replay");
     const wideMs = median(wide.map((c) => c.ms));
     const wideReplayMs = median(wideReplays.map((r) => r.ms));
     const correct = Math.min(...cores.map((c) => correctRows(list, c.result)));
@@ -325,12 +322,12 @@ export async function runEnrichBench(log: (s: string) => void = () => {}): Promi
         note: `minimum = ceil(${list.distinctQueries} distinct queries/10) + ${list.companies} profiles; runs: ${credits.join(", ")}; replay paid ${replays.map((r) => r.credits).join(", ")}` },
       { group: g, figure: "credits vs naive connector", value: Math.max(...credits), unit: "credits", baseline: naiveCredits, ratio: ratio(Math.max(...credits), naiveCredits), note: ext },
       { group: g, figure: "requests vs minimum", value: Math.max(...requests), unit: "requests", baseline: minRequests, ratio: ratio(Math.max(...requests), minRequests),
-        note: `minimum = ceil(${list.distinctQueries}/${MAX_BATCH}) batch resolves + ${list.companies} profiles; runs: ${requests.join(", ")}; replay sent ${replays[0].requests} (${replays[0].profiles} profiles), ${replayFailed} non-200` },
+        note: `minimum = ceil(${list.distinctQueries}/${MAX_BATCH}) batch resolves + ${list.companies} profiles; runs: ${requests.join(", ")}; replay sent ${firstReplay.requests} (${firstReplay.profiles} profiles), ${replayFailed} non-200` },
       { group: g, figure: "requests vs naive connector", value: Math.max(...requests), unit: "requests", baseline: naiveRequests, ratio: ratio(Math.max(...requests), naiveRequests), note: ext },
       { group: g, figure: "wall time (median), ceiling 1,000, vs computed bound 2 RTT", value: seconds(wideMs), unit: "s", baseline: seconds(bound), ratio: ratio(wideMs, bound), target: "≤ 1.5", pass: wideMs <= 1.5 * bound,
         note: `bound = 2 round trips × (${L} + ${J}/2) ms; no rate-limited call in batch mode; core runs at ceiling 1,000: ${runs(wide.map((c) => c.ms))} s; 1-min load average before the rounds: ${r2(load)} on ${cpus().length} cores; a wave of n parallel answers waits for the slowest jitter, E = L + J·n/(n+1) (≈ 0.29 s for 2 waves of 8 and 700)` },
       { group: g, figure: `wall time (median) at the default ceiling (${DEFAULT_PARALLEL}) vs replay of the minimal requests at the same ceiling`, value: seconds(coreMs), unit: "s", baseline: seconds(replayMs), ratio: ratio(coreMs, replayMs), target: "≤ 1.5", pass: coreMs <= 1.5 * replayMs,
-        note: `replay = the same ${plan.length} batch resolves, then the same ${replays[0].profiles} profile GETs, plain fetch, at most ${DEFAULT_PARALLEL} requests and ${DEFAULT_PARALLEL} credits in flight (the driver's rule, without its adaptive start); core runs: ${runs(cores.map((c) => c.ms))} s; replay runs: ${runs(replays.map((r) => r.ms))} s` },
+        note: `replay = the same ${plan.length} batch resolves, then the same ${firstReplay.profiles} profile GETs, plain fetch, at most ${DEFAULT_PARALLEL} requests and ${DEFAULT_PARALLEL} credits in flight (the driver's rule, without its adaptive start); core runs: ${runs(cores.map((c) => c.ms))} s; replay runs: ${runs(replays.map((r) => r.ms))} s` },
       { group: g, figure: "wall time (median) at ceiling 1,000 vs the unlimited replay (reference)", value: seconds(wideMs), unit: "s", baseline: seconds(wideReplayMs), ratio: ratio(wideMs, wideReplayMs),
         note: `informational: the former default; all parallel per round trip; core runs: ${runs(wide.map((c) => c.ms))} s; replay runs: ${runs(wideReplays.map((r) => r.ms))} s` },
       { group: g, figure: "measured unlimited replay vs computed bound 2 RTT", value: seconds(wideReplayMs), unit: "s", baseline: seconds(bound), ratio: ratio(wideReplayMs, bound),
@@ -344,7 +341,7 @@ export async function runEnrichBench(log: (s: string) => void = () => {}): Promi
 
     // ---- 2. the same enrichment again (new job, the last timed run's key and driver: its session cache).
     log("enrich: the same 1,000 rows again …");
-    const last = cores[cores.length - 1];
+    const last = itemAt(cores, cores.length - 1, "timed core run");
     const again = await coreRun(emu, "bench-1000-again", input, { key: last.key, driver: last.driver });
     out.push(
       { group: "2 the same again", figure: "credits", value: again.credits, unit: "credits", baseline: last.credits, ratio: ratio(again.credits, last.credits), target: "= 0", pass: again.credits === 0 },

@@ -12,7 +12,7 @@ import { loadFunctions, recalc } from "../excel-addin/sim/simulate.ts";
 import { memoryStorage } from "../excel-addin/host/storage.ts";
 import { createEmulator } from "../emulator/index.ts";
 import { benchList } from "./data.ts";
-import { r2, ratio, START_DATE, type Figure } from "./lib.ts";
+import { median, r2, ratio, START_DATE, type Figure } from "./lib.ts";
 
 export async function runExcelBench(log: (s: string) => void = () => {}): Promise<Figure[]> {
   const out: Figure[] = [];
@@ -36,7 +36,7 @@ export async function runExcelBench(log: (s: string) => void = () => {}): Promis
       loadFunctions({ bundle, handle: (r) => emu.handle(r), storage: memoryStorage() });
       loads.push(performance.now() - t);
     }
-    const med = [...loads].sort((a, b) => a - b)[2];
+    const med = median(loads);
 
     log("excel: 1,000 RESOLVE cells at once …");
     const sim = loadFunctions({ bundle, handle: (r) => emu.handle(r), storage, workbookSettings: workbook });

@@ -106,3 +106,24 @@ export function counting(driver: AsyncDriver): AsyncDriver & { counts: Counted; 
 }
 
 export const seconds = (ms: number) => r2(ms / 1000);
+
+/**
+ * `list[index]`, which the bench's own data must have. Reading past it is a defect
+ * in the bench: it stops with an error naming what was missing instead of
+ * publishing a figure computed from `undefined`.
+ */
+export function itemAt<T>(list: ArrayLike<T>, index: number, what: string): T {
+  const value = list[index];
+  if (value === undefined) throw new Error(`bench: no ${what} at index ${index} (of ${list.length})`);
+  return value;
+}
+
+/** The median of a bench's samples (the mean of the middle two for an even count); no samples, no figure: an error. */
+export function median(samples: readonly number[]): number {
+  const s = [...samples].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  const upper = s[mid];
+  const lower = s.length % 2 ? upper : s[mid - 1];
+  if (upper === undefined || lower === undefined) throw new Error("bench: median of no samples");
+  return (lower + upper) / 2;
+}

@@ -38,8 +38,9 @@ const cell = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 export function formatTable(rows: Figure[]): string {
   const head = ["group", "figure", "value", "baseline", "ratio", "target", "result"];
   const body = rows.map((f) => [f.group, f.figure, `${cell(f.value)} ${f.unit}`.trim(), f.baseline === undefined ? "" : `${f.baseline} ${f.unit}`.trim(), cell(f.ratio), cell(f.target), f.pass === true ? "PASS" : f.pass === false ? "FAIL" : "info"]);
-  const width = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const line = (r: string[]) => "| " + r.map((c, i) => c.padEnd(width[i])).join(" | ") + " |";
+  // Every row has a cell per column of `head`; a short row would only be padded less.
+  const width = head.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) => "| " + r.map((c, i) => c.padEnd(width[i] ?? 0)).join(" | ") + " |";
   return [line(head), "|" + width.map((w) => "-".repeat(w + 2)).join("|") + "|", ...body.map(line)].join("\n");
 }
 

@@ -14,7 +14,7 @@ import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { DEFAULT_FIELDS } from "../shared/enrich/fields.ts";
 import { createSheetsFake } from "../test/apps-script/harness.ts";
 import { benchList } from "./data.ts";
-import { r2, ratio, START_DATE, type Figure } from "./lib.ts";
+import { median, r2, ratio, START_DATE, type Figure } from "./lib.ts";
 
 /** A row-by-row script: per row, read its input cell and write its output row (getRange + getValues, getRange + setValues). */
 export const NAIVE_CALLS_PER_ROW = 4;
@@ -66,7 +66,6 @@ export async function runSheetsBench(log: (s: string) => void = () => {}): Promi
   const t0 = performance.now();
   vm.runInContext("function onOpen(){}", empty.context);
   const trivial = performance.now() - t0;
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
   log("sheets: enriching 1,000 rows through uiCall …");
   const { fake, config, call } = sheetsEnrich(code, emu, key, list.rows.map((r) => r.name));
@@ -89,8 +88,8 @@ export async function runSheetsBench(log: (s: string) => void = () => {}): Promi
     { group: "4 sheets", figure: "credits for the 1,000-row list (sidebar job)", value: credits, unit: "credits", baseline: list.companies + Math.ceil(list.distinctQueries / 10), ratio: ratio(credits, list.companies + Math.ceil(list.distinctQueries / 10)),
       note: `informational: the sidebar's chunks of 20 rows; ${r2(ms / 1000)} s in-process without latency` },
     { group: "4 sheets", figure: "Code.js size", value: r2(Buffer.byteLength(code) / 1024), unit: "KiB", note: "informational" },
-    { group: "4 sheets", figure: "Code.js cold evaluation (node:vm, median of 5)", value: r2(med(evalTimes)), unit: "ms", baseline: r2(trivial), ratio: ratio(med(evalTimes), trivial), note: "baseline: evaluating a one-line script in the same harness" },
-    { group: "4 sheets", figure: "first server call incl. building the bundle (median of 5)", value: r2(med(firstCall)), unit: "ms", note: "informational: getSettings on a fresh evaluation" },
+    { group: "4 sheets", figure: "Code.js cold evaluation (node:vm, median of 5)", value: r2(median(evalTimes)), unit: "ms", baseline: r2(trivial), ratio: ratio(median(evalTimes), trivial), note: "baseline: evaluating a one-line script in the same harness" },
+    { group: "4 sheets", figure: "first server call incl. building the bundle (median of 5)", value: r2(median(firstCall)), unit: "ms", note: "informational: getSettings on a fresh evaluation" },
   );
   return out;
 }

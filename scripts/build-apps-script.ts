@@ -35,7 +35,9 @@ const COMMON: esbuild.BuildOptions = {
 
 export async function bundleServer(): Promise<string> {
   const out = await esbuild.build({ ...COMMON, entryPoints: [join(ROOT, "apps-script", "main.ts")], globalName: "CompanyData" });
-  return out.outputFiles![0].text;
+  const file = out.outputFiles?.[0];
+  if (!file) throw new Error("esbuild wrote no bundle for apps-script/main.ts");
+  return file.text;
 }
 
 export interface AppsScriptBuild {

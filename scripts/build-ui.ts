@@ -28,7 +28,9 @@ export async function bundle(entry: string, opts: { minify?: boolean } = {}): Pr
     write: false,
     charset: "utf8",
   });
-  return out.outputFiles[0].text;
+  const file = out.outputFiles[0];
+  if (!file) throw new Error(`esbuild wrote no bundle for ${entry}`);
+  return file.text;
 }
 
 /** The UI's stylesheet, comments and blank space squeezed out. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { harness, emulator } from "./harness.ts";
 import { parseCandidates } from "../../shared/app/enrich-methods.ts";
+import { nth } from "../helpers/indexed.ts";
 
 async function ready(h: ReturnType<typeof harness>, key = h.key) {
   await h.call("saveSettings", { apiKey: key, baseUrl: "https://emulator.test", language: "de" });
@@ -66,7 +67,7 @@ describe("app service against the emulator", () => {
       ["Firma", "Ort"],
       ["SAP SE", "Walldorf"],
       ["Siemens AG", "München"],
-      [dup[0].name, ""],
+      [nth(dup, 0).name, ""],
       ["Zalando SE", "Berlin"],
       ["Gibt es nicht Phantasie GmbH", "Nirgendwo"],
     ];
@@ -102,7 +103,7 @@ describe("app service against the emulator", () => {
     expect(String(h.workbook.get("Liste", 4, 3))).toMatch(/^prüfen: /);
     expect(h.workbook.get("Liste", 4, 4)).toBe("");
     expect(h.workbook.get("Liste", 2, 4)).toEqual(expect.any(Number));
-    expect(review.candidates.map((c: { id: string }) => c.id).sort()).toEqual([...dup[0].ids].sort());
+    expect(review.candidates.map((c: { id: string }) => c.id).sort()).toEqual([...nth(dup, 0).ids].sort());
     // A finished job does nothing more on another step.
     const n = h.sent.length;
     await h.call("enrichStep", { jobId: p.jobId });

@@ -5,6 +5,7 @@ import type { AppDeps } from "../../shared/app/protocol.ts";
 import { PRODUCTION_BASE_URL } from "../../shared/api/client.ts";
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
+import { nth } from "../helpers/indexed.ts";
 
 function driver(http: (r: HttpRequest) => HttpResponse = () => ({ status: 500, headers: {}, body: "" })) {
   const stores = memoryStores();
@@ -59,8 +60,8 @@ describe("settings methods", () => {
         : { status: 401, headers: {}, body: "{}" });
     await runAsync(dispatch(deps, "saveSettings", { apiKey: "k-123456789012345", baseUrl: "https://emu.test" }), d);
     expect(await runAsync(dispatch(deps, "testConnection", {}), d)).toEqual({ credits: 77, plan: "demo", baseUrl: "https://emu.test" });
-    expect(sent[0].url).toBe("https://emu.test/v2/account");
-    expect(sent[0].url).not.toContain("k-123");
+    expect(nth(sent, 0).url).toBe("https://emu.test/v2/account");
+    expect(nth(sent, 0).url).not.toContain("k-123");
     const bad = JSON.parse(await runAsync(uiCall(deps, "testConnection", JSON.stringify({ apiKey: "wrong" })), d));
     expect(bad.error.code).toBe("INVALID_KEY");
   });

@@ -15,6 +15,7 @@ import { createEmulator } from "../../emulator/index.ts";
 import type { HttpRequest } from "../../shared/core/http.ts";
 import type { AlertChannelView } from "../../shared/monitor/alert-settings.ts";
 import { createSheetsFake } from "./harness.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const OUT = mkdtempSync(join(tmpdir(), "apps-script-alerts-"));
 let code = "";
@@ -57,7 +58,7 @@ function world(recipientsPerDay: number) {
 describe("alerts from Google Sheets", () => {
   it("e-mail within MailApp's recipient quota and a webhook: the day-2 insolvency once each; a digest the quota cannot cover waits and is shown", () => {
     const w = world(3);
-    const target = w.ids[3];
+    const target = nth(w.ids, 3);
     w.emu.scheduleEvent(target, { day: 2, kind: "INSOLVENCY" });
     const saved = w.ui<{ alerts: AlertChannelView[] }>("monitorSaveAlerts", { alerts: { email: "risk@example.com; sales@example.com", webhook: "https://hooks.slack.com/services/T0/B0/secret" } });
     expect(saved.ok, JSON.stringify(saved.error)).toBe(true);
@@ -74,9 +75,9 @@ describe("alerts from Google Sheets", () => {
     (w.f.context.MailApp as { sendEmail(m: object): void }).sendEmail({ to: "x@example.com,y@example.com", subject: "other", body: "" });
     w.check();
     expect(w.posts).toHaveLength(1);
-    const body = JSON.parse(w.posts[0].body!);
+    const body = JSON.parse(nth(w.posts, 0).body!);
     expect(body.companies.find((c: { id: string }) => c.id === target)).toMatchObject({ to: "risk" });
-    expect(JSON.stringify(w.posts[0].headers)).not.toContain(w.key);
+    expect(JSON.stringify(nth(w.posts, 0).headers)).not.toContain(w.key);
     expect(w.f.mails).toHaveLength(1); // only the other one
     const email = w.channels().find((c) => c.channel === "email")!;
     expect(email).toMatchObject({ waiting: 1, last: { ok: false, failures: 1 } });
@@ -86,7 +87,7 @@ describe("alerts from Google Sheets", () => {
     w.nextDay();
     w.check();
     expect(w.f.mails).toHaveLength(2);
-    const mail = w.f.mails[1];
+    const mail = nth(w.f.mails, 1);
     expect(mail.to).toEqual(["risk@example.com", "sales@example.com"]);
     expect(mail.subject).toMatch(/moved to risk/);
     expect(mail.body).toContain(target);

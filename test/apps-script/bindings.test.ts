@@ -6,6 +6,7 @@ import { AnswerCache, DURABLE_BUDGET_CHARS, DURABLE_PREFIX } from "../../apps-sc
 import { SheetHost } from "../../apps-script/sheet.ts";
 import { fetchAll } from "../../apps-script/http.ts";
 import { createSheetsFake } from "./harness.ts";
+import { nth, take } from "../helpers/indexed.ts";
 
 const emulator = createEmulator({ companies: 100, startDate: "2026-01-15" });
 
@@ -64,7 +65,7 @@ describe("sheet host", () => {
     expect(f.calls).toEqual(["Sheet.getRange", "Range.getNumberFormats", "Range.setValues", "Sheet.getRange", "Range.setBackgrounds", "Sheet.getRange", "Range.setDataValidations"]);
     expect(f.grids.get("S")!.map((r) => r[1])).toEqual(["Out", "=cmd|' /C calc'!A0", 1, "+49 30", "@x"]);
     expect(f.formats.get("S")).toBeUndefined();
-    expect(f.validations.get("S")![1][2]).toEqual({ rule: { values: ["A", "B"], allowInvalid: true } });
+    expect(nth(f.validations.get("S")!, 1)[2]).toEqual({ rule: { values: ["A", "B"], allowInvalid: true } });
   });
 
   it("one mechanism: every text behind the hidden quote prefix, never a number format; numbers stay numbers, ISO dates become dates of the spreadsheet's zone", () => {
@@ -108,9 +109,9 @@ describe("sheet host", () => {
     for (const x of ["=1+1", "+1", "-1", "@x"]) expect(() => range.setValues([[x]]), x).toThrow(/formula injection/);
     for (const x of ["00123", "1,5", "12%", "2026-01-15", "15.01.2026", "TRUE", "12:30"]) expect(() => range.setValues([[x]]), x).toThrow(/would be converted/);
     range.setValues([["'=1+1"]]);
-    expect(f.grids.get("S")![0][0]).toBe("=1+1");
+    expect(nth(f.grids.get("S")!, 0)[0]).toBe("=1+1");
     range.setValues([[7]]);
-    expect(f.grids.get("S")![0][0]).toBe(7);
+    expect(nth(f.grids.get("S")!, 0)[0]).toBe(7);
     range.setNumberFormats([["@"]]);
     range.setValues([["'+49"]]);
     expect(f.shownApostrophes.map((x) => x.value)).toEqual(["'+49"]);
@@ -143,7 +144,7 @@ describe("http", () => {
   it("lower-cases header names", () => {
     const f = createSheetsFake({ emulator });
     const ok = { method: "GET" as const, url: `http://x/v2/account`, headers: { Authorization: `Bearer ${emulator.demoKey}` } };
-    const [a] = fetchAll(f.context.UrlFetchApp, [ok]);
+    const [a] = take(fetchAll(f.context.UrlFetchApp, [ok]), 1);
     expect(a.status).toBe(200);
     expect(Object.keys(a.headers).every((k) => k === k.toLowerCase())).toBe(true);
     expect(fetchAll(f.context.UrlFetchApp, [])).toEqual([]);

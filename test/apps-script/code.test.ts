@@ -13,6 +13,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { FUNCTIONS, functionsFor, hostName } from "../../shared/functions/registry.ts";
 import { APP_METHODS } from "../../shared/app/dispatch.ts";
 import { createSheetsFake, type SheetsOptions } from "./harness.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const OUT = mkdtempSync(join(tmpdir(), "apps-script-"));
 let code = "";
@@ -95,8 +96,8 @@ describe("menu and sidebars", () => {
     f.load(code);
     (f.context.PropertiesService as Record<string, unknown>).getUserProperties = () => { throw new Error("not allowed in NONE"); };
     f.call("onOpen", { authMode: "NONE" });
-    expect(f.menus[0].items.map((i) => i[1])).toEqual(["showSearch", "showEnrich", "showSimilar", "showMonitor", "useMyKeyForFormulas", "stopMyKeyForFormulas", "showSettings", "showHelp"]);
-    expect(f.menus[0].items[0][0]).toBe("Suchen"); // Session locale de
+    expect(nth(f.menus, 0).items.map((i) => i[1])).toEqual(["showSearch", "showEnrich", "showSimilar", "showMonitor", "useMyKeyForFormulas", "stopMyKeyForFormulas", "showSettings", "showHelp"]);
+    expect(nth(nth(f.menus, 0).items, 0)[0]).toBe("Suchen"); // Session locale de
   });
 
   it("onOpen in LIMITED mode follows the saved language; onInstall does the same", () => {
@@ -113,7 +114,7 @@ describe("menu and sidebars", () => {
     const { f } = sheets();
     for (const fn of ["showSearch", "showEnrich", "showSimilar", "showMonitor", "showSettings", "showHelp"]) f.call(fn);
     expect(f.sidebars.map((s) => s.file)).toEqual(["sidebar-search", "sidebar-enrich", "sidebar-similar", "sidebar-monitor", "sidebar-settings", "sidebar-help"]);
-    expect(f.sidebars[0].title).toBe("Firmensuche");
+    expect(nth(f.sidebars, 0).title).toBe("Firmensuche");
     const html = readFileSync(join(OUT, "sidebar-search.html"), "utf8");
     expect(html).toMatch(/<script>/);
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/);
@@ -155,9 +156,9 @@ describe("custom functions", () => {
       expect(out.length, def.name).toBeGreaterThan(0);
       for (const row of out) for (const c of row) expect(["string", "number", "boolean"]).toContain(typeof c);
       // A list's first row is its header; a per-row answer is data. Neither is an error text.
-      expect(String(out[0][0]), def.name).not.toMatch(/Fehler|Ungültig|Nicht gefunden|Kein API/);
+      expect(String(nth(out, 0)[0]), def.name).not.toMatch(/Fehler|Ungültig|Nicht gefunden|Kein API/);
     }
-    expect(shows(f, "COMPANY_RESOLVE", "SAP SE", "Walldorf")[0][0]).toBe(SAP);
+    expect(nth(shows(f, "COMPANY_RESOLVE", "SAP SE", "Walldorf"), 0)[0]).toBe(SAP);
     expect(shows(f, "COMPANY_PROFILE", SAP, "name, city")[0]).toEqual(["SAP SE", "Walldorf"]);
   });
 
@@ -168,10 +169,10 @@ describe("custom functions", () => {
     f.call("COMPANY_PROFILE", SAP);
     const balance = emulator.balance(key);
     const sent = f.fetches.length;
-    expect(shows(f, "COMPANY_PROFILE", SAP)[0][0]).toBe("SAP SE");
+    expect(nth(shows(f, "COMPANY_PROFILE", SAP), 0)[0]).toBe("SAP SE");
     expect(f.fetches.length).toBe(sent);
     t += 7 * 3600_000; // CacheService forgot it; the durable layer did not
-    expect(shows(f, "COMPANY_PROFILE", SAP)[0][0]).toBe("SAP SE");
+    expect(nth(shows(f, "COMPANY_PROFILE", SAP), 0)[0]).toBe("SAP SE");
     expect(f.fetches.length).toBe(sent);
     expect(emulator.balance(key)).toBe(balance);
   });
@@ -192,23 +193,23 @@ describe("custom functions", () => {
 
   it("the daily formula budget stops spending with a clear message", () => {
     const { f, key } = sheets({}, { formulaDailyBudget: "2" });
-    expect(shows(f, "COMPANY_PROFILE", SAP)[0][0]).toBe("SAP SE");
-    expect(shows(f, "COMPANY_PROFILE", SIEMENS)[0][0]).toBe("Siemens AG");
+    expect(nth(shows(f, "COMPANY_PROFILE", SAP), 0)[0]).toBe("SAP SE");
+    expect(nth(shows(f, "COMPANY_PROFILE", SIEMENS), 0)[0]).toBe("Siemens AG");
     const before = emulator.balance(key);
-    expect(String(shows(f, "COMPANY_PEERS", SAP)[0][0])).toMatch(/Tagesbudget für Formeln erreicht/);
+    expect(String(nth(shows(f, "COMPANY_PEERS", SAP), 0)[0])).toMatch(/Tagesbudget für Formeln erreicht/);
     expect(emulator.balance(key)).toBe(before);
   });
 
   it("a formula's spend shows in the sidebar's spend log and counts against the same daily budget", () => {
     const { f } = sheets({}, { formulaDailyBudget: "3" });
-    expect(shows(f, "COMPANY_PROFILE", SAP)[0][0]).toBe("SAP SE");
+    expect(nth(shows(f, "COMPANY_PROFILE", SAP), 0)[0]).toBe("SAP SE");
     const account = JSON.parse(f.call("uiCall", "account", "{}") as string);
     expect(account.ok).toBe(true);
     expect(account.value.ledger).toContainEqual(expect.objectContaining({ operation: "formula:PROFILE", credits: 1, requests: 1 }));
     expect(account.value.budget).toEqual({ limit: 3, usedToday: 1 });
     // Lowering the budget in Settings to what formulas spent today stops the next paid formula.
     f.call("saveSettings", { formulaDailyBudget: 1 });
-    expect(String(shows(f, "COMPANY_PROFILE", SIEMENS)[0][0])).toMatch(/Tagesbudget für Formeln erreicht/);
+    expect(String(nth(shows(f, "COMPANY_PROFILE", SIEMENS), 0)[0])).toMatch(/Tagesbudget für Formeln erreicht/);
     // Sidebar spending is logged beside it and is not charged to the formulas' budget.
     expect(JSON.parse(f.call("uiCall", "search", JSON.stringify({ query: "Software", size: 5 })) as string).ok).toBe(true);
     const after = JSON.parse(f.call("uiCall", "account", "{}") as string).value;
@@ -224,24 +225,24 @@ describe("custom functions", () => {
     const release = lock.releaseLock.bind(lock);
     lock.tryLock = (ms) => (log.push("lock"), tryLock(ms));
     lock.releaseLock = () => (log.push("release"), release());
-    expect(shows(f, "COMPANY_PROFILE", SAP)[0][0]).toBe("SAP SE");
+    expect(nth(shows(f, "COMPANY_PROFILE", SAP), 0)[0]).toBe("SAP SE");
     expect(log.length).toBeGreaterThanOrEqual(2);
     expect(log.filter((x) => x === "lock").length).toBe(log.filter((x) => x === "release").length);
     expect(lock.hasLock()).toBe(false);
     // Another formula holding the lock delays nothing forever: the answer still comes.
     lock.tryLock(1);
-    expect(shows(f, "COMPANY_PROFILE", SIEMENS)[0][0]).toBe("Siemens AG");
+    expect(nth(shows(f, "COMPANY_PROFILE", SIEMENS), 0)[0]).toBe("Siemens AG");
   });
 
   it("without a key, out of credits, or unreachable: a message in the cell", () => {
     const f = createSheetsFake({ emulator, dist: OUT });
     f.load(code);
-    expect(String(shows(f, "COMPANY_PROFILE", SAP)[0][0])).toMatch(/^#ERROR! Kein API-Schlüssel für die Formeln dieses Dokuments\. Google führt Formeln mit den Einstellungen des Tabelleneigentümers aus/);
+    expect(String(nth(shows(f, "COMPANY_PROFILE", SAP), 0)[0])).toMatch(/^#ERROR! Kein API-Schlüssel für die Formeln dieses Dokuments\. Google führt Formeln mit den Einstellungen des Tabelleneigentümers aus/);
     const poor = emulator.createKey(0);
     f.setUser("apiKey", poor);
-    expect(String(shows(f, "COMPANY_PROFILE", SAP)[0][0])).toMatch(/Nicht genug Credits/);
+    expect(String(nth(shows(f, "COMPANY_PROFILE", SAP), 0)[0])).toMatch(/Nicht genug Credits/);
     const down = sheets({ failUrl: /./ }, { language: "en" }).f;
-    expect(String(shows(down, "COMPANY_PROFILE", SAP)[0][0])).toMatch(/Could not reach the data service/);
+    expect(String(nth(shows(down, "COMPANY_PROFILE", SAP), 0)[0])).toMatch(/Could not reach the data service/);
   });
 
   // In a custom function getUserProperties() is the spreadsheet owner's store
@@ -255,13 +256,13 @@ describe("custom functions", () => {
     // The owner has no key of their own: formulas still answer, with the editor's key and credits.
     f.userProps.deleteProperty("user:apiKey");
     const before = emulator.balance(key);
-    expect(shows(f, "COMPANY_PROFILE", SIEMENS)[0][0]).toBe("Siemens AG");
+    expect(nth(shows(f, "COMPANY_PROFILE", SIEMENS), 0)[0]).toBe("Siemens AG");
     expect(emulator.balance(key)).toBe(before - 1);
     // Never shown: not in the settings view, not in a cell.
     expect(JSON.stringify(f.call("getSettings"))).not.toContain(key.slice(-12));
     f.call("stopMyKeyForFormulas");
     expect(f.alerts.at(-1)).toBe("This document's formulas use the spreadsheet owner's key again.");
-    expect(String(shows(f, "COMPANY_PROFILE", "DEJK7QV0PK24", "name, city, website")[0][0])).toMatch(/^#ERROR! No API key for this document's formulas\. Google runs formulas with the spreadsheet owner's settings/);
+    expect(String(nth(shows(f, "COMPANY_PROFILE", "DEJK7QV0PK24", "name, city, website"), 0)[0])).toMatch(/^#ERROR! No API key for this document's formulas\. Google runs formulas with the spreadsheet owner's settings/);
   });
 
   it("no request starts after 18 s (Sheets stops a custom function at 30 s and UrlFetchApp has no timeout): the cell says the service was too slow, nothing is spent", () => {
@@ -272,7 +273,7 @@ describe("custom functions", () => {
     // COMPANY_RISK asks the free availability first, then the paid profile: the second request would start at 19 s.
     const out = shows(f, "COMPANY_RISK", SIEMENS);
     expect(f.fetches).toHaveLength(1);
-    expect(String(out[0][0])).toMatch(/did not answer in time/);
+    expect(String(nth(out, 0)[0])).toMatch(/did not answer in time/);
     expect(emulator.balance(key)).toBe(before);
   });
 
@@ -306,10 +307,10 @@ describe("custom functions", () => {
         }
       }
     }
-    expect(String(shows(f, "COMPANY_PROFILE", "x".repeat(10_000))[0][0])).toMatch(/zu lang/);
-    expect(String(shows(f, "COMPANY_RESOLVE", '=HYPERLINK("x")')[0][0])).toMatch(/Formel/);
-    expect(String(shows(f, "COMPANY_PROFILE", "#N/A")[0][0])).toMatch(/Fehlerwert/);
-    expect(String(shows(f, "COMPANY_CHANGES", SAP, f.date(2020, 1, 1))[0][0])).toBe("Datum");
+    expect(String(nth(shows(f, "COMPANY_PROFILE", "x".repeat(10_000)), 0)[0])).toMatch(/zu lang/);
+    expect(String(nth(shows(f, "COMPANY_RESOLVE", '=HYPERLINK("x")'), 0)[0])).toMatch(/Formel/);
+    expect(String(nth(shows(f, "COMPANY_PROFILE", "#N/A"), 0)[0])).toMatch(/Fehlerwert/);
+    expect(String(nth(shows(f, "COMPANY_CHANGES", SAP, f.date(2020, 1, 1)), 0)[0])).toBe("Datum");
   });
 });
 
@@ -372,7 +373,7 @@ describe("enrichment of 1,000 rows", () => {
     // 1,000 names in batches: ceil(1000/10) credits and no more.
     expect(before - emulator.balance(key)).toBe(100);
     const out = f.grids.get("Daten")!;
-    expect(out[1].slice(2).some((v) => v !== "")).toBe(true);
+    expect(nth(out, 1).slice(2).some((v) => v !== "")).toBe(true);
     expect(out.slice(1, 1001).filter((r) => r.slice(2).every((v) => v === "" || v === null))).toHaveLength(0);
   });
 

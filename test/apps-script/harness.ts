@@ -19,6 +19,7 @@ import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Emulator } from "../../emulator/index.ts";
 import type { HttpRequest } from "../../shared/core/http.ts";
+import { nth } from "../helpers/indexed.ts";
 
 export const DIST = join(import.meta.dirname, "..", "..", "dist", "apps-script");
 
@@ -178,11 +179,11 @@ export function createSheetsFake(opts: SheetsOptions) {
     let g = m.get(sheet);
     if (!g) m.set(sheet, (g = []));
     while (g.length < r) g.push([]);
-    const row = g[r - 1];
+    const row = nth(g, r - 1);
     while (row.length < c) row.push(fill);
     row[c - 1] = v;
   };
-  const lastRow = (g: Value[][]) => { for (let i = g.length; i > 0; i--) if (g[i - 1].some((v) => v !== "" && v !== null)) return i; return 0; };
+  const lastRow = (g: Value[][]) => { for (let i = g.length; i > 0; i--) if (nth(g, i - 1).some((v) => v !== "" && v !== null)) return i; return 0; };
   const lastCol = (g: Value[][]) => Math.max(0, ...g.map((r) => { for (let j = r.length; j > 0; j--) if (r[j - 1] !== "" && r[j - 1] !== null) return j; return 0; }));
 
   function range(sheetName: string, row: number, col: number, rows: number, cols: number): object {
@@ -277,7 +278,7 @@ export function createSheetsFake(opts: SheetsOptions) {
       const api = { addItem(label: string, fn: string) { m.items.push([label, fn]); return api; }, addSeparator() { return api; }, addToUi() {} };
       return api;
     },
-    createMenu(title: string) { const api = ui.createAddonMenu(); menus[menus.length - 1].title = title; return api; },
+    createMenu(title: string) { const api = ui.createAddonMenu(); nth(menus, menus.length - 1).title = title; return api; },
     showSidebar(html: { file: string; title: string }) { sidebars.push({ file: html.file, title: html.title }); },
     alert(text: string) { alerts.push(text); return "OK"; },
   };

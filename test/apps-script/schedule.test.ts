@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { buildWithReport } from "../../scripts/build-apps-script.ts";
 import { createEmulator, type Emulator, type EmulatorOptions } from "../../emulator/index.ts";
 import { createSheetsFake, DOCUMENT_ID, EXECUTION_LIMIT_MS, type SheetsOptions } from "./harness.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const OUT = mkdtempSync(join(tmpdir(), "apps-script-schedule-"));
 let code = "";
@@ -79,7 +80,7 @@ describe.each([
 
     save({ enabled: true, frequency: "daily", hour: 7 });
     expect(docTriggers(w)).toHaveLength(1);
-    const daily = docTriggers(w)[0];
+    const daily = nth(docTriggers(w), 0);
     expect(daily).toMatchObject({ handler: "monitorTick", kind: "daily", every: 1, hour: 7 });
     expect(code).toMatch(/^function monitorTick\(/m);
 
@@ -192,7 +193,7 @@ describe("monitorTick", () => {
     expect(docTriggers(w)).toHaveLength(1);
     expect(docTriggers(w)[0]).toMatchObject({ kind: "daily", hour: 7, handler: "monitorTick" });
     const portfolio = w.f.grids.get("Portfolio")!;
-    const header = portfolio[0].map(String);
+    const header = nth(portfolio, 0).map(String);
     expect(header.some((h) => /^Risk/.test(h))).toBe(true);
     expect(portfolio.slice(1).every((r) => String(r[header.findIndex((h) => /^Checked/.test(h))] ?? "") !== "")).toBe(true);
 
@@ -314,7 +315,7 @@ describe("the tick outside the document", () => {
     const foreign = w.f.addForeignTrigger("monitorTick", "another-spreadsheet");
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
     w.f.deleteDocument();
-    const mine = docTriggers(w)[0];
+    const mine = nth(docTriggers(w), 0);
     w.clock.t = w.f.nextFire(mine, w.clock.t);
     w.f.fire(mine);
     expect(w.f.triggers).toEqual([foreign]);
@@ -325,7 +326,7 @@ describe("the tick outside the document", () => {
   it("a trigger from an earlier version (no spreadsheet id stored) gets its id when its owner opens the Monitor sidebar", () => {
     const w = world();
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
-    const uid = docTriggers(w)[0].uid;
+    const uid = nth(docTriggers(w), 0).uid;
     w.f.userProps.deleteProperty(`companyData.triggerDoc:${uid}`);
     w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
     expect(w.charged()).toBe(0); // the tick could not know its spreadsheet
@@ -338,7 +339,7 @@ describe("the tick outside the document", () => {
   it("the daily hour is the spreadsheet's time zone's, not the script's", () => {
     const w = world({ spreadsheetTimeZone: "America/New_York" });
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 7 } }).ok).toBe(true);
-    const t = docTriggers(w)[0];
+    const t = nth(docTriggers(w), 0);
     expect(t.timeZone).toBe("America/New_York");
     // 07:xx in New York in January is 12:xx UTC.
     expect(new Date(w.f.nextFire(t, w.clock.t)).getUTCHours()).toBe(12);
@@ -373,8 +374,8 @@ describe("the tick outside the document", () => {
     });
     const out = w.ui<{ status: string }>("monitorRun", {});
     expect(out.ok).toBe(true);
-    expect(seen[0].lockFree).toBe(true);
-    const second = JSON.parse(seen[0].second) as { ok: boolean; error: { message: { de: string; en: string } } };
+    expect(nth(seen, 0).lockFree).toBe(true);
+    const second = JSON.parse(nth(seen, 0).second) as { ok: boolean; error: { message: { de: string; en: string } } };
     expect(second.ok).toBe(false);
     expect(second.error.message.en).toMatch(/Another run .* is working on this spreadsheet/);
     expect(second.error.message.de).toMatch(/läuft gerade schon ein Vorgang/);

@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nth } from "../helpers/indexed.ts";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -88,7 +89,7 @@ export async function tabOrder(page: Page, max = 200): Promise<{ id: string; tag
       return { id: el.id || el.getAttribute("data-sheet") || el.outerHTML.slice(0, 60), tag: el.tagName.toLowerCase(), name: name.trim() };
     });
     if (!info) continue;
-    if (seen.length && seen[0].id === info.id) break;
+    if (seen.length && nth(seen, 0).id === info.id) break;
     seen.push(info);
   }
   return seen;

@@ -13,6 +13,7 @@ import { startPlayground, type RunningPlayground } from "../../playground/server
 import { PORTFOLIO } from "../../playground/data.ts";
 import { skipWithoutChromium, launch, watchErrors, type Launched, openPlayground } from "./browser.ts";
 import { FAST } from "../helpers/cli.ts";
+import { nth } from "../helpers/indexed.ts";
 
 describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
   let emu: Emulator;
@@ -83,17 +84,17 @@ describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
     await checkNow(); // the first check: history, nothing to send
     expect(bodies).toHaveLength(0);
 
-    const target = PORTFOLIO[2];
+    const target = nth(PORTFOLIO, 2);
     emu.scheduleEvent(target.id, { day: emu.clock.day() + 1, kind: "INSOLVENCY" });
     emu.clock.advance(1);
     await checkNow();
     expect(bodies).toHaveLength(1);
-    const digest = JSON.parse(bodies[0]);
+    const digest = JSON.parse(nth(bodies, 0));
     expect(digest.companies.find((c: { id: string }) => c.id === target.id)).toMatchObject({ to: "risk" });
     await page.waitForFunction(() => /zuletzt zugestellt|last delivered/.test(document.querySelector("#monitor-alert-status li[data-channel='webhook']")?.textContent ?? ""));
 
     // The receiver refuses: the panel says so and why, and that it waits.
-    const other = PORTFOLIO[4];
+    const other = nth(PORTFOLIO, 4);
     emu.scheduleEvent(other.id, { day: emu.clock.day() + 1, kind: "ADDRESS" });
     emu.clock.advance(1);
     status = 503;

@@ -13,6 +13,7 @@ import { startPlayground, type RunningPlayground } from "../../playground/server
 import { HOSTILE_NAME, PORTFOLIO } from "../../playground/data.ts";
 import { GROUP_COLOUR, GROUP_LABEL, SCREENING_NOTE, type RiskGroup } from "../../shared/monitor/risk.ts";
 import { controlsIn, skipWithoutChromium, launch, ROOT, screenshot, tabOrder, watchErrors, type Launched, openPlayground } from "./browser.ts";
+import { nth, valueAt } from "../helpers/indexed.ts";
 
 const PANELS = ["search", "enrich", "similar", "monitor", "settings", "help"];
 
@@ -27,7 +28,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
 
   beforeAll(async () => {
     emu = createEmulator({ companies: 3000 });
-    ambiguous = emu.companies.duplicateNames(1)[0];
+    ambiguous = nth(emu.companies.duplicateNames(1), 0);
     api = await startServer(emu, { port: 0 });
     pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, ambiguousNames: [ambiguous.name], rebuild: true });
     chrome = await launch();
@@ -387,13 +388,13 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(await page.textContent("#monitor-last")).toMatch(/Letzte Prüfung \(\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} [^,()]+\):/);
 
     const { cells, colours } = await portfolioRows();
-    expect(String(cells[0][2])).toBe(`Risiko (${SCREENING_NOTE.de})`);
+    expect(String(nth(cells, 0)[2])).toBe(`Risiko (${SCREENING_NOTE.de})`);
     // The note is said once in the sheet: in the group column's header only.
     expect(cells.flat().filter((v) => String(v).includes(SCREENING_NOTE.de))).toHaveLength(1);
     const groupOf = (label: unknown) => (Object.keys(GROUP_LABEL) as RiskGroup[]).find((g) => GROUP_LABEL[g].de === label);
     for (let r = 1; r <= PORTFOLIO.length; r++) {
-      const g = groupOf(cells[r][2]);
-      expect(g, `row ${r + 1}: ${cells[r][2]}`).toBeDefined();
+      const g = groupOf(nth(cells, r)[2]);
+      expect(g, `row ${r + 1}: ${nth(cells, r)[2]}`).toBeDefined();
       expect(colours[r], `row ${r + 1}`).toBe(GROUP_COLOUR[g!]);
     }
     // The grid shows the colours.
@@ -406,7 +407,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
   }, 90_000); // free availability calls are rate limited (5/s): a loaded machine waits on them
 
   it("after the emulator's clock moves, the Changes sheet gains the new lines once; a rerun adds none", async () => {
-    const target = PORTFOLIO[2];
+    const target = nth(PORTFOLIO, 2);
     const { day } = await control("/_emulator/clock");
     await control("/_emulator/schedule", { id: target.id, kind: "INSOLVENCY", day: day + 1 });
     await control("/_emulator/clock", { days: 1 });
@@ -425,7 +426,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(fresh.some((l) => l.some((v) => String(v).includes(target.id)) || l.some((v) => String(v).includes(target.name)))).toBe(true);
     const { cells, colours } = await portfolioRows();
     const row = cells.findIndex((c) => c[0] === target.id);
-    expect(cells[row][2]).toBe(GROUP_LABEL.risk.de);
+    expect(nth(cells, row)[2]).toBe(GROUP_LABEL.risk.de);
     expect(colours[row]).toBe(GROUP_COLOUR.risk);
     // A rerun: nothing new, nothing paid, no line twice.
     await zeroPrice();
@@ -551,12 +552,12 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     const [xDl] = await Promise.all([page.waitForEvent("download"), page.click("#pg-export-xlsx")]);
     const files = unzipSync(new Uint8Array(readFileSync(await xDl.path())));
     expect(Object.keys(files)).toContain("xl/worksheets/sheet2.xml");
-    const wbXml = strFromU8(files["xl/workbook.xml"]);
+    const wbXml = strFromU8(valueAt(files, "xl/workbook.xml"));
     expect(wbXml).toContain('name="Firmenliste"');
-    const portfolio = strFromU8(files["xl/worksheets/sheet2.xml"]);
+    const portfolio = strFromU8(valueAt(files, "xl/worksheets/sheet2.xml"));
     expect(portfolio).toContain("<t xml:space=\"preserve\">TRUMPF SE + Co. KG</t>");
     expect(portfolio).not.toContain("<f>");
-    expect(strFromU8(files["xl/worksheets/sheet1.xml"])).toContain("&lt;img src=x");
+    expect(strFromU8(valueAt(files, "xl/worksheets/sheet1.xml"))).toContain("&lt;img src=x");
   });
 
   it("shows the new balance in the header after running out of credits", async () => {

@@ -10,6 +10,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
 import { skipWithoutChromium, launch, type Launched, openPlayground } from "./browser.ts";
+import { nth } from "../helpers/indexed.ts";
 
 describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", () => {
   let emu: Emulator;
@@ -21,7 +22,7 @@ describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", 
 
   beforeAll(async () => {
     emu = createEmulator({ companies: 3000 });
-    ambiguous = emu.companies.duplicateNames(1)[0];
+    ambiguous = nth(emu.companies.duplicateNames(1), 0);
     api = await startServer(emu, { port: 0 });
     pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, ambiguousNames: [ambiguous.name], rebuild: true });
     chrome = await launch();

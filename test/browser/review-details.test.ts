@@ -10,6 +10,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
 import { skipWithoutChromium, launch, watchErrors, type Launched, openPlayground } from "./browser.ts";
+import { nth } from "../helpers/indexed.ts";
 
 describe.skipIf(skipWithoutChromium())("review list in Chromium", () => {
   let emu: Emulator;
@@ -22,7 +23,7 @@ describe.skipIf(skipWithoutChromium())("review list in Chromium", () => {
 
   beforeAll(async () => {
     emu = createEmulator({ companies: 3000 });
-    ambiguous = emu.companies.duplicateNames(1)[0];
+    ambiguous = nth(emu.companies.duplicateNames(1), 0);
     api = await startServer(emu, { port: 0 });
     pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, ambiguousNames: [ambiguous.name], rebuild: false });
     chrome = await launch();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli, startCliWorld, type CliWorld } from "../helpers/cli.ts";
+import { nth } from "../helpers/indexed.ts";
 
 let world: CliWorld;
 beforeAll(async () => { world = await startCliWorld({ companies: 2000, seed: 21, dirPrefix: "cd-after-" }); });
@@ -22,7 +23,7 @@ describe("company-data enrich: the price after matching", () => {
     }
     const given = world.emu.world.companies.find((c) => !names.includes(c.name))!.id;
     // 12 names (one written twice, differently), one given id twice: 13 companies to buy.
-    const rows = [...names.map((n) => `"${n}";`), `"${names[0].toUpperCase()}";`, `;${given}`, `;${given}`];
+    const rows = [...names.map((n) => `"${n}";`), `"${nth(names, 0).toUpperCase()}";`, `;${given}`, `;${given}`];
     const input = join(world.dir, "after.csv");
     writeFileSync(input, ["Firma;ID", ...rows].join("\r\n") + "\r\n");
     const key = world.emu.createKey(1000);

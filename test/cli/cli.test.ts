@@ -10,6 +10,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { parseCsv } from "../../cli/csv.ts";
 import { FAST, runCli, startCliWorld, type CliRunOptions } from "../helpers/cli.ts";
+import { nth } from "../helpers/indexed.ts";
 
 let emu: Emulator;
 let server: RunningServer;
@@ -28,7 +29,7 @@ function uniqueCompanies(n: number) {
   for (const c of emu.world.companies) {
     if (out.length >= n) break;
     // The world keeps a city as an index into CITIES: the input carries its name, as a user's list would.
-    if (emu.companies.findByName(c.name).length === 1) out.push({ id: c.id, name: c.name, city: CITIES[c.city].name });
+    if (emu.companies.findByName(c.name).length === 1) out.push({ id: c.id, name: c.name, city: nth(CITIES, c.city).name });
   }
   return out;
 }
@@ -45,7 +46,7 @@ function writeInput(name: string, rows: { name: string; city?: string }[], delim
 const FIELDS = "name,city,url,status";
 /** A count as the CLI prints it (grouped: 1,760 in English, 1.760 in German). */
 const num = (s: string) => Number(s.replace(/[.,]/g, ""));
-const creditsOf = (text: string) => num(/(?:at most|höchstens) ([\d.,]+) (?:credits?|Credits?)/.exec(text)![1]);
+const creditsOf = (text: string) => num(nth(/(?:at most|höchstens) ([\d.,]+) (?:credits?|Credits?)/.exec(text)!, 1));
 
 describe("company-data CLI", () => {
   it("prints help and exits 0; unknown commands exit 2", async () => {
@@ -85,7 +86,7 @@ describe("company-data CLI", () => {
   it("enriches with --yes: one row per input row, statuses, neutralised cells, spend equal to the estimate", async () => {
     const key = emu.createKey(5000);
     const companies = uniqueCompanies(40);
-    const dup = emu.companies.duplicateNames(1)[0];
+    const dup = nth(emu.companies.duplicateNames(1), 0);
     const rows = [...companies, { name: dup.name }, { name: "Gibt Es Nicht Überhaupt GmbH" }, { name: "" }];
     const input = writeInput("small.csv", rows);
     const out = join(dir, "small.out.csv");
@@ -97,16 +98,16 @@ describe("company-data CLI", () => {
     expect(spent).toBe(creditsOf(est.stdout) - 2);
     const text = readFileSync(out, "utf8");
     const recs = parseCsv(text.replace(/^\ufeff/, ""), ";");
-    expect(recs[0].slice(0, 6)).toEqual(["Firma", "Ort", "Notiz", "Status", "Match confidence", "Company ID"]);
+    expect(nth(recs, 0).slice(0, 6)).toEqual(["Firma", "Ort", "Notiz", "Status", "Match confidence", "Company ID"]);
     expect(recs.length).toBe(rows.length + 1);
-    expect(recs[1][3]).toBe("matched");
-    expect(recs[1][5]).toBe(companies[0].id);
+    expect(nth(recs, 1)[3]).toBe("matched");
+    expect(nth(recs, 1)[5]).toBe(nth(companies, 0).id);
     // The user's own cell is written as it was; only the API's text is neutralised.
-    expect(recs[1][2]).toBe("=1+1;\nzweite Zeile");
-    expect(recs[companies.length + 1][3]).toMatch(/^review: DE/);
-    expect(recs[companies.length + 2][3]).toBe("not found");
-    expect(recs[companies.length + 3][3]).toBe("skipped: no name");
-    expect(recs[companies.length + 3].slice(4).every((c) => c === "")).toBe(true);
+    expect(nth(recs, 1)[2]).toBe("=1+1;\nzweite Zeile");
+    expect(nth(recs, companies.length + 1)[3]).toMatch(/^review: DE/);
+    expect(nth(recs, companies.length + 2)[3]).toBe("not found");
+    expect(nth(recs, companies.length + 3)[3]).toBe("skipped: no name");
+    expect(nth(recs, companies.length + 3).slice(4).every((c) => c === "")).toBe(true);
     expect(existsSync(out + ".checkpoint.json")).toBe(false);
     // Run again: nothing new to do, nothing spent.
     const again = await run(["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--lang", "en"], { key });
@@ -275,7 +276,7 @@ describe("company-data CLI", () => {
       const input = writeInput("sigint.csv", uniqueCompanies(400));
       const args = (out: string) => ["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"];
       const env = { COMPANY_DATA_BASE_URL: slowServer.url, COMPANY_DATA_PARALLEL: "16" };
-      const credited = (text: string) => num(/Done: .*; ([\d,]+) credits? spent/.exec(text)![1]);
+      const credited = (text: string) => num(nth(/Done: .*; ([\d,]+) credits? spent/.exec(text)!, 1));
 
       const refKey = slow.createKey(100_000);
       const ref = await run(args(join(dir, "sigint.ref.csv")), { key: refKey, env });

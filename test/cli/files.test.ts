@@ -12,6 +12,7 @@ import { readCsv } from "../../cli/csv.ts";
 import { acquireLock } from "../../cli/lock.ts";
 import { SpendLedger } from "../../cli/ledger.ts";
 import type { HttpRequest } from "../../shared/core/http.ts";
+import { take } from "../helpers/indexed.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cd-files-"));
 const file = (name: string, bytes: string | Buffer) => {
@@ -105,7 +106,7 @@ describe("intent journal", () => {
   it("counts answered credits, leaves unanswered intents as 'up to', and continues across a resume", () => {
     const path = join(dir, "spent");
     const l = new SpendLedger(path, false);
-    const [a, b, c, d] = ["DEAAAAAAAAAA", "DEBBBBBBBBBB", "DECCCCCCCCCC", "DEDDDDDDDDDD"].map(profile);
+    const [a, b, c, d] = take(["DEAAAAAAAAAA", "DEBBBBBBBBBB", "DECCCCCCCCCC", "DEDDDDDDDDDD"].map(profile), 4);
     expect(l.charge()).toEqual({ answered: 0, unanswered: 0 });
     for (const r of [a, b, c]) l.beforeSend(r);
     const each = l.charge().unanswered / 3;

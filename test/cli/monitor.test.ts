@@ -14,6 +14,7 @@ import type { RunningServer } from "../../emulator/server.ts";
 import { parseCsv } from "../../cli/csv.ts";
 import { runCli, startCliWorld } from "../helpers/cli.ts";
 import { CLI_WINDOW_ROWS } from "../../cli/monitor.ts";
+import { nth } from "../helpers/indexed.ts";
 
 let emu: Emulator;
 let server: RunningServer;
@@ -47,7 +48,7 @@ describe("company-data monitor", () => {
   it("prices first, logs the day-2 insolvency once, alerts it once (after a refused delivery), and a run with nothing new costs only free calls", async () => {
     const key = emu.createKey(10_000);
     const ids = emu.companies.ids().slice(0, 8);
-    const target = ids[2];
+    const target = nth(ids, 2);
     emu.scheduleEvent(target, { day: emu.clock.day() + 2, kind: "INSOLVENCY" });
     const named = emu.world.companies.find((c) => !ids.includes(c.id) && emu.companies.findByName(c.name).length === 1)!;
     const input = join(dir, "portfolio.csv");
@@ -75,7 +76,7 @@ describe("company-data monitor", () => {
     expect(posted).toHaveLength(0);
     const result = parseCsv(readFileSync(out, "utf8"));
     expect(result).toHaveLength(ids.length + 2);
-    expect(result[0].some((h) => h.startsWith("Risk"))).toBe(true);
+    expect(nth(result, 0).some((h) => h.startsWith("Risk"))).toBe(true);
     // The name row got its id.
     expect(result.at(-1)![0]).toBe(named.id);
     expect(parseCsv(readFileSync(changes, "utf8"))).toEqual([["Date", "Company ID", "Company", "Kind", "Text", "Source", "Key"]]);
@@ -89,11 +90,11 @@ describe("company-data monitor", () => {
     expect(second.stderr).toMatch(/Alert NOT delivered \(The webhook refused the message \(HTTP 500\)\.\)/);
     expect(second.stderr).not.toContain("secret-token");
     expect(posted).toHaveLength(1);
-    const riskCol = (rows: string[][]) => rows[0].findIndex((h) => h.startsWith("Risk"));
+    const riskCol = (rows: string[][]) => nth(rows, 0).findIndex((h) => h.startsWith("Risk"));
     const rows2 = parseCsv(readFileSync(out, "utf8"));
     expect(rows2.find((r) => r[0] === target)![riskCol(rows2)]).toBe("Risk");
     const log = readFileSync(changes, "utf8");
-    const insolvency = parseCsv(log).filter((r) => r[1] === target && /insolv/i.test(r[3] + r[4]));
+    const insolvency = parseCsv(log).filter((r) => r[1] === target && /insolv/i.test(nth(r, 3) + nth(r, 4)));
     expect(insolvency).toHaveLength(1);
 
     // The next run, same day: nothing new (free calls only), the waiting digest goes out.
@@ -104,13 +105,13 @@ describe("company-data monitor", () => {
     expect(emu.balance(key)).toBe(balance);
     expect(readFileSync(changes, "utf8")).toBe(log);
     expect(posted).toHaveLength(2);
-    const digest = JSON.parse(posted[1].body);
+    const digest = JSON.parse(nth(posted, 1).body);
     expect(digest).toMatchObject({ source: "company-data", language: "en" });
     const t = digest.companies.find((c: { id: string }) => c.id === target);
     expect(t).toMatchObject({ to: "risk", toLabel: "Risk" });
     expect(t.from).not.toBe("risk");
     expect(t.changes.length).toBeGreaterThan(0);
-    expect(JSON.stringify(posted[1].headers)).not.toContain(key);
+    expect(JSON.stringify(nth(posted, 1).headers)).not.toContain(key);
 
     // Later: the insolvency is never alerted again.
     emu.clock.advance(1);
@@ -118,7 +119,7 @@ describe("company-data monitor", () => {
     expect(fourth.code, fourth.stderr).toBe(0);
     const later = posted.slice(2).map((p) => JSON.parse(p.body) as { companies: { id: string }[] });
     expect(later.every((d) => !d.companies.some((c) => c.id === target))).toBe(true);
-    expect(parseCsv(readFileSync(changes, "utf8")).filter((r) => r[1] === target && /insolv/i.test(r[3] + r[4]))).toHaveLength(1);
+    expect(parseCsv(readFileSync(changes, "utf8")).filter((r) => r[1] === target && /insolv/i.test(nth(r, 3) + nth(r, 4)))).toHaveLength(1);
   }, 120_000);
 
   it("a run interrupted after its first window resumes: nothing paid twice, every row answered, the log single", async () => {
@@ -159,9 +160,9 @@ describe("company-data monitor", () => {
     // Answers paid before the interruption were kept (watermarks) or replayed (journal): never bought twice.
     expect(100_000 - emu.balance(key)).toBe(price);
     const rows = parseCsv(readFileSync(out, "utf8"));
-    const risk = rows[0].findIndex((h) => h.startsWith("Risk"));
+    const risk = nth(rows, 0).findIndex((h) => h.startsWith("Risk"));
     expect(rows).toHaveLength(ids.length + 1);
-    expect(rows.slice(1).every((r) => ["Risk", "Watch", "No flags"].includes(r[risk]))).toBe(true);
+    expect(rows.slice(1).every((r) => ["Risk", "Watch", "No flags"].includes(nth(r, risk)))).toBe(true);
     expect(existsSync(out + ".monitor.journal.jsonl") ? readFileSync(out + ".monitor.journal.jsonl", "utf8") : "").toBe("");
   }, 300_000); // four passes of paced availability calls
 

@@ -9,6 +9,7 @@ import type { Emulator } from "../../emulator/index.ts";
 import type { RunningServer } from "../../emulator/server.ts";
 import { parseCsv } from "../../cli/csv.ts";
 import { runCli, startCliWorld, type CliRunOptions } from "../helpers/cli.ts";
+import { nth } from "../helpers/indexed.ts";
 
 let emu: Emulator;
 let server: RunningServer;
@@ -30,8 +31,8 @@ describe("company-data search", () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split("\n").slice(1).map((l) => l.split("\t"));
     expect(lines.length).toBeGreaterThan(0);
-    for (const [id] of lines) {
-      const p = profileOf(id);
+    for (const line of lines) {
+      const p = profileOf(nth(line, 0));
       expect((p.industry as { code: string }).code).toMatch(/^J62/);
       expect(["DE-BY", "DE-BE"]).toContain(p.state);
       expect(["MICRO", "SMALL"]).toContain((p.size as { code: string }).code);
@@ -67,7 +68,7 @@ describe("company-data search", () => {
     expect(Number(price![1])).toBe(5);
     expect(1000 - emu.balance(key)).toBe(Number(price![1]));
     const rows = readList("leads.csv");
-    expect(rows[0].slice(0, 3)).toEqual(["Company ID", "Company name", "Legal form"]);
+    expect(nth(rows, 0).slice(0, 3)).toEqual(["Company ID", "Company name", "Legal form"]);
     expect(rows.length - 1).toBe(450);
     expect(new Set(rows.slice(1).map((x) => x[0])).size).toBe(450);
     expect(r.stderr).toContain("450 companies listed; 5 credits spent");
@@ -115,7 +116,7 @@ describe("company-data enrich by identifiers", () => {
     const key = emu.createKey(1000);
     const ids = emu.companies.ids().slice(200, 203);
     const ps = ids.map(profileOf);
-    const csv = ["USt-IdNr.;Webseite", `${ps[0].vatId};`, `;${ps[1].url}`, "DE12;", `${String(ps[2].vatId).replace(/^DE/, "DE ")};`].join("\r\n") + "\r\n";
+    const csv = ["USt-IdNr.;Webseite", `${nth(ps, 0).vatId};`, `;${nth(ps, 1).url}`, "DE12;", `${String(nth(ps, 2).vatId).replace(/^DE/, "DE ")};`].join("\r\n") + "\r\n";
     writeFileSync(join(dir, "crm-ids.csv"), csv);
     const r = await run(["enrich", "--in", "crm-ids.csv", "--out", "crm-ids-out.csv", "--fields", "name,city", "--yes", "--lang", "en"], { key });
     expect(r.code, r.stderr).toBe(0);

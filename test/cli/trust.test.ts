@@ -11,6 +11,7 @@ import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from
 import { join } from "node:path";
 import { parseCsv } from "../../cli/csv.ts";
 import { runCli, startCliWorld, type CliRunOptions, type CliWorld } from "../helpers/cli.ts";
+import { nth, take } from "../helpers/indexed.ts";
 
 let fast: CliWorld;
 /** Answers take 120 ms: a run is still sending when it is killed, interrupted or raced. */
@@ -61,7 +62,7 @@ const enrich = (w: CliWorld, input: string, out: string, opts: CliRunOptions = {
 function summary(stderr: string) {
   const m = /Done: .*; ([\d,]+) credits? spent(?:, of which up to ([\d,]+) credits?)?/.exec(stderr);
   expect(m, stderr).not.toBeNull();
-  return { credits: num(m![1]), unanswered: m![2] ? num(m![2]) : 0 };
+  return { credits: num(nth(m!, 1)), unanswered: m![2] ? num(m![2]) : 0 };
 }
 
 /** Row i's company id (column 3: Firma, Notiz, Status, confidence, id). */
@@ -83,7 +84,7 @@ const intentLines = (file: string) => (existsSync(file) ? readFileSync(file, "ut
 describe("CLI reruns pair rows by key", () => {
   it("a row inserted at the top, one deleted and two swapped: every row keeps its own company, only the new row is paid", async () => {
     const cs = unique(fast, 31);
-    const [fresh, ...list] = cs;
+    const fresh = nth(cs, 0), list = cs.slice(1);
     const key = fast.emu.createKey(10_000);
     const input = write(fast, "insert.csv", csvText(list.map((c) => c.name)));
     const out = join(fast.dir, "insert.out.csv");
@@ -92,7 +93,7 @@ describe("CLI reruns pair rows by key", () => {
     expect(first).toBe(3 + 30); // 30 names in one batch call (3 credits), 30 profiles
 
     // The user inserts a row at the top, deletes the 6th, swaps the 11th and 12th.
-    const edited = [fresh, ...list.slice(0, 5), ...list.slice(6, 10), list[11], list[10], ...list.slice(12)];
+    const edited = [fresh, ...list.slice(0, 5), ...list.slice(6, 10), nth(list, 11), nth(list, 10), ...list.slice(12)];
     writeFileSync(input, csvText(edited.map((c) => c.name)));
     const r = await enrich(fast, input, out, { key });
     expect(r.code, r.stderr).toBe(0);
@@ -144,8 +145,8 @@ describe("CLI resume by content, one run per output", () => {
     const status = [...first.stderr.matchAll(/Progress: ([\d,]+) of ([\d,]+) rows done; ([\d,]+) credits? spent so far\.\n/g)].at(-1);
     expect(status, first.stderr).toBeDefined();
     expect(first.stderr.indexOf(status![0])).toBeGreaterThan(first.stderr.indexOf("Interrupted."));
-    expect(num(status![2])).toBe(300);
-    expect(num(status![3])).toBe(spentFirst);
+    expect(num(nth(status!, 2))).toBe(300);
+    expect(num(nth(status!, 3))).toBe(spentFirst);
 
     // A touch (new mtime) and a re-save of the same content.
     utimesSync(input, new Date(), new Date(Date.now() + 60_000));
@@ -155,8 +156,8 @@ describe("CLI resume by content, one run per output", () => {
     // The resume says what was spent and what is left.
     const resumed = /Resuming after row (\d+); ([\d,]+) credits? spent so far\. What is left:\n[^\n]*at most ([\d,]+) credits?/.exec(second.stderr);
     expect(resumed, second.stderr).not.toBeNull();
-    expect(num(resumed![2])).toBe(spentFirst);
-    expect(num(resumed![3])).toBeLessThan(refSpent);
+    expect(num(nth(resumed!, 2))).toBe(spentFirst);
+    expect(num(nth(resumed!, 3))).toBeLessThan(refSpent);
     const total = 100_000 - slow.emu.balance(key);
     expect(total).toBe(refSpent);
     expect(summary(second.stderr)).toEqual({ credits: total, unanswered: 0 });
@@ -165,7 +166,8 @@ describe("CLI resume by content, one run per output", () => {
 
   it("Ctrl-C, then the user edits a row: the job starts over by key, reusing the rows written and the answers journalled, and pays only for the edited row", async () => {
     // More than one chunk (1,000 rows): interrupted after the first chunk is written, while the second is bought.
-    const [fresh, ...cs] = unique(fast, 1101);
+    const all = unique(fast, 1101);
+    const fresh = nth(all, 0), cs = all.slice(1);
     const refKey = fast.emu.createKey(100_000);
     expect((await enrich(fast, write(fast, "edit-ref.csv", csvText(cs.map((c) => c.name))), join(fast.dir, "edit-ref.out.csv"), { key: refKey })).code).toBe(0);
     const refSpent = 100_000 - fast.emu.balance(refKey);
@@ -323,7 +325,7 @@ describe("CLI encodings and the user's own cells", () => {
   });
 
   it("only API text is neutralised: -5, +/- Umsatz and =SUMME stay the user's; a rerun recognises its output and pays nothing", async () => {
-    const [a, b] = unique(fast, 2, 1600);
+    const [a, b] = take(unique(fast, 2, 1600), 2);
     // A company whose name (API text) starts like a formula, asked for by its id.
     const target = fast.emu.world.companies.find((c) => c.id === b.id)! as unknown as { name: string };
     const original = target.name;
@@ -336,11 +338,11 @@ describe("CLI encodings and the user's own cells", () => {
       const r = await enrich(fast, input, out, { key });
       expect(r.code, r.stderr).toBe(0);
       const recs = records(out);
-      expect(recs[0].slice(0, 4)).toEqual(["Firma", "Firmen-ID", "+/- Umsatz", "@Notiz"]);
-      expect(recs[1].slice(0, 4)).toEqual([a.name, "", "-5", "=SUMME(A1:A2)"]);
-      expect(recs[2].slice(0, 4)).toEqual(["", b.id, "+7", "@home"]);
+      expect(nth(recs, 0).slice(0, 4)).toEqual(["Firma", "Firmen-ID", "+/- Umsatz", "@Notiz"]);
+      expect(nth(recs, 1).slice(0, 4)).toEqual([a.name, "", "-5", "=SUMME(A1:A2)"]);
+      expect(nth(recs, 2).slice(0, 4)).toEqual(["", b.id, "+7", "@home"]);
       // The API's text gets the apostrophe.
-      expect(recs[2][7]).toBe("'=HYPERLINK(\"http://x\")");
+      expect(nth(recs, 2)[7]).toBe("'=HYPERLINK(\"http://x\")");
       const spent = 1000 - fast.emu.balance(key);
       const before = readFileSync(out, "utf8");
       const again = await enrich(fast, input, out, { key });

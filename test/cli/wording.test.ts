@@ -12,6 +12,7 @@ import type { RunningServer } from "../../emulator/server.ts";
 import { formatCell, parseCsv, parseCsvNumber } from "../../cli/csv.ts";
 import { fromCsvCell } from "../../cli/enrich.ts";
 import { runCli, startCliWorld } from "../helpers/cli.ts";
+import { nth } from "../helpers/indexed.ts";
 
 let emu: Emulator;
 let server: RunningServer;
@@ -107,9 +108,9 @@ describe("CSV numbers follow the delimiter", () => {
       const r = await run(["enrich", "--in", oneRow(delimiter), "--out", out, "--fields", "name,equityRatio", "--yes", "--lang", delimiter === ";" ? "de" : "en"], key);
       expect(r.code, r.stderr).toBe(0);
       const recs = parseCsv(readFileSync(out, "utf8"), delimiter);
-      const col = recs[0].findIndex((h) => /Eigenkapitalquote|Equity ratio/.test(h));
-      expect(recs[1][col]).toBe(ratio);
-      expect(recs[1][3]).toBe("1"); // match confidence 1: an integer either way
+      const col = nth(recs, 0).findIndex((h) => /Eigenkapitalquote|Equity ratio/.test(h));
+      expect(nth(recs, 1)[col]).toBe(ratio);
+      expect(nth(recs, 1)[3]).toBe("1"); // match confidence 1: an integer either way
     }
   });
 });

@@ -20,6 +20,7 @@
  */
 import type { Cell } from "../../shared/sheet/protocol.ts";
 import type { ExcelLike } from "../../excel-addin/host/sheet.ts";
+import { nth } from "../helpers/indexed.ts";
 
 export interface ExcelGridSheet {
   cells: Cell[][];
@@ -114,7 +115,7 @@ export class ExcelWorkbook implements ExcelLike {
         getUsedRangeOrNullObject: () => proxy(() => {
           const cells = wb.sheets.get(name!)!.cells;
           let last = cells.length;
-          while (last > 0 && cells[last - 1].every((v) => v === "" || v === null)) last--;
+          while (last > 0 && nth(cells, last - 1).every((v) => v === "" || v === null)) last--;
           if (last === 0) return { isNullObject: true };
           const width = Math.max(...cells.slice(0, last).map((r) => r.length));
           return { isNullObject: false, rowIndex: 0, columnIndex: 0, rowCount: last, values: cells.slice(0, last).map((r) => Array.from({ length: width }, (_, j) => r[j] ?? "")) };
@@ -139,7 +140,7 @@ export class ExcelWorkbook implements ExcelLike {
 
 function setAt<T>(grid: T[][], r: number, c: number, v: T, fill: T) {
   while (grid.length <= r) grid.push([]);
-  const row = grid[r];
+  const row = nth(grid, r);
   while (row.length <= c) row.push(fill);
   row[c] = v;
 }

@@ -13,6 +13,7 @@ import { STATUS } from "../../shared/enrich/rows.ts";
 import type { Cell } from "../../shared/sheet/protocol.ts";
 import { makeCompanies, world } from "../enrich/world.ts";
 import type { Adapter, OpenWorkbook } from "./adapters.ts";
+import { nth } from "../helpers/indexed.ts";
 
 export const SHEET = "Kunden";
 /** Input columns A–B (name, city), output from C: status, confidence, id, the fields, as-of. */
@@ -119,7 +120,7 @@ export function open(adapter: Adapter, rows: Cell[][], opts: { chunkSize?: numbe
   return s;
 }
 
-export const companyRow = (i: number): Cell[] => [COMPANIES[i].name, COMPANIES[i].city];
+export const companyRow = (i: number): Cell[] => [nth(COMPANIES, i).name, nth(COMPANIES, i).city];
 export const table = (from: number, count: number): Cell[][] => Array.from({ length: count }, (_, k) => companyRow(from + k));
 
 const isMatched = (s: Cell) => String(s) === STATUS.matched.de;

@@ -14,6 +14,7 @@ import { noSuchSheet, type Cell } from "../../shared/sheet/protocol.ts";
 import { world } from "../enrich/world.ts";
 import { ADAPTERS } from "./adapters.ts";
 import { COMPANIES } from "./kit.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const ID_OF = new Map(COMPANIES.map((c) => [c.name, c.id]));
 
@@ -47,7 +48,7 @@ function session(adapter: (typeof ADAPTERS)[number], rows: Cell[][], lang: Langu
     },
     user(edit: (rows: Cell[][]) => Cell[][]) {
       const g = wb.grid("Portfolio");
-      wb.setGrid("Portfolio", [g[0], ...edit(g.slice(1))]);
+      wb.setGrid("Portfolio", [nth(g, 0), ...edit(g.slice(1))]);
     },
   };
 }
@@ -59,7 +60,7 @@ describe.each(ADAPTERS)("portfolio rows stay with their company: $name", (adapte
     const s = session(adapter, names(10));
     await s.check({ during: () => s.user((rows) => [...rows].reverse()) });
     const g = s.wb.grid("Portfolio");
-    const risk = g[0].findIndex((h) => String(h).startsWith("Risiko"));
+    const risk = nth(g, 0).findIndex((h) => String(h).startsWith("Risiko"));
     for (const r of g.slice(1, 11)) {
       expect(r[1], String(r[0])).toBe(ID_OF.get(String(r[0])));
       expect(String(r[risk] ?? "")).not.toBe("");
@@ -73,13 +74,13 @@ describe.each(ADAPTERS)("portfolio rows stay with their company: $name", (adapte
 
   it.each(["de", "en"] as const)("an id that belongs to another company than the row's name is shown (%s)", async (lang) => {
     const rows = names(4);
-    rows[1] = [COMPANIES[1].name, COMPANIES[2].id]; // the id of Firma 2 beside the name Firma 1
+    rows[1] = [nth(COMPANIES, 1).name, nth(COMPANIES, 2).id]; // the id of Firma 2 beside the name Firma 1
     const s = session(adapter, rows, lang);
     await s.check();
     const g = s.wb.grid("Portfolio");
     const text = JSON.stringify(g[2]);
     expect(text).toContain(lang === "de" ? "ID prüfen" : "Check ID");
-    expect(text).toContain(COMPANIES[2].name);
+    expect(text).toContain(nth(COMPANIES, 2).name);
     // The other rows are not flagged.
     expect(JSON.stringify([g[1], g[3], g[4]])).not.toMatch(/ID prüfen|Check ID/);
   });

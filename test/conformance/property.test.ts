@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Cell } from "../../shared/sheet/protocol.ts";
 import { ADAPTERS } from "./adapters.ts";
 import { COMPANIES, companyRow, open, paidTwice, table, unfinished, wrongRows, type Session } from "./kit.ts";
+import { nth } from "../helpers/indexed.ts";
 
 type Edit =
   | { kind: "sort"; seed: number; inputOnly: boolean }
@@ -37,7 +38,7 @@ function shuffle<T>(xs: T[], seed: number): T[] {
   for (let i = out.length - 1; i > 0; i--) {
     x = (x * 1103515245 + 12345) % 2147483648;
     const j = x % (i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
+    [out[i], out[j]] = [nth(out, j), nth(out, i)];
   }
   return out;
 }

@@ -11,6 +11,7 @@ import { CompanyDataError } from "../../shared/core/errors.ts";
 import { noSuchSheet, type Cell } from "../../shared/sheet/protocol.ts";
 import { ADAPTERS } from "./adapters.ts";
 import { NOTE, OUT_COL, SHEET, TOTALS, companyRow, open, paidTwice, table, unfinished, wrongRows } from "./kit.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const reverse = (rows: Cell[][]) => [...rows].reverse();
 
@@ -58,7 +59,7 @@ describe.each(ADAPTERS)("rows stay with their data: $name", (adapter) => {
     const g = s.wb.grid(SHEET);
     const totals = g.findIndex((r) => r[0] === TOTALS);
     expect(totals).toBe(1 + 23);
-    expect(g[totals].slice(OUT_COL - 1, OUT_COL + 4)).toEqual(["", NOTE, "", "", ""]);
+    expect(nth(g, totals).slice(OUT_COL - 1, OUT_COL + 4)).toEqual(["", NOTE, "", "", ""]);
     expect(unfinished(s)).toEqual([]);
   });
 
@@ -67,7 +68,7 @@ describe.each(ADAPTERS)("rows stay with their data: $name", (adapter) => {
     await s.step({
       during: () => s.user((rows) => {
         const next = [...rows];
-        next[2] = [...companyRow(40), ...next[2].slice(2)]; // edited: another company's name
+        next[2] = [...companyRow(40), ...nth(next, 2).slice(2)]; // edited: another company's name
         next.splice(5, 0, companyRow(41)); // inserted
         return next;
       }),
@@ -103,7 +104,7 @@ describe.each(ADAPTERS)("rows stay with their data: $name", (adapter) => {
     expect(typed.filter((v) => v === 1067)).toHaveLength(3);
     expect(typed.filter((v) => v === "2024-03-01")).toHaveLength(3);
     // The as-of date is written as text, the confidence as a number.
-    const row = g[1];
+    const row = nth(g, 1);
     expect(typeof row[OUT_COL]).toBe("number");
     expect(row[OUT_COL + 3]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(unfinished(s)).toEqual([]);
@@ -124,7 +125,7 @@ describe.each(ADAPTERS)("rows stay with their data: $name", (adapter) => {
     await s.finish();
     const g = s.wb.grid(SHEET);
     // Website is the column after the company name: the API's "=HYPERLINK(…)" as plain text.
-    expect(g[1][OUT_COL + 3]).toBe("=HYPERLINK(\"http://evil\")");
+    expect(nth(g, 1)[OUT_COL + 3]).toBe("=HYPERLINK(\"http://evil\")");
     expect(s.wb.formulas()).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { caller, makeEmulator, START } from "./helpers.ts";
+import { nth } from "../helpers/indexed.ts";
 
 describe("the clock", () => {
   it("starts at the start date and moves by days or to a date", () => {
@@ -34,7 +35,7 @@ describe("the clock", () => {
   it("a scheduled insolvency shows in the profile's status fields on that day, not before", () => {
     const emu = makeEmulator({ companies: 2000 });
     const call = caller(emu);
-    const id = emu.companies.withStatus("ACTIVE")[100];
+    const id = nth(emu.companies.withStatus("ACTIVE"), 100);
     emu.scheduleEvent(id, { day: 3, kind: "INSOLVENCY" });
     emu.clock.advance(2);
     let p = call("GET", `/v2/companies/${id}`).json;

@@ -3,6 +3,7 @@ import * as S from "../../shared/api/schemas.ts";
 import { ENDPOINTS, endpoint } from "../../shared/api/endpoints.ts";
 import type { Emulator } from "../../emulator/index.ts";
 import { caller, makeEmulator, SAP, SIEMENS, type Call } from "./helpers.ts";
+import { nth } from "../helpers/indexed.ts";
 
 let emu: Emulator;
 let call: ReturnType<typeof caller>;
@@ -19,7 +20,7 @@ function ok(r: Call) {
 describe("every v2 endpoint answers with the shared schema", () => {
   it("POST /v2/search ranks name matches first and respects size", () => {
     const body = ok(call("POST", "/v2/search", { query: "Siemens", size: 5 }));
-    expect(S.SearchResponse.parse(body).companies[0].id).toBe(SIEMENS);
+    expect(nth(S.SearchResponse.parse(body).companies, 0).id).toBe(SIEMENS);
     expect(body.companies.length).toBeLessThanOrEqual(5);
     expect(body.total).toBeGreaterThanOrEqual(1);
     for (const c of body.companies) expect(c.score).toBeGreaterThan(0);
@@ -38,9 +39,9 @@ describe("every v2 endpoint answers with the shared schema", () => {
     const r = S.BatchResolveResponse.parse(body);
     expect(r.results.map((x) => x.index)).toEqual([0, 1, 2]);
     expect(r.results.map((x) => x.ref)).toEqual(["a", "b", undefined]);
-    expect(r.results[0].match?.id).toBe(SIEMENS);
-    expect(r.results[1].status).toBe("not_found");
-    expect(r.results[2].match?.id).toBe(SAP);
+    expect(nth(r.results, 0).match?.id).toBe(SIEMENS);
+    expect(nth(r.results, 1).status).toBe("not_found");
+    expect(nth(r.results, 2).match?.id).toBe(SAP);
   });
 
   it("GET /v2/suggest/{prefix} completes prefixes", () => {
@@ -77,8 +78,8 @@ describe("every v2 endpoint answers with the shared schema", () => {
   it("GET changes, people, announcements, financials", () => {
     expect(S.ChangesResponse.parse(ok(call("GET", `/v2/companies/${SAP}/changes?since=1900-01-01`))).changes.length).toBeGreaterThan(0);
     const people = S.PeopleResponse.parse(ok(call("GET", `/v2/companies/${SAP}/people`)));
-    expect(people.people[0].personId).toMatch(S.PERSON_ID_PATTERN);
-    expect(S.AnnouncementsResponse.parse(ok(call("GET", `/v2/companies/${SAP}/announcements`))).announcements[0].type?.code).toBeTruthy();
+    expect(nth(people.people, 0).personId).toMatch(S.PERSON_ID_PATTERN);
+    expect(nth(S.AnnouncementsResponse.parse(ok(call("GET", `/v2/companies/${SAP}/announcements`))).announcements, 0).type?.code).toBeTruthy();
     expect(S.FinancialsResponse.parse(ok(call("GET", `/v2/companies/${SIEMENS}/financials`))).years.length).toBeGreaterThan(0);
   });
 
@@ -94,7 +95,7 @@ describe("every v2 endpoint answers with the shared schema", () => {
   it("GET peers and POST similar rank comparable companies", () => {
     const peers = S.CompanyListResponse.parse(ok(call("GET", `/v2/companies/${SAP}/peers?size=5`)));
     expect(peers.companies.length).toBe(5);
-    expect(peers.companies[0].industry?.code?.slice(0, 3)).toBe("J62");
+    expect(nth(peers.companies, 0).industry?.code?.slice(0, 3)).toBe("J62");
     const scores = peers.companies.map((c) => c.score!);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     const sim = S.CompanyListResponse.parse(ok(call("POST", "/v2/similar", { ids: [SAP, SIEMENS], size: 4 })));

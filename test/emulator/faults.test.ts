@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { caller, makeEmulator, SAP } from "./helpers.ts";
+import { nth } from "../helpers/indexed.ts";
 
 describe("fault injection", () => {
   it("is off by default", () => {
@@ -36,7 +37,7 @@ describe("fault injection", () => {
     emu.faults.set({ rateLimitBurst: 3, burstRetryAfterSeconds: 2 });
     const r = [1, 2, 3, 4].map(() => caller(emu)("POST", "/v2/search", { query: "Bau" }));
     expect(r.map((x) => x.status)).toEqual([429, 429, 429, 200]);
-    expect(r[0].headers["retry-after"]).toBe("2");
+    expect(nth(r, 0).headers["retry-after"]).toBe("2");
   });
 
   it("drops connections", () => {

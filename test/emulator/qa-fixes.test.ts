@@ -8,6 +8,7 @@ import { MAX_BATCH } from "../../shared/api/schemas.ts";
 import { HELP, parseArgs } from "../../emulator/cli.ts";
 import { sentence } from "../../emulator/data/text.ts";
 import { caller, makeEmulator, SAP, START } from "./helpers.ts";
+import { nth } from "../helpers/indexed.ts";
 
 describe("repeated query parameters", () => {
   const emu = makeEmulator({ companies: 300 });
@@ -40,7 +41,7 @@ describe("repeated query parameters", () => {
       [`/v2/companies/${SAP}/changes?since=2020-01-01&since=2026-01-01`, "since"],
       [`/v2/companies/${SAP}/nearby?radiusKm=5&radiusKm=50`, "radiusKm"],
       [`/companies/${SAP}/events?type=NEWS&type=BLOG`, "type"],
-    ]) {
+    ] as const) {
       const r = call("GET", url);
       expect(r.status, url).toBe(400);
       expect(r.json.error).toMatchObject({ code: "INVALID_INPUT", field });
@@ -56,8 +57,8 @@ describe("recurring 429 bursts", () => {
     const before = emu.balance(emu.demoKey);
     const r = Array.from({ length: 10 }, () => caller(emu)("GET", `/v2/companies/${SAP}`));
     expect(r.map((x) => x.status)).toEqual([200, 200, 200, 429, 429, 200, 200, 200, 429, 429]);
-    expect(r[3].headers["retry-after"]).toBe("7");
-    expect(r[3].json.error.retryAfterSeconds).toBe(7);
+    expect(nth(r, 3).headers["retry-after"]).toBe("7");
+    expect(nth(r, 3).json.error.retryAfterSeconds).toBe(7);
     expect(emu.balance(emu.demoKey)).toBe(before - 6);
   });
 

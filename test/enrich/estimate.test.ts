@@ -8,6 +8,7 @@ import { estimate } from "../../shared/credits/estimate.ts";
 import { taskFromRow } from "../../shared/enrich/chunk.ts";
 import type { Cell } from "../../shared/sheet/protocol.ts";
 import { makeCompanies, world } from "./world.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const companies = makeCompanies(300).map((c) => ({ ...c, financials: true, people: true }));
 const mapping = { name: 0, city: 1, id: 2 };
@@ -18,8 +19,8 @@ const mapping = { name: 0, city: 1, id: 2 };
  */
 function rows(picks: number[], idEvery: number): Cell[][] {
   return picks.map((p, i) => {
-    if (i % idEvery === 0) return ["", "", companies[150 + (p % 150)].id];
-    const c = companies[p % 150];
+    if (i % idEvery === 0) return ["", "", nth(companies, 150 + (p % 150)).id];
+    const c = nth(companies, p % 150);
     return p % 11 === 0 ? ["", "", ""] : [c.name, c.city, ""];
   });
 }

@@ -6,6 +6,7 @@ import { coreDeps } from "../../shared/enrich/run.ts";
 import { normaliseKey } from "../../shared/batch/normalise.ts";
 import type { Cell } from "../../shared/sheet/protocol.ts";
 import { makeCompanies, world } from "./world.ts";
+import { nth, take } from "../helpers/indexed.ts";
 
 const companies = makeCompanies(120);
 const FIELDS = ["name", "city", "url", "phone", "management", "revenue", "financialYear"];
@@ -13,33 +14,33 @@ const FIELDS = ["name", "city", "url", "phone", "management", "revenue", "financ
 /** Input rows: names (with duplicates, an ambiguous pair, unknowns, an id row, a blank row). */
 function inputRows(n: number): Cell[][] {
   const rows: Cell[][] = [];
-  for (let i = 0; i < n; i++) rows.push([`Firma ${i % 100} GmbH`, i % 7 === 0 ? "" : companies[i % 100].city, ""]);
-  rows.push(["Unbekannt AG", "", ""], ["", "", ""], ["", "", companies[110].id]);
+  for (let i = 0; i < n; i++) rows.push([`Firma ${i % 100} GmbH`, i % 7 === 0 ? "" : nth(companies, i % 100).city, ""]);
+  rows.push(["Unbekannt AG", "", ""], ["", "", ""], ["", "", nth(companies, 110).id]);
   return rows;
 }
 const mapping = { name: 0, city: 1, id: 2 };
 
 describe("computeRows", () => {
   it("matches, reviews, misses and enriches rows in input order", () => {
-    const w = world([...companies, { ...companies[3], id: "DEAAAAAAAAAA", city: "Berlin" }]);
-    const rows: Cell[][] = [["Firma 1 GmbH", "München", ""], ["Firma 3 GmbH", "", ""], ["Nobody", "", ""], ["", "", ""], ["", "", companies[2].id], ["x", "", "DEBAD"]];
+    const w = world([...companies, { ...nth(companies, 3), id: "DEAAAAAAAAAA", city: "Berlin" }]);
+    const rows: Cell[][] = [["Firma 1 GmbH", "München", ""], ["Firma 3 GmbH", "", ""], ["Nobody", "", ""], ["", "", ""], ["", "", nth(companies, 2).id], ["x", "", "DEBAD"]];
     const r = runSync(computeRows(coreDeps, w.ctx, "j", { rows, mapping, fields: FIELDS }), w.sync);
     expect(r.complete).toBe(true);
     // The row without a name or id is skipped and says so: every row has a status.
     expect(r.results.map((x) => x?.outcome)).toEqual(["matched", "review", "not_found", "empty", "matched", "error"]);
-    expect(r.rows[3][0]).toBe("übersprungen: kein Name");
-    expect(r.rows[3].slice(1).every((c) => c === "")).toBe(true);
+    expect(nth(r.rows, 3)[0]).toBe("übersprungen: kein Name");
+    expect(nth(r.rows, 3).slice(1).every((c) => c === "")).toBe(true);
     expect(r.header.slice(0, 3)).toEqual(["Status", "Trefferqualität", "Firmen-ID"]);
-    const [first] = r.rows;
+    const [first] = take(r.rows, 1);
     expect(first[0]).toBe("gefunden");
     expect(first[1]).toBe(0.93);
-    expect(first[2]).toBe(companies[1].id);
+    expect(first[2]).toBe(nth(companies, 1).id);
     expect(first[first.length - 1]).toBe("2025-01-15");
-    expect(r.rows[1][0]).toMatch(/^prüfen: DE/);
-    expect(r.rows[1][2]).toBe("");
-    expect(r.rows[5][0]).toMatch(/^Fehler: Ungültige Eingabe \(Firmen-ID\)/);
+    expect(nth(r.rows, 1)[0]).toMatch(/^prüfen: DE/);
+    expect(nth(r.rows, 1)[2]).toBe("");
+    expect(nth(r.rows, 5)[0]).toMatch(/^Fehler: Ungültige Eingabe \(Firmen-ID\)/);
     // Row 1 is in Munich, company 1 has financials and people: profile with both includes.
-    expect(w.ledger.find((l) => l.key.startsWith(companies[1].id))!.key).toBe(`${companies[1].id}?people,financials`);
+    expect(w.ledger.find((l) => l.key.startsWith(nth(companies, 1).id))!.key).toBe(`${nth(companies, 1).id}?people,financials`);
     // Company 0 has neither financials nor people (availability said so): not paid for.
     expect(r.stats).toMatchObject({ matched: 2, review: 1, notFound: 1, error: 1, skipped: 1 });
   });
@@ -48,7 +49,7 @@ describe("computeRows", () => {
     const w = world(companies);
     runSync(computeRows(coreDeps, w.ctx, "j", { rows: [["Firma 15 GmbH", "", ""]], mapping, fields: FIELDS }), w.sync);
     // 15: no financials (15 % 3 == 0), no people (15 % 5 == 0).
-    expect(w.ledger.filter((l) => l.path.includes(companies[15].id)).map((l) => l.key)).toEqual([`${companies[15].id}?`]);
+    expect(w.ledger.filter((l) => l.path.includes(nth(companies, 15).id)).map((l) => l.key)).toEqual([`${nth(companies, 15).id}?`]);
   });
 
   it("returns the stored rows without sending anything when run again", () => {

@@ -4,6 +4,7 @@ import { applyReviewPicks, enrichSheet } from "../../shared/enrich/job.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";
 import type { Cell, SheetRequest } from "../../shared/sheet/protocol.ts";
 import { makeCompanies, world } from "./world.ts";
+import { nth } from "../helpers/indexed.ts";
 
 /** A grid answering the sheet protocol, recording every request. */
 function grid(initial: Cell[][]) {
@@ -19,7 +20,7 @@ function grid(initial: Cell[][]) {
       case "write":
         req.values.forEach((row, i) => row.forEach((v, j) => {
           while (cells.length < req.row + i) cells.push([]);
-          cells[req.row + i - 1][req.col + j - 1] = v;
+          nth(cells, req.row + i - 1)[req.col + j - 1] = v;
         }));
         return undefined;
       case "dropdowns":
@@ -35,7 +36,7 @@ function grid(initial: Cell[][]) {
 const companies = makeCompanies(60);
 
 function setup(credits = 1_000_000) {
-  const w = world([...companies, { ...companies[4], id: "DEAAAAAAAAAA", city: "Köln" }], credits);
+  const w = world([...companies, { ...nth(companies, 4), id: "DEAAAAAAAAAA", city: "Köln" }], credits);
   const input: Cell[][] = [["Firma", "Stadt"], ...companies.slice(0, 40).map((c) => [c.name, c.city] as Cell[]), ["Firma 4 GmbH", ""]];
   const g = grid(input);
   const driver: SyncDriver = { ...w.sync, sheet: g.handle };
@@ -49,9 +50,9 @@ describe("enrichSheet", () => {
     const r = runSync(enrichSheet(coreDeps, w.ctx, spec), driver);
     expect(r.complete).toBe(true);
     expect(r.output).toMatchObject({ col: 3, cols: 3 + 3 });
-    expect(g.cells[0].slice(2)).toEqual(["Status", "Trefferqualität", "Firmen-ID", "Firmenname (Treffer)", "Website", "Stand"]);
+    expect(nth(g.cells, 0).slice(2)).toEqual(["Status", "Trefferqualität", "Firmen-ID", "Firmenname (Treffer)", "Website", "Stand"]);
     expect(g.at(2, 3)).toBe("gefunden");
-    expect(g.at(2, 5)).toBe(companies[0].id);
+    expect(g.at(2, 5)).toBe(nth(companies, 0).id);
     expect(g.at(2, 7)).toBe("'=HYPERLINK(\"http://evil\")".slice(1)); // raw: hosts write text as text
     const last = input.length;
     expect(String(g.at(last, 3))).toMatch(/^prüfen/);
@@ -69,8 +70,8 @@ describe("enrichSheet", () => {
     const { w, g, driver, spec, input } = setup();
     runSync(enrichSheet(coreDeps, w.ctx, spec), driver);
     const last = input.length;
-    const pick = g.dropdowns.get(`${last}:5`)![1];
-    g.cells[last - 1][4] = pick; // the user picks in the id column
+    const pick = nth(g.dropdowns.get(`${last}:5`)!, 1);
+    nth(g.cells, last - 1)[4] = pick; // the user picks in the id column
     const before = w.requests.length;
     const r = runSync(applyReviewPicks(coreDeps, w.ctx, spec), driver);
     expect(r.stats.review).toBe(0);
@@ -116,13 +117,13 @@ describe("enrichSheet", () => {
 
   it("gives a row without a name a status and suffixes output headers the input already has", () => {
     const w = world(companies);
-    const input: Cell[][] = [["Firma", "Ort", "Status"], [companies[0].name, companies[0].city, "x"], ["", "Berlin", ""], [companies[1].name, "", ""]];
+    const input: Cell[][] = [["Firma", "Ort", "Status"], [nth(companies, 0).name, nth(companies, 0).city, "x"], ["", "Berlin", ""], [nth(companies, 1).name, "", ""]];
     const g = grid(input);
     const driver: SyncDriver = { ...w.sync, sheet: g.handle };
     const spec = { sheet: "Kunden", row: 1, col: 1, rows: input.length, cols: 3, fields: ["name", "city"] };
     const r = runSync(enrichSheet(coreDeps, w.ctx, spec), driver);
     expect(r.complete).toBe(true);
-    expect(g.cells[0].slice(3)).toEqual(["Status (Treffer)", "Trefferqualität", "Firmen-ID", "Firmenname (Treffer)", "Ort (Treffer)", "Stand"]);
+    expect(nth(g.cells, 0).slice(3)).toEqual(["Status (Treffer)", "Trefferqualität", "Firmen-ID", "Firmenname (Treffer)", "Ort (Treffer)", "Stand"]);
     expect(g.at(3, 4)).toBe("übersprungen: kein Name");
     expect(r.stats).toMatchObject({ rows: 3, matched: 2, skipped: 1 });
     const s = r.stats;
@@ -137,7 +138,7 @@ describe("enrichSheet", () => {
 
   it("refuses to overwrite foreign data beside the table", () => {
     const { w, g, driver, spec } = setup();
-    g.cells[0][2] = "Meine Notizen";
+    nth(g.cells, 0)[2] = "Meine Notizen";
     expect(() => runSync(enrichSheet(coreDeps, w.ctx, spec), driver)).toThrow(/output/);
   });
 
@@ -145,7 +146,7 @@ describe("enrichSheet", () => {
     const { w, g, driver, spec, input } = setup();
     runSync(enrichSheet(coreDeps, w.ctx, spec), driver);
     const last = input.length;
-    g.cells[last - 1][4] = g.dropdowns.get(`${last}:5`)![1]; // the user picks the Köln company
+    nth(g.cells, last - 1)[4] = nth(g.dropdowns.get(`${last}:5`)!, 1); // the user picks the Köln company
     runSync(applyReviewPicks(coreDeps, w.ctx, spec), driver);
     expect(g.at(last, 5)).toBe("DEAAAAAAAAAA");
     const all = { ...spec, options: { ...spec.options, rerun: "all" as const } };
@@ -158,8 +159,8 @@ describe("enrichSheet", () => {
     expect(resolved).toHaveLength(40);
     expect(resolved.filter((n: string) => n === "Firma 4 GmbH")).toHaveLength(1); // the other row of that name, in Berlin
     // The user changes the row's input: the pick no longer stands, the row is matched anew.
-    g.cells[last - 1][1] = "Berlin";
+    nth(g.cells, last - 1)[1] = "Berlin";
     runSync(enrichSheet(coreDeps, { ...w.ctx, cacheTtlSeconds: 0 }, all), driver);
-    expect(g.at(last, 5)).toBe(companies[4].id);
+    expect(g.at(last, 5)).toBe(nth(companies, 4).id);
   });
 });

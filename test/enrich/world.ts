@@ -5,6 +5,7 @@
  */
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 import { profileCost, batchResolveCost, type Include } from "../../shared/api/endpoints.ts";
+import { nth } from "../helpers/indexed.ts";
 
 export interface FakeCompany {
   id: string;
@@ -29,7 +30,7 @@ export function makeCompanies(n: number): FakeCompany[] {
   return Array.from({ length: n }, (_, i) => ({
     id: makeId(i),
     name: `Firma ${i} GmbH`,
-    city: ["Berlin", "München", "Hamburg", "Köln"][i % 4],
+    city: nth(["Berlin", "München", "Hamburg", "Köln"], i % 4),
     financials: i % 3 !== 0,
     people: i % 5 !== 0,
   }));
@@ -46,7 +47,7 @@ export function world(companies: FakeCompany[], credits = 1_000_000) {
   const summary = (c: FakeCompany) => ({ id: c.id, name: c.name, city: c.city, zip: "10115", legalForm: { code: "GMBH", name: "GmbH" }, status: { code: "ACTIVE", name: "aktiv" } });
   const resolve = (q: { name: string; city?: string }) => {
     const hits = (byName.get(norm(q.name)) ?? []).filter((c) => !q.city || norm(c.city) === norm(q.city));
-    if (hits.length === 1) return { status: "matched", match: summary(hits[0]), confidence: 0.93, candidates: [] };
+    if (hits.length === 1) return { status: "matched", match: summary(nth(hits, 0)), confidence: 0.93, candidates: [] };
     if (hits.length > 1) return { status: "ambiguous", match: null, confidence: 0.5, candidates: hits.map(summary) };
     return { status: "not_found", match: null, confidence: null, candidates: [] };
   };
@@ -68,13 +69,13 @@ export function world(companies: FakeCompany[], credits = 1_000_000) {
     if (p === "/v2/resolve") return json(200, resolve(body));
     let m = /^\/v2\/companies\/(DE[A-Z0-9]{10})\/availability$/.exec(p);
     if (m) {
-      const c = byId.get(m[1]);
+      const c = byId.get(nth(m, 1));
       if (!c) return json(404, { error: { code: "NOT_FOUND" } });
       return json(200, { id: c.id, profile: true, people: c.people, announcements: true, financials: c.financials });
     }
     m = /^\/v2\/companies\/(DE[A-Z0-9]{10})$/.exec(p);
     if (m) {
-      const c = byId.get(m[1]);
+      const c = byId.get(nth(m, 1));
       if (!c) return json(404, { error: { code: "NOT_FOUND" } });
       const include = (url.searchParams.get("include") ?? "").split(",").filter(Boolean) as Include[];
       if (!pay(p, profileCost(include), `${c.id}?${include.join(",")}`)) return noCredits();

@@ -16,6 +16,7 @@ import { OFFICE_JS, supportHtml, taskpaneHtml } from "../../excel-addin/build/ht
 import { uiCss } from "../../scripts/build-ui.ts";
 import { functionsFor } from "../../shared/functions/registry.ts";
 import { excelDescription, excelText } from "../../excel-addin/build/localise.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const source = readFileSync("manifests/excel-manifest.xml", "utf8");
 let out = "";
@@ -72,7 +73,7 @@ describe("Excel manifest", () => {
     const all = (el: ReturnType<typeof parseXml>): ReturnType<typeof parseXml>[] => [el, ...el.children.flatMap(all)];
     const actions = all(root).filter((e) => e.name === "Action");
     expect(actions.map((a) => a.attrs["xsi:type"])).toEqual(["ShowTaskpane"]);
-    expect(actions[0].children.find((c) => c.name === "SourceLocation")!.attrs.resid).toBe("Taskpane.Url");
+    expect(nth(actions, 0).children.find((c) => c.name === "SourceLocation")!.attrs.resid).toBe("Taskpane.Url");
     expect(source).not.toContain("ExecuteFunction");
     const built = ["functions.js", "taskpane.js"].map((f) => readFileSync(join(out, f), "utf8")).join("\n");
     expect(built).not.toContain("showAsTaskpane");
@@ -104,7 +105,7 @@ describe("Excel manifest", () => {
     // manifests/excel-functions-versions.json: one line per Version, the fingerprint of the metadata Excel loads with it.
     const record = JSON.parse(readFileSync("manifests/excel-functions-versions.json", "utf8")) as { versions: { version: string; sha256: string }[] };
     const fingerprint = createHash("sha256").update(readFileSync(join(out, "functions.json"))).update(readFileSync(join(out, "functions-de.json"))).digest("hex");
-    const latest = record.versions[record.versions.length - 1];
+    const latest = nth(record.versions, record.versions.length - 1);
     const version = manifestVersion(source);
     const fix = `functions.json changed: raise <Version> in manifests/excel-manifest.xml (now ${version}) and add {"version": "<the new one>", "sha256": "${fingerprint}"} at the end of manifests/excel-functions-versions.json`;
     expect(latest.sha256, fix).toBe(fingerprint);
@@ -112,7 +113,7 @@ describe("Excel manifest", () => {
     // Versions only go up, and no Version is reused for other metadata.
     const parts = (v: string) => v.split(".").map(Number);
     const later = (a: string, b: string) => { const x = parts(a); const y = parts(b); for (let i = 0; i < 4; i++) if (x[i] !== y[i]) return (x[i] ?? 0) > (y[i] ?? 0); return false; };
-    record.versions.slice(1).forEach((v, i) => expect(later(v.version, record.versions[i].version), `${v.version} after ${record.versions[i].version}`).toBe(true));
+    record.versions.slice(1).forEach((v, i) => expect(later(v.version, nth(record.versions, i).version), `${v.version} after ${nth(record.versions, i).version}`).toBe(true));
   });
 
   it("the support page is a real page: key, credits, every function, troubleshooting, privacy, contact, in English and German", () => {
@@ -147,7 +148,7 @@ describe("Excel manifest", () => {
     const html = readFileSync(join(out, "taskpane.html"), "utf8");
     expect(html).toContain(`<script src="${OFFICE_JS}"></script>`);
     const order = ["functions.js", "taskpane.js"].map((f) => html.indexOf(f));
-    expect(order.every((i, k) => i > html.indexOf(OFFICE_JS) && (k === 0 || i > order[k - 1]))).toBe(true);
+    expect(order.every((i, k) => i > html.indexOf(OFFICE_JS) && (k === 0 || i > nth(order, k - 1)))).toBe(true);
   });
 
   it("functions-de.json: the same functions and parameters with the registry's German help, named in the manifest for de-DE", () => {
@@ -259,7 +260,7 @@ describe("icons", () => {
     expect(() => parseXml('<a x="1" x="2"/>')).toThrow(/duplicate/);
     expect(() => parseXml("<a>&nope;</a>")).toThrow(/entity/);
     expect(() => parseXml("<a/><b/>")).toThrow(/second root/);
-    expect(parseXml('<a x="&amp;"><b>t</b></a>').children[0].text).toBe("t");
+    expect(nth(parseXml('<a x="&amp;"><b>t</b></a>').children, 0).text).toBe("t");
     expect(() => parseXml("<!-- a -- b --><a/>")).toThrow(/comment/);
     expect(() => parseXml("<!-- a ---><a/>")).toThrow(/comment/);
     expect(parseXml("<!-- a - b --><a/>").name).toBe("a");

@@ -18,6 +18,7 @@ import { estimate } from "../../shared/credits/estimate.ts";
 import { cardIncludes, cardOf } from "../../shared/functions/index.ts";
 import { latestFinancials } from "../../shared/enrich/fields.ts";
 import { entityOf, PLAIN_CARD_KEYS } from "../../excel-addin/functions/card.ts";
+import { nth, take } from "../helpers/indexed.ts";
 
 const BASE = "https://emulator.test";
 let bundle = "";
@@ -62,9 +63,9 @@ describe("simulated custom-functions runtime", () => {
     expect(matched.length).toBeGreaterThan(800);
     // The others are ambiguous or unknown names: #N/A with the reason.
     for (const s of first) if (s.status === "rejected") expect(s.reason.code).toBe("#N/A");
-    for (const m of matched) expect(m.value[0][0]).toMatch(/^DE[A-Z0-9]{10}$/);
+    for (const m of matched) expect(nth(m.value, 0)[0]).toMatch(/^DE[A-Z0-9]{10}$/);
     // Every cell is answered for its own name.
-    const firstRow = (first[0] as PromiseFulfilledResult<unknown[][]>).value[0];
+    const firstRow = nth((first[0] as PromiseFulfilledResult<unknown[][]>).value, 0);
     expect(emulator.world.companies.find((c) => c.id === firstRow[0])?.name).toBe(names(1)[0]);
 
     const distinct = new Set(names(1000).map((n) => normaliseKey({ name: n }))).size;
@@ -142,7 +143,7 @@ describe("simulated custom-functions runtime", () => {
     const id = emulator.companies.ids()[0];
     const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), displayLanguage: "en-US" });
     const [card] = await recalc(sim.functions.get("CARD")!, [[[[id]]]]);
-    const entity = (card as PromiseFulfilledResult<any[][]>).value[0][0];
+    const entity = nth((card as PromiseFulfilledResult<any[][]>).value, 0)[0];
     expect(entity.type).toBe("Entity");
     expect(entity.properties.Name.basicValue).toBe(entity.text);
     expect(entity.layouts.card.title.property).toBe("Name");
@@ -152,9 +153,9 @@ describe("simulated custom-functions runtime", () => {
     const rows = (plain as PromiseFulfilledResult<unknown[][]>).value;
     expect(rows).toHaveLength(1);
     expect(rows[0]).toHaveLength(PLAIN_CARD_KEYS.length);
-    expect(rows[0].slice(0, 2)).toEqual([entity.text, id]);
-    expect(rows[0].every((v) => typeof v !== "object")).toBe(true);
-    expect(rows[0][PLAIN_CARD_KEYS.indexOf("register")]).toBe(entity.properties.Register?.basicValue ?? "");
+    expect(nth(rows, 0).slice(0, 2)).toEqual([entity.text, id]);
+    expect(nth(rows, 0).every((v) => typeof v !== "object")).toBe(true);
+    expect(nth(rows, 0)[PLAIN_CARD_KEYS.indexOf("register")]).toBe(entity.properties.Register?.basicValue ?? "");
     // A column of ids (and one unknown): one aligned row each, the error row padded to the same width.
     const ids = [...emulator.companies.ids().slice(0, 3), "DE0000000000"];
     const [column] = await recalc(old.functions.get("CARD")!, [[ids.map((x) => [x])]]);
@@ -162,7 +163,7 @@ describe("simulated custom-functions runtime", () => {
     expect(table).toHaveLength(4);
     for (const r of table) expect(r).toHaveLength(PLAIN_CARD_KEYS.length);
     expect(table.slice(0, 3).map((r) => r[1])).toEqual(ids.slice(0, 3));
-    expect(table[3][0]).toBeInstanceOf(SimError);
+    expect(nth(table, 3)[0]).toBeInstanceOf(SimError);
   });
 
   it("card property names are pinned per workbook: a German workbook keeps =A2.Umsatz for an English user; functions never write the workbook", async () => {
@@ -172,13 +173,13 @@ describe("simulated custom-functions runtime", () => {
     // Created in German Excel: the task pane's start pins German names in the workbook's settings.
     const german = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key), workbookSettings: workbook, displayLanguage: "de-DE" });
     const [a] = await recalc(german.functions.get("CARD")!, [[[[id]]]]);
-    expect((a as PromiseFulfilledResult<any[][]>).value[0][0].properties["Firmen-ID"]).toBeDefined();
+    expect(nth((a as PromiseFulfilledResult<any[][]>).value, 0)[0].properties["Firmen-ID"]).toBeDefined();
     expect(workbook.get("companyData.cardLanguage")).toBe("de");
     expect(typeof workbook.get("companyData.workbookId")).toBe("string");
     // Opened by an English colleague (English Office, English settings): the names stay German, the titles are his.
     const english = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), workbookSettings: workbook, displayLanguage: "en-US" });
     const [b] = await recalc(english.functions.get("CARD")!, [[[[id]]]]);
-    const entity = (b as PromiseFulfilledResult<any[][]>).value[0][0];
+    const entity = nth((b as PromiseFulfilledResult<any[][]>).value, 0)[0];
     expect(entity.properties["Firmen-ID"]).toBeDefined();
     expect(entity.properties["Company ID"]).toBeUndefined();
     expect(entity.layouts.card.sections[0].title).toBe("Company data");
@@ -194,7 +195,7 @@ describe("simulated custom-functions runtime", () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(workbook.size).toBe(0);
     await sim.startPane();
-    const [settled] = await pending;
+    const [settled] = take(await pending, 1);
     expect(settled.status).toBe("fulfilled");
     expect(sim.settingsWrites()).toBe(0);
     const id = workbook.get("companyData.workbookId") as string;
@@ -215,10 +216,10 @@ describe("simulated custom-functions runtime", () => {
     const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), displayLanguage: "en-US" });
     const cardOfCell = async (id: string) => {
       const before = emulator.balance(key);
-      const [settled] = await recalc(sim.functions.get("CARD")!, [[[[id]]]]);
+      const [settled] = take(await recalc(sim.functions.get("CARD")!, [[[[id]]]]), 1);
       expect(settled.status).toBe("fulfilled");
       const plan = estimate({ kind: "all", parts: [{ kind: "availability", count: 1 }, { kind: "profile", count: 1, include: cardIncludes(avail.get(id)) }] });
-      return { entity: (settled as PromiseFulfilledResult<any[][]>).value[0][0], spent: before - emulator.balance(key), estimate: plan.credits };
+      return { entity: nth((settled as PromiseFulfilledResult<any[][]>).value, 0)[0], spent: before - emulator.balance(key), estimate: plan.credits };
     };
 
     const a = await cardOfCell(full);
@@ -235,7 +236,7 @@ describe("simulated custom-functions runtime", () => {
     const current = (company.people as { name: string; until?: string }[]).filter((x) => !x.until);
     expect(p.People.type).toBe("Array");
     expect(p.People.elements[0].map((c: { basicValue: string }) => c.basicValue)).toEqual(["Name", "Role", "Since", "Person ID"]);
-    expect(p.People.elements.slice(1).map((r: { basicValue: string }[]) => r[0].basicValue)).toEqual(current.map((x) => x.name));
+    expect(p.People.elements.slice(1).map((r: { basicValue: string }[]) => nth(r, 0).basicValue)).toEqual(current.map((x) => x.name));
     const titles = a.entity.layouts.card.sections.map((x: { title: string }) => x.title);
     expect(titles).toEqual(["Company data", `Key figures ${latest.year}`, "People"]);
     // Every listed property exists (a card section naming a missing property is an error in Excel).

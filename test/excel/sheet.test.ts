@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { OfficeMockObject } from "office-addin-mock";
 import { colourRuns, handleSheetRequest, listSource, type ExcelLike } from "../../excel-addin/host/sheet.ts";
+import { nth } from "../helpers/indexed.ts";
 
 interface Written { at: [number, number, number, number]; range: any }
 
@@ -74,7 +75,7 @@ describe("Excel sheet host (office-addin-mock)", () => {
   it("reads a rectangle after loading it", async () => {
     const { excel, written } = workbook({ sheets: { Data: {} } });
     const values = await handleSheetRequest(excel, { op: "read", sheet: "Data", row: 2, col: 3, rows: 2, cols: 2 });
-    expect(written[0].at).toEqual([1, 2, 2, 2]);
+    expect(nth(written, 0).at).toEqual([1, 2, 2, 2]);
     expect(values).toEqual([["R2C3", "R2C4"], ["R3C3", "R3C4"]]);
   });
 
@@ -97,22 +98,22 @@ describe("Excel sheet host (office-addin-mock)", () => {
     const { excel, written } = workbook({ sheets: { Out: {} } });
     await handleSheetRequest(excel, { op: "write", sheet: "Out", row: 3, col: 2, values: [["=HYPERLINK(\"x\")", 42, null], ["+49 89 1", true]] });
     expect(written).toHaveLength(1);
-    expect(written[0].at).toEqual([2, 1, 2, 3]);
-    expect(written[0].range.numberFormat).toEqual([["@", "General", "General"], ["@", "General", "@"]]);
-    expect(written[0].range.values).toEqual([["=HYPERLINK(\"x\")", 42, ""], ["+49 89 1", true, ""]]);
+    expect(nth(written, 0).at).toEqual([2, 1, 2, 3]);
+    expect(nth(written, 0).range.numberFormat).toEqual([["@", "General", "General"], ["@", "General", "@"]]);
+    expect(nth(written, 0).range.values).toEqual([["=HYPERLINK(\"x\")", 42, ""], ["+49 89 1", true, ""]]);
   });
 
   it("appends below the used range", async () => {
     const { excel, written } = workbook({ sheets: { Log: { used: { rowIndex: 0, columnIndex: 0, values: [["h"], ["1"], ["2"]] } } } });
     await handleSheetRequest(excel, { op: "append", sheet: "Log", rows: [["3"], ["4"]] });
-    expect(written[0].at).toEqual([3, 0, 2, 1]);
-    expect(written[0].range.values).toEqual([["3"], ["4"]]);
+    expect(nth(written, 0).at).toEqual([3, 0, 2, 1]);
+    expect(nth(written, 0).range.values).toEqual([["3"], ["4"]]);
   });
 
   it("appends to an empty sheet at A1", async () => {
     const { excel, written } = workbook({ sheets: { Log: {} } });
     await handleSheetRequest(excel, { op: "append", sheet: "Log", rows: [["a", 1]] });
-    expect(written[0].at).toEqual([0, 0, 1, 2]);
+    expect(nth(written, 0).at).toEqual([0, 0, 1, 2]);
   });
 
   it("readAll pads from A1; a missing sheet answers null", async () => {
@@ -127,26 +128,26 @@ describe("Excel sheet host (office-addin-mock)", () => {
     expect(added).toEqual([]);
     await handleSheetRequest(excel, { op: "ensureSheet", sheet: "Monitor", headers: ["Firma", "Status"] });
     expect(added).toEqual(["Monitor"]);
-    expect(written[0].range.values).toEqual([["Firma", "Status"]]);
-    expect(written[0].range.numberFormat).toEqual([["@", "@"]]);
-    expect(written[1].range.format.font.bold).toBe(true);
+    expect(nth(written, 0).range.values).toEqual([["Firma", "Status"]]);
+    expect(nth(written, 0).range.numberFormat).toEqual([["@", "@"]]);
+    expect(nth(written, 1).range.format.font.bold).toBe(true);
   });
 
   it("colours runs of equal colour with one command each; \"\" clears", async () => {
     const { excel, written } = workbook({ sheets: { S: {} } });
     await handleSheetRequest(excel, { op: "colour", sheet: "S", row: 2, col: 1, colours: [["#ff0000", "#ff0000", ""], ["#00ff00", "#00ff00", "#00ff00"]] });
     expect(written.map((w) => w.at)).toEqual([[1, 0, 1, 2], [1, 2, 1, 1], [2, 0, 1, 3]]);
-    expect(written[0].range.format.fill.color).toBe("#ff0000");
-    expect(written[1].range.format.fill.cleared).toBe(true);
-    expect(written[2].range.format.fill.color).toBe("#00ff00");
+    expect(nth(written, 0).range.format.fill.color).toBe("#ff0000");
+    expect(nth(written, 1).range.format.fill.cleared).toBe(true);
+    expect(nth(written, 2).range.format.fill.color).toBe("#00ff00");
   });
 
   it("sets one list validation per row; [] removes it", async () => {
     const { excel, written } = workbook({ sheets: { S: {} } });
     await handleSheetRequest(excel, { op: "dropdowns", sheet: "S", row: 2, col: 4, options: [["A GmbH", "B, C AG"], []] });
-    expect(written[0].range.dataValidation.rule).toEqual({ list: { inCellDropDown: true, source: "A GmbH,B\u201A C AG" } });
-    expect(written[1].range.dataValidation.cleared).toBe(true);
-    expect(written[1].range.dataValidation.rule).not.toHaveProperty("list");
+    expect(nth(written, 0).range.dataValidation.rule).toEqual({ list: { inCellDropDown: true, source: "A GmbH,B\u201A C AG" } });
+    expect(nth(written, 1).range.dataValidation.cleared).toBe(true);
+    expect(nth(written, 1).range.dataValidation.rule).not.toHaveProperty("list");
   });
 
   it("fails clearly on a missing sheet", async () => {

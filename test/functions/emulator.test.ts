@@ -9,6 +9,7 @@ import { FUNCTIONS, invoke, isCellError, type CellOut, type FunctionContext } fr
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const emulator = createEmulator({ companies: 2000, startDate: "2026-01-15" });
 const SAP = "DEJK7QV0PK24";
@@ -70,13 +71,13 @@ describe("functions against the emulator", () => {
 
   it("RESOLVE of 25 names pays ceil(25/10) = 3 credits; ambiguous names list candidates", () => {
     const { key, run } = setup();
-    const dup = emulator.companies.duplicateNames(1)[0];
+    const dup = nth(emulator.companies.duplicateNames(1), 0);
     const names = emulator.companies.ids().slice(50, 74).map((id) => [emulator.world.byId(id)!.name]);
     names.push([dup.name]);
     const before = emulator.balance(key);
     const out = run("RESOLVE", [names]);
     expect(before - emulator.balance(key)).toBe(3);
-    const last = out[24][0];
+    const last = nth(out, 24)[0];
     expect(isCellError(last) && last.error).toBe("AMBIGUOUS");
   });
 });

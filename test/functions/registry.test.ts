@@ -7,6 +7,7 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { FUNCTIONS, functionByName, functionsFor, hostName, invoke, isCellError, requestCredits, type CellOut, type FunctionContext } from "../../shared/functions/index.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 import type { HttpRequest } from "../../shared/core/http.ts";
+import { cellAt, nth } from "../helpers/indexed.ts";
 
 const SAP = "DEJK7QV0PK24";
 const SIEMENS = "DEPIYX8Y4M82";
@@ -86,7 +87,7 @@ describe("host names", () => {
 
   it("RISK names its parameter ids in its error messages too", () => {
     const { run } = setup();
-    expect(msg(run("RISK", "nonsense")[0][0])).toMatch(/\(Firmen-IDs, Argument „ids“\)/);
+    expect(msg(cellAt(run("RISK", "nonsense"), 0, 0))).toMatch(/\(Firmen-IDs, Argument „ids“\)/);
   });
 });
 
@@ -97,9 +98,9 @@ describe("per-row functions", () => {
     expect(out).toHaveLength(5);
     expect(out[0]).toEqual(["SAP SE", "Walldorf"]);
     expect(out[1]).toEqual(["", ""]);
-    expect(msg(out[2][0])).toMatch(/keine Firmen-ID/);
+    expect(msg(cellAt(out, 2, 0))).toMatch(/keine Firmen-ID/);
     expect(out[3]).toEqual(["SAP SE", "Walldorf"]);
-    expect(msg(out[4][0])).toMatch(/Nicht gefunden/);
+    expect(msg(cellAt(out, 4, 0))).toMatch(/Nicht gefunden/);
     // SAP asked once although it appears twice.
     expect(paths().filter((p) => p.endsWith(SAP))).toHaveLength(1);
   });
@@ -108,7 +109,7 @@ describe("per-row functions", () => {
     const { run, api } = setup();
     run("PROFILE", SAP);
     const before = api.requests.length;
-    expect(run("PROFILE", SAP)[0][0]).toBe("SAP SE");
+    expect(nth(run("PROFILE", SAP), 0)[0]).toBe("SAP SE");
     expect(api.requests.length).toBe(before);
   });
 
@@ -117,7 +118,7 @@ describe("per-row functions", () => {
     expect(run("RESOLVE", "SAP")).toEqual([[SAP, "SAP SE", "Walldorf", 0.97]]);
     expect(paths()).toEqual(["/v2/resolve"]);
     const amb = run("RESOLVE", "Müller GmbH");
-    expect(msg(amb[0][0])).toMatch(/Mehrdeutig.*Köln.*Bonn/);
+    expect(msg(cellAt(amb, 0, 0))).toMatch(/Mehrdeutig.*Köln.*Bonn/);
     const col = run("RESOLVE", [["SAP SE"], ["Siemens AG"], [""], ["Nix"]]);
     expect(col.map((r) => r[0])).toEqual([SAP, SIEMENS, "", expect.anything()]);
     expect(paths().filter((p) => p.includes("batch"))).toHaveLength(1);
@@ -129,9 +130,9 @@ describe("per-row functions", () => {
     expect(run("FINANCIALS", [[SAP], [SIEMENS]], "Umsatz")).toEqual([[100], [100]]);
     expect(run("FINANCIALS", SAP, "profit", 2019)).toEqual([[1]]);
     const table = run("FINANCIALS", SAP);
-    expect(table[0][0]).toBe("Jahr");
-    expect(table[1][0]).toBe(2020);
-    expect(msg(run("FINANCIALS", SAP, "revenue", 2001)[0][0])).toMatch(/2001/);
+    expect(nth(table, 0)[0]).toBe("Jahr");
+    expect(nth(table, 1)[0]).toBe(2020);
+    expect(msg(cellAt(run("FINANCIALS", SAP, "revenue", 2001), 0, 0))).toMatch(/2001/);
   });
 });
 
@@ -140,18 +141,18 @@ describe("list functions", () => {
     const { run } = setup();
     const one = run("PEOPLE", SAP);
     expect(one[0]).toEqual(["Personen-ID", "Name", "Rolle", "Seit", "Bis", "Ort"]);
-    expect(one[1][0]).toBe("P0000000001");
+    expect(nth(one, 1)[0]).toBe("P0000000001");
     const many = run("PEOPLE", [[SAP], [SIEMENS], ["bad"]]);
-    expect(many[0][0]).toBe("Firmen-ID");
+    expect(nth(many, 0)[0]).toBe("Firmen-ID");
     expect(many.map((r) => r[0])).toEqual(["Firmen-ID", SAP, SIEMENS, "bad"]);
-    expect(msg(many[3][1])).toMatch(/keine Firmen-ID/);
+    expect(msg(cellAt(many, 3, 1))).toMatch(/keine Firmen-ID/);
     expect(new Set(many.map((r) => r.length)).size).toBe(1);
   });
 
   it("SEARCH and CREDITS", () => {
     const { run } = setup();
-    expect(run("SEARCH", "Software", 5)[1][0]).toBe(SAP);
-    expect(run("CREDITS")[1][0]).toBe(99);
+    expect(nth(run("SEARCH", "Software", 5), 1)[0]).toBe(SAP);
+    expect(nth(run("CREDITS"), 1)[0]).toBe(99);
   });
 });
 
@@ -172,11 +173,11 @@ describe("hostile inputs never throw", () => {
   }
   it("names the problem", () => {
     const { run } = setup();
-    expect(msg(run("PROFILE", "x".repeat(10_000))[0][0])).toMatch(/zu lang \(10000 Zeichen/);
-    expect(msg(run("RESOLVE", "=HYPERLINK(\"x\")")[0][0])).toMatch(/Formel/);
-    expect(msg(run("PROFILE", "#N/A")[0][0])).toMatch(/Fehlerwert/);
-    expect(msg(run("RESOLVE", new Date())[0][0])).toMatch(/Datum/);
-    expect(msg(run("PROFILE", "")[0][0])).toMatch(/fehlt/);
+    expect(msg(cellAt(run("PROFILE", "x".repeat(10_000)), 0, 0))).toMatch(/zu lang \(10000 Zeichen/);
+    expect(msg(cellAt(run("RESOLVE", "=HYPERLINK(\"x\")"), 0, 0))).toMatch(/Formel/);
+    expect(msg(cellAt(run("PROFILE", "#N/A"), 0, 0))).toMatch(/Fehlerwert/);
+    expect(msg(cellAt(run("RESOLVE", new Date()), 0, 0))).toMatch(/Datum/);
+    expect(msg(cellAt(run("PROFILE", ""), 0, 0))).toMatch(/fehlt/);
   });
 });
 
@@ -184,20 +185,20 @@ describe("errors and budget", () => {
   it("no key: one clear message", () => {
     const { run, ctx } = setup();
     ctx.client.apiKey = null;
-    expect(msg(run("PROFILE", SAP)[0][0])).toMatch(/Kein API-Schlüssel/);
+    expect(msg(cellAt(run("PROFILE", SAP), 0, 0))).toMatch(/Kein API-Schlüssel/);
   });
 
   it("the daily budget stops paid requests before they are sent", () => {
     const { run, api } = setup(2);
-    expect(run("PROFILE", SAP)[0][0]).toBe("SAP SE");
-    expect(run("PROFILE", SIEMENS)[0][0]).toBe("Siemens AG");
+    expect(nth(run("PROFILE", SAP), 0)[0]).toBe("SAP SE");
+    expect(nth(run("PROFILE", SIEMENS), 0)[0]).toBe("Siemens AG");
     const before = api.requests.length;
     const out = run("FINANCIALS", "DEAAAAAAAAA3", "revenue");
-    expect(msg(out[0][0])).toMatch(/Tagesbudget/);
+    expect(msg(cellAt(out, 0, 0))).toMatch(/Tagesbudget/);
     expect(api.requests.length).toBe(before);
     // Cached answers and free functions still work.
-    expect(run("PROFILE", SAP)[0][0]).toBe("SAP SE");
-    expect(run("AVAILABILITY", SAP)[0][0]).toBe(true);
+    expect(nth(run("PROFILE", SAP), 0)[0]).toBe("SAP SE");
+    expect(nth(run("AVAILABILITY", SAP), 0)[0]).toBe(true);
   });
 
   it("prices requests with the catalogue", () => {
@@ -215,6 +216,6 @@ describe("errors and budget", () => {
     ctx.client.language = "en";
     const out = run("PROFILE", [[SAP], [SIEMENS]], "name");
     expect(out[0]).toEqual(["SAP SE"]);
-    expect(msg(out[1][0])).toMatch(/Not enough credits/);
+    expect(msg(cellAt(out, 1, 0))).toMatch(/Not enough credits/);
   });
 });

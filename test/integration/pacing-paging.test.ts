@@ -16,6 +16,7 @@ import { checkPortfolio } from "../../shared/monitor/check.ts";
 import { CHANGES_SHEET } from "../../shared/monitor/changelog.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
 import { harness } from "../monitor/harness.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const START = Date.UTC(2025, 5, 1, 9);
 
@@ -31,7 +32,7 @@ function setup(companies = 3_000) {
     scope: "pacing",
   };
   const all = emu.companies.ids();
-  return { emu, key, ctx, d, idAt: (i: number) => all[i], elapsed: () => clock - START, sync: d.sync };
+  return { emu, key, ctx, d, idAt: (i: number) => nth(all, i), elapsed: () => clock - START, sync: d.sync };
 }
 
 /** Answers the emulator gave, by status. */
@@ -154,7 +155,7 @@ describe("changes paging", () => {
     const ids = h.emu.companies.ids().slice(100, 103);
     h.sheets.set("Portfolio", [["ID", "Company"], ...ids.map((id) => [id, ""])]);
     runSync(checkPortfolio(h.ctx), h.driver);
-    for (let k = 0; k < 250; k++) h.emu.scheduleEvent(ids[1], { day: 1 + Math.floor(k / 25), kind: "ADDRESS" });
+    for (let k = 0; k < 250; k++) h.emu.scheduleEvent(nth(ids, 1), { day: 1 + Math.floor(k / 25), kind: "ADDRESS" });
     h.advance(11);
     const preview = runSync(checkPortfolio(h.ctx, { preview: true }), h.driver);
     const before = h.charged();

@@ -12,6 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RunningServer } from "../../emulator/server.ts";
+import { nth } from "../helpers/indexed.ts";
 
 export const BIN = join(import.meta.dirname, "../../bin/company-data.js");
 
@@ -59,7 +60,7 @@ export function startHttpServer(server: RunningServer, key: string | null, args:
       if (m) {
         clearTimeout(timer);
         resolve({
-          url: m[1],
+          url: nth(m, 1),
           child,
           output: () => out,
           stop: () => new Promise((r) => { child.once("close", (code) => r(code)); child.kill("SIGTERM"); }),

@@ -8,6 +8,7 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, startCliWorld, type CliWorld } from "../helpers/cli.ts";
 import { call, charged, httpSession, newKey, startHttpServer, stdioSession, type HttpServerProcess, type McpSession } from "./harness.ts";
+import { nth } from "../helpers/indexed.ts";
 
 let world: CliWorld;
 let key: string;
@@ -66,7 +67,7 @@ describe("MCP server over Streamable HTTP", () => {
     const refused = await call(s, "person_network", { personId: world.emu.companies.sharedPersonId()! });
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent!.error).toMatchObject({ code: "BUDGET_EXCEEDED", price: 2, priceBound: "exact" });
-    const t = (refused.content as { text: string }[])[0].text;
+    const t = nth((refused.content as { text: string }[]), 0).text;
     expect(t).toMatch(/^Refused: this MCP server's budget is not enough/);
     expect(t).toMatch(/Spent: 0 credits\.$/);
     expect(t).toMatch(/costs 2 credits; 3 of 3 spent, 0 left/);
@@ -113,7 +114,7 @@ describe("a refusal after a paid step", () => {
       expect(r.structuredContent!.spent.credits).toBe(1);
       expect(after.total - before.total).toBe(1);
       expect(after.byEndpoint.profile ?? 0).toBe(0);
-      expect((r.content as { text: string }[])[0].text).toMatch(/Spent: 1 credit\.$/);
+      expect(nth((r.content as { text: string }[]), 0).text).toMatch(/Spent: 1 credit\.$/);
     } finally {
       await n.close();
     }
@@ -139,7 +140,7 @@ describe("configuration and the key", () => {
       const r = await call(n, "search_companies", { query: "x" });
       expect(r.structuredContent!.error.code).toBe("MISSING_KEY");
       expect(r.structuredContent!.error.en).toMatch(/COMPANY_DATA_API_KEY/);
-      const e = await call(n, "estimate_credits", { tool: "similar_companies", arguments: { ids: [world.emu.world.companies[0].id] } });
+      const e = await call(n, "estimate_credits", { tool: "similar_companies", arguments: { ids: [nth(world.emu.world.companies, 0).id] } });
       expect(e.structuredContent!.credits).toEqual({ min: 2, max: 2 });
     } finally {
       await n.close();
@@ -151,7 +152,7 @@ describe("configuration and the key", () => {
     const n = await stdioSession(world.server, secret, ["--lang", "de"]);
     const answers: string[] = [];
     try {
-      for (const [name, args] of [["company_profile", { id: world.emu.world.companies[0].id }], ["search_companies", { query: secret }], ["account", {}], ["portfolio_risk", { companies: [secret] }]] as const) {
+      for (const [name, args] of [["company_profile", { id: nth(world.emu.world.companies, 0).id }], ["search_companies", { query: secret }], ["account", {}], ["portfolio_risk", { companies: [secret] }]] as const) {
         const r = await call(n, name, args);
         answers.push(JSON.stringify(r));
       }

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCliWorld, type CliWorld } from "../helpers/cli.ts";
 import { call, httpSession, startHttpServer, stdioSession, type McpSession } from "./harness.ts";
+import { take } from "../helpers/indexed.ts";
 
 const KEY = "cdk_MCPSECRET_9b4e1f7a2c5d8e30";
 const BAD_KEY = "cdk_MCPFAILING_3a7c9e1b5d2f46";
@@ -30,8 +31,8 @@ afterAll(() => world?.server.close());
 
 /** A representative set of calls: every tool, good and bad input, an ambiguous name. */
 async function exercise(s: McpSession) {
-  const [a, b] = world.emu.world.companies.slice(5, 7);
-  const [dup] = world.emu.companies.duplicateNames(1);
+  const [a, b] = take(world.emu.world.companies.slice(5, 7), 2);
+  const [dup] = take(world.emu.companies.duplicateNames(1), 1);
   const calls: [string, Record<string, unknown>][] = [
     ["company_profile", { id: a.id }],
     ["company_profile", { name: dup.name }],

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCliWorld, type CliWorld } from "../helpers/cli.ts";
 import { call, charged, httpSession, newKey, startHttpServer, stdioSession, type McpSession, type ToolResult } from "./harness.ts";
+import { nth, take } from "../helpers/indexed.ts";
 
 let world: CliWorld;
 let key: string;
@@ -91,7 +92,7 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
   });
 
   it("company_profile by name resolves for free and pays only for the profile", async () => {
-    const c = world.emu.world.companies.filter((x) => world.emu.companies.findByName(x.name).length === 1)[5];
+    const c = nth(world.emu.world.companies.filter((x) => world.emu.companies.findByName(x.name).length === 1), 5);
     const r = await paid("company_profile", { name: c.name, include: [] });
     expect(r.structuredContent!.status).toBe("matched");
     expect(r.structuredContent!.company.id).toBe(c.id);
@@ -99,7 +100,7 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
   });
 
   it("an ambiguous name answers its candidates, never a guess, and costs nothing", async () => {
-    const [dup] = world.emu.companies.duplicateNames(1);
+    const [dup] = take(world.emu.companies.duplicateNames(1), 1);
     const r = await paid("company_profile", { name: dup.name });
     expect(r.isError).toBeFalsy();
     const sc = r.structuredContent!;
@@ -121,7 +122,7 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
   });
 
   it("similar_companies for one or more ids; 2 credits", async () => {
-    const [a, b] = world.emu.world.companies.slice(40, 42);
+    const [a, b] = take(world.emu.world.companies.slice(40, 42), 2);
     const r = await paid("similar_companies", { ids: [a.id, b.id], size: 5 });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent!.spent.credits).toBe(2);
@@ -129,7 +130,7 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
   });
 
   it("recent_changes: changes and announcements since a date", async () => {
-    const c = world.emu.world.companies[60];
+    const c = nth(world.emu.world.companies, 60);
     const r = await paid("recent_changes", { id: c.id, since: "2000-01-01" });
     expect(r.isError).toBeFalsy();
     const sc = r.structuredContent!;
@@ -139,7 +140,7 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
   });
 
   it("recent_changes pays nothing for changes when the free check shows none since the date", async () => {
-    const c = world.emu.world.companies[61];
+    const c = nth(world.emu.world.companies, 61);
     const before = await charged(world.server, key);
     const r = await paid("recent_changes", { id: c.id, since: "2099-01-01", announcements: false });
     expect(r.isError).toBeFalsy();
@@ -158,8 +159,8 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
 
   it("portfolio_risk: ids and names grouped risk / watch / none with reasons; ambiguous names get candidates", async () => {
     const ids = world.emu.world.companies.slice(100, 106).map((c) => c.id);
-    const named = world.emu.world.companies.filter((x) => world.emu.companies.findByName(x.name).length === 1)[9];
-    const [dup] = world.emu.companies.duplicateNames(2).slice(1);
+    const named = nth(world.emu.world.companies.filter((x) => world.emu.companies.findByName(x.name).length === 1), 9);
+    const [dup] = take(world.emu.companies.duplicateNames(2).slice(1), 1);
     const risky = world.emu.companies.withStatus("INSOLVENT")[0];
     const list = [...ids, named.name, { name: dup.name }, ...(risky ? [risky] : [])];
     const est = await call(s, "estimate_credits", { tool: "portfolio_risk", arguments: { companies: list } });
@@ -210,9 +211,9 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
     expect(e.en).toMatch(/Invalid input/);
     expect(e.de).toMatch(/Ungültige Eingabe/);
     expect(text(r)).toBe(`${e.en} Spent: 0 credits.`);
-    const both = await paid("company_profile", { id: world.emu.world.companies[0].id, name: "x" });
+    const both = await paid("company_profile", { id: nth(world.emu.world.companies, 0).id, name: "x" });
     expect(both.structuredContent!.error.code).toBe("INVALID_INPUT");
-    const date = await paid("recent_changes", { id: world.emu.world.companies[0].id, since: "2024-02-30" });
+    const date = await paid("recent_changes", { id: nth(world.emu.world.companies, 0).id, since: "2024-02-30" });
     expect(date.structuredContent!.error).toMatchObject({ code: "INVALID_INPUT", field: "since" });
     const tooMany = await paid("portfolio_risk", { companies: Array(101).fill("DE0000000001") });
     expect(tooMany.structuredContent!.error).toMatchObject({ code: "INVALID_INPUT", field: "companies" });
@@ -222,7 +223,7 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
     const typed = await call(s, "company_profile", { id: 5 });
     expect(typed.isError).toBe(true);
     expect(text(typed)).toMatch(/Ungültige Eingabe \(Firmen-ID\).*Invalid input \(company ID\)/);
-    const missing = await call(s, "recent_changes", { id: world.emu.world.companies[0].id });
+    const missing = await call(s, "recent_changes", { id: nth(world.emu.world.companies, 0).id });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toMatch(/Ungültige Eingabe \(Datum „seit“\).*Invalid input \(since date\): expected a string/);
   });

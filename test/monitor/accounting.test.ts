@@ -15,6 +15,7 @@ import { CHANGES_SHEET } from "../../shared/monitor/changelog.ts";
 import { MAX_ENTRY_CREDITS, scheduleEstimate } from "../../shared/monitor/estimate.ts";
 import { harness, type Harness } from "./harness.ts";
 import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
+import { nth } from "../helpers/indexed.ts";
 
 /** The 10-company example portfolio (the provider's sample data, real ids). */
 const IDS = portfolio.portfolio.map((p) => p.id);
@@ -24,8 +25,8 @@ const run = (h: Harness, opts: CheckOptions = {}) => runSync(checkPortfolio(h.ct
 const preview = (h: Harness) => run(h, { preview: true });
 const accounted = (s: RunSummary) => s.earlier + s.checked + s.unchanged + s.left.companies + s.errors + s.notFound + s.ambiguous;
 const expectAccounted = (s: RunSummary) => expect(accounted(s), JSON.stringify({ ...s, plan: undefined, message: undefined })).toBe(s.entries);
-const header = (h: Harness) => h.sheets.get("Portfolio")[0].map(String);
-const cell = (h: Harness, r: number, name: string) => h.sheets.get("Portfolio")[r][header(h).findIndex((x) => x.startsWith(name))];
+const header = (h: Harness) => nth(h.sheets.get("Portfolio"), 0).map(String);
+const cell = (h: Harness, r: number, name: string) => nth(h.sheets.get("Portfolio"), r)[header(h).findIndex((x) => x.startsWith(name))];
 const logLines = (h: Harness) => h.sheets.get(CHANGES_SHEET).slice(1);
 
 /** Answer some requests differently (a vanished company, a failing endpoint). */
@@ -39,8 +40,8 @@ function intercept(h: Harness, fake: (r: HttpRequest) => HttpResponse | null): (
       if (f) out[i] = f;
       else pass.push(i);
     });
-    const real = pass.length ? orig(pass.map((i) => reqs[i])) : [];
-    pass.forEach((i, k) => (out[i] = real[k]));
+    const real = pass.length ? orig(pass.map((i) => nth(reqs, i))) : [];
+    pass.forEach((i, k) => (out[i] = nth(real, k)));
     return out;
   };
   return () => { h.driver.http = orig; };
@@ -76,11 +77,11 @@ describe("no company drops out of a check", () => {
     h.emu.faults.set({ failRate: 0.75 });
     const faulty = [run(h), run(h)];
     for (const s of faulty) expectAccounted(s);
-    expect(faulty[0].status).toBe("paused");
-    expect(faulty[0].left.companies).toBeGreaterThan(0);
-    expect(faulty[0].errors).toBe(0);
-    expect(faulty[0].message.en).toMatch(/Not all checked yet .*will continue: \d+ companies/);
-    expect(faulty[0].message.de).toMatch(/Noch nicht alle geprüft .*wird fortgesetzt: noch \d+ Firmen/);
+    expect(nth(faulty, 0).status).toBe("paused");
+    expect(nth(faulty, 0).left.companies).toBeGreaterThan(0);
+    expect(nth(faulty, 0).errors).toBe(0);
+    expect(nth(faulty, 0).message.en).toMatch(/Not all checked yet .*will continue: \d+ companies/);
+    expect(nth(faulty, 0).message.de).toMatch(/Noch nicht alle geprüft .*wird fortgesetzt: noch \d+ Firmen/);
     // Left-to-do rows say so (never a stale row without a word).
     const rows = h.sheets.get("Portfolio").slice(1);
     const pendingRows = rows.filter((_, i) => String(cell(h, i + 1, "Flag")).includes("Not checked yet"));
@@ -156,7 +157,7 @@ describe("paid work is never paid twice in a continued run", () => {
     const h = harness();
     seed(h);
     run(h);
-    const id = IDS[2];
+    const id = nth(IDS, 2);
     h.emu.scheduleEvent(id, { day: 1, kind: "CAPITAL" });
     h.advance(1);
     const clean = preview(h);
@@ -180,7 +181,7 @@ describe("paid work is never paid twice in a continued run", () => {
     const h = harness();
     seed(h);
     run(h);
-    const id = IDS[3];
+    const id = nth(IDS, 3);
     h.emu.scheduleEvent(id, { day: 1, kind: "INSOLVENCY" });
     h.advance(1);
     const clean = preview(h);
@@ -206,7 +207,7 @@ describe("paid work is never paid twice in a continued run", () => {
 describe("rows that could drop out or be paid twice", () => {
   it("the same company in two windows is paid once", () => {
     const h = harness();
-    seed(h, [IDS[0], IDS[1], IDS[0]]);
+    seed(h, [nth(IDS, 0), nth(IDS, 1), nth(IDS, 0)]);
     const p = preview(h);
     run(h, { windowRows: 1 });
     expect(h.charged()).toBe(p.estimate);
@@ -214,7 +215,7 @@ describe("rows that could drop out or be paid twice", () => {
 
   it("the same company twice (in different windows) is paid once and both rows show it; a bad ID cell is an error row; an unknown id is not found", () => {
     const h = harness();
-    const cells = [IDS[0], IDS[1], "hello", IDS[2], IDS[0], "DE0000000000"];
+    const cells = [nth(IDS, 0), nth(IDS, 1), "hello", nth(IDS, 2), nth(IDS, 0), "DE0000000000"];
     seed(h, cells);
     const p = preview(h);
     expectAccounted(p);
@@ -246,8 +247,8 @@ describe("rows that could drop out or be paid twice", () => {
 
   it("an ambiguous name is counted and shown, and the rest adds up", () => {
     const h = harness();
-    const dup = h.emu.companies.duplicateNames(1)[0];
-    h.sheets.set("Portfolio", [["ID", "Firma"], ["", dup.name], [IDS[0], ""]]);
+    const dup = nth(h.emu.companies.duplicateNames(1), 0);
+    h.sheets.set("Portfolio", [["ID", "Firma"], ["", dup.name], [nth(IDS, 0), ""]]);
     const s = run(h);
     expectAccounted(s);
     expect(s).toMatchObject({ entries: 2, ambiguous: 1, checked: 1 });
@@ -266,7 +267,7 @@ describe("changes paging in the credits shown", () => {
     const ids = h.emu.companies.ids().slice(200, 202);
     seed(h, ids);
     run(h);
-    for (let k = 0; k < 120; k++) h.emu.scheduleEvent(ids[0], { day: 1 + Math.floor(k / 12), kind: "ADDRESS" });
+    for (let k = 0; k < 120; k++) h.emu.scheduleEvent(nth(ids, 0), { day: 1 + Math.floor(k / 12), kind: "ADDRESS" });
     h.advance(11);
     const p = preview(h);
     const before = h.charged();

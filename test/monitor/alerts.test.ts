@@ -14,8 +14,9 @@ import { checkWebhookUrl, postWebhook, webhookPayload } from "../../shared/monit
 import { logLine } from "../../shared/monitor/changelog.ts";
 import { harness, type Harness } from "./harness.ts";
 import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
+import { nth } from "../helpers/indexed.ts";
 
-const TARGET = portfolio.portfolio[3].id;
+const TARGET = nth(portfolio.portfolio, 3).id;
 
 function setUp(language: "de" | "en" = "en") {
   const h = harness({ language });
@@ -110,7 +111,7 @@ describe("alerts from portfolio checks", () => {
     check(h);
     expect(deliver(h, ch).status).toBe("sent");
     expect(ch.sent).toHaveLength(1);
-    const d = ch.sent[0];
+    const d = nth(ch.sent, 0);
     expect(d.language).toBe("de");
     expect(targetIn(d)).toMatchObject({ to: "risk" });
     expect(d.subject).toMatch(/neu im Risiko/);
@@ -128,7 +129,7 @@ describe("alerts from portfolio checks", () => {
     expect(() => runSync(checkPortfolio(h.ctx, { alerts: ["test"], windowRows: 4 }), h.driver)).toThrow("host crashed");
     runSync(checkPortfolio(h.ctx, { alerts: ["test"], windowRows: 4 }), h.driver);
     deliver(h, ch);
-    const t = targetIn(ch.sent[0])!;
+    const t = targetIn(nth(ch.sent, 0))!;
     expect(t.to).toBe("risk");
     const keys = t.changes.map((c) => c.key);
     expect(new Set(keys).size).toBe(keys.length);
@@ -165,7 +166,7 @@ describe("alerts from portfolio checks", () => {
     const driver: SyncDriver = {
       ...h.driver,
       http: (reqs) => reqs.map((r): HttpResponse => {
-        if (!r.url.startsWith("https://hooks.example.test/")) return h.driver.http([r])[0];
+        if (!r.url.startsWith("https://hooks.example.test/")) return nth(h.driver.http([r]), 0);
         posted.push(r);
         return { status: answer, headers: {}, body: "" };
       }),
@@ -179,7 +180,7 @@ describe("alerts from portfolio checks", () => {
     answer = 200;
     expect(runSync(deliverAlerts(h.ctx, "test", postWebhook(url)), driver).status).toBe("sent");
     expect(posted).toHaveLength(2);
-    const req = posted[1];
+    const req = nth(posted, 1);
     expect(req.method).toBe("POST");
     expect(JSON.stringify(req.headers)).not.toContain(h.key);
     expect(req.body).not.toContain(h.key);
@@ -214,14 +215,14 @@ describe("alerts from portfolio checks", () => {
     const p = webhookPayload(digestOf(companies, "en", Date.parse("2026-03-04T20:00:00Z")));
     expect(p.text).not.toMatch(/<!/);
     expect(p.text).toContain("&lt;!here&gt;");
-    expect((p.companies as { changes: { text: string }[] }[])[0].changes[0].text).toBe("<!here> moved");
+    expect(nth(nth((p.companies as { changes: { text: string }[] }[]), 0).changes, 0).text).toBe("<!here> moved");
   });
 
   it("news merges: a change once by its key, a move keeps where it came from, an undone move is no news", () => {
     const line = logLine("DE1234567890", "A", { date: "2026-03-04T10:00:00Z", text: "x", kind: { code: "ADDRESS", name: "Address" } });
     let box = mergeNews([], { changes: [line, line] });
     box = mergeNews(box, { changes: [line] });
-    expect(box[0].changes).toHaveLength(1);
+    expect(nth(box, 0).changes).toHaveLength(1);
     const flag = { de: "d", en: "e" };
     let moves = mergeNews([], { moves: [{ id: "DE0000000001", name: "B", from: "none", to: "risk", flag }] });
     moves = mergeNews(moves, { moves: [{ id: "DE0000000001", name: "B", from: "none", to: "risk", flag }] });

@@ -11,6 +11,7 @@ import type { Language } from "../../shared/i18n/language.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
 import { harness, type Harness } from "./harness.ts";
 import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
+import { nth } from "../helpers/indexed.ts";
 
 const ids = portfolio.portfolio.map((c) => c.id);
 
@@ -36,15 +37,15 @@ describe("change log name per language", () => {
     expect(CHANGES_SHEETS).toEqual({ de: "Änderungen", en: "Changes" });
     const de = setup("de");
     check(de, "de");
-    dayWithChange(de, ids[0], "de");
+    dayWithChange(de, nth(ids, 0), "de");
     expect(has(de, "Änderungen")).toBe(true);
     expect(has(de, "Changes")).toBe(false);
     expect(de.sheets.get("Änderungen")[0]).toEqual(CHANGES_HEADERS.de);
-    expect(keysIn(de, "Änderungen").some((k) => k.startsWith(ids[0]))).toBe(true);
+    expect(keysIn(de, "Änderungen").some((k) => k.startsWith(nth(ids, 0)))).toBe(true);
 
     const en = setup("en");
     check(en, "en");
-    dayWithChange(en, ids[0], "en");
+    dayWithChange(en, nth(ids, 0), "en");
     expect(has(en, "Changes")).toBe(true);
     expect(has(en, "Änderungen")).toBe(false);
     expect(en.sheets.get("Changes")[0]).toEqual(CHANGES_HEADERS.en);
@@ -55,7 +56,7 @@ describe("change log name per language", () => {
       const h = setup(first);
       const log = CHANGES_SHEETS[first];
       check(h, first);
-      dayWithChange(h, ids[0], first);
+      dayWithChange(h, nth(ids, 0), first);
       const before = keysIn(h, log);
       expect(before.length).toBeGreaterThan(0);
 
@@ -65,11 +66,11 @@ describe("change log name per language", () => {
       expect(keysIn(h, log)).toEqual(before);
 
       // A new change, checked in the other language: appended to the existing log.
-      dayWithChange(h, ids[1], second, "CAPITAL");
+      dayWithChange(h, nth(ids, 1), second, "CAPITAL");
       expect(has(h, CHANGES_SHEETS[second])).toBe(false);
       const after = keysIn(h, log);
       expect(after.slice(0, before.length)).toEqual(before);
-      expect(after.some((k) => k.startsWith(ids[1]))).toBe(true);
+      expect(after.some((k) => k.startsWith(nth(ids, 1)))).toBe(true);
       expect(new Set(after).size).toBe(after.length);
       // The header stays as the log was created.
       expect(h.sheets.get(log)[0]).toEqual(CHANGES_HEADERS[first]);
@@ -84,10 +85,10 @@ describe("change log name per language", () => {
     const h = setup("de");
     h.sheets.set("Änderungen", [CHANGES_HEADERS.de]);
     runSync(checkPortfolio(h.ctx, { changesSheet: "Mein Log" }), h.driver);
-    h.emu.scheduleEvent(ids[0], { day: h.emu.clock.day() + 1, kind: "ADDRESS" });
+    h.emu.scheduleEvent(nth(ids, 0), { day: h.emu.clock.day() + 1, kind: "ADDRESS" });
     h.advance(1);
     runSync(checkPortfolio(h.ctx, { changesSheet: "Mein Log" }), h.driver);
-    expect(keysIn(h, "Mein Log").some((k) => k.startsWith(ids[0]))).toBe(true);
+    expect(keysIn(h, "Mein Log").some((k) => k.startsWith(nth(ids, 0)))).toBe(true);
     expect(keysIn(h, "Änderungen")).toEqual([]);
   });
 });

@@ -15,12 +15,13 @@ import { candidateLabel } from "../../shared/monitor/layout.ts";
 
 /** The 10-company example portfolio (the provider's sample data, real ids). */
 import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
+import { nth } from "../helpers/indexed.ts";
 
 function seedPortfolio(h: Harness, rows = portfolio.portfolio) {
   h.sheets.set("Portfolio", [["ID", "Company"], ...rows.map((c) => [c.id, c.name])]);
 }
 
-const header = (h: Harness) => h.sheets.get("Portfolio")[0].map(String);
+const header = (h: Harness) => nth(h.sheets.get("Portfolio"), 0).map(String);
 const col = (h: Harness, name: string) => header(h).findIndex((x) => x.startsWith(name));
 const rowOf = (h: Harness, id: string) => h.sheets.get("Portfolio").find((r) => r[0] === id)!;
 const logLines = (h: Harness) => h.sheets.get(CHANGES_SHEET).slice(1);
@@ -38,7 +39,7 @@ describe("portfolio monitoring against the emulator", () => {
   it("insolvent on day 3 → risk on day 3, logged once; nothing logged twice over 10 days and an interrupted run; spent == estimate", () => {
     const h = harness();
     seedPortfolio(h);
-    const target = portfolio.portfolio[3].id; // dm-drogerie markt
+    const target = nth(portfolio.portfolio, 3).id; // dm-drogerie markt
     h.emu.scheduleEvent(target, { day: 3, kind: "INSOLVENCY" });
 
     // Day 0: first check. Every company's profile (+ financials where they exist), no changes call.
@@ -51,7 +52,7 @@ describe("portfolio monitoring against the emulator", () => {
     expect(rowOf(h, target)[col(h, "Risk")]).not.toBe("Risk");
     expect(logLines(h)).toHaveLength(0);
 
-    h.emu.scheduleEvent(portfolio.portfolio[0].id, { day: 7, kind: "ADDRESS" });
+    h.emu.scheduleEvent(nth(portfolio.portfolio, 0).id, { day: 7, kind: "ADDRESS" });
     const perDay: { day: number; estimate: number; charged: number }[] = [];
     for (let day = 1; day <= 10; day++) {
       h.advance(1);
@@ -63,7 +64,7 @@ describe("portfolio monitoring against the emulator", () => {
         const spentBefore = h.charged();
         expect(() => runSync(checkPortfolio(h.ctx, { windowRows: 4 }), h.driver)).toThrow("host crashed");
         expect(h.charged()).toBeGreaterThan(spentBefore);
-        expect(keys(h).filter((k) => k.startsWith(portfolio.portfolio[0].id))).toHaveLength(1);
+        expect(keys(h).filter((k) => k.startsWith(nth(portfolio.portfolio, 0).id))).toHaveLength(1);
       }
       if (day === 9) {
         // Another interruption: the host dies at the first block write (watermarks saved).
@@ -88,7 +89,7 @@ describe("portfolio monitoring against the emulator", () => {
     }
     const insolvency = logLines(h).filter((r) => r[1] === target && /insolvency/i.test(String(r[4])));
     expect(insolvency).toHaveLength(1);
-    expect(String(insolvency[0][0]).slice(0, 10)).toBe(addDays(h.emu.clock.startDate, 3));
+    expect(String(nth(insolvency, 0)[0]).slice(0, 10)).toBe(addDays(h.emu.clock.startDate, 3));
     // Nothing happened to most companies: after the first check they cost nothing.
     expect(perDay.filter((d) => d.charged === 0).length).toBeGreaterThan(0);
   });
@@ -129,7 +130,7 @@ describe("portfolio monitoring against the emulator", () => {
   it("a run longer than the time limit pauses at a window and the next call continues it, for the price shown", () => {
     const h = harness();
     seedPortfolio(h);
-    h.emu.scheduleEvent(portfolio.portfolio[9].id, { day: 1, kind: "LIQUIDATION" });
+    h.emu.scheduleEvent(nth(portfolio.portfolio, 9).id, { day: 1, kind: "LIQUIDATION" });
     runSync(checkPortfolio(h.ctx), h.driver);
     h.advance(1);
     for (const c of portfolio.portfolio) h.emu.scheduleEvent(c.id, { day: 2, kind: "MANAGEMENT" });
@@ -149,29 +150,29 @@ describe("portfolio monitoring against the emulator", () => {
     expect(h.charged() - before).toBe(preview.estimate);
     expect(new Set(keys(h)).size).toBe(keys(h).length);
     expect(logLines(h).filter((r) => /Appointed/.test(String(r[4])))).toHaveLength(10);
-    expect(rowOf(h, portfolio.portfolio[9].id)[col(h, "Risk")]).toBe("Risk");
+    expect(rowOf(h, nth(portfolio.portfolio, 9).id)[col(h, "Risk")]).toBe("Risk");
   });
 
   it("ambiguous names are left for the user with candidates, never guessed; a picked candidate is used", () => {
     const h = harness();
-    const dup = h.emu.companies.duplicateNames(1)[0];
+    const dup = nth(h.emu.companies.duplicateNames(1), 0);
     h.sheets.set("Portfolio", [["Firma", "Ort"], [dup.name, ""], ["Siemens AG", "München"]]);
     const run = runSync(checkPortfolio(h.ctx), h.driver);
     expect(run.ambiguous).toBe(1);
     const sheet = h.sheets.get("Portfolio");
-    const idCol = sheet[0].indexOf("ID");
+    const idCol = nth(sheet, 0).indexOf("ID");
     expect(idCol).toBeGreaterThan(1);
-    expect(sheet[1][idCol]).toBe("");
-    expect(sheet[1][col(h, "Risk")]).toBe("Ambiguous");
-    const options = h.sheets.dropdowns.get("Portfolio")![1][idCol] as unknown as string[];
+    expect(nth(sheet, 1)[idCol]).toBe("");
+    expect(nth(sheet, 1)[col(h, "Risk")]).toBe("Ambiguous");
+    const options = nth(h.sheets.dropdowns.get("Portfolio")!, 1)[idCol] as unknown as string[];
     expect(options.length).toBe(dup.ids.length);
-    expect(String(sheet[2][idCol])).toMatch(/^DE[A-Z0-9]{10}$/);
+    expect(String(nth(sheet, 2)[idCol])).toMatch(/^DE[A-Z0-9]{10}$/);
     // The user picks a candidate from the dropdown.
-    sheet[1][idCol] = options[1];
-    expect(options[1]).toContain(dup.ids.find((id) => options[1].includes(id))!);
+    nth(sheet, 1)[idCol] = nth(options, 1);
+    expect(options[1]).toContain(dup.ids.find((id) => nth(options, 1).includes(id))!);
     const again = runSync(checkPortfolio(h.ctx), h.driver);
     expect(again.ambiguous).toBe(0);
-    const picked = h.sheets.get("Portfolio")[1];
+    const picked = nth(h.sheets.get("Portfolio"), 1);
     expect(candidateLabel({ id: String(picked[idCol]) })).toContain(String(picked[idCol]));
     expect(options[1]).toContain(String(picked[idCol]));
     expect(picked[col(h, "Risk")]).not.toBe("Ambiguous");
@@ -180,7 +181,7 @@ describe("portfolio monitoring against the emulator", () => {
   it("switching the language between runs never logs a change twice", () => {
     const h = harness();
     seedPortfolio(h);
-    const id = portfolio.portfolio[1].id;
+    const id = nth(portfolio.portfolio, 1).id;
     runSync(checkPortfolio(h.ctx), h.driver);
     h.emu.scheduleEvent(id, { day: 1, kind: "CAPITAL" });
     h.advance(1);

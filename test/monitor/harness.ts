@@ -10,6 +10,7 @@ import type { OpContext } from "../../shared/operations/context.ts";
 import type { Cell, SheetRequest } from "../../shared/sheet/protocol.ts";
 import type { Language } from "../../shared/i18n/language.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
+import { nth } from "../helpers/indexed.ts";
 
 /** A spreadsheet in memory: values, colours, dropdowns per sheet. */
 export class MemorySheets {
@@ -30,8 +31,9 @@ export class MemorySheets {
       while (grid.length <= r) grid.push([]);
       cells.forEach((v, j) => {
         const c = col - 1 + j;
-        while (grid[r].length < c) grid[r].push(blank);
-        grid[r][c] = v;
+        const line = nth(grid, r);
+        while (line.length < c) line.push(blank);
+        line[c] = v;
       });
     });
   }
@@ -67,7 +69,7 @@ export class MemorySheets {
         const v = this.values.get(req.sheet);
         if (!v) throw new Error(`no sheet ${req.sheet}`);
         let last = v.length;
-        while (last > 0 && v[last - 1].every((c) => c === "" || c === null)) last--;
+        while (last > 0 && nth(v, last - 1).every((c) => c === "" || c === null)) last--;
         v.length = last;
         for (const r of req.rows) v.push([...r]);
         return undefined;

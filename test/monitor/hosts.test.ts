@@ -6,6 +6,7 @@ import { dispatch } from "../../shared/app/dispatch.ts";
 import type { AppDeps } from "../../shared/app/protocol.ts";
 import { harness } from "./harness.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
+import { nth } from "../helpers/indexed.ts";
 
 describe("schedule", () => {
   const t0 = Date.parse("2026-03-02T12:00:00Z");
@@ -45,7 +46,7 @@ describe("Excel: refresh on open when the last check is older than the interval,
     const loop = startMonitor({ call }, { setInterval: (f) => { intervalFn = f; return 1; }, clearInterval: () => {}, now: h.now });
     const first = await loop.first;
     expect(first?.status).toBe("done");
-    expect(h.sheets.get("Portfolio")[1][1]).toBe("No flags");
+    expect(nth(h.sheets.get("Portfolio"), 1)[1]).toBe("No flags");
     expect(intervalFn).not.toBeNull();
     expect(await loop.tick()).toBeNull(); // same day: not due
     h.advance(1);

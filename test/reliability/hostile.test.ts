@@ -21,6 +21,7 @@ import { buildCodeJs, sheetsEnrich } from "../../bench/sheets.bench.ts";
 import { runCli } from "../../bench/cli.bench.ts";
 import { parseCsv, readCsv } from "../../cli/csv.ts";
 import { rng } from "../../bench/data.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const UNLIMITED = { capacity: 1e9, refillPerSecond: 1e9 };
 const SEEDS: unknown[] = [
@@ -38,8 +39,8 @@ export function hostileInputs(n = 1000, seed = 13): unknown[] {
   const out: unknown[] = [...SEEDS];
   const strings = SEEDS.filter((s): s is string => typeof s === "string");
   while (out.length < n) {
-    const a = strings[Math.floor(r() * strings.length)];
-    const b = strings[Math.floor(r() * strings.length)];
+    const a = nth(strings, Math.floor(r() * strings.length));
+    const b = nth(strings, Math.floor(r() * strings.length));
     const k = Math.floor(r() * 6);
     out.push(k === 0 ? a + b : k === 1 ? a.slice(0, Math.floor(r() * (a.length + 1))) : k === 2 ? ` ${a} ` : k === 3 ? a.repeat(1 + Math.floor(r() * 3)) : k === 4 ? Math.round((r() - 0.5) * 1e6) / 100 : `${b}\u0000${a}`);
   }
@@ -96,7 +97,7 @@ describe("hostile input", () => {
           }
         }
         const first = (out as unknown[][])[0]?.[0];
-        if ((out as unknown[][]).length === 1 && (out as unknown[][])[0].length === 1 && typeof first === "string") expect(first, `${name}: unclear message`).not.toMatch(UNCLEAR);
+        if ((out as unknown[][]).length === 1 && nth((out as unknown[][]), 0).length === 1 && typeof first === "string") expect(first, `${name}: unclear message`).not.toMatch(UNCLEAR);
       });
     }
   }, 120_000);

@@ -19,6 +19,7 @@ import { benchList } from "../../bench/data.ts";
 import { runCli } from "../../bench/cli.bench.ts";
 import { readCsv } from "../../cli/csv.ts";
 import { paidAnswers, testContext, virtualNet, VirtualClock } from "./helpers.ts";
+import { nth, valueAt } from "../helpers/indexed.ts";
 
 describe("out of credits halfway", () => {
   /** Profiles the CLI's rerun bought although the first run had bought them (see the known-bug test below). */
@@ -49,7 +50,7 @@ describe("out of credits halfway", () => {
     expect(done + marked).toBe(list.rows.length);
     // Rows done carry their data, exactly as the uninterrupted run has them; the rest say why they are empty.
     first.results.forEach((r, i) => {
-      if (r!.outcome === "out_of_credits") expect(first.rows[i][0]).toBe(STATUS.out_of_credits.en);
+      if (r!.outcome === "out_of_credits") expect(nth(first.rows, i)[0]).toBe(STATUS.out_of_credits.en);
       else expect(first.rows[i]).toEqual(reference.rows[i]);
     });
     const firstPaid = paidAnswers(net.log);
@@ -104,20 +105,20 @@ describe("out of credits halfway", () => {
       for await (const rec of readCsv(out)) rows2.push(rec);
       expect(rows2).toHaveLength(rows1.length);
       rows2.slice(1).forEach((r, i) => {
-        const want = list.rows[i].expectId;
+        const want = nth(list.rows, i).expectId;
         if (want === null) expect(r[1]).toBe(STATUS.not_found.en);
         else expect([r[1], r[3]]).toEqual([STATUS.matched.en, want]);
         // Rows done in the first run are kept as they were.
-        if (rows1[i + 1][1] !== STATUS.out_of_credits.en) expect(r).toEqual(rows1[i + 1]);
+        if (nth(rows1, i + 1)[1] !== STATUS.out_of_credits.en) expect(r).toEqual(rows1[i + 1]);
       });
       // Profiles: one per company over both runs.
       const ledger2 = emu.ledger(key);
       const companies = new Set(list.rows.filter((r) => r.expectId).map((r) => r.expectId)).size;
       expect(ledger2.requests.profile).toBeGreaterThanOrEqual(companies);
-      cliPaidTwice = ledger2.requests.profile - companies;
+      cliPaidTwice = valueAt(ledger2.requests, "profile") - companies;
       // Rows the first run finished were not asked again: the rerun's profiles are at most the rows it had left.
       const left = rows1.slice(1).filter((r) => r[1] === STATUS.out_of_credits.en).length;
-      expect(ledger2.requests.profile - (ledger1.requests.profile ?? 0)).toBeLessThanOrEqual(left);
+      expect(valueAt(ledger2.requests, "profile") - (ledger1.requests.profile ?? 0)).toBeLessThanOrEqual(left);
       expect(spent1).toBeLessThanOrEqual(500);
     } finally {
       await server.close();

@@ -16,6 +16,7 @@ import { EnrichEstimator } from "../../shared/enrich/estimate.ts";
 import { domainOf, identifierIn, lookupMany, registerOf, vatIdOf } from "../../shared/operations/identifiers.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const FAST = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
 const emulator = createEmulator({ companies: 1500, startDate: "2026-01-15", rateLimits: { resolve: FAST, availability: FAST } });
@@ -77,16 +78,16 @@ describe("lookup by identifier against the emulator", () => {
     const cs = companies(3);
     const before = emulator.balance(key);
     const qs = [
-      { vatId: cs[0].vatId }, { url: domainOf(cs[1].url)! },
-      { register: `${cs[2].type} ${cs[2].number} ${cs[2].court.replace(/^Amtsgericht /, "")}` },
-      { register: `${cs[2].court} ${cs[2].type} ${cs[2].number}` },
-      { register: `${cs[2].court.replace(/^Amtsgericht /, "")} ${cs[2].type} ${cs[2].number}` },
+      { vatId: nth(cs, 0).vatId }, { url: domainOf(nth(cs, 1).url)! },
+      { register: `${nth(cs, 2).type} ${nth(cs, 2).number} ${nth(cs, 2).court.replace(/^Amtsgericht /, "")}` },
+      { register: `${nth(cs, 2).court} ${nth(cs, 2).type} ${nth(cs, 2).number}` },
+      { register: `${nth(cs, 2).court.replace(/^Amtsgericht /, "")} ${nth(cs, 2).type} ${nth(cs, 2).number}` },
     ];
     const out = run(lookupMany(ctx, qs));
     expect(out.map((r) => r.status)).toEqual(["matched", "matched", "matched", "matched", "matched"]);
-    expect(out.map((r) => r.match!.id)).toEqual([cs[0].id, cs[1].id, cs[2].id, cs[2].id, cs[2].id]);
+    expect(out.map((r) => r.match!.id)).toEqual([nth(cs, 0).id, nth(cs, 1).id, nth(cs, 2).id, nth(cs, 2).id, nth(cs, 2).id]);
     expect(emulator.balance(key)).toBe(before);
-    expect(run(lookupMany(ctx, [{ vatId: "DE000000001" }]))[0].status).toBe("not_found");
+    expect(nth(run(lookupMany(ctx, [{ vatId: "DE000000001" }])), 0).status).toBe("not_found");
   });
 
   it("enrichment of a list with only a VAT id, website or register column: one answer per row, bad identifiers named, only profiles paid", () => {
@@ -94,14 +95,14 @@ describe("lookup by identifier against the emulator", () => {
     const cs = companies(4, 300);
     const rows = [
       ["USt-IdNr.", "Website", "Handelsregister"],
-      [cs[0].vatId, "", ""],
-      ["", cs[1].url, ""],
-      ["", "", `${cs[2].court} ${cs[2].type} ${cs[2].number}`],
+      [nth(cs, 0).vatId, "", ""],
+      ["", nth(cs, 1).url, ""],
+      ["", "", `${nth(cs, 2).court} ${nth(cs, 2).type} ${nth(cs, 2).number}`],
       ["DE12", "", ""],
       ["", "", ""],
-      [cs[0].vatId.replace(/^DE/, "DE "), "", ""],
+      [nth(cs, 0).vatId.replace(/^DE/, "DE "), "", ""],
     ];
-    const { mapping } = detectColumns(rows[0]);
+    const { mapping } = detectColumns(nth(rows, 0));
     expect(mapping).toEqual({ vatId: 0, website: 1, register: 2 });
     const est = new EnrichEstimator({ mapping, fields: ["name", "city"], mode: "batch", maxBatch: 100 });
     est.add(rows.slice(1).map((r, i) => taskFromRow(i, r, mapping)));
@@ -110,8 +111,8 @@ describe("lookup by identifier against the emulator", () => {
     const res = run(enrichRows(ctx, "ident-job", { rows: rows.slice(1), mapping, fields: ["name", "city"] }));
     const outcomes = res.results.map((r) => r?.outcome);
     expect(outcomes).toEqual(["matched", "matched", "matched", "error", "empty", "matched"]);
-    expect(res.results.slice(0, 3).map((r) => r!.id)).toEqual([cs[0].id, cs[1].id, cs[2].id]);
-    expect(res.results[5]!.id).toBe(cs[0].id);
+    expect(res.results.slice(0, 3).map((r) => r!.id)).toEqual([nth(cs, 0).id, nth(cs, 1).id, nth(cs, 2).id]);
+    expect(res.results[5]!.id).toBe(nth(cs, 0).id);
     expect(res.results[3]!.error!.text.de).toContain("keine USt-IdNr.");
     // Name and city need no profile: the lookup's answer has them; nothing is paid at all, as estimated.
     expect(before - emulator.balance(key)).toBe(estimate.credits);
@@ -121,7 +122,7 @@ describe("lookup by identifier against the emulator", () => {
   it("with a field that needs the profile, each company is bought once and the estimate equals the spend", () => {
     const { key, ctx, run } = setup();
     const cs = companies(3, 600);
-    const rows = [[cs[0].vatId], [cs[1].vatId], [cs[0].vatId.toLowerCase()], [cs[2].vatId]];
+    const rows = [[nth(cs, 0).vatId], [nth(cs, 1).vatId], [nth(cs, 0).vatId.toLowerCase()], [nth(cs, 2).vatId]];
     const mapping = { vatId: 0 };
     const est = new EnrichEstimator({ mapping, fields: ["name", "url"], mode: "batch", maxBatch: 100 });
     est.add(rows.map((r, i) => taskFromRow(i, r, mapping)));
@@ -139,9 +140,9 @@ describe("lookup by identifier against the emulator", () => {
     const fctx: FunctionContext = { ctx, dailyBudget: null };
     const def = FUNCTIONS.find((f) => f.name === "RESOLVE")!;
     const before = emulator.balance(key);
-    const out = runSync(invoke(def, fctx, [[[cs[0].vatId], [cs[1].url], [`${cs[2].type} ${cs[2].number} ${cs[2].court.replace(/^Amtsgericht /, "")}`], ["DE000000001"]]]), d.sync);
-    expect(out.slice(0, 3).map((r) => r[0])).toEqual([cs[0].id, cs[1].id, cs[2].id]);
-    expect(isCellError(out[3][0])).toBe(true);
+    const out = runSync(invoke(def, fctx, [[[nth(cs, 0).vatId], [nth(cs, 1).url], [`${nth(cs, 2).type} ${nth(cs, 2).number} ${nth(cs, 2).court.replace(/^Amtsgericht /, "")}`], ["DE000000001"]]]), d.sync);
+    expect(out.slice(0, 3).map((r) => r[0])).toEqual([nth(cs, 0).id, nth(cs, 1).id, nth(cs, 2).id]);
+    expect(isCellError(nth(out, 3)[0])).toBe(true);
     expect(emulator.balance(key)).toBe(before);
   });
 });

@@ -5,6 +5,7 @@ import { cachedCallMany, NOT_FOUND_TTL_SECONDS } from "../../shared/operations/c
 import { boundedKey, callKey, canonicalJson, fitsUtf8, hash128, MAX_KEY_LENGTH, utf8Length } from "../../shared/operations/cache-key.ts";
 import type { CallSpec } from "../../shared/api/client.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
+import { nth, take } from "../helpers/indexed.ts";
 
 const profile = (id: string, include?: string): CallSpec => ({ endpoint: "profile", path: { id }, query: { include }, cost: { include: include ? (include.split(",") as never) : [] } });
 
@@ -21,7 +22,8 @@ describe("cachedCallMany", () => {
     const b = run(cachedCallMany(ctx, [profile("DEAAAAAAAAAA", "people")]));
     expect(a[0]).toMatchObject({ ok: true, credits: 2 });
     expect(b[0]).toMatchObject({ ok: true, credits: 0, attempts: 0 });
-    expect(b[0].ok && b[0].data).toEqual(a[0].ok && a[0].data);
+    const [first, hit] = [nth(a, 0), nth(b, 0)];
+    expect(hit.ok && hit.data).toEqual(first.ok && first.data);
     expect(api.requests).toHaveLength(1);
     expect(spent).toEqual([{ endpoint: "profile", credits: 2 }]);
   });
@@ -80,7 +82,7 @@ describe("cachedCallMany", () => {
   test("a damaged cache entry is a miss", () => {
     const { api, ctx, run } = setup();
     api.stores.cachePut({ [callKey(ctx.scope, "de", profile("DEAAAAAAAAAA"))]: "{garbage" }, 60);
-    const [r] = run(cachedCallMany(ctx, [profile("DEAAAAAAAAAA")]));
+    const [r] = take(run(cachedCallMany(ctx, [profile("DEAAAAAAAAAA")])), 1);
     expect(r.ok).toBe(true);
     expect(api.requests).toHaveLength(1);
   });

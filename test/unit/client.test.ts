@@ -5,6 +5,7 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
+import { nth, take } from "../helpers/indexed.ts";
 
 const NOW = Date.UTC(2025, 0, 15, 12);
 const cfg = (over = {}) => testContext(() => NOW, {}, { apiKey: "sk_live_SECRET", ...over }).ctx.client;
@@ -109,7 +110,7 @@ describe("callMany", () => {
   test("gives up at the deadline and keeps the typed error", () => {
     const api = fakeApi(() => json(429, {}, { "retry-after": "60" }), NOW);
     const { ctx } = testContext(api.now, {}, { deadline: NOW + 10_000 });
-    const [r] = runSync(callMany(ctx.client, [{ endpoint: "account" }]), api.sync);
+    const [r] = take(runSync(callMany(ctx.client, [{ endpoint: "account" }]), api.sync), 1);
     expect(r.ok).toBe(false);
     expect(!r.ok && r.error.code).toBe("RATE_LIMITED");
     expect(!r.ok && r.error.details.retryAt).toBe(NOW + 60_000);
@@ -119,7 +120,7 @@ describe("callMany", () => {
   test("backoff with full jitter when there is no Retry-After; stops after maxAttempts", () => {
     const api = fakeApi(() => ({ status: 0, headers: {}, body: "", networkError: "connection" }), NOW);
     const { ctx } = testContext(api.now, {}, { random: () => 0.5 });
-    const [r] = runSync(callMany(ctx.client, [{ endpoint: "account" }]), api.sync);
+    const [r] = take(runSync(callMany(ctx.client, [{ endpoint: "account" }]), api.sync), 1);
     expect(!r.ok && r.error.code).toBe("NETWORK");
     expect(api.requests).toHaveLength(5);
     expect(api.sleeps).toEqual([125, 250, 500, 1000]);
@@ -128,18 +129,18 @@ describe("callMany", () => {
     let calls = 0;
     const api = fakeApi(() => (++calls <= 8 ? json(429, {}, { "retry-after": "2" }) : json(200, { credits: 7 })), NOW);
     const { ctx } = testContext(api.now);
-    const [r] = runSync(callMany(ctx.client, [{ endpoint: "account" }]), api.sync);
+    const [r] = take(runSync(callMany(ctx.client, [{ endpoint: "account" }]), api.sync), 1);
     expect(r.ok).toBe(true); // 8 scheduled waits > maxAttempts (5), still answered
     expect(api.sleeps).toEqual(new Array(8).fill(2_000));
     const endless = fakeApi(() => json(429, {}, { "retry-after": "1" }), NOW);
-    const [e] = runSync(callMany(testContext(endless.now).ctx.client, [{ endpoint: "account" }]), endless.sync);
+    const [e] = take(runSync(callMany(testContext(endless.now).ctx.client, [{ endpoint: "account" }]), endless.sync), 1);
     expect(!e.ok && e.error.code).toBe("RATE_LIMITED");
     expect(endless.requests).toHaveLength(DEFAULT_RETRY.maxRateLimitWaits + 1);
   });
   test("non-transient errors are not retried", () => {
     const api = fakeApi(() => json(402, {}), NOW);
     const { ctx, spent } = testContext(api.now);
-    const [r] = runSync(callMany(ctx.client, [{ endpoint: "search", body: { query: "x" } }]), api.sync);
+    const [r] = take(runSync(callMany(ctx.client, [{ endpoint: "search", body: { query: "x" } }]), api.sync), 1);
     expect(!r.ok && r.error.code).toBe("OUT_OF_CREDITS");
     expect(api.requests).toHaveLength(1);
     expect(spent).toEqual([]);
@@ -147,7 +148,7 @@ describe("callMany", () => {
   test("a spec that cannot be built settles as a typed error, nothing is sent", () => {
     const api = fakeApi(() => json(200, {}), NOW);
     const { ctx } = testContext(api.now);
-    const [r] = runSync(callMany(ctx.client, [{ endpoint: "profile", path: {} }]), api.sync);
+    const [r] = take(runSync(callMany(ctx.client, [{ endpoint: "profile", path: {} }]), api.sync), 1);
     expect(r.ok).toBe(false);
     expect(!r.ok && r.error).toBeInstanceOf(CompanyDataError);
     expect(api.requests).toHaveLength(0);
@@ -240,7 +241,7 @@ describe("callMany pacing of rate-limited endpoints", () => {
     const { ctx } = testContext(api.now);
     const results = runSync(callMany(ctx.client, availability(ids(10))), api.sync);
     expect(results.every((r) => r.ok)).toBe(true);
-    expect(results[3].attempts).toBe(2);
+    expect(nth(results, 3).attempts).toBe(2);
     expect(api.batches).toEqual([10, 1]);
     expect(api.sleeps).toEqual([2_000]);
   });

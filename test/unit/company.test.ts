@@ -3,6 +3,7 @@ import { runSync } from "../../shared/core/drivers.ts";
 import * as C from "../../shared/operations/company.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const ID = "DEPIYX8Y4M82";
 function setup() {
@@ -70,7 +71,7 @@ describe("single-company getters validate and send the right call", () => {
       "/v2/search",
       "/v2/suggest/Sie?size=5",
     ]);
-    expect(JSON.parse(api.requests[6].body!)).toEqual({ ids: [ID, "DEJK7QV0PK24"], size: 5 });
+    expect(JSON.parse(nth(api.requests, 6).body!)).toEqual({ ids: [ID, "DEJK7QV0PK24"], size: 5 });
   });
   test("bad input names the field and sends nothing", () => {
     const { api, ctx, run } = setup();

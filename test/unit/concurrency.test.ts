@@ -76,7 +76,7 @@ describe("AIMD limiter", () => {
   });
 
   it("against an unknown cap: close to requests ÷ cap round trips, 429s under 2 %", () => {
-    for (const [cap, n] of [[8, 1000], [20, 1000], [32, 2000], [100, 5000]]) {
+    for (const [cap, n] of [[8, 1000], [20, 1000], [32, 2000], [100, 5000]] as const) {
       const { rounds, rejected } = simulate(n, cap, 1000);
       expect(rounds).toBeLessThanOrEqual(Math.ceil((n / cap) * 1.3));
       expect(rejected / n).toBeLessThan(0.02);

@@ -16,6 +16,7 @@ import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
+import { take } from "../helpers/indexed.ts";
 
 const hannover = { id: "DEMUELLER001", name: "Müller Bäckerei GmbH", city: "Hannover", zip: "30159", register: { court: "Hannover", type: "HRB", number: "12345" } };
 
@@ -62,7 +63,7 @@ describe("resolveMany", () => {
     const { run, ctx, api } = setup();
     run(resolveMany(ctx, [{ name: "Müller Bäckerei GmbH", city: "Hamburg" }]));
     const sent = api.requests.length;
-    const [again] = run(resolveMany(ctx, [{ name: "Müller Bäckerei GmbH", city: "Hamburg" }]));
+    const [again] = take(run(resolveMany(ctx, [{ name: "Müller Bäckerei GmbH", city: "Hamburg" }])), 1);
     expect(api.requests.length).toBe(sent);
     expect(again.status).toBe("ambiguous");
   });
@@ -83,7 +84,7 @@ describe("against the emulator", () => {
     const ref = (reference as { companies: { id: string; name: string; city?: string }[] }).companies.find((c) => c.city && c.city !== "Hamburg")!;
     const d = emulatorDrivers(emu, { now: () => clock });
     const ctx: OpContext = { client: { apiKey: emu.createKey(1000), baseUrl: "http://emulator.test", language: "de", now: () => clock, random: () => 0.5, pacer: new Pacer() }, cacheTtlSeconds: 0, maxBatch: 50, scope: "contradiction" };
-    const [right, wrong] = runSync(resolveMany(ctx, [{ name: ref.name, city: ref.city }, { name: ref.name, city: "Hamburg" }]), d.sync);
+    const [right, wrong] = take(runSync(resolveMany(ctx, [{ name: ref.name, city: ref.city }, { name: ref.name, city: "Hamburg" }]), d.sync), 2);
     expect(right.status).toBe("matched");
     expect(right.match?.id).toBe(ref.id);
     expect(wrong.status).not.toBe("matched");

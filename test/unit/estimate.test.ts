@@ -5,6 +5,7 @@ import { ENDPOINTS, type EndpointId, type Include } from "../../shared/api/endpo
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { NOUNS, countText, groupDigits } from "../../shared/credits/wording.ts";
 import { parseFieldList } from "../../shared/enrich/fields.ts";
+import { nth, valueAt } from "../helpers/indexed.ts";
 
 const code = (op: unknown) => { try { estimate(op as PlannedOperation); } catch (e) { return `${(e as CompanyDataError).code}:${(e as CompanyDataError).details.field}`; } return "ok"; };
 
@@ -79,7 +80,7 @@ function specCredits(op: PlannedOperation): number {
       while (left > 0) { const n = Math.min(left, op.maxBatch ?? 100); c += Math.ceil(n / 10); left -= n; }
       return c;
     }
-    case "call": return TABLE[op.endpoint] * (op.count ?? 1);
+    case "call": return valueAt(TABLE, op.endpoint) * (op.count ?? 1);
     default: throw new Error("not generated");
   }
 }
@@ -110,16 +111,16 @@ describe("estimator properties", () => {
 describe("estimate wording: include names and singular/plural in both languages", () => {
   test("profile lines name the includes in the line's language", () => {
     const e = estimate({ kind: "profile", count: 7, include: ["people", "financials"] });
-    expect(e.breakdown[0].label).toEqual({ de: "7 Profile mit Personen, Finanzdaten", en: "7 profiles with people, financials" });
+    expect(nth(e.breakdown, 0).label).toEqual({ de: "7 Profile mit Personen, Finanzdaten", en: "7 profiles with people, financials" });
     const one = estimate({ kind: "profile", count: 1, include: ["announcements"] });
-    expect(one.breakdown[0].label).toEqual({ de: "1 Profil mit Bekanntmachungen", en: "1 profile with announcements" });
-    expect(estimate({ kind: "profile", count: 1 }).breakdown[0].label).toEqual({ de: "1 Profil", en: "1 profile" });
+    expect(nth(one.breakdown, 0).label).toEqual({ de: "1 Profil mit Bekanntmachungen", en: "1 profile with announcements" });
+    expect(nth(estimate({ kind: "profile", count: 1 }).breakdown, 0).label).toEqual({ de: "1 Profil", en: "1 profile" });
   });
 
   test("resolve lines count singular and plural, with digit grouping per language", () => {
-    expect(estimate({ kind: "resolve", rows: 1, mode: "batch" }).breakdown[0].label).toEqual({ de: "1 Firma in 1 Stapelabfrage", en: "1 company in 1 batch call" });
-    expect(estimate({ kind: "resolve", rows: 1200, mode: "batch" }).breakdown[0].label).toEqual({ de: "1.200 Firmen in 12 Stapelabfragen", en: "1,200 companies in 12 batch calls" });
-    expect(estimate({ kind: "resolve", rows: 1, mode: "free" }).breakdown[0].label).toEqual({ de: "1 Einzelabfrage (kostenlos)", en: "1 single resolve (free)" });
+    expect(nth(estimate({ kind: "resolve", rows: 1, mode: "batch" }).breakdown, 0).label).toEqual({ de: "1 Firma in 1 Stapelabfrage", en: "1 company in 1 batch call" });
+    expect(nth(estimate({ kind: "resolve", rows: 1200, mode: "batch" }).breakdown, 0).label).toEqual({ de: "1.200 Firmen in 12 Stapelabfragen", en: "1,200 companies in 12 batch calls" });
+    expect(nth(estimate({ kind: "resolve", rows: 1, mode: "free" }).breakdown, 0).label).toEqual({ de: "1 Einzelabfrage (kostenlos)", en: "1 single resolve (free)" });
   });
 
   test("enrichment lines: German include names, singulars", () => {

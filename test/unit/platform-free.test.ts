@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { buildWithReport } from "../../scripts/build-apps-script.ts";
+import { nth } from "../helpers/indexed.ts";
 
 const ROOT = join(import.meta.dirname, "../../shared");
 const ALLOWED_DIRS = [
@@ -66,8 +67,8 @@ describe("shared/ is free of platform globals", () => {
 
   it("would notice one", () => {
     const probe = withoutComments('const x = 1; // UrlFetchApp.fetch()\nUrlFetchApp.fetch("u");');
-    expect(FORBIDDEN[0][1].test(probe.split("\n")[1])).toBe(true);
-    expect(FORBIDDEN[0][1].test(probe.split("\n")[0])).toBe(false);
+    expect(nth(FORBIDDEN, 0)[1].test(nth(probe.split("\n"), 1))).toBe(true);
+    expect(nth(FORBIDDEN, 0)[1].test(nth(probe.split("\n"), 0))).toBe(false);
   });
 });
 
@@ -93,8 +94,8 @@ describe("Apps Script never imports shared/web/", () => {
   });
 
   it("would notice one", () => {
-    expect(WEB_ONLY[0][1].test("const c = new AbortController();")).toBe(true);
-    expect(WEB_ONLY[1][1].test("r = await fetch(url, init)")).toBe(true);
-    expect(WEB_ONLY[1][1].test("UrlFetchApp.fetch(url, o)")).toBe(false);
+    expect(nth(WEB_ONLY, 0)[1].test("const c = new AbortController();")).toBe(true);
+    expect(nth(WEB_ONLY, 1)[1].test("r = await fetch(url, init)")).toBe(true);
+    expect(nth(WEB_ONLY, 1)[1].test("UrlFetchApp.fetch(url, o)")).toBe(false);
   });
 });

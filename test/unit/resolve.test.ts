@@ -8,6 +8,7 @@ import { normaliseName } from "../../shared/batch/normalise.ts";
 import type { ResolveQuery } from "../../shared/api/schemas.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
+import { nth } from "../helpers/indexed.ts";
 
 /** A fake service: names starting with "Zz" are unknown, "Multi" ambiguous, the rest matched with an id from the name. */
 function answer(q: { name: string; ref?: string }) {
@@ -38,18 +39,18 @@ describe("resolveMany", () => {
     const rows = run(resolveMany(setup().ctx, [{ name: "Siemens AG" }, { name: "Zzz GmbH" }, { name: "Multi AG" }, { name: "" }]));
     expect(rows.map((r) => r.status)).toEqual(["matched", "not_found", "ambiguous", "error"]);
     expect(rows[0]).toMatchObject({ match: { id: "DESIEMENSAG0" }, confidence: 0.95 });
-    expect(rows[2].match).toBeNull(); // ambiguous is never guessed
-    expect(rows[2].candidates).toHaveLength(2);
-    expect(rows[3].error?.code).toBe("INVALID_INPUT");
-    expect(rows[3].error?.details.field).toBe("rows[3].name");
+    expect(nth(rows, 2).match).toBeNull(); // ambiguous is never guessed
+    expect(nth(rows, 2).candidates).toHaveLength(2);
+    expect(nth(rows, 3).error?.code).toBe("INVALID_INPUT");
+    expect(nth(rows, 3).error?.details.field).toBe("rows[3].name");
   });
   test("duplicates by normalised name are asked once; the same name written differently is free the second time", () => {
     const { api, ctx, spent, run } = setup();
     run(resolveMany(ctx, [{ name: "Siemens AG" }, { name: "SIEMENS  Aktiengesellschaft" }, { name: "siemens ag" }]));
-    const sent = JSON.parse(api.requests[0].body!).companies;
+    const sent = JSON.parse(nth(api.requests, 0).body!).companies;
     expect(sent).toEqual([{ name: "Siemens AG", ref: "0" }]);
     const again = run(resolveMany(ctx, [{ name: "Siemens Aktiengesellschaft" }], { mode: "free" }));
-    expect(again[0].status).toBe("matched");
+    expect(nth(again, 0).status).toBe("matched");
     expect(api.requests).toHaveLength(1);
     expect(credits(spent)).toBe(1);
   });
@@ -129,8 +130,8 @@ describe("resolveMany", () => {
   test("resolveOne uses the free endpoint", () => {
     const { api, ctx, run } = setup();
     expect(run(resolveOne(ctx, { name: "BASF SE", zip: "67056" })).status).toBe("matched");
-    expect(api.requests[0].url).toMatch(/\/v2\/resolve$/);
-    expect(JSON.parse(api.requests[0].body!)).toEqual({ name: "BASF SE", zip: "67056" });
+    expect(nth(api.requests, 0).url).toMatch(/\/v2\/resolve$/);
+    expect(JSON.parse(nth(api.requests, 0).body!)).toEqual({ name: "BASF SE", zip: "67056" });
   });
 });
 
@@ -148,9 +149,9 @@ describe("resolve properties", () => {
       const cached = d2.filter((d) => firstKeys.has(d.key)).length;
       const out = await runAsync(resolveMany(c, second as ResolveQuery[]), api.async);
       expect(out).toHaveLength(second.length);
-      second.forEach((r, i) => expect(out[i].status === "error").toBe(r.name.trim() === ""));
+      second.forEach((r, i) => expect(nth(out, i).status === "error").toBe(r.name.trim() === ""));
       // Each row's answer is its own query's answer (the fake echoes the name sent).
-      out.forEach((r, i) => { if (r.status === "matched") expect(normaliseName(r.match!.name!)).toBe(normaliseName(second[i].name)); });
+      out.forEach((r, i) => { if (r.status === "matched") expect(normaliseName(r.match!.name!)).toBe(normaliseName(nth(second, i).name)); });
       expect(credits(spent) - before).toBe(estimate({ kind: "resolve", rows: second.length, distinct: d2.length, cached, mode: "batch", maxBatch: k * 10 }).credits);
     }), { numRuns: 60 });
   });
