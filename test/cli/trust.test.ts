@@ -238,7 +238,11 @@ describe("CLI resume by content, one run per output", () => {
       key,
       env: { COMPANY_DATA_PARALLEL: "8" },
       onStart: (_kill, child) => whenFile(child, () => intentLines(out + ".spent") >= 5, () => {
+        // The first run is held (SIGSTOP: alive, its lock held) until the second has answered, so the
+        // second always meets a run in progress, however slowly it starts on a loaded machine.
+        child.kill("SIGSTOP");
         second = runCli(slow, ["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "de"], { key });
+        void second.finally(() => child.kill("SIGCONT"));
       }),
     });
     expect(first.code, first.stderr).toBe(0);
