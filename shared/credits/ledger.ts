@@ -34,19 +34,18 @@ const DAYS: z.ZodMiniType<Stored> = z.record(z.string(), z.record(z.string(), z.
 /** `{v: 1, days}`; before v1 the days alone, still read (a month of spend is not thrown away by an update). */
 const LEDGER = savedKind<{ days: Stored }>(1, z.object({ days: DAYS }), z.pipe(DAYS, z.transform((days) => ({ days }))));
 
-function parse(raw: string | null): Stored {
+function parse(raw: string | null | undefined): Stored {
   // A damaged ledger starts again rather than blocking the operation.
   return readSaved(LEDGER, raw)?.days ?? {};
 }
 
 function prune(s: Stored, today: string): Stored {
-  const days = Object.keys(s).sort();
   const cutoff = utcDay(Date.parse(today) - (LEDGER_DAYS - 1) * 86_400_000);
-  let keep = days.filter((d) => d >= cutoff);
-  let out: Stored = Object.fromEntries(keep.map((d) => [d, s[d]]));
+  let keep = Object.entries(s).filter(([d]) => d >= cutoff).sort(([a], [b]) => (a < b ? -1 : 1));
+  let out: Stored = Object.fromEntries(keep);
   while (keep.length > 1 && JSON.stringify(out).length > MAX_LEDGER_CHARS) {
     keep = keep.slice(1);
-    out = Object.fromEntries(keep.map((d) => [d, s[d]]));
+    out = Object.fromEntries(keep);
   }
   return out;
 }

@@ -77,7 +77,7 @@ export const stateKey = (ctx: OpContext, id: string) => `doc:mon:${ctx.scope}:c:
 export const isoInstant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /** A damaged entry is a company seen for the first time. */
-const parse = (raw: string | null): CompanyState | null => readSaved(COMPANY_STATE, raw) ?? null;
+const parse = (raw: string | null | undefined): CompanyState | null => readSaved(COMPANY_STATE, raw) ?? null;
 
 export function* loadStates(ctx: OpContext, ids: readonly string[]): Operation<Map<string, CompanyState | null>> {
   const distinct = [...new Set(ids)];
