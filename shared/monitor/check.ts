@@ -44,6 +44,8 @@ import { namesAgree, pairByKey, rowKey } from "../enrich/row-key.ts";
 import { movesOf, noteNews } from "./alerts.ts";
 import { appendNew, logLine, openLog, type LogLine } from "./changelog.ts";
 import { MAX_ENTRY_CREDITS, planCredits, type PortfolioPlanned } from "./estimate.ts";
+import { readSaved, writeSaved } from "../core/saved.ts";
+import { LAST_RUN, RUN_STATE } from "./state-schema.ts";
 import { candidateLabel, idFromCell, layoutOf, queryOf, type Layout, type OutputKey } from "./layout.ts";
 import { GROUP_COLOUR, GROUP_LABEL, screen } from "./risk.ts";
 import { changedSince, financialsChanged, isoInstant, laterOf, loadStates, saveStates, type CompanyState, type StoredResult } from "./watermark.ts";
@@ -342,12 +344,8 @@ function* colourColumns(sheetName: string, firstRow: number, cols: number[], col
 /** The last run's summary (for the sidebar, and Excel's "is a check due"). */
 export function* lastRun(ctx: OpContext): Operation<RunSummary | null> {
   const [raw] = yield* storeGet([LAST_RUN_KEY(ctx)]);
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw) as RunSummary;
-  } catch {
-    return null;
-  }
+  const last: RunSummary | undefined = readSaved(LAST_RUN, raw);
+  return last ?? null;
 }
 
 export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operation<RunSummary> {
@@ -377,12 +375,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
 
   // ---- 1. the run (a continued run counts its stalled calls) and the table
   const [rawRun] = yield* storeGet([RUN_KEY(ctx)]);
-  let run: RunCheckpoint | null = null;
-  try {
-    run = rawRun ? (JSON.parse(rawRun) as RunCheckpoint) : null;
-  } catch {
-    run = null;
-  }
+  let run: RunCheckpoint | null = readSaved(RUN_STATE, rawRun) ?? null;
   if (run && run.sheet !== sheetName) run = null;
   const resumed = run !== null;
   if (!run) run = { id: `r${ctx.client.now().toString(36)}`, startedAt: nowIso(), sheet: sheetName };
@@ -445,7 +438,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   for (const r of rows) if (r.id && r.name && !nameOf.has(r.id)) nameOf.set(r.id, r.name);
 
   // ---- 2. the plan
-  if (!preview && !resumed) yield* storePut({ [RUN_KEY(ctx)]: JSON.stringify(run) });
+  if (!preview && !resumed) yield* storePut({ [RUN_KEY(ctx)]: writeSaved(RUN_STATE, run) });
 
   const states = yield* loadStates(ctx, ids);
   const todo = ids.filter((id) => states.get(id)?.run !== runId);
@@ -729,14 +722,14 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     run.stalls = progress ? 0 : (run.stalls ?? 0) + 1;
   }
   // A paused run carries what it spent so far into its next call.
-  if (summary.status === "paused") yield* storePut({ [RUN_KEY(ctx)]: JSON.stringify({ ...run, spent: summary.runSpent }) });
+  if (summary.status === "paused") yield* storePut({ [RUN_KEY(ctx)]: writeSaved(RUN_STATE, { ...run, spent: summary.runSpent }) });
   const firstError = summary.status === "paused" && !paused
     ? [...pending.values()][0] ?? rows.find((r) => r.kind === "pending")?.error ?? null
     : [...failed.values()][0] ?? rows.find((r) => r.kind === "error")?.error ?? null;
   summary.message = messageOf(summary, { stopped, budget, timeUp: paused, firstError });
   if (summary.status !== "paused") {
     summary.finishedAt = nowIso();
-    yield* storePut({ [RUN_KEY(ctx)]: null, [LAST_RUN_KEY(ctx)]: JSON.stringify(summary) });
+    yield* storePut({ [RUN_KEY(ctx)]: null, [LAST_RUN_KEY(ctx)]: writeSaved(LAST_RUN, summary) });
   }
   return summary;
 }
