@@ -238,7 +238,7 @@ const uiJobShape = z.object({
   stoppedForCredits: z.optional(z.boolean()),
   lastError: z.nullable(z.object({ code: z.enum(ERROR_CODES), message: savedBilingual, field: z.optional(z.string()), retryAt: z.optional(z.number()) })),
 });
-const SAVED_JOB = savedKind<UiJob>(1, uiJobShape, uiJobShape);
+export const SAVED_JOB = savedKind<UiJob>(1, uiJobShape, uiJobShape);
 
 const jobKey = (scope: string, id: string) => `doc:uijob:${scope}:${id}`;
 /** The document's latest UI job: a sidebar opened later finds an unfinished run here (the store has no listing). */

@@ -44,7 +44,7 @@ const searchList = z.pipe(z.array(z.unknown()), z.transform((xs) => xs.flatMap((
   return r.success ? [r.data] : [];
 })));
 /** `{v: 1, searches}`; before v1 the list alone, still read (the user's saved searches). */
-const SAVED_SEARCHES = savedKind(1, z.object({ searches: searchList }), z.pipe(searchList, z.transform((searches) => ({ searches }))));
+export const SAVED_SEARCHES = savedKind(1, z.object({ searches: searchList }), z.pipe(searchList, z.transform((searches) => ({ searches }))));
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

@@ -27,7 +27,7 @@ export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** One key holding {day, spent}: a new day starts at zero, and no per-day keys pile up in the store. */
 export const budgetKey = (ctx: OpContext) => `doc:budget:${ctx.scope}`;
 /** Written without a version before v1: still read, or a new build would forget today's spend. */
-const SPENT_TODAY = savedKind(1, z.object({ day: z.string(), spent: z.number() }), z.object({ day: z.string(), spent: z.number() }));
+export const SPENT_TODAY = savedKind(1, z.object({ day: z.string(), spent: z.number() }), z.object({ day: z.string(), spent: z.number() }));
 
 /** A limit: a whole number ≥ 0, or null/undefined/Infinity for none. */
 function limitOf(limit: unknown): number | null {

@@ -32,7 +32,7 @@ export const ledgerKey = (ctx: OpContext) => `doc:ledger:${ctx.scope}`;
 
 const DAYS: z.ZodMiniType<Stored> = z.record(z.string(), z.record(z.string(), z.tuple([z.number(), z.number(), z.number()])));
 /** `{v: 1, days}`; before v1 the days alone, still read (a month of spend is not thrown away by an update). */
-const LEDGER = savedKind<{ days: Stored }>(1, z.object({ days: DAYS }), z.pipe(DAYS, z.transform((days) => ({ days }))));
+export const LEDGER = savedKind<{ days: Stored }>(1, z.object({ days: DAYS }), z.pipe(DAYS, z.transform((days) => ({ days }))));
 
 function parse(raw: string | null | undefined): Stored {
   // A damaged ledger starts again rather than blocking the operation.

@@ -137,7 +137,7 @@ interface Checkpoint {
 }
 
 /** Saved since before versions were checked, always with `v: 1`. */
-const CHECKPOINT = savedKind<Checkpoint>(1, z.object({
+export const CHECKPOINT = savedKind<Checkpoint>(1, z.object({
   v: z.literal(1),
   sig: z.string(),
   selection: z.string(),
@@ -341,7 +341,7 @@ interface StoredPart {
   r: RowResult[];
 }
 /** A part of a checkpoint: versioned by it. */
-const STORED_PART: z.ZodMiniType<StoredPart> = z.object({ i: z.array(z.number()), r: z.array(savedRowResult) });
+export const CHECKPOINT_PART: z.ZodMiniType<StoredPart> = z.object({ i: z.array(z.number()), r: z.array(savedRowResult) });
 
 /**
  * Enrich rows without a sheet (CLI, tests, the app service). `job` names the
@@ -362,7 +362,7 @@ export function* computeRows(deps: EnrichDeps, ctx: OpContext, job: string, inpu
   if (cp && cp.sig === sig && cp.parts) {
     const raws = yield* storeGet(Array.from({ length: cp.parts }, (_, n) => `${key}:${n}`));
     for (const raw of raws) {
-      const part = readPart(STORED_PART, raw);
+      const part = readPart(CHECKPOINT_PART, raw);
       if (!part) continue;
       part.i.forEach((i, k) => (current[i] = part.r[k]));
     }

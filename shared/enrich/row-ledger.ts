@@ -48,7 +48,7 @@ interface Record_ {
 }
 
 /** Saved with `v: 1` from the start; its parts (lists of entries or key hashes) are versioned by it. */
-const RECORD = savedKind<Record_>(1, z.object({
+export const ROW_LEDGER = savedKind<Record_>(1, z.object({
   v: z.literal(1),
   parts: z.number(),
   runFrom: z.number(),
@@ -56,7 +56,7 @@ const RECORD = savedKind<Record_>(1, z.object({
   below: z.string(),
   header: z.string(),
 }));
-const PART = z.array(z.string());
+export const ROW_LEDGER_PART = z.array(z.string());
 
 /** What a written row says, as a ledger token; `pick`: the id is the user's choice from the review list. */
 export function token(outcome: RowOutcome, id: string | null, pick = false): string {
@@ -86,7 +86,7 @@ export class RowLedger {
   static *load(base: string): Operation<RowLedger> {
     const l = new RowLedger(base);
     const [raw] = yield* storeGet([base]);
-    const rec = readSaved(RECORD, raw);
+    const rec = readSaved(ROW_LEDGER, raw);
     if (!rec) return l;
     l.rec = rec;
     const keys = [
@@ -95,7 +95,7 @@ export class RowLedger {
     ];
     const raws = keys.length ? yield* storeGet(keys) : [];
     raws.forEach((r, n) => {
-      const list = readPart(PART, r);
+      const list = readPart(ROW_LEDGER_PART, r);
       if (!list) return;
       if (n < l.rec.parts) {
         for (const e of list) {
@@ -158,7 +158,7 @@ export class RowLedger {
     let keyParts = 0;
     for (let i = 0; i < hashes.length; i += KEYS_PER_PART) put[`${this.base}:k${keyParts++}`] = JSON.stringify(hashes.slice(i, i + KEYS_PER_PART));
     this.rec = { v: 1, parts, runFrom: parts, keyParts, below, header };
-    put[this.base] = writeSaved(RECORD, this.rec);
+    put[this.base] = writeSaved(ROW_LEDGER, this.rec);
     yield* storePut(put);
     this.entries = new Set();
     this.entryKeys = new Set();
@@ -178,7 +178,7 @@ export class RowLedger {
     if (list.length === 0) return;
     const put: Record<string, string> = {};
     for (let i = 0; i < list.length; i += ENTRIES_PER_PART) put[`${this.base}:w${this.rec.parts++}`] = JSON.stringify(list.slice(i, i + ENTRIES_PER_PART));
-    put[this.base] = writeSaved(RECORD, this.rec);
+    put[this.base] = writeSaved(ROW_LEDGER, this.rec);
     yield* storePut(put);
     for (const e of list) {
       this.add(e);

@@ -82,7 +82,7 @@ export function alertSettings(value: unknown, current: AlertSettings, host: stri
 
 const alertSettingsShape = z.object({ email: z.array(z.string()), webhook: z.nullable(z.string()) });
 /** Written without a version before v1: still read (the user's recipients and webhook). */
-const SAVED_ALERTS = savedKind<AlertSettings>(1, alertSettingsShape, alertSettingsShape);
+export const SAVED_ALERTS = savedKind<AlertSettings>(1, alertSettingsShape, alertSettingsShape);
 
 export function* loadAlertSettings(): Operation<AlertSettings> {
   const [raw] = yield* storeGet([ALERTS_KEY]);

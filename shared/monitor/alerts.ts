@@ -91,7 +91,7 @@ export interface DeliveryRecord {
  */
 const group = z.enum(["risk", "watch", "none"]);
 /** Saved with `v: 1` from the start. */
-const OUTBOX = savedKind<Outbox>(1, z.object({
+export const OUTBOX = savedKind<Outbox>(1, z.object({
   v: z.literal(1),
   companies: z.array(z.object({
     id: z.string(),
@@ -112,7 +112,7 @@ const deliveryRecord = z.object({
   failures: z.number(),
 });
 /** Written without a version before v1: still read (its count of failures in a row). */
-const DELIVERY = savedKind<DeliveryRecord>(1, deliveryRecord, deliveryRecord);
+export const DELIVERY = savedKind<DeliveryRecord>(1, deliveryRecord, deliveryRecord);
 
 export const OUTBOX_KEY = (ctx: OpContext, channel: string) => `doc:mon:${ctx.scope}:alerts:${channel}:outbox`;
 export const DELIVERY_KEY = (ctx: OpContext, channel: string) => `doc:mon:${ctx.scope}:alerts:${channel}:last`;

@@ -63,7 +63,7 @@ const scheduleShape: z.ZodMiniType<ScheduleSettings> = z.pipe(
   }),
 );
 /** Written without a version before v1: still read, or an update would silently stop the user's schedule. */
-const SAVED_SCHEDULE = savedKind(1, scheduleShape, scheduleShape);
+export const SAVED_SCHEDULE = savedKind(1, scheduleShape, scheduleShape);
 
 export function* loadSchedule(): Operation<ScheduleSettings> {
   const [raw] = yield* storeGet([SCHEDULE_KEY]);

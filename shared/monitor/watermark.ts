@@ -52,7 +52,7 @@ export interface CompanyState {
 }
 
 /** Saved with `v: 1` from the start. */
-const COMPANY_STATE = savedKind<CompanyState>(1, z.object({
+export const COMPANY_STATE = savedKind<CompanyState>(1, z.object({
   v: z.literal(1),
   wm: z.string(),
   lastChange: z.nullable(z.string()),

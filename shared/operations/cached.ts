@@ -22,14 +22,14 @@ const UNCACHED: ReadonlySet<EndpointId> = new Set<EndpointId>(["account"]);
 type Cached = { v: 1; ok: true; data: unknown } | { v: 1; ok: false; code: "NOT_FOUND"; field?: string };
 
 /** Saved with `v: 1` from the start. The answer inside is checked by its endpoint's schema, as when it came. */
-const CACHED = savedKind(1, z.union([
+export const CACHED_CALL = savedKind(1, z.union([
   z.object({ v: z.literal(1), ok: z.literal(true), data: z.unknown() }),
   z.object({ v: z.literal(1), ok: z.literal(false), code: z.literal("NOT_FOUND"), field: z.optional(z.string()) }),
 ]));
 
 /** A damaged, foreign or outdated entry is a miss. */
 function decode<T>(spec: CallSpec, text: string | null | undefined): CallResult<T> | undefined {
-  const c = readSaved(CACHED, text);
+  const c = readSaved(CACHED_CALL, text);
   if (!c) return undefined;
   if (!c.ok) return { ok: false, error: new CompanyDataError("NOT_FOUND", { field: c.field }), attempts: 0 };
   // The schema of the endpoint's answer: the type the caller asked for (as the client reads a fresh answer).
@@ -70,11 +70,11 @@ export function* cachedCallMany<T = unknown>(ctx: OpContext, specs: CallSpec[]):
     results.set(i, r);
     if (ttl === 0 || !isCacheable(specs[i])) return;
     if (r.ok) {
-      const text = writeSaved(CACHED, { v: 1, ok: true, data: r.data } satisfies Cached);
+      const text = writeSaved(CACHED_CALL, { v: 1, ok: true, data: r.data } satisfies Cached);
       // CacheService rejects values above 100 KB: such answers are simply not cached.
       if (fitsUtf8(text, MAX_VALUE_LENGTH)) store[keys[i]] = text;
     } else if (r.error.code === "NOT_FOUND") {
-      storeNotFound[keys[i]] = writeSaved(CACHED, { v: 1, ok: false, code: "NOT_FOUND", field: r.error.details.field } satisfies Cached);
+      storeNotFound[keys[i]] = writeSaved(CACHED_CALL, { v: 1, ok: false, code: "NOT_FOUND", field: r.error.details.field } satisfies Cached);
     }
   });
   yield* cachePut(store, ttl);

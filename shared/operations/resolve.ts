@@ -69,7 +69,7 @@ export const resolveCacheKey = (ctx: OpContext, normalisedKey: string) =>
   boundedKey(["r1", ctx.scope, ctx.client.language, normalisedKey].join("|"));
 
 /** Saved with `v: 1` from the start; the companies in it are checked by the API's schema, as when they came. */
-const CACHED_ANSWER = savedKind(1, z.object({
+export const CACHED_ANSWER = savedKind(1, z.object({
   status: z.enum(["matched", "ambiguous", "not_found"]),
   match: z.optional(z.nullable(CompanySummarySchema)),
   confidence: z.optional(z.nullable(z.number())),
