@@ -31,6 +31,8 @@ import { createHash } from "node:crypto";
 import { resolve as resolvePath } from "node:path";
 import { createInterface } from "node:readline";
 import { runAsync } from "../shared/core/drivers.ts";
+import { readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
+import * as z from "zod/mini";
 import type { OpContext } from "../shared/operations/context.ts";
 import type { Language } from "../shared/i18n/language.ts";
 import type { Cell } from "../shared/sheet/protocol.ts";
@@ -253,6 +255,20 @@ interface Checkpoint {
   resolved?: boolean;
 }
 
+/** Saved with `v: 2`; a file of another version or shape is not resumed (its run starts again). */
+const CHECKPOINT_FILE = savedKind<Checkpoint>(2, z.object({
+  v: z.literal(2),
+  input: z.string(),
+  content: z.string(),
+  encoding: z.enum(["utf-8", "utf-16le", "utf-16be", "windows-1252"]),
+  sig: z.string(),
+  rowsDone: z.number(),
+  bytesDone: z.number(),
+  previous: z.boolean(),
+  outOfCredits: z.boolean(),
+  resolved: z.optional(z.boolean()),
+}));
+
 function paths(out: string) {
   return { partial: out + ".partial", checkpoint: out + ".checkpoint.json", journal: out + ".journal.jsonl", resolved: out + ".resolved.jsonl", spent: out + ".spent", lock: out + ".lock" };
 }
@@ -286,16 +302,17 @@ async function contentHash(path: string): Promise<string> {
 }
 
 function loadCheckpoint(file: string): Checkpoint | null {
+  let text: string;
   try {
-    const cp = JSON.parse(readFileSync(file, "utf8")) as Checkpoint;
-    return cp.v === 2 ? cp : null;
+    text = readFileSync(file, "utf8");
   } catch {
     return null;
   }
+  return readSaved(CHECKPOINT_FILE, text) ?? null;
 }
 
 function saveCheckpoint(file: string, cp: Checkpoint) {
-  writeFileSync(file + ".tmp", JSON.stringify(cp));
+  writeFileSync(file + ".tmp", writeSaved(CHECKPOINT_FILE, cp));
   renameSync(file + ".tmp", file);
 }
 

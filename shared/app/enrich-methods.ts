@@ -5,7 +5,9 @@
  * keeps only which block a UI job is about and what it spent so far).
  */
 import { sheet, storeGet, storePut, type Operation } from "../core/effects.ts";
-import { CompanyDataError, invalid } from "../core/errors.ts";
+import { CompanyDataError, ERROR_CODES, invalid } from "../core/errors.ts";
+import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
 import { COMPANY_ID_PATTERN, companyIdsIn } from "../api/schemas.ts";
 import type { Cell, SelectionInfo } from "../sheet/protocol.ts";
 import { estimate, type PlannedOperation } from "../credits/estimate.ts";
@@ -247,6 +249,30 @@ interface ConfirmState {
   overBudget?: boolean;
 }
 
+/**
+ * Written without a version before v1: still read (an unfinished run a new
+ * build must continue). The spec is checked where the run needs it and kept
+ * whole (`looseObject`), so a field added to it is never lost on the way.
+ */
+const uiJobShape = z.object({
+  spec: z.looseObject({
+    sheet: z.string(), row: z.number(), col: z.number(), rows: z.number(), cols: z.number(),
+    fields: z.array(z.string()),
+    mapping: z.optional(z.record(z.string(), z.number())),
+    options: z.optional(z.looseObject({
+      mode: z.optional(z.enum(["batch", "free"])),
+      rerun: z.optional(z.union([z.enum(["all", "new-or-failed"]), z.object({ olderThanDays: z.number() })])),
+      deadline: z.optional(z.number()),
+      chunkSize: z.optional(z.number()),
+    })),
+  }),
+  credits: z.number(),
+  finished: z.boolean(),
+  stoppedForCredits: z.optional(z.boolean()),
+  lastError: z.nullable(z.object({ code: z.enum(ERROR_CODES), message: savedBilingual, field: z.optional(z.string()), retryAt: z.optional(z.number()) })),
+});
+export const SAVED_JOB = savedKind<UiJob>(1, uiJobShape, uiJobShape);
+
 const jobKey = (scope: string, id: string) => `doc:uijob:${scope}:${id}`;
 /** The document's latest UI job: a sidebar opened later finds an unfinished run here (the store has no listing). */
 const currentKey = (scope: string) => `doc:uijob:${scope}:current`;
@@ -258,12 +284,14 @@ function* jobScope(deps: AppDeps): Operation<string> {
 
 function* loadJob(deps: AppDeps, jobId: string): Operation<UiJob> {
   const [raw] = yield* storeGet([jobKey(yield* jobScope(deps), jobId)]);
-  if (!raw) throw invalid("jobId", { de: "in diesem Dokument gibt es keinen solchen Anreicherungslauf", en: "there is no such enrichment run in this document" });
-  return JSON.parse(raw) as UiJob;
+  // A damaged or foreign value is no run either (it threw a SyntaxError out of the host before).
+  const job = readSaved(SAVED_JOB, raw);
+  if (!job) throw invalid("jobId", { de: "in diesem Dokument gibt es keinen solchen Anreicherungslauf", en: "there is no such enrichment run in this document" });
+  return job;
 }
 
 function* saveJob(deps: AppDeps, jobId: string, job: UiJob): Operation<void> {
-  yield* storePut({ [jobKey(yield* jobScope(deps), jobId)]: JSON.stringify(job) });
+  yield* storePut({ [jobKey(yield* jobScope(deps), jobId)]: writeSaved(SAVED_JOB, job) });
 }
 
 function readJobId(input: unknown): string {
@@ -296,14 +324,8 @@ export function* enrichStatusMethod(deps: AppDeps, _input: unknown): Operation<E
   const [jobId] = yield* storeGet([currentKey(scope)]);
   if (!jobId) return null;
   const [raw] = yield* storeGet([jobKey(scope, jobId)]);
-  if (!raw) return null;
-  let job: UiJob;
-  try {
-    job = JSON.parse(raw) as UiJob;
-  } catch {
-    return null;
-  }
-  if (job.finished) return null;
+  const job = readSaved(SAVED_JOB, raw);
+  if (!job || job.finished) return null;
   try {
     return yield* progressOf(deps, jobId, job, null);
   } catch {

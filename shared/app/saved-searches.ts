@@ -13,6 +13,8 @@
 import type { Operation } from "../core/effects.ts";
 import { storeGet, storePut } from "../core/effects.ts";
 import { invalid } from "../core/errors.ts";
+import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
 import { MAX_SIZE } from "../api/schemas.ts";
 import { search } from "../operations/company.ts";
 import { contextFromSettings, loadSettings } from "./settings.ts";
@@ -20,9 +22,29 @@ import { withSession } from "./session.ts";
 import { optNum, record, text } from "./input.ts";
 import { companyRow } from "./rows.ts";
 import { readCriteria } from "./search-methods.ts";
-import type { AppDeps, SavedRunOutput, SavedSearch, SearchInput } from "./protocol.ts";
+import type { AppDeps, SavedRunOutput, SavedSearch, SearchFilterInput, SearchInput } from "./protocol.ts";
 
 export const MAX_SAVED = 20;
+
+const savedSearch: z.ZodMiniType<SavedSearch> = z.object({
+  name: z.string(),
+  input: z.object({
+    query: z.string(),
+    place: z.optional(z.string()),
+    radiusKm: z.optional(z.number()),
+    size: z.optional(z.number()),
+    // Kept as the panel typed them; readCriteria checks them again on every run.
+    filters: z.optional(z.custom<SearchFilterInput>((f) => typeof f === "object" && f !== null && !Array.isArray(f))),
+  }),
+  lastRun: z.nullable(z.string()),
+});
+/** A search that does not fit is left out; the others stay. */
+const searchList = z.pipe(z.array(z.unknown()), z.transform((xs) => xs.flatMap((x) => {
+  const r = savedSearch.safeParse(x);
+  return r.success ? [r.data] : [];
+})));
+/** `{v: 1, searches}`; before v1 the list alone, still read (the user's saved searches). */
+export const SAVED_SEARCHES = savedKind(1, z.object({ searches: searchList }), z.pipe(searchList, z.transform((searches) => ({ searches }))));
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -34,17 +56,12 @@ function* keyOf(deps: AppDeps): Operation<string> {
 function* load(deps: AppDeps): Operation<{ key: string; list: SavedSearch[] }> {
   const key = yield* keyOf(deps);
   const [raw] = yield* storeGet([key]);
-  let list: SavedSearch[] = [];
-  try {
-    const parsed = raw ? (JSON.parse(raw) as unknown) : [];
-    if (Array.isArray(parsed)) list = parsed.filter((s): s is SavedSearch => !!s && typeof (s as SavedSearch).name === "string" && typeof (s as SavedSearch).input === "object");
-  } catch {
-    /* a damaged value reads as no saved searches */
-  }
+  // A damaged value reads as no saved searches.
+  const list = readSaved(SAVED_SEARCHES, raw)?.searches ?? [];
   return { key, list };
 }
 
-const save = (key: string, list: SavedSearch[]) => storePut({ [key]: JSON.stringify(list) });
+const save = (key: string, list: SavedSearch[]) => storePut({ [key]: writeSaved(SAVED_SEARCHES, { searches: list }) });
 
 const nameOf = (o: Record<string, unknown>) => text(o, "name", { min: 1, max: 60 });
 

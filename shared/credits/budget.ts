@@ -9,6 +9,8 @@
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
 import { CompanyDataError } from "../core/errors.ts";
+import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
 import type { OpContext } from "../operations/context.ts";
 import * as V from "../operations/validate.ts";
 
@@ -24,6 +26,8 @@ export interface BudgetStatus {
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** One key holding {day, spent}: a new day starts at zero, and no per-day keys pile up in the store. */
 export const budgetKey = (ctx: OpContext) => `doc:budget:${ctx.scope}`;
+/** Written without a version before v1: still read, or a new build would forget today's spend. */
+export const SPENT_TODAY = savedKind(1, z.object({ day: z.string(), spent: z.number() }), z.object({ day: z.string(), spent: z.number() }));
 
 /** A limit: a whole number ≥ 0, or null/undefined/Infinity for none. */
 function limitOf(limit: unknown): number | null {
@@ -35,12 +39,9 @@ function* spentToday(ctx: OpContext): Operation<{ day: string; spent: number }> 
   const day = utcDay(ctx.client.now());
   const [raw] = yield* storeGet([budgetKey(ctx)]);
   let spent = 0;
-  try {
-    const v = raw === null ? null : (JSON.parse(raw) as { day?: unknown; spent?: unknown });
-    if (v && v.day === day && typeof v.spent === "number" && Number.isFinite(v.spent) && v.spent > 0) spent = v.spent;
-  } catch {
-    /* damaged: start the day at zero */
-  }
+  // Damaged or foreign: start the day at zero.
+  const v = readSaved(SPENT_TODAY, raw);
+  if (v && v.day === day && Number.isFinite(v.spent) && v.spent > 0) spent = v.spent;
   return { day, spent };
 }
 
@@ -61,7 +62,7 @@ export function* reserveBudget(ctx: OpContext, credits: number, limit: number | 
   const { day, spent } = yield* spentToday(ctx);
   if (l !== null && spent + c > l)
     throw new CompanyDataError("BUDGET_EXCEEDED", { detail: { de: `heute ${spent} verbraucht, diese Abfrage ${c}, Budget ${l} Credits`, en: `${spent} spent today, this request ${c}, budget ${l} credits` } });
-  yield* storePut({ [budgetKey(ctx)]: JSON.stringify({ day, spent: spent + c }) });
+  yield* storePut({ [budgetKey(ctx)]: writeSaved(SPENT_TODAY, { day, spent: spent + c }) });
 }
 
 /** Give back what a reservation did not spend (cache hits, failed calls). */
@@ -69,5 +70,5 @@ export function* releaseBudget(ctx: OpContext, credits: number): Operation<void>
   const c = V.integer(credits, "credits", 0, Number.MAX_SAFE_INTEGER);
   if (c === 0) return;
   const { day, spent } = yield* spentToday(ctx);
-  yield* storePut({ [budgetKey(ctx)]: JSON.stringify({ day, spent: Math.max(0, spent - c) }) });
+  yield* storePut({ [budgetKey(ctx)]: writeSaved(SPENT_TODAY, { day, spent: Math.max(0, spent - c) }) });
 }

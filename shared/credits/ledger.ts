@@ -6,6 +6,8 @@
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
 import { invalid } from "../core/errors.ts";
+import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
 import { rule } from "../i18n/rules.ts";
 import type { OpContext } from "../operations/context.ts";
 import * as V from "../operations/validate.ts";
@@ -28,22 +30,18 @@ type Stored = Record<string, Record<string, [credits: number, requests: number, 
 
 export const ledgerKey = (ctx: OpContext) => `doc:ledger:${ctx.scope}`;
 
-function parse(raw: string | null): Stored {
-  if (!raw) return {};
-  try {
-    const v: unknown = JSON.parse(raw);
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Stored) : {};
-  } catch {
-    return {}; // a damaged ledger starts again rather than blocking the operation
-  }
+const DAYS: z.ZodMiniType<Stored> = z.record(z.string(), z.record(z.string(), z.tuple([z.number(), z.number(), z.number()])));
+/** `{v: 1, days}`; before v1 the days alone, still read (a month of spend is not thrown away by an update). */
+export const LEDGER = savedKind<{ days: Stored }>(1, z.object({ days: DAYS }), z.pipe(DAYS, z.transform((days) => ({ days }))));
+
+function parse(raw: string | null | undefined): Stored {
+  // A damaged ledger starts again rather than blocking the operation.
+  return readSaved(LEDGER, raw)?.days ?? {};
 }
 
 function prune(s: Stored, today: string): Stored {
-  const days = Object.keys(s).sort();
   const cutoff = utcDay(Date.parse(today) - (LEDGER_DAYS - 1) * 86_400_000);
-  // Only days the ledger holds (its own keys), so every entry is present.
-  const entries = days.filter((d) => d >= cutoff).map((d) => [d, s[d]!] as const);
-  let keep = entries;
+  let keep = Object.entries(s).filter(([d]) => d >= cutoff).sort(([a], [b]) => (a < b ? -1 : 1));
   let out: Stored = Object.fromEntries(keep);
   while (keep.length > 1 && JSON.stringify(out).length > MAX_LEDGER_CHARS) {
     keep = keep.slice(1);
@@ -62,7 +60,7 @@ export function* recordSpend(ctx: OpContext, operation: string, credits: number,
   const row = (s[day] ??= {});
   const [c0, r0, n0] = row[op] ?? [0, 0, 0];
   row[op] = [c0 + c, r0 + r, n0 + 1];
-  yield* storePut({ [ledgerKey(ctx)]: JSON.stringify(prune(s, day)) });
+  yield* storePut({ [ledgerKey(ctx)]: writeSaved(LEDGER, { days: prune(s, day) }) });
 }
 
 /** Entries per day and operation, newest day first, operations by name. */

@@ -13,6 +13,9 @@
 import { storeGet, storePut, sheet, type Operation } from "../core/effects.ts";
 import { invalid } from "../core/errors.ts";
 import { fnv1a32 } from "../core/hash.ts";
+import { readPart, readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
+import { savedRowResult } from "./row-result-schema.ts";
 import type { Language } from "../i18n/language.ts";
 import { NOT_A_TABLE } from "./estimate.ts";
 import type { OpContext } from "../operations/context.ts";
@@ -161,6 +164,16 @@ interface Checkpoint {
   parts?: number;
 }
 
+/** Saved since before versions were checked, always with `v: 1`. */
+export const CHECKPOINT = savedKind<Checkpoint>(1, z.object({
+  v: z.literal(1),
+  sig: z.string(),
+  selection: z.string(),
+  cursor: z.number(),
+  state: z.enum(["running", "out_of_credits", "done"]),
+  parts: z.optional(z.number()),
+}));
+
 export function encodeRanges(xs: readonly number[]): string {
   const parts: string[] = [];
   for (let i = 0; i < xs.length; ) {
@@ -189,13 +202,7 @@ const checkpointKey = (ctx: OpContext, job: string) => `doc:enrich:${ctx.scope}:
 
 function* loadCheckpoint(key: string): Operation<Checkpoint | null> {
   const [raw] = yield* storeGet([key]);
-  if (!raw) return null;
-  try {
-    const cp = JSON.parse(raw) as Checkpoint;
-    return cp && cp.v === 1 ? cp : null;
-  } catch {
-    return null;
-  }
+  return readSaved(CHECKPOINT, raw) ?? null;
 }
 
 // ------------------------------------------------------------- engine
@@ -286,7 +293,7 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
 
   // The sheet form keeps no selection by position: rows move; it chooses again from the sheet at every step.
   const cp: Checkpoint = { v: 1, sig: a.sig, selection: a.selection ? "" : encodeRanges(selection), cursor: 0, state: "running", parts };
-  yield* storePut({ [a.key]: JSON.stringify(cp) });
+  yield* storePut({ [a.key]: writeSaved(CHECKPOINT, cp) });
 
   const results = new Map<number, RowResult>();
   while (cursor < selection.length) {
@@ -315,12 +322,12 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
     cp.cursor = cursor;
     cp.state = chunk.outOfCredits ? "out_of_credits" : cursor >= selection.length ? "done" : "running";
     yield* a.persist(persistIdx, persistRes, cp);
-    yield* storePut({ [a.key]: JSON.stringify(cp) });
+    yield* storePut({ [a.key]: writeSaved(CHECKPOINT, cp) });
     if (chunk.outOfCredits) return { stopped: "out_of_credits", results, credits, pending: 0 };
   }
   if (cp.state !== "done") {
     cp.state = "done";
-    yield* storePut({ [a.key]: JSON.stringify(cp) });
+    yield* storePut({ [a.key]: writeSaved(CHECKPOINT, cp) });
   }
   return capped > 0 ? { stopped: "budget", results, credits, pending: capped } : { results, credits, pending: 0 };
 }
@@ -440,6 +447,8 @@ interface StoredPart {
   i: number[];
   r: RowResult[];
 }
+/** A part of a checkpoint: versioned by it. */
+export const CHECKPOINT_PART: z.ZodMiniType<StoredPart> = z.object({ i: z.array(z.number()), r: z.array(savedRowResult) });
 
 /**
  * Enrich rows without a sheet (CLI, tests, the app service). `job` names the
@@ -460,8 +469,8 @@ export function* computeRows(deps: EnrichDeps, ctx: OpContext, job: string, inpu
   if (cp && cp.sig === sig && cp.parts) {
     const raws = yield* storeGet(Array.from({ length: cp.parts }, (_, n) => `${key}:${n}`));
     for (const raw of raws) {
-      if (!raw) continue;
-      const part = JSON.parse(raw) as StoredPart;
+      const part = readPart(CHECKPOINT_PART, raw);
+      if (!part) continue;
       part.i.forEach((i, k) => (current[i] = part.r[k]));
     }
   } else if (cp && cp.parts) {
@@ -744,7 +753,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   const stopped = outcome?.stopped ?? (options.deadline !== undefined && left > 0 && ctx.client.now() >= options.deadline ? "deadline" : undefined);
   const complete = left === 0;
   // The engine may have closed its checkpoint; rows still to do keep the run open for the next step.
-  yield* storePut({ [key]: JSON.stringify({ v: 1, sig, selection: "", cursor: 0, state: complete ? "done" : outcome?.stopped === "out_of_credits" ? "out_of_credits" : "running", parts: 0 } satisfies Checkpoint) });
+  yield* storePut({ [key]: writeSaved(CHECKPOINT, { v: 1, sig, selection: "", cursor: 0, state: complete ? "done" : outcome?.stopped === "out_of_credits" ? "out_of_credits" : "running", parts: 0 }) });
   const final = now.output.map((r, i) => {
     const p = previousInCells(r, width);
     return belongs(ledger, now.keys[i], p) ? p : null;

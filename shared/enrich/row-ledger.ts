@@ -21,6 +21,8 @@
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
 import { fnv1a32 } from "../core/hash.ts";
+import { readPart, readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
 import type { RowOutcome } from "./rows.ts";
 
 /** A 32-bit hash of a key, in base 36: the ledger never holds the user's input itself. */
@@ -44,6 +46,17 @@ interface Record_ {
   /** Hash of the header row's input cells when the run started. */
   header: string;
 }
+
+/** Saved with `v: 1` from the start; its parts (lists of entries or key hashes) are versioned by it. */
+export const ROW_LEDGER = savedKind<Record_>(1, z.object({
+  v: z.literal(1),
+  parts: z.number(),
+  runFrom: z.number(),
+  keyParts: z.number(),
+  below: z.string(),
+  header: z.string(),
+}));
+export const ROW_LEDGER_PART = z.array(z.string());
 
 /** What a written row says, as a ledger token; `pick`: the id is the user's choice from the review list. */
 export function token(outcome: RowOutcome, id: string | null, pick = false): string {
@@ -74,28 +87,17 @@ export class RowLedger {
   static *load(base: string): Operation<RowLedger> {
     const l = new RowLedger(base);
     const [raw] = yield* storeGet([base]);
-    if (!raw) return l;
-    try {
-      const rec = JSON.parse(raw) as Record_;
-      if (rec?.v !== 1) return l;
-      l.rec = rec;
-    } catch {
-      return l;
-    }
+    const rec = readSaved(ROW_LEDGER, raw);
+    if (!rec) return l;
+    l.rec = rec;
     const keys = [
       ...Array.from({ length: l.rec.parts }, (_, n) => `${base}:w${n}`),
       ...Array.from({ length: l.rec.keyParts }, (_, n) => `${base}:k${n}`),
     ];
     const raws = keys.length ? yield* storeGet(keys) : [];
     raws.forEach((r, n) => {
-      if (!r) return;
-      let list: string[];
-      try {
-        list = JSON.parse(r) as string[];
-      } catch {
-        return;
-      }
-      if (!Array.isArray(list)) return;
+      const list = readPart(ROW_LEDGER_PART, r);
+      if (!list) return;
       if (n < l.rec.parts) {
         for (const e of list) {
           l.add(e);
@@ -157,7 +159,7 @@ export class RowLedger {
     let keyParts = 0;
     for (let i = 0; i < hashes.length; i += KEYS_PER_PART) put[`${this.base}:k${keyParts++}`] = JSON.stringify(hashes.slice(i, i + KEYS_PER_PART));
     this.rec = { v: 1, parts, runFrom: parts, keyParts, below, header };
-    put[this.base] = JSON.stringify(this.rec);
+    put[this.base] = writeSaved(ROW_LEDGER, this.rec);
     yield* storePut(put);
     this.entries = new Set();
     this.entryKeys = new Set();
@@ -177,7 +179,7 @@ export class RowLedger {
     if (list.length === 0) return;
     const put: Record<string, string> = {};
     for (let i = 0; i < list.length; i += ENTRIES_PER_PART) put[`${this.base}:w${this.rec.parts++}`] = JSON.stringify(list.slice(i, i + ENTRIES_PER_PART));
-    put[this.base] = JSON.stringify(this.rec);
+    put[this.base] = writeSaved(ROW_LEDGER, this.rec);
     yield* storePut(put);
     for (const e of list) {
       this.add(e);

@@ -6,6 +6,8 @@
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
 import { invalid } from "../core/errors.ts";
+import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
 import type { Bilingual } from "../i18n/language.ts";
 import type { OpContext } from "../operations/context.ts";
 import { deliverAlerts, DeliveryError, lastDelivery, pendingAlerts, type DeliveryOutcome, type DeliveryRecord, type Digest } from "./alerts.ts";
@@ -81,19 +83,17 @@ export function alertSettings(value: unknown, current: AlertSettings, host: stri
   return { email, webhook };
 }
 
+const alertSettingsShape = z.object({ email: z.array(z.string()), webhook: z.nullable(z.string()) });
+/** Written without a version before v1: still read (the user's recipients and webhook). */
+export const SAVED_ALERTS = savedKind<AlertSettings>(1, alertSettingsShape, alertSettingsShape);
+
 export function* loadAlertSettings(): Operation<AlertSettings> {
   const [raw] = yield* storeGet([ALERTS_KEY]);
-  if (!raw) return { ...DEFAULT_ALERTS };
-  try {
-    const v = JSON.parse(raw) as AlertSettings;
-    return { email: Array.isArray(v.email) ? v.email.map(String) : [], webhook: typeof v.webhook === "string" ? v.webhook : null };
-  } catch {
-    return { ...DEFAULT_ALERTS };
-  }
+  return readSaved(SAVED_ALERTS, raw) ?? { ...DEFAULT_ALERTS };
 }
 
 export function* saveAlertSettings(s: AlertSettings): Operation<void> {
-  yield* storePut({ [ALERTS_KEY]: JSON.stringify(s) });
+  yield* storePut({ [ALERTS_KEY]: writeSaved(SAVED_ALERTS, s) });
 }
 
 /**

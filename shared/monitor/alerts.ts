@@ -25,6 +25,8 @@
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
 import { CompanyDataError } from "../core/errors.ts";
+import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
 import type { Bilingual, Language } from "../i18n/language.ts";
 import type { OpContext } from "../operations/context.ts";
 import type { LogLine } from "./changelog.ts";
@@ -87,20 +89,36 @@ export interface DeliveryRecord {
  * Each channel ("email", "webhook") has its own outbox and delivery record:
  * a digest the webhook took is never sent to it again because the e-mail failed.
  */
+const group = z.enum(["risk", "watch", "none"]);
+/** Saved with `v: 1` from the start. */
+export const OUTBOX = savedKind<Outbox>(1, z.object({
+  v: z.literal(1),
+  companies: z.array(z.object({
+    id: z.string(),
+    name: z.nullable(z.string()),
+    from: z.nullable(group),
+    to: z.nullable(group),
+    flag: z.nullable(savedBilingual),
+    changes: z.array(z.object({ key: z.string(), date: z.string(), kind: z.string(), text: z.string(), source: z.string() })),
+  })),
+}));
+const deliveryRecord = z.object({
+  at: z.string(),
+  ok: z.boolean(),
+  channel: z.string(),
+  companies: z.number(),
+  changes: z.number(),
+  error: z.optional(savedBilingual),
+  failures: z.number(),
+});
+/** Written without a version before v1: still read (its count of failures in a row). */
+export const DELIVERY = savedKind<DeliveryRecord>(1, deliveryRecord, deliveryRecord);
+
 export const OUTBOX_KEY = (ctx: OpContext, channel: string) => `doc:mon:${ctx.scope}:alerts:${channel}:outbox`;
 export const DELIVERY_KEY = (ctx: OpContext, channel: string) => `doc:mon:${ctx.scope}:alerts:${channel}:last`;
 
-function parseOutbox(raw: string | null): Outbox {
-  if (raw) {
-    try {
-      const o = JSON.parse(raw) as Outbox;
-      if (o?.v === 1 && Array.isArray(o.companies)) return o;
-    } catch {
-      /* a damaged outbox is an empty one: nothing to send is better than a crash every run */
-    }
-  }
-  return { v: 1, companies: [] };
-}
+/** A damaged outbox is an empty one: nothing to send is better than a crash every run. */
+const parseOutbox = (raw: string | null | undefined): Outbox => readSaved(OUTBOX, raw) ?? { v: 1, companies: [] };
 
 /** Is this move news? Into risk, or out of it (the all-clear is news too). */
 export const isAlertMove = (from: RiskGroup | null, to: RiskGroup): boolean =>
@@ -171,7 +189,7 @@ export function* noteNews(ctx: OpContext, channels: readonly string[], news: { c
   const raw = yield* storeGet(keys);
   const entries: Record<string, string> = {};
   keys.forEach((k, i) => {
-    entries[k] = JSON.stringify({ v: 1, companies: mergeNews(parseOutbox(raw[i] ?? null).companies, news) } satisfies Outbox);
+    entries[k] = writeSaved(OUTBOX, { v: 1, companies: mergeNews(parseOutbox(raw[i] ?? null).companies, news) });
   });
   yield* storePut(entries);
 }
@@ -185,12 +203,7 @@ export function* pendingAlerts(ctx: OpContext, channel: string): Operation<Alert
 /** The last delivery attempt, or null. */
 export function* lastDelivery(ctx: OpContext, channel: string): Operation<DeliveryRecord | null> {
   const [raw] = yield* storeGet([DELIVERY_KEY(ctx, channel)]);
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw) as DeliveryRecord;
-  } catch {
-    return null;
-  }
+  return readSaved(DELIVERY, raw) ?? null;
 }
 
 // ---- the digest
@@ -268,27 +281,22 @@ export function* deliverAlerts(ctx: OpContext, channel: string, send: (d: Digest
   const [rawBox, rawLast] = yield* storeGet([OUTBOX_KEY(ctx, channel), DELIVERY_KEY(ctx, channel)]);
   const waiting = parseOutbox(rawBox).companies;
   if (waiting.length === 0) return { status: "nothing" };
-  let before: DeliveryRecord | null = null;
-  try {
-    before = rawLast ? (JSON.parse(rawLast) as DeliveryRecord) : null;
-  } catch {
-    before = null;
-  }
+  const before = readSaved(DELIVERY, rawLast) ?? null;
   const digest = digestOf(waiting, ctx.client.language, ctx.client.now());
   const base = { at: isoInstant(ctx.client.now()), channel, companies: digest.companies.length, changes: digest.changes };
   try {
     yield* send(digest);
   } catch (e) {
     const record: DeliveryRecord = { ...base, ok: false, error: reasonOf(e), failures: (before && !before.ok ? before.failures : 0) + 1 };
-    yield* storePut({ [DELIVERY_KEY(ctx, channel)]: JSON.stringify(record) });
+    yield* storePut({ [DELIVERY_KEY(ctx, channel)]: writeSaved(DELIVERY, record) });
     return { status: "failed", record, digest };
   }
   const record: DeliveryRecord = { ...base, ok: true, failures: 0 };
   const [rawNow] = yield* storeGet([OUTBOX_KEY(ctx, channel)]);
   const left = withoutDelivered(parseOutbox(rawNow).companies, waiting);
   yield* storePut({
-    [OUTBOX_KEY(ctx, channel)]: left.length ? JSON.stringify({ v: 1, companies: left } satisfies Outbox) : null,
-    [DELIVERY_KEY(ctx, channel)]: JSON.stringify(record),
+    [OUTBOX_KEY(ctx, channel)]: left.length ? writeSaved(OUTBOX, { v: 1, companies: left }) : null,
+    [DELIVERY_KEY(ctx, channel)]: writeSaved(DELIVERY, record),
   });
   return { status: "sent", record, digest };
 }

@@ -35,6 +35,8 @@ import { DEFAULT_WINDOW_ROWS, LAST_RUN_KEY, MAX_STALLED_CALLS, PORTFOLIO_SHEET, 
 import { payWindow, windowCompanies } from "./check-pay.ts";
 import { writeNewHeaders, writeWindow } from "./check-write.ts";
 import { isoInstant, loadStates } from "./watermark.ts";
+import { readSaved, writeSaved } from "../core/saved.ts";
+import { LAST_RUN, RUN_STATE } from "./state-schema.ts";
 
 export { CHANGES_PAGE, DEFAULT_WINDOW_ROWS, LAST_RUN_KEY, MAX_STALLED_CALLS, PORTFOLIO_SHEET, RUN_KEY } from "./check-types.ts";
 export type { CheckOptions, PlanItem, RunStatus, RunSummary } from "./check-types.ts";
@@ -42,12 +44,8 @@ export type { CheckOptions, PlanItem, RunStatus, RunSummary } from "./check-type
 /** The last run's summary (for the sidebar, and Excel's "is a check due"). */
 export function* lastRun(ctx: OpContext): Operation<RunSummary | null> {
   const [raw] = yield* storeGet([LAST_RUN_KEY(ctx)]);
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw) as RunSummary;
-  } catch {
-    return null;
-  }
+  const last: RunSummary | undefined = readSaved(LAST_RUN, raw);
+  return last ?? null;
 }
 
 export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operation<RunSummary> {
@@ -77,12 +75,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
 
   // ---- 1. the run (a continued run counts its stalled calls) and the table
   const [rawRun] = yield* storeGet([RUN_KEY(ctx)]);
-  let run: RunCheckpoint | null = null;
-  try {
-    run = rawRun ? (JSON.parse(rawRun) as RunCheckpoint) : null;
-  } catch {
-    run = null;
-  }
+  let run: RunCheckpoint | null = readSaved(RUN_STATE, rawRun) ?? null;
   if (run && run.sheet !== sheetName) run = null;
   const resumed = run !== null;
   if (!run) run = { id: `r${ctx.client.now().toString(36)}`, startedAt: nowIso(), sheet: sheetName };
@@ -94,7 +87,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   const { table, layout, keysThen, rows, ids, nameOf } = yield* readPortfolio(ctx, sheetName, final);
 
   // ---- 2. the plan
-  if (!preview && !resumed) yield* storePut({ [RUN_KEY(ctx)]: JSON.stringify(run) });
+  if (!preview && !resumed) yield* storePut({ [RUN_KEY(ctx)]: writeSaved(RUN_STATE, run) });
   const states = yield* loadStates(ctx, ids);
   const { progress, planned, estimate, withFinancials } = yield* planPortfolio(fresh, ids, states, runId, final);
   const summary = startSummary({ runId, startedAt: run.startedAt, rows, companies: ids.length, progress, withFinancials, estimate, planned, spentBefore });
@@ -133,10 +126,10 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   // A run paused only by failed calls counts the calls in a row that finished nothing (MAX_STALLED_CALLS).
   if (summary.status === "paused" && !timeUp) run.stalls = progressed ? 0 : (run.stalls ?? 0) + 1;
   // A paused run carries what it spent so far into its next call.
-  if (summary.status === "paused") yield* storePut({ [RUN_KEY(ctx)]: JSON.stringify({ ...run, spent: summary.runSpent }) });
+  if (summary.status === "paused") yield* storePut({ [RUN_KEY(ctx)]: writeSaved(RUN_STATE, { ...run, spent: summary.runSpent }) });
   else {
     summary.finishedAt = nowIso();
-    yield* storePut({ [RUN_KEY(ctx)]: null, [LAST_RUN_KEY(ctx)]: JSON.stringify(summary) });
+    yield* storePut({ [RUN_KEY(ctx)]: null, [LAST_RUN_KEY(ctx)]: writeSaved(LAST_RUN, summary) });
   }
   return summary;
 }

@@ -6,6 +6,8 @@
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
 import { invalid } from "../core/errors.ts";
+import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
 import { got, rule } from "../i18n/rules.ts";
 import * as V from "../operations/validate.ts";
 
@@ -48,18 +50,28 @@ export function scheduleSettings(value: unknown): ScheduleSettings {
   return { enabled: v.enabled === true, frequency, hour, budget, sheet };
 }
 
+/** The saved form: what scheduleSettings returns, checked again the same way on reading. */
+const scheduleShape: z.ZodMiniType<ScheduleSettings> = z.pipe(
+  z.object({ enabled: z.boolean(), frequency: z.enum(["hourly", "daily"]), hour: z.number(), budget: z.nullable(z.number()), sheet: z.string() }),
+  z.transform((v, ctx) => {
+    try {
+      return scheduleSettings(v);
+    } catch {
+      ctx.issues.push({ code: "custom", message: "schedule", input: v });
+      return z.NEVER;
+    }
+  }),
+);
+/** Written without a version before v1: still read, or an update would silently stop the user's schedule. */
+export const SAVED_SCHEDULE = savedKind(1, scheduleShape, scheduleShape);
+
 export function* loadSchedule(): Operation<ScheduleSettings> {
   const [raw] = yield* storeGet([SCHEDULE_KEY]);
-  if (!raw) return { ...DEFAULT_SCHEDULE };
-  try {
-    return scheduleSettings(JSON.parse(raw));
-  } catch {
-    return { ...DEFAULT_SCHEDULE };
-  }
+  return readSaved(SAVED_SCHEDULE, raw) ?? { ...DEFAULT_SCHEDULE };
 }
 
 export function* saveSchedule(s: ScheduleSettings): Operation<void> {
-  yield* storePut({ [SCHEDULE_KEY]: JSON.stringify(scheduleSettings(s)) });
+  yield* storePut({ [SCHEDULE_KEY]: writeSaved(SAVED_SCHEDULE, scheduleSettings(s)) });
 }
 
 /**

@@ -8,6 +8,9 @@
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
 import type { Bilingual } from "../i18n/language.ts";
+import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
+import { RISK_FLAG_CODES } from "./risk.ts";
 import type { OpContext } from "../operations/context.ts";
 import type { KeyFigure, RiskFlagCode, RiskGroup } from "./risk.ts";
 
@@ -48,21 +51,33 @@ export interface CompanyState {
   profiledRun?: string;
 }
 
+/** Saved with `v: 1` from the start. */
+export const COMPANY_STATE = savedKind<CompanyState>(1, z.object({
+  v: z.literal(1),
+  wm: z.string(),
+  lastChange: z.nullable(z.string()),
+  finYears: z.array(z.number()),
+  name: z.nullable(z.string()),
+  result: z.object({
+    group: z.enum(["risk", "watch", "none"]),
+    code: z.enum(RISK_FLAG_CODES),
+    text: savedBilingual,
+    keyFigure: z.nullable(z.object({ year: z.number(), netIncome: z.nullable(z.number()), revenue: z.nullable(z.number()) })),
+  }),
+  checkedAt: z.string(),
+  run: z.string(),
+  newChanges: z.number(),
+  needProfile: z.optional(z.boolean()),
+  profiledRun: z.optional(z.string()),
+}));
+
 export const stateKey = (ctx: OpContext, id: string) => `doc:mon:${ctx.scope}:c:${id}`;
 
 /** ISO date-time without milliseconds: the emulator and the API compare "since" as text. */
 export const isoInstant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
-function parse(raw: string | null): CompanyState | null {
-  if (!raw) return null;
-  try {
-    const s = JSON.parse(raw) as CompanyState;
-    if (s?.v === 1 && typeof s.wm === "string" && s.result && typeof s.run === "string") return s;
-  } catch {
-    /* a damaged entry is a company seen for the first time */
-  }
-  return null;
-}
+/** A damaged entry is a company seen for the first time. */
+const parse = (raw: string | null | undefined): CompanyState | null => readSaved(COMPANY_STATE, raw) ?? null;
 
 export function* loadStates(ctx: OpContext, ids: readonly string[]): Operation<Map<string, CompanyState | null>> {
   const distinct = [...new Set(ids)];
@@ -72,7 +87,7 @@ export function* loadStates(ctx: OpContext, ids: readonly string[]): Operation<M
 
 export function* saveStates(ctx: OpContext, states: ReadonlyMap<string, CompanyState>): Operation<void> {
   const entries: Record<string, string> = {};
-  for (const [id, s] of states) entries[stateKey(ctx, id)] = JSON.stringify(s);
+  for (const [id, s] of states) entries[stateKey(ctx, id)] = writeSaved(COMPANY_STATE, s);
   yield* storePut(entries);
 }
 

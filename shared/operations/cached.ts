@@ -5,7 +5,9 @@
  * answer ("no such company") and is cached briefly.
  */
 import { callMany, type CallResult, type CallSpec } from "../api/client.ts";
-import type { EndpointId } from "../api/endpoints.ts";
+import { endpoint, type EndpointId } from "../api/endpoints.ts";
+import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
 import { cacheGet, cachePut, type Operation } from "../core/effects.ts";
 import { CompanyDataError } from "../core/errors.ts";
 import type { OpContext } from "./context.ts";
@@ -19,17 +21,20 @@ const UNCACHED: ReadonlySet<EndpointId> = new Set<EndpointId>(["account"]);
 
 type Cached = { v: 1; ok: true; data: unknown } | { v: 1; ok: false; code: "NOT_FOUND"; field?: string };
 
-function decode<T>(text: string | null): CallResult<T> | undefined {
-  if (text === null) return undefined;
-  try {
-    const c = JSON.parse(text) as Cached;
-    if (c?.v !== 1) return undefined;
-    if (c.ok) return { ok: true, data: c.data as T, credits: 0, attempts: 0 };
-    if (c.code === "NOT_FOUND") return { ok: false, error: new CompanyDataError("NOT_FOUND", { field: c.field }), attempts: 0 };
-  } catch {
-    /* a damaged entry is a miss */
-  }
-  return undefined;
+/** Saved with `v: 1` from the start. The answer inside is checked by its endpoint's schema, as when it came. */
+export const CACHED_CALL = savedKind(1, z.union([
+  z.object({ v: z.literal(1), ok: z.literal(true), data: z.unknown() }),
+  z.object({ v: z.literal(1), ok: z.literal(false), code: z.literal("NOT_FOUND"), field: z.optional(z.string()) }),
+]));
+
+/** A damaged, foreign or outdated entry is a miss. */
+function decode<T>(spec: CallSpec, text: string | null | undefined): CallResult<T> | undefined {
+  const c = readSaved(CACHED_CALL, text);
+  if (!c) return undefined;
+  if (!c.ok) return { ok: false, error: new CompanyDataError("NOT_FOUND", { field: c.field }), attempts: 0 };
+  // The schema of the endpoint's answer: the type the caller asked for (as the client reads a fresh answer).
+  const data = (endpoint(spec.endpoint).response as z.ZodMiniType<T>).safeParse(c.data);
+  return data.success ? { ok: true, data: data.data, credits: 0, attempts: 0 } : undefined;
 }
 
 export const isCacheable = (spec: CallSpec) => !UNCACHED.has(spec.endpoint);
@@ -53,7 +58,7 @@ export function* cachedCallMany<T = unknown>(ctx: OpContext, specs: CallSpec[]):
   const lookup = ttl > 0 ? distinct.filter((i) => isCacheable(specs[i]!)) : [];
   const hits = yield* cacheGet(lookup.map((i) => keys[i]!));
   lookup.forEach((i, k) => {
-    const hit = decode<T>(hits[k]!);
+    const hit = decode<T>(specs[i]!, hits[k]!);
     if (hit) results.set(i, hit);
   });
 
@@ -66,11 +71,11 @@ export function* cachedCallMany<T = unknown>(ctx: OpContext, specs: CallSpec[]):
     results.set(i, r);
     if (ttl === 0 || !isCacheable(specs[i]!)) return;
     if (r.ok) {
-      const text = JSON.stringify({ v: 1, ok: true, data: r.data } satisfies Cached);
+      const text = writeSaved(CACHED_CALL, { v: 1, ok: true, data: r.data } satisfies Cached);
       // CacheService rejects values above 100 KB: such answers are simply not cached.
       if (fitsUtf8(text, MAX_VALUE_LENGTH)) store[keys[i]!] = text;
     } else if (r.error.code === "NOT_FOUND") {
-      storeNotFound[keys[i]!] = JSON.stringify({ v: 1, ok: false, code: "NOT_FOUND", field: r.error.details.field } satisfies Cached);
+      storeNotFound[keys[i]!] = writeSaved(CACHED_CALL, { v: 1, ok: false, code: "NOT_FOUND", field: r.error.details.field } satisfies Cached);
     }
   });
   yield* cachePut(store, ttl);

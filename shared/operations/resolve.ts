@@ -7,7 +7,9 @@
  */
 import { callMany, type CallSpec } from "../api/client.ts";
 import { DEFAULT_RATE_LIMITS } from "../api/pacing.ts";
-import type { CompanySummary, ResolveQuery, ResolveResult } from "../api/schemas.ts";
+import { CompanySummary as CompanySummarySchema, type CompanySummary, type ResolveQuery, type ResolveResult } from "../api/schemas.ts";
+import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import * as z from "zod/mini";
 import { cacheGet, cachePut, type Operation } from "../core/effects.ts";
 import { CompanyDataError, invalid } from "../core/errors.ts";
 import { got, rule } from "../i18n/rules.ts";
@@ -66,16 +68,18 @@ function withHintsChecked(row: ResolvedRow, q: ResolveQuery): ResolvedRow {
 export const resolveCacheKey = (ctx: OpContext, normalisedKey: string) =>
   boundedKey(["r1", ctx.scope, ctx.client.language, normalisedKey].join("|"));
 
-function decode(text: string | null): ResolvedRow | undefined {
-  if (text === null) return undefined;
-  try {
-    const r = JSON.parse(text) as ResolvedRow & { v?: number };
-    if (r.v === 1 && (r.status === "matched" || r.status === "ambiguous" || r.status === "not_found"))
-      return { status: r.status, match: r.match ?? null, confidence: r.confidence ?? null, candidates: r.candidates ?? [] };
-  } catch {
-    /* a damaged entry is a miss */
-  }
-  return undefined;
+/** Saved with `v: 1` from the start; the companies in it are checked by the API's schema, as when they came. */
+export const CACHED_ANSWER = savedKind(1, z.object({
+  status: z.enum(["matched", "ambiguous", "not_found"]),
+  match: z.optional(z.nullable(CompanySummarySchema)),
+  confidence: z.optional(z.nullable(z.number())),
+  candidates: z.optional(z.array(CompanySummarySchema)),
+}));
+
+/** A damaged, foreign or outdated entry is a miss. */
+function decode(text: string | null | undefined): ResolvedRow | undefined {
+  const r = readSaved(CACHED_ANSWER, text);
+  return r && { status: r.status, match: r.match ?? null, confidence: r.confidence ?? null, candidates: r.candidates ?? [] };
 }
 
 export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?: ResolveMode } = {}): Operation<ResolvedRow[]> {
@@ -138,7 +142,7 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
     for (const d of misses) {
       const a = answers[d]!;
       if (a.status === "error") continue; // errors are never cached
-      const text = JSON.stringify({ v: 1, ...a });
+      const text = writeSaved(CACHED_ANSWER, { ...a, status: a.status });
       if (!fitsUtf8(text, MAX_VALUE_LENGTH)) continue; // too large for CacheService: not cached
       (a.status === "not_found" ? notFound : found)[keys[d]!] = text;
     }
