@@ -270,6 +270,15 @@ const uiJobShape = z.object({
   finished: z.boolean(),
   stoppedForCredits: z.optional(z.boolean()),
   lastError: z.nullable(z.object({ code: z.enum(ERROR_CODES), message: savedBilingual, field: z.optional(z.string()), retryAt: z.optional(z.number()) })),
+  confirm: z.optional(z.object({
+    phase: z.enum(["match", "waiting", "buy"]),
+    ceiling: z.number(),
+    rows: z.number(),
+    price: z.optional(z.object({ found: z.number(), companies: z.number(), credits: z.number() })),
+    spentBuying: z.number(),
+    cancelled: z.optional(z.boolean()),
+    overBudget: z.optional(z.boolean()),
+  })),
 });
 export const SAVED_JOB = savedKind<UiJob>(1, uiJobShape, uiJobShape);
 
