@@ -9,6 +9,7 @@ import { INDUSTRIES } from "../data/industries.ts";
 import type { CompanyRec } from "../data/model.ts";
 import { GeoGrid } from "./geo.ts";
 import { LEGAL_TOKENS, coreName, fold, nameTokens, normName, tokens } from "./normalize.ts";
+import { nth } from "../indexed.ts";
 
 export class SearchIndex {
   readonly n: number;
@@ -125,7 +126,7 @@ export class SearchIndex {
     }
     const f = fold(p);
     const k = this.cityNorm.findIndex((x) => x === f || x.split(" ")[0] === f);
-    return k >= 0 ? { lat: CITIES[k].lat, lon: CITIES[k].lon } : null;
+    return k >= 0 ? { lat: nth(CITIES, k).lat, lon: nth(CITIES, k).lon } : null;
   }
 
   idf(df: number): number {

@@ -7,6 +7,7 @@
 import type { World } from "../world.ts";
 import { CITIES } from "../data/places.ts";
 import { LEGAL_TOKENS, coreName, fold, normName, parseRegister } from "./normalize.ts";
+import { nth } from "../indexed.ts";
 
 export interface ResolveInput { name?: string; city?: string; zip?: string; register?: string }
 export interface Resolution {
@@ -35,8 +36,8 @@ export function resolve(world: World, q: ResolveInput): Resolution {
   const reg = q.register ? parseRegister(q.register) : null;
   if (reg) {
     for (const i of idx.register.get(`${reg.type}:${reg.number}`) ?? []) {
-      const c = world.companies[i];
-      const courtOk = !reg.court || fold(CITIES[c.city].court).includes(reg.court) || reg.court.includes(fold(CITIES[c.city].court)) || fold(CITIES[c.city].name) === reg.court;
+      const c = nth(world.companies, i);
+      const courtOk = !reg.court || fold(nth(CITIES, c.city).court).includes(reg.court) || reg.court.includes(fold(nth(CITIES, c.city).court)) || fold(nth(CITIES, c.city).name) === reg.court;
       if (courtOk) offer(i, name ? Math.max(cand.get(i) ?? 0, 0.5) : 0.9);
     }
   }
@@ -44,7 +45,7 @@ export function resolve(world: World, q: ResolveInput): Resolution {
   const zip = q.zip?.trim() ?? "";
   const scored: { idx: number; score: number }[] = [];
   for (const [i, base] of cand) {
-    const c = world.companies[i];
+    const c = nth(world.companies, i);
     let s = base;
     if (city) {
       const cn = idx.cityNorm[c.city];

@@ -10,6 +10,7 @@ import { industryOf } from "../data/details.ts";
 import { SIZE_ORDER, type CompanyRec } from "../data/model.ts";
 import { LEGAL_TOKENS, fold, normName } from "./normalize.ts";
 import { TopK } from "./topk.ts";
+import { nth } from "../indexed.ts";
 
 type Filters = NonNullable<SearchRequest["filters"]>;
 
@@ -31,10 +32,10 @@ export function search(world: World, req: { query: string; size?: number; from?:
   if (qTokens.length === 0) {
     // No text: rank by distance when a point is given, else by size and name.
     const consider = (i: number) => {
-      if (!pass(world.companies[i])) return;
+      if (!pass(nth(world.companies, i))) return;
       total++;
       const d = dist.get(i);
-      const c = world.companies[i];
+      const c = nth(world.companies, i);
       const score = d !== undefined ? 1 - d / (req.near!.radiusKm + 1e-9) : (SIZE_ORDER.indexOf(c.size) + 1) / 4;
       top.push(i, score, i);
     };
@@ -85,7 +86,7 @@ export function search(world: World, req: { query: string; size?: number; from?:
   }
   for (const i of touched) {
     if (!nearOk(i)) continue;
-    const c = world.companies[i];
+    const c = nth(world.companies, i);
     if (!pass(c)) continue;
     total++;
     // Active and larger companies first among equal text scores.
@@ -110,7 +111,7 @@ export function makeFilter(world: World, f?: Filters): (c: CompanyRec) => boolea
       if (!industries.some((p) => code.startsWith(p))) return false;
     }
     if (sizes && !sizes.has(c.size)) return false;
-    if (states && !states.has((c.reference?.federalState ?? CITIES[c.city].state).toUpperCase())) return false;
+    if (states && !states.has((c.reference?.federalState ?? nth(CITIES, c.city).state).toUpperCase())) return false;
     if (city && world.index.cityNorm[c.city] !== city) return false;
     if (forms && !forms.has(c.legalForm)) return false;
     if (f.active !== undefined && world.active(c) !== f.active) return false;
@@ -140,7 +141,7 @@ export function suggest(world: World, prefix: string, size: number): number[] {
   const end = Math.min(hi, lo + 5000);
   for (let k = lo; k < end; k++) {
     const i = idx.sorted[k];
-    const c = world.companies[i];
+    const c = nth(world.companies, i);
     top.push(i, (world.active(c) ? 10 : 0) + SIZE_ORDER.indexOf(c.size) + (c.reference ? 5 : 0), k);
   }
   return top.result().map((h) => h.idx);
