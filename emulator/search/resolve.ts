@@ -48,7 +48,7 @@ export function resolve(world: World, q: ResolveInput): Resolution {
     const c = nth(world.companies, i);
     let s = base;
     if (city) {
-      const cn = idx.cityNorm[c.city];
+      const cn = nth(idx.cityNorm, c.city);
       s += cn === city || cn.split(" ")[0] === city ? 0.06 : -0.3;
     }
     if (zip) s += zip === c.zip ? 0.06 : zip.slice(0, 2) === c.zip.slice(0, 2) ? 0 : -0.2;
@@ -80,7 +80,10 @@ function fuzzy(world: World, name: string, offer: (i: number, s: number) => void
   const pool = new Set<number>();
   for (const t of rare) {
     const p = idx.nameIdx.get(t)!;
-    for (let k = 0; k < p.length && pool.size < 3000; k++) pool.add(p[k]);
+    for (const i of p) {
+      if (pool.size >= 3000) break;
+      pool.add(i);
+    }
   }
   const qs = new Set(qt);
   for (const i of pool) {

@@ -48,8 +48,9 @@ export function search(world: World, req: { query: string; size?: number; from?:
   const touched: number[] = [];
   let maxPossible = 0;
   const add = (i: number, w: number) => {
-    if (scores[i] === 0) touched.push(i);
-    scores[i] += w;
+    const s = nth(scores, i);
+    if (s === 0) touched.push(i);
+    scores[i] = s + w;
   };
   for (const t of qTokens) {
     let best = 0;
@@ -61,25 +62,25 @@ export function search(world: World, req: { query: string; size?: number; from?:
       if (posting) {
         const wt = (legal ? 0.2 : idx.idf(posting.length)) * NAME_W * f;
         best = Math.max(best, wt);
-        for (let k = 0; k < posting.length; k++) add(posting[k], wt);
+        for (const i of posting) add(i, wt);
       }
       const text = idx.textIdx.get(w);
       if (text) {
         const wt = idx.idf(text.length) * TEXT_W * f;
         best = Math.max(best, wt);
-        for (let k = 0; k < text.length; k++) add(text[k], wt);
+        for (const i of text) add(i, wt);
       }
       for (const { ind, w: iw } of idx.industryTok.get(w) ?? []) {
-        const list = idx.byIndustry[ind];
+        const list = nth(idx.byIndustry, ind);
         const wt = idx.idf(list.length) * iw * f * 0.8;
         best = Math.max(best, wt);
-        for (let k = 0; k < list.length; k++) add(list[k], wt);
+        for (const i of list) add(i, wt);
       }
       for (const ci of idx.cityTok.get(w) ?? []) {
-        const list = idx.byCity[ci];
+        const list = nth(idx.byCity, ci);
         const wt = idx.idf(list.length) * CITY_W * f * 0.5;
         best = Math.max(best, wt);
-        for (let k = 0; k < list.length; k++) add(list[k], wt);
+        for (const i of list) add(i, wt);
       }
     }
     maxPossible += best;
@@ -91,7 +92,7 @@ export function search(world: World, req: { query: string; size?: number; from?:
     total++;
     // Active and larger companies first among equal text scores.
     const boost = (world.active(c) ? 0.02 : 0) + SIZE_ORDER.indexOf(c.size) * 0.005;
-    top.push(i, Math.min(1, scores[i] / (maxPossible || 1)) * 0.95 + boost, i);
+    top.push(i, Math.min(1, nth(scores, i) / (maxPossible || 1)) * 0.95 + boost, i);
   }
   return { total, hits: top.result().map((h) => ({ idx: h.idx, score: Math.min(1, h.score), distanceKm: dist.get(h.idx) })) };
 }
@@ -140,7 +141,7 @@ export function suggest(world: World, prefix: string, size: number): number[] {
   const top = new TopK(size);
   const end = Math.min(hi, lo + 5000);
   for (let k = lo; k < end; k++) {
-    const i = idx.sorted[k];
+    const i = nth(idx.sorted, k);
     const c = nth(world.companies, i);
     top.push(i, (world.active(c) ? 10 : 0) + SIZE_ORDER.indexOf(c.size) + (c.reference ? 5 : 0), k);
   }

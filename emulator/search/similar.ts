@@ -78,14 +78,14 @@ export function similarTo(world: World, seeds: CompanyRec[], size: number, accep
     const code = industryOf(s).code;
     const division = code.slice(0, 3);
     INDUSTRIES.forEach((ind, k) => {
-      if (ind.code.slice(0, 3) === division) for (const i of world.index.byIndustry[k]) pool.add(i);
+      if (ind.code.slice(0, 3) === division) for (const i of nth(world.index.byIndustry, k)) pool.add(i);
     });
     if (pool.size < size * 5) {
       INDUSTRIES.forEach((ind, k) => {
-        if (ind.code[0] === code[0]) for (const i of world.index.byIndustry[k]) pool.add(i);
+        if (ind.code[0] === code[0]) for (const i of nth(world.index.byIndustry, k)) pool.add(i);
       });
     }
-    if (pool.size < size * 5) for (const i of world.index.byCity[s.city]) pool.add(i);
+    if (pool.size < size * 5) for (const i of nth(world.index.byCity, s.city)) pool.add(i);
   }
   const seedIds = new Set(seeds.map((s) => s.idx));
   const top = new TopK(size);
