@@ -47,7 +47,7 @@ export class AnswerCache {
     const now = this.now();
     const found = new Map<string, string>();
     missing.forEach((k, i) => {
-      const entry = parse(stored[i]);
+      const entry = parse(stored[i] ?? null); // one answer per key asked
       if (!entry || entry.e <= now) return;
       found.set(k, entry.v);
       warm[k] = entry.v;
@@ -101,11 +101,15 @@ export class AnswerCache {
   /** The layer's entries (parts counted with their main key), expired and soonest-expiring first. */
   private entries(all: Record<string, string>, skip: Record<string, unknown> = {}): DurableEntry[] {
     const out: DurableEntry[] = [];
-    for (const key of Object.keys(all)) {
+    for (const [key, value] of Object.entries(all)) {
       if (!key.startsWith(DURABLE_PREFIX) || key.includes("#") || key in skip) continue;
-      const [text] = readValues(this.durable!, [key], all);
-      let bytes = utf8Length(key) + utf8Length(all[key]);
-      for (let i = 1; `${key}#${i}` in all; i++) bytes += utf8Length(`${key}#${i}`) + utf8Length(all[`${key}#${i}`]);
+      const [text = null] = readValues(this.durable!, [key], all);
+      let bytes = utf8Length(key) + utf8Length(value);
+      for (let i = 1; ; i++) {
+        const part = all[`${key}#${i}`];
+        if (part === undefined) break;
+        bytes += utf8Length(`${key}#${i}`) + utf8Length(part);
+      }
       out.push({ key, chars: text?.length ?? 0, bytes, e: parse(text)?.e ?? 0 });
     }
     return out.sort((a, b) => a.e - b.e);
@@ -129,7 +133,7 @@ export class AnswerCache {
       cacheBytes += x.bytes;
     }
     // Whatever is not this layer's (incoming keys replace their old values) stays as it is.
-    const replaced = Object.keys(incoming).reduce((s, k) => s + (k in all ? utf8Length(k) + utf8Length(all[k]) : 0), 0);
+    const replaced = Object.keys(incoming).reduce((s, k) => s + (all[k] !== undefined ? utf8Length(k) + utf8Length(all[k]) : 0), 0);
     const others = storeBytes(all) - entries.reduce((s, x) => s + x.bytes, 0) - replaced;
     const roomBytes = STORE_QUOTA_BYTES - DURABLE_RESERVE_BYTES - others;
     if (inBytes > roomBytes) return null;

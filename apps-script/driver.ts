@@ -178,8 +178,8 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     const keys = Object.keys(waiting);
     if (keys.length) {
       const entries: Record<string, string | null> = {};
-      for (const k of keys) {
-        entries[k] = waiting[k];
+      for (const [k, v] of Object.entries(waiting)) {
+        entries[k] = v;
         delete waiting[k];
       }
       writeDoc(entries);
@@ -217,11 +217,11 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       return keys.map((k) => {
         const override = opts.storeOverrides?.[k];
         if (isUser(k)) {
-          const v = u[ui++];
+          const v = u[ui++] ?? null; // readValues answers every key asked
           return override ?? v;
         }
-        const v = d[di++];
-        return k in waiting ? waiting[k] : v;
+        const v = d[di++] ?? null;
+        return k in waiting ? (waiting[k] ?? null) : v;
       });
     },
     storePut(entries) {

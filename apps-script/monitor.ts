@@ -162,7 +162,7 @@ function setTrigger(doc: DocumentContext, want: { frequency: Frequency; hour: nu
   const label = want ? (want.frequency === "hourly" ? "hourly" : `daily@${want.hour}@${tz}`) : "";
   const before = installed(props);
   const mine = ours(g, doc, before?.uid ?? "");
-  if (want && mine.length === 1 && before?.label === label && mine[0].getUniqueId() === before.uid) return;
+  if (want && mine.length === 1 && before?.label === label && mine[0]?.getUniqueId() === before.uid) return;
   if (!want && mine.length === 0) {
     if (before) props.deleteProperty(TRIGGER_PROP);
     return;

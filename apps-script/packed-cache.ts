@@ -173,7 +173,11 @@ function fit(shard: Shard, now: number): { text: string; longest: number } {
   if (text.length * 3 > SHARD_MAX_BYTES && utf8Length(text) > SHARD_MAX_BYTES) {
     live.sort((a, b) => a[1][0] - b[1][0]);
     let bytes = live.reduce((s, [k, e]) => s + entryBytes(k, e), 2);
-    while (live.length && bytes > SHARD_MAX_BYTES) bytes -= entryBytes(live[0][0], live.shift()![1]);
+    while (bytes > SHARD_MAX_BYTES) {
+      const oldest = live.shift();
+      if (!oldest) break;
+      bytes -= entryBytes(oldest[0], oldest[1]);
+    }
     text = JSON.stringify(Object.fromEntries(live));
   }
   return { text, longest: live.reduce((m, [, e]) => Math.max(m, e[0]), 0) };

@@ -36,8 +36,7 @@ export function writeValues(props: Props, entries: Record<string, string | null>
   const before = all ?? props.getProperties();
   const set: Record<string, string> = {};
   const remove: string[] = [];
-  for (const k of keys) {
-    const v = entries[k];
+  for (const [k, v] of Object.entries(entries)) {
     const oldParts = before[k]?.startsWith(MARK) ? Number(before[k].slice(MARK.length)) : 0;
     let newParts = 0;
     if (v === null) remove.push(k);

@@ -132,12 +132,12 @@ export class SheetHost {
     for (const [name, kinds] of this.pending) {
       const sh = this.need(name);
       for (const block of blocks(kinds.values)) {
-        const range = sh.getRange(block.row, block.col, block.cells.length, block.cells[0].length);
+        const range = sh.getRange(block.row, block.col, block.cells.length, block.width);
         const formats = range.getNumberFormats();
         range.setValues(block.cells.map((r, i) => r.map((v, j) => this.writable(v as Cell, formats[i]?.[j] === "@"))));
       }
       for (const block of blocks(kinds.colours)) {
-        sh.getRange(block.row, block.col, block.cells.length, block.cells[0].length)
+        sh.getRange(block.row, block.col, block.cells.length, block.width)
           .setBackgrounds(block.cells.map((r) => r.map((c) => (c ? String(c) : null))));
       }
       for (const block of blocks(kinds.dropdowns)) {
@@ -191,10 +191,10 @@ export class SheetHost {
     this.snapshots.delete(name);
     const snap = this.snapshot(name) ?? [];
     for (const [r, line] of this.pending.get(name)?.values ?? []) {
-      while (snap.length < r) snap.push([]);
+      const target = rowAt(snap, r);
       for (const [c, v] of line) {
-        while (snap[r - 1].length < c) snap[r - 1].push("");
-        snap[r - 1][c - 1] = (v ?? "") as Cell;
+        while (target.length < c) target.push("");
+        target[c - 1] = (v ?? "") as Cell;
       }
     }
     return slice(snap, row, col, rows, cols);
@@ -215,8 +215,7 @@ export class SheetHost {
     const snap = kind === "values" ? this.snapshots.get(sheet) : null;
     if (snap) {
       cells.forEach((r, i) => {
-        while (snap.length < row + i) snap.push([]);
-        const line = snap[row + i - 1];
+        const line = rowAt(snap, row + i);
         r.forEach((v, j) => {
           while (line.length < col + j) line.push("");
           line[col + j - 1] = (v ?? "") as Cell;
@@ -243,10 +242,16 @@ function slice(snap: Cell[][], row: number, col: number, rows: number, cols: num
   return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => snap[row - 1 + i]?.[col - 1 + j] ?? ""));
 }
 
+/** Row `r` (1-based) of a grid, added (with empty rows before it) when the grid is shorter. */
+function rowAt(grid: Cell[][], r: number): Cell[] {
+  while (grid.length < r - 1) grid.push([]);
+  return (grid[r - 1] ??= []);
+}
+
 /** Without trailing empty rows. */
 function trimmed(snap: Cell[][]): Cell[][] {
   let n = snap.length;
-  while (n > 0 && snap[n - 1].every((v) => v === "" || v === null)) n--;
+  while (n > 0 && snap[n - 1]?.every((v) => v === "" || v === null)) n--;
   return snap.slice(0, n);
 }
 
@@ -255,9 +260,9 @@ function trimmed(snap: Cell[][]): Cell[][] {
  * without gaps go into one block. Gaps are never filled, so cells the core
  * did not write keep their content.
  */
-function blocks(grid: Grid): { row: number; col: number; cells: unknown[][] }[] {
+function blocks(grid: Grid): { row: number; col: number; width: number; cells: unknown[][] }[] {
   const rows = [...grid.keys()].sort((a, b) => a - b);
-  const out: { row: number; col: number; cells: unknown[][]; lo: number; hi: number }[] = [];
+  const out: { row: number; col: number; width: number; cells: unknown[][]; lo: number; hi: number }[] = [];
   for (const r of rows) {
     const line = grid.get(r)!;
     const cols = [...line.keys()].sort((a, b) => a - b);
@@ -273,7 +278,7 @@ function blocks(grid: Grid): { row: number; col: number; cells: unknown[][] }[] 
       for (let c = lo; c <= hi; c++) cells.push(line.get(c));
       const prev = out.find((b) => b.lo === lo && b.hi === hi && b.row + b.cells.length === r);
       if (prev) prev.cells.push(cells);
-      else out.push({ row: r, col: lo, cells: [cells], lo, hi });
+      else out.push({ row: r, col: lo, width: hi - lo + 1, cells: [cells], lo, hi });
     }
   }
   return out;

@@ -217,7 +217,8 @@ async function* chunks(path: string, encoding: Encoding, earlier: Earlier | null
   let batch: Line[] = [];
   for await (const row of input) {
     const at = earlier?.pairing[index];
-    const prevCells = at != null ? (JSON.parse(earlier!.cells[at]) as Cell[]) : null;
+    const prevText = at != null ? earlier?.cells[at] : undefined;
+    const prevCells = prevText !== undefined ? (JSON.parse(prevText) as Cell[]) : null;
     if (index >= skip) batch.push({ index, row, prevCells, previous: prevCells ? readPrevious(prevCells, width) : null });
     index++;
     if (batch.length >= size) {
@@ -230,12 +231,12 @@ async function* chunks(path: string, encoding: Encoding, earlier: Earlier | null
 
 /** The rows of a chunk that this run works on, as tasks; the others are handed to `other`. */
 function chunkTasks(batch: Line[], mapping: ColumnMapping, rerun: Rerun, now: number, other?: (base: RowTask, line: Line) => void) {
-  const base = batch.map((b) => taskFromRow(b.index, b.row, mapping));
-  const selected = new Set(selectRows(base, batch.map((b) => b.previous), rerun, now));
+  const pairs = batch.map((line) => ({ line, task: taskFromRow(line.index, line.row, mapping) }));
+  const selected = new Set(selectRows(pairs.map((p) => p.task), batch.map((b) => b.previous), rerun, now));
   const tasks: RowTask[] = [];
-  base.forEach((t, k) => {
-    if (selected.has(k)) tasks.push(taskWithPrevious(t, batch[k].previous, rerun));
-    else other?.(t, batch[k]);
+  pairs.forEach(({ line, task }, k) => {
+    if (selected.has(k)) tasks.push(taskWithPrevious(task, line.previous, rerun));
+    else other?.(task, line);
   });
   return { tasks, selected };
 }
@@ -600,7 +601,8 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
       // Output first, then the checkpoint: a kill in between only repeats this chunk, from the journal.
       writeSync(fd, text);
       fsyncSync(fd);
-      checkpoint.rowsDone = batch[batch.length - 1].index + 1;
+      const last = batch.at(-1); // chunks are never empty
+      if (last) checkpoint.rowsDone = last.index + 1;
       checkpoint.bytesDone += Buffer.byteLength(text);
       saveCheckpoint(files.checkpoint, checkpoint);
       driver.clearJournal();
@@ -653,8 +655,9 @@ async function resolvePhase(ctx: OpContext, driver: ReturnType<typeof nodeDriver
       let outOfCredits = false;
       answers.forEach((r, j) => {
         const a = keyAnswer(r, p.fields, memo.needs, args.lang);
-        if (a) {
-          const key = normaliseKey(part[j]);
+        const query = part[j]; // resolveMany answers each query, in order
+        if (a && query) {
+          const key = normaliseKey(query);
           memo.rememberKey(key, a);
           lines += JSON.stringify([key, a]) + "\n";
         } else if (r.error?.code === "OUT_OF_CREDITS") outOfCredits = true;

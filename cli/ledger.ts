@@ -49,12 +49,12 @@ export class SpendLedger {
   private load(file: string): boolean {
     const text = readFileSync(file, "utf8");
     for (const line of text.split("\n")) {
-      const m = /^([ia]) (\S+) (\d+)$/.exec(line);
-      if (!m) continue;
-      const credits = Number(m[3]);
-      if (m[1] === "i") this.open.set(m[2], credits);
+      const [, kind, id, digits] = /^([ia]) (\S+) (\d+)$/.exec(line) ?? [];
+      if (id === undefined) continue;
+      const credits = Number(digits);
+      if (kind === "i") this.open.set(id, credits);
       else {
-        this.open.delete(m[2]);
+        this.open.delete(id);
         this.answered += credits;
       }
     }

@@ -39,6 +39,7 @@ function parseArgs(argv: string[], lang: Language): Parsed {
   const flags: Record<string, string | true> = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    if (a === undefined) continue; // within argv.length: only a sparse array has holes
     if (a === "-h") { flags.help = true; continue; }
     if (a === "-y") { flags.yes = true; continue; }
     if (!a.startsWith("--")) { positional.push(a); continue; }
@@ -142,8 +143,9 @@ function progressBar(stream: NodeJS.WriteStream) {
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let lang: Language = toLanguage(env.LC_ALL || env.LANG, "de");
   const langAt = argv.findIndex((a) => a === "--lang" || a.startsWith("--lang="));
-  if (langAt >= 0) {
-    const v = argv[langAt].includes("=") ? argv[langAt].split("=")[1] : argv[langAt + 1];
+  const langFlag = argv[langAt]; // undefined when there is none (langAt -1)
+  if (langFlag !== undefined) {
+    const v = langFlag.includes("=") ? langFlag.split("=")[1] : argv[langAt + 1];
     if (v !== "de" && v !== "en") {
       stderr.write(msg.badValue[lang]("--lang", String(v)) + "\n");
       return EXIT.USAGE;

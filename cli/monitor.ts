@@ -149,11 +149,12 @@ export class CsvSheets {
         if (!t) throw new CompanyDataError("INTERNAL");
         req.values.forEach((cells, i) => {
           const r = req.row - 1 + i;
-          while (t.length <= r) t.push([]);
+          while (t.length < r) t.push([]);
+          const line = (t[r] ??= []);
           cells.forEach((v, j) => {
             const c = req.col - 1 + j;
-            while (t[r].length < c) t[r].push("");
-            t[r][c] = v;
+            while (line.length < c) line.push("");
+            line[c] = v;
           });
         });
         return undefined;

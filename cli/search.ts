@@ -109,9 +109,10 @@ async function readKnown(file: string, lang: Language): Promise<Known> {
         continue;
       }
       const id = idCol !== undefined ? (rec[idCol] ?? "").trim().toUpperCase() : "";
+      const name = nameCol !== undefined ? (rec[nameCol] ?? "") : ""; // a short row has no name
       if (COMPANY_ID_PATTERN.test(id)) known.ids.add(id);
       // A name counts only for rows without an id: an id says exactly which company it is.
-      else if (nameCol !== undefined && rec[nameCol]?.trim()) known.names.add(normaliseName(rec[nameCol]));
+      else if (name.trim()) known.names.add(normaliseName(name));
     }
   } catch (e) {
     if (e instanceof CsvError) throw new ExitError(EXIT.INPUT, `${file}: ${e.message}`);

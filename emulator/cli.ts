@@ -37,6 +37,7 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
   const limits: NonNullable<EmulatorOptions["rateLimits"]> = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
+    if (flag === undefined) continue; // within argv.length: only a sparse array has holes
     if (flag === "--help" || flag === "-h") return "help";
     const [name, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
     const value = () => {

@@ -9,6 +9,7 @@ import { Rng } from "./rng.ts";
 import { STREETS } from "./data/places.ts";
 import { addDays, daysBetween, type CompanyEvent, type EventKind } from "./data/details.ts";
 import type { CompanyRec, StatusCode } from "./data/model.ts";
+import { nth } from "./indexed.ts";
 
 export type ScheduledKind = "ADDRESS" | "MANAGEMENT" | "CAPITAL" | "PURPOSE" | "LIQUIDATION" | "INSOLVENCY" | "DELETION";
 export const SCHEDULABLE: readonly ScheduledKind[] = ["ADDRESS", "MANAGEMENT", "CAPITAL", "PURPOSE", "LIQUIDATION", "INSOLVENCY", "DELETION"];
@@ -130,7 +131,7 @@ export class Clock {
   }
 
   private apply(idx: number, kind: ScheduledKind, day: number, date: string, r: Rng, forced: boolean): void {
-    const c = this.companies[idx];
+    const c = nth(this.companies, idx);
     const status = this.statusOf(c);
     // Register facts only follow plausible paths: a deleted company stays deleted,
     // only a company in liquidation or insolvency gets deleted.

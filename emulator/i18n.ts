@@ -9,10 +9,10 @@ export const DEFAULT_LANG: Lang = "de";
 
 export function langOf(headers: Record<string, string>): Lang {
   let v: string | undefined;
-  for (const k of Object.keys(headers)) if (k.toLowerCase() === "accept-language") v = headers[k];
+  for (const [k, value] of Object.entries(headers)) if (k.toLowerCase() === "accept-language") v = value;
   if (!v) return DEFAULT_LANG;
   // "en-US,en;q=0.9,de;q=0.8": the first listed language wins; q-values are not weighed.
-  const first = v.split(",")[0].trim().slice(0, 2).toLowerCase();
+  const first = (v.split(",")[0] ?? "").trim().slice(0, 2).toLowerCase();
   return first === "en" ? "en" : first === "de" ? "de" : DEFAULT_LANG;
 }
 

@@ -23,6 +23,7 @@ import { normName } from "./search/normalize.ts";
 import { openapiDocument, docsPage } from "./openapi.ts";
 import { makeId } from "./rng.ts";
 import type { Emulator } from "./emulator.ts";
+import { nth } from "./indexed.ts";
 
 export type { EmulatorResponse } from "./respond.ts";
 export type { FaultConfig } from "./faults.ts";
@@ -53,10 +54,13 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 interface Route { ep: Endpoint; re: RegExp; names: string[]; handler: Handler }
 
+/** Handlers by endpoint id; a version 2 handler serves an id both versions name. */
+const HANDLERS: Record<string, Handler> = { ...v1, ...v2 };
+
 const ROUTES: Route[] = ENDPOINTS.map((e) => {
   const names: string[] = [];
   const re = new RegExp("^" + e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), "([^/]+)")) + "$");
-  const handler = v2[e.id] ?? v1[e.id];
+  const handler = HANDLERS[e.id];
   if (!handler) throw new Error(`no handler for endpoint ${e.id}`);
   return { ep: e, re, names, handler };
 });
@@ -104,12 +108,12 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     companies: {
       count: world.companies.length,
       ids: () => world.companies.map((c) => c.id),
-      findByName: (name) => (world.index.exact.get(normName(name)) ?? []).map((i) => world.companies[i].id),
+      findByName: (name) => (world.index.exact.get(normName(name)) ?? []).map((i) => nth(world.companies, i).id),
       withStatus: (s) => world.companies.filter((c) => world.status(c) === s).map((c) => c.id),
       duplicateNames(limit = 20) {
         const out: { name: string; ids: string[] }[] = [];
         for (const [, list] of world.index.exact) {
-          if (list.length > 1) out.push({ name: world.companies[list[0]].name, ids: list.map((i) => world.companies[i].id) });
+          if (list.length > 1) out.push({ name: nth(world.companies, nth(list, 0)).name, ids: list.map((i) => nth(world.companies, i).id) });
           if (out.length >= limit) break;
         }
         return out;
@@ -118,7 +122,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       sharedPersonId() {
         const p = world.people;
         for (let k = 0; k < p.count; k++) {
-          if (p.personStart[k + 1] - p.personStart[k] > 1) return world.peopleView(world.companies[p.personCompany[p.personStart[k]]], "en").find((x) => x.personId && world.personCompanies(x.personId)!.companies.length > 1)?.personId ?? null;
+          if (nth(p.personStart, k + 1) - nth(p.personStart, k) > 1) return world.peopleView(nth(world.companies, nth(p.personCompany, nth(p.personStart, k))), "en").find((x) => x.personId && world.personCompanies(x.personId)!.companies.length > 1)?.personId ?? null;
         }
         return null;
       },
@@ -187,7 +191,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       const params: Record<string, string> = {};
       matched.names.forEach((n, k) => {
         try {
-          params[n] = decodeURIComponent(m[k + 1]);
+          params[n] = decodeURIComponent(nth(m, k + 1)); // every name is a group of the route's pattern
         } catch {
           throw new ApiError("INVALID_INPUT", "invalidField", { what: n }, n);
         }
@@ -237,14 +241,14 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 
   function authenticate(headers: Record<string, string>, allowBasic: boolean): string {
     let auth = "";
-    for (const k of Object.keys(headers)) if (k.toLowerCase() === "authorization") auth = headers[k].trim();
+    for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === "authorization") auth = v.trim();
     let key = "";
     const bearer = /^Bearer\s+(\S+)$/i.exec(auth);
-    if (bearer) key = bearer[1];
+    if (bearer) key = bearer[1] ?? "";
     const basic = /^Basic\s+(\S+)$/i.exec(auth);
     if (basic && allowBasic) {
       // The older listing's Basic form: the key as user name or as password.
-      const decoded = Buffer.from(basic[1], "base64").toString("utf8");
+      const decoded = Buffer.from(basic[1] ?? "", "base64").toString("utf8");
       const i = decoded.indexOf(":");
       const user = i >= 0 ? decoded.slice(0, i) : decoded;
       const pass = i >= 0 ? decoded.slice(i + 1) : "";

@@ -87,7 +87,7 @@ export function openapiDocument(examplePersonId?: string) {
     const e = raw as Endpoint;
     const ex = EXAMPLES[e.id] ?? {};
     const params = [
-      ...[...e.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ ...pathParam(m[1]), example: ex.params?.[m[1]] })),
+      ...[...e.path.matchAll(/\{(\w+)\}/g)].map(([, name = ""]) => ({ ...pathParam(name), example: ex.params?.[name] })),
       ...e.query.map((q) => ({ name: q, in: "query", required: false, description: QUERY_DOC[q]?.description, schema: QUERY_DOC[q]?.schema ?? { type: "string" }, ...(ex.query?.[q] !== undefined ? { example: ex.query[q] } : {}) })),
     ];
     const curlBody = ex.body !== undefined ? ` -H 'Content-Type: application/json' -d '${JSON.stringify(ex.body)}'` : "";

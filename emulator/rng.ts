@@ -3,6 +3,7 @@
  * company's details can be rebuilt on demand instead of being stored, and two
  * emulators with the same seed answer byte for byte the same.
  */
+import { nth } from "./indexed.ts";
 
 /** 32-bit FNV-1a over a string, mixed with a seed. */
 export function hash32(seed: number, key: string | number): number {
@@ -43,7 +44,7 @@ export class Rng {
     return min + Math.floor(this.next() * (maxInclusive - min + 1));
   }
   pick<T>(list: readonly T[]): T {
-    return list[Math.floor(this.next() * list.length)];
+    return nth(list, Math.floor(this.next() * list.length));
   }
   chance(p: number): boolean {
     return this.next() < p;
@@ -54,10 +55,10 @@ export class Rng {
     for (const w of weights) total += w;
     let r = this.next() * total;
     for (let i = 0; i < list.length; i++) {
-      r -= weights[i];
-      if (r < 0) return list[i];
+      r -= nth(weights, i);
+      if (r < 0) return nth(list, i);
     }
-    return list[list.length - 1];
+    return nth(list, list.length - 1);
   }
 }
 

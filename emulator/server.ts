@@ -29,7 +29,7 @@ export interface ServerOptions {
 /** The key a request names (the Authorization bearer), or "" (answered 401 by handle()). */
 function keyOf(headers: Record<string, string>): string {
   const m = /^Bearer\s+(\S+)$/i.exec((headers["authorization"] ?? "").trim());
-  return m ? m[1] : "";
+  return m?.[1] ?? "";
 }
 export interface RunningServer { url: string; port: number; close(): Promise<void> }
 

@@ -13,6 +13,7 @@ import { sentence } from "./data/text.ts";
 import { SearchIndex } from "./search/index.ts";
 import { ANNOUNCEMENT_LABELS, CHANGE_LABELS, LEGAL_FORMS, ROLE_LABELS, SIZE_LABELS, STATUS_LABELS, label, type Lang } from "./i18n.ts";
 import type { Include } from "../shared/api/endpoints.ts";
+import { nth } from "./indexed.ts";
 
 export interface PersonEntry { person: number; role: number; since: string; until?: string }
 
@@ -49,7 +50,7 @@ export class World {
 
   private basePeople(idx: number): { person: number; role: number }[] {
     const p = this.people, out: { person: number; role: number }[] = [];
-    for (let k = p.companyStart[idx]; k < p.companyStart[idx + 1]; k++) out.push({ person: p.person[k], role: p.role[k] });
+    for (let k = nth(p.companyStart, idx); k < nth(p.companyStart, idx + 1); k++) out.push({ person: nth(p.person, k), role: nth(p.role, k) });
     return out;
   }
 
@@ -62,7 +63,7 @@ export class World {
   peopleEntries(c: CompanyRec): PersonEntry[] {
     const h = this.hist(c);
     const o = this.clock.overlay.get(c.idx);
-    const out: PersonEntry[] = h.base.map((b, k) => ({ person: b.person, role: b.role, since: h.since[k], until: o?.left.get(b.person) }));
+    const out: PersonEntry[] = h.base.map((b, k) => ({ person: b.person, role: b.role, since: nth(h.since, k), until: o?.left.get(b.person) }));
     for (const a of o?.appointed ?? []) out.push({ person: a.person, role: a.role, since: a.since, until: o?.left.get(a.person) });
     return out;
   }
@@ -88,7 +89,7 @@ export class World {
     if (p < 0) return null;
     const out: number[] = [];
     if (p < this.people.count) {
-      for (let k = this.people.personStart[p]; k < this.people.personStart[p + 1]; k++) out.push(this.people.personCompany[k]);
+      for (let k = nth(this.people.personStart, p); k < nth(this.people.personStart, p + 1); k++) out.push(nth(this.people.personCompany, k));
     } else {
       out.push(...(this.clock.appointedPeople.get(p) ?? []));
     }
@@ -99,7 +100,7 @@ export class World {
 
   summary(c: CompanyRec, lang: Lang, extra: { score?: number; distanceKm?: number } = {}) {
     const o = this.clock.overlay.get(c.idx);
-    const city = CITIES[c.city];
+    const city = nth(CITIES, c.city);
     const ind = industryOf(c);
     const st = this.status(c);
     return {
@@ -132,7 +133,7 @@ export class World {
     const insolvencyDate = o?.insolvencyDate ?? staticDate("INSOLVENT") ?? null;
     const deletionDate = o?.deletionDate ?? staticDate("DELETED") ?? null;
     const purpose = purposeOf(c) + (o?.purposeNote ? " " + o.purposeNote : "");
-    const city = CITIES[c.city].name;
+    const city = nth(CITIES, c.city).name;
     const summaryText = c.reference?.summary ??
       (lang === "en"
         ? `${c.name} is a company in ${city} (${ind.en}), founded ${c.foundingDate.slice(0, 4)}, ${c.employees} employees.`
@@ -145,7 +146,7 @@ export class World {
       summary: summaryText,
       ...contact,
       lei: leiOf(c, this.seed),
-      employees: { count: c.employees, year: fin.length ? fin[fin.length - 1].year : this.data.startYear - 1 },
+      employees: { count: c.employees, year: fin.at(-1)?.year ?? this.data.startYear - 1 },
       industries: [{ code: ind.code, title: lang === "en" ? ind.en : ind.title }],
       historicalNames: [],
       liquidationDate,
@@ -161,11 +162,11 @@ export class World {
   }
 
   peopleView(c: CompanyRec, lang: Lang) {
-    const city = CITIES[c.city].name;
+    const city = nth(CITIES, c.city).name;
     return this.peopleEntries(c).map((e) => ({
       personId: personId(this.seed, e.person),
       name: personName(this.seed, e.person),
-      role: label(ROLE_LABELS, ROLES[e.role], lang),
+      role: label(ROLE_LABELS, nth(ROLES, e.role), lang),
       since: e.since,
       until: e.until ?? null,
       city,
@@ -173,7 +174,7 @@ export class World {
   }
 
   announcementsView(c: CompanyRec, lang: Lang, sinceMs?: number) {
-    const court = `Amtsgericht ${CITIES[c.city].court}`;
+    const court = `Amtsgericht ${nth(CITIES, c.city).court}`;
     return this.events(c)
       .filter((e) => sinceMs === undefined || Date.parse(e.at) > sinceMs)
       .map((e, k) => ({
@@ -203,7 +204,7 @@ export class World {
 
   private eventText(c: CompanyRec, e: CompanyEvent, lang: Lang): string {
     const de = lang === "de";
-    const city = CITIES[c.city].name;
+    const city = nth(CITIES, c.city).name;
     const who = e.person !== undefined ? personName(this.seed, e.person) : "";
     const left = e.leftPerson !== undefined ? personName(this.seed, e.leftPerson) : "";
     switch (e.kind) {
@@ -223,7 +224,7 @@ export class World {
     const fin = this.financials(c);
     const ppl = this.peopleEntries(c);
     const ev = this.events(c);
-    const city = CITIES[c.city].name;
+    const city = nth(CITIES, c.city).name;
     return {
       id: c.id,
       profile: true,
@@ -239,10 +240,10 @@ export class World {
   }
 
   news(c: CompanyRec) {
-    return news(c, this.seed, this.startDate, CITIES[c.city].name);
+    return news(c, this.seed, this.startDate, nth(CITIES, c.city).name);
   }
   jobs(c: CompanyRec) {
-    return jobs(c, this.seed, this.today(), CITIES[c.city].name, this.active(c));
+    return jobs(c, this.seed, this.today(), nth(CITIES, c.city).name, this.active(c));
   }
 
   /** The older listing's company shape (v1 field names, known-service-facts). */

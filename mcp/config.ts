@@ -55,6 +55,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   const flags: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    if (a === undefined) continue; // within argv.length: only a sparse array has holes
     const eq = a.indexOf("=");
     const name = a.startsWith("--") ? a.slice(2, eq < 0 ? undefined : eq) : "";
     if (!["http", "host", "budget", "lang"].includes(name))

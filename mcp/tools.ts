@@ -404,21 +404,20 @@ const portfolioRisk: ToolDef = {
       // At least the resolution and one credit per company given by id: a hopeless call is refused before anything is paid.
       yield* pay(resolvePrice + (entries.length - named.length) * profileCost([]), resolvePrice > 0 || named.length < entries.length ? "atLeast" : "exact");
       const resolved = yield* resolveMany(ctx, named.map((x) => (x.e as { query: S.ResolveQuery }).query), { mode });
-      named.forEach((x, k) => { rows[x.i] = resolved[k]; });
+      named.forEach((x, k) => { rows[x.i] = resolved[k] ?? null; }); // one answer per query, in order
     }
-    const idOf = (i: number): string | null => {
-      const e = entries[i];
+    const idOf = (e: Entry, i: number): string | null => {
       if (e.kind === "id") return e.id;
       const r = rows[i];
       return r?.status === "matched" && r.match ? r.match.id : null;
     };
-    const ids = entries.map((_, i) => idOf(i)).filter((x): x is string => x !== null);
+    const ids = entries.map((e, i) => idOf(e, i)).filter((x): x is string => x !== null);
     const screened: Map<string, ScreenedCompany | CompanyDataError> = ids.length ? yield* screenIds(ctx, ids, (plan) => pay(plan.credits, "exact")) : new Map<string, ScreenedCompany | CompanyDataError>();
     const groups: Record<RiskGroup | "ambiguous" | "notFound" | "error", number> = { risk: 0, watch: 0, none: 0, ambiguous: 0, notFound: 0, error: 0 };
     const results = entries.map((e, i) => {
       const input = e.kind === "id" ? e.id : e.query;
       const r = rows[i];
-      const id = idOf(i);
+      const id = idOf(e, i);
       if (!id) {
         if (r?.status === "ambiguous") {
           groups.ambiguous++;

@@ -151,9 +151,10 @@ export function mountGrid(root: HTMLElement, wb: Workbook, opts: GridOptions) {
   table.addEventListener("keydown", (ev) => {
     if (editing) return;
     const arrows: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    if (arrows[ev.key]) {
+    const arrow = arrows[ev.key];
+    if (arrow) {
       ev.preventDefault();
-      move(arrows[ev.key][0], arrows[ev.key][1], ev.shiftKey);
+      move(arrow[0], arrow[1], ev.shiftKey);
     } else if (ev.key === "Enter" || ev.key === "F2") {
       ev.preventDefault();
       editing = { r: wb.selection.r1, c: wb.selection.c1 };

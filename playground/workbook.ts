@@ -67,8 +67,8 @@ export class Workbook {
   set(name: string, r: number, c: number, v: Cell): void {
     if (r < 1 || c < 1 || r > MAX_ROWS || c > MAX_COLS) throw new Error("outside the sheet");
     const cells = this.sheet(name).cells;
-    while (cells.length < r) cells.push([]);
-    const row = cells[r - 1];
+    while (cells.length < r - 1) cells.push([]);
+    const row = (cells[r - 1] ??= []);
     while (row.length < c) row.push("");
     row[c - 1] = v;
   }

@@ -9,6 +9,7 @@ import { sentence } from "./text.ts";
 import { INDUSTRIES } from "./industries.ts";
 import { STREETS } from "./places.ts";
 import type { CompanyRec } from "./model.ts";
+import { nth } from "../indexed.ts";
 
 export type EventKind = "NEW_ENTRY" | "ADDRESS" | "MANAGEMENT" | "CAPITAL" | "PURPOSE" | "LIQUIDATION" | "INSOLVENCY" | "DELETION";
 
@@ -26,12 +27,12 @@ export interface CompanyEvent {
 
 export function purposeOf(c: CompanyRec): string {
   if (c.reference) return c.reference.summary;
-  const ind = INDUSTRIES[c.industry];
+  const ind = nth(INDUSTRIES, c.industry);
   return `${ind.purpose} sowie alle damit zusammenhängenden Geschäfte.`;
 }
 
 export function industryOf(c: CompanyRec): { code: string; title: string; en: string } {
-  const ind = INDUSTRIES[c.industry];
+  const ind = nth(INDUSTRIES, c.industry);
   return { code: ind.code, title: ind.de, en: ind.en };
 }
 
@@ -180,8 +181,8 @@ export function financials(c: CompanyRec, seed: number, startYear: number): FinY
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 export interface NewsItem { type: string; category: string; title: string; text: string; source: string; publisher: string; timestamp: string }
-const NEWS_CATS = ["MANAGEMENT_AND_TEAM", "FINANCES_AND_CAPITAL", "PRODUCTS_AND_SERVICES", "LOCATIONS", "COOPERATIONS", "AWARDS"];
-const NEWS_TITLES: Record<string, string[]> = {
+const NEWS_CATS = ["MANAGEMENT_AND_TEAM", "FINANCES_AND_CAPITAL", "PRODUCTS_AND_SERVICES", "LOCATIONS", "COOPERATIONS", "AWARDS"] as const;
+const NEWS_TITLES: Record<(typeof NEWS_CATS)[number], string[]> = {
   MANAGEMENT_AND_TEAM: ["{n} verstärkt die Geschäftsführung", "{n} baut das Team aus"],
   FINANCES_AND_CAPITAL: ["{n} schließt Finanzierungsrunde ab", "{n} meldet Umsatzplus"],
   PRODUCTS_AND_SERVICES: ["{n} stellt neues Angebot vor", "{n} erweitert das Produktportfolio"],
@@ -213,7 +214,7 @@ export function jobs(c: CompanyRec, seed: number, today: string, city: string, a
   if (!active) return [];
   const r = Rng.for(seed, "jobs:" + c.id);
   const n = c.size === "LARGE" ? r.int(3, 10) : c.size === "MEDIUM" ? r.int(1, 6) : c.size === "SMALL" ? r.int(0, 3) : r.int(0, 1) * r.int(0, 1);
-  const word = INDUSTRIES[c.industry].words[0];
+  const word = nth(nth(INDUSTRIES, c.industry).words, 0);
   const out: JobItem[] = [];
   for (let k = 0; k < n; k++) {
     const title = r.pick(JOB_TITLES).replace("{w}", word);

@@ -10,6 +10,7 @@ import { INDUSTRIES, INDUSTRY_WEIGHTS, referenceIndustry } from "./industries.ts
 import { BRAND_HEADS, BRAND_TAILS, FIRST_NAMES, SURNAMES } from "./names.ts";
 import { Rng, makeId } from "../rng.ts";
 import type { CompanyRec, ReferenceCompany, SizeCode, StatusCode } from "./model.ts";
+import { nth } from "../indexed.ts";
 
 export const REFERENCE: readonly ReferenceCompany[] = (referenceFile as { companies: ReferenceCompany[] }).companies;
 
@@ -29,8 +30,8 @@ const FORMS = [
 const FORM_WEIGHTS = FORMS.map((f) => f.share);
 const CITY_IDX = CITIES.map((_, k) => k);
 // Only classes with a weight: the reference-only classes (weight 0) are never drawn.
-const INDUSTRY_IDX = INDUSTRIES.map((_, k) => k).filter((k) => INDUSTRY_WEIGHTS[k] > 0);
-const SYNTHETIC_WEIGHTS = INDUSTRY_IDX.map((k) => INDUSTRY_WEIGHTS[k]);
+const INDUSTRY_IDX = INDUSTRIES.map((_, k) => k).filter((k) => (INDUSTRY_WEIGHTS[k] ?? 0) > 0);
+const SYNTHETIC_WEIGHTS = INDUSTRY_IDX.map((k) => nth(INDUSTRY_WEIGHTS, k));
 
 const REF_FORM: Record<string, string> = { GmbH: "GMBH", AG: "AG", SE: "SE", KG: "KG", KGaA: "KGAA", UG: "UG", OHG: "OHG", eG: "EG" };
 
@@ -63,7 +64,7 @@ export function generate(count: number, seed: number, startDate: string): Datase
   for (const ref of REFERENCE) {
     const r = Rng.for(seed, "ref:" + ref.id);
     const ci = Math.max(0, cityIndex(ref.city));
-    const city = CITIES[ci];
+    const city = nth(CITIES, ci);
     const known = referenceIndustry(ref.id, ref.industry);
     const [regType, regNum] = REF_REGISTER[ref.id] ?? [ref.legalForm === "KG" ? "HRA" : "HRB", nextRegister(city.court, ref.legalForm === "KG" ? "HRA" : "HRB", r)];
     const size = (ref.size as SizeCode) ?? "LARGE";
@@ -95,15 +96,15 @@ export function generate(count: number, seed: number, startDate: string): Datase
   for (let i = 0; i < count; i++) {
     const r = Rng.for(seed, i);
     const ci = r.weighted(CITY_IDX, CITY_WEIGHTS);
-    const city = CITIES[ci];
+    const city = nth(CITIES, ci);
     const form = r.weighted(FORMS, FORM_WEIGHTS);
     const indIdx = r.weighted(INDUSTRY_IDX, SYNTHETIC_WEIGHTS);
-    const ind = INDUSTRIES[indIdx];
+    const ind = nth(INDUSTRIES, indIdx);
     let name: string;
     const base = companies.length;
     if (i > 100 && r.chance(DUPLICATE_NAME_SHARE)) {
       // Same name, another city: real registers are full of these, and resolve must say "ambiguous".
-      const other = companies[base - 1 - r.int(0, Math.min(base - REFERENCE.length - 1, 5000))];
+      const other = nth(companies, base - 1 - r.int(0, Math.min(base - REFERENCE.length - 1, 5000)));
       name = other.name;
     } else {
       name = makeName(r, form.code, form.suffix, ind.words, city.name);

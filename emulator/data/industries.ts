@@ -102,7 +102,7 @@ export const REFERENCE_CLASSES: Readonly<Record<string, string>> = {
 /** The WZ class code a reference industry text starts with ("J62.01 – …"), or "". */
 export function classCodeOf(text: string): string {
   const m = /^([A-U]\d{2}\.\d{2})\s*[–-]/.exec(text);
-  return m ? m[1] : "";
+  return m?.[1] ?? "";
 }
 
 /**

@@ -8,6 +8,7 @@
 import { FIRST_NAMES, SURNAMES } from "./names.ts";
 import { Rng, hash32 } from "../rng.ts";
 import type { CompanyRec } from "./model.ts";
+import { nth } from "../indexed.ts";
 
 export interface PeopleIndex {
   /** companyStart[i]..companyStart[i+1] index into person/role. */
@@ -47,14 +48,14 @@ export function buildPeople(companies: readonly CompanyRec[], seed: number, city
   const recent: number[][] = Array.from({ length: cityCount }, () => []);
   let next = 0;
   for (let i = 0; i < n; i++) {
-    const c = companies[i];
+    const c = nth(companies, i);
     const r = Rng.for(seed, "people:" + c.id);
     companyStart[i] = persons.length;
-    const pool = recent[c.city];
+    const pool = nth(recent, c.city);
     const used = new Set<number>();
     for (const role of rolesFor(c.legalForm, c.size, r)) {
       let p: number;
-      if (pool.length > 0 && r.chance(0.18)) p = pool[r.int(0, pool.length - 1)];
+      if (pool.length > 0 && r.chance(0.18)) p = nth(pool, r.int(0, pool.length - 1));
       else p = next++;
       if (used.has(p)) p = next++;
       used.add(p);
@@ -67,12 +68,17 @@ export function buildPeople(companies: readonly CompanyRec[], seed: number, city
   companyStart[n] = persons.length;
   // Reverse index by counting sort.
   const personStart = new Int32Array(next + 1);
-  for (const p of persons) personStart[p + 1]++;
-  for (let p = 0; p < next; p++) personStart[p + 1] += personStart[p];
+  for (const p of persons) personStart[p + 1] = nth(personStart, p + 1) + 1;
+  for (let p = 0; p < next; p++) personStart[p + 1] = nth(personStart, p + 1) + nth(personStart, p);
   const fill = personStart.slice(0, next);
   const personCompany = new Int32Array(persons.length);
   for (let i = 0; i < n; i++) {
-    for (let k = companyStart[i]; k < companyStart[i + 1]; k++) personCompany[fill[persons[k]]++] = i;
+    for (let k = nth(companyStart, i); k < nth(companyStart, i + 1); k++) {
+      const p = nth(persons, k);
+      const slot = nth(fill, p);
+      personCompany[slot] = i;
+      fill[p] = slot + 1;
+    }
   }
   return { companyStart, person: Int32Array.from(persons), role: Uint8Array.from(roles), personStart, personCompany, count: next };
 }

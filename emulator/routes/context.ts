@@ -28,3 +28,10 @@ export function company(ctx: Ctx, id: string, field = "id"): CompanyRec {
   if (!c) throw notFound(id, field);
   return c;
 }
+
+/** A path parameter of the matched route; its absence is a bug in the route table, not bad input. */
+export function param(ctx: Ctx, name: string): string {
+  const v = ctx.params[name];
+  if (v === undefined) throw new Error(`route ${ctx.ep.id} has no path parameter ${name}`);
+  return v;
+}

@@ -13,8 +13,9 @@ import { normaliseLei } from "../../shared/api/lei.ts";
 import type { FinYear } from "../data/details.ts";
 import type { World } from "../world.ts";
 import { boolParam, intParam, parseBody, sinceParam } from "../validate.ts";
-import { company, type Ctx, type Handler } from "./context.ts";
+import { company, param, type Ctx, type Handler } from "./context.ts";
 import { runSearch, v2 } from "./v2.ts";
+import { nth } from "../indexed.ts";
 
 /** The many-company POST forms bill per distinct company (decision). */
 function many(ctx: Ctx, each: (c: CompanyRec) => Record<string, unknown>) {
@@ -52,28 +53,28 @@ function events(ctx: Ctx, c: CompanyRec) {
 }
 
 export const v1: Record<string, Handler> = {
-  "v1.data": (ctx) => ({ body: ctx.world.v1Company(company(ctx, ctx.params.id), ctx.lang) }),
+  "v1.data": (ctx) => ({ body: ctx.world.v1Company(company(ctx, param(ctx, "id")), ctx.lang) }),
   "v1.dataMany": (ctx) => many(ctx, (c) => ctx.world.v1Company(c, ctx.lang)),
   "v1.people": (ctx) => v2.people(ctx),
   "v1.peopleMany": (ctx) => many(ctx, (c) => ({ people: ctx.world.peopleView(c, ctx.lang) })),
   "v1.events": (ctx) => {
-    const c = company(ctx, ctx.params.id);
+    const c = company(ctx, param(ctx, "id"));
     return { body: { events: events(ctx, c) } };
   },
   "v1.eventsMany": (ctx) => many(ctx, (c) => ({ events: ctx.world.news(c) })),
   "v1.jobs": (ctx) => {
     const sinceMs = ctx.query.has("since") ? sinceParam(ctx.query, 0) : -Infinity;
     const size = intParam(ctx.query, "size", MAX_SIZE);
-    const c = company(ctx, ctx.params.id);
+    const c = company(ctx, param(ctx, "id"));
     return { body: { jobs: ctx.world.jobs(c).filter((j) => Date.parse(j.timestamp) > sinceMs).slice(0, size) } };
   },
   "v1.jobsMany": (ctx) => many(ctx, (c) => ({ jobs: ctx.world.jobs(c) })),
   "v1.financials": (ctx) => {
-    const c = company(ctx, ctx.params.id);
+    const c = company(ctx, param(ctx, "id"));
     return { body: { id: c.id, financials: v1Financials(ctx.world, c) } };
   },
   "v1.financialsMany": (ctx) => many(ctx, (c) => ({ financials: v1Financials(ctx.world, c) })),
-  "v1.financialsExists": (ctx) => ({ body: v1Exists(ctx.world, company(ctx, ctx.params.id)) }),
+  "v1.financialsExists": (ctx) => ({ body: v1Exists(ctx.world, company(ctx, param(ctx, "id"))) }),
   "v1.financialsExistsMany": (ctx) => {
     const req = parseBody(S.IdsRequest, ctx.body);
     return { body: { results: req.ids.map((id, k) => v1Exists(ctx.world, company(ctx, id, `ids[${k}]`))) } };
@@ -96,7 +97,7 @@ export const v1: Record<string, Handler> = {
       }).slice(0, 10);
     } else if (req.name || req.register) {
       const r = resolve(w, { name: req.name, city: req.city, zip: req.zip, register: req.register });
-      hits = (r.match !== null ? [r.match] : r.candidates.map((x) => x.idx)).map((i) => w.companies[i]);
+      hits = (r.match !== null ? [r.match] : r.candidates.map((x) => x.idx)).map((i) => nth(w.companies, i));
     }
     return { body: { companies: hits.map((c) => w.v1Company(c, ctx.lang)) } };
   },
@@ -121,12 +122,12 @@ export const v1: Record<string, Handler> = {
     const seeds = req.baseCompanies.map((id, k) => company(ctx, id, `baseCompanies[${k}]`));
     const states = req.locationsFilter?.filter((l) => l.type.toLowerCase() === "state").map((l) => l.code.toUpperCase());
     const w = ctx.world;
-    const accept = (c: CompanyRec) => !states?.length || states.includes((c.reference?.federalState ?? CITIES[c.city].state).toUpperCase());
+    const accept = (c: CompanyRec) => !states?.length || states.includes((c.reference?.federalState ?? nth(CITIES, c.city).state).toUpperCase());
     const hits = similarTo(w, seeds, size, accept);
     return {
       body: {
         companies: hits.map((h) => {
-          const c = w.companies[h.idx];
+          const c = nth(w.companies, h.idx);
           const s = w.summary(c, ctx.lang);
           return { id: c.id, name: c.name, street: s.street, zip: s.zip, city: s.city, active: s.active, score: h.score, ...(explain ? { explanation: [s.industry.title, s.size.name, s.city] } : {}) };
         }),

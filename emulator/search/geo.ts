@@ -1,4 +1,5 @@
 /** A fixed grid over Germany so radius queries touch only nearby cells. */
+import { nth } from "../indexed.ts";
 const CELL = 0.1; // degrees latitude (~11 km); longitude cells are widened to stay roughly square
 const LON_CELL = 0.15;
 
@@ -14,7 +15,7 @@ export class GeoGrid {
   private cells = new Map<number, number[]>();
   constructor(private lat: Float64Array, private lon: Float64Array) {
     for (let i = 0; i < lat.length; i++) {
-      const key = this.key(Math.floor(lat[i] / CELL), Math.floor(lon[i] / LON_CELL));
+      const key = this.key(Math.floor(nth(lat, i) / CELL), Math.floor(nth(lon, i) / LON_CELL));
       let list = this.cells.get(key);
       if (!list) this.cells.set(key, (list = []));
       list.push(i);
@@ -34,7 +35,7 @@ export class GeoGrid {
         const list = this.cells.get(this.key(r, c));
         if (!list) continue;
         for (const i of list) {
-          const km = distanceKm(lat, lon, this.lat[i], this.lon[i]);
+          const km = distanceKm(lat, lon, nth(this.lat, i), nth(this.lon, i));
           if (km <= radiusKm) visit(i, km);
         }
       }

@@ -9,6 +9,7 @@ import { INDUSTRIES } from "../data/industries.ts";
 import type { CompanyRec } from "../data/model.ts";
 import { GeoGrid } from "./geo.ts";
 import { LEGAL_TOKENS, coreName, fold, nameTokens, normName, tokens } from "./normalize.ts";
+import { nth } from "../indexed.ts";
 
 export class SearchIndex {
   readonly n: number;
@@ -36,7 +37,7 @@ export class SearchIndex {
     const cityLists: number[][] = CITIES.map(() => []);
     const lat = new Float64Array(n), lon = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      const c = companies[i];
+      const c = nth(companies, i);
       const nn = normName(c.name);
       this.names[i] = nn;
       const seen = new Set<string>();
@@ -59,8 +60,8 @@ export class SearchIndex {
       push(this.exact, nn, i);
       push(this.core, coreName(c.name), i);
       push(this.register, `${c.registerType}:${c.registerNumber}`, i);
-      indLists[c.industry].push(i);
-      cityLists[c.city].push(i);
+      nth(indLists, c.industry).push(i);
+      nth(cityLists, c.city).push(i);
       lat[i] = c.lat;
       lon[i] = c.lon;
     }
@@ -82,7 +83,10 @@ export class SearchIndex {
     this.vocab = [...new Set([...post.keys(), ...text.keys(), ...this.industryTok.keys(), ...this.cityTok.keys()])].sort();
     const order = Array.from({ length: n }, (_, i) => i);
     const names = this.names;
-    order.sort((a, b) => (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : a - b));
+    order.sort((a, b) => {
+      const x = nth(names, a), y = nth(names, b);
+      return x < y ? -1 : x > y ? 1 : a - b;
+    });
     this.sorted = Int32Array.from(order);
     this.geo = new GeoGrid(lat, lon);
   }
@@ -93,11 +97,15 @@ export class SearchIndex {
     let lo = 0, hi = v.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (v[mid] < prefix) lo = mid + 1;
+      if (nth(v, mid) < prefix) lo = mid + 1;
       else hi = mid;
     }
     const out: string[] = [];
-    for (let i = lo; i < v.length && out.length < limit && v[i].startsWith(prefix); i++) if (v[i] !== prefix) out.push(v[i]);
+    for (let i = lo; i < v.length && out.length < limit; i++) {
+      const word = nth(v, i);
+      if (!word.startsWith(prefix)) break;
+      if (word !== prefix) out.push(word);
+    }
     return out;
   }
 
@@ -107,11 +115,11 @@ export class SearchIndex {
     let lo = 0, hi = s.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (names[s[mid]] < prefix) lo = mid + 1;
+      if (nth(names, nth(s, mid)) < prefix) lo = mid + 1;
       else hi = mid;
     }
     let end = lo;
-    while (end < s.length && names[s[end]].startsWith(prefix)) end++;
+    while (end < s.length && nth(names, nth(s, end)).startsWith(prefix)) end++;
     return [lo, end];
   }
 
@@ -125,7 +133,7 @@ export class SearchIndex {
     }
     const f = fold(p);
     const k = this.cityNorm.findIndex((x) => x === f || x.split(" ")[0] === f);
-    return k >= 0 ? { lat: CITIES[k].lat, lon: CITIES[k].lon } : null;
+    return k >= 0 ? { lat: nth(CITIES, k).lat, lon: nth(CITIES, k).lon } : null;
   }
 
   idf(df: number): number {
@@ -139,7 +147,7 @@ export class SearchIndex {
   }
 
   nameTokensOf(i: number): string[] {
-    return this.names[i].split(" ");
+    return nth(this.names, i).split(" ");
   }
 }
 

@@ -75,8 +75,9 @@ export function coreName(name: string): string {
 export function parseRegister(text: string): { type: string; number: string; court?: string } | null {
   const m = /\b(HRA|HRB|GNR|GnR|PR|VR)\s*[-:.]?\s*(\d{1,7})(?:\s*([A-Z]{1,2})\b)?/i.exec(text);
   if (!m) return null;
-  const type = m[1].toUpperCase() === "GNR" ? "GnR" : m[1].toUpperCase();
-  const rest = (text.slice(0, m.index) + " " + text.slice(m.index + m[0].length)).replace(/amtsgericht|registergericht|ag\b/gi, " ");
+  const [whole, kind = "", digits = ""] = m; // groups 1 and 2 are not optional: the defaults never apply
+  const type = kind.toUpperCase() === "GNR" ? "GnR" : kind.toUpperCase();
+  const rest = (text.slice(0, m.index) + " " + text.slice(m.index + whole.length)).replace(/amtsgericht|registergericht|ag\b/gi, " ");
   const court = fold(rest);
-  return { type, number: m[2], court: court || undefined };
+  return { type, number: digits, court: court || undefined };
 }

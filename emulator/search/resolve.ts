@@ -7,6 +7,7 @@
 import type { World } from "../world.ts";
 import { CITIES } from "../data/places.ts";
 import { LEGAL_TOKENS, coreName, fold, normName, parseRegister } from "./normalize.ts";
+import { nth } from "../indexed.ts";
 
 export interface ResolveInput { name?: string; city?: string; zip?: string; register?: string }
 export interface Resolution {
@@ -35,8 +36,8 @@ export function resolve(world: World, q: ResolveInput): Resolution {
   const reg = q.register ? parseRegister(q.register) : null;
   if (reg) {
     for (const i of idx.register.get(`${reg.type}:${reg.number}`) ?? []) {
-      const c = world.companies[i];
-      const courtOk = !reg.court || fold(CITIES[c.city].court).includes(reg.court) || reg.court.includes(fold(CITIES[c.city].court)) || fold(CITIES[c.city].name) === reg.court;
+      const c = nth(world.companies, i);
+      const courtOk = !reg.court || fold(nth(CITIES, c.city).court).includes(reg.court) || reg.court.includes(fold(nth(CITIES, c.city).court)) || fold(nth(CITIES, c.city).name) === reg.court;
       if (courtOk) offer(i, name ? Math.max(cand.get(i) ?? 0, 0.5) : 0.9);
     }
   }
@@ -44,10 +45,10 @@ export function resolve(world: World, q: ResolveInput): Resolution {
   const zip = q.zip?.trim() ?? "";
   const scored: { idx: number; score: number }[] = [];
   for (const [i, base] of cand) {
-    const c = world.companies[i];
+    const c = nth(world.companies, i);
     let s = base;
     if (city) {
-      const cn = idx.cityNorm[c.city];
+      const cn = nth(idx.cityNorm, c.city);
       s += cn === city || cn.split(" ")[0] === city ? 0.06 : -0.3;
     }
     if (zip) s += zip === c.zip ? 0.06 : zip.slice(0, 2) === c.zip.slice(0, 2) ? 0 : -0.2;
@@ -79,7 +80,10 @@ function fuzzy(world: World, name: string, offer: (i: number, s: number) => void
   const pool = new Set<number>();
   for (const t of rare) {
     const p = idx.nameIdx.get(t)!;
-    for (let k = 0; k < p.length && pool.size < 3000; k++) pool.add(p[k]);
+    for (const i of p) {
+      if (pool.size >= 3000) break;
+      pool.add(i);
+    }
   }
   const qs = new Set(qt);
   for (const i of pool) {

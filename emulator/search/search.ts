@@ -10,6 +10,7 @@ import { industryOf } from "../data/details.ts";
 import { SIZE_ORDER, type CompanyRec } from "../data/model.ts";
 import { LEGAL_TOKENS, fold, normName } from "./normalize.ts";
 import { TopK } from "./topk.ts";
+import { nth } from "../indexed.ts";
 
 type Filters = NonNullable<SearchRequest["filters"]>;
 
@@ -31,10 +32,10 @@ export function search(world: World, req: { query: string; size?: number; from?:
   if (qTokens.length === 0) {
     // No text: rank by distance when a point is given, else by size and name.
     const consider = (i: number) => {
-      if (!pass(world.companies[i])) return;
+      if (!pass(nth(world.companies, i))) return;
       total++;
       const d = dist.get(i);
-      const c = world.companies[i];
+      const c = nth(world.companies, i);
       const score = d !== undefined ? 1 - d / (req.near!.radiusKm + 1e-9) : (SIZE_ORDER.indexOf(c.size) + 1) / 4;
       top.push(i, score, i);
     };
@@ -47,8 +48,9 @@ export function search(world: World, req: { query: string; size?: number; from?:
   const touched: number[] = [];
   let maxPossible = 0;
   const add = (i: number, w: number) => {
-    if (scores[i] === 0) touched.push(i);
-    scores[i] += w;
+    const s = nth(scores, i);
+    if (s === 0) touched.push(i);
+    scores[i] = s + w;
   };
   for (const t of qTokens) {
     let best = 0;
@@ -60,37 +62,37 @@ export function search(world: World, req: { query: string; size?: number; from?:
       if (posting) {
         const wt = (legal ? 0.2 : idx.idf(posting.length)) * NAME_W * f;
         best = Math.max(best, wt);
-        for (let k = 0; k < posting.length; k++) add(posting[k], wt);
+        for (const i of posting) add(i, wt);
       }
       const text = idx.textIdx.get(w);
       if (text) {
         const wt = idx.idf(text.length) * TEXT_W * f;
         best = Math.max(best, wt);
-        for (let k = 0; k < text.length; k++) add(text[k], wt);
+        for (const i of text) add(i, wt);
       }
       for (const { ind, w: iw } of idx.industryTok.get(w) ?? []) {
-        const list = idx.byIndustry[ind];
+        const list = nth(idx.byIndustry, ind);
         const wt = idx.idf(list.length) * iw * f * 0.8;
         best = Math.max(best, wt);
-        for (let k = 0; k < list.length; k++) add(list[k], wt);
+        for (const i of list) add(i, wt);
       }
       for (const ci of idx.cityTok.get(w) ?? []) {
-        const list = idx.byCity[ci];
+        const list = nth(idx.byCity, ci);
         const wt = idx.idf(list.length) * CITY_W * f * 0.5;
         best = Math.max(best, wt);
-        for (let k = 0; k < list.length; k++) add(list[k], wt);
+        for (const i of list) add(i, wt);
       }
     }
     maxPossible += best;
   }
   for (const i of touched) {
     if (!nearOk(i)) continue;
-    const c = world.companies[i];
+    const c = nth(world.companies, i);
     if (!pass(c)) continue;
     total++;
     // Active and larger companies first among equal text scores.
     const boost = (world.active(c) ? 0.02 : 0) + SIZE_ORDER.indexOf(c.size) * 0.005;
-    top.push(i, Math.min(1, scores[i] / (maxPossible || 1)) * 0.95 + boost, i);
+    top.push(i, Math.min(1, nth(scores, i) / (maxPossible || 1)) * 0.95 + boost, i);
   }
   return { total, hits: top.result().map((h) => ({ idx: h.idx, score: Math.min(1, h.score), distanceKm: dist.get(h.idx) })) };
 }
@@ -110,7 +112,7 @@ export function makeFilter(world: World, f?: Filters): (c: CompanyRec) => boolea
       if (!industries.some((p) => code.startsWith(p))) return false;
     }
     if (sizes && !sizes.has(c.size)) return false;
-    if (states && !states.has((c.reference?.federalState ?? CITIES[c.city].state).toUpperCase())) return false;
+    if (states && !states.has((c.reference?.federalState ?? nth(CITIES, c.city).state).toUpperCase())) return false;
     if (city && world.index.cityNorm[c.city] !== city) return false;
     if (forms && !forms.has(c.legalForm)) return false;
     if (f.active !== undefined && world.active(c) !== f.active) return false;
@@ -139,8 +141,8 @@ export function suggest(world: World, prefix: string, size: number): number[] {
   const top = new TopK(size);
   const end = Math.min(hi, lo + 5000);
   for (let k = lo; k < end; k++) {
-    const i = idx.sorted[k];
-    const c = world.companies[i];
+    const i = nth(idx.sorted, k);
+    const c = nth(world.companies, i);
     top.push(i, (world.active(c) ? 10 : 0) + SIZE_ORDER.indexOf(c.size) + (c.reference ? 5 : 0), k);
   }
   return top.result().map((h) => h.idx);

@@ -15,6 +15,7 @@ import { INDUSTRIES } from "../data/industries.ts";
 import { distanceKm } from "./geo.ts";
 import { TopK } from "./topk.ts";
 import { LEGAL_TOKENS, tokens } from "./normalize.ts";
+import { nth } from "../indexed.ts";
 
 /** Industry share of the score, and how the rest splits between size, region and text. */
 export const SIMILARITY_WEIGHTS = { industry: 0.78, size: 0.077, region: 0.088, text: 0.055 };
@@ -40,7 +41,7 @@ function purposeWords(c: CompanyRec): Set<string> {
   const key = c.reference ? c.id : `i${c.industry}`;
   let s = purposeCache.get(key);
   if (!s) {
-    const text = c.reference ? purposeOf(c) : INDUSTRIES[c.industry].purpose;
+    const text = c.reference ? purposeOf(c) : nth(INDUSTRIES, c.industry).purpose;
     s = new Set(tokens(text).filter((t) => t.length > 3 && !STOP.has(t)));
     purposeCache.set(key, s);
   }
@@ -62,7 +63,7 @@ export function similarity(world: World, a: CompanyRec, b: CompanyRec): number {
   const headcount = Math.max(0, 1 - Math.abs(Math.log10(a.employees + 1) - Math.log10(b.employees + 1)) / 4);
   const size = 0.7 * (sd === 0 ? 1 : sd === 1 ? 0.5 : sd === 2 ? 0.15 : 0) + 0.3 * headcount;
   const km = distanceKm(a.lat, a.lon, b.lat, b.lon);
-  const sameState = CITIES[a.city].state === CITIES[b.city].state;
+  const sameState = nth(CITIES, a.city).state === nth(CITIES, b.city).state;
   const region = a.city === b.city ? 1 - Math.min(km, 20) / 200 : Math.max(0, 1 - km / 600) * (sameState ? 0.85 : 0.7);
   const ta = world.index.nameTokensOf(a.idx).filter((t) => t && !LEGAL_TOKENS.has(t));
   const tb = new Set(world.index.nameTokensOf(b.idx).filter((t) => t && !LEGAL_TOKENS.has(t)));
@@ -77,21 +78,21 @@ export function similarTo(world: World, seeds: CompanyRec[], size: number, accep
     const code = industryOf(s).code;
     const division = code.slice(0, 3);
     INDUSTRIES.forEach((ind, k) => {
-      if (ind.code.slice(0, 3) === division) for (const i of world.index.byIndustry[k]) pool.add(i);
+      if (ind.code.slice(0, 3) === division) for (const i of nth(world.index.byIndustry, k)) pool.add(i);
     });
     if (pool.size < size * 5) {
       INDUSTRIES.forEach((ind, k) => {
-        if (ind.code[0] === code[0]) for (const i of world.index.byIndustry[k]) pool.add(i);
+        if (ind.code[0] === code[0]) for (const i of nth(world.index.byIndustry, k)) pool.add(i);
       });
     }
-    if (pool.size < size * 5) for (const i of world.index.byCity[s.city]) pool.add(i);
+    if (pool.size < size * 5) for (const i of nth(world.index.byCity, s.city)) pool.add(i);
   }
   const seedIds = new Set(seeds.map((s) => s.idx));
   const top = new TopK(size);
   const rest = 1 - SIMILARITY_WEIGHTS.industry;
   for (const i of pool) {
     if (seedIds.has(i)) continue;
-    const c = world.companies[i];
+    const c = nth(world.companies, i);
     if (!accept(c)) continue;
     let sum = 0;
     for (const s of seeds) sum += similarity(world, s, c);

@@ -55,10 +55,11 @@ export function checkManifest(xml: string): string[] {
   const resources = new Map<string, string>();
   const resourcesEl = find(root, "Resources")[0];
   const resourceDefs = resourcesEl ? allElements(resourcesEl).filter((e) => ["Image", "Url", "String"].includes(localName(e)) && e.attrs.id) : [];
-  for (const def of resourceDefs) {
-    if (resources.has(def.attrs.id)) problems.push(`resource id ${def.attrs.id} defined twice`);
-    resources.set(def.attrs.id, def.attrs.DefaultValue ?? "");
-    if (def.attrs.id.length > 32) problems.push(`resource id ${def.attrs.id} is longer than 32 characters`);
+  for (const { attrs: { id, DefaultValue } } of resourceDefs) {
+    if (id === undefined) continue; // filtered above: resources without id are not definitions
+    if (resources.has(id)) problems.push(`resource id ${id} defined twice`);
+    resources.set(id, DefaultValue ?? "");
+    if (id.length > 32) problems.push(`resource id ${id} is longer than 32 characters`);
   }
   for (const el of els) {
     const resid = el.attrs.resid;
@@ -93,7 +94,7 @@ export function checkManifest(xml: string): string[] {
   if (runtimes.length !== 1) problems.push(`expected one <Runtime>, found ${runtimes.length}`);
   const runtime = runtimes[0];
   if (runtime && runtime.attrs.lifetime !== "long") problems.push('the runtime must have lifetime="long"');
-  const runtimeUrl = runtime ? resources.get(runtime.attrs.resid) : undefined;
+  const runtimeUrl = runtime?.attrs.resid !== undefined ? resources.get(runtime.attrs.resid) : undefined;
   const cf = els.find((e) => localName(e) === "ExtensionPoint" && e.attrs["xsi:type"] === "CustomFunctions");
   if (!cf) problems.push("no CustomFunctions extension point");
   else {

@@ -16,7 +16,8 @@ const CRC_TABLE = (() => {
 
 export function crc32(bytes: Uint8Array): number {
   let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  // `& 0xff` keeps the index within the table's 256 entries: the `?? 0` never applies.
+  for (const b of bytes) c = (CRC_TABLE[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
@@ -47,6 +48,8 @@ export function encodePng(width: number, height: number, rgba: Uint8Array): Buff
   return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array(0))]);
 }
 
+type Rgb = [number, number, number];
+
 /**
  * The add-in's icon at any size: a blue rounded square with a white
  * building (three storeys of windows). Drawn in unit coordinates so every
@@ -54,8 +57,8 @@ export function encodePng(width: number, height: number, rgba: Uint8Array): Buff
  */
 export function drawIcon(size: number): Uint8Array {
   const px = new Uint8Array(size * size * 4);
-  const blue = [0x1f, 0x5f, 0xa8];
-  const white = [0xff, 0xff, 0xff];
+  const blue: Rgb = [0x1f, 0x5f, 0xa8];
+  const white: Rgb = [0xff, 0xff, 0xff];
   const radius = 0.18;
   const inRounded = (u: number, v: number) => {
     const dx = Math.max(radius - u, 0, u - (1 - radius));
@@ -64,8 +67,8 @@ export function drawIcon(size: number): Uint8Array {
   };
   const inBuilding = (u: number, v: number) => u >= 0.28 && u <= 0.72 && v >= 0.2 && v <= 0.84;
   const inWindow = (u: number, v: number) => {
-    const cols = [[0.36, 0.46], [0.54, 0.64]];
-    const rows = [[0.3, 0.4], [0.48, 0.58]];
+    const cols: [number, number][] = [[0.36, 0.46], [0.54, 0.64]];
+    const rows: [number, number][] = [[0.3, 0.4], [0.48, 0.58]];
     const door = u >= 0.44 && u <= 0.56 && v >= 0.66 && v <= 0.84;
     return door || cols.some(([a, b]) => u >= a && u <= b) && rows.some(([a, b]) => v >= a && v <= b);
   };

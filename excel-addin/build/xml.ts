@@ -14,15 +14,17 @@ export interface XmlElement {
 }
 
 const NAME = /^[A-Za-z_][\w.:-]*/;
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+// A Map, not an object literal: `&constructor;` must be unknown, not Object's own function.
+const ENTITIES = new Map([["amp", "&"], ["lt", "<"], ["gt", ">"], ["quot", '"'], ["apos", "'"]]);
 
 function decode(s: string, line: number): string {
   return s.replace(/&([^;]*);?/g, (m, ref: string) => {
     if (!m.endsWith(";")) throw new Error(`line ${line}: bare & in text`);
     if (ref.startsWith("#x")) return String.fromCodePoint(parseInt(ref.slice(2), 16));
     if (ref.startsWith("#")) return String.fromCodePoint(parseInt(ref.slice(1), 10));
-    if (!(ref in ENTITIES)) throw new Error(`line ${line}: unknown entity &${ref};`);
-    return ENTITIES[ref];
+    const entity = ENTITIES.get(ref);
+    if (entity === undefined) throw new Error(`line ${line}: unknown entity &${ref};`);
+    return entity;
   });
 }
 
@@ -43,9 +45,10 @@ export function parseXml(source: string): XmlElement {
     const lt = source.indexOf("<", i);
     const text = source.slice(i, lt === -1 ? source.length : lt);
     if (text) {
-      if (stack.length === 0) {
+      const parent = stack.at(-1);
+      if (!parent) {
         if (text.trim()) fail("text outside the root element");
-      } else stack[stack.length - 1].text += decode(text, line);
+      } else parent.text += decode(text, line);
       advance(text.length);
     }
     if (lt === -1) break;
@@ -84,21 +87,25 @@ export function parseXml(source: string): XmlElement {
         advance(ws.length);
         if (source.startsWith("/>", i) || source.startsWith(">", i)) break;
         if (!ws) fail(`attributes of <${el.name}> need white space between them`);
-        const a = /^([A-Za-z_][\w.:-]*)\s*=\s*("([^"<]*)"|'([^'<]*)')/.exec(source.slice(i));
-        if (!a) fail(`bad attribute in <${el.name}>`);
-        if (a![1] in el.attrs) fail(`duplicate attribute ${a![1]} in <${el.name}>`);
-        el.attrs[a![1]] = decode(a![3] ?? a![4], line);
-        advance(a![0].length);
+        const a = /^([A-Za-z_][\w.:-]*)\s*=\s*("([^"<]*)"|'([^'<]*)')/.exec(source.slice(i)) ?? fail(`bad attribute in <${el.name}>`);
+        // Group 1 always matches; exactly one of the quoted groups 3 and 4 does.
+        const [whole, attr = "", , doubleQuoted, singleQuoted = ""] = a;
+        // Own keys only: an attribute named "constructor" is not a duplicate.
+        if (Object.hasOwn(el.attrs, attr)) fail(`duplicate attribute ${attr} in <${el.name}>`);
+        el.attrs[attr] = decode(doubleQuoted ?? singleQuoted, line);
+        advance(whole.length);
       }
       const selfClosing = source.startsWith("/>", i);
       advance(selfClosing ? 2 : 1);
-      if (stack.length) stack[stack.length - 1].children.push(el);
+      const parent = stack.at(-1);
+      if (parent) parent.children.push(el);
       else if (root) fail("a second root element");
       else root = el;
       if (!selfClosing) stack.push(el);
     }
   }
-  if (stack.length) throw new Error(`unclosed <${stack[stack.length - 1].name}>`);
+  const unclosed = stack.at(-1);
+  if (unclosed) throw new Error(`unclosed <${unclosed.name}>`);
   if (!root) throw new Error("no root element");
   return root;
 }

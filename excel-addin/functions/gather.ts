@@ -56,7 +56,7 @@ export function createGatherer<A, R>(opts: GatherOptions<A, R>): Gatherer<A, R> 
         if (!Array.isArray(results) || results.length !== entries.length) {
           const err = toError(new Error(`batch answered ${Array.isArray(results) ? results.length : "no"} results for ${entries.length} calls`));
           settleAll((w) => w.reject(err));
-        } else settleAll((w, i) => w.resolve(results[i]));
+        } else results.forEach((result, i) => entries[i]?.[1].waiters.forEach((w) => w.resolve(result)));
       },
       (e) => {
         const err = toError(e);

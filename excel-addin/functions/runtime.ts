@@ -115,48 +115,48 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
     const canStack = def.shape === "perRow" && calls.length > 1;
     const out: Settled[] = new Array<Settled>(calls.length);
     // Stack calls whose aligned arguments are single values and whose other arguments agree.
-    const groups = new Map<string, number[]>();
-    const alone: number[] = [];
+    const groups = new Map<string, { i: number; args: unknown[] }[]>();
+    const alone: { i: number; args: unknown[] }[] = [];
     calls.forEach((args, i) => {
       const scalars = args.map(scalarOf);
-      if (!canStack || aligned.some((a, p) => a && !scalars[p]?.ok)) return void alone.push(i);
+      if (!canStack || aligned.some((a, p) => a && !scalars[p]?.ok)) return void alone.push({ i, args });
       const rest = JSON.stringify(args.map((a, p) => (aligned[p] ? null : a ?? null)));
       const g = groups.get(rest);
-      if (g) g.push(i);
-      else groups.set(rest, [i]);
+      if (g) g.push({ i, args });
+      else groups.set(rest, [{ i, args }]);
     });
     const jobs: Promise<void>[] = [];
     for (const members of groups.values()) {
-      if (members.length === 1) {
-        alone.push(members[0]);
+      const [first, ...others] = members;
+      if (!first || others.length === 0) {
+        alone.push(...members);
         continue;
       }
       jobs.push((async () => {
-        const first = calls[members[0]];
         const columnArgs = def.params.map((_, p) => {
-          if (!aligned[p]) return first[p] ?? undefined;
-          const column = members.map((i) => {
-            const s = scalarOf(calls[i][p]);
+          if (!aligned[p]) return first.args[p] ?? undefined;
+          const column = members.map(({ args }) => {
+            const s = scalarOf(args[p]);
             return [s.ok && !omitted(s.value) ? s.value : ""];
           });
           return column.every(([v]) => v === "") && p > 0 ? undefined : column;
         });
         const cells = await run(def, columnArgs);
         if (cells.length === members.length) {
-          members.forEach((i, k) => (out[i] = { ok: true, cells: [cells[k]] }));
+          members.forEach(({ i }, k) => (out[i] = { ok: true, cells: cells.slice(k, k + 1) }));
           return;
         }
         // A failure of the whole call (missing key, budget, …) is every member's answer.
         const whole = loneError(cells);
         if (whole && cells.length === 1) {
-          members.forEach((i) => (out[i] = { ok: true, cells }));
+          members.forEach(({ i }) => (out[i] = { ok: true, cells }));
           return;
         }
         // Not one row per input (the function answered a list here): ask each on its own; the cache answers what was just fetched.
-        await Promise.all(members.map(async (i) => (out[i] = await settle(def, calls[i]))));
+        await Promise.all(members.map(async ({ i, args }) => (out[i] = await settle(def, args))));
       })());
     }
-    for (const i of alone) jobs.push((async () => void (out[i] = await settle(def, calls[i])))());
+    for (const { i, args } of alone) jobs.push((async () => void (out[i] = await settle(def, args)))());
     await Promise.all(jobs);
     return out;
   }

@@ -36,13 +36,11 @@ export function rectangle(values: Cell[][]): Cell[][] {
 export function colourRuns(colours: string[][]): { row: number; col: number; length: number; colour: string }[] {
   const runs: { row: number; col: number; length: number; colour: string }[] = [];
   colours.forEach((row, r) => {
-    let start = 0;
-    for (let c = 1; c <= row.length; c++) {
-      if (c === row.length || row[c] !== row[start]) {
-        runs.push({ row: r, col: start, length: c - start, colour: row[start] });
-        start = c;
-      }
-    }
+    let run: { row: number; col: number; length: number; colour: string } | undefined;
+    row.forEach((colour, c) => {
+      if (run?.colour === colour) run.length++;
+      else runs.push((run = { row: r, col: c, length: 1, colour }));
+    });
   });
   return runs;
 }
@@ -76,8 +74,9 @@ async function mustSheet(context: Excel.RequestContext, name: string) {
 
 function writeBlock(ws: Excel.Worksheet, row0: number, col0: number, block: Cell[][]) {
   const values = rectangle(block);
-  if (values.length === 0 || values[0].length === 0) return;
-  const range = ws.getRangeByIndexes(row0, col0, values.length, values[0].length);
+  const width = values[0]?.length ?? 0;
+  if (width === 0) return;
+  const range = ws.getRangeByIndexes(row0, col0, values.length, width);
   // Formats first: the text format must be in place when the values arrive.
   range.numberFormat = formatsFor(values);
   range.values = excelValues(values);

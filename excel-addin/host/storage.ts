@@ -253,7 +253,7 @@ export function layeredCache(storage: KeyValueStorage, now: () => number, capByt
       for (let attempt = 0; attempt < 2; attempt++) {
         try {
           await storage.setItems(durable);
-          for (const k of keys) remember(k, e, itemBytes(k, durable[k]));
+          for (const [k, raw] of Object.entries(durable)) remember(k, e, itemBytes(k, raw));
           return;
         } catch {
           // Refused (the domain's 10 MB are shared): give up half of what the cache holds, then once more.

@@ -265,4 +265,11 @@ describe("icons", () => {
     expect(() => parseXml("<!-- a ---><a/>")).toThrow(/comment/);
     expect(parseXml("<!-- a - b --><a/>").name).toBe("a");
   });
+
+  it("the XML reader knows only XML's entities and its own attributes, not Object's inherited names", () => {
+    expect(() => parseXml("<a>&constructor;</a>")).toThrow(/unknown entity/);
+    expect(() => parseXml("<a>&toString;</a>")).toThrow(/unknown entity/);
+    expect(parseXml('<a constructor="x"/>').attrs).toEqual({ constructor: "x" });
+    expect(parseXml("<a x='&lt;&#65;'/>").attrs).toEqual({ x: "<A" });
+  });
 });
