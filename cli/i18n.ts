@@ -2,6 +2,7 @@
 import type { Language } from "../shared/i18n/language.ts";
 import type { InputRole } from "../shared/enrich/columns.ts";
 import { NOUNS, countText, groupDigits } from "../shared/credits/wording.ts";
+import { fillPrices } from "../shared/credits/prices.ts";
 
 const n = groupDigits;
 const credits = (k: number, lang: Language) => countText(k, NOUNS.credit, lang);
@@ -60,7 +61,7 @@ Options:
   --notify URL     monitor: post the alert digest (risk moves, new changes) as JSON to a
                    webhook (Slack, Teams or any https:// URL); a refused one is resent next run
   QUERY            search text; may be left out when a filter or --near is given
-  --limit N        search: up to N results (1 to 10,100), pages of 100 at 1 credit each;
+  --limit N        search: up to N results (1 to 10,100), pages of 100 at ${fillPrices("{credits:search}", "en")} each;
                    beyond the first page the price is shown and asked for first
   --exclude FILE   search: leave out companies in FILE (by company ID, else by name)
   --append         search: add only companies not yet in --out (merged by company ID)
@@ -127,7 +128,7 @@ Optionen:
                    einen Webhook senden (Slack, Teams oder jede https://-Adresse); eine
                    abgelehnte wird beim nächsten Lauf erneut gesendet
   SUCHE            Suchtext; entfällt, wenn ein Filter oder --near angegeben ist
-  --limit N        Suche: bis zu N Treffer (1 bis 10.100), Seiten zu 100 für je 1 Credit;
+  --limit N        Suche: bis zu N Treffer (1 bis 10.100), Seiten zu 100 für je ${fillPrices("{credits:search}", "de")};
                    ab der zweiten Seite wird der Preis zuerst gezeigt und erfragt
   --exclude DATEI  Suche: Firmen aus DATEI auslassen (nach Firmen-ID, sonst nach Name)
   --append         Suche: nur Firmen anhängen, die noch nicht in --out stehen (Schlüssel Firmen-ID)

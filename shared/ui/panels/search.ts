@@ -16,6 +16,7 @@ import type { Bilingual } from "../../i18n/language.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "../panel.ts";
 import { button, companyTable, costLine, creditsText, insertButton } from "./common.ts";
+import { PRICE } from "../../credits/prices.ts";
 
 interface SearchState extends PanelState {
   query?: string;
@@ -201,13 +202,13 @@ function savedSearches(ui: Ui, s: SearchState): HTMLElement {
       });
       s.message = { kind: "success", text: { de: `Suche „${name}“ gespeichert.`, en: `Search "${name}" saved.` } };
     }));
-  const oneCredit = creditsText(ui, 1);
+  const runPrice = creditsText(ui, PRICE.search);
   const rows = (s.saved ?? []).map((x, i) =>
     h("li", { attrs: { "data-name": x.name } },
       h("span", { class: "cd-name" }, x.name),
       h("span", { class: "cd-sub" }, x.lastRun ? L.lastRun[ui.lang](x.lastRun) : tx(L.never)),
       h("div", { class: "cd-actions" },
-        button(`search-saved-run-${i}`, x.lastRun ? L.runNew[ui.lang](oneCredit) : L.runAll[ui.lang](oneCredit), (b) =>
+        button(`search-saved-run-${i}`, x.lastRun ? L.runNew[ui.lang](runPrice) : L.runAll[ui.lang](runPrice), (b) =>
           void ui.run(s, b, async () => {
             s.result = undefined;
             s.searched = undefined;
