@@ -1,5 +1,5 @@
 /** The command line's own texts, German and English. */
-import type { Language } from "../shared/i18n/language.ts";
+import { catalogue, type Language, type Texts } from "../shared/i18n/language.ts";
 import type { InputRole } from "../shared/enrich/columns.ts";
 import { NOUNS, countText, groupDigits } from "../shared/credits/wording.ts";
 import { fillPrices } from "../shared/credits/prices.ts";
@@ -28,7 +28,7 @@ export const EXIT = {
   INTERRUPTED: 130,
 } as const;
 
-const T = {
+const T = catalogue({
   help: {
     en: `company-data: German company data from the command line
 
@@ -241,23 +241,32 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   },
   interrupted: { en: "Interrupted. Run the same command again to resume.", de: "Abgebrochen. Zum Fortsetzen denselben Befehl erneut starten." },
   credits: { en: (k: number) => `Credits: ${n(k, "en")}`, de: (k: number) => `Guthaben: ${credits(k, "de")}` },
-  usage: {
-    en: { today: "Today", month: "Month", total: "Total" },
-    de: { today: "Heute", month: "Monat", total: "Gesamt" },
-  },
   searchTotal: { en: (k: number) => `${countText(k, NOUNS.company, "en")} found`, de: (k: number) => `${countText(k, NOUNS.company, "de")} gefunden` },
-  /** Header of the `search` table (tab-separated on stdout). */
-  searchHeader: {
-    en: ["Company ID", "Name", "City", "Postcode", "Legal form", "Status"],
-    de: ["Firmen-ID", "Firma", "Ort", "PLZ", "Rechtsform", "Status"],
-  },
+
   /** The placeholder of the search term, as the help text names it. */
   queryArg: { en: "QUERY", de: "SUCHE" },
   fieldsTitle: { en: "Fields (id, group, header):", de: "Felder (ID, Gruppe, Überschrift):" },
-} as const;
+});
+
+/** The periods of `account`'s usage lines. */
+export const USAGE_LABEL = catalogue({
+  today: { en: "Today", de: "Heute" },
+  month: { en: "Month", de: "Monat" },
+  total: { en: "Total", de: "Gesamt" },
+});
+
+/** Header of the `search` table (tab-separated on stdout), column by column. */
+export const SEARCH_HEADER = catalogue({
+  id: { en: "Company ID", de: "Firmen-ID" },
+  name: { en: "Name", de: "Firma" },
+  city: { en: "City", de: "Ort" },
+  zip: { en: "Postcode", de: "PLZ" },
+  legalForm: { en: "Legal form", de: "Rechtsform" },
+  status: { en: "Status", de: "Status" },
+});
 
 /** Input column roles as the "Columns:" line names them. */
-export const ROLE_LABEL: Record<InputRole, Record<Language, string>> = {
+export const ROLE_LABEL = catalogue({
   id: { de: "Firmen-ID", en: "company id" },
   name: { de: "Firmenname", en: "company name" },
   city: { de: "Ort", en: "city" },
@@ -265,7 +274,7 @@ export const ROLE_LABEL: Record<InputRole, Record<Language, string>> = {
   register: { de: "Register", en: "register" },
   website: { de: "Website", en: "website" },
   vatId: { de: "USt-IdNr.", en: "VAT id" },
-};
+}) satisfies Record<InputRole, Texts>;
 
 export interface Summary {
   matched: number;

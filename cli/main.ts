@@ -16,7 +16,7 @@ import { hash, type Rerun } from "../shared/enrich/job.ts";
 import { drainAll, nodeDriver } from "./driver.ts";
 import { askOnTerminal, enrichCommand, estimateCommand, ExitError, runStatus, type EnrichArgs, type Io } from "./enrich.ts";
 import { parseEncoding } from "./encoding.ts";
-import { EXIT, msg } from "./i18n.ts";
+import { EXIT, USAGE_LABEL, msg } from "./i18n.ts";
 import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";
 import { groupDigits } from "../shared/credits/wording.ts";
 import { quietOnClosedPipe } from "./pipe.ts";
@@ -127,8 +127,9 @@ function progressBar(stream: NodeJS.WriteStream) {
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let lang: Language = toLanguage(env.LC_ALL || env.LANG, "de");
   const langAt = argv.findIndex((a) => a === "--lang" || a.startsWith("--lang="));
-  if (langAt >= 0) {
-    const v = argv[langAt].includes("=") ? argv[langAt].split("=")[1] : argv[langAt + 1];
+  const langArg = argv[langAt];
+  if (langArg !== undefined) {
+    const v = langArg === "--lang" ? argv[langAt + 1] : langArg.slice("--lang=".length);
     if (v !== "de" && v !== "en") {
       stderr.write(msg.badValue[lang]("--lang", String(v)) + "\n");
       return EXIT.USAGE;
@@ -223,7 +224,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         if (a.plan) io.out(`Plan: ${a.plan}`);
         if (a.usage) {
           const u = a.usage;
-          for (const k of ["today", "month", "total"] as const) if (u[k] != null) io.out(`${msg.usage[lang][k]}: ${groupDigits(u[k], lang)}`);
+          for (const k of ["today", "month", "total"] as const) if (u[k] != null) io.out(`${USAGE_LABEL[k][lang]}: ${groupDigits(u[k], lang)}`);
         }
         return EXIT.OK;
       }

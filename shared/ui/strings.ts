@@ -1,10 +1,8 @@
-/** Every UI text in German and English. Placeholders: {name}. */
-import type { Bilingual } from "../i18n/language.ts";
+/** The UI's catalogue: its texts in German and English. Placeholders: {name}, filled by `format`. */
+import { catalogue } from "../i18n/language.ts";
 import { priced } from "../credits/prices.ts";
 
-const s = <T extends Record<string, Bilingual>>(t: T) => t;
-
-export const STRINGS = s({
+export const STRINGS = catalogue({
   appTitle: { de: "Firmendaten", en: "Company data" },
   language: { de: "Sprache", en: "Language" },
   balance: { de: "Guthaben: {credits} Credits", en: "Balance: {credits} credits" },

@@ -12,7 +12,7 @@ import { FEDERAL_STATES, SIZE_CLASS_LABELS } from "../../operations/search-filte
 import { formatNumber } from "../panel.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { UiCallError } from "../host.ts";
-import type { Bilingual } from "../../i18n/language.ts";
+import { catalogue, type Bilingual } from "../../i18n/language.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "../panel.ts";
 import { button, companyTable, costLine, creditsText, insertButton } from "./common.ts";
@@ -39,7 +39,7 @@ interface SearchState extends PanelState {
 }
 
 /** The panel's own texts (the filter form and "insert all"). */
-const L = {
+const L = catalogue({
   filters: { de: "Filter", en: "Filters" },
   industry: { de: "Branche (WZ 2008)", en: "Industry (WZ 2008)" },
   industryHint: { de: "Code oder Anfang eines Codes, z. B. J62 oder 62.01; mehrere mit Komma.", en: "A code or the start of one, e.g. J62 or 62.01; several separated by commas." },
@@ -73,7 +73,8 @@ const L = {
   runAll: { de: (c: string) => `Ausführen (${c})`, en: (c: string) => `Run (${c})` },
   runNew: { de: (c: string) => `Neue seit letztem Lauf (${c})`, en: (c: string) => `New since last run (${c})` },
   remove: { de: "Löschen", en: "Delete" },
-} as const;
+});
+export { L as SEARCH_PANEL_TEXTS };
 
 function loadCost(ui: Ui, s: SearchState) {
   if (s.cost !== undefined) return;
