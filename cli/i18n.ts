@@ -1,7 +1,8 @@
 /** The command line's own texts, German and English. */
-import type { Language } from "../shared/i18n/language.ts";
+import { catalogue, type Language, type Texts } from "../shared/i18n/language.ts";
 import type { InputRole } from "../shared/enrich/columns.ts";
 import { NOUNS, countText, groupDigits } from "../shared/credits/wording.ts";
+import { fillPrices } from "../shared/credits/prices.ts";
 
 const n = groupDigits;
 const credits = (k: number, lang: Language) => countText(k, NOUNS.credit, lang);
@@ -27,7 +28,7 @@ export const EXIT = {
   INTERRUPTED: 130,
 } as const;
 
-const T = {
+const T = catalogue({
   help: {
     en: `company-data: German company data from the command line
 
@@ -67,7 +68,7 @@ Options:
   --notify URL     monitor: post the alert digest (risk moves, new changes) as JSON to a
                    webhook (Slack, Teams or any https:// URL); a refused one is resent next run
   QUERY            search text; may be left out when a filter or --near is given
-  --limit N        search: up to N results (1 to 10,100), pages of 100 at 1 credit each;
+  --limit N        search: up to N results (1 to 10,100), pages of 100 at ${fillPrices("{credits:search}", "en")} each;
                    beyond the first page the price is shown and asked for first
   --exclude FILE   search: leave out companies in FILE (by company ID, else by name)
   --append         search: add only companies not yet in --out (merged by company ID)
@@ -141,7 +142,7 @@ Optionen:
                    einen Webhook senden (Slack, Teams oder jede https://-Adresse); eine
                    abgelehnte wird beim nächsten Lauf erneut gesendet
   SUCHE            Suchtext; entfällt, wenn ein Filter oder --near angegeben ist
-  --limit N        Suche: bis zu N Treffer (1 bis 10.100), Seiten zu 100 für je 1 Credit;
+  --limit N        Suche: bis zu N Treffer (1 bis 10.100), Seiten zu 100 für je ${fillPrices("{credits:search}", "de")};
                    ab der zweiten Seite wird der Preis zuerst gezeigt und erfragt
   --exclude DATEI  Suche: Firmen aus DATEI auslassen (nach Firmen-ID, sonst nach Name)
   --append         Suche: nur Firmen anhängen, die noch nicht in --out stehen (Schlüssel Firmen-ID)
@@ -254,23 +255,32 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   },
   interrupted: { en: "Interrupted. Run the same command again to resume.", de: "Abgebrochen. Zum Fortsetzen denselben Befehl erneut starten." },
   credits: { en: (k: number) => `Credits: ${n(k, "en")}`, de: (k: number) => `Guthaben: ${credits(k, "de")}` },
-  usage: {
-    en: { today: "Today", month: "Month", total: "Total" },
-    de: { today: "Heute", month: "Monat", total: "Gesamt" },
-  },
   searchTotal: { en: (k: number) => `${countText(k, NOUNS.company, "en")} found`, de: (k: number) => `${countText(k, NOUNS.company, "de")} gefunden` },
-  /** Header of the `search` table (tab-separated on stdout). */
-  searchHeader: {
-    en: ["Company ID", "Name", "City", "Postcode", "Legal form", "Status"],
-    de: ["Firmen-ID", "Firma", "Ort", "PLZ", "Rechtsform", "Status"],
-  },
+
   /** The placeholder of the search term, as the help text names it. */
   queryArg: { en: "QUERY", de: "SUCHE" },
   fieldsTitle: { en: "Fields (id, group, header):", de: "Felder (ID, Gruppe, Überschrift):" },
-} as const;
+});
+
+/** The periods of `account`'s usage lines. */
+export const USAGE_LABEL = catalogue({
+  today: { en: "Today", de: "Heute" },
+  month: { en: "Month", de: "Monat" },
+  total: { en: "Total", de: "Gesamt" },
+});
+
+/** Header of the `search` table (tab-separated on stdout), column by column. */
+export const SEARCH_HEADER = catalogue({
+  id: { en: "Company ID", de: "Firmen-ID" },
+  name: { en: "Name", de: "Firma" },
+  city: { en: "City", de: "Ort" },
+  zip: { en: "Postcode", de: "PLZ" },
+  legalForm: { en: "Legal form", de: "Rechtsform" },
+  status: { en: "Status", de: "Status" },
+});
 
 /** Input column roles as the "Columns:" line names them. */
-export const ROLE_LABEL: Record<InputRole, Record<Language, string>> = {
+export const ROLE_LABEL = catalogue({
   id: { de: "Firmen-ID", en: "company id" },
   name: { de: "Firmenname", en: "company name" },
   city: { de: "Ort", en: "city" },
@@ -279,7 +289,7 @@ export const ROLE_LABEL: Record<InputRole, Record<Language, string>> = {
   website: { de: "Website", en: "website" },
   vatId: { de: "USt-IdNr.", en: "VAT id" },
   lei: { de: "LEI", en: "LEI" },
-};
+}) satisfies Record<InputRole, Texts>;
 
 export interface Summary {
   matched: number;

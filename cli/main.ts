@@ -16,51 +16,36 @@ import { hash, type Rerun } from "../shared/enrich/job.ts";
 import { drainAll, nodeDriver } from "./driver.ts";
 import { askOnTerminal, enrichCommand, estimateCommand, ExitError, runStatus, type EnrichArgs, type Io } from "./enrich.ts";
 import { parseEncoding } from "./encoding.ts";
-import { EXIT, msg } from "./i18n.ts";
+import { EXIT, USAGE_LABEL, msg } from "./i18n.ts";
 import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";
 import { estimateRefreshCommand, refreshCommand, type RefreshArgs } from "./refresh.ts";
 import { groupDigits } from "../shared/credits/wording.ts";
 import { quietOnClosedPipe } from "./pipe.ts";
 import { searchCommand, type SearchArgs } from "./search.ts";
+import { parseCommandLine, type CliOptions } from "./args.ts";
 import { Pacer } from "../shared/api/pacing.ts";
 
-interface Parsed {
-  positional: string[];
-  flags: Record<string, string | true>;
-}
+/**
+ * Every option of every command, in one table (node:util parseArgs, strict):
+ * a new flag is one line here. `--lang` is read before it (messages need the
+ * language); `mcp` reads its own (mcp/config.ts).
+ */
+const OPTIONS = {
+  in: { type: "string" }, out: { type: "string" }, fields: { type: "string" }, mode: { type: "string" }, rerun: { type: "string" },
+  lang: { type: "string" }, size: { type: "string" }, parallel: { type: "string" }, encoding: { type: "string" },
+  changes: { type: "string" }, notify: { type: "string" },
+  industry: { type: "string" }, state: { type: "string" }, near: { type: "string" }, radius: { type: "string" },
+  "size-class": { type: "string" }, "legal-form": { type: "string" }, "founded-after": { type: "string" }, "founded-before": { type: "string" },
+  limit: { type: "string" }, exclude: { type: "string" }, "older-than": { type: "string" }, "month-ceiling": { type: "string" },
+  yes: { type: "boolean", short: "y" }, help: { type: "boolean", short: "h" }, "active-only": { type: "boolean" }, append: { type: "boolean" },
+} as const satisfies CliOptions;
 
-const VALUE_FLAGS = new Set(["in", "out", "fields", "mode", "rerun", "lang", "size", "parallel", "encoding", "changes", "notify",
-  "industry", "state", "near", "radius", "size-class", "legal-form", "founded-after", "founded-before", "limit", "exclude",
-  "older-than", "month-ceiling"]);
-const BOOL_FLAGS = new Set(["yes", "help", "active-only", "append"]);
-
-function parseArgs(argv: string[], lang: Language): Parsed {
-  const positional: string[] = [];
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === undefined) continue; // within argv.length: only a sparse array has holes
-    if (a === "-h") { flags.help = true; continue; }
-    if (a === "-y") { flags.yes = true; continue; }
-    if (!a.startsWith("--")) { positional.push(a); continue; }
-    const eq = a.indexOf("=");
-    const name = a.slice(2, eq < 0 ? undefined : eq);
-    if (BOOL_FLAGS.has(name)) flags[name] = true;
-    else if (VALUE_FLAGS.has(name)) {
-      const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined) throw new ExitError(EXIT.USAGE, msg.missingOption[lang](`--${name}`));
-      flags[name] = v;
-    } else throw new ExitError(EXIT.USAGE, msg.unknownOption[lang](a));
-  }
-  return { positional, flags };
-}
-
-function parseRerun(v: string | true | undefined, lang: Language): Rerun {
+function parseRerun(v: string | undefined, lang: Language): Rerun {
   if (v === undefined) return "new-or-failed";
   if (v === "all" || v === "new-or-failed") return v;
-  const m = typeof v === "string" ? /^older-than=(\d+)$/.exec(v) : null;
+  const m = /^older-than=(\d+)$/.exec(v);
   if (m) return { olderThanDays: Number(m[1]) };
-  throw new ExitError(EXIT.USAGE, msg.badValue[lang]("--rerun", String(v)));
+  throw new ExitError(EXIT.USAGE, msg.badValue[lang]("--rerun", v));
 }
 
 /** Requests in flight at once: a whole number from 1 to 1,000 (absent: the driver's default). */
@@ -143,9 +128,9 @@ function progressBar(stream: NodeJS.WriteStream) {
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let lang: Language = toLanguage(env.LC_ALL || env.LANG, "de");
   const langAt = argv.findIndex((a) => a === "--lang" || a.startsWith("--lang="));
-  const langFlag = argv[langAt]; // undefined when there is none (langAt -1)
-  if (langFlag !== undefined) {
-    const v = langFlag.includes("=") ? langFlag.split("=")[1] : argv[langAt + 1];
+  const langArg = argv[langAt];
+  if (langArg !== undefined) {
+    const v = langArg === "--lang" ? argv[langAt + 1] : langArg.slice("--lang=".length);
     if (v !== "de" && v !== "en") {
       stderr.write(msg.badValue[lang]("--lang", String(v)) + "\n");
       return EXIT.USAGE;
@@ -165,39 +150,38 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     ask: process.stdin.isTTY && process.stderr.isTTY ? askOnTerminal() : undefined,
   };
   try {
-    const { positional, flags } = parseArgs(argv, lang);
+    const { positional, flags } = parseCommandLine(argv, OPTIONS, lang);
     const [command, sub, ...rest] = positional;
     if (flags.help || !command || command === "help") {
       io.out(msg.help[lang]);
       return command || flags.help ? EXIT.OK : EXIT.USAGE;
     }
     const enrichArgs = (): EnrichArgs => {
-      if (typeof flags.in !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
+      if (flags.in === undefined) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
       const mode = flags.mode ?? "batch";
-      if (mode !== "batch" && mode !== "free") throw new ExitError(EXIT.USAGE, msg.badValue[lang]("--mode", String(mode)));
+      if (mode !== "batch" && mode !== "free") throw new ExitError(EXIT.USAGE, msg.badValue[lang]("--mode", mode));
       return {
         input: flags.in,
-        output: typeof flags.out === "string" ? flags.out : undefined,
-        fields: typeof flags.fields === "string" ? parseFieldList(flags.fields) : [...DEFAULT_FIELDS],
+        output: flags.out,
+        fields: flags.fields !== undefined ? parseFieldList(flags.fields) : [...DEFAULT_FIELDS],
         mode,
         rerun: parseRerun(flags.rerun, lang),
         yes: flags.yes === true,
         lang,
-        parallel: parseParallel(typeof flags.parallel === "string" ? flags.parallel : env.COMPANY_DATA_PARALLEL, lang),
-        encoding: typeof flags.encoding === "string" ? parseEncoding(flags.encoding) ?? badEncoding(flags.encoding, lang) : undefined,
+        parallel: parseParallel(flags.parallel ?? env.COMPANY_DATA_PARALLEL, lang),
+        encoding: flags.encoding !== undefined ? parseEncoding(flags.encoding) ?? badEncoding(flags.encoding, lang) : undefined,
       };
     };
     const monitorArgs = (): MonitorArgs => {
-      if (typeof flags.in !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
-      const str = (v: string | true | undefined) => (typeof v === "string" ? v : undefined);
+      if (flags.in === undefined) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
       return {
-        input: flags.in, output: str(flags.out), changes: str(flags.changes), notify: str(flags.notify), yes: flags.yes === true, lang,
-        parallel: parseParallel(typeof flags.parallel === "string" ? flags.parallel : env.COMPANY_DATA_PARALLEL, lang),
+        input: flags.in, output: flags.out, changes: flags.changes, notify: flags.notify, yes: flags.yes === true, lang,
+        parallel: parseParallel(flags.parallel ?? env.COMPANY_DATA_PARALLEL, lang),
       };
     };
     const refreshArgs = (): RefreshArgs => {
       if (typeof flags.in !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
-      const whole = (name: string, max: number) => {
+      const whole = (name: "older-than" | "month-ceiling", max: number) => {
         const v = flags[name];
         if (typeof v !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang](`--${name}`));
         const n = Number(v);
@@ -228,9 +212,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         return await enrichCommand(a, ctx, io, !!io.ask);
       }
       case "search": {
-        const str = (k: string) => (typeof flags[k] === "string" ? flags[k] : undefined);
-        const whole = (k: string) => {
-          const v = str(k);
+        const whole = (k: "size" | "radius" | "limit") => {
+          const v = flags[k];
           if (v === undefined) return undefined;
           const n = Number(v.replace(",", "."));
           if (v.trim() === "" || !Number.isFinite(n)) throw new ExitError(EXIT.USAGE, msg.badValue[lang](`--${k}`, v));
@@ -240,14 +223,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         const a: SearchArgs = {
           query: [sub, ...rest].filter(Boolean).join(" "),
           filters: {
-            industry: str("industry"), state: str("state"), sizeClass: str("size-class"), legalForm: str("legal-form"),
-            foundedAfter: str("founded-after"), foundedBefore: str("founded-before"), activeOnly: flags["active-only"] === true,
+            industry: flags.industry, state: flags.state, sizeClass: flags["size-class"], legalForm: flags["legal-form"],
+            foundedAfter: flags["founded-after"], foundedBefore: flags["founded-before"], activeOnly: flags["active-only"] === true,
           },
-          near: str("near"),
+          near: flags.near,
           radiusKm: whole("radius"),
           limit: whole("limit") ?? size ?? 10,
-          out: str("out"),
-          exclude: str("exclude"),
+          out: flags.out,
+          exclude: flags.exclude,
           append: flags.append === true,
           yes: flags.yes === true,
           lang,
@@ -261,7 +244,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         if (a.plan) io.out(`Plan: ${a.plan}`);
         if (a.usage) {
           const u = a.usage;
-          for (const k of ["today", "month", "total"] as const) if (u[k] != null) io.out(`${msg.usage[lang][k]}: ${groupDigits(u[k], lang)}`);
+          for (const k of ["today", "month", "total"] as const) if (u[k] != null) io.out(`${USAGE_LABEL[k][lang]}: ${groupDigits(u[k], lang)}`);
         }
         return EXIT.OK;
       }

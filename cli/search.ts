@@ -25,7 +25,7 @@ import { buildFilters, nearOf, type FilterInput } from "../shared/operations/sea
 import { checkLimit, searchFirstPage, searchPages, searchPlan, SEARCH_PAGE_SIZE, type SearchCriteria } from "../shared/operations/search-pages.ts";
 import { CsvError, formatCell, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { nodeDriver } from "./driver.ts";
-import { EXIT, msg } from "./i18n.ts";
+import { EXIT, SEARCH_HEADER, msg } from "./i18n.ts";
 import { ExitError, type Io } from "./enrich.ts";
 
 export interface SearchArgs {
@@ -185,7 +185,7 @@ export async function searchCommand(a: SearchArgs, ctx: OpContext, io: Io, inter
 
   if (a.out) writeList(a.out, rows, lang, appendTo);
   else {
-    io.out(msg.searchHeader[lang].join("\t"));
+    io.out(Object.values(SEARCH_HEADER).map((h) => h[lang]).join("\t"));
     for (const c of rows) {
       io.out([c.id, c.name, c.city, c.zip, c.legalForm, c.status].map((v) => formatCell(v, "\t").replace(/[\t\r\n]+/g, " ")).join("\t"));
     }

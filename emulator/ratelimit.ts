@@ -4,16 +4,23 @@
  * refilled steadily, so looping single resolves cannot stand in for batch
  * resolve. The clock is injected so tests need no real waiting.
  */
+import { DEFAULT_RATE_LIMITS as CLIENT_RATE_LIMITS, type RateBucket, type RateLimit } from "../shared/api/pacing.ts";
+
 export interface BucketConfig { capacity: number; refillPerSecond: number }
-export type BucketName = "suggest" | "resolve" | "availability" | "account";
+export type BucketName = RateBucket;
 export type RateLimits = Record<BucketName, BucketConfig>;
 
-/** Decisions (documented in emulator/README.md). */
-export const DEFAULT_RATE_LIMITS: RateLimits = {
-  suggest: { capacity: 30, refillPerSecond: 10 },
-  resolve: { capacity: 5, refillPerSecond: 2 },
-  availability: { capacity: 20, refillPerSecond: 5 },
-  account: { capacity: 10, refillPerSecond: 2 },
+/**
+ * The client's table (shared/api/pacing.ts), in the emulator's words: one
+ * table, so the client paces by the buckets the emulator enforces. Decisions
+ * (documented in emulator/README.md).
+ */
+const inEmulatorWords = (l: RateLimit): BucketConfig => ({ capacity: l.burst, refillPerSecond: l.perSecond });
+export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
+  suggest: inEmulatorWords(CLIENT_RATE_LIMITS.suggest),
+  resolve: inEmulatorWords(CLIENT_RATE_LIMITS.resolve),
+  availability: inEmulatorWords(CLIENT_RATE_LIMITS.availability),
+  account: inEmulatorWords(CLIENT_RATE_LIMITS.account),
 };
 
 export class RateLimiter {

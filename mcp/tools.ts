@@ -18,6 +18,7 @@ import { CompanyDataError, invalid } from "../shared/core/errors.ts";
 import type { Operation } from "../shared/core/effects.ts";
 import { estimate, type PlannedOperation } from "../shared/credits/estimate.ts";
 import type { Estimate } from "../shared/credits/estimate-types.ts";
+import { fillPrices } from "../shared/credits/prices.ts";
 import type { Language } from "../shared/i18n/language.ts";
 import { got, rule } from "../shared/i18n/rules.ts";
 import { GROUP_LABEL, SCREENING_NOTE, type RiskFlag, type RiskGroup } from "../shared/monitor/risk.ts";
@@ -116,13 +117,13 @@ function* availabilityOf(ctx: OpContext, id: string): Operation<Availability | n
 const companyProfile: ToolDef = {
   name: "company_profile",
   title: "Company profile",
-  description:
+  description: fillPrices(
     "Full profile of one German company: master data (name, legal form, address, register, status, industry, size), " +
     "plus people (management) and financials by default. Give `id` (DE + 10 characters) or `name` (+ city, zip, register). " +
     "A name that fits several companies answers status 'ambiguous' with its candidates and costs nothing: pick one and call again with its id; " +
-    "it is never guessed. Price: 1 credit for the profile, people +1, announcements +1, financials +4 (default 6 credits); " +
+    "it is never guessed. Price: {credits:profile} for the profile, people +{n:people}, announcements +{n:announcements}, financials +{n:financials} (default {credits:card}); " +
     "resolving a name and the availability check are free, and includes the company has no data for are not bought. " +
-    "Answers this server fetched in the last 6 hours cost nothing.",
+    "Answers this server fetched in the last 6 hours cost nothing.", "en"),
   input: {
     id: z.string(says("id")).optional().describe("Company id, e.g. DE1234567890"),
     name: z.string(says("name")).optional().describe("Company name, when no id is known"),
@@ -130,7 +131,7 @@ const companyProfile: ToolDef = {
     zip: z.string(says("zip")).optional().describe("Postcode"),
     register: z.string(says("register")).optional().describe("Register entry, e.g. 'HRB 6684 München'"),
     include: z.array(z.enum(["people", "announcements", "financials"], says("include")), says("include")).optional()
-      .describe("Extra data: people (+1), announcements (+1), financials (+4); default people and financials. [] for the master data alone (1 credit)."),
+      .describe(fillPrices("Extra data: people (+{n:people}), announcements (+{n:announcements}), financials (+{n:financials}); default people and financials. [] for the master data alone ({credits:profile}).", "en")),
   },
   price(args) {
     const target = profileTarget(args);
@@ -205,10 +206,10 @@ function searchRequest(args: Record<string, unknown>): S.SearchRequest {
 const searchCompanies: ToolDef = {
   name: "search_companies",
   title: "Search companies",
-  description:
+  description: fillPrices(
     "Search German companies by name or free text (`query`), by industry (WZ codes or prefixes, e.g. 'J62'), size class, state (e.g. 'DE-BY'), city, " +
     "legal form, active status and company age (`filters`), and near a place or point within a radius in km (`near`). " +
-    "Price: 1 credit per call (a repeated identical search in this session is free). `size` 1–100 results, `from` for the next page.",
+    "Price: {credits:search} per call (a repeated identical search in this session is free). `size` 1–100 results, `from` for the next page.", "en"),
   input: {
     query: z.string(says("query")).optional().describe("Name or free text; may be empty when filters or near are given"),
     filters: z.optional(S.SearchFilters).describe("industry (WZ codes), size (MICRO, SMALL, MEDIUM, LARGE), state, city, legalForm, active, minAgeYears, maxAgeYears"),
@@ -243,9 +244,9 @@ function similarIds(args: Record<string, unknown>): string[] {
 const similarCompanies: ToolDef = {
   name: "similar_companies",
   title: "Similar companies",
-  description:
+  description: fillPrices(
     "Peers or competitors: companies similar to one or more given companies (ids, 1–20; e.g. example customers), by embedding- and graph-based similarity, " +
-    "with a score 0–1. Price: 2 credits per call, whatever the number of ids. `size` 1–100 results.",
+    "with a score 0–1. Price: {credits:similar} per call, whatever the number of ids. `size` 1–100 results.", "en"),
   input: {
     ids: z.array(z.string(says("ids")), says("ids")).describe("Company ids (DE + 10 characters), 1–20"),
     size: z.number(says("size")).optional().describe("Results wanted, 1–100"),
@@ -279,14 +280,14 @@ function changesArgs(args: Record<string, unknown>) {
 const recentChanges: ToolDef = {
   name: "recent_changes",
   title: "Recent changes",
-  description:
+  description: fillPrices(
     "Changes to a company (name, address, management, capital, status, legal form, purpose) and its official announcements since a date (YYYY-MM-DD). " +
     "A free availability check comes first: when nothing changed since the date, the changes cost nothing. " +
-    "Price: changes 1 credit per page of 100 (at most `maxPages`, default 3), announcements 1 credit; at most maxPages + 1.",
+    "Price: changes {credits:changes} per page of 100 (at most `maxPages`, default 3), announcements {credits:announcementsCall}; at most maxPages + 1.", "en"),
   input: {
     id: z.string(says("id")).describe("Company id (DE + 10 characters)"),
     since: z.string(says("since")).describe("Date (YYYY-MM-DD) or date-time with zone"),
-    announcements: z.boolean(says("announcements")).optional().describe("Also the official announcements since the date (default true, 1 credit)"),
+    announcements: z.boolean(says("announcements")).optional().describe(fillPrices("Also the official announcements since the date (default true, {credits:announcementsCall})", "en")),
     maxPages: z.number(says("maxPages")).optional().describe("Pages of 100 changes at most (1–20, default 3); `complete: false` says when older changes were left out"),
   },
   price(args) {
@@ -325,9 +326,9 @@ const recentChanges: ToolDef = {
 const personNetwork: ToolDef = {
   name: "person_network",
   title: "Person network",
-  description:
+  description: fillPrices(
     "Every company a person is involved in (manager, shareholder, …), with the role. The person id (P + 10 characters) comes from the people of company_profile. " +
-    "Price: 2 credits per call.",
+    "Price: {credits:personCompanies} per call.", "en"),
   input: { personId: z.string(says("personId")).describe("Person id, e.g. P1234567890") },
   price(args) {
     V.personId(args.personId);
@@ -372,12 +373,12 @@ function portfolioEntries(args: Record<string, unknown>): { entries: Entry[]; mo
 const portfolioRisk: ToolDef = {
   name: "portfolio_risk",
   title: "Portfolio risk",
-  description:
+  description: fillPrices(
     "Risk screening of up to 100 companies (ids, names, or {name, city, zip, register}): each entry gets group risk (insolvent, being deleted, " +
     "in liquidation, not active, a register warning), watch (latest net income negative, or no financials) or none, with every reason, as the " +
     "portfolio monitor groups them. " + SCREENING_NOTE.en + ". Names are resolved first; a name that fits several companies answers its candidates " +
-    "and is not screened (never guessed). Price: resolving names in batches ceil(names/10) credits (resolve: 'free' is free but rate-limited and slow), " +
-    "a free availability check, then 1 credit per company, 5 with financials (only where financials exist). The exact price is checked against the budget before paying.",
+    "and is not screened (never guessed). Price: resolving names in batches ceil(names/{n:batchGroup}) credits (resolve: 'free' is free but rate-limited and slow), " +
+    "a free availability check, then {credits:profile} per company, {n:profileWithFinancials} with financials (only where financials exist). The exact price is checked against the budget before paying.", "en"),
   input: {
     companies: z.array(z.union([
       z.string(),

@@ -10,6 +10,7 @@
  */
 import type { FunctionDef } from "../../shared/functions/types.ts";
 import type { Language } from "../../shared/i18n/language.ts";
+import { priced } from "../../shared/credits/prices.ts";
 
 export const LOCALISED_METADATA: Partial<Record<Language, { file: string; locale: string }>> = {
   de: { file: "functions-de.json", locale: "de-DE" },
@@ -29,10 +30,10 @@ export function excelText(s: string, names: readonly string[]): string {
  * single-name RESOLVE cells filled down a column are one paid batch.
  */
 const EXCEL_NOTES: Record<string, Record<Language, string>> = {
-  RESOLVE: {
-    de: " In Excel werden viele gleichzeitig berechnete Zellen zusammen im Stapel abgeglichen (1 Credit je 10 Namen).",
-    en: " In Excel, many cells calculated at once are matched together in batches (1 credit per 10 names).",
-  },
+  RESOLVE: priced({
+    de: " In Excel werden viele gleichzeitig berechnete Zellen zusammen im Stapel abgeglichen ({credits:batchResolve} je {n:batchGroup} Namen).",
+    en: " In Excel, many cells calculated at once are matched together in batches ({credits:batchResolve} per {n:batchGroup} names).",
+  }),
 };
 
 /** A function's description as Excel shows it, in one language. */

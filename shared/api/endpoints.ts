@@ -61,7 +61,8 @@ function includesOf(include: unknown): readonly Include[] {
 
 const perCompany = (n: number) => (input?: CostInput) => n * countOf(input?.count);
 /** Spec 8.2 rule 2: one credit per started group of ten. */
-export const batchResolveCost = (count: number) => Math.ceil(countOf(count) / 10);
+export const BATCH_RESOLVE_GROUP = 10;
+export const batchResolveCost = (count: number) => Math.ceil(countOf(count) / BATCH_RESOLVE_GROUP);
 export const profileCost = (include: readonly Include[] = []) =>
   1 + [...new Set(includesOf(include))].reduce((sum, inc) => sum + INCLUDE_COST[inc], 0);
 

@@ -5,7 +5,8 @@
  * waves no larger than the burst, spaced by the refill rate. Paid endpoints
  * are limited by credits only and are never paced.
  *
- * The defaults are the emulator's documented buckets (emulator/README.md).
+ * The defaults are the one rate-limit table: the emulator enforces the same
+ * buckets (emulator/ratelimit.ts imports it; documented in emulator/README.md).
  * The real service's numbers are not published: they are a guess that the
  * client corrects at run time through Retry-After on any 429.
  */

@@ -10,17 +10,17 @@ import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/saved.
 import * as z from "zod/mini";
 import { COMPANY_ID_PATTERN, companyIdsIn } from "../api/schemas.ts";
 import type { Cell, SelectionInfo } from "../sheet/protocol.ts";
-import { estimate, type PlannedOperation } from "../credits/estimate.ts";
 import { normaliseKey } from "../batch/normalise.ts";
 import { detectColumns, type ColumnMapping, type InputRole } from "../enrich/columns.ts";
 import { DEFAULT_FIELDS, FIELD_GROUPS, FIELDS, GROUP_COST, GROUP_LABEL, companyCost, fieldNeeds, selectFields } from "../enrich/fields.ts";
 import { taskFromRow, isEmptyTask } from "../enrich/chunk.ts";
+import { estimateTasks } from "../enrich/estimate.ts";
 import { resolveMany, type ResolvedRow } from "../operations/resolve.ts";
 import { doubtText } from "../operations/contradiction.ts";
 import type { ResolveQuery } from "../api/schemas.ts";
 import type { Bilingual } from "../i18n/language.ts";
 import { companyRow } from "./rows.ts";
-import { outputBlock, selectRows, type EnrichOptions, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/job.ts";
+import { outputBlock, selectRows, taskWithPrevious, type EnrichOptions, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/job.ts";
 import { findOutputBlock, isOutputHeader, readPrevious, reviewCandidates, type PreviousRow } from "../enrich/rows.ts";
 import { applyReviewPicks, enrichSheet } from "../enrich/run.ts";
 import { errorView } from "./errors.ts";
@@ -36,13 +36,6 @@ import type {
 const ROLES: readonly ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId", "lei"];
 /** Rows per chunk: each chunk is written to the sheet before the next, so progress shows and a stop loses little. */
 export const UI_CHUNK_SIZE = 20;
-/**
- * Time model for the preview (decisions, from the emulator's rate limits; the
- * real service's numbers are not published): free single resolves at 2 a
- * second, availability at 5 a second, a paid call about half a second, and
- * profiles fetched ten at a time.
- */
-export const TIME_MODEL = { freeResolvePerSecond: 2, availabilityPerSecond: 5, paidCallSeconds: 0.5, parallelProfiles: 10 };
 
 // ------------------------------------------------------------- selection
 
@@ -178,47 +171,30 @@ function* previewOf(deps: AppDeps, config: EnrichConfig): Operation<{ view: Enri
   const { fields, input: rows, previous } = yield* readBlock(spec);
   const mapping = toMapping(config.mapping);
   const tasks = rows.slice(1).map((r, i) => taskFromRow(i, r, mapping));
-  const selected = selectRows(tasks, previous, toRerun(config.rerun), deps.now());
-  const needs = fieldNeeds(fields);
-  const queries = new Set<string>();
-  const ids = new Set<string>();
-  let toResolve = 0;
-  for (const i of selected) {
-    const t = tasks[i];
-    const carried = !t.id && previous[i]?.id && config.rerun.kind !== "all" ? previous[i].id : null;
-    if (t.id || carried) ids.add((t.id ?? carried)!);
-    else if (t.query) {
-      toResolve++;
-      queries.add(normaliseKey(t.query));
-    }
-  }
+  const rerun = toRerun(config.rerun);
+  const selected = selectRows(tasks, previous, rerun, deps.now());
+  // The job's own estimator over the rows it will do, each with what an earlier run left beside it (a carried id is not resolved again).
+  const chosenRows = new Set(selected);
+  const todo = tasks.flatMap((t, i) => (chosenRows.has(i) ? [taskWithPrevious(t, previous[i] ?? null, rerun)] : []));
+  const plan = { mapping, fields: fields.map((f) => f.id), chunkSize: UI_CHUNK_SIZE };
+  const batch = estimateTasks(todo, { ...plan, mode: "batch" });
+  const free = estimateTasks(todo, { ...plan, mode: "free" });
   // Upper bound: every distinct name matches one company of its own.
-  const companies = ids.size + queries.size;
-  const profileNeeded = needs.resolved.profile || (ids.size > 0 && needs.givenId.profile);
-  const include = needs.resolved.include;
-  const parts = (mode: "batch" | "free"): PlannedOperation[] => [
-    ...(toResolve > 0 ? [{ kind: "resolve", rows: toResolve, distinct: queries.size, mode } as PlannedOperation] : []),
-    ...(include.length > 0 && companies > 0 ? [{ kind: "availability", count: companies } as PlannedOperation] : []),
-    ...(profileNeeded && companies > 0 ? [{ kind: "profile", count: companies, include } as PlannedOperation] : []),
-  ];
-  const batch = estimate({ kind: "all", parts: parts("batch") });
-  const free = estimate({ kind: "all", parts: parts("free") });
-  const profiles = profileNeeded ? companies : 0;
-  const availability = include.length > 0 ? companies : 0;
-  const t = TIME_MODEL;
-  const common = availability / t.availabilityPerSecond + Math.ceil(profiles / t.parallelProfiles) * t.paidCallSeconds;
-  const batchCalls = batch.breakdown.length ? estimate({ kind: "all", parts: parts("batch").slice(0, toResolve > 0 ? 1 : 0) }).requests : 0;
-  const profileCredits = estimate({ kind: "all", parts: parts("batch").filter((x) => x.kind === "profile") }).credits;
+  const distinct = new Set(todo.map((t) => (t.id ? "i:" + t.id : t.query ? "k:" + normaliseKey(t.query) : null)).filter((k) => k !== null)).size;
+  const chosen = config.mode === "free" ? free : batch;
   const view: EnrichPreviewView = {
     rows: tasks.filter((x) => !isEmptyTask(x)).length,
     rowsToProcess: selected.length,
-    distinct: companies,
-    batch: { credits: batch.credits, seconds: batchCalls * t.paidCallSeconds + common },
-    free: { credits: free.credits, seconds: queries.size / t.freeResolvePerSecond + common },
-    estimate: config.mode === "free" ? free : batch,
+    distinct,
+    batch: { credits: batch.credits, seconds: batch.seconds },
+    free: { credits: free.credits, seconds: free.seconds },
+    estimate: { credits: chosen.credits, requests: chosen.requests, paidRequests: chosen.paidRequests, freeRequests: chosen.freeRequests, breakdown: chosen.breakdown },
     fields: fieldGroups(),
   };
-  return { view, namesToMatch: toResolve, profileCredits };
+  // Names the run must match (a second confirmation has something to tighten), and the profiles' share of
+  // the first price: the free mode's credits (its matching costs nothing, the rest is the same bound).
+  const namesToMatch = todo.filter((t) => !t.id && !!t.query).length;
+  return { view, namesToMatch, profileCredits: free.credits };
 }
 
 // ------------------------------------------------------------- the job

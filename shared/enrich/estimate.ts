@@ -13,6 +13,7 @@
 import type { Estimate, EstimateLine } from "../credits/estimate-types.ts";
 import { chunkSizes, batchCredits } from "../batch/plan.ts";
 import { profileCost } from "../api/endpoints.ts";
+import { DEFAULT_RATE_LIMITS } from "../api/pacing.ts";
 import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import { invalid } from "../core/errors.ts";
 import { got, rule } from "../i18n/rules.ts";
@@ -28,7 +29,11 @@ import type { RowTask } from "./task.ts";
 import { RunMemo } from "./memo.ts";
 import { normaliseKey } from "../batch/normalise.ts";
 
-/** Throughput of the rate-limited endpoints and a paid call's latency (the real numbers are not published). */
+/**
+ * The one time model of an enrichment (the CLI's estimate and the sidebar's
+ * preview): free calls at their bucket's refill rate, paid calls in rounds
+ * of `parallel`. The real numbers are not published.
+ */
 export interface RateAssumptions {
   resolvePerSecond: number;
   availabilityPerSecond: number;
@@ -38,8 +43,13 @@ export interface RateAssumptions {
   parallel: number;
 }
 
-/** The emulator's buckets (resolve 2/s, availability 5/s) and a round of 0.3 s for 10 parallel calls. */
-export const DEFAULT_RATES: RateAssumptions = { resolvePerSecond: 2, availabilityPerSecond: 5, paidRoundSeconds: 0.3, parallel: 10 };
+/** The client's rate-limit table (the emulator's buckets: shared/api/pacing.ts) and a round of 0.3 s for 10 parallel calls. */
+export const DEFAULT_RATES: RateAssumptions = {
+  resolvePerSecond: DEFAULT_RATE_LIMITS.resolve.perSecond,
+  availabilityPerSecond: DEFAULT_RATE_LIMITS.availability.perSecond,
+  paidRoundSeconds: 0.3,
+  parallel: 10,
+};
 
 export interface EnrichPlan {
   mapping: ColumnMapping;
@@ -214,13 +224,27 @@ export function estimateEnrichment(rows: readonly Cell[][], plan: EnrichPlan & {
   if (!Array.isArray(rows)) throw invalid("rows", NOT_A_TABLE);
   const width = rows.reduce<number>((w, r: readonly Cell[]) => Math.max(w, r.length), 0);
   validateMapping(plan.mapping, rows.length > 0 ? width : Number.MAX_SAFE_INTEGER);
+  return estimateTasks(rows.map((r: readonly Cell[], i) => taskFromRow(i, r, plan.mapping)), plan, rates);
+}
+
+/**
+ * The estimate for these row tasks in a fresh run, in the job's chunks of
+ * `chunkSize` (default 50): the CLI's and the sidebar's one estimator (the
+ * sidebar passes its selected rows with what an earlier run left beside them).
+ */
+export function estimateTasks(all: readonly RowTask[], plan: EnrichPlan & { chunkSize?: number }, rates?: RateAssumptions): EnrichEstimate {
   const est = new EnrichEstimator(plan);
   const size = Math.max(1, Math.floor(plan.chunkSize ?? 50));
-  const tasks = rows.map((r: readonly Cell[], i) => taskFromRow(i, r, plan.mapping)).filter((t) => !isEmptyTask(t));
+  const tasks = all.filter((t) => !isEmptyTask(t));
   // The job's memo as it will be in a fresh run where every name is its own company: chunks end where the job's do.
   const sim = new RunMemo(fieldNeeds(selectFields(plan.fields)));
+  const taskAt = (j: number): RowTask => {
+    const t = tasks[j];
+    if (t === undefined) throw new RangeError(`chunkEnd asked for task ${j} of ${tasks.length}`);
+    return t;
+  };
   for (let at = 0; at < tasks.length; ) {
-    const end = chunkEnd(tasks.length, (j) => tasks[j], at, size, plan.mode ?? "batch", sim);
+    const end = chunkEnd(tasks.length, taskAt, at, size, plan.mode ?? "batch", sim);
     const chunk = tasks.slice(at, end);
     est.addChunk(chunk);
     for (const t of chunk) simulateDone(sim, t);

@@ -13,6 +13,7 @@ import type { Bilingual, Language } from "../i18n/language.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import { invalid } from "../core/errors.ts";
 import { got } from "../i18n/rules.ts";
+import { priced } from "../credits/prices.ts";
 
 export type FieldGroup = "resolve" | "profile" | "people" | "announcements" | "financials";
 export const FIELD_GROUPS: readonly FieldGroup[] = ["resolve", "profile", "people", "announcements", "financials"];
@@ -35,10 +36,10 @@ export interface FieldDef {
 
 export const GROUP_LABEL: Record<FieldGroup, Bilingual> = {
   resolve: { de: "Aus dem Abgleich (ohne Profil)", en: "From the match (no profile)" },
-  profile: { de: "Basisprofil (1 Credit)", en: "Base profile (1 credit)" },
-  people: { de: "Personen (+1 Credit)", en: "People (+1 credit)" },
-  announcements: { de: "Bekanntmachungen (+1 Credit)", en: "Announcements (+1 credit)" },
-  financials: { de: "Finanzdaten (+4 Credits)", en: "Financials (+4 credits)" },
+  profile: priced({ de: "Basisprofil ({credits:profile})", en: "Base profile ({credits:profile})" }),
+  people: priced({ de: "Personen (+{credits:people})", en: "People (+{credits:people})" }),
+  announcements: priced({ de: "Bekanntmachungen (+{credits:announcements})", en: "Announcements (+{credits:announcements})" }),
+  financials: priced({ de: "Finanzdaten (+{credits:financials})", en: "Financials (+{credits:financials})" }),
 };
 
 /** Credits one company costs for a group, on top of what it needs below it. */

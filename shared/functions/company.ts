@@ -8,6 +8,7 @@ import type { Language } from "../i18n/language.ts";
 import { isBlank, reader, single, type Reader } from "./input.ts";
 import { cell } from "./cells.ts";
 import { allSettled, h, headers, langOf, listPerInput, param, perRow } from "./common.ts";
+import { priced } from "../credits/prices.ts";
 import { all } from "../core/effects.ts";
 import type { CardData, CardProperty, CellOut, FunctionDef } from "./types.ts";
 
@@ -58,10 +59,10 @@ export function profileFields(fieldsArg: unknown, includeArg: unknown, r: Reader
 
 export const PROFILE: FunctionDef = {
   name: "PROFILE",
-  description: h(
-    "Stammdaten einer Firma (1 Credit; Personen +1, Bekanntmachungen +1, Finanzdaten +4).",
-    "A company's profile (1 credit; people +1, announcements +1, financials +4).",
-  ),
+  description: priced(h(
+    "Stammdaten einer Firma ({credits:profile}; Personen +{n:people}, Bekanntmachungen +{n:announcements}, Finanzdaten +{n:financials}).",
+    "A company's profile ({credits:profile}; people +{n:people}, announcements +{n:announcements}, financials +{n:financials}).",
+  )),
   params: [
     idParam,
     param("fields", "list", "Felder, z. B. \"name, city, revenue\" oder ein Bereich mit Feldnamen (Standard: Name, Rechtsform, Anschrift, Register, Status, Branche, Website)", "Fields such as \"name, city, revenue\" or a range of field names (default: name, legal form, address, register, status, industry, website)", { optional: true, range: true }),
@@ -134,10 +135,10 @@ function noFigures(year?: number): CompanyDataError {
 
 export const FINANCIALS: FunctionDef = {
   name: "FINANCIALS",
-  description: h(
-    "Finanzkennzahlen (4 Credits je Firma). Mit Kennzahl: ein Wert je ID; ohne: eine Tabelle der Jahre.",
-    "Key financial figures (4 credits per company). With a metric: one value per id; without: a table of years.",
-  ),
+  description: priced(h(
+    "Finanzkennzahlen ({credits:financialsCall} je Firma). Mit Kennzahl: ein Wert je ID; ohne: eine Tabelle der Jahre.",
+    "Key financial figures ({credits:financialsCall} per company). With a metric: one value per id; without: a table of years.",
+  )),
   params: [
     idParam,
     param("metric", "text", "Kennzahl: revenue, profit, equity, equityRatio, balanceSheetTotal, employees (auch Umsatz, Gewinn, …)", "Metric: revenue, profit, equity, equityRatio, balanceSheetTotal, employees", { optional: true }),
@@ -221,10 +222,10 @@ export function cardOf(c: Company, lang: Language): CardData {
 
 export const CARD: FunctionDef = {
   name: "CARD",
-  description: h(
-    "Firma als Datenkarte: Stammdaten, Kennzahlen des letzten Geschäftsjahres, Personen. Bis 6 Credits je Firma (Profil 1, Finanzdaten +4, Personen +1); vorher wird kostenlos geprüft, was es gibt, bezahlt wird nur das.",
-    "A company as a data card: profile, the latest year's key figures, people. Up to 6 credits per company (profile 1, financials +4, people +1); a free check first, so only what exists is paid for.",
-  ),
+  description: priced(h(
+    "Firma als Datenkarte: Stammdaten, Kennzahlen des letzten Geschäftsjahres, Personen. Bis {credits:card} je Firma (Profil {n:profile}, Finanzdaten +{n:financials}, Personen +{n:people}); vorher wird kostenlos geprüft, was es gibt, bezahlt wird nur das.",
+    "A company as a data card: profile, the latest year's key figures, people. Up to {credits:card} per company (profile {n:profile}, financials +{n:financials}, people +{n:people}); a free check first, so only what exists is paid for.",
+  )),
   params: [idParam],
   returns: h(
     "Je ID eine Karte: Name, Status, Anschrift, Register, Branche, Größe, Kennzahlen mit Jahr, Personen; Felder per =A2.Umsatz lesbar",

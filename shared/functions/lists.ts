@@ -8,6 +8,7 @@ import type { Bilingual } from "../i18n/language.ts";
 import { cellsOf, isBlank, reader, single } from "./input.ts";
 import { cell, labelText } from "./cells.ts";
 import { h, headers, langOf, listPerInput, param, readSize, sizeParam } from "./common.ts";
+import { priced } from "../credits/prices.ts";
 import type { CellOut, FunctionContext, FunctionDef, ParamDef } from "./types.ts";
 
 const DEFAULT_SIZE = 10;
@@ -39,7 +40,7 @@ const sinceParam = (de: string, en: string): ParamDef => param("since", "date", 
 
 export const PEOPLE = listDef({
   name: "PEOPLE",
-  description: h("Personen (Management) einer Firma (1 Credit).", "People (management) of a company (1 credit)."),
+  description: priced(h("Personen (Management) einer Firma ({credits:peopleCall}).", "People (management) of a company ({credits:peopleCall}).")),
   params: [idParam],
   returns: h("Kopfzeile und je Person: Personen-ID, Name, Rolle, seit, bis, Ort", "Header and per person: person id, name, role, since, until, city"),
   *run(fctx, [id]) {
@@ -53,7 +54,7 @@ export const PEOPLE = listDef({
 
 export const ANNOUNCEMENTS = listDef({
   name: "ANNOUNCEMENTS",
-  description: h("Registerbekanntmachungen einer Firma (1 Credit).", "A company's register announcements (1 credit)."),
+  description: priced(h("Registerbekanntmachungen einer Firma ({credits:announcementsCall}).", "A company's register announcements ({credits:announcementsCall}).")),
   params: [idParam, sinceParam("Nur ab diesem Datum", "Only from this date on")],
   returns: h("Kopfzeile und je Bekanntmachung: Datum, Art, Text, Gericht", "Header and per announcement: date, type, text, court"),
   *run(fctx, [id, since]) {
@@ -68,7 +69,7 @@ export const ANNOUNCEMENTS = listDef({
 
 export const CHANGES = listDef({
   name: "CHANGES",
-  description: h("Änderungen an einer Firma seit einem Datum (1 Credit).", "Changes to a company since a date (1 credit)."),
+  description: priced(h("Änderungen an einer Firma seit einem Datum ({credits:changes}).", "Changes to a company since a date ({credits:changes}).")),
   params: [idParam, sinceParam(`Seit diesem Datum (Standard: vor ${DEFAULT_CHANGES_DAYS} Tagen)`, `Since this date (default: ${DEFAULT_CHANGES_DAYS} days ago)`)],
   returns: h("Kopfzeile und je Änderung: Datum, Art, Feld, alt, neu, Text", "Header and per change: date, kind, field, old, new, text"),
   *run(fctx, [id, since]) {
@@ -84,7 +85,7 @@ export const CHANGES = listDef({
 
 export const NEARBY = listDef({
   name: "NEARBY",
-  description: h("Firmen in der Nähe einer Firma (1 Credit).", "Companies near a company (1 credit)."),
+  description: priced(h("Firmen in der Nähe einer Firma ({credits:nearby}).", "Companies near a company ({credits:nearby}).")),
   params: [idParam, param("radius_km", "number", "Umkreis in km (Standard des Dienstes)", "Radius in km (the service's default)", { optional: true }), SIZE],
   returns: h("Kopfzeile und je Firma: ID, Name, PLZ, Ort, Branche, Entfernung km", "Header and per company: id, name, postcode, city, industry, distance km"),
   *run(fctx, [id, radius, size]) {
@@ -100,7 +101,7 @@ export const NEARBY = listDef({
 
 export const PEERS = listDef({
   name: "PEERS",
-  description: h("Vergleichbare Firmen (2 Credits).", "Comparable companies (2 credits)."),
+  description: priced(h("Vergleichbare Firmen ({credits:peers}).", "Comparable companies ({credits:peers}).")),
   params: [idParam, SIZE],
   returns: h("Kopfzeile und je Firma: ID, Name, PLZ, Ort, Branche, Ähnlichkeit", "Header and per company: id, name, postcode, city, industry, similarity"),
   *run(fctx, [id, size]) {
@@ -114,7 +115,7 @@ export const PEERS = listDef({
 
 export const SIMILAR = listDef({
   name: "SIMILAR",
-  description: h("Firmen, die den angegebenen ähneln (2 Credits).", "Companies similar to the given ones (2 credits)."),
+  description: priced(h("Firmen, die den angegebenen ähneln ({credits:similar}).", "Companies similar to the given ones ({credits:similar}).")),
   params: [
     param("ids", "id", `Eine oder mehrere Firmen-IDs (Bereich, höchstens ${MAX_SIMILAR_IDS}) als Vorbild`, `One or more company ids (a range, at most ${MAX_SIMILAR_IDS}) as examples`, { range: true }),
     SIZE,
@@ -138,7 +139,7 @@ export const PERSON_COMPANIES = listDef({
   name: "PERSON_COMPANIES",
   // Issue 4 names it PERSON_COMPANIES in Sheets; Excel's is COMPANY.PERSON_COMPANIES (issue 5).
   sheetsName: "PERSON_COMPANIES",
-  description: h("Alle Firmen, an denen eine Person beteiligt ist (2 Credits).", "All companies a person is involved in (2 credits)."),
+  description: priced(h("Alle Firmen, an denen eine Person beteiligt ist ({credits:personCompanies}).", "All companies a person is involved in ({credits:personCompanies}).")),
   params: [param("person_id", "personId", "Personen-ID (aus COMPANY_PEOPLE) oder ein Bereich davon", "Person id (from COMPANY_PEOPLE) or a range of them", { range: true })],
   returns: h("Kopfzeile und je Firma: ID, Name, PLZ, Ort, Branche, Rolle, aktiv", "Header and per company: id, name, postcode, city, industry, role, active"),
   *run(fctx, [pid]) {
@@ -168,7 +169,7 @@ export const CREDITS: FunctionDef = {
 
 export const EVENTS = listDef({
   name: "EVENTS",
-  description: h("News und Social Media zu einer Firma (ältere Schnittstelle, 1 Credit).", "News and social media about a company (older listing, 1 credit)."),
+  description: priced(h("News und Social Media zu einer Firma (ältere Schnittstelle, {credits:events}).", "News and social media about a company (older listing, {credits:events}).")),
   params: [idParam],
   returns: h("Kopfzeile und je Meldung: Zeitpunkt, Art, Kategorie, Titel, Quelle, Herausgeber", "Header and per item: time, type, category, title, source, publisher"),
   *run(fctx, [id]) {
@@ -182,7 +183,7 @@ export const EVENTS = listDef({
 
 export const JOBS = listDef({
   name: "JOBS",
-  description: h("Stellenanzeigen einer Firma (ältere Schnittstelle, 1 Credit).", "A company's job advertisements (older listing, 1 credit)."),
+  description: priced(h("Stellenanzeigen einer Firma (ältere Schnittstelle, {credits:jobs}).", "A company's job advertisements (older listing, {credits:jobs}).")),
   params: [idParam],
   returns: h("Kopfzeile und je Anzeige: Zeitpunkt, Titel, Ort, Quelle, Herausgeber", "Header and per ad: time, title, city, source, publisher"),
   *run(fctx, [id]) {

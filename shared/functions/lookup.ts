@@ -11,6 +11,7 @@ import { identifierIn, lookupMany, type IdentifierQuery } from "../operations/id
 import { cellsOf, isBlank, reader, single, zipOrRegister, type Reader } from "./input.ts";
 import { cell, errorCell, labelText } from "./cells.ts";
 import { h, headers, langOf, listPerInput, param, readSize, sizeParam } from "./common.ts";
+import { priced } from "../credits/prices.ts";
 import type { CellOut, FunctionDef } from "./types.ts";
 
 const { size: DEFAULT_SIZE, radiusKm: DEFAULT_RADIUS_KM } = SEARCH_DEFAULTS;
@@ -121,10 +122,10 @@ function parseQuery(r: Reader, name: unknown, city: unknown, zipReg: unknown): R
 
 export const RESOLVE: FunctionDef = {
   name: "RESOLVE",
-  description: h(
-    "Findet die Firmen-ID zu einem Namen, einer USt-IdNr., Website, Registernummer oder LEI. Ein Bereich von Namen wird im Stapel (1 Credit je 10 Namen) abgeglichen, ein einzelner Name kostenlos; USt-IdNr., Website, Registernummer und LEI immer kostenlos.",
-    "Finds the company id for a name, VAT id, website, register number or LEI. A range of names is matched in batches (1 credit per 10 names), a single name for free; VAT ids, websites, register numbers and LEIs always for free.",
-  ),
+  description: priced(h(
+    "Findet die Firmen-ID zu einem Namen, einer USt-IdNr., Website, Registernummer oder LEI. Ein Bereich von Namen wird im Stapel ({credits:batchResolve} je {n:batchGroup} Namen) abgeglichen, ein einzelner Name kostenlos; USt-IdNr., Website, Registernummer und LEI immer kostenlos.",
+    "Finds the company id for a name, VAT id, website, register number or LEI. A range of names is matched in batches ({credits:batchResolve} per {n:batchGroup} names), a single name for free; VAT ids, websites, register numbers and LEIs always for free.",
+  )),
   params: [
     param("name", "text", "Firmenname, USt-IdNr., Website, Registernummer oder LEI (oder eine Spalte davon)", "Company name, VAT id, website, register number or LEI (or a column of them)", { range: true }),
     param("city", "text", "Ort (oder Spalte mit Orten) als Hinweis", "City (or a column of cities) as a hint", { optional: true, range: true }),

@@ -14,6 +14,7 @@
 import { endpoint, profileCost, INCLUDE_COST } from "../api/endpoints.ts";
 import type { AllOf, CallOperation } from "../credits/estimate-types.ts";
 import type { Bilingual } from "../i18n/language.ts";
+import { fillPrices } from "../credits/prices.ts";
 import { runsPerDay, type ScheduleSettings } from "./schedule.ts";
 
 /** The portfolio check's plan, as counts of calls (PlannedOperation kind "portfolio"). */
@@ -104,11 +105,11 @@ export function scheduleEstimate(
         `je Tag höchstens ${fmt(perDay, "de")}, je Monat höchstens ${fmt(perMonth, "de")}. ` +
         `Firmen ohne Änderung kosten nichts (kostenlose Verfügbarkeitsprüfung). ` +
         `Angenommen ist höchstens eine Seite Änderungen je Firma: hat eine Firma seit der letzten Prüfung mehr als 100 neue Änderungen, ` +
-        `kommt je weitere 100 Änderungen 1 Credit hinzu (das Ergebnis der Prüfung nennt sie).`,
+        `kommt je weitere 100 Änderungen ${fillPrices("{credits:changes}", "de")} hinzu (das Ergebnis der Prüfung nennt sie).`,
       en: `Next run: ${fmt(nextRun, "en")} credits. Each later run at most ${fmt(perRun, "en")}${cap("en")}, ` +
         `per day at most ${fmt(perDay, "en")}, per month at most ${fmt(perMonth, "en")}. ` +
         `Companies without changes cost nothing (free availability check). ` +
-        `This assumes at most one page of changes per company: plus 1 credit per further 100 changes of a company ` +
+        `This assumes at most one page of changes per company: plus ${fillPrices("{credits:changes}", "en")} per further 100 changes of a company ` +
         `since the last check (the check's result lists them).`,
     },
   };

@@ -1,9 +1,8 @@
-/** Every UI text in German and English. Placeholders: {name}. */
-import type { Bilingual } from "../i18n/language.ts";
+/** The UI's catalogue: its texts in German and English. Placeholders: {name}, filled by `format`. */
+import { catalogue } from "../i18n/language.ts";
+import { priced } from "../credits/prices.ts";
 
-const s = <T extends Record<string, Bilingual>>(t: T) => t;
-
-export const STRINGS = s({
+export const STRINGS = catalogue({
   appTitle: { de: "Firmendaten", en: "Company data" },
   language: { de: "Sprache", en: "Language" },
   balance: { de: "Guthaben: {credits} Credits", en: "Balance: {credits} credits" },
@@ -74,7 +73,7 @@ export const STRINGS = s({
   role_vatId: { de: "USt-IdNr.", en: "VAT id" },
   role_lei: { de: "LEI", en: "LEI" },
   enrichMode: { de: "Abgleich", en: "Matching" },
-  modeBatch: { de: "Schnell: Sammelabgleich (1 Credit je 10 Firmen)", en: "Fast: batch matching (1 credit per 10 companies)" },
+  modeBatch: priced({ de: "Schnell: Sammelabgleich ({credits:batchResolve} je {n:batchGroup} Firmen)", en: "Fast: batch matching ({credits:batchResolve} per {n:batchGroup} companies)" }),
   // Only the matching is free: the chosen fields cost the same either way, so the label must not promise "free" beside a price.
   modeFree: { de: "Langsam: einzeln abgleichen (Abgleich kostenlos, Felder kosten wie bei „Schnell“)", en: "Slow: match one by one (matching free, fields cost as with “Fast”)" },
   rerun: { de: "Welche Zeilen", en: "Which rows" },
@@ -151,17 +150,17 @@ export const STRINGS = s({
   refresh: { de: "Aktualisieren", en: "Refresh" },
 
   helpSearchT: { de: "Suche", en: "Search" },
-  helpSearch: {
-    de: "Freitextsuche, optional im Umkreis eines Orts und mit Filtern (Branche nach WZ 2008 mit Auswahlliste, Bundesland, Größenklasse, Rechtsform, gegründet nach/vor, nur aktive). Jede Suche kostet 1 Credit; die Kosten stehen vor dem Start da. Ausgewählte Treffer werden an der Cursorposition als Text eingefügt. Findet die Suche mehr als eine Seite, fügt „Alle einfügen“ bis zu 10.100 Treffer ein (1 Credit je Seite zu 100, Preis vorab) und lässt auf Wunsch Firmen aus, deren ID schon in einem Blatt steht. Gespeicherte Suchen bleiben im Dokument; ein erneuter Lauf zeigt nur Firmen, die seit dem letzten Lauf gegründet wurden (1 Credit). In Formeln: 5. Argument von COMPANY_SEARCH bzw. COMPANY.SEARCH, z. B. \"Branche=J62; Bundesland=BY; aktiv\".",
-    en: "Free-text search, optionally around a place and with filters (industry by WZ 2008 with a picker, federal state, size class, legal form, founded after/before, active only). Each search costs 1 credit, shown before it runs. Chosen results are inserted at the cursor as text. When a search finds more than one page, \"Insert all\" writes up to 10,100 results (1 credit per page of 100, price shown first) and can leave out companies whose id is already in a sheet. Saved searches stay with the document; a re-run shows only companies founded since the last run (1 credit). In formulas: the 5th argument of COMPANY_SEARCH or COMPANY.SEARCH, e.g. \"industry=J62; state=DE-BY; active\".",
-  },
+  helpSearch: priced({
+    de: "Freitextsuche, optional im Umkreis eines Orts und mit Filtern (Branche nach WZ 2008 mit Auswahlliste, Bundesland, Größenklasse, Rechtsform, gegründet nach/vor, nur aktive). Jede Suche kostet {credits:search}; die Kosten stehen vor dem Start da. Ausgewählte Treffer werden an der Cursorposition als Text eingefügt. Findet die Suche mehr als eine Seite, fügt „Alle einfügen“ bis zu 10.100 Treffer ein ({credits:search} je Seite zu 100, Preis vorab) und lässt auf Wunsch Firmen aus, deren ID schon in einem Blatt steht. Gespeicherte Suchen bleiben im Dokument; ein erneuter Lauf zeigt nur Firmen, die seit dem letzten Lauf gegründet wurden ({credits:search}). In Formeln: 5. Argument von COMPANY_SEARCH bzw. COMPANY.SEARCH, z. B. \"Branche=J62; Bundesland=BY; aktiv\".",
+    en: "Free-text search, optionally around a place and with filters (industry by WZ 2008 with a picker, federal state, size class, legal form, founded after/before, active only). Each search costs {credits:search}, shown before it runs. Chosen results are inserted at the cursor as text. When a search finds more than one page, \"Insert all\" writes up to 10,100 results ({credits:search} per page of 100, price shown first) and can leave out companies whose id is already in a sheet. Saved searches stay with the document; a re-run shows only companies founded since the last run ({credits:search}). In formulas: the 5th argument of COMPANY_SEARCH or COMPANY.SEARCH, e.g. \"industry=J62; state=DE-BY; active\".",
+  }),
   helpEnrichT: { de: "Anreichern", en: "Enrich" },
   helpEnrich: {
     de: "Eine Liste von Firmennamen abgleichen und um Felder ergänzen. Die Vorschau zeigt Credits und Dauer. Der Lauf ist fortsetzbar; mehrdeutige Namen werden nie geraten, sondern zur Prüfung angezeigt. Statt eines Namens genügt eine Website, USt-IdNr., Registernummer (z. B. „HRB 6684 München“) oder LEI (20 Zeichen, z. B. 506700GE1G29325QX363): diese werden kostenlos nachgeschlagen; eine LEI mit falschen Prüfziffern wird als Fehler gemeldet und nicht gesendet.",
     en: "Match a list of company names and add fields. The preview shows credits and time. A run can be resumed; ambiguous names are never guessed but listed for review. Instead of a name, a website, VAT id, register number (e.g. \"HRB 6684 München\") or LEI (20 characters, e.g. 506700GE1G29325QX363) will do: these are looked up for free; an LEI whose check digits do not fit is reported as an error and not sent.",
   },
   helpSimilarT: { de: "Ähnliche Firmen", en: "Find similar" },
-  helpSimilar: { de: "Ähnliche Firmen (2 Credits) zu einer oder mehreren IDs, oder Vergleichsunternehmen einer Firma (2 Credits).", en: "Similar companies (2 credits) for one or more ids, or the peers of one company (2 credits)." },
+  helpSimilar: priced({ de: "Ähnliche Firmen ({credits:similar}) zu einer oder mehreren IDs, oder Vergleichsunternehmen einer Firma ({credits:peers}).", en: "Similar companies ({credits:similar}) for one or more ids, or the peers of one company ({credits:peers})." }),
   helpMonitorT: { de: "Portfolio-Check", en: "Portfolio check" },
   helpMonitor: { de: "Prüft eine Liste von Firmen auf Risikohinweise. Eine Screening-Hilfe, keine Bonitätsbewertung.", en: "Screens a list of companies for risk signals. A screening aid, not a credit rating." },
   helpSettingsT: { de: "Einstellungen", en: "Settings" },

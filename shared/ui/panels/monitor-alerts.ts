@@ -6,13 +6,14 @@
  * next run. Calls monitorSaveAlerts (shared/app/monitor.ts). The webhook's
  * address is a secret: the panel only ever gets its host back.
  */
+import { catalogue } from "../../i18n/language.ts";
 import type { MonitorStatusView } from "../../app/monitor.ts";
 import type { AlertChannelView } from "../../monitor/alert-settings.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import { button } from "./common.ts";
 
-const T = {
+const T = catalogue({
   title: { de: "Benachrichtigungen", en: "Alerts" },
   intro: {
     de: "Nach jeder Prüfung: Firmen, die ins Risiko wechseln (oder es verlassen), und neue Registeränderungen, jede nur einmal.",
@@ -23,9 +24,15 @@ const T = {
   webhookKept: { de: "gespeichert: ", en: "saved: " },
   save: { de: "Benachrichtigungen speichern", en: "Save alerts" },
   saved: { de: "Benachrichtigungen gespeichert.", en: "Alerts saved." },
-  channel: { email: { de: "E-Mail", en: "E-mail" }, webhook: { de: "Webhook", en: "Webhook" } },
   never: { de: "noch nichts gesendet", en: "nothing sent yet" },
-} as const;
+});
+export { T as ALERTS_PANEL_TEXTS };
+
+/** Where an alert went, by channel. */
+export const CHANNEL_LABEL = catalogue({
+  email: { de: "E-Mail", en: "E-mail" },
+  webhook: { de: "Webhook", en: "Webhook" },
+});
 
 interface AlertsDraft {
   email: string;
@@ -39,7 +46,7 @@ const when = (iso: string, lang: Ui["lang"]) => {
 };
 
 function channelLine(ui: Ui, c: AlertChannelView): HTMLElement {
-  const name = `${ui.pick(T.channel[c.channel])} (${c.target})`;
+  const name = `${ui.pick(CHANNEL_LABEL[c.channel])} (${c.target})`;
   const waiting = c.waiting
     ? ui.pick({ de: `${c.waiting} ${c.waiting === 1 ? "Firma wartet" : "Firmen warten"} auf Zustellung.`, en: `${c.waiting} ${c.waiting === 1 ? "company is" : "companies are"} waiting to be sent.` })
     : "";

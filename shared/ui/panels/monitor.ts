@@ -6,6 +6,7 @@
  * Calls the monitor* methods of shared/app/monitor.ts. All API text goes in
  * with textContent (h() children are text).
  */
+import { catalogue } from "../../i18n/language.ts";
 import type { MonitorStatusView } from "../../app/monitor.ts";
 import type { RunSummary } from "../../monitor/check.ts";
 import type { ScheduleEstimate } from "../../monitor/estimate.ts";
@@ -32,7 +33,8 @@ interface MonitorState extends PanelState {
   last?: RunSummary;
 }
 
-const T = {
+/** The panel's own texts. */
+const T = catalogue({
   intro: {
     de: "Eine Tabelle „Portfolio“ mit einer Spalte ID oder Firma: je Firma Risikogruppe, Hinweis, letzte Kennzahl, letzte Änderung und neue Änderungen seit der letzten Prüfung; neue Änderungen landen im Blatt „Änderungen“. Ein Screening aus Registerdaten, keine Bonitätsbewertung.",
     en: "A \"Portfolio\" sheet with an ID or Company column: per company risk group, flag, latest key figure, last change and new changes since the last check; new changes go to the \"Changes\" sheet. A screening from register data, not a credit rating.",
@@ -60,7 +62,8 @@ const T = {
   last: { de: "Letzte Prüfung", en: "Last check" },
   paused: { de: "Eine Prüfung ist unterbrochen und wird fortgesetzt.", en: "A check is paused and will continue." },
   estimateFirst: { de: "Bitte zuerst die Kosten schätzen.", en: "Please estimate the cost first." },
-} as const;
+});
+export { T as MONITOR_PANEL_TEXTS };
 
 function load(ui: Ui, s: MonitorState) {
   if (s.status !== undefined) return;

@@ -12,10 +12,11 @@ import { FEDERAL_STATES, SIZE_CLASS_LABELS } from "../../operations/search-filte
 import { formatNumber } from "../panel.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { UiCallError } from "../host.ts";
-import type { Bilingual } from "../../i18n/language.ts";
+import { catalogue, type Bilingual } from "../../i18n/language.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "../panel.ts";
 import { button, companyTable, costLine, creditsText, insertButton } from "./common.ts";
+import { PRICE } from "../../credits/prices.ts";
 
 interface SearchState extends PanelState {
   query?: string;
@@ -38,7 +39,7 @@ interface SearchState extends PanelState {
 }
 
 /** The panel's own texts (the filter form and "insert all"). */
-const L = {
+const L = catalogue({
   filters: { de: "Filter", en: "Filters" },
   industry: { de: "Branche (WZ 2008)", en: "Industry (WZ 2008)" },
   industryHint: { de: "Code oder Anfang eines Codes, z. B. J62 oder 62.01; mehrere mit Komma.", en: "A code or the start of one, e.g. J62 or 62.01; several separated by commas." },
@@ -72,7 +73,8 @@ const L = {
   runAll: { de: (c: string) => `Ausführen (${c})`, en: (c: string) => `Run (${c})` },
   runNew: { de: (c: string) => `Neue seit letztem Lauf (${c})`, en: (c: string) => `New since last run (${c})` },
   remove: { de: "Löschen", en: "Delete" },
-} as const;
+});
+export { L as SEARCH_PANEL_TEXTS };
 
 function loadCost(ui: Ui, s: SearchState) {
   if (s.cost !== undefined) return;
@@ -201,13 +203,13 @@ function savedSearches(ui: Ui, s: SearchState): HTMLElement {
       });
       s.message = { kind: "success", text: { de: `Suche „${name}“ gespeichert.`, en: `Search "${name}" saved.` } };
     }));
-  const oneCredit = creditsText(ui, 1);
+  const runPrice = creditsText(ui, PRICE.search);
   const rows = (s.saved ?? []).map((x, i) =>
     h("li", { attrs: { "data-name": x.name } },
       h("span", { class: "cd-name" }, x.name),
       h("span", { class: "cd-sub" }, x.lastRun ? L.lastRun[ui.lang](x.lastRun) : tx(L.never)),
       h("div", { class: "cd-actions" },
-        button(`search-saved-run-${i}`, x.lastRun ? L.runNew[ui.lang](oneCredit) : L.runAll[ui.lang](oneCredit), (b) =>
+        button(`search-saved-run-${i}`, x.lastRun ? L.runNew[ui.lang](runPrice) : L.runAll[ui.lang](runPrice), (b) =>
           void ui.run(s, b, async () => {
             s.result = undefined;
             s.searched = undefined;
