@@ -237,7 +237,7 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
         // Entries still waiting from before the sheet writes were flushed (by a fresh read) go with these, the newer
         // winning: left waiting, commit() would later write their older values over these.
         for (const k of Object.keys(waiting)) {
-          if (!(k in d)) d[k] = waiting[k];
+          if (!(k in d)) d[k] = waiting[k] ?? null;
           delete waiting[k];
         }
         writeDoc(d);

@@ -271,7 +271,7 @@ export function* enrichChunk(
       asOf: company?.asOf?.slice(0, 10) || today,
       values: fields.map((f) => f.extract({ summary, company, lang })),
     };
-    if (company) memo.rememberCompany(id, results[k]!.values, results[k]!.asOf);
+    if (company) memo.rememberCompany(id, results[k].values, results[k].asOf);
   });
 
   return { results: results as RowResult[], outOfCredits };

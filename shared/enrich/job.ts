@@ -178,7 +178,7 @@ export function encodeRanges(xs: readonly number[]): string {
   const parts: string[] = [];
   for (let i = 0; i < xs.length; ) {
     let j = i;
-    while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
+    while (j + 1 < xs.length && xs[j + 1] === xs[j]! + 1) j++; // j < xs.length throughout
     parts.push(i === j ? String(xs[i]) : `${xs[i]}-${xs[j]}`);
     i = j + 1;
   }
@@ -189,8 +189,8 @@ export function decodeRanges(s: string): number[] {
   const out: number[] = [];
   for (const part of s.split(",")) {
     if (!part) continue;
-    const [a, b] = part.split("-").map(Number);
-    for (let x = a; x <= (b ?? a); x++) out.push(x);
+    const [a = NaN, b = a] = part.split("-").map(Number);
+    for (let x = a; x <= b; x++) out.push(x);
   }
   return out;
 }
@@ -280,9 +280,14 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
   a.tasks.forEach((_, i) => {
     if (pending.has(i)) return;
     const r = a.done(i);
-    if (r) memo.rememberRow(a.inputTasks?.[i] ?? a.tasks[i], r);
+    const t = a.inputTasks?.[i] ?? a.tasks[i];
+    if (r && t) memo.rememberRow(t, r);
   });
-  const taskAt = (j: number) => taskWithPrevious(a.tasks[selection[j]], a.previous[selection[j]], rerun, a.picked?.(selection[j]) ?? false);
+  // j < selection.length, and the selection holds indexes of a.tasks (and a.previous).
+  const taskAt = (j: number) => {
+    const i = selection[j]!;
+    return taskWithPrevious(a.tasks[i]!, a.previous[i] ?? null, rerun, a.picked?.(i) ?? false);
+  };
   // A credit cap: the rows that fit (rows cut off stay pending above, so the memo never answers them with old values).
   let capped = 0;
   if (a.options.maxCredits !== undefined) {
@@ -318,7 +323,7 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
       persistIdx = [...indexes, ...rest];
       persistRes = [...chunk.results, ...rest.map((_, k) => outOfCreditsResult(memo, taskAt(cursor + k), today))];
     }
-    persistIdx.forEach((i, k) => results.set(i, persistRes[k]));
+    persistIdx.forEach((i, k) => results.set(i, persistRes[k]!)); // one result per persisted index
     cp.cursor = cursor;
     cp.state = chunk.outOfCredits ? "out_of_credits" : cursor >= selection.length ? "done" : "running";
     yield* a.persist(persistIdx, persistRes, cp);
@@ -471,7 +476,7 @@ export function* computeRows(deps: EnrichDeps, ctx: OpContext, job: string, inpu
     for (const raw of raws) {
       const part = readPart(CHECKPOINT_PART, raw);
       if (!part) continue;
-      part.i.forEach((i, k) => (current[i] = part.r[k]));
+      part.i.forEach((i, k) => (current[i] = part.r[k] ?? null));
     }
   } else if (cp && cp.parts) {
     // A different input or field list: the old parts are of no use.
@@ -483,11 +488,11 @@ export function* computeRows(deps: EnrichDeps, ctx: OpContext, job: string, inpu
 
   const outcome = yield* runEngine(deps, ctx, {
     tasks, previous, fields, options, key, sig,
-    done: (i) => current[i],
+    done: (i) => current[i] ?? null,
     *persist(indexes, results, c) {
       const n = c.parts ?? 0;
       c.parts = n + 1;
-      indexes.forEach((i, k) => (current[i] = results[k]));
+      indexes.forEach((i, k) => (current[i] = results[k] ?? null));
       yield* storePut({ [`${key}:${n}`]: JSON.stringify({ i: indexes, r: results } satisfies StoredPart) });
     },
   });
@@ -669,7 +674,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     const first = yield* readTableNow(spec, outCols, mapping, ledger, { selected: true });
     const keep: string[] = [];
     first.keys.forEach((k, i) => {
-      const p = previousInCells(first.output[i], width);
+      const p = previousInCells(first.output[i] ?? [], width);
       if (p && belongs(ledger, k, p)) keep.push(RowLedger.entry(k, ledgerToken(ledger, k, p)));
     });
     yield* ledger.startRun(keep, first.keys, first.below, first.header);
@@ -677,7 +682,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     // table's end from empty rows below it, and these cost nothing.
     const skipped = new Map<number, RowResult>();
     first.keys.forEach((k, i) => {
-      if (k === "" && readPrevious(first.output[i], width)?.outcome !== "empty") skipped.set(i, { outcome: "empty", id: null, confidence: null, asOf: null, values: [] });
+      if (k === "" && readPrevious(first.output[i] ?? [], width)?.outcome !== "empty") skipped.set(i, { outcome: "empty", id: null, confidence: null, asOf: null, values: [] });
     });
     if (!picksOnly) yield* writeRows(first, skipped, []);
   }
@@ -689,11 +694,11 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   for (;;) {
     const tasks = now.input.map((r, i) => taskFromRow(i, r, mapping));
     const prev = now.output.map((r) => previousInCells(r, width));
-    const valid = now.keys.map((k, i) => belongs(ledger, k, prev[i]));
+    const valid = now.keys.map((k, i) => belongs(ledger, k, prev[i] ?? null));
     const previous = prev.map((p, i) => (valid[i] ? p : null));
     const picked = (i: number) => {
       const p = previous[i];
-      return !!p?.id && p.outcome === "matched" && ledger.has(now.keys[i], token("matched", p.id, true));
+      return !!p?.id && p.outcome === "matched" && ledger.has(now.keys[i] ?? "", token("matched", p.id, true));
     };
     // Review picks only: review rows with an id; as their own rerun so nothing else is selected.
     const engineTasks = picksOnly ? tasks.map((t, i) => (previous[i]?.outcome === "review" && previous[i]?.id ? t : { index: i, query: null, id: null, confidence: null })) : tasks;
@@ -735,9 +740,9 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
         done: (i) => (previous[i] ? readResult(now.output[i], width) : null),
         *persist(indexes, results) {
           indexes.forEach((i, k) => {
-            waiting.set(i, results[k]);
+            waiting.set(i, results[k]!); // one result per index
             // A picked id written again is still the user's pick.
-            if (picksOnly || (picked(i) && results[k].id === previous[i]?.id)) picks.add(i);
+            if (picksOnly || (picked(i) && results[k]!.id === previous[i]?.id)) picks.add(i);
           });
           if (ctx.client.now() - lastWrite >= WRITE_EVERY_MS) yield* writeWaiting();
         },
@@ -756,7 +761,7 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   yield* storePut({ [key]: writeSaved(CHECKPOINT, { v: 1, sig, selection: "", cursor: 0, state: complete ? "done" : outcome?.stopped === "out_of_credits" ? "out_of_credits" : "running", parts: 0 }) });
   const final = now.output.map((r, i) => {
     const p = previousInCells(r, width);
-    return belongs(ledger, now.keys[i], p) ? p : null;
+    return belongs(ledger, now.keys[i] ?? "", p) ? p : null;
   });
   const engineOutcome: EngineOutcome = outcome ?? { results: new Map(), credits: 0, pending: 0 };
   const finalTasks = now.input.map((r, i) => taskFromRow(i, r, mapping));
@@ -776,14 +781,15 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
       const r = i === null ? undefined : results.get(i);
       if (!r) return;
       writes.set(j, r);
-      recorded.push({ key: t.keys[j], tok: token(r.outcome, r.outcome === "review" ? null : r.id, picks.has(i!)) });
+      recorded.push({ key: t.keys[j]!, tok: token(r.outcome, r.outcome === "review" ? null : r.id, picks.has(i!)) }); // j indexes t.keys
     });
     t.output.forEach((cells, j) => {
       if (writes.has(j)) return;
       const p = previousInCells(cells, width);
-      if (p && !belongs(ledger, t.keys[j], p)) {
+      const key = t.keys[j] ?? "";
+      if (p && !belongs(ledger, key, p)) {
         writes.set(j, { outcome: "error", id: null, confidence: null, asOf: null, values: [], error: { code: "INVALID_INPUT", text: ROW_CHANGED } });
-        recorded.push({ key: t.keys[j], tok: CHANGED_TOKEN });
+        recorded.push({ key, tok: CHANGED_TOKEN });
       }
     });
     yield* writeRows(t, writes, recorded);

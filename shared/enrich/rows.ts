@@ -87,7 +87,7 @@ export function outputHeader(fields: readonly FieldDef[], lang: Language, inputH
 const unsuffixed = (h: string) => h.trim().replace(/(?: \((?:Treffer|match)\)(?: \d+)?)+$/, "");
 
 /** Whether a header cell is `h` in either language, with any number of clash suffixes ("Firmenname (Treffer)" is a header of its own). */
-function isHeader(c: Cell, h: Bilingual): boolean {
+function isHeader(c: Cell | undefined, h: Bilingual): boolean {
   let s = String(c ?? "").trim();
   for (;;) {
     if (s === h.de || s === h.en) return true;
@@ -191,10 +191,11 @@ export interface PreviousRow {
 
 export function idFromCell(v: Cell): string | null {
   const m = COMPANY_ID_AT_START.exec(String(v ?? "").toUpperCase());
-  return m && COMPANY_ID_PATTERN.test(m[1]) ? m[1] : null;
+  const id = m?.[1];
+  return id !== undefined && COMPANY_ID_PATTERN.test(id) ? id : null;
 }
 
-export function parseStatus(v: Cell): RowOutcome | null {
+export function parseStatus(v: Cell | undefined): RowOutcome | null {
   const s = String(v ?? "").trim().toLowerCase();
   if (!s) return null;
   // "unbought" before "matched": its English text starts with the other's.

@@ -58,7 +58,7 @@ export function* cachedCallMany<T = unknown>(ctx: OpContext, specs: CallSpec[]):
   const lookup = ttl > 0 ? distinct.filter((i) => isCacheable(specs[i]!)) : [];
   const hits = yield* cacheGet(lookup.map((i) => keys[i]!));
   lookup.forEach((i, k) => {
-    const hit = decode<T>(specs[i]!, hits[k]!);
+    const hit = decode<T>(specs[i]!, hits[k]);
     if (hit) results.set(i, hit);
   });
 
