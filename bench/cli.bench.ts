@@ -7,62 +7,14 @@
  * rows at 100 ms a round trip would make the benchmark minutes long, and the
  * figure is about memory.
  */
-import { spawn } from "node:child_process";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Emulator } from "../emulator/index.ts";
-import { rng, uniqueCompanies, unknownName, variant } from "./data.ts";
-import { itemAt, loopbackEmulator, r2, ratio, type Figure } from "./lib.ts";
+import { writeCsv } from "../test/support/lists.ts";
+import { runCli } from "../test/support/cli-process.ts";
+import { loopbackEmulator, r2, ratio, type Figure } from "./lib.ts";
 
-const BIN = fileURLToPath(new URL("../bin/company-data.js", import.meta.url));
 export const CLI_ROWS = Number(process.env.BENCH_CLI_ROWS ?? 100_000);
-
-/** A CSV of `rows` company names (about one distinct company in ten rows, some written differently, 5 % unknown). */
-export async function writeCsv(path: string, emu: Emulator, rows: number, seed = 3, distinct = Math.min(10_000, Math.max(10, Math.ceil(rows / 10)))): Promise<void> {
-  const r = rng(seed);
-  const companies = uniqueCompanies(emu, distinct, seed);
-  const out = createWriteStream(path);
-  out.write("Firma;Ort\n");
-  for (let i = 0; i < rows; i++) {
-    const x = r();
-    const name = x < 0.05 ? unknownName(i % 500) : (() => {
-      const c = itemAt(companies, Math.floor(r() * companies.length), "company");
-      return x < 0.6 ? c.name : variant(c.name, i);
-    })();
-    if (!out.write(`"${name.replace(/"/g, '""')}";\n`)) await once(out, "drain");
-  }
-  out.end();
-  await once(out, "finish");
-}
-
-function readHwmKb(pid: number): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
-  }
-}
-
-export interface CliRun { code: number | null; ms: number; peakRssMb: number; stderr: string }
-
-export async function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
-  const t = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  let peak = 0;
-  const timer = setInterval(() => {
-    const kb = readHwmKb(child.pid!);
-    if (kb !== null) peak = Math.max(peak, kb);
-  }, 20);
-  const [code] = (await once(child, "exit")) as [number | null];
-  clearInterval(timer);
-  return { code, ms: performance.now() - t, peakRssMb: r2(peak / 1024), stderr };
-}
 
 export async function runCliBench(log: (s: string) => void = () => {}): Promise<Figure[]> {
   const out: Figure[] = [];

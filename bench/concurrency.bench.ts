@@ -22,9 +22,10 @@ import { nodeDriver, DEFAULT_PARALLEL } from "../cli/driver.ts";
 import { runAsync } from "../shared/core/drivers.ts";
 import { getProfiles } from "../shared/operations/company.ts";
 import { createEmulator } from "../emulator/index.ts";
-import { benchList } from "./data.ts";
+import { benchList } from "../test/support/lists.ts";
+import { cliContext } from "../test/support/cli-context.ts";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulator-process.ts";
-import { cliContext, LATENCY, r2, ratio, seconds, START_DATE, type Figure } from "./lib.ts";
+import { LATENCY, r2, ratio, seconds, START_DATE, type Figure } from "./lib.ts";
 
 const BIN = fileURLToPath(new URL("../bin/company-data.js", import.meta.url));
 /** The emulator's cap on concurrent requests per key, unknown to the client. */

@@ -8,7 +8,7 @@
 import { createEmulator, DEFAULT_COMPANIES } from "../emulator/index.ts";
 import { startServer } from "../emulator/server.ts";
 import { Rng } from "../emulator/rng.ts";
-import { itemAt } from "./lib.ts";
+import { itemAt } from "../test/support/item-at.ts";
 
 export interface BenchResult { name: string; value: number; unit: string; baseline?: number; ratio?: number; note?: string }
 

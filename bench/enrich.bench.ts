@@ -39,9 +39,11 @@ import { requestCredits } from "../shared/functions/guard.ts";
 import { CHUNK_ROWS } from "../cli/enrich.ts";
 import { createEmulator } from "../emulator/index.ts";
 import { DEFAULT_RATE_LIMITS } from "../emulator/ratelimit.ts";
-import { benchList, type BenchList } from "./data.ts";
+import { benchList, type BenchList } from "../test/support/lists.ts";
+import { cliContext } from "../test/support/cli-context.ts";
+import { itemAt } from "../test/support/item-at.ts";
 import { startEmulatorProcess, type EmulatorProcess, type Usage } from "./emulator-process.ts";
-import { cliContext, counting, itemAt, LATENCY, median, r2, ratio, seconds, START_DATE, type Figure } from "./lib.ts";
+import { counting, LATENCY, median, r2, ratio, seconds, START_DATE, type Figure } from "./lib.ts";
 
 /** Rows the naive baseline really sends; the rest is extrapolated (it is ~300 s for 1,000 rows). */
 export const NAIVE_SAMPLE = Number(process.env.BENCH_NAIVE_SAMPLE ?? 40);

@@ -11,7 +11,7 @@ import { build } from "../scripts/build-excel.ts";
 import { loadFunctions, recalc } from "../excel-addin/sim/simulate.ts";
 import { memoryStorage } from "../excel-addin/host/storage.ts";
 import { createEmulator } from "../emulator/index.ts";
-import { benchList } from "./data.ts";
+import { benchList } from "../test/support/lists.ts";
 import { median, r2, ratio, START_DATE, type Figure } from "./lib.ts";
 
 export async function runExcelBench(log: (s: string) => void = () => {}): Promise<Figure[]> {

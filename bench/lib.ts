@@ -1,16 +1,15 @@
 /**
  * What the benchmark modules share: the figure record the table and
- * results.json are made of, the emulator over loopback HTTP with latency, a
- * context like the CLI's, and a request counter around a driver.
+ * results.json are made of, the emulator over loopback HTTP with latency and
+ * a request counter around a driver. (The harnesses the tests share — lists,
+ * the CLI's context, the Sheets driver, the CLI as a child process — are in
+ * test/support/.)
  */
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { startServer, type RunningServer } from "../emulator/server.ts";
 import type { AsyncDriver } from "../shared/core/drivers.ts";
 import type { HttpRequest } from "../shared/core/http.ts";
-import type { OpContext } from "../shared/operations/context.ts";
 import { ENDPOINTS } from "../shared/api/endpoints.ts";
-import { hash } from "../shared/enrich/job.ts";
-import { Pacer } from "../shared/api/pacing.ts";
 
 export interface Figure {
   /** Benchmark group (issue 8's numbering). */
@@ -48,16 +47,6 @@ export async function loopbackEmulator(faults: { latencyMs: number; jitterMs: nu
   const emu = createEmulator({ startDate: START_DATE, faults });
   const server = await startServer(emu, { port: 0, host: "127.0.0.1" });
   return { emu, server, close: () => server.close() };
-}
-
-/** An operation context as the CLI builds one (6-hour cache, batches of 100). */
-export function cliContext(baseUrl: string, apiKey: string, extra: Partial<OpContext["client"]> = {}): OpContext {
-  return {
-    client: { apiKey, baseUrl, language: "en", now: Date.now, random: Math.random, pacer: new Pacer(), ...extra },
-    cacheTtlSeconds: 6 * 3600,
-    maxBatch: 100,
-    scope: hash(baseUrl),
-  };
 }
 
 const ROUTES = ENDPOINTS.map((e) => ({
@@ -106,17 +95,6 @@ export function counting(driver: AsyncDriver): AsyncDriver & { counts: Counted; 
 }
 
 export const seconds = (ms: number) => r2(ms / 1000);
-
-/**
- * `list[index]`, which the bench's own data must have. Reading past it is a defect
- * in the bench: it stops with an error naming what was missing instead of
- * publishing a figure computed from `undefined`.
- */
-export function itemAt<T>(list: ArrayLike<T>, index: number, what: string): T {
-  const value = list[index];
-  if (value === undefined) throw new Error(`bench: no ${what} at index ${index} (of ${list.length})`);
-  return value;
-}
 
 /** The median of a bench's samples (the mean of the middle two for an even count); no samples, no figure: an error. */
 export function median(samples: readonly number[]): number {

@@ -12,7 +12,7 @@
 import { createEmulator } from "../emulator/index.ts";
 import { CACHE_MAX_SECONDS, SHARDS } from "../apps-script/packed-cache.ts";
 import { createSheetsFake, FakeCache } from "../test/apps-script/harness.ts";
-import { buildCodeJs } from "./sheets.bench.ts";
+import { buildCodeJs } from "../test/support/sheets-driver.ts";
 import { r2, START_DATE, type Figure } from "./lib.ts";
 
 /** What one item per answer keeps of `answers` (their text) under the fake's limits. */

@@ -3,46 +3,18 @@
  * harness (test/apps-script/harness.ts) enriching 1,000 rows through the
  * sidebar's server calls, counting Spreadsheet service calls, against a
  * row-by-row script; and Code.js's size and cold evaluation time.
- * Code.js is bundled here exactly as scripts/build-apps-script.ts does, but
- * in memory, so a benchmark never rewrites dist/ under a running test.
+ * The driver (Code.js bundled in memory, the sidebar's calls) is in
+ * test/support/sheets-driver.ts, shared with the reliability tests.
  */
 import vm from "node:vm";
-import { bundleServer } from "../scripts/build-apps-script.ts";
-import { codeJs } from "../apps-script/stubs.ts";
-import { functionsFor } from "../shared/functions/registry.ts";
-import { createEmulator, type Emulator } from "../emulator/index.ts";
-import { DEFAULT_FIELDS } from "../shared/enrich/fields.ts";
+import { createEmulator } from "../emulator/index.ts";
+import { buildCodeJs, sheetsEnrich } from "../test/support/sheets-driver.ts";
 import { createSheetsFake } from "../test/apps-script/harness.ts";
-import { benchList } from "./data.ts";
+import { benchList } from "../test/support/lists.ts";
 import { median, r2, ratio, START_DATE, type Figure } from "./lib.ts";
 
 /** A row-by-row script: per row, read its input cell and write its output row (getRange + getValues, getRange + setValues). */
 export const NAIVE_CALLS_PER_ROW = 4;
-
-export async function buildCodeJs(): Promise<string> {
-  return codeJs(await bundleServer(), functionsFor("sheets"));
-}
-
-/** Run the sidebar's enrichment (enrichStart, then enrichStep until finished) on a sheet; returns the fake and the progress. */
-export function sheetsEnrich(code: string, emu: Emulator, key: string, names: string[], opts: { onFetch?: () => void } = {}) {
-  const fake = createSheetsFake({ emulator: emu, sheets: { Liste: [["Firma"], ...names.map((n) => [n])] }, onFetch: opts.onFetch });
-  fake.load(code);
-  fake.setUser("apiKey", key);
-  fake.setUser("language", "en");
-  const config = {
-    sheet: "Liste", headerRow: 1, col: 1, rows: names.length, cols: 1,
-    mapping: { name: 0, city: null, zip: null, register: null, id: null },
-    fields: [...DEFAULT_FIELDS], mode: "batch", rerun: { kind: "newOrFailed" },
-  };
-  const call = (method: string, input: unknown) => {
-    const r = JSON.parse(fake.call("uiCall", method, JSON.stringify(input)) as string);
-    if (!r.ok) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
-    // A large list stops after matching and asks again with the exact price: this user continues.
-    if (r.value?.afterMatching) return call("enrichConfirm", { jobId: r.value.jobId, proceed: true });
-    return r.value;
-  };
-  return { fake, config, call };
-}
 
 export async function runSheetsBench(log: (s: string) => void = () => {}): Promise<Figure[]> {
   const out: Figure[] = [];

@@ -28,9 +28,9 @@ function tsFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** Module graph: file -> the project files it imports. */
-export function importGraph(root = ROOT): Map<string, string[]> {
-  const files = FOLDERS.flatMap((f) => tsFiles(join(root, f)));
+/** Module graph: file -> the project files it imports (of the given top-level folders; the project's, tests excluded, by default). */
+export function importGraph(root = ROOT, folders: readonly string[] = FOLDERS): Map<string, string[]> {
+  const files = folders.flatMap((f) => tsFiles(join(root, f)));
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const f of files) {

@@ -4,7 +4,7 @@ import { parseArgs } from "../../emulator/cli.ts";
 import { nodeDriver } from "../../cli/driver.ts";
 import { runAsync } from "../../shared/core/drivers.ts";
 import { getProfiles } from "../../shared/operations/company.ts";
-import { cliContext } from "../../bench/lib.ts";
+import { cliContext } from "../support/cli-context.ts";
 import { makeEmulator } from "./helpers.ts";
 
 const CAP = 5;

@@ -9,7 +9,7 @@ import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import type { Emulator } from "../../emulator/index.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
 import { hash } from "../../shared/enrich/job.ts";
-import { rng } from "../../bench/data.ts";
+import { rng } from "../support/lists.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 
 export const BASE_URL = "http://emulator.test";

@@ -17,10 +17,10 @@ import { build as buildExcel } from "../../scripts/build-excel.ts";
 import { loadFunctions, recalc, SimError } from "../../excel-addin/sim/simulate.ts";
 import { memoryStorage } from "../../excel-addin/host/storage.ts";
 import { createSheetsFake } from "../apps-script/harness.ts";
-import { buildCodeJs, sheetsEnrich } from "../../bench/sheets.bench.ts";
-import { runCli } from "../../bench/cli.bench.ts";
+import { buildCodeJs, sheetsEnrich } from "../support/sheets-driver.ts";
+import { runCli } from "../support/cli-process.ts";
 import { parseCsv, readCsv } from "../../cli/csv.ts";
-import { rng } from "../../bench/data.ts";
+import { rng } from "../support/lists.ts";
 import { nth } from "../helpers/indexed.ts";
 
 const UNLIMITED = { capacity: 1e9, refillPerSecond: 1e9 };

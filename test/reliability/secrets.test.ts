@@ -21,9 +21,9 @@ import { functionsFor, hostName } from "../../shared/functions/registry.ts";
 import { build as buildExcel } from "../../scripts/build-excel.ts";
 import { loadFunctions, recalc } from "../../excel-addin/sim/simulate.ts";
 import { memoryStorage } from "../../excel-addin/host/storage.ts";
-import { buildCodeJs, sheetsEnrich } from "../../bench/sheets.bench.ts";
-import { runCli } from "../../bench/cli.bench.ts";
-import { benchList } from "../../bench/data.ts";
+import { buildCodeJs, sheetsEnrich } from "../support/sheets-driver.ts";
+import { runCli } from "../support/cli-process.ts";
+import { benchList } from "../support/lists.ts";
 import { testContext, virtualNet, VirtualClock } from "./helpers.ts";
 
 const KEY = "cdk_SECRETKEY_7f3a9c2e5b1d8a46";

@@ -12,7 +12,7 @@ import { runAsync } from "../../shared/core/drivers.ts";
 import { DEFAULT_FIELDS } from "../../shared/enrich/fields.ts";
 import { enrichRows } from "../../shared/enrich/run.ts";
 import type { EnrichRunResult } from "../../shared/enrich/job.ts";
-import { benchList } from "../../bench/data.ts";
+import { benchList } from "../support/lists.ts";
 import { paidAnswers, testContext, virtualNet, VirtualClock } from "./helpers.ts";
 
 describe("fault soak: 10,000 rows", () => {

@@ -13,8 +13,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import vm from "node:vm";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
-import { benchList, rng } from "../../bench/data.ts";
-import { buildCodeJs, sheetsEnrich } from "../../bench/sheets.bench.ts";
+import { benchList, rng } from "../support/lists.ts";
+import { buildCodeJs, sheetsEnrich } from "../support/sheets-driver.ts";
 
 let code = "";
 let emu: Emulator;

@@ -1,12 +1,15 @@
 /**
- * The benchmark's input lists, drawn from the emulator's own companies so
- * every expected answer is known: distinct companies written the ways a
- * spreadsheet holds them (case, white space, umlauts spelled out, legal form
- * written in full), exact duplicate rows, and names no company has.
+ * The input lists of the benchmarks and the reliability tests, drawn from the
+ * emulator's own companies so every expected answer is known: distinct
+ * companies written the ways a spreadsheet holds them (case, white space,
+ * umlauts spelled out, legal form written in full), exact duplicate rows, and
+ * names no company has; and the CLI's large CSV made of them.
  */
-import type { Emulator } from "../emulator/index.ts";
-import { normaliseKey } from "../shared/batch/normalise.ts";
-import { itemAt } from "./lib.ts";
+import { createWriteStream } from "node:fs";
+import { once } from "node:events";
+import type { Emulator } from "../../emulator/index.ts";
+import { normaliseKey } from "../../shared/batch/normalise.ts";
+import { itemAt } from "./item-at.ts";
 
 export interface ListRow {
   name: string;
@@ -112,4 +115,22 @@ export function benchList(emu: Emulator, opts: { total?: number; distinct?: numb
   }
   const distinctQueries = new Set(rows.map((x) => normaliseKey({ name: x.name }))).size;
   return { rows, companies: companies.length, distinctQueries };
+}
+
+/** A CSV of `rows` company names (about one distinct company in ten rows, some written differently, 5 % unknown). */
+export async function writeCsv(path: string, emu: Emulator, rows: number, seed = 3, distinct = Math.min(10_000, Math.max(10, Math.ceil(rows / 10)))): Promise<void> {
+  const r = rng(seed);
+  const companies = uniqueCompanies(emu, distinct, seed);
+  const out = createWriteStream(path);
+  out.write("Firma;Ort\n");
+  for (let i = 0; i < rows; i++) {
+    const x = r();
+    const name = x < 0.05 ? unknownName(i % 500) : (() => {
+      const c = itemAt(companies, Math.floor(r() * companies.length), "company");
+      return x < 0.6 ? c.name : variant(c.name, i);
+    })();
+    if (!out.write(`"${name.replace(/"/g, '""')}";\n`)) await once(out, "drain");
+  }
+  out.end();
+  await once(out, "finish");
 }
