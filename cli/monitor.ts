@@ -186,7 +186,8 @@ export class CsvSheets {
   }
 }
 
-async function readTable(path: string, lang: Language): Promise<{ rows: string[][]; delimiter: Delimiter }> {
+/** A CSV file's rows and its delimiter; an unreadable file is exit 3 with the line and why (DE/EN). */
+export async function readTable(path: string, lang: Language): Promise<{ rows: string[][]; delimiter: Delimiter }> {
   let delimiter: Delimiter = ",";
   const rows: string[][] = [];
   try {

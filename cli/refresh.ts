@@ -32,11 +32,11 @@ import { REFRESH_LOGS } from "../shared/refresh/log.ts";
 import { monthSpend } from "../shared/refresh/month.ts";
 import { refreshStep, type RefreshSummary } from "../shared/refresh/run.ts";
 import type { RefreshSettings, RefreshTable } from "../shared/refresh/settings.ts";
-import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
+import { formatRow, type Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { ExitError, type Io } from "./enrich.ts";
 import { EXIT, msg } from "./i18n.ts";
-import { CsvSheets, FileStore } from "./monitor.ts";
+import { CsvSheets, FileStore, readTable } from "./monitor.ts";
 
 export interface RefreshArgs {
   input: string;
@@ -69,18 +69,6 @@ const T = {
   },
 } as const;
 
-async function readList(path: string, lang: Language): Promise<{ rows: string[][]; delimiter: Delimiter }> {
-  let delimiter: Delimiter = ",";
-  const rows: string[][] = [];
-  try {
-    for await (const rec of readCsv(path, (d) => (delimiter = d))) rows.push(rec);
-  } catch (e) {
-    if (e instanceof CsvError) throw new ExitError(EXIT.INPUT, msg.badCsv[lang](path, e.line, e.text[lang]));
-    throw new ExitError(EXIT.INPUT, msg.noFile[lang](path));
-  }
-  return { rows, delimiter };
-}
-
 interface Prepared {
   sheets: CsvSheets;
   store: FileStore;
@@ -93,7 +81,7 @@ async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<
   const lang = args.lang;
   if (!existsSync(args.input)) throw new ExitError(EXIT.INPUT, msg.noFile[lang](args.input));
   if (args.changes && [args.input, args.output].some((f) => f && resolvePath(f) === resolvePath(args.changes!))) throw new ExitError(EXIT.USAGE, T.distinct[lang]);
-  const list = await readList(args.input, lang);
+  const list = await readTable(args.input, lang);
   const header = list.rows[0];
   if (!header) throw new ExitError(EXIT.INPUT, msg.emptyCsv[lang](args.input));
   // An enriched list: its input is what stands left of its own output block, and it keeps its fields.
@@ -111,7 +99,7 @@ async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<
   let logRows: string[][] | null = null;
   let logDelimiter = list.delimiter;
   if (args.changes && existsSync(args.changes)) {
-    const log = await readList(args.changes, lang);
+    const log = await readTable(args.changes, lang);
     if (log.rows.length) {
       logRows = log.rows;
       logDelimiter = log.delimiter;

@@ -100,17 +100,25 @@ export interface MonitorLoop {
   stop(): void;
 }
 
+/** The clock and timer a scheduled task in the pane uses (a test passes its own). */
+export interface PaneTimers {
+  setInterval: (f: () => void, ms: number) => unknown;
+  clearInterval: (h: unknown) => void;
+  now: () => number;
+}
+export const PANE_TIMERS: PaneTimers = {
+  setInterval: (f, ms) => globalThis.setInterval(f, ms),
+  clearInterval: (h) => globalThis.clearInterval(h as ReturnType<typeof setInterval>),
+  now: () => Date.now(),
+};
+
 /**
  * Look whether a check is due now and every POLL_MS; run it (all of it: the
  * task pane has no time limit, "paused" only happens with a deadline) when due.
  */
 export function startMonitor(
   host: MonitorCaller & Partial<SerialisedChecks>,
-  timers: { setInterval: (f: () => void, ms: number) => unknown; clearInterval: (h: unknown) => void; now: () => number } = {
-    setInterval: (f, ms) => globalThis.setInterval(f, ms),
-    clearInterval: (h) => globalThis.clearInterval(h as ReturnType<typeof setInterval>),
-    now: () => Date.now(),
-  },
+  timers: PaneTimers = PANE_TIMERS,
 ): MonitorLoop {
   let busy = false;
   const tick = async (): Promise<RunSummary | null> => {

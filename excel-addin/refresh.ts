@@ -9,7 +9,7 @@
 import type { RefreshStatusView } from "../shared/app/refresh.ts";
 import type { RefreshSummary } from "../shared/refresh/run.ts";
 import { isRefreshDue, type RefreshSettings } from "../shared/refresh/settings.ts";
-import { POLL_MS, todaysSlot, wantStartup, type MonitorCaller } from "./monitor.ts";
+import { PANE_TIMERS, POLL_MS, todaysSlot, wantStartup, type MonitorCaller, type PaneTimers } from "./monitor.ts";
 
 export function isRefreshDueNow(s: RefreshSettings, lastFinished: string | null | undefined, now: number): boolean {
   return !!s.table && isRefreshDue(s, lastFinished, now, todaysSlot(now, s.hour));
@@ -44,11 +44,7 @@ export interface RefreshLoop {
 /** Look whether a refresh is due now and every POLL_MS; run it to the end (the pane has no time limit) when due. */
 export function startRefresh(
   host: MonitorCaller & { refreshing?(): boolean },
-  timers: { setInterval: (f: () => void, ms: number) => unknown; clearInterval: (h: unknown) => void; now: () => number } = {
-    setInterval: (f, ms) => globalThis.setInterval(f, ms),
-    clearInterval: (h) => globalThis.clearInterval(h as ReturnType<typeof setInterval>),
-    now: () => Date.now(),
-  },
+  timers: PaneTimers = PANE_TIMERS,
 ): RefreshLoop {
   let busy = false;
   const tick = async (): Promise<RefreshSummary | null> => {
