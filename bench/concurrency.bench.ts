@@ -90,7 +90,8 @@ async function cli(emu: EmulatorProcess, key: string, input: string, out: string
     poll = setInterval(() => {
       const f = out + ".spent";
       if (!existsSync(f)) return;
-      const n = readFileSync(f, "utf8").split("\n").reduce((s, l) => s + (Number(l) || 0), 0);
+      // The intent journal (cli/ledger.ts): "i ID CREDITS" before a paid request, "a ID CREDITS" when its answer came.
+      const n = readFileSync(f, "utf8").split("\n").reduce((s, l) => s + Number(/^a \S+ (\d+)$/.exec(l)?.[1] ?? 0), 0);
       if (n >= killAtCredits) {
         clearInterval(poll);
         child.kill("SIGKILL");
@@ -119,6 +120,8 @@ async function killNine(log: (s: string) => void, names: string[]): Promise<Figu
       const key = await emu.createKey(1_000_000);
       const o = join(dir, `killed-${parallel}.csv`);
       const killed = await cli(emu, key, input, o, parallel, Math.floor(cleanCredits / 2));
+      // A run that finished before the kill measured nothing: the figure would be a clean run's.
+      if (killed.code === 0) throw new Error(`the CLI finished before it was killed (--parallel ${parallel}): no kill -9 was measured`);
       const atKill = await credits(emu, key);
       const resumed = await cli(emu, key, input, o, parallel);
       if (resumed.code !== 0) throw new Error(`resumed CLI run exited ${resumed.code}`);
