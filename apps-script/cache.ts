@@ -10,6 +10,7 @@
  * never fills the store's last DURABLE_RESERVE_BYTES, and it gives its space
  * back (`yieldSpace`) when a state write does not fit.
  */
+import { readPart, savedCacheEnvelope } from "../shared/core/saved.ts";
 import { hash128, utf8Length } from "../shared/operations/cache-key.ts";
 import { readValues, writeValues } from "./properties.ts";
 import { STORE_QUOTA_BYTES, storeBytes } from "./quota.ts";
@@ -149,11 +150,5 @@ export class AnswerCache {
 }
 
 function parse(text: string | null): { e: number; v: string } | null {
-  if (!text) return null;
-  try {
-    const x = JSON.parse(text) as { e?: unknown; v?: unknown };
-    return typeof x.e === "number" && typeof x.v === "string" ? { e: x.e, v: x.v } : null;
-  } catch {
-    return null;
-  }
+  return readPart(savedCacheEnvelope, text) ?? null;
 }

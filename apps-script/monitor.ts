@@ -22,7 +22,9 @@
  * runtime, run the check, set the trigger, record the outcome) so a later
  * step (an e-mail digest) is one more call.
  */
+import * as z from "zod/mini";
 import { runSync } from "../shared/core/drivers.ts";
+import { readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
 import { dispatch } from "../shared/app/dispatch.ts";
 import type { AppDeps } from "../shared/app/protocol.ts";
 import type { MonitorStatusView } from "../shared/app/monitor.ts";
@@ -74,6 +76,13 @@ export const DAILY_TICK_RUNTIME_MS = 60 * 60_000;
 export const MAX_TRIGGERS_PER_USER = 20;
 
 interface Installed { uid: string; label: string }
+
+const installedShape: z.ZodMiniType<Installed> = z.object({ uid: z.string(), label: z.string() });
+/**
+ * Written without a version before v1 (and, before that, as the bare label):
+ * both still read, or an update would install a second trigger beside the first.
+ */
+export const INSTALLED_TRIGGER = savedKind(1, installedShape, installedShape);
 
 /** Where a call runs: the spreadsheet and its store and lock (each may be missing outside a document). */
 export interface DocumentContext {
@@ -127,13 +136,8 @@ function run<T>(doc: DocumentContext, method: string, input: unknown, budgetMs: 
 function installed(props: Props): Installed | null {
   const raw = props.getProperty(TRIGGER_PROP);
   if (!raw) return null;
-  try {
-    const v = JSON.parse(raw) as Partial<Installed>;
-    if (typeof v.uid === "string" && typeof v.label === "string") return { uid: v.uid, label: v.label };
-  } catch {
-    /* written by an older version: a bare label */
-  }
-  return { uid: "", label: raw };
+  // Anything else was written by an older version: a bare label.
+  return readSaved(INSTALLED_TRIGGER, raw) ?? { uid: "", label: raw };
 }
 
 /**
@@ -180,7 +184,7 @@ function setTrigger(doc: DocumentContext, want: { frequency: Frequency; hour: nu
   const b = g.ScriptApp.newTrigger(TICK_HANDLER).timeBased();
   const created = want.frequency === "hourly" ? b.everyHours(1).create() : (tz ? b.atHour(want.hour).everyDays(1).inTimezone(tz) : b.atHour(want.hour).everyDays(1)).create();
   user.setProperty(TRIGGER_DOC_PREFIX + created.getUniqueId(), doc.id);
-  props.setProperty(TRIGGER_PROP, JSON.stringify({ uid: created.getUniqueId(), label }));
+  props.setProperty(TRIGGER_PROP, writeSaved(INSTALLED_TRIGGER, { uid: created.getUniqueId(), label }));
 }
 
 type Want = { frequency: Frequency; hour: number } | null;
@@ -245,6 +249,10 @@ const TICK_FAILED = {
 
 interface TickFailure { at: number; de: string; en: string }
 
+const tickFailureShape: z.ZodMiniType<TickFailure> = z.object({ at: z.number(), de: z.string(), en: z.string() });
+/** Written without a version before v1: still read, or an update would hide the last failure from the sidebar. */
+export const TICK_FAILURE = savedKind(1, tickFailureShape, tickFailureShape);
+
 /** Step: which spreadsheet this trigger belongs to, opened by id; null (after recording why) when it cannot be. */
 function openScheduledDocument(g: Services, e: { triggerUid?: unknown } | undefined): DocumentContext | null {
   const active = activeDocument(g);
@@ -267,9 +275,13 @@ function openScheduledDocument(g: Services, e: { triggerUid?: unknown } | undefi
 const today = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** This user's tick runtime so far today (UTC day, as Google's quotas reset). */
+const runtimeShape = z.object({ day: z.string(), ms: z.number() });
+/** Written without a version before v1: still read, or an update would let the day's ticks run past their share again. */
+export const TICK_RUNTIME = savedKind(1, runtimeShape, runtimeShape);
+
 function runtimeToday(user: Props, now: number): number {
-  const v = guard(() => JSON.parse(user.getProperty(RUNTIME_PROP) ?? "null") as { day?: unknown; ms?: unknown } | null);
-  return v && v.day === today(now) && typeof v.ms === "number" ? v.ms : 0;
+  const v = readSaved(TICK_RUNTIME, guard(() => user.getProperty(RUNTIME_PROP)));
+  return v && v.day === today(now) ? v.ms : 0;
 }
 
 /** Step: may this tick run the check without taking the day's trigger runtime past the add-on's share? */
@@ -279,7 +291,7 @@ function withinDailyRuntime(g: Services, now: number): boolean {
 
 function addRuntime(g: Services, startedAt: number, now: number): void {
   const user = g.PropertiesService.getUserProperties();
-  user.setProperty(RUNTIME_PROP, JSON.stringify({ day: today(now), ms: runtimeToday(user, now) + Math.max(0, now - startedAt) }));
+  user.setProperty(RUNTIME_PROP, writeSaved(TICK_RUNTIME, { day: today(now), ms: runtimeToday(user, now) + Math.max(0, now - startedAt) }));
 }
 
 /** Step: the check itself when it is due (or paused); answers the summary, or null when nothing was due. */
@@ -323,7 +335,7 @@ function adjustTrigger(doc: DocumentContext, schedule: ScheduleSettings, summary
 
 /** Step: remember why a tick failed, where the sidebar of that document will find it. */
 function recordTickFailure(g: Services, doc: { spreadsheet: Spreadsheet | null; id: string; props: Props | null }, why: Bilingual): void {
-  const value = JSON.stringify({ at: Date.now(), de: why.de, en: why.en } satisfies TickFailure);
+  const value = writeSaved(TICK_FAILURE, { at: Date.now(), de: why.de, en: why.en });
   if (doc.props && guard(() => (doc.props!.setProperty(FAILURE_PROP, value), true))) return;
   guard(() => g.PropertiesService.getUserProperties().setProperty(`${FAILURE_PROP}:${doc.id}`, value));
 }
@@ -337,8 +349,7 @@ function clearTickFailure(g: Services, doc: DocumentContext): void {
 /** The last failed tick of this document (its store, else this user's record of it). */
 function lastTickFailure(g: Services, doc: DocumentContext): TickFailure | null {
   const raw = guard(() => doc.props?.getProperty(FAILURE_PROP)) ?? guard(() => g.PropertiesService.getUserProperties().getProperty(`${FAILURE_PROP}:${doc.id}`));
-  const v = guard(() => JSON.parse(raw ?? "null") as Partial<TickFailure> | null);
-  return v && typeof v.at === "number" && typeof v.de === "string" && typeof v.en === "string" ? { at: v.at, de: v.de, en: v.en } : null;
+  return readSaved(TICK_FAILURE, raw) ?? null;
 }
 
 /** The trigger's handler. */

@@ -26,6 +26,8 @@
  * another formula just wrote; that answer is then bought again, never lost
  * from a cell.
  */
+import * as z from "zod/mini";
+import { readPart } from "../shared/core/saved.ts";
 import { hash128, utf8Length } from "../shared/operations/cache-key.ts";
 
 type Cache = GoogleAppsScript.Cache.Cache;
@@ -64,14 +66,15 @@ export function shardOf(key: string): number {
 const shardKey = (n: number) => SHARD_PREFIX + n;
 const soloKey = (key: string) => SOLO_PREFIX + (key.length <= 240 ? key : "h:" + hash128(key));
 
+/**
+ * A shard as stored: no version of its own, like every cache envelope (see
+ * savedCacheEnvelope in shared/core/saved.ts). A shard that does not fit is
+ * empty: its entries are misses, and the next write replaces it.
+ */
+const savedShard: z.ZodMiniType<Shard> = z.record(z.string(), z.tuple([z.number(), z.string()]));
+
 function parseShard(text: string | undefined | null): Shard {
-  if (!text) return {};
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Shard) : {};
-  } catch {
-    return {};
-  }
+  return readPart(savedShard, text) ?? {};
 }
 
 /** Bytes an entry takes in the shard's JSON (its value is escaped there). */

@@ -18,6 +18,8 @@
  * written without the lock; two writers in the same millisecond are the
  * only race left, and the run that reads back someone else's token stops.
  */
+import * as z from "zod/mini";
+import { readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
 import { HostError } from "./quota.ts";
 
 type Props = GoogleAppsScript.Properties.Properties;
@@ -36,13 +38,15 @@ export const BUSY = {
 
 interface Marker { token: string; until: number; job?: string }
 
+const markerShape: z.ZodMiniType<Marker> = z.object({ token: z.string(), until: z.number(), job: z.optional(z.string()) });
+/**
+ * Written without a version before v1: still read, or a run started by the
+ * previous build during an update would be run over by a second one.
+ */
+export const RUN_MARKER = savedKind(1, markerShape, markerShape);
+
 function read(props: Props): Marker | null {
-  try {
-    const v = JSON.parse(props.getProperty(RUN_MARKER_KEY) ?? "null") as Partial<Marker> | null;
-    return v && typeof v.token === "string" && typeof v.until === "number" ? { token: v.token, until: v.until, job: typeof v.job === "string" ? v.job : undefined } : null;
-  } catch {
-    return null;
-  }
+  return readSaved(RUN_MARKER, props.getProperty(RUN_MARKER_KEY)) ?? null;
 }
 
 function withShortLock<T>(lock: Lock | null, body: () => T): T {
@@ -66,7 +70,7 @@ export function claimRun(props: Props, lock: Lock | null, now: number, job?: str
   withShortLock(lock, () => {
     const other = read(props);
     if (other && other.until > now && !(job && other.job === job)) throw new HostError(BUSY, "run");
-    props.setProperty(RUN_MARKER_KEY, JSON.stringify({ token, until: now + RUN_MARKER_TTL_MS, ...(job ? { job } : {}) }));
+    props.setProperty(RUN_MARKER_KEY, writeSaved(RUN_MARKER, { token, until: now + RUN_MARKER_TTL_MS, ...(job ? { job } : {}) }));
   });
   // Without a lock, the last writer wins: the one that lost sees another token and stops.
   if (read(props)?.token !== token) throw new HostError(BUSY, "run");

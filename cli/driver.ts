@@ -10,7 +10,9 @@
  * at most `parallel` paid credits in flight).
  */
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import * as z from "zod/mini";
 import type { AsyncDriver } from "../shared/core/drivers.ts";
+import { readPart } from "../shared/core/saved.ts";
 import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
 import { fetchHttp } from "../shared/web/fetch-http.ts";
 import type { AimdLimiter } from "../shared/core/concurrency.ts";
@@ -50,6 +52,15 @@ export const DEFAULT_CACHE_CHARS = 4 * 1024 * 1024;
 
 /** The journal holds no secret: the key travels only in headers, which are not part of the signature. */
 const signature = (r: HttpRequest) => `${r.method} ${r.url}\n${r.body ?? ""}`;
+/**
+ * A journal line: a cache entry (key, value, expiry) or a paid answer to replay.
+ * No version of its own: a journal lives only until its run finishes.
+ */
+const httpResponse: z.ZodMiniType<HttpResponse> = z.object({
+  status: z.number(), headers: z.record(z.string(), z.string()), body: z.string(), networkError: z.optional(z.enum(["timeout", "connection"])),
+});
+const JOURNAL_LINE = z.union([z.object({ s: z.string(), r: httpResponse }), z.object({ k: z.string(), v: z.string(), e: z.number() })]);
+
 /** The balance must be asked afresh, never replayed. */
 const replayable = (r: HttpRequest) => !/\/v2\/account(\?|$)/.test(r.url);
 
@@ -127,15 +138,13 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
     while (cache.size > cap || chars > capChars) drop(cache.keys().next().value as string);
   };
   if (opts.journal && existsSync(opts.journal)) {
+    // A torn last line from a kill, or a line that does not fit, is ignored.
     for (const line of readFileSync(opts.journal, "utf8").split("\n")) {
       if (!line) continue;
-      try {
-        const entry = JSON.parse(line) as { k: string; v: string; e: number } | { s: string; r: HttpResponse };
-        if ("s" in entry) replay.set(entry.s, entry.r);
-        else put(entry.k, entry.v, entry.e);
-      } catch {
-        /* a torn last line from a kill: ignore */
-      }
+      const entry = readPart(JOURNAL_LINE, line);
+      if (!entry) continue;
+      if ("s" in entry) replay.set(entry.s, entry.r);
+      else put(entry.k, entry.v, entry.e);
     }
   }
   return {

@@ -31,7 +31,7 @@ import { createHash } from "node:crypto";
 import { resolve as resolvePath } from "node:path";
 import { createInterface } from "node:readline";
 import { runAsync } from "../shared/core/drivers.ts";
-import { readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
+import { readPart, readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
 import * as z from "zod/mini";
 import type { OpContext } from "../shared/operations/context.ts";
 import type { Language } from "../shared/i18n/language.ts";
@@ -44,7 +44,8 @@ import { hash, outOfCreditsResult, selectRows, taskWithPrevious, type Rerun } fr
 import { pairByKey, rowKey } from "../shared/enrich/row-key.ts";
 import { isoDay, isOutputHeader, outputCells, outputHeader, readPrevious, readResult, type PreviousRow, type RowResult } from "../shared/enrich/rows.ts";
 import { EnrichEstimator, type EnrichEstimate } from "../shared/enrich/estimate.ts";
-import { RunMemo, type KeyAnswer } from "../shared/enrich/memo.ts";
+import { RunMemo } from "../shared/enrich/memo.ts";
+import { savedKeyAnswer } from "../shared/enrich/row-result-schema.ts";
 import { coreDeps } from "../shared/enrich/run.ts";
 import { normaliseKey } from "../shared/batch/normalise.ts";
 import type { ResolveQuery } from "../shared/api/schemas.ts";
@@ -394,17 +395,16 @@ export async function estimateCommand(args: EnrichArgs, io: Io): Promise<number>
   return EXIT.OK;
 }
 
+/** No version of its own: the journal lives only until its run finishes. */
+const RESOLVED_LINE = z.tuple([z.string(), savedKeyAnswer]);
+
 /** Resolutions of an unfinished run, one `[key, answer]` a line (a torn last line from a kill is skipped). */
 function loadResolved(file: string, memo: RunMemo) {
   if (!existsSync(file)) return;
   for (const line of readFileSync(file, "utf8").split("\n")) {
     if (!line) continue;
-    try {
-      const [key, a] = JSON.parse(line) as [string, KeyAnswer];
-      if (typeof key === "string" && a && (a.o === "m" || a.o === "n" || a.o === "r")) memo.rememberKey(key, a);
-    } catch {
-      /* torn */
-    }
+    const entry = readPart(RESOLVED_LINE, line);
+    if (entry) memo.rememberKey(...entry);
   }
 }
 

@@ -16,18 +16,29 @@
  */
 import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import * as z from "zod/mini";
+import { readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
 
 interface Owner { pid: number; host: string }
+
+const ownerShape: z.ZodMiniType<Owner> = z.object({ pid: z.number(), host: z.string() });
+/**
+ * Written without a version before v1: still read, or a run of the previous
+ * build would not be recognised as the owner (nor its lock as stale).
+ * A lock that does not fit has no known owner and is treated as held.
+ */
+export const LOCK_OWNER = savedKind(1, ownerShape, ownerShape);
 
 export type LockResult = { ok: true; release(): void } | { ok: false; owner: Owner | null };
 
 function readOwner(file: string): Owner | null {
+  let text: string;
   try {
-    const o = JSON.parse(readFileSync(file, "utf8")) as Owner;
-    return typeof o.pid === "number" && typeof o.host === "string" ? o : null;
+    text = readFileSync(file, "utf8");
   } catch {
-    return null;
+    return null; // gone meanwhile
   }
+  return readSaved(LOCK_OWNER, text) ?? null;
 }
 
 /** True while process `pid` exists on this machine (EPERM: it exists but is another user's). */
@@ -51,7 +62,7 @@ function create(file: string, me: Owner): boolean {
     throw e;
   }
   try {
-    writeSync(fd, JSON.stringify(me));
+    writeSync(fd, writeSaved(LOCK_OWNER, me));
   } finally {
     closeSync(fd);
   }

@@ -23,7 +23,9 @@
  */
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
+import * as z from "zod/mini";
 import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
+import { readPart } from "../shared/core/saved.ts";
 import { CompanyDataError } from "../shared/core/errors.ts";
 import type { Bilingual, Language } from "../shared/i18n/language.ts";
 import type { HttpRequest } from "../shared/core/http.ts";
@@ -89,6 +91,9 @@ const paidMonitorAnswer = (r: HttpRequest) => r.method === "GET" && /\/v2\/compa
 
 // ---- the document store as a file
 
+/** One line of the store's journal: the keys one storePut wrote (null: deleted). Its values are versioned saved state themselves. */
+const STORE_LINE = z.record(z.string(), z.nullable(z.string()));
+
 /** The store as a journal of writes: each storePut is one appended line; the last value of a key wins. */
 export class FileStore {
   private readonly map = new Map<string, string>();
@@ -96,12 +101,9 @@ export class FileStore {
     if (!existsSync(path)) return;
     for (const line of readFileSync(path, "utf8").split("\n")) {
       if (!line) continue;
-      try {
-        const entries = JSON.parse(line) as Record<string, string | null>;
-        for (const [k, v] of Object.entries(entries)) (v === null ? this.map.delete(k) : this.map.set(k, v));
-      } catch {
-        /* a torn last line from a kill: the write it held never completed */
-      }
+      // A torn last line from a kill (the write it held never completed), or a line that does not fit: skipped.
+      const entries = readPart(STORE_LINE, line);
+      for (const [k, v] of Object.entries(entries ?? {})) (v === null ? this.map.delete(k) : this.map.set(k, v));
     }
   }
   get(keys: string[]): (string | null)[] {

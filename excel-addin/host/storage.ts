@@ -30,6 +30,7 @@
  * API key never goes into a workbook).
  */
 import { CompanyDataError } from "../../shared/core/errors.ts";
+import { readPart, savedCacheEnvelope } from "../../shared/core/saved.ts";
 
 export interface KeyValueStorage {
   getItems(keys: string[]): Promise<Record<string, string | null | undefined>>;
@@ -222,14 +223,11 @@ export function layeredCache(storage: KeyValueStorage, now: () => number, capByt
         if (out[i] !== null) return;
         const raw = got[name(k)];
         if (!raw) return;
-        try {
-          const entry = JSON.parse(raw) as { v: string; e: number };
-          if (typeof entry.v === "string" && entry.e > t) {
-            rememberInMemory(k, entry);
-            out[i] = entry.v;
-          }
-        } catch {
-          /* a damaged entry is a miss */
+        // A damaged entry is a miss.
+        const entry = readPart(savedCacheEnvelope, raw);
+        if (entry && entry.e > t) {
+          rememberInMemory(k, entry);
+          out[i] = entry.v;
         }
       });
       return out;
@@ -282,13 +280,7 @@ export function layeredCache(storage: KeyValueStorage, now: () => number, capByt
 }
 
 function expiryOf(raw: string | null | undefined): number | undefined {
-  if (!raw) return undefined;
-  try {
-    const entry = JSON.parse(raw) as { v?: unknown; e?: unknown };
-    return typeof entry.v === "string" && typeof entry.e === "number" ? entry.e : undefined;
-  } catch {
-    return undefined;
-  }
+  return readPart(savedCacheEnvelope, raw)?.e;
 }
 
 /**

@@ -79,3 +79,12 @@ function fit<T>(schema: z.ZodMiniType<T>, value: unknown): T | undefined {
 // Shapes many kinds share.
 export const savedBilingual: z.ZodMiniType<Bilingual> = z.object({ de: z.string(), en: z.string() });
 export const savedCell: z.ZodMiniType<Cell> = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+/**
+ * A cache entry's envelope (Apps Script's durable cache, Excel's storage
+ * cache): expiry (epoch ms) and the stored text. Read with readPart, without
+ * a version of its own: the text inside is itself a versioned kind (a cached
+ * call, a cached answer), and an envelope that does not fit is a miss. Its
+ * `v` stays the value, as every entry already stored has it: a new field name
+ * would turn them all into misses and re-buy their answers.
+ */
+export const savedCacheEnvelope = z.object({ e: z.number(), v: z.string() });

@@ -4,6 +4,7 @@ import { savedBilingual, savedCell } from "../core/saved.ts";
 import { ERROR_CODES } from "../core/errors.ts";
 import type { Doubt } from "../operations/contradiction.ts";
 import { STATUS, type Candidate, type RowOutcome, type RowResult } from "./rows.ts";
+import type { KeyAnswer } from "./memo.ts";
 
 /** Every outcome has a status text: its keys are the outcomes. */
 const OUTCOMES = Object.keys(STATUS) as RowOutcome[];
@@ -21,3 +22,10 @@ export const savedRowResult: z.ZodMiniType<RowResult> = z.object({
   asOf: z.nullable(z.string()),
   values: z.array(savedCell),
 });
+
+/** A resolve answer as the CLI's resolution journal keeps it (one `[key, answer]` a line). */
+export const savedKeyAnswer: z.ZodMiniType<KeyAnswer> = z.union([
+  z.object({ o: z.literal("m"), id: z.string(), c: z.nullable(z.number()), v: z.optional(z.array(savedCell)) }),
+  z.object({ o: z.literal("n") }),
+  z.object({ o: z.literal("r"), c: z.nullable(z.number()), k: z.array(candidate), d: z.optional(doubt) }),
+]);

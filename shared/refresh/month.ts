@@ -10,7 +10,9 @@
  * Script 6-minute limit, a closed workbook) leaves the reservation counted:
  * at worst the month under-spends, it never overspends.
  */
+import * as z from "zod/mini";
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
+import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
 import type { OpContext } from "../operations/context.ts";
 
 export const monthKey = (ctx: OpContext) => `doc:refresh:${ctx.scope}:month`;
@@ -25,15 +27,19 @@ export interface MonthSpend {
   left: number;
 }
 
+const monthShape = z.object({ month: z.string(), spent: z.number() });
+/**
+ * Written without a version before v1: still read, or an update would forget
+ * the month's reservations and let the refresh overspend its ceiling.
+ */
+export const MONTH_SPENT = savedKind(1, monthShape, monthShape);
+
 function* spentThisMonth(ctx: OpContext): Operation<{ month: string; spent: number }> {
   const month = monthOf(ctx.client.now());
   const [raw] = yield* storeGet([monthKey(ctx)]);
-  try {
-    const v = raw ? (JSON.parse(raw) as { month?: unknown; spent?: unknown }) : null;
-    if (v && v.month === month && typeof v.spent === "number" && Number.isFinite(v.spent) && v.spent > 0) return { month, spent: v.spent };
-  } catch {
-    /* damaged: the month starts at zero (the ledger still has the spend) */
-  }
+  // Damaged or another month: the month starts at zero (the ledger still has the spend).
+  const v = readSaved(MONTH_SPENT, raw);
+  if (v && v.month === month && Number.isFinite(v.spent) && v.spent > 0) return { month, spent: v.spent };
   return { month, spent: 0 };
 }
 
@@ -46,5 +52,5 @@ export function* monthSpend(ctx: OpContext, ceiling: number): Operation<MonthSpe
 export function* addToMonth(ctx: OpContext, credits: number): Operation<void> {
   if (credits === 0) return;
   const { month, spent } = yield* spentThisMonth(ctx);
-  yield* storePut({ [monthKey(ctx)]: JSON.stringify({ month, spent: Math.max(0, spent + credits) }) });
+  yield* storePut({ [monthKey(ctx)]: writeSaved(MONTH_SPENT, { month, spent: Math.max(0, spent + credits) }) });
 }

@@ -12,7 +12,9 @@
  * next call or tick.
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
+import * as z from "zod/mini";
 import { invalid } from "../core/errors.ts";
+import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/saved.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
 import type { OpContext } from "../operations/context.ts";
 import { enrichSheet } from "../enrich/run.ts";
@@ -45,13 +47,28 @@ export interface RefreshSummary {
 
 export const lastRefreshKey = (ctx: OpContext) => `doc:refresh:${ctx.scope}:last`;
 
+const refreshSummary: z.ZodMiniType<RefreshSummary> = z.object({
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  status: z.enum(["done", "paused", "ceiling", "out_of_credits"]),
+  refreshed: z.number(),
+  changedRows: z.number(),
+  changedValues: z.number(),
+  credits: z.number(),
+  left: z.number(),
+  month: z.object({ month: z.string(), spent: z.number(), ceiling: z.number(), left: z.number() }),
+  log: z.nullable(z.string()),
+  message: savedBilingual,
+});
+/**
+ * Written without a version before v1: still read, or an update would forget
+ * when the last refresh ran (and run one before it is due) or that it paused.
+ */
+export const LAST_REFRESH = savedKind(1, refreshSummary, refreshSummary);
+
 export function* lastRefresh(ctx: OpContext): Operation<RefreshSummary | null> {
   const [raw] = yield* storeGet([lastRefreshKey(ctx)]);
-  try {
-    return raw ? (JSON.parse(raw) as RefreshSummary) : null;
-  } catch {
-    return null;
-  }
+  return readSaved(LAST_REFRESH, raw) ?? null;
 }
 
 /** Rows per chunk: written (and logged) before the next, so a stop loses little. */
@@ -103,7 +120,7 @@ export function* refreshStep(ctx0: OpContext, s: RefreshSettings, opts: { deadli
     message: { de: "", en: "" },
   };
   summary.message = messageOf(summary, s);
-  yield* storePut({ [lastRefreshKey(ctx)]: JSON.stringify(summary) });
+  yield* storePut({ [lastRefreshKey(ctx)]: writeSaved(LAST_REFRESH, summary) });
   return summary;
 }
 

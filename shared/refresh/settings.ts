@@ -5,7 +5,9 @@
  * portfolio's schedule (shared/monitor/schedule.ts), hosts turn it into a
  * trigger (Sheets) or a timer (Excel); the CLI takes the same figures as flags.
  */
+import * as z from "zod/mini";
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
+import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
 import { invalid } from "../core/errors.ts";
 import { got, rule } from "../i18n/rules.ts";
 import * as V from "../operations/validate.ts";
@@ -94,18 +96,38 @@ export function refreshSettings(value: unknown): RefreshSettings {
   };
 }
 
+/** The saved form: what refreshSettings returns, checked again the same way on reading. */
+const refreshShape: z.ZodMiniType<RefreshSettings> = z.pipe(
+  z.object({
+    enabled: z.boolean(),
+    table: z.nullable(z.object({
+      sheet: z.string(), row: z.number(), col: z.number(), rows: z.number(), cols: z.number(),
+      mapping: z.record(z.string(), z.number()), fields: z.array(z.string()), mode: z.enum(["batch", "free"]),
+    })),
+    olderThanDays: z.number(),
+    frequency: z.enum(["daily", "weekly"]),
+    hour: z.number(),
+    monthCeiling: z.number(),
+  }),
+  z.transform((v, ctx) => {
+    try {
+      return refreshSettings(v);
+    } catch {
+      ctx.issues.push({ code: "custom", message: "refresh", input: v });
+      return z.NEVER;
+    }
+  }),
+);
+/** Written without a version before v1: still read, or an update would silently stop the user's refresh. */
+export const SAVED_REFRESH = savedKind(1, refreshShape, refreshShape);
+
 export function* loadRefreshSettings(): Operation<RefreshSettings> {
   const [raw] = yield* storeGet([REFRESH_SETTINGS_KEY]);
-  if (!raw) return { ...DEFAULT_REFRESH };
-  try {
-    return refreshSettings(JSON.parse(raw));
-  } catch {
-    return { ...DEFAULT_REFRESH };
-  }
+  return readSaved(SAVED_REFRESH, raw) ?? { ...DEFAULT_REFRESH };
 }
 
 export function* saveRefreshSettings(s: RefreshSettings): Operation<void> {
-  yield* storePut({ [REFRESH_SETTINGS_KEY]: JSON.stringify(refreshSettings(s)) });
+  yield* storePut({ [REFRESH_SETTINGS_KEY]: writeSaved(SAVED_REFRESH, refreshSettings(s)) });
 }
 
 export const refreshIntervalDays = (s: Pick<RefreshSettings, "frequency">) => (s.frequency === "weekly" ? 7 : 1);

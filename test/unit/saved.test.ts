@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from "vitest";
 import * as z from "zod/mini";
-import { readPart, readSaved, savedKind, writeSaved, type SavedKind } from "../../shared/core/saved.ts";
+import { readPart, readSaved, savedCacheEnvelope, savedKind, writeSaved, type SavedKind } from "../../shared/core/saved.ts";
+import { savedKeyAnswer } from "../../shared/enrich/row-result-schema.ts";
 import { runSync } from "../../shared/core/drivers.ts";
 import { CHECKPOINT, CHECKPOINT_PART } from "../../shared/enrich/job.ts";
 import { ROW_LEDGER, ROW_LEDGER_PART } from "../../shared/enrich/row-ledger.ts";
@@ -20,6 +21,12 @@ import { SAVED_JOB } from "../../shared/app/enrich-methods.ts";
 import { SAVED_SEARCHES } from "../../shared/app/saved-searches.ts";
 import { CACHED_CALL } from "../../shared/operations/cached.ts";
 import { CACHED_ANSWER } from "../../shared/operations/resolve.ts";
+import { LAST_REFRESH } from "../../shared/refresh/run.ts";
+import { MONTH_SPENT, monthKey, monthSpend } from "../../shared/refresh/month.ts";
+import { SAVED_REFRESH } from "../../shared/refresh/settings.ts";
+import { RUN_MARKER } from "../../apps-script/run-marker.ts";
+import { INSTALLED_TRIGGER, TICK_FAILURE, TICK_RUNTIME } from "../../apps-script/monitor.ts";
+import { LOCK_OWNER } from "../../cli/lock.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 
 const company = { id: "DE-HRB-M-6684", name: "Muster GmbH", city: "München" };
@@ -59,6 +66,20 @@ const KINDS: [name: string, kind: SavedKind<object>, good: object, unversioned: 
     searches: [{ name: "Software", input: { query: "software", place: "München", radiusKm: 20, filters: { industry: "J62", activeOnly: true } }, lastRun: "2026-11-20" }],
   }, true],
   ["cached call", CACHED_CALL, { v: 1, ok: false, code: "NOT_FOUND", field: "id" }, false],
+  ["refresh month", MONTH_SPENT, { month: "2026-11", spent: 40 }, true],
+  ["last refresh", LAST_REFRESH, {
+    startedAt: "2026-11-23T06:00:00Z", finishedAt: "2026-11-23T06:01:00Z", status: "paused", refreshed: 20, changedRows: 3, changedValues: 4,
+    credits: 20, left: 5, month: { month: "2026-11", spent: 60, ceiling: 100, left: 40 }, log: "Änderungen", message: bi,
+  }, true],
+  ["refresh settings", SAVED_REFRESH, {
+    enabled: true, table: { sheet: "List", row: 1, col: 1, rows: 11, cols: 2, mapping: { id: 0, name: 1 }, fields: ["name", "city"], mode: "batch" },
+    olderThanDays: 30, frequency: "weekly", hour: 6, monthCeiling: 100,
+  }, true],
+  ["Apps Script run marker", RUN_MARKER, { token: "t1", until: 1_700_000_000_000, job: "j1" }, true],
+  ["Apps Script installed trigger", INSTALLED_TRIGGER, { uid: "u1", label: "daily@7" }, true],
+  ["Apps Script tick runtime", TICK_RUNTIME, { day: "2026-11-23", ms: 120_000 }, true],
+  ["Apps Script tick failure", TICK_FAILURE, { at: 1_700_000_000_000, de: "kaputt", en: "broken" }, true],
+  ["CLI output lock", LOCK_OWNER, { pid: 4242, host: "laptop" }, true],
   ["cached resolve answer", CACHED_ANSWER, { status: "ambiguous", match: null, confidence: 0.5, candidates: [company] }, false],
 ];
 
@@ -104,6 +125,14 @@ describe("saved state", () => {
     expect(readPart(CHECKPOINT_PART, JSON.stringify({ ...part, r: [{ ...part.r[0], outcome: "maybe" }] }))).toBeUndefined();
     expect(readPart(ROW_LEDGER_PART, "[\"a\",\"b\"]")).toEqual(["a", "b"]);
     for (const raw of [...BROKEN.filter((b) => b !== "[]"), "[1]"]) expect(readPart(ROW_LEDGER_PART, raw)).toBeUndefined();
+    // A cache envelope: its `v` is the stored text, not a version.
+    expect(readPart(savedCacheEnvelope, "{\"e\":5,\"v\":\"{\\\"v\\\":1}\"}")).toEqual({ e: 5, v: "{\"v\":1}" });
+    for (const raw of [...BROKEN, "{\"e\":5,\"v\":1}", "{\"e\":\"5\",\"v\":\"x\"}"]) expect(readPart(savedCacheEnvelope, raw), raw).toBeUndefined();
+    // A resolve answer in the CLI's resolution journal.
+    for (const a of [{ o: "m", id: company.id, c: 0.9, v: ["x", 1, null] }, { o: "n" }, { o: "r", c: null, k: [company], d: { field: "zip", given: "1", found: "2" } }]) {
+      expect(readPart(savedKeyAnswer, JSON.stringify(a))).toEqual(a);
+    }
+    for (const raw of [...BROKEN, "{\"o\":\"x\"}", "{\"o\":\"m\",\"c\":1}", "{\"o\":\"r\",\"c\":null,\"k\":[1]}"]) expect(readPart(savedKeyAnswer, raw), raw).toBeUndefined();
   });
 
   test("a schedule that fits the shape but not the rules is absent", () => {
@@ -132,6 +161,11 @@ describe("old state through the operations (migration)", () => {
     const { api, ctx, run } = setup();
     api.stores.store.set(ledgerKey(ctx), JSON.stringify({ "2026-11-22": { PROFILE: [5, 1, 1] } }));
     expect(run(readLedger(ctx))).toEqual([{ day: "2026-11-22", operation: "PROFILE", credits: 5, requests: 1, runs: 1 }]);
+  });
+  test("the refresh's month spend written without a version still counts against the ceiling", () => {
+    const { api, ctx, run } = setup();
+    api.stores.store.set(monthKey(ctx), JSON.stringify({ month: "2026-11", spent: 70 }));
+    expect(run(monthSpend(ctx, 100))).toMatchObject({ spent: 70, left: 30 });
   });
   test("a damaged budget or ledger counts as none", () => {
     const { api, ctx, run } = setup();
