@@ -7,34 +7,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
-import { startServer, type RunningServer } from "../../emulator/server.ts";
-import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
-import { skipWithoutChromium, launch, type Launched, openPlayground } from "./browser.ts";
+import { skipWithoutChromium, playgroundWorld, type PlaygroundWorld } from "./browser.ts";
 import { uniqueNames } from "../helpers/names.ts";
 import { CONFIRM_AFTER_MATCHING } from "../../shared/app/enrich-methods.ts";
 import type { Cell } from "../../shared/sheet/protocol.ts";
 
 describe.skipIf(skipWithoutChromium())("the price after matching, in Chromium (playground)", () => {
   let emu: Emulator;
-  let api: RunningServer;
-  let pg: RunningPlayground;
-  let chrome: Launched;
+  let world: PlaygroundWorld;
   let page: Page;
 
   beforeAll(async () => {
     emu = createEmulator({ companies: 3000 });
-    api = await startServer(emu, { port: 0 });
-    pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, rebuild: true });
-    chrome = await launch();
-    page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await openPlayground(page, pg.url);
+    world = await playgroundWorld(emu, { rebuild: true });
+    ({ page } = world);
   }, 180_000);
 
-  afterAll(async () => {
-    await chrome?.close();
-    await pg?.close();
-    await api?.close();
-  });
+  afterAll(() => world?.close());
 
   /** A sheet of `n` names found once each, a few twice, and ten that exist nowhere; selected, and read by the panel. */
   async function openList(sheet: string, n: number, skip: number): Promise<number> {

@@ -3,6 +3,9 @@
  * as root), no background networking, a fresh profile per launch.
  */
 import { chromium, type Browser, type Page } from "playwright-core";
+import type { Emulator } from "../../emulator/index.ts";
+import { startServer, type RunningServer } from "../../emulator/server.ts";
+import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -129,4 +132,33 @@ export async function openPlayground(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForFunction(() => (window as unknown as { __playground?: unknown }).__playground !== undefined);
   await page.evaluate(() => (window as unknown as { __playground: { ready: Promise<unknown> } }).__playground.ready);
+}
+
+/** The emulator's server, the playground on it, and a page of Chromium showing it: what every playground test starts with. */
+export interface PlaygroundWorld {
+  api: RunningServer;
+  pg: RunningPlayground;
+  chrome: Launched;
+  page: Page;
+  /** Errors the page threw or logged. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** Serve `emu` on loopback, the playground on it (`rebuild`: bundle it first), and open it in a fresh Chromium page. */
+export async function playgroundWorld(emu: Emulator, opts: { rebuild?: boolean; ambiguousNames?: string[] } = {}): Promise<PlaygroundWorld> {
+  const api = await startServer(emu, { port: 0 });
+  const pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, rebuild: opts.rebuild ?? false, ...(opts.ambiguousNames ? { ambiguousNames: opts.ambiguousNames } : {}) });
+  const chrome = await launch();
+  const page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = watchErrors(page);
+  await openPlayground(page, pg.url);
+  return {
+    api, pg, chrome, page, errors,
+    async close() {
+      await chrome.close();
+      await pg.close();
+      await api.close();
+    },
+  };
 }

@@ -7,34 +7,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
-import { startServer, type RunningServer } from "../../emulator/server.ts";
-import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
-import { skipWithoutChromium, launch, type Launched, openPlayground } from "./browser.ts";
+import { skipWithoutChromium, playgroundWorld, type PlaygroundWorld } from "./browser.ts";
 import { nth } from "../helpers/indexed.ts";
 
 describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", () => {
   let emu: Emulator;
-  let api: RunningServer;
-  let pg: RunningPlayground;
-  let chrome: Launched;
+  let world: PlaygroundWorld;
   let page: Page;
   let ambiguous: { name: string; ids: string[] };
 
   beforeAll(async () => {
     emu = createEmulator({ companies: 3000 });
     ambiguous = nth(emu.companies.duplicateNames(1), 0);
-    api = await startServer(emu, { port: 0 });
-    pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, ambiguousNames: [ambiguous.name], rebuild: true });
-    chrome = await launch();
-    page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await openPlayground(page, pg.url);
+    world = await playgroundWorld(emu, { rebuild: true, ambiguousNames: [ambiguous.name] });
+    ({ page } = world);
   }, 120_000);
 
-  afterAll(async () => {
-    await chrome?.close();
-    await pg?.close();
-    await api?.close();
-  });
+  afterAll(() => world?.close());
 
   const tab = (id: string) => page.click(`#cd-tab-${id}`);
   const selectCells = async (sheet: string, r1: number, c1: number) => {

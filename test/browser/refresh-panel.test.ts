@@ -6,33 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
-import { startServer, type RunningServer } from "../../emulator/server.ts";
-import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
-import { skipWithoutChromium, launch, type Launched, openPlayground, watchErrors } from "./browser.ts";
+import { skipWithoutChromium, playgroundWorld, type PlaygroundWorld } from "./browser.ts";
 
 describe.skipIf(skipWithoutChromium())("scheduled refresh section, in Chromium (playground)", () => {
   let emu: Emulator;
-  let api: RunningServer;
-  let pg: RunningPlayground;
-  let chrome: Launched;
+  let world: PlaygroundWorld;
   let page: Page;
   let errors: string[];
 
   beforeAll(async () => {
     emu = createEmulator({ companies: 3000 });
-    api = await startServer(emu, { port: 0 });
-    pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, rebuild: true });
-    chrome = await launch();
-    page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
-    errors = watchErrors(page);
-    await openPlayground(page, pg.url);
+    world = await playgroundWorld(emu, { rebuild: true });
+    ({ page, errors } = world);
   }, 180_000);
 
-  afterAll(async () => {
-    await chrome?.close();
-    await pg?.close();
-    await api?.close();
-  });
+  afterAll(() => world?.close());
 
   it("the estimate is shown before the switch is enabled; then it switches on", async () => {
     await page.click('.pg-sheet-tab[data-sheet="Firmenliste"]');

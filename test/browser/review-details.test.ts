@@ -7,16 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
-import { startServer, type RunningServer } from "../../emulator/server.ts";
-import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
-import { skipWithoutChromium, launch, watchErrors, type Launched, openPlayground } from "./browser.ts";
+import { skipWithoutChromium, playgroundWorld, type PlaygroundWorld } from "./browser.ts";
 import { nth } from "../helpers/indexed.ts";
 
 describe.skipIf(skipWithoutChromium())("review list in Chromium", () => {
   let emu: Emulator;
-  let api: RunningServer;
-  let pg: RunningPlayground;
-  let chrome: Launched;
+  let world: PlaygroundWorld;
   let page: Page;
   let errors: string[];
   let ambiguous: { name: string; ids: string[] };
@@ -24,19 +20,11 @@ describe.skipIf(skipWithoutChromium())("review list in Chromium", () => {
   beforeAll(async () => {
     emu = createEmulator({ companies: 3000 });
     ambiguous = nth(emu.companies.duplicateNames(1), 0);
-    api = await startServer(emu, { port: 0 });
-    pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, ambiguousNames: [ambiguous.name], rebuild: false });
-    chrome = await launch();
-    page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
-    errors = watchErrors(page);
-    await openPlayground(page, pg.url);
+    world = await playgroundWorld(emu, { rebuild: false, ambiguousNames: [ambiguous.name] });
+    ({ page, errors } = world);
   }, 120_000);
 
-  afterAll(async () => {
-    await chrome?.close();
-    await pg?.close();
-    await api?.close();
-  });
+  afterAll(() => world?.close());
 
   it("shows each candidate's distinguishing facts and the reason, under its own label, without spending on them", async () => {
     await page.click(`.pg-sheet-tab[data-sheet="Firmenliste"]`);
@@ -57,7 +45,7 @@ describe.skipIf(skipWithoutChromium())("review list in Chromium", () => {
     const details = await page.$$eval(`#review-row-${row} .cd-review-choice`, (ls) => ls.map((l) => ({ id: l.getAttribute("data-id")!, detail: l.querySelector(".cd-sub")!.textContent })));
     expect(details.map((d) => d.id).sort()).toEqual([...ambiguous.ids].sort());
     for (const d of details) {
-      const c = await (await fetch(`${api.url.replace(/\/$/, "")}/v2/companies/${d.id}`, { headers: { Authorization: `Bearer ${emu.demoKey}` } })).json() as { street: string; zip: string; register: { number: string } };
+      const c = await (await fetch(`${world.api.url.replace(/\/$/, "")}/v2/companies/${d.id}`, { headers: { Authorization: `Bearer ${emu.demoKey}` } })).json() as { street: string; zip: string; register: { number: string } };
       expect(d.detail).toContain(c.street);
       expect(d.detail).toContain(c.zip);
       expect(d.detail).toContain(c.register.number);
