@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // One line when the browser suites skip for want of Chromium (outside CI).
+    globalSetup: ["test/browser/chromium-notice.ts"],
     // Generous: CLI tests spawn processes, and a loaded machine must not turn slowness into failures.
     testTimeout: 90_000,
     hookTimeout: 60_000,

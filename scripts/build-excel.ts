@@ -8,8 +8,9 @@
  *   assets/icon-*.png
  *   manifest-dev.xml the dev manifest (https://localhost:3000, its own Id and name)
  *   manifest.xml     the production manifest, only with --host-url
- * Both manifests are checked offline and validated by xmllint against
- * Microsoft's XSDs (excel-addin/build/schema.ts) before they are written.
+ * Both manifests are checked offline and validated by libxml2 (xmllint-wasm)
+ * against Microsoft's XSDs vendored in excel-addin/schemas/
+ * (excel-addin/build/schema.ts) before they are written.
  * Standalone: npx tsx scripts/build-excel.ts [--host-url https://…]
  */
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -114,10 +115,10 @@ export async function build(opts: BuildOptions = {}): Promise<BuildResult> {
 
   // 4. Manifests: the dev one always, the production one for a host URL; each checked offline and by the schema.
   const source = await readFile(join(ROOT, "manifests", "excel-manifest.xml"), "utf8");
-  const manifests: [string, string][] = [["manifest-dev.xml", devManifest(source)]];
+  const manifests: [string, string][] = [["manifest-dev.xml", await devManifest(source)]];
   if (opts.hostUrl) manifests.push(["manifest.xml", manifestForHost(source, opts.hostUrl)]);
   for (const [file, xml] of manifests) {
-    const problems = [...checkManifest(xml), ...validateManifestSchema(xml)];
+    const problems = [...checkManifest(xml), ...(await validateManifestSchema(xml))];
     if (problems.length) throw new Error(`${file}: manifest problems:\n${problems.join("\n")}`);
     await writeFile(join(EXCEL_OUT, file), xml);
   }

@@ -3,6 +3,10 @@
  * sends the file to an online service; the schema check is schema.ts), the
  * production rewrite and the dev manifest.
  */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { OfficeAddinManifest, type ManifestInfo } from "office-addin-manifest";
 import { allElements, localName, parseXml, type XmlElement } from "./xml.ts";
 
 export const DEV_HOST_URL = "https://localhost:3000";
@@ -19,14 +23,37 @@ export const DEV_NAME = { en: "Company Data (dev)", de: "Firmendaten (Entwicklun
 /** German-speaking locales that get the German texts (Office picks an override by the UI's exact locale). */
 export const GERMAN_LOCALES = ["de-DE", "de-AT", "de-CH"];
 
-/** The dev manifest: the source's dev URLs, with the dev Id and display name. */
-export function devManifest(xml: string): string {
-  const id = /<Id>([^<]*)<\/Id>/.exec(xml);
-  if (!id) throw new Error("the manifest has no <Id>");
-  let out = xml.replace(`<Id>${id[1]}</Id>`, `<Id>${DEV_ID}</Id>`);
-  out = out.replace(/<DisplayName DefaultValue="[^"]*">([\s\S]*?)<\/DisplayName>/, (_, inner: string) =>
-    `<DisplayName DefaultValue="${DEV_NAME.en}">${inner.replace(/(<Override Locale="de-(?:DE|AT|CH)" Value=")[^"]*"/g, `$1${DEV_NAME.de}"`)}</DisplayName>`);
-  return out;
+/**
+ * The dev manifest: the source's dev URLs, with the dev Id and display name.
+ * The Id and the default name are set by Microsoft's own tool
+ * (office-addin-manifest's modifyManifestFile, the same call as `npx
+ * office-addin-manifest modify -g ID -d NAME`), which works on a file; the
+ * German overrides of the name, which it does not touch, are set here.
+ */
+export async function devManifest(xml: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "manifest-dev-"));
+  try {
+    const file = join(dir, "manifest.xml");
+    await writeFile(file, xml);
+    await OfficeAddinManifest.modifyManifestFile(file, DEV_ID, DEV_NAME.en);
+    const out = await readFile(file, "utf8");
+    return out.replace(/(<DisplayName DefaultValue="[^"]*">)([\s\S]*?)(<\/DisplayName>)/, (_, open: string, inner: string, close: string) =>
+      `${open}${inner.replace(/(<Override Locale="de-(?:DE|AT|CH)" Value=")[^"]*"/g, `$1${DEV_NAME.de}"`)}${close}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** What Office reads from a manifest (Id, version, display name, hosts …), by office-addin-manifest's reader. */
+export async function manifestInfo(xml: string): Promise<ManifestInfo> {
+  const dir = await mkdtemp(join(tmpdir(), "manifest-info-"));
+  try {
+    const file = join(dir, "manifest.xml");
+    await writeFile(file, xml);
+    return await OfficeAddinManifest.readManifestFile(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** The manifest for another host: every dev URL replaced, nothing else touched. */

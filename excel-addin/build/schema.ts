@@ -1,60 +1,60 @@
 /**
  * The manifest checked by a real XML parser against Microsoft's published
- * schema: libxml2's `xmllint --noout --schema` with the XSDs of Office
- * add-in manifests (v1.1), kept in `../shared/office-schemas/` beside the
- * repository (see its README for the one local addition: the shared
- * runtime's <Runtimes>). xmllint rejects what Excel, office-addin-manifest
- * and office-addin-debugging reject for well-formedness (a `--` in a
- * comment, a stray `&`) and what the schema forbids (element order,
- * unknown elements, bad enumerations).
+ * schema: libxml2 (the library behind `xmllint --schema`), compiled to
+ * WebAssembly by the npm package `xmllint-wasm`, with the XSDs of Office
+ * add-in manifests (v1.1) vendored in `excel-addin/schemas/` (MIT; its
+ * README names their source and the one local addition: the shared
+ * runtime's <Runtimes>). It rejects what Excel, office-addin-manifest and
+ * office-addin-debugging reject for well-formedness (a `--` in a comment, a
+ * stray `&`) and what the schema forbids (element order, unknown elements,
+ * bad enumerations).
  *
- * Decision: xmllint (Debian `libxml2-utils`, preinstalled on macOS) over an
- * npm XSD validator: it is libxml2 itself, no new dependency in the
- * lockfile, and CI installs it next to Chromium (.ci/run). Without it the
- * build fails and says how to install it; it never skips silently.
+ * Decision: xmllint-wasm over the system program (needs an OS package a
+ * stranger's machine may lack) and over libxml2-wasm (a lower-level binding
+ * with manual memory management): it is the same libxml2 validator as
+ * before, equally strict, runs on Node 20 with nothing installed, and sends
+ * nothing anywhere (the XSDs are handed to it in memory; no network).
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { validateXML } from "xmllint-wasm";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+/** The vendored schema folder, inside the repository. */
+export const SCHEMA_DIR = join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "schemas");
+export const MAIN_SCHEMA = "OfficeAppManifestV1_1.xsd";
 
-/** The schema folder: `shared/office-schemas` beside the repository (CI: the clean clone's sibling), or OFFICE_SCHEMA_DIR. */
-export function schemaDir(env: Record<string, string | undefined> = process.env): string {
-  return env.OFFICE_SCHEMA_DIR ?? join(ROOT, "..", "shared", "office-schemas");
+interface SchemaSet {
+  main: { fileName: string; contents: string };
+  imports: { fileName: string; contents: string }[];
 }
 
-export const MAIN_SCHEMA = "OfficeAppManifestV1_1.xsd";
-export const XMLLINT = process.env.XMLLINT ?? "xmllint";
+let cached: SchemaSet | undefined;
 
-/** Whether xmllint runs here. */
-export function hasXmllint(): boolean {
-  const r = spawnSync(XMLLINT, ["--version"], { encoding: "utf8" });
-  return r.status === 0 && !r.error;
+/** The main XSD and the ones it imports (by file name, as its schemaLocation says), read once. */
+function schemaSet(): SchemaSet {
+  if (cached) return cached;
+  const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith(".xsd"));
+  if (!files.includes(MAIN_SCHEMA)) throw new Error(`Office manifest schema missing from the repository: ${join(SCHEMA_DIR, MAIN_SCHEMA)}`);
+  const read = (fileName: string) => ({ fileName, contents: readFileSync(join(SCHEMA_DIR, fileName), "utf8") });
+  cached = { main: read(MAIN_SCHEMA), imports: files.filter((f) => f !== MAIN_SCHEMA).map(read) };
+  return cached;
 }
 
 /**
- * Problems xmllint finds (parse errors and schema violations, one per
+ * Problems libxml2 finds (parse errors and schema violations, one per
  * line); an empty list means well formed and schema-valid. Throws when the
- * validator or the schema is missing: that is a broken setup, not a pass.
+ * validator itself fails: that is a broken setup, not a pass.
  */
-export function validateManifestSchema(xml: string, dir = schemaDir()): string[] {
-  const xsd = join(dir, MAIN_SCHEMA);
-  if (!existsSync(xsd)) throw new Error(`Office manifest schema not found: ${xsd} (expected ../shared/office-schemas beside the repository, or set OFFICE_SCHEMA_DIR)`);
-  const tmp = mkdtempSync(join(tmpdir(), "manifest-"));
-  try {
-    const file = join(tmp, "manifest.xml");
-    writeFileSync(file, xml);
-    const r = spawnSync(XMLLINT, ["--noout", "--nonet", "--schema", xsd, file], { encoding: "utf8" });
-    if (r.error) throw new Error(`xmllint is needed to validate the Excel manifest: install it (Debian/Ubuntu: apt-get install libxml2-utils; macOS ships it) or set XMLLINT (${r.error.message})`);
-    if (r.status === 0) return [];
-    return r.stderr
-      .split("\n")
-      .map((l) => l.replace(file, "manifest.xml").trim())
-      .filter((l) => l && !/ fails to validate$/.test(l));
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+export async function validateManifestSchema(xml: string): Promise<string[]> {
+  const { main, imports } = schemaSet();
+  const result = await validateXML({
+    xml: [{ fileName: "manifest.xml", contents: xml }],
+    schema: [main],
+    preload: imports,
+  });
+  if (result.valid) return [];
+  const problems = result.errors.map((e) => e.rawMessage.trim()).filter((l) => l && !/ fails to validate$/.test(l));
+  // Invalid with no message would read as a pass to a caller that only counts lines.
+  return problems.length ? problems : [result.rawOutput.trim() || "manifest.xml: invalid (libxml2 gave no message)"];
 }

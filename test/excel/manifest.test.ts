@@ -1,4 +1,4 @@
-/** Offline manifest checks, the schema (xmllint with Microsoft's XSDs), the build's output, and the icons. */
+/** Offline manifest checks, the schema (libxml2 by xmllint-wasm, with Microsoft's XSDs vendored in excel-addin/schemas/), the build's output, and the icons. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { inflateSync } from "node:zlib";
 import vm from "node:vm";
-import { checkManifest, manifestForHost, manifestUrls, manifestVersion, devManifest, DEV_HOST_URL, DEV_ID, DEV_NAME, GERMAN_LOCALES } from "../../excel-addin/build/manifest.ts";
+import { checkManifest, manifestForHost, manifestInfo, manifestUrls, manifestVersion, devManifest, DEV_HOST_URL, DEV_ID, DEV_NAME, GERMAN_LOCALES } from "../../excel-addin/build/manifest.ts";
 import { validateManifestSchema } from "../../excel-addin/build/schema.ts";
 import { createHash } from "node:crypto";
 import { parseXml } from "../../excel-addin/build/xml.ts";
@@ -30,25 +30,25 @@ describe("Excel manifest", () => {
     expect(checkManifest(source)).toEqual([]);
   });
 
-  it("is well formed for a real XML parser and valid against Microsoft's schema, as source, dev and production manifest", () => {
-    expect(validateManifestSchema(source)).toEqual([]);
-    expect(validateManifestSchema(devManifest(source))).toEqual([]);
-    expect(validateManifestSchema(manifestForHost(source, "https://addin.example.com/excel/"))).toEqual([]);
+  it("is well formed for a real XML parser and valid against Microsoft's schema, as source, dev and production manifest", async () => {
+    expect(await validateManifestSchema(source)).toEqual([]);
+    expect(await validateManifestSchema(await devManifest(source))).toEqual([]);
+    expect(await validateManifestSchema(manifestForHost(source, "https://addin.example.com/excel/"))).toEqual([]);
     // The build wrote both, each validated.
-    expect(validateManifestSchema(readFileSync(join(out, "manifest-dev.xml"), "utf8"))).toEqual([]);
-    expect(validateManifestSchema(readFileSync(join(out, "manifest.xml"), "utf8"))).toEqual([]);
+    expect(await validateManifestSchema(readFileSync(join(out, "manifest-dev.xml"), "utf8"))).toEqual([]);
+    expect(await validateManifestSchema(readFileSync(join(out, "manifest.xml"), "utf8"))).toEqual([]);
   });
 
-  it("the schema check catches what Excel and the Office tools reject", () => {
+  it("the schema check catches what Excel and the Office tools reject", async () => {
     // The blocker of issue 13: "--" inside a comment is not well-formed XML.
     const dashes = source.replace("<OfficeApp ", "<!-- build with --host-url -->\n<OfficeApp ");
-    expect(validateManifestSchema(dashes).join()).toMatch(/comment/i);
+    expect((await validateManifestSchema(dashes)).join()).toMatch(/comment/i);
     expect(checkManifest(dashes)[0]).toMatch(/not well-formed.*comment/);
     // Elements out of the schema's order, unknown elements, bad enumerations.
-    expect(validateManifestSchema(source.replace("<Permissions>ReadWriteDocument</Permissions>", "<Permissions>Everything</Permissions>")).join()).toMatch(/Permissions/);
-    expect(validateManifestSchema(source.replace("<Version>", "<Colour>red</Colour><Version>")).join()).toMatch(/Colour/);
-    expect(validateManifestSchema(source.replace(/<Version>[^<]*<\/Version>/, "<Version>one</Version>")).join()).toMatch(/Version/);
-    expect(validateManifestSchema(source.replace("&quot;Siemens AG&quot;", "& Siemens")).length).toBeGreaterThan(0);
+    expect((await validateManifestSchema(source.replace("<Permissions>ReadWriteDocument</Permissions>", "<Permissions>Everything</Permissions>"))).join()).toMatch(/Permissions/);
+    expect((await validateManifestSchema(source.replace("<Version>", "<Colour>red</Colour><Version>"))).join()).toMatch(/Colour/);
+    expect((await validateManifestSchema(source.replace(/<Version>[^<]*<\/Version>/, "<Version>one</Version>"))).join()).toMatch(/Version/);
+    expect((await validateManifestSchema(source.replace("&quot;Siemens AG&quot;", "& Siemens"))).length).toBeGreaterThan(0);
   });
 
   it("catches what it is meant to catch", () => {
@@ -99,6 +99,22 @@ describe("Excel manifest", () => {
     expect(prod).not.toContain(DEV_NAME.en);
     expect(dev).toContain(DEV_HOST_URL);
     expect(checkManifest(dev)).toEqual([]);
+  });
+
+  it("Microsoft's manifest reader (office-addin-manifest) reads both manifests as Office would: Id, name, version, host", async () => {
+    const dev = await manifestInfo(readFileSync(join(out, "manifest-dev.xml"), "utf8"));
+    const prod = await manifestInfo(readFileSync(join(out, "manifest.xml"), "utf8"));
+    const src = await manifestInfo(source);
+    expect(dev.id).toBe(DEV_ID);
+    expect(dev.displayName).toBe(DEV_NAME.en);
+    expect(prod.id).toBe(src.id);
+    expect(prod.displayName).toBe(src.displayName);
+    for (const m of [dev, prod]) {
+      expect(m.version).toBe(src.version);
+      expect(m.hosts).toEqual(["Workbook"]);
+      expect(m.officeAppType).toBe("TaskPaneApp");
+    }
+    expect(prod.defaultSettings?.sourceLocation).toBe("https://addin.example.com/excel/taskpane.html");
   });
 
   it("<Version> is bumped whenever functions.json changes (Excel keeps the functions' metadata until the manifest changes)", () => {
