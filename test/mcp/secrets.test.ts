@@ -48,10 +48,19 @@ async function exercise(s: McpSession) {
   for (const [name, args] of calls) seen.push(JSON.stringify(await call(s, name, args)));
 }
 
+/** Each run checks its own answers and output, so it fails alone too (not only through the summary test). */
+function expectNoLeakSince(since: number) {
+  const own = seen.slice(since).join("\n");
+  expect(own.length).toBeGreaterThan(1_000);
+  expect(leaks(own, KEY)).toBe(false);
+  expect(leaks(own, BAD_KEY)).toBe(false);
+}
+
 describe("the API key never leaks from the MCP server", () => {
   const KEYS: [string, string][] = [["a good key under faults", KEY], ["a failing key", BAD_KEY]];
 
   it.each(KEYS)("over stdio, %s", async (_what, key) => {
+    const since = seen.length;
     const s = await stdioSession(world.server, key, ["--budget", "none"]);
     try {
       await exercise(s);
@@ -59,9 +68,11 @@ describe("the API key never leaks from the MCP server", () => {
       await s.close();
     }
     seen.push(s.output());
+    expectNoLeakSince(since);
   }, 120_000);
 
   it.each(KEYS)("over HTTP, %s", async (_what, key) => {
+    const since = seen.length;
     const srv = await startHttpServer(world.server, key, ["--budget", "none", "--lang", "en"]);
     const s = await httpSession(srv.url);
     try {
@@ -71,6 +82,7 @@ describe("the API key never leaks from the MCP server", () => {
       await srv.stop();
     }
     seen.push(srv.output());
+    expectNoLeakSince(since);
   }, 120_000);
 
   it("no answer and no output holds either key", () => {

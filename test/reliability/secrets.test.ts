@@ -40,6 +40,16 @@ let code = "";
 let excelBundle = "";
 /** Everything the runs produced, by where it came from. */
 const produced: { where: string; text: string }[] = [];
+/**
+ * Each test checks what it produced itself (so it fails alone, not only
+ * through the summary test at the end): `since` is produced.length when the
+ * test began.
+ */
+function expectNoLeakSince(since: number) {
+  const own = produced.slice(since);
+  expect(own.length).toBeGreaterThan(0);
+  expect(own.filter((p) => leaks(p.text, KEY) || leaks(p.text, BAD_KEY)).map((p) => p.where)).toEqual([]);
+}
 const collect = (where: string, v: unknown) => produced.push({ where, text: typeof v === "string" ? v : JSON.stringify(v, (_k, x) => (x instanceof Map ? [...x] : x instanceof Error ? { ...x, message: x.message } : x)) ?? String(v) });
 
 beforeAll(async () => {
@@ -65,6 +75,7 @@ describe("the API key never leaks", () => {
   const names = () => benchList(emu, { total: 120, distinct: 80, duplicates: 10, unknown: 10, seed: 4 }).rows.map((r) => r.name);
 
   it("CLI: a failing key, and a good key under faults", async () => {
+    const since = produced.length;
     const server = await startServer(emu, { port: 0, host: "127.0.0.1" });
     try {
       const csv = join(dir, "in.csv");
@@ -84,9 +95,11 @@ describe("the API key never leaks", () => {
       emu.faults.reset();
       await server.close();
     }
+    expectNoLeakSince(since);
   }, 60_000);
 
   it("Sheets: settings, custom functions and the enrichment under faults", () => {
+    const since = produced.length;
     const run = sheetsEnrich(code, emu, "placeholder", names());
     const logged: unknown[] = [];
     run.fake.context.console = { log: (...a: unknown[]) => logged.push(a), warn: (...a: unknown[]) => logged.push(a), error: (...a: unknown[]) => logged.push(a), info: (...a: unknown[]) => logged.push(a) };
@@ -113,9 +126,11 @@ describe("the API key never leaks", () => {
     collect("urls", run.fake.fetches.flat().map((r) => r.url + " " + (r.body ?? "")));
     // The key is kept per user (UserProperties), which is where it belongs; nowhere else.
     expect([...run.fake.userProps.map.values()].some((v) => v.includes(BAD_KEY))).toBe(true);
+    expectNoLeakSince(since);
   }, 60_000);
 
   it("Excel: the functions runtime, with a good key under faults and a failing key", async () => {
+    const since = produced.length;
     for (const key of [KEY, BAD_KEY]) {
       const storage = memoryStorage();
       storage.data.set("cd:user:apiKey", key);
@@ -136,9 +151,11 @@ describe("the API key never leaks", () => {
       collect("excel workbook settings", workbook);
       collect("excel storage (not the user's key entry)", [...storage.data].filter(([k]) => k !== "cd:user:apiKey"));
     }
+    expectNoLeakSince(since);
   }, 60_000);
 
   it("the core's enrichment with errors", async () => {
+    const since = produced.length;
     const clock = new VirtualClock();
     const net = virtualNet(emu, clock, { loseAfterCharge: 0.05 });
     emu.faults.set({ failRate: 0.4, dropRate: 0.05 });
@@ -159,6 +176,7 @@ describe("the API key never leaks", () => {
     collect("core cache", net.stores.cache);
     collect("core urls", net.log.map((x) => x.req.url + " " + (x.req.body ?? "")));
     collect("emulator answers", net.log.map((x) => x.res.body));
+    expectNoLeakSince(since);
   }, 60_000);
 
   it("no output of the runs above holds either key", () => {
