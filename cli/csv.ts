@@ -8,11 +8,12 @@
  */
 import { createReadStream } from "node:fs";
 import { strictDecoder, type Encoding } from "./encoding.ts";
-import { needsNeutralising } from "../shared/sheet/text.ts";
-import type { Cell } from "../shared/sheet/protocol.ts";
 import type { Bilingual } from "../shared/i18n/language.ts";
 
-export type Delimiter = "," | ";" | "\t";
+import { formatCsvNumber, type Delimiter } from "../shared/sheet/csv-write.ts";
+
+// The writer is the shared one (shared/sheet/csv-write.ts); re-exported so the CLI has one CSV module.
+export { formatCell, formatCsvNumber, formatRow, type Delimiter } from "../shared/sheet/csv-write.ts";
 
 /** The delimiter that occurs most often outside quotes in the first line (comma on a tie or none). */
 export function detectDelimiter(firstLine: string): Delimiter {
@@ -188,18 +189,6 @@ export function parseCsv(text: string, delimiter?: Delimiter): string[][] {
   return [...p.push(text), ...p.end()];
 }
 
-/**
- * A number as the spreadsheet that reads this delimiter expects it: `;` is
- * what German Excel writes and reads, and it reads 0,3366 as a number but
- * 0.3366 as a date or text; with `,` (English Excel, Sheets) the decimal
- * point. No thousands separators: they would be read as decimals the other way.
- */
-export function formatCsvNumber(n: number, delimiter: Delimiter): string {
-  if (!Number.isFinite(n)) return "";
-  const s = String(n);
-  return delimiter === ";" ? s.replace(".", ",") : s;
-}
-
 /** The inverse of formatCsvNumber: a number when the text is exactly one this CLI writes, else null. */
 export function parseCsvNumber(s: string, delimiter: Delimiter): number | null {
   if (s === "") return null;
@@ -207,27 +196,4 @@ export function parseCsvNumber(s: string, delimiter: Delimiter): number | null {
   if (plain === "") return null;
   const n = Number(plain);
   return Number.isFinite(n) && formatCsvNumber(n, delimiter) === s ? n : null;
-}
-
-/**
- * One CSV line (with CRLF, as RFC 4180 has it). Text that would run as a
- * formula gets a leading apostrophe, except in the first `userCells` cells:
- * those are the user's own input, written back as they were read (a `-5` or
- * a header `+/- Umsatz` is the user's, and a rerun must find it unchanged).
- */
-export function formatRow(cells: readonly Cell[], delimiter: Delimiter, userCells = 0): string {
-  return cells.map((c, i) => (i < userCells ? quoteCell(String(c ?? ""), delimiter) : formatCell(c, delimiter))).join(delimiter) + "\r\n";
-}
-
-/** A cell of API text (or a number): neutralised, then quoted where needed. */
-export function formatCell(c: Cell, delimiter: Delimiter): string {
-  if (c === null || c === undefined) return "";
-  if (typeof c === "number") return formatCsvNumber(c, delimiter);
-  if (typeof c === "boolean") return c ? "TRUE" : "FALSE";
-  return quoteCell(needsNeutralising(c) ? "'" + c : c, delimiter);
-}
-
-/** Text as one CSV field, unchanged: quoted when it holds a delimiter, a quote or a line break. */
-function quoteCell(s: string, delimiter: Delimiter): string {
-  return /[",;\t\r\n]/.test(s) || s.includes(delimiter) ? `"${s.replace(/"/g, '""')}"` : s;
 }

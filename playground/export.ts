@@ -8,7 +8,7 @@
  */
 import { strToU8, zipSync } from "fflate";
 import type { Cell } from "../shared/sheet/protocol.ts";
-import { needsNeutralising } from "../shared/sheet/text.ts";
+import { formatRow } from "../shared/sheet/csv-write.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
 
 /**
@@ -27,17 +27,10 @@ export function pageLanguage(): Language {
   return typeof document !== "undefined" ? toLanguage(document.documentElement.lang, "de") : "de";
 }
 
+/** The grid as CSV in the page's language (the one CSV writer, shared/sheet/csv-write.ts), with a BOM so Excel reads UTF-8 (umlauts) correctly. */
 export function toCsv(rows: Cell[][], lang: Language = pageLanguage()): string {
-  const { delimiter, decimal } = CSV_FORMAT[lang];
-  const cell = (v: Cell) => {
-    if (v === null || v === undefined) return "";
-    if (typeof v === "number") return Number.isFinite(v) ? String(v).replace(".", decimal) : "";
-    let s = typeof v === "string" ? v : String(v);
-    if (typeof v === "string" && needsNeutralising(s)) s = "'" + s;
-    return /[",;\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  // A BOM so Excel reads UTF-8 (umlauts) correctly.
-  return "\ufeff" + rows.map((r) => r.map(cell).join(delimiter)).join("\r\n") + "\r\n";
+  const delimiter = CSV_FORMAT[lang].delimiter === ";" ? ";" : ",";
+  return "\ufeff" + rows.map((r) => formatRow(r, delimiter)).join("");
 }
 
 const xml = (s: string) =>
