@@ -83,9 +83,9 @@ interface Claim { file: string; what: string; pattern: RegExp; prices: number[] 
 const fn = (name: string, rest: string) => new RegExp(`\\| \`${name}[^\\n]*?${rest}[^\\n]*\\|\\s*$`, "m");
 
 const CLAIMS: Claim[] = [
-  { file: "README.md", what: "search and find similar beside their buttons", pattern: /Search \((\d+) credits?\) and Find similar \((\d+)\)/, prices: [PRICE.search, PRICE.similar] },
-  { file: "README.md", what: "the most a portfolio entry can cost", pattern: /counted at the most an entry can cost \((\d+) credits\)/, prices: [MAX_ENTRY_CREDITS] },
-  { file: "README.md", what: "a further page of changes", pattern: /\((\d+) credits? per further page of 100\)/, prices: [PRICE.changes] },
+  { file: "docs/credits.md", what: "search and find similar beside their buttons", pattern: /Search \((\d+) credits?\) and Find similar \((\d+)\)/, prices: [PRICE.search, PRICE.similar] },
+  { file: "docs/credits.md", what: "the most a portfolio entry can cost", pattern: /counted at the most an entry can cost \((\d+) credits\)/, prices: [MAX_ENTRY_CREDITS] },
+  { file: "docs/credits.md", what: "a further page of changes", pattern: /\((\d+) credits? per further page of 100\)/, prices: [PRICE.changes] },
   { file: "apps-script/README.md", what: "COMPANY_SEARCH", pattern: fn("COMPANY_SEARCH", "(\\d+) credits? per search\\."), prices: [PRICE.search] },
   { file: "apps-script/README.md", what: "COMPANY_RESOLVE", pattern: fn("COMPANY_RESOLVE", "batch resolve, (\\d+) credits? per (\\d+)\\."), prices: [PRICE.batchResolve, PRICE.batchGroup] },
   { file: "apps-script/README.md", what: "COMPANY_PROFILE", pattern: fn("COMPANY_PROFILE", "(\\d+) credits?, \\+(\\d+) people, \\+(\\d+) announcements, \\+(\\d+) financials"), prices: [PRICE.profile, PRICE.people, PRICE.announcements, PRICE.financials] },
