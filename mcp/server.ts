@@ -21,6 +21,7 @@
  */
 import * as z from "zod";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
 import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
@@ -153,6 +154,16 @@ export function listedTool(tool: ToolDef): Tool {
   };
 }
 
+/** The tool list, computed once per process: every session lists the same tools. */
+let listed: Tool[] | undefined;
+const listing = () => (listed ??= TOOLS.map(listedTool));
+/**
+ * The SDK's JSON Schema validator (used only for elicitation, which these
+ * tools never ask for), one per process: by default each server builds its
+ * own Ajv, the largest part of what a session costs in time and memory.
+ */
+let validator: AjvJsonSchemaValidator | undefined;
+
 /**
  * One MCP server (one per session over HTTP, one for stdio) with every
  * tool. The SDK's low-level Server rather than McpServer: McpServer answers
@@ -164,11 +175,11 @@ export function createMcpServer(host: McpHost): Server {
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
       capabilities: { tools: {} },
+      jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
       instructions: "German company data (registers, people, financials, changes). Every paid tool states its price; estimate_credits prices a call without spending; ambiguous names answer candidates, never a guess; arguments the server cannot use are refused before anything is paid.",
     },
   );
-  const listed = TOOLS.map(listedTool);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing() }));
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const name = req.params.name;
     const run = host.queue.then(() => callTool(host, TOOLS.find((t) => t.name === name), name, req.params.arguments));
