@@ -174,14 +174,14 @@ export async function startHttp(host: McpHost, opts: HttpOptions): Promise<Runni
         return jsonRpcError(res, 503, -32000, `Too many sessions in use (at most ${opts.maxSessions}); try again shortly`, { "Retry-After": "5" });
       }
       const server = createMcpServer(host);
-      let session: Session | undefined;
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => { if (session) sessions.set(id, session); },
+        // Called while the initialize request is handled below, after `session` exists.
+        onsessioninitialized: (id) => { sessions.set(id, session); },
         enableDnsRebindingProtection: allowedHosts !== undefined,
         allowedHosts,
       });
-      session = { transport, server, principal: principal.id, lastUsed: now(), busy: 0 };
+      const session: Session = { transport, server, principal: principal.id, lastUsed: now(), busy: 0 };
       transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
       await server.connect(transport);
       use(session, res);
