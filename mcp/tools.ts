@@ -330,9 +330,10 @@ const recentChanges: ToolDef = {
   name: "recent_changes",
   title: "Recent changes",
   description: fillPrices(
-    "Changes to a company (name, address, management, capital, status, legal form, purpose) and its official announcements since a date (YYYY-MM-DD). " +
-    "A free availability check comes first: when nothing changed since the date, the changes cost nothing. " +
-    "Price: changes {credits:changes} per page of 100 (at most `maxPages`, default 3), announcements {credits:announcementsCall}; at most maxPages + 1.", "en"),
+    "Changes to a company (name, address, management, capital, status, legal form, purpose) and its official announcements since a date (YYYY-MM-DD, not in the future). " +
+    "A free availability check comes first: when nothing changed or was announced since the date, nothing is bought and the call costs nothing; " +
+    "neither is a kind the company has no entries of. " +
+    `Price: changes {credits:changes} per page of 100 (at most \`maxPages\`, default ${DEFAULT_CHANGE_PAGES}), announcements {credits:announcementsCall}; at most maxPages + 1.`, "en"),
   openWorld: true,
   input: z.strictObject({
     id: z.string().describe(ID_TEXT),
