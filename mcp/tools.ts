@@ -221,7 +221,7 @@ const NearInput = z.strictObject({
   radiusKm: z.number().gt(0).max(500).default(SEARCH_DEFAULTS.radiusKm).describe(`Radius in km, above 0 and at most 500 (default ${SEARCH_DEFAULTS.radiusKm})`),
 }).meta({ oneOf: [{ required: ["place"] }, { required: ["lat", "lon"] }] });
 
-function nearOf(n: z.infer<typeof NearInput> | undefined): S.SearchRequest["near"] {
+function nearArg(n: z.infer<typeof NearInput> | undefined): S.SearchRequest["near"] {
   if (!n) return undefined;
   const hasPoint = n.lat !== undefined || n.lon !== undefined;
   if ((n.place !== undefined) === hasPoint || (hasPoint && (n.lat === undefined || n.lon === undefined)))
@@ -234,7 +234,7 @@ function searchRequest(args: Record<string, unknown>): S.SearchRequest {
   const req: Record<string, unknown> = { query: a.query ?? "" };
   const filters = a.filters ? filtersOfLists(a.filters) : undefined;
   if (filters) req.filters = filters;
-  const near = nearOf(a.near);
+  const near = nearArg(a.near);
   if (near) req.near = near;
   if (a.size !== undefined) req.size = a.size;
   if (a.from !== undefined) req.from = a.from;
