@@ -14,6 +14,8 @@ import { got, rule } from "../shared/i18n/rules.ts";
 import type { ClientConfig } from "../shared/api/client.ts";
 import type { OpContext } from "../shared/operations/context.ts";
 import type { Pacer } from "../shared/api/pacing.ts";
+import { MIN_TOKEN_LENGTH, TOKEN_ENV } from "./auth.ts";
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS, isLoopback } from "./http-limits.ts";
 
 /** Credits a server run may spend when neither --budget nor COMPANY_DATA_BUDGET says otherwise. */
 export const DEFAULT_BUDGET = 100;
@@ -27,7 +29,20 @@ export interface McpConfig {
   /** Credits this server run may spend; null = no limit. */
   budget: number | null;
   /** Streamable HTTP on this port; undefined = stdio. */
-  http?: { port: number; host: string };
+  http?: HttpConfig;
+}
+
+export interface HttpConfig {
+  port: number;
+  host: string;
+  /** --max-sessions: open sessions at most. */
+  maxSessions: number;
+  /** --session-idle: seconds after which an unused session is closed. */
+  idleSeconds: number;
+  /** --allow-origin: origins allowed besides pages on this machine. */
+  allowedOrigins: string[];
+  /** COMPANY_DATA_MCP_TOKEN: the bearer token clients must send; required beyond loopback. Never printed. */
+  token: string | undefined;
 }
 
 const BASE_URL_LABEL = { de: "COMPANY_DATA_BASE_URL", en: "COMPANY_DATA_BASE_URL" };
@@ -41,15 +56,32 @@ export function parseBudget(v: string | undefined, field: string): number | null
   return n;
 }
 
-function parsePort(v: string, field: string): number {
+function parseWhole(v: string, field: string, min: number, max: number): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw invalid(field, got(rule.range(0, 65535), v));
+  if (v.trim() === "" || !Number.isInteger(n) || n < min || n > max) throw invalid(field, got(rule.range(min, max), v));
   return n;
 }
 
+/** Origins as a browser sends them: scheme, host and port, nothing else ("https://team.example:8443"). */
+function parseOrigins(v: string): string[] {
+  return v.split(",").map((x) => x.trim()).filter(Boolean).map((o) => {
+    let u: URL | undefined;
+    try { u = new URL(o); } catch { u = undefined; }
+    if (!u || (u.protocol !== "http:" && u.protocol !== "https:") || u.origin !== o.replace(/\/$/, ""))
+      throw invalid("--allow-origin", got({ de: "eine Origin wie https://team.example (Schema, Host, Port)", en: "an origin such as https://team.example (scheme, host, port)" }, o));
+    return u.origin;
+  });
+}
+
+/** Flags that only mean something with --http. */
+const HTTP_FLAGS = ["host", "max-sessions", "session-idle", "allow-origin"];
+const FLAGS = ["http", "budget", "lang", ...HTTP_FLAGS];
+
 /**
- * `mcp [--http PORT] [--host H] [--budget N|none] [--lang de|en]`; flags win
- * over COMPANY_DATA_BUDGET. Bad values are INVALID_INPUT naming the flag.
+ * `mcp [--http PORT [--host H] [--max-sessions N] [--session-idle SECONDS]
+ * [--allow-origin ORIGIN,…]] [--budget N|none] [--lang de|en]`; flags win
+ * over COMPANY_DATA_BUDGET. Bad values are INVALID_INPUT naming the flag; so
+ * is a server beyond loopback without a token (COMPANY_DATA_MCP_TOKEN).
  */
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   const flags: Record<string, string> = {};
@@ -58,8 +90,10 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
     if (a === undefined) continue; // within argv.length: only a sparse array has holes
     const eq = a.indexOf("=");
     const name = a.startsWith("--") ? a.slice(2, eq < 0 ? undefined : eq) : "";
-    if (!["http", "host", "budget", "lang"].includes(name))
-      throw invalid("mcp", got({ de: "erlaubt sind --http, --host, --budget, --lang", en: "allowed are --http, --host, --budget, --lang" }, a));
+    if (!FLAGS.includes(name)) {
+      const list = FLAGS.map((f) => `--${f}`).join(", ");
+      throw invalid("mcp", got({ de: `erlaubt sind ${list}`, en: `allowed are ${list}` }, a));
+    }
     const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
     if (v === undefined) throw invalid(`--${name}`, rule.required);
     flags[name] = v;
@@ -68,9 +102,30 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   const lang: Language = flags.lang === "de" || flags.lang === "en" ? flags.lang : toLanguage(env.LC_ALL || env.LANG, "de");
   const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", BASE_URL_LABEL);
   const budget = flags.budget !== undefined ? parseBudget(flags.budget, "--budget") : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
-  if (flags.host !== undefined && flags.http === undefined) throw invalid("--host", { de: "nur zusammen mit --http", en: "only together with --http" });
-  const http = flags.http !== undefined ? { port: parsePort(flags.http, "--http"), host: flags.host?.trim() || DEFAULT_HOST } : undefined;
+  for (const f of HTTP_FLAGS) if (flags[f] !== undefined && flags.http === undefined) throw invalid(`--${f}`, { de: "nur zusammen mit --http", en: "only together with --http" });
+  const http = flags.http !== undefined ? readHttp(flags, env) : undefined;
   return { apiKey: env.COMPANY_DATA_API_KEY?.trim() || undefined, baseUrl, lang, budget, http };
+}
+
+function readHttp(flags: Record<string, string>, env: NodeJS.ProcessEnv): HttpConfig {
+  const host = flags.host?.trim() || DEFAULT_HOST;
+  const token = env[TOKEN_ENV]?.trim() || undefined;
+  if (token !== undefined && token.length < MIN_TOKEN_LENGTH)
+    throw invalid(TOKEN_ENV, { de: `zu kurz: mindestens ${MIN_TOKEN_LENGTH} Zeichen`, en: `too short: at least ${MIN_TOKEN_LENGTH} characters` });
+  if (!isLoopback(host) && token === undefined) {
+    throw invalid("--host", {
+      de: `${host} ist nicht nur dieser Rechner: wer den Port erreicht, verbraucht die Credits des Schlüssels. Der Server startet dort nur mit einem Token: ${TOKEN_ENV} setzen (die Clients senden es als Authorization: Bearer …), oder auf 127.0.0.1 lauschen`,
+      en: `${host} is not this machine only: whoever reaches the port spends the key's credits. The server starts there only with a token: set ${TOKEN_ENV} (clients send it as Authorization: Bearer …), or listen on 127.0.0.1`,
+    });
+  }
+  return {
+    port: parseWhole(flags.http ?? "", "--http", 0, 65535),
+    host,
+    maxSessions: flags["max-sessions"] !== undefined ? parseWhole(flags["max-sessions"], "--max-sessions", 1, 100_000) : DEFAULT_MAX_SESSIONS,
+    idleSeconds: flags["session-idle"] !== undefined ? parseWhole(flags["session-idle"], "--session-idle", 1, 7 * 24 * 3600) : DEFAULT_SESSION_IDLE_SECONDS,
+    allowedOrigins: flags["allow-origin"] !== undefined ? parseOrigins(flags["allow-origin"]) : [],
+    token,
+  };
 }
 
 /**

@@ -1,30 +1,80 @@
 /**
  * Streamable HTTP (MCP transport spec 2025-03-26 and later) on node:http, at
- * one path, /mcp. Each client session gets its own McpServer and transport
+ * one path, /mcp. Each client session gets its own MCP server and transport
  * (the SDK keeps per-session state); all sessions share the host: the driver
  * with its cache, the budget, the queue of calls.
  *
- * Bound to 127.0.0.1 unless --host says otherwise: whoever reaches the port
- * spends the key's credits. On loopback the SDK's DNS-rebinding protection
- * is on (Host must name this port on 127.0.0.1, localhost or [::1]), so a web
- * page in the user's browser cannot talk to the server through a hostname of
- * its own (the transport spec's security warning for local servers).
+ * What guards it, in the order a request meets it:
+ * - Origin. The transport specification says servers MUST validate the
+ *   Origin header of every incoming connection, against DNS rebinding, and
+ *   answer an invalid one with 403
+ *   (https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#security-warning;
+ *   2025-11-25: "If the Origin header is present and invalid, servers MUST
+ *   respond with HTTP 403 Forbidden"). A request without Origin comes from
+ *   no browser and passes; one with Origin passes when it is a page on this
+ *   machine (http(s) on 127.0.0.1, localhost or [::1], any port: the MCP
+ *   Inspector's page) or named with --allow-origin.
+ * - Host, on loopback: the SDK's DNS-rebinding protection (Host must name
+ *   this port on 127.0.0.1, localhost or [::1]).
+ * - Bearer token (./auth.ts), whenever one is configured; a server that
+ *   listens beyond loopback does not start without one (config.ts).
+ * - Sessions: at most `maxSessions` open. A new session beyond that closes
+ *   the one used least recently that has no request in flight (the
+ *   specification lets a server end a session at any time; its client gets
+ *   404 and starts a new one: same page, "Session Management"); when every
+ *   session is busy, 503. A session unused for `idleMs` is closed. So
+ *   memory is bounded by the cap however many clients come and go without
+ *   DELETE.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { Server as McpProtocolServer } from "@modelcontextprotocol/sdk/server/index.js";
+import { bearerOf, type Authenticate } from "./auth.ts";
 import { createMcpServer, type McpHost } from "./server.ts";
+import { isLoopback } from "./http-limits.ts";
 
 export const MCP_PATH = "/mcp";
 /** Largest request body: far above any tool call (100 portfolio entries are a few KB). */
 const MAX_BODY = 1024 * 1024;
 
-export const isLoopback = (host: string) => /^127\.\d+\.\d+\.\d+$/.test(host) || host === "localhost" || host === "::1" || host === "[::1]";
+export interface HttpOptions {
+  port: number;
+  hostname: string;
+  /** Open sessions at most. */
+  maxSessions: number;
+  /** A session unused this long is closed. */
+  idleMs: number;
+  /** Origins allowed besides pages on this machine, e.g. "https://team.example". */
+  allowedOrigins: readonly string[];
+  authenticate: Authenticate;
+  /** The clock of idle expiry (tests pass their own). */
+  now?: () => number;
+}
 
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string) {
-  res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+export interface RunningMcpHttp {
+  url: string;
+  port: number;
+  /** Sessions open now. */
+  openSessions(): number;
+  /** Close the sessions idle for longer than the limit now (also runs on a timer); how many were closed. */
+  sweep(): Promise<number>;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpProtocolServer;
+  principal: string;
+  lastUsed: number;
+  /** Requests (and event streams) in flight: a busy session is neither evicted nor expired. */
+  busy: number;
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "Content-Type": "application/json", ...headers }).end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -43,21 +93,70 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export interface RunningMcpHttp {
-  url: string;
-  port: number;
-  close(): Promise<void>;
+/** Is this Origin a page on this machine, or one the operator allowed? */
+export function originAllowed(origin: string, allowed: readonly string[]): boolean {
+  if (allowed.includes(origin)) return true;
+  try {
+    const u = new URL(origin);
+    return (u.protocol === "http:" || u.protocol === "https:") && isLoopback(u.hostname) && u.origin === origin;
+  } catch {
+    return false; // "null" (sandboxed pages, file://) and anything unparsable
+  }
 }
 
-export async function startHttp(host: McpHost, port: number, hostname: string): Promise<RunningMcpHttp> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+export async function startHttp(host: McpHost, opts: HttpOptions): Promise<RunningMcpHttp> {
+  const now = opts.now ?? Date.now;
+  const sessions = new Map<string, Session>();
   let allowedHosts: string[] | undefined;
+
+  const closeSession = async (id: string) => {
+    const s = sessions.get(id);
+    if (!s) return;
+    sessions.delete(id);
+    await s.server.close().catch(() => undefined);
+  };
+
+  /** Room for one more session: evict the least recently used idle one; false when all are busy. */
+  const makeRoom = async (): Promise<boolean> => {
+    while (sessions.size >= opts.maxSessions) {
+      let oldest: [string, Session] | undefined;
+      for (const e of sessions) if (e[1].busy === 0 && (!oldest || e[1].lastUsed < oldest[1].lastUsed)) oldest = e;
+      if (!oldest) return false;
+      await closeSession(oldest[0]);
+    }
+    return true;
+  };
+
+  const sweep = async () => {
+    const limit = now() - opts.idleMs;
+    const idle = [...sessions].filter(([, s]) => s.busy === 0 && s.lastUsed <= limit).map(([id]) => id);
+    for (const id of idle) await closeSession(id);
+    return idle.length;
+  };
+
+  /** Count a request against its session while it runs. */
+  const use = (s: Session, res: ServerResponse) => {
+    s.busy++;
+    s.lastUsed = now();
+    res.once("close", () => {
+      s.busy--;
+      s.lastUsed = now();
+    });
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path !== MCP_PATH) return jsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, opts.allowedOrigins)) return jsonRpcError(res, 403, -32000, "Forbidden: Origin not allowed");
+    const principal = await opts.authenticate(bearerOf(req));
+    if (!principal) {
+      return jsonRpcError(res, 401, -32000, "Unauthorized: send the server's token as Authorization: Bearer <token>", { "WWW-Authenticate": 'Bearer realm="company-data-mcp"' });
+    }
     const sid = req.headers["mcp-session-id"];
-    const existing = typeof sid === "string" ? sessions.get(sid) : undefined;
+    const found = typeof sid === "string" ? sessions.get(sid) : undefined;
+    // Another principal's session does not exist for this one.
+    const existing = found && found.principal === principal.id ? found : undefined;
     if (req.method === "POST") {
       let body: unknown;
       try {
@@ -65,22 +164,33 @@ export async function startHttp(host: McpHost, port: number, hostname: string): 
       } catch {
         return jsonRpcError(res, 400, -32700, "Parse error");
       }
-      if (existing) return existing.handleRequest(req, res, body);
+      if (existing) {
+        use(existing, res);
+        return existing.transport.handleRequest(req, res, body);
+      }
       if (sid !== undefined) return jsonRpcError(res, 404, -32001, "Session not found");
       if (!isInitializeRequest(body)) return jsonRpcError(res, 400, -32000, "Bad Request: no session; start with initialize");
+      if (!(await makeRoom())) {
+        return jsonRpcError(res, 503, -32000, `Too many sessions in use (at most ${opts.maxSessions}); try again shortly`, { "Retry-After": "5" });
+      }
+      const server = createMcpServer(host);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => { sessions.set(id, transport); },
+        // Called while the initialize request is handled below, after `session` exists.
+        onsessioninitialized: (id) => { sessions.set(id, session); },
         enableDnsRebindingProtection: allowedHosts !== undefined,
         allowedHosts,
       });
+      const session: Session = { transport, server, principal: principal.id, lastUsed: now(), busy: 0 };
       transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
-      await createMcpServer(host).connect(transport);
+      await server.connect(transport);
+      use(session, res);
       return transport.handleRequest(req, res, body);
     }
     if (req.method === "GET" || req.method === "DELETE") {
       if (!existing) return jsonRpcError(res, sid === undefined ? 400 : 404, -32000, sid === undefined ? "Bad Request: Mcp-Session-Id header required" : "Session not found");
-      return existing.handleRequest(req, res);
+      use(existing, res);
+      return existing.transport.handleRequest(req, res);
     }
     res.writeHead(405, { Allow: "GET, POST, DELETE" }).end();
   };
@@ -94,16 +204,22 @@ export async function startHttp(host: McpHost, port: number, hostname: string): 
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, hostname, () => resolve());
+    server.listen(opts.port, opts.hostname, () => resolve());
   });
   const actual = (server.address() as AddressInfo).port;
-  if (isLoopback(hostname)) allowedHosts = ["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${actual}`);
-  const shown = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
+  if (isLoopback(opts.hostname)) allowedHosts = ["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${actual}`);
+  const shown = opts.hostname.includes(":") && !opts.hostname.startsWith("[") ? `[${opts.hostname}]` : opts.hostname;
+  // Expiry runs in the background; it never keeps the process alive.
+  const timer = setInterval(() => { void sweep(); }, Math.max(1000, Math.min(opts.idleMs / 2, 60_000)));
+  timer.unref();
   return {
     url: `http://${shown}:${actual}${MCP_PATH}`,
     port: actual,
+    openSessions: () => sessions.size,
+    sweep,
     close: async () => {
-      for (const t of [...sessions.values()]) await t.close().catch(() => undefined);
+      clearInterval(timer);
+      for (const id of [...sessions.keys()]) await closeSession(id);
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections?.();
     },

@@ -1,6 +1,24 @@
 /** The MCP server's own texts, German and English; everything else comes from the core's taxonomy. */
 import type { CompanyDataError, ErrorCode } from "../shared/core/errors.ts";
 import type { Language } from "../shared/i18n/language.ts";
+import { countText, NOUNS, type Noun } from "../shared/credits/wording.ts";
+
+/** Counted nouns of the server's answers, beside the core's (credit, company): "1 Treffer", "2 hits". */
+export const MCP_NOUNS = {
+  hit: { de: ["Treffer", "Treffer"], en: ["hit", "hits"] },
+  similarCompany: { de: ["ähnliche Firma", "ähnliche Firmen"], en: ["similar company", "similar companies"] },
+  change: { de: ["Änderung", "Änderungen"], en: ["change", "changes"] },
+  announcement: { de: ["Bekanntmachung", "Bekanntmachungen"], en: ["announcement", "announcements"] },
+  person: { de: ["Person", "Personen"], en: ["person", "people"] },
+} as const satisfies Record<string, Noun>;
+
+/** "Mehrdeutig: 1 Firma passt …" / "Ambiguous: 2 companies fit …": the verb agrees with the count. */
+export function ambiguousText(n: number, name: string, list: string, lang: Language): string {
+  const companies = countText(n, NOUNS.company, lang);
+  return lang === "de"
+    ? `Mehrdeutig: ${companies} ${n === 1 ? "passt" : "passen"} zu „${name}“; keine wurde gewählt. Bitte mit der id ${n === 1 ? "dieser Firma" : "einer dieser Firmen"} erneut fragen: ${list}`
+    : `Ambiguous: ${companies} ${n === 1 ? "fits" : "fit"} "${name}"; none was chosen. Please ask again with the id of ${n === 1 ? "it" : "one of them"}: ${list}`;
+}
 
 /** The server is configured by the environment and flags, not by a settings panel: errors that point there say so. */
 const OWN: Partial<Record<ErrorCode, (e: CompanyDataError, lang: Language) => string>> = {
@@ -17,8 +35,7 @@ const OWN: Partial<Record<ErrorCode, (e: CompanyDataError, lang: Language) => st
 /** An error as the server says it. */
 export const errorText = (e: CompanyDataError, lang: Language) => OWN[e.code]?.(e, lang) ?? e.text(lang);
 
-export const spentText = (credits: number, lang: Language) =>
-  lang === "de" ? `Verbraucht: ${credits} ${credits === 1 ? "Credit" : "Credits"}.` : `Spent: ${credits} ${credits === 1 ? "credit" : "credits"}.`;
+export const spentText = (credits: number, lang: Language) => `${lang === "de" ? "Verbraucht" : "Spent"}: ${countText(credits, NOUNS.credit, lang)}.`;
 
 export const budgetText = (b: { limit: number | null; spent: number; remaining: number | null }, lang: Language) =>
   b.limit === null
@@ -33,6 +50,6 @@ const BOUND: Record<"exact" | "atMost" | "atLeast", Record<Language, string>> = 
 
 /** The refusal's detail: the price and where the budget stands. */
 export const refusalDetail = (price: number, bound: keyof typeof BOUND, b: { limit: number | null; spent: number; remaining: number | null }) => ({
-  de: `diese Abfrage kostet ${BOUND[bound].de}${price} Credits; verbraucht ${b.spent} von ${b.limit}, übrig ${b.remaining}`,
-  en: `this call costs ${BOUND[bound].en}${price} credits; ${b.spent} of ${b.limit} spent, ${b.remaining} left`,
+  de: `diese Abfrage kostet ${BOUND[bound].de}${countText(price, NOUNS.credit, "de")}; verbraucht ${b.spent} von ${b.limit}, übrig ${b.remaining}`,
+  en: `this call costs ${BOUND[bound].en}${countText(price, NOUNS.credit, "en")}; ${b.spent} of ${b.limit} spent, ${b.remaining} left`,
 });

@@ -8,7 +8,9 @@ import { nodeDriver } from "../cli/driver.ts";
 import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
 import { readConfig } from "./config.ts";
-import { startHttp, isLoopback } from "./http.ts";
+import { startHttp } from "./http.ts";
+import { isLoopback } from "./http-limits.ts";
+import { localUser, tokenAuthenticator } from "./auth.ts";
 import { budgetText } from "./i18n.ts";
 import { createHost, createMcpServer } from "./server.ts";
 
@@ -44,17 +46,27 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv, err: (line:
     return OK;
   }
 
-  const { port, host: hostname } = cfg.http;
+  const { port, host: hostname, token } = cfg.http;
   let running;
   try {
-    running = await startHttp(host, port, hostname);
+    running = await startHttp(host, {
+      port,
+      hostname,
+      maxSessions: cfg.http.maxSessions,
+      idleMs: cfg.http.idleSeconds * 1000,
+      allowedOrigins: cfg.http.allowedOrigins,
+      authenticate: token !== undefined ? tokenAuthenticator(token) : localUser,
+    });
   } catch (e) {
     err(lang === "de" ? `Port ${port} auf ${hostname} ist nicht verfügbar (${(e as NodeJS.ErrnoException).code ?? "Fehler"}).` : `Port ${port} on ${hostname} is not available (${(e as NodeJS.ErrnoException).code ?? "error"}).`);
     return USAGE;
   }
   if (!isLoopback(hostname))
-    err(lang === "de" ? `Achtung: ${hostname} ist nicht nur dieser Rechner; wer den Port erreicht, verbraucht die Credits dieses Schlüssels.` : `Warning: ${hostname} is not this machine only; whoever reaches the port spends this key's credits.`);
-  err(lang === "de" ? `MCP-Server (Streamable HTTP) auf ${running.url} ${budget}` : `MCP server (Streamable HTTP) at ${running.url} ${budget}`);
+    err(lang === "de" ? `Achtung: ${hostname} ist nicht nur dieser Rechner; nur Clients mit dem Token (Authorization: Bearer) werden bedient.` : `Note: ${hostname} is not this machine only; only clients that send the token (Authorization: Bearer) are served.`);
+  const sessions = lang === "de"
+    ? `Höchstens ${cfg.http.maxSessions} Sitzungen, ungenutzt nach ${cfg.http.idleSeconds} s geschlossen${token !== undefined ? "; Token verlangt" : ""}.`
+    : `At most ${cfg.http.maxSessions} sessions, closed after ${cfg.http.idleSeconds} s unused${token !== undefined ? "; token required" : ""}.`;
+  err(lang === "de" ? `MCP-Server (Streamable HTTP) auf ${running.url} ${budget} ${sessions}` : `MCP server (Streamable HTTP) at ${running.url} ${budget} ${sessions}`);
   await new Promise<void>((resolve) => {
     process.once("SIGTERM", () => { void running.close().finally(resolve); });
   });

@@ -19,8 +19,10 @@
  * Every answer carries `spent`: the credits the service charged for this
  * call, counted from its successful paid requests (cache hits are free).
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
 import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
 import { budgetStatus } from "../shared/credits/budget.ts";
@@ -28,6 +30,9 @@ import { requestCredits, withBudget } from "../shared/functions/guard.ts";
 import type { Operation } from "../shared/core/effects.ts";
 import { callContext, type McpConfig } from "./config.ts";
 import { budgetText, errorText, refusalDetail, spentText } from "./i18n.ts";
+import { parseArguments } from "./arguments.ts";
+import { invalid } from "../shared/core/errors.ts";
+import { got, rule } from "../shared/i18n/rules.ts";
 import { FREE_TOOLS, TOOLS, type Bound, type ToolDef } from "./tools.ts";
 import { Pacer } from "../shared/api/pacing.ts";
 
@@ -50,8 +55,13 @@ export function createHost(cfg: McpConfig, driver: AsyncDriver, log: (line: stri
   return { cfg, driver, queue: Promise.resolve(), log, pacer: new Pacer() };
 }
 
-/** Run one tool call to its MCP result: structured content plus a short text; errors as tool errors. */
-export async function callTool(host: McpHost, tool: ToolDef, args: Record<string, unknown>): Promise<CallToolResult> {
+/**
+ * Run one tool call to its MCP result: structured content plus a short text;
+ * errors as tool errors. `tool` undefined: a name no tool has, answered as
+ * a tool error naming the tools. The arguments are checked against the
+ * tool's input schema first, so a wrong type costs nothing either.
+ */
+export async function callTool(host: McpHost, tool: ToolDef | undefined, name: string, raw: unknown): Promise<CallToolResult> {
   const { cfg } = host;
   const lang = cfg.lang;
   const tally = { credits: 0, requests: 0 };
@@ -91,13 +101,15 @@ export async function callTool(host: McpHost, tool: ToolDef, args: Record<string
     }
     return step.value;
   }
-  const op = checked(tool.run(ctx, args, pay));
-  const guarded = FREE_TOOLS.has(tool.name) || cfg.budget === null ? op : withBudget(ctx, cfg.budget, op);
   try {
+    if (!tool) throw invalid("tool", got(rule.oneOf(TOOLS.map((t) => t.name)), name));
+    const args = parseArguments(tool.input, raw);
+    const op = checked(tool.run(ctx, args, pay));
+    const guarded = FREE_TOOLS.has(tool.name) || cfg.budget === null ? op : withBudget(ctx, cfg.budget, op);
     const answer = await runAsync(guarded, host.driver);
     const budget = await runAsync(budgetStatus(ctx, cfg.budget), host.driver);
     const spent = { credits: tally.credits, requests: tally.requests };
-    const text = [answer.text(lang), FREE_TOOLS.has(tool.name) && tally.credits === 0 ? "" : spentText(tally.credits, lang), tool.name === "account" || tool.name === "estimate_credits" ? budgetText(budget, lang) : ""]
+    const text = [answer.text(lang), FREE_TOOLS.has(name) && tally.credits === 0 ? "" : spentText(tally.credits, lang), FREE_TOOLS.has(name) ? budgetText(budget, lang) : ""]
       .filter(Boolean).join(" ");
     return {
       content: [{ type: "text", text }],
@@ -105,7 +117,7 @@ export async function callTool(host: McpHost, tool: ToolDef, args: Record<string
     };
   } catch (e) {
     const err = toCompanyDataError(e);
-    if (!(e instanceof CompanyDataError)) host.log(`${tool.name}: internal error (${(e as Error)?.name ?? "unknown"})`);
+    if (!(e instanceof CompanyDataError)) host.log(`${tool?.name ?? "?"}: internal error (${(e as Error)?.name ?? "unknown"})`);
     const budget = await runAsync(budgetStatus(ctx, cfg.budget), host.driver).catch(() => null);
     const error: Record<string, unknown> = { code: err.code, de: errorText(err, "de"), en: errorText(err, "en") };
     if (err.details.field) error.field = err.details.field;
@@ -122,22 +134,57 @@ export async function callTool(host: McpHost, tool: ToolDef, args: Record<string
   }
 }
 
-/** One McpServer (one per session over HTTP, one for stdio) with every tool registered. */
-export function createMcpServer(host: McpHost): McpServer {
-  const server = new McpServer(
+/**
+ * A tool as tools/list shows it: its input schema as JSON Schema (with the
+ * oneOf/anyOf of required fields its checks enforce) and the hints of the
+ * MCP specification's ToolAnnotations
+ * (https://modelcontextprotocol.io/specification/2025-06-18/schema#toolannotations):
+ * every tool only reads (readOnlyHint; spending credits changes no data),
+ * so destructiveHint and idempotentHint, meaningful only for tools that
+ * write, are left out; openWorldHint where the tool asks the service.
+ */
+export function listedTool(tool: ToolDef): Tool {
+  const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.input, { io: "input" }) as Record<string, unknown>;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputSchema as Tool["inputSchema"],
+    annotations: { title: tool.title, readOnlyHint: true, openWorldHint: tool.openWorld },
+  };
+}
+
+/** The tool list, computed once per process: every session lists the same tools. */
+let listed: Tool[] | undefined;
+const listing = () => (listed ??= TOOLS.map(listedTool));
+/**
+ * The SDK's JSON Schema validator (used only for elicitation, which these
+ * tools never ask for), one per process: by default each server builds its
+ * own Ajv, the largest part of what a session costs in time and memory.
+ */
+let validator: AjvJsonSchemaValidator | undefined;
+
+/**
+ * One MCP server (one per session over HTTP, one for stdio) with every
+ * tool. The SDK's low-level Server rather than McpServer: McpServer answers
+ * arguments that do not fit the schema with its own English -32602 text,
+ * while here they are the server's tool errors like any other (callTool).
+ */
+export function createMcpServer(host: McpHost): Server {
+  const server = new Server(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: "German company data (registers, people, financials, changes). Every paid tool states its price; estimate_credits prices a call without spending; ambiguous names answer candidates, never a guess." },
+    {
+      capabilities: { tools: {} },
+      jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
+      instructions: "German company data (registers, people, financials, changes). Every paid tool states its price; estimate_credits prices a call without spending; ambiguous names answer candidates, never a guess; arguments the server cannot use are refused before anything is paid.",
+    },
   );
-  for (const tool of TOOLS) {
-    server.registerTool(
-      tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true } },
-      (args: Record<string, unknown>) => {
-        const run = host.queue.then(() => callTool(host, tool, args));
-        host.queue = run.catch(() => undefined);
-        return run;
-      },
-    );
-  }
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing() }));
+  server.setRequestHandler(CallToolRequestSchema, (req) => {
+    const name = req.params.name;
+    const run = host.queue.then(() => callTool(host, TOOLS.find((t) => t.name === name), name, req.params.arguments));
+    host.queue = run.catch(() => undefined);
+    return run;
+  });
   return server;
 }

@@ -5,14 +5,19 @@
  * screening — so an agent gets exactly what a spreadsheet user gets: the
  * price before spending, caching, pacing, retries, never a guessed match.
  *
- * A tool's input schema (zod) states the shape; the values are checked by
- * the core's validators, which name the field in German and English. Each
+ * A tool's input schema (zod, listed as JSON Schema) states what the server
+ * enforces: types, bounds, enums, defaults, which fields are required; its
+ * field descriptions are written from the same constants as its checks. The
+ * server parses the arguments with it before the tool runs (mcp/arguments.ts)
+ * and the core's validators check the values (ids, dates, filter values),
+ * each naming the field in German and English, before anything is paid. Each
  * paid tool calls `pay` with its price once the price is known (after the
  * free steps: resolve, availability) and before anything is paid; the server
  * refuses at the next paid request when the budget would be exceeded.
  */
 import * as z from "zod";
-import { endpoint, profileCost, type Include } from "../shared/api/endpoints.ts";
+import { endpoint, INCLUDES, profileCost, type Include } from "../shared/api/endpoints.ts";
+import { SEARCH_DEFAULTS } from "../shared/api/defaults.ts";
 import * as S from "../shared/api/schemas.ts";
 import { CompanyDataError, invalid } from "../shared/core/errors.ts";
 import type { Operation } from "../shared/core/effects.ts";
@@ -31,6 +36,10 @@ import {
 import type { OpContext } from "../shared/operations/context.ts";
 import { resolveMany, resolveOne, type ResolveMode, type ResolvedRow } from "../shared/operations/resolve.ts";
 import * as V from "../shared/operations/validate.ts";
+import { ACCEPTED, filtersOfLists, MAX_AGE_YEARS } from "../shared/operations/search-filters.ts";
+import { countText, NOUNS } from "../shared/credits/wording.ts";
+import { MCP_NOUNS, ambiguousText } from "./i18n.ts";
+import { parseArguments } from "./arguments.ts";
 
 /** How a price is meant: exactly this, at most this (less when data is missing or cached), or at least this. */
 export type Bound = "exact" | "atMost" | "atLeast";
@@ -51,7 +60,10 @@ export interface ToolDef {
   name: string;
   title: string;
   description: string;
-  input: z.ZodRawShape;
+  /** The arguments: a strict object schema (unknown fields are refused). */
+  input: z.ZodObject;
+  /** Talks to the company data service (false: answers from this server alone). */
+  openWorld: boolean;
   /** The price before anything is sent (what estimate_credits answers); validates the arguments. */
   price?: (args: Record<string, unknown>) => { min: Estimate; max: Estimate };
   run: (ctx: OpContext, args: Record<string, unknown>, pay: Pay) => Operation<ToolAnswer>;
@@ -64,19 +76,12 @@ export const MAX_CHANGE_PAGES = 20;
 /** portfolio_risk's largest list (the provider's own tool takes up to 100 entries per call). */
 export const MAX_PORTFOLIO = 100;
 
-/**
- * The SDK checks the arguments against the input schema before a tool runs
- * and answers a mismatch as a tool error with the schema's message: that
- * message names the field in German and English, as the core's checks do.
- */
-const says = (field: string) => ({
-  error: (iss: z.core.$ZodRawIssue) => {
-    const i = iss as { code?: string; expected?: string; values?: readonly unknown[]; input?: unknown };
-    const why = i.code === "invalid_type" ? rule.type(i.expected ?? "?") : i.code === "invalid_value" && i.values ? rule.oneOf(i.values) : { de: "ungültiger Wert", en: "not a valid value" };
-    const e = invalid(field, got(why, i.input));
-    return `${e.text("de")} / ${e.text("en")}`;
-  },
-});
+/** JSON Schema for "exactly one of these fields" (the tool checks it too, naming both). */
+const EXACTLY_ONE = (a: string, b: string) => ({ oneOf: [{ required: [a] }, { required: [b] }] });
+const ID_TEXT = "Company id: DE + 10 letters or digits, e.g. DEJK7QV0PK24";
+const SIZE_TEXT = `Results wanted, 1–${S.MAX_SIZE}`;
+/** A count of results: 1 to the API's page size. */
+const resultCount = () => z.int().min(1).max(S.MAX_SIZE);
 
 const same = (e: Estimate) => ({ min: e, max: e });
 const label = (c: { id: string; name?: string | null; city?: string | null }) => `${c.name ?? "?"} (${c.id}${c.city ? ", " + c.city : ""})`;
@@ -124,15 +129,16 @@ const companyProfile: ToolDef = {
     "it is never guessed. Price: {credits:profile} for the profile, people +{n:people}, announcements +{n:announcements}, financials +{n:financials} (default {credits:card}); " +
     "resolving a name and the availability check are free, and includes the company has no data for are not bought. " +
     "Answers this server fetched in the last 6 hours cost nothing.", "en"),
-  input: {
-    id: z.string(says("id")).optional().describe("Company id, e.g. DE1234567890"),
-    name: z.string(says("name")).optional().describe("Company name, when no id is known"),
-    city: z.string(says("city")).optional().describe("City, to tell companies of the same name apart"),
-    zip: z.string(says("zip")).optional().describe("Postcode"),
-    register: z.string(says("register")).optional().describe("Register entry, e.g. 'HRB 6684 München'"),
-    include: z.array(z.enum(["people", "announcements", "financials"], says("include")), says("include")).optional()
-      .describe(fillPrices("Extra data: people (+{n:people}), announcements (+{n:announcements}), financials (+{n:financials}); default people and financials. [] for the master data alone ({credits:profile}).", "en")),
-  },
+  openWorld: true,
+  input: z.strictObject({
+    id: z.string().optional().describe(`${ID_TEXT}; give either id or name`),
+    name: z.string().max(500).optional().describe("Company name, when no id is known; give either id or name"),
+    city: z.string().max(200).optional().describe("City, to tell companies of the same name apart (with name)"),
+    zip: z.string().max(10).optional().describe("Postcode (with name)"),
+    register: z.string().max(200).optional().describe("Register entry, e.g. 'HRB 6684 München' (with name)"),
+    include: z.array(z.enum(INCLUDES as [Include, ...Include[]])).default(PROFILE_INCLUDE_DEFAULT)
+      .describe(fillPrices(`Extra data: people (+{n:people}), announcements (+{n:announcements}), financials (+{n:financials}); default ${PROFILE_INCLUDE_DEFAULT.join(" and ")}. [] for the master data alone ({credits:profile}).`, "en")),
+  }).meta(EXACTLY_ONE("id", "name")),
   price(args) {
     const target = profileTarget(args);
     const include = profileIncludes(args);
@@ -156,10 +162,7 @@ const companyProfile: ToolDef = {
         const candidates = row.candidates;
         return {
           data: { status: "ambiguous", query: target.query, candidates },
-          text: T(
-            `Mehrdeutig: ${candidates.length} Firmen passen zu „${target.query.name}“; keine wurde gewählt. Bitte mit der id einer dieser Firmen erneut fragen: ${listText(candidates)}`,
-            `Ambiguous: ${candidates.length} companies fit "${target.query.name}"; none was chosen. Please ask again with the id of one of them: ${listText(candidates)}`,
-          ),
+          text: (lang) => ambiguousText(candidates.length, target.query.name, listText(candidates), lang),
         };
       }
       if (row.status === "not_found" || !row.match) {
@@ -183,7 +186,7 @@ const companyProfile: ToolDef = {
       text: (lang) => {
         const head = `${label(company)}${company.legalForm?.name ? ", " + company.legalForm.name : ""}${company.status?.name ? ", " + company.status.name : ""}`;
         const parts = [head];
-        if (bought.includes("people")) parts.push(lang === "de" ? `${people} Personen` : `${people} people`);
+        if (bought.includes("people")) parts.push(countText(people, MCP_NOUNS.person, lang));
         if (bought.includes("financials")) parts.push(lang === "de" ? `Finanzjahre: ${years.join(", ") || "keine"}` : `financial years: ${years.join(", ") || "none"}`);
         if (notAvailable.length) parts.push(lang === "de" ? `nicht vorhanden (nicht bezahlt): ${notAvailable.join(", ")}` : `not available (not paid for): ${notAvailable.join(", ")}`);
         return parts.join("; ");
@@ -194,9 +197,47 @@ const companyProfile: ToolDef = {
 
 // ------------------------------------------------------------ search_companies
 
+/** The largest offset the service pages to (SearchRequest.from). */
+const MAX_FROM = 10_000;
+
+const filterList = (kind: keyof typeof ACCEPTED, example: string) =>
+  z.array(z.string().max(200)).max(50).optional().describe(`A list of ${ACCEPTED[kind].en}. E.g. ${example}; [] filters nothing`);
+
+const FiltersInput = z.strictObject({
+  industry: filterList("industry", '["J62"] or ["62.01", "C28"]'),
+  state: filterList("state", '["Bayern"], ["Bavaria"], ["BY"] or ["DE-BY", "DE-BE"]'),
+  size: z.array(z.enum(S.SIZE_CLASSES)).optional().describe(`Size classes, a list of ${S.SIZE_CLASSES.join(", ")}; e.g. ["SMALL", "MEDIUM"]`),
+  legalForm: filterList("legalForm", '["GmbH"] or ["AG", "SE"]'),
+  city: z.string().max(200).optional().describe("City name"),
+  active: z.boolean().optional().describe("true: active companies only; false: inactive only"),
+  minAgeYears: z.number().min(0).max(MAX_AGE_YEARS).optional().describe("Company age at least this many years"),
+  maxAgeYears: z.number().min(0).max(MAX_AGE_YEARS).optional().describe("Company age at most this many years"),
+});
+
+const NearInput = z.strictObject({
+  place: z.string().min(1).max(200).optional().describe("City or postcode the service geocodes; or give lat and lon"),
+  lat: z.number().min(-90).max(90).optional().describe("Latitude, with lon"),
+  lon: z.number().min(-180).max(180).optional().describe("Longitude, with lat"),
+  radiusKm: z.number().gt(0).max(500).default(SEARCH_DEFAULTS.radiusKm).describe(`Radius in km, above 0 and at most 500 (default ${SEARCH_DEFAULTS.radiusKm})`),
+}).meta({ oneOf: [{ required: ["place"] }, { required: ["lat", "lon"] }] });
+
+function nearArg(n: z.infer<typeof NearInput> | undefined): S.SearchRequest["near"] {
+  if (!n) return undefined;
+  const hasPoint = n.lat !== undefined || n.lon !== undefined;
+  if ((n.place !== undefined) === hasPoint || (hasPoint && (n.lat === undefined || n.lon === undefined)))
+    throw invalid("near", rule.exactlyOneOf(["place", "lat + lon"]));
+  return n.place !== undefined ? { place: n.place, radiusKm: n.radiusKm } : { lat: n.lat, lon: n.lon, radiusKm: n.radiusKm };
+}
+
 function searchRequest(args: Record<string, unknown>): S.SearchRequest {
-  const req: Record<string, unknown> = { query: args.query ?? "" };
-  for (const k of ["size", "from", "filters", "near"]) if (args[k] !== undefined) req[k] = args[k];
+  const a = args as { query?: string; filters?: z.infer<typeof FiltersInput>; near?: z.infer<typeof NearInput>; size?: number; from?: number };
+  const req: Record<string, unknown> = { query: a.query ?? "" };
+  const filters = a.filters ? filtersOfLists(a.filters) : undefined;
+  if (filters) req.filters = filters;
+  const near = nearArg(a.near);
+  if (near) req.near = near;
+  if (a.size !== undefined) req.size = a.size;
+  if (a.from !== undefined) req.from = a.from;
   const body = checked(S.SearchRequest, req, "search");
   if (body.query.trim() === "" && !body.filters && !body.near)
     throw invalid("query", { de: "bitte einen Suchtext, einen Filter oder einen Ort angeben", en: "please give a search text, a filter or a place" });
@@ -207,16 +248,18 @@ const searchCompanies: ToolDef = {
   name: "search_companies",
   title: "Search companies",
   description: fillPrices(
-    "Search German companies by name or free text (`query`), by industry (WZ codes or prefixes, e.g. 'J62'), size class, state (e.g. 'DE-BY'), city, " +
-    "legal form, active status and company age (`filters`), and near a place or point within a radius in km (`near`). " +
-    "Price: {credits:search} per call (a repeated identical search in this session is free). `size` 1–100 results, `from` for the next page.", "en"),
-  input: {
-    query: z.string(says("query")).optional().describe("Name or free text; may be empty when filters or near are given"),
-    filters: z.optional(S.SearchFilters).describe("industry (WZ codes), size (MICRO, SMALL, MEDIUM, LARGE), state, city, legalForm, active, minAgeYears, maxAgeYears"),
-    near: z.optional(S.Near).describe("place (city or postcode) or lat/lon, and radiusKm (up to 500)"),
-    size: z.number(says("size")).optional().describe("Results wanted, 1–100"),
-    from: z.number(says("from")).optional().describe("Offset of the first result, for paging"),
-  },
+    "Search German companies by name or free text (`query`), by filters (`filters`: " + Object.keys(FiltersInput.shape).join(", ") + "; each list filter takes a list, " +
+    "e.g. {\"state\": [\"Bayern\"], \"industry\": [\"J62\"]}), and near a place or point within a radius in km (`near`, default " + String(SEARCH_DEFAULTS.radiusKm) + " km). " +
+    "Give at least one of query, filters, near. A filter value the server does not know is refused before anything is paid, with the values it accepts. " +
+    `Price: {credits:search} per call (a repeated identical search within 6 hours is free). \`size\` 1–${S.MAX_SIZE} results (default ${SEARCH_DEFAULTS.size}), \`from\` for the next page.`, "en"),
+  openWorld: true,
+  input: z.strictObject({
+    query: z.string().max(500).optional().describe("Name or free text; may be empty when filters or near are given"),
+    filters: FiltersInput.optional().describe("Filters, all optional; several values of one filter mean any of them, several filters all of them"),
+    near: NearInput.optional().describe(`A place (city or postcode) or a point (lat, lon), and radiusKm (default ${SEARCH_DEFAULTS.radiusKm})`),
+    size: resultCount().default(SEARCH_DEFAULTS.size).describe(`${SIZE_TEXT} (default ${SEARCH_DEFAULTS.size})`),
+    from: z.int().min(0).max(MAX_FROM).optional().describe(`Offset of the first result, for paging (0–${MAX_FROM})`),
+  }).meta({ anyOf: [{ required: ["query"] }, { required: ["filters"] }, { required: ["near"] }] }),
   price(args) {
     searchRequest(args);
     return same(estimate({ kind: "search" }));
@@ -228,7 +271,7 @@ const searchCompanies: ToolDef = {
     const total = res.total ?? res.companies.length;
     return {
       data: { total, companies: res.companies },
-      text: T(`${total} Treffer: ${listText(res.companies)}`, `${total} hits: ${listText(res.companies)}`),
+      text: (lang) => `${countText(total, MCP_NOUNS.hit, lang)}: ${listText(res.companies)}`,
     };
   },
 };
@@ -245,12 +288,13 @@ const similarCompanies: ToolDef = {
   name: "similar_companies",
   title: "Similar companies",
   description: fillPrices(
-    "Peers or competitors: companies similar to one or more given companies (ids, 1–20; e.g. example customers), by embedding- and graph-based similarity, " +
-    "with a score 0–1. Price: {credits:similar} per call, whatever the number of ids. `size` 1–100 results.", "en"),
-  input: {
-    ids: z.array(z.string(says("ids")), says("ids")).describe("Company ids (DE + 10 characters), 1–20"),
-    size: z.number(says("size")).optional().describe("Results wanted, 1–100"),
-  },
+    `Peers or competitors: companies similar to one or more given companies (ids, 1–${MAX_SIMILAR_IDS}; e.g. example customers), by embedding- and graph-based similarity, ` +
+    `with a score 0–1. Price: {credits:similar} per call, whatever the number of ids. \`size\` 1–${S.MAX_SIZE} results.`, "en"),
+  openWorld: true,
+  input: z.strictObject({
+    ids: z.array(z.string()).min(1).max(MAX_SIMILAR_IDS).describe(`Company ids (DE + 10 letters or digits), 1–${MAX_SIMILAR_IDS}`),
+    size: resultCount().optional().describe(SIZE_TEXT),
+  }),
   price(args) {
     similarIds(args);
     return same(estimate({ kind: "call", endpoint: "similar" }));
@@ -261,16 +305,21 @@ const similarCompanies: ToolDef = {
     const res = yield* getSimilar(ctx, ids, args.size as number | undefined);
     return {
       data: { ids, companies: res.companies },
-      text: T(`${res.companies.length} ähnliche Firmen: ${listText(res.companies)}`, `${res.companies.length} similar companies: ${listText(res.companies)}`),
+      text: (lang) => `${countText(res.companies.length, MCP_NOUNS.similarCompany, lang)}: ${listText(res.companies)}`,
     };
   },
 };
 
 // ------------------------------------------------------------ recent_changes
 
-function changesArgs(args: Record<string, unknown>) {
+/** The arguments of recent_changes; a start after `now` is refused (nothing can have changed since then). */
+function changesArgs(args: Record<string, unknown>, now: number) {
   const id = V.companyId(args.id);
   const since = V.isoDate(args.since, "since");
+  if (Date.parse(since) > now) {
+    const today = new Date(now).toISOString().slice(0, 10);
+    throw invalid("since", got({ de: `darf nicht in der Zukunft liegen (heute ist ${today})`, en: `must not be in the future (today is ${today})` }, args.since));
+  }
   const maxPages = args.maxPages === undefined ? DEFAULT_CHANGE_PAGES : V.integer(args.maxPages, "maxPages", 1, MAX_CHANGE_PAGES);
   const announcements = args.announcements === undefined ? true : args.announcements;
   if (typeof announcements !== "boolean") throw invalid("announcements", got(rule.type("boolean"), announcements));
@@ -281,17 +330,20 @@ const recentChanges: ToolDef = {
   name: "recent_changes",
   title: "Recent changes",
   description: fillPrices(
-    "Changes to a company (name, address, management, capital, status, legal form, purpose) and its official announcements since a date (YYYY-MM-DD). " +
-    "A free availability check comes first: when nothing changed since the date, the changes cost nothing. " +
-    "Price: changes {credits:changes} per page of 100 (at most `maxPages`, default 3), announcements {credits:announcementsCall}; at most maxPages + 1.", "en"),
-  input: {
-    id: z.string(says("id")).describe("Company id (DE + 10 characters)"),
-    since: z.string(says("since")).describe("Date (YYYY-MM-DD) or date-time with zone"),
-    announcements: z.boolean(says("announcements")).optional().describe(fillPrices("Also the official announcements since the date (default true, {credits:announcementsCall})", "en")),
-    maxPages: z.number(says("maxPages")).optional().describe("Pages of 100 changes at most (1–20, default 3); `complete: false` says when older changes were left out"),
-  },
+    "Changes to a company (name, address, management, capital, status, legal form, purpose) and its official announcements since a date (YYYY-MM-DD, not in the future). " +
+    "A free availability check comes first: when nothing changed or was announced since the date, nothing is bought and the call costs nothing; " +
+    "neither is a kind the company has no entries of. " +
+    `Price: changes {credits:changes} per page of 100 (at most \`maxPages\`, default ${DEFAULT_CHANGE_PAGES}), announcements {credits:announcementsCall}; at most maxPages + 1.`, "en"),
+  openWorld: true,
+  input: z.strictObject({
+    id: z.string().describe(ID_TEXT),
+    since: z.string().describe("Date (YYYY-MM-DD) or ISO 8601 date-time with zone; not in the future"),
+    announcements: z.boolean().default(true).describe(fillPrices("Also the official announcements since the date (default true, {credits:announcementsCall})", "en")),
+    maxPages: z.int().min(1).max(MAX_CHANGE_PAGES).default(DEFAULT_CHANGE_PAGES)
+      .describe(`Pages of 100 changes at most (1–${MAX_CHANGE_PAGES}, default ${DEFAULT_CHANGE_PAGES}); \`complete: false\` says when older changes were left out`),
+  }),
   price(args) {
-    const a = changesArgs(args);
+    const a = changesArgs(args, Date.now());
     const free: PlannedOperation = { kind: "availability", count: 1 };
     const ann: PlannedOperation[] = a.announcements ? [{ kind: "call", endpoint: "announcements" }] : [];
     return {
@@ -300,10 +352,13 @@ const recentChanges: ToolDef = {
     };
   },
   *run(ctx, args, pay) {
-    const a = changesArgs(args);
+    const a = changesArgs(args, ctx.client.now());
     const avail = yield* availabilityOf(ctx, a.id);
-    const wantChanges = !avail || changedSince(avail.lastChangeDate, a.since);
-    const wantAnn = a.announcements && (!avail || avail.announcements !== false);
+    // The free check's newest change or announcement (emulator/README.md: lastChangeDate covers both) says
+    // whether anything happened since the date; without a date it can still say a kind has no entries at all.
+    const nothingSince = avail?.lastChangeDate ? !changedSince(avail.lastChangeDate, a.since) : false;
+    const wantChanges = !avail || (!nothingSince && avail.changes !== false && changedSince(avail.lastChangeDate, a.since));
+    const wantAnn = a.announcements && (!avail || (!nothingSince && avail.announcements !== false));
     const price = (wantChanges ? a.maxPages * endpoint("changes").cost() : 0) + (wantAnn ? endpoint("announcements").cost() : 0);
     yield* pay(price, wantChanges && a.maxPages > 1 ? "atMost" : "exact");
     const changes = wantChanges ? yield* getChanges(ctx, a.id, a.since, undefined, { maxPages: a.maxPages }) : null;
@@ -313,10 +368,12 @@ const recentChanges: ToolDef = {
     const complete = changes ? changes.complete : true;
     return {
       data: { id: a.id, since: a.since, until: changes?.until ?? null, changes: list, announcements: anns, complete, lastChangeDate: avail?.lastChangeDate ?? null },
-      text: T(
-        `${a.id}: ${list.length} Änderungen und ${anns.length} Bekanntmachungen seit ${a.since}${complete ? "" : " (unvollständig: mehr Seiten mit maxPages)"}.`,
-        `${a.id}: ${list.length} changes and ${anns.length} announcements since ${a.since}${complete ? "" : " (incomplete: more pages with maxPages)"}.`,
-      ),
+      text: (lang) => {
+        const counts = `${countText(list.length, MCP_NOUNS.change, lang)} ${lang === "de" ? "und" : "and"} ${countText(anns.length, MCP_NOUNS.announcement, lang)}`;
+        return lang === "de"
+          ? `${a.id}: ${counts} seit ${a.since}${complete ? "" : " (unvollständig: mehr Seiten mit maxPages)"}${nothingSince ? " (laut der kostenlosen Prüfung nichts Neues seit dem Datum; nichts gekauft)" : ""}.`
+          : `${a.id}: ${counts} since ${a.since}${complete ? "" : " (incomplete: more pages with maxPages)"}${nothingSince ? " (the free check shows nothing new since the date; nothing bought)" : ""}.`;
+      },
     };
   },
 };
@@ -329,7 +386,8 @@ const personNetwork: ToolDef = {
   description: fillPrices(
     "Every company a person is involved in (manager, shareholder, …), with the role. The person id (P + 10 characters) comes from the people of company_profile. " +
     "Price: {credits:personCompanies} per call.", "en"),
-  input: { personId: z.string(says("personId")).describe("Person id, e.g. P1234567890") },
+  openWorld: true,
+  input: z.strictObject({ personId: z.string().describe("Person id: P + 10 letters or digits, e.g. P1234567890") }),
   price(args) {
     V.personId(args.personId);
     return same(estimate({ kind: "call", endpoint: "personCompanies" }));
@@ -341,10 +399,7 @@ const personNetwork: ToolDef = {
     const who = res.person?.name ?? personId;
     return {
       data: { person: res.person ?? { personId }, companies: res.companies },
-      text: T(
-        `${who}: ${res.companies.length} Firmen: ${res.companies.slice(0, 10).map((c) => `${label(c)}${c.role?.name ? " – " + c.role.name : ""}`).join("; ")}`,
-        `${who}: ${res.companies.length} companies: ${res.companies.slice(0, 10).map((c) => `${label(c)}${c.role?.name ? " – " + c.role.name : ""}`).join("; ")}`,
-      ),
+      text: (lang) => `${who}: ${countText(res.companies.length, NOUNS.company, lang)}: ${res.companies.slice(0, 10).map((c) => `${label(c)}${c.role?.name ? " – " + c.role.name : ""}`).join("; ")}`,
     };
   },
 };
@@ -379,13 +434,14 @@ const portfolioRisk: ToolDef = {
     "portfolio monitor groups them. " + SCREENING_NOTE.en + ". Names are resolved first; a name that fits several companies answers its candidates " +
     "and is not screened (never guessed). Price: resolving names in batches ceil(names/{n:batchGroup}) credits (resolve: 'free' is free but rate-limited and slow), " +
     "a free availability check, then {credits:profile} per company, {n:profileWithFinancials} with financials (only where financials exist). The exact price is checked against the budget before paying.", "en"),
-  input: {
+  openWorld: true,
+  input: z.strictObject({
     companies: z.array(z.union([
       z.string(),
-      z.object({ id: z.string().optional(), name: z.string().optional(), city: z.string().optional(), zip: z.string().optional(), register: z.string().optional() }),
-    ], says("companies")), says("companies")).describe("1–100 entries: a company id (DE + 10 characters), a name, or {name, city, zip, register}"),
-    resolve: z.enum(["batch", "free"], says("resolve")).optional().describe("How names are resolved: batch (ceil(n/10) credits, fast; default) or free (rate-limited)"),
-  },
+      z.strictObject({ id: z.string().optional(), name: z.string().optional(), city: z.string().optional(), zip: z.string().optional(), register: z.string().optional() }),
+    ])).min(1).max(MAX_PORTFOLIO).describe(`1–${MAX_PORTFOLIO} entries: a company id (DE + 10 letters or digits), a name, or {id} or {name, city, zip, register}`),
+    resolve: z.enum(["batch", "free"]).default("batch").describe(fillPrices("How names are resolved: batch ({credits:batchResolve} per {n:batchGroup} names, fast; default) or free (rate-limited, slow)", "en")),
+  }),
   price(args) {
     const { entries, mode } = portfolioEntries(args);
     const names = entries.filter((e) => e.kind === "name").length;
@@ -469,12 +525,13 @@ const account: ToolDef = {
   name: "account",
   title: "Account",
   description: "The account's credit balance, plan and usage, and this server's budget (limit, spent, remaining). Free.",
-  input: {},
+  openWorld: true,
+  input: z.strictObject({}),
   *run(ctx) {
     const a = yield* getAccount(ctx);
     return {
       data: { credits: a.credits, plan: a.plan ?? null, usage: a.usage ?? null },
-      text: T(`Guthaben: ${a.credits} Credits${a.plan ? `, Tarif ${a.plan}` : ""}.`, `Balance: ${a.credits} credits${a.plan ? `, plan ${a.plan}` : ""}.`),
+      text: (lang) => `${lang === "de" ? "Guthaben" : "Balance"}: ${countText(a.credits, NOUNS.credit, lang)}${a.plan ? (lang === "de" ? `, Tarif ${a.plan}` : `, plan ${a.plan}`) : ""}.`,
     };
   },
 };
@@ -489,14 +546,15 @@ const estimateCredits: ToolDef = {
   description:
     "The price of a call before making it, from the same price table the tools pay by: credits (min and max) and requests, with a breakdown. " +
     "Sends nothing and costs nothing. `tool` is one of " + ACTION_TOOLS.map((t) => t.name).join(", ") + "; `arguments` as that tool takes them.",
-  input: {
-    tool: z.enum(ACTION_TOOLS.map((t) => t.name) as [string, ...string[]], says("tool")).describe("The tool to price"),
-    arguments: z.record(z.string(), z.unknown(), says("arguments")).optional().describe("The arguments the call would have"),
-  },
+  openWorld: false,
+  input: z.strictObject({
+    tool: z.enum(ACTION_TOOLS.map((t) => t.name) as [string, ...string[]]).describe("The tool to price"),
+    arguments: z.record(z.string(), z.unknown()).default({}).describe("The arguments the call would have, checked as that tool checks them"),
+  }),
   *run(ctx, args) {
     const tool = ACTION_TOOLS.find((t) => t.name === args.tool);
     if (!tool?.price) throw invalid("tool", got(rule.oneOf(ACTION_TOOLS.map((t) => t.name)), args.tool));
-    const { min, max } = tool.price((args.arguments as Record<string, unknown> | undefined) ?? {});
+    const { min, max } = tool.price(parseArguments(tool.input, args.arguments, "arguments."));
     const lines = (e: Estimate) => e.breakdown.filter((l) => l.credits > 0 || l.requests > 0);
     return {
       data: {
@@ -506,9 +564,9 @@ const estimateCredits: ToolDef = {
         breakdown: lines(max).map((l) => ({ label: l.label, credits: l.credits, requests: l.requests })),
       },
       text: (lang) => {
-        const range = min.credits === max.credits ? `${max.credits}` : `${min.credits}–${max.credits}`;
+        const range = min.credits === max.credits ? countText(max.credits, NOUNS.credit, lang) : `${min.credits}–${countText(max.credits, NOUNS.credit, lang)}`;
         const detail = lines(max).map((l) => `${l.label[lang]}: ${l.credits}`).join("; ");
-        return lang === "de" ? `${tool.name}: ${range} Credits (${detail})` : `${tool.name}: ${range} credits (${detail})`;
+        return `${tool.name}: ${range} (${detail})`;
       },
     };
   },

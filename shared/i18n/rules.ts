@@ -179,7 +179,8 @@ function numberBounds(s: Node | undefined): { min?: Bound; max?: Bound; int: boo
   return out;
 }
 
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at a zod issue's path in what was parsed (undefined where the path leads nowhere). */
+export function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let v = input;
   for (const seg of path) {
     if (v === null || typeof v !== "object") return undefined;

@@ -9,6 +9,8 @@
 import { SIZE_CLASSES, type SearchRequest } from "../api/schemas.ts";
 import { invalid } from "../core/errors.ts";
 import type { Bilingual } from "../i18n/language.ts";
+import { got, rule } from "../i18n/rules.ts";
+import { LEGAL_FORMS, legalFormOf } from "./legal-form.ts";
 
 export type SearchFilters = NonNullable<SearchRequest["filters"]>;
 
@@ -28,8 +30,12 @@ export interface FilterInput {
   activeOnly?: boolean;
 }
 
-/** The sixteen federal states (ISO 3166-2:DE) with their German and English names. */
-export const FEDERAL_STATES: readonly { code: string; de: string; en: string }[] = [
+/**
+ * The sixteen federal states (ISO 3166-2:DE) with their German and English
+ * names and the other spellings people type ("NRW"). Umlauts may be written
+ * as such, as ae/oe/ue or left out ("Thüringen", "Thueringen", "Thuringen").
+ */
+export const FEDERAL_STATES: readonly { code: string; de: string; en: string; aliases?: readonly string[] }[] = [
   { code: "DE-BW", de: "Baden-Württemberg", en: "Baden-Württemberg" },
   { code: "DE-BY", de: "Bayern", en: "Bavaria" },
   { code: "DE-BE", de: "Berlin", en: "Berlin" },
@@ -37,9 +43,9 @@ export const FEDERAL_STATES: readonly { code: string; de: string; en: string }[]
   { code: "DE-HB", de: "Bremen", en: "Bremen" },
   { code: "DE-HH", de: "Hamburg", en: "Hamburg" },
   { code: "DE-HE", de: "Hessen", en: "Hesse" },
-  { code: "DE-MV", de: "Mecklenburg-Vorpommern", en: "Mecklenburg-Western Pomerania" },
+  { code: "DE-MV", de: "Mecklenburg-Vorpommern", en: "Mecklenburg-Western Pomerania", aliases: ["Mecklenburg-West Pomerania"] },
   { code: "DE-NI", de: "Niedersachsen", en: "Lower Saxony" },
-  { code: "DE-NW", de: "Nordrhein-Westfalen", en: "North Rhine-Westphalia" },
+  { code: "DE-NW", de: "Nordrhein-Westfalen", en: "North Rhine-Westphalia", aliases: ["NRW"] },
   { code: "DE-RP", de: "Rheinland-Pfalz", en: "Rhineland-Palatinate" },
   { code: "DE-SL", de: "Saarland", en: "Saarland" },
   { code: "DE-SN", de: "Sachsen", en: "Saxony" },
@@ -68,7 +74,14 @@ const SECTIONS: [number, number, string][] = [
 const sectionOf = (division: number) => SECTIONS.find(([lo, hi]) => division >= lo && division <= hi)?.[2];
 
 const split = (s: string) => s.split(/[,;|]/).map((x) => x.trim()).filter(Boolean);
-const fold = (s: string) => s.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss").replace(/[^a-z]/g, "");
+/** Case, accents, ß, spaces and punctuation ignored; `umlautE` writes ä ö ü as ae oe ue (the ASCII spelling). */
+const fold = (s: string, umlautE = false) => {
+  const t = s.toLowerCase();
+  const e = umlautE ? t.replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue") : t;
+  return e.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss").replace(/[^a-z]/g, "");
+};
+/** Do two names match, whichever way the umlauts were written ("Thüringen" = "Thueringen" = "Thuringen")? */
+const sameName = (a: string, b: string) => fold(a) === fold(b) || fold(a, true) === fold(b, true);
 
 /** One WZ code or prefix in the API's form ("J62.01", "J62", "C"), or null when it is none. */
 export function wzCode(s: string): string | null {
@@ -82,18 +95,18 @@ export function wzCode(s: string): string | null {
   return `${section}${m[2]}${m[3] ? `.${m[3]}` : ""}`;
 }
 
-function stateCode(s: string): string | null {
+/** A federal state's ISO code ("DE-BY") for its code, short code or German, English or other name; null when none. */
+export function stateCode(s: string): string | null {
   const t = s.trim().toUpperCase();
   const code = /^(DE-)?([A-Z]{2})$/.exec(t) ? `DE-${t.slice(-2)}` : null;
-  const f = fold(s);
-  return FEDERAL_STATES.find((x) => x.code === code || fold(x.de) === f || fold(x.en) === f)?.code ?? null;
+  return FEDERAL_STATES.find((x) => x.code === code || [x.de, x.en, ...(x.aliases ?? [])].some((n) => sameName(n, s)))?.code ?? null;
 }
 
-function sizeClass(s: string): (typeof SIZE_CLASSES)[number] | null {
+/** A size class for its code or its German or English word; null when none. */
+export function sizeClass(s: string): (typeof SIZE_CLASSES)[number] | null {
   const t = s.trim().toUpperCase();
   if ((SIZE_CLASSES as readonly string[]).includes(t)) return t as (typeof SIZE_CLASSES)[number];
-  const f = fold(s);
-  const hit = Object.entries(SIZE_CLASS_LABELS).find(([, l]) => fold(l.de) === f || fold(l.en) === f);
+  const hit = Object.entries(SIZE_CLASS_LABELS).find(([, l]) => sameName(l.de, s) || sameName(l.en, s));
   return hit ? (hit[0] as (typeof SIZE_CLASSES)[number]) : null;
 }
 
@@ -111,11 +124,69 @@ function dateOf(s: string): number | null {
 const YEAR_MS = 365.2425 * 24 * 3600 * 1000;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-function each<T>(value: string, field: string, parse: (s: string) => T | null, why: Bilingual): T[] {
-  const out: T[] = [];
-  for (const part of split(value)) {
-    const v = parse(part);
-    if (v === null) throw invalid(field, { de: `${why.de} („${part}“)`, en: `${why.en} ("${part}")` });
+/** Legal forms the service's filter knows (foundations and associations are in no register it covers). */
+const SEARCHABLE_FORMS = LEGAL_FORMS.filter((f) => f.filter !== null);
+
+/** The API's legalForm filter value for a form as a user names it ("GmbH", "Aktiengesellschaft", "gmbh & co kg"); null when none. */
+export function legalFormFilter(s: string): string | null {
+  return legalFormOf(s)?.filter ?? null;
+}
+
+/**
+ * What each list filter accepts, in words: the text of every refusal and of
+ * the MCP tools' descriptions, generated from the tables above so that the
+ * two cannot disagree with the parser.
+ */
+export const ACCEPTED: Readonly<Record<"industry" | "state" | "size" | "legalForm", Bilingual>> = {
+  industry: (() => {
+    const divisions = SECTIONS.map(([lo, hi, s]) => `${s} ${String(lo).padStart(2, "0")}${hi > lo ? `–${String(hi).padStart(2, "0")}` : ""}`).join(", ");
+    return {
+      de: `WZ-2008-Codes oder -Präfixe: ein Abschnitt A–U, eine Abteilung (zwei Ziffern: ${divisions}), eine Gruppe oder Klasse (62.0, 62.01), mit oder ohne Abschnittsbuchstaben (J62.01)`,
+      en: `WZ 2008 codes or prefixes: a section A–U, a division (two digits: ${divisions}), a group or class (62.0, 62.01), with or without the section letter (J62.01)`,
+    };
+  })(),
+  state: {
+    de: `Bundesländer als ISO-Code (DE-BY oder BY) oder Name: ${FEDERAL_STATES.map((x) => `${x.code} ${x.de}`).join(", ")}`,
+    en: `federal states as ISO code (DE-BY or BY) or name: ${FEDERAL_STATES.map((x) => `${x.code} ${x.en}${x.en !== x.de ? `/${x.de}` : ""}`).join(", ")}`,
+  },
+  size: {
+    de: `Größenklassen: ${SIZE_CLASSES.map((c) => `${c} (${SIZE_CLASS_LABELS[c].de})`).join(", ")}`,
+    en: `size classes: ${SIZE_CLASSES.join(", ")}`,
+  },
+  legalForm: {
+    de: `Rechtsformen als Kürzel, Name oder Code: ${SEARCHABLE_FORMS.map((f) => f.short).join(", ")}`,
+    en: `legal forms as abbreviation, name or code: ${SEARCHABLE_FORMS.map((f) => f.short).join(", ")}`,
+  },
+};
+
+const NOT_A: Readonly<Record<keyof typeof ACCEPTED, Bilingual>> = {
+  industry: { de: "kein WZ-2008-Code", en: "not a WZ 2008 code" },
+  state: { de: "kein Bundesland", en: "not a federal state" },
+  size: { de: "keine Größenklasse", en: "not a size class" },
+  legalForm: { de: "keine Rechtsform, nach der der Dienst filtert", en: "not a legal form the service filters by" },
+};
+
+const PARSERS: { readonly [K in keyof typeof ACCEPTED]: (s: string) => string | null } = {
+  industry: wzCode,
+  state: stateCode,
+  size: sizeClass,
+  legalForm: legalFormFilter,
+};
+
+/**
+ * Every value of one list filter in the API's form, in order, without
+ * repeats. Text is split at commas; a list's items are taken as they are.
+ * The first value that is none throws INVALID_INPUT naming `field`, the
+ * value and every value the filter accepts.
+ */
+export function filterValues<K extends keyof typeof ACCEPTED>(kind: K, value: string | readonly string[], field: string = kind): string[] {
+  const out: string[] = [];
+  for (const part of typeof value === "string" ? split(value) : value.map((v) => v.trim())) {
+    const v = PARSERS[kind](part);
+    if (v === null) {
+      const q = part.length > 60 ? `${part.slice(0, 60)}…` : part;
+      throw invalid(field, { de: `„${q}“: ${NOT_A[kind].de}; erlaubt: ${ACCEPTED[kind].de}`, en: `"${q}": ${NOT_A[kind].en}; allowed: ${ACCEPTED[kind].en}` });
+    }
     if (!out.includes(v)) out.push(v);
   }
   return out;
@@ -129,12 +200,10 @@ function each<T>(value: string, field: string, parse: (s: string) => T | null, w
  */
 export function buildFilters(input: FilterInput, now: number): SearchFilters | undefined {
   const f: SearchFilters = {};
-  if (input.industry?.trim()) f.industry = each(input.industry, "industry", wzCode, { de: "kein WZ-2008-Code (z. B. J62 oder 62.01)", en: "not a WZ 2008 code (e.g. J62 or 62.01)" });
-  if (input.state?.trim()) f.state = each(input.state, "state", stateCode, { de: "kein Bundesland (z. B. DE-BY oder Bayern)", en: "not a federal state (e.g. DE-BY or Bavaria)" });
-  if (input.sizeClass?.trim()) f.size = each(input.sizeClass, "sizeClass", sizeClass, { de: "keine Größenklasse (MICRO, SMALL, MEDIUM, LARGE)", en: "not a size class (MICRO, SMALL, MEDIUM, LARGE)" });
-  if (input.legalForm?.trim()) {
-    f.legalForm = each(input.legalForm, "legalForm", (s) => (s.length <= 60 ? s : null), { de: "zu lang", en: "too long" });
-  }
+  if (input.industry?.trim()) f.industry = filterValues("industry", input.industry);
+  if (input.state?.trim()) f.state = filterValues("state", input.state);
+  if (input.sizeClass?.trim()) f.size = filterValues("size", input.sizeClass, "sizeClass") as SearchFilters["size"];
+  if (input.legalForm?.trim()) f.legalForm = filterValues("legalForm", input.legalForm);
   const after = input.foundedAfter?.trim() ? dateOrThrow(input.foundedAfter, "foundedAfter") : undefined;
   const before = input.foundedBefore?.trim() ? dateOrThrow(input.foundedBefore, "foundedBefore") : undefined;
   if (after !== undefined && before !== undefined && after >= before) {
@@ -144,6 +213,50 @@ export function buildFilters(input: FilterInput, now: number): SearchFilters | u
   if (after !== undefined) f.maxAgeYears = Math.max(0, round2((now - after) / YEAR_MS));
   if (before !== undefined) f.minAgeYears = Math.max(0, round2((now - before) / YEAR_MS));
   if (input.activeOnly) f.active = true;
+  return Object.keys(f).length ? f : undefined;
+}
+
+/** Filters as a program gives them (the MCP tools): lists of values as users write them, plus the API's own fields. */
+export interface FilterLists {
+  industry?: readonly string[];
+  state?: readonly string[];
+  size?: readonly string[];
+  legalForm?: readonly string[];
+  city?: string;
+  active?: boolean;
+  minAgeYears?: number;
+  maxAgeYears?: number;
+}
+
+/** Largest company age a filter may name (the oldest registered companies are a few centuries old). */
+export const MAX_AGE_YEARS = 1000;
+
+/**
+ * The API's filters for lists of values, each checked by the same parsers as
+ * the filter text and the CLI flags (so "Bayern", "Bavaria", "BY" and "DE-BY"
+ * all become DE-BY); errors name `${field}.<filter>`. An empty list filters
+ * nothing. Undefined when nothing is filtered.
+ */
+export function filtersOfLists(input: FilterLists, field = "filters"): SearchFilters | undefined {
+  const f: SearchFilters = {};
+  for (const kind of ["industry", "state", "size", "legalForm"] as const) {
+    const list = input[kind];
+    if (list?.length) f[kind] = filterValues(kind, list, `${field}.${kind}`) as never;
+  }
+  const city = input.city?.trim();
+  if (city) {
+    if (city.length > 200) throw invalid(`${field}.city`, rule.atMost(200, "string"));
+    f.city = city;
+  }
+  if (input.active !== undefined) f.active = input.active;
+  for (const k of ["minAgeYears", "maxAgeYears"] as const) {
+    const v = input[k];
+    if (v === undefined) continue;
+    if (!Number.isFinite(v) || v < 0 || v > MAX_AGE_YEARS) throw invalid(`${field}.${k}`, got(rule.number({ value: 0, inclusive: true }, { value: MAX_AGE_YEARS, inclusive: true }, false), v));
+    f[k] = v;
+  }
+  if (f.minAgeYears !== undefined && f.maxAgeYears !== undefined && f.minAgeYears > f.maxAgeYears)
+    throw invalid(`${field}.maxAgeYears`, { de: "darf nicht kleiner als minAgeYears sein", en: "must not be less than minAgeYears" });
   return Object.keys(f).length ? f : undefined;
 }
 

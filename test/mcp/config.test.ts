@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { DEFAULT_BUDGET, DEFAULT_HOST, readConfig } from "../../mcp/config.ts";
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from "../../mcp/http-limits.ts";
 
 const ENV = { COMPANY_DATA_API_KEY: " k1 ", COMPANY_DATA_BASE_URL: "http://127.0.0.1:8787", LANG: "en_GB.UTF-8" };
 
@@ -20,9 +21,23 @@ describe("readConfig", () => {
     expect(c).toEqual({ apiKey: "k1", baseUrl: "http://127.0.0.1:8787", lang: "en", budget: DEFAULT_BUDGET, http: undefined });
   });
 
-  it("--http binds to 127.0.0.1 unless --host says otherwise", () => {
-    expect(readConfig(["--http", "8790"], ENV).http).toEqual({ port: 8790, host: DEFAULT_HOST });
-    expect(readConfig(["--http=0", "--host", "0.0.0.0"], ENV).http).toEqual({ port: 0, host: "0.0.0.0" });
+  const TOKEN = "t0k3n-0123456789abcdef";
+  const DEFAULTS = { maxSessions: DEFAULT_MAX_SESSIONS, idleSeconds: DEFAULT_SESSION_IDLE_SECONDS, allowedOrigins: [], token: undefined };
+
+  it("--http binds to 127.0.0.1 unless --host says otherwise; session limits and origins by flag", () => {
+    expect(readConfig(["--http", "8790"], ENV).http).toEqual({ port: 8790, host: DEFAULT_HOST, ...DEFAULTS });
+    expect(readConfig(["--http=0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_MCP_TOKEN: ` ${TOKEN} ` }).http).toEqual({ port: 0, host: "0.0.0.0", ...DEFAULTS, token: TOKEN });
+    expect(readConfig(["--http", "0", "--max-sessions", "5", "--session-idle", "60", "--allow-origin", "https://team.example, http://intranet:8080"], ENV).http)
+      .toMatchObject({ maxSessions: 5, idleSeconds: 60, allowedOrigins: ["https://team.example", "http://intranet:8080"] });
+  });
+
+  it("a server beyond loopback without a token is refused, saying how to give one; the token is never in the message", () => {
+    const e = refused(["--http", "0", "--host", "0.0.0.0"]);
+    expect(e.details.field).toBe("--host");
+    expect(e.text("en")).toMatch(/set COMPANY_DATA_MCP_TOKEN .*Authorization: Bearer.*or listen on 127\.0\.0\.1/);
+    expect(e.text("de")).toMatch(/COMPANY_DATA_MCP_TOKEN setzen/);
+    expect(refused(["--http", "0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_MCP_TOKEN: "short" }).details.field).toBe("COMPANY_DATA_MCP_TOKEN");
+    expect(refused(["--http", "0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_MCP_TOKEN: "xyz987" }).text("en")).not.toContain("xyz987");
   });
 
   it("budget: the flag wins over COMPANY_DATA_BUDGET; none is no limit", () => {
@@ -43,7 +58,11 @@ describe("readConfig", () => {
     expect(refused(["--http"]).details.field).toBe("--http");
     expect(refused(["--host", "127.0.0.1"]).details.field).toBe("--host");
     expect(refused(["--lang", "fr"]).details.field).toBe("--lang");
-    expect(refused(["--yes"]).text("en")).toMatch(/allowed are --http, --host, --budget, --lang/);
+    expect(refused(["--yes"]).text("en")).toMatch(/allowed are --http, --budget, --lang, --host, --max-sessions, --session-idle, --allow-origin/);
+    expect(refused(["--max-sessions", "5"]).details.field).toBe("--max-sessions");
+    expect(refused(["--http", "0", "--max-sessions", "0"]).details.field).toBe("--max-sessions");
+    expect(refused(["--http", "0", "--session-idle", "x"]).details.field).toBe("--session-idle");
+    expect(refused(["--http", "0", "--allow-origin", "https://team.example/path"]).details.field).toBe("--allow-origin");
     // The key travels in a header: plain http only to this machine.
     expect(refused([], { ...ENV, COMPANY_DATA_BASE_URL: "http://example.com" }).code).toBe("INVALID_INPUT");
   });

@@ -2,13 +2,16 @@
  * The MCP server on Streamable HTTP (`company-data mcp --http 0`), reached
  * with the SDK's client: loopback only, the session budget (shared by every
  * session of the process) refusing with the price, DNS-rebinding protection,
- * and the key never in any output.
+ * Origin validation, the bearer token (required beyond loopback), and the
+ * key and the token never in any output.
  */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, startCliWorld, type CliWorld } from "../helpers/cli.ts";
 import { call, charged, httpSession, newKey, startHttpServer, stdioSession, type HttpServerProcess, type McpSession } from "./harness.ts";
 import { nth } from "../helpers/indexed.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 let world: CliWorld;
 let key: string;
@@ -27,12 +30,12 @@ afterAll(async () => {
   await world?.server.close();
 });
 
-/** POST an initialize request with a chosen Host header (fetch does not let one set it). */
-function rawInitialize(url: string, host: string): Promise<number> {
+/** POST an initialize request with a chosen Host header (fetch does not let one set it) and other headers. */
+function rawInitialize(url: string, host: string, headers: Record<string, string> = {}): Promise<number> {
   const u = new URL(url);
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { Host: host, "Content-Type": "application/json", Accept: "application/json, text/event-stream" } }, (res) => {
+    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { Host: host, "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers } }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
@@ -52,6 +55,17 @@ describe("MCP server over Streamable HTTP", () => {
     const port = new URL(srv.url).port;
     expect(await rawInitialize(srv.url, `evil.example:${port}`)).toBe(403);
     expect(await rawInitialize(srv.url, `localhost:${port}`)).toBe(200);
+  });
+
+  it("refuses a foreign Origin (403); pages on this machine and clients without Origin pass", async () => {
+    const port = new URL(srv.url).port;
+    const host = `127.0.0.1:${port}`;
+    expect(await rawInitialize(srv.url, host, { Origin: "http://evil.example" })).toBe(403);
+    expect(await rawInitialize(srv.url, host, { Origin: `http://evil.example:${port}` })).toBe(403);
+    expect(await rawInitialize(srv.url, host, { Origin: "null" })).toBe(403);
+    expect(await rawInitialize(srv.url, host, { Origin: "http://localhost:6274" })).toBe(200);
+    expect(await rawInitialize(srv.url, host, { Origin: `http://127.0.0.1:${port}` })).toBe(200);
+    expect(await rawInitialize(srv.url, host)).toBe(200);
   });
 
   it("spends up to the budget, then refuses with the price and pays nothing; every session shares it", async () => {
@@ -117,6 +131,37 @@ describe("a refusal after a paid step", () => {
       expect(nth((r.content as { text: string }[]), 0).text).toMatch(/Spent: 1 credit\.$/);
     } finally {
       await n.close();
+    }
+  });
+});
+
+describe("a bearer token", () => {
+  const TOKEN = "mcp-token-Zq8v1LmN0pW3xR7s";
+
+  it("a server beyond loopback without a token refuses to start, saying how to give one", async () => {
+    const r = await runCli(world, ["mcp", "--http", "0", "--host", "0.0.0.0", "--lang", "en"], { key });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/0\.0\.0\.0 is not this machine only.*set COMPANY_DATA_MCP_TOKEN/);
+    expect(r.stderr).not.toMatch(/MCP server \(Streamable HTTP\) at/);
+  });
+
+  it("when set, every request must carry it; a wrong or missing token is 401; the token is in no output", async () => {
+    const t = await startHttpServer(world.server, key, ["--lang", "en"], { COMPANY_DATA_MCP_TOKEN: TOKEN });
+    try {
+      const host = new URL(t.url).host;
+      expect(await rawInitialize(t.url, host)).toBe(401);
+      expect(await rawInitialize(t.url, host, { Authorization: "Bearer wrong-token-0123456789" })).toBe(401);
+      expect(await rawInitialize(t.url, host, { Authorization: `Bearer ${TOKEN}` })).toBe(200);
+      const client = new Client({ name: "test", version: "1.0.0" });
+      const transport = new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } });
+      await client.connect(transport);
+      expect((await client.listTools()).tools).toHaveLength(8);
+      await transport.terminateSession();
+      await client.close();
+      expect(t.output()).toMatch(/token required/);
+      expect(t.output()).not.toContain(TOKEN);
+    } finally {
+      await t.stop();
     }
   });
 });

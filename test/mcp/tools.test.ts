@@ -139,14 +139,37 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
     expect(sc.complete === true || sc.complete === false).toBe(true);
   });
 
-  it("recent_changes pays nothing for changes when the free check shows none since the date", async () => {
-    const c = nth(world.emu.world.companies, 61);
+  it("recent_changes buys neither changes nor announcements when the free check shows nothing since the date", async () => {
+    // A company whose newest change or announcement lies before today: ask from the day after it.
+    let found: { id: string; since: string } | undefined;
+    for (const c of world.emu.world.companies.slice(61, 300)) {
+      const a = (await (await fetch(`${world.server.url}/v2/companies/${c.id}/availability`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { announcements?: boolean; lastChangeDate?: string | null };
+      if (!a.announcements || !a.lastChangeDate) continue;
+      const next = new Date(Date.parse(a.lastChangeDate.slice(0, 10)) + 86_400_000).toISOString().slice(0, 10);
+      if (Date.parse(next) < Date.now()) { found = { id: c.id, since: next }; break; }
+    }
+    expect(found).toBeDefined();
     const before = await charged(world.server, key);
-    const r = await paid("recent_changes", { id: c.id, since: "2099-01-01", announcements: false });
+    const r = await paid("recent_changes", { id: found!.id, since: found!.since });
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent!.changes).toEqual([]);
+    expect(r.structuredContent!).toMatchObject({ changes: [], announcements: [], complete: true });
     expect(r.structuredContent!.spent.credits).toBe(0);
-    expect((await charged(world.server, key)).byEndpoint.changes ?? 0).toBe(before.byEndpoint.changes ?? 0);
+    const after = await charged(world.server, key);
+    expect(after.byEndpoint.changes ?? 0).toBe(before.byEndpoint.changes ?? 0);
+    expect(after.byEndpoint.announcements ?? 0).toBe(before.byEndpoint.announcements ?? 0);
+    expect(text(r)).toMatch(/0 changes and 0 announcements .*nothing bought/);
+  });
+
+  it("recent_changes refuses a start date in the future for free, before even the free check", async () => {
+    const c = nth(world.emu.world.companies, 62);
+    const before = await charged(world.server, key);
+    const r = await paid("recent_changes", { id: c.id, since: "2099-01-01" });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent!.error).toMatchObject({ code: "INVALID_INPUT", field: "since" });
+    expect(r.structuredContent!.error.en).toMatch(/must not be in the future/);
+    expect(r.structuredContent!.error.de).toMatch(/darf nicht in der Zukunft liegen/);
+    expect(r.structuredContent!.spent).toEqual({ credits: 0, requests: 0 });
+    expect((await charged(world.server, key)).total).toBe(before.total);
   });
 
   it("person_network: every company of a person; 2 credits", async () => {
@@ -185,6 +208,82 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
     expect(sc.spent.credits).toBeLessThanOrEqual(est.structuredContent!.credits.max);
   });
 
+  it("every invalid filter is refused for 0 credits, naming the values it accepts", async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ filters: { state: ["DE-XX"] } }, "filters.state", /"DE-XX": not a federal state; allowed: .*DE-BY Bavaria\/Bayern.*DE-TH Thuringia\/Thüringen/],
+      [{ filters: { state: ["Texas"] } }, "filters.state", /DE-NW North Rhine-Westphalia\/Nordrhein-Westfalen/],
+      [{ filters: { industry: ["ZZZ"] } }, "filters.industry", /"ZZZ": not a WZ 2008 code; allowed: WZ 2008 codes or prefixes: a section A–U, .*J 58–63/],
+      [{ filters: { industry: ["K62"] } }, "filters.industry", /not a WZ 2008 code/],
+      [{ filters: { legalForm: ["Quatsch"] } }, "filters.legalForm", /"Quatsch": not a legal form the service filters by; allowed: .*GmbH, .*AG, .*GmbH & Co\. KG/],
+      [{ filters: { size: ["HUGE"] } }, "filters.size[0]", /allowed: MICRO, SMALL, MEDIUM, LARGE/],
+      [{ filters: { state: "Bayern" } }, "filters.state", /expected a list/],
+      [{ filters: { colour: ["red"] } }, "filters.colour", /unknown field; allowed: industry, state, size, legalForm, city, active, minAgeYears, maxAgeYears/],
+      [{ filters: { minAgeYears: 20, maxAgeYears: 5 } }, "filters.maxAgeYears", /must not be less than minAgeYears/],
+      [{ near: { place: "München", radiusKm: 0 } }, "near.radiusKm", /greater than 0 and at most 500/],
+      [{ near: { place: "München", lat: 48.1 } }, "near", /give exactly one of place, lat \+ lon/],
+      [{ query: "x", from: -1 }, "from", /an integer from 0 to 10000/],
+    ];
+    const before = await charged(world.server, key);
+    for (const [args, field, accepted] of cases) {
+      const r = await paid("search_companies", args);
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(r.structuredContent!.error, JSON.stringify(args)).toMatchObject({ code: "INVALID_INPUT", field });
+      expect(r.structuredContent!.error.en, JSON.stringify(args)).toMatch(accepted);
+      expect(r.structuredContent!.error.de).toMatch(/^Ungültige Eingabe/);
+      expect(r.structuredContent!.spent).toEqual({ credits: 0, requests: 0 });
+      // estimate_credits checks the same way.
+      const e = await call(s, "estimate_credits", { tool: "search_companies", arguments: args });
+      expect(e.structuredContent!.error.code, JSON.stringify(args)).toBe("INVALID_INPUT");
+    }
+    const after = await charged(world.server, key);
+    expect(after.total).toBe(before.total);
+    expect(after.balance).toBe(before.balance);
+  });
+
+  it('"Bayern", "Bavaria", "BY" and "DE-BY" all search Bavaria (one question: the later ones come from the cache)', async () => {
+    const first = await paid("search_companies", { filters: { state: ["Bayern"] }, size: 30 });
+    expect(first.isError).toBeFalsy();
+    expect(first.structuredContent!.spent.credits).toBe(1);
+    const ids = first.structuredContent!.companies.map((c: { id: string }) => c.id);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const c of first.structuredContent!.companies as { state?: string }[]) expect(c.state).toBe("DE-BY");
+    for (const spelling of ["Bavaria", "BY", "de-by"]) {
+      const r = await paid("search_companies", { filters: { state: [spelling] }, size: 30 });
+      expect(r.structuredContent!.companies.map((c: { id: string }) => c.id)).toEqual(ids);
+      expect(r.structuredContent!.spent.credits).toBe(0);
+    }
+    const bw = await paid("search_companies", { filters: { state: ["Baden-Wuerttemberg"], legalForm: ["gmbh"] }, size: 10 });
+    for (const c of bw.structuredContent!.companies as { state?: string }[]) expect(c.state).toBe("DE-BW");
+  });
+
+  it("the tools say what they take: required fields, bounds, enums, defaults, annotations, the price", async () => {
+    const { tools } = await s.client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    const profile = byName.company_profile!;
+    expect(profile.inputSchema.oneOf).toEqual([{ required: ["id"] }, { required: ["name"] }]);
+    expect(profile.inputSchema.additionalProperties).toBe(false);
+    const search = byName.search_companies!.inputSchema as any;
+    expect(search.anyOf).toEqual([{ required: ["query"] }, { required: ["filters"] }, { required: ["near"] }]);
+    expect(search.properties.size).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 10 });
+    expect(search.properties.from).toMatchObject({ type: "integer", minimum: 0, maximum: 10000 });
+    expect(search.properties.near.properties.radiusKm).toMatchObject({ default: 10, exclusiveMinimum: 0, maximum: 500 });
+    expect(search.properties.near.required ?? []).not.toContain("radiusKm");
+    expect(search.properties.filters.properties.size.items.enum).toEqual(["MICRO", "SMALL", "MEDIUM", "LARGE"]);
+    expect(search.properties.filters.properties.state.type).toBe("array");
+    expect(search.properties.filters.properties.state.description).toMatch(/DE-BY Bavaria\/Bayern/);
+    expect(byName.search_companies!.description).toMatch(/"state": \["Bayern"\]/);
+    expect(byName.recent_changes!.inputSchema.required).toEqual(["id", "since"]);
+    expect((byName.recent_changes!.inputSchema as any).properties.maxPages).toMatchObject({ minimum: 1, maximum: 20, default: 3 });
+    expect((byName.similar_companies!.inputSchema as any).properties.ids).toMatchObject({ minItems: 1, maxItems: 20 });
+    expect((byName.portfolio_risk!.inputSchema as any).properties.companies).toMatchObject({ minItems: 1, maxItems: 100 });
+    for (const t of tools) {
+      expect(t.annotations?.readOnlyHint).toBe(true);
+      expect(t.annotations?.openWorldHint).toBe(t.name !== "estimate_credits");
+    }
+    expect(byName.search_companies!.description).toMatch(/Price: 1 credit per call/);
+    expect(byName.similar_companies!.description).toMatch(/Price: 2 credits per call/);
+  });
+
   it("estimate_credits prices a call from the price table, sending nothing", async () => {
     const before = await charged(world.server, key);
     const r = await call(s, "estimate_credits", { tool: "company_profile", arguments: { id: "DE0000000001", include: ["people", "announcements", "financials"] } });
@@ -219,13 +318,23 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
     expect(tooMany.structuredContent!.error).toMatchObject({ code: "INVALID_INPUT", field: "companies" });
     const empty = await paid("search_companies", {});
     expect(empty.structuredContent!.error.code).toBe("INVALID_INPUT");
-    // A wrong type is refused by the input schema before the tool runs.
-    const typed = await call(s, "company_profile", { id: 5 });
+    // A wrong type is refused by the input schema before the tool runs: the server's own tool error, not the SDK's -32602.
+    const typed = await paid("company_profile", { id: 5 });
     expect(typed.isError).toBe(true);
-    expect(text(typed)).toMatch(/Ungültige Eingabe \(Firmen-ID\).*Invalid input \(company ID\)/);
-    const missing = await call(s, "recent_changes", { id: nth(world.emu.world.companies, 0).id });
-    expect(missing.isError).toBe(true);
-    expect(text(missing)).toMatch(/Ungültige Eingabe \(Datum „seit“\).*Invalid input \(since date\): expected a string/);
+    expect(typed.structuredContent!.error).toMatchObject({ code: "INVALID_INPUT", field: "id" });
+    expect(typed.structuredContent!.error.de).toMatch(/^Ungültige Eingabe \(Firmen-ID\): erwartet Text \(erhalten: 5\)/);
+    expect(text(typed)).toBe("Invalid input (company ID): expected a string (got 5). Spent: 0 credits.");
+    expect(text(typed)).not.toMatch(/-32602|MCP error/);
+    const missing = await paid("recent_changes", { id: nth(world.emu.world.companies, 0).id });
+    expect(missing.structuredContent!.error).toMatchObject({ code: "INVALID_INPUT", field: "since" });
+    expect(text(missing)).toMatch(/^Invalid input \(since date\): required/);
+    const bounds = await paid("search_companies", { query: "x", size: 500 });
+    expect(bounds.structuredContent!.error.en).toMatch(/an integer from 1 to 100 \(got 500\)/);
+    const extra = await paid("similar_companies", { ids: [nth(world.emu.world.companies, 0).id], colour: "red" });
+    expect(extra.structuredContent!.error.en).toMatch(/unknown field; allowed: ids, size/);
+    const unknownTool = await call(s, "no_such_tool", {});
+    expect(unknownTool.isError).toBe(true);
+    expect(unknownTool.structuredContent!.error.en).toMatch(/allowed: company_profile, search_companies/);
   });
 
   it("an unknown company is NOT_FOUND, free", async () => {

@@ -10,7 +10,8 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { FUNCTIONS, invoke, isCellError, type FunctionContext } from "../../shared/functions/index.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
-import { buildFilters, parseFilterText, wzCode } from "../../shared/operations/search-filters.ts";
+import { ACCEPTED, buildFilters, FEDERAL_STATES, filtersOfLists, parseFilterText, stateCode, wzCode } from "../../shared/operations/search-filters.ts";
+import { LEGAL_FORMS } from "../../shared/operations/legal-form.ts";
 import { searchFirstPage, searchPages, searchPlan, MAX_SEARCH_RESULTS, type PagedSearch } from "../../shared/operations/search-pages.ts";
 import type { SearchResponse } from "../../shared/operations/company.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
@@ -53,7 +54,42 @@ describe("filters as users type them", () => {
     expect(wzCode("K62")).toBeNull();
     expect(wzCode("Software")).toBeNull();
     const f = buildFilters({ industry: "62, C28", state: "BY, Nordrhein-Westfalen, de-be", sizeClass: "klein, MEDIUM", legalForm: "GmbH", activeOnly: true }, NOW);
-    expect(f).toEqual({ industry: ["J62", "C28"], state: ["DE-BY", "DE-NW", "DE-BE"], size: ["SMALL", "MEDIUM"], legalForm: ["GmbH"], active: true });
+    // Legal forms become the API's filter value from the one legal-form table (shared/operations/legal-form.ts).
+    expect(f).toEqual({ industry: ["J62", "C28"], state: ["DE-BY", "DE-NW", "DE-BE"], size: ["SMALL", "MEDIUM"], legalForm: ["GMBH"], active: true });
+  });
+
+  it("all sixteen states by ISO code, short code, German and English name, umlauts written any way", () => {
+    for (const st of FEDERAL_STATES) {
+      for (const spelling of [st.code, st.code.slice(3), st.code.toLowerCase(), st.de, st.en, st.de.toUpperCase(), st.de.replace(/ü/g, "ue").replace(/ä/g, "ae").replace(/ö/g, "oe"), st.de.replace(/ü/g, "u")]) {
+        expect(stateCode(spelling), spelling).toBe(st.code);
+      }
+    }
+    expect(buildFilters({ state: "Baden-Wuerttemberg, Thüringen, Thuringia, Bavaria, NRW" }, NOW)?.state).toEqual(["DE-BW", "DE-TH", "DE-BY", "DE-NW"]);
+    for (const bad of ["DE-XX", "XX", "Texas", "Bayer", ""]) expect(stateCode(bad), bad).toBeNull();
+  });
+
+  it("lists of values (the MCP tools) go through the same parsers; a refusal names every accepted value", () => {
+    expect(filtersOfLists({ state: ["Bayern", "Bavaria", "DE-BE"], industry: ["62.01"], size: ["SMALL"], legalForm: ["Aktiengesellschaft", "gmbh & co kg"], city: " Köln ", active: true, minAgeYears: 2 }))
+      .toEqual({ state: ["DE-BY", "DE-BE"], industry: ["J62.01"], size: ["SMALL"], legalForm: ["AG", "GMBH_CO_KG"], city: "Köln", active: true, minAgeYears: 2 });
+    expect(filtersOfLists({ state: [], industry: [] })).toBeUndefined();
+    const refusal = (f: () => unknown) => {
+      try { f(); } catch (e) { return e as CompanyDataError; }
+      throw new Error("not refused");
+    };
+    const st = refusal(() => filtersOfLists({ state: ["DE-XX"] }));
+    expect(st.details.field).toBe("filters.state");
+    for (const x of FEDERAL_STATES) {
+      expect(st.text("de")).toContain(`${x.code} ${x.de}`);
+      expect(st.text("en")).toContain(`${x.code} ${x.en}`);
+    }
+    const lf = refusal(() => filtersOfLists({ legalForm: ["Quatsch"] }));
+    expect(lf.details.field).toBe("filters.legalForm");
+    for (const f of LEGAL_FORMS.filter((x) => x.filter !== null)) expect(lf.text("en")).toContain(f.short);
+    expect(refusal(() => filtersOfLists({ legalForm: ["e.V."] })).text("en")).toMatch(/not a legal form the service filters by/);
+    expect(refusal(() => filtersOfLists({ industry: ["ZZZ"] })).text("de")).toMatch(/„ZZZ“: kein WZ-2008-Code; erlaubt: .*J 58–63/);
+    expect(refusal(() => filtersOfLists({ size: ["HUGE"] })).text("en")).toMatch(/size classes: MICRO, SMALL, MEDIUM, LARGE/);
+    expect(refusal(() => filtersOfLists({ minAgeYears: 9, maxAgeYears: 3 })).details.field).toBe("filters.maxAgeYears");
+    expect(ACCEPTED.state.en).toMatch(/^federal states as ISO code/);
   });
 
   it("founded after/before become age bounds measured from now", () => {
