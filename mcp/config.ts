@@ -13,6 +13,7 @@ import { toLanguage, type Language } from "../shared/i18n/language.ts";
 import { got, rule } from "../shared/i18n/rules.ts";
 import type { ClientConfig } from "../shared/api/client.ts";
 import type { OpContext } from "../shared/operations/context.ts";
+import { parseMatchFloor } from "../shared/operations/contradiction.ts";
 import type { Pacer } from "../shared/api/pacing.ts";
 
 /** Credits a server run may spend when neither --budget nor COMPANY_DATA_BUDGET says otherwise. */
@@ -28,6 +29,8 @@ export interface McpConfig {
   budget: number | null;
   /** Streamable HTTP on this port; undefined = stdio. */
   http?: { port: number; host: string };
+  /** Matches rated below this are reviews (COMPANY_DATA_MIN_CONFIDENCE; default 0.8). */
+  matchFloor?: number;
 }
 
 const BASE_URL_LABEL = { de: "COMPANY_DATA_BASE_URL", en: "COMPANY_DATA_BASE_URL" };
@@ -70,7 +73,9 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   const budget = flags.budget !== undefined ? parseBudget(flags.budget, "--budget") : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
   if (flags.host !== undefined && flags.http === undefined) throw invalid("--host", { de: "nur zusammen mit --http", en: "only together with --http" });
   const http = flags.http !== undefined ? { port: parsePort(flags.http, "--http"), host: flags.host?.trim() || DEFAULT_HOST } : undefined;
-  return { apiKey: env.COMPANY_DATA_API_KEY?.trim() || undefined, baseUrl, lang, budget, http };
+  // Matches rated below it are reviews (shared/operations/contradiction.ts); the CLI reads the same variable.
+  const matchFloor = parseMatchFloor(env.COMPANY_DATA_MIN_CONFIDENCE, "COMPANY_DATA_MIN_CONFIDENCE");
+  return { apiKey: env.COMPANY_DATA_API_KEY?.trim() || undefined, baseUrl, lang, budget, http, matchFloor };
 }
 
 /**
@@ -89,7 +94,7 @@ export function callContext(cfg: McpConfig, tally: { credits: number; requests: 
     onRequest: () => { tally.requests += 1; },
     pacer,
   };
-  return { client, cacheTtlSeconds: 6 * 3600, maxBatch: 100, scope: serverScope(cfg) };
+  return { client, cacheTtlSeconds: 6 * 3600, maxBatch: 100, scope: serverScope(cfg), matchFloor: cfg.matchFloor };
 }
 
 /** Cache and budget keys of this server: one base URL, one key per process. */

@@ -47,7 +47,8 @@ describe("resolveMany", () => {
   function setup() {
     const api = fakeApi((_r, url, body: any) => {
       if (url.pathname === "/v2/companies/batch/resolve")
-        return json(200, { results: body.companies.map((q: { ref: string }) => ({ ref: q.ref, status: "matched", match: hannover, confidence: 0.7, candidates: [] })) });
+        // 0.9: above the match floor (0.8), so only the hints decide here; the floor has its own tests.
+        return json(200, { results: body.companies.map((q: { ref: string }) => ({ ref: q.ref, status: "matched", match: hannover, confidence: 0.9, candidates: [] })) });
       return json(500, {});
     });
     const t = testContext(api.now, { maxBatch: 20 });
