@@ -70,6 +70,10 @@ Options:
   QUERY            search text; may be left out when a filter or --near is given
   --limit N        search: up to N results (1 to 10,100), pages of 100 at ${fillPrices("{credits:search}", "en")} each;
                    beyond the first page the price is shown and asked for first
+  --min-confidence X  a match the service rates below X (0 to 1, default 0.8; also
+                   COMPANY_DATA_MIN_CONFIDENCE) is a review, not a match. A match is a
+                   review too when the name's legal form differs from the company's
+                   (GmbH is not GmbH & Co. KG) unless it is a former name ("SAP AG")
   --exclude FILE   search: leave out companies in FILE (by company ID, else by name)
   --append         search: add only companies not yet in --out (merged by company ID)
   --help           this text
@@ -94,6 +98,7 @@ Environment:
   COMPANY_DATA_BASE_URL  default https://api.implisense.com (http:// only for
                          127.0.0.1, localhost or [::1])
   COMPANY_DATA_PARALLEL  requests in flight at once (see --parallel)
+  COMPANY_DATA_MIN_CONFIDENCE  the match floor (see --min-confidence)
   COMPANY_DATA_PROGRESS_SECONDS  seconds between progress lines when stderr is
                          not a terminal (default 5)
 
@@ -144,6 +149,10 @@ Optionen:
   SUCHE            Suchtext; entfällt, wenn ein Filter oder --near angegeben ist
   --limit N        Suche: bis zu N Treffer (1 bis 10.100), Seiten zu 100 für je ${fillPrices("{credits:search}", "de")};
                    ab der zweiten Seite wird der Preis zuerst gezeigt und erfragt
+  --min-confidence X  ein Treffer, den der Dienst unter X bewertet (0 bis 1, Standard 0,8;
+                   auch COMPANY_DATA_MIN_CONFIDENCE), wird „prüfen“ statt „gefunden“. Ebenso,
+                   wenn die Rechtsform im Namen eine andere ist als die der Firma (GmbH ist
+                   nicht GmbH & Co. KG), außer es ist ein früherer Name („SAP AG“)
   --exclude DATEI  Suche: Firmen aus DATEI auslassen (nach Firmen-ID, sonst nach Name)
   --append         Suche: nur Firmen anhängen, die noch nicht in --out stehen (Schlüssel Firmen-ID)
   --help           dieser Text
@@ -168,6 +177,7 @@ Umgebung:
   COMPANY_DATA_BASE_URL  Standard https://api.implisense.com (http:// nur für
                          127.0.0.1, localhost oder [::1])
   COMPANY_DATA_PARALLEL  gleichzeitige Anfragen (siehe --parallel)
+  COMPANY_DATA_MIN_CONFIDENCE  die Mindest-Trefferqualität (siehe --min-confidence)
   COMPANY_DATA_PROGRESS_SECONDS  Sekunden zwischen Fortschrittszeilen, wenn
                          stderr kein Terminal ist (Standard 5)
 

@@ -10,6 +10,7 @@ import { runAsync } from "../shared/core/drivers.ts";
 import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../shared/core/errors.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
 import type { OpContext } from "../shared/operations/context.ts";
+import { parseMatchFloor } from "../shared/operations/contradiction.ts";
 import { getAccount } from "../shared/operations/company.ts";
 import { DEFAULT_FIELDS, FIELDS, GROUP_LABEL, parseFieldList } from "../shared/enrich/fields.ts";
 import { hash, type Rerun } from "../shared/enrich/job.ts";
@@ -36,7 +37,7 @@ const OPTIONS = {
   changes: { type: "string" }, notify: { type: "string" },
   industry: { type: "string" }, state: { type: "string" }, near: { type: "string" }, radius: { type: "string" },
   "size-class": { type: "string" }, "legal-form": { type: "string" }, "founded-after": { type: "string" }, "founded-before": { type: "string" },
-  limit: { type: "string" }, exclude: { type: "string" }, "older-than": { type: "string" }, "month-ceiling": { type: "string" },
+  limit: { type: "string" }, exclude: { type: "string" }, "min-confidence": { type: "string" }, "older-than": { type: "string" }, "month-ceiling": { type: "string" },
   yes: { type: "boolean", short: "y" }, help: { type: "boolean", short: "h" }, "active-only": { type: "boolean" }, append: { type: "boolean" },
 } as const satisfies CliOptions;
 
@@ -77,7 +78,7 @@ function exitFor(code: ErrorCode): number {
   }
 }
 
-function context(env: NodeJS.ProcessEnv, lang: Language): OpContext {
+function context(env: NodeJS.ProcessEnv, lang: Language, minConfidence?: string): OpContext {
   const apiKey = env.COMPANY_DATA_API_KEY?.trim();
   if (!apiKey) throw new CompanyDataError("MISSING_KEY");
   // The key goes in a header of every request: https, or http to this machine only (the emulator).
@@ -88,6 +89,8 @@ function context(env: NodeJS.ProcessEnv, lang: Language): OpContext {
     cacheTtlSeconds: 6 * 3600,
     maxBatch: 100,
     scope: hash(baseUrl),
+    // Matches rated below it are reviews (shared/operations/contradiction.ts).
+    matchFloor: parseMatchFloor(minConfidence ?? env.COMPANY_DATA_MIN_CONFIDENCE, minConfidence !== undefined ? "--min-confidence" : "COMPANY_DATA_MIN_CONFIDENCE"),
   };
 }
 
@@ -197,18 +200,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     };
     switch (command) {
       case "refresh":
-        return await refreshCommand(refreshArgs(), context(env, lang), io, !!io.ask);
+        return await refreshCommand(refreshArgs(), context(env, lang, flags["min-confidence"]), io, !!io.ask);
       case "monitor":
-        return await monitorCommand(monitorArgs(), context(env, lang), io, !!io.ask);
+        return await monitorCommand(monitorArgs(), context(env, lang, flags["min-confidence"]), io, !!io.ask);
       case "estimate":
-        if (sub === "monitor") return await estimateMonitorCommand(monitorArgs(), context(env, lang), io);
-        if (sub === "refresh") return await estimateRefreshCommand(refreshArgs(), context(env, lang), io);
+        if (sub === "monitor") return await estimateMonitorCommand(monitorArgs(), context(env, lang, flags["min-confidence"]), io);
+        if (sub === "refresh") return await estimateRefreshCommand(refreshArgs(), context(env, lang, flags["min-confidence"]), io);
         if (sub !== "enrich") throw new ExitError(EXIT.USAGE, msg.unknownCommand[lang](`estimate ${sub ?? ""}`.trim()));
         return await estimateCommand(enrichArgs(), io);
       case "enrich": {
         const a = enrichArgs();
         if (!a.output) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--out"));
-        const ctx = context(env, lang);
+        const ctx = context(env, lang, flags["min-confidence"]);
         return await enrichCommand(a, ctx, io, !!io.ask);
       }
       case "search": {
@@ -235,10 +238,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
           yes: flags.yes === true,
           lang,
         };
-        return await searchCommand(a, context(env, lang), io, !!io.ask);
+        return await searchCommand(a, context(env, lang, flags["min-confidence"]), io, !!io.ask);
       }
       case "account": {
-        const ctx = context(env, lang);
+        const ctx = context(env, lang, flags["min-confidence"]);
         const a = await runAsync(getAccount(ctx), nodeDriver());
         io.out(msg.credits[lang](a.credits));
         if (a.plan) io.out(`Plan: ${a.plan}`);

@@ -117,6 +117,8 @@ export class World {
       industry: { code: ind.code, title: lang === "en" ? ind.en : ind.title },
       size: label(SIZE_LABELS, c.size, lang),
       geo: { lat: round(c.lat, 5), lon: round(c.lon, 5) },
+      // The register keeps earlier firm names; resolve and lookup match them too (data/history.ts).
+      historicalNames: c.formerNames?.map((f) => f.name) ?? [],
       ...(extra.score !== undefined ? { score: round(extra.score, 4) } : {}),
       ...(extra.distanceKm !== undefined ? { distanceKm: round(extra.distanceKm, 2) } : {}),
     };
@@ -148,7 +150,6 @@ export class World {
       lei: leiOf(c, this.seed),
       employees: { count: c.employees, year: fin.at(-1)?.year ?? this.data.startYear - 1 },
       industries: [{ code: ind.code, title: lang === "en" ? ind.en : ind.title }],
-      historicalNames: [],
       liquidationDate,
       insolvencyDate,
       deletionDate,
@@ -254,7 +255,7 @@ export class World {
     return {
       id: c.id, name: c.name, active: s.active, street: s.street, zip: s.zip, city: s.city, geo: s.geo,
       legalForm: s.legalForm, capital: p.capital?.amount, foundingDate: c.foundingDate, purpose: p.purpose,
-      statutorySeat: s.city, historicalNames: [], phone: p.phone, email: p.email, url: p.url, socialMedia: [],
+      statutorySeat: s.city, historicalNames: s.historicalNames, phone: p.phone, email: p.email, url: p.url, socialMedia: [],
       profile: p.summary, snippets: [], timestamp: `${this.today()}T00:00:00Z`,
       employees: { count: c.employees }, size: s.size,
       industries: { wz2008: [{ type: "PRIMARY", code: ind.code, title: lang === "en" ? ind.en : ind.title }] },

@@ -13,6 +13,7 @@ import { toLanguage, type Language } from "../shared/i18n/language.ts";
 import { got, rule } from "../shared/i18n/rules.ts";
 import type { ClientConfig } from "../shared/api/client.ts";
 import type { OpContext } from "../shared/operations/context.ts";
+import { parseMatchFloor } from "../shared/operations/contradiction.ts";
 import type { Pacer } from "../shared/api/pacing.ts";
 import { MIN_TOKEN_LENGTH, TOKEN_ENV } from "./auth.ts";
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS, isLoopback } from "./http-limits.ts";
@@ -30,6 +31,8 @@ export interface McpConfig {
   budget: number | null;
   /** Streamable HTTP on this port; undefined = stdio. */
   http?: HttpConfig;
+  /** Matches rated below this are reviews (COMPANY_DATA_MIN_CONFIDENCE; default 0.8). */
+  matchFloor?: number;
 }
 
 export interface HttpConfig {
@@ -104,7 +107,9 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   const budget = flags.budget !== undefined ? parseBudget(flags.budget, "--budget") : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
   for (const f of HTTP_FLAGS) if (flags[f] !== undefined && flags.http === undefined) throw invalid(`--${f}`, { de: "nur zusammen mit --http", en: "only together with --http" });
   const http = flags.http !== undefined ? readHttp(flags, env) : undefined;
-  return { apiKey: env.COMPANY_DATA_API_KEY?.trim() || undefined, baseUrl, lang, budget, http };
+  // Matches rated below it are reviews (shared/operations/contradiction.ts); the CLI reads the same variable.
+  const matchFloor = parseMatchFloor(env.COMPANY_DATA_MIN_CONFIDENCE, "COMPANY_DATA_MIN_CONFIDENCE");
+  return { apiKey: env.COMPANY_DATA_API_KEY?.trim() || undefined, baseUrl, lang, budget, http, matchFloor };
 }
 
 function readHttp(flags: Record<string, string>, env: NodeJS.ProcessEnv): HttpConfig {
@@ -144,7 +149,7 @@ export function callContext(cfg: McpConfig, tally: { credits: number; requests: 
     onRequest: () => { tally.requests += 1; },
     pacer,
   };
-  return { client, cacheTtlSeconds: 6 * 3600, maxBatch: 100, scope: serverScope(cfg) };
+  return { client, cacheTtlSeconds: 6 * 3600, maxBatch: 100, scope: serverScope(cfg), matchFloor: cfg.matchFloor };
 }
 
 /** Cache and budget keys of this server: one base URL, one key per process. */

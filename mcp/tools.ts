@@ -34,6 +34,7 @@ import {
   type Availability,
 } from "../shared/operations/company.ts";
 import type { OpContext } from "../shared/operations/context.ts";
+import { doubtText, noteText, type MatchNote } from "../shared/operations/contradiction.ts";
 import { resolveMany, resolveOne, type ResolveMode, type ResolvedRow } from "../shared/operations/resolve.ts";
 import * as V from "../shared/operations/validate.ts";
 import { ACCEPTED, filtersOfLists, MAX_AGE_YEARS } from "../shared/operations/search-filters.ts";
@@ -154,15 +155,23 @@ const companyProfile: ToolDef = {
     const include = profileIncludes(args);
     let id: string;
     let confidence: number | null = null;
+    let note: MatchNote | null = null;
     if ("id" in target) id = target.id;
     else {
       const row = yield* resolveOne(ctx, target.query);
       if (row.status === "error") throw row.error ?? new CompanyDataError("INTERNAL");
       if (row.status === "ambiguous") {
         const candidates = row.candidates;
+        // A match refused by the one verdict (shared/operations/contradiction.ts) says why, as every host does.
+        const reason = row.doubt ? { de: doubtText(row.doubt, "de"), en: doubtText(row.doubt, "en") } : null;
         return {
-          data: { status: "ambiguous", query: target.query, candidates },
-          text: (lang) => ambiguousText(candidates.length, target.query.name, listText(candidates), lang),
+          data: { status: "ambiguous", query: target.query, candidates, ...(reason ? { reason, confidence: row.confidence } : {}) },
+          text: (lang) =>
+            reason
+              ? lang === "de"
+                ? `Nicht übernommen (${reason.de}): ${listText(candidates)}. Bitte mit der id der richtigen Firma erneut fragen.`
+                : `Not taken (${reason.en}): ${listText(candidates)}. Please ask again with the id of the right company.`
+              : ambiguousText(candidates.length, target.query.name, listText(candidates), lang),
         };
       }
       if (row.status === "not_found" || !row.match) {
@@ -173,6 +182,7 @@ const companyProfile: ToolDef = {
       }
       id = row.match.id;
       confidence = row.confidence;
+      note = row.note ?? null;
     }
     const a = yield* availabilityOf(ctx, id);
     const bought = include.filter((inc) => available(a, inc));
@@ -182,9 +192,9 @@ const companyProfile: ToolDef = {
     const people = company.people?.length ?? 0;
     const years = company.financials?.map((f) => f.year) ?? [];
     return {
-      data: { status: "matched", confidence, company, notAvailable },
+      data: { status: "matched", confidence, ...(note ? { note: { ...note, de: noteText(note, "de"), en: noteText(note, "en") } } : {}), company, notAvailable },
       text: (lang) => {
-        const head = `${label(company)}${company.legalForm?.name ? ", " + company.legalForm.name : ""}${company.status?.name ? ", " + company.status.name : ""}`;
+        const head = `${label(company)}${note ? ` (${noteText(note, lang)})` : ""}${company.legalForm?.name ? ", " + company.legalForm.name : ""}${company.status?.name ? ", " + company.status.name : ""}`;
         const parts = [head];
         if (bought.includes("people")) parts.push(countText(people, MCP_NOUNS.person, lang));
         if (bought.includes("financials")) parts.push(lang === "de" ? `Finanzjahre: ${years.join(", ") || "keine"}` : `financial years: ${years.join(", ") || "none"}`);
@@ -478,7 +488,9 @@ const portfolioRisk: ToolDef = {
       if (!id) {
         if (r?.status === "ambiguous") {
           groups.ambiguous++;
-          return { input, status: "ambiguous", candidates: r.candidates };
+          // Why the service's match was refused (shared/operations/contradiction.ts); null when several fit.
+          const reason = r.doubt ? { de: doubtText(r.doubt, "de"), en: doubtText(r.doubt, "en") } : null;
+          return { input, status: "ambiguous", candidates: r.candidates, reason, confidence: reason ? r.confidence : null };
         }
         if (r?.status === "error" && r.error) {
           groups.error++;
@@ -501,6 +513,7 @@ const portfolioRisk: ToolDef = {
       return {
         input, status: "matched", id, name: s.profile.name ?? null, city: s.profile.city ?? null,
         confidence: r?.confidence ?? null,
+        note: r?.note ? { de: noteText(r.note, "de"), en: noteText(r.note, "en") } : null,
         group: s.risk.group, reason: s.risk.flag, flags: s.risk.flags, keyFigure: s.risk.keyFigure,
       };
     });

@@ -11,6 +11,7 @@ import { BRAND_HEADS, BRAND_TAILS, FIRST_NAMES, SURNAMES } from "./names.ts";
 import { Rng, makeId } from "../rng.ts";
 import type { CompanyRec, ReferenceCompany, SizeCode, StatusCode } from "./model.ts";
 import { nth } from "../indexed.ts";
+import { formerNamesOf } from "./history.ts";
 
 export const REFERENCE: readonly ReferenceCompany[] = (referenceFile as { companies: ReferenceCompany[] }).companies;
 
@@ -139,6 +140,11 @@ export function generate(count: number, seed: number, startDate: string): Datase
     };
     companies.push(rec);
     byId.set(id, rec.idx);
+  }
+  // Former names come from a stream of their own: the companies above are the same with or without them.
+  for (const c of companies) {
+    const former = formerNamesOf(c, seed, startYear, c.reference !== undefined);
+    if (former.length) c.formerNames = former;
   }
   return { companies, byId, startYear };
 }

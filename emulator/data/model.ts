@@ -29,6 +29,8 @@ export interface CompanyRec {
   capital: number;
   /** Set for the 29 real companies. */
   reference?: ReferenceCompany;
+  /** Earlier names, newest first (data/history.ts); absent for most. */
+  formerNames?: { name: string; until: number }[];
 }
 
 export interface ReferenceCompany {

@@ -10,6 +10,7 @@ import type { CompanyRec } from "../data/model.ts";
 import { GeoGrid } from "./geo.ts";
 import { LEGAL_TOKENS, coreName, fold, nameTokens, normName, tokens } from "./normalize.ts";
 import { nth } from "../indexed.ts";
+import { TypoIndex } from "./typos.ts";
 
 export class SearchIndex {
   readonly n: number;
@@ -23,6 +24,8 @@ export class SearchIndex {
   readonly byCity: Int32Array[];
   readonly exact = new Map<string, number[]>();
   readonly core = new Map<string, number[]>();
+  /** Normalised former names (data/history.ts) → companies. */
+  readonly former = new Map<string, number[]>();
   readonly register = new Map<string, number[]>();
   readonly sorted: Int32Array; // company indices sorted by normalised name
   readonly geo: GeoGrid;
@@ -59,6 +62,7 @@ export class SearchIndex {
       }
       push(this.exact, nn, i);
       push(this.core, coreName(c.name), i);
+      for (const f of c.formerNames ?? []) push(this.former, normName(f.name), i);
       push(this.register, `${c.registerType}:${c.registerNumber}`, i);
       nth(indLists, c.industry).push(i);
       nth(cityLists, c.city).push(i);
@@ -144,6 +148,12 @@ export class SearchIndex {
     if (LEGAL_TOKENS.has(t)) return 0.2;
     const df = this.nameIdx.get(t)?.length ?? 0;
     return this.idf(df);
+  }
+
+  private typoIndex: TypoIndex | null = null;
+  /** Name words by length for typo correction; built on the first query that needs it (start-up stays as it was). */
+  get typos(): TypoIndex {
+    return (this.typoIndex ??= new TypoIndex(this.nameIdx.keys(), (w) => this.nameIdx.get(w)?.length ?? 0));
   }
 
   nameTokensOf(i: number): string[] {

@@ -1,13 +1,28 @@
 /**
  * Resolve a company from a name and optional hints (city, postcode, register
- * number). Exact normalised names score highest, names without the legal form
- * next, fuzzy token overlap last; hints confirm or contradict. Several equally
- * good candidates make the answer "ambiguous": a name is never guessed.
+ * number), the way a register search with fuzzy matching behaves. This is the
+ * emulator's model, a test tool, not a claim about how the real service scores:
+ *
+ * 1. the exact normalised name (legal-form spellings folded, search/normalize.ts)
+ *    → 1; a former name of the company (data/history.ts) → FORMER_SCORE;
+ * 2. the name without its legal form → 0.92, or 0.85 when the query names
+ *    another form (the service still offers it; the client decides, see
+ *    shared/operations/contradiction.ts);
+ * 3. when nothing matched: words no company name has are read as the closest
+ *    name word one or two edits away (search/typos.ts), and 1–2 are asked with
+ *    the corrected name, the score scaled by TYPO_FACTOR × (1 − edits / word
+ *    length) per corrected word ("Siemns AG" → Siemens AG at ≈ 0.75);
+ * 4. else a rarity-weighted token overlap (≤ 0.9), which ignores word order
+ *    ("Bosch Robert GmbH" finds Robert Bosch GmbH).
+ *
+ * Hints confirm or contradict. Several equally good candidates make the
+ * answer "ambiguous": a name is never guessed.
  */
 import type { World } from "../world.ts";
 import { CITIES } from "../data/places.ts";
 import { LEGAL_TOKENS, coreName, fold, normName, parseRegister } from "./normalize.ts";
 import { nth } from "../indexed.ts";
+import type { SearchIndex } from "./index.ts";
 
 export interface ResolveInput { name?: string; city?: string; zip?: string; register?: string }
 export interface Resolution {
@@ -18,6 +33,10 @@ export interface Resolution {
 }
 
 export const MATCH_THRESHOLD = 0.6;
+/** An exact former name: found, a little below the current name, so a company now of that name wins. */
+export const FORMER_SCORE = 0.93;
+/** What a typo costs at most: a corrected name is a guess, never as sure as the name itself. */
+export const TYPO_FACTOR = 0.9;
 /** Two candidates closer than this are a tie. */
 export const AMBIGUITY_MARGIN = 0.05;
 
@@ -28,10 +47,15 @@ export function resolve(world: World, q: ResolveInput): Resolution {
   const name = q.name ? normName(q.name) : "";
   const core = q.name ? coreName(q.name) : "";
   if (name) {
-    for (const i of idx.exact.get(name) ?? []) offer(i, 1);
-    const queryHasForm = name !== core;
-    for (const i of idx.core.get(core) ?? []) offer(i, queryHasForm ? 0.85 : 0.92);
-    if (cand.size === 0) fuzzy(world, name, offer);
+    byName(idx, name, core, offer);
+    if (cand.size === 0) {
+      const typo = corrected(idx, name);
+      if (typo) {
+        const scaled = (i: number, s: number) => offer(i, s * typo.factor);
+        byName(idx, typo.name, coreName(typo.name), scaled);
+        if (cand.size === 0) fuzzy(world, typo.name, scaled);
+      } else fuzzy(world, name, offer);
+    }
   }
   const reg = q.register ? parseRegister(q.register) : null;
   if (reg) {
@@ -67,6 +91,29 @@ export function resolve(world: World, q: ResolveInput): Resolution {
     return { status: "ambiguous", match: null, confidence: round(best.score), candidates: scored.filter((x) => x.score >= best.score - AMBIGUITY_MARGIN).slice(0, 10).map((x) => ({ idx: x.idx, score: round(x.score) })) };
   }
   return { status: "matched", match: best.idx, confidence: round(best.score), candidates: [] };
+}
+
+/** Exact name, former name, name without its legal form. */
+function byName(idx: SearchIndex, name: string, core: string, offer: (i: number, s: number) => void): void {
+  for (const i of idx.exact.get(name) ?? []) offer(i, 1);
+  for (const i of idx.former.get(name) ?? []) offer(i, FORMER_SCORE);
+  const queryHasForm = name !== core;
+  for (const i of idx.core.get(core) ?? []) offer(i, queryHasForm ? 0.85 : 0.92);
+}
+
+/** The name with its unknown words corrected, and what the corrections cost; null when none applies. */
+function corrected(idx: SearchIndex, name: string): { name: string; factor: number } | null {
+  let factor = TYPO_FACTOR;
+  let changed = false;
+  const words = name.split(" ").map((t) => {
+    if (LEGAL_TOKENS.has(t) || idx.nameIdx.has(t)) return t;
+    const c = idx.typos.correct(t);
+    if (!c) return t;
+    changed = true;
+    factor *= 1 - c.edits / t.length;
+    return c.word;
+  });
+  return changed ? { name: words.join(" "), factor } : null;
 }
 
 /** Token overlap weighted by rarity (a weighted Dice coefficient), over companies sharing a rare token. */

@@ -2,6 +2,7 @@
  * Ranked free-text search over name, industry, purpose and place, with
  * filters and a proximity filter in the same request, and autocomplete.
  */
+import { legalFormOf } from "../../shared/operations/legal-form.ts";
 import type { World } from "../world.ts";
 import type { SearchRequest } from "../../shared/api/schemas.ts";
 import { CITIES } from "../data/places.ts";
@@ -125,8 +126,15 @@ export function makeFilter(world: World, f?: Filters): (c: CompanyRec) => boolea
   };
 }
 
-/** "GmbH", "gmbh", "GMBH", "GmbH & Co. KG", "GMBH_CO_KG" all name the same form. */
+/**
+ * "GmbH", "gmbh", "GMBH", "GmbH & Co. KG", "GMBH_CO_KG", "UG (haftungsbeschränkt)",
+ * "Aktiengesellschaft" all name their form: any spelling of the shared table
+ * (shared/operations/legal-form.ts) becomes its filter value; other text is
+ * folded as before (and matches no company).
+ */
 export function legalFormCode(s: string): string {
+  const known = legalFormOf(s)?.filter;
+  if (known) return known;
   const n = normName(s).replace(/\s+/g, "_").toUpperCase();
   if (n === "GMBH_CO_KG" || n === "GMBH_CO__KG") return "GMBH_CO_KG";
   return n;

@@ -68,6 +68,13 @@ export const CompanySummary = z.object({
   score: opt(z.number()),
   /** nearby and proximity search: distance from the reference point */
   distanceKm: opt(z.number()),
+  /**
+   * Former names (v1 `historicalNames[]`, known-service-facts). Decision: a
+   * resolve answer's companies may carry them (the emulator's do); where they
+   * are absent (null), matching asks the free lookup, whose v1 companies carry
+   * them (operations/resolve.ts).
+   */
+  historicalNames: opt(z.array(z.string())),
 });
 export type CompanySummary = z.infer<typeof CompanySummary>;
 
@@ -122,7 +129,6 @@ export const Company = z.object({
   lei: opt(z.string()),
   employees: opt(z.object({ count: z.number(), year: opt(z.number()) })),
   industries: opt(z.array(Industry)),
-  historicalNames: opt(z.array(z.string())),
   liquidationDate: opt(z.string()),
   insolvencyDate: opt(z.string()),
   deletionDate: opt(z.string()),

@@ -313,7 +313,7 @@ export interface EstimateInput {
 export interface AppApi {
   getSettings: { input: Record<string, never>; output: SettingsView };
   saveSettings: {
-    input: { apiKey?: string | null; baseUrl?: string; language?: Language; formulaDailyBudget?: number; cacheHours?: number };
+    input: { apiKey?: string | null; baseUrl?: string; language?: Language; formulaDailyBudget?: number; cacheHours?: number; matchFloor?: number };
     output: SettingsView;
   };
   testConnection: { input: { apiKey?: string; baseUrl?: string }; output: ConnectionResult };

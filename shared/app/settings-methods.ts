@@ -23,6 +23,8 @@ export function* saveSettingsMethod(deps: AppDeps, input: unknown): Operation<Se
   if (budget !== undefined) patch.formulaDailyBudget = budget;
   const hours = optNum(o, "cacheHours", LIMITS.cacheHours.min, LIMITS.cacheHours.max);
   if (hours !== undefined) patch.cacheHours = hours;
+  const floor = optNum(o, "matchFloor", LIMITS.matchFloor.min, LIMITS.matchFloor.max);
+  if (floor !== undefined) patch.matchFloor = floor;
   return settingsView(yield* saveSettings(patch), deps.host);
 }
 

@@ -12,6 +12,7 @@ import { MAX_BATCH } from "../api/schemas.ts";
 import type { OpContext } from "../operations/context.ts";
 import { toLanguage, type Bilingual, type Language } from "../i18n/language.ts";
 import { checkBaseUrl } from "../api/base-url.ts";
+import { DEFAULT_MATCH_FLOOR, MATCH_FLOOR_LIMITS } from "../operations/contradiction.ts";
 
 export const SETTINGS_KEYS = {
   apiKey: "user:apiKey",
@@ -19,6 +20,7 @@ export const SETTINGS_KEYS = {
   language: "user:language",
   formulaDailyBudget: "user:formulaDailyBudget",
   cacheHours: "user:cacheHours",
+  matchFloor: "user:matchFloor",
 } as const;
 
 export interface Settings {
@@ -29,6 +31,8 @@ export interface Settings {
   formulaDailyBudget: number;
   /** How long answers are cached; 0 turns the cache off. */
   cacheHours: number;
+  /** Matches the service rates below this are reviews (operations/contradiction.ts). */
+  matchFloor: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -37,12 +41,14 @@ export const DEFAULT_SETTINGS: Settings = {
   language: "de",
   formulaDailyBudget: 50,
   cacheHours: 6,
+  matchFloor: DEFAULT_MATCH_FLOOR,
 };
 
 export const LIMITS = {
   formulaDailyBudget: { min: 0, max: 100_000 },
   // Apps Script's CacheService keeps values 6 h at most; longer lifetimes rely on the host's durable layer.
   cacheHours: { min: 0, max: 720 },
+  matchFloor: MATCH_FLOOR_LIMITS,
   apiKey: { max: 500 },
 } as const;
 
@@ -58,13 +64,14 @@ export interface SettingsView {
   language: Language;
   formulaDailyBudget: number;
   cacheHours: number;
+  matchFloor: number;
   /** Whose key custom functions use when the spreadsheet is shared. */
   functionsKeyNote: Bilingual;
 }
 
 export function* loadSettings(): Operation<Settings> {
   const k = SETTINGS_KEYS;
-  const [apiKey, baseUrl, language, budget, cache] = yield* storeGet([k.apiKey, k.baseUrl, k.language, k.formulaDailyBudget, k.cacheHours]);
+  const [apiKey, baseUrl, language, budget, cache, floor] = yield* storeGet([k.apiKey, k.baseUrl, k.language, k.formulaDailyBudget, k.cacheHours, k.matchFloor]);
   const number = (v: string | null, fallback: number, lim: { min: number; max: number }) => {
     const n = v === null ? NaN : Number(v);
     return Number.isFinite(n) && n >= lim.min && n <= lim.max ? n : fallback;
@@ -75,6 +82,7 @@ export function* loadSettings(): Operation<Settings> {
     language: toLanguage(language, DEFAULT_SETTINGS.language),
     formulaDailyBudget: number(budget, DEFAULT_SETTINGS.formulaDailyBudget, LIMITS.formulaDailyBudget),
     cacheHours: number(cache, DEFAULT_SETTINGS.cacheHours, LIMITS.cacheHours),
+    matchFloor: number(floor, DEFAULT_SETTINGS.matchFloor, LIMITS.matchFloor),
   };
 }
 
@@ -85,6 +93,7 @@ export interface SettingsPatch {
   language?: Language;
   formulaDailyBudget?: number;
   cacheHours?: number;
+  matchFloor?: number;
 }
 
 export function* saveSettings(patch: SettingsPatch): Operation<Settings> {
@@ -98,6 +107,7 @@ export function* saveSettings(patch: SettingsPatch): Operation<Settings> {
   if (patch.language !== undefined) entries[k.language] = patch.language;
   if (patch.formulaDailyBudget !== undefined) entries[k.formulaDailyBudget] = String(patch.formulaDailyBudget);
   if (patch.cacheHours !== undefined) entries[k.cacheHours] = String(patch.cacheHours);
+  if (patch.matchFloor !== undefined) entries[k.matchFloor] = String(patch.matchFloor);
   yield* storePut(entries);
   return yield* loadSettings();
 }
@@ -150,6 +160,7 @@ export function settingsView(s: Settings, host: HostKind): SettingsView {
     language: s.language,
     formulaDailyBudget: s.formulaDailyBudget,
     cacheHours: s.cacheHours,
+    matchFloor: s.matchFloor,
     functionsKeyNote: KEY_NOTES[host],
   };
 }
@@ -192,5 +203,6 @@ export function contextFromSettings(s: Settings, inputs: ContextInputs): OpConte
     cacheTtlSeconds: Math.round(s.cacheHours * 3600),
     maxBatch: MAX_BATCH,
     scope: scopeOf(s.baseUrl, inputs.documentId ?? ""),
+    matchFloor: s.matchFloor,
   };
 }

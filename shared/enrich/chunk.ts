@@ -4,7 +4,7 @@
  * distinct company's profile once with exactly the includes it has. This is
  * the unit the sheet job, the pure job and the CLI all loop over.
  */
-import type { Doubt } from "../operations/contradiction.ts";
+import type { Doubt, MatchNote } from "../operations/contradiction.ts";
 import type { Availability, Company, CompanySummary, ResolveQuery } from "../api/schemas.ts";
 import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import type { Include } from "../api/endpoints.ts";
@@ -29,6 +29,7 @@ export interface ResolvedRowLike {
   confidence: number | null;
   candidates: CompanySummary[];
   doubt?: Doubt;
+  note?: MatchNote;
   error?: CompanyDataError;
 }
 
@@ -97,10 +98,11 @@ export function keyAnswer(r: ResolvedRowLike, fields: readonly FieldDef[], needs
     const summary = r.match;
     // Without a profile the row's values come from the match alone: kept, as the match itself is not.
     const v = needs.resolved.profile ? undefined : fields.map((f) => f.extract({ summary, company: null, lang }));
-    return { o: "m", id: summary.id, c: r.confidence, v };
+    return { o: "m", id: summary.id, c: r.confidence, v, ...(r.note ? { n: r.note } : {}) };
   }
   // Nothing is matched yet: the service's figure is its best candidate's (1 for two companies of one name), which beside "review" would read as a sure match.
-  if (r.status === "ambiguous") return { o: "r", c: null, k: r.candidates.map(toCandidate), ...(r.doubt ? { d: r.doubt } : {}) };
+  // A match refused for a reason (operations/contradiction.ts) keeps its own figure: the review shows how sure the service was.
+  if (r.status === "ambiguous") return { o: "r", c: r.doubt ? r.confidence : null, k: r.candidates.map(toCandidate), ...(r.doubt ? { d: r.doubt } : {}) };
   if (r.status === "not_found") return { o: "n" };
   return null;
 }
@@ -145,6 +147,8 @@ export function* enrichChunk(
   const summaries = new Map<number, CompanySummary>();
   const ids: (string | null)[] = tasks.map((t) => t.id);
   const confidence: (number | null)[] = tasks.map((t) => t.confidence);
+  const notes: (MatchNote | undefined)[] = tasks.map(() => undefined);
+  const noted = (k: number) => (notes[k] ? { note: notes[k] } : {});
   /** Rows whose id came from a resolve (their needs are needs.resolved). */
   const resolvedRow: boolean[] = tasks.map(() => false);
   const toResolve: number[] = [];
@@ -164,6 +168,7 @@ export function* enrichChunk(
     if (m) {
       ids[k] = m.id;
       confidence[k] = m.confidence;
+      notes[k] = m.note;
       resolvedRow[k] = true;
     } else if (t.query && !t.id) toResolve.push(k);
   });
@@ -184,6 +189,7 @@ export function* enrichChunk(
       if (r.status === "matched" && r.match) {
         ids[k] = r.match.id;
         confidence[k] = r.confidence;
+        notes[k] = r.note;
         resolvedRow[k] = true;
         summaries.set(k, r.match);
       } else if (a?.o === "r") {
@@ -211,11 +217,11 @@ export function* enrichChunk(
     // Another name for a company this run already bought.
     const done = n.profile ? memo.companies.get(id) : undefined;
     if (done) {
-      results[k] = { outcome: "matched", id, confidence: confidence[k] ?? null, asOf: done.a, values: [...done.v] };
+      results[k] = { outcome: "matched", id, confidence: confidence[k] ?? null, ...noted(k), asOf: done.a, values: [...done.v] };
       return;
     }
     if (matchOnly && n.profile) {
-      results[k] = { outcome: "unbought", id, confidence: confidence[k] ?? null, asOf: null, values: [] };
+      results[k] = { outcome: "unbought", id, confidence: confidence[k] ?? null, ...noted(k), asOf: null, values: [] };
       return;
     }
     needOf[k] = n;
@@ -268,6 +274,7 @@ export function* enrichChunk(
       outcome: "matched",
       id,
       confidence: confidence[k] ?? null,
+      ...noted(k),
       asOf: company?.asOf?.slice(0, 10) || today,
       values: fields.map((f) => f.extract({ summary, company, lang })),
     };

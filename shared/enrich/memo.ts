@@ -6,7 +6,7 @@
  * confidences and the chosen fields' values, never raw answers) and are
  * rebuilt on resume from the rows already written.
  */
-import type { Doubt } from "../operations/contradiction.ts";
+import type { Doubt, MatchNote } from "../operations/contradiction.ts";
 import { normaliseKey } from "../batch/normalise.ts";
 import type { Cell } from "../sheet/protocol.ts";
 import type { FieldNeeds } from "./fields.ts";
@@ -15,7 +15,7 @@ import type { Candidate, RowResult } from "./rows.ts";
 
 /** A resolve answer: matched (with the row values when no profile is needed), not found, or review. */
 export type KeyAnswer =
-  | { o: "m"; id: string; c: number | null; v?: Cell[] }
+  | { o: "m"; id: string; c: number | null; v?: Cell[]; n?: MatchNote }
   | { o: "n" }
   | { o: "r"; c: number | null; k: Candidate[]; d?: Doubt };
 
@@ -47,16 +47,17 @@ export class RunMemo {
     if (!a) return null;
     if (a.o === "n") return { outcome: "not_found", id: null, confidence: null, asOf: null, values: [] };
     if (a.o === "r") return { outcome: "review", id: null, confidence: a.c, candidates: a.k.map((x) => ({ ...x })), ...(a.d ? { doubt: a.d } : {}), asOf: null, values: [] };
-    if (!this.needs.resolved.profile) return a.v ? { outcome: "matched", id: a.id, confidence: a.c, asOf: today, values: [...a.v] } : null;
+    const note = a.n ? { note: a.n } : {};
+    if (!this.needs.resolved.profile) return a.v ? { outcome: "matched", id: a.id, confidence: a.c, ...note, asOf: today, values: [...a.v] } : null;
     const d = this.companies.get(a.id);
-    return d ? { outcome: "matched", id: a.id, confidence: a.c, asOf: d.a, values: [...d.v] } : null;
+    return d ? { outcome: "matched", id: a.id, confidence: a.c, ...note, asOf: d.a, values: [...d.v] } : null;
   }
 
   /** A matched key whose company still has to be fetched: its id (the row needs no resolve). */
-  matchedId(t: RowTask): { id: string; confidence: number | null } | null {
+  matchedId(t: RowTask): { id: string; confidence: number | null; note?: MatchNote } | null {
     if (t.id || !t.query || !this.needs.resolved.profile) return null;
     const a = this.keys.get(normaliseKey(t.query));
-    return a?.o === "m" ? { id: a.id, confidence: a.c } : null;
+    return a?.o === "m" ? { id: a.id, confidence: a.c, ...(a.n ? { note: a.n } : {}) } : null;
   }
 
   /** The normalised key this row must still resolve, or null (it has an id, or the memo answers it). */

@@ -2,7 +2,7 @@
 import * as z from "zod/mini";
 import { savedBilingual, savedCell } from "../core/saved.ts";
 import { ERROR_CODES } from "../core/errors.ts";
-import type { Doubt } from "../operations/contradiction.ts";
+import { DOUBT_FIELDS, type Doubt, type MatchNote } from "../operations/contradiction.ts";
 import { STATUS, type Candidate, type RowOutcome, type RowResult } from "./rows.ts";
 import type { KeyAnswer } from "./memo.ts";
 
@@ -10,7 +10,9 @@ import type { KeyAnswer } from "./memo.ts";
 const OUTCOMES = Object.keys(STATUS) as RowOutcome[];
 
 const candidate: z.ZodMiniType<Candidate> = z.object({ id: z.string(), name: z.string(), city: z.string() });
-const doubt: z.ZodMiniType<Doubt> = z.object({ field: z.enum(["city", "zip", "register"]), given: z.string(), found: z.string() });
+// New fields and the note are additions: what earlier versions saved still reads.
+const doubt: z.ZodMiniType<Doubt> = z.object({ field: z.enum(DOUBT_FIELDS), given: z.string(), found: z.string() });
+const note: z.ZodMiniType<MatchNote> = z.object({ kind: z.literal("formerName"), name: z.string() });
 
 export const savedRowResult: z.ZodMiniType<RowResult> = z.object({
   outcome: z.enum(OUTCOMES),
@@ -18,6 +20,7 @@ export const savedRowResult: z.ZodMiniType<RowResult> = z.object({
   confidence: z.nullable(z.number()),
   candidates: z.optional(z.array(candidate)),
   doubt: z.optional(doubt),
+  note: z.optional(note),
   error: z.optional(z.object({ code: z.enum(ERROR_CODES), text: savedBilingual })),
   asOf: z.nullable(z.string()),
   values: z.array(savedCell),
@@ -25,7 +28,7 @@ export const savedRowResult: z.ZodMiniType<RowResult> = z.object({
 
 /** A resolve answer as the CLI's resolution journal keeps it (one `[key, answer]` a line). */
 export const savedKeyAnswer: z.ZodMiniType<KeyAnswer> = z.union([
-  z.object({ o: z.literal("m"), id: z.string(), c: z.nullable(z.number()), v: z.optional(z.array(savedCell)) }),
+  z.object({ o: z.literal("m"), id: z.string(), c: z.nullable(z.number()), v: z.optional(z.array(savedCell)), n: z.optional(note) }),
   z.object({ o: z.literal("n") }),
   z.object({ o: z.literal("r"), c: z.nullable(z.number()), k: z.array(candidate), d: z.optional(doubt) }),
 ]);

@@ -3,7 +3,7 @@
  * German or English, confidence, as-of date) and how it is read back from a
  * sheet or CSV, which is what reruns and resumes decide from.
  */
-import { doubtText, type Doubt } from "../operations/contradiction.ts";
+import { doubtText, noteText, type Doubt, type MatchNote } from "../operations/contradiction.ts";
 import type { CompanySummary } from "../api/schemas.ts";
 import { COMPANY_ID_AT_START, COMPANY_ID_PATTERN } from "../api/schemas.ts";
 import type { ErrorCode } from "../core/errors.ts";
@@ -33,8 +33,10 @@ export interface RowResult {
   confidence: number | null;
   /** Ambiguous rows: the candidates the user picks from. */
   candidates?: Candidate[];
-  /** Review because the match contradicts the row's city, postcode or register. */
+  /** Review because the match contradicts the row's city, postcode, register or legal form, or rates below the floor. */
   doubt?: Doubt;
+  /** Matched (or matched, unbought) under a former name. */
+  note?: MatchNote;
   error?: { code: ErrorCode; text: Bilingual };
   /** yyyy-mm-dd the data is as of; null for rows that got no data. */
   asOf: string | null;
@@ -166,6 +168,10 @@ export function statusText(r: RowResult, lang: Language): string {
       const head = r.doubt ? `${STATUS.review[lang]} (${doubtText(r.doubt, lang)})` : STATUS.review[lang];
       return list ? `${head}: ${list}` : head;
     }
+    case "matched":
+    case "unbought":
+      // "gefunden (früherer Name SAP AG)": still read back as matched (parseStatus reads the start).
+      return r.note ? `${STATUS[r.outcome][lang]} (${noteText(r.note, lang)})` : STATUS[r.outcome][lang];
     default:
       return STATUS[r.outcome][lang];
   }

@@ -1,5 +1,5 @@
 /** Finding companies: SEARCH, SUGGEST, RESOLVE. */
-import { doubtText } from "../operations/contradiction.ts";
+import { doubtText, noteText } from "../operations/contradiction.ts";
 import type { CompanySummary, ResolveQuery, SearchRequest } from "../api/schemas.ts";
 import { CompanyDataError } from "../core/errors.ts";
 import { candidateLabel } from "../enrich/candidate-label.ts";
@@ -90,10 +90,14 @@ export const SUGGEST: FunctionDef = {
 
 /** A resolve answer as a row, or the reason there is none. */
 function resolvedCells(row: ResolvedRow, lang: "de" | "en"): CellOut[] {
-  if (row.status === "matched" && row.match) return [row.match.id, cell(row.match.name), cell(row.match.city), cell(row.confidence)];
+  if (row.status === "matched" && row.match) {
+    // Found under a former name ("SAP AG" → SAP SE): the name cell says so, the columns stay four.
+    const name = row.note && row.match.name ? `${row.match.name} (${noteText(row.note, lang)})` : row.match.name;
+    return [row.match.id, cell(name), cell(row.match.city), cell(row.confidence)];
+  }
   if (row.status === "ambiguous") {
     const labels = row.candidates.slice(0, 5).map(candidateLabel);
-    // A match that contradicts the given city/postcode/register says why it was not taken.
+    // A match that contradicts the given city/postcode/register/legal form, or rates below the floor, says why it was not taken.
     if (row.doubt && labels.length) labels[0] = `${labels[0]}: ${doubtText(row.doubt, lang)}`;
     return [errorCell(new CompanyDataError("AMBIGUOUS", { candidates: labels }), lang)];
   }

@@ -16,6 +16,7 @@ export const FIELD_LABELS = {
   language: l("Sprache", "language"),
   formulaDailyBudget: l("Tagesbudget für Formeln", "daily formula budget"),
   cacheHours: l("Zwischenspeicher (Stunden)", "cache lifetime (hours)"),
+  matchFloor: l("Mindest-Trefferqualität", "minimum match confidence"),
   rateLimits: l("Ratenbegrenzung", "rate limits"),
   // searching and looking up (app methods, core operations, function arguments)
   query: l("Suchtext", "search text"),

@@ -11,6 +11,7 @@ import { CompanyDataError, invalid } from "../core/errors.ts";
 import { notAnId } from "../i18n/rules.ts";
 import type { OpContext } from "../operations/context.ts";
 import { resolveMany } from "../operations/resolve.ts";
+import type { Doubt } from "../operations/contradiction.ts";
 import { noSuchSheet, type Cell } from "../sheet/protocol.ts";
 import { rowKey } from "../enrich/row-key.ts";
 import { outcomeOf } from "./check-progress.ts";
@@ -26,6 +27,8 @@ export interface Row {
   /** The ID cell must be rewritten (a resolved name, or a picked candidate label). */
   writeId: boolean;
   candidates: CompanySummary[];
+  /** Ambiguous because the match was refused (operations/contradiction.ts): the reason, shown beside the pick. */
+  doubt?: Doubt;
   error?: CompanyDataError;
   name: string | null;
   /** The id was in the row's ID cell (not resolved by this run): checked against the row's name. */
@@ -105,6 +108,7 @@ export function* readPortfolio(ctx: OpContext, sheetName: string, final: boolean
       } else if (res?.status === "ambiguous") {
         row.kind = "ambiguous";
         row.candidates = res.candidates;
+        if (res.doubt) row.doubt = res.doubt;
       } else if (res?.status === "not_found") row.kind = "not_found";
       else {
         // No answer for the row at all is an internal failure, never a silently skipped row.

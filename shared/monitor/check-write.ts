@@ -12,6 +12,7 @@ import type { Bilingual, Language } from "../i18n/language.ts";
 import type { Availability } from "../operations/company.ts";
 import { noSuchSheet, type Cell } from "../sheet/protocol.ts";
 import { namesAgree, pairByKey } from "../enrich/row-key.ts";
+import { doubtText } from "../operations/contradiction.ts";
 import { availabilityOf, type PortfolioProgress } from "./check-progress.ts";
 import { portfolioKey, type Row } from "./check-read.ts";
 import { candidateLabel, type Layout, type OutputKey } from "./layout.ts";
@@ -76,7 +77,9 @@ const shortInstant = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`
 function resultCells(lang: Language, row: Row, st: CompanyState | null | undefined, avail: Availability | undefined, err: CompanyDataError | undefined): { cells: Partial<Record<OutputKey, Cell>>; colour: string } {
   if (row.kind === "ambiguous") {
     const t = STATUS_TEXT.ambiguous(row.candidates.length);
-    return { cells: { group: t.group[lang], flag: t.flag[lang] }, colour: AMBIGUOUS_COLOUR };
+    // The one verdict's reason (operations/contradiction.ts) before the request to pick.
+    const flag = row.doubt ? `${doubtText(row.doubt, lang)}. ${t.flag[lang]}` : t.flag[lang];
+    return { cells: { group: t.group[lang], flag }, colour: AMBIGUOUS_COLOUR };
   }
   if (row.kind === "not_found") return { cells: { group: STATUS_TEXT.notFound.group[lang], flag: STATUS_TEXT.notFound.flag[lang] }, colour: GREY };
   if (row.kind === "pending") {

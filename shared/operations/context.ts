@@ -23,4 +23,9 @@ export interface OpContext {
    * numbers are not published.
    */
   rateLimits?: RateLimitOverrides;
+  /**
+   * Matches the service rates below this are reviews, not acceptances
+   * (operations/contradiction.ts; default DEFAULT_MATCH_FLOOR, 0.8).
+   */
+  matchFloor?: number;
 }

@@ -18,7 +18,8 @@ import type { OpContext } from "./context.ts";
 import { boundedKey, fitsUtf8, MAX_VALUE_LENGTH } from "./cache-key.ts";
 import { NOT_FOUND_TTL_SECONDS } from "./cached.ts";
 import * as V from "./validate.ts";
-import { contradiction, type Doubt } from "./contradiction.ts";
+import { DEFAULT_MATCH_FLOOR, judgeMatch, legalFormDoubt, type Doubt, type MatchNote } from "./contradiction.ts";
+import { cachedCallMany } from "./cached.ts";
 
 export type RowStatus = "matched" | "ambiguous" | "not_found" | "error";
 
@@ -28,8 +29,10 @@ export interface ResolvedRow {
   /** 0..1, as the service rates the match; null when it gave none. */
   confidence: number | null;
   candidates: CompanySummary[];
-  /** Ambiguous because the service's match contradicts a hint the user gave (operations/contradiction.ts). */
+  /** Ambiguous because the service's match contradicts a hint or the legal form the user gave, or rates below the floor (operations/contradiction.ts). */
   doubt?: Doubt;
+  /** Matched, and worth saying how: under a former name. */
+  note?: MatchNote;
   error?: CompanyDataError;
 }
 
@@ -52,16 +55,40 @@ function fromResult(r: ResolveResult): ResolvedRow {
 }
 
 /**
- * A match that contradicts the given city, postcode or register is never taken
- * silently: review, with the reason, the match first among the candidates.
- * Applied to fresh and cached answers alike (a cached answer predates the check).
+ * The one verdict (operations/contradiction.ts) on a matched answer: a match
+ * that contradicts the given city, postcode, register or legal form, or rates
+ * below the floor, is never taken silently: review, with the reason, the match
+ * first among the candidates. Applied to fresh and cached answers alike (a
+ * cached answer predates the check, and the floor is a setting).
  */
-function withHintsChecked(row: ResolvedRow, q: ResolveQuery): ResolvedRow {
+function judged(row: ResolvedRow, q: ResolveQuery, floor: number): ResolvedRow {
   if (row.status !== "matched" || !row.match) return row;
-  const doubt = contradiction(q, row.match);
-  if (!doubt) return row;
+  const { doubt, note } = judgeMatch(q, row.match, row.confidence, floor);
+  if (!doubt) return note ? { ...row, note } : row;
   const others = row.candidates.filter((c) => c.id !== row.match!.id);
   return { status: "ambiguous", match: null, confidence: row.confidence, candidates: [row.match, ...others], doubt };
+}
+
+/**
+ * Former names for matches whose legal form differs from the given one and
+ * whose answer did not carry them: asked from the free lookup (v1 POST
+ * /lookup, 0 credits, the resolve rate bucket), whose companies carry
+ * `historicalNames` (known-service-facts: v1 company fields). Only those rows
+ * are asked; an answer that fails leaves the names unknown, so the row stays
+ * a review (never a guess).
+ */
+function* withFormerNames(ctx: OpContext, rows: { answer: ResolvedRow; query: ResolveQuery }[]): Operation<void> {
+  const asked = rows.filter(({ answer: a, query }) => a.status === "matched" && a.match && a.match.historicalNames == null && legalFormDoubt(query, a.match));
+  if (!asked.length) return;
+  const specs: CallSpec[] = asked.map(({ query }) => ({ endpoint: "v1.lookup", body: { ...query } }));
+  const answers = yield* cachedCallMany<{ companies?: { id?: unknown; historicalNames?: unknown }[] }>(ctx, specs);
+  asked.forEach(({ answer }, k) => {
+    const r = answers[k];
+    if (!r?.ok || !answer.match) return;
+    const same = (r.data.companies ?? []).find((c) => c.id === answer.match!.id);
+    const names = same?.historicalNames;
+    if (Array.isArray(names)) answer.match = { ...answer.match, historicalNames: names.filter((n): n is string => typeof n === "string") };
+  });
 }
 
 /** Cache key of a resolve answer: scope, language (labels are localised) and the normalised query. */
@@ -150,9 +177,11 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
     yield* cachePut(notFound, Math.min(ttl, NOT_FOUND_TTL_SECONDS));
   }
 
+  yield* withFormerNames(ctx, plan.distinct.flatMap((d, i) => (answers[i] ? [{ answer: answers[i], query: d.query }] : [])));
+  const floor = ctx.matchFloor ?? DEFAULT_MATCH_FLOOR;
   plan.distinct.forEach((d, i) => {
     const a = answers[i];
-    if (a) answers[i] = withHintsChecked(a, d.query);
+    if (a) answers[i] = judged(a, d.query, floor);
   });
 
   // Each row gets its own object: callers may annotate rows without touching duplicates.

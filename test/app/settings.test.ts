@@ -6,6 +6,7 @@ import { PRODUCTION_BASE_URL } from "../../shared/api/client.ts";
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 import { nth } from "../helpers/indexed.ts";
+import { contextFromSettings, loadSettings } from "../../shared/app/settings.ts";
 
 function driver(http: (r: HttpRequest) => HttpResponse = () => ({ status: 500, headers: {}, body: "" })) {
   const stores = memoryStores();
@@ -51,6 +52,17 @@ describe("settings methods", () => {
     const notJson = JSON.parse(await runAsync(uiCall(deps, "getSettings", "{oops"), d));
     expect(notJson.error.code).toBe("INVALID_INPUT");
     expect(notJson.error.message.de).toContain("Ungültige Eingabe");
+  });
+
+  it("the match floor (issue 26): 0.8 by default, saved between 0 and 1, carried into every operation's context", async () => {
+    const { d, stores } = driver();
+    expect((await runAsync(dispatch(deps, "getSettings", {}), d)).matchFloor).toBe(0.8);
+    expect((await runAsync(dispatch(deps, "saveSettings", { matchFloor: 0.7 }), d)).matchFloor).toBe(0.7);
+    expect(stores.store.get("user:matchFloor")).toBe("0.7");
+    const bad = JSON.parse(await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ matchFloor: 1.5 })), d));
+    expect(bad.error).toMatchObject({ code: "INVALID_INPUT", field: "matchFloor" });
+    const settings = await runAsync(loadSettings(), d);
+    expect(contextFromSettings(settings, { now: () => 0, random: () => 0.5, pacer: new Pacer() }).matchFloor).toBe(0.7);
   });
 
   it("tests the connection with the free account endpoint, key only in the header", async () => {

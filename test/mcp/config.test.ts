@@ -18,7 +18,12 @@ function refused(argv: string[], env: Record<string, string> = ENV): CompanyData
 describe("readConfig", () => {
   it("stdio with the default budget, the key trimmed, the language from LANG", () => {
     const c = readConfig([], ENV);
-    expect(c).toEqual({ apiKey: "k1", baseUrl: "http://127.0.0.1:8787", lang: "en", budget: DEFAULT_BUDGET, http: undefined });
+    expect(c).toEqual({ apiKey: "k1", baseUrl: "http://127.0.0.1:8787", lang: "en", budget: DEFAULT_BUDGET, http: undefined, matchFloor: 0.8 });
+  });
+
+  it("the match floor from COMPANY_DATA_MIN_CONFIDENCE (issue 26); a bad one is refused naming the variable", () => {
+    expect(readConfig([], { ...ENV, COMPANY_DATA_MIN_CONFIDENCE: "0,65" }).matchFloor).toBe(0.65);
+    expect(() => readConfig([], { ...ENV, COMPANY_DATA_MIN_CONFIDENCE: "2" })).toThrow(/COMPANY_DATA_MIN_CONFIDENCE/);
   });
 
   const TOKEN = "t0k3n-0123456789abcdef";

@@ -25,6 +25,7 @@ export const helpPanel: PanelDef = {
     return h("div", { class: "cd-help" },
       item("helpSearchT", ui.t("helpSearch"), "search"),
       item("helpEnrichT", ui.t("helpEnrich"), "enrich"),
+      item("helpMatchingT", ui.t("helpMatching"), "matching"),
       item("helpSimilarT", ui.t("helpSimilar"), "similar"),
       h("section", { class: "cd-help-item", id: "help-refresh" }, h("h2", null, ui.pick(REFRESH_HELP.title)), h("p", null, ui.pick(REFRESH_HELP.body))),
       item("helpMonitorT", ui.t("helpMonitor"), "monitor"),

@@ -13,7 +13,7 @@ import { corsRefusedMessage, probeCors } from "../../web/cors-probe.ts";
 interface SettingsState extends PanelState {
   view?: SettingsView | null;
   /** `language` is set only once the user changes the field here; until then the field shows the UI's language (the header toggle's). */
-  draft?: { apiKey: string; baseUrl: string; language?: Language; formulaDailyBudget: string; cacheHours: string };
+  draft?: { apiKey: string; baseUrl: string; language?: Language; formulaDailyBudget: string; cacheHours: string; matchFloor: string };
   connection?: ConnectionResult;
   account?: AccountView | null;
 }
@@ -24,7 +24,7 @@ function load(ui: Ui, s: SettingsState) {
   ui.call("getSettings", {}).then(
     (v) => {
       s.view = v;
-      s.draft = { apiKey: "", baseUrl: v.baseUrl, formulaDailyBudget: String(v.formulaDailyBudget), cacheHours: String(v.cacheHours) };
+      s.draft = { apiKey: "", baseUrl: v.baseUrl, formulaDailyBudget: String(v.formulaDailyBudget), cacheHours: String(v.cacheHours), matchFloor: String(v.matchFloor) };
       ui.rerender();
       if (v.apiKeySet) void ui.refreshAccount().then(() => ui.rerender());
     },
@@ -124,6 +124,7 @@ export const settingsPanel: PanelDef = {
           language: d.language ?? ui.lang,
           formulaDailyBudget: Number(d.formulaDailyBudget),
           cacheHours: Number(d.cacheHours),
+          matchFloor: Number(d.matchFloor.replace(",", ".")),
         };
         if (d.apiKey.trim()) input.apiKey = d.apiKey.trim();
         const saved = (await ui.call("saveSettings", input)) as SettingsView;
@@ -174,6 +175,7 @@ export const settingsPanel: PanelDef = {
         field(ui.t("language"), lang),
         field(ui.t("formulaBudget"), text("settings-budget", "formulaDailyBudget", "number", { min: "0", max: "100000", step: "1", label: "formulaBudget" }), ui.t("formulaBudgetHint")),
         field(ui.t("cacheHours"), text("settings-cache", "cacheHours", "number", { min: "0", max: "720", step: "1", label: "cacheHours" }), ui.t("cacheHoursHint")),
+        field(ui.t("matchFloor"), text("settings-match-floor", "matchFloor", "number", { min: "0", max: "1", step: "0.01", label: "matchFloor" }), ui.t("matchFloorHint")),
         h("p", { class: "cd-note", id: "settings-key-note" }, ui.pick(v.functionsKeyNote)),
         h("div", { class: "cd-actions" }, save)),
       h("section", { class: "cd-account", attrs: { "aria-labelledby": "settings-h-account" } },
