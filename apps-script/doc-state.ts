@@ -52,6 +52,8 @@ export interface KeyValues {
 }
 
 export const STATE_SHEET = "Company data (add-on)";
+/** Paid answers kept beyond CacheService's 6 hours (cache.ts). */
+export const ANSWER_SHEET = "Company data (answers)";
 /** Characters of a value per cell: Sheets takes 50,000, less the leading marker. */
 export const CELL_CHARS = 49_000;
 const SAFE = "~";
@@ -71,16 +73,19 @@ export class SheetStore implements KeyValues {
   constructor(
     private readonly ss: Spreadsheet,
     private readonly fresh = true,
+    private readonly name = STATE_SHEET,
+    /** Read again before each write (state); the answer sheet does not: a row lost to a concurrent write is an answer bought again, never state. */
+    private readonly rereadOnWrite = true,
   ) {}
 
   private sheet(create: boolean): Sheet | null {
     if (this.found) return this.found;
-    let s = this.ss.getSheetByName(STATE_SHEET);
+    let s = this.ss.getSheetByName(this.name);
     if (!s && create) {
-      s = this.ss.insertSheet(STATE_SHEET);
+      s = this.ss.insertSheet(this.name);
       s.hideSheet();
       // A warning, not a lock: every editor's sidebar and trigger must still write it.
-      s.protect().setDescription("Company data add-on: saved state").setWarningOnly(true);
+      s.protect().setWarningOnly(true);
     }
     return (this.found = s);
   }
@@ -112,7 +117,7 @@ export class SheetStore implements KeyValues {
   write(entries: Record<string, string | null>): void {
     const keys = Object.keys(entries);
     if (!keys.length) return;
-    const grid = this.grid(true).map((r) => r.map((v) => (typeof v === "string" ? v : "")));
+    const grid = this.grid(this.rereadOnWrite).map((r) => r.map((v) => (typeof v === "string" ? v : "")));
     const rowOf = new Map<string, number>();
     const free: number[] = [];
     grid.forEach((r, i) => {

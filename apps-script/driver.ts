@@ -31,11 +31,13 @@ import { AnswerCache } from "./cache.ts";
 import { SheetHost } from "./sheet.ts";
 import { gas } from "./services.ts";
 import { HostError, STORE_QUOTA_BYTES, storageFull, storeBytes } from "./quota.ts";
-import { homeOf, MetadataStore, migrateFromProperties, SheetStore, type Home, type KeyValues } from "./doc-state.ts";
+import { ANSWER_SHEET, homeOf, MetadataStore, migrateFromProperties, SheetStore, type Home, type KeyValues } from "./doc-state.ts";
 
 export interface AppsScriptDriver extends SyncDriver {
   /** Write gathered sheet changes, then the store writes that waited for them; release a held lock. */
   commit(): void;
+  /** Copy the long-lived answers formulas left in CacheService into the answer sheet (cache.ts); answers how many. */
+  keepAnswers(): number;
 }
 
 export interface DriverOptions {
@@ -121,7 +123,13 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       } catch {
         durable = null;
       }
-      cache = new AnswerCache(fast, durable, now, shortLock);
+      let ss: GoogleAppsScript.Spreadsheet.Spreadsheet | null = null;
+      try {
+        ss = spreadsheet();
+      } catch {
+        ss = null;
+      }
+      cache = new AnswerCache(fast, durable, now, shortLock, ss ? { store: new SheetStore(ss, false, ANSWER_SHEET, false), writable: !opts.formula } : null);
     }
     return cache;
   };
@@ -296,5 +304,6 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       return result;
     },
     commit,
+    keepAnswers: () => answers().keepFromFast(),
   };
 }

@@ -37,7 +37,7 @@ import { errorView } from "../shared/app/dispatch.ts";
 import { toCompanyDataError } from "../shared/core/errors.ts";
 import type { Bilingual } from "../shared/i18n/language.ts";
 import { HostError } from "./quota.ts";
-import { createDriver } from "./driver.ts";
+import { createDriver, NO_DOCUMENT_STORE } from "./driver.ts";
 import { claimRun, releaseRun } from "./run-marker.ts";
 import { gas, type Services } from "./services.ts";
 import { SheetStore, type KeyValues } from "./doc-state.ts";
@@ -229,10 +229,6 @@ function slotToday(doc: DocumentContext, hour: number, now: number): number | un
   return localMidnight + hour * HOUR_MS - offset;
 }
 
-const NO_STORE: Bilingual = {
-  de: "Die geplante Prüfung hatte keinen Zugriff auf den Speicher dieser Tabelle (Google hat dem Zeit-Trigger keinen Dokument-Kontext gegeben). Bitte „Jetzt prüfen“ verwenden.",
-  en: "The scheduled check had no access to this spreadsheet's storage (Google gave the time-driven trigger no document context). Please use \"Check now\".",
-};
 const TICK_FAILED = {
   unopened: {
     de: "Die geplante Prüfung konnte die Tabelle nicht öffnen (gelöscht, oder kein Zugriff mehr); ihr Zeit-Trigger wurde entfernt. Bitte den Zeitplan neu einschalten.",
@@ -448,7 +444,7 @@ export function uiCallWithMonitor(method: string, inputJson: string): string {
   const doc = activeDocument(gas());
   if (saves && out.startsWith('{"ok":true')) {
     try {
-      if (!doc) throw new HostError(NO_STORE, "document");
+      if (!doc) throw new HostError(NO_DOCUMENT_STORE, "document");
       syncMonitorTrigger(doc);
     } catch (e) {
       // Apps Script's own text is never shown nor read (it is localised): the count was checked before creating.

@@ -98,6 +98,12 @@ export function showSidebar(id: SidebarId): void {
   const s = SIDEBARS[id];
   const html = g.HtmlService.createHtmlOutputFromFile(s.file).setTitle(s.title[savedLanguage()]);
   g.SpreadsheetApp.getUi().showSidebar(html);
+  // The moment formulas' answers can be kept past CacheService's 6 hours (cache.ts): never in the sidebar's way.
+  try {
+    createDriver().keepAnswers();
+  } catch {
+    /* they stay in CacheService; the next sidebar tries again */
+  }
 }
 
 function deps(budgetMs: number): AppDeps {

@@ -257,7 +257,7 @@ export function createSheetsFake(opts: SheetsOptions) {
       isSheetHidden() { count("Sheet.isSheetHidden"); return hidden.has(name); },
       protect() {
         count("Sheet.protect"); readOnlyInFormula("protect");
-        const p = { setDescription() { return p; }, setWarningOnly(w: boolean) { protectedSheets.set(name, w ? "warning" : "editors"); return p; } };
+        const p = { setWarningOnly(w: boolean) { protectedSheets.set(name, w ? "warning" : "editors"); return p; } };
         return p;
       },
       getRange(r: number, c: number, nr = 1, nc = 1) {
