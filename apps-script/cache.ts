@@ -1,8 +1,24 @@
 /**
  * The answer cache: CacheService (document cache; 6 h at most, 100 KB a
  * value, 250-character keys, 1,000 items: answers are packed into a fixed
- * number of items, packed-cache.ts) plus a durable layer in DocumentProperties for
- * entries that must outlive 6 hours. The durable layer is small on purpose
+ * number of items, packed-cache.ts), the answer sheet, and a small durable
+ * layer in DocumentProperties, for entries that must outlive 6 hours.
+ *
+ * The answer sheet (ANSWER_SHEET, hidden, one answer a row with its expiry)
+ * holds what the user's cache setting keeps longer than CacheService can:
+ * every execution may read it, custom functions included ("Read only (can use
+ * most get*() methods, but not set*())",
+ * https://developers.google.com/apps-script/guides/sheets/functions#using_apps_script_services),
+ * so a recalculation after 6 hours finds its answers there. Custom functions
+ * cannot write it: what they buy goes to CacheService with its real expiry
+ * (packed-cache.ts), and the next sidebar opened from the menu copies those
+ * answers into the sheet (`keepFromFast`). A time-driven trigger cannot do
+ * that copy: getDocumentCache() is null outside the document. Sidebar steps
+ * and scheduled runs write their long-lived answers into the sheet directly.
+ * The sheet is capped at ANSWER_SHEET_CHARS, dropping expired answers first,
+ * then those that expire soonest.
+ *
+ * The DocumentProperties layer remains for formulas' answers until then. The durable layer is small on purpose
  * (PropertiesService holds 500 KB a store): values over DURABLE_MAX_CHARS are
  * kept in CacheService only, and the layer is trimmed to DURABLE_BUDGET_CHARS,
  * dropping expired entries first, then those that expire soonest. The layer
@@ -15,6 +31,7 @@ import { hash128, utf8Length } from "../shared/operations/cache-key.ts";
 import { readValues, writeValues } from "./properties.ts";
 import { STORE_QUOTA_BYTES, storeBytes } from "./quota.ts";
 import { CACHE_MAX_SECONDS, PackedCache } from "./packed-cache.ts";
+import type { SheetStore } from "./doc-state.ts";
 
 type Cache = GoogleAppsScript.Cache.Cache;
 type Props = GoogleAppsScript.Properties.Properties;
@@ -25,6 +42,11 @@ export const DURABLE_MAX_CHARS = 12_000;
 export const DURABLE_BUDGET_CHARS = 200_000;
 /** Room the cache leaves free in the store for state that grows (monitor, jobs, ledger). */
 export const DURABLE_RESERVE_BYTES = 32 * 1024;
+/** Characters the answer sheet keeps (about 3,800 profiles; cells hold 50,000 characters each, a spreadsheet 10 million cells). */
+export const ANSWER_SHEET_CHARS = 5_000_000;
+
+/** The answer sheet, and whether this execution may write it (not a custom function). */
+export interface AnswerSheet { store: SheetStore; writable: boolean }
 
 interface DurableEntry { key: string; chars: number; bytes: number; e: number }
 
@@ -33,7 +55,13 @@ const safeKey = (k: string) => (k.length <= 240 ? k : "h:" + hash128(k));
 export class AnswerCache {
   private readonly fast: PackedCache | null;
 
-  constructor(cache: Cache | null, private readonly durable: Props | null, private readonly now: () => number, withLock?: <T>(body: () => T) => T) {
+  constructor(
+    cache: Cache | null,
+    private readonly durable: Props | null,
+    private readonly now: () => number,
+    withLock?: <T>(body: () => T) => T,
+    private readonly sheet: AnswerSheet | null = null,
+  ) {
     this.fast = cache ? new PackedCache(cache, now, withLock) : null;
   }
 
@@ -41,8 +69,10 @@ export class AnswerCache {
     const safe = keys.map(safeKey);
     const out = this.fast ? this.fast.getMany(safe) : safe.map(() => null);
     const missing = safe.filter((_, i) => out[i] === null);
-    if (missing.length === 0 || !this.durable) return out;
-    const stored = readValues(this.durable, missing.map((k) => DURABLE_PREFIX + k));
+    if (missing.length === 0) return out;
+    const fromSheet = this.sheet ? this.sheet.store.read(missing) : [];
+    const fromProps = this.durable ? readValues(this.durable, missing.map((k) => DURABLE_PREFIX + k)) : [];
+    const stored = missing.map((_, i) => fromSheet[i] ?? fromProps[i] ?? null);
     const warm: Record<string, string> = {};
     let warmTtl = CACHE_MAX_SECONDS;
     const now = this.now();
@@ -64,12 +94,15 @@ export class AnswerCache {
     const fast: Record<string, string> = {};
     const slow: Record<string, string> = {};
     const expires = this.now() + ttlSeconds * 1000;
+    const kept: Record<string, { e: number; v: string }> = {};
     for (const [k, v] of Object.entries(entries)) {
       const key = safeKey(k);
       fast[key] = v;
+      if (ttlSeconds > CACHE_MAX_SECONDS) kept[key] = { e: expires, v };
       if (ttlSeconds > CACHE_MAX_SECONDS && v.length <= DURABLE_MAX_CHARS) slow[DURABLE_PREFIX + key] = JSON.stringify({ e: expires, v });
     }
     if (this.fast && Object.keys(fast).length) this.fast.putMany(fast, ttlSeconds);
+    if (this.sheet?.writable && Object.keys(kept).length) return void this.keep(kept);
     if (this.durable && Object.keys(slow).length) {
       try {
         const all = this.durable.getProperties();
@@ -79,6 +112,59 @@ export class AnswerCache {
         /* the store is full: this answer stays in the fast cache only */
       }
     }
+  }
+
+  /** Copy the long-lived answers formulas left in CacheService into the answer sheet; answers how many were new. */
+  keepFromFast(): number {
+    if (!this.fast || !this.sheet?.writable) return 0;
+    return this.keep(this.fast.longLived());
+  }
+
+  private keptMap: Map<string, { e: number; v: string }> | null = null;
+  /** The answer sheet's entries, read and parsed once per execution (this execution's writes keep it current). */
+  private kept(): Map<string, { e: number; v: string }> {
+    if (this.keptMap) return this.keptMap;
+    const have = new Map<string, { e: number; v: string }>();
+    for (const [k, text] of this.sheet!.store.all()) {
+      const x = parse(text);
+      if (x) have.set(k, x);
+    }
+    return (this.keptMap = have);
+  }
+
+  /**
+   * Write answers into the answer sheet (one block), dropping expired ones
+   * and, over ANSWER_SHEET_CHARS, those that expire soonest. Answers how many
+   * keys were new or longer-lived than what the sheet had.
+   */
+  private keep(entries: Record<string, { e: number; v: string }>): number {
+    const store = this.sheet!.store;
+    const now = this.now();
+    const have = this.kept();
+    const write: Record<string, string | null> = {};
+    let added = 0;
+    for (const [k, x] of Object.entries(entries)) {
+      if (x.e <= now || x.v.length > 40_000 || (have.get(k)?.e ?? 0) >= x.e) continue;
+      have.set(k, x);
+      write[k] = JSON.stringify(x);
+      added++;
+    }
+    if (!added) return 0;
+    let chars = 0;
+    for (const [k, x] of [...have].sort((a, b) => b[1].e - a[1].e)) {
+      chars += k.length + x.v.length;
+      if (x.e <= now || chars > ANSWER_SHEET_CHARS) {
+        write[k] = null;
+        have.delete(k);
+      }
+    }
+    try {
+      store.write(write);
+    } catch {
+      this.keptMap = null;
+      return 0; // the answers stay in CacheService; a later sidebar tries again
+    }
+    return added;
   }
 
   /**

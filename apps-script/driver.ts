@@ -1,14 +1,16 @@
 /**
  * The Apps Script SyncDriver: UrlFetchApp for HTTP, Utilities.sleep,
- * CacheService + durable layer for the cache, PropertiesService for the
- * store (`user:` keys per user, everything else per document), SheetHost
- * for sheet I/O.
+ * CacheService + durable layer for the cache, the store (`user:` keys in
+ * the user's properties; `doc:` keys where doc-state.ts puts them: the
+ * add-on's hidden state sheet, the spreadsheet's project metadata, or the
+ * document's properties for what formulas write), SheetHost for sheet I/O.
  *
  * Outside a document (a time-driven trigger) getDocumentProperties() can be
  * null (https://developers.google.com/apps-script/reference/properties/properties-service#getDocumentProperties():
- * "null if the script is not … bound to a Google Workspace file"): document
- * keys then fail with a clear message, never silently through the user's
- * store, where another document's run would read them.
+ * "null if the script is not … bound to a Google Workspace file"): the keys
+ * a scheduled run needs are in the spreadsheet, which the tick opens by id;
+ * the few kept in the document's properties then fail with a clear message,
+ * never silently through the user's store.
  *
  * Sheet writes are gathered (see sheet.ts). So that a job killed by the
  * platform never has its checkpoint ahead of the sheet, document-store
@@ -29,10 +31,13 @@ import { AnswerCache } from "./cache.ts";
 import { SheetHost } from "./sheet.ts";
 import { gas } from "./services.ts";
 import { HostError, STORE_QUOTA_BYTES, storageFull, storeBytes } from "./quota.ts";
+import { ANSWER_SHEET, homeOf, MetadataStore, migrateFromProperties, SheetStore, type Home, type KeyValues } from "./doc-state.ts";
 
 export interface AppsScriptDriver extends SyncDriver {
   /** Write gathered sheet changes, then the store writes that waited for them; release a held lock. */
   commit(): void;
+  /** Copy the long-lived answers formulas left in CacheService into the answer sheet (cache.ts); answers how many. */
+  keepAnswers(): number;
 }
 
 export interface DriverOptions {
@@ -50,6 +55,8 @@ export interface DriverOptions {
   lastRequestStart?: number;
   /** Store values read in place of what the store holds (the document's formula key for `user:apiKey`); never written. */
   storeOverrides?: Record<string, string>;
+  /** A custom function's call: it may read the spreadsheet but never write it (no state-sheet writes, no migration). */
+  formula?: boolean;
 }
 
 /** Why a document key cannot be read or written here. */
@@ -83,6 +90,24 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     return docProps;
   };
   const user = () => (userProps ??= g.PropertiesService.getUserProperties());
+  const spreadsheet = () => (opts.spreadsheet ? opts.spreadsheet() : g.SpreadsheetApp.getActive());
+  let homes: Record<Exclude<Home, "props">, KeyValues> | undefined;
+  /** The spreadsheet's stores; the first use outside a formula moves what an earlier version left in the document's properties. */
+  const home = (h: Exclude<Home, "props">): KeyValues => {
+    if (!homes) {
+      const ss = spreadsheet();
+      if (!ss) throw new HostError(NO_DOCUMENT_STORE, "document");
+      homes = { sheet: new SheetStore(ss, false), meta: new MetadataStore(ss, g.SpreadsheetApp.DeveloperMetadataVisibility.PROJECT) };
+      let props: GoogleAppsScript.Properties.Properties | null = null;
+      try {
+        props = opts.formula ? null : doc();
+      } catch {
+        props = null;
+      }
+      if (props) migrateFromProperties(props, homes);
+    }
+    return homes[h];
+  };
   let cache: AnswerCache | undefined;
   const answers = () => {
     if (!cache) {
@@ -98,7 +123,13 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       } catch {
         durable = null;
       }
-      cache = new AnswerCache(fast, durable, now, shortLock);
+      let ss: GoogleAppsScript.Spreadsheet.Spreadsheet | null = null;
+      try {
+        ss = spreadsheet();
+      } catch {
+        ss = null;
+      }
+      cache = new AnswerCache(fast, durable, now, shortLock, ss ? { store: new SheetStore(ss, false, ANSWER_SHEET, false), writable: !opts.formula } : null);
     }
     return cache;
   };
@@ -173,6 +204,27 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     }
   }
 
+  /** Document keys from their homes, in the order asked. */
+  function readDoc(keys: string[]): (string | null)[] {
+    const found = new Map<string, string | null>();
+    for (const h of ["props", "sheet", "meta"] as const) {
+      const mine = keys.filter((k) => homeOf(k) === h);
+      if (!mine.length) continue;
+      const vals = h === "props" ? readValues(doc(), mine) : home(h).read(mine);
+      mine.forEach((k, i) => found.set(k, vals[i] ?? null));
+    }
+    return keys.map((k) => found.get(k) ?? null);
+  }
+
+  /** Document keys to their homes. */
+  function writeHomes(entries: Record<string, string | null>): void {
+    const by: Record<Home, Record<string, string | null>> = { props: {}, sheet: {}, meta: {} };
+    for (const [k, v] of Object.entries(entries)) by[homeOf(k)][k] = v;
+    if (Object.keys(by.props).length) writeDoc(by.props);
+    if (Object.keys(by.sheet).length) home("sheet").write(by.sheet);
+    if (Object.keys(by.meta).length) home("meta").write(by.meta);
+  }
+
   function commit(): void {
     if (sheets?.hasPending()) sheets.flush();
     const keys = Object.keys(waiting);
@@ -182,7 +234,7 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
         entries[k] = v;
         delete waiting[k];
       }
-      writeDoc(entries);
+      writeHomes(entries);
     }
     pendingSince = null;
     releaseLock();
@@ -211,7 +263,7 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       const userKeys = keys.filter(isUser);
       const docKeys = keys.filter((k) => !isUser(k));
       const u = userKeys.length ? readValues(user(), userKeys) : [];
-      const d = docKeys.length ? readValues(doc(), docKeys) : [];
+      const d = readDoc(docKeys);
       let ui = 0;
       let di = 0;
       return keys.map((k) => {
@@ -240,7 +292,7 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
           if (!(k in d)) d[k] = waiting[k] ?? null;
           delete waiting[k];
         }
-        writeDoc(d);
+        writeHomes(d);
       }
       if (opts.lockedKeys && Object.keys(d).some((k) => opts.lockedKeys!.test(k))) releaseLock();
     },
@@ -252,5 +304,6 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       return result;
     },
     commit,
+    keepAnswers: () => answers().keepFromFast(),
   };
 }

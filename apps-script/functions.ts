@@ -91,6 +91,7 @@ function answerCells(name: string, args: unknown[]): { cells: SheetsValue[][]; e
     const formulaKey = documentFormulaKey(guard(() => g.PropertiesService.getDocumentProperties()));
     driver = createDriver({
       lockedKeys: /^doc:budget:/,
+      formula: true,
       lastRequestStart: started + LAST_REQUEST_MS,
       storeOverrides: formulaKey ? { [SETTINGS_KEYS.apiKey]: formulaKey } : undefined,
     });

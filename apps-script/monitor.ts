@@ -37,9 +37,10 @@ import { errorView } from "../shared/app/dispatch.ts";
 import { toCompanyDataError } from "../shared/core/errors.ts";
 import type { Bilingual } from "../shared/i18n/language.ts";
 import { HostError } from "./quota.ts";
-import { createDriver } from "./driver.ts";
+import { createDriver, NO_DOCUMENT_STORE } from "./driver.ts";
 import { claimRun, releaseRun } from "./run-marker.ts";
 import { gas, type Services } from "./services.ts";
+import { SheetStore, type KeyValues } from "./doc-state.ts";
 import { uiCall } from "./ui.ts";
 import { mailApp } from "./mail.ts";
 import { Pacer } from "../shared/api/pacing.ts";
@@ -84,11 +85,11 @@ const installedShape: z.ZodMiniType<Installed> = z.object({ uid: z.string(), lab
  */
 export const INSTALLED_TRIGGER = savedKind(1, installedShape, installedShape);
 
-/** Where a call runs: the spreadsheet and its store and lock (each may be missing outside a document). */
+/** Where a call runs: the spreadsheet, its state (doc-state.ts: reachable by id) and the document lock (may be null outside a document). */
 export interface DocumentContext {
   spreadsheet: Spreadsheet;
   id: string;
-  props: Props | null;
+  store: KeyValues;
   lock: GoogleAppsScript.Lock.Lock | null;
 }
 
@@ -109,18 +110,16 @@ const guard = <T>(f: () => T): T | null => {
 function activeDocument(g: Services): DocumentContext | null {
   const spreadsheet = guard(() => g.SpreadsheetApp.getActive());
   if (!spreadsheet) return null;
-  return {
-    spreadsheet,
-    id: spreadsheet.getId(),
-    props: guard(() => g.PropertiesService.getDocumentProperties()),
-    lock: guard(() => g.LockService.getDocumentLock()),
-  };
+  return documentContext(g, spreadsheet, spreadsheet.getId());
+}
+
+function documentContext(g: Services, spreadsheet: Spreadsheet, id: string): DocumentContext {
+  return { spreadsheet, id, store: new SheetStore(spreadsheet), lock: guard(() => g.LockService.getDocumentLock()) };
 }
 
 /** Run an app method on a document; `exclusive` claims the run marker for it (never the lock for the whole step). */
 function run<T>(doc: DocumentContext, method: string, input: unknown, budgetMs: number, exclusive = false): T {
-  if (!doc.props) throw new HostError(NO_STORE, "document");
-  const token = exclusive ? claimRun(doc.props, doc.lock, Date.now()) : null;
+  const token = exclusive ? claimRun(doc.store, doc.lock, Date.now()) : null;
   const driver = createDriver({ spreadsheet: () => doc.spreadsheet });
   try {
     return runSync(dispatch(deps(budgetMs), method, input), driver) as T;
@@ -128,13 +127,13 @@ function run<T>(doc: DocumentContext, method: string, input: unknown, budgetMs: 
     try {
       driver.commit();
     } finally {
-      if (token) releaseRun(doc.props, doc.lock, token);
+      if (token) releaseRun(doc.store, doc.lock, token);
     }
   }
 }
 
-function installed(props: Props): Installed | null {
-  const raw = props.getProperty(TRIGGER_PROP);
+function installed(store: KeyValues): Installed | null {
+  const [raw] = store.read([TRIGGER_PROP]);
   if (!raw) return null;
   // Anything else was written by an older version: a bare label.
   return readSaved(INSTALLED_TRIGGER, raw) ?? { uid: "", label: raw };
@@ -160,15 +159,14 @@ class TriggerLimit extends Error {}
 /** Install exactly the wanted trigger (or none). Daily hours are the spreadsheet's time zone's. */
 function setTrigger(doc: DocumentContext, want: { frequency: Frequency; hour: number } | null): void {
   const g = gas();
-  const props = doc.props;
-  if (!props) throw new HostError(NO_STORE, "document");
+  const store = doc.store;
   const tz = guard(() => doc.spreadsheet.getSpreadsheetTimeZone()) ?? "";
   const label = want ? (want.frequency === "hourly" ? "hourly" : `daily@${want.hour}@${tz}`) : "";
-  const before = installed(props);
+  const before = installed(store);
   const mine = ours(g, doc, before?.uid ?? "");
   if (want && mine.length === 1 && before?.label === label && mine[0]?.getUniqueId() === before.uid) return;
   if (!want && mine.length === 0) {
-    if (before) props.deleteProperty(TRIGGER_PROP);
+    if (before) store.write({ [TRIGGER_PROP]: null });
     return;
   }
   const user = g.PropertiesService.getUserProperties();
@@ -176,15 +174,15 @@ function setTrigger(doc: DocumentContext, want: { frequency: Frequency; hour: nu
     g.ScriptApp.deleteTrigger(t);
     user.deleteProperty(TRIGGER_DOC_PREFIX + t.getUniqueId());
   }
-  if (!want) return void props.deleteProperty(TRIGGER_PROP);
+  if (!want) return void store.write({ [TRIGGER_PROP]: null });
   if (g.ScriptApp.getProjectTriggers().length >= MAX_TRIGGERS_PER_USER) {
-    props.deleteProperty(TRIGGER_PROP);
+    store.write({ [TRIGGER_PROP]: null });
     throw new TriggerLimit();
   }
   const b = g.ScriptApp.newTrigger(TICK_HANDLER).timeBased();
   const created = want.frequency === "hourly" ? b.everyHours(1).create() : (tz ? b.atHour(want.hour).everyDays(1).inTimezone(tz) : b.atHour(want.hour).everyDays(1)).create();
   user.setProperty(TRIGGER_DOC_PREFIX + created.getUniqueId(), doc.id);
-  props.setProperty(TRIGGER_PROP, writeSaved(INSTALLED_TRIGGER, { uid: created.getUniqueId(), label }));
+  store.write({ [TRIGGER_PROP]: writeSaved(INSTALLED_TRIGGER, { uid: created.getUniqueId(), label }) });
 }
 
 type Want = { frequency: Frequency; hour: number } | null;
@@ -231,10 +229,6 @@ function slotToday(doc: DocumentContext, hour: number, now: number): number | un
   return localMidnight + hour * HOUR_MS - offset;
 }
 
-const NO_STORE: Bilingual = {
-  de: "Die geplante Prüfung hatte keinen Zugriff auf den Speicher dieser Tabelle (Google hat dem Zeit-Trigger keinen Dokument-Kontext gegeben). Bitte „Jetzt prüfen“ verwenden.",
-  en: "The scheduled check had no access to this spreadsheet's storage (Google gave the time-driven trigger no document context). Please use \"Check now\".",
-};
 const TICK_FAILED = {
   unopened: {
     de: "Die geplante Prüfung konnte die Tabelle nicht öffnen (gelöscht, oder kein Zugriff mehr); ihr Zeit-Trigger wurde entfernt. Bitte den Zeitplan neu einschalten.",
@@ -266,10 +260,10 @@ function openScheduledDocument(g: Services, e: { triggerUid?: unknown } | undefi
     // Gone or unshared: a trigger that can never work again only spends the user's trigger quota.
     for (const t of g.ScriptApp.getProjectTriggers()) if (t.getUniqueId() === uid) g.ScriptApp.deleteTrigger(t);
     user.deleteProperty(TRIGGER_DOC_PREFIX + uid);
-    recordTickFailure(g, { spreadsheet: null, id, props: null }, TICK_FAILED.unopened);
+    recordTickFailure(g, { id, store: null }, TICK_FAILED.unopened);
     return null;
   }
-  return { spreadsheet, id, props: guard(() => g.PropertiesService.getDocumentProperties()), lock: guard(() => g.LockService.getDocumentLock()) };
+  return documentContext(g, spreadsheet, id);
 }
 
 const today = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -334,21 +328,21 @@ function adjustTrigger(doc: DocumentContext, schedule: ScheduleSettings, summary
 }
 
 /** Step: remember why a tick failed, where the sidebar of that document will find it. */
-function recordTickFailure(g: Services, doc: { spreadsheet: Spreadsheet | null; id: string; props: Props | null }, why: Bilingual): void {
+function recordTickFailure(g: Services, doc: { id: string; store: KeyValues | null }, why: Bilingual): void {
   const value = writeSaved(TICK_FAILURE, { at: Date.now(), de: why.de, en: why.en });
-  if (doc.props && guard(() => (doc.props!.setProperty(FAILURE_PROP, value), true))) return;
+  if (doc.store && guard(() => (doc.store!.write({ [FAILURE_PROP]: value }), true))) return;
   guard(() => g.PropertiesService.getUserProperties().setProperty(`${FAILURE_PROP}:${doc.id}`, value));
 }
 
 /** Step: a tick that worked clears the failure shown. */
 function clearTickFailure(g: Services, doc: DocumentContext): void {
-  guard(() => doc.props?.deleteProperty(FAILURE_PROP));
+  if (lastTickFailure(g, doc)) guard(() => doc.store.write({ [FAILURE_PROP]: null }));
   guard(() => g.PropertiesService.getUserProperties().deleteProperty(`${FAILURE_PROP}:${doc.id}`));
 }
 
 /** The last failed tick of this document (its store, else this user's record of it). */
 function lastTickFailure(g: Services, doc: DocumentContext): TickFailure | null {
-  const raw = guard(() => doc.props?.getProperty(FAILURE_PROP)) ?? guard(() => g.PropertiesService.getUserProperties().getProperty(`${FAILURE_PROP}:${doc.id}`));
+  const raw = guard(() => doc.store.read([FAILURE_PROP])[0]) ?? guard(() => g.PropertiesService.getUserProperties().getProperty(`${FAILURE_PROP}:${doc.id}`));
   return readSaved(TICK_FAILURE, raw) ?? null;
 }
 
@@ -358,7 +352,6 @@ export function monitorTick(e?: { triggerUid?: unknown }): void {
   const startedAt = Date.now();
   const doc = openScheduledDocument(g, e);
   if (!doc) return;
-  if (!doc.props) return recordTickFailure(g, doc, NO_STORE);
   if (!withinDailyRuntime(g, startedAt)) return recordTickFailure(g, doc, TICK_FAILED.runtime);
   try {
     const { schedule, summary } = runScheduledCheck(doc);
@@ -380,7 +373,7 @@ export function monitorTick(e?: { triggerUid?: unknown }): void {
  * context: when its owner opens the Monitor sidebar, the id is stored.
  */
 function rememberTrigger(g: Services, doc: DocumentContext): void {
-  const uid = doc.props ? installed(doc.props)?.uid : "";
+  const uid = installed(doc.store)?.uid;
   if (!uid) return;
   const user = g.PropertiesService.getUserProperties();
   if (user.getProperty(TRIGGER_DOC_PREFIX + uid)) return;
@@ -451,7 +444,7 @@ export function uiCallWithMonitor(method: string, inputJson: string): string {
   const doc = activeDocument(gas());
   if (saves && out.startsWith('{"ok":true')) {
     try {
-      if (!doc) throw new HostError(NO_STORE, "document");
+      if (!doc) throw new HostError(NO_DOCUMENT_STORE, "document");
       syncMonitorTrigger(doc);
     } catch (e) {
       // Apps Script's own text is never shown nor read (it is localised): the count was checked before creating.

@@ -49,8 +49,12 @@ export const CACHE_VALUE_MAX_BYTES = 100 * 1024;
 const SHARD_PREFIX = "pk:";
 const SOLO_PREFIX = "v:";
 
-/** [expires at (epoch ms), value] */
-type Entry = [number, string];
+/**
+ * [expires here (epoch ms), value, and, for an answer meant to live longer
+ * than CacheService keeps it, when it expires (the answer sheet keeps it
+ * that long: cache.ts)]
+ */
+type Entry = [number, string, ...number[]];
 type Shard = Record<string, Entry>;
 
 /** FNV-1a (32 bit) of the key: which shard holds it. */
@@ -71,7 +75,7 @@ const soloKey = (key: string) => SOLO_PREFIX + (key.length <= 240 ? key : "h:" +
  * savedCacheEnvelope in shared/core/saved.ts). A shard that does not fit is
  * empty: its entries are misses, and the next write replaces it.
  */
-const savedShard: z.ZodMiniType<Shard> = z.record(z.string(), z.tuple([z.number(), z.string()]));
+const savedShard: z.ZodMiniType<Shard> = z.record(z.string(), z.tuple([z.number(), z.string()], z.number()));
 
 function parseShard(text: string | undefined | null): Shard {
   return readPart(savedShard, text) ?? {};
@@ -118,6 +122,7 @@ export class PackedCache {
     if (ttl <= 0) return;
     const now = this.now();
     const expires = now + ttl * 1000;
+    const until = ttlSeconds > CACHE_MAX_SECONDS ? now + Math.floor(ttlSeconds) * 1000 : 0;
     const byShard = new Map<string, Record<string, Entry>>();
     const solo: Record<string, string> = {};
     for (const [k, v] of Object.entries(entries)) {
@@ -128,7 +133,7 @@ export class PackedCache {
       }
       const sk = shardKey(shardOf(k));
       const add = byShard.get(sk) ?? {};
-      add[k] = [expires, v];
+      add[k] = until ? [expires, v, until] : [expires, v];
       byShard.set(sk, add);
     }
     try {
@@ -161,6 +166,21 @@ export class PackedCache {
         }
       }
     });
+  }
+
+  /** Packed answers meant to outlive CacheService, with their own expiry: what the answer sheet should keep. */
+  longLived(): Record<string, { e: number; v: string }> {
+    const out: Record<string, { e: number; v: string }> = {};
+    const now = this.now();
+    let items: Record<string, string> = {};
+    try {
+      items = this.cache.getAll(Array.from({ length: SHARDS }, (_, i) => shardKey(i)));
+    } catch {
+      return out;
+    }
+    for (const text of Object.values(items))
+      for (const [k, e] of Object.entries(parseShard(text))) if (e[0] > now && (e[2] ?? 0) > now) out[k] = { e: e[2]!, v: e[1] };
+    return out;
   }
 }
 

@@ -1,29 +1,21 @@
 /**
  * PropertiesService's storage limit: 500 KB per store (9 KB per value, which
- * properties.ts handles by splitting). Everything the add-on keeps per
- * document shares one store: monitor state (about 435 bytes a company), the
- * durable answer cache, the spend ledger, budget counters, job checkpoints.
- * When a write does not fit, the answer cache gives way first (its entries
- * can be asked again); a write that still does not fit is a clear message.
+ * properties.ts handles by splitting). Since issue 25 the document's
+ * properties keep only what formulas write (their daily budget, their part
+ * of the spend ledger) and the durable answer cache; monitor state, job
+ * checkpoints and the rest live in the state sheet (doc-state.ts). When a
+ * write does not fit, the answer cache gives way first (its entries can be
+ * asked again); a write that still does not fit is a clear message.
  */
 import { CompanyDataError } from "../shared/core/errors.ts";
 // The core's UTF-8 count: plain code-unit arithmetic, as Apps Script has neither Buffer nor TextEncoder.
 import { utf8Length } from "../shared/operations/cache-key.ts";
-import { groupDigits } from "../shared/credits/wording.ts";
 import type { Bilingual, Language } from "../shared/i18n/language.ts";
 
 /** Bytes one property store may hold (keys and values). */
 export const STORE_QUOTA_BYTES = 500 * 1024;
 
-/**
- * The largest portfolio the monitor can keep state for in one document, with
- * the answer cache emptied. Measured (test/apps-script/quota.test.ts and a
- * sweep): the emulator's companies take about 375 bytes of state each, and
- * 1,350 fit where 1,400 do not; real names and flags take up to about 435
- * bytes, and ledger, budget, schedule and job checkpoints need room too:
- * (500 KB − 16 KB) / 435 B ≈ 1,140, stated as 1,100.
- */
-export const MAX_PORTFOLIO = 1100;
+
 
 /** Bytes a set of properties takes (keys and values). */
 export function storeBytes(all: Record<string, string>): number {
@@ -45,8 +37,8 @@ export class HostError extends CompanyDataError {
 
 /** Why this host's document store is full and what to do, after the core's "this document's storage is full". */
 const STORAGE_FULL_DETAIL: Bilingual = {
-  de: `Google erlaubt Add-ons 500 KB je Tabelle, und der Antwort-Cache ist bereits geräumt. Bitte höchstens etwa ${groupDigits(MAX_PORTFOLIO, "de")} Firmen in einem Dokument überwachen oder das Portfolio auf mehrere Tabellendokumente verteilen.`,
-  en: `Google allows add-ons 500 KB per spreadsheet, and the answer cache has already been cleared. Please monitor at most about ${groupDigits(MAX_PORTFOLIO, "en")} companies in one document, or split the portfolio over several spreadsheets.`,
+  de: "Google erlaubt Add-ons 500 KB Dokument-Eigenschaften je Tabelle, und der Antwort-Cache ist bereits geräumt.",
+  en: "Google allows add-ons 500 KB of document properties per spreadsheet, and the answer cache has already been cleared.",
 };
 
 /** STORAGE_FULL (its own code, so the UI can tell it apart), with this host's limits. */

@@ -1,6 +1,8 @@
 /**
- * "A job is running in this document": a marker in the document's
- * properties instead of the document lock held across a whole step.
+ * "A job is running in this document": a marker in the document's state
+ * (the add-on's state sheet, doc-state.ts, where a time-driven trigger and
+ * every editor's sidebar see it) instead of the document lock held across
+ * a whole step.
  *
  * A sidebar step or a scheduled check works for up to 280 s. Holding
  * LockService's document lock that long made every paid formula of the
@@ -21,8 +23,9 @@
 import * as z from "zod/mini";
 import { readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
 import { HostError } from "./quota.ts";
+import type { KeyValues } from "./doc-state.ts";
 
-type Props = GoogleAppsScript.Properties.Properties;
+type Props = KeyValues;
 type Lock = GoogleAppsScript.Lock.Lock;
 
 export const RUN_MARKER_KEY = "companyData.running";
@@ -46,16 +49,18 @@ const markerShape: z.ZodMiniType<Marker> = z.object({ token: z.string(), until: 
 export const RUN_MARKER = savedKind(1, markerShape, markerShape);
 
 function read(props: Props): Marker | null {
-  return readSaved(RUN_MARKER, props.getProperty(RUN_MARKER_KEY)) ?? null;
+  return readSaved(RUN_MARKER, props.read([RUN_MARKER_KEY])[0]) ?? null;
 }
 
-function withShortLock<T>(lock: Lock | null, body: () => T): T {
+/** Runs `body` under the lock when it can be had; answers whether it was. */
+function withShortLock(lock: Lock | null, body: () => void): boolean {
   const held = lock ? lock.tryLock(MARKER_LOCK_WAIT_MS) : false;
   try {
-    return body();
+    body();
   } finally {
     if (held) lock!.releaseLock();
   }
+  return held;
 }
 
 /**
@@ -67,19 +72,19 @@ function withShortLock<T>(lock: Lock | null, body: () => T): T {
  */
 export function claimRun(props: Props, lock: Lock | null, now: number, job?: string, random: () => number = Math.random): string {
   const token = `${now.toString(36)}-${Math.floor(random() * 2 ** 40).toString(36)}`;
-  withShortLock(lock, () => {
+  const locked = withShortLock(lock, () => {
     const other = read(props);
     if (other && other.until > now && !(job && other.job === job)) throw new HostError(BUSY, "run");
-    props.setProperty(RUN_MARKER_KEY, writeSaved(RUN_MARKER, { token, until: now + RUN_MARKER_TTL_MS, ...(job ? { job } : {}) }));
+    props.write({ [RUN_MARKER_KEY]: writeSaved(RUN_MARKER, { token, until: now + RUN_MARKER_TTL_MS, ...(job ? { job } : {}) }) });
   });
   // Without a lock, the last writer wins: the one that lost sees another token and stops.
-  if (read(props)?.token !== token) throw new HostError(BUSY, "run");
+  if (!locked && read(props)?.token !== token) throw new HostError(BUSY, "run");
   return token;
 }
 
 /** Release the claim if it is still ours (an expired one may have been taken over). */
 export function releaseRun(props: Props, lock: Lock | null, token: string): void {
   withShortLock(lock, () => {
-    if (read(props)?.token === token) props.deleteProperty(RUN_MARKER_KEY);
+    if (read(props)?.token === token) props.write({ [RUN_MARKER_KEY]: null });
   });
 }

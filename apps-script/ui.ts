@@ -14,6 +14,7 @@ import { toCompanyDataError } from "../shared/core/errors.ts";
 import { createDriver, type AppsScriptDriver } from "./driver.ts";
 import { gas } from "./services.ts";
 import { claimRun, releaseRun } from "./run-marker.ts";
+import { SheetStore } from "./doc-state.ts";
 import { Pacer } from "../shared/api/pacing.ts";
 
 /** Sidebar jobs stop themselves well before Apps Script's 6 minutes; the sidebar calls again to continue. */
@@ -97,6 +98,12 @@ export function showSidebar(id: SidebarId): void {
   const s = SIDEBARS[id];
   const html = g.HtmlService.createHtmlOutputFromFile(s.file).setTitle(s.title[savedLanguage()]);
   g.SpreadsheetApp.getUi().showSidebar(html);
+  // The moment formulas' answers can be kept past CacheService's 6 hours (cache.ts): never in the sidebar's way.
+  try {
+    createDriver().keepAnswers();
+  } catch {
+    /* they stay in CacheService; the next sidebar tries again */
+  }
 }
 
 function deps(budgetMs: number): AppDeps {
@@ -124,10 +131,11 @@ function jobOf(method: string, inputJson: string): string | undefined {
 
 function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job?: string): T {
   const g = gas();
-  const props = exclusive ? g.PropertiesService.getDocumentProperties() : null;
+  const ss = exclusive ? g.SpreadsheetApp.getActive() : null;
+  const props = ss ? new SheetStore(ss) : null;
   const lock = exclusive ? g.LockService.getDocumentLock() : null;
   const token = props ? claimRun(props, lock, Date.now(), job) : null;
-  const driver = createDriver();
+  const driver = createDriver(ss ? { spreadsheet: () => ss } : {});
   try {
     return body(driver);
   } finally {

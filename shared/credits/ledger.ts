@@ -29,6 +29,15 @@ export interface LedgerEntry {
 type Stored = Record<string, Record<string, [credits: number, requests: number, runs: number]>>;
 
 export const ledgerKey = (ctx: OpContext) => `doc:ledger:${ctx.scope}`;
+/**
+ * Formulas keep their spend under a key of their own: a host may have to
+ * keep what formulas write apart from what runs write (Google Sheets: a
+ * custom function cannot write the sheet where the runs' state lives).
+ * readLedger sums both; older ledgers with formula lines in the main key
+ * still count once.
+ */
+export const FORMULA_LEDGER = "formulas";
+const formulaLedgerKey = (ctx: OpContext) => `${ledgerKey(ctx)}:${FORMULA_LEDGER}`;
 
 const DAYS: z.ZodMiniType<Stored> = z.record(z.string(), z.record(z.string(), z.tuple([z.number(), z.number(), z.number()])));
 /** `{v: 1, days}`; before v1 the days alone, still read (a month of spend is not thrown away by an update). */
@@ -50,24 +59,31 @@ function prune(s: Stored, today: string): Stored {
   return out;
 }
 
-export function* recordSpend(ctx: OpContext, operation: string, credits: number, requests: number): Operation<void> {
+export function* recordSpend(ctx: OpContext, operation: string, credits: number, requests: number, part?: typeof FORMULA_LEDGER): Operation<void> {
   const op = V.nonEmpty(operation, "operation", 60);
   const c = V.integer(credits, "credits", 0, Number.MAX_SAFE_INTEGER);
   const r = V.integer(requests, "requests", 0, Number.MAX_SAFE_INTEGER);
   const day = utcDay(ctx.client.now());
-  const [raw] = yield* storeGet([ledgerKey(ctx)]);
+  const key = part ? formulaLedgerKey(ctx) : ledgerKey(ctx);
+  const [raw] = yield* storeGet([key]);
   const s = parse(raw);
   const row = (s[day] ??= {});
   const [c0, r0, n0] = row[op] ?? [0, 0, 0];
   row[op] = [c0 + c, r0 + r, n0 + 1];
-  yield* storePut({ [ledgerKey(ctx)]: writeSaved(LEDGER, { days: prune(s, day) }) });
+  yield* storePut({ [key]: writeSaved(LEDGER, { days: prune(s, day) }) });
 }
 
 /** Entries per day and operation, newest day first, operations by name. */
 export function* readLedger(ctx: OpContext): Operation<LedgerEntry[]> {
   if (!ctx || typeof ctx.scope !== "string") throw invalid("ctx", rule.required);
-  const [raw] = yield* storeGet([ledgerKey(ctx)]);
-  const s = parse(raw);
+  const s: Stored = {};
+  for (const raw of yield* storeGet([ledgerKey(ctx), formulaLedgerKey(ctx)]))
+    for (const [day, ops] of Object.entries(parse(raw)))
+      for (const [op, v] of Object.entries(ops)) {
+        const row = (s[day] ??= {});
+        const [c, r, n] = row[op] ?? [0, 0, 0];
+        row[op] = [c + v[0], r + v[1], n + v[2]];
+      }
   const out: LedgerEntry[] = [];
   for (const day of Object.keys(s).sort().reverse()) {
     const ops = s[day];

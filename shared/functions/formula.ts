@@ -8,7 +8,7 @@ import type { Operation } from "../core/effects.ts";
 import type { Language } from "../i18n/language.ts";
 import { loadSettings, type ContextInputs } from "../app/settings.ts";
 import { spendingContext } from "../app/session.ts";
-import { recordSpend } from "../credits/ledger.ts";
+import { FORMULA_LEDGER, recordSpend } from "../credits/ledger.ts";
 import { invoke } from "./registry.ts";
 import type { CellOut, FunctionDef } from "./types.ts";
 
@@ -24,7 +24,7 @@ export function* runFormula(def: FunctionDef, args: unknown[], inputs: FormulaIn
   const cells = yield* invoke(def, { ctx, dailyBudget: settings.formulaDailyBudget }, args);
   if (spent.credits > 0) {
     try {
-      yield* recordSpend(ctx, `formula:${def.name}`, spent.credits, spent.requests);
+      yield* recordSpend(ctx, `formula:${def.name}`, spent.credits, spent.requests, FORMULA_LEDGER);
     } catch {
       /* the ledger is a record, not a condition of the answer */
     }

@@ -30,10 +30,16 @@ export const MAX_RECIPIENTS = 10;
  * only URLs under the manifest's `urlFetchWhitelist` ("Allowlist URLs",
  * https://developers.google.com/apps-script/manifest/allowlist-url: https
  * prefixes with a non-empty path; a leading `*` matches subdomains). Slack
- * incoming webhooks, Teams connector webhooks and Teams Workflow triggers.
+ * incoming webhooks and Teams Workflow triggers ("Post to a channel when a
+ * webhook request is received"), whose addresses are on
+ * `prod-NN.REGION.logic.azure.com` and, for newer workflows, on
+ * `….environment.api.powerplatform.com`. Teams' Office 365 connector
+ * webhooks (`*.webhook.office.com`) are not listed: Microsoft retired them
+ * (https://devblogs.microsoft.com/microsoft365dev/retirement-of-office-365-connectors-within-microsoft-teams/,
+ * final shutdown May 2026), so such an address could only fail.
  * manifests/appsscript.json lists exactly these.
  */
-export const SHEETS_WEBHOOK_PREFIXES = ["https://hooks.slack.com/", "https://*.webhook.office.com/", "https://*.logic.azure.com/"] as const;
+export const SHEETS_WEBHOOK_PREFIXES = ["https://hooks.slack.com/", "https://*.logic.azure.com/", "https://*.environment.api.powerplatform.com/"] as const;
 
 /** Does a URL lie under an allowlist prefix (Apps Script's rule: a leading `*.` matches any subdomain)? */
 export function underPrefix(url: string, prefix: string): boolean {

@@ -50,7 +50,10 @@ export function checkWebhookUrl(url: string): string {
   if (authority.includes("@")) throw fail("Benutzername oder Passwort gehören nicht in die Adresse", "no user name or password in the address");
   const host = authority.replace(/:\d+$/, "").toLowerCase();
   if (scheme === "http" && !isLoopbackHost(host)) throw fail("nur https:// (http:// nur für diesen Rechner)", "https:// only (http:// only for this machine)");
-  return v;
+  // The default port written out (Teams Workflow addresses come as https://prod-NN.REGION.logic.azure.com:443/workflows/…)
+  // is the same address without it; without it, it also lies under an allowlist prefix, which names no port.
+  const port = /:(\d+)$/.exec(authority)?.[1];
+  return port === (scheme === "https" ? "443" : "80") ? `${schemePart}://${authority.slice(0, -port.length - 1)}${v.slice(schemePart.length + 3 + authority.length)}` : v;
 }
 
 const slackEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

@@ -114,9 +114,15 @@ describe("alerts from Google Sheets", () => {
     const mail = w.ui("monitorSaveAlerts", { alerts: { email: "nobody" } });
     expect(mail.ok).toBe(false);
     expect(mail.error!.message.de).toMatch(/keine E-Mail-Adresse/);
-    // Teams (connector and Workflow) addresses are allowed.
-    expect(w.ui("monitorSaveAlerts", { alerts: { webhook: "https://contoso.webhook.office.com/webhookb2/x" } }).ok).toBe(true);
+    // Teams Workflow addresses as Teams gives them (the default port written out, or the newer Power Platform host) are allowed;
+    // Office 365 connector webhooks are retired (May 2026) and no longer listed.
     expect(w.ui("monitorSaveAlerts", { alerts: { webhook: "https://prod-01.westeurope.logic.azure.com/workflows/x?sig=y" } }).ok).toBe(true);
+    const teams = w.ui<{ alerts: AlertChannelView[] }>("monitorSaveAlerts", { alerts: { webhook: "https://prod-27.germanywestcentral.logic.azure.com:443/workflows/abc/triggers/manual/paths/invoke?api-version=2016-06-01&sig=y" } });
+    expect(teams.ok, JSON.stringify(teams.error)).toBe(true);
+    expect(teams.value.alerts.find((c) => c.channel === "webhook")!.target).toBe("prod-27.germanywestcentral.logic.azure.com/…");
+    expect(w.ui("monitorSaveAlerts", { alerts: { webhook: "https://default0a1b2c3d.4e.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/abc/triggers/manual/paths/invoke?api-version=1&sig=y" } }).ok).toBe(true);
+    expect(w.ui("monitorSaveAlerts", { alerts: { webhook: "https://contoso.webhook.office.com/webhookb2/x" } }).ok).toBe(false);
+    expect(w.ui("monitorSaveAlerts", { alerts: { webhook: "https://prod-01.westeurope.logic.azure.com:8443/workflows/x?sig=y" } }).ok).toBe(false);
     expect(w.ui("monitorSaveAlerts", { alerts: { webhook: "" } }).ok).toBe(true);
   });
 });

@@ -91,3 +91,44 @@ describe("a range formula over 1,200 ids, recalculated", () => {
     expect(f.docCache.evicted).toBe(0);
   });
 });
+
+/**
+ * Issue 25: answers kept longer than CacheService's 6 hours (cache hours 24).
+ * Custom functions may read the hidden answer sheet but not write it
+ * (https://developers.google.com/apps-script/guides/sheets/functions#using_apps_script_services:
+ * "Read only (can use most get*() methods, but not set*())"; the harness
+ * throws on a write from a custom function); the next sidebar opened from
+ * the menu copies their answers there.
+ */
+describe("a range formula over 1,200 ids, recalculated after 7 hours", () => {
+  const world = () => {
+    let t = Date.UTC(2026, 0, 15, 8);
+    const f = createSheetsFake({ emulator, dist: OUT, now: () => t });
+    f.load(code);
+    f.setClock(() => t);
+    const key = emulator.createKey(100_000);
+    for (const [k, v] of Object.entries({ apiKey: key, language: "en", formulaDailyBudget: "100000", cacheHours: "24" })) f.setUser(k, v);
+    const ids = emulator.companies.ids().slice(0, 1200).map((id) => [id]);
+    const first = f.call("COMPANY_PROFILE", ids) as unknown[][];
+    return { f, ids, first, paid: () => 100_000 - emulator.balance(key), later: (hours: number) => { t += hours * 3_600_000; } };
+  };
+
+  it("buys nothing again when a sidebar was opened in between: the menu copied the formulas' answers into the answer sheet", () => {
+    const w = world();
+    expect(w.paid()).toBe(1200);
+    expect(w.f.grids.has("Company data (answers)")).toBe(false); // the formula could not write it
+    w.later(1);
+    w.f.call("showSearch");
+    expect(w.f.hidden.has("Company data (answers)")).toBe(true);
+    w.later(6); // 7 hours after the first calculation: CacheService has forgotten everything
+    expect(w.f.call("COMPANY_PROFILE", w.ids)).toEqual(w.first);
+    expect(w.paid()).toBe(1200);
+  });
+
+  it("without a sidebar in between the formulas' answers were only in CacheService: all bought again (the figure the bench reports)", () => {
+    const w = world();
+    w.later(7);
+    expect(w.f.call("COMPANY_PROFILE", w.ids)).toEqual(w.first);
+    expect(w.paid()).toBe(2400);
+  });
+});

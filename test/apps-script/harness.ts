@@ -20,6 +20,7 @@ import { join } from "node:path";
 import type { Emulator } from "../../emulator/index.ts";
 import type { HttpRequest } from "../../shared/core/http.ts";
 import { nth } from "../helpers/indexed.ts";
+import { STATE_SHEET } from "../../apps-script/doc-state.ts";
 
 export const DIST = join(import.meta.dirname, "..", "..", "dist", "apps-script");
 
@@ -152,6 +153,11 @@ export interface SheetsOptions {
   spreadsheetTimeZone?: string;
 }
 
+/** Characters in one cell (Google: "Files you can store in Google Drive", Google Sheets). */
+export const CELL_MAX_CHARS = 50_000;
+/** Characters of all developer metadata of a spreadsheet (Sheets API guide "Read, write, and search metadata"). */
+export const METADATA_MAX_CHARS = 30_000;
+
 /** The spreadsheet the fake runs in. */
 export const DOCUMENT_ID = "sheet-id-1";
 
@@ -173,6 +179,8 @@ export function createSheetsFake(opts: SheetsOptions) {
   /** Apostrophes written into plain-text cells, where they show. */
   const shownApostrophes: { sheet: string; row: number; col: number; value: string }[] = [];
   const count = (name: string) => calls.push(name);
+  /** Calls on the add-on's own state sheet are counted as "state:…", apart from those on the user's tables. */
+  const countOn = (sheetName: string) => (name: string) => calls.push(sheetName === STATE_SHEET ? `state:${name}` : name);
 
   const cell = (g: Value[][], r: number, c: number): Value => g[r - 1]?.[c - 1] ?? "";
   const setCell = <T>(m: Map<string, T[][]>, sheet: string, r: number, c: number, v: T, fill: T) => {
@@ -187,6 +195,7 @@ export function createSheetsFake(opts: SheetsOptions) {
   const lastCol = (g: Value[][]) => Math.max(0, ...g.map((r) => { for (let j = r.length; j > 0; j--) if (r[j - 1] !== "" && r[j - 1] !== null) return j; return 0; }));
 
   function range(sheetName: string, row: number, col: number, rows: number, cols: number): object {
+    const count = countOn(sheetName);
     const grid = () => grids.get(sheetName) ?? [];
     const shape = (v: unknown[][], what: string) => {
       if (v.length !== rows || v.some((r) => r.length !== cols)) throw new Error(`${what}: the data has ${v.length} rows but the range has ${rows}`);
@@ -206,7 +215,9 @@ export function createSheetsFake(opts: SheetsOptions) {
        *   percent, currency, boolean) changes its value (flagged too).
        */
       setValues(v: Value[][]) {
-        count("Range.setValues"); shape(v, "setValues");
+        count("Range.setValues"); readOnlyInFormula("setValues"); shape(v, "setValues");
+        // A cell holds at most 50,000 characters (Google: "Files you can store in Google Drive", spreadsheets).
+        for (const r of v) for (const x of r) if (typeof x === "string" && x.length > CELL_MAX_CHARS) throw new Error(`Your input contains more than the maximum of ${CELL_MAX_CHARS} characters in a single cell.`);
         v.forEach((r, i) => r.forEach((x, j) => {
           const fmt = formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] ?? "";
           let stored: Value = x;
@@ -239,8 +250,16 @@ export function createSheetsFake(opts: SheetsOptions) {
   }
 
   function sheet(name: string): object {
+    const count = countOn(name);
     return {
       getName() { count("Sheet.getName"); return name; },
+      hideSheet() { count("Sheet.hideSheet"); readOnlyInFormula("hideSheet"); hidden.add(name); },
+      isSheetHidden() { count("Sheet.isSheetHidden"); return hidden.has(name); },
+      protect() {
+        count("Sheet.protect"); readOnlyInFormula("protect");
+        const p = { setWarningOnly(w: boolean) { protectedSheets.set(name, w ? "warning" : "editors"); return p; } };
+        return p;
+      },
       getRange(r: number, c: number, nr = 1, nc = 1) {
         count("Sheet.getRange");
         if (!(r >= 1 && c >= 1 && nr >= 1 && nc >= 1)) throw new Error("The coordinates of the range are outside the dimensions of the sheet.");
@@ -252,13 +271,47 @@ export function createSheetsFake(opts: SheetsOptions) {
   }
 
   const spreadsheet = {
-    getSheetByName(n: string) { count("Spreadsheet.getSheetByName"); return grids.has(n) ? sheet(n) : null; },
-    insertSheet(n: string) { count("Spreadsheet.insertSheet"); grids.set(n, []); return sheet(n); },
+    getSheetByName(n: string) { countOn(n)("Spreadsheet.getSheetByName"); return grids.has(n) ? sheet(n) : null; },
+    insertSheet(n: string) { countOn(n)("Spreadsheet.insertSheet"); readOnlyInFormula("insertSheet"); grids.set(n, []); return sheet(n); },
+    getDeveloperMetadata() { count("state:Spreadsheet.getDeveloperMetadata"); return metadata.map(metaView); },
+    addDeveloperMetadata(key: string, value: string, visibility: string) {
+      count("state:Spreadsheet.addDeveloperMetadata"); readOnlyInFormula("addDeveloperMetadata");
+      const m = { key, value, visibility };
+      metadata.push(m);
+      checkMetadataSize();
+      return spreadsheet;
+    },
     getId() { count("Spreadsheet.getId"); return DOCUMENT_ID; },
     getSpreadsheetTimeZone() { count("Spreadsheet.getSpreadsheetTimeZone"); return opts.spreadsheetTimeZone ?? "Europe/Berlin"; },
   };
-  /** Whether this execution runs inside the open document (false while a time-driven trigger's handler runs). */
-  const where = { inDocument: true, deleted: false };
+  /** Whether this execution runs inside the open document (false while a time-driven trigger's handler runs), and whether it is a custom function's. */
+  const where = { inDocument: true, deleted: false, customFunction: false };
+  const hidden = new Set<string>();
+  const protectedSheets = new Map<string, "warning" | "editors">();
+  /**
+   * A custom function may read the spreadsheet but not change it: "Read only
+   * (can use most get*() methods, but not set*())"
+   * (https://developers.google.com/apps-script/guides/sheets/functions#using_apps_script_services).
+   */
+  const readOnlyInFormula = (method: string) => {
+    if (where.customFunction) throw new Error(`You do not have permission to call ${method}`);
+  };
+  /**
+   * Developer metadata (https://developers.google.com/workspace/sheets/api/guides/metadata):
+   * PROJECT visibility is seen by the script that wrote it only; all
+   * metadata of a spreadsheet together is limited to 30,000 characters.
+   */
+  const metadata: { key: string; value: string; visibility: string }[] = [];
+  const checkMetadataSize = () => {
+    if (metadata.reduce((n, m) => n + m.key.length + m.value.length, 0) > METADATA_MAX_CHARS) throw new Error("Developer metadata size limit exceeded.");
+  };
+  const metaView = (m: { key: string; value: string; visibility: string }) => ({
+    getKey: () => m.key,
+    getValue: () => m.value,
+    getVisibility: () => m.visibility,
+    setValue(v: string) { readOnlyInFormula("setValue"); const old = m.value; m.value = v; try { checkMetadataSize(); } catch (e) { m.value = old; throw e; } return metaView(m); },
+    remove() { readOnlyInFormula("remove"); const i = metadata.indexOf(m); if (i >= 0) metadata.splice(i, 1); },
+  });
   const trig = { documentProperties: false, documentLock: false, ...opts.triggerContext };
 
   const builder = () => {
@@ -289,7 +342,7 @@ export function createSheetsFake(opts: SheetsOptions) {
     openById(id: string) {
       count("SpreadsheetApp.openById");
       // Custom functions may not open other spreadsheets (https://developers.google.com/apps-script/guides/sheets/functions#using_apps_script_services).
-      if (id !== DOCUMENT_ID || where.deleted) throw new Error("Unexpected error while getting the method or property openById on object SpreadsheetApp.");
+      if (id !== DOCUMENT_ID || where.deleted || where.customFunction) throw new Error("Unexpected error while getting the method or property openById on object SpreadsheetApp.");
       return spreadsheet;
     },
     getActiveRange() {
@@ -299,6 +352,7 @@ export function createSheetsFake(opts: SheetsOptions) {
       return s ? range(s.sheet, s.row, s.col, s.rows, s.cols) : null;
     },
     getUi() { if (!where.inDocument) throw new Error("Cannot call SpreadsheetApp.getUi() from this context."); return ui; },
+    DeveloperMetadataVisibility: { DOCUMENT: "DOCUMENT", PROJECT: "PROJECT" },
     newDataValidation() { builders.push("newDataValidation"); return builder(); },
   };
 
@@ -337,11 +391,16 @@ export function createSheetsFake(opts: SheetsOptions) {
   };
 
   const userProps = new FakeProperties();
+  const users = {
+    current: "owner",
+    stores: new Map<string, FakeProperties>([["owner", userProps]]),
+    props(u: string) { let p = users.stores.get(u); if (!p) users.stores.set(u, (p = new FakeProperties())); return p; },
+  };
   const docProps = new FakeProperties();
   const scriptProps = new FakeProperties();
   const docCache = new FakeCache(now);
   const userCache = new FakeCache(now);
-  const PropertiesService = { getUserProperties: () => userProps, getDocumentProperties: () => (where.inDocument || trig.documentProperties ? docProps : null), getScriptProperties: () => scriptProps };
+  const PropertiesService = { getUserProperties: () => users.props(users.current), getDocumentProperties: () => (where.inDocument || trig.documentProperties ? docProps : null), getScriptProperties: () => scriptProps };
   // getDocumentCache: "null if the script is not contained in a document" (https://developers.google.com/apps-script/reference/cache/cache-service#getDocumentCache()).
   const CacheService = { getDocumentCache: () => (where.inDocument ? docCache : null), getUserCache: () => userCache, getScriptCache: () => userCache };
   let locked = false;
@@ -350,6 +409,7 @@ export function createSheetsFake(opts: SheetsOptions) {
   const scriptApp = createScriptApp({
     now,
     documentId: () => DOCUMENT_ID,
+    user: () => users.current,
     clockTriggersPerDocument: opts.clockTriggersPerDocument ?? true,
   });
   const ScriptApp = scriptApp.service;
@@ -390,6 +450,9 @@ export function createSheetsFake(opts: SheetsOptions) {
   const fire = (t: FakeTrigger): unknown => {
     const e = scriptApp.eventFor(t);
     where.inDocument = false;
+    // A trigger runs as the user who created it (https://developers.google.com/apps-script/guides/triggers/installable).
+    const caller = users.current;
+    users.current = t.owner ?? "owner";
     try {
       return scriptApp.execute(() => {
         context.__args = [e];
@@ -398,6 +461,7 @@ export function createSheetsFake(opts: SheetsOptions) {
       });
     } finally {
       where.inDocument = true;
+      users.current = caller;
     }
   };
 
@@ -451,8 +515,40 @@ export function createSheetsFake(opts: SheetsOptions) {
     /** Call a top-level function of Code.js with arguments made in the script's realm. */
     call(name: string, ...args: unknown[]): unknown {
       context.__args = args;
-      return vm.runInContext(`${name}.apply(null, __args)`, context);
+      // The registry's functions run as custom functions: read-only on the spreadsheet.
+      where.customFunction = /^(COMPANY_|PERSON_)/.test(name);
+      try {
+        return vm.runInContext(`${name}.apply(null, __args)`, context);
+      } finally {
+        where.customFunction = false;
+      }
     },
+    /**
+     * Calls from here on run as another Google user of the spreadsheet (an
+     * editor who is not the trigger's owner): their own user store and their
+     * own triggers (getProjectTriggers lists "the current user's" triggers:
+     * https://developers.google.com/apps-script/reference/script/script-app#getProjectTriggers()).
+     * "owner" is the user the tests start as.
+     */
+    actAs(user: string) { users.current = user; },
+    /** The add-on's hidden state sheet as key → value (doc-state.ts's layout: key in A, the value over B…, each cell behind "~"). */
+    state(): Map<string, string> {
+      const out = new Map<string, string>();
+      for (const r of grids.get(STATE_SHEET) ?? []) {
+        const k = typeof r[0] === "string" ? r[0].slice(1) : "";
+        if (k) out.set(k, r.slice(1).map((v) => (typeof v === "string" ? v.slice(1) : "")).join(""));
+      }
+      return out;
+    },
+    /** Change one value in the state sheet behind the add-on's back (another editor, an old version). */
+    setState(key: string, value: string) {
+      const row = (grids.get(STATE_SHEET) ?? []).find((r) => r[0] === `~${key}`);
+      if (!row) throw new Error(`no state ${key}`);
+      row.splice(1, row.length - 1, `~${value}`);
+    },
+    hidden, protectedSheets, metadata,
+    /** A user's store (the owner's is `userProps`). */
+    userPropsOf(user: string) { return users.props(user); },
     /** A Date of the script's realm, as Sheets passes a date cell: midnight in the spreadsheet's time zone. */
     date(y: number, m: number, d: number): Date {
       return vm.runInContext(`new Date(${zoned(y, m, d, 0, 0, opts.spreadsheetTimeZone ?? "Europe/Berlin")})`, context) as Date;
@@ -501,6 +597,8 @@ export interface FakeTrigger {
   at: number | null;
   /** Time zone of atHour (inTimezone, else the script's). */
   timeZone?: string;
+  /** The user who created it (and as whom it runs); default "owner". */
+  owner?: string;
 }
 
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
@@ -523,7 +621,9 @@ function zoned(y: number, m: number, d: number, h: number, min: number, tz: stri
   return guess;
 }
 
-export function createScriptApp(o: { now: () => number; documentId: () => string; clockTriggersPerDocument: boolean; timeZone?: string }) {
+export function createScriptApp(o: { now: () => number; documentId: () => string; user?: () => string; clockTriggersPerDocument: boolean; timeZone?: string }) {
+  const me = () => o.user?.() ?? "owner";
+  const own = (t: FakeTrigger) => (t.owner ?? "owner") === me();
   const tz = o.timeZone ?? "Europe/Berlin";
   const triggers: FakeTrigger[] = [];
   let seq = 0;
@@ -561,10 +661,10 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
         const recurrences = [spec.hours, spec.days, spec.weeks, spec.after, spec.at].filter((x) => x !== undefined).length;
         if (recurrences !== 1) throw new Error("A time-based trigger needs exactly one of everyHours, everyDays, everyWeeks, after or at.");
         const doc = o.documentId();
-        const mine = triggers.filter((t) => t.documentId === doc);
+        const mine = triggers.filter((t) => t.documentId === doc && own(t));
         if (mine.length >= 1) throw new Error(ADDON_CLOCK_LIMIT);
         // Localised as for a German account: code must count triggers, not read this text.
-        if (triggers.length >= 20) throw new Error("Dieses Skript hat zu viele Trigger. Trigger müssen aus dem Skript gelöscht werden, bevor weitere hinzugefügt werden können.");
+        if (triggers.filter(own).length >= 20) throw new Error("Dieses Skript hat zu viele Trigger. Trigger müssen aus dem Skript gelöscht werden, bevor weitere hinzugefügt werden können.");
         const t: FakeTrigger = {
           uid: String(4_200_000 + ++seq), handler, documentId: doc, createdAt: o.now(),
           kind: spec.hours !== undefined ? "hourly" : spec.days !== undefined ? "daily" : spec.weeks !== undefined ? "weekly" : "once",
@@ -575,6 +675,7 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
           at: spec.at ?? (spec.after !== undefined ? o.now() + spec.after : null),
           // Without inTimezone the script's time zone (the manifest's) applies.
           timeZone: spec.tz ?? tz,
+          owner: me(),
         };
         triggers.push(t);
         return view(t);
@@ -594,14 +695,14 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
         forSpreadsheet() { throw new Error("not faked: spreadsheet triggers"); },
       };
     },
-    getProjectTriggers: () => triggers.map(view),
+    getProjectTriggers: () => triggers.filter(own).map(view),
     getUserTriggers(doc: { getId(): string }) {
       if (!o.clockTriggersPerDocument) return [];
       const id = doc.getId();
-      return triggers.filter((t) => t.documentId === id).map(view);
+      return triggers.filter((t) => t.documentId === id && own(t)).map(view);
     },
     deleteTrigger(t: { getUniqueId(): string }) {
-      const i = triggers.findIndex((x) => x.uid === t.getUniqueId());
+      const i = triggers.findIndex((x) => x.uid === t.getUniqueId() && own(x));
       // Deleting a trigger that is already gone is an error in Apps Script too.
       if (i < 0) throw new Error("Trigger not found.");
       triggers.splice(i, 1);

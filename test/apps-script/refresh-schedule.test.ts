@@ -33,7 +33,6 @@ function world() {
   const f = createSheetsFake({
     emulator: emu, dist: OUT, now: () => clock.t, sheets: { List: [["ID", "Company"], ...ids.map((id) => [id, ""])] },
     onSleep: (ms) => { clock.t += ms; },
-    triggerContext: { documentProperties: true },
   });
   f.load(code);
   f.setClock(() => clock.t);

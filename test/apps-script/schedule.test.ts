@@ -48,8 +48,8 @@ function world(opts: Partial<SheetsOptions> & { companies?: number; portfolio?: 
     emulator: emu, dist: OUT, now: () => clock.t, sheets: { Portfolio: [["ID"], ...ids.map((id) => [id])] },
     // Utilities.sleep (retry back-off after 429) takes the script's time.
     onSleep: (ms) => { clock.t += ms; },
-    // The trigger runs outside the document (no active spreadsheet, no document lock); its store is there unless a test says otherwise.
-    triggerContext: { documentProperties: true },
+    // The trigger runs outside the document: no active spreadsheet, and (the harness's default) neither the
+    // document's properties nor its lock; trigger-context.test.ts takes every variant the references allow.
     ...opts,
   });
   f.load(code);
@@ -259,9 +259,8 @@ describe("monitorTick", () => {
     const w = world();
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
     // The schedule is switched off behind the trigger's back (another editor, an old version).
-    const props = w.f.docProps;
-    const key = [...props.map.keys()].find((k) => k.includes("mon:schedule"))!;
-    props.setProperty(key, JSON.stringify({ ...JSON.parse(props.getProperty(key)!), enabled: false }));
+    const key = [...w.f.state().keys()].find((k) => k.includes("mon:schedule"))!;
+    w.f.setState(key, JSON.stringify({ ...JSON.parse(w.f.state().get(key)!), enabled: false }));
     const runs = w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
     expect(runs).toHaveLength(1);
     expect(docTriggers(w)).toHaveLength(0);
@@ -292,22 +291,6 @@ describe("the tick outside the document", () => {
     expect(w.f.calls).toContain("SpreadsheetApp.openById");
     expect(w.ui<Status>("monitorStatus", {}).value.last?.status).toBe("done");
     expect(w.charged()).toBeGreaterThan(0);
-  });
-
-  it("without the document's store the tick spends nothing, writes no document key into the user's store, and the sidebar says why in both languages", () => {
-    const w = world({ triggerContext: { documentProperties: false, documentLock: false } });
-    expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
-    const userKeysBefore = [...w.f.userProps.map.keys()].sort();
-    const runs = w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
-    expect(runs.length).toBeGreaterThan(0);
-    expect(w.charged()).toBe(0);
-    // Only the add-on's own per-user records (the failure note, the runtime); never a document key.
-    const added = [...w.f.userProps.map.keys()].filter((k) => !userKeysBefore.includes(k));
-    expect(added.every((k) => /^companyData\.(tickFailure:sheet-id-1|tickRuntime)$/.test(k)), added.join()).toBe(true);
-    expect(added.some((k) => /doc:|mon:/.test(k))).toBe(false);
-    const note = w.ui<Status>("monitorStatus", {}).value.hostNote;
-    expect(note.de).toMatch(/^Letzte geplante Prüfung fehlgeschlagen \(.+ UTC\): Die geplante Prüfung hatte keinen Zugriff auf den Speicher/);
-    expect(note.en).toMatch(/^Last scheduled check failed \(.+ UTC\): The scheduled check had no access to this spreadsheet's storage/);
   });
 
   it("a deleted spreadsheet: the tick removes its own trigger (it could never work again) and leaves other documents' triggers", () => {

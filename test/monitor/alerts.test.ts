@@ -196,6 +196,9 @@ describe("alerts from portfolio checks", () => {
     expect(checkWebhookUrl(" https://hooks.slack.com/services/T/B/x ")).toBe("https://hooks.slack.com/services/T/B/x");
     expect(checkWebhookUrl("https://prod.logic.azure.com/workflows/1/triggers/manual/paths/invoke?api-version=1&sig=abc")).toContain("sig=abc");
     expect(checkWebhookUrl("http://127.0.0.1:9000/hook")).toBe("http://127.0.0.1:9000/hook");
+    // The default port as Teams writes it is the same address.
+    expect(checkWebhookUrl("https://prod-12.westeurope.logic.azure.com:443/workflows/1/triggers/manual/paths/invoke?sig=abc")).toBe("https://prod-12.westeurope.logic.azure.com/workflows/1/triggers/manual/paths/invoke?sig=abc");
+    expect(checkWebhookUrl("http://127.0.0.1:80/hook")).toBe("http://127.0.0.1/hook");
     for (const bad of ["http://example.com/hook", "ftp://x/y", "https://user:pw@example.com/", "not a url", ""]) {
       let err: unknown;
       try {
