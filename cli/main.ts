@@ -20,7 +20,8 @@ import { EXIT, USAGE_LABEL, msg } from "./i18n.ts";
 import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";
 import { estimateRefreshCommand, refreshCommand, type RefreshArgs } from "./refresh.ts";
 import { groupDigits } from "../shared/credits/wording.ts";
-import { quietOnClosedPipe } from "./pipe.ts";
+import { quietOnClosedPipe, type PipeGuard } from "./pipe.ts";
+import { printable } from "./terminal.ts";
 import { searchCommand, type SearchArgs } from "./search.ts";
 import { parseCommandLine, type CliOptions } from "./args.ts";
 import { Pacer } from "../shared/api/pacing.ts";
@@ -105,9 +106,11 @@ const KEY_TEXT: Partial<Record<ErrorCode, Record<Language, string>>> = {
   },
 };
 
+/** Every line printed: text from the API without terminal control sequences (./terminal.ts). */
+const printing = (g: PipeGuard) => ({ write: (text: string) => g.write(printable(text)) });
 // A reader that closes the pipe early (`| head`) ends the output, not the program with a stack trace.
-const stdout = quietOnClosedPipe(process.stdout);
-const stderr = quietOnClosedPipe(process.stderr);
+const stdout = printing(quietOnClosedPipe(process.stdout));
+const stderr = printing(quietOnClosedPipe(process.stderr));
 
 /** The language of messages once the arguments are read (the Ctrl-C handler speaks it too). */
 let messageLang: Language = toLanguage(process.env.LC_ALL || process.env.LANG, "de");
