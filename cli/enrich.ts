@@ -54,6 +54,7 @@ import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { detectEncoding, encodingFromBom, EncodingError, type Encoding } from "./encoding.ts";
 import { SpendLedger } from "./ledger.ts";
 import { acquireLock } from "./lock.ts";
+import { errnoOf, unreadable } from "./readable.ts";
 import { collectGarbage } from "./memory.ts";
 import { EXIT, ROLE_LABEL, msg, type Summary } from "./i18n.ts";
 
@@ -116,7 +117,8 @@ function head(path: string): Uint8Array {
 }
 
 async function readHeader(path: string, lang: Language, given?: Encoding): Promise<Omit<Prepared, "mapping" | "fields">> {
-  if (!existsSync(path)) throw new ExitError(EXIT.INPUT, msg.noFile[lang](path));
+  const why = unreadable(path);
+  if (why) throw new ExitError(EXIT.INPUT, msg.noFile[lang](path, why));
   let delimiter: Delimiter = ",";
   try {
     const encoding = given ?? detectEncoding(path);
@@ -133,7 +135,8 @@ async function readHeader(path: string, lang: Language, given?: Encoding): Promi
 function csvExit(e: unknown, path: string, lang: Language): unknown {
   if (e instanceof CsvError) return new ExitError(EXIT.INPUT, msg.badCsv[lang](path, e.line, e.text[lang]));
   if (e instanceof EncodingError) return new ExitError(EXIT.INPUT, msg.badEncoding[lang](path, e.encoding));
-  if ((e as NodeJS.ErrnoException)?.code === "ENOENT" || (e as NodeJS.ErrnoException)?.code === "EISDIR") return new ExitError(EXIT.INPUT, msg.noFile[lang](path));
+  const code = errnoOf(e);
+  if (code === "ENOENT" || code === "EISDIR" || code === "EACCES" || code === "EPERM") return new ExitError(EXIT.INPUT, msg.noFile[lang](path, code));
   return e;
 }
 

@@ -14,6 +14,15 @@ const lostText = (k: number, lang: Language) =>
     ? `, davon bis zu ${credits(k, "de")} für Antworten, die nie ankamen (Abbruch, Zeitüberschreitung)`
     : `, of which up to ${credits(k, "en")} for answers that never arrived (interruption, timeout)`;
 
+/** Why a file cannot be read, by errno code (cli/readable.ts). */
+const READ_PROBLEM: Record<string, { de: string; en: string }> = {
+  ENOENT: { de: "nicht gefunden", en: "not found" },
+  ENOTDIR: { de: "nicht gefunden (ein Teil des Pfads ist kein Ordner)", en: "not found (a part of the path is not a folder)" },
+  EACCES: { de: "keine Leseberechtigung", en: "permission denied" },
+  EPERM: { de: "keine Leseberechtigung", en: "permission denied" },
+  EISDIR: { de: "das ist ein Ordner, keine Datei", en: "it is a folder, not a file" },
+};
+
 export const EXIT = {
   OK: 0,
   INTERNAL: 1,
@@ -182,7 +191,14 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   unknownOption: { en: (o: string) => `Unknown option ${o}. See company-data --help.`, de: (o: string) => `Unbekannte Option ${o}. Siehe company-data --help.` },
   missingOption: { en: (o: string) => `Missing ${o}. See company-data --help.`, de: (o: string) => `${o} fehlt. Siehe company-data --help.` },
   badValue: { en: (o: string, v: string) => `Invalid value for ${o}: ${v}`, de: (o: string, v: string) => `Ungültiger Wert für ${o}: ${v}` },
-  noFile: { en: (f: string) => `Cannot read ${f}.`, de: (f: string) => `${f} kann nicht gelesen werden.` },
+  noFile: {
+    en: (f: string, code?: string) => `Cannot read ${f}${code ? `: ${READ_PROBLEM[code]?.en ?? code}` : ""}.`,
+    de: (f: string, code?: string) => `${f} kann nicht gelesen werden${code ? `: ${READ_PROBLEM[code]?.de ?? code}` : ""}.`,
+  },
+  malformedKey: {
+    en: (why: string) => `COMPANY_DATA_API_KEY is malformed: ${why}. Please check it.`,
+    de: (why: string) => `COMPANY_DATA_API_KEY ist fehlerhaft: ${why}. Bitte prüfen.`,
+  },
   sameFile: { en: "--in and --out must be different files.", de: "--in und --out müssen verschiedene Dateien sein." },
   cannotWrite: {
     en: (f: string) => `Cannot write ${f}: its folder does not exist or is not writable.`,

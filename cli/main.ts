@@ -268,7 +268,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     const err = toCompanyDataError(e);
     if (!(e instanceof CompanyDataError) && process.env.COMPANY_DATA_DEBUG) stderr.write(String((e as Error)?.stack ?? e) + "\n");
-    io.err(KEY_TEXT[err.code]?.[lang] ?? err.text(lang));
+    io.err(err.code === "INVALID_KEY" && err.details.detail ? msg.malformedKey[lang](err.details.detail[lang]) : KEY_TEXT[err.code]?.[lang] ?? err.text(lang));
     return exitFor(err.code);
   }
 }

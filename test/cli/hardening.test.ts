@@ -1,0 +1,120 @@
+/**
+ * Issue 28, the CLI's part: a malformed key, no empty journal after a
+ * refusal, why a file cannot be read.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildRequest } from "../../shared/api/client.ts";
+import { CsvError, MAX_FIELD_CHARS, MAX_ROW_CHARS, parseCsv, CsvParser } from "../../cli/csv.ts";
+import { CompanyDataError } from "../../shared/core/errors.ts";
+import { testContext } from "../helpers/fake-api.ts";
+import { runCli, startCliWorld, type CliWorld } from "../helpers/cli.ts";
+
+let world: CliWorld;
+beforeAll(async () => {
+  world = await startCliWorld({ companies: 2000, seed: 28, dirPrefix: "cd-hard-" });
+});
+afterAll(() => world?.server.close());
+const run = (args: string[], opts: Parameters<typeof runCli>[2] = {}) => runCli(world, args, opts);
+const file = (name: string, text: string) => {
+  const p = join(world.dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+describe("small ones", () => {
+  it("a key with CR/LF or a non-Latin-1 character is a malformed key, not an unreachable service", async () => {
+    const cfg = (apiKey: string) => testContext(() => 0, {}, { apiKey }).ctx.client;
+    for (const bad of ["abc\r\nX-Evil: 1", "key with blank", "schlüssel€", "“quoted”"]) {
+      let err: unknown;
+      try {
+        buildRequest(cfg(bad), { endpoint: "account" });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(CompanyDataError);
+      expect((err as CompanyDataError).code).toBe("INVALID_KEY");
+      expect((err as CompanyDataError).text("en")).toMatch(/^The API key is malformed: it contains a line break/);
+      expect((err as CompanyDataError).text("de")).not.toContain(bad);
+    }
+    const r = await run(["account", "--lang", "en"], { key: "demo\u2028key\u00ff" });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/COMPANY_DATA_API_KEY is malformed: it contains a line break, a blank or a character/);
+    expect(r.stderr).not.toMatch(/could not reach/i);
+  });
+
+  it("refusing to run without --yes leaves no OUT.csv.spent", async () => {
+    const input = file("refuse.csv", "Firma\nSAP SE\nSiemens AG\n");
+    const out = join(world.dir, "refuse.out.csv");
+    const r = await run(["enrich", "--in", input, "--out", out, "--lang", "en"], { key: world.emu.createKey(100) });
+    expect(r.code).toBe(7);
+    expect(existsSync(out + ".spent")).toBe(false);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('"Cannot read" says why: not found, a folder, permission denied', async () => {
+    const nope = await run(["estimate", "enrich", "--in", "nope.csv", "--lang", "en"]);
+    expect(nope.code).toBe(3);
+    expect(nope.stderr).toContain("Cannot read nope.csv: not found.");
+    mkdirSync(join(world.dir, "folder.csv"), { recursive: true });
+    const folder = await run(["estimate", "enrich", "--in", "folder.csv", "--lang", "de"]);
+    expect(folder.code).toBe(3);
+    expect(folder.stderr).toContain("folder.csv kann nicht gelesen werden: das ist ein Ordner, keine Datei.");
+    const locked = file("locked.csv", "Firma\nSAP SE\n");
+    chmodSync(locked, 0o000);
+    const denied = await run(["estimate", "enrich", "--in", "locked.csv", "--lang", "en"]);
+    // root reads any file: the check then has nothing to refuse.
+    if (process.getuid?.() !== 0) {
+      expect(denied.code).toBe(3);
+      expect(denied.stderr).toContain("Cannot read locked.csv: permission denied.");
+    }
+    const monitor = await run(["monitor", "--in", "nope.csv", "--out", "r.csv", "--changes", "c.csv", "--lang", "en"], { key: world.emu.createKey(10) });
+    expect(monitor.stderr).toContain("Cannot read nope.csv: not found.");
+  });
+});
+
+describe("the CSV reader is bounded", () => {
+  const problem = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      if (e instanceof CsvError) return { line: e.line, en: e.text.en, de: e.text.de };
+      throw e;
+    }
+    return null;
+  };
+
+  it("a field longer than MAX_FIELD_CHARS is an error naming its line; one of exactly the limit is read", () => {
+    expect(parseCsv(`a,b\n1,${"x".repeat(MAX_FIELD_CHARS)}\n`)[1]?.[1]).toHaveLength(MAX_FIELD_CHARS);
+    const p = problem(() => parseCsv(`a,b\n1,2\n3,"${"y".repeat(MAX_FIELD_CHARS + 1)}"\n`));
+    expect(p).toMatchObject({ line: 3, en: expect.stringMatching(/^a field is longer than 100,000 characters/) });
+    expect(p?.de).toMatch(/^ein Feld ist länger als 100\.000 Zeichen/);
+    // The last field of a file without a final line break too.
+    expect(problem(() => parseCsv(`a\n${"z".repeat(MAX_FIELD_CHARS + 1)}`))?.line).toBe(2);
+  });
+
+  it("a row longer than MAX_ROW_CHARS fails as soon as it passes the limit, fed in pieces, header or not", () => {
+    const parser = new CsvParser();
+    const piece = ("x".repeat(9_999) + ",").repeat(10);
+    let fed = 0;
+    const p = problem(() => {
+      for (;;) {
+        parser.push(piece);
+        fed += piece.length;
+      }
+    });
+    expect(p).toMatchObject({ line: 1, en: expect.stringMatching(/^a row is longer than 1,000,000 characters/) });
+    expect(fed).toBeLessThanOrEqual(MAX_ROW_CHARS + piece.length);
+    const body = problem(() => parseCsv(`a,b\n1,2\n${"1,".repeat(MAX_ROW_CHARS / 2 + 1)}\n`));
+    expect(body?.line).toBe(3);
+  });
+
+  it("an 8 MB header line: exit 3 with the message naming line 1, no stack trace", async () => {
+    const input = file("huge-header.csv", "name," + "x".repeat(8 * 1024 * 1024) + "\nSAP SE,1\n");
+    const r = await run(["estimate", "enrich", "--in", input, "--lang", "en"]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/line 1: a row is longer than 1,000,000 characters/);
+    expect(r.stderr).not.toMatch(/ {4}at |RangeError|heap/);
+  });
+});
