@@ -444,18 +444,24 @@ let running: RunState | null = null;
 
 /**
  * One line on where the running enrichment stands (rows done, credits so
- * far); null when none runs. `settled`: no request is in flight any more (after
- * Ctrl-C), so paid requests without an answer are lost ones, named as such;
- * while running they are only in flight, and not counted yet.
+ * far); null when none runs. The credits are counted at the moment of
+ * charging: every paid request from the moment it is written down in the
+ * intent journal, before it is sent (the service charges it when it arrives,
+ * long before its answer is back), so the figure is never below what the
+ * service has charged, and above it by at most the credits still in flight,
+ * which the line names. `settled`: none is in flight any more (after Ctrl-C),
+ * so paid requests without an answer are lost ones, named as such.
  */
 export function runStatus(lang: Language, settled = false): string | null {
   const r = running;
   if (!r) return null;
   const c = r.ledger.charge();
-  const [spent, lost] = settled ? [c.answered + c.unanswered, c.unanswered] : [c.answered, 0];
+  const spent = c.answered + c.unanswered;
+  const inFlight = settled ? 0 : c.inFlight;
+  const lost = c.unanswered - inFlight;
   return r.phase === "resolve"
-    ? msg.progressNames[lang](r.namesDone, r.namesTotal, spent, lost)
-    : msg.progressRows[lang](r.rowsDone, r.rowsTotal, spent, lost);
+    ? msg.progressNames[lang](r.namesDone, r.namesTotal, spent, lost, inFlight)
+    : msg.progressRows[lang](r.rowsDone, r.rowsTotal, spent, lost, inFlight);
 }
 
 /** `company-data enrich`. */

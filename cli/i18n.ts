@@ -23,6 +23,12 @@ const READ_PROBLEM: Record<string, { de: string; en: string }> = {
   EISDIR: { de: "das ist ein Ordner, keine Datei", en: "it is a folder, not a file" },
 };
 
+/** " (up to 12 of them in requests still under way)": charged the moment the service takes them, answers not back yet. */
+const flightText = (k: number, lang: Language) =>
+  k <= 0 ? "" : lang === "de"
+    ? ` (bis zu ${n(k, "de")} davon für Anfragen, die noch unterwegs sind)`
+    : ` (up to ${n(k, "en")} of them in requests still under way)`;
+
 export const EXIT = {
   OK: 0,
   INTERNAL: 1,
@@ -247,12 +253,12 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   },
   /** The progress line when stderr is not a terminal, and the status after Ctrl-C. */
   progressNames: {
-    en: (d: number, t: number, c: number, lost: number) => `Progress: matching names, ${n(d, "en")} of ${n(t, "en")} done; ${credits(c, "en")} spent so far${lostText(lost, "en")}.`,
-    de: (d: number, t: number, c: number, lost: number) => `Fortschritt: Namensabgleich, ${n(d, "de")} von ${n(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}.`,
+    en: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Progress: matching names, ${n(d, "en")} of ${n(t, "en")} done; ${credits(c, "en")} spent so far${flightText(inFlight, "en")}${lostText(lost, "en")}.`,
+    de: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Fortschritt: Namensabgleich, ${n(d, "de")} von ${n(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${flightText(inFlight, "de")}${lostText(lost, "de")}.`,
   },
   progressRows: {
-    en: (d: number, t: number, c: number, lost: number) => `Progress: ${n(d, "en")} of ${rows(t, "en")} done; ${credits(c, "en")} spent so far${lostText(lost, "en")}.`,
-    de: (d: number, t: number, c: number, lost: number) => `Fortschritt: ${n(d, "de")} von ${rows(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}.`,
+    en: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Progress: ${n(d, "en")} of ${rows(t, "en")} done; ${credits(c, "en")} spent so far${flightText(inFlight, "en")}${lostText(lost, "en")}.`,
+    de: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Fortschritt: ${n(d, "de")} von ${rows(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${flightText(inFlight, "de")}${lostText(lost, "de")}.`,
   },
   confirm: { en: "Spend these credits? [y/N] ", de: "Diese Credits ausgeben? [j/N] " },
   notConfirmed: {

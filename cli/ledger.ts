@@ -26,10 +26,13 @@ export interface Charge {
   answered: number;
   /** Credits of paid requests sent whose answer never arrived: charged or not, the service knows. */
   unanswered: number;
+  /** The part of `unanswered` still in flight in this process (its answer may yet come); the rest is lost. */
+  inFlight: number;
 }
 
 export class SpendLedger {
   private answered = 0;
+  private inFlight = 0;
   private open = new Map<string, number>();
   private sent = new Map<HttpRequest, string[]>();
   private next = 0;
@@ -77,6 +80,7 @@ export class SpendLedger {
     const id = `${this.run}.${(this.next++).toString(36)}`;
     this.write(`i ${id} ${credits}\n`);
     this.open.set(id, credits);
+    this.inFlight += credits;
     const ids = this.sent.get(req);
     if (ids) ids.push(id);
     else this.sent.set(req, [id]);
@@ -87,7 +91,10 @@ export class SpendLedger {
     const ids = this.sent.get(req);
     const id = ids?.shift();
     if (ids && ids.length === 0) this.sent.delete(req);
-    if (id === undefined || res.status === 0) return;
+    if (id === undefined) return;
+    // In flight no more: answered, or lost (status 0 leaves the intent open: it may have been charged).
+    this.inFlight -= this.open.get(id) ?? 0;
+    if (res.status === 0) return;
     const credits = res.status >= 200 && res.status < 300 ? this.open.get(id) ?? 0 : 0;
     this.write(`a ${id} ${credits}\n`);
     this.open.delete(id);
@@ -106,6 +113,6 @@ export class SpendLedger {
   charge(): Charge {
     let unanswered = 0;
     for (const c of this.open.values()) unanswered += c;
-    return { answered: this.answered, unanswered };
+    return { answered: this.answered, unanswered, inFlight: this.inFlight };
   }
 }

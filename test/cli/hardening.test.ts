@@ -118,3 +118,49 @@ describe("the CSV reader is bounded", () => {
     expect(r.stderr).not.toMatch(/ {4}at |RangeError|heap/);
   });
 });
+
+describe("the progress line against the service's ledger (item 7)", () => {
+  it("at every print: never below what the emulator has charged, above it by at most the credits it names as in flight", async () => {
+    const { createEmulator } = await import("../../emulator/index.ts");
+    const { startServer } = await import("../../emulator/server.ts");
+    const { enrichCommand } = await import("../../cli/enrich.ts");
+    const { cliContext } = await import("../support/cli-context.ts");
+    const { FAST } = await import("../helpers/cli.ts");
+    // Answers come 250 ms after the emulator charged them: the window in which the old line under-reported.
+    const emu = createEmulator({ companies: 2000, seed: 7, rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST }, faults: { latencyMs: 250 } });
+    const server = await startServer(emu, { port: 0, host: "127.0.0.1" });
+    try {
+      const names = [...new Set(emu.world.companies.map((c) => c.name))].slice(0, 150);
+      const input = file("progress.csv", "Firma\n" + names.map((n) => `"${n.replace(/"/g, '""')}"`).join("\n") + "\n");
+      const start = 100_000;
+      const key = emu.createKey(start);
+      const prints: { line: string; charged: number }[] = [];
+      const io = {
+        out: () => {},
+        // Read the emulator's ledger in the same tick as the line is printed: the same process, nothing runs in between.
+        err: (line: string) => {
+          if (line.startsWith("Progress:")) prints.push({ line, charged: start - emu.balance(key) });
+        },
+        progressEveryMs: 40,
+      };
+      const code = await enrichCommand({ input, output: join(world.dir, "progress.out.csv"), fields: ["name", "city", "employees"], mode: "batch", rerun: "new-or-failed", yes: true, lang: "en", parallel: 32 }, cliContext(server.url, key), io, false);
+      expect(code).toBe(0);
+      expect(prints.length).toBeGreaterThan(3);
+      let maxInFlight = 0;
+      for (const p of prints) {
+        const m = /; ([\d,]+) credits? spent so far(?: \(up to ([\d,]+) of them in requests still under way\))?\./.exec(p.line);
+        expect(m, p.line).not.toBeNull();
+        const spent = Number(m![1]!.replace(/,/g, ""));
+        const inFlight = Number((m![2] ?? "0").replace(/,/g, ""));
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        expect(spent, `${p.line} / emulator charged ${p.charged}`).toBeGreaterThanOrEqual(p.charged);
+        expect(spent - p.charged, `${p.line} / emulator charged ${p.charged}`).toBeLessThanOrEqual(inFlight);
+      }
+      // The window was real: prints happened while charged answers were still on their way.
+      expect(maxInFlight).toBeGreaterThan(0);
+      console.log(`progress vs ledger (issue 28): ${prints.length} prints; ${prints.map((p) => `${/; ([\d,]+) credits?/.exec(p.line)?.[1]}/${p.charged}`).join(" ")}`);
+    } finally {
+      await server.close();
+    }
+  });
+});
