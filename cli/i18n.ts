@@ -40,6 +40,8 @@ export const EXIT = {
   NOT_CONFIRMED: 7,
   /** Another run is writing the same output (OUT.lock). */
   LOCKED: 8,
+  /** The disk (or a quota) is full: ENOSPC/EDQUOT writing one of the run's files; rerun after freeing space. */
+  DISK_FULL: 9,
   INTERRUPTED: 130,
 } as const;
 
@@ -115,7 +117,8 @@ Environment:
 Exit codes: 0 done, 1 internal error, 2 usage error, 3 bad input file,
 4 out of credits (rerun after a top-up to finish the rest), 5 API key missing
 or rejected, 6 service not reachable or failing, 7 not confirmed (nothing spent),
-8 another run is writing the same output, 130 interrupted (resumable).
+8 another run is writing the same output, 9 disk full (rerun after freeing space),
+130 interrupted (resumable).
 `,
     de: `company-data: Firmendaten auf der Kommandozeile
 
@@ -190,7 +193,8 @@ Exit-Codes: 0 fertig, 1 interner Fehler, 2 Aufruffehler, 3 fehlerhafte
 Eingabedatei, 4 keine Credits mehr (nach dem Aufladen erneut starten, um den
 Rest zu erledigen), 5 API-Schlüssel fehlt oder abgelehnt, 6 Dienst nicht
 erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
-8 ein anderer Lauf schreibt dieselbe Ausgabe, 130 abgebrochen (fortsetzbar).
+8 ein anderer Lauf schreibt dieselbe Ausgabe, 9 Datenträger voll (nach dem
+Aufräumen erneut starten), 130 abgebrochen (fortsetzbar).
 `,
   },
   unknownCommand: { en: (c: string) => `Unknown command "${c}". See company-data --help.`, de: (c: string) => `Unbekannter Befehl "${c}". Siehe company-data --help.` },
@@ -200,6 +204,10 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   noFile: {
     en: (f: string, code?: string) => `Cannot read ${f}${code ? `: ${READ_PROBLEM[code]?.en ?? code}` : ""}.`,
     de: (f: string, code?: string) => `${f} kann nicht gelesen werden${code ? `: ${READ_PROBLEM[code]?.de ?? code}` : ""}.`,
+  },
+  diskFull: {
+    en: (f: string) => `Disk full: cannot write ${f} (ENOSPC). What was already paid for is kept (journals, rows written); free some space and run the same command again: it resumes without paying twice.`,
+    de: (f: string) => `Datenträger voll: ${f} kann nicht geschrieben werden (ENOSPC). Was schon bezahlt ist, bleibt erhalten (Journale, geschriebene Zeilen); bitte Platz schaffen und denselben Befehl erneut starten: er setzt fort, ohne doppelt zu bezahlen.`,
   },
   malformedKey: {
     en: (why: string) => `COMPANY_DATA_API_KEY is malformed: ${why}. Please check it.`,
@@ -259,6 +267,24 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   progressRows: {
     en: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Progress: ${n(d, "en")} of ${rows(t, "en")} done; ${credits(c, "en")} spent so far${flightText(inFlight, "en")}${lostText(lost, "en")}.`,
     de: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Fortschritt: ${n(d, "de")} von ${rows(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${flightText(inFlight, "de")}${lostText(lost, "de")}.`,
+  },
+  balanceShort: {
+    en: (balance: number, estimate: number, rowsFar: number, total: number) =>
+      `Your balance is ${credits(balance, "en")}: not enough for this estimate (at most ${credits(estimate, "en")}). ` +
+      `The run stops when the balance is spent, after about ${n(rowsFar, "en")} of ${rows(total, "en")}; the rest is marked "not enriched: out of credits", ` +
+      `and the same command finishes it after a top-up, paying nothing twice.`,
+    de: (balance: number, estimate: number, rowsFar: number, total: number) =>
+      `Ihr Guthaben beträgt ${credits(balance, "de")}: zu wenig für diese Schätzung (höchstens ${credits(estimate, "de")}). ` +
+      `Der Lauf endet, wenn das Guthaben verbraucht ist, nach etwa ${n(rowsFar, "de")} von ${rows(total, "de")}; der Rest wird als „nicht angereichert: keine Credits“ markiert, ` +
+      `und derselbe Befehl erledigt ihn nach dem Aufladen, ohne etwas doppelt zu bezahlen.`,
+  },
+  balanceShortYes: {
+    en: "--yes: going ahead as far as the balance goes.",
+    de: "--yes: es geht so weit, wie das Guthaben reicht.",
+  },
+  balanceUnknown: {
+    en: (why: string) => `The balance could not be read (${why}); the run goes ahead without checking it against the estimate.`,
+    de: (why: string) => `Das Guthaben konnte nicht gelesen werden (${why}); der Lauf geht ohne Abgleich mit der Schätzung weiter.`,
   },
   confirm: { en: "Spend these credits? [y/N] ", de: "Diese Credits ausgeben? [j/N] " },
   notConfirmed: {

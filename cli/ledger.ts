@@ -20,6 +20,7 @@
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
 import { requestCredits } from "../shared/functions/guard.ts";
+import { written } from "./disk.ts";
 
 export interface Charge {
   /** Credits of answers that arrived. */
@@ -49,12 +50,14 @@ export class SpendLedger {
   }
 
   private write(line: string): void {
-    if (this.fd < 0 && !this.closed) {
-      this.fd = openSync(this.file, this.resume ? "a" : "w");
-      // A line torn by a kill is ended, so that it does not swallow the next one.
-      if (this.torn) writeSync(this.fd, "\n");
-    }
-    writeSync(this.fd, line);
+    written(this.file, () => {
+      if (this.fd < 0 && !this.closed) {
+        this.fd = openSync(this.file, this.resume ? "a" : "w");
+        // A line torn by a kill is ended, so that it does not swallow the next one.
+        if (this.torn) writeSync(this.fd, "\n");
+      }
+      writeSync(this.fd, line);
+    });
   }
 
   /** Read the journal back; true when its last line is torn (no line break). */

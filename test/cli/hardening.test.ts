@@ -164,3 +164,33 @@ describe("the progress line against the service's ledger (item 7)", () => {
     }
   });
 });
+
+describe("the balance before a run (item 8)", () => {
+  const names = () => [...new Set(world.emu.world.companies.map((c) => c.name))].slice(200, 260);
+  const list = (name: string) => file(name, "Firma\n" + names().map((n) => `"${n.replace(/"/g, '""')}"`).join("\n") + "\n");
+
+  it("without --yes and without a terminal: the shortfall and how far it gets are said, nothing is spent", async () => {
+    const key = world.emu.createKey(40);
+    const r = await run(["enrich", "--in", list("short.csv"), "--out", join(world.dir, "short.out.csv"), "--fields", "name,employees", "--lang", "en"], { key });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/Your balance is 40 credits: not enough for this estimate \(at most 66 credits\)\. The run stops when the balance is spent, after about 36 of 60 rows;/);
+    expect(world.emu.balance(key)).toBe(40);
+  });
+
+  it("with --yes: said before the first credit is spent, then as far as the balance goes (exit 4, resumable)", async () => {
+    const key = world.emu.createKey(40);
+    const r = await run(["enrich", "--in", list("short-yes.csv"), "--out", join(world.dir, "short-yes.out.csv"), "--fields", "name,employees", "--yes", "--lang", "de"], { key });
+    const warned = r.stderr.indexOf("Ihr Guthaben beträgt 40 Credits: zu wenig für diese Schätzung (höchstens 66 Credits)");
+    expect(warned, r.stderr).toBeGreaterThan(-1);
+    expect(r.stderr.indexOf("--yes: es geht so weit, wie das Guthaben reicht.")).toBeGreaterThan(warned);
+    expect(r.code).toBe(4);
+    expect(world.emu.balance(key)).toBeLessThan(40);
+  });
+
+  it("a balance that covers the estimate: no word about it", async () => {
+    const key = world.emu.createKey(1000);
+    const r = await run(["enrich", "--in", list("enough.csv"), "--out", join(world.dir, "enough.out.csv"), "--fields", "name,employees", "--yes", "--lang", "en"], { key });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/balance/i);
+  });
+});
