@@ -194,3 +194,48 @@ describe("the balance before a run (item 8)", () => {
     expect(r.stderr).not.toMatch(/balance/i);
   });
 });
+
+describe("a full disk (item 4)", () => {
+  it('says "disk full" with the file (exit 9), keeps what was bought, and the rerun pays nothing twice, name matching included', async () => {
+    const { enrichCommand, ExitError } = await import("../../cli/enrich.ts");
+    const { injectDiskFull } = await import("../../cli/disk.ts");
+    const { EXIT } = await import("../../cli/i18n.ts");
+    const { cliContext } = await import("../support/cli-context.ts");
+    const emu = world.emu;
+    const names = [...new Set(emu.world.companies.map((c) => c.name))].slice(300, 600);
+    const input = file("disk.csv", "Firma\n" + names.map((n) => `"${n.replace(/"/g, '""')}"`).join("\n") + "\n");
+    const args = (output: string) => ({ input, output, fields: ["name", "employees"], mode: "batch" as const, rerun: "new-or-failed" as const, yes: true, lang: "en" as const, parallel: 32 });
+    const io = { out: () => {}, err: () => {} };
+    const charged = (key: string, start: number) => start - emu.balance(key);
+
+    // The uninterrupted run: what the job costs.
+    const base = emu.createKey(100_000);
+    expect(await enrichCommand(args(join(world.dir, "disk-base.out.csv")), cliContext(world.server.url, base), io, false)).toBe(EXIT.OK);
+    const cost = charged(base, 100_000);
+
+    // The disk fills up when the resolved names are written (the file was created empty before): their answers
+    // are in the journal only, and the rerun must take them from there.
+    const out = join(world.dir, "disk.out.csv");
+    const key = emu.createKey(100_000);
+    let resolvedWrites = 0;
+    injectDiskFull((f) => f.endsWith(".resolved.jsonl") && ++resolvedWrites === 2);
+    let err: unknown;
+    try {
+      await enrichCommand(args(out), cliContext(world.server.url, key), io, false);
+    } catch (e) {
+      err = e;
+    } finally {
+      injectDiskFull(null);
+    }
+    expect(err).toBeInstanceOf(ExitError);
+    expect((err as InstanceType<typeof ExitError>).code).toBe(EXIT.DISK_FULL);
+    expect((err as Error).message).toBe(`Disk full: cannot write ${out}.resolved.jsonl (ENOSPC). What was already paid for is kept (journals, rows written); free some space and run the same command again: it resumes without paying twice.`);
+    const first = charged(key, 100_000);
+    expect(first).toBeGreaterThan(0);
+    expect(existsSync(out + ".journal.jsonl") && existsSync(out + ".spent") && existsSync(out + ".checkpoint.json")).toBe(true);
+
+    // Space freed: the same command finishes, and the whole job cost what the uninterrupted run did.
+    expect(await enrichCommand(args(out), cliContext(world.server.url, key), io, false)).toBe(EXIT.OK);
+    expect(charged(key, 100_000)).toBe(cost);
+  }, 120_000);
+});
