@@ -24,6 +24,10 @@ function toParams(req: HttpRequest): Params {
     if (k.toLowerCase() === "content-type") contentType = v;
     else headers[k] = v;
   }
+  // followRedirects false: a 3xx is the answer, never followed, for every request (a webhook's message must go
+  // only to the address that was checked; the API does not redirect). "followRedirects: false to not
+  // automatically follow HTTP redirects; it returns the original HTTP response":
+  // https://developers.google.com/apps-script/reference/url-fetch/url-fetch-app#fetch(String,Object)
   const p: Params = { url: req.url, method: req.method === "POST" ? "post" : "get", headers, muteHttpExceptions: true, followRedirects: false };
   if (req.body !== undefined) {
     p.payload = req.body;

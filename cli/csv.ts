@@ -28,10 +28,31 @@ export function detectDelimiter(firstLine: string): Delimiter {
   return best;
 }
 
+/**
+ * The longest field and the longest row (record) read, in characters. A
+ * spreadsheet cell holds at most 32,767 characters in Excel
+ * (https://support.microsoft.com/en-us/office/excel-specifications-and-limits-1672b34d-7043-467e-8e27-269d656771c3)
+ * and 50,000 in Google Sheets, so a field of more is no list a user made by
+ * hand; a row may have many fields. Past either, reading stops at once with
+ * the line named: memory stays bounded (the parser never holds more than
+ * one row of at most MAX_ROW_CHARS plus one piece of the file) and so does
+ * time (an 8 MB header line fails after its first megabyte).
+ */
+export const MAX_FIELD_CHARS = 100_000;
+export const MAX_ROW_CHARS = 1_000_000;
+
 /** What is wrong with a CSV, in both languages (the message is the English one). */
 export const CSV_PROBLEM = {
   afterQuote: { de: "Text nach einem schließenden Anführungszeichen", en: "text after a closing quote" },
   unclosed: { de: "ein Feld in Anführungszeichen wird nicht geschlossen", en: "a quoted field is not closed" },
+  fieldTooLong: {
+    de: "ein Feld ist länger als 100.000 Zeichen (eine Tabellenzelle fasst höchstens 32.767 in Excel, 50.000 in Google Sheets; eine nicht geschlossene Anführung?)",
+    en: "a field is longer than 100,000 characters (a spreadsheet cell holds at most 32,767 in Excel, 50,000 in Google Sheets; an unclosed quote?)",
+  },
+  rowTooLong: {
+    de: "eine Zeile ist länger als 1.000.000 Zeichen (ist das eine CSV-Datei mit Zeilenumbrüchen?)",
+    en: "a row is longer than 1,000,000 characters (is this a CSV file with line breaks?)",
+  },
 } satisfies Record<string, Bilingual>;
 
 export class CsvError extends Error {
@@ -54,6 +75,11 @@ export class CsvParser {
   private started = false;
   private pendingCR = false;
   private headBuffer = "";
+  /** How far the first line was scanned for its end, and whether that point is inside quotes (linear: never rescanned). */
+  private headScanned = 0;
+  private headQuoted = false;
+  /** Characters of the current record so far (bounded by MAX_ROW_CHARS). */
+  private rowChars = 0;
   /** Line number (1-based) the parser is on, and where the current record began. */
   line = 1;
   private recordLine = 1;
@@ -71,10 +97,13 @@ export class CsvParser {
       this.started = true;
     }
     if (this.delimiter === null) {
-      // Wait for the whole first line before deciding.
+      // Wait for the whole first line before deciding (at most a row's length).
       this.headBuffer += text;
-      const nl = firstLineEnd(this.headBuffer);
-      if (nl < 0) return [];
+      const nl = this.firstLineEnd();
+      if (nl < 0) {
+        if (this.headBuffer.length > MAX_ROW_CHARS) throw new CsvError(1, CSV_PROBLEM.rowTooLong);
+        return [];
+      }
       this.delimiter = detectDelimiter(this.headBuffer.slice(0, nl));
       text = this.headBuffer;
       this.headBuffer = "";
@@ -87,6 +116,8 @@ export class CsvParser {
         this.pendingCR = false;
         if (ch === "\n") continue;
       }
+      if (++this.rowChars > MAX_ROW_CHARS) throw new CsvError(this.recordLine, CSV_PROBLEM.rowTooLong);
+      if (this.field.length > MAX_FIELD_CHARS) throw new CsvError(this.recordLine, CSV_PROBLEM.fieldTooLong);
       switch (this.state) {
         case "quoted":
           if (ch === '"') this.state = "quote";
@@ -116,6 +147,7 @@ export class CsvParser {
         this.endField();
         out.push(this.record);
         this.record = [];
+        this.rowChars = 0;
         this.line++;
         this.recordLine = this.line;
       } else {
@@ -126,7 +158,20 @@ export class CsvParser {
     return out;
   }
 
+  /** Where the first line of headBuffer ends (outside quotes), or -1; scans only what was not scanned yet. */
+  private firstLineEnd(): number {
+    const s = this.headBuffer;
+    for (let i = this.headScanned; i < s.length; i++) {
+      const ch = s[i];
+      if (ch === '"') this.headQuoted = !this.headQuoted;
+      else if (!this.headQuoted && (ch === "\n" || ch === "\r")) return i;
+    }
+    this.headScanned = s.length;
+    return -1;
+  }
+
   private endField() {
+    if (this.field.length > MAX_FIELD_CHARS) throw new CsvError(this.recordLine, CSV_PROBLEM.fieldTooLong);
     this.record.push(this.field);
     this.field = "";
     this.state = "start";
@@ -151,15 +196,6 @@ export class CsvParser {
   }
 }
 
-function firstLineEnd(s: string): number {
-  let quoted = false;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i];
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === "\n" || ch === "\r")) return i;
-  }
-  return -1;
-}
 
 /**
  * Records of a file, read in pieces: memory stays bounded whatever the file's

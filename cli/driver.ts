@@ -9,7 +9,8 @@
  * shared/web/limited-http.ts (an AIMD limit under the `parallel` ceiling, and
  * at most `parallel` paid credits in flight).
  */
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { written } from "./disk.ts";
 import * as z from "zod/mini";
 import type { AsyncDriver } from "../shared/core/drivers.ts";
 import { readPart } from "../shared/core/saved.ts";
@@ -117,7 +118,8 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
       const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
       opts.onAnswer?.(r, res);
       if (opts.journal && res.status >= 200 && res.status < 300 && (opts.replayable ?? replayable)(r)) {
-        appendFileSync(opts.journal, JSON.stringify({ s: signature(r), r: res }) + "\n");
+        const journal = opts.journal;
+        written(journal, () => appendFileSync(journal, JSON.stringify({ s: signature(r), r: res }) + "\n"));
       }
       return res;
     } finally {
@@ -171,7 +173,8 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
         put(k, v, expires);
         if (opts.journal) lines += JSON.stringify({ k, v, e: expires }) + "\n";
       }
-      if (opts.journal && lines) appendFileSync(opts.journal, lines);
+      const journal = opts.journal;
+      if (journal && lines) written(journal, () => appendFileSync(journal, lines));
     },
     storeGet: async (keys) => keys.map((k) => store.get(k) ?? null),
     storePut: async (entries) => {
@@ -182,7 +185,11 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
     // that run did not finish), unless `all`: a run that starts over on a changed input may still ask them later.
     clearJournal: (all = false) => {
       if (all) replay.clear();
-      if (opts.journal) appendFileSync(opts.journal, [...replay].map(([s, r]) => JSON.stringify({ s, r }) + "\n").join(""), { flag: "w" });
+      // Written beside it, then renamed over it: a full disk leaves the journal as it was, never half cut.
+      const journal = opts.journal;
+      if (!journal) return;
+      written(journal, () => writeFileSync(journal + ".tmp", [...replay].map(([s, r]) => JSON.stringify({ s, r }) + "\n").join("")));
+      renameSync(journal + ".tmp", journal);
     },
   };
 }

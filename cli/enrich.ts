@@ -31,6 +31,8 @@ import { createHash } from "node:crypto";
 import { resolve as resolvePath } from "node:path";
 import { createInterface } from "node:readline";
 import { runAsync } from "../shared/core/drivers.ts";
+import { toCompanyDataError } from "../shared/core/errors.ts";
+import { getAccount } from "../shared/operations/company.ts";
 import { readPart, readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
 import * as z from "zod/mini";
 import type { OpContext } from "../shared/operations/context.ts";
@@ -54,6 +56,8 @@ import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { detectEncoding, encodingFromBom, EncodingError, type Encoding } from "./encoding.ts";
 import { SpendLedger } from "./ledger.ts";
 import { acquireLock } from "./lock.ts";
+import { diskFullIn, written } from "./disk.ts";
+import { errnoOf, unreadable } from "./readable.ts";
 import { collectGarbage } from "./memory.ts";
 import { EXIT, ROLE_LABEL, msg, type Summary } from "./i18n.ts";
 
@@ -116,7 +120,8 @@ function head(path: string): Uint8Array {
 }
 
 async function readHeader(path: string, lang: Language, given?: Encoding): Promise<Omit<Prepared, "mapping" | "fields">> {
-  if (!existsSync(path)) throw new ExitError(EXIT.INPUT, msg.noFile[lang](path));
+  const why = unreadable(path);
+  if (why) throw new ExitError(EXIT.INPUT, msg.noFile[lang](path, why));
   let delimiter: Delimiter = ",";
   try {
     const encoding = given ?? detectEncoding(path);
@@ -133,7 +138,8 @@ async function readHeader(path: string, lang: Language, given?: Encoding): Promi
 function csvExit(e: unknown, path: string, lang: Language): unknown {
   if (e instanceof CsvError) return new ExitError(EXIT.INPUT, msg.badCsv[lang](path, e.line, e.text[lang]));
   if (e instanceof EncodingError) return new ExitError(EXIT.INPUT, msg.badEncoding[lang](path, e.encoding));
-  if ((e as NodeJS.ErrnoException)?.code === "ENOENT" || (e as NodeJS.ErrnoException)?.code === "EISDIR") return new ExitError(EXIT.INPUT, msg.noFile[lang](path));
+  const code = errnoOf(e);
+  if (code === "ENOENT" || code === "EISDIR" || code === "EACCES" || code === "EPERM") return new ExitError(EXIT.INPUT, msg.noFile[lang](path, code));
   return e;
 }
 
@@ -314,7 +320,7 @@ function loadCheckpoint(file: string): Checkpoint | null {
 }
 
 function saveCheckpoint(file: string, cp: Checkpoint) {
-  writeFileSync(file + ".tmp", writeSaved(CHECKPOINT_FILE, cp));
+  written(file, () => writeFileSync(file + ".tmp", writeSaved(CHECKPOINT_FILE, cp)));
   renameSync(file + ".tmp", file);
 }
 
@@ -441,18 +447,52 @@ let running: RunState | null = null;
 
 /**
  * One line on where the running enrichment stands (rows done, credits so
- * far); null when none runs. `settled`: no request is in flight any more (after
- * Ctrl-C), so paid requests without an answer are lost ones, named as such;
- * while running they are only in flight, and not counted yet.
+ * far); null when none runs. The credits are counted at the moment of
+ * charging: every paid request from the moment it is written down in the
+ * intent journal, before it is sent (the service charges it when it arrives,
+ * long before its answer is back), so the figure is never below what the
+ * service has charged, and above it by at most the credits still in flight,
+ * which the line names. `settled`: none is in flight any more (after Ctrl-C),
+ * so paid requests without an answer are lost ones, named as such.
  */
 export function runStatus(lang: Language, settled = false): string | null {
   const r = running;
   if (!r) return null;
   const c = r.ledger.charge();
-  const [spent, lost] = settled ? [c.answered + c.unanswered, c.unanswered] : [c.answered, 0];
+  const spent = c.answered + c.unanswered;
+  const inFlight = settled ? 0 : c.inFlight;
+  const lost = c.unanswered - inFlight;
   return r.phase === "resolve"
-    ? msg.progressNames[lang](r.namesDone, r.namesTotal, spent, lost)
-    : msg.progressRows[lang](r.rowsDone, r.rowsTotal, spent, lost);
+    ? msg.progressNames[lang](r.namesDone, r.namesTotal, spent, lost, inFlight)
+    : msg.progressRows[lang](r.rowsDone, r.rowsTotal, spent, lost, inFlight);
+}
+
+/**
+ * The free balance against the estimate, before anything is spent. When it
+ * does not cover the estimate, the user reads so, and how far it will get,
+ * before the question (at a terminal) or before the spending (`--yes`).
+ * Policy with `--yes` (decided, cli/README.md): the run goes ahead as far as
+ * the balance goes, as a run that runs out midway always has (rows done kept,
+ * the rest marked "not enriched: out of credits", finished after a top-up
+ * without paying twice), but never silently: the shortfall is said first.
+ * A balance that cannot be read is said too; a rejected key ends the run.
+ */
+async function checkBalance(ctx: OpContext, e: EnrichEstimate, args: EnrichArgs, io: Io): Promise<void> {
+  const lang = args.lang;
+  let balance: number;
+  try {
+    balance = (await runAsync(getAccount(ctx), nodeDriver())).credits;
+  } catch (err) {
+    const c = toCompanyDataError(err);
+    if (c.code === "MISSING_KEY" || c.code === "INVALID_KEY") throw c;
+    io.err(msg.balanceUnknown[lang](c.text(lang).replace(/\.$/, "")));
+    return;
+  }
+  if (balance >= e.credits) return;
+  // Rows in proportion to the credits: a rough figure ("about"), as rows differ in what they cost.
+  const far = Math.min(e.rows, Math.floor((e.rows * Math.max(0, balance)) / e.credits));
+  io.err(msg.balanceShort[lang](balance, e.credits, far, e.rows));
+  if (args.yes) io.err(msg.balanceShortYes[lang]);
 }
 
 /** `company-data enrich`. */
@@ -475,6 +515,11 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   progress?.unref();
   try {
     return await enrichLocked(args, ctx, io, interactive, files);
+  } catch (e) {
+    // A full disk: said with the file; what is on disk (journals, rows, checkpoint) stays for the rerun.
+    const full = diskFullIn(e);
+    if (full) throw new ExitError(EXIT.DISK_FULL, msg.diskFull[lang](full.file));
+    throw e;
   } finally {
     if (progress) clearInterval(progress);
     running = null;
@@ -539,6 +584,7 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
   const { estimate: e, queries, inputRows, givenIds } = await estimatePass(args, p, earlier, checkpoint.rowsDone, Date.now(), memo);
   printEstimate(e, lang, (s) => io.err(s));
   collectGarbage();
+  if (e.credits > 0) await checkBalance(ctx, e, args, io);
   if (e.credits > 0 && !args.yes) {
     const ok = interactive && io.ask ? await io.ask(msg.confirm[lang]) : false;
     if (!ok) throw new ExitError(EXIT.NOT_CONFIRMED, msg.notConfirmed[lang]);
@@ -550,9 +596,9 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
   running = state;
 
   if (!resuming) {
-    writeFileSync(files.partial, (p.bom ? "\ufeff" : "") + formatRow([...p.header, ...outputHeader(p.fields, lang, p.header)], p.delimiter, p.header.length));
+    written(files.partial, () => writeFileSync(files.partial, (p.bom ? "\ufeff" : "") + formatRow([...p.header, ...outputHeader(p.fields, lang, p.header)], p.delimiter, p.header.length)));
     // A restart keeps the resolutions and the journalled answers: they answer the same questions again.
-    if (!restart) writeFileSync(files.resolved, "");
+    if (!restart) written(files.resolved, () => writeFileSync(files.resolved, ""));
     checkpoint.bytesDone = statSync(files.partial).size;
     saveCheckpoint(files.checkpoint, checkpoint);
     if (!restart) driver.clearJournal(true);
@@ -599,7 +645,7 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
         text += formatRow([...inputCells, ...cells], p.delimiter, p.header.length);
       });
       // Output first, then the checkpoint: a kill in between only repeats this chunk, from the journal.
-      writeSync(fd, text);
+      written(files.partial, () => writeSync(fd, text));
       fsyncSync(fd);
       const last = batch.at(-1); // chunks are never empty
       if (last) checkpoint.rowsDone = last.index + 1;
@@ -663,7 +709,7 @@ async function resolvePhase(ctx: OpContext, driver: ReturnType<typeof nodeDriver
         } else if (r.error?.code === "OUT_OF_CREDITS") outOfCredits = true;
         else if (r.error?.code === "MISSING_KEY" || r.error?.code === "INVALID_KEY") throw r.error;
       });
-      writeSync(fd, lines);
+      written(file, () => writeSync(fd, lines));
       fsyncSync(fd);
       state.namesDone = Math.min(todo.length, at + group);
       collectGarbage();

@@ -14,6 +14,21 @@ const lostText = (k: number, lang: Language) =>
     ? `, davon bis zu ${credits(k, "de")} für Antworten, die nie ankamen (Abbruch, Zeitüberschreitung)`
     : `, of which up to ${credits(k, "en")} for answers that never arrived (interruption, timeout)`;
 
+/** Why a file cannot be read, by errno code (cli/readable.ts). */
+const READ_PROBLEM: Record<string, { de: string; en: string }> = {
+  ENOENT: { de: "nicht gefunden", en: "not found" },
+  ENOTDIR: { de: "nicht gefunden (ein Teil des Pfads ist kein Ordner)", en: "not found (a part of the path is not a folder)" },
+  EACCES: { de: "keine Leseberechtigung", en: "permission denied" },
+  EPERM: { de: "keine Leseberechtigung", en: "permission denied" },
+  EISDIR: { de: "das ist ein Ordner, keine Datei", en: "it is a folder, not a file" },
+};
+
+/** " (up to 12 of them in requests still under way)": charged the moment the service takes them, answers not back yet. */
+const flightText = (k: number, lang: Language) =>
+  k <= 0 ? "" : lang === "de"
+    ? ` (bis zu ${n(k, "de")} davon für Anfragen, die noch unterwegs sind)`
+    : ` (up to ${n(k, "en")} of them in requests still under way)`;
+
 export const EXIT = {
   OK: 0,
   INTERNAL: 1,
@@ -25,6 +40,8 @@ export const EXIT = {
   NOT_CONFIRMED: 7,
   /** Another run is writing the same output (OUT.lock). */
   LOCKED: 8,
+  /** The disk (or a quota) is full: ENOSPC/EDQUOT writing one of the run's files; rerun after freeing space. */
+  DISK_FULL: 9,
   INTERRUPTED: 130,
 } as const;
 
@@ -105,7 +122,8 @@ Environment:
 Exit codes: 0 done, 1 internal error, 2 usage error, 3 bad input file,
 4 out of credits (rerun after a top-up to finish the rest), 5 API key missing
 or rejected, 6 service not reachable or failing, 7 not confirmed (nothing spent),
-8 another run is writing the same output, 130 interrupted (resumable).
+8 another run is writing the same output, 9 disk full (rerun after freeing space),
+130 interrupted (resumable).
 `,
     de: `company-data: Firmendaten auf der Kommandozeile
 
@@ -185,14 +203,26 @@ Exit-Codes: 0 fertig, 1 interner Fehler, 2 Aufruffehler, 3 fehlerhafte
 Eingabedatei, 4 keine Credits mehr (nach dem Aufladen erneut starten, um den
 Rest zu erledigen), 5 API-Schlüssel fehlt oder abgelehnt, 6 Dienst nicht
 erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
-8 ein anderer Lauf schreibt dieselbe Ausgabe, 130 abgebrochen (fortsetzbar).
+8 ein anderer Lauf schreibt dieselbe Ausgabe, 9 Datenträger voll (nach dem
+Aufräumen erneut starten), 130 abgebrochen (fortsetzbar).
 `,
   },
   unknownCommand: { en: (c: string) => `Unknown command "${c}". See company-data --help.`, de: (c: string) => `Unbekannter Befehl "${c}". Siehe company-data --help.` },
   unknownOption: { en: (o: string) => `Unknown option ${o}. See company-data --help.`, de: (o: string) => `Unbekannte Option ${o}. Siehe company-data --help.` },
   missingOption: { en: (o: string) => `Missing ${o}. See company-data --help.`, de: (o: string) => `${o} fehlt. Siehe company-data --help.` },
   badValue: { en: (o: string, v: string) => `Invalid value for ${o}: ${v}`, de: (o: string, v: string) => `Ungültiger Wert für ${o}: ${v}` },
-  noFile: { en: (f: string) => `Cannot read ${f}.`, de: (f: string) => `${f} kann nicht gelesen werden.` },
+  noFile: {
+    en: (f: string, code?: string) => `Cannot read ${f}${code ? `: ${READ_PROBLEM[code]?.en ?? code}` : ""}.`,
+    de: (f: string, code?: string) => `${f} kann nicht gelesen werden${code ? `: ${READ_PROBLEM[code]?.de ?? code}` : ""}.`,
+  },
+  diskFull: {
+    en: (f: string) => `Disk full: cannot write ${f} (ENOSPC). What was already paid for is kept (journals, rows written); free some space and run the same command again: it resumes without paying twice.`,
+    de: (f: string) => `Datenträger voll: ${f} kann nicht geschrieben werden (ENOSPC). Was schon bezahlt ist, bleibt erhalten (Journale, geschriebene Zeilen); bitte Platz schaffen und denselben Befehl erneut starten: er setzt fort, ohne doppelt zu bezahlen.`,
+  },
+  malformedKey: {
+    en: (why: string) => `COMPANY_DATA_API_KEY is malformed: ${why}. Please check it.`,
+    de: (why: string) => `COMPANY_DATA_API_KEY ist fehlerhaft: ${why}. Bitte prüfen.`,
+  },
   sameFile: { en: "--in and --out must be different files.", de: "--in und --out müssen verschiedene Dateien sein." },
   cannotWrite: {
     en: (f: string) => `Cannot write ${f}: its folder does not exist or is not writable.`,
@@ -241,12 +271,30 @@ erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
   },
   /** The progress line when stderr is not a terminal, and the status after Ctrl-C. */
   progressNames: {
-    en: (d: number, t: number, c: number, lost: number) => `Progress: matching names, ${n(d, "en")} of ${n(t, "en")} done; ${credits(c, "en")} spent so far${lostText(lost, "en")}.`,
-    de: (d: number, t: number, c: number, lost: number) => `Fortschritt: Namensabgleich, ${n(d, "de")} von ${n(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}.`,
+    en: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Progress: matching names, ${n(d, "en")} of ${n(t, "en")} done; ${credits(c, "en")} spent so far${flightText(inFlight, "en")}${lostText(lost, "en")}.`,
+    de: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Fortschritt: Namensabgleich, ${n(d, "de")} von ${n(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${flightText(inFlight, "de")}${lostText(lost, "de")}.`,
   },
   progressRows: {
-    en: (d: number, t: number, c: number, lost: number) => `Progress: ${n(d, "en")} of ${rows(t, "en")} done; ${credits(c, "en")} spent so far${lostText(lost, "en")}.`,
-    de: (d: number, t: number, c: number, lost: number) => `Fortschritt: ${n(d, "de")} von ${rows(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}.`,
+    en: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Progress: ${n(d, "en")} of ${rows(t, "en")} done; ${credits(c, "en")} spent so far${flightText(inFlight, "en")}${lostText(lost, "en")}.`,
+    de: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Fortschritt: ${n(d, "de")} von ${rows(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${flightText(inFlight, "de")}${lostText(lost, "de")}.`,
+  },
+  balanceShort: {
+    en: (balance: number, estimate: number, rowsFar: number, total: number) =>
+      `Your balance is ${credits(balance, "en")}: not enough for this estimate (at most ${credits(estimate, "en")}). ` +
+      `The run stops when the balance is spent, after about ${n(rowsFar, "en")} of ${rows(total, "en")}; the rest is marked "not enriched: out of credits", ` +
+      `and the same command finishes it after a top-up, paying nothing twice.`,
+    de: (balance: number, estimate: number, rowsFar: number, total: number) =>
+      `Ihr Guthaben beträgt ${credits(balance, "de")}: zu wenig für diese Schätzung (höchstens ${credits(estimate, "de")}). ` +
+      `Der Lauf endet, wenn das Guthaben verbraucht ist, nach etwa ${n(rowsFar, "de")} von ${rows(total, "de")}; der Rest wird als „nicht angereichert: keine Credits“ markiert, ` +
+      `und derselbe Befehl erledigt ihn nach dem Aufladen, ohne etwas doppelt zu bezahlen.`,
+  },
+  balanceShortYes: {
+    en: "--yes: going ahead as far as the balance goes.",
+    de: "--yes: es geht so weit, wie das Guthaben reicht.",
+  },
+  balanceUnknown: {
+    en: (why: string) => `The balance could not be read (${why}); the run goes ahead without checking it against the estimate.`,
+    de: (why: string) => `Das Guthaben konnte nicht gelesen werden (${why}); der Lauf geht ohne Abgleich mit der Schätzung weiter.`,
   },
   confirm: { en: "Spend these credits? [y/N] ", de: "Diese Credits ausgeben? [j/N] " },
   notConfirmed: {

@@ -20,29 +20,44 @@
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
 import { requestCredits } from "../shared/functions/guard.ts";
+import { written } from "./disk.ts";
 
 export interface Charge {
   /** Credits of answers that arrived. */
   answered: number;
   /** Credits of paid requests sent whose answer never arrived: charged or not, the service knows. */
   unanswered: number;
+  /** The part of `unanswered` still in flight in this process (its answer may yet come); the rest is lost. */
+  inFlight: number;
 }
 
 export class SpendLedger {
   private answered = 0;
+  private inFlight = 0;
   private open = new Map<string, number>();
   private sent = new Map<HttpRequest, string[]>();
   private next = 0;
   /** Distinguishes this process's ids from those of the runs it resumes. */
   private readonly run = `${process.pid.toString(36)}.${Date.now().toString(36)}`;
-  private fd: number;
+  /** Opened at the first line written: a run refused before it spends leaves no (empty) journal behind. */
+  private fd = -1;
+  private closed = false;
+  private readonly torn: boolean;
 
   /** A fresh journal (`resume` false) or the one of the runs this run resumes. */
-  constructor(file: string, resume: boolean) {
-    const torn = resume && existsSync(file) ? this.load(file) : false;
-    this.fd = openSync(file, resume ? "a" : "w");
-    // A line torn by a kill is ended, so that it does not swallow the next one.
-    if (torn) writeSync(this.fd, "\n");
+  constructor(private readonly file: string, private readonly resume: boolean) {
+    this.torn = resume && existsSync(file) ? this.load(file) : false;
+  }
+
+  private write(line: string): void {
+    written(this.file, () => {
+      if (this.fd < 0 && !this.closed) {
+        this.fd = openSync(this.file, this.resume ? "a" : "w");
+        // A line torn by a kill is ended, so that it does not swallow the next one.
+        if (this.torn) writeSync(this.fd, "\n");
+      }
+      writeSync(this.fd, line);
+    });
   }
 
   /** Read the journal back; true when its last line is torn (no line break). */
@@ -66,8 +81,9 @@ export class SpendLedger {
     const credits = requestCredits(req);
     if (credits <= 0) return;
     const id = `${this.run}.${(this.next++).toString(36)}`;
-    writeSync(this.fd, `i ${id} ${credits}\n`);
+    this.write(`i ${id} ${credits}\n`);
     this.open.set(id, credits);
+    this.inFlight += credits;
     const ids = this.sent.get(req);
     if (ids) ids.push(id);
     else this.sent.set(req, [id]);
@@ -78,15 +94,19 @@ export class SpendLedger {
     const ids = this.sent.get(req);
     const id = ids?.shift();
     if (ids && ids.length === 0) this.sent.delete(req);
-    if (id === undefined || res.status === 0) return;
+    if (id === undefined) return;
+    // In flight no more: answered, or lost (status 0 leaves the intent open: it may have been charged).
+    this.inFlight -= this.open.get(id) ?? 0;
+    if (res.status === 0) return;
     const credits = res.status >= 200 && res.status < 300 ? this.open.get(id) ?? 0 : 0;
-    writeSync(this.fd, `a ${id} ${credits}\n`);
+    this.write(`a ${id} ${credits}\n`);
     this.open.delete(id);
     this.answered += credits;
   };
 
   /** Done writing (the file may then be deleted). */
   close(): void {
+    this.closed = true;
     if (this.fd < 0) return;
     closeSync(this.fd);
     this.fd = -1;
@@ -96,6 +116,6 @@ export class SpendLedger {
   charge(): Charge {
     let unanswered = 0;
     for (const c of this.open.values()) unanswered += c;
-    return { answered: this.answered, unanswered };
+    return { answered: this.answered, unanswered, inFlight: this.inFlight };
   }
 }

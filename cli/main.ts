@@ -21,7 +21,8 @@ import { EXIT, USAGE_LABEL, msg } from "./i18n.ts";
 import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";
 import { estimateRefreshCommand, refreshCommand, type RefreshArgs } from "./refresh.ts";
 import { groupDigits } from "../shared/credits/wording.ts";
-import { quietOnClosedPipe } from "./pipe.ts";
+import { quietOnClosedPipe, type PipeGuard } from "./pipe.ts";
+import { printable } from "./terminal.ts";
 import { searchCommand, type SearchArgs } from "./search.ts";
 import { parseCommandLine, type CliOptions } from "./args.ts";
 import { Pacer } from "../shared/api/pacing.ts";
@@ -108,9 +109,11 @@ const KEY_TEXT: Partial<Record<ErrorCode, Record<Language, string>>> = {
   },
 };
 
+/** Every line printed: text from the API without terminal control sequences (./terminal.ts). */
+const printing = (g: PipeGuard) => ({ write: (text: string) => g.write(printable(text)) });
 // A reader that closes the pipe early (`| head`) ends the output, not the program with a stack trace.
-const stdout = quietOnClosedPipe(process.stdout);
-const stderr = quietOnClosedPipe(process.stderr);
+const stdout = printing(quietOnClosedPipe(process.stdout));
+const stderr = printing(quietOnClosedPipe(process.stderr));
 
 /** The language of messages once the arguments are read (the Ctrl-C handler speaks it too). */
 let messageLang: Language = toLanguage(process.env.LC_ALL || process.env.LANG, "de");
@@ -268,7 +271,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     const err = toCompanyDataError(e);
     if (!(e instanceof CompanyDataError) && process.env.COMPANY_DATA_DEBUG) stderr.write(String((e as Error)?.stack ?? e) + "\n");
-    io.err(KEY_TEXT[err.code]?.[lang] ?? err.text(lang));
+    io.err(err.code === "INVALID_KEY" && err.details.detail ? msg.malformedKey[lang](err.details.detail[lang]) : KEY_TEXT[err.code]?.[lang] ?? err.text(lang));
     return exitFor(err.code);
   }
 }

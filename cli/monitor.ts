@@ -39,6 +39,7 @@ import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { ExitError, type Io } from "./enrich.ts";
 import { EXIT, msg } from "./i18n.ts";
+import { errnoOf, unreadable } from "./readable.ts";
 
 export interface MonitorArgs {
   input: string;
@@ -196,7 +197,7 @@ export async function readTable(path: string, lang: Language): Promise<{ rows: s
     for await (const rec of readCsv(path, (d) => (delimiter = d))) rows.push(rec);
   } catch (e) {
     if (e instanceof CsvError) throw new ExitError(EXIT.INPUT, msg.badCsv[lang](path, e.line, e.text[lang]));
-    throw new ExitError(EXIT.INPUT, msg.noFile[lang](path));
+    throw new ExitError(EXIT.INPUT, msg.noFile[lang](path, errnoOf(e)));
   }
   return { rows, delimiter };
 }
@@ -212,7 +213,8 @@ interface Prepared {
 
 async function prepare(args: MonitorArgs, withStore: "read" | "write"): Promise<Prepared> {
   const lang = args.lang;
-  if (!existsSync(args.input)) throw new ExitError(EXIT.INPUT, msg.noFile[lang](args.input));
+  const why = unreadable(args.input);
+  if (why) throw new ExitError(EXIT.INPUT, msg.noFile[lang](args.input, why));
   const files = [args.input, args.output, args.changes].filter((f): f is string => !!f).map((f) => resolvePath(f));
   if (new Set(files).size !== files.length) throw new ExitError(EXIT.USAGE, T.distinct[lang]);
   const input = await readTable(args.input, lang);

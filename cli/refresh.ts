@@ -36,6 +36,7 @@ import { formatRow, type Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { ExitError, type Io } from "./enrich.ts";
 import { EXIT, msg } from "./i18n.ts";
+import { unreadable } from "./readable.ts";
 import { CsvSheets, FileStore, readTable } from "./monitor.ts";
 
 export interface RefreshArgs {
@@ -79,7 +80,8 @@ interface Prepared {
 
 async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<Prepared> {
   const lang = args.lang;
-  if (!existsSync(args.input)) throw new ExitError(EXIT.INPUT, msg.noFile[lang](args.input));
+  const why = unreadable(args.input);
+  if (why) throw new ExitError(EXIT.INPUT, msg.noFile[lang](args.input, why));
   if (args.changes && [args.input, args.output].some((f) => f && resolvePath(f) === resolvePath(args.changes!))) throw new ExitError(EXIT.USAGE, T.distinct[lang]);
   const list = await readTable(args.input, lang);
   const header = list.rows[0];

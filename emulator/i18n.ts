@@ -103,6 +103,14 @@ export const MESSAGES = {
     en: "Too many concurrent requests: at most {max} per key. Retry once an answer has arrived.",
   },
   payloadTooLarge: { de: "Anfrage zu groß (höchstens {max} Bytes).", en: "Request body too large (at most {max} bytes)." },
+  controlHost: {
+    de: "Die Steuerung des Emulators antwortet nur unter localhost, 127.0.0.1 oder [::1] (Host: {what}).",
+    en: "The emulator's control endpoints answer only as localhost, 127.0.0.1 or [::1] (Host: {what}).",
+  },
+  controlJson: {
+    de: "Die Steuerung des Emulators nimmt POST nur mit Content-Type: application/json an (eine fremde Webseite kann so nichts ändern).",
+    en: "The emulator's control endpoints take a POST only with Content-Type: application/json (so a foreign web page cannot change anything).",
+  },
   malformedJson: { de: "Der Anfrageinhalt ist kein gültiges JSON.", en: "The request body is not valid JSON." },
   bodyRequired: { de: "Anfrageinhalt (JSON) fehlt.", en: "Request body (JSON) is missing." },
   unknownParam: { de: "Unbekannter Parameter: {what}.", en: "Unknown parameter: {what}." },

@@ -10,6 +10,7 @@ import type { Emulator } from "./index.ts";
 import { MAX_BODY_BYTES } from "./index.ts";
 import { ApiError, errorResponse } from "./respond.ts";
 import { langOf } from "./i18n.ts";
+import { controlGuard } from "./routes/control.ts";
 import type { HttpMethod } from "../shared/core/http.ts";
 
 export interface ServerOptions {
@@ -31,6 +32,17 @@ function keyOf(headers: Record<string, string>): string {
   const m = /^Bearer\s+(\S+)$/i.exec((headers["authorization"] ?? "").trim());
   return m?.[1] ?? "";
 }
+/** The path as handle() reads it (emulator/index.ts route) names a control endpoint. */
+function isControlPath(url: string): boolean {
+  let path: string;
+  try {
+    path = new URL(url, "http://emulator.invalid").pathname;
+  } catch {
+    return false;
+  }
+  return path === "/_emulator" || path.startsWith("/_emulator/");
+}
+
 export interface RunningServer { url: string; port: number; close(): Promise<void> }
 
 /** Browser hosts that may call the emulator: the Excel task pane (https://localhost:3000), the playground, any local dev server. */
@@ -108,6 +120,12 @@ export function startServer(emulator: Emulator, options: ServerOptions = {}): Pr
       if (aborted) return;
       const body = size > 0 ? Buffer.concat(chunks).toString("utf8") : undefined;
       const method = (req.method ?? "GET").toUpperCase() as HttpMethod;
+      const refused = isControlPath(req.url ?? "/") ? controlGuard(method, headers) : null;
+      if (refused) {
+        const r = errorResponse(refused, lang);
+        res.writeHead(403, { ...r.headers, ...cors }).end(r.body);
+        return;
+      }
       // The cap counts API calls of a key; control endpoints and unauthenticated calls pass.
       const key = cap !== undefined && !(req.url ?? "/").startsWith("/_emulator") ? keyOf(headers) : "";
       if (key && (inFlight.get(key) ?? 0) >= cap!) {

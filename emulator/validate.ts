@@ -8,6 +8,28 @@ import { INCLUDES, type Include } from "../shared/api/endpoints.ts";
 import { ApiError, invalid } from "./respond.ts";
 import { formatPath, rule, ruleOfIssue, type IssueLike } from "./rules.ts";
 
+/**
+ * The longest text any one field of a request may hold: a JSON string of a
+ * body, a query parameter's value (decision: the specification names no
+ * limit; a company name, a register number or a search query is far shorter,
+ * and a bound keeps every parser and matcher behind it cheap: a 1 MiB body
+ * of one field must not hold the server). Longer is a 400 naming the field.
+ */
+export const MAX_FIELD_CHARS = 1000;
+
+/** The first string in `value` longer than MAX_FIELD_CHARS, as its path; null when none. Iterative: a deep body cannot exhaust the stack. */
+function tooLongField(value: unknown): string | null {
+  const todo: { v: unknown; path: (string | number)[] }[] = [{ v: value, path: [] }];
+  for (let item = todo.pop(); item; item = todo.pop()) {
+    const { v, path } = item;
+    if (typeof v === "string") {
+      if (v.length > MAX_FIELD_CHARS) return formatPath(path) || "body";
+    } else if (Array.isArray(v)) v.forEach((x, i) => todo.push({ v: x, path: [...path, i] }));
+    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) todo.push({ v: x, path: [...path, k] });
+  }
+  return null;
+}
+
 /** Query parameters that may repeat (their values are merged); any other repeat is a 400. */
 const MULTI_VALUED: readonly string[] = ["include"];
 
@@ -27,6 +49,8 @@ export function parseBody<T>(schema: z.ZodMiniType<T>, text: string | undefined)
   } catch {
     throw new ApiError("INVALID_INPUT", "malformedJson", {}, "body");
   }
+  const long = tooLongField(raw);
+  if (long !== null) throw invalid(long, rule.atMost(MAX_FIELD_CHARS, "string"));
   const r = schema.safeParse(raw);
   if (r.success) return r.data;
   const issue = r.error.issues[0] as IssueLike;
@@ -47,6 +71,7 @@ export function checkQuery(q: URLSearchParams, allowed: readonly string[]): void
     if (seen.has(k) && !MULTI_VALUED.includes(k)) throw new ApiError("INVALID_INPUT", "repeatedParam", { what: k }, k);
     seen.add(k);
   }
+  for (const [k, v] of q) if (v.length > MAX_FIELD_CHARS) throw invalid(k, rule.atMost(MAX_FIELD_CHARS, "string"));
 }
 
 export function intParam(q: URLSearchParams, name: string, def: number, min = 1, max = MAX_SIZE): number {

@@ -2,14 +2,23 @@
  * What `npm start` (and `npm run excel:dev`) say when a port is taken: which
  * port, what probably holds it, and the variables that choose others.
  */
-import type { Language } from "../shared/i18n/language.ts";
+import { toLanguage, type Language } from "../shared/i18n/language.ts";
 
 export function portInUseMessage(port: number, what: "api" | "playground", lang: Language): string {
   const variable = what === "api" ? "PORT" : "PLAYGROUND_PORT";
-  const name = what === "api" ? (lang === "de" ? "der Emulator" : "the emulator") : (lang === "de" ? "der Playground" : "the playground");
-  return lang === "de"
-    ? `Port ${port} ist belegt: ${name} kann dort nicht starten (läuft \`npm start\` schon in einem anderen Fenster?).\n` +
-      `Andere Ports wählen: PORT=8790 PLAYGROUND_PORT=8791 npm start  (${variable} ist der für ${name}; 0 = ein freier Port)`
-    : `Port ${port} is in use, so ${name} cannot start there (is \`npm start\` already running in another window?).\n` +
-      `Choose other ports: PORT=8790 PLAYGROUND_PORT=8791 npm start  (${variable} is the one for ${name}; 0 = any free port)`;
+  if (lang === "de") {
+    const [name, ofName] = what === "api" ? ["der Emulator", "des Emulators"] : ["der Playground", "des Playgrounds"];
+    return `Port ${port} ist belegt: ${name} kann dort nicht starten (läuft \`npm start\` schon in einem anderen Fenster?).\n` +
+      `Andere Ports wählen: PORT=8790 PLAYGROUND_PORT=8791 npm start  (${variable} ist der Port ${ofName}; 0 = ein freier Port)`;
+  }
+  const name = what === "api" ? "the emulator" : "the playground";
+  return `Port ${port} is in use, so ${name} cannot start there (is \`npm start\` already running in another window?).\n` +
+    `Choose other ports: PORT=8790 PLAYGROUND_PORT=8791 npm start  (${variable} is the one for ${name}; 0 = any free port)`;
 }
+
+/**
+ * The language of `npm start`'s own messages: German only when the locale
+ * says so (LC_ALL, else LANG: de_DE.UTF-8), English otherwise (C.UTF-8,
+ * POSIX, en_*), as the banner and everything else `npm start` prints is English.
+ */
+export const startLanguage = (env: NodeJS.ProcessEnv): Language => toLanguage(env.LC_ALL || env.LANG, "en");

@@ -8,8 +8,7 @@ import { createEmulator } from "../emulator/index.ts";
 import { startServer } from "../emulator/server.ts";
 import { banner, parseArgs } from "../emulator/cli.ts";
 import { startPlayground } from "../playground/server.ts";
-import { toLanguage } from "../shared/i18n/language.ts";
-import { portInUseMessage } from "./port-in-use.ts";
+import { portInUseMessage, startLanguage } from "./port-in-use.ts";
 
 const parsed = parseArgs(process.argv.slice(2), process.env);
 if (parsed === "help") {
@@ -17,7 +16,7 @@ if (parsed === "help") {
   process.exit(0);
 }
 
-const lang = toLanguage(process.env.LC_ALL || process.env.LANG, "de");
+const lang = startLanguage(process.env);
 const playgroundPort = process.env.PLAYGROUND_PORT ? Number(process.env.PLAYGROUND_PORT) : 8788;
 
 /** A busy port is a user's situation (a second `npm start`), not a crash: say which and how to choose others. */

@@ -1,6 +1,8 @@
 /**
  * /_emulator/…: the control surface for tests, demos and the self-service
- * signup stand-in. No credits, no auth (the emulator listens on loopback).
+ * signup stand-in. No credits and no key, but not open to any web page:
+ * over the network (server.ts) every control request must name a loopback
+ * Host, and a POST must say `Content-Type: application/json` (controlGuard).
  */
 import * as z from "zod/mini";
 import { COMPANY_ID_PATTERN } from "../../shared/api/schemas.ts";
@@ -34,6 +36,34 @@ const ScheduleBody = z.strictObject({
   date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
 });
 const ResetBody = z.strictObject({ key: z.optional(z.string()) });
+
+/** The Host header's name without its port: "localhost", "127.0.0.1", "[::1]". */
+function hostName(host: string): string {
+  const h = host.trim().toLowerCase();
+  return h.startsWith("[") ? h.slice(0, h.indexOf("]") + 1) : h.replace(/:\d*$/, "");
+}
+const LOOPBACK_NAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
+/**
+ * Why a control request that came over the network is refused, or null.
+ *
+ * - Host must be a loopback name: a page on another site that makes its own
+ *   name resolve to 127.0.0.1 (DNS rebinding) sends its own name as Host.
+ * - A POST must carry `Content-Type: application/json`: a cross-site page can
+ *   send a "simple" request (a form, or fetch with text/plain) without asking
+ *   first, but a JSON content type makes the browser send a CORS preflight
+ *   (https://fetch.spec.whatwg.org/#cors-safelisted-request-header: only
+ *   application/x-www-form-urlencoded, multipart/form-data and text/plain are
+ *   safelisted), which server.ts answers only for local origins.
+ * Reads (GET) need only the Host check: without CORS a foreign page cannot read the answer.
+ */
+export function controlGuard(method: string, headers: Record<string, string>): ApiError | null {
+  const host = headers["host"] ?? "";
+  if (!LOOPBACK_NAMES.includes(hostName(host))) return new ApiError("FORBIDDEN", "controlHost", { what: host.slice(0, 100) || "-" }, "host");
+  const type = (headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+  if (method.toUpperCase() === "POST" && type !== "application/json") return new ApiError("FORBIDDEN", "controlJson", {}, "content-type");
+  return null;
+}
 
 /** A calendar date that exists (the schema checks only the form YYYY-MM-DD). */
 function checkDate(field: string, iso: string): void {

@@ -49,10 +49,24 @@ export type CallResult<T = unknown> =
   | { ok: true; data: T; credits: number; attempts: number }
   | { ok: false; error: CompanyDataError; attempts: number };
 
+/**
+ * A key is a token of visible ASCII characters. Anything else (a line break
+ * pasted with it, a blank inside, a typographic quote, a non-Latin-1
+ * character) cannot travel in a header: fetch and UrlFetchApp refuse such a
+ * header value before sending, which would read as "could not reach the data
+ * service". Said as what it is, without repeating the key.
+ */
+const WELL_FORMED_KEY = /^[\x21-\x7e]+$/;
+export const MALFORMED_KEY = {
+  de: "er enthält einen Zeilenumbruch, ein Leerzeichen oder ein Zeichen, das in einem API-Schlüssel nicht vorkommt (beim Kopieren mitgenommen?)",
+  en: "it contains a line break, a blank or a character that no API key has (copied along with it?)",
+};
+
 /** The request for one call. The key travels only in the Authorization header. */
 export function buildRequest(cfg: ClientConfig, spec: CallSpec): HttpRequest {
   const ep = endpoint(spec.endpoint);
   if (!cfg.apiKey) throw new CompanyDataError("MISSING_KEY");
+  if (!WELL_FORMED_KEY.test(cfg.apiKey)) throw new CompanyDataError("INVALID_KEY", { detail: MALFORMED_KEY });
   const base = cfg.baseUrl.replace(/\/+$/, "");
   let url = base + fillPath(ep.path, spec.path ?? {});
   const query = Object.entries(spec.query ?? {}).filter(([, v]) => v !== undefined && v !== "");

@@ -67,8 +67,9 @@ const MESSAGES: Record<ErrorCode, { de: MessageFn; en: MessageFn }> = {
     en: () => "No API key set. Please enter it under Company data › Settings.",
   },
   INVALID_KEY: {
-    de: () => "Der API-Schlüssel wurde abgelehnt. Bitte in den Einstellungen prüfen.",
-    en: () => "The API key was rejected. Please check it in Settings.",
+    // With a detail: malformed before sending (shared/api/client.ts), not rejected by the service.
+    de: (d) => (d.detail ? `Der API-Schlüssel ist fehlerhaft${detail(d, "de")}. Bitte in den Einstellungen prüfen.` : "Der API-Schlüssel wurde abgelehnt. Bitte in den Einstellungen prüfen."),
+    en: (d) => (d.detail ? `The API key is malformed${detail(d, "en")}. Please check it in Settings.` : "The API key was rejected. Please check it in Settings."),
   },
   OUT_OF_CREDITS: {
     de: (d) => `Nicht genug Credits für diese Abfrage${detail(d, "de")}. Bitte Guthaben aufladen.`,

@@ -11,6 +11,12 @@ export interface HttpRequest {
   headers: Record<string, string>;
   /** JSON text for POST; absent for GET. */
   body?: string;
+  /**
+   * "manual": a 3xx is the answer, never followed (a webhook: the address
+   * checked is the only one the message may go to). Absent: the driver's
+   * default (fetch follows; UrlFetchApp never does, apps-script/http.ts).
+   */
+  redirect?: "manual";
 }
 
 export interface HttpResponse {
@@ -21,6 +27,12 @@ export interface HttpResponse {
   body: string;
   /** Set by a driver when the request failed before an answer: refused, reset, DNS, timeout. */
   networkError?: "timeout" | "connection";
+  /**
+   * A request sent with redirect "manual" was answered by a redirect the
+   * runtime does not show (a browser's opaque redirect: status 0, no
+   * Location; https://fetch.spec.whatwg.org/#concept-filtered-response-opaque-redirect).
+   */
+  opaqueRedirect?: true;
 }
 
 /** Case-insensitive header lookup for responses whose drivers did not lower-case names. */

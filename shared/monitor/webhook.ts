@@ -22,6 +22,7 @@
  * it is never part of a message, a log line or an error text.
  */
 import { http, type Operation } from "../core/effects.ts";
+import { header } from "../core/http.ts";
 import { isLoopbackHost } from "../api/base-url.ts";
 import { invalid } from "../core/errors.ts";
 import type { Bilingual } from "../i18n/language.ts";
@@ -85,12 +86,44 @@ export function webhookPayload(d: Digest): Record<string, unknown> {
   };
 }
 
-/** POST the digest; anything but a 2xx answer is a DeliveryError (the digest stays waiting). */
+/**
+ * Where a redirect points, for the message: scheme, host and port only (a
+ * path or query may carry someone's token); relative to the webhook address.
+ */
+function redirectTarget(location: string | undefined, from: string): string {
+  if (!location) return "?";
+  try {
+    return new URL(location, from).origin;
+  } catch {
+    return "?";
+  }
+}
+
+/**
+ * POST the digest; anything but a 2xx answer is a DeliveryError (the digest
+ * stays waiting). A redirect is never followed (redirect "manual" in every
+ * sender; UrlFetchApp never follows): the address was checked (https, http
+ * only to this machine), the one it redirects to was not, and a 307/308
+ * would resend the whole digest there. It is a failed delivery naming where
+ * it pointed.
+ */
 export function postWebhook(url: string): (d: Digest) => Operation<void> {
   const target = checkWebhookUrl(url);
   return function* (d: Digest) {
-    const [res] = yield* http([{ method: "POST", url: target, headers: { "Content-Type": "application/json; charset=utf-8" }, body: JSON.stringify(webhookPayload(d)) }]);
+    const [res] = yield* http([{ method: "POST", url: target, headers: { "Content-Type": "application/json; charset=utf-8" }, body: JSON.stringify(webhookPayload(d)), redirect: "manual" }]);
     if (res.status >= 200 && res.status < 300) return;
+    if (res.opaqueRedirect)
+      throw new DeliveryError({
+        de: "Der Webhook hat auf eine andere Adresse umgeleitet (der Browser zeigt nicht, wohin); die Nachricht wurde nicht dorthin gesendet. Bitte die endgültige Adresse eintragen.",
+        en: "The webhook redirected to another address (the browser does not show where); the message was not sent there. Please enter the final address.",
+      });
+    if (res.status >= 300 && res.status < 400) {
+      const where = redirectTarget(header(res, "location"), target);
+      throw new DeliveryError({
+        de: `Der Webhook hat auf ${where} umgeleitet (HTTP ${res.status}); die Nachricht wurde nicht dorthin gesendet. Bitte die endgültige Adresse eintragen.`,
+        en: `The webhook redirected to ${where} (HTTP ${res.status}); the message was not sent there. Please enter the final address.`,
+      });
+    }
     if (res.status === 0)
       throw new DeliveryError({ de: "Der Webhook war nicht erreichbar (keine Antwort).", en: "The webhook could not be reached (no answer)." });
     throw new DeliveryError({ de: `Der Webhook hat die Nachricht abgelehnt (HTTP ${res.status}).`, en: `The webhook refused the message (HTTP ${res.status}).` });

@@ -11,6 +11,9 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { nth } from "../helpers/indexed.ts";
 
+/** An injection probe: must stay inert text in every UI, grid and export (never in the playground's demo list). */
+export const HOSTILE_NAME = `<img src=x onerror="document.title='pwned'">=HYPERLINK("http://example.invalid","klick")`;
+
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const SCREENSHOTS = join(ROOT, "test-artifacts", "screenshots");

@@ -10,9 +10,9 @@ import { unzipSync, strFromU8 } from "fflate";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
-import { HOSTILE_NAME, PORTFOLIO } from "../../playground/data.ts";
+import { PORTFOLIO } from "../../playground/data.ts";
 import { GROUP_COLOUR, GROUP_LABEL, SCREENING_NOTE, type RiskGroup } from "../../shared/monitor/risk.ts";
-import { controlsIn, skipWithoutChromium, launch, ROOT, screenshot, tabOrder, watchErrors, type Launched, openPlayground } from "./browser.ts";
+import { HOSTILE_NAME, controlsIn, skipWithoutChromium, launch, ROOT, screenshot, tabOrder, watchErrors, type Launched, openPlayground } from "./browser.ts";
 import { nth, valueAt } from "../helpers/indexed.ts";
 
 const PANELS = ["search", "enrich", "similar", "monitor", "settings", "help"];
@@ -531,7 +531,12 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(await cell("Portfolio", 21, 5)).toBe("'=1+1");
     expect(await page.textContent("#pg-c-21-5")).toBe("'=1+1");
     expect(await page.$$("#pg-grid img")).toHaveLength(0);
-    // The grid's own list row with the hostile name: text, no element.
+    // A list row with the hostile name (the demo list has none; a user may type one): text in the grid, no element.
+    await page.evaluate((name) => {
+      const wb = (window as any).__playground.workbook;
+      wb.set("Firmenliste", wb.sheet("Firmenliste").cells.length + 1, 1, name);
+      wb.changed();
+    }, HOSTILE_NAME);
     await page.click('.pg-sheet-tab[data-sheet="Firmenliste"]');
     const gridCell = await page.$$eval("#pg-grid td", (tds) => tds.filter((t) => t.textContent?.includes("onerror")).map((t) => t.children.length));
     expect(gridCell).toEqual([0]);

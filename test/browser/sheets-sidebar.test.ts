@@ -13,7 +13,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { asyncStores, memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
 import { uiCall } from "../../shared/app/dispatch.ts";
 import { Workbook } from "../../playground/workbook.ts";
-import { HOSTILE_NAME } from "../../playground/data.ts";
+import { HOSTILE_NAME } from "./browser.ts";
 import { controlsIn, skipWithoutChromium, launch, screenshot, serveDir, tabOrder, watchErrors, type Launched } from "./browser.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 

@@ -107,23 +107,25 @@ describe("intent journal", () => {
     const path = join(dir, "spent");
     const l = new SpendLedger(path, false);
     const [a, b, c, d] = take(["DEAAAAAAAAAA", "DEBBBBBBBBBB", "DECCCCCCCCCC", "DEDDDDDDDDDD"].map(profile), 4);
-    expect(l.charge()).toEqual({ answered: 0, unanswered: 0 });
+    expect(l.charge()).toEqual({ answered: 0, unanswered: 0, inFlight: 0 });
     for (const r of [a, b, c]) l.beforeSend(r);
     const each = l.charge().unanswered / 3;
     expect(each).toBeGreaterThan(0);
+    // Sent, no answer yet: in flight (the progress line counts them, named as under way).
+    expect(l.charge().inFlight).toBe(3 * each);
     l.onAnswer(a, { status: 200, headers: {}, body: "{}" });
     l.onAnswer(b, { status: 429, headers: {}, body: "" }); // refused: not charged
     l.onAnswer(c, { status: 0, headers: {}, body: "", networkError: "timeout" }); // may have been charged
-    expect(l.charge()).toEqual({ answered: each, unanswered: each });
+    expect(l.charge()).toEqual({ answered: each, unanswered: each, inFlight: 0 });
     // A kill now; the resumed run reads the journal (and a torn last line) back.
     writeFileSync(path, readFileSync(path, "utf8") + "i torn");
     const resumed = new SpendLedger(path, true);
-    expect(resumed.charge()).toEqual({ answered: each, unanswered: each });
+    expect(resumed.charge()).toEqual({ answered: each, unanswered: each, inFlight: 0 });
     // What the resumed run writes after the torn line is read back too.
     resumed.beforeSend(d);
     resumed.onAnswer(d, { status: 200, headers: {}, body: "{}" });
     resumed.close();
-    expect(new SpendLedger(path, true).charge()).toEqual({ answered: 2 * each, unanswered: each });
-    expect(new SpendLedger(path, false).charge()).toEqual({ answered: 0, unanswered: 0 });
+    expect(new SpendLedger(path, true).charge()).toEqual({ answered: 2 * each, unanswered: each, inFlight: 0 });
+    expect(new SpendLedger(path, false).charge()).toEqual({ answered: 0, unanswered: 0, inFlight: 0 });
   });
 });

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { portInUseMessage } from "../../scripts/port-in-use.ts";
 
 const ROOT = join(__dirname, "../..");
 
@@ -44,7 +45,19 @@ describe("npm start on busy ports", () => {
       const r = await start({ PORT: "0", PLAYGROUND_PORT: String(busy.port), LANG: "de_DE.UTF-8", LC_ALL: "" });
       expect(r.code).toBe(1);
       expect(r.out).toContain(`Port ${busy.port} ist belegt: der Playground`);
+      expect(r.out).toContain("(PLAYGROUND_PORT ist der Port des Playgrounds; 0 = ein freier Port)");
       expect(r.out).not.toMatch(/EADDRINUSE| {4}at /);
     } finally { busy.close(); }
+  });
+  test("C.UTF-8 (no language in the locale): English, like the rest of npm start; the German grammar", async () => {
+    const busy = await busyPort();
+    try {
+      const r = await start({ PORT: String(busy.port), PLAYGROUND_PORT: "0", LANG: "C.UTF-8", LC_ALL: "" });
+      expect(r.code).toBe(1);
+      expect(r.out).toContain(`Port ${busy.port} is in use, so the emulator cannot start there`);
+      expect(r.out).toContain("(PORT is the one for the emulator; 0 = any free port)");
+    } finally { busy.close(); }
+    expect(portInUseMessage(8787, "api", "de")).toContain("(PORT ist der Port des Emulators; 0 = ein freier Port)");
+    expect(portInUseMessage(8787, "api", "de")).not.toMatch(/für der/);
   });
 });
