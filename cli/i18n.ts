@@ -25,6 +25,10 @@ export const EXIT = {
   NOT_CONFIRMED: 7,
   /** Another run is writing the same output (OUT.lock). */
   LOCKED: 8,
+  /** doctor: the service differs from the assumptions; safe to spend, some values stay empty. */
+  DRIFT: 9,
+  /** doctor: the service differs so that paid answers would be unreadable or wrong; do not spend. */
+  UNSAFE: 10,
   INTERRUPTED: 130,
 } as const;
 
@@ -41,6 +45,7 @@ Usage:
                       [--founded-before YEAR] [--active-only] [--limit N] [--out FILE.csv [--append]]
                       [--exclude FILE.csv] [--yes]
   company-data account
+  company-data doctor [--json]     free self-test of the service (shared/doctor/README.md)
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP server (mcp/README.md)
   company-data estimate monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
@@ -72,6 +77,7 @@ Options:
                    beyond the first page the price is shown and asked for first
   --exclude FILE   search: leave out companies in FILE (by company ID, else by name)
   --append         search: add only companies not yet in --out (merged by company ID)
+  --json           doctor: the findings as JSON on stdout
   --help           this text
 
 monitor: risk group per company (a screening from register data, not a credit
@@ -100,7 +106,8 @@ Environment:
 Exit codes: 0 done, 1 internal error, 2 usage error, 3 bad input file,
 4 out of credits (rerun after a top-up to finish the rest), 5 API key missing
 or rejected, 6 service not reachable or failing, 7 not confirmed (nothing spent),
-8 another run is writing the same output, 130 interrupted (resumable).
+8 another run is writing the same output, 130 interrupted (resumable);
+doctor: 0 as expected, 9 differences but safe to spend, 10 not safe to spend.
 `,
     de: `company-data: Firmendaten auf der Kommandozeile
 
@@ -113,6 +120,7 @@ Aufruf:
                       [--founded-before JAHR] [--active-only] [--limit N] [--out DATEI.csv [--append]]
                       [--exclude DATEI.csv] [--yes]
   company-data account
+  company-data doctor [--json]     kostenloser Selbsttest des Dienstes (shared/doctor/README.md)
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP-Server (mcp/README.md)
   company-data estimate monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
@@ -146,6 +154,7 @@ Optionen:
                    ab der zweiten Seite wird der Preis zuerst gezeigt und erfragt
   --exclude DATEI  Suche: Firmen aus DATEI auslassen (nach Firmen-ID, sonst nach Name)
   --append         Suche: nur Firmen anhängen, die noch nicht in --out stehen (Schlüssel Firmen-ID)
+  --json           doctor: die Befunde als JSON auf stdout
   --help           dieser Text
 
 monitor: Risikogruppe je Firma (ein Screening aus Registerdaten, keine
@@ -175,7 +184,8 @@ Exit-Codes: 0 fertig, 1 interner Fehler, 2 Aufruffehler, 3 fehlerhafte
 Eingabedatei, 4 keine Credits mehr (nach dem Aufladen erneut starten, um den
 Rest zu erledigen), 5 API-Schlüssel fehlt oder abgelehnt, 6 Dienst nicht
 erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
-8 ein anderer Lauf schreibt dieselbe Ausgabe, 130 abgebrochen (fortsetzbar).
+8 ein anderer Lauf schreibt dieselbe Ausgabe, 130 abgebrochen (fortsetzbar);
+doctor: 0 wie erwartet, 9 Abweichungen, Ausgeben sicher, 10 Ausgeben nicht sicher.
 `,
   },
   unknownCommand: { en: (c: string) => `Unknown command "${c}". See company-data --help.`, de: (c: string) => `Unbekannter Befehl "${c}". Siehe company-data --help.` },

@@ -24,6 +24,7 @@ import { quietOnClosedPipe } from "./pipe.ts";
 import { searchCommand, type SearchArgs } from "./search.ts";
 import { parseCommandLine, type CliOptions } from "./args.ts";
 import { Pacer } from "../shared/api/pacing.ts";
+import { doctorCommand } from "./doctor.ts";
 
 /**
  * Every option of every command, in one table (node:util parseArgs, strict):
@@ -38,6 +39,7 @@ const OPTIONS = {
   "size-class": { type: "string" }, "legal-form": { type: "string" }, "founded-after": { type: "string" }, "founded-before": { type: "string" },
   limit: { type: "string" }, exclude: { type: "string" }, "older-than": { type: "string" }, "month-ceiling": { type: "string" },
   yes: { type: "boolean", short: "y" }, help: { type: "boolean", short: "h" }, "active-only": { type: "boolean" }, append: { type: "boolean" },
+  json: { type: "boolean" },
 } as const satisfies CliOptions;
 
 function parseRerun(v: string | undefined, lang: Language): Rerun {
@@ -248,6 +250,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         }
         return EXIT.OK;
       }
+      case "doctor":
+        return (await doctorCommand(context(env, lang), io, { json: flags.json === true, lang })).code;
       case "fields": {
         io.out(msg.fieldsTitle[lang]);
         for (const f of FIELDS) io.out(`${f.id}\t${f.group}\t${f.header[lang]}`);
