@@ -24,6 +24,7 @@ import { monthReport } from "./ledger/report.ts";
 import { jsonLogger } from "./log.ts";
 import { KeyFileError, readApiKey } from "./secret.ts";
 import { createUpstream } from "./upstream.ts";
+import { ackDrift } from "./doctor/ack.ts";
 
 /** Exit codes as the CLI's (cli/i18n.ts EXIT). */
 const EXIT = { OK: 0, INTERNAL: 1, USAGE: 2, KEY: 5, LOCKED: 8 } as const;
@@ -196,6 +197,7 @@ async function command(positional: string[], flags: Flags, env: NodeJS.ProcessEn
       throw e;
     }
   }
+  if (cmd === "ack-drift") return withDb(target, (db) => ackDrift(db, lang, (line) => io.out(line)));
   if (cmd === "budget") {
     if (flags.team !== undefined) {
       const b = budgetValue(flags.team, "--team", lang);

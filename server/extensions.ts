@@ -4,3 +4,4 @@
  * registerMigration calls. The core's own migrations come first.
  */
 import "./db/core-migrations.ts";
+import "./doctor/index.ts";

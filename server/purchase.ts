@@ -21,6 +21,7 @@ import type { Logger } from "./log.ts";
 import { splitOf, type Split } from "./split.ts";
 import { canonicalJsonOf } from "./canonical.ts";
 import type { Upstream, UpstreamAnswer } from "./upstream.ts";
+import { paidRefusal } from "./gates.ts";
 
 export type Answer = ErrorAnswer;
 
@@ -196,6 +197,9 @@ async function splitAnswer(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, s
 export async function answerFor(ctx: PurchaseContext, user: AuthUser, spec: CallSpec, lang: Language): Promise<Answer> {
   const ep = endpoint(spec.endpoint);
   if (ep.billing === "rate-limited") return freeAnswer(ctx, spec, lang);
+  // A registered gate (server/gates.ts: the doctor's drift refusal) may stop a paid request before anything is reserved.
+  const refusal = await paidRefusal(ctx.db, lang);
+  if (refusal) return refusal;
   const split = splitOf(ep, spec);
   return split ? splitAnswer(ctx, user, ep, spec, split, lang) : paidAnswer(ctx, user, ep, spec, lang);
 }

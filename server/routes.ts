@@ -23,6 +23,7 @@ import type { AuthUser } from "./auth/tokens.ts";
 import type { Db } from "./db/db.ts";
 import type { Logger } from "./log.ts";
 import type { Answer } from "./purchase.ts";
+import type { Upstream } from "./upstream.ts";
 
 export interface ServiceContext {
   db: Db;
@@ -31,6 +32,8 @@ export interface ServiceContext {
   process: string;
   /** One call to the API for `user`, through the shared answers, budgets and ledger. */
   call(user: AuthUser, spec: CallSpec, lang: Language): Promise<Answer>;
+  /** Run a sans-IO operation with the team's key and pacer (free calls only: the doctor's; see Upstream.operate). */
+  operate: Upstream["operate"];
 }
 
 export interface ServerContext extends ServiceContext {

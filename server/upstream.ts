@@ -17,6 +17,7 @@ import { Pacer } from "../shared/api/pacing.ts";
 import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
 import type { CompanyDataError } from "../shared/core/errors.ts";
 import type { Language } from "../shared/i18n/language.ts";
+import type { Operation } from "../shared/core/effects.ts";
 import { fetchHttp } from "../shared/web/fetch-http.ts";
 
 export interface UpstreamAnswer {
@@ -45,6 +46,12 @@ export interface UpstreamOptions {
 export interface Upstream {
   /** `tag` goes out as X-Request-Id: the ledger id of a paid request, so a request can be matched with its ledger row. */
   send(spec: CallSpec, lang: Language, tag?: string): Promise<UpstreamAnswer>;
+  /**
+   * Run a sans-IO operation with the team's key, base URL and pacer, the key
+   * never leaving this module: the doctor's free calls (server/doctor/),
+   * which read the answers as they came, before any schema.
+   */
+  operate<T>(op: (cfg: ClientConfig) => Operation<T>): Promise<T>;
 }
 
 const PAID_RETRY = { maxAttempts: 1, maxRateLimitWaits: 3 };
@@ -54,6 +61,17 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
   const pacer = new Pacer();
   const fetchFn = opts.fetchFn ?? fetch;
   return {
+    operate<T>(op: (cfg: ClientConfig) => Operation<T>): Promise<T> {
+      const cfg: ClientConfig = { apiKey: opts.apiKey, baseUrl: opts.baseUrl, language: "de", now: Date.now, random: Math.random, pacer };
+      return runAsync(op(cfg), {
+        http: (reqs) => Promise.all(reqs.map((req) => fetchHttp(fetchFn, req, opts.timeoutMs))),
+        sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+        cacheGet: async (keys) => keys.map(() => null),
+        cachePut: async () => undefined,
+        storeGet: async (keys) => keys.map(() => null),
+        storePut: async () => undefined,
+      });
+    },
     async send(spec, lang, tag) {
       const paid = endpoint(spec.endpoint).billing === "credits";
       let last: HttpResponse | undefined;
