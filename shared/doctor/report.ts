@@ -110,10 +110,13 @@ export function spendText(r: DoctorReport, lang: Language): string {
   return DOCTOR_TEXTS.spentSome[lang](countText(spent, NOUNS.credit, lang), groupDigits(before, lang), groupDigits(after, lang));
 }
 
+const ORDER = { breaking: 0, degraded: 1, info: 2 } as const;
+/** Worst first (breaking, degraded, info), in the order found within each. */
+export const worstFirst = (findings: readonly Finding[]): Finding[] => [...findings].sort((a, b) => ORDER[a.severity] - ORDER[b.severity]);
+
 /** The whole report as lines (the CLI prints them; worst findings first). */
 export function reportLines(r: DoctorReport, lang: Language): string[] {
-  const order = { breaking: 0, degraded: 1, info: 2 } as const;
-  const findings = [...r.findings].sort((a, b) => order[a.severity] - order[b.severity]);
+  const findings = worstFirst(r.findings);
   const lines = [DOCTOR_TEXTS.title[lang](r.baseUrl, r.probes.length), verdictText(r.verdict, lang)];
   if (r.verdict === "key" || r.verdict === "unreachable") return lines;
   lines.push(spendText(r, lang), "", DOCTOR_TEXTS.findingsTitle[lang]);

@@ -8,7 +8,7 @@
  * its render.
  */
 import type { DoctorReport, Finding } from "../../doctor/types.ts";
-import { DOCTOR_TEXTS, findingText, spendText, verdictText } from "../../doctor/report.ts";
+import { DOCTOR_TEXTS, findingText, spendText, verdictText, worstFirst } from "../../doctor/report.ts";
 import { h } from "../dom.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { UiCallError } from "../host.ts";
@@ -52,13 +52,13 @@ const VERDICT_CLASS: Record<DoctorReport["verdict"], string> = {
   pass: "cd-doctor-pass", degraded: "cd-doctor-degraded", unsafe: "cd-warn", key: "cd-warn", unreachable: "cd-warn",
 };
 
-const item = (ui: Ui, f: Finding) => h("li", { class: `cd-doctor-${f.severity}` }, findingText(f, ui.lang));
+const item = (ui: Ui, f: Finding) => h("li", { class: `cd-doctor-item-${f.severity}` }, findingText(f, ui.lang));
 
 /** The report under the test button (nothing until a test ran). */
 export function doctorReportView(ui: Ui, s: DoctorState): HTMLElement | null {
   const r = s.doctor;
   if (!r) return null;
-  const shown = r.findings.filter((f) => f.severity !== "info");
+  const shown = worstFirst(r.findings.filter((f) => f.severity !== "info"));
   const notes = r.findings.filter((f) => f.severity === "info");
   const checked = r.verdict !== "key" && r.verdict !== "unreachable";
   return h("section", { id: "settings-doctor", class: "cd-doctor", attrs: { "aria-live": "polite" } },
