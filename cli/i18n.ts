@@ -42,6 +42,10 @@ export const EXIT = {
   LOCKED: 8,
   /** The disk (or a quota) is full: ENOSPC/EDQUOT writing one of the run's files; rerun after freeing space. */
   DISK_FULL: 9,
+  /** doctor: the service differs from the assumptions; safe to spend, some values stay empty. */
+  DRIFT: 10,
+  /** doctor: the service differs so that paid answers would be unreadable or wrong; do not spend. */
+  UNSAFE: 11,
   INTERRUPTED: 130,
 } as const;
 
@@ -58,6 +62,7 @@ Usage:
                       [--founded-before YEAR] [--active-only] [--limit N] [--out FILE.csv [--append]]
                       [--exclude FILE.csv] [--yes]
   company-data account
+  company-data doctor [--json]     free self-test of the service (shared/doctor/README.md)
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP server (mcp/README.md)
   company-data estimate monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
@@ -93,6 +98,7 @@ Options:
                    (GmbH is not GmbH & Co. KG) unless it is a former name ("SAP AG")
   --exclude FILE   search: leave out companies in FILE (by company ID, else by name)
   --append         search: add only companies not yet in --out (merged by company ID)
+  --json           doctor: the findings as JSON on stdout
   --help           this text
 
 monitor: risk group per company (a screening from register data, not a credit
@@ -123,7 +129,8 @@ Exit codes: 0 done, 1 internal error, 2 usage error, 3 bad input file,
 4 out of credits (rerun after a top-up to finish the rest), 5 API key missing
 or rejected, 6 service not reachable or failing, 7 not confirmed (nothing spent),
 8 another run is writing the same output, 9 disk full (rerun after freeing space),
-130 interrupted (resumable).
+130 interrupted (resumable); doctor: 0 as expected, 10 differences but safe to
+spend, 11 not safe to spend.
 `,
     de: `company-data: Firmendaten auf der Kommandozeile
 
@@ -136,6 +143,7 @@ Aufruf:
                       [--founded-before JAHR] [--active-only] [--limit N] [--out DATEI.csv [--append]]
                       [--exclude DATEI.csv] [--yes]
   company-data account
+  company-data doctor [--json]     kostenloser Selbsttest des Dienstes (shared/doctor/README.md)
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP-Server (mcp/README.md)
   company-data estimate monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
@@ -173,6 +181,7 @@ Optionen:
                    nicht GmbH & Co. KG), außer es ist ein früherer Name („SAP AG“)
   --exclude DATEI  Suche: Firmen aus DATEI auslassen (nach Firmen-ID, sonst nach Name)
   --append         Suche: nur Firmen anhängen, die noch nicht in --out stehen (Schlüssel Firmen-ID)
+  --json           doctor: die Befunde als JSON auf stdout
   --help           dieser Text
 
 monitor: Risikogruppe je Firma (ein Screening aus Registerdaten, keine
@@ -204,7 +213,8 @@ Eingabedatei, 4 keine Credits mehr (nach dem Aufladen erneut starten, um den
 Rest zu erledigen), 5 API-Schlüssel fehlt oder abgelehnt, 6 Dienst nicht
 erreichbar oder fehlerhaft, 7 nicht bestätigt (nichts ausgegeben),
 8 ein anderer Lauf schreibt dieselbe Ausgabe, 9 Datenträger voll (nach dem
-Aufräumen erneut starten), 130 abgebrochen (fortsetzbar).
+Aufräumen erneut starten), 130 abgebrochen (fortsetzbar); doctor: 0 wie erwartet,
+10 Abweichungen, Ausgeben sicher, 11 Ausgeben nicht sicher.
 `,
   },
   unknownCommand: { en: (c: string) => `Unknown command "${c}". See company-data --help.`, de: (c: string) => `Unbekannter Befehl "${c}". Siehe company-data --help.` },

@@ -26,6 +26,7 @@ import { printable } from "./terminal.ts";
 import { searchCommand, type SearchArgs } from "./search.ts";
 import { parseCommandLine, type CliOptions } from "./args.ts";
 import { Pacer } from "../shared/api/pacing.ts";
+import { doctorCommand } from "./doctor.ts";
 
 /**
  * Every option of every command, in one table (node:util parseArgs, strict):
@@ -40,6 +41,7 @@ const OPTIONS = {
   "size-class": { type: "string" }, "legal-form": { type: "string" }, "founded-after": { type: "string" }, "founded-before": { type: "string" },
   limit: { type: "string" }, exclude: { type: "string" }, "min-confidence": { type: "string" }, "older-than": { type: "string" }, "month-ceiling": { type: "string" },
   yes: { type: "boolean", short: "y" }, help: { type: "boolean", short: "h" }, "active-only": { type: "boolean" }, append: { type: "boolean" },
+  json: { type: "boolean" },
 } as const satisfies CliOptions;
 
 function parseRerun(v: string | undefined, lang: Language): Rerun {
@@ -147,6 +149,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   // The MCP server takes its own flags (mcp/config.ts) and keeps stdout for the protocol.
   // Loaded only for it: the other commands do not pay for the SDK's start-up.
   if (argv[0] === "mcp") return await (await import("../mcp/main.ts")).runMcp(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
+  // The team server parses its own options and handles SIGINT/SIGTERM itself (graceful shutdown).
+  if (argv[0] === "server") {
+    ownSignals = true;
+    return await (await import("../server/cli.ts")).runServerCli(argv.slice(1), env, { out: (s) => stdout.write(s + "\n"), err: (s) => stderr.write(s + "\n") }, lang);
+  }
   const io: Io = {
     out: (s) => stdout.write(s + "\n"),
     err: (s) => stderr.write(s + "\n"),
@@ -254,6 +261,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         }
         return EXIT.OK;
       }
+      case "doctor":
+        return (await doctorCommand(context(env, lang), io, { json: flags.json === true, lang })).code;
       case "fields": {
         io.out(msg.fieldsTitle[lang]);
         for (const f of FIELDS) io.out(`${f.id}\t${f.group}\t${f.header[lang]}`);
@@ -277,7 +286,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 }
 
 let interrupted = false;
+/** Set by a command that handles Ctrl-C itself (the team server). */
+let ownSignals = false;
 process.on("SIGINT", () => {
+  if (ownSignals) return;
   // The first Ctrl-C lets the answers in flight arrive (and be journalled: they are paid); a second one quits at once.
   if (interrupted) process.exit(EXIT.INTERRUPTED);
   interrupted = true;

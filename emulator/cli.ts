@@ -26,6 +26,8 @@ export const HELP = `Usage: npm run emulator -- [flags]
   --burst-retry-after S Retry-After seconds of burst 429s (default 1)
   --credits-run-out N   paid calls answer 402 after N more credits
   --max-concurrent N    API requests one key may have in flight; more answer 429
+  --drift               answer as a service that drifted from the assumptions (renamed and
+                        missing fields, problem+json errors, no rate-limit headers; drift.ts)
   --suggest-rate R --suggest-burst N      suggest bucket (tokens/s, capacity)
   --resolve-rate R --resolve-burst N      resolve bucket
   --availability-rate R --availability-burst N
@@ -75,6 +77,7 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
       case "--drop-rate": faults.dropRate = Math.min(1, num(0)); break;
       case "--credits-run-out": faults.creditsRunOutAfter = num(0); break;
       case "--max-concurrent": o.maxConcurrentPerKey = int(1); break;
+      case "--drift": o.emulator.drift = true; break;
       case "--rate-limit-burst": faults.rateLimitBurst = int(0); break;
       case "--burst-every": faults.burstEvery = int(1); break;
       case "--burst-length": faults.burstLength = int(1); break;

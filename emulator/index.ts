@@ -24,6 +24,7 @@ import { openapiDocument, docsPage } from "./openapi.ts";
 import { makeId } from "./rng.ts";
 import type { Emulator } from "./emulator.ts";
 import { nth } from "./indexed.ts";
+import { drifted } from "./drift.ts";
 
 export type { EmulatorResponse } from "./respond.ts";
 export type { FaultConfig } from "./faults.ts";
@@ -46,6 +47,8 @@ export interface EmulatorOptions {
   startDate?: string;
   /** Largest accepted request body in bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Answer as a service that drifted from the project's assumptions (drift.ts; issue 31). */
+  drift?: boolean;
 }
 
 export const DEFAULT_COMPANIES = 20_000;
@@ -81,7 +84,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   let doc: unknown;
 
   const emu: Emulator = {
-    handle,
+    handle: options.drift ? drifted(handle) : handle,
     demoKey,
     createKey: (credits = SIGNUP_CREDITS) => accounts.create(credits, undefined, world.today()),
     balance: (key) => accounts.balance(key),

@@ -257,7 +257,14 @@ export const MatchStatus = z.enum(["matched", "ambiguous", "not_found"]);
 export type MatchStatus = z.infer<typeof MatchStatus>;
 
 export const ResolveResult = z.object({
-  status: z.catch(MatchStatus, "not_found"),
+  /**
+   * An unknown status reads as not_found (a guess is never taken); a missing
+   * one makes the answer unreadable (MALFORMED_RESPONSE, a clear message in
+   * the row) instead of every name reading "not found": a service that
+   * renamed the field must not look like one that knows no company
+   * (issue 31, the drifted emulator).
+   */
+  status: z.union([MatchStatus, z.pipe(z.string(), z.transform((): MatchStatus => "not_found"))]),
   /** Null unless status is matched: ambiguous names are never guessed. */
   match: opt(CompanySummary),
   /** 0..1 */

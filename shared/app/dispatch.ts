@@ -13,6 +13,7 @@ import type { AppDeps, AppInput, AppMethod, AppMethodName, AppOutput, AppResult 
 import { getSettingsMethod, saveSettingsMethod, testConnectionMethod } from "./settings-methods.ts";
 import { MONITOR_METHODS } from "./monitor.ts";
 import { REFRESH_METHODS } from "./refresh.ts";
+import { DOCTOR_METHODS } from "./doctor.ts";
 import { insertAllSearchResultsMethod, searchAllPriceMethod } from "./search-methods.ts";
 import { deleteSavedSearchMethod, listSavedSearchesMethod, runSavedSearchMethod, saveSearchMethod } from "./saved-searches.ts";
 import { accountMethod, estimateMethod, insertSearchResultsMethod, searchMethod, similarMethod } from "./company-methods.ts";
@@ -46,7 +47,7 @@ const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
   runSavedSearch: runSavedSearchMethod,
 };
 
-export const APP_METHODS: Readonly<Record<string, AppMethod>> = { ...(CORE_METHODS as Record<string, AppMethod>), ...MONITOR_METHODS, ...REFRESH_METHODS };
+export const APP_METHODS: Readonly<Record<string, AppMethod>> = { ...(CORE_METHODS as Record<string, AppMethod>), ...MONITOR_METHODS, ...REFRESH_METHODS, ...DOCTOR_METHODS };
 
 export function isAppMethod(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(APP_METHODS, name);

@@ -29,16 +29,17 @@ export function* saveSettingsMethod(deps: AppDeps, input: unknown): Operation<Se
 }
 
 /**
- * Ask the free account endpoint, with the saved settings or with a key and
- * base URL the user is about to save (so a typo is caught before saving).
+ * The client for a connection test: the saved settings, or a key and base
+ * URL the user is about to save (so a typo is caught before saving). The
+ * doctor (shared/app/doctor.ts) tests the same connection.
  */
-export function* testConnectionMethod(deps: AppDeps, input: unknown): Operation<ConnectionResult> {
+export function* connectionClient(deps: AppDeps, input: unknown): Operation<ClientConfig> {
   const o = record(input);
   const saved = yield* loadSettings();
   const apiKey = optText(o, "apiKey", { max: LIMITS.apiKey.max }) ?? saved.apiKey;
   const baseUrl = o.baseUrl !== undefined && o.baseUrl !== "" ? normaliseBaseUrl(text(o, "baseUrl")) : saved.baseUrl;
   if (!apiKey) throw new CompanyDataError("MISSING_KEY");
-  const cfg: ClientConfig = {
+  return {
     apiKey,
     baseUrl,
     language: saved.language,
@@ -50,6 +51,11 @@ export function* testConnectionMethod(deps: AppDeps, input: unknown): Operation<
     onRequest: deps.onRequest,
     pacer: deps.pacer,
   };
+}
+
+/** Ask the free account endpoint with the connection under test. */
+export function* testConnectionMethod(deps: AppDeps, input: unknown): Operation<ConnectionResult> {
+  const cfg = yield* connectionClient(deps, input);
   const account = yield* call<AccountResponse>(cfg, { endpoint: "account" });
-  return { credits: account.credits, plan: account.plan ?? null, baseUrl };
+  return { credits: account.credits, plan: account.plan ?? null, baseUrl: cfg.baseUrl };
 }

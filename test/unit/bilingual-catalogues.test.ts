@@ -18,6 +18,9 @@ import { FIELD_LABELS } from "../../shared/i18n/fields.ts";
 import { GROUP_LABEL as FIELD_GROUP_LABEL } from "../../shared/enrich/fields.ts";
 import { GROUP_LABEL as RISK_GROUP_LABEL } from "../../shared/monitor/risk.ts";
 import { ANNOUNCEMENT_LABELS, LEGAL_FORMS, SIZE_LABELS, STATUS_LABELS } from "../../emulator/i18n.ts";
+import { DOCTOR_TEXTS } from "../../shared/doctor/report.ts";
+import { DOCTOR_SERVER_TEXTS } from "../../server/doctor/index.ts";
+import { ACK_TEXTS } from "../../server/doctor/ack.ts";
 
 const CATALOGUES: Record<string, Readonly<Record<string, Texts>>> = {
   "shared/ui/strings.ts STRINGS": STRINGS,
@@ -36,6 +39,9 @@ const CATALOGUES: Record<string, Readonly<Record<string, Texts>>> = {
   "emulator/i18n.ts SIZE_LABELS": SIZE_LABELS,
   "emulator/i18n.ts STATUS_LABELS": STATUS_LABELS,
   "emulator/i18n.ts ANNOUNCEMENT_LABELS": ANNOUNCEMENT_LABELS,
+  "shared/doctor/report.ts": DOCTOR_TEXTS,
+  "server/doctor/index.ts": DOCTOR_SERVER_TEXTS,
+  "server/doctor/ack.ts": ACK_TEXTS,
 };
 
 /** An argument that prints as ‹i› and answers ‹i.prop› for any property. */

@@ -9,8 +9,9 @@ import type { Bilingual, Language } from "../../i18n/language.ts";
 import { STRINGS } from "../strings.ts";
 import { UiCallError } from "../host.ts";
 import { corsRefusedMessage, probeCors } from "../../web/cors-probe.ts";
+import { doctorReportView, withServiceCheck, type DoctorState } from "./doctor-report.ts";
 
-interface SettingsState extends PanelState {
+interface SettingsState extends PanelState, DoctorState {
   view?: SettingsView | null;
   /** `language` is set only once the user changes the field here; until then the field shows the UI's language (the header toggle's). */
   draft?: { apiKey: string; baseUrl: string; language?: Language; formulaDailyBudget: string; cacheHours: string; matchFloor: string };
@@ -139,8 +140,10 @@ export const settingsPanel: PanelDef = {
     const test = button("settings-test", ui.t("testConnection"), (b) =>
       void ui.run(s, b, async () => {
         // Test what is typed (an unsaved key or URL), falling back to what is saved.
+        const typed = { apiKey: d.apiKey.trim() || undefined, baseUrl: d.baseUrl.trim() || undefined };
         try {
-          s.connection = await ui.call("testConnection", { apiKey: d.apiKey.trim() || undefined, baseUrl: d.baseUrl.trim() || undefined });
+          // Then the free self-test (doctor-report.ts): does the service answer the way the client reads it?
+          s.connection = await withServiceCheck(ui, s, typed, () => ui.call("testConnection", typed));
         } catch (e) {
           throw await explainNetworkFailure(ui, e, d.baseUrl.trim() || v.baseUrl);
         }
@@ -169,6 +172,7 @@ export const settingsPanel: PanelDef = {
       h("form", { class: "cd-form", on: { submit: (ev) => (ev.preventDefault(), void doSave(save)) } },
         field(ui.t("apiKey"), text("settings-key", "apiKey", "password", { placeholder: v.apiKeyHint ?? "" }), keyStatus),
         h("div", { class: "cd-actions" }, removeKey, test),
+        doctorReportView(ui, s),
         field(ui.t("baseUrl"), text("settings-base-url", "baseUrl", "url", { placeholder: "https://api.implisense.com" }),
           v.baseUrlIsProduction ? ui.t("baseUrlProduction") : ui.t("baseUrlOther")),
         h("div", { class: "cd-actions" }, production),

@@ -1,0 +1,76 @@
+/**
+ * The doctor on the team server (issue 31): the free self-test
+ * (shared/doctor/) runs when the server starts and on GET /health?deep=1,
+ * with the team's key. A finding that breaks a paid path (answers the
+ * client could not read, or would read wrongly) makes the server refuse
+ * every paid request with a clear message in the user's language — a team
+ * never pays for answers it cannot use — until an operator has looked at
+ * the report and acknowledged it: `company-data server ack-drift`. A new
+ * or different breaking finding needs a new acknowledgement; the drift
+ * gone, the refusal ends by itself.
+ */
+import { runDoctor } from "../../shared/doctor/run.ts";
+import { reportLines } from "../../shared/doctor/report.ts";
+import type { DoctorReport } from "../../shared/doctor/types.ts";
+import { catalogue } from "../../shared/i18n/language.ts";
+import { errorAnswer } from "../errors.ts";
+import { registerPaidGate } from "../gates.ts";
+import { registerHealthCheck, registerService, type ServiceContext } from "../routes.ts";
+import { readState, refusing, saveReport } from "./state.ts";
+
+export const DOCTOR_SERVER_TEXTS = catalogue({
+  refused: {
+    de: (findings: string) =>
+      `Kostenpflichtige Anfragen sind angehalten: der Datendienst antwortet anders, als der Client liest (${findings}). Bezahlte Antworten wären unlesbar oder falsch; es wurde nichts gekauft. Ein Administrator prüft den Bericht (GET /health?deep=1) und bestätigt mit „company-data server ack-drift“.`,
+    en: (findings: string) =>
+      `Paid requests are paused: the data service answers differently from what the client reads (${findings}). Paid answers would be unreadable or wrong; nothing was bought. An administrator checks the report (GET /health?deep=1) and acknowledges it with “company-data server ack-drift”.`,
+  },
+});
+
+/** Run the doctor with the team's key, keep its report; the report, or null when it could not run. */
+export async function checkService(ctx: ServiceContext): Promise<DoctorReport | null> {
+  try {
+    const report = await ctx.operate((cfg) => runDoctor(cfg));
+    await saveReport(ctx.db, report);
+    ctx.log[report.verdict === "pass" ? "info" : "warn"]("doctor", {
+      verdict: report.verdict, spent: report.credits.spent,
+      breaking: report.findings.filter((f) => f.severity === "breaking").map((f) => `${f.probe} ${f.path}`).join("; "),
+    });
+    return report;
+  } catch (e) {
+    ctx.log.error("doctor.failed", { error: (e as Error)?.name ?? "Error", message: String((e as Error)?.message ?? e).slice(0, 300) });
+    return null;
+  }
+}
+
+registerService({
+  name: "doctor",
+  async start(ctx) {
+    // At start, before the first paid request if it can: the server listens already, a refusal of an earlier run stays in force meanwhile.
+    const first = checkService(ctx);
+    return async () => void (await first);
+  },
+});
+
+registerHealthCheck("doctor", async (ctx) => {
+  const report = await checkService(ctx);
+  const state = await readState(ctx.db);
+  const refused = refusing(state);
+  return {
+    ok: report !== null && !refused && report.verdict !== "key" && report.verdict !== "unreachable",
+    detail: {
+      verdict: report?.verdict ?? "not run",
+      paidRequests: refused ? "refused until acknowledged (company-data server ack-drift)" : "allowed",
+      acknowledged: state?.acknowledged ? state.acknowledged.split("\n") : [],
+      report: report ? reportLines(report, "en") : [],
+      findings: report?.findings ?? [],
+    },
+  };
+});
+
+registerPaidGate("doctor", async (db, lang) => {
+  const state = await readState(db);
+  if (!refusing(state)) return null;
+  const names = state!.breaking.split("\n").map((l) => l.split(" ").slice(0, 1).concat(l.split(" ").slice(2)).join(": ")).join("; ");
+  return errorAnswer("UNAVAILABLE", DOCTOR_SERVER_TEXTS.refused[lang](names));
+});

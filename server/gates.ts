@@ -1,0 +1,26 @@
+/**
+ * Paid gates: checks a module registers that may refuse a paid request
+ * before anything is reserved or bought (the doctor's drift refusal,
+ * server/doctor/). Free endpoints never pass a gate. A gate answers null to
+ * let the request through, or the answer to give instead.
+ */
+import type { Language } from "../shared/i18n/language.ts";
+import type { Db } from "./db/db.ts";
+import type { ErrorAnswer } from "./errors.ts";
+
+export type PaidGate = (db: Db, lang: Language) => Promise<ErrorAnswer | null>;
+
+const gates = new Map<string, PaidGate>();
+
+export function registerPaidGate(name: string, gate: PaidGate): void {
+  gates.set(name, gate);
+}
+
+/** The first refusal of any gate, or null. */
+export async function paidRefusal(db: Db, lang: Language): Promise<ErrorAnswer | null> {
+  for (const gate of gates.values()) {
+    const refusal = await gate(db, lang);
+    if (refusal) return refusal;
+  }
+  return null;
+}
