@@ -141,6 +141,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   // The MCP server takes its own flags (mcp/config.ts) and keeps stdout for the protocol.
   // Loaded only for it: the other commands do not pay for the SDK's start-up.
   if (argv[0] === "mcp") return await (await import("../mcp/main.ts")).runMcp(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
+  // The reconciliation service (W3C Reconciliation API 0.2) takes its own flags too (reconcile/config.ts).
+  if (argv[0] === "reconcile") return await (await import("../reconcile/main.ts")).runReconcile(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
   const io: Io = {
     out: (s) => stdout.write(s + "\n"),
     err: (s) => stderr.write(s + "\n"),
