@@ -20,6 +20,7 @@ import type { RowTask } from "../shared/enrich/task.ts";
 import type { Cell } from "../shared/sheet/protocol.ts";
 import { got, notAnId, rule } from "../shared/i18n/rules.ts";
 import type { OpContext } from "../shared/operations/context.ts";
+import { isObject, jsonObjectParam } from "./params.ts";
 import { rememberSeen } from "./seen.ts";
 
 /** Companies one extension request may name (OpenRefine sends about ten at a time). */
@@ -39,17 +40,9 @@ export interface ExtendResponse {
   rows: Record<string, Record<string, ExtendValue[]>>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** The `extend` parameter (JSON text), checked; INVALID_INPUT naming what is wrong. */
 export function readExtend(text: string): ExtendQuery {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw invalid("extend", { de: "kein gültiges JSON", en: "not valid JSON" });
-  }
-  if (!isObject(raw)) throw invalid("extend", rule.type("object"));
+  const raw = jsonObjectParam(text, "extend");
   if (!Array.isArray(raw.ids)) throw invalid("extend.ids", got(rule.type("array"), raw.ids));
   if (raw.ids.length > MAX_EXTEND_IDS) throw invalid("extend.ids", got(rule.atMost(MAX_EXTEND_IDS, "array"), raw.ids.length));
   const ids = raw.ids.map((id: unknown, i) => {

@@ -27,20 +27,16 @@ export interface RunningReconcile {
 
 class TooLarge extends Error {}
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new TooLarge());
-        req.resume();
-      } else chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
+/** The body, refused past MAX_BODY without holding more of it. */
+async function readBody(req: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of req as AsyncIterable<Buffer>) {
+    size += part.length;
+    if (size > MAX_BODY) throw new TooLarge();
+    parts.push(part);
+  }
+  return Buffer.concat(parts).toString("utf8");
 }
 
 const digest = (s: string) => createHash("sha256").update(s).digest();

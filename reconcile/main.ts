@@ -5,7 +5,7 @@
  */
 import { nodeDriver } from "../cli/driver.ts";
 import { Pacer } from "../shared/api/pacing.ts";
-import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
+import { toCompanyDataError } from "../shared/core/errors.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
 import type { OpContext } from "../shared/operations/context.ts";
 import { budgetText } from "../mcp/i18n.ts";
@@ -57,8 +57,7 @@ export async function runReconcile(argv: string[], env: NodeJS.ProcessEnv, err: 
   try {
     cfg = readConfig(argv, env);
   } catch (e) {
-    const lang = messageLang ?? toLanguage(env.LC_ALL || env.LANG, "de");
-    err(e instanceof CompanyDataError ? e.text(lang) : toCompanyDataError(e).text(lang));
+    err(toCompanyDataError(e).text(messageLang ?? toLanguage(env.LC_ALL || env.LANG, "de")));
     return USAGE;
   }
   const lang = cfg.lang;

@@ -8,7 +8,7 @@
  */
 import type { CompanySummary } from "../shared/api/schemas.ts";
 import { formatRegister } from "../shared/enrich/fields.ts";
-import type { Language } from "../shared/i18n/language.ts";
+import { catalogue, type Language } from "../shared/i18n/language.ts";
 
 export const PREVIEW_WIDTH = 400;
 export const PREVIEW_HEIGHT = 160;
@@ -18,7 +18,7 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"'`]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-const LABELS = {
+export const PREVIEW_TEXTS = catalogue({
   legalForm: { de: "Rechtsform", en: "Legal form" },
   address: { de: "Anschrift", en: "Address" },
   register: { de: "Register", en: "Register" },
@@ -27,7 +27,7 @@ const LABELS = {
     de: "Zu dieser Firmen-ID sind noch keine Daten bekannt: die Vorschau ist kostenlos und zeigt nur, was dieser Dienst bei einem Abgleich oder einer Erweiterung schon erhalten hat.",
     en: "No data is known for this company id yet: the preview is free and shows only what this service already received while matching or extending.",
   },
-} as const;
+});
 
 const label = (l: { code: string; name?: string | null } | null | undefined) => (l ? (l.name ?? l.code) : "");
 
@@ -36,11 +36,11 @@ export function previewHtml(id: string, c: CompanySummary | undefined, lang: Lan
   const rows: [string, string][] = [];
   if (c) {
     const address = [c.street, [c.zip, c.city].filter(Boolean).join(" ")].filter(Boolean).join(", ");
-    rows.push([LABELS.legalForm[lang], label(c.legalForm)], [LABELS.address[lang], address], [LABELS.register[lang], formatRegister(c.register ?? null)], [LABELS.status[lang], label(c.status)]);
+    rows.push([PREVIEW_TEXTS.legalForm[lang], label(c.legalForm)], [PREVIEW_TEXTS.address[lang], address], [PREVIEW_TEXTS.register[lang], formatRegister(c.register ?? null)], [PREVIEW_TEXTS.status[lang], label(c.status)]);
   }
   const body = c
     ? `<table>${rows.filter(([, v]) => v).map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join("")}</table>`
-    : `<p class="note">${escapeHtml(LABELS.unknown[lang])}</p>`;
+    : `<p class="note">${escapeHtml(PREVIEW_TEXTS.unknown[lang])}</p>`;
   return [
     "<!DOCTYPE html>",
     `<html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(c?.name ?? id)}</title>`,

@@ -34,6 +34,7 @@ import type { OpContext } from "../shared/operations/context.ts";
 import { getAvailability } from "../shared/operations/company.ts";
 import { identifierIn, identifierQuery, lookupMany, type IdentifierQuery } from "../shared/operations/identifiers.ts";
 import { resolveMany, type ResolvedRow } from "../shared/operations/resolve.ts";
+import { isObject, jsonObjectParam } from "./params.ts";
 import { queryPid, type QueryPid } from "./properties.ts";
 import { rememberSeen, seenSummaries } from "./seen.ts";
 import { companyType } from "./types.ts";
@@ -63,8 +64,6 @@ export interface QueryAnswer {
   /** Why this query has no answer (not part of the 0.2 result; clients ignore it). */
   error?: { code: string; de: string; en: string };
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A property value as text: strings, numbers (a postcode typed as a number keeps its leading zero), an entity by its name. */
 function valueText(pid: QueryPid, v: unknown): string {
@@ -103,13 +102,7 @@ function readQuery(key: string, raw: unknown): ReconQuery {
 
 /** The batch (the `queries` parameter, JSON text), checked; INVALID_INPUT naming what is wrong. */
 export function readBatch(text: string): Map<string, ReconQuery> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw invalid("queries", { de: "kein gültiges JSON", en: "not valid JSON" });
-  }
-  if (!isObject(raw)) throw invalid("queries", rule.type("object"));
+  const raw = jsonObjectParam(text, "queries");
   const keys = Object.keys(raw);
   if (keys.length > MAX_QUERIES) throw invalid("queries", got(rule.atMost(MAX_QUERIES, "array"), keys.length));
   return new Map(keys.map((k) => [k, readQuery(k, raw[k])]));
@@ -200,6 +193,14 @@ export function* reconcileBatch(ctx: OpContext, batch: Map<string, ReconQuery>):
     const answers = yield* lookupMany(ctx, lookups.map((i) => (plans[i] as { query: IdentifierQuery }).query));
     lookups.forEach((i, j) => { rows[i] = answers[j]; });
   }
+  const names = at("resolve");
+  if (names.length) {
+    const answers = yield* resolveMany(ctx, names.map((i) => (plans[i] as { query: ResolveQuery }).query), { mode: "batch" });
+    names.forEach((i, j) => { rows[i] = answers[j]; });
+  }
+
+  // What the lookups and resolves showed is remembered first: a company id asked in the same batch is then named.
+  yield* rememberSeen(ctx, rows.flatMap((r) => (r ? [...(r.match ? [r.match] : []), ...r.candidates] : [])));
   const ids = at("id");
   if (ids.length) {
     const idOf = (i: number) => (plans[i] as { id: string }).id;
@@ -211,20 +212,11 @@ export function* reconcileBatch(ctx: OpContext, batch: Map<string, ReconQuery>):
       else rows[i] = { status: "matched", match: known[j] ?? { id: idOf(i) }, confidence: 1, candidates: [] };
     });
   }
-  const names = at("resolve");
-  if (names.length) {
-    const answers = yield* resolveMany(ctx, names.map((i) => (plans[i] as { query: ResolveQuery }).query), { mode: "batch" });
-    names.forEach((i, j) => { rows[i] = answers[j]; });
-  }
 
   const out: Record<string, QueryAnswer> = {};
-  const shown: CompanySummary[] = [];
   keys.forEach((k, i) => {
     const row = rows[i] ?? { status: "error", match: null, confidence: null, candidates: [], error: new CompanyDataError("INTERNAL") };
     out[k] = answerOf(row, batch.get(k)!.limit, lang);
-    if (row.match) shown.push(row.match);
-    shown.push(...row.candidates);
   });
-  yield* rememberSeen(ctx, shown);
   return out;
 }
