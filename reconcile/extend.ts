@@ -78,9 +78,10 @@ function valuesOf(v: Cell | undefined): ExtendValue[] {
 }
 
 /**
- * The extension: one row per id asked (an unknown or failed company has no
- * values), one column per property asked. Errors that stop everything
- * (no key, the key refused, the budget) are thrown.
+ * The extension: one row per id asked (an unknown company has no values),
+ * one column per property asked. A company the API failed to answer (out of
+ * credits, a server error, the rate limit) fails the request with that
+ * error, as do the key and the budget.
  */
 export function* extendCompanies(ctx: OpContext, q: ExtendQuery): Operation<ExtendResponse> {
   const lang = ctx.client.language;
@@ -96,7 +97,11 @@ export function* extendCompanies(ctx: OpContext, q: ExtendQuery): Operation<Exte
       return got;
     },
   };
-  const { results } = yield* enrichChunk(deps, ctx, tasksOf(distinct), fields, "batch");
+  const { results, outOfCredits } = yield* enrichChunk(deps, ctx, tasksOf(distinct), fields, "batch");
+  // A company the API could not answer is not an empty value: the request fails, and a retry pays only for what is missing (the rest is cached).
+  if (outOfCredits) throw new CompanyDataError("OUT_OF_CREDITS");
+  const failed = results.find((r) => r.outcome === "error");
+  if (failed?.error) throw new CompanyDataError(failed.error.code, { detail: failed.error.code === "INVALID_INPUT" ? failed.error.text : undefined });
   const rows: ExtendResponse["rows"] = {};
   distinct.forEach((id, k) => {
     const r = results[k];

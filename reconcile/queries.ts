@@ -19,7 +19,8 @@
  * A query that cannot be asked (a malformed VAT id, no name) answers no
  * candidates and an `error` beside `result` (German and English): the
  * specification has no place for it, and clients ignore members they do not
- * know, so the other queries of the batch keep their answers.
+ * know, so the other queries of the batch keep their answers. A failure of
+ * the API (out of credits, rate limit, server error) fails the request.
  */
 import type { CompanySummary, ResolveQuery } from "../shared/api/schemas.ts";
 import { COMPANY_ID_PATTERN } from "../shared/api/schemas.ts";
@@ -144,6 +145,9 @@ function planOf(q: ReconQuery): Plan {
   }
 }
 
+/** Errors that belong to one query (its own input): answered in its `error` member, the batch goes on. */
+const QUERY_OWN_ERRORS = new Set(["INVALID_INPUT", "NOT_FOUND", "AMBIGUOUS"]);
+
 const errorOf = (e: CompanyDataError): QueryAnswer["error"] => ({ code: e.code, de: e.text("de"), en: e.text("en") });
 
 /** "GmbH · 80333 München · Amtsgericht München HRB 6684 · aktiv": what tells namesakes apart. */
@@ -212,6 +216,11 @@ export function* reconcileBatch(ctx: OpContext, batch: Map<string, ReconQuery>):
       else rows[i] = { status: "matched", match: known[j] ?? { id: idOf(i) }, confidence: 1, candidates: [] };
     });
   }
+
+  // A failure of the API (no credits, the rate limit, a server error) is not "no candidates": the request
+  // fails with it, and a retry pays only for what is missing (answers received are cached).
+  const failed = rows.find((r) => r?.status === "error" && r.error && !QUERY_OWN_ERRORS.has(r.error.code));
+  if (failed?.error) throw failed.error;
 
   const out: Record<string, QueryAnswer> = {};
   keys.forEach((k, i) => {

@@ -234,6 +234,21 @@ describe("the budget and who may spend", () => {
     }
   });
 
+  it("the API out of credits is an error of the request (402), never empty results", async () => {
+    const poor = await newKey(world.server, 1);
+    const svc2 = await startService(world.server, poor, ["--lang", "en", "--budget", "none"]);
+    try {
+      const r = await postJson(svc2.url, { queries: JSON.stringify(batchOf(uniqueNames(world.emu, 25, 700))) });
+      expect(r.status).toBe(402);
+      expect(r.body.error).toMatchObject({ code: "OUT_OF_CREDITS", de: expect.stringMatching(/Credits/), en: expect.stringMatching(/credits/) });
+      const ids = world.emu.world.companies.slice(800, 802).map((c) => c.id);
+      const e = await postJson(svc2.url, { extend: JSON.stringify({ ids, properties: [{ id: "revenue" }] }) });
+      expect(e.status).toBe(402);
+    } finally {
+      await svc2.close();
+    }
+  });
+
   it("a paid request from a foreign web page is refused (403); OpenRefine's page and the backend are not", async () => {
     const names = uniqueNames(world.emu, 3, 500);
     const before = await balance();
