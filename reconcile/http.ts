@@ -39,6 +39,11 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(parts).toString("utf8");
 }
 
+/** The one request 0.2 "Authentication" leaves open: the manifest (a GET of the service URL without queries or extend), and CORS preflights. */
+export function isManifestRequest(method: string | undefined, path: string, params: URLSearchParams): boolean {
+  return method === "OPTIONS" || (method === "GET" && /^(\/(de|en))?\/?$/.test(path) && !params.has("queries") && !params.has("extend"));
+}
+
 const digest = (s: string) => createHash("sha256").update(s).digest();
 /** Constant time, whatever the lengths: both sides hashed first. */
 export const sameToken = (given: string, token: string) => timingSafeEqual(digest(given), digest(token));
@@ -69,8 +74,7 @@ export async function startReconcileHttp(service: ReconcileService, opts: { port
     const hostHeader = req.headers.host ?? "";
     if (allowedHosts && !allowedHosts.includes(hostHeader.toLowerCase())) return plain(res, 403, "Forbidden: Host is not this machine");
     const path = url.pathname.slice(RECONCILE_PATH.length);
-    const isManifest = req.method === "OPTIONS" || (req.method === "GET" && /^(\/(de|en))?\/?$/.test(path) && !url.searchParams.has("queries") && !url.searchParams.has("extend"));
-    if (opts.token && !isManifest) {
+    if (opts.token && !isManifestRequest(req.method, path, url.searchParams)) {
       const given = tokenOf(req.headers.authorization);
       if (!given || !sameToken(given, opts.token)) return plain(res, 401, "Unauthorized: Authorization: Bearer <token> required", { "WWW-Authenticate": 'Bearer realm="reconcile"' });
     }
