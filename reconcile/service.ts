@@ -102,6 +102,7 @@ const CORS = {
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
   "Access-Control-Allow-Headers": "Authorization, Content-Type",
   "Access-Control-Max-Age": "600",
+  "Access-Control-Expose-Headers": "X-Credits-Spent, X-Budget-Remaining",
 };
 const SECURITY = { "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store" };
 
