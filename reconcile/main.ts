@@ -3,29 +3,23 @@
  * (0.2) on the shared core, for OpenRefine and every reconciliation client.
  * Messages go to stderr; the service runs until SIGTERM or Ctrl-C.
  */
-import { nodeDriver } from "../cli/driver.ts";
 import { Pacer } from "../shared/api/pacing.ts";
 import { toCompanyDataError } from "../shared/core/errors.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
-import type { OpContext } from "../shared/operations/context.ts";
 import { budgetText } from "../mcp/i18n.ts";
 import { isLoopback } from "../mcp/http.ts";
 import { readConfig, serviceScope, type ReconcileConfig } from "./config.ts";
 import { startReconcileHttp } from "./http.ts";
-import { createReconcileService, type ReconcileService, type Tally } from "./service.ts";
+import { requestContext, serviceDriver } from "./context.ts";
+import { createReconcileService, type ReconcileService } from "./service.ts";
 
 const OK = 0;
 const USAGE = 2;
-/** How long answers (and what the preview may show) stay cached: the MCP server's lifetime. */
-export const CACHE_TTL_SECONDS = 6 * 3600;
-/** The answer cache of a long-lived service: larger than a CLI run's (profiles of a whole OpenRefine project). */
-export const CACHE_CHARS = 64 * 1024 * 1024;
 
 /** The service for one configuration: the Node driver (fetch, bounded cache, budget store), one pacer. */
 export function serviceFor(cfg: ReconcileConfig, log: (line: string) => void): ReconcileService {
-  const driver = nodeDriver({ cacheChars: CACHE_CHARS, cacheEntries: 200_000 });
-  const pacer = new Pacer();
-  const scope = serviceScope(cfg);
+  const driver = serviceDriver();
+  const src = { apiKey: cfg.apiKey, baseUrl: cfg.baseUrl, scope: serviceScope(cfg), pacer: new Pacer() };
   return createReconcileService({
     driver,
     lang: cfg.lang,
@@ -33,21 +27,7 @@ export function serviceFor(cfg: ReconcileConfig, log: (line: string) => void): R
     allowedOrigins: cfg.allowedOrigins,
     tokenRequired: cfg.token !== undefined,
     log,
-    context: (_req, tally: Tally, lang: Language): OpContext => ({
-      client: {
-        apiKey: cfg.apiKey,
-        baseUrl: cfg.baseUrl,
-        language: lang,
-        now: Date.now,
-        random: Math.random,
-        onSpend: (_id, credits) => { tally.credits += credits; },
-        onRequest: () => { tally.requests += 1; },
-        pacer,
-      },
-      cacheTtlSeconds: CACHE_TTL_SECONDS,
-      maxBatch: 100,
-      scope,
-    }),
+    context: (_req, tally, lang) => requestContext(src, tally, lang),
   });
 }
 

@@ -4,3 +4,5 @@
  * registerMigration calls. The core's own migrations come first.
  */
 import "./db/core-migrations.ts";
+// The reconciliation service (W3C Reconciliation API 0.2) at /reconcile.
+import "../reconcile/team-server.ts";
