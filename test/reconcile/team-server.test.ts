@@ -17,7 +17,8 @@ import { estimateEnrichment } from "../../shared/enrich/estimate.ts";
 import { startCliWorld, type CliWorld } from "../helpers/cli.ts";
 import { uniqueNames } from "../helpers/names.ts";
 import { charged, newKey } from "../mcp/harness.ts";
-import { batchOf, getJson, postJson } from "./harness.ts";
+import type { RunningServer } from "../../emulator/server.ts";
+import { batchOf, getJson, postJson, startService } from "./harness.ts";
 import { expectValid } from "./schemas.ts";
 
 let world: CliWorld;
@@ -92,6 +93,22 @@ describe("/reconcile on the team server", () => {
     expect(before - (await balance())).toBe(estimateEnrichment(ids.map((id) => [id]), { mapping: { id: 0 }, fields }).credits);
     const s = await getJson(`${url}/suggest/entity?prefix=${encodeURIComponent(names[0]!.slice(0, 5))}`);
     expect(s.status).toBe(401);
+  });
+
+  it("OpenRefine's way to the team: a local service with the team server as its base URL and the personal token as its key", async () => {
+    const local = await startService({ url: team.url } as RunningServer, bob, ["--lang", "en", "--budget", "none"]);
+    try {
+      const names = uniqueNames(world.emu, 10, 150);
+      const c = world.emu.world.companies.find((x) => x.name === names[0])!;
+      const before = await balance();
+      const r = await postJson(local.url, { queries: JSON.stringify({ ...batchOf(names), vat: { query: c.name, properties: [{ pid: "vatId", v: world.emu.world.profile(c, "en").vatId }] } }) });
+      expect(r.status).toBe(200);
+      expectValid("reconciliation-result-batch", r.body);
+      expect(r.body.vat.result[0]).toMatchObject({ id: c.id, match: true });
+      expect(before - (await balance())).toBe(1);
+    } finally {
+      await local.close();
+    }
   });
 
   it("a user over the monthly budget gets the server's refusal (402) with the budget", async () => {
