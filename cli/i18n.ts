@@ -65,6 +65,7 @@ Usage:
   company-data doctor [--json]     free self-test of the service (shared/doctor/README.md)
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP server (mcp/README.md)
+  company-data reconcile --http PORT [--host H] [--budget N|none]   OpenRefine reconciliation service (reconcile/README.md)
   company-data estimate monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
   company-data monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
                        [--notify URL] [--yes]
@@ -146,6 +147,7 @@ Aufruf:
   company-data doctor [--json]     kostenloser Selbsttest des Dienstes (shared/doctor/README.md)
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP-Server (mcp/README.md)
+  company-data reconcile --http PORT [--host H] [--budget N|none]   Abgleichdienst für OpenRefine (reconcile/README.md)
   company-data estimate monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
   company-data monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
                        [--notify URL] [--yes]

@@ -149,6 +149,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   // The MCP server takes its own flags (mcp/config.ts) and keeps stdout for the protocol.
   // Loaded only for it: the other commands do not pay for the SDK's start-up.
   if (argv[0] === "mcp") return await (await import("../mcp/main.ts")).runMcp(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
+  // The reconciliation service (W3C Reconciliation API 0.2) takes its own flags too (reconcile/config.ts) and stops itself on Ctrl-C.
+  if (argv[0] === "reconcile") {
+    ownSignals = true;
+    return await (await import("../reconcile/main.ts")).runReconcile(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
+  }
   // The team server parses its own options and handles SIGINT/SIGTERM itself (graceful shutdown).
   if (argv[0] === "server") {
     ownSignals = true;
@@ -286,7 +291,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 }
 
 let interrupted = false;
-/** Set by a command that handles Ctrl-C itself (the team server). */
+/** Set by a command that handles Ctrl-C itself (the team server, the reconciliation service). */
 let ownSignals = false;
 process.on("SIGINT", () => {
   if (ownSignals) return;

@@ -5,3 +5,5 @@
  */
 import "./db/core-migrations.ts";
 import "./doctor/index.ts";
+// The reconciliation service (W3C Reconciliation API 0.2) at /reconcile.
+import "../reconcile/team-server.ts";
