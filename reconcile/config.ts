@@ -13,7 +13,7 @@ import { hash } from "../shared/enrich/job.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
 import { got, rule } from "../shared/i18n/rules.ts";
 import { DEFAULT_HOST, parseBudget } from "../mcp/config.ts";
-import { isLoopback } from "../mcp/http.ts";
+import { isLoopback } from "../mcp/http-limits.ts";
 
 /** The port when --http gives none is not guessed: --http is required (0 = any free port). */
 export interface ReconcileConfig {

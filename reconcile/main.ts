@@ -7,7 +7,7 @@ import { Pacer } from "../shared/api/pacing.ts";
 import { toCompanyDataError } from "../shared/core/errors.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
 import { budgetText } from "../mcp/i18n.ts";
-import { isLoopback } from "../mcp/http.ts";
+import { isLoopback } from "../mcp/http-limits.ts";
 import { readConfig, serviceScope, type ReconcileConfig } from "./config.ts";
 import { startReconcileHttp } from "./http.ts";
 import { requestContext, serviceDriver } from "./context.ts";
