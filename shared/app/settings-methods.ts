@@ -1,10 +1,10 @@
 /** getSettings, saveSettings, testConnection. */
-import { call, type ClientConfig } from "../api/client.ts";
+import { call, missingKey, type ClientConfig } from "../api/client.ts";
+import { checkBaseUrl } from "../api/base-url.ts";
 import type { AccountResponse } from "../api/schemas.ts";
-import { CompanyDataError } from "../core/errors.ts";
 import type { Operation } from "../core/effects.ts";
 import { toLanguage } from "../i18n/language.ts";
-import { LIMITS, loadSettings, normaliseBaseUrl, saveSettings, settingsView, type SettingsPatch } from "./settings.ts";
+import { CONNECTION_MODES, LIMITS, activeConnection, loadSettings, normaliseBaseUrl, saveSettings, settingsView, type SettingsPatch } from "./settings.ts";
 import { oneOf, optNum, optText, record, text } from "./input.ts";
 import type { AppDeps, ConnectionResult, SettingsView } from "./protocol.ts";
 
@@ -23,23 +23,43 @@ export function* saveSettingsMethod(deps: AppDeps, input: unknown): Operation<Se
   if (budget !== undefined) patch.formulaDailyBudget = budget;
   const hours = optNum(o, "cacheHours", LIMITS.cacheHours.min, LIMITS.cacheHours.max);
   if (hours !== undefined) patch.cacheHours = hours;
+  if (o.connection !== undefined) patch.connection = oneOf(o, "connection", CONNECTION_MODES);
+  if (o.serverUrl !== undefined) patch.serverUrl = typeof o.serverUrl === "string" ? serverUrlOf(o.serverUrl) : text(o, "serverUrl");
+  if (o.serverToken === null || o.serverToken === "") patch.serverToken = null;
+  else if (o.serverToken !== undefined) patch.serverToken = text(o, "serverToken", { min: 1, max: LIMITS.serverToken.max });
   return settingsView(yield* saveSettings(patch), deps.host);
 }
 
+/** "" (none) or a URL under the base-URL rule (https, http to loopback only): a token travels to it. */
+function serverUrlOf(v: string): string {
+  return v.trim() ? checkBaseUrl(v, "serverUrl") : "";
+}
+
 /**
- * Ask the free account endpoint, with the saved settings or with a key and
- * base URL the user is about to save (so a typo is caught before saving).
+ * Ask the free account endpoint, with the saved settings or with what the
+ * user is about to save (a mode, key and base URL, or server URL and token),
+ * so a typo is caught before saving. Through a team server the same
+ * endpoint answers for the team's key.
  */
 export function* testConnectionMethod(deps: AppDeps, input: unknown): Operation<ConnectionResult> {
   const o = record(input);
-  const saved = yield* loadSettings();
-  const apiKey = optText(o, "apiKey", { max: LIMITS.apiKey.max }) ?? saved.apiKey;
-  const baseUrl = o.baseUrl !== undefined && o.baseUrl !== "" ? normaliseBaseUrl(text(o, "baseUrl")) : saved.baseUrl;
-  if (!apiKey) throw new CompanyDataError("MISSING_KEY");
+  const settings = yield* loadSettings();
+  const saved = activeConnection(settings);
+  const mode = o.connection !== undefined ? oneOf(o, "connection", CONNECTION_MODES) : saved.mode;
+  const reuse = mode === saved.mode;
+  const typedUrl = mode === "server" ? o.serverUrl : o.baseUrl;
+  const baseUrl = typeof typedUrl === "string" && typedUrl.trim() !== ""
+    ? (mode === "server" ? serverUrlOf(typedUrl) : normaliseBaseUrl(typedUrl))
+    : reuse ? saved.baseUrl : "";
+  const secret = (mode === "server" ? optText(o, "serverToken", { max: LIMITS.serverToken.max }) : optText(o, "apiKey", { max: LIMITS.apiKey.max })) ??
+    (reuse ? saved.secret : null);
+  const credential = mode === "server" ? "serverToken" : "apiKey";
+  if (!secret || !baseUrl) throw missingKey({ credential });
   const cfg: ClientConfig = {
-    apiKey,
+    apiKey: secret,
     baseUrl,
-    language: saved.language,
+    credential,
+    language: settings.language,
     now: deps.now,
     random: deps.random,
     deadline: deps.deadline,
@@ -49,5 +69,5 @@ export function* testConnectionMethod(deps: AppDeps, input: unknown): Operation<
     pacer: deps.pacer,
   };
   const account = yield* call<AccountResponse>(cfg, { endpoint: "account" });
-  return { credits: account.credits, plan: account.plan ?? null, baseUrl };
+  return { credits: account.credits, plan: account.plan ?? null, baseUrl, connection: mode };
 }

@@ -62,13 +62,22 @@ const detail = (d: ErrorDetails, lang: Language) => {
 };
 
 const MESSAGES: Record<ErrorCode, { de: MessageFn; en: MessageFn }> = {
+  // field "serverToken": the team server's personal token stands where the key would (Settings › Connection).
   MISSING_KEY: {
-    de: () => "Kein API-Schlüssel hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen.",
-    en: () => "No API key set. Please enter it under Company data › Settings.",
+    de: (d) => d.field === "serverToken"
+      ? "Kein Team-Server oder kein persönliches Token hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen."
+      : "Kein API-Schlüssel hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen.",
+    en: (d) => d.field === "serverToken"
+      ? "No team server or no personal token set. Please enter them under Company data › Settings."
+      : "No API key set. Please enter it under Company data › Settings.",
   },
   INVALID_KEY: {
-    de: () => "Der API-Schlüssel wurde abgelehnt. Bitte in den Einstellungen prüfen.",
-    en: () => "The API key was rejected. Please check it in Settings.",
+    de: (d) => d.field === "serverToken"
+      ? "Der Team-Server hat das persönliche Token abgelehnt (ungültig oder zurückgezogen). Bitte in den Einstellungen prüfen oder ein neues Token erbitten."
+      : "Der API-Schlüssel wurde abgelehnt. Bitte in den Einstellungen prüfen.",
+    en: (d) => d.field === "serverToken"
+      ? "The team server refused the personal token (invalid or revoked). Please check it in Settings or ask for a new token."
+      : "The API key was rejected. Please check it in Settings.",
   },
   OUT_OF_CREDITS: {
     de: (d) => `Nicht genug Credits für diese Abfrage${detail(d, "de")}. Bitte Guthaben aufladen.`,
