@@ -128,6 +128,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   // The MCP server takes its own flags (mcp/config.ts) and keeps stdout for the protocol.
   // Loaded only for it: the other commands do not pay for the SDK's start-up.
   if (argv[0] === "mcp") return await (await import("../mcp/main.ts")).runMcp(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
+  // The team server parses its own options and handles SIGINT/SIGTERM itself (graceful shutdown).
+  if (argv[0] === "server") {
+    ownSignals = true;
+    return await (await import("../server/cli.ts")).runServerCli(argv.slice(1), env, { out: (s) => stdout.write(s + "\n"), err: (s) => stderr.write(s + "\n") }, lang);
+  }
   const io: Io = {
     out: (s) => stdout.write(s + "\n"),
     err: (s) => stderr.write(s + "\n"),
@@ -259,7 +264,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 }
 
 let interrupted = false;
+/** Set by a command that handles Ctrl-C itself (the team server). */
+let ownSignals = false;
 process.on("SIGINT", () => {
+  if (ownSignals) return;
   // The first Ctrl-C lets the answers in flight arrive (and be journalled: they are paid); a second one quits at once.
   if (interrupted) process.exit(EXIT.INTERRUPTED);
   interrupted = true;

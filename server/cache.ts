@@ -1,0 +1,105 @@
+/**
+ * Shared answers: every paid answer is stored under its question (endpoint,
+ * path, query, body) and served to every user of the team until it expires,
+ * so a company is bought once per team. Several requests for one question
+ * at once, on one process or several, buy it once: the first claims the
+ * question (a pending row with a lease), the others wait for its answer. A
+ * claim whose owner died (kill -9) expires with its lease and is claimed
+ * again, which is the one way a question is bought twice.
+ */
+import type { Db, Sql } from "./db/db.ts";
+import type { EndpointId } from "../shared/api/endpoints.ts";
+
+export interface StoredAnswer {
+  status: number;
+  body: string;
+}
+
+export type Claim = { kind: "mine" } | { kind: "ready"; answer: StoredAnswer } | { kind: "wait" };
+
+/**
+ * Days an answer is kept, by endpoint (decision: profiles and what belongs to
+ * them change rarely and are bought per company; changes, announcements and
+ * result lists move daily). COMPANY_DATA_CACHE_DAYS overrides them, e.g.
+ * "profile=60,changes=0.5,default=7".
+ */
+export const DEFAULT_CACHE_DAYS: Partial<Record<EndpointId, number>> & { default: number } = {
+  default: 30,
+  changes: 1,
+  announcements: 1,
+  search: 1,
+  nearby: 1,
+  peers: 1,
+  similar: 1,
+  "v1.events": 1,
+  "v1.eventsMany": 1,
+  "v1.jobs": 1,
+  "v1.jobsMany": 1,
+  "v1.search": 1,
+  "v1.recommend": 1,
+};
+
+export type CacheDays = Record<string, number>;
+
+/** COMPANY_DATA_CACHE_DAYS: "endpoint=days,…" over the defaults; a bad entry is an error naming it. */
+export function parseCacheDays(v: string | undefined): CacheDays {
+  const out: CacheDays = { ...DEFAULT_CACHE_DAYS };
+  for (const part of (v ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([\w.]+)=(\d+(?:\.\d+)?)$/.exec(part);
+    if (!m) throw new Error(`COMPANY_DATA_CACHE_DAYS: expected endpoint=days, got "${part}"`);
+    out[m[1]!] = Number(m[2]);
+  }
+  return out;
+}
+
+export const cacheDaysOf = (days: CacheDays, id: string) => days[id] ?? days.default ?? 30;
+
+/** Claim a question, or find its answer, or learn that another request is buying it. */
+export async function claim(db: Sql, key: string, endpoint: string, company: string | null, owner: string, leaseMs: number): Promise<Claim> {
+  const mine = await db.query(
+    `insert into answers (key, endpoint, company, state, owner, lease_until)
+     values ($1, $2, $3, 'pending', $4, now() + $5 * interval '1 millisecond')
+     on conflict (key) do update set state = 'pending', owner = excluded.owner, lease_until = excluded.lease_until, status = null, body = null
+     where (answers.state = 'pending' and answers.lease_until < now()) or (answers.state = 'ready' and answers.expires_at <= now())
+     returning key`,
+    [key, endpoint, company, owner, leaseMs],
+  );
+  if (mine.length) return { kind: "mine" };
+  const [row] = await db.query<{ state: string; status: number | null; body: string | null; fresh: boolean }>(
+    "select state, status, body, (expires_at > now()) as fresh from answers where key = $1",
+    [key],
+  );
+  if (row?.state === "ready" && row.fresh && row.body !== null && row.status !== null) return { kind: "ready", answer: { status: row.status, body: row.body } };
+  return { kind: "wait" };
+}
+
+/** The ready answer to a question, or null. */
+export async function lookup(db: Sql, key: string): Promise<StoredAnswer | null> {
+  const [row] = await db.query<{ status: number; body: string }>("select status, body from answers where key = $1 and state = 'ready' and expires_at > now()", [key]);
+  return row ?? null;
+}
+
+/** Store the answer bought under a claim (only the owner's claim is filled). */
+export async function fill(db: Sql, key: string, owner: string, answer: StoredAnswer, credits: number, days: number, userId: number): Promise<void> {
+  await db.query(
+    `update answers set state = 'ready', status = $3, body = $4, credits = $5, expires_at = now() + $6 * interval '1 day',
+       bought_by = $7, bought_at = now(), owner = null, lease_until = null
+     where key = $1 and owner = $2 and state = 'pending'`,
+    [key, owner, answer.status, answer.body, credits, days, userId],
+  );
+}
+
+/** Give a claim back (the purchase was refused or failed): the next request claims it anew. */
+export async function release(db: Sql, key: string, owner: string): Promise<void> {
+  await db.query("delete from answers where key = $1 and owner = $2 and state = 'pending'", [key, owner]);
+}
+
+/** An answer served from the shared cache: what it would have cost (the report's savings). */
+export async function recordHit(db: Sql, month: string, userId: number, endpoint: string, company: string | null, saved: number): Promise<void> {
+  await db.query("insert into cache_hits (month, user_id, endpoint, company, saved) values ($1, $2, $3, $4, $5)", [month, userId, endpoint, company, saved]);
+}
+
+/** Drop expired answers (run now and then; a miss is bought again anyway). */
+export async function purgeExpired(db: Db): Promise<number> {
+  return (await db.query("delete from answers where state = 'ready' and expires_at <= now() returning key")).length;
+}

@@ -1,0 +1,273 @@
+/**
+ * `company-data server …`: the team server and its administration, with
+ * options of its own (as `mcp` has). Every subcommand opens the same
+ * database: DATABASE_URL when set (PostgreSQL), else PGlite in --data
+ * (default ./company-data-server), locked for this process.
+ */
+import { hostname } from "node:os";
+import { parseArgs } from "node:util";
+import { PRODUCTION_BASE_URL } from "../shared/api/client.ts";
+import { checkBaseUrl } from "../shared/api/base-url.ts";
+import { CompanyDataError } from "../shared/core/errors.ts";
+import type { Language } from "../shared/i18n/language.ts";
+import { isLoopbackHost } from "../shared/api/base-url.ts";
+import { createToken, listUsers, revokeTokens, USER_NAME, UserNotFound } from "./auth/tokens.ts";
+import { parseCacheDays, purgeExpired } from "./cache.ts";
+import { DataDirLocked, lockDataDir, type DataLock } from "./db/data-lock.ts";
+import { dbTarget, openDb, type Db, type DbTarget } from "./db/db.ts";
+import { migrate, NewerDatabaseError } from "./db/migrations.ts";
+import "./extensions.ts";
+import { startTeamServer } from "./http.ts";
+import { admin } from "./i18n.ts";
+import { setTeamBudget, setUserBudget, monthOf } from "./ledger/budget.ts";
+import { monthReport } from "./ledger/report.ts";
+import { jsonLogger } from "./log.ts";
+import { KeyFileError, readApiKey } from "./secret.ts";
+import { createUpstream } from "./upstream.ts";
+
+/** Exit codes as the CLI's (cli/i18n.ts EXIT). */
+const EXIT = { OK: 0, INTERNAL: 1, USAGE: 2, KEY: 5, LOCKED: 8 } as const;
+export const DEFAULT_PORT = 8790;
+export const DEFAULT_HOST = "127.0.0.1";
+/** Upstream timeout; a claim's lease is this plus a margin, so a live purchase is never taken over. */
+const DEFAULT_TIMEOUT_SECONDS = 30;
+const LEASE_MARGIN_MS = 2_000;
+const PURGE_EVERY_MS = 3600_000;
+
+class Usage extends Error {}
+
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const OPTIONS = {
+  port: { type: "string" }, host: { type: "string" }, data: { type: "string" }, "allow-origin": { type: "string", multiple: true },
+  "key-file": { type: "string" }, user: { type: "string" }, "month-budget": { type: "string" }, team: { type: "string" },
+  month: { type: "string" }, json: { type: "boolean" }, lang: { type: "string" }, help: { type: "boolean", short: "h" },
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>["values"];
+
+function budgetValue(v: string, flag: string, lang: Language): number | null {
+  if (v.trim().toLowerCase() === "none") return null;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 1_000_000_000) throw new Usage(admin.badValue[lang](flag, v));
+  return n;
+}
+
+function userName(flags: Flags, lang: Language): string {
+  const u = flags.user;
+  if (u === undefined) throw new Usage(admin.missing[lang]("--user"));
+  if (!USER_NAME.test(u)) throw new Usage(admin.badValue[lang]("--user", u));
+  return u;
+}
+
+/** Open (and migrate) the database a subcommand names; PGlite's directory is locked for this process. */
+export async function openServerDb(target: DbTarget): Promise<{ db: Db; close: () => Promise<void> }> {
+  let lock: DataLock | undefined;
+  if (target.kind === "pglite" && !target.dir.startsWith("memory://")) lock = lockDataDir(target.dir);
+  try {
+    const db = await openDb(target);
+    try {
+      await migrate(db);
+    } catch (e) {
+      await db.close();
+      throw e;
+    }
+    return { db, close: async () => { await db.close(); lock?.release(); } };
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+}
+
+async function withDb<T>(target: DbTarget, fn: (db: Db) => Promise<T>): Promise<T> {
+  const { db, close } = await openServerDb(target);
+  try {
+    return await fn(db);
+  } finally {
+    await close();
+  }
+}
+
+async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Language, target: DbTarget): Promise<number> {
+  const port = flags.port === undefined ? DEFAULT_PORT : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Usage(admin.badValue[lang]("--port", String(flags.port)));
+  const host = flags.host?.trim() || DEFAULT_HOST;
+  let apiKey;
+  try {
+    apiKey = readApiKey(env, flags["key-file"]);
+  } catch (e) {
+    if (e instanceof KeyFileError) {
+      io.err(admin.keyFile[lang](e.message));
+      return EXIT.KEY;
+    }
+    throw e;
+  }
+  if (!apiKey) {
+    io.err(admin.noKey[lang]);
+    return EXIT.KEY;
+  }
+  const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", { de: "COMPANY_DATA_BASE_URL", en: "COMPANY_DATA_BASE_URL" });
+  const origins = flags["allow-origin"] ?? [];
+  for (const o of origins) {
+    try {
+      new URL(o);
+    } catch {
+      throw new Usage(admin.badValue[lang]("--allow-origin", o));
+    }
+  }
+  const cacheDays = parseCacheDays(env.COMPANY_DATA_CACHE_DAYS);
+  const timeoutSeconds = Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS) > 0 ? Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS) : DEFAULT_TIMEOUT_SECONDS;
+  const log = jsonLogger((line) => process.stdout.write(line + "\n"));
+  const { db, close } = await openServerDb(target);
+  const processName = `${hostname()}:${process.pid}:${Date.now().toString(36)}`;
+  let running;
+  try {
+    running = await startTeamServer({
+      db, log, port, host, allowOrigins: origins, process: processName, cacheDays,
+      leaseMs: timeoutSeconds * 1000 + LEASE_MARGIN_MS,
+      upstream: createUpstream({ apiKey, baseUrl, timeoutMs: timeoutSeconds * 1000, maxPaceWaitMs: 10_000 }),
+    });
+  } catch (e) {
+    await close();
+    if ((e as NodeJS.ErrnoException).code === "EADDRINUSE" || (e as NodeJS.ErrnoException).code === "EACCES") {
+      io.err(admin.portTaken[lang](port, host));
+      return EXIT.USAGE;
+    }
+    throw e;
+  }
+  const purge = setInterval(() => void purgeExpired(db).catch(() => undefined), PURGE_EVERY_MS);
+  purge.unref();
+  log.info("listening", { url: running.url, database: db.kind, process: processName, origins: origins.length });
+  io.err(admin.listening[lang](running.url, target.kind === "postgres" ? "PostgreSQL" : `PGlite ${target.dir}`));
+  if (!isLoopbackHost(host)) io.err(admin.notLoopback[lang](host));
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      io.err(admin.stopping[lang]);
+      log.info("stopping", { inFlight: true });
+      void running.close().finally(resolve);
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });
+  clearInterval(purge);
+  await close();
+  log.info("stopped", {});
+  return EXIT.OK;
+}
+
+async function command(positional: string[], flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Language): Promise<number> {
+  const target = dbTarget(flags.data, env);
+  const [cmd, sub] = positional;
+  if (cmd === undefined) return serve(flags, env, io, lang, target);
+  if (cmd === "token" && sub === "create") {
+    const user = userName(flags, lang);
+    const budget = flags["month-budget"] !== undefined ? budgetValue(flags["month-budget"], "--month-budget", lang) : undefined;
+    const token = await withDb(target, (db) => createToken(db, user, budget));
+    io.err(admin.tokenCreated[lang](user));
+    // Alone on the last line of stdout, so a script can take it with `tail -n 1`.
+    io.out(token);
+    return EXIT.OK;
+  }
+  if (cmd === "token" && sub === "list") {
+    const users = await withDb(target, (db) => listUsers(db));
+    io.out(admin.listHeader[lang]);
+    for (const u of users) {
+      const live = u.tokens.filter((t) => !t.revoked);
+      io.out(`${u.name}\t${u.monthBudget ?? admin.none[lang]}\t${live.map((t) => `…${t.hint} (${t.created})`).join(", ") || "-"}`);
+    }
+    return EXIT.OK;
+  }
+  if (cmd === "token" && sub === "revoke") {
+    const user = userName(flags, lang);
+    try {
+      const n = await withDb(target, (db) => revokeTokens(db, user));
+      io.err(admin.revoked[lang](user, n));
+      return EXIT.OK;
+    } catch (e) {
+      if (e instanceof UserNotFound) {
+        io.err(admin.noUser[lang](user));
+        return EXIT.USAGE;
+      }
+      throw e;
+    }
+  }
+  if (cmd === "budget") {
+    if (flags.team !== undefined) {
+      const b = budgetValue(flags.team, "--team", lang);
+      await withDb(target, (db) => setTeamBudget(db, b));
+      io.err(admin.budgetSet[lang](admin.team[lang], String(b ?? admin.none[lang])));
+      return EXIT.OK;
+    }
+    const user = userName(flags, lang);
+    if (flags["month-budget"] === undefined) throw new Usage(admin.missing[lang]("--month-budget"));
+    const b = budgetValue(flags["month-budget"], "--month-budget", lang);
+    if (!(await withDb(target, (db) => setUserBudget(db, user, b)))) {
+      io.err(admin.noUser[lang](user));
+      return EXIT.USAGE;
+    }
+    io.err(admin.budgetSet[lang](user, String(b ?? admin.none[lang])));
+    return EXIT.OK;
+  }
+  if (cmd === "report") {
+    const month = flags.month ?? monthOf(Date.now());
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new Usage(admin.badValue[lang]("--month", month));
+    const r = await withDb(target, (db) => monthReport(db, month));
+    if (flags.json) {
+      io.out(JSON.stringify(r, null, 2));
+      return EXIT.OK;
+    }
+    io.out(admin.reportTitle[lang](month));
+    io.out(admin.reportHeader[lang]);
+    for (const l of r.lines) io.out(`${l.user}\t${l.endpoint}\t${l.requests}\t${l.settled}\t${l.pending}`);
+    io.out("");
+    io.out(admin.reportUsers[lang]);
+    for (const u of r.byUser) io.out(`${u.user}\t${u.spent}\t${u.saved}\t${u.budget ?? admin.none[lang]}`);
+    io.out("");
+    io.out(admin.reportTotal[lang](r.totals.spent, r.totals.settled, r.totals.pending, r.totals.saved, String(r.team.budget ?? admin.none[lang])));
+    return EXIT.OK;
+  }
+  throw new Usage(admin.unknown[lang](["server", ...positional].join(" ")));
+}
+
+/** `company-data server …` (argv without "server"); `lang` is the CLI's message language. */
+export async function runServerCli(argv: string[], env: NodeJS.ProcessEnv, io: Io, lang: Language): Promise<number> {
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (e) {
+      throw new Usage(admin.unknown[lang](String((e as Error).message).split("\n")[0] ?? ""));
+    }
+    if (parsed.values.help) {
+      io.out(admin.usage[lang]);
+      return EXIT.OK;
+    }
+    return await command(parsed.positionals, parsed.values, env, io, lang);
+  } catch (e) {
+    if (e instanceof Usage) {
+      io.err(e.message);
+      io.err(admin.usage[lang]);
+      return EXIT.USAGE;
+    }
+    if (e instanceof DataDirLocked) {
+      io.err(admin.locked[lang](e.dir, e.pid));
+      return EXIT.LOCKED;
+    }
+    if (e instanceof NewerDatabaseError) {
+      io.err(admin.newerDb[lang](e.unknown.join(", ")));
+      return EXIT.INTERNAL;
+    }
+    if (e instanceof CompanyDataError) {
+      io.err(e.text(lang));
+      return EXIT.USAGE;
+    }
+    // Never a stack or a connection string: the error's kind and first line.
+    io.err(`${(e as Error)?.name ?? "Error"}: ${String((e as Error)?.message ?? e).split("\n")[0]}`);
+    return EXIT.INTERNAL;
+  }
+}

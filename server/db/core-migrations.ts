@@ -1,0 +1,82 @@
+/** The server core's schema (migration numbers 1–99; see migrations.ts). */
+import { registerMigration } from "./migrations.ts";
+
+registerMigration({
+  id: 1,
+  name: "users, tokens, team, budget counters, ledger, shared answers, cache hits",
+  sql: `
+create table users (
+  id serial primary key,
+  name text not null unique,
+  -- credits per calendar month (UTC); null = no limit of its own
+  month_budget integer check (month_budget is null or month_budget >= 0),
+  created_at timestamptz not null default now()
+);
+-- Personal tokens, only as SHA-256 hex of the token (auth/tokens.ts says why that suffices).
+create table tokens (
+  id serial primary key,
+  user_id integer not null references users(id),
+  hash text not null unique,
+  -- the last four characters, so an administrator can tell tokens apart
+  hint text not null,
+  created_at timestamptz not null default now(),
+  revoked_at timestamptz
+);
+create table team (
+  id integer primary key check (id = 1),
+  month_budget integer check (month_budget is null or month_budget >= 0)
+);
+insert into team (id, month_budget) values (1, null);
+-- Credits reserved or spent per month and user (user_id 0 = the whole team): the rows
+-- locked FOR UPDATE when a paid request is checked against the budgets.
+create table budget_spend (
+  month text not null,
+  user_id integer not null,
+  credits integer not null default 0,
+  primary key (month, user_id)
+);
+-- Every paid request upstream: written (pending) before it is sent, settled when its answer
+-- arrives (settled = charged, failed = the API answered an error and charged nothing).
+-- A row left pending belongs to a process that died with the request in flight.
+create table ledger (
+  id serial primary key,
+  month text not null,
+  user_id integer not null references users(id),
+  endpoint text not null,
+  company text,
+  credits integer not null,
+  status text not null check (status in ('pending', 'settled', 'failed')),
+  process text not null,
+  created_at timestamptz not null default now(),
+  settled_at timestamptz
+);
+create index ledger_month_user on ledger (month, user_id);
+-- Shared answers: one per question (endpoint + path + query + body), bought once for the team.
+-- state pending = one process is buying it (until lease_until), ready = body is the answer.
+create table answers (
+  key text primary key,
+  endpoint text not null,
+  company text,
+  state text not null check (state in ('pending', 'ready')),
+  owner text,
+  lease_until timestamptz,
+  status integer,
+  body text,
+  credits integer not null default 0,
+  expires_at timestamptz,
+  bought_by integer,
+  bought_at timestamptz
+);
+-- Answers served from the shared cache: what each would have cost (the report's savings).
+create table cache_hits (
+  id serial primary key,
+  month text not null,
+  user_id integer not null references users(id),
+  endpoint text not null,
+  company text,
+  saved integer not null,
+  created_at timestamptz not null default now()
+);
+create index cache_hits_month on cache_hits (month, user_id);
+`,
+});

@@ -1,0 +1,124 @@
+/**
+ * Budgets and the ledger (the CLI's intent journal, server-side): a paid
+ * request is checked against the user's and the team's monthly budget and
+ * recorded as pending in one transaction before it is sent; its answer
+ * settles it (charged) or fails it (the API answered an error: nothing
+ * charged, the reservation is given back).
+ *
+ * Under concurrency, on one process or several on one PostgreSQL, the
+ * budget rows of the month are locked FOR UPDATE, the team's row first
+ * (one order everywhere, so two reservations never deadlock): a budget is
+ * never exceeded, not even by requests in flight, because what is pending
+ * counts as spent. A pending row left by a process that died stays counted:
+ * the API may have charged it, and the ledger must add up to the API's bill.
+ */
+import type { Db, Sql } from "../db/db.ts";
+import type { AuthUser } from "../auth/tokens.ts";
+
+/** The team's row in budget_spend. */
+const TEAM = 0;
+
+/** The calendar month (UTC) a request belongs to, YYYY-MM. */
+export const monthOf = (t: number) => new Date(t).toISOString().slice(0, 7);
+
+export interface Reservation {
+  ledgerId: number;
+  month: string;
+  userId: number;
+  credits: number;
+}
+
+/** Why a request was refused: which budget, how large, how much is left of it. */
+export interface OverBudget {
+  scope: "user" | "team";
+  budget: number;
+  spent: number;
+  remaining: number;
+  price: number;
+}
+
+export interface SpendLine {
+  endpoint: string;
+  company: string | null;
+  credits: number;
+}
+
+async function lockMonth(tx: Sql, month: string, userId: number): Promise<{ team: number; user: number }> {
+  await tx.query("insert into budget_spend (month, user_id, credits) values ($1, $2, 0), ($1, $3, 0) on conflict do nothing", [month, TEAM, userId]);
+  const rows = await tx.query<{ user_id: number; credits: number }>(
+    "select user_id, credits from budget_spend where month = $1 and user_id in ($2, $3) order by user_id for update",
+    [month, TEAM, userId],
+  );
+  return { team: rows.find((r) => r.user_id === TEAM)?.credits ?? 0, user: rows.find((r) => r.user_id === userId)?.credits ?? 0 };
+}
+
+/**
+ * Check the budgets and record the request as pending, or say which budget
+ * it would exceed. `lines` are the upstream requests of one answer (usually
+ * one); all or none are reserved.
+ */
+export async function reserve(db: Db, user: AuthUser, lines: SpendLine[], process: string, now: number): Promise<{ ok: true; reservations: Reservation[] } | { ok: false; over: OverBudget }> {
+  const month = monthOf(now);
+  const price = lines.reduce((s, l) => s + l.credits, 0);
+  return db.transaction(async (tx) => {
+    const spent = await lockMonth(tx, month, user.id);
+    // Budgets read inside the lock: a budget lowered a moment ago applies.
+    const [u] = await tx.query<{ month_budget: number | null }>("select month_budget from users where id = $1", [user.id]);
+    const [t] = await tx.query<{ month_budget: number | null }>("select month_budget from team where id = 1");
+    const check = (scope: OverBudget["scope"], budget: number | null | undefined, used: number): OverBudget | null =>
+      budget != null && used + price > budget ? { scope, budget, spent: used, remaining: Math.max(0, budget - used), price } : null;
+    const over = check("user", u?.month_budget, spent.user) ?? check("team", t?.month_budget, spent.team);
+    if (over) return { ok: false as const, over };
+    if (price > 0) {
+      await tx.query("update budget_spend set credits = credits + $3 where month = $1 and user_id in ($2, $4)", [month, user.id, price, TEAM]);
+    }
+    const reservations: Reservation[] = [];
+    for (const l of lines) {
+      const [row] = await tx.query<{ id: number }>(
+        "insert into ledger (month, user_id, endpoint, company, credits, status, process) values ($1, $2, $3, $4, $5, 'pending', $6) returning id",
+        [month, user.id, l.endpoint, l.company, l.credits, process],
+      );
+      reservations.push({ ledgerId: row!.id, month, userId: user.id, credits: l.credits });
+    }
+    return { ok: true as const, reservations };
+  });
+}
+
+/** The answer arrived and the API charged it. */
+export async function settle(db: Sql, r: Reservation): Promise<void> {
+  await db.query("update ledger set status = 'settled', settled_at = now() where id = $1 and status = 'pending'", [r.ledgerId]);
+}
+
+/** The API answered an error (nothing charged): the reservation goes back to both budgets. */
+export async function fail(db: Db, r: Reservation): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockMonth(tx, r.month, r.userId);
+    const done = await tx.query("update ledger set status = 'failed', settled_at = now() where id = $1 and status = 'pending' returning id", [r.ledgerId]);
+    if (done.length && r.credits > 0) {
+      await tx.query("update budget_spend set credits = credits - $3 where month = $1 and user_id in ($2, $4)", [r.month, r.userId, r.credits, TEAM]);
+    }
+  });
+}
+
+/** What a user and the team have left this month (null = no budget). */
+export async function remaining(db: Sql, user: AuthUser, now: number): Promise<{ month: string; user: { budget: number | null; spent: number }; team: { budget: number | null; spent: number } }> {
+  const month = monthOf(now);
+  const rows = await db.query<{ user_id: number; credits: number }>("select user_id, credits from budget_spend where month = $1 and user_id in ($2, $3)", [month, TEAM, user.id]);
+  const [u] = await db.query<{ month_budget: number | null }>("select month_budget from users where id = $1", [user.id]);
+  const [t] = await db.query<{ month_budget: number | null }>("select month_budget from team where id = 1");
+  return {
+    month,
+    user: { budget: u?.month_budget ?? null, spent: rows.find((r) => r.user_id === user.id)?.credits ?? 0 },
+    team: { budget: t?.month_budget ?? null, spent: rows.find((r) => r.user_id === TEAM)?.credits ?? 0 },
+  };
+}
+
+/** Set the team's monthly budget (null = none). */
+export async function setTeamBudget(db: Sql, budget: number | null): Promise<void> {
+  await db.query("update team set month_budget = $1 where id = 1", [budget]);
+}
+
+/** Set a user's monthly budget (null = none); false when there is no such user. */
+export async function setUserBudget(db: Sql, name: string, budget: number | null): Promise<boolean> {
+  return (await db.query("update users set month_budget = $2 where name = $1 returning id", [name, budget])).length > 0;
+}

@@ -1,0 +1,201 @@
+/**
+ * One answer for one user: the path every /v2 request and every extension
+ * module's upstream call takes. Free endpoints go to the API through the
+ * team's pacer; paid ones are served from the shared answers when the team
+ * already bought them, and otherwise claimed, checked against the budgets,
+ * recorded in the ledger, bought, stored and settled (cache.ts, ledger/budget.ts).
+ * Batch endpoints are split per company (split.ts): what the team has is
+ * served, only the rest is bought, at the catalogue's price for the rest.
+ */
+import { createHash } from "node:crypto";
+import type { CallSpec } from "../shared/api/client.ts";
+import { endpoint, type Endpoint } from "../shared/api/endpoints.ts";
+import type { Language } from "../shared/i18n/language.ts";
+import type { AuthUser } from "./auth/tokens.ts";
+import { cacheDaysOf, claim, fill, recordHit, release, type CacheDays } from "./cache.ts";
+import type { Db } from "./db/db.ts";
+import { errorAnswer, overBudgetAnswer, type ErrorAnswer } from "./errors.ts";
+import { msg } from "./i18n.ts";
+import { fail, monthOf, reserve, settle, type Reservation } from "./ledger/budget.ts";
+import type { Logger } from "./log.ts";
+import { splitOf, type Split } from "./split.ts";
+import { canonicalJsonOf } from "./canonical.ts";
+import type { Upstream, UpstreamAnswer } from "./upstream.ts";
+
+export type Answer = ErrorAnswer;
+
+export interface PurchaseContext {
+  db: Db;
+  upstream: Upstream;
+  log: Logger;
+  /** This process's name in the ledger and in claims (host:pid:start). */
+  process: string;
+  /** How long a claim holds before another request may buy the answer itself (longer than the upstream timeout). */
+  leaseMs: number;
+  cacheDays: CacheDays;
+}
+
+/** The question a call asks, as a short key (SHA-256 of endpoint, path, query and body). */
+export function questionKey(spec: CallSpec): string {
+  const query = Object.entries(spec.query ?? {}).filter(([, v]) => v !== undefined && v !== "").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const text = [spec.endpoint, canonicalJsonOf(spec.path ?? {}), canonicalJsonOf(query), canonicalJsonOf(spec.body ?? null)].join("\n");
+  return createHash("sha256").update(text).digest("hex");
+}
+
+const json = (status: number, body: string, extra: Record<string, string> = {}): Answer => ({
+  status,
+  headers: { "content-type": "application/json; charset=utf-8", ...extra },
+  body,
+});
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** What the API's failure becomes for the user: its own answer when there is one, else ours. */
+function failureAnswer(a: UpstreamAnswer, lang: Language): Answer {
+  if (a.status >= 400) {
+    const keep: Record<string, string> = {};
+    for (const h of ["content-type", "retry-after"]) if (a.headers[h] !== undefined) keep[h] = a.headers[h];
+    return { status: a.status, headers: keep, body: a.body };
+  }
+  if (!a.sent && a.error?.code === "RATE_LIMITED") {
+    const retryAt = a.error.details.retryAt;
+    const seconds = retryAt !== undefined ? Math.max(1, Math.ceil((retryAt - Date.now()) / 1000)) : 1;
+    return errorAnswer("RATE_LIMITED", msg.rateLimited[lang], { retryAfterSeconds: seconds });
+  }
+  return errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]);
+}
+
+/** Free endpoints: straight to the API, paced for the team. */
+async function freeAnswer(ctx: PurchaseContext, spec: CallSpec, lang: Language): Promise<Answer> {
+  const a = await ctx.upstream.send(spec, lang);
+  if (a.ok) return json(a.status, a.body);
+  return failureAnswer(a, lang);
+}
+
+/**
+ * Wait for claims held by other requests: each round claims what is free,
+ * takes what is ready, and sleeps briefly while others are buying. Gives up
+ * (null) after twice the lease: by then a dead owner's claim has expired.
+ */
+async function claimAll(ctx: PurchaseContext, keys: string[], endpointId: string, companies: (string | null)[], ready: Map<string, string>, mine: string[]): Promise<boolean> {
+  const giveUp = Date.now() + 2 * ctx.leaseMs + 1000;
+  let pause = 10;
+  for (;;) {
+    let waiting = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (ready.has(key) || mine.includes(key)) continue;
+      const c = await claim(ctx.db, key, endpointId, companies[i] ?? null, ctx.process, ctx.leaseMs);
+      if (c.kind === "ready") ready.set(key, c.answer.body);
+      else if (c.kind === "mine") mine.push(key);
+      else waiting++;
+    }
+    // What is ours is bought first; what others are buying is collected afterwards.
+    if (waiting === 0 || mine.length > 0) return true;
+    if (Date.now() > giveUp) return false;
+    await sleep(pause);
+    pause = Math.min(200, pause * 2);
+  }
+}
+
+async function releaseAll(ctx: PurchaseContext, keys: string[]): Promise<void> {
+  for (const k of keys) await release(ctx.db, k, ctx.process);
+}
+
+/**
+ * Buy `keys` (claimed by this process) with one upstream call: reserve, send,
+ * then store and settle together. Returns the answer's items or an answer
+ * for the user (refused, failed).
+ */
+async function buy(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, spec: CallSpec, price: number, company: string | null, keys: string[], lang: Language): Promise<{ ok: true; body: string; reservation: Reservation } | { ok: false; answer: Answer }> {
+  const r = await reserve(ctx.db, user, [{ endpoint: ep.id, company, credits: price }], ctx.process, Date.now());
+  if (!r.ok) {
+    await releaseAll(ctx, keys);
+    ctx.log.info("refused.budget", { user: user.name, endpoint: ep.id, scope: r.over.scope, price, remaining: r.over.remaining });
+    return { ok: false, answer: overBudgetAnswer(r.over, lang) };
+  }
+  const reservation = r.reservations[0]!;
+  const a = await ctx.upstream.send(spec, lang, `ledger-${reservation.ledgerId}`);
+  if (a.ok) return { ok: true, body: a.body, reservation };
+  await releaseAll(ctx, keys);
+  if (a.status >= 200 && a.status < 300) {
+    // Charged, but not an answer the catalogue's schema accepts: paid for, never stored.
+    await settle(ctx.db, reservation);
+  } else if (a.status !== 0 || !a.sent) {
+    // The API answered an error (nothing charged), or the request never left.
+    await fail(ctx.db, reservation);
+  }
+  // status 0 after sending: the answer was lost and may have been charged; the row stays pending.
+  ctx.log.warn("upstream.failed", { user: user.name, endpoint: ep.id, status: a.status, code: a.error?.code, ledger: reservation.ledgerId });
+  return { ok: false, answer: a.status >= 200 && a.status < 300 ? errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]) : failureAnswer(a, lang) };
+}
+
+/** Store bought items and settle their ledger row in one transaction. */
+async function store(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, items: { key: string; body: string; credits: number }[], reservation: Reservation): Promise<void> {
+  const days = cacheDaysOf(ctx.cacheDays, ep.id);
+  await ctx.db.transaction(async (tx) => {
+    for (const it of items) await fill(tx, it.key, ctx.process, { status: 200, body: it.body }, it.credits, days, user.id);
+    await settle(tx, reservation);
+  });
+}
+
+/** A single paid question: served from the team's answers, or bought once. */
+async function paidAnswer(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, spec: CallSpec, lang: Language): Promise<Answer> {
+  const key = questionKey(spec);
+  const company = spec.path?.id ?? spec.path?.personId ?? null;
+  const price = ep.cost(spec.cost);
+  const ready = new Map<string, string>();
+  const mine: string[] = [];
+  if (!(await claimAll(ctx, [key], ep.id, [company], ready, mine))) return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
+  const cached = ready.get(key);
+  if (cached !== undefined) {
+    await recordHit(ctx.db, monthOf(Date.now()), user.id, ep.id, company, price);
+    return json(200, cached, { "x-credits-charged": "0", "x-cache": "hit" });
+  }
+  const bought = await buy(ctx, user, ep, spec, price, company, [key], lang);
+  if (!bought.ok) return bought.answer;
+  await store(ctx, user, ep, [{ key, body: bought.body, credits: price }], bought.reservation);
+  ctx.log.info("bought", { user: user.name, endpoint: ep.id, company, credits: price, ledger: bought.reservation.ledgerId });
+  return json(200, bought.body, { "x-credits-charged": String(price), "x-cache": "miss" });
+}
+
+/** A batch: the team's answers per company, one purchase for the rest. */
+async function splitAnswer(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, spec: CallSpec, split: Split, lang: Language): Promise<Answer> {
+  const ready = new Map<string, string>();
+  let charged = 0;
+  for (;;) {
+    const mine: string[] = [];
+    if (!(await claimAll(ctx, split.keys, ep.id, split.companies, ready, mine))) return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
+    if (mine.length === 0) break;
+    const positions = mine.map((k) => split.keys.indexOf(k));
+    const sub: CallSpec = { ...spec, body: split.subBody(positions), cost: { ...spec.cost, count: mine.length } };
+    const price = ep.cost(sub.cost);
+    const company = split.ledgerCompany(positions);
+    const bought = await buy(ctx, user, ep, sub, price, company, mine, lang);
+    if (!bought.ok) return bought.answer;
+    const items = split.itemsOf(bought.body, positions);
+    if (!items) {
+      // Paid, but not one item per company asked: settle it, store nothing, say so.
+      await releaseAll(ctx, mine);
+      await settle(ctx.db, bought.reservation);
+      return errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]);
+    }
+    // The price of the call, spread over its items for the record (the whole is what was charged).
+    await store(ctx, user, ep, mine.map((key, i) => ({ key, body: items[i]!, credits: i === 0 ? price : 0 })), bought.reservation);
+    for (let i = 0; i < mine.length; i++) ready.set(mine[i]!, items[i]!);
+    charged += price;
+    ctx.log.info("bought", { user: user.name, endpoint: ep.id, items: mine.length, credits: price, ledger: bought.reservation.ledgerId });
+  }
+  const distinct = new Set(split.keys).size;
+  const saved = ep.cost({ ...spec.cost, count: distinct }) - charged;
+  if (saved > 0) await recordHit(ctx.db, monthOf(Date.now()), user.id, ep.id, null, saved);
+  return json(200, split.assemble(split.keys.map((k) => ready.get(k)!)), { "x-credits-charged": String(charged), "x-cache": charged === 0 ? "hit" : "partial" });
+}
+
+/** The answer to one call for one user (the proxy's and every extension module's way to the API). */
+export async function answerFor(ctx: PurchaseContext, user: AuthUser, spec: CallSpec, lang: Language): Promise<Answer> {
+  const ep = endpoint(spec.endpoint);
+  if (ep.billing === "rate-limited") return freeAnswer(ctx, spec, lang);
+  const split = splitOf(ep, spec);
+  return split ? splitAnswer(ctx, user, ep, spec, split, lang) : paidAnswer(ctx, user, ep, spec, lang);
+}

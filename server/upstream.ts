@@ -1,0 +1,102 @@
+/**
+ * Requests to the API, on the shared core's client: the key goes only into
+ * the Authorization header it builds, answers are checked against the
+ * catalogue's schemas, and every free (rate-limited) call draws from one
+ * Pacer for the whole team (DEFAULT_RATE_LIMITS, shared/api/pacing.ts), so
+ * the users together stay within the key's buckets. The raw answer is kept
+ * (the proxy passes the API's own bytes on).
+ *
+ * Paid calls are sent once: a lost answer may have been charged, and buying
+ * it again is the client's decision, not the server's. A 429 that names its
+ * Retry-After is waited for (the API did not process it, so nothing was charged).
+ */
+import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
+import { callMany, type CallSpec, type ClientConfig } from "../shared/api/client.ts";
+import { endpoint } from "../shared/api/endpoints.ts";
+import { Pacer } from "../shared/api/pacing.ts";
+import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
+import type { CompanyDataError } from "../shared/core/errors.ts";
+import type { Language } from "../shared/i18n/language.ts";
+import { fetchHttp } from "../shared/web/fetch-http.ts";
+
+export interface UpstreamAnswer {
+  /** The API's status, or 0 when no answer arrived (network, timeout) or none was sent (paced past the deadline). */
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  ok: boolean;
+  /** The client's reading of a failure (code, retryAt). */
+  error?: CompanyDataError;
+  /** True when the request left this process (an answer may have been charged). */
+  sent: boolean;
+}
+
+export interface UpstreamOptions {
+  apiKey: string;
+  baseUrl: string;
+  /** Per-request timeout. */
+  timeoutMs: number;
+  /** Longest a free call waits for the team's pacer before it is answered 429. */
+  maxPaceWaitMs: number;
+  /** The network (tests may wrap it). */
+  fetchFn?: typeof fetch;
+}
+
+export interface Upstream {
+  /** `tag` goes out as X-Request-Id: the ledger id of a paid request, so a request can be matched with its ledger row. */
+  send(spec: CallSpec, lang: Language, tag?: string): Promise<UpstreamAnswer>;
+}
+
+const PAID_RETRY = { maxAttempts: 1, maxRateLimitWaits: 3 };
+
+export function createUpstream(opts: UpstreamOptions): Upstream {
+  // One pacer for the team: every user's free calls draw from the key's one set of buckets.
+  const pacer = new Pacer();
+  const fetchFn = opts.fetchFn ?? fetch;
+  return {
+    async send(spec, lang, tag) {
+      const paid = endpoint(spec.endpoint).billing === "credits";
+      let last: HttpResponse | undefined;
+      let sent = false;
+      const http = async (reqs: HttpRequest[]): Promise<HttpResponse[]> =>
+        Promise.all(reqs.map(async (req) => {
+          sent = true;
+          const tagged = tag ? { ...req, headers: { ...req.headers, "x-request-id": tag } } : req;
+          const res = await fetchHttp(fetchFn, tagged, opts.timeoutMs);
+          last = res;
+          return res;
+        }));
+      const now = Date.now();
+      const cfg: ClientConfig = {
+        apiKey: opts.apiKey,
+        baseUrl: opts.baseUrl,
+        language: lang,
+        now: Date.now,
+        random: Math.random,
+        pacer,
+        deadline: now + opts.maxPaceWaitMs,
+        ...(paid ? { retry: PAID_RETRY } : {}),
+      };
+      // The client asks for the network and for sleeps only; it keeps nothing in a cache or store here.
+      const driver: AsyncDriver = {
+        http,
+        sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+        cacheGet: async (keys) => keys.map(() => null),
+        cachePut: async () => undefined,
+        storeGet: async (keys) => keys.map(() => null),
+        storePut: async () => undefined,
+      };
+      const [result] = await runAsync(callMany(cfg, [spec]), driver);
+      const raw = last;
+      if (result?.ok && raw) return { status: raw.status, headers: raw.headers, body: raw.body, ok: true, sent };
+      return {
+        status: raw?.status ?? 0,
+        headers: raw?.headers ?? {},
+        body: raw?.body ?? "",
+        ok: false,
+        ...(result && !result.ok ? { error: result.error } : {}),
+        sent,
+      };
+    },
+  };
+}
