@@ -17,7 +17,9 @@ import type { Bilingual } from "../i18n/language.ts";
 import { checkPortfolio, lastRun, RUN_KEY, type RunSummary } from "../monitor/check.ts";
 import { scheduleEstimate, type ScheduleEstimate } from "../monitor/estimate.ts";
 import { loadSchedule, saveSchedule, scheduleSettings, type ScheduleSettings } from "../monitor/schedule.ts";
-import { alertSettings, alertViews, channelsOf, deliverConfigured, loadAlertSettings, saveAlertSettings, type AlertChannelView } from "../monitor/alert-settings.ts";
+import {
+  alertSettings, alertViews, channelsOf, deliverConfigured, loadAlertSettings, saveAlertSettings, webhookSender, type AlertChannelView, type WebhookSender,
+} from "../monitor/alert-settings.ts";
 import { record } from "./input.ts";
 import type { AppDeps, AppMethod } from "./protocol.ts";
 import { withSession } from "./session.ts";
@@ -32,6 +34,8 @@ export interface MonitorStatusView {
   hostNote: Bilingual;
   /** The alert channels: where they go, how many companies wait, the last delivery (a failed one says why). */
   alerts: AlertChannelView[];
+  /** Who posts the webhook (the panel offers Slack and Teams only where they can arrive). */
+  webhookSender: WebhookSender;
 }
 
 const HOST_NOTE: Record<string, Bilingual | undefined> & { test: Bilingual } = {
@@ -73,7 +77,7 @@ export function* monitorStatusMethod(deps: AppDeps, _input: unknown): Operation<
   const last = yield* lastRun(ctx);
   const [run] = yield* storeGet([RUN_KEY(ctx)]);
   const alerts = yield* alertViews(ctx, yield* loadAlertSettings());
-  return { schedule, last, paused: run !== null, hostNote: hostNote(deps), alerts };
+  return { schedule, last, paused: run !== null, hostNote: hostNote(deps), alerts, webhookSender: webhookSender(deps.host, settings.connection) };
 }
 
 export function* monitorPreviewMethod(deps: AppDeps, input: unknown): Operation<RunSummary> {
@@ -89,10 +93,12 @@ export function* monitorRunMethod(deps: AppDeps, input: unknown): Operation<RunS
   const i = record(input);
   const schedule = yield* loadSchedule();
   const alerts = yield* loadAlertSettings();
-  return yield* withSession(deps, "monitor", function* ({ ctx }) {
-    const summary = yield* checkPortfolio(ctx, { sheet: sheetOf(i, schedule.sheet), budget: budgetOf(i, schedule.budget), deadline: deps.deadline, alerts: channelsOf(alerts, deps.mailer) });
+  return yield* withSession(deps, "monitor", function* ({ ctx, settings }) {
+    // Through a team server the browser posts no webhook: the server's schedule keeps its own outbox and sends it.
+    const local = webhookSender(deps.host, settings.connection) === "server" ? { ...alerts, webhook: null } : alerts;
+    const summary = yield* checkPortfolio(ctx, { sheet: sheetOf(i, schedule.sheet), budget: budgetOf(i, schedule.budget), deadline: deps.deadline, alerts: channelsOf(local, deps.mailer) });
     // One digest per finished check (a paused one delivers when it finishes); what fails waits for the next.
-    if (summary.status !== "paused") yield* deliverConfigured(ctx, alerts, deps.mailer);
+    if (summary.status !== "paused") yield* deliverConfigured(ctx, local, deps.mailer);
     return summary;
   });
 }
@@ -116,7 +122,8 @@ export function* monitorSaveScheduleMethod(deps: AppDeps, input: unknown): Opera
 
 export function* monitorSaveAlertsMethod(deps: AppDeps, input: unknown): Operation<MonitorStatusView> {
   const i = record(input);
-  yield* saveAlertSettings(alertSettings(record(i.alerts, "alerts"), yield* loadAlertSettings(), deps.host));
+  const { connection } = yield* loadSettings();
+  yield* saveAlertSettings(alertSettings(record(i.alerts, "alerts"), yield* loadAlertSettings(), deps.host, webhookSender(deps.host, connection)));
   return yield* monitorStatusMethod(deps, {});
 }
 

@@ -12,6 +12,8 @@ import { checkPortfolio } from "../../shared/monitor/check.ts";
 import { deliverAlerts, DeliveryError, digestOf, lastDelivery, mergeNews, pendingAlerts, type Digest } from "../../shared/monitor/alerts.ts";
 import { checkWebhookUrl, postWebhook, webhookPayload } from "../../shared/monitor/webhook.ts";
 import { logLine } from "../../shared/monitor/changelog.ts";
+import { alertSettings, DEFAULT_ALERTS, webhookSender } from "../../shared/monitor/alert-settings.ts";
+import type { CompanyDataError } from "../../shared/core/errors.ts";
 import { harness, type Harness } from "./harness.ts";
 import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
 import { nth } from "../helpers/indexed.ts";
@@ -207,6 +209,29 @@ describe("alerts from portfolio checks", () => {
       expect(text).toMatch(/Webhook-Adresse/);
       if (bad) expect(text).not.toContain(bad);
     }
+  });
+
+  it("Slack and Teams webhooks only where a post can arrive: Google's servers and a team server, not the page itself", () => {
+    expect([webhookSender("sheets", "server"), webhookSender("excel", "direct"), webhookSender("playground", "direct"), webhookSender("excel", "server")])
+      .toEqual(["google", "browser", "browser", "server"]);
+    const slack = "https://hooks.slack.com/services/T0/B0/x";
+    const teams = "https://contoso.webhook.office.com/webhookb2/x";
+    const workflow = "https://prod-01.westeurope.logic.azure.com/workflows/x";
+    for (const url of [slack, teams, workflow]) {
+      let err: CompanyDataError | undefined;
+      try {
+        alertSettings({ webhook: url }, DEFAULT_ALERTS, "excel", "browser");
+      } catch (e) {
+        err = e as CompanyDataError;
+      }
+      expect(err?.details.field, url).toBe("webhook");
+      expect(err?.text("en")).toMatch(/no CORS.*team server/);
+      expect(err?.text("de")).toMatch(/kein CORS.*Team-Server/);
+      expect(alertSettings({ webhook: url }, DEFAULT_ALERTS, "excel", "server").webhook).toBe(url);
+      expect(alertSettings({ webhook: url }, DEFAULT_ALERTS, "sheets").webhook).toBe(url);
+    }
+    // Any other https receiver may allow CORS: the page posts to it itself.
+    expect(alertSettings({ webhook: "https://alerts.example.com/h" }, DEFAULT_ALERTS, "playground", "browser").webhook).toBe("https://alerts.example.com/h");
   });
 
   it("chat markup in register text is escaped in the webhook's text", () => {

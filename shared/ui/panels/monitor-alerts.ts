@@ -21,6 +21,15 @@ const T = catalogue({
   },
   email: { de: "E-Mail an (mit Komma getrennt)", en: "E-mail to (comma-separated)" },
   webhook: { de: "Webhook-Adresse (Slack, Teams; leer = keiner)", en: "Webhook address (Slack, Teams; empty = none)" },
+  webhookBrowser: { de: "Webhook-Adresse (leer = keiner)", en: "Webhook address (empty = none)" },
+  webhookBrowserHint: {
+    de: "Gesendet von dieser Seite: Die Adresse muss Aufrufe aus dem Browser erlauben (CORS). Slack und Teams tun das nicht; für sie einen Team-Server einrichten (Einstellungen › Verbindung), dann sendet der Server.",
+    en: "Sent from this page: the address must allow calls from a browser (CORS). Slack and Teams do not; for them set up a team server (Settings › Connection), then the server sends.",
+  },
+  webhookServerHint: {
+    de: "Gesendet vom Team-Server, wenn er die Prüfung nach Zeitplan ausführt (Slack, Teams oder jede https-Adresse).",
+    en: "Sent by the team server when it runs the scheduled check (Slack, Teams or any https address).",
+  },
   webhookKept: { de: "gespeichert: ", en: "saved: " },
   save: { de: "Benachrichtigungen speichern", en: "Save alerts" },
   saved: { de: "Benachrichtigungen gespeichert.", en: "Alerts saved." },
@@ -73,9 +82,11 @@ export function alertsSection(ui: Ui, s: PanelState & { status?: MonitorStatusVi
   const email = canMail
     ? h("input", { id: "monitor-alert-email", type: "text", value: d.email, on: { input: (ev) => (d.email = (ev.target as HTMLInputElement).value) } })
     : null;
+  // Slack and Teams are offered only where a post can arrive: not from the page itself (no CORS).
+  const sender = s.status?.webhookSender ?? "google";
   const webhook = h("input", {
     id: "monitor-alert-webhook", type: "url", value: d.webhook ?? "",
-    placeholder: savedHook ? `${ui.pick(T.webhookKept)}${savedHook}` : "https://hooks.slack.com/services/…",
+    placeholder: savedHook ? `${ui.pick(T.webhookKept)}${savedHook}` : sender === "browser" ? "https://…" : "https://hooks.slack.com/services/…",
     on: { input: (ev) => (d.webhook = (ev.target as HTMLInputElement).value) },
   });
   const save = button("monitor-alert-save", ui.pick(T.save), (b) =>
@@ -91,7 +102,9 @@ export function alertsSection(ui: Ui, s: PanelState & { status?: MonitorStatusVi
     h("h3", null, ui.pick(T.title)),
     h("p", { class: "cd-note" }, ui.pick(T.intro)),
     email ? field(ui.pick(T.email), email) : null,
-    field(ui.pick(T.webhook), webhook),
+    sender === "browser"
+      ? field(ui.pick(T.webhookBrowser), webhook, ui.pick(T.webhookBrowserHint))
+      : field(ui.pick(T.webhook), webhook, sender === "server" ? ui.pick(T.webhookServerHint) : undefined),
     h("div", { class: "cd-actions" }, save),
     views.length ? h("ul", { id: "monitor-alert-status" }, ...views.map((v) => channelLine(ui, v))) : null);
 }
