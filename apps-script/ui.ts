@@ -162,7 +162,7 @@ export function getSettings(): SettingsView {
   }
 }
 
-/** Fields: apiKey ("" or null removes it; absent keeps it), baseUrl, language, formulaDailyBudget, cacheHours. */
+/** Fields: connection ("direct" | "server"), apiKey / serverToken ("" or null removes it; absent keeps it), baseUrl, serverUrl, language, formulaDailyBudget, cacheHours. */
 export function saveSettings(settings: unknown): SettingsView {
   try {
     const input: unknown = typeof settings === "string" ? JSON.parse(settings) : settings;

@@ -18,34 +18,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Server } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { OFFICE_JS } from "../../excel-addin/build/html.ts";
-import { openServerDb } from "../../server/cli.ts";
-import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
-import { silentLogger } from "../../server/log.ts";
-import { parseCacheDays } from "../../server/cache.ts";
-import { createUpstream } from "../../server/upstream.ts";
-import { createToken } from "../../server/auth/tokens.ts";
-import type { Db } from "../../server/db/db.ts";
+import { startTestTeamServer, type TestTeamServer } from "./team-server.ts";
 import { FAST } from "../helpers/cli.ts";
 import { launch, screenshot, skipWithoutChromium, watchErrors, type Launched } from "./browser.ts";
 import { closeServer, FAKE_OFFICE, noCorsProxy, serveBuiltAddin } from "./excel-page.ts";
 
 describe.skipIf(skipWithoutChromium())("Excel add-in with an API that answers no CORS: direct mode explains, a team server works (Chromium)", () => {
   let tmp = "";
-  let dbDir = "";
   let emu: Emulator;
   let api: RunningServer;
   let proxy: { url: string; server: Server; hits: () => number };
   let addin: Server;
   let addinUrl = "";
-  let team: RunningTeamServer;
-  let db: Db;
-  let closeDb: () => Promise<void>;
+  let team: TestTeamServer;
   let teamKey = "";
   let userKey = "";
   let token = "";
@@ -58,24 +47,17 @@ describe.skipIf(skipWithoutChromium())("Excel add-in with an API that answers no
     proxy = await noCorsProxy(api.url);
     teamKey = emu.createKey(5000);
     userKey = emu.createKey(300);
-    dbDir = mkdtempSync(join(tmpdir(), "excel-team-db-"));
-    ({ db, close: closeDb } = await openServerDb({ kind: "pglite", dir: dbDir }));
-    team = await startTeamServer({
-      db, port: 0, host: "127.0.0.1", allowOrigins: [addinUrl], process: `test:${process.pid}`, log: silentLogger, leaseMs: 10_000,
-      cacheDays: parseCacheDays(undefined),
-      // The team server reaches the API through the same no-CORS proxy the page cannot use.
-      upstream: createUpstream({ apiKey: teamKey, baseUrl: proxy.url, timeoutMs: 8_000, maxPaceWaitMs: 10_000 }),
-    });
-    token = await createToken(db, "anna", 200);
+    // The team server reaches the API through the same no-CORS proxy the page cannot use.
+    team = await startTestTeamServer(proxy.url, teamKey, [addinUrl]);
+    token = await team.token("anna", 200);
     chrome = await launch();
   }, 180_000);
 
   afterAll(async () => {
     await chrome?.close();
-    await team?.close(5_000);
-    await closeDb?.();
+    await team?.close();
     await Promise.all([closeServer(addin), closeServer(proxy?.server), api?.close()]);
-    for (const d of [tmp, dbDir]) if (d) rmSync(d, { recursive: true, force: true });
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
   it("direct: Test connection and the functions fail with the CORS message; team server: connection, functions and task pane work through the server", async () => {
@@ -162,9 +144,7 @@ describe.skipIf(skipWithoutChromium())("Excel add-in with an API that answers no
     expect([...origins].sort()).toEqual([addinUrl, new URL(proxy.url).origin, team.url].map((u) => new URL(u).origin).sort());
     expect(emu.balance(userKey)).toBe(300);
     expect(emu.balance(teamKey)).toBeLessThan(5000);
-    const ledger = await db.query<{ user: string; credits: number }>(
-      "select u.name as user, sum(l.credits)::int as credits from ledger l join users u on u.id = l.user_id where l.status = 'settled' group by u.name");
-    expect(ledger).toEqual([{ user: "anna", credits: 5000 - emu.balance(teamKey) }]);
+    expect(await team.spentByUser()).toEqual({ anna: 5000 - emu.balance(teamKey) });
     const shown = (await page.content()).replace(/<script[\s\S]*?<\/script>/g, "");
     for (const secret of [token, userKey, teamKey]) expect(shown).not.toContain(secret);
     expect(requests.some((u) => u.includes(token) || u.includes(teamKey))).toBe(false);
