@@ -10,7 +10,7 @@ import type { ConnectionMode } from "../../app/settings.ts";
 import type { Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import { button } from "./common.ts";
-import type { Bilingual } from "../../i18n/language.ts";
+import { catalogue, type Bilingual } from "../../i18n/language.ts";
 import { UiCallError } from "../host.ts";
 import { corsRefusedMessage, probeCors } from "../../web/cors-probe.ts";
 
@@ -49,7 +49,7 @@ export function credentialSet(v: SettingsView): boolean {
   return v.connection === "server" ? v.serverTokenSet && v.serverUrl !== "" : v.apiKeySet;
 }
 
-const T = {
+const T = catalogue({
   legend: { de: "Verbindung", en: "Connection" },
   direct: { de: "API-Schlüssel (direkt)", en: "API key (direct)" },
   server: { de: "Team-Server", en: "Team server" },
@@ -63,7 +63,7 @@ const T = {
   tokenNotSet: { de: "Kein Token gespeichert.", en: "No token saved." },
   removeToken: { de: "Token entfernen", en: "Remove token" },
   tokenRemoved: { de: "Token entfernt.", en: "Token removed." },
-} satisfies Record<string, Bilingual>;
+});
 
 /**
  * The mode switch and the fields of the picked mode. `actions` are the
