@@ -77,7 +77,7 @@ export function* monitorStatusMethod(deps: AppDeps, _input: unknown): Operation<
   const last = yield* lastRun(ctx);
   const [run] = yield* storeGet([RUN_KEY(ctx)]);
   const alerts = yield* alertViews(ctx, yield* loadAlertSettings());
-  return { schedule, last, paused: run !== null, hostNote: hostNote(deps), alerts, webhookSender: webhookSender(deps.host, settings.connection) };
+  return { schedule, last, paused: run !== null, hostNote: hostNote(deps), alerts, webhookSender: webhookSender(deps.host) };
 }
 
 export function* monitorPreviewMethod(deps: AppDeps, input: unknown): Operation<RunSummary> {
@@ -93,12 +93,10 @@ export function* monitorRunMethod(deps: AppDeps, input: unknown): Operation<RunS
   const i = record(input);
   const schedule = yield* loadSchedule();
   const alerts = yield* loadAlertSettings();
-  return yield* withSession(deps, "monitor", function* ({ ctx, settings }) {
-    // Through a team server the browser posts no webhook: the server's schedule keeps its own outbox and sends it.
-    const local = webhookSender(deps.host, settings.connection) === "server" ? { ...alerts, webhook: null } : alerts;
-    const summary = yield* checkPortfolio(ctx, { sheet: sheetOf(i, schedule.sheet), budget: budgetOf(i, schedule.budget), deadline: deps.deadline, alerts: channelsOf(local, deps.mailer) });
+  return yield* withSession(deps, "monitor", function* ({ ctx }) {
+    const summary = yield* checkPortfolio(ctx, { sheet: sheetOf(i, schedule.sheet), budget: budgetOf(i, schedule.budget), deadline: deps.deadline, alerts: channelsOf(alerts, deps.mailer) });
     // One digest per finished check (a paused one delivers when it finishes); what fails waits for the next.
-    if (summary.status !== "paused") yield* deliverConfigured(ctx, local, deps.mailer);
+    if (summary.status !== "paused") yield* deliverConfigured(ctx, alerts, deps.mailer);
     return summary;
   });
 }
@@ -122,8 +120,7 @@ export function* monitorSaveScheduleMethod(deps: AppDeps, input: unknown): Opera
 
 export function* monitorSaveAlertsMethod(deps: AppDeps, input: unknown): Operation<MonitorStatusView> {
   const i = record(input);
-  const { connection } = yield* loadSettings();
-  yield* saveAlertSettings(alertSettings(record(i.alerts, "alerts"), yield* loadAlertSettings(), deps.host, webhookSender(deps.host, connection)));
+  yield* saveAlertSettings(alertSettings(record(i.alerts, "alerts"), yield* loadAlertSettings(), deps.host));
   return yield* monitorStatusMethod(deps, {});
 }
 

@@ -1,7 +1,7 @@
 /**
  * The Monitor panel's alert section in real Chromium (the playground, which
- * has no e-mail: a webhook only): Slack and Teams are refused without a team
- * server (they answer no CORS); a receiver that allows CORS is saved and shown by its host
+ * has no e-mail: a webhook only): Slack and Teams are refused (they answer
+ * no CORS to a browser); a receiver that allows CORS is saved and shown by its host
  * only; after the emulator's clock brings an insolvency the check posts it
  * once; a receiver that refuses shows "NOT delivered" with the reason and the
  * news waiting, and the next check delivers it.
@@ -74,11 +74,11 @@ describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
     await page.waitForSelector("#monitor-alerts");
     // No e-mail outside Google Sheets.
     expect(await page.$("#monitor-alert-email")).toBeNull();
-    // No Slack or Teams from the page itself: not offered, and refused with the way out (a team server).
+    // No Slack or Teams from the page itself: not offered, and refused with the ways out.
     expect(await page.getAttribute("#monitor-alert-webhook", "placeholder")).not.toContain("slack");
     await page.fill("#monitor-alert-webhook", "https://hooks.slack.com/services/T0/B0/x");
     await page.click("#monitor-alert-save");
-    await page.waitForFunction(() => /Team-Server|team server/.test(document.querySelector("#cd-status-monitor")?.textContent ?? ""));
+    await page.waitForFunction(() => /kein CORS|no CORS/.test(document.querySelector("#cd-status-monitor")?.textContent ?? ""));
     expect(await page.textContent("#cd-status-monitor")).toMatch(/Slack und Teams nehmen keine|Slack and Teams accept no/);
     expect(await page.$("#monitor-alert-status li[data-channel='webhook']")).toBeNull();
     await page.fill("#monitor-alert-webhook", hookUrl);

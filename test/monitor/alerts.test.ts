@@ -211,13 +211,12 @@ describe("alerts from portfolio checks", () => {
     }
   });
 
-  it("Slack and Teams webhooks only where a post can arrive: Google's servers and a team server, not the page itself", () => {
-    expect([webhookSender("sheets", "server"), webhookSender("excel", "direct"), webhookSender("playground", "direct"), webhookSender("excel", "server")])
-      .toEqual(["google", "browser", "browser", "server"]);
+  it("Slack and Teams webhooks only where a post can arrive: from Google's servers, not from the page itself", () => {
+    expect([webhookSender("sheets"), webhookSender("excel"), webhookSender("playground"), webhookSender("test")]).toEqual(["google", "browser", "browser", "server"]);
     const slack = "https://hooks.slack.com/services/T0/B0/x";
     const teams = "https://contoso.webhook.office.com/webhookb2/x";
     const workflow = "https://prod-01.westeurope.logic.azure.com/workflows/x";
-    for (const url of [slack, teams, workflow]) {
+    for (const url of [slack, teams]) {
       let err: CompanyDataError | undefined;
       try {
         alertSettings({ webhook: url }, DEFAULT_ALERTS, "excel", "browser");
@@ -225,13 +224,13 @@ describe("alerts from portfolio checks", () => {
         err = e as CompanyDataError;
       }
       expect(err?.details.field, url).toBe("webhook");
-      expect(err?.text("en")).toMatch(/no CORS.*team server/);
-      expect(err?.text("de")).toMatch(/kein CORS.*Team-Server/);
-      expect(alertSettings({ webhook: url }, DEFAULT_ALERTS, "excel", "server").webhook).toBe(url);
+      expect(err?.text("en")).toMatch(/no CORS.*Google Sheets or the command line/);
+      expect(err?.text("de")).toMatch(/kein CORS.*Google Sheets oder der Befehlszeile/);
       expect(alertSettings({ webhook: url }, DEFAULT_ALERTS, "sheets").webhook).toBe(url);
     }
-    // Any other https receiver may allow CORS: the page posts to it itself.
+    // Any other https receiver (a Teams Workflow trigger among them) may allow CORS: the page posts to it itself.
     expect(alertSettings({ webhook: "https://alerts.example.com/h" }, DEFAULT_ALERTS, "playground", "browser").webhook).toBe("https://alerts.example.com/h");
+    expect(alertSettings({ webhook: workflow }, DEFAULT_ALERTS, "excel", "browser").webhook).toBe(workflow);
   });
 
   it("chat markup in register text is escaped in the webhook's text", () => {

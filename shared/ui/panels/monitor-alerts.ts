@@ -23,12 +23,8 @@ const T = catalogue({
   webhook: { de: "Webhook-Adresse (Slack, Teams; leer = keiner)", en: "Webhook address (Slack, Teams; empty = none)" },
   webhookBrowser: { de: "Webhook-Adresse (leer = keiner)", en: "Webhook address (empty = none)" },
   webhookBrowserHint: {
-    de: "Gesendet von dieser Seite: Die Adresse muss Aufrufe aus dem Browser erlauben (CORS). Slack und Teams tun das nicht; für sie einen Team-Server einrichten (Einstellungen › Verbindung), dann sendet der Server.",
-    en: "Sent from this page: the address must allow calls from a browser (CORS). Slack and Teams do not; for them set up a team server (Settings › Connection), then the server sends.",
-  },
-  webhookServerHint: {
-    de: "Gesendet vom Team-Server, wenn er die Prüfung nach Zeitplan ausführt (Slack, Teams oder jede https-Adresse).",
-    en: "Sent by the team server when it runs the scheduled check (Slack, Teams or any https address).",
+    de: "Gesendet von dieser Seite: Die Adresse muss Aufrufe aus dem Browser erlauben (CORS). Slack- und Teams-Webhooks tun das nicht; sie erreichen Sie aus Google Sheets oder mit company-data monitor --notify.",
+    en: "Sent from this page: the address must allow calls from a browser (CORS). Slack and Teams webhooks do not; reach them from Google Sheets or with company-data monitor --notify.",
   },
   webhookKept: { de: "gespeichert: ", en: "saved: " },
   save: { de: "Benachrichtigungen speichern", en: "Save alerts" },
@@ -104,7 +100,7 @@ export function alertsSection(ui: Ui, s: PanelState & { status?: MonitorStatusVi
     email ? field(ui.pick(T.email), email) : null,
     sender === "browser"
       ? field(ui.pick(T.webhookBrowser), webhook, ui.pick(T.webhookBrowserHint))
-      : field(ui.pick(T.webhook), webhook, sender === "server" ? ui.pick(T.webhookServerHint) : undefined),
+      : field(ui.pick(T.webhook), webhook),
     h("div", { class: "cd-actions" }, save),
     views.length ? h("ul", { id: "monitor-alert-status" }, ...views.map((v) => channelLine(ui, v))) : null);
 }
