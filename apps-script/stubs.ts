@@ -62,7 +62,7 @@ export const ENTRY_POINTS: { name: string; params: string[]; doc: string }[] = [
   { name: "showSettings", params: [], doc: "Opens the settings sidebar." },
   { name: "showHelp", params: [], doc: "Opens the help sidebar." },
   { name: "getSettings", params: [], doc: "The settings as the sidebar sees them: never the key, only whether one is set and a masked hint." },
-  { name: "saveSettings", params: ["settings"], doc: "Saves apiKey, baseUrl, language, formulaDailyBudget, cacheHours, matchFloor." },
+  { name: "saveSettings", params: ["settings"], doc: "Saves connection, apiKey, baseUrl, serverUrl, serverToken, language, formulaDailyBudget, cacheHours, matchFloor." },
   { name: "useMyKeyForFormulas", params: [], doc: "Menu: this document's formulas use the clicking user's API key (stored for the document, never shown)." },
   { name: "stopMyKeyForFormulas", params: [], doc: "Menu: this document's formulas use the spreadsheet owner's key again." },
   { name: "uiCall", params: ["method", "inputJson"], doc: "The sidebars' one server call: an app-service method by name, JSON in and out." },

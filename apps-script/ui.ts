@@ -170,7 +170,7 @@ export function getSettings(): SettingsView {
   }
 }
 
-/** Fields: apiKey ("" or null removes it; absent keeps it), baseUrl, language, formulaDailyBudget, cacheHours, matchFloor. */
+/** Fields: connection ("direct" | "server"), apiKey / serverToken ("" or null removes it; absent keeps it), baseUrl, serverUrl, language, formulaDailyBudget, cacheHours, matchFloor. */
 export function saveSettings(settings: unknown): SettingsView {
   try {
     const input: unknown = typeof settings === "string" ? JSON.parse(settings) : settings;

@@ -118,9 +118,12 @@ pairs rows with the earlier output by their input (name, city, ...), not by
 position.
 
 Environment:
-  COMPANY_DATA_API_KEY   the API key (required)
+  COMPANY_DATA_API_KEY   the API key (required without a team server)
   COMPANY_DATA_BASE_URL  default https://api.implisense.com (http:// only for
                          127.0.0.1, localhost or [::1])
+  COMPANY_DATA_SERVER    a team server's address (company-data server); when
+                         set, requests go there instead, with:
+  COMPANY_DATA_TOKEN     your personal token for that server (a secret)
   COMPANY_DATA_PARALLEL  requests in flight at once (see --parallel)
   COMPANY_DATA_MIN_CONFIDENCE  the match floor (see --min-confidence)
   COMPANY_DATA_PROGRESS_SECONDS  seconds between progress lines when stderr is
@@ -202,9 +205,12 @@ Ein erneuter Lauf ordnet die Zeilen der früheren Ausgabe über ihre Eingabe
 (Name, Ort, ...) zu, nicht über ihre Position.
 
 Umgebung:
-  COMPANY_DATA_API_KEY   der API-Schlüssel (erforderlich)
+  COMPANY_DATA_API_KEY   der API-Schlüssel (erforderlich ohne Team-Server)
   COMPANY_DATA_BASE_URL  Standard https://api.implisense.com (http:// nur für
                          127.0.0.1, localhost oder [::1])
+  COMPANY_DATA_SERVER    Adresse eines Team-Servers (company-data server);
+                         wenn gesetzt, gehen die Anfragen dorthin, mit:
+  COMPANY_DATA_TOKEN     Ihr persönliches Token für diesen Server (geheim)
   COMPANY_DATA_PARALLEL  gleichzeitige Anfragen (siehe --parallel)
   COMPANY_DATA_MIN_CONFIDENCE  die Mindest-Trefferqualität (siehe --min-confidence)
   COMPANY_DATA_PROGRESS_SECONDS  Sekunden zwischen Fortschrittszeilen, wenn

@@ -1,11 +1,12 @@
 /**
  * `company-data`: the command-line host on the shared core. Configured by
- * COMPANY_DATA_API_KEY and COMPANY_DATA_BASE_URL; messages go to stderr in
+ * COMPANY_DATA_API_KEY and COMPANY_DATA_BASE_URL, or COMPANY_DATA_SERVER and
+ * COMPANY_DATA_TOKEN for a team server; messages go to stderr in
  * German or English, results to stdout; the key is never printed.
  * Exit codes: see EXIT in ./i18n.ts and `company-data --help`.
  */
-import { PRODUCTION_BASE_URL } from "../shared/api/client.ts";
-import { checkBaseUrl } from "../shared/api/base-url.ts";
+import { missingKey } from "../shared/api/client.ts";
+import { connectionFromEnv, envKeyMessage } from "../shared/api/connection-env.ts";
 import { runAsync } from "../shared/core/drivers.ts";
 import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../shared/core/errors.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
@@ -82,13 +83,13 @@ function exitFor(code: ErrorCode): number {
 }
 
 function context(env: NodeJS.ProcessEnv, lang: Language, minConfidence?: string): OpContext {
-  const apiKey = env.COMPANY_DATA_API_KEY?.trim();
-  if (!apiKey) throw new CompanyDataError("MISSING_KEY");
-  // The key goes in a header of every request: https, or http to this machine only (the emulator).
-  const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", BASE_URL_LABEL);
+  // The API key to the API, or a personal token to a team server (COMPANY_DATA_SERVER, COMPANY_DATA_TOKEN).
+  // Either goes in a header of every request: https, or http to this machine only (the emulator, a local server).
+  const { secret: apiKey, baseUrl, credential } = connectionFromEnv(env);
+  if (!apiKey) throw missingKey({ credential });
   return {
     // One context per CLI run: its pacer paces every call of the run.
-    client: { apiKey, baseUrl, language: lang, now: Date.now, random: Math.random, pacer: new Pacer() },
+    client: { apiKey, baseUrl, credential, language: lang, now: Date.now, random: Math.random, pacer: new Pacer() },
     cacheTtlSeconds: 6 * 3600,
     maxBatch: 100,
     scope: hash(baseUrl),
@@ -96,20 +97,6 @@ function context(env: NodeJS.ProcessEnv, lang: Language, minConfidence?: string)
     matchFloor: parseMatchFloor(minConfidence ?? env.COMPANY_DATA_MIN_CONFIDENCE, minConfidence !== undefined ? "--min-confidence" : "COMPANY_DATA_MIN_CONFIDENCE"),
   };
 }
-
-const BASE_URL_LABEL = { de: "COMPANY_DATA_BASE_URL", en: "COMPANY_DATA_BASE_URL" };
-
-/** The key's errors in the CLI's own words: it has no settings, only the environment. */
-const KEY_TEXT: Partial<Record<ErrorCode, Record<Language, string>>> = {
-  MISSING_KEY: {
-    de: "Kein API-Schlüssel: bitte COMPANY_DATA_API_KEY setzen.",
-    en: "No API key: please set COMPANY_DATA_API_KEY.",
-  },
-  INVALID_KEY: {
-    de: "Der API-Schlüssel wurde abgelehnt. Bitte COMPANY_DATA_API_KEY prüfen.",
-    en: "The API key was rejected. Please check COMPANY_DATA_API_KEY.",
-  },
-};
 
 /** Every line printed: text from the API without terminal control sequences (./terminal.ts). */
 const printing = (g: PipeGuard) => ({ write: (text: string) => g.write(printable(text)) });
@@ -285,7 +272,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     const err = toCompanyDataError(e);
     if (!(e instanceof CompanyDataError) && process.env.COMPANY_DATA_DEBUG) stderr.write(String((e as Error)?.stack ?? e) + "\n");
-    io.err(err.code === "INVALID_KEY" && err.details.detail ? msg.malformedKey[lang](err.details.detail[lang]) : KEY_TEXT[err.code]?.[lang] ?? err.text(lang));
+    // The key's and token's errors in the CLI's own words: it has no settings, only the environment.
+    io.err(err.code === "INVALID_KEY" && err.details.detail ? msg.malformedKey[lang](err.details.detail[lang]) : envKeyMessage(err, lang) ?? err.text(lang));
     return exitFor(err.code);
   }
 }

@@ -1,12 +1,13 @@
 /**
  * The MCP server's configuration, read like the CLI's: the key and base URL
- * only from the environment (COMPANY_DATA_API_KEY, COMPANY_DATA_BASE_URL),
+ * only from the environment (COMPANY_DATA_API_KEY, COMPANY_DATA_BASE_URL, or
+ * a team server's COMPANY_DATA_SERVER and personal COMPANY_DATA_TOKEN;
+ * shared/api/connection-env.ts),
  * the rest from flags or the environment. The key is kept here and handed to
  * the core's client, which puts it in the Authorization header and nowhere
  * else; it is never part of a message, a result or a log line.
  */
-import { PRODUCTION_BASE_URL } from "../shared/api/client.ts";
-import { checkBaseUrl } from "../shared/api/base-url.ts";
+import { connectionFromEnv } from "../shared/api/connection-env.ts";
 import { invalid } from "../shared/core/errors.ts";
 import { hash } from "../shared/enrich/job.ts";
 import { toLanguage, type Language } from "../shared/i18n/language.ts";
@@ -24,8 +25,10 @@ export const DEFAULT_BUDGET = 100;
 export const DEFAULT_HOST = "127.0.0.1";
 
 export interface McpConfig {
+  /** The bearer secret: the API key, or a team server's personal token (`credential`). */
   apiKey: string | undefined;
   baseUrl: string;
+  credential: "apiKey" | "serverToken";
   lang: Language;
   /** Credits this server run may spend; null = no limit. */
   budget: number | null;
@@ -48,7 +51,6 @@ export interface HttpConfig {
   token: string | undefined;
 }
 
-const BASE_URL_LABEL = { de: "COMPANY_DATA_BASE_URL", en: "COMPANY_DATA_BASE_URL" };
 
 /** `none` (no limit) or a whole number of credits ≥ 0. */
 export function parseBudget(v: string | undefined, field: string): number | null {
@@ -103,13 +105,13 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   }
   if (flags.lang !== undefined && flags.lang !== "de" && flags.lang !== "en") throw invalid("--lang", got(rule.oneOf(["de", "en"]), flags.lang));
   const lang: Language = flags.lang === "de" || flags.lang === "en" ? flags.lang : toLanguage(env.LC_ALL || env.LANG, "de");
-  const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", BASE_URL_LABEL);
+  const { secret: apiKey, baseUrl, credential } = connectionFromEnv(env);
   const budget = flags.budget !== undefined ? parseBudget(flags.budget, "--budget") : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
   for (const f of HTTP_FLAGS) if (flags[f] !== undefined && flags.http === undefined) throw invalid(`--${f}`, { de: "nur zusammen mit --http", en: "only together with --http" });
   const http = flags.http !== undefined ? readHttp(flags, env) : undefined;
   // Matches rated below it are reviews (shared/operations/contradiction.ts); the CLI reads the same variable.
   const matchFloor = parseMatchFloor(env.COMPANY_DATA_MIN_CONFIDENCE, "COMPANY_DATA_MIN_CONFIDENCE");
-  return { apiKey: env.COMPANY_DATA_API_KEY?.trim() || undefined, baseUrl, lang, budget, http, matchFloor };
+  return { apiKey, baseUrl, credential, lang, budget, http, matchFloor };
 }
 
 function readHttp(flags: Record<string, string>, env: NodeJS.ProcessEnv): HttpConfig {
@@ -142,6 +144,7 @@ export function callContext(cfg: McpConfig, tally: { credits: number; requests: 
   const client: ClientConfig = {
     apiKey: cfg.apiKey,
     baseUrl: cfg.baseUrl,
+    credential: cfg.credential,
     language: cfg.lang,
     now: Date.now,
     random: Math.random,

@@ -19,11 +19,14 @@ export function ambiguousText(n: number, name: string, list: string, lang: Langu
     ? `Mehrdeutig: ${companies} ${n === 1 ? "passt" : "passen"} zu „${name}“; keine wurde gewählt. Bitte mit der id ${n === 1 ? "dieser Firma" : "einer dieser Firmen"} erneut fragen: ${list}`
     : `Ambiguous: ${companies} ${n === 1 ? "fits" : "fit"} "${name}"; none was chosen. Please ask again with the id of ${n === 1 ? "it" : "one of them"}: ${list}`;
 }
+import { envKeyMessage } from "../shared/api/connection-env.ts";
+
+const IN_ENV = { de: " in der Umgebung des MCP-Servers", en: " in the MCP server's environment" };
 
 /** The server is configured by the environment and flags, not by a settings panel: errors that point there say so. */
 const OWN: Partial<Record<ErrorCode, (e: CompanyDataError, lang: Language) => string>> = {
-  MISSING_KEY: (_e, lang) => (lang === "de" ? "Kein API-Schlüssel: bitte COMPANY_DATA_API_KEY in der Umgebung des MCP-Servers setzen." : "No API key: please set COMPANY_DATA_API_KEY in the MCP server's environment."),
-  INVALID_KEY: (_e, lang) => (lang === "de" ? "Der API-Schlüssel wurde abgelehnt. Bitte COMPANY_DATA_API_KEY prüfen." : "The API key was rejected. Please check COMPANY_DATA_API_KEY."),
+  MISSING_KEY: (e, lang) => envKeyMessage(e, lang, IN_ENV) ?? e.text(lang),
+  INVALID_KEY: (e, lang) => envKeyMessage(e, lang, IN_ENV) ?? e.text(lang),
   BUDGET_EXCEEDED: (e, lang) => {
     const d = e.details.detail?.[lang];
     return lang === "de"

@@ -30,7 +30,10 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv, err: (line:
   }
   const lang = cfg.lang;
   const host = createHost(cfg, nodeDriver(), err);
-  if (!cfg.apiKey) err(lang === "de" ? "Hinweis: COMPANY_DATA_API_KEY ist nicht gesetzt; die Werkzeuge antworten mit einem Fehler, bis er gesetzt ist." : "Note: COMPANY_DATA_API_KEY is not set; the tools answer with an error until it is.");
+  if (!cfg.apiKey) {
+    const name = cfg.credential === "serverToken" ? "COMPANY_DATA_TOKEN" : "COMPANY_DATA_API_KEY";
+    err(lang === "de" ? `Hinweis: ${name} ist nicht gesetzt; die Werkzeuge antworten mit einem Fehler, bis er gesetzt ist.` : `Note: ${name} is not set; the tools answer with an error until it is.`);
+  }
   const budget = budgetText({ limit: cfg.budget, spent: 0, remaining: cfg.budget }, lang);
 
   if (!cfg.http) {

@@ -60,8 +60,9 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
   const headers = {
     "content-type": "text/html; charset=utf-8",
     "cache-control": "no-store",
-    // The page talks to the emulator only; everything else it needs is inline.
-    "content-security-policy": `default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src ${new URL(config.baseUrl).origin} https:; img-src data: blob:; base-uri 'none'; form-action 'none'`,
+    // The page talks to the emulator, an https service, or a team server on this machine (http only to
+    // loopback, the base-URL rule of shared/api/base-url.ts; CSP has no syntax for [::1]); everything else it needs is inline.
+    "content-security-policy": `default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src ${new URL(config.baseUrl).origin} https: http://127.0.0.1:* http://localhost:*; img-src data: blob:; base-uri 'none'; form-action 'none'`,
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
   };

@@ -54,21 +54,24 @@ export function parseCacheDays(v: string | undefined): CacheDays {
 
 export const cacheDaysOf = (days: CacheDays, id: string) => days[id] ?? days.default ?? 30;
 
-/** Claim a question, or find its answer, or learn that another request is buying it. */
+/**
+ * Claim a question, or find its answer, or learn that another request is
+ * buying it: one statement (an expired answer or a dead owner's lapsed claim
+ * is claimed anew; otherwise the row as it was is read back).
+ */
 export async function claim(db: Sql, key: string, endpoint: string, company: string | null, owner: string, leaseMs: number): Promise<Claim> {
-  const mine = await db.query(
-    `insert into answers (key, endpoint, company, state, owner, lease_until)
-     values ($1, $2, $3, 'pending', $4, now() + $5 * interval '1 millisecond')
-     on conflict (key) do update set state = 'pending', owner = excluded.owner, lease_until = excluded.lease_until, status = null, body = null
-     where (answers.state = 'pending' and answers.lease_until < now()) or (answers.state = 'ready' and answers.expires_at <= now())
-     returning key`,
+  const [row] = await db.query<{ mine: number; state: string | null; status: number | null; body: string | null; fresh: boolean | null }>(
+    `with c as (
+       insert into answers (key, endpoint, company, state, owner, lease_until)
+       values ($1, $2, $3, 'pending', $4, now() + $5 * interval '1 millisecond')
+       on conflict (key) do update set state = 'pending', owner = excluded.owner, lease_until = excluded.lease_until, status = null, body = null
+       where (answers.state = 'pending' and answers.lease_until < now()) or (answers.state = 'ready' and answers.expires_at <= now())
+       returning 1)
+     select (select count(*) from c)::int as mine, a.state, a.status, a.body, (a.expires_at > now()) as fresh
+       from (select 1) as one left join answers a on a.key = $1`,
     [key, endpoint, company, owner, leaseMs],
   );
-  if (mine.length) return { kind: "mine" };
-  const [row] = await db.query<{ state: string; status: number | null; body: string | null; fresh: boolean }>(
-    "select state, status, body, (expires_at > now()) as fresh from answers where key = $1",
-    [key],
-  );
+  if (row?.mine) return { kind: "mine" };
   if (row?.state === "ready" && row.fresh && row.body !== null && row.status !== null) return { kind: "ready", answer: { status: row.status, body: row.body } };
   return { kind: "wait" };
 }
@@ -86,6 +89,18 @@ export async function fill(db: Sql, key: string, owner: string, answer: StoredAn
        bought_by = $7, bought_at = now(), owner = null, lease_until = null
      where key = $1 and owner = $2 and state = 'pending'`,
     [key, owner, answer.status, answer.body, credits, days, userId],
+  );
+}
+
+/** One answer stored and its ledger row settled, in one statement (atomic without a transaction). */
+export async function fillAndSettle(db: Sql, key: string, owner: string, body: string, credits: number, days: number, userId: number, ledgerId: number): Promise<void> {
+  await db.query(
+    `with f as (
+       update answers set state = 'ready', status = 200, body = $3, credits = $4, expires_at = now() + $5 * interval '1 day',
+         bought_by = $6, bought_at = now(), owner = null, lease_until = null
+       where key = $1 and owner = $2 and state = 'pending')
+     update ledger set status = 'settled', settled_at = now() where id = $7 and status = 'pending'`,
+    [key, owner, body, credits, days, userId, ledgerId],
   );
 }
 

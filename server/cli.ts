@@ -30,9 +30,9 @@ import { ackDrift } from "./doctor/ack.ts";
 const EXIT = { OK: 0, INTERNAL: 1, USAGE: 2, KEY: 5, LOCKED: 8 } as const;
 export const DEFAULT_PORT = 8790;
 export const DEFAULT_HOST = "127.0.0.1";
-/** Upstream timeout; a claim's lease is this plus a margin, so a live purchase is never taken over. */
+/** Upstream timeout; a claim's lease is twice this plus a margin, so a live purchase is never taken over. */
 const DEFAULT_TIMEOUT_SECONDS = 30;
-const LEASE_MARGIN_MS = 2_000;
+const LEASE_MARGIN_MS = 5_000;
 const PURGE_EVERY_MS = 3600_000;
 
 class Usage extends Error {}
@@ -128,7 +128,8 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
   try {
     running = await startTeamServer({
       db, log, port, host, allowOrigins: origins, process: processName, cacheDays,
-      leaseMs: timeoutSeconds * 1000 + LEASE_MARGIN_MS,
+      // Twice the timeout: the purchase's own database work (budget lock, storing) comes on top of the request.
+      leaseMs: 2 * timeoutSeconds * 1000 + LEASE_MARGIN_MS,
       upstream: createUpstream({ apiKey, baseUrl, timeoutMs: timeoutSeconds * 1000, maxPaceWaitMs: 10_000 }),
     });
   } catch (e) {

@@ -12,7 +12,7 @@ import type { CallSpec } from "../shared/api/client.ts";
 import { endpoint, type Endpoint } from "../shared/api/endpoints.ts";
 import type { Language } from "../shared/i18n/language.ts";
 import type { AuthUser } from "./auth/tokens.ts";
-import { cacheDaysOf, claim, fill, recordHit, release, type CacheDays } from "./cache.ts";
+import { cacheDaysOf, claim, fill, fillAndSettle, recordHit, release, type CacheDays } from "./cache.ts";
 import type { Db } from "./db/db.ts";
 import { errorAnswer, overBudgetAnswer, type ErrorAnswer } from "./errors.ts";
 import { msg } from "./i18n.ts";
@@ -74,33 +74,80 @@ async function freeAnswer(ctx: PurchaseContext, spec: CallSpec, lang: Language):
 }
 
 /**
- * Wait for claims held by other requests: each round claims what is free,
- * takes what is ready, and sleeps briefly while others are buying. Gives up
- * (null) after twice the lease: by then a dead owner's claim has expired.
+ * Claims this process holds, by key: a request waiting for one of them waits
+ * for its purchase here, in memory, instead of asking the database again and
+ * again (which, with hundreds waiting, would crowd out the purchases
+ * themselves). Coordination only: what is bought and spent is in the database.
  */
-async function claimAll(ctx: PurchaseContext, keys: string[], endpointId: string, companies: (string | null)[], ready: Map<string, string>, mine: string[]): Promise<boolean> {
-  const giveUp = Date.now() + 2 * ctx.leaseMs + 1000;
-  let pause = 10;
+interface LocalClaim { done: Promise<void>; resolve: () => void }
+const localClaims = new WeakMap<PurchaseContext, Map<string, LocalClaim>>();
+
+function claimsOf(ctx: PurchaseContext) {
+  let m = localClaims.get(ctx);
+  if (!m) localClaims.set(ctx, (m = new Map<string, LocalClaim>()));
+  return m;
+}
+
+/** This process's claim on `key` ended (stored or given back): its waiters look again. Only the claim's own entry goes. */
+function claimEnded(ctx: PurchaseContext, key: string, claim: LocalClaim | undefined): void {
+  if (!claim) return;
+  claim.resolve();
+  const m = claimsOf(ctx);
+  if (m.get(key) === claim) m.delete(key);
+}
+
+/**
+ * Claim what is free, take what is ready, and wait while others buy: for a
+ * purchase of this process until it ends, for another process's by polling
+ * (a dead owner's claim lapses with its lease and is claimed here). Returns
+ * as soon as something is ours to buy, or everything is ready. Gives up
+ * (false) only after several leases: by then every owner has finished or lapsed.
+ */
+async function claimAll(ctx: PurchaseContext, keys: string[], endpointId: string, companies: (string | null)[], ready: Map<string, string>, mine: string[], owned: Map<string, LocalClaim>): Promise<boolean> {
+  const giveUp = Date.now() + 4 * ctx.leaseMs + 10_000;
+  const local = claimsOf(ctx);
+  let pause = 20;
   for (;;) {
-    let waiting = 0;
+    let remote = 0;
+    const localWaits: Promise<void>[] = [];
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       if (ready.has(key) || mine.includes(key)) continue;
+      const held = local.get(key);
+      if (held) {
+        localWaits.push(held.done);
+        continue;
+      }
       const c = await claim(ctx.db, key, endpointId, companies[i] ?? null, ctx.process, ctx.leaseMs);
       if (c.kind === "ready") ready.set(key, c.answer.body);
-      else if (c.kind === "mine") mine.push(key);
-      else waiting++;
+      else if (c.kind === "mine") {
+        let resolve = () => undefined as void;
+        const done = new Promise<void>((r) => (resolve = r));
+        const own = { done, resolve };
+        // A lapsed claim of this process may still be listed: its waiters move on to this one.
+        local.get(key)?.resolve();
+        local.set(key, own);
+        owned.set(key, own);
+        mine.push(key);
+      } else remote++;
     }
     // What is ours is bought first; what others are buying is collected afterwards.
-    if (waiting === 0 || mine.length > 0) return true;
+    if ((remote === 0 && localWaits.length === 0) || mine.length > 0) return true;
     if (Date.now() > giveUp) return false;
-    await sleep(pause);
-    pause = Math.min(200, pause * 2);
+    // A purchase here ends its waiters' wait; a poll now and then covers the rest (another process, a lapsed claim).
+    await Promise.race([sleep(remote > 0 ? pause : 5 * pause), ...localWaits]);
+    pause = Math.min(500, pause * 2);
   }
 }
 
-async function releaseAll(ctx: PurchaseContext, keys: string[]): Promise<void> {
-  for (const k of keys) await release(ctx.db, k, ctx.process);
+async function releaseAll(ctx: PurchaseContext, keys: string[], owned: Map<string, LocalClaim>): Promise<void> {
+  for (const k of keys) {
+    try {
+      await release(ctx.db, k, ctx.process);
+    } finally {
+      claimEnded(ctx, k, owned.get(k));
+    }
+  }
 }
 
 /**
@@ -108,17 +155,17 @@ async function releaseAll(ctx: PurchaseContext, keys: string[]): Promise<void> {
  * then store and settle together. Returns the answer's items or an answer
  * for the user (refused, failed).
  */
-async function buy(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, spec: CallSpec, price: number, company: string | null, keys: string[], lang: Language): Promise<{ ok: true; body: string; reservation: Reservation } | { ok: false; answer: Answer }> {
+async function buy(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, spec: CallSpec, price: number, company: string | null, keys: string[], owned: Map<string, LocalClaim>, lang: Language): Promise<{ ok: true; body: string; reservation: Reservation } | { ok: false; answer: Answer }> {
   const r = await reserve(ctx.db, user, [{ endpoint: ep.id, company, credits: price }], ctx.process, Date.now());
   if (!r.ok) {
-    await releaseAll(ctx, keys);
+    await releaseAll(ctx, keys, owned);
     ctx.log.info("refused.budget", { user: user.name, endpoint: ep.id, scope: r.over.scope, price, remaining: r.over.remaining });
     return { ok: false, answer: overBudgetAnswer(r.over, lang) };
   }
   const reservation = r.reservations[0]!;
   const a = await ctx.upstream.send(spec, lang, `ledger-${reservation.ledgerId}`);
   if (a.ok) return { ok: true, body: a.body, reservation };
-  await releaseAll(ctx, keys);
+  await releaseAll(ctx, keys, owned);
   if (a.status >= 200 && a.status < 300) {
     // Charged, but not an answer the catalogue's schema accepts: paid for, never stored.
     await settle(ctx.db, reservation);
@@ -132,12 +179,19 @@ async function buy(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, spec: Cal
 }
 
 /** Store bought items and settle their ledger row in one transaction. */
-async function store(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, items: { key: string; body: string; credits: number }[], reservation: Reservation): Promise<void> {
+async function store(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, items: { key: string; body: string; credits: number }[], reservation: Reservation, owned: Map<string, LocalClaim>): Promise<void> {
   const days = cacheDaysOf(ctx.cacheDays, ep.id);
-  await ctx.db.transaction(async (tx) => {
-    for (const it of items) await fill(tx, it.key, ctx.process, { status: 200, body: it.body }, it.credits, days, user.id);
-    await settle(tx, reservation);
-  });
+  try {
+    if (items.length === 1) await fillAndSettle(ctx.db, items[0]!.key, ctx.process, items[0]!.body, items[0]!.credits, days, user.id, reservation.ledgerId);
+    else {
+      await ctx.db.transaction(async (tx) => {
+        for (const it of items) await fill(tx, it.key, ctx.process, { status: 200, body: it.body }, it.credits, days, user.id);
+        await settle(tx, reservation);
+      });
+    }
+  } finally {
+    for (const it of items) claimEnded(ctx, it.key, owned.get(it.key));
+  }
 }
 
 /** A single paid question: served from the team's answers, or bought once. */
@@ -147,17 +201,23 @@ async function paidAnswer(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, sp
   const price = ep.cost(spec.cost);
   const ready = new Map<string, string>();
   const mine: string[] = [];
-  if (!(await claimAll(ctx, [key], ep.id, [company], ready, mine))) return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
+  const owned = new Map<string, LocalClaim>();
+  if (!(await claimAll(ctx, [key], ep.id, [company], ready, mine, owned))) return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
   const cached = ready.get(key);
   if (cached !== undefined) {
     await recordHit(ctx.db, monthOf(Date.now()), user.id, ep.id, company, price);
     return json(200, cached, { "x-credits-charged": "0", "x-cache": "hit" });
   }
-  const bought = await buy(ctx, user, ep, spec, price, company, [key], lang);
-  if (!bought.ok) return bought.answer;
-  await store(ctx, user, ep, [{ key, body: bought.body, credits: price }], bought.reservation);
-  ctx.log.info("bought", { user: user.name, endpoint: ep.id, company, credits: price, ledger: bought.reservation.ledgerId });
-  return json(200, bought.body, { "x-credits-charged": String(price), "x-cache": "miss" });
+  try {
+    const bought = await buy(ctx, user, ep, spec, price, company, [key], owned, lang);
+    if (!bought.ok) return bought.answer;
+    await store(ctx, user, ep, [{ key, body: bought.body, credits: price }], bought.reservation, owned);
+    ctx.log.info("bought", { user: user.name, endpoint: ep.id, company, credits: price, ledger: bought.reservation.ledgerId });
+    return json(200, bought.body, { "x-credits-charged": String(price), "x-cache": "miss" });
+  } finally {
+    // Whatever happened (an error included), this process's waiters look again.
+    claimEnded(ctx, key, owned.get(key));
+  }
 }
 
 /** A batch: the team's answers per company, one purchase for the rest. */
@@ -166,26 +226,31 @@ async function splitAnswer(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, s
   let charged = 0;
   for (;;) {
     const mine: string[] = [];
-    if (!(await claimAll(ctx, split.keys, ep.id, split.companies, ready, mine))) return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
+    const owned = new Map<string, LocalClaim>();
+    if (!(await claimAll(ctx, split.keys, ep.id, split.companies, ready, mine, owned))) return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
     if (mine.length === 0) break;
-    const positions = mine.map((k) => split.keys.indexOf(k));
-    const sub: CallSpec = { ...spec, body: split.subBody(positions), cost: { ...spec.cost, count: mine.length } };
-    const price = ep.cost(sub.cost);
-    const company = split.ledgerCompany(positions);
-    const bought = await buy(ctx, user, ep, sub, price, company, mine, lang);
-    if (!bought.ok) return bought.answer;
-    const items = split.itemsOf(bought.body, positions);
-    if (!items) {
-      // Paid, but not one item per company asked: settle it, store nothing, say so.
-      await releaseAll(ctx, mine);
-      await settle(ctx.db, bought.reservation);
-      return errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]);
+    try {
+      const positions = mine.map((k) => split.keys.indexOf(k));
+      const sub: CallSpec = { ...spec, body: split.subBody(positions), cost: { ...spec.cost, count: mine.length } };
+      const price = ep.cost(sub.cost);
+      const company = split.ledgerCompany(positions);
+      const bought = await buy(ctx, user, ep, sub, price, company, mine, owned, lang);
+      if (!bought.ok) return bought.answer;
+      const items = split.itemsOf(bought.body, positions);
+      if (!items) {
+        // Paid, but not one item per company asked: settle it, store nothing, say so.
+        await releaseAll(ctx, mine, owned);
+        await settle(ctx.db, bought.reservation);
+        return errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]);
+      }
+      // The price of the call, spread over its items for the record (the whole is what was charged).
+      await store(ctx, user, ep, mine.map((key, i) => ({ key, body: items[i]!, credits: i === 0 ? price : 0 })), bought.reservation, owned);
+      for (let i = 0; i < mine.length; i++) ready.set(mine[i]!, items[i]!);
+      charged += price;
+      ctx.log.info("bought", { user: user.name, endpoint: ep.id, items: mine.length, credits: price, ledger: bought.reservation.ledgerId });
+    } finally {
+      for (const k of mine) claimEnded(ctx, k, owned.get(k));
     }
-    // The price of the call, spread over its items for the record (the whole is what was charged).
-    await store(ctx, user, ep, mine.map((key, i) => ({ key, body: items[i]!, credits: i === 0 ? price : 0 })), bought.reservation);
-    for (let i = 0; i < mine.length; i++) ready.set(mine[i]!, items[i]!);
-    charged += price;
-    ctx.log.info("bought", { user: user.name, endpoint: ep.id, items: mine.length, credits: price, ledger: bought.reservation.ledgerId });
   }
   const distinct = new Set(split.keys).size;
   const saved = ep.cost({ ...spec.cost, count: distinct }) - charged;

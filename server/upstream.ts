@@ -13,7 +13,7 @@
 import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
 import { callMany, type CallSpec, type ClientConfig } from "../shared/api/client.ts";
 import { endpoint } from "../shared/api/endpoints.ts";
-import { Pacer } from "../shared/api/pacing.ts";
+import { Pacer, type RateLimitOverrides } from "../shared/api/pacing.ts";
 import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
 import type { CompanyDataError } from "../shared/core/errors.ts";
 import type { Language } from "../shared/i18n/language.ts";
@@ -39,6 +39,8 @@ export interface UpstreamOptions {
   timeoutMs: number;
   /** Longest a free call waits for the team's pacer before it is answered 429. */
   maxPaceWaitMs: number;
+  /** The API's rate limits when they are not DEFAULT_RATE_LIMITS (a plan with other buckets; tests against a fast emulator). */
+  rateLimits?: RateLimitOverrides;
   /** The network (tests may wrap it). */
   fetchFn?: typeof fetch;
 }
@@ -104,7 +106,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         storeGet: async (keys) => keys.map(() => null),
         storePut: async () => undefined,
       };
-      const [result] = await runAsync(callMany(cfg, [spec]), driver);
+      const [result] = await runAsync(callMany(cfg, [spec], opts.rateLimits ? { rateLimits: opts.rateLimits } : {}), driver);
       const raw = last;
       if (result?.ok && raw) return { status: raw.status, headers: raw.headers, body: raw.body, ok: true, sent };
       return {

@@ -117,6 +117,11 @@ export function checkManifest(xml: string): string[] {
   // One shared runtime for functions, task pane and commands.
   const sets = find(root, "Set").map((s) => s.attrs.Name);
   if (!sets.includes("SharedRuntime")) problems.push("the SharedRuntime requirement set is missing");
+  // Custom functions need their own runtime's set; errors with a message (CustomFunctions.Error) came with 1.2
+  // (Microsoft, "Custom Functions requirement sets").
+  const cfSet = find(root, "Set").find((s) => s.attrs.Name === "CustomFunctionsRuntime");
+  if (!cfSet) problems.push("the CustomFunctionsRuntime requirement set is missing");
+  else if (Number(cfSet.attrs.MinVersion ?? "1.1") < 1.2) problems.push("CustomFunctionsRuntime must be at least 1.2 (CustomFunctions.Error with a message)");
   const runtimes = find(root, "Runtime");
   if (runtimes.length !== 1) problems.push(`expected one <Runtime>, found ${runtimes.length}`);
   const runtime = runtimes[0];

@@ -137,3 +137,25 @@ export async function awaitIdentity(
     clearTimeout(timer);
   }
 }
+
+/** What newWorkbookId needs of the page's `crypto`. */
+export interface RandomSource {
+  randomUUID?: () => string;
+  getRandomValues<T extends Uint8Array>(array: T): T;
+}
+
+/**
+ * A random version-4 UUID for the workbook's id. `crypto.randomUUID` came
+ * late to the webviews Excel runs add-ins in (Safari 15.4; Chromium 92),
+ * while `crypto.getRandomValues` is everywhere: older Mac Excel (WKWebView
+ * of an older macOS) and WebView2 builds get the same kind of id from it
+ * (RFC 9562, section 5.4: version 4, variant 10).
+ */
+export function newWorkbookId(c: RandomSource): string {
+  if (typeof c.randomUUID === "function") return c.randomUUID();
+  const b = c.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

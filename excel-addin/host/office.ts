@@ -7,7 +7,7 @@ import { toLanguage, type Language } from "../../shared/i18n/language.ts";
 import type { KeyValueStorage } from "./storage.ts";
 import { createExcelDriver, type ExcelDriver } from "./driver.ts";
 import { handleSheetRequest } from "./sheet.ts";
-import { readIdentity, type WorkbookIdentity, type SettingsBag, ensureIdentity, awaitIdentity } from "./identity.ts";
+import { readIdentity, type WorkbookIdentity, type SettingsBag, ensureIdentity, awaitIdentity, newWorkbookId } from "./identity.ts";
 
 export function officeStorage(): KeyValueStorage {
   const s = OfficeRuntime.storage;
@@ -31,12 +31,12 @@ export function displayLanguage(): Language {
  * the workbook; never the key). Custom functions only read them.
  */
 export function initWorkbookIdentity(): Promise<WorkbookIdentity> {
-  return ensureIdentity(settingsBag(), displayLanguage(), () => crypto.randomUUID());
+  return ensureIdentity(settingsBag(), displayLanguage(), () => newWorkbookId(crypto));
 }
 
 /** For custom functions: the identity, read-only (waits for the task pane's start when the workbook has none yet). */
 export function workbookIdentity(): Promise<WorkbookIdentity> {
-  return awaitIdentity(settingsBag(), displayLanguage(), () => crypto.randomUUID());
+  return awaitIdentity(settingsBag(), displayLanguage(), () => newWorkbookId(crypto));
 }
 
 export const workbookId = async (): Promise<string> => (await workbookIdentity()).id;

@@ -3,7 +3,7 @@ import pg from "pg";
 import type { Db, Sql } from "./db.ts";
 
 /** Connections per process: enough for the requests a server has in flight, few enough for several processes on one database. */
-const POOL_SIZE = 10;
+const POOL_SIZE = 20;
 
 export async function openPostgres(url: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });

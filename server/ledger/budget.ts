@@ -43,13 +43,22 @@ export interface SpendLine {
   credits: number;
 }
 
-async function lockMonth(tx: Sql, month: string, userId: number): Promise<{ team: number; user: number }> {
+interface Locked { team: number; user: number; userBudget: number | null; teamBudget: number | null }
+
+/** Lock the month's rows of the team and the user (team first: one order everywhere) and read them with the budgets. */
+async function lockMonth(tx: Sql, month: string, userId: number): Promise<Locked> {
   await tx.query("insert into budget_spend (month, user_id, credits) values ($1, $2, 0), ($1, $3, 0) on conflict do nothing", [month, TEAM, userId]);
-  const rows = await tx.query<{ user_id: number; credits: number }>(
-    "select user_id, credits from budget_spend where month = $1 and user_id in ($2, $3) order by user_id for update",
+  const rows = await tx.query<{ user_id: number; credits: number; user_budget: number | null; team_budget: number | null }>(
+    `select s.user_id, s.credits, (select month_budget from users where id = $3) as user_budget, (select month_budget from team where id = 1) as team_budget
+       from budget_spend s where s.month = $1 and s.user_id in ($2, $3) order by s.user_id for update of s`,
     [month, TEAM, userId],
   );
-  return { team: rows.find((r) => r.user_id === TEAM)?.credits ?? 0, user: rows.find((r) => r.user_id === userId)?.credits ?? 0 };
+  return {
+    team: rows.find((r) => r.user_id === TEAM)?.credits ?? 0,
+    user: rows.find((r) => r.user_id === userId)?.credits ?? 0,
+    userBudget: rows[0]?.user_budget ?? null,
+    teamBudget: rows[0]?.team_budget ?? null,
+  };
 }
 
 /**
@@ -61,22 +70,19 @@ export async function reserve(db: Db, user: AuthUser, lines: SpendLine[], proces
   const month = monthOf(now);
   const price = lines.reduce((s, l) => s + l.credits, 0);
   return db.transaction(async (tx) => {
+    // Budgets are read inside the lock: a budget lowered a moment ago applies.
     const spent = await lockMonth(tx, month, user.id);
-    // Budgets read inside the lock: a budget lowered a moment ago applies.
-    const [u] = await tx.query<{ month_budget: number | null }>("select month_budget from users where id = $1", [user.id]);
-    const [t] = await tx.query<{ month_budget: number | null }>("select month_budget from team where id = 1");
-    const check = (scope: OverBudget["scope"], budget: number | null | undefined, used: number): OverBudget | null =>
-      budget != null && used + price > budget ? { scope, budget, spent: used, remaining: Math.max(0, budget - used), price } : null;
-    const over = check("user", u?.month_budget, spent.user) ?? check("team", t?.month_budget, spent.team);
+    const check = (scope: OverBudget["scope"], budget: number | null, used: number): OverBudget | null =>
+      budget !== null && used + price > budget ? { scope, budget, spent: used, remaining: Math.max(0, budget - used), price } : null;
+    const over = check("user", spent.userBudget, spent.user) ?? check("team", spent.teamBudget, spent.team);
     if (over) return { ok: false as const, over };
-    if (price > 0) {
-      await tx.query("update budget_spend set credits = credits + $3 where month = $1 and user_id in ($2, $4)", [month, user.id, price, TEAM]);
-    }
     const reservations: Reservation[] = [];
-    for (const l of lines) {
+    for (const [i, l] of lines.entries()) {
+      // The counters move with the first row, in the same statement.
       const [row] = await tx.query<{ id: number }>(
-        "insert into ledger (month, user_id, endpoint, company, credits, status, process) values ($1, $2, $3, $4, $5, 'pending', $6) returning id",
-        [month, user.id, l.endpoint, l.company, l.credits, process],
+        `with spend as (update budget_spend set credits = credits + $7 where month = $1 and user_id in ($2, $8) and $7 > 0)
+         insert into ledger (month, user_id, endpoint, company, credits, status, process) values ($1, $2, $3, $4, $5, 'pending', $6) returning id`,
+        [month, user.id, l.endpoint, l.company, l.credits, process, i === 0 ? price : 0, TEAM],
       );
       reservations.push({ ledgerId: row!.id, month, userId: user.id, credits: l.credits });
     }

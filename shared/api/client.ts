@@ -16,8 +16,11 @@ import { acceptLanguage, type Language } from "../i18n/language.ts";
 export const PRODUCTION_BASE_URL = "https://api.implisense.com";
 
 export interface ClientConfig {
+  /** The bearer secret: the API key, or a team server's personal token (`credential` says which). */
   apiKey: string | undefined | null;
   baseUrl: string;
+  /** Which setting `apiKey` holds, so MISSING_KEY / INVALID_KEY name it; default the API key. */
+  credential?: "apiKey" | "serverToken";
   language: Language;
   /** Wall clock (epoch ms). Injected so tests and sans-IO code stay deterministic. */
   now: () => number;
@@ -65,8 +68,8 @@ export const MALFORMED_KEY = {
 /** The request for one call. The key travels only in the Authorization header. */
 export function buildRequest(cfg: ClientConfig, spec: CallSpec): HttpRequest {
   const ep = endpoint(spec.endpoint);
-  if (!cfg.apiKey) throw new CompanyDataError("MISSING_KEY");
-  if (!WELL_FORMED_KEY.test(cfg.apiKey)) throw new CompanyDataError("INVALID_KEY", { detail: MALFORMED_KEY });
+  if (!cfg.apiKey) throw missingKey(cfg);
+  if (!WELL_FORMED_KEY.test(cfg.apiKey)) throw new CompanyDataError("INVALID_KEY", { detail: MALFORMED_KEY, ...(cfg.credential === "serverToken" ? { field: "serverToken" } : {}) });
   const base = cfg.baseUrl.replace(/\/+$/, "");
   let url = base + fillPath(ep.path, spec.path ?? {});
   const query = Object.entries(spec.query ?? {}).filter(([, v]) => v !== undefined && v !== "");
@@ -84,7 +87,12 @@ export function buildRequest(cfg: ClientConfig, spec: CallSpec): HttpRequest {
   return req;
 }
 
-function errorFromResponse(res: HttpResponse, now: number): CompanyDataError {
+/** MISSING_KEY naming the credential in use (a team server's token, or the key). */
+export function missingKey(cfg: Pick<ClientConfig, "credential">): CompanyDataError {
+  return new CompanyDataError("MISSING_KEY", cfg.credential === "serverToken" ? { field: "serverToken" } : {});
+}
+
+function errorFromResponse(res: HttpResponse, now: number, credential?: ClientConfig["credential"]): CompanyDataError {
   if (res.status === 0) return new CompanyDataError(res.networkError === "timeout" ? "TIMEOUT" : "NETWORK");
   let body: ErrorBody | undefined;
   try {
@@ -101,7 +109,7 @@ function errorFromResponse(res: HttpResponse, now: number): CompanyDataError {
       return new CompanyDataError("INVALID_INPUT", { status: res.status, field });
     case 401:
     case 403:
-      return new CompanyDataError("INVALID_KEY", { status: res.status });
+      return new CompanyDataError("INVALID_KEY", credential === "serverToken" ? { status: res.status, field: "serverToken" } : { status: res.status });
     case 402:
       return new CompanyDataError("OUT_OF_CREDITS", { status: res.status });
     case 404:
@@ -124,8 +132,8 @@ function errorFromResponse(res: HttpResponse, now: number): CompanyDataError {
 }
 
 /** Read one answer: a parsed body or a typed error. */
-export function interpret<T>(spec: CallSpec, res: HttpResponse, now: number): { ok: true; data: T } | { ok: false; error: CompanyDataError } {
-  if (res.status < 200 || res.status >= 300) return { ok: false, error: errorFromResponse(res, now) };
+export function interpret<T>(spec: CallSpec, res: HttpResponse, now: number, credential?: ClientConfig["credential"]): { ok: true; data: T } | { ok: false; error: CompanyDataError } {
+  if (res.status < 200 || res.status >= 300) return { ok: false, error: errorFromResponse(res, now, credential) };
   let json: unknown;
   try {
     json = JSON.parse(res.body);
@@ -252,7 +260,7 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
     let wait = 0;
     send.forEach((i, k) => {
       const attempt = attempts[i]!;
-      const outcome = interpret<T>(specs[i]!, responses[k]!, after);
+      const outcome = interpret<T>(specs[i]!, responses[k]!, after, cfg.credential);
       if (outcome.ok) {
         const credits = endpoint(specs[i]!.endpoint).cost(specs[i]!.cost);
         cfg.onSpend?.(specs[i]!.endpoint, credits);

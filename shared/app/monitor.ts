@@ -17,7 +17,9 @@ import type { Bilingual } from "../i18n/language.ts";
 import { checkPortfolio, lastRun, RUN_KEY, type RunSummary } from "../monitor/check.ts";
 import { scheduleEstimate, type ScheduleEstimate } from "../monitor/estimate.ts";
 import { loadSchedule, saveSchedule, scheduleSettings, type ScheduleSettings } from "../monitor/schedule.ts";
-import { alertSettings, alertViews, channelsOf, deliverConfigured, loadAlertSettings, saveAlertSettings, type AlertChannelView } from "../monitor/alert-settings.ts";
+import {
+  alertSettings, alertViews, channelsOf, deliverConfigured, loadAlertSettings, saveAlertSettings, webhookSender, type AlertChannelView, type WebhookSender,
+} from "../monitor/alert-settings.ts";
 import { record } from "./input.ts";
 import type { AppDeps, AppMethod } from "./protocol.ts";
 import { withSession } from "./session.ts";
@@ -32,6 +34,8 @@ export interface MonitorStatusView {
   hostNote: Bilingual;
   /** The alert channels: where they go, how many companies wait, the last delivery (a failed one says why). */
   alerts: AlertChannelView[];
+  /** Who posts the webhook (the panel offers Slack and Teams only where they can arrive). */
+  webhookSender: WebhookSender;
 }
 
 const HOST_NOTE: Record<string, Bilingual | undefined> & { test: Bilingual } = {
@@ -73,7 +77,7 @@ export function* monitorStatusMethod(deps: AppDeps, _input: unknown): Operation<
   const last = yield* lastRun(ctx);
   const [run] = yield* storeGet([RUN_KEY(ctx)]);
   const alerts = yield* alertViews(ctx, yield* loadAlertSettings());
-  return { schedule, last, paused: run !== null, hostNote: hostNote(deps), alerts };
+  return { schedule, last, paused: run !== null, hostNote: hostNote(deps), alerts, webhookSender: webhookSender(deps.host) };
 }
 
 export function* monitorPreviewMethod(deps: AppDeps, input: unknown): Operation<RunSummary> {

@@ -8,7 +8,7 @@ import type { Mailer } from "../monitor/alert-settings.ts";
 import type { Bilingual, Language } from "../i18n/language.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import type { Cell } from "../sheet/protocol.ts";
-import type { SettingsView, HostKind, ContextInputs } from "./settings.ts";
+import type { SettingsView, HostKind, ContextInputs, ConnectionMode } from "./settings.ts";
 import type { Operation } from "../core/effects.ts";
 
 export type { SettingsView, HostKind };
@@ -66,7 +66,9 @@ export interface CostView {
 export interface ConnectionResult {
   credits: number;
   plan: string | null;
+  /** Where the test went: the API's base URL, or the team server's URL. */
   baseUrl: string;
+  connection: ConnectionMode;
 }
 
 /** One line of the spend log, as the ledger keeps it. */
@@ -313,10 +315,13 @@ export interface EstimateInput {
 export interface AppApi {
   getSettings: { input: Record<string, never>; output: SettingsView };
   saveSettings: {
-    input: { apiKey?: string | null; baseUrl?: string; language?: Language; formulaDailyBudget?: number; cacheHours?: number; matchFloor?: number };
+    input: {
+      apiKey?: string | null; baseUrl?: string; language?: Language; formulaDailyBudget?: number; cacheHours?: number; matchFloor?: number;
+      connection?: ConnectionMode; serverUrl?: string; serverToken?: string | null;
+    };
     output: SettingsView;
   };
-  testConnection: { input: { apiKey?: string; baseUrl?: string }; output: ConnectionResult };
+  testConnection: { input: { connection?: ConnectionMode; apiKey?: string; baseUrl?: string; serverUrl?: string; serverToken?: string }; output: ConnectionResult };
   account: { input: Record<string, never>; output: AccountView };
   estimate: { input: EstimateInput; output: CostView };
   search: { input: SearchInput; output: SearchOutput };

@@ -6,8 +6,8 @@
  */
 import type { Operation } from "../core/effects.ts";
 import type { OpContext } from "../operations/context.ts";
-import { CompanyDataError } from "../core/errors.ts";
-import { contextFromSettings, loadSettings, type ContextInputs, type Settings } from "./settings.ts";
+import { missingKey } from "../api/client.ts";
+import { activeConnection, contextFromSettings, loadSettings, type ContextInputs, type Settings } from "./settings.ts";
 import type { AppDeps } from "./protocol.ts";
 import { recordSpend } from "../credits/ledger.ts";
 
@@ -44,7 +44,8 @@ export function spendingContext(settings: Settings, inputs: ContextInputs): { ct
  */
 export function* withSession<T>(deps: AppDeps, operation: string, body: (s: Session) => Operation<T>): Operation<T> {
   const settings = yield* loadSettings();
-  if (!settings.apiKey) throw new CompanyDataError("MISSING_KEY");
+  const connection = activeConnection(settings);
+  if (!connection.secret) throw missingKey(connection);
   const { ctx, spent } = spendingContext(settings, deps);
   const session: Session = { settings, ctx, spent };
   try {

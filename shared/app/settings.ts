@@ -2,8 +2,15 @@
  * The user's settings and how an operation context is built from them.
  * Every host (sidebar, task pane, custom functions, playground) reads the
  * same keys through storeGet, so a setting saved in the UI is what the next
- * formula uses. The API key lives only under `user:apiKey`; nothing here
- * ever returns it, only whether it is set and a masked hint.
+ * formula uses. The API key lives only under `user:apiKey`, a team server's
+ * personal token only under `user:serverToken`; nothing here ever returns
+ * either, only whether it is set and a masked hint.
+ *
+ * Two connection modes, one setting (`user:connection`): "direct" sends the
+ * API key to the base URL; "server" sends the personal token to the team
+ * server's URL (company-data server, the same REST v2 surface). Both are
+ * kept, so switching back and forth loses nothing; `activeConnection` is the
+ * one place that picks what the client sends where.
  */
 import { storeGet, storePut, type Operation } from "../core/effects.ts";
 import { PRODUCTION_BASE_URL, type ClientConfig } from "../api/client.ts";
@@ -21,7 +28,14 @@ export const SETTINGS_KEYS = {
   formulaDailyBudget: "user:formulaDailyBudget",
   cacheHours: "user:cacheHours",
   matchFloor: "user:matchFloor",
+  connection: "user:connection",
+  serverUrl: "user:serverUrl",
+  serverToken: "user:serverToken",
 } as const;
+
+/** "direct": the API key, straight to the API; "server": a personal token, to the team server. */
+export type ConnectionMode = "direct" | "server";
+export const CONNECTION_MODES: readonly ConnectionMode[] = ["direct", "server"];
 
 export interface Settings {
   apiKey: string | null;
@@ -33,11 +47,19 @@ export interface Settings {
   cacheHours: number;
   /** Matches the service rates below this are reviews (operations/contradiction.ts). */
   matchFloor: number;
+  connection: ConnectionMode;
+  /** The team server's base URL (the same https / loopback rule as the base URL); null = none set. */
+  serverUrl: string | null;
+  /** The personal token for the team server (`company-data server token create`); a secret like the key. */
+  serverToken: string | null;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
   apiKey: null,
   baseUrl: PRODUCTION_BASE_URL,
+  connection: "direct",
+  serverUrl: null,
+  serverToken: null,
   language: "de",
   formulaDailyBudget: 50,
   cacheHours: 6,
@@ -50,6 +72,7 @@ export const LIMITS = {
   cacheHours: { min: 0, max: 720 },
   matchFloor: MATCH_FLOOR_LIMITS,
   apiKey: { max: 500 },
+  serverToken: { max: 500 },
 } as const;
 
 /** Which hosts run the app service; the settings view explains key use per host. */
@@ -67,11 +90,36 @@ export interface SettingsView {
   matchFloor: number;
   /** Whose key custom functions use when the spreadsheet is shared. */
   functionsKeyNote: Bilingual;
+  connection: ConnectionMode;
+  /** "" when none is set. */
+  serverUrl: string;
+  serverTokenSet: boolean;
+  /** e.g. "••••3f9a"; null when no token is set. Never the token. */
+  serverTokenHint: string | null;
+}
+
+/**
+ * What the client sends where: the credential (API key or personal token)
+ * and the base URL it goes to. `credential` names the setting, so a missing
+ * or refused one is named in the message ("personal token", not "API key").
+ */
+export interface ActiveConnection {
+  mode: ConnectionMode;
+  secret: string | null;
+  baseUrl: string;
+  credential: "apiKey" | "serverToken";
+}
+
+export function activeConnection(s: Settings): ActiveConnection {
+  return s.connection === "server"
+    ? { mode: "server", secret: s.serverUrl ? s.serverToken : null, baseUrl: s.serverUrl ?? "", credential: "serverToken" }
+    : { mode: "direct", secret: s.apiKey, baseUrl: s.baseUrl, credential: "apiKey" };
 }
 
 export function* loadSettings(): Operation<Settings> {
   const k = SETTINGS_KEYS;
-  const [apiKey, baseUrl, language, budget, cache, floor] = yield* storeGet([k.apiKey, k.baseUrl, k.language, k.formulaDailyBudget, k.cacheHours, k.matchFloor]);
+  const [apiKey, baseUrl, language, budget, cache, floor, connection, serverUrl, serverToken] =
+    yield* storeGet([k.apiKey, k.baseUrl, k.language, k.formulaDailyBudget, k.cacheHours, k.matchFloor, k.connection, k.serverUrl, k.serverToken]);
   const number = (v: string | null, fallback: number, lim: { min: number; max: number }) => {
     const n = v === null ? NaN : Number(v);
     return Number.isFinite(n) && n >= lim.min && n <= lim.max ? n : fallback;
@@ -83,6 +131,9 @@ export function* loadSettings(): Operation<Settings> {
     formulaDailyBudget: number(budget, DEFAULT_SETTINGS.formulaDailyBudget, LIMITS.formulaDailyBudget),
     cacheHours: number(cache, DEFAULT_SETTINGS.cacheHours, LIMITS.cacheHours),
     matchFloor: number(floor, DEFAULT_SETTINGS.matchFloor, LIMITS.matchFloor),
+    connection: connection === "server" ? "server" : "direct",
+    serverUrl: serverUrl && isHttpUrl(serverUrl) ? serverUrl : null,
+    serverToken: serverToken && serverToken.trim() ? serverToken.trim() : null,
   };
 }
 
@@ -94,6 +145,11 @@ export interface SettingsPatch {
   formulaDailyBudget?: number;
   cacheHours?: number;
   matchFloor?: number;
+  connection?: ConnectionMode;
+  /** A team server's URL; "" removes it. */
+  serverUrl?: string;
+  /** A new personal token; "" or null removes it; absent keeps it. */
+  serverToken?: string | null;
 }
 
 export function* saveSettings(patch: SettingsPatch): Operation<Settings> {
@@ -108,6 +164,9 @@ export function* saveSettings(patch: SettingsPatch): Operation<Settings> {
   if (patch.formulaDailyBudget !== undefined) entries[k.formulaDailyBudget] = String(patch.formulaDailyBudget);
   if (patch.cacheHours !== undefined) entries[k.cacheHours] = String(patch.cacheHours);
   if (patch.matchFloor !== undefined) entries[k.matchFloor] = String(patch.matchFloor);
+  if (patch.connection !== undefined) entries[k.connection] = patch.connection === "server" ? "server" : null;
+  if (patch.serverUrl !== undefined) entries[k.serverUrl] = patch.serverUrl.trim() ? checkBaseUrl(patch.serverUrl, "serverUrl") : null;
+  if (patch.serverToken !== undefined) entries[k.serverToken] = patch.serverToken && patch.serverToken.trim() ? patch.serverToken.trim() : null;
   yield* storePut(entries);
   return yield* loadSettings();
 }
@@ -151,6 +210,11 @@ const KEY_NOTES: Record<HostKind, Bilingual> = {
   test: { de: "Testumgebung.", en: "Test environment." },
 };
 
+const SERVER_NOTE: Bilingual = {
+  de: "Mit einem Team-Server gehen alle Abfragen (Formeln und dieser Bereich) an den Server Ihres Teams; der API-Schlüssel liegt nur dort. Ihr persönliches Token wird nur auf diesem Gerät für Sie gespeichert; Budget und Verbrauch führt der Server.",
+  en: "With a team server every request (formulas and this panel) goes to your team's server; the API key is kept there only. Your personal token is stored for you on this device only; the server keeps your budget and spend.",
+};
+
 export function settingsView(s: Settings, host: HostKind): SettingsView {
   return {
     apiKeySet: s.apiKey !== null,
@@ -161,7 +225,11 @@ export function settingsView(s: Settings, host: HostKind): SettingsView {
     formulaDailyBudget: s.formulaDailyBudget,
     cacheHours: s.cacheHours,
     matchFloor: s.matchFloor,
-    functionsKeyNote: KEY_NOTES[host],
+    functionsKeyNote: s.connection === "server" ? SERVER_NOTE : KEY_NOTES[host],
+    connection: s.connection,
+    serverUrl: s.serverUrl ?? "",
+    serverTokenSet: s.serverToken !== null,
+    serverTokenHint: maskKey(s.serverToken),
   };
 }
 
@@ -188,10 +256,12 @@ export interface ContextInputs {
 }
 
 export function contextFromSettings(s: Settings, inputs: ContextInputs): OpContext {
+  const c = activeConnection(s);
   return {
     client: {
-      apiKey: s.apiKey,
-      baseUrl: s.baseUrl,
+      apiKey: c.secret,
+      baseUrl: c.baseUrl,
+      credential: c.credential,
       language: s.language,
       now: inputs.now,
       random: inputs.random,
@@ -202,7 +272,7 @@ export function contextFromSettings(s: Settings, inputs: ContextInputs): OpConte
     },
     cacheTtlSeconds: Math.round(s.cacheHours * 3600),
     maxBatch: MAX_BATCH,
-    scope: scopeOf(s.baseUrl, inputs.documentId ?? ""),
     matchFloor: s.matchFloor,
+    scope: scopeOf(c.baseUrl, inputs.documentId ?? ""),
   };
 }

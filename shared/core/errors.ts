@@ -62,14 +62,23 @@ const detail = (d: ErrorDetails, lang: Language) => {
 };
 
 const MESSAGES: Record<ErrorCode, { de: MessageFn; en: MessageFn }> = {
+  // field "serverToken": the team server's personal token stands where the key would (Settings › Connection).
   MISSING_KEY: {
-    de: () => "Kein API-Schlüssel hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen.",
-    en: () => "No API key set. Please enter it under Company data › Settings.",
+    de: (d) => d.field === "serverToken"
+      ? "Kein Team-Server oder kein persönliches Token hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen."
+      : "Kein API-Schlüssel hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen.",
+    en: (d) => d.field === "serverToken"
+      ? "No team server or no personal token set. Please enter them under Company data › Settings."
+      : "No API key set. Please enter it under Company data › Settings.",
   },
   INVALID_KEY: {
     // With a detail: malformed before sending (shared/api/client.ts), not rejected by the service.
-    de: (d) => (d.detail ? `Der API-Schlüssel ist fehlerhaft${detail(d, "de")}. Bitte in den Einstellungen prüfen.` : "Der API-Schlüssel wurde abgelehnt. Bitte in den Einstellungen prüfen."),
-    en: (d) => (d.detail ? `The API key is malformed${detail(d, "en")}. Please check it in Settings.` : "The API key was rejected. Please check it in Settings."),
+    de: (d) => d.field === "serverToken"
+      ? (d.detail ? `Das persönliche Token ist fehlerhaft${detail(d, "de")}. Bitte in den Einstellungen prüfen.` : "Der Team-Server hat das persönliche Token abgelehnt (ungültig oder zurückgezogen). Bitte in den Einstellungen prüfen oder ein neues Token erbitten.")
+      : (d.detail ? `Der API-Schlüssel ist fehlerhaft${detail(d, "de")}. Bitte in den Einstellungen prüfen.` : "Der API-Schlüssel wurde abgelehnt. Bitte in den Einstellungen prüfen."),
+    en: (d) => d.field === "serverToken"
+      ? (d.detail ? `The personal token is malformed${detail(d, "en")}. Please check it in Settings.` : "The team server refused the personal token (invalid or revoked). Please check it in Settings or ask for a new token.")
+      : (d.detail ? `The API key is malformed${detail(d, "en")}. Please check it in Settings.` : "The API key was rejected. Please check it in Settings."),
   },
   OUT_OF_CREDITS: {
     de: (d) => `Nicht genug Credits für diese Abfrage${detail(d, "de")}. Bitte Guthaben aufladen.`,

@@ -4,7 +4,7 @@
  * with cells: per-row errors stay in their rows, a failure of the whole call
  * is one error cell; never an exception, never a stack.
  */
-import { CompanyDataError } from "../core/errors.ts";
+import { missingKey } from "../api/client.ts";
 import type { Operation } from "../core/effects.ts";
 import { errorCell, squared } from "./cells.ts";
 import { withBudget } from "./guard.ts";
@@ -37,7 +37,7 @@ export const hostName = (def: FunctionDef, host: Host) => (host === "sheets" ? d
 export function* invoke(def: FunctionDef, fctx: FunctionContext, args: unknown[]): Operation<CellOut[][]> {
   const lang = fctx.ctx.client.language;
   try {
-    if (!fctx.ctx.client.apiKey) throw new CompanyDataError("MISSING_KEY");
+    if (!fctx.ctx.client.apiKey) throw missingKey(fctx.ctx.client);
     const op = def.run(fctx, args);
     const guarded = def.spendsCredits && fctx.dailyBudget !== null ? withBudget(fctx.ctx, fctx.dailyBudget, op) : op;
     return squared(yield* guarded);

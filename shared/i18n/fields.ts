@@ -13,6 +13,9 @@ export const FIELD_LABELS = {
   // settings (the same words as the settings panel)
   apiKey: l("API-Schlüssel", "API key"),
   baseUrl: l("Basis-URL", "base URL"),
+  connection: l("Verbindung", "connection"),
+  serverUrl: l("Adresse des Team-Servers", "team server address"),
+  serverToken: l("persönliches Token", "personal token"),
   language: l("Sprache", "language"),
   formulaDailyBudget: l("Tagesbudget für Formeln", "daily formula budget"),
   cacheHours: l("Zwischenspeicher (Stunden)", "cache lifetime (hours)"),

@@ -59,11 +59,38 @@ const LABEL_EMAIL: Bilingual = { de: "E-Mail-Empfänger", en: "e-mail recipients
 const LABEL_WEBHOOK: Bilingual = { de: "Webhook-Adresse", en: "webhook address" };
 
 /**
+ * Who posts the webhook: Google's servers (Sheets, UrlFetchApp) or the page
+ * itself (Excel's webview, the playground: a browser `fetch`, under CORS;
+ * also when a team server answers their API calls, which does not send
+ * alerts for them); "server" for hosts that are not a browser (tests).
+ */
+export type WebhookSender = "google" | "browser" | "server";
+
+export function webhookSender(host: string): WebhookSender {
+  if (host === "sheets") return "google";
+  if (host === "excel" || host === "playground") return "browser";
+  return "server";
+}
+
+/**
+ * Slack's incoming webhooks and Teams' connector webhooks answer a
+ * browser's CORS preflight for a JSON post with no
+ * Access-Control-Allow-Origin, so a post from Excel or the playground never
+ * arrives (the Fetch standard's CORS check; a JSON Content-Type is not a
+ * "simple" request and needs the preflight). They work from Google's
+ * servers. A Teams Workflow trigger
+ * (*.logic.azure.com) is left to the receiver's CORS answer, like any other
+ * https address (shared/monitor/README.md).
+ */
+export const NO_BROWSER_WEBHOOK_PREFIXES = ["https://hooks.slack.com/", "https://*.webhook.office.com/"] as const;
+
+/**
  * Validate settings from the panel. `email` is a list or text with commas,
  * semicolons or line breaks; `webhook` "" clears it, undefined keeps `current`.
- * `host` "sheets" holds the webhook to the manifest's allowlist.
+ * `host` "sheets" holds the webhook to the manifest's allowlist; a browser
+ * host without a team server (`sender` "browser") cannot post to Slack or Teams.
  */
-export function alertSettings(value: unknown, current: AlertSettings, host: string): AlertSettings {
+export function alertSettings(value: unknown, current: AlertSettings, host: string, sender: WebhookSender = webhookSender(host)): AlertSettings {
   if (typeof value !== "object" || value === null) throw invalid("alerts", { de: "erwartet Einstellungen für Benachrichtigungen", en: "expected alert settings" });
   const v = value as Record<string, unknown>;
   let email = current.email;
@@ -85,9 +112,16 @@ export function alertSettings(value: unknown, current: AlertSettings, host: stri
         de: `Google Sheets darf nur an Slack- und Teams-Webhooks senden (${SHEETS_WEBHOOK_PREFIXES.join(", ")})`,
         en: `Google Sheets may only post to Slack and Teams webhooks (${SHEETS_WEBHOOK_PREFIXES.join(", ")})`,
       }, LABEL_WEBHOOK);
+    if (webhook && sender === "browser" && NO_BROWSER_WEBHOOK_PREFIXES.some((p) => underPrefix(webhook!, p)))
+      throw invalid("webhook", BROWSER_WEBHOOK_REFUSED, LABEL_WEBHOOK);
   }
   return { email, webhook };
 }
+
+export const BROWSER_WEBHOOK_REFUSED: Bilingual = {
+  de: "Slack und Teams nehmen keine Benachrichtigungen aus Excel oder einem Browser an (kein CORS). Bitte eine Adresse verwenden, die Aufrufe aus dem Browser erlaubt (z. B. einen Teams-Workflow oder ein eigenes Relay), oder die Benachrichtigungen aus Google Sheets oder der Befehlszeile senden (company-data monitor --notify)",
+  en: "Slack and Teams accept no alerts from Excel or a browser (no CORS). Please use an address that allows calls from a browser (e.g. a Teams Workflow or a relay of your own), or send the alerts from Google Sheets or the command line (company-data monitor --notify)",
+};
 
 const alertSettingsShape = z.object({ email: z.array(z.string()), webhook: z.nullable(z.string()) });
 /** Written without a version before v1: still read (the user's recipients and webhook). */

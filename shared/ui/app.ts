@@ -8,6 +8,7 @@ import type { Bilingual, Language } from "../i18n/language.ts";
 import type { AccountView, AppError } from "../app/protocol.ts";
 import { h, replace } from "./dom.ts";
 import { UiCallError, type UiHost } from "./host.ts";
+import { credentialSet } from "./panels/settings-connection.ts";
 import { STRINGS, format } from "./strings.ts";
 import { PANELS } from "./panels/registry.ts";
 import { formatNumber, type PanelDef, type PanelId, type PanelState, type Ui } from "./panel.ts";
@@ -225,7 +226,7 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
         lang = s.language;
         render();
       }
-      if (s.apiKeySet) await ui.refreshAccount();
+      if (credentialSet(s)) await ui.refreshAccount();
     } catch {
       /* the panels show their own errors when used */
     }

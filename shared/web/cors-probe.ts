@@ -28,10 +28,20 @@ export async function probeCors(url: string, fetchFn: NoCorsFetch = (u, i) => fe
   }
 }
 
-/** The message for a refusal: what happened and the two ways out (excel-addin/README.md, "Calling the API from the add-in"). */
-export function corsRefusedMessage(baseUrl: string, origin: string): Bilingual {
+/** Where the team server is explained: the Excel add-in's README, section "Team server". */
+export const TEAM_SERVER_DOCS = "excel-addin/README.md#team-server";
+
+/**
+ * The message for a refusal: what happened (this API does not allow calls
+ * from Excel, or from this page) and the way out, a team server, with where
+ * it is explained. A service that allows the origin later needs no change here.
+ */
+export function corsRefusedMessage(baseUrl: string, origin: string, from: "excel" | "page" = "page"): Bilingual {
+  const where = from === "excel"
+    ? { de: "aus Excel (Add-in-Adresse", en: "from Excel (add-in address" }
+    : { de: "von dieser Seite (Adresse", en: "from this page (address" };
   return {
-    de: `Der Datendienst unter ${baseUrl} antwortet, lehnt aber Aufrufe von der Adresse dieses Add-ins (${origin}) ab (CORS). Abhilfe: Der Dienst erlaubt diese Herkunft, oder der Server des Add-ins leitet die Aufrufe weiter (Proxy auf derselben Herkunft, dann dessen Adresse als Basis-URL eintragen).`,
-    en: `The data service at ${baseUrl} answers, but refuses calls from this add-in's address (${origin}) (CORS). To fix: the service allows this origin, or the add-in's server forwards the calls (a proxy on the same origin; then enter its address as the base URL).`,
+    de: `Der Datendienst unter ${baseUrl} antwortet, erlaubt aber keine Aufrufe ${where.de} ${origin}; CORS). Der Weg: ein Team-Server (company-data server, ein Proxy auf der Seite Ihres Teams, der den API-Schlüssel hält). Unter Einstellungen › Verbindung „Team-Server“ wählen und dessen Adresse und Ihr persönliches Token eintragen. Anleitung: ${TEAM_SERVER_DOCS}`,
+    en: `The data service at ${baseUrl} answers, but does not allow calls ${where.en} ${origin}; CORS). The way: a team server (company-data server, a proxy on your team's side that holds the API key). Under Settings › Connection choose "Team server" and enter its address and your personal token. How: ${TEAM_SERVER_DOCS}`,
   };
 }

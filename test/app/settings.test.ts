@@ -71,7 +71,7 @@ describe("settings methods", () => {
         ? { status: 200, headers: {}, body: JSON.stringify({ credits: 77, plan: "demo" }) }
         : { status: 401, headers: {}, body: "{}" });
     await runAsync(dispatch(deps, "saveSettings", { apiKey: "k-123456789012345", baseUrl: "https://emu.test" }), d);
-    expect(await runAsync(dispatch(deps, "testConnection", {}), d)).toEqual({ credits: 77, plan: "demo", baseUrl: "https://emu.test" });
+    expect(await runAsync(dispatch(deps, "testConnection", {}), d)).toEqual({ credits: 77, plan: "demo", baseUrl: "https://emu.test", connection: "direct" });
     expect(nth(sent, 0).url).toBe("https://emu.test/v2/account");
     expect(nth(sent, 0).url).not.toContain("k-123");
     const bad = JSON.parse(await runAsync(uiCall(deps, "testConnection", JSON.stringify({ apiKey: "wrong" })), d));
@@ -82,6 +82,54 @@ describe("settings methods", () => {
     const { d, sent } = driver();
     const out = JSON.parse(await runAsync(uiCall(deps, "testConnection", "{}"), d));
     expect(out.error.code).toBe("MISSING_KEY");
+    expect(sent).toHaveLength(0);
+  });
+
+  it("team server mode: the token goes to the server URL in the header; the key stays saved, neither is returned", async () => {
+    const key = "sk_live_0123456789abcdef";
+    const token = "cdt_team_9876543210fedcba";
+    const { d, sent, stores } = driver((r) =>
+      r.headers.Authorization === `Bearer ${token}`
+        ? { status: 200, headers: {}, body: JSON.stringify({ credits: 500, plan: "team" }) }
+        : { status: 401, headers: {}, body: "{}" });
+    await runAsync(dispatch(deps, "saveSettings", { apiKey: key, baseUrl: "https://emu.test" }), d);
+    const v = await runAsync(dispatch(deps, "saveSettings", { connection: "server", serverUrl: "https://team.example.com/", serverToken: token }), d);
+    expect(v).toMatchObject({ connection: "server", serverUrl: "https://team.example.com", serverTokenSet: true, serverTokenHint: "••••dcba", apiKeySet: true });
+    expect(JSON.stringify(v)).not.toContain(token.slice(0, 12));
+    expect(JSON.stringify(v)).not.toContain(key.slice(0, 12));
+    expect(stores.store.get("user:serverToken")).toBe(token);
+    expect(await runAsync(dispatch(deps, "testConnection", {}), d)).toEqual({ credits: 500, plan: "team", baseUrl: "https://team.example.com", connection: "server" });
+    expect(nth(sent, 0).url).toBe("https://team.example.com/v2/account");
+    expect(nth(sent, 0).headers.Authorization).toBe(`Bearer ${token}`);
+    // Every app call goes there too (the account method reads the balance through the session).
+    await runAsync(dispatch(deps, "account", {}), d);
+    expect(sent.every((r) => r.url.startsWith("https://team.example.com/") && r.headers.Authorization === `Bearer ${token}`)).toBe(true);
+    // A refused token is named as the token, not as the API key.
+    const bad = JSON.parse(await runAsync(uiCall(deps, "testConnection", JSON.stringify({ connection: "server", serverToken: "revoked" })), d));
+    expect(bad.error.code).toBe("INVALID_KEY");
+    expect(bad.error.message.en).toContain("personal token");
+    expect(bad.error.message.de).toContain("persönliche Token");
+    // Back to direct: the key and base URL are still there (this fake knows only the token, so the key is refused as the key).
+    await runAsync(dispatch(deps, "saveSettings", { connection: "direct" }), d);
+    const direct = JSON.parse(await runAsync(uiCall(deps, "testConnection", "{}"), d));
+    expect(direct.error.message.en).toContain("API key");
+    expect(sent.at(-1)?.url).toBe("https://emu.test/v2/account");
+    expect(sent.at(-1)?.headers.Authorization).toBe(`Bearer ${key}`);
+  });
+
+  it("the server URL follows the base-URL rule (https, http to this machine only), and a server without a token is MISSING_KEY naming the token", async () => {
+    const { d, sent } = driver();
+    const insecure = JSON.parse(await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ serverUrl: "http://team.example.com" })), d));
+    expect(insecure.error).toMatchObject({ code: "INVALID_INPUT", field: "serverUrl" });
+    expect(insecure.error.message.en).toContain("team server address");
+    const mode = JSON.parse(await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ connection: "proxy" })), d));
+    expect(mode.error).toMatchObject({ code: "INVALID_INPUT", field: "connection" });
+    await runAsync(dispatch(deps, "saveSettings", { connection: "server", serverUrl: "http://127.0.0.1:8790" }), d);
+    const out = JSON.parse(await runAsync(uiCall(deps, "testConnection", "{}"), d));
+    expect(out.error.code).toBe("MISSING_KEY");
+    expect(out.error.message.en).toContain("personal token");
+    const search = JSON.parse(await runAsync(uiCall(deps, "account", "{}"), d));
+    expect(search.error.code).toBe("MISSING_KEY");
     expect(sent).toHaveLength(0);
   });
 });

@@ -18,39 +18,13 @@ import { createServer, type Server } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AddressInfo } from "node:net";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { staticHandler } from "../../excel-addin/build/static.ts";
 import { OFFICE_JS } from "../../excel-addin/build/html.ts";
 import { launch, screenshot, serveDir, skipWithoutChromium, watchErrors, type Launched } from "./browser.ts";
+import { closeServer as close, FAKE_OFFICE, listen } from "./excel-page.ts";
 
-/** Enough Office.js for the task pane to start (see excel-taskpane.test.ts). */
-const FAKE_OFFICE = `
-(() => {
-  const settings = new Map();
-  window.Office = {
-    onReady(cb) { const info = { host: "Excel", platform: "OfficeOnline" }; setTimeout(() => cb && cb(info), 0); return Promise.resolve(info); },
-    context: {
-      displayLanguage: "de-DE",
-      requirements: { isSetSupported: () => false },
-      document: { settings: { get: (k) => settings.get(k) ?? null, set: (k, v) => settings.set(k, v), saveAsync: (cb) => cb && cb({ status: "succeeded" }) } },
-    },
-  };
-  const items = new Map();
-  window.OfficeRuntime = { storage: {
-    getItems: async (keys) => Object.fromEntries(keys.map((k) => [k, items.has(k) ? items.get(k) : null])),
-    setItems: async (e) => { for (const [k, v] of Object.entries(e)) items.set(k, v); },
-    removeItems: async (keys) => { for (const k of keys) items.delete(k); },
-    getKeys: async () => [...items.keys()],
-  } };
-  class CFError extends Error { constructor(code, message) { super(message); this.code = code; } }
-  window.CustomFunctions = { associate() {}, Error: CFError, ErrorCode: { notAvailable: "#N/A", invalidValue: "#VALUE!" } };
-})();`;
-
-const listen = (server: Server, host: string) =>
-  new Promise<string>((r) => server.listen(0, host, () => r(`http://${host}:${(server.address() as AddressInfo).port}`)));
-const close = (server: Server | undefined) => new Promise<void>((r) => (server ? (server.closeAllConnections(), server.close(() => r())) : r()));
 
 describe.skipIf(skipWithoutChromium())("Excel add-in across origins (CORS) in Chromium", () => {
   let tmp = "";

@@ -11,35 +11,13 @@ import { join } from "node:path";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { controlsIn, skipWithoutChromium, launch, screenshot, serveDir, tabOrder, watchErrors, type Launched } from "./browser.ts";
+import { FAKE_OFFICE } from "./excel-page.ts";
 
 /** Built into a temporary directory: a test run never rewrites the real dist/excel-addin. */
 let TMP = "";
 let OUT = "";
 const OFFICE_JS = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
 
-/** Just enough of Office.js for the page to start: onReady, context, OfficeRuntime.storage, CustomFunctions. Excel.run is absent on purpose. */
-const FAKE_OFFICE = `
-(() => {
-  const settings = new Map();
-  window.Office = {
-    onReady(cb) { const info = { host: "Excel", platform: "OfficeOnline" }; setTimeout(() => cb && cb(info), 0); return Promise.resolve(info); },
-    context: {
-      displayLanguage: "de-DE",
-      requirements: { isSetSupported: () => false },
-      document: { settings: { get: (k) => settings.get(k) ?? null, set: (k, v) => settings.set(k, v), saveAsync: (cb) => cb && cb({ status: "succeeded" }) } },
-    },
-  };
-  const items = new Map();
-  window.OfficeRuntime = { storage: {
-    getItems: async (keys) => Object.fromEntries(keys.map((k) => [k, items.has(k) ? items.get(k) : null])),
-    setItems: async (e) => { for (const [k, v] of Object.entries(e)) items.set(k, v); },
-    removeItems: async (keys) => { for (const k of keys) items.delete(k); },
-    getKeys: async () => [...items.keys()],
-  } };
-  window.__officeStorage = items;
-  class CFError extends Error { constructor(code, message) { super(message); this.code = code; } }
-  window.CustomFunctions = { associate() {}, Error: CFError, ErrorCode: { notAvailable: "#N/A", invalidValue: "#VALUE!" } };
-})();`;
 
 describe.skipIf(skipWithoutChromium())("Excel task pane (built like dist/excel-addin, into a temp dir) in Chromium", () => {
   let emu: Emulator;

@@ -1,6 +1,7 @@
 /**
  * The Monitor panel's alert section in real Chromium (the playground, which
- * has no e-mail: a webhook only): the webhook is saved and shown by its host
+ * has no e-mail: a webhook only): Slack and Teams are refused (they answer
+ * no CORS to a browser); a receiver that allows CORS is saved and shown by its host
  * only; after the emulator's clock brings an insolvency the check posts it
  * once; a receiver that refuses shows "NOT delivered" with the reason and the
  * news waiting, and the next check delivers it.
@@ -22,7 +23,7 @@ describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
   let chrome: Launched;
   let page: Page;
   let errors: string[];
-  const hookUrl = "https://hooks.slack.com/services/T0/B0/secret-path";
+  const hookUrl = "https://alerts.example.com/hooks/secret-path";
   let status = 200;
   const bodies: string[] = [];
 
@@ -34,9 +35,9 @@ describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
     chrome = await launch();
     page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
     errors = watchErrors(page);
-    // The webhook receiver: Slack's address, answered here (the page may only connect to https:
-    // and the emulator; a real Slack answers no CORS preflight, see shared/monitor/README.md).
-    await page.route("https://hooks.slack.com/**", async (route) => {
+    // The webhook receiver: an https address that allows CORS, answered here (the page may only connect
+    // to https: and the emulator). A real Slack answers no CORS preflight (shared/monitor/README.md): refused below.
+    await page.route("https://alerts.example.com/**", async (route) => {
       const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "content-type", "Access-Control-Allow-Methods": "POST" };
       if (route.request().method() === "OPTIONS") return route.fulfill({ status: 204, headers: cors });
       bodies.push(route.request().postData() ?? "");
@@ -73,11 +74,18 @@ describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
     await page.waitForSelector("#monitor-alerts");
     // No e-mail outside Google Sheets.
     expect(await page.$("#monitor-alert-email")).toBeNull();
+    // No Slack or Teams from the page itself: not offered, and refused with the ways out.
+    expect(await page.getAttribute("#monitor-alert-webhook", "placeholder")).not.toContain("slack");
+    await page.fill("#monitor-alert-webhook", "https://hooks.slack.com/services/T0/B0/x");
+    await page.click("#monitor-alert-save");
+    await page.waitForFunction(() => /kein CORS|no CORS/.test(document.querySelector("#cd-status-monitor")?.textContent ?? ""));
+    expect(await page.textContent("#cd-status-monitor")).toMatch(/Slack und Teams nehmen keine|Slack and Teams accept no/);
+    expect(await page.$("#monitor-alert-status li[data-channel='webhook']")).toBeNull();
     await page.fill("#monitor-alert-webhook", hookUrl);
     await page.click("#monitor-alert-save");
     await page.waitForSelector("#monitor-alert-status li[data-channel='webhook']");
     const saved = (await webhookLine())!;
-    expect(saved).toContain("hooks.slack.com/…");
+    expect(saved).toContain("alerts.example.com/…");
     expect(saved).not.toContain("secret-path");
     expect(await page.getAttribute("#monitor-alert-webhook", "placeholder")).not.toContain("secret-path");
 

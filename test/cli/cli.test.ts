@@ -253,6 +253,27 @@ describe("company-data CLI", () => {
     expect(ok.code).toBe(0);
   });
 
+  it("a team server (COMPANY_DATA_SERVER, COMPANY_DATA_TOKEN) takes the place of the API: the token is sent there, the key nowhere", async () => {
+    // The emulator speaks the same REST v2 surface a team server does: here it stands in for one.
+    const token = emu.createKey(40);
+    const key = emu.createKey(30);
+    const ok = await run(["account", "--lang", "en"], { key, env: { COMPANY_DATA_BASE_URL: "https://unused.example.com", COMPANY_DATA_SERVER: server.url, COMPANY_DATA_TOKEN: token } });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/40/);
+    expect(ok.stdout + ok.stderr).not.toContain(token);
+    const missing = await run(["account", "--lang", "de"], { key, env: { COMPANY_DATA_SERVER: server.url } });
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toMatch(/COMPANY_DATA_TOKEN setzen/);
+    const refused = await run(["account", "--lang", "en"], { key, env: { COMPANY_DATA_SERVER: server.url, COMPANY_DATA_TOKEN: "revoked-token-0123456789" } });
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toMatch(/refused the personal token.*COMPANY_DATA_TOKEN/);
+    expect(refused.stderr).not.toContain("revoked-token-0123456789");
+    const insecure = await run(["account", "--lang", "en"], { key, env: { COMPANY_DATA_SERVER: "http://team.example.com", COMPANY_DATA_TOKEN: token } });
+    expect(insecure.code).toBe(2);
+    expect(insecure.stderr).toMatch(/\(COMPANY_DATA_SERVER\)/);
+    expect(emu.balance(key)).toBe(30);
+  });
+
   it("speaks the CLI's language for a rejected key, the interruption and CSV errors", async () => {
     const r = await run(["account", "--lang", "en"], { key: "not-a-real-key-0123456789" });
     expect(r.code).toBe(5);

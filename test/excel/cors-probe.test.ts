@@ -17,9 +17,14 @@ describe("probeCors", () => {
     expect(await probeCors("https://api.test/", hang, 20)).toBe("network");
   });
 
-  it("the message names the service, the origin to allow and the proxy, in German and English", () => {
-    const m = corsRefusedMessage("https://api.example.com", "https://addin.example.com");
+  it("the message names the service, the origin, Excel, and the team server with its README, in German and English", () => {
+    const m = corsRefusedMessage("https://api.example.com", "https://addin.example.com", "excel");
+    expect(m.de).toContain("aus Excel");
+    expect(m.en).toContain("from Excel");
+    expect(m.de).toContain("Team-Server");
+    expect(m.en).toContain("team server");
     for (const text of [m.de, m.en]) {
+      expect(text).toContain("excel-addin/README.md#team-server");
       expect(text).toContain("https://api.example.com");
       expect(text).toContain("https://addin.example.com");
       expect(text).toContain("CORS");

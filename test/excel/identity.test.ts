@@ -1,6 +1,7 @@
 /** The workbook's identity: created by the task pane's start, only read by custom functions (host/identity.ts). */
 import { describe, expect, it } from "vitest";
-import { awaitIdentity, CARD_LANGUAGE_SETTING, ensureIdentity, ID_SETTING, type SettingsBag } from "../../excel-addin/host/identity.ts";
+import { webcrypto } from "node:crypto";
+import { awaitIdentity, CARD_LANGUAGE_SETTING, ensureIdentity, ID_SETTING, newWorkbookId, type SettingsBag } from "../../excel-addin/host/identity.ts";
 
 function bag(initial: Record<string, unknown> = {}) {
   const data = new Map(Object.entries(initial));
@@ -61,5 +62,21 @@ describe("workbook identity", () => {
     expect(s.id).toBeTruthy();
     expect(b.data.get(ID_SETTING)).toBe(s.id); // Office's in-memory settings hold it for this session
     expect(b.log).toContain("save failed");
+  });
+});
+
+describe("newWorkbookId", () => {
+  const UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  it("uses crypto.randomUUID where the webview has it", () => {
+    expect(newWorkbookId({ randomUUID: () => "from-randomUUID", getRandomValues: (a) => a })).toBe("from-randomUUID");
+  });
+  it("an older webview without randomUUID gets a version-4 UUID from getRandomValues, different each time", () => {
+    const old = { getRandomValues: <T extends Uint8Array>(a: T) => webcrypto.getRandomValues(a) };
+    const ids = new Set(Array.from({ length: 200 }, () => newWorkbookId(old)));
+    expect(ids.size).toBe(200);
+    for (const id of ids) expect(id).toMatch(UUID4);
+    // All bits set or none: the version and variant bits are forced, nothing else is touched.
+    expect(newWorkbookId({ getRandomValues: (a) => a.fill(0xff) })).toBe("ffffffff-ffff-4fff-bfff-ffffffffffff");
+    expect(newWorkbookId({ getRandomValues: (a) => a.fill(0) })).toBe("00000000-0000-4000-8000-000000000000");
   });
 });

@@ -58,6 +58,8 @@ describe("Excel manifest", () => {
     expect(checkManifest(source.replace('id="CompanyData.Group"', 'id="CompanyData.Tab"')).join()).toMatch(/used twice/);
     expect(checkManifest(source.replace('<Runtime resid="Taskpane.Url" lifetime="long"/>', '<Runtime resid="Functions.Script.Url" lifetime="long"/>')).join()).toMatch(/shared runtime/);
     expect(checkManifest(source.replace('Name="SharedRuntime"', 'Name="CustomFunctionsRuntime"')).join()).toMatch(/SharedRuntime/);
+    expect(checkManifest(source.replace('<Set Name="CustomFunctionsRuntime" MinVersion="1.2"/>', "")).join()).toMatch(/CustomFunctionsRuntime requirement set is missing/);
+    expect(checkManifest(source.replace('<Set Name="CustomFunctionsRuntime" MinVersion="1.2"/>', '<Set Name="CustomFunctionsRuntime" MinVersion="1.1"/>')).join()).toMatch(/at least 1.2/);
     expect(checkManifest(source.replace('DefaultValue="COMPANY"', 'DefaultValue="CONTOSO"')).join()).toMatch(/COMPANY/);
     expect(checkManifest(source.replace("<Permissions>ReadWriteDocument", "<Permissions>ReadDocument")).join()).toMatch(/ReadWriteDocument/);
     // A button that runs a function to call showAsTaskpane (ignored for Marketplace add-ins since 2026-02-23).

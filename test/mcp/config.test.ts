@@ -18,7 +18,16 @@ function refused(argv: string[], env: Record<string, string> = ENV): CompanyData
 describe("readConfig", () => {
   it("stdio with the default budget, the key trimmed, the language from LANG", () => {
     const c = readConfig([], ENV);
-    expect(c).toEqual({ apiKey: "k1", baseUrl: "http://127.0.0.1:8787", lang: "en", budget: DEFAULT_BUDGET, http: undefined, matchFloor: 0.8 });
+    expect(c).toEqual({ apiKey: "k1", baseUrl: "http://127.0.0.1:8787", credential: "apiKey", lang: "en", budget: DEFAULT_BUDGET, http: undefined, matchFloor: 0.8 });
+  });
+
+  it("a team server: COMPANY_DATA_SERVER wins, the personal token is sent instead of the key, the URL under the same rule", () => {
+    const c = readConfig([], { ...ENV, COMPANY_DATA_SERVER: "https://team.example.com/", COMPANY_DATA_TOKEN: " t1 " });
+    expect(c).toMatchObject({ apiKey: "t1", baseUrl: "https://team.example.com", credential: "serverToken" });
+    expect(readConfig([], { COMPANY_DATA_SERVER: "http://127.0.0.1:8790" }).apiKey).toBeUndefined();
+    const bad = refused([], { ...ENV, COMPANY_DATA_SERVER: "http://team.example.com" });
+    expect(bad.details.field).toBe("COMPANY_DATA_SERVER");
+    expect(bad.text("en")).toContain("COMPANY_DATA_SERVER");
   });
 
   it("the match floor from COMPANY_DATA_MIN_CONFIDENCE (issue 26); a bad one is refused naming the variable", () => {

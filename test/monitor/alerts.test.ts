@@ -12,6 +12,8 @@ import { checkPortfolio } from "../../shared/monitor/check.ts";
 import { deliverAlerts, DeliveryError, digestOf, lastDelivery, mergeNews, pendingAlerts, type Digest } from "../../shared/monitor/alerts.ts";
 import { checkWebhookUrl, postWebhook, webhookPayload } from "../../shared/monitor/webhook.ts";
 import { logLine } from "../../shared/monitor/changelog.ts";
+import { alertSettings, DEFAULT_ALERTS, webhookSender } from "../../shared/monitor/alert-settings.ts";
+import type { CompanyDataError } from "../../shared/core/errors.ts";
 import { harness, type Harness } from "./harness.ts";
 import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
 import { nth } from "../helpers/indexed.ts";
@@ -210,6 +212,28 @@ describe("alerts from portfolio checks", () => {
       expect(text).toMatch(/Webhook-Adresse/);
       if (bad) expect(text).not.toContain(bad);
     }
+  });
+
+  it("Slack and Teams webhooks only where a post can arrive: from Google's servers, not from the page itself", () => {
+    expect([webhookSender("sheets"), webhookSender("excel"), webhookSender("playground"), webhookSender("test")]).toEqual(["google", "browser", "browser", "server"]);
+    const slack = "https://hooks.slack.com/services/T0/B0/x";
+    const teams = "https://contoso.webhook.office.com/webhookb2/x";
+    const workflow = "https://prod-01.westeurope.logic.azure.com/workflows/x";
+    for (const url of [slack, teams]) {
+      let err: CompanyDataError | undefined;
+      try {
+        alertSettings({ webhook: url }, DEFAULT_ALERTS, "excel", "browser");
+      } catch (e) {
+        err = e as CompanyDataError;
+      }
+      expect(err?.details.field, url).toBe("webhook");
+      expect(err?.text("en")).toMatch(/no CORS.*Google Sheets or the command line/);
+      expect(err?.text("de")).toMatch(/kein CORS.*Google Sheets oder der Befehlszeile/);
+      expect(alertSettings({ webhook: url }, DEFAULT_ALERTS, "sheets").webhook).toBe(url);
+    }
+    // Any other https receiver (a Teams Workflow trigger among them) may allow CORS: the page posts to it itself.
+    expect(alertSettings({ webhook: "https://alerts.example.com/h" }, DEFAULT_ALERTS, "playground", "browser").webhook).toBe("https://alerts.example.com/h");
+    expect(alertSettings({ webhook: workflow }, DEFAULT_ALERTS, "excel", "browser").webhook).toBe(workflow);
   });
 
   it("chat markup in register text is escaped in the webhook's text", () => {

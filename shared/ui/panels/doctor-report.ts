@@ -26,7 +26,7 @@ const explainable = (e: unknown) => e instanceof UiCallError && e.error.code ===
  * field differs), then fails as before; other failures (no key, no network)
  * leave nothing to check.
  */
-export async function withServiceCheck<T>(ui: Ui, s: DoctorState, input: { apiKey?: string; baseUrl?: string }, test: () => Promise<T>): Promise<T> {
+export async function withServiceCheck<T>(ui: Ui, s: DoctorState, input: Record<string, unknown>, test: () => Promise<T>): Promise<T> {
   s.doctor = null;
   let result: T;
   try {
@@ -39,7 +39,7 @@ export async function withServiceCheck<T>(ui: Ui, s: DoctorState, input: { apiKe
   return result;
 }
 
-async function runCheck(ui: Ui, input: { apiKey?: string; baseUrl?: string }): Promise<DoctorReport | null> {
+async function runCheck(ui: Ui, input: Record<string, unknown>): Promise<DoctorReport | null> {
   try {
     return (await ui.call("doctor", input)) as DoctorReport;
   } catch {

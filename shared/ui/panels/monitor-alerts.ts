@@ -21,6 +21,11 @@ const T = catalogue({
   },
   email: { de: "E-Mail an (mit Komma getrennt)", en: "E-mail to (comma-separated)" },
   webhook: { de: "Webhook-Adresse (Slack, Teams; leer = keiner)", en: "Webhook address (Slack, Teams; empty = none)" },
+  webhookBrowser: { de: "Webhook-Adresse (leer = keiner)", en: "Webhook address (empty = none)" },
+  webhookBrowserHint: {
+    de: "Gesendet von dieser Seite: Die Adresse muss Aufrufe aus dem Browser erlauben (CORS). Slack- und Teams-Webhooks tun das nicht; sie erreichen Sie aus Google Sheets oder mit company-data monitor --notify.",
+    en: "Sent from this page: the address must allow calls from a browser (CORS). Slack and Teams webhooks do not; reach them from Google Sheets or with company-data monitor --notify.",
+  },
   webhookKept: { de: "gespeichert: ", en: "saved: " },
   save: { de: "Benachrichtigungen speichern", en: "Save alerts" },
   saved: { de: "Benachrichtigungen gespeichert.", en: "Alerts saved." },
@@ -73,9 +78,11 @@ export function alertsSection(ui: Ui, s: PanelState & { status?: MonitorStatusVi
   const email = canMail
     ? h("input", { id: "monitor-alert-email", type: "text", value: d.email, on: { input: (ev) => (d.email = (ev.target as HTMLInputElement).value) } })
     : null;
+  // Slack and Teams are offered only where a post can arrive: not from the page itself (no CORS).
+  const sender = s.status?.webhookSender ?? "google";
   const webhook = h("input", {
     id: "monitor-alert-webhook", type: "url", value: d.webhook ?? "",
-    placeholder: savedHook ? `${ui.pick(T.webhookKept)}${savedHook}` : "https://hooks.slack.com/services/…",
+    placeholder: savedHook ? `${ui.pick(T.webhookKept)}${savedHook}` : sender === "browser" ? "https://…" : "https://hooks.slack.com/services/…",
     on: { input: (ev) => (d.webhook = (ev.target as HTMLInputElement).value) },
   });
   const save = button("monitor-alert-save", ui.pick(T.save), (b) =>
@@ -91,7 +98,9 @@ export function alertsSection(ui: Ui, s: PanelState & { status?: MonitorStatusVi
     h("h3", null, ui.pick(T.title)),
     h("p", { class: "cd-note" }, ui.pick(T.intro)),
     email ? field(ui.pick(T.email), email) : null,
-    field(ui.pick(T.webhook), webhook),
+    sender === "browser"
+      ? field(ui.pick(T.webhookBrowser), webhook, ui.pick(T.webhookBrowserHint))
+      : field(ui.pick(T.webhook), webhook),
     h("div", { class: "cd-actions" }, save),
     views.length ? h("ul", { id: "monitor-alert-status" }, ...views.map((v) => channelLine(ui, v))) : null);
 }

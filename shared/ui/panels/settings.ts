@@ -1,4 +1,4 @@
-/** Settings: key (masked), connection test, base URL, language, formula budget, cache, balance and spend log. */
+/** Settings: connection (API key and base URL, or team server and token; masked), connection test, language, formula budget, cache, balance and spend log. */
 import type { AccountView, ConnectionResult, SettingsView } from "../../app/protocol.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
@@ -7,14 +7,15 @@ import type { PanelDef } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import type { Bilingual, Language } from "../../i18n/language.ts";
 import { STRINGS } from "../strings.ts";
-import { UiCallError } from "../host.ts";
-import { corsRefusedMessage, probeCors } from "../../web/cors-probe.ts";
 import { doctorReportView, withServiceCheck, type DoctorState } from "./doctor-report.ts";
+import {
+  connectionDraft, connectionFields, connectionInput, connectionTestInput, credentialSet, explainNetworkFailure, removeTokenButton, type ConnectionDraft,
+} from "./settings-connection.ts";
 
 interface SettingsState extends PanelState, DoctorState {
   view?: SettingsView | null;
   /** `language` is set only once the user changes the field here; until then the field shows the UI's language (the header toggle's). */
-  draft?: { apiKey: string; baseUrl: string; language?: Language; formulaDailyBudget: string; cacheHours: string; matchFloor: string };
+  draft?: ConnectionDraft & { language?: Language; formulaDailyBudget: string; cacheHours: string; matchFloor: string };
   connection?: ConnectionResult;
   account?: AccountView | null;
 }
@@ -25,28 +26,15 @@ function load(ui: Ui, s: SettingsState) {
   ui.call("getSettings", {}).then(
     (v) => {
       s.view = v;
-      s.draft = { apiKey: "", baseUrl: v.baseUrl, formulaDailyBudget: String(v.formulaDailyBudget), cacheHours: String(v.cacheHours), matchFloor: String(v.matchFloor) };
+      s.draft = { ...connectionDraft(v), formulaDailyBudget: String(v.formulaDailyBudget), cacheHours: String(v.cacheHours), matchFloor: String(v.matchFloor) };
       ui.rerender();
-      if (v.apiKeySet) void ui.refreshAccount().then(() => ui.rerender());
+      if (credentialSet(v)) void ui.refreshAccount().then(() => ui.rerender());
     },
     (e) => {
       s.message = ui.errorMessage(e);
       ui.rerender();
     },
   );
-}
-
-/**
- * Where the page itself calls the API (Excel, the playground), "no
- * connection" may be the service refusing this origin (CORS): probe once
- * and say which (shared/web/cors-probe.ts). Sheets calls from Google's
- * servers, where CORS does not apply.
- */
-async function explainNetworkFailure(ui: Ui, e: unknown, baseUrl: string): Promise<unknown> {
-  if (ui.host.kind === "sheets" || !(e instanceof UiCallError) || e.error.code !== "NETWORK" || typeof location === "undefined") return e;
-  const base = baseUrl.replace(/\/+$/, "");
-  if ((await probeCors(`${base}/v2/account`)) !== "cors") return e;
-  return new UiCallError({ code: "NETWORK", message: corsRefusedMessage(base, location.origin) });
 }
 
 /** What the spend log calls an operation: its name in the panel's words, never the internal id ("monitor"). */
@@ -95,7 +83,7 @@ export const settingsPanel: PanelDef = {
     const v = s.view;
     if (!v || !s.draft) return h("p", { class: "cd-note" }, ui.t("loading"));
     const d = s.draft;
-    const text = (id: string, key: keyof typeof d, type = "text", extra: Record<string, string> = {}) =>
+    const text = (id: string, key: Exclude<keyof typeof d, "connection" | "language">, type = "text", extra: Record<string, string> = {}) =>
       h("input", {
         id,
         type,
@@ -106,11 +94,10 @@ export const settingsPanel: PanelDef = {
         placeholder: extra.placeholder,
         attrs: { autocomplete: type === "password" ? "off" : undefined, spellcheck: "false" },
         on: {
-          input: (ev) => ((d as Record<string, string>)[key] = (ev.target as HTMLInputElement).value),
+          input: (ev) => ((d as unknown as Record<string, string>)[key] = (ev.target as HTMLInputElement).value),
           ...(extra.label && extra.min && extra.max ? { invalid: refusedField(ui, s, STRINGS[extra.label as "cacheHours"], extra.min, extra.max) } : {}),
         },
       });
-    const keyStatus = v.apiKeySet ? ui.t("keySet", { hint: v.apiKeyHint ?? "" }) : ui.t("keyNotSet");
     const lang = h("select", {
       id: "settings-language",
       on: { change: (ev) => (d.language = (ev.target as HTMLSelectElement).value as Language) },
@@ -120,32 +107,32 @@ export const settingsPanel: PanelDef = {
     const doSave = (b: HTMLButtonElement) =>
       ui.run(s, b, async () => {
         const input: Record<string, unknown> = {
-          baseUrl: d.baseUrl,
+          ...connectionInput(d),
           // One language: the UI's, unless the user picked another in this field.
           language: d.language ?? ui.lang,
           formulaDailyBudget: Number(d.formulaDailyBudget),
           cacheHours: Number(d.cacheHours),
           matchFloor: Number(d.matchFloor.replace(",", ".")),
         };
-        if (d.apiKey.trim()) input.apiKey = d.apiKey.trim();
         const saved = (await ui.call("saveSettings", input)) as SettingsView;
         s.view = saved;
         d.apiKey = "";
+        d.serverToken = "";
         d.language = undefined;
         s.message = { kind: "success", text: { de: "Gespeichert.", en: "Saved." } };
         if (saved.language !== ui.lang) await ui.setLanguage(saved.language);
-        if (saved.apiKeySet) await ui.refreshAccount();
+        if (credentialSet(saved)) await ui.refreshAccount();
       });
     const save = button("settings-save", ui.t("save"), (b) => void doSave(b), { primary: true, submit: true });
     const test = button("settings-test", ui.t("testConnection"), (b) =>
       void ui.run(s, b, async () => {
-        // Test what is typed (an unsaved key or URL), falling back to what is saved.
-        const typed = { apiKey: d.apiKey.trim() || undefined, baseUrl: d.baseUrl.trim() || undefined };
+        // Test what is typed (the mode, an unsaved key, token or URL), falling back to what is saved.
+        const typed = connectionTestInput(d);
         try {
           // Then the free self-test (doctor-report.ts): does the service answer the way the client reads it?
-          s.connection = await withServiceCheck(ui, s, typed, () => ui.call("testConnection", typed));
+          s.connection = await withServiceCheck(ui, s, typed, async () => (await ui.call("testConnection", typed)) as ConnectionResult);
         } catch (e) {
-          throw await explainNetworkFailure(ui, e, d.baseUrl.trim() || v.baseUrl);
+          throw await explainNetworkFailure(ui, e, d, v.baseUrl);
         }
         s.message = {
           kind: "success",
@@ -162,6 +149,10 @@ export const settingsPanel: PanelDef = {
           s.message = { kind: "info", text: { de: "Schlüssel entfernt.", en: "Key removed." } };
         }))
       : null;
+    const removeToken = removeTokenButton(ui, v, (b, f) => void ui.run(s, b, f), (saved, text) => {
+      s.view = saved;
+      s.message = { kind: "info", text };
+    });
     const production = button("settings-production", ui.t("useProduction"), () => {
       d.baseUrl = "";
       ui.rerender();
@@ -170,12 +161,8 @@ export const settingsPanel: PanelDef = {
     const account = ui.account;
     return h("div", { class: "cd-settings" },
       h("form", { class: "cd-form", on: { submit: (ev) => (ev.preventDefault(), void doSave(save)) } },
-        field(ui.t("apiKey"), text("settings-key", "apiKey", "password", { placeholder: v.apiKeyHint ?? "" }), keyStatus),
-        h("div", { class: "cd-actions" }, removeKey, test),
+        connectionFields(ui, v, d, (id, key, type, placeholder) => text(id, key, type, { placeholder }), { test, removeKey, removeToken, production }),
         doctorReportView(ui, s),
-        field(ui.t("baseUrl"), text("settings-base-url", "baseUrl", "url", { placeholder: "https://api.implisense.com" }),
-          v.baseUrlIsProduction ? ui.t("baseUrlProduction") : ui.t("baseUrlOther")),
-        h("div", { class: "cd-actions" }, production),
         field(ui.t("language"), lang),
         field(ui.t("formulaBudget"), text("settings-budget", "formulaDailyBudget", "number", { min: "0", max: "100000", step: "1", label: "formulaBudget" }), ui.t("formulaBudgetHint")),
         field(ui.t("cacheHours"), text("settings-cache", "cacheHours", "number", { min: "0", max: "720", step: "1", label: "cacheHours" }), ui.t("cacheHoursHint")),
@@ -200,11 +187,11 @@ export const settingsPanel: PanelDef = {
                 h("tbody", null, account.ledger.map((e) =>
                   h("tr", null, h("td", null, e.day), h("td", null, operationLabel(ui, e.operation)), h("td", { class: "cd-num" }, creditsText(ui, e.credits)), h("td", { class: "cd-num" }, e.requests)))))
               : h("p", { class: "cd-note" }, ui.t("ledgerEmpty")))
-          : h("p", { class: "cd-note" }, v.apiKeySet ? ui.t("balanceUnknown") : ui.t("keyNotSet")),
+          : h("p", { class: "cd-note" }, credentialSet(v) ? ui.t("balanceUnknown") : ui.t("keyNotSet")),
         h("div", { class: "cd-actions" },
           button("settings-refresh", ui.t("refresh"), (b) => void ui.run(s, b, async () => {
             const a = await ui.refreshAccount();
             if (!a) s.message = { kind: "error", text: { de: "Guthaben konnte nicht gelesen werden.", en: "Could not read the balance." } };
-          }), { disabled: !v.apiKeySet }))));
+          }), { disabled: !credentialSet(v) }))));
   },
 };

@@ -1,0 +1,130 @@
+/**
+ * The connection part of Settings: "API key" (direct to the API) or "Team
+ * server" (the team's company-data server, a URL and a personal token), the
+ * fields of the mode picked, and what Test connection says when it fails.
+ * Secrets are typed into password fields, sent once on save or test, and
+ * never shown again (only a masked hint).
+ */
+import type { SettingsView } from "../../app/protocol.ts";
+import type { ConnectionMode } from "../../app/settings.ts";
+import type { Ui } from "../panel.ts";
+import { h, field } from "../dom.ts";
+import { button } from "./common.ts";
+import { catalogue, type Bilingual } from "../../i18n/language.ts";
+import { UiCallError } from "../host.ts";
+import { corsRefusedMessage, probeCors } from "../../web/cors-probe.ts";
+
+/** What the user has typed in the connection part, before saving. */
+export interface ConnectionDraft {
+  connection: ConnectionMode;
+  apiKey: string;
+  baseUrl: string;
+  serverUrl: string;
+  serverToken: string;
+}
+
+export function connectionDraft(v: SettingsView): ConnectionDraft {
+  return { connection: v.connection, apiKey: "", baseUrl: v.baseUrl, serverUrl: v.serverUrl, serverToken: "" };
+}
+
+/** The saveSettings fields of the connection part; a secret only when one was typed. */
+export function connectionInput(d: ConnectionDraft): Record<string, unknown> {
+  const input: Record<string, unknown> = { connection: d.connection, baseUrl: d.baseUrl };
+  // Only the mode in use needs a valid server URL; a half-typed one in the other mode is not saved.
+  if (d.connection === "server" || d.serverUrl.trim() === "") input.serverUrl = d.serverUrl;
+  if (d.apiKey.trim()) input.apiKey = d.apiKey.trim();
+  if (d.serverToken.trim()) input.serverToken = d.serverToken.trim();
+  return input;
+}
+
+/** The testConnection input: the mode and what is typed for it (falling back to what is saved). */
+export function connectionTestInput(d: ConnectionDraft): Record<string, unknown> {
+  return d.connection === "server"
+    ? { connection: "server", serverUrl: d.serverUrl.trim() || undefined, serverToken: d.serverToken.trim() || undefined }
+    : { connection: "direct", apiKey: d.apiKey.trim() || undefined, baseUrl: d.baseUrl.trim() || undefined };
+}
+
+/** Whether a credential for the saved mode is there (the balance can be read). */
+export function credentialSet(v: SettingsView): boolean {
+  return v.connection === "server" ? v.serverTokenSet && v.serverUrl !== "" : v.apiKeySet;
+}
+
+const T = catalogue({
+  legend: { de: "Verbindung", en: "Connection" },
+  direct: { de: "API-Schlüssel (direkt)", en: "API key (direct)" },
+  server: { de: "Team-Server", en: "Team server" },
+  serverUrl: { de: "Adresse des Team-Servers", en: "Team server address" },
+  serverUrlHint: {
+    de: "Die Adresse, die Ihr Team-Administrator nennt (https://…; company-data server).",
+    en: "The address your team's administrator gives you (https://…; company-data server).",
+  },
+  token: { de: "Persönliches Token", en: "Personal token" },
+  tokenSet: { de: "Ein Token ist gespeichert ({hint}). Leer lassen, um es zu behalten.", en: "A token is saved ({hint}). Leave empty to keep it." },
+  tokenNotSet: { de: "Kein Token gespeichert.", en: "No token saved." },
+  removeToken: { de: "Token entfernen", en: "Remove token" },
+  tokenRemoved: { de: "Token entfernt.", en: "Token removed." },
+});
+
+/**
+ * The mode switch and the fields of the picked mode. `actions` are the
+ * buttons that sit under the secret (remove, test connection).
+ */
+export function connectionFields(
+  ui: Ui,
+  v: SettingsView,
+  d: ConnectionDraft,
+  input: (id: string, key: Exclude<keyof ConnectionDraft, "connection">, type: string, placeholder: string) => HTMLInputElement,
+  actions: { test: HTMLElement; removeKey: HTMLElement | null; removeToken: HTMLElement | null; production: HTMLElement },
+): HTMLElement {
+  const radio = (mode: ConnectionMode, label: Bilingual) =>
+    h("label", { class: "cd-choice" },
+      h("input", {
+        type: "radio",
+        name: "settings-connection",
+        id: `settings-connection-${mode}`,
+        value: mode,
+        checked: d.connection === mode,
+        on: { change: () => ((d.connection = mode), ui.rerender()) },
+      }), " ", ui.pick(label));
+  const fields = d.connection === "server"
+    ? [
+      field(ui.pick(T.serverUrl), input("settings-server-url", "serverUrl", "url", "https://company-data.example.com"), ui.pick(T.serverUrlHint)),
+      field(ui.pick(T.token), input("settings-token", "serverToken", "password", v.serverTokenHint ?? ""),
+        v.serverTokenSet ? ui.pick(T.tokenSet).replace("{hint}", v.serverTokenHint ?? "") : ui.pick(T.tokenNotSet)),
+      h("div", { class: "cd-actions" }, actions.removeToken, actions.test),
+    ]
+    : [
+      field(ui.t("apiKey"), input("settings-key", "apiKey", "password", v.apiKeyHint ?? ""),
+        v.apiKeySet ? ui.t("keySet", { hint: v.apiKeyHint ?? "" }) : ui.t("keyNotSet")),
+      h("div", { class: "cd-actions" }, actions.removeKey, actions.test),
+      field(ui.t("baseUrl"), input("settings-base-url", "baseUrl", "url", "https://api.implisense.com"),
+        v.baseUrlIsProduction ? ui.t("baseUrlProduction") : ui.t("baseUrlOther")),
+      h("div", { class: "cd-actions" }, actions.production),
+    ];
+  return h("fieldset", { class: "cd-fieldset", id: "settings-connection" },
+    h("legend", null, ui.pick(T.legend)),
+    h("div", { role: "radiogroup" }, radio("direct", T.direct), " ", radio("server", T.server)),
+    fields);
+}
+
+/** The "remove token" button (server mode), or null when none is saved. */
+export function removeTokenButton(ui: Ui, v: SettingsView, run: (b: HTMLButtonElement, f: () => Promise<void>) => void, done: (saved: SettingsView, text: Bilingual) => void): HTMLElement | null {
+  if (!v.serverTokenSet) return null;
+  return button("settings-remove-token", ui.pick(T.removeToken), (b) =>
+    run(b, async () => done(await ui.call("saveSettings", { serverToken: null }), T.tokenRemoved)));
+}
+
+/**
+ * Where the page itself calls the API directly (Excel, the playground),
+ * "no connection" may be the service refusing this page's origin (CORS):
+ * probe once and say so, with the way out, a team server
+ * (shared/web/cors-probe.ts). Sheets calls from Google's servers, where CORS
+ * does not apply; a team server answers CORS for the origins it is started
+ * with, so through it a network failure is what it says.
+ */
+export async function explainNetworkFailure(ui: Ui, e: unknown, d: ConnectionDraft, savedBaseUrl: string): Promise<unknown> {
+  if (d.connection !== "direct" || ui.host.kind === "sheets" || !(e instanceof UiCallError) || e.error.code !== "NETWORK" || typeof location === "undefined") return e;
+  const base = (d.baseUrl.trim() || savedBaseUrl).replace(/\/+$/, "");
+  if ((await probeCors(`${base}/v2/account`)) !== "cors") return e;
+  return new UiCallError({ code: "NETWORK", message: corsRefusedMessage(base, location.origin, ui.host.kind === "excel" ? "excel" : "page") });
+}

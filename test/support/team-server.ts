@@ -1,0 +1,188 @@
+/**
+ * The team server against the emulator, for tests and benchmarks: an
+ * emulator served on 127.0.0.1 (port 0) with a key of its own, a database
+ * (PGlite in a scratch directory, or a fresh PostgreSQL database made from
+ * TEST_DATABASE_URL), and the server in this process or as child processes
+ * (`bin/company-data.js server`), as an administrator starts it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { createEmulator, type Emulator, type EmulatorOptions } from "../../emulator/index.ts";
+import { startServer, type RunningServer } from "../../emulator/server.ts";
+import type { DbTarget } from "../../server/db/db.ts";
+import { openServerDb } from "../../server/cli.ts";
+import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
+import { jsonLogger } from "../../server/log.ts";
+import { parseCacheDays } from "../../server/cache.ts";
+import { createUpstream } from "../../server/upstream.ts";
+import { createToken } from "../../server/auth/tokens.ts";
+import type { Db } from "../../server/db/db.ts";
+
+const BIN = fileURLToPath(new URL("../../bin/company-data.js", import.meta.url));
+
+/** Rate limits high enough that a test never waits for a token. */
+export const FAST_LIMITS = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
+
+/** The same, in the client's words: the server's team pacer need not wait for an emulator that never limits. */
+const FAST_PACE = { burst: 1_000_000, perSecond: 1_000_000 };
+export const FAST_PACING = { suggest: FAST_PACE, resolve: FAST_PACE, availability: FAST_PACE, account: FAST_PACE };
+
+export interface TestDatabase {
+  name: "pglite" | "postgres";
+  target: DbTarget;
+  /** DATABASE_URL for child processes (postgres), or the --data directory (pglite). */
+  env: Record<string, string>;
+  args: string[];
+  drop(): Promise<void>;
+}
+
+/** A scratch PGlite directory. */
+export function pgliteDatabase(): TestDatabase {
+  const dir = mkdtempSync(join(tmpdir(), "team-db-"));
+  return { name: "pglite", target: { kind: "pglite", dir }, env: {}, args: ["--data", dir], drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A fresh database on the PostgreSQL server of `baseUrl` (TEST_DATABASE_URL), dropped afterwards. */
+export async function postgresDatabase(baseUrl: string): Promise<TestDatabase> {
+  const name = `cds_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(baseUrl);
+  u.pathname = "/" + name;
+  const url = u.toString();
+  return {
+    name: "postgres",
+    target: { kind: "postgres", url },
+    env: { DATABASE_URL: url },
+    args: [],
+    async drop() {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+export interface EmulatorWorld {
+  emu: Emulator;
+  api: RunningServer;
+  key: string;
+  /** Requests the emulator charged, by the X-Request-Id the server tagged them with. */
+  charged: Map<string, number>;
+}
+
+/** The emulator on a free port, with a key of its own (1,000,000 credits) and a record of what it charged per request tag. */
+export async function startEmulatorWorld(opts: { companies?: number; seed?: number; key?: string; emulator?: EmulatorOptions } = {}): Promise<EmulatorWorld> {
+  const emu = createEmulator({ companies: opts.companies ?? 2000, seed: opts.seed ?? 5, rateLimits: { resolve: FAST_LIMITS, availability: FAST_LIMITS, account: FAST_LIMITS, suggest: FAST_LIMITS }, ...opts.emulator });
+  const key = emu.accounts.create(1_000_000, opts.key);
+  const charged = new Map<string, number>();
+  const handle = emu.handle.bind(emu);
+  // Wrap the emulator's handler: what it charged, per request tag (the ledger id the server sends).
+  emu.handle = (req) => {
+    const res = handle(req);
+    const tag = Object.entries(req.headers).find(([k]) => k.toLowerCase() === "x-request-id")?.[1];
+    const credits = Number(res.headers["x-credits-charged"] ?? 0);
+    if (tag && res.status === 200 && !res.drop) charged.set(tag, (charged.get(tag) ?? 0) + credits);
+    return res;
+  };
+  const api = await startServer(emu, { port: 0, host: "127.0.0.1" });
+  return { emu, api, key, charged };
+}
+
+export interface InProcessServer {
+  server: RunningTeamServer;
+  url: string;
+  db: Db;
+  logs: string[];
+  token(user: string, budget?: number | null): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The team server in this process (quick to start; the database opened as `company-data server` opens it). */
+export async function startInProcess(world: EmulatorWorld, database: TestDatabase, opts: { allowOrigins?: string[]; leaseMs?: number; timeoutMs?: number; process?: string } = {}): Promise<InProcessServer> {
+  const { db, close } = await openServerDb(database.target);
+  const logs: string[] = [];
+  const server = await startTeamServer({
+    db, port: 0, host: "127.0.0.1", allowOrigins: opts.allowOrigins ?? [], process: opts.process ?? `test:${process.pid}`,
+    log: jsonLogger((l) => logs.push(l)), leaseMs: opts.leaseMs ?? 10_000, cacheDays: parseCacheDays(undefined),
+    upstream: createUpstream({ apiKey: world.key, baseUrl: world.api.url, timeoutMs: opts.timeoutMs ?? 8_000, maxPaceWaitMs: 10_000, rateLimits: FAST_PACING }),
+  });
+  return {
+    server, url: server.url, db, logs,
+    token: (user, budget) => createToken(db, user, budget),
+    async close() {
+      await server.close(5_000);
+      await close();
+    },
+  };
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  stdout(): string;
+  stderr(): string;
+  /** SIGTERM and wait for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** `node bin/company-data.js server --port 0 …` and its URL, read from its first log line. */
+export async function startServerProcess(world: { api: RunningServer }, database: TestDatabase, env: Record<string, string>, extraArgs: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [BIN, "server", "--port", "0", ...database.args, ...extraArgs], {
+    env: { ...process.env, COMPANY_DATA_BASE_URL: world.api.url, LANG: "C", ...database.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err.slice(0, 500)}`)), 60_000);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${err.slice(0, 500)}`));
+    });
+    const look = () => {
+      const m = /"event":"listening","url":"(http:\/\/[^"]+)"/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.removeAllListeners("exit");
+        resolve(m[1]!);
+      }
+    };
+    child.stdout.on("data", look);
+  });
+  return {
+    child, url, stdout: () => out, stderr: () => err,
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+      child.once("exit", (code) => resolve(code));
+      child.kill("SIGTERM");
+    }),
+  };
+}
+
+/** `company-data server <args>` run to its end (token, budget, report commands). */
+export function serverCommand(database: TestDatabase, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, "server", ...args, ...database.args], { env: { ...process.env, LANG: "C", ...database.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
