@@ -132,9 +132,8 @@ describe("two server processes on one PostgreSQL, one killed with kill -9", () =
     } finally {
       await check.close();
     }
-    // The survivor still answers, and stops gracefully.
-    const health = await fetch(b.url + "/health");
+    // The survivor still answers (its graceful stop is tested in operations.test.ts).
+    const health = await fetch(b.url + "/health", { signal: AbortSignal.timeout(20_000) });
     expect(health.status).toBe(200);
-    expect(await b.stop()).toBe(0);
   }, 120_000);
 });
