@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark module in turn, one table (figure, value,
  * baseline, ratio, target, pass/fail), and bench/results.json. A module that
  * fails is reported as a failed row; the others still run.
- * BENCH_ONLY=enrich,sheets,excel,cli,concurrency,emulator runs a subset.
+ * BENCH_ONLY=enrich,sheets,excel,cli,concurrency,server,emulator runs a subset.
  */
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -14,6 +14,7 @@ import { runExcelBench } from "./excel.bench.ts";
 import { runCliBench } from "./cli.bench.ts";
 import { runEmulatorBench } from "./emulator.bench.ts";
 import { runConcurrencyBench } from "./concurrency.bench.ts";
+import { runServerBench } from "./server.bench.ts";
 import { LATENCY, type Figure } from "./lib.ts";
 
 const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]> }[] = [
@@ -23,6 +24,7 @@ const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]
   { id: "excel", run: runExcelBench },
   { id: "cli", run: runCliBench },
   { id: "concurrency", run: runConcurrencyBench },
+  { id: "server", run: runServerBench },
   {
     id: "emulator",
     run: async () =>

@@ -104,6 +104,11 @@ export async function fillAndSettle(db: Sql, key: string, owner: string, body: s
   );
 }
 
+/** Renew this process's claims for another lease (the budget check may have waited long for its locks). */
+export async function renew(db: Sql, keys: string[], owner: string, leaseMs: number): Promise<void> {
+  await db.query("update answers set lease_until = now() + $3 * interval '1 millisecond' where key = any($1::text[]) and owner = $2 and state = 'pending'", [keys, owner, leaseMs]);
+}
+
 /** Give a claim back (the purchase was refused or failed): the next request claims it anew. */
 export async function release(db: Sql, key: string, owner: string): Promise<void> {
   await db.query("delete from answers where key = $1 and owner = $2 and state = 'pending'", [key, owner]);

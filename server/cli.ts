@@ -157,8 +157,11 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
     process.on("SIGINT", stop);
   });
   clearInterval(purge);
-  await close();
+  // A database that does not answer must not keep a stopping server alive.
+  await Promise.race([close(), new Promise((r) => setTimeout(r, 5_000).unref())]);
   log.info("stopped", {});
+  // Whatever still holds the event loop (a request past the grace period, an idle socket) ends with the process.
+  setTimeout(() => process.exit(EXIT.OK), 1_000).unref();
   return EXIT.OK;
 }
 

@@ -12,7 +12,7 @@ import type { CallSpec } from "../shared/api/client.ts";
 import { endpoint, type Endpoint } from "../shared/api/endpoints.ts";
 import type { Language } from "../shared/i18n/language.ts";
 import type { AuthUser } from "./auth/tokens.ts";
-import { cacheDaysOf, claim, fill, fillAndSettle, recordHit, release, type CacheDays } from "./cache.ts";
+import { cacheDaysOf, claim, fill, fillAndSettle, recordHit, release, renew, type CacheDays } from "./cache.ts";
 import type { Db } from "./db/db.ts";
 import { errorAnswer, overBudgetAnswer, type ErrorAnswer } from "./errors.ts";
 import { msg } from "./i18n.ts";
@@ -163,6 +163,8 @@ async function buy(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, spec: Cal
     return { ok: false, answer: overBudgetAnswer(r.over, lang) };
   }
   const reservation = r.reservations[0]!;
+  // The lease runs from here: a purchase slowed by a queue for the database is not taken over before it is sent.
+  await renew(ctx.db, keys, ctx.process, ctx.leaseMs);
   const a = await ctx.upstream.send(spec, lang, `ledger-${reservation.ledgerId}`);
   if (a.ok) return { ok: true, body: a.body, reservation };
   await releaseAll(ctx, keys, owned);
