@@ -188,8 +188,10 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
       server.closeIdleConnections();
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, graceMs).unref())]);
       server.closeAllConnections();
-      await stopped;
-      for (const stop of stops.reverse()) await stop().catch(() => undefined);
+      // Neither the listener nor a module's service may keep a stopping server alive past a few seconds.
+      const bounded = (p: Promise<unknown>) => Promise.race([p, new Promise((r) => setTimeout(r, 5_000).unref())]);
+      await bounded(stopped);
+      for (const stop of stops.reverse()) await bounded(stop().catch(() => undefined));
     },
   };
 }

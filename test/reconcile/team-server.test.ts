@@ -40,7 +40,7 @@ beforeAll(async () => {
   carol = await createToken(db, "carol", 2);
   team = await startTeamServer({
     db, log: silentLogger, port: 0, host: "127.0.0.1", allowOrigins: [], process: "test", cacheDays: DEFAULT_CACHE_DAYS, leaseMs: 60_000,
-    upstream: createUpstream({ apiKey: key, baseUrl: world.server.url, timeoutMs: 10_000, maxPaceWaitMs: 10_000 }),
+    upstream: createUpstream({ apiKey: key, baseUrl: world.server.url, timeoutMs: 30_000, maxPaceWaitMs: 30_000 }),
   });
   url = `${team.url}/reconcile`;
 });
