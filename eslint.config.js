@@ -4,6 +4,7 @@
 // defects. Run by `npm test` (npm run lint).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import { layersPlugin } from "./eslint-rules/layers.js";
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "**/*.js"] },
@@ -35,6 +36,12 @@ export default tseslint.config(
       // Caught values are passed on as they came (`catch (e) { reject(e) }`).
       "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingUnknown: true }],
     },
+  },
+  {
+    // The layers of shared/ and each folder's public surface (eslint-rules/layers.js, docs/architecture.md).
+    files: ["**/*.ts"],
+    plugins: { project: layersPlugin },
+    rules: { "project/layers": "error" },
   },
   {
     // Tests read JSON bodies and fake platform objects as they come: `any` there is the point.

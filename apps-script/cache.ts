@@ -26,8 +26,8 @@
  * never fills the store's last DURABLE_RESERVE_BYTES, and it gives its space
  * back (`yieldSpace`) when a state write does not fit.
  */
-import { readPart, savedCacheEnvelope } from "../shared/core/saved.ts";
-import { hash128, utf8Length } from "../shared/operations/cache-key.ts";
+import { readPart, savedCacheEnvelope } from "../shared/core/index.ts";
+import { hash128, utf8Length } from "../shared/operations/index.ts";
 import { readValues, writeValues } from "./properties.ts";
 import { STORE_QUOTA_BYTES, storeBytes } from "./quota.ts";
 import { CACHE_MAX_SECONDS, PackedCache } from "./packed-cache.ts";

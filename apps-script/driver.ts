@@ -23,8 +23,8 @@
  * the write is tried again; if it still does not fit, the write fails with
  * a clear message (STORAGE_FULL), never Apps Script's exception.
  */
-import type { SyncDriver } from "../shared/core/drivers.ts";
-import type { SheetRequest } from "../shared/sheet/protocol.ts";
+import type { SyncDriver } from "../shared/core/index.ts";
+import type { SheetRequest } from "../shared/core/index.ts";
 import { fetchAll } from "./http.ts";
 import { readValues, storeGrowth, writeValues } from "./properties.ts";
 import { AnswerCache } from "./cache.ts";

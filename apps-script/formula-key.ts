@@ -15,8 +15,8 @@
  * formulas then spend that user's credits, within the document's daily
  * formula budget. "Formulas: stop using my key" removes it.
  */
-import { SETTINGS_KEYS, maskKey } from "../shared/app/settings.ts";
-import type { Bilingual } from "../shared/i18n/language.ts";
+import { SETTINGS_KEYS, maskKey } from "../shared/app/index.ts";
+import type { Bilingual } from "../shared/i18n/index.ts";
 
 type Props = GoogleAppsScript.Properties.Properties;
 

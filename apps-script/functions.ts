@@ -14,16 +14,16 @@
  * Key: the document's formula key when an editor set one (formula-key.ts),
  * else the owner's (Google runs custom functions with the owner's store).
  */
-import { runSync } from "../shared/core/drivers.ts";
-import { CompanyDataError } from "../shared/core/errors.ts";
+import { runSync } from "../shared/core/index.ts";
+import { CompanyDataError } from "../shared/core/index.ts";
 import { errorCell, functionByName, isCellCard, isCellError, runFormula, type CellOut } from "../shared/functions/index.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import { SETTINGS_KEYS } from "../shared/app/settings.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import { SETTINGS_KEYS } from "../shared/app/index.ts";
 import { createDriver } from "./driver.ts";
 import { documentFormulaKey, FORMULA_KEY_MISSING } from "./formula-key.ts";
 import { gas } from "./services.ts";
 import { isDate, isoDateOf } from "./dates.ts";
-import { Pacer } from "../shared/api/pacing.ts";
+import { Pacer } from "../shared/api/index.ts";
 
 const guard = <T>(f: () => T): T | null => {
   try {

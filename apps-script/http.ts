@@ -11,7 +11,7 @@
  * again one by one at once would pay twice for every request that was
  * answered before the failure, without any back-off.
  */
-import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
+import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
 
 type Params = GoogleAppsScript.URL_Fetch.URLFetchRequest;
 type Reply = GoogleAppsScript.URL_Fetch.HTTPResponse;

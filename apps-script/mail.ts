@@ -17,7 +17,7 @@
  * email."); the core turns that into its own message.
  * The harness (test/apps-script/harness.ts) models both.
  */
-import type { Mailer } from "../shared/monitor/alert-settings.ts";
+import type { Mailer } from "../shared/monitor/index.ts";
 import { gas } from "./services.ts";
 
 export function mailApp(): Mailer {

@@ -23,19 +23,19 @@
  * step (an e-mail digest) is one more call.
  */
 import * as z from "zod/mini";
-import { runSync } from "../shared/core/drivers.ts";
-import { readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
-import { dispatch } from "../shared/app/dispatch.ts";
-import type { AppDeps } from "../shared/app/protocol.ts";
-import type { MonitorStatusView } from "../shared/app/monitor.ts";
-import type { RunSummary } from "../shared/monitor/check.ts";
-import { HOUR_MS, DAY_MS, intervalMs, isDue, isDueForSchedule, type Frequency, type ScheduleSettings } from "../shared/monitor/schedule.ts";
-import type { RefreshStatusView } from "../shared/app/refresh.ts";
-import type { RefreshSummary } from "../shared/refresh/run.ts";
-import { isRefreshDue, type RefreshSettings } from "../shared/refresh/settings.ts";
-import { errorView } from "../shared/app/dispatch.ts";
-import { toCompanyDataError } from "../shared/core/errors.ts";
-import type { Bilingual } from "../shared/i18n/language.ts";
+import { runSync } from "../shared/core/index.ts";
+import { readSaved, savedKind, writeSaved } from "../shared/core/index.ts";
+import { dispatch } from "../shared/app/index.ts";
+import type { AppDeps } from "../shared/app/index.ts";
+import type { MonitorStatusView } from "../shared/app/index.ts";
+import type { RunSummary } from "../shared/monitor/index.ts";
+import { HOUR_MS, DAY_MS, intervalMs, isDue, isDueForSchedule, type Frequency, type ScheduleSettings } from "../shared/monitor/index.ts";
+import type { RefreshStatusView } from "../shared/app/index.ts";
+import type { RefreshSummary } from "../shared/refresh/index.ts";
+import { isRefreshDue, type RefreshSettings } from "../shared/refresh/index.ts";
+import { errorView } from "../shared/app/index.ts";
+import { toCompanyDataError } from "../shared/core/index.ts";
+import type { Bilingual } from "../shared/i18n/index.ts";
 import { HostError } from "./quota.ts";
 import { createDriver, NO_DOCUMENT_STORE } from "./driver.ts";
 import { claimRun, releaseRun } from "./run-marker.ts";
@@ -43,7 +43,7 @@ import { gas, type Services } from "./services.ts";
 import { SheetStore, type KeyValues } from "./doc-state.ts";
 import { uiCall } from "./ui.ts";
 import { mailApp } from "./mail.ts";
-import { Pacer } from "../shared/api/pacing.ts";
+import { Pacer } from "../shared/api/index.ts";
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Props = GoogleAppsScript.Properties.Properties;

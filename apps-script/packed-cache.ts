@@ -27,8 +27,8 @@
  * from a cell.
  */
 import * as z from "zod/mini";
-import { readPart } from "../shared/core/saved.ts";
-import { hash128, utf8Length } from "../shared/operations/cache-key.ts";
+import { readPart } from "../shared/core/index.ts";
+import { hash128, utf8Length } from "../shared/operations/index.ts";
 
 type Cache = GoogleAppsScript.Cache.Cache;
 

@@ -4,7 +4,7 @@
  * a marker in the main key. One getProperties() per read, one
  * setProperties() per write: the store is read and written as a block.
  */
-import { utf8Length } from "../shared/operations/cache-key.ts";
+import { utf8Length } from "../shared/operations/index.ts";
 
 type Props = GoogleAppsScript.Properties.Properties;
 

@@ -7,10 +7,10 @@
  * write does not fit, the answer cache gives way first (its entries can be
  * asked again); a write that still does not fit is a clear message.
  */
-import { CompanyDataError } from "../shared/core/errors.ts";
+import { CompanyDataError } from "../shared/core/index.ts";
 // The core's UTF-8 count: plain code-unit arithmetic, as Apps Script has neither Buffer nor TextEncoder.
-import { utf8Length } from "../shared/operations/cache-key.ts";
-import type { Bilingual, Language } from "../shared/i18n/language.ts";
+import { utf8Length } from "../shared/operations/index.ts";
+import type { Bilingual, Language } from "../shared/i18n/index.ts";
 
 /** Bytes one property store may hold (keys and values). */
 export const STORE_QUOTA_BYTES = 500 * 1024;

@@ -21,7 +21,7 @@
  * only race left, and the run that reads back someone else's token stops.
  */
 import * as z from "zod/mini";
-import { readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
+import { readSaved, savedKind, writeSaved } from "../shared/core/index.ts";
 import { HostError } from "./quota.ts";
 import type { KeyValues } from "./doc-state.ts";
 

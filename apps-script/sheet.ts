@@ -16,9 +16,9 @@
  * takes it literally there. Numbers and booleans are written as they are;
  * ISO dates (YYYY-MM-DD) as dates in the spreadsheet's time zone (dates.ts).
  */
-import { noSuchSheet, type Cell, type SheetRequest, type SelectionInfo } from "../shared/sheet/protocol.ts";
-import { needsNeutralising } from "../shared/sheet/text.ts";
-import { CompanyDataError, invalid } from "../shared/core/errors.ts";
+import { noSuchSheet, type Cell, type SheetRequest, type SelectionInfo } from "../shared/core/index.ts";
+import { needsNeutralising } from "../shared/sheet/index.ts";
+import { CompanyDataError, invalid } from "../shared/core/index.ts";
 import { dateInZone, isDate, isoDateOf, ISO_DATE } from "./dates.ts";
 
 type App = GoogleAppsScript.Spreadsheet.SpreadsheetApp;

@@ -5,8 +5,8 @@
  * from the JSDoc on that very declaration, so both are generated here from
  * the shared registry; each stub only delegates to the bundle.
  */
-import type { FunctionDef, ParamDef } from "../shared/functions/types.ts";
-import { hostName } from "../shared/functions/registry.ts";
+import type { FunctionDef, ParamDef } from "../shared/functions/index.ts";
+import { hostName } from "../shared/functions/index.ts";
 
 /** The bundle is built on first use, not when Apps Script evaluates the file. */
 export const LAZY_GLOBAL = "companyData_";

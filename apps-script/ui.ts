@@ -3,19 +3,19 @@
  * `onOpen` must work in every authorization mode: in NONE it may not read
  * properties, so its labels then follow the user's locale where readable.
  */
-import { runSync } from "../shared/core/drivers.ts";
-import { dispatch, errorView, uiCall as appUiCall } from "../shared/app/dispatch.ts";
+import { runSync } from "../shared/core/index.ts";
+import { dispatch, errorView, uiCall as appUiCall } from "../shared/app/index.ts";
 import { mailApp } from "./mail.ts";
-import type { AppDeps, SettingsView } from "../shared/app/protocol.ts";
-import { SETTINGS_KEYS } from "../shared/app/settings.ts";
-import { toLanguage, type Bilingual, type Language } from "../shared/i18n/language.ts";
+import type { AppDeps, SettingsView } from "../shared/app/index.ts";
+import { SETTINGS_KEYS } from "../shared/app/index.ts";
+import { toLanguage, type Bilingual, type Language } from "../shared/i18n/index.ts";
 import { stopUsingFormulaKey, useMyKeyForFormulas } from "./formula-key.ts";
-import { toCompanyDataError } from "../shared/core/errors.ts";
+import { toCompanyDataError } from "../shared/core/index.ts";
 import { createDriver, type AppsScriptDriver } from "./driver.ts";
 import { gas } from "./services.ts";
 import { claimRun, releaseRun } from "./run-marker.ts";
 import { SheetStore } from "./doc-state.ts";
-import { Pacer } from "../shared/api/pacing.ts";
+import { Pacer } from "../shared/api/index.ts";
 
 /** Sidebar jobs stop themselves well before Apps Script's 6 minutes; the sidebar calls again to continue. */
 export const SIDEBAR_BUDGET_MS = 280_000;

@@ -6,7 +6,7 @@
  * read again without strictness, and its tokens name the culprit (exit 2).
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import type { Language } from "../shared/i18n/language.ts";
+import type { Language } from "../shared/i18n/index.ts";
 import { ExitError } from "./enrich.ts";
 import { EXIT, msg } from "./i18n.ts";
 

@@ -8,12 +8,12 @@
  */
 import { createReadStream } from "node:fs";
 import { strictDecoder, type Encoding } from "./encoding.ts";
-import type { Bilingual } from "../shared/i18n/language.ts";
+import type { Bilingual } from "../shared/i18n/index.ts";
 
-import { formatCsvNumber, type Delimiter } from "../shared/sheet/csv-write.ts";
+import { formatCsvNumber, type Delimiter } from "../shared/sheet/index.ts";
 
 // The writer is the shared one (shared/sheet/csv-write.ts); re-exported so the CLI has one CSV module.
-export { formatCell, formatCsvNumber, formatRow, type Delimiter } from "../shared/sheet/csv-write.ts";
+export { formatCell, formatCsvNumber, formatRow, type Delimiter } from "../shared/sheet/index.ts";
 
 /** The delimiter that occurs most often outside quotes in the first line (comma on a tie or none). */
 export function detectDelimiter(firstLine: string): Delimiter {

@@ -6,12 +6,12 @@
  * 10 differences but safe to spend (values named in the report stay empty),
  * 11 not safe to spend, 5 key missing or rejected, 6 service not reachable.
  */
-import { runAsync } from "../shared/core/drivers.ts";
-import { runDoctor } from "../shared/doctor/run.ts";
-import { reportLines } from "../shared/doctor/report.ts";
-import type { DoctorReport, Verdict } from "../shared/doctor/types.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import type { OpContext } from "../shared/operations/context.ts";
+import { runAsync } from "../shared/core/index.ts";
+import { runDoctor } from "../shared/doctor/index.ts";
+import { reportLines } from "../shared/doctor/index.ts";
+import type { DoctorReport, Verdict } from "../shared/doctor/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
 import { nodeDriver } from "./driver.ts";
 import type { Io } from "./enrich.ts";
 import { EXIT } from "./i18n.ts";

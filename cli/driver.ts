@@ -12,12 +12,12 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { written } from "./disk.ts";
 import * as z from "zod/mini";
-import type { AsyncDriver } from "../shared/core/drivers.ts";
-import { readPart } from "../shared/core/saved.ts";
-import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
-import { fetchHttp } from "../shared/web/fetch-http.ts";
-import type { AimdLimiter } from "../shared/core/concurrency.ts";
-import { limitedHttp } from "../shared/web/limited-http.ts";
+import type { AsyncDriver } from "../shared/core/index.ts";
+import { readPart } from "../shared/core/index.ts";
+import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
+import { fetchHttp } from "../shared/web/index.ts";
+import type { AimdLimiter } from "../shared/core/index.ts";
+import { limitedHttp } from "../shared/web/index.ts";
 
 export interface NodeDriverOptions {
   timeoutMs?: number;

@@ -1,8 +1,8 @@
 /** The command line's own texts, German and English. */
-import { catalogue, type Language, type Texts } from "../shared/i18n/language.ts";
-import type { InputRole } from "../shared/enrich/columns.ts";
-import { NOUNS, countText, groupDigits } from "../shared/credits/wording.ts";
-import { fillPrices } from "../shared/credits/prices.ts";
+import { catalogue, type Language, type Texts } from "../shared/i18n/index.ts";
+import type { InputRole } from "../shared/enrich/index.ts";
+import { NOUNS, countText, groupDigits } from "../shared/credits/index.ts";
+import { fillPrices } from "../shared/credits/index.ts";
 
 const n = groupDigits;
 const credits = (k: number, lang: Language) => countText(k, NOUNS.credit, lang);

@@ -18,8 +18,8 @@
  * power cut of the machine. A torn last line is skipped.
  */
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
-import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
-import { requestCredits } from "../shared/functions/guard.ts";
+import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
+import { requestCredits } from "../shared/functions/index.ts";
 import { written } from "./disk.ts";
 
 export interface Charge {

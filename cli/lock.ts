@@ -17,7 +17,7 @@
 import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import * as z from "zod/mini";
-import { readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
+import { readSaved, savedKind, writeSaved } from "../shared/core/index.ts";
 
 interface Owner { pid: number; host: string }
 

@@ -5,28 +5,28 @@
  * German or English, results to stdout; the key is never printed.
  * Exit codes: see EXIT in ./i18n.ts and `company-data --help`.
  */
-import { missingKey } from "../shared/api/client.ts";
-import { connectionFromEnv, envKeyMessage } from "../shared/api/connection-env.ts";
-import { runAsync } from "../shared/core/drivers.ts";
-import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../shared/core/errors.ts";
-import { toLanguage, type Language } from "../shared/i18n/language.ts";
-import type { OpContext } from "../shared/operations/context.ts";
-import { parseMatchFloor } from "../shared/operations/contradiction.ts";
-import { getAccount } from "../shared/operations/company.ts";
-import { DEFAULT_FIELDS, FIELDS, GROUP_LABEL, parseFieldList } from "../shared/enrich/fields.ts";
-import { hash, type Rerun } from "../shared/enrich/job.ts";
+import { missingKey } from "../shared/api/index.ts";
+import { connectionFromEnv, envKeyMessage } from "../shared/api/index.ts";
+import { runAsync } from "../shared/core/index.ts";
+import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../shared/core/index.ts";
+import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
+import { parseMatchFloor } from "../shared/operations/index.ts";
+import { getAccount } from "../shared/operations/index.ts";
+import { DEFAULT_FIELDS, FIELDS, GROUP_LABEL, parseFieldList } from "../shared/enrich/index.ts";
+import { hash, type Rerun } from "../shared/enrich/index.ts";
 import { drainAll, nodeDriver } from "./driver.ts";
 import { askOnTerminal, enrichCommand, estimateCommand, ExitError, runStatus, type EnrichArgs, type Io } from "./enrich.ts";
 import { parseEncoding } from "./encoding.ts";
 import { EXIT, USAGE_LABEL, msg } from "./i18n.ts";
 import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";
 import { estimateRefreshCommand, refreshCommand, type RefreshArgs } from "./refresh.ts";
-import { groupDigits } from "../shared/credits/wording.ts";
+import { groupDigits } from "../shared/credits/index.ts";
 import { quietOnClosedPipe, type PipeGuard } from "./pipe.ts";
 import { printable } from "./terminal.ts";
 import { searchCommand, type SearchArgs } from "./search.ts";
 import { parseCommandLine, type CliOptions } from "./args.ts";
-import { Pacer } from "../shared/api/pacing.ts";
+import { Pacer } from "../shared/api/index.ts";
 import { doctorCommand } from "./doctor.ts";
 
 /**

@@ -21,17 +21,17 @@
  */
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import type { OpContext } from "../shared/operations/context.ts";
-import { detectColumns, MATCH_ROLES, NO_NAME_COLUMN } from "../shared/enrich/columns.ts";
-import { DEFAULT_FIELDS, selectFields } from "../shared/enrich/fields.ts";
-import { findOutputBlock } from "../shared/enrich/rows.ts";
-import { estimateRefresh, readTable as readRefreshTable, type RefreshEstimate } from "../shared/refresh/estimate.ts";
-import { REFRESH_LOGS } from "../shared/refresh/log.ts";
-import { monthSpend } from "../shared/refresh/month.ts";
-import { refreshStep, type RefreshSummary } from "../shared/refresh/run.ts";
-import type { RefreshSettings, RefreshTable } from "../shared/refresh/settings.ts";
+import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
+import { detectColumns, MATCH_ROLES, NO_NAME_COLUMN } from "../shared/enrich/index.ts";
+import { DEFAULT_FIELDS, selectFields } from "../shared/enrich/index.ts";
+import { findOutputBlock } from "../shared/enrich/index.ts";
+import { estimateRefresh, readTable as readRefreshTable, type RefreshEstimate } from "../shared/refresh/index.ts";
+import { REFRESH_LOGS } from "../shared/refresh/index.ts";
+import { monthSpend } from "../shared/refresh/index.ts";
+import { refreshStep, type RefreshSummary } from "../shared/refresh/index.ts";
+import type { RefreshSettings, RefreshTable } from "../shared/refresh/index.ts";
 import { formatRow, type Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { ExitError, type Io } from "./enrich.ts";

@@ -10,19 +10,19 @@
  * company id as merge key.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { runAsync } from "../shared/core/drivers.ts";
-import type { OpContext } from "../shared/operations/context.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import type { CompanySummary } from "../shared/api/schemas.ts";
-import { COMPANY_ID_PATTERN } from "../shared/api/schemas.ts";
-import { SEARCH_DEFAULTS } from "../shared/api/defaults.ts";
-import { normaliseName } from "../shared/batch/normalise.ts";
-import { detectColumns } from "../shared/enrich/columns.ts";
-import { companyRow, ROW_COLUMNS } from "../shared/app/rows.ts";
-import type { CompanyRow } from "../shared/app/protocol.ts";
-import { countText, NOUNS, groupDigits } from "../shared/credits/wording.ts";
-import { buildFilters, nearOf, type FilterInput } from "../shared/operations/search-filters.ts";
-import { checkLimit, searchFirstPage, searchPages, searchPlan, SEARCH_PAGE_SIZE, type SearchCriteria } from "../shared/operations/search-pages.ts";
+import { runAsync } from "../shared/core/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import type { CompanySummary } from "../shared/api/index.ts";
+import { COMPANY_ID_PATTERN } from "../shared/api/index.ts";
+import { SEARCH_DEFAULTS } from "../shared/api/index.ts";
+import { normaliseName } from "../shared/batch/index.ts";
+import { detectColumns } from "../shared/enrich/index.ts";
+import { companyRow, ROW_COLUMNS } from "../shared/app/index.ts";
+import type { CompanyRow } from "../shared/app/index.ts";
+import { countText, NOUNS, groupDigits } from "../shared/credits/index.ts";
+import { buildFilters, nearOf, type FilterInput } from "../shared/operations/index.ts";
+import { checkLimit, searchFirstPage, searchPages, searchPlan, SEARCH_PAGE_SIZE, type SearchCriteria } from "../shared/operations/index.ts";
 import { CsvError, formatCell, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { nodeDriver } from "./driver.ts";
 import { EXIT, SEARCH_HEADER, msg } from "./i18n.ts";

@@ -21,7 +21,7 @@
  * Billing, rate limits and the data are the normal emulator's: a wrapper
  * around `handle`, nothing inside it changes.
  */
-import type { HttpRequest } from "../shared/core/http.ts";
+import type { HttpRequest } from "../shared/core/index.ts";
 import type { EmulatorResponse } from "./respond.ts";
 
 /** Headers the drifted service does not send (rate limits and the project's credit headers). */

@@ -3,7 +3,7 @@
  * control routes (routes/control.ts) can name it without importing the module
  * that imports them.
  */
-import type { HttpRequest } from "../shared/core/http.ts";
+import type { HttpRequest } from "../shared/core/index.ts";
 import type { World } from "./world.ts";
 import type { Accounts, Usage } from "./billing.ts";
 import type { RateLimits } from "./ratelimit.ts";

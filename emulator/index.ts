@@ -4,8 +4,8 @@
  * same core serves tests, the Apps Script harness (a synchronous UrlFetchApp
  * fake) and the network server (server.ts).
  */
-import type { HttpRequest } from "../shared/core/http.ts";
-import { ENDPOINTS, type Endpoint } from "../shared/api/endpoints.ts";
+import type { HttpRequest } from "../shared/core/index.ts";
+import { ENDPOINTS, type Endpoint } from "../shared/api/index.ts";
 import { World } from "./world.ts";
 import { Accounts, DEMO_CREDITS, SIGNUP_CREDITS } from "./billing.ts";
 import { DEFAULT_RATE_LIMITS, RateLimiter, type BucketConfig, type BucketName, type RateLimits } from "./ratelimit.ts";

@@ -4,8 +4,8 @@
  * (so it cannot drift from what the core sends), and a readable HTML page.
  */
 import * as z from "zod/mini";
-import { ENDPOINTS, type Endpoint } from "../shared/api/endpoints.ts";
-import { ErrorBody, COMPANY_ID_PATTERN, PERSON_ID_PATTERN, MAX_SIZE, MAX_BATCH } from "../shared/api/schemas.ts";
+import { ENDPOINTS, type Endpoint } from "../shared/api/index.ts";
+import { ErrorBody, COMPANY_ID_PATTERN, PERSON_ID_PATTERN, MAX_SIZE, MAX_BATCH } from "../shared/api/index.ts";
 import type { Lang } from "./i18n.ts";
 
 const SAP = "DEJK7QV0PK24";

@@ -4,7 +4,7 @@
  * refilled steadily, so looping single resolves cannot stand in for batch
  * resolve. The clock is injected so tests need no real waiting.
  */
-import { DEFAULT_RATE_LIMITS as CLIENT_RATE_LIMITS, type RateBucket, type RateLimit } from "../shared/api/pacing.ts";
+import { DEFAULT_RATE_LIMITS as CLIENT_RATE_LIMITS, type RateBucket, type RateLimit } from "../shared/api/index.ts";
 
 export interface BucketConfig { capacity: number; refillPerSecond: number }
 export type BucketName = RateBucket;

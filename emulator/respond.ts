@@ -1,5 +1,5 @@
 /** Building answers: JSON bodies and the error body every 4xx/5xx carries (ErrorBody in schemas.ts). */
-import type { HttpResponse } from "../shared/core/http.ts";
+import type { HttpResponse } from "../shared/core/index.ts";
 import { msg, type Lang, type MsgVar, MESSAGES } from "./i18n.ts";
 import type { Rule } from "./rules.ts";
 

@@ -5,9 +5,9 @@
  * shared/i18n/rules.ts (the core's input checks speak the same text); only
  * the emulator's own clock and query-parameter rules are added here.
  */
-import { rule as sharedRule, type Rule } from "../shared/i18n/rules.ts";
+import { rule as sharedRule, type Rule } from "../shared/i18n/index.ts";
 
-export { formatPath, ruleOfIssue, schemaAt, type Bound, type IssueLike, type Rule } from "../shared/i18n/rules.ts";
+export { formatPath, ruleOfIssue, schemaAt, type Bound, type IssueLike, type Rule } from "../shared/i18n/index.ts";
 
 const r = (de: string, en: string): Rule => ({ de, en });
 

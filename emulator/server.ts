@@ -11,7 +11,7 @@ import { MAX_BODY_BYTES } from "./index.ts";
 import { ApiError, errorResponse } from "./respond.ts";
 import { langOf } from "./i18n.ts";
 import { controlGuard } from "./routes/control.ts";
-import type { HttpMethod } from "../shared/core/http.ts";
+import type { HttpMethod } from "../shared/core/index.ts";
 
 export interface ServerOptions {
   port?: number;

@@ -3,8 +3,8 @@
  * bodies against the shared request schemas. Each failure names the field.
  */
 import type * as z from "zod/mini";
-import { COMPANY_ID_PATTERN, MAX_SIZE, PERSON_ID_PATTERN } from "../shared/api/schemas.ts";
-import { INCLUDES, type Include } from "../shared/api/endpoints.ts";
+import { COMPANY_ID_PATTERN, MAX_SIZE, PERSON_ID_PATTERN } from "../shared/api/index.ts";
+import { INCLUDES, type Include } from "../shared/api/index.ts";
 import { ApiError, invalid } from "./respond.ts";
 import { formatPath, rule, ruleOfIssue, type IssueLike } from "./rules.ts";
 

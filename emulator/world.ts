@@ -12,7 +12,7 @@ import { Clock } from "./clock.ts";
 import { sentence } from "./data/text.ts";
 import { SearchIndex } from "./search/index.ts";
 import { ANNOUNCEMENT_LABELS, CHANGE_LABELS, LEGAL_FORMS, ROLE_LABELS, SIZE_LABELS, STATUS_LABELS, label, type Lang } from "./i18n.ts";
-import type { Include } from "../shared/api/endpoints.ts";
+import type { Include } from "../shared/api/index.ts";
 import { nth } from "./indexed.ts";
 
 export interface PersonEntry { person: number; role: number; since: string; until?: string }

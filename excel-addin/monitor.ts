@@ -7,9 +7,9 @@
  *  - while it is open, look again every few minutes (a timer).
  * The check itself is the shared one (monitorRun through the app service).
  */
-import type { MonitorStatusView } from "../shared/app/monitor.ts";
-import type { RunSummary } from "../shared/monitor/check.ts";
-import { HOUR_MS, isDueForSchedule, type ScheduleSettings } from "../shared/monitor/schedule.ts";
+import type { MonitorStatusView } from "../shared/app/index.ts";
+import type { RunSummary } from "../shared/monitor/index.ts";
+import { HOUR_MS, isDueForSchedule, type ScheduleSettings } from "../shared/monitor/index.ts";
 
 export interface MonitorCaller {
   call(method: string, input: unknown): Promise<unknown>;

@@ -6,9 +6,9 @@
  * is open a timer looks again every few minutes. The refresh itself is the
  * shared one (refreshRun through the app service).
  */
-import type { RefreshStatusView } from "../shared/app/refresh.ts";
-import type { RefreshSummary } from "../shared/refresh/run.ts";
-import { isRefreshDue, type RefreshSettings } from "../shared/refresh/settings.ts";
+import type { RefreshStatusView } from "../shared/app/index.ts";
+import type { RefreshSummary } from "../shared/refresh/index.ts";
+import { isRefreshDue, type RefreshSettings } from "../shared/refresh/index.ts";
 import { PANE_TIMERS, POLL_MS, todaysSlot, wantStartup, type MonitorCaller, type PaneTimers } from "./monitor.ts";
 
 export function isRefreshDueNow(s: RefreshSettings, lastFinished: string | null | undefined, now: number): boolean {

@@ -8,8 +8,8 @@
  * text.
  */
 import type * as z from "zod";
-import { invalid } from "../shared/core/errors.ts";
-import { formatPath, got, ruleOfIssue, rule, schemaAt, valueAt, type IssueLike, type Rule } from "../shared/i18n/rules.ts";
+import { invalid } from "../shared/core/index.ts";
+import { formatPath, got, ruleOfIssue, rule, schemaAt, valueAt, type IssueLike, type Rule } from "../shared/i18n/index.ts";
 
 const NOT_VALID: Rule = { de: "ungültiger Wert", en: "not a valid value" };
 /** A union of several shapes (portfolio entries) tells no single rule: name the shapes. */

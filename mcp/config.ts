@@ -7,15 +7,15 @@
  * the core's client, which puts it in the Authorization header and nowhere
  * else; it is never part of a message, a result or a log line.
  */
-import { connectionFromEnv } from "../shared/api/connection-env.ts";
-import { invalid } from "../shared/core/errors.ts";
-import { hash } from "../shared/enrich/job.ts";
-import { toLanguage, type Language } from "../shared/i18n/language.ts";
-import { got, rule } from "../shared/i18n/rules.ts";
-import type { ClientConfig } from "../shared/api/client.ts";
-import type { OpContext } from "../shared/operations/context.ts";
-import { parseMatchFloor } from "../shared/operations/contradiction.ts";
-import type { Pacer } from "../shared/api/pacing.ts";
+import { connectionFromEnv } from "../shared/api/index.ts";
+import { invalid } from "../shared/core/index.ts";
+import { hash } from "../shared/enrich/index.ts";
+import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import { got, rule } from "../shared/i18n/index.ts";
+import type { ClientConfig } from "../shared/api/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
+import { parseMatchFloor } from "../shared/operations/index.ts";
+import type { Pacer } from "../shared/api/index.ts";
 import { MIN_TOKEN_LENGTH, TOKEN_ENV } from "./auth.ts";
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS, isLoopback } from "./http-limits.ts";
 

@@ -1,7 +1,7 @@
 /** The MCP server's own texts, German and English; everything else comes from the core's taxonomy. */
-import type { CompanyDataError, ErrorCode } from "../shared/core/errors.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import { countText, NOUNS, type Noun } from "../shared/credits/wording.ts";
+import type { CompanyDataError, ErrorCode } from "../shared/core/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import { countText, NOUNS, type Noun } from "../shared/credits/index.ts";
 
 /** Counted nouns of the server's answers, beside the core's (credit, company): "1 Treffer", "2 hits". */
 export const MCP_NOUNS = {
@@ -19,7 +19,7 @@ export function ambiguousText(n: number, name: string, list: string, lang: Langu
     ? `Mehrdeutig: ${companies} ${n === 1 ? "passt" : "passen"} zu „${name}“; keine wurde gewählt. Bitte mit der id ${n === 1 ? "dieser Firma" : "einer dieser Firmen"} erneut fragen: ${list}`
     : `Ambiguous: ${companies} ${n === 1 ? "fits" : "fit"} "${name}"; none was chosen. Please ask again with the id of ${n === 1 ? "it" : "one of them"}: ${list}`;
 }
-import { envKeyMessage } from "../shared/api/connection-env.ts";
+import { envKeyMessage } from "../shared/api/index.ts";
 
 const IN_ENV = { de: " in der Umgebung des MCP-Servers", en: " in the MCP server's environment" };
 

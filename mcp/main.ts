@@ -5,8 +5,8 @@
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { nodeDriver } from "../cli/driver.ts";
-import { CompanyDataError, toCompanyDataError } from "../shared/core/errors.ts";
-import { toLanguage, type Language } from "../shared/i18n/language.ts";
+import { CompanyDataError, toCompanyDataError } from "../shared/core/index.ts";
+import { toLanguage, type Language } from "../shared/i18n/index.ts";
 import { readConfig } from "./config.ts";
 import { startHttp } from "./http.ts";
 import { isLoopback } from "./http-limits.ts";

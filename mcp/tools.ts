@@ -16,29 +16,29 @@
  * refuses at the next paid request when the budget would be exceeded.
  */
 import * as z from "zod";
-import { endpoint, INCLUDES, profileCost, type Include } from "../shared/api/endpoints.ts";
-import { SEARCH_DEFAULTS } from "../shared/api/defaults.ts";
-import * as S from "../shared/api/schemas.ts";
-import { CompanyDataError, invalid } from "../shared/core/errors.ts";
-import type { Operation } from "../shared/core/effects.ts";
-import { estimate, type PlannedOperation } from "../shared/credits/estimate.ts";
-import type { Estimate } from "../shared/credits/estimate-types.ts";
-import { fillPrices } from "../shared/credits/prices.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import { got, rule } from "../shared/i18n/rules.ts";
-import { GROUP_LABEL, SCREENING_NOTE, type RiskFlag, type RiskGroup } from "../shared/monitor/risk.ts";
-import { screenIds, type ScreenedCompany } from "../shared/monitor/screen-ids.ts";
-import { changedSince } from "../shared/monitor/watermark.ts";
+import { endpoint, INCLUDES, profileCost, type Include } from "../shared/api/index.ts";
+import { SEARCH_DEFAULTS } from "../shared/api/index.ts";
+import { schemas as S } from "../shared/api/index.ts";
+import { CompanyDataError, invalid } from "../shared/core/index.ts";
+import type { Operation } from "../shared/core/index.ts";
+import { estimate, type PlannedOperation } from "../shared/app/index.ts";
+import type { Estimate } from "../shared/credits/index.ts";
+import { fillPrices } from "../shared/credits/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import { got, rule } from "../shared/i18n/index.ts";
+import { GROUP_LABEL, SCREENING_NOTE, type RiskFlag, type RiskGroup } from "../shared/monitor/index.ts";
+import { screenIds, type ScreenedCompany } from "../shared/monitor/index.ts";
+import { changedSince } from "../shared/monitor/index.ts";
 import {
   checked, getAccount, getAnnouncements, getAvailability, getChanges, getPersonCompanies, getProfile, getSimilar, MAX_SIMILAR_IDS, search,
   type Availability,
-} from "../shared/operations/company.ts";
-import type { OpContext } from "../shared/operations/context.ts";
-import { doubtText, noteText, type MatchNote } from "../shared/operations/contradiction.ts";
-import { resolveMany, resolveOne, type ResolveMode, type ResolvedRow } from "../shared/operations/resolve.ts";
-import * as V from "../shared/operations/validate.ts";
-import { ACCEPTED, filtersOfLists, MAX_AGE_YEARS } from "../shared/operations/search-filters.ts";
-import { countText, NOUNS } from "../shared/credits/wording.ts";
+} from "../shared/operations/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
+import { doubtText, noteText, type MatchNote } from "../shared/operations/index.ts";
+import { resolveMany, resolveOne, type ResolveMode, type ResolvedRow } from "../shared/operations/index.ts";
+import { validate as V } from "../shared/api/index.ts";
+import { ACCEPTED, filtersOfLists, MAX_AGE_YEARS } from "../shared/operations/index.ts";
+import { countText, NOUNS } from "../shared/credits/index.ts";
 import { MCP_NOUNS, ambiguousText } from "./i18n.ts";
 import { parseArguments } from "./arguments.ts";
 

@@ -8,7 +8,7 @@
  * hostile name that must stay inert text everywhere lives in the browser
  * tests (test/browser/browser.ts HOSTILE_NAME), which put it into the grid.
  */
-import type { Cell } from "../shared/sheet/protocol.ts";
+import type { Cell } from "../shared/core/index.ts";
 import reference from "../emulator/data/reference/portfolio.json" with { type: "json" };
 
 export const PORTFOLIO: { id: string; name: string }[] = reference.portfolio;

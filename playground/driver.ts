@@ -3,9 +3,9 @@
  * CORS for local origins), in-memory cache and store, and the grid's
  * workbook for sheet effects.
  */
-import { asyncStores, memoryStores, type AsyncDriver } from "../shared/core/drivers.ts";
-import { fetchHttp } from "../shared/web/fetch-http.ts";
-import { limitedHttp } from "../shared/web/limited-http.ts";
+import { asyncStores, memoryStores, type AsyncDriver } from "../shared/core/index.ts";
+import { fetchHttp } from "../shared/web/index.ts";
+import { limitedHttp } from "../shared/web/index.ts";
 
 /** Requests and paid credits in flight at most, as the CLI's default (adaptive below it: shared/web/limited-http.ts). */
 export const PLAYGROUND_PARALLEL = 32;

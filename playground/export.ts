@@ -7,9 +7,9 @@
  * worksheet per sheet, zipped with fflate.
  */
 import { strToU8, zipSync } from "fflate";
-import type { Cell } from "../shared/sheet/protocol.ts";
-import { formatRow } from "../shared/sheet/csv-write.ts";
-import { toLanguage, type Language } from "../shared/i18n/language.ts";
+import type { Cell } from "../shared/core/index.ts";
+import { formatRow } from "../shared/sheet/index.ts";
+import { toLanguage, type Language } from "../shared/i18n/index.ts";
 
 /**
  * The CSV the spreadsheet of the user's language opens as columns: German

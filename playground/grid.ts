@@ -5,8 +5,8 @@
  * cancels), dropdown cells for match review, and sheet tabs. Every value is
  * rendered with textContent.
  */
-import { h, replace } from "../shared/ui/dom.ts";
-import type { Cell } from "../shared/sheet/protocol.ts";
+import { h, replace } from "../shared/ui/index.ts";
+import type { Cell } from "../shared/core/index.ts";
 import { columnName } from "./export.ts";
 import { normalise, type Workbook } from "./workbook.ts";
 

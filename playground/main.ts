@@ -4,16 +4,16 @@
  * local emulator. The emulator URL and the demo key come from the server at
  * page load; nothing secret is in the bundle.
  */
-import { mountApp } from "../shared/ui/app.ts";
-import { directHost } from "../shared/ui/hosts/direct.ts";
-import { h } from "../shared/ui/dom.ts";
-import { SETTINGS_KEYS } from "../shared/app/settings.ts";
+import { mountApp } from "../shared/ui/index.ts";
+import { directHost } from "../shared/ui/index.ts";
+import { h } from "../shared/ui/index.ts";
+import { SETTINGS_KEYS } from "../shared/app/index.ts";
 import { Workbook } from "./workbook.ts";
 import { mountGrid } from "./grid.ts";
 import { playgroundDriver } from "./driver.ts";
 import { initialSheets } from "./data.ts";
 import { toCsv, toXlsx } from "./export.ts";
-import { Pacer } from "../shared/api/pacing.ts";
+import { Pacer } from "../shared/api/index.ts";
 
 interface Config {
   baseUrl: string;

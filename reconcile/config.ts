@@ -6,12 +6,12 @@
  * in the process list), because whoever reaches the port spends the key's
  * credits.
  */
-import { PRODUCTION_BASE_URL } from "../shared/api/client.ts";
-import { checkBaseUrl } from "../shared/api/base-url.ts";
-import { invalid } from "../shared/core/errors.ts";
-import { hash } from "../shared/enrich/job.ts";
-import { toLanguage, type Language } from "../shared/i18n/language.ts";
-import { got, rule } from "../shared/i18n/rules.ts";
+import { PRODUCTION_BASE_URL } from "../shared/api/index.ts";
+import { checkBaseUrl } from "../shared/api/index.ts";
+import { invalid } from "../shared/core/index.ts";
+import { hash } from "../shared/enrich/index.ts";
+import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import { got, rule } from "../shared/i18n/index.ts";
 import { DEFAULT_HOST, parseBudget } from "../mcp/config.ts";
 import { isLoopback } from "../mcp/http-limits.ts";
 

@@ -5,9 +5,9 @@
  * service's cache lifetime and full batch-resolve calls of 100.
  */
 import { nodeDriver } from "../cli/driver.ts";
-import type { Pacer } from "../shared/api/pacing.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import type { OpContext } from "../shared/operations/context.ts";
+import type { Pacer } from "../shared/api/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
 import type { Tally } from "./service.ts";
 
 /** How long answers (and what the preview may show) stay cached: the MCP server's lifetime. */

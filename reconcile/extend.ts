@@ -9,17 +9,17 @@
  * for its price (shared/enrich/estimate.ts): the extension of n companies
  * costs what the add-on's enrichment preview of the same fields shows.
  */
-import type { Operation } from "../shared/core/effects.ts";
-import { CompanyDataError, invalid } from "../shared/core/errors.ts";
-import { COMPANY_ID_PATTERN, type Company } from "../shared/api/schemas.ts";
-import { estimateTasks, type EnrichEstimate } from "../shared/enrich/estimate.ts";
-import { selectFields, type FieldDef } from "../shared/enrich/fields.ts";
-import { enrichChunk, type EnrichDeps } from "../shared/enrich/chunk.ts";
-import { coreDeps } from "../shared/enrich/run.ts";
-import type { RowTask } from "../shared/enrich/task.ts";
-import type { Cell } from "../shared/sheet/protocol.ts";
-import { got, notAnId, rule } from "../shared/i18n/rules.ts";
-import type { OpContext } from "../shared/operations/context.ts";
+import type { Operation } from "../shared/core/index.ts";
+import { CompanyDataError, invalid } from "../shared/core/index.ts";
+import { COMPANY_ID_PATTERN, type Company } from "../shared/api/index.ts";
+import { estimateTasks, type EnrichEstimate } from "../shared/enrich/index.ts";
+import { selectFields, type FieldDef } from "../shared/enrich/index.ts";
+import { enrichChunk, type EnrichDeps } from "../shared/enrich/index.ts";
+import { coreDeps } from "../shared/enrich/index.ts";
+import type { RowTask } from "../shared/enrich/index.ts";
+import type { Cell } from "../shared/core/index.ts";
+import { got, notAnId, rule } from "../shared/i18n/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
 import { isObject, jsonObjectParam } from "./params.ts";
 import { rememberSeen } from "./seen.ts";
 

@@ -1,6 +1,6 @@
 /** The reconciliation service's own texts, German and English; everything else comes from the core's taxonomy. */
-import type { CompanyDataError, ErrorCode } from "../shared/core/errors.ts";
-import type { Bilingual, Language } from "../shared/i18n/language.ts";
+import type { CompanyDataError, ErrorCode } from "../shared/core/index.ts";
+import type { Bilingual, Language } from "../shared/i18n/index.ts";
 
 /** The service is configured by the environment and flags: errors that point at settings say where. */
 const OWN: Partial<Record<ErrorCode, (e: CompanyDataError, lang: Language) => string>> = {

@@ -3,9 +3,9 @@
  * (0.2) on the shared core, for OpenRefine and every reconciliation client.
  * Messages go to stderr; the service runs until SIGTERM or Ctrl-C.
  */
-import { Pacer } from "../shared/api/pacing.ts";
-import { toCompanyDataError } from "../shared/core/errors.ts";
-import { toLanguage, type Language } from "../shared/i18n/language.ts";
+import { Pacer } from "../shared/api/index.ts";
+import { toCompanyDataError } from "../shared/core/index.ts";
+import { toLanguage, type Language } from "../shared/i18n/index.ts";
 import { budgetText } from "../mcp/i18n.ts";
 import { isLoopback } from "../mcp/http-limits.ts";
 import { readConfig, serviceScope, type ReconcileConfig } from "./config.ts";

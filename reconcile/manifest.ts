@@ -4,7 +4,7 @@
  * it names is below the service URL, so a host that mounts the service
  * elsewhere (the team server) gets a manifest that points at its own mount.
  */
-import type { Language } from "../shared/i18n/language.ts";
+import type { Language } from "../shared/i18n/index.ts";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH } from "./preview.ts";
 import { companyType } from "./types.ts";
 

@@ -1,6 +1,6 @@
 /** The JSON inside a form or query parameter (`queries`, `extend`): an object, or INVALID_INPUT naming the parameter. */
-import { invalid } from "../shared/core/errors.ts";
-import { rule } from "../shared/i18n/rules.ts";
+import { invalid } from "../shared/core/index.ts";
+import { rule } from "../shared/i18n/index.ts";
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -6,9 +6,9 @@
  * text from the API, so every value is escaped; the page has no script and
  * its Content-Security-Policy (set by ./service.ts) allows none.
  */
-import type { CompanySummary } from "../shared/api/schemas.ts";
-import { formatRegister } from "../shared/enrich/fields.ts";
-import { catalogue, type Language } from "../shared/i18n/language.ts";
+import type { CompanySummary } from "../shared/api/index.ts";
+import { formatRegister } from "../shared/enrich/index.ts";
+import { catalogue, type Language } from "../shared/i18n/index.ts";
 
 export const PREVIEW_WIDTH = 400;
 export const PREVIEW_HEIGHT = 160;

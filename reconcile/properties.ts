@@ -13,8 +13,8 @@
  *   (shared/enrich/fields.ts), labels in German and English, each with what
  *   it costs per company.
  */
-import type { Bilingual, Language } from "../shared/i18n/language.ts";
-import { field, FIELDS, GROUP_LABEL, type FieldDef } from "../shared/enrich/fields.ts";
+import type { Bilingual, Language } from "../shared/i18n/index.ts";
+import { field, FIELDS, GROUP_LABEL, type FieldDef } from "../shared/enrich/index.ts";
 
 export type QueryPid = "city" | "zip" | "register" | "legalForm" | "website" | "vatId" | "lei";
 

@@ -22,19 +22,19 @@
  * know, so the other queries of the batch keep their answers. A failure of
  * the API (out of credits, rate limit, server error) fails the request.
  */
-import type { CompanySummary, ResolveQuery } from "../shared/api/schemas.ts";
-import { COMPANY_ID_PATTERN } from "../shared/api/schemas.ts";
-import type { Operation } from "../shared/core/effects.ts";
-import { CompanyDataError, invalid, toCompanyDataError } from "../shared/core/errors.ts";
-import { normaliseName } from "../shared/batch/normalise.ts";
-import { formatRegister } from "../shared/enrich/fields.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import { got, rule } from "../shared/i18n/rules.ts";
-import { doubtText } from "../shared/operations/contradiction.ts";
-import type { OpContext } from "../shared/operations/context.ts";
-import { getAvailability } from "../shared/operations/company.ts";
-import { identifierIn, identifierQuery, lookupMany, type IdentifierQuery } from "../shared/operations/identifiers.ts";
-import { resolveMany, type ResolvedRow } from "../shared/operations/resolve.ts";
+import type { CompanySummary, ResolveQuery } from "../shared/api/index.ts";
+import { COMPANY_ID_PATTERN } from "../shared/api/index.ts";
+import type { Operation } from "../shared/core/index.ts";
+import { CompanyDataError, invalid, toCompanyDataError } from "../shared/core/index.ts";
+import { normaliseName } from "../shared/batch/index.ts";
+import { formatRegister } from "../shared/enrich/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import { got, rule } from "../shared/i18n/index.ts";
+import { doubtText } from "../shared/operations/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
+import { getAvailability } from "../shared/operations/index.ts";
+import { identifierIn, identifierQuery, lookupMany, type IdentifierQuery } from "../shared/operations/index.ts";
+import { resolveMany, type ResolvedRow } from "../shared/operations/index.ts";
 import { isObject, jsonObjectParam } from "./params.ts";
 import { queryPid, type QueryPid } from "./properties.ts";
 import { rememberSeen, seenSummaries } from "./seen.ts";

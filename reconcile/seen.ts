@@ -7,11 +7,11 @@
  * service has not met is previewed by its id alone, saying so.
  */
 import * as z from "zod/mini";
-import { CompanySummary as CompanySummarySchema, type CompanySummary } from "../shared/api/schemas.ts";
-import { cacheGet, cachePut, type Operation } from "../shared/core/effects.ts";
-import { readSaved, savedKind, writeSaved } from "../shared/core/saved.ts";
-import { boundedKey } from "../shared/operations/cache-key.ts";
-import type { OpContext } from "../shared/operations/context.ts";
+import { CompanySummary as CompanySummarySchema, type CompanySummary } from "../shared/api/index.ts";
+import { cacheGet, cachePut, type Operation } from "../shared/core/index.ts";
+import { readSaved, savedKind, writeSaved } from "../shared/core/index.ts";
+import { boundedKey } from "../shared/operations/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
 
 /** The summary fields the card shows, checked by the API's own schema when read back. */
 export const SEEN = savedKind(1, z.object({ c: CompanySummarySchema }));

@@ -35,15 +35,15 @@
  * JSONP (0.2: MAY) is answered for the free endpoints only, for the same
  * reason: a script tag carries no Origin.
  */
-import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
-import type { Operation } from "../shared/core/effects.ts";
-import { CompanyDataError, invalid, toCompanyDataError } from "../shared/core/errors.ts";
-import { budgetStatus, type BudgetStatus } from "../shared/credits/budget.ts";
-import { withBudget } from "../shared/functions/guard.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import { got, rule } from "../shared/i18n/rules.ts";
-import * as V from "../shared/operations/validate.ts";
-import type { OpContext } from "../shared/operations/context.ts";
+import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
+import type { Operation } from "../shared/core/index.ts";
+import { CompanyDataError, invalid, toCompanyDataError } from "../shared/core/index.ts";
+import { budgetStatus, type BudgetStatus } from "../shared/credits/index.ts";
+import { withBudget } from "../shared/functions/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import { got, rule } from "../shared/i18n/index.ts";
+import { validate as V } from "../shared/api/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
 import { extendCompanies, extendEstimate, readExtend } from "./extend.ts";
 import { errorMessage, refusal } from "./i18n.ts";
 import { manifest } from "./manifest.ts";

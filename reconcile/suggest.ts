@@ -5,13 +5,13 @@
  * skips that many suggestions; the API's suggest has no offset, so the
  * service asks for cursor + page and drops the first `cursor`.
  */
-import type { Operation } from "../shared/core/effects.ts";
-import { invalid } from "../shared/core/errors.ts";
-import { MAX_SIZE } from "../shared/api/schemas.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import { got, rule } from "../shared/i18n/rules.ts";
-import type { OpContext } from "../shared/operations/context.ts";
-import { suggest } from "../shared/operations/company.ts";
+import type { Operation } from "../shared/core/index.ts";
+import { invalid } from "../shared/core/index.ts";
+import { MAX_SIZE } from "../shared/api/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import { got, rule } from "../shared/i18n/index.ts";
+import type { OpContext } from "../shared/operations/index.ts";
+import { suggest } from "../shared/operations/index.ts";
 import { bothLabels, EXTEND_PROPERTIES, fieldPrice, QUERY_PROPERTIES } from "./properties.ts";
 import { rememberSeen } from "./seen.ts";
 import { companyType, COMPANY_TYPE_ID } from "./types.ts";

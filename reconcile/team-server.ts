@@ -24,11 +24,11 @@
  *   preview can land on a process that has not met the company and say so.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { CallSpec } from "../shared/api/client.ts";
-import { Pacer } from "../shared/api/pacing.ts";
-import type { AsyncDriver } from "../shared/core/drivers.ts";
-import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
-import type { Language } from "../shared/i18n/language.ts";
+import type { CallSpec } from "../shared/api/index.ts";
+import { Pacer } from "../shared/api/index.ts";
+import type { AsyncDriver } from "../shared/core/index.ts";
+import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
 import { authenticate } from "../server/auth/tokens.ts";
 import { errorAnswer, send, type ErrorAnswer } from "../server/errors.ts";
 import { msg } from "../server/i18n.ts";

@@ -12,7 +12,7 @@ import { copyFile, mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { functionsFor } from "../shared/functions/registry.ts";
+import { functionsFor } from "../shared/functions/index.ts";
 import { codeJs } from "../apps-script/stubs.ts";
 import { SIDEBARS, type SidebarId } from "../apps-script/ui.ts";
 import { buildSidebarHtml } from "./build-ui.ts";

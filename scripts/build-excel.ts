@@ -18,7 +18,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
-import { functionsFor } from "../shared/functions/registry.ts";
+import { functionsFor } from "../shared/functions/index.ts";
 import { functionsSource } from "../excel-addin/build/codegen.ts";
 import { ICON_SIZES, iconPng } from "../excel-addin/build/png.ts";
 import { checkManifest, devManifest, manifestForHost } from "../excel-addin/build/manifest.ts";

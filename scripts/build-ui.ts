@@ -10,7 +10,7 @@ import * as esbuild from "esbuild";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PANEL_IDS } from "../shared/ui/panels/registry.ts";
+import { PANEL_IDS } from "../shared/ui/index.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const PLAYGROUND_OUT = join(ROOT, "dist", "playground");

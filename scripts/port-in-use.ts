@@ -2,7 +2,7 @@
  * What `npm start` (and `npm run excel:dev`) say when a port is taken: which
  * port, what probably holds it, and the variables that choose others.
  */
-import { toLanguage, type Language } from "../shared/i18n/language.ts";
+import { toLanguage, type Language } from "../shared/i18n/index.ts";
 
 export function portInUseMessage(port: number, what: "api" | "playground", lang: Language): string {
   const variable = what === "api" ? "PORT" : "PLAYGROUND_PORT";

@@ -6,9 +6,9 @@
  * So every host's balance display shows the user's figures, and no user sees
  * another's spend.
  */
-import type { CallSpec } from "../shared/api/client.ts";
-import { AccountResponse } from "../shared/api/schemas.ts";
-import type { Language } from "../shared/i18n/language.ts";
+import type { CallSpec } from "../shared/api/index.ts";
+import { AccountResponse } from "../shared/api/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
 import type { AuthUser } from "./auth/tokens.ts";
 import type { Db } from "./db/db.ts";
 import { monthOf, remaining } from "./ledger/budget.ts";

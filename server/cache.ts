@@ -8,7 +8,7 @@
  * again, which is the one way a question is bought twice.
  */
 import type { Db, Sql } from "./db/db.ts";
-import type { EndpointId } from "../shared/api/endpoints.ts";
+import type { EndpointId } from "../shared/api/index.ts";
 
 export interface StoredAnswer {
   status: number;

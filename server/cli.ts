@@ -6,11 +6,11 @@
  */
 import { hostname } from "node:os";
 import { parseArgs } from "node:util";
-import { PRODUCTION_BASE_URL } from "../shared/api/client.ts";
-import { checkBaseUrl } from "../shared/api/base-url.ts";
-import { CompanyDataError } from "../shared/core/errors.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import { isLoopbackHost } from "../shared/api/base-url.ts";
+import { PRODUCTION_BASE_URL } from "../shared/api/index.ts";
+import { checkBaseUrl } from "../shared/api/index.ts";
+import { CompanyDataError } from "../shared/core/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import { isLoopbackHost } from "../shared/api/index.ts";
 import { createToken, listUsers, revokeTokens, USER_NAME, UserNotFound } from "./auth/tokens.ts";
 import { parseCacheDays, purgeExpired } from "./cache.ts";
 import { DataDirLocked, lockDataDir, type DataLock } from "./db/data-lock.ts";

@@ -4,7 +4,7 @@
  * ErrorBody), so every client reads them as it reads the API's.
  */
 import type { ServerResponse } from "node:http";
-import type { Language } from "../shared/i18n/language.ts";
+import type { Language } from "../shared/i18n/index.ts";
 import type { OverBudget } from "./ledger/budget.ts";
 import { msg } from "./i18n.ts";
 

@@ -4,7 +4,7 @@
  * server/doctor/). Free endpoints never pass a gate. A gate answers null to
  * let the request through, or the answer to give instead.
  */
-import type { Language } from "../shared/i18n/language.ts";
+import type { Language } from "../shared/i18n/index.ts";
 import type { Db } from "./db/db.ts";
 import type { ErrorAnswer } from "./errors.ts";
 

@@ -7,7 +7,7 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { toLanguage, type Language } from "../shared/i18n/language.ts";
+import { toLanguage, type Language } from "../shared/i18n/index.ts";
 import { accountAnswer } from "./account.ts";
 import { authenticate } from "./auth/tokens.ts";
 import { errorAnswer, send } from "./errors.ts";

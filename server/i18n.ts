@@ -3,8 +3,8 @@
  * itself (the user's language, from Accept-Language or ?lang=) and the
  * administrator's messages of `company-data server …`.
  */
-import { catalogue, type Language } from "../shared/i18n/language.ts";
-import { groupDigits } from "../shared/credits/wording.ts";
+import { catalogue, type Language } from "../shared/i18n/index.ts";
+import { groupDigits } from "../shared/credits/index.ts";
 
 export const msg = catalogue({
   unauthorized: {

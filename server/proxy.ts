@@ -6,11 +6,11 @@
  * gave it. Bodies are checked against the catalogue's request schemas first:
  * a request the API would refuse is refused here, before anything is reserved.
  */
-import type { CallSpec } from "../shared/api/client.ts";
-import { ENDPOINTS, INCLUDES, type Endpoint, type Include } from "../shared/api/endpoints.ts";
-import { CompanyDataError, invalid, toCompanyDataError } from "../shared/core/errors.ts";
-import { formatPath, ruleOfIssue, rule, type IssueLike } from "../shared/i18n/rules.ts";
-import type { Language } from "../shared/i18n/language.ts";
+import type { CallSpec } from "../shared/api/index.ts";
+import { ENDPOINTS, INCLUDES, type Endpoint, type Include } from "../shared/api/index.ts";
+import { CompanyDataError, invalid, toCompanyDataError } from "../shared/core/index.ts";
+import { formatPath, ruleOfIssue, rule, type IssueLike } from "../shared/i18n/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
 import { errorAnswer, type ErrorAnswer } from "./errors.ts";
 import { msg } from "./i18n.ts";
 

@@ -8,9 +8,9 @@
  * served, only the rest is bought, at the catalogue's price for the rest.
  */
 import { createHash } from "node:crypto";
-import type { CallSpec } from "../shared/api/client.ts";
-import { endpoint, type Endpoint } from "../shared/api/endpoints.ts";
-import type { Language } from "../shared/i18n/language.ts";
+import type { CallSpec } from "../shared/api/index.ts";
+import { endpoint, type Endpoint } from "../shared/api/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
 import type { AuthUser } from "./auth/tokens.ts";
 import { cacheDaysOf, claim, fill, fillAndSettle, recordHit, release, renew, type CacheDays } from "./cache.ts";
 import type { Db } from "./db/db.ts";

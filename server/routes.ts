@@ -17,8 +17,8 @@
  * given user.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { CallSpec } from "../shared/api/client.ts";
-import type { Language } from "../shared/i18n/language.ts";
+import type { CallSpec } from "../shared/api/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
 import type { AuthUser } from "./auth/tokens.ts";
 import type { Db } from "./db/db.ts";
 import type { Logger } from "./log.ts";

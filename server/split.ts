@@ -7,9 +7,9 @@
  * put together again in the order asked, as the API gives it.
  */
 import { createHash } from "node:crypto";
-import type { CallSpec } from "../shared/api/client.ts";
-import type { Endpoint } from "../shared/api/endpoints.ts";
-import { BatchResolveResponse, V1CompaniesResponse } from "../shared/api/schemas.ts";
+import type { CallSpec } from "../shared/api/index.ts";
+import type { Endpoint } from "../shared/api/index.ts";
+import { BatchResolveResponse, V1CompaniesResponse } from "../shared/api/index.ts";
 import { canonicalJsonOf } from "./canonical.ts";
 
 export interface Split {

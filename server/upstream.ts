@@ -10,15 +10,15 @@
  * it again is the client's decision, not the server's. A 429 that names its
  * Retry-After is waited for (the API did not process it, so nothing was charged).
  */
-import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
-import { callMany, type CallSpec, type ClientConfig } from "../shared/api/client.ts";
-import { endpoint } from "../shared/api/endpoints.ts";
-import { Pacer, type RateLimitOverrides } from "../shared/api/pacing.ts";
-import type { HttpRequest, HttpResponse } from "../shared/core/http.ts";
-import type { CompanyDataError } from "../shared/core/errors.ts";
-import type { Language } from "../shared/i18n/language.ts";
-import type { Operation } from "../shared/core/effects.ts";
-import { fetchHttp } from "../shared/web/fetch-http.ts";
+import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
+import { callMany, type CallSpec, type ClientConfig } from "../shared/api/index.ts";
+import { endpoint } from "../shared/api/index.ts";
+import { Pacer, type RateLimitOverrides } from "../shared/api/index.ts";
+import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
+import type { CompanyDataError } from "../shared/core/index.ts";
+import type { Language } from "../shared/i18n/index.ts";
+import type { Operation } from "../shared/core/index.ts";
+import { fetchHttp } from "../shared/web/index.ts";
 
 export interface UpstreamAnswer {
   /** The API's status, or 0 when no answer arrived (network, timeout) or none was sent (paced past the deadline). */

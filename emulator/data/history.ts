@@ -15,7 +15,7 @@
  * Drawn from a random stream of its own (key "former:"), so the rest of a
  * seed's world is the same with or without this module.
  */
-import { parseLegalForm } from "../../shared/operations/legal-form.ts";
+import { parseLegalForm } from "../../shared/operations/index.ts";
 import { Rng } from "../rng.ts";
 import { BRAND_HEADS, BRAND_TAILS } from "./names.ts";
 import type { CompanyRec } from "./model.ts";

@@ -5,7 +5,7 @@
  * name, and the purpose text its register entry states. `weight` makes common
  * trades (crafts, retail, consulting, IT) common in the synthetic data.
  */
-import { wzClass } from "../../shared/api/industries.ts";
+import { wzClass } from "../../shared/api/index.ts";
 
 export interface IndustryDef {
   code: string;

@@ -9,7 +9,7 @@
  * are synthetic for the 29 reference companies too (their real ones are not
  * in the copied data); they have the real structure and valid check digits.
  */
-import { leiCheckDigits } from "../../shared/api/lei.ts";
+import { leiCheckDigits } from "../../shared/api/index.ts";
 import type { CompanyRec, SizeCode } from "./model.ts";
 import { Rng } from "../rng.ts";
 

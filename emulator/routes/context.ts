@@ -1,6 +1,6 @@
 import type { World } from "../world.ts";
 import type { Lang } from "../i18n.ts";
-import type { CostInput, Endpoint } from "../../shared/api/endpoints.ts";
+import type { CostInput, Endpoint } from "../../shared/api/index.ts";
 import type { CompanyRec } from "../data/model.ts";
 import { checkCompanyId } from "../validate.ts";
 import { notFound } from "../respond.ts";

@@ -5,7 +5,7 @@
  * Host, and a POST must say `Content-Type: application/json` (controlGuard).
  */
 import * as z from "zod/mini";
-import { COMPANY_ID_PATTERN } from "../../shared/api/schemas.ts";
+import { COMPANY_ID_PATTERN } from "../../shared/api/index.ts";
 import { SCHEDULABLE, type ScheduledKind } from "../clock.ts";
 import { ApiError, invalid, json, notFound, type EmulatorResponse } from "../respond.ts";
 import { parseBody } from "../validate.ts";

@@ -2,14 +2,14 @@
  * Handlers of the older unversioned listing (spec 4.2), in the v1 field names
  * known from the provider's older API (known-service-facts.md).
  */
-import * as S from "../../shared/api/schemas.ts";
-import { MAX_SIZE } from "../../shared/api/schemas.ts";
+import { schemas as S } from "../../shared/api/index.ts";
+import { MAX_SIZE } from "../../shared/api/index.ts";
 import { resolve } from "../search/resolve.ts";
 import { similarTo } from "../search/similar.ts";
 import { CITIES } from "../data/places.ts";
 import type { CompanyRec } from "../data/model.ts";
 import { companyByLei } from "../data/lei.ts";
-import { normaliseLei } from "../../shared/api/lei.ts";
+import { normaliseLei } from "../../shared/api/index.ts";
 import type { FinYear } from "../data/details.ts";
 import type { World } from "../world.ts";
 import { boolParam, intParam, parseBody, sinceParam } from "../validate.ts";

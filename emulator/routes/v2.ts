@@ -1,6 +1,6 @@
 /** Handlers of the version 2 endpoints (spec 4.1). */
-import * as S from "../../shared/api/schemas.ts";
-import { MAX_SIZE } from "../../shared/api/schemas.ts";
+import { schemas as S } from "../../shared/api/index.ts";
+import { MAX_SIZE } from "../../shared/api/index.ts";
 import { search, suggest, makeFilter } from "../search/search.ts";
 import { resolve, type Resolution } from "../search/resolve.ts";
 import { similarTo } from "../search/similar.ts";

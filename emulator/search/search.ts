@@ -2,9 +2,9 @@
  * Ranked free-text search over name, industry, purpose and place, with
  * filters and a proximity filter in the same request, and autocomplete.
  */
-import { legalFormOf } from "../../shared/operations/legal-form.ts";
+import { legalFormOf } from "../../shared/operations/index.ts";
 import type { World } from "../world.ts";
-import type { SearchRequest } from "../../shared/api/schemas.ts";
+import type { SearchRequest } from "../../shared/api/index.ts";
 import { CITIES } from "../data/places.ts";
 import { INDUSTRIES } from "../data/industries.ts";
 import { industryOf } from "../data/details.ts";

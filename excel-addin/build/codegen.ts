@@ -4,7 +4,7 @@
  * these to write functions.json) delegating to the runtime, and one
  * CustomFunctions.associate per function.
  */
-import type { FunctionDef } from "../../shared/functions/types.ts";
+import type { FunctionDef } from "../../shared/functions/index.ts";
 import { excelDescription, excelText } from "./localise.ts";
 
 const safe = (s: string) => s.replace(/\*\//g, "* /").replace(/[\r\n]+/g, " ").trim();

@@ -8,9 +8,9 @@
  * Decision: ids, names and the COMPANY namespace stay the same in German
  * (formulas and the docs read alike in both languages; only help changes).
  */
-import type { FunctionDef } from "../../shared/functions/types.ts";
-import type { Language } from "../../shared/i18n/language.ts";
-import { priced } from "../../shared/credits/prices.ts";
+import type { FunctionDef } from "../../shared/functions/index.ts";
+import type { Language } from "../../shared/i18n/index.ts";
+import { priced } from "../../shared/credits/index.ts";
 
 export const LOCALISED_METADATA: Partial<Record<Language, { file: string; locale: string }>> = {
   de: { file: "functions-de.json", locale: "de-DE" },

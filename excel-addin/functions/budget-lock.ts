@@ -12,7 +12,7 @@
  * across the read → write of the value, never across a request. One lock
  * per page (pageLock): the functions and the task pane bundles share it.
  */
-import type { AsyncDriver } from "../../shared/core/drivers.ts";
+import type { AsyncDriver } from "../../shared/core/index.ts";
 
 export const BUDGET_PREFIX = "doc:budget:";
 export const LEDGER_PREFIX = "doc:ledger:";

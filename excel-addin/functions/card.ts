@@ -17,10 +17,10 @@
  * people are an array property (`=A2.People` spills name, role, since,
  * person id under a header row), which entity values allow since 1.16.
  */
-import type { CardData, CardProperty } from "../../shared/functions/types.ts";
-import type { Language } from "../../shared/i18n/language.ts";
-import { FIELDS } from "../../shared/enrich/fields.ts";
-import { CARD_FIELDS, CARD_FIGURES } from "../../shared/functions/company.ts";
+import type { CardData, CardProperty } from "../../shared/functions/index.ts";
+import type { Language } from "../../shared/i18n/index.ts";
+import { FIELDS } from "../../shared/enrich/index.ts";
+import { CARD_FIELDS, CARD_FIGURES } from "../../shared/functions/index.ts";
 
 /** Excel's CellValueType strings, spelled out so no Excel global is needed to build a value. */
 export type Basic = { type: "String"; basicValue: string } | { type: "Double"; basicValue: number } | { type: "Boolean"; basicValue: boolean };

@@ -2,7 +2,7 @@
  * What the generated functions bundle calls: the runtime over the registry,
  * created on the first call (nothing runs when Excel evaluates the bundle).
  */
-import { functionsFor } from "../../shared/functions/registry.ts";
+import { functionsFor } from "../../shared/functions/index.ts";
 import { displayLanguage, entityValuesSupported, officeDriver, workbookId, workbookIdentity } from "../host/office.ts";
 import { afterMs } from "./gather.ts";
 import { createCustomFunctions, type CustomFunctionsRuntime } from "./runtime.ts";

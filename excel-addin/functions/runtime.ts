@@ -7,17 +7,17 @@
  * batch resolves. Answers are cached in memory and OfficeRuntime.storage
  * (see host/storage.ts), so a recalculation after a reload sends nothing.
  */
-import { runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
-import type { Operation } from "../../shared/core/effects.ts";
-import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../../shared/core/errors.ts";
-import type { Language } from "../../shared/i18n/language.ts";
-import { runFormula } from "../../shared/functions/formula.ts";
-import { isCellCard, isCellError, type CellOut, type FunctionDef } from "../../shared/functions/types.ts";
+import { runAsync, type AsyncDriver } from "../../shared/core/index.ts";
+import type { Operation } from "../../shared/core/index.ts";
+import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../../shared/core/index.ts";
+import type { Language } from "../../shared/i18n/index.ts";
+import { runFormula } from "../../shared/functions/index.ts";
+import { isCellCard, isCellError, type CellOut, type FunctionDef } from "../../shared/functions/index.ts";
 import { createGatherer, type Gatherer } from "./gather.ts";
 import { entityOf, plainCardRow } from "./card.ts";
 import { pageLock, serialiseBudget, type Acquire } from "./budget-lock.ts";
-import type { EndpointId } from "../../shared/api/endpoints.ts";
-import { Pacer } from "../../shared/api/pacing.ts";
+import type { EndpointId } from "../../shared/api/index.ts";
+import { Pacer } from "../../shared/api/index.ts";
 
 /** The two Excel errors whose message Excel shows. */
 export type ExcelErrorKind = "invalidValue" | "notAvailable";

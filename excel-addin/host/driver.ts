@@ -3,9 +3,9 @@
  * full CORS, so the Authorization header works), setTimeout for sleep,
  * OfficeRuntime.storage for cache and store, Excel.run for sheet effects.
  */
-import type { AsyncDriver } from "../../shared/core/drivers.ts";
-import type { SheetRequest } from "../../shared/sheet/protocol.ts";
-import { fetchHttp, type FetchLike } from "../../shared/web/fetch-http.ts";
+import type { AsyncDriver } from "../../shared/core/index.ts";
+import type { SheetRequest } from "../../shared/core/index.ts";
+import { fetchHttp, type FetchLike } from "../../shared/web/index.ts";
 import { durableStore, layeredCache, type KeyValueStorage, type LayeredCache } from "./storage.ts";
 
 export interface ExcelDriverOptions {

@@ -15,7 +15,7 @@
  * function that finds no id yet waits for it. The two bundles (functions.js,
  * taskpane.js) meet on the page's global object.
  */
-import type { Language } from "../../shared/i18n/language.ts";
+import type { Language } from "../../shared/i18n/index.ts";
 
 export const ID_SETTING = "companyData.workbookId";
 export const CARD_LANGUAGE_SETTING = "companyData.cardLanguage";

@@ -3,7 +3,7 @@
  * bundle evaluation): OfficeRuntime.storage, the workbook's identity, the
  * display language, the data-type requirement set.
  */
-import { toLanguage, type Language } from "../../shared/i18n/language.ts";
+import { toLanguage, type Language } from "../../shared/i18n/index.ts";
 import type { KeyValueStorage } from "./storage.ts";
 import { createExcelDriver, type ExcelDriver } from "./driver.ts";
 import { handleSheetRequest } from "./sheet.ts";

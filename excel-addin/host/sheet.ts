@@ -3,7 +3,7 @@
  * commands and one or two round trips (`sync`), never a cell-by-cell loop.
  * `Excel` is passed in, so the same code runs against office-addin-mock.
  */
-import { noSuchSheet, type Cell, type SelectionInfo, type SheetRequest } from "../../shared/sheet/protocol.ts";
+import { noSuchSheet, type Cell, type SelectionInfo, type SheetRequest } from "../../shared/core/index.ts";
 
 export interface ExcelLike {
   run<T>(batch: (context: Excel.RequestContext) => Promise<T>): Promise<T>;

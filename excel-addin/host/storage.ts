@@ -29,8 +29,8 @@
  * The workbook id lives in the workbook's settings; nothing else does (the
  * API key never goes into a workbook).
  */
-import { CompanyDataError } from "../../shared/core/errors.ts";
-import { readPart, savedCacheEnvelope } from "../../shared/core/saved.ts";
+import { CompanyDataError } from "../../shared/core/index.ts";
+import { readPart, savedCacheEnvelope } from "../../shared/core/index.ts";
 
 export interface KeyValueStorage {
   getItems(keys: string[]): Promise<Record<string, string | null | undefined>>;

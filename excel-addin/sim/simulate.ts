@@ -7,10 +7,10 @@
  */
 import { readFileSync } from "node:fs";
 import { createContext, runInContext } from "node:vm";
-import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
+import type { HttpRequest, HttpResponse } from "../../shared/core/index.ts";
 import { memoryStorage, type KeyValueStorage } from "../host/storage.ts";
 import { ensureIdentity, type SettingsBag } from "../host/identity.ts";
-import { toLanguage } from "../../shared/i18n/language.ts";
+import { toLanguage } from "../../shared/i18n/index.ts";
 
 export class SimError {
   constructor(readonly code: string, readonly message?: string) {}

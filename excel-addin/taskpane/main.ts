@@ -7,15 +7,15 @@
  * shared runtime this page is loaded whenever the functions are, so custom
  * functions never write to the workbook themselves.
  */
-import { mountApp } from "../../shared/ui/app.ts";
-import { hostFromEnvelopes } from "../../shared/ui/host.ts";
-import { runAsync } from "../../shared/core/drivers.ts";
-import { settle } from "../../shared/app/dispatch.ts";
+import { mountApp } from "../../shared/ui/index.ts";
+import { hostFromEnvelopes } from "../../shared/ui/index.ts";
+import { runAsync } from "../../shared/core/index.ts";
+import { settle } from "../../shared/app/index.ts";
 import { officeDriver, initWorkbookIdentity, displayLanguage } from "../host/office.ts";
 import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
 import { serialiseChecks, startMonitor } from "../monitor.ts";
 import { serialiseRefresh, startRefresh } from "../refresh.ts";
-import { Pacer } from "../../shared/api/pacing.ts";
+import { Pacer } from "../../shared/api/index.ts";
 
 void Office.onReady(async () => {
   const identity = await initWorkbookIdentity();

@@ -1,6 +1,6 @@
 /** `company-data server ack-drift`: an operator acknowledges the doctor's breaking findings, so paid requests go through again. */
-import type { Language } from "../../shared/i18n/language.ts";
-import { catalogue } from "../../shared/i18n/language.ts";
+import type { Language } from "../../shared/i18n/index.ts";
+import { catalogue } from "../../shared/i18n/index.ts";
 import type { Db } from "../db/db.ts";
 import { acknowledge } from "./state.ts";
 

@@ -9,10 +9,10 @@
  * or different breaking finding needs a new acknowledgement; the drift
  * gone, the refusal ends by itself.
  */
-import { runDoctor } from "../../shared/doctor/run.ts";
-import { reportLines } from "../../shared/doctor/report.ts";
-import type { DoctorReport } from "../../shared/doctor/types.ts";
-import { catalogue } from "../../shared/i18n/language.ts";
+import { runDoctor } from "../../shared/doctor/index.ts";
+import { reportLines } from "../../shared/doctor/index.ts";
+import type { DoctorReport } from "../../shared/doctor/index.ts";
+import { catalogue } from "../../shared/i18n/index.ts";
 import { errorAnswer } from "../errors.ts";
 import { registerPaidGate } from "../gates.ts";
 import { registerHealthCheck, registerService, type ServiceContext } from "../routes.ts";

@@ -5,7 +5,7 @@
  * ack-drift`. In the database, not in process memory, so every server
  * process on one PostgreSQL refuses alike and a restart remembers.
  */
-import type { DoctorReport } from "../../shared/doctor/types.ts";
+import type { DoctorReport } from "../../shared/doctor/index.ts";
 import type { Db, Sql } from "../db/db.ts";
 import { registerMigration } from "../db/migrations.ts";
 

@@ -6,8 +6,8 @@
  * credentials, query or fragment: the base is joined with endpoint paths.
  * Parsed by hand: Apps Script has no URL class.
  */
-import { CompanyDataError } from "../core/errors.ts";
-import type { Bilingual } from "../i18n/language.ts";
+import { CompanyDataError } from "../core/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
 
 const PROBLEM = {
   form: {

@@ -6,12 +6,12 @@
 import type * as z from "zod/mini";
 import { endpoint, fillPath, type CostInput, type EndpointId } from "./endpoints.ts";
 import { ErrorBody } from "./schemas.ts";
-import { header, type HttpRequest, type HttpResponse } from "../core/http.ts";
-import { http, sleep, type Operation } from "../core/effects.ts";
-import { CompanyDataError, toCompanyDataError } from "../core/errors.ts";
-import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type RetryPolicy } from "../core/retry.ts";
+import { header, type HttpRequest, type HttpResponse } from "../core/index.ts";
+import { http, sleep, type Operation } from "../core/index.ts";
+import { CompanyDataError, toCompanyDataError } from "../core/index.ts";
+import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type RetryPolicy } from "../core/index.ts";
 import { Pacer, bucketOf, rateLimitsOf, type BucketModel, type RateBucket, type RateLimitOverrides } from "./pacing.ts";
-import { acceptLanguage, type Language } from "../i18n/language.ts";
+import { acceptLanguage, type Language } from "../i18n/index.ts";
 
 export const PRODUCTION_BASE_URL = "https://api.implisense.com";
 

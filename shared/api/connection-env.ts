@@ -12,8 +12,8 @@
  */
 import { checkBaseUrl } from "./base-url.ts";
 import { PRODUCTION_BASE_URL } from "./client.ts";
-import type { CompanyDataError, ErrorCode } from "../core/errors.ts";
-import type { Language } from "../i18n/language.ts";
+import type { CompanyDataError, ErrorCode } from "../core/index.ts";
+import type { Language } from "../i18n/index.ts";
 
 export interface EnvConnection {
   mode: "direct" | "server";

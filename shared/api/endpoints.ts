@@ -6,8 +6,8 @@
  */
 import * as S from "./schemas.ts";
 import type * as z from "zod/mini";
-import { invalid } from "../core/errors.ts";
-import { got, rule } from "../i18n/rules.ts";
+import { invalid } from "../core/index.ts";
+import { got, rule } from "../i18n/index.ts";
 
 export type Billing = "credits" | "rate-limited";
 export type Include = "people" | "announcements" | "financials";

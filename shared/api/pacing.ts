@@ -11,9 +11,9 @@
  * client corrects at run time through Retry-After on any 429.
  */
 import { endpoint, type Endpoint, type EndpointId } from "./endpoints.ts";
-import { invalid } from "../core/errors.ts";
-import { rule } from "../i18n/rules.ts";
-import { fnv1a32 } from "../core/hash.ts";
+import { invalid } from "../core/index.ts";
+import { rule } from "../i18n/index.ts";
+import { fnv1a32 } from "../core/index.ts";
 
 export type RateBucket = NonNullable<Endpoint["rateBucket"]>;
 export interface RateLimit {

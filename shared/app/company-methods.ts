@@ -1,13 +1,13 @@
 /** account, estimate, search, insertSearchResults, similar. */
-import type { Operation } from "../core/effects.ts";
-import { sheet } from "../core/effects.ts";
-import { getAccount, getPeers, getSimilar, search, MAX_SIMILAR_IDS } from "../operations/company.ts";
-import { estimate, type PlannedOperation } from "../credits/estimate.ts";
-import { readLedger } from "../credits/ledger.ts";
-import { budgetStatus } from "../credits/budget.ts";
-import { MAX_SIZE } from "../api/schemas.ts";
-import { SEARCH_DEFAULTS } from "../api/defaults.ts";
-import type { Cell, SelectionInfo } from "../sheet/protocol.ts";
+import type { Operation } from "../core/index.ts";
+import { sheet } from "../core/index.ts";
+import { getAccount, getPeers, getSimilar, search, MAX_SIMILAR_IDS } from "../operations/index.ts";
+import { estimate, type PlannedOperation } from "./estimate.ts";
+import { readLedger } from "../credits/index.ts";
+import { budgetStatus } from "../credits/index.ts";
+import { MAX_SIZE } from "../api/index.ts";
+import { SEARCH_DEFAULTS } from "../api/index.ts";
+import type { Cell, SelectionInfo } from "../core/index.ts";
 import { loadSettings } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { anyText, list, oneOf, optNum, record } from "./input.ts";

@@ -5,10 +5,10 @@
  * and out, for google.script.run) or `dispatch` (objects) and wrap the result
  * with `settle` into an AppResult envelope the UI reads.
  */
-import type { Operation } from "../core/effects.ts";
-import { CompanyDataError, invalid } from "../core/errors.ts";
+import type { Operation } from "../core/index.ts";
+import { CompanyDataError, invalid } from "../core/index.ts";
 import { errorView } from "./errors.ts";
-import { got } from "../i18n/rules.ts";
+import { got } from "../i18n/index.ts";
 import type { AppDeps, AppInput, AppMethod, AppMethodName, AppOutput, AppResult } from "./protocol.ts";
 import { getSettingsMethod, saveSettingsMethod, testConnectionMethod } from "./settings-methods.ts";
 import { MONITOR_METHODS } from "./monitor.ts";

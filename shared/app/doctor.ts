@@ -5,9 +5,9 @@
  * and answers the report as plain JSON; the UI shows it with
  * shared/ui/panels/doctor-report.ts.
  */
-import type { Operation } from "../core/effects.ts";
-import { runDoctor } from "../doctor/run.ts";
-import type { DoctorReport } from "../doctor/types.ts";
+import type { Operation } from "../core/index.ts";
+import { runDoctor } from "../doctor/index.ts";
+import type { DoctorReport } from "../doctor/index.ts";
 import type { AppDeps, AppMethod } from "./protocol.ts";
 import { connectionClient } from "./settings-methods.ts";
 

@@ -4,28 +4,28 @@
  * shared/enrich/ (the job does the work and keeps the checkpoint; this module
  * keeps only which block a UI job is about and what it spent so far).
  */
-import { sheet, storeGet, storePut, type Operation } from "../core/effects.ts";
-import { CompanyDataError, ERROR_CODES, invalid } from "../core/errors.ts";
-import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/saved.ts";
+import { sheet, storeGet, storePut, type Operation } from "../core/index.ts";
+import { CompanyDataError, ERROR_CODES, invalid } from "../core/index.ts";
+import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
-import { COMPANY_ID_PATTERN, companyIdsIn } from "../api/schemas.ts";
-import type { Cell, SelectionInfo } from "../sheet/protocol.ts";
-import { normaliseKey } from "../batch/normalise.ts";
-import { detectColumns, type ColumnMapping, type InputRole } from "../enrich/columns.ts";
-import { DEFAULT_FIELDS, FIELD_GROUPS, FIELDS, GROUP_COST, GROUP_LABEL, companyCost, fieldNeeds, selectFields } from "../enrich/fields.ts";
-import { taskFromRow, isEmptyTask } from "../enrich/chunk.ts";
-import { estimateTasks } from "../enrich/estimate.ts";
-import { resolveMany, type ResolvedRow } from "../operations/resolve.ts";
-import { doubtText } from "../operations/contradiction.ts";
-import type { ResolveQuery } from "../api/schemas.ts";
-import type { Bilingual } from "../i18n/language.ts";
+import { COMPANY_ID_PATTERN, companyIdsIn } from "../api/index.ts";
+import type { Cell, SelectionInfo } from "../core/index.ts";
+import { normaliseKey } from "../batch/index.ts";
+import { detectColumns, type ColumnMapping, type InputRole } from "../enrich/index.ts";
+import { DEFAULT_FIELDS, FIELD_GROUPS, FIELDS, GROUP_COST, GROUP_LABEL, companyCost, fieldNeeds, selectFields } from "../enrich/index.ts";
+import { taskFromRow, isEmptyTask } from "../enrich/index.ts";
+import { estimateTasks } from "../enrich/index.ts";
+import { resolveMany, type ResolvedRow } from "../operations/index.ts";
+import { doubtText } from "../operations/index.ts";
+import type { ResolveQuery } from "../api/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
 import { companyRow } from "./rows.ts";
-import { outputBlock, selectRows, taskWithPrevious, type EnrichOptions, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/job.ts";
-import { findOutputBlock, isOutputHeader, readPrevious, reviewCandidates, type PreviousRow } from "../enrich/rows.ts";
-import { applyReviewPicks, enrichSheet } from "../enrich/run.ts";
+import { outputBlock, selectRows, taskWithPrevious, type EnrichOptions, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/index.ts";
+import { findOutputBlock, isOutputHeader, readPrevious, reviewCandidates, type PreviousRow } from "../enrich/index.ts";
+import { applyReviewPicks, enrichSheet } from "../enrich/index.ts";
 import { errorView } from "./errors.ts";
-import { notAnId } from "../i18n/rules.ts";
-import { MATCH_ROLES, NO_NAME_COLUMN } from "../enrich/columns.ts";
+import { notAnId } from "../i18n/index.ts";
+import { MATCH_ROLES, NO_NAME_COLUMN } from "../enrich/index.ts";
 import { loadSettings, contextFromSettings, scopeOf } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { list, num, oneOf, record, text } from "./input.ts";

@@ -1,5 +1,5 @@
 /** Errors as data for the UI: the code, the message in both languages, the field at fault. */
-import { toCompanyDataError } from "../core/errors.ts";
+import { toCompanyDataError } from "../core/index.ts";
 import type { AppError } from "./protocol.ts";
 
 export function errorView(e: unknown): AppError {

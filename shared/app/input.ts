@@ -3,8 +3,8 @@
  * function `uiCall` is callable by anything running in the sidebar, so every
  * method validates what it receives and names the field at fault.
  */
-import { invalid } from "../core/errors.ts";
-import { got, rule } from "../i18n/rules.ts";
+import { invalid } from "../core/index.ts";
+import { got, rule } from "../i18n/index.ts";
 
 export function record(value: unknown, field = "input"): Record<string, unknown> {
   if (value === undefined || value === null) return {};

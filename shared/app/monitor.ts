@@ -11,15 +11,15 @@
  *   monitorSaveSchedule {schedule} store it (hosts then set their trigger/timer)
  *   monitorSaveAlerts {alerts}   e-mail recipients / webhook of the alert digest
  */
-import type { Operation } from "../core/effects.ts";
-import { storeGet } from "../core/effects.ts";
-import type { Bilingual } from "../i18n/language.ts";
-import { checkPortfolio, lastRun, RUN_KEY, type RunSummary } from "../monitor/check.ts";
-import { scheduleEstimate, type ScheduleEstimate } from "../monitor/estimate.ts";
-import { loadSchedule, saveSchedule, scheduleSettings, type ScheduleSettings } from "../monitor/schedule.ts";
+import type { Operation } from "../core/index.ts";
+import { storeGet } from "../core/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import { checkPortfolio, lastRun, RUN_KEY, type RunSummary } from "../monitor/index.ts";
+import { scheduleEstimate, type ScheduleEstimate } from "../monitor/index.ts";
+import { loadSchedule, saveSchedule, scheduleSettings, type ScheduleSettings } from "../monitor/index.ts";
 import {
   alertSettings, alertViews, channelsOf, deliverConfigured, loadAlertSettings, saveAlertSettings, webhookSender, type AlertChannelView, type WebhookSender,
-} from "../monitor/alert-settings.ts";
+} from "../monitor/index.ts";
 import { record } from "./input.ts";
 import type { AppDeps, AppMethod } from "./protocol.ts";
 import { withSession } from "./session.ts";

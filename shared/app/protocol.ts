@@ -3,13 +3,13 @@
  * answers (plain JSON), and the envelope every host returns to the UI.
  * The UI (shared/ui/) depends on this file only, never on the core.
  */
-import type { LedgerEntry } from "../credits/ledger.ts";
-import type { Mailer } from "../monitor/alert-settings.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
-import type { ErrorCode } from "../core/errors.ts";
-import type { Cell } from "../sheet/protocol.ts";
+import type { LedgerEntry } from "../credits/index.ts";
+import type { Mailer } from "../monitor/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import type { ErrorCode } from "../core/index.ts";
+import type { Cell } from "../core/index.ts";
 import type { SettingsView, HostKind, ContextInputs, ConnectionMode } from "./settings.ts";
-import type { Operation } from "../core/effects.ts";
+import type { Operation } from "../core/index.ts";
 
 export type { SettingsView, HostKind };
 
@@ -89,7 +89,7 @@ export interface AccountView {
  * same defaults as COMPANY_SEARCH / COMPANY.SEARCH (shared/api/defaults.ts),
  * re-exported because the UI depends on this file only.
  */
-export { SEARCH_DEFAULTS } from "../api/defaults.ts";
+export { SEARCH_DEFAULTS } from "../api/index.ts";
 
 export interface SearchInput {
   query: string;
@@ -99,8 +99,8 @@ export interface SearchInput {
   /** Filters as typed (shared/operations/search-filters.ts FilterInput). */
   filters?: SearchFilterInput;
 }
-export type { FilterInput as SearchFilterInput } from "../operations/search-filters.ts";
-import type { FilterInput as SearchFilterInput } from "../operations/search-filters.ts";
+export type { FilterInput as SearchFilterInput } from "../operations/index.ts";
+import type { FilterInput as SearchFilterInput } from "../operations/index.ts";
 export interface SearchAllPriceView extends CostView {
   /** Companies the insert will write (before leaving out ones already in the sheet). */
   results: number;

@@ -7,13 +7,13 @@
  *   refreshSaveSettings {refresh} store them (Sheets then sets its trigger, Excel its timer)
  *   refreshRun                    one step under the host's deadline; "paused" → call again
  */
-import type { Operation } from "../core/effects.ts";
-import type { Bilingual } from "../i18n/language.ts";
-import { estimateRefresh, readTable, type RefreshEstimate } from "../refresh/estimate.ts";
-import { monthSpend, type MonthSpend } from "../refresh/month.ts";
-import { lastRefresh, refreshStep, type RefreshSummary } from "../refresh/run.ts";
-import { loadRefreshSettings, refreshSettings, saveRefreshSettings, type RefreshSettings } from "../refresh/settings.ts";
-import { invalid } from "../core/errors.ts";
+import type { Operation } from "../core/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import { estimateRefresh, readTable, type RefreshEstimate } from "../refresh/index.ts";
+import { monthSpend, type MonthSpend } from "../refresh/index.ts";
+import { lastRefresh, refreshStep, type RefreshSummary } from "../refresh/index.ts";
+import { loadRefreshSettings, refreshSettings, saveRefreshSettings, type RefreshSettings } from "../refresh/index.ts";
+import { invalid } from "../core/index.ts";
 import { record } from "./input.ts";
 import type { AppDeps, AppMethod } from "./protocol.ts";
 import { withSession } from "./session.ts";

@@ -1,11 +1,11 @@
 /** Companies as the UI shows them and as they are inserted into a sheet. */
-import type { CompanySummary } from "../api/schemas.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
-import type { Cell } from "../sheet/protocol.ts";
-import { asText } from "../sheet/text.ts";
-import { formatRegister } from "../enrich/fields.ts";
-import { invalid } from "../core/errors.ts";
-import { got, rule } from "../i18n/rules.ts";
+import type { CompanySummary } from "../api/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import type { Cell } from "../core/index.ts";
+import { asText } from "../sheet/index.ts";
+import { formatRegister } from "../enrich/index.ts";
+import { invalid } from "../core/index.ts";
+import { got, rule } from "../i18n/index.ts";
 import type { CompanyRow } from "./protocol.ts";
 
 const label = (l: { code: string; name?: string | null } | null | undefined) => (l ? (l.name ?? l.code) : "");

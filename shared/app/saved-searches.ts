@@ -10,13 +10,13 @@
  * the enrichment runs are) as one small JSON value: at most MAX_SAVED
  * searches, so it stays far below Apps Script's 9 KB per property value.
  */
-import type { Operation } from "../core/effects.ts";
-import { storeGet, storePut } from "../core/effects.ts";
-import { invalid } from "../core/errors.ts";
-import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import type { Operation } from "../core/index.ts";
+import { storeGet, storePut } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import { readSaved, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
-import { MAX_SIZE } from "../api/schemas.ts";
-import { search } from "../operations/company.ts";
+import { MAX_SIZE } from "../api/index.ts";
+import { search } from "../operations/index.ts";
 import { contextFromSettings, loadSettings } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { optNum, record, text } from "./input.ts";

@@ -4,15 +4,15 @@
  * anything is paid, and the insert itself, which refuses to spend more than
  * the price the user saw.
  */
-import type { Operation } from "../core/effects.ts";
-import { sheet } from "../core/effects.ts";
-import { CompanyDataError, invalid } from "../core/errors.ts";
-import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
-import { SEARCH_DEFAULTS } from "../api/defaults.ts";
-import { estimate } from "../credits/estimate.ts";
-import { buildFilters, type FilterInput } from "../operations/search-filters.ts";
-import { MAX_SEARCH_RESULTS, searchPages, searchPlan, type SearchCriteria } from "../operations/search-pages.ts";
-import type { Cell, SelectionInfo } from "../sheet/protocol.ts";
+import type { Operation } from "../core/index.ts";
+import { sheet } from "../core/index.ts";
+import { CompanyDataError, invalid } from "../core/index.ts";
+import { COMPANY_ID_PATTERN } from "../api/index.ts";
+import { SEARCH_DEFAULTS } from "../api/index.ts";
+import { estimate } from "./estimate.ts";
+import { buildFilters, type FilterInput } from "../operations/index.ts";
+import { MAX_SEARCH_RESULTS, searchPages, searchPlan, type SearchCriteria } from "../operations/index.ts";
+import type { Cell, SelectionInfo } from "../core/index.ts";
 import { loadSettings } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { num, optNum, optText, record, text } from "./input.ts";

@@ -4,12 +4,12 @@
  * written to the document's ledger when the call ends (also when it fails
  * half-way: credits spent are spent).
  */
-import type { Operation } from "../core/effects.ts";
-import type { OpContext } from "../operations/context.ts";
-import { missingKey } from "../api/client.ts";
+import type { Operation } from "../core/index.ts";
+import type { OpContext } from "../operations/index.ts";
+import { missingKey } from "../api/index.ts";
 import { activeConnection, contextFromSettings, loadSettings, type ContextInputs, type Settings } from "./settings.ts";
 import type { AppDeps } from "./protocol.ts";
-import { recordSpend } from "../credits/ledger.ts";
+import { recordSpend } from "../credits/index.ts";
 
 export interface Session {
   settings: Settings;

@@ -1,9 +1,9 @@
 /** getSettings, saveSettings, testConnection. */
-import { call, missingKey, type ClientConfig } from "../api/client.ts";
-import { checkBaseUrl } from "../api/base-url.ts";
-import type { AccountResponse } from "../api/schemas.ts";
-import type { Operation } from "../core/effects.ts";
-import { toLanguage } from "../i18n/language.ts";
+import { call, missingKey, type ClientConfig } from "../api/index.ts";
+import { checkBaseUrl } from "../api/index.ts";
+import type { AccountResponse } from "../api/index.ts";
+import type { Operation } from "../core/index.ts";
+import { toLanguage } from "../i18n/index.ts";
 import { CONNECTION_MODES, LIMITS, activeConnection, loadSettings, normaliseBaseUrl, saveSettings, settingsView, type SettingsPatch } from "./settings.ts";
 import { oneOf, optNum, optText, record, text } from "./input.ts";
 import type { AppDeps, ConnectionResult, SettingsView } from "./protocol.ts";

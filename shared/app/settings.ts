@@ -12,14 +12,14 @@
  * kept, so switching back and forth loses nothing; `activeConnection` is the
  * one place that picks what the client sends where.
  */
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import { PRODUCTION_BASE_URL, type ClientConfig } from "../api/client.ts";
-import type { Pacer } from "../api/pacing.ts";
-import { MAX_BATCH } from "../api/schemas.ts";
-import type { OpContext } from "../operations/context.ts";
-import { toLanguage, type Bilingual, type Language } from "../i18n/language.ts";
-import { checkBaseUrl } from "../api/base-url.ts";
-import { DEFAULT_MATCH_FLOOR, MATCH_FLOOR_LIMITS } from "../operations/contradiction.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
+import { PRODUCTION_BASE_URL, type ClientConfig } from "../api/index.ts";
+import type { Pacer } from "../api/index.ts";
+import { MAX_BATCH } from "../api/index.ts";
+import type { OpContext } from "../operations/index.ts";
+import { toLanguage, type Bilingual, type Language } from "../i18n/index.ts";
+import { checkBaseUrl } from "../api/index.ts";
+import { DEFAULT_MATCH_FLOOR, MATCH_FLOOR_LIMITS } from "../operations/index.ts";
 
 export const SETTINGS_KEYS = {
   apiKey: "user:apiKey",

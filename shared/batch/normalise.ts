@@ -4,10 +4,10 @@
  * "SIEMENS  Aktiengesellschaft" have one key. The normal form is only a key;
  * what is sent to the API is the user's own spelling.
  */
-import type { ResolveQuery } from "../api/schemas.ts";
-import { invalid } from "../core/errors.ts";
-import { got, rule } from "../i18n/rules.ts";
-import { FIELD_LABELS, fieldLabel } from "../i18n/fields.ts";
+import type { ResolveQuery } from "../api/index.ts";
+import { invalid } from "../core/index.ts";
+import { got, rule } from "../i18n/index.ts";
+import { FIELD_LABELS, fieldLabel } from "../i18n/index.ts";
 
 const ASCII = /^[\x00-\x7f]*$/;
 

@@ -7,11 +7,11 @@
  * of a size that is not a multiple of ten wastes part of a credit, and only
  * the last call may do so.
  */
-import type { ResolveQuery } from "../api/schemas.ts";
-import { CompanyDataError, invalid } from "../core/errors.ts";
-import { rule } from "../i18n/rules.ts";
-import { batchResolveCost } from "../api/endpoints.ts";
-import * as V from "../operations/validate.ts";
+import type { ResolveQuery } from "../api/index.ts";
+import { CompanyDataError, invalid } from "../core/index.ts";
+import { rule } from "../i18n/index.ts";
+import { batchResolveCost } from "../api/index.ts";
+import { validate as V } from "../api/index.ts";
 import { normaliseKey } from "./normalise.ts";
 
 export interface DistinctQuery {

@@ -1,7 +1,7 @@
 import type { Effect, Operation } from "./effects.ts";
 import { CompanyDataError } from "./errors.ts";
 import type { HttpRequest, HttpResponse } from "./http.ts";
-import type { SheetRequest } from "../sheet/protocol.ts";
+import type { SheetRequest } from "./sheet-protocol.ts";
 
 /** What a synchronous host (Apps Script) provides. */
 export interface SyncDriver {

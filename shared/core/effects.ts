@@ -1,5 +1,5 @@
 import type { HttpRequest, HttpResponse } from "./http.ts";
-import type { SheetRequest } from "../sheet/protocol.ts";
+import type { SheetRequest } from "./sheet-protocol.ts";
 
 /**
  * Sans-IO operations: an operation is a generator that yields effects and

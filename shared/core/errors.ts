@@ -3,8 +3,8 @@
  * codes, with a message in German and English. Hosts show `message(lang)`;
  * nothing else (no stack, no API text that could carry the key) reaches a cell.
  */
-import type { Bilingual, Language } from "../i18n/language.ts";
-import { fieldLabel } from "../i18n/fields.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import { fieldLabel } from "../i18n/index.ts";
 
 export type ErrorCode =
   | "MISSING_KEY" // no API key configured

@@ -16,8 +16,8 @@
  * today's spend, watermarks: losing them re-buys or re-alerts).
  */
 import * as z from "zod/mini";
-import type { Bilingual } from "../i18n/language.ts";
-import type { Cell } from "../sheet/protocol.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import type { Cell } from "./sheet-protocol.ts";
 
 export interface SavedKind<T> {
   /** The stored object's `v`. */

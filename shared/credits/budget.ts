@@ -7,12 +7,12 @@
  * last few credits. Hosts that have a lock (Apps Script LockService) may
  * wrap the call; the overshoot is bounded by one formula's cost per racer.
  */
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import { CompanyDataError } from "../core/errors.ts";
-import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
+import { CompanyDataError } from "../core/index.ts";
+import { readSaved, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
-import type { OpContext } from "../operations/context.ts";
-import * as V from "../operations/validate.ts";
+import type { OpContext } from "../operations/index.ts";
+import { validate as V } from "../api/index.ts";
 
 export interface BudgetStatus {
   /** UTC day, YYYY-MM-DD. */

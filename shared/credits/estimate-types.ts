@@ -5,8 +5,8 @@
  * shared/credits/estimate.ts aggregates them (its `estimate()` dispatches to
  * the domain estimators), so nothing here imports a domain.
  */
-import type { CostInput, EndpointId, Include } from "../api/endpoints.ts";
-import type { Bilingual } from "../i18n/language.ts";
+import type { CostInput, EndpointId, Include } from "../api/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
 
 export interface EstimateLine {
   label: Bilingual;

@@ -4,13 +4,13 @@
  * value under a `doc:` key, kept to the last LEDGER_DAYS days so it stays far
  * below Apps Script's 9 KB per property.
  */
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import { invalid } from "../core/errors.ts";
-import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import { readSaved, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
-import { rule } from "../i18n/rules.ts";
-import type { OpContext } from "../operations/context.ts";
-import * as V from "../operations/validate.ts";
+import { rule } from "../i18n/index.ts";
+import type { OpContext } from "../operations/index.ts";
+import { validate as V } from "../api/index.ts";
 import { utcDay } from "./budget.ts";
 
 export const LEDGER_DAYS = 31;

@@ -9,8 +9,8 @@
  * READMEs cannot compute: test/unit/prices-in-prose.test.ts compares their
  * price statements with this table.
  */
-import { BATCH_RESOLVE_GROUP, INCLUDE_COST, batchResolveCost, endpoint, profileCost } from "../api/endpoints.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
+import { BATCH_RESOLVE_GROUP, INCLUDE_COST, batchResolveCost, endpoint, profileCost } from "../api/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
 import { NOUNS, countText, groupDigits } from "./wording.ts";
 
 /** The prices texts state, by the name a text uses. */

@@ -3,8 +3,8 @@
  * Kept apart from estimate.ts so the enrichment estimator (which estimate.ts
  * imports) can use them without an import cycle.
  */
-import type { Include } from "../api/endpoints.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
+import type { Include } from "../api/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
 
 /** Singular and plural of a noun, per language. */
 export interface Noun { de: readonly [string, string]; en: readonly [string, string] }

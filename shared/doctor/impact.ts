@@ -4,8 +4,8 @@
  * enrichment's columns are named from its own field catalogue
  * (shared/enrich/fields.ts), so a column renamed there is renamed here.
  */
-import { field } from "../enrich/fields.ts";
-import type { Bilingual } from "../i18n/language.ts";
+import { field } from "../enrich/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
 import type { FindingKind, Severity } from "./types.ts";
 
 export interface Impact { severity: Severity; features: string[]; effect: Bilingual }

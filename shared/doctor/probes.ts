@@ -8,8 +8,8 @@
  * from the free answers, which carry the same company fields.
  */
 import * as z from "zod/mini";
-import * as S from "../api/schemas.ts";
-import { endpoint, ENDPOINTS, type EndpointId } from "../api/endpoints.ts";
+import { schemas as S } from "../api/index.ts";
+import { endpoint, ENDPOINTS, type EndpointId } from "../api/index.ts";
 
 /** The known company: SAP SE, Walldorf (the reference data's id). */
 export const KNOWN = { id: "DEJK7QV0PK24", name: "SAP SE", city: "Walldorf", prefix: "SAP" } as const;

@@ -5,8 +5,8 @@
  * these lines; the UI module (shared/ui/panels/doctor-report.ts) shows the
  * same texts.
  */
-import { catalogue, type Language } from "../i18n/language.ts";
-import { countText, groupDigits, NOUNS } from "../credits/wording.ts";
+import { catalogue, type Language } from "../i18n/index.ts";
+import { countText, groupDigits, NOUNS } from "../credits/index.ts";
 import type { DoctorReport, Finding, Verdict } from "./types.ts";
 
 export const DOCTOR_TEXTS = catalogue({

@@ -10,13 +10,13 @@
  * its calls one at a time through the host's pacer (the same buckets the
  * client's other calls draw from) and waits once for a 429's Retry-After.
  */
-import { buildRequest, type ClientConfig } from "../api/client.ts";
-import { bucketOf, DEFAULT_RATE_LIMITS, Pacer } from "../api/pacing.ts";
-import { http, sleep, type Operation } from "../core/effects.ts";
-import { CompanyDataError } from "../core/errors.ts";
-import { header, type HttpResponse } from "../core/http.ts";
-import { parseRetryAfter } from "../core/retry.ts";
-import { fillPath, endpoint } from "../api/endpoints.ts";
+import { buildRequest, type ClientConfig } from "../api/index.ts";
+import { bucketOf, DEFAULT_RATE_LIMITS, Pacer } from "../api/index.ts";
+import { http, sleep, type Operation } from "../core/index.ts";
+import { CompanyDataError } from "../core/index.ts";
+import { header, type HttpResponse } from "../core/index.ts";
+import { parseRetryAfter } from "../core/index.ts";
+import { fillPath, endpoint } from "../api/index.ts";
 import { compareShape } from "./shape.ts";
 import { impactOf } from "./impact.ts";
 import { ACCOUNT, KNOWN, NOT_CHECKED, PROBES, priceOf, type Probe } from "./probes.ts";

@@ -3,7 +3,7 @@
  * answer to the UI, the team server's /health?deep=1), so every host shows
  * the same findings.
  */
-import type { Bilingual } from "../i18n/language.ts";
+import type { Bilingual } from "../i18n/index.ts";
 import type { ShapeKind } from "./shape.ts";
 
 /**

@@ -11,7 +11,7 @@
  * reads the portfolio's labels of the earlier version, "Name, City (DE…)", so
  * a sheet written then still reads.
  */
-import { COMPANY_ID_AT_START, COMPANY_ID_PATTERN } from "../api/company-id.ts";
+import { COMPANY_ID_AT_START, COMPANY_ID_PATTERN } from "../api/index.ts";
 
 /** What a label shows of a candidate. */
 export interface CandidateRef {

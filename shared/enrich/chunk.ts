@@ -4,22 +4,22 @@
  * distinct company's profile once with exactly the includes it has. This is
  * the unit the sheet job, the pure job and the CLI all loop over.
  */
-import type { Doubt, MatchNote } from "../operations/contradiction.ts";
-import type { Availability, Company, CompanySummary, ResolveQuery } from "../api/schemas.ts";
-import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
-import type { Include } from "../api/endpoints.ts";
-import { all, type Operation } from "../core/effects.ts";
-import { CompanyDataError, invalid } from "../core/errors.ts";
-import { notAnId } from "../i18n/rules.ts";
-import type { OpContext } from "../operations/context.ts";
-import type { Cell } from "../sheet/protocol.ts";
+import type { Doubt, MatchNote } from "../operations/index.ts";
+import type { Availability, Company, CompanySummary, ResolveQuery } from "../api/index.ts";
+import { COMPANY_ID_PATTERN } from "../api/index.ts";
+import type { Include } from "../api/index.ts";
+import { all, type Operation } from "../core/index.ts";
+import { CompanyDataError, invalid } from "../core/index.ts";
+import { notAnId } from "../i18n/index.ts";
+import type { OpContext } from "../operations/index.ts";
+import type { Cell } from "../core/index.ts";
 import { availableIncludes, fieldNeeds, type FieldDef, type FieldNeeds } from "./fields.ts";
 import type { ColumnMapping } from "./columns.ts";
 import { isoDay, toCandidate, type RowResult } from "./rows.ts";
 import { RunMemo, type KeyAnswer, type Needs } from "./memo.ts";
-import type { Language } from "../i18n/language.ts";
-import { normaliseKey } from "../batch/normalise.ts";
-import { identifierQuery, type IdentifierQuery } from "../operations/identifiers.ts";
+import type { Language } from "../i18n/index.ts";
+import { normaliseKey } from "../batch/index.ts";
+import { identifierQuery, type IdentifierQuery } from "../operations/index.ts";
 import type { RowTask } from "./task.ts";
 
 /** Shape of CORE-OPS' ResolvedRow (shared/operations/resolve.ts), repeated structurally. */

@@ -3,9 +3,9 @@
  * English. The result is a proposal the user can correct (the UI shows it as
  * dropdowns; the CLI takes --name-col etc.).
  */
-import type { Cell } from "../sheet/protocol.ts";
-import { invalid } from "../core/errors.ts";
-import { fieldLabel } from "../i18n/fields.ts";
+import type { Cell } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import { fieldLabel } from "../i18n/index.ts";
 import { findOutputBlock } from "./rows.ts";
 
 /** Neither a company name nor an id column: nothing to look companies up by. */

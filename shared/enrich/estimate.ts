@@ -10,24 +10,24 @@
  * paid for, and names that turn out to be the same company are bought once.
  * It keeps only the sets of keys seen, so it streams.
  */
-import type { Estimate, EstimateLine } from "../credits/estimate-types.ts";
-import { chunkSizes, batchCredits } from "../batch/plan.ts";
-import { profileCost } from "../api/endpoints.ts";
-import { DEFAULT_RATE_LIMITS } from "../api/pacing.ts";
-import { COMPANY_ID_PATTERN } from "../api/schemas.ts";
-import { invalid } from "../core/errors.ts";
-import { got, rule } from "../i18n/rules.ts";
-import { NOUNS, counted, includeList } from "../credits/wording.ts";
+import type { Estimate, EstimateLine } from "../credits/index.ts";
+import { chunkSizes, batchCredits } from "../batch/index.ts";
+import { profileCost } from "../api/index.ts";
+import { DEFAULT_RATE_LIMITS } from "../api/index.ts";
+import { COMPANY_ID_PATTERN } from "../api/index.ts";
+import { invalid } from "../core/index.ts";
+import { got, rule } from "../i18n/index.ts";
+import { NOUNS, counted, includeList } from "../credits/index.ts";
 
 /** Rows that are not a list of rows. */
 export const NOT_A_TABLE = { de: "keine Tabelle (erwartet eine Liste von Zeilen)", en: "not a table (expected a list of rows)" };
-import type { Cell } from "../sheet/protocol.ts";
+import type { Cell } from "../core/index.ts";
 import { fieldNeeds, selectFields } from "./fields.ts";
 import { validateMapping, type ColumnMapping } from "./columns.ts";
 import { chunkEnd, isEmptyTask, taskFromRow } from "./chunk.ts";
 import type { RowTask } from "./task.ts";
 import { RunMemo } from "./memo.ts";
-import { normaliseKey } from "../batch/normalise.ts";
+import { normaliseKey } from "../batch/index.ts";
 
 /**
  * The one time model of an enrichment (the CLI's estimate and the sidebar's

@@ -7,13 +7,13 @@
  * an include costs what the standalone call costs, but it is one request
  * instead of two.
  */
-import type { Announcement, Availability, Company, CompanySummary, FinancialYear, Person } from "../api/schemas.ts";
-import { INCLUDE_COST, profileCost, type Include } from "../api/endpoints.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
-import type { Cell } from "../sheet/protocol.ts";
-import { invalid } from "../core/errors.ts";
-import { got } from "../i18n/rules.ts";
-import { priced } from "../credits/prices.ts";
+import type { Announcement, Availability, Company, CompanySummary, FinancialYear, Person } from "../api/index.ts";
+import { INCLUDE_COST, profileCost, type Include } from "../api/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import type { Cell } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import { got } from "../i18n/index.ts";
+import { priced } from "../credits/index.ts";
 
 export type FieldGroup = "resolve" | "profile" | "people" | "announcements" | "financials";
 export const FIELD_GROUPS: readonly FieldGroup[] = ["resolve", "profile", "people", "announcements", "financials"];

@@ -10,19 +10,19 @@
  * Script allows 9 KB a value): the run's signature, its selection of rows as
  * ranges, how far through the selection it got, and its state.
  */
-import { storeGet, storePut, sheet, type Operation } from "../core/effects.ts";
-import { invalid } from "../core/errors.ts";
-import { fnv1a32 } from "../core/hash.ts";
-import { readPart, readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import { storeGet, storePut, sheet, type Operation } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import { fnv1a32 } from "../core/index.ts";
+import { readPart, readSaved, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
 import { savedRowResult } from "./row-result-schema.ts";
-import type { Language } from "../i18n/language.ts";
+import type { Language } from "../i18n/index.ts";
 import { NOT_A_TABLE } from "./estimate.ts";
-import type { OpContext } from "../operations/context.ts";
-import type { Cell } from "../sheet/protocol.ts";
+import type { OpContext } from "../operations/index.ts";
+import type { Cell } from "../core/index.ts";
 import { companyCost, fieldNeeds, selectFields, type FieldDef } from "./fields.ts";
-import { priceAfterMatching, type PriceAfterMatching } from "../credits/after-matching.ts";
-import { batchResolveCost } from "../api/endpoints.ts";
+import { priceAfterMatching, type PriceAfterMatching } from "./after-matching.ts";
+import { batchResolveCost } from "../api/index.ts";
 import { detectColumns, validateMapping, type ColumnMapping } from "./columns.ts";
 import { chunkEnd, enrichChunk, isEmptyTask, taskFromRow, type EnrichDeps } from "./chunk.ts";
 import type { RowTask } from "./task.ts";

@@ -6,9 +6,9 @@
  * confidences and the chosen fields' values, never raw answers) and are
  * rebuilt on resume from the rows already written.
  */
-import type { Doubt, MatchNote } from "../operations/contradiction.ts";
-import { normaliseKey } from "../batch/normalise.ts";
-import type { Cell } from "../sheet/protocol.ts";
+import type { Doubt, MatchNote } from "../operations/index.ts";
+import { normaliseKey } from "../batch/index.ts";
+import type { Cell } from "../core/index.ts";
 import type { FieldNeeds } from "./fields.ts";
 import type { RowTask } from "./task.ts";
 import type { Candidate, RowResult } from "./rows.ts";

@@ -11,8 +11,8 @@
  * This module is the one place that says what a row's key is and how rows
  * are paired by key; the sheet job, the portfolio check and the CLI all use it.
  */
-import type { Cell } from "../sheet/protocol.ts";
-import { normaliseCity, normaliseName, normaliseRegister, normaliseZip } from "../batch/normalise.ts";
+import type { Cell } from "../core/index.ts";
+import { normaliseCity, normaliseName, normaliseRegister, normaliseZip } from "../batch/index.ts";
 import { INPUT_ROLES, type ColumnMapping } from "./columns.ts";
 
 /** A cell as text (numbers as typed, dates as ISO day), never "undefined". */

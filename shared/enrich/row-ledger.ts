@@ -19,9 +19,9 @@
  * rows from a totals row that moved up after a deletion), the row just below
  * the table and the header.
  */
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import { fnv1a32 } from "../core/hash.ts";
-import { readPart, readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
+import { fnv1a32 } from "../core/index.ts";
+import { readPart, readSaved, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
 import type { RowOutcome } from "./rows.ts";
 

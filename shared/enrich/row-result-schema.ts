@@ -1,8 +1,8 @@
 /** The saved form of a row's result (checkpoint parts, CLI checkpoints): see core/saved.ts. */
 import * as z from "zod/mini";
-import { savedBilingual, savedCell } from "../core/saved.ts";
-import { ERROR_CODES } from "../core/errors.ts";
-import { DOUBT_FIELDS, type Doubt, type MatchNote } from "../operations/contradiction.ts";
+import { savedBilingual, savedCell } from "../core/index.ts";
+import { ERROR_CODES } from "../core/index.ts";
+import { DOUBT_FIELDS, type Doubt, type MatchNote } from "../operations/index.ts";
 import { STATUS, type Candidate, type RowOutcome, type RowResult } from "./rows.ts";
 import type { KeyAnswer } from "./memo.ts";
 

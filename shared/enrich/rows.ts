@@ -3,12 +3,12 @@
  * German or English, confidence, as-of date) and how it is read back from a
  * sheet or CSV, which is what reruns and resumes decide from.
  */
-import { doubtText, noteText, type Doubt, type MatchNote } from "../operations/contradiction.ts";
-import type { CompanySummary } from "../api/schemas.ts";
-import { COMPANY_ID_AT_START, COMPANY_ID_PATTERN } from "../api/schemas.ts";
-import type { ErrorCode } from "../core/errors.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
-import type { Cell } from "../sheet/protocol.ts";
+import { doubtText, noteText, type Doubt, type MatchNote } from "../operations/index.ts";
+import type { CompanySummary } from "../api/index.ts";
+import { COMPANY_ID_AT_START, COMPANY_ID_PATTERN } from "../api/index.ts";
+import type { ErrorCode } from "../core/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import type { Cell } from "../core/index.ts";
 import { candidateLabel, parseCandidateLabel, type LabelledCandidate } from "./candidate-label.ts";
 import { FIELDS, type FieldDef } from "./fields.ts";
 

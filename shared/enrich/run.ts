@@ -3,11 +3,11 @@
  * and the CLI call. job.ts takes its operations as a parameter so that it can
  * be tested with fakes; this module supplies the real ones.
  */
-import { lookupMany } from "../operations/identifiers.ts";
-import { resolveMany } from "../operations/resolve.ts";
-import { getAvailability, getProfiles } from "../operations/company.ts";
-import type { Operation } from "../core/effects.ts";
-import type { OpContext } from "../operations/context.ts";
+import { lookupMany } from "../operations/index.ts";
+import { resolveMany } from "../operations/index.ts";
+import { getAvailability, getProfiles } from "../operations/index.ts";
+import type { Operation } from "../core/index.ts";
+import type { OpContext } from "../operations/index.ts";
 import type { EnrichDeps } from "./chunk.ts";
 import { applyReviewPicks as applyPicksWith, computeRows, enrichSheet as enrichSheetWith, type EnrichInput, type EnrichRunResult, type SheetJobSpec, type SheetRunResult } from "./job.ts";
 

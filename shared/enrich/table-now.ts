@@ -10,9 +10,9 @@
  * So a deleted row never pulls the totals row into the job, and a row
  * inserted inside the table is part of it.
  */
-import { sheet, type Operation } from "../core/effects.ts";
-import { invalid } from "../core/errors.ts";
-import type { Cell } from "../sheet/protocol.ts";
+import { sheet, type Operation } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import type { Cell } from "../core/index.ts";
 import type { ColumnMapping } from "./columns.ts";
 import { rowKey } from "./row-key.ts";
 import { keyHash, type RowLedger } from "./row-ledger.ts";

@@ -3,9 +3,9 @@
  * (./memo.ts) and the estimator read. Its own module so the memo can name it
  * without importing the engine that imports the memo.
  */
-import type { ResolveQuery } from "../api/schemas.ts";
-import type { CompanyDataError } from "../core/errors.ts";
-import type { IdentifierQuery } from "../operations/identifiers.ts";
+import type { ResolveQuery } from "../api/index.ts";
+import type { CompanyDataError } from "../core/index.ts";
+import type { IdentifierQuery } from "../operations/index.ts";
 
 /** What to do for one row. */
 export interface RowTask {

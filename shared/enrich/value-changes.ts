@@ -11,10 +11,10 @@
  * limits of their own (Excel: notes need ExcelApi 1.18 and are per cell,
  * comments belong to a user and a thread), and the CSV has none.
  */
-import { sheet, type Operation } from "../core/effects.ts";
-import { invalid } from "../core/errors.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
-import type { Cell } from "../sheet/protocol.ts";
+import { sheet, type Operation } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import type { Cell } from "../core/index.ts";
 import type { ColumnMapping } from "./columns.ts";
 import type { FieldDef } from "./fields.ts";
 

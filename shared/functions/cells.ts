@@ -3,8 +3,8 @@
  * under one header, and the final squaring-off every host needs (Excel
  * rejects ragged arrays; Sheets rejects an empty one).
  */
-import { toCompanyDataError } from "../core/errors.ts";
-import type { Language } from "../i18n/language.ts";
+import { toCompanyDataError } from "../core/index.ts";
+import type { Language } from "../i18n/index.ts";
 import type { CellError, CellOut } from "./types.ts";
 
 export function errorCell(e: unknown, lang: Language): CellError {

@@ -2,10 +2,10 @@
  * Helpers the function definitions share: parameter declarations, the
  * per-row and list patterns, and localised column headers.
  */
-import { all, type Operation } from "../core/effects.ts";
-import { CompanyDataError } from "../core/errors.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
-import { MAX_SIZE } from "../api/schemas.ts";
+import { all, type Operation } from "../core/index.ts";
+import { CompanyDataError } from "../core/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import { MAX_SIZE } from "../api/index.ts";
 import { cellsOf, isBlank, reader, single, type Reader } from "./input.ts";
 import { errorCell, stackLists, type ListPart } from "./cells.ts";
 import type { CellOut, FunctionContext, ParamDef, ParamKind } from "./types.ts";

@@ -1,15 +1,15 @@
 /** One company per row: PROFILE, AVAILABILITY, FINANCIALS, CARD. */
-import { INCLUDES, type Include } from "../api/endpoints.ts";
-import type { Availability, Company, FinancialYear } from "../api/schemas.ts";
-import { CompanyDataError } from "../core/errors.ts";
-import { FIELDS, latestFinancials, type FieldDef } from "../enrich/fields.ts";
-import { getAvailability, getFinancials, getProfiles } from "../operations/company.ts";
-import type { Language } from "../i18n/language.ts";
+import { INCLUDES, type Include } from "../api/index.ts";
+import type { Availability, Company, FinancialYear } from "../api/index.ts";
+import { CompanyDataError } from "../core/index.ts";
+import { FIELDS, latestFinancials, type FieldDef } from "../enrich/index.ts";
+import { getAvailability, getFinancials, getProfiles } from "../operations/index.ts";
+import type { Language } from "../i18n/index.ts";
 import { isBlank, reader, single, type Reader } from "./input.ts";
 import { cell } from "./cells.ts";
 import { allSettled, h, headers, langOf, listPerInput, param, perRow } from "./common.ts";
-import { priced } from "../credits/prices.ts";
-import { all } from "../core/effects.ts";
+import { priced } from "../credits/index.ts";
+import { all } from "../core/index.ts";
 import type { CardData, CardProperty, CellOut, FunctionDef } from "./types.ts";
 
 const idParam = param("id", "id", "Firmen-ID (DE + 10 Zeichen) oder Spalte mit IDs", "Company id (DE + 10 characters) or a column of ids", { range: true });

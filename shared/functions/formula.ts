@@ -4,11 +4,11 @@
  * document's daily formula budget, and what it spent recorded in the spend
  * log as `formula:NAME`, the same line in Sheets and Excel.
  */
-import type { Operation } from "../core/effects.ts";
-import type { Language } from "../i18n/language.ts";
-import { loadSettings, type ContextInputs } from "../app/settings.ts";
-import { spendingContext } from "../app/session.ts";
-import { FORMULA_LEDGER, recordSpend } from "../credits/ledger.ts";
+import type { Operation } from "../core/index.ts";
+import type { Language } from "../i18n/index.ts";
+import { loadSettings, type ContextInputs } from "../app/index.ts";
+import { spendingContext } from "../app/index.ts";
+import { FORMULA_LEDGER, recordSpend } from "../credits/index.ts";
 import { invoke } from "./registry.ts";
 import type { CellOut, FunctionDef } from "./types.ts";
 

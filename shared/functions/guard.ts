@@ -5,12 +5,12 @@
  * reserves that many credits before they go out. When the budget would be
  * passed, the requests are not sent and the call fails with BUDGET_EXCEEDED.
  */
-import { ENDPOINTS, type CostInput, type Endpoint, type Include, INCLUDES } from "../api/endpoints.ts";
-import type { HttpRequest } from "../core/http.ts";
-import type { Effect, Operation } from "../core/effects.ts";
-import type { OpContext } from "../operations/context.ts";
-import { releaseBudget, reserveBudget } from "../credits/budget.ts";
-import type { HttpResponse } from "../core/http.ts";
+import { ENDPOINTS, type CostInput, type Endpoint, type Include, INCLUDES } from "../api/index.ts";
+import type { HttpRequest } from "../core/index.ts";
+import type { Effect, Operation } from "../core/index.ts";
+import type { OpContext } from "../operations/index.ts";
+import { releaseBudget, reserveBudget } from "../credits/index.ts";
+import type { HttpResponse } from "../core/index.ts";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

@@ -1,6 +1,12 @@
-export * from "./types.ts";
-export { FUNCTIONS, functionsFor, functionByName, hostName, invoke } from "./registry.ts";
-export { errorCell, squared } from "./cells.ts";
+/**
+ * The public surface of shared/functions/: what the hosts and the layers above use.
+ * Import from here, never from a module inside (eslint-rules/layers.js);
+ * modules of this folder import each other directly.
+ */
+export { errorCell } from "./cells.ts";
+export { CARD_FIELDS, CARD_FIGURES, cardIncludes, cardOf } from "./company.ts";
+export { runFormula } from "./formula.ts";
 export { requestCredits, withBudget } from "./guard.ts";
-export { cardOf, cardIncludes, CARD_FIELDS, CARD_FIGURES, PROFILE_DEFAULT_FIELDS, METRICS } from "./company.ts";
-export { runFormula, type FormulaInputs } from "./formula.ts";
+export { FUNCTIONS, functionByName, functionsFor, hostName, invoke } from "./registry.ts";
+export { isCellCard, isCellError } from "./types.ts";
+export type { CardData, CardProperty, CellOut, FunctionContext, FunctionDef, ParamDef } from "./types.ts";

@@ -6,10 +6,10 @@
  * belongs) becomes a clear INVALID_INPUT naming the parameter, never an
  * exception from deeper down.
  */
-import { CompanyDataError } from "../core/errors.ts";
-import { COMPANY_ID_PATTERN, PERSON_ID_PATTERN } from "../api/schemas.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
-import { fieldLabel } from "../i18n/fields.ts";
+import { CompanyDataError } from "../core/index.ts";
+import { COMPANY_ID_PATTERN, PERSON_ID_PATTERN } from "../api/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import { fieldLabel } from "../i18n/index.ts";
 
 /** The values of an argument, row by row; `range` tells a range from a single value. */
 export function cellsOf(arg: unknown): { values: unknown[]; range: boolean } {

@@ -1,14 +1,14 @@
 /** Lists about a company or a person: PEOPLE … JOBS, and the account's CREDITS. */
-import type { CompanySummary } from "../api/schemas.ts";
+import type { CompanySummary } from "../api/index.ts";
 import {
   getAccount, getAnnouncements, getChanges, getEvents, getJobs, getNearby, getPeers, getPeople, getPersonCompanies, getSimilar, MAX_SIMILAR_IDS,
-} from "../operations/company.ts";
-import type { Operation } from "../core/effects.ts";
-import type { Bilingual } from "../i18n/language.ts";
+} from "../operations/index.ts";
+import type { Operation } from "../core/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
 import { cellsOf, isBlank, reader, single } from "./input.ts";
 import { cell, labelText } from "./cells.ts";
 import { h, headers, langOf, listPerInput, param, readSize, sizeParam } from "./common.ts";
-import { priced } from "../credits/prices.ts";
+import { priced } from "../credits/index.ts";
 import type { CellOut, FunctionContext, FunctionDef, ParamDef } from "./types.ts";
 
 const DEFAULT_SIZE = 10;

@@ -1,17 +1,17 @@
 /** Finding companies: SEARCH, SUGGEST, RESOLVE. */
-import { doubtText, noteText } from "../operations/contradiction.ts";
-import type { CompanySummary, ResolveQuery, SearchRequest } from "../api/schemas.ts";
-import { CompanyDataError } from "../core/errors.ts";
-import { candidateLabel } from "../enrich/candidate-label.ts";
-import { SEARCH_DEFAULTS } from "../api/defaults.ts";
-import { search, suggest } from "../operations/company.ts";
-import { buildFilters, nearOf, parseFilterText } from "../operations/search-filters.ts";
-import { resolveMany, resolveOne, type ResolvedRow } from "../operations/resolve.ts";
-import { identifierIn, lookupMany, type IdentifierQuery } from "../operations/identifiers.ts";
+import { doubtText, noteText } from "../operations/index.ts";
+import type { CompanySummary, ResolveQuery, SearchRequest } from "../api/index.ts";
+import { CompanyDataError } from "../core/index.ts";
+import { candidateLabel } from "../enrich/index.ts";
+import { SEARCH_DEFAULTS } from "../api/index.ts";
+import { search, suggest } from "../operations/index.ts";
+import { buildFilters, nearOf, parseFilterText } from "../operations/index.ts";
+import { resolveMany, resolveOne, type ResolvedRow } from "../operations/index.ts";
+import { identifierIn, lookupMany, type IdentifierQuery } from "../operations/index.ts";
 import { cellsOf, isBlank, reader, single, zipOrRegister, type Reader } from "./input.ts";
 import { cell, errorCell, labelText } from "./cells.ts";
 import { h, headers, langOf, listPerInput, param, readSize, sizeParam } from "./common.ts";
-import { priced } from "../credits/prices.ts";
+import { priced } from "../credits/index.ts";
 import type { CellOut, FunctionDef } from "./types.ts";
 
 const { size: DEFAULT_SIZE, radiusKm: DEFAULT_RADIUS_KM } = SEARCH_DEFAULTS;

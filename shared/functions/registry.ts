@@ -4,8 +4,8 @@
  * with cells: per-row errors stay in their rows, a failure of the whole call
  * is one error cell; never an exception, never a stack.
  */
-import { missingKey } from "../api/client.ts";
-import type { Operation } from "../core/effects.ts";
+import { missingKey } from "../api/index.ts";
+import type { Operation } from "../core/index.ts";
 import { errorCell, squared } from "./cells.ts";
 import { withBudget } from "./guard.ts";
 import { RESOLVE, SEARCH, SUGGEST } from "./lookup.ts";

@@ -4,9 +4,9 @@
  * shared/monitor/risk.ts screens, at the cheapest path (shared/monitor/screen-ids.ts).
  * Answers are cached like every formula answer.
  */
-import { CompanyDataError } from "../core/errors.ts";
-import { GROUP_LABEL, SCREENING_NOTE } from "../monitor/risk.ts";
-import { screenIds } from "../monitor/screen-ids.ts";
+import { CompanyDataError } from "../core/index.ts";
+import { GROUP_LABEL, SCREENING_NOTE } from "../monitor/index.ts";
+import { screenIds } from "../monitor/index.ts";
 import { h, langOf, param, perRow } from "./common.ts";
 import type { CellOut, FunctionDef } from "./types.ts";
 

@@ -3,10 +3,10 @@
  * takes and what it returns. Sheets (apps-script/) and Excel (excel-addin/)
  * generate their functions from these definitions; neither host adds logic.
  */
-import type { Operation } from "../core/effects.ts";
-import type { ErrorCode } from "../core/errors.ts";
-import type { OpContext } from "../operations/context.ts";
-import type { Bilingual } from "../i18n/language.ts";
+import type { Operation } from "../core/index.ts";
+import type { ErrorCode } from "../core/index.ts";
+import type { OpContext } from "../operations/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
 
 /**
  * A cell-level error. Hosts map it: Sheets writes `message` into the cell,

@@ -4,12 +4,12 @@
  * alerts belong to the workbook, not to whoever opened it last. After every
  * finished check the configured channels get what is new (alerts.ts).
  */
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import { invalid } from "../core/errors.ts";
-import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import { readSaved, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
-import type { Bilingual } from "../i18n/language.ts";
-import type { OpContext } from "../operations/context.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import type { OpContext } from "../operations/index.ts";
 import { deliverAlerts, DeliveryError, lastDelivery, pendingAlerts, type DeliveryOutcome, type DeliveryRecord, type Digest } from "./alerts.ts";
 import { checkWebhookUrl, postWebhook } from "./webhook.ts";
 

@@ -23,12 +23,12 @@
  * before the outbox was cleared: the next run sends it again. Never lost,
  * at worst twice.)
  */
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import { CompanyDataError } from "../core/errors.ts";
-import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/saved.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
+import { CompanyDataError } from "../core/index.ts";
+import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
-import type { Bilingual, Language } from "../i18n/language.ts";
-import type { OpContext } from "../operations/context.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import type { OpContext } from "../operations/index.ts";
 import type { LogLine } from "./changelog.ts";
 import { GROUP_LABEL, SCREENING_NOTE, type RiskGroup } from "./risk.ts";
 import { isoInstant, type CompanyState } from "./watermark.ts";

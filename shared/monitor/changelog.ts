@@ -7,11 +7,11 @@
  * (Keeping the keys in the document store instead would outgrow Apps Script's
  * 500 KB property store; the sheet has room.)
  */
-import type { Change } from "../api/schemas.ts";
-import { sheet, type Operation } from "../core/effects.ts";
-import type { Language } from "../i18n/language.ts";
-import type { Cell } from "../sheet/protocol.ts";
-import { fnv1a32 } from "../core/hash.ts";
+import type { Change } from "../api/index.ts";
+import { sheet, type Operation } from "../core/index.ts";
+import type { Language } from "../i18n/index.ts";
+import type { Cell } from "../core/index.ts";
+import { fnv1a32 } from "../core/index.ts";
 
 /** The log's name per language. A log found under either name is used as it is (see openLog). */
 export const CHANGES_SHEETS: Readonly<Record<Language, string>> = { de: "Änderungen", en: "Changes" };

@@ -11,11 +11,11 @@
  * separate call (4) because a company needing financials always needs its
  * profile too: same credits, one request fewer.
  */
-import type { Company } from "../api/schemas.ts";
-import { all, type Operation } from "../core/effects.ts";
-import { CompanyDataError } from "../core/errors.ts";
-import type { OpContext } from "../operations/context.ts";
-import { getChanges, getProfiles, type Availability, type ChangesResult } from "../operations/company.ts";
+import type { Company } from "../api/index.ts";
+import { all, type Operation } from "../core/index.ts";
+import { CompanyDataError } from "../core/index.ts";
+import type { OpContext } from "../operations/index.ts";
+import { getChanges, getProfiles, type Availability, type ChangesResult } from "../operations/index.ts";
 import { movesOf, noteNews } from "./alerts.ts";
 import { appendNew, logLine, type LogLine } from "./changelog.ts";
 import type { PortfolioProgress, Priced } from "./check-progress.ts";

@@ -8,10 +8,10 @@
  *   otherwise                   → nothing (the stored result is shown)
  * The sum is the run's exact price, known before a credit is spent.
  */
-import type { Operation } from "../core/effects.ts";
-import { CompanyDataError } from "../core/errors.ts";
-import type { OpContext } from "../operations/context.ts";
-import { getAvailability, type Availability } from "../operations/company.ts";
+import type { Operation } from "../core/index.ts";
+import { CompanyDataError } from "../core/index.ts";
+import type { OpContext } from "../operations/index.ts";
+import { getAvailability, type Availability } from "../operations/index.ts";
 import { PortfolioProgress } from "./check-progress.ts";
 import type { PlanItem } from "./check-types.ts";
 import { planCredits, type PortfolioPlanned } from "./estimate.ts";

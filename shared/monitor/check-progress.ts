@@ -15,8 +15,8 @@
  * A company whose paid call failed keeps its availability and plan (`priced`):
  * its row still shows the last change date, and what is left is priced again.
  */
-import { CompanyDataError } from "../core/errors.ts";
-import type { Availability } from "../operations/company.ts";
+import { CompanyDataError } from "../core/index.ts";
+import type { Availability } from "../operations/index.ts";
 import type { PlanItem } from "./check-types.ts";
 
 /** Failures a later call can get past: the company is left to do (the run pauses and continues), not an error. */

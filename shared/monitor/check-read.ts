@@ -5,15 +5,15 @@
  * Ambiguous names are never guessed: the row keeps its candidates for the ID
  * cell's dropdown.
  */
-import type { CompanySummary } from "../api/schemas.ts";
-import { sheet, type Operation } from "../core/effects.ts";
-import { CompanyDataError, invalid } from "../core/errors.ts";
-import { notAnId } from "../i18n/rules.ts";
-import type { OpContext } from "../operations/context.ts";
-import { resolveMany } from "../operations/resolve.ts";
-import type { Doubt } from "../operations/contradiction.ts";
-import { noSuchSheet, type Cell } from "../sheet/protocol.ts";
-import { rowKey } from "../enrich/row-key.ts";
+import type { CompanySummary } from "../api/index.ts";
+import { sheet, type Operation } from "../core/index.ts";
+import { CompanyDataError, invalid } from "../core/index.ts";
+import { notAnId } from "../i18n/index.ts";
+import type { OpContext } from "../operations/index.ts";
+import { resolveMany } from "../operations/index.ts";
+import type { Doubt } from "../operations/index.ts";
+import { noSuchSheet, type Cell } from "../core/index.ts";
+import { rowKey } from "../enrich/index.ts";
 import { outcomeOf } from "./check-progress.ts";
 import { idFromCell, layoutOf, queryOf, type Layout } from "./layout.ts";
 

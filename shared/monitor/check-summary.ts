@@ -6,8 +6,8 @@
  * the rows and each company's state (check-progress.ts), so they add up to
  * `entries` by construction.
  */
-import { CompanyDataError } from "../core/errors.ts";
-import type { Bilingual } from "../i18n/language.ts";
+import { CompanyDataError } from "../core/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
 import { pricedOf, type PortfolioProgress } from "./check-progress.ts";
 import type { Row } from "./check-read.ts";
 import { planFor } from "./check-plan.ts";

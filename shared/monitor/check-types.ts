@@ -5,8 +5,8 @@
  * of the check, so the check's modules never import each other in a circle.
  */
 import type { PortfolioPlanned } from "./estimate.ts";
-import type { Bilingual } from "../i18n/language.ts";
-import type { OpContext } from "../operations/context.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import type { OpContext } from "../operations/index.ts";
 
 export const PORTFOLIO_SHEET = "Portfolio";
 /** Changes asked for per company and check (the API's largest page). */

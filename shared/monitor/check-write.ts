@@ -6,13 +6,13 @@
  * an edit during the check never puts a result or an id into another
  * company's row; a deleted row gets nothing.
  */
-import { sheet, type Operation } from "../core/effects.ts";
-import { CompanyDataError } from "../core/errors.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
-import type { Availability } from "../operations/company.ts";
-import { noSuchSheet, type Cell } from "../sheet/protocol.ts";
-import { namesAgree, pairByKey } from "../enrich/row-key.ts";
-import { doubtText } from "../operations/contradiction.ts";
+import { sheet, type Operation } from "../core/index.ts";
+import { CompanyDataError } from "../core/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import type { Availability } from "../operations/index.ts";
+import { noSuchSheet, type Cell } from "../core/index.ts";
+import { namesAgree, pairByKey } from "../enrich/index.ts";
+import { doubtText } from "../operations/index.ts";
 import { availabilityOf, type PortfolioProgress } from "./check-progress.ts";
 import { portfolioKey, type Row } from "./check-read.ts";
 import { candidateLabel, type Layout, type OutputKey } from "./layout.ts";

@@ -23,10 +23,10 @@
  * the failure is kept, never paid again. The caller records the spend in the
  * ledger (the app session does).
  */
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import { invalid } from "../core/errors.ts";
-import { got, rule } from "../i18n/rules.ts";
-import type { OpContext } from "../operations/context.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import { got, rule } from "../i18n/index.ts";
+import type { OpContext } from "../operations/index.ts";
 import { openLog } from "./changelog.ts";
 import { planPortfolio } from "./check-plan.ts";
 import { readPortfolio } from "./check-read.ts";
@@ -35,7 +35,7 @@ import { DEFAULT_WINDOW_ROWS, LAST_RUN_KEY, MAX_STALLED_CALLS, PORTFOLIO_SHEET, 
 import { payWindow, windowCompanies } from "./check-pay.ts";
 import { writeNewHeaders, writeWindow } from "./check-write.ts";
 import { isoInstant, loadStates } from "./watermark.ts";
-import { readSaved, writeSaved } from "../core/saved.ts";
+import { readSaved, writeSaved } from "../core/index.ts";
 import { LAST_RUN, RUN_STATE } from "./state-schema.ts";
 
 export { CHANGES_PAGE, DEFAULT_WINDOW_ROWS, LAST_RUN_KEY, MAX_STALLED_CALLS, PORTFOLIO_SHEET, RUN_KEY } from "./check-types.ts";

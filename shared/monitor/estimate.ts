@@ -11,10 +11,10 @@
  * shared/credits/estimate.ts's `estimate()` calls `portfolioParts` for kind
  * "portfolio", so importing it back would be a cycle.
  */
-import { endpoint, profileCost, INCLUDE_COST } from "../api/endpoints.ts";
-import type { AllOf, CallOperation } from "../credits/estimate-types.ts";
-import type { Bilingual } from "../i18n/language.ts";
-import { fillPrices } from "../credits/prices.ts";
+import { endpoint, profileCost, INCLUDE_COST } from "../api/index.ts";
+import type { AllOf, CallOperation } from "../credits/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import { fillPrices } from "../credits/index.ts";
 import { runsPerDay, type ScheduleSettings } from "./schedule.ts";
 
 /** The portfolio check's plan, as counts of calls (PlannedOperation kind "portfolio"). */

@@ -5,12 +5,12 @@
  * reused; missing ones are added after the last column. The group column's
  * header carries the screening note, so the sheet says it once.
  */
-import type { ResolveQuery } from "../api/schemas.ts";
-import { COMPANY_ID_IN_TEXT, COMPANY_ID_PATTERN } from "../api/schemas.ts";
-import { invalid } from "../core/errors.ts";
-import { detectColumns, normaliseHeader, type ColumnMapping } from "../enrich/columns.ts";
-import type { Language } from "../i18n/language.ts";
-import type { Cell } from "../sheet/protocol.ts";
+import type { ResolveQuery } from "../api/index.ts";
+import { COMPANY_ID_IN_TEXT, COMPANY_ID_PATTERN } from "../api/index.ts";
+import { invalid } from "../core/index.ts";
+import { detectColumns, normaliseHeader, type ColumnMapping } from "../enrich/index.ts";
+import type { Language } from "../i18n/index.ts";
+import type { Cell } from "../core/index.ts";
 import { SCREENING_NOTE } from "./risk.ts";
 
 export const OUTPUT_KEYS = ["group", "flag", "netIncome", "year", "lastChange", "newChanges", "checked"] as const;
@@ -135,4 +135,4 @@ export function queryOf(row: readonly Cell[], input: ColumnMapping): ResolveQuer
 }
 
 /** Label of a candidate in the ID dropdown (the one label, enrich/candidate-label.ts); idFromCell reads the id back. */
-export { candidateLabel } from "../enrich/candidate-label.ts";
+export { candidateLabel } from "../enrich/index.ts";

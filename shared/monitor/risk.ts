@@ -8,8 +8,8 @@
  * A pure function of register data. It is a screening, never a credit rating:
  * every surface that shows it says so (SCREENING_NOTE).
  */
-import type { Company, FinancialYear } from "../api/schemas.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
+import type { Company, FinancialYear } from "../api/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
 
 export type RiskGroup = "risk" | "watch" | "none";
 

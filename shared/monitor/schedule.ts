@@ -4,12 +4,12 @@
  * an installable time-driven trigger; Excel (which cannot run while the
  * workbook is closed) checks `isDue` when the workbook opens and on a timer.
  */
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import { invalid } from "../core/errors.ts";
-import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import { readSaved, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
-import { got, rule } from "../i18n/rules.ts";
-import * as V from "../operations/validate.ts";
+import { got, rule } from "../i18n/index.ts";
+import { validate as V } from "../api/index.ts";
 
 export type Frequency = "hourly" | "daily";
 

@@ -7,12 +7,12 @@
  * portfolio_risk): the price is known after the free step, before a credit
  * is spent, so a caller can refuse it (`beforePaying`).
  */
-import { profileCost } from "../api/endpoints.ts";
-import type { Company } from "../api/schemas.ts";
-import { CompanyDataError } from "../core/errors.ts";
-import type { Operation } from "../core/effects.ts";
-import type { OpContext } from "../operations/context.ts";
-import { getAvailability, getProfiles } from "../operations/company.ts";
+import { profileCost } from "../api/index.ts";
+import type { Company } from "../api/index.ts";
+import { CompanyDataError } from "../core/index.ts";
+import type { Operation } from "../core/index.ts";
+import type { OpContext } from "../operations/index.ts";
+import { getAvailability, getProfiles } from "../operations/index.ts";
 import { screen, type RiskResult } from "./risk.ts";
 
 export interface ScreenedCompany {

@@ -5,7 +5,7 @@
  * spent, and Excel decides from the last run whether a check is due.
  */
 import * as z from "zod/mini";
-import { savedBilingual, savedKind } from "../core/saved.ts";
+import { savedBilingual, savedKind } from "../core/index.ts";
 
 const runCheckpoint = z.object({
   id: z.string(),

@@ -6,12 +6,12 @@
  * the last screening result (so a skipped company still shows its row).
  * One small JSON value per company: far below Apps Script's 9 KB per property.
  */
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import type { Bilingual } from "../i18n/language.ts";
-import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/saved.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
 import { RISK_FLAG_CODES } from "./risk.ts";
-import type { OpContext } from "../operations/context.ts";
+import type { OpContext } from "../operations/index.ts";
 import type { KeyFigure, RiskFlagCode, RiskGroup } from "./risk.ts";
 
 export interface StoredResult {

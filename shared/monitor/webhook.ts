@@ -21,11 +21,11 @@
  * The webhook address is a secret (whoever has it can post to the channel):
  * it is never part of a message, a log line or an error text.
  */
-import { http, type Operation } from "../core/effects.ts";
-import { header } from "../core/http.ts";
-import { isLoopbackHost } from "../api/base-url.ts";
-import { invalid } from "../core/errors.ts";
-import type { Bilingual } from "../i18n/language.ts";
+import { http, type Operation } from "../core/index.ts";
+import { header } from "../core/index.ts";
+import { isLoopbackHost } from "../api/index.ts";
+import { invalid } from "../core/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
 import { DeliveryError, type Digest } from "./alerts.ts";
 import { GROUP_LABEL } from "./risk.ts";
 

@@ -3,7 +3,7 @@
  * 250 characters, so long keys are replaced by a hash (pure JS: no Node
  * crypto in shared/).
  */
-import type { CallSpec } from "../api/client.ts";
+import type { CallSpec } from "../api/index.ts";
 
 export const MAX_KEY_LENGTH = 250;
 /** CacheService refuses values above 100 KB; larger answers are not cached. */

@@ -4,12 +4,12 @@
  * for ctx.cacheTtlSeconds; errors never are, except NOT_FOUND, which is an
  * answer ("no such company") and is cached briefly.
  */
-import { callMany, type CallResult, type CallSpec } from "../api/client.ts";
-import { endpoint, type EndpointId } from "../api/endpoints.ts";
-import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import { callMany, type CallResult, type CallSpec } from "../api/index.ts";
+import { endpoint, type EndpointId } from "../api/index.ts";
+import { readSaved, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
-import { cacheGet, cachePut, type Operation } from "../core/effects.ts";
-import { CompanyDataError } from "../core/errors.ts";
+import { cacheGet, cachePut, type Operation } from "../core/index.ts";
+import { CompanyDataError } from "../core/index.ts";
 import type { OpContext } from "./context.ts";
 import { callKey, fitsUtf8, MAX_VALUE_LENGTH } from "./cache-key.ts";
 

@@ -4,17 +4,17 @@
  * getters settle per id: one bad or unknown id never fails the others.
  */
 import type * as z from "zod/mini";
-import type { CallResult, CallSpec } from "../api/client.ts";
-import { callMany } from "../api/client.ts";
-import { type Include } from "../api/endpoints.ts";
-import * as S from "../api/schemas.ts";
-import type { Operation } from "../core/effects.ts";
-import { CompanyDataError, invalid } from "../core/errors.ts";
+import type { CallResult, CallSpec } from "../api/index.ts";
+import { callMany } from "../api/index.ts";
+import { type Include } from "../api/index.ts";
+import { schemas as S } from "../api/index.ts";
+import type { Operation } from "../core/index.ts";
+import { CompanyDataError, invalid } from "../core/index.ts";
 import type { OpContext } from "./context.ts";
 import { cachedCallMany } from "./cached.ts";
-import * as V from "./validate.ts";
-import { formatPath, got, rule, ruleOfIssue, schemaAt, type IssueLike, type Rule } from "../i18n/rules.ts";
-import { fieldLabel } from "../i18n/fields.ts";
+import { validate as V } from "../api/index.ts";
+import { formatPath, got, rule, ruleOfIssue, schemaAt, type IssueLike, type Rule } from "../i18n/index.ts";
+import { fieldLabel } from "../i18n/index.ts";
 
 export type Company = S.Company;
 export type Availability = S.Availability;

@@ -2,8 +2,8 @@
  * What every operation needs besides its arguments. Hosts build one per
  * invocation (a custom-function call, a sidebar action, a CLI run).
  */
-import type { ClientConfig } from "../api/client.ts";
-import type { RateLimitOverrides } from "../api/pacing.ts";
+import type { ClientConfig } from "../api/index.ts";
+import type { RateLimitOverrides } from "../api/index.ts";
 
 export interface OpContext {
   client: ClientConfig;

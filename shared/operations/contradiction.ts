@@ -38,10 +38,10 @@
  * they are offered for review instead. A setting, because a list of clean
  * register names can afford a lower one.
  */
-import type { CompanySummary, ResolveQuery } from "../api/schemas.ts";
-import type { Bilingual } from "../i18n/language.ts";
-import { invalid } from "../core/errors.ts";
-import { normaliseCity, normaliseName, normaliseZip } from "../batch/normalise.ts";
+import type { CompanySummary, ResolveQuery } from "../api/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import { invalid } from "../core/index.ts";
+import { normaliseCity, normaliseName, normaliseZip } from "../batch/index.ts";
 import { legalFormByCode, legalFormOf, parseLegalForm, sameLegalForm, type LegalForm } from "./legal-form.ts";
 
 export const DOUBT_FIELDS = ["city", "zip", "register", "legalForm", "confidence"] as const;

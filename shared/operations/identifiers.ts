@@ -13,12 +13,12 @@
  * its review rules: one company is a match, several are listed for review
  * (never guessed), none is "not found".
  */
-import type { CallSpec } from "../api/client.ts";
-import { CompanySummary, type CompanySummary as Summary } from "../api/schemas.ts";
-import type { Operation } from "../core/effects.ts";
-import { invalid } from "../core/errors.ts";
-import type { Bilingual } from "../i18n/language.ts";
-import { LEI_PATTERN, normaliseLei, readLei } from "../api/lei.ts";
+import type { CallSpec } from "../api/index.ts";
+import { CompanySummary, type CompanySummary as Summary } from "../api/index.ts";
+import type { Operation } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import { LEI_PATTERN, normaliseLei, readLei } from "../api/index.ts";
 import { cachedCallMany } from "./cached.ts";
 import type { OpContext } from "./context.ts";
 import type { ResolvedRow } from "./resolve.ts";

@@ -25,7 +25,7 @@
  * service does not cover have null (registered associations are not
  * companies, company-data-api.md §1; foundations are in no commercial register).
  */
-import type { Bilingual } from "../i18n/language.ts";
+import type { Bilingual } from "../i18n/index.ts";
 
 export interface LegalForm {
   /** Canonical code, unique per form: "GMBH_CO_KG". */

@@ -5,19 +5,19 @@
  * Batch mode pays ceil(n/10) per call (calls of ctx.maxBatch, a multiple of
  * ten); free mode calls the rate-limited single resolve per distinct row.
  */
-import { callMany, type CallSpec } from "../api/client.ts";
-import { DEFAULT_RATE_LIMITS } from "../api/pacing.ts";
-import { CompanySummary as CompanySummarySchema, type CompanySummary, type ResolveQuery, type ResolveResult } from "../api/schemas.ts";
-import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
+import { callMany, type CallSpec } from "../api/index.ts";
+import { DEFAULT_RATE_LIMITS } from "../api/index.ts";
+import { CompanySummary as CompanySummarySchema, type CompanySummary, type ResolveQuery, type ResolveResult } from "../api/index.ts";
+import { readSaved, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
-import { cacheGet, cachePut, type Operation } from "../core/effects.ts";
-import { CompanyDataError, invalid } from "../core/errors.ts";
-import { got, rule } from "../i18n/rules.ts";
-import { chunk, dedupe, scatter } from "../batch/plan.ts";
+import { cacheGet, cachePut, type Operation } from "../core/index.ts";
+import { CompanyDataError, invalid } from "../core/index.ts";
+import { got, rule } from "../i18n/index.ts";
+import { chunk, dedupe, scatter } from "../batch/index.ts";
 import type { OpContext } from "./context.ts";
 import { boundedKey, fitsUtf8, MAX_VALUE_LENGTH } from "./cache-key.ts";
 import { NOT_FOUND_TTL_SECONDS } from "./cached.ts";
-import * as V from "./validate.ts";
+import { validate as V } from "../api/index.ts";
 import { DEFAULT_MATCH_FLOOR, judgeMatch, legalFormDoubt, type Doubt, type MatchNote } from "./contradiction.ts";
 import { cachedCallMany } from "./cached.ts";
 

@@ -6,10 +6,10 @@
  * (shared/api/schemas.ts SearchFilters); a wrong value throws INVALID_INPUT
  * naming the filter, in German and English, before anything is sent.
  */
-import { SIZE_CLASSES, type SearchRequest } from "../api/schemas.ts";
-import { invalid } from "../core/errors.ts";
-import type { Bilingual } from "../i18n/language.ts";
-import { got, rule } from "../i18n/rules.ts";
+import { SIZE_CLASSES, type SearchRequest } from "../api/index.ts";
+import { invalid } from "../core/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import { got, rule } from "../i18n/index.ts";
 import { LEGAL_FORMS, legalFormOf } from "./legal-form.ts";
 
 export type SearchFilters = NonNullable<SearchRequest["filters"]>;

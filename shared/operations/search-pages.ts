@@ -6,11 +6,11 @@
  * already in the cache cost nothing), and `searchPages` fetches exactly those
  * pages: what it spends is the plan's price.
  */
-import type { CallSpec } from "../api/client.ts";
-import { MAX_SIZE, type CompanySummary, type SearchRequest } from "../api/schemas.ts";
-import { cacheGet, type Operation } from "../core/effects.ts";
-import { invalid } from "../core/errors.ts";
-import { got, rule } from "../i18n/rules.ts";
+import type { CallSpec } from "../api/index.ts";
+import { MAX_SIZE, type CompanySummary, type SearchRequest } from "../api/index.ts";
+import { cacheGet, type Operation } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import { got, rule } from "../i18n/index.ts";
 import { callKey } from "./cache-key.ts";
 import { isCacheable } from "./cached.ts";
 import { search, type SearchResponse } from "./company.ts";

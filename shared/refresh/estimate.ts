@@ -7,14 +7,14 @@
  * the table and prices with the job's own rule (rowCeiling), so the figure
  * is an upper bound of what the job spends.
  */
-import { sheet, type Operation } from "../core/effects.ts";
-import type { Bilingual } from "../i18n/language.ts";
-import type { Cell } from "../sheet/protocol.ts";
-import { isEmptyTask, taskFromRow } from "../enrich/chunk.ts";
-import { companyCost, fieldNeeds, selectFields } from "../enrich/fields.ts";
-import { outputBlock, rowCeiling, selectRows, taskWithPrevious, type Rerun } from "../enrich/job.ts";
-import { isOutputHeader, readPrevious, type PreviousRow } from "../enrich/rows.ts";
-import { DAY_MS } from "../monitor/schedule.ts";
+import { sheet, type Operation } from "../core/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import type { Cell } from "../core/index.ts";
+import { isEmptyTask, taskFromRow } from "../enrich/index.ts";
+import { companyCost, fieldNeeds, selectFields } from "../enrich/index.ts";
+import { outputBlock, rowCeiling, selectRows, taskWithPrevious, type Rerun } from "../enrich/index.ts";
+import { isOutputHeader, readPrevious, type PreviousRow } from "../enrich/index.ts";
+import { DAY_MS } from "../monitor/index.ts";
 import { refreshIntervalDays, type RefreshSettings, type RefreshTable } from "./settings.ts";
 import type { MonthSpend } from "./month.ts";
 

@@ -8,13 +8,13 @@
  * "write the rows" never logs a line twice (the portfolio's change log works
  * the same way and shares `appendNew`).
  */
-import { sheet, type Operation } from "../core/effects.ts";
-import { fnv1a32 } from "../core/hash.ts";
-import type { Language } from "../i18n/language.ts";
-import type { Cell } from "../sheet/protocol.ts";
-import { asText } from "../sheet/text.ts";
-import { appendNew, type LogLine } from "../monitor/changelog.ts";
-import type { RowChanges } from "../enrich/value-changes.ts";
+import { sheet, type Operation } from "../core/index.ts";
+import { fnv1a32 } from "../core/index.ts";
+import type { Language } from "../i18n/index.ts";
+import type { Cell } from "../core/index.ts";
+import { asText } from "../sheet/index.ts";
+import { appendNew, type LogLine } from "../monitor/index.ts";
+import type { RowChanges } from "../enrich/index.ts";
 
 export const REFRESH_LOGS: Readonly<Record<Language, string>> = { de: "Aktualisierungen", en: "Refresh log" };
 export const REFRESH_LOG_HEADERS: Record<Language, string[]> = {

@@ -11,9 +11,9 @@
  * at worst the month under-spends, it never overspends.
  */
 import * as z from "zod/mini";
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
-import type { OpContext } from "../operations/context.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
+import { readSaved, savedKind, writeSaved } from "../core/index.ts";
+import type { OpContext } from "../operations/index.ts";
 
 export const monthKey = (ctx: OpContext) => `doc:refresh:${ctx.scope}:month`;
 export const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);

@@ -11,15 +11,15 @@
  * many. A step stopped by the host's deadline ("paused") is continued by the
  * next call or tick.
  */
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
 import * as z from "zod/mini";
-import { invalid } from "../core/errors.ts";
-import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/saved.ts";
-import type { Bilingual, Language } from "../i18n/language.ts";
-import type { OpContext } from "../operations/context.ts";
-import { enrichSheet } from "../enrich/run.ts";
-import type { SheetJobSpec, SheetRunResult } from "../enrich/job.ts";
-import type { RowChanges } from "../enrich/value-changes.ts";
+import { invalid } from "../core/index.ts";
+import { readSaved, savedBilingual, savedKind, writeSaved } from "../core/index.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import type { OpContext } from "../operations/index.ts";
+import { enrichSheet } from "../enrich/index.ts";
+import type { SheetJobSpec, SheetRunResult } from "../enrich/index.ts";
+import type { RowChanges } from "../enrich/index.ts";
 import { addToMonth, monthSpend, type MonthSpend } from "./month.ts";
 import { logRefreshChanges, openRefreshLog } from "./log.ts";
 import type { RefreshSettings, RefreshTable } from "./settings.ts";

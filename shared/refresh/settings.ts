@@ -6,14 +6,14 @@
  * trigger (Sheets) or a timer (Excel); the CLI takes the same figures as flags.
  */
 import * as z from "zod/mini";
-import { storeGet, storePut, type Operation } from "../core/effects.ts";
-import { readSaved, savedKind, writeSaved } from "../core/saved.ts";
-import { invalid } from "../core/errors.ts";
-import { got, rule } from "../i18n/rules.ts";
-import * as V from "../operations/validate.ts";
-import { selectFields } from "../enrich/fields.ts";
-import { INPUT_ROLES, type ColumnMapping } from "../enrich/columns.ts";
-import { DAY_MS, isDueForSchedule } from "../monitor/schedule.ts";
+import { storeGet, storePut, type Operation } from "../core/index.ts";
+import { readSaved, savedKind, writeSaved } from "../core/index.ts";
+import { invalid } from "../core/index.ts";
+import { got, rule } from "../i18n/index.ts";
+import { validate as V } from "../api/index.ts";
+import { selectFields } from "../enrich/index.ts";
+import { INPUT_ROLES, type ColumnMapping } from "../enrich/index.ts";
+import { DAY_MS, isDueForSchedule } from "../monitor/index.ts";
 
 export type RefreshFrequency = "daily" | "weekly";
 

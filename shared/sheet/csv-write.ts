@@ -5,7 +5,7 @@
  * user's own cells, which are written back as they were read.
  */
 import { needsNeutralising } from "./text.ts";
-import type { Cell } from "./protocol.ts";
+import type { Cell } from "../core/index.ts";
 
 export type Delimiter = "," | ";" | "\t";
 

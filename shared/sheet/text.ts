@@ -5,7 +5,7 @@
  * injection). Such text gets a leading apostrophe, which both Sheets and
  * Excel show as "this is text" without displaying it.
  */
-import type { Cell } from "./protocol.ts";
+import type { Cell } from "../core/index.ts";
 
 const DANGEROUS_START = /^[=+\-@\t\r\n]/;
 

@@ -4,8 +4,8 @@
  * plain object the shell holds, so switching language re-renders everything
  * without losing what the user typed.
  */
-import type { Bilingual, Language } from "../i18n/language.ts";
-import type { AccountView, AppError } from "../app/protocol.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import type { AccountView, AppError } from "../app/index.ts";
 import { h, replace } from "./dom.ts";
 import { UiCallError, type UiHost } from "./host.ts";
 import { credentialSet } from "./panels/settings-connection.ts";

@@ -3,7 +3,7 @@
  * Sheets answers through google.script.run, Excel and the playground run the
  * app service in the page with runAsync. The UI never sees a driver.
  */
-import type { AppError, AppInput, AppMethodName, AppOutput, AppResult, HostKind } from "../app/protocol.ts";
+import type { AppError, AppInput, AppMethodName, AppOutput, AppResult, HostKind } from "../app/index.ts";
 
 export interface UiHost {
   kind: HostKind;

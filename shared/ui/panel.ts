@@ -3,8 +3,8 @@
  * the shell keeps for it, and its definition. Apart from app.ts so panels
  * import this and the shell imports the panels, never the other way round.
  */
-import type { Bilingual, Language } from "../i18n/language.ts";
-import type { AccountView, AppInput, AppMethodName, AppOutput } from "../app/protocol.ts";
+import type { Bilingual, Language } from "../i18n/index.ts";
+import type { AccountView, AppInput, AppMethodName, AppOutput } from "../app/index.ts";
 import type { UiHost } from "./host.ts";
 import type { StringKey } from "./strings.ts";
 

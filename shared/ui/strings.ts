@@ -1,6 +1,6 @@
 /** The UI's catalogue: its texts in German and English. Placeholders: {name}, filled by `format`. */
-import { catalogue } from "../i18n/language.ts";
-import { priced } from "../credits/prices.ts";
+import { catalogue } from "../i18n/index.ts";
+import { priced } from "../credits/index.ts";
 
 export const STRINGS = catalogue({
   appTitle: { de: "Firmendaten", en: "Company data" },

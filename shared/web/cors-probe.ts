@@ -10,7 +10,7 @@
  * the service cannot be reached (network, DNS, a wrong base URL).
  * Nothing is read from the opaque answer and no key is sent.
  */
-import type { Bilingual } from "../i18n/language.ts";
+import type { Bilingual } from "../i18n/index.ts";
 
 export type NoCorsFetch = (url: string, init: { mode: "no-cors"; method: "GET"; credentials: "omit"; signal?: AbortSignal }) => Promise<unknown>;
 

@@ -6,7 +6,7 @@
  * synchronous and has neither; test/unit/platform-free.test.ts checks the
  * built Code.js).
  */
-import type { HttpRequest, HttpResponse } from "../core/http.ts";
+import type { HttpRequest, HttpResponse } from "../core/index.ts";
 
 /** The part of fetch this uses; injectable so tests can fake the network. */
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; redirect?: "manual" }) => Promise<{

@@ -7,9 +7,9 @@
  * a single request dearer than that still goes, alone among paid ones): what
  * an interruption can lose is the answers out at that instant.
  */
-import { AimdLimiter, answerKind } from "../core/concurrency.ts";
-import { requestCredits } from "../functions/guard.ts";
-import type { HttpRequest, HttpResponse } from "../core/http.ts";
+import { AimdLimiter, answerKind } from "../core/index.ts";
+import { requestCredits } from "../functions/index.ts";
+import type { HttpRequest, HttpResponse } from "../core/index.ts";
 
 export interface LimitedHttpOptions {
   /** Ceiling of requests in flight, and of paid credits in flight. */

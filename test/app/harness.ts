@@ -5,7 +5,7 @@ import type { HttpRequest } from "../../shared/core/http.ts";
 import { settle } from "../../shared/app/dispatch.ts";
 import type { AppDeps, AppResult } from "../../shared/app/protocol.ts";
 import { Workbook } from "../../playground/workbook.ts";
-import type { Cell } from "../../shared/sheet/protocol.ts";
+import type { Cell } from "../../shared/core/sheet-protocol.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 
 let shared: Emulator | undefined;

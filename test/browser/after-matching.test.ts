@@ -10,7 +10,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { skipWithoutChromium, playgroundWorld, type PlaygroundWorld } from "./browser.ts";
 import { uniqueNames } from "../helpers/names.ts";
 import { CONFIRM_AFTER_MATCHING } from "../../shared/app/enrich-methods.ts";
-import type { Cell } from "../../shared/sheet/protocol.ts";
+import type { Cell } from "../../shared/core/sheet-protocol.ts";
 
 describe.skipIf(skipWithoutChromium())("the price after matching, in Chromium (playground)", () => {
   let emu: Emulator;

@@ -18,7 +18,7 @@
  * The user's own edits (sort, insert, delete, typing) change `cells`
  * directly, between or inside batches, as they do in Excel.
  */
-import type { Cell } from "../../shared/sheet/protocol.ts";
+import type { Cell } from "../../shared/core/sheet-protocol.ts";
 import type { ExcelLike } from "../../excel-addin/host/sheet.ts";
 import { nth } from "../helpers/indexed.ts";
 

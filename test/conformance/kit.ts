@@ -10,7 +10,7 @@ import { runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
 import { enrichSheet, type SheetJobSpec, type SheetRunResult } from "../../shared/enrich/job.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";
 import { STATUS } from "../../shared/enrich/rows.ts";
-import type { Cell } from "../../shared/sheet/protocol.ts";
+import type { Cell } from "../../shared/core/sheet-protocol.ts";
 import { makeCompanies, world } from "../enrich/world.ts";
 import type { Adapter, OpenWorkbook } from "./adapters.ts";
 import { nth } from "../helpers/indexed.ts";

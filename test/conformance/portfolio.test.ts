@@ -10,7 +10,7 @@ import { runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import type { Language } from "../../shared/i18n/language.ts";
 import { checkPortfolio } from "../../shared/monitor/check.ts";
-import { noSuchSheet, type Cell } from "../../shared/sheet/protocol.ts";
+import { noSuchSheet, type Cell } from "../../shared/core/sheet-protocol.ts";
 import { world } from "../enrich/world.ts";
 import { ADAPTERS } from "./adapters.ts";
 import { COMPANIES } from "./kit.ts";

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Cell } from "../../shared/sheet/protocol.ts";
+import type { Cell } from "../../shared/core/sheet-protocol.ts";
 import { ADAPTERS } from "./adapters.ts";
 import { COMPANIES, companyRow, open, paidTwice, table, unfinished, wrongRows, type Session } from "./kit.ts";
 import { nth } from "../helpers/indexed.ts";

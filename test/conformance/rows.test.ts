@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CompanyDataError } from "../../shared/core/errors.ts";
-import { noSuchSheet, type Cell } from "../../shared/sheet/protocol.ts";
+import { noSuchSheet, type Cell } from "../../shared/core/sheet-protocol.ts";
 import { ADAPTERS } from "./adapters.ts";
 import { NOTE, OUT_COL, SHEET, TOTALS, companyRow, open, paidTwice, table, unfinished, wrongRows } from "./kit.ts";
 import { nth } from "../helpers/indexed.ts";

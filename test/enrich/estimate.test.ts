@@ -4,9 +4,9 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { computeRows } from "../../shared/enrich/job.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";
 import { estimateEnrichment, EnrichEstimator, DEFAULT_RATES } from "../../shared/enrich/estimate.ts";
-import { estimate } from "../../shared/credits/estimate.ts";
+import { estimate } from "../../shared/app/estimate.ts";
 import { taskFromRow } from "../../shared/enrich/chunk.ts";
-import type { Cell } from "../../shared/sheet/protocol.ts";
+import type { Cell } from "../../shared/core/sheet-protocol.ts";
 import { makeCompanies, world } from "./world.ts";
 import { nth } from "../helpers/indexed.ts";
 

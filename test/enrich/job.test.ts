@@ -4,7 +4,7 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { computeRows, decodeRanges, encodeRanges } from "../../shared/enrich/job.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";
 import { normaliseKey } from "../../shared/batch/normalise.ts";
-import type { Cell } from "../../shared/sheet/protocol.ts";
+import type { Cell } from "../../shared/core/sheet-protocol.ts";
 import { makeCompanies, world } from "./world.ts";
 import { nth, take } from "../helpers/indexed.ts";
 

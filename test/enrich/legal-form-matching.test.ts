@@ -13,7 +13,7 @@ import { enrichSheet } from "../../shared/enrich/job.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";
 import { parseLegalForm } from "../../shared/operations/legal-form.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
-import type { Cell } from "../../shared/sheet/protocol.ts";
+import type { Cell } from "../../shared/core/sheet-protocol.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 import { Workbook } from "../../playground/workbook.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";

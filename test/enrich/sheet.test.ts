@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { runSync, type SyncDriver } from "../../shared/core/drivers.ts";
 import { applyReviewPicks, enrichSheet } from "../../shared/enrich/job.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";
-import type { Cell, SheetRequest } from "../../shared/sheet/protocol.ts";
+import type { Cell, SheetRequest } from "../../shared/core/sheet-protocol.ts";
 import { makeCompanies, world } from "./world.ts";
 import { nth } from "../helpers/indexed.ts";
 

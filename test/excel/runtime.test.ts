@@ -14,7 +14,7 @@ import { loadFunctions, recalc, SimError } from "../../excel-addin/sim/simulate.
 import { memoryStorage } from "../../excel-addin/host/storage.ts";
 import { normaliseKey } from "../../shared/batch/normalise.ts";
 import { MAX_BATCH } from "../../shared/api/schemas.ts";
-import { estimate } from "../../shared/credits/estimate.ts";
+import { estimate } from "../../shared/app/estimate.ts";
 import { cardIncludes, cardOf } from "../../shared/functions/index.ts";
 import { latestFinancials } from "../../shared/enrich/fields.ts";
 import { entityOf, PLAIN_CARD_KEYS } from "../../excel-addin/functions/card.ts";

@@ -9,7 +9,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { runAsync, runSync } from "../../shared/core/drivers.ts";
 import type { Operation } from "../../shared/core/effects.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
-import { estimate, type PlannedOperation } from "../../shared/credits/estimate.ts";
+import { estimate, type PlannedOperation } from "../../shared/app/estimate.ts";
 import { dedupe } from "../../shared/batch/plan.ts";
 import { resolveMany, resolveOne, type ResolvedRow } from "../../shared/operations/resolve.ts";
 import type { Include } from "../../shared/api/endpoints.ts";

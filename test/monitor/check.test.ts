@@ -9,7 +9,7 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { checkPortfolio, type RunSummary } from "../../shared/monitor/check.ts";
 import { CHANGES_SHEET } from "../../shared/monitor/changelog.ts";
 import { harness, type Harness } from "./harness.ts";
-import { estimate } from "../../shared/credits/estimate.ts";
+import { estimate } from "../../shared/app/estimate.ts";
 import { scheduleEstimate } from "../../shared/monitor/estimate.ts";
 import { candidateLabel } from "../../shared/monitor/layout.ts";
 

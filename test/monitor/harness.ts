@@ -7,7 +7,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { memoryStores, type SyncDriver } from "../../shared/core/drivers.ts";
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
-import type { Cell, SheetRequest } from "../../shared/sheet/protocol.ts";
+import type { Cell, SheetRequest } from "../../shared/core/sheet-protocol.ts";
 import type { Language } from "../../shared/i18n/language.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 import { nth } from "../helpers/indexed.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { priceAfterMatching } from "../../shared/credits/after-matching.ts";
+import { priceAfterMatching } from "../../shared/enrich/after-matching.ts";
 import { DEFAULT_FIELDS, FIELDS } from "../../shared/enrich/fields.ts";
 import { profileCost } from "../../shared/api/endpoints.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { estimate, sum, type PlannedOperation } from "../../shared/credits/estimate.ts";
+import { estimate, sum, type PlannedOperation } from "../../shared/app/estimate.ts";
 import { ENDPOINTS, type EndpointId, type Include } from "../../shared/api/endpoints.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { NOUNS, countText, groupDigits } from "../../shared/credits/wording.ts";

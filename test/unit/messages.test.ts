@@ -8,13 +8,13 @@
  */
 import { describe, expect, test } from "vitest";
 import { CompanyDataError, ERROR_CODES, type ErrorDetails } from "../../shared/core/errors.ts";
-import * as V from "../../shared/operations/validate.ts";
+import * as V from "../../shared/api/validate.ts";
 import { checked, search } from "../../shared/operations/company.ts";
 import * as S from "../../shared/api/schemas.ts";
 import { endpoint, profileCost, type EndpointId, type Include } from "../../shared/api/endpoints.ts";
 import { normaliseKey } from "../../shared/batch/normalise.ts";
 import { planBatches } from "../../shared/batch/plan.ts";
-import { estimate, type PlannedOperation } from "../../shared/credits/estimate.ts";
+import { estimate, type PlannedOperation } from "../../shared/app/estimate.ts";
 import { rateLimitsOf } from "../../shared/api/pacing.ts";
 import { selectFields } from "../../shared/enrich/fields.ts";
 import { validateMapping } from "../../shared/enrich/columns.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { runSync, runAsync } from "../../shared/core/drivers.ts";
 import { FREE_WAVE, resolveMany, resolveOne } from "../../shared/operations/resolve.ts";
-import { estimate } from "../../shared/credits/estimate.ts";
+import { estimate } from "../../shared/app/estimate.ts";
 import { dedupe } from "../../shared/batch/plan.ts";
 import { normaliseName } from "../../shared/batch/normalise.ts";
 import type { ResolveQuery } from "../../shared/api/schemas.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import * as V from "../../shared/operations/validate.ts";
+import * as V from "../../shared/api/validate.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { MAX_SIZE } from "../../shared/api/schemas.ts";
 

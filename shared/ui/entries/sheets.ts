@@ -4,7 +4,7 @@
  */
 import { mountApp } from "../app.ts";
 import { sheetsHost } from "../hosts/sheets.ts";
-import { toLanguage } from "../../i18n/language.ts";
+import { toLanguage } from "../../i18n/index.ts";
 
 const root = document.getElementById("app") ?? document.body;
 const panel = document.body.getAttribute("data-panel") ?? "search";

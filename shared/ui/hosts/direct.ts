@@ -2,9 +2,9 @@
  * A host that runs the app service in the page itself (Excel task pane,
  * playground): each call is one runAsync over the host's AsyncDriver.
  */
-import { runAsync, type AsyncDriver } from "../../core/drivers.ts";
-import { settle } from "../../app/dispatch.ts";
-import type { AppDeps, HostKind } from "../../app/protocol.ts";
+import { runAsync, type AsyncDriver } from "../../core/index.ts";
+import { settle } from "../../app/index.ts";
+import type { AppDeps, HostKind } from "../../app/index.ts";
 import { hostFromEnvelopes, type UiHost } from "../host.ts";
 
 export function directHost(kind: HostKind, driver: AsyncDriver, deps: () => AppDeps | Promise<AppDeps>): UiHost {

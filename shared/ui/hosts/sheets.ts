@@ -3,7 +3,7 @@
  * to the server function `uiCall(method, inputJson)`, which answers the
  * AppResult envelope as JSON text.
  */
-import type { AppResult } from "../../app/protocol.ts";
+import type { AppResult } from "../../app/index.ts";
 import { hostFromEnvelopes, type UiHost } from "../host.ts";
 
 interface ScriptRun {

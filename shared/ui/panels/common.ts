@@ -1,5 +1,5 @@
 /** Pieces several panels share: the company table and the cost line. */
-import type { CompanyRow, CostView } from "../../app/protocol.ts";
+import type { CompanyRow, CostView } from "../../app/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h } from "../dom.ts";

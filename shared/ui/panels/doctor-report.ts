@@ -7,8 +7,8 @@
  * hooks: `withServiceCheck` around its test call and `doctorReportView` in
  * its render.
  */
-import type { DoctorReport, Finding } from "../../doctor/types.ts";
-import { DOCTOR_TEXTS, findingText, spendText, verdictText, worstFirst } from "../../doctor/report.ts";
+import type { DoctorReport, Finding } from "../../doctor/index.ts";
+import { DOCTOR_TEXTS, findingText, spendText, verdictText, worstFirst } from "../../doctor/index.ts";
 import { h } from "../dom.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { UiCallError } from "../host.ts";

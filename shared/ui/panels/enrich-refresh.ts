@@ -6,13 +6,13 @@
  * switched on or a refresh started; the last run's summary below. Calls the
  * refresh* methods of shared/app/refresh.ts. API text goes in as text.
  */
-import type { EnrichConfig } from "../../app/protocol.ts";
-import type { RefreshStatusView } from "../../app/refresh.ts";
-import type { RefreshEstimate } from "../../refresh/estimate.ts";
-import type { RefreshSummary } from "../../refresh/run.ts";
-import type { RefreshSettings, RefreshTable } from "../../refresh/settings.ts";
-import type { Bilingual } from "../../i18n/language.ts";
-import type { ColumnMapping } from "../../enrich/columns.ts";
+import type { EnrichConfig } from "../../app/index.ts";
+import type { RefreshStatusView } from "../../app/index.ts";
+import type { RefreshEstimate } from "../../refresh/index.ts";
+import type { RefreshSummary } from "../../refresh/index.ts";
+import type { RefreshSettings, RefreshTable } from "../../refresh/index.ts";
+import type { Bilingual } from "../../i18n/index.ts";
+import type { ColumnMapping } from "../../enrich/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";

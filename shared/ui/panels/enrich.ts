@@ -4,7 +4,7 @@
  * and time before anything is spent, run in resumable steps with a progress
  * bar, and settle ambiguous rows by picking a candidate.
  */
-import type { ColumnRole, EnrichConfig, EnrichPreviewView, EnrichProgressView, FieldGroupView, RerunMode, SelectionView } from "../../app/protocol.ts";
+import type { ColumnRole, EnrichConfig, EnrichPreviewView, EnrichProgressView, FieldGroupView, RerunMode, SelectionView } from "../../app/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";

@@ -1,6 +1,6 @@
 /** Help: what each panel does, what things cost, the keyboard. Formula names follow the host's spelling. */
 import { h } from "../dom.ts";
-import type { HostKind } from "../../app/protocol.ts";
+import type { HostKind } from "../../app/index.ts";
 import type { StringKey } from "../strings.ts";
 import type { Ui } from "../panel.ts";
 import type { PanelDef } from "../panel.ts";

@@ -6,9 +6,9 @@
  * next run. Calls monitorSaveAlerts (shared/app/monitor.ts). The webhook's
  * address is a secret: the panel only ever gets its host back.
  */
-import { catalogue } from "../../i18n/language.ts";
-import type { MonitorStatusView } from "../../app/monitor.ts";
-import type { AlertChannelView } from "../../monitor/alert-settings.ts";
+import { catalogue } from "../../i18n/index.ts";
+import type { MonitorStatusView } from "../../app/index.ts";
+import type { AlertChannelView } from "../../monitor/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import { button } from "./common.ts";

@@ -6,11 +6,11 @@
  * Calls the monitor* methods of shared/app/monitor.ts. All API text goes in
  * with textContent (h() children are text).
  */
-import { catalogue } from "../../i18n/language.ts";
-import type { MonitorStatusView } from "../../app/monitor.ts";
-import type { RunSummary } from "../../monitor/check.ts";
-import type { ScheduleEstimate } from "../../monitor/estimate.ts";
-import type { ScheduleSettings } from "../../monitor/schedule.ts";
+import { catalogue } from "../../i18n/index.ts";
+import type { MonitorStatusView } from "../../app/index.ts";
+import type { RunSummary } from "../../monitor/index.ts";
+import type { ScheduleEstimate } from "../../monitor/index.ts";
+import type { ScheduleSettings } from "../../monitor/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";

@@ -6,17 +6,17 @@
  * shows its price first (pages of 100 at 1 credit, cached pages free) and
  * can leave out companies a standing list already has.
  */
-import { SEARCH_DEFAULTS, type CostView, type SavedSearch, type SearchAllPriceView, type SearchFilterInput, type SearchInput, type SearchOutput } from "../../app/protocol.ts";
-import { wzOptions } from "../../api/industries.ts";
-import { FEDERAL_STATES, SIZE_CLASS_LABELS } from "../../operations/search-filters.ts";
+import { SEARCH_DEFAULTS, type CostView, type SavedSearch, type SearchAllPriceView, type SearchFilterInput, type SearchInput, type SearchOutput } from "../../app/index.ts";
+import { wzOptions } from "../../api/index.ts";
+import { FEDERAL_STATES, SIZE_CLASS_LABELS } from "../../operations/index.ts";
 import { formatNumber } from "../panel.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { UiCallError } from "../host.ts";
-import { catalogue, type Bilingual } from "../../i18n/language.ts";
+import { catalogue, type Bilingual } from "../../i18n/index.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "../panel.ts";
 import { button, companyTable, costLine, creditsText, insertButton } from "./common.ts";
-import { PRICE } from "../../credits/prices.ts";
+import { PRICE } from "../../credits/index.ts";
 
 interface SearchState extends PanelState {
   query?: string;

@@ -5,14 +5,14 @@
  * Secrets are typed into password fields, sent once on save or test, and
  * never shown again (only a masked hint).
  */
-import type { SettingsView } from "../../app/protocol.ts";
-import type { ConnectionMode } from "../../app/settings.ts";
+import type { SettingsView } from "../../app/index.ts";
+import type { ConnectionMode } from "../../app/index.ts";
 import type { Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import { button } from "./common.ts";
-import { catalogue, type Bilingual } from "../../i18n/language.ts";
+import { catalogue, type Bilingual } from "../../i18n/index.ts";
 import { UiCallError } from "../host.ts";
-import { corsRefusedMessage, probeCors } from "../../web/cors-probe.ts";
+import { corsRefusedMessage, probeCors } from "../../web/index.ts";
 
 /** What the user has typed in the connection part, before saving. */
 export interface ConnectionDraft {

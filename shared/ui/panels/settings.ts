@@ -1,11 +1,11 @@
 /** Settings: connection (API key and base URL, or team server and token; masked), connection test, language, formula budget, cache, balance and spend log. */
-import type { AccountView, ConnectionResult, SettingsView } from "../../app/protocol.ts";
+import type { AccountView, ConnectionResult, SettingsView } from "../../app/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import type { PanelDef } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
-import type { Bilingual, Language } from "../../i18n/language.ts";
+import type { Bilingual, Language } from "../../i18n/index.ts";
 import { STRINGS } from "../strings.ts";
 import { doctorReportView, withServiceCheck, type DoctorState } from "./doctor-report.ts";
 import {

@@ -1,8 +1,8 @@
 /** Find similar: companies like the chosen ones (semantic similarity) or peers of one company. */
-import type { CostView, SimilarOutput } from "../../app/protocol.ts";
+import type { CostView, SimilarOutput } from "../../app/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
-import { companyIdsIn } from "../../api/company-id.ts";
+import { companyIdsIn } from "../../api/index.ts";
 import type { PanelDef } from "../panel.ts";
 import { button, companyTable, costLine, insertButton } from "./common.ts";
 import { checkNumbers, spentMessage } from "./search.ts";

@@ -3,11 +3,11 @@
  * INVALID_INPUT naming the field, so a bad cell never becomes a request and
  * never surfaces as an exception from deep inside.
  */
-import { invalid } from "../core/errors.ts";
-import { COMPANY_ID_PATTERN, MAX_BATCH, MAX_SIZE, PERSON_ID_PATTERN, type ResolveQuery } from "../api/schemas.ts";
-import { INCLUDES, type Include } from "../api/endpoints.ts";
-import { got, notAnId, rule } from "../i18n/rules.ts";
-import { FIELD_LABELS } from "../i18n/fields.ts";
+import { invalid } from "../core/index.ts";
+import { COMPANY_ID_PATTERN, MAX_BATCH, MAX_SIZE, PERSON_ID_PATTERN, type ResolveQuery } from "./schemas.ts";
+import { INCLUDES, type Include } from "./endpoints.ts";
+import { got, notAnId, rule } from "../i18n/index.ts";
+import { FIELD_LABELS } from "../i18n/index.ts";
 
 const KM = rule.number({ value: 0, inclusive: false }, { value: 500, inclusive: true }, false, "km");
 const QUERY = { de: "erwartet eine Anfrage mit Firmenname", en: "expected a query with a company name" };

@@ -5,7 +5,7 @@
  * (Excel) or the playground's grid. Always whole blocks: never a cell loop.
  * Rows and columns are 1-based, as both spreadsheet APIs count.
  */
-import { invalid, type CompanyDataError } from "../core/errors.ts";
+import { invalid, type CompanyDataError } from "./errors.ts";
 
 export type Cell = string | number | boolean | null;
 

@@ -6,8 +6,8 @@
  * check dropping an include a company does not have; nothing can raise it.
  * The CLI prints it before buying the profiles; a UI can ask again with it.
  */
-import { companyCost, fieldNeeds, selectFields } from "../enrich/fields.ts";
-import type { Bilingual } from "../i18n/language.ts";
+import { companyCost, fieldNeeds, selectFields } from "./fields.ts";
+import type { Bilingual } from "../i18n/index.ts";
 
 export interface PriceAfterMatching {
   /** Distinct companies still to buy. */

@@ -4,18 +4,18 @@
  * the operations in shared/operations given the same inputs (distinct rows,
  * cache hits), which the integration test checks against the emulator.
  */
-import { endpoint, type CostInput, type EndpointId } from "../api/endpoints.ts";
-import type { Bilingual } from "../i18n/language.ts";
-import { invalid } from "../core/errors.ts";
-import { got, rule } from "../i18n/rules.ts";
-import { chunkSizes } from "../batch/plan.ts";
-import { batchResolveCost } from "../api/endpoints.ts";
-import * as V from "../operations/validate.ts";
-import type { Cell } from "../sheet/protocol.ts";
-import { estimateEnrichment, type EnrichPlan } from "../enrich/estimate.ts";
-import { portfolioParts, type PortfolioPlanned } from "../monitor/estimate.ts";
-import { NOUNS, counted, includeList } from "./wording.ts";
-import type { AllOf, CallOperation, Estimate, EstimateLine } from "./estimate-types.ts";
+import { endpoint, type CostInput, type EndpointId } from "../api/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
+import { invalid } from "../core/index.ts";
+import { got, rule } from "../i18n/index.ts";
+import { chunkSizes } from "../batch/index.ts";
+import { batchResolveCost } from "../api/index.ts";
+import { validate as V } from "../api/index.ts";
+import type { Cell } from "../core/index.ts";
+import { estimateEnrichment, type EnrichPlan } from "../enrich/index.ts";
+import { portfolioParts, type PortfolioPlanned } from "../monitor/index.ts";
+import { NOUNS, counted, includeList } from "../credits/index.ts";
+import type { AllOf, CallOperation, Estimate, EstimateLine } from "../credits/index.ts";
 
 export type PlannedOperation =
   | CallOperation

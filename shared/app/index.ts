@@ -1,0 +1,17 @@
+/**
+ * The public surface of shared/app/: what the hosts and the layers above use.
+ * Import from here, never from a module inside (eslint-rules/layers.js);
+ * modules of this folder import each other directly.
+ */
+export { dispatch, settle, uiCall } from "./dispatch.ts";
+export { errorView } from "./errors.ts";
+export { estimate } from "./estimate.ts";
+export type { PlannedOperation } from "./estimate.ts";
+export type { MonitorStatusView } from "./monitor.ts";
+export { SEARCH_DEFAULTS } from "./protocol.ts";
+export type { AccountView, AppDeps, AppError, AppInput, AppMethodName, AppOutput, AppResult, ColumnRole, CompanyRow, ConnectionResult, CostView, EnrichConfig, EnrichPreviewView, EnrichProgressView, FieldGroupView, RerunMode, SavedSearch, SearchAllPriceView, SearchFilterInput, SearchInput, SearchOutput, SelectionView, SimilarOutput } from "./protocol.ts";
+export type { RefreshStatusView } from "./refresh.ts";
+export { ROW_COLUMNS, companyRow } from "./rows.ts";
+export { spendingContext } from "./session.ts";
+export { SETTINGS_KEYS, loadSettings, maskKey } from "./settings.ts";
+export type { ConnectionMode, ContextInputs, HostKind, SettingsView } from "./settings.ts";

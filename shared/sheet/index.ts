@@ -1,0 +1,8 @@
+/**
+ * The public surface of shared/sheet/: what the hosts and the layers above use.
+ * Import from here, never from a module inside (eslint-rules/layers.js);
+ * modules of this folder import each other directly.
+ */
+export { formatCell, formatCsvNumber, formatRow } from "./csv-write.ts";
+export type { Delimiter } from "./csv-write.ts";
+export { asText, needsNeutralising } from "./text.ts";

@@ -1,0 +1,10 @@
+/**
+ * The public surface of shared/ui/: what the hosts and the layers above use.
+ * Import from here, never from a module inside (eslint-rules/layers.js);
+ * modules of this folder import each other directly.
+ */
+export { mountApp } from "./app.ts";
+export { h, replace } from "./dom.ts";
+export { hostFromEnvelopes } from "./host.ts";
+export { directHost } from "./hosts/direct.ts";
+export { PANEL_IDS } from "./panels/registry.ts";
