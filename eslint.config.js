@@ -1,9 +1,11 @@
 // Lint: typescript-eslint's recommended rules with type information (floating
 // and misused promises, unsafe any, needless assertions, unbound methods …).
-// Stylistic rules are left out: they would churn every file without finding
-// defects. Run by `npm test` (npm run lint).
+// Layout is Prettier's job (.prettierrc.json, `npm run format`; `npm run lint`
+// and `npm test` check it); eslint-config-prettier switches off any rule that
+// would disagree with it. Run by `npm test` (npm run lint).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import prettierOff from "eslint-config-prettier";
 import { layersPlugin } from "./eslint-rules/layers.js";
 
 export default tseslint.config(
@@ -19,7 +21,10 @@ export default tseslint.config(
       // needs no effect on some path still is one, so a generator without yield is fine.
       "require-yield": "off",
       // `_`-prefixed parameters and rest siblings are deliberate.
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
       // Drivers, stores and fakes implement async interfaces (`cacheGet`, `storePut`,
       // `Office.onReady` handlers …) with in-memory bodies: `async` keeps the contract
       // (a throw becomes a rejection) even where nothing is awaited.
@@ -65,4 +70,5 @@ export default tseslint.config(
     files: ["bench/**/*.ts"],
     rules: { "@typescript-eslint/no-floating-promises": "off" },
   },
+  prettierOff,
 );

@@ -46,9 +46,17 @@ export const DURABLE_RESERVE_BYTES = 32 * 1024;
 export const ANSWER_SHEET_CHARS = 5_000_000;
 
 /** The answer sheet, and whether this execution may write it (not a custom function). */
-export interface AnswerSheet { store: SheetStore; writable: boolean }
+export interface AnswerSheet {
+  store: SheetStore;
+  writable: boolean;
+}
 
-interface DurableEntry { key: string; chars: number; bytes: number; e: number }
+interface DurableEntry {
+  key: string;
+  chars: number;
+  bytes: number;
+  e: number;
+}
 
 const safeKey = (k: string) => (k.length <= 240 ? k : "h:" + hash128(k));
 
@@ -71,7 +79,12 @@ export class AnswerCache {
     const missing = safe.filter((_, i) => out[i] === null);
     if (missing.length === 0) return out;
     const fromSheet = this.sheet ? this.sheet.store.read(missing) : [];
-    const fromProps = this.durable ? readValues(this.durable, missing.map((k) => DURABLE_PREFIX + k)) : [];
+    const fromProps = this.durable
+      ? readValues(
+          this.durable,
+          missing.map((k) => DURABLE_PREFIX + k),
+        )
+      : [];
     const stored = missing.map((_, i) => fromSheet[i] ?? fromProps[i] ?? null);
     const warm: Record<string, string> = {};
     let warmTtl = CACHE_MAX_SECONDS;
@@ -99,7 +112,8 @@ export class AnswerCache {
       const key = safeKey(k);
       fast[key] = v;
       if (ttlSeconds > CACHE_MAX_SECONDS) kept[key] = { e: expires, v };
-      if (ttlSeconds > CACHE_MAX_SECONDS && v.length <= DURABLE_MAX_CHARS) slow[DURABLE_PREFIX + key] = JSON.stringify({ e: expires, v });
+      if (ttlSeconds > CACHE_MAX_SECONDS && v.length <= DURABLE_MAX_CHARS)
+        slow[DURABLE_PREFIX + key] = JSON.stringify({ e: expires, v });
     }
     if (this.fast && Object.keys(fast).length) this.fast.putMany(fast, ttlSeconds);
     if (this.sheet?.writable && Object.keys(kept).length) return void this.keep(kept);
@@ -220,7 +234,10 @@ export class AnswerCache {
       cacheBytes += x.bytes;
     }
     // Whatever is not this layer's (incoming keys replace their old values) stays as it is.
-    const replaced = Object.keys(incoming).reduce((s, k) => s + (all[k] !== undefined ? utf8Length(k) + utf8Length(all[k]) : 0), 0);
+    const replaced = Object.keys(incoming).reduce(
+      (s, k) => s + (all[k] !== undefined ? utf8Length(k) + utf8Length(all[k]) : 0),
+      0,
+    );
     const others = storeBytes(all) - entries.reduce((s, x) => s + x.bytes, 0) - replaced;
     const roomBytes = STORE_QUOTA_BYTES - DURABLE_RESERVE_BYTES - others;
     if (inBytes > roomBytes) return null;

@@ -12,7 +12,8 @@ type Utilities = Pick<GoogleAppsScript.Utilities.Utilities, "formatDate">;
 
 export const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-export const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === "[object Date]" && !Number.isNaN((v as Date).getTime());
+export const isDate = (v: unknown): v is Date =>
+  Object.prototype.toString.call(v) === "[object Date]" && !Number.isNaN((v as Date).getTime());
 
 /** A date cell as YYYY-MM-DD, in the spreadsheet's time zone. */
 export function isoDateOf(d: Date, tz: string, u: Utilities): string {
@@ -32,7 +33,12 @@ export function dateInZone(iso: string, tz: string, u: Utilities): Date | null {
   if (!m) return null;
   const utc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
   const back = new Date(utc);
-  if (back.getUTCFullYear() !== Number(m[1]) || back.getUTCMonth() !== Number(m[2]) - 1 || back.getUTCDate() !== Number(m[3])) return null;
+  if (
+    back.getUTCFullYear() !== Number(m[1]) ||
+    back.getUTCMonth() !== Number(m[2]) - 1 ||
+    back.getUTCDate() !== Number(m[3])
+  )
+    return null;
   let ms = utc - offsetMinutes(utc, tz, u) * 60_000;
   ms = utc - offsetMinutes(ms, tz, u) * 60_000; // the offset at that midnight (DST)
   return new Date(ms);

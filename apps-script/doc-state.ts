@@ -147,7 +147,9 @@ export class SheetStore implements KeyValues {
     const to = Math.max(...touched);
     const block = grid.slice(from, to + 1);
     const width = Math.max(2, ...grid.map((r) => r.length));
-    this.sheet(true)!.getRange(from + 1, 1, block.length, width).setValues(block.map((r) => Array.from({ length: width }, (_, j) => r[j] ?? "")));
+    this.sheet(true)!
+      .getRange(from + 1, 1, block.length, width)
+      .setValues(block.map((r) => Array.from({ length: width }, (_, j) => r[j] ?? "")));
     this.cached = grid;
   }
 }
@@ -198,7 +200,9 @@ export const HOST_STATE = /^companyData\.(running|monitorTrigger|tickFailure)$/;
  */
 export function migrateFromProperties(props: Props, stores: Record<Exclude<Home, "props">, KeyValues>): void {
   const all = props.getProperties();
-  const keys = Object.keys(all).filter((k) => !k.includes("#") && ((k.startsWith("doc:") && homeOf(k) !== "props") || HOST_STATE.test(k)));
+  const keys = Object.keys(all).filter(
+    (k) => !k.includes("#") && ((k.startsWith("doc:") && homeOf(k) !== "props") || HOST_STATE.test(k)),
+  );
   if (!keys.length) return;
   const values = readValues(props, keys, all);
   for (const home of ["sheet", "meta"] as const) {

@@ -31,7 +31,15 @@ import { AnswerCache } from "./cache.ts";
 import { SheetHost } from "./sheet.ts";
 import { gas } from "./services.ts";
 import { HostError, STORE_QUOTA_BYTES, storageFull, storeBytes } from "./quota.ts";
-import { ANSWER_SHEET, homeOf, MetadataStore, migrateFromProperties, SheetStore, type Home, type KeyValues } from "./doc-state.ts";
+import {
+  ANSWER_SHEET,
+  homeOf,
+  MetadataStore,
+  migrateFromProperties,
+  SheetStore,
+  type Home,
+  type KeyValues,
+} from "./doc-state.ts";
 
 export interface AppsScriptDriver extends SyncDriver {
   /** Write gathered sheet changes, then the store writes that waited for them; release a held lock. */
@@ -97,7 +105,10 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     if (!homes) {
       const ss = spreadsheet();
       if (!ss) throw new HostError(NO_DOCUMENT_STORE, "document");
-      homes = { sheet: new SheetStore(ss, false), meta: new MetadataStore(ss, g.SpreadsheetApp.DeveloperMetadataVisibility.PROJECT) };
+      homes = {
+        sheet: new SheetStore(ss, false),
+        meta: new MetadataStore(ss, g.SpreadsheetApp.DeveloperMetadataVisibility.PROJECT),
+      };
       let props: GoogleAppsScript.Properties.Properties | null = null;
       try {
         props = opts.formula ? null : doc();
@@ -129,7 +140,13 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       } catch {
         ss = null;
       }
-      cache = new AnswerCache(fast, durable, now, shortLock, ss ? { store: new SheetStore(ss, false, ANSWER_SHEET, false), writable: !opts.formula } : null);
+      cache = new AnswerCache(
+        fast,
+        durable,
+        now,
+        shortLock,
+        ss ? { store: new SheetStore(ss, false, ANSWER_SHEET, false), writable: !opts.formula } : null,
+      );
     }
     return cache;
   };
@@ -249,7 +266,8 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       releaseLock();
       maybeCommit();
       // Too late to start: answered as timeouts, unsent (and so unpaid).
-      if (opts.lastRequestStart !== undefined && now() >= opts.lastRequestStart) return requests.map(() => ({ status: 0, headers: {}, body: "", networkError: "timeout" as const }));
+      if (opts.lastRequestStart !== undefined && now() >= opts.lastRequestStart)
+        return requests.map(() => ({ status: 0, headers: {}, body: "", networkError: "timeout" as const }));
       return fetchAll(g.UrlFetchApp, requests);
     },
     sleep(ms) {

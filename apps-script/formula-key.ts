@@ -55,7 +55,10 @@ export function stopUsingFormulaKey(doc: Props | null): Bilingual {
   };
 }
 
-const NO_DOCUMENT: Bilingual = { de: "Das geht nur in einer geöffneten Tabelle.", en: "This only works in an open spreadsheet." };
+const NO_DOCUMENT: Bilingual = {
+  de: "Das geht nur in einer geöffneten Tabelle.",
+  en: "This only works in an open spreadsheet.",
+};
 const NO_OWN_KEY: Bilingual = {
   de: "Sie haben noch keinen API-Schlüssel hinterlegt. Bitte zuerst unter Firmendaten › Einstellungen eintragen.",
   en: "You have not entered an API key yet. Please enter it under Company data › Settings first.",

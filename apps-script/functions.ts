@@ -16,7 +16,14 @@
  */
 import { runSync } from "../shared/core/index.ts";
 import { CompanyDataError } from "../shared/core/index.ts";
-import { errorCell, functionByName, isCellCard, isCellError, runFormula, type CellOut } from "../shared/functions/index.ts";
+import {
+  errorCell,
+  functionByName,
+  isCellCard,
+  isCellError,
+  runFormula,
+  type CellOut,
+} from "../shared/functions/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import { SETTINGS_KEYS } from "../shared/app/index.ts";
 import { createDriver } from "./driver.ts";
@@ -104,12 +111,17 @@ function answerCells(name: string, args: unknown[]): { cells: SheetsValue[][]; e
         pacer: new Pacer(),
         // Cache and document store are per document already.
         documentId: "",
-        onLanguage: (l) => { lang = l; },
+        onLanguage: (l) => {
+          lang = l;
+        },
       }),
       driver,
     );
     const firstError = cells.flat().find(isCellError);
-    return { cells: cells.map((row) => row.map((c) => toSheets(c, lang))), error: firstError ? String(toSheets(firstError, lang)) : null };
+    return {
+      cells: cells.map((row) => row.map((c) => toSheets(c, lang))),
+      error: firstError ? String(toSheets(firstError, lang)) : null,
+    };
   } catch (e) {
     const message = String(toSheets(errorCell(e, lang), lang));
     return { cells: [[message]], error: message };

@@ -28,7 +28,13 @@ function toParams(req: HttpRequest): Params {
   // only to the address that was checked; the API does not redirect). "followRedirects: false to not
   // automatically follow HTTP redirects; it returns the original HTTP response":
   // https://developers.google.com/apps-script/reference/url-fetch/url-fetch-app#fetch(String,Object)
-  const p: Params = { url: req.url, method: req.method === "POST" ? "post" : "get", headers, muteHttpExceptions: true, followRedirects: false };
+  const p: Params = {
+    url: req.url,
+    method: req.method === "POST" ? "post" : "get",
+    headers,
+    muteHttpExceptions: true,
+    followRedirects: false,
+  };
   if (req.body !== undefined) {
     p.payload = req.body;
     p.contentType = contentType ?? "application/json";

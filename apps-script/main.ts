@@ -4,7 +4,15 @@
  * beyond defining functions (Apps Script evaluates the file on every call).
  */
 import { runCustomFunction } from "./functions.ts";
-import { getSettings, onInstall, onOpen, saveSettings, showSidebar, stopMyKeyForFormulasMenu, useMyKeyForFormulasMenu } from "./ui.ts";
+import {
+  getSettings,
+  onInstall,
+  onOpen,
+  saveSettings,
+  showSidebar,
+  stopMyKeyForFormulasMenu,
+  useMyKeyForFormulasMenu,
+} from "./ui.ts";
 
 export { getSettings, onInstall, onOpen, saveSettings };
 // uiCall also sets or removes the monitor's time-driven trigger after a schedule is saved.

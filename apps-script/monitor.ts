@@ -29,7 +29,15 @@ import { dispatch } from "../shared/app/index.ts";
 import type { AppDeps } from "../shared/app/index.ts";
 import type { MonitorStatusView } from "../shared/app/index.ts";
 import type { RunSummary } from "../shared/monitor/index.ts";
-import { HOUR_MS, DAY_MS, intervalMs, isDue, isDueForSchedule, type Frequency, type ScheduleSettings } from "../shared/monitor/index.ts";
+import {
+  HOUR_MS,
+  DAY_MS,
+  intervalMs,
+  isDue,
+  isDueForSchedule,
+  type Frequency,
+  type ScheduleSettings,
+} from "../shared/monitor/index.ts";
 import type { RefreshStatusView } from "../shared/app/index.ts";
 import type { RefreshSummary } from "../shared/refresh/index.ts";
 import { isRefreshDue, type RefreshSettings } from "../shared/refresh/index.ts";
@@ -76,7 +84,10 @@ export const DAILY_TICK_RUNTIME_MS = 60 * 60_000;
 /** Google's limit on triggers per user and script (https://developers.google.com/apps-script/guides/services/quotas, "Triggers"). */
 export const MAX_TRIGGERS_PER_USER = 20;
 
-interface Installed { uid: string; label: string }
+interface Installed {
+  uid: string;
+  label: string;
+}
 
 const installedShape: z.ZodMiniType<Installed> = z.object({ uid: z.string(), label: z.string() });
 /**
@@ -95,7 +106,15 @@ export interface DocumentContext {
 
 function deps(budgetMs: number): AppDeps {
   // One Apps Script execution: nothing survives it, so its pacer is new each time.
-  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "", mailer: mailApp(), pacer: new Pacer() };
+  return {
+    host: "sheets",
+    now: () => Date.now(),
+    random: Math.random,
+    deadline: Date.now() + budgetMs,
+    documentId: "",
+    mailer: mailApp(),
+    pacer: new Pacer(),
+  };
 }
 
 const guard = <T>(f: () => T): T | null => {
@@ -180,7 +199,10 @@ function setTrigger(doc: DocumentContext, want: { frequency: Frequency; hour: nu
     throw new TriggerLimit();
   }
   const b = g.ScriptApp.newTrigger(TICK_HANDLER).timeBased();
-  const created = want.frequency === "hourly" ? b.everyHours(1).create() : (tz ? b.atHour(want.hour).everyDays(1).inTimezone(tz) : b.atHour(want.hour).everyDays(1)).create();
+  const created =
+    want.frequency === "hourly"
+      ? b.everyHours(1).create()
+      : (tz ? b.atHour(want.hour).everyDays(1).inTimezone(tz) : b.atHour(want.hour).everyDays(1)).create();
   user.setProperty(TRIGGER_DOC_PREFIX + created.getUniqueId(), doc.id);
   store.write({ [TRIGGER_PROP]: writeSaved(INSTALLED_TRIGGER, { uid: created.getUniqueId(), label }) });
 }
@@ -204,15 +226,20 @@ export function wantedTrigger(wants: readonly Want[]): Want {
   return { frequency: "hourly", hour: first.hour };
 }
 
-const monitorWant = (s: ScheduleSettings, paused: boolean): Want => (!s.enabled ? null : paused ? { frequency: "hourly", hour: s.hour } : s);
+const monitorWant = (s: ScheduleSettings, paused: boolean): Want =>
+  !s.enabled ? null : paused ? { frequency: "hourly", hour: s.hour } : s;
 /** A weekly refresh ticks daily at its hour; the tick decides whether the week is over. */
-const refreshWant = (s: RefreshSettings, paused: boolean): Want => (!s.enabled ? null : { frequency: paused ? "hourly" : "daily", hour: s.hour });
+const refreshWant = (s: RefreshSettings, paused: boolean): Want =>
+  !s.enabled ? null : { frequency: paused ? "hourly" : "daily", hour: s.hour };
 
 /** Make the trigger match the saved schedules (after the sidebar saved one). */
 export function syncMonitorTrigger(doc: DocumentContext): void {
   const status = run<MonitorStatusView>(doc, "monitorStatus", {}, 30_000);
   const refresh = run<RefreshStatusView>(doc, "refreshStatus", {}, 30_000);
-  setTrigger(doc, wantedTrigger([monitorWant(status.schedule, status.paused), refreshWant(refresh.settings, refresh.paused)]));
+  setTrigger(
+    doc,
+    wantedTrigger([monitorWant(status.schedule, status.paused), refreshWant(refresh.settings, refresh.paused)]),
+  );
 }
 
 /**
@@ -236,12 +263,16 @@ const TICK_FAILED = {
   },
   runtime: {
     de: "Die geplanten Prüfungen haben heute ihr Zeitbudget verbraucht (Google erlaubt Triggern 90 Minuten am Tag); die Prüfung geht morgen weiter. Sofort: „Jetzt prüfen“.",
-    en: "The scheduled checks used up today's time budget (Google allows triggers 90 minutes a day); the check continues tomorrow. Right now: \"Check now\".",
+    en: 'The scheduled checks used up today\'s time budget (Google allows triggers 90 minutes a day); the check continues tomorrow. Right now: "Check now".',
   },
   lastFailed: { de: "Letzte geplante Prüfung fehlgeschlagen", en: "Last scheduled check failed" },
 } as const;
 
-interface TickFailure { at: number; de: string; en: string }
+interface TickFailure {
+  at: number;
+  de: string;
+  en: string;
+}
 
 const tickFailureShape: z.ZodMiniType<TickFailure> = z.object({ at: z.number(), de: z.string(), en: z.string() });
 /** Written without a version before v1: still read, or an update would hide the last failure from the sidebar. */
@@ -274,7 +305,10 @@ const runtimeShape = z.object({ day: z.string(), ms: z.number() });
 export const TICK_RUNTIME = savedKind(1, runtimeShape, runtimeShape);
 
 function runtimeToday(user: Props, now: number): number {
-  const v = readSaved(TICK_RUNTIME, guard(() => user.getProperty(RUNTIME_PROP)));
+  const v = readSaved(
+    TICK_RUNTIME,
+    guard(() => user.getProperty(RUNTIME_PROP)),
+  );
   return v && v.day === today(now) ? v.ms : 0;
 }
 
@@ -285,7 +319,10 @@ function withinDailyRuntime(g: Services, now: number): boolean {
 
 function addRuntime(g: Services, startedAt: number, now: number): void {
   const user = g.PropertiesService.getUserProperties();
-  user.setProperty(RUNTIME_PROP, writeSaved(TICK_RUNTIME, { day: today(now), ms: runtimeToday(user, now) + Math.max(0, now - startedAt) }));
+  user.setProperty(
+    RUNTIME_PROP,
+    writeSaved(TICK_RUNTIME, { day: today(now), ms: runtimeToday(user, now) + Math.max(0, now - startedAt) }),
+  );
 }
 
 /** Step: the check itself when it is due (or paused); answers the summary, or null when nothing was due. */
@@ -298,7 +335,8 @@ function runScheduledCheck(doc: DocumentContext): { schedule: ScheduleSettings; 
   const now = Date.now();
   if (!status.paused && !isDue(last, intervalMs(s) / 2, now)) return { schedule: s, summary: null };
   // A daily check on hourly ticks (shared with the refresh's): only once its slot has passed.
-  if (!status.paused && s.frequency === "daily" && !isDueForSchedule(s, last, now, slotToday(doc, s.hour, now))) return { schedule: s, summary: null };
+  if (!status.paused && s.frequency === "daily" && !isDueForSchedule(s, last, now, slotToday(doc, s.hour, now)))
+    return { schedule: s, summary: null };
   return { schedule: s, summary: run<RunSummary>(doc, "monitorRun", {}, TICK_BUDGET_MS, true) };
 }
 
@@ -310,12 +348,16 @@ export const MIN_REFRESH_MS = 60_000;
  * what the tick has left after the check. Answers its settings and whether
  * it still has work (a paused step, or no time left for a due one).
  */
-function runScheduledRefresh(doc: DocumentContext, startedAt: number): { settings: RefreshSettings; pending: boolean; summary: RefreshSummary | null } {
+function runScheduledRefresh(
+  doc: DocumentContext,
+  startedAt: number,
+): { settings: RefreshSettings; pending: boolean; summary: RefreshSummary | null } {
   const status = run<RefreshStatusView>(doc, "refreshStatus", {}, 30_000);
   const s = status.settings;
   const now = Date.now();
   if (!s.enabled || !s.table) return { settings: s, pending: false, summary: null };
-  if (!status.paused && !isRefreshDue(s, status.last?.finishedAt ?? null, now, slotToday(doc, s.hour, now))) return { settings: s, pending: false, summary: null };
+  if (!status.paused && !isRefreshDue(s, status.last?.finishedAt ?? null, now, slotToday(doc, s.hour, now)))
+    return { settings: s, pending: false, summary: null };
   const left = TICK_BUDGET_MS - (now - startedAt);
   if (left < MIN_REFRESH_MS) return { settings: s, pending: true, summary: null };
   const summary = run<RefreshSummary>(doc, "refreshRun", {}, left, true);
@@ -323,8 +365,19 @@ function runScheduledRefresh(doc: DocumentContext, startedAt: number): { setting
 }
 
 /** Step: the trigger for what comes next (off, hourly while a run is paused, else the schedules). */
-function adjustTrigger(doc: DocumentContext, schedule: ScheduleSettings, summary: RunSummary | null, refresh: { settings: RefreshSettings; pending: boolean }): void {
-  setTrigger(doc, wantedTrigger([monitorWant(schedule, summary?.status === "paused"), refreshWant(refresh.settings, refresh.pending)]));
+function adjustTrigger(
+  doc: DocumentContext,
+  schedule: ScheduleSettings,
+  summary: RunSummary | null,
+  refresh: { settings: RefreshSettings; pending: boolean },
+): void {
+  setTrigger(
+    doc,
+    wantedTrigger([
+      monitorWant(schedule, summary?.status === "paused"),
+      refreshWant(refresh.settings, refresh.pending),
+    ]),
+  );
 }
 
 /** Step: remember why a tick failed, where the sidebar of that document will find it. */
@@ -342,7 +395,9 @@ function clearTickFailure(g: Services, doc: DocumentContext): void {
 
 /** The last failed tick of this document (its store, else this user's record of it). */
 function lastTickFailure(g: Services, doc: DocumentContext): TickFailure | null {
-  const raw = guard(() => doc.store.read([FAILURE_PROP])[0]) ?? guard(() => g.PropertiesService.getUserProperties().getProperty(`${FAILURE_PROP}:${doc.id}`));
+  const raw =
+    guard(() => doc.store.read([FAILURE_PROP])[0]) ??
+    guard(() => g.PropertiesService.getUserProperties().getProperty(`${FAILURE_PROP}:${doc.id}`));
   return readSaved(TICK_FAILURE, raw) ?? null;
 }
 
@@ -377,7 +432,8 @@ function rememberTrigger(g: Services, doc: DocumentContext): void {
   if (!uid) return;
   const user = g.PropertiesService.getUserProperties();
   if (user.getProperty(TRIGGER_DOC_PREFIX + uid)) return;
-  if (g.ScriptApp.getProjectTriggers().some((t) => t.getUniqueId() === uid)) user.setProperty(TRIGGER_DOC_PREFIX + uid, doc.id);
+  if (g.ScriptApp.getProjectTriggers().some((t) => t.getUniqueId() === uid))
+    user.setProperty(TRIGGER_DOC_PREFIX + uid, doc.id);
 }
 
 /** The Monitor sidebar's status, with the last failed tick in front of the host note. */
@@ -419,10 +475,12 @@ function rollBack(doc: DocumentContext, saved: string): boolean {
   try {
     if (saved === "refreshSaveSettings") {
       const status = run<RefreshStatusView>(doc, "refreshStatus", {}, 30_000);
-      if (status.settings.enabled) run<RefreshStatusView>(doc, "refreshSaveSettings", { refresh: { enabled: false } }, 30_000);
+      if (status.settings.enabled)
+        run<RefreshStatusView>(doc, "refreshSaveSettings", { refresh: { enabled: false } }, 30_000);
     } else {
       const status = run<MonitorStatusView>(doc, "monitorStatus", {}, 30_000);
-      if (status.schedule.enabled) run<MonitorStatusView>(doc, "monitorSaveSchedule", { schedule: { enabled: false } }, 30_000);
+      if (status.schedule.enabled)
+        run<MonitorStatusView>(doc, "monitorSaveSchedule", { schedule: { enabled: false } }, 30_000);
     }
   } catch {
     return false;
@@ -448,7 +506,10 @@ export function uiCallWithMonitor(method: string, inputJson: string): string {
       syncMonitorTrigger(doc);
     } catch (e) {
       // Apps Script's own text is never shown nor read (it is localised): the count was checked before creating.
-      const err = !doc || !rollBack(doc, name) ? new HostError(TRIGGER_FAILED.stillOn, "schedule") : new HostError(e instanceof TriggerLimit ? TRIGGER_FAILED.limit : TRIGGER_FAILED.other, "schedule");
+      const err =
+        !doc || !rollBack(doc, name)
+          ? new HostError(TRIGGER_FAILED.stillOn, "schedule")
+          : new HostError(e instanceof TriggerLimit ? TRIGGER_FAILED.limit : TRIGGER_FAILED.other, "schedule");
       return JSON.stringify({ ok: false, error: errorView(err) });
     }
   }

@@ -153,7 +153,10 @@ export class PackedCache {
       const byTtl = new Map<number, Record<string, string>>();
       for (const [sk, add] of byShard) {
         const { text, longest } = fit({ ...parseShard(current[sk]), ...add }, now);
-        const itemTtl = Math.min(CACHE_MAX_SECONDS, Math.max(1, Math.ceil((Math.max(longest, now + 1000) - now) / 1000)));
+        const itemTtl = Math.min(
+          CACHE_MAX_SECONDS,
+          Math.max(1, Math.ceil((Math.max(longest, now + 1000) - now) / 1000)),
+        );
         const group = byTtl.get(itemTtl) ?? {};
         group[sk] = text;
         byTtl.set(itemTtl, group);
@@ -179,7 +182,8 @@ export class PackedCache {
       return out;
     }
     for (const text of Object.values(items))
-      for (const [k, e] of Object.entries(parseShard(text))) if (e[0] > now && (e[2] ?? 0) > now) out[k] = { e: e[2]!, v: e[1] };
+      for (const [k, e] of Object.entries(parseShard(text)))
+        if (e[0] > now && (e[2] ?? 0) > now) out[k] = { e: e[2]!, v: e[1] };
     return out;
   }
 }

@@ -15,8 +15,6 @@ import type { Bilingual, Language } from "../shared/i18n/index.ts";
 /** Bytes one property store may hold (keys and values). */
 export const STORE_QUOTA_BYTES = 500 * 1024;
 
-
-
 /** Bytes a set of properties takes (keys and values). */
 export function storeBytes(all: Record<string, string>): number {
   let n = 0;
@@ -24,10 +22,12 @@ export function storeBytes(all: Record<string, string>): number {
   return n;
 }
 
-
 /** A CompanyDataError whose text is this host's own DE/EN message (code INTERNAL: for host failures the core has no code for). */
 export class HostError extends CompanyDataError {
-  constructor(private readonly says: Bilingual, field?: string) {
+  constructor(
+    private readonly says: Bilingual,
+    field?: string,
+  ) {
     super("INTERNAL", field ? { field } : {});
   }
   override text(lang: Language): string {
@@ -42,7 +42,8 @@ const STORAGE_FULL_DETAIL: Bilingual = {
 };
 
 /** STORAGE_FULL (its own code, so the UI can tell it apart), with this host's limits. */
-export const storageFull = () => new CompanyDataError("STORAGE_FULL", { field: "storage", detail: STORAGE_FULL_DETAIL });
+export const storageFull = () =>
+  new CompanyDataError("STORAGE_FULL", { field: "storage", detail: STORAGE_FULL_DETAIL });
 
 /** The full message a user reads. */
 export const STORAGE_FULL: Bilingual = { de: storageFull().text("de"), en: storageFull().text("en") };

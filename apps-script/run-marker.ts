@@ -39,9 +39,17 @@ export const BUSY = {
   en: "Another run (an enrichment or a portfolio check) is working on this spreadsheet. Please try again in a few minutes.",
 } as const;
 
-interface Marker { token: string; until: number; job?: string }
+interface Marker {
+  token: string;
+  until: number;
+  job?: string;
+}
 
-const markerShape: z.ZodMiniType<Marker> = z.object({ token: z.string(), until: z.number(), job: z.optional(z.string()) });
+const markerShape: z.ZodMiniType<Marker> = z.object({
+  token: z.string(),
+  until: z.number(),
+  job: z.optional(z.string()),
+});
 /**
  * Written without a version before v1: still read, or a run started by the
  * previous build during an update would be run over by a second one.
@@ -70,12 +78,20 @@ function withShortLock(lock: Lock | null, body: () => void): boolean {
  * left, as the step before was stopped by the platform without releasing
  * it (its sidebar calls steps one after another, never two at once).
  */
-export function claimRun(props: Props, lock: Lock | null, now: number, job?: string, random: () => number = Math.random): string {
+export function claimRun(
+  props: Props,
+  lock: Lock | null,
+  now: number,
+  job?: string,
+  random: () => number = Math.random,
+): string {
   const token = `${now.toString(36)}-${Math.floor(random() * 2 ** 40).toString(36)}`;
   const locked = withShortLock(lock, () => {
     const other = read(props);
     if (other && other.until > now && !(job && other.job === job)) throw new HostError(BUSY, "run");
-    props.write({ [RUN_MARKER_KEY]: writeSaved(RUN_MARKER, { token, until: now + RUN_MARKER_TTL_MS, ...(job ? { job } : {}) }) });
+    props.write({
+      [RUN_MARKER_KEY]: writeSaved(RUN_MARKER, { token, until: now + RUN_MARKER_TTL_MS, ...(job ? { job } : {}) }),
+    });
   });
   // Without a lock, the last writer wins: the one that lost sees another token and stops.
   if (!locked && read(props)?.token !== token) throw new HostError(BUSY, "run");

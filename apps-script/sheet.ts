@@ -105,7 +105,13 @@ export class SheetHost {
         this.put(req.sheet, "colours", req.row, req.col, req.colours);
         return undefined;
       case "dropdowns":
-        this.put(req.sheet, "dropdowns", req.row, req.col, req.options.map((o) => [o]));
+        this.put(
+          req.sheet,
+          "dropdowns",
+          req.row,
+          req.col,
+          req.options.map((o) => [o]),
+        );
         return undefined;
       case "ensureSheet": {
         if (!this.sheet(req.sheet)) {
@@ -119,7 +125,9 @@ export class SheetHost {
       case "append": {
         if (req.rows.length === 0) return undefined;
         const snap = this.snapshot(req.sheet);
-        const last = snap ? trimmed(snap).length : Math.max(this.need(req.sheet).getLastRow(), this.lastPendingRow(req.sheet));
+        const last = snap
+          ? trimmed(snap).length
+          : Math.max(this.need(req.sheet).getLastRow(), this.lastPendingRow(req.sheet));
         this.put(req.sheet, "values", last + 1, 1, req.rows);
         return undefined;
       }
@@ -137,15 +145,24 @@ export class SheetHost {
         range.setValues(block.cells.map((r, i) => r.map((v, j) => this.writable(v as Cell, formats[i]?.[j] === "@"))));
       }
       for (const block of blocks(kinds.colours)) {
-        sh.getRange(block.row, block.col, block.cells.length, block.width)
-          .setBackgrounds(block.cells.map((r) => r.map((c) => (c ? String(c) : null))));
+        sh.getRange(block.row, block.col, block.cells.length, block.width).setBackgrounds(
+          block.cells.map((r) => r.map((c) => (c ? String(c) : null))),
+        );
       }
       for (const block of blocks(kinds.dropdowns)) {
-        const rules = block.cells.map((r) => r.map((o) => {
-          const options = (o as string[] | undefined) ?? [];
-          // A builder, not a service call: it runs in the script.
-          return options.length ? this.app.newDataValidation().requireValueInList(options.slice(0, 500), true).setAllowInvalid(true).build() : null;
-        }));
+        const rules = block.cells.map((r) =>
+          r.map((o) => {
+            const options = (o as string[] | undefined) ?? [];
+            // A builder, not a service call: it runs in the script.
+            return options.length
+              ? this.app
+                  .newDataValidation()
+                  .requireValueInList(options.slice(0, 500), true)
+                  .setAllowInvalid(true)
+                  .build()
+              : null;
+          }),
+        );
         sh.getRange(block.row, block.col, block.cells.length, 1).setDataValidations(rules);
       }
     }
@@ -211,7 +228,8 @@ export class SheetHost {
   }
 
   private put(sheet: string, kind: Kind, row: number, col: number, cells: unknown[][]): void {
-    if (!(row >= 1 && col >= 1)) throw invalid("range", { de: "Zeilen und Spalten beginnen bei 1", en: "rows and columns start at 1" });
+    if (!(row >= 1 && col >= 1))
+      throw invalid("range", { de: "Zeilen und Spalten beginnen bei 1", en: "rows and columns start at 1" });
     const snap = kind === "values" ? this.snapshots.get(sheet) : null;
     if (snap) {
       cells.forEach((r, i) => {
@@ -239,7 +257,9 @@ export class SheetHost {
 }
 
 function slice(snap: Cell[][], row: number, col: number, rows: number, cols: number): Cell[][] {
-  return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => snap[row - 1 + i]?.[col - 1 + j] ?? ""));
+  return Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => snap[row - 1 + i]?.[col - 1 + j] ?? ""),
+  );
 }
 
 /** Row `r` (1-based) of a grid, added (with empty rows before it) when the grid is shorter. */
@@ -286,14 +306,16 @@ function blocks(grid: Grid): { row: number; col: number; width: number; cells: u
 
 /** Sheet values as plain cells: dates become YYYY-MM-DD (`dateText`, else in the script's time zone). */
 function cellsOf(values: unknown[][], dateText?: (d: Date) => string): Cell[][] {
-  return values.map((r) => r.map((v) => {
-    if (v === null || v === undefined) return "";
-    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
-    if (isDate(v)) {
-      if (dateText) return dateText(v);
-      const p = (n: number) => String(n).padStart(2, "0");
-      return `${v.getFullYear()}-${p(v.getMonth() + 1)}-${p(v.getDate())}`;
-    }
-    return String(v);
-  }));
+  return values.map((r) =>
+    r.map((v) => {
+      if (v === null || v === undefined) return "";
+      if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v;
+      if (isDate(v)) {
+        if (dateText) return dateText(v);
+        const p = (n: number) => String(n).padStart(2, "0");
+        return `${v.getFullYear()}-${p(v.getMonth() + 1)}-${p(v.getDate())}`;
+      }
+      return String(v);
+    }),
+  );
 }

@@ -21,7 +21,7 @@ export const LAZY_GLOBAL = "companyData_";
 export const CELLS = "companyDataCells_";
 const CELLS_FN = [
   `function ${CELLS}(answer) {`,
-  "  if (answer && !Array.isArray(answer) && typeof answer.thrown === \"string\") throw new Error(answer.thrown);",
+  '  if (answer && !Array.isArray(answer) && typeof answer.thrown === "string") throw new Error(answer.thrown);',
   "  return answer;",
   "}",
 ].join("\n");
@@ -39,8 +39,10 @@ export function customFunctionStub(def: FunctionDef): string {
   const lines = [
     "/**",
     ` * ${jsdocText(def.description.en)} ${jsdocText(def.description.de)}`,
-    ...def.params.map((p) =>
-      ` * @param {${paramType(p)}} ${p.name} ${p.optional ? "(optional) " : ""}${jsdocText(p.help.en)} / ${jsdocText(p.help.de)}`),
+    ...def.params.map(
+      (p) =>
+        ` * @param {${paramType(p)}} ${p.name} ${p.optional ? "(optional) " : ""}${jsdocText(p.help.en)} / ${jsdocText(p.help.de)}`,
+    ),
     ` * @return {Array<Array<string|number|boolean>>} ${jsdocText(def.returns.en)}`,
     " * @customfunction",
     " */",
@@ -61,12 +63,36 @@ export const ENTRY_POINTS: { name: string; params: string[]; doc: string }[] = [
   { name: "showMonitor", params: [], doc: "Opens the portfolio-monitoring sidebar." },
   { name: "showSettings", params: [], doc: "Opens the settings sidebar." },
   { name: "showHelp", params: [], doc: "Opens the help sidebar." },
-  { name: "getSettings", params: [], doc: "The settings as the sidebar sees them: never the key, only whether one is set and a masked hint." },
-  { name: "saveSettings", params: ["settings"], doc: "Saves connection, apiKey, baseUrl, serverUrl, serverToken, language, formulaDailyBudget, cacheHours, matchFloor." },
-  { name: "useMyKeyForFormulas", params: [], doc: "Menu: this document's formulas use the clicking user's API key (stored for the document, never shown)." },
-  { name: "stopMyKeyForFormulas", params: [], doc: "Menu: this document's formulas use the spreadsheet owner's key again." },
-  { name: "uiCall", params: ["method", "inputJson"], doc: "The sidebars' one server call: an app-service method by name, JSON in and out." },
-  { name: "monitorTick", params: ["e"], doc: "Time-driven trigger: one step of the scheduled portfolio check (see apps-script/monitor.ts); e.triggerUid names the spreadsheet it belongs to." },
+  {
+    name: "getSettings",
+    params: [],
+    doc: "The settings as the sidebar sees them: never the key, only whether one is set and a masked hint.",
+  },
+  {
+    name: "saveSettings",
+    params: ["settings"],
+    doc: "Saves connection, apiKey, baseUrl, serverUrl, serverToken, language, formulaDailyBudget, cacheHours, matchFloor.",
+  },
+  {
+    name: "useMyKeyForFormulas",
+    params: [],
+    doc: "Menu: this document's formulas use the clicking user's API key (stored for the document, never shown).",
+  },
+  {
+    name: "stopMyKeyForFormulas",
+    params: [],
+    doc: "Menu: this document's formulas use the spreadsheet owner's key again.",
+  },
+  {
+    name: "uiCall",
+    params: ["method", "inputJson"],
+    doc: "The sidebars' one server call: an app-service method by name, JSON in and out.",
+  },
+  {
+    name: "monitorTick",
+    params: ["e"],
+    doc: "Time-driven trigger: one step of the scheduled portfolio check (see apps-script/monitor.ts); e.triggerUid names the spreadsheet it belongs to.",
+  },
 ];
 
 export function entryStub(e: { name: string; params: string[]; doc: string }): string {

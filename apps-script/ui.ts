@@ -31,8 +31,22 @@ export const SIDEBARS = {
 export type SidebarId = keyof typeof SIDEBARS;
 
 const MENU: Record<Language, Record<SidebarId, string>> = {
-  de: { search: "Suchen", enrich: "Auswahl anreichern", similar: "Ähnliche finden", monitor: "Portfolio überwachen", settings: "Einstellungen", help: "Hilfe" },
-  en: { search: "Search", enrich: "Enrich selection", similar: "Find similar", monitor: "Monitor portfolio", settings: "Settings", help: "Help" },
+  de: {
+    search: "Suchen",
+    enrich: "Auswahl anreichern",
+    similar: "Ähnliche finden",
+    monitor: "Portfolio überwachen",
+    settings: "Einstellungen",
+    help: "Hilfe",
+  },
+  en: {
+    search: "Search",
+    enrich: "Enrich selection",
+    similar: "Find similar",
+    monitor: "Monitor portfolio",
+    settings: "Settings",
+    help: "Help",
+  },
 };
 /** Menu items that act without a sidebar: whose key the document's formulas use (formula-key.ts). */
 const KEY_MENU: Record<Language, { use: string; stop: string }> = {
@@ -40,7 +54,12 @@ const KEY_MENU: Record<Language, { use: string; stop: string }> = {
   en: { use: "Use my key for formulas", stop: "Formulas: stop using my key" },
 };
 const SHOW: Record<SidebarId, string> = {
-  search: "showSearch", enrich: "showEnrich", similar: "showSimilar", monitor: "showMonitor", settings: "showSettings", help: "showHelp",
+  search: "showSearch",
+  enrich: "showEnrich",
+  similar: "showSimilar",
+  monitor: "showMonitor",
+  settings: "showSettings",
+  help: "showHelp",
 };
 
 /** The saved language when the store may be read, else the user's locale, else English. */
@@ -108,7 +127,15 @@ export function showSidebar(id: SidebarId): void {
 
 function deps(budgetMs: number): AppDeps {
   // One Apps Script execution: nothing survives it, so its pacer is new each time.
-  return { host: "sheets", now: () => Date.now(), random: Math.random, deadline: Date.now() + budgetMs, documentId: "", mailer: mailApp(), pacer: new Pacer() };
+  return {
+    host: "sheets",
+    now: () => Date.now(),
+    random: Math.random,
+    deadline: Date.now() + budgetMs,
+    documentId: "",
+    mailer: mailApp(),
+    pacer: new Pacer(),
+  };
 }
 
 /**
@@ -116,7 +143,8 @@ function deps(budgetMs: number): AppDeps {
  * per document: they claim the run marker (run-marker.ts), not the document
  * lock, which formulas need for their budget within seconds.
  */
-const EXCLUSIVE = /^(enrichStart|enrichStep|enrichConfirm|applyCandidate|insertSearchResults|monitorRun|monitorSaveSchedule|refreshRun|refreshSaveSettings)$/;
+const EXCLUSIVE =
+  /^(enrichStart|enrichStep|enrichConfirm|applyCandidate|insertSearchResults|monitorRun|monitorSaveSchedule|refreshRun|refreshSaveSettings)$/;
 
 /** The resumable job a call continues (enrichStep's jobId), so a step can take over the marker its killed predecessor left. */
 function jobOf(method: string, inputJson: string): string | undefined {
@@ -151,7 +179,11 @@ function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job
 export function uiCall(method: string, inputJson: string): string {
   try {
     const name = String(method);
-    return withDriver(EXCLUSIVE.test(name), (driver) => runSync(appUiCall(deps(SIDEBAR_BUDGET_MS), name, inputJson), driver), jobOf(name, String(inputJson)));
+    return withDriver(
+      EXCLUSIVE.test(name),
+      (driver) => runSync(appUiCall(deps(SIDEBAR_BUDGET_MS), name, inputJson), driver),
+      jobOf(name, String(inputJson)),
+    );
   } catch (e) {
     return JSON.stringify({ ok: false, error: errorView(e) });
   }

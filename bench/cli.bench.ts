@@ -32,22 +32,63 @@ export async function runCliBench(log: (s: string) => void = () => {}): Promise<
     await writeCsv(same, emu, CLI_ROWS, 3, 100);
     const env = (key: string) => ({ COMPANY_DATA_API_KEY: key, COMPANY_DATA_BASE_URL: server.url, LANG: "en" });
     log("cli: 1,000 rows …");
-    const a = await runCli(["enrich", "--in", small, "--out", join(dir, "small.out.csv"), "--yes", "--lang", "en"], env(emu.createKey(10_000_000)));
+    const a = await runCli(
+      ["enrich", "--in", small, "--out", join(dir, "small.out.csv"), "--yes", "--lang", "en"],
+      env(emu.createKey(10_000_000)),
+    );
     log(`cli: ${CLI_ROWS} rows …`);
-    const b = await runCli(["enrich", "--in", big, "--out", join(dir, "big.out.csv"), "--yes", "--lang", "en"], env(emu.createKey(10_000_000)));
+    const b = await runCli(
+      ["enrich", "--in", big, "--out", join(dir, "big.out.csv"), "--yes", "--lang", "en"],
+      env(emu.createKey(10_000_000)),
+    );
     log(`cli: ${CLI_ROWS} rows, 100 companies …`);
-    const c = await runCli(["enrich", "--in", same, "--out", join(dir, "same.out.csv"), "--yes", "--lang", "en"], env(emu.createKey(10_000_000)));
+    const c = await runCli(
+      ["enrich", "--in", same, "--out", join(dir, "same.out.csv"), "--yes", "--lang", "en"],
+      env(emu.createKey(10_000_000)),
+    );
     const ok = a.code === 0 && b.code === 0 && c.code === 0;
     const outLines = ok ? readFileSync(join(dir, "big.out.csv"), "utf8").split("\n").filter(Boolean).length - 1 : 0;
     out.push(
-      { group: "5 cli", figure: `peak RSS, ${CLI_ROWS.toLocaleString("en")} rows`, value: b.peakRssMb, unit: "MiB", baseline: a.peakRssMb, ratio: ratio(b.peakRssMb, a.peakRssMb), target: "≤ 1.5 (bounded)", pass: ok && b.peakRssMb <= 1.5 * a.peakRssMb,
-        note: `baseline: the same CLI on 1,000 rows; 10,000 distinct companies (the answer cache holds up to 20,000 answers); exit codes ${a.code}/${b.code}; no added latency` },
-      { group: "5 cli", figure: `peak RSS, ${CLI_ROWS.toLocaleString("en")} rows of the small file's 100 companies`, value: c.peakRssMb, unit: "MiB", baseline: a.peakRssMb, ratio: ratio(c.peakRssMb, a.peakRssMb), target: "≤ 1.5 (bounded)", pass: ok && c.peakRssMb <= 1.5 * a.peakRssMb,
-        note: "row count alone, the answer cache held equal" },
-      { group: "5 cli", figure: `wall time, ${CLI_ROWS.toLocaleString("en")} rows`, value: r2(b.ms / 1000), unit: "s", baseline: r2((a.ms / 1000) * (CLI_ROWS / 1000)), ratio: ratio(b.ms, a.ms * (CLI_ROWS / 1000)),
-        note: `baseline: 1,000-row time × ${CLI_ROWS / 1000}; input ${r2(statSync(big).size / 1048576)} MiB; output rows ${outLines}` },
+      {
+        group: "5 cli",
+        figure: `peak RSS, ${CLI_ROWS.toLocaleString("en")} rows`,
+        value: b.peakRssMb,
+        unit: "MiB",
+        baseline: a.peakRssMb,
+        ratio: ratio(b.peakRssMb, a.peakRssMb),
+        target: "≤ 1.5 (bounded)",
+        pass: ok && b.peakRssMb <= 1.5 * a.peakRssMb,
+        note: `baseline: the same CLI on 1,000 rows; 10,000 distinct companies (the answer cache holds up to 20,000 answers); exit codes ${a.code}/${b.code}; no added latency`,
+      },
+      {
+        group: "5 cli",
+        figure: `peak RSS, ${CLI_ROWS.toLocaleString("en")} rows of the small file's 100 companies`,
+        value: c.peakRssMb,
+        unit: "MiB",
+        baseline: a.peakRssMb,
+        ratio: ratio(c.peakRssMb, a.peakRssMb),
+        target: "≤ 1.5 (bounded)",
+        pass: ok && c.peakRssMb <= 1.5 * a.peakRssMb,
+        note: "row count alone, the answer cache held equal",
+      },
+      {
+        group: "5 cli",
+        figure: `wall time, ${CLI_ROWS.toLocaleString("en")} rows`,
+        value: r2(b.ms / 1000),
+        unit: "s",
+        baseline: r2((a.ms / 1000) * (CLI_ROWS / 1000)),
+        ratio: ratio(b.ms, a.ms * (CLI_ROWS / 1000)),
+        note: `baseline: 1,000-row time × ${CLI_ROWS / 1000}; input ${r2(statSync(big).size / 1048576)} MiB; output rows ${outLines}`,
+      },
     );
-    if (!ok) out.push({ group: "5 cli", figure: "cli stderr", value: (b.stderr || a.stderr).slice(-200), unit: "", pass: false });
+    if (!ok)
+      out.push({
+        group: "5 cli",
+        figure: "cli stderr",
+        value: (b.stderr || a.stderr).slice(-200),
+        unit: "",
+        pass: false,
+      });
   } finally {
     await lo.close();
     rmSync(dir, { recursive: true, force: true });

@@ -51,12 +51,19 @@ async function roundTripMs(emu: EmulatorProcess, ids: string[]): Promise<number>
 
 async function unknownCap(log: (s: string) => void, ids: string[]): Promise<Figure[]> {
   log(`concurrency: emulator process with a cap of ${CAP} concurrent requests per key …`);
-  const emu = await startEmulatorProcess({ ...LATENCY, date: START_DATE, extraArgs: ["--max-concurrent", String(CAP)] });
+  const emu = await startEmulatorProcess({
+    ...LATENCY,
+    date: START_DATE,
+    extraArgs: ["--max-concurrent", String(CAP)],
+  });
   try {
     const rtt = await roundTripMs(emu, ids.slice(CAP_REQUESTS, CAP_REQUESTS + 20));
     const key = await emu.createKey(1_000_000);
     const statuses = new Map<number, number>();
-    const driver = nodeDriver({ parallel: 1000, onAnswer: (_r, res) => statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1) });
+    const driver = nodeDriver({
+      parallel: 1000,
+      onAnswer: (_r, res) => statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1),
+    });
     log(`concurrency: ${CAP_REQUESTS} profiles against the unknown cap …`);
     const t = performance.now();
     const got = await runAsync(getProfiles(cliContext(emu.url, key), ids.slice(0, CAP_REQUESTS)), driver);
@@ -68,30 +75,69 @@ async function unknownCap(log: (s: string) => void, ids: string[]): Promise<Figu
     const charged = await credits(emu, key);
     const g = "4a unknown cap";
     return [
-      { group: g, figure: `wall time, ${CAP_REQUESTS} profiles, cap ${CAP} (ceiling 1,000) vs requests ÷ cap × round trip`, value: seconds(ms), unit: "s", baseline: seconds(bound), ratio: ratio(ms, bound), target: "≤ 1.3", pass: ms <= 1.3 * bound,
-        note: `round trip measured: ${r2(rtt)} ms (mean of 20 sequential GETs); limiter peak ${driver.limiter.stats.peak}, ${driver.limiter.stats.decreases} decreases, final limit ${driver.limiter.limit}; answered ${answered} of ${CAP_REQUESTS}; charged ${charged} credits` },
-      { group: g, figure: "429 answers vs requests sent", value: rejected, unit: "requests", baseline: sent, ratio: ratio(rejected, sent), target: "< 2 %", pass: rejected < 0.02 * sent && answered === CAP_REQUESTS,
-        note: `statuses: ${[...statuses].map(([s, n]) => `${s}: ${n}`).join(", ")}` },
+      {
+        group: g,
+        figure: `wall time, ${CAP_REQUESTS} profiles, cap ${CAP} (ceiling 1,000) vs requests ÷ cap × round trip`,
+        value: seconds(ms),
+        unit: "s",
+        baseline: seconds(bound),
+        ratio: ratio(ms, bound),
+        target: "≤ 1.3",
+        pass: ms <= 1.3 * bound,
+        note: `round trip measured: ${r2(rtt)} ms (mean of 20 sequential GETs); limiter peak ${driver.limiter.stats.peak}, ${driver.limiter.stats.decreases} decreases, final limit ${driver.limiter.limit}; answered ${answered} of ${CAP_REQUESTS}; charged ${charged} credits`,
+      },
+      {
+        group: g,
+        figure: "429 answers vs requests sent",
+        value: rejected,
+        unit: "requests",
+        baseline: sent,
+        ratio: ratio(rejected, sent),
+        target: "< 2 %",
+        pass: rejected < 0.02 * sent && answered === CAP_REQUESTS,
+        note: `statuses: ${[...statuses].map(([s, n]) => `${s}: ${n}`).join(", ")}`,
+      },
     ];
   } finally {
     await emu.close();
   }
 }
 
-interface CliResult { code: number | null; ms: number }
+interface CliResult {
+  code: number | null;
+  ms: number;
+}
 
 /** The CLI on `input`; `killAtCredits`: SIGKILL once its own spend file counts that many credits. */
-async function cli(emu: EmulatorProcess, key: string, input: string, out: string, parallel: number, killAtCredits?: number): Promise<CliResult> {
+async function cli(
+  emu: EmulatorProcess,
+  key: string,
+  input: string,
+  out: string,
+  parallel: number,
+  killAtCredits?: number,
+): Promise<CliResult> {
   const t = performance.now();
-  const env = { ...process.env, COMPANY_DATA_API_KEY: key, COMPANY_DATA_BASE_URL: emu.url, COMPANY_DATA_PARALLEL: String(parallel), LANG: "en" };
-  const child = spawn(process.execPath, [BIN, "enrich", "--in", input, "--out", out, "--yes", "--lang", "en"], { env, stdio: ["ignore", "ignore", "ignore"] });
+  const env = {
+    ...process.env,
+    COMPANY_DATA_API_KEY: key,
+    COMPANY_DATA_BASE_URL: emu.url,
+    COMPANY_DATA_PARALLEL: String(parallel),
+    LANG: "en",
+  };
+  const child = spawn(process.execPath, [BIN, "enrich", "--in", input, "--out", out, "--yes", "--lang", "en"], {
+    env,
+    stdio: ["ignore", "ignore", "ignore"],
+  });
   let poll: ReturnType<typeof setInterval> | undefined;
   if (killAtCredits !== undefined) {
     poll = setInterval(() => {
       const f = out + ".spent";
       if (!existsSync(f)) return;
       // The intent journal (cli/ledger.ts): "i ID CREDITS" before a paid request, "a ID CREDITS" when its answer came.
-      const n = readFileSync(f, "utf8").split("\n").reduce((s, l) => s + Number(/^a \S+ (\d+)$/.exec(l)?.[1] ?? 0), 0);
+      const n = readFileSync(f, "utf8")
+        .split("\n")
+        .reduce((s, l) => s + Number(/^a \S+ (\d+)$/.exec(l)?.[1] ?? 0), 0);
       if (n >= killAtCredits) {
         clearInterval(poll);
         child.kill("SIGKILL");
@@ -121,7 +167,8 @@ async function killNine(log: (s: string) => void, names: string[]): Promise<Figu
       const o = join(dir, `killed-${parallel}.csv`);
       const killed = await cli(emu, key, input, o, parallel, Math.floor(cleanCredits / 2));
       // A run that finished before the kill measured nothing: the figure would be a clean run's.
-      if (killed.code === 0) throw new Error(`the CLI finished before it was killed (--parallel ${parallel}): no kill -9 was measured`);
+      if (killed.code === 0)
+        throw new Error(`the CLI finished before it was killed (--parallel ${parallel}): no kill -9 was measured`);
       const atKill = await credits(emu, key);
       const resumed = await cli(emu, key, input, o, parallel);
       if (resumed.code !== 0) throw new Error(`resumed CLI run exited ${resumed.code}`);
@@ -130,8 +177,14 @@ async function killNine(log: (s: string) => void, names: string[]): Promise<Figu
       const extra = total - cleanCredits;
       const isDefault = parallel === DEFAULT_PARALLEL;
       out.push({
-        group: "4b kill -9", figure: `extra credits of a kill -9 in the middle, --parallel ${parallel}${isDefault ? " (default)" : " (reference)"}`, value: extra, unit: "credits", baseline: cleanCredits, ratio: ratio(extra, cleanCredits),
-        target: isDefault ? "≤ 5 %" : undefined, pass: isDefault ? extra <= 0.05 * cleanCredits && same : null,
+        group: "4b kill -9",
+        figure: `extra credits of a kill -9 in the middle, --parallel ${parallel}${isDefault ? " (default)" : " (reference)"}`,
+        value: extra,
+        unit: "credits",
+        baseline: cleanCredits,
+        ratio: ratio(extra, cleanCredits),
+        target: isDefault ? "≤ 5 %" : undefined,
+        pass: isDefault ? extra <= 0.05 * cleanCredits && same : null,
         note: `killed at ${atKill} credits charged (exit ${killed.code}, ${seconds(killed.ms)} s), resumed to ${total}; clean run ${cleanCredits} credits in ${seconds(clean.ms)} s; output ${same ? "identical to" : "DIFFERS from"} the clean run's`,
       });
     }

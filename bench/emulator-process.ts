@@ -16,7 +16,12 @@ const CLI = fileURLToPath(new URL("../emulator/cli.ts", import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
 
 /** The emulator's ledger of one key (emulator/billing.ts `Usage`). */
-export interface Usage { credits: Record<string, number>; requests: Record<string, number>; byDay: Record<string, number>; total: number }
+export interface Usage {
+  credits: Record<string, number>;
+  requests: Record<string, number>;
+  byDay: Record<string, number>;
+  total: number;
+}
 
 export interface EmulatorProcess {
   url: string;
@@ -30,10 +35,20 @@ export interface EmulatorProcess {
   close(): Promise<void>;
 }
 
-export interface EmulatorProcessOptions { latencyMs: number; jitterMs: number; date?: string; extraArgs?: string[] }
+export interface EmulatorProcessOptions {
+  latencyMs: number;
+  jitterMs: number;
+  date?: string;
+  extraArgs?: string[];
+}
 
 async function control<T>(url: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(url + path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(
+    url + path,
+    body === undefined
+      ? {}
+      : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
+  );
   const text = await res.text();
   if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${text.slice(0, 200)}`);
   return JSON.parse(text) as T;
@@ -66,13 +81,29 @@ export function processCpuMs(pid: number): number | null {
 
 /** Start `tsx emulator/cli.ts --port 0 …` and read the URL from its banner. */
 export async function startEmulatorProcess(opts: EmulatorProcessOptions): Promise<EmulatorProcess> {
-  const args = ["--import", "tsx", CLI, "--port", "0", "--date", opts.date ?? START_DATE, "--latency", String(opts.latencyMs), "--jitter", String(opts.jitterMs), ...(opts.extraArgs ?? [])];
+  const args = [
+    "--import",
+    "tsx",
+    CLI,
+    "--port",
+    "0",
+    "--date",
+    opts.date ?? START_DATE,
+    "--latency",
+    String(opts.latencyMs),
+    "--jitter",
+    String(opts.jitterMs),
+    ...(opts.extraArgs ?? []),
+  ];
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`emulator did not start in ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`emulator did not start in ${READY_TIMEOUT_MS} ms`)),
+      READY_TIMEOUT_MS,
+    );
     const fail = (e: Error) => {
       clearTimeout(timer);
       child.kill();

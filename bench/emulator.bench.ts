@@ -10,7 +10,14 @@ import { startServer } from "../emulator/server.ts";
 import { Rng } from "../emulator/rng.ts";
 import { itemAt } from "../test/support/item-at.ts";
 
-export interface BenchResult { name: string; value: number; unit: string; baseline?: number; ratio?: number; note?: string }
+export interface BenchResult {
+  name: string;
+  value: number;
+  unit: string;
+  baseline?: number;
+  ratio?: number;
+  note?: string;
+}
 
 const BIG = Number(process.env.EMULATOR_BENCH_COMPANIES ?? 200_000);
 const UNLIMITED = { capacity: 1e9, refillPerSecond: 1e9 };
@@ -27,13 +34,33 @@ export async function runEmulatorBench(): Promise<BenchResult[]> {
   let t = performance.now();
   createEmulator({ companies: DEFAULT_COMPANIES, startDate: "2026-06-01" });
   const startup = performance.now() - t;
-  out.push({ name: `emulator start-up (${DEFAULT_COMPANIES} companies)`, value: r2(startup), unit: "ms", baseline: 3000, ratio: r2(startup / 3000), note: "baseline = budget from issue 3" });
+  out.push({
+    name: `emulator start-up (${DEFAULT_COMPANIES} companies)`,
+    value: r2(startup),
+    unit: "ms",
+    baseline: 3000,
+    ratio: r2(startup / 3000),
+    note: "baseline = budget from issue 3",
+  });
 
   t = performance.now();
-  const emu = createEmulator({ companies: BIG, startDate: "2026-06-01", rateLimits: { resolve: UNLIMITED, suggest: UNLIMITED, account: UNLIMITED, availability: UNLIMITED } });
-  out.push({ name: `emulator build (${BIG} companies)`, value: r2(performance.now() - t), unit: "ms", note: "informational" });
+  const emu = createEmulator({
+    companies: BIG,
+    startDate: "2026-06-01",
+    rateLimits: { resolve: UNLIMITED, suggest: UNLIMITED, account: UNLIMITED, availability: UNLIMITED },
+  });
+  out.push({
+    name: `emulator build (${BIG} companies)`,
+    value: r2(performance.now() - t),
+    unit: "ms",
+    note: "informational",
+  });
   const server = await startServer(emu, { port: 0 });
-  const headers = { Authorization: `Bearer ${emu.demoKey}`, "Content-Type": "application/json", "Accept-Language": "EN" };
+  const headers = {
+    Authorization: `Bearer ${emu.demoKey}`,
+    "Content-Type": "application/json",
+    "Accept-Language": "EN",
+  };
   try {
     const timed = async (n: number, fn: (k: number) => Promise<Response>) => {
       const times: number[] = [];
@@ -53,17 +80,52 @@ export async function runEmulatorBench(): Promise<BenchResult[]> {
     out.push({ name: "loopback GET /v2/account p50", value: r2(baseP50), unit: "ms", note: "baseline round trip" });
 
     const r = new Rng(7);
-    const words = ["Software", "Bau München", "Logistik Hamburg", "Beratung", "Immobilien Berlin", "Elektro", "Gastronomie Köln", "Maschinenbau", "Müller", "Pflege", "Hotel", "Steuerberatung Frankfurt", "Digital", "Energie Solar", "Handel"];
+    const words = [
+      "Software",
+      "Bau München",
+      "Logistik Hamburg",
+      "Beratung",
+      "Immobilien Berlin",
+      "Elektro",
+      "Gastronomie Köln",
+      "Maschinenbau",
+      "Müller",
+      "Pflege",
+      "Hotel",
+      "Steuerberatung Frankfurt",
+      "Digital",
+      "Energie Solar",
+      "Handel",
+    ];
     const queries = Array.from({ length: 300 }, (_, k) => ({
       query: words[k % words.length],
       size: 10,
-      ...(r.chance(0.3) ? { near: { place: r.pick(["München", "Berlin", "Köln", "Hamburg", "Stuttgart"]), radiusKm: 25 } } : {}),
+      ...(r.chance(0.3)
+        ? { near: { place: r.pick(["München", "Berlin", "Köln", "Hamburg", "Stuttgart"]), radiusKm: 25 } }
+        : {}),
       ...(r.chance(0.3) ? { filters: { size: ["SMALL", "MEDIUM"] as ("SMALL" | "MEDIUM")[] } } : {}),
     }));
-    await timed(30, (k) => fetch(`${server.url}/v2/search`, { method: "POST", headers, body: JSON.stringify(queries[k]) }));
-    const search = await timed(queries.length, (k) => fetch(`${server.url}/v2/search`, { method: "POST", headers, body: JSON.stringify(queries[k]) }));
-    out.push({ name: `search p50 (${BIG} companies)`, value: r2(pct(search, 50)), unit: "ms", baseline: r2(baseP50), ratio: r2(pct(search, 50) / baseP50), note: "budget 10 ms" });
-    out.push({ name: `search p95 (${BIG} companies)`, value: r2(pct(search, 95)), unit: "ms", baseline: r2(baseP50), ratio: r2(pct(search, 95) / baseP50) });
+    await timed(30, (k) =>
+      fetch(`${server.url}/v2/search`, { method: "POST", headers, body: JSON.stringify(queries[k]) }),
+    );
+    const search = await timed(queries.length, (k) =>
+      fetch(`${server.url}/v2/search`, { method: "POST", headers, body: JSON.stringify(queries[k]) }),
+    );
+    out.push({
+      name: `search p50 (${BIG} companies)`,
+      value: r2(pct(search, 50)),
+      unit: "ms",
+      baseline: r2(baseP50),
+      ratio: r2(pct(search, 50) / baseP50),
+      note: "budget 10 ms",
+    });
+    out.push({
+      name: `search p95 (${BIG} companies)`,
+      value: r2(pct(search, 95)),
+      unit: "ms",
+      baseline: r2(baseP50),
+      ratio: r2(pct(search, 95) / baseP50),
+    });
 
     // Names as a spreadsheet holds them: most exact, some lower-case, some without the legal form, some unknown.
     const companies = emu.world.companies;
@@ -71,12 +133,39 @@ export async function runEmulatorBench(): Promise<BenchResult[]> {
       Array.from({ length: 100 }, () => {
         const c = itemAt(companies, r.int(0, companies.length - 1), "company");
         const p = r.next();
-        const name = p < 0.6 ? c.name : p < 0.8 ? c.name.toLowerCase() : p < 0.95 ? c.name.replace(/\s+(GmbH.*|AG|SE|KG|OHG|UG.*|e\.K\.|eG|PartG mbB)$/, "") : `Unbekannt ${r.int(0, 1e6)} GmbH`;
+        const name =
+          p < 0.6
+            ? c.name
+            : p < 0.8
+              ? c.name.toLowerCase()
+              : p < 0.95
+                ? c.name.replace(/\s+(GmbH.*|AG|SE|KG|OHG|UG.*|e\.K\.|eG|PartG mbB)$/, "")
+                : `Unbekannt ${r.int(0, 1e6)} GmbH`;
         return r.chance(0.3) ? { name, city: emu.world.summary(c, "en").city } : { name };
-      }));
-    await timed(5, (k) => fetch(`${server.url}/v2/companies/batch/resolve`, { method: "POST", headers, body: JSON.stringify({ companies: batches[k] }) }));
-    const batch = await timed(batches.length, (k) => fetch(`${server.url}/v2/companies/batch/resolve`, { method: "POST", headers, body: JSON.stringify({ companies: batches[k] }) }));
-    out.push({ name: `batch resolve 100 names p50 (${BIG} companies)`, value: r2(pct(batch, 50)), unit: "ms", baseline: r2(baseP50), ratio: r2(pct(batch, 50) / baseP50), note: "budget 50 ms" });
+      }),
+    );
+    await timed(5, (k) =>
+      fetch(`${server.url}/v2/companies/batch/resolve`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ companies: batches[k] }),
+      }),
+    );
+    const batch = await timed(batches.length, (k) =>
+      fetch(`${server.url}/v2/companies/batch/resolve`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ companies: batches[k] }),
+      }),
+    );
+    out.push({
+      name: `batch resolve 100 names p50 (${BIG} companies)`,
+      value: r2(pct(batch, 50)),
+      unit: "ms",
+      baseline: r2(baseP50),
+      ratio: r2(pct(batch, 50) / baseP50),
+      note: "budget 50 ms",
+    });
   } finally {
     await server.close();
   }

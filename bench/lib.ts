@@ -43,7 +43,9 @@ export interface LoopbackEmulator {
 }
 
 /** The default emulator (20,000 companies, default rate limits) on 127.0.0.1, port 0. */
-export async function loopbackEmulator(faults: { latencyMs: number; jitterMs: number } = LATENCY): Promise<LoopbackEmulator> {
+export async function loopbackEmulator(
+  faults: { latencyMs: number; jitterMs: number } = LATENCY,
+): Promise<LoopbackEmulator> {
   const emu = createEmulator({ startDate: START_DATE, faults });
   const server = await startServer(emu, { port: 0, host: "127.0.0.1" });
   return { emu, server, close: () => server.close() };

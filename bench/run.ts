@@ -29,7 +29,13 @@ const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]
     id: "emulator",
     run: async () =>
       (await runEmulatorBench()).map((r) => ({
-        group: "emulator", figure: r.name, value: r.value, unit: r.unit, baseline: r.baseline, ratio: r.ratio, note: r.note,
+        group: "emulator",
+        figure: r.name,
+        value: r.value,
+        unit: r.unit,
+        baseline: r.baseline,
+        ratio: r.ratio,
+        note: r.note,
         pass: null,
       })),
   },
@@ -39,7 +45,15 @@ const cell = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 
 export function formatTable(rows: Figure[]): string {
   const head = ["group", "figure", "value", "baseline", "ratio", "target", "result"];
-  const body = rows.map((f) => [f.group, f.figure, `${cell(f.value)} ${f.unit}`.trim(), f.baseline === undefined ? "" : `${f.baseline} ${f.unit}`.trim(), cell(f.ratio), cell(f.target), f.pass === true ? "PASS" : f.pass === false ? "FAIL" : "info"]);
+  const body = rows.map((f) => [
+    f.group,
+    f.figure,
+    `${cell(f.value)} ${f.unit}`.trim(),
+    f.baseline === undefined ? "" : `${f.baseline} ${f.unit}`.trim(),
+    cell(f.ratio),
+    cell(f.target),
+    f.pass === true ? "PASS" : f.pass === false ? "FAIL" : "info",
+  ]);
   // Every row has a cell per column of `head`; a short row would only be padded less.
   const width = head.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? "").length)));
   const line = (r: string[]) => "| " + r.map((c, i) => c.padEnd(width[i] ?? 0)).join(" | ") + " |";
@@ -56,20 +70,38 @@ export async function runAll(only?: string[]): Promise<{ figures: Figure[]; meta
     try {
       figures.push(...(await m.run(log)));
     } catch (e) {
-      figures.push({ group: m.id, figure: "module failed", value: String((e as Error)?.message ?? e).slice(0, 200), unit: "", pass: false });
+      figures.push({
+        group: m.id,
+        figure: "module failed",
+        value: String((e as Error)?.message ?? e).slice(0, 200),
+        unit: "",
+        pass: false,
+      });
     }
     log(`${m.id}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  const meta = { started, node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), loadAverage: loadavg().map((x) => Math.round(x * 100) / 100), latency: LATENCY };
+  const meta = {
+    started,
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
+    latency: LATENCY,
+  };
   return { figures, meta };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+  const only = process.env.BENCH_ONLY?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   runAll(only).then(({ figures, meta }) => {
     console.log(formatTable(figures));
     const failed = figures.filter((f) => f.pass === false).length;
-    console.log(`\n${figures.length} figures, ${figures.filter((f) => f.pass === true).length} pass, ${failed} fail, ${figures.filter((f) => f.pass == null).length} informational`);
+    console.log(
+      `\n${figures.length} figures, ${figures.filter((f) => f.pass === true).length} pass, ${failed} fail, ${figures.filter((f) => f.pass == null).length} informational`,
+    );
     writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify({ meta, figures }, null, 2) + "\n");
   });
 }

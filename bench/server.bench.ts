@@ -39,7 +39,14 @@ export async function runServerBench(log: (s: string) => void): Promise<Figure[]
     const listA = companies.slice(0, 200);
     const listB = companies.slice(120, 320); // 80 of each user's 200 companies are in the other's list: 40 %
     const enrich = (base: string, token: string, list: typeof companies) =>
-      runAsync(enrichRows(cliContext(base, token), "bench", { rows: list.map((c) => [c.name]), mapping: { name: 0 }, fields: [...DEFAULT_FIELDS] }), nodeDriver() as AsyncDriver);
+      runAsync(
+        enrichRows(cliContext(base, token), "bench", {
+          rows: list.map((c) => [c.name]),
+          mapping: { name: 0 },
+          fields: [...DEFAULT_FIELDS],
+        }),
+        nodeDriver() as AsyncDriver,
+      );
     const before = world.emu.balance(world.key);
     const [ta, tb] = [await srv.token("anna"), await srv.token("ben")];
     log("server: two users enriching overlapping lists …");
@@ -59,8 +66,27 @@ export async function runServerBench(log: (s: string) => void): Promise<Figure[]
     const viaServer = await p50(srv.url, ta, path);
     const straight = await p50(world.api.url, direct, path);
     return [
-      { group: "server", figure: `team credits, two users enriching ${listA.length} + ${listB.length} rows (${union.length} companies) vs the union enriched once`, value: team, unit: "credits", baseline: minimum, ratio: ratio(team, minimum), target: "1.00", pass: team === minimum },
-      { group: "server", figure: `cached answer through the server vs direct to the emulator, p50 of ${SAMPLES}`, value: r2(viaServer), unit: "ms", baseline: r2(straight), ratio: ratio(viaServer, straight), target: "within 5 ms", pass: viaServer - straight <= 5, note: `overhead ${r2(viaServer - straight)} ms` },
+      {
+        group: "server",
+        figure: `team credits, two users enriching ${listA.length} + ${listB.length} rows (${union.length} companies) vs the union enriched once`,
+        value: team,
+        unit: "credits",
+        baseline: minimum,
+        ratio: ratio(team, minimum),
+        target: "1.00",
+        pass: team === minimum,
+      },
+      {
+        group: "server",
+        figure: `cached answer through the server vs direct to the emulator, p50 of ${SAMPLES}`,
+        value: r2(viaServer),
+        unit: "ms",
+        baseline: r2(straight),
+        ratio: ratio(viaServer, straight),
+        target: "within 5 ms",
+        pass: viaServer - straight <= 5,
+        note: `overhead ${r2(viaServer - straight)} ms`,
+      },
     ];
   } finally {
     await srv.close();

@@ -40,7 +40,12 @@ export async function runSheetsBench(log: (s: string) => void = () => {}): Promi
   const trivial = performance.now() - t0;
 
   log("sheets: enriching 1,000 rows through uiCall …");
-  const { fake, config, call } = sheetsEnrich(code, emu, key, list.rows.map((r) => r.name));
+  const { fake, config, call } = sheetsEnrich(
+    code,
+    emu,
+    key,
+    list.rows.map((r) => r.name),
+  );
   fake.resetCounts();
   const before = emu.balance(key);
   const t = performance.now();
@@ -57,13 +62,49 @@ export async function runSheetsBench(log: (s: string) => void = () => {}): Promi
   const credits = before - emu.balance(key);
   const naive = NAIVE_CALLS_PER_ROW * list.rows.length;
   out.push(
-    { group: "4 sheets", figure: "Spreadsheet service calls per 1,000 rows", value: calls, unit: "calls", baseline: naive, ratio: ratio(calls, naive), target: "< row-by-row", pass: calls < naive,
-      note: `baseline: row-by-row script, ${NAIVE_CALLS_PER_ROW} calls a row; ${steps} sidebar steps; rows done ${p.processed}/${p.total}; plus ${stateCalls} calls on the add-on's state sheet` },
-    { group: "4 sheets", figure: "credits for the 1,000-row list (sidebar job)", value: credits, unit: "credits", baseline: list.companies + Math.ceil(list.distinctQueries / 10), ratio: ratio(credits, list.companies + Math.ceil(list.distinctQueries / 10)),
-      note: `informational: the sidebar's chunks of 20 rows; ${r2(ms / 1000)} s in-process without latency` },
-    { group: "4 sheets", figure: "Code.js size", value: r2(Buffer.byteLength(code) / 1024), unit: "KiB", note: "informational" },
-    { group: "4 sheets", figure: "Code.js cold evaluation (node:vm, median of 5)", value: r2(median(evalTimes)), unit: "ms", baseline: r2(trivial), ratio: ratio(median(evalTimes), trivial), note: "baseline: evaluating a one-line script in the same harness" },
-    { group: "4 sheets", figure: "first server call incl. building the bundle (median of 5)", value: r2(median(firstCall)), unit: "ms", note: "informational: getSettings on a fresh evaluation" },
+    {
+      group: "4 sheets",
+      figure: "Spreadsheet service calls per 1,000 rows",
+      value: calls,
+      unit: "calls",
+      baseline: naive,
+      ratio: ratio(calls, naive),
+      target: "< row-by-row",
+      pass: calls < naive,
+      note: `baseline: row-by-row script, ${NAIVE_CALLS_PER_ROW} calls a row; ${steps} sidebar steps; rows done ${p.processed}/${p.total}; plus ${stateCalls} calls on the add-on's state sheet`,
+    },
+    {
+      group: "4 sheets",
+      figure: "credits for the 1,000-row list (sidebar job)",
+      value: credits,
+      unit: "credits",
+      baseline: list.companies + Math.ceil(list.distinctQueries / 10),
+      ratio: ratio(credits, list.companies + Math.ceil(list.distinctQueries / 10)),
+      note: `informational: the sidebar's chunks of 20 rows; ${r2(ms / 1000)} s in-process without latency`,
+    },
+    {
+      group: "4 sheets",
+      figure: "Code.js size",
+      value: r2(Buffer.byteLength(code) / 1024),
+      unit: "KiB",
+      note: "informational",
+    },
+    {
+      group: "4 sheets",
+      figure: "Code.js cold evaluation (node:vm, median of 5)",
+      value: r2(median(evalTimes)),
+      unit: "ms",
+      baseline: r2(trivial),
+      ratio: ratio(median(evalTimes), trivial),
+      note: "baseline: evaluating a one-line script in the same harness",
+    },
+    {
+      group: "4 sheets",
+      figure: "first server call incl. building the bundle (median of 5)",
+      value: r2(median(firstCall)),
+      unit: "ms",
+      note: "informational: getSettings on a fresh evaluation",
+    },
   );
   return out;
 }

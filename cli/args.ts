@@ -17,7 +17,11 @@ type Strict<O extends CliOptions> = { args: string[]; options: O; allowPositiona
 /** Values by option name: a string option's text, `true` for a boolean option given, absent otherwise. */
 export type CliValues<O extends CliOptions> = ReturnType<typeof parseArgs<Strict<O>>>["values"];
 
-export function parseCommandLine<const O extends CliOptions>(argv: string[], options: O, lang: Language): { positional: string[]; flags: CliValues<O> } {
+export function parseCommandLine<const O extends CliOptions>(
+  argv: string[],
+  options: O,
+  lang: Language,
+): { positional: string[]; flags: CliValues<O> } {
   try {
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     return { positional: positionals, flags: values };
@@ -33,10 +37,11 @@ function whatIsWrong(argv: string[], options: CliOptions, lang: Language): strin
     if (t.kind !== "option") continue;
     const def = Object.prototype.hasOwnProperty.call(options, t.name) ? options[t.name] : undefined;
     // "--colour=red" is named whole, as typed; a short flag by itself ("-x" of "-xy").
-    if (!def) return msg.unknownOption[lang](t.rawName.startsWith("--") ? argv[t.index] ?? t.rawName : t.rawName);
+    if (!def) return msg.unknownOption[lang](t.rawName.startsWith("--") ? (argv[t.index] ?? t.rawName) : t.rawName);
     if (def.type === "string") {
       // At the end of the line, or followed by another option ("--in --out x.csv"): the value is missing.
-      if (t.value === undefined || (!t.inlineValue && t.value.length > 1 && t.value.startsWith("-"))) return msg.missingOption[lang](t.rawName);
+      if (t.value === undefined || (!t.inlineValue && t.value.length > 1 && t.value.startsWith("-")))
+        return msg.missingOption[lang](t.rawName);
     } else if (t.value !== undefined) return msg.badValue[lang](t.rawName, t.value);
   }
   return null;

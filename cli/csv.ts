@@ -56,7 +56,10 @@ export const CSV_PROBLEM = {
 } satisfies Record<string, Bilingual>;
 
 export class CsvError extends Error {
-  constructor(readonly line: number, readonly text: Bilingual) {
+  constructor(
+    readonly line: number,
+    readonly text: Bilingual,
+  ) {
     super(text.en);
   }
 }
@@ -196,13 +199,16 @@ export class CsvParser {
   }
 }
 
-
 /**
  * Records of a file, read in pieces: memory stays bounded whatever the file's
  * size. Decoded strictly (UTF-8 unless told otherwise): bytes that are not
  * valid in the encoding throw EncodingError instead of becoming U+FFFD.
  */
-export async function* readCsv(path: string, onDelimiter?: (d: Delimiter) => void, encoding: Encoding = "utf-8"): AsyncGenerator<string[]> {
+export async function* readCsv(
+  path: string,
+  onDelimiter?: (d: Delimiter) => void,
+  encoding: Encoding = "utf-8",
+): AsyncGenerator<string[]> {
   const parser = new CsvParser();
   const decoder = strictDecoder(encoding);
   let told = false;

@@ -37,6 +37,7 @@ export function written<T>(file: string, write: () => T): T {
 
 /** The DiskFullError behind `e` (itself or its cause), if any. */
 export function diskFullIn(e: unknown): DiskFullError | null {
-  for (let x: unknown = e, depth = 0; x && depth < 5; x = (x as { cause?: unknown }).cause, depth++) if (x instanceof DiskFullError) return x;
+  for (let x: unknown = e, depth = 0; x && depth < 5; x = (x as { cause?: unknown }).cause, depth++)
+    if (x instanceof DiskFullError) return x;
   return null;
 }

@@ -24,7 +24,11 @@ export const DOCTOR_EXIT: Record<Verdict, number> = {
   unreachable: EXIT.SERVICE,
 };
 
-export async function doctorCommand(ctx: OpContext, io: Io, opts: { json: boolean; lang: Language }): Promise<{ code: number; report: DoctorReport }> {
+export async function doctorCommand(
+  ctx: OpContext,
+  io: Io,
+  opts: { json: boolean; lang: Language },
+): Promise<{ code: number; report: DoctorReport }> {
   // One attempt per call: the doctor waits for a 429 itself and otherwise reports what it saw.
   const report = await runAsync(runDoctor(ctx.client), nodeDriver());
   if (opts.json) io.out(JSON.stringify(report, null, 2));

@@ -58,9 +58,15 @@ const signature = (r: HttpRequest) => `${r.method} ${r.url}\n${r.body ?? ""}`;
  * No version of its own: a journal lives only until its run finishes.
  */
 const httpResponse: z.ZodMiniType<HttpResponse> = z.object({
-  status: z.number(), headers: z.record(z.string(), z.string()), body: z.string(), networkError: z.optional(z.enum(["timeout", "connection"])),
+  status: z.number(),
+  headers: z.record(z.string(), z.string()),
+  body: z.string(),
+  networkError: z.optional(z.enum(["timeout", "connection"])),
 });
-const JOURNAL_LINE = z.union([z.object({ s: z.string(), r: httpResponse }), z.object({ k: z.string(), v: z.string(), e: z.number() })]);
+const JOURNAL_LINE = z.union([
+  z.object({ s: z.string(), r: httpResponse }),
+  z.object({ k: z.string(), v: z.string(), e: z.number() }),
+]);
 
 /** The balance must be asked afresh, never replayed. */
 const replayable = (r: HttpRequest) => !/\/v2\/account(\?|$)/.test(r.url);
@@ -84,7 +90,9 @@ function tracker() {
   let inflight = 0;
   let idle: (() => void)[] = [];
   const t = {
-    stop: () => { stopping = true; },
+    stop: () => {
+      stopping = true;
+    },
     stopped: () => stopping,
     idle: () => (inflight === 0 ? Promise.resolve() : new Promise<void>((r) => idle.push(r))),
     begin: () => {
@@ -101,7 +109,9 @@ function tracker() {
   return t;
 }
 
-export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJournal(all?: boolean): void; limiter: AimdLimiter } {
+export function nodeDriver(
+  opts: NodeDriverOptions = {},
+): AsyncDriver & { clearJournal(all?: boolean): void; limiter: AimdLimiter } {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const cap = opts.cacheEntries ?? 20_000;
   const capChars = opts.cacheChars ?? DEFAULT_CACHE_CHARS;
@@ -111,21 +121,24 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
   const replay = new Map<string, HttpResponse>();
   const parallel = Math.max(1, Math.floor(opts.parallel ?? DEFAULT_PARALLEL));
   const flight = tracker();
-  const net = limitedHttp(async (r) => {
-    opts.beforeSend?.(r);
-    flight.begin();
-    try {
-      const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
-      opts.onAnswer?.(r, res);
-      if (opts.journal && res.status >= 200 && res.status < 300 && (opts.replayable ?? replayable)(r)) {
-        const journal = opts.journal;
-        written(journal, () => appendFileSync(journal, JSON.stringify({ s: signature(r), r: res }) + "\n"));
+  const net = limitedHttp(
+    async (r) => {
+      opts.beforeSend?.(r);
+      flight.begin();
+      try {
+        const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
+        opts.onAnswer?.(r, res);
+        if (opts.journal && res.status >= 200 && res.status < 300 && (opts.replayable ?? replayable)(r)) {
+          const journal = opts.journal;
+          written(journal, () => appendFileSync(journal, JSON.stringify({ s: signature(r), r: res }) + "\n"));
+        }
+        return res;
+      } finally {
+        flight.end();
       }
-      return res;
-    } finally {
-      flight.end();
-    }
-  }, { ceiling: parallel, initial: opts.initialParallel, stopped: flight.stopped });
+    },
+    { ceiling: parallel, initial: opts.initialParallel, stopped: flight.stopped },
+  );
   const drop = (k: string) => {
     const old = cache.get(k);
     if (!old) return;
@@ -151,15 +164,17 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
   }
   return {
     http: (reqs) =>
-      Promise.all(reqs.map((r) => {
-        const sig = signature(r);
-        const replayed = replay.get(sig);
-        if (replayed) {
-          replay.delete(sig);
-          return Promise.resolve(replayed);
-        }
-        return net.send(r);
-      })),
+      Promise.all(
+        reqs.map((r) => {
+          const sig = signature(r);
+          const replayed = replay.get(sig);
+          if (replayed) {
+            replay.delete(sig);
+            return Promise.resolve(replayed);
+          }
+          return net.send(r);
+        }),
+      ),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     cacheGet: async (keys) =>
       keys.map((k) => {
@@ -178,7 +193,7 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
     },
     storeGet: async (keys) => keys.map((k) => store.get(k) ?? null),
     storePut: async (entries) => {
-      for (const [k, v] of Object.entries(entries)) (v === null ? store.delete(k) : store.set(k, v));
+      for (const [k, v] of Object.entries(entries)) v === null ? store.delete(k) : store.set(k, v);
     },
     limiter: net.limiter,
     // Answers journalled by an earlier run and not asked for again yet stay (at most the requests of the chunk
@@ -188,7 +203,9 @@ export function nodeDriver(opts: NodeDriverOptions = {}): AsyncDriver & { clearJ
       // Written beside it, then renamed over it: a full disk leaves the journal as it was, never half cut.
       const journal = opts.journal;
       if (!journal) return;
-      written(journal, () => writeFileSync(journal + ".tmp", [...replay].map(([s, r]) => JSON.stringify({ s, r }) + "\n").join("")));
+      written(journal, () =>
+        writeFileSync(journal + ".tmp", [...replay].map(([s, r]) => JSON.stringify({ s, r }) + "\n").join("")),
+      );
       renameSync(journal + ".tmp", journal);
     },
   };

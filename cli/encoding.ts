@@ -15,9 +15,17 @@ export type Encoding = "utf-8" | "utf-16le" | "utf-16be" | "windows-1252";
 
 /** The names `--encoding` accepts (as the WHATWG Encoding Standard labels them, plus Excel's usual names). */
 const LABELS: Record<string, Encoding> = {
-  "utf-8": "utf-8", utf8: "utf-8",
-  "utf-16": "utf-16le", "utf-16le": "utf-16le", utf16: "utf-16le", "utf-16be": "utf-16be",
-  "windows-1252": "windows-1252", cp1252: "windows-1252", "latin1": "windows-1252", "iso-8859-1": "windows-1252", ansi: "windows-1252",
+  "utf-8": "utf-8",
+  utf8: "utf-8",
+  "utf-16": "utf-16le",
+  "utf-16le": "utf-16le",
+  utf16: "utf-16le",
+  "utf-16be": "utf-16be",
+  "windows-1252": "windows-1252",
+  cp1252: "windows-1252",
+  latin1: "windows-1252",
+  "iso-8859-1": "windows-1252",
+  ansi: "windows-1252",
 };
 
 /** The encoding a `--encoding` value names, or null. */

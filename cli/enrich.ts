@@ -26,7 +26,22 @@
  * process off the same output.
  */
 import { priceAfterMatching } from "../shared/enrich/index.ts";
-import { closeSync, createReadStream, existsSync, fsyncSync, openSync, readSync, realpathSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync, writeSync, readFileSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  readFileSync,
+} from "node:fs";
 import { createHash } from "node:crypto";
 import { resolve as resolvePath } from "node:path";
 import { createInterface } from "node:readline";
@@ -44,7 +59,16 @@ import { enrichChunk, keyAnswer, taskFromRow } from "../shared/enrich/index.ts";
 import type { RowTask } from "../shared/enrich/index.ts";
 import { hash, outOfCreditsResult, selectRows, taskWithPrevious, type Rerun } from "../shared/enrich/index.ts";
 import { pairByKey, rowKey } from "../shared/enrich/index.ts";
-import { isoDay, isOutputHeader, outputCells, outputHeader, readPrevious, readResult, type PreviousRow, type RowResult } from "../shared/enrich/index.ts";
+import {
+  isoDay,
+  isOutputHeader,
+  outputCells,
+  outputHeader,
+  readPrevious,
+  readResult,
+  type PreviousRow,
+  type RowResult,
+} from "../shared/enrich/index.ts";
 import { EnrichEstimator, type EnrichEstimate } from "../shared/enrich/index.ts";
 import { RunMemo } from "../shared/enrich/index.ts";
 import { savedKeyAnswer } from "../shared/enrich/index.ts";
@@ -89,7 +113,10 @@ export interface Io {
 }
 
 export class ExitError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -119,7 +146,11 @@ function head(path: string): Uint8Array {
   }
 }
 
-async function readHeader(path: string, lang: Language, given?: Encoding): Promise<Omit<Prepared, "mapping" | "fields">> {
+async function readHeader(
+  path: string,
+  lang: Language,
+  given?: Encoding,
+): Promise<Omit<Prepared, "mapping" | "fields">> {
   const why = unreadable(path);
   if (why) throw new ExitError(EXIT.INPUT, msg.noFile[lang](path, why));
   let delimiter: Delimiter = ",";
@@ -139,7 +170,8 @@ function csvExit(e: unknown, path: string, lang: Language): unknown {
   if (e instanceof CsvError) return new ExitError(EXIT.INPUT, msg.badCsv[lang](path, e.line, e.text[lang]));
   if (e instanceof EncodingError) return new ExitError(EXIT.INPUT, msg.badEncoding[lang](path, e.encoding));
   const code = errnoOf(e);
-  if (code === "ENOENT" || code === "EISDIR" || code === "EACCES" || code === "EPERM") return new ExitError(EXIT.INPUT, msg.noFile[lang](path, code));
+  if (code === "ENOENT" || code === "EISDIR" || code === "EACCES" || code === "EPERM")
+    return new ExitError(EXIT.INPUT, msg.noFile[lang](path, code));
   return e;
 }
 
@@ -160,7 +192,9 @@ async function prepare(args: EnrichArgs): Promise<Prepared> {
 
 /** "Firmenname=Firma, Ort=Ort": each recognised role in the user's language, then the column it was found in. */
 export function describeMapping(p: Prepared, lang: Language): string {
-  return INPUT_ROLES.filter((r) => p.mapping[r] !== undefined).map((r) => `${ROLE_LABEL[r][lang]}=${p.header[p.mapping[r]!]}`).join(", ");
+  return INPUT_ROLES.filter((r) => p.mapping[r] !== undefined)
+    .map((r) => `${ROLE_LABEL[r][lang]}=${p.header[p.mapping[r]!]}`)
+    .join(", ");
 }
 
 /**
@@ -177,7 +211,12 @@ export function fromCsvCell(s: string, delimiter: Delimiter = ","): Cell {
 const outputOf = (rec: readonly string[], inputWidth: number, width: number, delimiter: Delimiter): Cell[] =>
   rec.slice(inputWidth, inputWidth + width + 3).map((c) => fromCsvCell(c, delimiter));
 
-interface Line { index: number; row: string[]; prevCells: Cell[] | null; previous: PreviousRow | null }
+interface Line {
+  index: number;
+  row: string[];
+  prevCells: Cell[] | null;
+  previous: PreviousRow | null;
+}
 
 /**
  * An earlier output's rows, paired with the input's rows by row key: for each
@@ -202,7 +241,10 @@ async function loadEarlier(outs: readonly string[], input: string, p: Prepared):
     let delimiter: Delimiter = ",";
     let first = true;
     for await (const rec of readCsv(out, (d) => (delimiter = d))) {
-      if (first) { first = false; continue; }
+      if (first) {
+        first = false;
+        continue;
+      }
       keys.push(rowKey(rec.slice(0, p.header.length), p.mapping));
       cells.push(JSON.stringify(outputOf(rec, p.header.length, width, delimiter)));
     }
@@ -210,14 +252,24 @@ async function loadEarlier(outs: readonly string[], input: string, p: Prepared):
   const current: string[] = [];
   let first = true;
   for await (const row of readCsv(input, undefined, p.encoding)) {
-    if (first) { first = false; continue; }
+    if (first) {
+      first = false;
+      continue;
+    }
     current.push(rowKey(row, p.mapping));
   }
   return { pairing: pairByKey(keys, current), cells };
 }
 
 /** Input rows (after the header) with what the earlier output left for them, in chunks. */
-async function* chunks(path: string, encoding: Encoding, earlier: Earlier | null, width: number, skip: number, size = CHUNK_ROWS) {
+async function* chunks(
+  path: string,
+  encoding: Encoding,
+  earlier: Earlier | null,
+  width: number,
+  skip: number,
+  size = CHUNK_ROWS,
+) {
   const input = readCsv(path, undefined, encoding);
   await input.next(); // header
   let index = 0;
@@ -226,7 +278,8 @@ async function* chunks(path: string, encoding: Encoding, earlier: Earlier | null
     const at = earlier?.pairing[index];
     const prevText = at != null ? earlier?.cells[at] : undefined;
     const prevCells = prevText !== undefined ? (JSON.parse(prevText) as Cell[]) : null;
-    if (index >= skip) batch.push({ index, row, prevCells, previous: prevCells ? readPrevious(prevCells, width) : null });
+    if (index >= skip)
+      batch.push({ index, row, prevCells, previous: prevCells ? readPrevious(prevCells, width) : null });
     index++;
     if (batch.length >= size) {
       yield batch;
@@ -237,9 +290,22 @@ async function* chunks(path: string, encoding: Encoding, earlier: Earlier | null
 }
 
 /** The rows of a chunk that this run works on, as tasks; the others are handed to `other`. */
-function chunkTasks(batch: Line[], mapping: ColumnMapping, rerun: Rerun, now: number, other?: (base: RowTask, line: Line) => void) {
+function chunkTasks(
+  batch: Line[],
+  mapping: ColumnMapping,
+  rerun: Rerun,
+  now: number,
+  other?: (base: RowTask, line: Line) => void,
+) {
   const pairs = batch.map((line) => ({ line, task: taskFromRow(line.index, line.row, mapping) }));
-  const selected = new Set(selectRows(pairs.map((p) => p.task), batch.map((b) => b.previous), rerun, now));
+  const selected = new Set(
+    selectRows(
+      pairs.map((p) => p.task),
+      batch.map((b) => b.previous),
+      rerun,
+      now,
+    ),
+  );
   const tasks: RowTask[] = [];
   pairs.forEach(({ line, task }, k) => {
     if (selected.has(k)) tasks.push(taskWithPrevious(task, line.previous, rerun));
@@ -264,21 +330,31 @@ interface Checkpoint {
 }
 
 /** Saved with `v: 2`; a file of another version or shape is not resumed (its run starts again). */
-const CHECKPOINT_FILE = savedKind<Checkpoint>(2, z.object({
-  v: z.literal(2),
-  input: z.string(),
-  content: z.string(),
-  encoding: z.enum(["utf-8", "utf-16le", "utf-16be", "windows-1252"]),
-  sig: z.string(),
-  rowsDone: z.number(),
-  bytesDone: z.number(),
-  previous: z.boolean(),
-  outOfCredits: z.boolean(),
-  resolved: z.optional(z.boolean()),
-}));
+const CHECKPOINT_FILE = savedKind<Checkpoint>(
+  2,
+  z.object({
+    v: z.literal(2),
+    input: z.string(),
+    content: z.string(),
+    encoding: z.enum(["utf-8", "utf-16le", "utf-16be", "windows-1252"]),
+    sig: z.string(),
+    rowsDone: z.number(),
+    bytesDone: z.number(),
+    previous: z.boolean(),
+    outOfCredits: z.boolean(),
+    resolved: z.optional(z.boolean()),
+  }),
+);
 
 function paths(out: string) {
-  return { partial: out + ".partial", checkpoint: out + ".checkpoint.json", journal: out + ".journal.jsonl", resolved: out + ".resolved.jsonl", spent: out + ".spent", lock: out + ".lock" };
+  return {
+    partial: out + ".partial",
+    checkpoint: out + ".checkpoint.json",
+    journal: out + ".journal.jsonl",
+    resolved: out + ".resolved.jsonl",
+    spent: out + ".spent",
+    lock: out + ".lock",
+  };
 }
 
 /** The side files of every output end so: a file named so is never an input list. */
@@ -298,7 +374,9 @@ function checkInputIsNoOutput(input: string, out: string, lang: Language) {
   const real = realPath(input);
   if (real === realPath(out)) throw new ExitError(EXIT.USAGE, msg.sameFile[lang]);
   const own = Object.values(paths(out)).some((f) => realPath(f) === real);
-  const other = SIDE_SUFFIXES.some((x) => real.endsWith(x) && existsSync(real.slice(0, -x.length) + ".checkpoint.json"));
+  const other = SIDE_SUFFIXES.some(
+    (x) => real.endsWith(x) && existsSync(real.slice(0, -x.length) + ".checkpoint.json"),
+  );
   if (own || other) throw new ExitError(EXIT.USAGE, msg.sideFile[lang](input));
 }
 
@@ -356,7 +434,14 @@ interface Pass {
  * Read the file once: the estimate, the names to resolve, and (into `memo`)
  * the finished rows of the earlier output that this run does not redo.
  */
-async function estimatePass(args: EnrichArgs, p: Prepared, earlier: Earlier | null, skip: number, now: number, memo: RunMemo): Promise<Pass> {
+async function estimatePass(
+  args: EnrichArgs,
+  p: Prepared,
+  earlier: Earlier | null,
+  skip: number,
+  now: number,
+  memo: RunMemo,
+): Promise<Pass> {
   const est = new EnrichEstimator({ mapping: p.mapping, fields: args.fields, mode: args.mode, maxBatch: 100 }, memo);
   const queries: ResolveQuery[] = [];
   const width = p.fields.length;
@@ -390,7 +475,8 @@ export async function estimateCommand(args: EnrichArgs, io: Io): Promise<number>
   const p = await prepare(args);
   let earlier: Earlier | null = null;
   try {
-    earlier = args.output && (await usablePrevious(args.output, p)) ? await loadEarlier([args.output], args.input, p) : null;
+    earlier =
+      args.output && (await usablePrevious(args.output, p)) ? await loadEarlier([args.output], args.input, p) : null;
   } catch (e) {
     throw csvExit(e, args.input, args.lang);
   }
@@ -507,11 +593,17 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   } catch (e) {
     // The output's folder is missing or not writable: said before anything is read or spent.
     const code = (e as NodeJS.ErrnoException)?.code;
-    if (code === "ENOENT" || code === "EACCES" || code === "EROFS" || code === "ENOTDIR") throw new ExitError(EXIT.USAGE, msg.cannotWrite[lang](out));
+    if (code === "ENOENT" || code === "EACCES" || code === "EROFS" || code === "ENOTDIR")
+      throw new ExitError(EXIT.USAGE, msg.cannotWrite[lang](out));
     throw e;
   }
   if (!lock.ok) throw new ExitError(EXIT.LOCKED, msg.locked[lang](out, lock.owner?.pid ?? null, files.lock));
-  const progress = io.progressEveryMs ? setInterval(() => { const s = runStatus(lang); if (s) io.err(s); }, io.progressEveryMs) : null;
+  const progress = io.progressEveryMs
+    ? setInterval(() => {
+        const s = runStatus(lang);
+        if (s) io.err(s);
+      }, io.progressEveryMs)
+    : null;
   progress?.unref();
   try {
     return await enrichLocked(args, ctx, io, interactive, files);
@@ -527,25 +619,50 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   }
 }
 
-async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactive: boolean, files: ReturnType<typeof paths>): Promise<number> {
+async function enrichLocked(
+  args: EnrichArgs,
+  ctx: OpContext,
+  io: Io,
+  interactive: boolean,
+  files: ReturnType<typeof paths>,
+): Promise<number> {
   const lang = args.lang;
   const out = args.output!;
   const p = await prepare(args);
   const content = await contentHash(args.input);
   const sig = hash(JSON.stringify([p.fields.map((f) => f.id), p.mapping, args.mode, args.rerun]));
   let cp = loadCheckpoint(files.checkpoint);
-  const resuming = !!cp && cp.input === resolvePath(args.input) && cp.content === content && cp.encoding === p.encoding && cp.sig === sig &&
-    existsSync(files.partial) && statSync(files.partial).size >= cp.bytesDone;
+  const resuming =
+    !!cp &&
+    cp.input === resolvePath(args.input) &&
+    cp.content === content &&
+    cp.encoding === p.encoding &&
+    cp.sig === sig &&
+    existsSync(files.partial) &&
+    statSync(files.partial).size >= cp.bytesDone;
   // The input's content changed since an interrupted run of the same job (same input file, output, fields and
   // options: the user fixed a row after Ctrl-C): the job starts over, but nothing it paid for is lost. Its rows
   // written so far are read back as an earlier output (paired by key), its resolutions and answers are kept,
   // and its intent journal goes on.
-  const restart = !resuming && !!cp && cp.input === resolvePath(args.input) && cp.sig === sig && existsSync(files.partial) && statSync(files.partial).size >= cp.bytesDone;
+  const restart =
+    !resuming &&
+    !!cp &&
+    cp.input === resolvePath(args.input) &&
+    cp.sig === sig &&
+    existsSync(files.partial) &&
+    statSync(files.partial).size >= cp.bytesDone;
   if (restart) truncateSync(files.partial, cp!.bytesDone);
   if (!resuming) {
     cp = {
-      v: 2, input: resolvePath(args.input), content, encoding: p.encoding, sig, rowsDone: 0, bytesDone: 0,
-      previous: await usablePrevious(out, p), outOfCredits: false,
+      v: 2,
+      input: resolvePath(args.input),
+      content,
+      encoding: p.encoding,
+      sig,
+      rowsDone: 0,
+      bytesDone: 0,
+      previous: await usablePrevious(out, p),
+      outOfCredits: false,
     };
   }
   const checkpoint = cp!;
@@ -581,7 +698,12 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
   }
 
   // The estimate comes first (on a resume: of what is left), and nothing is spent before the answer.
-  const { estimate: e, queries, inputRows, givenIds } = await estimatePass(args, p, earlier, checkpoint.rowsDone, Date.now(), memo);
+  const {
+    estimate: e,
+    queries,
+    inputRows,
+    givenIds,
+  } = await estimatePass(args, p, earlier, checkpoint.rowsDone, Date.now(), memo);
   printEstimate(e, lang, (s) => io.err(s));
   collectGarbage();
   if (e.credits > 0) await checkBalance(ctx, e, args, io);
@@ -591,12 +713,30 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
   }
 
   const parallel = args.parallel ?? DEFAULT_PARALLEL;
-  const driver = nodeDriver({ journal: files.journal, parallel, beforeSend: ledger.beforeSend, onAnswer: ledger.onAnswer });
-  const state: RunState = { phase: "resolve", namesDone: 0, namesTotal: queries.length, rowsDone: checkpoint.rowsDone, rowsTotal: inputRows, ledger };
+  const driver = nodeDriver({
+    journal: files.journal,
+    parallel,
+    beforeSend: ledger.beforeSend,
+    onAnswer: ledger.onAnswer,
+  });
+  const state: RunState = {
+    phase: "resolve",
+    namesDone: 0,
+    namesTotal: queries.length,
+    rowsDone: checkpoint.rowsDone,
+    rowsTotal: inputRows,
+    ledger,
+  };
   running = state;
 
   if (!resuming) {
-    written(files.partial, () => writeFileSync(files.partial, (p.bom ? "\ufeff" : "") + formatRow([...p.header, ...outputHeader(p.fields, lang, p.header)], p.delimiter, p.header.length)));
+    written(files.partial, () =>
+      writeFileSync(
+        files.partial,
+        (p.bom ? "\ufeff" : "") +
+          formatRow([...p.header, ...outputHeader(p.fields, lang, p.header)], p.delimiter, p.header.length),
+      ),
+    );
     // A restart keeps the resolutions and the journalled answers: they answer the same questions again.
     if (!restart) written(files.resolved, () => writeFileSync(files.resolved, ""));
     checkpoint.bytesDone = statSync(files.partial).size;
@@ -640,7 +780,10 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
       batch.forEach((b, k) => {
         const r = selected.has(k) ? byIndex.get(b.index) : undefined;
         const cells: Cell[] = r ? outputCells(r, width, lang) : (b.prevCells ?? new Array<Cell>(width + 3).fill(""));
-        const inputCells = [...b.row, ...new Array<Cell>(Math.max(0, p.header.length - b.row.length)).fill("")].slice(0, p.header.length);
+        const inputCells = [...b.row, ...new Array<Cell>(Math.max(0, p.header.length - b.row.length)).fill("")].slice(
+          0,
+          p.header.length,
+        );
         // The user's cells as they were read; only the API's text is neutralised.
         text += formatRow([...inputCells, ...cells], p.delimiter, p.header.length);
       });
@@ -669,7 +812,12 @@ async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactiv
   ledger.close();
   renameSync(files.partial, out);
   for (const f of [files.checkpoint, files.journal, files.resolved, files.spent]) if (existsSync(f)) unlinkSync(f);
-  const summary: Summary = { ...counts, credits: charge.answered + charge.unanswered, unanswered: charge.unanswered, out };
+  const summary: Summary = {
+    ...counts,
+    credits: charge.answered + charge.unanswered,
+    unanswered: charge.unanswered,
+    out,
+  };
   if (counts.outOfCredits > 0) {
     io.err(msg.outOfCredits[lang](summary));
     return EXIT.OUT_OF_CREDITS;
@@ -687,7 +835,17 @@ export const RESOLVE_GROUP_CALLS = 10;
  * the resolutions file as its group returns. Returns true when the credits
  * ran out (the rows are then marked, keeping what is known).
  */
-async function resolvePhase(ctx: OpContext, driver: ReturnType<typeof nodeDriver>, args: EnrichArgs, p: Prepared, memo: RunMemo, queries: ResolveQuery[], file: string, parallel: number, state: RunState): Promise<boolean> {
+async function resolvePhase(
+  ctx: OpContext,
+  driver: ReturnType<typeof nodeDriver>,
+  args: EnrichArgs,
+  p: Prepared,
+  memo: RunMemo,
+  queries: ResolveQuery[],
+  file: string,
+  parallel: number,
+  state: RunState,
+): Promise<boolean> {
   const todo = queries.filter((query) => memo.pendingKey({ index: 0, query, id: null, confidence: null }) !== null);
   state.namesTotal = todo.length;
   // Groups of whole batch calls; at most RESOLVE_GROUP_CALLS at a time keeps the answers held at once (and RSS) small.
@@ -727,7 +885,10 @@ export async function countOutcomes(file: string, inputWidth: number, width: num
   const c = { rows: 0, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, skipped: 0, other: 0 };
   let first = true;
   for await (const rec of readCsv(file)) {
-    if (first) { first = false; continue; }
+    if (first) {
+      first = false;
+      continue;
+    }
     c.rows++;
     const o = readPrevious(rec.slice(inputWidth), width)?.outcome;
     if (o === "matched") c.matched++;

@@ -10,14 +10,19 @@ const requests = (k: number, lang: Language) => countText(k, NOUNS.request, lang
 const rows = (k: number, lang: Language) => countText(k, NOUNS.row, lang);
 /** ", of which up to 12 credits for answers that never arrived": the part of a charge a crash or timeout may have cost. */
 const lostText = (k: number, lang: Language) =>
-  k <= 0 ? "" : lang === "de"
-    ? `, davon bis zu ${credits(k, "de")} für Antworten, die nie ankamen (Abbruch, Zeitüberschreitung)`
-    : `, of which up to ${credits(k, "en")} for answers that never arrived (interruption, timeout)`;
+  k <= 0
+    ? ""
+    : lang === "de"
+      ? `, davon bis zu ${credits(k, "de")} für Antworten, die nie ankamen (Abbruch, Zeitüberschreitung)`
+      : `, of which up to ${credits(k, "en")} for answers that never arrived (interruption, timeout)`;
 
 /** Why a file cannot be read, by errno code (cli/readable.ts). */
 const READ_PROBLEM: Record<string, { de: string; en: string }> = {
   ENOENT: { de: "nicht gefunden", en: "not found" },
-  ENOTDIR: { de: "nicht gefunden (ein Teil des Pfads ist kein Ordner)", en: "not found (a part of the path is not a folder)" },
+  ENOTDIR: {
+    de: "nicht gefunden (ein Teil des Pfads ist kein Ordner)",
+    en: "not found (a part of the path is not a folder)",
+  },
   EACCES: { de: "keine Leseberechtigung", en: "permission denied" },
   EPERM: { de: "keine Leseberechtigung", en: "permission denied" },
   EISDIR: { de: "das ist ein Ordner, keine Datei", en: "it is a folder, not a file" },
@@ -25,9 +30,11 @@ const READ_PROBLEM: Record<string, { de: string; en: string }> = {
 
 /** " (up to 12 of them in requests still under way)": charged the moment the service takes them, answers not back yet. */
 const flightText = (k: number, lang: Language) =>
-  k <= 0 ? "" : lang === "de"
-    ? ` (bis zu ${n(k, "de")} davon für Anfragen, die noch unterwegs sind)`
-    : ` (up to ${n(k, "en")} of them in requests still under way)`;
+  k <= 0
+    ? ""
+    : lang === "de"
+      ? ` (bis zu ${n(k, "de")} davon für Anfragen, die noch unterwegs sind)`
+      : ` (up to ${n(k, "en")} of them in requests still under way)`;
 
 export const EXIT = {
   OK: 0,
@@ -225,17 +232,32 @@ Aufräumen erneut starten), 130 abgebrochen (fortsetzbar); doctor: 0 wie erwarte
 10 Abweichungen, Ausgeben sicher, 11 Ausgeben nicht sicher.
 `,
   },
-  unknownCommand: { en: (c: string) => `Unknown command "${c}". See company-data --help.`, de: (c: string) => `Unbekannter Befehl "${c}". Siehe company-data --help.` },
-  unknownOption: { en: (o: string) => `Unknown option ${o}. See company-data --help.`, de: (o: string) => `Unbekannte Option ${o}. Siehe company-data --help.` },
-  missingOption: { en: (o: string) => `Missing ${o}. See company-data --help.`, de: (o: string) => `${o} fehlt. Siehe company-data --help.` },
-  badValue: { en: (o: string, v: string) => `Invalid value for ${o}: ${v}`, de: (o: string, v: string) => `Ungültiger Wert für ${o}: ${v}` },
+  unknownCommand: {
+    en: (c: string) => `Unknown command "${c}". See company-data --help.`,
+    de: (c: string) => `Unbekannter Befehl "${c}". Siehe company-data --help.`,
+  },
+  unknownOption: {
+    en: (o: string) => `Unknown option ${o}. See company-data --help.`,
+    de: (o: string) => `Unbekannte Option ${o}. Siehe company-data --help.`,
+  },
+  missingOption: {
+    en: (o: string) => `Missing ${o}. See company-data --help.`,
+    de: (o: string) => `${o} fehlt. Siehe company-data --help.`,
+  },
+  badValue: {
+    en: (o: string, v: string) => `Invalid value for ${o}: ${v}`,
+    de: (o: string, v: string) => `Ungültiger Wert für ${o}: ${v}`,
+  },
   noFile: {
     en: (f: string, code?: string) => `Cannot read ${f}${code ? `: ${READ_PROBLEM[code]?.en ?? code}` : ""}.`,
-    de: (f: string, code?: string) => `${f} kann nicht gelesen werden${code ? `: ${READ_PROBLEM[code]?.de ?? code}` : ""}.`,
+    de: (f: string, code?: string) =>
+      `${f} kann nicht gelesen werden${code ? `: ${READ_PROBLEM[code]?.de ?? code}` : ""}.`,
   },
   diskFull: {
-    en: (f: string) => `Disk full: cannot write ${f} (ENOSPC). What was already paid for is kept (journals, rows written); free some space and run the same command again: it resumes without paying twice.`,
-    de: (f: string) => `Datenträger voll: ${f} kann nicht geschrieben werden (ENOSPC). Was schon bezahlt ist, bleibt erhalten (Journale, geschriebene Zeilen); bitte Platz schaffen und denselben Befehl erneut starten: er setzt fort, ohne doppelt zu bezahlen.`,
+    en: (f: string) =>
+      `Disk full: cannot write ${f} (ENOSPC). What was already paid for is kept (journals, rows written); free some space and run the same command again: it resumes without paying twice.`,
+    de: (f: string) =>
+      `Datenträger voll: ${f} kann nicht geschrieben werden (ENOSPC). Was schon bezahlt ist, bleibt erhalten (Journale, geschriebene Zeilen); bitte Platz schaffen und denselben Befehl erneut starten: er setzt fort, ohne doppelt zu bezahlen.`,
   },
   malformedKey: {
     en: (why: string) => `COMPANY_DATA_API_KEY is malformed: ${why}. Please check it.`,
@@ -248,7 +270,8 @@ Aufräumen erneut starten), 130 abgebrochen (fortsetzbar); doctor: 0 wie erwarte
   },
   sideFile: {
     en: (f: string) => `${f} is a working file of an unfinished run, not an input list. Pass the list itself as --in.`,
-    de: (f: string) => `${f} ist eine Arbeitsdatei eines unfertigen Laufs, keine Eingabeliste. Bitte die Liste selbst mit --in angeben.`,
+    de: (f: string) =>
+      `${f} ist eine Arbeitsdatei eines unfertigen Laufs, keine Eingabeliste. Bitte die Liste selbst mit --in angeben.`,
   },
   locked: {
     en: (out: string, pid: number | null, lock: string) =>
@@ -257,15 +280,25 @@ Aufräumen erneut starten), 130 abgebrochen (fortsetzbar); doctor: 0 wie erwarte
       `Ein anderer Lauf${pid ? ` (Prozess ${pid})` : ""} schreibt gerade ${out}. Bitte warten, bis er fertig ist, oder eine andere --out-Datei angeben. Läuft keiner mehr, ${lock} löschen.`,
   },
   badEncoding: {
-    en: (f: string, enc: string) => `${f} cannot be read as ${enc} (invalid characters). Save it as "CSV UTF-8" or pass the right --encoding (utf-8, utf-16le, utf-16be, windows-1252).`,
-    de: (f: string, enc: string) => `${f} kann nicht als ${enc} gelesen werden (ungültige Zeichen). Bitte als "CSV UTF-8" speichern oder den richtigen Zeichensatz mit --encoding angeben (utf-8, utf-16le, utf-16be, windows-1252).`,
+    en: (f: string, enc: string) =>
+      `${f} cannot be read as ${enc} (invalid characters). Save it as "CSV UTF-8" or pass the right --encoding (utf-8, utf-16le, utf-16be, windows-1252).`,
+    de: (f: string, enc: string) =>
+      `${f} kann nicht als ${enc} gelesen werden (ungültige Zeichen). Bitte als "CSV UTF-8" speichern oder den richtigen Zeichensatz mit --encoding angeben (utf-8, utf-16le, utf-16be, windows-1252).`,
   },
-  encodingUsed: { en: (enc: string) => `Encoding: ${enc} (the output is UTF-8)`, de: (enc: string) => `Zeichensatz: ${enc} (die Ausgabe ist UTF-8)` },
-  badCsv: { en: (f: string, line: number, m: string) => `${f} is not valid CSV (line ${line}: ${m}).`, de: (f: string, line: number, m: string) => `${f} ist kein gültiges CSV (Zeile ${line}: ${m}).` },
+  encodingUsed: {
+    en: (enc: string) => `Encoding: ${enc} (the output is UTF-8)`,
+    de: (enc: string) => `Zeichensatz: ${enc} (die Ausgabe ist UTF-8)`,
+  },
+  badCsv: {
+    en: (f: string, line: number, m: string) => `${f} is not valid CSV (line ${line}: ${m}).`,
+    de: (f: string, line: number, m: string) => `${f} ist kein gültiges CSV (Zeile ${line}: ${m}).`,
+  },
   emptyCsv: { en: (f: string) => `${f} has no header row.`, de: (f: string) => `${f} hat keine Kopfzeile.` },
   noNameColumn: {
-    en: (h: string) => `No company name, id, website, VAT id, register or LEI column found in the header (${h}). Name it e.g. "Firma", "Company", "Website", "USt-IdNr." or "LEI".`,
-    de: (h: string) => `Keine Spalte mit Firmenname, Firmen-ID, Website, USt-IdNr., Registernummer oder LEI in der Kopfzeile gefunden (${h}). Bitte z. B. "Firma", "Company", "Website", "USt-IdNr." oder "LEI" nennen.`,
+    en: (h: string) =>
+      `No company name, id, website, VAT id, register or LEI column found in the header (${h}). Name it e.g. "Firma", "Company", "Website", "USt-IdNr." or "LEI".`,
+    de: (h: string) =>
+      `Keine Spalte mit Firmenname, Firmen-ID, Website, USt-IdNr., Registernummer oder LEI in der Kopfzeile gefunden (${h}). Bitte z. B. "Firma", "Company", "Website", "USt-IdNr." oder "LEI" nennen.`,
   },
   columns: { en: (m: string) => `Columns: ${m}`, de: (m: string) => `Spalten: ${m}` },
   estimate: {
@@ -280,21 +313,29 @@ Aufräumen erneut starten), 130 abgebrochen (fortsetzbar); doctor: 0 wie erwarte
     de: (label: string, c: number, req: number) => `  ${label}: ${credits(c, "de")}, ${requests(req, "de")}`,
   },
   resuming: {
-    en: (n: number, c: number, lost: number) => `Resuming after row ${n}; ${credits(c, "en")} spent so far${lostText(lost, "en")}. What is left:`,
-    de: (n: number, c: number, lost: number) => `Fortsetzung nach Zeile ${n}; bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}. Was noch zu tun ist:`,
+    en: (n: number, c: number, lost: number) =>
+      `Resuming after row ${n}; ${credits(c, "en")} spent so far${lostText(lost, "en")}. What is left:`,
+    de: (n: number, c: number, lost: number) =>
+      `Fortsetzung nach Zeile ${n}; bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}. Was noch zu tun ist:`,
   },
   restarting: {
-    en: (c: number, lost: number) => `The input changed since the interrupted run: starting over; the rows and answers already paid for are reused (${credits(c, "en")} spent so far${lostText(lost, "en")}). What is left:`,
-    de: (c: number, lost: number) => `Die Eingabe hat sich seit dem abgebrochenen Lauf geändert: Neubeginn; bereits bezahlte Zeilen und Antworten werden wiederverwendet (bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}). Was noch zu tun ist:`,
+    en: (c: number, lost: number) =>
+      `The input changed since the interrupted run: starting over; the rows and answers already paid for are reused (${credits(c, "en")} spent so far${lostText(lost, "en")}). What is left:`,
+    de: (c: number, lost: number) =>
+      `Die Eingabe hat sich seit dem abgebrochenen Lauf geändert: Neubeginn; bereits bezahlte Zeilen und Antworten werden wiederverwendet (bisher ${credits(c, "de")} ausgegeben${lostText(lost, "de")}). Was noch zu tun ist:`,
   },
   /** The progress line when stderr is not a terminal, and the status after Ctrl-C. */
   progressNames: {
-    en: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Progress: matching names, ${n(d, "en")} of ${n(t, "en")} done; ${credits(c, "en")} spent so far${flightText(inFlight, "en")}${lostText(lost, "en")}.`,
-    de: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Fortschritt: Namensabgleich, ${n(d, "de")} von ${n(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${flightText(inFlight, "de")}${lostText(lost, "de")}.`,
+    en: (d: number, t: number, c: number, lost: number, inFlight = 0) =>
+      `Progress: matching names, ${n(d, "en")} of ${n(t, "en")} done; ${credits(c, "en")} spent so far${flightText(inFlight, "en")}${lostText(lost, "en")}.`,
+    de: (d: number, t: number, c: number, lost: number, inFlight = 0) =>
+      `Fortschritt: Namensabgleich, ${n(d, "de")} von ${n(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${flightText(inFlight, "de")}${lostText(lost, "de")}.`,
   },
   progressRows: {
-    en: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Progress: ${n(d, "en")} of ${rows(t, "en")} done; ${credits(c, "en")} spent so far${flightText(inFlight, "en")}${lostText(lost, "en")}.`,
-    de: (d: number, t: number, c: number, lost: number, inFlight = 0) => `Fortschritt: ${n(d, "de")} von ${rows(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${flightText(inFlight, "de")}${lostText(lost, "de")}.`,
+    en: (d: number, t: number, c: number, lost: number, inFlight = 0) =>
+      `Progress: ${n(d, "en")} of ${rows(t, "en")} done; ${credits(c, "en")} spent so far${flightText(inFlight, "en")}${lostText(lost, "en")}.`,
+    de: (d: number, t: number, c: number, lost: number, inFlight = 0) =>
+      `Fortschritt: ${n(d, "de")} von ${rows(t, "de")} erledigt; bisher ${credits(c, "de")} ausgegeben${flightText(inFlight, "de")}${lostText(lost, "de")}.`,
   },
   balanceShort: {
     en: (balance: number, estimate: number, rowsFar: number, total: number) =>
@@ -311,8 +352,10 @@ Aufräumen erneut starten), 130 abgebrochen (fortsetzbar); doctor: 0 wie erwarte
     de: "--yes: es geht so weit, wie das Guthaben reicht.",
   },
   balanceUnknown: {
-    en: (why: string) => `The balance could not be read (${why}); the run goes ahead without checking it against the estimate.`,
-    de: (why: string) => `Das Guthaben konnte nicht gelesen werden (${why}); der Lauf geht ohne Abgleich mit der Schätzung weiter.`,
+    en: (why: string) =>
+      `The balance could not be read (${why}); the run goes ahead without checking it against the estimate.`,
+    de: (why: string) =>
+      `Das Guthaben konnte nicht gelesen werden (${why}); der Lauf geht ohne Abgleich mit der Schätzung weiter.`,
   },
   confirm: { en: "Spend these credits? [y/N] ", de: "Diese Credits ausgeben? [j/N] " },
   notConfirmed: {
@@ -326,12 +369,20 @@ Aufräumen erneut starten), 130 abgebrochen (fortsetzbar); doctor: 0 wie erwarte
       `Fertig: ${s.matched} gefunden, ${s.review} zu prüfen, ${s.notFound} nicht gefunden, ${s.error} Fehler, ${s.skipped} übersprungen (ohne Namen)${s.other ? `, ${s.other} ohne Status` : ""}; ${credits(s.credits, "de")} ausgegeben${lostText(s.unanswered, "de")}. Ausgabe: ${s.out}`,
   },
   outOfCredits: {
-    en: (s: Summary) => `Out of credits: ${rows(s.outOfCredits, "en")} not enriched (marked in ${s.out}). Top up, then run the same command again to finish exactly these rows.`,
-    de: (s: Summary) => `Keine Credits mehr: ${rows(s.outOfCredits, "de")} nicht angereichert (markiert in ${s.out}). Bitte aufladen und denselben Befehl erneut starten, um genau diese Zeilen zu erledigen.`,
+    en: (s: Summary) =>
+      `Out of credits: ${rows(s.outOfCredits, "en")} not enriched (marked in ${s.out}). Top up, then run the same command again to finish exactly these rows.`,
+    de: (s: Summary) =>
+      `Keine Credits mehr: ${rows(s.outOfCredits, "de")} nicht angereichert (markiert in ${s.out}). Bitte aufladen und denselben Befehl erneut starten, um genau diese Zeilen zu erledigen.`,
   },
-  interrupted: { en: "Interrupted. Run the same command again to resume.", de: "Abgebrochen. Zum Fortsetzen denselben Befehl erneut starten." },
+  interrupted: {
+    en: "Interrupted. Run the same command again to resume.",
+    de: "Abgebrochen. Zum Fortsetzen denselben Befehl erneut starten.",
+  },
   credits: { en: (k: number) => `Credits: ${n(k, "en")}`, de: (k: number) => `Guthaben: ${credits(k, "de")}` },
-  searchTotal: { en: (k: number) => `${countText(k, NOUNS.company, "en")} found`, de: (k: number) => `${countText(k, NOUNS.company, "de")} gefunden` },
+  searchTotal: {
+    en: (k: number) => `${countText(k, NOUNS.company, "en")} found`,
+    de: (k: number) => `${countText(k, NOUNS.company, "de")} gefunden`,
+  },
 
   /** The placeholder of the search term, as the help text names it. */
   queryArg: { en: "QUERY", de: "SUCHE" },

@@ -45,7 +45,10 @@ export class SpendLedger {
   private readonly torn: boolean;
 
   /** A fresh journal (`resume` false) or the one of the runs this run resumes. */
-  constructor(private readonly file: string, private readonly resume: boolean) {
+  constructor(
+    private readonly file: string,
+    private readonly resume: boolean,
+  ) {
     this.torn = resume && existsSync(file) ? this.load(file) : false;
   }
 
@@ -98,7 +101,7 @@ export class SpendLedger {
     // In flight no more: answered, or lost (status 0 leaves the intent open: it may have been charged).
     this.inFlight -= this.open.get(id) ?? 0;
     if (res.status === 0) return;
-    const credits = res.status >= 200 && res.status < 300 ? this.open.get(id) ?? 0 : 0;
+    const credits = res.status >= 200 && res.status < 300 ? (this.open.get(id) ?? 0) : 0;
     this.write(`a ${id} ${credits}\n`);
     this.open.delete(id);
     this.answered += credits;

@@ -19,7 +19,10 @@ import { hostname } from "node:os";
 import * as z from "zod/mini";
 import { readSaved, savedKind, writeSaved } from "../shared/core/index.ts";
 
-interface Owner { pid: number; host: string }
+interface Owner {
+  pid: number;
+  host: string;
+}
 
 const ownerShape: z.ZodMiniType<Owner> = z.object({ pid: z.number(), host: z.string() });
 /**

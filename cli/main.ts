@@ -16,7 +16,15 @@ import { getAccount } from "../shared/operations/index.ts";
 import { DEFAULT_FIELDS, FIELDS, GROUP_LABEL, parseFieldList } from "../shared/enrich/index.ts";
 import { hash, type Rerun } from "../shared/enrich/index.ts";
 import { drainAll, nodeDriver } from "./driver.ts";
-import { askOnTerminal, enrichCommand, estimateCommand, ExitError, runStatus, type EnrichArgs, type Io } from "./enrich.ts";
+import {
+  askOnTerminal,
+  enrichCommand,
+  estimateCommand,
+  ExitError,
+  runStatus,
+  type EnrichArgs,
+  type Io,
+} from "./enrich.ts";
 import { parseEncoding } from "./encoding.ts";
 import { EXIT, USAGE_LABEL, msg } from "./i18n.ts";
 import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";
@@ -35,13 +43,34 @@ import { doctorCommand } from "./doctor.ts";
  * language); `mcp` reads its own (mcp/config.ts).
  */
 const OPTIONS = {
-  in: { type: "string" }, out: { type: "string" }, fields: { type: "string" }, mode: { type: "string" }, rerun: { type: "string" },
-  lang: { type: "string" }, size: { type: "string" }, parallel: { type: "string" }, encoding: { type: "string" },
-  changes: { type: "string" }, notify: { type: "string" },
-  industry: { type: "string" }, state: { type: "string" }, near: { type: "string" }, radius: { type: "string" },
-  "size-class": { type: "string" }, "legal-form": { type: "string" }, "founded-after": { type: "string" }, "founded-before": { type: "string" },
-  limit: { type: "string" }, exclude: { type: "string" }, "min-confidence": { type: "string" }, "older-than": { type: "string" }, "month-ceiling": { type: "string" },
-  yes: { type: "boolean", short: "y" }, help: { type: "boolean", short: "h" }, "active-only": { type: "boolean" }, append: { type: "boolean" },
+  in: { type: "string" },
+  out: { type: "string" },
+  fields: { type: "string" },
+  mode: { type: "string" },
+  rerun: { type: "string" },
+  lang: { type: "string" },
+  size: { type: "string" },
+  parallel: { type: "string" },
+  encoding: { type: "string" },
+  changes: { type: "string" },
+  notify: { type: "string" },
+  industry: { type: "string" },
+  state: { type: "string" },
+  near: { type: "string" },
+  radius: { type: "string" },
+  "size-class": { type: "string" },
+  "legal-form": { type: "string" },
+  "founded-after": { type: "string" },
+  "founded-before": { type: "string" },
+  limit: { type: "string" },
+  exclude: { type: "string" },
+  "min-confidence": { type: "string" },
+  "older-than": { type: "string" },
+  "month-ceiling": { type: "string" },
+  yes: { type: "boolean", short: "y" },
+  help: { type: "boolean", short: "h" },
+  "active-only": { type: "boolean" },
+  append: { type: "boolean" },
   json: { type: "boolean" },
 } as const satisfies CliOptions;
 
@@ -74,11 +103,16 @@ function progressSeconds(v: string | undefined): number {
 function exitFor(code: ErrorCode): number {
   switch (code) {
     case "MISSING_KEY":
-    case "INVALID_KEY": return EXIT.KEY;
-    case "OUT_OF_CREDITS": return EXIT.OUT_OF_CREDITS;
-    case "INVALID_INPUT": return EXIT.USAGE;
-    case "INTERNAL": return EXIT.INTERNAL;
-    default: return EXIT.SERVICE;
+    case "INVALID_KEY":
+      return EXIT.KEY;
+    case "OUT_OF_CREDITS":
+      return EXIT.OUT_OF_CREDITS;
+    case "INVALID_INPUT":
+      return EXIT.USAGE;
+    case "INTERNAL":
+      return EXIT.INTERNAL;
+    default:
+      return EXIT.SERVICE;
   }
 }
 
@@ -94,7 +128,10 @@ function context(env: NodeJS.ProcessEnv, lang: Language, minConfidence?: string)
     maxBatch: 100,
     scope: hash(baseUrl),
     // Matches rated below it are reviews (shared/operations/contradiction.ts).
-    matchFloor: parseMatchFloor(minConfidence ?? env.COMPANY_DATA_MIN_CONFIDENCE, minConfidence !== undefined ? "--min-confidence" : "COMPANY_DATA_MIN_CONFIDENCE"),
+    matchFloor: parseMatchFloor(
+      minConfidence ?? env.COMPANY_DATA_MIN_CONFIDENCE,
+      minConfidence !== undefined ? "--min-confidence" : "COMPANY_DATA_MIN_CONFIDENCE",
+    ),
   };
 }
 
@@ -116,7 +153,10 @@ function progressBar(stream: NodeJS.WriteStream) {
     const width = 30;
     const frac = total > 0 ? Math.min(1, done / total) : 1;
     const full = Math.round(frac * width);
-    stream.write(`\r[${"#".repeat(full)}${".".repeat(width - full)}] ${Math.round(frac * 100)}% ${done}/${total}` + (done >= total ? "\n" : ""));
+    stream.write(
+      `\r[${"#".repeat(full)}${".".repeat(width - full)}] ${Math.round(frac * 100)}% ${done}/${total}` +
+        (done >= total ? "\n" : ""),
+    );
   };
 }
 
@@ -135,16 +175,26 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   messageLang = lang;
   // The MCP server takes its own flags (mcp/config.ts) and keeps stdout for the protocol.
   // Loaded only for it: the other commands do not pay for the SDK's start-up.
-  if (argv[0] === "mcp") return await (await import("../mcp/main.ts")).runMcp(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
+  if (argv[0] === "mcp")
+    return await (await import("../mcp/main.ts")).runMcp(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
   // The reconciliation service (W3C Reconciliation API 0.2) takes its own flags too (reconcile/config.ts) and stops itself on Ctrl-C.
   if (argv[0] === "reconcile") {
     ownSignals = true;
-    return await (await import("../reconcile/main.ts")).runReconcile(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
+    return await (
+      await import("../reconcile/main.ts")
+    ).runReconcile(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
   }
   // The team server parses its own options and handles SIGINT/SIGTERM itself (graceful shutdown).
   if (argv[0] === "server") {
     ownSignals = true;
-    return await (await import("../server/cli.ts")).runServerCli(argv.slice(1), env, { out: (s) => stdout.write(s + "\n"), err: (s) => stderr.write(s + "\n") }, lang);
+    return await (
+      await import("../server/cli.ts")
+    ).runServerCli(
+      argv.slice(1),
+      env,
+      { out: (s) => stdout.write(s + "\n"), err: (s) => stderr.write(s + "\n") },
+      lang,
+    );
   }
   const io: Io = {
     out: (s) => stdout.write(s + "\n"),
@@ -174,13 +224,21 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         yes: flags.yes === true,
         lang,
         parallel: parseParallel(flags.parallel ?? env.COMPANY_DATA_PARALLEL, lang),
-        encoding: flags.encoding !== undefined ? parseEncoding(flags.encoding) ?? badEncoding(flags.encoding, lang) : undefined,
+        encoding:
+          flags.encoding !== undefined
+            ? (parseEncoding(flags.encoding) ?? badEncoding(flags.encoding, lang))
+            : undefined,
       };
     };
     const monitorArgs = (): MonitorArgs => {
       if (flags.in === undefined) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
       return {
-        input: flags.in, output: flags.out, changes: flags.changes, notify: flags.notify, yes: flags.yes === true, lang,
+        input: flags.in,
+        output: flags.out,
+        changes: flags.changes,
+        notify: flags.notify,
+        yes: flags.yes === true,
+        lang,
         parallel: parseParallel(flags.parallel ?? env.COMPANY_DATA_PARALLEL, lang),
       };
     };
@@ -190,13 +248,19 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         const v = flags[name];
         if (typeof v !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang](`--${name}`));
         const n = Number(v);
-        if (!Number.isInteger(n) || n < 1 || n > max) throw new ExitError(EXIT.USAGE, msg.badValue[lang](`--${name}`, v));
+        if (!Number.isInteger(n) || n < 1 || n > max)
+          throw new ExitError(EXIT.USAGE, msg.badValue[lang](`--${name}`, v));
         return n;
       };
       return {
-        input: flags.in, output: typeof flags.out === "string" ? flags.out : undefined, changes: typeof flags.changes === "string" ? flags.changes : undefined,
-        olderThanDays: whole("older-than", 3650), monthCeiling: whole("month-ceiling", 10_000_000),
-        fields: typeof flags.fields === "string" ? parseFieldList(flags.fields) : undefined, yes: flags.yes === true, lang,
+        input: flags.in,
+        output: typeof flags.out === "string" ? flags.out : undefined,
+        changes: typeof flags.changes === "string" ? flags.changes : undefined,
+        olderThanDays: whole("older-than", 3650),
+        monthCeiling: whole("month-ceiling", 10_000_000),
+        fields: typeof flags.fields === "string" ? parseFieldList(flags.fields) : undefined,
+        yes: flags.yes === true,
+        lang,
         parallel: parseParallel(typeof flags.parallel === "string" ? flags.parallel : env.COMPANY_DATA_PARALLEL, lang),
       };
     };
@@ -206,8 +270,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       case "monitor":
         return await monitorCommand(monitorArgs(), context(env, lang, flags["min-confidence"]), io, !!io.ask);
       case "estimate":
-        if (sub === "monitor") return await estimateMonitorCommand(monitorArgs(), context(env, lang, flags["min-confidence"]), io);
-        if (sub === "refresh") return await estimateRefreshCommand(refreshArgs(), context(env, lang, flags["min-confidence"]), io);
+        if (sub === "monitor")
+          return await estimateMonitorCommand(monitorArgs(), context(env, lang, flags["min-confidence"]), io);
+        if (sub === "refresh")
+          return await estimateRefreshCommand(refreshArgs(), context(env, lang, flags["min-confidence"]), io);
         if (sub !== "enrich") throw new ExitError(EXIT.USAGE, msg.unknownCommand[lang](`estimate ${sub ?? ""}`.trim()));
         return await estimateCommand(enrichArgs(), io);
       case "enrich": {
@@ -228,8 +294,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         const a: SearchArgs = {
           query: [sub, ...rest].filter(Boolean).join(" "),
           filters: {
-            industry: flags.industry, state: flags.state, sizeClass: flags["size-class"], legalForm: flags["legal-form"],
-            foundedAfter: flags["founded-after"], foundedBefore: flags["founded-before"], activeOnly: flags["active-only"] === true,
+            industry: flags.industry,
+            state: flags.state,
+            sizeClass: flags["size-class"],
+            legalForm: flags["legal-form"],
+            foundedAfter: flags["founded-after"],
+            foundedBefore: flags["founded-before"],
+            activeOnly: flags["active-only"] === true,
           },
           near: flags.near,
           radiusKm: whole("radius"),
@@ -249,7 +320,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         if (a.plan) io.out(`Plan: ${a.plan}`);
         if (a.usage) {
           const u = a.usage;
-          for (const k of ["today", "month", "total"] as const) if (u[k] != null) io.out(`${USAGE_LABEL[k][lang]}: ${groupDigits(u[k], lang)}`);
+          for (const k of ["today", "month", "total"] as const)
+            if (u[k] != null) io.out(`${USAGE_LABEL[k][lang]}: ${groupDigits(u[k], lang)}`);
         }
         return EXIT.OK;
       }
@@ -271,9 +343,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       return e.code;
     }
     const err = toCompanyDataError(e);
-    if (!(e instanceof CompanyDataError) && process.env.COMPANY_DATA_DEBUG) stderr.write(String((e as Error)?.stack ?? e) + "\n");
+    if (!(e instanceof CompanyDataError) && process.env.COMPANY_DATA_DEBUG)
+      stderr.write(String((e as Error)?.stack ?? e) + "\n");
     // The key's and token's errors in the CLI's own words: it has no settings, only the environment.
-    io.err(err.code === "INVALID_KEY" && err.details.detail ? msg.malformedKey[lang](err.details.detail[lang]) : envKeyMessage(err, lang) ?? err.text(lang));
+    io.err(
+      err.code === "INVALID_KEY" && err.details.detail
+        ? msg.malformedKey[lang](err.details.detail[lang])
+        : (envKeyMessage(err, lang) ?? err.text(lang)),
+    );
     return exitFor(err.code);
   }
 }
@@ -296,6 +373,10 @@ process.on("SIGINT", () => {
 });
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
-  () => { process.exitCode = EXIT.INTERNAL; },
+  (code) => {
+    process.exitCode = code;
+  },
+  () => {
+    process.exitCode = EXIT.INTERNAL;
+  },
 );

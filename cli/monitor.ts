@@ -33,7 +33,13 @@ import type { OpContext } from "../shared/operations/index.ts";
 import type { Cell, SheetRequest } from "../shared/core/index.ts";
 import { deliverAlerts, type DeliveryOutcome } from "../shared/monitor/index.ts";
 import { CHANGES_SHEETS } from "../shared/monitor/index.ts";
-import { checkPortfolio, MAX_STALLED_CALLS, PORTFOLIO_SHEET, RUN_KEY, type RunSummary } from "../shared/monitor/index.ts";
+import {
+  checkPortfolio,
+  MAX_STALLED_CALLS,
+  PORTFOLIO_SHEET,
+  RUN_KEY,
+  type RunSummary,
+} from "../shared/monitor/index.ts";
 import { checkWebhookUrl, postWebhook } from "../shared/monitor/index.ts";
 import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
@@ -60,21 +66,32 @@ export interface MonitorArgs {
 export const CLI_WINDOW_ROWS = 25;
 
 const T = {
-  needChanges: { en: "Missing --changes (the change log file). See company-data --help.", de: "--changes (die Datei des Änderungsprotokolls) fehlt. Siehe company-data --help." },
-  distinct: { en: "--in, --out and --changes must be three different files.", de: "--in, --out und --changes müssen drei verschiedene Dateien sein." },
+  needChanges: {
+    en: "Missing --changes (the change log file). See company-data --help.",
+    de: "--changes (die Datei des Änderungsprotokolls) fehlt. Siehe company-data --help.",
+  },
+  distinct: {
+    en: "--in, --out and --changes must be three different files.",
+    de: "--in, --out und --changes müssen drei verschiedene Dateien sein.",
+  },
   restart: {
     en: "An earlier run was interrupted: companies it finished cost nothing now; the rest is checked.",
     de: "Ein früherer Lauf wurde unterbrochen: was er erledigt hat, kostet jetzt nichts; der Rest wird geprüft.",
   },
-  written: { en: (out: string, changes: number, log: string) => `Result: ${out}; ${changes} new lines in ${log}.`, de: (out: string, changes: number, log: string) => `Ergebnis: ${out}; ${changes} neue Zeilen in ${log}.` },
+  written: {
+    en: (out: string, changes: number, log: string) => `Result: ${out}; ${changes} new lines in ${log}.`,
+    de: (out: string, changes: number, log: string) => `Ergebnis: ${out}; ${changes} neue Zeilen in ${log}.`,
+  },
   sent: {
     en: (n: number, c: number) => `Alert sent: ${n} ${n === 1 ? "company" : "companies"}, ${c} changes.`,
     de: (n: number, c: number) => `Benachrichtigung gesendet: ${n} ${n === 1 ? "Firma" : "Firmen"}, ${c} Änderungen.`,
   },
   nothing: { en: "No news to alert.", de: "Keine Neuigkeiten zu melden." },
   failed: {
-    en: (why: string, n: number) => `Alert NOT delivered (${why}); ${n} ${n === 1 ? "company stays" : "companies stay"} waiting and ${n === 1 ? "is" : "are"} sent with the next run.`,
-    de: (why: string, n: number) => `Benachrichtigung NICHT zugestellt (${why}); ${n} ${n === 1 ? "Firma wartet" : "Firmen warten"} und ${n === 1 ? "wird" : "werden"} mit dem nächsten Lauf gesendet.`,
+    en: (why: string, n: number) =>
+      `Alert NOT delivered (${why}); ${n} ${n === 1 ? "company stays" : "companies stay"} waiting and ${n === 1 ? "is" : "are"} sent with the next run.`,
+    de: (why: string, n: number) =>
+      `Benachrichtigung NICHT zugestellt (${why}); ${n} ${n === 1 ? "Firma wartet" : "Firmen warten"} und ${n === 1 ? "wird" : "werden"} mit dem nächsten Lauf gesendet.`,
   },
 } satisfies Record<string, Bilingual | Record<Language, unknown>>;
 
@@ -88,7 +105,8 @@ export const journalOf = (output: string) => `${output}.monitor.journal.jsonl`;
  * on resume: the same company asked the same way. Never the free
  * availability answer: an old one would move a watermark past news.
  */
-const paidMonitorAnswer = (r: HttpRequest) => r.method === "GET" && /\/v2\/companies\/[^/?]+(\/changes)?(\?|$)/.test(r.url);
+const paidMonitorAnswer = (r: HttpRequest) =>
+  r.method === "GET" && /\/v2\/companies\/[^/?]+(\/changes)?(\?|$)/.test(r.url);
 
 // ---- the document store as a file
 
@@ -104,7 +122,7 @@ export class FileStore {
       if (!line) continue;
       // A torn last line from a kill (the write it held never completed), or a line that does not fit: skipped.
       const entries = readPart(STORE_LINE, line);
-      for (const [k, v] of Object.entries(entries ?? {})) (v === null ? this.map.delete(k) : this.map.set(k, v));
+      for (const [k, v] of Object.entries(entries ?? {})) v === null ? this.map.delete(k) : this.map.set(k, v);
     }
   }
   get(keys: string[]): (string | null)[] {
@@ -112,7 +130,7 @@ export class FileStore {
   }
   put(entries: Record<string, string | null>): void {
     appendFileSync(this.path, JSON.stringify(entries) + "\n");
-    for (const [k, v] of Object.entries(entries)) (v === null ? this.map.delete(k) : this.map.set(k, v));
+    for (const [k, v] of Object.entries(entries)) v === null ? this.map.delete(k) : this.map.set(k, v);
   }
   /** Rewrite the journal as one line per key (atomically: a kill leaves the old one). */
   compact(): void {
@@ -145,7 +163,9 @@ export class CsvSheets {
       }
       case "read": {
         const t = this.tables.get(req.sheet) ?? [];
-        return Array.from({ length: req.rows }, (_, i) => Array.from({ length: req.cols }, (_, j) => t[req.row - 1 + i]?.[req.col - 1 + j] ?? ""));
+        return Array.from({ length: req.rows }, (_, i) =>
+          Array.from({ length: req.cols }, (_, j) => t[req.row - 1 + i]?.[req.col - 1 + j] ?? ""),
+        );
       }
       case "write": {
         const t = this.tables.get(req.sheet);
@@ -166,7 +186,8 @@ export class CsvSheets {
         if (this.tables.has(req.sheet)) return undefined;
         const header = req.headers ? [...req.headers] : [];
         this.tables.set(req.sheet, header.length ? [header] : []);
-        if (req.sheet === this.log.sheet && header.length) writeFileSync(this.log.path, formatRow(header, this.log.delimiter));
+        if (req.sheet === this.log.sheet && header.length)
+          writeFileSync(this.log.path, formatRow(header, this.log.delimiter));
         return undefined;
       }
       case "append": {
@@ -232,12 +253,16 @@ async function prepare(args: MonitorArgs, withStore: "read" | "write"): Promise<
     }
   }
   const sheets = new CsvSheets({ sheet: logSheet, path: args.changes ?? "", delimiter: logDelimiter });
-  sheets.tables.set(PORTFOLIO_SHEET, input.rows.map((r) => [...r]));
+  sheets.tables.set(
+    PORTFOLIO_SHEET,
+    input.rows.map((r) => [...r]),
+  );
   if (logRows) sheets.tables.set(logSheet, logRows);
 
   // An estimate reads the watermarks but never writes them.
   const statePath = args.output ? stateFileOf(args.output) : "";
-  const store = statePath && (withStore === "write" || existsSync(statePath)) ? new FileStore(statePath) : new FileStore("");
+  const store =
+    statePath && (withStore === "write" || existsSync(statePath)) ? new FileStore(statePath) : new FileStore("");
   const journal = withStore === "write" && args.output ? journalOf(args.output) : undefined;
   const base = nodeDriver({ parallel: args.parallel ?? DEFAULT_PARALLEL, journal, replayable: paidMonitorAnswer });
   const readOnly = withStore === "read" || !statePath;
@@ -256,7 +281,10 @@ async function prepare(args: MonitorArgs, withStore: "read" | "write"): Promise<
 /** `estimate monitor`: the exact price of the next check (free calls only); nothing is written. */
 export async function estimateMonitorCommand(args: MonitorArgs, ctx: OpContext, io: Io): Promise<number> {
   const p = await prepare(args, "read");
-  const preview = await runAsync(checkPortfolio(ctx, { sheet: PORTFOLIO_SHEET, changesSheet: p.logSheet, preview: true }), p.driver);
+  const preview = await runAsync(
+    checkPortfolio(ctx, { sheet: PORTFOLIO_SHEET, changesSheet: p.logSheet, preview: true }),
+    p.driver,
+  );
   io.err(preview.message[args.lang]);
   io.out(String(preview.estimate));
   return EXIT.OK;
@@ -264,7 +292,12 @@ export async function estimateMonitorCommand(args: MonitorArgs, ctx: OpContext, 
 
 /** The exit code of a check; a stopped one says why in its message (the stopping error's text). */
 function exitOf(s: RunSummary): number {
-  if (s.status === "stopped") return /not enough credits/i.test(s.message.en) ? EXIT.OUT_OF_CREDITS : /API key/.test(s.message.en) ? EXIT.KEY : EXIT.SERVICE;
+  if (s.status === "stopped")
+    return /not enough credits/i.test(s.message.en)
+      ? EXIT.OUT_OF_CREDITS
+      : /API key/.test(s.message.en)
+        ? EXIT.KEY
+        : EXIT.SERVICE;
   if (s.status === "paused") return EXIT.SERVICE;
   return EXIT.OK;
 }
@@ -286,7 +319,12 @@ export async function monitorCommand(args: MonitorArgs, ctx: OpContext, io: Io, 
     p.store.put({ [RUN_KEY(ctx)]: null });
   }
 
-  const opts = { sheet: PORTFOLIO_SHEET, changesSheet: p.logSheet, alerts: notify !== undefined ? ["webhook"] : [], windowRows: CLI_WINDOW_ROWS };
+  const opts = {
+    sheet: PORTFOLIO_SHEET,
+    changesSheet: p.logSheet,
+    alerts: notify !== undefined ? ["webhook"] : [],
+    windowRows: CLI_WINDOW_ROWS,
+  };
   const preview = await runAsync(checkPortfolio(ctx, { ...opts, preview: true }), p.driver);
   io.err(preview.message[lang]);
   if (preview.estimate > 0 && !args.yes) {
@@ -296,12 +334,23 @@ export async function monitorCommand(args: MonitorArgs, ctx: OpContext, io: Io, 
 
   // A check pauses when only failed calls are left; the core bounds how often it continues for them.
   let summary = await runAsync(checkPortfolio(ctx, opts), p.driver);
-  for (let k = 0; summary.status === "paused" && k <= MAX_STALLED_CALLS; k++) summary = await runAsync(checkPortfolio(ctx, opts), p.driver);
+  for (let k = 0; summary.status === "paused" && k <= MAX_STALLED_CALLS; k++)
+    summary = await runAsync(checkPortfolio(ctx, opts), p.driver);
 
   const table = p.sheets.tables.get(PORTFOLIO_SHEET) ?? [];
   const width = Math.max(0, ...table.map((r) => r.length));
   const partial = `${output}.partial`;
-  writeFileSync(partial, table.map((r) => formatRow(Array.from({ length: width }, (_, i) => r[i] ?? ""), p.delimiter)).join(""));
+  writeFileSync(
+    partial,
+    table
+      .map((r) =>
+        formatRow(
+          Array.from({ length: width }, (_, i) => r[i] ?? ""),
+          p.delimiter,
+        ),
+      )
+      .join(""),
+  );
   renameSync(partial, output);
   io.err(summary.message[lang]);
   io.err(T.written[lang](output, p.sheets.appended, args.changes));

@@ -58,15 +58,23 @@ const LIST = "List";
 export const refreshStateOf = (output: string) => `${output}.refresh.jsonl`;
 
 const T = {
-  distinct: { en: "--changes must be another file than --in and --out.", de: "--changes muss eine andere Datei als --in und --out sein." },
+  distinct: {
+    en: "--changes must be another file than --in and --out.",
+    de: "--changes muss eine andere Datei als --in und --out sein.",
+  },
   cutOff: {
     en: "The list's enrichment columns are incomplete (a column was removed or renamed); please enrich it again with company-data enrich.",
     de: "Die Spalten der Anreicherung in der Liste sind unvollständig (eine Spalte wurde entfernt oder umbenannt); bitte mit company-data enrich neu anreichern.",
   },
-  noColumn: { en: `${NO_NAME_COLUMN.en[0]?.toUpperCase() ?? ""}${NO_NAME_COLUMN.en.slice(1)} in the list.`, de: `${NO_NAME_COLUMN.de[0]?.toUpperCase() ?? ""}${NO_NAME_COLUMN.de.slice(1)} in der Liste.` },
+  noColumn: {
+    en: `${NO_NAME_COLUMN.en[0]?.toUpperCase() ?? ""}${NO_NAME_COLUMN.en.slice(1)} in the list.`,
+    de: `${NO_NAME_COLUMN.de[0]?.toUpperCase() ?? ""}${NO_NAME_COLUMN.de.slice(1)} in der Liste.`,
+  },
   written: {
-    en: (out: string, lines: number, log: string | undefined) => `Result: ${out}${log ? `; ${lines} new lines in ${log}` : ""}.`,
-    de: (out: string, lines: number, log: string | undefined) => `Ergebnis: ${out}${log ? `; ${lines} neue Zeilen in ${log}` : ""}.`,
+    en: (out: string, lines: number, log: string | undefined) =>
+      `Result: ${out}${log ? `; ${lines} new lines in ${log}` : ""}.`,
+    de: (out: string, lines: number, log: string | undefined) =>
+      `Ergebnis: ${out}${log ? `; ${lines} neue Zeilen in ${log}` : ""}.`,
   },
 } as const;
 
@@ -82,7 +90,8 @@ async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<
   const lang = args.lang;
   const why = unreadable(args.input);
   if (why) throw new ExitError(EXIT.INPUT, msg.noFile[lang](args.input, why));
-  if (args.changes && [args.input, args.output].some((f) => f && resolvePath(f) === resolvePath(args.changes!))) throw new ExitError(EXIT.USAGE, T.distinct[lang]);
+  if (args.changes && [args.input, args.output].some((f) => f && resolvePath(f) === resolvePath(args.changes!)))
+    throw new ExitError(EXIT.USAGE, T.distinct[lang]);
   const list = await readTable(args.input, lang);
   const header = list.rows[0];
   if (!header) throw new ExitError(EXIT.INPUT, msg.emptyCsv[lang](args.input));
@@ -94,7 +103,16 @@ async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<
   selectFields(fields);
   const mapping = detectColumns(header.slice(0, cols)).mapping;
   if (MATCH_ROLES.every((r) => mapping[r] === undefined)) throw new ExitError(EXIT.INPUT, T.noColumn[lang]);
-  const table: RefreshTable = { sheet: LIST, row: 1, col: 1, rows: list.rows.length, cols, mapping, fields, mode: "batch" };
+  const table: RefreshTable = {
+    sheet: LIST,
+    row: 1,
+    col: 1,
+    rows: list.rows.length,
+    cols,
+    mapping,
+    fields,
+    mode: "batch",
+  };
 
   // The refresh log keeps its own header and delimiter once it exists; without --changes the lines stay in the change column only.
   const logSheet = REFRESH_LOGS[lang];
@@ -107,21 +125,38 @@ async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<
       logDelimiter = log.delimiter;
     }
   }
-  const sheets = new CsvSheets({ sheet: args.changes ? logSheet : "", path: args.changes ?? "", delimiter: logDelimiter });
-  sheets.tables.set(LIST, list.rows.map((r) => [...r]));
+  const sheets = new CsvSheets({
+    sheet: args.changes ? logSheet : "",
+    path: args.changes ?? "",
+    delimiter: logDelimiter,
+  });
+  sheets.tables.set(
+    LIST,
+    list.rows.map((r) => [...r]),
+  );
   if (logRows) sheets.tables.set(logSheet, logRows);
 
   const statePath = args.output ? refreshStateOf(args.output) : "";
-  const store = statePath && (withStore === "write" || existsSync(statePath)) ? new FileStore(statePath) : new FileStore("");
+  const store =
+    statePath && (withStore === "write" || existsSync(statePath)) ? new FileStore(statePath) : new FileStore("");
   const base = nodeDriver({ parallel: args.parallel ?? DEFAULT_PARALLEL });
   const driver: AsyncDriver = {
     ...base,
     storeGet: async (keys) => store.get(keys),
     // An estimate reads the state but never writes it.
-    storePut: async (entries) => { if (withStore === "write" && statePath) store.put(entries); },
+    storePut: async (entries) => {
+      if (withStore === "write" && statePath) store.put(entries);
+    },
     sheet: async (req) => sheets.handle(req),
   };
-  const settings = { enabled: true, table, olderThanDays: args.olderThanDays, frequency: "daily" as const, hour: 0, monthCeiling: args.monthCeiling };
+  const settings = {
+    enabled: true,
+    table,
+    olderThanDays: args.olderThanDays,
+    frequency: "daily" as const,
+    hour: 0,
+    monthCeiling: args.monthCeiling,
+  };
   return { sheets, store, driver, delimiter: list.delimiter, settings };
 }
 
@@ -159,12 +194,23 @@ export async function refreshCommand(args: RefreshArgs, ctx: OpContext, io: Io, 
   }
   // No deadline here: a step ends done, at the ceiling or out of credits (paused only if rows keep appearing).
   let summary = await runAsync(refreshStep(ctx, p.settings), p.driver);
-  for (let k = 0; summary.status === "paused" && k < 3; k++) summary = await runAsync(refreshStep(ctx, p.settings), p.driver);
+  for (let k = 0; summary.status === "paused" && k < 3; k++)
+    summary = await runAsync(refreshStep(ctx, p.settings), p.driver);
 
   const table = p.sheets.tables.get(LIST) ?? [];
   const width = Math.max(0, ...table.map((r) => r.length));
   const partial = `${output}.partial`;
-  writeFileSync(partial, table.map((r) => formatRow(Array.from({ length: width }, (_, i) => r[i] ?? ""), p.delimiter)).join(""));
+  writeFileSync(
+    partial,
+    table
+      .map((r) =>
+        formatRow(
+          Array.from({ length: width }, (_, i) => r[i] ?? ""),
+          p.delimiter,
+        ),
+      )
+      .join(""),
+  );
   renameSync(partial, output);
   io.err(summary.message[lang]);
   io.err(T.written[lang](output, p.sheets.appended, args.changes));

@@ -22,7 +22,14 @@ import { companyRow, ROW_COLUMNS } from "../shared/app/index.ts";
 import type { CompanyRow } from "../shared/app/index.ts";
 import { countText, NOUNS, groupDigits } from "../shared/credits/index.ts";
 import { buildFilters, nearOf, type FilterInput } from "../shared/operations/index.ts";
-import { checkLimit, searchFirstPage, searchPages, searchPlan, SEARCH_PAGE_SIZE, type SearchCriteria } from "../shared/operations/index.ts";
+import {
+  checkLimit,
+  searchFirstPage,
+  searchPages,
+  searchPlan,
+  SEARCH_PAGE_SIZE,
+  type SearchCriteria,
+} from "../shared/operations/index.ts";
 import { CsvError, formatCell, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { nodeDriver } from "./driver.ts";
 import { EXIT, SEARCH_HEADER, msg } from "./i18n.ts";
@@ -58,8 +65,10 @@ const T = {
     de: "Nicht bestätigt: nur die erste Seite ist aufgeführt, nichts weiter ausgegeben. Mit --yes werden alle Seiten abgerufen.",
   },
   beyondLimit: {
-    en: (reach: number) => `The service pages up to ${groupDigits(reach, "en")} results; narrow the search with filters to reach the rest.`,
-    de: (reach: number) => `Der Dienst liefert höchstens ${groupDigits(reach, "de")} Treffer; für den Rest die Suche mit Filtern eingrenzen.`,
+    en: (reach: number) =>
+      `The service pages up to ${groupDigits(reach, "en")} results; narrow the search with filters to reach the rest.`,
+    de: (reach: number) =>
+      `Der Dienst liefert höchstens ${groupDigits(reach, "de")} Treffer; für den Rest die Suche mit Filtern eingrenzen.`,
   },
   done: {
     en: (n: number, excluded: number, spent: number, out: string | undefined) =>
@@ -69,7 +78,8 @@ const T = {
   },
   outExists: {
     en: (f: string) => `${f} exists. Use --append to add only new companies to it, or choose another file.`,
-    de: (f: string) => `${f} gibt es schon. Mit --append kommen nur neue Firmen hinzu, sonst bitte eine andere Datei wählen.`,
+    de: (f: string) =>
+      `${f} gibt es schon. Mit --append kommen nur neue Firmen hinzu, sonst bitte eine andere Datei wählen.`,
   },
   noKeyColumn: {
     en: (f: string) => `${f}: no company ID or name column to compare with.`,
@@ -125,7 +135,8 @@ async function readKnown(file: string, lang: Language): Promise<Known> {
 export function criteriaOf(a: SearchArgs, now: number): SearchCriteria {
   const filters = buildFilters(a.filters, now);
   const near = nearOf(a.near, a.radiusKm, SEARCH_DEFAULTS.radiusKm);
-  if (!a.query.trim() && !filters && !near) throw new ExitError(EXIT.USAGE, msg.missingOption[a.lang](msg.queryArg[a.lang]));
+  if (!a.query.trim() && !filters && !near)
+    throw new ExitError(EXIT.USAGE, msg.missingOption[a.lang](msg.queryArg[a.lang]));
   return { query: a.query.trim(), ...(filters ? { filters } : {}), ...(near ? { near } : {}) };
 }
 
@@ -133,7 +144,13 @@ const OUT_COLUMNS = ROW_COLUMNS.filter((c) => c.key !== "score" && c.key !== "di
 
 function csvLines(rows: CompanyRow[], header: string[] | null, delimiter: Delimiter): string {
   const lines = header ? [formatRow(header, delimiter)] : [];
-  for (const r of rows) lines.push(formatRow(OUT_COLUMNS.map((c) => r[c.key] ?? ""), delimiter));
+  for (const r of rows)
+    lines.push(
+      formatRow(
+        OUT_COLUMNS.map((c) => r[c.key] ?? ""),
+        delimiter,
+      ),
+    );
   return lines.join("");
 }
 
@@ -144,11 +161,29 @@ function writeList(file: string, rows: CompanyRow[], lang: Language, known: Know
     const before = readFileSync(file, "utf8");
     const sep = before === "" || before.endsWith("\n") ? "" : "\r\n";
     // Columns in the order of the existing header where it names them; new rows fill only those.
-    const colOf = known.header.map((h, i) => (i === known.idCol ? OUT_COLUMNS[0] : OUT_COLUMNS.find((c) => c.header.de === h.trim() || c.header.en === h.trim())));
-    const lines = rows.map((r) => formatRow(colOf.map((c) => (c ? r[c.key] ?? "" : "")), known.delimiter)).join("");
+    const colOf = known.header.map((h, i) =>
+      i === known.idCol
+        ? OUT_COLUMNS[0]
+        : OUT_COLUMNS.find((c) => c.header.de === h.trim() || c.header.en === h.trim()),
+    );
+    const lines = rows
+      .map((r) =>
+        formatRow(
+          colOf.map((c) => (c ? (r[c.key] ?? "") : "")),
+          known.delimiter,
+        ),
+      )
+      .join("");
     writeFileSync(tmp, before + sep + lines);
   } else {
-    writeFileSync(tmp, csvLines(rows, OUT_COLUMNS.map((c) => c.header[lang]), ","));
+    writeFileSync(
+      tmp,
+      csvLines(
+        rows,
+        OUT_COLUMNS.map((c) => c.header[lang]),
+        ",",
+      ),
+    );
   }
   renameSync(tmp, file);
 }
@@ -162,11 +197,24 @@ export async function searchCommand(a: SearchArgs, ctx: OpContext, io: Io, inter
   if (appendTo && appendTo.idCol === undefined) throw new ExitError(EXIT.INPUT, T.appendNeedsId[lang](a.out!));
   const exclude = a.exclude ? await readKnown(a.exclude, lang) : undefined;
   const skip = (c: CompanySummary) =>
-    !!(appendTo?.ids.has(c.id) || exclude?.ids.has(c.id) || (exclude?.names.size && c.name && exclude.names.has(normaliseName(c.name))));
+    !!(
+      appendTo?.ids.has(c.id) ||
+      exclude?.ids.has(c.id) ||
+      (exclude?.names.size && c.name && exclude.names.has(normaliseName(c.name)))
+    );
 
   const driver = nodeDriver();
   const spent = { credits: 0 };
-  const counting: OpContext = { ...ctx, client: { ...ctx.client, onSpend: (id, k) => { spent.credits += k; ctx.client.onSpend?.(id, k); } } };
+  const counting: OpContext = {
+    ...ctx,
+    client: {
+      ...ctx.client,
+      onSpend: (id, k) => {
+        spent.credits += k;
+        ctx.client.onSpend?.(id, k);
+      },
+    },
+  };
   const first = await runAsync(searchFirstPage(counting, criteria), driver);
   const total = first.total ?? first.companies.length;
   io.err(msg.searchTotal[lang](total));
@@ -185,9 +233,17 @@ export async function searchCommand(a: SearchArgs, ctx: OpContext, io: Io, inter
 
   if (a.out) writeList(a.out, rows, lang, appendTo);
   else {
-    io.out(Object.values(SEARCH_HEADER).map((h) => h[lang]).join("\t"));
+    io.out(
+      Object.values(SEARCH_HEADER)
+        .map((h) => h[lang])
+        .join("\t"),
+    );
     for (const c of rows) {
-      io.out([c.id, c.name, c.city, c.zip, c.legalForm, c.status].map((v) => formatCell(v, "\t").replace(/[\t\r\n]+/g, " ")).join("\t"));
+      io.out(
+        [c.id, c.name, c.city, c.zip, c.legalForm, c.status]
+          .map((v) => formatCell(v, "\t").replace(/[\t\r\n]+/g, " "))
+          .join("\t"),
+      );
     }
   }
   io.err(T.done[lang](rows.length, res.excluded, spent.credits, a.out));

@@ -18,7 +18,12 @@ export interface Usage {
   total: number;
 }
 
-interface Account { key: string; credits: number; usage: Usage; createdAt: string }
+interface Account {
+  key: string;
+  credits: number;
+  usage: Usage;
+  createdAt: string;
+}
 
 export class Accounts {
   private accounts = new Map<string, Account>();

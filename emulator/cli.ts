@@ -7,7 +7,12 @@ import { createEmulator, DEFAULT_COMPANIES, DEFAULT_SEED, type EmulatorOptions }
 import { startServer } from "./server.ts";
 import type { BucketName } from "./ratelimit.ts";
 
-export interface CliOptions { port: number; host: string; emulator: EmulatorOptions; maxConcurrentPerKey?: number }
+export interface CliOptions {
+  port: number;
+  host: string;
+  emulator: EmulatorOptions;
+  maxConcurrentPerKey?: number;
+}
 
 export const HELP = `Usage: npm run emulator -- [flags]
   --port N              port (default 8787, env PORT; 0 = any free port)
@@ -41,7 +46,9 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
     const flag = argv[i];
     if (flag === undefined) continue; // within argv.length: only a sparse array has holes
     if (flag === "--help" || flag === "-h") return "help";
-    const [name, inline] = flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
+    const [name, inline] = flag.includes("=")
+      ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)]
+      : [flag, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new Error(`${name} needs a value`);
@@ -65,24 +72,59 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
       continue;
     }
     switch (name) {
-      case "--port": o.port = num(0); break;
-      case "--host": o.host = value(); break;
-      case "--companies": o.emulator.companies = Math.floor(num(0)); break;
-      case "--seed": o.emulator.seed = Math.floor(num(0)); break;
-      case "--date": o.emulator.startDate = value(); break;
-      case "--demo-key": o.emulator.demoKey = value(); break;
-      case "--latency": faults.latencyMs = num(0); break;
-      case "--jitter": faults.jitterMs = num(0); break;
-      case "--fail-rate": faults.failRate = Math.min(1, num(0)); break;
-      case "--drop-rate": faults.dropRate = Math.min(1, num(0)); break;
-      case "--credits-run-out": faults.creditsRunOutAfter = num(0); break;
-      case "--max-concurrent": o.maxConcurrentPerKey = int(1); break;
-      case "--drift": o.emulator.drift = true; break;
-      case "--rate-limit-burst": faults.rateLimitBurst = int(0); break;
-      case "--burst-every": faults.burstEvery = int(1); break;
-      case "--burst-length": faults.burstLength = int(1); break;
-      case "--burst-retry-after": faults.burstRetryAfterSeconds = int(0); break;
-      default: throw new Error(`unknown flag ${flag} (see --help)`);
+      case "--port":
+        o.port = num(0);
+        break;
+      case "--host":
+        o.host = value();
+        break;
+      case "--companies":
+        o.emulator.companies = Math.floor(num(0));
+        break;
+      case "--seed":
+        o.emulator.seed = Math.floor(num(0));
+        break;
+      case "--date":
+        o.emulator.startDate = value();
+        break;
+      case "--demo-key":
+        o.emulator.demoKey = value();
+        break;
+      case "--latency":
+        faults.latencyMs = num(0);
+        break;
+      case "--jitter":
+        faults.jitterMs = num(0);
+        break;
+      case "--fail-rate":
+        faults.failRate = Math.min(1, num(0));
+        break;
+      case "--drop-rate":
+        faults.dropRate = Math.min(1, num(0));
+        break;
+      case "--credits-run-out":
+        faults.creditsRunOutAfter = num(0);
+        break;
+      case "--max-concurrent":
+        o.maxConcurrentPerKey = int(1);
+        break;
+      case "--drift":
+        o.emulator.drift = true;
+        break;
+      case "--rate-limit-burst":
+        faults.rateLimitBurst = int(0);
+        break;
+      case "--burst-every":
+        faults.burstEvery = int(1);
+        break;
+      case "--burst-length":
+        faults.burstLength = int(1);
+        break;
+      case "--burst-retry-after":
+        faults.burstRetryAfterSeconds = int(0);
+        break;
+      default:
+        throw new Error(`unknown flag ${flag} (see --help)`);
     }
   }
   if (Object.keys(faults).length) o.emulator.faults = faults;
@@ -120,7 +162,11 @@ async function main(): Promise<void> {
   }
   const t0 = performance.now();
   const emu = createEmulator(parsed.emulator);
-  const server = await startServer(emu, { port: parsed.port, host: parsed.host, maxConcurrentPerKey: parsed.maxConcurrentPerKey });
+  const server = await startServer(emu, {
+    port: parsed.port,
+    host: parsed.host,
+    maxConcurrentPerKey: parsed.maxConcurrentPerKey,
+  });
   console.log(banner(server.url, emu.demoKey, emu.companies.count, emu.clock.today()));
   console.log(`(ready in ${Math.round(performance.now() - t0)} ms)`);
   const stop = () => void server.close().then(() => process.exit(0));

@@ -11,8 +11,17 @@ import { addDays, daysBetween, type CompanyEvent, type EventKind } from "./data/
 import type { CompanyRec, StatusCode } from "./data/model.ts";
 import { nth } from "./indexed.ts";
 
-export type ScheduledKind = "ADDRESS" | "MANAGEMENT" | "CAPITAL" | "PURPOSE" | "LIQUIDATION" | "INSOLVENCY" | "DELETION";
-export const SCHEDULABLE: readonly ScheduledKind[] = ["ADDRESS", "MANAGEMENT", "CAPITAL", "PURPOSE", "LIQUIDATION", "INSOLVENCY", "DELETION"];
+export type ScheduledKind =
+  "ADDRESS" | "MANAGEMENT" | "CAPITAL" | "PURPOSE" | "LIQUIDATION" | "INSOLVENCY" | "DELETION";
+export const SCHEDULABLE: readonly ScheduledKind[] = [
+  "ADDRESS",
+  "MANAGEMENT",
+  "CAPITAL",
+  "PURPOSE",
+  "LIQUIDATION",
+  "INSOLVENCY",
+  "DELETION",
+];
 
 export interface Overlay {
   status?: StatusCode;
@@ -30,7 +39,12 @@ export interface Overlay {
   left: Map<number, string>;
 }
 
-export interface AppliedEvent { day: number; date: string; id: string; kind: EventKind }
+export interface AppliedEvent {
+  day: number;
+  date: string;
+  id: string;
+  kind: EventKind;
+}
 
 /** Events per simulated day: about one company in 2,000, at least two. */
 export const eventsPerDay = (n: number) => Math.max(2, Math.round(n / 2000));

@@ -38,7 +38,8 @@ function driftCompany(o: Json): Json {
   for (const [k, v] of Object.entries(o)) {
     if (k === "legalForm") continue;
     if (k === "zip") out.postcode = v;
-    else if (k === "register" && isObject(v)) out.register = [v.court, v.type, v.number].filter((p) => typeof p === "string" && p).join(" ");
+    else if (k === "register" && isObject(v))
+      out.register = [v.court, v.type, v.number].filter((p) => typeof p === "string" && p).join(" ");
     else out[k] = v;
   }
   return out;
@@ -66,7 +67,10 @@ function driftBody(path: string, body: unknown): unknown {
   let out: Json = walked;
   if (path === "/v2/resolve") out = rename(out, "status", "matchStatus");
   if (path === "/v2/companies/batch/resolve" && Array.isArray(out.results)) {
-    out = { ...out, results: (out.results as unknown[]).map((r) => (isObject(r) ? rename(r, "status", "matchStatus") : r)) };
+    out = {
+      ...out,
+      results: (out.results as unknown[]).map((r) => (isObject(r) ? rename(r, "status", "matchStatus") : r)),
+    };
   }
   if (path === "/v2/account") out = rename(out, "plan", "tier");
   return out;
@@ -87,7 +91,7 @@ function problem(status: number, body: unknown): string {
 export function drifted(handle: (req: HttpRequest) => EmulatorResponse): (req: HttpRequest) => EmulatorResponse {
   return (req) => {
     const res = handle(req);
-    const path = (/^[^?#]*/.exec(req.url.replace(/^[a-z]+:\/\/[^/]+/i, ""))?.[0]) ?? "";
+    const path = /^[^?#]*/.exec(req.url.replace(/^[a-z]+:\/\/[^/]+/i, ""))?.[0] ?? "";
     // Control routes, docs and dropped connections stay as they are: the drift is the API's.
     if (res.drop || path.startsWith("/_emulator") || !/json/.test(res.headers["content-type"] ?? "")) return res;
     const headers: Record<string, string> = {};
@@ -98,7 +102,12 @@ export function drifted(handle: (req: HttpRequest) => EmulatorResponse): (req: H
     } catch {
       return { ...res, headers };
     }
-    if (res.status >= 400) return { ...res, headers: { ...headers, "content-type": "application/problem+json" }, body: problem(res.status, parsed) };
+    if (res.status >= 400)
+      return {
+        ...res,
+        headers: { ...headers, "content-type": "application/problem+json" },
+        body: problem(res.status, parsed),
+      };
     if (path.endsWith("/openapi.json")) return res;
     return { ...res, headers, body: JSON.stringify(driftBody(path, parsed)) };
   };

@@ -26,10 +26,19 @@ export interface FaultConfig {
 }
 
 export const NO_FAULTS: FaultConfig = {
-  latencyMs: 0, jitterMs: 0, failRate: 0, dropRate: 0, rateLimitBurst: 0, burstEvery: 0, burstLength: 3, burstRetryAfterSeconds: 1, creditsRunOutAfter: null,
+  latencyMs: 0,
+  jitterMs: 0,
+  failRate: 0,
+  dropRate: 0,
+  rateLimitBurst: 0,
+  burstEvery: 0,
+  burstLength: 3,
+  burstRetryAfterSeconds: 1,
+  creditsRunOutAfter: null,
 };
 
-export type FaultDecision = { kind: "none" } | { kind: "drop" } | { kind: "status"; status: 500 | 503 } | { kind: "burst"; retryAfter: number };
+export type FaultDecision =
+  { kind: "none" } | { kind: "drop" } | { kind: "status"; status: 500 | 503 } | { kind: "burst"; retryAfter: number };
 
 export class Faults {
   config: FaultConfig;
@@ -69,11 +78,14 @@ export class Faults {
       if (k >= c.burstEvery) return { kind: "burst", retryAfter: c.burstRetryAfterSeconds };
     }
     if (c.dropRate > 0 && this.rng.next() < c.dropRate) return { kind: "drop" };
-    if (c.failRate > 0 && this.rng.next() < c.failRate) return { kind: "status", status: this.rng.next() < 0.5 ? 500 : 503 };
+    if (c.failRate > 0 && this.rng.next() < c.failRate)
+      return { kind: "status", status: this.rng.next() < 0.5 ? 500 : 503 };
     return { kind: "none" };
   }
   /** Credits still allowed by creditsRunOutAfter (Infinity when off). */
   remaining(): number {
-    return this.config.creditsRunOutAfter === null ? Infinity : Math.max(0, this.config.creditsRunOutAfter - this.charged);
+    return this.config.creditsRunOutAfter === null
+      ? Infinity
+      : Math.max(0, this.config.creditsRunOutAfter - this.charged);
   }
 }

@@ -102,7 +102,10 @@ export const MESSAGES = {
     de: "Zu viele gleichzeitige Anfragen: höchstens {max} je Schlüssel. Bitte erneut versuchen, sobald eine Antwort da ist.",
     en: "Too many concurrent requests: at most {max} per key. Retry once an answer has arrived.",
   },
-  payloadTooLarge: { de: "Anfrage zu groß (höchstens {max} Bytes).", en: "Request body too large (at most {max} bytes)." },
+  payloadTooLarge: {
+    de: "Anfrage zu groß (höchstens {max} Bytes).",
+    en: "Request body too large (at most {max} bytes).",
+  },
   controlHost: {
     de: "Die Steuerung des Emulators antwortet nur unter localhost, 127.0.0.1 oder [::1] (Host: {what}).",
     en: "The emulator's control endpoints answer only as localhost, 127.0.0.1 or [::1] (Host: {what}).",
@@ -122,7 +125,10 @@ export const MESSAGES = {
   invalidId: { de: "Ungültige Kennung: {what}.", en: "Invalid id: {what}." },
   invalidIdRule: { de: "Ungültige Kennung ({what}): {rule}.", en: "Invalid id ({what}): {rule}." },
   serverError: { de: "Interner Fehler (simuliert).", en: "Internal error (simulated)." },
-  unavailable: { de: "Dienst vorübergehend nicht verfügbar (simuliert).", en: "Service temporarily unavailable (simulated)." },
+  unavailable: {
+    de: "Dienst vorübergehend nicht verfügbar (simuliert).",
+    en: "Service temporarily unavailable (simulated).",
+  },
 } as const satisfies Dict;
 
 /** A message variable: plain, or bilingual (a rule) and picked by language. */

@@ -55,14 +55,23 @@ export const DEFAULT_COMPANIES = 20_000;
 export const DEFAULT_SEED = 42;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-interface Route { ep: Endpoint; re: RegExp; names: string[]; handler: Handler }
+interface Route {
+  ep: Endpoint;
+  re: RegExp;
+  names: string[];
+  handler: Handler;
+}
 
 /** Handlers by endpoint id; a version 2 handler serves an id both versions name. */
 const HANDLERS: Record<string, Handler> = { ...v1, ...v2 };
 
 const ROUTES: Route[] = ENDPOINTS.map((e) => {
   const names: string[] = [];
-  const re = new RegExp("^" + e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), "([^/]+)")) + "$");
+  const re = new RegExp(
+    "^" +
+      e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), "([^/]+)")) +
+      "$",
+  );
   const handler = HANDLERS[e.id];
   if (!handler) throw new Error(`no handler for endpoint ${e.id}`);
   return { ep: e, re, names, handler };
@@ -72,11 +81,16 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const seed = options.seed ?? DEFAULT_SEED;
   const now = options.now ?? Date.now;
   const startDate = options.startDate ?? new Date().toISOString().slice(0, 10);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(startDate) || !Number.isFinite(Date.parse(startDate))) throw new Error(`startDate must be YYYY-MM-DD, got ${startDate}`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(startDate) || !Number.isFinite(Date.parse(startDate)))
+    throw new Error(`startDate must be YYYY-MM-DD, got ${startDate}`);
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const world = new World(seed, options.companies ?? DEFAULT_COMPANIES, startDate);
   const accounts = new Accounts(seed);
-  const demoKey = accounts.create(DEMO_CREDITS, options.demoKey ?? makeId("demo_", seed, "demo-key", 16).toLowerCase(), startDate);
+  const demoKey = accounts.create(
+    DEMO_CREDITS,
+    options.demoKey ?? makeId("demo_", seed, "demo-key", 16).toLowerCase(),
+    startDate,
+  );
   const limits: RateLimits = structuredClone(DEFAULT_RATE_LIMITS);
   for (const [b, cfg] of Object.entries(options.rateLimits ?? {})) Object.assign(limits[b as BucketName], cfg);
   const limiter = new RateLimiter(limits, now);
@@ -98,7 +112,11 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       setDate: (iso) => world.clock.setDate(iso),
       preview: (days) => world.clock.preview(days),
     },
-    faults: { get: () => ({ ...faults.config }), set: (p) => ({ ...faults.set(p) }), reset: () => ({ ...faults.reset() }) },
+    faults: {
+      get: () => ({ ...faults.config }),
+      set: (p) => ({ ...faults.set(p) }),
+      reset: () => ({ ...faults.reset() }),
+    },
     rateLimits: limits,
     resetRateLimits: (key) => limiter.reset(key),
     scheduleEvent(id, at) {
@@ -116,7 +134,11 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       duplicateNames(limit = 20) {
         const out: { name: string; ids: string[] }[] = [];
         for (const [, list] of world.index.exact) {
-          if (list.length > 1) out.push({ name: nth(world.companies, nth(list, 0)).name, ids: list.map((i) => nth(world.companies, i).id) });
+          if (list.length > 1)
+            out.push({
+              name: nth(world.companies, nth(list, 0)).name,
+              ids: list.map((i) => nth(world.companies, i).id),
+            });
           if (out.length >= limit) break;
         }
         return out;
@@ -125,7 +147,12 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       sharedPersonId() {
         const p = world.people;
         for (let k = 0; k < p.count; k++) {
-          if (nth(p.personStart, k + 1) - nth(p.personStart, k) > 1) return world.peopleView(nth(world.companies, nth(p.personCompany, nth(p.personStart, k))), "en").find((x) => x.personId && world.personCompanies(x.personId)!.companies.length > 1)?.personId ?? null;
+          if (nth(p.personStart, k + 1) - nth(p.personStart, k) > 1)
+            return (
+              world
+                .peopleView(nth(world.companies, nth(p.personCompany, nth(p.personStart, k))), "en")
+                .find((x) => x.personId && world.personCompanies(x.personId)!.companies.length > 1)?.personId ?? null
+            );
         }
         return null;
       },
@@ -157,14 +184,22 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     const method = String(req.method).toUpperCase();
     const path = url.pathname;
     if (method === "OPTIONS") return { status: 204, headers: {}, body: "" };
-    if (req.body !== undefined && req.body.length > maxBody / 3 && Buffer.byteLength(req.body, "utf8") > maxBody) throw new ApiError("PAYLOAD_TOO_LARGE", "payloadTooLarge", { max: maxBody }, "body");
-    if (path === "/_emulator" || path.startsWith("/_emulator/")) return control(emu, method, path, url.searchParams, req.body);
+    if (req.body !== undefined && req.body.length > maxBody / 3 && Buffer.byteLength(req.body, "utf8") > maxBody)
+      throw new ApiError("PAYLOAD_TOO_LARGE", "payloadTooLarge", { max: maxBody }, "body");
+    if (path === "/_emulator" || path.startsWith("/_emulator/"))
+      return control(emu, method, path, url.searchParams, req.body);
     if (method === "GET" && (path === "/v2/openapi.json" || path === "/openapi.json")) return json(200, emu.openapi());
     if (method === "GET" && (path === "/v2/docs" || path === "/v2/docs/")) {
-      return { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: docsPage(emu.openapi(), lang) };
+      return {
+        status: 200,
+        headers: { "content-type": "text/html; charset=utf-8" },
+        body: docsPage(emu.openapi(), lang),
+      };
     }
 
-    let matched: Route | undefined, pathMatched = false, m: RegExpExecArray | null = null;
+    let matched: Route | undefined,
+      pathMatched = false,
+      m: RegExpExecArray | null = null;
     for (const r of ROUTES) {
       const x = r.re.exec(path);
       if (!x) continue;
@@ -186,9 +221,32 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     const withDelay = (r: EmulatorResponse): EmulatorResponse => (delayMs > 0 ? { ...r, delayMs } : r);
 
     const fault = faults.decide();
-    if (fault.kind === "drop") return { status: 0, headers: {}, body: "", networkError: "connection", drop: true, ...(delayMs ? { delayMs } : {}) };
-    if (fault.kind === "status") return withDelay(errorResponse(new ApiError(fault.status === 500 ? "SERVER_ERROR" : "UNAVAILABLE", fault.status === 500 ? "serverError" : "unavailable"), lang));
-    if (fault.kind === "burst") return withDelay(errorResponse(new ApiError("RATE_LIMITED", "rateLimited", { seconds: fault.retryAfter }, undefined, fault.retryAfter), lang));
+    if (fault.kind === "drop")
+      return {
+        status: 0,
+        headers: {},
+        body: "",
+        networkError: "connection",
+        drop: true,
+        ...(delayMs ? { delayMs } : {}),
+      };
+    if (fault.kind === "status")
+      return withDelay(
+        errorResponse(
+          new ApiError(
+            fault.status === 500 ? "SERVER_ERROR" : "UNAVAILABLE",
+            fault.status === 500 ? "serverError" : "unavailable",
+          ),
+          lang,
+        ),
+      );
+    if (fault.kind === "burst")
+      return withDelay(
+        errorResponse(
+          new ApiError("RATE_LIMITED", "rateLimited", { seconds: fault.retryAfter }, undefined, fault.retryAfter),
+          lang,
+        ),
+      );
 
     try {
       const params: Record<string, string> = {};
@@ -216,12 +274,22 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       const cost = ep.cost(costInput);
       const available = Math.min(accounts.balance(key), faults.remaining());
       if (cost > 0 && cost > available) {
-        throw new ApiError("INSUFFICIENT_CREDITS", "insufficientCredits", { cost, balance: Math.max(0, available) }, undefined);
+        throw new ApiError(
+          "INSUFFICIENT_CREDITS",
+          "insufficientCredits",
+          { cost, balance: Math.max(0, available) },
+          undefined,
+        );
       }
       accounts.charge(key, ep.id, cost, world.today());
       faults.charged += cost;
       if (ep.id === "account") body = accountView(key);
-      return withDelay(json(200, body, { "x-credits-charged": String(cost), "x-credits-remaining": String(Math.min(accounts.balance(key), faults.remaining())) }));
+      return withDelay(
+        json(200, body, {
+          "x-credits-charged": String(cost),
+          "x-credits-remaining": String(Math.min(accounts.balance(key), faults.remaining())),
+        }),
+      );
     } catch (e) {
       if (e instanceof ApiError) return withDelay(errorResponse(e, lang));
       throw e;

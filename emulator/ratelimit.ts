@@ -6,7 +6,10 @@
  */
 import { DEFAULT_RATE_LIMITS as CLIENT_RATE_LIMITS, type RateBucket, type RateLimit } from "../shared/api/index.ts";
 
-export interface BucketConfig { capacity: number; refillPerSecond: number }
+export interface BucketConfig {
+  capacity: number;
+  refillPerSecond: number;
+}
 export type BucketName = RateBucket;
 export type RateLimits = Record<BucketName, BucketConfig>;
 
@@ -25,7 +28,10 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
 
 export class RateLimiter {
   private buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(public limits: RateLimits, private now: () => number) {}
+  constructor(
+    public limits: RateLimits,
+    private now: () => number,
+  ) {}
 
   /** Take one token; returns 0 when allowed, else the seconds to wait (Retry-After). */
   take(key: string, bucket: BucketName): number {

@@ -15,10 +15,16 @@ export const rule = {
   ...sharedRule,
   boolean: r("true, false, 1 oder 0", "true, false, 1 or 0"),
   notBefore(date: string): Rule {
-    return r(`frühestens das Startdatum ${date} (hinter ihren Start läuft die Uhr nicht zurück)`, `not before the start date ${date} (the clock does not go back past its start)`);
+    return r(
+      `frühestens das Startdatum ${date} (hinter ihren Start läuft die Uhr nicht zurück)`,
+      `not before the start date ${date} (the clock does not go back past its start)`,
+    );
   },
   /** Later than the clock's today (`today` as a day number or a date, whichever the caller used). */
   afterToday(today: string | number): Rule {
-    return r(`später als der heutige Tag der Uhr (${today}); die Uhr läuft nur vorwärts`, `later than the clock's today (${today}); the clock only moves forward`);
+    return r(
+      `später als der heutige Tag der Uhr (${today}); die Uhr läuft nur vorwärts`,
+      `later than the clock's today (${today}); the clock only moves forward`,
+    );
   },
 };

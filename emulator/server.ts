@@ -43,11 +43,18 @@ function isControlPath(url: string): boolean {
   return path === "/_emulator" || path.startsWith("/_emulator/");
 }
 
-export interface RunningServer { url: string; port: number; close(): Promise<void> }
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
 
 /** Browser hosts that may call the emulator: the Excel task pane (https://localhost:3000), the playground, any local dev server. */
 export function allowedOrigin(origin: string | undefined): boolean {
-  return !!origin && /^(https?:\/\/localhost|http:\/\/127\.0\.0\.1|https:\/\/127\.0\.0\.1|http:\/\/\[::1\])(:\d+)?$/.test(origin);
+  return (
+    !!origin &&
+    /^(https?:\/\/localhost|http:\/\/127\.0\.0\.1|https:\/\/127\.0\.0\.1|http:\/\/\[::1\])(:\d+)?$/.test(origin)
+  );
 }
 
 const CORS_ALLOW_HEADERS = "Authorization, Content-Type, Accept-Language";
@@ -80,7 +87,8 @@ export function startServer(emulator: Emulator, options: ServerOptions = {}): Pr
         cors["access-control-allow-headers"] = CORS_ALLOW_HEADERS;
         cors["access-control-max-age"] = "600";
         // Chrome's private network access preflight, for pages served from a non-local address.
-        if (req.headers["access-control-request-private-network"]) cors["access-control-allow-private-network"] = "true";
+        if (req.headers["access-control-request-private-network"])
+          cors["access-control-allow-private-network"] = "true";
       }
       res.writeHead(204, cors).end();
       return;

@@ -25,7 +25,8 @@ function tooLongField(value: unknown): string | null {
     if (typeof v === "string") {
       if (v.length > MAX_FIELD_CHARS) return formatPath(path) || "body";
     } else if (Array.isArray(v)) v.forEach((x, i) => todo.push({ v: x, path: [...path, i] }));
-    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) todo.push({ v: x, path: [...path, k] });
+    else if (v !== null && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) todo.push({ v: x, path: [...path, k] });
   }
   return null;
 }
@@ -39,7 +40,8 @@ export function checkCompanyId(id: string, field = "id"): void {
 export function checkPersonId(id: string, field = "personId"): void {
   if (!PERSON_ID_PATTERN.test(id)) throw badId(field, PERSON_ID_PATTERN);
 }
-const badId = (field: string, pattern: RegExp) => new ApiError("INVALID_INPUT", "invalidIdRule", { what: field, rule: rule.pattern(String(pattern)) }, field);
+const badId = (field: string, pattern: RegExp) =>
+  new ApiError("INVALID_INPUT", "invalidIdRule", { what: field, rule: rule.pattern(String(pattern)) }, field);
 
 export function parseBody<T>(schema: z.ZodMiniType<T>, text: string | undefined): T {
   if (text === undefined || text.trim() === "") throw new ApiError("INVALID_INPUT", "bodyRequired", {}, "body");
@@ -58,7 +60,9 @@ export function parseBody<T>(schema: z.ZodMiniType<T>, text: string | undefined)
   const why = ruleOfIssue(issue, schema, raw);
   if (issue.code === "unrecognized_keys") {
     const f = (path ? path + "." : "") + (issue.keys ?? [])[0];
-    throw why ? new ApiError("INVALID_INPUT", "unknownFieldRule", { what: f, rule: why }, f) : new ApiError("INVALID_INPUT", "unknownField", { what: f }, f);
+    throw why
+      ? new ApiError("INVALID_INPUT", "unknownFieldRule", { what: f, rule: why }, f)
+      : new ApiError("INVALID_INPUT", "unknownField", { what: f }, f);
   }
   throw invalid(path || "body", why);
 }
@@ -78,7 +82,8 @@ export function intParam(q: URLSearchParams, name: string, def: number, min = 1,
   const v = q.get(name);
   if (v === null) return def;
   const n = Number(v);
-  if (!/^-?\d+$/.test(v) || n < min || n > max) throw invalid(name, rule.number({ value: min, inclusive: true }, { value: max, inclusive: true }, true));
+  if (!/^-?\d+$/.test(v) || n < min || n > max)
+    throw invalid(name, rule.number({ value: min, inclusive: true }, { value: max, inclusive: true }, true));
   return n;
 }
 
@@ -86,13 +91,18 @@ export function numParam(q: URLSearchParams, name: string, def: number, minExclu
   const v = q.get(name);
   if (v === null) return def;
   const n = Number(v);
-  if (v.trim() === "" || !Number.isFinite(n) || n <= minExclusive || n > max) throw invalid(name, rule.number({ value: minExclusive, inclusive: false }, { value: max, inclusive: true }, false));
+  if (v.trim() === "" || !Number.isFinite(n) || n <= minExclusive || n > max)
+    throw invalid(name, rule.number({ value: minExclusive, inclusive: false }, { value: max, inclusive: true }, false));
   return n;
 }
 
 /** Every value of `include`, as a comma list and/or repeated (`?include=people&include=financials`), merged. */
 export function includeParam(q: URLSearchParams): Include[] {
-  const parts = q.getAll("include").flatMap((v) => v.split(",")).map((s) => s.trim()).filter(Boolean);
+  const parts = q
+    .getAll("include")
+    .flatMap((v) => v.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const p of parts) if (!INCLUDES.includes(p as Include)) throw invalid("include", rule.oneOf(INCLUDES));
   return [...new Set(parts as Include[])];
 }
@@ -101,7 +111,8 @@ export function includeParam(q: URLSearchParams): Include[] {
 export function sinceParam(q: URLSearchParams, def: number): number {
   const v = q.get("since");
   if (v === null) return def;
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v)) throw invalid("since", rule.isoDate);
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v))
+    throw invalid("since", rule.isoDate);
   const ms = Date.parse(v.length === 10 ? v + "T00:00:00Z" : /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v) ? v + "Z" : v);
   if (!Number.isFinite(ms)) throw invalid("since", rule.isoDate);
   return ms;

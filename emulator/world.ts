@@ -5,17 +5,43 @@
 import { CITIES } from "./data/places.ts";
 import { generate, type Dataset } from "./data/generate.ts";
 import { buildPeople, personId, personName, personNumber, type PeopleIndex, ROLES } from "./data/people.ts";
-import { contactOf, financials, history, industryOf, jobs, news, newestDate, purposeOf, type CompanyEvent, type EventKind, type FinYear } from "./data/details.ts";
+import {
+  contactOf,
+  financials,
+  history,
+  industryOf,
+  jobs,
+  news,
+  newestDate,
+  purposeOf,
+  type CompanyEvent,
+  type EventKind,
+  type FinYear,
+} from "./data/details.ts";
 import type { CompanyRec, StatusCode } from "./data/model.ts";
 import { leiOf } from "./data/lei.ts";
 import { Clock } from "./clock.ts";
 import { sentence } from "./data/text.ts";
 import { SearchIndex } from "./search/index.ts";
-import { ANNOUNCEMENT_LABELS, CHANGE_LABELS, LEGAL_FORMS, ROLE_LABELS, SIZE_LABELS, STATUS_LABELS, label, type Lang } from "./i18n.ts";
+import {
+  ANNOUNCEMENT_LABELS,
+  CHANGE_LABELS,
+  LEGAL_FORMS,
+  ROLE_LABELS,
+  SIZE_LABELS,
+  STATUS_LABELS,
+  label,
+  type Lang,
+} from "./i18n.ts";
 import type { Include } from "../shared/api/index.ts";
 import { nth } from "./indexed.ts";
 
-export interface PersonEntry { person: number; role: number; since: string; until?: string }
+export interface PersonEntry {
+  person: number;
+  role: number;
+  since: string;
+  until?: string;
+}
 
 export class World {
   readonly data: Dataset;
@@ -24,7 +50,11 @@ export class World {
   readonly people: PeopleIndex;
   readonly clock: Clock;
 
-  constructor(readonly seed: number, count: number, readonly startDate: string) {
+  constructor(
+    readonly seed: number,
+    count: number,
+    readonly startDate: string,
+  ) {
     this.data = generate(count, seed, startDate);
     this.companies = this.data.companies;
     this.index = new SearchIndex(this.companies);
@@ -49,22 +79,39 @@ export class World {
   }
 
   private basePeople(idx: number): { person: number; role: number }[] {
-    const p = this.people, out: { person: number; role: number }[] = [];
-    for (let k = nth(p.companyStart, idx); k < nth(p.companyStart, idx + 1); k++) out.push({ person: nth(p.person, k), role: nth(p.role, k) });
+    const p = this.people,
+      out: { person: number; role: number }[] = [];
+    for (let k = nth(p.companyStart, idx); k < nth(p.companyStart, idx + 1); k++)
+      out.push({ person: nth(p.person, k), role: nth(p.role, k) });
     return out;
   }
 
   private hist(c: CompanyRec) {
     const base = this.basePeople(c.idx);
-    return { base, ...history(c, this.seed, this.startDate, base.length, base.map((b) => b.person)) };
+    return {
+      base,
+      ...history(
+        c,
+        this.seed,
+        this.startDate,
+        base.length,
+        base.map((b) => b.person),
+      ),
+    };
   }
 
   /** Current and former people, with tenure. */
   peopleEntries(c: CompanyRec): PersonEntry[] {
     const h = this.hist(c);
     const o = this.clock.overlay.get(c.idx);
-    const out: PersonEntry[] = h.base.map((b, k) => ({ person: b.person, role: b.role, since: nth(h.since, k), until: o?.left.get(b.person) }));
-    for (const a of o?.appointed ?? []) out.push({ person: a.person, role: a.role, since: a.since, until: o?.left.get(a.person) });
+    const out: PersonEntry[] = h.base.map((b, k) => ({
+      person: b.person,
+      role: b.role,
+      since: nth(h.since, k),
+      until: o?.left.get(b.person),
+    }));
+    for (const a of o?.appointed ?? [])
+      out.push({ person: a.person, role: a.role, since: a.since, until: o?.left.get(a.person) });
     return out;
   }
 
@@ -89,7 +136,8 @@ export class World {
     if (p < 0) return null;
     const out: number[] = [];
     if (p < this.people.count) {
-      for (let k = nth(this.people.personStart, p); k < nth(this.people.personStart, p + 1); k++) out.push(nth(this.people.personCompany, k));
+      for (let k = nth(this.people.personStart, p); k < nth(this.people.personStart, p + 1); k++)
+        out.push(nth(this.people.personCompany, k));
     } else {
       out.push(...(this.clock.appointedPeople.get(p) ?? []));
     }
@@ -136,7 +184,8 @@ export class World {
     const deletionDate = o?.deletionDate ?? staticDate("DELETED") ?? null;
     const purpose = purposeOf(c) + (o?.purposeNote ? " " + o.purposeNote : "");
     const city = nth(CITIES, c.city).name;
-    const summaryText = c.reference?.summary ??
+    const summaryText =
+      c.reference?.summary ??
       (lang === "en"
         ? `${c.name} is a company in ${city} (${ind.en}), founded ${c.foundingDate.slice(0, 4)}, ${c.employees} employees.`
         : `${c.name} ist ein Unternehmen in ${city} (${ind.title}), gegründet ${c.foundingDate.slice(0, 4)}, ${c.employees} Beschäftigte.`);
@@ -195,8 +244,18 @@ export class World {
         date: e.at,
         kind: label(CHANGE_LABELS, CHANGE_KIND[e.kind], lang),
         field: CHANGE_FIELD[e.kind],
-        oldValue: e.kind === "MANAGEMENT" ? (e.leftPerson !== undefined ? personName(this.seed, e.leftPerson) : null) : e.oldValue ?? null,
-        newValue: e.kind === "MANAGEMENT" ? (e.person !== undefined ? personName(this.seed, e.person) : null) : e.newValue ?? null,
+        oldValue:
+          e.kind === "MANAGEMENT"
+            ? e.leftPerson !== undefined
+              ? personName(this.seed, e.leftPerson)
+              : null
+            : (e.oldValue ?? null),
+        newValue:
+          e.kind === "MANAGEMENT"
+            ? e.person !== undefined
+              ? personName(this.seed, e.person)
+              : null
+            : (e.newValue ?? null),
         text: this.eventText(c, e, lang),
         source: "HANDELSREGISTER",
       }))
@@ -209,15 +268,36 @@ export class World {
     const who = e.person !== undefined ? personName(this.seed, e.person) : "";
     const left = e.leftPerson !== undefined ? personName(this.seed, e.leftPerson) : "";
     switch (e.kind) {
-      case "NEW_ENTRY": return de ? `Neueintragung: ${c.name}, ${city}. Gegenstand: ${purposeOf(c)}` : `New entry: ${c.name}, ${city}. Purpose: ${purposeOf(c)}`;
-      case "ADDRESS": return sentence(de ? `Geschäftsanschrift geändert: ${e.newValue}, ${city}` : `Business address changed: ${e.newValue}, ${city}`);
-      case "CAPITAL": return de ? `Kapital geändert von ${e.oldValue} EUR auf ${e.newValue} EUR.` : `Capital changed from ${e.oldValue} EUR to ${e.newValue} EUR.`;
-      case "PURPOSE": return de ? `Gegenstand geändert: ${e.newValue}` : `Purpose changed: ${e.newValue}`;
+      case "NEW_ENTRY":
+        return de
+          ? `Neueintragung: ${c.name}, ${city}. Gegenstand: ${purposeOf(c)}`
+          : `New entry: ${c.name}, ${city}. Purpose: ${purposeOf(c)}`;
+      case "ADDRESS":
+        return sentence(
+          de
+            ? `Geschäftsanschrift geändert: ${e.newValue}, ${city}`
+            : `Business address changed: ${e.newValue}, ${city}`,
+        );
+      case "CAPITAL":
+        return de
+          ? `Kapital geändert von ${e.oldValue} EUR auf ${e.newValue} EUR.`
+          : `Capital changed from ${e.oldValue} EUR to ${e.newValue} EUR.`;
+      case "PURPOSE":
+        return de ? `Gegenstand geändert: ${e.newValue}` : `Purpose changed: ${e.newValue}`;
       case "MANAGEMENT":
-        return de ? `${sentence(`Bestellt: ${who}`)}${left ? ` ${sentence(`Ausgeschieden: ${left}`)}` : ""}` : `${sentence(`Appointed: ${who}`)}${left ? ` ${sentence(`Left: ${left}`)}` : ""}`;
-      case "LIQUIDATION": return de ? `Die Gesellschaft ist aufgelöst (Liquidation).` : `The company has been dissolved (liquidation).`;
-      case "INSOLVENCY": return sentence(de ? `Eröffnung des Insolvenzverfahrens über das Vermögen der ${c.name}` : `Insolvency proceedings opened over the assets of ${c.name}`);
-      case "DELETION": return de ? `Die Firma ist gelöscht.` : `The company has been deleted from the register.`;
+        return de
+          ? `${sentence(`Bestellt: ${who}`)}${left ? ` ${sentence(`Ausgeschieden: ${left}`)}` : ""}`
+          : `${sentence(`Appointed: ${who}`)}${left ? ` ${sentence(`Left: ${left}`)}` : ""}`;
+      case "LIQUIDATION":
+        return de ? `Die Gesellschaft ist aufgelöst (Liquidation).` : `The company has been dissolved (liquidation).`;
+      case "INSOLVENCY":
+        return sentence(
+          de
+            ? `Eröffnung des Insolvenzverfahrens über das Vermögen der ${c.name}`
+            : `Insolvency proceedings opened over the assets of ${c.name}`,
+        );
+      case "DELETION":
+        return de ? `Die Firma ist gelöscht.` : `The company has been deleted from the register.`;
     }
   }
 
@@ -253,28 +333,67 @@ export class World {
     const p = this.profile(c, lang);
     const ind = industryOf(c);
     return {
-      id: c.id, name: c.name, active: s.active, street: s.street, zip: s.zip, city: s.city, geo: s.geo,
-      legalForm: s.legalForm, capital: p.capital?.amount, foundingDate: c.foundingDate, purpose: p.purpose,
-      statutorySeat: s.city, historicalNames: s.historicalNames, phone: p.phone, email: p.email, url: p.url, socialMedia: [],
-      profile: p.summary, snippets: [], timestamp: `${this.today()}T00:00:00Z`,
-      employees: { count: c.employees }, size: s.size,
+      id: c.id,
+      name: c.name,
+      active: s.active,
+      street: s.street,
+      zip: s.zip,
+      city: s.city,
+      geo: s.geo,
+      legalForm: s.legalForm,
+      capital: p.capital?.amount,
+      foundingDate: c.foundingDate,
+      purpose: p.purpose,
+      statutorySeat: s.city,
+      historicalNames: s.historicalNames,
+      phone: p.phone,
+      email: p.email,
+      url: p.url,
+      socialMedia: [],
+      profile: p.summary,
+      snippets: [],
+      timestamp: `${this.today()}T00:00:00Z`,
+      employees: { count: c.employees },
+      size: s.size,
       industries: { wz2008: [{ type: "PRIMARY", code: ind.code, title: lang === "en" ? ind.en : ind.title }] },
-      externalIds: { hr: { court: s.register.court, type: c.registerType, number: c.registerNumber }, vat: p.vatId, lei: p.lei },
+      externalIds: {
+        hr: { court: s.register.court, type: c.registerType, number: c.registerNumber },
+        vat: p.vatId,
+        lei: p.lei,
+      },
     };
   }
 }
 
 const ANNOUNCEMENT_TYPE: Record<EventKind, string> = {
-  NEW_ENTRY: "NEW_ENTRY", ADDRESS: "CHANGE", PURPOSE: "CHANGE", MANAGEMENT: "MANAGEMENT_CHANGE", CAPITAL: "CAPITAL_CHANGE",
-  LIQUIDATION: "LIQUIDATION", INSOLVENCY: "INSOLVENCY", DELETION: "DELETION",
+  NEW_ENTRY: "NEW_ENTRY",
+  ADDRESS: "CHANGE",
+  PURPOSE: "CHANGE",
+  MANAGEMENT: "MANAGEMENT_CHANGE",
+  CAPITAL: "CAPITAL_CHANGE",
+  LIQUIDATION: "LIQUIDATION",
+  INSOLVENCY: "INSOLVENCY",
+  DELETION: "DELETION",
 };
 const CHANGE_KIND: Record<EventKind, string> = {
-  NEW_ENTRY: "ANNOUNCEMENT", ADDRESS: "ADDRESS", PURPOSE: "PURPOSE", MANAGEMENT: "MANAGEMENT", CAPITAL: "CAPITAL",
-  LIQUIDATION: "STATUS", INSOLVENCY: "STATUS", DELETION: "STATUS",
+  NEW_ENTRY: "ANNOUNCEMENT",
+  ADDRESS: "ADDRESS",
+  PURPOSE: "PURPOSE",
+  MANAGEMENT: "MANAGEMENT",
+  CAPITAL: "CAPITAL",
+  LIQUIDATION: "STATUS",
+  INSOLVENCY: "STATUS",
+  DELETION: "STATUS",
 };
 const CHANGE_FIELD: Record<EventKind, string> = {
-  NEW_ENTRY: "register", ADDRESS: "street", PURPOSE: "purpose", MANAGEMENT: "people", CAPITAL: "capital",
-  LIQUIDATION: "status", INSOLVENCY: "status", DELETION: "status",
+  NEW_ENTRY: "register",
+  ADDRESS: "street",
+  PURPOSE: "purpose",
+  MANAGEMENT: "people",
+  CAPITAL: "capital",
+  LIQUIDATION: "status",
+  INSOLVENCY: "status",
+  DELETION: "status",
 };
 
 function round(x: number, d: number): number {

@@ -41,7 +41,8 @@ export const layersPlugin = {
         type: "problem",
         docs: { description: "shared/ folders import downwards only, and others through a folder's index.ts" },
         messages: {
-          upward: "shared/{{from}} ({{fromLayer}}) may not import shared/{{to}} ({{toLayer}}): folders import only those before them in the layer order (eslint-rules/layers.js).",
+          upward:
+            "shared/{{from}} ({{fromLayer}}) may not import shared/{{to}} ({{toLayer}}): folders import only those before them in the layer order (eslint-rules/layers.js).",
           deep: "Import shared/{{to}} through its public surface shared/{{to}}/index.ts, not {{path}}.",
           unknown: "shared/{{folder}} is in no layer: add it to LAYERS in eslint-rules/layers.js.",
         },
@@ -61,14 +62,23 @@ export const layersPlugin = {
           if (from) {
             if (!ORDER.includes(from)) return context.report({ node, messageId: "unknown", data: { folder: from } });
             if (ORDER.indexOf(to) > ORDER.indexOf(from)) {
-              return context.report({ node, messageId: "upward", data: { from, to, fromLayer: layerOf(from), toLayer: layerOf(to) } });
+              return context.report({
+                node,
+                messageId: "upward",
+                data: { from, to, fromLayer: layerOf(from), toLayer: layerOf(to) },
+              });
             }
           }
           if (!test && target !== join(SHARED, to, "index.ts")) {
             context.report({ node, messageId: "deep", data: { to, path: relative(ROOT, target) } });
           }
         }
-        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+        return {
+          ImportDeclaration: check,
+          ExportNamedDeclaration: check,
+          ExportAllDeclaration: check,
+          ImportExpression: check,
+        };
       },
     },
   },

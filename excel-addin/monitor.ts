@@ -67,7 +67,7 @@ export interface SerialisedChecks {
 const runKey = (input: unknown) => {
   const i = (input && typeof input === "object" ? input : {}) as { sheet?: unknown; budget?: unknown };
   const sheet = typeof i.sheet === "string" && i.sheet.trim() ? i.sheet.trim() : null;
-  return JSON.stringify([sheet, "budget" in i ? i.budget ?? null : "schedule"]);
+  return JSON.stringify([sheet, "budget" in i ? (i.budget ?? null) : "schedule"]);
 };
 
 export function serialiseChecks<H extends MonitorCaller>(host: H): H & SerialisedChecks {
@@ -83,10 +83,12 @@ export function serialiseChecks<H extends MonitorCaller>(host: H): H & Serialise
     const mine = { key, answer };
     current = mine;
     tail = answer;
-    void answer.catch(() => undefined).then(() => {
-      queued--;
-      if (current === mine) current = undefined;
-    });
+    void answer
+      .catch(() => undefined)
+      .then(() => {
+        queued--;
+        if (current === mine) current = undefined;
+      });
     return answer;
   };
   return { ...host, call, checking: () => queued > 0 };

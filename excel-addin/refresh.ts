@@ -27,7 +27,11 @@ export function serialiseRefresh<H extends MonitorCaller>(host: H): H & { refres
     if (current) return current;
     const answer = host.call(method, input);
     current = answer;
-    void answer.catch(() => undefined).then(() => { if (current === answer) current = undefined; });
+    void answer
+      .catch(() => undefined)
+      .then(() => {
+        if (current === answer) current = undefined;
+      });
     return answer;
   };
   return { ...host, call, refreshing: () => current !== undefined };

@@ -9,11 +9,23 @@
  */
 import type * as z from "zod";
 import { invalid } from "../shared/core/index.ts";
-import { formatPath, got, ruleOfIssue, rule, schemaAt, valueAt, type IssueLike, type Rule } from "../shared/i18n/index.ts";
+import {
+  formatPath,
+  got,
+  ruleOfIssue,
+  rule,
+  schemaAt,
+  valueAt,
+  type IssueLike,
+  type Rule,
+} from "../shared/i18n/index.ts";
 
 const NOT_VALID: Rule = { de: "ungültiger Wert", en: "not a valid value" };
 /** A union of several shapes (portfolio entries) tells no single rule: name the shapes. */
-const ONE_OF_SHAPES: Rule = { de: "erwartet eine der beschriebenen Formen", en: "expected one of the described shapes" };
+const ONE_OF_SHAPES: Rule = {
+  de: "erwartet eine der beschriebenen Formen",
+  en: "expected one of the described shapes",
+};
 
 /**
  * The parsed arguments (defaults filled in), or INVALID_INPUT for the first
@@ -29,10 +41,13 @@ export function parseArguments(schema: z.ZodObject, raw: unknown, prefix = ""): 
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys?.[0] ?? "?";
     const at = schemaAt(schema, issue.path)?._zod.def;
-    throw invalid(`${prefix}${path ? `${path}.` : ""}${key}`, rule.unknownKey(at?.type === "object" && at.shape ? Object.keys(at.shape) : []));
+    throw invalid(
+      `${prefix}${path ? `${path}.` : ""}${key}`,
+      rule.unknownKey(at?.type === "object" && at.shape ? Object.keys(at.shape) : []),
+    );
   }
   // The core's rules read zod's internals, which zod and zod/mini share.
-  const why = issue.code === "invalid_union" ? ONE_OF_SHAPES : ruleOfIssue(issue, schema, raw) ?? NOT_VALID;
+  const why = issue.code === "invalid_union" ? ONE_OF_SHAPES : (ruleOfIssue(issue, schema, raw) ?? NOT_VALID);
   const value = valueAt(raw, issue.path);
   const field = `${prefix}${path}` || prefix.replace(/\.$/, "") || "arguments";
   throw invalid(field, value === undefined ? why : got(why, value));

@@ -35,7 +35,8 @@ const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 /** One shared token: a request with it is the principal "token". */
 export function tokenAuthenticator(token: string): Authenticate {
   const want = digest(token);
-  return (bearer) => Promise.resolve(bearer !== undefined && timingSafeEqual(digest(bearer), want) ? { id: "token" } : null);
+  return (bearer) =>
+    Promise.resolve(bearer !== undefined && timingSafeEqual(digest(bearer), want) ? { id: "token" } : null);
 }
 
 /** The token of `Authorization: Bearer <token>` (RFC 6750 §2.1; the scheme is case-insensitive), or undefined. */

@@ -51,13 +51,13 @@ export interface HttpConfig {
   token: string | undefined;
 }
 
-
 /** `none` (no limit) or a whole number of credits ≥ 0. */
 export function parseBudget(v: string | undefined, field: string): number | null {
   if (v === undefined || v.trim() === "") return DEFAULT_BUDGET;
   if (v.trim().toLowerCase() === "none") return null;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw invalid(field, got({ de: "eine ganze Zahl ≥ 0 oder none", en: "a whole number ≥ 0 or none" }, v));
+  if (!Number.isInteger(n) || n < 0)
+    throw invalid(field, got({ de: "eine ganze Zahl ≥ 0 oder none", en: "a whole number ≥ 0 or none" }, v));
   return n;
 }
 
@@ -69,13 +69,30 @@ function parseWhole(v: string, field: string, min: number, max: number): number 
 
 /** Origins as a browser sends them: scheme, host and port, nothing else ("https://team.example:8443"). */
 function parseOrigins(v: string): string[] {
-  return v.split(",").map((x) => x.trim()).filter(Boolean).map((o) => {
-    let u: URL | undefined;
-    try { u = new URL(o); } catch { u = undefined; }
-    if (!u || (u.protocol !== "http:" && u.protocol !== "https:") || u.origin !== o.replace(/\/$/, ""))
-      throw invalid("--allow-origin", got({ de: "eine Origin wie https://team.example (Schema, Host, Port)", en: "an origin such as https://team.example (scheme, host, port)" }, o));
-    return u.origin;
-  });
+  return v
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((o) => {
+      let u: URL | undefined;
+      try {
+        u = new URL(o);
+      } catch {
+        u = undefined;
+      }
+      if (!u || (u.protocol !== "http:" && u.protocol !== "https:") || u.origin !== o.replace(/\/$/, ""))
+        throw invalid(
+          "--allow-origin",
+          got(
+            {
+              de: "eine Origin wie https://team.example (Schema, Host, Port)",
+              en: "an origin such as https://team.example (scheme, host, port)",
+            },
+            o,
+          ),
+        );
+      return u.origin;
+    });
 }
 
 /** Flags that only mean something with --http. */
@@ -103,11 +120,18 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
     if (v === undefined) throw invalid(`--${name}`, rule.required);
     flags[name] = v;
   }
-  if (flags.lang !== undefined && flags.lang !== "de" && flags.lang !== "en") throw invalid("--lang", got(rule.oneOf(["de", "en"]), flags.lang));
-  const lang: Language = flags.lang === "de" || flags.lang === "en" ? flags.lang : toLanguage(env.LC_ALL || env.LANG, "de");
+  if (flags.lang !== undefined && flags.lang !== "de" && flags.lang !== "en")
+    throw invalid("--lang", got(rule.oneOf(["de", "en"]), flags.lang));
+  const lang: Language =
+    flags.lang === "de" || flags.lang === "en" ? flags.lang : toLanguage(env.LC_ALL || env.LANG, "de");
   const { secret: apiKey, baseUrl, credential } = connectionFromEnv(env);
-  const budget = flags.budget !== undefined ? parseBudget(flags.budget, "--budget") : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
-  for (const f of HTTP_FLAGS) if (flags[f] !== undefined && flags.http === undefined) throw invalid(`--${f}`, { de: "nur zusammen mit --http", en: "only together with --http" });
+  const budget =
+    flags.budget !== undefined
+      ? parseBudget(flags.budget, "--budget")
+      : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
+  for (const f of HTTP_FLAGS)
+    if (flags[f] !== undefined && flags.http === undefined)
+      throw invalid(`--${f}`, { de: "nur zusammen mit --http", en: "only together with --http" });
   const http = flags.http !== undefined ? readHttp(flags, env) : undefined;
   // Matches rated below it are reviews (shared/operations/contradiction.ts); the CLI reads the same variable.
   const matchFloor = parseMatchFloor(env.COMPANY_DATA_MIN_CONFIDENCE, "COMPANY_DATA_MIN_CONFIDENCE");
@@ -118,7 +142,10 @@ function readHttp(flags: Record<string, string>, env: NodeJS.ProcessEnv): HttpCo
   const host = flags.host?.trim() || DEFAULT_HOST;
   const token = env[TOKEN_ENV]?.trim() || undefined;
   if (token !== undefined && token.length < MIN_TOKEN_LENGTH)
-    throw invalid(TOKEN_ENV, { de: `zu kurz: mindestens ${MIN_TOKEN_LENGTH} Zeichen`, en: `too short: at least ${MIN_TOKEN_LENGTH} characters` });
+    throw invalid(TOKEN_ENV, {
+      de: `zu kurz: mindestens ${MIN_TOKEN_LENGTH} Zeichen`,
+      en: `too short: at least ${MIN_TOKEN_LENGTH} characters`,
+    });
   if (!isLoopback(host) && token === undefined) {
     throw invalid("--host", {
       de: `${host} ist nicht nur dieser Rechner: wer den Port erreicht, verbraucht die Credits des Schlüssels. Der Server startet dort nur mit einem Token: ${TOKEN_ENV} setzen (die Clients senden es als Authorization: Bearer …), oder auf 127.0.0.1 lauschen`,
@@ -128,8 +155,14 @@ function readHttp(flags: Record<string, string>, env: NodeJS.ProcessEnv): HttpCo
   return {
     port: parseWhole(flags.http ?? "", "--http", 0, 65535),
     host,
-    maxSessions: flags["max-sessions"] !== undefined ? parseWhole(flags["max-sessions"], "--max-sessions", 1, 100_000) : DEFAULT_MAX_SESSIONS,
-    idleSeconds: flags["session-idle"] !== undefined ? parseWhole(flags["session-idle"], "--session-idle", 1, 7 * 24 * 3600) : DEFAULT_SESSION_IDLE_SECONDS,
+    maxSessions:
+      flags["max-sessions"] !== undefined
+        ? parseWhole(flags["max-sessions"], "--max-sessions", 1, 100_000)
+        : DEFAULT_MAX_SESSIONS,
+    idleSeconds:
+      flags["session-idle"] !== undefined
+        ? parseWhole(flags["session-idle"], "--session-idle", 1, 7 * 24 * 3600)
+        : DEFAULT_SESSION_IDLE_SECONDS,
     allowedOrigins: flags["allow-origin"] !== undefined ? parseOrigins(flags["allow-origin"]) : [],
     token,
   };
@@ -148,8 +181,12 @@ export function callContext(cfg: McpConfig, tally: { credits: number; requests: 
     language: cfg.lang,
     now: Date.now,
     random: Math.random,
-    onSpend: (_id, credits) => { tally.credits += credits; },
-    onRequest: () => { tally.requests += 1; },
+    onSpend: (_id, credits) => {
+      tally.credits += credits;
+    },
+    onRequest: () => {
+      tally.requests += 1;
+    },
     pacer,
   };
   return { client, cacheTtlSeconds: 6 * 3600, maxBatch: 100, scope: serverScope(cfg), matchFloor: cfg.matchFloor };

@@ -8,4 +8,5 @@ export const DEFAULT_MAX_SESSIONS = 100;
 export const DEFAULT_SESSION_IDLE_SECONDS = 30 * 60;
 
 /** Is this host name or address this machine only? */
-export const isLoopback = (host: string) => /^127\.\d+\.\d+\.\d+$/.test(host) || host === "localhost" || host === "::1" || host === "[::1]";
+export const isLoopback = (host: string) =>
+  /^127\.\d+\.\d+\.\d+$/.test(host) || host === "localhost" || host === "::1" || host === "[::1]";

@@ -73,8 +73,16 @@ interface Session {
   busy: number;
 }
 
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "Content-Type": "application/json", ...headers }).end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  res
+    .writeHead(status, { "Content-Type": "application/json", ...headers })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -148,10 +156,13 @@ export async function startHttp(host: McpHost, opts: HttpOptions): Promise<Runni
     const path = (req.url ?? "/").split("?")[0];
     if (path !== MCP_PATH) return jsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
     const origin = req.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, opts.allowedOrigins)) return jsonRpcError(res, 403, -32000, "Forbidden: Origin not allowed");
+    if (origin !== undefined && !originAllowed(origin, opts.allowedOrigins))
+      return jsonRpcError(res, 403, -32000, "Forbidden: Origin not allowed");
     const principal = await opts.authenticate(bearerOf(req));
     if (!principal) {
-      return jsonRpcError(res, 401, -32000, "Unauthorized: send the server's token as Authorization: Bearer <token>", { "WWW-Authenticate": 'Bearer realm="company-data-mcp"' });
+      return jsonRpcError(res, 401, -32000, "Unauthorized: send the server's token as Authorization: Bearer <token>", {
+        "WWW-Authenticate": 'Bearer realm="company-data-mcp"',
+      });
     }
     const sid = req.headers["mcp-session-id"];
     const found = typeof sid === "string" ? sessions.get(sid) : undefined;
@@ -169,26 +180,43 @@ export async function startHttp(host: McpHost, opts: HttpOptions): Promise<Runni
         return existing.transport.handleRequest(req, res, body);
       }
       if (sid !== undefined) return jsonRpcError(res, 404, -32001, "Session not found");
-      if (!isInitializeRequest(body)) return jsonRpcError(res, 400, -32000, "Bad Request: no session; start with initialize");
+      if (!isInitializeRequest(body))
+        return jsonRpcError(res, 400, -32000, "Bad Request: no session; start with initialize");
       if (!(await makeRoom())) {
-        return jsonRpcError(res, 503, -32000, `Too many sessions in use (at most ${opts.maxSessions}); try again shortly`, { "Retry-After": "5" });
+        return jsonRpcError(
+          res,
+          503,
+          -32000,
+          `Too many sessions in use (at most ${opts.maxSessions}); try again shortly`,
+          { "Retry-After": "5" },
+        );
       }
       const server = createMcpServer(host);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         // Called while the initialize request is handled below, after `session` exists.
-        onsessioninitialized: (id) => { sessions.set(id, session); },
+        onsessioninitialized: (id) => {
+          sessions.set(id, session);
+        },
         enableDnsRebindingProtection: allowedHosts !== undefined,
         allowedHosts,
       });
       const session: Session = { transport, server, principal: principal.id, lastUsed: now(), busy: 0 };
-      transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
       await server.connect(transport);
       use(session, res);
       return transport.handleRequest(req, res, body);
     }
     if (req.method === "GET" || req.method === "DELETE") {
-      if (!existing) return jsonRpcError(res, sid === undefined ? 400 : 404, -32000, sid === undefined ? "Bad Request: Mcp-Session-Id header required" : "Session not found");
+      if (!existing)
+        return jsonRpcError(
+          res,
+          sid === undefined ? 400 : 404,
+          -32000,
+          sid === undefined ? "Bad Request: Mcp-Session-Id header required" : "Session not found",
+        );
       use(existing, res);
       return existing.transport.handleRequest(req, res);
     }
@@ -210,7 +238,12 @@ export async function startHttp(host: McpHost, opts: HttpOptions): Promise<Runni
   if (isLoopback(opts.hostname)) allowedHosts = ["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${actual}`);
   const shown = opts.hostname.includes(":") && !opts.hostname.startsWith("[") ? `[${opts.hostname}]` : opts.hostname;
   // Expiry runs in the background; it never keeps the process alive.
-  const timer = setInterval(() => { void sweep(); }, Math.max(1000, Math.min(opts.idleMs / 2, 60_000)));
+  const timer = setInterval(
+    () => {
+      void sweep();
+    },
+    Math.max(1000, Math.min(opts.idleMs / 2, 60_000)),
+  );
   timer.unref();
   return {
     url: `http://${shown}:${actual}${MCP_PATH}`,

@@ -38,12 +38,17 @@ const OWN: Partial<Record<ErrorCode, (e: CompanyDataError, lang: Language) => st
 /** An error as the server says it. */
 export const errorText = (e: CompanyDataError, lang: Language) => OWN[e.code]?.(e, lang) ?? e.text(lang);
 
-export const spentText = (credits: number, lang: Language) => `${lang === "de" ? "Verbraucht" : "Spent"}: ${countText(credits, NOUNS.credit, lang)}.`;
+export const spentText = (credits: number, lang: Language) =>
+  `${lang === "de" ? "Verbraucht" : "Spent"}: ${countText(credits, NOUNS.credit, lang)}.`;
 
 export const budgetText = (b: { limit: number | null; spent: number; remaining: number | null }, lang: Language) =>
   b.limit === null
-    ? (lang === "de" ? `Budget: unbegrenzt, ${b.spent} verbraucht.` : `Budget: unlimited, ${b.spent} spent.`)
-    : (lang === "de" ? `Budget: ${b.spent} von ${b.limit} verbraucht, ${b.remaining} übrig.` : `Budget: ${b.spent} of ${b.limit} spent, ${b.remaining} left.`);
+    ? lang === "de"
+      ? `Budget: unbegrenzt, ${b.spent} verbraucht.`
+      : `Budget: unlimited, ${b.spent} spent.`
+    : lang === "de"
+      ? `Budget: ${b.spent} von ${b.limit} verbraucht, ${b.remaining} übrig.`
+      : `Budget: ${b.spent} of ${b.limit} spent, ${b.remaining} left.`;
 
 const BOUND: Record<"exact" | "atMost" | "atLeast", Record<Language, string>> = {
   exact: { de: "", en: "" },
@@ -52,7 +57,11 @@ const BOUND: Record<"exact" | "atMost" | "atLeast", Record<Language, string>> = 
 };
 
 /** The refusal's detail: the price and where the budget stands. */
-export const refusalDetail = (price: number, bound: keyof typeof BOUND, b: { limit: number | null; spent: number; remaining: number | null }) => ({
+export const refusalDetail = (
+  price: number,
+  bound: keyof typeof BOUND,
+  b: { limit: number | null; spent: number; remaining: number | null },
+) => ({
   de: `diese Abfrage kostet ${BOUND[bound].de}${countText(price, NOUNS.credit, "de")}; verbraucht ${b.spent} von ${b.limit}, übrig ${b.remaining}`,
   en: `this call costs ${BOUND[bound].en}${countText(price, NOUNS.credit, "en")}; ${b.spent} of ${b.limit} spent, ${b.remaining} left`,
 });

@@ -19,7 +19,12 @@ const OK = 0;
 const USAGE = 2;
 
 /** `messageLang`: the language of a configuration error (the CLI's, from --lang or LANG). */
-export async function runMcp(argv: string[], env: NodeJS.ProcessEnv, err: (line: string) => void, messageLang?: Language): Promise<number> {
+export async function runMcp(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  err: (line: string) => void,
+  messageLang?: Language,
+): Promise<number> {
   let cfg;
   try {
     cfg = readConfig(argv, env);
@@ -32,7 +37,11 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv, err: (line:
   const host = createHost(cfg, nodeDriver(), err);
   if (!cfg.apiKey) {
     const name = cfg.credential === "serverToken" ? "COMPANY_DATA_TOKEN" : "COMPANY_DATA_API_KEY";
-    err(lang === "de" ? `Hinweis: ${name} ist nicht gesetzt; die Werkzeuge antworten mit einem Fehler, bis er gesetzt ist.` : `Note: ${name} is not set; the tools answer with an error until it is.`);
+    err(
+      lang === "de"
+        ? `Hinweis: ${name} ist nicht gesetzt; die Werkzeuge antworten mit einem Fehler, bis er gesetzt ist.`
+        : `Note: ${name} is not set; the tools answer with an error until it is.`,
+    );
   }
   const budget = budgetText({ limit: cfg.budget, spent: 0, remaining: cfg.budget }, lang);
 
@@ -41,7 +50,9 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv, err: (line:
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((resolve) => {
       transport.onclose = () => resolve();
-      process.stdin.once("end", () => { void server.close().finally(resolve); });
+      process.stdin.once("end", () => {
+        void server.close().finally(resolve);
+      });
     });
     await server.connect(transport);
     err(lang === "de" ? `MCP-Server (stdio) bereit. ${budget}` : `MCP server (stdio) ready. ${budget}`);
@@ -61,17 +72,32 @@ export async function runMcp(argv: string[], env: NodeJS.ProcessEnv, err: (line:
       authenticate: token !== undefined ? tokenAuthenticator(token) : localUser,
     });
   } catch (e) {
-    err(lang === "de" ? `Port ${port} auf ${hostname} ist nicht verfügbar (${(e as NodeJS.ErrnoException).code ?? "Fehler"}).` : `Port ${port} on ${hostname} is not available (${(e as NodeJS.ErrnoException).code ?? "error"}).`);
+    err(
+      lang === "de"
+        ? `Port ${port} auf ${hostname} ist nicht verfügbar (${(e as NodeJS.ErrnoException).code ?? "Fehler"}).`
+        : `Port ${port} on ${hostname} is not available (${(e as NodeJS.ErrnoException).code ?? "error"}).`,
+    );
     return USAGE;
   }
   if (!isLoopback(hostname))
-    err(lang === "de" ? `Achtung: ${hostname} ist nicht nur dieser Rechner; nur Clients mit dem Token (Authorization: Bearer) werden bedient.` : `Note: ${hostname} is not this machine only; only clients that send the token (Authorization: Bearer) are served.`);
-  const sessions = lang === "de"
-    ? `Höchstens ${cfg.http.maxSessions} Sitzungen, ungenutzt nach ${cfg.http.idleSeconds} s geschlossen${token !== undefined ? "; Token verlangt" : ""}.`
-    : `At most ${cfg.http.maxSessions} sessions, closed after ${cfg.http.idleSeconds} s unused${token !== undefined ? "; token required" : ""}.`;
-  err(lang === "de" ? `MCP-Server (Streamable HTTP) auf ${running.url} ${budget} ${sessions}` : `MCP server (Streamable HTTP) at ${running.url} ${budget} ${sessions}`);
+    err(
+      lang === "de"
+        ? `Achtung: ${hostname} ist nicht nur dieser Rechner; nur Clients mit dem Token (Authorization: Bearer) werden bedient.`
+        : `Note: ${hostname} is not this machine only; only clients that send the token (Authorization: Bearer) are served.`,
+    );
+  const sessions =
+    lang === "de"
+      ? `Höchstens ${cfg.http.maxSessions} Sitzungen, ungenutzt nach ${cfg.http.idleSeconds} s geschlossen${token !== undefined ? "; Token verlangt" : ""}.`
+      : `At most ${cfg.http.maxSessions} sessions, closed after ${cfg.http.idleSeconds} s unused${token !== undefined ? "; token required" : ""}.`;
+  err(
+    lang === "de"
+      ? `MCP-Server (Streamable HTTP) auf ${running.url} ${budget} ${sessions}`
+      : `MCP server (Streamable HTTP) at ${running.url} ${budget} ${sessions}`,
+  );
   await new Promise<void>((resolve) => {
-    process.once("SIGTERM", () => { void running.close().finally(resolve); });
+    process.once("SIGTERM", () => {
+      void running.close().finally(resolve);
+    });
   });
   return OK;
 }

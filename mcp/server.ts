@@ -22,7 +22,12 @@
 import * as z from "zod";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
 import { CompanyDataError, toCompanyDataError } from "../shared/core/index.ts";
 import { budgetStatus } from "../shared/credits/index.ts";
@@ -61,7 +66,12 @@ export function createHost(cfg: McpConfig, driver: AsyncDriver, log: (line: stri
  * a tool error naming the tools. The arguments are checked against the
  * tool's input schema first, so a wrong type costs nothing either.
  */
-export async function callTool(host: McpHost, tool: ToolDef | undefined, name: string, raw: unknown): Promise<CallToolResult> {
+export async function callTool(
+  host: McpHost,
+  tool: ToolDef | undefined,
+  name: string,
+  raw: unknown,
+): Promise<CallToolResult> {
   const { cfg } = host;
   const lang = cfg.lang;
   const tally = { credits: 0, requests: 0 };
@@ -83,7 +93,12 @@ export async function callTool(host: McpHost, tool: ToolDef | undefined, name: s
       const effect = step.value;
       let result: unknown;
       try {
-        if (armed && cfg.budget !== null && effect.kind === "http" && effect.requests.some((r) => requestCredits(r) > 0)) {
+        if (
+          armed &&
+          cfg.budget !== null &&
+          effect.kind === "http" &&
+          effect.requests.some((r) => requestCredits(r) > 0)
+        ) {
           const a = armed;
           armed = undefined;
           const b = yield* budgetStatus(ctx, cfg.budget);
@@ -109,15 +124,21 @@ export async function callTool(host: McpHost, tool: ToolDef | undefined, name: s
     const answer = await runAsync(guarded, host.driver);
     const budget = await runAsync(budgetStatus(ctx, cfg.budget), host.driver);
     const spent = { credits: tally.credits, requests: tally.requests };
-    const text = [answer.text(lang), FREE_TOOLS.has(name) && tally.credits === 0 ? "" : spentText(tally.credits, lang), FREE_TOOLS.has(name) ? budgetText(budget, lang) : ""]
-      .filter(Boolean).join(" ");
+    const text = [
+      answer.text(lang),
+      FREE_TOOLS.has(name) && tally.credits === 0 ? "" : spentText(tally.credits, lang),
+      FREE_TOOLS.has(name) ? budgetText(budget, lang) : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
     return {
       content: [{ type: "text", text }],
       structuredContent: { ...answer.data, spent, budget },
     };
   } catch (e) {
     const err = toCompanyDataError(e);
-    if (!(e instanceof CompanyDataError)) host.log(`${tool?.name ?? "?"}: internal error (${(e as Error)?.name ?? "unknown"})`);
+    if (!(e instanceof CompanyDataError))
+      host.log(`${tool?.name ?? "?"}: internal error (${(e as Error)?.name ?? "unknown"})`);
     const budget = await runAsync(budgetStatus(ctx, cfg.budget), host.driver).catch(() => null);
     const error: Record<string, unknown> = { code: err.code, de: errorText(err, "de"), en: errorText(err, "en") };
     if (err.details.field) error.field = err.details.field;
@@ -176,13 +197,21 @@ export function createMcpServer(host: McpHost): Server {
     {
       capabilities: { tools: {} },
       jsonSchemaValidator: (validator ??= new AjvJsonSchemaValidator()),
-      instructions: "German company data (registers, people, financials, changes). Every paid tool states its price; estimate_credits prices a call without spending; ambiguous names answer candidates, never a guess; arguments the server cannot use are refused before anything is paid.",
+      instructions:
+        "German company data (registers, people, financials, changes). Every paid tool states its price; estimate_credits prices a call without spending; ambiguous names answer candidates, never a guess; arguments the server cannot use are refused before anything is paid.",
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing() }));
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const name = req.params.name;
-    const run = host.queue.then(() => callTool(host, TOOLS.find((t) => t.name === name), name, req.params.arguments));
+    const run = host.queue.then(() =>
+      callTool(
+        host,
+        TOOLS.find((t) => t.name === name),
+        name,
+        req.params.arguments,
+      ),
+    );
     host.queue = run.catch(() => undefined);
     return run;
   });

@@ -30,7 +30,16 @@ import { GROUP_LABEL, SCREENING_NOTE, type RiskFlag, type RiskGroup } from "../s
 import { screenIds, type ScreenedCompany } from "../shared/monitor/index.ts";
 import { changedSince } from "../shared/monitor/index.ts";
 import {
-  checked, getAccount, getAnnouncements, getAvailability, getChanges, getPersonCompanies, getProfile, getSimilar, MAX_SIMILAR_IDS, search,
+  checked,
+  getAccount,
+  getAnnouncements,
+  getAvailability,
+  getChanges,
+  getPersonCompanies,
+  getProfile,
+  getSimilar,
+  MAX_SIMILAR_IDS,
+  search,
   type Availability,
 } from "../shared/operations/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
@@ -85,7 +94,8 @@ const SIZE_TEXT = `Results wanted, 1–${S.MAX_SIZE}`;
 const resultCount = () => z.int().min(1).max(S.MAX_SIZE);
 
 const same = (e: Estimate) => ({ min: e, max: e });
-const label = (c: { id: string; name?: string | null; city?: string | null }) => `${c.name ?? "?"} (${c.id}${c.city ? ", " + c.city : ""})`;
+const label = (c: { id: string; name?: string | null; city?: string | null }) =>
+  `${c.name ?? "?"} (${c.id}${c.city ? ", " + c.city : ""})`;
 const listText = (cs: { id: string; name?: string | null; city?: string | null }[], max = 10) =>
   cs.length === 0 ? "–" : cs.slice(0, max).map(label).join("; ") + (cs.length > max ? "; …" : "");
 const T = (de: string, en: string) => (lang: Language) => (lang === "de" ? de : en);
@@ -99,7 +109,8 @@ function profileIncludes(args: Record<string, unknown>): Include[] {
 function profileTarget(args: Record<string, unknown>): { id: string } | { query: S.ResolveQuery } {
   const hasId = args.id !== undefined && args.id !== "";
   const hasName = args.name !== undefined && args.name !== "";
-  if (hasId === hasName) throw invalid("id", { de: "bitte genau eines angeben: id oder name", en: "please give exactly one of id or name" });
+  if (hasId === hasName)
+    throw invalid("id", { de: "bitte genau eines angeben: id oder name", en: "please give exactly one of id or name" });
   if (hasId) return { id: V.companyId(args.id) };
   return { query: V.resolveQuery({ name: args.name, city: args.city, zip: args.zip, register: args.register }) };
 }
@@ -125,21 +136,32 @@ const companyProfile: ToolDef = {
   title: "Company profile",
   description: fillPrices(
     "Full profile of one German company: master data (name, legal form, address, register, status, industry, size), " +
-    "plus people (management) and financials by default. Give `id` (DE + 10 characters) or `name` (+ city, zip, register). " +
-    "A name that fits several companies answers status 'ambiguous' with its candidates and costs nothing: pick one and call again with its id; " +
-    "it is never guessed. Price: {credits:profile} for the profile, people +{n:people}, announcements +{n:announcements}, financials +{n:financials} (default {credits:card}); " +
-    "resolving a name and the availability check are free, and includes the company has no data for are not bought. " +
-    "Answers this server fetched in the last 6 hours cost nothing.", "en"),
+      "plus people (management) and financials by default. Give `id` (DE + 10 characters) or `name` (+ city, zip, register). " +
+      "A name that fits several companies answers status 'ambiguous' with its candidates and costs nothing: pick one and call again with its id; " +
+      "it is never guessed. Price: {credits:profile} for the profile, people +{n:people}, announcements +{n:announcements}, financials +{n:financials} (default {credits:card}); " +
+      "resolving a name and the availability check are free, and includes the company has no data for are not bought. " +
+      "Answers this server fetched in the last 6 hours cost nothing.",
+    "en",
+  ),
   openWorld: true,
-  input: z.strictObject({
-    id: z.string().optional().describe(`${ID_TEXT}; give either id or name`),
-    name: z.string().max(500).optional().describe("Company name, when no id is known; give either id or name"),
-    city: z.string().max(200).optional().describe("City, to tell companies of the same name apart (with name)"),
-    zip: z.string().max(10).optional().describe("Postcode (with name)"),
-    register: z.string().max(200).optional().describe("Register entry, e.g. 'HRB 6684 München' (with name)"),
-    include: z.array(z.enum(INCLUDES as [Include, ...Include[]])).default(PROFILE_INCLUDE_DEFAULT)
-      .describe(fillPrices(`Extra data: people (+{n:people}), announcements (+{n:announcements}), financials (+{n:financials}); default ${PROFILE_INCLUDE_DEFAULT.join(" and ")}. [] for the master data alone ({credits:profile}).`, "en")),
-  }).meta(EXACTLY_ONE("id", "name")),
+  input: z
+    .strictObject({
+      id: z.string().optional().describe(`${ID_TEXT}; give either id or name`),
+      name: z.string().max(500).optional().describe("Company name, when no id is known; give either id or name"),
+      city: z.string().max(200).optional().describe("City, to tell companies of the same name apart (with name)"),
+      zip: z.string().max(10).optional().describe("Postcode (with name)"),
+      register: z.string().max(200).optional().describe("Register entry, e.g. 'HRB 6684 München' (with name)"),
+      include: z
+        .array(z.enum(INCLUDES as [Include, ...Include[]]))
+        .default(PROFILE_INCLUDE_DEFAULT)
+        .describe(
+          fillPrices(
+            `Extra data: people (+{n:people}), announcements (+{n:announcements}), financials (+{n:financials}); default ${PROFILE_INCLUDE_DEFAULT.join(" and ")}. [] for the master data alone ({credits:profile}).`,
+            "en",
+          ),
+        ),
+    })
+    .meta(EXACTLY_ONE("id", "name")),
   price(args) {
     const target = profileTarget(args);
     const include = profileIncludes(args);
@@ -165,7 +187,12 @@ const companyProfile: ToolDef = {
         // A match refused by the one verdict (shared/operations/contradiction.ts) says why, as every host does.
         const reason = row.doubt ? { de: doubtText(row.doubt, "de"), en: doubtText(row.doubt, "en") } : null;
         return {
-          data: { status: "ambiguous", query: target.query, candidates, ...(reason ? { reason, confidence: row.confidence } : {}) },
+          data: {
+            status: "ambiguous",
+            query: target.query,
+            candidates,
+            ...(reason ? { reason, confidence: row.confidence } : {}),
+          },
           text: (lang) =>
             reason
               ? lang === "de"
@@ -192,13 +219,29 @@ const companyProfile: ToolDef = {
     const people = company.people?.length ?? 0;
     const years = company.financials?.map((f) => f.year) ?? [];
     return {
-      data: { status: "matched", confidence, ...(note ? { note: { ...note, de: noteText(note, "de"), en: noteText(note, "en") } } : {}), company, notAvailable },
+      data: {
+        status: "matched",
+        confidence,
+        ...(note ? { note: { ...note, de: noteText(note, "de"), en: noteText(note, "en") } } : {}),
+        company,
+        notAvailable,
+      },
       text: (lang) => {
         const head = `${label(company)}${note ? ` (${noteText(note, lang)})` : ""}${company.legalForm?.name ? ", " + company.legalForm.name : ""}${company.status?.name ? ", " + company.status.name : ""}`;
         const parts = [head];
         if (bought.includes("people")) parts.push(countText(people, MCP_NOUNS.person, lang));
-        if (bought.includes("financials")) parts.push(lang === "de" ? `Finanzjahre: ${years.join(", ") || "keine"}` : `financial years: ${years.join(", ") || "none"}`);
-        if (notAvailable.length) parts.push(lang === "de" ? `nicht vorhanden (nicht bezahlt): ${notAvailable.join(", ")}` : `not available (not paid for): ${notAvailable.join(", ")}`);
+        if (bought.includes("financials"))
+          parts.push(
+            lang === "de"
+              ? `Finanzjahre: ${years.join(", ") || "keine"}`
+              : `financial years: ${years.join(", ") || "none"}`,
+          );
+        if (notAvailable.length)
+          parts.push(
+            lang === "de"
+              ? `nicht vorhanden (nicht bezahlt): ${notAvailable.join(", ")}`
+              : `not available (not paid for): ${notAvailable.join(", ")}`,
+          );
         return parts.join("; ");
       },
     };
@@ -211,12 +254,19 @@ const companyProfile: ToolDef = {
 const MAX_FROM = 10_000;
 
 const filterList = (kind: keyof typeof ACCEPTED, example: string) =>
-  z.array(z.string().max(200)).max(50).optional().describe(`A list of ${ACCEPTED[kind].en}. E.g. ${example}; [] filters nothing`);
+  z
+    .array(z.string().max(200))
+    .max(50)
+    .optional()
+    .describe(`A list of ${ACCEPTED[kind].en}. E.g. ${example}; [] filters nothing`);
 
 const FiltersInput = z.strictObject({
   industry: filterList("industry", '["J62"] or ["62.01", "C28"]'),
   state: filterList("state", '["Bayern"], ["Bavaria"], ["BY"] or ["DE-BY", "DE-BE"]'),
-  size: z.array(z.enum(S.SIZE_CLASSES)).optional().describe(`Size classes, a list of ${S.SIZE_CLASSES.join(", ")}; e.g. ["SMALL", "MEDIUM"]`),
+  size: z
+    .array(z.enum(S.SIZE_CLASSES))
+    .optional()
+    .describe(`Size classes, a list of ${S.SIZE_CLASSES.join(", ")}; e.g. ["SMALL", "MEDIUM"]`),
   legalForm: filterList("legalForm", '["GmbH"] or ["AG", "SE"]'),
   city: z.string().max(200).optional().describe("City name"),
   active: z.boolean().optional().describe("true: active companies only; false: inactive only"),
@@ -224,23 +274,38 @@ const FiltersInput = z.strictObject({
   maxAgeYears: z.number().min(0).max(MAX_AGE_YEARS).optional().describe("Company age at most this many years"),
 });
 
-const NearInput = z.strictObject({
-  place: z.string().min(1).max(200).optional().describe("City or postcode the service geocodes; or give lat and lon"),
-  lat: z.number().min(-90).max(90).optional().describe("Latitude, with lon"),
-  lon: z.number().min(-180).max(180).optional().describe("Longitude, with lat"),
-  radiusKm: z.number().gt(0).max(500).default(SEARCH_DEFAULTS.radiusKm).describe(`Radius in km, above 0 and at most 500 (default ${SEARCH_DEFAULTS.radiusKm})`),
-}).meta({ oneOf: [{ required: ["place"] }, { required: ["lat", "lon"] }] });
+const NearInput = z
+  .strictObject({
+    place: z.string().min(1).max(200).optional().describe("City or postcode the service geocodes; or give lat and lon"),
+    lat: z.number().min(-90).max(90).optional().describe("Latitude, with lon"),
+    lon: z.number().min(-180).max(180).optional().describe("Longitude, with lat"),
+    radiusKm: z
+      .number()
+      .gt(0)
+      .max(500)
+      .default(SEARCH_DEFAULTS.radiusKm)
+      .describe(`Radius in km, above 0 and at most 500 (default ${SEARCH_DEFAULTS.radiusKm})`),
+  })
+  .meta({ oneOf: [{ required: ["place"] }, { required: ["lat", "lon"] }] });
 
 function nearArg(n: z.infer<typeof NearInput> | undefined): S.SearchRequest["near"] {
   if (!n) return undefined;
   const hasPoint = n.lat !== undefined || n.lon !== undefined;
   if ((n.place !== undefined) === hasPoint || (hasPoint && (n.lat === undefined || n.lon === undefined)))
     throw invalid("near", rule.exactlyOneOf(["place", "lat + lon"]));
-  return n.place !== undefined ? { place: n.place, radiusKm: n.radiusKm } : { lat: n.lat, lon: n.lon, radiusKm: n.radiusKm };
+  return n.place !== undefined
+    ? { place: n.place, radiusKm: n.radiusKm }
+    : { lat: n.lat, lon: n.lon, radiusKm: n.radiusKm };
 }
 
 function searchRequest(args: Record<string, unknown>): S.SearchRequest {
-  const a = args as { query?: string; filters?: z.infer<typeof FiltersInput>; near?: z.infer<typeof NearInput>; size?: number; from?: number };
+  const a = args as {
+    query?: string;
+    filters?: z.infer<typeof FiltersInput>;
+    near?: z.infer<typeof NearInput>;
+    size?: number;
+    from?: number;
+  };
   const req: Record<string, unknown> = { query: a.query ?? "" };
   const filters = a.filters ? filtersOfLists(a.filters) : undefined;
   if (filters) req.filters = filters;
@@ -250,7 +315,10 @@ function searchRequest(args: Record<string, unknown>): S.SearchRequest {
   if (a.from !== undefined) req.from = a.from;
   const body = checked(S.SearchRequest, req, "search");
   if (body.query.trim() === "" && !body.filters && !body.near)
-    throw invalid("query", { de: "bitte einen Suchtext, einen Filter oder einen Ort angeben", en: "please give a search text, a filter or a place" });
+    throw invalid("query", {
+      de: "bitte einen Suchtext, einen Filter oder einen Ort angeben",
+      en: "please give a search text, a filter or a place",
+    });
   return body;
 }
 
@@ -258,18 +326,30 @@ const searchCompanies: ToolDef = {
   name: "search_companies",
   title: "Search companies",
   description: fillPrices(
-    "Search German companies by name or free text (`query`), by filters (`filters`: " + Object.keys(FiltersInput.shape).join(", ") + "; each list filter takes a list, " +
-    "e.g. {\"state\": [\"Bayern\"], \"industry\": [\"J62\"]}), and near a place or point within a radius in km (`near`, default " + String(SEARCH_DEFAULTS.radiusKm) + " km). " +
-    "Give at least one of query, filters, near. A filter value the server does not know is refused before anything is paid, with the values it accepts. " +
-    `Price: {credits:search} per call (a repeated identical search within 6 hours is free). \`size\` 1–${S.MAX_SIZE} results (default ${SEARCH_DEFAULTS.size}), \`from\` for the next page.`, "en"),
+    "Search German companies by name or free text (`query`), by filters (`filters`: " +
+      Object.keys(FiltersInput.shape).join(", ") +
+      "; each list filter takes a list, " +
+      'e.g. {"state": ["Bayern"], "industry": ["J62"]}), and near a place or point within a radius in km (`near`, default ' +
+      String(SEARCH_DEFAULTS.radiusKm) +
+      " km). " +
+      "Give at least one of query, filters, near. A filter value the server does not know is refused before anything is paid, with the values it accepts. " +
+      `Price: {credits:search} per call (a repeated identical search within 6 hours is free). \`size\` 1–${S.MAX_SIZE} results (default ${SEARCH_DEFAULTS.size}), \`from\` for the next page.`,
+    "en",
+  ),
   openWorld: true,
-  input: z.strictObject({
-    query: z.string().max(500).optional().describe("Name or free text; may be empty when filters or near are given"),
-    filters: FiltersInput.optional().describe("Filters, all optional; several values of one filter mean any of them, several filters all of them"),
-    near: NearInput.optional().describe(`A place (city or postcode) or a point (lat, lon), and radiusKm (default ${SEARCH_DEFAULTS.radiusKm})`),
-    size: resultCount().default(SEARCH_DEFAULTS.size).describe(`${SIZE_TEXT} (default ${SEARCH_DEFAULTS.size})`),
-    from: z.int().min(0).max(MAX_FROM).optional().describe(`Offset of the first result, for paging (0–${MAX_FROM})`),
-  }).meta({ anyOf: [{ required: ["query"] }, { required: ["filters"] }, { required: ["near"] }] }),
+  input: z
+    .strictObject({
+      query: z.string().max(500).optional().describe("Name or free text; may be empty when filters or near are given"),
+      filters: FiltersInput.optional().describe(
+        "Filters, all optional; several values of one filter mean any of them, several filters all of them",
+      ),
+      near: NearInput.optional().describe(
+        `A place (city or postcode) or a point (lat, lon), and radiusKm (default ${SEARCH_DEFAULTS.radiusKm})`,
+      ),
+      size: resultCount().default(SEARCH_DEFAULTS.size).describe(`${SIZE_TEXT} (default ${SEARCH_DEFAULTS.size})`),
+      from: z.int().min(0).max(MAX_FROM).optional().describe(`Offset of the first result, for paging (0–${MAX_FROM})`),
+    })
+    .meta({ anyOf: [{ required: ["query"] }, { required: ["filters"] }, { required: ["near"] }] }),
   price(args) {
     searchRequest(args);
     return same(estimate({ kind: "search" }));
@@ -299,10 +379,16 @@ const similarCompanies: ToolDef = {
   title: "Similar companies",
   description: fillPrices(
     `Peers or competitors: companies similar to one or more given companies (ids, 1–${MAX_SIMILAR_IDS}; e.g. example customers), by embedding- and graph-based similarity, ` +
-    `with a score 0–1. Price: {credits:similar} per call, whatever the number of ids. \`size\` 1–${S.MAX_SIZE} results.`, "en"),
+      `with a score 0–1. Price: {credits:similar} per call, whatever the number of ids. \`size\` 1–${S.MAX_SIZE} results.`,
+    "en",
+  ),
   openWorld: true,
   input: z.strictObject({
-    ids: z.array(z.string()).min(1).max(MAX_SIMILAR_IDS).describe(`Company ids (DE + 10 letters or digits), 1–${MAX_SIMILAR_IDS}`),
+    ids: z
+      .array(z.string())
+      .min(1)
+      .max(MAX_SIMILAR_IDS)
+      .describe(`Company ids (DE + 10 letters or digits), 1–${MAX_SIMILAR_IDS}`),
     size: resultCount().optional().describe(SIZE_TEXT),
   }),
   price(args) {
@@ -328,9 +414,19 @@ function changesArgs(args: Record<string, unknown>, now: number) {
   const since = V.isoDate(args.since, "since");
   if (Date.parse(since) > now) {
     const today = new Date(now).toISOString().slice(0, 10);
-    throw invalid("since", got({ de: `darf nicht in der Zukunft liegen (heute ist ${today})`, en: `must not be in the future (today is ${today})` }, args.since));
+    throw invalid(
+      "since",
+      got(
+        {
+          de: `darf nicht in der Zukunft liegen (heute ist ${today})`,
+          en: `must not be in the future (today is ${today})`,
+        },
+        args.since,
+      ),
+    );
   }
-  const maxPages = args.maxPages === undefined ? DEFAULT_CHANGE_PAGES : V.integer(args.maxPages, "maxPages", 1, MAX_CHANGE_PAGES);
+  const maxPages =
+    args.maxPages === undefined ? DEFAULT_CHANGE_PAGES : V.integer(args.maxPages, "maxPages", 1, MAX_CHANGE_PAGES);
   const announcements = args.announcements === undefined ? true : args.announcements;
   if (typeof announcements !== "boolean") throw invalid("announcements", got(rule.type("boolean"), announcements));
   return { id, since, maxPages, announcements };
@@ -341,16 +437,29 @@ const recentChanges: ToolDef = {
   title: "Recent changes",
   description: fillPrices(
     "Changes to a company (name, address, management, capital, status, legal form, purpose) and its official announcements since a date (YYYY-MM-DD, not in the future). " +
-    "A free availability check comes first: when nothing changed or was announced since the date, nothing is bought and the call costs nothing; " +
-    "neither is a kind the company has no entries of. " +
-    `Price: changes {credits:changes} per page of 100 (at most \`maxPages\`, default ${DEFAULT_CHANGE_PAGES}), announcements {credits:announcementsCall}; at most maxPages + 1.`, "en"),
+      "A free availability check comes first: when nothing changed or was announced since the date, nothing is bought and the call costs nothing; " +
+      "neither is a kind the company has no entries of. " +
+      `Price: changes {credits:changes} per page of 100 (at most \`maxPages\`, default ${DEFAULT_CHANGE_PAGES}), announcements {credits:announcementsCall}; at most maxPages + 1.`,
+    "en",
+  ),
   openWorld: true,
   input: z.strictObject({
     id: z.string().describe(ID_TEXT),
     since: z.string().describe("Date (YYYY-MM-DD) or ISO 8601 date-time with zone; not in the future"),
-    announcements: z.boolean().default(true).describe(fillPrices("Also the official announcements since the date (default true, {credits:announcementsCall})", "en")),
-    maxPages: z.int().min(1).max(MAX_CHANGE_PAGES).default(DEFAULT_CHANGE_PAGES)
-      .describe(`Pages of 100 changes at most (1–${MAX_CHANGE_PAGES}, default ${DEFAULT_CHANGE_PAGES}); \`complete: false\` says when older changes were left out`),
+    announcements: z
+      .boolean()
+      .default(true)
+      .describe(
+        fillPrices("Also the official announcements since the date (default true, {credits:announcementsCall})", "en"),
+      ),
+    maxPages: z
+      .int()
+      .min(1)
+      .max(MAX_CHANGE_PAGES)
+      .default(DEFAULT_CHANGE_PAGES)
+      .describe(
+        `Pages of 100 changes at most (1–${MAX_CHANGE_PAGES}, default ${DEFAULT_CHANGE_PAGES}); \`complete: false\` says when older changes were left out`,
+      ),
   }),
   price(args) {
     const a = changesArgs(args, Date.now());
@@ -367,9 +476,11 @@ const recentChanges: ToolDef = {
     // The free check's newest change or announcement (emulator/README.md: lastChangeDate covers both) says
     // whether anything happened since the date; without a date it can still say a kind has no entries at all.
     const nothingSince = avail?.lastChangeDate ? !changedSince(avail.lastChangeDate, a.since) : false;
-    const wantChanges = !avail || (!nothingSince && avail.changes !== false && changedSince(avail.lastChangeDate, a.since));
+    const wantChanges =
+      !avail || (!nothingSince && avail.changes !== false && changedSince(avail.lastChangeDate, a.since));
     const wantAnn = a.announcements && (!avail || (!nothingSince && avail.announcements !== false));
-    const price = (wantChanges ? a.maxPages * endpoint("changes").cost() : 0) + (wantAnn ? endpoint("announcements").cost() : 0);
+    const price =
+      (wantChanges ? a.maxPages * endpoint("changes").cost() : 0) + (wantAnn ? endpoint("announcements").cost() : 0);
     yield* pay(price, wantChanges && a.maxPages > 1 ? "atMost" : "exact");
     const changes = wantChanges ? yield* getChanges(ctx, a.id, a.since, undefined, { maxPages: a.maxPages }) : null;
     const ann = wantAnn ? yield* getAnnouncements(ctx, a.id, a.since, S.MAX_SIZE) : null;
@@ -377,7 +488,15 @@ const recentChanges: ToolDef = {
     const anns = ann?.announcements ?? [];
     const complete = changes ? changes.complete : true;
     return {
-      data: { id: a.id, since: a.since, until: changes?.until ?? null, changes: list, announcements: anns, complete, lastChangeDate: avail?.lastChangeDate ?? null },
+      data: {
+        id: a.id,
+        since: a.since,
+        until: changes?.until ?? null,
+        changes: list,
+        announcements: anns,
+        complete,
+        lastChangeDate: avail?.lastChangeDate ?? null,
+      },
       text: (lang) => {
         const counts = `${countText(list.length, MCP_NOUNS.change, lang)} ${lang === "de" ? "und" : "and"} ${countText(anns.length, MCP_NOUNS.announcement, lang)}`;
         return lang === "de"
@@ -395,7 +514,9 @@ const personNetwork: ToolDef = {
   title: "Person network",
   description: fillPrices(
     "Every company a person is involved in (manager, shareholder, …), with the role. The person id (P + 10 characters) comes from the people of company_profile. " +
-    "Price: {credits:personCompanies} per call.", "en"),
+      "Price: {credits:personCompanies} per call.",
+    "en",
+  ),
   openWorld: true,
   input: z.strictObject({ personId: z.string().describe("Person id: P + 10 letters or digits, e.g. P1234567890") }),
   price(args) {
@@ -409,7 +530,11 @@ const personNetwork: ToolDef = {
     const who = res.person?.name ?? personId;
     return {
       data: { person: res.person ?? { personId }, companies: res.companies },
-      text: (lang) => `${who}: ${countText(res.companies.length, NOUNS.company, lang)}: ${res.companies.slice(0, 10).map((c) => `${label(c)}${c.role?.name ? " – " + c.role.name : ""}`).join("; ")}`,
+      text: (lang) =>
+        `${who}: ${countText(res.companies.length, NOUNS.company, lang)}: ${res.companies
+          .slice(0, 10)
+          .map((c) => `${label(c)}${c.role?.name ? " – " + c.role.name : ""}`)
+          .join("; ")}`,
     };
   },
 };
@@ -429,7 +554,8 @@ function portfolioEntries(args: Record<string, unknown>): { entries: Entry[]; mo
       if (S.COMPANY_ID_PATTERN.test(t)) return { kind: "id", id: t };
       return { kind: "name", query: V.resolveQuery({ name: v }, field) };
     }
-    if (typeof v === "object" && v !== null && "id" in v && v.id !== undefined) return { kind: "id", id: V.companyId(v.id, `${field}.id`) };
+    if (typeof v === "object" && v !== null && "id" in v && v.id !== undefined)
+      return { kind: "id", id: V.companyId(v.id, `${field}.id`) };
     return { kind: "name", query: V.resolveQuery(v, field) };
   });
   return { entries, mode };
@@ -440,17 +566,43 @@ const portfolioRisk: ToolDef = {
   title: "Portfolio risk",
   description: fillPrices(
     "Risk screening of up to 100 companies (ids, names, or {name, city, zip, register}): each entry gets group risk (insolvent, being deleted, " +
-    "in liquidation, not active, a register warning), watch (latest net income negative, or no financials) or none, with every reason, as the " +
-    "portfolio monitor groups them. " + SCREENING_NOTE.en + ". Names are resolved first; a name that fits several companies answers its candidates " +
-    "and is not screened (never guessed). Price: resolving names in batches ceil(names/{n:batchGroup}) credits (resolve: 'free' is free but rate-limited and slow), " +
-    "a free availability check, then {credits:profile} per company, {n:profileWithFinancials} with financials (only where financials exist). The exact price is checked against the budget before paying.", "en"),
+      "in liquidation, not active, a register warning), watch (latest net income negative, or no financials) or none, with every reason, as the " +
+      "portfolio monitor groups them. " +
+      SCREENING_NOTE.en +
+      ". Names are resolved first; a name that fits several companies answers its candidates " +
+      "and is not screened (never guessed). Price: resolving names in batches ceil(names/{n:batchGroup}) credits (resolve: 'free' is free but rate-limited and slow), " +
+      "a free availability check, then {credits:profile} per company, {n:profileWithFinancials} with financials (only where financials exist). The exact price is checked against the budget before paying.",
+    "en",
+  ),
   openWorld: true,
   input: z.strictObject({
-    companies: z.array(z.union([
-      z.string(),
-      z.strictObject({ id: z.string().optional(), name: z.string().optional(), city: z.string().optional(), zip: z.string().optional(), register: z.string().optional() }),
-    ])).min(1).max(MAX_PORTFOLIO).describe(`1–${MAX_PORTFOLIO} entries: a company id (DE + 10 letters or digits), a name, or {id} or {name, city, zip, register}`),
-    resolve: z.enum(["batch", "free"]).default("batch").describe(fillPrices("How names are resolved: batch ({credits:batchResolve} per {n:batchGroup} names, fast; default) or free (rate-limited, slow)", "en")),
+    companies: z
+      .array(
+        z.union([
+          z.string(),
+          z.strictObject({
+            id: z.string().optional(),
+            name: z.string().optional(),
+            city: z.string().optional(),
+            zip: z.string().optional(),
+            register: z.string().optional(),
+          }),
+        ]),
+      )
+      .min(1)
+      .max(MAX_PORTFOLIO)
+      .describe(
+        `1–${MAX_PORTFOLIO} entries: a company id (DE + 10 letters or digits), a name, or {id} or {name, city, zip, register}`,
+      ),
+    resolve: z
+      .enum(["batch", "free"])
+      .default("batch")
+      .describe(
+        fillPrices(
+          "How names are resolved: batch ({credits:batchResolve} per {n:batchGroup} names, fast; default) or free (rate-limited, slow)",
+          "en",
+        ),
+      ),
   }),
   price(args) {
     const { entries, mode } = portfolioEntries(args);
@@ -459,7 +611,10 @@ const portfolioRisk: ToolDef = {
     const avail: PlannedOperation = { kind: "availability", count: entries.length };
     return {
       min: estimate({ kind: "all", parts: [resolve, avail, { kind: "profile", count: entries.length - names }] }),
-      max: estimate({ kind: "all", parts: [resolve, avail, { kind: "profile", count: entries.length, include: ["financials"] }] }),
+      max: estimate({
+        kind: "all",
+        parts: [resolve, avail, { kind: "profile", count: entries.length, include: ["financials"] }],
+      }),
     };
   },
   *run(ctx, args, pay) {
@@ -469,9 +624,18 @@ const portfolioRisk: ToolDef = {
     if (named.length) {
       const resolvePrice = estimate({ kind: "resolve", rows: named.length, mode }).credits;
       // At least the resolution and one credit per company given by id: a hopeless call is refused before anything is paid.
-      yield* pay(resolvePrice + (entries.length - named.length) * profileCost([]), resolvePrice > 0 || named.length < entries.length ? "atLeast" : "exact");
-      const resolved = yield* resolveMany(ctx, named.map((x) => (x.e as { query: S.ResolveQuery }).query), { mode });
-      named.forEach((x, k) => { rows[x.i] = resolved[k] ?? null; }); // one answer per query, in order
+      yield* pay(
+        resolvePrice + (entries.length - named.length) * profileCost([]),
+        resolvePrice > 0 || named.length < entries.length ? "atLeast" : "exact",
+      );
+      const resolved = yield* resolveMany(
+        ctx,
+        named.map((x) => (x.e as { query: S.ResolveQuery }).query),
+        { mode },
+      );
+      named.forEach((x, k) => {
+        rows[x.i] = resolved[k] ?? null;
+      }); // one answer per query, in order
     }
     const idOf = (e: Entry, i: number): string | null => {
       if (e.kind === "id") return e.id;
@@ -479,8 +643,17 @@ const portfolioRisk: ToolDef = {
       return r?.status === "matched" && r.match ? r.match.id : null;
     };
     const ids = entries.map((e, i) => idOf(e, i)).filter((x): x is string => x !== null);
-    const screened: Map<string, ScreenedCompany | CompanyDataError> = ids.length ? yield* screenIds(ctx, ids, (plan) => pay(plan.credits, "exact")) : new Map<string, ScreenedCompany | CompanyDataError>();
-    const groups: Record<RiskGroup | "ambiguous" | "notFound" | "error", number> = { risk: 0, watch: 0, none: 0, ambiguous: 0, notFound: 0, error: 0 };
+    const screened: Map<string, ScreenedCompany | CompanyDataError> = ids.length
+      ? yield* screenIds(ctx, ids, (plan) => pay(plan.credits, "exact"))
+      : new Map<string, ScreenedCompany | CompanyDataError>();
+    const groups: Record<RiskGroup | "ambiguous" | "notFound" | "error", number> = {
+      risk: 0,
+      watch: 0,
+      none: 0,
+      ambiguous: 0,
+      notFound: 0,
+      error: 0,
+    };
     const results = entries.map((e, i) => {
       const input = e.kind === "id" ? e.id : e.query;
       const r = rows[i];
@@ -490,11 +663,21 @@ const portfolioRisk: ToolDef = {
           groups.ambiguous++;
           // Why the service's match was refused (shared/operations/contradiction.ts); null when several fit.
           const reason = r.doubt ? { de: doubtText(r.doubt, "de"), en: doubtText(r.doubt, "en") } : null;
-          return { input, status: "ambiguous", candidates: r.candidates, reason, confidence: reason ? r.confidence : null };
+          return {
+            input,
+            status: "ambiguous",
+            candidates: r.candidates,
+            reason,
+            confidence: reason ? r.confidence : null,
+          };
         }
         if (r?.status === "error" && r.error) {
           groups.error++;
-          return { input, status: "error", error: { code: r.error.code, de: r.error.text("de"), en: r.error.text("en") } };
+          return {
+            input,
+            status: "error",
+            error: { code: r.error.code, de: r.error.text("de"), en: r.error.text("en") },
+          };
         }
         groups.notFound++;
         return { input, status: "not_found" };
@@ -511,21 +694,35 @@ const portfolioRisk: ToolDef = {
       }
       groups[s.risk.group]++;
       return {
-        input, status: "matched", id, name: s.profile.name ?? null, city: s.profile.city ?? null,
+        input,
+        status: "matched",
+        id,
+        name: s.profile.name ?? null,
+        city: s.profile.city ?? null,
         confidence: r?.confidence ?? null,
         note: r?.note ? { de: noteText(r.note, "de"), en: noteText(r.note, "en") } : null,
-        group: s.risk.group, reason: s.risk.flag, flags: s.risk.flags, keyFigure: s.risk.keyFigure,
+        group: s.risk.group,
+        reason: s.risk.flag,
+        flags: s.risk.flags,
+        keyFigure: s.risk.keyFigure,
       };
     });
     return {
       data: { note: SCREENING_NOTE, groups, results },
       text: (lang) => {
-        const head = (["risk", "watch", "none"] as const).map((g) => `${GROUP_LABEL[g][lang]}: ${groups[g]}`).join(", ");
-        const other = lang === "de"
-          ? `; mehrdeutig: ${groups.ambiguous}, nicht gefunden: ${groups.notFound}, Fehler: ${groups.error}`
-          : `; ambiguous: ${groups.ambiguous}, not found: ${groups.notFound}, errors: ${groups.error}`;
-        const flagged = results.filter((x) => x.status === "matched" && x.group !== "none")
-          .map((x) => `${x.name ?? x.id} (${x.id}): ${GROUP_LABEL[x.group as RiskGroup][lang]} – ${(x.flags ?? []).map((f: RiskFlag) => f.text[lang]).join(", ")}`);
+        const head = (["risk", "watch", "none"] as const)
+          .map((g) => `${GROUP_LABEL[g][lang]}: ${groups[g]}`)
+          .join(", ");
+        const other =
+          lang === "de"
+            ? `; mehrdeutig: ${groups.ambiguous}, nicht gefunden: ${groups.notFound}, Fehler: ${groups.error}`
+            : `; ambiguous: ${groups.ambiguous}, not found: ${groups.notFound}, errors: ${groups.error}`;
+        const flagged = results
+          .filter((x) => x.status === "matched" && x.group !== "none")
+          .map(
+            (x) =>
+              `${x.name ?? x.id} (${x.id}): ${GROUP_LABEL[x.group as RiskGroup][lang]} – ${(x.flags ?? []).map((f: RiskFlag) => f.text[lang]).join(", ")}`,
+          );
         return `${head}${other}. ${SCREENING_NOTE[lang]}.` + (flagged.length ? "\n" + flagged.join("\n") : "");
       },
     };
@@ -537,19 +734,28 @@ const portfolioRisk: ToolDef = {
 const account: ToolDef = {
   name: "account",
   title: "Account",
-  description: "The account's credit balance, plan and usage, and this server's budget (limit, spent, remaining). Free.",
+  description:
+    "The account's credit balance, plan and usage, and this server's budget (limit, spent, remaining). Free.",
   openWorld: true,
   input: z.strictObject({}),
   *run(ctx) {
     const a = yield* getAccount(ctx);
     return {
       data: { credits: a.credits, plan: a.plan ?? null, usage: a.usage ?? null },
-      text: (lang) => `${lang === "de" ? "Guthaben" : "Balance"}: ${countText(a.credits, NOUNS.credit, lang)}${a.plan ? (lang === "de" ? `, Tarif ${a.plan}` : `, plan ${a.plan}`) : ""}.`,
+      text: (lang) =>
+        `${lang === "de" ? "Guthaben" : "Balance"}: ${countText(a.credits, NOUNS.credit, lang)}${a.plan ? (lang === "de" ? `, Tarif ${a.plan}` : `, plan ${a.plan}`) : ""}.`,
     };
   },
 };
 
-export const ACTION_TOOLS: readonly ToolDef[] = [companyProfile, searchCompanies, similarCompanies, recentChanges, personNetwork, portfolioRisk];
+export const ACTION_TOOLS: readonly ToolDef[] = [
+  companyProfile,
+  searchCompanies,
+  similarCompanies,
+  recentChanges,
+  personNetwork,
+  portfolioRisk,
+];
 
 // ------------------------------------------------------------ estimate_credits
 
@@ -558,11 +764,16 @@ const estimateCredits: ToolDef = {
   title: "Estimate credits",
   description:
     "The price of a call before making it, from the same price table the tools pay by: credits (min and max) and requests, with a breakdown. " +
-    "Sends nothing and costs nothing. `tool` is one of " + ACTION_TOOLS.map((t) => t.name).join(", ") + "; `arguments` as that tool takes them.",
+    "Sends nothing and costs nothing. `tool` is one of " +
+    ACTION_TOOLS.map((t) => t.name).join(", ") +
+    "; `arguments` as that tool takes them.",
   openWorld: false,
   input: z.strictObject({
     tool: z.enum(ACTION_TOOLS.map((t) => t.name) as [string, ...string[]]).describe("The tool to price"),
-    arguments: z.record(z.string(), z.unknown()).default({}).describe("The arguments the call would have, checked as that tool checks them"),
+    arguments: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("The arguments the call would have, checked as that tool checks them"),
   }),
   *run(ctx, args) {
     const tool = ACTION_TOOLS.find((t) => t.name === args.tool);
@@ -577,8 +788,13 @@ const estimateCredits: ToolDef = {
         breakdown: lines(max).map((l) => ({ label: l.label, credits: l.credits, requests: l.requests })),
       },
       text: (lang) => {
-        const range = min.credits === max.credits ? countText(max.credits, NOUNS.credit, lang) : `${min.credits}–${countText(max.credits, NOUNS.credit, lang)}`;
-        const detail = lines(max).map((l) => `${l.label[lang]}: ${l.credits}`).join("; ");
+        const range =
+          min.credits === max.credits
+            ? countText(max.credits, NOUNS.credit, lang)
+            : `${min.credits}–${countText(max.credits, NOUNS.credit, lang)}`;
+        const detail = lines(max)
+          .map((l) => `${l.label[lang]}: ${l.credits}`)
+          .join("; ");
         return `${tool.name}: ${range} (${detail})`;
       },
     };

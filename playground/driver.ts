@@ -11,9 +11,14 @@ import { limitedHttp } from "../shared/web/index.ts";
 export const PLAYGROUND_PARALLEL = 32;
 import type { Workbook } from "./workbook.ts";
 
-export function playgroundDriver(workbook: Workbook, timeoutMs = 20_000): AsyncDriver & { stores: ReturnType<typeof memoryStores> } {
+export function playgroundDriver(
+  workbook: Workbook,
+  timeoutMs = 20_000,
+): AsyncDriver & { stores: ReturnType<typeof memoryStores> } {
   const stores = memoryStores();
-  const net = limitedHttp((r) => fetchHttp((url, init) => fetch(url, init), r, timeoutMs), { ceiling: PLAYGROUND_PARALLEL });
+  const net = limitedHttp((r) => fetchHttp((url, init) => fetch(url, init), r, timeoutMs), {
+    ceiling: PLAYGROUND_PARALLEL,
+  });
   return {
     stores,
     http: (reqs) => Promise.all(reqs.map((r) => net.send(r))),

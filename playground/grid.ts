@@ -18,13 +18,19 @@ export function mountGrid(root: HTMLElement, wb: Workbook, opts: GridOptions) {
   let editing: { r: number; c: number } | null = null;
   let dragging = false;
   const tabs = h("div", { class: "pg-sheets", role: "tablist", attrs: { "aria-label": "Sheets" } });
-  const table = h("table", { class: "pg-grid", id: "pg-grid", role: "grid", attrs: { tabindex: "0", "aria-label": opts.label, "aria-multiselectable": "true" } });
+  const table = h("table", {
+    class: "pg-grid",
+    id: "pg-grid",
+    role: "grid",
+    attrs: { tabindex: "0", "aria-label": opts.label, "aria-multiselectable": "true" },
+  });
   const scroller = h("div", { class: "pg-scroll" }, table);
   const nameBox = h("div", { class: "pg-namebox", id: "pg-namebox", attrs: { "aria-live": "polite" } });
   root.append(nameBox, scroller, tabs);
 
   const cellId = (r: number, c: number) => `pg-c-${r}-${c}`;
-  const display = (v: Cell) => (v === null || v === undefined ? "" : typeof v === "boolean" ? (v ? "TRUE" : "FALSE") : String(v));
+  const display = (v: Cell) =>
+    v === null || v === undefined ? "" : typeof v === "boolean" ? (v ? "TRUE" : "FALSE") : String(v);
 
   function dims() {
     const { rows, cols } = wb.size();
@@ -36,41 +42,68 @@ export function mountGrid(root: HTMLElement, wb: Workbook, opts: GridOptions) {
     const { rows, cols } = dims();
     const sel = normalise(wb.selection);
     const cur = { r: wb.selection.r1, c: wb.selection.c1 };
-    const head = h("tr", null, h("th", { class: "pg-corner" }), Array.from({ length: cols }, (_, j) => h("th", { attrs: { scope: "col" } }, columnName(j + 1))));
+    const head = h(
+      "tr",
+      null,
+      h("th", { class: "pg-corner" }),
+      Array.from({ length: cols }, (_, j) => h("th", { attrs: { scope: "col" } }, columnName(j + 1))),
+    );
     const body = Array.from({ length: rows }, (_, i) => {
       const r = i + 1;
-      return h("tr", null, h("th", { attrs: { scope: "row" } }, String(r)), Array.from({ length: cols }, (_, j) => {
-        const c = j + 1;
-        const v = wb.get(wb.active, r, c);
-        const inSel = r >= sel.r1 && r <= sel.r2 && c >= sel.c1 && c <= sel.c2;
-        const isCur = r === cur.r && c === cur.c;
-        const td = h("td", {
-          id: cellId(r, c),
-          role: "gridcell",
-          class: ["pg-cell", inSel ? "is-sel" : "", isCur ? "is-cur" : "", typeof v === "number" ? "is-num" : ""].join(" ").trim(),
-          attrs: { "aria-selected": String(inSel), "data-r": r, "data-c": c },
-        });
-        const colour = wb.colourAt(wb.active, r, c);
-        if (colour && /^#[0-9a-f]{3,8}$/i.test(colour)) td.style.background = colour;
-        if (editing && editing.r === r && editing.c === c) td.append(editor(r, c));
-        else {
-          td.textContent = display(v);
-          if (wb.dropdownAt(wb.active, r, c)) td.classList.add("has-dropdown");
-        }
-        return td;
-      }));
+      return h(
+        "tr",
+        null,
+        h("th", { attrs: { scope: "row" } }, String(r)),
+        Array.from({ length: cols }, (_, j) => {
+          const c = j + 1;
+          const v = wb.get(wb.active, r, c);
+          const inSel = r >= sel.r1 && r <= sel.r2 && c >= sel.c1 && c <= sel.c2;
+          const isCur = r === cur.r && c === cur.c;
+          const td = h("td", {
+            id: cellId(r, c),
+            role: "gridcell",
+            class: ["pg-cell", inSel ? "is-sel" : "", isCur ? "is-cur" : "", typeof v === "number" ? "is-num" : ""]
+              .join(" ")
+              .trim(),
+            attrs: { "aria-selected": String(inSel), "data-r": r, "data-c": c },
+          });
+          const colour = wb.colourAt(wb.active, r, c);
+          if (colour && /^#[0-9a-f]{3,8}$/i.test(colour)) td.style.background = colour;
+          if (editing && editing.r === r && editing.c === c) td.append(editor(r, c));
+          else {
+            td.textContent = display(v);
+            if (wb.dropdownAt(wb.active, r, c)) td.classList.add("has-dropdown");
+          }
+          return td;
+        }),
+      );
     });
     replace(table, h("thead", null, head), h("tbody", null, body));
     table.setAttribute("aria-activedescendant", cellId(cur.r, cur.c));
     nameBox.textContent = `${wb.active}!${columnName(sel.c1)}${sel.r1}${sel.r1 !== sel.r2 || sel.c1 !== sel.c2 ? `:${columnName(sel.c2)}${sel.r2}` : ""}`;
-    replace(tabs, [...wb.sheets.keys()].map((name) =>
-      h("button", {
-        type: "button",
-        role: "tab",
-        class: "pg-sheet-tab" + (name === wb.active ? " is-active" : ""),
-        attrs: { "aria-selected": String(name === wb.active), "data-sheet": name },
-        on: { click: () => ((wb.active = name), (wb.selection = { r1: 1, c1: 1, r2: 1, c2: 1 }), (editing = null), render()) },
-      }, name)));
+    replace(
+      tabs,
+      [...wb.sheets.keys()].map((name) =>
+        h(
+          "button",
+          {
+            type: "button",
+            role: "tab",
+            class: "pg-sheet-tab" + (name === wb.active ? " is-active" : ""),
+            attrs: { "aria-selected": String(name === wb.active), "data-sheet": name },
+            on: {
+              click: () => (
+                (wb.active = name),
+                (wb.selection = { r1: 1, c1: 1, r2: 1, c2: 1 }),
+                (editing = null),
+                render()
+              ),
+            },
+          },
+          name,
+        ),
+      ),
+    );
     document.getElementById(cellId(cur.r, cur.c))?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
   }
 
@@ -78,18 +111,28 @@ export function mountGrid(root: HTMLElement, wb: Workbook, opts: GridOptions) {
     const options = wb.dropdownAt(wb.active, r, c);
     const current = display(wb.get(wb.active, r, c));
     if (options) {
-      const sel = h("select", {
-        class: "pg-editor",
-        attrs: { "aria-label": `${columnName(c)}${r}` },
-        on: {
-          keydown: (ev) => {
-            ev.stopPropagation(); // the grid's own keys must not act on the editor's
-            if (ev.key === "Enter") { ev.preventDefault(); commit(r, c, sel.value, 1); }
-            else if (ev.key === "Escape") { ev.preventDefault(); cancel(); }
+      const sel = h(
+        "select",
+        {
+          class: "pg-editor",
+          attrs: { "aria-label": `${columnName(c)}${r}` },
+          on: {
+            keydown: (ev) => {
+              ev.stopPropagation(); // the grid's own keys must not act on the editor's
+              if (ev.key === "Enter") {
+                ev.preventDefault();
+                commit(r, c, sel.value, 1);
+              } else if (ev.key === "Escape") {
+                ev.preventDefault();
+                cancel();
+              }
+            },
+            change: () => commit(r, c, sel.value, 0),
           },
-          change: () => commit(r, c, sel.value, 0),
         },
-      }, h("option", { value: current }, current), options.map((o) => h("option", { value: o }, o)));
+        h("option", { value: current }, current),
+        options.map((o) => h("option", { value: o }, o)),
+      );
       queueMicrotask(() => sel.focus());
       return sel;
     }
@@ -101,9 +144,16 @@ export function mountGrid(root: HTMLElement, wb: Workbook, opts: GridOptions) {
       on: {
         keydown: (ev) => {
           ev.stopPropagation();
-          if (ev.key === "Enter") { ev.preventDefault(); commit(r, c, input.value, 1); }
-          else if (ev.key === "Escape") { ev.preventDefault(); cancel(); }
-          else if (ev.key === "Tab") { ev.preventDefault(); commit(r, c, input.value, 0, ev.shiftKey ? -1 : 1); }
+          if (ev.key === "Enter") {
+            ev.preventDefault();
+            commit(r, c, input.value, 1);
+          } else if (ev.key === "Escape") {
+            ev.preventDefault();
+            cancel();
+          } else if (ev.key === "Tab") {
+            ev.preventDefault();
+            commit(r, c, input.value, 0, ev.shiftKey ? -1 : 1);
+          }
         },
         blur: () => editing && commit(r, c, input.value, 0, 0, false),
       },
@@ -150,7 +200,12 @@ export function mountGrid(root: HTMLElement, wb: Workbook, opts: GridOptions) {
 
   table.addEventListener("keydown", (ev) => {
     if (editing) return;
-    const arrows: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const arrows: Record<string, [number, number]> = {
+      ArrowUp: [-1, 0],
+      ArrowDown: [1, 0],
+      ArrowLeft: [0, -1],
+      ArrowRight: [0, 1],
+    };
     const arrow = arrows[ev.key];
     if (arrow) {
       ev.preventDefault();

@@ -44,20 +44,31 @@ async function start() {
   const workbook = new Workbook(initialSheets(config.ambiguousNames ?? []));
   const driver = playgroundDriver(workbook);
   // Pre-configured: the demo key and the emulator, as a user would save them in Settings.
-  await driver.storePut({ [SETTINGS_KEYS.apiKey]: config.demoKey || null, [SETTINGS_KEYS.baseUrl]: config.baseUrl || null });
+  await driver.storePut({
+    [SETTINGS_KEYS.apiKey]: config.demoKey || null,
+    [SETTINGS_KEYS.baseUrl]: config.baseUrl || null,
+  });
 
   const gridBox = document.getElementById("pg-grid-box")!;
   const side = document.getElementById("pg-side")!;
   document.getElementById("pg-export-csv")!.addEventListener("click", () => {
     const { rows, cols } = workbook.size();
-    download(`${workbook.active}.csv`, toCsv(workbook.block(workbook.active, 1, 1, rows, cols)), "text/csv;charset=utf-8");
+    download(
+      `${workbook.active}.csv`,
+      toCsv(workbook.block(workbook.active, 1, 1, rows, cols)),
+      "text/csv;charset=utf-8",
+    );
   });
   document.getElementById("pg-export-xlsx")!.addEventListener("click", () => {
     const sheets = [...workbook.sheets.keys()].map((name) => {
       const { rows, cols } = workbook.size(name);
       return { name, rows: workbook.block(name, 1, 1, rows, cols) };
     });
-    download("playground.xlsx", toXlsx(sheets) as BlobPart, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    download(
+      "playground.xlsx",
+      toXlsx(sheets) as BlobPart,
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
   });
   document.getElementById("pg-emulator")!.textContent = config.baseUrl;
 

@@ -49,14 +49,25 @@ export interface RunningPlayground {
 }
 
 /** JSON safe inside <script>: no "</script>", no "<!--". */
-const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+const scriptJson = (v: unknown) =>
+  JSON.stringify(v)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 
 export async function startPlayground(opts: PlaygroundOptions): Promise<RunningPlayground> {
   const file = join(PLAYGROUND_OUT, "index.html");
   if (opts.rebuild || stale(file)) await buildPlayground();
   const template = await readFile(file, "utf8");
-  const config = { baseUrl: opts.emulatorUrl.replace(/\/+$/, ""), demoKey: opts.demoKey, ambiguousNames: opts.ambiguousNames ?? [] };
-  const page = template.replace("<!--PG_CONFIG-->", () => `<script id="pg-config" type="application/json">${scriptJson(config)}</script>`);
+  const config = {
+    baseUrl: opts.emulatorUrl.replace(/\/+$/, ""),
+    demoKey: opts.demoKey,
+    ambiguousNames: opts.ambiguousNames ?? [],
+  };
+  const page = template.replace(
+    "<!--PG_CONFIG-->",
+    () => `<script id="pg-config" type="application/json">${scriptJson(config)}</script>`,
+  );
   const headers = {
     "content-type": "text/html; charset=utf-8",
     "cache-control": "no-store",
@@ -69,7 +80,8 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     if (req.method !== "GET" && req.method !== "HEAD") return void res.writeHead(405, { allow: "GET, HEAD" }).end();
-    if (path === "/" || path === "/index.html") return void res.writeHead(200, headers).end(req.method === "HEAD" ? undefined : page);
+    if (path === "/" || path === "/index.html")
+      return void res.writeHead(200, headers).end(req.method === "HEAD" ? undefined : page);
     if (path === "/favicon.ico") return void res.writeHead(204).end();
     res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found");
   });
@@ -82,9 +94,10 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
   return {
     url: `http://${host}:${port}/`,
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections?.();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -90,7 +90,9 @@ export class Workbook {
   }
 
   block(name: string, row: number, col: number, rows: number, cols: number): Cell[][] {
-    return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => this.get(name, row + i, col + j)));
+    return Array.from({ length: rows }, (_, i) =>
+      Array.from({ length: cols }, (_, j) => this.get(name, row + i, col + j)),
+    );
   }
 
   /** The contiguous non-empty region around a cell, as Sheets' and Excel's "current region". */
@@ -101,14 +103,32 @@ export class Workbook {
     };
     let g: Range = { r1: r, c1: c, r2: r, c2: c };
     if (!filled(r, c)) return g;
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
-      const rowHas = (rr: number) => { for (let cc = Math.max(1, g.c1 - 1); cc <= g.c2 + 1; cc++) if (filled(rr, cc)) return true; return false; };
-      const colHas = (cc: number) => { for (let rr = Math.max(1, g.r1 - 1); rr <= g.r2 + 1; rr++) if (filled(rr, cc)) return true; return false; };
-      if (g.r1 > 1 && rowHas(g.r1 - 1)) { g = { ...g, r1: g.r1 - 1 }; grew = true; }
-      if (rowHas(g.r2 + 1)) { g = { ...g, r2: g.r2 + 1 }; grew = true; }
-      if (g.c1 > 1 && colHas(g.c1 - 1)) { g = { ...g, c1: g.c1 - 1 }; grew = true; }
-      if (colHas(g.c2 + 1)) { g = { ...g, c2: g.c2 + 1 }; grew = true; }
+      const rowHas = (rr: number) => {
+        for (let cc = Math.max(1, g.c1 - 1); cc <= g.c2 + 1; cc++) if (filled(rr, cc)) return true;
+        return false;
+      };
+      const colHas = (cc: number) => {
+        for (let rr = Math.max(1, g.r1 - 1); rr <= g.r2 + 1; rr++) if (filled(rr, cc)) return true;
+        return false;
+      };
+      if (g.r1 > 1 && rowHas(g.r1 - 1)) {
+        g = { ...g, r1: g.r1 - 1 };
+        grew = true;
+      }
+      if (rowHas(g.r2 + 1)) {
+        g = { ...g, r2: g.r2 + 1 };
+        grew = true;
+      }
+      if (g.c1 > 1 && colHas(g.c1 - 1)) {
+        g = { ...g, c1: g.c1 - 1 };
+        grew = true;
+      }
+      if (colHas(g.c2 + 1)) {
+        g = { ...g, c2: g.c2 + 1 };
+        grew = true;
+      }
     }
     return g;
   }
@@ -120,7 +140,12 @@ export class Workbook {
         const sel = normalise(this.selection);
         // A single cell stands for its data region, as the protocol allows.
         const r = sel.r1 === sel.r2 && sel.c1 === sel.c2 ? this.region(this.active, sel.r1, sel.c1) : sel;
-        const info: SelectionInfo = { sheet: this.active, row: r.r1, col: r.c1, values: this.block(this.active, r.r1, r.c1, r.r2 - r.r1 + 1, r.c2 - r.c1 + 1) };
+        const info: SelectionInfo = {
+          sheet: this.active,
+          row: r.r1,
+          col: r.c1,
+          values: this.block(this.active, r.r1, r.c1, r.r2 - r.r1 + 1, r.c2 - r.c1 + 1),
+        };
         return info;
       }
       case "read":
@@ -149,13 +174,21 @@ export class Workbook {
       }
       case "colour": {
         const s = this.sheet(req.sheet);
-        req.colours.forEach((row, i) => row.forEach((c, j) => (c ? s.colours.set(key(req.row + i, req.col + j), c) : s.colours.delete(key(req.row + i, req.col + j)))));
+        req.colours.forEach((row, i) =>
+          row.forEach((c, j) =>
+            c ? s.colours.set(key(req.row + i, req.col + j), c) : s.colours.delete(key(req.row + i, req.col + j)),
+          ),
+        );
         this.changed();
         return undefined;
       }
       case "dropdowns": {
         const s = this.sheet(req.sheet);
-        req.options.forEach((opts, i) => (opts.length ? s.dropdowns.set(key(req.row + i, req.col), opts) : s.dropdowns.delete(key(req.row + i, req.col))));
+        req.options.forEach((opts, i) =>
+          opts.length
+            ? s.dropdowns.set(key(req.row + i, req.col), opts)
+            : s.dropdowns.delete(key(req.row + i, req.col)),
+        );
         this.changed();
         return undefined;
       }
@@ -171,5 +204,6 @@ export class Workbook {
 }
 
 function check(row: number, col: number, rows: number, cols: number) {
-  if (!(row >= 1 && col >= 1 && rows >= 0 && cols >= 0 && rows <= MAX_ROWS && cols <= MAX_COLS)) throw new Error("range outside the sheet");
+  if (!(row >= 1 && col >= 1 && rows >= 0 && cols >= 0 && rows <= MAX_ROWS && cols <= MAX_COLS))
+    throw new Error("range outside the sheet");
 }

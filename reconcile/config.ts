@@ -49,9 +49,13 @@ function parseOrigin(v: string): string {
   try {
     u = new URL(v);
   } catch {
-    throw invalid("--allow-origin", got({ de: "eine Herkunft wie http://127.0.0.1:3333", en: "an origin such as http://127.0.0.1:3333" }, v));
+    throw invalid(
+      "--allow-origin",
+      got({ de: "eine Herkunft wie http://127.0.0.1:3333", en: "an origin such as http://127.0.0.1:3333" }, v),
+    );
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw invalid("--allow-origin", got(rule.oneOf(["http", "https"]), u.protocol));
+  if (u.protocol !== "http:" && u.protocol !== "https:")
+    throw invalid("--allow-origin", got(rule.oneOf(["http", "https"]), u.protocol));
   return u.origin;
 }
 
@@ -69,23 +73,54 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ReconcileCon
     const eq = a.indexOf("=");
     const name = a.startsWith("--") ? a.slice(2, eq < 0 ? undefined : eq) : "";
     if (!FLAGS.includes(name))
-      throw invalid("reconcile", got({ de: "erlaubt sind --http, --host, --budget, --lang, --allow-origin", en: "allowed are --http, --host, --budget, --lang, --allow-origin" }, a));
+      throw invalid(
+        "reconcile",
+        got(
+          {
+            de: "erlaubt sind --http, --host, --budget, --lang, --allow-origin",
+            en: "allowed are --http, --host, --budget, --lang, --allow-origin",
+          },
+          a,
+        ),
+      );
     const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
     if (v === undefined) throw invalid(`--${name}`, rule.required);
     if (name === "allow-origin") origins.push(parseOrigin(v));
     else flags[name] = v;
   }
   if (flags.http === undefined) throw invalid("--http", rule.required);
-  if (flags.lang !== undefined && flags.lang !== "de" && flags.lang !== "en") throw invalid("--lang", got(rule.oneOf(["de", "en"]), flags.lang));
-  const lang: Language = flags.lang === "de" || flags.lang === "en" ? flags.lang : toLanguage(env.LC_ALL || env.LANG, "de");
-  const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", BASE_URL_LABEL);
-  const budget = flags.budget !== undefined ? parseBudget(flags.budget, "--budget") : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
+  if (flags.lang !== undefined && flags.lang !== "de" && flags.lang !== "en")
+    throw invalid("--lang", got(rule.oneOf(["de", "en"]), flags.lang));
+  const lang: Language =
+    flags.lang === "de" || flags.lang === "en" ? flags.lang : toLanguage(env.LC_ALL || env.LANG, "de");
+  const baseUrl = checkBaseUrl(
+    env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL,
+    "COMPANY_DATA_BASE_URL",
+    BASE_URL_LABEL,
+  );
+  const budget =
+    flags.budget !== undefined
+      ? parseBudget(flags.budget, "--budget")
+      : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
   const host = flags.host?.trim() || DEFAULT_HOST;
   const token = env.COMPANY_DATA_RECONCILE_TOKEN?.trim() || undefined;
   if (!isLoopback(host) && !token)
-    throw invalid("--host", { de: `${host} ist nicht nur dieser Rechner: bitte COMPANY_DATA_RECONCILE_TOKEN setzen (mindestens ${MIN_TOKEN_LENGTH} Zeichen)`, en: `${host} is not this machine only: please set COMPANY_DATA_RECONCILE_TOKEN (at least ${MIN_TOKEN_LENGTH} characters)` });
-  if (token !== undefined && token.length < MIN_TOKEN_LENGTH) throw invalid("COMPANY_DATA_RECONCILE_TOKEN", got(rule.atLeast(MIN_TOKEN_LENGTH, "string"), `${token.length}`));
-  return { apiKey: env.COMPANY_DATA_API_KEY?.trim() || undefined, baseUrl, lang, budget, port: parsePort(flags.http), host, token, allowedOrigins: [...DEFAULT_ORIGINS, ...origins] };
+    throw invalid("--host", {
+      de: `${host} ist nicht nur dieser Rechner: bitte COMPANY_DATA_RECONCILE_TOKEN setzen (mindestens ${MIN_TOKEN_LENGTH} Zeichen)`,
+      en: `${host} is not this machine only: please set COMPANY_DATA_RECONCILE_TOKEN (at least ${MIN_TOKEN_LENGTH} characters)`,
+    });
+  if (token !== undefined && token.length < MIN_TOKEN_LENGTH)
+    throw invalid("COMPANY_DATA_RECONCILE_TOKEN", got(rule.atLeast(MIN_TOKEN_LENGTH, "string"), `${token.length}`));
+  return {
+    apiKey: env.COMPANY_DATA_API_KEY?.trim() || undefined,
+    baseUrl,
+    lang,
+    budget,
+    port: parsePort(flags.http),
+    host,
+    token,
+    allowedOrigins: [...DEFAULT_ORIGINS, ...origins],
+  };
 }
 
 /** Cache and budget keys of this service: one base URL, one key per process. */

@@ -35,8 +35,12 @@ export function requestContext(src: ContextSource, tally: Tally, lang: Language)
       language: lang,
       now: Date.now,
       random: Math.random,
-      onSpend: (_id, credits) => { tally.credits += credits; },
-      onRequest: () => { tally.requests += 1; },
+      onSpend: (_id, credits) => {
+        tally.credits += credits;
+      },
+      onRequest: () => {
+        tally.requests += 1;
+      },
       pacer: src.pacer,
     },
     cacheTtlSeconds: CACHE_TTL_SECONDS,

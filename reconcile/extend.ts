@@ -44,15 +44,18 @@ export interface ExtendResponse {
 export function readExtend(text: string): ExtendQuery {
   const raw = jsonObjectParam(text, "extend");
   if (!Array.isArray(raw.ids)) throw invalid("extend.ids", got(rule.type("array"), raw.ids));
-  if (raw.ids.length > MAX_EXTEND_IDS) throw invalid("extend.ids", got(rule.atMost(MAX_EXTEND_IDS, "array"), raw.ids.length));
+  if (raw.ids.length > MAX_EXTEND_IDS)
+    throw invalid("extend.ids", got(rule.atMost(MAX_EXTEND_IDS, "array"), raw.ids.length));
   const ids = raw.ids.map((id: unknown, i) => {
     const t = typeof id === "string" ? id.trim().toUpperCase() : "";
     if (!COMPANY_ID_PATTERN.test(t)) throw invalid(`extend.ids[${i}]`, notAnId("company", id));
     return t;
   });
-  if (!Array.isArray(raw.properties) || raw.properties.length === 0) throw invalid("extend.properties", got(rule.atLeast(1, "array"), raw.properties));
+  if (!Array.isArray(raw.properties) || raw.properties.length === 0)
+    throw invalid("extend.properties", got(rule.atLeast(1, "array"), raw.properties));
   const wanted = raw.properties.map((p: unknown, i) => {
-    if (!isObject(p) || typeof p.id !== "string") throw invalid(`extend.properties[${i}]`, { de: "erwartet {id}", en: "expected {id}" });
+    if (!isObject(p) || typeof p.id !== "string")
+      throw invalid(`extend.properties[${i}]`, { de: "erwartet {id}", en: "expected {id}" });
     return p.id;
   });
   const catalogue = selectFields(wanted); // INVALID_INPUT "unknown field" for an id the catalogue lacks
@@ -60,11 +63,16 @@ export function readExtend(text: string): ExtendQuery {
   return { ids, fields };
 }
 
-const tasksOf = (ids: readonly string[]): RowTask[] => ids.map((id, index) => ({ index, query: null, id, confidence: null }));
+const tasksOf = (ids: readonly string[]): RowTask[] =>
+  ids.map((id, index) => ({ index, query: null, id, confidence: null }));
 
 /** The price of an extension before anything is sent: the enrichment's estimator for rows that came with these ids. */
 export function extendEstimate(q: ExtendQuery): EnrichEstimate {
-  return estimateTasks(tasksOf(q.ids), { mapping: { id: 0 }, fields: q.fields.map((f) => f.id), chunkSize: Math.max(1, q.ids.length) });
+  return estimateTasks(tasksOf(q.ids), {
+    mapping: { id: 0 },
+    fields: q.fields.map((f) => f.id),
+    chunkSize: Math.max(1, q.ids.length),
+  });
 }
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -101,7 +109,10 @@ export function* extendCompanies(ctx: OpContext, q: ExtendQuery): Operation<Exte
   // A company the API could not answer is not an empty value: the request fails, and a retry pays only for what is missing (the rest is cached).
   if (outOfCredits) throw new CompanyDataError("OUT_OF_CREDITS");
   const failed = results.find((r) => r.outcome === "error");
-  if (failed?.error) throw new CompanyDataError(failed.error.code, { detail: failed.error.code === "INVALID_INPUT" ? failed.error.text : undefined });
+  if (failed?.error)
+    throw new CompanyDataError(failed.error.code, {
+      detail: failed.error.code === "INVALID_INPUT" ? failed.error.text : undefined,
+    });
   const rows: ExtendResponse["rows"] = {};
   distinct.forEach((id, k) => {
     const r = results[k];

@@ -41,7 +41,10 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 /** The one request 0.2 "Authentication" leaves open: the manifest (a GET of the service URL without queries or extend), and CORS preflights. */
 export function isManifestRequest(method: string | undefined, path: string, params: URLSearchParams): boolean {
-  return method === "OPTIONS" || (method === "GET" && /^(\/(de|en))?\/?$/.test(path) && !params.has("queries") && !params.has("extend"));
+  return (
+    method === "OPTIONS" ||
+    (method === "GET" && /^(\/(de|en))?\/?$/.test(path) && !params.has("queries") && !params.has("extend"))
+  );
 }
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
@@ -60,9 +63,17 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 }
 
 const plain = (res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}) =>
-  send(res, status, { "Content-Type": "application/json; charset=utf-8", "Access-Control-Allow-Origin": "*", ...extra }, JSON.stringify({ error: { code: String(status), message: text } }));
+  send(
+    res,
+    status,
+    { "Content-Type": "application/json; charset=utf-8", "Access-Control-Allow-Origin": "*", ...extra },
+    JSON.stringify({ error: { code: String(status), message: text } }),
+  );
 
-export async function startReconcileHttp(service: ReconcileService, opts: { port: number; host: string; token?: string; log: (line: string) => void }): Promise<RunningReconcile> {
+export async function startReconcileHttp(
+  service: ReconcileService,
+  opts: { port: number; host: string; token?: string; log: (line: string) => void },
+): Promise<RunningReconcile> {
   let allowedHosts: string[] | undefined;
   let actual = 0;
   const shownHost = opts.host.includes(":") && !opts.host.startsWith("[") ? `[${opts.host}]` : opts.host;
@@ -72,11 +83,15 @@ export async function startReconcileHttp(service: ReconcileService, opts: { port
     if (url.pathname !== RECONCILE_PATH && !url.pathname.startsWith(RECONCILE_PATH + "/"))
       return plain(res, 404, `Not found: the reconciliation service is at ${RECONCILE_PATH}`);
     const hostHeader = req.headers.host ?? "";
-    if (allowedHosts && !allowedHosts.includes(hostHeader.toLowerCase())) return plain(res, 403, "Forbidden: Host is not this machine");
+    if (allowedHosts && !allowedHosts.includes(hostHeader.toLowerCase()))
+      return plain(res, 403, "Forbidden: Host is not this machine");
     const path = url.pathname.slice(RECONCILE_PATH.length);
     if (opts.token && !isManifestRequest(req.method, path, url.searchParams)) {
       const given = tokenOf(req.headers.authorization);
-      if (!given || !sameToken(given, opts.token)) return plain(res, 401, "Unauthorized: Authorization: Bearer <token> required", { "WWW-Authenticate": 'Bearer realm="reconcile"' });
+      if (!given || !sameToken(given, opts.token))
+        return plain(res, 401, "Unauthorized: Authorization: Bearer <token> required", {
+          "WWW-Authenticate": 'Bearer realm="reconcile"',
+        });
     }
     let body: string | undefined;
     if (req.method === "POST") {
@@ -111,12 +126,18 @@ export async function startReconcileHttp(service: ReconcileService, opts: { port
     server.listen(opts.port, opts.host, () => resolve());
   });
   actual = (server.address() as AddressInfo).port;
-  if (isLoopback(opts.host)) allowedHosts = [...new Set(["127.0.0.1", "localhost", "[::1]", shownHost.toLowerCase()])].map((h) => `${h}:${actual}`);
+  if (isLoopback(opts.host))
+    allowedHosts = [...new Set(["127.0.0.1", "localhost", "[::1]", shownHost.toLowerCase()])].map(
+      (h) => `${h}:${actual}`,
+    );
   return {
     url: `http://${shownHost}:${actual}${RECONCILE_PATH}`,
     port: actual,
     close: async () => {
-      await new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections?.(); });
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections?.();
+      });
     },
   };
 }

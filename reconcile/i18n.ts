@@ -4,8 +4,14 @@ import type { Bilingual, Language } from "../shared/i18n/index.ts";
 
 /** The service is configured by the environment and flags: errors that point at settings say where. */
 const OWN: Partial<Record<ErrorCode, (e: CompanyDataError, lang: Language) => string>> = {
-  MISSING_KEY: (_e, lang) => (lang === "de" ? "Kein API-Schlüssel: bitte COMPANY_DATA_API_KEY in der Umgebung des Abgleichdienstes setzen." : "No API key: please set COMPANY_DATA_API_KEY in the reconciliation service's environment."),
-  INVALID_KEY: (_e, lang) => (lang === "de" ? "Der API-Schlüssel wurde abgelehnt. Bitte COMPANY_DATA_API_KEY prüfen." : "The API key was rejected. Please check COMPANY_DATA_API_KEY."),
+  MISSING_KEY: (_e, lang) =>
+    lang === "de"
+      ? "Kein API-Schlüssel: bitte COMPANY_DATA_API_KEY in der Umgebung des Abgleichdienstes setzen."
+      : "No API key: please set COMPANY_DATA_API_KEY in the reconciliation service's environment.",
+  INVALID_KEY: (_e, lang) =>
+    lang === "de"
+      ? "Der API-Schlüssel wurde abgelehnt. Bitte COMPANY_DATA_API_KEY prüfen."
+      : "The API key was rejected. Please check COMPANY_DATA_API_KEY.",
   BUDGET_EXCEEDED: (e, lang) => {
     const d = e.details.detail?.[lang];
     return lang === "de"

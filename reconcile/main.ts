@@ -32,7 +32,12 @@ export function serviceFor(cfg: ReconcileConfig, log: (line: string) => void): R
 }
 
 /** `messageLang`: the language of a configuration error (the CLI's, from --lang or LANG). */
-export async function runReconcile(argv: string[], env: NodeJS.ProcessEnv, err: (line: string) => void, messageLang?: Language): Promise<number> {
+export async function runReconcile(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  err: (line: string) => void,
+  messageLang?: Language,
+): Promise<number> {
   let cfg: ReconcileConfig;
   try {
     cfg = readConfig(argv, env);
@@ -41,21 +46,45 @@ export async function runReconcile(argv: string[], env: NodeJS.ProcessEnv, err: 
     return USAGE;
   }
   const lang = cfg.lang;
-  if (!cfg.apiKey) err(lang === "de" ? "Hinweis: COMPANY_DATA_API_KEY ist nicht gesetzt; Abgleich und Erweiterung antworten mit einem Fehler, bis er gesetzt ist." : "Note: COMPANY_DATA_API_KEY is not set; reconciliation and extension answer an error until it is.");
+  if (!cfg.apiKey)
+    err(
+      lang === "de"
+        ? "Hinweis: COMPANY_DATA_API_KEY ist nicht gesetzt; Abgleich und Erweiterung antworten mit einem Fehler, bis er gesetzt ist."
+        : "Note: COMPANY_DATA_API_KEY is not set; reconciliation and extension answer an error until it is.",
+    );
   let running;
   try {
-    running = await startReconcileHttp(serviceFor(cfg, err), { port: cfg.port, host: cfg.host, token: cfg.token, log: err });
+    running = await startReconcileHttp(serviceFor(cfg, err), {
+      port: cfg.port,
+      host: cfg.host,
+      token: cfg.token,
+      log: err,
+    });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? (lang === "de" ? "Fehler" : "error");
-    err(lang === "de" ? `Port ${cfg.port} auf ${cfg.host} ist nicht verfügbar (${code}).` : `Port ${cfg.port} on ${cfg.host} is not available (${code}).`);
+    err(
+      lang === "de"
+        ? `Port ${cfg.port} auf ${cfg.host} ist nicht verfügbar (${code}).`
+        : `Port ${cfg.port} on ${cfg.host} is not available (${code}).`,
+    );
     return USAGE;
   }
   if (!isLoopback(cfg.host))
-    err(lang === "de" ? `Achtung: ${cfg.host} ist nicht nur dieser Rechner; jede Abfrage außer dem Manifest braucht das Token (Authorization: Bearer …).` : `Warning: ${cfg.host} is not this machine only; every request but the manifest needs the token (Authorization: Bearer …).`);
+    err(
+      lang === "de"
+        ? `Achtung: ${cfg.host} ist nicht nur dieser Rechner; jede Abfrage außer dem Manifest braucht das Token (Authorization: Bearer …).`
+        : `Warning: ${cfg.host} is not this machine only; every request but the manifest needs the token (Authorization: Bearer …).`,
+    );
   const budget = budgetText({ limit: cfg.budget, spent: 0, remaining: cfg.budget }, lang);
-  err(lang === "de" ? `Abgleichdienst (Reconciliation API 0.2) auf ${running.url} ${budget}` : `Reconciliation service (Reconciliation API 0.2) at ${running.url} ${budget}`);
+  err(
+    lang === "de"
+      ? `Abgleichdienst (Reconciliation API 0.2) auf ${running.url} ${budget}`
+      : `Reconciliation service (Reconciliation API 0.2) at ${running.url} ${budget}`,
+  );
   await new Promise<void>((resolve) => {
-    const stop = () => { void running.close().finally(resolve); };
+    const stop = () => {
+      void running.close().finally(resolve);
+    };
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
   });

@@ -20,7 +20,10 @@ export const BATCH_SIZE = 100;
 export const IDENTIFIER_SPACE = "https://api.implisense.com/v2/companies/";
 export const SCHEMA_SPACE = "https://api.implisense.com/v2/schema/company";
 
-const NAME = { de: "Firmendaten (deutsche Handels-, Partnerschafts- und Genossenschaftsregister)", en: "Company data (German commercial, partnership and cooperative registers)" };
+const NAME = {
+  de: "Firmendaten (deutsche Handels-, Partnerschafts- und Genossenschaftsregister)",
+  en: "Company data (German commercial, partnership and cooperative registers)",
+};
 
 export interface ManifestOptions {
   /** The service URL as clients reach it, e.g. http://127.0.0.1:8791/reconcile (no trailing slash). */
@@ -51,7 +54,10 @@ export function manifest(o: ManifestOptions) {
             type: "apiKey",
             in: "header",
             name: "Authorization",
-            description: o.lang === "de" ? "Bearer <Token> (COMPANY_DATA_RECONCILE_TOKEN des Dienstes)" : "Bearer <token> (the service's COMPANY_DATA_RECONCILE_TOKEN)",
+            description:
+              o.lang === "de"
+                ? "Bearer <Token> (COMPANY_DATA_RECONCILE_TOKEN des Dienstes)"
+                : "Bearer <token> (the service's COMPANY_DATA_RECONCILE_TOKEN)",
           },
         }
       : {}),

@@ -2,7 +2,8 @@
 import { invalid } from "../shared/core/index.ts";
 import { rule } from "../shared/i18n/index.ts";
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function jsonObjectParam(text: string, name: string): Record<string, unknown> {
   let raw: unknown;

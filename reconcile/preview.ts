@@ -36,10 +36,18 @@ export function previewHtml(id: string, c: CompanySummary | undefined, lang: Lan
   const rows: [string, string][] = [];
   if (c) {
     const address = [c.street, [c.zip, c.city].filter(Boolean).join(" ")].filter(Boolean).join(", ");
-    rows.push([PREVIEW_TEXTS.legalForm[lang], label(c.legalForm)], [PREVIEW_TEXTS.address[lang], address], [PREVIEW_TEXTS.register[lang], formatRegister(c.register ?? null)], [PREVIEW_TEXTS.status[lang], label(c.status)]);
+    rows.push(
+      [PREVIEW_TEXTS.legalForm[lang], label(c.legalForm)],
+      [PREVIEW_TEXTS.address[lang], address],
+      [PREVIEW_TEXTS.register[lang], formatRegister(c.register ?? null)],
+      [PREVIEW_TEXTS.status[lang], label(c.status)],
+    );
   }
   const body = c
-    ? `<table>${rows.filter(([, v]) => v).map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join("")}</table>`
+    ? `<table>${rows
+        .filter(([, v]) => v)
+        .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
+        .join("")}</table>`
     : `<p class="note">${escapeHtml(PREVIEW_TEXTS.unknown[lang])}</p>`;
   return [
     "<!DOCTYPE html>",

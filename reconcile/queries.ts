@@ -69,7 +69,8 @@ export interface QueryAnswer {
 /** A property value as text: strings, numbers (a postcode typed as a number keeps its leading zero), an entity by its name. */
 function valueText(pid: QueryPid, v: unknown): string {
   if (typeof v === "string") return v.trim();
-  if (typeof v === "number" && Number.isFinite(v)) return pid === "zip" && Number.isInteger(v) && v >= 0 && v < 100000 ? String(v).padStart(5, "0") : String(v);
+  if (typeof v === "number" && Number.isFinite(v))
+    return pid === "zip" && Number.isInteger(v) && v >= 0 && v < 100000 ? String(v).padStart(5, "0") : String(v);
   if (isObject(v)) return typeof v.name === "string" ? v.name.trim() : typeof v.id === "string" ? v.id.trim() : "";
   return "";
 }
@@ -83,15 +84,20 @@ function readQuery(key: string, raw: unknown): ReconQuery {
   const props = raw.properties;
   if (props !== undefined && !Array.isArray(props)) throw invalid(at("properties"), got(rule.type("array"), props));
   if ((q === undefined || q.trim() === "") && (!props || props.length === 0))
-    throw invalid(at("query"), { de: "bitte einen Namen (query) oder Eigenschaften (properties) angeben", en: "please give a name (query) or properties" });
+    throw invalid(at("query"), {
+      de: "bitte einen Namen (query) oder Eigenschaften (properties) angeben",
+      en: "please give a name (query) or properties",
+    });
   let limit = DEFAULT_LIMIT;
   if (raw.limit !== undefined) {
-    if (typeof raw.limit !== "number" || !Number.isInteger(raw.limit) || raw.limit < 1) throw invalid(at("limit"), got(rule.number({ value: 1, inclusive: true }, undefined, true), raw.limit));
+    if (typeof raw.limit !== "number" || !Number.isInteger(raw.limit) || raw.limit < 1)
+      throw invalid(at("limit"), got(rule.number({ value: 1, inclusive: true }, undefined, true), raw.limit));
     limit = Math.min(raw.limit, 100);
   }
   const hints: Partial<Record<QueryPid, string>> = {};
   (props ?? []).forEach((p: unknown, i) => {
-    if (!isObject(p) || typeof p.pid !== "string" || !("v" in p)) throw invalid(at(`properties[${i}]`), { de: "erwartet {pid, v}", en: "expected {pid, v}" });
+    if (!isObject(p) || typeof p.pid !== "string" || !("v" in p))
+      throw invalid(at(`properties[${i}]`), { de: "erwartet {pid, v}", en: "expected {pid, v}" });
     const pid = queryPid(p.pid);
     if (!pid || hints[pid]) return; // a property we do not match on, or a second value: the first counts
     const values = Array.isArray(p.v) ? p.v : [p.v];
@@ -130,11 +136,23 @@ function planOf(q: ReconQuery): Plan {
     if (q.query && COMPANY_ID_PATTERN.test(q.query.toUpperCase())) return { kind: "id", id: q.query.toUpperCase() };
     const byText = q.query ? identifierIn(q.query) : null;
     if (h.website || h.vatId || h.lei || byText || (!q.query && h.register)) {
-      const cells = { website: h.website, vatId: h.vatId, lei: h.lei, register: h.website || h.vatId || h.lei ? undefined : h.register };
+      const cells = {
+        website: h.website,
+        vatId: h.vatId,
+        lei: h.lei,
+        register: h.website || h.vatId || h.lei ? undefined : h.register,
+      };
       const given = identifierQuery(cells);
       return { kind: "lookup", query: { ...byText, ...given } };
     }
-    if (!q.query) return { kind: "error", error: invalid("query", { de: "ohne Namen braucht es eine Website, USt-IdNr., LEI oder Registernummer", en: "without a name a website, VAT id, LEI or register number is needed" }) };
+    if (!q.query)
+      return {
+        kind: "error",
+        error: invalid("query", {
+          de: "ohne Namen braucht es eine Website, USt-IdNr., LEI oder Registernummer",
+          en: "without a name a website, VAT id, LEI or register number is needed",
+        }),
+      };
     const query: ResolveQuery = { name: nameWithForm(q.query, h.legalForm) };
     if (h.city) query.city = h.city;
     if (h.zip) query.zip = h.zip;
@@ -158,7 +176,8 @@ export function describe(c: CompanySummary): string {
   return [legal, place, formatRegister(c.register ?? null), status].filter(Boolean).join(" · ");
 }
 
-const pct = (x: number | null | undefined) => (x == null || !Number.isFinite(x) ? 0 : Math.round(Math.max(0, Math.min(1, x)) * 1000) / 10);
+const pct = (x: number | null | undefined) =>
+  x == null || !Number.isFinite(x) ? 0 : Math.round(Math.max(0, Math.min(1, x)) * 1000) / 10;
 
 /** The candidates of one resolve or lookup answer, best first; `match` only for an accepted match. */
 function answerOf(row: ResolvedRow, limit: number, lang: Language): QueryAnswer {
@@ -185,26 +204,45 @@ function answerOf(row: ResolvedRow, limit: number, lang: Language): QueryAnswer 
  * batch resolve plan (paid: the caller's budget guard prices it before it is
  * sent). Every candidate shown is remembered for the free preview.
  */
-export function* reconcileBatch(ctx: OpContext, batch: Map<string, ReconQuery>): Operation<Record<string, QueryAnswer>> {
+export function* reconcileBatch(
+  ctx: OpContext,
+  batch: Map<string, ReconQuery>,
+): Operation<Record<string, QueryAnswer>> {
   const lang = ctx.client.language;
   const keys = [...batch.keys()];
   const plans = keys.map((k) => planOf(batch.get(k)!));
-  const rows: (ResolvedRow | undefined)[] = plans.map((p) => (p.kind === "error" ? { status: "error", match: null, confidence: null, candidates: [], error: p.error } : undefined));
+  const rows: (ResolvedRow | undefined)[] = plans.map((p) =>
+    p.kind === "error" ? { status: "error", match: null, confidence: null, candidates: [], error: p.error } : undefined,
+  );
 
   const at = (kind: Plan["kind"]) => plans.map((p, i) => (p.kind === kind ? i : -1)).filter((i) => i >= 0);
   const lookups = at("lookup");
   if (lookups.length) {
-    const answers = yield* lookupMany(ctx, lookups.map((i) => (plans[i] as { query: IdentifierQuery }).query));
-    lookups.forEach((i, j) => { rows[i] = answers[j]; });
+    const answers = yield* lookupMany(
+      ctx,
+      lookups.map((i) => (plans[i] as { query: IdentifierQuery }).query),
+    );
+    lookups.forEach((i, j) => {
+      rows[i] = answers[j];
+    });
   }
   const names = at("resolve");
   if (names.length) {
-    const answers = yield* resolveMany(ctx, names.map((i) => (plans[i] as { query: ResolveQuery }).query), { mode: "batch" });
-    names.forEach((i, j) => { rows[i] = answers[j]; });
+    const answers = yield* resolveMany(
+      ctx,
+      names.map((i) => (plans[i] as { query: ResolveQuery }).query),
+      { mode: "batch" },
+    );
+    names.forEach((i, j) => {
+      rows[i] = answers[j];
+    });
   }
 
   // What the lookups and resolves showed is remembered first: a company id asked in the same batch is then named.
-  yield* rememberSeen(ctx, rows.flatMap((r) => (r ? [...(r.match ? [r.match] : []), ...r.candidates] : [])));
+  yield* rememberSeen(
+    ctx,
+    rows.flatMap((r) => (r ? [...(r.match ? [r.match] : []), ...r.candidates] : [])),
+  );
   const ids = at("id");
   if (ids.length) {
     const idOf = (i: number) => (plans[i] as { id: string }).id;
@@ -212,7 +250,11 @@ export function* reconcileBatch(ctx: OpContext, batch: Map<string, ReconQuery>):
     const known = yield* seenSummaries(ctx, ids.map(idOf));
     ids.forEach((i, j) => {
       const a = av.get(idOf(i));
-      if (a instanceof CompanyDataError) rows[i] = a.code === "NOT_FOUND" ? { status: "not_found", match: null, confidence: null, candidates: [] } : { status: "error", match: null, confidence: null, candidates: [], error: a };
+      if (a instanceof CompanyDataError)
+        rows[i] =
+          a.code === "NOT_FOUND"
+            ? { status: "not_found", match: null, confidence: null, candidates: [] }
+            : { status: "error", match: null, confidence: null, candidates: [], error: a };
       else rows[i] = { status: "matched", match: known[j] ?? { id: idOf(i) }, confidence: 1, candidates: [] };
     });
   }
@@ -224,7 +266,13 @@ export function* reconcileBatch(ctx: OpContext, batch: Map<string, ReconQuery>):
 
   const out: Record<string, QueryAnswer> = {};
   keys.forEach((k, i) => {
-    const row = rows[i] ?? { status: "error", match: null, confidence: null, candidates: [], error: new CompanyDataError("INTERNAL") };
+    const row = rows[i] ?? {
+      status: "error",
+      match: null,
+      confidence: null,
+      candidates: [],
+      error: new CompanyDataError("INTERNAL"),
+    };
     out[k] = answerOf(row, batch.get(k)!.limit, lang);
   });
   return out;

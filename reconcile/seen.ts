@@ -41,7 +41,9 @@ export function* rememberSeen(ctx: OpContext, companies: readonly CompanySummary
   const ids = [...fresh.keys()];
   const before = yield* seenSummaries(ctx, ids);
   const entries: Record<string, string> = {};
-  ids.forEach((id, i) => { entries[seenKey(ctx, id)] = writeSaved(SEEN, { c: { ...before[i], ...defined(fresh.get(id)!) } }); });
+  ids.forEach((id, i) => {
+    entries[seenKey(ctx, id)] = writeSaved(SEEN, { c: { ...before[i], ...defined(fresh.get(id)!) } });
+  });
   yield* cachePut(entries, ctx.cacheTtlSeconds);
 }
 

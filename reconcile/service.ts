@@ -110,13 +110,22 @@ const SECURITY = { "X-Content-Type-Options": "nosniff", "Cache-Control": "no-sto
 const CALLBACK = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*){0,3}$/;
 
 function json(status: number, value: unknown, extra: Record<string, string> = {}): ReconcileResponse {
-  return { status, headers: { ...CORS, ...SECURITY, "Content-Type": "application/json; charset=utf-8", ...extra }, body: JSON.stringify(value) };
+  return {
+    status,
+    headers: { ...CORS, ...SECURITY, "Content-Type": "application/json; charset=utf-8", ...extra },
+    body: JSON.stringify(value),
+  };
 }
 
 function html(status: number, text: string): ReconcileResponse {
   return {
     status,
-    headers: { ...CORS, ...SECURITY, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *" },
+    headers: {
+      ...CORS,
+      ...SECURITY,
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *",
+    },
     body: text,
   };
 }
@@ -124,24 +133,41 @@ function html(status: number, text: string): ReconcileResponse {
 /** HTTP status of an error: the client's fault, the budget, or the API's. */
 function statusOf(e: CompanyDataError): number {
   switch (e.code) {
-    case "INVALID_INPUT": return 400;
-    case "BUDGET_EXCEEDED": case "OUT_OF_CREDITS": return 402;
-    case "NOT_FOUND": return 404;
-    case "RATE_LIMITED": return 429;
-    case "MISSING_KEY": case "INVALID_KEY": return 503;
-    case "TIMEOUT": return 504;
-    case "INTERNAL": return 500;
-    default: return 502;
+    case "INVALID_INPUT":
+      return 400;
+    case "BUDGET_EXCEEDED":
+    case "OUT_OF_CREDITS":
+      return 402;
+    case "NOT_FOUND":
+      return 404;
+    case "RATE_LIMITED":
+      return 429;
+    case "MISSING_KEY":
+    case "INVALID_KEY":
+      return 503;
+    case "TIMEOUT":
+      return 504;
+    case "INTERNAL":
+      return 500;
+    default:
+      return 502;
   }
 }
 
 /** An error answer: German and English, the code, and for a refusal the budget. */
 function errorResponse(e: CompanyDataError, lang: Language, extra: Record<string, unknown> = {}): ReconcileResponse {
-  const error: Record<string, unknown> = { code: e.code, message: errorMessage(e, lang), de: errorMessage(e, "de"), en: errorMessage(e, "en"), ...extra };
+  const error: Record<string, unknown> = {
+    code: e.code,
+    message: errorMessage(e, lang),
+    de: errorMessage(e, "de"),
+    en: errorMessage(e, "en"),
+    ...extra,
+  };
   if (e.details.field) error.field = e.details.field;
   if (e.details.retryAt) error.retryAt = new Date(e.details.retryAt).toISOString();
   const headers: Record<string, string> = {};
-  if (e.details.retryAt) headers["Retry-After"] = String(Math.max(1, Math.ceil((e.details.retryAt - Date.now()) / 1000)));
+  if (e.details.retryAt)
+    headers["Retry-After"] = String(Math.max(1, Math.ceil((e.details.retryAt - Date.now()) / 1000)));
   return json(statusOf(e), { error }, headers);
 }
 
@@ -151,7 +177,13 @@ function paramsOf(req: ReconcileRequest): URLSearchParams {
   if (req.method === "POST" && req.body) {
     const type = (req.headers["content-type"] ?? "").toLowerCase();
     if (type && !type.startsWith("application/x-www-form-urlencoded"))
-      throw invalid("Content-Type", got({ de: "erwartet application/x-www-form-urlencoded", en: "expected application/x-www-form-urlencoded" }, type.split(";")[0]));
+      throw invalid(
+        "Content-Type",
+        got(
+          { de: "erwartet application/x-www-form-urlencoded", en: "expected application/x-www-form-urlencoded" },
+          type.split(";")[0],
+        ),
+      );
     for (const [k, v] of new URLSearchParams(req.body)) p.set(k, v);
   }
   return p;
@@ -183,7 +215,11 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
   });
 
   /** Run a paid operation under the budget; a refusal is a 402 with the price and the budget. */
-  async function paid<T>(req: ReconcileRequest, lang: Language, op: (ctx: OpContext) => Operation<T>): Promise<ReconcileResponse> {
+  async function paid<T>(
+    req: ReconcileRequest,
+    lang: Language,
+    op: (ctx: OpContext) => Operation<T>,
+  ): Promise<ReconcileResponse> {
     const foreign = fromForeignPage(req, host.allowedOrigins);
     if (foreign !== null) {
       const e = new CompanyDataError("INVALID_INPUT", { field: "Origin", detail: refusal.foreignOrigin(foreign) });
@@ -198,9 +234,13 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
         return json(200, value, budgetHeaders(await budgetOf(ctx), tally));
       } catch (e) {
         const err = toCompanyDataError(e);
-        if (!(e instanceof CompanyDataError)) host.log(`reconcile: internal error (${(e as Error)?.name ?? "unknown"})`);
+        if (!(e instanceof CompanyDataError))
+          host.log(`reconcile: internal error (${(e as Error)?.name ?? "unknown"})`);
         const b = await budgetOf(ctx).catch(() => null);
-        const extra = err.code === "BUDGET_EXCEEDED" && b ? { budget: { limit: b.limit, spent: b.spent, remaining: b.remaining }, spent: tally.credits } : { spent: tally.credits };
+        const extra =
+          err.code === "BUDGET_EXCEEDED" && b
+            ? { budget: { limit: b.limit, spent: b.spent, remaining: b.remaining }, spent: tally.credits }
+            : { spent: tally.credits };
         const r = errorResponse(err, lang, extra);
         return b ? { ...r, headers: { ...r.headers, ...budgetHeaders(b, tally) } } : r;
       }
@@ -208,7 +248,12 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
   }
 
   /** A free operation; JSONP when asked. */
-  async function free(req: ReconcileRequest, lang: Language, params: URLSearchParams, op: (ctx: OpContext) => Operation<unknown>): Promise<ReconcileResponse> {
+  async function free(
+    req: ReconcileRequest,
+    lang: Language,
+    params: URLSearchParams,
+    op: (ctx: OpContext) => Operation<unknown>,
+  ): Promise<ReconcileResponse> {
     const ctx = host.context(req, { credits: 0, requests: 0 }, lang);
     let r: ReconcileResponse;
     try {
@@ -223,11 +268,22 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
   function jsonp(r: ReconcileResponse, params: URLSearchParams): ReconcileResponse {
     const cb = params.get("callback");
     if (cb === null || r.status !== 200) return r;
-    if (!CALLBACK.test(cb)) return errorResponse(invalid("callback", got({ de: "ein JavaScript-Name", en: "a JavaScript name" }, cb)), host.lang);
-    return { ...r, headers: { ...r.headers, "Content-Type": "application/javascript; charset=utf-8" }, body: `/**/${cb}(${r.body});` };
+    if (!CALLBACK.test(cb))
+      return errorResponse(
+        invalid("callback", got({ de: "ein JavaScript-Name", en: "a JavaScript name" }, cb)),
+        host.lang,
+      );
+    return {
+      ...r,
+      headers: { ...r.headers, "Content-Type": "application/javascript; charset=utf-8" },
+      body: `/**/${cb}(${r.body});`,
+    };
   }
 
-  const sync = <T>(f: () => T) => function* (): Operation<T> { return f(); };
+  const sync = <T>(f: () => T) =>
+    function* (): Operation<T> {
+      return f();
+    };
 
   async function route(req: ReconcileRequest, serviceUrl: string): Promise<ReconcileResponse> {
     let path = req.path.replace(/\/+$/, "");
@@ -240,7 +296,12 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
       base += `/${lang}`;
     }
     if (req.method === "OPTIONS") return { status: 204, headers: { ...CORS, ...SECURITY }, body: "" };
-    if (req.method !== "GET" && req.method !== "POST") return { ...errorResponse(invalid("method", got(rule.oneOf(["GET", "POST"]), req.method)), lang), status: 405, headers: { Allow: "GET, POST, OPTIONS" } };
+    if (req.method !== "GET" && req.method !== "POST")
+      return {
+        ...errorResponse(invalid("method", got(rule.oneOf(["GET", "POST"]), req.method)), lang),
+        status: 405,
+        headers: { Allow: "GET, POST, OPTIONS" },
+      };
     const params = paramsOf(req);
     const one = (name: string) => params.get(name);
 
@@ -248,7 +309,11 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
       case "": {
         const queries = one("queries");
         const extend = one("extend");
-        if (queries !== null && extend !== null) throw invalid("queries", { de: "entweder queries oder extend, nicht beides", en: "either queries or extend, not both" });
+        if (queries !== null && extend !== null)
+          throw invalid("queries", {
+            de: "entweder queries oder extend, nicht beides",
+            en: "either queries or extend, not both",
+          });
         if (queries !== null) {
           const batch = readBatch(queries);
           return paid(req, lang, (ctx) => reconcileBatch(ctx, batch));
@@ -265,20 +330,51 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
         return free(req, lang, params, (ctx) => suggestEntities(ctx, prefix, cursor));
       }
       case "/suggest/property":
-        return free(req, lang, params, sync(() => suggestProperties(one("prefix") ?? "", lang)));
+        return free(
+          req,
+          lang,
+          params,
+          sync(() => suggestProperties(one("prefix") ?? "", lang)),
+        );
       case "/suggest/type":
-        return free(req, lang, params, sync(() => suggestTypes(one("prefix") ?? "", lang)));
+        return free(
+          req,
+          lang,
+          params,
+          sync(() => suggestTypes(one("prefix") ?? "", lang)),
+        );
       case "/propose_properties": {
         const limit = one("limit");
         const n = limit === null || limit === "" ? undefined : V.integer(Number(limit), "limit", 1, 1000);
-        return free(req, lang, params, sync(() => proposeProperties(one("type"), n, lang)));
+        return free(
+          req,
+          lang,
+          params,
+          sync(() => proposeProperties(one("type"), n, lang)),
+        );
       }
       case "/estimate": {
         const q = readExtend(one("extend") ?? "");
-        return free(req, lang, params, sync(() => {
-          const e = extendEstimate(q);
-          return { credits: e.credits, requests: e.requests, companies: e.companies, breakdown: e.breakdown.map((l) => ({ label: l.label[lang], de: l.label.de, en: l.label.en, credits: l.credits, requests: l.requests })) };
-        }));
+        return free(
+          req,
+          lang,
+          params,
+          sync(() => {
+            const e = extendEstimate(q);
+            return {
+              credits: e.credits,
+              requests: e.requests,
+              companies: e.companies,
+              breakdown: e.breakdown.map((l) => ({
+                label: l.label[lang],
+                de: l.label.de,
+                en: l.label.en,
+                credits: l.credits,
+                requests: l.requests,
+              })),
+            };
+          }),
+        );
       }
       case "/preview":
       case "/view": {
@@ -288,7 +384,10 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
         return html(200, previewHtml(id, seen, lang));
       }
       default:
-        return { ...errorResponse(new CompanyDataError("NOT_FOUND", { detail: refusal.noRoute(path) }), lang), status: 404 };
+        return {
+          ...errorResponse(new CompanyDataError("NOT_FOUND", { detail: refusal.noRoute(path) }), lang),
+          status: 404,
+        };
     }
   }
 
@@ -297,7 +396,8 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
       try {
         return await route(req, serviceUrl);
       } catch (e) {
-        if (!(e instanceof CompanyDataError)) host.log(`reconcile: internal error (${(e as Error)?.name ?? "unknown"})`);
+        if (!(e instanceof CompanyDataError))
+          host.log(`reconcile: internal error (${(e as Error)?.name ?? "unknown"})`);
         return errorResponse(toCompanyDataError(e), host.lang);
       }
     },

@@ -30,7 +30,8 @@ export interface Suggestion {
 export function readCursor(v: string | null): number {
   if (v === null || v === "") return 0;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > MAX_SIZE - SUGGEST_PAGE) throw invalid("cursor", got(rule.range(0, MAX_SIZE - SUGGEST_PAGE), v));
+  if (!Number.isInteger(n) || n < 0 || n > MAX_SIZE - SUGGEST_PAGE)
+    throw invalid("cursor", got(rule.range(0, MAX_SIZE - SUGGEST_PAGE), v));
   return n;
 }
 
@@ -39,7 +40,14 @@ export function* suggestEntities(ctx: OpContext, prefix: string, cursor: number)
   const type = companyType(ctx.client.language);
   const page = r.suggestions.slice(cursor, cursor + SUGGEST_PAGE);
   yield* rememberSeen(ctx, page);
-  return { result: page.map((s) => ({ id: s.id, name: s.name ?? s.id, ...(s.city ? { description: s.city } : {}), notable: [type] })) };
+  return {
+    result: page.map((s) => ({
+      id: s.id,
+      name: s.name ?? s.id,
+      ...(s.city ? { description: s.city } : {}),
+      notable: [type],
+    })),
+  };
 }
 
 const fits = (prefix: string, ...texts: string[]) => {
@@ -50,9 +58,16 @@ const fits = (prefix: string, ...texts: string[]) => {
 /** Properties: those a query can match on, then every extension field (with its price per company). */
 export function suggestProperties(prefix: string, lang: Language): { result: Suggestion[] } {
   const out: Suggestion[] = [];
-  for (const p of QUERY_PROPERTIES) if (fits(prefix, p.id, p.label.de, p.label.en)) out.push({ id: p.id, name: p.label[lang], description: p.about[lang] });
+  for (const p of QUERY_PROPERTIES)
+    if (fits(prefix, p.id, p.label.de, p.label.en))
+      out.push({ id: p.id, name: p.label[lang], description: p.about[lang] });
   for (const f of EXTEND_PROPERTIES)
-    if (!out.some((o) => o.id === f.id) && fits(prefix, f.id, f.header.de, f.header.en)) out.push({ id: f.id, name: f.header[lang], description: `${bothLabels(f.header, lang)} · ${fieldPrice(f, lang)}` });
+    if (!out.some((o) => o.id === f.id) && fits(prefix, f.id, f.header.de, f.header.en))
+      out.push({
+        id: f.id,
+        name: f.header[lang],
+        description: `${bothLabels(f.header, lang)} · ${fieldPrice(f, lang)}`,
+      });
   return { result: out };
 }
 
@@ -63,6 +78,14 @@ export function suggestTypes(prefix: string, lang: Language): { result: Suggesti
 
 /** Data extension property proposals ("Data Extension Property Proposals"): every field, cheapest groups first (the catalogue's order). */
 export function proposeProperties(type: string | null, limit: number | undefined, lang: Language) {
-  const all = EXTEND_PROPERTIES.map((f) => ({ id: f.id, name: f.header[lang], description: `${bothLabels(f.header, lang)} · ${fieldPrice(f, lang)}` }));
-  return { type: type ?? COMPANY_TYPE_ID, ...(limit !== undefined ? { limit } : {}), properties: limit !== undefined ? all.slice(0, limit) : all };
+  const all = EXTEND_PROPERTIES.map((f) => ({
+    id: f.id,
+    name: f.header[lang],
+    description: `${bothLabels(f.header, lang)} · ${fieldPrice(f, lang)}`,
+  }));
+  return {
+    type: type ?? COMPANY_TYPE_ID,
+    ...(limit !== undefined ? { limit } : {}),
+    properties: limit !== undefined ? all.slice(0, limit) : all,
+  };
 }

@@ -39,7 +39,12 @@ import { requestContext, serviceDriver } from "./context.ts";
 import { createReconcileService, type ReconcileRequest } from "./service.ts";
 
 /** Never contacted: the core's client needs a base URL and a key to build requests, which ctx.call answers instead. */
-const TEAM = { apiKey: "team-server", baseUrl: "http://team-server.invalid", scope: "reconcile-team", pacer: new Pacer() };
+const TEAM = {
+  apiKey: "team-server",
+  baseUrl: "http://team-server.invalid",
+  scope: "reconcile-team",
+  pacer: new Pacer(),
+};
 
 /** What this process has shown (the preview's memory); the store holds nothing here (no budget of its own). */
 let shared: AsyncDriver | undefined;
@@ -49,7 +54,10 @@ const sharedDriver = () => (shared ??= serviceDriver());
 const langOf = (r: HttpRequest): Language => (/^en/i.test(r.headers["Accept-Language"] ?? "") ? "en" : "de");
 
 /** What one request's calls cost the user (the server's x-credits-charged: a shared answer is free) and the server's refusal, if any. */
-interface Account { charged: number; refused?: ErrorAnswer }
+interface Account {
+  charged: number;
+  refused?: ErrorAnswer;
+}
 
 /** A driver whose requests are answered by ctx.call for `call`'s user. */
 function teamDriver(call: (spec: CallSpec, lang: Language) => Promise<ErrorAnswer>, acct: Account): AsyncDriver {
@@ -60,20 +68,28 @@ function teamDriver(call: (spec: CallSpec, lang: Language) => Promise<ErrorAnswe
     cachePut: (entries, ttl) => base.cachePut(entries, ttl),
     storeGet: (keys) => base.storeGet(keys),
     storePut: (entries) => base.storePut(entries),
-    http: (requests) => Promise.all(requests.map(async (r): Promise<HttpResponse> => {
-      const lang = langOf(r);
-      const parsed = specOf(r.method, new URL(r.url), r.body ?? "", lang);
-      const a = parsed.ok ? await call(parsed.spec, lang) : parsed.answer;
-      if (a.status === 402) acct.refused = a;
-      acct.charged += Number(a.headers["x-credits-charged"] ?? 0) || 0;
-      return { status: a.status, headers: a.headers, body: a.body };
-    })),
+    http: (requests) =>
+      Promise.all(
+        requests.map(async (r): Promise<HttpResponse> => {
+          const lang = langOf(r);
+          const parsed = specOf(r.method, new URL(r.url), r.body ?? "", lang);
+          const a = parsed.ok ? await call(parsed.spec, lang) : parsed.answer;
+          if (a.status === 402) acct.refused = a;
+          acct.charged += Number(a.headers["x-credits-charged"] ?? 0) || 0;
+          return { status: a.status, headers: a.headers, body: a.body };
+        }),
+      ),
   };
 }
 
 /** The service URL as the client reached the server (a proxy in front says its scheme). */
 function serviceUrlOf(req: IncomingMessage): string {
-  const proto = String(req.headers["x-forwarded-proto"] ?? "http").split(",")[0]!.trim() === "https" ? "https" : "http";
+  const proto =
+    String(req.headers["x-forwarded-proto"] ?? "http")
+      .split(",")[0]!
+      .trim() === "https"
+      ? "https"
+      : "http";
   return `${proto}://${req.headers.host ?? "localhost"}${RECONCILE_PATH}`;
 }
 
@@ -108,7 +124,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ServerCont
   // Over a budget: the server's own answer (which budget, what is left, in the user's language).
   if (out.status === 402 && acct.refused) return send(res, acct.refused);
   // The server's CORS, and what the user was charged (the catalogue's price counts answers the team already had).
-  const own = Object.fromEntries(Object.entries(out.headers).filter(([k]) => !/^access-control-/i.test(k) && k !== "X-Credits-Spent"));
+  const own = Object.fromEntries(
+    Object.entries(out.headers).filter(([k]) => !/^access-control-/i.test(k) && k !== "X-Credits-Spent"),
+  );
   res.writeHead(out.status, { ...own, "X-Credits-Spent": String(acct.charged) }).end(out.body);
 }
 

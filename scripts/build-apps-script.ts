@@ -34,7 +34,11 @@ const COMMON: esbuild.BuildOptions = {
 };
 
 export async function bundleServer(): Promise<string> {
-  const out = await esbuild.build({ ...COMMON, entryPoints: [join(ROOT, "apps-script", "main.ts")], globalName: "CompanyData" });
+  const out = await esbuild.build({
+    ...COMMON,
+    entryPoints: [join(ROOT, "apps-script", "main.ts")],
+    globalName: "CompanyData",
+  });
   const file = out.outputFiles?.[0];
   if (!file) throw new Error("esbuild wrote no bundle for apps-script/main.ts");
   return file.text;
@@ -61,7 +65,8 @@ export async function buildWithReport(outDir = APPS_SCRIPT_OUT): Promise<AppsScr
     await writeFile(join(outDir, `${SIDEBARS[id].file}.html`), await buildSidebarHtml({ panel: id, host: "sheets" }));
   }
   const files: Record<string, number> = {};
-  for (const f of ["Code.js", "appsscript.json", ...Object.values(SIDEBARS).map((s) => `${s.file}.html`)]) files[f] = (await stat(join(outDir, f))).size;
+  for (const f of ["Code.js", "appsscript.json", ...Object.values(SIDEBARS).map((s) => `${s.file}.html`)])
+    files[f] = (await stat(join(outDir, f))).size;
   return { outDir: outDir, codeBytes: Buffer.byteLength(code), files };
 }
 

@@ -90,9 +90,13 @@ export async function build(opts: BuildOptions = {}): Promise<BuildResult> {
   const wanted = defs.map((d) => d.name);
   const missing = wanted.filter((n) => !ids.includes(n));
   const extra = ids.filter((n) => !wanted.includes(n));
-  if (missing.length || extra.length) throw new Error(`functions.json does not match the registry: missing ${missing.join(",") || "-"}, extra ${extra.join(",") || "-"}`);
+  if (missing.length || extra.length)
+    throw new Error(
+      `functions.json does not match the registry: missing ${missing.join(",") || "-"}, extra ${extra.join(",") || "-"}`,
+    );
   const associated = meta.associate.map((a) => a.id);
-  if (associated.length !== ids.length || ids.some((id) => !associated.includes(id))) throw new Error("functions.json and the associations differ");
+  if (associated.length !== ids.length || ids.some((id) => !associated.includes(id)))
+    throw new Error("functions.json and the associations differ");
   // COMPANY.CARD answers an entity value: Excel accepts data types from a custom function only with
   // this top-level flag (Microsoft, "Use data types with custom functions in Excel"; CustomFunctionsRuntime 1.4).
   const metadataJson = withDataTypes(meta.metadataJson);
@@ -108,7 +112,12 @@ export async function build(opts: BuildOptions = {}): Promise<BuildResult> {
   const pane = await buildTaskpaneAssets({ entry: join(ROOT, "excel-addin", "taskpane", "main.ts"), minify });
   await writeFile(join(EXCEL_OUT, "taskpane.js"), pane.js);
   await writeFile(join(EXCEL_OUT, "taskpane.html"), taskpaneHtml({ css: pane.css }));
-  await writeFile(join(EXCEL_OUT, "help.html"), supportHtml(defs.map((d) => ({ name: d.name, en: excelDescription(d, "en", wanted), de: excelDescription(d, "de", wanted) }))));
+  await writeFile(
+    join(EXCEL_OUT, "help.html"),
+    supportHtml(
+      defs.map((d) => ({ name: d.name, en: excelDescription(d, "en", wanted), de: excelDescription(d, "de", wanted) })),
+    ),
+  );
 
   // 3. Icons.
   for (const size of ICON_SIZES) await writeFile(join(EXCEL_OUT, "assets", `icon-${size}.png`), iconPng(size));
@@ -124,10 +133,14 @@ export async function build(opts: BuildOptions = {}): Promise<BuildResult> {
   }
 
   const sizes: Record<string, number> = {};
-  for (const f of ["functions.js", "functions.json", "taskpane.js", "taskpane.html"]) sizes[f] = (await stat(join(EXCEL_OUT, f))).size;
+  for (const f of ["functions.js", "functions.json", "taskpane.js", "taskpane.html"])
+    sizes[f] = (await stat(join(EXCEL_OUT, f))).size;
   if (!opts.quiet) {
-    console.log(`excel-addin: ${ids.length} functions, ${manifests.map(([f]) => f).join(" and ")}${opts.hostUrl ? ` for ${opts.hostUrl}` : ""}`);
-    for (const [f, n] of Object.entries(sizes)) console.log(`  ${f.padEnd(16)} ${(n / 1024).toFixed(1).padStart(7)} KB`);
+    console.log(
+      `excel-addin: ${ids.length} functions, ${manifests.map(([f]) => f).join(" and ")}${opts.hostUrl ? ` for ${opts.hostUrl}` : ""}`,
+    );
+    for (const [f, n] of Object.entries(sizes))
+      console.log(`  ${f.padEnd(16)} ${(n / 1024).toFixed(1).padStart(7)} KB`);
   }
   return { outDir: EXCEL_OUT, functionIds: ids, sizes };
 }

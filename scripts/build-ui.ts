@@ -39,12 +39,17 @@ export async function uiCss(): Promise<string> {
 }
 
 export function minifyCss(css: string): string {
-  return css.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\s*\n\s*/g, "").replace(/\s*([{};,>])\s*/g, "$1").trim();
+  return css
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/\s*\n\s*/g, "")
+    .replace(/\s*([{};,>])\s*/g, "$1")
+    .trim();
 }
 
 /** Inline JS must not end its own <script> element. */
 export const inlineScript = (js: string) => js.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
-const attr = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const attr = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 let sheetsJs: Promise<string> | undefined;
 
@@ -54,8 +59,10 @@ export async function buildSidebarHtml(opts: { panel: string; host?: "sheets" })
   if ((opts.host ?? "sheets") !== "sheets") throw new Error("buildSidebarHtml builds Sheets pages only");
   sheetsJs ??= bundle(join(ROOT, "shared", "ui", "entries", "sheets.ts"));
   const [js, css] = await Promise.all([sheetsJs, uiCss()]);
-  return `<!DOCTYPE html><html><head><base target="_top"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<style>html,body{margin:0}${css}</style></head><body data-panel="${attr(opts.panel)}"><div id="app"></div><script>${inlineScript(js)}</script></body></html>`;
+  return (
+    `<!DOCTYPE html><html><head><base target="_top"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<style>html,body{margin:0}${css}</style></head><body data-panel="${attr(opts.panel)}"><div id="app"></div><script>${inlineScript(js)}</script></body></html>`
+  );
 }
 
 /**
@@ -63,7 +70,9 @@ export async function buildSidebarHtml(opts: { panel: string; host?: "sheets" })
  * shared UI with the Excel host) and the UI's stylesheet. The page itself
  * (Office.js from Microsoft's CDN + these) is excel-addin/build/html.ts.
  */
-export async function buildTaskpaneAssets(opts: { entry?: string; minify?: boolean } = {}): Promise<{ js: string; css: string }> {
+export async function buildTaskpaneAssets(
+  opts: { entry?: string; minify?: boolean } = {},
+): Promise<{ js: string; css: string }> {
   const entry = opts.entry ?? join(ROOT, "excel-addin", "taskpane", "main.ts");
   const [js, css] = await Promise.all([bundle(entry, { minify: opts.minify }), uiCss()]);
   return { js, css };
@@ -77,15 +86,14 @@ export async function buildPlayground(outDir = PLAYGROUND_OUT): Promise<{ file: 
     uiCss(),
     readFile(join(ROOT, "playground", "playground.css"), "utf8").then(minifyCss),
   ]);
-  const html = template
-    .replace("/*PG_CSS*/", () => css + pgCss)
-    .replace("/*PG_JS*/", () => inlineScript(js));
+  const html = template.replace("/*PG_CSS*/", () => css + pgCss).replace("/*PG_JS*/", () => inlineScript(js));
   await mkdir(outDir, { recursive: true });
   const file = join(outDir, "index.html");
   await writeFile(file, html);
   // The folder holds this page only: whatever else is there is left over from an older build.
   // (Removed after the write, so a server reading the page never finds it missing.)
-  for (const entry of await readdir(outDir)) if (entry !== "index.html") await rm(join(outDir, entry), { recursive: true, force: true });
+  for (const entry of await readdir(outDir))
+    if (entry !== "index.html") await rm(join(outDir, entry), { recursive: true, force: true });
   return { file, bytes: Buffer.byteLength(html) };
 }
 
@@ -96,5 +104,7 @@ export async function build(): Promise<void> {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = await buildPlayground();
   const sidebar = await buildSidebarHtml({ panel: "search" });
-  console.log(`playground: ${r.file} (${(r.bytes / 1024).toFixed(1)} KiB); sidebar page ${(Buffer.byteLength(sidebar) / 1024).toFixed(1)} KiB`);
+  console.log(
+    `playground: ${r.file} (${(r.bytes / 1024).toFixed(1)} KiB); sidebar page ${(Buffer.byteLength(sidebar) / 1024).toFixed(1)} KiB`,
+  );
 }

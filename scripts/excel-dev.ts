@@ -22,7 +22,8 @@ const ADDIN_PORT = Number(new URL(DEV_HOST_URL).port);
 /** Listen, or explain which port is busy and how to choose another. */
 function busy(what: string, port: number, how: string) {
   return (e: NodeJS.ErrnoException) => {
-    if (e.code === "EADDRINUSE") throw new Error(`${what}: port ${port} is in use (another excel:dev or npm start?). ${how}`);
+    if (e.code === "EADDRINUSE")
+      throw new Error(`${what}: port ${port} is in use (another excel:dev or npm start?). ${how}`);
     throw e;
   };
 }
@@ -30,19 +31,25 @@ function busy(what: string, port: number, how: string) {
 async function main() {
   const parsed = parseArgs(process.argv.slice(2), process.env);
   if (parsed === "help") {
-    console.log("npm run excel:dev -- [emulator flags]; the emulator's port: PORT or --port (default 8787); see npm run emulator -- --help");
+    console.log(
+      "npm run excel:dev -- [emulator flags]; the emulator's port: PORT or --port (default 8787); see npm run emulator -- --help",
+    );
     return;
   }
   await build({ minify: false });
   const https = await getHttpsServerOptions();
   const handle = staticHandler(DEFAULT_OUT);
   const server = createServer(https, (req, res) => void handle(req, res));
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(ADDIN_PORT, "localhost", resolve)).catch(
-    busy("add-in server", ADDIN_PORT, "Stop the other process: the dev manifest names https://localhost:3000."),
-  );
+  await new Promise<void>((resolve, reject) =>
+    server.once("error", reject).listen(ADDIN_PORT, "localhost", resolve),
+  ).catch(busy("add-in server", ADDIN_PORT, "Stop the other process: the dev manifest names https://localhost:3000."));
   const emulator = createEmulator(parsed.emulator);
   const api = await startServer(emulator, { port: parsed.port, host: parsed.host }).catch(
-    busy("emulator", parsed.port, "Choose another with PORT=9000 npm run excel:dev, or npm run excel:dev -- --port 9000."),
+    busy(
+      "emulator",
+      parsed.port,
+      "Choose another with PORT=9000 npm run excel:dev, or npm run excel:dev -- --port 9000.",
+    ),
   );
   console.log(`add-in    ${DEV_HOST_URL}/taskpane.html`);
   console.log(`emulator  ${api.url}   demo key: ${emulator.demoKey}`);

@@ -33,7 +33,9 @@ async function main(): Promise<number> {
   try {
     result = await validateManifest(manifest, Boolean(option("--host-url")));
   } catch (e) {
-    console.error(`The validation service could not be reached (${e instanceof Error ? e.message : String(e)}). It needs an internet connection; the offline schema check runs in npm run build and npm test.`);
+    console.error(
+      `The validation service could not be reached (${e instanceof Error ? e.message : String(e)}). It needs an internet connection; the offline schema check runs in npm run build and npm test.`,
+    );
     return 2;
   }
   const report = result.report;
@@ -45,7 +47,10 @@ async function main(): Promise<number> {
   return result.isValid ? 0 : 1;
 }
 
-main().then((code) => process.exit(code), (e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  },
+);

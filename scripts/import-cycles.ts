@@ -18,7 +18,11 @@ const FOLDERS = ["shared", "apps-script", "excel-addin", "emulator", "cli", "pla
 
 function tsFiles(dir: string, out: string[] = []): string[] {
   let names: string[];
-  try { names = readdirSync(dir); } catch { return out; }
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
   for (const n of names) {
     if (n === "node_modules" || n === "dist") continue;
     const p = join(dir, n);
@@ -40,7 +44,9 @@ export function importGraph(root = ROOT, folders: readonly string[] = FOLDERS): 
       if (!ref.fileName.startsWith(".")) continue;
       let target = resolve(dirname(f), ref.fileName);
       if (!known.has(target)) {
-        const alt = [target + ".ts", target.replace(/\.js$/, ".ts"), join(target, "index.ts")].find((c) => known.has(c));
+        const alt = [target + ".ts", target.replace(/\.js$/, ".ts"), join(target, "index.ts")].find((c) =>
+          known.has(c),
+        );
         if (!alt) continue;
         target = alt;
       }
@@ -61,16 +67,25 @@ export function importCycles(root = ROOT): string[][] {
   const on = new Set<string>();
   const out: string[][] = [];
   const visit = (v: string): void => {
-    idx.set(v, index); low.set(v, index); index++;
-    stack.push(v); on.add(v);
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    on.add(v);
     for (const w of graph.get(v) ?? []) {
-      if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
-      else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
     }
     if (low.get(v) === idx.get(v)) {
       const comp: string[] = [];
       let w: string;
-      do { w = stack.pop()!; on.delete(w); comp.push(w); } while (w !== v);
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        comp.push(w);
+      } while (w !== v);
       if (comp.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(comp.map((c) => relative(root, c)).sort());
     }
   };

@@ -30,7 +30,8 @@ export function claspConfigProblem(path = CONFIG): string | null {
   } catch {
     return `.clasp.json is not valid JSON.\n${howTo}`;
   }
-  if (typeof id !== "string" || id.trim() === "" || id === PLACEHOLDER) return `.clasp.json has no Script ID yet.\n${howTo}`;
+  if (typeof id !== "string" || id.trim() === "" || id === PLACEHOLDER)
+    return `.clasp.json has no Script ID yet.\n${howTo}`;
   return null;
 }
 

@@ -29,7 +29,9 @@ function failOnBusyPort(err: unknown, port: number, what: "api" | "playground"):
 }
 
 const emulator = createEmulator(parsed.emulator);
-const api = await startServer(emulator, { port: parsed.port, host: parsed.host }).catch((e) => failOnBusyPort(e, parsed.port, "api"));
+const api = await startServer(emulator, { port: parsed.port, host: parsed.host }).catch((e) =>
+  failOnBusyPort(e, parsed.port, "api"),
+);
 const playground = await startPlayground({
   port: playgroundPort,
   emulatorUrl: api.url,

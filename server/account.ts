@@ -15,7 +15,12 @@ import { monthOf, remaining } from "./ledger/budget.ts";
 import type { Answer, PurchaseContext } from "./purchase.ts";
 import { answerFor } from "./purchase.ts";
 
-export async function accountAnswer(ctx: PurchaseContext, user: AuthUser, spec: CallSpec, lang: Language): Promise<Answer> {
+export async function accountAnswer(
+  ctx: PurchaseContext,
+  user: AuthUser,
+  spec: CallSpec,
+  lang: Language,
+): Promise<Answer> {
   const upstream = await answerFor(ctx, user, spec, lang);
   if (upstream.status !== 200) return upstream;
   const parsed = AccountResponse.safeParse(JSON.parse(upstream.body));

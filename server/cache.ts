@@ -44,7 +44,10 @@ export type CacheDays = Record<string, number>;
 /** COMPANY_DATA_CACHE_DAYS: "endpoint=days,…" over the defaults; a bad entry is an error naming it. */
 export function parseCacheDays(v: string | undefined): CacheDays {
   const out: CacheDays = { ...DEFAULT_CACHE_DAYS };
-  for (const part of (v ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of (v ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([\w.]+)=(\d+(?:\.\d+)?)$/.exec(part);
     if (!m) throw new Error(`COMPANY_DATA_CACHE_DAYS: expected endpoint=days, got "${part}"`);
     out[m[1]!] = Number(m[2]);
@@ -59,8 +62,21 @@ export const cacheDaysOf = (days: CacheDays, id: string) => days[id] ?? days.def
  * buying it: one statement (an expired answer or a dead owner's lapsed claim
  * is claimed anew; otherwise the row as it was is read back).
  */
-export async function claim(db: Sql, key: string, endpoint: string, company: string | null, owner: string, leaseMs: number): Promise<Claim> {
-  const [row] = await db.query<{ mine: number; state: string | null; status: number | null; body: string | null; fresh: boolean | null }>(
+export async function claim(
+  db: Sql,
+  key: string,
+  endpoint: string,
+  company: string | null,
+  owner: string,
+  leaseMs: number,
+): Promise<Claim> {
+  const [row] = await db.query<{
+    mine: number;
+    state: string | null;
+    status: number | null;
+    body: string | null;
+    fresh: boolean | null;
+  }>(
     `with c as (
        insert into answers (key, endpoint, company, state, owner, lease_until)
        values ($1, $2, $3, 'pending', $4, now() + $5 * interval '1 millisecond')
@@ -72,18 +88,30 @@ export async function claim(db: Sql, key: string, endpoint: string, company: str
     [key, endpoint, company, owner, leaseMs],
   );
   if (row?.mine) return { kind: "mine" };
-  if (row?.state === "ready" && row.fresh && row.body !== null && row.status !== null) return { kind: "ready", answer: { status: row.status, body: row.body } };
+  if (row?.state === "ready" && row.fresh && row.body !== null && row.status !== null)
+    return { kind: "ready", answer: { status: row.status, body: row.body } };
   return { kind: "wait" };
 }
 
 /** The ready answer to a question, or null. */
 export async function lookup(db: Sql, key: string): Promise<StoredAnswer | null> {
-  const [row] = await db.query<{ status: number; body: string }>("select status, body from answers where key = $1 and state = 'ready' and expires_at > now()", [key]);
+  const [row] = await db.query<{ status: number; body: string }>(
+    "select status, body from answers where key = $1 and state = 'ready' and expires_at > now()",
+    [key],
+  );
   return row ?? null;
 }
 
 /** Store the answer bought under a claim (only the owner's claim is filled). */
-export async function fill(db: Sql, key: string, owner: string, answer: StoredAnswer, credits: number, days: number, userId: number): Promise<void> {
+export async function fill(
+  db: Sql,
+  key: string,
+  owner: string,
+  answer: StoredAnswer,
+  credits: number,
+  days: number,
+  userId: number,
+): Promise<void> {
   await db.query(
     `update answers set state = 'ready', status = $3, body = $4, credits = $5, expires_at = now() + $6 * interval '1 day',
        bought_by = $7, bought_at = now(), owner = null, lease_until = null
@@ -93,7 +121,16 @@ export async function fill(db: Sql, key: string, owner: string, answer: StoredAn
 }
 
 /** One answer stored and its ledger row settled, in one statement (atomic without a transaction). */
-export async function fillAndSettle(db: Sql, key: string, owner: string, body: string, credits: number, days: number, userId: number, ledgerId: number): Promise<void> {
+export async function fillAndSettle(
+  db: Sql,
+  key: string,
+  owner: string,
+  body: string,
+  credits: number,
+  days: number,
+  userId: number,
+  ledgerId: number,
+): Promise<void> {
   await db.query(
     `with f as (
        update answers set state = 'ready', status = 200, body = $3, credits = $4, expires_at = now() + $5 * interval '1 day',
@@ -106,7 +143,10 @@ export async function fillAndSettle(db: Sql, key: string, owner: string, body: s
 
 /** Renew this process's claims for another lease (the budget check may have waited long for its locks). */
 export async function renew(db: Sql, keys: string[], owner: string, leaseMs: number): Promise<void> {
-  await db.query("update answers set lease_until = now() + $3 * interval '1 millisecond' where key = any($1::text[]) and owner = $2 and state = 'pending'", [keys, owner, leaseMs]);
+  await db.query(
+    "update answers set lease_until = now() + $3 * interval '1 millisecond' where key = any($1::text[]) and owner = $2 and state = 'pending'",
+    [keys, owner, leaseMs],
+  );
 }
 
 /** Give a claim back (the purchase was refused or failed): the next request claims it anew. */
@@ -115,8 +155,21 @@ export async function release(db: Sql, key: string, owner: string): Promise<void
 }
 
 /** An answer served from the shared cache: what it would have cost (the report's savings). */
-export async function recordHit(db: Sql, month: string, userId: number, endpoint: string, company: string | null, saved: number): Promise<void> {
-  await db.query("insert into cache_hits (month, user_id, endpoint, company, saved) values ($1, $2, $3, $4, $5)", [month, userId, endpoint, company, saved]);
+export async function recordHit(
+  db: Sql,
+  month: string,
+  userId: number,
+  endpoint: string,
+  company: string | null,
+  saved: number,
+): Promise<void> {
+  await db.query("insert into cache_hits (month, user_id, endpoint, company, saved) values ($1, $2, $3, $4, $5)", [
+    month,
+    userId,
+    endpoint,
+    company,
+    saved,
+  ]);
 }
 
 /** Drop expired answers (run now and then; a miss is bought again anyway). */

@@ -3,7 +3,15 @@ export function canonicalJsonOf(v: unknown): string {
   if (Array.isArray(v)) return "[" + v.map(canonicalJsonOf).join(",") + "]";
   if (v && typeof v === "object") {
     const o = v as Record<string, unknown>;
-    return "{" + Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => JSON.stringify(k) + ":" + canonicalJsonOf(o[k])).join(",") + "}";
+    return (
+      "{" +
+      Object.keys(o)
+        .sort()
+        .filter((k) => o[k] !== undefined)
+        .map((k) => JSON.stringify(k) + ":" + canonicalJsonOf(o[k]))
+        .join(",") +
+      "}"
+    );
   }
   return JSON.stringify(v) ?? "null";
 }

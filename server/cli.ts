@@ -43,12 +43,23 @@ export interface Io {
 }
 
 const OPTIONS = {
-  port: { type: "string" }, host: { type: "string" }, data: { type: "string" }, "allow-origin": { type: "string", multiple: true },
-  "key-file": { type: "string" }, user: { type: "string" }, "month-budget": { type: "string" }, team: { type: "string" },
-  month: { type: "string" }, json: { type: "boolean" }, lang: { type: "string" }, help: { type: "boolean", short: "h" },
+  port: { type: "string" },
+  host: { type: "string" },
+  data: { type: "string" },
+  "allow-origin": { type: "string", multiple: true },
+  "key-file": { type: "string" },
+  user: { type: "string" },
+  "month-budget": { type: "string" },
+  team: { type: "string" },
+  month: { type: "string" },
+  json: { type: "boolean" },
+  lang: { type: "string" },
+  help: { type: "boolean", short: "h" },
 } as const;
 
-type Flags = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>["values"];
+type Flags = ReturnType<
+  typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
+>["values"];
 
 function budgetValue(v: string, flag: string, lang: Language): number | null {
   if (v.trim().toLowerCase() === "none") return null;
@@ -76,7 +87,13 @@ export async function openServerDb(target: DbTarget): Promise<{ db: Db; close: (
       await db.close();
       throw e;
     }
-    return { db, close: async () => { await db.close(); lock?.release(); } };
+    return {
+      db,
+      close: async () => {
+        await db.close();
+        lock?.release();
+      },
+    };
   } catch (e) {
     lock?.release();
     throw e;
@@ -94,7 +111,8 @@ async function withDb<T>(target: DbTarget, fn: (db: Db) => Promise<T>): Promise<
 
 async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Language, target: DbTarget): Promise<number> {
   const port = flags.port === undefined ? DEFAULT_PORT : Number(flags.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Usage(admin.badValue[lang]("--port", String(flags.port)));
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Usage(admin.badValue[lang]("--port", String(flags.port)));
   const host = flags.host?.trim() || DEFAULT_HOST;
   let apiKey;
   try {
@@ -110,7 +128,10 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
     io.err(admin.noKey[lang]);
     return EXIT.KEY;
   }
-  const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", { de: "COMPANY_DATA_BASE_URL", en: "COMPANY_DATA_BASE_URL" });
+  const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", {
+    de: "COMPANY_DATA_BASE_URL",
+    en: "COMPANY_DATA_BASE_URL",
+  });
   const origins = flags["allow-origin"] ?? [];
   for (const o of origins) {
     try {
@@ -120,14 +141,23 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
     }
   }
   const cacheDays = parseCacheDays(env.COMPANY_DATA_CACHE_DAYS);
-  const timeoutSeconds = Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS) > 0 ? Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS) : DEFAULT_TIMEOUT_SECONDS;
+  const timeoutSeconds =
+    Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS) > 0
+      ? Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS)
+      : DEFAULT_TIMEOUT_SECONDS;
   const log = jsonLogger((line) => process.stdout.write(line + "\n"));
   const { db, close } = await openServerDb(target);
   const processName = `${hostname()}:${process.pid}:${Date.now().toString(36)}`;
   let running;
   try {
     running = await startTeamServer({
-      db, log, port, host, allowOrigins: origins, process: processName, cacheDays,
+      db,
+      log,
+      port,
+      host,
+      allowOrigins: origins,
+      process: processName,
+      cacheDays,
       // Twice the timeout: the purchase's own database work (budget lock, storing) comes on top of the request.
       leaseMs: 2 * timeoutSeconds * 1000 + LEASE_MARGIN_MS,
       upstream: createUpstream({ apiKey, baseUrl, timeoutMs: timeoutSeconds * 1000, maxPaceWaitMs: 10_000 }),
@@ -165,13 +195,20 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
   return EXIT.OK;
 }
 
-async function command(positional: string[], flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Language): Promise<number> {
+async function command(
+  positional: string[],
+  flags: Flags,
+  env: NodeJS.ProcessEnv,
+  io: Io,
+  lang: Language,
+): Promise<number> {
   const target = dbTarget(flags.data, env);
   const [cmd, sub] = positional;
   if (cmd === undefined) return serve(flags, env, io, lang, target);
   if (cmd === "token" && sub === "create") {
     const user = userName(flags, lang);
-    const budget = flags["month-budget"] !== undefined ? budgetValue(flags["month-budget"], "--month-budget", lang) : undefined;
+    const budget =
+      flags["month-budget"] !== undefined ? budgetValue(flags["month-budget"], "--month-budget", lang) : undefined;
     const token = await withDb(target, (db) => createToken(db, user, budget));
     io.err(admin.tokenCreated[lang](user));
     // Alone on the last line of stdout, so a script can take it with `tail -n 1`.
@@ -183,7 +220,9 @@ async function command(positional: string[], flags: Flags, env: NodeJS.ProcessEn
     io.out(admin.listHeader[lang]);
     for (const u of users) {
       const live = u.tokens.filter((t) => !t.revoked);
-      io.out(`${u.name}\t${u.monthBudget ?? admin.none[lang]}\t${live.map((t) => `…${t.hint} (${t.created})`).join(", ") || "-"}`);
+      io.out(
+        `${u.name}\t${u.monthBudget ?? admin.none[lang]}\t${live.map((t) => `…${t.hint} (${t.created})`).join(", ") || "-"}`,
+      );
     }
     return EXIT.OK;
   }
@@ -234,7 +273,15 @@ async function command(positional: string[], flags: Flags, env: NodeJS.ProcessEn
     io.out(admin.reportUsers[lang]);
     for (const u of r.byUser) io.out(`${u.user}\t${u.spent}\t${u.saved}\t${u.budget ?? admin.none[lang]}`);
     io.out("");
-    io.out(admin.reportTotal[lang](r.totals.spent, r.totals.settled, r.totals.pending, r.totals.saved, String(r.team.budget ?? admin.none[lang])));
+    io.out(
+      admin.reportTotal[lang](
+        r.totals.spent,
+        r.totals.settled,
+        r.totals.pending,
+        r.totals.saved,
+        String(r.team.budget ?? admin.none[lang]),
+      ),
+    );
     return EXIT.OK;
   }
   throw new Usage(admin.unknown[lang](["server", ...positional].join(" ")));

@@ -8,12 +8,31 @@ import type { Language } from "../shared/i18n/index.ts";
 import type { OverBudget } from "./ledger/budget.ts";
 import { msg } from "./i18n.ts";
 
-export type ServerErrorCode = "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "INVALID_INPUT" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FORBIDDEN"
-  | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "BAD_GATEWAY" | "UNAVAILABLE" | "SERVER_ERROR";
+export type ServerErrorCode =
+  | "UNAUTHORIZED"
+  | "INSUFFICIENT_CREDITS"
+  | "INVALID_INPUT"
+  | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "FORBIDDEN"
+  | "PAYLOAD_TOO_LARGE"
+  | "RATE_LIMITED"
+  | "BAD_GATEWAY"
+  | "UNAVAILABLE"
+  | "SERVER_ERROR";
 
 const STATUS: Record<ServerErrorCode, number> = {
-  INVALID_INPUT: 400, UNAUTHORIZED: 401, INSUFFICIENT_CREDITS: 402, FORBIDDEN: 403, NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405,
-  PAYLOAD_TOO_LARGE: 413, RATE_LIMITED: 429, SERVER_ERROR: 500, BAD_GATEWAY: 502, UNAVAILABLE: 503,
+  INVALID_INPUT: 400,
+  UNAUTHORIZED: 401,
+  INSUFFICIENT_CREDITS: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  SERVER_ERROR: 500,
+  BAD_GATEWAY: 502,
+  UNAVAILABLE: 503,
 };
 
 export interface ErrorAnswer {
@@ -22,7 +41,11 @@ export interface ErrorAnswer {
   body: string;
 }
 
-export function errorAnswer(code: ServerErrorCode, message: string, extra: { field?: string; retryAfterSeconds?: number; budget?: OverBudget } = {}): ErrorAnswer {
+export function errorAnswer(
+  code: ServerErrorCode,
+  message: string,
+  extra: { field?: string; retryAfterSeconds?: number; budget?: OverBudget } = {},
+): ErrorAnswer {
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
   if (extra.retryAfterSeconds !== undefined) headers["retry-after"] = String(extra.retryAfterSeconds);
   if (code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="company-data-server"';
@@ -31,7 +54,11 @@ export function errorAnswer(code: ServerErrorCode, message: string, extra: { fie
 
 /** 402 naming the budget, its size and what is left, in the user's language. */
 export function overBudgetAnswer(over: OverBudget, lang: Language): ErrorAnswer {
-  return errorAnswer("INSUFFICIENT_CREDITS", msg.overBudget[lang](over.scope, over.price, over.budget, over.remaining, lang), { budget: over });
+  return errorAnswer(
+    "INSUFFICIENT_CREDITS",
+    msg.overBudget[lang](over.scope, over.price, over.budget, over.remaining, lang),
+    { budget: over },
+  );
 }
 
 export function send(res: ServerResponse, a: ErrorAnswer, extraHeaders: Record<string, string> = {}): void {

@@ -95,17 +95,22 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
       cors["vary"] = "Origin";
       cors["access-control-expose-headers"] = EXPOSE_HEADERS;
       if (method === "OPTIONS") {
-        res.writeHead(204, {
-          ...cors,
-          "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-          "access-control-allow-headers": ALLOW_HEADERS,
-          "access-control-max-age": "600",
-        }).end();
+        res
+          .writeHead(204, {
+            ...cors,
+            "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+            "access-control-allow-headers": ALLOW_HEADERS,
+            "access-control-max-age": "600",
+          })
+          .end();
         return;
       }
     }
     if (closing) {
-      send(res, errorAnswer("UNAVAILABLE", msg.shuttingDown[lang], { retryAfterSeconds: 2 }), { ...cors, connection: "close" });
+      send(res, errorAnswer("UNAVAILABLE", msg.shuttingDown[lang], { retryAfterSeconds: 2 }), {
+        ...cors,
+        connection: "close",
+      });
       req.resume();
       return;
     }
@@ -127,7 +132,9 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
         out.checks = results;
         out.ok = Object.values(results).every((r) => (r as { ok?: boolean }).ok === true);
       }
-      res.writeHead(out.ok ? 200 : 503, { "content-type": "application/json; charset=utf-8", ...cors }).end(JSON.stringify(out));
+      res
+        .writeHead(out.ok ? 200 : 503, { "content-type": "application/json; charset=utf-8", ...cors })
+        .end(JSON.stringify(out));
       return;
     }
 
@@ -143,27 +150,51 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
       const ctx: ServerContext = { ...service, user, lang, url, body };
       for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
       await extra.handler(req, res, ctx);
-      opts.log.info("request", { user: user?.name, method, path: extra.prefix, status: res.statusCode, ms: Date.now() - started });
+      opts.log.info("request", {
+        user: user?.name,
+        method,
+        path: extra.prefix,
+        status: res.statusCode,
+        ms: Date.now() - started,
+      });
       return;
     }
     const parsed = specOf(method, url, body, lang);
     if (!parsed.ok) return send(res, parsed.answer, cors);
-    const answer = parsed.spec.endpoint === "account"
-      ? await accountAnswer(opts, user!, parsed.spec, lang)
-      : await answerFor(opts, user!, parsed.spec, lang);
+    const answer =
+      parsed.spec.endpoint === "account"
+        ? await accountAnswer(opts, user!, parsed.spec, lang)
+        : await answerFor(opts, user!, parsed.spec, lang);
     res.writeHead(answer.status, { ...answer.headers, ...cors }).end(answer.body);
     opts.log.info("request", {
-      user: user!.name, endpoint: parsed.spec.endpoint, company: parsed.spec.path?.id, status: answer.status,
-      credits: Number(answer.headers["x-credits-charged"] ?? 0), cache: answer.headers["x-cache"], ms: Date.now() - started,
+      user: user!.name,
+      endpoint: parsed.spec.endpoint,
+      company: parsed.spec.path?.id,
+      status: answer.status,
+      credits: Number(answer.headers["x-credits-charged"] ?? 0),
+      cache: answer.headers["x-cache"],
+      ms: Date.now() - started,
     });
   }
 
   const server = http.createServer((req, res) => {
-    const p = handle(req, res).catch((e: unknown) => {
-      // Never the error's text to the user (it could name internals); its kind to the log.
-      opts.log.error("request.failed", { path: (req.url ?? "").split("?")[0], error: (e as Error)?.name ?? "Error", message: String((e as Error)?.message ?? e).slice(0, 300) });
-      send(res, errorAnswer("SERVER_ERROR", msg.internal[languageOf(new URL(req.url ?? "/", "http://x"), req.headers["accept-language"])]));
-    }).finally(() => inFlight.delete(p));
+    const p = handle(req, res)
+      .catch((e: unknown) => {
+        // Never the error's text to the user (it could name internals); its kind to the log.
+        opts.log.error("request.failed", {
+          path: (req.url ?? "").split("?")[0],
+          error: (e as Error)?.name ?? "Error",
+          message: String((e as Error)?.message ?? e).slice(0, 300),
+        });
+        send(
+          res,
+          errorAnswer(
+            "SERVER_ERROR",
+            msg.internal[languageOf(new URL(req.url ?? "/", "http://x"), req.headers["accept-language"])],
+          ),
+        );
+      })
+      .finally(() => inFlight.delete(p));
     inFlight.add(p);
   });
   server.on("clientError", (_e, socket) => {

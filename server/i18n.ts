@@ -18,17 +18,32 @@ export const msg = catalogue({
       `${scope === "user" ? "Your monthly budget" : "The team's monthly budget"} is not enough: this request costs ${groupDigits(price, lang)} credits, the budget is ${groupDigits(budget, lang)} credits, ${groupDigits(remaining, lang)} are left. Nothing was bought.`,
   },
   notFound: { de: "Diesen Pfad gibt es auf diesem Server nicht.", en: "There is no such path on this server." },
-  methodNotAllowed: { de: "Diese Methode ist für diesen Pfad nicht erlaubt.", en: "This method is not allowed for this path." },
-  originRefused: { de: "Dieser Ursprung (Origin) ist auf diesem Server nicht zugelassen.", en: "This origin is not allowed on this server." },
+  methodNotAllowed: {
+    de: "Diese Methode ist für diesen Pfad nicht erlaubt.",
+    en: "This method is not allowed for this path.",
+  },
+  originRefused: {
+    de: "Dieser Ursprung (Origin) ist auf diesem Server nicht zugelassen.",
+    en: "This origin is not allowed on this server.",
+  },
   badJson: { de: "Der Anfrageinhalt ist kein gültiges JSON.", en: "The request body is not valid JSON." },
   tooLarge: { de: "Der Anfrageinhalt ist zu groß.", en: "The request body is too large." },
   upstreamLost: {
     de: "Die Antwort des Datendienstes ging unterwegs verloren. Sie ist im Ledger als offen vermerkt; bitte erneut versuchen.",
     en: "The data service's answer was lost on the way. It is recorded as open in the ledger; please try again.",
   },
-  rateLimited: { de: "Zu viele Anfragen für das Team; bitte später erneut versuchen.", en: "Too many requests for the team; please try again later." },
-  busy: { de: "Eine andere Anfrage kauft diese Antwort gerade; bitte gleich erneut versuchen.", en: "Another request is buying this answer right now; please try again shortly." },
-  shuttingDown: { de: "Der Server wird gerade beendet; bitte gleich erneut versuchen.", en: "The server is shutting down; please try again shortly." },
+  rateLimited: {
+    de: "Zu viele Anfragen für das Team; bitte später erneut versuchen.",
+    en: "Too many requests for the team; please try again later.",
+  },
+  busy: {
+    de: "Eine andere Anfrage kauft diese Antwort gerade; bitte gleich erneut versuchen.",
+    en: "Another request is buying this answer right now; please try again shortly.",
+  },
+  shuttingDown: {
+    de: "Der Server wird gerade beendet; bitte gleich erneut versuchen.",
+    en: "The server is shutting down; please try again shortly.",
+  },
   internal: { de: "Interner Fehler des Servers.", en: "Internal server error." },
 });
 
@@ -56,12 +71,17 @@ Umgebung: COMPANY_DATA_API_KEY (oder --key-file), COMPANY_DATA_BASE_URL, DATABAS
   company-data server ack-drift       acknowledge the doctor's findings (shared/doctor/README.md)
 Environment: COMPANY_DATA_API_KEY (or --key-file), COMPANY_DATA_BASE_URL, DATABASE_URL (PostgreSQL; else PGlite in --data).`,
   },
-  badValue: { de: (flag: string, v: string) => `Ungültiger Wert für ${flag}: ${v}`, en: (flag: string, v: string) => `Invalid value for ${flag}: ${v}` },
+  badValue: {
+    de: (flag: string, v: string) => `Ungültiger Wert für ${flag}: ${v}`,
+    en: (flag: string, v: string) => `Invalid value for ${flag}: ${v}`,
+  },
   missing: { de: (flag: string) => `${flag} fehlt.`, en: (flag: string) => `${flag} is missing.` },
   unknown: { de: (what: string) => `Unbekannt: ${what}`, en: (what: string) => `Unknown: ${what}` },
   locked: {
-    de: (dir: string, pid: number) => `Das Datenverzeichnis ${dir} wird schon von Prozess ${pid} benutzt (PGlite bedient nur einen Prozess). Diesen Prozess beenden, ein anderes --data wählen oder mehrere Server über DATABASE_URL an PostgreSQL betreiben.`,
-    en: (dir: string, pid: number) => `The data directory ${dir} is already in use by process ${pid} (PGlite serves one process). Stop that process, choose another --data, or run several servers on PostgreSQL through DATABASE_URL.`,
+    de: (dir: string, pid: number) =>
+      `Das Datenverzeichnis ${dir} wird schon von Prozess ${pid} benutzt (PGlite bedient nur einen Prozess). Diesen Prozess beenden, ein anderes --data wählen oder mehrere Server über DATABASE_URL an PostgreSQL betreiben.`,
+    en: (dir: string, pid: number) =>
+      `The data directory ${dir} is already in use by process ${pid} (PGlite serves one process). Stop that process, choose another --data, or run several servers on PostgreSQL through DATABASE_URL.`,
   },
   noKey: {
     de: "Kein API-Schlüssel: COMPANY_DATA_API_KEY setzen oder --key-file DATEI (nur für den Server lesbar, chmod 600) angeben.",
@@ -69,34 +89,54 @@ Environment: COMPANY_DATA_API_KEY (or --key-file), COMPANY_DATA_BASE_URL, DATABA
   },
   keyFile: { de: (why: string) => `Schlüsseldatei: ${why}`, en: (why: string) => `Key file: ${why}` },
   newerDb: {
-    de: (ids: string) => `Die Datenbank wurde von einer neueren Version migriert (${ids}); bitte diesen Server aktualisieren.`,
+    de: (ids: string) =>
+      `Die Datenbank wurde von einer neueren Version migriert (${ids}); bitte diesen Server aktualisieren.`,
     en: (ids: string) => `The database was migrated by a newer version (${ids}); please upgrade this server.`,
   },
-  portTaken: { de: (port: number, host: string) => `Port ${port} auf ${host} ist nicht verfügbar.`, en: (port: number, host: string) => `Port ${port} on ${host} is not available.` },
+  portTaken: {
+    de: (port: number, host: string) => `Port ${port} auf ${host} ist nicht verfügbar.`,
+    en: (port: number, host: string) => `Port ${port} on ${host} is not available.`,
+  },
   listening: {
     de: (url: string, db: string) => `Team-Server auf ${url} (Datenbank: ${db}). Beenden mit Strg-C oder SIGTERM.`,
     en: (url: string, db: string) => `Team server at ${url} (database: ${db}). Stop with Ctrl-C or SIGTERM.`,
   },
   notLoopback: {
-    de: (host: string) => `Achtung: ${host} ist nicht nur dieser Rechner. Ohne TLS davor (Reverse-Proxy) gehen Tokens unverschlüsselt übers Netz.`,
-    en: (host: string) => `Warning: ${host} is not this machine only. Without TLS in front (a reverse proxy), tokens cross the network unencrypted.`,
+    de: (host: string) =>
+      `Achtung: ${host} ist nicht nur dieser Rechner. Ohne TLS davor (Reverse-Proxy) gehen Tokens unverschlüsselt übers Netz.`,
+    en: (host: string) =>
+      `Warning: ${host} is not this machine only. Without TLS in front (a reverse proxy), tokens cross the network unencrypted.`,
   },
   tokenCreated: {
     de: (user: string) => `Neuer Token für ${user} (wird nur jetzt angezeigt; gespeichert ist nur sein Hash):`,
     en: (user: string) => `New token for ${user} (shown only now; only its hash is stored):`,
   },
-  revoked: { de: (user: string, n: number) => `${n} Token von ${user} widerrufen.`, en: (user: string, n: number) => `Revoked ${n} token(s) of ${user}.` },
+  revoked: {
+    de: (user: string, n: number) => `${n} Token von ${user} widerrufen.`,
+    en: (user: string, n: number) => `Revoked ${n} token(s) of ${user}.`,
+  },
   noUser: { de: (user: string) => `Keinen Benutzer ${user} gefunden.`, en: (user: string) => `No user ${user}.` },
-  budgetSet: { de: (who: string, v: string) => `Monatsbudget von ${who}: ${v}`, en: (who: string, v: string) => `Monthly budget of ${who}: ${v}` },
+  budgetSet: {
+    de: (who: string, v: string) => `Monatsbudget von ${who}: ${v}`,
+    en: (who: string, v: string) => `Monthly budget of ${who}: ${v}`,
+  },
   team: { de: "Team", en: "team" },
   none: { de: "keins", en: "none" },
   listHeader: { de: "Benutzer\tMonatsbudget\tTokens", en: "user\tmonth budget\ttokens" },
   reportTitle: { de: (month: string) => `Ausgaben im Monat ${month}`, en: (month: string) => `Spend in ${month}` },
-  reportHeader: { de: "Benutzer\tEndpunkt\tAnfragen\tabgerechnet\toffen", en: "user\tendpoint\trequests\tsettled\tunsettled" },
+  reportHeader: {
+    de: "Benutzer\tEndpunkt\tAnfragen\tabgerechnet\toffen",
+    en: "user\tendpoint\trequests\tsettled\tunsettled",
+  },
   reportUsers: { de: "Benutzer\tausgegeben\tgespart (Cache)\tBudget", en: "user\tspent\tsaved (cache)\tbudget" },
   reportTotal: {
-    de: (spent: number, settled: number, pending: number, saved: number, team: string) => `Summe: ${spent} Credits (${settled} abgerechnet, ${pending} offen: gesendet, Antwort nie verbucht). Durch geteilte Antworten gespart: ${saved} Credits. Team-Budget: ${team}.`,
-    en: (spent: number, settled: number, pending: number, saved: number, team: string) => `Total: ${spent} credits (${settled} settled, ${pending} unsettled: sent, answer never recorded). Saved by shared answers: ${saved} credits. Team budget: ${team}.`,
+    de: (spent: number, settled: number, pending: number, saved: number, team: string) =>
+      `Summe: ${spent} Credits (${settled} abgerechnet, ${pending} offen: gesendet, Antwort nie verbucht). Durch geteilte Antworten gespart: ${saved} Credits. Team-Budget: ${team}.`,
+    en: (spent: number, settled: number, pending: number, saved: number, team: string) =>
+      `Total: ${spent} credits (${settled} settled, ${pending} unsettled: sent, answer never recorded). Saved by shared answers: ${saved} credits. Team budget: ${team}.`,
   },
-  stopping: { de: "Server wird beendet; laufende Anfragen werden abgeschlossen …", en: "Stopping; finishing the requests in flight …" },
+  stopping: {
+    de: "Server wird beendet; laufende Anfragen werden abgeschlossen …",
+    en: "Stopping; finishing the requests in flight …",
+  },
 });

@@ -13,9 +13,11 @@ export interface Logger {
 }
 
 export function jsonLogger(write: (line: string) => void, now: () => number = Date.now): Logger {
-  const line = (level: string) => (event: string, fields: LogFields = {}) => {
-    write(JSON.stringify({ t: new Date(now()).toISOString(), level, event, ...fields }));
-  };
+  const line =
+    (level: string) =>
+    (event: string, fields: LogFields = {}) => {
+      write(JSON.stringify({ t: new Date(now()).toISOString(), level, event, ...fields }));
+    };
   return { info: line("info"), warn: line("warn"), error: line("error") };
 }
 

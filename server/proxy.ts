@@ -14,11 +14,19 @@ import type { Language } from "../shared/i18n/index.ts";
 import { errorAnswer, type ErrorAnswer } from "./errors.ts";
 import { msg } from "./i18n.ts";
 
-interface Route { ep: Endpoint; re: RegExp; names: string[] }
+interface Route {
+  ep: Endpoint;
+  re: RegExp;
+  names: string[];
+}
 
 const ROUTES: Route[] = ENDPOINTS.map((e) => {
   const names: string[] = [];
-  const re = new RegExp("^" + e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), "([^/]+)")) + "$");
+  const re = new RegExp(
+    "^" +
+      e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), "([^/]+)")) +
+      "$",
+  );
   return { ep: e, re, names };
 });
 
@@ -32,7 +40,12 @@ const invalidAnswer = (e: CompanyDataError, lang: Language): ErrorAnswer =>
   errorAnswer("INVALID_INPUT", e.text(lang), e.details.field !== undefined ? { field: e.details.field } : {});
 
 /** The CallSpec of a request, or the answer refusing it. */
-export function specOf(method: string, url: URL, body: string, lang: Language): { ok: true; spec: CallSpec } | { ok: false; answer: ErrorAnswer } {
+export function specOf(
+  method: string,
+  url: URL,
+  body: string,
+  lang: Language,
+): { ok: true; spec: CallSpec } | { ok: false; answer: ErrorAnswer } {
   const matches = ROUTES.map((r) => ({ r, m: r.re.exec(url.pathname) })).filter((x) => x.m);
   if (matches.length === 0) return { ok: false, answer: errorAnswer("NOT_FOUND", msg.notFound[lang]) };
   const hit = matches.find((x) => x.r.ep.method === method);
@@ -51,7 +64,10 @@ export function specOf(method: string, url: URL, body: string, lang: Language): 
     }
     const spec: CallSpec = { endpoint: ep.id as CallSpec["endpoint"], path, query };
     if (query.include !== undefined) {
-      const include = query.include.split(",").map((s) => s.trim()).filter(Boolean);
+      const include = query.include
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       for (const inc of include) if (!INCLUDES.includes(inc as Include)) throw invalid("include", rule.oneOf(INCLUDES));
       spec.cost = { include: include as Include[] };
     }
@@ -63,7 +79,7 @@ export function specOf(method: string, url: URL, body: string, lang: Language): 
         return { ok: false, answer: errorAnswer("INVALID_INPUT", msg.badJson[lang], { field: "body" }) };
       }
       if (ep.request) {
-        const r = (ep.request).safeParse(parsed);
+        const r = ep.request.safeParse(parsed);
         if (!r.success) {
           const issue = r.error.issues[0] as IssueLike;
           const at = formatPath(issue.path) || "body";
@@ -72,7 +88,11 @@ export function specOf(method: string, url: URL, body: string, lang: Language): 
       }
       spec.body = parsed;
       const b = parsed as { companies?: unknown[]; ids?: unknown[] };
-      const count = Array.isArray(b.companies) ? b.companies.length : Array.isArray(b.ids) ? new Set(b.ids).size : undefined;
+      const count = Array.isArray(b.companies)
+        ? b.companies.length
+        : Array.isArray(b.ids)
+          ? new Set(b.ids).size
+          : undefined;
       if (count !== undefined) spec.cost = { ...spec.cost, count };
     }
     return { ok: true, spec };

@@ -38,8 +38,15 @@ export interface PurchaseContext {
 
 /** The question a call asks, as a short key (SHA-256 of endpoint, path, query and body). */
 export function questionKey(spec: CallSpec): string {
-  const query = Object.entries(spec.query ?? {}).filter(([, v]) => v !== undefined && v !== "").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const text = [spec.endpoint, canonicalJsonOf(spec.path ?? {}), canonicalJsonOf(query), canonicalJsonOf(spec.body ?? null)].join("\n");
+  const query = Object.entries(spec.query ?? {})
+    .filter(([, v]) => v !== undefined && v !== "")
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const text = [
+    spec.endpoint,
+    canonicalJsonOf(spec.path ?? {}),
+    canonicalJsonOf(query),
+    canonicalJsonOf(spec.body ?? null),
+  ].join("\n");
   return createHash("sha256").update(text).digest("hex");
 }
 
@@ -79,7 +86,10 @@ async function freeAnswer(ctx: PurchaseContext, spec: CallSpec, lang: Language):
  * again (which, with hundreds waiting, would crowd out the purchases
  * themselves). Coordination only: what is bought and spent is in the database.
  */
-interface LocalClaim { done: Promise<void>; resolve: () => void }
+interface LocalClaim {
+  done: Promise<void>;
+  resolve: () => void;
+}
 const localClaims = new WeakMap<PurchaseContext, Map<string, LocalClaim>>();
 
 function claimsOf(ctx: PurchaseContext) {
@@ -103,7 +113,15 @@ function claimEnded(ctx: PurchaseContext, key: string, claim: LocalClaim | undef
  * as soon as something is ours to buy, or everything is ready. Gives up
  * (false) only after several leases: by then every owner has finished or lapsed.
  */
-async function claimAll(ctx: PurchaseContext, keys: string[], endpointId: string, companies: (string | null)[], ready: Map<string, string>, mine: string[], owned: Map<string, LocalClaim>): Promise<boolean> {
+async function claimAll(
+  ctx: PurchaseContext,
+  keys: string[],
+  endpointId: string,
+  companies: (string | null)[],
+  ready: Map<string, string>,
+  mine: string[],
+  owned: Map<string, LocalClaim>,
+): Promise<boolean> {
   const giveUp = Date.now() + 4 * ctx.leaseMs + 10_000;
   const local = claimsOf(ctx);
   let pause = 20;
@@ -155,11 +173,27 @@ async function releaseAll(ctx: PurchaseContext, keys: string[], owned: Map<strin
  * then store and settle together. Returns the answer's items or an answer
  * for the user (refused, failed).
  */
-async function buy(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, spec: CallSpec, price: number, company: string | null, keys: string[], owned: Map<string, LocalClaim>, lang: Language): Promise<{ ok: true; body: string; reservation: Reservation } | { ok: false; answer: Answer }> {
+async function buy(
+  ctx: PurchaseContext,
+  user: AuthUser,
+  ep: Endpoint,
+  spec: CallSpec,
+  price: number,
+  company: string | null,
+  keys: string[],
+  owned: Map<string, LocalClaim>,
+  lang: Language,
+): Promise<{ ok: true; body: string; reservation: Reservation } | { ok: false; answer: Answer }> {
   const r = await reserve(ctx.db, user, [{ endpoint: ep.id, company, credits: price }], ctx.process, Date.now());
   if (!r.ok) {
     await releaseAll(ctx, keys, owned);
-    ctx.log.info("refused.budget", { user: user.name, endpoint: ep.id, scope: r.over.scope, price, remaining: r.over.remaining });
+    ctx.log.info("refused.budget", {
+      user: user.name,
+      endpoint: ep.id,
+      scope: r.over.scope,
+      price,
+      remaining: r.over.remaining,
+    });
     return { ok: false, answer: overBudgetAnswer(r.over, lang) };
   }
   const reservation = r.reservations[0]!;
@@ -176,18 +210,46 @@ async function buy(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, spec: Cal
     await fail(ctx.db, reservation);
   }
   // status 0 after sending: the answer was lost and may have been charged; the row stays pending.
-  ctx.log.warn("upstream.failed", { user: user.name, endpoint: ep.id, status: a.status, code: a.error?.code, ledger: reservation.ledgerId });
-  return { ok: false, answer: a.status >= 200 && a.status < 300 ? errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]) : failureAnswer(a, lang) };
+  ctx.log.warn("upstream.failed", {
+    user: user.name,
+    endpoint: ep.id,
+    status: a.status,
+    code: a.error?.code,
+    ledger: reservation.ledgerId,
+  });
+  return {
+    ok: false,
+    answer:
+      a.status >= 200 && a.status < 300 ? errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]) : failureAnswer(a, lang),
+  };
 }
 
 /** Store bought items and settle their ledger row in one transaction. */
-async function store(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, items: { key: string; body: string; credits: number }[], reservation: Reservation, owned: Map<string, LocalClaim>): Promise<void> {
+async function store(
+  ctx: PurchaseContext,
+  user: AuthUser,
+  ep: Endpoint,
+  items: { key: string; body: string; credits: number }[],
+  reservation: Reservation,
+  owned: Map<string, LocalClaim>,
+): Promise<void> {
   const days = cacheDaysOf(ctx.cacheDays, ep.id);
   try {
-    if (items.length === 1) await fillAndSettle(ctx.db, items[0]!.key, ctx.process, items[0]!.body, items[0]!.credits, days, user.id, reservation.ledgerId);
+    if (items.length === 1)
+      await fillAndSettle(
+        ctx.db,
+        items[0]!.key,
+        ctx.process,
+        items[0]!.body,
+        items[0]!.credits,
+        days,
+        user.id,
+        reservation.ledgerId,
+      );
     else {
       await ctx.db.transaction(async (tx) => {
-        for (const it of items) await fill(tx, it.key, ctx.process, { status: 200, body: it.body }, it.credits, days, user.id);
+        for (const it of items)
+          await fill(tx, it.key, ctx.process, { status: 200, body: it.body }, it.credits, days, user.id);
         await settle(tx, reservation);
       });
     }
@@ -197,14 +259,21 @@ async function store(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, items: 
 }
 
 /** A single paid question: served from the team's answers, or bought once. */
-async function paidAnswer(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, spec: CallSpec, lang: Language): Promise<Answer> {
+async function paidAnswer(
+  ctx: PurchaseContext,
+  user: AuthUser,
+  ep: Endpoint,
+  spec: CallSpec,
+  lang: Language,
+): Promise<Answer> {
   const key = questionKey(spec);
   const company = spec.path?.id ?? spec.path?.personId ?? null;
   const price = ep.cost(spec.cost);
   const ready = new Map<string, string>();
   const mine: string[] = [];
   const owned = new Map<string, LocalClaim>();
-  if (!(await claimAll(ctx, [key], ep.id, [company], ready, mine, owned))) return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
+  if (!(await claimAll(ctx, [key], ep.id, [company], ready, mine, owned)))
+    return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
   const cached = ready.get(key);
   if (cached !== undefined) {
     await recordHit(ctx.db, monthOf(Date.now()), user.id, ep.id, company, price);
@@ -214,7 +283,13 @@ async function paidAnswer(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, sp
     const bought = await buy(ctx, user, ep, spec, price, company, [key], owned, lang);
     if (!bought.ok) return bought.answer;
     await store(ctx, user, ep, [{ key, body: bought.body, credits: price }], bought.reservation, owned);
-    ctx.log.info("bought", { user: user.name, endpoint: ep.id, company, credits: price, ledger: bought.reservation.ledgerId });
+    ctx.log.info("bought", {
+      user: user.name,
+      endpoint: ep.id,
+      company,
+      credits: price,
+      ledger: bought.reservation.ledgerId,
+    });
     return json(200, bought.body, { "x-credits-charged": String(price), "x-cache": "miss" });
   } finally {
     // Whatever happened (an error included), this process's waiters look again.
@@ -223,13 +298,21 @@ async function paidAnswer(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, sp
 }
 
 /** A batch: the team's answers per company, one purchase for the rest. */
-async function splitAnswer(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, spec: CallSpec, split: Split, lang: Language): Promise<Answer> {
+async function splitAnswer(
+  ctx: PurchaseContext,
+  user: AuthUser,
+  ep: Endpoint,
+  spec: CallSpec,
+  split: Split,
+  lang: Language,
+): Promise<Answer> {
   const ready = new Map<string, string>();
   let charged = 0;
   for (;;) {
     const mine: string[] = [];
     const owned = new Map<string, LocalClaim>();
-    if (!(await claimAll(ctx, split.keys, ep.id, split.companies, ready, mine, owned))) return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
+    if (!(await claimAll(ctx, split.keys, ep.id, split.companies, ready, mine, owned)))
+      return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
     if (mine.length === 0) break;
     try {
       const positions = mine.map((k) => split.keys.indexOf(k));
@@ -246,10 +329,23 @@ async function splitAnswer(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, s
         return errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]);
       }
       // The price of the call, spread over its items for the record (the whole is what was charged).
-      await store(ctx, user, ep, mine.map((key, i) => ({ key, body: items[i]!, credits: i === 0 ? price : 0 })), bought.reservation, owned);
+      await store(
+        ctx,
+        user,
+        ep,
+        mine.map((key, i) => ({ key, body: items[i]!, credits: i === 0 ? price : 0 })),
+        bought.reservation,
+        owned,
+      );
       for (let i = 0; i < mine.length; i++) ready.set(mine[i]!, items[i]!);
       charged += price;
-      ctx.log.info("bought", { user: user.name, endpoint: ep.id, items: mine.length, credits: price, ledger: bought.reservation.ledgerId });
+      ctx.log.info("bought", {
+        user: user.name,
+        endpoint: ep.id,
+        items: mine.length,
+        credits: price,
+        ledger: bought.reservation.ledgerId,
+      });
     } finally {
       for (const k of mine) claimEnded(ctx, k, owned.get(k));
     }
@@ -257,7 +353,10 @@ async function splitAnswer(ctx: PurchaseContext, user: AuthUser, ep: Endpoint, s
   const distinct = new Set(split.keys).size;
   const saved = ep.cost({ ...spec.cost, count: distinct }) - charged;
   if (saved > 0) await recordHit(ctx.db, monthOf(Date.now()), user.id, ep.id, null, saved);
-  return json(200, split.assemble(split.keys.map((k) => ready.get(k)!)), { "x-credits-charged": String(charged), "x-cache": charged === 0 ? "hit" : "partial" });
+  return json(200, split.assemble(split.keys.map((k) => ready.get(k)!)), {
+    "x-credits-charged": String(charged),
+    "x-cache": charged === 0 ? "hit" : "partial",
+  });
 }
 
 /** The answer to one call for one user (the proxy's and every extension module's way to the API). */

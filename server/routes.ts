@@ -68,8 +68,10 @@ const services: Service[] = [];
 const checks = new Map<string, HealthCheck>();
 
 export function registerRoute(route: ExtraRoute): void {
-  if (!route.prefix.startsWith("/") || (route.prefix.length > 1 && route.prefix.endsWith("/"))) throw new Error(`route prefix must start with / and not end with one: ${route.prefix}`);
-  if (route.prefix === "/v2" || route.prefix.startsWith("/v2/") || route.prefix === "/health") throw new Error(`route prefix ${route.prefix} belongs to the server core`);
+  if (!route.prefix.startsWith("/") || (route.prefix.length > 1 && route.prefix.endsWith("/")))
+    throw new Error(`route prefix must start with / and not end with one: ${route.prefix}`);
+  if (route.prefix === "/v2" || route.prefix.startsWith("/v2/") || route.prefix === "/health")
+    throw new Error(`route prefix ${route.prefix} belongs to the server core`);
   routes.push(route);
   routes.sort((a, b) => b.prefix.length - a.prefix.length);
 }
@@ -84,7 +86,11 @@ export function registerHealthCheck(name: string, check: HealthCheck): void {
 }
 
 export function routeFor(method: string, path: string): ExtraRoute | undefined {
-  return routes.find((r) => (r.method === "*" || r.method === method) && (path === r.prefix || path.startsWith(r.prefix === "/" ? "/" : r.prefix + "/")));
+  return routes.find(
+    (r) =>
+      (r.method === "*" || r.method === method) &&
+      (path === r.prefix || path.startsWith(r.prefix === "/" ? "/" : r.prefix + "/")),
+  );
 }
 
 export const registeredServices = (): readonly Service[] => services;

@@ -20,8 +20,12 @@ export function readApiKey(env: NodeJS.ProcessEnv, keyFile: string | undefined):
     } catch {
       throw new KeyFileError(`key file ${file} cannot be read`);
     }
-    if ((st.mode & 0o077) !== 0) throw new KeyFileError(`key file ${file} is readable by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 ${file}`);
-    if (typeof process.getuid === "function" && st.uid !== process.getuid()) throw new KeyFileError(`key file ${file} belongs to another user; it must belong to the user the server runs as`);
+    if ((st.mode & 0o077) !== 0)
+      throw new KeyFileError(
+        `key file ${file} is readable by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 ${file}`,
+      );
+    if (typeof process.getuid === "function" && st.uid !== process.getuid())
+      throw new KeyFileError(`key file ${file} belongs to another user; it must belong to the user the server runs as`);
     const key = readFileSync(file, "utf8").trim();
     if (!key) throw new KeyFileError(`key file ${file} is empty`);
     return key;

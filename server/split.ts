@@ -27,7 +27,10 @@ export interface Split {
   assemble(items: string[]): string;
 }
 
-const itemKey = (endpointId: string, item: unknown) => createHash("sha256").update(`${endpointId} item\n${canonicalJsonOf(item)}`).digest("hex");
+const itemKey = (endpointId: string, item: unknown) =>
+  createHash("sha256")
+    .update(`${endpointId} item\n${canonicalJsonOf(item)}`)
+    .digest("hex");
 
 type ResolveItem = { name: string; city?: string; zip?: string; register?: string; ref?: string };
 
@@ -59,12 +62,13 @@ function batchResolve(spec: CallSpec): Split | null {
         return JSON.stringify(rest);
       });
     },
-    assemble: (stored) => JSON.stringify({
-      results: stored.map((s, index) => {
-        const ref = items[index]!.ref;
-        return { index, ...(ref !== undefined ? { ref } : {}), ...(JSON.parse(s) as Record<string, unknown>) };
+    assemble: (stored) =>
+      JSON.stringify({
+        results: stored.map((s, index) => {
+          const ref = items[index]!.ref;
+          return { index, ...(ref !== undefined ? { ref } : {}), ...(JSON.parse(s) as Record<string, unknown>) };
+        }),
       }),
-    }),
   };
 }
 
@@ -77,7 +81,11 @@ function manyCompanies(ep: Endpoint, spec: CallSpec): Split | null {
     keys: distinct.map((id) => itemKey(ep.id, id)),
     companies: distinct,
     subBody: (positions) => ({ ids: positions.map((p) => distinct[p]!) }),
-    ledgerCompany: (positions) => positions.map((p) => distinct[p]!).join(",").slice(0, 2000),
+    ledgerCompany: (positions) =>
+      positions
+        .map((p) => distinct[p]!)
+        .join(",")
+        .slice(0, 2000),
     itemsOf(body, positions) {
       let parsed: unknown;
       try {
@@ -97,6 +105,7 @@ function manyCompanies(ep: Endpoint, spec: CallSpec): Split | null {
 /** How a call splits per company, or null when it is asked as one question. */
 export function splitOf(ep: Endpoint, spec: CallSpec): Split | null {
   if (ep.id === "batchResolve") return batchResolve(spec);
-  if (ep.request !== undefined && ep.id.startsWith("v1.") && ep.id.endsWith("Many") && ep.billing === "credits") return manyCompanies(ep, spec);
+  if (ep.request !== undefined && ep.id.startsWith("v1.") && ep.id.endsWith("Many") && ep.billing === "credits")
+    return manyCompanies(ep, spec);
   return null;
 }

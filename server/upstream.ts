@@ -64,7 +64,14 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
   const fetchFn = opts.fetchFn ?? fetch;
   return {
     operate<T>(op: (cfg: ClientConfig) => Operation<T>): Promise<T> {
-      const cfg: ClientConfig = { apiKey: opts.apiKey, baseUrl: opts.baseUrl, language: "de", now: Date.now, random: Math.random, pacer };
+      const cfg: ClientConfig = {
+        apiKey: opts.apiKey,
+        baseUrl: opts.baseUrl,
+        language: "de",
+        now: Date.now,
+        random: Math.random,
+        pacer,
+      };
       return runAsync(op(cfg), {
         http: (reqs) => Promise.all(reqs.map((req) => fetchHttp(fetchFn, req, opts.timeoutMs))),
         sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
@@ -79,13 +86,15 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       let last: HttpResponse | undefined;
       let sent = false;
       const http = async (reqs: HttpRequest[]): Promise<HttpResponse[]> =>
-        Promise.all(reqs.map(async (req) => {
-          sent = true;
-          const tagged = tag ? { ...req, headers: { ...req.headers, "x-request-id": tag } } : req;
-          const res = await fetchHttp(fetchFn, tagged, opts.timeoutMs);
-          last = res;
-          return res;
-        }));
+        Promise.all(
+          reqs.map(async (req) => {
+            sent = true;
+            const tagged = tag ? { ...req, headers: { ...req.headers, "x-request-id": tag } } : req;
+            const res = await fetchHttp(fetchFn, tagged, opts.timeoutMs);
+            last = res;
+            return res;
+          }),
+        );
       const now = Date.now();
       const cfg: ClientConfig = {
         apiKey: opts.apiKey,
@@ -106,7 +115,10 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         storeGet: async (keys) => keys.map(() => null),
         storePut: async () => undefined,
       };
-      const [result] = await runAsync(callMany(cfg, [spec], opts.rateLimits ? { rateLimits: opts.rateLimits } : {}), driver);
+      const [result] = await runAsync(
+        callMany(cfg, [spec], opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
+        driver,
+      );
       const raw = last;
       if (result?.ok && raw) return { status: raw.status, headers: raw.headers, body: raw.body, ok: true, sent };
       return {

@@ -11,7 +11,8 @@ import { STREETS } from "./places.ts";
 import type { CompanyRec } from "./model.ts";
 import { nth } from "../indexed.ts";
 
-export type EventKind = "NEW_ENTRY" | "ADDRESS" | "MANAGEMENT" | "CAPITAL" | "PURPOSE" | "LIQUIDATION" | "INSOLVENCY" | "DELETION";
+export type EventKind =
+  "NEW_ENTRY" | "ADDRESS" | "MANAGEMENT" | "CAPITAL" | "PURPOSE" | "LIQUIDATION" | "INSOLVENCY" | "DELETION";
 
 /** A dated register fact; announcements and changes are two views of it. */
 export interface CompanyEvent {
@@ -43,7 +44,9 @@ export function addDays(date: string, days: number): string {
   return iso(d);
 }
 export function daysBetween(a: string, b: string): number {
-  return Math.round((Date.parse(b.slice(0, 10) + "T00:00:00Z") - Date.parse(a.slice(0, 10) + "T00:00:00Z")) / 86_400_000);
+  return Math.round(
+    (Date.parse(b.slice(0, 10) + "T00:00:00Z") - Date.parse(a.slice(0, 10) + "T00:00:00Z")) / 86_400_000,
+  );
 }
 function at(date: string, r: Rng): string {
   return `${date}T${String(r.int(6, 19)).padStart(2, "0")}:${String(r.int(0, 59)).padStart(2, "0")}:00Z`;
@@ -53,7 +56,13 @@ function at(date: string, r: Rng): string {
  * Register history up to the start date, plus when each current person took office
  * (`since`, parallel to the company's people in the index).
  */
-export function history(c: CompanyRec, seed: number, startDate: string, peopleCount: number, peopleNums: ArrayLike<number>): { events: CompanyEvent[]; since: string[] } {
+export function history(
+  c: CompanyRec,
+  seed: number,
+  startDate: string,
+  peopleCount: number,
+  peopleNums: ArrayLike<number>,
+): { events: CompanyEvent[]; since: string[] } {
   const r = Rng.for(seed, "hist:" + c.id);
   const events: CompanyEvent[] = [];
   const founding = c.foundingDate;
@@ -86,14 +95,24 @@ export function history(c: CompanyRec, seed: number, startDate: string, peopleCo
   for (let k = 0; k < extra; k++) {
     const d = inWindow(30);
     const kind = r.weighted(["ADDRESS", "CAPITAL", "PURPOSE"] as EventKind[], [5, 3, 2]);
-    if (kind === "ADDRESS") events.push({ at: at(d, r), kind, oldValue: `${r.pick(STREETS)} ${r.int(1, 99)}`, newValue: c.street });
-    else if (kind === "CAPITAL") events.push({ at: at(d, r), kind, oldValue: String(Math.max(1, Math.round(c.capital * 0.5))), newValue: String(c.capital) });
+    if (kind === "ADDRESS")
+      events.push({ at: at(d, r), kind, oldValue: `${r.pick(STREETS)} ${r.int(1, 99)}`, newValue: c.street });
+    else if (kind === "CAPITAL")
+      events.push({
+        at: at(d, r),
+        kind,
+        oldValue: String(Math.max(1, Math.round(c.capital * 0.5))),
+        newValue: String(c.capital),
+      });
     else events.push({ at: at(d, r), kind, newValue: purposeOf(c) });
   }
   if (c.status !== "ACTIVE" && c.statusDate) {
-    if (c.status === "IN_LIQUIDATION" || c.status === "INACTIVE") events.push({ at: at(c.statusDate, r), kind: "LIQUIDATION", oldValue: "ACTIVE", newValue: "IN_LIQUIDATION" });
-    else if (c.status === "INSOLVENT") events.push({ at: at(c.statusDate, r), kind: "INSOLVENCY", oldValue: "ACTIVE", newValue: "INSOLVENT" });
-    else if (c.status === "DELETED") events.push({ at: at(c.statusDate, r), kind: "DELETION", oldValue: "ACTIVE", newValue: "DELETED" });
+    if (c.status === "IN_LIQUIDATION" || c.status === "INACTIVE")
+      events.push({ at: at(c.statusDate, r), kind: "LIQUIDATION", oldValue: "ACTIVE", newValue: "IN_LIQUIDATION" });
+    else if (c.status === "INSOLVENT")
+      events.push({ at: at(c.statusDate, r), kind: "INSOLVENCY", oldValue: "ACTIVE", newValue: "INSOLVENT" });
+    else if (c.status === "DELETED")
+      events.push({ at: at(c.statusDate, r), kind: "DELETION", oldValue: "ACTIVE", newValue: "DELETED" });
   }
   events.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   return { events, since };
@@ -132,11 +151,18 @@ export function financials(c: CompanyRec, seed: number, startYear: number): FinY
     const f = ref.financials;
     const years: FinYear[] = [];
     // The published year as given, and earlier years walked back from it.
-    let revenue = f.revenue ?? null, profit = f.profit ?? null, equity = f.equity ?? null, bst = f.balanceSheetTotal ?? (equity && f.equityRatio ? Math.round(equity / f.equityRatio) : null);
+    let revenue = f.revenue ?? null,
+      profit = f.profit ?? null,
+      equity = f.equity ?? null,
+      bst = f.balanceSheetTotal ?? (equity && f.equityRatio ? Math.round(equity / f.equityRatio) : null);
     for (let y = f.year; y > f.year - 4; y--) {
       years.push({
-        year: y, revenue, profit, equity, balanceSheetTotal: bst,
-        equityRatio: equity !== null && bst ? round4(equity / bst) : (y === f.year ? f.equityRatio ?? null : null),
+        year: y,
+        revenue,
+        profit,
+        equity,
+        balanceSheetTotal: bst,
+        equityRatio: equity !== null && bst ? round4(equity / bst) : y === f.year ? (f.equityRatio ?? null) : null,
         employees: y === f.year ? c.employees : Math.round(c.employees * (0.9 + r.next() * 0.1)),
         reportType: f.reportType ?? "company",
       });
@@ -180,8 +206,23 @@ export function financials(c: CompanyRec, seed: number, startYear: number): FinY
 }
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
-export interface NewsItem { type: string; category: string; title: string; text: string; source: string; publisher: string; timestamp: string }
-const NEWS_CATS = ["MANAGEMENT_AND_TEAM", "FINANCES_AND_CAPITAL", "PRODUCTS_AND_SERVICES", "LOCATIONS", "COOPERATIONS", "AWARDS"] as const;
+export interface NewsItem {
+  type: string;
+  category: string;
+  title: string;
+  text: string;
+  source: string;
+  publisher: string;
+  timestamp: string;
+}
+const NEWS_CATS = [
+  "MANAGEMENT_AND_TEAM",
+  "FINANCES_AND_CAPITAL",
+  "PRODUCTS_AND_SERVICES",
+  "LOCATIONS",
+  "COOPERATIONS",
+  "AWARDS",
+] as const;
 const NEWS_TITLES: Record<(typeof NEWS_CATS)[number], string[]> = {
   MANAGEMENT_AND_TEAM: ["{n} verstärkt die Geschäftsführung", "{n} baut das Team aus"],
   FINANCES_AND_CAPITAL: ["{n} schließt Finanzierungsrunde ab", "{n} meldet Umsatzplus"],
@@ -190,7 +231,14 @@ const NEWS_TITLES: Record<(typeof NEWS_CATS)[number], string[]> = {
   COOPERATIONS: ["{n} vereinbart Partnerschaft", "{n} gewinnt Großkunden"],
   AWARDS: ["{n} ausgezeichnet", "{n} erhält Innovationspreis"],
 };
-const PUBLISHERS = ["Handelsblatt", "Wirtschaftswoche", "regionale Presse", "Unternehmensblog", "LinkedIn", "Presseportal"];
+const PUBLISHERS = [
+  "Handelsblatt",
+  "Wirtschaftswoche",
+  "regionale Presse",
+  "Unternehmensblog",
+  "LinkedIn",
+  "Presseportal",
+];
 
 export function news(c: CompanyRec, seed: number, today: string, city: string): NewsItem[] {
   const r = Rng.for(seed, "news:" + c.id);
@@ -202,31 +250,78 @@ export function news(c: CompanyRec, seed: number, today: string, city: string): 
     const publisher = type === "SOCIAL" ? "LinkedIn" : r.pick(PUBLISHERS);
     const title = r.pick(NEWS_TITLES[category]).replace("{n}", c.name).replace("{c}", city);
     const d = addDays(today, -r.int(1, 700));
-    out.push({ type, category, title, text: `${sentence(title)} (${publisher})`, source: `https://news.example/${c.id.toLowerCase()}/${k}`, publisher, timestamp: at(d, r) });
+    out.push({
+      type,
+      category,
+      title,
+      text: `${sentence(title)} (${publisher})`,
+      source: `https://news.example/${c.id.toLowerCase()}/${k}`,
+      publisher,
+      timestamp: at(d, r),
+    });
   }
   return out.sort((a, b) => (a.timestamp < b.timestamp ? 1 : -1));
 }
 
-export interface JobItem { title: string; text: string; source: string; publisher: string; timestamp: string; city: string }
-const JOB_TITLES = ["Sachbearbeiter/in Buchhaltung (m/w/d)", "Vertriebsmitarbeiter/in (m/w/d)", "Projektleiter/in (m/w/d)", "Auszubildende/r Kaufmann/-frau für Büromanagement (m/w/d)", "Werkstudent/in (m/w/d)", "Teamleitung {w} (m/w/d)", "Fachkraft {w} (m/w/d)", "Softwareentwickler/in (m/w/d)"];
+export interface JobItem {
+  title: string;
+  text: string;
+  source: string;
+  publisher: string;
+  timestamp: string;
+  city: string;
+}
+const JOB_TITLES = [
+  "Sachbearbeiter/in Buchhaltung (m/w/d)",
+  "Vertriebsmitarbeiter/in (m/w/d)",
+  "Projektleiter/in (m/w/d)",
+  "Auszubildende/r Kaufmann/-frau für Büromanagement (m/w/d)",
+  "Werkstudent/in (m/w/d)",
+  "Teamleitung {w} (m/w/d)",
+  "Fachkraft {w} (m/w/d)",
+  "Softwareentwickler/in (m/w/d)",
+];
 
 export function jobs(c: CompanyRec, seed: number, today: string, city: string, active: boolean): JobItem[] {
   if (!active) return [];
   const r = Rng.for(seed, "jobs:" + c.id);
-  const n = c.size === "LARGE" ? r.int(3, 10) : c.size === "MEDIUM" ? r.int(1, 6) : c.size === "SMALL" ? r.int(0, 3) : r.int(0, 1) * r.int(0, 1);
+  const n =
+    c.size === "LARGE"
+      ? r.int(3, 10)
+      : c.size === "MEDIUM"
+        ? r.int(1, 6)
+        : c.size === "SMALL"
+          ? r.int(0, 3)
+          : r.int(0, 1) * r.int(0, 1);
   const word = nth(nth(INDUSTRIES, c.industry).words, 0);
   const out: JobItem[] = [];
   for (let k = 0; k < n; k++) {
     const title = r.pick(JOB_TITLES).replace("{w}", word);
-    out.push({ title, text: sentence(`${c.name} sucht in ${city}: ${title}`), source: `https://jobs.example/${c.id.toLowerCase()}/${k}`, publisher: r.pick(["Karriereseite", "Jobbörse", "Arbeitsagentur"]), timestamp: at(addDays(today, -r.int(0, 60)), r), city });
+    out.push({
+      title,
+      text: sentence(`${c.name} sucht in ${city}: ${title}`),
+      source: `https://jobs.example/${c.id.toLowerCase()}/${k}`,
+      publisher: r.pick(["Karriereseite", "Jobbörse", "Arbeitsagentur"]),
+      timestamp: at(addDays(today, -r.int(0, 60)), r),
+      city,
+    });
   }
   return out.sort((a, b) => (a.timestamp < b.timestamp ? 1 : -1));
 }
 
 export function contactOf(c: CompanyRec, seed: number): { phone: string; email: string; url: string; vatId: string } {
   const r = Rng.for(seed, "contact:" + c.id);
-  const slug = c.name.toLowerCase().replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss")
-    .replace(/\b(gmbh|ag|se|kg|ohg|ug|eg|e\.k\.|partg|mbb|co|haftungsbeschränkt)\b/g, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 30) || "firma";
+  const slug =
+    c.name
+      .toLowerCase()
+      .replace(/ä/g, "ae")
+      .replace(/ö/g, "oe")
+      .replace(/ü/g, "ue")
+      .replace(/ß/g, "ss")
+      .replace(/\b(gmbh|ag|se|kg|ohg|ug|eg|e\.k\.|partg|mbb|co|haftungsbeschränkt)\b/g, "")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 30) || "firma";
   return {
     phone: `+49 ${r.int(30, 999)} ${r.int(100000, 9999999)}`,
     email: `info@${slug}.example`,

@@ -34,7 +34,16 @@ const CITY_IDX = CITIES.map((_, k) => k);
 const INDUSTRY_IDX = INDUSTRIES.map((_, k) => k).filter((k) => (INDUSTRY_WEIGHTS[k] ?? 0) > 0);
 const SYNTHETIC_WEIGHTS = INDUSTRY_IDX.map((k) => nth(INDUSTRY_WEIGHTS, k));
 
-const REF_FORM: Record<string, string> = { GmbH: "GMBH", AG: "AG", SE: "SE", KG: "KG", KGaA: "KGAA", UG: "UG", OHG: "OHG", eG: "EG" };
+const REF_FORM: Record<string, string> = {
+  GmbH: "GMBH",
+  AG: "AG",
+  SE: "SE",
+  KG: "KG",
+  KGaA: "KGAA",
+  UG: "UG",
+  OHG: "OHG",
+  eG: "EG",
+};
 
 /** Real register entries known from public sources (known-service-facts: Siemens). */
 const REF_REGISTER: Record<string, [string, string]> = { DEPIYX8Y4M82: ["HRB", "6684"] };
@@ -67,7 +76,10 @@ export function generate(count: number, seed: number, startDate: string): Datase
     const ci = Math.max(0, cityIndex(ref.city));
     const city = nth(CITIES, ci);
     const known = referenceIndustry(ref.id, ref.industry);
-    const [regType, regNum] = REF_REGISTER[ref.id] ?? [ref.legalForm === "KG" ? "HRA" : "HRB", nextRegister(city.court, ref.legalForm === "KG" ? "HRA" : "HRB", r)];
+    const [regType, regNum] = REF_REGISTER[ref.id] ?? [
+      ref.legalForm === "KG" ? "HRA" : "HRB",
+      nextRegister(city.court, ref.legalForm === "KG" ? "HRA" : "HRB", r),
+    ];
     const size = (ref.size as SizeCode) ?? "LARGE";
     const rec: CompanyRec = {
       idx: companies.length,
@@ -134,7 +146,10 @@ export function generate(count: number, seed: number, startDate: string): Datase
       registerType: form.reg,
       registerNumber: nextRegister(city.court, form.reg, r),
       status: st,
-      statusDate: st === "ACTIVE" ? undefined : dateBetween(r, Math.max(Number(founding.slice(0, 4)) + 1, startYear - 3), startYear, startYear - 1),
+      statusDate:
+        st === "ACTIVE"
+          ? undefined
+          : dateBetween(r, Math.max(Number(founding.slice(0, 4)) + 1, startYear - 3), startYear, startYear - 1),
       warning: r.chance(0.015),
       capital: capitalFor(r, form.code, size),
     };
@@ -191,10 +206,14 @@ function sizeFor(r: Rng, form: string, scale: number): SizeCode {
 function employeesFor(size: SizeCode, r: Rng, revenue?: number): number {
   if (revenue && size === "LARGE") return Math.max(250, Math.round(revenue / 250_000));
   switch (size) {
-    case "MICRO": return r.int(1, 9);
-    case "SMALL": return r.int(10, 49);
-    case "MEDIUM": return r.int(50, 249);
-    default: return Math.round(250 * Math.pow(80, r.next()));
+    case "MICRO":
+      return r.int(1, 9);
+    case "SMALL":
+      return r.int(10, 49);
+    case "MEDIUM":
+      return r.int(50, 249);
+    default:
+      return Math.round(250 * Math.pow(80, r.next()));
   }
 }
 
@@ -208,7 +227,10 @@ function foundingFor(r: Rng, form: string, startYear: number): string {
 }
 
 function statusFor(r: Rng): StatusCode {
-  return r.weighted(["ACTIVE", "IN_LIQUIDATION", "INSOLVENT", "DELETED", "INACTIVE"] as StatusCode[], [93, 2.5, 1.5, 1.5, 1.5]);
+  return r.weighted(
+    ["ACTIVE", "IN_LIQUIDATION", "INSOLVENT", "DELETED", "INACTIVE"] as StatusCode[],
+    [93, 2.5, 1.5, 1.5, 1.5],
+  );
 }
 
 function capitalFor(r: Rng, form: string, size: SizeCode): number {

@@ -43,5 +43,13 @@ export interface ReferenceCompany {
   size: string;
   foundingDate: string | null;
   summary: string;
-  financials: null | { year: number; revenue?: number; profit?: number; equity?: number; equityRatio?: number; balanceSheetTotal?: number; reportType?: string };
+  financials: null | {
+    year: number;
+    revenue?: number;
+    profit?: number;
+    equity?: number;
+    equityRatio?: number;
+    balanceSheetTotal?: number;
+    reportType?: string;
+  };
 }

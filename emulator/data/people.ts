@@ -21,22 +21,47 @@ export interface PeopleIndex {
   count: number;
 }
 
-export const ROLES = ["MANAGING_DIRECTOR", "BOARD_MEMBER", "CHAIR", "SUPERVISORY_BOARD", "PROKURIST", "GENERAL_PARTNER", "OWNER", "PARTNER", "LIQUIDATOR"] as const;
+export const ROLES = [
+  "MANAGING_DIRECTOR",
+  "BOARD_MEMBER",
+  "CHAIR",
+  "SUPERVISORY_BOARD",
+  "PROKURIST",
+  "GENERAL_PARTNER",
+  "OWNER",
+  "PARTNER",
+  "LIQUIDATOR",
+] as const;
 export type Role = (typeof ROLES)[number];
 const R = (r: Role) => ROLES.indexOf(r);
 
 function rolesFor(form: string, size: string, r: Rng): number[] {
   const big = size === "MEDIUM" || size === "LARGE";
   switch (form) {
-    case "AG": case "SE": case "KGAA":
-      return [R("CHAIR"), ...Array<number>(r.int(1, 3)).fill(R("BOARD_MEMBER")), ...Array<number>(r.int(1, 3)).fill(R("SUPERVISORY_BOARD"))];
-    case "EK": return [R("OWNER")];
-    case "OHG": return [R("GENERAL_PARTNER"), R("GENERAL_PARTNER")];
-    case "KG": case "GMBH_CO_KG": return [R("GENERAL_PARTNER"), ...(r.chance(0.5) ? [R("MANAGING_DIRECTOR")] : [])];
-    case "PARTG": return Array<number>(r.int(2, 4)).fill(R("PARTNER"));
-    case "EG": return [R("BOARD_MEMBER"), R("BOARD_MEMBER")];
+    case "AG":
+    case "SE":
+    case "KGAA":
+      return [
+        R("CHAIR"),
+        ...Array<number>(r.int(1, 3)).fill(R("BOARD_MEMBER")),
+        ...Array<number>(r.int(1, 3)).fill(R("SUPERVISORY_BOARD")),
+      ];
+    case "EK":
+      return [R("OWNER")];
+    case "OHG":
+      return [R("GENERAL_PARTNER"), R("GENERAL_PARTNER")];
+    case "KG":
+    case "GMBH_CO_KG":
+      return [R("GENERAL_PARTNER"), ...(r.chance(0.5) ? [R("MANAGING_DIRECTOR")] : [])];
+    case "PARTG":
+      return Array<number>(r.int(2, 4)).fill(R("PARTNER"));
+    case "EG":
+      return [R("BOARD_MEMBER"), R("BOARD_MEMBER")];
     default:
-      return [...Array<number>(big ? r.int(2, 3) : r.int(1, 2)).fill(R("MANAGING_DIRECTOR")), ...(big && r.chance(0.6) ? [R("PROKURIST")] : [])];
+      return [
+        ...Array<number>(big ? r.int(2, 3) : r.int(1, 2)).fill(R("MANAGING_DIRECTOR")),
+        ...(big && r.chance(0.6) ? [R("PROKURIST")] : []),
+      ];
   }
 }
 
@@ -80,7 +105,14 @@ export function buildPeople(companies: readonly CompanyRec[], seed: number, city
       fill[p] = slot + 1;
     }
   }
-  return { companyStart, person: Int32Array.from(persons), role: Uint8Array.from(roles), personStart, personCompany, count: next };
+  return {
+    companyStart,
+    person: Int32Array.from(persons),
+    role: Uint8Array.from(roles),
+    personStart,
+    personCompany,
+    count: next,
+  };
 }
 
 // Person ids encode the person's number through an invertible 32-bit mix, so
@@ -94,7 +126,7 @@ const INV = (() => {
 const B36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 export function personId(seed: number, p: number): string {
-  const mixed = (Math.imul((p ^ (seed & 0xffff)) >>> 0, MUL) >>> 0);
+  const mixed = Math.imul((p ^ (seed & 0xffff)) >>> 0, MUL) >>> 0;
   const body = mixed.toString(36).toUpperCase().padStart(7, "0");
   const h = hash32(seed, body);
   return "P" + B36[h % 36] + B36[(h >>> 6) % 36] + B36[(h >>> 12) % 36] + body;

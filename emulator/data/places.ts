@@ -102,16 +102,23 @@ const ROWS: Row[] = [
 ];
 
 export const CITIES: readonly City[] = ROWS.map(([name, zipFrom, zipTo, lat, lon, state, court, weight]) => ({
-  name, zipFrom, zipTo, lat, lon, state, court, weight,
+  name,
+  zipFrom,
+  zipTo,
+  lat,
+  lon,
+  state,
+  court,
+  weight,
 }));
 export const CITY_WEIGHTS: readonly number[] = CITIES.map((c) => c.weight);
 
 /** Aliases the reference data uses for cities listed under their full names. */
 const CITY_ALIASES: Record<string, string> = {
-  "ludwigshafen": "Ludwigshafen am Rhein",
-  "frankfurt": "Frankfurt am Main",
-  "freiburg": "Freiburg im Breisgau",
-  "halle": "Halle (Saale)",
+  ludwigshafen: "Ludwigshafen am Rhein",
+  frankfurt: "Frankfurt am Main",
+  freiburg: "Freiburg im Breisgau",
+  halle: "Halle (Saale)",
 };
 
 export function cityIndex(name: string): number {
@@ -125,8 +132,29 @@ export function formatZip(n: number): string {
 }
 
 export const STREETS = [
-  "Hauptstraße", "Bahnhofstraße", "Schillerstraße", "Goethestraße", "Gartenstraße", "Lindenstraße",
-  "Industriestraße", "Friedrichstraße", "Kirchstraße", "Bergstraße", "Ringstraße", "Mühlenweg",
-  "Am Markt", "Dorfstraße", "Poststraße", "Wilhelmstraße", "Parkstraße", "Rosenweg", "Kantstraße",
-  "Gewerbestraße", "Im Technologiepark", "Hafenstraße", "Marktplatz", "Lessingstraße", "Feldstraße",
+  "Hauptstraße",
+  "Bahnhofstraße",
+  "Schillerstraße",
+  "Goethestraße",
+  "Gartenstraße",
+  "Lindenstraße",
+  "Industriestraße",
+  "Friedrichstraße",
+  "Kirchstraße",
+  "Bergstraße",
+  "Ringstraße",
+  "Mühlenweg",
+  "Am Markt",
+  "Dorfstraße",
+  "Poststraße",
+  "Wilhelmstraße",
+  "Parkstraße",
+  "Rosenweg",
+  "Kantstraße",
+  "Gewerbestraße",
+  "Im Technologiepark",
+  "Hafenstraße",
+  "Marktplatz",
+  "Lessingstraße",
+  "Feldstraße",
 ];

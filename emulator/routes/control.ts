@@ -59,9 +59,11 @@ const LOOPBACK_NAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
  */
 export function controlGuard(method: string, headers: Record<string, string>): ApiError | null {
   const host = headers["host"] ?? "";
-  if (!LOOPBACK_NAMES.includes(hostName(host))) return new ApiError("FORBIDDEN", "controlHost", { what: host.slice(0, 100) || "-" }, "host");
+  if (!LOOPBACK_NAMES.includes(hostName(host)))
+    return new ApiError("FORBIDDEN", "controlHost", { what: host.slice(0, 100) || "-" }, "host");
   const type = (headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-  if (method.toUpperCase() === "POST" && type !== "application/json") return new ApiError("FORBIDDEN", "controlJson", {}, "content-type");
+  if (method.toUpperCase() === "POST" && type !== "application/json")
+    return new ApiError("FORBIDDEN", "controlJson", {}, "content-type");
   return null;
 }
 
@@ -71,13 +73,24 @@ function checkDate(field: string, iso: string): void {
   if (!Number.isFinite(d.getTime()) || d.toISOString().slice(0, 10) !== iso) throw invalid(field, rule.validDate);
 }
 
-export function control(emu: Emulator, method: string, path: string, query: URLSearchParams, body: string | undefined): EmulatorResponse {
+export function control(
+  emu: Emulator,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  body: string | undefined,
+): EmulatorResponse {
   const route = `${method} ${path.replace(/\/+$/, "")}`;
   const opt = (text: string | undefined) => (text && text.trim() ? text : "{}");
   switch (route) {
     case "GET /_emulator":
     case "GET /_emulator/health":
-      return json(200, { ok: true, companies: emu.world.companies.length, today: emu.clock.today(), seed: emu.world.seed });
+      return json(200, {
+        ok: true,
+        companies: emu.world.companies.length,
+        today: emu.clock.today(),
+        seed: emu.world.seed,
+      });
     case "POST /_emulator/keys": {
       const b = parseBody(KeysBody, opt(body));
       const key = emu.createKey(b.credits);
@@ -98,28 +111,36 @@ export function control(emu: Emulator, method: string, path: string, query: URLS
       return json(200, { startDate: emu.clock.startDate, today: emu.clock.today(), day: emu.clock.day() });
     case "POST /_emulator/clock": {
       const b = parseBody(ClockBody, body);
-      if ((b.days === undefined) === (b.date === undefined)) throw invalid(b.days === undefined ? "days" : "date", rule.exactlyOneOf(["days", "date"]));
+      if ((b.days === undefined) === (b.date === undefined))
+        throw invalid(b.days === undefined ? "days" : "date", rule.exactlyOneOf(["days", "date"]));
       if (b.date !== undefined) checkDate("date", b.date);
       // The clock moves back only by replaying from its start, so the start date is the floor.
-      if (b.date !== undefined && b.date < emu.clock.startDate) throw invalid("date", rule.notBefore(emu.clock.startDate));
+      if (b.date !== undefined && b.date < emu.clock.startDate)
+        throw invalid("date", rule.notBefore(emu.clock.startDate));
       const events = b.days !== undefined ? emu.clock.advance(b.days) : emu.clock.setDate(b.date!);
       return json(200, { today: emu.clock.today(), day: emu.clock.day(), events });
     }
     case "GET /_emulator/clock/preview": {
       const days = Number(query.get("days") ?? "1");
-      if (!Number.isInteger(days) || days < 1 || days > 366) throw invalid("days", rule.number({ value: 1, inclusive: true }, { value: 366, inclusive: true }, true));
+      if (!Number.isInteger(days) || days < 1 || days > 366)
+        throw invalid("days", rule.number({ value: 1, inclusive: true }, { value: 366, inclusive: true }, true));
       return json(200, { events: emu.clock.preview(days) });
     }
     case "POST /_emulator/schedule": {
       const b = parseBody(ScheduleBody, body);
-      if ((b.day === undefined) === (b.date === undefined)) throw invalid(b.day === undefined ? "day" : "date", rule.exactlyOneOf(["day", "date"]));
+      if ((b.day === undefined) === (b.date === undefined))
+        throw invalid(b.day === undefined ? "day" : "date", rule.exactlyOneOf(["day", "date"]));
       if (b.date !== undefined) checkDate("date", b.date);
       if (!emu.world.byId(b.id)) throw notFound(b.id, "id");
       try {
         const day = emu.scheduleEvent(b.id, { day: b.day, date: b.date, kind: b.kind });
         return json(200, { id: b.id, kind: b.kind, day });
       } catch (e) {
-        if (e instanceof RangeError) throw invalid(b.day !== undefined ? "day" : "date", rule.afterToday(b.day !== undefined ? emu.clock.day() : emu.clock.today()));
+        if (e instanceof RangeError)
+          throw invalid(
+            b.day !== undefined ? "day" : "date",
+            rule.afterToday(b.day !== undefined ? emu.clock.day() : emu.clock.today()),
+          );
         throw e;
       }
     }

@@ -26,7 +26,11 @@ function many(ctx: Ctx, each: (c: CompanyRec) => Record<string, unknown>) {
 }
 
 const V1_FIN_KEYS: [string, keyof FinYear][] = [
-  ["revenue", "revenue"], ["netIncome", "profit"], ["equity", "equity"], ["balanceSheetTotal", "balanceSheetTotal"], ["numberOfEmployees", "employees"],
+  ["revenue", "revenue"],
+  ["netIncome", "profit"],
+  ["equity", "equity"],
+  ["balanceSheetTotal", "balanceSheetTotal"],
+  ["numberOfEmployees", "employees"],
 ];
 function v1Financials(w: World, c: CompanyRec): Record<string, { year: number; value: number }[]> {
   const years = w.financials(c);
@@ -47,8 +51,11 @@ function events(ctx: Ctx, c: CompanyRec) {
   const category = ctx.query.get("category")?.toUpperCase();
   const sinceMs = ctx.query.has("since") ? sinceParam(ctx.query, 0) : -Infinity;
   const size = intParam(ctx.query, "size", MAX_SIZE);
-  return ctx.world.news(c)
-    .filter((e) => (!type || e.type === type) && (!category || e.category === category) && Date.parse(e.timestamp) > sinceMs)
+  return ctx.world
+    .news(c)
+    .filter(
+      (e) => (!type || e.type === type) && (!category || e.category === category) && Date.parse(e.timestamp) > sinceMs,
+    )
     .slice(0, size);
 }
 
@@ -66,7 +73,14 @@ export const v1: Record<string, Handler> = {
     const sinceMs = ctx.query.has("since") ? sinceParam(ctx.query, 0) : -Infinity;
     const size = intParam(ctx.query, "size", MAX_SIZE);
     const c = company(ctx, param(ctx, "id"));
-    return { body: { jobs: ctx.world.jobs(c).filter((j) => Date.parse(j.timestamp) > sinceMs).slice(0, size) } };
+    return {
+      body: {
+        jobs: ctx.world
+          .jobs(c)
+          .filter((j) => Date.parse(j.timestamp) > sinceMs)
+          .slice(0, size),
+      },
+    };
   },
   "v1.jobsMany": (ctx) => many(ctx, (c) => ({ jobs: ctx.world.jobs(c) })),
   "v1.financials": (ctx) => {
@@ -90,11 +104,19 @@ export const v1: Record<string, Handler> = {
       hits = found ? [found] : [];
     } else if (req.vatId || req.url) {
       // Contact data is derived, so lookup by VAT id or domain scans; fine for an emulator.
-      const want = (req.url ?? "").replace(/^https?:\/\//, "").replace(/^www\./, "").replace(/\/.*$/, "").toLowerCase();
-      hits = w.companies.filter((c) => {
-        const p = w.profile(c, ctx.lang);
-        return (req.vatId && p.vatId === req.vatId.replace(/\s+/g, "")) || (want && p.url.toLowerCase().includes(want));
-      }).slice(0, 10);
+      const want = (req.url ?? "")
+        .replace(/^https?:\/\//, "")
+        .replace(/^www\./, "")
+        .replace(/\/.*$/, "")
+        .toLowerCase();
+      hits = w.companies
+        .filter((c) => {
+          const p = w.profile(c, ctx.lang);
+          return (
+            (req.vatId && p.vatId === req.vatId.replace(/\s+/g, "")) || (want && p.url.toLowerCase().includes(want))
+          );
+        })
+        .slice(0, 10);
     } else if (req.name || req.register) {
       const r = resolve(w, { name: req.name, city: req.city, zip: req.zip, register: req.register });
       hits = (r.match !== null ? [r.match] : r.candidates.map((x) => x.idx)).map((i) => nth(w.companies, i));
@@ -108,8 +130,17 @@ export const v1: Record<string, Handler> = {
       body: {
         total: res.total,
         companies: res.companies.map((c) => ({
-          id: c.id, name: c.name, street: c.street, zip: c.zip, city: c.city, active: c.active,
-          url: null, profile: null, score: c.score, explanation: [], snippets: [c.industry?.title ?? ""],
+          id: c.id,
+          name: c.name,
+          street: c.street,
+          zip: c.zip,
+          city: c.city,
+          active: c.active,
+          url: null,
+          profile: null,
+          score: c.score,
+          explanation: [],
+          snippets: [c.industry?.title ?? ""],
         })),
       },
     };
@@ -120,16 +151,28 @@ export const v1: Record<string, Handler> = {
     const size = intParam(ctx.query, "size", 10);
     const explain = boolParam(ctx.query, "explain", false);
     const seeds = req.baseCompanies.map((id, k) => company(ctx, id, `baseCompanies[${k}]`));
-    const states = req.locationsFilter?.filter((l) => l.type.toLowerCase() === "state").map((l) => l.code.toUpperCase());
+    const states = req.locationsFilter
+      ?.filter((l) => l.type.toLowerCase() === "state")
+      .map((l) => l.code.toUpperCase());
     const w = ctx.world;
-    const accept = (c: CompanyRec) => !states?.length || states.includes((c.reference?.federalState ?? nth(CITIES, c.city).state).toUpperCase());
+    const accept = (c: CompanyRec) =>
+      !states?.length || states.includes((c.reference?.federalState ?? nth(CITIES, c.city).state).toUpperCase());
     const hits = similarTo(w, seeds, size, accept);
     return {
       body: {
         companies: hits.map((h) => {
           const c = nth(w.companies, h.idx);
           const s = w.summary(c, ctx.lang);
-          return { id: c.id, name: c.name, street: s.street, zip: s.zip, city: s.city, active: s.active, score: h.score, ...(explain ? { explanation: [s.industry.title, s.size.name, s.city] } : {}) };
+          return {
+            id: c.id,
+            name: c.name,
+            street: s.street,
+            zip: s.zip,
+            city: s.city,
+            active: s.active,
+            score: h.score,
+            ...(explain ? { explanation: [s.industry.title, s.size.name, s.city] } : {}),
+          };
         }),
       },
     };

@@ -45,7 +45,9 @@ export function runSearch(ctx: Ctx, req: S.SearchRequest) {
   const from = req.from ?? 0;
   return {
     total: r.total,
-    companies: r.hits.slice(from).map((h) => w.summary(nth(w.companies, h.idx), ctx.lang, { score: h.score, distanceKm: h.distanceKm })),
+    companies: r.hits
+      .slice(from)
+      .map((h) => w.summary(nth(w.companies, h.idx), ctx.lang, { score: h.score, distanceKm: h.distanceKm })),
   };
 }
 
@@ -76,7 +78,16 @@ export const v2 = {
     if (!prefix.trim() || prefix.length > 100) throw invalid("prefix");
     const w = ctx.world;
     const ids = suggest(w, prefix, size);
-    return { body: { prefix, suggestions: ids.map((i) => ({ id: nth(w.companies, i).id, name: nth(w.companies, i).name, city: w.summary(nth(w.companies, i), ctx.lang).city })) } };
+    return {
+      body: {
+        prefix,
+        suggestions: ids.map((i) => ({
+          id: nth(w.companies, i).id,
+          name: nth(w.companies, i).name,
+          city: w.summary(nth(w.companies, i), ctx.lang).city,
+        })),
+      },
+    };
   },
 
   profile(ctx) {
@@ -119,7 +130,11 @@ export const v2 = {
       if (i !== c.idx) found.push({ idx: i, km });
     });
     found.sort((a, b) => a.km - b.km || a.idx - b.idx);
-    return { body: { companies: found.slice(0, size).map((f) => w.summary(nth(w.companies, f.idx), ctx.lang, { distanceKm: f.km })) } };
+    return {
+      body: {
+        companies: found.slice(0, size).map((f) => w.summary(nth(w.companies, f.idx), ctx.lang, { distanceKm: f.km })),
+      },
+    };
   },
 
   people(ctx) {
@@ -143,7 +158,11 @@ export const v2 = {
     const size = intParam(ctx.query, "size", 10);
     const c = company(ctx, param(ctx, "id"));
     const w = ctx.world;
-    return { body: { companies: similarTo(w, [c], size).map((h) => w.summary(nth(w.companies, h.idx), ctx.lang, { score: h.score })) } };
+    return {
+      body: {
+        companies: similarTo(w, [c], size).map((h) => w.summary(nth(w.companies, h.idx), ctx.lang, { score: h.score })),
+      },
+    };
   },
 
   similar(ctx) {
@@ -151,7 +170,13 @@ export const v2 = {
     const seeds = req.ids.map((id, k) => company(ctx, id, `ids[${k}]`));
     const w = ctx.world;
     const accept = makeFilter(w, req.filters);
-    return { body: { companies: similarTo(w, seeds, req.size ?? 10, accept).map((h) => w.summary(nth(w.companies, h.idx), ctx.lang, { score: h.score })) } };
+    return {
+      body: {
+        companies: similarTo(w, seeds, req.size ?? 10, accept).map((h) =>
+          w.summary(nth(w.companies, h.idx), ctx.lang, { score: h.score }),
+        ),
+      },
+    };
   },
 
   personCompanies(ctx) {

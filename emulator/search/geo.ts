@@ -13,7 +13,10 @@ export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: numbe
 
 export class GeoGrid {
   private cells = new Map<number, number[]>();
-  constructor(private lat: Float64Array, private lon: Float64Array) {
+  constructor(
+    private lat: Float64Array,
+    private lon: Float64Array,
+  ) {
     for (let i = 0; i < lat.length; i++) {
       const key = this.key(Math.floor(nth(lat, i) / CELL), Math.floor(nth(lon, i) / LON_CELL));
       let list = this.cells.get(key);
@@ -28,8 +31,10 @@ export class GeoGrid {
   within(lat: number, lon: number, radiusKm: number, visit: (idx: number, km: number) => void): void {
     const dLat = radiusKm / 111.2;
     const dLon = radiusKm / (111.2 * Math.max(0.2, Math.cos((lat * Math.PI) / 180)));
-    const r0 = Math.floor((lat - dLat) / CELL), r1 = Math.floor((lat + dLat) / CELL);
-    const c0 = Math.floor((lon - dLon) / LON_CELL), c1 = Math.floor((lon + dLon) / LON_CELL);
+    const r0 = Math.floor((lat - dLat) / CELL),
+      r1 = Math.floor((lat + dLat) / CELL);
+    const c0 = Math.floor((lon - dLon) / LON_CELL),
+      c1 = Math.floor((lon + dLon) / LON_CELL);
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         const list = this.cells.get(this.key(r, c));

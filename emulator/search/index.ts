@@ -38,7 +38,8 @@ export class SearchIndex {
     const text = new Map<string, number[]>();
     const indLists: number[][] = INDUSTRIES.map(() => []);
     const cityLists: number[][] = CITIES.map(() => []);
-    const lat = new Float64Array(n), lon = new Float64Array(n);
+    const lat = new Float64Array(n),
+      lon = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const c = nth(companies, i);
       const nn = normName(c.name);
@@ -84,11 +85,14 @@ export class SearchIndex {
       for (const t of tokens(c.name)) pushArr(this.cityTok, t, k);
       pushArr(this.cityTok, String(c.zipFrom).padStart(5, "0"), k);
     });
-    this.vocab = [...new Set([...post.keys(), ...text.keys(), ...this.industryTok.keys(), ...this.cityTok.keys()])].sort();
+    this.vocab = [
+      ...new Set([...post.keys(), ...text.keys(), ...this.industryTok.keys(), ...this.cityTok.keys()]),
+    ].sort();
     const order = Array.from({ length: n }, (_, i) => i);
     const names = this.names;
     order.sort((a, b) => {
-      const x = nth(names, a), y = nth(names, b);
+      const x = nth(names, a),
+        y = nth(names, b);
       return x < y ? -1 : x > y ? 1 : a - b;
     });
     this.sorted = Int32Array.from(order);
@@ -98,7 +102,8 @@ export class SearchIndex {
   /** Vocabulary words starting with a prefix (for German compounds: "software" finds "softwareentwicklung"). */
   expand(prefix: string, limit = 40): string[] {
     const v = this.vocab;
-    let lo = 0, hi = v.length;
+    let lo = 0,
+      hi = v.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (nth(v, mid) < prefix) lo = mid + 1;
@@ -115,8 +120,10 @@ export class SearchIndex {
 
   /** Companies whose normalised name starts with the prefix, in name order. */
   prefixRange(prefix: string): [number, number] {
-    const names = this.names, s = this.sorted;
-    let lo = 0, hi = s.length;
+    const names = this.names,
+      s = this.sorted;
+    let lo = 0,
+      hi = s.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (nth(names, nth(s, mid)) < prefix) lo = mid + 1;

@@ -8,8 +8,12 @@
 export function fold(text: string): string {
   return text
     .toLowerCase()
-    .replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss")
-    .normalize("NFD").replace(/[\u0300-\u036f]/g, "")
+    .replace(/ä/g, "ae")
+    .replace(/ö/g, "oe")
+    .replace(/ü/g, "ue")
+    .replace(/ß/g, "ss")
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
     .replace(/&/g, " ")
     .replace(/[^a-z0-9]+/g, " ")
     .trim();
@@ -65,7 +69,9 @@ export function nameTokens(name: string): string[] {
 
 /** The name without its legal form: "siemens ag" -> "siemens". */
 export function coreName(name: string): string {
-  return nameTokens(name).filter((t) => !LEGAL_TOKENS.has(t)).join(" ");
+  return nameTokens(name)
+    .filter((t) => !LEGAL_TOKENS.has(t))
+    .join(" ");
 }
 
 /**
@@ -79,7 +85,10 @@ export function parseRegister(text: string): { type: string; number: string; cou
   if (!m) return null;
   const [whole, kind = "", digits = ""] = m; // groups 1 and 2 are not optional: the defaults never apply
   const type = kind.toUpperCase() === "GNR" ? "GnR" : kind.toUpperCase();
-  const rest = (text.slice(0, m.index) + " " + text.slice(m.index + whole.length)).replace(/amtsgericht|registergericht|ag\b/gi, " ");
+  const rest = (text.slice(0, m.index) + " " + text.slice(m.index + whole.length)).replace(
+    /amtsgericht|registergericht|ag\b/gi,
+    " ",
+  );
   const court = fold(rest);
   return { type, number: digits, court: court || undefined };
 }

@@ -24,7 +24,12 @@ import { LEGAL_TOKENS, coreName, fold, normName, parseRegister } from "./normali
 import { nth } from "../indexed.ts";
 import type { SearchIndex } from "./index.ts";
 
-export interface ResolveInput { name?: string; city?: string; zip?: string; register?: string }
+export interface ResolveInput {
+  name?: string;
+  city?: string;
+  zip?: string;
+  register?: string;
+}
 export interface Resolution {
   status: "matched" | "ambiguous" | "not_found";
   match: number | null;
@@ -61,7 +66,11 @@ export function resolve(world: World, q: ResolveInput): Resolution {
   if (reg) {
     for (const i of idx.register.get(`${reg.type}:${reg.number}`) ?? []) {
       const c = nth(world.companies, i);
-      const courtOk = !reg.court || fold(nth(CITIES, c.city).court).includes(reg.court) || reg.court.includes(fold(nth(CITIES, c.city).court)) || fold(nth(CITIES, c.city).name) === reg.court;
+      const courtOk =
+        !reg.court ||
+        fold(nth(CITIES, c.city).court).includes(reg.court) ||
+        reg.court.includes(fold(nth(CITIES, c.city).court)) ||
+        fold(nth(CITIES, c.city).name) === reg.court;
       if (courtOk) offer(i, name ? Math.max(cand.get(i) ?? 0, 0.5) : 0.9);
     }
   }
@@ -85,10 +94,19 @@ export function resolve(world: World, q: ResolveInput): Resolution {
   scored.sort((a, b) => b.score - a.score || a.idx - b.idx);
   const candidates = scored.slice(0, 5).map((x) => ({ idx: x.idx, score: round(x.score) }));
   const best = scored[0];
-  if (!best || best.score < MATCH_THRESHOLD) return { status: "not_found", match: null, confidence: null, candidates: candidates.filter((c) => c.score >= 0.3) };
+  if (!best || best.score < MATCH_THRESHOLD)
+    return { status: "not_found", match: null, confidence: null, candidates: candidates.filter((c) => c.score >= 0.3) };
   const second = scored[1];
   if (second && second.score >= best.score - AMBIGUITY_MARGIN) {
-    return { status: "ambiguous", match: null, confidence: round(best.score), candidates: scored.filter((x) => x.score >= best.score - AMBIGUITY_MARGIN).slice(0, 10).map((x) => ({ idx: x.idx, score: round(x.score) })) };
+    return {
+      status: "ambiguous",
+      match: null,
+      confidence: round(best.score),
+      candidates: scored
+        .filter((x) => x.score >= best.score - AMBIGUITY_MARGIN)
+        .slice(0, 10)
+        .map((x) => ({ idx: x.idx, score: round(x.score) })),
+    };
   }
   return { status: "matched", match: best.idx, confidence: round(best.score), candidates: [] };
 }
@@ -123,7 +141,10 @@ function fuzzy(world: World, name: string, offer: (i: number, s: number) => void
   const w = (t: string) => idx.weightOfNameToken(t);
   const qWeight = qt.reduce((s, t) => s + w(t), 0);
   if (qWeight === 0) return;
-  const rare = qt.filter((t) => !LEGAL_TOKENS.has(t) && idx.nameIdx.has(t)).sort((a, b) => idx.nameIdx.get(a)!.length - idx.nameIdx.get(b)!.length).slice(0, 2);
+  const rare = qt
+    .filter((t) => !LEGAL_TOKENS.has(t) && idx.nameIdx.has(t))
+    .sort((a, b) => idx.nameIdx.get(a)!.length - idx.nameIdx.get(b)!.length)
+    .slice(0, 2);
   const pool = new Set<number>();
   for (const t of rare) {
     const p = idx.nameIdx.get(t)!;
@@ -135,7 +156,8 @@ function fuzzy(world: World, name: string, offer: (i: number, s: number) => void
   const qs = new Set(qt);
   for (const i of pool) {
     const ct = idx.nameTokensOf(i);
-    let common = 0, cWeight = 0;
+    let common = 0,
+      cWeight = 0;
     for (const t of ct) {
       const x = w(t);
       cWeight += x;

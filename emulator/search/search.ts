@@ -15,13 +15,25 @@ import { nth } from "../indexed.ts";
 
 type Filters = NonNullable<SearchRequest["filters"]>;
 
-export interface Hit { idx: number; score: number; distanceKm?: number }
+export interface Hit {
+  idx: number;
+  score: number;
+  distanceKm?: number;
+}
 
-const NAME_W = 3, CITY_W = 2, TEXT_W = 1.2, PREFIX_FACTOR = 0.6;
+const NAME_W = 3,
+  CITY_W = 2,
+  TEXT_W = 1.2,
+  PREFIX_FACTOR = 0.6;
 
-export function search(world: World, req: { query: string; size?: number; from?: number; filters?: Filters; near?: SearchRequest["near"] }, center?: { lat: number; lon: number }): { total: number; hits: Hit[] } {
+export function search(
+  world: World,
+  req: { query: string; size?: number; from?: number; filters?: Filters; near?: SearchRequest["near"] },
+  center?: { lat: number; lon: number },
+): { total: number; hits: Hit[] } {
   const idx = world.index;
-  const size = req.size ?? 10, from = req.from ?? 0;
+  const size = req.size ?? 10,
+    from = req.from ?? 0;
   const pass = makeFilter(world, req.filters);
   const dist = new Map<number, number>();
   if (req.near && center) idx.geo.within(center.lat, center.lon, req.near.radiusKm, (i, km) => dist.set(i, km));
@@ -95,7 +107,10 @@ export function search(world: World, req: { query: string; size?: number; from?:
     const boost = (world.active(c) ? 0.02 : 0) + SIZE_ORDER.indexOf(c.size) * 0.005;
     top.push(i, Math.min(1, nth(scores, i) / (maxPossible || 1)) * 0.95 + boost, i);
   }
-  return { total, hits: top.result().map((h) => ({ idx: h.idx, score: Math.min(1, h.score), distanceKm: dist.get(h.idx) })) };
+  return {
+    total,
+    hits: top.result().map((h) => ({ idx: h.idx, score: Math.min(1, h.score), distanceKm: dist.get(h.idx) })),
+  };
 }
 
 export function makeFilter(world: World, f?: Filters): (c: CompanyRec) => boolean {

@@ -35,7 +35,32 @@ export function industryLevel(a: string, b: string): IndustryLevel {
 }
 
 // Purpose words per industry (synthetic companies share their class's purpose) and per reference company.
-const STOP = new Set(["und", "von", "der", "die", "das", "des", "den", "dem", "mit", "fuer", "sowie", "alle", "aller", "damit", "zusammenhaengenden", "geschaefte", "art", "auf", "dem", "mit", "sitz", "ein", "eine", "einer"]);
+const STOP = new Set([
+  "und",
+  "von",
+  "der",
+  "die",
+  "das",
+  "des",
+  "den",
+  "dem",
+  "mit",
+  "fuer",
+  "sowie",
+  "alle",
+  "aller",
+  "damit",
+  "zusammenhaengenden",
+  "geschaefte",
+  "art",
+  "auf",
+  "dem",
+  "mit",
+  "sitz",
+  "ein",
+  "eine",
+  "einer",
+]);
 const purposeCache = new Map<string, Set<string>>();
 function purposeWords(c: CompanyRec): Set<string> {
   const key = c.reference ? c.id : `i${c.industry}`;
@@ -72,7 +97,12 @@ export function similarity(world: World, a: CompanyRec, b: CompanyRec): number {
   return W.industry * ind + W.size * size + W.region * region + W.text * text;
 }
 
-export function similarTo(world: World, seeds: CompanyRec[], size: number, accept: (c: CompanyRec) => boolean = () => true): { idx: number; score: number }[] {
+export function similarTo(
+  world: World,
+  seeds: CompanyRec[],
+  size: number,
+  accept: (c: CompanyRec) => boolean = () => true,
+): { idx: number; score: number }[] {
   const pool = new Set<number>();
   for (const s of seeds) {
     const code = industryOf(s).code;

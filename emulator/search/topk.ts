@@ -30,7 +30,8 @@ export class TopK {
     h[0] = { idx, score, tie };
     let i = 0;
     for (;;) {
-      const l = 2 * i + 1, r = l + 1;
+      const l = 2 * i + 1,
+        r = l + 1;
       let m = i;
       if (l < h.length && this.worse(nth(h, l), nth(h, m))) m = l;
       if (r < h.length && this.worse(nth(h, r), nth(h, m))) m = r;

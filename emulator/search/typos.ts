@@ -25,7 +25,9 @@ export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const n = b.length;
   if (rows[0]!.length <= n) rows = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
-  let prev2 = rows[0]!, prev = rows[1]!, cur = rows[2]!;
+  let prev2 = rows[0]!,
+    prev = rows[1]!,
+    cur = rows[2]!;
   for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     cur[0] = i;
@@ -34,7 +36,8 @@ export function editDistance(a: string, b: string, max: number): number {
     for (let j = 1; j <= n; j++) {
       const bj = b.charCodeAt(j - 1);
       let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ai === bj ? 0 : 1));
-      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) v = Math.min(v, prev2[j - 2]! + 1);
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj)
+        v = Math.min(v, prev2[j - 2]! + 1);
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
@@ -56,7 +59,10 @@ export class TypoIndex {
   private readonly byLength = new Map<number, string[]>();
 
   /** `frequency` orders equally close words: the more common one wins (a register search ranks by hits). */
-  constructor(words: Iterable<string>, private readonly frequency: (w: string) => number) {
+  constructor(
+    words: Iterable<string>,
+    private readonly frequency: (w: string) => number,
+  ) {
     for (const w of words) {
       if (w.length < 4) continue;
       const l = this.byLength.get(w.length);

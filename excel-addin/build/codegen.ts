@@ -7,7 +7,11 @@
 import type { FunctionDef } from "../../shared/functions/index.ts";
 import { excelDescription, excelText } from "./localise.ts";
 
-const safe = (s: string) => s.replace(/\*\//g, "* /").replace(/[\r\n]+/g, " ").trim();
+const safe = (s: string) =>
+  s
+    .replace(/\*\//g, "* /")
+    .replace(/[\r\n]+/g, " ")
+    .trim();
 const ident = (s: string) => {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(s)) throw new Error(`not usable as a function or parameter name: ${s}`);
   return s;
@@ -29,7 +33,8 @@ export function functionsSource(defs: readonly FunctionDef[], entryImport: strin
     const params = def.params.map((p) => ({ ...p, name: ident(p.name) }));
     // Excel wants required parameters before optional ones.
     const firstOptional = params.findIndex((p) => p.optional);
-    if (firstOptional >= 0 && params.slice(firstOptional).some((p) => !p.optional)) throw new Error(`${name}: a required parameter follows an optional one`);
+    if (firstOptional >= 0 && params.slice(firstOptional).some((p) => !p.optional))
+      throw new Error(`${name}: a required parameter follows an optional one`);
     out.push("/**", ` * ${safe(excelDescription(def, "en", names))}`, ` * @customfunction ${name} ${name}`);
     for (const p of params) out.push(` * @param ${p.name} ${text(p.help.en)}`);
     out.push(` * @returns ${text(def.returns.en)}`, " */");
@@ -37,7 +42,9 @@ export function functionsSource(defs: readonly FunctionDef[], entryImport: strin
     // Every function answers a dynamic array; CARD's 1×1 array is the entity itself in the cell.
     const ret = "any[][]";
     out.push(`export function ${name}(${sig}): Promise<${ret}> {`);
-    out.push(`  return callFunction(${JSON.stringify(name)}, [${params.map((p) => p.name).join(", ")}]) as Promise<${ret}>;`);
+    out.push(
+      `  return callFunction(${JSON.stringify(name)}, [${params.map((p) => p.name).join(", ")}]) as Promise<${ret}>;`,
+    );
     out.push("}", "");
   }
   out.push("// Registered at load: Excel looks the functions up by id in functions.json.");

@@ -46,7 +46,9 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
  */
 export function supportHtml(functions: readonly { name: string; en: string; de: string }[] = []): string {
   const list = (lang: "en" | "de") =>
-    functions.length ? `<ul>${functions.map((f) => `<li><code>COMPANY.${esc(f.name)}</code> – ${esc(f[lang])}</li>`).join("")}</ul>` : "";
+    functions.length
+      ? `<ul>${functions.map((f) => `<li><code>COMPANY.${esc(f.name)}</code> – ${esc(f[lang])}</li>`).join("")}</ul>`
+      : "";
   return `<!doctype html>
 <html lang="en">
 <head>

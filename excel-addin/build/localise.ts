@@ -21,7 +21,9 @@ export const LOCALISED_METADATA: Partial<Record<Language, { file: string; locale
  * spelling (COMPANY_PEOPLE); Excel's is COMPANY.PEOPLE.
  */
 export function excelText(s: string, names: readonly string[]): string {
-  return s.replace(/\bCOMPANY_([A-Z][A-Z_]*[A-Z])\b/g, (m, name: string) => (names.includes(name) ? `COMPANY.${name}` : m));
+  return s.replace(/\bCOMPANY_([A-Z][A-Z_]*[A-Z])\b/g, (m, name: string) =>
+    names.includes(name) ? `COMPANY.${name}` : m,
+  );
 }
 
 /**
@@ -42,7 +44,12 @@ export function excelDescription(def: FunctionDef, lang: Language, names: readon
 }
 
 interface Metadata {
-  functions: { id: string; name: string; description?: string; parameters?: { name: string; description?: string }[] }[];
+  functions: {
+    id: string;
+    name: string;
+    description?: string;
+    parameters?: { name: string; description?: string }[];
+  }[];
 }
 
 /** functions.json in another language; throws when a function or parameter has no registry text (the build then fails). */

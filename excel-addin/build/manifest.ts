@@ -37,8 +37,11 @@ export async function devManifest(xml: string): Promise<string> {
     await writeFile(file, xml);
     await OfficeAddinManifest.modifyManifestFile(file, DEV_ID, DEV_NAME.en);
     const out = await readFile(file, "utf8");
-    return out.replace(/(<DisplayName DefaultValue="[^"]*">)([\s\S]*?)(<\/DisplayName>)/, (_, open: string, inner: string, close: string) =>
-      `${open}${inner.replace(/(<Override Locale="de-(?:DE|AT|CH)" Value=")[^"]*"/g, `$1${DEV_NAME.de}"`)}${close}`);
+    return out.replace(
+      /(<DisplayName DefaultValue="[^"]*">)([\s\S]*?)(<\/DisplayName>)/,
+      (_, open: string, inner: string, close: string) =>
+        `${open}${inner.replace(/(<Override Locale="de-(?:DE|AT|CH)" Value=")[^"]*"/g, `$1${DEV_NAME.de}"`)}${close}`,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -81,8 +84,12 @@ export function checkManifest(xml: string): string[] {
   // Resources: ids unique, every resid defined.
   const resources = new Map<string, string>();
   const resourcesEl = find(root, "Resources")[0];
-  const resourceDefs = resourcesEl ? allElements(resourcesEl).filter((e) => ["Image", "Url", "String"].includes(localName(e)) && e.attrs.id) : [];
-  for (const { attrs: { id, DefaultValue } } of resourceDefs) {
+  const resourceDefs = resourcesEl
+    ? allElements(resourcesEl).filter((e) => ["Image", "Url", "String"].includes(localName(e)) && e.attrs.id)
+    : [];
+  for (const {
+    attrs: { id, DefaultValue },
+  } of resourceDefs) {
     if (id === undefined) continue; // filtered above: resources without id are not definitions
     if (resources.has(id)) problems.push(`resource id ${id} defined twice`);
     resources.set(id, DefaultValue ?? "");
@@ -102,17 +109,21 @@ export function checkManifest(xml: string): string[] {
     else ids.add(id);
   }
   const idEl = find(root, "Id")[0];
-  if (!idEl || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idEl.text.trim())) problems.push("<Id> is not a GUID");
+  if (!idEl || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idEl.text.trim()))
+    problems.push("<Id> is not a GUID");
 
   // Every URL https.
   const urlHolders = ["IconUrl", "HighResolutionIconUrl", "SupportUrl", "SourceLocation", "Url", "Image"];
   for (const el of els) {
     const values = [el.attrs.DefaultValue, ...(localName(el) === "Override" ? [el.attrs.Value] : [])];
-    const isUrl = urlHolders.includes(localName(el)) || (localName(el) === "Override" && /^https?:/i.test(el.attrs.Value ?? ""));
+    const isUrl =
+      urlHolders.includes(localName(el)) || (localName(el) === "Override" && /^https?:/i.test(el.attrs.Value ?? ""));
     if (!isUrl) continue;
-    for (const v of values) if (v !== undefined && !/^https:\/\/[^\s]+$/.test(v)) problems.push(`line ${el.line}: URL is not https: ${v}`);
+    for (const v of values)
+      if (v !== undefined && !/^https:\/\/[^\s]+$/.test(v)) problems.push(`line ${el.line}: URL is not https: ${v}`);
   }
-  for (const el of find(root, "AppDomain")) if (!/^https:\/\//.test(el.text.trim())) problems.push(`AppDomain is not https: ${el.text}`);
+  for (const el of find(root, "AppDomain"))
+    if (!/^https:\/\//.test(el.text.trim())) problems.push(`AppDomain is not https: ${el.text}`);
 
   // One shared runtime for functions, task pane and commands.
   const sets = find(root, "Set").map((s) => s.attrs.Name);
@@ -121,7 +132,8 @@ export function checkManifest(xml: string): string[] {
   // (Microsoft, "Custom Functions requirement sets").
   const cfSet = find(root, "Set").find((s) => s.attrs.Name === "CustomFunctionsRuntime");
   if (!cfSet) problems.push("the CustomFunctionsRuntime requirement set is missing");
-  else if (Number(cfSet.attrs.MinVersion ?? "1.1") < 1.2) problems.push("CustomFunctionsRuntime must be at least 1.2 (CustomFunctions.Error with a message)");
+  else if (Number(cfSet.attrs.MinVersion ?? "1.1") < 1.2)
+    problems.push("CustomFunctionsRuntime must be at least 1.2 (CustomFunctions.Error with a message)");
   const runtimes = find(root, "Runtime");
   if (runtimes.length !== 1) problems.push(`expected one <Runtime>, found ${runtimes.length}`);
   const runtime = runtimes[0];
@@ -133,14 +145,18 @@ export function checkManifest(xml: string): string[] {
     const part = (name: string) => cf.children.find((c) => localName(c) === name);
     const page = part("Page")?.children[0]?.attrs.resid;
     if (!page || page !== runtime?.attrs.resid) problems.push("the custom functions' <Page> is not the shared runtime");
-    for (const p of ["Script", "Metadata"]) if (!part(p)?.children[0]?.attrs.resid) problems.push(`custom functions <${p}> has no SourceLocation`);
+    for (const p of ["Script", "Metadata"])
+      if (!part(p)?.children[0]?.attrs.resid) problems.push(`custom functions <${p}> has no SourceLocation`);
     const ns = part("Namespace")?.attrs.resid;
     if (!ns || resources.get(ns) !== "COMPANY") problems.push("the custom functions' namespace is not COMPANY");
   }
   const functionFile = find(root, "FunctionFile")[0];
-  if (functionFile && functionFile.attrs.resid !== runtime?.attrs.resid) problems.push("the commands' <FunctionFile> is not the shared runtime");
-  const taskpane = find(root, "DefaultSettings")[0]?.children.find((c) => localName(c) === "SourceLocation")?.attrs.DefaultValue;
-  if (!taskpane || taskpane !== runtimeUrl) problems.push("the task pane's SourceLocation is not the shared runtime's page");
+  if (functionFile && functionFile.attrs.resid !== runtime?.attrs.resid)
+    problems.push("the commands' <FunctionFile> is not the shared runtime");
+  const taskpane = find(root, "DefaultSettings")[0]?.children.find((c) => localName(c) === "SourceLocation")?.attrs
+    .DefaultValue;
+  if (!taskpane || taskpane !== runtimeUrl)
+    problems.push("the task pane's SourceLocation is not the shared runtime's page");
   // Buttons open the pane with ShowTaskpane: since 2026-02-23 Office ignores Office.addin.showAsTaskpane()
   // for Marketplace add-ins (Microsoft, "Show or hide the task pane of your Office Add-in").
   const actions = find(root, "Action");
@@ -149,8 +165,12 @@ export function checkManifest(xml: string): string[] {
     const type = action.attrs["xsi:type"];
     if (type === "ShowTaskpane") {
       const loc = action.children.find((c) => localName(c) === "SourceLocation")?.attrs.resid;
-      if (loc !== runtime?.attrs.resid) problems.push(`line ${action.line}: a task pane button opens a page other than the shared runtime`);
-    } else problems.push(`line ${action.line}: action ${type}: buttons must be ShowTaskpane (showAsTaskpane is ignored for Marketplace add-ins)`);
+      if (loc !== runtime?.attrs.resid)
+        problems.push(`line ${action.line}: a task pane button opens a page other than the shared runtime`);
+    } else
+      problems.push(
+        `line ${action.line}: action ${type}: buttons must be ShowTaskpane (showAsTaskpane is ignored for Marketplace add-ins)`,
+      );
   }
   // Every German text for every German-speaking locale, the same text.
   for (const el of els) {

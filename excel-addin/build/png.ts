@@ -45,7 +45,12 @@ export function encodePng(width: number, height: number, rgba: Uint8Array): Buff
     Buffer.from(rgba.buffer, rgba.byteOffset + y * width * 4, width * 4).copy(raw, y * (1 + width * 4) + 1);
   }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array(0))]);
+  return Buffer.concat([
+    signature,
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", new Uint8Array(0)),
+  ]);
 }
 
 type Rgb = [number, number, number];
@@ -67,10 +72,16 @@ export function drawIcon(size: number): Uint8Array {
   };
   const inBuilding = (u: number, v: number) => u >= 0.28 && u <= 0.72 && v >= 0.2 && v <= 0.84;
   const inWindow = (u: number, v: number) => {
-    const cols: [number, number][] = [[0.36, 0.46], [0.54, 0.64]];
-    const rows: [number, number][] = [[0.3, 0.4], [0.48, 0.58]];
+    const cols: [number, number][] = [
+      [0.36, 0.46],
+      [0.54, 0.64],
+    ];
+    const rows: [number, number][] = [
+      [0.3, 0.4],
+      [0.48, 0.58],
+    ];
     const door = u >= 0.44 && u <= 0.56 && v >= 0.66 && v <= 0.84;
-    return door || cols.some(([a, b]) => u >= a && u <= b) && rows.some(([a, b]) => v >= a && v <= b);
+    return door || (cols.some(([a, b]) => u >= a && u <= b) && rows.some(([a, b]) => v >= a && v <= b));
   };
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
@@ -79,7 +90,10 @@ export function drawIcon(size: number): Uint8Array {
       const i = (y * size + x) * 4;
       if (!inRounded(u, v)) continue; // transparent corner
       const c = inBuilding(u, v) && !inWindow(u, v) ? white : blue;
-      px[i] = c[0]; px[i + 1] = c[1]; px[i + 2] = c[2]; px[i + 3] = 0xff;
+      px[i] = c[0];
+      px[i + 1] = c[1];
+      px[i + 2] = c[2];
+      px[i + 3] = 0xff;
     }
   }
   return px;

@@ -35,7 +35,8 @@ let cached: SchemaSet | undefined;
 function schemaSet(): SchemaSet {
   if (cached) return cached;
   const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith(".xsd"));
-  if (!files.includes(MAIN_SCHEMA)) throw new Error(`Office manifest schema missing from the repository: ${join(SCHEMA_DIR, MAIN_SCHEMA)}`);
+  if (!files.includes(MAIN_SCHEMA))
+    throw new Error(`Office manifest schema missing from the repository: ${join(SCHEMA_DIR, MAIN_SCHEMA)}`);
   const read = (fileName: string) => ({ fileName, contents: readFileSync(join(SCHEMA_DIR, fileName), "utf8") });
   cached = { main: read(MAIN_SCHEMA), imports: files.filter((f) => f !== MAIN_SCHEMA).map(read) };
   return cached;

@@ -36,7 +36,12 @@ export function staticHandler(rootDir: string) {
   const root = resolve(rootDir);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const send = (status: number, body: string | Buffer, type = "text/plain; charset=utf-8") => {
-      res.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", ...CORS_HEADERS });
+      res.writeHead(status, {
+        "Content-Type": type,
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+        ...CORS_HEADERS,
+      });
       res.end(req.method === "HEAD" ? undefined : body);
     };
     // A preflight (a page that adds a header when it fetches a file): allowed, nothing to send.

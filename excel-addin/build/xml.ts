@@ -15,7 +15,13 @@ export interface XmlElement {
 
 const NAME = /^[A-Za-z_][\w.:-]*/;
 // A Map, not an object literal: `&constructor;` must be unknown, not Object's own function.
-const ENTITIES = new Map([["amp", "&"], ["lt", "<"], ["gt", ">"], ["quot", '"'], ["apos", "'"]]);
+const ENTITIES = new Map([
+  ["amp", "&"],
+  ["lt", "<"],
+  ["gt", ">"],
+  ["quot", '"'],
+  ["apos", "'"],
+]);
 
 function decode(s: string, line: number): string {
   return s.replace(/&([^;]*);?/g, (m, ref: string) => {
@@ -87,7 +93,9 @@ export function parseXml(source: string): XmlElement {
         advance(ws.length);
         if (source.startsWith("/>", i) || source.startsWith(">", i)) break;
         if (!ws) fail(`attributes of <${el.name}> need white space between them`);
-        const a = /^([A-Za-z_][\w.:-]*)\s*=\s*("([^"<]*)"|'([^'<]*)')/.exec(source.slice(i)) ?? fail(`bad attribute in <${el.name}>`);
+        const a =
+          /^([A-Za-z_][\w.:-]*)\s*=\s*("([^"<]*)"|'([^'<]*)')/.exec(source.slice(i)) ??
+          fail(`bad attribute in <${el.name}>`);
         // Group 1 always matches; exactly one of the quoted groups 3 and 4 does.
         const [whole, attr = "", , doubleQuoted, singleQuoted = ""] = a;
         // Own keys only: an attribute named "constructor" is not a duplicate.

@@ -23,7 +23,10 @@ import { FIELDS } from "../../shared/enrich/index.ts";
 import { CARD_FIELDS, CARD_FIGURES } from "../../shared/functions/index.ts";
 
 /** Excel's CellValueType strings, spelled out so no Excel global is needed to build a value. */
-export type Basic = { type: "String"; basicValue: string } | { type: "Double"; basicValue: number } | { type: "Boolean"; basicValue: boolean };
+export type Basic =
+  | { type: "String"; basicValue: string }
+  | { type: "Double"; basicValue: number }
+  | { type: "Boolean"; basicValue: boolean };
 type WithMeta<T> = T & { propertyMetadata?: { sublabel?: string } };
 export type ArrayValue = { type: "Array"; elements: Basic[][] };
 export type EntityProperty = WithMeta<Basic> | ArrayValue;
@@ -32,7 +35,9 @@ export interface EntityValue {
   type: "Entity";
   text: string;
   properties: Record<string, EntityProperty>;
-  layouts: { card: { title: { property: string }; sections: { layout: "List"; title?: string; properties: string[] }[] } };
+  layouts: {
+    card: { title: { property: string }; sections: { layout: "List"; title?: string; properties: string[] }[] };
+  };
 }
 
 function basic(v: CardProperty["value"]): Basic | undefined {
@@ -70,7 +75,8 @@ export function entityOf(card: CardData, lang: Language, names: Language = lang)
     const name = propName(p);
     if (!b || name in properties) return undefined;
     // The year is the figure's own property too; a sublabel on it would repeat it.
-    properties[name] = p.year !== undefined && p.key !== "financialYear" ? { ...b, propertyMetadata: { sublabel: String(p.year) } } : b;
+    properties[name] =
+      p.year !== undefined && p.key !== "financialYear" ? { ...b, propertyMetadata: { sublabel: String(p.year) } } : b;
     return name;
   };
   const listed = card.properties.map(add).filter((n): n is string => !!n);
@@ -86,7 +92,10 @@ export function entityOf(card: CardData, lang: Language, names: Language = lang)
   for (const t of card.tables ?? []) {
     const name = propName(t);
     if (name in properties || t.rows.length === 0) continue;
-    properties[name] = { type: "Array", elements: [t.columns.map(text), ...t.rows.map((r) => t.columns.map((_, i) => text(r[i] ?? "")))] };
+    properties[name] = {
+      type: "Array",
+      elements: [t.columns.map(text), ...t.rows.map((r) => t.columns.map((_, i) => text(r[i] ?? "")))],
+    };
     sections.push({ layout: "List", title: name, properties: [name] });
   }
   return {

@@ -31,7 +31,8 @@ function get(): CustomFunctionsRuntime {
 export function callFunction(id: string, args: unknown[]): Promise<unknown> {
   const fn = get().functions[id];
   // Excel shows a cell error only for a CustomFunctions.Error, which is not an Error subclass.
-  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-  if (!fn) return Promise.reject(new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, `unknown function ${id}`));
+  if (!fn)
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+    return Promise.reject(new CustomFunctions.Error(CustomFunctions.ErrorCode.notAvailable, `unknown function ${id}`));
   return fn(...args);
 }

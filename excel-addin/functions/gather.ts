@@ -51,20 +51,26 @@ export function createGatherer<A, R>(opts: GatherOptions<A, R>): Gatherer<A, R> 
     } catch (e) {
       started = Promise.reject(e);
     }
-    started.then(
-      (results) => {
-        if (!Array.isArray(results) || results.length !== entries.length) {
-          const err = toError(new Error(`batch answered ${Array.isArray(results) ? results.length : "no"} results for ${entries.length} calls`));
+    started
+      .then(
+        (results) => {
+          if (!Array.isArray(results) || results.length !== entries.length) {
+            const err = toError(
+              new Error(
+                `batch answered ${Array.isArray(results) ? results.length : "no"} results for ${entries.length} calls`,
+              ),
+            );
+            settleAll((w) => w.reject(err));
+          } else results.forEach((result, i) => entries[i]?.[1].waiters.forEach((w) => w.resolve(result)));
+        },
+        (e) => {
+          const err = toError(e);
           settleAll((w) => w.reject(err));
-        } else results.forEach((result, i) => entries[i]?.[1].waiters.forEach((w) => w.resolve(result)));
-      },
-      (e) => {
-        const err = toError(e);
-        settleAll((w) => w.reject(err));
-      },
-    ).finally(() => {
-      for (const [k] of entries) inFlight.delete(k);
-    });
+        },
+      )
+      .finally(() => {
+        for (const [k] of entries) inFlight.delete(k);
+      });
   };
 
   const gather = ((args: A): Promise<R> => {

@@ -23,7 +23,8 @@ import { Pacer } from "../../shared/api/index.ts";
 export type ExcelErrorKind = "invalidValue" | "notAvailable";
 
 /** #VALUE! for what the user typed; #N/A (with the message) for everything else. */
-export const excelErrorKind = (code: ErrorCode): ExcelErrorKind => (code === "INVALID_INPUT" ? "invalidValue" : "notAvailable");
+export const excelErrorKind = (code: ErrorCode): ExcelErrorKind =>
+  code === "INVALID_INPUT" ? "invalidValue" : "notAvailable";
 
 export interface FunctionsHost {
   driver: AsyncDriver;
@@ -61,7 +62,8 @@ const omitted = (v: unknown) => v === null || v === undefined;
  * ones that are not a list of options (PROFILE's fields are a list; RESOLVE's
  * city column is aligned with its names).
  */
-export const alignedParams = (def: FunctionDef): boolean[] => def.params.map((p, i) => i === 0 || (p.acceptsRange && p.kind !== "list"));
+export const alignedParams = (def: FunctionDef): boolean[] =>
+  def.params.map((p, i) => i === 0 || (p.acceptsRange && p.kind !== "list"));
 
 type Settled = { ok: true; cells: CellOut[][] } | { ok: false; error: CompanyDataError };
 
@@ -104,7 +106,9 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
         onSpend: (endpoint, credits) => host.onSpend?.(endpoint, credits),
         onRequest: (endpoint) => host.onRequest?.(endpoint),
         pacer,
-        onLanguage: (l) => { language = l; },
+        onLanguage: (l) => {
+          language = l;
+        },
       }),
     );
   }
@@ -120,7 +124,7 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
     calls.forEach((args, i) => {
       const scalars = args.map(scalarOf);
       if (!canStack || aligned.some((a, p) => a && !scalars[p]?.ok)) return void alone.push({ i, args });
-      const rest = JSON.stringify(args.map((a, p) => (aligned[p] ? null : a ?? null)));
+      const rest = JSON.stringify(args.map((a, p) => (aligned[p] ? null : (a ?? null))));
       const g = groups.get(rest);
       if (g) g.push({ i, args });
       else groups.set(rest, [{ i, args }]);
@@ -132,29 +136,31 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
         alone.push(...members);
         continue;
       }
-      jobs.push((async () => {
-        const columnArgs = def.params.map((_, p) => {
-          if (!aligned[p]) return first.args[p] ?? undefined;
-          const column = members.map(({ args }) => {
-            const s = scalarOf(args[p]);
-            return [s.ok && !omitted(s.value) ? s.value : ""];
+      jobs.push(
+        (async () => {
+          const columnArgs = def.params.map((_, p) => {
+            if (!aligned[p]) return first.args[p] ?? undefined;
+            const column = members.map(({ args }) => {
+              const s = scalarOf(args[p]);
+              return [s.ok && !omitted(s.value) ? s.value : ""];
+            });
+            return column.every(([v]) => v === "") && p > 0 ? undefined : column;
           });
-          return column.every(([v]) => v === "") && p > 0 ? undefined : column;
-        });
-        const cells = await run(def, columnArgs);
-        if (cells.length === members.length) {
-          members.forEach(({ i }, k) => (out[i] = { ok: true, cells: cells.slice(k, k + 1) }));
-          return;
-        }
-        // A failure of the whole call (missing key, budget, …) is every member's answer.
-        const whole = loneError(cells);
-        if (whole && cells.length === 1) {
-          members.forEach(({ i }) => (out[i] = { ok: true, cells }));
-          return;
-        }
-        // Not one row per input (the function answered a list here): ask each on its own; the cache answers what was just fetched.
-        await Promise.all(members.map(async ({ i, args }) => (out[i] = await settle(def, args))));
-      })());
+          const cells = await run(def, columnArgs);
+          if (cells.length === members.length) {
+            members.forEach(({ i }, k) => (out[i] = { ok: true, cells: cells.slice(k, k + 1) }));
+            return;
+          }
+          // A failure of the whole call (missing key, budget, …) is every member's answer.
+          const whole = loneError(cells);
+          if (whole && cells.length === 1) {
+            members.forEach(({ i }) => (out[i] = { ok: true, cells }));
+            return;
+          }
+          // Not one row per input (the function answered a list here): ask each on its own; the cache answers what was just fetched.
+          await Promise.all(members.map(async ({ i, args }) => (out[i] = await settle(def, args))));
+        })(),
+      );
     }
     for (const { i, args } of alone) jobs.push((async () => void (out[i] = await settle(def, args)))());
     await Promise.all(jobs);
@@ -175,15 +181,20 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
    * of plain values where this Excel has no data types for custom functions.
    */
   async function toExcel(cells: CellOut[][]): Promise<unknown[][]> {
-    if (!cells.some((row) => row.some(isCellCard))) return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : c)));
+    if (!cells.some((row) => row.some(isCellCard)))
+      return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : c)));
     if (!host.cardsSupported()) {
       // Each card as a row of plain values; rows padded so the answer stays a rectangle (an error row beside cards).
-      const rows = cells.map((row) => row.flatMap((c) => (isCellCard(c) ? plainCardRow(c.card) : [isCellError(c) ? cellError(c) : c])));
+      const rows = cells.map((row) =>
+        row.flatMap((c) => (isCellCard(c) ? plainCardRow(c.card) : [isCellError(c) ? cellError(c) : c])),
+      );
       const width = Math.max(...rows.map((r) => r.length));
       return rows.map((r) => (r.length < width ? [...r, ...new Array<unknown>(width - r.length).fill("")] : r));
     }
     const names = await host.cardLanguage();
-    return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : isCellCard(c) ? entityOf(c.card, lang(), names) : c)));
+    return cells.map((row) =>
+      row.map((c) => (isCellError(c) ? cellError(c) : isCellCard(c) ? entityOf(c.card, lang(), names) : c)),
+    );
   }
 
   /** A lone error (first cell an error, the rest empty) is thrown, so Excel shows its message in the cell. */

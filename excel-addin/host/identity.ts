@@ -48,7 +48,15 @@ function slot(scope: Record<string, unknown>): Slot {
   if (!s) {
     let resolve!: (i: WorkbookIdentity) => void;
     const promise = new Promise<WorkbookIdentity>((r) => (resolve = r));
-    s = { promise, resolve: (i) => { if (!s!.settled) { s!.settled = i; resolve(i); } } };
+    s = {
+      promise,
+      resolve: (i) => {
+        if (!s!.settled) {
+          s!.settled = i;
+          resolve(i);
+        }
+      },
+    };
     scope[SLOT] = s;
   }
   return s;
@@ -60,7 +68,10 @@ const asLanguage = (v: unknown): Language | undefined => (v === "de" || v === "e
 export function readIdentity(bag: SettingsBag | undefined): { id?: string; cardLanguage?: Language } {
   if (!bag) return {};
   const id = bag.get(ID_SETTING);
-  return { id: typeof id === "string" && id ? id : undefined, cardLanguage: asLanguage(bag.get(CARD_LANGUAGE_SETTING)) };
+  return {
+    id: typeof id === "string" && id ? id : undefined,
+    cardLanguage: asLanguage(bag.get(CARD_LANGUAGE_SETTING)),
+  };
 }
 
 const complete = (r: { id?: string; cardLanguage?: Language }): WorkbookIdentity | undefined =>

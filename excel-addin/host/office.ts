@@ -7,7 +7,14 @@ import { toLanguage, type Language } from "../../shared/i18n/index.ts";
 import type { KeyValueStorage } from "./storage.ts";
 import { createExcelDriver, type ExcelDriver } from "./driver.ts";
 import { handleSheetRequest } from "./sheet.ts";
-import { readIdentity, type WorkbookIdentity, type SettingsBag, ensureIdentity, awaitIdentity, newWorkbookId } from "./identity.ts";
+import {
+  readIdentity,
+  type WorkbookIdentity,
+  type SettingsBag,
+  ensureIdentity,
+  awaitIdentity,
+  newWorkbookId,
+} from "./identity.ts";
 
 export function officeStorage(): KeyValueStorage {
   const s = OfficeRuntime.storage;

@@ -163,7 +163,8 @@ export async function handleSheetRequest(excel: ExcelLike, request: SheetRequest
       return excel.run(async (context) => {
         const ws = await mustSheet(context, request.sheet);
         for (const run of colourRuns(request.colours)) {
-          const fill = ws.getRangeByIndexes(request.row - 1 + run.row, request.col - 1 + run.col, 1, run.length).format.fill;
+          const fill = ws.getRangeByIndexes(request.row - 1 + run.row, request.col - 1 + run.col, 1, run.length).format
+            .fill;
           if (run.colour) fill.color = run.colour;
           else fill.clear();
         }

@@ -290,7 +290,9 @@ function expiryOf(raw: string | null | undefined): number | undefined {
  * same domain; a setItems that would pass the quota is rejected whole (a
  * QuotaExceededError, as Web Storage names it) and writes nothing.
  */
-export function memoryStorage(opts: { quotaBytes?: number; usedByOthers?: number } = {}): KeyValueStorage & { data: Map<string, string>; usedBytes(): number } {
+export function memoryStorage(
+  opts: { quotaBytes?: number; usedByOthers?: number } = {},
+): KeyValueStorage & { data: Map<string, string>; usedBytes(): number } {
   const data = new Map<string, string>();
   const quota = opts.quotaBytes ?? STORAGE_QUOTA_BYTES;
   const others = opts.usedByOthers ?? 0;
@@ -303,7 +305,8 @@ export function memoryStorage(opts: { quotaBytes?: number; usedByOthers?: number
     },
     async setItems(entries) {
       let after = used();
-      for (const [k, v] of Object.entries(entries)) after += itemBytes(k, v) - (data.has(k) ? itemBytes(k, data.get(k)!) : 0);
+      for (const [k, v] of Object.entries(entries))
+        after += itemBytes(k, v) - (data.has(k) ? itemBytes(k, data.get(k)!) : 0);
       if (after > quota) {
         const e = new Error("The quota has been exceeded.");
         e.name = "QuotaExceededError";

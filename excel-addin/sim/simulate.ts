@@ -13,12 +13,20 @@ import { ensureIdentity, type SettingsBag } from "../host/identity.ts";
 import { toLanguage } from "../../shared/i18n/index.ts";
 
 export class SimError {
-  constructor(readonly code: string, readonly message?: string) {}
+  constructor(
+    readonly code: string,
+    readonly message?: string,
+  ) {}
 }
 
 export const ERROR_CODES = {
-  invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!",
-  nullReference: "#NULL!", invalidName: "#NAME?", invalidReference: "#REF!",
+  invalidValue: "#VALUE!",
+  notAvailable: "#N/A",
+  divisionByZero: "#DIV/0!",
+  invalidNumber: "#NUM!",
+  nullReference: "#NULL!",
+  invalidName: "#NAME?",
+  invalidReference: "#REF!",
 } as const;
 
 export interface SimOptions {
@@ -77,11 +85,18 @@ export function loadFunctions(opts: SimOptions): SimRuntime {
   const fetchFake = async (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
     const u = new URL(url);
     requests.push({ method: init.method, path: u.pathname, body: init.body });
-    const res = await opts.handle({ method: init.method as HttpRequest["method"], url, headers: init.headers, body: init.body });
+    const res = await opts.handle({
+      method: init.method as HttpRequest["method"],
+      url,
+      headers: init.headers,
+      body: init.body,
+    });
     if (res.status === 0) throw new TypeError("Failed to fetch");
     return {
       status: res.status,
-      headers: { forEach: (cb: (v: string, k: string) => void) => Object.entries(res.headers).forEach(([k, v]) => cb(v, k)) },
+      headers: {
+        forEach: (cb: (v: string, k: string) => void) => Object.entries(res.headers).forEach(([k, v]) => cb(v, k)),
+      },
       text: async () => res.body,
     };
   };
@@ -100,21 +115,34 @@ export function loadFunctions(opts: SimOptions): SimRuntime {
         // CustomFunctionsRuntime 1.4 brings data types to custom functions (Microsoft, "Custom Functions requirement sets").
         requirements: {
           isSetSupported: (set: string, v: string) =>
-            (set === "CustomFunctionsRuntime" && (opts.entityValues ?? true) && Number(v) <= 1.4) || (set === "ExcelApi" && Number(v) <= 1.16),
+            (set === "CustomFunctionsRuntime" && (opts.entityValues ?? true) && Number(v) <= 1.4) ||
+            (set === "ExcelApi" && Number(v) <= 1.16),
         },
         document: { settings: bag },
       },
     },
     OfficeRuntime: { storage },
     fetch: fetchFake,
-    setTimeout, clearTimeout, AbortController, crypto: globalThis.crypto, console, URL, TextEncoder, TextDecoder,
+    setTimeout,
+    clearTimeout,
+    AbortController,
+    crypto: globalThis.crypto,
+    console,
+    URL,
+    TextEncoder,
+    TextDecoder,
   };
   const context = createContext(globals);
   runInContext(readFileSync(opts.bundle, "utf8"), context, { filename: "functions.js" });
   const startPane = async () => {
     paneWriting = true;
     try {
-      await ensureIdentity(bag, toLanguage(opts.displayLanguage ?? "de-DE", "en"), () => globalThis.crypto.randomUUID(), context);
+      await ensureIdentity(
+        bag,
+        toLanguage(opts.displayLanguage ?? "de-DE", "en"),
+        () => globalThis.crypto.randomUUID(),
+        context,
+      );
     } finally {
       paneWriting = false;
     }
@@ -124,6 +152,9 @@ export function loadFunctions(opts: SimOptions): SimRuntime {
 }
 
 /** Call a function for many cells in the same moment, as Excel does for a filled column; every answer settles. */
-export async function recalc(fn: (...args: unknown[]) => Promise<unknown>, cells: unknown[][]): Promise<PromiseSettledResult<unknown>[]> {
+export async function recalc(
+  fn: (...args: unknown[]) => Promise<unknown>,
+  cells: unknown[][],
+): Promise<PromiseSettledResult<unknown>[]> {
   return Promise.allSettled(cells.map((args) => fn(...args)));
 }

@@ -21,7 +21,13 @@ void Office.onReady(async () => {
   const identity = await initWorkbookIdentity();
   const root = document.getElementById("app");
   if (!root) return;
-  const deps = { host: "excel" as const, now: () => Date.now(), random: Math.random, documentId: identity.id, pacer: new Pacer() };
+  const deps = {
+    host: "excel" as const,
+    now: () => Date.now(),
+    random: Math.random,
+    documentId: identity.id,
+    pacer: new Pacer(),
+  };
   // Each call is one run over the page's driver, its budget and spend-log updates serialised with the functions' (one page lock).
   const direct = hostFromEnvelopes("excel", async (method, input) => {
     const driver = serialiseBudget(officeDriver(), pageLock());

@@ -34,10 +34,14 @@ export class UserNotFound extends Error {
 async function userId(tx: Sql, name: string, monthBudget: number | null | undefined): Promise<number> {
   const found = await tx.query<{ id: number }>("select id from users where name = $1 for update", [name]);
   if (found[0]) {
-    if (monthBudget !== undefined) await tx.query("update users set month_budget = $2 where id = $1", [found[0].id, monthBudget]);
+    if (monthBudget !== undefined)
+      await tx.query("update users set month_budget = $2 where id = $1", [found[0].id, monthBudget]);
     return found[0].id;
   }
-  const made = await tx.query<{ id: number }>("insert into users (name, month_budget) values ($1, $2) returning id", [name, monthBudget ?? null]);
+  const made = await tx.query<{ id: number }>("insert into users (name, month_budget) values ($1, $2) returning id", [
+    name,
+    monthBudget ?? null,
+  ]);
   return made[0]!.id;
 }
 
@@ -49,7 +53,11 @@ export async function createToken(db: Db, user: string, monthBudget?: number | n
   const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
   await db.transaction(async (tx) => {
     const id = await userId(tx, user, monthBudget);
-    await tx.query("insert into tokens (user_id, hash, hint) values ($1, $2, $3)", [id, hashToken(token), token.slice(-4)]);
+    await tx.query("insert into tokens (user_id, hash, hint) values ($1, $2, $3)", [
+      id,
+      hashToken(token),
+      token.slice(-4),
+    ]);
   });
   return token;
 }
@@ -58,7 +66,10 @@ export async function createToken(db: Db, user: string, monthBudget?: number | n
 export async function revokeTokens(db: Db, user: string): Promise<number> {
   const u = await db.query<{ id: number }>("select id from users where name = $1", [user]);
   if (!u[0]) throw new UserNotFound(user);
-  const rows = await db.query("update tokens set revoked_at = now() where user_id = $1 and revoked_at is null returning id", [u[0].id]);
+  const rows = await db.query(
+    "update tokens set revoked_at = now() where user_id = $1 and revoked_at is null returning id",
+    [u[0].id],
+  );
   return rows.length;
 }
 
@@ -83,7 +94,9 @@ export interface UserRow {
 
 /** Users, their budgets and their tokens (the last four characters only). */
 export async function listUsers(db: Sql): Promise<UserRow[]> {
-  const users = await db.query<{ id: number; name: string; month_budget: number | null }>("select id, name, month_budget from users order by name");
+  const users = await db.query<{ id: number; name: string; month_budget: number | null }>(
+    "select id, name, month_budget from users order by name",
+  );
   const tokens = await db.query<{ user_id: number; hint: string; created: string; revoked: string | null }>(
     `select user_id, hint, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as created,
             to_char(revoked_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as revoked from tokens order by id`,
@@ -91,6 +104,8 @@ export async function listUsers(db: Sql): Promise<UserRow[]> {
   return users.map((u) => ({
     name: u.name,
     monthBudget: u.month_budget,
-    tokens: tokens.filter((t) => t.user_id === u.id).map((t) => ({ hint: t.hint, created: t.created, revoked: t.revoked })),
+    tokens: tokens
+      .filter((t) => t.user_id === u.id)
+      .map((t) => ({ hint: t.hint, created: t.created, revoked: t.revoked })),
   }));
 }

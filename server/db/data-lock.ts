@@ -10,7 +10,10 @@ import { join } from "node:path";
 export const LOCK_FILE = "server.lock";
 
 export class DataDirLocked extends Error {
-  constructor(readonly dir: string, readonly pid: number) {
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
     super(`data directory ${dir} is in use by process ${pid}`);
   }
 }
@@ -25,7 +28,9 @@ function alive(pid: number): boolean {
   }
 }
 
-export interface DataLock { release(): void }
+export interface DataLock {
+  release(): void;
+}
 
 /** Directories this process holds: a lock file with our own pid that is not here is stale (a container restarted with the same pid). */
 const held = new Set<string>();

@@ -40,7 +40,9 @@ const MIGRATION_LOCK = 8790_0001;
 
 export class NewerDatabaseError extends Error {
   constructor(readonly unknown: number[]) {
-    super(`the database has migrations this server does not know (${unknown.join(", ")}): it was upgraded by a newer version; upgrade this server`);
+    super(
+      `the database has migrations this server does not know (${unknown.join(", ")}): it was upgraded by a newer version; upgrade this server`,
+    );
   }
 }
 
@@ -48,7 +50,9 @@ export class NewerDatabaseError extends Error {
 export async function migrate(db: Db, list: Migration[] = migrations()): Promise<number[]> {
   return db.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    await tx.exec("create table if not exists schema_migrations (id integer primary key, name text not null, applied_at timestamptz not null default now())");
+    await tx.exec(
+      "create table if not exists schema_migrations (id integer primary key, name text not null, applied_at timestamptz not null default now())",
+    );
     const done = new Set((await tx.query<{ id: number }>("select id from schema_migrations")).map((r) => r.id));
     const known = new Set(list.map((m) => m.id));
     const unknown = [...done].filter((id) => !known.has(id)).sort((a, b) => a - b);

@@ -33,12 +33,19 @@ export async function checkService(ctx: ServiceContext): Promise<DoctorReport | 
     const report = await ctx.operate((cfg) => runDoctor(cfg));
     await saveReport(ctx.db, report);
     ctx.log[report.verdict === "pass" ? "info" : "warn"]("doctor", {
-      verdict: report.verdict, spent: report.credits.spent,
-      breaking: report.findings.filter((f) => f.severity === "breaking").map((f) => `${f.probe} ${f.path}`).join("; "),
+      verdict: report.verdict,
+      spent: report.credits.spent,
+      breaking: report.findings
+        .filter((f) => f.severity === "breaking")
+        .map((f) => `${f.probe} ${f.path}`)
+        .join("; "),
     });
     return report;
   } catch (e) {
-    ctx.log.error("doctor.failed", { error: (e as Error)?.name ?? "Error", message: String((e as Error)?.message ?? e).slice(0, 300) });
+    ctx.log.error("doctor.failed", {
+      error: (e as Error)?.name ?? "Error",
+      message: String((e as Error)?.message ?? e).slice(0, 300),
+    });
     return null;
   }
 }
@@ -71,6 +78,9 @@ registerHealthCheck("doctor", async (ctx) => {
 registerPaidGate("doctor", async (db, lang) => {
   const state = await readState(db);
   if (!refusing(state)) return null;
-  const names = state!.breaking.split("\n").map((l) => l.split(" ").slice(0, 1).concat(l.split(" ").slice(2)).join(": ")).join("; ");
+  const names = state!.breaking
+    .split("\n")
+    .map((l) => l.split(" ").slice(0, 1).concat(l.split(" ").slice(2)).join(": "))
+    .join("; ");
   return errorAnswer("UNAVAILABLE", DOCTOR_SERVER_TEXTS.refused[lang](names));
 });

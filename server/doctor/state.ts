@@ -28,10 +28,20 @@ create table doctor_state (
 
 /** The breaking findings as one comparable text: the same drift, the same text. */
 export function fingerprint(r: DoctorReport): string {
-  return r.findings.filter((f) => f.severity === "breaking").map((f) => `${f.probe} ${f.kind} ${f.path}`).sort().join("\n");
+  return r.findings
+    .filter((f) => f.severity === "breaking")
+    .map((f) => `${f.probe} ${f.kind} ${f.path}`)
+    .sort()
+    .join("\n");
 }
 
-export interface DoctorState { verdict: string; breaking: string; acknowledged: string | null; checkedAt: string; report: DoctorReport | null }
+export interface DoctorState {
+  verdict: string;
+  breaking: string;
+  acknowledged: string | null;
+  checkedAt: string;
+  report: DoctorReport | null;
+}
 
 export async function saveReport(db: Db, r: DoctorReport): Promise<void> {
   await db.query(
@@ -42,8 +52,13 @@ export async function saveReport(db: Db, r: DoctorReport): Promise<void> {
 }
 
 export async function readState(db: Sql): Promise<DoctorState | null> {
-  const [row] = await db.query<{ verdict: string; breaking: string; acknowledged: string | null; checked_at: Date | string; report: string }>(
-    "select verdict, breaking, acknowledged, checked_at, report from doctor_state where id = 1");
+  const [row] = await db.query<{
+    verdict: string;
+    breaking: string;
+    acknowledged: string | null;
+    checked_at: Date | string;
+    report: string;
+  }>("select verdict, breaking, acknowledged, checked_at, report from doctor_state where id = 1");
   if (!row) return null;
   let report: DoctorReport | null = null;
   try {
@@ -51,7 +66,13 @@ export async function readState(db: Sql): Promise<DoctorState | null> {
   } catch {
     report = null;
   }
-  return { verdict: row.verdict, breaking: row.breaking, acknowledged: row.acknowledged, checkedAt: new Date(row.checked_at).toISOString(), report };
+  return {
+    verdict: row.verdict,
+    breaking: row.breaking,
+    acknowledged: row.acknowledged,
+    checkedAt: new Date(row.checked_at).toISOString(),
+    report,
+  };
 }
 
 /** Paid requests stop while breaking findings exist that no operator acknowledged. */

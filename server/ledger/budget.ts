@@ -43,12 +43,25 @@ export interface SpendLine {
   credits: number;
 }
 
-interface Locked { team: number; user: number; userBudget: number | null; teamBudget: number | null }
+interface Locked {
+  team: number;
+  user: number;
+  userBudget: number | null;
+  teamBudget: number | null;
+}
 
 /** Lock the month's rows of the team and the user (team first: one order everywhere) and read them with the budgets. */
 async function lockMonth(tx: Sql, month: string, userId: number): Promise<Locked> {
-  await tx.query("insert into budget_spend (month, user_id, credits) values ($1, $2, 0), ($1, $3, 0) on conflict do nothing", [month, TEAM, userId]);
-  const rows = await tx.query<{ user_id: number; credits: number; user_budget: number | null; team_budget: number | null }>(
+  await tx.query(
+    "insert into budget_spend (month, user_id, credits) values ($1, $2, 0), ($1, $3, 0) on conflict do nothing",
+    [month, TEAM, userId],
+  );
+  const rows = await tx.query<{
+    user_id: number;
+    credits: number;
+    user_budget: number | null;
+    team_budget: number | null;
+  }>(
     `select s.user_id, s.credits, (select month_budget from users where id = $3) as user_budget, (select month_budget from team where id = 1) as team_budget
        from budget_spend s where s.month = $1 and s.user_id in ($2, $3) order by s.user_id for update of s`,
     [month, TEAM, userId],
@@ -66,14 +79,22 @@ async function lockMonth(tx: Sql, month: string, userId: number): Promise<Locked
  * it would exceed. `lines` are the upstream requests of one answer (usually
  * one); all or none are reserved.
  */
-export async function reserve(db: Db, user: AuthUser, lines: SpendLine[], process: string, now: number): Promise<{ ok: true; reservations: Reservation[] } | { ok: false; over: OverBudget }> {
+export async function reserve(
+  db: Db,
+  user: AuthUser,
+  lines: SpendLine[],
+  process: string,
+  now: number,
+): Promise<{ ok: true; reservations: Reservation[] } | { ok: false; over: OverBudget }> {
   const month = monthOf(now);
   const price = lines.reduce((s, l) => s + l.credits, 0);
   return db.transaction(async (tx) => {
     // Budgets are read inside the lock: a budget lowered a moment ago applies.
     const spent = await lockMonth(tx, month, user.id);
     const check = (scope: OverBudget["scope"], budget: number | null, used: number): OverBudget | null =>
-      budget !== null && used + price > budget ? { scope, budget, spent: used, remaining: Math.max(0, budget - used), price } : null;
+      budget !== null && used + price > budget
+        ? { scope, budget, spent: used, remaining: Math.max(0, budget - used), price }
+        : null;
     const over = check("user", spent.userBudget, spent.user) ?? check("team", spent.teamBudget, spent.team);
     if (over) return { ok: false as const, over };
     const reservations: Reservation[] = [];
@@ -92,25 +113,48 @@ export async function reserve(db: Db, user: AuthUser, lines: SpendLine[], proces
 
 /** The answer arrived and the API charged it. */
 export async function settle(db: Sql, r: Reservation): Promise<void> {
-  await db.query("update ledger set status = 'settled', settled_at = now() where id = $1 and status = 'pending'", [r.ledgerId]);
+  await db.query("update ledger set status = 'settled', settled_at = now() where id = $1 and status = 'pending'", [
+    r.ledgerId,
+  ]);
 }
 
 /** The API answered an error (nothing charged): the reservation goes back to both budgets. */
 export async function fail(db: Db, r: Reservation): Promise<void> {
   await db.transaction(async (tx) => {
     await lockMonth(tx, r.month, r.userId);
-    const done = await tx.query("update ledger set status = 'failed', settled_at = now() where id = $1 and status = 'pending' returning id", [r.ledgerId]);
+    const done = await tx.query(
+      "update ledger set status = 'failed', settled_at = now() where id = $1 and status = 'pending' returning id",
+      [r.ledgerId],
+    );
     if (done.length && r.credits > 0) {
-      await tx.query("update budget_spend set credits = credits - $3 where month = $1 and user_id in ($2, $4)", [r.month, r.userId, r.credits, TEAM]);
+      await tx.query("update budget_spend set credits = credits - $3 where month = $1 and user_id in ($2, $4)", [
+        r.month,
+        r.userId,
+        r.credits,
+        TEAM,
+      ]);
     }
   });
 }
 
 /** What a user and the team have left this month (null = no budget). */
-export async function remaining(db: Sql, user: AuthUser, now: number): Promise<{ month: string; user: { budget: number | null; spent: number }; team: { budget: number | null; spent: number } }> {
+export async function remaining(
+  db: Sql,
+  user: AuthUser,
+  now: number,
+): Promise<{
+  month: string;
+  user: { budget: number | null; spent: number };
+  team: { budget: number | null; spent: number };
+}> {
   const month = monthOf(now);
-  const rows = await db.query<{ user_id: number; credits: number }>("select user_id, credits from budget_spend where month = $1 and user_id in ($2, $3)", [month, TEAM, user.id]);
-  const [u] = await db.query<{ month_budget: number | null }>("select month_budget from users where id = $1", [user.id]);
+  const rows = await db.query<{ user_id: number; credits: number }>(
+    "select user_id, credits from budget_spend where month = $1 and user_id in ($2, $3)",
+    [month, TEAM, user.id],
+  );
+  const [u] = await db.query<{ month_budget: number | null }>("select month_budget from users where id = $1", [
+    user.id,
+  ]);
   const [t] = await db.query<{ month_budget: number | null }>("select month_budget from team where id = 1");
   return {
     month,

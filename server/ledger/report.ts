@@ -6,7 +6,13 @@
  */
 import type { Sql } from "../db/db.ts";
 
-export interface ReportLine { user: string; endpoint: string; requests: number; settled: number; pending: number }
+export interface ReportLine {
+  user: string;
+  endpoint: string;
+  requests: number;
+  settled: number;
+  pending: number;
+}
 export interface Report {
   month: string;
   lines: ReportLine[];
@@ -32,7 +38,9 @@ export async function monthReport(db: Sql, month: string): Promise<Report> {
       group by u.name, h.endpoint order by u.name, h.endpoint`,
     [month],
   );
-  const users = await db.query<{ name: string; month_budget: number | null }>("select name, month_budget from users order by name");
+  const users = await db.query<{ name: string; month_budget: number | null }>(
+    "select name, month_budget from users order by name",
+  );
   const [team] = await db.query<{ month_budget: number | null }>("select month_budget from team where id = 1");
   const sum = <T>(xs: T[], f: (x: T) => number) => xs.reduce((s, x) => s + f(x), 0);
   const settled = sum(lines, (l) => l.settled);
@@ -44,8 +52,14 @@ export async function monthReport(db: Sql, month: string): Promise<Report> {
     totals: { settled, pending, spent: settled + pending, saved: sum(saved, (s) => s.credits) },
     byUser: users.map((u) => ({
       user: u.name,
-      spent: sum(lines.filter((l) => l.user === u.name), (l) => l.settled + l.pending),
-      saved: sum(saved.filter((s) => s.user === u.name), (s) => s.credits),
+      spent: sum(
+        lines.filter((l) => l.user === u.name),
+        (l) => l.settled + l.pending,
+      ),
+      saved: sum(
+        saved.filter((s) => s.user === u.name),
+        (s) => s.credits,
+      ),
       budget: u.month_budget,
     })),
     team: { budget: team?.month_budget ?? null },

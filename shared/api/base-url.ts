@@ -32,7 +32,10 @@ export type BaseUrlProblem = keyof typeof PROBLEM;
  * COMPANY_DATA_BASE_URL).
  */
 function reject(field: string, problem: BaseUrlProblem, label?: Bilingual): CompanyDataError {
-  return new CompanyDataError("INVALID_INPUT", label ? { field, detail: PROBLEM[problem], label } : { field, detail: PROBLEM[problem] });
+  return new CompanyDataError(
+    "INVALID_INPUT",
+    label ? { field, detail: PROBLEM[problem], label } : { field, detail: PROBLEM[problem] },
+  );
 }
 
 const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
@@ -67,7 +70,13 @@ export function checkBaseUrl(url: string, field = "baseUrl", label?: Bilingual):
   if (!hp) throw fail("host");
   const host = (hp[1] ?? "").toLowerCase();
   if (!host.startsWith("[") && !HOSTNAME.test(host)) throw fail("host");
-  if (IPV4.test(host) && !IPV4.exec(host)!.slice(1).every((o) => Number(o) <= 255)) throw fail("host");
+  if (
+    IPV4.test(host) &&
+    !IPV4.exec(host)!
+      .slice(1)
+      .every((o) => Number(o) <= 255)
+  )
+    throw fail("host");
   const port = hp[2];
   if (port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)) throw fail("port");
   if (scheme === "http" && !isLoopbackHost(host)) throw fail("insecure");

@@ -49,8 +49,7 @@ export interface CallSpec {
 }
 
 export type CallResult<T = unknown> =
-  | { ok: true; data: T; credits: number; attempts: number }
-  | { ok: false; error: CompanyDataError; attempts: number };
+  { ok: true; data: T; credits: number; attempts: number } | { ok: false; error: CompanyDataError; attempts: number };
 
 /**
  * A key is a token of visible ASCII characters. Anything else (a line break
@@ -69,11 +68,16 @@ export const MALFORMED_KEY = {
 export function buildRequest(cfg: ClientConfig, spec: CallSpec): HttpRequest {
   const ep = endpoint(spec.endpoint);
   if (!cfg.apiKey) throw missingKey(cfg);
-  if (!WELL_FORMED_KEY.test(cfg.apiKey)) throw new CompanyDataError("INVALID_KEY", { detail: MALFORMED_KEY, ...(cfg.credential === "serverToken" ? { field: "serverToken" } : {}) });
+  if (!WELL_FORMED_KEY.test(cfg.apiKey))
+    throw new CompanyDataError("INVALID_KEY", {
+      detail: MALFORMED_KEY,
+      ...(cfg.credential === "serverToken" ? { field: "serverToken" } : {}),
+    });
   const base = cfg.baseUrl.replace(/\/+$/, "");
   let url = base + fillPath(ep.path, spec.path ?? {});
   const query = Object.entries(spec.query ?? {}).filter(([, v]) => v !== undefined && v !== "");
-  if (query.length) url += "?" + query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join("&");
+  if (query.length)
+    url += "?" + query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join("&");
   const headers: Record<string, string> = {
     Authorization: `Bearer ${cfg.apiKey}`,
     "Accept-Language": acceptLanguage(cfg.language),
@@ -109,30 +113,46 @@ function errorFromResponse(res: HttpResponse, now: number, credential?: ClientCo
       return new CompanyDataError("INVALID_INPUT", { status: res.status, field });
     case 401:
     case 403:
-      return new CompanyDataError("INVALID_KEY", credential === "serverToken" ? { status: res.status, field: "serverToken" } : { status: res.status });
+      return new CompanyDataError(
+        "INVALID_KEY",
+        credential === "serverToken" ? { status: res.status, field: "serverToken" } : { status: res.status },
+      );
     case 402:
       return new CompanyDataError("OUT_OF_CREDITS", { status: res.status });
     case 404:
       return new CompanyDataError("NOT_FOUND", { status: res.status, field });
     case 429: {
-      const wait = parseRetryAfter(header(res, "retry-after"), now) ??
+      const wait =
+        parseRetryAfter(header(res, "retry-after"), now) ??
         (body?.error.retryAfterSeconds != null ? body.error.retryAfterSeconds * 1000 : undefined);
-      return new CompanyDataError("RATE_LIMITED", { status: 429, retryAt: wait !== undefined ? now + wait : undefined });
+      return new CompanyDataError("RATE_LIMITED", {
+        status: 429,
+        retryAt: wait !== undefined ? now + wait : undefined,
+      });
     }
     case 408:
       return new CompanyDataError("TIMEOUT", { status: 408 });
     default: {
       if (res.status < 500) return new CompanyDataError("INVALID_INPUT", { status: res.status });
       // 503 often says when to come back; honour it like a 429's.
-      const wait = parseRetryAfter(header(res, "retry-after"), now) ??
+      const wait =
+        parseRetryAfter(header(res, "retry-after"), now) ??
         (body?.error.retryAfterSeconds != null ? body.error.retryAfterSeconds * 1000 : undefined);
-      return new CompanyDataError("SERVER_ERROR", { status: res.status, retryAt: wait !== undefined ? now + wait : undefined });
+      return new CompanyDataError("SERVER_ERROR", {
+        status: res.status,
+        retryAt: wait !== undefined ? now + wait : undefined,
+      });
     }
   }
 }
 
 /** Read one answer: a parsed body or a typed error. */
-export function interpret<T>(spec: CallSpec, res: HttpResponse, now: number, credential?: ClientConfig["credential"]): { ok: true; data: T } | { ok: false; error: CompanyDataError } {
+export function interpret<T>(
+  spec: CallSpec,
+  res: HttpResponse,
+  now: number,
+  credential?: ClientConfig["credential"],
+): { ok: true; data: T } | { ok: false; error: CompanyDataError } {
   if (res.status < 200 || res.status >= 300) return { ok: false, error: errorFromResponse(res, now, credential) };
   let json: unknown;
   try {
@@ -162,7 +182,11 @@ export interface CallManyOptions {
  * RATE_LIMITED with the time it could have gone (retryAt), unsent. Each
  * result settles on its own: one failed call never fails the others.
  */
-export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opts: CallManyOptions = {}): Operation<CallResult<T>[]> {
+export function* callMany<T = unknown>(
+  cfg: ClientConfig,
+  specs: CallSpec[],
+  opts: CallManyOptions = {},
+): Operation<CallResult<T>[]> {
   const policy = { ...DEFAULT_RETRY, ...cfg.retry };
   const limits = rateLimitsOf(opts.rateLimits);
   const results: (CallResult<T> | undefined)[] = new Array<CallResult<T> | undefined>(specs.length);
@@ -196,7 +220,9 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
   const waits = specs.map(() => 0);
   /** Pending calls and when each may go next (input order kept within a time). */
   const readyAt = new Map<number, number>();
-  specs.forEach((_, i) => { if (requests[i] !== undefined) readyAt.set(i, -Infinity); });
+  specs.forEach((_, i) => {
+    if (requests[i] !== undefined) readyAt.set(i, -Infinity);
+  });
 
   while (readyAt.size > 0) {
     const t = now();
@@ -225,9 +251,10 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
           readyAt.delete(i);
           const prior = results[i];
           const retryAt = t + wait;
-          const error = prior && !prior.ok && prior.error.code === "RATE_LIMITED" && prior.error.details.retryAt !== undefined
-            ? prior.error
-            : new CompanyDataError("RATE_LIMITED", { retryAt });
+          const error =
+            prior && !prior.ok && prior.error.code === "RATE_LIMITED" && prior.error.details.retryAt !== undefined
+              ? prior.error
+              : new CompanyDataError("RATE_LIMITED", { retryAt });
           results[i] = { ok: false, error, attempts: attempts[i]! };
         });
       }
@@ -280,7 +307,14 @@ export function* callMany<T = unknown>(cfg: ClientConfig, specs: CallSpec[], opt
         delay = waits[i]! <= policy.maxRateLimitWaits && inTime ? retryAfterMs : null;
       } else {
         failures[i]!++;
-        delay = nextDelay({ n: failures[i]!, retryAfterMs, policy, now: after, deadline: cfg.deadline, random: cfg.random });
+        delay = nextDelay({
+          n: failures[i]!,
+          retryAfterMs,
+          policy,
+          now: after,
+          deadline: cfg.deadline,
+          random: cfg.random,
+        });
       }
       if (delay === null) return;
       retry.push(i);

@@ -38,7 +38,11 @@ export function connectionFromEnv(env: Readonly<Record<string, string | undefine
   return {
     mode: "direct",
     secret: env.COMPANY_DATA_API_KEY?.trim() || undefined,
-    baseUrl: checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", label("COMPANY_DATA_BASE_URL")),
+    baseUrl: checkBaseUrl(
+      env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL,
+      "COMPANY_DATA_BASE_URL",
+      label("COMPANY_DATA_BASE_URL"),
+    ),
     credential: "apiKey",
   };
 }
@@ -48,17 +52,31 @@ export function connectionFromEnv(env: Readonly<Record<string, string | undefine
  * its environment (`where`: "" for the CLI, or " in the MCP server's
  * environment"); undefined for every other error.
  */
-export function envKeyMessage(e: CompanyDataError, lang: Language, where: { de: string; en: string } = { de: "", en: "" }): string | undefined {
+export function envKeyMessage(
+  e: CompanyDataError,
+  lang: Language,
+  where: { de: string; en: string } = { de: "", en: "" },
+): string | undefined {
   const code: ErrorCode = e.code;
   const token = e.details.field === "serverToken";
   const w = where[lang];
   if (code === "MISSING_KEY") {
-    if (token) return lang === "de" ? `Kein persönliches Token: bitte COMPANY_DATA_TOKEN${w} setzen (Team-Server COMPANY_DATA_SERVER).` : `No personal token: please set COMPANY_DATA_TOKEN${w} (team server COMPANY_DATA_SERVER).`;
-    return lang === "de" ? `Kein API-Schlüssel: bitte COMPANY_DATA_API_KEY${w} setzen.` : `No API key: please set COMPANY_DATA_API_KEY${w}.`;
+    if (token)
+      return lang === "de"
+        ? `Kein persönliches Token: bitte COMPANY_DATA_TOKEN${w} setzen (Team-Server COMPANY_DATA_SERVER).`
+        : `No personal token: please set COMPANY_DATA_TOKEN${w} (team server COMPANY_DATA_SERVER).`;
+    return lang === "de"
+      ? `Kein API-Schlüssel: bitte COMPANY_DATA_API_KEY${w} setzen.`
+      : `No API key: please set COMPANY_DATA_API_KEY${w}.`;
   }
   if (code === "INVALID_KEY") {
-    if (token) return lang === "de" ? "Der Team-Server hat das persönliche Token abgelehnt (ungültig oder zurückgezogen). Bitte COMPANY_DATA_TOKEN prüfen." : "The team server refused the personal token (invalid or revoked). Please check COMPANY_DATA_TOKEN.";
-    return lang === "de" ? "Der API-Schlüssel wurde abgelehnt. Bitte COMPANY_DATA_API_KEY prüfen." : "The API key was rejected. Please check COMPANY_DATA_API_KEY.";
+    if (token)
+      return lang === "de"
+        ? "Der Team-Server hat das persönliche Token abgelehnt (ungültig oder zurückgezogen). Bitte COMPANY_DATA_TOKEN prüfen."
+        : "The team server refused the personal token (invalid or revoked). Please check COMPANY_DATA_TOKEN.";
+    return lang === "de"
+      ? "Der API-Schlüssel wurde abgelehnt. Bitte COMPANY_DATA_API_KEY prüfen."
+      : "The API key was rejected. Please check COMPANY_DATA_API_KEY.";
   }
   return undefined;
 }

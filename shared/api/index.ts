@@ -9,13 +9,42 @@ export type { CallResult, CallSpec, ClientConfig } from "./client.ts";
 export { COMPANY_ID_AT_START, COMPANY_ID_IN_TEXT, COMPANY_ID_PATTERN, companyIdsIn } from "./company-id.ts";
 export { connectionFromEnv, envKeyMessage } from "./connection-env.ts";
 export { SEARCH_DEFAULTS } from "./defaults.ts";
-export { BATCH_RESOLVE_GROUP, ENDPOINTS, INCLUDES, INCLUDE_COST, batchResolveCost, endpoint, fillPath, profileCost } from "./endpoints.ts";
+export {
+  BATCH_RESOLVE_GROUP,
+  ENDPOINTS,
+  INCLUDES,
+  INCLUDE_COST,
+  batchResolveCost,
+  endpoint,
+  fillPath,
+  profileCost,
+} from "./endpoints.ts";
 export type { CostInput, Endpoint, EndpointId, Include } from "./endpoints.ts";
 export { wzClass, wzOptions } from "./industries.ts";
 export { LEI_PATTERN, leiCheckDigits, normaliseLei, readLei } from "./lei.ts";
 export { DEFAULT_RATE_LIMITS, Pacer, bucketOf } from "./pacing.ts";
 export type { RateBucket, RateLimit, RateLimitOverrides } from "./pacing.ts";
-export { AccountResponse, BatchResolveResponse, CompanySummary, ErrorBody, MAX_BATCH, MAX_SIZE, PERSON_ID_PATTERN, SIZE_CLASSES, V1CompaniesResponse } from "./schemas.ts";
-export type { Announcement, Availability, Change, Company, FinancialYear, Person, ResolveQuery, ResolveResult, SearchRequest } from "./schemas.ts";
+export {
+  AccountResponse,
+  BatchResolveResponse,
+  CompanySummary,
+  ErrorBody,
+  MAX_BATCH,
+  MAX_SIZE,
+  PERSON_ID_PATTERN,
+  SIZE_CLASSES,
+  V1CompaniesResponse,
+} from "./schemas.ts";
+export type {
+  Announcement,
+  Availability,
+  Change,
+  Company,
+  FinancialYear,
+  Person,
+  ResolveQuery,
+  ResolveResult,
+  SearchRequest,
+} from "./schemas.ts";
 export * as schemas from "./schemas.ts";
 export * as validate from "./validate.ts";

@@ -38,12 +38,15 @@ const BUCKETS = Object.keys(DEFAULT_RATE_LIMITS) as RateBucket[];
 export function rateLimitsOf(overrides?: RateLimitOverrides): RateLimits {
   const out = { ...DEFAULT_RATE_LIMITS };
   if (overrides === undefined || overrides === null) return out;
-  if (typeof overrides !== "object") throw invalid("rateLimits", { de: "erwartet ein Objekt je Bucket", en: "expected an object per bucket" });
+  if (typeof overrides !== "object")
+    throw invalid("rateLimits", { de: "erwartet ein Objekt je Bucket", en: "expected an object per bucket" });
   for (const [name, v] of Object.entries(overrides)) {
     if (!BUCKETS.includes(name as RateBucket)) throw invalid(`rateLimits.${name}`, rule.oneOf(BUCKETS));
     if (v === undefined) continue;
-    if (!Number.isInteger(v?.burst) || v.burst < 1) throw invalid(`rateLimits.${name}.burst`, rule.number({ value: 1, inclusive: true }, undefined, true));
-    if (typeof v.perSecond !== "number" || !Number.isFinite(v.perSecond) || v.perSecond <= 0) throw invalid(`rateLimits.${name}.perSecond`, rule.number({ value: 0, inclusive: false }, undefined, false));
+    if (!Number.isInteger(v?.burst) || v.burst < 1)
+      throw invalid(`rateLimits.${name}.burst`, rule.number({ value: 1, inclusive: true }, undefined, true));
+    if (typeof v.perSecond !== "number" || !Number.isFinite(v.perSecond) || v.perSecond <= 0)
+      throw invalid(`rateLimits.${name}.perSecond`, rule.number({ value: 0, inclusive: false }, undefined, false));
     out[name as RateBucket] = { burst: v.burst, perSecond: v.perSecond };
   }
   return out;
@@ -64,7 +67,10 @@ export class BucketModel {
   private at: number;
   private blockedUntil = 0;
 
-  constructor(public limit: RateLimit, t: number) {
+  constructor(
+    public limit: RateLimit,
+    t: number,
+  ) {
     this.tokens = limit.burst;
     this.at = t;
   }

@@ -217,7 +217,8 @@ export type ResolveQuery = z.infer<typeof ResolveQuery>;
 
 export const ResolveRequest = ResolveQuery;
 export const BatchResolveRequest = z.strictObject({
-  companies: z.array(z.strictObject({ ...ResolveQuery.shape, ref: z.optional(z.string().check(z.maxLength(100))) }))
+  companies: z
+    .array(z.strictObject({ ...ResolveQuery.shape, ref: z.optional(z.string().check(z.maxLength(100))) }))
     .check(z.minLength(1), z.maxLength(MAX_BATCH)),
 });
 export type BatchResolveRequest = z.infer<typeof BatchResolveRequest>;
@@ -264,7 +265,13 @@ export const ResolveResult = z.object({
    * renamed the field must not look like one that knows no company
    * (issue 31, the drifted emulator).
    */
-  status: z.union([MatchStatus, z.pipe(z.string(), z.transform((): MatchStatus => "not_found"))]),
+  status: z.union([
+    MatchStatus,
+    z.pipe(
+      z.string(),
+      z.transform((): MatchStatus => "not_found"),
+    ),
+  ]),
   /** Null unless status is matched: ambiguous names are never guessed. */
   match: opt(CompanySummary),
   /** 0..1 */
@@ -295,7 +302,12 @@ export const AvailabilityResponse = z.object({
   lastChangeDate: opt(z.string()),
 });
 export type Availability = z.infer<typeof AvailabilityResponse>;
-export const ChangesResponse = z.object({ id: opt(z.string()), since: opt(z.string()), until: opt(z.string()), changes: list(Change) });
+export const ChangesResponse = z.object({
+  id: opt(z.string()),
+  since: opt(z.string()),
+  until: opt(z.string()),
+  changes: list(Change),
+});
 export const PeopleResponse = z.object({ id: opt(z.string()), people: list(Person) });
 export const AnnouncementsResponse = z.object({ id: opt(z.string()), announcements: list(Announcement) });
 export const FinancialsResponse = z.object({ id: opt(z.string()), years: list(FinancialYear) });
@@ -306,12 +318,14 @@ export const PersonCompaniesResponse = z.object({
 export const AccountResponse = z.object({
   /** Remaining balance (the issue fixes this name: a top-level number). */
   credits: z.number(),
-  usage: opt(z.object({
-    today: opt(z.number()),
-    month: opt(z.number()),
-    total: opt(z.number()),
-    byEndpoint: opt(z.record(z.string(), z.number())),
-  })),
+  usage: opt(
+    z.object({
+      today: opt(z.number()),
+      month: opt(z.number()),
+      total: opt(z.number()),
+      byEndpoint: opt(z.record(z.string(), z.number())),
+    }),
+  ),
   plan: opt(z.string()),
 });
 export type AccountResponse = z.infer<typeof AccountResponse>;
@@ -320,9 +334,15 @@ export const V1CompaniesResponse = z.object({ companies: list(z.looseObject({ id
 export const V1CompanyResponse = z.looseObject({ id: z.string() });
 export const EventsResponse = z.object({ events: list(NewsEvent) });
 export const JobsResponse = z.object({ jobs: list(JobAd) });
-export const FinancialsExistsResponse = z.object({ id: opt(z.string()), years: opt(z.record(z.string(), z.array(z.number()))) });
+export const FinancialsExistsResponse = z.object({
+  id: opt(z.string()),
+  years: opt(z.record(z.string(), z.array(z.number()))),
+});
 export const FinancialsExistsManyResponse = z.object({ results: list(FinancialsExistsResponse) });
-export const V1FinancialsResponse = z.object({ id: opt(z.string()), financials: opt(z.record(z.string(), z.array(z.object({ year: z.number(), value: z.number() })))) });
+export const V1FinancialsResponse = z.object({
+  id: opt(z.string()),
+  financials: opt(z.record(z.string(), z.array(z.object({ year: z.number(), value: z.number() })))),
+});
 export const V1SuggestResponse = SuggestResponse;
 
 /** Error body of every 4xx/5xx (decision; the spec shows none). */

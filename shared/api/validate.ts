@@ -64,7 +64,12 @@ export function isoDate(value: unknown, field = "since"): string {
   if (!m) throw invalid(field, got(rule.isoDate, value));
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const probe = new Date(Date.UTC(y, mo - 1, d));
-  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d || Number.isNaN(Date.parse(v)))
+  if (
+    probe.getUTCFullYear() !== y ||
+    probe.getUTCMonth() !== mo - 1 ||
+    probe.getUTCDate() !== d ||
+    Number.isNaN(Date.parse(v))
+  )
     throw invalid(field, got(rule.validDate, value));
   return v;
 }
@@ -118,7 +123,8 @@ export function includes(value: unknown, field = "include"): Include[] {
  */
 export function resolveQuery(value: unknown, prefix?: string): ResolveQuery {
   const f = (name: string) => (prefix ? `${prefix}.${name}` : name);
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalid(prefix ?? "query", got(QUERY, value), prefix ? undefined : FIELD_LABELS.resolveQuery);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw invalid(prefix ?? "query", got(QUERY, value), prefix ? undefined : FIELD_LABELS.resolveQuery);
   const q = value as Record<string, unknown>;
   const out: ResolveQuery = { name: nonEmpty(q.name, f("name"), 500) };
   const city = optionalText(q.city, f("city"), 200);

@@ -13,7 +13,15 @@ import { withSession } from "./session.ts";
 import { anyText, list, oneOf, optNum, record } from "./input.ts";
 import { readCriteria } from "./search-methods.ts";
 import { companyRow, defaultColumns, readColumns, readCompanyRow, rowsBlock } from "./rows.ts";
-import { type AccountView, type AppDeps, type CompanyRow, type CostView, type InsertOutput, type SearchOutput, type SimilarOutput } from "./protocol.ts";
+import {
+  type AccountView,
+  type AppDeps,
+  type CompanyRow,
+  type CostView,
+  type InsertOutput,
+  type SearchOutput,
+  type SimilarOutput,
+} from "./protocol.ts";
 
 /** Proximity without a radius: the same circle as COMPANY_SEARCH's (SEARCH_DEFAULTS). */
 export const DEFAULT_RADIUS_KM = SEARCH_DEFAULTS.radiusKm;
@@ -28,7 +36,13 @@ export function* accountMethod(deps: AppDeps, _input: unknown): Operation<Accoun
       plan: account.plan ?? null,
       usageToday: account.usage?.today ?? null,
       usageMonth: account.usage?.month ?? null,
-      ledger: ledger.map((e) => ({ day: e.day, operation: e.operation, credits: e.credits, requests: e.requests, runs: e.runs })),
+      ledger: ledger.map((e) => ({
+        day: e.day,
+        operation: e.operation,
+        credits: e.credits,
+        requests: e.requests,
+        runs: e.runs,
+      })),
       budget: { limit: settings.formulaDailyBudget, usedToday: budget.spent },
     };
   });
@@ -50,7 +64,11 @@ export function* searchMethod(deps: AppDeps, input: unknown): Operation<SearchOu
     // Size is sent even when it is the service's default too, so what the UI's placeholder says is what is asked for.
     const res = yield* search(s.ctx, { ...criteria, size: size ?? SEARCH_DEFAULTS.size });
     const companies = res.companies.map(companyRow);
-    return { total: res.total ?? null, companies: criteria.near ? byDistance(companies) : companies, credits: s.spent.credits };
+    return {
+      total: res.total ?? null,
+      companies: criteria.near ? byDistance(companies) : companies,
+      credits: s.spent.credits,
+    };
   });
 }
 
@@ -60,7 +78,8 @@ export function* searchMethod(deps: AppDeps, input: unknown): Operation<SearchOu
  * service's order; companies without a distance come last.
  */
 export function byDistance(rows: CompanyRow[]): CompanyRow[] {
-  return rows.map((r, i) => ({ r, i }))
+  return rows
+    .map((r, i) => ({ r, i }))
     .sort((a, b) => (a.r.distanceKm ?? Infinity) - (b.r.distanceKm ?? Infinity) || a.i - b.i)
     .map((x) => x.r);
 }
@@ -84,7 +103,13 @@ export function* insertSearchResultsMethod(_deps: AppDeps, input: unknown): Oper
   const { language } = yield* loadSettings();
   const sel = yield* sheet<SelectionInfo>({ op: "selection" });
   const values = rowsBlock(companies, columns, header, language);
-  const done = (row: number): InsertOutput => ({ sheet: sel.sheet, row, col: sel.col, rows: values.length, cols: columns.length });
+  const done = (row: number): InsertOutput => ({
+    sheet: sel.sheet,
+    row,
+    col: sel.col,
+    rows: values.length,
+    cols: columns.length,
+  });
   if (place === "below") {
     const all = (yield* sheet<Cell[][] | null>({ op: "readAll", sheet: sel.sheet, fresh: true })) ?? [];
     let last = all.length;
@@ -94,7 +119,15 @@ export function* insertSearchResultsMethod(_deps: AppDeps, input: unknown): Oper
     yield* sheet({ op: "write", sheet: sel.sheet, row, col: sel.col, values, now: true });
     return done(row);
   }
-  const target = yield* sheet<Cell[][]>({ op: "read", sheet: sel.sheet, row: sel.row, col: sel.col, rows: values.length, cols: columns.length, fresh: true });
+  const target = yield* sheet<Cell[][]>({
+    op: "read",
+    sheet: sel.sheet,
+    row: sel.row,
+    col: sel.col,
+    rows: values.length,
+    cols: columns.length,
+    fresh: true,
+  });
   const filled = target.reduce((n, r) => n + r.filter((c) => !isEmptyCell(c)).length, 0);
   if (filled > 0 && confirmed !== filled) return { ...done(sel.row), rows: 0, cols: 0, wouldOverwrite: filled };
   yield* sheet({ op: "write", sheet: sel.sheet, row: sel.row, col: sel.col, values, now: true });
@@ -109,7 +142,10 @@ export function* similarMethod(deps: AppDeps, input: unknown): Operation<Similar
   const kind = oneOf(o, "kind", ["similar", "peers"] as const, "similar");
   const size = optNum(o, "size", 1, MAX_SIZE, { integer: true });
   return yield* withSession(deps, kind, function* (s) {
-    const res = kind === "peers" ? yield* getPeers(s.ctx, ids[0]!, size) /* list() required at least one id */ : yield* getSimilar(s.ctx, ids, size);
+    const res =
+      kind === "peers"
+        ? yield* getPeers(s.ctx, ids[0]!, size) /* list() required at least one id */
+        : yield* getSimilar(s.ctx, ids, size);
     return { companies: res.companies.map(companyRow), credits: s.spent.credits };
   });
 }

@@ -15,10 +15,29 @@ import { MONITOR_METHODS } from "./monitor.ts";
 import { REFRESH_METHODS } from "./refresh.ts";
 import { DOCTOR_METHODS } from "./doctor.ts";
 import { insertAllSearchResultsMethod, searchAllPriceMethod } from "./search-methods.ts";
-import { deleteSavedSearchMethod, listSavedSearchesMethod, runSavedSearchMethod, saveSearchMethod } from "./saved-searches.ts";
-import { accountMethod, estimateMethod, insertSearchResultsMethod, searchMethod, similarMethod } from "./company-methods.ts";
 import {
-  applyCandidateMethod, detectColumnsMethod, enrichConfirmMethod, enrichStatusMethod, enrichFieldsMethod, enrichPreviewMethod, enrichStartMethod, enrichStepMethod, readSelectionMethod,
+  deleteSavedSearchMethod,
+  listSavedSearchesMethod,
+  runSavedSearchMethod,
+  saveSearchMethod,
+} from "./saved-searches.ts";
+import {
+  accountMethod,
+  estimateMethod,
+  insertSearchResultsMethod,
+  searchMethod,
+  similarMethod,
+} from "./company-methods.ts";
+import {
+  applyCandidateMethod,
+  detectColumnsMethod,
+  enrichConfirmMethod,
+  enrichStatusMethod,
+  enrichFieldsMethod,
+  enrichPreviewMethod,
+  enrichStartMethod,
+  enrichStepMethod,
+  readSelectionMethod,
 } from "./enrich-methods.ts";
 
 const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
@@ -47,14 +66,23 @@ const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
   runSavedSearch: runSavedSearchMethod,
 };
 
-export const APP_METHODS: Readonly<Record<string, AppMethod>> = { ...(CORE_METHODS as Record<string, AppMethod>), ...MONITOR_METHODS, ...REFRESH_METHODS, ...DOCTOR_METHODS };
+export const APP_METHODS: Readonly<Record<string, AppMethod>> = {
+  ...(CORE_METHODS as Record<string, AppMethod>),
+  ...MONITOR_METHODS,
+  ...REFRESH_METHODS,
+  ...DOCTOR_METHODS,
+};
 
 export function isAppMethod(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(APP_METHODS, name);
 }
 
 /** Run one method. Throws CompanyDataError (INVALID_INPUT for an unknown method or bad input). */
-export function dispatch<M extends AppMethodName>(deps: AppDeps, method: M, input: AppInput<M>): Operation<AppOutput<M>>;
+export function dispatch<M extends AppMethodName>(
+  deps: AppDeps,
+  method: M,
+  input: AppInput<M>,
+): Operation<AppOutput<M>>;
 export function dispatch(deps: AppDeps, method: string, input: unknown): Operation<unknown>;
 export function* dispatch(deps: AppDeps, method: string, input: unknown): Operation<unknown> {
   const run = typeof method === "string" && isAppMethod(method) ? APP_METHODS[method] : undefined;
@@ -83,7 +111,10 @@ export function* uiCall(deps: AppDeps, method: string, inputJson: string): Opera
   try {
     input = inputJson === undefined || inputJson === "" ? {} : JSON.parse(String(inputJson));
   } catch {
-    return JSON.stringify({ ok: false, error: errorView(invalid("input", { de: "kein gültiges JSON", en: "not valid JSON" })) } satisfies AppResult);
+    return JSON.stringify({
+      ok: false,
+      error: errorView(invalid("input", { de: "kein gültiges JSON", en: "not valid JSON" })),
+    } satisfies AppResult);
   }
   return JSON.stringify(yield* settle(deps, method, input));
 }

@@ -12,7 +12,16 @@ import { COMPANY_ID_PATTERN, companyIdsIn } from "../api/index.ts";
 import type { Cell, SelectionInfo } from "../core/index.ts";
 import { normaliseKey } from "../batch/index.ts";
 import { detectColumns, type ColumnMapping, type InputRole } from "../enrich/index.ts";
-import { DEFAULT_FIELDS, FIELD_GROUPS, FIELDS, GROUP_COST, GROUP_LABEL, companyCost, fieldNeeds, selectFields } from "../enrich/index.ts";
+import {
+  DEFAULT_FIELDS,
+  FIELD_GROUPS,
+  FIELDS,
+  GROUP_COST,
+  GROUP_LABEL,
+  companyCost,
+  fieldNeeds,
+  selectFields,
+} from "../enrich/index.ts";
 import { taskFromRow, isEmptyTask } from "../enrich/index.ts";
 import { estimateTasks } from "../enrich/index.ts";
 import { resolveMany, type ResolvedRow } from "../operations/index.ts";
@@ -20,7 +29,15 @@ import { doubtText } from "../operations/index.ts";
 import type { ResolveQuery } from "../api/index.ts";
 import type { Bilingual } from "../i18n/index.ts";
 import { companyRow } from "./rows.ts";
-import { outputBlock, selectRows, taskWithPrevious, type EnrichOptions, type Rerun, type SheetJobSpec, type SheetRunResult } from "../enrich/index.ts";
+import {
+  outputBlock,
+  selectRows,
+  taskWithPrevious,
+  type EnrichOptions,
+  type Rerun,
+  type SheetJobSpec,
+  type SheetRunResult,
+} from "../enrich/index.ts";
 import { findOutputBlock, isOutputHeader, readPrevious, reviewCandidates, type PreviousRow } from "../enrich/index.ts";
 import { applyReviewPicks, enrichSheet } from "../enrich/index.ts";
 import { errorView } from "./errors.ts";
@@ -30,7 +47,17 @@ import { loadSettings, contextFromSettings, scopeOf } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { list, num, oneOf, record, text } from "./input.ts";
 import type {
-  AppDeps, ColumnRole, ColumnsView, CompanyRow, EnrichConfig, EnrichPreviewView, EnrichProgressView, FieldGroupView, RerunMode, ReviewRow, SelectionView,
+  AppDeps,
+  ColumnRole,
+  ColumnsView,
+  CompanyRow,
+  EnrichConfig,
+  EnrichPreviewView,
+  EnrichProgressView,
+  FieldGroupView,
+  RerunMode,
+  ReviewRow,
+  SelectionView,
 } from "./protocol.ts";
 
 const ROLES: readonly ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId", "lei"];
@@ -43,7 +70,8 @@ export function* readSelectionMethod(_deps: AppDeps, _input: unknown): Operation
   const sel = yield* sheet<SelectionInfo>({ op: "selection" });
   const values = sel.values ?? [];
   const ids = new Set<string>();
-  for (const row of values) for (const v of row) for (const m of companyIdsIn(String(v ?? "").toUpperCase())) if (ids.size < 20) ids.add(m);
+  for (const row of values)
+    for (const v of row) for (const m of companyIdsIn(String(v ?? "").toUpperCase())) if (ids.size < 20) ids.add(m);
   // The add-on's own output of an earlier run is not input: the table is what stands left of it.
   const found = findOutputBlock(values[0] ?? []);
   const width = values.reduce((w, r) => Math.max(w, r.length), 0);
@@ -63,10 +91,16 @@ export function* readSelectionMethod(_deps: AppDeps, _input: unknown): Operation
 
 export function* detectColumnsMethod(_deps: AppDeps, input: unknown): Operation<ColumnsView> {
   const o = record(input);
-  const headers = list(o, "headers", (v, f) => {
-    if (v !== null && typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") throw invalid(f, { de: "erwartet einen Zellwert", en: "expected a cell value" });
-    return v;
-  }, { max: 500 });
+  const headers = list(
+    o,
+    "headers",
+    (v, f) => {
+      if (v !== null && typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean")
+        throw invalid(f, { de: "erwartet einen Zellwert", en: "expected a cell value" });
+      return v;
+    },
+    { max: 500 },
+  );
   const d = detectColumns(headers);
   return { mapping: toView(d.mapping), headers: d.headers };
 }
@@ -74,7 +108,10 @@ export function* detectColumnsMethod(_deps: AppDeps, input: unknown): Operation<
 const toView = (m: ColumnMapping): Record<ColumnRole, number | null> =>
   Object.fromEntries(ROLES.map((r) => [r, m[r] ?? null])) as Record<ColumnRole, number | null>;
 
-export function* enrichFieldsMethod(_deps: AppDeps, _input: unknown): Operation<{ groups: FieldGroupView[]; defaults: string[] }> {
+export function* enrichFieldsMethod(
+  _deps: AppDeps,
+  _input: unknown,
+): Operation<{ groups: FieldGroupView[]; defaults: string[] }> {
   return { groups: fieldGroups(), defaults: [...DEFAULT_FIELDS] };
 }
 
@@ -95,7 +132,11 @@ function readConfig(input: unknown): EnrichConfig {
   const headerRow = num(o, "headerRow", 1, 1_000_000, { integer: true });
   const col = num(o, "col", 1, 18_278, { integer: true });
   // rows counts the data rows under the header: none is a selection problem, not a number the user typed.
-  if (o.rows === 0) throw invalid("selection", { de: "sie enthält nur die Kopfzeile, keine Datenzeilen; bitte die Tabelle mit ihren Zeilen markieren", en: "it holds only the header row, no data rows; please select the table with its rows" });
+  if (o.rows === 0)
+    throw invalid("selection", {
+      de: "sie enthält nur die Kopfzeile, keine Datenzeilen; bitte die Tabelle mit ihren Zeilen markieren",
+      en: "it holds only the header row, no data rows; please select the table with its rows",
+    });
   const rows = num(o, "rows", 1, 100_000, { integer: true });
   const cols = num(o, "cols", 1, 500, { integer: true });
   const m = record(o.mapping, "mapping");
@@ -104,19 +145,26 @@ function readConfig(input: unknown): EnrichConfig {
     const v = m[r];
     mapping[r] = v === null || v === undefined ? null : num(m, r, 0, cols - 1, { integer: true });
   }
-  const fields = list(o, "fields", (v, f) => {
-    if (typeof v !== "string") throw invalid(f, { de: "erwartet einen Feldnamen", en: "expected a field name" });
-    return v;
-  }, { max: FIELDS.length });
+  const fields = list(
+    o,
+    "fields",
+    (v, f) => {
+      if (typeof v !== "string") throw invalid(f, { de: "erwartet einen Feldnamen", en: "expected a field name" });
+      return v;
+    },
+    { max: FIELDS.length },
+  );
   selectFields(fields); // unknown ids → INVALID_INPUT naming "fields"
   const mode = oneOf(o, "mode", ["batch", "free"] as const, "batch");
   const rr = record(o.rerun ?? { kind: "newOrFailed" }, "rerun");
   const kind = oneOf(rr, "kind", ["all", "newOrFailed", "olderThan"] as const);
-  const rerun: RerunMode = kind === "olderThan" ? { kind, days: num(rr, "days", 0, 36_500, { integer: true }) } : { kind };
+  const rerun: RerunMode =
+    kind === "olderThan" ? { kind, days: num(rr, "days", 0, 36_500, { integer: true }) } : { kind };
   return { sheet: sheetName, headerRow, col, rows, cols, mapping, fields, mode, rerun };
 }
 
-const toRerun = (r: RerunMode): Rerun => (r.kind === "all" ? "all" : r.kind === "newOrFailed" ? "new-or-failed" : { olderThanDays: r.days });
+const toRerun = (r: RerunMode): Rerun =>
+  r.kind === "all" ? "all" : r.kind === "newOrFailed" ? "new-or-failed" : { olderThanDays: r.days };
 
 function toMapping(m: Record<ColumnRole, number | null>): ColumnMapping {
   const out: ColumnMapping = {};
@@ -141,11 +189,20 @@ function specOf(c: EnrichConfig): SheetJobSpec {
 function* readBlock(spec: SheetJobSpec) {
   const fields = selectFields(spec.fields);
   const out = outputBlock(spec, fields.length);
-  const all = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows: spec.rows, cols: spec.cols + out.cols });
+  const all = yield* sheet<Cell[][]>({
+    op: "read",
+    sheet: spec.sheet,
+    row: spec.row,
+    col: spec.col,
+    rows: spec.rows,
+    cols: spec.cols + out.cols,
+  });
   const input = all.map((r) => r.slice(0, spec.cols));
   const output = all.map((r) => r.slice(spec.cols));
   const hasOutput = isOutputHeader(output[0] ?? [], fields);
-  const previous: (PreviousRow | null)[] = output.slice(1).map((r) => (hasOutput ? readPrevious(r, fields.length) : null));
+  const previous: (PreviousRow | null)[] = output
+    .slice(1)
+    .map((r) => (hasOutput ? readPrevious(r, fields.length) : null));
   return { fields, out, input, output, previous };
 }
 
@@ -166,7 +223,10 @@ export function* enrichPreviewMethod(deps: AppDeps, input: unknown): Operation<E
  */
 export const CONFIRM_AFTER_MATCHING = { rows: 200, credits: 500 };
 
-function* previewOf(deps: AppDeps, config: EnrichConfig): Operation<{ view: EnrichPreviewView; namesToMatch: number; profileCredits: number }> {
+function* previewOf(
+  deps: AppDeps,
+  config: EnrichConfig,
+): Operation<{ view: EnrichPreviewView; namesToMatch: number; profileCredits: number }> {
   const spec = specOf(config);
   const { fields, input: rows, previous } = yield* readBlock(spec);
   const mapping = toMapping(config.mapping);
@@ -180,7 +240,9 @@ function* previewOf(deps: AppDeps, config: EnrichConfig): Operation<{ view: Enri
   const batch = estimateTasks(todo, { ...plan, mode: "batch" });
   const free = estimateTasks(todo, { ...plan, mode: "free" });
   // Upper bound: every distinct name matches one company of its own.
-  const distinct = new Set(todo.map((t) => (t.id ? "i:" + t.id : t.query ? "k:" + normaliseKey(t.query) : null)).filter((k) => k !== null)).size;
+  const distinct = new Set(
+    todo.map((t) => (t.id ? "i:" + t.id : t.query ? "k:" + normaliseKey(t.query) : null)).filter((k) => k !== null),
+  ).size;
   const chosen = config.mode === "free" ? free : batch;
   const view: EnrichPreviewView = {
     rows: tasks.filter((x) => !isEmptyTask(x)).length,
@@ -188,7 +250,13 @@ function* previewOf(deps: AppDeps, config: EnrichConfig): Operation<{ view: Enri
     distinct,
     batch: { credits: batch.credits, seconds: batch.seconds },
     free: { credits: free.credits, seconds: free.seconds },
-    estimate: { credits: chosen.credits, requests: chosen.requests, paidRequests: chosen.paidRequests, freeRequests: chosen.freeRequests, breakdown: chosen.breakdown },
+    estimate: {
+      credits: chosen.credits,
+      requests: chosen.requests,
+      paidRequests: chosen.paidRequests,
+      freeRequests: chosen.freeRequests,
+      breakdown: chosen.breakdown,
+    },
     fields: fieldGroups(),
   };
   // Names the run must match (a second confirmation has something to tighten), and the profiles' share of
@@ -232,29 +300,44 @@ interface ConfirmState {
  */
 const uiJobShape = z.object({
   spec: z.looseObject({
-    sheet: z.string(), row: z.number(), col: z.number(), rows: z.number(), cols: z.number(),
+    sheet: z.string(),
+    row: z.number(),
+    col: z.number(),
+    rows: z.number(),
+    cols: z.number(),
     fields: z.array(z.string()),
     mapping: z.optional(z.record(z.string(), z.number())),
-    options: z.optional(z.looseObject({
-      mode: z.optional(z.enum(["batch", "free"])),
-      rerun: z.optional(z.union([z.enum(["all", "new-or-failed"]), z.object({ olderThanDays: z.number() })])),
-      deadline: z.optional(z.number()),
-      chunkSize: z.optional(z.number()),
-    })),
+    options: z.optional(
+      z.looseObject({
+        mode: z.optional(z.enum(["batch", "free"])),
+        rerun: z.optional(z.union([z.enum(["all", "new-or-failed"]), z.object({ olderThanDays: z.number() })])),
+        deadline: z.optional(z.number()),
+        chunkSize: z.optional(z.number()),
+      }),
+    ),
   }),
   credits: z.number(),
   finished: z.boolean(),
   stoppedForCredits: z.optional(z.boolean()),
-  lastError: z.nullable(z.object({ code: z.enum(ERROR_CODES), message: savedBilingual, field: z.optional(z.string()), retryAt: z.optional(z.number()) })),
-  confirm: z.optional(z.object({
-    phase: z.enum(["match", "waiting", "buy"]),
-    ceiling: z.number(),
-    rows: z.number(),
-    price: z.optional(z.object({ found: z.number(), companies: z.number(), credits: z.number() })),
-    spentBuying: z.number(),
-    cancelled: z.optional(z.boolean()),
-    overBudget: z.optional(z.boolean()),
-  })),
+  lastError: z.nullable(
+    z.object({
+      code: z.enum(ERROR_CODES),
+      message: savedBilingual,
+      field: z.optional(z.string()),
+      retryAt: z.optional(z.number()),
+    }),
+  ),
+  confirm: z.optional(
+    z.object({
+      phase: z.enum(["match", "waiting", "buy"]),
+      ceiling: z.number(),
+      rows: z.number(),
+      price: z.optional(z.object({ found: z.number(), companies: z.number(), credits: z.number() })),
+      spentBuying: z.number(),
+      cancelled: z.optional(z.boolean()),
+      overBudget: z.optional(z.boolean()),
+    }),
+  ),
 });
 export const SAVED_JOB = savedKind<UiJob>(1, uiJobShape, uiJobShape);
 
@@ -271,7 +354,11 @@ function* loadJob(deps: AppDeps, jobId: string): Operation<UiJob> {
   const [raw] = yield* storeGet([jobKey(yield* jobScope(deps), jobId)]);
   // A damaged or foreign value is no run either (it threw a SyntaxError out of the host before).
   const job = readSaved(SAVED_JOB, raw);
-  if (!job) throw invalid("jobId", { de: "in diesem Dokument gibt es keinen solchen Anreicherungslauf", en: "there is no such enrichment run in this document" });
+  if (!job)
+    throw invalid("jobId", {
+      de: "in diesem Dokument gibt es keinen solchen Anreicherungslauf",
+      en: "there is no such enrichment run in this document",
+    });
   return job;
 }
 
@@ -281,7 +368,8 @@ function* saveJob(deps: AppDeps, jobId: string, job: UiJob): Operation<void> {
 
 function readJobId(input: unknown): string {
   const id = text(record(input), "jobId", { min: 1, max: 40 });
-  if (!/^[a-z0-9]+$/.test(id)) throw invalid("jobId", { de: "keine gültige Kennung eines Laufs", en: "not a valid run identifier" });
+  if (!/^[a-z0-9]+$/.test(id))
+    throw invalid("jobId", { de: "keine gültige Kennung eines Laufs", en: "not a valid run identifier" });
   return id;
 }
 
@@ -292,8 +380,10 @@ export function* enrichStartMethod(deps: AppDeps, input: unknown): Operation<Enr
   const jobId = scopeOf(JSON.stringify(spec));
   const job: UiJob = { spec, credits: 0, finished: false, lastError: null };
   const { view, namesToMatch, profileCredits } = yield* previewOf(deps, config);
-  const large = view.rowsToProcess >= CONFIRM_AFTER_MATCHING.rows || view.estimate.credits >= CONFIRM_AFTER_MATCHING.credits;
-  if (large && namesToMatch > 0 && profileCredits > 0) job.confirm = { phase: "match", ceiling: profileCredits, rows: view.rowsToProcess, spentBuying: 0 };
+  const large =
+    view.rowsToProcess >= CONFIRM_AFTER_MATCHING.rows || view.estimate.credits >= CONFIRM_AFTER_MATCHING.credits;
+  if (large && namesToMatch > 0 && profileCredits > 0)
+    job.confirm = { phase: "match", ceiling: profileCredits, rows: view.rowsToProcess, spentBuying: 0 };
   yield* saveJob(deps, jobId, job);
   yield* storePut({ [currentKey(yield* jobScope(deps))]: jobId });
   return yield* progressOf(deps, jobId, job, null);
@@ -335,7 +425,8 @@ export function* enrichStepMethod(deps: AppDeps, input: unknown): Operation<Enri
 export function* enrichConfirmMethod(deps: AppDeps, input: unknown): Operation<EnrichProgressView> {
   const o = record(input);
   const jobId = readJobId(o);
-  if (typeof o.proceed !== "boolean") throw invalid("proceed", { de: "erwartet ja oder nein (true/false)", en: "expected yes or no (true/false)" });
+  if (typeof o.proceed !== "boolean")
+    throw invalid("proceed", { de: "erwartet ja oder nein (true/false)", en: "expected yes or no (true/false)" });
   const job = yield* loadJob(deps, jobId);
   if (job.confirm?.phase === "waiting" && !job.finished) {
     if (o.proceed) job.confirm.phase = "buy";
@@ -345,7 +436,10 @@ export function* enrichConfirmMethod(deps: AppDeps, input: unknown): Operation<E
     }
     yield* saveJob(deps, jobId, job);
   } else if (!job.confirm) {
-    throw invalid("jobId", { de: "dieser Lauf wartet auf keine Bestätigung", en: "this run is not waiting for a confirmation" });
+    throw invalid("jobId", {
+      de: "dieser Lauf wartet auf keine Bestätigung",
+      en: "this run is not waiting for a confirmation",
+    });
   }
   return yield* progressOf(deps, jobId, job, null);
 }
@@ -358,14 +452,26 @@ export function* applyCandidateMethod(deps: AppDeps, input: unknown): Operation<
   if (!COMPANY_ID_PATTERN.test(candidateId)) throw invalid("candidateId", notAnId("company", candidateId));
   const job = yield* loadJob(deps, jobId);
   const spec = job.spec;
-  if (row <= spec.row || row >= spec.row + spec.rows) throw invalid("row", { de: "liegt außerhalb der angereicherten Tabelle", en: "is outside the enriched table" });
+  if (row <= spec.row || row >= spec.row + spec.rows)
+    throw invalid("row", { de: "liegt außerhalb der angereicherten Tabelle", en: "is outside the enriched table" });
   const out = outputBlock(spec, selectFields(spec.fields).length);
   // The row is named by number, and the user may have sorted since the review list was shown: the pick
   // is written only where the row's review status (read fresh, right before the write) still offers
   // this candidate; otherwise nothing is written and the list must be shown again (row identity, issue 11).
-  const [[status] = []] = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row, col: out.col, rows: 1, cols: 1, fresh: true });
+  const [[status] = []] = yield* sheet<Cell[][]>({
+    op: "read",
+    sheet: spec.sheet,
+    row,
+    col: out.col,
+    rows: 1,
+    cols: 1,
+    fresh: true,
+  });
   if (!parseCandidates(String(status ?? "")).some((c) => c.id === candidateId))
-    throw invalid("row", { de: "die Zeile hat sich seit der Prüfliste geändert (sortiert oder bearbeitet); bitte die Liste neu laden", en: "the row changed since the review list was shown (sorted or edited); please reload the list" });
+    throw invalid("row", {
+      de: "die Zeile hat sich seit der Prüfliste geändert (sortiert oder bearbeitet); bitte die Liste neu laden",
+      en: "the row changed since the review list was shown (sorted or edited); please reload the list",
+    });
   // The pick goes where the user would put it by hand: the id column of the output, which the job reads back.
   yield* sheet({ op: "write", sheet: spec.sheet, row, col: out.col + 2, values: [[candidateId]], now: true });
   return yield* runJob(deps, jobId, job, "picks");
@@ -375,7 +481,11 @@ function* runJob(deps: AppDeps, jobId: string, job: UiJob, what: "step" | "picks
   let result: SheetRunResult | null = null;
   const confirm = what === "step" ? job.confirm : undefined;
   // A large list's step: matching only, or buying only what the matching left, within the price confirmed.
-  const phase: EnrichOptions = !confirm ? {} : confirm.phase === "buy" ? { phase: "buy", budget: Math.max(0, (confirm.price?.credits ?? 0) - confirm.spentBuying) } : { phase: "match" };
+  const phase: EnrichOptions = !confirm
+    ? {}
+    : confirm.phase === "buy"
+      ? { phase: "buy", budget: Math.max(0, (confirm.price?.credits ?? 0) - confirm.spentBuying) }
+      : { phase: "match" };
   try {
     result = yield* withSession(deps, "enrich", function* (s) {
       try {
@@ -416,7 +526,12 @@ function* runJob(deps: AppDeps, jobId: string, job: UiJob, what: "step" | "picks
 }
 
 /** Progress from what the sheet holds now: the job writes every chunk before going on. */
-function* progressOf(deps: AppDeps, jobId: string, job: UiJob, result: SheetRunResult | null): Operation<EnrichProgressView> {
+function* progressOf(
+  deps: AppDeps,
+  jobId: string,
+  job: UiJob,
+  result: SheetRunResult | null,
+): Operation<EnrichProgressView> {
   const { input, previous, fields } = yield* readBlock(job.spec);
   const mapping = job.spec.mapping ?? {};
   const tasks = input.slice(1).map((r, i) => taskFromRow(i, r, mapping));
@@ -434,13 +549,26 @@ function* progressOf(deps: AppDeps, jobId: string, job: UiJob, result: SheetRunR
     else if (p.outcome === "unbought") counts.unbought++;
     else if (p.outcome === "review") {
       counts.review++;
-      if (reviewRows.length < 50) reviewRows.push({ row: job.spec.row + 1 + i, input: inputText(input[i + 1], mapping), candidates: [], reason: SEVERAL_FIT });
+      if (reviewRows.length < 50)
+        reviewRows.push({
+          row: job.spec.row + 1 + i,
+          input: inputText(input[i + 1], mapping),
+          candidates: [],
+          reason: SEVERAL_FIT,
+        });
     }
   });
   // Candidates are in the review rows' status text ("prüfen: ID – Name, Ort | …").
   if (reviewRows.length) {
     const out = outputBlock(job.spec, fields.length);
-    const status = yield* sheet<Cell[][]>({ op: "read", sheet: job.spec.sheet, row: out.row + 1, col: out.col, rows: job.spec.rows - 1, cols: 1 });
+    const status = yield* sheet<Cell[][]>({
+      op: "read",
+      sheet: job.spec.sheet,
+      row: out.row + 1,
+      col: out.col,
+      rows: job.spec.rows - 1,
+      cols: 1,
+    });
     for (const r of reviewRows) {
       const cell = String(status[r.row - out.row - 1]?.[0] ?? "");
       r.candidates = parseCandidates(cell);
@@ -449,12 +577,20 @@ function* progressOf(deps: AppDeps, jobId: string, job: UiJob, result: SheetRunR
     }
     // Once the run stands still (finished, stopped for credits, or shown again): not on every step of a running job,
     // whose next step would ask again for rows the user cannot pick yet.
-    if (job.finished || job.stoppedForCredits || result === null) yield* addReviewDetails(deps, reviewRows, reviewRows.map((r) => tasks[r.row - job.spec.row - 1]));
+    if (job.finished || job.stoppedForCredits || result === null)
+      yield* addReviewDetails(
+        deps,
+        reviewRows,
+        reviewRows.map((r) => tasks[r.row - job.spec.row - 1]),
+      );
   }
   // A row marked "not enriched: out of credits" is still to do; so is a row left unbought, once the buying has begun.
   const buying = job.confirm?.phase === "buy";
-  const done = previous.filter((p) => p && p.outcome !== "out_of_credits" && !(buying && p.outcome === "unbought")).length;
-  const processed = result && !job.stoppedForCredits ? Math.min(total, Math.max(done, total - result.stats.pending)) : done;
+  const done = previous.filter(
+    (p) => p && p.outcome !== "out_of_credits" && !(buying && p.outcome === "unbought"),
+  ).length;
+  const processed =
+    result && !job.stoppedForCredits ? Math.min(total, Math.max(done, total - result.stats.pending)) : done;
   return {
     jobId,
     total,
@@ -471,11 +607,15 @@ function* progressOf(deps: AppDeps, jobId: string, job: UiJob, result: SheetRunR
   };
 }
 
-function confirmView(c: ConfirmState | undefined): Pick<EnrichProgressView, "afterMatching" | "overBudget" | "cancelled"> {
+function confirmView(
+  c: ConfirmState | undefined,
+): Pick<EnrichProgressView, "afterMatching" | "overBudget" | "cancelled"> {
   if (!c) return {};
   const p = c.phase === "waiting" && !c.cancelled ? c.price : undefined;
   return {
-    afterMatching: p ? { rows: c.rows, found: p.found, companies: p.companies, credits: p.credits, ceiling: c.ceiling } : null,
+    afterMatching: p
+      ? { rows: c.rows, found: p.found, companies: p.companies, credits: p.credits, ceiling: c.ceiling }
+      : null,
     overBudget: !!c.overBudget,
     cancelled: !!c.cancelled,
   };
@@ -484,7 +624,14 @@ function confirmView(c: ConfirmState | undefined): Pick<EnrichProgressView, "aft
 function inputText(row: Cell[] | undefined, m: ColumnMapping): string {
   if (!row) return "";
   const part = (k: InputRole) => (m[k] !== undefined ? String(row[m[k]] ?? "").trim() : "");
-  return [part("name") || part("id") || part("lei") || part("vatId") || part("website"), part("zip"), part("city"), part("register")].filter(Boolean).join(", ");
+  return [
+    part("name") || part("id") || part("lei") || part("vatId") || part("website"),
+    part("zip"),
+    part("city"),
+    part("register"),
+  ]
+    .filter(Boolean)
+    .join(", ");
 }
 
 const SEVERAL_FIT: Bilingual = { de: "Mehrere Firmen passen zum Namen.", en: "Several companies fit the name." };
@@ -510,11 +657,19 @@ export function reviewReason(status: string): string {
 type RowTask = ReturnType<typeof taskFromRow>;
 
 function* addReviewDetails(deps: AppDeps, rows: ReviewRow[], tasks: (RowTask | undefined)[]): Operation<void> {
-  const asked = rows.map((r, i) => ({ r, q: tasks[i]?.query ?? null })).filter((x): x is { r: ReviewRow; q: ResolveQuery } => x.q !== null);
+  const asked = rows
+    .map((r, i) => ({ r, q: tasks[i]?.query ?? null }))
+    .filter((x): x is { r: ReviewRow; q: ResolveQuery } => x.q !== null);
   if (!asked.length) return;
   let answers: ResolvedRow[];
   try {
-    answers = yield* withSession(deps, "review", (s) => resolveMany(s.ctx, asked.map((x) => x.q), { mode: "free" }));
+    answers = yield* withSession(deps, "review", (s) =>
+      resolveMany(
+        s.ctx,
+        asked.map((x) => x.q),
+        { mode: "free" },
+      ),
+    );
   } catch {
     return;
   }
@@ -532,5 +687,21 @@ function* addReviewDetails(deps: AppDeps, rows: ReviewRow[], tasks: (RowTask | u
 
 /** The candidates of a review status (rows.ts reviewCandidates) as rows for the review panel. */
 export function parseCandidates(status: string): CompanyRow[] {
-  return reviewCandidates(status).map(({ id, name, city }) => ({ id, name, legalForm: "", street: "", zip: "", city, state: "", register: "", industry: "", size: "", status: "", statusCode: "", active: null, score: null, distanceKm: null }));
+  return reviewCandidates(status).map(({ id, name, city }) => ({
+    id,
+    name,
+    legalForm: "",
+    street: "",
+    zip: "",
+    city,
+    state: "",
+    register: "",
+    industry: "",
+    size: "",
+    status: "",
+    statusCode: "",
+    active: null,
+    score: null,
+    distanceKm: null,
+  }));
 }

@@ -65,9 +65,17 @@ const in2 = (a: Bilingual, b: Bilingual): Bilingual => ({ de: `${a.de} in ${b.de
 function resolveEstimate(op: Extract<PlannedOperation, { kind: "resolve" }>): Estimate {
   const rows = count(op.rows, "rows");
   const distinct = count(op.distinct ?? rows, "distinct");
-  if (distinct > rows) throw invalid("distinct", { de: `mehr verschiedene Zeilen (${distinct}) als Zeilen (${rows})`, en: `more distinct rows (${distinct}) than rows (${rows})` });
+  if (distinct > rows)
+    throw invalid("distinct", {
+      de: `mehr verschiedene Zeilen (${distinct}) als Zeilen (${rows})`,
+      en: `more distinct rows (${distinct}) than rows (${rows})`,
+    });
   const cached = count(op.cached ?? 0, "cached");
-  if (cached > distinct) throw invalid("cached", { de: `mehr Zeilen im Zwischenspeicher (${cached}) als verschiedene Zeilen (${distinct})`, en: `more cached rows (${cached}) than distinct rows (${distinct})` });
+  if (cached > distinct)
+    throw invalid("cached", {
+      de: `mehr Zeilen im Zwischenspeicher (${cached}) als verschiedene Zeilen (${distinct})`,
+      en: `more cached rows (${cached}) than distinct rows (${distinct})`,
+    });
   const toSend = distinct - cached;
   if (op.mode === "free") {
     const n = counted(toSend, NOUNS.singleResolve);
@@ -88,21 +96,30 @@ function resolveEstimate(op: Extract<PlannedOperation, { kind: "resolve" }>): Es
 }
 
 export function estimate(op: PlannedOperation): Estimate {
-  if (typeof op !== "object" || op === null) throw invalid("operation", { de: "erwartet einen geplanten Vorgang", en: "expected a planned operation" });
+  if (typeof op !== "object" || op === null)
+    throw invalid("operation", { de: "erwartet einen geplanten Vorgang", en: "expected a planned operation" });
   switch (op.kind) {
-    case "search": return ofCalls("search", undefined, count(op.count, "count"));
-    case "suggest": return ofCalls("suggest", undefined, count(op.count, "count"));
-    case "resolve": return resolveEstimate(op);
+    case "search":
+      return ofCalls("search", undefined, count(op.count, "count"));
+    case "suggest":
+      return ofCalls("suggest", undefined, count(op.count, "count"));
+    case "resolve":
+      return resolveEstimate(op);
     case "profile": {
       const include = V.includes(op.include);
       const n = count(op.count, "count");
-      const profiles = counted(n, NOUNS.profile), inc = includeList(include);
-      const label = include.length ? { de: `${profiles.de} mit ${inc.de}`, en: `${profiles.en} with ${inc.en}` } : profiles;
+      const profiles = counted(n, NOUNS.profile),
+        inc = includeList(include);
+      const label = include.length
+        ? { de: `${profiles.de} mit ${inc.de}`, en: `${profiles.en} with ${inc.en}` }
+        : profiles;
       return ofCalls("profile", { include }, n, label);
     }
-    case "availability": return ofCalls("availability", undefined, count(op.count, "count"));
+    case "availability":
+      return ofCalls("availability", undefined, count(op.count, "count"));
     case "call": {
-      if (!endpointExists(op.endpoint)) throw invalid("endpoint", got({ de: "unbekannter Endpunkt", en: "unknown endpoint" }, op.endpoint));
+      if (!endpointExists(op.endpoint))
+        throw invalid("endpoint", got({ de: "unbekannter Endpunkt", en: "unknown endpoint" }, op.endpoint));
       if (op.cost?.include) V.includes(op.cost.include, "cost.include");
       if (op.cost?.count !== undefined) V.integer(op.cost.count, "cost.count", 0, Number.MAX_SAFE_INTEGER);
       return ofCalls(op.endpoint, op.cost, count(op.count, "count"));
@@ -115,8 +132,10 @@ export function estimate(op: PlannedOperation): Estimate {
       // The label names the whole for callers; lines stay per part so they add up to the total.
       return sum(op.parts.map(estimate));
     }
-    case "enrich": return estimateEnrichment(op.rows, op);
-    case "portfolio": return estimate(portfolioParts(op));
+    case "enrich":
+      return estimateEnrichment(op.rows, op);
+    case "portfolio":
+      return estimate(portfolioParts(op));
     default:
       throw invalid("operation", got({ de: "unbekannte Art", en: "unknown kind" }, (op as { kind?: unknown }).kind));
   }
@@ -129,4 +148,3 @@ function endpointExists(id: unknown): id is EndpointId {
     return false;
   }
 }
-

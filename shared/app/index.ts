@@ -9,7 +9,31 @@ export { estimate } from "./estimate.ts";
 export type { PlannedOperation } from "./estimate.ts";
 export type { MonitorStatusView } from "./monitor.ts";
 export { SEARCH_DEFAULTS } from "./protocol.ts";
-export type { AccountView, AppDeps, AppError, AppInput, AppMethodName, AppOutput, AppResult, ColumnRole, CompanyRow, ConnectionResult, CostView, EnrichConfig, EnrichPreviewView, EnrichProgressView, FieldGroupView, RerunMode, SavedSearch, SearchAllPriceView, SearchFilterInput, SearchInput, SearchOutput, SelectionView, SimilarOutput } from "./protocol.ts";
+export type {
+  AccountView,
+  AppDeps,
+  AppError,
+  AppInput,
+  AppMethodName,
+  AppOutput,
+  AppResult,
+  ColumnRole,
+  CompanyRow,
+  ConnectionResult,
+  CostView,
+  EnrichConfig,
+  EnrichPreviewView,
+  EnrichProgressView,
+  FieldGroupView,
+  RerunMode,
+  SavedSearch,
+  SearchAllPriceView,
+  SearchFilterInput,
+  SearchInput,
+  SearchOutput,
+  SelectionView,
+  SimilarOutput,
+} from "./protocol.ts";
 export type { RefreshStatusView } from "./refresh.ts";
 export { ROW_COLUMNS, companyRow } from "./rows.ts";
 export { spendingContext } from "./session.ts";

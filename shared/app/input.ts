@@ -30,29 +30,53 @@ export function optText(o: Record<string, unknown>, field: string, opts: { max?:
 
 const incl = (value: number) => ({ value, inclusive: true });
 
-export function num(o: Record<string, unknown>, field: string, min: number, max: number, opts: { integer?: boolean } = {}): number {
+export function num(
+  o: Record<string, unknown>,
+  field: string,
+  min: number,
+  max: number,
+  opts: { integer?: boolean } = {},
+): number {
   const raw = o[field];
   const v = typeof raw === "string" && raw.trim() !== "" ? Number(raw) : raw;
-  if (typeof v !== "number" || !Number.isFinite(v)) throw invalid(field, got(rule.number(incl(min), incl(max), opts.integer === true), raw));
+  if (typeof v !== "number" || !Number.isFinite(v))
+    throw invalid(field, got(rule.number(incl(min), incl(max), opts.integer === true), raw));
   if (opts.integer && !Number.isInteger(v)) throw invalid(field, got(rule.number(incl(min), incl(max), true), v));
   if (v < min || v > max) throw invalid(field, got(rule.number(incl(min), incl(max), opts.integer === true), v));
   return v;
 }
 
-export function optNum(o: Record<string, unknown>, field: string, min: number, max: number, opts: { integer?: boolean } = {}): number | undefined {
+export function optNum(
+  o: Record<string, unknown>,
+  field: string,
+  min: number,
+  max: number,
+  opts: { integer?: boolean } = {},
+): number | undefined {
   const v = o[field];
   if (v === undefined || v === null || v === "") return undefined;
   return num(o, field, min, max, opts);
 }
 
-export function oneOf<T extends string>(o: Record<string, unknown>, field: string, options: readonly T[], fallback?: T): T {
+export function oneOf<T extends string>(
+  o: Record<string, unknown>,
+  field: string,
+  options: readonly T[],
+  fallback?: T,
+): T {
   const v = o[field];
   if ((v === undefined || v === null) && fallback !== undefined) return fallback;
-  if (typeof v !== "string" || !(options as readonly string[]).includes(v)) throw invalid(field, got(rule.oneOf(options), v));
+  if (typeof v !== "string" || !(options as readonly string[]).includes(v))
+    throw invalid(field, got(rule.oneOf(options), v));
   return v as T;
 }
 
-export function list<T>(o: Record<string, unknown>, field: string, item: (v: unknown, field: string) => T, opts: { min?: number; max: number }): T[] {
+export function list<T>(
+  o: Record<string, unknown>,
+  field: string,
+  item: (v: unknown, field: string) => T,
+  opts: { min?: number; max: number },
+): T[] {
   const v = o[field];
   if (v === undefined || v === null) {
     if ((opts.min ?? 0) > 0) throw invalid(field, rule.notEmpty);
@@ -64,8 +88,10 @@ export function list<T>(o: Record<string, unknown>, field: string, item: (v: unk
   return v.map((x, i) => item(x, `${field}[${i}]`));
 }
 
-export const anyText = (max = 500) => (v: unknown, field: string): string => {
-  if (typeof v !== "string") throw invalid(field, got(rule.type("string"), v));
-  if (v.length > max) throw invalid(field, rule.atMost(max, "string"));
-  return v;
-};
+export const anyText =
+  (max = 500) =>
+  (v: unknown, field: string): string => {
+    if (typeof v !== "string") throw invalid(field, got(rule.type("string"), v));
+    if (v.length > max) throw invalid(field, rule.atMost(max, "string"));
+    return v;
+  };

@@ -18,7 +18,15 @@ import { checkPortfolio, lastRun, RUN_KEY, type RunSummary } from "../monitor/in
 import { scheduleEstimate, type ScheduleEstimate } from "../monitor/index.ts";
 import { loadSchedule, saveSchedule, scheduleSettings, type ScheduleSettings } from "../monitor/index.ts";
 import {
-  alertSettings, alertViews, channelsOf, deliverConfigured, loadAlertSettings, saveAlertSettings, webhookSender, type AlertChannelView, type WebhookSender,
+  alertSettings,
+  alertViews,
+  channelsOf,
+  deliverConfigured,
+  loadAlertSettings,
+  saveAlertSettings,
+  webhookSender,
+  type AlertChannelView,
+  type WebhookSender,
 } from "../monitor/index.ts";
 import { record } from "./input.ts";
 import type { AppDeps, AppMethod } from "./protocol.ts";
@@ -52,7 +60,7 @@ const HOST_NOTE: Record<string, Bilingual | undefined> & { test: Bilingual } = {
   // the playground's data follows) moves only when the user moves it.
   playground: {
     de: "Im Playground läuft nichts nach Zeitplan: Der Zeitplan wird nur gespeichert und seine Kosten geschätzt. Prüfen Sie mit „Jetzt prüfen“; neue Änderungen entstehen, wenn Sie die Uhr des Emulators vorstellen (POST /_emulator/clock).",
-    en: "Nothing runs on a schedule in the playground: the schedule is only stored and its cost estimated. Check with \"Check now\"; new changes appear when you move the emulator's clock (POST /_emulator/clock).",
+    en: 'Nothing runs on a schedule in the playground: the schedule is only stored and its cost estimated. Check with "Check now"; new changes appear when you move the emulator\'s clock (POST /_emulator/clock).',
   },
   test: { de: "Testumgebung: nichts läuft nach Zeitplan.", en: "Test environment: nothing runs on a schedule." },
 };
@@ -77,7 +85,14 @@ export function* monitorStatusMethod(deps: AppDeps, _input: unknown): Operation<
   const last = yield* lastRun(ctx);
   const [run] = yield* storeGet([RUN_KEY(ctx)]);
   const alerts = yield* alertViews(ctx, yield* loadAlertSettings());
-  return { schedule, last, paused: run !== null, hostNote: hostNote(deps), alerts, webhookSender: webhookSender(deps.host) };
+  return {
+    schedule,
+    last,
+    paused: run !== null,
+    hostNote: hostNote(deps),
+    alerts,
+    webhookSender: webhookSender(deps.host),
+  };
 }
 
 export function* monitorPreviewMethod(deps: AppDeps, input: unknown): Operation<RunSummary> {
@@ -94,20 +109,34 @@ export function* monitorRunMethod(deps: AppDeps, input: unknown): Operation<RunS
   const schedule = yield* loadSchedule();
   const alerts = yield* loadAlertSettings();
   return yield* withSession(deps, "monitor", function* ({ ctx }) {
-    const summary = yield* checkPortfolio(ctx, { sheet: sheetOf(i, schedule.sheet), budget: budgetOf(i, schedule.budget), deadline: deps.deadline, alerts: channelsOf(alerts, deps.mailer) });
+    const summary = yield* checkPortfolio(ctx, {
+      sheet: sheetOf(i, schedule.sheet),
+      budget: budgetOf(i, schedule.budget),
+      deadline: deps.deadline,
+      alerts: channelsOf(alerts, deps.mailer),
+    });
     // One digest per finished check (a paused one delivers when it finishes); what fails waits for the next.
     if (summary.status !== "paused") yield* deliverConfigured(ctx, alerts, deps.mailer);
     return summary;
   });
 }
 
-export function* monitorEstimateMethod(deps: AppDeps, input: unknown): Operation<ScheduleEstimate & { preview: RunSummary }> {
+export function* monitorEstimateMethod(
+  deps: AppDeps,
+  input: unknown,
+): Operation<ScheduleEstimate & { preview: RunSummary }> {
   const i = record(input);
   const current = yield* loadSchedule();
   const s = scheduleSettings({ ...current, ...record(i.schedule, "schedule") });
   return yield* withSession(deps, "monitor", function* ({ ctx }) {
     const preview = yield* checkPortfolio(ctx, { sheet: s.sheet, preview: true });
-    return { ...scheduleEstimate({ companies: preview.companies, withFinancials: preview.withFinancials, nextRun: preview.estimate }, s), preview };
+    return {
+      ...scheduleEstimate(
+        { companies: preview.companies, withFinancials: preview.withFinancials, nextRun: preview.estimate },
+        s,
+      ),
+      preview,
+    };
   });
 }
 

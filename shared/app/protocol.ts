@@ -316,12 +316,22 @@ export interface AppApi {
   getSettings: { input: Record<string, never>; output: SettingsView };
   saveSettings: {
     input: {
-      apiKey?: string | null; baseUrl?: string; language?: Language; formulaDailyBudget?: number; cacheHours?: number; matchFloor?: number;
-      connection?: ConnectionMode; serverUrl?: string; serverToken?: string | null;
+      apiKey?: string | null;
+      baseUrl?: string;
+      language?: Language;
+      formulaDailyBudget?: number;
+      cacheHours?: number;
+      matchFloor?: number;
+      connection?: ConnectionMode;
+      serverUrl?: string;
+      serverToken?: string | null;
     };
     output: SettingsView;
   };
-  testConnection: { input: { connection?: ConnectionMode; apiKey?: string; baseUrl?: string; serverUrl?: string; serverToken?: string }; output: ConnectionResult };
+  testConnection: {
+    input: { connection?: ConnectionMode; apiKey?: string; baseUrl?: string; serverUrl?: string; serverToken?: string };
+    output: ConnectionResult;
+  };
   account: { input: Record<string, never>; output: AccountView };
   estimate: { input: EstimateInput; output: CostView };
   search: { input: SearchInput; output: SearchOutput };

@@ -39,16 +39,25 @@ const HOST_NOTE: Record<string, Bilingual> = {
   },
   playground: {
     de: "Im Playground läuft nichts nach Zeitplan: Einstellungen und Schätzung werden gespeichert; „Jetzt aktualisieren“ führt einen Lauf aus. Stellen Sie die Uhr des Emulators vor, damit Zeilen fällig werden.",
-    en: "Nothing runs on a schedule in the playground: settings and estimate are stored; \"Refresh now\" runs one. Move the emulator's clock forward so that rows fall due.",
+    en: 'Nothing runs on a schedule in the playground: settings and estimate are stored; "Refresh now" runs one. Move the emulator\'s clock forward so that rows fall due.',
   },
 };
-const TEST_NOTE: Bilingual = { de: "Testumgebung: nichts läuft nach Zeitplan.", en: "Test environment: nothing runs on a schedule." };
+const TEST_NOTE: Bilingual = {
+  de: "Testumgebung: nichts läuft nach Zeitplan.",
+  en: "Test environment: nothing runs on a schedule.",
+};
 
 export function* refreshStatusMethod(deps: AppDeps, _input: unknown): Operation<RefreshStatusView> {
   const settings = yield* loadRefreshSettings();
   const ctx = contextFromSettings(yield* loadSettings(), deps);
   const last = yield* lastRefresh(ctx);
-  return { settings, last, paused: last?.status === "paused", month: yield* monthSpend(ctx, settings.monthCeiling), hostNote: HOST_NOTE[deps.host] ?? TEST_NOTE };
+  return {
+    settings,
+    last,
+    paused: last?.status === "paused",
+    month: yield* monthSpend(ctx, settings.monthCeiling),
+    hostNote: HOST_NOTE[deps.host] ?? TEST_NOTE,
+  };
 }
 
 function* merged(input: unknown): Operation<RefreshSettings> {
@@ -59,7 +68,11 @@ function* merged(input: unknown): Operation<RefreshSettings> {
 export function* refreshEstimateMethod(deps: AppDeps, input: unknown): Operation<RefreshEstimate> {
   const s = yield* merged(input);
   const table = s.table;
-  if (!table) throw invalid("table", { de: "bitte zuerst im Bereich Anreichern die angereicherte Tabelle markieren", en: "please select the enriched table in the Enrich panel first" });
+  if (!table)
+    throw invalid("table", {
+      de: "bitte zuerst im Bereich Anreichern die angereicherte Tabelle markieren",
+      en: "please select the enriched table in the Enrich panel first",
+    });
   const ctx = contextFromSettings(yield* loadSettings(), deps);
   const { input: rows, previous } = yield* readTable(table);
   return estimateRefresh(rows, previous, { ...s, table }, yield* monthSpend(ctx, s.monthCeiling), deps.now());

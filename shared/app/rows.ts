@@ -47,11 +47,24 @@ export const ROW_COLUMNS: readonly { key: keyof CompanyRow; header: Bilingual }[
   { key: "distanceKm", header: { de: "Entfernung (km)", en: "Distance (km)" } },
 ];
 const KEYS = new Set(ROW_COLUMNS.map((c) => c.key as string));
-const TEXT_KEYS = ["id", "name", "legalForm", "street", "zip", "city", "state", "register", "industry", "size", "status"] as const;
+const TEXT_KEYS = [
+  "id",
+  "name",
+  "legalForm",
+  "street",
+  "zip",
+  "city",
+  "state",
+  "register",
+  "industry",
+  "size",
+  "status",
+] as const;
 
 /** A CompanyRow coming back from the UI: checked field by field, since uiCall can be called by anything. */
 export function readCompanyRow(v: unknown, field: string): CompanyRow {
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw invalid(field, { de: "erwartet eine Firma", en: "expected a company" });
+  if (!v || typeof v !== "object" || Array.isArray(v))
+    throw invalid(field, { de: "erwartet eine Firma", en: "expected a company" });
   const o = v as Record<string, unknown>;
   const row = {} as CompanyRow;
   for (const k of TEXT_KEYS) {
@@ -71,22 +84,30 @@ export function readCompanyRow(v: unknown, field: string): CompanyRow {
   row.score = nullableNumber("score");
   row.distanceKm = nullableNumber("distanceKm");
   const active = o.active;
-  if (active !== null && active !== undefined && typeof active !== "boolean") throw invalid(`${field}.active`, rule.type("boolean"));
+  if (active !== null && active !== undefined && typeof active !== "boolean")
+    throw invalid(`${field}.active`, rule.type("boolean"));
   row.active = active ?? null;
   return row;
 }
 
 export function readColumns(v: unknown, field: string): (keyof CompanyRow)[] | undefined {
   if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || v.length === 0 || v.length > KEYS.size) throw invalid(field, { de: "erwartet eine Liste von Spaltennamen", en: "expected a list of column names" });
+  if (!Array.isArray(v) || v.length === 0 || v.length > KEYS.size)
+    throw invalid(field, { de: "erwartet eine Liste von Spaltennamen", en: "expected a list of column names" });
   return v.map((k, i) => {
-    if (typeof k !== "string" || !KEYS.has(k)) throw invalid(`${field}[${i}]`, got({ de: "unbekannte Spalte", en: "unknown column" }, String(k)));
+    if (typeof k !== "string" || !KEYS.has(k))
+      throw invalid(`${field}[${i}]`, got({ de: "unbekannte Spalte", en: "unknown column" }, String(k)));
     return k as keyof CompanyRow;
   });
 }
 
 /** The block to write: header (optional) and one row per company, text neutralised against formulas. */
-export function rowsBlock(rows: CompanyRow[], columns: (keyof CompanyRow)[], header: boolean, lang: Language): Cell[][] {
+export function rowsBlock(
+  rows: CompanyRow[],
+  columns: (keyof CompanyRow)[],
+  header: boolean,
+  lang: Language,
+): Cell[][] {
   const out: Cell[][] = [];
   if (header) out.push(columns.map((k) => ROW_COLUMNS.find((c) => c.key === k)!.header[lang]));
   for (const r of rows) out.push(columns.map((k) => asText((r[k] ?? "") as Cell)));
@@ -95,5 +116,7 @@ export function rowsBlock(rows: CompanyRow[], columns: (keyof CompanyRow)[], hea
 
 /** Default columns: everything, except score and distance when no row has one. */
 export function defaultColumns(rows: CompanyRow[]): (keyof CompanyRow)[] {
-  return ROW_COLUMNS.map((c) => c.key).filter((k) => (k !== "score" && k !== "distanceKm") || rows.some((r) => r[k] !== null));
+  return ROW_COLUMNS.map((c) => c.key).filter(
+    (k) => (k !== "score" && k !== "distanceKm") || rows.some((r) => r[k] !== null),
+  );
 }

@@ -39,12 +39,24 @@ const savedSearch: z.ZodMiniType<SavedSearch> = z.object({
   lastRun: z.nullable(z.string()),
 });
 /** A search that does not fit is left out; the others stay. */
-const searchList = z.pipe(z.array(z.unknown()), z.transform((xs) => xs.flatMap((x) => {
-  const r = savedSearch.safeParse(x);
-  return r.success ? [r.data] : [];
-})));
+const searchList = z.pipe(
+  z.array(z.unknown()),
+  z.transform((xs) =>
+    xs.flatMap((x) => {
+      const r = savedSearch.safeParse(x);
+      return r.success ? [r.data] : [];
+    }),
+  ),
+);
 /** `{v: 1, searches}`; before v1 the list alone, still read (the user's saved searches). */
-export const SAVED_SEARCHES = savedKind(1, z.object({ searches: searchList }), z.pipe(searchList, z.transform((searches) => ({ searches }))));
+export const SAVED_SEARCHES = savedKind(
+  1,
+  z.object({ searches: searchList }),
+  z.pipe(
+    searchList,
+    z.transform((searches) => ({ searches })),
+  ),
+);
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -88,7 +100,11 @@ export function* saveSearchMethod(deps: AppDeps, input: unknown): Operation<Save
   const si = searchInputOf(o, () => deps.now());
   const { key, list } = yield* load(deps);
   const rest = list.filter((s) => s.name !== name);
-  if (rest.length >= MAX_SAVED) throw invalid("name", { de: `höchstens ${MAX_SAVED} gespeicherte Suchen je Dokument`, en: `at most ${MAX_SAVED} saved searches per document` });
+  if (rest.length >= MAX_SAVED)
+    throw invalid("name", {
+      de: `höchstens ${MAX_SAVED} gespeicherte Suchen je Dokument`,
+      en: `at most ${MAX_SAVED} saved searches per document`,
+    });
   const next = [...rest, { name, input: si, lastRun: null }];
   yield* save(key, next);
   return next;
@@ -124,7 +140,16 @@ export function* runSavedSearchMethod(deps: AppDeps, input: unknown): Operation<
     const today = day(deps.now());
     // Read again: another sidebar may have changed the list meanwhile; only this search's date moves.
     const now = yield* load(deps);
-    yield* save(now.key, now.list.map((x) => (x.name === name ? { ...x, lastRun: today } : x)));
-    return { name, since, total: res.total ?? null, companies: res.companies.map(companyRow), credits: s.spent.credits };
+    yield* save(
+      now.key,
+      now.list.map((x) => (x.name === name ? { ...x, lastRun: today } : x)),
+    );
+    return {
+      name,
+      since,
+      total: res.total ?? null,
+      companies: res.companies.map(companyRow),
+      credits: s.spent.credits,
+    };
   });
 }

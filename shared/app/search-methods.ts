@@ -29,7 +29,8 @@ function readFilterInput(v: unknown): FilterInput {
     const t = optText(o, k, { max: 1000 });
     if (t) out[k] = t;
   }
-  if (o.activeOnly !== undefined && o.activeOnly !== null && typeof o.activeOnly !== "boolean") throw invalid("activeOnly", { de: "erwartet ja oder nein", en: "expected yes or no" });
+  if (o.activeOnly !== undefined && o.activeOnly !== null && typeof o.activeOnly !== "boolean")
+    throw invalid("activeOnly", { de: "erwartet ja oder nein", en: "expected yes or no" });
   if (o.activeOnly === true) out.activeOnly = true;
   return out;
 }
@@ -46,7 +47,11 @@ export function readCriteria(o: Record<string, unknown>, now: () => number): Sea
   const f = readFilterInput(o.filters);
   // The clock is read only for the founding dates (the age bounds are measured from now).
   const filters = buildFilters(f, f.foundedAfter || f.foundedBefore ? now() : 0);
-  if (!query && !place && !filters) throw invalid("query", { de: "bitte einen Suchtext, einen Ort oder einen Filter angeben", en: "please give a search text, a place or a filter" });
+  if (!query && !place && !filters)
+    throw invalid("query", {
+      de: "bitte einen Suchtext, einen Ort oder einen Filter angeben",
+      en: "please give a search text, a place or a filter",
+    });
   return {
     query,
     ...(place ? { near: { place, radiusKm: radiusKm ?? SEARCH_DEFAULTS.radiusKm } } : {}),
@@ -68,12 +73,17 @@ export function* searchAllPriceMethod(deps: AppDeps, input: unknown): Operation<
 /** Company ids anywhere in a sheet: the companies a standing list already has. */
 function* idsInSheet(name: string): Operation<Set<string>> {
   const values = yield* sheet<Cell[][] | null>({ op: "readAll", sheet: name });
-  if (values === null) throw new CompanyDataError("INVALID_INPUT", { field: "excludeSheet", detail: { de: `kein Blatt „${name}“`, en: `no sheet "${name}"` } });
+  if (values === null)
+    throw new CompanyDataError("INVALID_INPUT", {
+      field: "excludeSheet",
+      detail: { de: `kein Blatt „${name}“`, en: `no sheet "${name}"` },
+    });
   const ids = new Set<string>();
-  for (const row of values) for (const v of row) {
-    const t = typeof v === "string" ? v.trim().toUpperCase() : "";
-    if (COMPANY_ID_PATTERN.test(t)) ids.add(t);
-  }
+  for (const row of values)
+    for (const v of row) {
+      const t = typeof v === "string" ? v.trim().toUpperCase() : "";
+      if (COMPANY_ID_PATTERN.test(t)) ids.add(t);
+    }
   return ids;
 }
 
@@ -103,14 +113,25 @@ export function* insertAllSearchResultsMethod(deps: AppDeps, input: unknown): Op
     const exclude = excludeSheet ? yield* idsInSheet(excludeSheet) : undefined;
     const sel = yield* sheet<SelectionInfo>({ op: "selection" });
     // Never more pages than the confirmed plan, whatever the total is by now.
-    const res = yield* searchPages(s.ctx, criteria, MAX_SEARCH_RESULTS, { exclude: exclude && ((c) => exclude.has(c.id)), maxPages: plan.pages });
+    const res = yield* searchPages(s.ctx, criteria, MAX_SEARCH_RESULTS, {
+      exclude: exclude && ((c) => exclude.has(c.id)),
+      maxPages: plan.pages,
+    });
     const rows = res.companies.map(companyRow);
     const columns = defaultColumns(rows);
     const values = rowsBlock(rows, columns, true, language);
     yield* sheet({ op: "write", sheet: sel.sheet, row: sel.row, col: sel.col, values });
     return {
-      sheet: sel.sheet, row: sel.row, col: sel.col, rows: values.length, cols: columns.length,
-      total: res.total, companies: rows.length, excluded: res.excluded, credits: s.spent.credits, complete: res.complete,
+      sheet: sel.sheet,
+      row: sel.row,
+      col: sel.col,
+      rows: values.length,
+      cols: columns.length,
+      total: res.total,
+      companies: rows.length,
+      excluded: res.excluded,
+      credits: s.spent.credits,
+      complete: res.complete,
     };
   });
 }

@@ -21,7 +21,10 @@ export interface Session {
  * A context built from the settings that also tallies what it spends, for
  * the ledger line the caller writes when it is done (app calls, formulas).
  */
-export function spendingContext(settings: Settings, inputs: ContextInputs): { ctx: OpContext; spent: { credits: number; requests: number } } {
+export function spendingContext(
+  settings: Settings,
+  inputs: ContextInputs,
+): { ctx: OpContext; spent: { credits: number; requests: number } } {
   const spent = { credits: 0, requests: 0 };
   const ctx = contextFromSettings(settings, {
     ...inputs,

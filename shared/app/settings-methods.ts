@@ -4,7 +4,16 @@ import { checkBaseUrl } from "../api/index.ts";
 import type { AccountResponse } from "../api/index.ts";
 import type { Operation } from "../core/index.ts";
 import { toLanguage } from "../i18n/index.ts";
-import { CONNECTION_MODES, LIMITS, activeConnection, loadSettings, normaliseBaseUrl, saveSettings, settingsView, type SettingsPatch } from "./settings.ts";
+import {
+  CONNECTION_MODES,
+  LIMITS,
+  activeConnection,
+  loadSettings,
+  normaliseBaseUrl,
+  saveSettings,
+  settingsView,
+  type SettingsPatch,
+} from "./settings.ts";
 import { oneOf, optNum, optText, record, text } from "./input.ts";
 import type { AppDeps, ConnectionResult, SettingsView } from "./protocol.ts";
 
@@ -17,18 +26,23 @@ export function* saveSettingsMethod(deps: AppDeps, input: unknown): Operation<Se
   const patch: SettingsPatch = {};
   if (o.apiKey === null || o.apiKey === "") patch.apiKey = null;
   else if (o.apiKey !== undefined) patch.apiKey = text(o, "apiKey", { min: 1, max: LIMITS.apiKey.max });
-  if (o.baseUrl !== undefined) patch.baseUrl = normaliseBaseUrl(typeof o.baseUrl === "string" ? o.baseUrl : text(o, "baseUrl"));
+  if (o.baseUrl !== undefined)
+    patch.baseUrl = normaliseBaseUrl(typeof o.baseUrl === "string" ? o.baseUrl : text(o, "baseUrl"));
   if (o.language !== undefined) patch.language = toLanguage(oneOf(o, "language", ["de", "en"] as const));
-  const budget = optNum(o, "formulaDailyBudget", LIMITS.formulaDailyBudget.min, LIMITS.formulaDailyBudget.max, { integer: true });
+  const budget = optNum(o, "formulaDailyBudget", LIMITS.formulaDailyBudget.min, LIMITS.formulaDailyBudget.max, {
+    integer: true,
+  });
   if (budget !== undefined) patch.formulaDailyBudget = budget;
   const hours = optNum(o, "cacheHours", LIMITS.cacheHours.min, LIMITS.cacheHours.max);
   if (hours !== undefined) patch.cacheHours = hours;
   const floor = optNum(o, "matchFloor", LIMITS.matchFloor.min, LIMITS.matchFloor.max);
   if (floor !== undefined) patch.matchFloor = floor;
   if (o.connection !== undefined) patch.connection = oneOf(o, "connection", CONNECTION_MODES);
-  if (o.serverUrl !== undefined) patch.serverUrl = typeof o.serverUrl === "string" ? serverUrlOf(o.serverUrl) : text(o, "serverUrl");
+  if (o.serverUrl !== undefined)
+    patch.serverUrl = typeof o.serverUrl === "string" ? serverUrlOf(o.serverUrl) : text(o, "serverUrl");
   if (o.serverToken === null || o.serverToken === "") patch.serverToken = null;
-  else if (o.serverToken !== undefined) patch.serverToken = text(o, "serverToken", { min: 1, max: LIMITS.serverToken.max });
+  else if (o.serverToken !== undefined)
+    patch.serverToken = text(o, "serverToken", { min: 1, max: LIMITS.serverToken.max });
   return settingsView(yield* saveSettings(patch), deps.host);
 }
 
@@ -51,11 +65,18 @@ export function* connectionClient(deps: AppDeps, input: unknown): Operation<Clie
   const mode = o.connection !== undefined ? oneOf(o, "connection", CONNECTION_MODES) : saved.mode;
   const reuse = mode === saved.mode;
   const typedUrl = mode === "server" ? o.serverUrl : o.baseUrl;
-  const baseUrl = typeof typedUrl === "string" && typedUrl.trim() !== ""
-    ? (mode === "server" ? serverUrlOf(typedUrl) : normaliseBaseUrl(typedUrl))
-    : reuse ? saved.baseUrl : "";
-  const secret = (mode === "server" ? optText(o, "serverToken", { max: LIMITS.serverToken.max }) : optText(o, "apiKey", { max: LIMITS.apiKey.max })) ??
-    (reuse ? saved.secret : null);
+  const baseUrl =
+    typeof typedUrl === "string" && typedUrl.trim() !== ""
+      ? mode === "server"
+        ? serverUrlOf(typedUrl)
+        : normaliseBaseUrl(typedUrl)
+      : reuse
+        ? saved.baseUrl
+        : "";
+  const secret =
+    (mode === "server"
+      ? optText(o, "serverToken", { max: LIMITS.serverToken.max })
+      : optText(o, "apiKey", { max: LIMITS.apiKey.max })) ?? (reuse ? saved.secret : null);
   const credential = mode === "server" ? "serverToken" : "apiKey";
   if (!secret || !baseUrl) throw missingKey({ credential });
   return {
@@ -77,5 +98,10 @@ export function* connectionClient(deps: AppDeps, input: unknown): Operation<Clie
 export function* testConnectionMethod(deps: AppDeps, input: unknown): Operation<ConnectionResult> {
   const cfg = yield* connectionClient(deps, input);
   const account = yield* call<AccountResponse>(cfg, { endpoint: "account" });
-  return { credits: account.credits, plan: account.plan ?? null, baseUrl: cfg.baseUrl, connection: cfg.credential === "serverToken" ? "server" : "direct" };
+  return {
+    credits: account.credits,
+    plan: account.plan ?? null,
+    baseUrl: cfg.baseUrl,
+    connection: cfg.credential === "serverToken" ? "server" : "direct",
+  };
 }

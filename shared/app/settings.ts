@@ -112,14 +112,28 @@ export interface ActiveConnection {
 
 export function activeConnection(s: Settings): ActiveConnection {
   return s.connection === "server"
-    ? { mode: "server", secret: s.serverUrl ? s.serverToken : null, baseUrl: s.serverUrl ?? "", credential: "serverToken" }
+    ? {
+        mode: "server",
+        secret: s.serverUrl ? s.serverToken : null,
+        baseUrl: s.serverUrl ?? "",
+        credential: "serverToken",
+      }
     : { mode: "direct", secret: s.apiKey, baseUrl: s.baseUrl, credential: "apiKey" };
 }
 
 export function* loadSettings(): Operation<Settings> {
   const k = SETTINGS_KEYS;
-  const [apiKey, baseUrl, language, budget, cache, floor, connection, serverUrl, serverToken] =
-    yield* storeGet([k.apiKey, k.baseUrl, k.language, k.formulaDailyBudget, k.cacheHours, k.matchFloor, k.connection, k.serverUrl, k.serverToken]);
+  const [apiKey, baseUrl, language, budget, cache, floor, connection, serverUrl, serverToken] = yield* storeGet([
+    k.apiKey,
+    k.baseUrl,
+    k.language,
+    k.formulaDailyBudget,
+    k.cacheHours,
+    k.matchFloor,
+    k.connection,
+    k.serverUrl,
+    k.serverToken,
+  ]);
   const number = (v: string | null, fallback: number, lim: { min: number; max: number }) => {
     const n = v === null ? NaN : Number(v);
     return Number.isFinite(n) && n >= lim.min && n <= lim.max ? n : fallback;
@@ -165,8 +179,10 @@ export function* saveSettings(patch: SettingsPatch): Operation<Settings> {
   if (patch.cacheHours !== undefined) entries[k.cacheHours] = String(patch.cacheHours);
   if (patch.matchFloor !== undefined) entries[k.matchFloor] = String(patch.matchFloor);
   if (patch.connection !== undefined) entries[k.connection] = patch.connection === "server" ? "server" : null;
-  if (patch.serverUrl !== undefined) entries[k.serverUrl] = patch.serverUrl.trim() ? checkBaseUrl(patch.serverUrl, "serverUrl") : null;
-  if (patch.serverToken !== undefined) entries[k.serverToken] = patch.serverToken && patch.serverToken.trim() ? patch.serverToken.trim() : null;
+  if (patch.serverUrl !== undefined)
+    entries[k.serverUrl] = patch.serverUrl.trim() ? checkBaseUrl(patch.serverUrl, "serverUrl") : null;
+  if (patch.serverToken !== undefined)
+    entries[k.serverToken] = patch.serverToken && patch.serverToken.trim() ? patch.serverToken.trim() : null;
   yield* storePut(entries);
   return yield* loadSettings();
 }

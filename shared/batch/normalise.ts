@@ -18,7 +18,10 @@ function fold(s: string): string {
   return s
     .normalize("NFC")
     .toLowerCase()
-    .replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss")
+    .replace(/ä/g, "ae")
+    .replace(/ö/g, "oe")
+    .replace(/ü/g, "ue")
+    .replace(/ß/g, "ss")
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "");
 }
@@ -120,7 +123,9 @@ function computeName(s: string): string {
 /** A city: folded, punctuation-free ("Frankfurt a.M." = "Frankfurt a M"). */
 export function normaliseCity(s: string | undefined): string {
   if (!s) return "";
-  return fold(s).replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return fold(s)
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }
 
 /** A postcode: digits only. */
@@ -151,7 +156,10 @@ function hint(q: Record<string, unknown>, field: "name" | "city" | "zip" | "regi
   if (v === undefined || v === null) return undefined;
   if (typeof v === "string") return v;
   if (typeof v === "number" && Number.isFinite(v)) return String(v);
-  throw invalid(`query.${field}`, got(rule.type("string"), v), { de: `${FIELD_LABELS.resolveQuery.de} › ${fieldLabel(field, "de")}`, en: `${FIELD_LABELS.resolveQuery.en} › ${fieldLabel(field, "en")}` });
+  throw invalid(`query.${field}`, got(rule.type("string"), v), {
+    de: `${FIELD_LABELS.resolveQuery.de} › ${fieldLabel(field, "de")}`,
+    en: `${FIELD_LABELS.resolveQuery.en} › ${fieldLabel(field, "en")}`,
+  });
 }
 
 /**
@@ -159,7 +167,13 @@ function hint(q: Record<string, unknown>, field: "name" | "city" | "zip" | "regi
  * query (null, a list, a text) or a hint that is not text is INVALID_INPUT.
  */
 export function normaliseKey(q: ResolveQuery): string {
-  if (typeof q !== "object" || q === null || Array.isArray(q)) throw invalid("query", got(rule.type("object"), q), FIELD_LABELS.resolveQuery);
+  if (typeof q !== "object" || q === null || Array.isArray(q))
+    throw invalid("query", got(rule.type("object"), q), FIELD_LABELS.resolveQuery);
   const o = q as unknown as Record<string, unknown>;
-  return [normaliseName(hint(o, "name") ?? ""), normaliseCity(hint(o, "city")), normaliseZip(hint(o, "zip")), normaliseRegister(hint(o, "register"))].join("|");
+  return [
+    normaliseName(hint(o, "name") ?? ""),
+    normaliseCity(hint(o, "city")),
+    normaliseZip(hint(o, "zip")),
+    normaliseRegister(hint(o, "register")),
+  ].join("|");
 }

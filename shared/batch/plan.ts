@@ -76,7 +76,13 @@ export function dedupe(rows: readonly unknown[]): Pick<BatchPlan, "distinct" | "
     try {
       q = V.resolveQuery(raw, `rows[${row}]`);
     } catch (e) {
-      bad.push({ row, error: e instanceof CompanyDataError ? e : invalid(`rows[${row}]`, { de: "unlesbare Anfrage", en: "unreadable query" }) });
+      bad.push({
+        row,
+        error:
+          e instanceof CompanyDataError
+            ? e
+            : invalid(`rows[${row}]`, { de: "unlesbare Anfrage", en: "unreadable query" }),
+      });
       rowToDistinct.push(-1);
       return;
     }
@@ -98,7 +104,10 @@ export function dedupe(rows: readonly unknown[]): Pick<BatchPlan, "distinct" | "
 export function planBatches(rows: readonly unknown[], maxBatch: number): BatchPlan {
   V.maxBatch(maxBatch);
   const d = dedupe(rows);
-  const chunks = chunk(d.distinct.map((_, i) => i), maxBatch);
+  const chunks = chunk(
+    d.distinct.map((_, i) => i),
+    maxBatch,
+  );
   return { ...d, chunks, credits: chunks.reduce((s, c) => s + batchResolveCost(c.length), 0) };
 }
 
@@ -106,9 +115,14 @@ export function planBatches(rows: readonly unknown[], maxBatch: number): BatchPl
  * Map answers per distinct query back to one answer per input row, in input
  * order; invalid rows get `onInvalid(error)`.
  */
-export function scatter<A>(plan: Pick<BatchPlan, "rowToDistinct" | "invalid">, answers: readonly A[], onInvalid: (e: CompanyDataError) => A): A[] {
+export function scatter<A>(
+  plan: Pick<BatchPlan, "rowToDistinct" | "invalid">,
+  answers: readonly A[],
+  onInvalid: (e: CompanyDataError) => A,
+): A[] {
   const invalidByRow = new Map(plan.invalid.map((x) => [x.row, x.error]));
-  if (plan.rowToDistinct.some((d) => d >= answers.length)) throw new Error(`scatter: ${answers.length} answers for a plan that needs more`);
+  if (plan.rowToDistinct.some((d) => d >= answers.length))
+    throw new Error(`scatter: ${answers.length} answers for a plan that needs more`);
   // Checked above: every index d is within `answers` (A itself may include undefined, so no `?? …`).
-  return plan.rowToDistinct.map((d, row) => (d < 0 ? onInvalid(invalidByRow.get(row)!) : answers[d] as A));
+  return plan.rowToDistinct.map((d, row) => (d < 0 ? onInvalid(invalidByRow.get(row)!) : (answers[d] as A)));
 }

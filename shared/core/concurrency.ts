@@ -118,8 +118,10 @@ export class AimdLimiter {
     // Answers queueing up at the server: hold the limit (latency is the early sign of overload).
     // The absolute slack keeps a loopback server (fastest answer ~1 ms, busy CPU) from freezing the limit.
     if (latencyMs > this.fastestMs * this.slowFactor && latencyMs > this.fastestMs + SLOW_SLACK_MS) return;
-    if (this.knee === null) this.value += this.slowStart; // slow start: × (1 + slowStart) per round trip
-    else if (this.value < this.knee) this.value += 0.5; // back towards the known knee quickly
+    if (this.knee === null)
+      this.value += this.slowStart; // slow start: × (1 + slowStart) per round trip
+    else if (this.value < this.knee)
+      this.value += 0.5; // back towards the known knee quickly
     else this.value += 1 / Math.max(this.value * this.probeRounds, this.probeAnswers); // probe above it slowly
     this.value = Math.min(this.value, this.ceiling);
     this.stats.peak = Math.max(this.stats.peak, this.limit);

@@ -32,12 +32,18 @@ export interface AsyncDriver {
  */
 function perform(d: SyncDriver | AsyncDriver, e: Effect): unknown {
   switch (e.kind) {
-    case "http": return d.http(e.requests);
-    case "sleep": return d.sleep(e.ms);
-    case "cacheGet": return d.cacheGet(e.keys);
-    case "cachePut": return d.cachePut(e.entries, e.ttlSeconds);
-    case "storeGet": return d.storeGet(e.keys);
-    case "storePut": return d.storePut(e.entries);
+    case "http":
+      return d.http(e.requests);
+    case "sleep":
+      return d.sleep(e.ms);
+    case "cacheGet":
+      return d.cacheGet(e.keys);
+    case "cachePut":
+      return d.cachePut(e.entries, e.ttlSeconds);
+    case "storeGet":
+      return d.storeGet(e.keys);
+    case "storePut":
+      return d.storePut(e.entries);
     case "sheet":
       // A host without a sheet (the CLI, custom functions) never runs a sheet job.
       if (!d.sheet) throw new CompanyDataError("INTERNAL");
@@ -97,13 +103,15 @@ export function memoryStores(now: () => number = () => Date.now()) {
     },
     storeGet: (keys: string[]) => keys.map((k) => store.get(k) ?? null),
     storePut: (entries: Record<string, string | null>) => {
-      for (const [k, v] of Object.entries(entries)) (v === null ? store.delete(k) : store.set(k, v));
+      for (const [k, v] of Object.entries(entries)) v === null ? store.delete(k) : store.set(k, v);
     },
   };
 }
 
 /** memoryStores behind the AsyncDriver's promise-returning signatures. */
-export function asyncStores(stores: ReturnType<typeof memoryStores>): Pick<AsyncDriver, "cacheGet" | "cachePut" | "storeGet" | "storePut"> {
+export function asyncStores(
+  stores: ReturnType<typeof memoryStores>,
+): Pick<AsyncDriver, "cacheGet" | "cachePut" | "storeGet" | "storePut"> {
   return {
     cacheGet: async (keys) => stores.cacheGet(keys),
     cachePut: async (entries, ttlSeconds) => stores.cachePut(entries, ttlSeconds),

@@ -30,7 +30,9 @@ export type Operation<T> = Generator<Effect, T, unknown>;
 // Typed helpers so operation code reads as straight-line code:
 //   const [res] = yield* http([req]);
 /** One response per request, in the requests' order; a tuple of requests gives a tuple of responses. */
-export function* http<const R extends readonly HttpRequest[]>(requests: R): Operation<{ -readonly [I in keyof R]: HttpResponse }> {
+export function* http<const R extends readonly HttpRequest[]>(
+  requests: R,
+): Operation<{ -readonly [I in keyof R]: HttpResponse }> {
   type Responses = { -readonly [I in keyof R]: HttpResponse };
   if (requests.length === 0) return [] as unknown as Responses;
   return (yield { kind: "http", requests: [...requests] }) as Responses;
@@ -46,7 +48,9 @@ export function* cachePut(entries: Record<string, string>, ttlSeconds: number): 
   if (Object.keys(entries).length > 0) yield { kind: "cachePut", entries, ttlSeconds };
 }
 /** One value per key, in the keys' order (null: absent); a tuple of keys gives a tuple of values. */
-export function* storeGet<const K extends readonly string[]>(keys: K): Operation<{ -readonly [I in keyof K]: string | null }> {
+export function* storeGet<const K extends readonly string[]>(
+  keys: K,
+): Operation<{ -readonly [I in keyof K]: string | null }> {
   type Values = { -readonly [I in keyof K]: string | null };
   if (keys.length === 0) return [] as unknown as Values;
   return (yield { kind: "storeGet", keys: [...keys] }) as Values;
@@ -63,7 +67,7 @@ export function* sheet<T = unknown>(request: SheetRequest): Operation<T> {
 export function* all<T>(ops: Operation<T>[]): Operation<T[]> {
   const results: T[] = new Array<T>(ops.length);
   const done: boolean[] = ops.map(() => false);
-  const pending: (unknown)[] = ops.map(() => undefined);
+  const pending: unknown[] = ops.map(() => undefined);
   let first = true;
   for (;;) {
     // Advance every unfinished op to its next effect.

@@ -64,21 +64,33 @@ const detail = (d: ErrorDetails, lang: Language) => {
 const MESSAGES: Record<ErrorCode, { de: MessageFn; en: MessageFn }> = {
   // field "serverToken": the team server's personal token stands where the key would (Settings › Connection).
   MISSING_KEY: {
-    de: (d) => d.field === "serverToken"
-      ? "Kein Team-Server oder kein persönliches Token hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen."
-      : "Kein API-Schlüssel hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen.",
-    en: (d) => d.field === "serverToken"
-      ? "No team server or no personal token set. Please enter them under Company data › Settings."
-      : "No API key set. Please enter it under Company data › Settings.",
+    de: (d) =>
+      d.field === "serverToken"
+        ? "Kein Team-Server oder kein persönliches Token hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen."
+        : "Kein API-Schlüssel hinterlegt. Bitte unter Firmendaten › Einstellungen eintragen.",
+    en: (d) =>
+      d.field === "serverToken"
+        ? "No team server or no personal token set. Please enter them under Company data › Settings."
+        : "No API key set. Please enter it under Company data › Settings.",
   },
   INVALID_KEY: {
     // With a detail: malformed before sending (shared/api/client.ts), not rejected by the service.
-    de: (d) => d.field === "serverToken"
-      ? (d.detail ? `Das persönliche Token ist fehlerhaft${detail(d, "de")}. Bitte in den Einstellungen prüfen.` : "Der Team-Server hat das persönliche Token abgelehnt (ungültig oder zurückgezogen). Bitte in den Einstellungen prüfen oder ein neues Token erbitten.")
-      : (d.detail ? `Der API-Schlüssel ist fehlerhaft${detail(d, "de")}. Bitte in den Einstellungen prüfen.` : "Der API-Schlüssel wurde abgelehnt. Bitte in den Einstellungen prüfen."),
-    en: (d) => d.field === "serverToken"
-      ? (d.detail ? `The personal token is malformed${detail(d, "en")}. Please check it in Settings.` : "The team server refused the personal token (invalid or revoked). Please check it in Settings or ask for a new token.")
-      : (d.detail ? `The API key is malformed${detail(d, "en")}. Please check it in Settings.` : "The API key was rejected. Please check it in Settings."),
+    de: (d) =>
+      d.field === "serverToken"
+        ? d.detail
+          ? `Das persönliche Token ist fehlerhaft${detail(d, "de")}. Bitte in den Einstellungen prüfen.`
+          : "Der Team-Server hat das persönliche Token abgelehnt (ungültig oder zurückgezogen). Bitte in den Einstellungen prüfen oder ein neues Token erbitten."
+        : d.detail
+          ? `Der API-Schlüssel ist fehlerhaft${detail(d, "de")}. Bitte in den Einstellungen prüfen.`
+          : "Der API-Schlüssel wurde abgelehnt. Bitte in den Einstellungen prüfen.",
+    en: (d) =>
+      d.field === "serverToken"
+        ? d.detail
+          ? `The personal token is malformed${detail(d, "en")}. Please check it in Settings.`
+          : "The team server refused the personal token (invalid or revoked). Please check it in Settings or ask for a new token."
+        : d.detail
+          ? `The API key is malformed${detail(d, "en")}. Please check it in Settings.`
+          : "The API key was rejected. Please check it in Settings.",
   },
   OUT_OF_CREDITS: {
     de: (d) => `Nicht genug Credits für diese Abfrage${detail(d, "de")}. Bitte Guthaben aufladen.`,
@@ -89,15 +101,24 @@ const MESSAGES: Record<ErrorCode, { de: MessageFn; en: MessageFn }> = {
     en: (d) => `Not found${detail(d, "en")}.`,
   },
   AMBIGUOUS: {
-    de: (d) => `Mehrdeutig, bitte genauer angeben (Ort, PLZ oder Register)${d.candidates?.length ? ": " + d.candidates.join("; ") : ""}.`,
-    en: (d) => `Ambiguous, please be more specific (city, postcode or register)${d.candidates?.length ? ": " + d.candidates.join("; ") : ""}.`,
+    de: (d) =>
+      `Mehrdeutig, bitte genauer angeben (Ort, PLZ oder Register)${d.candidates?.length ? ": " + d.candidates.join("; ") : ""}.`,
+    en: (d) =>
+      `Ambiguous, please be more specific (city, postcode or register)${d.candidates?.length ? ": " + d.candidates.join("; ") : ""}.`,
   },
   RATE_LIMITED: {
-    de: (d) => (d.retryAt ? `Zu viele Anfragen. Bitte ab ${fmtTime(d.retryAt, "de")} erneut versuchen.` : "Zu viele Anfragen. Bitte gleich erneut versuchen."),
-    en: (d) => (d.retryAt ? `Too many requests. Please try again at ${fmtTime(d.retryAt, "en")}.` : "Too many requests. Please try again shortly."),
+    de: (d) =>
+      d.retryAt
+        ? `Zu viele Anfragen. Bitte ab ${fmtTime(d.retryAt, "de")} erneut versuchen.`
+        : "Zu viele Anfragen. Bitte gleich erneut versuchen.",
+    en: (d) =>
+      d.retryAt
+        ? `Too many requests. Please try again at ${fmtTime(d.retryAt, "en")}.`
+        : "Too many requests. Please try again shortly.",
   },
   SERVER_ERROR: {
-    de: (d) => `Der Datendienst hat einen Fehler gemeldet${d.status ? ` (HTTP ${d.status})` : ""}. Bitte später erneut versuchen.`,
+    de: (d) =>
+      `Der Datendienst hat einen Fehler gemeldet${d.status ? ` (HTTP ${d.status})` : ""}. Bitte später erneut versuchen.`,
     en: (d) => `The data service reported an error${d.status ? ` (HTTP ${d.status})` : ""}. Please try again later.`,
   },
   NETWORK: {
@@ -121,8 +142,10 @@ const MESSAGES: Record<ErrorCode, { de: MessageFn; en: MessageFn }> = {
     en: (d) => `Daily formula budget reached${detail(d, "en")}. You can change it in Settings.`,
   },
   STORAGE_FULL: {
-    de: (d) => `Der Speicher dieses Dokuments ist voll${detail(d, "de") || ". Bitte nicht mehr benötigte Daten entfernen oder ein weiteres Dokument verwenden"}.`,
-    en: (d) => `This document's storage is full${detail(d, "en") || ". Please remove data you no longer need or use another document"}.`,
+    de: (d) =>
+      `Der Speicher dieses Dokuments ist voll${detail(d, "de") || ". Bitte nicht mehr benötigte Daten entfernen oder ein weiteres Dokument verwenden"}.`,
+    en: (d) =>
+      `This document's storage is full${detail(d, "en") || ". Please remove data you no longer need or use another document"}.`,
   },
   INTERNAL: {
     de: () => "Interner Fehler des Add-ons. Bitte erneut versuchen.",
@@ -145,7 +168,9 @@ export class CompanyDataError extends Error {
   }
   /** Worth retrying automatically (the retry policy decides how and when). */
   get transient(): boolean {
-    return this.code === "RATE_LIMITED" || this.code === "SERVER_ERROR" || this.code === "NETWORK" || this.code === "TIMEOUT";
+    return (
+      this.code === "RATE_LIMITED" || this.code === "SERVER_ERROR" || this.code === "NETWORK" || this.code === "TIMEOUT"
+    );
   }
 }
 

@@ -54,5 +54,8 @@ export interface SelectionInfo {
  */
 export function noSuchSheet(name: string): CompanyDataError {
   const n = String(name).slice(0, 60);
-  return invalid("sheet", { de: `kein Tabellenblatt „${n}“ (umbenannt oder gelöscht?)`, en: `no sheet named "${n}" (renamed or deleted?)` });
+  return invalid("sheet", {
+    de: `kein Tabellenblatt „${n}“ (umbenannt oder gelöscht?)`,
+    en: `no sheet named "${n}" (renamed or deleted?)`,
+  });
 }

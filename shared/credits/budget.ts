@@ -27,7 +27,11 @@ export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** One key holding {day, spent}: a new day starts at zero, and no per-day keys pile up in the store. */
 export const budgetKey = (ctx: OpContext) => `doc:budget:${ctx.scope}`;
 /** Written without a version before v1: still read, or a new build would forget today's spend. */
-export const SPENT_TODAY = savedKind(1, z.object({ day: z.string(), spent: z.number() }), z.object({ day: z.string(), spent: z.number() }));
+export const SPENT_TODAY = savedKind(
+  1,
+  z.object({ day: z.string(), spent: z.number() }),
+  z.object({ day: z.string(), spent: z.number() }),
+);
 
 /** A limit: a whole number ≥ 0, or null/undefined/Infinity for none. */
 function limitOf(limit: unknown): number | null {
@@ -61,7 +65,12 @@ export function* reserveBudget(ctx: OpContext, credits: number, limit: number | 
   if (c === 0) return;
   const { day, spent } = yield* spentToday(ctx);
   if (l !== null && spent + c > l)
-    throw new CompanyDataError("BUDGET_EXCEEDED", { detail: { de: `heute ${spent} verbraucht, diese Abfrage ${c}, Budget ${l} Credits`, en: `${spent} spent today, this request ${c}, budget ${l} credits` } });
+    throw new CompanyDataError("BUDGET_EXCEEDED", {
+      detail: {
+        de: `heute ${spent} verbraucht, diese Abfrage ${c}, Budget ${l} Credits`,
+        en: `${spent} spent today, this request ${c}, budget ${l} credits`,
+      },
+    });
   yield* storePut({ [budgetKey(ctx)]: writeSaved(SPENT_TODAY, { day, spent: spent + c }) });
 }
 

@@ -25,7 +25,12 @@ export interface Estimate {
 }
 
 /** One catalogue call, `count` times (default 1). */
-export interface CallPlan { kind: "call"; endpoint: EndpointId; cost?: CostInput; count?: number }
+export interface CallPlan {
+  kind: "call";
+  endpoint: EndpointId;
+  cost?: CostInput;
+  count?: number;
+}
 
 /** Planned catalogue calls (PlannedOperation in shared/credits/estimate.ts adds the domain kinds). */
 export type CallOperation =
@@ -50,4 +55,8 @@ export type CallOperation =
  * and the portfolio check (kind "portfolio") translate their plans into
  * this form, and shared/credits/estimate.ts adds their `case` to `estimate()`.
  */
-export interface AllOf<Op> { kind: "all"; label?: Bilingual; parts: Op[] }
+export interface AllOf<Op> {
+  kind: "all";
+  label?: Bilingual;
+  parts: Op[];
+}

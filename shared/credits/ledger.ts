@@ -39,9 +39,19 @@ export const ledgerKey = (ctx: OpContext) => `doc:ledger:${ctx.scope}`;
 export const FORMULA_LEDGER = "formulas";
 const formulaLedgerKey = (ctx: OpContext) => `${ledgerKey(ctx)}:${FORMULA_LEDGER}`;
 
-const DAYS: z.ZodMiniType<Stored> = z.record(z.string(), z.record(z.string(), z.tuple([z.number(), z.number(), z.number()])));
+const DAYS: z.ZodMiniType<Stored> = z.record(
+  z.string(),
+  z.record(z.string(), z.tuple([z.number(), z.number(), z.number()])),
+);
 /** `{v: 1, days}`; before v1 the days alone, still read (a month of spend is not thrown away by an update). */
-export const LEDGER = savedKind<{ days: Stored }>(1, z.object({ days: DAYS }), z.pipe(DAYS, z.transform((days) => ({ days }))));
+export const LEDGER = savedKind<{ days: Stored }>(
+  1,
+  z.object({ days: DAYS }),
+  z.pipe(
+    DAYS,
+    z.transform((days) => ({ days })),
+  ),
+);
 
 function parse(raw: string | null | undefined): Stored {
   // A damaged ledger starts again rather than blocking the operation.
@@ -50,7 +60,9 @@ function parse(raw: string | null | undefined): Stored {
 
 function prune(s: Stored, today: string): Stored {
   const cutoff = utcDay(Date.parse(today) - (LEDGER_DAYS - 1) * 86_400_000);
-  let keep = Object.entries(s).filter(([d]) => d >= cutoff).sort(([a], [b]) => (a < b ? -1 : 1));
+  let keep = Object.entries(s)
+    .filter(([d]) => d >= cutoff)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   let out: Stored = Object.fromEntries(keep);
   while (keep.length > 1 && JSON.stringify(out).length > MAX_LEDGER_CHARS) {
     keep = keep.slice(1);
@@ -59,7 +71,13 @@ function prune(s: Stored, today: string): Stored {
   return out;
 }
 
-export function* recordSpend(ctx: OpContext, operation: string, credits: number, requests: number, part?: typeof FORMULA_LEDGER): Operation<void> {
+export function* recordSpend(
+  ctx: OpContext,
+  operation: string,
+  credits: number,
+  requests: number,
+  part?: typeof FORMULA_LEDGER,
+): Operation<void> {
   const op = V.nonEmpty(operation, "operation", 60);
   const c = V.integer(credits, "credits", 0, Number.MAX_SAFE_INTEGER);
   const r = V.integer(requests, "requests", 0, Number.MAX_SAFE_INTEGER);

@@ -7,7 +7,10 @@ import type { Include } from "../api/index.ts";
 import type { Bilingual, Language } from "../i18n/index.ts";
 
 /** Singular and plural of a noun, per language. */
-export interface Noun { de: readonly [string, string]; en: readonly [string, string] }
+export interface Noun {
+  de: readonly [string, string];
+  en: readonly [string, string];
+}
 
 export const NOUNS = {
   credit: { de: ["Credit", "Credits"], en: ["credit", "credits"] },
@@ -16,7 +19,10 @@ export const NOUNS = {
   company: { de: ["Firma", "Firmen"], en: ["company", "companies"] },
   // German texts use it in the accusative ("1 Namen abgleichen"), where both forms read "Namen".
   name: { de: ["Namen", "Namen"], en: ["name", "names"] },
-  availability: { de: ["Verfügbarkeitsprüfung", "Verfügbarkeitsprüfungen"], en: ["availability check", "availability checks"] },
+  availability: {
+    de: ["Verfügbarkeitsprüfung", "Verfügbarkeitsprüfungen"],
+    en: ["availability check", "availability checks"],
+  },
   singleResolve: { de: ["Einzelabfrage", "Einzelabfragen"], en: ["single resolve", "single resolves"] },
   // Accusative as with names: "3 Kennungen nachschlagen".
   lookup: { de: ["Kennung", "Kennungen"], en: ["identifier lookup", "identifier lookups"] },

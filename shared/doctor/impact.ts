@@ -8,17 +8,33 @@ import { field } from "../enrich/index.ts";
 import type { Bilingual } from "../i18n/index.ts";
 import type { FindingKind, Severity } from "./types.ts";
 
-export interface Impact { severity: Severity; features: string[]; effect: Bilingual }
+export interface Impact {
+  severity: Severity;
+  features: string[];
+  effect: Bilingual;
+}
 
 /** A company field (the short form every list and match carries) → the enrichment columns that show it. */
 const COLUMNS: Record<string, readonly string[]> = {
-  name: ["name"], legalForm: ["legalForm"], street: ["street", "address"], zip: ["zip", "address"], city: ["city", "address"],
-  state: ["state"], register: ["register"], status: ["status"], active: ["active"], industry: ["industryCode", "industryTitle"],
-  size: ["size"], geo: ["lat", "lon"],
+  name: ["name"],
+  legalForm: ["legalForm"],
+  street: ["street", "address"],
+  zip: ["zip", "address"],
+  city: ["city", "address"],
+  state: ["state"],
+  register: ["register"],
+  status: ["status"],
+  active: ["active"],
+  industry: ["industryCode", "industryTitle"],
+  size: ["size"],
+  geo: ["lat", "lon"],
 };
 
 const quoted = (ids: readonly string[], lang: "de" | "en") =>
-  ids.map((id) => field(id)?.header[lang] ?? id).map((h) => (lang === "de" ? `„${h}“` : `"${h}"`)).join(", ");
+  ids
+    .map((id) => field(id)?.header[lang] ?? id)
+    .map((h) => (lang === "de" ? `„${h}“` : `"${h}"`))
+    .join(", ");
 
 const breaking = (features: string[], effect: Bilingual): Impact => ({ severity: "breaking", features, effect });
 const degraded = (features: string[], effect: Bilingual): Impact => ({ severity: "degraded", features, effect });
@@ -41,10 +57,13 @@ function companyField(name: string, where: "resolve" | "lookup"): Impact {
   const cols = COLUMNS[name];
   if (cols) {
     const many = cols.length > 1;
-    return degraded(cols.map((c) => `enrich:${c}`), {
-      de: `Profile und Treffer: ${many ? "die Spalten" : "die Spalte"} ${quoted(cols, "de")} ${many ? "bleiben" : "bleibt"} leer (Anreichern, COMPANY_PROFILE, Suchergebnisse).`,
-      en: `Profiles and matches: the ${many ? "columns" : "column"} ${quoted(cols, "en")} will be empty (Enrich, COMPANY_PROFILE, search results).`,
-    });
+    return degraded(
+      cols.map((c) => `enrich:${c}`),
+      {
+        de: `Profile und Treffer: ${many ? "die Spalten" : "die Spalte"} ${quoted(cols, "de")} ${many ? "bleiben" : "bleibt"} leer (Anreichern, COMPANY_PROFILE, Suchergebnisse).`,
+        en: `Profiles and matches: the ${many ? "columns" : "column"} ${quoted(cols, "en")} will be empty (Enrich, COMPANY_PROFILE, search results).`,
+      },
+    );
   }
   return info([], { de: "Wird von keiner Spalte gelesen.", en: "No column reads it." });
 }
@@ -56,7 +75,11 @@ const ERROR_BODY: Impact = degraded(["errors"], {
 
 /** Severity, features and wording of one difference in one probe's answer. */
 export function impactOf(probe: string, kind: FindingKind, path: string): Impact {
-  if (kind === "unknown") return info([], { de: "Neue Felder, die der Client nicht liest (nichts fehlt dadurch).", en: "New fields the client does not read (nothing is lost by them)." });
+  if (kind === "unknown")
+    return info([], {
+      de: "Neue Felder, die der Client nicht liest (nichts fehlt dadurch).",
+      en: "New fields the client does not read (nothing is lost by them).",
+    });
   if (kind === "charged") {
     return breaking(["prices"], {
       de: "Der Dienst berechnet einen Aufruf, den die Preistabelle als kostenlos führt: angezeigte Preise könnten zu niedrig sein.",
@@ -77,10 +100,13 @@ export function impactOf(probe: string, kind: FindingKind, path: string): Impact
       if (path === "credits" || path === "(answer)" || kind === "status" || kind === "not-json") {
         return breaking(["balance", "budget"], {
           de: "Das Guthaben ist nicht lesbar: Kopfzeile, Tagesbudget und der Nachweis „0 Credits ausgegeben“ fallen aus.",
-          en: "The balance cannot be read: the header's balance, the daily budget and the proof \"0 credits spent\" fail.",
+          en: 'The balance cannot be read: the header\'s balance, the daily budget and the proof "0 credits spent" fail.',
         });
       }
-      return info(["settings:account"], { de: "Einstellungen: Verbrauch bzw. Tarif werden nicht angezeigt.", en: "Settings: usage or plan will not show." });
+      return info(["settings:account"], {
+        de: "Einstellungen: Verbrauch bzw. Tarif werden nicht angezeigt.",
+        en: "Settings: usage or plan will not show.",
+      });
     case "suggest":
       return degraded(["search:suggest", "functions:COMPANY_SUGGEST"], {
         de: "Namensvorschläge (Suche, COMPANY_SUGGEST) bleiben leer.",
@@ -88,7 +114,10 @@ export function impactOf(probe: string, kind: FindingKind, path: string): Impact
       });
     case "availability":
       if (["id", "lastChangeDate", "events", "jobs"].includes(path)) {
-        return degraded(["functions:COMPANY_AVAILABILITY"], { de: "COMPANY_AVAILABILITY zeigt hier nichts.", en: "COMPANY_AVAILABILITY shows nothing here." });
+        return degraded(["functions:COMPANY_AVAILABILITY"], {
+          de: "COMPANY_AVAILABILITY zeigt hier nichts.",
+          en: "COMPANY_AVAILABILITY shows nothing here.",
+        });
       }
       return breaking(["monitor:plan", "functions:COMPANY_AVAILABILITY", "enrich:availability"], {
         de: "Die Portfolio-Prüfung entscheidet danach, was sie kauft (Finanzdaten nur, wo es sie gibt): Firmen würden ohne ihre Zahlen bewertet.",
@@ -97,25 +126,34 @@ export function impactOf(probe: string, kind: FindingKind, path: string): Impact
     case "resolve":
       if (path.startsWith("match.") || path.startsWith("candidates[].")) {
         if (path === "match.id" && kind === "value") {
-          return degraded(["resolve"], { de: "Der Abgleich findet für „SAP SE, Walldorf“ eine andere Firma.", en: "Matching finds another company for \"SAP SE, Walldorf\"." });
+          return degraded(["resolve"], {
+            de: "Der Abgleich findet für „SAP SE, Walldorf“ eine andere Firma.",
+            en: 'Matching finds another company for "SAP SE, Walldorf".',
+          });
         }
         return companyField(leaf, "resolve");
       }
       if (path === "candidates") {
-        return degraded(["enrich:review"], { de: "Die Prüfung mehrdeutiger Namen zeigt keine Kandidaten.", en: "The review of ambiguous names shows no candidates." });
+        return degraded(["enrich:review"], {
+          de: "Die Prüfung mehrdeutiger Namen zeigt keine Kandidaten.",
+          en: "The review of ambiguous names shows no candidates.",
+        });
       }
       if (path === "confidence") {
-        return degraded(["enrich:confidence"], { de: "Die Spalte Trefferqualität bleibt leer.", en: "The match-confidence column will be empty." });
+        return degraded(["enrich:confidence"], {
+          de: "Die Spalte Trefferqualität bleibt leer.",
+          en: "The match-confidence column will be empty.",
+        });
       }
       return breaking(["resolve", "enrich", "functions:COMPANY_RESOLVE", "batchResolve"], {
         de: "Abgleich (Anreichern, COMPANY_RESOLVE, der bezahlte Stapelabgleich): jede Antwort wäre unlesbar oder „nicht gefunden“.",
-        en: "Matching (Enrich, COMPANY_RESOLVE, the paid batch resolve): every answer would be unreadable or \"not found\".",
+        en: 'Matching (Enrich, COMPANY_RESOLVE, the paid batch resolve): every answer would be unreadable or "not found".',
       });
     case "lookup":
       if (path.startsWith("companies[].")) return companyField(leaf, "lookup");
       return breaking(["lookup", "enrich:identifiers"], {
         de: "Suche über Website, USt-IdNr., Registernummer oder LEI ergäbe „nicht gefunden“.",
-        en: "Lookup by website, VAT id, register number or LEI would read \"not found\".",
+        en: 'Lookup by website, VAT id, register number or LEI would read "not found".',
       });
     default:
       return info([], { de: "Ohne bekannte Auswirkung.", en: "No known effect." });

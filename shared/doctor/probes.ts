@@ -23,9 +23,29 @@ export const UNKNOWN_ID = "DE0000000000";
  * known from the older listing (../shared/spec/known-service-facts.md, copied
  * here), which the client does not read but which are not news either.
  */
-const V1_FIELDS = ["capital", "foundingDate", "purpose", "representation", "statutorySeat", "historicalNames", "phone", "email", "url",
-  "socialMedia", "profile", "snippets", "timestamp", "employees", "revenue", "industries", "externalIds"] as const;
-const V1Company = z.object({ ...S.CompanySummary.shape, ...Object.fromEntries(V1_FIELDS.map((k) => [k, z.optional(z.unknown())])) });
+const V1_FIELDS = [
+  "capital",
+  "foundingDate",
+  "purpose",
+  "representation",
+  "statutorySeat",
+  "historicalNames",
+  "phone",
+  "email",
+  "url",
+  "socialMedia",
+  "profile",
+  "snippets",
+  "timestamp",
+  "employees",
+  "revenue",
+  "industries",
+  "externalIds",
+] as const;
+const V1Company = z.object({
+  ...S.CompanySummary.shape,
+  ...Object.fromEntries(V1_FIELDS.map((k) => [k, z.optional(z.unknown())])),
+});
 const LookupAsRead = z.object({ companies: z.catch(z.array(V1Company), []) });
 
 export interface Probe {
@@ -46,24 +66,72 @@ const SUMMARY_FIELDS = ["name", "legalForm", "street", "zip", "city", "active"] 
 const under = (prefix: string, names: readonly string[]) => names.map((n) => `${prefix}.${n}`);
 
 /** The plan is optional for the client, but an answer without it shows a renamed field (info only). */
-export const ACCOUNT: Probe = { id: "account", endpoint: "account", schema: S.AccountResponse, expectPresent: ["plan"] };
+export const ACCOUNT: Probe = {
+  id: "account",
+  endpoint: "account",
+  schema: S.AccountResponse,
+  expectPresent: ["plan"],
+};
 
 /** Run in this order, between the account before and the account after. */
 export const PROBES: readonly Probe[] = [
-  { id: "suggest", endpoint: "suggest", path: { prefix: KNOWN.prefix }, schema: S.SuggestResponse, expectPresent: ["suggestions[].name"] },
   {
-    id: "availability", endpoint: "availability", path: { id: KNOWN.id }, schema: S.AvailabilityResponse,
+    id: "suggest",
+    endpoint: "suggest",
+    path: { prefix: KNOWN.prefix },
+    schema: S.SuggestResponse,
+    expectPresent: ["suggestions[].name"],
+  },
+  {
+    id: "availability",
+    endpoint: "availability",
+    path: { id: KNOWN.id },
+    schema: S.AvailabilityResponse,
     expectPresent: ["profile", "people", "announcements", "financials", "financialYears", "changes"],
   },
   {
-    id: "resolve", endpoint: "resolve", body: { name: KNOWN.name, city: KNOWN.city }, schema: S.ResolveResult,
-    expectPresent: ["match", "confidence", ...under("match", [...SUMMARY_FIELDS, "state", "status", "register", "industry", "size"])],
+    id: "resolve",
+    endpoint: "resolve",
+    body: { name: KNOWN.name, city: KNOWN.city },
+    schema: S.ResolveResult,
+    expectPresent: [
+      "match",
+      "confidence",
+      ...under("match", [...SUMMARY_FIELDS, "state", "status", "register", "industry", "size"]),
+    ],
   },
-  { id: "lookup", endpoint: "v1.lookup", body: { name: KNOWN.name, city: KNOWN.city }, schema: LookupAsRead, expectPresent: under("companies[]", SUMMARY_FIELDS) },
+  {
+    id: "lookup",
+    endpoint: "v1.lookup",
+    body: { name: KNOWN.name, city: KNOWN.city },
+    schema: LookupAsRead,
+    expectPresent: under("companies[]", SUMMARY_FIELDS),
+  },
   // Provoked errors, free: an unknown id, a body without its required name, a body with a field the service does not take.
-  { id: "error.unknownId", endpoint: "availability", path: { id: UNKNOWN_ID }, schema: S.ErrorBody, expectPresent: ["error.message"], provokes: 404 },
-  { id: "error.resolveBody", endpoint: "resolve", body: {}, schema: S.ErrorBody, expectPresent: ["error.message", "error.field"], provokes: 400 },
-  { id: "error.lookupBody", endpoint: "v1.lookup", body: { unknownField: 1 }, schema: S.ErrorBody, expectPresent: ["error.message", "error.field"], provokes: 400 },
+  {
+    id: "error.unknownId",
+    endpoint: "availability",
+    path: { id: UNKNOWN_ID },
+    schema: S.ErrorBody,
+    expectPresent: ["error.message"],
+    provokes: 404,
+  },
+  {
+    id: "error.resolveBody",
+    endpoint: "resolve",
+    body: {},
+    schema: S.ErrorBody,
+    expectPresent: ["error.message", "error.field"],
+    provokes: 400,
+  },
+  {
+    id: "error.lookupBody",
+    endpoint: "v1.lookup",
+    body: { unknownField: 1 },
+    schema: S.ErrorBody,
+    expectPresent: ["error.message", "error.field"],
+    provokes: 400,
+  },
 ];
 
 /** The paid endpoints: named in the report as not called. */

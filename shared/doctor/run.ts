@@ -29,7 +29,11 @@ const CREDIT_HEADERS = ["x-credits-charged", "x-credits-remaining"] as const;
 /** Longest wait for a 429 before the probe counts as unanswered. */
 const MAX_WAIT_MS = 15_000;
 
-interface Sent { res: HttpResponse; json: unknown; isJson: boolean }
+interface Sent {
+  res: HttpResponse;
+  json: unknown;
+  isJson: boolean;
+}
 
 function* send(cfg: ClientConfig, pacer: Pacer, p: Probe): Operation<Sent> {
   if (priceOf(p) !== 0) throw new CompanyDataError("INTERNAL"); // the price table moved: a doctor that could spend does not run
@@ -49,7 +53,8 @@ function* send(cfg: ClientConfig, pacer: Pacer, p: Probe): Operation<Sent> {
     const retryAt = parseRetryAfter(header(res, "retry-after"), cfg.now());
     yield* sleep(Math.min(retryAt ?? 2000, MAX_WAIT_MS));
   }
-  let json: unknown, isJson = true;
+  let json: unknown,
+    isJson = true;
   try {
     json = JSON.parse(res!.body);
   } catch {
@@ -58,7 +63,8 @@ function* send(cfg: ClientConfig, pacer: Pacer, p: Probe): Operation<Sent> {
   return { res: res!, json, isJson };
 }
 
-const num = (v: string | undefined): number | null => (v !== undefined && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : null);
+const num = (v: string | undefined): number | null =>
+  v !== undefined && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : null;
 
 function limitHeadersOf(res: HttpResponse): Record<string, string> {
   const out: Record<string, string> = {};
@@ -69,7 +75,14 @@ function limitHeadersOf(res: HttpResponse): Record<string, string> {
   return out;
 }
 
-function finding(probe: string, kind: FindingKind, path: string, expected: string, got: string, renamedTo?: string): Finding {
+function finding(
+  probe: string,
+  kind: FindingKind,
+  path: string,
+  expected: string,
+  got: string,
+  renamedTo?: string,
+): Finding {
   return { probe, kind, path, expected, got, ...(renamedTo ? { renamedTo } : {}), ...impactOf(probe, kind, path) };
 }
 
@@ -79,17 +92,25 @@ function examine(p: Probe, id: string, sent: Sent): { readable: boolean; finding
   const findings: Finding[] = [];
   const expectedStatus = p.provokes ?? 200;
   const ok = p.provokes ? res.status === p.provokes : res.status >= 200 && res.status < 300;
-  if (!ok) findings.push(finding(id, "status", "(status)", String(expectedStatus), res.status === 0 ? "no answer" : String(res.status)));
+  if (!ok)
+    findings.push(
+      finding(id, "status", "(status)", String(expectedStatus), res.status === 0 ? "no answer" : String(res.status)),
+    );
   if (!isJson) {
-    if (res.status !== 0) findings.push(finding(id, "not-json", "(answer)", "JSON", (res.headers["content-type"] ?? "text").split(";")[0]!));
+    if (res.status !== 0)
+      findings.push(
+        finding(id, "not-json", "(answer)", "JSON", (res.headers["content-type"] ?? "text").split(";")[0]!),
+      );
     return { readable: false, findings };
   }
   // An error probe answered 2xx has no error body to compare; a normal probe answered with an error: the status says it.
   if (!ok && (p.provokes ? res.status < 400 : true)) return { readable: false, findings };
-  for (const i of compareShape(p.schema, json, new Set(p.expectPresent))) findings.push(finding(id, i.kind, i.path, i.expected, i.got, i.renamedTo));
+  for (const i of compareShape(p.schema, json, new Set(p.expectPresent)))
+    findings.push(finding(id, i.kind, i.path, i.expected, i.got, i.renamedTo));
   if (p.id === "resolve") {
     const matched = (json as { match?: { id?: unknown } } | null)?.match?.id;
-    if (typeof matched === "string" && matched !== KNOWN.id) findings.push(finding(id, "value", "match.id", KNOWN.id, matched));
+    if (typeof matched === "string" && matched !== KNOWN.id)
+      findings.push(finding(id, "value", "match.id", KNOWN.id, matched));
   }
   return { readable: p.schema.safeParse(json).success, findings };
 }
@@ -124,17 +145,30 @@ export function* runDoctor(cfg: ClientConfig): Operation<DoctorReport> {
     const { readable, findings: found } = examine(p, id, sent);
     findings.push(...found);
     const limitHeaders = limitHeadersOf(sent.res);
-    for (const h of Object.keys(limitHeaders)) (RATE_LIMIT_HEADER.test(h) ? rateLimitHeaders : creditHeadersSeen).add(h);
+    for (const h of Object.keys(limitHeaders))
+      (RATE_LIMIT_HEADER.test(h) ? rateLimitHeaders : creditHeadersSeen).add(h);
     const charged = num(limitHeaders["x-credits-charged"]);
-    if (charged !== null && charged > 0) findings.push(finding(id, "charged", "x-credits-charged", "0", String(charged)));
+    if (charged !== null && charged > 0)
+      findings.push(finding(id, "charged", "x-credits-charged", "0", String(charged)));
     const ep = endpoint(p.endpoint);
-    probes.push({ id, endpoint: p.endpoint, method: ep.method, path: fillPath(ep.path, p.path ?? {}), status: sent.res.status, price: priceOf(p), charged, limitHeaders, readable });
+    probes.push({
+      id,
+      endpoint: p.endpoint,
+      method: ep.method,
+      path: fillPath(ep.path, p.path ?? {}),
+      status: sent.res.status,
+      price: priceOf(p),
+      charged,
+      limitHeaders,
+      readable,
+    });
     return sent;
   };
 
   const first = yield* run(ACCOUNT);
   const before = creditsOf(first);
-  const reached = first.res.status !== 0 && first.res.status < 500 && first.res.status !== 401 && first.res.status !== 403;
+  const reached =
+    first.res.status !== 0 && first.res.status < 500 && first.res.status !== 401 && first.res.status !== 403;
   let after: number | null = null;
   if (reached) {
     for (const p of PROBES) yield* run(p);

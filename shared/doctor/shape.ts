@@ -49,7 +49,9 @@ const defOf = (s: z.ZodMiniType): Def => (s as unknown as { _zod: { def: Def } }
 
 /** The schema under optional / nullable / catch, and whether those wrappers let absence or null pass. */
 function unwrap(s: z.ZodMiniType): { core: z.ZodMiniType; optional: boolean; nullable: boolean } {
-  let optional = false, nullable = false, cur = s;
+  let optional = false,
+    nullable = false,
+    cur = s;
   for (;;) {
     const d = defOf(cur);
     if (d.type === "optional") optional = true;
@@ -76,13 +78,20 @@ export function describe(s: z.ZodMiniType, depth = 0): string {
   const { core } = unwrap(s);
   const d = defOf(core);
   switch (d.type) {
-    case "object": return depth > 0 ? "object" : `object {${Object.keys(d.shape ?? {}).join(", ")}}`;
-    case "array": return `array of ${describe(d.element!, depth + 1)}`;
-    case "enum": return Object.values(d.entries ?? {}).join(" | ");
-    case "union": return (d.options ?? []).map((o) => describe(o, depth + 1)).join(" | ");
-    case "pipe": return describe(d.in!, depth);
-    case "record": return "object";
-    default: return d.type;
+    case "object":
+      return depth > 0 ? "object" : `object {${Object.keys(d.shape ?? {}).join(", ")}}`;
+    case "array":
+      return `array of ${describe(d.element!, depth + 1)}`;
+    case "enum":
+      return Object.values(d.entries ?? {}).join(" | ");
+    case "union":
+      return (d.options ?? []).map((o) => describe(o, depth + 1)).join(" | ");
+    case "pipe":
+      return describe(d.in!, depth);
+    case "record":
+      return "object";
+    default:
+      return d.type;
   }
 }
 
@@ -92,14 +101,24 @@ function fits(s: z.ZodMiniType, v: unknown): boolean {
   if (v === null) return nullable;
   const d = defOf(core);
   switch (d.type) {
-    case "object": case "record": return jsonType(v) === "object";
-    case "array": return Array.isArray(v);
-    case "string": case "enum": return typeof v === "string";
-    case "number": return typeof v === "number";
-    case "boolean": return typeof v === "boolean";
-    case "union": return (d.options ?? []).some((o) => fits(o, v));
-    case "pipe": return fits(d.in!, v);
-    default: return true; // unknown / any
+    case "object":
+    case "record":
+      return jsonType(v) === "object";
+    case "array":
+      return Array.isArray(v);
+    case "string":
+    case "enum":
+      return typeof v === "string";
+    case "number":
+      return typeof v === "number";
+    case "boolean":
+      return typeof v === "boolean";
+    case "union":
+      return (d.options ?? []).some((o) => fits(o, v));
+    case "pipe":
+      return fits(d.in!, v);
+    default:
+      return true; // unknown / any
   }
 }
 
@@ -112,7 +131,11 @@ const ELEMENTS_CHECKED = 5;
  * carry all the same: the known company has a legal form, so its absence is
  * a finding although the schema lets it be absent.
  */
-export function compareShape(schema: z.ZodMiniType, value: unknown, expectPresent: ReadonlySet<string> = new Set()): ShapeIssue[] {
+export function compareShape(
+  schema: z.ZodMiniType,
+  value: unknown,
+  expectPresent: ReadonlySet<string> = new Set(),
+): ShapeIssue[] {
   const out: ShapeIssue[] = [];
   const seen = new Set<string>();
   const add = (i: ShapeIssue) => {
@@ -125,7 +148,13 @@ export function compareShape(schema: z.ZodMiniType, value: unknown, expectPresen
   return out;
 }
 
-function walk(s: z.ZodMiniType, v: unknown, path: string, add: (i: ShapeIssue) => void, expect: ReadonlySet<string>): void {
+function walk(
+  s: z.ZodMiniType,
+  v: unknown,
+  path: string,
+  add: (i: ShapeIssue) => void,
+  expect: ReadonlySet<string>,
+): void {
   const { core, nullable } = unwrap(s);
   if (v === null && nullable) return;
   if (!fits(core, v)) {
@@ -153,22 +182,36 @@ function walk(s: z.ZodMiniType, v: unknown, path: string, add: (i: ShapeIssue) =
         // An unknown field whose value the schema would take is probably this one, renamed.
         const renamedTo = unknown.find((u) => !renamed.has(u) && obj[u] !== null && fits(shape[k]!, obj[u]));
         if (renamedTo) renamed.add(renamedTo);
-        add({ path: at(k), kind: "missing", expected: describe(shape[k]!), got: "absent", ...(renamedTo ? { renamedTo } : {}) });
+        add({
+          path: at(k),
+          kind: "missing",
+          expected: describe(shape[k]!),
+          got: "absent",
+          ...(renamedTo ? { renamedTo } : {}),
+        });
       }
       // A rename is named with the missing field; what is left is news.
       const news = unknown.filter((u) => !renamed.has(u));
-      if (news.length) add({ path: path || "(answer)", kind: "unknown", expected: Object.keys(shape).join(", "), got: news.join(", ") });
+      if (news.length)
+        add({
+          path: path || "(answer)",
+          kind: "unknown",
+          expected: Object.keys(shape).join(", "),
+          got: news.join(", "),
+        });
       return;
     }
     case "array":
       (v as unknown[]).slice(0, ELEMENTS_CHECKED).forEach((e) => walk(d.element!, e, `${path}[]`, add, expect));
       return;
     case "record":
-      for (const e of Object.values(v as Record<string, unknown>).slice(0, ELEMENTS_CHECKED)) walk(d.valueType!, e, `${path}{}`, add, expect);
+      for (const e of Object.values(v as Record<string, unknown>).slice(0, ELEMENTS_CHECKED))
+        walk(d.valueType!, e, `${path}{}`, add, expect);
       return;
     case "enum": {
       const allowed = Object.values(d.entries ?? {});
-      if (!allowed.includes(v as string)) add({ path: path || "(answer)", kind: "value", expected: allowed.join(" | "), got: String(v) });
+      if (!allowed.includes(v as string))
+        add({ path: path || "(answer)", kind: "value", expected: allowed.join(" | "), got: String(v) });
       return;
     }
     case "union": {

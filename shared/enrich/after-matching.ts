@@ -24,7 +24,11 @@ export interface PriceAfterMatching {
  * @param fields the run's field ids (shared/enrich/fields.ts)
  * @param bought ids whose profile this run already holds (journal, cache, rows done): not paid again
  */
-export function priceAfterMatching(matched: Iterable<string>, fields: readonly string[], bought: (id: string) => boolean = () => false): PriceAfterMatching {
+export function priceAfterMatching(
+  matched: Iterable<string>,
+  fields: readonly string[],
+  bought: (id: string) => boolean = () => false,
+): PriceAfterMatching {
   const needs = fieldNeeds(selectFields([...fields]));
   // A matched id is fetched as a given one would be: the larger of the two needs is the bound.
   const perCompany = Math.max(companyCost(needs.resolved), companyCost(needs.givenId));

@@ -29,7 +29,8 @@ export interface LabelledCandidate {
 
 const DASH = " – ";
 
-export const candidateLabel = (c: CandidateRef): string => [c.id, [c.name, c.city].filter(Boolean).join(", ")].filter(Boolean).join(DASH);
+export const candidateLabel = (c: CandidateRef): string =>
+  [c.id, [c.name, c.city].filter(Boolean).join(", ")].filter(Boolean).join(DASH);
 
 /** "Name, City" → name and city: a city never holds ", ", a name may. */
 function nameAndCity(rest: string): { name: string; city: string } {

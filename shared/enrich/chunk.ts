@@ -61,9 +61,16 @@ function zipText(v: Cell | undefined): string {
  * register number alone does too. A register number beside a name stays a
  * hint to the name. A malformed identifier is kept as the error to report.
  */
-function lookupOf(row: readonly Cell[], mapping: ColumnMapping, hasName: boolean): IdentifierQuery | CompanyDataError | null {
-  const at = (k: "website" | "vatId" | "register" | "lei") => (mapping[k] !== undefined ? cellText(row[mapping[k]]) : "");
-  const website = at("website"), vatId = at("vatId"), lei = at("lei");
+function lookupOf(
+  row: readonly Cell[],
+  mapping: ColumnMapping,
+  hasName: boolean,
+): IdentifierQuery | CompanyDataError | null {
+  const at = (k: "website" | "vatId" | "register" | "lei") =>
+    mapping[k] !== undefined ? cellText(row[mapping[k]]) : "";
+  const website = at("website"),
+    vatId = at("vatId"),
+    lei = at("lei");
   if (!website && !vatId && !lei && (hasName || !at("register"))) return null;
   try {
     return identifierQuery({ website, vatId, lei, register: website || vatId || lei ? undefined : at("register") });
@@ -79,7 +86,8 @@ export function taskFromRow(index: number, row: readonly Cell[], mapping: Column
   const name = mapping.name !== undefined ? cellText(row[mapping.name]) : "";
   const lookup = lookupOf(row, mapping, !!name);
   // A malformed identifier: an id that cannot be one, so the row reports the identifier's error.
-  if (lookup instanceof CompanyDataError) return { index, query: null, id: null, confidence: null, lookup: null, invalid: lookup };
+  if (lookup instanceof CompanyDataError)
+    return { index, query: null, id: null, confidence: null, lookup: null, invalid: lookup };
   if (lookup) return { index, query: null, id: null, confidence: null, lookup };
   if (!name) return { index, query: null, id: null, confidence: null };
   const q: ResolveQuery = { name };
@@ -93,7 +101,12 @@ export function taskFromRow(index: number, row: readonly Cell[], mapping: Column
 }
 
 /** What the memo keeps of a resolve answer (errors: nothing, they are asked again). */
-export function keyAnswer(r: ResolvedRowLike, fields: readonly FieldDef[], needs: Needs, lang: Language): KeyAnswer | null {
+export function keyAnswer(
+  r: ResolvedRowLike,
+  fields: readonly FieldDef[],
+  needs: Needs,
+  lang: Language,
+): KeyAnswer | null {
   if (r.status === "matched" && r.match) {
     const summary = r.match;
     // Without a profile the row's values come from the match alone: kept, as the match itself is not.
@@ -102,7 +115,13 @@ export function keyAnswer(r: ResolvedRowLike, fields: readonly FieldDef[], needs
   }
   // Nothing is matched yet: the service's figure is its best candidate's (1 for two companies of one name), which beside "review" would read as a sure match.
   // A match refused for a reason (operations/contradiction.ts) keeps its own figure: the review shows how sure the service was.
-  if (r.status === "ambiguous") return { o: "r", c: r.doubt ? r.confidence : null, k: r.candidates.map(toCandidate), ...(r.doubt ? { d: r.doubt } : {}) };
+  if (r.status === "ambiguous")
+    return {
+      o: "r",
+      c: r.doubt ? r.confidence : null,
+      k: r.candidates.map(toCandidate),
+      ...(r.doubt ? { d: r.doubt } : {}),
+    };
   if (r.status === "not_found") return { o: "n" };
   return null;
 }
@@ -175,9 +194,22 @@ export function* enrichChunk(
 
   // 1. Resolve the rows without an id: names in (paid) batches, identifiers by the free lookup.
   // k always indexes tasks (and results, ids, confidence: one entry per task).
-  const resolved = toResolve.length > 0 ? yield* deps.resolveMany(ctx, toResolve.map((k) => tasks[k]!.query!), { mode }) : [];
+  const resolved =
+    toResolve.length > 0
+      ? yield* deps.resolveMany(
+          ctx,
+          toResolve.map((k) => tasks[k]!.query!),
+          { mode },
+        )
+      : [];
   if (toLookUp.length > 0 && !deps.lookupMany) throw new CompanyDataError("INTERNAL");
-  const looked = toLookUp.length > 0 ? yield* deps.lookupMany!(ctx, toLookUp.map((k) => tasks[k]!.lookup!)) : [];
+  const looked =
+    toLookUp.length > 0
+      ? yield* deps.lookupMany!(
+          ctx,
+          toLookUp.map((k) => tasks[k]!.lookup!),
+        )
+      : [];
   {
     const order = [...toResolve, ...toLookUp];
     const answers = [...resolved, ...looked];
@@ -193,7 +225,15 @@ export function* enrichChunk(
         resolvedRow[k] = true;
         summaries.set(k, r.match);
       } else if (a?.o === "r") {
-        results[k] = { outcome: "review", id: null, confidence: a.c, candidates: a.k.map((x) => ({ ...x })), ...(a.d ? { doubt: a.d } : {}), asOf: null, values: [] };
+        results[k] = {
+          outcome: "review",
+          id: null,
+          confidence: a.c,
+          candidates: a.k.map((x) => ({ ...x })),
+          ...(a.d ? { doubt: a.d } : {}),
+          asOf: null,
+          values: [],
+        };
       } else if (a?.o === "n") {
         results[k] = { outcome: "not_found", id: null, confidence: null, asOf: null, values: [] };
       } else {
@@ -217,7 +257,14 @@ export function* enrichChunk(
     // Another name for a company this run already bought.
     const done = n.profile ? memo.companies.get(id) : undefined;
     if (done) {
-      results[k] = { outcome: "matched", id, confidence: confidence[k] ?? null, ...noted(k), asOf: done.a, values: [...done.v] };
+      results[k] = {
+        outcome: "matched",
+        id,
+        confidence: confidence[k] ?? null,
+        ...noted(k),
+        asOf: done.a,
+        values: [...done.v],
+      };
       return;
     }
     if (matchOnly && n.profile) {
@@ -253,7 +300,9 @@ export function* enrichChunk(
     groups.set(key, [...(groups.get(key) ?? []), id]);
   }
   const groupKeys = [...groups.keys()];
-  const answers = yield* all(groupKeys.map((key) => deps.getProfiles(ctx, groups.get(key)!, key ? (key.split(",") as Include[]) : [])));
+  const answers = yield* all(
+    groupKeys.map((key) => deps.getProfiles(ctx, groups.get(key)!, key ? (key.split(",") as Include[]) : [])),
+  );
   const profiles = new Map<string, Company | CompanyDataError>();
   answers.forEach((m) => m.forEach((v, id) => profiles.set(id, v)));
 
@@ -301,7 +350,14 @@ export const MIN_CHUNK_GROWTH = 100;
  * minimum. Nothing is resolved ahead of the rows that use it: a run cut
  * between chunks leaves no paid answer behind that only a cache would keep.
  */
-export function chunkEnd(count: number, taskAt: (j: number) => RowTask, start: number, size: number, mode: "batch" | "free", memo: RunMemo): number {
+export function chunkEnd(
+  count: number,
+  taskAt: (j: number) => RowTask,
+  start: number,
+  size: number,
+  mode: "batch" | "free",
+  memo: RunMemo,
+): number {
   const step = Math.max(1, Math.floor(size));
   const base = Math.min(count, start + step);
   if (mode !== "batch") return base;

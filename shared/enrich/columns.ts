@@ -27,21 +27,84 @@ export type ColumnMapping = Partial<Record<InputRole, number>>;
 export function normaliseHeader(h: Cell): string {
   return String(h ?? "")
     .toLowerCase()
-    .replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss")
-    .normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+    .replace(/ä/g, "ae")
+    .replace(/ö/g, "oe")
+    .replace(/ü/g, "ue")
+    .replace(/ß/g, "ss")
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
     .replace(/[^a-z0-9]/g, "");
 }
 
 /** Exact (normalised) header names per role, strongest first. */
 const EXACT: Record<InputRole, string[]> = {
   id: ["id", "firmenid", "companyid", "unternehmensid", "implisenseid", "firmaid"],
-  name: ["firma", "firmenname", "unternehmen", "unternehmensname", "company", "companyname", "name", "firmierung", "organisation", "organization", "kunde", "customer", "account", "accountname"],
+  name: [
+    "firma",
+    "firmenname",
+    "unternehmen",
+    "unternehmensname",
+    "company",
+    "companyname",
+    "name",
+    "firmierung",
+    "organisation",
+    "organization",
+    "kunde",
+    "customer",
+    "account",
+    "accountname",
+  ],
   city: ["ort", "stadt", "city", "town", "sitz", "wohnort", "gemeinde", "location", "place"],
   zip: ["plz", "postleitzahl", "zip", "zipcode", "postcode", "postalcode"],
-  register: ["register", "handelsregister", "hrb", "hra", "registernummer", "registernumber", "registerno", "hrnummer", "handelsregisternummer", "registration", "registrationnumber", "commercialregister"],
-  website: ["website", "webseite", "homepage", "url", "domain", "internet", "internetadresse", "web", "www", "websiteurl"],
-  vatId: ["ustidnr", "ustid", "umsatzsteueridnr", "umsatzsteueridentifikationsnummer", "vatid", "vat", "vatnumber", "vatno", "vatregistrationnumber", "ustidnummer"],
-  lei: ["lei", "leicode", "legalentityidentifier", "leinummer", "leinr", "leiid", "rechtstraegerkennung", "rechtstraegerkennungsnummer"],
+  register: [
+    "register",
+    "handelsregister",
+    "hrb",
+    "hra",
+    "registernummer",
+    "registernumber",
+    "registerno",
+    "hrnummer",
+    "handelsregisternummer",
+    "registration",
+    "registrationnumber",
+    "commercialregister",
+  ],
+  website: [
+    "website",
+    "webseite",
+    "homepage",
+    "url",
+    "domain",
+    "internet",
+    "internetadresse",
+    "web",
+    "www",
+    "websiteurl",
+  ],
+  vatId: [
+    "ustidnr",
+    "ustid",
+    "umsatzsteueridnr",
+    "umsatzsteueridentifikationsnummer",
+    "vatid",
+    "vat",
+    "vatnumber",
+    "vatno",
+    "vatregistrationnumber",
+    "ustidnummer",
+  ],
+  lei: [
+    "lei",
+    "leicode",
+    "legalentityidentifier",
+    "leinummer",
+    "leinr",
+    "leiid",
+    "rechtstraegerkennung",
+    "rechtstraegerkennungsnummer",
+  ],
 };
 
 /** Weaker hints: the normalised header contains one of these. */
@@ -106,8 +169,16 @@ export function validateMapping(mapping: ColumnMapping, width: number): ColumnMa
     const col = mapping[role];
     if (col === undefined) continue;
     const nr = Number.isInteger(col) ? String(col + 1) : "?";
-    if (!Number.isInteger(col) || col < 0 || col >= width) throw invalid(`columns.${role}`, { de: `Spalte ${nr} liegt außerhalb der Tabelle`, en: `column ${nr} is outside the table` });
-    if (seen.has(col)) throw invalid(`columns.${role}`, { de: `Spalte ${nr} ist schon belegt (${fieldLabel(seen.get(col)!, "de")})`, en: `column ${nr} is already used (${fieldLabel(seen.get(col)!, "en")})` });
+    if (!Number.isInteger(col) || col < 0 || col >= width)
+      throw invalid(`columns.${role}`, {
+        de: `Spalte ${nr} liegt außerhalb der Tabelle`,
+        en: `column ${nr} is outside the table`,
+      });
+    if (seen.has(col))
+      throw invalid(`columns.${role}`, {
+        de: `Spalte ${nr} ist schon belegt (${fieldLabel(seen.get(col)!, "de")})`,
+        en: `column ${nr} is already used (${fieldLabel(seen.get(col)!, "en")})`,
+      });
     seen.set(col, role);
   }
   return mapping;

@@ -20,7 +20,10 @@ import { got, rule } from "../i18n/index.ts";
 import { NOUNS, counted, includeList } from "../credits/index.ts";
 
 /** Rows that are not a list of rows. */
-export const NOT_A_TABLE = { de: "keine Tabelle (erwartet eine Liste von Zeilen)", en: "not a table (expected a list of rows)" };
+export const NOT_A_TABLE = {
+  de: "keine Tabelle (erwartet eine Liste von Zeilen)",
+  en: "not a table (expected a list of rows)",
+};
 import type { Cell } from "../core/index.ts";
 import { fieldNeeds, selectFields } from "./fields.ts";
 import { validateMapping, type ColumnMapping } from "./columns.ts";
@@ -94,13 +97,17 @@ export class EnrichEstimator {
   private rowCount = 0;
   private readonly include;
 
-  constructor(plan: EnrichPlan, private readonly memo?: RunMemo) {
+  constructor(
+    plan: EnrichPlan,
+    private readonly memo?: RunMemo,
+  ) {
     const fields = selectFields(plan.fields);
     this.needs = fieldNeeds(fields);
     this.include = this.needs.resolved.include;
     this.maxBatch = plan.maxBatch ?? 100;
     this.mode = plan.mode ?? "batch";
-    if (this.mode !== "batch" && this.mode !== "free") throw invalid("mode", got(rule.oneOf(["batch", "free"]), plan.mode));
+    if (this.mode !== "batch" && this.mode !== "free")
+      throw invalid("mode", got(rule.oneOf(["batch", "free"]), plan.mode));
   }
 
   /** The name this row will resolve, if no earlier row or the memo has it. */
@@ -167,21 +174,43 @@ export class EnrichEstimator {
     const lines: EstimateLine[] = [];
     if (this.resolved > 0) {
       const names = counted(this.resolved, NOUNS.name);
-      lines.push(this.mode === "batch"
-        ? { label: { de: `${names.de} abgleichen (Stapel)`, en: `${names.en} resolved (batch)` }, credits: this.resolveCredits, requests: this.resolvePaid }
-        : { label: { de: `${names.de} einzeln abgleichen (kostenlos, langsam)`, en: `${counted(this.resolved, NOUNS.singleResolve).en} (free, slow)` }, credits: 0, requests: this.resolveFree });
+      lines.push(
+        this.mode === "batch"
+          ? {
+              label: { de: `${names.de} abgleichen (Stapel)`, en: `${names.en} resolved (batch)` },
+              credits: this.resolveCredits,
+              requests: this.resolvePaid,
+            }
+          : {
+              label: {
+                de: `${names.de} einzeln abgleichen (kostenlos, langsam)`,
+                en: `${counted(this.resolved, NOUNS.singleResolve).en} (free, slow)`,
+              },
+              credits: 0,
+              requests: this.resolveFree,
+            },
+      );
     }
     const lookups = this.lookupSet.size;
     if (lookups > 0) {
       const l = counted(lookups, NOUNS.lookup);
-      lines.push({ label: { de: `${l.de} nachschlagen (kostenlos)`, en: `${l.en} (free)` }, credits: 0, requests: lookups });
+      lines.push({
+        label: { de: `${l.de} nachschlagen (kostenlos)`, en: `${l.en} (free)` },
+        credits: 0,
+        requests: lookups,
+      });
     }
     if (availability > 0) {
       const checks = counted(availability, NOUNS.availability);
-      lines.push({ label: { de: `${checks.de} (kostenlos)`, en: `${checks.en} (free)` }, credits: 0, requests: availability });
+      lines.push({
+        label: { de: `${checks.de} (kostenlos)`, en: `${checks.en} (free)` },
+        credits: 0,
+        requests: availability,
+      });
     }
     if (profiles > 0) {
-      const p = counted(profiles, NOUNS.profile), inc = includeList(this.include);
+      const p = counted(profiles, NOUNS.profile),
+        inc = includeList(this.include);
       const label = this.include.length ? { de: `${p.de} mit ${inc.de}`, en: `${p.en} with ${inc.en}` } : p;
       lines.push({ label, credits: profileCredits, requests: profiles });
     }
@@ -220,11 +249,19 @@ function simulateDone(sim: RunMemo, t: RowTask): void {
  * chunked as the job chunks them (computeRows and enrichSheet: the non-empty
  * rows in chunks of `chunkSize`, default 50).
  */
-export function estimateEnrichment(rows: readonly Cell[][], plan: EnrichPlan & { chunkSize?: number }, rates?: RateAssumptions): EnrichEstimate {
+export function estimateEnrichment(
+  rows: readonly Cell[][],
+  plan: EnrichPlan & { chunkSize?: number },
+  rates?: RateAssumptions,
+): EnrichEstimate {
   if (!Array.isArray(rows)) throw invalid("rows", NOT_A_TABLE);
   const width = rows.reduce<number>((w, r: readonly Cell[]) => Math.max(w, r.length), 0);
   validateMapping(plan.mapping, rows.length > 0 ? width : Number.MAX_SAFE_INTEGER);
-  return estimateTasks(rows.map((r: readonly Cell[], i) => taskFromRow(i, r, plan.mapping)), plan, rates);
+  return estimateTasks(
+    rows.map((r: readonly Cell[], i) => taskFromRow(i, r, plan.mapping)),
+    plan,
+    rates,
+  );
 }
 
 /**
@@ -232,7 +269,11 @@ export function estimateEnrichment(rows: readonly Cell[][], plan: EnrichPlan & {
  * `chunkSize` (default 50): the CLI's and the sidebar's one estimator (the
  * sidebar passes its selected rows with what an earlier run left beside them).
  */
-export function estimateTasks(all: readonly RowTask[], plan: EnrichPlan & { chunkSize?: number }, rates?: RateAssumptions): EnrichEstimate {
+export function estimateTasks(
+  all: readonly RowTask[],
+  plan: EnrichPlan & { chunkSize?: number },
+  rates?: RateAssumptions,
+): EnrichEstimate {
   const est = new EnrichEstimator(plan);
   const size = Math.max(1, Math.floor(plan.chunkSize ?? 50));
   const tasks = all.filter((t) => !isEmptyTask(t));
@@ -243,7 +284,7 @@ export function estimateTasks(all: readonly RowTask[], plan: EnrichPlan & { chun
     if (t === undefined) throw new RangeError(`chunkEnd asked for task ${j} of ${tasks.length}`);
     return t;
   };
-  for (let at = 0; at < tasks.length; ) {
+  for (let at = 0; at < tasks.length;) {
     const end = chunkEnd(tasks.length, taskAt, at, size, plan.mode ?? "batch", sim);
     const chunk = tasks.slice(at, end);
     est.addChunk(chunk);

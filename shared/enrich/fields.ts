@@ -38,7 +38,10 @@ export const GROUP_LABEL: Record<FieldGroup, Bilingual> = {
   resolve: { de: "Aus dem Abgleich (ohne Profil)", en: "From the match (no profile)" },
   profile: priced({ de: "Basisprofil ({credits:profile})", en: "Base profile ({credits:profile})" }),
   people: priced({ de: "Personen (+{credits:people})", en: "People (+{credits:people})" }),
-  announcements: priced({ de: "Bekanntmachungen (+{credits:announcements})", en: "Announcements (+{credits:announcements})" }),
+  announcements: priced({
+    de: "Bekanntmachungen (+{credits:announcements})",
+    en: "Announcements (+{credits:announcements})",
+  }),
   financials: priced({ de: "Finanzdaten (+{credits:financials})", en: "Financials (+{credits:financials})" }),
 };
 
@@ -133,38 +136,56 @@ export const FIELDS: readonly FieldDef[] = [
   f("lei", "profile", "LEI", "LEI", (s) => str(s.company?.lei)),
   f("foundingDate", "profile", "Gründungsdatum", "Founding date", (s) => str(s.company?.foundingDate)),
   f("capital", "profile", "Kapital", "Capital", (s) => num(s.company?.capital?.amount)),
-  f("capitalCurrency", "profile", "Kapital Währung", "Capital currency", (s) => str(s.company?.capital?.currency ?? (s.company?.capital ? "EUR" : ""))),
+  f("capitalCurrency", "profile", "Kapital Währung", "Capital currency", (s) =>
+    str(s.company?.capital?.currency ?? (s.company?.capital ? "EUR" : "")),
+  ),
   f("employees", "profile", "Mitarbeiter", "Employees", (s) => num(s.company?.employees?.count)),
   f("employeesYear", "profile", "Mitarbeiter Jahr", "Employees year", (s) => num(s.company?.employees?.year)),
   f("industries", "profile", "Alle Branchen", "All industries", (s) =>
-    joinList((s.company?.industries ?? []).map((i) => (i.title ? `${i.code} ${i.title}` : i.code)))),
+    joinList((s.company?.industries ?? []).map((i) => (i.title ? `${i.code} ${i.title}` : i.code))),
+  ),
   f("purpose", "profile", "Unternehmensgegenstand", "Purpose", (s) => str(s.company?.purpose)),
   f("summary", "profile", "Kurzbeschreibung", "Summary", (s) => str(s.company?.summary)),
   f("liquidationDate", "profile", "Liquidationsdatum", "Liquidation date", (s) => str(s.company?.liquidationDate)),
   f("insolvencyDate", "profile", "Insolvenzdatum", "Insolvency date", (s) => str(s.company?.insolvencyDate)),
   f("deletionDate", "profile", "Löschdatum", "Deletion date", (s) => str(s.company?.deletionDate)),
-  f("warningExists", "profile", "Warnhinweis", "Warning", (s) => (s.company?.warningExists == null ? "" : s.company.warningExists)),
+  f("warningExists", "profile", "Warnhinweis", "Warning", (s) =>
+    s.company?.warningExists == null ? "" : s.company.warningExists,
+  ),
   f("lastChangeDate", "profile", "Letzte Änderung", "Last change", (s) => str(s.company?.lastChangeDate)),
   f("historicalNames", "profile", "Frühere Namen", "Former names", (s) => joinList(s.company?.historicalNames ?? [])),
 
   // People: +1 via include.
-  f("peopleCount", "people", "Anzahl Personen", "Number of people", (s) => (s.company?.people ? currentPeople(s.company).length : "")),
+  f("peopleCount", "people", "Anzahl Personen", "Number of people", (s) =>
+    s.company?.people ? currentPeople(s.company).length : "",
+  ),
   f("management", "people", "Management", "Management", (s) => joinList(currentPeople(s.company).map(personText))),
 
   // Announcements: +1 via include.
   f("announcementCount", "announcements", "Anzahl Bekanntmachungen", "Number of announcements", (s) =>
-    (s.company?.announcements ? s.company.announcements.length : "")),
-  f("lastAnnouncementDate", "announcements", "Letzte Bekanntmachung Datum", "Latest announcement date", (s) => str(latestAnnouncement(s.company)?.date)),
-  f("lastAnnouncementType", "announcements", "Letzte Bekanntmachung Art", "Latest announcement type", (s) => label(latestAnnouncement(s.company)?.type)),
-  f("lastAnnouncementText", "announcements", "Letzte Bekanntmachung Text", "Latest announcement text", (s) => str(latestAnnouncement(s.company)?.text)),
+    s.company?.announcements ? s.company.announcements.length : "",
+  ),
+  f("lastAnnouncementDate", "announcements", "Letzte Bekanntmachung Datum", "Latest announcement date", (s) =>
+    str(latestAnnouncement(s.company)?.date),
+  ),
+  f("lastAnnouncementType", "announcements", "Letzte Bekanntmachung Art", "Latest announcement type", (s) =>
+    label(latestAnnouncement(s.company)?.type),
+  ),
+  f("lastAnnouncementText", "announcements", "Letzte Bekanntmachung Text", "Latest announcement text", (s) =>
+    str(latestAnnouncement(s.company)?.text),
+  ),
 
   // Financials: +4 via include. The latest year, with the year beside the figures.
   f("financialYear", "financials", "Geschäftsjahr", "Financial year", (s) => num(latestFinancials(s.company)?.year)),
   f("revenue", "financials", "Umsatz", "Revenue", (s) => num(latestFinancials(s.company)?.revenue)),
   f("profit", "financials", "Jahresergebnis", "Net income", (s) => num(latestFinancials(s.company)?.profit)),
   f("equity", "financials", "Eigenkapital", "Equity", (s) => num(latestFinancials(s.company)?.equity)),
-  f("equityRatio", "financials", "Eigenkapitalquote", "Equity ratio", (s) => num(latestFinancials(s.company)?.equityRatio)),
-  f("balanceSheetTotal", "financials", "Bilanzsumme", "Balance sheet total", (s) => num(latestFinancials(s.company)?.balanceSheetTotal)),
+  f("equityRatio", "financials", "Eigenkapitalquote", "Equity ratio", (s) =>
+    num(latestFinancials(s.company)?.equityRatio),
+  ),
+  f("balanceSheetTotal", "financials", "Bilanzsumme", "Balance sheet total", (s) =>
+    num(latestFinancials(s.company)?.balanceSheetTotal),
+  ),
 ];
 
 const BY_ID = new Map(FIELDS.map((d) => [d.id, d]));
@@ -174,7 +195,19 @@ export function field(id: string): FieldDef | undefined {
 }
 
 /** A sensible default selection: the match plus the base profile's essentials. */
-export const DEFAULT_FIELDS: readonly string[] = ["id", "name", "legalForm", "city", "register", "status", "address", "url", "industryCode", "industryTitle", "employees"];
+export const DEFAULT_FIELDS: readonly string[] = [
+  "id",
+  "name",
+  "legalForm",
+  "city",
+  "register",
+  "status",
+  "address",
+  "url",
+  "industryCode",
+  "industryTitle",
+  "employees",
+];
 
 /**
  * The user's chosen fields, validated and de-duplicated, in catalogue order
@@ -182,7 +215,8 @@ export const DEFAULT_FIELDS: readonly string[] = ["id", "name", "legalForm", "ci
  * picks work from.
  */
 export function selectFields(ids: readonly string[]): FieldDef[] {
-  for (const id of ids) if (!BY_ID.has(id)) throw invalid("fields", got({ de: "unbekanntes Feld", en: "unknown field" }, id));
+  for (const id of ids)
+    if (!BY_ID.has(id)) throw invalid("fields", got({ de: "unbekanntes Feld", en: "unknown field" }, id));
   const wanted = new Set(["id", ...ids]);
   return FIELDS.filter((d) => wanted.has(d.id));
 }
@@ -194,7 +228,8 @@ export function parseFieldList(text: string): string[] {
     const t = raw.trim();
     if (!t) continue;
     if (t === "all") out.push(...FIELDS.map((d) => d.id));
-    else if ((FIELD_GROUPS as readonly string[]).includes(t)) out.push(...FIELDS.filter((d) => d.group === t).map((d) => d.id));
+    else if ((FIELD_GROUPS as readonly string[]).includes(t))
+      out.push(...FIELDS.filter((d) => d.group === t).map((d) => d.id));
     else out.push(t);
   }
   return out;

@@ -11,14 +11,36 @@ export { INPUT_ROLES, MATCH_ROLES, NO_NAME_COLUMN, detectColumns, normaliseHeade
 export type { ColumnMapping, InputRole } from "./columns.ts";
 export { EnrichEstimator, estimateEnrichment, estimateTasks } from "./estimate.ts";
 export type { EnrichEstimate, EnrichPlan } from "./estimate.ts";
-export { DEFAULT_FIELDS, FIELDS, FIELD_GROUPS, GROUP_COST, GROUP_LABEL, companyCost, field, fieldNeeds, formatRegister, latestFinancials, parseFieldList, selectFields } from "./fields.ts";
+export {
+  DEFAULT_FIELDS,
+  FIELDS,
+  FIELD_GROUPS,
+  GROUP_COST,
+  GROUP_LABEL,
+  companyCost,
+  field,
+  fieldNeeds,
+  formatRegister,
+  latestFinancials,
+  parseFieldList,
+  selectFields,
+} from "./fields.ts";
 export type { FieldDef } from "./fields.ts";
 export { hash, outOfCreditsResult, outputBlock, rowCeiling, selectRows, taskWithPrevious } from "./job.ts";
 export type { EnrichOptions, Rerun, SheetJobSpec, SheetRunResult } from "./job.ts";
 export { RunMemo } from "./memo.ts";
 export { namesAgree, pairByKey, rowKey } from "./row-key.ts";
 export { savedKeyAnswer } from "./row-result-schema.ts";
-export { findOutputBlock, isOutputHeader, isoDay, outputCells, outputHeader, readPrevious, readResult, reviewCandidates } from "./rows.ts";
+export {
+  findOutputBlock,
+  isOutputHeader,
+  isoDay,
+  outputCells,
+  outputHeader,
+  readPrevious,
+  readResult,
+  reviewCandidates,
+} from "./rows.ts";
 export type { PreviousRow, RowResult } from "./rows.ts";
 export { applyReviewPicks, coreDeps, enrichSheet } from "./run.ts";
 export type { RowTask } from "./task.ts";

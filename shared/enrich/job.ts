@@ -33,8 +33,15 @@ import { readTableNow, type TableNow } from "./table-now.ts";
 import { reviewCandidates } from "./rows.ts";
 import { changesText, companyName, ensureChangeColumn, valueChanges, type RowChanges } from "./value-changes.ts";
 import {
-  candidateLabel, isOutputHeader, isoDay, outputCells, outputHeader, readPrevious, readResult,
-  type PreviousRow, type RowResult,
+  candidateLabel,
+  isOutputHeader,
+  isoDay,
+  outputCells,
+  outputHeader,
+  readPrevious,
+  readResult,
+  type PreviousRow,
+  type RowResult,
 } from "./rows.ts";
 
 /**
@@ -119,7 +126,13 @@ export interface EnrichRunResult {
  * nothing). `own` are the rows' own tasks where `tasks` blanks out rows that
  * must not be touched (review picks); only rows empty in both are marked.
  */
-export function selectRows(tasks: readonly RowTask[], previous: readonly (PreviousRow | null)[], rerun: Rerun, now: number, own?: readonly RowTask[]): number[] {
+export function selectRows(
+  tasks: readonly RowTask[],
+  previous: readonly (PreviousRow | null)[],
+  rerun: Rerun,
+  now: number,
+  own?: readonly RowTask[],
+): number[] {
   const cutoff = typeof rerun === "object" ? isoDay(now - Math.max(0, rerun.olderThanDays) * 86_400_000) : null;
   const out: number[] = [];
   tasks.forEach((t, i) => {
@@ -128,7 +141,12 @@ export function selectRows(tasks: readonly RowTask[], previous: readonly (Previo
       return;
     }
     const p = previous[i];
-    const failed = !p || p.outcome === "error" || p.outcome === "out_of_credits" || p.outcome === "unbought" || p.outcome === "empty";
+    const failed =
+      !p ||
+      p.outcome === "error" ||
+      p.outcome === "out_of_credits" ||
+      p.outcome === "unbought" ||
+      p.outcome === "empty";
     if (rerun === "all" || failed) out.push(i);
     else if (cutoff !== null && p.outcome === "matched" && (!p.asOf || p.asOf < cutoff)) out.push(i);
   });
@@ -144,7 +162,12 @@ export function taskWithPrevious(base: RowTask, p: PreviousRow | null, rerun: Re
   if (base.id || !p?.id) return base;
   // The user's pick from a review list stands until the row's input changes (then it is no longer this row's pick).
   if (picked && p.outcome === "matched") return { ...base, query: null, id: p.id, confidence: p.confidence };
-  if (p.outcome === "out_of_credits" || p.outcome === "unbought" || p.outcome === "review" || (rerun !== "all" && p.outcome === "matched")) {
+  if (
+    p.outcome === "out_of_credits" ||
+    p.outcome === "unbought" ||
+    p.outcome === "review" ||
+    (rerun !== "all" && p.outcome === "matched")
+  ) {
     return { ...base, query: null, id: p.id, confidence: p.outcome === "review" ? 1 : p.confidence };
   }
   return base;
@@ -165,18 +188,21 @@ interface Checkpoint {
 }
 
 /** Saved since before versions were checked, always with `v: 1`. */
-export const CHECKPOINT = savedKind<Checkpoint>(1, z.object({
-  v: z.literal(1),
-  sig: z.string(),
-  selection: z.string(),
-  cursor: z.number(),
-  state: z.enum(["running", "out_of_credits", "done"]),
-  parts: z.optional(z.number()),
-}));
+export const CHECKPOINT = savedKind<Checkpoint>(
+  1,
+  z.object({
+    v: z.literal(1),
+    sig: z.string(),
+    selection: z.string(),
+    cursor: z.number(),
+    state: z.enum(["running", "out_of_credits", "done"]),
+    parts: z.optional(z.number()),
+  }),
+);
 
 export function encodeRanges(xs: readonly number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < xs.length; ) {
+  for (let i = 0; i < xs.length;) {
     let j = i;
     while (j + 1 < xs.length && xs[j + 1] === xs[j]! + 1) j++; // j < xs.length throughout
     parts.push(i === j ? String(xs[i]) : `${xs[i]}-${xs[j]}`);
@@ -297,7 +323,14 @@ function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Operation
   }
 
   // The sheet form keeps no selection by position: rows move; it chooses again from the sheet at every step.
-  const cp: Checkpoint = { v: 1, sig: a.sig, selection: a.selection ? "" : encodeRanges(selection), cursor: 0, state: "running", parts };
+  const cp: Checkpoint = {
+    v: 1,
+    sig: a.sig,
+    selection: a.selection ? "" : encodeRanges(selection),
+    cursor: 0,
+    state: "running",
+    parts,
+  };
   yield* storePut({ [a.key]: writeSaved(CHECKPOINT, cp) });
 
   const results = new Map<number, RowResult>();
@@ -350,7 +383,13 @@ export function rowCeiling(t: RowTask, needs: ReturnType<typeof fieldNeeds>, mod
 }
 
 /** How many of the first `count` tasks fit into `credits`, each at its ceiling (table order, no skipping ahead). */
-function rowsWithin(count: number, taskAt: (j: number) => RowTask, credits: number, needs: ReturnType<typeof fieldNeeds>, mode: "batch" | "free"): number {
+function rowsWithin(
+  count: number,
+  taskAt: (j: number) => RowTask,
+  credits: number,
+  needs: ReturnType<typeof fieldNeeds>,
+  mode: "batch" | "free",
+): number {
   let sum = 0;
   for (let j = 0; j < count; j++) {
     sum += rowCeiling(taskAt(j), needs, mode);
@@ -375,9 +414,14 @@ export function chunkCeiling(tasks: readonly RowTask[], memo: RunMemo): number {
   for (const t of tasks) {
     if (isEmptyTask(t) || (!t.id && t.invalid) || memo.answer(t, "")) continue;
     const matched = t.id ? null : memo.matchedId(t);
-    const m = t.id ? { id: t.id, needs: memo.needs.givenId } : matched ? { id: matched.id, needs: memo.needs.resolved } : null;
+    const m = t.id
+      ? { id: t.id, needs: memo.needs.givenId }
+      : matched
+        ? { id: matched.id, needs: memo.needs.resolved }
+        : null;
     if (!m) return Infinity;
-    if (m.needs.profile && !memo.companies.has(m.id)) cost.set(m.id, Math.max(cost.get(m.id) ?? 0, companyCost(m.needs)));
+    if (m.needs.profile && !memo.companies.has(m.id))
+      cost.set(m.id, Math.max(cost.get(m.id) ?? 0, companyCost(m.needs)));
   }
   let sum = 0;
   for (const c of cost.values()) sum += c;
@@ -390,14 +434,18 @@ export function chunkCeiling(tasks: readonly RowTask[], memo: RunMemo): number {
  * row the buying phase's memo takes them from, by the same rule as
  * RunMemo.rememberRow). `givenId`: the row's own input has an id.
  */
-export function unboughtPrice(rows: readonly ({ outcome: RowResult["outcome"]; id: string | null; givenId: boolean } | null)[], fieldIds: readonly string[]): PriceAfterMatching {
+export function unboughtPrice(
+  rows: readonly ({ outcome: RowResult["outcome"]; id: string | null; givenId: boolean } | null)[],
+  fieldIds: readonly string[],
+): PriceAfterMatching {
   const needs = fieldNeeds(selectFields([...fieldIds]));
   const ids: string[] = [];
   const bought = new Set<string>();
   for (const r of rows) {
     if (!r?.id) continue;
     if (r.outcome === "unbought") ids.push(r.id);
-    else if (r.outcome === "matched" && needs.givenId.profile && (r.givenId || needs.resolved.profile)) bought.add(r.id);
+    else if (r.outcome === "matched" && needs.givenId.profile && (r.givenId || needs.resolved.profile))
+      bought.add(r.id);
   }
   return priceAfterMatching(ids, fieldIds, (id) => bought.has(id));
 }
@@ -408,11 +456,33 @@ export function outOfCreditsResult(memo: RunMemo, t: RowTask, today: string): Ro
   if (known) return known;
   if (isEmptyTask(t)) return { outcome: "empty", id: null, confidence: null, asOf: null, values: [] };
   const m = memo.matchedId(t);
-  return { outcome: "out_of_credits", id: m?.id ?? t.id, confidence: m?.confidence ?? t.confidence, asOf: null, values: [] };
+  return {
+    outcome: "out_of_credits",
+    id: m?.id ?? t.id,
+    confidence: m?.confidence ?? t.confidence,
+    asOf: null,
+    values: [],
+  };
 }
 
-function countStats(results: readonly ({ outcome: RowResult["outcome"] } | null)[], tasks: readonly RowTask[], e: EngineOutcome): EnrichStats {
-  const s: EnrichStats = { rows: tasks.length, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, skipped: 0, unbought: 0, pending: e.pending, credits: e.credits, processed: e.results.size };
+function countStats(
+  results: readonly ({ outcome: RowResult["outcome"] } | null)[],
+  tasks: readonly RowTask[],
+  e: EngineOutcome,
+): EnrichStats {
+  const s: EnrichStats = {
+    rows: tasks.length,
+    matched: 0,
+    review: 0,
+    notFound: 0,
+    error: 0,
+    outOfCredits: 0,
+    skipped: 0,
+    unbought: 0,
+    pending: e.pending,
+    credits: e.credits,
+    processed: e.results.size,
+  };
   for (const r of results) {
     if (!r) continue;
     if (r.outcome === "matched") s.matched++;
@@ -453,7 +523,10 @@ interface StoredPart {
   r: RowResult[];
 }
 /** A part of a checkpoint: versioned by it. */
-export const CHECKPOINT_PART: z.ZodMiniType<StoredPart> = z.object({ i: z.array(z.number()), r: z.array(savedRowResult) });
+export const CHECKPOINT_PART: z.ZodMiniType<StoredPart> = z.object({
+  i: z.array(z.number()),
+  r: z.array(savedRowResult),
+});
 
 /**
  * Enrich rows without a sheet (CLI, tests, the app service). `job` names the
@@ -461,12 +534,22 @@ export const CHECKPOINT_PART: z.ZodMiniType<StoredPart> = z.object({ i: z.array(
  * completed run returns the stored rows without sending anything (rerun
  * decides what is fetched again).
  */
-export function* computeRows(deps: EnrichDeps, ctx: OpContext, job: string, input: EnrichInput): Operation<EnrichRunResult> {
+export function* computeRows(
+  deps: EnrichDeps,
+  ctx: OpContext,
+  job: string,
+  input: EnrichInput,
+): Operation<EnrichRunResult> {
   const { fields, tasks } = prepare(input.rows, input.mapping, input.fields);
   const options = input.options ?? {};
   const lang: Language = ctx.client.language;
   const key = checkpointKey(ctx, job);
-  const sig = signature([fields.map((f) => f.id), input.mapping, options.mode ?? "batch", hash(JSON.stringify(input.rows))]);
+  const sig = signature([
+    fields.map((f) => f.id),
+    input.mapping,
+    options.mode ?? "batch",
+    hash(JSON.stringify(input.rows)),
+  ]);
 
   // What earlier runs of this job stored.
   const current: (RowResult | null)[] = tasks.map(() => null);
@@ -487,7 +570,12 @@ export function* computeRows(deps: EnrichDeps, ctx: OpContext, job: string, inpu
   const previous = current.map((r) => (r ? previousOf(r) : null));
 
   const outcome = yield* runEngine(deps, ctx, {
-    tasks, previous, fields, options, key, sig,
+    tasks,
+    previous,
+    fields,
+    options,
+    key,
+    sig,
     done: (i) => current[i] ?? null,
     *persist(indexes, results, c) {
       const n = c.parts ?? 0;
@@ -609,7 +697,8 @@ function belongs(ledger: RowLedger, key: string, p: Previous | null): boolean {
   if (key === "") return p.outcome === "empty";
   // Output written before there was a ledger for this table cannot be checked.
   if (ledger.empty) return true;
-  if (p.outcome === "matched") return ledger.has(key, token("matched", p.id)) || ledger.has(key, token("matched", p.id, true));
+  if (p.outcome === "matched")
+    return ledger.has(key, token("matched", p.id)) || ledger.has(key, token("matched", p.id, true));
   if (p.outcome === "error") return ledger.has(key, p.changed ? CHANGED_TOKEN : token("error", null));
   // A review row's id cell is the user's to pick in.
   return ledger.has(key, token(p.outcome, p.outcome === "review" ? null : p.id));
@@ -637,24 +726,56 @@ function belongs(ledger: RowLedger, key: string, p: Previous | null): boolean {
  * user then edits, where the key sees the edit. The key finds moved rows in
  * every host by what they are.
  */
-function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOnly: boolean): Operation<SheetRunResult> {
+function* sheetRun(
+  deps: EnrichDeps,
+  ctx: OpContext,
+  spec: SheetJobSpec,
+  picksOnly: boolean,
+): Operation<SheetRunResult> {
   if (!spec.sheet || !(spec.row >= 1) || !(spec.col >= 1) || !(spec.rows >= 2) || !(spec.cols >= 1)) {
-    throw invalid("range", { de: "bitte eine Tabelle mit Kopfzeile und mindestens einer Datenzeile markieren", en: "please select a table with a header row and at least one data row" });
+    throw invalid("range", {
+      de: "bitte eine Tabelle mit Kopfzeile und mindestens einer Datenzeile markieren",
+      en: "please select a table with a header row and at least one data row",
+    });
   }
   const lang: Language = ctx.client.language;
-  const head = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows: 1, cols: spec.cols });
+  const head = yield* sheet<Cell[][]>({
+    op: "read",
+    sheet: spec.sheet,
+    row: spec.row,
+    col: spec.col,
+    rows: 1,
+    cols: spec.cols,
+  });
   const headerCells = head[0] ?? [];
   const mapping = spec.mapping ?? detectColumns(headerCells).mapping;
   validateMapping(mapping, spec.cols);
   const fields = selectFields(spec.fields);
   const width = fields.length;
   const out = outputBlock(spec, width);
-  const [existingHeader = []] = yield* sheet<Cell[][]>({ op: "read", sheet: out.sheet, row: out.row, col: out.col, rows: 1, cols: out.cols });
+  const [existingHeader = []] = yield* sheet<Cell[][]>({
+    op: "read",
+    sheet: out.sheet,
+    row: out.row,
+    col: out.col,
+    rows: 1,
+    cols: out.cols,
+  });
   const headerEmpty = existingHeader.every((c) => c === "" || c == null);
   if (!headerEmpty && !isOutputHeader(existingHeader, fields)) {
-    throw invalid("output", { de: "die Spalten rechts der Tabelle sind nicht leer; bitte die Tabelle verschieben oder die Spalten leeren", en: "the columns right of the table are not empty; please move the table or clear them" });
+    throw invalid("output", {
+      de: "die Spalten rechts der Tabelle sind nicht leer; bitte die Tabelle verschieben oder die Spalten leeren",
+      en: "the columns right of the table are not empty; please move the table or clear them",
+    });
   }
-  if (headerEmpty) yield* sheet({ op: "write", sheet: out.sheet, row: out.row, col: out.col, values: [outputHeader(fields, lang, headerCells)] });
+  if (headerEmpty)
+    yield* sheet({
+      op: "write",
+      sheet: out.sheet,
+      row: out.row,
+      col: out.col,
+      values: [outputHeader(fields, lang, headerCells)],
+    });
   // A refresh's change column sits right after the output block and moves with its row (it is written with it).
   const outCols = out.cols + (spec.changes ? 1 : 0);
   if (spec.changes) yield* ensureChangeColumn(out.sheet, out.row, out.col + out.cols, lang);
@@ -665,7 +786,15 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   const block = `${spec.sheet}!R${spec.row}C${spec.col}`;
   const key = checkpointKey(ctx, `${picksOnly ? "picks" : "sheet"}:${block}`);
   // A phase is a run of its own: matching and buying each start from the table as it is then.
-  const sig = signature([fields.map((f) => f.id), mapping, options.mode ?? "batch", rerun, spec.rows, spec.cols, ...(options.phase ? [options.phase] : [])]);
+  const sig = signature([
+    fields.map((f) => f.id),
+    mapping,
+    options.mode ?? "batch",
+    rerun,
+    spec.rows,
+    spec.cols,
+    ...(options.phase ? [options.phase] : []),
+  ]);
   const ledger = yield* RowLedger.load(`doc:rows:${ctx.scope}:${block}`);
 
   const old = yield* loadCheckpoint(key);
@@ -682,7 +811,8 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     // table's end from empty rows below it, and these cost nothing.
     const skipped = new Map<number, RowResult>();
     first.keys.forEach((k, i) => {
-      if (k === "" && readPrevious(first.output[i] ?? [], width)?.outcome !== "empty") skipped.set(i, { outcome: "empty", id: null, confidence: null, asOf: null, values: [] });
+      if (k === "" && readPrevious(first.output[i] ?? [], width)?.outcome !== "empty")
+        skipped.set(i, { outcome: "empty", id: null, confidence: null, asOf: null, values: [] });
     });
     if (!picksOnly) yield* writeRows(first, skipped, []);
   }
@@ -701,14 +831,26 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
       return !!p?.id && p.outcome === "matched" && ledger.has(now.keys[i] ?? "", token("matched", p.id, true));
     };
     // Review picks only: review rows with an id; as their own rerun so nothing else is selected.
-    const engineTasks = picksOnly ? tasks.map((t, i) => (previous[i]?.outcome === "review" && previous[i]?.id ? t : { index: i, query: null, id: null, confidence: null })) : tasks;
+    const engineTasks = picksOnly
+      ? tasks.map((t, i) =>
+          previous[i]?.outcome === "review" && previous[i]?.id
+            ? t
+            : { index: i, query: null, id: null, confidence: null },
+        )
+      : tasks;
     const selection = selectRows(engineTasks, previous, rerun, ctx.client.now(), tasks).filter((i) => {
       // Not again what this run already wrote for this input (an error stays until the next run; out of credits is redone;
       // a row left unbought is bought by any run but the matching that left it).
       const p = previous[i];
       if (!inPhase(options.phase, p)) return false;
       const k = now.keys[i] ?? "";
-      return !p || p.outcome === "out_of_credits" || (p.outcome === "unbought" && options.phase !== "match") || p.changed || !ledger.doneThisRun(k, ledgerToken(ledger, k, p));
+      return (
+        !p ||
+        p.outcome === "out_of_credits" ||
+        (p.outcome === "unbought" && options.phase !== "match") ||
+        p.changed ||
+        !ledger.doneThisRun(k, ledgerToken(ledger, k, p))
+      );
     });
     // Outputs that are no longer their row's are marked now, so no row shows another company's data while it waits.
     if (valid.some((v) => !v)) yield* guardedWrite(now.keys, new Map(), new Set());
@@ -732,11 +874,24 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     };
     let pass: EngineOutcome;
     try {
-      const passOptions = options.budget !== undefined ? { ...options, budget: Math.max(0, options.budget - (outcome?.credits ?? 0)) } : options;
+      const passOptions =
+        options.budget !== undefined
+          ? { ...options, budget: Math.max(0, options.budget - (outcome?.credits ?? 0)) }
+          : options;
       pass = yield* runEngine(deps, ctx, {
-        tasks: engineTasks, inputTasks: tasks, previous, fields, key, sig, selection, picked,
+        tasks: engineTasks,
+        inputTasks: tasks,
+        previous,
+        fields,
+        key,
+        sig,
+        selection,
+        picked,
         // A budget and a credit cap hold for the whole step: later passes get what earlier ones left.
-        options: options.maxCredits === undefined ? passOptions : { ...passOptions, maxCredits: options.maxCredits - (outcome?.credits ?? 0) },
+        options:
+          options.maxCredits === undefined
+            ? passOptions
+            : { ...passOptions, maxCredits: options.maxCredits - (outcome?.credits ?? 0) },
         done: (i) => (previous[i] ? readResult(now.output[i], width) : null),
         *persist(indexes, results) {
           indexes.forEach((i, k) => {
@@ -755,10 +910,21 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
     now = yield* readTableNow(spec, outCols, mapping, ledger);
   }
   // Rows left after the passes without a deadline passing (the user keeps adding rows): not complete, no stop reason; the next step goes on.
-  const stopped = outcome?.stopped ?? (options.deadline !== undefined && left > 0 && ctx.client.now() >= options.deadline ? "deadline" : undefined);
+  const stopped =
+    outcome?.stopped ??
+    (options.deadline !== undefined && left > 0 && ctx.client.now() >= options.deadline ? "deadline" : undefined);
   const complete = left === 0;
   // The engine may have closed its checkpoint; rows still to do keep the run open for the next step.
-  yield* storePut({ [key]: writeSaved(CHECKPOINT, { v: 1, sig, selection: "", cursor: 0, state: complete ? "done" : outcome?.stopped === "out_of_credits" ? "out_of_credits" : "running", parts: 0 }) });
+  yield* storePut({
+    [key]: writeSaved(CHECKPOINT, {
+      v: 1,
+      sig,
+      selection: "",
+      cursor: 0,
+      state: complete ? "done" : outcome?.stopped === "out_of_credits" ? "out_of_credits" : "running",
+      parts: 0,
+    }),
+  });
   const final = now.output.map((r, i) => {
     const p = previousInCells(r, width);
     return belongs(ledger, now.keys[i] ?? "", p) ? p : null;
@@ -766,14 +932,31 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   const engineOutcome: EngineOutcome = outcome ?? { results: new Map(), credits: 0, pending: 0 };
   const finalTasks = now.input.map((r, i) => taskFromRow(i, r, mapping));
   const stats = countStats(final, finalTasks, { ...engineOutcome, pending: complete ? 0 : left });
-  const afterMatching = options.phase === "match" && complete ? unboughtPrice(final.map((p, i) => (p ? { ...p, givenId: !!finalTasks[i]?.id } : null)), spec.fields) : undefined;
-  return { complete, stopped, stats, mapping, output: { ...out, rows: 1 + now.input.length }, ...(afterMatching ? { afterMatching } : {}) };
+  const afterMatching =
+    options.phase === "match" && complete
+      ? unboughtPrice(
+          final.map((p, i) => (p ? { ...p, givenId: !!finalTasks[i]?.id } : null)),
+          spec.fields,
+        )
+      : undefined;
+  return {
+    complete,
+    stopped,
+    stats,
+    mapping,
+    output: { ...out, rows: 1 + now.input.length },
+    ...(afterMatching ? { afterMatching } : {}),
+  };
 
   /**
    * Write results (by the index of the pass that computed them, whose keys are `keysThen`)
    * into the rows that hold that input now, and mark rows whose output is not theirs.
    */
-  function* guardedWrite(keysThen: readonly string[], results: Map<number, RowResult>, picks: ReadonlySet<number>): Operation<void> {
+  function* guardedWrite(
+    keysThen: readonly string[],
+    results: Map<number, RowResult>,
+    picks: ReadonlySet<number>,
+  ): Operation<void> {
     const t = yield* readTableNow(spec, outCols, mapping, ledger, { fresh: true });
     const writes = new Map<number, RowResult>();
     const recorded: { key: string; tok: string }[] = [];
@@ -788,7 +971,14 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
       const p = previousInCells(cells, width);
       const key = t.keys[j] ?? "";
       if (p && !belongs(ledger, key, p)) {
-        writes.set(j, { outcome: "error", id: null, confidence: null, asOf: null, values: [], error: { code: "INVALID_INPUT", text: ROW_CHANGED } });
+        writes.set(j, {
+          outcome: "error",
+          id: null,
+          confidence: null,
+          asOf: null,
+          values: [],
+          error: { code: "INVALID_INPUT", text: ROW_CHANGED },
+        });
         recorded.push({ key, tok: CHANGED_TOKEN });
       }
     });
@@ -796,7 +986,11 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
   }
 
   /** Write these rows' results into the table `t` just read, as one block, and record them. */
-  function* writeRows(t: TableNow, writes: Map<number, RowResult>, recorded: { key: string; tok: string }[]): Operation<void> {
+  function* writeRows(
+    t: TableNow,
+    writes: Map<number, RowResult>,
+    recorded: { key: string; tok: string }[],
+  ): Operation<void> {
     if (writes.size === 0) return;
     const rows = [...writes.keys()];
     const lo = Math.min(...rows);
@@ -814,11 +1008,19 @@ function* sheetRun(deps: EnrichDeps, ctx: OpContext, spec: SheetJobSpec, picksOn
         const before = readResult(t.output[j], width);
         const id = r.outcome === "matched" && before?.outcome === "matched" && before.id === r.id ? r.id : null;
         const diff = id ? valueChanges(fields, before?.values ?? [], r.values) : [];
-        if (id && diff.length > 0) changed.push({ id, name: companyName(fields, r.values, t.input[j] ?? [], mapping), asOf: r.asOf ?? isoDay(ctx.client.now()), changes: diff });
+        if (id && diff.length > 0)
+          changed.push({
+            id,
+            name: companyName(fields, r.values, t.input[j] ?? [], mapping),
+            asOf: r.asOf ?? isoDay(ctx.client.now()),
+            changes: diff,
+          });
         cells = [...cells, changesText(diff, lang)];
       }
       span.push(cells);
-      dropdowns.push(r ? (r.outcome === "review" ? (r.candidates ?? []).map(candidateLabel) : []) : existingDropdown(cells, width));
+      dropdowns.push(
+        r ? (r.outcome === "review" ? (r.candidates ?? []).map(candidateLabel) : []) : existingDropdown(cells, width),
+      );
       colours.push([STATUS_COLOUR[r?.outcome ?? readPrevious(cells, width)?.outcome ?? "empty"] ?? ""]);
     }
     const firstRow = out.row + 1 + lo;
@@ -841,7 +1043,12 @@ function ledgerToken(ledger: RowLedger, key: string, p: Previous): string {
 
 function mergeOutcome(a: EngineOutcome | null, b: EngineOutcome): EngineOutcome {
   if (!a) return b;
-  return { stopped: b.stopped, results: new Map([...a.results, ...b.results]), credits: a.credits + b.credits, pending: b.pending };
+  return {
+    stopped: b.stopped,
+    results: new Map([...a.results, ...b.results]),
+    credits: a.credits + b.credits,
+    pending: b.pending,
+  };
 }
 
 /**

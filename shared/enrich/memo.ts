@@ -46,9 +46,19 @@ export class RunMemo {
     const a = this.keys.get(normaliseKey(t.query));
     if (!a) return null;
     if (a.o === "n") return { outcome: "not_found", id: null, confidence: null, asOf: null, values: [] };
-    if (a.o === "r") return { outcome: "review", id: null, confidence: a.c, candidates: a.k.map((x) => ({ ...x })), ...(a.d ? { doubt: a.d } : {}), asOf: null, values: [] };
+    if (a.o === "r")
+      return {
+        outcome: "review",
+        id: null,
+        confidence: a.c,
+        candidates: a.k.map((x) => ({ ...x })),
+        ...(a.d ? { doubt: a.d } : {}),
+        asOf: null,
+        values: [],
+      };
     const note = a.n ? { note: a.n } : {};
-    if (!this.needs.resolved.profile) return a.v ? { outcome: "matched", id: a.id, confidence: a.c, ...note, asOf: today, values: [...a.v] } : null;
+    if (!this.needs.resolved.profile)
+      return a.v ? { outcome: "matched", id: a.id, confidence: a.c, ...note, asOf: today, values: [...a.v] } : null;
     const d = this.companies.get(a.id);
     return d ? { outcome: "matched", id: a.id, confidence: a.c, ...note, asOf: d.a, values: [...d.v] } : null;
   }
@@ -84,12 +94,17 @@ export class RunMemo {
    * holds. Only final answers are kept; a review row without its candidates
    * (read back from a sheet or file) is not.
    */
-  rememberRow(base: RowTask, r: Pick<RowResult, "outcome" | "id" | "confidence" | "asOf" | "values" | "candidates">): void {
+  rememberRow(
+    base: RowTask,
+    r: Pick<RowResult, "outcome" | "id" | "confidence" | "asOf" | "values" | "candidates">,
+  ): void {
     const key = base.query && !base.id ? normaliseKey(base.query) : null;
     if (r.outcome === "not_found" && key) this.keys.set(key, { o: "n" });
-    else if (r.outcome === "review" && key && r.candidates?.length) this.keys.set(key, { o: "r", c: r.confidence, k: r.candidates });
+    else if (r.outcome === "review" && key && r.candidates?.length)
+      this.keys.set(key, { o: "r", c: r.confidence, k: r.candidates });
     // Matched in a matching phase, profile not bought: the name is not matched again.
-    else if (r.outcome === "unbought" && key && r.id && !this.keys.has(key)) this.keys.set(key, { o: "m", id: r.id, c: r.confidence });
+    else if (r.outcome === "unbought" && key && r.id && !this.keys.has(key))
+      this.keys.set(key, { o: "m", id: r.id, c: r.confidence });
     if (r.outcome !== "matched" || !r.id) return;
     const { resolved, givenId } = this.needs;
     if (key) {

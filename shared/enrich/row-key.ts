@@ -36,14 +36,22 @@ function normalForRole(role: string, v: Cell | undefined): string {
 
 function normalOf(role: string, t: string): string {
   switch (role) {
-    case "name": return normaliseName(t);
-    case "city": return normaliseCity(t);
+    case "name":
+      return normaliseName(t);
+    case "city":
+      return normaliseCity(t);
     // A postcode typed as a number lost its leading zero: digits only, padded.
-    case "zip": { const d = normaliseZip(t); return d && d.length < 5 ? d.padStart(5, "0") : d; }
-    case "register": return normaliseRegister(t);
-    case "id": return t.toUpperCase();
+    case "zip": {
+      const d = normaliseZip(t);
+      return d && d.length < 5 ? d.padStart(5, "0") : d;
+    }
+    case "register":
+      return normaliseRegister(t);
+    case "id":
+      return t.toUpperCase();
     // Roles added later (website, VAT id, …): case and spacing do not count.
-    default: return t.toLowerCase().replace(/\s+/g, " ");
+    default:
+      return t.toLowerCase().replace(/\s+/g, " ");
   }
 }
 
@@ -53,7 +61,12 @@ function normalOf(role: string, t: string): string {
  * no input at all has the key "" (an empty row).
  */
 export function rowKey(row: readonly Cell[], mapping: ColumnMapping): string {
-  const roles = [...INPUT_ROLES, ...Object.keys(mapping).filter((r) => !(INPUT_ROLES as readonly string[]).includes(r)).sort()];
+  const roles = [
+    ...INPUT_ROLES,
+    ...Object.keys(mapping)
+      .filter((r) => !(INPUT_ROLES as readonly string[]).includes(r))
+      .sort(),
+  ];
   const parts: string[] = [];
   let any = false;
   for (const role of roles) {
@@ -77,7 +90,8 @@ export function pairByKey(earlier: readonly string[], current: readonly string[]
   earlier.forEach((k, i) => {
     if (k === "") return;
     const q = queues.get(k);
-    if (q) q.push(i); else queues.set(k, [i]);
+    if (q) q.push(i);
+    else queues.set(k, [i]);
   });
   const cursor = new Map<string, number>();
   return current.map((k) => {

@@ -48,26 +48,36 @@ interface Record_ {
 }
 
 /** Saved with `v: 1` from the start; its parts (lists of entries or key hashes) are versioned by it. */
-export const ROW_LEDGER = savedKind<Record_>(1, z.object({
-  v: z.literal(1),
-  parts: z.number(),
-  runFrom: z.number(),
-  keyParts: z.number(),
-  below: z.string(),
-  header: z.string(),
-}));
+export const ROW_LEDGER = savedKind<Record_>(
+  1,
+  z.object({
+    v: z.literal(1),
+    parts: z.number(),
+    runFrom: z.number(),
+    keyParts: z.number(),
+    below: z.string(),
+    header: z.string(),
+  }),
+);
 export const ROW_LEDGER_PART = z.array(z.string());
 
 /** What a written row says, as a ledger token; `pick`: the id is the user's choice from the review list. */
 export function token(outcome: RowOutcome, id: string | null, pick = false): string {
   switch (outcome) {
-    case "matched": return (pick ? "p" : "m") + (id ?? "");
-    case "review": return "r";
-    case "out_of_credits": return "o" + (id ?? "");
-    case "unbought": return "u" + (id ?? "");
-    case "not_found": return "n";
-    case "empty": return "s";
-    case "error": return "e";
+    case "matched":
+      return (pick ? "p" : "m") + (id ?? "");
+    case "review":
+      return "r";
+    case "out_of_credits":
+      return "o" + (id ?? "");
+    case "unbought":
+      return "u" + (id ?? "");
+    case "not_found":
+      return "n";
+    case "empty":
+      return "s";
+    case "error":
+      return "e";
   }
 }
 
@@ -155,9 +165,11 @@ export class RowLedger {
     const hashes = [...new Set(rowKeys.filter((k) => k !== "").map(keyHash))];
     const put: Record<string, string | null> = { ...drop };
     let parts = 0;
-    for (let i = 0; i < kept.length; i += ENTRIES_PER_PART) put[`${this.base}:w${parts++}`] = JSON.stringify(kept.slice(i, i + ENTRIES_PER_PART));
+    for (let i = 0; i < kept.length; i += ENTRIES_PER_PART)
+      put[`${this.base}:w${parts++}`] = JSON.stringify(kept.slice(i, i + ENTRIES_PER_PART));
     let keyParts = 0;
-    for (let i = 0; i < hashes.length; i += KEYS_PER_PART) put[`${this.base}:k${keyParts++}`] = JSON.stringify(hashes.slice(i, i + KEYS_PER_PART));
+    for (let i = 0; i < hashes.length; i += KEYS_PER_PART)
+      put[`${this.base}:k${keyParts++}`] = JSON.stringify(hashes.slice(i, i + KEYS_PER_PART));
     this.rec = { v: 1, parts, runFrom: parts, keyParts, below, header };
     put[this.base] = writeSaved(ROW_LEDGER, this.rec);
     yield* storePut(put);
@@ -178,7 +190,8 @@ export class RowLedger {
     const list = written.filter((w) => w.key !== "").map((w) => RowLedger.entry(w.key, w.tok));
     if (list.length === 0) return;
     const put: Record<string, string> = {};
-    for (let i = 0; i < list.length; i += ENTRIES_PER_PART) put[`${this.base}:w${this.rec.parts++}`] = JSON.stringify(list.slice(i, i + ENTRIES_PER_PART));
+    for (let i = 0; i < list.length; i += ENTRIES_PER_PART)
+      put[`${this.base}:w${this.rec.parts++}`] = JSON.stringify(list.slice(i, i + ENTRIES_PER_PART));
     put[this.base] = writeSaved(ROW_LEDGER, this.rec);
     yield* storePut(put);
     for (const e of list) {

@@ -28,7 +28,13 @@ export const savedRowResult: z.ZodMiniType<RowResult> = z.object({
 
 /** A resolve answer as the CLI's resolution journal keeps it (one `[key, answer]` a line). */
 export const savedKeyAnswer: z.ZodMiniType<KeyAnswer> = z.union([
-  z.object({ o: z.literal("m"), id: z.string(), c: z.nullable(z.number()), v: z.optional(z.array(savedCell)), n: z.optional(note) }),
+  z.object({
+    o: z.literal("m"),
+    id: z.string(),
+    c: z.nullable(z.number()),
+    v: z.optional(z.array(savedCell)),
+    n: z.optional(note),
+  }),
   z.object({ o: z.literal("n") }),
   z.object({ o: z.literal("r"), c: z.nullable(z.number()), k: z.array(candidate), d: z.optional(doubt) }),
 ]);

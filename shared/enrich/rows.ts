@@ -63,7 +63,10 @@ export const AS_OF_HEADER: Bilingual = { de: "Stand", en: "As of" };
 /** Added to an output header that an input column already has ("Ort" → "Ort (Treffer)"). */
 export const CLASH_SUFFIX: Bilingual = { de: " (Treffer)", en: " (match)" };
 
-const headerKey = (h: unknown) => String(h ?? "").trim().toLowerCase();
+const headerKey = (h: unknown) =>
+  String(h ?? "")
+    .trim()
+    .toLowerCase();
 
 /**
  * The output columns' headers. Given the input's header, an output header
@@ -72,7 +75,12 @@ const headerKey = (h: unknown) => String(h ?? "").trim().toLowerCase();
  * be read back as one (column detection, a rerun's own header).
  */
 export function outputHeader(fields: readonly FieldDef[], lang: Language, inputHeader: readonly Cell[] = []): string[] {
-  const plain = [STATUS_HEADER[lang], CONFIDENCE_HEADER[lang], ...fields.map((f) => f.header[lang]), AS_OF_HEADER[lang]];
+  const plain = [
+    STATUS_HEADER[lang],
+    CONFIDENCE_HEADER[lang],
+    ...fields.map((f) => f.header[lang]),
+    AS_OF_HEADER[lang],
+  ];
   if (inputHeader.length === 0) return plain;
   const taken = new Set(inputHeader.map(headerKey));
   for (const h of plain) taken.add(headerKey(h));
@@ -132,11 +140,14 @@ export function findOutputBlock(row: readonly Cell[]): FoundOutput | null {
 export function isOutputHeader(row: readonly Cell[], fields: readonly FieldDef[]): boolean {
   const de = outputHeader(fields, "de");
   const en = outputHeader(fields, "en");
-  return row.length >= de.length && de.every((h, i) => {
-    const c = String(row[i] ?? "");
-    const u = unsuffixed(c);
-    return c === h || c === en[i] || u === h || u === en[i];
-  });
+  return (
+    row.length >= de.length &&
+    de.every((h, i) => {
+      const c = String(row[i] ?? "");
+      const u = unsuffixed(c);
+      return c === h || c === en[i] || u === h || u === en[i];
+    })
+  );
 }
 
 export { candidateLabel } from "./candidate-label.ts";
@@ -154,7 +165,10 @@ const CANDIDATE_SEPARATOR = " | ";
 export function reviewCandidates(status: string): LabelledCandidate[] {
   const at = status.indexOf(":");
   if (at < 0) return [];
-  return status.slice(at + 1).split(CANDIDATE_SEPARATOR).flatMap((label) => parseCandidateLabel(label) ?? []);
+  return status
+    .slice(at + 1)
+    .split(CANDIDATE_SEPARATOR)
+    .flatMap((label) => parseCandidateLabel(label) ?? []);
 }
 
 export const toCandidate = (s: CompanySummary): Candidate => ({ id: s.id, name: s.name ?? "", city: s.city ?? "" });
@@ -180,7 +194,10 @@ export function statusText(r: RowResult, lang: Language): string {
 /** The output cells of one row: status, confidence, fields, as-of. */
 export function outputCells(r: RowResult, width: number, lang: Language): Cell[] {
   if (r.outcome === "empty") return [statusText(r, lang), "", ...new Array<Cell>(width).fill(""), ""];
-  const values = r.values.length === width ? r.values : [...r.values, ...new Array<Cell>(Math.max(0, width - r.values.length)).fill("")].slice(0, width);
+  const values =
+    r.values.length === width
+      ? r.values
+      : [...r.values, ...new Array<Cell>(Math.max(0, width - r.values.length)).fill("")].slice(0, width);
   // The id column is the first field: review rows leave it for the user's pick.
   if (r.outcome !== "review" && values.length > 0 && (values[0] === "" || values[0] == null) && r.id) values[0] = r.id;
   return [statusText(r, lang), r.confidence ?? "", ...values, r.asOf ?? ""];
@@ -202,7 +219,9 @@ export function idFromCell(v: Cell): string | null {
 }
 
 export function parseStatus(v: Cell | undefined): RowOutcome | null {
-  const s = String(v ?? "").trim().toLowerCase();
+  const s = String(v ?? "")
+    .trim()
+    .toLowerCase();
   if (!s) return null;
   // "unbought" before "matched": its English text starts with the other's.
   for (const outcome of ["out_of_credits", "not_found", "unbought", "matched", "review", "error", "empty"] as const) {
@@ -221,7 +240,12 @@ export function readPrevious(cells: readonly Cell[], width: number): PreviousRow
   return {
     outcome,
     id: idFromCell(cells[2] ?? null),
-    confidence: typeof conf === "number" ? conf : conf !== "" && conf != null && !Number.isNaN(Number(conf)) ? Number(conf) : null,
+    confidence:
+      typeof conf === "number"
+        ? conf
+        : conf !== "" && conf != null && !Number.isNaN(Number(conf))
+          ? Number(conf)
+          : null,
     asOf: /^\d{4}-\d{2}-\d{2}/.test(asOf) ? asOf.slice(0, 10) : null,
   };
 }

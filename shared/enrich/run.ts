@@ -9,7 +9,15 @@ import { getAvailability, getProfiles } from "../operations/index.ts";
 import type { Operation } from "../core/index.ts";
 import type { OpContext } from "../operations/index.ts";
 import type { EnrichDeps } from "./chunk.ts";
-import { applyReviewPicks as applyPicksWith, computeRows, enrichSheet as enrichSheetWith, type EnrichInput, type EnrichRunResult, type SheetJobSpec, type SheetRunResult } from "./job.ts";
+import {
+  applyReviewPicks as applyPicksWith,
+  computeRows,
+  enrichSheet as enrichSheetWith,
+  type EnrichInput,
+  type EnrichRunResult,
+  type SheetJobSpec,
+  type SheetRunResult,
+} from "./job.ts";
 
 export const coreDeps: EnrichDeps = { resolveMany, getProfiles, getAvailability, lookupMany };
 

@@ -63,28 +63,53 @@ export function tableMoved(row: number) {
  * selection kept from an earlier run (the sidebar resumes with it) ends at
  * the row that was below the table then, when that row has moved up into it.
  */
-export function* readTableNow(spec: Block, outCols: number, mapping: ColumnMapping, ledger: RowLedger, how: { selected?: boolean; fresh?: boolean } = {}): Operation<TableNow> {
+export function* readTableNow(
+  spec: Block,
+  outCols: number,
+  mapping: ColumnMapping,
+  ledger: RowLedger,
+  how: { selected?: boolean; fresh?: boolean } = {},
+): Operation<TableNow> {
   const selected = !!how.selected;
   const window = selected ? spec.rows + 1 : spec.rows * 2 + 20;
   const rows = Math.max(2, Math.min(window, MAX_SHEET_ROWS - spec.row + 1));
-  const cells = yield* sheet<Cell[][]>({ op: "read", sheet: spec.sheet, row: spec.row, col: spec.col, rows, cols: spec.cols + outCols, fresh: how.fresh });
+  const cells = yield* sheet<Cell[][]>({
+    op: "read",
+    sheet: spec.sheet,
+    row: spec.row,
+    col: spec.col,
+    rows,
+    cols: spec.cols + outCols,
+    fresh: how.fresh,
+  });
   const inputOf = (r: readonly Cell[] | undefined) => Array.from({ length: spec.cols }, (_, j) => r?.[j] ?? "");
-  const outputOf = (r: readonly Cell[] | undefined) => Array.from({ length: outCols }, (_, j) => r?.[spec.cols + j] ?? "");
+  const outputOf = (r: readonly Cell[] | undefined) =>
+    Array.from({ length: outCols }, (_, j) => r?.[spec.cols + j] ?? "");
   const header = cellsHash(inputOf(cells[0]));
   if (!selected && ledger.header && ledger.header !== header) throw tableMoved(spec.row);
   const data = cells.slice(1).map(inputOf);
   const keys = data.map((r) => rowKey(r, mapping));
   // The table's own rows reach to the last one it knows …
   let last = -1;
-  keys.forEach((k, i) => { if (ledger.knows(k) && (!selected || i < spec.rows - 1)) last = i; });
+  keys.forEach((k, i) => {
+    if (ledger.knows(k) && (!selected || i < spec.rows - 1)) last = i;
+  });
   let end: number;
   if (selected) {
     end = spec.rows - 1;
-    if (ledger.below) for (let i = last + 1; i < end; i++) { const row = data[i] ?? []; if (!emptyRow(row) && cellsHash(row) === ledger.below) { end = i; break; } }
+    if (ledger.below)
+      for (let i = last + 1; i < end; i++) {
+        const row = data[i] ?? [];
+        if (!emptyRow(row) && cellsHash(row) === ledger.below) {
+          end = i;
+          break;
+        }
+      }
   } else {
     // … and on over rows added or edited after it, up to the row that was below the table, or an empty row.
     end = last + 1;
-    for (let row = data[end]; row !== undefined && !emptyRow(row) && cellsHash(row) !== ledger.below; row = data[end]) end++;
+    for (let row = data[end]; row !== undefined && !emptyRow(row) && cellsHash(row) !== ledger.below; row = data[end])
+      end++;
   }
   return {
     input: data.slice(0, end),

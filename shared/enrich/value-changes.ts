@@ -41,7 +41,11 @@ export interface RowChanges {
 export const cellText = (c: Cell | undefined): string => (c === null || c === undefined ? "" : String(c).trim());
 
 /** The fields whose value differs between the row's old and new values (same field order; the id column is the company, not a value). */
-export function valueChanges(fields: readonly FieldDef[], before: readonly Cell[], after: readonly Cell[]): ValueChange[] {
+export function valueChanges(
+  fields: readonly FieldDef[],
+  before: readonly Cell[],
+  after: readonly Cell[],
+): ValueChange[] {
   const out: ValueChange[] = [];
   fields.forEach((f, k) => {
     if (f.id === "id") return;
@@ -58,7 +62,12 @@ export function changesText(changes: readonly ValueChange[], lang: Language): st
 }
 
 /** The company's name for the log: the name field when chosen, else the row's own name cell. */
-export function companyName(fields: readonly FieldDef[], values: readonly Cell[], input: readonly Cell[], mapping: ColumnMapping): string {
+export function companyName(
+  fields: readonly FieldDef[],
+  values: readonly Cell[],
+  input: readonly Cell[],
+  mapping: ColumnMapping,
+): string {
   const k = fields.findIndex((f) => f.id === "name");
   const fromFields = k >= 0 ? cellText(values[k]) : "";
   if (fromFields) return fromFields;

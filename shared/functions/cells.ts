@@ -21,7 +21,8 @@ export function cell(v: unknown): CellOut {
 }
 
 /** A localised label ({code, name}) as text. */
-export const labelText = (l: { code: string; name?: string | null } | null | undefined): string => (l ? (l.name ?? l.code) : "");
+export const labelText = (l: { code: string; name?: string | null } | null | undefined): string =>
+  l ? (l.name ?? l.code) : "";
 
 /** Make the matrix rectangular; never empty. */
 export function squared(rows: CellOut[][]): CellOut[][] {
@@ -37,7 +38,13 @@ export type ListPart = { input: string; rows: CellOut[][] } | { input: string; e
  * Lists of several inputs under one header whose first column names the
  * input; a single input gets just its header and rows.
  */
-export function stackLists(header: string[], inputHeader: string, parts: ListPart[], lang: Language, stacked: boolean): CellOut[][] {
+export function stackLists(
+  header: string[],
+  inputHeader: string,
+  parts: ListPart[],
+  lang: Language,
+  stacked: boolean,
+): CellOut[][] {
   if (!stacked) {
     const p = parts[0];
     if (!p) return [header];

@@ -10,15 +10,28 @@ import { cellsOf, isBlank, reader, single, type Reader } from "./input.ts";
 import { errorCell, stackLists, type ListPart } from "./cells.ts";
 import type { CellOut, FunctionContext, ParamDef, ParamKind } from "./types.ts";
 
-export function param(name: string, kind: ParamKind, de: string, en: string, opts: { optional?: boolean; range?: boolean } = {}): ParamDef {
+export function param(
+  name: string,
+  kind: ParamKind,
+  de: string,
+  en: string,
+  opts: { optional?: boolean; range?: boolean } = {},
+): ParamDef {
   return { name, kind, help: { de, en }, optional: opts.optional ?? false, acceptsRange: opts.range ?? false };
 }
 
 /** The optional `size` argument of the list functions: how many `what` (plural), 1 to the API's MAX_SIZE. */
 export function sizeParam(what: Bilingual, fallback: number): ParamDef {
-  return param("size", "integer", `Anzahl ${what.de}, 1–${MAX_SIZE} (Standard ${fallback})`, `Number of ${what.en}, 1–${MAX_SIZE} (default ${fallback})`, { optional: true });
+  return param(
+    "size",
+    "integer",
+    `Anzahl ${what.de}, 1–${MAX_SIZE} (Standard ${fallback})`,
+    `Number of ${what.en}, 1–${MAX_SIZE} (default ${fallback})`,
+    { optional: true },
+  );
 }
-export const readSize = (r: Reader, size: unknown, fallback: number): number => r.integer(single(size), "size", 1, MAX_SIZE, fallback);
+export const readSize = (r: Reader, size: unknown, fallback: number): number =>
+  r.integer(single(size), "size", 1, MAX_SIZE, fallback);
 
 export const langOf = (fctx: FunctionContext): Language => fctx.ctx.client.language;
 
@@ -55,7 +68,9 @@ export function* perRow<K>(
       return { error: e };
     }
   });
-  const answers = distinct.size ? yield* fetch([...distinct.values()]) : new Map<string, CellOut[] | CompanyDataError>();
+  const answers = distinct.size
+    ? yield* fetch([...distinct.values()])
+    : new Map<string, CellOut[] | CompanyDataError>();
   const blankRow = () => new Array<CellOut>(width).fill("");
   return slots.map((s) => {
     if ("blank" in s) return blankRow();
@@ -112,7 +127,9 @@ export function* listPerInput<K>(
 }
 
 /** Run operations side by side (their requests go out together); each settles on its own. */
-export function* allSettled<T>(ops: Operation<T>[]): Operation<({ ok: true; value: T } | { ok: false; error: unknown })[]> {
+export function* allSettled<T>(
+  ops: Operation<T>[],
+): Operation<({ ok: true; value: T } | { ok: false; error: unknown })[]> {
   return yield* all(ops.map((op) => settle(op)));
 }
 

@@ -41,7 +41,9 @@ export function requestCredits(req: HttpRequest): number {
     for (const pair of q.split("&")) {
       const [k = "", v = ""] = pair.split("=");
       if (decodeURIComponent(k) === "include")
-        input.include = decodeURIComponent(v).split(",").filter((x): x is Include => (INCLUDES as readonly string[]).includes(x));
+        input.include = decodeURIComponent(v)
+          .split(",")
+          .filter((x): x is Include => (INCLUDES as readonly string[]).includes(x));
     }
   }
   if (req.body) {
@@ -74,7 +76,10 @@ export function* withBudget<T>(ctx: OpContext, limit: number, op: Operation<T>):
         result = yield effect;
         // A failed request costs nothing: give its reservation back.
         const responses = result as HttpResponse[];
-        const unspent = prices.reduce((sum, p, i) => (responses[i] && responses[i].status >= 200 && responses[i].status < 300 ? sum : sum + p), 0);
+        const unspent = prices.reduce(
+          (sum, p, i) => (responses[i] && responses[i].status >= 200 && responses[i].status < 300 ? sum : sum + p),
+          0,
+        );
         if (unspent > 0) yield* releaseBudget(ctx, unspent);
       } else result = yield effect;
     } catch (err) {

@@ -36,7 +36,8 @@ export function single(arg: unknown): unknown {
   return filled.length === 0 ? "" : filled.length === 1 ? filled[0] : arg;
 }
 
-const SPREADSHEET_ERROR = /^#(N\/A|REF!|VALUE!|NAME\?|DIV\/0!|NUM!|NULL!|ERROR!|SPILL!|CALC!|BUSY!|GETTING_DATA|FIELD!|BLOCKED!|CONNECT!|UNKNOWN!)$/i;
+const SPREADSHEET_ERROR =
+  /^#(N\/A|REF!|VALUE!|NAME\?|DIV\/0!|NUM!|NULL!|ERROR!|SPILL!|CALC!|BUSY!|GETTING_DATA|FIELD!|BLOCKED!|CONNECT!|UNKNOWN!)$/i;
 
 const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === "[object Date]";
 
@@ -52,15 +53,36 @@ const T = {
   bool: { de: "WAHR/FALSCH ist hier nicht erlaubt", en: "TRUE/FALSE is not allowed here" },
   errorValue: { de: "die Zelle enthält einen Fehlerwert", en: "the cell holds an error value" },
   formula: { de: "sieht aus wie eine Formel", en: "looks like a formula" },
-  tooLong: (n: number, max: number) => ({ de: `zu lang (${n} Zeichen, höchstens ${max})`, en: `too long (${n} characters, at most ${max})` }),
+  tooLong: (n: number, max: number) => ({
+    de: `zu lang (${n} Zeichen, höchstens ${max})`,
+    en: `too long (${n} characters, at most ${max})`,
+  }),
   notText: { de: "kein Text", en: "not text" },
   range: { de: "hier ist nur ein einzelner Wert erlaubt, kein Bereich", en: "takes a single value here, not a range" },
-  id: (v: string) => ({ de: `„${v}“ ist keine Firmen-ID (DE + 10 Buchstaben oder Ziffern)`, en: `"${v}" is not a company id (DE + 10 letters or digits)` }),
-  personId: (v: string) => ({ de: `„${v}“ ist keine Personen-ID (P + 10 Buchstaben oder Ziffern)`, en: `"${v}" is not a person id (P + 10 letters or digits)` }),
-  integer: (min: number, max: number) => ({ de: `eine ganze Zahl von ${min} bis ${max} erwartet`, en: `expected a whole number from ${min} to ${max}` }),
-  number: (min: number, max: number) => ({ de: `eine Zahl über ${min} bis ${max} erwartet`, en: `expected a number above ${min} up to ${max}` }),
-  dateExpected: { de: "ein Datum erwartet (Datumszelle, JJJJ-MM-TT oder TT.MM.JJJJ)", en: "expected a date (a date cell, YYYY-MM-DD or DD.MM.YYYY)" },
-  choice: (v: string, options: string[]) => ({ de: `„${v}“ ist nicht bekannt; erlaubt: ${options.join(", ")}`, en: `"${v}" is unknown; allowed: ${options.join(", ")}` }),
+  id: (v: string) => ({
+    de: `„${v}“ ist keine Firmen-ID (DE + 10 Buchstaben oder Ziffern)`,
+    en: `"${v}" is not a company id (DE + 10 letters or digits)`,
+  }),
+  personId: (v: string) => ({
+    de: `„${v}“ ist keine Personen-ID (P + 10 Buchstaben oder Ziffern)`,
+    en: `"${v}" is not a person id (P + 10 letters or digits)`,
+  }),
+  integer: (min: number, max: number) => ({
+    de: `eine ganze Zahl von ${min} bis ${max} erwartet`,
+    en: `expected a whole number from ${min} to ${max}`,
+  }),
+  number: (min: number, max: number) => ({
+    de: `eine Zahl über ${min} bis ${max} erwartet`,
+    en: `expected a number above ${min} up to ${max}`,
+  }),
+  dateExpected: {
+    de: "ein Datum erwartet (Datumszelle, JJJJ-MM-TT oder TT.MM.JJJJ)",
+    en: "expected a date (a date cell, YYYY-MM-DD or DD.MM.YYYY)",
+  },
+  choice: (v: string, options: string[]) => ({
+    de: `„${v}“ ist nicht bekannt; erlaubt: ${options.join(", ")}`,
+    en: `"${v}" is unknown; allowed: ${options.join(", ")}`,
+  }),
 };
 
 const PARAM_NAME = /^[a-z][a-z_]*$/;
@@ -70,13 +92,19 @@ const PARAM_NAME = /^[a-z][a-z_]*$/;
  * name the formula's signature shows (COMPANY_RISK(ids)), so they find it.
  */
 export function argumentLabel(param: string): Bilingual {
-  return { de: `${fieldLabel(param, "de")}, Argument „${param}“`, en: `${fieldLabel(param, "en")}, argument "${param}"` };
+  return {
+    de: `${fieldLabel(param, "de")}, Argument „${param}“`,
+    en: `${fieldLabel(param, "en")}, argument "${param}"`,
+  };
 }
 
 /** Argument readers that phrase their complaints in the user's language. */
 export function reader(_lang: Language) {
   const fail = (field: string, msg: { de: string; en: string }) =>
-    new CompanyDataError("INVALID_INPUT", PARAM_NAME.test(field) ? { field, detail: msg, label: argumentLabel(field) } : { field, detail: msg });
+    new CompanyDataError(
+      "INVALID_INPUT",
+      PARAM_NAME.test(field) ? { field, detail: msg, label: argumentLabel(field) } : { field, detail: msg },
+    );
 
   /** Text a user typed: trimmed, at most `max` characters; numbers become their digits. */
   function text(v: unknown, field: string, max = 500): string {
@@ -124,7 +152,12 @@ export function reader(_lang: Language) {
   function positive(v: unknown, field: string, max: number): number | undefined {
     if (isBlank(v)) return undefined;
     if (Array.isArray(v) || isDate(v) || typeof v === "boolean") throw fail(field, T.number(0, max));
-    const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d+([.,]\d+)?\s*$/.test(v) ? Number(v.trim().replace(",", ".")) : NaN;
+    const n =
+      typeof v === "number"
+        ? v
+        : typeof v === "string" && /^\s*\d+([.,]\d+)?\s*$/.test(v)
+          ? Number(v.trim().replace(",", "."))
+          : NaN;
     if (!Number.isFinite(n) || n <= 0 || n > max) throw fail(field, T.number(0, max));
     return n;
   }
@@ -154,7 +187,8 @@ export function reader(_lang: Language) {
 
     function checked(y: number, mo: number, d: number): string {
       const t = new Date(Date.UTC(y, mo - 1, d));
-      if (t.getUTCFullYear() !== y || t.getUTCMonth() !== mo - 1 || t.getUTCDate() !== d) throw fail(field, T.dateExpected);
+      if (t.getUTCFullYear() !== y || t.getUTCMonth() !== mo - 1 || t.getUTCDate() !== d)
+        throw fail(field, T.dateExpected);
       return ymd(y, mo, d);
     }
   }
@@ -169,8 +203,16 @@ export function reader(_lang: Language) {
   }
 
   /** One of the allowed words (case-insensitive; `aliases` maps more spellings). */
-  function choice<K extends string>(v: string, field: string, options: readonly K[], aliases: Record<string, K> = {}): K {
-    const k = v.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  function choice<K extends string>(
+    v: string,
+    field: string,
+    options: readonly K[],
+    aliases: Record<string, K> = {},
+  ): K {
+    const k = v
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, "_");
     const hit = options.find((o) => o.toLowerCase() === k) ?? aliases[k];
     if (!hit) throw fail(field, T.choice(echo(v), [...options]));
     return hit;

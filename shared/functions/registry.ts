@@ -10,13 +10,40 @@ import { errorCell, squared } from "./cells.ts";
 import { withBudget } from "./guard.ts";
 import { RESOLVE, SEARCH, SUGGEST } from "./lookup.ts";
 import { AVAILABILITY, CARD, FINANCIALS, PROFILE } from "./company.ts";
-import { ANNOUNCEMENTS, CHANGES, CREDITS, EVENTS, JOBS, NEARBY, PEERS, PEOPLE, PERSON_COMPANIES, SIMILAR } from "./lists.ts";
+import {
+  ANNOUNCEMENTS,
+  CHANGES,
+  CREDITS,
+  EVENTS,
+  JOBS,
+  NEARBY,
+  PEERS,
+  PEOPLE,
+  PERSON_COMPANIES,
+  SIMILAR,
+} from "./lists.ts";
 import { RISK } from "./risk.ts";
 import type { CellOut, FunctionContext, FunctionDef, Host } from "./types.ts";
 
 export const FUNCTIONS: readonly FunctionDef[] = [
-  SEARCH, SUGGEST, RESOLVE, PROFILE, PEOPLE, ANNOUNCEMENTS, FINANCIALS, CHANGES, NEARBY, PEERS, SIMILAR,
-  AVAILABILITY, PERSON_COMPANIES, CREDITS, EVENTS, JOBS, CARD, RISK,
+  SEARCH,
+  SUGGEST,
+  RESOLVE,
+  PROFILE,
+  PEOPLE,
+  ANNOUNCEMENTS,
+  FINANCIALS,
+  CHANGES,
+  NEARBY,
+  PEERS,
+  SIMILAR,
+  AVAILABILITY,
+  PERSON_COMPANIES,
+  CREDITS,
+  EVENTS,
+  JOBS,
+  CARD,
+  RISK,
 ];
 
 /** The functions a host offers. */
@@ -31,7 +58,8 @@ export function functionByName(name: string): FunctionDef | undefined {
  * namespace (COMPANY.SEARCH). A definition may carry its own Sheets name
  * (PERSON_COMPANIES, as issue 4 lists it).
  */
-export const hostName = (def: FunctionDef, host: Host) => (host === "sheets" ? def.sheetsName ?? `COMPANY_${def.name}` : def.name);
+export const hostName = (def: FunctionDef, host: Host) =>
+  host === "sheets" ? (def.sheetsName ?? `COMPANY_${def.name}`) : def.name;
 
 /** Run a function to its cells. Host arguments go in as they came; the answer is a rectangular, non-empty matrix. */
 export function* invoke(def: FunctionDef, fctx: FunctionContext, args: unknown[]): Operation<CellOut[][]> {

@@ -55,7 +55,10 @@ export type CellScalar = string | number | boolean;
 export type CellOut = CellScalar | CellError | CellCard;
 
 export const isCellError = (v: unknown): v is CellError =>
-  typeof v === "object" && v !== null && typeof (v as CellError).error === "string" && typeof (v as CellError).message === "string";
+  typeof v === "object" &&
+  v !== null &&
+  typeof (v as CellError).error === "string" &&
+  typeof (v as CellError).message === "string";
 export const isCellCard = (v: unknown): v is CellCard => typeof v === "object" && v !== null && "card" in v;
 
 /** Everything a function needs besides its arguments; built by the host per invocation. */

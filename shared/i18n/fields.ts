@@ -108,7 +108,8 @@ export const FIELD_LABELS = {
 } as const satisfies Readonly<Record<string, Bilingual>>;
 
 /** The label of a field id, if it has one (any string may be asked). */
-const labelOf = (id: string): Bilingual | undefined => (FIELD_LABELS as Readonly<Record<string, Bilingual | undefined>>)[id];
+const labelOf = (id: string): Bilingual | undefined =>
+  (FIELD_LABELS as Readonly<Record<string, Bilingual | undefined>>)[id];
 
 /** One entry of a list field, counted from 1 as in a sheet: "Zeile 4", "company ID 3". */
 const ITEM_LABELS: Readonly<Record<string, Bilingual | undefined>> = {

@@ -2,7 +2,9 @@
 export type Language = "de" | "en";
 
 export function toLanguage(value: unknown, fallback: Language = "de"): Language {
-  const v = String(value ?? "").trim().toLowerCase();
+  const v = String(value ?? "")
+    .trim()
+    .toLowerCase();
   if (v.startsWith("de")) return "de";
   if (v.startsWith("en")) return "en";
   return fallback;
@@ -33,6 +35,8 @@ type SameKind<En> = En extends string ? string : En;
  * test/unit/bilingual-catalogues.test.ts checks every key of every catalogue
  * for non-empty text and the same placeholders in both languages.
  */
-export function catalogue<T extends Record<string, Texts>>(texts: T & { readonly [K in keyof T]: { readonly de: SameKind<T[K]["en"]> } }): T {
+export function catalogue<T extends Record<string, Texts>>(
+  texts: T & { readonly [K in keyof T]: { readonly de: SameKind<T[K]["en"]> } },
+): T {
   return texts;
 }

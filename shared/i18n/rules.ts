@@ -10,7 +10,10 @@ import type { Bilingual } from "./language.ts";
 
 export type Rule = Bilingual;
 
-export interface Bound { value: number; inclusive: boolean }
+export interface Bound {
+  value: number;
+  inclusive: boolean;
+}
 
 const r = (de: string, en: string): Rule => ({ de, en });
 
@@ -38,7 +41,8 @@ export function shown(v: unknown): Rule {
     const q = s.length > 40 ? `${s.slice(0, 40)}…` : s;
     return r(`„${q}“`, `"${q}"`);
   }
-  if (typeof v === "number") return Number.isFinite(v) ? r(String(v).replace(".", ","), String(v)) : r("keine Zahl", "not a number");
+  if (typeof v === "number")
+    return Number.isFinite(v) ? r(String(v).replace(".", ","), String(v)) : r("keine Zahl", "not a number");
   if (typeof v === "boolean") return v ? r("WAHR", "TRUE") : r("FALSCH", "FALSE");
   if (Array.isArray(v)) return TYPE_NAMES.array;
   if (typeof v === "object") return TYPE_NAMES.object;
@@ -62,12 +66,26 @@ export const rule = {
     // German writes a decimal comma: "größer als 0,1".
     const de = (b: Bound) => String(b.value).replace(".", ",");
     const en = (b: Bound) => String(b.value);
-    if (min?.inclusive && max?.inclusive) return r(`${what.de} von ${de(min)} bis ${de(max)}${u}`, `${what.en} from ${en(min)} to ${en(max)}${u}`);
+    if (min?.inclusive && max?.inclusive)
+      return r(`${what.de} von ${de(min)} bis ${de(max)}${u}`, `${what.en} from ${en(min)} to ${en(max)}${u}`);
     const parts: Rule[] = [];
-    if (min) parts.push(min.inclusive ? r(`mindestens ${de(min)}${u}`, `at least ${en(min)}${u}`) : r(`größer als ${de(min)}${u}`, `greater than ${en(min)}${u}`));
-    if (max) parts.push(max.inclusive ? r(`höchstens ${de(max)}${u}`, `at most ${en(max)}${u}`) : r(`kleiner als ${de(max)}${u}`, `less than ${en(max)}${u}`));
+    if (min)
+      parts.push(
+        min.inclusive
+          ? r(`mindestens ${de(min)}${u}`, `at least ${en(min)}${u}`)
+          : r(`größer als ${de(min)}${u}`, `greater than ${en(min)}${u}`),
+      );
+    if (max)
+      parts.push(
+        max.inclusive
+          ? r(`höchstens ${de(max)}${u}`, `at most ${en(max)}${u}`)
+          : r(`kleiner als ${de(max)}${u}`, `less than ${en(max)}${u}`),
+      );
     if (!parts.length) return what;
-    return r(`${what.de}, ${parts.map((p) => p.de).join(" und ")}`, `${what.en}, ${parts.map((p) => p.en).join(" and ")}`);
+    return r(
+      `${what.de}, ${parts.map((p) => p.de).join(" und ")}`,
+      `${what.en}, ${parts.map((p) => p.en).join(" and ")}`,
+    );
   },
   /** Shorthand for a whole number from min to max. */
   range(min: number, max: number): Rule {
@@ -99,8 +117,14 @@ export const rule = {
   onlyOnce: r("darf nur einmal vorkommen", "may appear only once"),
   isoDate: r("ein Datum JJJJ-MM-TT oder ein Zeitpunkt nach ISO 8601", "a date YYYY-MM-DD or an ISO 8601 date-time"),
   validDate: r("ein gültiges Datum JJJJ-MM-TT", "a valid date YYYY-MM-DD"),
-  companyId: r("erwartet eine Firmen-ID (DE + 10 Buchstaben oder Ziffern)", "expected a company id (DE + 10 letters or digits)"),
-  personId: r("erwartet eine Personen-ID (P + 10 Buchstaben oder Ziffern)", "expected a person id (P + 10 letters or digits)"),
+  companyId: r(
+    "erwartet eine Firmen-ID (DE + 10 Buchstaben oder Ziffern)",
+    "expected a company id (DE + 10 letters or digits)",
+  ),
+  personId: r(
+    "erwartet eine Personen-ID (P + 10 Buchstaben oder Ziffern)",
+    "expected a person id (P + 10 letters or digits)",
+  ),
   unknownKey(allowed: readonly string[]): Rule {
     const list = allowed.join(", ");
     return r(`unbekanntes Feld; erlaubt: ${list}`, `unknown field; allowed: ${list}`);
@@ -112,8 +136,14 @@ export function notAnId(kind: "company" | "person", value: unknown): Rule {
   if (typeof value !== "string") return got(kind === "company" ? rule.companyId : rule.personId, value);
   const v = shown(value);
   return kind === "company"
-    ? r(`${v.de} ist keine Firmen-ID (DE + 10 Buchstaben oder Ziffern)`, `${v.en} is not a company id (DE + 10 letters or digits)`)
-    : r(`${v.de} ist keine Personen-ID (P + 10 Buchstaben oder Ziffern)`, `${v.en} is not a person id (P + 10 letters or digits)`);
+    ? r(
+        `${v.de} ist keine Firmen-ID (DE + 10 Buchstaben oder Ziffern)`,
+        `${v.en} is not a company id (DE + 10 letters or digits)`,
+      )
+    : r(
+        `${v.de} ist keine Personen-ID (P + 10 Buchstaben oder Ziffern)`,
+        `${v.en} is not a person id (P + 10 letters or digits)`,
+      );
 }
 
 /** A rule followed by the value that broke it: "… (erhalten: „abc“)". */
@@ -138,9 +168,13 @@ interface Def {
   element?: Node;
   valueType?: Node;
   entries?: Record<string, unknown>;
-  checks?: { _zod: { def: { check: string; value?: number; inclusive?: boolean; minimum?: number; maximum?: number } } }[];
+  checks?: {
+    _zod: { def: { check: string; value?: number; inclusive?: boolean; minimum?: number; maximum?: number } };
+  }[];
 }
-interface Node { _zod: { def: Def } }
+interface Node {
+  _zod: { def: Def };
+}
 
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "nonoptional", "catch"]);
 
@@ -173,8 +207,10 @@ function numberBounds(s: Node | undefined): { min?: Bound; max?: Bound; int: boo
   const out: { min?: Bound; max?: Bound; int: boolean } = { int: /int/.test(d?.format ?? "") };
   for (const c of d?.checks ?? []) {
     const cd = c._zod.def;
-    if (cd.check === "greater_than" && typeof cd.value === "number") out.min = { value: cd.value, inclusive: cd.inclusive === true };
-    if (cd.check === "less_than" && typeof cd.value === "number") out.max = { value: cd.value, inclusive: cd.inclusive === true };
+    if (cd.check === "greater_than" && typeof cd.value === "number")
+      out.min = { value: cd.value, inclusive: cd.inclusive === true };
+    if (cd.check === "less_than" && typeof cd.value === "number")
+      out.max = { value: cd.value, inclusive: cd.inclusive === true };
   }
   return out;
 }
@@ -209,7 +245,12 @@ export interface IssueLike {
  * tell a missing field from a wrong one). `patterns` names well-known
  * regular expressions (a company id) instead of showing them raw.
  */
-export function ruleOfIssue(issue: IssueLike, root: z.ZodMiniType, input: unknown, patterns: Record<string, Rule> = {}): Rule | undefined {
+export function ruleOfIssue(
+  issue: IssueLike,
+  root: z.ZodMiniType,
+  input: unknown,
+  patterns: Record<string, Rule> = {},
+): Rule | undefined {
   const at = () => schemaAt(root, issue.path);
   switch (issue.code) {
     case "too_big":

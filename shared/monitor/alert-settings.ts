@@ -10,7 +10,15 @@ import { readSaved, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
 import type { Bilingual } from "../i18n/index.ts";
 import type { OpContext } from "../operations/index.ts";
-import { deliverAlerts, DeliveryError, lastDelivery, pendingAlerts, type DeliveryOutcome, type DeliveryRecord, type Digest } from "./alerts.ts";
+import {
+  deliverAlerts,
+  DeliveryError,
+  lastDelivery,
+  pendingAlerts,
+  type DeliveryOutcome,
+  type DeliveryRecord,
+  type Digest,
+} from "./alerts.ts";
 import { checkWebhookUrl, postWebhook } from "./webhook.ts";
 
 export interface AlertSettings {
@@ -39,7 +47,11 @@ export const MAX_RECIPIENTS = 10;
  * final shutdown May 2026), so such an address could only fail.
  * manifests/appsscript.json lists exactly these.
  */
-export const SHEETS_WEBHOOK_PREFIXES = ["https://hooks.slack.com/", "https://*.logic.azure.com/", "https://*.environment.api.powerplatform.com/"] as const;
+export const SHEETS_WEBHOOK_PREFIXES = [
+  "https://hooks.slack.com/",
+  "https://*.logic.azure.com/",
+  "https://*.environment.api.powerplatform.com/",
+] as const;
 
 /** Does a URL lie under an allowlist prefix (Apps Script's rule: a leading `*.` matches any subdomain)? */
 export function underPrefix(url: string, prefix: string): boolean {
@@ -90,28 +102,55 @@ export const NO_BROWSER_WEBHOOK_PREFIXES = ["https://hooks.slack.com/", "https:/
  * `host` "sheets" holds the webhook to the manifest's allowlist; a browser
  * host without a team server (`sender` "browser") cannot post to Slack or Teams.
  */
-export function alertSettings(value: unknown, current: AlertSettings, host: string, sender: WebhookSender = webhookSender(host)): AlertSettings {
-  if (typeof value !== "object" || value === null) throw invalid("alerts", { de: "erwartet Einstellungen für Benachrichtigungen", en: "expected alert settings" });
+export function alertSettings(
+  value: unknown,
+  current: AlertSettings,
+  host: string,
+  sender: WebhookSender = webhookSender(host),
+): AlertSettings {
+  if (typeof value !== "object" || value === null)
+    throw invalid("alerts", { de: "erwartet Einstellungen für Benachrichtigungen", en: "expected alert settings" });
   const v = value as Record<string, unknown>;
   let email = current.email;
   if (v.email !== undefined) {
     const list = Array.isArray(v.email) ? v.email.map(String) : String(v.email ?? "").split(/[,;\n]/);
     email = [...new Set(list.map((s) => s.trim()).filter(Boolean))];
     const bad = email.find((e) => !EMAIL.test(e));
-    if (bad !== undefined) throw invalid("email", { de: `„${bad.slice(0, 80)}“ ist keine E-Mail-Adresse`, en: `"${bad.slice(0, 80)}" is not an e-mail address` }, LABEL_EMAIL);
-    if (email.length > MAX_RECIPIENTS) throw invalid("email", { de: `höchstens ${MAX_RECIPIENTS} Empfänger`, en: `at most ${MAX_RECIPIENTS} recipients` }, LABEL_EMAIL);
+    if (bad !== undefined)
+      throw invalid(
+        "email",
+        { de: `„${bad.slice(0, 80)}“ ist keine E-Mail-Adresse`, en: `"${bad.slice(0, 80)}" is not an e-mail address` },
+        LABEL_EMAIL,
+      );
+    if (email.length > MAX_RECIPIENTS)
+      throw invalid(
+        "email",
+        { de: `höchstens ${MAX_RECIPIENTS} Empfänger`, en: `at most ${MAX_RECIPIENTS} recipients` },
+        LABEL_EMAIL,
+      );
     if (email.length && host !== "sheets" && host !== "test")
-      throw invalid("email", { de: "E-Mails verschickt nur das Google-Sheets-Add-on; hier bitte einen Webhook nutzen", en: "only the Google Sheets add-on sends e-mail; please use a webhook here" }, LABEL_EMAIL);
+      throw invalid(
+        "email",
+        {
+          de: "E-Mails verschickt nur das Google-Sheets-Add-on; hier bitte einen Webhook nutzen",
+          en: "only the Google Sheets add-on sends e-mail; please use a webhook here",
+        },
+        LABEL_EMAIL,
+      );
   }
   let webhook = current.webhook;
   if (v.webhook !== undefined) {
     const text = String(v.webhook ?? "").trim();
     webhook = text === "" ? null : checkWebhookUrl(text);
     if (webhook && host === "sheets" && !SHEETS_WEBHOOK_PREFIXES.some((p) => underPrefix(webhook!, p)))
-      throw invalid("webhook", {
-        de: `Google Sheets darf nur an Slack- und Teams-Webhooks senden (${SHEETS_WEBHOOK_PREFIXES.join(", ")})`,
-        en: `Google Sheets may only post to Slack and Teams webhooks (${SHEETS_WEBHOOK_PREFIXES.join(", ")})`,
-      }, LABEL_WEBHOOK);
+      throw invalid(
+        "webhook",
+        {
+          de: `Google Sheets darf nur an Slack- und Teams-Webhooks senden (${SHEETS_WEBHOOK_PREFIXES.join(", ")})`,
+          en: `Google Sheets may only post to Slack and Teams webhooks (${SHEETS_WEBHOOK_PREFIXES.join(", ")})`,
+        },
+        LABEL_WEBHOOK,
+      );
     if (webhook && sender === "browser" && NO_BROWSER_WEBHOOK_PREFIXES.some((p) => underPrefix(webhook!, p)))
       throw invalid("webhook", BROWSER_WEBHOOK_REFUSED, LABEL_WEBHOOK);
   }
@@ -169,7 +208,11 @@ export function mailTo(mailer: Mailer, to: string[]): (d: Digest) => Operation<v
 }
 
 /** Deliver what each configured channel has waiting. */
-export function* deliverConfigured(ctx: OpContext, s: AlertSettings, mailer: Mailer | undefined): Operation<Partial<Record<"email" | "webhook", DeliveryOutcome>>> {
+export function* deliverConfigured(
+  ctx: OpContext,
+  s: AlertSettings,
+  mailer: Mailer | undefined,
+): Operation<Partial<Record<"email" | "webhook", DeliveryOutcome>>> {
   const out: Partial<Record<"email" | "webhook", DeliveryOutcome>> = {};
   if (s.email.length && mailer) out.email = yield* deliverAlerts(ctx, "email", mailTo(mailer, s.email));
   if (s.webhook) out.webhook = yield* deliverAlerts(ctx, "webhook", postWebhook(s.webhook));
@@ -189,7 +232,19 @@ export const maskWebhook = (url: string) => (/^https?:\/\/([^/?#]+)/i.exec(url)?
 
 export function* alertViews(ctx: OpContext, s: AlertSettings): Operation<AlertChannelView[]> {
   const views: AlertChannelView[] = [];
-  if (s.email.length) views.push({ channel: "email", target: s.email.join(", "), waiting: (yield* pendingAlerts(ctx, "email")).length, last: yield* lastDelivery(ctx, "email") });
-  if (s.webhook) views.push({ channel: "webhook", target: maskWebhook(s.webhook), waiting: (yield* pendingAlerts(ctx, "webhook")).length, last: yield* lastDelivery(ctx, "webhook") });
+  if (s.email.length)
+    views.push({
+      channel: "email",
+      target: s.email.join(", "),
+      waiting: (yield* pendingAlerts(ctx, "email")).length,
+      last: yield* lastDelivery(ctx, "email"),
+    });
+  if (s.webhook)
+    views.push({
+      channel: "webhook",
+      target: maskWebhook(s.webhook),
+      waiting: (yield* pendingAlerts(ctx, "webhook")).length,
+      last: yield* lastDelivery(ctx, "webhook"),
+    });
   return views;
 }

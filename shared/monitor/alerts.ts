@@ -91,17 +91,24 @@ export interface DeliveryRecord {
  */
 const group = z.enum(["risk", "watch", "none"]);
 /** Saved with `v: 1` from the start. */
-export const OUTBOX = savedKind<Outbox>(1, z.object({
-  v: z.literal(1),
-  companies: z.array(z.object({
-    id: z.string(),
-    name: z.nullable(z.string()),
-    from: z.nullable(group),
-    to: z.nullable(group),
-    flag: z.nullable(savedBilingual),
-    changes: z.array(z.object({ key: z.string(), date: z.string(), kind: z.string(), text: z.string(), source: z.string() })),
-  })),
-}));
+export const OUTBOX = savedKind<Outbox>(
+  1,
+  z.object({
+    v: z.literal(1),
+    companies: z.array(
+      z.object({
+        id: z.string(),
+        name: z.nullable(z.string()),
+        from: z.nullable(group),
+        to: z.nullable(group),
+        flag: z.nullable(savedBilingual),
+        changes: z.array(
+          z.object({ key: z.string(), date: z.string(), kind: z.string(), text: z.string(), source: z.string() }),
+        ),
+      }),
+    ),
+  }),
+);
 const deliveryRecord = z.object({
   at: z.string(),
   ok: z.boolean(),
@@ -130,7 +137,11 @@ export const isAlertMove = (from: RiskGroup | null, to: RiskGroup): boolean =>
  * with new changes: the digest shows their group too). A company without a
  * stored state is seen for the first time: never a move.
  */
-export function movesOf(before: ReadonlyMap<string, CompanyState | null | undefined>, after: ReadonlyMap<string, CompanyState>, withNews: ReadonlySet<string> = new Set()): GroupMove[] {
+export function movesOf(
+  before: ReadonlyMap<string, CompanyState | null | undefined>,
+  after: ReadonlyMap<string, CompanyState>,
+  withNews: ReadonlySet<string> = new Set(),
+): GroupMove[] {
   const moves: GroupMove[] = [];
   for (const [id, s] of after) {
     const from = before.get(id)?.result.group ?? null;
@@ -152,7 +163,10 @@ export function changeOf(line: LogLine): { id: string; name: string | null; chan
 }
 
 /** Merge news into a list of companies: changes by line key, moves by company (the first `from` stays). */
-export function mergeNews(companies: AlertCompany[], news: { changes?: readonly LogLine[]; moves?: readonly GroupMove[] }): AlertCompany[] {
+export function mergeNews(
+  companies: AlertCompany[],
+  news: { changes?: readonly LogLine[]; moves?: readonly GroupMove[] },
+): AlertCompany[] {
   const byId = new Map(companies.map((c) => [c.id, { ...c, changes: [...c.changes] }]));
   const entry = (id: string, name: string | null) => {
     let c = byId.get(id);
@@ -183,7 +197,11 @@ export function mergeNews(companies: AlertCompany[], news: { changes?: readonly 
 }
 
 /** Note news in the channels' outboxes (called by the check before it appends the lines and saves the watermarks). */
-export function* noteNews(ctx: OpContext, channels: readonly string[], news: { changes?: readonly LogLine[]; moves?: readonly GroupMove[] }): Operation<void> {
+export function* noteNews(
+  ctx: OpContext,
+  channels: readonly string[],
+  news: { changes?: readonly LogLine[]; moves?: readonly GroupMove[] },
+): Operation<void> {
   if ((!news.changes?.length && !news.moves?.length) || channels.length === 0) return;
   const keys = channels.map((c) => OUTBOX_KEY(ctx, c));
   const raw = yield* storeGet(keys);
@@ -221,15 +239,18 @@ export interface Digest {
   generatedAt: string;
 }
 
-const groupText = (g: RiskGroup | null, lang: Language) => (g === null ? (lang === "de" ? "nicht geprüft" : "not screened") : GROUP_LABEL[g][lang]);
+const groupText = (g: RiskGroup | null, lang: Language) =>
+  g === null ? (lang === "de" ? "nicht geprüft" : "not screened") : GROUP_LABEL[g][lang];
 
 /** Risk moves first, then by name: what needs acting on is at the top. */
 function ordered(companies: readonly AlertCompany[]): AlertCompany[] {
-  const rank = (c: AlertCompany) => (c.to === "risk" && c.from !== "risk" ? 0 : c.from === "risk" && c.to !== "risk" && c.to !== null ? 1 : 2);
+  const rank = (c: AlertCompany) =>
+    c.to === "risk" && c.from !== "risk" ? 0 : c.from === "risk" && c.to !== "risk" && c.to !== null ? 1 : 2;
   return [...companies].sort((a, b) => rank(a) - rank(b) || (a.name ?? a.id).localeCompare(b.name ?? b.id));
 }
 
-const shortDate = (iso: string) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso);
+const shortDate = (iso: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso;
 
 /** The digest of some companies' news in one language. */
 export function digestOf(companies: readonly AlertCompany[], lang: Language, now: number): Digest {
@@ -237,22 +258,37 @@ export function digestOf(companies: readonly AlertCompany[], lang: Language, now
   const intoRisk = list.filter((c) => c.to === "risk" && c.from !== "risk").length;
   const changes = list.reduce((s, c) => s + c.changes.length, 0);
   const n = list.length;
-  const subject = lang === "de"
-    ? `Firmendaten: Neuigkeiten zu ${n} ${n === 1 ? "Firma" : "Firmen"}${intoRisk ? ` (${intoRisk} neu im Risiko)` : ""}`
-    : `Company data: news on ${n} ${n === 1 ? "company" : "companies"}${intoRisk ? ` (${intoRisk} moved to risk)` : ""}`;
+  const subject =
+    lang === "de"
+      ? `Firmendaten: Neuigkeiten zu ${n} ${n === 1 ? "Firma" : "Firmen"}${intoRisk ? ` (${intoRisk} neu im Risiko)` : ""}`
+      : `Company data: news on ${n} ${n === 1 ? "company" : "companies"}${intoRisk ? ` (${intoRisk} moved to risk)` : ""}`;
   const blocks = list.map((c) => {
     const head = `${c.name ?? c.id} (${c.id})`;
-    const move = c.to !== null && c.from !== c.to
-      ? `${groupText(c.from, lang)} → ${groupText(c.to, lang)}${c.flag ? ` (${c.flag[lang]})` : ""}`
-      : c.to !== null ? `${groupText(c.to, lang)}` : "";
-    const lines = c.changes.map((x) => `  ${shortDate(x.date)} · ${x.kind}: ${x.text}${x.source ? ` (${x.source})` : ""}`);
+    const move =
+      c.to !== null && c.from !== c.to
+        ? `${groupText(c.from, lang)} → ${groupText(c.to, lang)}${c.flag ? ` (${c.flag[lang]})` : ""}`
+        : c.to !== null
+          ? `${groupText(c.to, lang)}`
+          : "";
+    const lines = c.changes.map(
+      (x) => `  ${shortDate(x.date)} · ${x.kind}: ${x.text}${x.source ? ` (${x.source})` : ""}`,
+    );
     return [move ? `${head}: ${move}` : head, ...lines].join("\n");
   });
-  const intro = lang === "de"
-    ? `${n} ${n === 1 ? "Firma" : "Firmen"} mit Neuigkeiten seit der letzten Benachrichtigung: ${intoRisk} neu im Risiko, ${changes} neue Registeränderungen.`
-    : `${n} ${n === 1 ? "company" : "companies"} with news since the last alert: ${intoRisk} moved to risk, ${changes} new register changes.`;
+  const intro =
+    lang === "de"
+      ? `${n} ${n === 1 ? "Firma" : "Firmen"} mit Neuigkeiten seit der letzten Benachrichtigung: ${intoRisk} neu im Risiko, ${changes} neue Registeränderungen.`
+      : `${n} ${n === 1 ? "company" : "companies"} with news since the last alert: ${intoRisk} moved to risk, ${changes} new register changes.`;
   const note = lang === "de" ? `Risiko: ${SCREENING_NOTE.de}.` : `Risk: ${SCREENING_NOTE.en}.`;
-  return { language: lang, subject, text: [intro, "", blocks.join("\n\n"), "", note].join("\n"), companies: list, intoRisk, changes, generatedAt: isoInstant(now) };
+  return {
+    language: lang,
+    subject,
+    text: [intro, "", blocks.join("\n\n"), "", note].join("\n"),
+    companies: list,
+    intoRisk,
+    changes,
+    generatedAt: isoInstant(now),
+  };
 }
 
 // ---- delivery
@@ -270,24 +306,39 @@ function reasonOf(e: unknown): Bilingual {
   return { de: "Die Benachrichtigung konnte nicht gesendet werden.", en: "The alert could not be sent." };
 }
 
-export type DeliveryOutcome = { status: "nothing" } | { status: "sent" | "failed"; record: DeliveryRecord; digest: Digest };
+export type DeliveryOutcome =
+  { status: "nothing" } | { status: "sent" | "failed"; record: DeliveryRecord; digest: Digest };
 
 /**
  * Send what is waiting as one digest through `send` (a webhook post, an
  * e-mail). On success the delivered items leave the outbox (news noted while
  * it was being sent stays); on failure everything stays for the next run.
  */
-export function* deliverAlerts(ctx: OpContext, channel: string, send: (d: Digest) => Operation<void>): Operation<DeliveryOutcome> {
+export function* deliverAlerts(
+  ctx: OpContext,
+  channel: string,
+  send: (d: Digest) => Operation<void>,
+): Operation<DeliveryOutcome> {
   const [rawBox, rawLast] = yield* storeGet([OUTBOX_KEY(ctx, channel), DELIVERY_KEY(ctx, channel)]);
   const waiting = parseOutbox(rawBox).companies;
   if (waiting.length === 0) return { status: "nothing" };
   const before = readSaved(DELIVERY, rawLast) ?? null;
   const digest = digestOf(waiting, ctx.client.language, ctx.client.now());
-  const base = { at: isoInstant(ctx.client.now()), channel, companies: digest.companies.length, changes: digest.changes };
+  const base = {
+    at: isoInstant(ctx.client.now()),
+    channel,
+    companies: digest.companies.length,
+    changes: digest.changes,
+  };
   try {
     yield* send(digest);
   } catch (e) {
-    const record: DeliveryRecord = { ...base, ok: false, error: reasonOf(e), failures: (before && !before.ok ? before.failures : 0) + 1 };
+    const record: DeliveryRecord = {
+      ...base,
+      ok: false,
+      error: reasonOf(e),
+      failures: (before && !before.ok ? before.failures : 0) + 1,
+    };
     yield* storePut({ [DELIVERY_KEY(ctx, channel)]: writeSaved(DELIVERY, record) });
     return { status: "failed", record, digest };
   }

@@ -55,14 +55,23 @@ export interface LogLine {
 }
 
 /** "2026-11-24T10:15:00Z" → "2026-11-24 10:15" (UTC, as the register dates it). */
-const shortDate = (iso: string) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso);
+const shortDate = (iso: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso;
 
 export function logLine(companyId: string, companyName: string | null, c: Change): LogLine {
   const key = lineKey(companyId, c);
   return {
     key,
     date: c.date,
-    row: [shortDate(c.date), companyId, companyName ?? "", c.kind?.name ?? kindCode(c), changeText(c), c.source ?? "", key],
+    row: [
+      shortDate(c.date),
+      companyId,
+      companyName ?? "",
+      c.kind?.name ?? kindCode(c),
+      changeText(c),
+      c.source ?? "",
+      key,
+    ],
   };
 }
 

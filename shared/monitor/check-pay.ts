@@ -70,7 +70,12 @@ export function* payWindow(w: WindowRun, ids: readonly string[]): Operation<Wind
   const pay: PlanItem[] = [];
   for (const [id, { avail, plan }] of priced) {
     if (plan.credits === 0) continue;
-    if (progress.stopped || progress.count("deferred") > 0 || (w.budget !== null && w.runSpent() + pay.reduce((s, x) => s + x.credits, 0) + plan.credits > w.budget)) progress.set(id, { kind: "deferred", avail, plan });
+    if (
+      progress.stopped ||
+      progress.count("deferred") > 0 ||
+      (w.budget !== null && w.runSpent() + pay.reduce((s, x) => s + x.credits, 0) + plan.credits > w.budget)
+    )
+      progress.set(id, { kind: "deferred", avail, plan });
     else pay.push(plan);
   }
   // Paid calls of the window, all in one parallel batch.
@@ -82,16 +87,28 @@ export function* payWindow(w: WindowRun, ids: readonly string[]): Operation<Wind
     getProfiles(w.fresh, withFin, ["financials"]),
     // A company with changes to fetch has been checked before: its state (and watermark) is there.
     ...changesOf.map((p) => catching(getChanges(w.fresh, p.id, states.get(p.id)!.wm, CHANGES_PAGE))),
-  ])) as [Map<string, Company | CompanyDataError>, Map<string, Company | CompanyDataError>, ...(ChangesResult | CompanyDataError)[]];
+  ])) as [
+    Map<string, Company | CompanyDataError>,
+    Map<string, Company | CompanyDataError>,
+    ...(ChangesResult | CompanyDataError)[],
+  ];
   const profiles = new Map([...results[0], ...results[1]]);
-  const changes = new Map<string, ChangesResult | CompanyDataError>(changesOf.map((p, k) => [p.id, (results[2 + k] as ChangesResult | CompanyDataError | undefined) ?? new CompanyDataError("INTERNAL")]));
+  const changes = new Map<string, ChangesResult | CompanyDataError>(
+    changesOf.map((p, k) => [
+      p.id,
+      (results[2 + k] as ChangesResult | CompanyDataError | undefined) ?? new CompanyDataError("INTERNAL"),
+    ]),
+  );
 
   // New change lines first, watermarks after: a crash in between re-fetches, and the line keys keep the log single.
   const lines: LogLine[] = [];
   for (const [id, c] of changes) {
     if (c instanceof CompanyDataError) continue;
     const prof = profiles.get(id);
-    const name = prof && !(prof instanceof CompanyDataError) ? prof.name ?? null : states.get(id)?.name ?? w.nameOf.get(id) ?? null;
+    const name =
+      prof && !(prof instanceof CompanyDataError)
+        ? (prof.name ?? null)
+        : (states.get(id)?.name ?? w.nameOf.get(id) ?? null);
     for (const ch of c.changes) lines.push(logLine(id, name, ch));
   }
   // News goes to the alert outbox before the log has it: a line in the log is never news again.
@@ -109,7 +126,14 @@ export function* payWindow(w: WindowRun, ids: readonly string[]): Operation<Wind
     if (p.credits === 0) {
       // Nothing can have changed: keep the result, move the watermark up to now
       // (availability dates the last change before the watermark's day). Only a company checked before costs nothing.
-      updated.set(id, { ...st!, wm: laterOf(st!.wm, now), lastChange: a.lastChangeDate ?? st!.lastChange, checkedAt: now, run: w.runId, newChanges: 0 });
+      updated.set(id, {
+        ...st!,
+        wm: laterOf(st!.wm, now),
+        lastChange: a.lastChangeDate ?? st!.lastChange,
+        checkedAt: now,
+        run: w.runId,
+        newChanges: 0,
+      });
       progress.set(id, { kind: "unchanged", avail: a, plan: p });
       tally.progressed = true;
       continue;
@@ -134,7 +158,13 @@ export function* payWindow(w: WindowRun, ids: readonly string[]): Operation<Wind
       // Keep what was paid for, so a continued run never pays for it twice.
       if (st && c && profErr) {
         // Changes logged, profile failed: the watermark moves, the profile is owed.
-        updated.set(id, { ...st, wm, lastChange: a.lastChangeDate ?? st.lastChange, needProfile: true, newChanges: appended.get(id) ?? 0 });
+        updated.set(id, {
+          ...st,
+          wm,
+          lastChange: a.lastChangeDate ?? st.lastChange,
+          needProfile: true,
+          newChanges: appended.get(id) ?? 0,
+        });
         tally.newChanges += appended.get(id) ?? 0;
         tally.progressed = true;
       } else if (st && profile && chErr) {
@@ -149,31 +179,62 @@ export function* payWindow(w: WindowRun, ids: readonly string[]): Operation<Wind
     tally.newChanges += appended.get(id) ?? 0;
     tally.progressed = true;
   }
-  if (channels.length && updated.size) yield* noteNews(w.ctx, channels, { moves: movesOf(states, updated, new Set(newLines.map((l) => String(l.row[1])))) });
+  if (channels.length && updated.size)
+    yield* noteNews(w.ctx, channels, {
+      moves: movesOf(states, updated, new Set(newLines.map((l) => String(l.row[1])))),
+    });
   if (updated.size) yield* saveStates(w.ctx, updated);
   for (const [id, s] of updated) states.set(id, s);
   return tally;
 }
 
 /** A company's state after its paid calls; a profile not refetched keeps the stored screening. */
-function stateFrom(profile: Company | undefined, p: PlanItem, a: Availability, st: CompanyState | null, wm: string, now: string, run: string, newChanges: number): CompanyState {
+function stateFrom(
+  profile: Company | undefined,
+  p: PlanItem,
+  a: Availability,
+  st: CompanyState | null,
+  wm: string,
+  now: string,
+  run: string,
+  newChanges: number,
+): CompanyState {
   let result: StoredResult;
-  if (!profile) result = st!.result; // no profile was due, so the company was checked before
+  if (!profile)
+    result = st!.result; // no profile was due, so the company was checked before
   else {
-    const financials = p.financials ? profile.financials ?? [] : null;
+    const financials = p.financials ? (profile.financials ?? []) : null;
     // Figures not refetched are the stored ones (same years as last time).
     const kf = st?.result.keyFigure;
     const years = a.financialYears ?? [];
-    const screened = financials !== null || !st
-      ? screen(profile, financials)
-      : screen(profile, kf ? [{ year: kf.year, profit: kf.netIncome, revenue: kf.revenue }] : years.length ? [{ year: Math.max(...years), profit: null }] : null);
-    result = { group: screened.group, code: screened.flag.code, text: screened.flag.text, keyFigure: screened.keyFigure };
+    const screened =
+      financials !== null || !st
+        ? screen(profile, financials)
+        : screen(
+            profile,
+            kf
+              ? [{ year: kf.year, profit: kf.netIncome, revenue: kf.revenue }]
+              : years.length
+                ? [{ year: Math.max(...years), profit: null }]
+                : null,
+          );
+    result = {
+      group: screened.group,
+      code: screened.flag.code,
+      text: screened.flag.text,
+      keyFigure: screened.keyFigure,
+    };
   }
   return {
-    v: 1, wm, lastChange: a.lastChangeDate ?? profile?.lastChangeDate ?? st?.lastChange ?? null,
+    v: 1,
+    wm,
+    lastChange: a.lastChangeDate ?? profile?.lastChangeDate ?? st?.lastChange ?? null,
     // Without a new profile the financial years stay those the stored screening is based on.
     finYears: profile ? [...(a.financialYears ?? [])].sort((x, y) => x - y) : st!.finYears,
-    name: profile?.name ?? st?.name ?? null, result, checkedAt: now, run,
+    name: profile?.name ?? st?.name ?? null,
+    result,
+    checkedAt: now,
+    run,
     newChanges,
   };
 }

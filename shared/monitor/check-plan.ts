@@ -31,7 +31,15 @@ export function planFor(id: string, a: Availability, st: CompanyState | null, ru
     const profile = (changed || fin || st.needProfile === true) && st.profiledRun !== runId;
     item = { id, profile, financials: profile && fin, changes: changed };
   }
-  return { ...item, credits: planCredits({ availability: 0, profiles: item.profile && !item.financials ? 1 : 0, profilesWithFinancials: item.financials ? 1 : 0, changes: item.changes ? 1 : 0 }) };
+  return {
+    ...item,
+    credits: planCredits({
+      availability: 0,
+      profiles: item.profile && !item.financials ? 1 : 0,
+      profilesWithFinancials: item.financials ? 1 : 0,
+      changes: item.changes ? 1 : 0,
+    }),
+  };
 }
 
 function tally(items: Iterable<PlanItem>, availability: number): PortfolioPlanned {
@@ -59,7 +67,13 @@ export interface PortfolioPlan {
  * do, an error, or not found) and has no price.
  * @param fresh the context without cache: monitoring needs today's answers.
  */
-export function* planPortfolio(fresh: OpContext, ids: readonly string[], states: ReadonlyMap<string, CompanyState | null>, runId: string, final: boolean): Operation<PortfolioPlan> {
+export function* planPortfolio(
+  fresh: OpContext,
+  ids: readonly string[],
+  states: ReadonlyMap<string, CompanyState | null>,
+  runId: string,
+  final: boolean,
+): Operation<PortfolioPlan> {
   const progress = new PortfolioProgress(final);
   const todo: string[] = [];
   for (const id of ids) {

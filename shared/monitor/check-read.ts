@@ -98,7 +98,11 @@ export function* readPortfolio(ctx: OpContext, sheetName: string, final: boolean
     rows.push(row);
   });
   if (toResolve.length) {
-    const resolved = yield* resolveMany(ctx, toResolve.map((t) => t.q), { mode: "free" });
+    const resolved = yield* resolveMany(
+      ctx,
+      toResolve.map((t) => t.q),
+      { mode: "free" },
+    );
     toResolve.forEach(({ row }, k) => {
       const res = resolved[k];
       if (res?.status === "matched" && res.match) {

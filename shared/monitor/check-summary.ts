@@ -16,21 +16,45 @@ import { MAX_ENTRY_CREDITS, type PortfolioPlanned } from "./estimate.ts";
 import type { CompanyState } from "./watermark.ts";
 
 /** Rows that are entries of their own: a name that did not resolve to a company. */
-const isNameEntry = (r: Row) => r.kind === "ambiguous" || r.kind === "not_found" || r.kind === "error" || r.kind === "pending";
+const isNameEntry = (r: Row) =>
+  r.kind === "ambiguous" || r.kind === "not_found" || r.kind === "error" || r.kind === "pending";
 
 /** The summary at the start of a call, once the plan is known: nothing done yet. */
-export function startSummary(s: { runId: string; startedAt: string; rows: readonly Row[]; companies: number; progress: PortfolioProgress; withFinancials: number; estimate: number; planned: PortfolioPlanned; spentBefore: number }): RunSummary {
+export function startSummary(s: {
+  runId: string;
+  startedAt: string;
+  rows: readonly Row[];
+  companies: number;
+  progress: PortfolioProgress;
+  withFinancials: number;
+  estimate: number;
+  planned: PortfolioPlanned;
+  spentBefore: number;
+}): RunSummary {
   return {
-    runId: s.runId, status: "done", startedAt: s.startedAt, finishedAt: null,
+    runId: s.runId,
+    status: "done",
+    startedAt: s.startedAt,
+    finishedAt: null,
     companies: s.companies,
     entries: s.companies + s.rows.filter(isNameEntry).length,
     earlier: s.progress.count("earlier"),
     withFinancials: s.withFinancials,
     rows: s.rows.filter((r) => r.kind !== "empty").length,
-    checked: 0, unchanged: 0,
-    ambiguous: 0, notFound: 0, errors: 0,
-    groups: { risk: 0, watch: 0, none: 0 }, newChanges: 0, extraChangePages: 0,
-    estimate: s.estimate, plan: s.planned, spent: 0, runSpent: s.spentBefore, requests: 0, left: { companies: 0, credits: 0, unpriced: 0 },
+    checked: 0,
+    unchanged: 0,
+    ambiguous: 0,
+    notFound: 0,
+    errors: 0,
+    groups: { risk: 0, watch: 0, none: 0 },
+    newChanges: 0,
+    extraChangePages: 0,
+    estimate: s.estimate,
+    plan: s.planned,
+    spent: 0,
+    runSpent: s.spentBefore,
+    requests: 0,
+    left: { companies: 0, credits: 0, unpriced: 0 },
     message: { de: "", en: "" },
   };
 }
@@ -43,7 +67,8 @@ function countEntries(summary: RunSummary, rows: readonly Row[], progress: Portf
 }
 
 /** The first error of a name row of this kind (rows whose resolve failed). */
-const firstRowError = (rows: readonly Row[], kind: "pending" | "error") => rows.find((r) => r.kind === kind)?.error ?? null;
+const firstRowError = (rows: readonly Row[], kind: "pending" | "error") =>
+  rows.find((r) => r.kind === kind)?.error ?? null;
 
 /** A preview: the price of the run, with what could not be priced counted at the most an entry can cost. */
 export function previewSummary(summary: RunSummary, rows: readonly Row[], progress: PortfolioProgress): RunSummary {
@@ -60,15 +85,26 @@ export function previewSummary(summary: RunSummary, rows: readonly Row[], progre
   const bound = estimate + unpriced * MAX_ENTRY_CREDITS;
   summary.left = { companies: paid + unpriced, credits: bound, unpriced };
   // Something unpriced always has its error: a company left to do, or a name row whose resolve failed.
-  const firstPending = progress.firstError("left") ?? firstRowError(rows, "pending") ?? new CompanyDataError("INTERNAL");
+  const firstPending =
+    progress.firstError("left") ?? firstRowError(rows, "pending") ?? new CompanyDataError("INTERNAL");
   summary.message = {
-    de: (unpriced ? `Diese Prüfung kostet höchstens ${bound} Credits (${paid} von ${companies} Firmen brauchen kostenpflichtige Abfragen: ${estimate} Credits).` : `Diese Prüfung kostet ${estimate} Credits (${paid} von ${companies} Firmen brauchen kostenpflichtige Abfragen).`) +
-      (unpriced ? ` ${unpriced} Einträge ließen sich gerade nicht prüfen (${firstPending.text("de")}); sie sind mit dem Höchstpreis von ${MAX_ENTRY_CREDITS} Credits je Eintrag eingerechnet, die Prüfung fragt sie erneut ab.` : "") +
+    de:
+      (unpriced
+        ? `Diese Prüfung kostet höchstens ${bound} Credits (${paid} von ${companies} Firmen brauchen kostenpflichtige Abfragen: ${estimate} Credits).`
+        : `Diese Prüfung kostet ${estimate} Credits (${paid} von ${companies} Firmen brauchen kostenpflichtige Abfragen).`) +
+      (unpriced
+        ? ` ${unpriced} Einträge ließen sich gerade nicht prüfen (${firstPending.text("de")}); sie sind mit dem Höchstpreis von ${MAX_ENTRY_CREDITS} Credits je Eintrag eingerechnet, die Prüfung fragt sie erneut ab.`
+        : "") +
       (summary.errors ? ` ${summary.errors} Einträge mit Fehler.` : "") +
       (summary.notFound ? ` ${summary.notFound} nicht gefunden.` : "") +
       (summary.ambiguous ? ` ${summary.ambiguous} mehrdeutig (bitte wählen).` : ""),
-    en: (unpriced ? `This check costs at most ${bound} credits (${paid} of ${companies} companies need paid calls: ${estimate} credits).` : `This check costs ${estimate} credits (${paid} of ${companies} companies need paid calls).`) +
-      (unpriced ? ` ${unpriced} entries could not be checked just now (${firstPending.text("en")}); they are counted at the most an entry can cost, ${MAX_ENTRY_CREDITS} credits each, and the check asks again.` : "") +
+    en:
+      (unpriced
+        ? `This check costs at most ${bound} credits (${paid} of ${companies} companies need paid calls: ${estimate} credits).`
+        : `This check costs ${estimate} credits (${paid} of ${companies} companies need paid calls).`) +
+      (unpriced
+        ? ` ${unpriced} entries could not be checked just now (${firstPending.text("en")}); they are counted at the most an entry can cost, ${MAX_ENTRY_CREDITS} credits each, and the check asks again.`
+        : "") +
       (summary.errors ? ` ${summary.errors} entries with errors.` : "") +
       (summary.notFound ? ` ${summary.notFound} not found.` : "") +
       (summary.ambiguous ? ` ${summary.ambiguous} ambiguous (please pick).` : ""),
@@ -118,7 +154,10 @@ export function finishSummary(summary: RunSummary, end: CallEnd): RunSummary {
   summary.left = {
     companies: leftIds.length + pendingRows,
     // Priced again with what this call saved (a company whose profile is in owes only its changes).
-    credits: pricedLeft.reduce((s, p) => s + planFor(p.plan.id, p.avail, states.get(p.plan.id) ?? null, runId).credits, 0),
+    credits: pricedLeft.reduce(
+      (s, p) => s + planFor(p.plan.id, p.avail, states.get(p.plan.id) ?? null, runId).credits,
+      0,
+    ),
     unpriced: leftIds.length - pricedLeft.length + pendingRows,
   };
   const stopped = progress.stopped;
@@ -127,14 +166,23 @@ export function finishSummary(summary: RunSummary, end: CallEnd): RunSummary {
   else if (progress.count("deferred")) summary.status = "budget";
   // Only failed calls are left: continue with them (the next call, or the next tick), a bounded number of times.
   else if (summary.left.companies > 0) summary.status = "paused";
-  const firstError = summary.status === "paused" && !end.timeUp
-    ? progress.firstError("left") ?? firstRowError(rows, "pending")
-    : progress.firstError("failed") ?? firstRowError(rows, "error");
+  const firstError =
+    summary.status === "paused" && !end.timeUp
+      ? (progress.firstError("left") ?? firstRowError(rows, "pending"))
+      : (progress.firstError("failed") ?? firstRowError(rows, "error"));
   summary.message = messageOf(summary, { stopped, budget: end.budget, timeUp: end.timeUp, firstError });
   return summary;
 }
 
-function messageOf(s: RunSummary, why: { stopped: CompanyDataError | null; budget: number | null; timeUp: boolean; firstError: CompanyDataError | null }): Bilingual {
+function messageOf(
+  s: RunSummary,
+  why: {
+    stopped: CompanyDataError | null;
+    budget: number | null;
+    timeUp: boolean;
+    firstError: CompanyDataError | null;
+  },
+): Bilingual {
   const { stopped, budget, timeUp, firstError } = why;
   const extra = s.extraChangePages;
   const base = {
@@ -144,15 +192,23 @@ function messageOf(s: RunSummary, why: { stopped: CompanyDataError | null; budge
   // What did not end as a result: always said, never only counted.
   const tail = {
     de: [
-      s.errors ? `${s.errors} Einträge mit Fehler${firstError ? ` (z. B. ${firstError.text("de")})` : ""}, siehe Spalte Hinweis.` : "",
+      s.errors
+        ? `${s.errors} Einträge mit Fehler${firstError ? ` (z. B. ${firstError.text("de")})` : ""}, siehe Spalte Hinweis.`
+        : "",
       s.notFound ? `${s.notFound} nicht gefunden.` : "",
       s.ambiguous ? `${s.ambiguous} mehrdeutig (bitte in der ID-Spalte wählen).` : "",
-    ].filter(Boolean).join(" "),
+    ]
+      .filter(Boolean)
+      .join(" "),
     en: [
-      s.errors ? `${s.errors} entries with errors${firstError ? ` (e.g. ${firstError.text("en")})` : ""}, see the Flag column.` : "",
+      s.errors
+        ? `${s.errors} entries with errors${firstError ? ` (e.g. ${firstError.text("en")})` : ""}, see the Flag column.`
+        : "",
       s.notFound ? `${s.notFound} not found.` : "",
       s.ambiguous ? `${s.ambiguous} ambiguous (please pick in the ID column).` : "",
-    ].filter(Boolean).join(" "),
+    ]
+      .filter(Boolean)
+      .join(" "),
   };
   const join = (a: string, b: string, c: string) => [a, b, c].filter(Boolean).join(" ");
   const left = s.left;
@@ -161,21 +217,42 @@ function messageOf(s: RunSummary, why: { stopped: CompanyDataError | null; budge
     en: `${left.companies} companies (${left.credits} credits${left.unpriced ? `, ${left.unpriced} of them not priced yet` : ""})`,
   };
   if (s.status === "stopped" && stopped)
-    return { de: join(`Abgebrochen: ${stopped.text("de")} Offen: ${leftText.de}.`, base.de, tail.de), en: join(`Stopped: ${stopped.text("en")} Left to do: ${leftText.en}.`, base.en, tail.en) };
+    return {
+      de: join(`Abgebrochen: ${stopped.text("de")} Offen: ${leftText.de}.`, base.de, tail.de),
+      en: join(`Stopped: ${stopped.text("en")} Left to do: ${leftText.en}.`, base.en, tail.en),
+    };
   if (s.status === "paused" && timeUp)
-    return { de: join(`Zeitlimit erreicht, wird fortgesetzt: noch ${leftText.de}.`, base.de, tail.de), en: join(`Time limit reached, will continue: ${leftText.en} left.`, base.en, tail.en) };
+    return {
+      de: join(`Zeitlimit erreicht, wird fortgesetzt: noch ${leftText.de}.`, base.de, tail.de),
+      en: join(`Time limit reached, will continue: ${leftText.en} left.`, base.en, tail.en),
+    };
   if (s.status === "paused") {
     const e = firstError;
     return {
-      de: join(`Noch nicht alle geprüft${e ? ` (${e.text("de")})` : ""}, wird fortgesetzt: noch ${leftText.de}.`, base.de, tail.de),
-      en: join(`Not all checked yet${e ? ` (${e.text("en")})` : ""}, will continue: ${leftText.en} left.`, base.en, tail.en),
+      de: join(
+        `Noch nicht alle geprüft${e ? ` (${e.text("de")})` : ""}, wird fortgesetzt: noch ${leftText.de}.`,
+        base.de,
+        tail.de,
+      ),
+      en: join(
+        `Not all checked yet${e ? ` (${e.text("en")})` : ""}, will continue: ${leftText.en} left.`,
+        base.en,
+        tail.en,
+      ),
     };
   }
   if (s.status === "budget")
     return {
-      de: join(`Budget von ${budget} Credits je Lauf erreicht. Offen: ${leftText.de}, sie kommen im nächsten Lauf dran.`, base.de, tail.de),
-      en: join(`Per-run budget of ${budget} credits reached. Left to do: ${leftText.en}, picked up by the next run.`, base.en, tail.en),
+      de: join(
+        `Budget von ${budget} Credits je Lauf erreicht. Offen: ${leftText.de}, sie kommen im nächsten Lauf dran.`,
+        base.de,
+        tail.de,
+      ),
+      en: join(
+        `Per-run budget of ${budget} credits reached. Left to do: ${leftText.en}, picked up by the next run.`,
+        base.en,
+        tail.en,
+      ),
     };
   return { de: join(base.de, tail.de, ""), en: join(base.en, tail.en, "") };
 }
-

@@ -25,9 +25,15 @@ const GREY = "#efefef";
 const STATUS_TEXT = {
   ambiguous: (n: number): { group: Bilingual; flag: Bilingual } => ({
     group: { de: "Mehrdeutig", en: "Ambiguous" },
-    flag: { de: `Bitte die Firma in der ID-Spalte wählen (${n} ${n === 1 ? "Kandidat" : "Kandidaten"})`, en: `Pick the company in the ID column (${n} ${n === 1 ? "candidate" : "candidates"})` },
+    flag: {
+      de: `Bitte die Firma in der ID-Spalte wählen (${n} ${n === 1 ? "Kandidat" : "Kandidaten"})`,
+      en: `Pick the company in the ID column (${n} ${n === 1 ? "candidate" : "candidates"})`,
+    },
   }),
-  notFound: { group: { de: "Nicht gefunden", en: "Not found" }, flag: { de: "Keine Firma zu diesem Eintrag", en: "No company for this entry" } },
+  notFound: {
+    group: { de: "Nicht gefunden", en: "Not found" },
+    flag: { de: "Keine Firma zu diesem Eintrag", en: "No company for this entry" },
+  },
   left: { de: "Offen", en: "Left to do" },
   leftFlag: (e: CompanyDataError): Bilingual => ({
     de: `Noch nicht geprüft (${e.text("de")}); die Prüfung wird damit fortgesetzt.`,
@@ -50,20 +56,33 @@ const ID_MISMATCH = {
  * order: a fresh read right before the window's write, so a sort during the
  * check never puts a result or an id into another company's row.
  */
-function* placeRows(sheetName: string, layout: Layout, keysThen: readonly string[], windowRows: readonly Row[]): Operation<{ pos: (number | null)[]; now: Cell[][] }> {
+function* placeRows(
+  sheetName: string,
+  layout: Layout,
+  keysThen: readonly string[],
+  windowRows: readonly Row[],
+): Operation<{ pos: (number | null)[]; now: Cell[][] }> {
   const now = yield* sheet<Cell[][] | null>({ op: "readAll", sheet: sheetName, fresh: true });
   if (!now) throw noSuchSheet(sheetName);
-  const pairs = pairByKey(keysThen.slice(1), now.slice(1).map((c) => portfolioKey(c, layout)));
+  const pairs = pairByKey(
+    keysThen.slice(1),
+    now.slice(1).map((c) => portfolioKey(c, layout)),
+  );
   const at = new Map<number, number>();
-  pairs.forEach((i, j) => { if (i !== null) at.set(i + 1, j + 2); });
+  pairs.forEach((i, j) => {
+    if (i !== null) at.set(i + 1, j + 2);
+  });
   return { pos: windowRows.map((row) => at.get(row.r) ?? null), now };
 }
 
 /** Runs of consecutive entries whose sheet rows follow each other: [start, end) of each, skipping rows that are gone. */
 function placedRuns(pos: readonly (number | null)[]): [number, number][] {
   const runs: [number, number][] = [];
-  for (let k = 0; k < pos.length; ) {
-    if (pos[k] === null) { k++; continue; }
+  for (let k = 0; k < pos.length;) {
+    if (pos[k] === null) {
+      k++;
+      continue;
+    }
     let end = k + 1;
     while (end < pos.length && pos[end] !== null && pos[end] === pos[end - 1]! + 1) end++;
     runs.push([k, end]);
@@ -74,14 +93,21 @@ function placedRuns(pos: readonly (number | null)[]): [number, number][] {
 
 const shortInstant = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 
-function resultCells(lang: Language, row: Row, st: CompanyState | null | undefined, avail: Availability | undefined, err: CompanyDataError | undefined): { cells: Partial<Record<OutputKey, Cell>>; colour: string } {
+function resultCells(
+  lang: Language,
+  row: Row,
+  st: CompanyState | null | undefined,
+  avail: Availability | undefined,
+  err: CompanyDataError | undefined,
+): { cells: Partial<Record<OutputKey, Cell>>; colour: string } {
   if (row.kind === "ambiguous") {
     const t = STATUS_TEXT.ambiguous(row.candidates.length);
     // The one verdict's reason (operations/contradiction.ts) before the request to pick.
     const flag = row.doubt ? `${doubtText(row.doubt, lang)}. ${t.flag[lang]}` : t.flag[lang];
     return { cells: { group: t.group[lang], flag }, colour: AMBIGUOUS_COLOUR };
   }
-  if (row.kind === "not_found") return { cells: { group: STATUS_TEXT.notFound.group[lang], flag: STATUS_TEXT.notFound.flag[lang] }, colour: GREY };
+  if (row.kind === "not_found")
+    return { cells: { group: STATUS_TEXT.notFound.group[lang], flag: STATUS_TEXT.notFound.flag[lang] }, colour: GREY };
   if (row.kind === "pending") {
     const flag = STATUS_TEXT.leftFlag(err ?? row.error ?? new CompanyDataError("INTERNAL"))[lang];
     // A company left to do keeps its last result; the flag says it is not newer and why.
@@ -90,7 +116,11 @@ function resultCells(lang: Language, row: Row, st: CompanyState | null | undefin
     return { cells: { ...prev.cells, flag: `${st.result.text[lang]} · ${flag}` }, colour: prev.colour };
   }
   const e = err ?? row.error;
-  if (row.kind === "error" || (e && !st)) return { cells: { group: lang === "de" ? "Fehler" : "Error", flag: (e ?? new CompanyDataError("INTERNAL")).text(lang) }, colour: GREY };
+  if (row.kind === "error" || (e && !st))
+    return {
+      cells: { group: lang === "de" ? "Fehler" : "Error", flag: (e ?? new CompanyDataError("INTERNAL")).text(lang) },
+      colour: GREY,
+    };
   if (!st) return { cells: {}, colour: "" };
   const r = st.result;
   return {
@@ -124,16 +154,27 @@ function adjacentRuns(cols: number[]): { col: number; keys: number[] }[] {
 /** Write one value per row into some columns: one block per run of adjacent columns. */
 function* writeColumns(sheetName: string, firstRow: number, cols: number[], values: Cell[][]): Operation<void> {
   for (const run of adjacentRuns(cols)) {
-    yield* sheet({ op: "write", sheet: sheetName, row: firstRow, col: run.col, values: values.map((row) => run.keys.map((k) => row[k] ?? "")) });
+    yield* sheet({
+      op: "write",
+      sheet: sheetName,
+      row: firstRow,
+      col: run.col,
+      values: values.map((row) => run.keys.map((k) => row[k] ?? "")),
+    });
   }
 }
 
 function* colourColumns(sheetName: string, firstRow: number, cols: number[], colours: string[][]): Operation<void> {
   for (const run of adjacentRuns(cols)) {
-    yield* sheet({ op: "colour", sheet: sheetName, row: firstRow, col: run.col, colours: colours.map((row) => run.keys.map((k) => row[k] ?? "")) });
+    yield* sheet({
+      op: "colour",
+      sheet: sheetName,
+      row: firstRow,
+      col: run.col,
+      colours: colours.map((row) => run.keys.map((k) => row[k] ?? "")),
+    });
   }
 }
-
 
 /** The header cells the layout added (result columns, an ID column), written once before the first window. */
 export function* writeNewHeaders(sheetName: string, layout: Layout): Operation<void> {
@@ -175,20 +216,26 @@ export function* writeWindow(w: WindowWrite, windowRows: readonly Row[]): Operat
     const id = row.id;
     const isDeferred = id !== null && progress.is(id, "deferred");
     const a = id ? availabilityOf(progress.get(id)) : undefined;
-    const shown: Row = id && progress.is(id, "left") ? { ...row, kind: "pending" } : id && progress.is(id, "notFound") ? { ...row, kind: "not_found" } : row;
+    const shown: Row =
+      id && progress.is(id, "left")
+        ? { ...row, kind: "pending" }
+        : id && progress.is(id, "notFound")
+          ? { ...row, kind: "not_found" }
+          : row;
     const err = id ? progress.errorOf(id) : undefined;
-    let rc = isDeferred || row.kind === "empty"
-      ? null
-      : resultCells(lang, shown, id ? states.get(id) : null, a, err);
+    let rc = isDeferred || row.kind === "empty" ? null : resultCells(lang, shown, id ? states.get(id) : null, a, err);
     // An id the row brought along is checked against the row's name with the name the profile gave (now or before).
-    const serviceName = id && row.fromCell && row.name ? states.get(id)?.name ?? null : null;
+    const serviceName = id && row.fromCell && row.name ? (states.get(id)?.name ?? null) : null;
     if (rc && id && serviceName && row.name && !namesAgree(row.name, serviceName)) {
-      rc = { cells: { group: ID_MISMATCH.group[lang], flag: ID_MISMATCH.flag(id, serviceName, row.name)[lang] }, colour: AMBIGUOUS_COLOUR };
+      rc = {
+        cells: { group: ID_MISMATCH.group[lang], flag: ID_MISMATCH.flag(id, serviceName, row.name)[lang] },
+        colour: AMBIGUOUS_COLOUR,
+      };
     }
     values.push(outCols.map((k) => (rc ? (rc.cells[k] ?? "") : keep(k))));
     kept.push(!rc);
     colours.push(outCols.map((k) => (rc && (k === "group" || k === "flag") ? rc.colour : "")));
-    idValues.push([row.writeId && id ? id : cells[layout.idCol] ?? ""]);
+    idValues.push([row.writeId && id ? id : (cells[layout.idCol] ?? "")]);
     if (row.writeId && id) idChanged = true;
     if (row.kind === "ambiguous") {
       dropdowns.push(row.candidates.map(candidateLabel));
@@ -213,16 +260,28 @@ export function* writeWindow(w: WindowWrite, windowRows: readonly Row[]): Operat
   for (const [start, end] of placedRuns(pos)) {
     const at = pos[start]!; // placedRuns starts a run only at a placed row
     yield* writeColumns(w.sheetName, at, cols, values.slice(start, end));
-    const recolour = windowRows.slice(start, end).map((row) => !(row.kind === "empty" || (row.id !== null && progress.is(row.id, "deferred"))));
-    for (let k = 0; k < recolour.length; ) {
-      if (!recolour[k]) { k++; continue; }
+    const recolour = windowRows
+      .slice(start, end)
+      .map((row) => !(row.kind === "empty" || (row.id !== null && progress.is(row.id, "deferred"))));
+    for (let k = 0; k < recolour.length;) {
+      if (!recolour[k]) {
+        k++;
+        continue;
+      }
       let stop = k;
       while (stop < recolour.length && recolour[stop]) stop++;
       yield* colourColumns(w.sheetName, at + k, cols, colours.slice(start + k, start + stop));
       k = stop;
     }
     if (idChanged) yield* writeColumns(w.sheetName, at, [layout.idCol], idValues.slice(start, end));
-    if (anyDropdown) yield* sheet({ op: "dropdowns", sheet: w.sheetName, row: at, col: layout.idCol + 1, options: dropdowns.slice(start, end) });
+    if (anyDropdown)
+      yield* sheet({
+        op: "dropdowns",
+        sheet: w.sheetName,
+        row: at,
+        col: layout.idCol + 1,
+        options: dropdowns.slice(start, end),
+      });
   }
   for (const row of windowRows) row.writeId = false;
 }

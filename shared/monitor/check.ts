@@ -31,14 +31,30 @@ import { openLog } from "./changelog.ts";
 import { planPortfolio } from "./check-plan.ts";
 import { readPortfolio } from "./check-read.ts";
 import { finishSummary, previewSummary, startSummary } from "./check-summary.ts";
-import { DEFAULT_WINDOW_ROWS, LAST_RUN_KEY, MAX_STALLED_CALLS, PORTFOLIO_SHEET, RUN_KEY, type CheckOptions, type RunCheckpoint, type RunSummary } from "./check-types.ts";
+import {
+  DEFAULT_WINDOW_ROWS,
+  LAST_RUN_KEY,
+  MAX_STALLED_CALLS,
+  PORTFOLIO_SHEET,
+  RUN_KEY,
+  type CheckOptions,
+  type RunCheckpoint,
+  type RunSummary,
+} from "./check-types.ts";
 import { payWindow, windowCompanies } from "./check-pay.ts";
 import { writeNewHeaders, writeWindow } from "./check-write.ts";
 import { isoInstant, loadStates } from "./watermark.ts";
 import { readSaved, writeSaved } from "../core/index.ts";
 import { LAST_RUN, RUN_STATE } from "./state-schema.ts";
 
-export { CHANGES_PAGE, DEFAULT_WINDOW_ROWS, LAST_RUN_KEY, MAX_STALLED_CALLS, PORTFOLIO_SHEET, RUN_KEY } from "./check-types.ts";
+export {
+  CHANGES_PAGE,
+  DEFAULT_WINDOW_ROWS,
+  LAST_RUN_KEY,
+  MAX_STALLED_CALLS,
+  PORTFOLIO_SHEET,
+  RUN_KEY,
+} from "./check-types.ts";
 export type { CheckOptions, PlanItem, RunStatus, RunSummary } from "./check-types.ts";
 
 /** The last run's summary (for the sidebar, and Excel's "is a check due"). */
@@ -54,9 +70,11 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   // No name given: the log in the user's language, or the one kept under the other language's name.
   const changesSheetOpt = opts.changesSheet?.trim() || undefined;
   const windowRows = opts.windowRows ?? DEFAULT_WINDOW_ROWS;
-  if (!Number.isInteger(windowRows) || windowRows < 1) throw invalid("windowRows", got(rule.number({ value: 1, inclusive: true }, undefined, true), windowRows));
+  if (!Number.isInteger(windowRows) || windowRows < 1)
+    throw invalid("windowRows", got(rule.number({ value: 1, inclusive: true }, undefined, true), windowRows));
   const budget = opts.budget ?? null;
-  if (budget !== null && (!Number.isInteger(budget) || budget < 0)) throw invalid("budget", got(rule.number({ value: 0, inclusive: true }, undefined, true, "Credits"), budget));
+  if (budget !== null && (!Number.isInteger(budget) || budget < 0))
+    throw invalid("budget", got(rule.number({ value: 0, inclusive: true }, undefined, true, "Credits"), budget));
   const preview = opts.preview === true;
 
   // Monitoring needs today's answers: no cache for availability, profiles and changes.
@@ -67,8 +85,14 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     cacheTtlSeconds: 0,
     client: {
       ...ctx.client,
-      onSpend: (ep, c) => { spent += c; ctx.client.onSpend?.(ep, c); },
-      onRequest: (ep) => { requests++; ctx.client.onRequest?.(ep); },
+      onSpend: (ep, c) => {
+        spent += c;
+        ctx.client.onSpend?.(ep, c);
+      },
+      onRequest: (ep) => {
+        requests++;
+        ctx.client.onRequest?.(ep);
+      },
     },
   };
   const nowIso = () => isoInstant(ctx.client.now());
@@ -80,7 +104,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   const resumed = run !== null;
   if (!run) run = { id: `r${ctx.client.now().toString(36)}`, startedAt: nowIso(), sheet: sheetName };
   const runId = run.id;
-  const spentBefore = preview ? 0 : run.spent ?? 0;
+  const spentBefore = preview ? 0 : (run.spent ?? 0);
   // The last call a run may make for failed calls: what still fails becomes an error row.
   const final = !preview && (run.stalls ?? 0) >= MAX_STALLED_CALLS;
 
@@ -90,13 +114,35 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   if (!preview && !resumed) yield* storePut({ [RUN_KEY(ctx)]: writeSaved(RUN_STATE, run) });
   const states = yield* loadStates(ctx, ids);
   const { progress, planned, estimate, withFinancials } = yield* planPortfolio(fresh, ids, states, runId, final);
-  const summary = startSummary({ runId, startedAt: run.startedAt, rows, companies: ids.length, progress, withFinancials, estimate, planned, spentBefore });
+  const summary = startSummary({
+    runId,
+    startedAt: run.startedAt,
+    rows,
+    companies: ids.length,
+    progress,
+    withFinancials,
+    estimate,
+    planned,
+    spentBefore,
+  });
   if (preview) return previewSummary(summary, rows, progress);
 
   // ---- 3. windows
   yield* writeNewHeaders(sheetName, layout);
   const log = yield* openLog(lang, changesSheetOpt);
-  const payRun = { fresh, ctx, runId, progress, states, nameOf, log, budget, runSpent: () => spentBefore + spent, alerts: opts.alerts ?? [], nowIso };
+  const payRun = {
+    fresh,
+    ctx,
+    runId,
+    progress,
+    states,
+    nameOf,
+    log,
+    budget,
+    runSpent: () => spentBefore + spent,
+    alerts: opts.alerts ?? [],
+    nowIso,
+  };
   const write = { lang, sheetName, layout, table, keysThen, progress, states };
   let progressed = false;
   let newChanges = 0;
@@ -112,7 +158,10 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     const windowRowsList = rows.slice(w, w + windowRows);
     const windowIds = windowCompanies(progress, windowRowsList);
     // A resumed run skips windows it finished before the pause.
-    if (windowRowsList.every((r) => r.kind === "empty" || (r.id !== null && progress.is(r.id, "earlier") && !r.writeId))) continue;
+    if (
+      windowRowsList.every((r) => r.kind === "empty" || (r.id !== null && progress.is(r.id, "earlier") && !r.writeId))
+    )
+      continue;
     worked = true;
     const tally = yield* payWindow(payRun, windowIds);
     progressed ||= tally.progressed;
@@ -122,11 +171,25 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   }
 
   // ---- 4. the summary: every entry is earlier, checked, unchanged, left, an error, not found or ambiguous
-  finishSummary(summary, { runId, ids, rows, progress, states, spent, spentBefore, requests, newChanges, extraChangePages, budget, timeUp });
+  finishSummary(summary, {
+    runId,
+    ids,
+    rows,
+    progress,
+    states,
+    spent,
+    spentBefore,
+    requests,
+    newChanges,
+    extraChangePages,
+    budget,
+    timeUp,
+  });
   // A run paused only by failed calls counts the calls in a row that finished nothing (MAX_STALLED_CALLS).
   if (summary.status === "paused" && !timeUp) run.stalls = progressed ? 0 : (run.stalls ?? 0) + 1;
   // A paused run carries what it spent so far into its next call.
-  if (summary.status === "paused") yield* storePut({ [RUN_KEY(ctx)]: writeSaved(RUN_STATE, { ...run, spent: summary.runSpent }) });
+  if (summary.status === "paused")
+    yield* storePut({ [RUN_KEY(ctx)]: writeSaved(RUN_STATE, { ...run, spent: summary.runSpent }) });
   else {
     summary.finishedAt = nowIso();
     yield* storePut({ [RUN_KEY(ctx)]: null, [LAST_RUN_KEY(ctx)]: writeSaved(LAST_RUN, summary) });

@@ -59,7 +59,11 @@ export const MAX_ENTRY_CREDITS = profileCost(["financials"]) + endpoint("changes
 
 /** Credits of a plan, straight from the catalogue. */
 export function planCredits(op: Omit<PortfolioPlanned, "kind">): number {
-  return op.profiles * profileCost([]) + op.profilesWithFinancials * profileCost(["financials"]) + op.changes * endpoint("changes").cost();
+  return (
+    op.profiles * profileCost([]) +
+    op.profilesWithFinancials * profileCost(["financials"]) +
+    op.changes * endpoint("changes").cost()
+  );
 }
 
 export interface ScheduleEstimate {
@@ -88,7 +92,8 @@ export function scheduleEstimate(
   input: { companies: number; withFinancials: number; nextRun: number },
   s: Pick<ScheduleSettings, "frequency" | "budget">,
 ): ScheduleEstimate {
-  const ceiling = input.companies * (profileCost([]) + endpoint("changes").cost()) + input.withFinancials * INCLUDE_COST.financials;
+  const ceiling =
+    input.companies * (profileCost([]) + endpoint("changes").cost()) + input.withFinancials * INCLUDE_COST.financials;
   const cappedByBudget = s.budget !== null && s.budget < ceiling;
   const perRun = cappedByBudget ? s.budget! : ceiling;
   const runs = runsPerDay(s);
@@ -99,14 +104,21 @@ export function scheduleEstimate(
   const cap = (lang: "de" | "en") =>
     cappedByBudget ? (lang === "de" ? ` (begrenzt durch das Budget je Lauf)` : ` (capped by the per-run budget)`) : "";
   return {
-    nextRun, perRun, perDay, perMonth, runsPerDay: runs, cappedByBudget,
+    nextRun,
+    perRun,
+    perDay,
+    perMonth,
+    runsPerDay: runs,
+    cappedByBudget,
     text: {
-      de: `Nächster Lauf: ${fmt(nextRun, "de")} Credits. Jeder weitere Lauf höchstens ${fmt(perRun, "de")}${cap("de")}, ` +
+      de:
+        `Nächster Lauf: ${fmt(nextRun, "de")} Credits. Jeder weitere Lauf höchstens ${fmt(perRun, "de")}${cap("de")}, ` +
         `je Tag höchstens ${fmt(perDay, "de")}, je Monat höchstens ${fmt(perMonth, "de")}. ` +
         `Firmen ohne Änderung kosten nichts (kostenlose Verfügbarkeitsprüfung). ` +
         `Angenommen ist höchstens eine Seite Änderungen je Firma: hat eine Firma seit der letzten Prüfung mehr als 100 neue Änderungen, ` +
         `kommt je weitere 100 Änderungen ${fillPrices("{credits:changes}", "de")} hinzu (das Ergebnis der Prüfung nennt sie).`,
-      en: `Next run: ${fmt(nextRun, "en")} credits. Each later run at most ${fmt(perRun, "en")}${cap("en")}, ` +
+      en:
+        `Next run: ${fmt(nextRun, "en")} credits. Each later run at most ${fmt(perRun, "en")}${cap("en")}, ` +
         `per day at most ${fmt(perDay, "en")}, per month at most ${fmt(perMonth, "en")}. ` +
         `Companies without changes cost nothing (free availability check). ` +
         `This assumes at most one page of changes per company: plus ${fillPrices("{credits:changes}", "en")} per further 100 changes of a company ` +

@@ -3,7 +3,15 @@
  * Import from here, never from a module inside (eslint-rules/layers.js);
  * modules of this folder import each other directly.
  */
-export { alertSettings, alertViews, channelsOf, deliverConfigured, loadAlertSettings, saveAlertSettings, webhookSender } from "./alert-settings.ts";
+export {
+  alertSettings,
+  alertViews,
+  channelsOf,
+  deliverConfigured,
+  loadAlertSettings,
+  saveAlertSettings,
+  webhookSender,
+} from "./alert-settings.ts";
 export type { AlertChannelView, Mailer, WebhookSender } from "./alert-settings.ts";
 export { deliverAlerts } from "./alerts.ts";
 export type { DeliveryOutcome } from "./alerts.ts";
@@ -16,7 +24,16 @@ export { portfolioParts, scheduleEstimate } from "./estimate.ts";
 export type { PortfolioPlanned, ScheduleEstimate } from "./estimate.ts";
 export { GROUP_LABEL, SCREENING_NOTE } from "./risk.ts";
 export type { RiskFlag, RiskGroup } from "./risk.ts";
-export { DAY_MS, HOUR_MS, intervalMs, isDue, isDueForSchedule, loadSchedule, saveSchedule, scheduleSettings } from "./schedule.ts";
+export {
+  DAY_MS,
+  HOUR_MS,
+  intervalMs,
+  isDue,
+  isDueForSchedule,
+  loadSchedule,
+  saveSchedule,
+  scheduleSettings,
+} from "./schedule.ts";
 export type { Frequency, ScheduleSettings } from "./schedule.ts";
 export { screenIds } from "./screen-ids.ts";
 export type { ScreenedCompany } from "./screen-ids.ts";

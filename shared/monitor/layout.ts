@@ -80,7 +80,10 @@ export function layoutOf(header: readonly Cell[], lang: Language): Layout {
   const inputHeader = header.map((h, i) => (taken.has(i) ? "" : h));
   const input = detectColumns(inputHeader).mapping;
   if (input.id === undefined && input.name === undefined)
-    throw invalid("sheet", { de: "keine Spalte ID oder Firma/Name in der Kopfzeile", en: "no ID or Company/Name column in the header row" });
+    throw invalid("sheet", {
+      de: "keine Spalte ID oder Firma/Name in der Kopfzeile",
+      en: "no ID or Company/Name column in the header row",
+    });
   let width = header.length;
   while (width > 0 && (header[width - 1] === "" || header[width - 1] === null)) width--;
   const newHeaders = new Map<number, string>();
@@ -95,7 +98,12 @@ export function layoutOf(header: readonly Cell[], lang: Language): Layout {
     if (col !== undefined) {
       out[key] = col;
       // An unlabelled "Checked" column keeps its place and language but learns its time base.
-      const legacy = key === "checked" ? (["de", "en"] as const).find((l) => normaliseHeader(header[col] ?? null) === normaliseHeader(LEGACY_CHECKED[l])) : undefined;
+      const legacy =
+        key === "checked"
+          ? (["de", "en"] as const).find(
+              (l) => normaliseHeader(header[col] ?? null) === normaliseHeader(LEGACY_CHECKED[l]),
+            )
+          : undefined;
       if (legacy) newHeaders.set(col, OUTPUT_HEADERS[legacy].checked);
     } else {
       out[key] = width++;

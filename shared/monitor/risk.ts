@@ -59,7 +59,10 @@ export interface RiskResult {
 }
 
 /** The profile fields the screening reads. */
-export type RiskProfile = Pick<Company, "active" | "status" | "insolvencyDate" | "liquidationDate" | "deletionDate" | "warningExists">;
+export type RiskProfile = Pick<
+  Company,
+  "active" | "status" | "insolvencyDate" | "liquidationDate" | "deletionDate" | "warningExists"
+>;
 
 export const GROUP_LABEL: Record<RiskGroup, Bilingual> = {
   risk: { de: "Risiko", en: "Risk" },
@@ -85,18 +88,24 @@ const since = (date: string | null | undefined, de: string, en: string): Bilingu
 
 function flagText(code: RiskFlagCode, p: RiskProfile, fig: KeyFigure | null, anyYears: boolean): Bilingual {
   switch (code) {
-    case "INSOLVENT": return since(p.insolvencyDate, "Insolvenz", "Insolvent");
-    case "DELETED": return since(p.deletionDate, "Löschung im Register", "Being deleted from the register");
-    case "IN_LIQUIDATION": return since(p.liquidationDate, "In Liquidation", "In liquidation");
-    case "NOT_ACTIVE": return { de: "Nicht aktiv", en: "Not active" };
-    case "WARNING": return { de: "Warnhinweis in den Registerdaten", en: "Warning in the register data" };
+    case "INSOLVENT":
+      return since(p.insolvencyDate, "Insolvenz", "Insolvent");
+    case "DELETED":
+      return since(p.deletionDate, "Löschung im Register", "Being deleted from the register");
+    case "IN_LIQUIDATION":
+      return since(p.liquidationDate, "In Liquidation", "In liquidation");
+    case "NOT_ACTIVE":
+      return { de: "Nicht aktiv", en: "Not active" };
+    case "WARNING":
+      return { de: "Warnhinweis in den Registerdaten", en: "Warning in the register data" };
     case "NEGATIVE_NET_INCOME":
       return { de: `Jahresfehlbetrag ${fig?.year ?? ""}`.trim(), en: `Negative net income ${fig?.year ?? ""}`.trim() };
     case "NO_FINANCIALS":
       return anyYears
         ? { de: "Kein Jahresergebnis veröffentlicht", en: "No net income published" }
         : { de: "Keine Finanzdaten vorhanden", en: "No financials available" };
-    case "NO_FLAGS": return { de: "Keine Auffälligkeiten", en: "No flags" };
+    case "NO_FLAGS":
+      return { de: "Keine Auffälligkeiten", en: "No flags" };
   }
 }
 
@@ -109,7 +118,12 @@ export function latestKeyFigure(financials: readonly FinancialYear[] | null | un
   let best: FinancialYear | null = null;
   for (const y of financials ?? []) {
     if (typeof y.profit !== "number") continue;
-    if (!best || y.year > best.year || (y.year === best.year && best.reportType === "concern" && y.reportType !== "concern")) best = y;
+    if (
+      !best ||
+      y.year > best.year ||
+      (y.year === best.year && best.reportType === "concern" && y.reportType !== "concern")
+    )
+      best = y;
   }
   if (!best) return null;
   return { year: best.year, netIncome: best.profit ?? null, revenue: best.revenue ?? null };

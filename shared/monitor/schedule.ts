@@ -24,7 +24,13 @@ export interface ScheduleSettings {
   sheet: string;
 }
 
-export const DEFAULT_SCHEDULE: ScheduleSettings = { enabled: false, frequency: "daily", hour: 7, budget: null, sheet: "Portfolio" };
+export const DEFAULT_SCHEDULE: ScheduleSettings = {
+  enabled: false,
+  frequency: "daily",
+  hour: 7,
+  budget: null,
+  sheet: "Portfolio",
+};
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -37,14 +43,22 @@ export const intervalMs = (s: Pick<ScheduleSettings, "frequency">) => (s.frequen
 
 /** Validate settings from the UI; INVALID_INPUT names the field. */
 export function scheduleSettings(value: unknown): ScheduleSettings {
-  if (typeof value !== "object" || value === null) throw invalid("schedule", { de: "erwartet Einstellungen für den Zeitplan", en: "expected schedule settings" });
+  if (typeof value !== "object" || value === null)
+    throw invalid("schedule", { de: "erwartet Einstellungen für den Zeitplan", en: "expected schedule settings" });
   const v = value as Record<string, unknown>;
   const frequency = v.frequency ?? DEFAULT_SCHEDULE.frequency;
-  if (frequency !== "hourly" && frequency !== "daily") throw invalid("frequency", got({ de: "erwartet stündlich (hourly) oder täglich (daily)", en: "expected hourly or daily" }, frequency));
+  if (frequency !== "hourly" && frequency !== "daily")
+    throw invalid(
+      "frequency",
+      got({ de: "erwartet stündlich (hourly) oder täglich (daily)", en: "expected hourly or daily" }, frequency),
+    );
   // Form fields arrive as text.
   const n = (x: unknown) => (typeof x === "string" && x.trim() !== "" && Number.isFinite(Number(x)) ? Number(x) : x);
   const hour = V.integer(n(v.hour ?? DEFAULT_SCHEDULE.hour), "hour", 0, 23);
-  const budget = v.budget === null || v.budget === undefined || v.budget === "" ? null : V.integer(n(v.budget), "budget", 1, 1_000_000);
+  const budget =
+    v.budget === null || v.budget === undefined || v.budget === ""
+      ? null
+      : V.integer(n(v.budget), "budget", 1, 1_000_000);
   const sheet = V.nonEmpty(v.sheet ?? DEFAULT_SCHEDULE.sheet, "sheet", 100);
   if (typeof v.enabled !== "boolean" && v.enabled !== undefined) throw invalid("enabled", rule.type("boolean"));
   return { enabled: v.enabled === true, frequency, hour, budget, sheet };
@@ -52,7 +66,13 @@ export function scheduleSettings(value: unknown): ScheduleSettings {
 
 /** The saved form: what scheduleSettings returns, checked again the same way on reading. */
 const scheduleShape: z.ZodMiniType<ScheduleSettings> = z.pipe(
-  z.object({ enabled: z.boolean(), frequency: z.enum(["hourly", "daily"]), hour: z.number(), budget: z.nullable(z.number()), sheet: z.string() }),
+  z.object({
+    enabled: z.boolean(),
+    frequency: z.enum(["hourly", "daily"]),
+    hour: z.number(),
+    budget: z.nullable(z.number()),
+    sheet: z.string(),
+  }),
   z.transform((v, ctx) => {
     try {
       return scheduleSettings(v);
@@ -79,7 +99,12 @@ export function* saveSchedule(s: ScheduleSettings): Operation<void> {
  * interval old. A few minutes of slack keep a daily check from drifting later
  * every day when a host's timer fires slightly early.
  */
-export function isDue(lastCheck: string | null | undefined, interval: number, now: number, slackMs = 5 * 60_000): boolean {
+export function isDue(
+  lastCheck: string | null | undefined,
+  interval: number,
+  now: number,
+  slackMs = 5 * 60_000,
+): boolean {
   if (!lastCheck) return true;
   const t = Date.parse(lastCheck);
   if (Number.isNaN(t)) return true;
@@ -92,7 +117,12 @@ export function isDue(lastCheck: string | null | undefined, interval: number, no
  * `todaysSlot` is the epoch ms of today's slot in the host's time zone (the
  * host knows its zone; shared code does not).
  */
-export function isDueForSchedule(s: Pick<ScheduleSettings, "frequency">, lastCheck: string | null | undefined, now: number, todaysSlot?: number): boolean {
+export function isDueForSchedule(
+  s: Pick<ScheduleSettings, "frequency">,
+  lastCheck: string | null | undefined,
+  now: number,
+  todaysSlot?: number,
+): boolean {
   if (s.frequency === "hourly" || todaysSlot === undefined) return isDue(lastCheck, intervalMs(s), now);
   if (!lastCheck) return true;
   const t = Date.parse(lastCheck);

@@ -48,14 +48,19 @@ export function* screenIds(
   const distinct = [...new Set(ids)];
   const withFinancials = distinct.filter(hasFin);
   const plain = distinct.filter((k) => !hasFin(k));
-  if (beforePaying) yield* beforePaying({ withFinancials, plain, credits: withFinancials.length * profileCost(["financials"]) + plain.length * profileCost([]) });
+  if (beforePaying)
+    yield* beforePaying({
+      withFinancials,
+      plain,
+      credits: withFinancials.length * profileCost(["financials"]) + plain.length * profileCost([]),
+    });
   const [a, b] = [yield* getProfiles(ctx, withFinancials, ["financials"]), yield* getProfiles(ctx, plain)];
   const out = new Map<string, ScreenedCompany | CompanyDataError>();
   for (const k of ids) {
     const p = a.get(k) ?? b.get(k);
     if (!p) out.set(k, new CompanyDataError("INTERNAL"));
     else if (p instanceof CompanyDataError) out.set(k, p);
-    else out.set(k, { profile: p, risk: screen(p, hasFin(k) ? p.financials ?? [] : null) });
+    else out.set(k, { profile: p, risk: screen(p, hasFin(k) ? (p.financials ?? []) : null) });
   }
   return out;
 }

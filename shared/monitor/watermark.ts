@@ -52,24 +52,29 @@ export interface CompanyState {
 }
 
 /** Saved with `v: 1` from the start. */
-export const COMPANY_STATE = savedKind<CompanyState>(1, z.object({
-  v: z.literal(1),
-  wm: z.string(),
-  lastChange: z.nullable(z.string()),
-  finYears: z.array(z.number()),
-  name: z.nullable(z.string()),
-  result: z.object({
-    group: z.enum(["risk", "watch", "none"]),
-    code: z.enum(RISK_FLAG_CODES),
-    text: savedBilingual,
-    keyFigure: z.nullable(z.object({ year: z.number(), netIncome: z.nullable(z.number()), revenue: z.nullable(z.number()) })),
+export const COMPANY_STATE = savedKind<CompanyState>(
+  1,
+  z.object({
+    v: z.literal(1),
+    wm: z.string(),
+    lastChange: z.nullable(z.string()),
+    finYears: z.array(z.number()),
+    name: z.nullable(z.string()),
+    result: z.object({
+      group: z.enum(["risk", "watch", "none"]),
+      code: z.enum(RISK_FLAG_CODES),
+      text: savedBilingual,
+      keyFigure: z.nullable(
+        z.object({ year: z.number(), netIncome: z.nullable(z.number()), revenue: z.nullable(z.number()) }),
+      ),
+    }),
+    checkedAt: z.string(),
+    run: z.string(),
+    newChanges: z.number(),
+    needProfile: z.optional(z.boolean()),
+    profiledRun: z.optional(z.string()),
   }),
-  checkedAt: z.string(),
-  run: z.string(),
-  newChanges: z.number(),
-  needProfile: z.optional(z.boolean()),
-  profiledRun: z.optional(z.string()),
-}));
+);
 
 export const stateKey = (ctx: OpContext, id: string) => `doc:mon:${ctx.scope}:c:${id}`;
 

@@ -48,13 +48,17 @@ export function checkWebhookUrl(url: string): string {
   // Every group of the pattern takes part in a match.
   const [, schemePart = "", authority = ""] = m;
   const scheme = schemePart.toLowerCase();
-  if (authority.includes("@")) throw fail("Benutzername oder Passwort gehören nicht in die Adresse", "no user name or password in the address");
+  if (authority.includes("@"))
+    throw fail("Benutzername oder Passwort gehören nicht in die Adresse", "no user name or password in the address");
   const host = authority.replace(/:\d+$/, "").toLowerCase();
-  if (scheme === "http" && !isLoopbackHost(host)) throw fail("nur https:// (http:// nur für diesen Rechner)", "https:// only (http:// only for this machine)");
+  if (scheme === "http" && !isLoopbackHost(host))
+    throw fail("nur https:// (http:// nur für diesen Rechner)", "https:// only (http:// only for this machine)");
   // The default port written out (Teams Workflow addresses come as https://prod-NN.REGION.logic.azure.com:443/workflows/…)
   // is the same address without it; without it, it also lies under an allowlist prefix, which names no port.
   const port = /:(\d+)$/.exec(authority)?.[1];
-  return port === (scheme === "https" ? "443" : "80") ? `${schemePart}://${authority.slice(0, -port.length - 1)}${v.slice(schemePart.length + 3 + authority.length)}` : v;
+  return port === (scheme === "https" ? "443" : "80")
+    ? `${schemePart}://${authority.slice(0, -port.length - 1)}${v.slice(schemePart.length + 3 + authority.length)}`
+    : v;
 }
 
 const slackEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -110,7 +114,15 @@ function redirectTarget(location: string | undefined, from: string): string {
 export function postWebhook(url: string): (d: Digest) => Operation<void> {
   const target = checkWebhookUrl(url);
   return function* (d: Digest) {
-    const [res] = yield* http([{ method: "POST", url: target, headers: { "Content-Type": "application/json; charset=utf-8" }, body: JSON.stringify(webhookPayload(d)), redirect: "manual" }]);
+    const [res] = yield* http([
+      {
+        method: "POST",
+        url: target,
+        headers: { "Content-Type": "application/json; charset=utf-8" },
+        body: JSON.stringify(webhookPayload(d)),
+        redirect: "manual",
+      },
+    ]);
     if (res.status >= 200 && res.status < 300) return;
     if (res.opaqueRedirect)
       throw new DeliveryError({
@@ -125,7 +137,13 @@ export function postWebhook(url: string): (d: Digest) => Operation<void> {
       });
     }
     if (res.status === 0)
-      throw new DeliveryError({ de: "Der Webhook war nicht erreichbar (keine Antwort).", en: "The webhook could not be reached (no answer)." });
-    throw new DeliveryError({ de: `Der Webhook hat die Nachricht abgelehnt (HTTP ${res.status}).`, en: `The webhook refused the message (HTTP ${res.status}).` });
+      throw new DeliveryError({
+        de: "Der Webhook war nicht erreichbar (keine Antwort).",
+        en: "The webhook could not be reached (no answer).",
+      });
+    throw new DeliveryError({
+      de: `Der Webhook hat die Nachricht abgelehnt (HTTP ${res.status}).`,
+      en: `The webhook refused the message (HTTP ${res.status}).`,
+    });
   };
 }

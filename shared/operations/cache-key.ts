@@ -47,8 +47,10 @@ export function utf8Length(s: string): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) { n += 4; i++; }
-    else n += 3;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
   }
   return n;
 }
@@ -72,7 +74,10 @@ export function boundedKey(full: string): string {
 
 /** Cache key of one call: scope + endpoint + path params + sorted query + canonical body + language. */
 export function callKey(scope: string, language: string, spec: CallSpec): string {
-  const path = Object.entries(spec.path ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}=${v}`).join("&");
+  const path = Object.entries(spec.path ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
+    .join("&");
   const query = Object.entries(spec.query ?? {})
     .filter(([, v]) => v !== undefined && v !== "")
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

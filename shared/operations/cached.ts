@@ -22,10 +22,13 @@ const UNCACHED: ReadonlySet<EndpointId> = new Set<EndpointId>(["account"]);
 type Cached = { v: 1; ok: true; data: unknown } | { v: 1; ok: false; code: "NOT_FOUND"; field?: string };
 
 /** Saved with `v: 1` from the start. The answer inside is checked by its endpoint's schema, as when it came. */
-export const CACHED_CALL = savedKind(1, z.union([
-  z.object({ v: z.literal(1), ok: z.literal(true), data: z.unknown() }),
-  z.object({ v: z.literal(1), ok: z.literal(false), code: z.literal("NOT_FOUND"), field: z.optional(z.string()) }),
-]));
+export const CACHED_CALL = savedKind(
+  1,
+  z.union([
+    z.object({ v: z.literal(1), ok: z.literal(true), data: z.unknown() }),
+    z.object({ v: z.literal(1), ok: z.literal(false), code: z.literal("NOT_FOUND"), field: z.optional(z.string()) }),
+  ]),
+);
 
 /** A damaged, foreign or outdated entry is a miss. */
 function decode<T>(spec: CallSpec, text: string | null | undefined): CallResult<T> | undefined {
@@ -50,7 +53,9 @@ export function* cachedCallMany<T = unknown>(ctx: OpContext, specs: CallSpec[]):
 
   // Distinct keys, in first-appearance order.
   const firstOf = new Map<string, number>();
-  keys.forEach((k, i) => { if (!firstOf.has(k)) firstOf.set(k, i); });
+  keys.forEach((k, i) => {
+    if (!firstOf.has(k)) firstOf.set(k, i);
+  });
   const distinct = [...firstOf.values()];
   // i indexes specs/keys (same length); k indexes the calls just made, one answer or hit each.
 
@@ -63,7 +68,11 @@ export function* cachedCallMany<T = unknown>(ctx: OpContext, specs: CallSpec[]):
   });
 
   const send = distinct.filter((i) => !results.has(i));
-  const answers = yield* callMany<T>(ctx.client, send.map((i) => specs[i]!), { rateLimits: ctx.rateLimits });
+  const answers = yield* callMany<T>(
+    ctx.client,
+    send.map((i) => specs[i]!),
+    { rateLimits: ctx.rateLimits },
+  );
   const store: Record<string, string> = {};
   const storeNotFound: Record<string, string> = {};
   send.forEach((i, k) => {
@@ -75,7 +84,12 @@ export function* cachedCallMany<T = unknown>(ctx: OpContext, specs: CallSpec[]):
       // CacheService rejects values above 100 KB: such answers are simply not cached.
       if (fitsUtf8(text, MAX_VALUE_LENGTH)) store[keys[i]!] = text;
     } else if (r.error.code === "NOT_FOUND") {
-      storeNotFound[keys[i]!] = writeSaved(CACHED_CALL, { v: 1, ok: false, code: "NOT_FOUND", field: r.error.details.field } satisfies Cached);
+      storeNotFound[keys[i]!] = writeSaved(CACHED_CALL, {
+        v: 1,
+        ok: false,
+        code: "NOT_FOUND",
+        field: r.error.details.field,
+      } satisfies Cached);
     }
   });
   yield* cachePut(store, ttl);

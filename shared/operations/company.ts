@@ -42,8 +42,14 @@ function* one<T>(ctx: OpContext, spec: CallSpec): Operation<T> {
  * ids map to their INVALID_INPUT error and are not sent; ids equal after
  * trimming and upper-casing are sent once.
  */
-function* perId<T>(ctx: OpContext, ids: unknown, field: string, specOf: (id: string) => CallSpec): Operation<Map<string, T | CompanyDataError>> {
-  if (!Array.isArray(ids)) throw invalid(field, got({ de: "erwartet eine Liste von Firmen-IDs", en: "expected a list of company IDs" }, ids));
+function* perId<T>(
+  ctx: OpContext,
+  ids: unknown,
+  field: string,
+  specOf: (id: string) => CallSpec,
+): Operation<Map<string, T | CompanyDataError>> {
+  if (!Array.isArray(ids))
+    throw invalid(field, got({ de: "erwartet eine Liste von Firmen-IDs", en: "expected a list of company IDs" }, ids));
   const out = new Map<string, T | CompanyDataError>();
   const valid: { given: string; id: string }[] = [];
   ids.forEach((given, i) => {
@@ -54,7 +60,10 @@ function* perId<T>(ctx: OpContext, ids: unknown, field: string, specOf: (id: str
       out.set(label, e as CompanyDataError);
     }
   });
-  const results: CallResult<T>[] = yield* cachedCallMany<T>(ctx, valid.map((v) => specOf(v.id)));
+  const results: CallResult<T>[] = yield* cachedCallMany<T>(
+    ctx,
+    valid.map((v) => specOf(v.id)),
+  );
   valid.forEach((v, k) => {
     const r = results[k]!; // one result per spec, in order
     out.set(v.given, r.ok ? r.data : r.error);
@@ -65,7 +74,11 @@ function* perId<T>(ctx: OpContext, ids: unknown, field: string, specOf: (id: str
 /** The include parameter as the API takes it: comma-separated, catalogue order. */
 export const includeParam = (include: readonly Include[]) => (include.length ? include.join(",") : undefined);
 
-export function* getProfiles(ctx: OpContext, ids: string[], include?: Include[]): Operation<Map<string, Company | CompanyDataError>> {
+export function* getProfiles(
+  ctx: OpContext,
+  ids: string[],
+  include?: Include[],
+): Operation<Map<string, Company | CompanyDataError>> {
   const inc = V.includes(include);
   return yield* perId<Company>(ctx, ids, "ids", (id) => ({
     endpoint: "profile",
@@ -77,10 +90,18 @@ export function* getProfiles(ctx: OpContext, ids: string[], include?: Include[])
 
 export function* getProfile(ctx: OpContext, id: string, include?: Include[]): Operation<Company> {
   const inc = V.includes(include);
-  return yield* one<Company>(ctx, { endpoint: "profile", path: { id: V.companyId(id) }, query: { include: includeParam(inc) }, cost: { include: inc } });
+  return yield* one<Company>(ctx, {
+    endpoint: "profile",
+    path: { id: V.companyId(id) },
+    query: { include: includeParam(inc) },
+    cost: { include: inc },
+  });
 }
 
-export function* getAvailability(ctx: OpContext, ids: string[]): Operation<Map<string, Availability | CompanyDataError>> {
+export function* getAvailability(
+  ctx: OpContext,
+  ids: string[],
+): Operation<Map<string, Availability | CompanyDataError>> {
   return yield* perId<Availability>(ctx, ids, "ids", (id) => ({ endpoint: "availability", path: { id } }));
 }
 
@@ -88,7 +109,12 @@ export function* getPeople(ctx: OpContext, id: string): Operation<PeopleResponse
   return yield* one(ctx, { endpoint: "people", path: { id: V.companyId(id) } });
 }
 
-export function* getAnnouncements(ctx: OpContext, id: string, since?: string, size?: number): Operation<AnnouncementsResponse> {
+export function* getAnnouncements(
+  ctx: OpContext,
+  id: string,
+  since?: string,
+  size?: number,
+): Operation<AnnouncementsResponse> {
   const cid = V.companyId(id);
   const s = since === undefined || since === null || since === "" ? undefined : V.isoDate(since, "since");
   return yield* one(ctx, { endpoint: "announcements", path: { id: cid }, query: { since: s, size: V.size(size) } });
@@ -125,18 +151,29 @@ const changeKey = (c: S.Change) => JSON.stringify([c.date, c.kind, c.field, c.ol
  * change arriving between two pages shifts the offsets by one, which repeats
  * an entry: repeats are dropped.
  */
-export function* getChanges(ctx: OpContext, id: string, since: string, size?: number, opts: { maxPages?: number } = {}): Operation<ChangesResult> {
+export function* getChanges(
+  ctx: OpContext,
+  id: string,
+  since: string,
+  size?: number,
+  opts: { maxPages?: number } = {},
+): Operation<ChangesResult> {
   const cid = V.companyId(id);
   const s = V.isoDate(since, "since");
   const pageSize = V.size(size) ?? CHANGES_PAGE_SIZE;
   const maxPages = opts.maxPages ?? Infinity;
-  if (maxPages !== Infinity && (!Number.isInteger(maxPages) || maxPages < 1)) throw invalid("maxPages", got(rule.number({ value: 1, inclusive: true }, undefined, true), maxPages));
+  if (maxPages !== Infinity && (!Number.isInteger(maxPages) || maxPages < 1))
+    throw invalid("maxPages", got(rule.number({ value: 1, inclusive: true }, undefined, true), maxPages));
   const seen = new Set<string>();
   const changes: S.Change[] = [];
   let first: ChangesResponse | undefined;
   let pages = 0;
   for (let from = 0; ; from += pageSize) {
-    const page = yield* one<ChangesResponse>(ctx, { endpoint: "changes", path: { id: cid }, query: { since: s, size: pageSize, from: from > 0 ? from : undefined } });
+    const page = yield* one<ChangesResponse>(ctx, {
+      endpoint: "changes",
+      path: { id: cid },
+      query: { since: s, size: pageSize, from: from > 0 ? from : undefined },
+    });
     pages++;
     first ??= page;
     for (const c of page.changes) {
@@ -152,9 +189,18 @@ export function* getChanges(ctx: OpContext, id: string, since: string, size?: nu
   }
 }
 
-export function* getNearby(ctx: OpContext, id: string, radiusKm?: number, size?: number): Operation<CompanyListResponse> {
+export function* getNearby(
+  ctx: OpContext,
+  id: string,
+  radiusKm?: number,
+  size?: number,
+): Operation<CompanyListResponse> {
   const cid = V.companyId(id);
-  return yield* one(ctx, { endpoint: "nearby", path: { id: cid }, query: { radiusKm: V.radiusKm(radiusKm), size: V.size(size) } });
+  return yield* one(ctx, {
+    endpoint: "nearby",
+    path: { id: cid },
+    query: { radiusKm: V.radiusKm(radiusKm), size: V.size(size) },
+  });
 }
 
 export function* getPeers(ctx: OpContext, id: string, size?: number): Operation<CompanyListResponse> {
@@ -209,7 +255,7 @@ export function checked<T>(schema: z.ZodMiniType<T>, value: unknown, field: stri
   const unknown = issue.code === "unrecognized_keys" ? issue.keys?.[0] : undefined;
   if (unknown !== undefined) path = path ? `${path}.${unknown}` : unknown;
   const why = ruleOfIssue(issue, schema, value, PATTERNS);
-  const detail = issue.code === "unrecognized_keys" ? unknownKey(schema, issue) : why ?? NOT_VALID;
+  const detail = issue.code === "unrecognized_keys" ? unknownKey(schema, issue) : (why ?? NOT_VALID);
   throw invalid(path ? `${field}.${path}` : field, detail);
 }
 const NOT_VALID: Rule = { de: "ungültiger Wert", en: "not a valid value" };
@@ -225,7 +271,11 @@ function unknownKey(schema: z.ZodMiniType, issue: IssueLike): Rule {
 
 export function* search(ctx: OpContext, req: S.SearchRequest): Operation<SearchResponse> {
   const body = checked(S.SearchRequest, req, "search");
-  if (body.query.trim() === "" && !body.filters && !body.near) throw invalid("query", { de: "bitte einen Suchtext, einen Filter oder einen Ort angeben", en: "please give a search text, a filter or a place" });
+  if (body.query.trim() === "" && !body.filters && !body.near)
+    throw invalid("query", {
+      de: "bitte einen Suchtext, einen Filter oder einen Ort angeben",
+      en: "please give a search text, a filter or a place",
+    });
   return yield* one(ctx, { endpoint: "search", body });
 }
 
@@ -236,7 +286,9 @@ export function* suggest(ctx: OpContext, prefix: string, size?: number): Operati
 
 /** The account and balance: never cached. */
 export function* getAccount(ctx: OpContext): Operation<AccountResponse> {
-  const r = (yield* callMany<AccountResponse>(ctx.client, [{ endpoint: "account" }], { rateLimits: ctx.rateLimits }))[0]!; // one result per spec
+  const r = (yield* callMany<AccountResponse>(ctx.client, [{ endpoint: "account" }], {
+    rateLimits: ctx.rateLimits,
+  }))[0]!; // one result per spec
   if (!r.ok) throw r.error;
   return r.data;
 }

@@ -60,7 +60,10 @@ export function parseMatchFloor(text: string | undefined, field: string): number
   if (t === "") return DEFAULT_MATCH_FLOOR;
   const n = Number(t.replace(",", "."));
   if (!/^\d*[.,]?\d+$/.test(t) || !(n >= MATCH_FLOOR_LIMITS.min && n <= MATCH_FLOOR_LIMITS.max)) {
-    throw invalid(field, { de: `eine Zahl von 0 bis 1 (z. B. 0,8), nicht „${t}“`, en: `a number from 0 to 1 (e.g. 0.8), not "${t}"` });
+    throw invalid(field, {
+      de: `eine Zahl von 0 bis 1 (z. B. 0,8), nicht „${t}“`,
+      en: `a number from 0 to 1 (e.g. 0.8), not "${t}"`,
+    });
   }
   return n;
 }
@@ -92,7 +95,8 @@ const decimal = (s: string, lang: "de" | "en") => (lang === "de" ? s.replace("."
  */
 export function doubtText(d: Doubt, lang: "de" | "en"): string {
   const f = FIELD_NAME[d.field][lang];
-  if (d.field === "confidence") return `${f} ${decimal(clean(d.found), lang)} ${lang === "de" ? "unter" : "below"} ${decimal(clean(d.given), lang)}`;
+  if (d.field === "confidence")
+    return `${f} ${decimal(clean(d.found), lang)} ${lang === "de" ? "unter" : "below"} ${decimal(clean(d.given), lang)}`;
   return `${f} ${lang === "de" ? "weicht ab" : "differs"} (${clean(d.given)} ≠ ${clean(d.found)})`;
 }
 
@@ -150,7 +154,10 @@ export function legalFormDoubt(q: ResolveQuery, m: CompanySummary): Doubt | null
 }
 
 /** A confidence below the floor, as a doubt that shows both. */
-export function confidenceDoubt(confidence: number | null | undefined, floor: number = DEFAULT_MATCH_FLOOR): Doubt | null {
+export function confidenceDoubt(
+  confidence: number | null | undefined,
+  floor: number = DEFAULT_MATCH_FLOOR,
+): Doubt | null {
   if (confidence === null || confidence === undefined || !(confidence < floor)) return null;
   return { field: "confidence", given: String(floor), found: String(Math.round(confidence * 1000) / 1000) };
 }
@@ -168,7 +175,12 @@ export interface Verdict {
  * differs is no contradiction when the given name is a former name of the
  * candidate, which the note then says.
  */
-export function judgeMatch(q: ResolveQuery, m: Judged, confidence: number | null | undefined, floor: number = DEFAULT_MATCH_FLOOR): Verdict {
+export function judgeMatch(
+  q: ResolveQuery,
+  m: Judged,
+  confidence: number | null | undefined,
+  floor: number = DEFAULT_MATCH_FLOOR,
+): Verdict {
   const former = formerNameOf(q, m);
   const note: MatchNote | null = former ? { kind: "formerName", name: former } : null;
   const doubt = hintDoubt(q, m) ?? (former ? null : legalFormDoubt(q, m)) ?? confidenceDoubt(confidence, floor);

@@ -36,10 +36,22 @@ export interface IdentifierQuery {
 }
 
 const NOT_A_VAT: Bilingual = { de: "keine USt-IdNr. (z. B. DE123456789)", en: "not a VAT id (e.g. DE123456789)" };
-const NOT_A_DOMAIN: Bilingual = { de: "keine Website oder Domain (z. B. www.beispiel.de)", en: "not a website or domain (e.g. www.example.com)" };
-const NOT_AN_LEI: Bilingual = { de: "keine LEI (20 Buchstaben und Ziffern, z. B. 506700GE1G29325QX363)", en: "not an LEI (20 letters and digits, e.g. 506700GE1G29325QX363)" };
-const LEI_CHECK_DIGITS: Bilingual = { de: "LEI mit falschen Prüfziffern (Tippfehler?)", en: "LEI whose check digits do not fit (a typo?)" };
-const NOT_A_REGISTER: Bilingual = { de: "keine Registernummer (z. B. HRB 6684 München)", en: "not a register number (e.g. HRB 6684 München)" };
+const NOT_A_DOMAIN: Bilingual = {
+  de: "keine Website oder Domain (z. B. www.beispiel.de)",
+  en: "not a website or domain (e.g. www.example.com)",
+};
+const NOT_AN_LEI: Bilingual = {
+  de: "keine LEI (20 Buchstaben und Ziffern, z. B. 506700GE1G29325QX363)",
+  en: "not an LEI (20 letters and digits, e.g. 506700GE1G29325QX363)",
+};
+const LEI_CHECK_DIGITS: Bilingual = {
+  de: "LEI mit falschen Prüfziffern (Tippfehler?)",
+  en: "LEI whose check digits do not fit (a typo?)",
+};
+const NOT_A_REGISTER: Bilingual = {
+  de: "keine Registernummer (z. B. HRB 6684 München)",
+  en: "not a register number (e.g. HRB 6684 München)",
+};
 
 /** EU VAT ids: two letters and 2–12 letters or digits; German ones DE + nine digits. */
 export function vatIdOf(s: string): string | null {
@@ -54,7 +66,12 @@ export function domainOf(s: string): string | null {
   if (!t || /\s/.test(t)) return null;
   const at = t.lastIndexOf("@");
   if (at >= 0) t = t.slice(at + 1);
-  t = t.replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/[/?#].*$/, "").replace(/:\d+$/, "").replace(/^www\d?\./, "").replace(/\.$/, "");
+  t = t
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
+    .replace(/[/?#].*$/, "")
+    .replace(/:\d+$/, "")
+    .replace(/^www\d?\./, "")
+    .replace(/\.$/, "");
   return /^(?=.{4,253}$)([a-z0-9äöüß](?:[a-z0-9äöüß-]{0,61}[a-z0-9äöüß])?\.)+[a-z]{2,63}$/.test(t) ? t : null;
 }
 
@@ -86,7 +103,16 @@ export function identifierIn(text: string): IdentifierQuery | null {
   if (vat && /^[A-Za-z]{2}[\s\d]/.test(t)) return { vatId: vat };
   // "HRB 6684 München" or "Amtsgericht München HRB 6684": a register number with at most a court around it.
   const reg = registerOf(t);
-  if (reg && reg.replace(/\b(HRA|HRB|GnR|PR|VR)\s*[-:.]?\s*\d{1,7}\b/i, "").replace(/amtsgericht|registergericht/gi, "").trim().split(" ").filter(Boolean).length <= 3) return { register: reg };
+  if (
+    reg &&
+    reg
+      .replace(/\b(HRA|HRB|GnR|PR|VR)\s*[-:.]?\s*\d{1,7}\b/i, "")
+      .replace(/amtsgericht|registergericht/gi, "")
+      .trim()
+      .split(" ")
+      .filter(Boolean).length <= 3
+  )
+    return { register: reg };
   if (/^(https?:\/\/|www\.)/i.test(t) || (/^[^\s@]+\.[a-z]{2,63}\/?$/i.test(t) && !/\s/.test(t))) {
     const d = domainOf(t);
     if (d) return { url: d };
@@ -95,22 +121,39 @@ export function identifierIn(text: string): IdentifierQuery | null {
 }
 
 /** An identifier query from the cells of a row, checked; INVALID_INPUT naming the column at fault. */
-export function identifierQuery(cells: { website?: string; vatId?: string; register?: string; lei?: string }): IdentifierQuery | null {
+export function identifierQuery(cells: {
+  website?: string;
+  vatId?: string;
+  register?: string;
+  lei?: string;
+}): IdentifierQuery | null {
   const q: IdentifierQuery = {};
   if (cells.lei?.trim()) q.lei = leiOrThrow(cells.lei);
   if (cells.vatId?.trim()) {
     const v = vatIdOf(cells.vatId);
-    if (!v) throw invalid("vatId", { de: `${NOT_A_VAT.de}: „${cells.vatId.trim()}“`, en: `${NOT_A_VAT.en}: "${cells.vatId.trim()}"` });
+    if (!v)
+      throw invalid("vatId", {
+        de: `${NOT_A_VAT.de}: „${cells.vatId.trim()}“`,
+        en: `${NOT_A_VAT.en}: "${cells.vatId.trim()}"`,
+      });
     q.vatId = v;
   }
   if (cells.website?.trim()) {
     const d = domainOf(cells.website);
-    if (!d) throw invalid("website", { de: `${NOT_A_DOMAIN.de}: „${cells.website.trim()}“`, en: `${NOT_A_DOMAIN.en}: "${cells.website.trim()}"` });
+    if (!d)
+      throw invalid("website", {
+        de: `${NOT_A_DOMAIN.de}: „${cells.website.trim()}“`,
+        en: `${NOT_A_DOMAIN.en}: "${cells.website.trim()}"`,
+      });
     q.url = d;
   }
   if (cells.register?.trim()) {
     const r = registerOf(cells.register);
-    if (!r) throw invalid("register", { de: `${NOT_A_REGISTER.de}: „${cells.register.trim()}“`, en: `${NOT_A_REGISTER.en}: "${cells.register.trim()}"` });
+    if (!r)
+      throw invalid("register", {
+        de: `${NOT_A_REGISTER.de}: „${cells.register.trim()}“`,
+        en: `${NOT_A_REGISTER.en}: "${cells.register.trim()}"`,
+      });
     q.register = r;
   }
   return Object.keys(q).length ? q : null;
@@ -130,7 +173,8 @@ function summaryOf(raw: Record<string, unknown>): Summary | null {
   if (!r.success) return null;
   const s = { ...r.data };
   const wz = (raw.industries as { wz2008?: { code?: unknown; title?: unknown }[] } | undefined)?.wz2008?.[0];
-  if (!s.industry && wz && typeof wz.code === "string") s.industry = { code: wz.code, title: typeof wz.title === "string" ? wz.title : null };
+  if (!s.industry && wz && typeof wz.code === "string")
+    s.industry = { code: wz.code, title: typeof wz.title === "string" ? wz.title : null };
   const hr = (raw.externalIds as { hr?: { court?: unknown; type?: unknown; number?: unknown } } | undefined)?.hr;
   if (!s.register && hr) {
     const str = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : null);
@@ -160,4 +204,3 @@ export function* lookupMany(ctx: OpContext, queries: readonly IdentifierQuery[])
     return { status: "ambiguous", match: null, confidence: null, candidates: distinct.slice(0, 10) };
   });
 }
-

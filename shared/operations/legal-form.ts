@@ -40,10 +40,26 @@ export interface LegalForm {
   spellings: readonly string[];
 }
 
-const GMBH = ["GmbH", "G.m.b.H.", "Gesellschaft mit beschränkter Haftung", "Gesellschaft mbH", "Ges. mbH", "GesmbH", "mbH", "mit beschränkter Haftung"];
+const GMBH = [
+  "GmbH",
+  "G.m.b.H.",
+  "Gesellschaft mit beschränkter Haftung",
+  "Gesellschaft mbH",
+  "Ges. mbH",
+  "GesmbH",
+  "mbH",
+  "mit beschränkter Haftung",
+];
 const AG = ["AG", "Aktiengesellschaft", "Aktien-Gesellschaft"];
 const SE = ["SE", "Societas Europaea", "Europäische Gesellschaft"];
-const UG = ["UG (haftungsbeschränkt)", "UG (haftungsbeschr.)", "UG (hb)", "UG", "Unternehmergesellschaft (haftungsbeschränkt)", "Unternehmergesellschaft"];
+const UG = [
+  "UG (haftungsbeschränkt)",
+  "UG (haftungsbeschr.)",
+  "UG (hb)",
+  "UG",
+  "Unternehmergesellschaft (haftungsbeschränkt)",
+  "Unternehmergesellschaft",
+];
 const KG = ["KG", "Kommanditgesellschaft", "Kommandit-Gesellschaft"];
 const KGAA = ["KGaA", "KG aA", "KG a.A.", "Kommanditgesellschaft auf Aktien"];
 const STIFTUNG = ["Stiftung"];
@@ -55,49 +71,169 @@ function compound(partner: readonly string[], kind: readonly string[]): string[]
   return partner.flatMap((p) => CO.flatMap((c) => kind.map((k) => `${p} & ${c} ${k}`)));
 }
 
-const form = (code: string, short: string, de: string, en: string, filter: string | null, spellings: readonly string[]): LegalForm =>
-  ({ code, short, label: { de, en }, filter, spellings });
+const form = (
+  code: string,
+  short: string,
+  de: string,
+  en: string,
+  filter: string | null,
+  spellings: readonly string[],
+): LegalForm => ({ code, short, label: { de, en }, filter, spellings });
 
 /** The legal forms, in the order they are listed to users. */
 export const LEGAL_FORMS: readonly LegalForm[] = [
   form("GMBH", "GmbH", "Gesellschaft mit beschränkter Haftung", "Limited liability company", "GMBH", GMBH),
-  form("GGMBH", "gGmbH", "Gemeinnützige GmbH", "Non-profit limited liability company", "GMBH",
-    ["gGmbH", "gemeinnützige GmbH", "gemeinnützige Gesellschaft mit beschränkter Haftung", "gemeinnützige Gesellschaft mbH"]),
-  form("UG", "UG (haftungsbeschränkt)", "Unternehmergesellschaft (haftungsbeschränkt)", "Entrepreneurial company (limited liability)", "UG", UG),
+  form("GGMBH", "gGmbH", "Gemeinnützige GmbH", "Non-profit limited liability company", "GMBH", [
+    "gGmbH",
+    "gemeinnützige GmbH",
+    "gemeinnützige Gesellschaft mit beschränkter Haftung",
+    "gemeinnützige Gesellschaft mbH",
+  ]),
+  form(
+    "UG",
+    "UG (haftungsbeschränkt)",
+    "Unternehmergesellschaft (haftungsbeschränkt)",
+    "Entrepreneurial company (limited liability)",
+    "UG",
+    UG,
+  ),
   form("AG", "AG", "Aktiengesellschaft", "Stock corporation", "AG", AG),
   form("SE", "SE", "Europäische Gesellschaft (SE)", "European company (SE)", "SE", SE),
   form("KGAA", "KGaA", "Kommanditgesellschaft auf Aktien", "Partnership limited by shares", "KGAA", KGAA),
   form("KG", "KG", "Kommanditgesellschaft", "Limited partnership", "KG", KG),
-  form("OHG", "OHG", "Offene Handelsgesellschaft", "General partnership", "OHG", ["OHG", "oHG", "offene Handelsgesellschaft"]),
-  form("GMBH_CO_KG", "GmbH & Co. KG", "GmbH & Co. KG", "Limited partnership with a GmbH as general partner", "GMBH_CO_KG", compound(GMBH, KG)),
-  form("AG_CO_KG", "AG & Co. KG", "AG & Co. KG", "Limited partnership with an AG as general partner", "AG_CO_KG", compound(AG, KG)),
-  form("SE_CO_KG", "SE & Co. KG", "SE & Co. KG", "Limited partnership with an SE as general partner", "SE_CO_KG", compound(SE, KG)),
-  form("UG_CO_KG", "UG (haftungsbeschränkt) & Co. KG", "UG (haftungsbeschränkt) & Co. KG", "Limited partnership with a UG as general partner", "UG_CO_KG", compound(UG, KG)),
-  form("STIFTUNG_CO_KG", "Stiftung & Co. KG", "Stiftung & Co. KG", "Limited partnership with a foundation as general partner", "STIFTUNG_CO_KG", compound(STIFTUNG, KG)),
-  form("GMBH_CO_KGAA", "GmbH & Co. KGaA", "GmbH & Co. KGaA", "Partnership limited by shares with a GmbH as general partner", "GMBH_CO_KGAA", compound(GMBH, KGAA)),
-  form("AG_CO_KGAA", "AG & Co. KGaA", "AG & Co. KGaA", "Partnership limited by shares with an AG as general partner", "AG_CO_KGAA", compound(AG, KGAA)),
-  form("SE_CO_KGAA", "SE & Co. KGaA", "SE & Co. KGaA", "Partnership limited by shares with an SE as general partner", "SE_CO_KGAA", compound(SE, KGAA)),
-  form("EK", "e.K.", "Eingetragene(r) Kaufmann/Kauffrau", "Registered merchant", "EK",
-    ["e.K.", "e.Kfm.", "e.Kfr.", "eK", "eKfm", "eKfr", "eingetragener Kaufmann", "eingetragene Kauffrau"]),
-  form("EG", "eG", "Eingetragene Genossenschaft", "Registered cooperative", "EG", ["eG", "e.G.", "eingetragene Genossenschaft"]),
-  form("PARTG", "PartG", "Partnerschaftsgesellschaft", "Partnership company", "PARTG", ["PartG", "Partnerschaftsgesellschaft", "Partnerschaft"]),
-  form("PARTG_MBB", "PartG mbB", "Partnerschaftsgesellschaft mit beschränkter Berufshaftung", "Partnership company with limited professional liability", "PARTG",
-    ["PartG mbB", "PartGmbB", "Partnerschaftsgesellschaft mbB", "Partnerschaft mbB", "Partnerschaftsgesellschaft mit beschränkter Berufshaftung", "mbB", "mit beschränkter Berufshaftung"]),
-  form("STIFTUNG", "Stiftung", "Stiftung", "Foundation", null, ["Stiftung", "gemeinnützige Stiftung", "Stiftung bürgerlichen Rechts", "Stiftung des bürgerlichen Rechts"]),
+  form("OHG", "OHG", "Offene Handelsgesellschaft", "General partnership", "OHG", [
+    "OHG",
+    "oHG",
+    "offene Handelsgesellschaft",
+  ]),
+  form(
+    "GMBH_CO_KG",
+    "GmbH & Co. KG",
+    "GmbH & Co. KG",
+    "Limited partnership with a GmbH as general partner",
+    "GMBH_CO_KG",
+    compound(GMBH, KG),
+  ),
+  form(
+    "AG_CO_KG",
+    "AG & Co. KG",
+    "AG & Co. KG",
+    "Limited partnership with an AG as general partner",
+    "AG_CO_KG",
+    compound(AG, KG),
+  ),
+  form(
+    "SE_CO_KG",
+    "SE & Co. KG",
+    "SE & Co. KG",
+    "Limited partnership with an SE as general partner",
+    "SE_CO_KG",
+    compound(SE, KG),
+  ),
+  form(
+    "UG_CO_KG",
+    "UG (haftungsbeschränkt) & Co. KG",
+    "UG (haftungsbeschränkt) & Co. KG",
+    "Limited partnership with a UG as general partner",
+    "UG_CO_KG",
+    compound(UG, KG),
+  ),
+  form(
+    "STIFTUNG_CO_KG",
+    "Stiftung & Co. KG",
+    "Stiftung & Co. KG",
+    "Limited partnership with a foundation as general partner",
+    "STIFTUNG_CO_KG",
+    compound(STIFTUNG, KG),
+  ),
+  form(
+    "GMBH_CO_KGAA",
+    "GmbH & Co. KGaA",
+    "GmbH & Co. KGaA",
+    "Partnership limited by shares with a GmbH as general partner",
+    "GMBH_CO_KGAA",
+    compound(GMBH, KGAA),
+  ),
+  form(
+    "AG_CO_KGAA",
+    "AG & Co. KGaA",
+    "AG & Co. KGaA",
+    "Partnership limited by shares with an AG as general partner",
+    "AG_CO_KGAA",
+    compound(AG, KGAA),
+  ),
+  form(
+    "SE_CO_KGAA",
+    "SE & Co. KGaA",
+    "SE & Co. KGaA",
+    "Partnership limited by shares with an SE as general partner",
+    "SE_CO_KGAA",
+    compound(SE, KGAA),
+  ),
+  form("EK", "e.K.", "Eingetragene(r) Kaufmann/Kauffrau", "Registered merchant", "EK", [
+    "e.K.",
+    "e.Kfm.",
+    "e.Kfr.",
+    "eK",
+    "eKfm",
+    "eKfr",
+    "eingetragener Kaufmann",
+    "eingetragene Kauffrau",
+  ]),
+  form("EG", "eG", "Eingetragene Genossenschaft", "Registered cooperative", "EG", [
+    "eG",
+    "e.G.",
+    "eingetragene Genossenschaft",
+  ]),
+  form("PARTG", "PartG", "Partnerschaftsgesellschaft", "Partnership company", "PARTG", [
+    "PartG",
+    "Partnerschaftsgesellschaft",
+    "Partnerschaft",
+  ]),
+  form(
+    "PARTG_MBB",
+    "PartG mbB",
+    "Partnerschaftsgesellschaft mit beschränkter Berufshaftung",
+    "Partnership company with limited professional liability",
+    "PARTG",
+    [
+      "PartG mbB",
+      "PartGmbB",
+      "Partnerschaftsgesellschaft mbB",
+      "Partnerschaft mbB",
+      "Partnerschaftsgesellschaft mit beschränkter Berufshaftung",
+      "mbB",
+      "mit beschränkter Berufshaftung",
+    ],
+  ),
+  form("STIFTUNG", "Stiftung", "Stiftung", "Foundation", null, [
+    "Stiftung",
+    "gemeinnützige Stiftung",
+    "Stiftung bürgerlichen Rechts",
+    "Stiftung des bürgerlichen Rechts",
+  ]),
   form("EV", "e.V.", "Eingetragener Verein", "Registered association", null, ["e.V.", "eV", "eingetragener Verein"]),
 ];
 
 /** Lower case, ä = ae, ß = ss, other accents dropped: one word as the parser compares it. */
 function foldWord(w: string): string {
-  return w.toLowerCase()
-    .replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss")
-    .normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+  return w
+    .toLowerCase()
+    .replace(/ä/g, "ae")
+    .replace(/ö/g, "oe")
+    .replace(/ü/g, "ue")
+    .replace(/ß/g, "ss")
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "");
 }
 
 /** Words joining partner and "Co." ("&", "+", "u.", "und", "and"): not read, so every connector fits every spelling. */
 const CONNECTORS = new Set(["&", "+", "u", "und", "and"]);
 
-interface Word { text: string; start: number }
+interface Word {
+  text: string;
+  start: number;
+}
 
 /** The name's words with where each starts; connectors dropped. */
 function words(name: string): Word[] {
@@ -115,7 +251,17 @@ const spellingWords = (s: string) => words(s).map((w) => w.text);
 
 /** A status after the form ("Müller GmbH i.L."): skipped, it is not part of the form. */
 const TRAILING_STATUS: readonly string[][] = [
-  "i.L.", "in Liquidation", "i. Liqu.", "i.Liq.", "in Abwicklung", "i.A.", "i.G.", "in Gründung", "i.Gr.", "in Insolvenz", "i.I.",
+  "i.L.",
+  "in Liquidation",
+  "i. Liqu.",
+  "i.Liq.",
+  "in Abwicklung",
+  "i.A.",
+  "i.G.",
+  "in Gründung",
+  "i.Gr.",
+  "in Insolvenz",
+  "i.I.",
 ].map(spellingWords);
 
 /** Spellings by their last word, longest first: the parser looks at few of them per name. */
@@ -162,7 +308,10 @@ export function parseLegalForm(name: string): ParsedName {
   if (!hit) return { form: null, rest: text.trim() };
   const cut = ws[end - hit.words.length]!.start;
   // "Müller, GmbH" / "Müller & Co. GmbH": separators before the form go with it.
-  const rest = text.slice(0, cut).replace(/[\s,;&+(-]+$/u, "").trim();
+  const rest = text
+    .slice(0, cut)
+    .replace(/[\s,;&+(-]+$/u, "")
+    .trim();
   return { form: hit.form, rest };
 }
 

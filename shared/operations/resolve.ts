@@ -7,7 +7,12 @@
  */
 import { callMany, type CallSpec } from "../api/index.ts";
 import { DEFAULT_RATE_LIMITS } from "../api/index.ts";
-import { CompanySummary as CompanySummarySchema, type CompanySummary, type ResolveQuery, type ResolveResult } from "../api/index.ts";
+import {
+  CompanySummary as CompanySummarySchema,
+  type CompanySummary,
+  type ResolveQuery,
+  type ResolveResult,
+} from "../api/index.ts";
 import { readSaved, savedKind, writeSaved } from "../core/index.ts";
 import * as z from "zod/mini";
 import { cacheGet, cachePut, type Operation } from "../core/index.ts";
@@ -41,7 +46,13 @@ export type ResolveMode = "batch" | "free";
 /** Single resolves sent at once in free mode: the resolve bucket's default burst (api/pacing.ts). */
 export const FREE_WAVE = DEFAULT_RATE_LIMITS.resolve.burst;
 
-const errorRow = (error: CompanyDataError): ResolvedRow => ({ status: "error", match: null, confidence: null, candidates: [], error });
+const errorRow = (error: CompanyDataError): ResolvedRow => ({
+  status: "error",
+  match: null,
+  confidence: null,
+  candidates: [],
+  error,
+});
 
 function fromResult(r: ResolveResult): ResolvedRow {
   const status = r.status === "matched" && r.match ? "matched" : r.status === "matched" ? "not_found" : r.status;
@@ -78,7 +89,10 @@ function judged(row: ResolvedRow, q: ResolveQuery, floor: number): ResolvedRow {
  * a review (never a guess).
  */
 function* withFormerNames(ctx: OpContext, rows: { answer: ResolvedRow; query: ResolveQuery }[]): Operation<void> {
-  const asked = rows.filter(({ answer: a, query }) => a.status === "matched" && a.match && a.match.historicalNames == null && legalFormDoubt(query, a.match));
+  const asked = rows.filter(
+    ({ answer: a, query }) =>
+      a.status === "matched" && a.match && a.match.historicalNames == null && legalFormDoubt(query, a.match),
+  );
   if (!asked.length) return;
   const specs: CallSpec[] = asked.map(({ query }) => ({ endpoint: "v1.lookup", body: { ...query } }));
   const answers = yield* cachedCallMany<{ companies?: { id?: unknown; historicalNames?: unknown }[] }>(ctx, specs);
@@ -87,7 +101,8 @@ function* withFormerNames(ctx: OpContext, rows: { answer: ResolvedRow; query: Re
     if (!r?.ok || !answer.match) return;
     const same = (r.data.companies ?? []).find((c) => c.id === answer.match!.id);
     const names = same?.historicalNames;
-    if (Array.isArray(names)) answer.match = { ...answer.match, historicalNames: names.filter((n): n is string => typeof n === "string") };
+    if (Array.isArray(names))
+      answer.match = { ...answer.match, historicalNames: names.filter((n): n is string => typeof n === "string") };
   });
 }
 
@@ -96,20 +111,29 @@ export const resolveCacheKey = (ctx: OpContext, normalisedKey: string) =>
   boundedKey(["r1", ctx.scope, ctx.client.language, normalisedKey].join("|"));
 
 /** Saved with `v: 1` from the start; the companies in it are checked by the API's schema, as when they came. */
-export const CACHED_ANSWER = savedKind(1, z.object({
-  status: z.enum(["matched", "ambiguous", "not_found"]),
-  match: z.optional(z.nullable(CompanySummarySchema)),
-  confidence: z.optional(z.nullable(z.number())),
-  candidates: z.optional(z.array(CompanySummarySchema)),
-}));
+export const CACHED_ANSWER = savedKind(
+  1,
+  z.object({
+    status: z.enum(["matched", "ambiguous", "not_found"]),
+    match: z.optional(z.nullable(CompanySummarySchema)),
+    confidence: z.optional(z.nullable(z.number())),
+    candidates: z.optional(z.array(CompanySummarySchema)),
+  }),
+);
 
 /** A damaged, foreign or outdated entry is a miss. */
 function decode(text: string | null | undefined): ResolvedRow | undefined {
   const r = readSaved(CACHED_ANSWER, text);
-  return r && { status: r.status, match: r.match ?? null, confidence: r.confidence ?? null, candidates: r.candidates ?? [] };
+  return (
+    r && { status: r.status, match: r.match ?? null, confidence: r.confidence ?? null, candidates: r.candidates ?? [] }
+  );
 }
 
-export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?: ResolveMode } = {}): Operation<ResolvedRow[]> {
+export function* resolveMany(
+  ctx: OpContext,
+  rows: ResolveQuery[],
+  opts: { mode?: ResolveMode } = {},
+): Operation<ResolvedRow[]> {
   const mode = opts.mode ?? "batch";
   if (mode !== "batch" && mode !== "free") throw invalid("mode", got(rule.oneOf(["batch", "free"]), mode));
   const maxBatch = mode === "batch" ? V.maxBatch(ctx.maxBatch) : 0;
@@ -120,7 +144,9 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
 
   if (ttl > 0) {
     const hits = yield* cacheGet(keys);
-    hits.forEach((h, i) => { answers[i] = decode(h); });
+    hits.forEach((h, i) => {
+      answers[i] = decode(h);
+    });
   }
   const misses = plan.distinct.map((_, i) => i).filter((i) => answers[i] === undefined);
   // d indexes plan.distinct (and keys, answers); k the calls made, one result each.
@@ -132,7 +158,11 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
       body: { companies: c.map((d, j) => ({ ...plan.distinct[d]!.query, ref: String(j) })) },
       cost: { count: c.length },
     }));
-    const results = yield* callMany<{ results: (ResolveResult & { ref?: string | null; index?: number | null })[] }>(ctx.client, specs, { rateLimits: ctx.rateLimits });
+    const results = yield* callMany<{ results: (ResolveResult & { ref?: string | null; index?: number | null })[] }>(
+      ctx.client,
+      specs,
+      { rateLimits: ctx.rateLimits },
+    );
     chunks.forEach((c, k) => {
       const r = results[k]!;
       if (!r.ok) {
@@ -141,7 +171,7 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
       }
       const byRef = new Map<number, ResolveResult>();
       r.data.results.forEach((x, pos) => {
-        const at = x.ref != null && /^\d+$/.test(x.ref) ? Number(x.ref) : x.index ?? pos;
+        const at = x.ref != null && /^\d+$/.test(x.ref) ? Number(x.ref) : (x.index ?? pos);
         if (!byRef.has(at)) byRef.set(at, x);
       });
       c.forEach((d, j) => {
@@ -153,12 +183,17 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
     // Single resolve is rate-limited: the client paces it in waves of the
     // resolve bucket's burst (see api/pacing.ts); what cannot go before the
     // caller's deadline comes back RATE_LIMITED with its retry time, unsent.
-    const results = yield* callMany<ResolveResult>(ctx.client, misses.map((d) => ({ endpoint: "resolve", body: plan.distinct[d]!.query })), { rateLimits: ctx.rateLimits });
+    const results = yield* callMany<ResolveResult>(
+      ctx.client,
+      misses.map((d) => ({ endpoint: "resolve", body: plan.distinct[d]!.query })),
+      { rateLimits: ctx.rateLimits },
+    );
     misses.forEach((d, k) => {
       const r = results[k]!;
       if (r.ok) answers[d] = fromResult(r.data);
       // A 404 from single resolve means "no such company": an answer, not a failure.
-      else if (r.error.code === "NOT_FOUND") answers[d] = { status: "not_found", match: null, confidence: null, candidates: [] };
+      else if (r.error.code === "NOT_FOUND")
+        answers[d] = { status: "not_found", match: null, confidence: null, candidates: [] };
       else answers[d] = errorRow(r.error);
     });
   }
@@ -177,7 +212,10 @@ export function* resolveMany(ctx: OpContext, rows: ResolveQuery[], opts: { mode?
     yield* cachePut(notFound, Math.min(ttl, NOT_FOUND_TTL_SECONDS));
   }
 
-  yield* withFormerNames(ctx, plan.distinct.flatMap((d, i) => (answers[i] ? [{ answer: answers[i], query: d.query }] : [])));
+  yield* withFormerNames(
+    ctx,
+    plan.distinct.flatMap((d, i) => (answers[i] ? [{ answer: answers[i], query: d.query }] : [])),
+  );
   const floor = ctx.matchFloor ?? DEFAULT_MATCH_FLOOR;
   plan.distinct.forEach((d, i) => {
     const a = answers[i];

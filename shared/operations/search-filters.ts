@@ -43,7 +43,12 @@ export const FEDERAL_STATES: readonly { code: string; de: string; en: string; al
   { code: "DE-HB", de: "Bremen", en: "Bremen" },
   { code: "DE-HH", de: "Hamburg", en: "Hamburg" },
   { code: "DE-HE", de: "Hessen", en: "Hesse" },
-  { code: "DE-MV", de: "Mecklenburg-Vorpommern", en: "Mecklenburg-Western Pomerania", aliases: ["Mecklenburg-West Pomerania"] },
+  {
+    code: "DE-MV",
+    de: "Mecklenburg-Vorpommern",
+    en: "Mecklenburg-Western Pomerania",
+    aliases: ["Mecklenburg-West Pomerania"],
+  },
   { code: "DE-NI", de: "Niedersachsen", en: "Lower Saxony" },
   { code: "DE-NW", de: "Nordrhein-Westfalen", en: "North Rhine-Westphalia", aliases: ["NRW"] },
   { code: "DE-RP", de: "Rheinland-Pfalz", en: "Rhineland-Palatinate" },
@@ -67,18 +72,44 @@ export const SIZE_CLASS_LABELS: Record<(typeof SIZE_CLASSES)[number], Bilingual>
  * can be typed without its section letter: the classification fixes it.
  */
 const SECTIONS: [number, number, string][] = [
-  [1, 3, "A"], [5, 9, "B"], [10, 33, "C"], [35, 35, "D"], [36, 39, "E"], [41, 43, "F"], [45, 47, "G"], [49, 53, "H"], [55, 56, "I"],
-  [58, 63, "J"], [64, 66, "K"], [68, 68, "L"], [69, 75, "M"], [77, 82, "N"], [84, 84, "O"], [85, 85, "P"], [86, 88, "Q"], [90, 93, "R"],
-  [94, 96, "S"], [97, 98, "T"], [99, 99, "U"],
+  [1, 3, "A"],
+  [5, 9, "B"],
+  [10, 33, "C"],
+  [35, 35, "D"],
+  [36, 39, "E"],
+  [41, 43, "F"],
+  [45, 47, "G"],
+  [49, 53, "H"],
+  [55, 56, "I"],
+  [58, 63, "J"],
+  [64, 66, "K"],
+  [68, 68, "L"],
+  [69, 75, "M"],
+  [77, 82, "N"],
+  [84, 84, "O"],
+  [85, 85, "P"],
+  [86, 88, "Q"],
+  [90, 93, "R"],
+  [94, 96, "S"],
+  [97, 98, "T"],
+  [99, 99, "U"],
 ];
 const sectionOf = (division: number) => SECTIONS.find(([lo, hi]) => division >= lo && division <= hi)?.[2];
 
-const split = (s: string) => s.split(/[,;|]/).map((x) => x.trim()).filter(Boolean);
+const split = (s: string) =>
+  s
+    .split(/[,;|]/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 /** Case, accents, ß, spaces and punctuation ignored; `umlautE` writes ä ö ü as ae oe ue (the ASCII spelling). */
 const fold = (s: string, umlautE = false) => {
   const t = s.toLowerCase();
   const e = umlautE ? t.replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue") : t;
-  return e.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss").replace(/[^a-z]/g, "");
+  return e
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/ß/g, "ss")
+    .replace(/[^a-z]/g, "");
 };
 /** Do two names match, whichever way the umlauts were written ("Thüringen" = "Thueringen" = "Thuringen")? */
 const sameName = (a: string, b: string) => fold(a) === fold(b) || fold(a, true) === fold(b, true);
@@ -99,7 +130,10 @@ export function wzCode(s: string): string | null {
 export function stateCode(s: string): string | null {
   const t = s.trim().toUpperCase();
   const code = /^(DE-)?([A-Z]{2})$/.exec(t) ? `DE-${t.slice(-2)}` : null;
-  return FEDERAL_STATES.find((x) => x.code === code || [x.de, x.en, ...(x.aliases ?? [])].some((n) => sameName(n, s)))?.code ?? null;
+  return (
+    FEDERAL_STATES.find((x) => x.code === code || [x.de, x.en, ...(x.aliases ?? [])].some((n) => sameName(n, s)))
+      ?.code ?? null
+  );
 }
 
 /** A size class for its code or its German or English word; null when none. */
@@ -139,7 +173,9 @@ export function legalFormFilter(s: string): string | null {
  */
 export const ACCEPTED: Readonly<Record<"industry" | "state" | "size" | "legalForm", Bilingual>> = {
   industry: (() => {
-    const divisions = SECTIONS.map(([lo, hi, s]) => `${s} ${String(lo).padStart(2, "0")}${hi > lo ? `–${String(hi).padStart(2, "0")}` : ""}`).join(", ");
+    const divisions = SECTIONS.map(
+      ([lo, hi, s]) => `${s} ${String(lo).padStart(2, "0")}${hi > lo ? `–${String(hi).padStart(2, "0")}` : ""}`,
+    ).join(", ");
     return {
       de: `WZ-2008-Codes oder -Präfixe: ein Abschnitt A–U, eine Abteilung (zwei Ziffern: ${divisions}), eine Gruppe oder Klasse (62.0, 62.01), mit oder ohne Abschnittsbuchstaben (J62.01)`,
       en: `WZ 2008 codes or prefixes: a section A–U, a division (two digits: ${divisions}), a group or class (62.0, 62.01), with or without the section letter (J62.01)`,
@@ -179,13 +215,20 @@ const PARSERS: { readonly [K in keyof typeof ACCEPTED]: (s: string) => string | 
  * The first value that is none throws INVALID_INPUT naming `field`, the
  * value and every value the filter accepts.
  */
-export function filterValues<K extends keyof typeof ACCEPTED>(kind: K, value: string | readonly string[], field: string = kind): string[] {
+export function filterValues<K extends keyof typeof ACCEPTED>(
+  kind: K,
+  value: string | readonly string[],
+  field: string = kind,
+): string[] {
   const out: string[] = [];
   for (const part of typeof value === "string" ? split(value) : value.map((v) => v.trim())) {
     const v = PARSERS[kind](part);
     if (v === null) {
       const q = part.length > 60 ? `${part.slice(0, 60)}…` : part;
-      throw invalid(field, { de: `„${q}“: ${NOT_A[kind].de}; erlaubt: ${ACCEPTED[kind].de}`, en: `"${q}": ${NOT_A[kind].en}; allowed: ${ACCEPTED[kind].en}` });
+      throw invalid(field, {
+        de: `„${q}“: ${NOT_A[kind].de}; erlaubt: ${ACCEPTED[kind].de}`,
+        en: `"${q}": ${NOT_A[kind].en}; allowed: ${ACCEPTED[kind].en}`,
+      });
     }
     if (!out.includes(v)) out.push(v);
   }
@@ -207,7 +250,10 @@ export function buildFilters(input: FilterInput, now: number): SearchFilters | u
   const after = input.foundedAfter?.trim() ? dateOrThrow(input.foundedAfter, "foundedAfter") : undefined;
   const before = input.foundedBefore?.trim() ? dateOrThrow(input.foundedBefore, "foundedBefore") : undefined;
   if (after !== undefined && before !== undefined && after >= before) {
-    throw invalid("foundedBefore", { de: "muss nach „gegründet nach“ liegen", en: "must be later than \"founded after\"" });
+    throw invalid("foundedBefore", {
+      de: "muss nach „gegründet nach“ liegen",
+      en: 'must be later than "founded after"',
+    });
   }
   // Founded after a date = younger than its age; founded before = older.
   if (after !== undefined) f.maxAgeYears = Math.max(0, round2((now - after) / YEAR_MS));
@@ -252,17 +298,28 @@ export function filtersOfLists(input: FilterLists, field = "filters"): SearchFil
   for (const k of ["minAgeYears", "maxAgeYears"] as const) {
     const v = input[k];
     if (v === undefined) continue;
-    if (!Number.isFinite(v) || v < 0 || v > MAX_AGE_YEARS) throw invalid(`${field}.${k}`, got(rule.number({ value: 0, inclusive: true }, { value: MAX_AGE_YEARS, inclusive: true }, false), v));
+    if (!Number.isFinite(v) || v < 0 || v > MAX_AGE_YEARS)
+      throw invalid(
+        `${field}.${k}`,
+        got(rule.number({ value: 0, inclusive: true }, { value: MAX_AGE_YEARS, inclusive: true }, false), v),
+      );
     f[k] = v;
   }
   if (f.minAgeYears !== undefined && f.maxAgeYears !== undefined && f.minAgeYears > f.maxAgeYears)
-    throw invalid(`${field}.maxAgeYears`, { de: "darf nicht kleiner als minAgeYears sein", en: "must not be less than minAgeYears" });
+    throw invalid(`${field}.maxAgeYears`, {
+      de: "darf nicht kleiner als minAgeYears sein",
+      en: "must not be less than minAgeYears",
+    });
   return Object.keys(f).length ? f : undefined;
 }
 
 function dateOrThrow(s: string, field: string): number {
   const d = dateOf(s);
-  if (d === null) throw invalid(field, { de: `kein Jahr oder Datum (z. B. 2015 oder 2015-06-30): „${s.trim()}“`, en: `not a year or date (e.g. 2015 or 2015-06-30): "${s.trim()}"` });
+  if (d === null)
+    throw invalid(field, {
+      de: `kein Jahr oder Datum (z. B. 2015 oder 2015-06-30): „${s.trim()}“`,
+      en: `not a year or date (e.g. 2015 or 2015-06-30): "${s.trim()}"`,
+    });
   return d;
 }
 
@@ -271,21 +328,30 @@ function dateOrThrow(s: string, field: string): number {
  * anything else a place (city or postcode) the service geocodes. The radius
  * defaults to `defaultKm`; a radius without a place is refused.
  */
-export function nearOf(place: string | undefined, radiusKm: number | undefined, defaultKm: number): SearchRequest["near"] {
+export function nearOf(
+  place: string | undefined,
+  radiusKm: number | undefined,
+  defaultKm: number,
+): SearchRequest["near"] {
   const text = place?.trim() ?? "";
   if (!text) {
-    if (radiusKm !== undefined) throw invalid("near", { de: "fehlt (Umkreis ohne Ort)", en: "is required when a radius is given" });
+    if (radiusKm !== undefined)
+      throw invalid("near", { de: "fehlt (Umkreis ohne Ort)", en: "is required when a radius is given" });
     return undefined;
   }
   if (radiusKm !== undefined && !(radiusKm > 0 && radiusKm <= 500)) {
-    throw invalid("radius_km", { de: "eine Zahl größer als 0 und höchstens 500 (km)", en: "a number above 0 and at most 500 (km)" });
+    throw invalid("radius_km", {
+      de: "eine Zahl größer als 0 und höchstens 500 (km)",
+      en: "a number above 0 and at most 500 (km)",
+    });
   }
   const km = radiusKm ?? defaultKm;
   const point = /^\s*(-?\d+(?:\.\d+)?)\s*[,;]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text);
   if (point) {
     const lat = Number(point[1]);
     const lon = Number(point[2]);
-    if (Math.abs(lat) > 90 || Math.abs(lon) > 180) throw invalid("near", { de: "Koordinaten außerhalb des gültigen Bereichs", en: "coordinates out of range" });
+    if (Math.abs(lat) > 90 || Math.abs(lon) > 180)
+      throw invalid("near", { de: "Koordinaten außerhalb des gültigen Bereichs", en: "coordinates out of range" });
     return { lat, lon, radiusKm: km };
   }
   if (text.length > 200) throw invalid("near", { de: "höchstens 200 Zeichen", en: "at most 200 characters" });
@@ -294,13 +360,30 @@ export function nearOf(place: string | undefined, radiusKm: number | undefined, 
 
 /** Filter names in a filter text, German and English, folded (case, umlauts, spaces, - and _ ignored). */
 const KEYS: Record<string, keyof FilterInput> = {
-  industry: "industry", branche: "industry", wz: "industry",
-  state: "state", bundesland: "state", land: "state",
-  size: "sizeClass", sizeclass: "sizeClass", grosse: "sizeClass", groesse: "sizeClass", grossenklasse: "sizeClass", groessenklasse: "sizeClass",
-  legalform: "legalForm", rechtsform: "legalForm",
-  foundedafter: "foundedAfter", gegrundetnach: "foundedAfter", gegruendetnach: "foundedAfter",
-  foundedbefore: "foundedBefore", gegrundetvor: "foundedBefore", gegruendetvor: "foundedBefore",
-  active: "activeOnly", activeonly: "activeOnly", aktiv: "activeOnly", nuraktive: "activeOnly",
+  industry: "industry",
+  branche: "industry",
+  wz: "industry",
+  state: "state",
+  bundesland: "state",
+  land: "state",
+  size: "sizeClass",
+  sizeclass: "sizeClass",
+  grosse: "sizeClass",
+  groesse: "sizeClass",
+  grossenklasse: "sizeClass",
+  groessenklasse: "sizeClass",
+  legalform: "legalForm",
+  rechtsform: "legalForm",
+  foundedafter: "foundedAfter",
+  gegrundetnach: "foundedAfter",
+  gegruendetnach: "foundedAfter",
+  foundedbefore: "foundedBefore",
+  gegrundetvor: "foundedBefore",
+  gegruendetvor: "foundedBefore",
+  active: "activeOnly",
+  activeonly: "activeOnly",
+  aktiv: "activeOnly",
+  nuraktive: "activeOnly",
 };
 const YES = new Set(["", "yes", "ja", "true", "wahr", "1", "x"]);
 const NO = new Set(["no", "nein", "false", "falsch", "0"]);
@@ -313,7 +396,10 @@ const NO = new Set(["no", "nein", "false", "falsch", "0"]);
  */
 export function parseFilterText(text: string, field = "filters"): FilterInput {
   const out: FilterInput = {};
-  for (const pair of text.split(/[;\n]/).map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of text
+    .split(/[;\n]/)
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const eq = pair.search(/[=:]/);
     const rawKey = eq < 0 ? pair : pair.slice(0, eq);
     const value = eq < 0 ? "" : pair.slice(eq + 1).trim();
@@ -326,7 +412,8 @@ export function parseFilterText(text: string, field = "filters"): FilterInput {
     }
     if (key === "activeOnly") {
       const v = value.toLowerCase();
-      if (!YES.has(v) && !NO.has(v)) throw invalid(field, { de: `aktiv: ja oder nein, nicht „${value}“`, en: `active: yes or no, not "${value}"` });
+      if (!YES.has(v) && !NO.has(v))
+        throw invalid(field, { de: `aktiv: ja oder nein, nicht „${value}“`, en: `active: yes or no, not "${value}"` });
       out.activeOnly = YES.has(v);
     } else {
       if (!value) throw invalid(field, { de: `„${rawKey.trim()}“ ohne Wert`, en: `"${rawKey.trim()}" has no value` });

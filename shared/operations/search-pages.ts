@@ -45,7 +45,10 @@ export function* searchFirstPage(ctx: OpContext, criteria: SearchCriteria): Oper
 
 export function checkLimit(limit: unknown, field = "limit"): number {
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_RESULTS) {
-    throw invalid(field, got(rule.number({ value: 1, inclusive: true }, { value: MAX_SEARCH_RESULTS, inclusive: true }, true), limit));
+    throw invalid(
+      field,
+      got(rule.number({ value: 1, inclusive: true }, { value: MAX_SEARCH_RESULTS, inclusive: true }, true), limit),
+    );
   }
   return limit;
 }
@@ -63,7 +66,12 @@ export interface SearchPlan {
  * The pages a search for `limit` results takes once the total is known, and
  * how many of them the cache does not hold (1 credit each). Sends nothing.
  */
-export function* searchPlan(ctx: OpContext, criteria: SearchCriteria, total: number, limit: number): Operation<SearchPlan> {
+export function* searchPlan(
+  ctx: OpContext,
+  criteria: SearchCriteria,
+  total: number,
+  limit: number,
+): Operation<SearchPlan> {
   checkLimit(limit);
   const results = reachable(total, limit);
   const pages = pagesFor(results);

@@ -41,7 +41,14 @@ export interface RefreshEstimate {
 export function* readTable(t: RefreshTable): Operation<{ input: Cell[][]; previous: (PreviousRow | null)[] }> {
   const fields = selectFields(t.fields);
   const out = outputBlock(t, fields.length);
-  const all = yield* sheet<Cell[][]>({ op: "read", sheet: t.sheet, row: t.row, col: t.col, rows: t.rows, cols: t.cols + out.cols });
+  const all = yield* sheet<Cell[][]>({
+    op: "read",
+    sheet: t.sheet,
+    row: t.row,
+    col: t.col,
+    rows: t.rows,
+    cols: t.cols + out.cols,
+  });
   const output = all.map((r) => r.slice(t.cols));
   const hasOutput = isOutputHeader(output[0] ?? [], fields);
   return {
@@ -57,7 +64,13 @@ export function timesDue(firstDue: number, now: number, period: number, days = E
   return first >= end ? 0 : 1 + Math.floor((end - 1 - first) / period);
 }
 
-export function estimateRefresh(input: readonly Cell[][], previous: readonly (PreviousRow | null)[], s: RefreshSettings & { table: RefreshTable }, month: MonthSpend, now: number): RefreshEstimate {
+export function estimateRefresh(
+  input: readonly Cell[][],
+  previous: readonly (PreviousRow | null)[],
+  s: RefreshSettings & { table: RefreshTable },
+  month: MonthSpend,
+  now: number,
+): RefreshEstimate {
   const fields = selectFields(s.table.fields);
   const needs = fieldNeeds(fields);
   const rerun: Rerun = { olderThanDays: s.olderThanDays };
@@ -89,7 +102,12 @@ export function estimateRefresh(input: readonly Cell[][], previous: readonly (Pr
   const cappedNext = Math.min(nextRun, month.left);
   const perMonth = Math.min(next30Days, s.monthCeiling);
   const fmt = (x: number, lang: "de" | "en") => x.toLocaleString(lang === "de" ? "de-DE" : "en-GB");
-  const capNote = (lang: "de" | "en") => (cappedNext < nextRun ? (lang === "de" ? ` (von ${fmt(nextRun, "de")}: die Monatsgrenze lässt nicht mehr zu; der Rest wartet)` : ` (of ${fmt(nextRun, "en")}: the monthly ceiling allows no more; the rest waits)`) : "");
+  const capNote = (lang: "de" | "en") =>
+    cappedNext < nextRun
+      ? lang === "de"
+        ? ` (von ${fmt(nextRun, "de")}: die Monatsgrenze lässt nicht mehr zu; der Rest wartet)`
+        : ` (of ${fmt(nextRun, "en")}: the monthly ceiling allows no more; the rest waits)`
+      : "";
   return {
     rows: tasks.filter((t) => !isEmptyTask(t)).length,
     dueNow: due.size,
@@ -99,11 +117,13 @@ export function estimateRefresh(input: readonly Cell[][], previous: readonly (Pr
     perMonth,
     month,
     text: {
-      de: `Nächster Lauf: höchstens ${fmt(cappedNext, "de")} Credits für ${fmt(due.size, "de")} fällige Zeilen${capNote("de")}. ` +
+      de:
+        `Nächster Lauf: höchstens ${fmt(cappedNext, "de")} Credits für ${fmt(due.size, "de")} fällige Zeilen${capNote("de")}. ` +
         `In den nächsten 30 Tagen höchstens ${fmt(next30Days, "de")} Credits (${fmt(dueIn30Days, "de")} Aktualisierungen von Zeilen), ` +
         `je Monat aber nie mehr als die Grenze von ${fmt(s.monthCeiling, "de")} Credits (in diesem Monat verbraucht: ${fmt(month.spent, "de")}). ` +
         `Treffer aus dem Zwischenspeicher und fehlende Daten kosten nichts.`,
-      en: `Next run: at most ${fmt(cappedNext, "en")} credits for ${fmt(due.size, "en")} rows due${capNote("en")}. ` +
+      en:
+        `Next run: at most ${fmt(cappedNext, "en")} credits for ${fmt(due.size, "en")} rows due${capNote("en")}. ` +
         `In the next 30 days at most ${fmt(next30Days, "en")} credits (${fmt(dueIn30Days, "en")} row refreshes), ` +
         `but never more than the ceiling of ${fmt(s.monthCeiling, "en")} credits a month (spent this month: ${fmt(month.spent, "en")}). ` +
         `Cache hits and missing data cost nothing.`,

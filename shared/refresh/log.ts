@@ -29,7 +29,11 @@ export function refreshLines(rows: readonly RowChanges[], lang: Language): LogLi
     for (const c of r.changes) {
       const key = `${r.id}|${r.asOf}|${c.field}|${fnv1a32(`${c.old}\u0001${c.new}`).toString(16).padStart(8, "0")}`;
       // Values are data, never formulas (API text could start with "=").
-      out.push({ key, date: r.asOf, row: [r.asOf, r.id, asText(r.name), c.header[lang], asText(c.old), asText(c.new), key] });
+      out.push({
+        key,
+        date: r.asOf,
+        row: [r.asOf, r.id, asText(r.name), c.header[lang], asText(c.old), asText(c.new), key],
+      });
     }
   }
   return out;
@@ -57,7 +61,11 @@ function keysOf(rows: readonly Cell[][]): Set<string> {
 }
 
 /** Append the lines not logged yet; answers how many were appended. */
-export function* logRefreshChanges(log: { name: string; keys: Set<string> }, rows: readonly RowChanges[], lang: Language): Operation<number> {
+export function* logRefreshChanges(
+  log: { name: string; keys: Set<string> },
+  rows: readonly RowChanges[],
+  lang: Language,
+): Operation<number> {
   const perCompany = yield* appendNew(log.keys, refreshLines(rows, lang), log.name);
   let n = 0;
   for (const c of perCompany.values()) n += c;

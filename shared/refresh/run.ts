@@ -74,23 +74,56 @@ export function* lastRefresh(ctx: OpContext): Operation<RefreshSummary | null> {
 /** Rows per chunk: written (and logged) before the next, so a stop loses little. */
 const CHUNK_SIZE = 20;
 
-export function specOf(t: RefreshTable, olderThanDays: number, extra: Pick<SheetJobSpec, "changes"> & { deadline?: number; maxCredits: number }): SheetJobSpec {
+export function specOf(
+  t: RefreshTable,
+  olderThanDays: number,
+  extra: Pick<SheetJobSpec, "changes"> & { deadline?: number; maxCredits: number },
+): SheetJobSpec {
   return {
-    sheet: t.sheet, row: t.row, col: t.col, rows: t.rows, cols: t.cols, mapping: t.mapping, fields: t.fields,
-    options: { mode: t.mode, rerun: { olderThanDays }, chunkSize: CHUNK_SIZE, deadline: extra.deadline, maxCredits: extra.maxCredits },
+    sheet: t.sheet,
+    row: t.row,
+    col: t.col,
+    rows: t.rows,
+    cols: t.cols,
+    mapping: t.mapping,
+    fields: t.fields,
+    options: {
+      mode: t.mode,
+      rerun: { olderThanDays },
+      chunkSize: CHUNK_SIZE,
+      deadline: extra.deadline,
+      maxCredits: extra.maxCredits,
+    },
     changes: extra.changes,
   };
 }
 
 /** One step of the refresh of `s.table`, within the month's ceiling and the host's deadline. */
-export function* refreshStep(ctx0: OpContext, s: RefreshSettings, opts: { deadline?: number } = {}): Operation<RefreshSummary> {
+export function* refreshStep(
+  ctx0: OpContext,
+  s: RefreshSettings,
+  opts: { deadline?: number } = {},
+): Operation<RefreshSummary> {
   const table = s.table;
-  if (!table) throw invalid("table", { de: "für die Aktualisierung ist keine Tabelle gewählt", en: "no table is chosen for the refresh" });
+  if (!table)
+    throw invalid("table", {
+      de: "für die Aktualisierung ist keine Tabelle gewählt",
+      en: "no table is chosen for the refresh",
+    });
   const lang: Language = ctx0.client.language;
   const startedAt = new Date(ctx0.client.now()).toISOString();
   let charged = 0;
   const outer = ctx0.client.onSpend;
-  const ctx: OpContext = { ...ctx0, client: { ...ctx0.client, onSpend: (ep, c) => { charged += c; outer?.(ep, c); } } };
+  const ctx: OpContext = {
+    ...ctx0,
+    client: {
+      ...ctx0.client,
+      onSpend: (ep, c) => {
+        charged += c;
+        outer?.(ep, c);
+      },
+    },
+  };
 
   const before = yield* monthSpend(ctx, s.monthCeiling);
   let log: { name: string; keys: Set<string> } | null = null;
@@ -106,16 +139,33 @@ export function* refreshStep(ctx0: OpContext, s: RefreshSettings, opts: { deadli
   if (before.left > 0) yield* addToMonth(ctx, before.left);
   let result: SheetRunResult;
   try {
-    result = yield* enrichSheet(ctx, specOf(table, s.olderThanDays, { changes, deadline: opts.deadline, maxCredits: before.left }));
+    result = yield* enrichSheet(
+      ctx,
+      specOf(table, s.olderThanDays, { changes, deadline: opts.deadline, maxCredits: before.left }),
+    );
   } finally {
     // The reservation becomes what was charged (also when the step failed half-way: spent is spent).
     if (before.left > 0 || charged > 0) yield* addToMonth(ctx, charged - before.left);
   }
   const month = yield* monthSpend(ctx, s.monthCeiling);
-  const status: RefreshStatus = result.stopped === "budget" ? "ceiling" : result.stopped === "out_of_credits" ? "out_of_credits" : result.complete ? "done" : "paused";
+  const status: RefreshStatus =
+    result.stopped === "budget"
+      ? "ceiling"
+      : result.stopped === "out_of_credits"
+        ? "out_of_credits"
+        : result.complete
+          ? "done"
+          : "paused";
   const summary: RefreshSummary = {
-    startedAt, finishedAt: new Date(ctx.client.now()).toISOString(), status,
-    refreshed: result.stats.processed, changedRows, changedValues, credits: charged, left: result.stats.pending, month,
+    startedAt,
+    finishedAt: new Date(ctx.client.now()).toISOString(),
+    status,
+    refreshed: result.stats.processed,
+    changedRows,
+    changedValues,
+    credits: charged,
+    left: result.stats.pending,
+    month,
     log: log === null ? null : (log as { name: string }).name,
     message: { de: "", en: "" },
   };
@@ -128,9 +178,11 @@ function messageOf(r: RefreshSummary, s: RefreshSettings): Bilingual {
   const de = (x: number) => x.toLocaleString("de-DE");
   const en = (x: number) => x.toLocaleString("en-GB");
   const base = {
-    de: `${de(r.refreshed)} Zeilen aktualisiert (älter als ${s.olderThanDays} Tage), ${de(r.changedValues)} Werte in ${de(r.changedRows)} Zeilen geändert, ${de(r.credits)} Credits. ` +
+    de:
+      `${de(r.refreshed)} Zeilen aktualisiert (älter als ${s.olderThanDays} Tage), ${de(r.changedValues)} Werte in ${de(r.changedRows)} Zeilen geändert, ${de(r.credits)} Credits. ` +
       `Diesen Monat ${de(r.month.spent)} von ${de(r.month.ceiling)} Credits verbraucht.`,
-    en: `${en(r.refreshed)} rows refreshed (older than ${s.olderThanDays} days), ${en(r.changedValues)} values changed in ${en(r.changedRows)} rows, ${en(r.credits)} credits. ` +
+    en:
+      `${en(r.refreshed)} rows refreshed (older than ${s.olderThanDays} days), ${en(r.changedValues)} values changed in ${en(r.changedRows)} rows, ${en(r.credits)} credits. ` +
       `This month ${en(r.month.spent)} of ${en(r.month.ceiling)} credits spent.`,
   };
   switch (r.status) {
@@ -140,9 +192,15 @@ function messageOf(r: RefreshSummary, s: RefreshSettings): Bilingual {
         en: `${base.en} Monthly ceiling reached: ${en(r.left)} rows due wait for the next run with room (next month at the latest).`,
       };
     case "paused":
-      return { de: `${base.de} Zeitlimit: ${de(r.left)} Zeilen folgen im nächsten Schritt.`, en: `${base.en} Time limit: ${en(r.left)} rows follow in the next step.` };
+      return {
+        de: `${base.de} Zeitlimit: ${de(r.left)} Zeilen folgen im nächsten Schritt.`,
+        en: `${base.en} Time limit: ${en(r.left)} rows follow in the next step.`,
+      };
     case "out_of_credits":
-      return { de: `${base.de} Das Konto hat keine Credits mehr; der Rest folgt nach dem Aufladen.`, en: `${base.en} The account is out of credits; the rest follows after a top-up.` };
+      return {
+        de: `${base.de} Das Konto hat keine Credits mehr; der Rest folgt nach dem Aufladen.`,
+        en: `${base.en} The account is out of credits; the rest follows after a top-up.`,
+      };
     default:
       return base;
   }

@@ -42,7 +42,14 @@ export interface RefreshSettings {
   monthCeiling: number;
 }
 
-export const DEFAULT_REFRESH: RefreshSettings = { enabled: false, table: null, olderThanDays: 30, frequency: "weekly", hour: 6, monthCeiling: 100 };
+export const DEFAULT_REFRESH: RefreshSettings = {
+  enabled: false,
+  table: null,
+  olderThanDays: 30,
+  frequency: "weekly",
+  hour: 6,
+  monthCeiling: 100,
+};
 
 /** Per document: the schedule belongs to the workbook. */
 export const REFRESH_SETTINGS_KEY = "doc:refresh:settings";
@@ -51,7 +58,8 @@ const n = (x: unknown) => (typeof x === "string" && x.trim() !== "" && Number.is
 
 function tableOf(value: unknown): RefreshTable | null {
   if (value === null || value === undefined) return null;
-  if (typeof value !== "object") throw invalid("table", { de: "erwartet eine angereicherte Tabelle", en: "expected an enriched table" });
+  if (typeof value !== "object")
+    throw invalid("table", { de: "erwartet eine angereicherte Tabelle", en: "expected an enriched table" });
   const t = value as Record<string, unknown>;
   const fields = Array.isArray(t.fields) ? t.fields.map(String) : [];
   selectFields(fields); // unknown ids → INVALID_INPUT naming "fields"
@@ -78,14 +86,23 @@ function tableOf(value: unknown): RefreshTable | null {
 
 /** Validate settings from the UI (form fields arrive as text); INVALID_INPUT names the field. */
 export function refreshSettings(value: unknown): RefreshSettings {
-  if (typeof value !== "object" || value === null) throw invalid("refresh", { de: "erwartet Einstellungen für die Aktualisierung", en: "expected refresh settings" });
+  if (typeof value !== "object" || value === null)
+    throw invalid("refresh", { de: "erwartet Einstellungen für die Aktualisierung", en: "expected refresh settings" });
   const v = value as Record<string, unknown>;
   const frequency = v.frequency ?? DEFAULT_REFRESH.frequency;
-  if (frequency !== "daily" && frequency !== "weekly") throw invalid("frequency", got({ de: "erwartet täglich (daily) oder wöchentlich (weekly)", en: "expected daily or weekly" }, frequency));
+  if (frequency !== "daily" && frequency !== "weekly")
+    throw invalid(
+      "frequency",
+      got({ de: "erwartet täglich (daily) oder wöchentlich (weekly)", en: "expected daily or weekly" }, frequency),
+    );
   if (typeof v.enabled !== "boolean" && v.enabled !== undefined) throw invalid("enabled", rule.type("boolean"));
   const table = tableOf(v.table);
   const enabled = v.enabled === true;
-  if (enabled && !table) throw invalid("table", { de: "bitte zuerst im Bereich Anreichern die angereicherte Tabelle markieren", en: "please select the enriched table in the Enrich panel first" });
+  if (enabled && !table)
+    throw invalid("table", {
+      de: "bitte zuerst im Bereich Anreichern die angereicherte Tabelle markieren",
+      en: "please select the enriched table in the Enrich panel first",
+    });
   return {
     enabled,
     table,
@@ -100,10 +117,18 @@ export function refreshSettings(value: unknown): RefreshSettings {
 const refreshShape: z.ZodMiniType<RefreshSettings> = z.pipe(
   z.object({
     enabled: z.boolean(),
-    table: z.nullable(z.object({
-      sheet: z.string(), row: z.number(), col: z.number(), rows: z.number(), cols: z.number(),
-      mapping: z.record(z.string(), z.number()), fields: z.array(z.string()), mode: z.enum(["batch", "free"]),
-    })),
+    table: z.nullable(
+      z.object({
+        sheet: z.string(),
+        row: z.number(),
+        col: z.number(),
+        rows: z.number(),
+        cols: z.number(),
+        mapping: z.record(z.string(), z.number()),
+        fields: z.array(z.string()),
+        mode: z.enum(["batch", "free"]),
+      }),
+    ),
     olderThanDays: z.number(),
     frequency: z.enum(["daily", "weekly"]),
     hour: z.number(),
@@ -138,7 +163,12 @@ export const refreshIntervalDays = (s: Pick<RefreshSettings, "frequency">) => (s
  * zone). Weekly: as daily, and the last run is at least six and a half days
  * old (a trigger fires at a random minute of its hour).
  */
-export function isRefreshDue(s: Pick<RefreshSettings, "enabled" | "frequency">, lastRun: string | null | undefined, now: number, todaysSlot?: number): boolean {
+export function isRefreshDue(
+  s: Pick<RefreshSettings, "enabled" | "frequency">,
+  lastRun: string | null | undefined,
+  now: number,
+  todaysSlot?: number,
+): boolean {
   if (!s.enabled) return false;
   if (!isDueForSchedule({ frequency: "daily" }, lastRun, now, todaysSlot)) return false;
   if (s.frequency === "daily" || !lastRun) return true;

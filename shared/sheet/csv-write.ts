@@ -28,7 +28,11 @@ export function formatCsvNumber(n: number, delimiter: Delimiter): string {
  * is the user's, and a rerun must find it unchanged).
  */
 export function formatRow(cells: readonly Cell[], delimiter: Delimiter, userCells = 0): string {
-  return cells.map((c, i) => (i < userCells ? quoteCell(String(c ?? ""), delimiter) : formatCell(c, delimiter))).join(delimiter) + "\r\n";
+  return (
+    cells
+      .map((c, i) => (i < userCells ? quoteCell(String(c ?? ""), delimiter) : formatCell(c, delimiter)))
+      .join(delimiter) + "\r\n"
+  );
 }
 
 /** A cell of API text (or a number): neutralised, then quoted where needed. */

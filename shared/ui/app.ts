@@ -27,7 +27,10 @@ export interface MountedUi {
   destroy(): void;
 }
 
-const ERROR_FALLBACK: Bilingual = { de: "Interner Fehler des Add-ons. Bitte erneut versuchen.", en: "Internal error in the add-on. Please try again." };
+const ERROR_FALLBACK: Bilingual = {
+  de: "Interner Fehler des Add-ons. Bitte erneut versuchen.",
+  en: "Internal error in the add-on. Please try again.",
+};
 
 export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {}): MountedUi {
   const panels: PanelDef[] = (opts.panels ?? PANELS.map((p) => p.id)).map((id) => {
@@ -55,7 +58,7 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
     },
     t: (key, vars) => format(STRINGS[key][lang], vars),
     pick: (text) => text[lang],
-    call: ((method: string, input: unknown) => host.call(method, input)),
+    call: (method: string, input: unknown) => host.call(method, input),
     async setLanguage(next) {
       if (next === lang) return;
       lang = next;
@@ -111,53 +114,81 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
 
   const header = h("header", { class: "cd-header" });
   const tabs = h("div", { class: "cd-tabs", role: "tablist" });
-  const panelBox = h("main", { class: "cd-panel", role: panels.length > 1 ? "tabpanel" : undefined, id: "cd-panel", attrs: { tabindex: "-1" } });
+  const panelBox = h("main", {
+    class: "cd-panel",
+    role: panels.length > 1 ? "tabpanel" : undefined,
+    id: "cd-panel",
+    attrs: { tabindex: "-1" },
+  });
   shell.append(header, panels.length > 1 ? tabs : "", panelBox);
 
   function renderHeader() {
     const langButton = (l: Language, label: string) =>
-      h("button", {
-        type: "button",
-        class: "cd-lang" + (l === lang ? " is-active" : ""),
-        id: `cd-lang-${l}`,
-        attrs: { "aria-pressed": String(l === lang), lang: l, "aria-label": l === "de" ? "Deutsch" : "English" },
-        on: { click: () => void ui.setLanguage(l) },
-      }, label);
+      h(
+        "button",
+        {
+          type: "button",
+          class: "cd-lang" + (l === lang ? " is-active" : ""),
+          id: `cd-lang-${l}`,
+          attrs: { "aria-pressed": String(l === lang), lang: l, "aria-label": l === "de" ? "Deutsch" : "English" },
+          on: { click: () => void ui.setLanguage(l) },
+        },
+        label,
+      );
     const balance = account
       ? ui.t("balance", { credits: formatNumber(account.credits, lang) })
       : ui.t("balanceUnknown");
-    replace(header,
+    replace(
+      header,
       h("div", { class: "cd-title" }, ui.t("appTitle")),
       h("div", { class: "cd-balance", id: "cd-balance", role: "status", attrs: { "aria-live": "polite" } }, balance),
-      h("div", { class: "cd-langs", role: "group", attrs: { "aria-label": ui.t("language") } }, langButton("de", "DE"), langButton("en", "EN")));
+      h(
+        "div",
+        { class: "cd-langs", role: "group", attrs: { "aria-label": ui.t("language") } },
+        langButton("de", "DE"),
+        langButton("en", "EN"),
+      ),
+    );
   }
 
   function renderTabs() {
     if (panels.length <= 1) return;
-    replace(tabs, panels.map((p, i) =>
-      h("button", {
-        type: "button",
-        role: "tab",
-        id: `cd-tab-${p.id}`,
-        class: "cd-tab" + (p === active ? " is-active" : ""),
-        attrs: { "aria-selected": String(p === active), "aria-controls": "cd-panel", tabindex: p === active ? "0" : "-1" },
-        on: {
-          click: () => ui.show(p.id),
-          keydown: (ev) => {
-            // Arrow keys move between tabs (WAI-ARIA tabs pattern); Tab leaves the list.
-            const step = ev.key === "ArrowRight" ? 1 : ev.key === "ArrowLeft" ? -1 : 0;
-            if (ev.key === "Home" || ev.key === "End") {
-              ev.preventDefault();
-              const to = ev.key === "Home" ? panels[0] : panels.at(-1);
-              if (to) ui.show(to.id);
-            } else if (step) {
-              ev.preventDefault();
-              const to = panels[(i + step + panels.length) % panels.length];
-              if (to) ui.show(to.id);
-            }
+    replace(
+      tabs,
+      panels.map((p, i) =>
+        h(
+          "button",
+          {
+            type: "button",
+            role: "tab",
+            id: `cd-tab-${p.id}`,
+            class: "cd-tab" + (p === active ? " is-active" : ""),
+            attrs: {
+              "aria-selected": String(p === active),
+              "aria-controls": "cd-panel",
+              tabindex: p === active ? "0" : "-1",
+            },
+            on: {
+              click: () => ui.show(p.id),
+              keydown: (ev) => {
+                // Arrow keys move between tabs (WAI-ARIA tabs pattern); Tab leaves the list.
+                const step = ev.key === "ArrowRight" ? 1 : ev.key === "ArrowLeft" ? -1 : 0;
+                if (ev.key === "Home" || ev.key === "End") {
+                  ev.preventDefault();
+                  const to = ev.key === "Home" ? panels[0] : panels.at(-1);
+                  if (to) ui.show(to.id);
+                } else if (step) {
+                  ev.preventDefault();
+                  const to = panels[(i + step + panels.length) % panels.length];
+                  if (to) ui.show(to.id);
+                }
+              },
+            },
           },
-        },
-      }, p.title[lang])));
+          p.title[lang],
+        ),
+      ),
+    );
     panelBox.setAttribute("aria-labelledby", `cd-tab-${active.id}`);
   }
 
@@ -187,7 +218,13 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
     setTimeout(renderPanel, 0);
   }
   shell.addEventListener("pointerdown", pressed, true);
-  shell.addEventListener("keydown", (ev) => { if (ev.key === " " || ev.key === "Enter") pressed(); }, true);
+  shell.addEventListener(
+    "keydown",
+    (ev) => {
+      if (ev.key === " " || ev.key === "Enter") pressed();
+    },
+    true,
+  );
   for (const type of ["pointerup", "pointercancel", "keyup"] as const) window.addEventListener(type, released, true);
 
   function renderPanel() {
@@ -195,13 +232,22 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
     const state = states.get(active.id)!;
     const body = active.render(ui, state);
     const msg = state.message;
-    const status = h("div", {
-      class: "cd-status" + (msg ? ` is-${msg.kind}` : ""),
-      id: `cd-status-${active.id}`,
-      role: msg?.kind === "error" ? "alert" : "status",
-      attrs: { "aria-live": "polite" },
-    }, msg ? msg.text[lang] : "");
-    replace(panelBox, panels.length <= 1 ? h("h1", { class: "cd-panel-title" }, active.title[lang]) : null, body, status);
+    const status = h(
+      "div",
+      {
+        class: "cd-status" + (msg ? ` is-${msg.kind}` : ""),
+        id: `cd-status-${active.id}`,
+        role: msg?.kind === "error" ? "alert" : "status",
+        attrs: { "aria-live": "polite" },
+      },
+      msg ? msg.text[lang] : "",
+    );
+    replace(
+      panelBox,
+      panels.length <= 1 ? h("h1", { class: "cd-panel-title" }, active.title[lang]) : null,
+      body,
+      status,
+    );
     panelBox.setAttribute("lang", lang);
     if (focusedId) {
       const again = document.getElementById(focusedId);
@@ -236,7 +282,8 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
     ui,
     ready,
     destroy: () => {
-      for (const type of ["pointerup", "pointercancel", "keyup"] as const) window.removeEventListener(type, released, true);
+      for (const type of ["pointerup", "pointercancel", "keyup"] as const)
+        window.removeEventListener(type, released, true);
       clearTimeout(releaseTimer.id);
       shell.remove();
     },

@@ -24,7 +24,10 @@ export class UiCallError extends Error {
 }
 
 /** A host from a function that answers AppResult envelopes. */
-export function hostFromEnvelopes(kind: HostKind, send: (method: string, input: unknown) => Promise<AppResult>): UiHost {
+export function hostFromEnvelopes(
+  kind: HostKind,
+  send: (method: string, input: unknown) => Promise<AppResult>,
+): UiHost {
   return {
     kind,
     async call(method: string, input: unknown) {
@@ -33,9 +36,16 @@ export function hostFromEnvelopes(kind: HostKind, send: (method: string, input: 
         result = await send(method, input);
       } catch {
         // The transport failed (server function threw, script quota): a neutral message, never a stack.
-        throw new UiCallError({ code: "INTERNAL", message: { de: "Interner Fehler des Add-ons. Bitte erneut versuchen.", en: "Internal error in the add-on. Please try again." } });
+        throw new UiCallError({
+          code: "INTERNAL",
+          message: {
+            de: "Interner Fehler des Add-ons. Bitte erneut versuchen.",
+            en: "Internal error in the add-on. Please try again.",
+          },
+        });
       }
-      if (!result || typeof result !== "object") throw new UiCallError({ code: "INTERNAL", message: { de: "Unerwartete Antwort.", en: "Unexpected answer." } });
+      if (!result || typeof result !== "object")
+        throw new UiCallError({ code: "INTERNAL", message: { de: "Unerwartete Antwort.", en: "Unexpected answer." } });
       if (result.ok) return result.value;
       throw new UiCallError(result.error);
     },

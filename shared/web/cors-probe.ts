@@ -12,10 +12,17 @@
  */
 import type { Bilingual } from "../i18n/index.ts";
 
-export type NoCorsFetch = (url: string, init: { mode: "no-cors"; method: "GET"; credentials: "omit"; signal?: AbortSignal }) => Promise<unknown>;
+export type NoCorsFetch = (
+  url: string,
+  init: { mode: "no-cors"; method: "GET"; credentials: "omit"; signal?: AbortSignal },
+) => Promise<unknown>;
 
 /** "cors" when `url` answers a no-cors request, "network" when it does not (or not within `timeoutMs`). */
-export async function probeCors(url: string, fetchFn: NoCorsFetch = (u, i) => fetch(u, i), timeoutMs = 5000): Promise<"cors" | "network"> {
+export async function probeCors(
+  url: string,
+  fetchFn: NoCorsFetch = (u, i) => fetch(u, i),
+  timeoutMs = 5000,
+): Promise<"cors" | "network"> {
   const ctl = typeof AbortController !== "undefined" ? new AbortController() : undefined;
   const timer = setTimeout(() => ctl?.abort(), timeoutMs);
   try {
@@ -37,9 +44,10 @@ export const TEAM_SERVER_DOCS = "excel-addin/README.md#team-server";
  * it is explained. A service that allows the origin later needs no change here.
  */
 export function corsRefusedMessage(baseUrl: string, origin: string, from: "excel" | "page" = "page"): Bilingual {
-  const where = from === "excel"
-    ? { de: "aus Excel (Add-in-Adresse", en: "from Excel (add-in address" }
-    : { de: "von dieser Seite (Adresse", en: "from this page (address" };
+  const where =
+    from === "excel"
+      ? { de: "aus Excel (Add-in-Adresse", en: "from Excel (add-in address" }
+      : { de: "von dieser Seite (Adresse", en: "from this page (address" };
   return {
     de: `Der Datendienst unter ${baseUrl} antwortet, erlaubt aber keine Aufrufe ${where.de} ${origin}; CORS). Der Weg: ein Team-Server (company-data server, ein Proxy auf der Seite Ihres Teams, der den API-Schlüssel hält). Unter Einstellungen › Verbindung „Team-Server“ wählen und dessen Adresse und Ihr persönliches Token eintragen. Anleitung: ${TEAM_SERVER_DOCS}`,
     en: `The data service at ${baseUrl} answers, but does not allow calls ${where.en} ${origin}; CORS). The way: a team server (company-data server, a proxy on your team's side that holds the API key). Under Settings › Connection choose "Team server" and enter its address and your personal token. How: ${TEAM_SERVER_DOCS}`,

@@ -9,7 +9,10 @@
 import type { HttpRequest, HttpResponse } from "../core/index.ts";
 
 /** The part of fetch this uses; injectable so tests can fake the network. */
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; redirect?: "manual" }) => Promise<{
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; redirect?: "manual" },
+) => Promise<{
   status: number;
   /** "opaqueredirect" in a browser for a redirect not followed (redirect "manual"). */
   type?: string;
@@ -34,7 +37,13 @@ export async function fetchHttp(fetchFn: FetchLike, req: HttpRequest, timeoutMs:
   try {
     // redirect "manual" (a webhook): Node's fetch hands back the 3xx with its Location, a browser an opaque
     // redirect (https://fetch.spec.whatwg.org/#concept-request-redirect-mode); neither follows it.
-    const res = await fetchFn(req.url, { method: req.method, headers: req.headers, body: req.body, signal: ctl?.signal, ...(req.redirect ? { redirect: req.redirect } : {}) });
+    const res = await fetchFn(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal: ctl?.signal,
+      ...(req.redirect ? { redirect: req.redirect } : {}),
+    });
     if (res.type === "opaqueredirect") return { status: 0, headers: {}, body: "", opaqueRedirect: true };
     const headers: Record<string, string> = {};
     res.headers.forEach((value, key) => {

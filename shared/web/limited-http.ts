@@ -35,7 +35,7 @@ export function limitedHttp(send: (req: HttpRequest) => Promise<HttpResponse>, o
   const waiting: { credits: number; go: () => void }[] = [];
   const pump = () => {
     // In order, but a free request may pass a paid one waiting for credits to come back.
-    for (let i = 0; i < waiting.length && !stopped(); ) {
+    for (let i = 0; i < waiting.length && !stopped();) {
       if (!limiter.canStart(inFlight)) return;
       const w = waiting[i];
       if (!w) return;

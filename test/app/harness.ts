@@ -15,7 +15,10 @@ export function emulator(): Emulator {
   return shared;
 }
 
-export function harness(sheets: { name: string; cells: Cell[][] }[] = [{ name: "Tabelle1", cells: [] }], opts: { key?: string; deadlineMs?: number; host?: AppDeps["host"]; msPerRequest?: number } = {}) {
+export function harness(
+  sheets: { name: string; cells: Cell[][] }[] = [{ name: "Tabelle1", cells: [] }],
+  opts: { key?: string; deadlineMs?: number; host?: AppDeps["host"]; msPerRequest?: number } = {},
+) {
   const emu = emulator();
   emu.resetRateLimits();
   let clock = Date.UTC(2025, 5, 2, 9);
@@ -42,14 +45,32 @@ export function harness(sheets: { name: string; cells: Cell[][] }[] = [{ name: "
     sheet: async (req) => workbook.handle(req),
   };
   const pacer = new Pacer();
-  const deps = (): AppDeps => ({ host: opts.host ?? "test", now, random: () => 0.5, deadline: opts.deadlineMs !== undefined ? clock + opts.deadlineMs : undefined, documentId: "doc1", pacer });
+  const deps = (): AppDeps => ({
+    host: opts.host ?? "test",
+    now,
+    random: () => 0.5,
+    deadline: opts.deadlineMs !== undefined ? clock + opts.deadlineMs : undefined,
+    documentId: "doc1",
+    pacer,
+  });
   async function raw(method: string, input: unknown): Promise<AppResult> {
     return runAsync(settle(deps(), method, input), driver);
   }
   async function call<T = any>(method: string, input: unknown = {}): Promise<T> {
     const r = await raw(method, input);
-    if (!r.ok) throw Object.assign(new Error(`${method}: ${r.error.code} ${r.error.message.en}`), { appError: r.error });
+    if (!r.ok)
+      throw Object.assign(new Error(`${method}: ${r.error.code} ${r.error.message.en}`), { appError: r.error });
     return r.value as T;
   }
-  return { emu, workbook, stores, sent, driver, call, raw, advance: (ms: number) => (clock += ms), key: opts.key ?? emu.demoKey };
+  return {
+    emu,
+    workbook,
+    stores,
+    sent,
+    driver,
+    call,
+    raw,
+    advance: (ms: number) => (clock += ms),
+    key: opts.key ?? emu.demoKey,
+  };
 }

@@ -24,10 +24,21 @@ async function setup(n: number, skip: number) {
   const h = harness([{ name: "Liste", cells }]);
   const key = h.emu.createKey(50_000);
   await h.call("saveSettings", { apiKey: key, baseUrl: "https://emulator.test", language: "de" });
-  const config = { sheet: "Liste", headerRow: 1, col: 1, rows: cells.length - 1, cols: 1, mapping: { name: 0, city: null, zip: null, register: null, id: null, website: null, vatId: null }, fields: ["id", "name", "address"], mode: "batch", rerun: { kind: "newOrFailed" } };
+  const config = {
+    sheet: "Liste",
+    headerRow: 1,
+    col: 1,
+    rows: cells.length - 1,
+    cols: 1,
+    mapping: { name: 0, city: null, zip: null, register: null, id: null, website: null, vatId: null },
+    fields: ["id", "name", "address"],
+    mode: "batch",
+    rerun: { kind: "newOrFailed" },
+  };
   const balance = () => h.emu.balance(key);
   const steps = async (p: EnrichProgressView) => {
-    for (let i = 0; i < 50 && !p.finished && !p.afterMatching; i++) p = await h.call<EnrichProgressView>("enrichStep", { jobId: p.jobId });
+    for (let i = 0; i < 50 && !p.finished && !p.afterMatching; i++)
+      p = await h.call<EnrichProgressView>("enrichStep", { jobId: p.jobId });
     return p;
   };
   return { h, key, config, balance, steps, rows: cells.length - 1 };
@@ -104,6 +115,8 @@ describe("enrichStart on a large list: match, show the exact price, then buy wit
     expect(p.finished).toBe(true);
     expect(p.afterMatching ?? null).toBeNull();
     expect(p.matched).toBe(25);
-    await expect(t.h.call("enrichConfirm", { jobId: p.jobId, proceed: true })).rejects.toThrow(/Bestätigung|confirmation/);
+    await expect(t.h.call("enrichConfirm", { jobId: p.jobId, proceed: true })).rejects.toThrow(
+      /Bestätigung|confirmation/,
+    );
   });
 });

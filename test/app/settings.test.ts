@@ -24,16 +24,38 @@ describe("settings methods", () => {
   it("defaults to production, German, no key", async () => {
     const { d } = driver();
     const s = await runAsync(dispatch(deps, "getSettings", {}), d);
-    expect(s).toMatchObject({ apiKeySet: false, apiKeyHint: null, baseUrl: PRODUCTION_BASE_URL, baseUrlIsProduction: true, language: "de" });
+    expect(s).toMatchObject({
+      apiKeySet: false,
+      apiKeyHint: null,
+      baseUrl: PRODUCTION_BASE_URL,
+      baseUrlIsProduction: true,
+      language: "de",
+    });
   });
 
   it("stores the key under user: and never returns it", async () => {
     const { d, stores } = driver();
     const key = "sk_live_0123456789abcdef";
-    const s = await runAsync(dispatch(deps, "saveSettings", { apiKey: key, language: "en", formulaDailyBudget: 20, cacheHours: 2, baseUrl: "http://127.0.0.1:8787/" }), d);
+    const s = await runAsync(
+      dispatch(deps, "saveSettings", {
+        apiKey: key,
+        language: "en",
+        formulaDailyBudget: 20,
+        cacheHours: 2,
+        baseUrl: "http://127.0.0.1:8787/",
+      }),
+      d,
+    );
     expect(JSON.stringify(s)).not.toContain(key);
     expect(JSON.stringify(s)).not.toContain("0123456789");
-    expect(s).toMatchObject({ apiKeySet: true, apiKeyHint: "••••cdef", language: "en", formulaDailyBudget: 20, cacheHours: 2, baseUrl: "http://127.0.0.1:8787" });
+    expect(s).toMatchObject({
+      apiKeySet: true,
+      apiKeyHint: "••••cdef",
+      language: "en",
+      formulaDailyBudget: 20,
+      cacheHours: 2,
+      baseUrl: "http://127.0.0.1:8787",
+    });
     expect(stores.store.get("user:apiKey")).toBe(key);
     for (const k of stores.store.keys()) expect(k.startsWith("user:")).toBe(true);
     // Omitting the key keeps it; an empty key removes it.
@@ -43,9 +65,13 @@ describe("settings methods", () => {
 
   it("rejects bad input naming the field", async () => {
     const { d } = driver();
-    const out = JSON.parse(await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ baseUrl: "javascript:alert(1)" })), d));
+    const out = JSON.parse(
+      await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ baseUrl: "javascript:alert(1)" })), d),
+    );
     expect(out).toMatchObject({ ok: false, error: { code: "INVALID_INPUT", field: "baseUrl" } });
-    const budget = JSON.parse(await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ formulaDailyBudget: -1 })), d));
+    const budget = JSON.parse(
+      await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ formulaDailyBudget: -1 })), d),
+    );
     expect(budget.error.field).toBe("formulaDailyBudget");
     const unknown = JSON.parse(await runAsync(uiCall(deps, "dropTables", "{}"), d));
     expect(unknown.error).toMatchObject({ code: "INVALID_INPUT", field: "method" });
@@ -69,9 +95,15 @@ describe("settings methods", () => {
     const { d, sent } = driver((r) =>
       r.headers.Authorization === "Bearer k-123456789012345"
         ? { status: 200, headers: {}, body: JSON.stringify({ credits: 77, plan: "demo" }) }
-        : { status: 401, headers: {}, body: "{}" });
+        : { status: 401, headers: {}, body: "{}" },
+    );
     await runAsync(dispatch(deps, "saveSettings", { apiKey: "k-123456789012345", baseUrl: "https://emu.test" }), d);
-    expect(await runAsync(dispatch(deps, "testConnection", {}), d)).toEqual({ credits: 77, plan: "demo", baseUrl: "https://emu.test", connection: "direct" });
+    expect(await runAsync(dispatch(deps, "testConnection", {}), d)).toEqual({
+      credits: 77,
+      plan: "demo",
+      baseUrl: "https://emu.test",
+      connection: "direct",
+    });
     expect(nth(sent, 0).url).toBe("https://emu.test/v2/account");
     expect(nth(sent, 0).url).not.toContain("k-123");
     const bad = JSON.parse(await runAsync(uiCall(deps, "testConnection", JSON.stringify({ apiKey: "wrong" })), d));
@@ -91,21 +123,47 @@ describe("settings methods", () => {
     const { d, sent, stores } = driver((r) =>
       r.headers.Authorization === `Bearer ${token}`
         ? { status: 200, headers: {}, body: JSON.stringify({ credits: 500, plan: "team" }) }
-        : { status: 401, headers: {}, body: "{}" });
+        : { status: 401, headers: {}, body: "{}" },
+    );
     await runAsync(dispatch(deps, "saveSettings", { apiKey: key, baseUrl: "https://emu.test" }), d);
-    const v = await runAsync(dispatch(deps, "saveSettings", { connection: "server", serverUrl: "https://team.example.com/", serverToken: token }), d);
-    expect(v).toMatchObject({ connection: "server", serverUrl: "https://team.example.com", serverTokenSet: true, serverTokenHint: "••••dcba", apiKeySet: true });
+    const v = await runAsync(
+      dispatch(deps, "saveSettings", {
+        connection: "server",
+        serverUrl: "https://team.example.com/",
+        serverToken: token,
+      }),
+      d,
+    );
+    expect(v).toMatchObject({
+      connection: "server",
+      serverUrl: "https://team.example.com",
+      serverTokenSet: true,
+      serverTokenHint: "••••dcba",
+      apiKeySet: true,
+    });
     expect(JSON.stringify(v)).not.toContain(token.slice(0, 12));
     expect(JSON.stringify(v)).not.toContain(key.slice(0, 12));
     expect(stores.store.get("user:serverToken")).toBe(token);
-    expect(await runAsync(dispatch(deps, "testConnection", {}), d)).toEqual({ credits: 500, plan: "team", baseUrl: "https://team.example.com", connection: "server" });
+    expect(await runAsync(dispatch(deps, "testConnection", {}), d)).toEqual({
+      credits: 500,
+      plan: "team",
+      baseUrl: "https://team.example.com",
+      connection: "server",
+    });
     expect(nth(sent, 0).url).toBe("https://team.example.com/v2/account");
     expect(nth(sent, 0).headers.Authorization).toBe(`Bearer ${token}`);
     // Every app call goes there too (the account method reads the balance through the session).
     await runAsync(dispatch(deps, "account", {}), d);
-    expect(sent.every((r) => r.url.startsWith("https://team.example.com/") && r.headers.Authorization === `Bearer ${token}`)).toBe(true);
+    expect(
+      sent.every((r) => r.url.startsWith("https://team.example.com/") && r.headers.Authorization === `Bearer ${token}`),
+    ).toBe(true);
     // A refused token is named as the token, not as the API key.
-    const bad = JSON.parse(await runAsync(uiCall(deps, "testConnection", JSON.stringify({ connection: "server", serverToken: "revoked" })), d));
+    const bad = JSON.parse(
+      await runAsync(
+        uiCall(deps, "testConnection", JSON.stringify({ connection: "server", serverToken: "revoked" })),
+        d,
+      ),
+    );
     expect(bad.error.code).toBe("INVALID_KEY");
     expect(bad.error.message.en).toContain("personal token");
     expect(bad.error.message.de).toContain("persönliche Token");
@@ -119,7 +177,9 @@ describe("settings methods", () => {
 
   it("the server URL follows the base-URL rule (https, http to this machine only), and a server without a token is MISSING_KEY naming the token", async () => {
     const { d, sent } = driver();
-    const insecure = JSON.parse(await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ serverUrl: "http://team.example.com" })), d));
+    const insecure = JSON.parse(
+      await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ serverUrl: "http://team.example.com" })), d),
+    );
     expect(insecure.error).toMatchObject({ code: "INVALID_INPUT", field: "serverUrl" });
     expect(insecure.error.message.en).toContain("team server address");
     const mode = JSON.parse(await runAsync(uiCall(deps, "saveSettings", JSON.stringify({ connection: "proxy" })), d));

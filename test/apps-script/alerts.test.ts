@@ -35,22 +35,38 @@ function world(recipientsPerDay: number) {
   const ids = emu.companies.ids().slice(0, 10);
   const posts: HttpRequest[] = [];
   const f = createSheetsFake({
-    emulator: emu, dist: OUT, now: () => clock.t, sheets: { Portfolio: [["ID"], ...ids.map((id) => [id])] },
-    onSleep: (ms) => { clock.t += ms; },
+    emulator: emu,
+    dist: OUT,
+    now: () => clock.t,
+    sheets: { Portfolio: [["ID"], ...ids.map((id) => [id])] },
+    onSleep: (ms) => {
+      clock.t += ms;
+    },
     mailRecipientsPerDay: recipientsPerDay,
-    webhook: { match: /^https:\/\/hooks\.slack\.com\//, answer: (r) => { posts.push(r); return 200; } },
+    webhook: {
+      match: /^https:\/\/hooks\.slack\.com\//,
+      answer: (r) => {
+        posts.push(r);
+        return 200;
+      },
+    },
   });
   f.load(code);
   f.setClock(() => clock.t);
   const key = emu.createKey(1_000_000);
-  for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: "en" })) f.setUser(k, v);
-  const ui = <T,>(method: string, input: unknown) => JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as Envelope<T>;
+  for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: "en" }))
+    f.setUser(k, v);
+  const ui = <T>(method: string, input: unknown) =>
+    JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as Envelope<T>;
   const check = () => {
     const r = ui<{ status: string }>("monitorRun", {});
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
     return r.value;
   };
-  const nextDay = (days = 1) => { emu.clock.advance(days); clock.t += days * DAY; };
+  const nextDay = (days = 1) => {
+    emu.clock.advance(days);
+    clock.t += days * DAY;
+  };
   const channels = () => ui<{ alerts: AlertChannelView[] }>("monitorStatus", {}).value.alerts;
   return { emu, f, ids, key, posts, ui, check, nextDay, channels };
 }
@@ -60,10 +76,18 @@ describe("alerts from Google Sheets", () => {
     const w = world(3);
     const target = nth(w.ids, 3);
     w.emu.scheduleEvent(target, { day: 2, kind: "INSOLVENCY" });
-    const saved = w.ui<{ alerts: AlertChannelView[] }>("monitorSaveAlerts", { alerts: { email: "risk@example.com; sales@example.com", webhook: "https://hooks.slack.com/services/T0/B0/secret" } });
+    const saved = w.ui<{ alerts: AlertChannelView[] }>("monitorSaveAlerts", {
+      alerts: {
+        email: "risk@example.com; sales@example.com",
+        webhook: "https://hooks.slack.com/services/T0/B0/secret",
+      },
+    });
     expect(saved.ok, JSON.stringify(saved.error)).toBe(true);
     // The panel shows the webhook's host only: the address is a secret.
-    expect(saved.value.alerts).toMatchObject([{ channel: "email", target: "risk@example.com, sales@example.com", waiting: 0 }, { channel: "webhook", target: "hooks.slack.com/…" }]);
+    expect(saved.value.alerts).toMatchObject([
+      { channel: "email", target: "risk@example.com, sales@example.com", waiting: 0 },
+      { channel: "webhook", target: "hooks.slack.com/…" },
+    ]);
     expect(JSON.stringify(saved.value)).not.toContain("secret");
 
     w.check(); // day 0: history, not news
@@ -72,7 +96,11 @@ describe("alerts from Google Sheets", () => {
 
     w.nextDay(2);
     // Someone used two of today's three recipients already: the digest to two people does not fit.
-    (w.f.context.MailApp as { sendEmail(m: object): void }).sendEmail({ to: "x@example.com,y@example.com", subject: "other", body: "" });
+    (w.f.context.MailApp as { sendEmail(m: object): void }).sendEmail({
+      to: "x@example.com,y@example.com",
+      subject: "other",
+      body: "",
+    });
     w.check();
     expect(w.posts).toHaveLength(1);
     const body = JSON.parse(nth(w.posts, 0).body!);
@@ -116,13 +144,36 @@ describe("alerts from Google Sheets", () => {
     expect(mail.error!.message.de).toMatch(/keine E-Mail-Adresse/);
     // Teams Workflow addresses as Teams gives them (the default port written out, or the newer Power Platform host) are allowed;
     // Office 365 connector webhooks are retired (May 2026) and no longer listed.
-    expect(w.ui("monitorSaveAlerts", { alerts: { webhook: "https://prod-01.westeurope.logic.azure.com/workflows/x?sig=y" } }).ok).toBe(true);
-    const teams = w.ui<{ alerts: AlertChannelView[] }>("monitorSaveAlerts", { alerts: { webhook: "https://prod-27.germanywestcentral.logic.azure.com:443/workflows/abc/triggers/manual/paths/invoke?api-version=2016-06-01&sig=y" } });
+    expect(
+      w.ui("monitorSaveAlerts", { alerts: { webhook: "https://prod-01.westeurope.logic.azure.com/workflows/x?sig=y" } })
+        .ok,
+    ).toBe(true);
+    const teams = w.ui<{ alerts: AlertChannelView[] }>("monitorSaveAlerts", {
+      alerts: {
+        webhook:
+          "https://prod-27.germanywestcentral.logic.azure.com:443/workflows/abc/triggers/manual/paths/invoke?api-version=2016-06-01&sig=y",
+      },
+    });
     expect(teams.ok, JSON.stringify(teams.error)).toBe(true);
-    expect(teams.value.alerts.find((c) => c.channel === "webhook")!.target).toBe("prod-27.germanywestcentral.logic.azure.com/…");
-    expect(w.ui("monitorSaveAlerts", { alerts: { webhook: "https://default0a1b2c3d.4e.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/abc/triggers/manual/paths/invoke?api-version=1&sig=y" } }).ok).toBe(true);
-    expect(w.ui("monitorSaveAlerts", { alerts: { webhook: "https://contoso.webhook.office.com/webhookb2/x" } }).ok).toBe(false);
-    expect(w.ui("monitorSaveAlerts", { alerts: { webhook: "https://prod-01.westeurope.logic.azure.com:8443/workflows/x?sig=y" } }).ok).toBe(false);
+    expect(teams.value.alerts.find((c) => c.channel === "webhook")!.target).toBe(
+      "prod-27.germanywestcentral.logic.azure.com/…",
+    );
+    expect(
+      w.ui("monitorSaveAlerts", {
+        alerts: {
+          webhook:
+            "https://default0a1b2c3d.4e.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/abc/triggers/manual/paths/invoke?api-version=1&sig=y",
+        },
+      }).ok,
+    ).toBe(true);
+    expect(
+      w.ui("monitorSaveAlerts", { alerts: { webhook: "https://contoso.webhook.office.com/webhookb2/x" } }).ok,
+    ).toBe(false);
+    expect(
+      w.ui("monitorSaveAlerts", {
+        alerts: { webhook: "https://prod-01.westeurope.logic.azure.com:8443/workflows/x?sig=y" },
+      }).ok,
+    ).toBe(false);
     expect(w.ui("monitorSaveAlerts", { alerts: { webhook: "" } }).ok).toBe(true);
   });
 });

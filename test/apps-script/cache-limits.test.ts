@@ -44,7 +44,12 @@ describe("packed answers", () => {
     let t = 0;
     const c = new FakeCache(() => t);
     const p = new PackedCache(c, () => t);
-    const entries = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`c1|profile|id=${i}`, JSON.stringify({ v: 1, data: "x".repeat(1200 + (i % 50)) })]));
+    const entries = Object.fromEntries(
+      Array.from({ length: 5000 }, (_, i) => [
+        `c1|profile|id=${i}`,
+        JSON.stringify({ v: 1, data: "x".repeat(1200 + (i % 50)) }),
+      ]),
+    );
     p.putMany(entries, 21_600);
     expect(c.map.size).toBeLessThanOrEqual(SHARDS);
     expect(c.evicted).toBe(0);
@@ -78,7 +83,10 @@ describe("a range formula over 1,200 ids, recalculated", () => {
     f.load(code);
     const key = emulator.createKey(100_000);
     for (const [k, v] of Object.entries({ apiKey: key, language: "en", formulaDailyBudget: "100000" })) f.setUser(k, v);
-    const ids = emulator.companies.ids().slice(0, 1200).map((id) => [id]);
+    const ids = emulator.companies
+      .ids()
+      .slice(0, 1200)
+      .map((id) => [id]);
     const first = f.call("COMPANY_PROFILE", ids) as unknown[][];
     expect(first).toHaveLength(1200);
     const paid = 100_000 - emulator.balance(key);
@@ -107,10 +115,27 @@ describe("a range formula over 1,200 ids, recalculated after 7 hours", () => {
     f.load(code);
     f.setClock(() => t);
     const key = emulator.createKey(100_000);
-    for (const [k, v] of Object.entries({ apiKey: key, language: "en", formulaDailyBudget: "100000", cacheHours: "24" })) f.setUser(k, v);
-    const ids = emulator.companies.ids().slice(0, 1200).map((id) => [id]);
+    for (const [k, v] of Object.entries({
+      apiKey: key,
+      language: "en",
+      formulaDailyBudget: "100000",
+      cacheHours: "24",
+    }))
+      f.setUser(k, v);
+    const ids = emulator.companies
+      .ids()
+      .slice(0, 1200)
+      .map((id) => [id]);
     const first = f.call("COMPANY_PROFILE", ids) as unknown[][];
-    return { f, ids, first, paid: () => 100_000 - emulator.balance(key), later: (hours: number) => { t += hours * 3_600_000; } };
+    return {
+      f,
+      ids,
+      first,
+      paid: () => 100_000 - emulator.balance(key),
+      later: (hours: number) => {
+        t += hours * 3_600_000;
+      },
+    };
   };
 
   it("buys nothing again when a sidebar was opened in between: the menu copied the formulas' answers into the answer sheet", () => {

@@ -45,7 +45,11 @@ const matrix = (v: unknown) => v as (string | number | boolean)[][];
  * What the cell shows: the cells, or for an error thrown by a single-value
  * call "#ERROR!" with its message (Sheets shows the message as the error's note).
  */
-function shows(f: { call(name: string, ...args: unknown[]): unknown }, name: string, ...args: unknown[]): (string | number | boolean)[][] {
+function shows(
+  f: { call(name: string, ...args: unknown[]): unknown },
+  name: string,
+  ...args: unknown[]
+): (string | number | boolean)[][] {
   try {
     return matrix(f.call(name, ...args));
   } catch (e) {
@@ -66,7 +70,11 @@ describe("Code.js", () => {
     expect(Buffer.byteLength(code)).toBeLessThan(355 * 1024);
     const f = createSheetsFake({ emulator, dist: OUT });
     // What the script itself sees: `typeof X` evaluated inside the context, before and after Code.js ran.
-    const seen = () => ["require", "process", "fetch", "setTimeout", "module", "Buffer"].map((g) => [g, vm.runInContext(`typeof ${g}`, f.context)]);
+    const seen = () =>
+      ["require", "process", "fetch", "setTimeout", "module", "Buffer"].map((g) => [
+        g,
+        vm.runInContext(`typeof ${g}`, f.context),
+      ]);
     const none = seen().map(([g]) => [g, "undefined"]);
     expect(seen()).toEqual(none);
     expect(vm.runInContext("typeof UrlFetchApp", f.context)).toBe("object"); // the probe can tell present from absent
@@ -77,7 +85,19 @@ describe("Code.js", () => {
   });
 
   it("declares every entry point and custom function at top level, with @customfunction JSDoc", () => {
-    for (const name of ["onOpen", "onInstall", "showSearch", "showEnrich", "showSimilar", "showMonitor", "showSettings", "showHelp", "getSettings", "saveSettings", "uiCall"])
+    for (const name of [
+      "onOpen",
+      "onInstall",
+      "showSearch",
+      "showEnrich",
+      "showSimilar",
+      "showMonitor",
+      "showSettings",
+      "showHelp",
+      "getSettings",
+      "saveSettings",
+      "uiCall",
+    ])
       expect(code).toMatch(new RegExp(`^function ${name}\\(`, "m"));
     for (const def of functionsFor("sheets")) {
       const name = hostName(def, "sheets");
@@ -101,9 +121,20 @@ describe("menu and sidebars", () => {
   it("onOpen builds the menu in NONE mode without touching properties", () => {
     const f = createSheetsFake({ emulator, dist: OUT });
     f.load(code);
-    (f.context.PropertiesService as Record<string, unknown>).getUserProperties = () => { throw new Error("not allowed in NONE"); };
+    (f.context.PropertiesService as Record<string, unknown>).getUserProperties = () => {
+      throw new Error("not allowed in NONE");
+    };
     f.call("onOpen", { authMode: "NONE" });
-    expect(nth(f.menus, 0).items.map((i) => i[1])).toEqual(["showSearch", "showEnrich", "showSimilar", "showMonitor", "useMyKeyForFormulas", "stopMyKeyForFormulas", "showSettings", "showHelp"]);
+    expect(nth(f.menus, 0).items.map((i) => i[1])).toEqual([
+      "showSearch",
+      "showEnrich",
+      "showSimilar",
+      "showMonitor",
+      "useMyKeyForFormulas",
+      "stopMyKeyForFormulas",
+      "showSettings",
+      "showHelp",
+    ]);
     expect(nth(nth(f.menus, 0).items, 0)[0]).toBe("Suchen"); // Session locale de
   });
 
@@ -112,15 +143,40 @@ describe("menu and sidebars", () => {
     f.call("onOpen", { authMode: "LIMITED" });
     f.call("onInstall", { authMode: "FULL" });
     expect(f.menus.map((m) => m.items.map((i) => i[0]))).toEqual([
-      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Use my key for formulas", "Formulas: stop using my key", "Settings", "Help"],
-      ["Search", "Enrich selection", "Find similar", "Monitor portfolio", "Use my key for formulas", "Formulas: stop using my key", "Settings", "Help"],
+      [
+        "Search",
+        "Enrich selection",
+        "Find similar",
+        "Monitor portfolio",
+        "Use my key for formulas",
+        "Formulas: stop using my key",
+        "Settings",
+        "Help",
+      ],
+      [
+        "Search",
+        "Enrich selection",
+        "Find similar",
+        "Monitor portfolio",
+        "Use my key for formulas",
+        "Formulas: stop using my key",
+        "Settings",
+        "Help",
+      ],
     ]);
   });
 
   it("each show function opens its self-contained sidebar", () => {
     const { f } = sheets();
     for (const fn of ["showSearch", "showEnrich", "showSimilar", "showMonitor", "showSettings", "showHelp"]) f.call(fn);
-    expect(f.sidebars.map((s) => s.file)).toEqual(["sidebar-search", "sidebar-enrich", "sidebar-similar", "sidebar-monitor", "sidebar-settings", "sidebar-help"]);
+    expect(f.sidebars.map((s) => s.file)).toEqual([
+      "sidebar-search",
+      "sidebar-enrich",
+      "sidebar-similar",
+      "sidebar-monitor",
+      "sidebar-settings",
+      "sidebar-help",
+    ]);
     expect(nth(f.sidebars, 0).title).toBe("Firmensuche");
     const html = readFileSync(join(OUT, "sidebar-search.html"), "utf8");
     expect(html).toMatch(/<script>/);
@@ -133,7 +189,12 @@ describe("settings", () => {
     const f = createSheetsFake({ emulator, dist: OUT });
     f.load(code);
     const key = emulator.createKey(50);
-    const view = f.call("saveSettings", { apiKey: key, language: "en", formulaDailyBudget: 20, cacheHours: 12 }) as Record<string, unknown>;
+    const view = f.call("saveSettings", {
+      apiKey: key,
+      language: "en",
+      formulaDailyBudget: 20,
+      cacheHours: 12,
+    }) as Record<string, unknown>;
     expect(view.apiKeySet).toBe(true);
     expect(JSON.stringify(view)).not.toContain(key);
     expect(JSON.stringify(f.call("getSettings"))).not.toContain(key);
@@ -154,9 +215,22 @@ describe("custom functions", () => {
     const { f } = sheets();
     const person = emulator.companies.sharedPersonId()!;
     const args: Record<string, unknown[]> = {
-      SEARCH: ["Software", 5], SUGGEST: ["Sie"], RESOLVE: ["SAP SE", "Walldorf"], PROFILE: [SAP], PEOPLE: [SAP], ANNOUNCEMENTS: [SAP],
-      FINANCIALS: [SAP], CHANGES: [SAP, "2020-01-01"], NEARBY: [SAP, 50, 5], PEERS: [SAP, 5], SIMILAR: [[[SAP], [SIEMENS]], 5], AVAILABILITY: [SAP],
-      PERSON_COMPANIES: [person], CREDITS: [], EVENTS: [SAP], JOBS: [SAP],
+      SEARCH: ["Software", 5],
+      SUGGEST: ["Sie"],
+      RESOLVE: ["SAP SE", "Walldorf"],
+      PROFILE: [SAP],
+      PEOPLE: [SAP],
+      ANNOUNCEMENTS: [SAP],
+      FINANCIALS: [SAP],
+      CHANGES: [SAP, "2020-01-01"],
+      NEARBY: [SAP, 50, 5],
+      PEERS: [SAP, 5],
+      SIMILAR: [[[SAP], [SIEMENS]], 5],
+      AVAILABILITY: [SAP],
+      PERSON_COMPANIES: [person],
+      CREDITS: [],
+      EVENTS: [SAP],
+      JOBS: [SAP],
     };
     for (const def of functionsFor("sheets")) {
       const out = shows(f, hostName(def, "sheets"), ...(args[def.name] ?? [SAP]));
@@ -186,7 +260,10 @@ describe("custom functions", () => {
 
   it("a range of names goes to batch resolve in groups of ten, a single name to the free endpoint", () => {
     const { f, key } = sheets();
-    const names = emulator.companies.ids().slice(100, 125).map((id) => [emulator.world.byId(id)!.name]);
+    const names = emulator.companies
+      .ids()
+      .slice(100, 125)
+      .map((id) => [emulator.world.byId(id)!.name]);
     const before = emulator.balance(key);
     const out = shows(f, "COMPANY_RESOLVE", names);
     expect(out).toHaveLength(25);
@@ -212,21 +289,31 @@ describe("custom functions", () => {
     expect(nth(shows(f, "COMPANY_PROFILE", SAP), 0)[0]).toBe("SAP SE");
     const account = JSON.parse(f.call("uiCall", "account", "{}") as string);
     expect(account.ok).toBe(true);
-    expect(account.value.ledger).toContainEqual(expect.objectContaining({ operation: "formula:PROFILE", credits: 1, requests: 1 }));
+    expect(account.value.ledger).toContainEqual(
+      expect.objectContaining({ operation: "formula:PROFILE", credits: 1, requests: 1 }),
+    );
     expect(account.value.budget).toEqual({ limit: 3, usedToday: 1 });
     // Lowering the budget in Settings to what formulas spent today stops the next paid formula.
     f.call("saveSettings", { formulaDailyBudget: 1 });
     expect(String(nth(shows(f, "COMPANY_PROFILE", SIEMENS), 0)[0])).toMatch(/Tagesbudget für Formeln erreicht/);
     // Sidebar spending is logged beside it and is not charged to the formulas' budget.
-    expect(JSON.parse(f.call("uiCall", "search", JSON.stringify({ query: "Software", size: 5 })) as string).ok).toBe(true);
+    expect(JSON.parse(f.call("uiCall", "search", JSON.stringify({ query: "Software", size: 5 })) as string).ok).toBe(
+      true,
+    );
     const after = JSON.parse(f.call("uiCall", "account", "{}") as string).value;
-    expect(after.ledger.map((e: { operation: string }) => e.operation)).toEqual(expect.arrayContaining(["formula:PROFILE", "search"]));
+    expect(after.ledger.map((e: { operation: string }) => e.operation)).toEqual(
+      expect.arrayContaining(["formula:PROFILE", "search"]),
+    );
     expect(after.budget.usedToday).toBe(1);
   });
 
   it("budget reservations happen under the document lock, which is always released", () => {
     const { f } = sheets({}, { formulaDailyBudget: "10" });
-    const lock = (f.context.LockService as { getDocumentLock(): { tryLock(ms: number): boolean; releaseLock(): void; hasLock(): boolean } }).getDocumentLock();
+    const lock = (
+      f.context.LockService as {
+        getDocumentLock(): { tryLock(ms: number): boolean; releaseLock(): void; hasLock(): boolean };
+      }
+    ).getDocumentLock();
     const log: string[] = [];
     const tryLock = lock.tryLock.bind(lock);
     const release = lock.releaseLock.bind(lock);
@@ -244,7 +331,9 @@ describe("custom functions", () => {
   it("without a key, out of credits, or unreachable: a message in the cell", () => {
     const f = createSheetsFake({ emulator, dist: OUT });
     f.load(code);
-    expect(String(nth(shows(f, "COMPANY_PROFILE", SAP), 0)[0])).toMatch(/^#ERROR! Kein API-Schlüssel für die Formeln dieses Dokuments\. Google führt Formeln mit den Einstellungen des Tabelleneigentümers aus/);
+    expect(String(nth(shows(f, "COMPANY_PROFILE", SAP), 0)[0])).toMatch(
+      /^#ERROR! Kein API-Schlüssel für die Formeln dieses Dokuments\. Google führt Formeln mit den Einstellungen des Tabelleneigentümers aus/,
+    );
     const poor = emulator.createKey(0);
     f.setUser("apiKey", poor);
     expect(String(nth(shows(f, "COMPANY_PROFILE", SAP), 0)[0])).toMatch(/Nicht genug Credits/);
@@ -269,12 +358,22 @@ describe("custom functions", () => {
     expect(JSON.stringify(f.call("getSettings"))).not.toContain(key.slice(-12));
     f.call("stopMyKeyForFormulas");
     expect(f.alerts.at(-1)).toBe("This document's formulas use the spreadsheet owner's key again.");
-    expect(String(nth(shows(f, "COMPANY_PROFILE", "DEJK7QV0PK24", "name, city, website"), 0)[0])).toMatch(/^#ERROR! No API key for this document's formulas\. Google runs formulas with the spreadsheet owner's settings/);
+    expect(String(nth(shows(f, "COMPANY_PROFILE", "DEJK7QV0PK24", "name, city, website"), 0)[0])).toMatch(
+      /^#ERROR! No API key for this document's formulas\. Google runs formulas with the spreadsheet owner's settings/,
+    );
   });
 
   it("no request starts after 18 s (Sheets stops a custom function at 30 s and UrlFetchApp has no timeout): the cell says the service was too slow, nothing is spent", () => {
     let t = Date.UTC(2026, 0, 15, 9);
-    const { f, key } = sheets({ now: () => t, onFetch: () => { t += 19_000; } }, { language: "en", formulaDailyBudget: "1000" });
+    const { f, key } = sheets(
+      {
+        now: () => t,
+        onFetch: () => {
+          t += 19_000;
+        },
+      },
+      { language: "en", formulaDailyBudget: "1000" },
+    );
     f.setClock(() => t);
     const before = emulator.balance(key);
     // COMPANY_RISK asks the free availability first, then the paid profile: the second request would start at 19 s.
@@ -296,22 +395,37 @@ describe("custom functions", () => {
     // Sheets hands a date cell over as midnight in the spreadsheet's zone; Tokyo's midnight is the previous day in Berlin (the manifest's zone).
     const { f } = sheets({ spreadsheetTimeZone: "Asia/Tokyo" }, { language: "en" });
     f.call("COMPANY_ANNOUNCEMENTS", SAP, f.date(2026, 1, 10));
-    const url = f.fetches.flat().map((r) => r.url).find((u) => /announcements/.test(u))!;
+    const url = f.fetches
+      .flat()
+      .map((r) => r.url)
+      .find((u) => /announcements/.test(u))!;
     expect(url).toMatch(/2026-01-10/);
   });
 
   it("hostile inputs give clear messages or sensible results, never exceptions", () => {
     const { f } = sheets();
-    const hostile = (): unknown[] => ["", "x".repeat(10_000), '=HYPERLINK("http://evil.example","klick")', "#N/A", 12345, f.date(2024, 2, 29), "🏭🚀", true, [[""], [""]], [["#REF!"], [SAP]]];
+    const hostile = (): unknown[] => [
+      "",
+      "x".repeat(10_000),
+      '=HYPERLINK("http://evil.example","klick")',
+      "#N/A",
+      12345,
+      f.date(2024, 2, 29),
+      "🏭🚀",
+      true,
+      [[""], [""]],
+      [["#REF!"], [SAP]],
+    ];
     for (const def of functionsFor("sheets")) {
       for (const h of hostile()) {
         const args = def.params.length ? def.params.map((_, i) => (i === 0 ? h : "")) : [h];
         const out = shows(f, hostName(def, "sheets"), ...args);
         expect(Array.isArray(out) && out.length > 0, `${def.name}(${String(h).slice(0, 20)})`).toBe(true);
-        for (const row of out) for (const c of row) {
-          expect(["string", "number", "boolean"]).toContain(typeof c);
-          expect(String(c)).not.toMatch(/\bat \w+ \(|TypeError|ReferenceError|undefined/);
-        }
+        for (const row of out)
+          for (const c of row) {
+            expect(["string", "number", "boolean"]).toContain(typeof c);
+            expect(String(c)).not.toMatch(/\bat \w+ \(|TypeError|ReferenceError|undefined/);
+          }
       }
     }
     expect(String(nth(shows(f, "COMPANY_PROFILE", "x".repeat(10_000)), 0)[0])).toMatch(/zu lang/);
@@ -323,10 +437,16 @@ describe("custom functions", () => {
 
 describe("sidebar server calls", () => {
   it("every app-service method answers an envelope, whatever the input", () => {
-    const { f } = sheets({ sheets: { Tabelle1: [["Firma"], ["SAP SE"]] }, selection: { sheet: "Tabelle1", row: 1, col: 1, rows: 2, cols: 1 } });
+    const { f } = sheets({
+      sheets: { Tabelle1: [["Firma"], ["SAP SE"]] },
+      selection: { sheet: "Tabelle1", row: 1, col: 1, rows: 2, cols: 1 },
+    });
     for (const method of [...Object.keys(APP_METHODS), "noSuchMethod"]) {
       for (const input of ["{}", "not json", '{"query":"x".repeat(1)}', JSON.stringify({ query: "=1+1" })]) {
-        const out = JSON.parse(f.call("uiCall", method, input) as string) as { ok: boolean; error?: { message: { de: string } } };
+        const out = JSON.parse(f.call("uiCall", method, input) as string) as {
+          ok: boolean;
+          error?: { message: { de: string } };
+        };
         expect(typeof out.ok, method).toBe("boolean");
         if (!out.ok) expect(out.error!.message.de).not.toMatch(/\bat \w+ \(|TypeError/);
       }
@@ -334,13 +454,18 @@ describe("sidebar server calls", () => {
   });
 
   it("search and insert write text as text", () => {
-    const { f } = sheets({ sheets: { Tabelle1: [[""]] }, selection: { sheet: "Tabelle1", row: 1, col: 1, rows: 1, cols: 1 } });
+    const { f } = sheets({
+      sheets: { Tabelle1: [[""]] },
+      selection: { sheet: "Tabelle1", row: 1, col: 1, rows: 1, cols: 1 },
+    });
     const res = JSON.parse(f.call("uiCall", "search", JSON.stringify({ query: "Software", size: 5 })) as string);
     expect(res.ok).toBe(true);
     expect(res.value.companies.length).toBeGreaterThan(0);
     if ("insertSearchResults" in APP_METHODS) {
-      const evil = { ...res.value.companies[0], name: "=HYPERLINK(\"http://evil\")" };
-      const ins = JSON.parse(f.call("uiCall", "insertSearchResults", JSON.stringify({ companies: [evil], header: true })) as string);
+      const evil = { ...res.value.companies[0], name: '=HYPERLINK("http://evil")' };
+      const ins = JSON.parse(
+        f.call("uiCall", "insertSearchResults", JSON.stringify({ companies: [evil], header: true })) as string,
+      );
       expect(ins.ok).toBe(true);
       const written = [...f.grids.values()].flat(2).map(String);
       expect(written).toContain('=HYPERLINK("http://evil")');
@@ -362,7 +487,17 @@ function companyTable(n: number) {
 }
 
 function enrichConfig(rows: number) {
-  return { sheet: "Daten", headerRow: 1, col: 1, rows, cols: 2, mapping: { name: 0, city: null, zip: null, register: null, id: null }, fields: ["id", "name", "city"], mode: "batch", rerun: { kind: "newOrFailed" } };
+  return {
+    sheet: "Daten",
+    headerRow: 1,
+    col: 1,
+    rows,
+    cols: 2,
+    mapping: { name: 0, city: null, zip: null, register: null, id: null },
+    fields: ["id", "name", "city"],
+    mode: "batch",
+    rerun: { kind: "newOrFailed" },
+  };
 }
 
 describe("enrichment of 1,000 rows", () => {
@@ -373,7 +508,8 @@ describe("enrichment of 1,000 rows", () => {
     const start = JSON.parse(f.call("uiCall", "enrichStart", JSON.stringify(enrichConfig(1000))) as string);
     expect(start.ok).toBe(true);
     let p = start.value;
-    for (let i = 0; i < 5 && !p.finished; i++) p = JSON.parse(f.call("uiCall", "enrichStep", JSON.stringify({ jobId: p.jobId })) as string).value;
+    for (let i = 0; i < 5 && !p.finished; i++)
+      p = JSON.parse(f.call("uiCall", "enrichStep", JSON.stringify({ jobId: p.jobId })) as string).value;
     expect(p.finished).toBe(true);
     expect(p.processed).toBe(1000);
     // The user's table; the add-on's hidden state sheet (checkpoints, run marker, ledger: doc-state.ts) apart.
@@ -382,7 +518,11 @@ describe("enrichment of 1,000 rows", () => {
     // 1,000 names in batches: ceil(1000/10) credits and no more.
     expect(before - emulator.balance(key)).toBe(100);
     const out = f.grids.get("Daten")!;
-    expect(nth(out, 1).slice(2).some((v) => v !== "")).toBe(true);
+    expect(
+      nth(out, 1)
+        .slice(2)
+        .some((v) => v !== ""),
+    ).toBe(true);
     expect(out.slice(1, 1001).filter((r) => r.slice(2).every((v) => v === "" || v === null))).toHaveLength(0);
   });
 
@@ -406,7 +546,10 @@ describe("enrichment of 1,000 rows", () => {
     expect(first.finished).toBe(false);
     expect(first.processed).toBeGreaterThanOrEqual(480);
     expect(first.processed).toBeLessThan(1000);
-    const rowsDone = f.grids.get("Daten")!.slice(1).filter((r) => String(r[2] ?? "") !== "").length;
+    const rowsDone = f.grids
+      .get("Daten")!
+      .slice(1)
+      .filter((r) => String(r[2] ?? "") !== "").length;
     expect(rowsDone).toBe(first.processed);
     const second = JSON.parse(f.call("uiCall", "enrichStep", JSON.stringify({ jobId: start.jobId })) as string).value;
     expect(second.finished).toBe(true);

@@ -35,7 +35,8 @@ export const PROPERTY_STORE_LIMIT = 500 * 1024;
  * reads German), so the fake throws a text no English pattern matches: code
  * must decide by measured sizes, never by the message.
  */
-export const QUOTA_MESSAGE = "Sie haben das Kontingent für den Property-Speicher überschritten. Entfernen Sie einige Properties und versuchen Sie es erneut.";
+export const QUOTA_MESSAGE =
+  "Sie haben das Kontingent für den Property-Speicher überschritten. Entfernen Sie einige Properties und versuchen Sie es erneut.";
 
 const entryBytes = (k: string, v: string) => Buffer.byteLength(k) + Buffer.byteLength(v);
 
@@ -46,24 +47,47 @@ export class FakeProperties {
   refused = 0;
   constructor(readonly limit = PROPERTY_STORE_LIMIT) {}
   /** Bytes held (keys and values). */
-  bytes() { let n = 0; for (const [k, v] of this.map) n += entryBytes(k, v); return n; }
-  getProperties() { return Object.fromEntries(this.map); }
-  getProperty(k: string) { return this.map.get(k) ?? null; }
-  setProperty(k: string, v: string) { return this.setProperties({ [k]: v }); }
+  bytes() {
+    let n = 0;
+    for (const [k, v] of this.map) n += entryBytes(k, v);
+    return n;
+  }
+  getProperties() {
+    return Object.fromEntries(this.map);
+  }
+  getProperty(k: string) {
+    return this.map.get(k) ?? null;
+  }
+  setProperty(k: string, v: string) {
+    return this.setProperties({ [k]: v });
+  }
   setProperties(o: Record<string, string>, deleteAllOthers = false) {
-    for (const [k, v] of Object.entries(o)) if (entryBytes(k, String(v)) > PROPERTY_VALUE_LIMIT) throw new Error("Argument too large: value");
+    for (const [k, v] of Object.entries(o))
+      if (entryBytes(k, String(v)) > PROPERTY_VALUE_LIMIT) throw new Error("Argument too large: value");
     // All or nothing: a write that would take the store over its quota changes nothing.
     let after = deleteAllOthers ? 0 : this.bytes();
-    for (const [k, v] of Object.entries(o)) after += entryBytes(k, String(v)) - (!deleteAllOthers && this.map.has(k) ? entryBytes(k, this.map.get(k)!) : 0);
-    if (after > this.limit) { this.refused++; throw new Error(QUOTA_MESSAGE); }
+    for (const [k, v] of Object.entries(o))
+      after += entryBytes(k, String(v)) - (!deleteAllOthers && this.map.has(k) ? entryBytes(k, this.map.get(k)!) : 0);
+    if (after > this.limit) {
+      this.refused++;
+      throw new Error(QUOTA_MESSAGE);
+    }
     if (deleteAllOthers) this.map.clear();
     for (const [k, v] of Object.entries(o)) this.map.set(k, String(v));
     this.writes++;
     return this;
   }
-  deleteProperty(k: string) { this.map.delete(k); return this; }
-  deleteAllProperties() { this.map.clear(); return this; }
-  getKeys() { return [...this.map.keys()]; }
+  deleteProperty(k: string) {
+    this.map.delete(k);
+    return this;
+  }
+  deleteAllProperties() {
+    this.map.clear();
+    return this;
+  }
+  getKeys() {
+    return [...this.map.keys()];
+  }
 }
 
 /**
@@ -85,17 +109,30 @@ export class FakeCache {
     if (k.length > 250) throw new Error("Argument too large: key");
     if (v !== undefined && Buffer.byteLength(v) > 100 * 1024) throw new Error("Argument too large: value");
   }
-  get(k: string) { this.check(k); const e = this.map.get(k); return e && e.exp > this.now() ? e.v : null; }
+  get(k: string) {
+    this.check(k);
+    const e = this.map.get(k);
+    return e && e.exp > this.now() ? e.v : null;
+  }
   getAll(keys: string[]) {
     const out: Record<string, string> = {};
-    for (const k of keys) { const v = this.get(k); if (v !== null) out[k] = v; }
+    for (const k of keys) {
+      const v = this.get(k);
+      if (v !== null) out[k] = v;
+    }
     return out;
   }
-  put(k: string, v: string, ttl = 600) { this.putAll({ [k]: v }, ttl); }
+  put(k: string, v: string, ttl = 600) {
+    this.putAll({ [k]: v }, ttl);
+  }
   putAll(o: Record<string, string>, ttl = 600) {
     if (ttl > 21600) throw new Error("expiration too long");
     for (const [k, v] of Object.entries(o)) this.check(k, v);
-    for (const [k, v] of Object.entries(o)) { this.map.delete(k); this.map.set(k, { v, exp: this.now() + ttl * 1000 }); this.written++; }
+    for (const [k, v] of Object.entries(o)) {
+      this.map.delete(k);
+      this.map.set(k, { v, exp: this.now() + ttl * 1000 });
+      this.written++;
+    }
     if (this.map.size > CACHE_MAX_ITEMS) {
       const now = this.now();
       for (const [k, e] of this.map) if (e.exp <= now) this.map.delete(k);
@@ -107,8 +144,12 @@ export class FakeCache {
       for (const [k, e] of keep) this.map.set(k, e);
     }
   }
-  remove(k: string) { this.map.delete(k); }
-  removeAll(keys: string[]) { for (const k of keys) this.map.delete(k); }
+  remove(k: string) {
+    this.map.delete(k);
+  }
+  removeAll(keys: string[]) {
+    for (const k of keys) this.map.delete(k);
+  }
 }
 
 export interface SheetsOptions {
@@ -170,7 +211,9 @@ export function createSheetsFake(opts: SheetsOptions) {
   const menus: { title: string; items: [string, string][] }[] = [];
   const sidebars: { file: string; title: string }[] = [];
   const alerts: string[] = [];
-  const grids = new Map<string, Value[][]>(Object.entries(opts.sheets ?? {}).map(([k, v]) => [k, v.map((r) => [...r])]));
+  const grids = new Map<string, Value[][]>(
+    Object.entries(opts.sheets ?? {}).map(([k, v]) => [k, v.map((r) => [...r])]),
+  );
   const formats = new Map<string, string[][]>();
   const backgrounds = new Map<string, (string | null)[][]>();
   const validations = new Map<string, unknown[][]>();
@@ -180,7 +223,8 @@ export function createSheetsFake(opts: SheetsOptions) {
   const shownApostrophes: { sheet: string; row: number; col: number; value: string }[] = [];
   const count = (name: string) => calls.push(name);
   /** Calls on the add-on's own state sheet are counted as "state:…", apart from those on the user's tables. */
-  const countOn = (sheetName: string) => (name: string) => calls.push(sheetName === STATE_SHEET ? `state:${name}` : name);
+  const countOn = (sheetName: string) => (name: string) =>
+    calls.push(sheetName === STATE_SHEET ? `state:${name}` : name);
 
   const cell = (g: Value[][], r: number, c: number): Value => g[r - 1]?.[c - 1] ?? "";
   const setCell = <T>(m: Map<string, T[][]>, sheet: string, r: number, c: number, v: T, fill: T) => {
@@ -191,17 +235,33 @@ export function createSheetsFake(opts: SheetsOptions) {
     while (row.length < c) row.push(fill);
     row[c - 1] = v;
   };
-  const lastRow = (g: Value[][]) => { for (let i = g.length; i > 0; i--) if (nth(g, i - 1).some((v) => v !== "" && v !== null)) return i; return 0; };
-  const lastCol = (g: Value[][]) => Math.max(0, ...g.map((r) => { for (let j = r.length; j > 0; j--) if (r[j - 1] !== "" && r[j - 1] !== null) return j; return 0; }));
+  const lastRow = (g: Value[][]) => {
+    for (let i = g.length; i > 0; i--) if (nth(g, i - 1).some((v) => v !== "" && v !== null)) return i;
+    return 0;
+  };
+  const lastCol = (g: Value[][]) =>
+    Math.max(
+      0,
+      ...g.map((r) => {
+        for (let j = r.length; j > 0; j--) if (r[j - 1] !== "" && r[j - 1] !== null) return j;
+        return 0;
+      }),
+    );
 
   function range(sheetName: string, row: number, col: number, rows: number, cols: number): object {
     const count = countOn(sheetName);
     const grid = () => grids.get(sheetName) ?? [];
     const shape = (v: unknown[][], what: string) => {
-      if (v.length !== rows || v.some((r) => r.length !== cols)) throw new Error(`${what}: the data has ${v.length} rows but the range has ${rows}`);
+      if (v.length !== rows || v.some((r) => r.length !== cols))
+        throw new Error(`${what}: the data has ${v.length} rows but the range has ${rows}`);
     };
     const self = {
-      getValues() { count("Range.getValues"); return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => cell(grid(), row + i, col + j))); },
+      getValues() {
+        count("Range.getValues");
+        return Array.from({ length: rows }, (_, i) =>
+          Array.from({ length: cols }, (_, j) => cell(grid(), row + i, col + j)),
+        );
+      },
       /**
        * What Sheets does with written values, as modelled here (the quote
        * prefix and plain-text behaviour are checked only against
@@ -215,36 +275,90 @@ export function createSheetsFake(opts: SheetsOptions) {
        *   percent, currency, boolean) changes its value (flagged too).
        */
       setValues(v: Value[][]) {
-        count("Range.setValues"); readOnlyInFormula("setValues"); shape(v, "setValues");
+        count("Range.setValues");
+        readOnlyInFormula("setValues");
+        shape(v, "setValues");
         // A cell holds at most 50,000 characters (Google: "Files you can store in Google Drive", spreadsheets).
-        for (const r of v) for (const x of r) if (typeof x === "string" && x.length > CELL_MAX_CHARS) throw new Error(`Your input contains more than the maximum of ${CELL_MAX_CHARS} characters in a single cell.`);
-        v.forEach((r, i) => r.forEach((x, j) => {
-          const fmt = formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] ?? "";
-          let stored: Value = x;
-          if (typeof x === "string" && x !== "") {
-            if (fmt === "@") {
-              if (x.startsWith("'")) shownApostrophes.push({ sheet: sheetName, row: row + i, col: col + j, value: x });
-            } else if (x.startsWith("'")) {
-              quoted.push({ sheet: sheetName, row: row + i, col: col + j, value: x.slice(1) });
-              stored = x.slice(1);
-            } else if (/^[=+\-@]/.test(x)) throw new Error(`formula injection: "${x}" written as a formula`);
-            else if (sheetsWouldParse(x)) throw new Error(`text "${x}" would be converted by Sheets`);
-          }
-          setCell(grids, sheetName, row + i, col + j, stored, "");
-        }));
+        for (const r of v)
+          for (const x of r)
+            if (typeof x === "string" && x.length > CELL_MAX_CHARS)
+              throw new Error(
+                `Your input contains more than the maximum of ${CELL_MAX_CHARS} characters in a single cell.`,
+              );
+        v.forEach((r, i) =>
+          r.forEach((x, j) => {
+            const fmt = formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] ?? "";
+            let stored: Value = x;
+            if (typeof x === "string" && x !== "") {
+              if (fmt === "@") {
+                if (x.startsWith("'"))
+                  shownApostrophes.push({ sheet: sheetName, row: row + i, col: col + j, value: x });
+              } else if (x.startsWith("'")) {
+                quoted.push({ sheet: sheetName, row: row + i, col: col + j, value: x.slice(1) });
+                stored = x.slice(1);
+              } else if (/^[=+\-@]/.test(x)) throw new Error(`formula injection: "${x}" written as a formula`);
+              else if (sheetsWouldParse(x)) throw new Error(`text "${x}" would be converted by Sheets`);
+            }
+            setCell(grids, sheetName, row + i, col + j, stored, "");
+          }),
+        );
         return self;
       },
-      getNumberFormats() { count("Range.getNumberFormats"); return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] || "General")); },
-      setNumberFormats(f: string[][]) { count("Range.setNumberFormats"); shape(f, "setNumberFormats"); f.forEach((r, i) => r.forEach((x, j) => setCell(formats, sheetName, row + i, col + j, x, ""))); return self; },
-      setNumberFormat(f: string) { count("Range.setNumberFormat"); for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) setCell(formats, sheetName, row + i, col + j, f, ""); return self; },
-      setBackgrounds(b: (string | null)[][]) { count("Range.setBackgrounds"); shape(b, "setBackgrounds"); b.forEach((r, i) => r.forEach((x, j) => setCell(backgrounds, sheetName, row + i, col + j, x, null))); return self; },
-      setDataValidations(v: unknown[][]) { count("Range.setDataValidations"); shape(v, "setDataValidations"); v.forEach((r, i) => r.forEach((x, j) => setCell(validations, sheetName, row + i, col + j, x, null))); return self; },
-      getRow() { count("Range.getRow"); return row; },
-      getColumn() { count("Range.getColumn"); return col; },
-      getNumRows() { count("Range.getNumRows"); return rows; },
-      getNumColumns() { count("Range.getNumColumns"); return cols; },
-      getSheet() { count("Range.getSheet"); return sheet(sheetName); },
-      getDataRegion() { count("Range.getDataRegion"); const g = grid(); return range(sheetName, 1, 1, Math.max(1, lastRow(g)), Math.max(1, lastCol(g))); },
+      getNumberFormats() {
+        count("Range.getNumberFormats");
+        return Array.from({ length: rows }, (_, i) =>
+          Array.from({ length: cols }, (_, j) => formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] || "General"),
+        );
+      },
+      setNumberFormats(f: string[][]) {
+        count("Range.setNumberFormats");
+        shape(f, "setNumberFormats");
+        f.forEach((r, i) => r.forEach((x, j) => setCell(formats, sheetName, row + i, col + j, x, "")));
+        return self;
+      },
+      setNumberFormat(f: string) {
+        count("Range.setNumberFormat");
+        for (let i = 0; i < rows; i++)
+          for (let j = 0; j < cols; j++) setCell(formats, sheetName, row + i, col + j, f, "");
+        return self;
+      },
+      setBackgrounds(b: (string | null)[][]) {
+        count("Range.setBackgrounds");
+        shape(b, "setBackgrounds");
+        b.forEach((r, i) => r.forEach((x, j) => setCell(backgrounds, sheetName, row + i, col + j, x, null)));
+        return self;
+      },
+      setDataValidations(v: unknown[][]) {
+        count("Range.setDataValidations");
+        shape(v, "setDataValidations");
+        v.forEach((r, i) => r.forEach((x, j) => setCell(validations, sheetName, row + i, col + j, x, null)));
+        return self;
+      },
+      getRow() {
+        count("Range.getRow");
+        return row;
+      },
+      getColumn() {
+        count("Range.getColumn");
+        return col;
+      },
+      getNumRows() {
+        count("Range.getNumRows");
+        return rows;
+      },
+      getNumColumns() {
+        count("Range.getNumColumns");
+        return cols;
+      },
+      getSheet() {
+        count("Range.getSheet");
+        return sheet(sheetName);
+      },
+      getDataRegion() {
+        count("Range.getDataRegion");
+        const g = grid();
+        return range(sheetName, 1, 1, Math.max(1, lastRow(g)), Math.max(1, lastCol(g)));
+      },
     };
     return self;
   }
@@ -252,37 +366,79 @@ export function createSheetsFake(opts: SheetsOptions) {
   function sheet(name: string): object {
     const count = countOn(name);
     return {
-      getName() { count("Sheet.getName"); return name; },
-      hideSheet() { count("Sheet.hideSheet"); readOnlyInFormula("hideSheet"); hidden.add(name); },
-      isSheetHidden() { count("Sheet.isSheetHidden"); return hidden.has(name); },
+      getName() {
+        count("Sheet.getName");
+        return name;
+      },
+      hideSheet() {
+        count("Sheet.hideSheet");
+        readOnlyInFormula("hideSheet");
+        hidden.add(name);
+      },
+      isSheetHidden() {
+        count("Sheet.isSheetHidden");
+        return hidden.has(name);
+      },
       protect() {
-        count("Sheet.protect"); readOnlyInFormula("protect");
-        const p = { setWarningOnly(w: boolean) { protectedSheets.set(name, w ? "warning" : "editors"); return p; } };
+        count("Sheet.protect");
+        readOnlyInFormula("protect");
+        const p = {
+          setWarningOnly(w: boolean) {
+            protectedSheets.set(name, w ? "warning" : "editors");
+            return p;
+          },
+        };
         return p;
       },
       getRange(r: number, c: number, nr = 1, nc = 1) {
         count("Sheet.getRange");
-        if (!(r >= 1 && c >= 1 && nr >= 1 && nc >= 1)) throw new Error("The coordinates of the range are outside the dimensions of the sheet.");
+        if (!(r >= 1 && c >= 1 && nr >= 1 && nc >= 1))
+          throw new Error("The coordinates of the range are outside the dimensions of the sheet.");
         return range(name, r, c, nr, nc);
       },
-      getDataRange() { count("Sheet.getDataRange"); const g = grids.get(name) ?? []; return range(name, 1, 1, Math.max(1, lastRow(g)), Math.max(1, lastCol(g))); },
-      getLastRow() { count("Sheet.getLastRow"); return lastRow(grids.get(name) ?? []); },
+      getDataRange() {
+        count("Sheet.getDataRange");
+        const g = grids.get(name) ?? [];
+        return range(name, 1, 1, Math.max(1, lastRow(g)), Math.max(1, lastCol(g)));
+      },
+      getLastRow() {
+        count("Sheet.getLastRow");
+        return lastRow(grids.get(name) ?? []);
+      },
     };
   }
 
   const spreadsheet = {
-    getSheetByName(n: string) { countOn(n)("Spreadsheet.getSheetByName"); return grids.has(n) ? sheet(n) : null; },
-    insertSheet(n: string) { countOn(n)("Spreadsheet.insertSheet"); readOnlyInFormula("insertSheet"); grids.set(n, []); return sheet(n); },
-    getDeveloperMetadata() { count("state:Spreadsheet.getDeveloperMetadata"); return metadata.map(metaView); },
+    getSheetByName(n: string) {
+      countOn(n)("Spreadsheet.getSheetByName");
+      return grids.has(n) ? sheet(n) : null;
+    },
+    insertSheet(n: string) {
+      countOn(n)("Spreadsheet.insertSheet");
+      readOnlyInFormula("insertSheet");
+      grids.set(n, []);
+      return sheet(n);
+    },
+    getDeveloperMetadata() {
+      count("state:Spreadsheet.getDeveloperMetadata");
+      return metadata.map(metaView);
+    },
     addDeveloperMetadata(key: string, value: string, visibility: string) {
-      count("state:Spreadsheet.addDeveloperMetadata"); readOnlyInFormula("addDeveloperMetadata");
+      count("state:Spreadsheet.addDeveloperMetadata");
+      readOnlyInFormula("addDeveloperMetadata");
       const m = { key, value, visibility };
       metadata.push(m);
       checkMetadataSize();
       return spreadsheet;
     },
-    getId() { count("Spreadsheet.getId"); return DOCUMENT_ID; },
-    getSpreadsheetTimeZone() { count("Spreadsheet.getSpreadsheetTimeZone"); return opts.spreadsheetTimeZone ?? "Europe/Berlin"; },
+    getId() {
+      count("Spreadsheet.getId");
+      return DOCUMENT_ID;
+    },
+    getSpreadsheetTimeZone() {
+      count("Spreadsheet.getSpreadsheetTimeZone");
+      return opts.spreadsheetTimeZone ?? "Europe/Berlin";
+    },
   };
   /** Whether this execution runs inside the open document (false while a time-driven trigger's handler runs), and whether it is a custom function's. */
   const where = { inDocument: true, deleted: false, customFunction: false };
@@ -303,23 +459,50 @@ export function createSheetsFake(opts: SheetsOptions) {
    */
   const metadata: { key: string; value: string; visibility: string }[] = [];
   const checkMetadataSize = () => {
-    if (metadata.reduce((n, m) => n + m.key.length + m.value.length, 0) > METADATA_MAX_CHARS) throw new Error("Developer metadata size limit exceeded.");
+    if (metadata.reduce((n, m) => n + m.key.length + m.value.length, 0) > METADATA_MAX_CHARS)
+      throw new Error("Developer metadata size limit exceeded.");
   };
   const metaView = (m: { key: string; value: string; visibility: string }) => ({
     getKey: () => m.key,
     getValue: () => m.value,
     getVisibility: () => m.visibility,
-    setValue(v: string) { readOnlyInFormula("setValue"); const old = m.value; m.value = v; try { checkMetadataSize(); } catch (e) { m.value = old; throw e; } return metaView(m); },
-    remove() { readOnlyInFormula("remove"); const i = metadata.indexOf(m); if (i >= 0) metadata.splice(i, 1); },
+    setValue(v: string) {
+      readOnlyInFormula("setValue");
+      const old = m.value;
+      m.value = v;
+      try {
+        checkMetadataSize();
+      } catch (e) {
+        m.value = old;
+        throw e;
+      }
+      return metaView(m);
+    },
+    remove() {
+      readOnlyInFormula("remove");
+      const i = metadata.indexOf(m);
+      if (i >= 0) metadata.splice(i, 1);
+    },
   });
   const trig = { documentProperties: false, documentLock: false, ...opts.triggerContext };
 
   const builder = () => {
     const rule: { values?: string[]; allowInvalid?: boolean } = {};
     const b = {
-      requireValueInList(v: string[]) { builders.push("requireValueInList"); rule.values = [...v]; return b; },
-      setAllowInvalid(x: boolean) { builders.push("setAllowInvalid"); rule.allowInvalid = x; return b; },
-      build() { builders.push("build"); return { rule }; },
+      requireValueInList(v: string[]) {
+        builders.push("requireValueInList");
+        rule.values = [...v];
+        return b;
+      },
+      setAllowInvalid(x: boolean) {
+        builders.push("setAllowInvalid");
+        rule.allowInvalid = x;
+        return b;
+      },
+      build() {
+        builders.push("build");
+        return { rule };
+      },
     };
     return b;
   };
@@ -328,21 +511,46 @@ export function createSheetsFake(opts: SheetsOptions) {
     createAddonMenu() {
       const m = { title: "addon", items: [] as [string, string][] };
       menus.push(m);
-      const api = { addItem(label: string, fn: string) { m.items.push([label, fn]); return api; }, addSeparator() { return api; }, addToUi() {} };
+      const api = {
+        addItem(label: string, fn: string) {
+          m.items.push([label, fn]);
+          return api;
+        },
+        addSeparator() {
+          return api;
+        },
+        addToUi() {},
+      };
       return api;
     },
-    createMenu(title: string) { const api = ui.createAddonMenu(); nth(menus, menus.length - 1).title = title; return api; },
-    showSidebar(html: { file: string; title: string }) { sidebars.push({ file: html.file, title: html.title }); },
-    alert(text: string) { alerts.push(text); return "OK"; },
+    createMenu(title: string) {
+      const api = ui.createAddonMenu();
+      nth(menus, menus.length - 1).title = title;
+      return api;
+    },
+    showSidebar(html: { file: string; title: string }) {
+      sidebars.push({ file: html.file, title: html.title });
+    },
+    alert(text: string) {
+      alerts.push(text);
+      return "OK";
+    },
   };
 
   const SpreadsheetApp = {
-    getActiveSpreadsheet() { count("SpreadsheetApp.getActiveSpreadsheet"); return where.inDocument ? spreadsheet : null; },
-    getActive() { count("SpreadsheetApp.getActive"); return where.inDocument ? spreadsheet : null; },
+    getActiveSpreadsheet() {
+      count("SpreadsheetApp.getActiveSpreadsheet");
+      return where.inDocument ? spreadsheet : null;
+    },
+    getActive() {
+      count("SpreadsheetApp.getActive");
+      return where.inDocument ? spreadsheet : null;
+    },
     openById(id: string) {
       count("SpreadsheetApp.openById");
       // Custom functions may not open other spreadsheets (https://developers.google.com/apps-script/guides/sheets/functions#using_apps_script_services).
-      if (id !== DOCUMENT_ID || where.deleted || where.customFunction) throw new Error("Unexpected error while getting the method or property openById on object SpreadsheetApp.");
+      if (id !== DOCUMENT_ID || where.deleted || where.customFunction)
+        throw new Error("Unexpected error while getting the method or property openById on object SpreadsheetApp.");
       return spreadsheet;
     },
     getActiveRange() {
@@ -351,12 +559,25 @@ export function createSheetsFake(opts: SheetsOptions) {
       const s = opts.selection;
       return s ? range(s.sheet, s.row, s.col, s.rows, s.cols) : null;
     },
-    getUi() { if (!where.inDocument) throw new Error("Cannot call SpreadsheetApp.getUi() from this context."); return ui; },
+    getUi() {
+      if (!where.inDocument) throw new Error("Cannot call SpreadsheetApp.getUi() from this context.");
+      return ui;
+    },
     DeveloperMetadataVisibility: { DOCUMENT: "DOCUMENT", PROJECT: "PROJECT" },
-    newDataValidation() { builders.push("newDataValidation"); return builder(); },
+    newDataValidation() {
+      builders.push("newDataValidation");
+      return builder();
+    },
   };
 
-  const toRequest = (p: { url: string; method?: string; headers?: Record<string, string>; payload?: string; contentType?: string; muteHttpExceptions?: boolean }): HttpRequest => {
+  const toRequest = (p: {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    payload?: string;
+    contentType?: string;
+    muteHttpExceptions?: boolean;
+  }): HttpRequest => {
     if (!p.muteHttpExceptions) throw new Error("muteHttpExceptions must be set");
     const headers: Record<string, string> = { ...(p.headers ?? {}) };
     if (p.contentType) headers["Content-Type"] = p.contentType;
@@ -366,13 +587,25 @@ export function createSheetsFake(opts: SheetsOptions) {
     if (opts.failUrl?.test(req.url)) throw new Error("Address unavailable: " + req.url);
     if (opts.webhook?.match.test(req.url)) {
       const status = opts.webhook.answer(req);
-      return { getResponseCode: () => status, getContentText: () => "", getAllHeaders: () => ({}), getHeaders: () => ({}) };
+      return {
+        getResponseCode: () => status,
+        getContentText: () => "",
+        getAllHeaders: () => ({}),
+        getHeaders: () => ({}),
+      };
     }
     const res = opts.emulator.handle(req);
     if (res.drop) throw new Error("Address unavailable: " + req.url);
     // Header names as a server sends them: mixed case.
-    const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.replace(/(^|-)[a-z]/g, (m) => m.toUpperCase()), v]));
-    return { getResponseCode: () => res.status, getContentText: () => res.body, getAllHeaders: () => headers, getHeaders: () => headers };
+    const headers = Object.fromEntries(
+      Object.entries(res.headers).map(([k, v]) => [k.replace(/(^|-)[a-z]/g, (m) => m.toUpperCase()), v]),
+    );
+    return {
+      getResponseCode: () => res.status,
+      getContentText: () => res.body,
+      getAllHeaders: () => headers,
+      getHeaders: () => headers,
+    };
   };
   const UrlFetchApp = {
     fetchAll(params: Parameters<typeof toRequest>[0][]) {
@@ -394,18 +627,43 @@ export function createSheetsFake(opts: SheetsOptions) {
   const users = {
     current: "owner",
     stores: new Map<string, FakeProperties>([["owner", userProps]]),
-    props(u: string) { let p = users.stores.get(u); if (!p) users.stores.set(u, (p = new FakeProperties())); return p; },
+    props(u: string) {
+      let p = users.stores.get(u);
+      if (!p) users.stores.set(u, (p = new FakeProperties()));
+      return p;
+    },
   };
   const docProps = new FakeProperties();
   const scriptProps = new FakeProperties();
   const docCache = new FakeCache(now);
   const userCache = new FakeCache(now);
-  const PropertiesService = { getUserProperties: () => users.props(users.current), getDocumentProperties: () => (where.inDocument || trig.documentProperties ? docProps : null), getScriptProperties: () => scriptProps };
+  const PropertiesService = {
+    getUserProperties: () => users.props(users.current),
+    getDocumentProperties: () => (where.inDocument || trig.documentProperties ? docProps : null),
+    getScriptProperties: () => scriptProps,
+  };
   // getDocumentCache: "null if the script is not contained in a document" (https://developers.google.com/apps-script/reference/cache/cache-service#getDocumentCache()).
-  const CacheService = { getDocumentCache: () => (where.inDocument ? docCache : null), getUserCache: () => userCache, getScriptCache: () => userCache };
+  const CacheService = {
+    getDocumentCache: () => (where.inDocument ? docCache : null),
+    getUserCache: () => userCache,
+    getScriptCache: () => userCache,
+  };
   let locked = false;
-  const lock = { tryLock: () => (locked ? false : (locked = true)), waitLock: () => { locked = true; }, releaseLock: () => { locked = false; }, hasLock: () => locked };
-  const LockService = { getDocumentLock: () => (where.inDocument || trig.documentLock ? lock : null), getUserLock: () => lock, getScriptLock: () => lock };
+  const lock = {
+    tryLock: () => (locked ? false : (locked = true)),
+    waitLock: () => {
+      locked = true;
+    },
+    releaseLock: () => {
+      locked = false;
+    },
+    hasLock: () => locked,
+  };
+  const LockService = {
+    getDocumentLock: () => (where.inDocument || trig.documentLock ? lock : null),
+    getUserLock: () => lock,
+    getScriptLock: () => lock,
+  };
   const scriptApp = createScriptApp({
     now,
     documentId: () => DOCUMENT_ID,
@@ -417,18 +675,32 @@ export function createSheetsFake(opts: SheetsOptions) {
     createHtmlOutputFromFile(file: string) {
       const path = join(opts.dist ?? DIST, `${file}.html`);
       if (!existsSync(path)) throw new Error(`No HTML file named ${file} was found.`);
-      const out = { file, title: "", setTitle(t: string) { out.title = t; return out; }, getContent: () => readFileSync(path, "utf8") };
+      const out = {
+        file,
+        title: "",
+        setTitle(t: string) {
+          out.title = t;
+          return out;
+        },
+        getContent: () => readFileSync(path, "utf8"),
+      };
       return out;
     },
   };
   const Utilities = {
-    sleep: (ms: number) => { scriptApp.checkTime(); sleeps.push(ms); opts.onSleep?.(ms); },
+    sleep: (ms: number) => {
+      scriptApp.checkTime();
+      sleeps.push(ms);
+      opts.onSleep?.(ms);
+    },
     /** The patterns the add-on uses: "yyyy-MM-dd" and "Z" (+hhmm). */
     formatDate(d: Date, tz: string, pattern: string) {
       const p = berlinParts(d.getTime(), tz);
       if (pattern === "yyyy-MM-dd") return `${p.y}-${String(p.m).padStart(2, "0")}-${String(p.d).padStart(2, "0")}`;
       if (pattern === "Z") {
-        const off = Math.round((Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - Math.floor(d.getTime() / 1000) * 1000) / 60_000);
+        const off = Math.round(
+          (Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - Math.floor(d.getTime() / 1000) * 1000) / 60_000,
+        );
         const a = Math.abs(off);
         return `${off < 0 ? "-" : "+"}${String(Math.floor(a / 60)).padStart(2, "0")}${String(a % 60).padStart(2, "0")}`;
       }
@@ -440,7 +712,20 @@ export function createSheetsFake(opts: SheetsOptions) {
 
   const mail = createMailApp(now, opts.mailRecipientsPerDay ?? 100);
   const MailApp = mail.service;
-  const context: vm.Context = vm.createContext({ SpreadsheetApp, UrlFetchApp, CacheService, PropertiesService, LockService, ScriptApp, HtmlService, Utilities, Session, Logger, MailApp, console: { log() {}, warn() {}, error() {}, info() {} } });
+  const context: vm.Context = vm.createContext({
+    SpreadsheetApp,
+    UrlFetchApp,
+    CacheService,
+    PropertiesService,
+    LockService,
+    ScriptApp,
+    HtmlService,
+    Utilities,
+    Session,
+    Logger,
+    MailApp,
+    console: { log() {}, warn() {}, error() {}, info() {} },
+  });
 
   /**
    * Run one trigger's handler as Apps Script does at `at` (the clock must
@@ -456,7 +741,8 @@ export function createSheetsFake(opts: SheetsOptions) {
     try {
       return scriptApp.execute(() => {
         context.__args = [e];
-        if (vm.runInContext(`typeof ${t.handler}`, context) !== "function") throw new Error(`Script function not found: ${t.handler}`);
+        if (vm.runInContext(`typeof ${t.handler}`, context) !== "function")
+          throw new Error(`Script function not found: ${t.handler}`);
         return vm.runInContext(`${t.handler}.apply(null, __args)`, context);
       });
     } finally {
@@ -466,12 +752,30 @@ export function createSheetsFake(opts: SheetsOptions) {
   };
 
   return {
-    context, calls, builders, fetches, sleeps, menus, sidebars, alerts, grids, formats, backgrounds, validations, quoted, shownApostrophes,
+    context,
+    calls,
+    builders,
+    fetches,
+    sleeps,
+    menus,
+    sidebars,
+    alerts,
+    grids,
+    formats,
+    backgrounds,
+    validations,
+    quoted,
+    shownApostrophes,
     /** E-mails MailApp sent. */
     mails: mail.sent,
-    userProps, docProps, docCache, userCache,
+    userProps,
+    docProps,
+    docCache,
+    userCache,
     /** The spreadsheet is deleted (or unshared): openById fails. */
-    deleteDocument() { where.deleted = true; },
+    deleteDocument() {
+      where.deleted = true;
+    },
     /** Every installable trigger of this user (all documents), as Apps Script keeps them. */
     triggers: scriptApp.triggers,
     /** A trigger another document of this user installed (to check that this one never touches it). */
@@ -485,7 +789,11 @@ export function createSheetsFake(opts: SheetsOptions) {
      * replace triggers; the next fire time is looked up after each run.
      * Answers the fire times and what each run returned or threw.
      */
-    runSchedule(from: number, to: number, setNow: (ms: number) => void): { at: number; handler: string; kind: FakeTrigger["kind"]; error?: string }[] {
+    runSchedule(
+      from: number,
+      to: number,
+      setNow: (ms: number) => void,
+    ): { at: number; handler: string; kind: FakeTrigger["kind"]; error?: string }[] {
       const log: { at: number; handler: string; kind: FakeTrigger["kind"]; error?: string }[] = [];
       let cursor = from;
       for (let guard = 0; guard < 1000; guard++) {
@@ -499,13 +807,22 @@ export function createSheetsFake(opts: SheetsOptions) {
           fire(next.t);
           log.push({ at: next.at, handler: next.t.handler, kind: next.t.kind });
         } catch (e) {
-          log.push({ at: next.at, handler: next.t.handler, kind: next.t.kind, error: e instanceof Error ? e.message : String(e) });
+          log.push({
+            at: next.at,
+            handler: next.t.handler,
+            kind: next.t.kind,
+            error: e instanceof Error ? e.message : String(e),
+          });
         }
         cursor = Math.max(next.at + 1, now());
       }
       return log;
     },
-    resetCounts() { calls.length = 0; builders.length = 0; fetches.length = 0; },
+    resetCounts() {
+      calls.length = 0;
+      builders.length = 0;
+      fetches.length = 0;
+    },
     /** Evaluate Code.js (ms taken). */
     load(code = readFileSync(join(opts.dist ?? DIST, "Code.js"), "utf8")): number {
       const t = performance.now();
@@ -530,13 +847,22 @@ export function createSheetsFake(opts: SheetsOptions) {
      * https://developers.google.com/apps-script/reference/script/script-app#getProjectTriggers()).
      * "owner" is the user the tests start as.
      */
-    actAs(user: string) { users.current = user; },
+    actAs(user: string) {
+      users.current = user;
+    },
     /** The add-on's hidden state sheet as key → value (doc-state.ts's layout: key in A, the value over B…, each cell behind "~"). */
     state(): Map<string, string> {
       const out = new Map<string, string>();
       for (const r of grids.get(STATE_SHEET) ?? []) {
         const k = typeof r[0] === "string" ? r[0].slice(1) : "";
-        if (k) out.set(k, r.slice(1).map((v) => (typeof v === "string" ? v.slice(1) : "")).join(""));
+        if (k)
+          out.set(
+            k,
+            r
+              .slice(1)
+              .map((v) => (typeof v === "string" ? v.slice(1) : ""))
+              .join(""),
+          );
       }
       return out;
     },
@@ -546,12 +872,19 @@ export function createSheetsFake(opts: SheetsOptions) {
       if (!row) throw new Error(`no state ${key}`);
       row.splice(1, row.length - 1, `~${value}`);
     },
-    hidden, protectedSheets, metadata,
+    hidden,
+    protectedSheets,
+    metadata,
     /** A user's store (the owner's is `userProps`). */
-    userPropsOf(user: string) { return users.props(user); },
+    userPropsOf(user: string) {
+      return users.props(user);
+    },
     /** A Date of the script's realm, as Sheets passes a date cell: midnight in the spreadsheet's time zone. */
     date(y: number, m: number, d: number): Date {
-      return vm.runInContext(`new Date(${zoned(y, m, d, 0, 0, opts.spreadsheetTimeZone ?? "Europe/Berlin")})`, context) as Date;
+      return vm.runInContext(
+        `new Date(${zoned(y, m, d, 0, 0, opts.spreadsheetTimeZone ?? "Europe/Berlin")})`,
+        context,
+      ) as Date;
     },
     /** Drive the script's clock (Date.now) from the test. */
     setClock(fn: () => number) {
@@ -559,7 +892,9 @@ export function createSheetsFake(opts: SheetsOptions) {
       vm.runInContext("Date.now = function () { return __clock(); };", context);
     },
     /** Set a user setting as the settings sidebar would store it. */
-    setUser(key: string, value: string) { userProps.setProperty(`user:${key}`, value); },
+    setUser(key: string, value: string) {
+      userProps.setProperty(`user:${key}`, value);
+    },
   };
 }
 
@@ -568,10 +903,12 @@ export type SheetsFake = ReturnType<typeof createSheetsFake>;
 /** Text Sheets would read as something else when typed or written without a quote prefix: number, date, time, percent, currency, boolean. */
 export function sheetsWouldParse(s: string): boolean {
   const t = s.trim();
-  return /^(TRUE|FALSE|WAHR|FALSCH)$/i.test(t)
-    || /^[(]?[$€£]?\s*[\d.,]+(e[-+]?\d+)?\s*[%€$]?[)]?$/i.test(t)
-    || /^\d{1,4}[-./]\d{1,2}([-./]\d{1,4})?$/.test(t)
-    || /^\d{1,2}:\d{2}(:\d{2})?$/.test(t);
+  return (
+    /^(TRUE|FALSE|WAHR|FALSCH)$/i.test(t) ||
+    /^[(]?[$€£]?\s*[\d.,]+(e[-+]?\d+)?\s*[%€$]?[)]?$/i.test(t) ||
+    /^\d{1,4}[-./]\d{1,2}([-./]\d{1,4})?$/.test(t) ||
+    /^\d{1,2}:\d{2}(:\d{2})?$/.test(t)
+  );
 }
 
 /**
@@ -602,10 +939,20 @@ export interface FakeTrigger {
 }
 
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
-const ADDON_CLOCK_LIMIT = "This add-on has created too many time-based triggers in this document for this Google user account.";
+const ADDON_CLOCK_LIMIT =
+  "This add-on has created too many time-based triggers in this document for this Google user account.";
 
 function berlinParts(ms: number, tz: string) {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).formatToParts(new Date(ms));
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: tz,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date(ms));
   const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
   return { y: get("year"), m: get("month"), d: get("day"), h: get("hour"), min: get("minute"), s: get("second") };
 }
@@ -621,14 +968,26 @@ function zoned(y: number, m: number, d: number, h: number, min: number, tz: stri
   return guess;
 }
 
-export function createScriptApp(o: { now: () => number; documentId: () => string; user?: () => string; clockTriggersPerDocument: boolean; timeZone?: string }) {
+export function createScriptApp(o: {
+  now: () => number;
+  documentId: () => string;
+  user?: () => string;
+  clockTriggersPerDocument: boolean;
+  timeZone?: string;
+}) {
   const me = () => o.user?.() ?? "owner";
   const own = (t: FakeTrigger) => (t.owner ?? "owner") === me();
   const tz = o.timeZone ?? "Europe/Berlin";
   const triggers: FakeTrigger[] = [];
   let seq = 0;
   let execution: { start: number } | null = null;
-  const EventType = { CLOCK: "CLOCK", ON_OPEN: "ON_OPEN", ON_EDIT: "ON_EDIT", ON_FORM_SUBMIT: "ON_FORM_SUBMIT", ON_CHANGE: "ON_CHANGE" };
+  const EventType = {
+    CLOCK: "CLOCK",
+    ON_OPEN: "ON_OPEN",
+    ON_EDIT: "ON_EDIT",
+    ON_FORM_SUBMIT: "ON_FORM_SUBMIT",
+    ON_CHANGE: "ON_CHANGE",
+  };
   const TriggerSource = { CLOCK: "CLOCK", SPREADSHEETS: "SPREADSHEETS" };
 
   const view = (t: FakeTrigger) => ({
@@ -641,33 +1000,90 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
   });
 
   const clockBuilder = (handler: string) => {
-    const spec: { tz?: string; hours?: number; days?: number; weeks?: number; minutes?: number; hour?: number; minute?: number; after?: number; at?: number } = {};
+    const spec: {
+      tz?: string;
+      hours?: number;
+      days?: number;
+      weeks?: number;
+      minutes?: number;
+      hour?: number;
+      minute?: number;
+      after?: number;
+      at?: number;
+    } = {};
     const b = {
-      everyMinutes(n: number) { spec.minutes = n; return b; },
+      everyMinutes(n: number) {
+        spec.minutes = n;
+        return b;
+      },
       everyHours(n: number) {
         if (![1, 2, 4, 6, 8, 12].includes(n)) throw new Error("The number of hours must be 1, 2, 4, 6, 8 or 12.");
-        spec.hours = n; return b;
+        spec.hours = n;
+        return b;
       },
-      everyDays(n: number) { if (!(Number.isInteger(n) && n >= 1)) throw new Error("Invalid argument: days"); spec.days = n; return b; },
-      everyWeeks(n: number) { if (!(Number.isInteger(n) && n >= 1)) throw new Error("Invalid argument: weeks"); spec.weeks = n; return b; },
-      atHour(h: number) { if (!(Number.isInteger(h) && h >= 0 && h <= 23)) throw new Error("Invalid argument: hour"); spec.hour = h; return b; },
-      nearMinute(m: number) { if (!(Number.isInteger(m) && m >= 0 && m <= 59)) throw new Error("Invalid argument: minute"); spec.minute = m; return b; },
-      after(ms: number) { spec.after = ms; return b; },
-      at(d: Date) { spec.at = d.getTime(); return b; },
-      inTimezone(tz: string) { spec.tz = tz; return b; },
+      everyDays(n: number) {
+        if (!(Number.isInteger(n) && n >= 1)) throw new Error("Invalid argument: days");
+        spec.days = n;
+        return b;
+      },
+      everyWeeks(n: number) {
+        if (!(Number.isInteger(n) && n >= 1)) throw new Error("Invalid argument: weeks");
+        spec.weeks = n;
+        return b;
+      },
+      atHour(h: number) {
+        if (!(Number.isInteger(h) && h >= 0 && h <= 23)) throw new Error("Invalid argument: hour");
+        spec.hour = h;
+        return b;
+      },
+      nearMinute(m: number) {
+        if (!(Number.isInteger(m) && m >= 0 && m <= 59)) throw new Error("Invalid argument: minute");
+        spec.minute = m;
+        return b;
+      },
+      after(ms: number) {
+        spec.after = ms;
+        return b;
+      },
+      at(d: Date) {
+        spec.at = d.getTime();
+        return b;
+      },
+      inTimezone(tz: string) {
+        spec.tz = tz;
+        return b;
+      },
       create() {
-        if (spec.minutes !== undefined) throw new Error("Add-ons can't create time-based triggers that run more often than once an hour.");
-        if (spec.hour !== undefined && spec.days === undefined && spec.weeks === undefined) throw new Error("atHour can only be used with everyDays or everyWeeks.");
-        const recurrences = [spec.hours, spec.days, spec.weeks, spec.after, spec.at].filter((x) => x !== undefined).length;
-        if (recurrences !== 1) throw new Error("A time-based trigger needs exactly one of everyHours, everyDays, everyWeeks, after or at.");
+        if (spec.minutes !== undefined)
+          throw new Error("Add-ons can't create time-based triggers that run more often than once an hour.");
+        if (spec.hour !== undefined && spec.days === undefined && spec.weeks === undefined)
+          throw new Error("atHour can only be used with everyDays or everyWeeks.");
+        const recurrences = [spec.hours, spec.days, spec.weeks, spec.after, spec.at].filter(
+          (x) => x !== undefined,
+        ).length;
+        if (recurrences !== 1)
+          throw new Error("A time-based trigger needs exactly one of everyHours, everyDays, everyWeeks, after or at.");
         const doc = o.documentId();
         const mine = triggers.filter((t) => t.documentId === doc && own(t));
         if (mine.length >= 1) throw new Error(ADDON_CLOCK_LIMIT);
         // Localised as for a German account: code must count triggers, not read this text.
-        if (triggers.filter(own).length >= 20) throw new Error("Dieses Skript hat zu viele Trigger. Trigger müssen aus dem Skript gelöscht werden, bevor weitere hinzugefügt werden können.");
+        if (triggers.filter(own).length >= 20)
+          throw new Error(
+            "Dieses Skript hat zu viele Trigger. Trigger müssen aus dem Skript gelöscht werden, bevor weitere hinzugefügt werden können.",
+          );
         const t: FakeTrigger = {
-          uid: String(4_200_000 + ++seq), handler, documentId: doc, createdAt: o.now(),
-          kind: spec.hours !== undefined ? "hourly" : spec.days !== undefined ? "daily" : spec.weeks !== undefined ? "weekly" : "once",
+          uid: String(4_200_000 + ++seq),
+          handler,
+          documentId: doc,
+          createdAt: o.now(),
+          kind:
+            spec.hours !== undefined
+              ? "hourly"
+              : spec.days !== undefined
+                ? "daily"
+                : spec.weeks !== undefined
+                  ? "weekly"
+                  : "once",
           every: spec.hours ?? spec.days ?? spec.weeks ?? 0,
           hour: spec.hour ?? null,
           // Without nearMinute, Google picks a minute and keeps it.
@@ -692,7 +1108,9 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
       if (typeof handler !== "string" || !handler) throw new Error("Invalid argument: functionName");
       return {
         timeBased: () => clockBuilder(handler),
-        forSpreadsheet() { throw new Error("not faked: spreadsheet triggers"); },
+        forSpreadsheet() {
+          throw new Error("not faked: spreadsheet triggers");
+        },
       };
     },
     getProjectTriggers: () => triggers.filter(own).map(view),
@@ -734,13 +1152,33 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
     triggers,
     nextFire,
     addForeign(handler: string, documentId: string): FakeTrigger {
-      const t: FakeTrigger = { uid: String(9_000_000 + ++seq), handler, documentId, createdAt: o.now(), kind: "daily", every: 1, hour: 6, minute: 0, at: null };
+      const t: FakeTrigger = {
+        uid: String(9_000_000 + ++seq),
+        handler,
+        documentId,
+        createdAt: o.now(),
+        kind: "daily",
+        every: 1,
+        hour: 6,
+        minute: 0,
+        at: null,
+      };
       triggers.push(t);
       return t;
     },
     eventFor(t: FakeTrigger) {
       const p = berlinParts(o.now(), "UTC");
-      return { authMode: "FULL", triggerUid: t.uid, year: p.y, month: p.m, "day-of-month": p.d, hour: p.h, minute: p.min, second: p.s, timezone: "UTC" };
+      return {
+        authMode: "FULL",
+        triggerUid: t.uid,
+        year: p.y,
+        month: p.m,
+        "day-of-month": p.d,
+        hour: p.h,
+        minute: p.min,
+        second: p.s,
+        timezone: "UTC",
+      };
     },
     /** Run `body` as one execution with Apps Script's time limit. */
     execute<T>(body: () => T): T {
@@ -774,12 +1212,17 @@ export function createScriptApp(o: { now: () => number; documentId: () => string
 export function createMailApp(now: () => number, perDay: number) {
   const sent: { to: string[]; subject: string; body: string; at: number }[] = [];
   const day = () => Math.floor(now() / 86_400_000);
-  const usedToday = () => sent.filter((m) => Math.floor(m.at / 86_400_000) === day()).reduce((n, m) => n + m.to.length, 0);
+  const usedToday = () =>
+    sent.filter((m) => Math.floor(m.at / 86_400_000) === day()).reduce((n, m) => n + m.to.length, 0);
   const service = {
     getRemainingDailyQuota: () => Math.max(0, perDay - usedToday()),
     sendEmail(message: { to: string; subject: string; body: string }) {
-      if (typeof message !== "object" || !message.to || message.subject === undefined) throw new Error("Invalid argument: message");
-      const to = message.to.split(",").map((s) => s.trim()).filter(Boolean);
+      if (typeof message !== "object" || !message.to || message.subject === undefined)
+        throw new Error("Invalid argument: message");
+      const to = message.to
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (usedToday() + to.length > perDay) throw new Error("Service invoked too many times for one day: email.");
       sent.push({ to, subject: message.subject, body: message.body, at: now() });
     },

@@ -22,7 +22,13 @@ beforeAll(async () => {
 
 describe("appsscript.json", () => {
   it("is an editor add-on's manifest: general properties only, no Workspace add-on section", () => {
-    expect(Object.keys(manifest).sort()).toEqual(["exceptionLogging", "oauthScopes", "runtimeVersion", "timeZone", "urlFetchWhitelist"]);
+    expect(Object.keys(manifest).sort()).toEqual([
+      "exceptionLogging",
+      "oauthScopes",
+      "runtimeVersion",
+      "timeZone",
+      "urlFetchWhitelist",
+    ]);
     expect(manifest).not.toHaveProperty("addOns");
     expect(manifest).toMatchObject({ timeZone: "Europe/Berlin", runtimeVersion: "V8" });
   });
@@ -48,7 +54,9 @@ describe("npm run sheets:push", () => {
   it("says what to do when .clasp.json is missing or still the example, and accepts a real one", async () => {
     const { claspConfigProblem } = await import("../../scripts/sheets-push.ts");
     const dir = mkdtempSync(join(tmpdir(), "clasp-"));
-    expect(claspConfigProblem(join(dir, ".clasp.json"))).toMatch(/\.clasp\.json is missing[\s\S]*cp \.clasp\.json\.example \.clasp\.json[\s\S]*Script ID/);
+    expect(claspConfigProblem(join(dir, ".clasp.json"))).toMatch(
+      /\.clasp\.json is missing[\s\S]*cp \.clasp\.json\.example \.clasp\.json[\s\S]*Script ID/,
+    );
     writeFileSync(join(dir, ".clasp.json"), readFileSync(join(import.meta.dirname, "..", "..", ".clasp.json.example")));
     expect(claspConfigProblem(join(dir, ".clasp.json"))).toMatch(/no Script ID yet/);
     writeFileSync(join(dir, ".clasp.json"), JSON.stringify({ scriptId: "1AbCdEf", rootDir: "dist/apps-script" }));
@@ -56,7 +64,10 @@ describe("npm run sheets:push", () => {
   });
 
   it("uses the clasp pinned in devDependencies (3.x, exact), never one npx would fetch", () => {
-    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "package.json"), "utf8")) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     expect(pkg.devDependencies["@google/clasp"]).toMatch(/^3\.\d+\.\d+$/);
     expect(pkg.scripts["sheets:push"]).toBe("tsx scripts/sheets-push.ts");
     expect(Object.values(pkg.scripts).join(" ")).not.toMatch(/npx --yes @google\/clasp/);

@@ -31,7 +31,10 @@ describe("Sheets: a large list asks again after matching", () => {
     let t = Date.UTC(2026, 0, 15, 10);
     let batches = 0;
     const f = createSheetsFake({
-      emulator, dist: OUT, sheets: { Daten: table }, now: () => t,
+      emulator,
+      dist: OUT,
+      sheets: { Daten: table },
+      now: () => t,
       onFetch: (reqs) => {
         batches += reqs.filter((r) => r.url.endsWith("/batch/resolve")).length;
         // Halfway through the matching the step's time runs out (the 6-minute limit, a closed sidebar).
@@ -41,13 +44,27 @@ describe("Sheets: a large list asks again after matching", () => {
     f.load(code);
     f.setClock(() => t);
     const key = emulator.createKey(100_000);
-    for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: "de" })) f.setUser(k, v);
+    for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: "de" }))
+      f.setUser(k, v);
     const call = (method: string, input: unknown) => {
-      const r = JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as { ok: boolean; value: EnrichProgressView };
+      const r = JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as {
+        ok: boolean;
+        value: EnrichProgressView;
+      };
       expect(r.ok).toBe(true);
       return r.value;
     };
-    const config = { sheet: "Daten", headerRow: 1, col: 1, rows: 1000, cols: 1, mapping: { name: 0, city: null, zip: null, register: null, id: null }, fields: ["id", "name", "address"], mode: "batch", rerun: { kind: "newOrFailed" } };
+    const config = {
+      sheet: "Daten",
+      headerRow: 1,
+      col: 1,
+      rows: 1000,
+      cols: 1,
+      mapping: { name: 0, city: null, zip: null, register: null, id: null },
+      fields: ["id", "name", "address"],
+      mode: "batch",
+      rerun: { kind: "newOrFailed" },
+    };
     const before = emulator.balance(key);
     const start = call("enrichStart", config);
     const first = call("enrichStep", { jobId: start.jobId });

@@ -5,15 +5,40 @@ import { createSheetsFake } from "./harness.ts";
 /** A spreadsheet with a portfolio of `n` companies and a key with plenty of credits. */
 export function portfolioSheet(code: string, dist: string, n: number, opts: { language?: "de" | "en" } = {}) {
   const clock = { t: 0 };
-  const emu = createEmulator({ companies: n + 50, seed: 7, startDate: "2026-01-15", now: () => clock.t, rateLimits: { availability: { capacity: 100_000 } } });
+  const emu = createEmulator({
+    companies: n + 50,
+    seed: 7,
+    startDate: "2026-01-15",
+    now: () => clock.t,
+    rateLimits: { availability: { capacity: 100_000 } },
+  });
   clock.t = Date.parse(`${emu.clock.today()}T05:00:00Z`);
   const ids = emu.companies.ids().slice(0, n);
-  const f = createSheetsFake({ emulator: emu, dist, now: () => clock.t, sheets: { Portfolio: [["ID"], ...ids.map((id) => [id])] }, onSleep: (ms) => { clock.t += ms; } });
+  const f = createSheetsFake({
+    emulator: emu,
+    dist,
+    now: () => clock.t,
+    sheets: { Portfolio: [["ID"], ...ids.map((id) => [id])] },
+    onSleep: (ms) => {
+      clock.t += ms;
+    },
+  });
   f.load(code);
   f.setClock(() => clock.t);
   const key = emu.createKey(10_000_000);
-  for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: opts.language ?? "en", cacheHours: "48" })) f.setUser(k, v);
-  const ui = <T = unknown>(method: string, input: unknown) => JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as { ok: boolean; value: T; error?: { code: string; message: { de: string; en: string } } };
+  for (const [k, v] of Object.entries({
+    apiKey: key,
+    baseUrl: "https://api.implisense.com",
+    language: opts.language ?? "en",
+    cacheHours: "48",
+  }))
+    f.setUser(k, v);
+  const ui = <T = unknown>(method: string, input: unknown) =>
+    JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as {
+      ok: boolean;
+      value: T;
+      error?: { code: string; message: { de: string; en: string } };
+    };
   /** "Check now" until it is done (each call is one step under the sidebar's time limit). */
   const check = () => {
     for (let i = 0; i < 50; i++) {
@@ -25,4 +50,3 @@ export function portfolioSheet(code: string, dist: string, n: number, opts: { la
   };
   return { emu, f, clock, ids, ui, check };
 }
-

@@ -26,10 +26,14 @@ beforeAll(async () => {
 
 /** Durable cache entries as the answer cache writes them (`cache:<key>` → {e, v}), `total` characters in all. */
 function fillDurableCache(props: FakeProperties, total: number, expires: number) {
-  for (let i = 0; i * 2900 < total; i++) props.setProperty(`${DURABLE_PREFIX}filler-${i}`, JSON.stringify({ e: expires, v: "x".repeat(2850) }));
+  for (let i = 0; i * 2900 < total; i++)
+    props.setProperty(`${DURABLE_PREFIX}filler-${i}`, JSON.stringify({ e: expires, v: "x".repeat(2850) }));
 }
 const cacheKeys = (props: FakeProperties) => [...props.map.keys()].filter((k) => k.startsWith(DURABLE_PREFIX));
-const monitorBytes = (props: FakeProperties) => [...props.map].filter(([k]) => k.includes(":mon:")).reduce((s, [k, v]) => s + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
+const monitorBytes = (props: FakeProperties) =>
+  [...props.map]
+    .filter(([k]) => k.includes(":mon:"))
+    .reduce((s, [k, v]) => s + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
 
 describe("the PropertiesService fake", () => {
   it("refuses a write that would take a store over 500 KB, all or nothing, and a value over 9 KB", () => {
@@ -75,7 +79,11 @@ describe("a full document store", () => {
     const w = portfolioWorld(5);
     // Monitor state of a large portfolio fills the store to its last few hundred bytes.
     let i = 0;
-    while (w.f.docProps.bytes() < PROPERTY_STORE_LIMIT - 800) w.f.docProps.setProperty(`doc:mon:x:c:DEFILL${String(i++).padStart(6, "0")}`, "s".repeat(Math.min(400, PROPERTY_STORE_LIMIT - 800 - w.f.docProps.bytes())));
+    while (w.f.docProps.bytes() < PROPERTY_STORE_LIMIT - 800)
+      w.f.docProps.setProperty(
+        `doc:mon:x:c:DEFILL${String(i++).padStart(6, "0")}`,
+        "s".repeat(Math.min(400, PROPERTY_STORE_LIMIT - 800 - w.f.docProps.bytes())),
+      );
     const out = w.f.call("COMPANY_PROFILE", w.ids[0], "id") as unknown[][];
     expect(out).toEqual([[w.ids[0]]]);
     expect(cacheKeys(w.f.docProps)).toEqual([]);

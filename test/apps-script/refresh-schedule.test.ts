@@ -31,37 +31,67 @@ function world() {
   clock.t = at(5);
   const ids = emu.companies.withStatus("ACTIVE").slice(0, 10);
   const f = createSheetsFake({
-    emulator: emu, dist: OUT, now: () => clock.t, sheets: { List: [["ID", "Company"], ...ids.map((id) => [id, ""])] },
-    onSleep: (ms) => { clock.t += ms; },
+    emulator: emu,
+    dist: OUT,
+    now: () => clock.t,
+    sheets: { List: [["ID", "Company"], ...ids.map((id) => [id, ""])] },
+    onSleep: (ms) => {
+      clock.t += ms;
+    },
   });
   f.load(code);
   f.setClock(() => clock.t);
   const credits = 1_000_000;
   const key = emu.createKey(credits);
-  for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: "en" })) f.setUser(k, v);
-  const ui = <T = unknown>(method: string, input: unknown) => JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as { ok: boolean; value: T; error?: unknown };
+  for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: "en" }))
+    f.setUser(k, v);
+  const ui = <T = unknown>(method: string, input: unknown) =>
+    JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as { ok: boolean; value: T; error?: unknown };
   return { emu, f, clock, at, ids, ui, charged: () => credits - emu.balance(key) };
 }
 
-const TABLE = { sheet: "List", row: 1, col: 1, rows: 11, cols: 2, mapping: { id: 0 }, fields: ["name", "city", "address"], mode: "batch" };
+const TABLE = {
+  sheet: "List",
+  row: 1,
+  col: 1,
+  rows: 11,
+  cols: 2,
+  mapping: { id: 0 },
+  fields: ["name", "city", "address"],
+  mode: "batch",
+};
 
 describe("Sheets: the scheduled refresh's trigger", () => {
   it("one trigger for check and refresh: daily at the same hour, else hourly", () => {
     expect(wantedTrigger([null, null])).toBeNull();
     expect(wantedTrigger([null, { frequency: "daily", hour: 7 }])).toEqual({ frequency: "daily", hour: 7 });
-    expect(wantedTrigger([{ frequency: "daily", hour: 7 }, { frequency: "daily", hour: 7 }])).toEqual({ frequency: "daily", hour: 7 });
-    expect(wantedTrigger([{ frequency: "daily", hour: 7 }, { frequency: "daily", hour: 9 }])?.frequency).toBe("hourly");
+    expect(
+      wantedTrigger([
+        { frequency: "daily", hour: 7 },
+        { frequency: "daily", hour: 7 },
+      ]),
+    ).toEqual({ frequency: "daily", hour: 7 });
+    expect(
+      wantedTrigger([
+        { frequency: "daily", hour: 7 },
+        { frequency: "daily", hour: 9 },
+      ])?.frequency,
+    ).toBe("hourly");
     expect(wantedTrigger([{ frequency: "hourly", hour: 7 }, null])?.frequency).toBe("hourly");
   });
 
   it("the trigger (outside the document) enriches on day 0, refreshes on day 8 with N = 7, shows old → new and logs it once", () => {
     const w = world();
-    const setNow = (ms: number) => { w.clock.t = ms; };
+    const setNow = (ms: number) => {
+      w.clock.t = ms;
+    };
     const refresh = { table: TABLE, olderThanDays: 7, frequency: "daily", hour: 7, monthCeiling: 100 };
     const est = w.ui<{ nextRun: number; dueNow: number }>("refreshEstimate", { refresh });
     expect(est.ok, JSON.stringify(est.error)).toBe(true);
     expect(est.value).toMatchObject({ dueNow: 10, nextRun: 10 });
-    const saved = w.ui<{ settings: { enabled: boolean } }>("refreshSaveSettings", { refresh: { ...refresh, enabled: true } });
+    const saved = w.ui<{ settings: { enabled: boolean } }>("refreshSaveSettings", {
+      refresh: { ...refresh, enabled: true },
+    });
     expect(saved.ok, JSON.stringify(saved.error)).toBe(true);
     const mine = () => w.f.triggers.filter((t) => t.documentId === DOCUMENT_ID);
     expect(mine()).toHaveLength(1);
@@ -90,13 +120,18 @@ describe("Sheets: the scheduled refresh's trigger", () => {
       else expect(w.charged() - before).toBe(10);
     }
     const changes = header().indexOf("Changes");
-    const changed = grid().slice(1).filter((r) => String(r[changes] ?? "") !== "");
+    const changed = grid()
+      .slice(1)
+      .filter((r) => String(r[changes] ?? "") !== "");
     expect(changed.map((r) => r[0])).toEqual([target]);
     expect(String(changed[0]?.[changes])).toMatch(/^Address: .+ → .+$/);
     const log = (w.f.grids.get("Refresh log") ?? []).slice(1);
     expect(log).toHaveLength(1);
     expect(log[0]?.[1]).toBe(target);
-    const status = w.ui<{ last: { status: string; changedRows: number }; month: { spent: number } }>("refreshStatus", {});
+    const status = w.ui<{ last: { status: string; changedRows: number }; month: { spent: number } }>(
+      "refreshStatus",
+      {},
+    );
     expect(status.value.last).toMatchObject({ status: "done", changedRows: 1 });
     expect(status.value.month.spent).toBe(20);
     expect(mine()).toHaveLength(1);

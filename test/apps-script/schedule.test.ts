@@ -38,16 +38,33 @@ interface World {
   ui<T = unknown>(method: string, input: unknown): { ok: boolean; value: T; error?: unknown };
 }
 
-function world(opts: Partial<SheetsOptions> & { companies?: number; portfolio?: number; rateLimits?: EmulatorOptions["rateLimits"] } = {}): World {
+function world(
+  opts: Partial<SheetsOptions> & {
+    companies?: number;
+    portfolio?: number;
+    rateLimits?: EmulatorOptions["rateLimits"];
+  } = {},
+): World {
   const clock = { t: 0 };
-  const emu = createEmulator({ companies: opts.companies ?? 400, seed: 11, startDate: "2026-01-15", now: () => clock.t, rateLimits: opts.rateLimits });
+  const emu = createEmulator({
+    companies: opts.companies ?? 400,
+    seed: 11,
+    startDate: "2026-01-15",
+    now: () => clock.t,
+    rateLimits: opts.rateLimits,
+  });
   const at = (hour: number, minute = 0) => Date.parse(`${emu.clock.today()}T00:00:00Z`) + hour * HOUR + minute * 60_000;
   clock.t = at(5);
   const ids = emu.companies.ids().slice(0, opts.portfolio ?? 10);
   const f = createSheetsFake({
-    emulator: emu, dist: OUT, now: () => clock.t, sheets: { Portfolio: [["ID"], ...ids.map((id) => [id])] },
+    emulator: emu,
+    dist: OUT,
+    now: () => clock.t,
+    sheets: { Portfolio: [["ID"], ...ids.map((id) => [id])] },
     // Utilities.sleep (retry back-off after 429) takes the script's time.
-    onSleep: (ms) => { clock.t += ms; },
+    onSleep: (ms) => {
+      clock.t += ms;
+    },
     // The trigger runs outside the document: no active spreadsheet, and (the harness's default) neither the
     // document's properties nor its lock; trigger-context.test.ts takes every variant the references allow.
     ...opts,
@@ -56,9 +73,14 @@ function world(opts: Partial<SheetsOptions> & { companies?: number; portfolio?: 
   f.setClock(() => clock.t);
   const credits = 1_000_000;
   const key = emu.createKey(credits);
-  for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: "en" })) f.setUser(k, v);
+  for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: "en" }))
+    f.setUser(k, v);
   return {
-    emu, f, key, clock, at,
+    emu,
+    f,
+    key,
+    clock,
+    at,
     charged: () => credits - emu.balance(key),
     ui: (method, input) => JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string),
   };
@@ -114,7 +136,10 @@ describe("a trigger that cannot be created", () => {
     expect(out.ok).toBe(false);
     expect(out.error!.message.de).toMatch(/Zeitplan wurde nicht eingeschaltet.*zu viele Trigger/);
     expect(out.error!.message.en).toMatch(/schedule was not switched on.*too many triggers/);
-    for (const m of Object.values(out.error!.message)) expect(m).not.toMatch(/This script has too many triggers|must be deleted from the script|Dieses Skript hat zu viele Trigger/);
+    for (const m of Object.values(out.error!.message))
+      expect(m).not.toMatch(
+        /This script has too many triggers|must be deleted from the script|Dieses Skript hat zu viele Trigger/,
+      );
     expect(schedule(w).enabled).toBe(false);
     expect(docTriggers(w)).toHaveLength(0);
     expect(w.f.triggers).toHaveLength(20);
@@ -126,11 +151,17 @@ describe("a trigger that cannot be created", () => {
     expect(docTriggers(w)).toHaveLength(1);
     const ScriptApp = w.f.context.ScriptApp;
     const newTrigger = ScriptApp.newTrigger;
-    ScriptApp.newTrigger = () => { throw new Error("Authorization is required to perform that action. at monitorTick (Code:12:3)"); };
+    ScriptApp.newTrigger = () => {
+      throw new Error("Authorization is required to perform that action. at monitorTick (Code:12:3)");
+    };
     const out = w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 9 } }) as Envelope;
     expect(out.ok).toBe(false);
-    expect(out.error!.message.de).toBe("Der Zeitplan wurde nicht eingeschaltet: Google hat den Zeit-Trigger nicht angelegt. Bitte später erneut versuchen.");
-    expect(out.error!.message.en).toBe("The schedule was not switched on: Google did not create the time-driven trigger. Please try again later.");
+    expect(out.error!.message.de).toBe(
+      "Der Zeitplan wurde nicht eingeschaltet: Google hat den Zeit-Trigger nicht angelegt. Bitte später erneut versuchen.",
+    );
+    expect(out.error!.message.en).toBe(
+      "The schedule was not switched on: Google did not create the time-driven trigger. Please try again later.",
+    );
     expect(JSON.stringify(out)).not.toMatch(/Authorization is required|Code:12/);
     expect(schedule(w).enabled).toBe(false);
     expect(docTriggers(w)).toHaveLength(0);
@@ -146,14 +177,21 @@ describe("the trigger fake keeps the add-on rules", () => {
   it("one time-driven trigger per document, at most hourly, valid hours only", () => {
     const w = world();
     const ScriptApp = w.f.context.ScriptApp;
-    expect(() => ScriptApp.newTrigger("monitorTick").timeBased().everyMinutes(30).create()).toThrow(/more often than once an hour/);
+    expect(() => ScriptApp.newTrigger("monitorTick").timeBased().everyMinutes(30).create()).toThrow(
+      /more often than once an hour/,
+    );
     expect(() => ScriptApp.newTrigger("monitorTick").timeBased().everyHours(3)).toThrow(/1, 2, 4, 6, 8 or 12/);
     expect(() => ScriptApp.newTrigger("monitorTick").timeBased().atHour(7).create()).toThrow(/atHour/);
     ScriptApp.newTrigger("monitorTick").timeBased().everyHours(1).create();
-    expect(() => ScriptApp.newTrigger("other").timeBased().everyDays(1).create()).toThrow(/too many time-based triggers in this document/);
+    expect(() => ScriptApp.newTrigger("other").timeBased().everyDays(1).create()).toThrow(
+      /too many time-based triggers in this document/,
+    );
     // Daily at 7 in Europe/Berlin is 06:xx UTC in January, every 24 hours.
     w.f.triggers.length = 0;
-    const t = ScriptApp.newTrigger("monitorTick").timeBased().atHour(7).nearMinute(20).everyDays(1).create() as { getUniqueId(): string; getEventType(): string };
+    const t = ScriptApp.newTrigger("monitorTick").timeBased().atHour(7).nearMinute(20).everyDays(1).create() as {
+      getUniqueId(): string;
+      getEventType(): string;
+    };
     expect(t.getEventType()).toBe("CLOCK");
     const fake = w.f.triggers.find((x) => x.uid === t.getUniqueId())!;
     const first = w.f.nextFire(fake, w.clock.t);
@@ -172,10 +210,14 @@ describe("monitorTick", () => {
         if (reqs.some((r) => !/\/availability$/.test(new URL(r.url).pathname))) w.clock.t += 100_000;
       },
     });
-    const setNow = (ms: number) => { w.clock.t = ms; };
+    const setNow = (ms: number) => {
+      w.clock.t = ms;
+    };
 
     // The sidebar shows the estimate, then switches the schedule on.
-    const est = w.ui<{ nextRun: number; perRun: number; perDay: number; runsPerDay: number }>("monitorEstimate", { schedule: { enabled: true, frequency: "daily", hour: 7 } });
+    const est = w.ui<{ nextRun: number; perRun: number; perDay: number; runsPerDay: number }>("monitorEstimate", {
+      schedule: { enabled: true, frequency: "daily", hour: 7 },
+    });
     expect(est.ok).toBe(true);
     expect(est.value.nextRun).toBeGreaterThan(0);
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 7 } }).ok).toBe(true);
@@ -195,12 +237,17 @@ describe("monitorTick", () => {
     const portfolio = w.f.grids.get("Portfolio")!;
     const header = nth(portfolio, 0).map(String);
     expect(header.some((h) => /^Risk/.test(h))).toBe(true);
-    expect(portfolio.slice(1).every((r) => String(r[header.findIndex((h) => /^Checked/.test(h))] ?? "") !== "")).toBe(true);
+    expect(portfolio.slice(1).every((r) => String(r[header.findIndex((h) => /^Checked/.test(h))] ?? "") !== "")).toBe(
+      true,
+    );
 
     // Changes spread over the whole table on day 3.
     // (Companies on their way out of the register take no address change: only those without a risk flag.)
     const risk = header.findIndex((h) => /^Risk/.test(h));
-    const changed = portfolio.slice(1).filter((r, i) => i % 7 === 0 && r[risk] !== "Risk").map((r) => String(r[0]));
+    const changed = portfolio
+      .slice(1)
+      .filter((r, i) => i % 7 === 0 && r[risk] !== "Risk")
+      .map((r) => String(r[0]));
     expect(changed.length).toBeGreaterThanOrEqual(10);
     for (const id of changed) w.emu.scheduleEvent(id, { day: 3, kind: "ADDRESS" });
 
@@ -226,7 +273,11 @@ describe("monitorTick", () => {
       expect(docTriggers(w)[0]).toMatchObject({ kind: "daily", hour: 7 });
     }
     // Each address change logged exactly once over the days.
-    for (const id of changed) expect(log().filter((r) => r[1] === id && /address/i.test(String(r[4]))), id).toHaveLength(1);
+    for (const id of changed)
+      expect(
+        log().filter((r) => r[1] === id && /address/i.test(String(r[4]))),
+        id,
+      ).toHaveLength(1);
   });
 
   // Availability is asked for 25 companies at a time against the emulator's bucket of 20
@@ -239,9 +290,13 @@ describe("monitorTick", () => {
         if (reqs.some((r) => !/\/availability$/.test(new URL(r.url).pathname))) w.clock.t += 100_000;
       },
     });
-    const est = w.ui<{ nextRun: number; preview: { errors: number } }>("monitorEstimate", { schedule: { enabled: true, frequency: "hourly" } });
+    const est = w.ui<{ nextRun: number; preview: { errors: number } }>("monitorEstimate", {
+      schedule: { enabled: true, frequency: "hourly" },
+    });
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
-    w.f.runSchedule(w.clock.t, w.clock.t + 5 * HOUR, (ms) => { w.clock.t = ms; });
+    w.f.runSchedule(w.clock.t, w.clock.t + 5 * HOUR, (ms) => {
+      w.clock.t = ms;
+    });
     const last = w.ui<{ last: { errors: number; status: string } }>("monitorStatus", {}).value.last;
     expect(last.status).toBe("done");
     expect(last.errors).toBe(0);
@@ -249,9 +304,15 @@ describe("monitorTick", () => {
   });
 
   it("a tick that would overrun is stopped by the fake, so the limit is enforced", () => {
-    const w: World = world({ onFetch: () => { w.clock.t += EXECUTION_LIMIT_MS; } });
+    const w: World = world({
+      onFetch: () => {
+        w.clock.t += EXECUTION_LIMIT_MS;
+      },
+    });
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
-    const runs = w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    const runs = w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => {
+      w.clock.t = ms;
+    });
     expect(runs[0]?.error).toMatch(/Exceeded maximum execution time/);
   });
 
@@ -261,7 +322,9 @@ describe("monitorTick", () => {
     // The schedule is switched off behind the trigger's back (another editor, an old version).
     const key = [...w.f.state().keys()].find((k) => k.includes("mon:schedule"))!;
     w.f.setState(key, JSON.stringify({ ...JSON.parse(w.f.state().get(key)!), enabled: false }));
-    const runs = w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    const runs = w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => {
+      w.clock.t = ms;
+    });
     expect(runs).toHaveLength(1);
     expect(docTriggers(w)).toHaveLength(0);
     expect(w.charged()).toBe(0);
@@ -286,7 +349,9 @@ describe("the tick outside the document", () => {
     const w = world({ triggerContext: { documentProperties: true, documentLock: false } });
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
     w.f.resetCounts();
-    const runs = w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    const runs = w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => {
+      w.clock.t = ms;
+    });
     expect(runs.filter((r) => r.error)).toEqual([]);
     expect(w.f.calls).toContain("SpreadsheetApp.openById");
     expect(w.ui<Status>("monitorStatus", {}).value.last?.status).toBe("done");
@@ -311,11 +376,15 @@ describe("the tick outside the document", () => {
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
     const uid = nth(docTriggers(w), 0).uid;
     w.f.userProps.deleteProperty(`companyData.triggerDoc:${uid}`);
-    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => {
+      w.clock.t = ms;
+    });
     expect(w.charged()).toBe(0); // the tick could not know its spreadsheet
     w.ui("monitorStatus", {});
     expect(w.f.userProps.getProperty(`companyData.triggerDoc:${uid}`)).toBe(DOCUMENT_ID);
-    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => {
+      w.clock.t = ms;
+    });
     expect(w.charged()).toBeGreaterThan(0);
   });
 
@@ -332,13 +401,22 @@ describe("the tick outside the document", () => {
     // https://developers.google.com/apps-script/guides/services/quotas, "Triggers total runtime".
     const w = world();
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "hourly" } }).ok).toBe(true);
-    w.f.userProps.setProperty("companyData.tickRuntime", JSON.stringify({ day: new Date(w.clock.t).toISOString().slice(0, 10), ms: 58 * 60_000 }));
-    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    w.f.userProps.setProperty(
+      "companyData.tickRuntime",
+      JSON.stringify({ day: new Date(w.clock.t).toISOString().slice(0, 10), ms: 58 * 60_000 }),
+    );
+    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => {
+      w.clock.t = ms;
+    });
     expect(w.charged()).toBe(0);
-    expect(w.ui<Status>("monitorStatus", {}).value.hostNote.en).toMatch(/used up today's time budget.*90 minutes a day/);
+    expect(w.ui<Status>("monitorStatus", {}).value.hostNote.en).toMatch(
+      /used up today's time budget.*90 minutes a day/,
+    );
     // The next UTC day the check runs again.
     w.clock.t = w.at(24 + 5);
-    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => { w.clock.t = ms; });
+    w.f.runSchedule(w.clock.t, w.clock.t + 2 * HOUR, (ms) => {
+      w.clock.t = ms;
+    });
     expect(w.charged()).toBeGreaterThan(0);
     expect(w.ui<Status>("monitorStatus", {}).value.hostNote.en).not.toMatch(/failed/);
   });

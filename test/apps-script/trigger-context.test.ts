@@ -25,7 +25,8 @@ import { nth } from "../helpers/indexed.ts";
 const OUT = mkdtempSync(join(tmpdir(), "apps-script-trigger-context-"));
 let code = "";
 const HOUR = 3_600_000;
-const TEAMS = "https://prod-27.germanywestcentral.logic.azure.com:443/workflows/4f1c/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=teams-secret";
+const TEAMS =
+  "https://prod-27.germanywestcentral.logic.azure.com:443/workflows/4f1c/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=teams-secret";
 
 beforeAll(async () => {
   await buildWithReport(OUT);
@@ -42,20 +43,37 @@ function world(triggerContext: SheetsOptions["triggerContext"]) {
   const ids = emu.companies.ids().slice(0, 10);
   const posts: HttpRequest[] = [];
   const f = createSheetsFake({
-    emulator: emu, dist: OUT, now: () => clock.t, sheets: { Portfolio: [["ID"], ...ids.map((id) => [id])] },
-    onSleep: (ms) => { clock.t += ms; },
+    emulator: emu,
+    dist: OUT,
+    now: () => clock.t,
+    sheets: { Portfolio: [["ID"], ...ids.map((id) => [id])] },
+    onSleep: (ms) => {
+      clock.t += ms;
+    },
     triggerContext,
-    webhook: { match: /logic\.azure\.com\//, answer: (r) => { posts.push(r); return 202; } },
+    webhook: {
+      match: /logic\.azure\.com\//,
+      answer: (r) => {
+        posts.push(r);
+        return 202;
+      },
+    },
   });
   f.load(code);
   f.setClock(() => clock.t);
   const key = emu.createKey(1_000_000);
-  for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: "en" })) f.setUser(k, v);
-  const ui = <T,>(method: string, input: unknown) => JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as Envelope<T>;
+  for (const [k, v] of Object.entries({ apiKey: key, baseUrl: "https://api.implisense.com", language: "en" }))
+    f.setUser(k, v);
+  const ui = <T>(method: string, input: unknown) =>
+    JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as Envelope<T>;
   return { emu, f, ids, posts, ui, clock, at };
 }
 
-type Status = { hostNote: { de: string; en: string }; last: { status: string; finishedAt: string | number } | null; paused: boolean };
+type Status = {
+  hostNote: { de: string; en: string };
+  last: { status: string; finishedAt: string | number } | null;
+  paused: boolean;
+};
 
 describe.each([
   ["document store and lock present", { documentProperties: true, documentLock: true }],
@@ -71,7 +89,9 @@ describe.each([
     expect(alerts.ok, JSON.stringify(alerts.error)).toBe(true);
     expect(w.ui("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 7 } }).ok).toBe(true);
 
-    const setNow = (ms: number) => { w.clock.t = ms; };
+    const setNow = (ms: number) => {
+      w.clock.t = ms;
+    };
     const riskOf = () => {
       const grid = w.f.grids.get("Portfolio")!;
       const header = nth(grid, 0).map(String);
@@ -79,9 +99,15 @@ describe.each([
       return String(row[header.findIndex((h) => /^Risk/.test(h))] ?? "");
     };
     for (let day = 0; day <= 4; day++) {
-      if (day > 0) { w.emu.clock.advance(1); setNow(w.at(5)); }
+      if (day > 0) {
+        w.emu.clock.advance(1);
+        setNow(w.at(5));
+      }
       const runs = w.f.runSchedule(w.at(5), w.at(23), setNow);
-      expect(runs.filter((r) => r.error), `day ${day}`).toEqual([]);
+      expect(
+        runs.filter((r) => r.error),
+        `day ${day}`,
+      ).toEqual([]);
       expect(runs.length, `day ${day}: the daily tick`).toBeGreaterThan(0);
       if (day < 3) expect(riskOf(), `day ${day}`).not.toBe("Risk");
     }
@@ -97,7 +123,8 @@ describe.each([
 
     // Another editor (their own key) opens the Monitor sidebar: the owner's trigger's run is there, no failure note.
     const editorKey = w.emu.createKey(1_000);
-    for (const [k, v] of Object.entries({ apiKey: editorKey, baseUrl: "https://api.implisense.com", language: "en" })) w.f.userPropsOf("editor").setProperty(`user:${k}`, v);
+    for (const [k, v] of Object.entries({ apiKey: editorKey, baseUrl: "https://api.implisense.com", language: "en" }))
+      w.f.userPropsOf("editor").setProperty(`user:${k}`, v);
     w.f.actAs("editor");
     const status = w.ui<Status>("monitorStatus", {});
     expect(status.ok).toBe(true);
@@ -129,7 +156,9 @@ describe("what the state sheet holds", () => {
     expect(w.f.metadata).toEqual([expect.objectContaining({ visibility: "PROJECT" })]);
     expect(nth(w.f.metadata, 0).value).toContain("teams-secret");
     // Nothing of it in the document's properties.
-    expect([...w.f.docProps.map.keys()].filter((k) => k.startsWith("doc:mon:") || k.startsWith("companyData."))).toEqual([]);
+    expect(
+      [...w.f.docProps.map.keys()].filter((k) => k.startsWith("doc:mon:") || k.startsWith("companyData.")),
+    ).toEqual([]);
   });
 
   it("an update moves what an earlier version kept in the document's properties when the sidebar opens: nothing lost, read by the versioned schemas", () => {
@@ -151,7 +180,10 @@ describe("what the state sheet holds", () => {
     expect(after.schedule).toEqual(before.schedule);
     expect(after.alerts).toEqual(before.alerts);
     expect(after.last).toEqual(before.last);
-    expect([...w.f.docProps.map.keys()].filter((k) => k.startsWith("doc:mon:") || k.startsWith("companyData."))).toEqual([]);
-    for (const k of Object.keys(old)) if (old[k]!.length < 8000 && k !== "doc:mon:alerts") expect(w.f.state().get(k), k).toBe(old[k]);
+    expect(
+      [...w.f.docProps.map.keys()].filter((k) => k.startsWith("doc:mon:") || k.startsWith("companyData.")),
+    ).toEqual([]);
+    for (const k of Object.keys(old))
+      if (old[k]!.length < 8000 && k !== "doc:mon:alerts") expect(w.f.state().get(k), k).toBe(old[k]);
   });
 });

@@ -25,10 +25,16 @@ export const hasChromium = existsSync(CHROMIUM);
  * Chromium is a hard failure (the suite would otherwise pass having run
  * nothing); the error says how to install it.
  */
-export function skipWithoutChromium(env: Record<string, string | undefined> = process.env, present = hasChromium, path = CHROMIUM): boolean {
+export function skipWithoutChromium(
+  env: Record<string, string | undefined> = process.env,
+  present = hasChromium,
+  path = CHROMIUM,
+): boolean {
   if (present) return false;
   if (env.CI && env.CI !== "false" && env.CI !== "0") {
-    throw new Error(`Chromium not found at ${path}, and CI is set: the browser tests must run in CI. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium not found at ${path}, and CI is set: the browser tests must run in CI. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    );
   }
   return true;
 }
@@ -107,7 +113,11 @@ export async function tabOrder(page: Page, max = 200): Promise<{ id: string; tag
       if (!el || el === document.body) return null;
       const labelled = (el as HTMLInputElement).labels?.[0]?.textContent ?? "";
       const name = el.getAttribute("aria-label") || labelled || el.textContent || el.getAttribute("title") || "";
-      return { id: el.id || el.getAttribute("data-sheet") || el.outerHTML.slice(0, 60), tag: el.tagName.toLowerCase(), name: name.trim() };
+      return {
+        id: el.id || el.getAttribute("data-sheet") || el.outerHTML.slice(0, 60),
+        tag: el.tagName.toLowerCase(),
+        name: name.trim(),
+      };
     });
     if (!info) continue;
     if (seen.length && nth(seen, 0).id === info.id) break;
@@ -118,8 +128,18 @@ export async function tabOrder(page: Page, max = 200): Promise<{ id: string; tag
 
 /** Every enabled control in `root` (selector) that a keyboard user must reach. */
 export async function controlsIn(page: Page, root: string): Promise<string[]> {
-  return page.$$eval(`${root} button:not([disabled]), ${root} input:not([disabled]), ${root} select:not([disabled]), ${root} textarea:not([disabled])`, (els) =>
-    els.filter((e) => (e as HTMLElement).offsetParent !== null && (e as HTMLElement).tabIndex >= 0 && !(e as HTMLInputElement).type?.match(/^radio$/)).map((e) => e.id || (e as HTMLElement).outerHTML.slice(0, 60)));
+  return page.$$eval(
+    `${root} button:not([disabled]), ${root} input:not([disabled]), ${root} select:not([disabled]), ${root} textarea:not([disabled])`,
+    (els) =>
+      els
+        .filter(
+          (e) =>
+            (e as HTMLElement).offsetParent !== null &&
+            (e as HTMLElement).tabIndex >= 0 &&
+            !(e as HTMLInputElement).type?.match(/^radio$/),
+        )
+        .map((e) => e.id || (e as HTMLElement).outerHTML.slice(0, 60)),
+  );
 }
 
 /** A static file server on 127.0.0.1 for built pages (dist/…). */
@@ -127,22 +147,36 @@ export async function serveDir(dir: string): Promise<{ url: string; close(): Pro
   const http = await import("node:http");
   const { readFile } = await import("node:fs/promises");
   const { join: j, normalize } = await import("node:path");
-  const types: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8", json: "application/json", png: "image/png", xml: "application/xml" };
+  const types: Record<string, string> = {
+    html: "text/html; charset=utf-8",
+    js: "text/javascript; charset=utf-8",
+    json: "application/json",
+    png: "image/png",
+    xml: "application/xml",
+  };
   // node:http ignores what the handler returns; this one answers every request itself.
   // eslint-disable-next-line @typescript-eslint/no-misused-promises
   const server = http.createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(
+      /^(\.\.[/\\])+/,
+      "",
+    );
     if (path === "/favicon.ico") return void res.writeHead(204).end();
     try {
       const body = await readFile(j(dir, path));
-      res.writeHead(200, { "content-type": types[path.split(".").pop() ?? ""] ?? "application/octet-stream" }).end(body);
+      res
+        .writeHead(200, { "content-type": types[path.split(".").pop() ?? ""] ?? "application/octet-stream" })
+        .end(body);
     } catch {
       res.writeHead(404).end();
     }
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const port = (server.address() as import("node:net").AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
 }
 
 /** Open the playground page and wait until its UI has loaded its first state (window.__playground.ready). */
@@ -164,15 +198,28 @@ export interface PlaygroundWorld {
 }
 
 /** Serve `emu` on loopback, the playground on it (`rebuild`: bundle it first), and open it in a fresh Chromium page. */
-export async function playgroundWorld(emu: Emulator, opts: { rebuild?: boolean; ambiguousNames?: string[] } = {}): Promise<PlaygroundWorld> {
+export async function playgroundWorld(
+  emu: Emulator,
+  opts: { rebuild?: boolean; ambiguousNames?: string[] } = {},
+): Promise<PlaygroundWorld> {
   const api = await startServer(emu, { port: 0 });
-  const pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, rebuild: opts.rebuild ?? false, ...(opts.ambiguousNames ? { ambiguousNames: opts.ambiguousNames } : {}) });
+  const pg = await startPlayground({
+    port: 0,
+    emulatorUrl: api.url,
+    demoKey: emu.demoKey,
+    rebuild: opts.rebuild ?? false,
+    ...(opts.ambiguousNames ? { ambiguousNames: opts.ambiguousNames } : {}),
+  });
   const chrome = await launch();
   const page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors = watchErrors(page);
   await openPlayground(page, pg.url);
   return {
-    api, pg, chrome, page, errors,
+    api,
+    pg,
+    chrome,
+    page,
+    errors,
     async close() {
       await chrome.close();
       await pg.close();

@@ -9,6 +9,8 @@ import { CHROMIUM, hasChromium } from "./browser.ts";
 export default function chromiumNotice(): void {
   const ci = process.env.CI && process.env.CI !== "false" && process.env.CI !== "0";
   if (!hasChromium && !ci) {
-    console.log(`Browser tests skipped: no Chromium at ${CHROMIUM}. To run them: apt-get install chromium (or set CHROMIUM_PATH), then npm test. CI runs them.`);
+    console.log(
+      `Browser tests skipped: no Chromium at ${CHROMIUM}. To run them: apt-get install chromium (or set CHROMIUM_PATH), then npm test. CI runs them.`,
+    );
   }
 }

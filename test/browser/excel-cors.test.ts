@@ -25,7 +25,6 @@ import { OFFICE_JS } from "../../excel-addin/build/html.ts";
 import { launch, screenshot, serveDir, skipWithoutChromium, watchErrors, type Launched } from "./browser.ts";
 import { closeServer as close, FAKE_OFFICE, listen } from "./excel-page.ts";
 
-
 describe.skipIf(skipWithoutChromium())("Excel add-in across origins (CORS) in Chromium", () => {
   let tmp = "";
   let out = "";
@@ -48,7 +47,9 @@ describe.skipIf(skipWithoutChromium())("Excel add-in across origins (CORS) in Ch
     const handle = staticHandler(out);
     addin = createServer((req, res) => void handle(req, res));
     addinUrl = await listen(addin, "127.0.0.1");
-    excelWeb = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>excel</title><p>other origin</p>"));
+    excelWeb = createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>excel</title><p>other origin</p>"),
+    );
     excelWebUrl = await listen(excelWeb, "localhost");
     plain = await serveDir(out);
     emu = createEmulator({ companies: 500 });
@@ -61,7 +62,12 @@ describe.skipIf(skipWithoutChromium())("Excel add-in across origins (CORS) in Ch
       req.on("end", () => {
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
-        const r = emu.handle({ method: req.method as "GET" | "POST", url: `http://api.test${req.url}`, headers, body: chunks.length ? Buffer.concat(chunks).toString() : undefined });
+        const r = emu.handle({
+          method: req.method as "GET" | "POST",
+          url: `http://api.test${req.url}`,
+          headers,
+          body: chunks.length ? Buffer.concat(chunks).toString() : undefined,
+        });
         const h: Record<string, string> = {};
         for (const [k, v] of Object.entries(r.headers)) if (!k.toLowerCase().startsWith("access-control")) h[k] = v;
         res.writeHead(r.status, h).end(r.body);
@@ -96,7 +102,8 @@ describe.skipIf(skipWithoutChromium())("Excel add-in across origins (CORS) in Ch
     const json = await read(`${addinUrl}/functions.json`);
     expect(json).toMatchObject({ ok: true });
     expect((json as { text: string }).text).toContain("allowCustomDataForDataTypeAny");
-    for (const f of ["functions-de.json", "functions.js", "taskpane.html", "assets/icon-32.png"]) expect(await read(`${addinUrl}/${f}`), f).toMatchObject({ ok: true });
+    for (const f of ["functions-de.json", "functions.js", "taskpane.html", "assets/icon-32.png"])
+      expect(await read(`${addinUrl}/${f}`), f).toMatchObject({ ok: true });
     // The control: the same file from a server that sends no Access-Control-Allow-Origin is refused.
     expect(await read(`${plain.url}functions.json`)).toHaveProperty("error");
     await page.close();
@@ -105,7 +112,9 @@ describe.skipIf(skipWithoutChromium())("Excel add-in across origins (CORS) in Ch
   it("7: Test connection says when the API refuses the add-in's origin, tells it apart from no connection, and passes where CORS is allowed", async () => {
     const page = await chrome.browser.newPage({ viewport: { width: 350, height: 900 } });
     const errors = watchErrors(page);
-    await page.route(OFFICE_JS, (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: FAKE_OFFICE }));
+    await page.route(OFFICE_JS, (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: FAKE_OFFICE }),
+    );
     await page.goto(`${addinUrl}/taskpane.html`);
     await page.click("#cd-tab-settings");
     await page.waitForSelector("#settings-key");
@@ -120,7 +129,10 @@ describe.skipIf(skipWithoutChromium())("Excel add-in across origins (CORS) in Ch
         const text = el?.textContent?.trim() ?? "";
         return !!el && /is-(success|error)/.test(el.className) && !!text && text !== before;
       }, previous);
-      const status = await page.$eval("#cd-status-settings", (el) => ({ cls: el.className, text: el.textContent ?? "" }));
+      const status = await page.$eval("#cd-status-settings", (el) => ({
+        cls: el.className,
+        text: el.textContent ?? "",
+      }));
       previous = status.text.trim();
       return status;
     };
@@ -143,7 +155,9 @@ describe.skipIf(skipWithoutChromium())("Excel add-in across origins (CORS) in Ch
     // The key never appears on the page, whatever the outcome.
     expect((await page.content()).replace(/<script[\s\S]*?<\/script>/g, "")).not.toContain(emu.demoKey);
     // Failed fetches log console errors in Chromium (CORS, refused): those are the point here; nothing else may.
-    expect(errors.filter((e) => !/CORS|Failed to load resource|net::ERR|Access-Control|Failed to fetch/i.test(e))).toEqual([]);
+    expect(
+      errors.filter((e) => !/CORS|Failed to load resource|net::ERR|Access-Control|Failed to fetch/i.test(e)),
+    ).toEqual([]);
     await page.close();
   });
 });

@@ -42,12 +42,16 @@ export const FAKE_OFFICE = `
 })();`;
 
 export const listen = (server: Server, host: string) =>
-  new Promise<string>((r) => server.listen(0, host, () => r(`http://${host}:${(server.address() as AddressInfo).port}`)));
+  new Promise<string>((r) =>
+    server.listen(0, host, () => r(`http://${host}:${(server.address() as AddressInfo).port}`)),
+  );
 export const closeServer = (server: Server | undefined) =>
   new Promise<void>((r) => (server ? (server.closeAllConnections(), server.close(() => r())) : r()));
 
 /** Build the add-in into a temporary directory and serve it as the dev server does (its own origin). */
-export async function serveBuiltAddin(prefix: string): Promise<{ tmp: string; out: string; server: Server; url: string }> {
+export async function serveBuiltAddin(
+  prefix: string,
+): Promise<{ tmp: string; out: string; server: Server; url: string }> {
   const { build } = await import("../../scripts/build-excel.ts");
   const tmp = mkdtempSync(join(tmpdir(), prefix));
   const out = (await build({ outDir: join(tmp, "excel-addin"), quiet: true })).outDir;
@@ -73,13 +77,21 @@ export async function noCorsProxy(target: string): Promise<{ url: string; server
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "host" && k !== "connection" && k !== "content-length") headers[k] = v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === "string" && k !== "host" && k !== "connection" && k !== "content-length") headers[k] = v;
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
       fetch(target.replace(/\/+$/, "") + (req.url ?? "/"), { method: req.method, headers, body }).then(
         async (r) => {
           const out: Record<string, string> = {};
           r.headers.forEach((v, k) => {
-            if (!k.startsWith("access-control") && k !== "content-encoding" && k !== "content-length" && k !== "transfer-encoding" && k !== "connection") out[k] = v;
+            if (
+              !k.startsWith("access-control") &&
+              k !== "content-encoding" &&
+              k !== "content-length" &&
+              k !== "transfer-encoding" &&
+              k !== "connection"
+            )
+              out[k] = v;
           });
           res.writeHead(r.status, out).end(Buffer.from(await r.arrayBuffer()));
         },

@@ -34,7 +34,9 @@ describe.skipIf(skipWithoutChromium())("messages and state in Chromium", () => {
     await page.fill("#settings-budget", "-5");
     await page.click("#settings-save");
     await page.waitForFunction(() => document.querySelector("#cd-status-settings")?.classList.contains("is-error"));
-    expect(await status("settings")).toBe("Tagesbudget für Formeln (Credits): bitte eine ganze Zahl von 0 bis 100000 eingeben. Nicht gespeichert.");
+    expect(await status("settings")).toBe(
+      "Tagesbudget für Formeln (Credits): bitte eine ganze Zahl von 0 bis 100000 eingeben. Nicht gespeichert.",
+    );
     await page.fill("#settings-budget", "100");
     await page.click("#settings-save");
     await page.waitForFunction(() => document.querySelector("#cd-status-settings")?.textContent === "Gespeichert.");
@@ -47,7 +49,9 @@ describe.skipIf(skipWithoutChromium())("messages and state in Chromium", () => {
     await page.click("#cd-tab-enrich");
     await page.click("#enrich-read");
     await page.waitForFunction(() => document.querySelector("#cd-status-enrich")?.classList.contains("is-error"));
-    expect(await status("enrich")).toBe("Die Auswahl enthält nur die Kopfzeile, keine Datenzeilen. Bitte die Tabelle mit ihren Zeilen markieren und erneut einlesen.");
+    expect(await status("enrich")).toBe(
+      "Die Auswahl enthält nur die Kopfzeile, keine Datenzeilen. Bitte die Tabelle mit ihren Zeilen markieren und erneut einlesen.",
+    );
     expect(await page.$("#enrich-preview-btn")).toBeNull();
     // The whole table again: the message goes, the rows are counted in the right number.
     await page.click("#pg-c-2-1");
@@ -65,7 +69,9 @@ describe.skipIf(skipWithoutChromium())("messages and state in Chromium", () => {
     expect(await page.isDisabled("#monitor-estimate")).toBe(false);
     await page.fill("#monitor-hour", "25");
     await page.waitForSelector("#monitor-hour-error");
-    expect(await page.textContent("#monitor-hour-error")).toBe("Uhrzeit (Stunde): bitte eine ganze Zahl von 0 bis 23 eingeben.");
+    expect(await page.textContent("#monitor-hour-error")).toBe(
+      "Uhrzeit (Stunde): bitte eine ganze Zahl von 0 bis 23 eingeben.",
+    );
     expect(await page.isDisabled("#monitor-estimate")).toBe(true);
     expect(await page.isDisabled("#monitor-toggle")).toBe(true);
     await page.fill("#monitor-hour", "6");
@@ -92,13 +98,17 @@ describe.skipIf(skipWithoutChromium())("messages and state in Chromium", () => {
     await page.fill("#search-radius", "50");
     await page.click("#search-run");
     await page.waitForSelector("#search-table");
-    const distances = await page.$$eval("#search-table tbody td.cd-col-distance", (tds) => tds.map((td) => Number(td.textContent.replace(" km", "").replace(".", "").replace(",", "."))));
+    const distances = await page.$$eval("#search-table tbody td.cd-col-distance", (tds) =>
+      tds.map((td) => Number(td.textContent.replace(" km", "").replace(".", "").replace(",", "."))),
+    );
     expect(distances.length).toBeGreaterThan(1);
     expect(distances).toEqual([...distances].sort((a, b) => a - b));
     await page.click("#cd-tab-settings");
     await page.click("#settings-refresh");
     await page.waitForSelector("#settings-ledger");
-    const ops = await page.$$eval("#settings-ledger tbody tr td:nth-child(2)", (tds) => tds.map((td) => td.textContent));
+    const ops = await page.$$eval("#settings-ledger tbody tr td:nth-child(2)", (tds) =>
+      tds.map((td) => td.textContent),
+    );
     expect(ops).toContain("Suche");
     expect(ops.filter((o) => /^[a-z]+$/.test(o ?? ""))).toEqual([]);
   });

@@ -17,7 +17,10 @@ describe.skipIf(skipWithoutChromium())("playground through a team server (Chromi
   let teamKey = "";
 
   beforeAll(async () => {
-    emu = createEmulator({ companies: 2000, rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST } });
+    emu = createEmulator({
+      companies: 2000,
+      rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST },
+    });
     world = await playgroundWorld(emu, { rebuild: true });
     teamKey = emu.createKey(1000);
     team = await startTestTeamServer(world.api.url, teamKey, [world.pg.url.replace(/\/+$/, "")]);
@@ -37,10 +40,16 @@ describe.skipIf(skipWithoutChromium())("playground through a team server (Chromi
     await page.fill("#settings-server-url", team.url);
     await page.fill("#settings-token", token);
     await page.click("#settings-test");
-    await page.waitForFunction(() => /Verbindung in Ordnung|Connection works/.test(document.querySelector("#cd-status-settings.is-success")?.textContent ?? ""));
+    await page.waitForFunction(() =>
+      /Verbindung in Ordnung|Connection works/.test(
+        document.querySelector("#cd-status-settings.is-success")?.textContent ?? "",
+      ),
+    );
     expect(await page.textContent("#cd-status-settings")).toMatch(/50/);
     await page.click("#settings-save");
-    await page.waitForFunction(() => /Gespeichert|Saved/.test(document.querySelector("#cd-status-settings")?.textContent ?? ""));
+    await page.waitForFunction(() =>
+      /Gespeichert|Saved/.test(document.querySelector("#cd-status-settings")?.textContent ?? ""),
+    );
 
     await page.click("#cd-tab-search");
     await page.fill("#search-query", "Logistik");

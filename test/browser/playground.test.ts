@@ -12,7 +12,18 @@ import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
 import { PORTFOLIO } from "../../playground/data.ts";
 import { GROUP_COLOUR, GROUP_LABEL, SCREENING_NOTE, type RiskGroup } from "../../shared/monitor/risk.ts";
-import { HOSTILE_NAME, controlsIn, skipWithoutChromium, launch, ROOT, screenshot, tabOrder, watchErrors, type Launched, openPlayground } from "./browser.ts";
+import {
+  HOSTILE_NAME,
+  controlsIn,
+  skipWithoutChromium,
+  launch,
+  ROOT,
+  screenshot,
+  tabOrder,
+  watchErrors,
+  type Launched,
+  openPlayground,
+} from "./browser.ts";
 import { nth, valueAt } from "../helpers/indexed.ts";
 
 const PANELS = ["search", "enrich", "similar", "monitor", "settings", "help"];
@@ -30,7 +41,13 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     emu = createEmulator({ companies: 3000 });
     ambiguous = nth(emu.companies.duplicateNames(1), 0);
     api = await startServer(emu, { port: 0 });
-    pg = await startPlayground({ port: 0, emulatorUrl: api.url, demoKey: emu.demoKey, ambiguousNames: [ambiguous.name], rebuild: true });
+    pg = await startPlayground({
+      port: 0,
+      emulatorUrl: api.url,
+      demoKey: emu.demoKey,
+      ambiguousNames: [ambiguous.name],
+      rebuild: true,
+    });
     chrome = await launch();
     page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
     errors = watchErrors(page);
@@ -50,7 +67,8 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     await page.click(`#pg-c-${r1}-${c1}`);
     if (r2 !== r1 || c2 !== c1) await page.click(`#pg-c-${r2}-${c2}`, { modifiers: ["Shift"] });
   };
-  const cell = (sheet: string, r: number, c: number) => page.evaluate(([s, rr, cc]) => (window as any).__playground.workbook.get(s, rr, cc), [sheet, r, c] as const);
+  const cell = (sheet: string, r: number, c: number) =>
+    page.evaluate(([s, rr, cc]) => (window as any).__playground.workbook.get(s, rr, cc), [sheet, r, c] as const);
 
   it("opens with the grid pre-filled, the demo key and the emulator configured, and the balance shown", async () => {
     expect(await page.textContent("#pg-emulator")).toBe(api.url.replace(/\/$/, ""));
@@ -86,7 +104,10 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     await page.press("#search-query", "Enter");
     await page.waitForSelector("#search-table tbody tr");
     expect(await page.$$eval("#search-table tbody tr", (r) => r.length)).toBeGreaterThan(0);
-    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b - 1, before);
+    await page.waitForFunction(
+      (b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b - 1,
+      before,
+    );
     expect(emu.balance(emu.demoKey)).toBe(before - 1);
     // Every result says its status.
     expect(await page.$$eval("#search-table thead th", (th) => th.map((t) => t.textContent))).toContain("Status");
@@ -95,7 +116,11 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     // Capitalised like the status the enrichment writes into the sheet ("Aktiv").
     for (const st of statuses) expect(["Aktiv", "In Liquidation", "Insolvent", "Gelöscht", "Inaktiv"]).toContain(st);
     // The list fits the panel: nothing cut off at the right, the distance in its column.
-    const fit = await page.$eval("#search-table", (t) => ({ table: t.getBoundingClientRect().right, panel: document.querySelector("#cd-panel")!.getBoundingClientRect().right, scroll: t.parentElement!.scrollWidth - t.parentElement!.clientWidth }));
+    const fit = await page.$eval("#search-table", (t) => ({
+      table: t.getBoundingClientRect().right,
+      panel: document.querySelector("#cd-panel")!.getBoundingClientRect().right,
+      scroll: t.parentElement!.scrollWidth - t.parentElement!.clientWidth,
+    }));
     expect(fit.scroll).toBe(0);
     expect(fit.table).toBeLessThanOrEqual(fit.panel);
     expect(await page.isVisible("#search-table th.cd-col-distance")).toBe(true);
@@ -117,7 +142,9 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(await page.textContent("#search-insert-question")).toMatch(/^\d+ Zellen mit Inhalt würden überschrieben/);
     expect(await cell("Firmenliste", 2, 5)).toBe(firstId);
     // Insert below the data instead: the user's cells stay, the block goes under the last used row.
-    const usedBefore = await page.evaluate(() => (window as any).__playground.workbook.sheet("Firmenliste").cells.length);
+    const usedBefore = await page.evaluate(
+      () => (window as any).__playground.workbook.sheet("Firmenliste").cells.length,
+    );
     await page.click("#search-insert-below");
     await page.waitForSelector("#cd-status-search.is-success");
     expect(await page.$("#search-insert-question")).toBeNull();
@@ -140,7 +167,9 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     await tab("search");
     expect(await page.getAttribute("#search-query", "placeholder")).not.toBeNull();
     expect(await page.$eval("#search-run", (b) => (b as HTMLButtonElement).form!.noValidate)).toBe(true);
-    expect(await page.textContent("#search-radius-hint")).toBe("Ohne Angabe 10 km, wie bei der Formel COMPANY_SEARCH (Sheets) bzw. COMPANY.SEARCH (Excel).");
+    expect(await page.textContent("#search-radius-hint")).toBe(
+      "Ohne Angabe 10 km, wie bei der Formel COMPANY_SEARCH (Sheets) bzw. COMPANY.SEARCH (Excel).",
+    );
     expect(await page.$$("#search-table tbody tr")).not.toHaveLength(0); // the previous search's list
     await page.fill("#search-place", "Atlantis");
     await page.click("#search-run");
@@ -152,19 +181,29 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     await page.fill("#search-size", "0");
     await page.click("#search-run");
     await page.waitForSelector("#cd-status-search.is-error");
-    expect(await page.textContent("#cd-status-search")).toBe("Anzahl Treffer: bitte eine ganze Zahl von 1 bis 100 eingeben.");
+    expect(await page.textContent("#cd-status-search")).toBe(
+      "Anzahl Treffer: bitte eine ganze Zahl von 1 bis 100 eingeben.",
+    );
     await page.fill("#search-size", "5");
     await page.fill("#search-radius", "501");
     await page.click("#search-run");
     await page.waitForSelector("#cd-status-search.is-error");
-    expect(await page.textContent("#cd-status-search")).toBe("Umkreis: bitte eine Zahl größer als 0 und höchstens 500 (km) eingeben.");
+    expect(await page.textContent("#cd-status-search")).toBe(
+      "Umkreis: bitte eine Zahl größer als 0 und höchstens 500 (km) eingeben.",
+    );
     await page.click("#cd-lang-en");
-    expect(await page.textContent("#cd-status-search")).toBe("Radius: please enter a number above 0 and at most 500 (km).");
-    expect(await page.textContent("#search-radius-hint")).toBe("10 km when empty, as the COMPANY_SEARCH (Sheets) or COMPANY.SEARCH (Excel) formula uses.");
+    expect(await page.textContent("#cd-status-search")).toBe(
+      "Radius: please enter a number above 0 and at most 500 (km).",
+    );
+    expect(await page.textContent("#search-radius-hint")).toBe(
+      "10 km when empty, as the COMPANY_SEARCH (Sheets) or COMPANY.SEARCH (Excel) formula uses.",
+    );
     await page.fill("#search-radius", "30");
     await page.fill("#search-place", "Atlantis");
     await page.click("#search-run");
-    await page.waitForFunction(() => document.querySelector("#cd-status-search")?.textContent === 'Place "Atlantis" not found.');
+    await page.waitForFunction(
+      () => document.querySelector("#cd-status-search")?.textContent === 'Place "Atlantis" not found.',
+    );
     await page.click("#cd-lang-de");
     await page.fill("#search-place", "München");
   });
@@ -190,13 +229,22 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(await page.textContent("#enrich-start")).toBe(`Starten – höchstens ${ceiling} Credits`);
     await page.click("#enrich-start");
     await page.waitForSelector("#enrich-progress");
-    await page.waitForFunction(() => /abgeschlossen|finished/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 60_000 });
-    const bar = await page.$eval("#enrich-progress-bar", (p) => [(p as HTMLProgressElement).value, (p as HTMLProgressElement).max]);
+    await page.waitForFunction(
+      () => /abgeschlossen|finished/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""),
+      null,
+      { timeout: 60_000 },
+    );
+    const bar = await page.$eval("#enrich-progress-bar", (p) => [
+      (p as HTMLProgressElement).value,
+      (p as HTMLProgressElement).max,
+    ]);
     expect(bar[0]).toBe(bar[1]);
     expect(await cell("Firmenliste", 1, 3)).toBe("Status");
     expect(await cell("Firmenliste", 2, 3)).toBe("gefunden");
     // The company status is written as the search list shows it: "Aktiv", not "aktiv".
-    const header = await page.evaluate(() => (window as any).__playground.workbook.block("Firmenliste", 1, 1, 1, 20)[0] as unknown[]);
+    const header = await page.evaluate(
+      () => (window as any).__playground.workbook.block("Firmenliste", 1, 1, 1, 20)[0] as unknown[],
+    );
     expect(await cell("Firmenliste", 2, header.indexOf("Firmenstatus") + 1)).toBe("Aktiv");
     // The ambiguous name waits for a pick; nothing was guessed.
     await page.waitForSelector("fieldset.cd-review");
@@ -211,12 +259,17 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(await page.textContent(`#review-apply-${row}`)).toMatch(/^Übernehmen \(höchstens \d+ Credits?\)$/);
     await page.click(`#review-apply-${row}`);
     // The enrichment's own success status is already showing: wait for the pick's effect itself.
-    await page.waitForFunction(() => document.querySelectorAll("fieldset.cd-review").length === 0, null, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll("fieldset.cd-review").length === 0, null, {
+      timeout: 30_000,
+    });
     await page.waitForSelector("#cd-status-enrich.is-success");
     expect(ambiguous.ids).toContain(await cell("Firmenliste", row, 5));
     expect(emu.balance(emu.demoKey)).toBeLessThan(before);
     // The header catches up with the pick's spend (the run's own refresh may answer first).
-    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b, emu.balance(emu.demoKey));
+    await page.waitForFunction(
+      (b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b,
+      emu.balance(emu.demoKey),
+    );
   });
 
   it("reruns only new or failed rows: nothing is paid twice", async () => {
@@ -235,11 +288,12 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
   });
 
   it("re-reads the enriched table: input left of the output block, the rerun previews 0 rows and writes nothing", async () => {
-    const block = () => page.evaluate(() => {
-      const wb = (window as any).__playground.workbook;
-      const { rows, cols } = wb.size("Firmenliste");
-      return wb.block("Firmenliste", 1, 1, rows, cols) as unknown[][];
-    });
+    const block = () =>
+      page.evaluate(() => {
+        const wb = (window as any).__playground.workbook;
+        const { rows, cols } = wb.size("Firmenliste");
+        return wb.block("Firmenliste", 1, 1, rows, cols) as unknown[][];
+      });
     const before = await block();
     const balanceBefore = emu.balance(emu.demoKey);
     // One cell: its region now takes in the output block too.
@@ -258,7 +312,11 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     const rows = before.length - 1;
     expect(await page.textContent("#enrich-preview")).toMatch(new RegExp(`^0 von ${rows} Zeilen`));
     await page.click("#enrich-start");
-    await page.waitForFunction(() => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""),
+      null,
+      { timeout: 30_000 },
+    );
     await screenshot(page, "panel-enrich-rerun");
     expect(await block()).toEqual(before);
     expect(emu.balance(emu.demoKey)).toBe(balanceBefore);
@@ -274,7 +332,9 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     emu.setBalance(emu.demoKey, 0);
     await selectCells("Neu", 2, 1, 2, 1);
     await page.click("#enrich-read");
-    await page.waitForFunction(() => /Neu: 3 Zeilen/.test(document.querySelector("#enrich-selection")?.textContent ?? ""));
+    await page.waitForFunction(() =>
+      /Neu: 3 Zeilen/.test(document.querySelector("#enrich-selection")?.textContent ?? ""),
+    );
     await page.click("#enrich-start"); // the price first
     await page.waitForFunction(() => /höchstens/.test(document.querySelector("#enrich-start")?.textContent ?? ""));
     await page.click("#enrich-start");
@@ -286,13 +346,19 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(await page.textContent("#enrich-counts")).toMatch(/Fehler: 0/);
     expect(await page.textContent("#enrich-resume")).toBe("Nach dem Aufladen fortsetzen");
     await page.click("#cd-lang-en");
-    expect(await page.textContent("#cd-status-enrich")).toMatch(/^Run stopped: out of credits, 3 rows are not enriched/);
+    expect(await page.textContent("#cd-status-enrich")).toMatch(
+      /^Run stopped: out of credits, 3 rows are not enriched/,
+    );
     expect(await page.textContent("#enrich-count-credits")).toBe(" · Not enriched (out of credits): 3");
     await screenshot(page, "panel-enrich-out-of-credits");
     await page.click("#cd-lang-de");
     emu.setBalance(emu.demoKey, saved);
     await page.click("#enrich-resume");
-    await page.waitForFunction(() => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""),
+      null,
+      { timeout: 30_000 },
+    );
     expect(await page.$("#enrich-count-credits")).toBeNull();
     expect(await cell("Neu", 2, 2)).toBe("gefunden");
     expect(emu.balance(emu.demoKey)).toBeLessThan(saved);
@@ -309,7 +375,9 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     await selectCells("Portfolio", 2, 1, 4, 1);
     await tab("similar");
     await page.click("#similar-from-selection");
-    await page.waitForFunction(() => (document.querySelector("#similar-ids") as HTMLTextAreaElement).value.split("\n").length === 3);
+    await page.waitForFunction(
+      () => (document.querySelector("#similar-ids") as HTMLTextAreaElement).value.split("\n").length === 3,
+    );
     await page.click("#similar-run");
     await page.waitForSelector("#similar-table tbody tr");
     expect(await page.textContent("#cd-status-similar")).toMatch(/2 Credits/);
@@ -321,7 +389,12 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
 
   /** The emulator's control endpoints, as a user of the playground would call them. */
   const control = async (path: string, body?: unknown) => {
-    const res = await fetch(new URL(path, api.url), body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(
+      new URL(path, api.url),
+      body === undefined
+        ? {}
+        : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+    );
     expect(res.ok, `${path}: ${res.status}`).toBe(true);
     return res.json();
   };
@@ -331,17 +404,22 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     expect(await page.isEnabled("#monitor-check")).toBe(true);
     return Number(await page.getAttribute("#monitor-cost", "data-credits"));
   };
-  const portfolioRows = () => page.evaluate(() => {
-    const wb = (window as any).__playground.workbook;
-    const { rows, cols } = wb.size("Portfolio");
-    return { cells: wb.block("Portfolio", 1, 1, rows, cols) as unknown[][], colours: Array.from({ length: rows }, (_, r) => wb.colourAt("Portfolio", r + 1, 3) ?? "") };
-  });
-  const changesLines = () => page.evaluate(() => {
-    const wb = (window as any).__playground.workbook;
-    // The log is named in the user's language ("Änderungen" in this German session); an existing one keeps its name.
-    const name = ["Änderungen", "Changes"].find((n) => wb.sheets.has(n));
-    return name ? (wb.block(name, 1, 1, wb.size(name).rows, wb.size(name).cols) as unknown[][]).slice(1) : [];
-  });
+  const portfolioRows = () =>
+    page.evaluate(() => {
+      const wb = (window as any).__playground.workbook;
+      const { rows, cols } = wb.size("Portfolio");
+      return {
+        cells: wb.block("Portfolio", 1, 1, rows, cols) as unknown[][],
+        colours: Array.from({ length: rows }, (_, r) => wb.colourAt("Portfolio", r + 1, 3) ?? ""),
+      };
+    });
+  const changesLines = () =>
+    page.evaluate(() => {
+      const wb = (window as any).__playground.workbook;
+      // The log is named in the user's language ("Änderungen" in this German session); an existing one keeps its name.
+      const name = ["Änderungen", "Changes"].find((n) => wb.sheets.has(n));
+      return name ? (wb.block(name, 1, 1, wb.size(name).rows, wb.size(name).cols) as unknown[][]).slice(1) : [];
+    });
   /**
    * Wait for a shown price of 0. On a loaded machine a free availability call
    * can miss the host's deadline (rate limited): that entry is then priced at
@@ -354,7 +432,8 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
         return;
       } catch (e) {
         const text = await page.textContent("#monitor-cost");
-        if (i >= 2 || !/höchstens/.test(text ?? "")) throw new Error(`${e}; cost: ${text}; status: ${await page.textContent("#cd-status-monitor")}`);
+        if (i >= 2 || !/höchstens/.test(text ?? ""))
+          throw new Error(`${e}; cost: ${text}; status: ${await page.textContent("#cd-status-monitor")}`);
         await page.click("#monitor-price");
       }
     }
@@ -362,10 +441,16 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
   /** Check now, and wait for this check's end (the button is busy from the click until the panel re-renders). */
   const checkNow = async () => {
     await page.click("#monitor-check");
-    await page.waitForFunction(() => {
-      const b = document.querySelector("#monitor-check");
-      return b !== null && !b.hasAttribute("aria-busy") && document.querySelector("#cd-status-monitor.is-success") !== null;
-    }, null, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => {
+        const b = document.querySelector("#monitor-check");
+        return (
+          b !== null && !b.hasAttribute("aria-busy") && document.querySelector("#cd-status-monitor.is-success") !== null
+        );
+      },
+      null,
+      { timeout: 60_000 },
+    );
   };
 
   it("runs the portfolio check: price shown first, spend equals it, colours and the screening note in the sheet", async () => {
@@ -383,15 +468,21 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
 
     await checkNow();
     expect(before - emu.balance(emu.demoKey)).toBe(price);
-    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b, emu.balance(emu.demoKey));
+    await page.waitForFunction(
+      (b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b,
+      emu.balance(emu.demoKey),
+    );
     // Last check in the user's local time, its zone named once ("MEZ", "UTC"), not followed by a second word for it.
-    expect(await page.textContent("#monitor-last")).toMatch(/Letzte Prüfung \(\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} [^,()]+\):/);
+    expect(await page.textContent("#monitor-last")).toMatch(
+      /Letzte Prüfung \(\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} [^,()]+\):/,
+    );
 
     const { cells, colours } = await portfolioRows();
     expect(String(nth(cells, 0)[2])).toBe(`Risiko (${SCREENING_NOTE.de})`);
     // The note is said once in the sheet: in the group column's header only.
     expect(cells.flat().filter((v) => String(v).includes(SCREENING_NOTE.de))).toHaveLength(1);
-    const groupOf = (label: unknown) => (Object.keys(GROUP_LABEL) as RiskGroup[]).find((g) => GROUP_LABEL[g].de === label);
+    const groupOf = (label: unknown) =>
+      (Object.keys(GROUP_LABEL) as RiskGroup[]).find((g) => GROUP_LABEL[g].de === label);
     for (let r = 1; r <= PORTFOLIO.length; r++) {
       const g = groupOf(nth(cells, r)[2]);
       expect(g, `row ${r + 1}: ${nth(cells, r)[2]}`).toBeDefined();
@@ -414,8 +505,15 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     const linesBefore = (await changesLines()).length;
     // The shown price is from before the clock moved: ask again.
     await page.click("#monitor-price");
-    await page.waitForFunction(() => Number(document.querySelector("#monitor-cost")?.getAttribute("data-credits")) > 0, null, { timeout: 20_000 })
-      .catch(async (e) => { throw new Error(`${e}; status: ${await page.textContent("#cd-status-monitor")}; cost: ${await page.textContent("#monitor-cost")}`); });
+    await page
+      .waitForFunction(() => Number(document.querySelector("#monitor-cost")?.getAttribute("data-credits")) > 0, null, {
+        timeout: 20_000,
+      })
+      .catch(async (e) => {
+        throw new Error(
+          `${e}; status: ${await page.textContent("#cd-status-monitor")}; cost: ${await page.textContent("#monitor-cost")}`,
+        );
+      });
     const price = await shownPrice();
     const before = emu.balance(emu.demoKey);
     await checkNow();
@@ -423,7 +521,9 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     const lines = await changesLines();
     const fresh = lines.slice(linesBefore);
     expect(fresh.length).toBeGreaterThan(0);
-    expect(fresh.some((l) => l.some((v) => String(v).includes(target.id)) || l.some((v) => String(v).includes(target.name)))).toBe(true);
+    expect(
+      fresh.some((l) => l.some((v) => String(v).includes(target.id)) || l.some((v) => String(v).includes(target.name))),
+    ).toBe(true);
     const { cells, colours } = await portfolioRows();
     const row = cells.findIndex((c) => c[0] === target.id);
     expect(nth(cells, row)[2]).toBe(GROUP_LABEL.risk.de);
@@ -500,21 +600,34 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
   });
 
   it("renders a hostile company name as inert text in the UI and the grid, and writes it as text", async () => {
-    const hostile = { id: "DEAAAAAAAAAA", name: HOSTILE_NAME, city: "<b>Berlin</b>", zip: "=1+1", register: "@SUM(A1)", status: { code: "INSOLVENT", name: "<i>insolvent</i>" }, active: false };
+    const hostile = {
+      id: "DEAAAAAAAAAA",
+      name: HOSTILE_NAME,
+      city: "<b>Berlin</b>",
+      zip: "=1+1",
+      register: "@SUM(A1)",
+      status: { code: "INSOLVENT", name: "<i>insolvent</i>" },
+      active: false,
+    };
     const searchUrl = new URL("/v2/search", api.url).href;
-    await page.route(searchUrl, (route) => route.fulfill({
-      status: 200,
-      contentType: "application/json",
-      headers: { "access-control-allow-origin": new URL(pg.url).origin },
-      body: JSON.stringify({ total: 1, companies: [hostile] }),
-    }));
+    await page.route(searchUrl, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: "application/json",
+        headers: { "access-control-allow-origin": new URL(pg.url).origin },
+        body: JSON.stringify({ total: 1, companies: [hostile] }),
+      }),
+    );
     await tab("search");
     await page.fill("#search-query", "hostile");
     await page.fill("#search-place", "");
     await page.click("#search-run");
     await page.waitForSelector("#search-table tbody tr[data-id=DEAAAAAAAAAA]");
     await page.unroute(searchUrl);
-    const nameCell = await page.$eval("#search-table tbody tr td.cd-name span", (s) => ({ text: s.textContent, children: s.children.length }));
+    const nameCell = await page.$eval("#search-table tbody tr td.cd-name span", (s) => ({
+      text: s.textContent,
+      children: s.children.length,
+    }));
     expect(nameCell).toEqual({ text: HOSTILE_NAME, children: 0 });
     // Not active: said in the UI's words and marked.
     const row = "#search-table tbody tr[data-id=DEAAAAAAAAAA]";
@@ -538,7 +651,9 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
       wb.changed();
     }, HOSTILE_NAME);
     await page.click('.pg-sheet-tab[data-sheet="Firmenliste"]');
-    const gridCell = await page.$$eval("#pg-grid td", (tds) => tds.filter((t) => t.textContent?.includes("onerror")).map((t) => t.children.length));
+    const gridCell = await page.$$eval("#pg-grid td", (tds) =>
+      tds.filter((t) => t.textContent?.includes("onerror")).map((t) => t.children.length),
+    );
     expect(gridCell).toEqual([0]);
     expect(await page.title()).not.toBe("pwned");
   });
@@ -560,7 +675,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     const wbXml = strFromU8(valueAt(files, "xl/workbook.xml"));
     expect(wbXml).toContain('name="Firmenliste"');
     const portfolio = strFromU8(valueAt(files, "xl/worksheets/sheet2.xml"));
-    expect(portfolio).toContain("<t xml:space=\"preserve\">TRUMPF SE + Co. KG</t>");
+    expect(portfolio).toContain('<t xml:space="preserve">TRUMPF SE + Co. KG</t>');
     expect(portfolio).not.toContain("<f>");
     expect(strFromU8(valueAt(files, "xl/worksheets/sheet1.xml"))).toContain("&lt;img src=x");
   });
@@ -568,13 +683,18 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
   it("shows the new balance in the header after running out of credits", async () => {
     const saved = emu.balance(emu.demoKey);
     await tab("search");
-    await page.waitForFunction((b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b, saved);
+    await page.waitForFunction(
+      (b) => Number(document.querySelector("#cd-balance")!.textContent.replace(/\D/g, "")) === b,
+      saved,
+    );
     emu.setBalance(emu.demoKey, 0);
     await page.fill("#search-query", "Brauerei");
     await page.fill("#search-place", "");
     await page.click("#search-run");
     await page.waitForSelector("#cd-status-search.is-error");
-    await page.waitForFunction(() => /Guthaben: 0 Credits/.test(document.querySelector("#cd-balance")?.textContent ?? ""));
+    await page.waitForFunction(() =>
+      /Guthaben: 0 Credits/.test(document.querySelector("#cd-balance")?.textContent ?? ""),
+    );
     emu.setBalance(emu.demoKey, saved);
   });
 

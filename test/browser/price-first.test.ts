@@ -56,7 +56,11 @@ describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", 
     expect(emu.balance(emu.demoKey)).toBe(before);
 
     await page.click("#enrich-start");
-    await page.waitForFunction(() => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""),
+      null,
+      { timeout: 60_000 },
+    );
     const spent = before - emu.balance(emu.demoKey);
     expect(spent).toBeGreaterThan(0);
     expect(spent).toBeLessThanOrEqual(shown);
@@ -71,7 +75,9 @@ describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", 
     await page.check(`#review-${row}-0`);
     const beforePick = emu.balance(emu.demoKey);
     await page.click(`#review-apply-${row}`);
-    await page.waitForFunction(() => document.querySelectorAll("fieldset.cd-review").length === 0, null, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll("fieldset.cd-review").length === 0, null, {
+      timeout: 30_000,
+    });
     expect(beforePick - emu.balance(emu.demoKey)).toBeLessThanOrEqual(pickPrice);
     await page.click("#cd-lang-en");
     expect(await page.textContent("#enrich-start")).toMatch(/^Start – at most \d+ credits$/);
@@ -106,9 +112,17 @@ describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", 
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     // An automatic price, a finished call: anything that re-renders the panel while the button is held.
-    await page.evaluate(() => (window as unknown as { __playground: { ui: { rerender(): void } } }).__playground.ui.rerender());
+    await page.evaluate(() =>
+      (window as unknown as { __playground: { ui: { rerender(): void } } }).__playground.ui.rerender(),
+    );
     await page.mouse.up();
-    await page.waitForFunction(() => /Bau/.test(document.querySelector("#search-results, .cd-results")?.textContent ?? "") || document.querySelector("#cd-status-search.is-success, #cd-status-search.is-info") !== null, null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        /Bau/.test(document.querySelector("#search-results, .cd-results")?.textContent ?? "") ||
+        document.querySelector("#cd-status-search.is-success, #cd-status-search.is-info") !== null,
+      null,
+      { timeout: 30_000 },
+    );
     expect(emu.balance(emu.demoKey)).toBeLessThan(before);
   });
 
@@ -117,10 +131,18 @@ describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", 
     // price of the opening panel included: every entry is unpriced and counts at its maximum.
     emu.faults.set({ failRate: 1 });
     await tab("monitor");
-    await page.waitForFunction(() => document.querySelector("#monitor-cost[data-credits]") !== null, null, { timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector("#monitor-cost[data-credits]") !== null, null, {
+      timeout: 120_000,
+    });
     await page.click("#monitor-price");
     // The panel re-renders the button (not busy) once this price is in.
-    await page.waitForFunction(() => document.querySelector("#monitor-price:not([aria-busy])") !== null && document.querySelector("#monitor-cost[data-credits]") !== null, null, { timeout: 120_000 });
+    await page.waitForFunction(
+      () =>
+        document.querySelector("#monitor-price:not([aria-busy])") !== null &&
+        document.querySelector("#monitor-cost[data-credits]") !== null,
+      null,
+      { timeout: 120_000 },
+    );
     const bound = Number(await page.getAttribute("#monitor-cost", "data-credits"));
     expect(await page.textContent("#monitor-cost")).toBe(`Diese Prüfung kostet höchstens ${bound} Credits`);
     expect(await page.textContent("#monitor-check")).toBe(`Jetzt prüfen (höchstens ${bound} Credits)`);
@@ -131,16 +153,24 @@ describe.skipIf(skipWithoutChromium())("price first, in Chromium (playground)", 
     expect(await page.$("#monitor-last-spent")).toBeNull();
     // One click, right after the price re-rendered the panel: a click is never lost to a re-render (shared/ui/app.ts).
     await page.click("#monitor-check");
-    await page.waitForFunction(() => {
-      const b = document.querySelector("#monitor-check");
-      return b !== null && !b.hasAttribute("aria-busy") && document.querySelector("#monitor-last-spent") !== null;
-    }, null, { timeout: 180_000 });
+    await page.waitForFunction(
+      () => {
+        const b = document.querySelector("#monitor-check");
+        return b !== null && !b.hasAttribute("aria-busy") && document.querySelector("#monitor-last-spent") !== null;
+      },
+      null,
+      { timeout: 180_000 },
+    );
     emu.faults.reset();
     const charged = before - emu.balance(emu.demoKey);
     expect(charged).toBeLessThanOrEqual(bound);
-    expect(await page.textContent("#monitor-last-spent")).toBe(`Verbraucht: ${charged === 1 ? "1 Credit" : `${charged} Credits`}`);
+    expect(await page.textContent("#monitor-last-spent")).toBe(
+      `Verbraucht: ${charged === 1 ? "1 Credit" : `${charged} Credits`}`,
+    );
     // The spend log (Settings → account) has the same figure for the monitor.
-    const ledger: { operation: string; credits: number }[] = await page.evaluate(() => (window as any).__playground.ui.call("account", {}).then((a: any) => a.ledger));
+    const ledger: { operation: string; credits: number }[] = await page.evaluate(() =>
+      (window as any).__playground.ui.call("account", {}).then((a: any) => a.ledger),
+    );
     expect(ledger.filter((e) => /monitor/.test(e.operation)).reduce((n, e) => n + e.credits, 0)).toBe(charged);
     // Every call failing five times with back-off (the price), then half of them (the run): more than the default 90 s.
   }, 420_000);

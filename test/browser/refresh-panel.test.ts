@@ -28,7 +28,9 @@ describe.skipIf(skipWithoutChromium())("scheduled refresh section, in Chromium (
     await page.click("#cd-tab-enrich");
     await page.click("#enrich-read");
     await page.waitForSelector("#enrich-refresh #refresh-table");
-    await page.waitForFunction(() => !/^(Noch keine|No table)/.test(document.querySelector("#refresh-table")?.textContent ?? ""));
+    await page.waitForFunction(
+      () => !/^(Noch keine|No table)/.test(document.querySelector("#refresh-table")?.textContent ?? ""),
+    );
     expect(await page.isDisabled("#refresh-toggle")).toBe(true);
     expect(await page.isDisabled("#refresh-run")).toBe(true);
     expect(await page.$("#refresh-estimate-view")).toBeNull();
@@ -45,7 +47,11 @@ describe.skipIf(skipWithoutChromium())("scheduled refresh section, in Chromium (
     expect(await page.textContent("#refresh-run")).toMatch(new RegExp(`${next}`));
 
     await page.click("#refresh-toggle");
-    await page.waitForFunction(() => /eingeschaltet|is on/.test(document.querySelector("#refresh-state")?.textContent ?? ""), null, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /eingeschaltet|is on/.test(document.querySelector("#refresh-state")?.textContent ?? ""),
+      null,
+      { timeout: 60_000 },
+    );
     expect(await page.textContent("#refresh-month")).toMatch(/50/);
     expect(errors).toEqual([]);
   }, 180_000);

@@ -35,17 +35,27 @@ describe.skipIf(skipWithoutChromium())("review list in Chromium", () => {
     await page.click("#enrich-preview-btn");
     await page.waitForSelector("#enrich-start");
     await page.click("#enrich-start");
-    await page.waitForFunction(() => /abgeschlossen|finished/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /abgeschlossen|finished/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""),
+      null,
+      { timeout: 60_000 },
+    );
     await page.waitForSelector("fieldset.cd-review");
     const row = Number((await page.getAttribute("fieldset.cd-review", "id"))!.replace("review-row-", ""));
     expect(await page.textContent(`#review-reason-${row}`)).toBe("Unsicher, weil: Mehrere Firmen passen zum Namen.");
 
     // Showing the review again asks the run's cached resolve answer: nothing is paid for the details.
     const balance = emu.balance(emu.demoKey);
-    const details = await page.$$eval(`#review-row-${row} .cd-review-choice`, (ls) => ls.map((l) => ({ id: l.getAttribute("data-id")!, detail: l.querySelector(".cd-sub")!.textContent })));
+    const details = await page.$$eval(`#review-row-${row} .cd-review-choice`, (ls) =>
+      ls.map((l) => ({ id: l.getAttribute("data-id")!, detail: l.querySelector(".cd-sub")!.textContent })),
+    );
     expect(details.map((d) => d.id).sort()).toEqual([...ambiguous.ids].sort());
     for (const d of details) {
-      const c = await (await fetch(`${world.api.url.replace(/\/$/, "")}/v2/companies/${d.id}`, { headers: { Authorization: `Bearer ${emu.demoKey}` } })).json() as { street: string; zip: string; register: { number: string } };
+      const c = (await (
+        await fetch(`${world.api.url.replace(/\/$/, "")}/v2/companies/${d.id}`, {
+          headers: { Authorization: `Bearer ${emu.demoKey}` },
+        })
+      ).json()) as { street: string; zip: string; register: { number: string } };
       expect(d.detail).toContain(c.street);
       expect(d.detail).toContain(c.zip);
       expect(d.detail).toContain(c.register.number);

@@ -23,7 +23,8 @@ describe.skipIf(skipWithoutChromium())("Search panel: filters and insert all, in
 
   afterAll(() => world?.close());
 
-  const cell = (sheet: string, r: number, c: number) => page.evaluate(([s, rr, cc]) => (window as any).__playground.workbook.get(s, rr, cc), [sheet, r, c] as const);
+  const cell = (sheet: string, r: number, c: number) =>
+    page.evaluate(([s, rr, cc]) => (window as any).__playground.workbook.get(s, rr, cc), [sheet, r, c] as const);
   const selectCell = async (sheet: string, r: number, c: number) => {
     await page.click(`.pg-sheet-tab[data-sheet="${sheet}"]`);
     await page.click(`#pg-c-${r}-${c}`);
@@ -79,7 +80,9 @@ describe.skipIf(skipWithoutChromium())("Search panel: filters and insert all, in
     await page.fill("#search-size", "10");
     await page.click("#search-run");
     await page.waitForSelector("#search-table tbody tr");
-    const total = emu.world.companies.filter((c) => (emu.world.profile(c, "de") as any).industry.code.startsWith("J62")).length;
+    const total = emu.world.companies.filter((c) =>
+      (emu.world.profile(c, "de") as any).industry.code.startsWith("J62"),
+    ).length;
     expect(total).toBeGreaterThan(100);
     await page.waitForSelector("#search-insert-all:not([disabled])");
     const pages = Math.ceil(total / 100);
@@ -90,7 +93,9 @@ describe.skipIf(skipWithoutChromium())("Search panel: filters and insert all, in
     await screenshot(page, "panel-search-insert-all");
 
     // A standing list in another sheet with three of the companies; the new list goes to an empty area.
-    const first3 = await page.$$eval("#search-table tbody tr", (r) => r.slice(0, 3).map((x) => x.getAttribute("data-id")!));
+    const first3 = await page.$$eval("#search-table tbody tr", (r) =>
+      r.slice(0, 3).map((x) => x.getAttribute("data-id")!),
+    );
     await page.evaluate((ids) => {
       const w = (window as any).__playground.workbook;
       w.set("Firmenliste", 1, 20, "Firmen-ID");
@@ -118,7 +123,9 @@ describe.skipIf(skipWithoutChromium())("Search panel: filters and insert all, in
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of first3) expect(ids).not.toContain(id);
     // Asked again, every page is in the cache: the price says so, and nothing is spent.
-    await page.waitForFunction(() => /\(0 Credits\)/.test(document.querySelector("#search-insert-all")?.textContent ?? ""));
+    await page.waitForFunction(() =>
+      /\(0 Credits\)/.test(document.querySelector("#search-insert-all")?.textContent ?? ""),
+    );
     expect(errors).toEqual([]);
   });
   it("saved searches: save the form, run it (everything), run again (only what is new since), delete; 1 credit a run", async () => {
@@ -127,17 +134,23 @@ describe.skipIf(skipWithoutChromium())("Search panel: filters and insert all, in
     await page.fill("#search-save-name", "Software-Leads");
     await page.click("#search-save");
     await page.waitForSelector('#search-saved-list li[data-name="Software-Leads"]');
-    expect(await page.textContent('#search-saved-list li[data-name="Software-Leads"]')).toContain("noch nie ausgeführt");
+    expect(await page.textContent('#search-saved-list li[data-name="Software-Leads"]')).toContain(
+      "noch nie ausgeführt",
+    );
     const first = await spentDuring(async () => {
       await page.click("#search-saved-run-0");
       await page.waitForSelector("#search-table tbody tr");
-      await page.waitForFunction(() => /zuletzt \d{4}-\d{2}-\d{2}/.test(document.querySelector("#search-saved-list")?.textContent ?? ""));
+      await page.waitForFunction(() =>
+        /zuletzt \d{4}-\d{2}-\d{2}/.test(document.querySelector("#search-saved-list")?.textContent ?? ""),
+      );
     });
     expect(first).toBe(1);
     expect(await page.textContent("#search-saved-run-0")).toContain("Neue seit letztem Lauf (1 Credit)");
     const again = await spentDuring(async () => {
       await page.click("#search-saved-run-0");
-      await page.waitForFunction(() => /neu seit \d{4}-\d{2}-\d{2}/.test(document.querySelector("#cd-status-search")?.textContent ?? ""));
+      await page.waitForFunction(() =>
+        /neu seit \d{4}-\d{2}-\d{2}/.test(document.querySelector("#cd-status-search")?.textContent ?? ""),
+      );
     });
     expect(again).toBe(1);
     await page.click("#search-saved-delete-0");

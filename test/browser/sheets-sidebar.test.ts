@@ -14,7 +14,16 @@ import { asyncStores, memoryStores, runAsync, type AsyncDriver } from "../../sha
 import { uiCall } from "../../shared/app/dispatch.ts";
 import { Workbook } from "../../playground/workbook.ts";
 import { HOSTILE_NAME } from "./browser.ts";
-import { controlsIn, skipWithoutChromium, launch, screenshot, serveDir, tabOrder, watchErrors, type Launched } from "./browser.ts";
+import {
+  controlsIn,
+  skipWithoutChromium,
+  launch,
+  screenshot,
+  serveDir,
+  tabOrder,
+  watchErrors,
+  type Launched,
+} from "./browser.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 
 /** Built into a temporary directory, so a test run never rewrites the real dist/apps-script. */
@@ -26,7 +35,16 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
   let emu: Emulator;
   let chrome: Launched;
   let files: { url: string; close(): Promise<void> };
-  const workbook = new Workbook([{ name: "Tabelle1", cells: [["Firma", "Ort"], ["SAP SE", "Walldorf"], ["BASF SE", "Ludwigshafen"]] }]);
+  const workbook = new Workbook([
+    {
+      name: "Tabelle1",
+      cells: [
+        ["Firma", "Ort"],
+        ["SAP SE", "Walldorf"],
+        ["BASF SE", "Ludwigshafen"],
+      ],
+    },
+  ]);
   const stores = memoryStores();
   const calls: string[] = [];
 
@@ -50,13 +68,18 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
   });
 
   const driver: AsyncDriver = {
-    http: async (reqs) => reqs.map((r) => {
-      if (r.url.endsWith("/v2/search") && JSON.parse(r.body ?? "{}").query === "hostile") {
-        return { status: 200, headers: {}, body: JSON.stringify({ total: 1, companies: [{ id: "DEAAAAAAAAAA", name: HOSTILE_NAME, city: "=1+1" }] }) };
-      }
-      const res = emu.handle(r);
-      return { status: res.status, headers: res.headers, body: res.body };
-    }),
+    http: async (reqs) =>
+      reqs.map((r) => {
+        if (r.url.endsWith("/v2/search") && JSON.parse(r.body ?? "{}").query === "hostile") {
+          return {
+            status: 200,
+            headers: {},
+            body: JSON.stringify({ total: 1, companies: [{ id: "DEAAAAAAAAAA", name: HOSTILE_NAME, city: "=1+1" }] }),
+          };
+        }
+        const res = emu.handle(r);
+        return { status: res.status, headers: res.headers, body: res.body };
+      }),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     ...asyncStores(stores),
     sheet: async (req) => workbook.handle(req),
@@ -68,14 +91,25 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
     const errors = watchErrors(page);
     await page.exposeFunction("__uiCall", async (method: string, json: string) => {
       calls.push(method);
-      return runAsync(uiCall({ host: "sheets", now: Date.now, random: Math.random, deadline: Date.now() + 20_000, pacer }, method, json), driver);
+      return runAsync(
+        uiCall(
+          { host: "sheets", now: Date.now, random: Math.random, deadline: Date.now() + 20_000, pacer },
+          method,
+          json,
+        ),
+        driver,
+      );
     });
     // The shape of google.script.run: chained handlers, then the server function by name; answers are async.
     await page.addInitScript(() => {
       const runner = (ok?: (v: unknown) => void, fail?: (e: unknown) => void): any => ({
         withSuccessHandler: (f: (v: unknown) => void) => runner(f, fail),
         withFailureHandler: (f: (e: unknown) => void) => runner(ok, f),
-        uiCall: (m: string, j: string) => void (window as any).__uiCall(m, j).then((v: unknown) => ok?.(v), (e: unknown) => fail?.(e)),
+        uiCall: (m: string, j: string) =>
+          void (window as any).__uiCall(m, j).then(
+            (v: unknown) => ok?.(v),
+            (e: unknown) => fail?.(e),
+          ),
       });
       (window as any).google = { script: { run: runner(), host: { close: () => ((window as any).__closed = true) } } };
     });
@@ -108,7 +142,10 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
     await page.waitForSelector("#search-table tbody tr");
     // The sidebar's 300 px: the list fits without scrolling sideways; the distance moves under the city.
     await page.setViewportSize({ width: 300, height: 800 });
-    const overflow = await page.$eval("#search-table", (t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth);
+    const overflow = await page.$eval(
+      "#search-table",
+      (t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth,
+    );
     expect(overflow).toBe(0);
     expect(await page.isVisible("#search-table th.cd-col-distance")).toBe(false);
     expect(await page.isVisible("#search-table tbody tr .cd-distance-inline")).toBe(true);
@@ -129,7 +166,10 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
     await page.fill("#search-query", "hostile");
     await page.click("#search-run");
     await page.waitForSelector("#search-table tbody tr[data-id=DEAAAAAAAAAA]");
-    expect(await page.$eval("#search-table td.cd-name span", (s) => [s.textContent, s.children.length])).toEqual([HOSTILE_NAME, 0]);
+    expect(await page.$eval("#search-table td.cd-name span", (s) => [s.textContent, s.children.length])).toEqual([
+      HOSTILE_NAME,
+      0,
+    ]);
     expect(await page.$$("img")).toHaveLength(0);
     expect(await page.title()).not.toBe("pwned");
     await page.close();
@@ -158,11 +198,19 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
     await page.waitForSelector("#enrich-field-id");
     // Start without a preview: the first press shows the price and spends nothing, the second starts.
     await page.click("#enrich-start");
-    await page.waitForFunction(() => /^Starten – höchstens \d+ Credits?$/.test(document.querySelector("#enrich-start")?.textContent ?? ""));
-    expect(await page.textContent("#cd-status-enrich")).toMatch(/^Erst der Preis: Dieser Lauf kostet höchstens \d+ Credits?\. Nichts ist ausgegeben/);
+    await page.waitForFunction(() =>
+      /^Starten – höchstens \d+ Credits?$/.test(document.querySelector("#enrich-start")?.textContent ?? ""),
+    );
+    expect(await page.textContent("#cd-status-enrich")).toMatch(
+      /^Erst der Preis: Dieser Lauf kostet höchstens \d+ Credits?\. Nichts ist ausgegeben/,
+    );
     expect(calls).not.toContain("enrichStart");
     await page.click("#enrich-start");
-    await page.waitForFunction(() => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""),
+      null,
+      { timeout: 30_000 },
+    );
     expect(workbook.get("Tabelle1", 2, 3)).toBe("gefunden");
     expect(calls.filter((c) => c === "enrichStep").length).toBeGreaterThan(0);
     await page.close();
@@ -170,16 +218,55 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
 
   it("enrich sidebar: a run left unfinished by a closed sidebar is offered with its progress, and continues", async () => {
     stores.storePut({ "user:language": "de" });
-    const names = ["SAP SE", "Siemens AG", "BASF SE", "Allianz SE", "Zalando SE", "Bayer AG", "Continental AG", "Knorr-Bremse AG", "HelloFresh SE", "Celonis SE",
-      "N26 SE", "adidas AG", "Deutsche Bahn AG", "Deutsche Telekom AG", "Henkel AG & Co. KGaA", "Delivery Hero SE", "Miele & Cie. KG", "Festo SE & Co. KG", "Vorwerk SE & Co. KG", "Robert Bosch GmbH",
-      "Personio Group SE", "Trade Republic Bank GmbH", "Merck KGaA"];
+    const names = [
+      "SAP SE",
+      "Siemens AG",
+      "BASF SE",
+      "Allianz SE",
+      "Zalando SE",
+      "Bayer AG",
+      "Continental AG",
+      "Knorr-Bremse AG",
+      "HelloFresh SE",
+      "Celonis SE",
+      "N26 SE",
+      "adidas AG",
+      "Deutsche Bahn AG",
+      "Deutsche Telekom AG",
+      "Henkel AG & Co. KGaA",
+      "Delivery Hero SE",
+      "Miele & Cie. KG",
+      "Festo SE & Co. KG",
+      "Vorwerk SE & Co. KG",
+      "Robert Bosch GmbH",
+      "Personio Group SE",
+      "Trade Republic Bank GmbH",
+      "Merck KGaA",
+    ];
     workbook.addSheet("Lang", [["Firma"], ...names.map((n) => [n])]);
     // The earlier sidebar: started the run, did one step that met its time limit after the first chunk, then was closed.
     let fake = Date.now();
     const slow: AsyncDriver = { ...driver, http: async (reqs) => ((fake += 2000), driver.http(reqs)) };
     const server = (method: string, input: unknown, deadline?: number) =>
-      runAsync(uiCall({ host: "sheets", now: () => fake, random: Math.random, deadline, pacer: new Pacer() }, method, JSON.stringify(input)), slow).then((j) => JSON.parse(j).value);
-    const config = { sheet: "Lang", headerRow: 1, col: 1, rows: names.length, cols: 1, mapping: { name: 0, city: null, zip: null, register: null, id: null }, fields: ["id", "name"], mode: "batch", rerun: { kind: "all" } };
+      runAsync(
+        uiCall(
+          { host: "sheets", now: () => fake, random: Math.random, deadline, pacer: new Pacer() },
+          method,
+          JSON.stringify(input),
+        ),
+        slow,
+      ).then((j) => JSON.parse(j).value);
+    const config = {
+      sheet: "Lang",
+      headerRow: 1,
+      col: 1,
+      rows: names.length,
+      cols: 1,
+      mapping: { name: 0, city: null, zip: null, register: null, id: null },
+      fields: ["id", "name"],
+      mode: "batch",
+      rerun: { kind: "all" },
+    };
     const started = await server("enrichStart", config);
     const step = await server("enrichStep", { jobId: started.jobId }, fake + 1500);
     expect(step.finished).toBe(false);
@@ -188,11 +275,22 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
 
     const { page, errors } = await open("enrich");
     await page.waitForSelector("#enrich-continue");
-    expect(await page.textContent("#enrich-continue")).toBe(`Unterbrochenen Lauf fortsetzen (${step.processed} von ${names.length} Zeilen erledigt)`);
+    expect(await page.textContent("#enrich-continue")).toBe(
+      `Unterbrochenen Lauf fortsetzen (${step.processed} von ${names.length} Zeilen erledigt)`,
+    );
     await screenshot(page, "sheets-sidebar-enrich-unfinished");
     await page.click("#enrich-continue");
-    await page.waitForFunction(() => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""), null, { timeout: 30_000 });
-    expect(await page.$eval("#enrich-progress-bar", (p) => [(p as HTMLProgressElement).value, (p as HTMLProgressElement).max])).toEqual([names.length, names.length]);
+    await page.waitForFunction(
+      () => /abgeschlossen/.test(document.querySelector("#cd-status-enrich")?.textContent ?? ""),
+      null,
+      { timeout: 30_000 },
+    );
+    expect(
+      await page.$eval("#enrich-progress-bar", (p) => [
+        (p as HTMLProgressElement).value,
+        (p as HTMLProgressElement).max,
+      ]),
+    ).toEqual([names.length, names.length]);
     for (let r = 2; r <= names.length + 1; r++) expect(workbook.get("Lang", r, 2), `row ${r}`).not.toBe("");
     expect(errors).toEqual([]);
     await page.close();

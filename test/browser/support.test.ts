@@ -18,7 +18,9 @@ describe("skipWithoutChromium", () => {
     expect(skipWithoutChromium({ CI: "false" }, false)).toBe(true);
   });
   it("fails hard without Chromium under CI, saying what to do", () => {
-    expect(() => skipWithoutChromium({ CI: "true" }, false, "/nowhere/chromium")).toThrow(/Chromium not found at \/nowhere\/chromium.*apt-get install -y chromium/);
+    expect(() => skipWithoutChromium({ CI: "true" }, false, "/nowhere/chromium")).toThrow(
+      /Chromium not found at \/nowhere\/chromium.*apt-get install -y chromium/,
+    );
   });
 });
 
@@ -31,10 +33,15 @@ function sources(dir: string): string[] {
 
 describe("UI strings", () => {
   it("has no string that no panel uses", () => {
-    const code = sources(join(ROOT, "shared", "ui")).map((f) => readFileSync(f, "utf8")).join("\n");
+    const code = sources(join(ROOT, "shared", "ui"))
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n");
     // Keys built at run time: `role_${role}` (enrich columns), `status_${code}` (company status).
-    const dynamic = (k: string) => (/^role_/.test(k) && code.includes("`role_${")) || (/^status_/.test(k) && code.includes("`status_${"));
-    const unused = Object.keys(STRINGS).filter((k) => !dynamic(k) && !new RegExp(`["'\`]${k}["'\`]|STRINGS\\.${k}\\b`).test(code));
+    const dynamic = (k: string) =>
+      (/^role_/.test(k) && code.includes("`role_${")) || (/^status_/.test(k) && code.includes("`status_${"));
+    const unused = Object.keys(STRINGS).filter(
+      (k) => !dynamic(k) && !new RegExp(`["'\`]${k}["'\`]|STRINGS\\.${k}\\b`).test(code),
+    );
     expect(unused).toEqual([]);
   });
 });

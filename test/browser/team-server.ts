@@ -24,11 +24,21 @@ export interface TestTeamServer {
 }
 
 /** Start it against the API at `apiUrl` with `apiKey`, answering CORS for `allowOrigins` only. */
-export async function startTestTeamServer(apiUrl: string, apiKey: string, allowOrigins: string[]): Promise<TestTeamServer> {
+export async function startTestTeamServer(
+  apiUrl: string,
+  apiKey: string,
+  allowOrigins: string[],
+): Promise<TestTeamServer> {
   const dir = mkdtempSync(join(tmpdir(), "team-db-"));
   const { db, close: closeDb } = await openServerDb({ kind: "pglite", dir });
   const server = await startTeamServer({
-    db, port: 0, host: "127.0.0.1", allowOrigins, process: `test:${process.pid}`, log: silentLogger, leaseMs: 10_000,
+    db,
+    port: 0,
+    host: "127.0.0.1",
+    allowOrigins,
+    process: `test:${process.pid}`,
+    log: silentLogger,
+    leaseMs: 10_000,
     cacheDays: parseCacheDays(undefined),
     upstream: createUpstream({ apiKey, baseUrl: apiUrl, timeoutMs: 8_000, maxPaceWaitMs: 10_000 }),
   });
@@ -38,7 +48,8 @@ export async function startTestTeamServer(apiUrl: string, apiKey: string, allowO
     token: (user, budget) => createToken(db, user, budget),
     async spentByUser() {
       const rows = await db.query<{ user: string; credits: number }>(
-        "select u.name as user, sum(l.credits)::int as credits from ledger l join users u on u.id = l.user_id where l.status = 'settled' group by u.name");
+        "select u.name as user, sum(l.credits)::int as credits from ledger l join users u on u.id = l.user_id where l.status = 'settled' group by u.name",
+      );
       return Object.fromEntries(rows.map((r) => [r.user, r.credits]));
     },
     async close() {

@@ -11,8 +11,12 @@ import { runCli, startCliWorld, type CliWorld } from "../helpers/cli.ts";
 import { nth } from "../helpers/indexed.ts";
 
 let world: CliWorld;
-beforeAll(async () => { world = await startCliWorld({ companies: 2000, seed: 21, dirPrefix: "cd-after-" }); });
-afterAll(async () => { await world?.server.close(); });
+beforeAll(async () => {
+  world = await startCliWorld({ companies: 2000, seed: 21, dirPrefix: "cd-after-" });
+});
+afterAll(async () => {
+  await world?.server.close();
+});
 
 describe("company-data enrich: the price after matching", () => {
   it("is printed before the profiles are bought and equals what they cost", async () => {
@@ -27,9 +31,26 @@ describe("company-data enrich: the price after matching", () => {
     const input = join(world.dir, "after.csv");
     writeFileSync(input, ["Firma;ID", ...rows].join("\r\n") + "\r\n");
     const key = world.emu.createKey(1000);
-    const r = await runCli(world, ["enrich", "--in", input, "--out", join(world.dir, "after.out.csv"), "--fields", "name,city,url,status", "--yes", "--lang", "en"], { key });
+    const r = await runCli(
+      world,
+      [
+        "enrich",
+        "--in",
+        input,
+        "--out",
+        join(world.dir, "after.out.csv"),
+        "--fields",
+        "name,city,url,status",
+        "--yes",
+        "--lang",
+        "en",
+      ],
+      { key },
+    );
     expect(r.code).toBe(0);
-    const m = /After matching: (\d+) companies at most (\d+) credits? each, at most (\d+) credits in all\./.exec(r.stderr);
+    const m = /After matching: (\d+) companies at most (\d+) credits? each, at most (\d+) credits in all\./.exec(
+      r.stderr,
+    );
     expect(m, r.stderr).not.toBeNull();
     expect(Number(m![1])).toBe(13);
     const profiles = Number(m![3]);

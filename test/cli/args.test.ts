@@ -29,7 +29,11 @@ function refusal(argv: string[], lang: "de" | "en"): { code: number; message: st
 
 describe("parseCommandLine", () => {
   it("reads values (separate or after =), positionals and the short flags -y and -h", () => {
-    const { positional, flags } = parseCommandLine(["enrich", "--in", "a.csv", "--out=b.csv", "-y", "extra"], OPTIONS, "en");
+    const { positional, flags } = parseCommandLine(
+      ["enrich", "--in", "a.csv", "--out=b.csv", "-y", "extra"],
+      OPTIONS,
+      "en",
+    );
     expect(positional).toEqual(["enrich", "extra"]);
     expect(flags).toEqual({ in: "a.csv", out: "b.csv", yes: true });
     expect(parseCommandLine(["-h"], OPTIONS, "de").flags).toEqual({ help: true });
@@ -38,13 +42,22 @@ describe("parseCommandLine", () => {
   });
 
   it("an unknown option, as typed", () => {
-    expect(refusal(["enrich", "--colour=red"], "en")).toEqual({ code: EXIT.USAGE, message: "Unknown option --colour=red. See company-data --help." });
-    expect(refusal(["enrich", "--colour"], "de")).toEqual({ code: EXIT.USAGE, message: "Unbekannte Option --colour. Siehe company-data --help." });
+    expect(refusal(["enrich", "--colour=red"], "en")).toEqual({
+      code: EXIT.USAGE,
+      message: "Unknown option --colour=red. See company-data --help.",
+    });
+    expect(refusal(["enrich", "--colour"], "de")).toEqual({
+      code: EXIT.USAGE,
+      message: "Unbekannte Option --colour. Siehe company-data --help.",
+    });
     expect(refusal(["-x"], "en").message).toBe("Unknown option -x. See company-data --help.");
   });
 
   it("a missing value: at the end of the line, or where the next word is another option", () => {
-    expect(refusal(["enrich", "--in", "a.csv", "--out"], "en")).toEqual({ code: EXIT.USAGE, message: "Missing --out. See company-data --help." });
+    expect(refusal(["enrich", "--in", "a.csv", "--out"], "en")).toEqual({
+      code: EXIT.USAGE,
+      message: "Missing --out. See company-data --help.",
+    });
     expect(refusal(["enrich", "--out"], "de").message).toBe("--out fehlt. Siehe company-data --help.");
     // Before, "--out" was taken as the input file's name.
     expect(refusal(["enrich", "--in", "--out", "b.csv"], "en").message).toBe("Missing --in. See company-data --help.");

@@ -30,7 +30,16 @@ describe("checkBaseUrl", () => {
   });
 
   it("refuses plain http to another host, other schemes, credentials, query, fragment and broken hosts", () => {
-    for (const u of ["http://example.com", "http://emulator.test", "http://10.0.0.1:8787", "http://128.0.0.1", "http://localhost.evil.com", "http://127.0.0.1.nip.io", "http://[::2]", "HTTP://api.implisense.com"]) {
+    for (const u of [
+      "http://example.com",
+      "http://emulator.test",
+      "http://10.0.0.1:8787",
+      "http://128.0.0.1",
+      "http://localhost.evil.com",
+      "http://127.0.0.1.nip.io",
+      "http://[::2]",
+      "HTTP://api.implisense.com",
+    ]) {
       expect(rejects(u), u).toMatch(/http:\/\/ only for this machine/);
     }
     expect(rejects("ftp://x")).toMatch(/expected an address/);
@@ -49,7 +58,10 @@ describe("checkBaseUrl", () => {
 
   it("names the field as the caller knows it and explains in both languages", () => {
     try {
-      checkBaseUrl("http://example.com", "COMPANY_DATA_BASE_URL", { de: "COMPANY_DATA_BASE_URL", en: "COMPANY_DATA_BASE_URL" });
+      checkBaseUrl("http://example.com", "COMPANY_DATA_BASE_URL", {
+        de: "COMPANY_DATA_BASE_URL",
+        en: "COMPANY_DATA_BASE_URL",
+      });
       throw new Error("accepted");
     } catch (e) {
       const err = e as CompanyDataError;

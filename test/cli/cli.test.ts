@@ -29,7 +29,8 @@ function uniqueCompanies(n: number) {
   for (const c of emu.world.companies) {
     if (out.length >= n) break;
     // The world keeps a city as an index into CITIES: the input carries its name, as a user's list would.
-    if (emu.companies.findByName(c.name).length === 1) out.push({ id: c.id, name: c.name, city: nth(CITIES, c.city).name });
+    if (emu.companies.findByName(c.name).length === 1)
+      out.push({ id: c.id, name: c.name, city: nth(CITIES, c.city).name });
   }
   return out;
 }
@@ -38,7 +39,10 @@ const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 function writeInput(name: string, rows: { name: string; city?: string }[], delimiter = ";"): string {
   const path = join(dir, name);
-  const lines = [["Firma", "Ort", "Notiz"].join(delimiter), ...rows.map((r, i) => [q(r.name), r.city ?? "", i % 50 === 0 ? q("=1+1;\nzweite Zeile") : ""].join(delimiter))];
+  const lines = [
+    ["Firma", "Ort", "Notiz"].join(delimiter),
+    ...rows.map((r, i) => [q(r.name), r.city ?? "", i % 50 === 0 ? q("=1+1;\nzweite Zeile") : ""].join(delimiter)),
+  ];
   writeFileSync(path, "\ufeff" + lines.join("\r\n") + "\r\n");
   return path;
 }
@@ -75,7 +79,10 @@ describe("company-data CLI", () => {
   it("spends nothing without --yes when there is no terminal", async () => {
     const key = emu.createKey(1000);
     const input = writeInput("noyes.csv", uniqueCompanies(30));
-    const r = await run(["enrich", "--in", input, "--out", join(dir, "noyes.out.csv"), "--fields", FIELDS, "--lang", "de"], { key });
+    const r = await run(
+      ["enrich", "--in", input, "--out", join(dir, "noyes.out.csv"), "--fields", FIELDS, "--lang", "de"],
+      { key },
+    );
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/Nicht bestätigt/);
     expect(emu.balance(key)).toBe(1000);
@@ -107,7 +114,11 @@ describe("company-data CLI", () => {
     expect(nth(recs, companies.length + 1)[3]).toMatch(/^review: DE/);
     expect(nth(recs, companies.length + 2)[3]).toBe("not found");
     expect(nth(recs, companies.length + 3)[3]).toBe("skipped: no name");
-    expect(nth(recs, companies.length + 3).slice(4).every((c) => c === "")).toBe(true);
+    expect(
+      nth(recs, companies.length + 3)
+        .slice(4)
+        .every((c) => c === ""),
+    ).toBe(true);
     expect(existsSync(out + ".checkpoint.json")).toBe(false);
     // Run again: nothing new to do, nothing spent.
     const again = await run(["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--lang", "en"], { key });
@@ -121,7 +132,9 @@ describe("company-data CLI", () => {
     const input = writeInput("big.csv", companies);
     const refKey = emu.createKey(100_000);
     const refOut = join(dir, "big.ref.csv");
-    const ref = await run(["enrich", "--in", input, "--out", refOut, "--fields", FIELDS, "--yes", "--lang", "en"], { key: refKey });
+    const ref = await run(["enrich", "--in", input, "--out", refOut, "--fields", FIELDS, "--yes", "--lang", "en"], {
+      key: refKey,
+    });
     expect(ref.code).toBe(0);
     const refSpent = 100_000 - emu.balance(refKey);
     expect(refSpent).toBe(160 + 1600); // 1600 names resolved first in full calls, 1600 profiles
@@ -146,7 +159,10 @@ describe("company-data CLI", () => {
     expect(killed.code).not.toBe(0);
     expect(existsSync(out)).toBe(false);
     expect(statSync(out + ".partial").size).toBeGreaterThan(0);
-    const resumed = await run(["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"], { key, env: { COMPANY_DATA_PARALLEL: String(PARALLEL) } });
+    const resumed = await run(["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"], {
+      key,
+      env: { COMPANY_DATA_PARALLEL: String(PARALLEL) },
+    });
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toMatch(/Resuming after row \d+/);
     expect(readFileSync(out, "utf8")).toBe(readFileSync(refOut, "utf8"));
@@ -208,7 +224,9 @@ describe("company-data CLI", () => {
     expect((await run(["estimate", "enrich", "--in", noName, "--lang", "de"])).stderr).toMatch(/Keine Spalte/);
     expect((await run(["estimate", "enrich", "--in", join(dir, "nope.csv"), "--lang", "en"])).code).toBe(3);
     const input = writeInput("k.csv", uniqueCompanies(3));
-    const m = await run(["enrich", "--in", input, "--out", join(dir, "k.out.csv"), "--yes", "--lang", "en"], { key: null });
+    const m = await run(["enrich", "--in", input, "--out", join(dir, "k.out.csv"), "--yes", "--lang", "en"], {
+      key: null,
+    });
     expect(m.code).toBe(5);
     expect(m.stderr).toMatch(/COMPANY_DATA_API_KEY/);
     const secret = "not-a-real-key-0123456789";
@@ -220,16 +238,45 @@ describe("company-data CLI", () => {
     const key = emu.createKey(5000);
     const companies = uniqueCompanies(7);
     const path = join(dir, "eight.csv");
-    const lines = ["Firma;Ort;Notiz", ...companies.slice(0, 3).map((c) => `${q(c.name)};;`), ";Berlin;", ...companies.slice(3).map((c) => `${q(c.name)};;`)];
+    const lines = [
+      "Firma;Ort;Notiz",
+      ...companies.slice(0, 3).map((c) => `${q(c.name)};;`),
+      ";Berlin;",
+      ...companies.slice(3).map((c) => `${q(c.name)};;`),
+    ];
     writeFileSync(path, lines.join("\n") + "\n");
     const out = join(dir, "eight.out.csv");
     const r = await run(["enrich", "--in", path, "--out", out, "--fields", FIELDS, "--yes", "--lang", "de"], { key });
     expect(r.code).toBe(0);
     const recs = parseCsv(readFileSync(out, "utf8"), ";");
     // The input's "Ort" and the matched city's "Ort" are told apart.
-    expect(recs[0]).toEqual(["Firma", "Ort", "Notiz", "Status", "Trefferqualität", "Firmen-ID", "Firmenname (Treffer)", "Ort (Treffer)", "Firmenstatus", "Website", "Stand"]);
-    expect(recs.slice(1).map((x) => x[3])).toEqual(["gefunden", "gefunden", "gefunden", "übersprungen: kein Name", "gefunden", "gefunden", "gefunden", "gefunden"]);
-    const m = /Fertig: (\d+) gefunden, (\d+) zu prüfen, (\d+) nicht gefunden, (\d+) Fehler, (\d+) übersprungen \(ohne Namen\)/.exec(r.stderr)!;
+    expect(recs[0]).toEqual([
+      "Firma",
+      "Ort",
+      "Notiz",
+      "Status",
+      "Trefferqualität",
+      "Firmen-ID",
+      "Firmenname (Treffer)",
+      "Ort (Treffer)",
+      "Firmenstatus",
+      "Website",
+      "Stand",
+    ]);
+    expect(recs.slice(1).map((x) => x[3])).toEqual([
+      "gefunden",
+      "gefunden",
+      "gefunden",
+      "übersprungen: kein Name",
+      "gefunden",
+      "gefunden",
+      "gefunden",
+      "gefunden",
+    ]);
+    const m =
+      /Fertig: (\d+) gefunden, (\d+) zu prüfen, (\d+) nicht gefunden, (\d+) Fehler, (\d+) übersprungen \(ohne Namen\)/.exec(
+        r.stderr,
+      )!;
     expect(m.slice(1).map(Number)).toEqual([7, 0, 0, 0, 1]);
     // A rerun finds nothing to do, the skipped row included.
     const again = await run(["enrich", "--in", path, "--out", out, "--fields", FIELDS, "--lang", "en"], { key });
@@ -239,7 +286,13 @@ describe("company-data CLI", () => {
 
   it("refuses a base URL that would send the key unencrypted, or is not one, before sending anything", async () => {
     const key = emu.createKey(50);
-    for (const url of ["http://example.com", "ftp://x", "https://user:pw@example.com", "https://example.com/?a=1", "http://127.0.0.1.example.com"]) {
+    for (const url of [
+      "http://example.com",
+      "ftp://x",
+      "https://user:pw@example.com",
+      "https://example.com/?a=1",
+      "http://127.0.0.1.example.com",
+    ]) {
       const r = await run(["account", "--lang", "en"], { key, env: { COMPANY_DATA_BASE_URL: url } });
       expect(r.code, url).toBe(2);
       expect(r.stderr, url).toMatch(/^Invalid input \(COMPANY_DATA_BASE_URL\): /);
@@ -249,7 +302,10 @@ describe("company-data CLI", () => {
     expect(de.stderr).toMatch(/Ungültige Eingabe \(COMPANY_DATA_BASE_URL\): http:\/\/ nur für dieses Gerät/);
     expect(emu.balance(key)).toBe(50);
     // Loopback over http is fine (the emulator): the server's own URL, and localhost spelt in capitals.
-    const ok = await run(["account", "--lang", "en"], { key, env: { COMPANY_DATA_BASE_URL: server.url.replace("127.0.0.1", "LOCALHOST") + "/" } });
+    const ok = await run(["account", "--lang", "en"], {
+      key,
+      env: { COMPANY_DATA_BASE_URL: server.url.replace("127.0.0.1", "LOCALHOST") + "/" },
+    });
     expect(ok.code).toBe(0);
   });
 
@@ -257,18 +313,31 @@ describe("company-data CLI", () => {
     // The emulator speaks the same REST v2 surface a team server does: here it stands in for one.
     const token = emu.createKey(40);
     const key = emu.createKey(30);
-    const ok = await run(["account", "--lang", "en"], { key, env: { COMPANY_DATA_BASE_URL: "https://unused.example.com", COMPANY_DATA_SERVER: server.url, COMPANY_DATA_TOKEN: token } });
+    const ok = await run(["account", "--lang", "en"], {
+      key,
+      env: {
+        COMPANY_DATA_BASE_URL: "https://unused.example.com",
+        COMPANY_DATA_SERVER: server.url,
+        COMPANY_DATA_TOKEN: token,
+      },
+    });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/40/);
     expect(ok.stdout + ok.stderr).not.toContain(token);
     const missing = await run(["account", "--lang", "de"], { key, env: { COMPANY_DATA_SERVER: server.url } });
     expect(missing.code).toBe(5);
     expect(missing.stderr).toMatch(/COMPANY_DATA_TOKEN setzen/);
-    const refused = await run(["account", "--lang", "en"], { key, env: { COMPANY_DATA_SERVER: server.url, COMPANY_DATA_TOKEN: "revoked-token-0123456789" } });
+    const refused = await run(["account", "--lang", "en"], {
+      key,
+      env: { COMPANY_DATA_SERVER: server.url, COMPANY_DATA_TOKEN: "revoked-token-0123456789" },
+    });
     expect(refused.code).toBe(5);
     expect(refused.stderr).toMatch(/refused the personal token.*COMPANY_DATA_TOKEN/);
     expect(refused.stderr).not.toContain("revoked-token-0123456789");
-    const insecure = await run(["account", "--lang", "en"], { key, env: { COMPANY_DATA_SERVER: "http://team.example.com", COMPANY_DATA_TOKEN: token } });
+    const insecure = await run(["account", "--lang", "en"], {
+      key,
+      env: { COMPANY_DATA_SERVER: "http://team.example.com", COMPANY_DATA_TOKEN: token },
+    });
     expect(insecure.code).toBe(2);
     expect(insecure.stderr).toMatch(/\(COMPANY_DATA_SERVER\)/);
     expect(emu.balance(key)).toBe(30);
@@ -291,11 +360,27 @@ describe("company-data CLI", () => {
 
   it("Ctrl-C waits for the answers in flight: the resume pays nothing extra and its summary counts what both runs were charged", async () => {
     // Its own emulator with latency, so that a run is still sending when the signal comes.
-    const slow = createEmulator({ companies: 3000, seed: 11, rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST }, faults: { latencyMs: 120 } });
+    const slow = createEmulator({
+      companies: 3000,
+      seed: 11,
+      rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST },
+      faults: { latencyMs: 120 },
+    });
     const slowServer = await startServer(slow, { port: 0, host: "127.0.0.1" });
     try {
       const input = writeInput("sigint.csv", uniqueCompanies(400));
-      const args = (out: string) => ["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "en"];
+      const args = (out: string) => [
+        "enrich",
+        "--in",
+        input,
+        "--out",
+        out,
+        "--fields",
+        FIELDS,
+        "--yes",
+        "--lang",
+        "en",
+      ];
       const env = { COMPANY_DATA_BASE_URL: slowServer.url, COMPANY_DATA_PARALLEL: "16" };
       const credited = (text: string) => num(nth(/Done: .*; ([\d,]+) credits? spent/.exec(text)!, 1));
 
@@ -316,7 +401,9 @@ describe("company-data CLI", () => {
         onStart: (_kill, child) => {
           // Interrupt once some profiles have come back (others are then in flight).
           const poll = setInterval(() => {
-            const profiles = existsSync(journal) ? (readFileSync(journal, "utf8").match(/GET [^ ]*\/v2\/companies\/DE/g) ?? []).length : 0;
+            const profiles = existsSync(journal)
+              ? (readFileSync(journal, "utf8").match(/GET [^ ]*\/v2\/companies\/DE/g) ?? []).length
+              : 0;
             if (profiles >= 40) {
               clearInterval(poll);
               signalled = child.kill("SIGINT");

@@ -6,7 +6,11 @@ import { nth } from "../helpers/indexed.ts";
 describe("csv", () => {
   it("reads quotes, doubled quotes, embedded delimiters and line breaks, CRLF and a BOM", () => {
     const text = '\ufeffFirma;Ort\r\n"Müller ""&"" Söhne; GmbH";"Köln\r\nPorz"\r\nSAP SE;Walldorf';
-    expect(parseCsv(text)).toEqual([["Firma", "Ort"], ['Müller "&" Söhne; GmbH', "Köln\r\nPorz"], ["SAP SE", "Walldorf"]]);
+    expect(parseCsv(text)).toEqual([
+      ["Firma", "Ort"],
+      ['Müller "&" Söhne; GmbH', "Köln\r\nPorz"],
+      ["SAP SE", "Walldorf"],
+    ]);
   });
   it("detects ; , and tab from the header line", () => {
     expect(detectDelimiter("Firma;Ort;PLZ")).toBe(";");
@@ -19,25 +23,36 @@ describe("csv", () => {
     expect(() => parseCsv('a,b\n"x"y,z\n')).toThrow(/after a closing quote/);
   });
   it("neutralises formula starts when writing", () => {
-    expect(formatRow(["=1+1", "+49", "-", "@x", "ok", 5, -3, null, true], ",")).toBe("'=1+1,'+49,'-,'@x,ok,5,-3,,TRUE\r\n");
+    expect(formatRow(["=1+1", "+49", "-", "@x", "ok", 5, -3, null, true], ",")).toBe(
+      "'=1+1,'+49,'-,'@x,ok,5,-3,,TRUE\r\n",
+    );
   });
   it("writes the user's own cells as they were and neutralises only the API's text after them", () => {
-    expect(formatRow(["-5", "+/- Umsatz", "=SUMME(A1)", "a;b", "=1+1", "-", "ok"], ";", 4)).toBe('-5;+/- Umsatz;=SUMME(A1);"a;b";\'=1+1;\'-;ok\r\n');
+    expect(formatRow(["-5", "+/- Umsatz", "=SUMME(A1)", "a;b", "=1+1", "-", "ok"], ";", 4)).toBe(
+      "-5;+/- Umsatz;=SUMME(A1);\"a;b\";'=1+1;'-;ok\r\n",
+    );
   });
   it("round-trips any table through writer and parser, in any chunking", () => {
-    const cell = fc.string({ unit: fc.constantFrom("a", "ä", " ", ",", ";", "\"", "\n", "\r\n", "x", "'") }).filter((c) => !/^[\r\n]/.test(c));
+    const cell = fc
+      .string({ unit: fc.constantFrom("a", "ä", " ", ",", ";", '"', "\n", "\r\n", "x", "'") })
+      .filter((c) => !/^[\r\n]/.test(c));
     fc.assert(
-      fc.property(fc.array(fc.array(cell, { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 6 }), fc.constantFrom(",", ";"), fc.integer({ min: 1, max: 7 }), (rows, d, step) => {
-        const width = nth(rows, 0).length;
-        const table = rows.map((r) => [...r, ...Array(width).fill("")].slice(0, width));
-        // Cells starting with = + - @ would be neutralised; the generator has none.
-        const text = table.map((r) => formatRow(r, d)).join("");
-        const p = new CsvParser(d);
-        const out: string[][] = [];
-        for (let i = 0; i < text.length; i += step) out.push(...p.push(text.slice(i, i + step)));
-        out.push(...p.end());
-        expect(out).toEqual(table);
-      }),
+      fc.property(
+        fc.array(fc.array(cell, { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(",", ";"),
+        fc.integer({ min: 1, max: 7 }),
+        (rows, d, step) => {
+          const width = nth(rows, 0).length;
+          const table = rows.map((r) => [...r, ...Array(width).fill("")].slice(0, width));
+          // Cells starting with = + - @ would be neutralised; the generator has none.
+          const text = table.map((r) => formatRow(r, d)).join("");
+          const p = new CsvParser(d);
+          const out: string[][] = [];
+          for (let i = 0; i < text.length; i += step) out.push(...p.push(text.slice(i, i + step)));
+          out.push(...p.end());
+          expect(out).toEqual(table);
+        },
+      ),
     );
   });
 });

@@ -35,10 +35,15 @@ describe("encodings", () => {
     expect(detectEncoding(file("d.csv", Buffer.from("\ufeff" + text, "utf16le").swap16()))).toBe("utf-16be");
     expect(detectEncoding(file("e.csv", Buffer.from(text, "latin1")))).toBe("windows-1252");
     // An invalid byte far beyond the first piece read still decides.
-    expect(detectEncoding(file("f.csv", Buffer.concat([Buffer.from("x".repeat(600_000)), Buffer.from([0xfc])])))).toBe("windows-1252");
+    expect(detectEncoding(file("f.csv", Buffer.concat([Buffer.from("x".repeat(600_000)), Buffer.from([0xfc])])))).toBe(
+      "windows-1252",
+    );
   });
   it("reads every variant to the same records, the byte-order mark dropped", async () => {
-    const want = [["Firma", "Ort"], ["Müller & Söhne GmbH", "Köln"]];
+    const want = [
+      ["Firma", "Ort"],
+      ["Müller & Söhne GmbH", "Köln"],
+    ];
     expect(await read(join(dir, "a.csv"))).toEqual(want);
     expect(await read(join(dir, "b.csv"))).toEqual(want);
     expect(await read(join(dir, "c.csv"), "utf-16le")).toEqual(want);
@@ -79,7 +84,9 @@ describe("output lock", () => {
   });
 
   it("takes over the lock of a process that is gone, never one of a live process or another host", () => {
-    const dead = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString());
+    const dead = Number(
+      spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString(),
+    );
     const stale = join(dir, "stale.lock");
     writeFileSync(stale, JSON.stringify({ pid: dead, host: hostname() }));
     const a = acquireLock(stale);
@@ -101,7 +108,11 @@ describe("output lock", () => {
 });
 
 describe("intent journal", () => {
-  const profile = (id: string): HttpRequest => ({ method: "GET", url: `http://127.0.0.1/v2/companies/${id}?include=profile`, headers: {} });
+  const profile = (id: string): HttpRequest => ({
+    method: "GET",
+    url: `http://127.0.0.1/v2/companies/${id}?include=profile`,
+    headers: {},
+  });
 
   it("counts answered credits, leaves unanswered intents as 'up to', and continues across a resume", () => {
     const path = join(dir, "spent");

@@ -69,7 +69,9 @@ describe("small ones", () => {
       expect(denied.code).toBe(3);
       expect(denied.stderr).toContain("Cannot read locked.csv: permission denied.");
     }
-    const monitor = await run(["monitor", "--in", "nope.csv", "--out", "r.csv", "--changes", "c.csv", "--lang", "en"], { key: world.emu.createKey(10) });
+    const monitor = await run(["monitor", "--in", "nope.csv", "--out", "r.csv", "--changes", "c.csv", "--lang", "en"], {
+      key: world.emu.createKey(10),
+    });
     expect(monitor.stderr).toContain("Cannot read nope.csv: not found.");
   });
 });
@@ -127,7 +129,12 @@ describe("the progress line against the service's ledger (item 7)", () => {
     const { cliContext } = await import("../support/cli-context.ts");
     const { FAST } = await import("../helpers/cli.ts");
     // Answers come 250 ms after the emulator charged them: the window in which the old line under-reported.
-    const emu = createEmulator({ companies: 2000, seed: 7, rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST }, faults: { latencyMs: 250 } });
+    const emu = createEmulator({
+      companies: 2000,
+      seed: 7,
+      rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST },
+      faults: { latencyMs: 250 },
+    });
     const server = await startServer(emu, { port: 0, host: "127.0.0.1" });
     try {
       const names = [...new Set(emu.world.companies.map((c) => c.name))].slice(0, 150);
@@ -143,12 +150,28 @@ describe("the progress line against the service's ledger (item 7)", () => {
         },
         progressEveryMs: 40,
       };
-      const code = await enrichCommand({ input, output: join(world.dir, "progress.out.csv"), fields: ["name", "city", "employees"], mode: "batch", rerun: "new-or-failed", yes: true, lang: "en", parallel: 32 }, cliContext(server.url, key), io, false);
+      const code = await enrichCommand(
+        {
+          input,
+          output: join(world.dir, "progress.out.csv"),
+          fields: ["name", "city", "employees"],
+          mode: "batch",
+          rerun: "new-or-failed",
+          yes: true,
+          lang: "en",
+          parallel: 32,
+        },
+        cliContext(server.url, key),
+        io,
+        false,
+      );
       expect(code).toBe(0);
       expect(prints.length).toBeGreaterThan(3);
       let maxInFlight = 0;
       for (const p of prints) {
-        const m = /; ([\d,]+) credits? spent so far(?: \(up to ([\d,]+) of them in requests still under way\))?\./.exec(p.line);
+        const m = /; ([\d,]+) credits? spent so far(?: \(up to ([\d,]+) of them in requests still under way\))?\./.exec(
+          p.line,
+        );
         expect(m, p.line).not.toBeNull();
         const spent = Number(m![1]!.replace(/,/g, ""));
         const inFlight = Number((m![2] ?? "0").replace(/,/g, ""));
@@ -158,7 +181,9 @@ describe("the progress line against the service's ledger (item 7)", () => {
       }
       // The window was real: prints happened while charged answers were still on their way.
       expect(maxInFlight).toBeGreaterThan(0);
-      console.log(`progress vs ledger (issue 28): ${prints.length} prints; ${prints.map((p) => `${/; ([\d,]+) credits?/.exec(p.line)?.[1]}/${p.charged}`).join(" ")}`);
+      console.log(
+        `progress vs ledger (issue 28): ${prints.length} prints; ${prints.map((p) => `${/; ([\d,]+) credits?/.exec(p.line)?.[1]}/${p.charged}`).join(" ")}`,
+      );
     } finally {
       await server.close();
     }
@@ -167,20 +192,59 @@ describe("the progress line against the service's ledger (item 7)", () => {
 
 describe("the balance before a run (item 8)", () => {
   const names = () => [...new Set(world.emu.world.companies.map((c) => c.name))].slice(200, 260);
-  const list = (name: string) => file(name, "Firma\n" + names().map((n) => `"${n.replace(/"/g, '""')}"`).join("\n") + "\n");
+  const list = (name: string) =>
+    file(
+      name,
+      "Firma\n" +
+        names()
+          .map((n) => `"${n.replace(/"/g, '""')}"`)
+          .join("\n") +
+        "\n",
+    );
 
   it("without --yes and without a terminal: the shortfall and how far it gets are said, nothing is spent", async () => {
     const key = world.emu.createKey(40);
-    const r = await run(["enrich", "--in", list("short.csv"), "--out", join(world.dir, "short.out.csv"), "--fields", "name,employees", "--lang", "en"], { key });
+    const r = await run(
+      [
+        "enrich",
+        "--in",
+        list("short.csv"),
+        "--out",
+        join(world.dir, "short.out.csv"),
+        "--fields",
+        "name,employees",
+        "--lang",
+        "en",
+      ],
+      { key },
+    );
     expect(r.code).toBe(7);
-    expect(r.stderr).toMatch(/Your balance is 40 credits: not enough for this estimate \(at most 66 credits\)\. The run stops when the balance is spent, after about 36 of 60 rows;/);
+    expect(r.stderr).toMatch(
+      /Your balance is 40 credits: not enough for this estimate \(at most 66 credits\)\. The run stops when the balance is spent, after about 36 of 60 rows;/,
+    );
     expect(world.emu.balance(key)).toBe(40);
   });
 
   it("with --yes: said before the first credit is spent, then as far as the balance goes (exit 4, resumable)", async () => {
     const key = world.emu.createKey(40);
-    const r = await run(["enrich", "--in", list("short-yes.csv"), "--out", join(world.dir, "short-yes.out.csv"), "--fields", "name,employees", "--yes", "--lang", "de"], { key });
-    const warned = r.stderr.indexOf("Ihr Guthaben beträgt 40 Credits: zu wenig für diese Schätzung (höchstens 66 Credits)");
+    const r = await run(
+      [
+        "enrich",
+        "--in",
+        list("short-yes.csv"),
+        "--out",
+        join(world.dir, "short-yes.out.csv"),
+        "--fields",
+        "name,employees",
+        "--yes",
+        "--lang",
+        "de",
+      ],
+      { key },
+    );
+    const warned = r.stderr.indexOf(
+      "Ihr Guthaben beträgt 40 Credits: zu wenig für diese Schätzung (höchstens 66 Credits)",
+    );
     expect(warned, r.stderr).toBeGreaterThan(-1);
     expect(r.stderr.indexOf("--yes: es geht so weit, wie das Guthaben reicht.")).toBeGreaterThan(warned);
     expect(r.code).toBe(4);
@@ -189,7 +253,21 @@ describe("the balance before a run (item 8)", () => {
 
   it("a balance that covers the estimate: no word about it", async () => {
     const key = world.emu.createKey(1000);
-    const r = await run(["enrich", "--in", list("enough.csv"), "--out", join(world.dir, "enough.out.csv"), "--fields", "name,employees", "--yes", "--lang", "en"], { key });
+    const r = await run(
+      [
+        "enrich",
+        "--in",
+        list("enough.csv"),
+        "--out",
+        join(world.dir, "enough.out.csv"),
+        "--fields",
+        "name,employees",
+        "--yes",
+        "--lang",
+        "en",
+      ],
+      { key },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/balance/i);
   });
@@ -204,13 +282,24 @@ describe("a full disk (item 4)", () => {
     const emu = world.emu;
     const names = [...new Set(emu.world.companies.map((c) => c.name))].slice(300, 600);
     const input = file("disk.csv", "Firma\n" + names.map((n) => `"${n.replace(/"/g, '""')}"`).join("\n") + "\n");
-    const args = (output: string) => ({ input, output, fields: ["name", "employees"], mode: "batch" as const, rerun: "new-or-failed" as const, yes: true, lang: "en" as const, parallel: 32 });
+    const args = (output: string) => ({
+      input,
+      output,
+      fields: ["name", "employees"],
+      mode: "batch" as const,
+      rerun: "new-or-failed" as const,
+      yes: true,
+      lang: "en" as const,
+      parallel: 32,
+    });
     const io = { out: () => {}, err: () => {} };
     const charged = (key: string, start: number) => start - emu.balance(key);
 
     // The uninterrupted run: what the job costs.
     const base = emu.createKey(100_000);
-    expect(await enrichCommand(args(join(world.dir, "disk-base.out.csv")), cliContext(world.server.url, base), io, false)).toBe(EXIT.OK);
+    expect(
+      await enrichCommand(args(join(world.dir, "disk-base.out.csv")), cliContext(world.server.url, base), io, false),
+    ).toBe(EXIT.OK);
     const cost = charged(base, 100_000);
 
     // The disk fills up when the resolved names are written (the file was created empty before): their answers
@@ -229,10 +318,14 @@ describe("a full disk (item 4)", () => {
     }
     expect(err).toBeInstanceOf(ExitError);
     expect((err as InstanceType<typeof ExitError>).code).toBe(EXIT.DISK_FULL);
-    expect((err as Error).message).toBe(`Disk full: cannot write ${out}.resolved.jsonl (ENOSPC). What was already paid for is kept (journals, rows written); free some space and run the same command again: it resumes without paying twice.`);
+    expect((err as Error).message).toBe(
+      `Disk full: cannot write ${out}.resolved.jsonl (ENOSPC). What was already paid for is kept (journals, rows written); free some space and run the same command again: it resumes without paying twice.`,
+    );
     const first = charged(key, 100_000);
     expect(first).toBeGreaterThan(0);
-    expect(existsSync(out + ".journal.jsonl") && existsSync(out + ".spent") && existsSync(out + ".checkpoint.json")).toBe(true);
+    expect(
+      existsSync(out + ".journal.jsonl") && existsSync(out + ".spent") && existsSync(out + ".checkpoint.json"),
+    ).toBe(true);
 
     // Space freed: the same command finishes, and the whole job cost what the uninterrupted run did.
     expect(await enrichCommand(args(out), cliContext(world.server.url, key), io, false)).toBe(EXIT.OK);

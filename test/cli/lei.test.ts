@@ -26,18 +26,24 @@ afterAll(() => server?.close());
 describe("company-data enrich by LEI", () => {
   it("a CSV with only an LEI column is matched for free; a typo is named in the user's language; the price first bounds the spend", async () => {
     const w = emu.world;
-    const cs = w.companies.filter((c) => !c.reference).flatMap((c) => {
-      const lei = leiOf(c, w.seed);
-      return lei ? [{ id: c.id, lei }] : [];
-    });
-    const a = cs.at(0), b = cs.at(1);
+    const cs = w.companies
+      .filter((c) => !c.reference)
+      .flatMap((c) => {
+        const lei = leiOf(c, w.seed);
+        return lei ? [{ id: c.id, lei }] : [];
+      });
+    const a = cs.at(0),
+      b = cs.at(1);
     if (!a || !b) throw new Error("the emulator has fewer than two companies with an LEI");
     const typo = a.lei.slice(0, 8) + (a.lei[8] === "7" ? "8" : "7") + a.lei.slice(9);
     const unknown = "391200QQQQQQQQQQQQ" + leiCheckDigits("391200QQQQQQQQQQQQ");
     const csv = ["LEI", a.lei, b.lei.toLowerCase(), typo, unknown, a.lei].join("\r\n") + "\r\n";
     writeFileSync(join(dir, "leis.csv"), csv);
     const key = emu.createKey(100);
-    const r = await run(["enrich", "--in", "leis.csv", "--out", "leis-out.csv", "--fields", "name,lei", "--yes", "--lang", "de"], key);
+    const r = await run(
+      ["enrich", "--in", "leis.csv", "--out", "leis-out.csv", "--fields", "name,lei", "--yes", "--lang", "de"],
+      key,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("LEI=LEI");
     // The price first: an upper bound (the unknown LEI is priced as if it matched); the free lookups are counted and paced.
@@ -46,7 +52,13 @@ describe("company-data enrich by LEI", () => {
     const out = parseCsv(readFileSync(join(dir, "leis-out.csv"), "utf8").replace(/^\ufeff/, ""));
     const rows = out.slice(1);
     expect(rows.map((row) => row[0])).toEqual([a.lei, b.lei.toLowerCase(), typo, unknown, a.lei]);
-    expect(rows.map((row) => row[1]?.split(":")[0])).toEqual(["gefunden", "gefunden", "Fehler", "nicht gefunden", "gefunden"]);
+    expect(rows.map((row) => row[1]?.split(":")[0])).toEqual([
+      "gefunden",
+      "gefunden",
+      "Fehler",
+      "nicht gefunden",
+      "gefunden",
+    ]);
     expect(rows.at(2)?.[1]).toContain("LEI mit falschen Prüfziffern");
     expect(rows.map((row) => row[3])).toEqual([a.id, b.id, "", "", a.id]);
     expect(rows.map((row) => row.includes(a.lei) || row.includes(b.lei))).toEqual([true, true, false, false, true]);

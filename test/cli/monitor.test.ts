@@ -50,7 +50,9 @@ describe("company-data monitor", () => {
     const ids = emu.companies.ids().slice(0, 8);
     const target = nth(ids, 2);
     emu.scheduleEvent(target, { day: emu.clock.day() + 2, kind: "INSOLVENCY" });
-    const named = emu.world.companies.find((c) => !ids.includes(c.id) && emu.companies.findByName(c.name).length === 1)!;
+    const named = emu.world.companies.find(
+      (c) => !ids.includes(c.id) && emu.companies.findByName(c.name).length === 1,
+    )!;
     const input = join(dir, "portfolio.csv");
     writeFileSync(input, ["ID;Firma", ...ids.map((id) => `${id};`), `;"${named.name}"`].join("\r\n") + "\r\n");
     const out = join(dir, "result.csv");
@@ -79,7 +81,9 @@ describe("company-data monitor", () => {
     expect(nth(result, 0).some((h) => h.startsWith("Risk"))).toBe(true);
     // The name row got its id.
     expect(result.at(-1)![0]).toBe(named.id);
-    expect(parseCsv(readFileSync(changes, "utf8"))).toEqual([["Date", "Company ID", "Company", "Kind", "Text", "Source", "Key"]]);
+    expect(parseCsv(readFileSync(changes, "utf8"))).toEqual([
+      ["Date", "Company ID", "Company", "Kind", "Text", "Source", "Key"],
+    ]);
     expect(existsSync(out + ".monitor.jsonl")).toBe(true);
 
     // Day 2: the insolvency. The receiver refuses: the run still succeeds at its work, exit 6, the news waits.
@@ -119,7 +123,9 @@ describe("company-data monitor", () => {
     expect(fourth.code, fourth.stderr).toBe(0);
     const later = posted.slice(2).map((p) => JSON.parse(p.body) as { companies: { id: string }[] });
     expect(later.every((d) => !d.companies.some((c) => c.id === target))).toBe(true);
-    expect(parseCsv(readFileSync(changes, "utf8")).filter((r) => r[1] === target && /insolv/i.test(nth(r, 3) + nth(r, 4)))).toHaveLength(1);
+    expect(
+      parseCsv(readFileSync(changes, "utf8")).filter((r) => r[1] === target && /insolv/i.test(nth(r, 3) + nth(r, 4))),
+    ).toHaveLength(1);
   }, 120_000);
 
   it("a run interrupted after its first window resumes: nothing paid twice, every row answered, the log single", async () => {
@@ -163,14 +169,30 @@ describe("company-data monitor", () => {
     const risk = nth(rows, 0).findIndex((h) => h.startsWith("Risk"));
     expect(rows).toHaveLength(ids.length + 1);
     expect(rows.slice(1).every((r) => ["Risk", "Watch", "No flags"].includes(nth(r, risk)))).toBe(true);
-    expect(existsSync(out + ".monitor.journal.jsonl") ? readFileSync(out + ".monitor.journal.jsonl", "utf8") : "").toBe("");
+    expect(existsSync(out + ".monitor.journal.jsonl") ? readFileSync(out + ".monitor.journal.jsonl", "utf8") : "").toBe(
+      "",
+    );
   }, 300_000); // four passes of paced availability calls
 
   it("refuses a webhook address that is not https before anything is spent, without repeating it", async () => {
     const key = emu.createKey(100);
     const input = join(dir, "p2.csv");
     writeFileSync(input, `ID\r\n${emu.companies.ids()[0]}\r\n`);
-    const r = await run(["monitor", "--in", input, "--out", join(dir, "r2.csv"), "--changes", join(dir, "c2.csv"), "--notify", "http://hooks.example.com/x-token", "--yes"], key);
+    const r = await run(
+      [
+        "monitor",
+        "--in",
+        input,
+        "--out",
+        join(dir, "r2.csv"),
+        "--changes",
+        join(dir, "c2.csv"),
+        "--notify",
+        "http://hooks.example.com/x-token",
+        "--yes",
+      ],
+      key,
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/webhook address/);
     expect(r.stderr).not.toContain("x-token");

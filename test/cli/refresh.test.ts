@@ -31,8 +31,12 @@ const run = (args: string[], key: string) => runCli({ server, dir }, [...args, "
 function age(path: string, days: number): void {
   const rows = parseCsv(readFileSync(path, "utf8"));
   const col = rows[0]?.indexOf("As of") ?? -1;
-  const back = (d: string) => (/^\d{4}-\d{2}-\d{2}$/.test(d) ? new Date(Date.parse(d) - days * 86_400_000).toISOString().slice(0, 10) : d);
-  writeFileSync(path, rows.map((r, i) => formatRow(i === 0 ? r : r.map((c, j) => (j === col ? back(c) : c)), ",")).join(""));
+  const back = (d: string) =>
+    /^\d{4}-\d{2}-\d{2}$/.test(d) ? new Date(Date.parse(d) - days * 86_400_000).toISOString().slice(0, 10) : d;
+  writeFileSync(
+    path,
+    rows.map((r, i) => formatRow(i === 0 ? r : r.map((c, j) => (j === col ? back(c) : c)), ",")).join(""),
+  );
 }
 
 describe("company-data refresh", () => {
@@ -43,7 +47,20 @@ describe("company-data refresh", () => {
     const list = join(dir, "list.csv");
     writeFileSync(list, ["ID,Company", ...ids.map((id) => `${id},`)].join("\r\n") + "\r\n");
     const log = join(dir, "refresh-log.csv");
-    const common = ["--in", list, "--out", list, "--older-than", "7", "--month-ceiling", "100", "--changes", log, "--fields", "name,city,address"];
+    const common = [
+      "--in",
+      list,
+      "--out",
+      list,
+      "--older-than",
+      "7",
+      "--month-ceiling",
+      "100",
+      "--changes",
+      log,
+      "--fields",
+      "name,city,address",
+    ];
 
     const est = await run(["estimate", "refresh", ...common], key);
     expect(est.code, est.stderr).toBe(0);

@@ -27,9 +27,31 @@ const profileOf = (id: string) => emu.world.profile(emu.world.byId(id)!, "en") a
 describe("company-data search", () => {
   it("filters: industry, state, size class, legal form, active only reach the service; every hit satisfies them", async () => {
     const key = emu.createKey(100);
-    const r = await run(["search", "--industry", "62", "--state", "BY,Berlin", "--size-class", "micro,small", "--legal-form", "GmbH", "--active-only", "--limit", "50", "--lang", "en"], { key });
+    const r = await run(
+      [
+        "search",
+        "--industry",
+        "62",
+        "--state",
+        "BY,Berlin",
+        "--size-class",
+        "micro,small",
+        "--legal-form",
+        "GmbH",
+        "--active-only",
+        "--limit",
+        "50",
+        "--lang",
+        "en",
+      ],
+      { key },
+    );
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split("\n").slice(1).map((l) => l.split("\t"));
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split("\t"));
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) {
       const p = profileOf(nth(line, 0));
@@ -61,7 +83,9 @@ describe("company-data search", () => {
 
   it("--limit past one page: the price is shown first and equals what is spent; --out writes each company once", async () => {
     const key = emu.createKey(1000);
-    const r = await run(["search", "--active-only", "--limit", "450", "--out", "leads.csv", "--yes", "--lang", "en"], { key });
+    const r = await run(["search", "--active-only", "--limit", "450", "--out", "leads.csv", "--yes", "--lang", "en"], {
+      key,
+    });
     expect(r.code, r.stderr).toBe(0);
     const price = /(\d+) credits in all/.exec(r.stderr);
     expect(price, r.stderr).not.toBeNull();
@@ -85,21 +109,36 @@ describe("company-data search", () => {
 
   it("--exclude leaves out companies of another list (by id and by name); --append adds only new ones by id", async () => {
     const key = emu.createKey(1000);
-    const first = await run(["search", "--industry", "J62", "--limit", "30", "--out", "base.csv", "--lang", "en"], { key });
+    const first = await run(["search", "--industry", "J62", "--limit", "30", "--out", "base.csv", "--lang", "en"], {
+      key,
+    });
     expect(first.code, first.stderr).toBe(0);
     const base = readList("base.csv").slice(1);
     expect(base.length).toBe(30);
     // A CRM export: ten by id, five by name only (German header, semicolons).
-    const crm = ["Firmen-ID;Firma", ...base.slice(0, 10).map((b) => `${b[0]};`), ...base.slice(10, 15).map((b) => `;"${b[1]}"`)].join("\r\n");
+    const crm = [
+      "Firmen-ID;Firma",
+      ...base.slice(0, 10).map((b) => `${b[0]};`),
+      ...base.slice(10, 15).map((b) => `;"${b[1]}"`),
+    ].join("\r\n");
     writeFileSync(join(dir, "crm.csv"), crm + "\r\n");
-    const ex = await run(["search", "--industry", "J62", "--limit", "30", "--exclude", "crm.csv", "--lang", "en"], { key });
+    const ex = await run(["search", "--industry", "J62", "--limit", "30", "--exclude", "crm.csv", "--lang", "en"], {
+      key,
+    });
     expect(ex.code, ex.stderr).toBe(0);
-    const ids = ex.stdout.trim().split("\n").slice(1).map((l) => l.split("\t")[0]);
+    const ids = ex.stdout
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split("\t")[0]);
     expect(ids.length).toBe(15);
     expect(ids).toEqual(base.slice(15).map((b) => b[0]));
     expect(ex.stderr).toContain("15 left out");
 
-    const again = await run(["search", "--industry", "J62", "--limit", "60", "--out", "base.csv", "--append", "--lang", "en"], { key });
+    const again = await run(
+      ["search", "--industry", "J62", "--limit", "60", "--out", "base.csv", "--append", "--lang", "en"],
+      { key },
+    );
     expect(again.code, again.stderr).toBe(0);
     const merged = readList("base.csv");
     expect(merged.length - 1).toBe(60);
@@ -116,13 +155,28 @@ describe("company-data enrich by identifiers", () => {
     const key = emu.createKey(1000);
     const ids = emu.companies.ids().slice(200, 203);
     const ps = ids.map(profileOf);
-    const csv = ["USt-IdNr.;Webseite", `${nth(ps, 0).vatId};`, `;${nth(ps, 1).url}`, "DE12;", `${String(nth(ps, 2).vatId).replace(/^DE/, "DE ")};`].join("\r\n") + "\r\n";
+    const csv =
+      [
+        "USt-IdNr.;Webseite",
+        `${nth(ps, 0).vatId};`,
+        `;${nth(ps, 1).url}`,
+        "DE12;",
+        `${String(nth(ps, 2).vatId).replace(/^DE/, "DE ")};`,
+      ].join("\r\n") + "\r\n";
     writeFileSync(join(dir, "crm-ids.csv"), csv);
-    const r = await run(["enrich", "--in", "crm-ids.csv", "--out", "crm-ids-out.csv", "--fields", "name,city", "--yes", "--lang", "en"], { key });
+    const r = await run(
+      ["enrich", "--in", "crm-ids.csv", "--out", "crm-ids-out.csv", "--fields", "name,city", "--yes", "--lang", "en"],
+      { key },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain("VAT id=USt-IdNr.");
     const out = parseCsv(readFileSync(join(dir, "crm-ids-out.csv"), "utf8").replace(/^\ufeff/, ""), ";");
-    expect(out.slice(1).map((row) => row[2])).toEqual(["matched", "matched", expect.stringContaining("not a VAT id"), "matched"]);
+    expect(out.slice(1).map((row) => row[2])).toEqual([
+      "matched",
+      "matched",
+      expect.stringContaining("not a VAT id"),
+      "matched",
+    ]);
     expect(out.slice(1).map((row) => row[4])).toEqual([ids[0], ids[1], "", ids[2]]);
     expect(1000 - emu.balance(key)).toBe(0);
   });

@@ -8,7 +8,8 @@ import { printable } from "../../cli/terminal.ts";
 import { runCli, startCliWorld, type CliWorld } from "../helpers/cli.ts";
 import { nth } from "../helpers/indexed.ts";
 
-const HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x1b[H\x1b[31;1mEvil\x1b[0m \x9b2J\x9d0;t\x9c\x1bP1$r\x1b\\\u202egnp.exe\u202c\u2066x\u2069\x00\x08\r\x7f GmbH";
+const HOSTILE =
+  "\x1b]0;pwned\x07\x1b[2J\x1b[H\x1b[31;1mEvil\x1b[0m \x9b2J\x9d0;t\x9c\x1bP1$r\x1b\\\u202egnp.exe\u202c\u2066x\u2069\x00\x08\r\x7f GmbH";
 
 describe("printable", () => {
   it("drops escape sequences, controls and bidi overrides, keeps text, tabs and line breaks", () => {

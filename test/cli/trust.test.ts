@@ -44,7 +44,8 @@ function unique(w: CliWorld, n: number, from = 0) {
 }
 
 const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
-const csvText = (names: readonly string[], extra = "") => ["Firma;Notiz", ...names.map((n, i) => `${q(n)};${extra || `n${i}`}`)].join("\r\n") + "\r\n";
+const csvText = (names: readonly string[], extra = "") =>
+  ["Firma;Notiz", ...names.map((n, i) => `${q(n)};${extra || `n${i}`}`)].join("\r\n") + "\r\n";
 
 function write(w: CliWorld, file: string, text: string | Buffer): string {
   const path = join(w.dir, file);
@@ -79,12 +80,18 @@ function whenFile(child: { on(e: "exit", f: () => void): void }, when: () => boo
   child.on("exit", () => clearInterval(poll));
 }
 
-const intentLines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l.startsWith("i ")).length : 0);
+const intentLines = (file: string) =>
+  existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l.startsWith("i ")).length
+    : 0;
 
 describe("CLI reruns pair rows by key", () => {
   it("a row inserted at the top, one deleted and two swapped: every row keeps its own company, only the new row is paid", async () => {
     const cs = unique(fast, 31);
-    const fresh = nth(cs, 0), list = cs.slice(1);
+    const fresh = nth(cs, 0),
+      list = cs.slice(1);
     const key = fast.emu.createKey(10_000);
     const input = write(fast, "insert.csv", csvText(list.map((c) => c.name)));
     const out = join(fast.dir, "insert.out.csv");
@@ -109,9 +116,37 @@ describe("CLI reruns pair rows by key", () => {
     const b = [...cs.slice(40), ...cs.slice(10, 30).reverse()]; // 20 new companies, then 20 of list A in another order
     const key = fast.emu.createKey(10_000);
     const out = join(fast.dir, "kunden-out.csv");
-    expect((await enrich(fast, write(fast, "kunden.csv", csvText(a.map((c) => c.name), "x")), out, { key })).code).toBe(0);
+    expect(
+      (
+        await enrich(
+          fast,
+          write(
+            fast,
+            "kunden.csv",
+            csvText(
+              a.map((c) => c.name),
+              "x",
+            ),
+          ),
+          out,
+          { key },
+        )
+      ).code,
+    ).toBe(0);
     const first = 10_000 - fast.emu.balance(key);
-    const r = await enrich(fast, write(fast, "februar.csv", csvText(b.map((c) => c.name), "x")), out, { key });
+    const r = await enrich(
+      fast,
+      write(
+        fast,
+        "februar.csv",
+        csvText(
+          b.map((c) => c.name),
+          "x",
+        ),
+      ),
+      out,
+      { key },
+    );
     expect(r.code, r.stderr).toBe(0);
     const recs = records(out);
     expect(recs.length).toBe(b.length + 1);
@@ -128,7 +163,14 @@ describe("CLI resume by content, one run per output", () => {
     const text = csvText(cs.map((c) => c.name));
     const refKey = slow.emu.createKey(100_000);
     const env = { COMPANY_DATA_PARALLEL: "16" };
-    expect((await enrich(slow, write(slow, "touch-ref.csv", text), join(slow.dir, "touch-ref.out.csv"), { key: refKey, env })).code).toBe(0);
+    expect(
+      (
+        await enrich(slow, write(slow, "touch-ref.csv", text), join(slow.dir, "touch-ref.out.csv"), {
+          key: refKey,
+          env,
+        })
+      ).code,
+    ).toBe(0);
     const refSpent = 100_000 - slow.emu.balance(refKey);
 
     const key = slow.emu.createKey(100_000);
@@ -137,12 +179,19 @@ describe("CLI resume by content, one run per output", () => {
     const first = await enrich(slow, input, out, {
       key,
       env,
-      onStart: (_kill, child) => whenFile(child, () => intentLines(out + ".spent") >= 60, () => child.kill("SIGINT")),
+      onStart: (_kill, child) =>
+        whenFile(
+          child,
+          () => intentLines(out + ".spent") >= 60,
+          () => child.kill("SIGINT"),
+        ),
     });
     expect(first.code).toBe(130);
     const spentFirst = 100_000 - slow.emu.balance(key);
     // After Ctrl-C: rows done and the credits spent so far (all answers in flight were waited for).
-    const status = [...first.stderr.matchAll(/Progress: ([\d,]+) of ([\d,]+) rows done; ([\d,]+) credits? spent so far\.\n/g)].at(-1);
+    const status = [
+      ...first.stderr.matchAll(/Progress: ([\d,]+) of ([\d,]+) rows done; ([\d,]+) credits? spent so far\.\n/g),
+    ].at(-1);
     expect(status, first.stderr).toBeDefined();
     expect(first.stderr.indexOf(status![0])).toBeGreaterThan(first.stderr.indexOf("Interrupted."));
     expect(num(nth(status!, 2))).toBe(300);
@@ -154,7 +203,10 @@ describe("CLI resume by content, one run per output", () => {
     const second = await enrich(slow, input, out, { key, env });
     expect(second.code, second.stderr).toBe(0);
     // The resume says what was spent and what is left.
-    const resumed = /Resuming after row (\d+); ([\d,]+) credits? spent so far\. What is left:\n[^\n]*at most ([\d,]+) credits?/.exec(second.stderr);
+    const resumed =
+      /Resuming after row (\d+); ([\d,]+) credits? spent so far\. What is left:\n[^\n]*at most ([\d,]+) credits?/.exec(
+        second.stderr,
+      );
     expect(resumed, second.stderr).not.toBeNull();
     expect(num(nth(resumed!, 2))).toBe(spentFirst);
     expect(num(nth(resumed!, 3))).toBeLessThan(refSpent);
@@ -167,9 +219,19 @@ describe("CLI resume by content, one run per output", () => {
   it("Ctrl-C, then the user edits a row: the job starts over by key, reusing the rows written and the answers journalled, and pays only for the edited row", async () => {
     // More than one chunk (1,000 rows): interrupted after the first chunk is written, while the second is bought.
     const all = unique(fast, 1101);
-    const fresh = nth(all, 0), cs = all.slice(1);
+    const fresh = nth(all, 0),
+      cs = all.slice(1);
     const refKey = fast.emu.createKey(100_000);
-    expect((await enrich(fast, write(fast, "edit-ref.csv", csvText(cs.map((c) => c.name))), join(fast.dir, "edit-ref.out.csv"), { key: refKey })).code).toBe(0);
+    expect(
+      (
+        await enrich(
+          fast,
+          write(fast, "edit-ref.csv", csvText(cs.map((c) => c.name))),
+          join(fast.dir, "edit-ref.out.csv"),
+          { key: refKey },
+        )
+      ).code,
+    ).toBe(0);
     const refSpent = 100_000 - fast.emu.balance(refKey);
 
     const key = fast.emu.createKey(100_000);
@@ -180,7 +242,15 @@ describe("CLI resume by content, one run per output", () => {
     const first = await enrich(fast, input, out, {
       key,
       env,
-      onStart: (_kill, child) => whenFile(child, () => existsSync(cp) && JSON.parse(readFileSync(cp, "utf8")).rowsDone >= 1000 && intentLines(out + ".spent") >= 1050, () => child.kill("SIGINT")),
+      onStart: (_kill, child) =>
+        whenFile(
+          child,
+          () =>
+            existsSync(cp) &&
+            JSON.parse(readFileSync(cp, "utf8")).rowsDone >= 1000 &&
+            intentLines(out + ".spent") >= 1050,
+          () => child.kill("SIGINT"),
+        ),
     });
     expect(first.code).toBe(130);
     // The first row (in the chunk already written) now names another company; the notes stay as they were.
@@ -188,7 +258,9 @@ describe("CLI resume by content, one run per output", () => {
     writeFileSync(input, csvText(edited.map((c) => c.name)));
     const second = await enrich(fast, input, out, { key, env });
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toMatch(/The input changed since the interrupted run: starting over; the rows and answers already paid for are reused \([\d,]+ credits? spent so far\)\. What is left:\n\d+ rows to enrich:/);
+    expect(second.stderr).toMatch(
+      /The input changed since the interrupted run: starting over; the rows and answers already paid for are reused \([\d,]+ credits? spent so far\)\. What is left:\n\d+ rows to enrich:/,
+    );
     expect(idsOf(records(out))).toEqual(edited.map((c) => c.id));
     // Everything of the first run is reused; the edited row costs its batch share and its profile.
     const total = 100_000 - fast.emu.balance(key);
@@ -201,7 +273,10 @@ describe("CLI resume by content, one run per output", () => {
     const text = csvText(cs.map((c) => c.name));
     const env = { COMPANY_DATA_PARALLEL: "16" };
     const refKey = slow.emu.createKey(100_000);
-    expect((await enrich(slow, write(slow, "kill-ref.csv", text), join(slow.dir, "kill-ref.out.csv"), { key: refKey, env })).code).toBe(0);
+    expect(
+      (await enrich(slow, write(slow, "kill-ref.csv", text), join(slow.dir, "kill-ref.out.csv"), { key: refKey, env }))
+        .code,
+    ).toBe(0);
     const refSpent = 100_000 - slow.emu.balance(refKey);
     expect(refSpent).toBe(40 + 400);
 
@@ -209,12 +284,18 @@ describe("CLI resume by content, one run per output", () => {
     const input = write(slow, "kill.csv", text);
     const out = join(slow.dir, "kill.out.csv");
     // Killed while profiles are in flight (16 at a time, 120 ms each).
-    const killed = await enrich(slow, input, out, { key, env, onStart: (kill, child) => whenFile(child, () => intentLines(out + ".spent") >= 100, kill) });
+    const killed = await enrich(slow, input, out, {
+      key,
+      env,
+      onStart: (kill, child) => whenFile(child, () => intentLines(out + ".spent") >= 100, kill),
+    });
     expect(killed.code).not.toBe(0);
     expect(existsSync(out + ".lock")).toBe(true); // left behind by the dead process: stale
     const resumed = await enrich(slow, input, out, { key, env });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toMatch(/Resuming after row \d+; [\d,]+ credits? spent so far, of which up to [\d,]+ credits? for answers that never arrived \(interruption, timeout\)\. What is left:/);
+    expect(resumed.stderr).toMatch(
+      /Resuming after row \d+; [\d,]+ credits? spent so far, of which up to [\d,]+ credits? for answers that never arrived \(interruption, timeout\)\. What is left:/,
+    );
     const charged = 100_000 - slow.emu.balance(key);
     const s = summary(resumed.stderr);
     // The answers in flight at the kill: their requests may or may not have been charged.
@@ -240,13 +321,22 @@ describe("CLI resume by content, one run per output", () => {
     const first = await enrich(slow, input, out, {
       key,
       env: { COMPANY_DATA_PARALLEL: "8" },
-      onStart: (_kill, child) => whenFile(child, () => intentLines(out + ".spent") >= 5, () => {
-        // The first run is held (SIGSTOP: alive, its lock held) until the second has answered, so the
-        // second always meets a run in progress, however slowly it starts on a loaded machine.
-        child.kill("SIGSTOP");
-        second = runCli(slow, ["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "de"], { key });
-        void second.finally(() => child.kill("SIGCONT"));
-      }),
+      onStart: (_kill, child) =>
+        whenFile(
+          child,
+          () => intentLines(out + ".spent") >= 5,
+          () => {
+            // The first run is held (SIGSTOP: alive, its lock held) until the second has answered, so the
+            // second always meets a run in progress, however slowly it starts on a loaded machine.
+            child.kill("SIGSTOP");
+            second = runCli(
+              slow,
+              ["enrich", "--in", input, "--out", out, "--fields", FIELDS, "--yes", "--lang", "de"],
+              { key },
+            );
+            void second.finally(() => child.kill("SIGCONT"));
+          },
+        ),
     });
     expect(first.code, first.stderr).toBe(0);
     const r = await second!;
@@ -283,7 +373,9 @@ describe("CLI resume by content, one run per output", () => {
 
 describe("CLI encodings and the user's own cells", () => {
   it("UTF-8 with and without BOM, UTF-16 LE/BE with BOM and Windows-1252 of the same list match identically; the user's cells stay as they were", async () => {
-    const cs = unique(fast, 2000).filter((c) => /[äöüÄÖÜß]/.test(c.name) && [...c.name].every((ch) => ch.charCodeAt(0) < 0x100)).slice(0, 20);
+    const cs = unique(fast, 2000)
+      .filter((c) => /[äöüÄÖÜß]/.test(c.name) && [...c.name].every((ch) => ch.charCodeAt(0) < 0x100))
+      .slice(0, 20);
     expect(cs.length).toBe(20);
     const text = csvText([...cs.map((c) => c.name), "Müller Bäckerei Nirgendwo GmbH"], "Straße „Süd“ – 5 €");
     const utf16be = Buffer.from("\ufeff" + text, "utf16le").swap16();
@@ -320,8 +412,14 @@ describe("CLI encodings and the user's own cells", () => {
     const cp1252 = write(fast, "bad-enc.csv", encode1252(csvText(["Müller GmbH"])));
     const a = await enrich(fast, cp1252, join(fast.dir, "bad-enc.out.csv"), { key }, ["--encoding", "utf-8"]);
     expect(a.code).toBe(3);
-    expect(a.stderr).toMatch(/cannot be read as utf-8 \(invalid characters\)\. Save it as "CSV UTF-8" or pass the right --encoding/);
-    const torn = write(fast, "torn16.csv", Buffer.concat([Buffer.from("\ufeffFirma\r\nM\u00fcller", "utf16le"), Buffer.from([0x41])]));
+    expect(a.stderr).toMatch(
+      /cannot be read as utf-8 \(invalid characters\)\. Save it as "CSV UTF-8" or pass the right --encoding/,
+    );
+    const torn = write(
+      fast,
+      "torn16.csv",
+      Buffer.concat([Buffer.from("\ufeffFirma\r\nM\u00fcller", "utf16le"), Buffer.from([0x41])]),
+    );
     const b = await runCli(fast, ["estimate", "enrich", "--in", torn, "--lang", "de"], { key });
     expect(b.code).toBe(3);
     expect(b.stderr).toMatch(/kann nicht als utf-16le gelesen werden/);
@@ -336,10 +434,12 @@ describe("CLI encodings and the user's own cells", () => {
     // A company whose name (API text) starts like a formula, asked for by its id.
     const target = fast.emu.world.companies.find((c) => c.id === b.id)! as unknown as { name: string };
     const original = target.name;
-    target.name = "=HYPERLINK(\"http://x\")";
+    target.name = '=HYPERLINK("http://x")';
     try {
       const key = fast.emu.createKey(1000);
-      const text = ["Firma;Firmen-ID;+/- Umsatz;@Notiz", `${q(a.name)};;-5;=SUMME(A1:A2)`, `;${b.id};+7;@home`].join("\r\n") + "\r\n";
+      const text =
+        ["Firma;Firmen-ID;+/- Umsatz;@Notiz", `${q(a.name)};;-5;=SUMME(A1:A2)`, `;${b.id};+7;@home`].join("\r\n") +
+        "\r\n";
       const input = write(fast, "user-cells.csv", text);
       const out = join(fast.dir, "user-cells.out.csv");
       const r = await enrich(fast, input, out, { key });
@@ -349,7 +449,7 @@ describe("CLI encodings and the user's own cells", () => {
       expect(nth(recs, 1).slice(0, 4)).toEqual([a.name, "", "-5", "=SUMME(A1:A2)"]);
       expect(nth(recs, 2).slice(0, 4)).toEqual(["", b.id, "+7", "@home"]);
       // The API's text gets the apostrophe.
-      expect(nth(recs, 2)[7]).toBe("'=HYPERLINK(\"http://x\")");
+      expect(nth(recs, 2)[7]).toBe('\'=HYPERLINK("http://x")');
       const spent = 1000 - fast.emu.balance(key);
       const before = readFileSync(out, "utf8");
       const again = await enrich(fast, input, out, { key });
@@ -366,24 +466,43 @@ describe("CLI progress off a terminal", () => {
   it("prints a progress line every few seconds to stderr when it is not a terminal, in the user's language", async () => {
     const key = slow.emu.createKey(10_000);
     const input = write(slow, "progress.csv", csvText(unique(slow, 60, 2000).map((c) => c.name)));
-    const r = await runCli(slow, ["enrich", "--in", input, "--out", join(slow.dir, "progress.out.csv"), "--fields", FIELDS, "--yes", "--lang", "de"], {
-      key,
-      env: { COMPANY_DATA_PARALLEL: "4", COMPANY_DATA_PROGRESS_SECONDS: "0.3" },
-    });
+    const r = await runCli(
+      slow,
+      [
+        "enrich",
+        "--in",
+        input,
+        "--out",
+        join(slow.dir, "progress.out.csv"),
+        "--fields",
+        FIELDS,
+        "--yes",
+        "--lang",
+        "de",
+      ],
+      {
+        key,
+        env: { COMPANY_DATA_PARALLEL: "4", COMPANY_DATA_PROGRESS_SECONDS: "0.3" },
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stderr.split("\n").filter((l) => l.startsWith("Fortschritt: "));
     expect(lines.length).toBeGreaterThanOrEqual(2);
     // Counted at the moment of charging: the part whose answers are still under way is named (issue 28).
-    expect(lines.at(-1)).toMatch(/^Fortschritt: \d+ von 60 Zeilen erledigt; bisher \d+ Credits? ausgegeben( \(bis zu \d+ davon für Anfragen, die noch unterwegs sind\))?\.$/);
+    expect(lines.at(-1)).toMatch(
+      /^Fortschritt: \d+ von 60 Zeilen erledigt; bisher \d+ Credits? ausgegeben( \(bis zu \d+ davon für Anfragen, die noch unterwegs sind\))?\.$/,
+    );
   }, 60_000);
 });
 
 /** Windows-1252 bytes of a text (the characters this test uses). */
 function encode1252(text: string): Buffer {
   const special: Record<string, number> = { "€": 0x80, "„": 0x84, "“": 0x93, "–": 0x96 };
-  return Buffer.from([...text].map((ch) => {
-    const b = special[ch] ?? ch.charCodeAt(0);
-    if (b > 0xff) throw new Error(`not in this test's Windows-1252 table: ${ch}`);
-    return b;
-  }));
+  return Buffer.from(
+    [...text].map((ch) => {
+      const b = special[ch] ?? ch.charCodeAt(0);
+      if (b > 0xff) throw new Error(`not in this test's Windows-1252 table: ${ch}`);
+      return b;
+    }),
+  );
 }

@@ -23,7 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const run = (args: string[], key: string | null = null, closeStdout = false) => runCli({ server, dir }, args, { key, closeStdout });
+const run = (args: string[], key: string | null = null, closeStdout = false) =>
+  runCli({ server, dir }, args, { key, closeStdout });
 
 const oneRow = (delimiter: string) => {
   const path = join(dir, `one${delimiter === ";" ? "-de" : "-en"}.csv`);
@@ -31,7 +32,8 @@ const oneRow = (delimiter: string) => {
   return path;
 };
 /** "1 Credits", "1 requests" and the like, but not "11 requests". */
-const wrongSingular = /(^|[^\d.,])1 (Credits|Anfragen|Profile|Zeilen|credits|requests|profiles|rows|names|companies|Firmen)\b/;
+const wrongSingular =
+  /(^|[^\d.,])1 (Credits|Anfragen|Profile|Zeilen|credits|requests|profiles|rows|names|companies|Firmen)\b/;
 
 describe("CLI wording per language", () => {
   it("search: the table header and the missing-term message speak the user's language", async () => {
@@ -63,14 +65,32 @@ describe("CLI wording per language", () => {
   });
 
   it("estimate: German roles, include names and singulars in German; English in English", async () => {
-    const de = await run(["estimate", "enrich", "--in", oneRow(";"), "--fields", "name,financials,people", "--lang", "de"]);
+    const de = await run([
+      "estimate",
+      "enrich",
+      "--in",
+      oneRow(";"),
+      "--fields",
+      "name,financials,people",
+      "--lang",
+      "de",
+    ]);
     expect(de.code).toBe(0);
     expect(de.stderr).toContain("Spalten: Firmenname=Firma, Ort=Ort");
     expect(de.stdout).toMatch(/1 Profil mit Personen, Finanzdaten: \d+ Credits, 1 Anfrage\b/);
     expect(de.stdout).toMatch(/^1 Zeile anzureichern/);
     expect(de.stdout).not.toMatch(/people|financials|announcements|credits|requests/);
     expect(de.stdout).not.toMatch(wrongSingular);
-    const en = await run(["estimate", "enrich", "--in", oneRow(","), "--fields", "name,financials,people", "--lang", "en"]);
+    const en = await run([
+      "estimate",
+      "enrich",
+      "--in",
+      oneRow(","),
+      "--fields",
+      "name,financials,people",
+      "--lang",
+      "en",
+    ]);
     expect(en.stderr).toContain("Columns: company name=Firma, city=Ort");
     expect(en.stdout).toMatch(/1 profile with people, financials: \d+ credits, 1 request\b/);
     expect(en.stdout).toMatch(/1 name resolved \(batch\): 1 credit, 1 request\b/);
@@ -79,7 +99,10 @@ describe("CLI wording per language", () => {
   });
 
   it("a closed stdout pipe ends quietly with exit 0 (company-data fields | head)", async () => {
-    for (const args of [["fields", "--lang", "de"], ["--help", "--lang", "en"]]) {
+    for (const args of [
+      ["fields", "--lang", "de"],
+      ["--help", "--lang", "en"],
+    ]) {
       const r = await run(args, null, true);
       expect(r.stderr).not.toMatch(/EPIPE|Error|at /);
       expect(r.code).toBe(0);
@@ -102,10 +125,27 @@ describe("CSV numbers follow the delimiter", () => {
   });
 
   it("an enrichment of a ;-file writes decimal commas, of a ,-file decimal points", async () => {
-    for (const [delimiter, ratio] of [[";", "0,3366"], [",", "0.3366"]] as const) {
+    for (const [delimiter, ratio] of [
+      [";", "0,3366"],
+      [",", "0.3366"],
+    ] as const) {
       const key = emu.createKey(100);
       const out = join(dir, `ratio${delimiter === ";" ? "-de" : "-en"}.out.csv`);
-      const r = await run(["enrich", "--in", oneRow(delimiter), "--out", out, "--fields", "name,equityRatio", "--yes", "--lang", delimiter === ";" ? "de" : "en"], key);
+      const r = await run(
+        [
+          "enrich",
+          "--in",
+          oneRow(delimiter),
+          "--out",
+          out,
+          "--fields",
+          "name,equityRatio",
+          "--yes",
+          "--lang",
+          delimiter === ";" ? "de" : "en",
+        ],
+        key,
+      );
       expect(r.code, r.stderr).toBe(0);
       const recs = parseCsv(readFileSync(out, "utf8"), delimiter);
       const col = nth(recs, 0).findIndex((h) => /Eigenkapitalquote|Equity ratio/.test(h));

@@ -38,7 +38,10 @@ const appsScript: Adapter = {
   name: "Apps Script",
   open(sheets) {
     // Only SpreadsheetApp is used here; the emulator answers no fetch.
-    const fake = createSheetsFake({ emulator: {} as Emulator, sheets: sheets as Record<string, (string | number | boolean)[][]> });
+    const fake = createSheetsFake({
+      emulator: {} as Emulator,
+      sheets: sheets as Record<string, (string | number | boolean)[][]>,
+    });
     // One SheetHost per server call, as apps-script/driver.ts makes one per execution: its snapshot lives that long.
     const app = fake.context.SpreadsheetApp as GoogleAppsScript.Spreadsheet.SpreadsheetApp;
     let host = new SheetHost(app);
@@ -65,7 +68,9 @@ const excel: Adapter = {
       handle: (req) => handleSheetRequest(wb, req),
       endStep: () => undefined,
       grid: (name) => (wb.sheets.get(name)?.cells ?? []).map((r) => r.map(norm)),
-      setGrid: (name, cells) => { wb.sheets.get(name)!.cells = cells.map((r) => [...r]); },
+      setGrid: (name, cells) => {
+        wb.sheets.get(name)!.cells = cells.map((r) => [...r]);
+      },
       formulas: () => [...wb.sheets.values()].flatMap((s) => s.formulas.map((f) => f.text)),
     };
   },
@@ -79,7 +84,9 @@ const playground: Adapter = {
       handle: async (req) => wb.handle(req),
       endStep: () => undefined,
       grid: (name) => wb.sheet(name).cells.map((r) => r.map(norm)),
-      setGrid: (name, cells) => { wb.sheet(name).cells = cells.map((r) => [...r]); },
+      setGrid: (name, cells) => {
+        wb.sheet(name).cells = cells.map((r) => [...r]);
+      },
       // The playground's grid has no formula engine and shows cells with textContent.
       formulas: () => [],
     };

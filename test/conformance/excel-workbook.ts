@@ -36,7 +36,13 @@ export class ExcelWorkbook implements ExcelLike {
   syncs = 0;
 
   addSheet(name: string, cells: Cell[][] = []): ExcelGridSheet {
-    const s: ExcelGridSheet = { cells: cells.map((r) => [...r]), formats: [], formulas: [], fills: new Map(), lists: new Map() };
+    const s: ExcelGridSheet = {
+      cells: cells.map((r) => [...r]),
+      formats: [],
+      formulas: [],
+      fills: new Map(),
+      lists: new Map(),
+    };
     this.sheets.set(name, s);
     return s;
   }
@@ -56,7 +62,10 @@ export class ExcelWorkbook implements ExcelLike {
       let values: Record<string, unknown> | null = null;
       const self: Record<string, unknown> = {
         load() {
-          queue.push(() => { values = compute(); loaded.add(self); });
+          queue.push(() => {
+            values = compute();
+            loaded.add(self);
+          });
           return self;
         },
       };
@@ -80,55 +89,88 @@ export class ExcelWorkbook implements ExcelLike {
       const key = (i: number, j: number) => `${r0 + i}:${c0 + j}`;
       let formats: string[][] | null = null;
       const self = proxy<Record<string, unknown>>(
-        () => ({ values: Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => at(i, j))), rowIndex: r0, columnIndex: c0, rowCount: rows, columnCount: cols }),
+        () => ({
+          values: Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => at(i, j))),
+          rowIndex: r0,
+          columnIndex: c0,
+          rowCount: rows,
+          columnCount: cols,
+        }),
         {
           set numberFormat(f: string[][]) {
             formats = f;
             queue.push(() => f.forEach((row, i) => row.forEach((x, j) => setAt(s().formats, r0 + i, c0 + j, x, ""))));
           },
           set values(v: Cell[][]) {
-            queue.push(() => v.forEach((row, i) => row.forEach((x, j) => {
-              const fmt = s().formats[r0 + i]?.[c0 + j] ?? formats?.[i]?.[j] ?? "General";
-              if (typeof x === "string" && x.startsWith("=") && fmt !== "@") s().formulas.push({ row: r0 + i + 1, col: c0 + j + 1, text: x });
-              setAt(s().cells, r0 + i, c0 + j, x, "");
-            })));
+            queue.push(() =>
+              v.forEach((row, i) =>
+                row.forEach((x, j) => {
+                  const fmt = s().formats[r0 + i]?.[c0 + j] ?? formats?.[i]?.[j] ?? "General";
+                  if (typeof x === "string" && x.startsWith("=") && fmt !== "@")
+                    s().formulas.push({ row: r0 + i + 1, col: c0 + j + 1, text: x });
+                  setAt(s().cells, r0 + i, c0 + j, x, "");
+                }),
+              ),
+            );
           },
           format: {
             fill: {
-              set color(c: string) { queue.push(() => { for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) s().fills.set(key(i, j), c); }); },
-              clear() { queue.push(() => { for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) s().fills.delete(key(i, j)); }); },
+              set color(c: string) {
+                queue.push(() => {
+                  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) s().fills.set(key(i, j), c);
+                });
+              },
+              clear() {
+                queue.push(() => {
+                  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) s().fills.delete(key(i, j));
+                });
+              },
             },
             font: { bold: false },
           },
           dataValidation: {
-            clear() { queue.push(() => s().lists.delete(key(0, 0))); },
-            set rule(r: { list: { source: string } }) { queue.push(() => s().lists.set(key(0, 0), r.list.source)); },
+            clear() {
+              queue.push(() => s().lists.delete(key(0, 0)));
+            },
+            set rule(r: { list: { source: string } }) {
+              queue.push(() => s().lists.set(key(0, 0), r.list.source));
+            },
           },
         },
       );
       return self;
     };
-    const worksheet = (name: string | null) => proxy<Record<string, unknown>>(
-      () => ({ isNullObject: name === null || !wb.sheets.has(name), name: name ?? "" }),
-      {
-        getRangeByIndexes: (r: number, c: number, rows: number, cols: number) => range(name!, r, c, rows, cols),
-        getUsedRangeOrNullObject: () => proxy(() => {
-          const cells = wb.sheets.get(name!)!.cells;
-          let last = cells.length;
-          while (last > 0 && nth(cells, last - 1).every((v) => v === "" || v === null)) last--;
-          if (last === 0) return { isNullObject: true };
-          const width = Math.max(...cells.slice(0, last).map((r) => r.length));
-          return { isNullObject: false, rowIndex: 0, columnIndex: 0, rowCount: last, values: cells.slice(0, last).map((r) => Array.from({ length: width }, (_, j) => r[j] ?? "")) };
-        }, {}),
-      },
-    );
+    const worksheet = (name: string | null) =>
+      proxy<Record<string, unknown>>(
+        () => ({ isNullObject: name === null || !wb.sheets.has(name), name: name ?? "" }),
+        {
+          getRangeByIndexes: (r: number, c: number, rows: number, cols: number) => range(name!, r, c, rows, cols),
+          getUsedRangeOrNullObject: () =>
+            proxy(() => {
+              const cells = wb.sheets.get(name!)!.cells;
+              let last = cells.length;
+              while (last > 0 && nth(cells, last - 1).every((v) => v === "" || v === null)) last--;
+              if (last === 0) return { isNullObject: true };
+              const width = Math.max(...cells.slice(0, last).map((r) => r.length));
+              return {
+                isNullObject: false,
+                rowIndex: 0,
+                columnIndex: 0,
+                rowCount: last,
+                values: cells.slice(0, last).map((r) => Array.from({ length: width }, (_, j) => r[j] ?? "")),
+              };
+            }, {}),
+        },
+      );
     const context = {
       sync,
       workbook: {
         worksheets: {
           getItemOrNullObject: (name: string) => worksheet(wb.sheets.has(name) ? name : null),
           add: (name: string) => {
-            queue.push(() => { if (!wb.sheets.has(name)) wb.addSheet(name); });
+            queue.push(() => {
+              if (!wb.sheets.has(name)) wb.addSheet(name);
+            });
             return worksheet(name);
           },
         },

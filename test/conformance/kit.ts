@@ -47,14 +47,25 @@ export function open(adapter: Adapter, rows: Cell[][], opts: { chunkSize?: numbe
   let clock = w.now();
   const ctx = { ...w.ctx, client: { ...w.ctx.client, now: () => clock } };
   const header: Cell[] = ["Firma", "Stadt"];
-  const below: Cell[][] = [[TOTALS, "", "", NOTE], ["", "", "", "", "", "", "", "unberührt"]];
+  const below: Cell[][] = [
+    [TOTALS, "", "", NOTE],
+    ["", "", "", "", "", "", "", "unberührt"],
+  ];
   const wb = adapter.open({ [SHEET]: [header, ...rows, ...below] });
   let n = rows.length;
   let during: (() => void) | null = null;
   let oneChunk = false;
   let finished = false;
   const outCols = outColsFor(opts.fields ?? ["name"]);
-  const spec: SheetJobSpec = { sheet: SHEET, row: 1, col: 1, rows: 1 + rows.length, cols: 2, fields: opts.fields ?? ["name"], options: { chunkSize: opts.chunkSize ?? 4 } };
+  const spec: SheetJobSpec = {
+    sheet: SHEET,
+    row: 1,
+    col: 1,
+    rows: 1 + rows.length,
+    cols: 2,
+    fields: opts.fields ?? ["name"],
+    options: { chunkSize: opts.chunkSize ?? 4 },
+  };
   const driver: AsyncDriver = {
     ...w.async,
     http: async (r) => {
@@ -70,7 +81,9 @@ export function open(adapter: Adapter, rows: Cell[][], opts: { chunkSize?: numbe
     sheet: (req) => wb.handle(req),
   };
   const s: Session = {
-    wb, w, spec,
+    wb,
+    w,
+    spec,
     tableRows: () => n,
     user(edit, o = {}) {
       const g = wb.grid(SHEET);
@@ -114,14 +127,21 @@ export function open(adapter: Adapter, rows: Cell[][], opts: { chunkSize?: numbe
       const g = wb.grid(SHEET);
       // Rows padded to one width: a host may store a row shorter than another host does.
       const width = Math.max(12, ...g.map((r) => r.length));
-      return JSON.stringify(g.map((r, i) => Array.from({ length: width }, (_, j) => r[j] ?? "").map((v, j) => (i >= 0 && i <= n && j >= OUT_COL - 1 && j < OUT_COL - 1 + outCols ? "·" : v))));
+      return JSON.stringify(
+        g.map((r, i) =>
+          Array.from({ length: width }, (_, j) => r[j] ?? "").map((v, j) =>
+            i >= 0 && i <= n && j >= OUT_COL - 1 && j < OUT_COL - 1 + outCols ? "·" : v,
+          ),
+        ),
+      );
     },
   };
   return s;
 }
 
 export const companyRow = (i: number): Cell[] => [nth(COMPANIES, i).name, nth(COMPANIES, i).city];
-export const table = (from: number, count: number): Cell[][] => Array.from({ length: count }, (_, k) => companyRow(from + k));
+export const table = (from: number, count: number): Cell[][] =>
+  Array.from({ length: count }, (_, k) => companyRow(from + k));
 
 const isMatched = (s: Cell) => String(s) === STATUS.matched.de;
 const isChanged = (s: Cell) => String(s).startsWith(STATUS.error.de);
@@ -140,7 +160,8 @@ export function wrongRows(s: Session): string[] {
     const id = String(r[OUT_COL + 1] ?? "");
     if (!id || isChanged(status)) continue;
     if (ID_OF.get(name) !== id) bad.push(`row ${i + 1}: ${name} has ${id} (${String(status)})`);
-    if (!isMatched(status) && !String(status).startsWith(STATUS.out_of_credits.de)) bad.push(`row ${i + 1}: id beside status ${String(status)}`);
+    if (!isMatched(status) && !String(status).startsWith(STATUS.out_of_credits.de))
+      bad.push(`row ${i + 1}: id beside status ${String(status)}`);
   }
   return bad;
 }
@@ -154,7 +175,8 @@ export function unfinished(s: Session): string[] {
     const name = String(r[0] ?? "");
     const want = ID_OF.get(name);
     if (!want) continue;
-    if (!isMatched(r[OUT_COL - 1] ?? "") || String(r[OUT_COL + 1]) !== want) out.push(`row ${i + 1}: ${name} → ${String(r[OUT_COL - 1])} ${String(r[OUT_COL + 1])}`);
+    if (!isMatched(r[OUT_COL - 1] ?? "") || String(r[OUT_COL + 1]) !== want)
+      out.push(`row ${i + 1}: ${name} → ${String(r[OUT_COL - 1])} ${String(r[OUT_COL + 1])}`);
   }
   return out;
 }

@@ -37,7 +37,8 @@ function session(adapter: (typeof ADAPTERS)[number], rows: Cell[][], lang: Langu
     sheet: (req) => wb.handle(req),
   };
   return {
-    wb, w,
+    wb,
+    w,
     async check(o: { during?: () => void; sheet?: string } = {}) {
       during = o.during ?? null;
       try {
@@ -72,22 +73,28 @@ describe.each(ADAPTERS)("portfolio rows stay with their company: $name", (adapte
     expect(JSON.stringify(again)).not.toMatch(/ID prüfen/);
   });
 
-  it.each(["de", "en"] as const)("an id that belongs to another company than the row's name is shown (%s)", async (lang) => {
-    const rows = names(4);
-    rows[1] = [nth(COMPANIES, 1).name, nth(COMPANIES, 2).id]; // the id of Firma 2 beside the name Firma 1
-    const s = session(adapter, rows, lang);
-    await s.check();
-    const g = s.wb.grid("Portfolio");
-    const text = JSON.stringify(g[2]);
-    expect(text).toContain(lang === "de" ? "ID prüfen" : "Check ID");
-    expect(text).toContain(nth(COMPANIES, 2).name);
-    // The other rows are not flagged.
-    expect(JSON.stringify([g[1], g[3], g[4]])).not.toMatch(/ID prüfen|Check ID/);
-  });
+  it.each(["de", "en"] as const)(
+    "an id that belongs to another company than the row's name is shown (%s)",
+    async (lang) => {
+      const rows = names(4);
+      rows[1] = [nth(COMPANIES, 1).name, nth(COMPANIES, 2).id]; // the id of Firma 2 beside the name Firma 1
+      const s = session(adapter, rows, lang);
+      await s.check();
+      const g = s.wb.grid("Portfolio");
+      const text = JSON.stringify(g[2]);
+      expect(text).toContain(lang === "de" ? "ID prüfen" : "Check ID");
+      expect(text).toContain(nth(COMPANIES, 2).name);
+      // The other rows are not flagged.
+      expect(JSON.stringify([g[1], g[3], g[4]])).not.toMatch(/ID prüfen|Check ID/);
+    },
+  );
 
   it("a missing portfolio sheet: the same clear error everywhere", async () => {
     const s = session(adapter, names(2));
-    const err = await s.check({ sheet: "Weg" }).then(() => null, (e: unknown) => e);
+    const err = await s.check({ sheet: "Weg" }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CompanyDataError);
     expect((err as CompanyDataError).text("de")).toBe(noSuchSheet("Weg").text("de"));
   });

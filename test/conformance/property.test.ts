@@ -58,7 +58,9 @@ function apply(s: Session, e: Edit): void {
       // The table keeps at least one row (deleting the whole table ends the story).
       return s.user((rows) => (rows.length > 1 ? rows.filter((_, i) => i !== e.at % rows.length) : rows));
     case "edit":
-      return s.user((rows) => rows.map((r, i) => (i === e.at % rows.length ? [...companyRow(e.company), ...r.slice(2)] : r)));
+      return s.user((rows) =>
+        rows.map((r, i) => (i === e.at % rows.length ? [...companyRow(e.company), ...r.slice(2)] : r)),
+      );
   }
 }
 
@@ -66,48 +68,71 @@ const figures = { trials: 0, edits: 0, editsDuringStep: 0, steps: 0 };
 
 afterAll(() => {
   // The figures of the property test, for the issue's closing note.
-  console.log(`property test: ${figures.trials} trials, ${figures.edits} edits (${figures.editsDuringStep} during a step), ${figures.steps} steps`);
+  console.log(
+    `property test: ${figures.trials} trials, ${figures.edits} edits (${figures.editsDuringStep} during a step), ${figures.steps} steps`,
+  );
 });
 
 describe.each(ADAPTERS)("random edits between and during steps: $name", (adapter) => {
   it("every id belongs to its row or the row says so; nothing outside changes; nothing paid twice; the job finishes", async () => {
     // The job starts first (the user selected the table and pressed Start); edits may fall into that first step.
-    const first: fc.Arbitrary<Action> = fc.record({ kind: fc.constant("step" as const), during: fc.option(edit, { nil: null }) });
+    const first: fc.Arbitrary<Action> = fc.record({
+      kind: fc.constant("step" as const),
+      during: fc.option(edit, { nil: null }),
+    });
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 8, max: 30 }), first, fc.array(action, { maxLength: 10 }), async (rows, start, rest) => {
-        const actions: Action[] = [start, ...rest];
-        figures.trials++;
-        const s = open(adapter, table(0, rows), { fields: ["name", "url"] });
-        for (const a of actions) {
-          let before = s.outside();
-          if (a.kind === "between") {
-            apply(s, a.edit);
-            figures.edits++;
-            continue;
+      fc.asyncProperty(
+        fc.integer({ min: 8, max: 30 }),
+        first,
+        fc.array(action, { maxLength: 10 }),
+        async (rows, start, rest) => {
+          const actions: Action[] = [start, ...rest];
+          figures.trials++;
+          const s = open(adapter, table(0, rows), { fields: ["name", "url"] });
+          for (const a of actions) {
+            let before = s.outside();
+            if (a.kind === "between") {
+              apply(s, a.edit);
+              figures.edits++;
+              continue;
+            }
+            let ran = false;
+            await s.step({
+              oneChunk: true,
+              during: a.during
+                ? () => {
+                    ran = true;
+                    apply(s, a.during!);
+                    before = s.outside();
+                  }
+                : undefined,
+            });
+            figures.steps++;
+            if (ran) {
+              figures.edits++;
+              figures.editsDuringStep++;
+            } else if (a.during) {
+              apply(s, a.during);
+              figures.edits++;
+              before = s.outside();
+              continue;
+            }
+            expect(wrongRows(s)).toEqual([]);
+            expect(s.outside()).toBe(before);
+            expect(paidTwice(s)).toEqual([]);
           }
-          let ran = false;
-          await s.step({
-            oneChunk: true,
-            during: a.during ? () => { ran = true; apply(s, a.during!); before = s.outside(); } : undefined,
-          });
-          figures.steps++;
-          if (ran) { figures.edits++; figures.editsDuringStep++; }
-          else if (a.during) { apply(s, a.during); figures.edits++; before = s.outside(); continue; }
-          expect(wrongRows(s)).toEqual([]);
+          const before = s.outside();
+          for (let i = 0; i < 40; i++) {
+            figures.steps++;
+            const r = await s.step({ oneChunk: true });
+            expect(wrongRows(s)).toEqual([]);
+            if (r.complete) break;
+          }
           expect(s.outside()).toBe(before);
+          expect(unfinished(s)).toEqual([]);
           expect(paidTwice(s)).toEqual([]);
-        }
-        const before = s.outside();
-        for (let i = 0; i < 40; i++) {
-          figures.steps++;
-          const r = await s.step({ oneChunk: true });
-          expect(wrongRows(s)).toEqual([]);
-          if (r.complete) break;
-        }
-        expect(s.outside()).toBe(before);
-        expect(unfinished(s)).toEqual([]);
-        expect(paidTwice(s)).toEqual([]);
-      }),
+        },
+      ),
       { numRuns: 60 },
     );
   });

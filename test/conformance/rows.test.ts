@@ -66,12 +66,13 @@ describe.each(ADAPTERS)("rows stay with their data: $name", (adapter) => {
   it("a row inserted and a row edited during a step: the new input is enriched, the old answer never lands", async () => {
     const s = open(adapter, table(0, 24));
     await s.step({
-      during: () => s.user((rows) => {
-        const next = [...rows];
-        next[2] = [...companyRow(40), ...nth(next, 2).slice(2)]; // edited: another company's name
-        next.splice(5, 0, companyRow(41)); // inserted
-        return next;
-      }),
+      during: () =>
+        s.user((rows) => {
+          const next = [...rows];
+          next[2] = [...companyRow(40), ...nth(next, 2).slice(2)]; // edited: another company's name
+          next.splice(5, 0, companyRow(41)); // inserted
+          return next;
+        }),
     });
     const r = await s.finish();
     expect(r.complete).toBe(true);
@@ -84,7 +85,12 @@ describe.each(ADAPTERS)("rows stay with their data: $name", (adapter) => {
   it("a row deleted during a step: its result is dropped, nothing is written below the table", async () => {
     const s = open(adapter, table(0, 24));
     let before = "";
-    await s.step({ during: () => { s.user((rows) => rows.slice(1)); before = s.outside(); } });
+    await s.step({
+      during: () => {
+        s.user((rows) => rows.slice(1));
+        before = s.outside();
+      },
+    });
     await s.finish();
     expect(s.outside()).toBe(before);
     expect(wrongRows(s)).toEqual([]);
@@ -95,7 +101,13 @@ describe.each(ADAPTERS)("rows stay with their data: $name", (adapter) => {
     const rows: Cell[][] = table(0, 6).map((r) => [...r]);
     const s = open(adapter, rows);
     // A number and an ISO date the user typed beside the table (column I, right of the output).
-    s.user((data) => data.map((r, i) => { const x = [...r]; x[8] = i % 2 ? 1067 : "2024-03-01"; return x; }));
+    s.user((data) =>
+      data.map((r, i) => {
+        const x = [...r];
+        x[8] = i % 2 ? 1067 : "2024-03-01";
+        return x;
+      }),
+    );
     await s.step({ oneChunk: true });
     s.user(reverse);
     await s.finish();
@@ -113,7 +125,10 @@ describe.each(ADAPTERS)("rows stay with their data: $name", (adapter) => {
   it("a missing sheet: the same clear error everywhere, nothing written", async () => {
     const s = open(adapter, table(0, 3));
     s.spec.sheet = "Gelöscht";
-    const err = await s.step().then(() => null, (e: unknown) => e);
+    const err = await s.step().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CompanyDataError);
     expect((err as CompanyDataError).text("de")).toBe(noSuchSheet("Gelöscht").text("de"));
     expect((err as CompanyDataError).text("en")).toBe(noSuchSheet("Gelöscht").text("en"));
@@ -125,7 +140,7 @@ describe.each(ADAPTERS)("rows stay with their data: $name", (adapter) => {
     await s.finish();
     const g = s.wb.grid(SHEET);
     // Website is the column after the company name: the API's "=HYPERLINK(…)" as plain text.
-    expect(nth(g, 1)[OUT_COL + 3]).toBe("=HYPERLINK(\"http://evil\")");
+    expect(nth(g, 1)[OUT_COL + 3]).toBe('=HYPERLINK("http://evil")');
     expect(s.wb.formulas()).toEqual([]);
   });
 });

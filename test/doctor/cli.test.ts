@@ -15,11 +15,25 @@ import { FAST, runCli } from "../helpers/cli.ts";
 import { parseCsv } from "../../cli/csv.ts";
 import type { DoctorReport } from "../../shared/doctor/types.ts";
 
-interface World { emu: Emulator; server: RunningServer; dir: string }
+interface World {
+  emu: Emulator;
+  server: RunningServer;
+  dir: string;
+}
 const worlds: World[] = [];
 async function world(drift: boolean): Promise<World> {
-  const emu = createEmulator({ companies: 500, seed: 7, startDate: "2026-01-15", drift, rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST } });
-  const w = { emu, server: await startServer(emu, { port: 0, host: "127.0.0.1" }), dir: mkdtempSync(join(tmpdir(), "doctor-cli-")) };
+  const emu = createEmulator({
+    companies: 500,
+    seed: 7,
+    startDate: "2026-01-15",
+    drift,
+    rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST },
+  });
+  const w = {
+    emu,
+    server: await startServer(emu, { port: 0, host: "127.0.0.1" }),
+    dir: mkdtempSync(join(tmpdir(), "doctor-cli-")),
+  };
   worlds.push(w);
   return w;
 }
@@ -48,7 +62,7 @@ describe("company-data doctor", () => {
     expect(text.code).toBe(11);
     expect(text.stdout).toContain("Result: NOT safe to spend.");
     expect(text.stdout).toContain("resolve: the field `status` is missing (probably renamed to `matchStatus`).");
-    expect(text.stdout).toContain("the column \"Legal form\" will be empty");
+    expect(text.stdout).toContain('the column "Legal form" will be empty');
     const json = await runCli(drifted, ["doctor", "--json"], { key });
     expect(json.code).toBe(11);
     const report = JSON.parse(json.stdout) as DoctorReport;
@@ -74,22 +88,29 @@ describe("an enrichment under drift writes no wrong value", () => {
     const out: Record<string, string[][]> = {};
     for (const w of [normal, drifted]) {
       writeFileSync(join(w.dir, "in.csv"), csv);
-      const r = await runCli(w, ["enrich", "--in", "in.csv", "--out", "out.csv", "--fields", fields, "--yes", "--lang", "en"], { key: w.emu.createKey(1000) });
+      const r = await runCli(
+        w,
+        ["enrich", "--in", "in.csv", "--out", "out.csv", "--fields", fields, "--yes", "--lang", "en"],
+        { key: w.emu.createKey(1000) },
+      );
       expect([0, 6], r.stderr).toContain(r.code);
       out[w === normal ? "normal" : "drift"] = parseCsv(readFileSync(join(w.dir, "out.csv"), "utf8"));
     }
     const [truth, got] = [out.normal!, out.drift!];
     expect(got.length).toBe(truth.length);
-    let errors = 0, same = 0;
-    got.forEach((row, r) => row.forEach((cell, c) => {
-      const t = truth[r]![c]!;
-      if (cell === t) return void same++;
-      if (cell === "") return;
-      // Parts of a composed value (the address without its postcode).
-      if (cell.split(/[\s,]+/).every((w) => t.includes(w))) return;
-      if (/unexpected answer from the data service/i.test(cell) || /^error$/i.test(cell)) return void errors++;
-      throw new Error(`row ${r} col ${c}: ${JSON.stringify(cell)}, true ${JSON.stringify(t)}`);
-    }));
+    let errors = 0,
+      same = 0;
+    got.forEach((row, r) =>
+      row.forEach((cell, c) => {
+        const t = truth[r]![c]!;
+        if (cell === t) return void same++;
+        if (cell === "") return;
+        // Parts of a composed value (the address without its postcode).
+        if (cell.split(/[\s,]+/).every((w) => t.includes(w))) return;
+        if (/unexpected answer from the data service/i.test(cell) || /^error$/i.test(cell)) return void errors++;
+        throw new Error(`row ${r} col ${c}: ${JSON.stringify(cell)}, true ${JSON.stringify(t)}`);
+      }),
+    );
     expect(errors).toBeGreaterThan(0);
     expect(same).toBeGreaterThan(0);
   });

@@ -20,17 +20,25 @@ const START = "2026-01-15";
 const normal = createEmulator({ companies: 300, startDate: START });
 const drift = createEmulator({ companies: 300, startDate: START, drift: true });
 
-function doctor(emu: typeof normal, language: Language = "en"): { report: DoctorReport; requests: HttpRequest[]; key: string } {
+function doctor(
+  emu: typeof normal,
+  language: Language = "en",
+): { report: DoctorReport; requests: HttpRequest[]; key: string } {
   const key = emu.createKey(100);
   const d = emulatorDrivers(emu);
-  const report = runSync(runDoctor({ apiKey: key, baseUrl: "http://emulator.test", language, now: Date.now, random: () => 0.5 }), d.sync);
+  const report = runSync(
+    runDoctor({ apiKey: key, baseUrl: "http://emulator.test", language, now: Date.now, random: () => 0.5 }),
+    d.sync,
+  );
   return { report, requests: d.requests, key };
 }
 
 /** The catalogue entry a request went to (method + path), to price it independently of the doctor. */
 function priceOfRequest(r: HttpRequest): number {
   const path = new URL(r.url).pathname;
-  const ep = ENDPOINTS.find((e) => e.method === r.method && new RegExp("^" + e.path.replace(/\{\w+\}/g, "[^/]+") + "$").test(path));
+  const ep = ENDPOINTS.find(
+    (e) => e.method === r.method && new RegExp("^" + e.path.replace(/\{\w+\}/g, "[^/]+") + "$").test(path),
+  );
   if (!ep) throw new Error(`no endpoint for ${r.method} ${path}`);
   return endpoint(ep.id).cost();
 }
@@ -42,7 +50,10 @@ describe("the doctor spends nothing", () => {
     for (const p of [ACCOUNT, ...PROBES]) expect(priceOf(p), p.id).toBe(0);
   });
 
-  for (const [name, emu] of [["emulator", normal], ["drifted emulator", drift]] as const) {
+  for (const [name, emu] of [
+    ["emulator", normal],
+    ["drifted emulator", drift],
+  ] as const) {
     test(`against the ${name}: only free requests, the balance unchanged and the report says 0 spent`, () => {
       const { report, requests, key } = doctor(emu);
       const before = 100;
@@ -66,8 +77,15 @@ describe("against the emulator", () => {
     expect(report.verdict).toBe("pass");
     expect(report.safeToSpend).toBe(true);
     expect(report.probes.map((p) => [p.id, p.status, p.readable])).toEqual([
-      ["account", 200, true], ["suggest", 200, true], ["availability", 200, true], ["resolve", 200, true], ["lookup", 200, true],
-      ["error.unknownId", 404, true], ["error.resolveBody", 400, true], ["error.lookupBody", 400, true], ["account.after", 200, true],
+      ["account", 200, true],
+      ["suggest", 200, true],
+      ["availability", 200, true],
+      ["resolve", 200, true],
+      ["lookup", 200, true],
+      ["error.unknownId", 404, true],
+      ["error.resolveBody", 400, true],
+      ["error.lookupBody", 400, true],
+      ["account.after", 200, true],
     ]);
     expect(report.rateLimitHeaders).toEqual([]);
     expect(report.notChecked).toContain("batchResolve");
@@ -96,24 +114,45 @@ describe("against the drifted emulator", () => {
     expect(legal).toMatchObject({ kind: "missing", severity: "degraded" });
     expect(legal!.renamedTo).toBeUndefined();
     expect(findingText(legal!, "en")).toBe(
-      "! resolve: the field `match.legalForm` is missing. Profiles and matches: the column \"Legal form\" will be empty (Enrich, COMPANY_PROFILE, search results).");
+      '! resolve: the field `match.legalForm` is missing. Profiles and matches: the column "Legal form" will be empty (Enrich, COMPANY_PROFILE, search results).',
+    );
     expect(findingText(legal!, "de")).toContain("die Spalte „Rechtsform“ bleibt leer");
 
-    expect(find(report, (f) => f.path === "match.register")).toMatchObject({ kind: "type", got: "string", expected: "object {court, type, number}" });
-    expect(find(report, (f) => f.probe === "lookup" && f.path === "companies[].zip")).toMatchObject({ renamedTo: "postcode" });
-    expect(find(report, (f) => f.probe === "account" && f.path === "plan")).toMatchObject({ renamedTo: "tier", severity: "info" });
+    expect(find(report, (f) => f.path === "match.register")).toMatchObject({
+      kind: "type",
+      got: "string",
+      expected: "object {court, type, number}",
+    });
+    expect(find(report, (f) => f.probe === "lookup" && f.path === "companies[].zip")).toMatchObject({
+      renamedTo: "postcode",
+    });
+    expect(find(report, (f) => f.probe === "account" && f.path === "plan")).toMatchObject({
+      renamedTo: "tier",
+      severity: "info",
+    });
 
     // Another error shape: the expected body is missing, the problem-details fields are news.
-    expect(find(report, (f) => f.probe.startsWith("error.") && f.path === "error")).toMatchObject({ kind: "missing", severity: "degraded", features: ["errors"] });
-    expect(find(report, (f) => f.probe.startsWith("error.") && f.kind === "unknown")!.got).toBe("type, title, status, detail");
+    expect(find(report, (f) => f.probe.startsWith("error.") && f.path === "error")).toMatchObject({
+      kind: "missing",
+      severity: "degraded",
+      features: ["errors"],
+    });
+    expect(find(report, (f) => f.probe.startsWith("error.") && f.kind === "unknown")!.got).toBe(
+      "type, title, status, detail",
+    );
 
     // No credit headers (and, as before, no rate-limit headers).
-    expect(find(report, (f) => f.kind === "headers")).toMatchObject({ path: "x-credits-charged, x-credits-remaining", got: "absent" });
+    expect(find(report, (f) => f.kind === "headers")).toMatchObject({
+      path: "x-credits-charged, x-credits-remaining",
+      got: "absent",
+    });
     expect(report.rateLimitHeaders).toEqual([]);
   });
 
   test("each difference once, not once per place it shows", () => {
-    const keys = report.findings.map((f) => `${f.probe.replace(/^error\..*/, "error").replace(".after", "")}|${f.kind}|${f.path}`);
+    const keys = report.findings.map(
+      (f) => `${f.probe.replace(/^error\..*/, "error").replace(".after", "")}|${f.kind}|${f.path}`,
+    );
     expect(new Set(keys).size).toBe(keys.length);
   });
 
@@ -132,7 +171,10 @@ describe("against the drifted emulator", () => {
 describe("what cannot be checked is said, not guessed", () => {
   test("a rejected key: verdict key, nothing else sent", () => {
     const d = emulatorDrivers(normal);
-    const report = runSync(runDoctor({ apiKey: "wrong", baseUrl: "http://emulator.test", language: "en", now: Date.now, random: () => 0.5 }), d.sync);
+    const report = runSync(
+      runDoctor({ apiKey: "wrong", baseUrl: "http://emulator.test", language: "en", now: Date.now, random: () => 0.5 }),
+      d.sync,
+    );
     expect(report.verdict).toBe("key");
     expect(report.safeToSpend).toBe(false);
     expect(d.requests.length).toBe(1);
@@ -140,10 +182,17 @@ describe("what cannot be checked is said, not guessed", () => {
   });
 
   test("no answer at all: unreachable", () => {
-    const report = runSync(runDoctor({ apiKey: "k", baseUrl: "http://emulator.test", language: "en", now: Date.now, random: () => 0.5 }), {
-      http: (reqs) => reqs.map(() => ({ status: 0, headers: {}, body: "", networkError: "connection" as const })),
-      sleep: () => undefined, cacheGet: (k) => k.map(() => null), cachePut: () => undefined, storeGet: (k) => k.map(() => null), storePut: () => undefined,
-    });
+    const report = runSync(
+      runDoctor({ apiKey: "k", baseUrl: "http://emulator.test", language: "en", now: Date.now, random: () => 0.5 }),
+      {
+        http: (reqs) => reqs.map(() => ({ status: 0, headers: {}, body: "", networkError: "connection" as const })),
+        sleep: () => undefined,
+        cacheGet: (k) => k.map(() => null),
+        cachePut: () => undefined,
+        storeGet: (k) => k.map(() => null),
+        storePut: () => undefined,
+      },
+    );
     expect(report.verdict).toBe("unreachable");
     expect(report.credits.spent).toBeNull();
   });
@@ -155,19 +204,29 @@ describe("what cannot be checked is said, not guessed", () => {
     let n = 0;
     const sync = {
       ...d.sync,
-      http: (reqs: HttpRequest[]) => d.sync.http(reqs).map((res, i) => {
-        // The suggest answer claims a charge, and the balance drops by it.
-        if (!new URL(reqs[i]!.url).pathname.startsWith("/v2/suggest/")) return res;
-        n++;
-        emu.setBalance(key, emu.balance(key) - 2);
-        return { ...res, headers: { ...res.headers, "x-credits-charged": "2" } };
-      }),
+      http: (reqs: HttpRequest[]) =>
+        d.sync.http(reqs).map((res, i) => {
+          // The suggest answer claims a charge, and the balance drops by it.
+          if (!new URL(reqs[i]!.url).pathname.startsWith("/v2/suggest/")) return res;
+          n++;
+          emu.setBalance(key, emu.balance(key) - 2);
+          return { ...res, headers: { ...res.headers, "x-credits-charged": "2" } };
+        }),
     };
-    const report = runSync(runDoctor({ apiKey: key, baseUrl: "http://emulator.test", language: "en", now: Date.now, random: () => 0.5 }), sync);
+    const report = runSync(
+      runDoctor({ apiKey: key, baseUrl: "http://emulator.test", language: "en", now: Date.now, random: () => 0.5 }),
+      sync,
+    );
     expect(n).toBe(1);
     expect(report.credits).toEqual({ before: 100, after: 98, spent: 2 });
     expect(report.verdict).toBe("unsafe");
-    expect(find(report, (f) => f.kind === "charged")).toMatchObject({ probe: "suggest", got: "2", severity: "breaking" });
-    expect(reportLines(report, "en")).toContain("Warning: 2 credits spent (balance 100 → 98) although only free calls were sent.");
+    expect(find(report, (f) => f.kind === "charged")).toMatchObject({
+      probe: "suggest",
+      got: "2",
+      severity: "breaking",
+    });
+    expect(reportLines(report, "en")).toContain(
+      "Warning: 2 credits spent (balance 100 → 98) although only free calls were sent.",
+    );
   });
 });

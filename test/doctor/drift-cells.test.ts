@@ -25,11 +25,28 @@ function runner(emu: Emulator, language: "de" | "en") {
   const key = emu.createKey(10_000);
   const d = emulatorDrivers(emu);
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language, now: () => Date.now(), random: () => 0.5, pacer: new Pacer() },
-    cacheTtlSeconds: 3600, maxBatch: 100, scope: "fn",
+    client: {
+      apiKey: key,
+      baseUrl: "http://emulator.test",
+      language,
+      now: () => Date.now(),
+      random: () => 0.5,
+      pacer: new Pacer(),
+    },
+    cacheTtlSeconds: 3600,
+    maxBatch: 100,
+    scope: "fn",
   };
   const fctx: FunctionContext = { ctx, dailyBudget: null };
-  return (name: string, args: unknown[]): CellOut[][] => runSync(invoke(FUNCTIONS.find((f) => f.name === name)!, fctx, args), d.sync);
+  return (name: string, args: unknown[]): CellOut[][] =>
+    runSync(
+      invoke(
+        FUNCTIONS.find((f) => f.name === name)!,
+        fctx,
+        args,
+      ),
+      d.sync,
+    );
 }
 
 /**
@@ -54,7 +71,9 @@ function acceptable(truth: CellOut, got: CellOut): boolean {
   if (got === "" || JSON.stringify(got) === JSON.stringify(truth) || partOf(truth, got)) return true;
   if (isCellCard(got) && isCellCard(truth)) {
     const byKey = new Map([...truth.card.properties, ...(truth.card.figures ?? [])].map((p) => [p.key, p.value]));
-    return [...got.card.properties, ...(got.card.figures ?? [])].every((p) => p.value === null || p.value === "" || p.value === byKey.get(p.key) || partOf(byKey.get(p.key), p.value));
+    return [...got.card.properties, ...(got.card.figures ?? [])].every(
+      (p) => p.value === null || p.value === "" || p.value === byKey.get(p.key) || partOf(byKey.get(p.key), p.value),
+    );
   }
   return false;
 }
@@ -62,9 +81,23 @@ function acceptable(truth: CellOut, got: CellOut): boolean {
 describe("custom functions under drift: the same value, empty, or a clear message", () => {
   const person = normal.companies.sharedPersonId()!;
   const ARGS: Record<string, unknown[]> = {
-    SEARCH: ["Software", 5], SUGGEST: ["Sie"], RESOLVE: ["SAP SE", "Walldorf"], PROFILE: [SAP], PEOPLE: [SAP], ANNOUNCEMENTS: [SAP], FINANCIALS: [SAP],
-    CHANGES: [SAP, "2020-01-01"], NEARBY: [SAP, 25, 5], PEERS: [SAP, 5], SIMILAR: [[[SAP], [SIEMENS]], 5], AVAILABILITY: [SAP],
-    PERSON_COMPANIES: [person], CREDITS: [], EVENTS: [SAP], JOBS: [SAP], CARD: [SAP],
+    SEARCH: ["Software", 5],
+    SUGGEST: ["Sie"],
+    RESOLVE: ["SAP SE", "Walldorf"],
+    PROFILE: [SAP],
+    PEOPLE: [SAP],
+    ANNOUNCEMENTS: [SAP],
+    FINANCIALS: [SAP],
+    CHANGES: [SAP, "2020-01-01"],
+    NEARBY: [SAP, 25, 5],
+    PEERS: [SAP, 5],
+    SIMILAR: [[[SAP], [SIEMENS]], 5],
+    AVAILABILITY: [SAP],
+    PERSON_COMPANIES: [person],
+    CREDITS: [],
+    EVENTS: [SAP],
+    JOBS: [SAP],
+    CARD: [SAP],
   };
   for (const lang of ["de", "en"] as const) {
     const truth = runner(normal, lang);
@@ -75,17 +108,19 @@ describe("custom functions under drift: the same value, empty, or a clear messag
         const want = truth(def.name, args);
         const got = drifted(def.name, args);
         const wrong: string[] = [];
-        got.forEach((row, r) => row.forEach((cell, c) => {
-          const t = want[r]?.[c] ?? "";
-          if (!acceptable(t, cell)) wrong.push(`[${r},${c}] ${JSON.stringify(cell)} (true: ${JSON.stringify(t)})`);
-        }));
+        got.forEach((row, r) =>
+          row.forEach((cell, c) => {
+            const t = want[r]?.[c] ?? "";
+            if (!acceptable(t, cell)) wrong.push(`[${r},${c}] ${JSON.stringify(cell)} (true: ${JSON.stringify(t)})`);
+          }),
+        );
         expect(wrong, wrong.join("\n")).toEqual([]);
       });
     }
   }
 });
 
-describe("the drift reaches the cells as a message, not as \"not found\"", () => {
+describe('the drift reaches the cells as a message, not as "not found"', () => {
   it("RESOLVE of a known name: the true id against the emulator, a clear error under drift", () => {
     const [[truth]] = runner(normal, "en")("RESOLVE", ["SAP SE", "Walldorf"]) as [[CellOut]];
     const [[got]] = runner(drift, "en")("RESOLVE", ["SAP SE", "Walldorf"]) as [[CellOut]];

@@ -29,19 +29,47 @@ afterAll(async () => {
 });
 
 async function api(drift: boolean): Promise<{ emu: Emulator; server: RunningServer; key: string }> {
-  const emu = createEmulator({ companies: 300, seed: 3, startDate: "2026-01-15", drift, rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST } });
+  const emu = createEmulator({
+    companies: 300,
+    seed: 3,
+    startDate: "2026-01-15",
+    drift,
+    rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST },
+  });
   const server = await startServer(emu, { port: 0, host: "127.0.0.1" });
   cleanups.push(() => server.close());
   return { emu, server, key: emu.createKey(1000) };
 }
 
-async function team(dir: string, upstream: { server: RunningServer; key: string }): Promise<{ db: Db; team: RunningTeamServer; close: () => Promise<void> }> {
+async function team(
+  dir: string,
+  upstream: { server: RunningServer; key: string },
+): Promise<{ db: Db; team: RunningTeamServer; close: () => Promise<void> }> {
   const { db, close } = await openServerDb({ kind: "pglite", dir });
   const t = await startTeamServer({
-    db, log: silentLogger, port: 0, host: "127.0.0.1", allowOrigins: [], process: "test", cacheDays: parseCacheDays(undefined), leaseMs: 10_000,
-    upstream: createUpstream({ apiKey: upstream.key, baseUrl: upstream.server.url, timeoutMs: 10_000, maxPaceWaitMs: 5_000 }),
+    db,
+    log: silentLogger,
+    port: 0,
+    host: "127.0.0.1",
+    allowOrigins: [],
+    process: "test",
+    cacheDays: parseCacheDays(undefined),
+    leaseMs: 10_000,
+    upstream: createUpstream({
+      apiKey: upstream.key,
+      baseUrl: upstream.server.url,
+      timeoutMs: 10_000,
+      maxPaceWaitMs: 5_000,
+    }),
   });
-  return { db, team: t, close: async () => { await t.close(1000); await close(); } };
+  return {
+    db,
+    team: t,
+    close: async () => {
+      await t.close(1000);
+      await close();
+    },
+  };
 }
 
 /** The doctor service runs right after start: wait until a report newer than `after` is in the database. */
@@ -78,11 +106,15 @@ describe("team server: drift refuses paid requests until acknowledged", () => {
     expect(up.emu.balance(up.key)).toBe(before);
 
     // Free requests still pass; the deep health check names the drift and the refusal.
-    const free = await fetch(`${t.team.url}/v2/companies/${SAP}/availability`, { headers: { authorization: `Bearer ${token}` } });
+    const free = await fetch(`${t.team.url}/v2/companies/${SAP}/availability`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(free.status).toBe(200);
     const health = await fetch(`${t.team.url}/health?deep=1`);
     expect(health.status).toBe(503);
-    const h = (await health.json()) as { checks: { doctor: { ok: boolean; detail: { verdict: string; paidRequests: string } } } };
+    const h = (await health.json()) as {
+      checks: { doctor: { ok: boolean; detail: { verdict: string; paidRequests: string } } };
+    };
     expect(h.checks.doctor.ok).toBe(false);
     expect(h.checks.doctor.detail.verdict).toBe("unsafe");
     expect(h.checks.doctor.detail.paidRequests).toMatch(/^refused/);
@@ -113,7 +145,10 @@ describe("team server: drift refuses paid requests until acknowledged", () => {
     expect((await readState(t.db))!.verdict).toBe("pass");
     const token = await createToken(t.db, "ben");
     expect((await profile(t.team.url, token)).status).toBe(200);
-    const health = (await (await fetch(`${t.team.url}/health?deep=1`)).json()) as { ok: boolean; checks: { doctor: { ok: boolean } } };
+    const health = (await (await fetch(`${t.team.url}/health?deep=1`)).json()) as {
+      ok: boolean;
+      checks: { doctor: { ok: boolean } };
+    };
     expect(health.checks.doctor.ok).toBe(true);
   });
 });

@@ -10,7 +10,8 @@ import { playgroundWorld, screenshot, skipWithoutChromium, type PlaygroundWorld 
 
 const worlds: PlaygroundWorld[] = [];
 /** The doctor's three provoked error answers (an unknown id, two malformed bodies): Chromium logs each; nothing else may fail. */
-const unexpected = (errors: string[]) => errors.filter((e) => !/^Failed to load resource: the server responded with a status of (400|404) /.test(e));
+const unexpected = (errors: string[]) =>
+  errors.filter((e) => !/^Failed to load resource: the server responded with a status of (400|404) /.test(e));
 afterAll(async () => {
   for (const w of worlds) await w.close();
 });
@@ -31,7 +32,9 @@ describe.skipIf(skipWithoutChromium())("Settings → Test connection runs the do
   it("against the emulator: safe to spend, 0 credits spent", async () => {
     const { w, emu, before } = await testConnection(false, true);
     const verdict = await w.page.textContent("#settings-doctor-verdict");
-    expect(verdict).toMatch(/^(Ergebnis: alles wie erwartet\. Ausgeben ist sicher\.|Result: everything as expected\. Safe to spend\.)$/);
+    expect(verdict).toMatch(
+      /^(Ergebnis: alles wie erwartet\. Ausgeben ist sicher\.|Result: everything as expected\. Safe to spend\.)$/,
+    );
     expect(await w.page.textContent("#settings-doctor-spent")).toMatch(/^(0 Credits ausgegeben|0 credits spent)/);
     expect(await w.page.$("#settings-doctor-findings")).toBeNull();
     expect(emu.balance(emu.demoKey)).toBe(before);

@@ -25,9 +25,15 @@ describe("authentication", () => {
 
   it("Basic is accepted on the older paths (key as user or password), not on v2", () => {
     const call = caller(emu, "");
-    expect(call("GET", `/companies/${SAP}/data`, undefined, { Authorization: basic(emu.demoKey, "") }).status).toBe(200);
-    expect(call("GET", `/companies/${SAP}/data`, undefined, { Authorization: basic("user", emu.demoKey) }).status).toBe(200);
-    expect(call("GET", `/companies/${SAP}/data`, undefined, { Authorization: basic("user", "wrong") }).status).toBe(401);
+    expect(call("GET", `/companies/${SAP}/data`, undefined, { Authorization: basic(emu.demoKey, "") }).status).toBe(
+      200,
+    );
+    expect(call("GET", `/companies/${SAP}/data`, undefined, { Authorization: basic("user", emu.demoKey) }).status).toBe(
+      200,
+    );
+    expect(call("GET", `/companies/${SAP}/data`, undefined, { Authorization: basic("user", "wrong") }).status).toBe(
+      401,
+    );
     expect(call("GET", "/v2/account", undefined, { Authorization: basic(emu.demoKey, "") }).status).toBe(401);
   });
 

@@ -26,10 +26,28 @@ describe("bad input: a 4xx naming the field, never charged", () => {
     ["query size 10^9", () => call("GET", `/v2/companies/${SAP}/nearby?size=1000000000`), 400, "size"],
     ["radius 0", () => call("GET", `/v2/companies/${SAP}/nearby?radiusKm=0`), 400, "radiusKm"],
     ["unknown body field", () => call("POST", "/v2/resolve", { name: "x", color: "red" }), 400, "color"],
-    ["unknown nested field", () => call("POST", "/v2/search", { query: "x", filters: { colour: 1 } }), 400, "filters.colour"],
-    ["batch over the maximum", () => call("POST", "/v2/companies/batch/resolve", { companies: Array.from({ length: MAX_BATCH + 1 }, () => ({ name: "x" })) }), 400, "companies"],
+    [
+      "unknown nested field",
+      () => call("POST", "/v2/search", { query: "x", filters: { colour: 1 } }),
+      400,
+      "filters.colour",
+    ],
+    [
+      "batch over the maximum",
+      () =>
+        call("POST", "/v2/companies/batch/resolve", {
+          companies: Array.from({ length: MAX_BATCH + 1 }, () => ({ name: "x" })),
+        }),
+      400,
+      "companies",
+    ],
     ["empty batch", () => call("POST", "/v2/companies/batch/resolve", { companies: [] }), 400, "companies"],
-    ["bad item in batch", () => call("POST", "/v2/companies/batch/resolve", { companies: [{ name: "a" }, { name: "" }] }), 400, "companies[1].name"],
+    [
+      "bad item in batch",
+      () => call("POST", "/v2/companies/batch/resolve", { companies: [{ name: "a" }, { name: "" }] }),
+      400,
+      "companies[1].name",
+    ],
     ["unknown id", () => call("GET", "/v2/companies/DEZZZZZZZZZZ"), 404, "id"],
     ["unknown id in a body", () => call("POST", "/v2/similar", { ids: [SAP, "DEZZZZZZZZZZ"] }), 404, "ids[1]"],
     ["malformed id in a body", () => call("POST", "/companies/data", { ids: ["sap"] }), 400, "ids[0]"],
@@ -40,11 +58,21 @@ describe("bad input: a 4xx naming the field, never charged", () => {
     ["unknown query parameter", () => call("GET", `/v2/companies/${SAP}?foo=1`), 400, "foo"],
     ["unknown include", () => call("GET", `/v2/companies/${SAP}?include=people,gossip`), 400, "include"],
     ["bad since", () => call("GET", `/v2/companies/${SAP}/changes?since=yesterday`), 400, "since"],
-    ["10 MB body in-process", () => call("POST", "/v2/search", JSON.stringify({ query: "x".repeat(10 * 1024 * 1024) })), 413, "body"],
+    [
+      "10 MB body in-process",
+      () => call("POST", "/v2/search", JSON.stringify({ query: "x".repeat(10 * 1024 * 1024) })),
+      413,
+      "body",
+    ],
     ["unknown path", () => call("GET", "/v2/nothing"), 404, "path"],
     ["wrong method", () => call("GET", "/v2/search"), 405, "method"],
     ["empty suggest prefix", () => call("GET", "/v2/suggest/"), 400, "prefix"],
-    ["unknown place", () => call("POST", "/v2/search", { query: "", near: { place: "Atlantis", radiusKm: 5 } }), 404, "near.place"],
+    [
+      "unknown place",
+      () => call("POST", "/v2/search", { query: "", near: { place: "Atlantis", radiusKm: 5 } }),
+      404,
+      "near.place",
+    ],
     ["near without a point", () => call("POST", "/v2/search", { query: "", near: { radiusKm: 5 } }), 400, "near.lat"],
   ];
   for (const [name, run, status, field] of cases) {
@@ -68,13 +96,24 @@ describe("bad input against the real server", () => {
   });
   afterAll(() => server.close());
 
-  function post(path: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  function post(
+    path: string,
+    body: Buffer | string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
-      const req = http.request(`${server.url}${path}`, { method: "POST", headers: { Authorization: `Bearer ${emu.demoKey}`, "Content-Type": "application/json", ...headers } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
-      });
+      const req = http.request(
+        `${server.url}${path}`,
+        {
+          method: "POST",
+          headers: { Authorization: `Bearer ${emu.demoKey}`, "Content-Type": "application/json", ...headers },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -92,17 +131,23 @@ describe("bad input against the real server", () => {
 
   it("answers 413 to a chunked 10 MB body without a length", async () => {
     const r = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${server.url}/v2/search`, { method: "POST", headers: { Authorization: `Bearer ${emu.demoKey}`, "Transfer-Encoding": "chunked" } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = http.request(
+        `${server.url}/v2/search`,
+        { method: "POST", headers: { Authorization: `Bearer ${emu.demoKey}`, "Transfer-Encoding": "chunked" } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on("error", reject);
       const chunk = Buffer.alloc(256 * 1024, "b");
       for (let k = 0; k < 40; k++) req.write(chunk);
       req.end();
     });
     expect(r).toBe(413);
-    expect((await fetch(`${server.url}/v2/account`, { headers: { Authorization: `Bearer ${emu.demoKey}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/v2/account`, { headers: { Authorization: `Bearer ${emu.demoKey}` } })).status,
+    ).toBe(200);
   });
 
   it("malformed JSON over the network is a 400 naming the body", async () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { endpoint } from "../../shared/api/endpoints.ts";
 import { caller, makeEmulator, SAP, SIEMENS } from "./helpers.ts";
 
-const emu = makeEmulator({ rateLimits: { resolve: { capacity: 1000 }, suggest: { capacity: 1000 }, availability: { capacity: 1000 }, account: { capacity: 1000 } } });
+const emu = makeEmulator({
+  rateLimits: {
+    resolve: { capacity: 1000 },
+    suggest: { capacity: 1000 },
+    availability: { capacity: 1000 },
+    account: { capacity: 1000 },
+  },
+});
 
 /** Spec section 8.1, written out literally so a wrong catalogue price fails here too. */
 const SPEC_PRICES: [string, "GET" | "POST", string, unknown, number][] = [
@@ -40,7 +47,15 @@ describe("credits (spec section 8)", () => {
   });
 
   it("profile costs 1 plus each include (people +1, announcements +1, financials +4; all three = 7)", () => {
-    const cases: [string, number][] = [["", 1], ["people", 2], ["announcements", 2], ["financials", 5], ["people,financials", 6], ["people,announcements,financials", 7], ["people,people", 2]];
+    const cases: [string, number][] = [
+      ["", 1],
+      ["people", 2],
+      ["announcements", 2],
+      ["financials", 5],
+      ["people,financials", 6],
+      ["people,announcements,financials", 7],
+      ["people,people", 2],
+    ];
     for (const [inc, price] of cases) {
       const key = emu.createKey(100);
       const r = caller(emu, key)("GET", `/v2/companies/${SIEMENS}${inc ? `?include=${inc}` : ""}`);

@@ -52,7 +52,9 @@ describe("the clock", () => {
     expect(ch[0]).toMatchObject({ kind: { code: "STATUS" }, newValue: "INSOLVENT" });
     const ann = call("GET", `/v2/companies/${id}/announcements?size=1`).json.announcements;
     expect(ann[0].type.code).toBe("INSOLVENCY");
-    expect(call("POST", "/v2/search", { query: "", filters: { active: false }, size: 100 }).json.total).toBeGreaterThan(0);
+    expect(call("POST", "/v2/search", { query: "", filters: { active: false }, size: 100 }).json.total).toBeGreaterThan(
+      0,
+    );
   });
 
   it("scheduling through the control endpoint, and previews of what is coming", () => {
@@ -68,8 +70,10 @@ describe("the clock", () => {
   });
 
   it("is deterministic: same seed, same days, same events; moving back replays", () => {
-    const a = makeEmulator({ companies: 2000 }), b = makeEmulator({ companies: 2000 });
-    const ea = a.clock.advance(10), eb = b.clock.advance(10);
+    const a = makeEmulator({ companies: 2000 }),
+      b = makeEmulator({ companies: 2000 });
+    const ea = a.clock.advance(10),
+      eb = b.clock.advance(10);
     expect(ea).toEqual(eb);
     const before = a.clock.setDate("2026-06-05");
     expect(a.clock.today()).toBe("2026-06-05");
@@ -80,7 +84,8 @@ describe("the clock", () => {
 
   it("some companies start inactive, in liquidation or insolvent", () => {
     const emu = makeEmulator({ companies: 4000 });
-    for (const s of ["INSOLVENT", "IN_LIQUIDATION", "DELETED", "INACTIVE"] as const) expect(emu.companies.withStatus(s).length, s).toBeGreaterThan(0);
+    for (const s of ["INSOLVENT", "IN_LIQUIDATION", "DELETED", "INACTIVE"] as const)
+      expect(emu.companies.withStatus(s).length, s).toBeGreaterThan(0);
     const id = emu.companies.withStatus("INSOLVENT")[0];
     const p = caller(emu)("GET", `/v2/companies/${id}`).json;
     expect(p.active).toBe(false);

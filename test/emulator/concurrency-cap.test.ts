@@ -18,7 +18,8 @@ afterAll(() => server.close());
 describe("emulator: concurrent requests per key capped", () => {
   it("answers 429 beyond the cap, per key, without charging, and frees a slot with each answer", async () => {
     const other = emu.createKey(100);
-    const get = (key: string) => fetch(`${server.url}/v2/companies/${emu.companies.ids()[0]}`, { headers: { Authorization: `Bearer ${key}` } });
+    const get = (key: string) =>
+      fetch(`${server.url}/v2/companies/${emu.companies.ids()[0]}`, { headers: { Authorization: `Bearer ${key}` } });
     const before = emu.balance(emu.demoKey);
     // A long answer, so that all of them are in flight together even on a loaded machine.
     emu.faults.set({ latencyMs: 2000 });

@@ -35,7 +35,15 @@ describe("every v2 endpoint answers with the shared schema", () => {
   });
 
   it("POST /v2/companies/batch/resolve answers in request order with index and ref", () => {
-    const body = ok(call("POST", "/v2/companies/batch/resolve", { companies: [{ name: "Siemens AG", ref: "a" }, { name: "Zzzqqq Nonexistent GmbH", ref: "b" }, { name: "SAP SE" }] }));
+    const body = ok(
+      call("POST", "/v2/companies/batch/resolve", {
+        companies: [
+          { name: "Siemens AG", ref: "a" },
+          { name: "Zzzqqq Nonexistent GmbH", ref: "b" },
+          { name: "SAP SE" },
+        ],
+      }),
+    );
     const r = S.BatchResolveResponse.parse(body);
     expect(r.results.map((x) => x.index)).toEqual([0, 1, 2]);
     expect(r.results.map((x) => x.ref)).toEqual(["a", "b", undefined]);
@@ -70,17 +78,32 @@ describe("every v2 endpoint answers with the shared schema", () => {
     expect(av.financials).toBe(true);
     expect(av.financialYears).toEqual(fin.years.map((y) => y.year));
     // A company without published accounts says so, and its financials are empty.
-    const none = emu.companies.ids().find((id) => emu.handle({ method: "GET", url: `/v2/companies/${id}/availability`, headers: { Authorization: `Bearer ${emu.demoKey}` } }).body.includes('"financials":false'))!;
+    const none = emu.companies.ids().find((id) =>
+      emu
+        .handle({
+          method: "GET",
+          url: `/v2/companies/${id}/availability`,
+          headers: { Authorization: `Bearer ${emu.demoKey}` },
+        })
+        .body.includes('"financials":false'),
+    )!;
     expect(none).toBeDefined();
     expect(ok(call("GET", `/v2/companies/${none}/financials`)).years).toEqual([]);
   });
 
   it("GET changes, people, announcements, financials", () => {
-    expect(S.ChangesResponse.parse(ok(call("GET", `/v2/companies/${SAP}/changes?since=1900-01-01`))).changes.length).toBeGreaterThan(0);
+    expect(
+      S.ChangesResponse.parse(ok(call("GET", `/v2/companies/${SAP}/changes?since=1900-01-01`))).changes.length,
+    ).toBeGreaterThan(0);
     const people = S.PeopleResponse.parse(ok(call("GET", `/v2/companies/${SAP}/people`)));
     expect(nth(people.people, 0).personId).toMatch(S.PERSON_ID_PATTERN);
-    expect(nth(S.AnnouncementsResponse.parse(ok(call("GET", `/v2/companies/${SAP}/announcements`))).announcements, 0).type?.code).toBeTruthy();
-    expect(S.FinancialsResponse.parse(ok(call("GET", `/v2/companies/${SIEMENS}/financials`))).years.length).toBeGreaterThan(0);
+    expect(
+      nth(S.AnnouncementsResponse.parse(ok(call("GET", `/v2/companies/${SAP}/announcements`))).announcements, 0).type
+        ?.code,
+    ).toBeTruthy();
+    expect(
+      S.FinancialsResponse.parse(ok(call("GET", `/v2/companies/${SIEMENS}/financials`))).years.length,
+    ).toBeGreaterThan(0);
   });
 
   it("GET nearby orders by real distance within the radius", () => {
@@ -124,27 +147,71 @@ describe("every path of the older listing answers", () => {
   const ids = { ids: [SAP, SIEMENS] };
   const cases: [string, "GET" | "POST", string, unknown, (b: any) => void][] = [
     ["v1.data", "GET", `/companies/${SAP}/data`, undefined, (b) => expect(b.externalIds.hr.type).toBe("HRB")],
-    ["v1.dataMany", "POST", "/companies/data", ids, (b) => expect(b.companies.map((c: any) => c.id)).toEqual([SAP, SIEMENS])],
+    [
+      "v1.dataMany",
+      "POST",
+      "/companies/data",
+      ids,
+      (b) => expect(b.companies.map((c: any) => c.id)).toEqual([SAP, SIEMENS]),
+    ],
     ["v1.people", "GET", `/companies/${SAP}/people`, undefined, (b) => expect(b.people.length).toBeGreaterThan(0)],
     ["v1.peopleMany", "POST", "/companies/people", ids, (b) => expect(b.companies[1].people.length).toBeGreaterThan(0)],
-    ["v1.events", "GET", `/companies/${SAP}/events?size=2`, undefined, (b) => expect(b.events.length).toBeLessThanOrEqual(2)],
+    [
+      "v1.events",
+      "GET",
+      `/companies/${SAP}/events?size=2`,
+      undefined,
+      (b) => expect(b.events.length).toBeLessThanOrEqual(2),
+    ],
     ["v1.eventsMany", "POST", "/companies/events", ids, (b) => expect(b.companies.length).toBe(2)],
     ["v1.jobs", "GET", `/companies/${SAP}/jobs`, undefined, (b) => expect(b.jobs.length).toBeGreaterThan(0)],
     ["v1.jobsMany", "POST", "/companies/jobs", ids, (b) => expect(Array.isArray(b.companies[0].jobs)).toBe(true)],
-    ["v1.financials", "GET", `/companies/${SAP}/financials`, undefined, (b) => expect(b.financials.revenue.at(-1)).toEqual({ year: 2020, value: 14669000000 })],
-    ["v1.financialsMany", "POST", "/companies/financials", ids, (b) => expect(b.companies[0].financials.netIncome.length).toBeGreaterThan(0)],
+    [
+      "v1.financials",
+      "GET",
+      `/companies/${SAP}/financials`,
+      undefined,
+      (b) => expect(b.financials.revenue.at(-1)).toEqual({ year: 2020, value: 14669000000 }),
+    ],
+    [
+      "v1.financialsMany",
+      "POST",
+      "/companies/financials",
+      ids,
+      (b) => expect(b.companies[0].financials.netIncome.length).toBeGreaterThan(0),
+    ],
     ["v1.lookup", "POST", "/lookup", { name: "Siemens AG" }, (b) => expect(b.companies[0].id).toBe(SIEMENS)],
-    ["v1.financialsExists", "GET", `/companies/${SAP}/financials/exists`, undefined, (b) => expect(b.years.revenue).toContain(2020)],
-    ["v1.financialsExistsMany", "POST", "/companies/financials/exists", ids, (b) => expect(b.results.map((r: any) => r.id)).toEqual([SAP, SIEMENS])],
+    [
+      "v1.financialsExists",
+      "GET",
+      `/companies/${SAP}/financials/exists`,
+      undefined,
+      (b) => expect(b.years.revenue).toContain(2020),
+    ],
+    [
+      "v1.financialsExistsMany",
+      "POST",
+      "/companies/financials/exists",
+      ids,
+      (b) => expect(b.results.map((r: any) => r.id)).toEqual([SAP, SIEMENS]),
+    ],
     ["v1.search", "POST", "/search", { query: "Siemens", size: 3 }, (b) => expect(b.companies[0].id).toBe(SIEMENS)],
     ["v1.suggest", "GET", "/suggest/SAP", undefined, (b) => expect(b.suggestions[0].id).toBe(SAP)],
-    ["v1.recommend", "POST", "/recommend?size=3&explain=true", { baseCompanies: [SAP], locationsFilter: [{ type: "state", code: "de-bw" }] }, (b) => {
-      expect(b.companies.length).toBe(3);
-      for (const c of b.companies) expect(c.explanation.length).toBeGreaterThan(0);
-    }],
+    [
+      "v1.recommend",
+      "POST",
+      "/recommend?size=3&explain=true",
+      { baseCompanies: [SAP], locationsFilter: [{ type: "state", code: "de-bw" }] },
+      (b) => {
+        expect(b.companies.length).toBe(3);
+        for (const c of b.companies) expect(c.explanation.length).toBeGreaterThan(0);
+      },
+    ],
   ];
   it("covers the whole older listing of the catalogue", () => {
-    expect(new Set(cases.map((c) => c[0]))).toEqual(new Set(ENDPOINTS.filter((e) => e.version === "v1").map((e) => e.id)));
+    expect(new Set(cases.map((c) => c[0]))).toEqual(
+      new Set(ENDPOINTS.filter((e) => e.version === "v1").map((e) => e.id)),
+    );
   });
   for (const [id, method, url, body, check] of cases) {
     it(`${method} ${url}`, () => {

@@ -5,7 +5,13 @@ import { nth } from "../helpers/indexed.ts";
 describe("fault injection", () => {
   it("is off by default", () => {
     const emu = makeEmulator({ companies: 200 });
-    expect(emu.faults.get()).toMatchObject({ latencyMs: 0, failRate: 0, dropRate: 0, rateLimitBurst: 0, creditsRunOutAfter: null });
+    expect(emu.faults.get()).toMatchObject({
+      latencyMs: 0,
+      failRate: 0,
+      dropRate: 0,
+      rateLimitBurst: 0,
+      creditsRunOutAfter: null,
+    });
     const r = caller(emu)("GET", `/v2/companies/${SAP}`);
     expect(r.delayMs).toBeUndefined();
   });
@@ -13,7 +19,10 @@ describe("fault injection", () => {
   it("adds fixed and random latency", () => {
     const emu = makeEmulator({ companies: 200, faults: { latencyMs: 100, jitterMs: 50 } });
     const d = Array.from({ length: 20 }, () => caller(emu)("GET", `/v2/companies/${SAP}`).delayMs!);
-    for (const x of d) { expect(x).toBeGreaterThanOrEqual(100); expect(x).toBeLessThanOrEqual(150); }
+    for (const x of d) {
+      expect(x).toBeGreaterThanOrEqual(100);
+      expect(x).toBeLessThanOrEqual(150);
+    }
     expect(new Set(d).size).toBeGreaterThan(1);
   });
 
@@ -25,7 +34,9 @@ describe("fault injection", () => {
     expect(statuses).toEqual(new Set([500, 503]));
     expect(emu.balance(emu.demoKey)).toBe(before);
     caller(emu, "")("POST", "/_emulator/faults", { failRate: 0.3 });
-    const n = Array.from({ length: 400 }, () => caller(emu)("GET", `/v2/companies/${SAP}/availability`).status).filter((s) => s >= 500).length;
+    const n = Array.from({ length: 400 }, () => caller(emu)("GET", `/v2/companies/${SAP}/availability`).status).filter(
+      (s) => s >= 500,
+    ).length;
     expect(n).toBeGreaterThan(70);
     expect(n).toBeLessThan(170);
     caller(emu, "")("POST", "/_emulator/faults/reset");

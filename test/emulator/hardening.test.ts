@@ -17,7 +17,12 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** A raw request with the headers given as they are (fetch does not let a caller set Host). */
-function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port: server.port, method, path, headers, setHost: false }, (res) => {
       let text = "";
@@ -37,10 +42,20 @@ describe("control endpoints refuse what a foreign web page can send", () => {
 
   it("a form-like POST (text/plain, no preflight) changes nothing", async () => {
     const before = balance();
-    const r = await raw("POST", "/_emulator/balance", { Host: `127.0.0.1:${server.port}`, "Content-Type": "text/plain" }, body);
+    const r = await raw(
+      "POST",
+      "/_emulator/balance",
+      { Host: `127.0.0.1:${server.port}`, "Content-Type": "text/plain" },
+      body,
+    );
     expect(r.status).toBe(403);
     expect(r.body).toMatch(/application\/json/);
-    const form = await raw("POST", "/_emulator/balance", { Host: `localhost:${server.port}`, "Content-Type": "application/x-www-form-urlencoded" }, body);
+    const form = await raw(
+      "POST",
+      "/_emulator/balance",
+      { Host: `localhost:${server.port}`, "Content-Type": "application/x-www-form-urlencoded" },
+      body,
+    );
     expect(form.status).toBe(403);
     const none = await raw("POST", "/_emulator/faults/reset", { Host: `localhost:${server.port}` });
     expect(none.status).toBe(403);
@@ -49,7 +64,12 @@ describe("control endpoints refuse what a foreign web page can send", () => {
 
   it("a foreign Host (DNS rebinding) is refused, even with JSON, and for reads", async () => {
     const before = balance();
-    const r = await raw("POST", "/_emulator/balance", { Host: `evil.example:${server.port}`, "Content-Type": "application/json" }, body);
+    const r = await raw(
+      "POST",
+      "/_emulator/balance",
+      { Host: `evil.example:${server.port}`, "Content-Type": "application/json" },
+      body,
+    );
     expect(r.status).toBe(403);
     expect(JSON.parse(r.body).error.message).toMatch(/localhost, 127\.0\.0\.1/);
     expect((await raw("GET", `/_emulator/usage?key=${key}`, { Host: "attacker.test" })).status).toBe(403);
@@ -60,7 +80,12 @@ describe("control endpoints refuse what a foreign web page can send", () => {
 
   it("JSON from a loopback Host works (localhost, 127.0.0.1, [::1]); the API itself is not affected", async () => {
     for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, `[::1]:${server.port}`, "localhost"]) {
-      const r = await raw("POST", "/_emulator/balance", { Host: host, "Content-Type": "application/json; charset=utf-8" }, JSON.stringify({ key, credits: 55 }));
+      const r = await raw(
+        "POST",
+        "/_emulator/balance",
+        { Host: host, "Content-Type": "application/json; charset=utf-8" },
+        JSON.stringify({ key, credits: 55 }),
+      );
       expect(r.status, host).toBe(200);
     }
     expect(balance()).toBe(55);
@@ -74,7 +99,11 @@ describe("register text and field lengths", () => {
     // Before: the pattern split a run of blanks between two \s* in every way; 60,000 blanks took 6.3 s, this would take minutes.
     const t = performance.now();
     expect(parseRegister("HRB" + " ".repeat(200_000) + "x")).toBeNull();
-    expect(parseRegister("Amtsgericht München HRB  -  6684 B")).toEqual({ type: "HRB", number: "6684", court: "muenchen" });
+    expect(parseRegister("Amtsgericht München HRB  -  6684 B")).toEqual({
+      type: "HRB",
+      number: "6684",
+      court: "muenchen",
+    });
     expect(performance.now() - t).toBeLessThan(1000);
   });
 
@@ -84,7 +113,9 @@ describe("register text and field lengths", () => {
     const r = call("POST", "/lookup", { register: long });
     expect(r.status).toBe(400);
     expect(r.json.error.message).toMatch(/register: at most 1,?000 characters/);
-    const nested = call("POST", "/v2/companies/batch/resolve", { companies: [{ name: "x".repeat(MAX_FIELD_CHARS + 1) }] });
+    const nested = call("POST", "/v2/companies/batch/resolve", {
+      companies: [{ name: "x".repeat(MAX_FIELD_CHARS + 1) }],
+    });
     expect(nested.status).toBe(400);
     expect(nested.json.error.message).toMatch(/companies\[0\]\.name/);
     const q = call("GET", `/v2/companies/search?q=${"a".repeat(MAX_FIELD_CHARS + 1)}`);

@@ -22,7 +22,12 @@ export function caller(emu: Emulator, key: string = emu.demoKey, lang = "EN") {
     const h: Record<string, string> = { "Accept-Language": lang, ...headers };
     if (key) h.Authorization = `Bearer ${key}`;
     if (body !== undefined) h["Content-Type"] = "application/json";
-    const r = emu.handle({ method, url, headers: h, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+    const r = emu.handle({
+      method,
+      url,
+      headers: h,
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
     let json: any = undefined;
     try {
       json = r.body ? JSON.parse(r.body) : undefined;

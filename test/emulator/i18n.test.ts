@@ -18,7 +18,8 @@ describe("Accept-Language switches every label", () => {
   });
 
   it("event types and roles", () => {
-    const de = caller(emu, emu.demoKey, "de-DE,de;q=0.9")("GET", `/v2/companies/${SAP}/announcements`).json.announcements;
+    const de = caller(emu, emu.demoKey, "de-DE,de;q=0.9")("GET", `/v2/companies/${SAP}/announcements`).json
+      .announcements;
     const en = caller(emu, emu.demoKey, "en-US")("GET", `/v2/companies/${SAP}/announcements`).json.announcements;
     expect(de.find((a: any) => a.type.code === "NEW_ENTRY").type.name).toBe("Neueintragung");
     expect(en.find((a: any) => a.type.code === "NEW_ENTRY").type.name).toBe("New entry");

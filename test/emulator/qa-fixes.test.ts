@@ -26,7 +26,11 @@ describe("repeated query parameters", () => {
 
   it("validates every value of include, not just the first", () => {
     const before = emu.ledger(emu.demoKey).total;
-    for (const q of ["include=people&include=bogus", "include=bogus&include=people", "include=people&include=people,bogus"]) {
+    for (const q of [
+      "include=people&include=bogus",
+      "include=bogus&include=people",
+      "include=people&include=people,bogus",
+    ]) {
       const r = call("GET", `/v2/companies/${SAP}?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.json.error.field).toBe("include");
@@ -65,22 +69,36 @@ describe("recurring 429 bursts", () => {
   it("can be set on the control endpoint too and is cleared by reset", () => {
     const emu = makeEmulator({ companies: 200 });
     const ctl = caller(emu, "");
-    expect(ctl("POST", "/_emulator/faults", { burstEvery: 1, burstLength: 1 }).json).toMatchObject({ burstEvery: 1, burstLength: 1 });
+    expect(ctl("POST", "/_emulator/faults", { burstEvery: 1, burstLength: 1 }).json).toMatchObject({
+      burstEvery: 1,
+      burstLength: 1,
+    });
     expect([1, 2, 3, 4].map(() => caller(emu)("GET", "/v2/account").status)).toEqual([200, 429, 200, 429]);
     ctl("POST", "/_emulator/faults/reset");
     expect([1, 2, 3].map(() => caller(emu)("GET", "/v2/account").status)).toEqual([200, 200, 200]);
   });
 
   it("are set by flags, which --help lists", () => {
-    const o = parseArgs(["--burst-every", "50", "--burst-length=4", "--burst-retry-after", "3", "--rate-limit-burst", "2"], {});
-    expect(o).toMatchObject({ emulator: { faults: { burstEvery: 50, burstLength: 4, burstRetryAfterSeconds: 3, rateLimitBurst: 2 } } });
+    const o = parseArgs(
+      ["--burst-every", "50", "--burst-length=4", "--burst-retry-after", "3", "--rate-limit-burst", "2"],
+      {},
+    );
+    expect(o).toMatchObject({
+      emulator: { faults: { burstEvery: 50, burstLength: 4, burstRetryAfterSeconds: 3, rateLimitBurst: 2 } },
+    });
     expect(() => parseArgs(["--burst-every", "0"], {})).toThrow();
     expect(() => parseArgs(["--burst-length", "1.5"], {})).toThrow();
-    for (const f of ["--burst-every", "--burst-length", "--burst-retry-after", "--rate-limit-burst"]) expect(HELP).toContain(f);
+    for (const f of ["--burst-every", "--burst-length", "--burst-retry-after", "--rate-limit-burst"])
+      expect(HELP).toContain(f);
     // The flags reach the running emulator.
     if (o === "help") throw new Error("unexpected help");
     const emu = makeEmulator({ companies: 200, ...o.emulator });
-    expect(emu.faults.get()).toMatchObject({ burstEvery: 50, burstLength: 4, burstRetryAfterSeconds: 3, rateLimitBurst: 2 });
+    expect(emu.faults.get()).toMatchObject({
+      burstEvery: 50,
+      burstLength: 4,
+      burstRetryAfterSeconds: 3,
+      rateLimitBurst: 2,
+    });
   });
 });
 
@@ -88,13 +106,16 @@ describe("error texts say why a value is wrong, in DE and EN", () => {
   const emu = makeEmulator({ companies: 300 });
   const de = caller(emu, emu.demoKey, "DE");
   const en = caller(emu, emu.demoKey, "EN");
-  const both = (method: "GET" | "POST", url: string, body?: unknown) => [de(method, url, body), en(method, url, body)].map((r) => {
-    expect(r.status, r.raw).toBeGreaterThanOrEqual(400);
-    return r.json.error.message as string;
-  });
+  const both = (method: "GET" | "POST", url: string, body?: unknown) =>
+    [de(method, url, body), en(method, url, body)].map((r) => {
+      expect(r.status, r.raw).toBeGreaterThanOrEqual(400);
+      return r.json.error.message as string;
+    });
 
   it("a batch over the maximum", () => {
-    const [d, e] = both("POST", "/v2/companies/batch/resolve", { companies: Array.from({ length: MAX_BATCH + 1 }, () => ({ name: "x" })) });
+    const [d, e] = both("POST", "/v2/companies/batch/resolve", {
+      companies: Array.from({ length: MAX_BATCH + 1 }, () => ({ name: "x" })),
+    });
     expect(d).toBe(`Ungültiger Wert für companies: höchstens ${MAX_BATCH} Einträge.`);
     expect(e).toBe(`Invalid value for companies: at most ${MAX_BATCH} entries.`);
   });
@@ -129,13 +150,38 @@ describe("error texts say why a value is wrong, in DE and EN", () => {
   it("other zod issues: too small, wrong type, missing, enum, pattern, unknown keys", () => {
     const cases: [string, unknown, RegExp, RegExp][] = [
       ["/v2/companies/batch/resolve", { companies: [] }, /mindestens 1 Eintrag\.$/, /at least 1 entry\.$/],
-      ["/v2/companies/batch/resolve", { companies: [{ name: "" }] }, /companies\[0\]\.name: darf nicht leer sein/, /must not be empty/],
+      [
+        "/v2/companies/batch/resolve",
+        { companies: [{ name: "" }] },
+        /companies\[0\]\.name: darf nicht leer sein/,
+        /must not be empty/,
+      ],
       ["/v2/search", { query: 5 }, /query: erwartet Text/, /query: expected a string/],
       ["/v2/search", {}, /query: Pflichtfeld/, /query: required/],
-      ["/v2/search", { query: "x", filters: { size: ["HUGE"] } }, /erlaubt: MICRO, SMALL, MEDIUM, LARGE/, /allowed: MICRO, SMALL, MEDIUM, LARGE/],
-      ["/v2/search", { query: "x", near: { lat: 1, lon: 2, radiusKm: 0 } }, /größer als 0 und höchstens 500/, /greater than 0 and at most 500/],
-      ["/v2/similar", { ids: ["sap"] }, /ids\[0\]: muss dem Muster .*DE\[A-Z0-9\]\{10\}/, /ids\[0\]: must match .*DE\[A-Z0-9\]\{10\}/],
-      ["/v2/resolve", { name: "x", colour: "red" }, /Unbekanntes Feld: colour \(erlaubt: name, city, zip, register\)/, /Unknown field: colour \(allowed: name, city, zip, register\)/],
+      [
+        "/v2/search",
+        { query: "x", filters: { size: ["HUGE"] } },
+        /erlaubt: MICRO, SMALL, MEDIUM, LARGE/,
+        /allowed: MICRO, SMALL, MEDIUM, LARGE/,
+      ],
+      [
+        "/v2/search",
+        { query: "x", near: { lat: 1, lon: 2, radiusKm: 0 } },
+        /größer als 0 und höchstens 500/,
+        /greater than 0 and at most 500/,
+      ],
+      [
+        "/v2/similar",
+        { ids: ["sap"] },
+        /ids\[0\]: muss dem Muster .*DE\[A-Z0-9\]\{10\}/,
+        /ids\[0\]: must match .*DE\[A-Z0-9\]\{10\}/,
+      ],
+      [
+        "/v2/resolve",
+        { name: "x", colour: "red" },
+        /Unbekanntes Feld: colour \(erlaubt: name, city, zip, register\)/,
+        /Unknown field: colour \(allowed: name, city, zip, register\)/,
+      ],
     ];
     for (const [url, body, dRe, eRe] of cases) {
       const [d, e] = both("POST", url, body);
@@ -145,9 +191,15 @@ describe("error texts say why a value is wrong, in DE and EN", () => {
   });
 
   it("query parameters and path ids", () => {
-    expect(both("GET", `/v2/companies/${SAP}?include=gossip`)[1]).toBe("Invalid value for include: allowed: people, announcements, financials.");
-    expect(both("GET", `/v2/companies/${SAP}/nearby?radiusKm=501`)[0]).toMatch(/radiusKm: eine Zahl, größer als 0 und höchstens 500/);
-    expect(both("GET", `/v2/companies/${SAP}/changes?since=yesterday`)[1]).toMatch(/since: a date YYYY-MM-DD or an ISO 8601 date-time/);
+    expect(both("GET", `/v2/companies/${SAP}?include=gossip`)[1]).toBe(
+      "Invalid value for include: allowed: people, announcements, financials.",
+    );
+    expect(both("GET", `/v2/companies/${SAP}/nearby?radiusKm=501`)[0]).toMatch(
+      /radiusKm: eine Zahl, größer als 0 und höchstens 500/,
+    );
+    expect(both("GET", `/v2/companies/${SAP}/changes?since=yesterday`)[1]).toMatch(
+      /since: a date YYYY-MM-DD or an ISO 8601 date-time/,
+    );
     expect(both("GET", "/v2/companies/sap-se")[1]).toMatch(/^Invalid id \(id\): must match/);
     const [d, e] = both("GET", `/v2/companies/${SAP}/peers?size=1&size=2`);
     expect(d).toBe("Parameter size darf nur einmal vorkommen.");
@@ -158,7 +210,9 @@ describe("error texts say why a value is wrong, in DE and EN", () => {
     expect(both("POST", "/_emulator/clock", {})[1]).toMatch(/exactly one of days, date/);
     expect(both("POST", "/_emulator/clock", { date: "2026-02-30" })[0]).toMatch(/ein gültiges Datum JJJJ-MM-TT/);
     expect(both("POST", "/_emulator/clock", { date: "26-1-1" })[1]).toMatch(/date: must match/);
-    expect(both("POST", "/_emulator/clock", { days: -1 })[1]).toBe("Invalid value for days: an integer from 0 to 3650.");
+    expect(both("POST", "/_emulator/clock", { days: -1 })[1]).toBe(
+      "Invalid value for days: an integer from 0 to 3650.",
+    );
   });
 });
 
@@ -184,8 +238,13 @@ describe("reference documents", () => {
   it("the German docs page has no English description text", () => {
     const de = caller(emu, "", "DE")("GET", "/v2/docs").raw;
     const en = caller(emu, "", "EN")("GET", "/v2/docs").raw;
-    const text = (html: string) => html.replace(/<style>[\s\S]*?<\/style>/g, "").replace(/<(pre|code)>[\s\S]*?<\/\1>/g, "").replace(/<[^>]+>/g, " ");
-    for (const english of ["Generated from", "Labels follow", "Maximum size", "(rate-limited)", "per company"]) expect(text(de)).not.toContain(english);
+    const text = (html: string) =>
+      html
+        .replace(/<style>[\s\S]*?<\/style>/g, "")
+        .replace(/<(pre|code)>[\s\S]*?<\/\1>/g, "")
+        .replace(/<[^>]+>/g, " ");
+    for (const english of ["Generated from", "Labels follow", "Maximum size", "(rate-limited)", "per company"])
+      expect(text(de)).not.toContain(english);
     expect(text(de)).toContain("Erzeugt aus");
     expect(text(de)).toContain("je Firma");
     expect(text(en)).toContain("Generated from");

@@ -65,11 +65,13 @@ describe("last change date", () => {
     expect(trumpf.lastChangeDate >= oldest).toBe(true);
     for (const ref of REFERENCE) {
       const p = check(ref.id);
-      if (p.active && p.foundingDate < oldest) expect(p.lastChangeDate >= oldest, `${ref.name} ${p.lastChangeDate}`).toBe(true);
+      if (p.active && p.foundingDate < oldest)
+        expect(p.lastChangeDate >= oldest, `${ref.name} ${p.lastChangeDate}`).toBe(true);
     }
     for (const c of emu.world.companies.slice(REFERENCE.length, REFERENCE.length + 300)) {
       const p = check(c.id);
-      if (p.active && p.foundingDate < oldest) expect(p.lastChangeDate >= oldest, `${c.id} ${p.lastChangeDate}`).toBe(true);
+      if (p.active && p.foundingDate < oldest)
+        expect(p.lastChangeDate >= oldest, `${c.id} ${p.lastChangeDate}`).toBe(true);
     }
   });
 
@@ -101,7 +103,10 @@ describe("peers and similar rank by industry level, then size, region and text",
   for (const id of ["DEMWUYW5R962", "DEJK7QV0PK24", "DEICNHGK6D59", "DEKQJ5DZDN52", "DEYQWR13CZ20"]) {
     it(`peers of ${id}: never a lower industry level above a higher one; scores spread`, () => {
       const seed = en("GET", `/v2/companies/${id}`).json.industry.code as string;
-      const peers = en("GET", `/v2/companies/${id}/peers?size=20`).json.companies as { industry: { code: string }; score: number }[];
+      const peers = en("GET", `/v2/companies/${id}/peers?size=20`).json.companies as {
+        industry: { code: string };
+        score: number;
+      }[];
       expect(peers.length).toBe(20);
       const levels = peers.map((p) => level(seed, p.industry.code));
       for (let k = 1; k < levels.length; k++) expect(levels[k]).toBeLessThanOrEqual(nth(levels, k - 1));
@@ -112,9 +117,14 @@ describe("peers and similar rank by industry level, then size, region and text",
   }
 
   it("a same-class peer outscores a same-division one, which outscores a same-section one", () => {
-    const peers = en("GET", `/v2/companies/DEMWUYW5R962/peers?size=100`).json.companies as { industry: { code: string }; score: number }[];
-    const best = (lvl: number) => Math.max(...peers.filter((p) => level("C28.41", p.industry.code) === lvl).map((p) => p.score));
-    const worst = (lvl: number) => Math.min(...peers.filter((p) => level("C28.41", p.industry.code) === lvl).map((p) => p.score));
+    const peers = en("GET", `/v2/companies/DEMWUYW5R962/peers?size=100`).json.companies as {
+      industry: { code: string };
+      score: number;
+    }[];
+    const best = (lvl: number) =>
+      Math.max(...peers.filter((p) => level("C28.41", p.industry.code) === lvl).map((p) => p.score));
+    const worst = (lvl: number) =>
+      Math.min(...peers.filter((p) => level("C28.41", p.industry.code) === lvl).map((p) => p.score));
     expect(nth(peers, 0).industry.code).toBe("C28.41");
     const divisionPeers = peers.filter((p) => level("C28.41", p.industry.code) === INDUSTRY_LEVELS.division);
     if (divisionPeers.length) expect(worst(INDUSTRY_LEVELS.class)).toBeGreaterThan(best(INDUSTRY_LEVELS.division));
@@ -122,7 +132,10 @@ describe("peers and similar rank by industry level, then size, region and text",
   });
 
   it("similar for two software companies returns software companies first", () => {
-    const sim = en("POST", "/v2/similar", { ids: ["DEJK7QV0PK24", "DE8R9NWF3Y01"], size: 10 }).json.companies as { industry: { code: string }; score: number }[];
+    const sim = en("POST", "/v2/similar", { ids: ["DEJK7QV0PK24", "DE8R9NWF3Y01"], size: 10 }).json.companies as {
+      industry: { code: string };
+      score: number;
+    }[];
     expect(sim.length).toBe(10);
     for (const c of sim) expect(c.industry.code.slice(0, 3)).toBe("J62");
     expect(new Set(sim.map((c) => c.score)).size).toBeGreaterThan(5);

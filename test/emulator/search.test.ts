@@ -9,7 +9,12 @@ const call = caller(emu);
 describe("search", () => {
   it("combines free text, filters and a proximity filter in one request", () => {
     const munich = { lat: 48.1351, lon: 11.582 };
-    const r = call("POST", "/v2/search", { query: "Software", size: 20, filters: { size: ["MICRO", "SMALL"], active: true }, near: { ...munich, radiusKm: 30 } }).json;
+    const r = call("POST", "/v2/search", {
+      query: "Software",
+      size: 20,
+      filters: { size: ["MICRO", "SMALL"], active: true },
+      near: { ...munich, radiusKm: 30 },
+    }).json;
     expect(r.companies.length).toBeGreaterThan(0);
     for (const c of r.companies) {
       expect(["MICRO", "SMALL"]).toContain(c.size.code);
@@ -27,14 +32,23 @@ describe("search", () => {
   });
 
   it("filters by WZ prefix, state and legal form; pages with from", () => {
-    const r = call("POST", "/v2/search", { query: "", size: 10, filters: { industry: ["J62"], state: ["DE-BY"], legalForm: ["GmbH"] } }).json;
+    const r = call("POST", "/v2/search", {
+      query: "",
+      size: 10,
+      filters: { industry: ["J62"], state: ["DE-BY"], legalForm: ["GmbH"] },
+    }).json;
     expect(r.total).toBeGreaterThan(10);
     for (const c of r.companies) {
       expect(c.industry.code.startsWith("J62")).toBe(true);
       expect(c.state).toBe("DE-BY");
       expect(c.legalForm.code).toBe("GMBH");
     }
-    const page2 = call("POST", "/v2/search", { query: "", size: 10, from: 10, filters: { industry: ["J62"], state: ["DE-BY"], legalForm: ["GmbH"] } }).json;
+    const page2 = call("POST", "/v2/search", {
+      query: "",
+      size: 10,
+      from: 10,
+      filters: { industry: ["J62"], state: ["DE-BY"], legalForm: ["GmbH"] },
+    }).json;
     expect(page2.companies.map((c: any) => c.id)).not.toContain(r.companies[0].id);
   });
 
@@ -53,7 +67,9 @@ describe("resolve", () => {
     }
     const bosch = call("POST", "/v2/resolve", { name: "Robert Bosch Gesellschaft mit beschränkter Haftung" }).json;
     expect(bosch.match.id).toBe("DEJTYGTV9Z71");
-    const muenchen = emu.world.companies.find((c) => /ü|ö|ä|ß/.test(c.name) && emu.companies.findByName(c.name).length === 1)!;
+    const muenchen = emu.world.companies.find(
+      (c) => /ü|ö|ä|ß/.test(c.name) && emu.companies.findByName(c.name).length === 1,
+    )!;
     const ascii = muenchen.name.replace(/ü/g, "ue").replace(/ö/g, "oe").replace(/ä/g, "ae").replace(/ß/g, "ss");
     expect(call("POST", "/v2/resolve", { name: ascii }).json.match.id).toBe(muenchen.id);
   });
@@ -102,7 +118,9 @@ describe("suggest, similarity, availability", () => {
     const sameDivision = peers.filter((c: any) => c.industry.code.startsWith("J62")).length;
     expect(sameDivision).toBeGreaterThanOrEqual(8);
     // Region counts: more peers share SAP's state than the state's share of the industry would give.
-    const j62 = emu.world.companies.filter((c) => c.industry >= 0 && emu.world.summary(c, "en").industry.code.startsWith("J62"));
+    const j62 = emu.world.companies.filter(
+      (c) => c.industry >= 0 && emu.world.summary(c, "en").industry.code.startsWith("J62"),
+    );
     const baseline = j62.filter((c) => emu.world.summary(c, "en").state === "DE-BW").length / j62.length;
     expect(peers.filter((c: any) => c.state === "DE-BW").length / peers.length).toBeGreaterThan(baseline * 1.5);
   });

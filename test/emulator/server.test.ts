@@ -22,14 +22,24 @@ describe("network server", () => {
 
   it("answers CORS preflights for the Excel task pane and local origins, not for others", async () => {
     for (const origin of ["https://localhost:3000", "http://localhost:5173", "http://127.0.0.1:8080"]) {
-      const r = await fetch(`${server.url}/v2/search`, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type,accept-language" } });
+      const r = await fetch(`${server.url}/v2/search`, {
+        method: "OPTIONS",
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "authorization,content-type,accept-language",
+        },
+      });
       expect(r.status).toBe(204);
       expect(r.headers.get("access-control-allow-origin")).toBe(origin);
       expect(r.headers.get("access-control-allow-headers")!.toLowerCase()).toContain("authorization");
       expect(r.headers.get("access-control-allow-headers")!.toLowerCase()).toContain("accept-language");
       expect(r.headers.get("access-control-allow-methods")).toContain("POST");
     }
-    const evil = await fetch(`${server.url}/v2/search`, { method: "OPTIONS", headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" } });
+    const evil = await fetch(`${server.url}/v2/search`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" },
+    });
     expect(evil.headers.get("access-control-allow-origin")).toBeNull();
   });
 
@@ -65,11 +75,40 @@ describe("network server", () => {
 
 describe("command line", () => {
   it("parses the documented flags", () => {
-    const o = parseArgs(["--port", "9000", "--companies", "500000", "--seed", "3", "--latency", "50", "--jitter=20", "--demo-key", "k", "--date", "2026-01-02", "--fail-rate", "0.1", "--drop-rate", "0.05", "--resolve-rate", "1", "--suggest-burst", "50"], {});
+    const o = parseArgs(
+      [
+        "--port",
+        "9000",
+        "--companies",
+        "500000",
+        "--seed",
+        "3",
+        "--latency",
+        "50",
+        "--jitter=20",
+        "--demo-key",
+        "k",
+        "--date",
+        "2026-01-02",
+        "--fail-rate",
+        "0.1",
+        "--drop-rate",
+        "0.05",
+        "--resolve-rate",
+        "1",
+        "--suggest-burst",
+        "50",
+      ],
+      {},
+    );
     expect(o).toEqual({
-      port: 9000, host: "127.0.0.1",
+      port: 9000,
+      host: "127.0.0.1",
       emulator: {
-        companies: 500000, seed: 3, demoKey: "k", startDate: "2026-01-02",
+        companies: 500000,
+        seed: 3,
+        demoKey: "k",
+        startDate: "2026-01-02",
         faults: { latencyMs: 50, jitterMs: 20, failRate: 0.1, dropRate: 0.05 },
         rateLimits: { resolve: { refillPerSecond: 1 }, suggest: { capacity: 50 } },
       },

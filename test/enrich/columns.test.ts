@@ -4,10 +4,21 @@ import { CompanyDataError } from "../../shared/core/errors.ts";
 
 describe("detectColumns", () => {
   it("reads German headers", () => {
-    expect(detectColumns(["Firma", "Straße", "PLZ", "Ort", "Handelsregister"]).mapping).toEqual({ name: 0, zip: 2, city: 3, register: 4 });
+    expect(detectColumns(["Firma", "Straße", "PLZ", "Ort", "Handelsregister"]).mapping).toEqual({
+      name: 0,
+      zip: 2,
+      city: 3,
+      register: 4,
+    });
   });
   it("reads English headers with odd case, spaces and punctuation", () => {
-    expect(detectColumns([" company name ", "TOWN", "Post-code", "Register number", "Company ID"]).mapping).toEqual({ name: 0, city: 1, zip: 2, register: 3, id: 4 });
+    expect(detectColumns([" company name ", "TOWN", "Post-code", "Register number", "Company ID"]).mapping).toEqual({
+      name: 0,
+      city: 1,
+      zip: 2,
+      register: 3,
+      id: 4,
+    });
   });
   it("recognises the German id header and umlaut-free spellings", () => {
     const m = detectColumns(["Firmen-ID", "Unternehmen", "Postleitzahl", "Stadt", "HRB"]).mapping;
@@ -31,7 +42,9 @@ describe("detectColumns", () => {
   it("rejects a mapping without name and id, out-of-range and doubly used columns", () => {
     expect(() => validateMapping({ city: 0 }, 2)).toThrow(CompanyDataError);
     expect(() => validateMapping({ name: 5 }, 2)).toThrow(/columns › company name/);
-    expect(() => validateMapping({ name: 5 }, 2)).toThrow(expect.objectContaining({ details: expect.objectContaining({ field: "columns.name" }) }));
+    expect(() => validateMapping({ name: 5 }, 2)).toThrow(
+      expect.objectContaining({ details: expect.objectContaining({ field: "columns.name" }) }),
+    );
     expect(() => validateMapping({ name: 0, city: 0 }, 2)).toThrow(/already used/);
     expect(validateMapping({ name: 0, city: 1 }, 2)).toEqual({ name: 0, city: 1 });
   });

@@ -43,8 +43,30 @@ describe("estimate", () => {
           const est = estimateEnrichment(input, { mapping, fields, mode, maxBatch: 20, cache, chunkSize });
           let paid = 0;
           let sent = 0;
-          const counting = { ...w.sync, http: (r: Parameters<typeof w.sync.http>[0]) => { sent += r.length; return w.sync.http(r); } };
-          const res = runSync(computeRows(coreDeps, { ...ctx, client: { ...ctx.client, onSpend: (_e, c) => { paid += c; } } }, "j", { rows: input, mapping, fields, options: { mode, chunkSize } }), counting);
+          const counting = {
+            ...w.sync,
+            http: (r: Parameters<typeof w.sync.http>[0]) => {
+              sent += r.length;
+              return w.sync.http(r);
+            },
+          };
+          const res = runSync(
+            computeRows(
+              coreDeps,
+              {
+                ...ctx,
+                client: {
+                  ...ctx.client,
+                  onSpend: (_e, c) => {
+                    paid += c;
+                  },
+                },
+              },
+              "j",
+              { rows: input, mapping, fields, options: { mode, chunkSize } },
+            ),
+            counting,
+          );
           expect(res.complete).toBe(true);
           expect(paid).toBe(est.credits);
           expect(w.spent()).toBe(est.credits);
@@ -68,7 +90,11 @@ describe("estimate", () => {
   });
 
   it("is reachable from the core estimator as kind enrich", () => {
-    const input: Cell[][] = [["A GmbH", "", ""], ["B GmbH", "", ""], ["a  gmbh", "", ""]];
+    const input: Cell[][] = [
+      ["A GmbH", "", ""],
+      ["B GmbH", "", ""],
+      ["a  gmbh", "", ""],
+    ];
     const e = estimate({ kind: "enrich", rows: input, mapping, fields: ["url"] });
     expect(e.credits).toBe(1 + 2);
     expect(e.requests).toBe(3);
@@ -85,7 +111,10 @@ describe("estimate", () => {
   });
 
   it("streams: chunks fed one by one give the same figure", () => {
-    const input = rows(Array.from({ length: 120 }, (_, i) => (i * 7) % 300), 5);
+    const input = rows(
+      Array.from({ length: 120 }, (_, i) => (i * 7) % 300),
+      5,
+    );
     const est = new EnrichEstimator({ mapping, fields: ["url"] });
     const tasks = input.map((r, i) => taskFromRow(i, r, mapping)).filter((t) => t.query || t.id);
     for (let at = 0; at < tasks.length; at += 50) est.addChunk(tasks.slice(at, at + 50));

@@ -1,15 +1,39 @@
 import { describe, expect, it } from "vitest";
-import { FIELDS, availableIncludes, companyCost, field, fieldNeeds, latestFinancials, parseFieldList, selectFields } from "../../shared/enrich/fields.ts";
+import {
+  FIELDS,
+  availableIncludes,
+  companyCost,
+  field,
+  fieldNeeds,
+  latestFinancials,
+  parseFieldList,
+  selectFields,
+} from "../../shared/enrich/fields.ts";
 import type { Company } from "../../shared/api/schemas.ts";
 import { asText } from "../../shared/sheet/text.ts";
 
 const company = {
-  id: "DEJK7QV0PK24", name: "SAP SE", street: "Dietmar-Hopp-Allee 16", zip: "69190", city: "Walldorf",
+  id: "DEJK7QV0PK24",
+  name: "SAP SE",
+  street: "Dietmar-Hopp-Allee 16",
+  zip: "69190",
+  city: "Walldorf",
   register: { court: "Amtsgericht Mannheim", type: "HRB", number: "719915" },
-  legalForm: { code: "SE", name: "Europäische Gesellschaft" }, capital: { amount: 1228504232, currency: "EUR" },
-  people: [{ personId: "P0000000001", name: "A", role: { code: "CEO", name: "Vorstand" } }, { personId: "P0000000002", name: "B", until: "2020-01-01" }],
-  announcements: [{ date: "2024-01-02", type: { code: "CHANGE", name: "Veränderung" }, text: "x" }, { date: "2024-05-06", type: { code: "CAPITAL_CHANGE" }, text: "y" }],
-  financials: [{ year: 2020, revenue: 1 }, { year: 2021, revenue: 2, reportType: "concern" }, { year: 2021, revenue: 3, reportType: "company", equityRatio: 0.33 }],
+  legalForm: { code: "SE", name: "Europäische Gesellschaft" },
+  capital: { amount: 1228504232, currency: "EUR" },
+  people: [
+    { personId: "P0000000001", name: "A", role: { code: "CEO", name: "Vorstand" } },
+    { personId: "P0000000002", name: "B", until: "2020-01-01" },
+  ],
+  announcements: [
+    { date: "2024-01-02", type: { code: "CHANGE", name: "Veränderung" }, text: "x" },
+    { date: "2024-05-06", type: { code: "CAPITAL_CHANGE" }, text: "y" },
+  ],
+  financials: [
+    { year: 2020, revenue: 1 },
+    { year: 2021, revenue: 2, reportType: "concern" },
+    { year: 2021, revenue: 3, reportType: "company", equityRatio: 0.33 },
+  ],
 } as unknown as Company;
 const src = { summary: null, company, lang: "de" as const };
 
@@ -36,7 +60,9 @@ describe("field catalogue", () => {
     expect(field("equityRatio")!.extract(src)).toBe(0.33);
   });
   it("reads summary fields from the match when no profile was fetched", () => {
-    expect(field("city")!.extract({ summary: { id: "DEJK7QV0PK24", city: "Walldorf" }, company: null, lang: "en" })).toBe("Walldorf");
+    expect(
+      field("city")!.extract({ summary: { id: "DEJK7QV0PK24", city: "Walldorf" }, company: null, lang: "en" }),
+    ).toBe("Walldorf");
   });
   it("selects fields in catalogue order with the id first, and rejects unknown ones", () => {
     expect(selectFields(["revenue", "city"]).map((f) => f.id)).toEqual(["id", "city", "revenue"]);

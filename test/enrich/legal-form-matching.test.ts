@@ -26,10 +26,22 @@ beforeAll(() => {
 
 /** [the form the list gives, the emulator's form of the company]: the kinds of the issue and their mirror images. */
 const KINDS: [string, string][] = [
-  ["GmbH", "GMBH_CO_KG"], ["GmbH", "UG"], ["KG", "GMBH_CO_KG"], ["GmbH & Co. KG", "GMBH"],
-  ["UG (haftungsbeschränkt)", "GMBH"], ["AG", "GMBH"], ["GmbH", "AG"], ["AG", "SE"],
-  ["OHG", "KG"], ["KG", "OHG"], ["GmbH", "EK"], ["e.K.", "GMBH"],
-  ["eG", "GMBH"], ["GmbH", "EG"], ["Gesellschaft mit beschränkter Haftung", "UG"], ["GmbH u. Co. KG", "KG"],
+  ["GmbH", "GMBH_CO_KG"],
+  ["GmbH", "UG"],
+  ["KG", "GMBH_CO_KG"],
+  ["GmbH & Co. KG", "GMBH"],
+  ["UG (haftungsbeschränkt)", "GMBH"],
+  ["AG", "GMBH"],
+  ["GmbH", "AG"],
+  ["AG", "SE"],
+  ["OHG", "KG"],
+  ["KG", "OHG"],
+  ["GmbH", "EK"],
+  ["e.K.", "GMBH"],
+  ["eG", "GMBH"],
+  ["GmbH", "EG"],
+  ["Gesellschaft mit beschränkter Haftung", "UG"],
+  ["GmbH u. Co. KG", "KG"],
 ];
 
 /**
@@ -45,7 +57,12 @@ function crossFormNames(): { given: string; id: string; found: string }[] {
       if (x.legalForm !== code || x.formerNames || x.reference || used.has(x.id)) return false;
       const { rest } = parseLegalForm(x.name);
       const given = `${rest} ${form}`;
-      return rest !== "" && idx.core.get(coreName(x.name))?.length === 1 && !idx.exact.has(normName(given)) && !idx.former.has(normName(given));
+      return (
+        rest !== "" &&
+        idx.core.get(coreName(x.name))?.length === 1 &&
+        !idx.exact.has(normName(given)) &&
+        !idx.former.has(normName(given))
+      );
     });
     if (!c) throw new Error(`no company of form ${code} in the test world`);
     used.add(c.id);
@@ -60,15 +77,35 @@ async function enrich(names: string[], matchFloor?: number) {
   const book = new Workbook([{ name: "Liste", cells }]);
   const driver: AsyncDriver = { ...d.async, sheet: async (req) => book.handle(req) };
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: "de", now: () => clock, random: () => 0.5, pacer: new Pacer() },
+    client: {
+      apiKey: key,
+      baseUrl: "http://emulator.test",
+      language: "de",
+      now: () => clock,
+      random: () => 0.5,
+      pacer: new Pacer(),
+    },
     cacheTtlSeconds: 0,
     maxBatch: 50,
     scope: "legal-form",
     ...(matchFloor !== undefined ? { matchFloor } : {}),
   };
-  const r = await runAsync(enrichSheet(coreDeps, ctx, { sheet: "Liste", row: 1, col: 1, rows: cells.length, cols: 1, fields: ["id", "name"], options: { chunkSize: 50 } }), driver);
+  const r = await runAsync(
+    enrichSheet(coreDeps, ctx, {
+      sheet: "Liste",
+      row: 1,
+      col: 1,
+      rows: cells.length,
+      cols: 1,
+      fields: ["id", "name"],
+      options: { chunkSize: 50 },
+    }),
+    driver,
+  );
   expect(r.complete).toBe(true);
-  return book.block("Liste", 2, 1, names.length, 5).map((row) => ({ name: String(row[0]), status: String(row[1]), confidence: row[2], id: String(row[3] ?? "") }));
+  return book
+    .block("Liste", 2, 1, names.length, 5)
+    .map((row) => ({ name: String(row[0]), status: String(row[1]), confidence: row[2], id: String(row[3] ?? "") }));
 }
 
 describe("enrichment: the legal form is part of a company's identity", () => {

@@ -40,15 +40,34 @@ function setup() {
   const cells = list();
   const book = new Workbook([{ name: "Liste", cells }]);
   // A round trip takes a second on the fake clock, so a deadline can fall between two chunks.
-  const driver: AsyncDriver = { ...d.async, http: async (reqs) => ((clock += 1000), d.async.http(reqs)), sheet: async (req) => book.handle(req) };
+  const driver: AsyncDriver = {
+    ...d.async,
+    http: async (reqs) => ((clock += 1000), d.async.http(reqs)),
+    sheet: async (req) => book.handle(req),
+  };
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: "de", now: () => clock, random: () => 0.5, pacer: new Pacer() },
+    client: {
+      apiKey: key,
+      baseUrl: "http://emulator.test",
+      language: "de",
+      now: () => clock,
+      random: () => 0.5,
+      pacer: new Pacer(),
+    },
     cacheTtlSeconds: 0,
     maxBatch: 50,
     scope: "mtb",
   };
   // id, name and address: a profile of one credit per company, no include the availability could drop.
-  const spec = (options: SheetJobSpec["options"]): SheetJobSpec => ({ sheet: "Liste", row: 1, col: 1, rows: cells.length, cols: 1, fields: ["id", "name", "address"], options: { chunkSize: 20, ...options } });
+  const spec = (options: SheetJobSpec["options"]): SheetJobSpec => ({
+    sheet: "Liste",
+    row: 1,
+    col: 1,
+    rows: cells.length,
+    cols: 1,
+    fields: ["id", "name", "address"],
+    options: { chunkSize: 20, ...options },
+  });
   const charged = async <T>(op: Parameters<typeof runAsync<T>>[0]) => {
     const before = emu.balance(key);
     const value = await runAsync(op, driver);
@@ -57,7 +76,9 @@ function setup() {
   const profileCalls = () => d.requests.filter((r) => /\/v2\/companies\/DE[A-Z0-9]{10}(\?|$)/.test(r.url)).length;
   const rowsNow = () => {
     const { rows } = book.size("Liste");
-    return book.block("Liste", 2, 1, rows - 1, 6).map((r) => ({ name: String(r[0]), status: String(r[1]), id: String(r[3]) }));
+    return book
+      .block("Liste", 2, 1, rows - 1, 6)
+      .map((r) => ({ name: String(r[0]), status: String(r[1]), id: String(r[3]) }));
   };
   return { key, ctx, book, spec, charged, profileCalls, rowsNow, rows: cells.length - 1 };
 }
@@ -120,7 +141,9 @@ describe("enrichSheet in two phases: match, then buy at the exact price", () => 
     const left = t.rowsNow().filter((r) => r.status === "abgeglichen, Profil nicht gekauft");
     expect(left.length).toBeGreaterThan(0);
     // What is left is bought by the next run without matching again: only profiles, the rest of the price.
-    const rest = await t.charged(enrichSheet(coreDeps, t.ctx, t.spec({ phase: "buy", budget: price.credits - b.charged })));
+    const rest = await t.charged(
+      enrichSheet(coreDeps, t.ctx, t.spec({ phase: "buy", budget: price.credits - b.charged })),
+    );
     expect(rest.value.complete).toBe(true);
     expect(b.charged + rest.charged).toBe(price.credits);
   });
@@ -154,7 +177,9 @@ describe("enrichSheet in two phases: match, then buy at the exact price", () => 
 });
 
 describe("the price after matching and a chunk's ceiling", () => {
-  const A = "DEAAAAAAAAAA", B = "DEBBBBBBBBBB", C = "DECCCCCCCCCC";
+  const A = "DEAAAAAAAAAA",
+    B = "DEBBBBBBBBBB",
+    C = "DECCCCCCCCCC";
   it("counts each unbought company once, less those a matched row of the table already holds", () => {
     const rows = [
       { outcome: "unbought" as const, id: A, givenId: false },
@@ -167,7 +192,15 @@ describe("the price after matching and a chunk's ceiling", () => {
     ];
     expect(unboughtPrice(rows, ["id", "name", "address"])).toMatchObject({ companies: 2, perCompany: 1, credits: 2 });
     // Fields the match answers alone: a resolved row's company was never bought, so it is not taken off.
-    expect(unboughtPrice([{ outcome: "unbought", id: B, givenId: true }, { outcome: "matched", id: B, givenId: false }], ["id", "name"]).credits).toBe(unboughtPrice([{ outcome: "unbought", id: B, givenId: true }], ["id", "name"]).credits);
+    expect(
+      unboughtPrice(
+        [
+          { outcome: "unbought", id: B, givenId: true },
+          { outcome: "matched", id: B, givenId: false },
+        ],
+        ["id", "name"],
+      ).credits,
+    ).toBe(unboughtPrice([{ outcome: "unbought", id: B, givenId: true }], ["id", "name"]).credits);
   });
 
   it("a chunk of ids costs each company not bought yet once; a row still to match cannot be priced", () => {

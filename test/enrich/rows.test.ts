@@ -6,8 +6,24 @@ describe("output rows", () => {
   const fields = selectFields(["id", "name", "city", "status"]);
 
   it("suffixes output headers that clash with an input header, in either language", () => {
-    expect(outputHeader(fields, "de", ["Firma", "Ort"])).toEqual(["Status", "Trefferqualität", "Firmen-ID", "Firmenname (Treffer)", "Ort (Treffer)", "Firmenstatus", "Stand"]);
-    expect(outputHeader(fields, "en", ["Company", "city", "Status"])).toEqual(["Status (match)", "Match confidence", "Company ID", "Matched name", "City (match)", "Company status", "As of"]);
+    expect(outputHeader(fields, "de", ["Firma", "Ort"])).toEqual([
+      "Status",
+      "Trefferqualität",
+      "Firmen-ID",
+      "Firmenname (Treffer)",
+      "Ort (Treffer)",
+      "Firmenstatus",
+      "Stand",
+    ]);
+    expect(outputHeader(fields, "en", ["Company", "city", "Status"])).toEqual([
+      "Status (match)",
+      "Match confidence",
+      "Company ID",
+      "Matched name",
+      "City (match)",
+      "Company status",
+      "As of",
+    ]);
     // The suffixed name taken too: a number after it.
     expect(outputHeader(fields, "de", ["Ort", "Ort (Treffer)"])[4]).toBe("Ort (Treffer) 2");
     expect(outputHeader(fields, "de")).toEqual(outputHeader(fields, "de", ["Firma"]));
@@ -21,7 +37,9 @@ describe("output rows", () => {
       expect(new Set(all).size).toBe(all.length);
       expect(isOutputHeader(out, fields)).toBe(true);
     }
-    expect(isOutputHeader(["Status", "Trefferqualität", "Firmen-ID", "Firmenname", "Ort", "Firmenstatus", "Stand"], fields)).toBe(false);
+    expect(
+      isOutputHeader(["Status", "Trefferqualität", "Firmen-ID", "Firmenname", "Ort", "Firmenstatus", "Stand"], fields),
+    ).toBe(false);
   });
 
   it("a row without a name gets a status that reads back as skipped", () => {

@@ -16,12 +16,16 @@ function grid(initial: Cell[][]) {
     log.push(req);
     switch (req.op) {
       case "read":
-        return Array.from({ length: req.rows }, (_, i) => Array.from({ length: req.cols }, (_, j) => at(req.row + i, req.col + j)));
+        return Array.from({ length: req.rows }, (_, i) =>
+          Array.from({ length: req.cols }, (_, j) => at(req.row + i, req.col + j)),
+        );
       case "write":
-        req.values.forEach((row, i) => row.forEach((v, j) => {
-          while (cells.length < req.row + i) cells.push([]);
-          nth(cells, req.row + i - 1)[req.col + j - 1] = v;
-        }));
+        req.values.forEach((row, i) =>
+          row.forEach((v, j) => {
+            while (cells.length < req.row + i) cells.push([]);
+            nth(cells, req.row + i - 1)[req.col + j - 1] = v;
+          }),
+        );
         return undefined;
       case "dropdowns":
         req.options.forEach((o, i) => dropdowns.set(`${req.row + i}:${req.col}`, o));
@@ -37,10 +41,22 @@ const companies = makeCompanies(60);
 
 function setup(credits = 1_000_000) {
   const w = world([...companies, { ...nth(companies, 4), id: "DEAAAAAAAAAA", city: "Köln" }], credits);
-  const input: Cell[][] = [["Firma", "Stadt"], ...companies.slice(0, 40).map((c) => [c.name, c.city] as Cell[]), ["Firma 4 GmbH", ""]];
+  const input: Cell[][] = [
+    ["Firma", "Stadt"],
+    ...companies.slice(0, 40).map((c) => [c.name, c.city] as Cell[]),
+    ["Firma 4 GmbH", ""],
+  ];
   const g = grid(input);
   const driver: SyncDriver = { ...w.sync, sheet: g.handle };
-  const spec = { sheet: "Kunden", row: 1, col: 1, rows: input.length, cols: 2, fields: ["name", "url"], options: { chunkSize: 8 } };
+  const spec = {
+    sheet: "Kunden",
+    row: 1,
+    col: 1,
+    rows: input.length,
+    cols: 2,
+    fields: ["name", "url"],
+    options: { chunkSize: 8 },
+  };
   return { w, g, driver, spec, input };
 }
 
@@ -50,10 +66,17 @@ describe("enrichSheet", () => {
     const r = runSync(enrichSheet(coreDeps, w.ctx, spec), driver);
     expect(r.complete).toBe(true);
     expect(r.output).toMatchObject({ col: 3, cols: 3 + 3 });
-    expect(nth(g.cells, 0).slice(2)).toEqual(["Status", "Trefferqualität", "Firmen-ID", "Firmenname (Treffer)", "Website", "Stand"]);
+    expect(nth(g.cells, 0).slice(2)).toEqual([
+      "Status",
+      "Trefferqualität",
+      "Firmen-ID",
+      "Firmenname (Treffer)",
+      "Website",
+      "Stand",
+    ]);
     expect(g.at(2, 3)).toBe("gefunden");
     expect(g.at(2, 5)).toBe(nth(companies, 0).id);
-    expect(g.at(2, 7)).toBe("'=HYPERLINK(\"http://evil\")".slice(1)); // raw: hosts write text as text
+    expect(g.at(2, 7)).toBe('\'=HYPERLINK("http://evil")'.slice(1)); // raw: hosts write text as text
     const last = input.length;
     expect(String(g.at(last, 3))).toMatch(/^prüfen/);
     expect(g.dropdowns.get(`${last}:5`)!.length).toBe(2);
@@ -90,8 +113,17 @@ describe("enrichSheet", () => {
     let stops = 0;
     for (;;) {
       const deadline = w.now() + 1;
-      const tick: SyncDriver = { ...driver, http: (reqs) => { w.advance(1); return w.sync.http(reqs); } };
-      const r = runSync(enrichSheet(coreDeps, { ...w.ctx, cacheTtlSeconds: 0 }, { ...spec, options: { ...spec.options, deadline } }), tick);
+      const tick: SyncDriver = {
+        ...driver,
+        http: (reqs) => {
+          w.advance(1);
+          return w.sync.http(reqs);
+        },
+      };
+      const r = runSync(
+        enrichSheet(coreDeps, { ...w.ctx, cacheTtlSeconds: 0 }, { ...spec, options: { ...spec.options, deadline } }),
+        tick,
+      );
       if (r.complete) break;
       stops++;
       expect(r.stopped).toBe("deadline");
@@ -117,13 +149,25 @@ describe("enrichSheet", () => {
 
   it("gives a row without a name a status and suffixes output headers the input already has", () => {
     const w = world(companies);
-    const input: Cell[][] = [["Firma", "Ort", "Status"], [nth(companies, 0).name, nth(companies, 0).city, "x"], ["", "Berlin", ""], [nth(companies, 1).name, "", ""]];
+    const input: Cell[][] = [
+      ["Firma", "Ort", "Status"],
+      [nth(companies, 0).name, nth(companies, 0).city, "x"],
+      ["", "Berlin", ""],
+      [nth(companies, 1).name, "", ""],
+    ];
     const g = grid(input);
     const driver: SyncDriver = { ...w.sync, sheet: g.handle };
     const spec = { sheet: "Kunden", row: 1, col: 1, rows: input.length, cols: 3, fields: ["name", "city"] };
     const r = runSync(enrichSheet(coreDeps, w.ctx, spec), driver);
     expect(r.complete).toBe(true);
-    expect(nth(g.cells, 0).slice(3)).toEqual(["Status (Treffer)", "Trefferqualität", "Firmen-ID", "Firmenname (Treffer)", "Ort (Treffer)", "Stand"]);
+    expect(nth(g.cells, 0).slice(3)).toEqual([
+      "Status (Treffer)",
+      "Trefferqualität",
+      "Firmen-ID",
+      "Firmenname (Treffer)",
+      "Ort (Treffer)",
+      "Stand",
+    ]);
     expect(g.at(3, 4)).toBe("übersprungen: kein Name");
     expect(r.stats).toMatchObject({ rows: 3, matched: 2, skipped: 1 });
     const s = r.stats;
@@ -155,7 +199,10 @@ describe("enrichSheet", () => {
     expect(g.at(last, 3)).toBe("gefunden");
     expect(g.at(last, 5)).toBe("DEAAAAAAAAAA");
     // The picked row was not resolved again (the other 40 names were, in batches).
-    const resolved = w.requests.slice(before).filter((x) => x.url.endsWith("/batch/resolve")).flatMap((x) => JSON.parse(x.body!).companies.map((c: { name: string }) => c.name));
+    const resolved = w.requests
+      .slice(before)
+      .filter((x) => x.url.endsWith("/batch/resolve"))
+      .flatMap((x) => JSON.parse(x.body!).companies.map((c: { name: string }) => c.name));
     expect(resolved).toHaveLength(40);
     expect(resolved.filter((n: string) => n === "Firma 4 GmbH")).toHaveLength(1); // the other row of that name, in Berlin
     // The user changes the row's input: the pick no longer stands, the row is matched anew.

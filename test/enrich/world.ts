@@ -44,7 +44,14 @@ export function world(companies: FakeCompany[], credits = 1_000_000) {
   const byName = new Map<string, FakeCompany[]>();
   for (const c of companies) byName.set(norm(c.name), [...(byName.get(norm(c.name)) ?? []), c]);
   const byId = new Map(companies.map((c) => [c.id, c]));
-  const summary = (c: FakeCompany) => ({ id: c.id, name: c.name, city: c.city, zip: "10115", legalForm: { code: "GMBH", name: "GmbH" }, status: { code: "ACTIVE", name: "aktiv" } });
+  const summary = (c: FakeCompany) => ({
+    id: c.id,
+    name: c.name,
+    city: c.city,
+    zip: "10115",
+    legalForm: { code: "GMBH", name: "GmbH" },
+    status: { code: "ACTIVE", name: "aktiv" },
+  });
   const resolve = (q: { name: string; city?: string }) => {
     const hits = (byName.get(norm(q.name)) ?? []).filter((c) => !q.city || norm(c.city) === norm(q.city));
     if (hits.length === 1) return { status: "matched", match: summary(nth(hits, 0)), confidence: 0.93, candidates: [] };
@@ -81,13 +88,19 @@ export function world(companies: FakeCompany[], credits = 1_000_000) {
       if (!pay(p, profileCost(include), `${c.id}?${include.join(",")}`)) return noCredits();
       return json(200, {
         ...summary(c),
-        url: "=HYPERLINK(\"http://evil\")",
+        url: '=HYPERLINK("http://evil")',
         phone: "+49 30 123",
         foundingDate: "2001-02-03",
         asOf: "2025-01-15",
-        people: include.includes("people") ? [{ personId: "P0000000001", name: "Erika Muster", role: { code: "GF", name: "Geschäftsführerin" } }] : undefined,
+        people: include.includes("people")
+          ? [{ personId: "P0000000001", name: "Erika Muster", role: { code: "GF", name: "Geschäftsführerin" } }]
+          : undefined,
         financials: include.includes("financials")
-          ? [{ year: 2022, revenue: 100, profit: 5 }, { year: 2023, revenue: 120, profit: -3, equity: 50, equityRatio: 0.4, reportType: "concern" }, { year: 2023, revenue: 110, profit: 7, reportType: "company" }]
+          ? [
+              { year: 2022, revenue: 100, profit: 5 },
+              { year: 2023, revenue: 120, profit: -3, equity: 50, equityRatio: 0.4, reportType: "concern" },
+              { year: 2023, revenue: 110, profit: 7, reportType: "company" },
+            ]
           : undefined,
       });
     }
@@ -100,7 +113,9 @@ export function world(companies: FakeCompany[], credits = 1_000_000) {
     ctx,
     ledger,
     balance: () => balance,
-    setBalance: (n: number) => { balance = n; },
+    setBalance: (n: number) => {
+      balance = n;
+    },
     spent: () => ledger.reduce((s, l) => s + l.credits, 0),
   };
 }

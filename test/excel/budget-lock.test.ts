@@ -34,15 +34,17 @@ function* spend(n: number, fail = false, key = KEY): Operation<number> {
 
 async function runAll(d: AsyncDriver, ops: Operation<number>[], serialise: boolean) {
   const acquire = createLock();
-  return Promise.allSettled(ops.map(async (op) => {
-    if (!serialise) return runAsync(op, d);
-    const s = serialiseBudget(d, acquire);
-    try {
-      return await runAsync(op, s);
-    } finally {
-      s.release();
-    }
-  }));
+  return Promise.allSettled(
+    ops.map(async (op) => {
+      if (!serialise) return runAsync(op, d);
+      const s = serialiseBudget(d, acquire);
+      try {
+        return await runAsync(op, s);
+      } finally {
+        s.release();
+      }
+    }),
+  );
 }
 
 describe("serialiseBudget", () => {

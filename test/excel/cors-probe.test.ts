@@ -5,15 +5,24 @@ import { corsRefusedMessage, probeCors } from "../../shared/web/cors-probe.ts";
 describe("probeCors", () => {
   it("an answer to a no-cors request means the service is there (the failure was CORS); no answer means network", async () => {
     const seen: unknown[] = [];
-    expect(await probeCors("https://api.test/v2/account", async (url, init) => void seen.push([url, init]))).toBe("cors");
+    expect(await probeCors("https://api.test/v2/account", async (url, init) => void seen.push([url, init]))).toBe(
+      "cors",
+    );
     // No key, no header: a simple request that needs no preflight.
-    expect(seen).toEqual([["https://api.test/v2/account", expect.objectContaining({ mode: "no-cors", method: "GET", credentials: "omit" })]]);
+    expect(seen).toEqual([
+      ["https://api.test/v2/account", expect.objectContaining({ mode: "no-cors", method: "GET", credentials: "omit" })],
+    ]);
     expect(Object.keys((seen[0] as [string, object])[1])).not.toContain("headers");
-    expect(await probeCors("https://api.test/v2/account", async () => { throw new TypeError("Failed to fetch"); })).toBe("network");
+    expect(
+      await probeCors("https://api.test/v2/account", async () => {
+        throw new TypeError("Failed to fetch");
+      }),
+    ).toBe("network");
   });
 
   it("a probe that hangs counts as no connection after its timeout", async () => {
-    const hang = (_u: string, init: { signal?: AbortSignal }) => new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
+    const hang = (_u: string, init: { signal?: AbortSignal }) =>
+      new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
     expect(await probeCors("https://api.test/", hang, 20)).toBe("network");
   });
 

@@ -4,7 +4,13 @@ import { createGatherer } from "../../excel-addin/functions/gather.ts";
 /** A schedule the test flushes by hand, so "the same moment" is explicit. */
 function manualSchedule() {
   const pending: (() => void)[] = [];
-  return { schedule: (f: () => void) => void pending.push(f), flush: () => pending.splice(0).forEach((f) => f()), get waiting() { return pending.length; } };
+  return {
+    schedule: (f: () => void) => void pending.push(f),
+    flush: () => pending.splice(0).forEach((f) => f()),
+    get waiting() {
+      return pending.length;
+    },
+  };
 }
 
 describe("gatherer", () => {
@@ -46,7 +52,13 @@ describe("gatherer", () => {
 
   it("rejects all when the batch throws synchronously or answers the wrong number of results", async () => {
     const clock = manualSchedule();
-    const sync = createGatherer<number, number>({ key: String, schedule: clock.schedule, runBatch: () => { throw new Error("boom"); } });
+    const sync = createGatherer<number, number>({
+      key: String,
+      schedule: clock.schedule,
+      runBatch: () => {
+        throw new Error("boom");
+      },
+    });
     const short = createGatherer<number, number>({ key: String, schedule: clock.schedule, runBatch: async () => [1] });
     const a = [sync(1), sync(2), short(1), short(2)];
     clock.flush();

@@ -1,7 +1,14 @@
 /** The workbook's identity: created by the task pane's start, only read by custom functions (host/identity.ts). */
 import { describe, expect, it } from "vitest";
 import { webcrypto } from "node:crypto";
-import { awaitIdentity, CARD_LANGUAGE_SETTING, ensureIdentity, ID_SETTING, newWorkbookId, type SettingsBag } from "../../excel-addin/host/identity.ts";
+import {
+  awaitIdentity,
+  CARD_LANGUAGE_SETTING,
+  ensureIdentity,
+  ID_SETTING,
+  newWorkbookId,
+  type SettingsBag,
+} from "../../excel-addin/host/identity.ts";
 
 function bag(initial: Record<string, unknown> = {}) {
   const data = new Map(Object.entries(initial));
@@ -52,7 +59,9 @@ describe("workbook identity", () => {
     expect(s.cardLanguage).toBe("en");
     expect(lonely.log).toEqual([]);
     // Complete settings answer at once.
-    expect(await awaitIdentity(bag({ [ID_SETTING]: "x", [CARD_LANGUAGE_SETTING]: "de" }), "en", newId, {}, 10_000)).toEqual({ id: "x", cardLanguage: "de" });
+    expect(
+      await awaitIdentity(bag({ [ID_SETTING]: "x", [CARD_LANGUAGE_SETTING]: "de" }), "en", newId, {}, 10_000),
+    ).toEqual({ id: "x", cardLanguage: "de" });
   });
 
   it("a failed save (a read-only or co-authored file) keeps the identity for the session (the next start, finding none in the file, creates and saves one)", async () => {

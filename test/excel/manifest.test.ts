@@ -6,7 +6,18 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { inflateSync } from "node:zlib";
 import vm from "node:vm";
-import { checkManifest, manifestForHost, manifestInfo, manifestUrls, manifestVersion, devManifest, DEV_HOST_URL, DEV_ID, DEV_NAME, GERMAN_LOCALES } from "../../excel-addin/build/manifest.ts";
+import {
+  checkManifest,
+  manifestForHost,
+  manifestInfo,
+  manifestUrls,
+  manifestVersion,
+  devManifest,
+  DEV_HOST_URL,
+  DEV_ID,
+  DEV_NAME,
+  GERMAN_LOCALES,
+} from "../../excel-addin/build/manifest.ts";
 import { validateManifestSchema } from "../../excel-addin/build/schema.ts";
 import { createHash } from "node:crypto";
 import { parseXml } from "../../excel-addin/build/xml.ts";
@@ -22,7 +33,13 @@ const source = readFileSync("manifests/excel-manifest.xml", "utf8");
 let out = "";
 
 beforeAll(async () => {
-  out = (await build({ outDir: join(mkdtempSync(join(tmpdir(), "excel-build-")), "excel-addin"), quiet: true, hostUrl: "https://addin.example.com/excel/" })).outDir;
+  out = (
+    await build({
+      outDir: join(mkdtempSync(join(tmpdir(), "excel-build-")), "excel-addin"),
+      quiet: true,
+      hostUrl: "https://addin.example.com/excel/",
+    })
+  ).outDir;
 }, 120_000);
 
 describe("Excel manifest", () => {
@@ -45,29 +62,79 @@ describe("Excel manifest", () => {
     expect((await validateManifestSchema(dashes)).join()).toMatch(/comment/i);
     expect(checkManifest(dashes)[0]).toMatch(/not well-formed.*comment/);
     // Elements out of the schema's order, unknown elements, bad enumerations.
-    expect((await validateManifestSchema(source.replace("<Permissions>ReadWriteDocument</Permissions>", "<Permissions>Everything</Permissions>"))).join()).toMatch(/Permissions/);
-    expect((await validateManifestSchema(source.replace("<Version>", "<Colour>red</Colour><Version>"))).join()).toMatch(/Colour/);
-    expect((await validateManifestSchema(source.replace(/<Version>[^<]*<\/Version>/, "<Version>one</Version>"))).join()).toMatch(/Version/);
-    expect((await validateManifestSchema(source.replace("&quot;Siemens AG&quot;", "& Siemens"))).length).toBeGreaterThan(0);
+    expect(
+      (
+        await validateManifestSchema(
+          source.replace("<Permissions>ReadWriteDocument</Permissions>", "<Permissions>Everything</Permissions>"),
+        )
+      ).join(),
+    ).toMatch(/Permissions/);
+    expect((await validateManifestSchema(source.replace("<Version>", "<Colour>red</Colour><Version>"))).join()).toMatch(
+      /Colour/,
+    );
+    expect(
+      (await validateManifestSchema(source.replace(/<Version>[^<]*<\/Version>/, "<Version>one</Version>"))).join(),
+    ).toMatch(/Version/);
+    expect(
+      (await validateManifestSchema(source.replace("&quot;Siemens AG&quot;", "& Siemens"))).length,
+    ).toBeGreaterThan(0);
   });
 
   it("catches what it is meant to catch", () => {
     expect(checkManifest(source.replace("</OfficeApp>", ""))[0]).toMatch(/not well-formed/);
-    expect(checkManifest(source.replace('resid="Open.Tip"', 'resid="Open.Nope"')).join()).toMatch(/resid Open.Nope is not defined/);
-    expect(checkManifest(source.replace("https://localhost:3000/functions.js", "http://localhost:3000/functions.js")).join()).toMatch(/not https/);
-    expect(checkManifest(source.replace('id="CompanyData.Group"', 'id="CompanyData.Tab"')).join()).toMatch(/used twice/);
-    expect(checkManifest(source.replace('<Runtime resid="Taskpane.Url" lifetime="long"/>', '<Runtime resid="Functions.Script.Url" lifetime="long"/>')).join()).toMatch(/shared runtime/);
-    expect(checkManifest(source.replace('Name="SharedRuntime"', 'Name="CustomFunctionsRuntime"')).join()).toMatch(/SharedRuntime/);
-    expect(checkManifest(source.replace('<Set Name="CustomFunctionsRuntime" MinVersion="1.2"/>', "")).join()).toMatch(/CustomFunctionsRuntime requirement set is missing/);
-    expect(checkManifest(source.replace('<Set Name="CustomFunctionsRuntime" MinVersion="1.2"/>', '<Set Name="CustomFunctionsRuntime" MinVersion="1.1"/>')).join()).toMatch(/at least 1.2/);
+    expect(checkManifest(source.replace('resid="Open.Tip"', 'resid="Open.Nope"')).join()).toMatch(
+      /resid Open.Nope is not defined/,
+    );
+    expect(
+      checkManifest(source.replace("https://localhost:3000/functions.js", "http://localhost:3000/functions.js")).join(),
+    ).toMatch(/not https/);
+    expect(checkManifest(source.replace('id="CompanyData.Group"', 'id="CompanyData.Tab"')).join()).toMatch(
+      /used twice/,
+    );
+    expect(
+      checkManifest(
+        source.replace(
+          '<Runtime resid="Taskpane.Url" lifetime="long"/>',
+          '<Runtime resid="Functions.Script.Url" lifetime="long"/>',
+        ),
+      ).join(),
+    ).toMatch(/shared runtime/);
+    expect(checkManifest(source.replace('Name="SharedRuntime"', 'Name="CustomFunctionsRuntime"')).join()).toMatch(
+      /SharedRuntime/,
+    );
+    expect(checkManifest(source.replace('<Set Name="CustomFunctionsRuntime" MinVersion="1.2"/>', "")).join()).toMatch(
+      /CustomFunctionsRuntime requirement set is missing/,
+    );
+    expect(
+      checkManifest(
+        source.replace(
+          '<Set Name="CustomFunctionsRuntime" MinVersion="1.2"/>',
+          '<Set Name="CustomFunctionsRuntime" MinVersion="1.1"/>',
+        ),
+      ).join(),
+    ).toMatch(/at least 1.2/);
     expect(checkManifest(source.replace('DefaultValue="COMPANY"', 'DefaultValue="CONTOSO"')).join()).toMatch(/COMPANY/);
-    expect(checkManifest(source.replace("<Permissions>ReadWriteDocument", "<Permissions>ReadDocument")).join()).toMatch(/ReadWriteDocument/);
+    expect(checkManifest(source.replace("<Permissions>ReadWriteDocument", "<Permissions>ReadDocument")).join()).toMatch(
+      /ReadWriteDocument/,
+    );
     // A button that runs a function to call showAsTaskpane (ignored for Marketplace add-ins since 2026-02-23).
-    const execute = source.replace(/<Action xsi:type="ShowTaskpane">[\s\S]*?<\/Action>/, '<Action xsi:type="ExecuteFunction"><FunctionName>open</FunctionName></Action>');
+    const execute = source.replace(
+      /<Action xsi:type="ShowTaskpane">[\s\S]*?<\/Action>/,
+      '<Action xsi:type="ExecuteFunction"><FunctionName>open</FunctionName></Action>',
+    );
     expect(checkManifest(execute).join()).toMatch(/must be ShowTaskpane/);
-    expect(checkManifest(source.replace('<SourceLocation resid="Taskpane.Url"/>\n                  </Action>', '<SourceLocation resid="GetStarted.LearnMoreUrl"/>\n                  </Action>')).join()).toMatch(/other than the shared runtime/);
+    expect(
+      checkManifest(
+        source.replace(
+          '<SourceLocation resid="Taskpane.Url"/>\n                  </Action>',
+          '<SourceLocation resid="GetStarted.LearnMoreUrl"/>\n                  </Action>',
+        ),
+      ).join(),
+    ).toMatch(/other than the shared runtime/);
     // A German text without its Austrian and Swiss twins.
-    expect(checkManifest(source.replace(/\s*<Override Locale="de-CH" Value="Firmendaten"\/>/, "")).join()).toMatch(/no de-CH override/);
+    expect(checkManifest(source.replace(/\s*<Override Locale="de-CH" Value="Firmendaten"\/>/, "")).join()).toMatch(
+      /no de-CH override/,
+    );
   });
 
   it("the ribbon's button opens the shared runtime's page with ShowTaskpane; no ExecuteFunction, no showAsTaskpane anywhere", () => {
@@ -85,8 +152,12 @@ describe("Excel manifest", () => {
   it("German texts for de-DE, de-AT and de-CH alike, the German functions.json for all three", () => {
     const deDe = [...source.matchAll(/<(?:bt:)?Override Locale="de-DE" Value="([^"]*)"/g)].map((m) => m[1]);
     expect(deDe.length).toBeGreaterThan(5);
-    for (const loc of GERMAN_LOCALES) expect([...source.matchAll(new RegExp(`<(?:bt:)?Override Locale="${loc}" Value="([^"]*)"`, "g"))].map((m) => m[1])).toEqual(deDe);
-    for (const loc of GERMAN_LOCALES) expect(source).toContain(`<bt:Override Locale="${loc}" Value="https://localhost:3000/functions-de.json"/>`);
+    for (const loc of GERMAN_LOCALES)
+      expect(
+        [...source.matchAll(new RegExp(`<(?:bt:)?Override Locale="${loc}" Value="([^"]*)"`, "g"))].map((m) => m[1]),
+      ).toEqual(deDe);
+    for (const loc of GERMAN_LOCALES)
+      expect(source).toContain(`<bt:Override Locale="${loc}" Value="https://localhost:3000/functions-de.json"/>`);
   });
 
   it("the dev manifest has its own Id and display name; the production manifest keeps the source's", () => {
@@ -121,22 +192,43 @@ describe("Excel manifest", () => {
 
   it("<Version> is bumped whenever functions.json changes (Excel keeps the functions' metadata until the manifest changes)", () => {
     // manifests/excel-functions-versions.json: one line per Version, the fingerprint of the metadata Excel loads with it.
-    const record = JSON.parse(readFileSync("manifests/excel-functions-versions.json", "utf8")) as { versions: { version: string; sha256: string }[] };
-    const fingerprint = createHash("sha256").update(readFileSync(join(out, "functions.json"))).update(readFileSync(join(out, "functions-de.json"))).digest("hex");
+    const record = JSON.parse(readFileSync("manifests/excel-functions-versions.json", "utf8")) as {
+      versions: { version: string; sha256: string }[];
+    };
+    const fingerprint = createHash("sha256")
+      .update(readFileSync(join(out, "functions.json")))
+      .update(readFileSync(join(out, "functions-de.json")))
+      .digest("hex");
     const latest = nth(record.versions, record.versions.length - 1);
     const version = manifestVersion(source);
     const fix = `functions.json changed: raise <Version> in manifests/excel-manifest.xml (now ${version}) and add {"version": "<the new one>", "sha256": "${fingerprint}"} at the end of manifests/excel-functions-versions.json`;
     expect(latest.sha256, fix).toBe(fingerprint);
-    expect(latest.version, `manifests/excel-functions-versions.json's last entry must be the manifest's <Version> ${version}`).toBe(version);
+    expect(
+      latest.version,
+      `manifests/excel-functions-versions.json's last entry must be the manifest's <Version> ${version}`,
+    ).toBe(version);
     // Versions only go up, and no Version is reused for other metadata.
     const parts = (v: string) => v.split(".").map(Number);
-    const later = (a: string, b: string) => { const x = parts(a); const y = parts(b); for (let i = 0; i < 4; i++) if (x[i] !== y[i]) return (x[i] ?? 0) > (y[i] ?? 0); return false; };
-    record.versions.slice(1).forEach((v, i) => expect(later(v.version, nth(record.versions, i).version), `${v.version} after ${nth(record.versions, i).version}`).toBe(true));
+    const later = (a: string, b: string) => {
+      const x = parts(a);
+      const y = parts(b);
+      for (let i = 0; i < 4; i++) if (x[i] !== y[i]) return (x[i] ?? 0) > (y[i] ?? 0);
+      return false;
+    };
+    record.versions
+      .slice(1)
+      .forEach((v, i) =>
+        expect(
+          later(v.version, nth(record.versions, i).version),
+          `${v.version} after ${nth(record.versions, i).version}`,
+        ).toBe(true),
+      );
   });
 
   it("the support page is a real page: key, credits, every function, troubleshooting, privacy, contact, in English and German", () => {
     const html = readFileSync(join(out, "help.html"), "utf8");
-    for (const id of ["key", "credits", "functions", "trouble", "privacy", "contact"]) expect(html).toContain(`id="${id}"`);
+    for (const id of ["key", "credits", "functions", "trouble", "privacy", "contact"])
+      expect(html).toContain(`id="${id}"`);
     for (const d of functionsFor("excel")) expect(html).toContain(`COMPANY.${d.name}</code>`);
     expect(html).toContain("COMPANY.RISK</code>");
     expect(html).toContain("Firmendaten für Excel");
@@ -170,17 +262,26 @@ describe("Excel manifest", () => {
   });
 
   it("functions-de.json: the same functions and parameters with the registry's German help, named in the manifest for de-DE", () => {
-    type Meta = { functions: { id: string; name: string; description: string; parameters: { name: string; description: string; optional?: boolean }[] }[] };
+    type Meta = {
+      functions: {
+        id: string;
+        name: string;
+        description: string;
+        parameters: { name: string; description: string; optional?: boolean }[];
+      }[];
+    };
     const en = JSON.parse(readFileSync(join(out, "functions.json"), "utf8")) as Meta;
     const de = JSON.parse(readFileSync(join(out, "functions-de.json"), "utf8")) as Meta;
-    const shape = (m: Meta) => m.functions.map((f) => [f.id, f.name, f.parameters.map((p) => [p.name, p.optional ?? false])]);
+    const shape = (m: Meta) =>
+      m.functions.map((f) => [f.id, f.name, f.parameters.map((p) => [p.name, p.optional ?? false])]);
     expect(shape(de)).toEqual(shape(en));
     const defs = functionsFor("excel");
     const names = defs.map((d) => d.name);
     for (const f of de.functions) {
       const def = defs.find((d) => d.name === f.id)!;
       expect(f.description).toBe(excelDescription(def, "de", names));
-      for (const p of f.parameters) expect(p.description).toBe(excelText(def.params.find((x) => x.name === p.name)!.help.de, names));
+      for (const p of f.parameters)
+        expect(p.description).toBe(excelText(def.params.find((x) => x.name === p.name)!.help.de, names));
     }
     expect(de.functions.find((f) => f.id === "CARD")!.description).toMatch(/6 Credits/);
     expect(en.functions.find((f) => f.id === "CARD")!.description).toMatch(/6 credits/);
@@ -189,11 +290,15 @@ describe("Excel manifest", () => {
     expect(JSON.stringify(en)).toContain("COMPANY.PEOPLE");
     // Cells calculated together are one batch in Excel: RESOLVE's help says what that costs.
     expect(en.functions.find((f) => f.id === "RESOLVE")!.description).toMatch(/1 credit per 10 names\)\.$/);
-    expect(source).toMatch(/<bt:Url id="Functions\.Metadata\.Url"[^>]*>\s*<bt:Override Locale="de-DE" Value="https:\/\/localhost:3000\/functions-de\.json"\/>/);
+    expect(source).toMatch(
+      /<bt:Url id="Functions\.Metadata\.Url"[^>]*>\s*<bt:Override Locale="de-DE" Value="https:\/\/localhost:3000\/functions-de\.json"\/>/,
+    );
     // Data types (COMPANY.CARD's entity) are allowed in both files.
     expect(en).toHaveProperty("allowCustomDataForDataTypeAny", true);
     expect(de).toHaveProperty("allowCustomDataForDataTypeAny", true);
-    expect(manifestUrls(readFileSync(join(out, "manifest.xml"), "utf8"))).toContain("https://addin.example.com/excel/functions-de.json");
+    expect(manifestUrls(readFileSync(join(out, "manifest.xml"), "utf8"))).toContain(
+      "https://addin.example.com/excel/functions-de.json",
+    );
   });
 
   it("taskpane.html carries the UI's stylesheet inline, and inline CSS cannot close its <style>", async () => {
@@ -206,10 +311,16 @@ describe("Excel manifest", () => {
   });
 
   it("functions.json and the bundle's CustomFunctions.associate calls match both ways, each id associated once", () => {
-    const meta = JSON.parse(readFileSync(join(out, "functions.json"), "utf8")) as { functions: { id: string; parameters: unknown[] }[] };
+    const meta = JSON.parse(readFileSync(join(out, "functions.json"), "utf8")) as {
+      functions: { id: string; parameters: unknown[] }[];
+    };
     const ids = meta.functions.map((f) => f.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect([...ids].sort()).toEqual(functionsFor("excel").map((d) => d.name).sort());
+    expect([...ids].sort()).toEqual(
+      functionsFor("excel")
+        .map((d) => d.name)
+        .sort(),
+    );
     const associated = associations(readFileSync(join(out, "functions.js"), "utf8"));
     // Every id exactly once, nothing functions.json lacks, each bound to a function.
     expect([...associated.map((a) => a.id)].sort()).toEqual([...ids].sort());
@@ -218,11 +329,21 @@ describe("Excel manifest", () => {
 
   it("the association check catches a missing, a doubled and an extra association", () => {
     const bundle = readFileSync(join(out, "functions.js"), "utf8");
-    const ids = associations(bundle).map((a) => a.id).sort();
+    const ids = associations(bundle)
+      .map((a) => a.id)
+      .sort();
     const tail = (code: string) => `${bundle}\n${code}`;
     // An id associated twice, or one functions.json does not know, shows in the recorded calls.
-    expect(associations(tail('CustomFunctions.associate("SEARCH", function () {});')).map((a) => a.id).sort()).not.toEqual(ids);
-    expect(associations(tail('CustomFunctions.associate("NOPE", function () {});')).map((a) => a.id).sort()).not.toEqual(ids);
+    expect(
+      associations(tail('CustomFunctions.associate("SEARCH", function () {});'))
+        .map((a) => a.id)
+        .sort(),
+    ).not.toEqual(ids);
+    expect(
+      associations(tail('CustomFunctions.associate("NOPE", function () {});'))
+        .map((a) => a.id)
+        .sort(),
+    ).not.toEqual(ids);
     // A bundle that never associates SEARCH.
     const dropped = bundle.replace(/(\.associate\()("SEARCH")/, '$1"SEARCH_GONE"');
     expect(dropped).not.toBe(bundle);
@@ -239,13 +360,39 @@ function associations(bundle: string): { id: string; kind: string }[] {
   const context = vm.createContext({
     CustomFunctions: {
       associate: (id: unknown, fn: unknown) => void calls.push({ id: String(id), kind: typeof fn }),
-      Error: class { constructor(readonly code: string, readonly message?: string) {} },
+      Error: class {
+        constructor(
+          readonly code: string,
+          readonly message?: string,
+        ) {}
+      },
       ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", invalidNumber: "#NUM!" },
     },
-    Office: { context: { displayLanguage: "en-US", requirements: { isSetSupported: () => false }, document: { settings: { get: () => null, set() {}, saveAsync: (cb: () => void) => cb() } } } },
-    OfficeRuntime: { storage: { getItem: async () => null, setItem: async () => undefined, removeItem: async () => undefined, getItems: async () => ({}), setItems: async () => undefined, removeItems: async () => undefined, getKeys: async () => [] } },
+    Office: {
+      context: {
+        displayLanguage: "en-US",
+        requirements: { isSetSupported: () => false },
+        document: { settings: { get: () => null, set() {}, saveAsync: (cb: () => void) => cb() } },
+      },
+    },
+    OfficeRuntime: {
+      storage: {
+        getItem: async () => null,
+        setItem: async () => undefined,
+        removeItem: async () => undefined,
+        getItems: async () => ({}),
+        setItems: async () => undefined,
+        removeItems: async () => undefined,
+        getKeys: async () => [],
+      },
+    },
     console: { log() {}, warn() {}, error() {}, info() {} },
-    setTimeout, clearTimeout, URL, TextEncoder, TextDecoder, crypto: globalThis.crypto,
+    setTimeout,
+    clearTimeout,
+    URL,
+    TextEncoder,
+    TextDecoder,
+    crypto: globalThis.crypto,
   });
   vm.runInContext(bundle, context, { filename: "functions.js" });
   return calls;

@@ -12,7 +12,13 @@ function fakeService() {
   let maxActive = 0;
   let lastFinished: string | null = null;
   const call = async (method: string, input: unknown): Promise<unknown> => {
-    if (method === "monitorStatus") return { schedule: SCHEDULE, last: lastFinished ? { finishedAt: lastFinished } : null, paused: false, hostNote: { de: "", en: "" } };
+    if (method === "monitorStatus")
+      return {
+        schedule: SCHEDULE,
+        last: lastFinished ? { finishedAt: lastFinished } : null,
+        paused: false,
+        hostNote: { de: "", en: "" },
+      };
     if (method !== "monitorRun") return { method };
     runs.push(input);
     active++;
@@ -22,14 +28,21 @@ function fakeService() {
     lastFinished = new Date().toISOString();
     return { status: "done", message: { de: "", en: `run ${runs.length}` } };
   };
-  return { call, runs, finish, get maxActive() { return maxActive; } };
+  return {
+    call,
+    runs,
+    finish,
+    get maxActive() {
+      return maxActive;
+    },
+  };
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 const timers = { setInterval: () => 1, clearInterval: () => {}, now: () => Date.now() };
 
 describe("serialised checks", () => {
-  it("a \"Check now\" while the timer's check runs joins it: one run, one answer for both", async () => {
+  it('a "Check now" while the timer\'s check runs joins it: one run, one answer for both', async () => {
     const svc = fakeService();
     const host = serialiseChecks({ call: svc.call });
     const loop = startMonitor(host, timers); // on open: due (never ran) → the timer's run starts

@@ -35,7 +35,11 @@ function userStorage(key: string, extra: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  const out = await build({ outDir: join(mkdtempSync(join(tmpdir(), "excel-build-")), "excel-addin"), quiet: true, minify: true });
+  const out = await build({
+    outDir: join(mkdtempSync(join(tmpdir(), "excel-build-")), "excel-addin"),
+    quiet: true,
+    minify: true,
+  });
   bundle = join(out.outDir, "functions.js");
   functionsJson = JSON.parse(readFileSync(join(out.outDir, "functions.json"), "utf8"));
   emulator = createEmulator({ companies: 3000, seed: 7 });
@@ -99,13 +103,20 @@ describe("simulated custom-functions runtime", () => {
     const profileRequests = sim.requests.filter((r) => r.path.startsWith("/v2/companies/DE"));
     expect(profileRequests.length).toBe(5);
     // The spend log names the formula as Sheets does (one shared runFormula).
-    const ledger = [...storage.data.entries()].filter(([k]) => k.includes("ledger")).map(([, v]) => v).join("");
+    const ledger = [...storage.data.entries()]
+      .filter(([k]) => k.includes("ledger"))
+      .map(([, v]) => v)
+      .join("");
     expect(ledger).toContain("formula:PROFILE");
   });
 
   it("a failed request answers every waiting cell with a clear error; none stays pending", async () => {
     const key = emulator.createKey(1000);
-    const sim = loadFunctions({ bundle, handle: () => ({ status: 503, headers: {}, body: "" }), storage: userStorage(key, { "cd:user:language": "en" }) });
+    const sim = loadFunctions({
+      bundle,
+      handle: () => ({ status: 503, headers: {}, body: "" }),
+      storage: userStorage(key, { "cd:user:language": "en" }),
+    });
     const cells = names(300).map((n) => [[[n]]]);
     const out = await recalc(sim.functions.get("RESOLVE")!, cells);
     expect(out.every((s) => s.status === "rejected")).toBe(true);
@@ -117,7 +128,11 @@ describe("simulated custom-functions runtime", () => {
 
   it("errors are #VALUE! for bad input and #N/A for not found, in the user's language; no key is MISSING_KEY", async () => {
     const key = emulator.createKey(100);
-    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "de" }) });
+    const sim = loadFunctions({
+      bundle,
+      handle: (r) => emulator.handle(r),
+      storage: userStorage(key, { "cd:user:language": "de" }),
+    });
     const [bad] = await recalc(sim.functions.get("PROFILE")!, [[[["not an id"]]]]);
     expect((bad as PromiseRejectedResult).reason).toMatchObject({ code: "#VALUE!" });
     expect((bad as PromiseRejectedResult).reason.message).toMatch(/Ungültige Eingabe/);
@@ -131,8 +146,15 @@ describe("simulated custom-functions runtime", () => {
 
   it("the daily formula budget stops paid cells with a clear error and sends nothing paid", async () => {
     const key = emulator.createKey(1000);
-    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:formulaDailyBudget": "5", "cd:user:language": "en" }) });
-    const out = await recalc(sim.functions.get("RESOLVE")!, names(200).map((n) => [[[n]]]));
+    const sim = loadFunctions({
+      bundle,
+      handle: (r) => emulator.handle(r),
+      storage: userStorage(key, { "cd:user:formulaDailyBudget": "5", "cd:user:language": "en" }),
+    });
+    const out = await recalc(
+      sim.functions.get("RESOLVE")!,
+      names(200).map((n) => [[[n]]]),
+    );
     expect(out.every((s) => s.status === "rejected")).toBe(true);
     expect((out[0] as PromiseRejectedResult).reason.message).toMatch(/budget/i);
     expect(sim.requests.filter((r) => r.path.includes("batch"))).toEqual([]);
@@ -141,14 +163,25 @@ describe("simulated custom-functions runtime", () => {
   it("CARD answers an entity value whose fields formulas can read; without CustomFunctionsRuntime 1.4 a row of plain values in fixed columns", async () => {
     const key = emulator.createKey(100);
     const id = emulator.companies.ids()[0];
-    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), displayLanguage: "en-US" });
+    const sim = loadFunctions({
+      bundle,
+      handle: (r) => emulator.handle(r),
+      storage: userStorage(key, { "cd:user:language": "en" }),
+      displayLanguage: "en-US",
+    });
     const [card] = await recalc(sim.functions.get("CARD")!, [[[[id]]]]);
     const entity = nth((card as PromiseFulfilledResult<any[][]>).value, 0)[0];
     expect(entity.type).toBe("Entity");
     expect(entity.properties.Name.basicValue).toBe(entity.text);
     expect(entity.layouts.card.title.property).toBe("Name");
     // Perpetual Office 2021/2024: no data types from custom functions; the same card as one row of plain values in fixed columns.
-    const old = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), entityValues: false, displayLanguage: "en-US" });
+    const old = loadFunctions({
+      bundle,
+      handle: (r) => emulator.handle(r),
+      storage: userStorage(key, { "cd:user:language": "en" }),
+      entityValues: false,
+      displayLanguage: "en-US",
+    });
     const [plain] = await recalc(old.functions.get("CARD")!, [[[[id]]]]);
     const rows = (plain as PromiseFulfilledResult<unknown[][]>).value;
     expect(rows).toHaveLength(1);
@@ -171,13 +204,25 @@ describe("simulated custom-functions runtime", () => {
     const id = emulator.companies.ids()[1];
     const workbook = new Map<string, unknown>();
     // Created in German Excel: the task pane's start pins German names in the workbook's settings.
-    const german = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key), workbookSettings: workbook, displayLanguage: "de-DE" });
+    const german = loadFunctions({
+      bundle,
+      handle: (r) => emulator.handle(r),
+      storage: userStorage(key),
+      workbookSettings: workbook,
+      displayLanguage: "de-DE",
+    });
     const [a] = await recalc(german.functions.get("CARD")!, [[[[id]]]]);
     expect(nth((a as PromiseFulfilledResult<any[][]>).value, 0)[0].properties["Firmen-ID"]).toBeDefined();
     expect(workbook.get("companyData.cardLanguage")).toBe("de");
     expect(typeof workbook.get("companyData.workbookId")).toBe("string");
     // Opened by an English colleague (English Office, English settings): the names stay German, the titles are his.
-    const english = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), workbookSettings: workbook, displayLanguage: "en-US" });
+    const english = loadFunctions({
+      bundle,
+      handle: (r) => emulator.handle(r),
+      storage: userStorage(key, { "cd:user:language": "en" }),
+      workbookSettings: workbook,
+      displayLanguage: "en-US",
+    });
     const [b] = await recalc(english.functions.get("CARD")!, [[[[id]]]]);
     const entity = nth((b as PromiseFulfilledResult<any[][]>).value, 0)[0];
     expect(entity.properties["Firmen-ID"]).toBeDefined();
@@ -190,7 +235,13 @@ describe("simulated custom-functions runtime", () => {
   it("a function that starts before the task pane waits for the workbook's id instead of writing one", async () => {
     const key = emulator.createKey(100);
     const workbook = new Map<string, unknown>();
-    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key), workbookSettings: workbook, paneStarts: false });
+    const sim = loadFunctions({
+      bundle,
+      handle: (r) => emulator.handle(r),
+      storage: userStorage(key),
+      workbookSettings: workbook,
+      paneStarts: false,
+    });
     const pending = recalc(sim.functions.get("PROFILE")!, [[[emulator.companies.ids()[2]]]]);
     await new Promise((r) => setTimeout(r, 100));
     expect(workbook.size).toBe(0);
@@ -200,26 +251,49 @@ describe("simulated custom-functions runtime", () => {
     expect(sim.settingsWrites()).toBe(0);
     const id = workbook.get("companyData.workbookId") as string;
     // The budget and spend log went under the id the pane created.
-    const docKeys = [...(sim.storage as ReturnType<typeof memoryStorage>).data.keys()].filter((k) => k.startsWith("cd:doc:"));
-    expect(docKeys.map((k) => k.split(":").slice(0, 4).join(":"))).toEqual([`cd:doc:${id}:budget`, `cd:doc:${id}:ledger`]);
+    const docKeys = [...(sim.storage as ReturnType<typeof memoryStorage>).data.keys()].filter((k) =>
+      k.startsWith("cd:doc:"),
+    );
+    expect(docKeys.map((k) => k.split(":").slice(0, 4).join(":"))).toEqual([
+      `cd:doc:${id}:budget`,
+      `cd:doc:${id}:ledger`,
+    ]);
   });
 
   it("CARD: profile, key figures with their year and people; the free availability first, so it costs exactly the estimate", async () => {
     const key = emulator.createKey(1000);
     const peek = emulator.createKey(1000); // looks behind the add-in's back without touching its balance
-    const get = (path: string) => JSON.parse(emulator.handle({ method: "GET", url: `${BASE}${path}`, headers: { authorization: `Bearer ${peek}` } }).body);
+    const get = (path: string) =>
+      JSON.parse(
+        emulator.handle({ method: "GET", url: `${BASE}${path}`, headers: { authorization: `Bearer ${peek}` } }).body,
+      );
     const ids = emulator.companies.ids().slice(0, 200);
     const avail = new Map(ids.map((id) => [id, get(`/v2/companies/${id}/availability`)]));
     const full = ids.find((id) => avail.get(id).financials === true && avail.get(id).people === true)!;
     const noFigures = ids.find((id) => avail.get(id).profile === true && avail.get(id).financials !== true)!;
     expect(full && noFigures).toBeTruthy();
-    const sim = loadFunctions({ bundle, handle: (r) => emulator.handle(r), storage: userStorage(key, { "cd:user:language": "en" }), displayLanguage: "en-US" });
+    const sim = loadFunctions({
+      bundle,
+      handle: (r) => emulator.handle(r),
+      storage: userStorage(key, { "cd:user:language": "en" }),
+      displayLanguage: "en-US",
+    });
     const cardOfCell = async (id: string) => {
       const before = emulator.balance(key);
       const [settled] = take(await recalc(sim.functions.get("CARD")!, [[[[id]]]]), 1);
       expect(settled.status).toBe("fulfilled");
-      const plan = estimate({ kind: "all", parts: [{ kind: "availability", count: 1 }, { kind: "profile", count: 1, include: cardIncludes(avail.get(id)) }] });
-      return { entity: nth((settled as PromiseFulfilledResult<any[][]>).value, 0)[0], spent: before - emulator.balance(key), estimate: plan.credits };
+      const plan = estimate({
+        kind: "all",
+        parts: [
+          { kind: "availability", count: 1 },
+          { kind: "profile", count: 1, include: cardIncludes(avail.get(id)) },
+        ],
+      });
+      return {
+        entity: nth((settled as PromiseFulfilledResult<any[][]>).value, 0)[0],
+        spent: before - emulator.balance(key),
+        estimate: plan.credits,
+      };
     };
 
     const a = await cardOfCell(full);
@@ -229,18 +303,31 @@ describe("simulated custom-functions runtime", () => {
     const latest = latestFinancials(company)!;
     const p = a.entity.properties;
     expect(p["Financial year"]).toEqual({ type: "Double", basicValue: latest.year });
-    expect(p.Revenue).toEqual({ type: "Double", basicValue: latest.revenue, propertyMetadata: { sublabel: String(latest.year) } });
-    for (const label of ["Company status", "Address", "Register", "Industry", "Size class"]) if (p[label]) expect(p[label].type).toBe("String");
+    expect(p.Revenue).toEqual({
+      type: "Double",
+      basicValue: latest.revenue,
+      propertyMetadata: { sublabel: String(latest.year) },
+    });
+    for (const label of ["Company status", "Address", "Register", "Industry", "Size class"])
+      if (p[label]) expect(p[label].type).toBe("String");
     expect(p["Company status"]).toBeDefined();
     expect(p.Register.basicValue).toBeTruthy();
     const current = (company.people as { name: string; until?: string }[]).filter((x) => !x.until);
     expect(p.People.type).toBe("Array");
-    expect(p.People.elements[0].map((c: { basicValue: string }) => c.basicValue)).toEqual(["Name", "Role", "Since", "Person ID"]);
-    expect(p.People.elements.slice(1).map((r: { basicValue: string }[]) => nth(r, 0).basicValue)).toEqual(current.map((x) => x.name));
+    expect(p.People.elements[0].map((c: { basicValue: string }) => c.basicValue)).toEqual([
+      "Name",
+      "Role",
+      "Since",
+      "Person ID",
+    ]);
+    expect(p.People.elements.slice(1).map((r: { basicValue: string }[]) => nth(r, 0).basicValue)).toEqual(
+      current.map((x) => x.name),
+    );
     const titles = a.entity.layouts.card.sections.map((x: { title: string }) => x.title);
     expect(titles).toEqual(["Company data", `Key figures ${latest.year}`, "People"]);
     // Every listed property exists (a card section naming a missing property is an error in Excel).
-    for (const sec of a.entity.layouts.card.sections) for (const name of sec.properties) expect(p[name], name).toBeDefined();
+    for (const sec of a.entity.layouts.card.sections)
+      for (const name of sec.properties) expect(p[name], name).toBeDefined();
 
     const b = await cardOfCell(noFigures);
     expect(b.spent).toBe(b.estimate);
@@ -256,6 +343,10 @@ describe("simulated custom-functions runtime", () => {
     // In a German workbook the same figure is =A2.Umsatz.
     const de = entityOf(cardOf(company, "de"), "de");
     expect(de.properties.Umsatz).toMatchObject({ type: "Double", basicValue: latest.revenue });
-    expect(de.layouts.card.sections.map((x) => x.title)).toEqual(["Firmendaten", `Kennzahlen ${latest.year}`, "Personen"]);
+    expect(de.layouts.card.sections.map((x) => x.title)).toEqual([
+      "Firmendaten",
+      `Kennzahlen ${latest.year}`,
+      "Personen",
+    ]);
   });
 });

@@ -39,7 +39,10 @@ describe("dev static server", () => {
       const res = await fetch(`${base}${f}`, { headers: { Origin: origin } });
       expect(res.headers.get("access-control-allow-origin"), f).toBe("*");
     }
-    const pre = await fetch(`${base}/functions.json`, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "GET" } });
+    const pre = await fetch(`${base}/functions.json`, {
+      method: "OPTIONS",
+      headers: { Origin: origin, "Access-Control-Request-Method": "GET" },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     expect(pre.headers.get("access-control-allow-methods")).toContain("GET");
@@ -60,7 +63,11 @@ describe("emulator beside the dev server", () => {
     try {
       const pre = await fetch(`${api.url}/v2/account`, {
         method: "OPTIONS",
-        headers: { Origin: "https://localhost:3000", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" },
+        headers: {
+          Origin: "https://localhost:3000",
+          "Access-Control-Request-Method": "GET",
+          "Access-Control-Request-Headers": "authorization",
+        },
       });
       expect(pre.status).toBeLessThan(300);
       expect(pre.headers.get("access-control-allow-origin")).toBe("https://localhost:3000");

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { CACHE_CAP_BYTES, durableStore, itemBytes, layeredCache, memoryStorage, STORAGE_QUOTA_BYTES, storageKeyFor } from "../../excel-addin/host/storage.ts";
+import {
+  CACHE_CAP_BYTES,
+  durableStore,
+  itemBytes,
+  layeredCache,
+  memoryStorage,
+  STORAGE_QUOTA_BYTES,
+  storageKeyFor,
+} from "../../excel-addin/host/storage.ts";
 import { createExcelDriver } from "../../excel-addin/host/driver.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 
@@ -33,7 +41,18 @@ describe("Excel storage", () => {
   });
 
   it("a failing storage degrades to memory, never to an error", async () => {
-    const broken = { getItems: async () => { throw new Error("x"); }, setItems: async () => { throw new Error("quota"); }, removeItems: async () => {}, getKeys: async () => { throw new Error("x"); } };
+    const broken = {
+      getItems: async () => {
+        throw new Error("x");
+      },
+      setItems: async () => {
+        throw new Error("quota");
+      },
+      removeItems: async () => {},
+      getKeys: async () => {
+        throw new Error("x");
+      },
+    };
     const c = layeredCache(broken, () => 0);
     await c.cachePut({ a: "1" }, 10);
     expect(await c.cacheGet(["a", "b"])).toEqual(["1", null]);
@@ -105,7 +124,14 @@ describe("Excel storage that cannot fill up", () => {
   it("settings, budget and spend log never fail because of the cache: a refused write empties the cache and succeeds", async () => {
     const s = memoryStorage();
     const t = 0;
-    const driver = createExcelDriver({ fetch: async () => { throw new Error("offline"); }, storage: s, docId: async () => "wb", now: () => t });
+    const driver = createExcelDriver({
+      fetch: async () => {
+        throw new Error("offline");
+      },
+      storage: s,
+      docId: async () => "wb",
+      now: () => t,
+    });
     // Another add-in of the same domain took what our cache left: the store is full to the byte.
     const value = "v".repeat(50_000);
     for (let i = 0; i < 40; i++) await driver.cachePut({ [`k${i}`]: value }, 3600);
@@ -115,7 +141,10 @@ describe("Excel storage that cannot fill up", () => {
     await expect(s.setItems({ one: "more" })).rejects.toThrow();
     // The budget write goes through: the cache made room.
     await driver.storePut({ "doc:budget:x": JSON.stringify({ day: "2026-11-23", spent: 5 }), "user:apiKey": "secret" });
-    expect(await driver.storeGet(["doc:budget:x", "user:apiKey"])).toEqual([JSON.stringify({ day: "2026-11-23", spent: 5 }), "secret"]);
+    expect(await driver.storeGet(["doc:budget:x", "user:apiKey"])).toEqual([
+      JSON.stringify({ day: "2026-11-23", spent: 5 }),
+      "secret",
+    ]);
     expect([...s.data.keys()].some((k) => k.startsWith("cd:cache:"))).toBe(false);
     // Answers of this session are still in memory.
     expect((await driver.cacheGet(["k39"]))[0]).toBe(value);
@@ -123,7 +152,11 @@ describe("Excel storage that cannot fill up", () => {
 
   it("when even an empty cache leaves no room, the user gets a clear STORAGE_FULL in German and English", async () => {
     const s = memoryStorage({ usedByOthers: STORAGE_QUOTA_BYTES });
-    const store = durableStore(s, async () => "wb", async () => false);
+    const store = durableStore(
+      s,
+      async () => "wb",
+      async () => false,
+    );
     const err = await store.storePut({ "user:language": "de" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CompanyDataError);
     expect((err as CompanyDataError).code).toBe("STORAGE_FULL");

@@ -19,17 +19,48 @@ function setup() {
   const key = emulator.createKey(10_000);
   const d = emulatorDrivers(emulator);
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: "de", now: () => Date.now(), random: () => 0.5, pacer: new Pacer() },
-    cacheTtlSeconds: 3600, maxBatch: 100, scope: "fn",
+    client: {
+      apiKey: key,
+      baseUrl: "http://emulator.test",
+      language: "de",
+      now: () => Date.now(),
+      random: () => 0.5,
+      pacer: new Pacer(),
+    },
+    cacheTtlSeconds: 3600,
+    maxBatch: 100,
+    scope: "fn",
   };
   const fctx: FunctionContext = { ctx, dailyBudget: null };
-  const run = (name: string, args: unknown[]): CellOut[][] => runSync(invoke(FUNCTIONS.find((f) => f.name === name)!, fctx, args), d.sync);
+  const run = (name: string, args: unknown[]): CellOut[][] =>
+    runSync(
+      invoke(
+        FUNCTIONS.find((f) => f.name === name)!,
+        fctx,
+        args,
+      ),
+      d.sync,
+    );
   return { key, run, d };
 }
 
 const PRICE: Record<string, number> = {
-  SEARCH: 1, SUGGEST: 0, RESOLVE: 0, PROFILE: 1, PEOPLE: 1, ANNOUNCEMENTS: 1, FINANCIALS: 4, CHANGES: 1, NEARBY: 1, PEERS: 2, SIMILAR: 2,
-  AVAILABILITY: 0, PERSON_COMPANIES: 2, CREDITS: 0, EVENTS: 1, JOBS: 1,
+  SEARCH: 1,
+  SUGGEST: 0,
+  RESOLVE: 0,
+  PROFILE: 1,
+  PEOPLE: 1,
+  ANNOUNCEMENTS: 1,
+  FINANCIALS: 4,
+  CHANGES: 1,
+  NEARBY: 1,
+  PEERS: 2,
+  SIMILAR: 2,
+  AVAILABILITY: 0,
+  PERSON_COMPANIES: 2,
+  CREDITS: 0,
+  EVENTS: 1,
+  JOBS: 1,
   // SAP has financials and people: profile 1 + financials 4 + people 1 (the availability check before is free).
   CARD: 6,
 };
@@ -37,9 +68,23 @@ const PRICE: Record<string, number> = {
 describe("functions against the emulator", () => {
   const person = emulator.companies.sharedPersonId()!;
   const ARGS: Record<string, unknown[]> = {
-    SEARCH: ["Software", 5], SUGGEST: ["Sie"], RESOLVE: ["SAP SE"], PROFILE: [SAP], PEOPLE: [SAP], ANNOUNCEMENTS: [SAP], FINANCIALS: [SAP],
-    CHANGES: [SAP, "2020-01-01"], NEARBY: [SAP, 25, 5], PEERS: [SAP, 5], SIMILAR: [[[SAP], [SIEMENS]], 5], AVAILABILITY: [SAP],
-    PERSON_COMPANIES: [person], CREDITS: [], EVENTS: [SAP], JOBS: [SAP], CARD: [SAP],
+    SEARCH: ["Software", 5],
+    SUGGEST: ["Sie"],
+    RESOLVE: ["SAP SE"],
+    PROFILE: [SAP],
+    PEOPLE: [SAP],
+    ANNOUNCEMENTS: [SAP],
+    FINANCIALS: [SAP],
+    CHANGES: [SAP, "2020-01-01"],
+    NEARBY: [SAP, 25, 5],
+    PEERS: [SAP, 5],
+    SIMILAR: [[[SAP], [SIEMENS]], 5],
+    AVAILABILITY: [SAP],
+    PERSON_COMPANIES: [person],
+    CREDITS: [],
+    EVENTS: [SAP],
+    JOBS: [SAP],
+    CARD: [SAP],
   };
   for (const def of FUNCTIONS) {
     it(`${def.name}: answers, costs the catalogue price once, then nothing`, () => {
@@ -72,7 +117,10 @@ describe("functions against the emulator", () => {
   it("RESOLVE of 25 names pays ceil(25/10) = 3 credits; ambiguous names list candidates", () => {
     const { key, run } = setup();
     const dup = nth(emulator.companies.duplicateNames(1), 0);
-    const names = emulator.companies.ids().slice(50, 74).map((id) => [emulator.world.byId(id)!.name]);
+    const names = emulator.companies
+      .ids()
+      .slice(50, 74)
+      .map((id) => [emulator.world.byId(id)!.name]);
     names.push([dup.name]);
     const before = emulator.balance(key);
     const out = run("RESOLVE", [names]);

@@ -4,44 +4,99 @@
  */
 import { describe, expect, it } from "vitest";
 import { runSync } from "../../shared/core/drivers.ts";
-import { FUNCTIONS, functionByName, functionsFor, hostName, invoke, isCellError, requestCredits, type CellOut, type FunctionContext } from "../../shared/functions/index.ts";
+import {
+  FUNCTIONS,
+  functionByName,
+  functionsFor,
+  hostName,
+  invoke,
+  isCellError,
+  requestCredits,
+  type CellOut,
+  type FunctionContext,
+} from "../../shared/functions/index.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 import type { HttpRequest } from "../../shared/core/http.ts";
 import { cellAt, nth } from "../helpers/indexed.ts";
 
 const SAP = "DEJK7QV0PK24";
 const SIEMENS = "DEPIYX8Y4M82";
-const company = (id: string, name: string, city: string) => ({ id, name, city, zip: "69190", legalForm: { code: "SE", name: "SE" } });
+const company = (id: string, name: string, city: string) => ({
+  id,
+  name,
+  city,
+  zip: "69190",
+  legalForm: { code: "SE", name: "SE" },
+});
 
 function setup(budget: number | null = null, handler?: Parameters<typeof fakeApi>[0]) {
-  const api = fakeApi(handler ?? ((req, url, body) => {
-    const p = url.pathname;
-    if (p === "/v2/resolve") {
-      const b = body as { name: string };
-      if (/sap/i.test(b.name)) return json(200, { status: "matched", match: company(SAP, "SAP SE", "Walldorf"), confidence: 0.97, candidates: [] });
-      if (/müller/i.test(b.name)) return json(200, { status: "ambiguous", match: null, candidates: [company("DEAAAAAAAAA1", "Müller GmbH", "Köln"), company("DEAAAAAAAAA2", "Müller GmbH", "Bonn")] });
-      return json(200, { status: "not_found", match: null, candidates: [] });
-    }
-    if (p === "/v2/companies/batch/resolve") {
-      const b = body as { companies: { name: string; ref: string }[] };
-      return json(200, { results: b.companies.map((c) => ({ ref: c.ref, ...(/sap/i.test(c.name) ? { status: "matched", match: company(SAP, "SAP SE", "Walldorf"), confidence: 0.9 } : /siemens/i.test(c.name) ? { status: "matched", match: company(SIEMENS, "Siemens AG", "München"), confidence: 0.9 } : { status: "not_found" }), candidates: [] })) });
-    }
-    const m = /^\/v2\/companies\/(DE\w+)$/.exec(p);
-    if (m) {
-      if (m[1] === SAP) return json(200, { ...company(SAP, "SAP SE", "Walldorf"), financials: [{ year: 2020, revenue: 100 }] });
-      if (m[1] === SIEMENS) return json(200, company(SIEMENS, "Siemens AG", "München"));
-      return json(404, { error: { code: "NOT_FOUND" } });
-    }
-    if (/\/financials$/.test(p)) return json(200, { years: [{ year: 2019, revenue: 90, profit: 1 }, { year: 2020, revenue: 100, profit: 2 }] });
-    if (/\/people$/.test(p)) return json(200, { people: [{ personId: "P0000000001", name: "=cmd|' /C calc'!A0", role: { code: "CEO", name: "Vorstand" } }] });
-    if (p === "/v2/search") return json(200, { total: 1, companies: [company(SAP, "SAP SE", "Walldorf")] });
-    if (p === "/v2/account") return json(200, { credits: 99, usage: { today: 1, month: 1 } });
-    if (/\/availability$/.test(p)) return json(200, { profile: true, people: true, financials: false, financialYears: [2019, 2020] });
-    return json(404, { error: { code: "NOT_FOUND" } });
-  }));
+  const api = fakeApi(
+    handler ??
+      ((req, url, body) => {
+        const p = url.pathname;
+        if (p === "/v2/resolve") {
+          const b = body as { name: string };
+          if (/sap/i.test(b.name))
+            return json(200, {
+              status: "matched",
+              match: company(SAP, "SAP SE", "Walldorf"),
+              confidence: 0.97,
+              candidates: [],
+            });
+          if (/müller/i.test(b.name))
+            return json(200, {
+              status: "ambiguous",
+              match: null,
+              candidates: [
+                company("DEAAAAAAAAA1", "Müller GmbH", "Köln"),
+                company("DEAAAAAAAAA2", "Müller GmbH", "Bonn"),
+              ],
+            });
+          return json(200, { status: "not_found", match: null, candidates: [] });
+        }
+        if (p === "/v2/companies/batch/resolve") {
+          const b = body as { companies: { name: string; ref: string }[] };
+          return json(200, {
+            results: b.companies.map((c) => ({
+              ref: c.ref,
+              ...(/sap/i.test(c.name)
+                ? { status: "matched", match: company(SAP, "SAP SE", "Walldorf"), confidence: 0.9 }
+                : /siemens/i.test(c.name)
+                  ? { status: "matched", match: company(SIEMENS, "Siemens AG", "München"), confidence: 0.9 }
+                  : { status: "not_found" }),
+              candidates: [],
+            })),
+          });
+        }
+        const m = /^\/v2\/companies\/(DE\w+)$/.exec(p);
+        if (m) {
+          if (m[1] === SAP)
+            return json(200, { ...company(SAP, "SAP SE", "Walldorf"), financials: [{ year: 2020, revenue: 100 }] });
+          if (m[1] === SIEMENS) return json(200, company(SIEMENS, "Siemens AG", "München"));
+          return json(404, { error: { code: "NOT_FOUND" } });
+        }
+        if (/\/financials$/.test(p))
+          return json(200, {
+            years: [
+              { year: 2019, revenue: 90, profit: 1 },
+              { year: 2020, revenue: 100, profit: 2 },
+            ],
+          });
+        if (/\/people$/.test(p))
+          return json(200, {
+            people: [{ personId: "P0000000001", name: "=cmd|' /C calc'!A0", role: { code: "CEO", name: "Vorstand" } }],
+          });
+        if (p === "/v2/search") return json(200, { total: 1, companies: [company(SAP, "SAP SE", "Walldorf")] });
+        if (p === "/v2/account") return json(200, { credits: 99, usage: { today: 1, month: 1 } });
+        if (/\/availability$/.test(p))
+          return json(200, { profile: true, people: true, financials: false, financialYears: [2019, 2020] });
+        return json(404, { error: { code: "NOT_FOUND" } });
+      }),
+  );
   const { ctx, spent } = testContext(api.now);
   const fctx: FunctionContext = { ctx, dailyBudget: budget };
-  const run = (name: string, ...args: unknown[]): CellOut[][] => runSync(invoke(functionByName(name)!, fctx, args), api.sync);
+  const run = (name: string, ...args: unknown[]): CellOut[][] =>
+    runSync(invoke(functionByName(name)!, fctx, args), api.sync);
   const paths = () => api.requests.map((r: HttpRequest) => new URL(r.url).pathname);
   return { api, ctx, spent, fctx, run, paths };
 }
@@ -51,7 +106,25 @@ const msg = (c: CellOut) => (isCellError(c) ? c.message : String(c));
 describe("registry", () => {
   it("lists every function with bilingual help and host names", () => {
     const names = FUNCTIONS.map((f) => f.name);
-    for (const n of ["SEARCH", "SUGGEST", "RESOLVE", "PROFILE", "PEOPLE", "ANNOUNCEMENTS", "FINANCIALS", "CHANGES", "NEARBY", "PEERS", "SIMILAR", "AVAILABILITY", "PERSON_COMPANIES", "CREDITS", "EVENTS", "JOBS", "CARD"])
+    for (const n of [
+      "SEARCH",
+      "SUGGEST",
+      "RESOLVE",
+      "PROFILE",
+      "PEOPLE",
+      "ANNOUNCEMENTS",
+      "FINANCIALS",
+      "CHANGES",
+      "NEARBY",
+      "PEERS",
+      "SIMILAR",
+      "AVAILABILITY",
+      "PERSON_COMPANIES",
+      "CREDITS",
+      "EVENTS",
+      "JOBS",
+      "CARD",
+    ])
       expect(names).toContain(n);
     for (const f of FUNCTIONS) {
       expect(f.description.de && f.description.en).toBeTruthy();
@@ -64,14 +137,28 @@ describe("registry", () => {
 
 /** The signatures as issue 4 writes them (Sheets), plus COMPANY_RISK(ids) from the monitoring README. */
 const ISSUE_4_SIGNATURES = [
-  "COMPANY_SEARCH(query, [size], [near], [radius_km], [filters])", "COMPANY_SUGGEST(prefix, [size])", "COMPANY_RESOLVE(name, [city], [zip_or_register])",
-  "COMPANY_PROFILE(id, [fields], [include])", "COMPANY_PEOPLE(id)", "COMPANY_ANNOUNCEMENTS(id, [since])", "COMPANY_FINANCIALS(id, [metric], [year])",
-  "COMPANY_CHANGES(id, [since])", "COMPANY_NEARBY(id, [radius_km], [size])", "COMPANY_PEERS(id, [size])", "COMPANY_SIMILAR(ids, [size])",
-  "COMPANY_AVAILABILITY(id)", "PERSON_COMPANIES(person_id)", "COMPANY_CREDITS()", "COMPANY_EVENTS(id)", "COMPANY_JOBS(id)", "COMPANY_RISK(ids)",
+  "COMPANY_SEARCH(query, [size], [near], [radius_km], [filters])",
+  "COMPANY_SUGGEST(prefix, [size])",
+  "COMPANY_RESOLVE(name, [city], [zip_or_register])",
+  "COMPANY_PROFILE(id, [fields], [include])",
+  "COMPANY_PEOPLE(id)",
+  "COMPANY_ANNOUNCEMENTS(id, [since])",
+  "COMPANY_FINANCIALS(id, [metric], [year])",
+  "COMPANY_CHANGES(id, [since])",
+  "COMPANY_NEARBY(id, [radius_km], [size])",
+  "COMPANY_PEERS(id, [size])",
+  "COMPANY_SIMILAR(ids, [size])",
+  "COMPANY_AVAILABILITY(id)",
+  "PERSON_COMPANIES(person_id)",
+  "COMPANY_CREDITS()",
+  "COMPANY_EVENTS(id)",
+  "COMPANY_JOBS(id)",
+  "COMPANY_RISK(ids)",
 ];
 
 describe("host names", () => {
-  const signature = (name: string, def: (typeof FUNCTIONS)[number]) => `${name}(${def.params.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(", ")})`;
+  const signature = (name: string, def: (typeof FUNCTIONS)[number]) =>
+    `${name}(${def.params.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(", ")})`;
 
   it("Sheets offers exactly the names and parameters issue 4 lists (PERSON_COMPANIES without the COMPANY_ prefix)", () => {
     expect(functionsFor("sheets").map((d) => signature(hostName(d, "sheets"), d))).toEqual(ISSUE_4_SIGNATURES);
@@ -157,7 +244,21 @@ describe("list functions", () => {
 });
 
 describe("hostile inputs never throw", () => {
-  const hostile: unknown[] = ["", "x".repeat(10_000), '=HYPERLINK("http://evil","x")', "#N/A", 42, new Date(2024, 0, 1), "🚀🏭", true, null, undefined, [[]], [["#REF!"]], NaN];
+  const hostile: unknown[] = [
+    "",
+    "x".repeat(10_000),
+    '=HYPERLINK("http://evil","x")',
+    "#N/A",
+    42,
+    new Date(2024, 0, 1),
+    "🚀🏭",
+    true,
+    null,
+    undefined,
+    [[]],
+    [["#REF!"]],
+    NaN,
+  ];
   for (const f of FUNCTIONS) {
     it(`${f.name} answers hostile inputs with cells`, () => {
       const { run } = setup();
@@ -165,16 +266,17 @@ describe("hostile inputs never throw", () => {
         const args = f.params.map((_, i) => (i === 0 ? h : undefined));
         const out = run(f.name, ...(args.length ? args : [h]));
         expect(Array.isArray(out) && out.length > 0 && Array.isArray(out[0])).toBe(true);
-        for (const row of out) for (const c of row) {
-          if (isCellError(c)) expect(c.message).not.toMatch(/at .*\.ts|Error:|undefined/);
-        }
+        for (const row of out)
+          for (const c of row) {
+            if (isCellError(c)) expect(c.message).not.toMatch(/at .*\.ts|Error:|undefined/);
+          }
       }
     });
   }
   it("names the problem", () => {
     const { run } = setup();
     expect(msg(cellAt(run("PROFILE", "x".repeat(10_000)), 0, 0))).toMatch(/zu lang \(10000 Zeichen/);
-    expect(msg(cellAt(run("RESOLVE", "=HYPERLINK(\"x\")"), 0, 0))).toMatch(/Formel/);
+    expect(msg(cellAt(run("RESOLVE", '=HYPERLINK("x")'), 0, 0))).toMatch(/Formel/);
     expect(msg(cellAt(run("PROFILE", "#N/A"), 0, 0))).toMatch(/Fehlerwert/);
     expect(msg(cellAt(run("RESOLVE", new Date()), 0, 0))).toMatch(/Datum/);
     expect(msg(cellAt(run("PROFILE", ""), 0, 0))).toMatch(/fehlt/);
@@ -202,9 +304,18 @@ describe("errors and budget", () => {
   });
 
   it("prices requests with the catalogue", () => {
-    const req = (method: "GET" | "POST", url: string, body?: unknown): HttpRequest => ({ method, url, headers: {}, body: body ? JSON.stringify(body) : undefined });
+    const req = (method: "GET" | "POST", url: string, body?: unknown): HttpRequest => ({
+      method,
+      url,
+      headers: {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
     expect(requestCredits(req("GET", `http://x/v2/companies/${SAP}?include=people%2Cfinancials`))).toBe(6);
-    expect(requestCredits(req("POST", "http://x/v2/companies/batch/resolve", { companies: new Array(25).fill({ name: "a" }) }))).toBe(3);
+    expect(
+      requestCredits(
+        req("POST", "http://x/v2/companies/batch/resolve", { companies: new Array(25).fill({ name: "a" }) }),
+      ),
+    ).toBe(3);
     expect(requestCredits(req("POST", "http://x/v2/resolve", { name: "a" }))).toBe(0);
     expect(requestCredits(req("GET", `http://x/companies/${SAP}/financials`))).toBe(4);
     expect(requestCredits(req("GET", `http://x/v2/companies/${SAP}/financials`))).toBe(4);
@@ -212,7 +323,10 @@ describe("errors and budget", () => {
 
   it("a service failure in one row does not fail the others, and speaks English when asked", () => {
     const { run, ctx } = setup(null, (req, url) =>
-      url.pathname.endsWith(SAP) ? json(200, company(SAP, "SAP SE", "Walldorf")) : json(402, { error: { code: "INSUFFICIENT_CREDITS" } }));
+      url.pathname.endsWith(SAP)
+        ? json(200, company(SAP, "SAP SE", "Walldorf"))
+        : json(402, { error: { code: "INSUFFICIENT_CREDITS" } }),
+    );
     ctx.client.language = "en";
     const out = run("PROFILE", [[SAP], [SIEMENS]], "name");
     expect(out[0]).toEqual(["SAP SE"]);

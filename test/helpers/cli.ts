@@ -15,16 +15,34 @@ const BIN = join(__dirname, "../../bin/company-data.js");
 /** Rate limits high enough that a test never waits for a token. */
 export const FAST = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
 
-export interface CliWorld { emu: Emulator; server: RunningServer; dir: string }
+export interface CliWorld {
+  emu: Emulator;
+  server: RunningServer;
+  dir: string;
+}
 
 /** An emulator with fast rate limits, served on a free port, and a fresh scratch directory. */
-export async function startCliWorld(opts: { companies: number; seed: number; dirPrefix: string; faults?: EmulatorOptions["faults"] }): Promise<CliWorld> {
-  const emu = createEmulator({ companies: opts.companies, seed: opts.seed, rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST }, ...(opts.faults ? { faults: opts.faults } : {}) });
+export async function startCliWorld(opts: {
+  companies: number;
+  seed: number;
+  dirPrefix: string;
+  faults?: EmulatorOptions["faults"];
+}): Promise<CliWorld> {
+  const emu = createEmulator({
+    companies: opts.companies,
+    seed: opts.seed,
+    rateLimits: { resolve: FAST, availability: FAST, account: FAST, suggest: FAST },
+    ...(opts.faults ? { faults: opts.faults } : {}),
+  });
   const server = await startServer(emu, { port: 0, host: "127.0.0.1" });
   return { emu, server, dir: mkdtempSync(join(tmpdir(), opts.dirPrefix)) };
 }
 
-export interface CliRun { code: number | null; stdout: string; stderr: string }
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 export interface CliRunOptions {
   /** COMPANY_DATA_API_KEY; none when null or left out (an inherited one is removed). */
@@ -36,7 +54,11 @@ export interface CliRunOptions {
   onStart?: (kill: () => void, child: ReturnType<typeof spawn>) => void;
 }
 
-export function runCli(world: { server: RunningServer; dir: string }, args: string[], opts: CliRunOptions = {}): Promise<CliRun> {
+export function runCli(
+  world: { server: RunningServer; dir: string },
+  args: string[],
+  opts: CliRunOptions = {},
+): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, COMPANY_DATA_BASE_URL: world.server.url, LANG: "C", ...opts.env };
   delete env.COMPANY_DATA_API_KEY;
   if (opts.key) env.COMPANY_DATA_API_KEY = opts.key;

@@ -32,7 +32,10 @@ export function fakeApi(handler: Handler, start = Date.UTC(2025, 0, 15, 12)) {
   };
   const sync: SyncDriver = {
     http: send,
-    sleep: (ms) => { sleeps.push(ms); clock += ms; },
+    sleep: (ms) => {
+      sleeps.push(ms);
+      clock += ms;
+    },
     cacheGet: stores.cacheGet,
     cachePut: stores.cachePut,
     storeGet: stores.storeGet,
@@ -40,12 +43,23 @@ export function fakeApi(handler: Handler, start = Date.UTC(2025, 0, 15, 12)) {
   };
   const async: AsyncDriver = {
     http: async (r) => send(r),
-    sleep: async (ms) => { sleeps.push(ms); clock += ms; },
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      clock += ms;
+    },
     ...asyncStores(stores),
   };
   return {
-    sync, async, stores, requests, batches, sleeps, now,
-    advance: (ms: number) => { clock += ms; },
+    sync,
+    async,
+    stores,
+    requests,
+    batches,
+    sleeps,
+    now,
+    advance: (ms: number) => {
+      clock += ms;
+    },
   };
 }
 

@@ -19,7 +19,8 @@ export function nth<T>(list: ArrayLike<T>, index: number): T {
 /** `record[key]`, which must be there. */
 export function valueAt<T>(record: { readonly [key: string]: T }, key: string): T {
   const value = record[key];
-  if (value === undefined) throw new Error(`no value under key "${key}" (keys: ${Object.keys(record).join(", ") || "none"})`);
+  if (value === undefined)
+    throw new Error(`no value under key "${key}" (keys: ${Object.keys(record).join(", ") || "none"})`);
   return value;
 }
 

@@ -31,16 +31,30 @@ type Mode = "sync" | "async";
 
 function harness(mode: Mode, over: Partial<OpContext> = {}) {
   const key = emu.createKey(100_000);
-  const d = emulatorDrivers(emu, { now: () => clock, onSleep: (ms) => { clock += ms; } });
+  const d = emulatorDrivers(emu, {
+    now: () => clock,
+    onSleep: (ms) => {
+      clock += ms;
+    },
+  });
   const spent: number[] = [];
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: "de", now: () => clock, random: () => 0.5, onSpend: (_e, c) => spent.push(c), pacer: new Pacer() },
+    client: {
+      apiKey: key,
+      baseUrl: "http://emulator.test",
+      language: "de",
+      now: () => clock,
+      random: () => 0.5,
+      onSpend: (_e, c) => spent.push(c),
+      pacer: new Pacer(),
+    },
     cacheTtlSeconds: 3600,
     maxBatch: 50,
     scope: `it-${mode}`,
     ...over,
   };
-  const run = <T>(op: Operation<T>): Promise<T> => (mode === "sync" ? new Promise<T>((ok) => ok(runSync(op, d.sync))) : runAsync(op, d.async));
+  const run = <T>(op: Operation<T>): Promise<T> =>
+    mode === "sync" ? new Promise<T>((ok) => ok(runSync(op, d.sync))) : runAsync(op, d.async);
   /** Run, and return what the emulator charged and what onSpend summed. */
   const charged = async <T>(op: Operation<T>) => {
     const before = emu.balance(key);
@@ -59,7 +73,15 @@ function variants(): ResolveQuery[] {
   const out: ResolveQuery[] = [];
   for (const c of refs) {
     out.push({ name: c.name });
-    out.push({ name: "  " + c.name.toUpperCase().replace(/ AG$/, " Aktiengesellschaft").replace(/ GMBH$/, " Gesellschaft mit beschränkter Haftung") + " " });
+    out.push({
+      name:
+        "  " +
+        c.name
+          .toUpperCase()
+          .replace(/ AG$/, " Aktiengesellschaft")
+          .replace(/ GMBH$/, " Gesellschaft mit beschränkter Haftung") +
+        " ",
+    });
   }
   out.push({ name: "" }, { name: "Gibt Es Nicht Fantasiefirma XYZ GmbH" });
   return out;
@@ -79,23 +101,36 @@ describe.each<Mode>(["sync", "async"])("estimate = charge = onSpend (%s driver)"
     const rows = variants();
     const distinct = dedupe(rows).distinct.length;
     expect(distinct).toBeLessThan(rows.length - 1);
-    const first = await check(resolveMany(h.ctx, rows), { kind: "resolve", rows: rows.length, distinct, mode: "batch", maxBatch: h.ctx.maxBatch }, h);
+    const first = await check(
+      resolveMany(h.ctx, rows),
+      { kind: "resolve", rows: rows.length, distinct, mode: "batch", maxBatch: h.ctx.maxBatch },
+      h,
+    );
     const out = first.value as ResolvedRow[];
     expect(out).toHaveLength(rows.length);
     expect(out.at(-2)!.status).toBe("error");
     // Both spellings of every reference company land on the same answer.
-    for (let i = 0; i < refs.length; i++) expect(nth(out, 2 * i + 1).match?.id ?? null).toBe(nth(out, 2 * i).match?.id ?? null);
+    for (let i = 0; i < refs.length; i++)
+      expect(nth(out, 2 * i + 1).match?.id ?? null).toBe(nth(out, 2 * i).match?.id ?? null);
     const matched = out.filter((r) => r.status === "matched");
     expect(matched.length).toBeGreaterThan(refs.length); // most reference names resolve
     const reqs = h.driver.requests.length;
-    await check(resolveMany(h.ctx, rows), { kind: "resolve", rows: rows.length, distinct, cached: distinct, mode: "batch" }, h);
+    await check(
+      resolveMany(h.ctx, rows),
+      { kind: "resolve", rows: rows.length, distinct, cached: distinct, mode: "batch" },
+      h,
+    );
     expect(h.driver.requests.length).toBe(reqs);
   });
 
   test("free resolve mode and resolveOne cost nothing", async () => {
     const h = harness(mode);
     const rows = refs.slice(0, 12).map((c) => ({ name: c.name, city: c.city }));
-    const r = await check(resolveMany(h.ctx, rows, { mode: "free" }), { kind: "resolve", rows: rows.length, mode: "free" }, h);
+    const r = await check(
+      resolveMany(h.ctx, rows, { mode: "free" }),
+      { kind: "resolve", rows: rows.length, mode: "free" },
+      h,
+    );
     expect((r.value as ResolvedRow[]).every((x) => x.status !== "error")).toBe(true);
     await check(resolveOne(h.ctx, { name: "Siemens AG" }), { kind: "resolve", rows: 1, mode: "free" }, h);
   });
@@ -103,7 +138,14 @@ describe.each<Mode>(["sync", "async"])("estimate = charge = onSpend (%s driver)"
   test("profiles with every include combination", async () => {
     const h = harness(mode);
     const all = ids().slice(0, 6);
-    const combos: Include[][] = [[], ["people"], ["announcements"], ["financials"], ["people", "financials"], ["people", "announcements", "financials"]];
+    const combos: Include[][] = [
+      [],
+      ["people"],
+      ["announcements"],
+      ["financials"],
+      ["people", "financials"],
+      ["people", "announcements", "financials"],
+    ];
     for (const include of combos) {
       const r = await check(C.getProfiles(h.ctx, all, include), { kind: "profile", count: all.length, include }, h);
       for (const v of (r.value as Map<string, unknown>).values()) expect(v).not.toBeInstanceOf(CompanyDataError);
@@ -153,7 +195,13 @@ describe.each<Mode>(["sync", "async"])("estimate = charge = onSpend (%s driver)"
     const matchable = rows.filter((r) => emu.companies.findByName(r.name).length === 1).length;
     const r = await h.charged(op());
     expect(r.value).toBe(matchable);
-    const e = estimate({ kind: "all", parts: [{ kind: "resolve", rows: 25, mode: "batch", maxBatch: 10 }, { kind: "profile", count: matchable, include: ["financials"] }] });
+    const e = estimate({
+      kind: "all",
+      parts: [
+        { kind: "resolve", rows: 25, mode: "batch", maxBatch: 10 },
+        { kind: "profile", count: matchable, include: ["financials"] },
+      ],
+    });
     expect(r.charged).toBe(e.credits);
     expect(r.reported).toBe(r.charged);
   });
@@ -188,13 +236,36 @@ describe.each<Mode>(["sync", "async"])("estimate = charge = onSpend (%s driver)"
 describe("under faults (500/503, dropped connections, a 429 burst), retries keep the books straight", () => {
   test.each<Mode>(["sync", "async"])("%s driver", async (mode) => {
     let t = Date.UTC(2025, 5, 1, 9);
-    const faulty = createEmulator({ companies: 1_000, seed: 11, now: () => t, startDate: "2025-06-01", faults: { failRate: 0.2, dropRate: 0.1, rateLimitBurst: 3, burstRetryAfterSeconds: 2 } });
+    const faulty = createEmulator({
+      companies: 1_000,
+      seed: 11,
+      now: () => t,
+      startDate: "2025-06-01",
+      faults: { failRate: 0.2, dropRate: 0.1, rateLimitBurst: 3, burstRetryAfterSeconds: 2 },
+    });
     const key = faulty.createKey(10_000);
-    const d = emulatorDrivers(faulty, { now: () => t, onSleep: (ms) => { t += ms; } });
+    const d = emulatorDrivers(faulty, {
+      now: () => t,
+      onSleep: (ms) => {
+        t += ms;
+      },
+    });
     let reported = 0;
     const ctx: OpContext = {
-      client: { apiKey: key, baseUrl: "http://emulator.test", language: "en", now: () => t, random: () => 0.5, onSpend: (_e, c) => { reported += c; }, pacer: new Pacer() },
-      cacheTtlSeconds: 3600, maxBatch: 20, scope: "faults",
+      client: {
+        apiKey: key,
+        baseUrl: "http://emulator.test",
+        language: "en",
+        now: () => t,
+        random: () => 0.5,
+        onSpend: (_e, c) => {
+          reported += c;
+        },
+        pacer: new Pacer(),
+      },
+      cacheTtlSeconds: 3600,
+      maxBatch: 20,
+      scope: "faults",
     };
     const rows = refs.map((c) => ({ name: c.name }));
     const op = function* () {
@@ -208,6 +279,14 @@ describe("under faults (500/503, dropped connections, a 429 burst), retries keep
     expect(out.res.every((r) => r.status !== "error")).toBe(true);
     expect([...out.profiles.values()].every((v) => !(v instanceof CompanyDataError))).toBe(true);
     expect(charged).toBe(reported);
-    expect(charged).toBe(estimate({ kind: "all", parts: [{ kind: "resolve", rows: rows.length, mode: "batch", maxBatch: 20 }, { kind: "profile", count: 10, include: ["people"] }] }).credits);
+    expect(charged).toBe(
+      estimate({
+        kind: "all",
+        parts: [
+          { kind: "resolve", rows: rows.length, mode: "batch", maxBatch: 20 },
+          { kind: "profile", count: 10, include: ["people"] },
+        ],
+      }).credits,
+    );
   });
 });

@@ -32,37 +32,77 @@ beforeAll(() => {
 function example(id: EndpointId): CallSpec {
   const ids = [A.id, B.id];
   switch (id) {
-    case "search": return { endpoint: id, body: { query: "software", size: 5 } };
-    case "resolve": return { endpoint: id, body: { name: A.name, ...(A.city ? { city: A.city } : {}) } };
-    case "batchResolve": return { endpoint: id, body: { companies: refs.slice(0, 12).map((c) => ({ name: c.name })) }, cost: { count: 12 } };
-    case "suggest": return { endpoint: id, path: { prefix: A.name.slice(0, 4) }, query: { size: 5 } };
-    case "profile": return { endpoint: id, path: { id: A.id }, query: { include: "people,financials" }, cost: { include: ["people", "financials"] } };
-    case "availability": return { endpoint: id, path: { id: A.id } };
-    case "changes": return { endpoint: id, path: { id: A.id }, query: { since: "2020-01-01", size: 10 } };
-    case "nearby": return { endpoint: id, path: { id: A.id }, query: { radiusKm: 25, size: 5 } };
-    case "people": return { endpoint: id, path: { id: A.id } };
-    case "announcements": return { endpoint: id, path: { id: A.id }, query: { since: "2015-01-01", size: 5 } };
-    case "financials": return { endpoint: id, path: { id: A.id } };
-    case "peers": return { endpoint: id, path: { id: A.id }, query: { size: 5 } };
-    case "similar": return { endpoint: id, body: { ids, size: 5 } };
-    case "personCompanies": return { endpoint: id, path: { personId: person } };
-    case "account": return { endpoint: id };
-    case "v1.data": return { endpoint: id, path: { id: A.id } };
-    case "v1.dataMany": return { endpoint: id, body: { ids }, cost: { count: ids.length } };
-    case "v1.people": return { endpoint: id, path: { id: A.id } };
-    case "v1.peopleMany": return { endpoint: id, body: { ids }, cost: { count: ids.length } };
-    case "v1.events": return { endpoint: id, path: { id: A.id }, query: { size: 5 } };
-    case "v1.eventsMany": return { endpoint: id, body: { ids }, cost: { count: ids.length } };
-    case "v1.jobs": return { endpoint: id, path: { id: A.id }, query: { size: 5 } };
-    case "v1.jobsMany": return { endpoint: id, body: { ids }, cost: { count: ids.length } };
-    case "v1.financials": return { endpoint: id, path: { id: A.id } };
-    case "v1.financialsMany": return { endpoint: id, body: { ids }, cost: { count: ids.length } };
-    case "v1.lookup": return { endpoint: id, body: { name: A.name } };
-    case "v1.financialsExists": return { endpoint: id, path: { id: A.id } };
-    case "v1.financialsExistsMany": return { endpoint: id, body: { ids } };
-    case "v1.search": return { endpoint: id, body: { query: "software", size: 5 } };
-    case "v1.suggest": return { endpoint: id, path: { prefix: A.name.slice(0, 4) }, query: { size: 5 } };
-    case "v1.recommend": return { endpoint: id, body: { baseCompanies: ids }, query: { size: 5 } };
+    case "search":
+      return { endpoint: id, body: { query: "software", size: 5 } };
+    case "resolve":
+      return { endpoint: id, body: { name: A.name, ...(A.city ? { city: A.city } : {}) } };
+    case "batchResolve":
+      return {
+        endpoint: id,
+        body: { companies: refs.slice(0, 12).map((c) => ({ name: c.name })) },
+        cost: { count: 12 },
+      };
+    case "suggest":
+      return { endpoint: id, path: { prefix: A.name.slice(0, 4) }, query: { size: 5 } };
+    case "profile":
+      return {
+        endpoint: id,
+        path: { id: A.id },
+        query: { include: "people,financials" },
+        cost: { include: ["people", "financials"] },
+      };
+    case "availability":
+      return { endpoint: id, path: { id: A.id } };
+    case "changes":
+      return { endpoint: id, path: { id: A.id }, query: { since: "2020-01-01", size: 10 } };
+    case "nearby":
+      return { endpoint: id, path: { id: A.id }, query: { radiusKm: 25, size: 5 } };
+    case "people":
+      return { endpoint: id, path: { id: A.id } };
+    case "announcements":
+      return { endpoint: id, path: { id: A.id }, query: { since: "2015-01-01", size: 5 } };
+    case "financials":
+      return { endpoint: id, path: { id: A.id } };
+    case "peers":
+      return { endpoint: id, path: { id: A.id }, query: { size: 5 } };
+    case "similar":
+      return { endpoint: id, body: { ids, size: 5 } };
+    case "personCompanies":
+      return { endpoint: id, path: { personId: person } };
+    case "account":
+      return { endpoint: id };
+    case "v1.data":
+      return { endpoint: id, path: { id: A.id } };
+    case "v1.dataMany":
+      return { endpoint: id, body: { ids }, cost: { count: ids.length } };
+    case "v1.people":
+      return { endpoint: id, path: { id: A.id } };
+    case "v1.peopleMany":
+      return { endpoint: id, body: { ids }, cost: { count: ids.length } };
+    case "v1.events":
+      return { endpoint: id, path: { id: A.id }, query: { size: 5 } };
+    case "v1.eventsMany":
+      return { endpoint: id, body: { ids }, cost: { count: ids.length } };
+    case "v1.jobs":
+      return { endpoint: id, path: { id: A.id }, query: { size: 5 } };
+    case "v1.jobsMany":
+      return { endpoint: id, body: { ids }, cost: { count: ids.length } };
+    case "v1.financials":
+      return { endpoint: id, path: { id: A.id } };
+    case "v1.financialsMany":
+      return { endpoint: id, body: { ids }, cost: { count: ids.length } };
+    case "v1.lookup":
+      return { endpoint: id, body: { name: A.name } };
+    case "v1.financialsExists":
+      return { endpoint: id, path: { id: A.id } };
+    case "v1.financialsExistsMany":
+      return { endpoint: id, body: { ids } };
+    case "v1.search":
+      return { endpoint: id, body: { query: "software", size: 5 } };
+    case "v1.suggest":
+      return { endpoint: id, path: { prefix: A.name.slice(0, 4) }, query: { size: 5 } };
+    case "v1.recommend":
+      return { endpoint: id, body: { baseCompanies: ids }, query: { size: 5 } };
   }
 }
 
@@ -70,10 +110,28 @@ function harness() {
   const key = emu.createKey(10_000);
   const answers: HttpResponse[] = [];
   // The driver sees the emulator through this wrapper, so the test sees each raw answer.
-  const spy = { handle: (req: Parameters<Emulator["handle"]>[0]) => { const r = emu.handle(req); answers.push(r); return r; } } as Emulator;
-  const d = emulatorDrivers(spy, { now: () => clock, onSleep: (ms) => { clock += ms; } });
+  const spy = {
+    handle: (req: Parameters<Emulator["handle"]>[0]) => {
+      const r = emu.handle(req);
+      answers.push(r);
+      return r;
+    },
+  } as Emulator;
+  const d = emulatorDrivers(spy, {
+    now: () => clock,
+    onSleep: (ms) => {
+      clock += ms;
+    },
+  });
   const reported: number[] = [];
-  const cfg: ClientConfig = { apiKey: key, baseUrl: "http://127.0.0.1:1", language: "en", now: () => clock, random: () => 0.5, onSpend: (_e, c) => reported.push(c) };
+  const cfg: ClientConfig = {
+    apiKey: key,
+    baseUrl: "http://127.0.0.1:1",
+    language: "en",
+    now: () => clock,
+    random: () => 0.5,
+    onSpend: (_e, c) => reported.push(c),
+  };
   return { key, answers, reported, cfg, d };
 }
 
@@ -89,7 +147,9 @@ describe("every catalogue endpoint through the core client against the emulator"
     const expected = endpoint(id).cost(spec.cost);
     const before = emu.balance(h.key);
     const [r] = take(runSync(callMany(h.cfg, [spec]), h.d.sync), 1);
-    expect(r.ok, r.ok ? "" : `${r.error.code} ${r.error.text("en")} ${h.answers.at(-1)?.body?.slice(0, 300)}`).toBe(true);
+    expect(r.ok, r.ok ? "" : `${r.error.code} ${r.error.text("en")} ${h.answers.at(-1)?.body?.slice(0, 300)}`).toBe(
+      true,
+    );
     if (!r.ok) return;
     // Exactly one request, answered 2xx, with the catalogue's method and path.
     expect(h.answers).toHaveLength(1);

@@ -24,9 +24,21 @@ function setup(companies = 3_000) {
   let clock = START;
   const emu = createEmulator({ companies, seed: 11, now: () => clock, startDate: "2025-06-01" });
   const key = emu.createKey(100_000);
-  const d = emulatorDrivers(emu, { now: () => clock, onSleep: (ms) => { clock += ms; } });
+  const d = emulatorDrivers(emu, {
+    now: () => clock,
+    onSleep: (ms) => {
+      clock += ms;
+    },
+  });
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: "en", now: () => clock, random: () => 0.5, pacer: new Pacer() },
+    client: {
+      apiKey: key,
+      baseUrl: "http://emulator.test",
+      language: "en",
+      now: () => clock,
+      random: () => 0.5,
+      pacer: new Pacer(),
+    },
     cacheTtlSeconds: 0,
     maxBatch: 100,
     scope: "pacing",
@@ -50,7 +62,10 @@ function counting(s: ReturnType<typeof setup>) {
 describe("pacing of rate-limited endpoints", () => {
   test("the defaults are the emulator's documented buckets", () => {
     for (const [b, l] of Object.entries(EMULATOR_LIMITS)) {
-      expect(DEFAULT_RATE_LIMITS[b as keyof typeof DEFAULT_RATE_LIMITS]).toEqual({ burst: l.capacity, perSecond: l.refillPerSecond });
+      expect(DEFAULT_RATE_LIMITS[b as keyof typeof DEFAULT_RATE_LIMITS]).toEqual({
+        burst: l.capacity,
+        perSecond: l.refillPerSecond,
+      });
     }
   });
 
@@ -110,7 +125,8 @@ describe("changes paging", () => {
   function withChanges(n: number) {
     const s = setup(500);
     const id = s.idAt(42);
-    for (let k = 0; k < n; k++) s.emu.scheduleEvent(id, { day: 1 + Math.floor(k / 10), kind: k % 2 ? "ADDRESS" : "CAPITAL" });
+    for (let k = 0; k < n; k++)
+      s.emu.scheduleEvent(id, { day: 1 + Math.floor(k / 10), kind: k % 2 ? "ADDRESS" : "CAPITAL" });
     const watermark = "2025-06-01T23:59:59Z";
     s.emu.clock.advance(Math.ceil(n / 10) + 1);
     return { ...s, id, watermark };

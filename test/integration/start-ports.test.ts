@@ -13,12 +13,18 @@ const ROOT = join(__dirname, "../..");
 
 function start(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
     const timer = setTimeout(() => child.kill("SIGTERM"), 20_000);
-    child.on("exit", (code) => { clearTimeout(timer); resolve({ code, out }); });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
   });
 }
 
@@ -37,7 +43,9 @@ describe("npm start on busy ports", () => {
       expect(r.out).toContain(`Port ${busy.port} is in use`);
       expect(r.out).toContain("PORT=8790 PLAYGROUND_PORT=8791 npm start");
       expect(r.out).not.toMatch(/EADDRINUSE| {4}at /);
-    } finally { busy.close(); }
+    } finally {
+      busy.close();
+    }
   });
   test("the playground's port taken (German)", async () => {
     const busy = await busyPort();
@@ -47,7 +55,9 @@ describe("npm start on busy ports", () => {
       expect(r.out).toContain(`Port ${busy.port} ist belegt: der Playground`);
       expect(r.out).toContain("(PLAYGROUND_PORT ist der Port des Playgrounds; 0 = ein freier Port)");
       expect(r.out).not.toMatch(/EADDRINUSE| {4}at /);
-    } finally { busy.close(); }
+    } finally {
+      busy.close();
+    }
   });
   test("C.UTF-8 (no language in the locale): English, like the rest of npm start; the German grammar", async () => {
     const busy = await busyPort();
@@ -56,7 +66,9 @@ describe("npm start on busy ports", () => {
       expect(r.code).toBe(1);
       expect(r.out).toContain(`Port ${busy.port} is in use, so the emulator cannot start there`);
       expect(r.out).toContain("(PORT is the one for the emulator; 0 = any free port)");
-    } finally { busy.close(); }
+    } finally {
+      busy.close();
+    }
     expect(portInUseMessage(8787, "api", "de")).toContain("(PORT ist der Port des Emulators; 0 = ein freier Port)");
     expect(portInUseMessage(8787, "api", "de")).not.toMatch(/für der/);
   });

@@ -15,24 +15,37 @@ const ENTRIES = [
   "excel-addin/functions/entry.ts",
   "excel-addin/taskpane/main.ts",
   "playground/main.ts",
-  ...readdirSync(join(ROOT, "shared/ui/entries")).filter((f) => f.endsWith(".ts")).map((f) => `shared/ui/entries/${f}`),
+  ...readdirSync(join(ROOT, "shared/ui/entries"))
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => `shared/ui/entries/${f}`),
 ];
 const NODE_ONLY = /(^|\/)node_modules\/@modelcontextprotocol\/|(^|\/)mcp\//;
 
 async function inputsOf(entry: string, platform: "browser" | "node"): Promise<string[]> {
   const out = await esbuild.build({
-    absWorkingDir: ROOT, entryPoints: [entry], bundle: true, write: false, metafile: true,
-    format: platform === "node" ? "esm" : "iife", platform, logLevel: "silent", outdir: "out",
+    absWorkingDir: ROOT,
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: platform === "node" ? "esm" : "iife",
+    platform,
+    logLevel: "silent",
+    outdir: "out",
   });
   return Object.keys(out.metafile.inputs);
 }
 
 describe("the MCP server stays out of the spreadsheet and browser bundles", () => {
-  it.each(ENTRIES)("%s takes in nothing from mcp/ or @modelcontextprotocol", async (entry) => {
-    const inputs = await inputsOf(entry, "browser");
-    expect(inputs.length).toBeGreaterThan(10);
-    expect(inputs.filter((f) => NODE_ONLY.test(f))).toEqual([]);
-  }, 60_000);
+  it.each(ENTRIES)(
+    "%s takes in nothing from mcp/ or @modelcontextprotocol",
+    async (entry) => {
+      const inputs = await inputsOf(entry, "browser");
+      expect(inputs.length).toBeGreaterThan(10);
+      expect(inputs.filter((f) => NODE_ONLY.test(f))).toEqual([]);
+    },
+    60_000,
+  );
 
   it("would notice one: the server's own bundle has both", async () => {
     const inputs = await inputsOf("mcp/server.ts", "node");

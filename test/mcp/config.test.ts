@@ -18,7 +18,15 @@ function refused(argv: string[], env: Record<string, string> = ENV): CompanyData
 describe("readConfig", () => {
   it("stdio with the default budget, the key trimmed, the language from LANG", () => {
     const c = readConfig([], ENV);
-    expect(c).toEqual({ apiKey: "k1", baseUrl: "http://127.0.0.1:8787", credential: "apiKey", lang: "en", budget: DEFAULT_BUDGET, http: undefined, matchFloor: 0.8 });
+    expect(c).toEqual({
+      apiKey: "k1",
+      baseUrl: "http://127.0.0.1:8787",
+      credential: "apiKey",
+      lang: "en",
+      budget: DEFAULT_BUDGET,
+      http: undefined,
+      matchFloor: 0.8,
+    });
   });
 
   it("a team server: COMPANY_DATA_SERVER wins, the personal token is sent instead of the key, the URL under the same rule", () => {
@@ -36,13 +44,37 @@ describe("readConfig", () => {
   });
 
   const TOKEN = "t0k3n-0123456789abcdef";
-  const DEFAULTS = { maxSessions: DEFAULT_MAX_SESSIONS, idleSeconds: DEFAULT_SESSION_IDLE_SECONDS, allowedOrigins: [], token: undefined };
+  const DEFAULTS = {
+    maxSessions: DEFAULT_MAX_SESSIONS,
+    idleSeconds: DEFAULT_SESSION_IDLE_SECONDS,
+    allowedOrigins: [],
+    token: undefined,
+  };
 
   it("--http binds to 127.0.0.1 unless --host says otherwise; session limits and origins by flag", () => {
     expect(readConfig(["--http", "8790"], ENV).http).toEqual({ port: 8790, host: DEFAULT_HOST, ...DEFAULTS });
-    expect(readConfig(["--http=0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_MCP_TOKEN: ` ${TOKEN} ` }).http).toEqual({ port: 0, host: "0.0.0.0", ...DEFAULTS, token: TOKEN });
-    expect(readConfig(["--http", "0", "--max-sessions", "5", "--session-idle", "60", "--allow-origin", "https://team.example, http://intranet:8080"], ENV).http)
-      .toMatchObject({ maxSessions: 5, idleSeconds: 60, allowedOrigins: ["https://team.example", "http://intranet:8080"] });
+    expect(
+      readConfig(["--http=0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_MCP_TOKEN: ` ${TOKEN} ` }).http,
+    ).toEqual({ port: 0, host: "0.0.0.0", ...DEFAULTS, token: TOKEN });
+    expect(
+      readConfig(
+        [
+          "--http",
+          "0",
+          "--max-sessions",
+          "5",
+          "--session-idle",
+          "60",
+          "--allow-origin",
+          "https://team.example, http://intranet:8080",
+        ],
+        ENV,
+      ).http,
+    ).toMatchObject({
+      maxSessions: 5,
+      idleSeconds: 60,
+      allowedOrigins: ["https://team.example", "http://intranet:8080"],
+    });
   });
 
   it("a server beyond loopback without a token is refused, saying how to give one; the token is never in the message", () => {
@@ -50,8 +82,12 @@ describe("readConfig", () => {
     expect(e.details.field).toBe("--host");
     expect(e.text("en")).toMatch(/set COMPANY_DATA_MCP_TOKEN .*Authorization: Bearer.*or listen on 127\.0\.0\.1/);
     expect(e.text("de")).toMatch(/COMPANY_DATA_MCP_TOKEN setzen/);
-    expect(refused(["--http", "0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_MCP_TOKEN: "short" }).details.field).toBe("COMPANY_DATA_MCP_TOKEN");
-    expect(refused(["--http", "0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_MCP_TOKEN: "xyz987" }).text("en")).not.toContain("xyz987");
+    expect(
+      refused(["--http", "0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_MCP_TOKEN: "short" }).details.field,
+    ).toBe("COMPANY_DATA_MCP_TOKEN");
+    expect(
+      refused(["--http", "0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_MCP_TOKEN: "xyz987" }).text("en"),
+    ).not.toContain("xyz987");
   });
 
   it("budget: the flag wins over COMPANY_DATA_BUDGET; none is no limit", () => {
@@ -72,11 +108,15 @@ describe("readConfig", () => {
     expect(refused(["--http"]).details.field).toBe("--http");
     expect(refused(["--host", "127.0.0.1"]).details.field).toBe("--host");
     expect(refused(["--lang", "fr"]).details.field).toBe("--lang");
-    expect(refused(["--yes"]).text("en")).toMatch(/allowed are --http, --budget, --lang, --host, --max-sessions, --session-idle, --allow-origin/);
+    expect(refused(["--yes"]).text("en")).toMatch(
+      /allowed are --http, --budget, --lang, --host, --max-sessions, --session-idle, --allow-origin/,
+    );
     expect(refused(["--max-sessions", "5"]).details.field).toBe("--max-sessions");
     expect(refused(["--http", "0", "--max-sessions", "0"]).details.field).toBe("--max-sessions");
     expect(refused(["--http", "0", "--session-idle", "x"]).details.field).toBe("--session-idle");
-    expect(refused(["--http", "0", "--allow-origin", "https://team.example/path"]).details.field).toBe("--allow-origin");
+    expect(refused(["--http", "0", "--allow-origin", "https://team.example/path"]).details.field).toBe(
+      "--allow-origin",
+    );
     // The key travels in a header: plain http only to this machine.
     expect(refused([], { ...ENV, COMPANY_DATA_BASE_URL: "http://example.com" }).code).toBe("INVALID_INPUT");
   });

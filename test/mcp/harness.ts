@@ -23,16 +23,31 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-function serverEnv(server: RunningServer, key: string | null, extra: Record<string, string> = {}): Record<string, string> {
+function serverEnv(
+  server: RunningServer,
+  key: string | null,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "COMPANY_DATA_API_KEY" && k !== "COMPANY_DATA_BUDGET") env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && k !== "COMPANY_DATA_API_KEY" && k !== "COMPANY_DATA_BUDGET") env[k] = v;
   Object.assign(env, { COMPANY_DATA_BASE_URL: server.url, LANG: "C" }, extra);
   if (key) env.COMPANY_DATA_API_KEY = key;
   return env;
 }
 
-export async function stdioSession(server: RunningServer, key: string | null, args: string[] = [], extraEnv: Record<string, string> = {}): Promise<McpSession> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", ...args], env: serverEnv(server, key, extraEnv), stderr: "pipe" });
+export async function stdioSession(
+  server: RunningServer,
+  key: string | null,
+  args: string[] = [],
+  extraEnv: Record<string, string> = {},
+): Promise<McpSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp", ...args],
+    env: serverEnv(server, key, extraEnv),
+    stderr: "pipe",
+  });
   let out = "";
   transport.stderr?.on("data", (d) => (out += d));
   const client = new Client({ name: "test", version: "1.0.0" });
@@ -48,8 +63,16 @@ export interface HttpServerProcess {
 }
 
 /** `company-data mcp --http 0 …`: the URL is read from its start-up line on stderr. */
-export function startHttpServer(server: RunningServer, key: string | null, args: string[] = [], extraEnv: Record<string, string> = {}): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, [BIN, "mcp", "--http", "0", ...args], { env: serverEnv(server, key, extraEnv), stdio: ["ignore", "pipe", "pipe"] });
+export function startHttpServer(
+  server: RunningServer,
+  key: string | null,
+  args: string[] = [],
+  extraEnv: Record<string, string> = {},
+): Promise<HttpServerProcess> {
+  const child = spawn(process.execPath, [BIN, "mcp", "--http", "0", ...args], {
+    env: serverEnv(server, key, extraEnv),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   return new Promise((resolve, reject) => {
@@ -63,11 +86,18 @@ export function startHttpServer(server: RunningServer, key: string | null, args:
           url: nth(m, 1),
           child,
           output: () => out,
-          stop: () => new Promise((r) => { child.once("close", (code) => r(code)); child.kill("SIGTERM"); }),
+          stop: () =>
+            new Promise((r) => {
+              child.once("close", (code) => r(code));
+              child.kill("SIGTERM");
+            }),
         });
       }
     });
-    child.once("close", (code) => { clearTimeout(timer); reject(new Error(`exited ${code}: ${out}`)); });
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}: ${out}`));
+    });
   });
 }
 
@@ -75,7 +105,14 @@ export async function httpSession(url: string): Promise<McpSession> {
   const client = new Client({ name: "test", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(url));
   await client.connect(transport);
-  return { client, output: () => "", close: async () => { await transport.terminateSession().catch(() => undefined); await client.close(); } };
+  return {
+    client,
+    output: () => "",
+    close: async () => {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    },
+  };
 }
 
 export type ToolResult = CallToolResult & { structuredContent?: Record<string, any> };
@@ -85,12 +122,22 @@ export async function call(s: McpSession, name: string, args: Record<string, unk
 }
 
 /** The emulator's ledger for a key: balance, credits charged in all (emulator/billing.ts Usage) and per endpoint. */
-export async function charged(server: RunningServer, key: string): Promise<{ balance: number; total: number; byEndpoint: Record<string, number> }> {
-  const r = (await (await fetch(`${server.url}/_emulator/usage?key=${encodeURIComponent(key)}`)).json()) as { credits: number; usage: { total: number; credits: Record<string, number> } };
+export async function charged(
+  server: RunningServer,
+  key: string,
+): Promise<{ balance: number; total: number; byEndpoint: Record<string, number> }> {
+  const r = (await (await fetch(`${server.url}/_emulator/usage?key=${encodeURIComponent(key)}`)).json()) as {
+    credits: number;
+    usage: { total: number; credits: Record<string, number> };
+  };
   return { balance: r.credits, total: r.usage.total, byEndpoint: r.usage.credits };
 }
 
 export async function newKey(server: RunningServer, credits: number): Promise<string> {
-  const r = await fetch(`${server.url}/_emulator/keys`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ credits }) });
+  const r = await fetch(`${server.url}/_emulator/keys`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ credits }),
+  });
   return ((await r.json()) as { key: string }).key;
 }

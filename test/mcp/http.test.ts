@@ -8,7 +8,16 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, startCliWorld, type CliWorld } from "../helpers/cli.ts";
-import { call, charged, httpSession, newKey, startHttpServer, stdioSession, type HttpServerProcess, type McpSession } from "./harness.ts";
+import {
+  call,
+  charged,
+  httpSession,
+  newKey,
+  startHttpServer,
+  stdioSession,
+  type HttpServerProcess,
+  type McpSession,
+} from "./harness.ts";
 import { nth } from "../helpers/indexed.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -33,12 +42,31 @@ afterAll(async () => {
 /** POST an initialize request with a chosen Host header (fetch does not let one set it) and other headers. */
 function rawInitialize(url: string, host: string, headers: Record<string, string> = {}): Promise<number> {
   const u = new URL(url);
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+  });
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { Host: host, "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: "POST",
+        headers: {
+          Host: host,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          ...headers,
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -81,7 +109,7 @@ describe("MCP server over Streamable HTTP", () => {
     const refused = await call(s, "person_network", { personId: world.emu.companies.sharedPersonId()! });
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent!.error).toMatchObject({ code: "BUDGET_EXCEEDED", price: 2, priceBound: "exact" });
-    const t = nth((refused.content as { text: string }[]), 0).text;
+    const t = nth(refused.content as { text: string }[], 0).text;
     expect(t).toMatch(/^Refused: this MCP server's budget is not enough/);
     expect(t).toMatch(/Spent: 0 credits\.$/);
     expect(t).toMatch(/costs 2 credits; 3 of 3 spent, 0 left/);
@@ -117,7 +145,10 @@ describe("a refusal after a paid step", () => {
     const k = await newKey(world.server, 1000);
     const n = await stdioSession(world.server, k, ["--lang", "en", "--budget", "2"]);
     try {
-      const names = world.emu.world.companies.filter((c) => world.emu.companies.findByName(c.name).length === 1).slice(0, 10).map((c) => c.name);
+      const names = world.emu.world.companies
+        .filter((c) => world.emu.companies.findByName(c.name).length === 1)
+        .slice(0, 10)
+        .map((c) => c.name);
       const before = await charged(world.server, k);
       const r = await call(n, "portfolio_risk", { companies: names });
       const after = await charged(world.server, k);
@@ -128,7 +159,7 @@ describe("a refusal after a paid step", () => {
       expect(r.structuredContent!.spent.credits).toBe(1);
       expect(after.total - before.total).toBe(1);
       expect(after.byEndpoint.profile ?? 0).toBe(0);
-      expect(nth((r.content as { text: string }[]), 0).text).toMatch(/Spent: 1 credit\.$/);
+      expect(nth(r.content as { text: string }[], 0).text).toMatch(/Spent: 1 credit\.$/);
     } finally {
       await n.close();
     }
@@ -153,7 +184,9 @@ describe("a bearer token", () => {
       expect(await rawInitialize(t.url, host, { Authorization: "Bearer wrong-token-0123456789" })).toBe(401);
       expect(await rawInitialize(t.url, host, { Authorization: `Bearer ${TOKEN}` })).toBe(200);
       const client = new Client({ name: "test", version: "1.0.0" });
-      const transport = new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } });
+      const transport = new StreamableHTTPClientTransport(new URL(t.url), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      });
       await client.connect(transport);
       expect((await client.listTools()).tools).toHaveLength(8);
       await transport.terminateSession();
@@ -174,7 +207,10 @@ describe("configuration and the key", () => {
     const d = await runCli(world, ["mcp", "--bogus", "--lang", "de"], { key });
     expect(d.code).toBe(2);
     expect(d.stderr).toMatch(/Ungültige Eingabe/);
-    const u = await runCli(world, ["mcp", "--lang", "en"], { key, env: { COMPANY_DATA_BASE_URL: "http://example.com" } });
+    const u = await runCli(world, ["mcp", "--lang", "en"], {
+      key,
+      env: { COMPANY_DATA_BASE_URL: "http://example.com" },
+    });
     expect(u.code).toBe(2);
     expect(u.stdout + u.stderr).not.toContain(key);
   });
@@ -185,7 +221,10 @@ describe("configuration and the key", () => {
       const r = await call(n, "search_companies", { query: "x" });
       expect(r.structuredContent!.error.code).toBe("MISSING_KEY");
       expect(r.structuredContent!.error.en).toMatch(/COMPANY_DATA_API_KEY/);
-      const e = await call(n, "estimate_credits", { tool: "similar_companies", arguments: { ids: [nth(world.emu.world.companies, 0).id] } });
+      const e = await call(n, "estimate_credits", {
+        tool: "similar_companies",
+        arguments: { ids: [nth(world.emu.world.companies, 0).id] },
+      });
       expect(e.structuredContent!.credits).toEqual({ min: 2, max: 2 });
     } finally {
       await n.close();
@@ -197,7 +236,12 @@ describe("configuration and the key", () => {
     const n = await stdioSession(world.server, secret, ["--lang", "de"]);
     const answers: string[] = [];
     try {
-      for (const [name, args] of [["company_profile", { id: nth(world.emu.world.companies, 0).id }], ["search_companies", { query: secret }], ["account", {}], ["portfolio_risk", { companies: [secret] }]] as const) {
+      for (const [name, args] of [
+        ["company_profile", { id: nth(world.emu.world.companies, 0).id }],
+        ["search_companies", { query: secret }],
+        ["account", {}],
+        ["portfolio_risk", { companies: [secret] }],
+      ] as const) {
         const r = await call(n, name, args);
         answers.push(JSON.stringify(r));
       }

@@ -5,8 +5,12 @@ import { ambiguousText, MCP_NOUNS, refusalDetail, spentText } from "../../mcp/i1
 
 describe("MCP texts count right", () => {
   it("ambiguity: the noun and the verb agree with the number", () => {
-    expect(ambiguousText(1, "Muster", "A (DE1)", "de")).toMatch(/^Mehrdeutig: 1 Firma passt zu „Muster“; .*mit der id dieser Firma/);
-    expect(ambiguousText(2, "Muster", "A; B", "de")).toMatch(/^Mehrdeutig: 2 Firmen passen zu „Muster“; .*einer dieser Firmen/);
+    expect(ambiguousText(1, "Muster", "A (DE1)", "de")).toMatch(
+      /^Mehrdeutig: 1 Firma passt zu „Muster“; .*mit der id dieser Firma/,
+    );
+    expect(ambiguousText(2, "Muster", "A; B", "de")).toMatch(
+      /^Mehrdeutig: 2 Firmen passen zu „Muster“; .*einer dieser Firmen/,
+    );
     expect(ambiguousText(1, "Muster", "A (DE1)", "en")).toMatch(/^Ambiguous: 1 company fits "Muster"; .*the id of it:/);
     expect(ambiguousText(3, "Muster", "A; B; C", "en")).toMatch(/^Ambiguous: 3 companies fit "Muster"; .*one of them:/);
   });

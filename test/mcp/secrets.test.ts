@@ -22,7 +22,9 @@ const seen: string[] = [];
 
 beforeAll(async () => {
   world = await startCliWorld({
-    companies: 1500, seed: 31, dirPrefix: "cd-mcp-secrets-",
+    companies: 1500,
+    seed: 31,
+    dirPrefix: "cd-mcp-secrets-",
     faults: { failRate: 0.2, dropRate: 0.05, burstEvery: 7, burstLength: 2, burstRetryAfterSeconds: 0 },
   });
   world.emu.accounts.create(100_000, KEY);
@@ -57,33 +59,44 @@ function expectNoLeakSince(since: number) {
 }
 
 describe("the API key never leaks from the MCP server", () => {
-  const KEYS: [string, string][] = [["a good key under faults", KEY], ["a failing key", BAD_KEY]];
+  const KEYS: [string, string][] = [
+    ["a good key under faults", KEY],
+    ["a failing key", BAD_KEY],
+  ];
 
-  it.each(KEYS)("over stdio, %s", async (_what, key) => {
-    const since = seen.length;
-    const s = await stdioSession(world.server, key, ["--budget", "none"]);
-    try {
-      await exercise(s);
-    } finally {
-      await s.close();
-    }
-    seen.push(s.output());
-    expectNoLeakSince(since);
-  }, 120_000);
+  it.each(KEYS)(
+    "over stdio, %s",
+    async (_what, key) => {
+      const since = seen.length;
+      const s = await stdioSession(world.server, key, ["--budget", "none"]);
+      try {
+        await exercise(s);
+      } finally {
+        await s.close();
+      }
+      seen.push(s.output());
+      expectNoLeakSince(since);
+    },
+    120_000,
+  );
 
-  it.each(KEYS)("over HTTP, %s", async (_what, key) => {
-    const since = seen.length;
-    const srv = await startHttpServer(world.server, key, ["--budget", "none", "--lang", "en"]);
-    const s = await httpSession(srv.url);
-    try {
-      await exercise(s);
-    } finally {
-      await s.close();
-      await srv.stop();
-    }
-    seen.push(srv.output());
-    expectNoLeakSince(since);
-  }, 120_000);
+  it.each(KEYS)(
+    "over HTTP, %s",
+    async (_what, key) => {
+      const since = seen.length;
+      const srv = await startHttpServer(world.server, key, ["--budget", "none", "--lang", "en"]);
+      const s = await httpSession(srv.url);
+      try {
+        await exercise(s);
+      } finally {
+        await s.close();
+        await srv.stop();
+      }
+      seen.push(srv.output());
+      expectNoLeakSince(since);
+    },
+    120_000,
+  );
 
   it("no answer and no output holds either key", () => {
     const all = seen.join("\n");

@@ -32,21 +32,49 @@ const heapAfterGc = () => {
 };
 
 beforeAll(async () => {
-  const cfg = readConfig(["--http", "0"], { COMPANY_DATA_BASE_URL: "http://127.0.0.1:9", COMPANY_DATA_API_KEY: "k", LANG: "C" });
+  const cfg = readConfig(["--http", "0"], {
+    COMPANY_DATA_BASE_URL: "http://127.0.0.1:9",
+    COMPANY_DATA_API_KEY: "k",
+    LANG: "C",
+  });
   const host = createHost(cfg, nodeDriver(), () => undefined);
-  srv = await startHttp(host, { port: 0, hostname: "127.0.0.1", maxSessions: CAP, idleMs: IDLE_MS, allowedOrigins: [], authenticate: localUser, now: () => clock });
+  srv = await startHttp(host, {
+    port: 0,
+    hostname: "127.0.0.1",
+    maxSessions: CAP,
+    idleMs: IDLE_MS,
+    allowedOrigins: [],
+    authenticate: localUser,
+    now: () => clock,
+  });
 });
 afterAll(() => srv?.close());
 
 /** One initialize (a new session each time), never ended; the status and the session id it got. */
 function initialize(): Promise<{ status: number; sid?: string }> {
   const u = new URL(srv.url);
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "flood", version: "1" } } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "flood", version: "1" } },
+  });
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, sid: res.headers["mcp-session-id"] as string | undefined }));
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, sid: res.headers["mcp-session-id"] as string | undefined }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });

@@ -7,7 +7,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCliWorld, type CliWorld } from "../helpers/cli.ts";
-import { call, charged, httpSession, newKey, startHttpServer, stdioSession, type McpSession, type ToolResult } from "./harness.ts";
+import {
+  call,
+  charged,
+  httpSession,
+  newKey,
+  startHttpServer,
+  stdioSession,
+  type McpSession,
+  type ToolResult,
+} from "./harness.ts";
 import { nth, take } from "../helpers/indexed.ts";
 
 let world: CliWorld;
@@ -55,13 +64,24 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
 
   it("lists the six actions plus estimate_credits and account, each with a schema and its price", async () => {
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["company_profile", "search_companies", "similar_companies", "recent_changes", "person_network", "portfolio_risk", "estimate_credits", "account"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "company_profile",
+      "search_companies",
+      "similar_companies",
+      "recent_changes",
+      "person_network",
+      "portfolio_risk",
+      "estimate_credits",
+      "account",
+    ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe("object");
       expect(t.description).toMatch(/credit|Free/i);
     }
     const search = tools.find((t) => t.name === "search_companies")!;
-    expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["query", "filters", "near", "size"]));
+    expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(["query", "filters", "near", "size"]),
+    );
   });
 
   it("company_profile by id: master data, people and financials in one call; spent = charged", async () => {
@@ -81,8 +101,15 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
   it("company_profile buys no include the free availability check rules out", async () => {
     let id: string | undefined;
     for (const c of world.emu.world.companies.slice(200, 400)) {
-      const a = (await (await fetch(`${world.server.url}/v2/companies/${c.id}/availability`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { financials?: boolean; people?: boolean };
-      if (a.financials === false && a.people !== false) { id = c.id; break; }
+      const a = (await (
+        await fetch(`${world.server.url}/v2/companies/${c.id}/availability`, {
+          headers: { Authorization: `Bearer ${key}` },
+        })
+      ).json()) as { financials?: boolean; people?: boolean };
+      if (a.financials === false && a.people !== false) {
+        id = c.id;
+        break;
+      }
     }
     expect(id).toBeDefined();
     const r = await paid("company_profile", { id });
@@ -92,7 +119,10 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
   });
 
   it("company_profile by name resolves for free and pays only for the profile", async () => {
-    const c = nth(world.emu.world.companies.filter((x) => world.emu.companies.findByName(x.name).length === 1), 5);
+    const c = nth(
+      world.emu.world.companies.filter((x) => world.emu.companies.findByName(x.name).length === 1),
+      5,
+    );
     const r = await paid("company_profile", { name: c.name, include: [] });
     expect(r.structuredContent!.status).toBe("matched");
     expect(r.structuredContent!.company.id).toBe(c.id);
@@ -143,10 +173,17 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
     // A company whose newest change or announcement lies before today: ask from the day after it.
     let found: { id: string; since: string } | undefined;
     for (const c of world.emu.world.companies.slice(61, 300)) {
-      const a = (await (await fetch(`${world.server.url}/v2/companies/${c.id}/availability`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { announcements?: boolean; lastChangeDate?: string | null };
+      const a = (await (
+        await fetch(`${world.server.url}/v2/companies/${c.id}/availability`, {
+          headers: { Authorization: `Bearer ${key}` },
+        })
+      ).json()) as { announcements?: boolean; lastChangeDate?: string | null };
       if (!a.announcements || !a.lastChangeDate) continue;
       const next = new Date(Date.parse(a.lastChangeDate.slice(0, 10)) + 86_400_000).toISOString().slice(0, 10);
-      if (Date.parse(next) < Date.now()) { found = { id: c.id, since: next }; break; }
+      if (Date.parse(next) < Date.now()) {
+        found = { id: c.id, since: next };
+        break;
+      }
     }
     expect(found).toBeDefined();
     const before = await charged(world.server, key);
@@ -182,7 +219,10 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
 
   it("portfolio_risk: ids and names grouped risk / watch / none with reasons; ambiguous names get candidates", async () => {
     const ids = world.emu.world.companies.slice(100, 106).map((c) => c.id);
-    const named = nth(world.emu.world.companies.filter((x) => world.emu.companies.findByName(x.name).length === 1), 9);
+    const named = nth(
+      world.emu.world.companies.filter((x) => world.emu.companies.findByName(x.name).length === 1),
+      9,
+    );
     const [dup] = take(world.emu.companies.duplicateNames(2).slice(1), 1);
     const risky = world.emu.companies.withStatus("INSOLVENT")[0];
     const list = [...ids, named.name, { name: dup.name }, ...(risky ? [risky] : [])];
@@ -201,7 +241,9 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
       expect(x.reason.text.en).toBeTruthy();
     }
     if (risky) expect(sc.results[8]).toMatchObject({ group: "risk" });
-    expect(sc.groups.risk + sc.groups.watch + sc.groups.none + sc.groups.ambiguous + sc.groups.notFound + sc.groups.error).toBe(list.length);
+    expect(
+      sc.groups.risk + sc.groups.watch + sc.groups.none + sc.groups.ambiguous + sc.groups.notFound + sc.groups.error,
+    ).toBe(list.length);
     expect(text(r)).toMatch(/not a credit rating/);
     // Within the price named beforehand.
     expect(sc.spent.credits).toBeGreaterThanOrEqual(est.structuredContent!.credits.min);
@@ -210,14 +252,30 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
 
   it("every invalid filter is refused for 0 credits, naming the values it accepts", async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
-      [{ filters: { state: ["DE-XX"] } }, "filters.state", /"DE-XX": not a federal state; allowed: .*DE-BY Bavaria\/Bayern.*DE-TH Thuringia\/Thüringen/],
+      [
+        { filters: { state: ["DE-XX"] } },
+        "filters.state",
+        /"DE-XX": not a federal state; allowed: .*DE-BY Bavaria\/Bayern.*DE-TH Thuringia\/Thüringen/,
+      ],
       [{ filters: { state: ["Texas"] } }, "filters.state", /DE-NW North Rhine-Westphalia\/Nordrhein-Westfalen/],
-      [{ filters: { industry: ["ZZZ"] } }, "filters.industry", /"ZZZ": not a WZ 2008 code; allowed: WZ 2008 codes or prefixes: a section A–U, .*J 58–63/],
+      [
+        { filters: { industry: ["ZZZ"] } },
+        "filters.industry",
+        /"ZZZ": not a WZ 2008 code; allowed: WZ 2008 codes or prefixes: a section A–U, .*J 58–63/,
+      ],
       [{ filters: { industry: ["K62"] } }, "filters.industry", /not a WZ 2008 code/],
-      [{ filters: { legalForm: ["Quatsch"] } }, "filters.legalForm", /"Quatsch": not a legal form the service filters by; allowed: .*GmbH, .*AG, .*GmbH & Co\. KG/],
+      [
+        { filters: { legalForm: ["Quatsch"] } },
+        "filters.legalForm",
+        /"Quatsch": not a legal form the service filters by; allowed: .*GmbH, .*AG, .*GmbH & Co\. KG/,
+      ],
       [{ filters: { size: ["HUGE"] } }, "filters.size[0]", /allowed: MICRO, SMALL, MEDIUM, LARGE/],
       [{ filters: { state: "Bayern" } }, "filters.state", /expected a list/],
-      [{ filters: { colour: ["red"] } }, "filters.colour", /unknown field; allowed: industry, state, size, legalForm, city, active, minAgeYears, maxAgeYears/],
+      [
+        { filters: { colour: ["red"] } },
+        "filters.colour",
+        /unknown field; allowed: industry, state, size, legalForm, city, active, minAgeYears, maxAgeYears/,
+      ],
       [{ filters: { minAgeYears: 20, maxAgeYears: 5 } }, "filters.maxAgeYears", /must not be less than minAgeYears/],
       [{ near: { place: "München", radiusKm: 0 } }, "near.radiusKm", /greater than 0 and at most 500/],
       [{ near: { place: "München", lat: 48.1 } }, "near", /give exactly one of place, lat \+ lon/],
@@ -252,7 +310,10 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
       expect(r.structuredContent!.companies.map((c: { id: string }) => c.id)).toEqual(ids);
       expect(r.structuredContent!.spent.credits).toBe(0);
     }
-    const bw = await paid("search_companies", { filters: { state: ["Baden-Wuerttemberg"], legalForm: ["gmbh"] }, size: 10 });
+    const bw = await paid("search_companies", {
+      filters: { state: ["Baden-Wuerttemberg"], legalForm: ["gmbh"] },
+      size: 10,
+    });
     for (const c of bw.structuredContent!.companies as { state?: string }[]) expect(c.state).toBe("DE-BW");
   });
 
@@ -266,16 +327,27 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
     expect(search.anyOf).toEqual([{ required: ["query"] }, { required: ["filters"] }, { required: ["near"] }]);
     expect(search.properties.size).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 10 });
     expect(search.properties.from).toMatchObject({ type: "integer", minimum: 0, maximum: 10000 });
-    expect(search.properties.near.properties.radiusKm).toMatchObject({ default: 10, exclusiveMinimum: 0, maximum: 500 });
+    expect(search.properties.near.properties.radiusKm).toMatchObject({
+      default: 10,
+      exclusiveMinimum: 0,
+      maximum: 500,
+    });
     expect(search.properties.near.required ?? []).not.toContain("radiusKm");
     expect(search.properties.filters.properties.size.items.enum).toEqual(["MICRO", "SMALL", "MEDIUM", "LARGE"]);
     expect(search.properties.filters.properties.state.type).toBe("array");
     expect(search.properties.filters.properties.state.description).toMatch(/DE-BY Bavaria\/Bayern/);
     expect(byName.search_companies!.description).toMatch(/"state": \["Bayern"\]/);
     expect(byName.recent_changes!.inputSchema.required).toEqual(["id", "since"]);
-    expect((byName.recent_changes!.inputSchema as any).properties.maxPages).toMatchObject({ minimum: 1, maximum: 20, default: 3 });
+    expect((byName.recent_changes!.inputSchema as any).properties.maxPages).toMatchObject({
+      minimum: 1,
+      maximum: 20,
+      default: 3,
+    });
     expect((byName.similar_companies!.inputSchema as any).properties.ids).toMatchObject({ minItems: 1, maxItems: 20 });
-    expect((byName.portfolio_risk!.inputSchema as any).properties.companies).toMatchObject({ minItems: 1, maxItems: 100 });
+    expect((byName.portfolio_risk!.inputSchema as any).properties.companies).toMatchObject({
+      minItems: 1,
+      maxItems: 100,
+    });
     for (const t of tools) {
       expect(t.annotations?.readOnlyHint).toBe(true);
       expect(t.annotations?.openWorldHint).toBe(t.name !== "estimate_credits");
@@ -286,7 +358,10 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
 
   it("estimate_credits prices a call from the price table, sending nothing", async () => {
     const before = await charged(world.server, key);
-    const r = await call(s, "estimate_credits", { tool: "company_profile", arguments: { id: "DE0000000001", include: ["people", "announcements", "financials"] } });
+    const r = await call(s, "estimate_credits", {
+      tool: "company_profile",
+      arguments: { id: "DE0000000001", include: ["people", "announcements", "financials"] },
+    });
     expect(r.structuredContent!.credits).toEqual({ min: 1, max: 7 });
     expect(r.structuredContent!.spent.credits).toBe(0);
     const s2 = await call(s, "estimate_credits", { tool: "search_companies", arguments: { query: "x" } });
@@ -322,7 +397,9 @@ describe.each(["stdio", "http"] as const)("MCP server over %s", (transport) => {
     const typed = await paid("company_profile", { id: 5 });
     expect(typed.isError).toBe(true);
     expect(typed.structuredContent!.error).toMatchObject({ code: "INVALID_INPUT", field: "id" });
-    expect(typed.structuredContent!.error.de).toMatch(/^Ungültige Eingabe \(Firmen-ID\): erwartet Text \(erhalten: 5\)/);
+    expect(typed.structuredContent!.error.de).toMatch(
+      /^Ungültige Eingabe \(Firmen-ID\): erwartet Text \(erhalten: 5\)/,
+    );
     expect(text(typed)).toBe("Invalid input (company ID): expected a string (got 5). Spent: 0 credits.");
     expect(text(typed)).not.toMatch(/-32602|MCP error/);
     const missing = await paid("recent_changes", { id: nth(world.emu.world.companies, 0).id });

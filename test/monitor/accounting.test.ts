@@ -10,7 +10,13 @@
 import { describe, expect, it } from "vitest";
 import { runSync } from "../../shared/core/drivers.ts";
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
-import { checkPortfolio, MAX_STALLED_CALLS, RUN_KEY, type CheckOptions, type RunSummary } from "../../shared/monitor/check.ts";
+import {
+  checkPortfolio,
+  MAX_STALLED_CALLS,
+  RUN_KEY,
+  type CheckOptions,
+  type RunSummary,
+} from "../../shared/monitor/check.ts";
 import { CHANGES_SHEET } from "../../shared/monitor/changelog.ts";
 import { MAX_ENTRY_CREDITS, scheduleEstimate } from "../../shared/monitor/estimate.ts";
 import { harness, type Harness } from "./harness.ts";
@@ -23,10 +29,13 @@ const IDS = portfolio.portfolio.map((p) => p.id);
 const seed = (h: Harness, cells: string[] = IDS) => h.sheets.set("Portfolio", [["ID"], ...cells.map((c) => [c])]);
 const run = (h: Harness, opts: CheckOptions = {}) => runSync(checkPortfolio(h.ctx, opts), h.driver);
 const preview = (h: Harness) => run(h, { preview: true });
-const accounted = (s: RunSummary) => s.earlier + s.checked + s.unchanged + s.left.companies + s.errors + s.notFound + s.ambiguous;
-const expectAccounted = (s: RunSummary) => expect(accounted(s), JSON.stringify({ ...s, plan: undefined, message: undefined })).toBe(s.entries);
+const accounted = (s: RunSummary) =>
+  s.earlier + s.checked + s.unchanged + s.left.companies + s.errors + s.notFound + s.ambiguous;
+const expectAccounted = (s: RunSummary) =>
+  expect(accounted(s), JSON.stringify({ ...s, plan: undefined, message: undefined })).toBe(s.entries);
 const header = (h: Harness) => nth(h.sheets.get("Portfolio"), 0).map(String);
-const cell = (h: Harness, r: number, name: string) => nth(h.sheets.get("Portfolio"), r)[header(h).findIndex((x) => x.startsWith(name))];
+const cell = (h: Harness, r: number, name: string) =>
+  nth(h.sheets.get("Portfolio"), r)[header(h).findIndex((x) => x.startsWith(name))];
 const logLines = (h: Harness) => h.sheets.get(CHANGES_SHEET).slice(1);
 
 /** Answer some requests differently (a vanished company, a failing endpoint). */
@@ -44,10 +53,16 @@ function intercept(h: Harness, fake: (r: HttpRequest) => HttpResponse | null): (
     pass.forEach((i, k) => (out[i] = nth(real, k)));
     return out;
   };
-  return () => { h.driver.http = orig; };
+  return () => {
+    h.driver.http = orig;
+  };
 }
 const pathOf = (r: HttpRequest) => new URL(r.url).pathname;
-const status = (code: number): HttpResponse => ({ status: code, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { code: "X", message: "fault" } }) });
+const status = (code: number): HttpResponse => ({
+  status: code,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ error: { code: "X", message: "fault" } }),
+});
 
 /** Until the run is no longer paused; every call must account for every entry. */
 function continueRun(h: Harness, max = 10): RunSummary[] {
@@ -121,10 +136,17 @@ describe("no company drops out of a check", () => {
     expect(first.errors).toBe(0);
     expect(first.left.unpriced).toBeGreaterThanOrEqual(3);
     expect(first.left.companies).toBe(10 - first.checked);
-    const risk = h.sheets.get("Portfolio").slice(1).map((_, i) => cell(h, i + 1, "Risk"));
+    const risk = h.sheets
+      .get("Portfolio")
+      .slice(1)
+      .map((_, i) => cell(h, i + 1, "Risk"));
     expect(risk.filter((r) => r === "Left to do")).toHaveLength(first.left.companies);
-    const flags = h.sheets.get("Portfolio").slice(1).map((_, i) => String(cell(h, i + 1, "Flag")));
-    for (const f of flags.filter((f) => f.startsWith("Not checked"))) expect(f).toMatch(/^Not checked yet \(.+\); the check continues with it\.$/);
+    const flags = h.sheets
+      .get("Portfolio")
+      .slice(1)
+      .map((_, i) => String(cell(h, i + 1, "Flag")));
+    for (const f of flags.filter((f) => f.startsWith("Not checked")))
+      expect(f).toMatch(/^Not checked yet \(.+\); the check continues with it\.$/);
     expect(h.stores.store.get(RUN_KEY(h.ctx))).toBeTruthy();
 
     // The next tick, an hour later, with its own deadline.
@@ -248,7 +270,11 @@ describe("rows that could drop out or be paid twice", () => {
   it("an ambiguous name is counted and shown, and the rest adds up", () => {
     const h = harness();
     const dup = nth(h.emu.companies.duplicateNames(1), 0);
-    h.sheets.set("Portfolio", [["ID", "Firma"], ["", dup.name], [nth(IDS, 0), ""]]);
+    h.sheets.set("Portfolio", [
+      ["ID", "Firma"],
+      ["", dup.name],
+      [nth(IDS, 0), ""],
+    ]);
     const s = run(h);
     expectAccounted(s);
     expect(s).toMatchObject({ entries: 2, ambiguous: 1, checked: 1 });
@@ -274,7 +300,9 @@ describe("changes paging in the credits shown", () => {
     const s = run(h);
     expect(s.extraChangePages).toBe(1);
     expect(h.charged() - before).toBe(p.estimate + 1);
-    expect(s.message.en).toContain(`${s.spent} credits (1 of them for a further page of changes, 1 credit per 100 changes of a company, beyond the estimate)`);
+    expect(s.message.en).toContain(
+      `${s.spent} credits (1 of them for a further page of changes, 1 credit per 100 changes of a company, beyond the estimate)`,
+    );
     expect(s.message.de).toContain(`${s.spent} Credits (davon 1 für eine weitere Seite von Änderungen`);
   });
 });

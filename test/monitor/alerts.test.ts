@@ -9,7 +9,15 @@ import { describe, expect, it } from "vitest";
 import { runSync, type SyncDriver } from "../../shared/core/drivers.ts";
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import { checkPortfolio } from "../../shared/monitor/check.ts";
-import { deliverAlerts, DeliveryError, digestOf, lastDelivery, mergeNews, pendingAlerts, type Digest } from "../../shared/monitor/alerts.ts";
+import {
+  deliverAlerts,
+  DeliveryError,
+  digestOf,
+  lastDelivery,
+  mergeNews,
+  pendingAlerts,
+  type Digest,
+} from "../../shared/monitor/alerts.ts";
 import { checkWebhookUrl, postWebhook, webhookPayload } from "../../shared/monitor/webhook.ts";
 import { logLine } from "../../shared/monitor/changelog.ts";
 import { alertSettings, DEFAULT_ALERTS, webhookSender } from "../../shared/monitor/alert-settings.ts";
@@ -41,8 +49,13 @@ function channel() {
   return ch;
 }
 
-const check = (h: Harness, driver: SyncDriver = h.driver) => runSync(checkPortfolio(h.ctx, { alerts: ["test"] }), driver);
-const deliver = (h: Harness, ch: ReturnType<typeof channel>) => runSync(deliverAlerts(h.ctx, "test", (d) => ch.send(d)), h.driver);
+const check = (h: Harness, driver: SyncDriver = h.driver) =>
+  runSync(checkPortfolio(h.ctx, { alerts: ["test"] }), driver);
+const deliver = (h: Harness, ch: ReturnType<typeof channel>) =>
+  runSync(
+    deliverAlerts(h.ctx, "test", (d) => ch.send(d)),
+    h.driver,
+  );
 const targetIn = (d: Digest) => d.companies.find((c) => c.id === TARGET);
 
 describe("alerts from portfolio checks", () => {
@@ -100,7 +113,11 @@ describe("alerts from portfolio checks", () => {
     ch.failing = true;
     const failed = deliver(h, ch);
     expect(failed.status).toBe("failed");
-    expect(runSync(lastDelivery(h.ctx, "test"), h.driver)).toMatchObject({ ok: false, failures: 1, error: { de: "Empfänger gestört" } });
+    expect(runSync(lastDelivery(h.ctx, "test"), h.driver)).toMatchObject({
+      ok: false,
+      failures: 1,
+      error: { de: "Empfänger gestört" },
+    });
     ch.failing = true;
     h.advance(1);
     check(h);
@@ -142,18 +159,35 @@ describe("alerts from portfolio checks", () => {
     const h = setUp();
     const mail = channel();
     const hook = channel();
-    const both = (k?: number) => runSync(checkPortfolio(h.ctx, { alerts: ["email", "webhook"], ...(k ? { windowRows: k } : {}) }), h.driver);
+    const both = (k?: number) =>
+      runSync(checkPortfolio(h.ctx, { alerts: ["email", "webhook"], ...(k ? { windowRows: k } : {}) }), h.driver);
     both();
     h.advance(2);
     both();
     mail.failing = true;
-    expect(runSync(deliverAlerts(h.ctx, "email", (d) => mail.send(d)), h.driver).status).toBe("failed");
-    expect(runSync(deliverAlerts(h.ctx, "webhook", (d) => hook.send(d)), h.driver).status).toBe("sent");
+    expect(
+      runSync(
+        deliverAlerts(h.ctx, "email", (d) => mail.send(d)),
+        h.driver,
+      ).status,
+    ).toBe("failed");
+    expect(
+      runSync(
+        deliverAlerts(h.ctx, "webhook", (d) => hook.send(d)),
+        h.driver,
+      ).status,
+    ).toBe("sent");
     mail.failing = false;
     h.advance(1);
     both();
-    runSync(deliverAlerts(h.ctx, "email", (d) => mail.send(d)), h.driver);
-    runSync(deliverAlerts(h.ctx, "webhook", (d) => hook.send(d)), h.driver);
+    runSync(
+      deliverAlerts(h.ctx, "email", (d) => mail.send(d)),
+      h.driver,
+    );
+    runSync(
+      deliverAlerts(h.ctx, "webhook", (d) => hook.send(d)),
+      h.driver,
+    );
     expect(mail.sent.filter(targetIn)).toHaveLength(1);
     expect(hook.sent.filter(targetIn)).toHaveLength(1);
   });
@@ -167,11 +201,12 @@ describe("alerts from portfolio checks", () => {
     let answer = 500;
     const driver: SyncDriver = {
       ...h.driver,
-      http: (reqs) => reqs.map((r): HttpResponse => {
-        if (!r.url.startsWith("https://hooks.example.test/")) return nth(h.driver.http([r]), 0);
-        posted.push(r);
-        return { status: answer, headers: {}, body: "" };
-      }),
+      http: (reqs) =>
+        reqs.map((r): HttpResponse => {
+          if (!r.url.startsWith("https://hooks.example.test/")) return nth(h.driver.http([r]), 0);
+          posted.push(r);
+          return { status: answer, headers: {}, body: "" };
+        }),
     };
     const url = "https://hooks.example.test/services/T0/B0/secret";
     const first = runSync(deliverAlerts(h.ctx, "test", postWebhook(url)), driver);
@@ -196,10 +231,16 @@ describe("alerts from portfolio checks", () => {
 
   it("webhook addresses: https only (http for this machine), no credentials; the error never repeats the address", () => {
     expect(checkWebhookUrl(" https://hooks.slack.com/services/T/B/x ")).toBe("https://hooks.slack.com/services/T/B/x");
-    expect(checkWebhookUrl("https://prod.logic.azure.com/workflows/1/triggers/manual/paths/invoke?api-version=1&sig=abc")).toContain("sig=abc");
+    expect(
+      checkWebhookUrl("https://prod.logic.azure.com/workflows/1/triggers/manual/paths/invoke?api-version=1&sig=abc"),
+    ).toContain("sig=abc");
     expect(checkWebhookUrl("http://127.0.0.1:9000/hook")).toBe("http://127.0.0.1:9000/hook");
     // The default port as Teams writes it is the same address.
-    expect(checkWebhookUrl("https://prod-12.westeurope.logic.azure.com:443/workflows/1/triggers/manual/paths/invoke?sig=abc")).toBe("https://prod-12.westeurope.logic.azure.com/workflows/1/triggers/manual/paths/invoke?sig=abc");
+    expect(
+      checkWebhookUrl(
+        "https://prod-12.westeurope.logic.azure.com:443/workflows/1/triggers/manual/paths/invoke?sig=abc",
+      ),
+    ).toBe("https://prod-12.westeurope.logic.azure.com/workflows/1/triggers/manual/paths/invoke?sig=abc");
     expect(checkWebhookUrl("http://127.0.0.1:80/hook")).toBe("http://127.0.0.1/hook");
     for (const bad of ["http://example.com/hook", "ftp://x/y", "https://user:pw@example.com/", "not a url", ""]) {
       let err: unknown;
@@ -215,7 +256,12 @@ describe("alerts from portfolio checks", () => {
   });
 
   it("Slack and Teams webhooks only where a post can arrive: from Google's servers, not from the page itself", () => {
-    expect([webhookSender("sheets"), webhookSender("excel"), webhookSender("playground"), webhookSender("test")]).toEqual(["google", "browser", "browser", "server"]);
+    expect([
+      webhookSender("sheets"),
+      webhookSender("excel"),
+      webhookSender("playground"),
+      webhookSender("test"),
+    ]).toEqual(["google", "browser", "browser", "server"]);
     const slack = "https://hooks.slack.com/services/T0/B0/x";
     const teams = "https://contoso.webhook.office.com/webhookb2/x";
     const workflow = "https://prod-01.westeurope.logic.azure.com/workflows/x";
@@ -234,21 +280,31 @@ describe("alerts from portfolio checks", () => {
       else expect(() => alertSettings({ webhook: url }, DEFAULT_ALERTS, "sheets")).toThrow(/logic\.azure\.com/);
     }
     // Any other https receiver (a Teams Workflow trigger among them) may allow CORS: the page posts to it itself.
-    expect(alertSettings({ webhook: "https://alerts.example.com/h" }, DEFAULT_ALERTS, "playground", "browser").webhook).toBe("https://alerts.example.com/h");
+    expect(
+      alertSettings({ webhook: "https://alerts.example.com/h" }, DEFAULT_ALERTS, "playground", "browser").webhook,
+    ).toBe("https://alerts.example.com/h");
     expect(alertSettings({ webhook: workflow }, DEFAULT_ALERTS, "excel", "browser").webhook).toBe(workflow);
   });
 
   it("chat markup in register text is escaped in the webhook's text", () => {
-    const line = logLine("DE1234567890", "A <!channel> & Co", { date: "2026-03-04T10:00:00Z", text: "<!here> moved", kind: { code: "ADDRESS", name: "Address" } });
+    const line = logLine("DE1234567890", "A <!channel> & Co", {
+      date: "2026-03-04T10:00:00Z",
+      text: "<!here> moved",
+      kind: { code: "ADDRESS", name: "Address" },
+    });
     const companies = mergeNews([], { changes: [line] });
     const p = webhookPayload(digestOf(companies, "en", Date.parse("2026-03-04T20:00:00Z")));
     expect(p.text).not.toMatch(/<!/);
     expect(p.text).toContain("&lt;!here&gt;");
-    expect(nth(nth((p.companies as { changes: { text: string }[] }[]), 0).changes, 0).text).toBe("<!here> moved");
+    expect(nth(nth(p.companies as { changes: { text: string }[] }[], 0).changes, 0).text).toBe("<!here> moved");
   });
 
   it("news merges: a change once by its key, a move keeps where it came from, an undone move is no news", () => {
-    const line = logLine("DE1234567890", "A", { date: "2026-03-04T10:00:00Z", text: "x", kind: { code: "ADDRESS", name: "Address" } });
+    const line = logLine("DE1234567890", "A", {
+      date: "2026-03-04T10:00:00Z",
+      text: "x",
+      kind: { code: "ADDRESS", name: "Address" },
+    });
     let box = mergeNews([], { changes: [line, line] });
     box = mergeNews(box, { changes: [line] });
     expect(nth(box, 0).changes).toHaveLength(1);
@@ -256,7 +312,9 @@ describe("alerts from portfolio checks", () => {
     let moves = mergeNews([], { moves: [{ id: "DE0000000001", name: "B", from: "none", to: "risk", flag }] });
     moves = mergeNews(moves, { moves: [{ id: "DE0000000001", name: "B", from: "none", to: "risk", flag }] });
     expect(moves).toMatchObject([{ from: "none", to: "risk" }]);
-    expect(mergeNews(moves, { moves: [{ id: "DE0000000001", name: "B", from: "risk", to: "none", flag }] })).toEqual([]);
+    expect(mergeNews(moves, { moves: [{ id: "DE0000000001", name: "B", from: "risk", to: "none", flag }] })).toEqual(
+      [],
+    );
     // An unmoved group alone is no news.
     expect(mergeNews([], { moves: [{ id: "DE0000000002", name: "C", from: "watch", to: "watch", flag }] })).toEqual([]);
   });

@@ -23,10 +23,19 @@ function setup(language: Language): Harness {
 const as = (h: Harness, language: Language): OpContext => ({ ...h.ctx, client: { ...h.ctx.client, language } });
 const check = (h: Harness, language: Language) => runSync(checkPortfolio(as(h, language), {}), h.driver);
 const has = (h: Harness, name: string) => h.sheets.values.has(name);
-const keysIn = (h: Harness, name: string) => h.sheets.get(name).slice(1).map((r) => String(r[6]));
+const keysIn = (h: Harness, name: string) =>
+  h.sheets
+    .get(name)
+    .slice(1)
+    .map((r) => String(r[6]));
 
 /** A day with a new register change for `id`, then a check in `language`. */
-function dayWithChange(h: Harness, id: string, language: Language, kind: "ADDRESS" | "INSOLVENCY" | "CAPITAL" = "ADDRESS") {
+function dayWithChange(
+  h: Harness,
+  id: string,
+  language: Language,
+  kind: "ADDRESS" | "INSOLVENCY" | "CAPITAL" = "ADDRESS",
+) {
   h.emu.scheduleEvent(id, { day: h.emu.clock.day() + 1, kind });
   h.advance(1);
   return check(h, language);
@@ -51,7 +60,10 @@ describe("change log name per language", () => {
     expect(en.sheets.get("Changes")[0]).toEqual(CHANGES_HEADERS.en);
   });
 
-  for (const [first, second] of [["de", "en"], ["en", "de"]] as const) {
+  for (const [first, second] of [
+    ["de", "en"],
+    ["en", "de"],
+  ] as const) {
     it(`switching ${first} → ${second} keeps the one log and logs no line twice`, () => {
       const h = setup(first);
       const log = CHANGES_SHEETS[first];

@@ -28,7 +28,10 @@ const logLines = (h: Harness) => h.sheets.get(CHANGES_SHEET).slice(1);
 const keys = (h: Harness) => logLines(h).map((r) => String(r[6]));
 
 /** Preview (the estimate "Check now" shows), then the run; both through the sync driver. */
-function checkNow(h: Harness, opts: Parameters<typeof checkPortfolio>[1] = {}): { preview: RunSummary; run: RunSummary; charged: number } {
+function checkNow(
+  h: Harness,
+  opts: Parameters<typeof checkPortfolio>[1] = {},
+): { preview: RunSummary; run: RunSummary; charged: number } {
   const preview = runSync(checkPortfolio(h.ctx, { ...opts, preview: true }), h.driver);
   const before = h.charged();
   const run = runSync(checkPortfolio(h.ctx, opts), h.driver);
@@ -99,14 +102,19 @@ describe("portfolio monitoring against the emulator", () => {
     seedPortfolio(h);
     const preview = runSync(checkPortfolio(h.ctx, { preview: true }), h.driver);
     expect(estimate(preview.plan).credits).toBe(preview.estimate);
-    const sched = scheduleEstimate({ companies: preview.companies, withFinancials: preview.withFinancials, nextRun: preview.estimate }, { frequency: "daily", budget: null });
+    const sched = scheduleEstimate(
+      { companies: preview.companies, withFinancials: preview.withFinancials, nextRun: preview.estimate },
+      { frequency: "daily", budget: null },
+    );
     const run = runSync(checkPortfolio(h.ctx), h.driver);
     expect(h.charged()).toBe(sched.nextRun);
     expect(run.spent).toBe(sched.nextRun);
     // The ceiling bounds every later run; per day and month follow from the runs per day.
     expect(sched.perRun).toBe(10 * 2 + preview.withFinancials * 4);
     expect(sched.perMonth).toBe(sched.perRun * 30);
-    expect(scheduleEstimate({ companies: 10, withFinancials: 8, nextRun: 50 }, { frequency: "hourly", budget: 12 })).toMatchObject({ perRun: 12, perDay: 288, nextRun: 12, cappedByBudget: true });
+    expect(
+      scheduleEstimate({ companies: 10, withFinancials: 8, nextRun: 50 }, { frequency: "hourly", budget: 12 }),
+    ).toMatchObject({ perRun: 12, perDay: 288, nextRun: 12, cappedByBudget: true });
   });
 
   it("a per-run budget stops cleanly, says what is left, and the next run finishes for the rest of the price", () => {
@@ -156,7 +164,11 @@ describe("portfolio monitoring against the emulator", () => {
   it("ambiguous names are left for the user with candidates, never guessed; a picked candidate is used", () => {
     const h = harness();
     const dup = nth(h.emu.companies.duplicateNames(1), 0);
-    h.sheets.set("Portfolio", [["Firma", "Ort"], [dup.name, ""], ["Siemens AG", "München"]]);
+    h.sheets.set("Portfolio", [
+      ["Firma", "Ort"],
+      [dup.name, ""],
+      ["Siemens AG", "München"],
+    ]);
     const run = runSync(checkPortfolio(h.ctx), h.driver);
     expect(run.ambiguous).toBe(1);
     const sheet = h.sheets.get("Portfolio");

@@ -20,7 +20,13 @@ describe("COMPANY_RISK / COMPANY.RISK", () => {
     expect(nth(out, 3)[0]).toBe("Watch");
     expect(nth(out, 4)[0]).toMatchObject({ error: "INVALID_INPUT" });
     const withFin = [0, 1, 2, 3].filter((i) => {
-      const a = JSON.parse(h.emu.handle({ method: "GET", url: `http://x/v2/companies/${ids[i]}/availability`, headers: { Authorization: `Bearer ${h.key}` } }).body);
+      const a = JSON.parse(
+        h.emu.handle({
+          method: "GET",
+          url: `http://x/v2/companies/${ids[i]}/availability`,
+          headers: { Authorization: `Bearer ${h.key}` },
+        }).body,
+      );
       return a.financials && a.financialYears.length > 0;
     }).length;
     expect(h.charged()).toBe(4 + 4 * withFin);

@@ -20,7 +20,10 @@ export class MemorySheets {
   writes = 0;
 
   set(name: string, rows: Cell[][]): void {
-    this.values.set(name, rows.map((r) => [...r]));
+    this.values.set(
+      name,
+      rows.map((r) => [...r]),
+    );
   }
   get(name: string): Cell[][] {
     return this.values.get(name) ?? [];
@@ -47,7 +50,9 @@ export class MemorySheets {
       }
       case "read": {
         const v = this.values.get(req.sheet) ?? [];
-        return Array.from({ length: req.rows }, (_, i) => Array.from({ length: req.cols }, (_, j) => v[req.row - 1 + i]?.[req.col - 1 + j] ?? ""));
+        return Array.from({ length: req.rows }, (_, i) =>
+          Array.from({ length: req.cols }, (_, j) => v[req.row - 1 + i]?.[req.col - 1 + j] ?? ""),
+        );
       }
       case "write":
         this.writes++;
@@ -60,7 +65,13 @@ export class MemorySheets {
         return undefined;
       case "dropdowns":
         if (!this.dropdowns.has(req.sheet)) this.dropdowns.set(req.sheet, []);
-        this.put(this.dropdowns.get(req.sheet)! as unknown as string[][][], req.row, req.col, req.options.map((o) => [o]), []);
+        this.put(
+          this.dropdowns.get(req.sheet)! as unknown as string[][][],
+          req.row,
+          req.col,
+          req.options.map((o) => [o]),
+          [],
+        );
         return undefined;
       case "ensureSheet":
         if (!this.values.has(req.sheet)) this.values.set(req.sheet, req.headers ? [[...req.headers]] : []);
@@ -101,7 +112,9 @@ export interface Harness {
   slowDown(msPerRequest: number): void;
 }
 
-export function harness(opts: { companies?: number; credits?: number; language?: Language; startDate?: string } = {}): Harness {
+export function harness(
+  opts: { companies?: number; credits?: number; language?: Language; startDate?: string } = {},
+): Harness {
   let msPerRequest = 0;
   let ms = 0; // extra ms within the day, moved by sleeps (retry backoff)
   const startDate = opts.startDate ?? "2026-03-02";
@@ -123,7 +136,9 @@ export function harness(opts: { companies?: number; credits?: number; language?:
         const res = emu.handle(r);
         return { status: res.status, headers: res.headers, body: res.body };
       }),
-    sleep: (d) => { ms += d; },
+    sleep: (d) => {
+      ms += d;
+    },
     cacheGet: stores.cacheGet,
     cachePut: stores.cachePut,
     storeGet: stores.storeGet,
@@ -160,12 +175,27 @@ export function harness(opts: { companies?: number; credits?: number; language?:
     scope: "test",
   };
   return {
-    emu, key, sheets, stores, driver, ctx, requests,
+    emu,
+    key,
+    sheets,
+    stores,
+    driver,
+    ctx,
+    requests,
     charged: () => credits - emu.balance(key),
     now: clockNow,
-    advance: (days) => { emu.clock.advance(days); ms = 0; },
-    crashOn: (op, nth) => { crash = { op, nth }; },
-    slowDown: (perRequest) => { msPerRequest = perRequest; },
-    crashAfterAppend: () => { crashAfterAppend = true; },
+    advance: (days) => {
+      emu.clock.advance(days);
+      ms = 0;
+    },
+    crashOn: (op, nth) => {
+      crash = { op, nth };
+    },
+    slowDown: (perRequest) => {
+      msPerRequest = perRequest;
+    },
+    crashAfterAppend: () => {
+      crashAfterAppend = true;
+    },
   };
 }

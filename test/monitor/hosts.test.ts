@@ -27,7 +27,10 @@ describe("schedule", () => {
   it("settings are validated", () => {
     expect(() => scheduleSettings({ frequency: "weekly" })).toThrow(/frequency/);
     expect(() => scheduleSettings({ hour: 24 })).toThrow(/hour/);
-    expect(scheduleSettings({ enabled: true, frequency: "hourly", budget: "50" as unknown as number })).toMatchObject({ enabled: true, budget: 50 });
+    expect(scheduleSettings({ enabled: true, frequency: "hourly", budget: "50" as unknown as number })).toMatchObject({
+      enabled: true,
+      budget: 50,
+    });
   });
 });
 
@@ -39,11 +42,24 @@ describe("Excel: refresh on open when the last check is older than the interval,
     const pacer = new Pacer();
     const deps = (): AppDeps => ({ host: "excel", now: h.now, random: () => 0.5, documentId: "wb", pacer });
     const call = async (method: string, input: unknown) => runSync(dispatch(deps(), method, input), h.driver);
-    h.driver.http = ((orig) => (reqs) => orig(reqs.map((r) => ({ ...r, url: r.url.replace(/^https?:\/\/[^/]+/, "http://emulator.test") }))))(h.driver.http);
+    h.driver.http = (
+      (orig) => (reqs) =>
+        orig(reqs.map((r) => ({ ...r, url: r.url.replace(/^https?:\/\/[^/]+/, "http://emulator.test") })))
+    )(h.driver.http);
     await call("saveSettings", { apiKey: h.key, baseUrl: "https://emulator.test", language: "en" });
     await call("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 6 } });
     let intervalFn: (() => void) | null = null;
-    const loop = startMonitor({ call }, { setInterval: (f) => { intervalFn = f; return 1; }, clearInterval: () => {}, now: h.now });
+    const loop = startMonitor(
+      { call },
+      {
+        setInterval: (f) => {
+          intervalFn = f;
+          return 1;
+        },
+        clearInterval: () => {},
+        now: h.now,
+      },
+    );
     const first = await loop.first;
     expect(first?.status).toBe("done");
     expect(nth(h.sheets.get("Portfolio"), 1)[1]).toBe("No flags");
@@ -54,7 +70,9 @@ describe("Excel: refresh on open when the last check is older than the interval,
     expect(next?.status).toBe("done");
     const status = (await call("monitorStatus", {})) as { hostNote: { en: string } };
     expect(status.hostNote.en).toMatch(/Nothing is refreshed while the workbook is closed/);
-    expect(isCheckDue({ enabled: false, frequency: "hourly", hour: 0, budget: null, sheet: "Portfolio" }, null, h.now())).toBe(false);
+    expect(
+      isCheckDue({ enabled: false, frequency: "hourly", hour: 0, budget: null, sheet: "Portfolio" }, null, h.now()),
+    ).toBe(false);
     loop.stop();
   });
 });

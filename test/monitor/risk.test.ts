@@ -1,9 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { latestKeyFigure, screen, RISK_FLAG_CODES, GROUP_OF, describeRisk, type RiskProfile } from "../../shared/monitor/risk.ts";
+import {
+  latestKeyFigure,
+  screen,
+  RISK_FLAG_CODES,
+  GROUP_OF,
+  describeRisk,
+  type RiskProfile,
+} from "../../shared/monitor/risk.ts";
 import type { FinancialYear } from "../../shared/api/schemas.ts";
 
-const active: RiskProfile = { active: true, status: { code: "ACTIVE", name: "aktiv" }, warningExists: false, insolvencyDate: null, liquidationDate: null, deletionDate: null };
-const profit = (year: number, p: number | null, extra: Partial<FinancialYear> = {}): FinancialYear => ({ year, profit: p, revenue: 1000, ...extra });
+const active: RiskProfile = {
+  active: true,
+  status: { code: "ACTIVE", name: "aktiv" },
+  warningExists: false,
+  insolvencyDate: null,
+  liquidationDate: null,
+  deletionDate: null,
+};
+const profit = (year: number, p: number | null, extra: Partial<FinancialYear> = {}): FinancialYear => ({
+  year,
+  profit: p,
+  revenue: 1000,
+  ...extra,
+});
 const good = [profit(2022, -5), profit(2023, 10)];
 
 describe("risk screening: one case per flag", () => {
@@ -23,7 +42,11 @@ describe("risk screening: one case per flag", () => {
   it("IN_LIQUIDATION from the status or a liquidation date", () => {
     expect(screen({ ...active, status: { code: "IN_LIQUIDATION" } }, good).flag.code).toBe("IN_LIQUIDATION");
     const r = screen({ ...active, liquidationDate: "2025-12-01" }, good);
-    expect([r.group, r.flag.code, r.flag.text.en]).toEqual(["risk", "IN_LIQUIDATION", "In liquidation (since 2025-12-01)"]);
+    expect([r.group, r.flag.code, r.flag.text.en]).toEqual([
+      "risk",
+      "IN_LIQUIDATION",
+      "In liquidation (since 2025-12-01)",
+    ]);
   });
   it("NOT_ACTIVE when inactive without a more specific reason", () => {
     expect(screen({ ...active, active: false }, good).flag.code).toBe("NOT_ACTIVE");
@@ -38,7 +61,11 @@ describe("risk screening: one case per flag", () => {
   });
   it("NEGATIVE_NET_INCOME from the latest year only", () => {
     const r = screen(active, [profit(2023, 10), profit(2024, -3)]);
-    expect([r.group, r.flag.code, r.flag.text.en]).toEqual(["watch", "NEGATIVE_NET_INCOME", "Negative net income 2024"]);
+    expect([r.group, r.flag.code, r.flag.text.en]).toEqual([
+      "watch",
+      "NEGATIVE_NET_INCOME",
+      "Negative net income 2024",
+    ]);
     expect(r.keyFigure).toEqual({ year: 2024, netIncome: -3, revenue: 1000 });
     expect(screen(active, [profit(2023, -10), profit(2024, 3)]).group).toBe("none");
   });
@@ -46,7 +73,11 @@ describe("risk screening: one case per flag", () => {
     expect(screen(active, []).flag.code).toBe("NO_FINANCIALS");
     expect(screen(active, null).flag.text.en).toBe("No financials available");
     const shortOnly = screen(active, [profit(2024, null)]);
-    expect([shortOnly.group, shortOnly.flag.code, shortOnly.flag.text.en]).toEqual(["watch", "NO_FINANCIALS", "No net income published"]);
+    expect([shortOnly.group, shortOnly.flag.code, shortOnly.flag.text.en]).toEqual([
+      "watch",
+      "NO_FINANCIALS",
+      "No net income published",
+    ]);
   });
   it("NO_FLAGS otherwise", () => {
     const r = screen(active, good);
@@ -63,7 +94,10 @@ describe("risk screening: one case per flag", () => {
     expect(describeRisk(screen(active, good), "de")).toBe("Keine Auffälligkeiten: Keine Auffälligkeiten");
   });
   it("latest key figure prefers the company's own report over the group's in the same year", () => {
-    expect(latestKeyFigure([profit(2024, 5, { reportType: "concern" }), profit(2024, -2, { reportType: "company" })])?.netIncome).toBe(-2);
+    expect(
+      latestKeyFigure([profit(2024, 5, { reportType: "concern" }), profit(2024, -2, { reportType: "company" })])
+        ?.netIncome,
+    ).toBe(-2);
     expect(latestKeyFigure(undefined)).toBeNull();
   });
 });

@@ -16,9 +16,17 @@ import { createExcelDriver } from "../../excel-addin/host/driver.ts";
 import type { FetchLike } from "../../shared/web/fetch-http.ts";
 import { fetchAll } from "../../apps-script/http.ts";
 
-const digest = digestOf([{ id: "DEJK7QV0PK24", name: "SAP SE", from: "watch", to: "risk", flag: null, changes: [] }], "en", Date.parse("2026-06-01T08:00:00Z"));
+const digest = digestOf(
+  [{ id: "DEJK7QV0PK24", name: "SAP SE", from: "watch", to: "risk", flag: null, changes: [] }],
+  "en",
+  Date.parse("2026-06-01T08:00:00Z"),
+);
 
-interface Server { url: string; hits: string[]; close(): Promise<void> }
+interface Server {
+  url: string;
+  hits: string[];
+  close(): Promise<void>;
+}
 /** A local server that records every request and answers with `answer`. */
 async function server(answer: (res: http.ServerResponse) => void): Promise<Server> {
   const hits: string[] = [];
@@ -31,7 +39,11 @@ async function server(answer: (res: http.ServerResponse) => void): Promise<Serve
     });
   });
   await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, hits, close: () => new Promise((r) => s.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    hits,
+    close: () => new Promise((r) => s.close(() => r())),
+  };
 }
 
 async function failure(p: Promise<unknown>): Promise<DeliveryError> {
@@ -60,7 +72,9 @@ describe("a webhook that redirects", () => {
     const e = await failure(runAsync(postWebhook(`${hook.url}/hook`)(digest), nodeDriver()));
     expect(hook.hits).toHaveLength(1);
     expect(elsewhere.hits).toHaveLength(0);
-    expect(e.text.en).toBe(`The webhook redirected to ${elsewhere.url} (HTTP 307); the message was not sent there. Please enter the final address.`);
+    expect(e.text.en).toBe(
+      `The webhook redirected to ${elsewhere.url} (HTTP 307); the message was not sent there. Please enter the final address.`,
+    );
     expect(e.text.de).toContain(`umgeleitet`);
     expect(e.text.en).not.toContain("secret");
   });
@@ -72,7 +86,11 @@ describe("a webhook that redirects", () => {
       // What a browser returns for redirect "manual": https://fetch.spec.whatwg.org/#concept-filtered-response-opaque-redirect
       return { status: 0, type: "opaqueredirect", headers: { forEach() {} }, text: async () => "" };
     };
-    const driver = createExcelDriver({ fetch: browserFetch, storage: { getItem: async () => null, setItem: async () => {}, removeItem: async () => {} } as never, docId: async () => "doc" });
+    const driver = createExcelDriver({
+      fetch: browserFetch,
+      storage: { getItem: async () => null, setItem: async () => {}, removeItem: async () => {} } as never,
+      docId: async () => "doc",
+    });
     const e = await failure(runAsync(postWebhook("https://hooks.example.test/services/x")(digest), driver));
     expect(inits).toEqual(["manual"]);
     expect(e.text.en).toMatch(/redirected to another address \(the browser does not show where\)/);
@@ -83,10 +101,16 @@ describe("a webhook that redirects", () => {
     const fetcher = {
       fetchAll: (params: { followRedirects?: boolean }[]) => {
         seen.push(...params);
-        return params.map(() => ({ getResponseCode: () => 302, getAllHeaders: () => ({ Location: "https://evil.example/" }), getContentText: () => "" }));
+        return params.map(() => ({
+          getResponseCode: () => 302,
+          getAllHeaders: () => ({ Location: "https://evil.example/" }),
+          getContentText: () => "",
+        }));
       },
     };
-    const [res] = fetchAll(fetcher as never, [{ method: "POST", url: "https://hooks.example.test/x", headers: {}, body: "{}", redirect: "manual" }]);
+    const [res] = fetchAll(fetcher as never, [
+      { method: "POST", url: "https://hooks.example.test/x", headers: {}, body: "{}", redirect: "manual" },
+    ]);
     expect(seen[0]?.followRedirects).toBe(false);
     expect(res?.status).toBe(302);
   });

@@ -10,7 +10,11 @@ const TOKEN = "a-token-of-enough-length-1234";
 /** The error readConfig throws for these arguments (the test fails if it throws none). */
 const refused = (argv: string[], env: Record<string, string> = ENV): CompanyDataError => {
   let error: unknown = null;
-  try { readConfig(argv, env); } catch (e) { error = e; }
+  try {
+    readConfig(argv, env);
+  } catch (e) {
+    error = e;
+  }
   expect(error).toBeInstanceOf(CompanyDataError);
   return error as CompanyDataError;
 };
@@ -18,9 +22,18 @@ const refused = (argv: string[], env: Record<string, string> = ENV): CompanyData
 describe("reconcile readConfig", () => {
   it("loopback, the MCP server's default budget, OpenRefine's origin allowed", () => {
     expect(readConfig(["--http", "8791"], ENV)).toEqual({
-      apiKey: "k1", baseUrl: "http://127.0.0.1:8787", lang: "en", budget: DEFAULT_BUDGET, port: 8791, host: "127.0.0.1", token: undefined, allowedOrigins: DEFAULT_ORIGINS,
+      apiKey: "k1",
+      baseUrl: "http://127.0.0.1:8787",
+      lang: "en",
+      budget: DEFAULT_BUDGET,
+      port: 8791,
+      host: "127.0.0.1",
+      token: undefined,
+      allowedOrigins: DEFAULT_ORIGINS,
     });
-    expect(readConfig(["--http=0", "--budget", "none", "--allow-origin", "https://refine.example.org/x"], ENV)).toMatchObject({ port: 0, budget: null, allowedOrigins: [...DEFAULT_ORIGINS, "https://refine.example.org"] });
+    expect(
+      readConfig(["--http=0", "--budget", "none", "--allow-origin", "https://refine.example.org/x"], ENV),
+    ).toMatchObject({ port: 0, budget: null, allowedOrigins: [...DEFAULT_ORIGINS, "https://refine.example.org"] });
   });
 
   it("--http is required; bad values name their flag", () => {
@@ -35,7 +48,11 @@ describe("reconcile readConfig", () => {
     const e = refused(["--http", "0", "--host", "0.0.0.0"]);
     expect(e.details.field).toBe("--host");
     expect(e.text("en")).toMatch(/COMPANY_DATA_RECONCILE_TOKEN/);
-    expect(refused(["--http", "0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_RECONCILE_TOKEN: "short" }).text("en")).not.toContain("short");
-    expect(readConfig(["--http", "0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_RECONCILE_TOKEN: TOKEN })).toMatchObject({ host: "0.0.0.0", token: TOKEN });
+    expect(
+      refused(["--http", "0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_RECONCILE_TOKEN: "short" }).text("en"),
+    ).not.toContain("short");
+    expect(
+      readConfig(["--http", "0", "--host", "0.0.0.0"], { ...ENV, COMPANY_DATA_RECONCILE_TOKEN: TOKEN }),
+    ).toMatchObject({ host: "0.0.0.0", token: TOKEN });
   });
 });

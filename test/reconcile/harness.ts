@@ -14,10 +14,23 @@ import { serviceFor } from "../../reconcile/main.ts";
 export const BIN = join(import.meta.dirname, "../../bin/company-data.js");
 
 /** The service in this process; `args` as on the command line (--http is given). */
-export async function startService(server: RunningServer, key: string, args: string[] = [], env: Record<string, string> = {}): Promise<RunningReconcile & { log: string[] }> {
-  const cfg = readConfig(["--http", "0", ...args], { COMPANY_DATA_API_KEY: key, COMPANY_DATA_BASE_URL: server.url, LANG: "C", ...env });
+export async function startService(
+  server: RunningServer,
+  key: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<RunningReconcile & { log: string[] }> {
+  const cfg = readConfig(["--http", "0", ...args], {
+    COMPANY_DATA_API_KEY: key,
+    COMPANY_DATA_BASE_URL: server.url,
+    LANG: "C",
+    ...env,
+  });
   const log: string[] = [];
-  const running = await startReconcileHttp(serviceFor(cfg, (l) => log.push(l)), { port: cfg.port, host: cfg.host, token: cfg.token, log: (l) => log.push(l) });
+  const running = await startReconcileHttp(
+    serviceFor(cfg, (l) => log.push(l)),
+    { port: cfg.port, host: cfg.host, token: cfg.token, log: (l) => log.push(l) },
+  );
   return { ...running, log };
 }
 
@@ -33,9 +46,16 @@ export function startServiceProcess(server: RunningServer, key: string, args: st
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("COMPANY_DATA_")) env[k] = v;
   Object.assign(env, { COMPANY_DATA_BASE_URL: server.url, COMPANY_DATA_API_KEY: key, LANG: "C" });
-  const child = spawn(process.execPath, [BIN, "reconcile", "--http", "0", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "reconcile", "--http", "0", ...args], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
-  const stop = () => new Promise<number | null>((r) => { child.once("close", (code) => r(code)); child.kill("SIGTERM"); });
+  const stop = () =>
+    new Promise<number | null>((r) => {
+      child.once("close", (code) => r(code));
+      child.kill("SIGTERM");
+    });
   child.stdout.on("data", (d) => (out += d));
   const started = new Promise<string>((resolve, reject) => {
     child.stderr.on("data", (d) => {
@@ -45,16 +65,30 @@ export function startServiceProcess(server: RunningServer, key: string, args: st
     });
     child.once("close", (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no start-up line: " + out)), 30_000).unref());
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error("no start-up line: " + out)), 30_000).unref(),
+  );
   return Promise.race([started, timeout]).then((url) => ({ url, child, output: () => out, stop }));
 }
 
 /** A form-encoded POST, as OpenRefine's backend sends queries and extension. */
-export function post(url: string, params: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(params) });
+export function post(
+  url: string,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(params),
+  });
 }
 
-export async function postJson<T = any>(url: string, params: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; body: T; headers: Headers }> {
+export async function postJson<T = any>(
+  url: string,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T; headers: Headers }> {
   const r = await post(url, params, headers);
   return { status: r.status, body: (await r.json()) as T, headers: r.headers };
 }

@@ -43,10 +43,15 @@ describe("OpenRefine's sequence", () => {
 
     // 2. "Start reconciling": one batch of 10, each with the type and the city column.
     const names = uniqueNames(world.emu, 10, 20);
-    const queries = Object.fromEntries(names.map((name, i) => {
-      const city = world.emu.world.summary(world.emu.world.companies.find((c) => c.name === name)!, "de").city;
-      return [`q${i}`, { query: name, type: type.id, type_strict: "should", properties: [{ pid: "city", v: city }] }];
-    }));
+    const queries = Object.fromEntries(
+      names.map((name, i) => {
+        const city = world.emu.world.summary(
+          world.emu.world.companies.find((c) => c.name === name)!,
+          "de",
+        ).city;
+        return [`q${i}`, { query: name, type: type.id, type_strict: "should", properties: [{ pid: "city", v: city }] }];
+      }),
+    );
     expectValid("reconciliation-query-batch", queries);
     const r = await postJson(svc.url, { queries: JSON.stringify(queries) });
     expect(r.status).toBe(200);
@@ -65,7 +70,9 @@ describe("OpenRefine's sequence", () => {
     expect(s.body.result.map((x: { id: string }) => x.id)).toContain(ids[0]);
 
     // 4. "Add columns from reconciled values": property proposals, then the extension.
-    const pp = await getJson(`${m.body.extend.propose_properties.service_url}${m.body.extend.propose_properties.service_path}?type=${type.id}`);
+    const pp = await getJson(
+      `${m.body.extend.propose_properties.service_url}${m.body.extend.propose_properties.service_path}?type=${type.id}`,
+    );
     expectValid("data-extension-property-proposal", pp.body);
     const chosen = ["legalForm", "address", "employees"];
     for (const id of chosen) expect(pp.body.properties.map((p: { id: string }) => p.id)).toContain(id);
@@ -76,11 +83,18 @@ describe("OpenRefine's sequence", () => {
     expect(e.status).toBe(200);
     expectValid("data-extension-response", e.body);
     expect(e.body.meta.map((x: { name: string }) => x.name)).toEqual(["Rechtsform", "Anschrift", "Mitarbeiter"]);
-    expect(before - (await balance())).toBe(estimateEnrichment(ids.map((id) => [id]), { mapping: { id: 0 }, fields: chosen }).credits);
+    expect(before - (await balance())).toBe(
+      estimateEnrichment(
+        ids.map((id) => [id]),
+        { mapping: { id: 0 }, fields: chosen },
+      ).credits,
+    );
 
     // 5. Hovering a candidate: the preview, free.
     const atPreview = await balance();
-    const page = await (await fetch(String(m.body.preview.url).replace("{{id}}", encodeURIComponent(nth(ids, 0))))).text();
+    const page = await (
+      await fetch(String(m.body.preview.url).replace("{{id}}", encodeURIComponent(nth(ids, 0))))
+    ).text();
     expect(page).toContain(">Rechtsform<");
     expect(await balance()).toBe(atPreview);
     expect(svc.output()).not.toContain(key);

@@ -22,12 +22,15 @@ export const SCHEMAS = [
 export type SchemaName = (typeof SCHEMAS)[number];
 
 // ajv-formats is CommonJS: its function is the default export or the module itself, by loader.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 const ajv = new Ajv({ allErrors: true, strict: true });
 addFormats(ajv);
 const compiled = new Map<SchemaName, ValidateFunction>(
-  SCHEMAS.map((name) => [name, ajv.compile(JSON.parse(readFileSync(join(import.meta.dirname, "schemas", `${name}.json`), "utf8")) as object)]),
+  SCHEMAS.map((name) => [
+    name,
+    ajv.compile(JSON.parse(readFileSync(join(import.meta.dirname, "schemas", `${name}.json`), "utf8")) as object),
+  ]),
 );
 
 /** The violations of `value` against schema `name` ("" when it is valid). */

@@ -74,7 +74,11 @@ describe("reconciliation service (0.2) against the emulator", () => {
     expect(Object.keys(r.body)).toEqual(names.map((_, i) => `q${i}`));
     names.forEach((name, i) => {
       const [best] = r.body[`q${i}`].result;
-      expect(best, name).toMatchObject({ id: world.emu.companies.findByName(name)[0], match: true, type: [{ id: "company" }] });
+      expect(best, name).toMatchObject({
+        id: world.emu.companies.findByName(name)[0],
+        match: true,
+        type: [{ id: "company" }],
+      });
       expect(best.score).toBeGreaterThan(0);
     });
     expect((await reconcile(batchOf(names))).credits).toBe(0);
@@ -99,8 +103,19 @@ describe("reconciliation service (0.2) against the emulator", () => {
   });
 
   it("a city the match contradicts is never a match: the company is a candidate with the reason", async () => {
-    const c = nth(world.emu.world.companies.filter((x) => world.emu.companies.findByName(x.name).length === 1), 60);
-    const other = world.emu.world.summary(nth(world.emu.world.companies.filter((x) => world.emu.world.summary(x, "en").city !== world.emu.world.summary(c, "en").city), 0), "en").city;
+    const c = nth(
+      world.emu.world.companies.filter((x) => world.emu.companies.findByName(x.name).length === 1),
+      60,
+    );
+    const other = world.emu.world.summary(
+      nth(
+        world.emu.world.companies.filter(
+          (x) => world.emu.world.summary(x, "en").city !== world.emu.world.summary(c, "en").city,
+        ),
+        0,
+      ),
+      "en",
+    ).city;
     const r = await reconcile({ q: { query: c.name, properties: [{ pid: "city", v: other }] } });
     const [first] = r.body.q.result;
     expect(first).toMatchObject({ id: c.id, match: false });
@@ -118,7 +133,11 @@ describe("reconciliation service (0.2) against the emulator", () => {
     expect(r.credits).toBe(0);
     expect(r.body.vat.result[0]).toMatchObject({ id: c.id, match: true });
     expect(r.body.bad.result).toEqual([]);
-    expect(r.body.bad.error).toMatchObject({ code: "INVALID_INPUT", de: expect.stringMatching(/USt-IdNr/), en: expect.stringMatching(/VAT id/) });
+    expect(r.body.bad.error).toMatchObject({
+      code: "INVALID_INPUT",
+      de: expect.stringMatching(/USt-IdNr/),
+      en: expect.stringMatching(/VAT id/),
+    });
     expect(r.body.id.result[0]).toMatchObject({ id: c.id, name: c.name, match: true });
   });
 
@@ -128,9 +147,14 @@ describe("reconciliation service (0.2) against the emulator", () => {
     const ids = names.map((_, i) => m.body[`q${i}`].result[0].id as string);
     const fields = ["legalForm", "address", "url", "employees", "foundingDate"];
     // The sidebar's preview of an enrichment of these ids (an id column), through the one estimator.
-    const preview = estimateEnrichment(ids.map((id) => [id]), { mapping: { id: 0 }, fields });
+    const preview = estimateEnrichment(
+      ids.map((id) => [id]),
+      { mapping: { id: 0 }, fields },
+    );
     expect(preview.credits).toBe(10);
-    const priced = await getJson(`${svc.url}/estimate?extend=${encodeURIComponent(JSON.stringify({ ids, properties: fields.map((id) => ({ id })) }))}`);
+    const priced = await getJson(
+      `${svc.url}/estimate?extend=${encodeURIComponent(JSON.stringify({ ids, properties: fields.map((id) => ({ id })) }))}`,
+    );
     expect(priced.body.credits).toBe(preview.credits);
 
     const r = await extend({ ids, properties: fields.map((id) => ({ id })) });
@@ -146,7 +170,10 @@ describe("reconciliation service (0.2) against the emulator", () => {
   it("extension with people and financials pays at most the preview: includes the free availability rules out are not bought", async () => {
     const ids = world.emu.world.companies.slice(200, 210).map((c) => c.id);
     const fields = ["management", "revenue", "equity"];
-    const preview = estimateEnrichment(ids.map((id) => [id]), { mapping: { id: 0 }, fields });
+    const preview = estimateEnrichment(
+      ids.map((id) => [id]),
+      { mapping: { id: 0 }, fields },
+    );
     expect(preview.credits).toBe(10 * 6);
     const r = await extend({ ids, properties: fields.map((id) => ({ id })) });
     expect(r.credits).toBeGreaterThanOrEqual(10);
@@ -203,10 +230,16 @@ describe("reconciliation service (0.2) against the emulator", () => {
     const before = await balance();
     const a = await postJson(svc.url, { queries: "{not json" });
     expect(a.status).toBe(400);
-    expect(a.body.error).toMatchObject({ code: "INVALID_INPUT", de: expect.stringMatching(/JSON/), en: expect.stringMatching(/JSON/) });
+    expect(a.body.error).toMatchObject({
+      code: "INVALID_INPUT",
+      de: expect.stringMatching(/JSON/),
+      en: expect.stringMatching(/JSON/),
+    });
     const b = await postJson(svc.url, { queries: JSON.stringify({ q0: { query: "x", limit: 0 } }) });
     expect(b.status).toBe(400);
-    const c = await postJson(svc.url, { extend: JSON.stringify({ ids: ["DE1234567890"], properties: [{ id: "shoeSize" }] }) });
+    const c = await postJson(svc.url, {
+      extend: JSON.stringify({ ids: ["DE1234567890"], properties: [{ id: "shoeSize" }] }),
+    });
     expect(c.status).toBe(400);
     expect(c.body.error.en).toMatch(/unknown field/);
     expect((await fetch(`${svc.url}/nowhere`)).status).toBe(404);
@@ -224,7 +257,10 @@ describe("the budget and who may spend", () => {
       const refused = await reconcile(batchOf(uniqueNames(world.emu, 25, 450)), small.url);
       expect(refused.status).toBe(402);
       expect(refused.credits).toBe(0);
-      expect(refused.body.error).toMatchObject({ code: "BUDGET_EXCEEDED", budget: { limit: 2, spent: 2, remaining: 0 } });
+      expect(refused.body.error).toMatchObject({
+        code: "BUDGET_EXCEEDED",
+        budget: { limit: 2, spent: 2, remaining: 0 },
+      });
       expect(refused.body.error.en).toMatch(/^Refused, nothing was bought: .*this request 3/);
       expect(refused.body.error.de).toMatch(/diese Abfrage 3/);
       // What the cache answers costs nothing and is never refused.
@@ -240,7 +276,11 @@ describe("the budget and who may spend", () => {
     try {
       const r = await postJson(svc2.url, { queries: JSON.stringify(batchOf(uniqueNames(world.emu, 25, 700))) });
       expect(r.status).toBe(402);
-      expect(r.body.error).toMatchObject({ code: "OUT_OF_CREDITS", de: expect.stringMatching(/Credits/), en: expect.stringMatching(/credits/) });
+      expect(r.body.error).toMatchObject({
+        code: "OUT_OF_CREDITS",
+        de: expect.stringMatching(/Credits/),
+        en: expect.stringMatching(/credits/),
+      });
       const ids = world.emu.world.companies.slice(800, 802).map((c) => c.id);
       const e = await postJson(svc2.url, { extend: JSON.stringify({ ids, properties: [{ id: "revenue" }] }) });
       expect(e.status).toBe(402);
@@ -257,7 +297,9 @@ describe("the budget and who may spend", () => {
     const script = await post(svc.url, { queries: JSON.stringify(batchOf(names)) }, { "Sec-Fetch-Site": "cross-site" });
     expect(script.status).toBe(403);
     expect(before - (await balance())).toBe(0);
-    expect((await post(svc.url, { queries: JSON.stringify(batchOf(names)) }, { Origin: "http://127.0.0.1:3333" })).status).toBe(200);
+    expect(
+      (await post(svc.url, { queries: JSON.stringify(batchOf(names)) }, { Origin: "http://127.0.0.1:3333" })).status,
+    ).toBe(200);
     // Free endpoints answer any origin (CORS on every endpoint, 0.2 "Cross-Origin Access").
     const s = await fetch(`${svc.url}/suggest/type?prefix=c`, { headers: { Origin: "https://evil.example" } });
     expect(s.headers.get("access-control-allow-origin")).toBe("*");
@@ -265,11 +307,15 @@ describe("the budget and who may spend", () => {
 
   it("on loopback a Host that is not this machine is refused (DNS rebinding)", async () => {
     const u = new URL(svc.url);
-    const status = (host: string) => new Promise<number>((resolve, reject) => {
-      const req = request({ host: u.hostname, port: u.port, path: u.pathname, headers: { Host: host } }, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
-      req.on("error", reject);
-      req.end();
-    });
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: u.hostname, port: u.port, path: u.pathname, headers: { Host: host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+        req.end();
+      });
     expect(await status(`evil.example:${u.port}`)).toBe(403);
     expect(await status(`localhost:${u.port}`)).toBe(200);
   });
@@ -295,7 +341,16 @@ describe("the budget and who may spend", () => {
 
 describe("preview card", () => {
   it("escapes every value: text only", () => {
-    const page = previewHtml("DE1234567890", { id: "DE1234567890", name: "<script>alert(1)</script> & Co", city: "\"Berlin\"", legalForm: { code: "x", name: "<b>GmbH</b>" } }, "de");
+    const page = previewHtml(
+      "DE1234567890",
+      {
+        id: "DE1234567890",
+        name: "<script>alert(1)</script> & Co",
+        city: '"Berlin"',
+        legalForm: { code: "x", name: "<b>GmbH</b>" },
+      },
+      "de",
+    );
     expect(page).not.toMatch(/<script>|<b>/);
     expect(page).toContain("&#60;script&#62;alert(1)&#60;/script&#62; &#38; Co");
     expect(page).toContain("&#34;Berlin&#34;");

@@ -39,7 +39,14 @@ beforeAll(async () => {
   bob = await createToken(db, "bob");
   carol = await createToken(db, "carol", 2);
   team = await startTeamServer({
-    db, log: silentLogger, port: 0, host: "127.0.0.1", allowOrigins: [], process: "test", cacheDays: DEFAULT_CACHE_DAYS, leaseMs: 60_000,
+    db,
+    log: silentLogger,
+    port: 0,
+    host: "127.0.0.1",
+    allowOrigins: [],
+    process: "test",
+    cacheDays: DEFAULT_CACHE_DAYS,
+    leaseMs: 60_000,
     upstream: createUpstream({ apiKey: key, baseUrl: world.server.url, timeoutMs: 30_000, maxPaceWaitMs: 30_000 }),
   });
   url = `${team.url}/reconcile`;
@@ -87,10 +94,19 @@ describe("/reconcile on the team server", () => {
     const ids = names.map((_, i) => m.body[`q${i}`].result[0].id as string);
     const fields = ["legalForm", "address", "url"];
     const before = await balance();
-    const e = await postJson(url, { extend: JSON.stringify({ ids, properties: fields.map((id) => ({ id })) }) }, as(alice));
+    const e = await postJson(
+      url,
+      { extend: JSON.stringify({ ids, properties: fields.map((id) => ({ id })) }) },
+      as(alice),
+    );
     expect(e.status).toBe(200);
     expectValid("data-extension-response", e.body);
-    expect(before - (await balance())).toBe(estimateEnrichment(ids.map((id) => [id]), { mapping: { id: 0 }, fields }).credits);
+    expect(before - (await balance())).toBe(
+      estimateEnrichment(
+        ids.map((id) => [id]),
+        { mapping: { id: 0 }, fields },
+      ).credits,
+    );
     const s = await getJson(`${url}/suggest/entity?prefix=${encodeURIComponent(names[0]!.slice(0, 5))}`);
     expect(s.status).toBe(401);
   });
@@ -101,7 +117,12 @@ describe("/reconcile on the team server", () => {
       const names = uniqueNames(world.emu, 10, 150);
       const c = world.emu.world.companies.find((x) => x.name === names[0])!;
       const before = await balance();
-      const r = await postJson(local.url, { queries: JSON.stringify({ ...batchOf(names), vat: { query: c.name, properties: [{ pid: "vatId", v: world.emu.world.profile(c, "en").vatId }] } }) });
+      const r = await postJson(local.url, {
+        queries: JSON.stringify({
+          ...batchOf(names),
+          vat: { query: c.name, properties: [{ pid: "vatId", v: world.emu.world.profile(c, "en").vatId }] },
+        }),
+      });
       expect(r.status).toBe(200);
       expectValid("reconciliation-result-batch", r.body);
       expect(r.body.vat.result[0]).toMatchObject({ id: c.id, match: true });
@@ -115,6 +136,9 @@ describe("/reconcile on the team server", () => {
     const names = uniqueNames(world.emu, 30, 100);
     const r = await postJson(url, { queries: JSON.stringify(batchOf(names)) }, as(carol));
     expect(r.status).toBe(402);
-    expect(r.body.error).toMatchObject({ code: "INSUFFICIENT_CREDITS", budget: expect.objectContaining({ budget: 2 }) });
+    expect(r.body.error).toMatchObject({
+      code: "INSUFFICIENT_CREDITS",
+      budget: expect.objectContaining({ budget: 2 }),
+    });
   });
 });

@@ -14,7 +14,16 @@ import { DEFAULT_REFRESH } from "../../shared/refresh/settings.ts";
 import { harness } from "../monitor/harness.ts";
 import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
 
-const TABLE = { sheet: "List", row: 1, col: 1, rows: 11, cols: 2, mapping: { id: 0, name: 1 }, fields: ["name", "city", "address"], mode: "batch" };
+const TABLE = {
+  sheet: "List",
+  row: 1,
+  col: 1,
+  rows: 11,
+  cols: 2,
+  mapping: { id: 0, name: 1 },
+  fields: ["name", "city", "address"],
+  mode: "batch",
+};
 
 function excel() {
   const h = harness();
@@ -26,7 +35,10 @@ function excel() {
     if (method === "refreshRun") calls++;
     return runSync(dispatch(deps(), method, input), h.driver);
   };
-  h.driver.http = ((orig) => (reqs) => orig(reqs.map((r) => ({ ...r, url: r.url.replace(/^https?:\/\/[^/]+/, "http://emulator.test") }))))(h.driver.http);
+  h.driver.http = (
+    (orig) => (reqs) =>
+      orig(reqs.map((r) => ({ ...r, url: r.url.replace(/^https?:\/\/[^/]+/, "http://emulator.test") })))
+  )(h.driver.http);
   return { h, call, runs: () => calls };
 }
 
@@ -34,12 +46,23 @@ describe("Excel: the scheduled refresh on open and on a timer", () => {
   it("runs on open, not again the same day, and on the timer once rows are older than N days", async () => {
     const { h, call } = excel();
     await call("saveSettings", { apiKey: h.key, baseUrl: "https://emulator.test", language: "en" });
-    const est = (await call("refreshEstimate", { refresh: { table: TABLE, olderThanDays: 7, frequency: "daily", hour: 6, monthCeiling: 100 } })) as { nextRun: number };
+    const est = (await call("refreshEstimate", {
+      refresh: { table: TABLE, olderThanDays: 7, frequency: "daily", hour: 6, monthCeiling: 100 },
+    })) as { nextRun: number };
     expect(est.nextRun).toBe(10);
-    await call("refreshSaveSettings", { refresh: { table: TABLE, olderThanDays: 7, frequency: "daily", hour: 6, monthCeiling: 100, enabled: true } });
+    await call("refreshSaveSettings", {
+      refresh: { table: TABLE, olderThanDays: 7, frequency: "daily", hour: 6, monthCeiling: 100, enabled: true },
+    });
 
     let timer: (() => void) | null = null;
-    const loop = startRefresh(serialiseRefresh({ call }), { setInterval: (f) => { timer = f; return 1; }, clearInterval: () => {}, now: h.now });
+    const loop = startRefresh(serialiseRefresh({ call }), {
+      setInterval: (f) => {
+        timer = f;
+        return 1;
+      },
+      clearInterval: () => {},
+      now: h.now,
+    });
     const first = await loop.first;
     expect(first).toMatchObject({ status: "done", refreshed: 10, credits: 10 });
     expect(timer).not.toBeNull();
@@ -65,7 +88,10 @@ describe("Excel: the scheduled refresh on open and on a timer", () => {
   it("a refresh asked for while one runs gets that run's answer; off or without a table nothing is due", async () => {
     let release: (v: unknown) => void = () => {};
     let calls = 0;
-    const slow = { call: (method: string, _input: unknown) => (method === "refreshRun" ? (calls++, new Promise((r) => (release = r))) : Promise.resolve(null)) };
+    const slow = {
+      call: (method: string, _input: unknown) =>
+        method === "refreshRun" ? (calls++, new Promise((r) => (release = r))) : Promise.resolve(null),
+    };
     const host = serialiseRefresh(slow);
     const a = host.call("refreshRun", {});
     const b = host.call("refreshRun", {});

@@ -13,14 +13,38 @@ import { refreshStep } from "../../shared/refresh/run.ts";
 import { estimateRefresh, readTable } from "../../shared/refresh/estimate.ts";
 import { monthSpend } from "../../shared/refresh/month.ts";
 import { REFRESH_LOGS } from "../../shared/refresh/log.ts";
-import { isRefreshDue, refreshSettings, type RefreshSettings, type RefreshTable } from "../../shared/refresh/settings.ts";
+import {
+  isRefreshDue,
+  refreshSettings,
+  type RefreshSettings,
+  type RefreshTable,
+} from "../../shared/refresh/settings.ts";
 import { harness, type Harness } from "../monitor/harness.ts";
 import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
 
 const FIELDS = ["name", "city", "address"];
-const TABLE: RefreshTable = { sheet: "List", row: 1, col: 1, rows: 11, cols: 2, mapping: { id: 0, name: 1 }, fields: FIELDS, mode: "batch" };
-const settings = (over: Partial<RefreshSettings> = {}): RefreshSettings & { table: RefreshTable } =>
-  ({ ...refreshSettings({ enabled: true, table: TABLE, olderThanDays: 7, frequency: "daily", hour: 6, monthCeiling: 1000, ...over }), table: TABLE });
+const TABLE: RefreshTable = {
+  sheet: "List",
+  row: 1,
+  col: 1,
+  rows: 11,
+  cols: 2,
+  mapping: { id: 0, name: 1 },
+  fields: FIELDS,
+  mode: "batch",
+};
+const settings = (over: Partial<RefreshSettings> = {}): RefreshSettings & { table: RefreshTable } => ({
+  ...refreshSettings({
+    enabled: true,
+    table: TABLE,
+    olderThanDays: 7,
+    frequency: "daily",
+    hour: 6,
+    monthCeiling: 1000,
+    ...over,
+  }),
+  table: TABLE,
+});
 
 function enrichedList(opts: { language?: "de" | "en" } = {}): Harness {
   const h = harness(opts);
@@ -62,7 +86,10 @@ describe("scheduled refresh against the emulator", () => {
     const newAddress = String(rowOf(h, target)[addressCol]);
     expect(newAddress).not.toBe(oldAddress);
     expect(rowOf(h, target)[changesCol]).toBe(`Address: ${oldAddress} → ${newAddress}`);
-    const changed = h.sheets.get("List").slice(1).filter((r) => String(r[changesCol] ?? "") !== "");
+    const changed = h.sheets
+      .get("List")
+      .slice(1)
+      .filter((r) => String(r[changesCol] ?? "") !== "");
     expect(changed.map((r) => r[0])).toEqual([target]);
     expect(run.changedRows).toBe(1);
     expect(run.changedValues).toBe(1);

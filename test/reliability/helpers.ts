@@ -22,7 +22,12 @@ export class VirtualClock {
   };
 }
 
-export interface Exchange { req: HttpRequest; res: HttpResponse; charged: number; lost: boolean }
+export interface Exchange {
+  req: HttpRequest;
+  res: HttpResponse;
+  charged: number;
+  lost: boolean;
+}
 
 export interface NetOptions {
   /** Share of answers lost after the emulator handled (and charged) them. */
@@ -71,7 +76,15 @@ export function virtualNet(emu: Emulator, clock: VirtualClock, opts: NetOptions 
 
 export function testContext(key: string, clock: VirtualClock, extra: Partial<OpContext["client"]> = {}): OpContext {
   return {
-    client: { apiKey: key, baseUrl: BASE_URL, language: "en", now: clock.now, random: rng(5), pacer: new Pacer(), ...extra },
+    client: {
+      apiKey: key,
+      baseUrl: BASE_URL,
+      language: "en",
+      now: clock.now,
+      random: rng(5),
+      pacer: new Pacer(),
+      ...extra,
+    },
     cacheTtlSeconds: 6 * 3600,
     maxBatch: 100,
     scope: hash(BASE_URL),
@@ -86,7 +99,8 @@ export function paidAnswers(log: readonly Exchange[]) {
     if (x.res.status !== 200 || x.lost) continue;
     const path = new URL(x.req.url).pathname;
     if (path === "/v2/companies/batch/resolve") {
-      for (const c of (JSON.parse(x.req.body ?? "{}").companies ?? []) as { name: string }[]) names.set(c.name, (names.get(c.name) ?? 0) + 1);
+      for (const c of (JSON.parse(x.req.body ?? "{}").companies ?? []) as { name: string }[])
+        names.set(c.name, (names.get(c.name) ?? 0) + 1);
     } else if (/^\/v2\/companies\/DE[A-Z0-9]{10}$/.test(path)) {
       const id = path.split("/").pop()!;
       profiles.set(id, (profiles.get(id) ?? 0) + 1);

@@ -25,12 +25,63 @@ import { nth } from "../helpers/indexed.ts";
 
 const UNLIMITED = { capacity: 1e9, refillPerSecond: 1e9 };
 const SEEDS: unknown[] = [
-  "", " ", "   \t  ", "\n", "\r\n\r\n", "\u0000", "\u0007\u001b[31mred\u001b[0m", "\u202eevil\u202c", "\ufeffBOM GmbH",
-  "=1+1", "=HYPERLINK(\"http://evil.example\",\"click\")", "+SUM(A1:A9)", "-2+3", "@SUM(1)", "=cmd|' /C calc'!A0", "\t=1",
-  "#N/A", "#REF!", "#VALUE!", "#DIV/0!", "#NAME?", "2024-02-30", "31.12.1999", "1/1/1900", 0, -1, 1.5, 1e308, -1e-308, Number.MAX_SAFE_INTEGER + 2,
-  true, false, null, "NaN", "Infinity", "🏢🚀", "👨‍👩‍👧‍👦 Family GmbH", "Ωmega ΑΒΓ AG", "'; DROP TABLE companies; --", "1 OR 1=1", "\" OR \"\"=\"",
-  "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "</td></tr><tr><td>", "&amp;&lt;", "{{7*7}}", "${process.env}", "../../etc/passwd",
-  "DE", "DE123", "DEAAAAAAAAAA", "de1234567890", "DE12345678901", "x".repeat(10_000), "ä".repeat(5000), "Siemens AG", "Müller GmbH",
+  "",
+  " ",
+  "   \t  ",
+  "\n",
+  "\r\n\r\n",
+  "\u0000",
+  "\u0007\u001b[31mred\u001b[0m",
+  "\u202eevil\u202c",
+  "\ufeffBOM GmbH",
+  "=1+1",
+  '=HYPERLINK("http://evil.example","click")',
+  "+SUM(A1:A9)",
+  "-2+3",
+  "@SUM(1)",
+  "=cmd|' /C calc'!A0",
+  "\t=1",
+  "#N/A",
+  "#REF!",
+  "#VALUE!",
+  "#DIV/0!",
+  "#NAME?",
+  "2024-02-30",
+  "31.12.1999",
+  "1/1/1900",
+  0,
+  -1,
+  1.5,
+  1e308,
+  -1e-308,
+  Number.MAX_SAFE_INTEGER + 2,
+  true,
+  false,
+  null,
+  "NaN",
+  "Infinity",
+  "🏢🚀",
+  "👨‍👩‍👧‍👦 Family GmbH",
+  "Ωmega ΑΒΓ AG",
+  "'; DROP TABLE companies; --",
+  "1 OR 1=1",
+  '" OR ""="',
+  "<script>alert(1)</script>",
+  "<img src=x onerror=alert(1)>",
+  "</td></tr><tr><td>",
+  "&amp;&lt;",
+  "{{7*7}}",
+  "${process.env}",
+  "../../etc/passwd",
+  "DE",
+  "DE123",
+  "DEAAAAAAAAAA",
+  "de1234567890",
+  "DE12345678901",
+  "x".repeat(10_000),
+  "ä".repeat(5000),
+  "Siemens AG",
+  "Müller GmbH",
 ];
 
 /** 1,000 inputs: the seeds, then seeds cut, repeated, combined and padded. */
@@ -42,7 +93,19 @@ export function hostileInputs(n = 1000, seed = 13): unknown[] {
     const a = nth(strings, Math.floor(r() * strings.length));
     const b = nth(strings, Math.floor(r() * strings.length));
     const k = Math.floor(r() * 6);
-    out.push(k === 0 ? a + b : k === 1 ? a.slice(0, Math.floor(r() * (a.length + 1))) : k === 2 ? ` ${a} ` : k === 3 ? a.repeat(1 + Math.floor(r() * 3)) : k === 4 ? Math.round((r() - 0.5) * 1e6) / 100 : `${b}\u0000${a}`);
+    out.push(
+      k === 0
+        ? a + b
+        : k === 1
+          ? a.slice(0, Math.floor(r() * (a.length + 1)))
+          : k === 2
+            ? ` ${a} `
+            : k === 3
+              ? a.repeat(1 + Math.floor(r() * 3))
+              : k === 4
+                ? Math.round((r() - 0.5) * 1e6) / 100
+                : `${b}\u0000${a}`,
+    );
   }
   return out.slice(0, n);
 }
@@ -57,10 +120,17 @@ let dir = "";
 const inputs = hostileInputs();
 
 beforeAll(async () => {
-  emu = createEmulator({ companies: 2000, startDate: "2026-06-01", rateLimits: { resolve: UNLIMITED, suggest: UNLIMITED, availability: UNLIMITED, account: UNLIMITED } });
+  emu = createEmulator({
+    companies: 2000,
+    startDate: "2026-06-01",
+    rateLimits: { resolve: UNLIMITED, suggest: UNLIMITED, availability: UNLIMITED, account: UNLIMITED },
+  });
   dir = mkdtempSync(join(tmpdir(), "rel-hostile-"));
   code = await buildCodeJs();
-  excelBundle = join((await buildExcel({ outDir: join(dir, "excel-addin"), quiet: true, minify: true })).outDir, "functions.js");
+  excelBundle = join(
+    (await buildExcel({ outDir: join(dir, "excel-addin"), quiet: true, minify: true })).outDir,
+    "functions.js",
+  );
   return () => rmSync(dir, { recursive: true, force: true });
 }, 120_000);
 
@@ -76,7 +146,8 @@ describe("hostile input", () => {
     fake.setUser("apiKey", emu.createKey(10_000_000));
     fake.setUser("formulaDailyBudget", "10000000");
     fake.setUser("language", "en");
-    const asSheets = (v: unknown) => (v === null ? "" : typeof v === "string" && v.startsWith("2024-02-30") ? fake.date(2024, 2, 29) : v);
+    const asSheets = (v: unknown) =>
+      v === null ? "" : typeof v === "string" && v.startsWith("2024-02-30") ? fake.date(2024, 2, 29) : v;
     for (const def of functionsFor("sheets")) {
       const name = hostName(def, "sheets");
       inputs.forEach((x, i) => {
@@ -89,15 +160,17 @@ describe("hostile input", () => {
           out = [[String((e as Error).message)]];
         }
         expect(Array.isArray(out) && (out as unknown[]).every(Array.isArray), name).toBe(true);
-        for (const row of out as unknown[][]) for (const c of row) {
-          expect(["string", "number", "boolean"]).toContain(typeof c);
-          if (typeof c === "string") {
-            expect(c, `${name} wrote a formula`).not.toMatch(/^=/);
-            expect(c.length).toBeLessThanOrEqual(50_000);
+        for (const row of out as unknown[][])
+          for (const c of row) {
+            expect(["string", "number", "boolean"]).toContain(typeof c);
+            if (typeof c === "string") {
+              expect(c, `${name} wrote a formula`).not.toMatch(/^=/);
+              expect(c.length).toBeLessThanOrEqual(50_000);
+            }
           }
-        }
         const first = (out as unknown[][])[0]?.[0];
-        if ((out as unknown[][]).length === 1 && nth((out as unknown[][]), 0).length === 1 && typeof first === "string") expect(first, `${name}: unclear message`).not.toMatch(UNCLEAR);
+        if ((out as unknown[][]).length === 1 && nth(out as unknown[][], 0).length === 1 && typeof first === "string")
+          expect(first, `${name}: unclear message`).not.toMatch(UNCLEAR);
       });
     }
   }, 120_000);
@@ -111,7 +184,9 @@ describe("hostile input", () => {
     const sim = loadFunctions({ bundle: excelBundle, handle: (r) => emu.handle(r), storage });
     for (const [id, fn] of sim.functions) {
       const arity = Math.max(1, fn.length);
-      const cells = inputs.map((x, i) => Array.from({ length: arity }, (_, j) => [[j === 0 ? x : inputs[(i + 7 * j) % inputs.length]]]));
+      const cells = inputs.map((x, i) =>
+        Array.from({ length: arity }, (_, j) => [[j === 0 ? x : inputs[(i + 7 * j) % inputs.length]]]),
+      );
       const settled = await recalc(fn, cells);
       settled.forEach((s, i) => {
         if (s.status === "rejected") {
@@ -157,9 +232,21 @@ describe("hostile input", () => {
     try {
       const csv = join(dir, "hostile.csv");
       const out = join(dir, "hostile.out.csv");
-      const quote = (v: unknown) => `"${String(v ?? "").slice(0, 2000).replace(/"/g, '""')}"`;
-      writeFileSync(csv, "Firma;Ort\n" + inputs.map((x) => `${quote(x)};${quote(inputs[(inputs.indexOf(x) + 3) % inputs.length])}`).join("\n") + "\n");
-      const r = await runCli(["enrich", "--in", csv, "--out", out, "--yes", "--lang", "en"], { COMPANY_DATA_API_KEY: emu.createKey(10_000_000), COMPANY_DATA_BASE_URL: server.url, LANG: "en" });
+      const quote = (v: unknown) =>
+        `"${String(v ?? "")
+          .slice(0, 2000)
+          .replace(/"/g, '""')}"`;
+      writeFileSync(
+        csv,
+        "Firma;Ort\n" +
+          inputs.map((x) => `${quote(x)};${quote(inputs[(inputs.indexOf(x) + 3) % inputs.length])}`).join("\n") +
+          "\n",
+      );
+      const r = await runCli(["enrich", "--in", csv, "--out", out, "--yes", "--lang", "en"], {
+        COMPANY_DATA_API_KEY: emu.createKey(10_000_000),
+        COMPANY_DATA_BASE_URL: server.url,
+        LANG: "en",
+      });
       expect(r.stderr).not.toMatch(UNCLEAR);
       expect(r.code, r.stderr).toBe(0);
       const rows: string[][] = [];

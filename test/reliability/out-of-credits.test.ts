@@ -29,10 +29,18 @@ describe("out of credits halfway", () => {
     const clock = new VirtualClock();
     const emu = createEmulator({ companies: 3000, startDate: "2026-06-01", now: clock.now });
     const list = benchList(emu, { total: 600, distinct: 400, duplicates: 60, unknown: 30, seed: 5 });
-    const input = { rows: list.rows.map((r) => [r.name]), mapping: { name: 0 }, fields: [...DEFAULT_FIELDS], options: { chunkSize: 50 } };
+    const input = {
+      rows: list.rows.map((r) => [r.name]),
+      mapping: { name: 0 },
+      fields: [...DEFAULT_FIELDS],
+      options: { chunkSize: 50 },
+    };
 
     const refKey = emu.createKey(1_000_000);
-    const reference = await runAsync(enrichRows(testContext(refKey, clock), "ref", input), virtualNet(emu, clock).driver);
+    const reference = await runAsync(
+      enrichRows(testContext(refKey, clock), "ref", input),
+      virtualNet(emu, clock).driver,
+    );
     const full = 1_000_000 - emu.balance(refKey);
 
     const initial = Math.floor(full / 2);

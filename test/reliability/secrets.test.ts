@@ -50,14 +50,26 @@ function expectNoLeakSince(since: number) {
   expect(own.length).toBeGreaterThan(0);
   expect(own.filter((p) => leaks(p.text, KEY) || leaks(p.text, BAD_KEY)).map((p) => p.where)).toEqual([]);
 }
-const collect = (where: string, v: unknown) => produced.push({ where, text: typeof v === "string" ? v : JSON.stringify(v, (_k, x) => (x instanceof Map ? [...x] : x instanceof Error ? { ...x, message: x.message } : x)) ?? String(v) });
+const collect = (where: string, v: unknown) =>
+  produced.push({
+    where,
+    text:
+      typeof v === "string"
+        ? v
+        : (JSON.stringify(v, (_k, x) =>
+            x instanceof Map ? [...x] : x instanceof Error ? { ...x, message: x.message } : x,
+          ) ?? String(v)),
+  });
 
 beforeAll(async () => {
   emu = createEmulator({ companies: 2000, startDate: "2026-06-01" });
   emu.accounts.create(1_000_000, KEY);
   dir = mkdtempSync(join(tmpdir(), "rel-secrets-"));
   code = await buildCodeJs();
-  excelBundle = join((await buildExcel({ outDir: join(dir, "excel-addin"), quiet: true, minify: true })).outDir, "functions.js");
+  excelBundle = join(
+    (await buildExcel({ outDir: join(dir, "excel-addin"), quiet: true, minify: true })).outDir,
+    "functions.js",
+  );
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,25 +84,42 @@ function shown(call: () => unknown): unknown {
 }
 
 describe("the API key never leaks", () => {
-  const names = () => benchList(emu, { total: 120, distinct: 80, duplicates: 10, unknown: 10, seed: 4 }).rows.map((r) => r.name);
+  const names = () =>
+    benchList(emu, { total: 120, distinct: 80, duplicates: 10, unknown: 10, seed: 4 }).rows.map((r) => r.name);
 
   it("CLI: a failing key, and a good key under faults", async () => {
     const since = produced.length;
     const server = await startServer(emu, { port: 0, host: "127.0.0.1" });
     try {
       const csv = join(dir, "in.csv");
-      writeFileSync(csv, "Firma\n" + names().map((n) => `"${n.replace(/"/g, '""')}"`).join("\n") + "\n");
-      const bad = await runCli(["enrich", "--in", csv, "--out", join(dir, "bad.csv"), "--yes", "--lang", "en"], { COMPANY_DATA_API_KEY: BAD_KEY, COMPANY_DATA_BASE_URL: server.url, COMPANY_DATA_DEBUG: "1" });
+      writeFileSync(
+        csv,
+        "Firma\n" +
+          names()
+            .map((n) => `"${n.replace(/"/g, '""')}"`)
+            .join("\n") +
+          "\n",
+      );
+      const bad = await runCli(["enrich", "--in", csv, "--out", join(dir, "bad.csv"), "--yes", "--lang", "en"], {
+        COMPANY_DATA_API_KEY: BAD_KEY,
+        COMPANY_DATA_BASE_URL: server.url,
+        COMPANY_DATA_DEBUG: "1",
+      });
       expect(bad.code).not.toBe(0);
       expect(bad.stderr).toMatch(/key/i);
       collect("cli stderr (failing key)", bad.stderr);
       const acct = await runCli(["account"], { COMPANY_DATA_API_KEY: BAD_KEY, COMPANY_DATA_BASE_URL: server.url });
       collect("cli account stderr (failing key)", acct.stderr);
       emu.faults.set({ failRate: 0.3, dropRate: 0.05 });
-      const good = await runCli(["enrich", "--in", csv, "--out", join(dir, "good.csv"), "--yes", "--lang", "de"], { COMPANY_DATA_API_KEY: KEY, COMPANY_DATA_BASE_URL: server.url, COMPANY_DATA_DEBUG: "1" });
+      const good = await runCli(["enrich", "--in", csv, "--out", join(dir, "good.csv"), "--yes", "--lang", "de"], {
+        COMPANY_DATA_API_KEY: KEY,
+        COMPANY_DATA_BASE_URL: server.url,
+        COMPANY_DATA_DEBUG: "1",
+      });
       emu.faults.reset();
       collect("cli stderr (faults)", good.stderr);
-      for (const f of readdirSync(dir)) if (/\.(csv|json|jsonl|partial)$/.test(f)) collect(`file ${f}`, readFileSync(join(dir, f), "utf8"));
+      for (const f of readdirSync(dir))
+        if (/\.(csv|json|jsonl|partial)$/.test(f)) collect(`file ${f}`, readFileSync(join(dir, f), "utf8"));
     } finally {
       emu.faults.reset();
       await server.close();
@@ -102,7 +131,12 @@ describe("the API key never leaks", () => {
     const since = produced.length;
     const run = sheetsEnrich(code, emu, "placeholder", names());
     const logged: unknown[] = [];
-    run.fake.context.console = { log: (...a: unknown[]) => logged.push(a), warn: (...a: unknown[]) => logged.push(a), error: (...a: unknown[]) => logged.push(a), info: (...a: unknown[]) => logged.push(a) };
+    run.fake.context.console = {
+      log: (...a: unknown[]) => logged.push(a),
+      warn: (...a: unknown[]) => logged.push(a),
+      error: (...a: unknown[]) => logged.push(a),
+      info: (...a: unknown[]) => logged.push(a),
+    };
     // The key as the settings sidebar saves it.
     collect("saveSettings view", run.fake.call("saveSettings", { apiKey: KEY, language: "en" }));
     collect("getSettings view", run.fake.call("getSettings"));
@@ -111,19 +145,29 @@ describe("the API key never leaks", () => {
       let p = run.call("enrichStart", run.config);
       for (let i = 0; i < 20 && !p.finished; i++) p = run.call("enrichStep", { jobId: p.jobId });
       collect("enrich progress", p);
-      for (const def of functionsFor("sheets")) collect(`cell ${def.name}`, shown(() => run.fake.call(hostName(def, "sheets"), "Siemens AG", "x")));
+      for (const def of functionsFor("sheets"))
+        collect(
+          `cell ${def.name}`,
+          shown(() => run.fake.call(hostName(def, "sheets"), "Siemens AG", "x")),
+        );
     } finally {
       emu.faults.reset();
     }
     // A wrong key: the error texts.
     run.fake.call("saveSettings", { apiKey: BAD_KEY });
-    collect("cell with bad key", shown(() => run.fake.call("COMPANY_RESOLVE", "Siemens AG")));
+    collect(
+      "cell with bad key",
+      shown(() => run.fake.call("COMPANY_RESOLVE", "Siemens AG")),
+    );
     collect("uiCall with bad key", run.fake.call("uiCall", "account", "{}"));
     collect("sheet cells", run.fake.grids);
     collect("document properties", run.fake.docProps.map);
     collect("document cache", run.fake.docCache.map);
     collect("console", logged);
-    collect("urls", run.fake.fetches.flat().map((r) => r.url + " " + (r.body ?? "")));
+    collect(
+      "urls",
+      run.fake.fetches.flat().map((r) => r.url + " " + (r.body ?? "")),
+    );
     // The key is kept per user (UserProperties), which is where it belongs; nowhere else.
     expect([...run.fake.userProps.map.values()].some((v) => v.includes(BAD_KEY))).toBe(true);
     expectNoLeakSince(since);
@@ -138,18 +182,41 @@ describe("the API key never leaks", () => {
       storage.data.set("cd:user:language", "en");
       const workbook = new Map<string, unknown>();
       emu.faults.set({ failRate: 0.3, dropRate: 0.05 });
-      const sim = loadFunctions({ bundle: excelBundle, handle: (r) => emu.handle(r), storage, workbookSettings: workbook });
+      const sim = loadFunctions({
+        bundle: excelBundle,
+        handle: (r) => emu.handle(r),
+        storage,
+        workbookSettings: workbook,
+      });
       try {
         for (const [id, fn] of sim.functions) {
-          const settled = await recalc(fn, names().slice(0, 20).map((n) => [[[n]]]));
-          collect(`excel ${id}`, settled.map((s) => (s.status === "fulfilled" ? s.value : { code: (s.reason as { code?: string }).code, message: (s.reason as { message?: string }).message ?? String(s.reason) })));
+          const settled = await recalc(
+            fn,
+            names()
+              .slice(0, 20)
+              .map((n) => [[[n]]]),
+          );
+          collect(
+            `excel ${id}`,
+            settled.map((s) =>
+              s.status === "fulfilled"
+                ? s.value
+                : {
+                    code: (s.reason as { code?: string }).code,
+                    message: (s.reason as { message?: string }).message ?? String(s.reason),
+                  },
+            ),
+          );
         }
       } finally {
         emu.faults.reset();
       }
       collect("excel requests", sim.requests);
       collect("excel workbook settings", workbook);
-      collect("excel storage (not the user's key entry)", [...storage.data].filter(([k]) => k !== "cd:user:apiKey"));
+      collect(
+        "excel storage (not the user's key entry)",
+        [...storage.data].filter(([k]) => k !== "cd:user:apiKey"),
+      );
     }
     expectNoLeakSince(since);
   }, 60_000);
@@ -163,10 +230,21 @@ describe("the API key never leaks", () => {
       for (const key of [KEY, BAD_KEY]) {
         const rows = names().map((n) => [n]);
         try {
-          const r = await runAsync(enrichRows(testContext(key, clock), `job-${key.length}`, { rows, mapping: { name: 0 }, fields: [...DEFAULT_FIELDS] }), net.driver);
+          const r = await runAsync(
+            enrichRows(testContext(key, clock), `job-${key.length}`, {
+              rows,
+              mapping: { name: 0 },
+              fields: [...DEFAULT_FIELDS],
+            }),
+            net.driver,
+          );
           collect("core results", r);
         } catch (e) {
-          collect("core error", { message: (e as Error).message, text: (e as { text?: (l: string) => string }).text?.("en"), details: (e as { details?: unknown }).details });
+          collect("core error", {
+            message: (e as Error).message,
+            text: (e as { text?: (l: string) => string }).text?.("en"),
+            details: (e as { details?: unknown }).details,
+          });
         }
       }
     } finally {
@@ -174,8 +252,14 @@ describe("the API key never leaks", () => {
     }
     collect("core store", net.stores.store);
     collect("core cache", net.stores.cache);
-    collect("core urls", net.log.map((x) => x.req.url + " " + (x.req.body ?? "")));
-    collect("emulator answers", net.log.map((x) => x.res.body));
+    collect(
+      "core urls",
+      net.log.map((x) => x.req.url + " " + (x.req.body ?? "")),
+    );
+    collect(
+      "emulator answers",
+      net.log.map((x) => x.res.body),
+    );
     expectNoLeakSince(since);
   }, 60_000);
 

@@ -21,7 +21,12 @@ describe("fault soak: 10,000 rows", () => {
     const emu = createEmulator({ startDate: "2026-06-01", now: clock.now, seed: 42 });
     const list = benchList(emu, { total: 10_000, distinct: 2_000, duplicates: 1_000, unknown: 200, seed: 3 });
     expect(list.rows).toHaveLength(10_000);
-    const input = { rows: list.rows.map((r) => [r.name]), mapping: { name: 0 }, fields: [...DEFAULT_FIELDS], options: { chunkSize: 500 } };
+    const input = {
+      rows: list.rows.map((r) => [r.name]),
+      mapping: { name: 0 },
+      fields: [...DEFAULT_FIELDS],
+      options: { chunkSize: 500 },
+    };
 
     // Reference: the same job without faults.
     const refKey = emu.createKey(1_000_000);
@@ -37,10 +42,16 @@ describe("fault soak: 10,000 rows", () => {
       loseAfterCharge: 0.01,
       seed: 9,
       // A burst of 429s every seventh batch.
-      beforeBatch: (n) => { if (n % 7 === 3) emu.faults.set({ rateLimitBurst: 5 }); },
+      beforeBatch: (n) => {
+        if (n % 7 === 3) emu.faults.set({ rateLimitBurst: 5 });
+      },
     });
     let spent = 0;
-    const ctx = testContext(key, clock, { onSpend: (_e, c) => { spent += c; } });
+    const ctx = testContext(key, clock, {
+      onSpend: (_e, c) => {
+        spent += c;
+      },
+    });
     // One run, no rerun: 5xx and dropped connections are retried with backoff, and a
     // 429 that says when to come back is waited out without using up attempts.
     const run: EnrichRunResult = await runAsync(enrichRows(ctx, "soak", input), net.driver);

@@ -44,7 +44,9 @@ describe("the Sheets job under the time limit", () => {
     let killAtFetch = -1;
     const onFetch = () => {
       if (killAtFetch < 0 || killAtFetch-- > 0) return;
-      for (;;) { /* the platform's limit ends this execution here */ }
+      for (;;) {
+        /* the platform's limit ends this execution here */
+      }
     };
     for (let trial = 0; trial < 20; trial++) {
       const run = sheetsEnrich(code, emu, emu.createKey(100_000), names, { onFetch });
@@ -61,7 +63,9 @@ describe("the Sheets job under the time limit", () => {
           run.call("enrichStatus", {});
           run.fake.context.__args = ["enrichStep", JSON.stringify({ jobId: start.jobId })];
           try {
-            const out = JSON.parse(String(vm.runInContext("uiCall.apply(null, __args)", run.fake.context, { timeout }))) as { value?: { finished?: boolean } };
+            const out = JSON.parse(
+              String(vm.runInContext("uiCall.apply(null, __args)", run.fake.context, { timeout })),
+            ) as { value?: { finished?: boolean } };
             finished = out.value?.finished === true;
           } catch (e) {
             expect(String((e as Error).message)).toMatch(/timed out/);

@@ -10,9 +10,23 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { FUNCTIONS, invoke, isCellError, type FunctionContext } from "../../shared/functions/index.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
-import { ACCEPTED, buildFilters, FEDERAL_STATES, filtersOfLists, parseFilterText, stateCode, wzCode } from "../../shared/operations/search-filters.ts";
+import {
+  ACCEPTED,
+  buildFilters,
+  FEDERAL_STATES,
+  filtersOfLists,
+  parseFilterText,
+  stateCode,
+  wzCode,
+} from "../../shared/operations/search-filters.ts";
 import { LEGAL_FORMS } from "../../shared/operations/legal-form.ts";
-import { searchFirstPage, searchPages, searchPlan, MAX_SEARCH_RESULTS, type PagedSearch } from "../../shared/operations/search-pages.ts";
+import {
+  searchFirstPage,
+  searchPages,
+  searchPlan,
+  MAX_SEARCH_RESULTS,
+  type PagedSearch,
+} from "../../shared/operations/search-pages.ts";
 import type { SearchResponse } from "../../shared/operations/company.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
@@ -25,8 +39,17 @@ function setup(lang: "de" | "en" = "en") {
   const key = emulator.createKey(100_000);
   const d = emulatorDrivers(emulator);
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: lang, now: () => NOW, random: () => 0.5, pacer: new Pacer() },
-    cacheTtlSeconds: 3600, maxBatch: 100, scope: "search",
+    client: {
+      apiKey: key,
+      baseUrl: "http://emulator.test",
+      language: lang,
+      now: () => NOW,
+      random: () => 0.5,
+      pacer: new Pacer(),
+    },
+    cacheTtlSeconds: 3600,
+    maxBatch: 100,
+    scope: "search",
   };
   const spent = (f: () => void) => {
     const before = emulator.balance(key);
@@ -53,27 +76,77 @@ describe("filters as users type them", () => {
     expect(wzCode("C")).toBe("C");
     expect(wzCode("K62")).toBeNull();
     expect(wzCode("Software")).toBeNull();
-    const f = buildFilters({ industry: "62, C28", state: "BY, Nordrhein-Westfalen, de-be", sizeClass: "klein, MEDIUM", legalForm: "GmbH", activeOnly: true }, NOW);
+    const f = buildFilters(
+      {
+        industry: "62, C28",
+        state: "BY, Nordrhein-Westfalen, de-be",
+        sizeClass: "klein, MEDIUM",
+        legalForm: "GmbH",
+        activeOnly: true,
+      },
+      NOW,
+    );
     // Legal forms become the API's filter value from the one legal-form table (shared/operations/legal-form.ts).
-    expect(f).toEqual({ industry: ["J62", "C28"], state: ["DE-BY", "DE-NW", "DE-BE"], size: ["SMALL", "MEDIUM"], legalForm: ["GMBH"], active: true });
+    expect(f).toEqual({
+      industry: ["J62", "C28"],
+      state: ["DE-BY", "DE-NW", "DE-BE"],
+      size: ["SMALL", "MEDIUM"],
+      legalForm: ["GMBH"],
+      active: true,
+    });
   });
 
   it("all sixteen states by ISO code, short code, German and English name, umlauts written any way", () => {
     for (const st of FEDERAL_STATES) {
-      for (const spelling of [st.code, st.code.slice(3), st.code.toLowerCase(), st.de, st.en, st.de.toUpperCase(), st.de.replace(/ü/g, "ue").replace(/ä/g, "ae").replace(/ö/g, "oe"), st.de.replace(/ü/g, "u")]) {
+      for (const spelling of [
+        st.code,
+        st.code.slice(3),
+        st.code.toLowerCase(),
+        st.de,
+        st.en,
+        st.de.toUpperCase(),
+        st.de.replace(/ü/g, "ue").replace(/ä/g, "ae").replace(/ö/g, "oe"),
+        st.de.replace(/ü/g, "u"),
+      ]) {
         expect(stateCode(spelling), spelling).toBe(st.code);
       }
     }
-    expect(buildFilters({ state: "Baden-Wuerttemberg, Thüringen, Thuringia, Bavaria, NRW" }, NOW)?.state).toEqual(["DE-BW", "DE-TH", "DE-BY", "DE-NW"]);
+    expect(buildFilters({ state: "Baden-Wuerttemberg, Thüringen, Thuringia, Bavaria, NRW" }, NOW)?.state).toEqual([
+      "DE-BW",
+      "DE-TH",
+      "DE-BY",
+      "DE-NW",
+    ]);
     for (const bad of ["DE-XX", "XX", "Texas", "Bayer", ""]) expect(stateCode(bad), bad).toBeNull();
   });
 
   it("lists of values (the MCP tools) go through the same parsers; a refusal names every accepted value", () => {
-    expect(filtersOfLists({ state: ["Bayern", "Bavaria", "DE-BE"], industry: ["62.01"], size: ["SMALL"], legalForm: ["Aktiengesellschaft", "gmbh & co kg"], city: " Köln ", active: true, minAgeYears: 2 }))
-      .toEqual({ state: ["DE-BY", "DE-BE"], industry: ["J62.01"], size: ["SMALL"], legalForm: ["AG", "GMBH_CO_KG"], city: "Köln", active: true, minAgeYears: 2 });
+    expect(
+      filtersOfLists({
+        state: ["Bayern", "Bavaria", "DE-BE"],
+        industry: ["62.01"],
+        size: ["SMALL"],
+        legalForm: ["Aktiengesellschaft", "gmbh & co kg"],
+        city: " Köln ",
+        active: true,
+        minAgeYears: 2,
+      }),
+    ).toEqual({
+      state: ["DE-BY", "DE-BE"],
+      industry: ["J62.01"],
+      size: ["SMALL"],
+      legalForm: ["AG", "GMBH_CO_KG"],
+      city: "Köln",
+      active: true,
+      minAgeYears: 2,
+    });
     expect(filtersOfLists({ state: [], industry: [] })).toBeUndefined();
     const refusal = (f: () => unknown) => {
-      try { f(); } catch (e) { return e as CompanyDataError; }
+      try {
+        f();
+      } catch (e) {
+        return e as CompanyDataError;
+      }
       throw new Error("not refused");
     };
     const st = refusal(() => filtersOfLists({ state: ["DE-XX"] }));
@@ -85,9 +158,15 @@ describe("filters as users type them", () => {
     const lf = refusal(() => filtersOfLists({ legalForm: ["Quatsch"] }));
     expect(lf.details.field).toBe("filters.legalForm");
     for (const f of LEGAL_FORMS.filter((x) => x.filter !== null)) expect(lf.text("en")).toContain(f.short);
-    expect(refusal(() => filtersOfLists({ legalForm: ["e.V."] })).text("en")).toMatch(/not a legal form the service filters by/);
-    expect(refusal(() => filtersOfLists({ industry: ["ZZZ"] })).text("de")).toMatch(/„ZZZ“: kein WZ-2008-Code; erlaubt: .*J 58–63/);
-    expect(refusal(() => filtersOfLists({ size: ["HUGE"] })).text("en")).toMatch(/size classes: MICRO, SMALL, MEDIUM, LARGE/);
+    expect(refusal(() => filtersOfLists({ legalForm: ["e.V."] })).text("en")).toMatch(
+      /not a legal form the service filters by/,
+    );
+    expect(refusal(() => filtersOfLists({ industry: ["ZZZ"] })).text("de")).toMatch(
+      /„ZZZ“: kein WZ-2008-Code; erlaubt: .*J 58–63/,
+    );
+    expect(refusal(() => filtersOfLists({ size: ["HUGE"] })).text("en")).toMatch(
+      /size classes: MICRO, SMALL, MEDIUM, LARGE/,
+    );
     expect(refusal(() => filtersOfLists({ minAgeYears: 9, maxAgeYears: 3 })).details.field).toBe("filters.maxAgeYears");
     expect(ACCEPTED.state.en).toMatch(/^federal states as ISO code/);
   });
@@ -96,17 +175,36 @@ describe("filters as users type them", () => {
     const f = buildFilters({ foundedAfter: "2016-01-15", foundedBefore: "2021" }, NOW)!;
     expect(f.maxAgeYears).toBeCloseTo(10, 1);
     expect(f.minAgeYears).toBeCloseTo(5.04, 1);
-    expect(invalidField(() => buildFilters({ foundedAfter: "2021", foundedBefore: "2020" }, NOW))).toBe("foundedBefore");
+    expect(invalidField(() => buildFilters({ foundedAfter: "2021", foundedBefore: "2020" }, NOW))).toBe(
+      "foundedBefore",
+    );
     expect(invalidField(() => buildFilters({ foundedAfter: "2021-02-30" }, NOW))).toBe("foundedAfter");
   });
 
   it("a filter text in German or English; unknown keys and bad values are named", () => {
-    expect(parseFilterText("Branche=J62; Bundesland=Bayern; Größe=klein,mittel; Rechtsform=GmbH; gegründet_nach=2015; aktiv")).toEqual({
-      industry: "J62", state: "Bayern", sizeClass: "klein,mittel", legalForm: "GmbH", foundedAfter: "2015", activeOnly: true,
+    expect(
+      parseFilterText(
+        "Branche=J62; Bundesland=Bayern; Größe=klein,mittel; Rechtsform=GmbH; gegründet_nach=2015; aktiv",
+      ),
+    ).toEqual({
+      industry: "J62",
+      state: "Bayern",
+      sizeClass: "klein,mittel",
+      legalForm: "GmbH",
+      foundedAfter: "2015",
+      activeOnly: true,
     });
-    expect(parseFilterText("industry: C28\nfounded_before=2000; active=no")).toEqual({ industry: "C28", foundedBefore: "2000", activeOnly: false });
+    expect(parseFilterText("industry: C28\nfounded_before=2000; active=no")).toEqual({
+      industry: "C28",
+      foundedBefore: "2000",
+      activeOnly: false,
+    });
     let err: CompanyDataError | undefined;
-    try { parseFilterText("colour=red"); } catch (e) { err = e as CompanyDataError; }
+    try {
+      parseFilterText("colour=red");
+    } catch (e) {
+      err = e as CompanyDataError;
+    }
     expect(err?.text("de")).toContain("unbekannter Filter „colour“");
     expect(err?.text("en")).toContain('unknown filter "colour"');
     expect(invalidField(() => buildFilters({ state: "Texas" }, NOW))).toBe("state");
@@ -117,7 +215,10 @@ describe("filters as users type them", () => {
 describe("filtered search against the emulator", () => {
   it("every hit satisfies industry, state, size, legal form and active", () => {
     const { ctx, run } = setup();
-    const filters = buildFilters({ industry: "J62", state: "DE-BY, DE-BE", sizeClass: "MICRO,SMALL", legalForm: "GmbH", activeOnly: true }, NOW)!;
+    const filters = buildFilters(
+      { industry: "J62", state: "DE-BY, DE-BE", sizeClass: "MICRO,SMALL", legalForm: "GmbH", activeOnly: true },
+      NOW,
+    )!;
     const res = run(searchFirstPage(ctx, { query: "", filters }));
     expect(res.companies.length).toBeGreaterThan(0);
     for (const c of res.companies) {
@@ -187,7 +288,9 @@ describe("past one page", () => {
     expect(plan.results).toBe(total);
     const exclude = new Set(first.companies.slice(0, 3).map((c) => c.id));
     let res!: PagedSearch;
-    expect(spent(() => (res = run(searchPages(ctx, criteria, MAX_SEARCH_RESULTS, { exclude: (c) => exclude.has(c.id) }))))).toBe(plan.toPay);
+    expect(
+      spent(() => (res = run(searchPages(ctx, criteria, MAX_SEARCH_RESULTS, { exclude: (c) => exclude.has(c.id) })))),
+    ).toBe(plan.toPay);
     expect(res.companies).toHaveLength(total - 3);
     expect(res.excluded).toBe(3);
     expect(res.complete).toBe(true);

@@ -19,14 +19,27 @@ import { Pacer } from "../../shared/api/pacing.ts";
 import { nth } from "../helpers/indexed.ts";
 
 const FAST = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
-const emulator = createEmulator({ companies: 1500, startDate: "2026-01-15", rateLimits: { resolve: FAST, availability: FAST } });
+const emulator = createEmulator({
+  companies: 1500,
+  startDate: "2026-01-15",
+  rateLimits: { resolve: FAST, availability: FAST },
+});
 
 function setup(lang: "de" | "en" = "en") {
   const key = emulator.createKey(10_000);
   const d = emulatorDrivers(emulator);
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: lang, now: () => Date.UTC(2026, 0, 15), random: () => 0.5, pacer: new Pacer() },
-    cacheTtlSeconds: 3600, maxBatch: 100, scope: "ident",
+    client: {
+      apiKey: key,
+      baseUrl: "http://emulator.test",
+      language: lang,
+      now: () => Date.UTC(2026, 0, 15),
+      random: () => 0.5,
+      pacer: new Pacer(),
+    },
+    cacheTtlSeconds: 3600,
+    maxBatch: 100,
+    scope: "ident",
     rateLimits: { resolve: { burst: 1000, perSecond: 1000 } },
   };
   return { key, ctx, d, run: <T>(op: Generator<unknown, T, unknown>) => runSync<T>(op as never, d.sync) };
@@ -34,10 +47,20 @@ function setup(lang: "de" | "en" = "en") {
 
 /** Synthetic companies with their VAT id, website and register entry as the emulator's profile states them. */
 function companies(n: number, from = 100) {
-  return emulator.companies.ids().slice(from, from + n).map((id) => {
-    const p = emulator.world.profile(emulator.world.byId(id)!, "de") as Record<string, any>;
-    return { id, vatId: p.vatId as string, url: p.url as string, court: p.register.court as string, type: p.register.type as string, number: p.register.number as string };
-  });
+  return emulator.companies
+    .ids()
+    .slice(from, from + n)
+    .map((id) => {
+      const p = emulator.world.profile(emulator.world.byId(id)!, "de") as Record<string, any>;
+      return {
+        id,
+        vatId: p.vatId as string,
+        url: p.url as string,
+        court: p.register.court as string,
+        type: p.register.type as string,
+        number: p.register.number as string,
+      };
+    });
 }
 
 describe("identifiers as users write them", () => {
@@ -67,7 +90,9 @@ describe("identifiers as users write them", () => {
     expect(() => validateMapping({ city: 0 }, 1)).toThrow();
     // A register number beside a name stays a hint to the name; alone it is looked up.
     expect(taskFromRow(0, ["SAP SE", "HRB 719915"], { name: 0, register: 1 }).lookup).toBeUndefined();
-    expect(taskFromRow(0, ["", "HRB 719915 Mannheim"], { name: 0, register: 1 }).lookup).toEqual({ register: "HRB 719915 Mannheim" });
+    expect(taskFromRow(0, ["", "HRB 719915 Mannheim"], { name: 0, register: 1 }).lookup).toEqual({
+      register: "HRB 719915 Mannheim",
+    });
     expect(taskFromRow(0, ["SAP SE", "sap.com"], { name: 0, website: 1 }).lookup).toEqual({ url: "sap.com" });
   });
 });
@@ -78,14 +103,21 @@ describe("lookup by identifier against the emulator", () => {
     const cs = companies(3);
     const before = emulator.balance(key);
     const qs = [
-      { vatId: nth(cs, 0).vatId }, { url: domainOf(nth(cs, 1).url)! },
+      { vatId: nth(cs, 0).vatId },
+      { url: domainOf(nth(cs, 1).url)! },
       { register: `${nth(cs, 2).type} ${nth(cs, 2).number} ${nth(cs, 2).court.replace(/^Amtsgericht /, "")}` },
       { register: `${nth(cs, 2).court} ${nth(cs, 2).type} ${nth(cs, 2).number}` },
       { register: `${nth(cs, 2).court.replace(/^Amtsgericht /, "")} ${nth(cs, 2).type} ${nth(cs, 2).number}` },
     ];
     const out = run(lookupMany(ctx, qs));
     expect(out.map((r) => r.status)).toEqual(["matched", "matched", "matched", "matched", "matched"]);
-    expect(out.map((r) => r.match!.id)).toEqual([nth(cs, 0).id, nth(cs, 1).id, nth(cs, 2).id, nth(cs, 2).id, nth(cs, 2).id]);
+    expect(out.map((r) => r.match!.id)).toEqual([
+      nth(cs, 0).id,
+      nth(cs, 1).id,
+      nth(cs, 2).id,
+      nth(cs, 2).id,
+      nth(cs, 2).id,
+    ]);
     expect(emulator.balance(key)).toBe(before);
     expect(nth(run(lookupMany(ctx, [{ vatId: "DE000000001" }])), 0).status).toBe("not_found");
   });
@@ -140,7 +172,17 @@ describe("lookup by identifier against the emulator", () => {
     const fctx: FunctionContext = { ctx, dailyBudget: null };
     const def = FUNCTIONS.find((f) => f.name === "RESOLVE")!;
     const before = emulator.balance(key);
-    const out = runSync(invoke(def, fctx, [[[nth(cs, 0).vatId], [nth(cs, 1).url], [`${nth(cs, 2).type} ${nth(cs, 2).number} ${nth(cs, 2).court.replace(/^Amtsgericht /, "")}`], ["DE000000001"]]]), d.sync);
+    const out = runSync(
+      invoke(def, fctx, [
+        [
+          [nth(cs, 0).vatId],
+          [nth(cs, 1).url],
+          [`${nth(cs, 2).type} ${nth(cs, 2).number} ${nth(cs, 2).court.replace(/^Amtsgericht /, "")}`],
+          ["DE000000001"],
+        ],
+      ]),
+      d.sync,
+    );
     expect(out.slice(0, 3).map((r) => r[0])).toEqual([nth(cs, 0).id, nth(cs, 1).id, nth(cs, 2).id]);
     expect(isCellError(nth(out, 3)[0])).toBe(true);
     expect(emulator.balance(key)).toBe(before);

@@ -27,17 +27,34 @@ const GLEIF = "506700GE1G29325QX363";
 const REAL = [GLEIF, "529900D6BF99LW9R2E68", "W38RGI023J3WT1HWRP32"];
 
 const FAST = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
-const emulator = createEmulator({ companies: 3000, seed: 7, startDate: "2026-01-15", rateLimits: { resolve: FAST, availability: FAST } });
+const emulator = createEmulator({
+  companies: 3000,
+  seed: 7,
+  startDate: "2026-01-15",
+  rateLimits: { resolve: FAST, availability: FAST },
+});
 
 function setup(lang: "de" | "en" = "en") {
   const key = emulator.createKey(10_000);
   const d = emulatorDrivers(emulator);
   const ctx: OpContext = {
-    client: { apiKey: key, baseUrl: "http://emulator.test", language: lang, now: () => Date.UTC(2026, 0, 15), random: () => 0.5, pacer: new Pacer() },
-    cacheTtlSeconds: 3600, maxBatch: 100, scope: "lei",
+    client: {
+      apiKey: key,
+      baseUrl: "http://emulator.test",
+      language: lang,
+      now: () => Date.UTC(2026, 0, 15),
+      random: () => 0.5,
+      pacer: new Pacer(),
+    },
+    cacheTtlSeconds: 3600,
+    maxBatch: 100,
+    scope: "lei",
     rateLimits: { resolve: { burst: 1000, perSecond: 1000 } },
   };
-  const lookups = () => d.requests.filter((r) => r.url.endsWith("/lookup")).map((r) => JSON.parse(r.body ?? "{}") as Record<string, unknown>);
+  const lookups = () =>
+    d.requests
+      .filter((r) => r.url.endsWith("/lookup"))
+      .map((r) => JSON.parse(r.body ?? "{}") as Record<string, unknown>);
   return { key, ctx, d, lookups, run: <T>(op: Generator<unknown, T, unknown>) => runSync<T>(op as never, d.sync) };
 }
 
@@ -51,10 +68,13 @@ function nth<T>(xs: readonly T[], i: number): T {
 /** Synthetic companies that have an LEI, with it, from the n-th on. */
 function withLei(n: number, from = 0) {
   const w = emulator.world;
-  return w.companies.filter((c) => !c.reference && leiOf(c, w.seed)).slice(from, from + n).flatMap((c) => {
-    const lei = leiOf(c, w.seed);
-    return lei ? [{ id: c.id, lei }] : [];
-  });
+  return w.companies
+    .filter((c) => !c.reference && leiOf(c, w.seed))
+    .slice(from, from + n)
+    .flatMap((c) => {
+      const lei = leiOf(c, w.seed);
+      return lei ? [{ id: c.id, lei }] : [];
+    });
 }
 
 /** A valid LEI no company of the emulator has. */
@@ -111,7 +131,9 @@ describe("LEI as users write it", () => {
     };
     const bad = err(() => identifierIn(typo(GLEIF)));
     expect(bad.code).toBe("INVALID_INPUT");
-    expect(bad.text("de")).toBe(`Ungültige Eingabe (LEI): LEI mit falschen Prüfziffern (Tippfehler?): „${typo(GLEIF)}“.`);
+    expect(bad.text("de")).toBe(
+      `Ungültige Eingabe (LEI): LEI mit falschen Prüfziffern (Tippfehler?): „${typo(GLEIF)}“.`,
+    );
     expect(bad.text("en")).toBe(`Invalid input (LEI): LEI whose check digits do not fit (a typo?): "${typo(GLEIF)}".`);
     const short = err(() => identifierQuery({ lei: "5299 00D6" }));
     expect(short.text("de")).toContain("keine LEI (20 Buchstaben und Ziffern");
@@ -126,7 +148,9 @@ describe("LEI as users write it", () => {
     expect(detectColumns(["Firma", "Leistung", "Abteilungsleiter", "Leipzig"]).mapping).toEqual({ name: 0 });
     expect(validateMapping({ lei: 0 }, 1)).toEqual({ lei: 0 });
     // Beside a name the LEI decides (it is exact), as a VAT id does; a register number then is not asked.
-    expect(taskFromRow(0, ["SAP SE", GLEIF, "HRB 719915"], { name: 0, lei: 1, register: 2 }).lookup).toEqual({ lei: GLEIF });
+    expect(taskFromRow(0, ["SAP SE", GLEIF, "HRB 719915"], { name: 0, lei: 1, register: 2 }).lookup).toEqual({
+      lei: GLEIF,
+    });
     const t = taskFromRow(0, [typo(GLEIF)], { lei: 0 });
     expect(t.lookup).toBeNull();
     expect(t.invalid?.code).toBe("INVALID_INPUT");
@@ -165,7 +189,10 @@ describe("the emulator's LEIs", () => {
     const a = nth(withLei(1, 3), 0);
     const profile = Company.parse(call("GET", `/v2/companies/${a.id}`).json);
     expect(profile.lei).toBe(a.lei);
-    const without = nth(emulator.world.companies.filter((c) => !leiOf(c, emulator.world.seed)), 0);
+    const without = nth(
+      emulator.world.companies.filter((c) => !leiOf(c, emulator.world.seed)),
+      0,
+    );
     expect(call("GET", `/v2/companies/${without.id}`).json.lei).toBeNull();
     const before = emulator.balance(key);
     const found = call("POST", "/lookup", { lei: a.lei });
@@ -190,7 +217,12 @@ describe("enrichment and COMPANY_RESOLVE by LEI against the emulator", () => {
     const rows = [
       ["LEI"],
       [nth(cs, 0).lei],
-      [nth(cs, 1).lei.toLowerCase().replace(/(.{4})/g, "$1 ").trim()],
+      [
+        nth(cs, 1)
+          .lei.toLowerCase()
+          .replace(/(.{4})/g, "$1 ")
+          .trim(),
+      ],
       [typo(nth(cs, 2).lei)],
       [""],
       [unknownLei()],
@@ -207,8 +239,22 @@ describe("enrichment and COMPANY_RESOLVE by LEI against the emulator", () => {
     const before = emulator.balance(key);
     const res = run(enrichRows(ctx, "lei-job", { rows: input, mapping, fields: ["name", "city"] }));
     expect(res.results.length).toBe(input.length);
-    expect(res.results.map((r) => r?.outcome)).toEqual(["matched", "matched", "error", "empty", "not_found", "error", "matched", "matched"]);
-    expect([0, 1, 6, 7].map((i) => nth(res.results, i)!.id)).toEqual([nth(cs, 0).id, nth(cs, 1).id, nth(cs, 2).id, nth(cs, 0).id]);
+    expect(res.results.map((r) => r?.outcome)).toEqual([
+      "matched",
+      "matched",
+      "error",
+      "empty",
+      "not_found",
+      "error",
+      "matched",
+      "matched",
+    ]);
+    expect([0, 1, 6, 7].map((i) => nth(res.results, i)!.id)).toEqual([
+      nth(cs, 0).id,
+      nth(cs, 1).id,
+      nth(cs, 2).id,
+      nth(cs, 0).id,
+    ]);
     expect(nth(res.results, 2)!.error!.text.de).toContain("LEI mit falschen Prüfziffern");
     expect(nth(res.results, 2)!.error!.text.en).toContain("LEI whose check digits do not fit");
     expect(nth(res.results, 5)!.error!.text.en).toContain("not an LEI");
@@ -242,9 +288,15 @@ describe("enrichment and COMPANY_RESOLVE by LEI against the emulator", () => {
     const { key, ctx, d, lookups } = setup("de");
     const cs = withLei(2, 30);
     const fctx: FunctionContext = { ctx, dailyBudget: null };
-    const def = nth(FUNCTIONS.filter((f) => f.name === "RESOLVE"), 0);
+    const def = nth(
+      FUNCTIONS.filter((f) => f.name === "RESOLVE"),
+      0,
+    );
     const before = emulator.balance(key);
-    const out = runSync(invoke(def, fctx, [[[nth(cs, 0).lei], [nth(cs, 1).lei.toLowerCase()], [typo(nth(cs, 0).lei)], [unknownLei()]]]), d.sync);
+    const out = runSync(
+      invoke(def, fctx, [[[nth(cs, 0).lei], [nth(cs, 1).lei.toLowerCase()], [typo(nth(cs, 0).lei)], [unknownLei()]]]),
+      d.sync,
+    );
     expect(out.slice(0, 2).map((r) => r[0])).toEqual([nth(cs, 0).id, nth(cs, 1).id]);
     expect(isCellError(nth(nth(out, 2), 0))).toBe(true);
     expect(JSON.stringify(out[2])).toContain("Prüfziffern");

@@ -37,7 +37,9 @@ describe("saved searches", () => {
     }
     expect(before - h.emu.balance(h.key)).toBe(2);
     const list = await h.call("listSavedSearches");
-    expect(list).toEqual([{ name: "IT Bayern", input: { query: "", filters: { industry: "J62", state: "DE-BY" } }, lastRun: "2025-06-02" }]);
+    expect(list).toEqual([
+      { name: "IT Bayern", input: { query: "", filters: { industry: "J62", state: "DE-BY" } }, lastRun: "2025-06-02" },
+    ]);
   });
 
   it("saving under the same name replaces; delete removes; a bad filter is refused before anything is stored; unknown names are named", async () => {
@@ -45,7 +47,10 @@ describe("saved searches", () => {
     await h.call("saveSearch", { name: "A", query: "Software" });
     await h.call("saveSearch", { name: "B", query: "Logistik", place: "Hamburg", radiusKm: 20 });
     const replaced = await h.call("saveSearch", { name: "A", query: "Bau" });
-    expect(replaced.map((s: any) => [s.name, s.input.query])).toEqual([["B", "Logistik"], ["A", "Bau"]]);
+    expect(replaced.map((s: any) => [s.name, s.input.query])).toEqual([
+      ["B", "Logistik"],
+      ["A", "Bau"],
+    ]);
     const bad = await h.raw("saveSearch", { name: "C", query: "", filters: { state: "Texas" } });
     expect(bad.ok).toBe(false);
     if (!bad.ok) {

@@ -25,6 +25,8 @@ export const POSTGRES_URL = url;
 export function requirePostgresUnderCi(): void {
   if (url || !process.env.CI) return;
   it("PostgreSQL is configured (TEST_DATABASE_URL)", () => {
-    throw new Error("CI is set but TEST_DATABASE_URL is not: the PostgreSQL suite must run in CI (.ci/run starts a cluster and exports it)");
+    throw new Error(
+      "CI is set but TEST_DATABASE_URL is not: the PostgreSQL suite must run in CI (.ci/run starts a cluster and exports it)",
+    );
   });
 }

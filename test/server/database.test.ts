@@ -16,7 +16,13 @@ import { monthReport } from "../../server/ledger/report.ts";
 import { monthOf } from "../../server/ledger/budget.ts";
 import { cliContext } from "../support/cli-context.ts";
 import { uniqueCompanies } from "../support/lists.ts";
-import { startEmulatorWorld, startInProcess, type EmulatorWorld, type InProcessServer, type TestDatabase } from "../support/team-server.ts";
+import {
+  startEmulatorWorld,
+  startInProcess,
+  type EmulatorWorld,
+  type InProcessServer,
+  type TestDatabase,
+} from "../support/team-server.ts";
 import { BACKENDS, requirePostgresUnderCi } from "./backends.ts";
 
 describe("PostgreSQL in CI", () => {
@@ -24,11 +30,24 @@ describe("PostgreSQL in CI", () => {
   it("PGlite is always tested", () => expect(BACKENDS.map((b) => b.name)).toContain("pglite"));
 });
 
-interface Res { status: number; body: any; headers: Headers }
-async function call(url: string, token: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Res> {
+interface Res {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+async function call(
+  url: string,
+  token: string,
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Res> {
   const res = await fetch(url + path, {
     method: init.method ?? (init.body !== undefined ? "POST" : "GET"),
-    headers: { Authorization: `Bearer ${token}`, ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}), ...init.headers },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}),
+      ...init.headers,
+    },
     body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
   });
   const text = await res.text();
@@ -67,12 +86,16 @@ describe.each(BACKENDS)("team server database suite on $name", (backend) => {
 
   it("tokens are stored only as hashes; a revoked token is refused by the next request", async () => {
     const token = await srv.token("hash-check");
-    const dump = JSON.stringify(await srv.db.query("select * from tokens")) + JSON.stringify(await srv.db.query("select * from users"));
+    const dump =
+      JSON.stringify(await srv.db.query("select * from tokens")) +
+      JSON.stringify(await srv.db.query("select * from users"));
     expect(dump).not.toContain(token);
     expect(dump).not.toContain(token.slice(4, 20));
     expect((await authenticate(srv.db, `Bearer ${token}`))?.name).toBe("hash-check");
     expect((await call(srv.url, token, "/v2/account")).status).toBe(200);
-    await srv.db.query("update tokens set revoked_at = now() where user_id = (select id from users where name = 'hash-check')");
+    await srv.db.query(
+      "update tokens set revoked_at = now() where user_id = (select id from users where name = 'hash-check')",
+    );
     const refused = await call(srv.url, token, "/v2/account", { headers: { "Accept-Language": "en" } });
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe("UNAUTHORIZED");
@@ -88,7 +111,14 @@ describe.each(BACKENDS)("team server database suite on $name", (backend) => {
     const before = balance();
     const usageBefore = world.emu.ledger(world.key);
     const enrich = (token: string, list: typeof listA) =>
-      runAsync(enrichRows(cliContext(srv.url, token), "job", { rows: list.map((c) => [c.name]), mapping: { name: 0 }, fields: [...DEFAULT_FIELDS] }), nodeDriver() as AsyncDriver);
+      runAsync(
+        enrichRows(cliContext(srv.url, token), "job", {
+          rows: list.map((c) => [c.name]),
+          mapping: { name: 0 },
+          fields: [...DEFAULT_FIELDS],
+        }),
+        nodeDriver() as AsyncDriver,
+      );
     const [ra, rb] = await Promise.all([enrich(ta, listA), enrich(tb, listB)]);
     expect(ra.results.every((r, i) => r?.outcome === "matched" && r.id === listA[i]!.id)).toBe(true);
     expect(rb.results.every((r, i) => r?.outcome === "matched" && r.id === listB[i]!.id)).toBe(true);
@@ -126,19 +156,28 @@ describe.each(BACKENDS)("team server database suite on $name", (backend) => {
     const t = await srv.token("carla", 3);
     const [id1, id2] = uniqueCompanies(world.emu, 2, 17).map((c) => c.id);
     const before = balance();
-    const rows = async () => (await srv.db.query<{ n: number }>("select count(*)::int as n from ledger l join users u on u.id = l.user_id where u.name = 'carla'"))[0]!.n;
+    const rows = async () =>
+      (
+        await srv.db.query<{ n: number }>(
+          "select count(*)::int as n from ledger l join users u on u.id = l.user_id where u.name = 'carla'",
+        )
+      )[0]!.n;
     const en = await call(srv.url, t, `/v2/companies/${id1}?include=financials&lang=en`);
     expect(en.status).toBe(402);
     expect(en.body.error.code).toBe("INSUFFICIENT_CREDITS");
     expect(en.body.error.message).toContain("Your monthly budget");
     expect(en.body.error.budget).toMatchObject({ scope: "user", budget: 3, remaining: 3, price: 5 });
-    const de = await call(srv.url, t, `/v2/companies/${id1}?include=financials`, { headers: { "Accept-Language": "de-DE,de;q=0.9" } });
+    const de = await call(srv.url, t, `/v2/companies/${id1}?include=financials`, {
+      headers: { "Accept-Language": "de-DE,de;q=0.9" },
+    });
     expect(de.body.error.message).toContain("Ihr Monatsbudget");
     expect(balance()).toBe(before);
     expect(await rows()).toBe(0);
     // Within the budget: bought; then what is left is named.
     expect((await call(srv.url, t, `/v2/companies/${id1}?include=people`)).status).toBe(200);
-    const left = await call(srv.url, t, `/v2/companies/${id2}?include=people`, { headers: { "Accept-Language": "en" } });
+    const left = await call(srv.url, t, `/v2/companies/${id2}?include=people`, {
+      headers: { "Accept-Language": "en" },
+    });
     expect(left.status).toBe(402);
     expect(left.body.error.budget).toMatchObject({ remaining: 1, price: 2 });
     expect(before - balance()).toBe(2);

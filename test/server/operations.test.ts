@@ -9,7 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { uniqueCompanies } from "../support/lists.ts";
-import { pgliteDatabase, serverCommand, startEmulatorWorld, startInProcess, startServerProcess, type EmulatorWorld } from "../support/team-server.ts";
+import {
+  pgliteDatabase,
+  serverCommand,
+  startEmulatorWorld,
+  startInProcess,
+  startServerProcess,
+  type EmulatorWorld,
+} from "../support/team-server.ts";
 
 const KEY = "cdk_TEAMSERVERKEY_5b2e9f7a1c3d8e60";
 /** The whole key, or any 12 characters of it. */
@@ -31,7 +38,12 @@ function filesUnder(dir: string): string[] {
 describe("operating the team server", () => {
   let world: EmulatorWorld;
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 2000, seed: 7, key: KEY, emulator: { faults: { latencyMs: 0, jitterMs: 0 } } });
+    world = await startEmulatorWorld({
+      companies: 2000,
+      seed: 7,
+      key: KEY,
+      emulator: { faults: { latencyMs: 0, jitterMs: 0 } },
+    });
   }, 60_000);
   afterAll(async () => world?.api.close());
 
@@ -40,16 +52,30 @@ describe("operating the team server", () => {
     const srv = await startInProcess(world, db, { allowOrigins: ["http://127.0.0.1:8788"] });
     try {
       const token = await srv.token("cors");
-      const ok = await fetch(srv.url + "/v2/account", { method: "OPTIONS", headers: { Origin: "http://127.0.0.1:8788", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" } });
+      const ok = await fetch(srv.url + "/v2/account", {
+        method: "OPTIONS",
+        headers: {
+          Origin: "http://127.0.0.1:8788",
+          "Access-Control-Request-Method": "GET",
+          "Access-Control-Request-Headers": "authorization",
+        },
+      });
       expect(ok.status).toBe(204);
       expect(ok.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:8788");
       expect(ok.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
-      const evil = await fetch(srv.url + "/v2/account", { method: "OPTIONS", headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "GET" } });
+      const evil = await fetch(srv.url + "/v2/account", {
+        method: "OPTIONS",
+        headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "GET" },
+      });
       expect(evil.status).toBe(403);
       expect(evil.headers.get("access-control-allow-origin")).toBeNull();
-      const evilGet = await fetch(srv.url + "/v2/account", { headers: { Origin: "https://evil.example", Authorization: `Bearer ${token}` } });
+      const evilGet = await fetch(srv.url + "/v2/account", {
+        headers: { Origin: "https://evil.example", Authorization: `Bearer ${token}` },
+      });
       expect(evilGet.status).toBe(403);
-      const allowedGet = await fetch(srv.url + "/v2/account", { headers: { Origin: "http://127.0.0.1:8788", Authorization: `Bearer ${token}` } });
+      const allowedGet = await fetch(srv.url + "/v2/account", {
+        headers: { Origin: "http://127.0.0.1:8788", Authorization: `Bearer ${token}` },
+      });
       expect(allowedGet.status).toBe(200);
       expect(allowedGet.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:8788");
       const noOrigin = await fetch(srv.url + "/v2/account", { headers: { Authorization: `Bearer ${token}` } });
@@ -66,7 +92,9 @@ describe("operating the team server", () => {
     const keyFile = join(dir, "..", `key-${process.pid}-${Date.now()}`);
     writeFileSync(keyFile, KEY + "\n");
     chmodSync(keyFile, 0o644);
-    const refused = await serverCommand(db, ["--port", "0", "--key-file", keyFile, "--lang", "en"], { COMPANY_DATA_BASE_URL: world.api.url });
+    const refused = await serverCommand(db, ["--port", "0", "--key-file", keyFile, "--lang", "en"], {
+      COMPANY_DATA_BASE_URL: world.api.url,
+    });
     expect(refused.code).toBe(5);
     expect(refused.stderr).toMatch(/readable by others/);
     chmodSync(keyFile, 0o600);
@@ -98,7 +126,9 @@ describe("operating the team server", () => {
 
       // A paid request in flight when SIGTERM arrives is answered and settled.
       world.emu.faults.set({ latencyMs: 1500 });
-      const inFlight = fetch(srv.url + `/v2/companies/${id1}/people`, { headers: { Authorization: `Bearer ${token}` } });
+      const inFlight = fetch(srv.url + `/v2/companies/${id1}/people`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       await new Promise((r) => setTimeout(r, 400));
       const exited = srv.stop();
       const res = await inFlight;

@@ -12,7 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openServerDb } from "../../server/cli.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import { uniqueCompanies, rng } from "../support/lists.ts";
-import { postgresDatabase, startEmulatorWorld, startServerProcess, type EmulatorWorld, type ServerProcess, type TestDatabase } from "../support/team-server.ts";
+import {
+  postgresDatabase,
+  startEmulatorWorld,
+  startServerProcess,
+  type EmulatorWorld,
+  type ServerProcess,
+  type TestDatabase,
+} from "../support/team-server.ts";
 import { POSTGRES_URL, requirePostgresUnderCi } from "./backends.ts";
 
 const USERS = 20;
@@ -29,7 +36,11 @@ describe.skipIf(!POSTGRES_URL)("two server processes on one PostgreSQL, one kill
 
   beforeAll(async () => {
     // Latency keeps requests in flight long enough for the kill to catch some.
-    world = await startEmulatorWorld({ companies: 2000, seed: 13, emulator: { faults: { latencyMs: 30, jitterMs: 40 } } });
+    world = await startEmulatorWorld({
+      companies: 2000,
+      seed: 13,
+      emulator: { faults: { latencyMs: 30, jitterMs: 40 } },
+    });
     database = await postgresDatabase(POSTGRES_URL!);
   }, 60_000);
 
@@ -51,7 +62,10 @@ describe.skipIf(!POSTGRES_URL)("two server processes on one PostgreSQL, one kill
       await close();
     }
     const env = { COMPANY_DATA_API_KEY: world.key, COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS: "5" };
-    const [a, b] = await Promise.all([startServerProcess(world, database, env), startServerProcess(world, database, env)]);
+    const [a, b] = await Promise.all([
+      startServerProcess(world, database, env),
+      startServerProcess(world, database, env),
+    ]);
     servers.push(a, b);
     const before = world.emu.balance(world.key);
 
@@ -60,25 +74,31 @@ describe.skipIf(!POSTGRES_URL)("two server processes on one PostgreSQL, one kill
     const r = rng(5);
     const requests = Array.from({ length: USERS * PER_USER }, (_, i) => {
       const id = pool[Math.floor(r() * pool.length)]!;
-      return { user: i % USERS, path: r() < 0.7 ? `/v2/companies/${id}` : `/v2/companies/${id}/people`, to: i % 2 === 0 ? a : b };
+      return {
+        user: i % USERS,
+        path: r() < 0.7 ? `/v2/companies/${id}` : `/v2/companies/${id}/people`,
+        to: i % 2 === 0 ? a : b,
+      };
     });
     let answered = 0;
     let killed = false;
-    const statuses = await Promise.all(requests.map(async (q) => {
-      try {
-        const res = await fetch(q.to.url + q.path, { headers: { Authorization: `Bearer ${tokens[q.user]}` } });
-        await res.text();
-        answered++;
-        // In the middle: the first process dies with its requests in flight.
-        if (!killed && answered >= 500) {
-          killed = true;
-          a.child.kill("SIGKILL");
+    const statuses = await Promise.all(
+      requests.map(async (q) => {
+        try {
+          const res = await fetch(q.to.url + q.path, { headers: { Authorization: `Bearer ${tokens[q.user]}` } });
+          await res.text();
+          answered++;
+          // In the middle: the first process dies with its requests in flight.
+          if (!killed && answered >= 500) {
+            killed = true;
+            a.child.kill("SIGKILL");
+          }
+          return res.status;
+        } catch {
+          return 0; // the killed process's connections
         }
-        return res.status;
-      } catch {
-        return 0; // the killed process's connections
-      }
-    }));
+      }),
+    );
     expect(killed).toBe(true);
     const lost = statuses.filter((s) => s === 0).length;
     expect(lost).toBeGreaterThan(0);
@@ -87,9 +107,15 @@ describe.skipIf(!POSTGRES_URL)("two server processes on one PostgreSQL, one kill
 
     const check = await openServerDb(database.target);
     try {
-      const rows = await check.db.query<{ id: number; user_id: number; endpoint: string; company: string; credits: number; status: string; process: string }>(
-        "select id, user_id, endpoint, company, credits, status, process from ledger order by id",
-      );
+      const rows = await check.db.query<{
+        id: number;
+        user_id: number;
+        endpoint: string;
+        company: string;
+        credits: number;
+        status: string;
+        process: string;
+      }>("select id, user_id, endpoint, company, credits, status, process from ledger order by id");
       // No budget exceeded: what is settled or pending (possibly charged) counts.
       const counted = rows.filter((x) => x.status !== "failed");
       const byUser = new Map<number, number>();
@@ -115,7 +141,9 @@ describe.skipIf(!POSTGRES_URL)("two server processes on one PostgreSQL, one kill
       expect(settled + pendingCharged).toBe(billed);
       // A row written but whose request the kill stopped before it left is pending and was never charged: the ledger
       // then shows more than the bill, by exactly those rows (the safe side for budgets).
-      expect(settled + pending.reduce((s, x) => s + x.credits, 0)).toBe(billed + pendingUnsent.reduce((s, x) => s + x.credits, 0));
+      expect(settled + pending.reduce((s, x) => s + x.credits, 0)).toBe(
+        billed + pendingUnsent.reduce((s, x) => s + x.credits, 0),
+      );
 
       // Bought twice only where the first purchase was lost in the kill.
       const purchases = new Map<string, typeof rows>();
@@ -128,7 +156,9 @@ describe.skipIf(!POSTGRES_URL)("two server processes on one PostgreSQL, one kill
       }
       // At most what the killed process had in flight.
       expect(ofKilled.length).toBeLessThanOrEqual(lost);
-      console.log(`kill -9: ${lost} requests lost, ${pending.length} ledger rows unsettled (${pendingUnsent.length} never sent), ${rows.length} rows, billed ${billed}, ${Date.now() - started} ms`);
+      console.log(
+        `kill -9: ${lost} requests lost, ${pending.length} ledger rows unsettled (${pendingUnsent.length} never sent), ${rows.length} rows, billed ${billed}, ${Date.now() - started} ms`,
+      );
     } finally {
       await check.close();
     }

@@ -19,11 +19,19 @@ function readHwmKb(pid: number): number | null {
   }
 }
 
-export interface CliRun { code: number | null; ms: number; peakRssMb: number; stderr: string }
+export interface CliRun {
+  code: number | null;
+  ms: number;
+  peakRssMb: number;
+  stderr: string;
+}
 
 export async function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
   const t = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   let peak = 0;

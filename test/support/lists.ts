@@ -46,11 +46,21 @@ const FULL_FORMS: [RegExp, string][] = [
 /** Another way of writing a name that means the same company. */
 export function variant(name: string, k: number): string {
   switch (k % 5) {
-    case 0: return name.toUpperCase();
-    case 1: return "  " + name.replace(/ /g, "  ") + " ";
-    case 2: return name.toLowerCase();
+    case 0:
+      return name.toUpperCase();
+    case 1:
+      return "  " + name.replace(/ /g, "  ") + " ";
+    case 2:
+      return name.toLowerCase();
     case 3: {
-      const spelled = name.replace(/ä/g, "ae").replace(/ö/g, "oe").replace(/ü/g, "ue").replace(/ß/g, "ss").replace(/Ä/g, "Ae").replace(/Ö/g, "Oe").replace(/Ü/g, "Ue");
+      const spelled = name
+        .replace(/ä/g, "ae")
+        .replace(/ö/g, "oe")
+        .replace(/ü/g, "ue")
+        .replace(/ß/g, "ss")
+        .replace(/Ä/g, "Ae")
+        .replace(/Ö/g, "Oe")
+        .replace(/Ü/g, "Ue");
       return spelled !== name ? spelled : name.toUpperCase();
     }
     default: {
@@ -91,14 +101,20 @@ export const unknownName = (k: number) => `Zqxvw Nichtvorhanden ${k} Handelsgese
  * twice, in two spellings), `duplicates` exact copies of earlier rows, and
  * `unknown` names no company has; `total` rows in all, shuffled.
  */
-export function benchList(emu: Emulator, opts: { total?: number; distinct?: number; duplicates?: number; unknown?: number; seed?: number } = {}): BenchList {
+export function benchList(
+  emu: Emulator,
+  opts: { total?: number; distinct?: number; duplicates?: number; unknown?: number; seed?: number } = {},
+): BenchList {
   const total = opts.total ?? 1000;
   const distinct = opts.distinct ?? 700;
   const duplicates = opts.duplicates ?? 100;
   const unknown = opts.unknown ?? 50;
   const r = rng(opts.seed ?? 7);
   const companies = uniqueCompanies(emu, distinct, opts.seed ?? 7);
-  const rows: ListRow[] = companies.map((c, k) => ({ name: k % 3 === 0 ? c.name : variant(c.name, k), expectId: c.id }));
+  const rows: ListRow[] = companies.map((c, k) => ({
+    name: k % 3 === 0 ? c.name : variant(c.name, k),
+    expectId: c.id,
+  }));
   // Second spellings of some companies, up to the rows left for them.
   const second = total - distinct - duplicates - unknown;
   if (second < 0) throw new Error("the parts add up to more than the total");
@@ -118,17 +134,26 @@ export function benchList(emu: Emulator, opts: { total?: number; distinct?: numb
 }
 
 /** A CSV of `rows` company names (about one distinct company in ten rows, some written differently, 5 % unknown). */
-export async function writeCsv(path: string, emu: Emulator, rows: number, seed = 3, distinct = Math.min(10_000, Math.max(10, Math.ceil(rows / 10)))): Promise<void> {
+export async function writeCsv(
+  path: string,
+  emu: Emulator,
+  rows: number,
+  seed = 3,
+  distinct = Math.min(10_000, Math.max(10, Math.ceil(rows / 10))),
+): Promise<void> {
   const r = rng(seed);
   const companies = uniqueCompanies(emu, distinct, seed);
   const out = createWriteStream(path);
   out.write("Firma;Ort\n");
   for (let i = 0; i < rows; i++) {
     const x = r();
-    const name = x < 0.05 ? unknownName(i % 500) : (() => {
-      const c = itemAt(companies, Math.floor(r() * companies.length), "company");
-      return x < 0.6 ? c.name : variant(c.name, i);
-    })();
+    const name =
+      x < 0.05
+        ? unknownName(i % 500)
+        : (() => {
+            const c = itemAt(companies, Math.floor(r() * companies.length), "company");
+            return x < 0.6 ? c.name : variant(c.name, i);
+          })();
     if (!out.write(`"${name.replace(/"/g, '""')}";\n`)) await once(out, "drain");
   }
   out.end();

@@ -16,15 +16,31 @@ export async function buildCodeJs(): Promise<string> {
 }
 
 /** Run the sidebar's enrichment (enrichStart, then enrichStep until finished) on a sheet; returns the fake and the progress. */
-export function sheetsEnrich(code: string, emu: Emulator, key: string, names: string[], opts: { onFetch?: () => void } = {}) {
-  const fake = createSheetsFake({ emulator: emu, sheets: { Liste: [["Firma"], ...names.map((n) => [n])] }, onFetch: opts.onFetch });
+export function sheetsEnrich(
+  code: string,
+  emu: Emulator,
+  key: string,
+  names: string[],
+  opts: { onFetch?: () => void } = {},
+) {
+  const fake = createSheetsFake({
+    emulator: emu,
+    sheets: { Liste: [["Firma"], ...names.map((n) => [n])] },
+    onFetch: opts.onFetch,
+  });
   fake.load(code);
   fake.setUser("apiKey", key);
   fake.setUser("language", "en");
   const config = {
-    sheet: "Liste", headerRow: 1, col: 1, rows: names.length, cols: 1,
+    sheet: "Liste",
+    headerRow: 1,
+    col: 1,
+    rows: names.length,
+    cols: 1,
     mapping: { name: 0, city: null, zip: null, register: null, id: null },
-    fields: [...DEFAULT_FIELDS], mode: "batch", rerun: { kind: "newOrFailed" },
+    fields: [...DEFAULT_FIELDS],
+    mode: "batch",
+    rerun: { kind: "newOrFailed" },
   };
   const call = (method: string, input: unknown) => {
     const r = JSON.parse(fake.call("uiCall", method, JSON.stringify(input)) as string);

@@ -43,7 +43,13 @@ export interface TestDatabase {
 /** A scratch PGlite directory. */
 export function pgliteDatabase(): TestDatabase {
   const dir = mkdtempSync(join(tmpdir(), "team-db-"));
-  return { name: "pglite", target: { kind: "pglite", dir }, env: {}, args: ["--data", dir], drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    name: "pglite",
+    target: { kind: "pglite", dir },
+    env: {},
+    args: ["--data", dir],
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** A fresh database on the PostgreSQL server of `baseUrl` (TEST_DATABASE_URL), dropped afterwards. */
@@ -85,8 +91,15 @@ export interface EmulatorWorld {
 }
 
 /** The emulator on a free port, with a key of its own (1,000,000 credits) and a record of what it charged per request tag. */
-export async function startEmulatorWorld(opts: { companies?: number; seed?: number; key?: string; emulator?: EmulatorOptions } = {}): Promise<EmulatorWorld> {
-  const emu = createEmulator({ companies: opts.companies ?? 2000, seed: opts.seed ?? 5, rateLimits: { resolve: FAST_LIMITS, availability: FAST_LIMITS, account: FAST_LIMITS, suggest: FAST_LIMITS }, ...opts.emulator });
+export async function startEmulatorWorld(
+  opts: { companies?: number; seed?: number; key?: string; emulator?: EmulatorOptions } = {},
+): Promise<EmulatorWorld> {
+  const emu = createEmulator({
+    companies: opts.companies ?? 2000,
+    seed: opts.seed ?? 5,
+    rateLimits: { resolve: FAST_LIMITS, availability: FAST_LIMITS, account: FAST_LIMITS, suggest: FAST_LIMITS },
+    ...opts.emulator,
+  });
   const key = emu.accounts.create(1_000_000, opts.key);
   const charged = new Map<string, number>();
   const handle = emu.handle.bind(emu);
@@ -112,16 +125,35 @@ export interface InProcessServer {
 }
 
 /** The team server in this process (quick to start; the database opened as `company-data server` opens it). */
-export async function startInProcess(world: EmulatorWorld, database: TestDatabase, opts: { allowOrigins?: string[]; leaseMs?: number; timeoutMs?: number; process?: string } = {}): Promise<InProcessServer> {
+export async function startInProcess(
+  world: EmulatorWorld,
+  database: TestDatabase,
+  opts: { allowOrigins?: string[]; leaseMs?: number; timeoutMs?: number; process?: string } = {},
+): Promise<InProcessServer> {
   const { db, close } = await openServerDb(database.target);
   const logs: string[] = [];
   const server = await startTeamServer({
-    db, port: 0, host: "127.0.0.1", allowOrigins: opts.allowOrigins ?? [], process: opts.process ?? `test:${process.pid}`,
-    log: jsonLogger((l) => logs.push(l)), leaseMs: opts.leaseMs ?? 10_000, cacheDays: parseCacheDays(undefined),
-    upstream: createUpstream({ apiKey: world.key, baseUrl: world.api.url, timeoutMs: opts.timeoutMs ?? 8_000, maxPaceWaitMs: 10_000, rateLimits: FAST_PACING }),
+    db,
+    port: 0,
+    host: "127.0.0.1",
+    allowOrigins: opts.allowOrigins ?? [],
+    process: opts.process ?? `test:${process.pid}`,
+    log: jsonLogger((l) => logs.push(l)),
+    leaseMs: opts.leaseMs ?? 10_000,
+    cacheDays: parseCacheDays(undefined),
+    upstream: createUpstream({
+      apiKey: world.key,
+      baseUrl: world.api.url,
+      timeoutMs: opts.timeoutMs ?? 8_000,
+      maxPaceWaitMs: 10_000,
+      rateLimits: FAST_PACING,
+    }),
   });
   return {
-    server, url: server.url, db, logs,
+    server,
+    url: server.url,
+    db,
+    logs,
     token: (user, budget) => createToken(db, user, budget),
     async close() {
       await server.close(5_000);
@@ -140,7 +172,12 @@ export interface ServerProcess {
 }
 
 /** `node bin/company-data.js server --port 0 …` and its URL, read from its first log line. */
-export async function startServerProcess(world: { api: RunningServer }, database: TestDatabase, env: Record<string, string>, extraArgs: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  world: { api: RunningServer },
+  database: TestDatabase,
+  env: Record<string, string>,
+  extraArgs: string[] = [],
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [BIN, "server", "--port", "0", ...database.args, ...extraArgs], {
     env: { ...process.env, COMPANY_DATA_BASE_URL: world.api.url, LANG: "C", ...database.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -166,19 +203,30 @@ export async function startServerProcess(world: { api: RunningServer }, database
     child.stdout.on("data", look);
   });
   return {
-    child, url, stdout: () => out, stderr: () => err,
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-      child.once("exit", (code) => resolve(code));
-      child.kill("SIGTERM");
-    }),
+    child,
+    url,
+    stdout: () => out,
+    stderr: () => err,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+        child.once("exit", (code) => resolve(code));
+        child.kill("SIGTERM");
+      }),
   };
 }
 
 /** `company-data server <args>` run to its end (token, budget, report commands). */
-export function serverCommand(database: TestDatabase, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function serverCommand(
+  database: TestDatabase,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, "server", ...args, ...database.args], { env: { ...process.env, LANG: "C", ...database.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "server", ...args, ...database.args], {
+      env: { ...process.env, LANG: "C", ...database.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

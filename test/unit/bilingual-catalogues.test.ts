@@ -46,9 +46,12 @@ const CATALOGUES: Record<string, Readonly<Record<string, Texts>>> = {
 
 /** An argument that prints as ‹i› and answers ‹i.prop› for any property. */
 function marked(i: number): unknown {
-  return new Proxy({}, {
-    get: (_, p) => (p === Symbol.toPrimitive ? () => `‹${i}›` : typeof p === "symbol" ? undefined : `‹${i}.${p}›`),
-  });
+  return new Proxy(
+    {},
+    {
+      get: (_, p) => (p === Symbol.toPrimitive ? () => `‹${i}›` : typeof p === "symbol" ? undefined : `‹${i}.${p}›`),
+    },
+  );
 }
 
 function placeholders(text: string): string[] {
@@ -58,7 +61,8 @@ function placeholders(text: string): string[] {
 /** What one language says for an entry: the template, or the function called with marked arguments. */
 function said(v: unknown, arity: number): string {
   if (typeof v === "string") return v;
-  if (typeof v === "function") return String((v as (...a: unknown[]) => unknown)(...Array.from({ length: arity }, (_, i) => marked(i))));
+  if (typeof v === "function")
+    return String((v as (...a: unknown[]) => unknown)(...Array.from({ length: arity }, (_, i) => marked(i))));
   throw new Error(`neither a text nor a function: ${typeof v}`);
 }
 
@@ -67,21 +71,31 @@ describe.each(Object.entries(CATALOGUES))("%s", (_, cat) => {
     const wrong: string[] = [];
     for (const [key, entry] of Object.entries(cat)) {
       const { de, en } = entry as { de: unknown; en: unknown };
-      if (typeof de !== typeof en) { wrong.push(`${key}: German is a ${typeof de}, English a ${typeof en}`); continue; }
+      if (typeof de !== typeof en) {
+        wrong.push(`${key}: German is a ${typeof de}, English a ${typeof en}`);
+        continue;
+      }
       const arity = typeof en === "function" ? Math.max((en as () => void).length, (de as () => void).length) : 0;
-      if (typeof en === "function" && (en as () => void).length !== (de as () => void).length) wrong.push(`${key}: German takes ${(de as () => void).length} arguments, English ${(en as () => void).length}`);
-      const d = said(de, arity), e = said(en, arity);
+      if (typeof en === "function" && (en as () => void).length !== (de as () => void).length)
+        wrong.push(`${key}: German takes ${(de as () => void).length} arguments, English ${(en as () => void).length}`);
+      const d = said(de, arity),
+        e = said(en, arity);
       if (!d.trim()) wrong.push(`${key}: German is empty`);
       if (!e.trim()) wrong.push(`${key}: English is empty`);
-      const pd = placeholders(d), pe = placeholders(e);
-      if (JSON.stringify(pd) !== JSON.stringify(pe)) wrong.push(`${key}: German says ${pd.join(" ") || "nothing"}, English ${pe.join(" ") || "nothing"}`);
+      const pd = placeholders(d),
+        pe = placeholders(e);
+      if (JSON.stringify(pd) !== JSON.stringify(pe))
+        wrong.push(`${key}: German says ${pd.join(" ") || "nothing"}, English ${pe.join(" ") || "nothing"}`);
     }
     expect(wrong).toEqual([]);
   });
 });
 
 test("the check sees a dropped placeholder and a dropped argument", () => {
-  const broken = { a: { de: "{n} Zeilen", en: "rows" }, b: { de: (x: string, y: string) => `${x} ${y}`, en: (x: string) => x } };
+  const broken = {
+    a: { de: "{n} Zeilen", en: "rows" },
+    b: { de: (x: string, y: string) => `${x} ${y}`, en: (x: string) => x },
+  };
   expect(placeholders(said(broken.a.de, 0))).not.toEqual(placeholders(said(broken.a.en, 0)));
   expect(placeholders(said(broken.b.de, 2))).not.toEqual(placeholders(said(broken.b.en, 2)));
 });

@@ -16,7 +16,11 @@ describe("daily formula budget", () => {
     run(reserveBudget(ctx, 7, 10));
     run(reserveBudget(ctx, 3, 10));
     let err: unknown;
-    try { run(reserveBudget(ctx, 1, 10)); } catch (e) { err = e; }
+    try {
+      run(reserveBudget(ctx, 1, 10));
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(CompanyDataError);
     expect((err as CompanyDataError).code).toBe("BUDGET_EXCEEDED");
     expect((err as CompanyDataError).text("de")).toContain("Tagesbudget");

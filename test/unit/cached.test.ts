@@ -2,14 +2,34 @@ import { describe, expect, test } from "vitest";
 import fc from "fast-check";
 import { runSync } from "../../shared/core/drivers.ts";
 import { cachedCallMany, NOT_FOUND_TTL_SECONDS } from "../../shared/operations/cached.ts";
-import { boundedKey, callKey, canonicalJson, fitsUtf8, hash128, MAX_KEY_LENGTH, utf8Length } from "../../shared/operations/cache-key.ts";
+import {
+  boundedKey,
+  callKey,
+  canonicalJson,
+  fitsUtf8,
+  hash128,
+  MAX_KEY_LENGTH,
+  utf8Length,
+} from "../../shared/operations/cache-key.ts";
 import type { CallSpec } from "../../shared/api/client.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 import { nth, take } from "../helpers/indexed.ts";
 
-const profile = (id: string, include?: string): CallSpec => ({ endpoint: "profile", path: { id }, query: { include }, cost: { include: include ? (include.split(",") as never) : [] } });
+const profile = (id: string, include?: string): CallSpec => ({
+  endpoint: "profile",
+  path: { id },
+  query: { include },
+  cost: { include: include ? (include.split(",") as never) : [] },
+});
 
-function setup(handler = (url: URL) => (url.pathname.endsWith("NOTFOUND00") ? json(404, {}) : url.pathname.endsWith("SERVERERR0") ? json(400, {}) : json(200, { id: url.pathname.split("/")[3], name: "N", big: "x" }))) {
+function setup(
+  handler = (url: URL) =>
+    url.pathname.endsWith("NOTFOUND00")
+      ? json(404, {})
+      : url.pathname.endsWith("SERVERERR0")
+        ? json(400, {})
+        : json(200, { id: url.pathname.split("/")[3], name: "N", big: "x" }),
+) {
   const api = fakeApi((_r, url) => handler(url));
   const t = testContext(api.now);
   return { api, ...t, run: <T>(op: Generator<any, T, any>) => runSync(op, api.sync) };
@@ -90,30 +110,48 @@ describe("cachedCallMany", () => {
 
 describe("cache keys", () => {
   test("deterministic: query order and body key order do not matter", () => {
-    const a = callKey("s", "de", { endpoint: "nearby", path: { id: "DEAAAAAAAAAA" }, query: { size: 5, radiusKm: 10 } });
-    const b = callKey("s", "de", { endpoint: "nearby", path: { id: "DEAAAAAAAAAA" }, query: { radiusKm: 10, size: 5, x: undefined } });
+    const a = callKey("s", "de", {
+      endpoint: "nearby",
+      path: { id: "DEAAAAAAAAAA" },
+      query: { size: 5, radiusKm: 10 },
+    });
+    const b = callKey("s", "de", {
+      endpoint: "nearby",
+      path: { id: "DEAAAAAAAAAA" },
+      query: { radiusKm: 10, size: 5, x: undefined },
+    });
     expect(a).toBe(b);
-    expect(canonicalJson({ b: 1, a: { d: 2, c: [3, { f: 1, e: 2 }] } })).toBe('{"a":{"c":[3,{"e":2,"f":1}],"d":2},"b":1}');
-    expect(callKey("s", "de", { endpoint: "search", body: { size: 5, query: "x" } })).toBe(callKey("s", "de", { endpoint: "search", body: { query: "x", size: 5 } }));
-    expect(callKey("s", "de", { endpoint: "search", body: { query: "x" } })).not.toBe(callKey("s", "en", { endpoint: "search", body: { query: "x" } }));
+    expect(canonicalJson({ b: 1, a: { d: 2, c: [3, { f: 1, e: 2 }] } })).toBe(
+      '{"a":{"c":[3,{"e":2,"f":1}],"d":2},"b":1}',
+    );
+    expect(callKey("s", "de", { endpoint: "search", body: { size: 5, query: "x" } })).toBe(
+      callKey("s", "de", { endpoint: "search", body: { query: "x", size: 5 } }),
+    );
+    expect(callKey("s", "de", { endpoint: "search", body: { query: "x" } })).not.toBe(
+      callKey("s", "en", { endpoint: "search", body: { query: "x" } }),
+    );
   });
   test("never longer than 250 characters or bytes, and distinct inputs stay distinct", () => {
-    fc.assert(fc.property(fc.string({ maxLength: 600 }), fc.string({ maxLength: 600 }), (a, b) => {
-      const ka = callKey("scope", "de", { endpoint: "search", body: { query: a } });
-      const kb = callKey("scope", "de", { endpoint: "search", body: { query: b } });
-      expect(new TextEncoder().encode(ka).length).toBeLessThanOrEqual(MAX_KEY_LENGTH);
-      if (a !== b) expect(ka).not.toBe(kb);
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 600 }), fc.string({ maxLength: 600 }), (a, b) => {
+        const ka = callKey("scope", "de", { endpoint: "search", body: { query: a } });
+        const kb = callKey("scope", "de", { endpoint: "search", body: { query: b } });
+        expect(new TextEncoder().encode(ka).length).toBeLessThanOrEqual(MAX_KEY_LENGTH);
+        if (a !== b) expect(ka).not.toBe(kb);
+      }),
+    );
     expect(boundedKey("short")).toBe("short");
     expect(boundedKey("ä".repeat(200))).toMatch(/^h:[0-9a-f]{32}:200$/);
   });
   test("fitsUtf8 (the size check that skips counting when the length decides) agrees with the UTF-8 length", () => {
     // Lone surrogates included: utf8Length counts a high one as 4 bytes, and the check must agree with it exactly.
     const unit = fc.constantFrom("a", "ß", "€", "😀", "\ud800", "\udc00");
-    fc.assert(fc.property(fc.array(unit, { maxLength: 120 }), fc.integer({ min: 0, max: 500 }), (parts, max) => {
-      const s = parts.join("");
-      expect(fitsUtf8(s, max)).toBe(utf8Length(s) <= max);
-    }));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 120 }), fc.integer({ min: 0, max: 500 }), (parts, max) => {
+        const s = parts.join("");
+        expect(fitsUtf8(s, max)).toBe(utf8Length(s) <= max);
+      }),
+    );
   });
   test("hash128 is FNV-1a (known vector) and stable", () => {
     expect(hash128("").slice(0, 16)).toBe("cbf29ce484222325");

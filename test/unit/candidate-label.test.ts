@@ -26,12 +26,22 @@ describe("the one candidate label and its inverse", () => {
   });
 
   it("is no label: text without an id where a label has it", () => {
-    for (const t of ["", "Müller GmbH", "DEAAAAAAAAA1x – Müller", "DEAAAAAAAAA1 Müller", "Müller (Köln) DEAAAAAAAAA1", "Müller (DEAAAA)"])
+    for (const t of [
+      "",
+      "Müller GmbH",
+      "DEAAAAAAAAA1x – Müller",
+      "DEAAAAAAAAA1 Müller",
+      "Müller (Köln) DEAAAAAAAAA1",
+      "Müller (DEAAAA)",
+    ])
       expect(parseCandidateLabel(t)).toBeNull();
   });
 
   it("a review status lists its candidates in the one label, and they read back", () => {
-    const status = statusText({ outcome: "review", id: null, confidence: null, candidates: cases.slice(0, 2), asOf: null, values: [] }, "de");
+    const status = statusText(
+      { outcome: "review", id: null, confidence: null, candidates: cases.slice(0, 2), asOf: null, values: [] },
+      "de",
+    );
     expect(status).toBe("prüfen: DEAAAAAAAAA1 – Müller GmbH, Köln | DEAAAAAAAAA2 – Müller, Schmidt & Co. KG, Bonn");
     expect(reviewCandidates(status)).toEqual(cases.slice(0, 2));
   });

@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { ENDPOINTS, endpoint, profileCost, batchResolveCost, INCLUDE_COST, fillPath, type Endpoint, type Include } from "../../shared/api/endpoints.ts";
+import {
+  ENDPOINTS,
+  endpoint,
+  profileCost,
+  batchResolveCost,
+  INCLUDE_COST,
+  fillPath,
+  type Endpoint,
+  type Include,
+} from "../../shared/api/endpoints.ts";
 
 // Spec section 8.1, row by row: method, path, credits, billing.
 const SPEC_8_1: [string, string, number | "ceil(n/10)", "credits" | "rate-limited"][] = [
@@ -22,18 +31,26 @@ const SPEC_8_1: [string, string, number | "ceil(n/10)", "credits" | "rate-limite
 
 // Spec section 4.2: every path of the older listing.
 const SPEC_4_2: [string, string][] = [
-  ["GET", "/companies/{id}/data"], ["POST", "/companies/data"],
-  ["GET", "/companies/{id}/people"], ["POST", "/companies/people"],
-  ["GET", "/companies/{id}/events"], ["POST", "/companies/events"],
-  ["GET", "/companies/{id}/jobs"], ["POST", "/companies/jobs"],
-  ["GET", "/companies/{id}/financials"], ["POST", "/companies/financials"],
-  ["POST", "/lookup"], ["GET", "/companies/{id}/financials/exists"], ["POST", "/companies/financials/exists"],
+  ["GET", "/companies/{id}/data"],
+  ["POST", "/companies/data"],
+  ["GET", "/companies/{id}/people"],
+  ["POST", "/companies/people"],
+  ["GET", "/companies/{id}/events"],
+  ["POST", "/companies/events"],
+  ["GET", "/companies/{id}/jobs"],
+  ["POST", "/companies/jobs"],
+  ["GET", "/companies/{id}/financials"],
+  ["POST", "/companies/financials"],
+  ["POST", "/lookup"],
+  ["GET", "/companies/{id}/financials/exists"],
+  ["POST", "/companies/financials/exists"],
   ["POST", "/search"],
   ["GET", "/suggest/{prefix}"],
   ["POST", "/recommend"],
 ];
 
-const find = (method: string, path: string) => (ENDPOINTS as readonly Endpoint[]).find((e) => e.method === method && e.path === path);
+const find = (method: string, path: string) =>
+  (ENDPOINTS as readonly Endpoint[]).find((e) => e.method === method && e.path === path);
 
 describe("catalogue against spec 8.1", () => {
   test.each(SPEC_8_1)("%s %s costs %s (%s)", (method, path, credits, billing) => {
@@ -42,7 +59,18 @@ describe("catalogue against spec 8.1", () => {
     expect(e!.version).toBe("v2");
     expect(e!.billing).toBe(billing);
     if (credits === "ceil(n/10)") {
-      for (const [n, c] of [[0, 0], [1, 1], [9, 1], [10, 1], [11, 2], [20, 2], [95, 10], [100, 10], [101, 11]]) expect(e!.cost({ count: n })).toBe(c);
+      for (const [n, c] of [
+        [0, 0],
+        [1, 1],
+        [9, 1],
+        [10, 1],
+        [11, 2],
+        [20, 2],
+        [95, 10],
+        [100, 10],
+        [101, 11],
+      ])
+        expect(e!.cost({ count: n })).toBe(c);
     } else {
       expect(e!.cost()).toBe(credits);
       expect(e!.cost({})).toBe(credits);
@@ -52,7 +80,8 @@ describe("catalogue against spec 8.1", () => {
 
   test("every v2 endpoint of 4.1 is in the table and there are exactly 15", () => {
     expect(ENDPOINTS.filter((e) => e.version === "v2")).toHaveLength(15);
-    for (const e of ENDPOINTS.filter((x) => x.version === "v2")) expect(SPEC_8_1.some(([m, p]) => m === e.method && p === e.path)).toBe(true);
+    for (const e of ENDPOINTS.filter((x) => x.version === "v2"))
+      expect(SPEC_8_1.some(([m, p]) => m === e.method && p === e.path)).toBe(true);
   });
 });
 
@@ -60,8 +89,13 @@ describe("spec 8.2 rules", () => {
   const profile = endpoint("profile");
   test("rule 1: profile is 1 plus +1 people, +1 announcements, +4 financials", () => {
     const cases: [Include[], number][] = [
-      [[], 1], [["people"], 2], [["announcements"], 2], [["financials"], 5],
-      [["people", "announcements"], 3], [["people", "financials"], 6], [["announcements", "financials"], 6],
+      [[], 1],
+      [["people"], 2],
+      [["announcements"], 2],
+      [["financials"], 5],
+      [["people", "announcements"], 3],
+      [["people", "financials"], 6],
+      [["announcements", "financials"], 6],
       [["people", "announcements", "financials"], 7],
     ];
     for (const [inc, c] of cases) {
@@ -116,7 +150,9 @@ describe("catalogue shape", () => {
     for (const e of ENDPOINTS) expect(endpoint(e.id)).toBe(e);
   });
   test("fillPath encodes values and rejects missing ones", () => {
-    expect(fillPath("/v2/suggest/{prefix}", { prefix: "Müller & Söhne/x" })).toBe("/v2/suggest/M%C3%BCller%20%26%20S%C3%B6hne%2Fx");
+    expect(fillPath("/v2/suggest/{prefix}", { prefix: "Müller & Söhne/x" })).toBe(
+      "/v2/suggest/M%C3%BCller%20%26%20S%C3%B6hne%2Fx",
+    );
     expect(() => fillPath("/v2/companies/{id}", {})).toThrow();
   });
 });

@@ -12,7 +12,11 @@ const cfg = (over = {}) => testContext(() => NOW, {}, { apiKey: "sk_live_SECRET"
 
 describe("buildRequest", () => {
   test("GET: bearer key in the header only, Accept-Language, no body, no content type", () => {
-    const r = buildRequest(cfg({ language: "en" }), { endpoint: "profile", path: { id: "DEPIYX8Y4M82" }, query: { include: "people,financials" } });
+    const r = buildRequest(cfg({ language: "en" }), {
+      endpoint: "profile",
+      path: { id: "DEPIYX8Y4M82" },
+      query: { include: "people,financials" },
+    });
     expect(r.method).toBe("GET");
     expect(r.url).toBe("http://api.test/v2/companies/DEPIYX8Y4M82?include=people%2Cfinancials");
     expect(r.headers.Authorization).toBe("Bearer sk_live_SECRET");
@@ -30,12 +34,20 @@ describe("buildRequest", () => {
     expect(JSON.parse(r.body!)).toEqual({ query: "Bäckerei", size: 5 });
   });
   test("trailing slashes of the base URL, empty and undefined query values dropped", () => {
-    const r = buildRequest(cfg({ baseUrl: "http://x.test//" }), { endpoint: "peers", path: { id: "DEPIYX8Y4M82" }, query: { size: undefined, x: "" } });
+    const r = buildRequest(cfg({ baseUrl: "http://x.test//" }), {
+      endpoint: "peers",
+      path: { id: "DEPIYX8Y4M82" },
+      query: { size: undefined, x: "" },
+    });
     expect(r.url).toBe("http://x.test/v2/companies/DEPIYX8Y4M82/peers");
   });
   test("no key: MISSING_KEY, nothing built", () => {
     expect(() => buildRequest(cfg({ apiKey: "" }), { endpoint: "account" })).toThrow(CompanyDataError);
-    try { buildRequest(cfg({ apiKey: null }), { endpoint: "account" }); } catch (e) { expect((e as CompanyDataError).code).toBe("MISSING_KEY"); }
+    try {
+      buildRequest(cfg({ apiKey: null }), { endpoint: "account" });
+    } catch (e) {
+      expect((e as CompanyDataError).code).toBe("MISSING_KEY");
+    }
   });
 });
 
@@ -100,7 +112,13 @@ describe("callMany", () => {
     }, NOW);
     const { ctx, spent } = testContext(api.now);
     const ids = ["DEAAAAAAAAAA", "DEBBBBBBBBBB", "DECCCCCCCCCC", "DEDDDDDDDDDD"];
-    const results = runSync(callMany(ctx.client, ids.map((id) => ({ endpoint: "profile", path: { id } }))), api.sync);
+    const results = runSync(
+      callMany(
+        ctx.client,
+        ids.map((id) => ({ endpoint: "profile", path: { id } })),
+      ),
+      api.sync,
+    );
     expect(results.map((r) => r.ok)).toEqual([true, true, false, true]);
     expect(results.map((r) => r.attempts)).toEqual([2, 3, 1, 1]);
     expect(api.sleeps[0]).toBe(3_000); // Retry-After beats a shorter backoff
@@ -133,7 +151,10 @@ describe("callMany", () => {
     expect(r.ok).toBe(true); // 8 scheduled waits > maxAttempts (5), still answered
     expect(api.sleeps).toEqual(new Array(8).fill(2_000));
     const endless = fakeApi(() => json(429, {}, { "retry-after": "1" }), NOW);
-    const [e] = take(runSync(callMany(testContext(endless.now).ctx.client, [{ endpoint: "account" }]), endless.sync), 1);
+    const [e] = take(
+      runSync(callMany(testContext(endless.now).ctx.client, [{ endpoint: "account" }]), endless.sync),
+      1,
+    );
     expect(!e.ok && e.error.code).toBe("RATE_LIMITED");
     expect(endless.requests).toHaveLength(DEFAULT_RETRY.maxRateLimitWaits + 1);
   });
@@ -215,7 +236,10 @@ describe("callMany pacing of rate-limited endpoints", () => {
   test("configurable per bucket; bad limits are INVALID_INPUT naming the field", () => {
     const api = fakeApi(ok, NOW);
     const { ctx } = testContext(api.now);
-    runSync(callMany(ctx.client, availability(ids(9)), { rateLimits: { availability: { burst: 4, perSecond: 2 } } }), api.sync);
+    runSync(
+      callMany(ctx.client, availability(ids(9)), { rateLimits: { availability: { burst: 4, perSecond: 2 } } }),
+      api.sync,
+    );
     expect(api.batches).toEqual([4, 4, 1]);
     expect(api.sleeps).toEqual([2_000, 500]);
     const field = (limits: unknown) => {
@@ -254,6 +278,8 @@ describe("callMany pacing of rate-limited endpoints", () => {
     expect(api.requests).toHaveLength(24);
     const late = results.slice(24);
     expect(late.every((r) => !r.ok && r.error.code === "RATE_LIMITED" && r.attempts === 0)).toBe(true);
-    expect(late.map((r) => !r.ok && r.error.details.retryAt! - NOW)).toEqual([1_000, 1_200, 1_400, 1_600, 1_800, 2_000]);
+    expect(late.map((r) => !r.ok && r.error.details.retryAt! - NOW)).toEqual([
+      1_000, 1_200, 1_400, 1_600, 1_800, 2_000,
+    ]);
   });
 });

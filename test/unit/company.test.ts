@@ -11,13 +11,23 @@ function setup() {
     const p = url.pathname;
     if (p === "/v2/account") return json(200, { credits: 42 });
     if (p.includes("DEUNKNOWN000")) return json(404, { error: { code: "NOT_FOUND" } });
-    if (p.startsWith("/v2/companies/") && p.split("/").length === 4) return json(200, { id: p.slice(-12), name: "X", include: url.searchParams.get("include") });
+    if (p.startsWith("/v2/companies/") && p.split("/").length === 4)
+      return json(200, { id: p.slice(-12), name: "X", include: url.searchParams.get("include") });
     return json(200, { echo: { path: p, query: Object.fromEntries(url.searchParams), body } });
   });
   const t = testContext(api.now);
   return { api, ...t, run: <T>(op: Generator<any, T, any>) => runSync(op, api.sync) };
 }
-const fieldOf = (f: () => unknown) => { try { f(); } catch (e) { expect(e).toBeInstanceOf(CompanyDataError); expect((e as CompanyDataError).code).toBe("INVALID_INPUT"); return (e as CompanyDataError).details.field; } return "no error"; };
+const fieldOf = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CompanyDataError);
+    expect((e as CompanyDataError).code).toBe("INVALID_INPUT");
+    return (e as CompanyDataError).details.field;
+  }
+  return "no error";
+};
 
 describe("getProfiles", () => {
   test("per id: data, NOT_FOUND or INVALID_INPUT; bad ids never sent; includes priced and sent in catalogue order", () => {
@@ -101,7 +111,11 @@ describe("single-company getters validate and send the right call", () => {
     run(C.getPeers(ctx, ID.toLowerCase(), 3));
     expect(run(C.getAccount(ctx)).credits).toBe(42);
     run(C.getAccount(ctx));
-    expect(api.requests.map((r) => new URL(r.url).pathname)).toEqual([`/v2/companies/${ID}/peers`, "/v2/account", "/v2/account"]);
+    expect(api.requests.map((r) => new URL(r.url).pathname)).toEqual([
+      `/v2/companies/${ID}/peers`,
+      "/v2/account",
+      "/v2/account",
+    ]);
   });
   test("errors are thrown as typed errors", () => {
     const { ctx, run } = setup();

@@ -76,7 +76,12 @@ describe("AIMD limiter", () => {
   });
 
   it("against an unknown cap: close to requests ÷ cap round trips, 429s under 2 %", () => {
-    for (const [cap, n] of [[8, 1000], [20, 1000], [32, 2000], [100, 5000]] as const) {
+    for (const [cap, n] of [
+      [8, 1000],
+      [20, 1000],
+      [32, 2000],
+      [100, 5000],
+    ] as const) {
       const { rounds, rejected } = simulate(n, cap, 1000);
       expect(rounds).toBeLessThanOrEqual(Math.ceil((n / cap) * 1.3));
       expect(rejected / n).toBeLessThan(0.02);
@@ -93,7 +98,14 @@ describe("requestCredits", () => {
     expect(requestCredits(get("http://127.0.0.1:1/v2/account"))).toBe(0);
     expect(requestCredits(get("http://127.0.0.1:1/v2/companies/DEJK7QV0PK24/changes?size=100"))).toBe(1);
     const names = Array.from({ length: 95 }, (_, i) => ({ name: `Firma ${i}` }));
-    expect(requestCredits({ method: "POST", url: "http://x/v2/companies/batch/resolve", headers: {}, body: JSON.stringify({ companies: names }) })).toBe(10);
+    expect(
+      requestCredits({
+        method: "POST",
+        url: "http://x/v2/companies/batch/resolve",
+        headers: {},
+        body: JSON.stringify({ companies: names }),
+      }),
+    ).toBe(10);
     expect(requestCredits({ method: "POST", url: "http://x/v2/resolve", headers: {}, body: "{}" })).toBe(0);
     expect(requestCredits({ method: "POST", url: "http://x/v2/search", headers: {}, body: "{}" })).toBe(1);
     expect(requestCredits(get("http://x/_emulator/health"))).toBe(0);
@@ -110,20 +122,31 @@ describe("limitedHttp", () => {
     let peak = 0;
     const pending: (() => void)[] = [];
     let stop = false;
-    const net = limitedHttp(async (r) => {
-      const c = r.url.includes("batch") ? 10 : r.url.includes("availability") ? 0 : 1;
-      inFlight++;
-      credits += c;
-      peak = Math.max(peak, inFlight);
-      peakCredits = Math.max(peakCredits, credits);
-      await new Promise<void>((go) => pending.push(go));
-      inFlight--;
-      credits -= c;
-      return { status: 200, headers: {}, body: "{}" };
-    }, { ceiling: 32, initial: 32, stopped: () => stop });
+    const net = limitedHttp(
+      async (r) => {
+        const c = r.url.includes("batch") ? 10 : r.url.includes("availability") ? 0 : 1;
+        inFlight++;
+        credits += c;
+        peak = Math.max(peak, inFlight);
+        peakCredits = Math.max(peakCredits, credits);
+        await new Promise<void>((go) => pending.push(go));
+        inFlight--;
+        credits -= c;
+        return { status: 200, headers: {}, body: "{}" };
+      },
+      { ceiling: 32, initial: 32, stopped: () => stop },
+    );
     const body = JSON.stringify({ companies: Array.from({ length: 100 }, (_, i) => ({ name: `n${i}` })) });
-    const batch = Array.from({ length: 8 }, () => net.send({ method: "POST", url: "http://x/v2/companies/batch/resolve", headers: {}, body }));
-    const free = Array.from({ length: 10 }, (_, i) => net.send({ method: "GET", url: `http://x/v2/companies/DE00000000${String(i).padStart(2, "0")}/availability`, headers: {} }));
+    const batch = Array.from({ length: 8 }, () =>
+      net.send({ method: "POST", url: "http://x/v2/companies/batch/resolve", headers: {}, body }),
+    );
+    const free = Array.from({ length: 10 }, (_, i) =>
+      net.send({
+        method: "GET",
+        url: `http://x/v2/companies/DE00000000${String(i).padStart(2, "0")}/availability`,
+        headers: {},
+      }),
+    );
     await new Promise((r) => setTimeout(r, 0));
     expect(credits).toBe(30); // 3 batch resolves of 10 credits; a fourth would pass 32
     expect(inFlight).toBe(13); // and the free ones beside them
@@ -136,7 +159,9 @@ describe("limitedHttp", () => {
     expect(peak).toBeLessThanOrEqual(32);
     stop = true;
     let settled = false;
-    void net.send({ method: "GET", url: "http://x/v2/companies/DE0000000001", headers: {} }).then(() => (settled = true));
+    void net
+      .send({ method: "GET", url: "http://x/v2/companies/DE0000000001", headers: {} })
+      .then(() => (settled = true));
     await new Promise((r) => setTimeout(r, 10));
     expect(settled).toBe(false);
     expect(pending).toHaveLength(0);

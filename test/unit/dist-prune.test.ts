@@ -30,7 +30,11 @@ describe("dist/ hygiene", () => {
 
   it(".gitignore keeps dist/ out of git", () => {
     const root = join(DIST, "..");
-    const out = execFileSync("git", ["check-ignore", "-v", "dist/.excel-gen/functions.ts", "dist/playground/index.html"], { cwd: root, encoding: "utf8" });
+    const out = execFileSync(
+      "git",
+      ["check-ignore", "-v", "dist/.excel-gen/functions.ts", "dist/playground/index.html"],
+      { cwd: root, encoding: "utf8" },
+    );
     expect(out).toMatch(/\.gitignore:\d+:dist\/\tdist\/\.excel-gen\/functions\.ts/);
     expect(out).toMatch(/dist\/playground\/index\.html/);
   });

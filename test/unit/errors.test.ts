@@ -1,7 +1,29 @@
 import { describe, expect, test } from "vitest";
-import { CompanyDataError, ERROR_CODES, invalid, isCompanyDataError, toCompanyDataError, type ErrorCode } from "../../shared/core/errors.ts";
+import {
+  CompanyDataError,
+  ERROR_CODES,
+  invalid,
+  isCompanyDataError,
+  toCompanyDataError,
+  type ErrorCode,
+} from "../../shared/core/errors.ts";
 
-const CODES: ErrorCode[] = ["MISSING_KEY", "INVALID_KEY", "OUT_OF_CREDITS", "NOT_FOUND", "AMBIGUOUS", "RATE_LIMITED", "SERVER_ERROR", "NETWORK", "TIMEOUT", "MALFORMED_RESPONSE", "INVALID_INPUT", "BUDGET_EXCEEDED", "STORAGE_FULL", "INTERNAL"];
+const CODES: ErrorCode[] = [
+  "MISSING_KEY",
+  "INVALID_KEY",
+  "OUT_OF_CREDITS",
+  "NOT_FOUND",
+  "AMBIGUOUS",
+  "RATE_LIMITED",
+  "SERVER_ERROR",
+  "NETWORK",
+  "TIMEOUT",
+  "MALFORMED_RESPONSE",
+  "INVALID_INPUT",
+  "BUDGET_EXCEEDED",
+  "STORAGE_FULL",
+  "INTERNAL",
+];
 
 describe("error taxonomy", () => {
   test.each(CODES)("%s has distinct German and English messages", (code) => {
@@ -29,7 +51,9 @@ describe("error taxonomy", () => {
     expect(e.text("en")).toBe("Invalid input (company ID): not a company ID.");
     expect(invalid("baseUrl", { de: "x", en: "y" }).text("de")).toBe("Ungültige Eingabe (Basis-URL): x.");
     expect(invalid("rows[3].name", { de: "x", en: "y" }).text("en")).toBe("Invalid input (row 4 › company name): y.");
-    expect(invalid("k", { de: "x.", en: "y." }, { de: "Schlüssel", en: "key" }).text("de")).toBe("Ungültige Eingabe (Schlüssel): x.");
+    expect(invalid("k", { de: "x.", en: "y." }, { de: "Schlüssel", en: "key" }).text("de")).toBe(
+      "Ungültige Eingabe (Schlüssel): x.",
+    );
   });
   test("a detail that is not bilingual is left out, never shown in the wrong language", () => {
     const e = new CompanyDataError("INVALID_INPUT", { field: "size", detail: "English only" as never });

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { batchResolveCost, endpoint, ENDPOINTS, profileCost, type EndpointId, type Include } from "../../shared/api/endpoints.ts";
+import {
+  batchResolveCost,
+  endpoint,
+  ENDPOINTS,
+  profileCost,
+  type EndpointId,
+  type Include,
+} from "../../shared/api/endpoints.ts";
 import { normaliseKey } from "../../shared/batch/normalise.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { SEARCH_DEFAULTS as API_DEFAULTS } from "../../shared/api/defaults.ts";
@@ -31,12 +38,16 @@ describe("core functions reject bad input with a typed error naming the field", 
     expect(endpoint("v1.financialsMany").cost({ count: 3 })).toBe(12);
   });
   test("normaliseKey: null, a list, a text or a non-text hint is INVALID_INPUT", () => {
-    for (const bad of [null, undefined, [], "Siemens AG"]) expect(fieldOf(() => normaliseKey(bad as never))).toBe("query");
+    for (const bad of [null, undefined, [], "Siemens AG"])
+      expect(fieldOf(() => normaliseKey(bad as never))).toBe("query");
     expect(fieldOf(() => normaliseKey({ name: "A", city: {} } as never))).toBe("query.city");
-    expect(normaliseKey({ name: "Siemens AG", zip: 80333 as never })).toBe(normaliseKey({ name: "SIEMENS Aktiengesellschaft", zip: "80333" }));
+    expect(normaliseKey({ name: "Siemens AG", zip: 80333 as never })).toBe(
+      normaliseKey({ name: "SIEMENS Aktiengesellschaft", zip: "80333" }),
+    );
   });
   test("endpoint: an id not in the catalogue is INVALID_INPUT naming endpoint, never undefined", () => {
-    for (const bad of ["x", "", null, 5, "toString", "__proto__"]) expect(fieldOf(() => endpoint(bad as EndpointId))).toBe("endpoint");
+    for (const bad of ["x", "", null, 5, "toString", "__proto__"])
+      expect(fieldOf(() => endpoint(bad as EndpointId))).toBe("endpoint");
     for (const e of ENDPOINTS) expect(endpoint(e.id).id).toBe(e.id);
   });
 });

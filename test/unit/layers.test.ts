@@ -12,17 +12,26 @@ import { LAYERS, layersPlugin } from "../../eslint-rules/layers.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const linter = new Linter({ configType: "flat" });
-const config = [{
-  files: ["**/*.ts"],
-  plugins: { project: layersPlugin },
-  languageOptions: { parser: tseslint.parser as Linter.Parser, ecmaVersion: 2022 as const, sourceType: "module" as const },
-  rules: { "project/layers": "error" as const },
-}];
-const problems = (file: string, code: string) => linter.verify(code, config, { filename: join(ROOT, file) }).map((m) => m.message);
+const config = [
+  {
+    files: ["**/*.ts"],
+    plugins: { project: layersPlugin },
+    languageOptions: {
+      parser: tseslint.parser as Linter.Parser,
+      ecmaVersion: 2022 as const,
+      sourceType: "module" as const,
+    },
+    rules: { "project/layers": "error" as const },
+  },
+];
+const problems = (file: string, code: string) =>
+  linter.verify(code, config, { filename: join(ROOT, file) }).map((m) => m.message);
 
 describe("the layer rule", () => {
   it("refuses an upward import between folders of shared/, type-only too", () => {
-    expect(problems("shared/core/x.ts", `import { a } from "../enrich/index.ts";`).join()).toMatch(/shared\/core \(core\) may not import shared\/enrich \(features\)/);
+    expect(problems("shared/core/x.ts", `import { a } from "../enrich/index.ts";`).join()).toMatch(
+      /shared\/core \(core\) may not import shared\/enrich \(features\)/,
+    );
     expect(problems("shared/api/x.ts", `import type { A } from "../app/index.ts";`)).toHaveLength(1);
   });
 
@@ -33,7 +42,9 @@ describe("the layer rule", () => {
   });
 
   it("refuses a deep import from another folder or a host, and lets the index and siblings through", () => {
-    expect(problems("shared/monitor/x.ts", `import { a } from "../enrich/job.ts";`).join()).toMatch(/through its public surface shared\/enrich\/index.ts/);
+    expect(problems("shared/monitor/x.ts", `import { a } from "../enrich/job.ts";`).join()).toMatch(
+      /through its public surface shared\/enrich\/index.ts/,
+    );
     expect(problems("cli/x.ts", `import { a } from "../shared/enrich/job.ts";`)).toHaveLength(1);
     expect(problems("cli/x.ts", `export { a } from "../shared/enrich/job.ts";`)).toHaveLength(1);
     expect(problems("cli/x.ts", `import { a } from "../shared/enrich/index.ts";`)).toEqual([]);

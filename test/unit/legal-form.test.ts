@@ -5,23 +5,62 @@
  */
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { LEGAL_FORMS, legalFormByCode, legalFormOf, parseLegalForm, sameLegalForm } from "../../shared/operations/legal-form.ts";
+import {
+  LEGAL_FORMS,
+  legalFormByCode,
+  legalFormOf,
+  parseLegalForm,
+  sameLegalForm,
+} from "../../shared/operations/legal-form.ts";
 
 const code = (name: string) => parseLegalForm(name).form?.code ?? null;
 
 /** The spellings the issue names, with the form each must be read as. */
 const NAMED: [string, string][] = [
-  ["GmbH", "GMBH"], ["gGmbH", "GGMBH"], ["UG (haftungsbeschränkt)", "UG"], ["AG", "AG"], ["SE", "SE"], ["KGaA", "KGAA"],
-  ["KG", "KG"], ["OHG", "OHG"], ["GmbH & Co. KG", "GMBH_CO_KG"], ["AG & Co. KG", "AG_CO_KG"], ["SE & Co. KGaA", "SE_CO_KGAA"],
-  ["UG & Co. KG", "UG_CO_KG"], ["UG (haftungsbeschränkt) & Co. KG", "UG_CO_KG"], ["e.K.", "EK"], ["e.Kfm.", "EK"], ["e.Kfr.", "EK"],
-  ["eG", "EG"], ["PartG", "PARTG"], ["PartG mbB", "PARTG_MBB"], ["Stiftung", "STIFTUNG"], ["e.V.", "EV"],
-  ["Gesellschaft mit beschränkter Haftung", "GMBH"], ["mbH", "GMBH"], ["Gesellschaft mbH", "GMBH"], ["G.m.b.H.", "GMBH"],
-  ["Aktiengesellschaft", "AG"], ["GmbH u. Co. KG", "GMBH_CO_KG"], ["GmbH&Co.KG", "GMBH_CO_KG"], ["GmbH + Co. KG", "GMBH_CO_KG"],
-  ["GmbH und Co. KG", "GMBH_CO_KG"], ["GmbH & Co KG", "GMBH_CO_KG"], ["GmbH & Cie. KG", "GMBH_CO_KG"],
-  ["Kommanditgesellschaft", "KG"], ["offene Handelsgesellschaft", "OHG"], ["eingetragene Genossenschaft", "EG"],
-  ["Kommanditgesellschaft auf Aktien", "KGAA"], ["KG a.A.", "KGAA"], ["Unternehmergesellschaft (haftungsbeschränkt)", "UG"],
-  ["eingetragener Kaufmann", "EK"], ["eingetragene Kauffrau", "EK"], ["Partnerschaftsgesellschaft mbB", "PARTG_MBB"],
-  ["Societas Europaea", "SE"], ["gemeinnützige GmbH", "GGMBH"], ["eingetragener Verein", "EV"],
+  ["GmbH", "GMBH"],
+  ["gGmbH", "GGMBH"],
+  ["UG (haftungsbeschränkt)", "UG"],
+  ["AG", "AG"],
+  ["SE", "SE"],
+  ["KGaA", "KGAA"],
+  ["KG", "KG"],
+  ["OHG", "OHG"],
+  ["GmbH & Co. KG", "GMBH_CO_KG"],
+  ["AG & Co. KG", "AG_CO_KG"],
+  ["SE & Co. KGaA", "SE_CO_KGAA"],
+  ["UG & Co. KG", "UG_CO_KG"],
+  ["UG (haftungsbeschränkt) & Co. KG", "UG_CO_KG"],
+  ["e.K.", "EK"],
+  ["e.Kfm.", "EK"],
+  ["e.Kfr.", "EK"],
+  ["eG", "EG"],
+  ["PartG", "PARTG"],
+  ["PartG mbB", "PARTG_MBB"],
+  ["Stiftung", "STIFTUNG"],
+  ["e.V.", "EV"],
+  ["Gesellschaft mit beschränkter Haftung", "GMBH"],
+  ["mbH", "GMBH"],
+  ["Gesellschaft mbH", "GMBH"],
+  ["G.m.b.H.", "GMBH"],
+  ["Aktiengesellschaft", "AG"],
+  ["GmbH u. Co. KG", "GMBH_CO_KG"],
+  ["GmbH&Co.KG", "GMBH_CO_KG"],
+  ["GmbH + Co. KG", "GMBH_CO_KG"],
+  ["GmbH und Co. KG", "GMBH_CO_KG"],
+  ["GmbH & Co KG", "GMBH_CO_KG"],
+  ["GmbH & Cie. KG", "GMBH_CO_KG"],
+  ["Kommanditgesellschaft", "KG"],
+  ["offene Handelsgesellschaft", "OHG"],
+  ["eingetragene Genossenschaft", "EG"],
+  ["Kommanditgesellschaft auf Aktien", "KGAA"],
+  ["KG a.A.", "KGAA"],
+  ["Unternehmergesellschaft (haftungsbeschränkt)", "UG"],
+  ["eingetragener Kaufmann", "EK"],
+  ["eingetragene Kauffrau", "EK"],
+  ["Partnerschaftsgesellschaft mbB", "PARTG_MBB"],
+  ["Societas Europaea", "SE"],
+  ["gemeinnützige GmbH", "GGMBH"],
+  ["eingetragener Verein", "EV"],
 ];
 
 describe("parseLegalForm", () => {
@@ -62,24 +101,38 @@ describe("parseLegalForm", () => {
 
   test("property: any name followed by any spelling of a form is read as that form", () => {
     const spellings = LEGAL_FORMS.flatMap((f) => f.spellings.map((s) => [s, f.code] as const));
-    const word = fc.stringMatching(/^[A-ZÄÖÜ][a-zäöüß]{2,11}$/)
+    const word = fc
+      .stringMatching(/^[A-ZÄÖÜ][a-zäöüß]{2,11}$/)
       // A head word may itself be a spelling ("Stiftung", "Partnerschaft"): those are tested above.
       .filter((w) => legalFormOf(w) === null);
-    fc.assert(fc.property(fc.array(word, { minLength: 1, maxLength: 4 }), fc.constantFrom(...spellings), fc.boolean(), (head, [spelling, form], upper) => {
-      const name = `${head.join(" ")} ${upper ? spelling.toUpperCase() : spelling}`;
-      const p = parseLegalForm(name);
-      expect(p.form?.code).toBe(form);
-      expect(p.rest).toBe(head.join(" "));
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(...spellings),
+        fc.boolean(),
+        (head, [spelling, form], upper) => {
+          const name = `${head.join(" ")} ${upper ? spelling.toUpperCase() : spelling}`;
+          const p = parseLegalForm(name);
+          expect(p.form?.code).toBe(form);
+          expect(p.rest).toBe(head.join(" "));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   test("property: a spelling followed by other words, or glued into a word, is no form", () => {
     const spellings = LEGAL_FORMS.flatMap((f) => f.spellings).filter((s) => /^[A-Za-z]+$/.test(s));
-    const word = fc.stringMatching(/^[A-Z][a-z]{3,10}$/).filter((w) => legalFormOf(w) === null && code(`x ${w}`) === null);
-    fc.assert(fc.property(fc.constantFrom(...spellings), word, (s, w) => {
-      expect(code(`${s} ${w}`)).toBeNull();
-      expect(code(`${w}${s.toLowerCase()}`)).toBeNull();
-    }), { numRuns: 300 });
+    const word = fc
+      .stringMatching(/^[A-Z][a-z]{3,10}$/)
+      .filter((w) => legalFormOf(w) === null && code(`x ${w}`) === null);
+    fc.assert(
+      fc.property(fc.constantFrom(...spellings), word, (s, w) => {
+        expect(code(`${s} ${w}`)).toBeNull();
+        expect(code(`${w}${s.toLowerCase()}`)).toBeNull();
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -30,14 +30,102 @@ import type { AppDeps } from "../../shared/app/protocol.ts";
 import type { Language } from "../../shared/i18n/language.ts";
 
 // Words of prose, not identifiers or values a user types (batch, free, people…).
-const ENGLISH = ["the", "expected", "must", "not", "with", "got", "invalid", "input", "of", "and", "between", "least", "most", "entries", "characters",
-  "unknown", "missing", "required", "whole", "empty", "give", "select", "please", "is", "are", "no", "an", "number", "list", "company", "field",
-  "value", "column", "row", "search", "place", "allowed", "integer", "from", "to", "nothing", "outside", "size", "query", "base", "job", "filters"];
-const GERMAN = ["der", "die", "das", "und", "oder", "nicht", "ungültig", "ungültige", "erwartet", "eine", "ein", "kein", "keine", "mindestens", "höchstens",
-  "zwischen", "fehlt", "bitte", "eingabe", "zahl", "zeichen", "einträge", "firmen", "spalte", "zeile", "erhalten", "ist", "von", "bis", "für", "mit",
-  "ganze", "liste", "leer", "suchtext", "ort", "anzahl", "treffer", "nichts"];
+const ENGLISH = [
+  "the",
+  "expected",
+  "must",
+  "not",
+  "with",
+  "got",
+  "invalid",
+  "input",
+  "of",
+  "and",
+  "between",
+  "least",
+  "most",
+  "entries",
+  "characters",
+  "unknown",
+  "missing",
+  "required",
+  "whole",
+  "empty",
+  "give",
+  "select",
+  "please",
+  "is",
+  "are",
+  "no",
+  "an",
+  "number",
+  "list",
+  "company",
+  "field",
+  "value",
+  "column",
+  "row",
+  "search",
+  "place",
+  "allowed",
+  "integer",
+  "from",
+  "to",
+  "nothing",
+  "outside",
+  "size",
+  "query",
+  "base",
+  "job",
+  "filters",
+];
+const GERMAN = [
+  "der",
+  "die",
+  "das",
+  "und",
+  "oder",
+  "nicht",
+  "ungültig",
+  "ungültige",
+  "erwartet",
+  "eine",
+  "ein",
+  "kein",
+  "keine",
+  "mindestens",
+  "höchstens",
+  "zwischen",
+  "fehlt",
+  "bitte",
+  "eingabe",
+  "zahl",
+  "zeichen",
+  "einträge",
+  "firmen",
+  "spalte",
+  "zeile",
+  "erhalten",
+  "ist",
+  "von",
+  "bis",
+  "für",
+  "mit",
+  "ganze",
+  "liste",
+  "leer",
+  "suchtext",
+  "ort",
+  "anzahl",
+  "treffer",
+  "nichts",
+];
 
-const wordsOf = (s: string) => s.toLowerCase().split(/[^\p{L}-]+/u).filter(Boolean);
+const wordsOf = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}-]+/u)
+    .filter(Boolean);
 
 /** Quoted text is literal (the user's own input, a parameter name as the formula shows it): not prose. */
 const unquoted = (s: string) => s.replace(/„[^“]*“/g, "").replace(/"[^"]*"/g, "");
@@ -151,13 +239,19 @@ describe("INVALID_INPUT from real call sites reads wholly in its language", () =
     expect(e.text("en")).toBe("Invalid input (search › number of results): an integer from 1 to 100.");
     const k = thrown(() => checked(S.SearchRequest, { query: "x", colour: "red" }, "search"));
     expect(k.details.field).toBe("search.colour");
-    expect(k.text("en")).toMatch(/unknown field; allowed: search text, number of results, offset, filters, place for the proximity search/);
-    expect(k.text("de")).toMatch(/unbekanntes Feld; erlaubt: Suchtext, Anzahl Treffer, Startposition, Filter, Ort für die Umkreissuche/);
+    expect(k.text("en")).toMatch(
+      /unknown field; allowed: search text, number of results, offset, filters, place for the proximity search/,
+    );
+    expect(k.text("de")).toMatch(
+      /unbekanntes Feld; erlaubt: Suchtext, Anzahl Treffer, Startposition, Filter, Ort für die Umkreissuche/,
+    );
   });
 
   test("ids are labelled where a user sees them", () => {
     expect(thrown(() => text({}, "baseUrl")).text("de")).toMatch(/^Ungültige Eingabe \(Basis-URL\)/);
     expect(thrown(() => text({}, "jobId")).text("en")).toMatch(/^Invalid input \(enrichment run\)/);
-    expect(thrown(() => reader("de").integer("x", "radius_km", 1, 500, 10)).text("de")).toMatch(/^Ungültige Eingabe \(Umkreis in km, Argument „radius_km“\)/);
+    expect(thrown(() => reader("de").integer("x", "radius_km", 1, 500, 10)).text("de")).toMatch(
+      /^Ungültige Eingabe \(Umkreis in km, Argument „radius_km“\)/,
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { normaliseCity, normaliseKey, normaliseName, normaliseRegister, normaliseZip } from "../../shared/batch/normalise.ts";
+import {
+  normaliseCity,
+  normaliseKey,
+  normaliseName,
+  normaliseRegister,
+  normaliseZip,
+} from "../../shared/batch/normalise.ts";
 
 const same = (a: string, b: string) => expect(normaliseName(a), `${a} = ${b}`).toBe(normaliseName(b));
 const differ = (a: string, b: string) => expect(normaliseName(a), `${a} ≠ ${b}`).not.toBe(normaliseName(b));
@@ -59,8 +65,12 @@ describe("hints", () => {
     expect(normaliseRegister("HRB 6684")).not.toBe(normaliseRegister("HRA 6684"));
   });
   test("normaliseKey combines name and hints", () => {
-    expect(normaliseKey({ name: "Siemens AG", city: "München" })).toBe(normaliseKey({ name: "SIEMENS  Aktiengesellschaft", city: "MUENCHEN" }));
-    expect(normaliseKey({ name: "Siemens AG", city: "München" })).not.toBe(normaliseKey({ name: "Siemens AG", city: "Berlin" }));
+    expect(normaliseKey({ name: "Siemens AG", city: "München" })).toBe(
+      normaliseKey({ name: "SIEMENS  Aktiengesellschaft", city: "MUENCHEN" }),
+    );
+    expect(normaliseKey({ name: "Siemens AG", city: "München" })).not.toBe(
+      normaliseKey({ name: "Siemens AG", city: "Berlin" }),
+    );
     expect(normaliseKey({ name: "Siemens AG" })).not.toBe(normaliseKey({ name: "Siemens AG", zip: "80333" }));
   });
 });

@@ -26,7 +26,10 @@ const WEB_ONLY: [string, RegExp][] = [
   ["fetch(", /(^|[^.\w])fetch\s*\(/m],
 ];
 const FORBIDDEN: [string, RegExp][] = [
-  ["Apps Script services", /\b(UrlFetchApp|SpreadsheetApp|CacheService|PropertiesService|LockService|ScriptApp|HtmlService|Utilities|Session)\s*\./],
+  [
+    "Apps Script services",
+    /\b(UrlFetchApp|SpreadsheetApp|CacheService|PropertiesService|LockService|ScriptApp|HtmlService|Utilities|Session)\s*\./,
+  ],
   ["Office.js", /\b(Excel|Office|OfficeRuntime|CustomFunctions)\s*\./],
   ["timers", /\b(setTimeout|setInterval|setImmediate)\s*\(/],
   ["network", /(^|[^.\w])fetch\s*\(|\bXMLHttpRequest\b/],

@@ -4,7 +4,9 @@ import { initialSheets } from "../../playground/data.ts";
 
 describe("the playground's demo list", () => {
   it("holds company names only: no markup, no formula, no script", () => {
-    const cells = initialSheets(["Müller GmbH", "Schmidt KG"]).flatMap((s) => s.cells.flat()).map(String);
+    const cells = initialSheets(["Müller GmbH", "Schmidt KG"])
+      .flatMap((s) => s.cells.flat())
+      .map(String);
     expect(cells.length).toBeGreaterThan(20);
     for (const c of cells) expect(c).not.toMatch(/[<>]|onerror|^[=+@]|HYPERLINK/i);
   });

@@ -14,7 +14,14 @@ import { nth } from "../helpers/indexed.ts";
 function answer(q: { name: string; ref?: string }) {
   const id = ("DE" + q.name.toUpperCase().replace(/[^A-Z0-9]/g, "") + "0000000000").slice(0, 12);
   if (q.name.startsWith("Zz")) return { ref: q.ref, status: "not_found", match: null, candidates: [] };
-  if (q.name.startsWith("Multi")) return { ref: q.ref, status: "ambiguous", match: { id, name: q.name }, confidence: 0.4, candidates: [{ id: "DEMULTI00001" }, { id: "DEMULTI00002" }] };
+  if (q.name.startsWith("Multi"))
+    return {
+      ref: q.ref,
+      status: "ambiguous",
+      match: { id, name: q.name },
+      confidence: 0.4,
+      candidates: [{ id: "DEMULTI00001" }, { id: "DEMULTI00002" }],
+    };
   return { ref: q.ref, status: "matched", match: { id, name: q.name }, confidence: 0.95, candidates: [] };
 }
 function setup(opts: { shuffle?: boolean; failBatch?: number } = {}) {
@@ -36,7 +43,9 @@ const credits = (spent: { credits: number }[]) => spent.reduce((s, x) => s + x.c
 describe("resolveMany", () => {
   test("one result per row, in order, with status, match, confidence, candidates", () => {
     const { run } = setup();
-    const rows = run(resolveMany(setup().ctx, [{ name: "Siemens AG" }, { name: "Zzz GmbH" }, { name: "Multi AG" }, { name: "" }]));
+    const rows = run(
+      resolveMany(setup().ctx, [{ name: "Siemens AG" }, { name: "Zzz GmbH" }, { name: "Multi AG" }, { name: "" }]),
+    );
     expect(rows.map((r) => r.status)).toEqual(["matched", "not_found", "ambiguous", "error"]);
     expect(rows[0]).toMatchObject({ match: { id: "DESIEMENSAG0" }, confidence: 0.95 });
     expect(nth(rows, 2).match).toBeNull(); // ambiguous is never guessed
@@ -79,7 +88,9 @@ describe("resolveMany", () => {
   });
   test("free mode: one single resolve per distinct row, no credits", () => {
     const { api, ctx, spent, run } = setup();
-    const out = run(resolveMany(ctx, [{ name: "A", city: "Berlin" }, { name: "B" }, { name: "a", city: "BERLIN" }], { mode: "free" }));
+    const out = run(
+      resolveMany(ctx, [{ name: "A", city: "Berlin" }, { name: "B" }, { name: "a", city: "BERLIN" }], { mode: "free" }),
+    );
     expect(out.map((r) => r.match?.name)).toEqual(["A", "B", "A"]);
     expect(api.requests.every((r) => r.url.endsWith("/v2/resolve"))).toBe(true);
     expect(api.requests).toHaveLength(2);
@@ -94,13 +105,21 @@ describe("resolveMany", () => {
     expect(api.sleeps).toEqual([2_500, 1_000]);
     const late = { ...ctx, cacheTtlSeconds: 0, client: { ...ctx.client, deadline: api.now() } };
     const out = run(resolveMany(late, rows, { mode: "free" }));
-    expect(out.every((r) => r.status === "error" && r.error?.code === "RATE_LIMITED" && r.error.details.retryAt! > api.now())).toBe(true);
+    expect(
+      out.every(
+        (r) => r.status === "error" && r.error?.code === "RATE_LIMITED" && r.error.details.retryAt! > api.now(),
+      ),
+    ).toBe(true);
     expect(api.requests).toHaveLength(12);
   });
   test("free mode takes the caller's resolve bucket", () => {
     const { api, ctx, run } = setup();
     const rows = Array.from({ length: 7 }, (_, i) => ({ name: `Firma ${i}` }));
-    run(resolveMany({ ...ctx, cacheTtlSeconds: 0, rateLimits: { resolve: { burst: 3, perSecond: 1 } } }, rows, { mode: "free" }));
+    run(
+      resolveMany({ ...ctx, cacheTtlSeconds: 0, rateLimits: { resolve: { burst: 3, perSecond: 1 } } }, rows, {
+        mode: "free",
+      }),
+    );
     expect(api.batches).toEqual([3, 3, 1]);
     expect(api.sleeps).toEqual([3_000, 1_000]);
   });
@@ -121,7 +140,13 @@ describe("resolveMany", () => {
   });
   test("bad input", () => {
     const { ctx, run } = setup();
-    const err = (f: () => unknown) => { try { f(); } catch (e) { return (e as CompanyDataError).details.field; } };
+    const err = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as CompanyDataError).details.field;
+      }
+    };
     expect(err(() => run(resolveMany(ctx, "Siemens" as never)))).toBe("rows");
     expect(err(() => run(resolveMany({ ...ctx, maxBatch: 15 }, [{ name: "x" }])))).toBe("maxBatch");
     expect(err(() => run(resolveMany(ctx, [], { mode: "fast" as never })))).toBe("mode");
@@ -136,23 +161,53 @@ describe("resolveMany", () => {
 });
 
 describe("resolve properties", () => {
-  const names = fc.constantFrom("Siemens AG", "SIEMENS Aktiengesellschaft", "Zzz", "Multi", "Bäcker GmbH", "Baecker Gesellschaft mit beschränkter Haftung", "", "Firma 1", "Firma 2", "Firma 3");
+  const names = fc.constantFrom(
+    "Siemens AG",
+    "SIEMENS Aktiengesellschaft",
+    "Zzz",
+    "Multi",
+    "Bäcker GmbH",
+    "Baecker Gesellschaft mit beschränkter Haftung",
+    "",
+    "Firma 1",
+    "Firma 2",
+    "Firma 3",
+  );
   test("every row gets one answer in order; credits spent equal the estimate for the distinct uncached rows", async () => {
-    await fc.assert(fc.asyncProperty(fc.array(fc.record({ name: names }), { maxLength: 120 }), fc.array(fc.record({ name: names }), { maxLength: 40 }), fc.integer({ min: 1, max: 5 }), async (first, second, k) => {
-      const { api, ctx, spent } = setup();
-      const c = { ...ctx, maxBatch: k * 10 };
-      await runAsync(resolveMany(c, first as ResolveQuery[]), api.async);
-      // The second run: its estimate must know which distinct rows are cached.
-      const before = credits(spent);
-      const firstKeys = new Set(dedupe(first).distinct.map((d) => d.key));
-      const d2 = dedupe(second).distinct;
-      const cached = d2.filter((d) => firstKeys.has(d.key)).length;
-      const out = await runAsync(resolveMany(c, second as ResolveQuery[]), api.async);
-      expect(out).toHaveLength(second.length);
-      second.forEach((r, i) => expect(nth(out, i).status === "error").toBe(r.name.trim() === ""));
-      // Each row's answer is its own query's answer (the fake echoes the name sent).
-      out.forEach((r, i) => { if (r.status === "matched") expect(normaliseName(r.match!.name!)).toBe(normaliseName(nth(second, i).name)); });
-      expect(credits(spent) - before).toBe(estimate({ kind: "resolve", rows: second.length, distinct: d2.length, cached, mode: "batch", maxBatch: k * 10 }).credits);
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ name: names }), { maxLength: 120 }),
+        fc.array(fc.record({ name: names }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 5 }),
+        async (first, second, k) => {
+          const { api, ctx, spent } = setup();
+          const c = { ...ctx, maxBatch: k * 10 };
+          await runAsync(resolveMany(c, first as ResolveQuery[]), api.async);
+          // The second run: its estimate must know which distinct rows are cached.
+          const before = credits(spent);
+          const firstKeys = new Set(dedupe(first).distinct.map((d) => d.key));
+          const d2 = dedupe(second).distinct;
+          const cached = d2.filter((d) => firstKeys.has(d.key)).length;
+          const out = await runAsync(resolveMany(c, second as ResolveQuery[]), api.async);
+          expect(out).toHaveLength(second.length);
+          second.forEach((r, i) => expect(nth(out, i).status === "error").toBe(r.name.trim() === ""));
+          // Each row's answer is its own query's answer (the fake echoes the name sent).
+          out.forEach((r, i) => {
+            if (r.status === "matched") expect(normaliseName(r.match!.name!)).toBe(normaliseName(nth(second, i).name));
+          });
+          expect(credits(spent) - before).toBe(
+            estimate({
+              kind: "resolve",
+              rows: second.length,
+              distinct: d2.length,
+              cached,
+              mode: "batch",
+              maxBatch: k * 10,
+            }).credits,
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

@@ -4,14 +4,18 @@ import { namesAgree, pairByKey, rowKey } from "../../shared/enrich/row-key.ts";
 describe("rowKey", () => {
   const m = { name: 0, city: 1, zip: 2 };
   it("is the same for the same company written differently", () => {
-    expect(rowKey(["Siemens AG", "München", 80333], m)).toBe(rowKey(["SIEMENS Aktiengesellschaft", "muenchen", "80333"], m));
+    expect(rowKey(["Siemens AG", "München", 80333], m)).toBe(
+      rowKey(["SIEMENS Aktiengesellschaft", "muenchen", "80333"], m),
+    );
     expect(rowKey(["A GmbH", "Dresden", 1067], m)).toBe(rowKey(["A GmbH", "Dresden", "01067"], m));
   });
   it("changes when an input cell changes", () => {
     expect(rowKey(["Siemens AG", "München", ""], m)).not.toBe(rowKey(["Siemens AG", "Berlin", ""], m));
   });
   it("does not depend on column order", () => {
-    expect(rowKey(["Siemens AG", "München"], { name: 0, city: 1 })).toBe(rowKey(["München", "Siemens AG"], { name: 1, city: 0 }));
+    expect(rowKey(["Siemens AG", "München"], { name: 0, city: 1 })).toBe(
+      rowKey(["München", "Siemens AG"], { name: 1, city: 0 }),
+    );
   });
   it("is empty for a row without input", () => {
     expect(rowKey(["", null, undefined as never], m)).toBe("");

@@ -3,7 +3,12 @@ import * as S from "../../shared/api/schemas.ts";
 
 describe("responses parse leniently", () => {
   test("unknown fields are ignored", () => {
-    const r = S.Company.safeParse({ id: "DEPIYX8Y4M82", name: "Siemens AG", brandNew: { x: 1 }, legalForm: { code: "AG", name: "AG", extra: true } });
+    const r = S.Company.safeParse({
+      id: "DEPIYX8Y4M82",
+      name: "Siemens AG",
+      brandNew: { x: 1 },
+      legalForm: { code: "AG", name: "AG", extra: true },
+    });
     expect(r.success).toBe(true);
     expect(r.data).not.toHaveProperty("brandNew");
     expect(r.data!.legalForm).toEqual({ code: "AG", name: "AG" });

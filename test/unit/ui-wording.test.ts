@@ -13,8 +13,12 @@ describe("counted nouns", () => {
     expect(format(STRINGS.resultsCaption.de, { n: 1 })).toBe("1 Firma");
     expect(format(STRINGS.reviewTitle.de, { n: 1 })).toBe("1 Zeile prüfen");
     expect(format(STRINGS.reviewTitle.en, { n: 2 })).toBe("Review 2 rows");
-    expect(format(STRINGS.previewRows.de, { rows: 1, all: 1, distinct: 1 })).toBe("1 von 1 Zeile wird bearbeitet (1 Firma).");
-    expect(format(STRINGS.previewRows.en, { rows: 3, all: 5, distinct: 2 })).toBe("3 of 5 rows will be processed (2 distinct companies).");
+    expect(format(STRINGS.previewRows.de, { rows: 1, all: 1, distinct: 1 })).toBe(
+      "1 von 1 Zeile wird bearbeitet (1 Firma).",
+    );
+    expect(format(STRINGS.previewRows.en, { rows: 3, all: 5, distinct: 2 })).toBe(
+      "3 of 5 rows will be processed (2 distinct companies).",
+    );
     // A plural slot whose count is not given stays visible rather than guessing.
     expect(format("{k|a|b}", { n: 1 })).toBe("{k|a|b}");
   });
@@ -28,9 +32,18 @@ describe("counted nouns", () => {
 describe("radius search order", () => {
   test("nearest first, ties in the service's order, no distance last", () => {
     const rows = [
-      { id: "DEA000000001", distanceKm: 12 }, { id: "DEA000000002" }, { id: "DEA000000003", distanceKm: 3.5 },
-      { id: "DEA000000004", distanceKm: 12 }, { id: "DEA000000005", distanceKm: 0 },
+      { id: "DEA000000001", distanceKm: 12 },
+      { id: "DEA000000002" },
+      { id: "DEA000000003", distanceKm: 3.5 },
+      { id: "DEA000000004", distanceKm: 12 },
+      { id: "DEA000000005", distanceKm: 0 },
     ].map(companyRow);
-    expect(byDistance(rows).map((r) => r.id)).toEqual(["DEA000000005", "DEA000000003", "DEA000000001", "DEA000000004", "DEA000000002"]);
+    expect(byDistance(rows).map((r) => r.id)).toEqual([
+      "DEA000000005",
+      "DEA000000003",
+      "DEA000000001",
+      "DEA000000004",
+      "DEA000000002",
+    ]);
   });
 });

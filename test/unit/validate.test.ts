@@ -3,12 +3,22 @@ import * as V from "../../shared/api/validate.ts";
 import { CompanyDataError } from "../../shared/core/errors.ts";
 import { MAX_SIZE } from "../../shared/api/schemas.ts";
 
-const field = (f: () => unknown) => { try { f(); } catch (e) { expect(e).toBeInstanceOf(CompanyDataError); expect((e as CompanyDataError).code).toBe("INVALID_INPUT"); return (e as CompanyDataError).details.field; } return "ok"; };
+const field = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CompanyDataError);
+    expect((e as CompanyDataError).code).toBe("INVALID_INPUT");
+    return (e as CompanyDataError).details.field;
+  }
+  return "ok";
+};
 
 describe("validate", () => {
   test("company and person ids", () => {
     expect(V.companyId(" depiyx8y4m82 ")).toBe("DEPIYX8Y4M82");
-    for (const bad of ["", "DE", "DEPIYX8Y4M8", "DEPIYX8Y4M823", "ATPIYX8Y4M82", "DE-IYX8Y4M82", null, 12, {}]) expect(field(() => V.companyId(bad))).toBe("id");
+    for (const bad of ["", "DE", "DEPIYX8Y4M8", "DEPIYX8Y4M823", "ATPIYX8Y4M82", "DE-IYX8Y4M82", null, 12, {}])
+      expect(field(() => V.companyId(bad))).toBe("id");
     expect(field(() => V.companyId("x", "ids[3]"))).toBe("ids[3]");
     expect(V.personId("p0123456789")).toBe("P0123456789");
     expect(field(() => V.personId("DEPIYX8Y4M82"))).toBe("personId");
@@ -23,7 +33,8 @@ describe("validate", () => {
   test("dates are calendar dates", () => {
     expect(V.isoDate("2024-02-29")).toBe("2024-02-29");
     expect(V.isoDate("2024-06-01T10:00:00Z")).toBe("2024-06-01T10:00:00Z");
-    for (const bad of ["2023-02-29", "2024-13-01", "2024-1-1", "01.06.2024", "yesterday", "", 20240601, undefined]) expect(field(() => V.isoDate(bad))).toBe("since");
+    for (const bad of ["2023-02-29", "2024-13-01", "2024-1-1", "01.06.2024", "yesterday", "", 20240601, undefined])
+      expect(field(() => V.isoDate(bad))).toBe("since");
   });
   test("names, batches, maxBatch, includes, queries", () => {
     expect(V.nonEmpty("  x ")).toBe("x");

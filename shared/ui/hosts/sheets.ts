@@ -16,19 +16,22 @@ interface GoogleGlobal {
 }
 
 export function sheetsHost(google: GoogleGlobal = (globalThis as unknown as { google: GoogleGlobal }).google): UiHost {
-  const host = hostFromEnvelopes("sheets", (method, input) =>
-    new Promise<AppResult>((resolve, reject) => {
-      google.script.run
-        .withSuccessHandler((value) => {
-          try {
-            resolve(typeof value === "string" ? (JSON.parse(value) as AppResult) : (value as AppResult));
-          } catch (e) {
-            reject(e);
-          }
-        })
-        .withFailureHandler(reject)
-        .uiCall(method, JSON.stringify(input ?? {}));
-    }));
+  const host = hostFromEnvelopes(
+    "sheets",
+    (method, input) =>
+      new Promise<AppResult>((resolve, reject) => {
+        google.script.run
+          .withSuccessHandler((value) => {
+            try {
+              resolve(typeof value === "string" ? (JSON.parse(value) as AppResult) : (value as AppResult));
+            } catch (e) {
+              reject(e);
+            }
+          })
+          .withFailureHandler(reject)
+          .uiCall(method, JSON.stringify(input ?? {}));
+      }),
+  );
   if (google.script.host) host.close = () => google.script.host!.close();
   return host;
 }

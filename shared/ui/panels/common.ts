@@ -5,7 +5,12 @@ import { formatNumber } from "../panel.ts";
 import { h } from "../dom.ts";
 
 /** A button; `submit` makes it its form's submit button (Enter in a field presses it), and the form's submit handler acts. */
-export function button(id: string, label: string, onClick: (btn: HTMLButtonElement) => void, opts: { primary?: boolean; disabled?: boolean; submit?: boolean } = {}): HTMLButtonElement {
+export function button(
+  id: string,
+  label: string,
+  onClick: (btn: HTMLButtonElement) => void,
+  opts: { primary?: boolean; disabled?: boolean; submit?: boolean } = {},
+): HTMLButtonElement {
   const b: HTMLButtonElement = h("button", {
     type: opts.submit ? "submit" : "button",
     id,
@@ -29,40 +34,96 @@ interface InsertAsk {
  * cursor's block is not empty, the answer names how many cells would be
  * overwritten and offers "overwrite" or "insert below the data" instead.
  */
-export function insertButton(ui: Ui, s: PanelState, id: string, companies: CompanyRow[], selected: Set<string>): HTMLElement | null {
+export function insertButton(
+  ui: Ui,
+  s: PanelState,
+  id: string,
+  companies: CompanyRow[],
+  selected: Set<string>,
+): HTMLElement | null {
   // Nothing found, nothing to insert: no button at all rather than a disabled "0 … einfügen".
   if (companies.length === 0) return null;
   const ask = s[`${id}-ask`] as InsertAsk | undefined;
-  const setAsk = (a: InsertAsk | undefined) => { s[`${id}-ask`] = a; };
+  const setAsk = (a: InsertAsk | undefined) => {
+    s[`${id}-ask`] = a;
+  };
   const insert = async (chosen: CompanyRow[], more: { place?: "cursor" | "below"; overwrite?: number }) => {
     const out = await ui.call("insertSearchResults", { companies: chosen, header: true, ...more });
     if (out.wouldOverwrite) {
       setAsk({ cells: out.wouldOverwrite, companies: chosen });
-      s.message = { kind: "info", text: { de: `An der Cursorposition stehen ${out.wouldOverwrite} nicht leere Zellen; nichts wurde geschrieben.`, en: `${out.wouldOverwrite} non-empty cells are at the cursor; nothing was written.` } };
+      s.message = {
+        kind: "info",
+        text: {
+          de: `An der Cursorposition stehen ${out.wouldOverwrite} nicht leere Zellen; nichts wurde geschrieben.`,
+          en: `${out.wouldOverwrite} non-empty cells are at the cursor; nothing was written.`,
+        },
+      };
       return;
     }
     setAsk(undefined);
-    s.message = { kind: "success", text: { de: `${out.rows} ${out.rows === 1 ? "Zeile" : "Zeilen"} in ${out.sheet} eingefügt.`, en: `${out.rows} ${out.rows === 1 ? "row" : "rows"} inserted into ${out.sheet}.` } };
+    s.message = {
+      kind: "success",
+      text: {
+        de: `${out.rows} ${out.rows === 1 ? "Zeile" : "Zeilen"} in ${out.sheet} eingefügt.`,
+        en: `${out.rows} ${out.rows === 1 ? "row" : "rows"} inserted into ${out.sheet}.`,
+      },
+    };
   };
   // Writing rows already fetched costs nothing: the button says so, as every paid button says its price.
-  const main = button(id, `${ui.t("insertSelected", { n: selected.size || companies.length })} (${ui.t("free")})`, (b) =>
-    void ui.run(s, b, () => insert(companies.filter((c) => selected.size === 0 || selected.has(c.id)), {})));
+  const main = button(
+    id,
+    `${ui.t("insertSelected", { n: selected.size || companies.length })} (${ui.t("free")})`,
+    (b) =>
+      void ui.run(s, b, () =>
+        insert(
+          companies.filter((c) => selected.size === 0 || selected.has(c.id)),
+          {},
+        ),
+      ),
+  );
   if (!ask) return h("span", { class: "cd-insert" }, main);
-  const question = h("p", { class: "cd-insert-ask", id: `${id}-question` }, ui.pick({
-    de: `${ask.cells} Zellen mit Inhalt würden überschrieben. Überschreiben oder unter den Daten einfügen?`,
-    en: `${ask.cells} cells with content would be overwritten. Overwrite them, or insert below the data?`,
-  }));
-  return h("span", { class: "cd-insert" }, main, question,
-    button(`${id}-overwrite`, ui.pick({ de: `${ask.cells} Zellen überschreiben`, en: `Overwrite ${ask.cells} cells` }), (b) => void ui.run(s, b, () => insert(ask.companies, { overwrite: ask.cells }))),
-    button(`${id}-below`, ui.pick({ de: "Unter den Daten einfügen", en: "Insert below the data" }), (b) => void ui.run(s, b, () => insert(ask.companies, { place: "below" })), { primary: true }),
-    button(`${id}-cancel`, ui.pick({ de: "Abbrechen", en: "Cancel" }), () => { setAsk(undefined); s.message = undefined; ui.rerender(); }));
+  const question = h(
+    "p",
+    { class: "cd-insert-ask", id: `${id}-question` },
+    ui.pick({
+      de: `${ask.cells} Zellen mit Inhalt würden überschrieben. Überschreiben oder unter den Daten einfügen?`,
+      en: `${ask.cells} cells with content would be overwritten. Overwrite them, or insert below the data?`,
+    }),
+  );
+  return h(
+    "span",
+    { class: "cd-insert" },
+    main,
+    question,
+    button(
+      `${id}-overwrite`,
+      ui.pick({ de: `${ask.cells} Zellen überschreiben`, en: `Overwrite ${ask.cells} cells` }),
+      (b) => void ui.run(s, b, () => insert(ask.companies, { overwrite: ask.cells })),
+    ),
+    button(
+      `${id}-below`,
+      ui.pick({ de: "Unter den Daten einfügen", en: "Insert below the data" }),
+      (b) => void ui.run(s, b, () => insert(ask.companies, { place: "below" })),
+      { primary: true },
+    ),
+    button(`${id}-cancel`, ui.pick({ de: "Abbrechen", en: "Cancel" }), () => {
+      setAsk(undefined);
+      s.message = undefined;
+      ui.rerender();
+    }),
+  );
 }
 
 export function creditsText(ui: Ui, credits: number): string {
   return credits === 1 ? ui.t("oneCredit") : ui.t("nCredits", { n: formatNumber(credits, ui.lang) });
 }
 
-export function costLine(ui: Ui, id: string, cost: CostView | null, prefix: "costBefore" | "costSpent" = "costBefore"): HTMLElement {
+export function costLine(
+  ui: Ui,
+  id: string,
+  cost: CostView | null,
+  prefix: "costBefore" | "costSpent" = "costBefore",
+): HTMLElement {
   const text = cost === null ? ui.t("costUnknown") : ui.t(prefix, { credits: creditsText(ui, cost.credits) });
   return h("p", { class: "cd-cost", id }, text);
 }
@@ -74,7 +135,10 @@ const STATUS_KEYS = ["ACTIVE", "IN_LIQUIDATION", "INSOLVENT", "DELETED", "INACTI
  * decides (the label came in the language of the request); the `active` flag
  * alone is the fallback when the service sent no status.
  */
-export function statusOf(ui: Ui, r: Pick<CompanyRow, "status" | "statusCode" | "active">): { text: string; active: boolean | null } {
+export function statusOf(
+  ui: Ui,
+  r: Pick<CompanyRow, "status" | "statusCode" | "active">,
+): { text: string; active: boolean | null } {
   const code = (r.statusCode ?? "").toUpperCase();
   const known = (STATUS_KEYS as readonly string[]).includes(code) ? (code as (typeof STATUS_KEYS)[number]) : null;
   const active = known ? known === "ACTIVE" : r.active;
@@ -90,7 +154,14 @@ export function statusOf(ui: Ui, r: Pick<CompanyRow, "status" | "statusCode" | "
  * (textContent), so a name like `<img onerror=…>` or `=HYPERLINK(…)` is shown
  * as typed.
  */
-export function companyTable(ui: Ui, idPrefix: string, rows: CompanyRow[], selected: Set<string>, onToggle: () => void, opts: { distance?: boolean; score?: boolean; status?: boolean } = {}): HTMLElement {
+export function companyTable(
+  ui: Ui,
+  idPrefix: string,
+  rows: CompanyRow[],
+  selected: Set<string>,
+  onToggle: () => void,
+  opts: { distance?: boolean; score?: boolean; status?: boolean } = {},
+): HTMLElement {
   const showStatus = opts.status !== false;
   if (rows.length === 0) return h("p", { class: "cd-empty" }, ui.t("noResults"));
   const all: HTMLInputElement = h("input", {
@@ -100,40 +171,84 @@ export function companyTable(ui: Ui, idPrefix: string, rows: CompanyRow[], selec
     attrs: { "aria-label": ui.t("selectAll") },
     on: {
       change: () => {
-        for (const r of rows) (all.checked ? selected.add(r.id) : selected.delete(r.id));
+        for (const r of rows) all.checked ? selected.add(r.id) : selected.delete(r.id);
         onToggle();
       },
     },
   });
-  return h("div", { class: "cd-table-wrap" },
-    h("table", { class: "cd-table", id: `${idPrefix}-table` },
+  return h(
+    "div",
+    { class: "cd-table-wrap" },
+    h(
+      "table",
+      { class: "cd-table", id: `${idPrefix}-table` },
       h("caption", { class: "cd-sr" }, ui.t("resultsCaption", { n: rows.length })),
-      h("thead", null, h("tr", null,
-        h("th", { attrs: { scope: "col" } }, all),
-        h("th", { attrs: { scope: "col" } }, ui.t("colName")),
-        h("th", { attrs: { scope: "col" } }, ui.t("colCity")),
-        showStatus ? h("th", { attrs: { scope: "col" } }, ui.t("colStatus")) : null,
-        opts.distance ? h("th", { class: "cd-col-distance", attrs: { scope: "col" } }, ui.t("colDistance")) : null,
-        opts.score ? h("th", { class: "cd-col-score", attrs: { scope: "col" } }, ui.t("colScore")) : null)),
-      h("tbody", null, rows.map((r, i) => {
-        const st = statusOf(ui, r);
-        // Not active (in liquidation, insolvent, deleted, inactive): marked by colour and weight, and said in words.
-        const inactive = st.active === false;
-        const distance = r.distanceKm === null ? "" : `${formatNumber(r.distanceKm, ui.lang)} km`;
-        return h("tr", { class: inactive ? "is-inactive" : undefined, attrs: { "data-id": r.id } },
-          h("td", null, h("input", {
-            type: "checkbox",
-            id: `${idPrefix}-row-${i}`,
-            checked: selected.has(r.id),
-            attrs: { "aria-label": ui.t("selectRow", { name: r.name || r.id }) },
-            on: { change: (ev) => ((ev.target as HTMLInputElement).checked ? selected.add(r.id) : selected.delete(r.id), onToggle()) },
-          })),
-          h("td", { class: "cd-name" }, h("span", null, r.name || r.id), h("span", { class: "cd-sub" }, [r.register, r.id].filter(Boolean).join(" · "))),
-          h("td", { class: "cd-city" }, [r.zip, r.city].filter(Boolean).join(" "),
-            // Shown instead of the distance column where the panel is too narrow for it (styles.css).
-            opts.distance && distance ? h("span", { class: "cd-sub cd-distance-inline" }, distance) : null),
-          showStatus ? h("td", { class: "cd-status-cell" + (inactive ? " is-inactive" : "") }, st.text) : null,
-          opts.distance ? h("td", { class: "cd-num cd-col-distance" }, distance) : null,
-          opts.score ? h("td", { class: "cd-num cd-col-score" }, r.score === null ? "" : formatNumber(Math.round(r.score * 100), ui.lang) + " %") : null);
-      }))));
+      h(
+        "thead",
+        null,
+        h(
+          "tr",
+          null,
+          h("th", { attrs: { scope: "col" } }, all),
+          h("th", { attrs: { scope: "col" } }, ui.t("colName")),
+          h("th", { attrs: { scope: "col" } }, ui.t("colCity")),
+          showStatus ? h("th", { attrs: { scope: "col" } }, ui.t("colStatus")) : null,
+          opts.distance ? h("th", { class: "cd-col-distance", attrs: { scope: "col" } }, ui.t("colDistance")) : null,
+          opts.score ? h("th", { class: "cd-col-score", attrs: { scope: "col" } }, ui.t("colScore")) : null,
+        ),
+      ),
+      h(
+        "tbody",
+        null,
+        rows.map((r, i) => {
+          const st = statusOf(ui, r);
+          // Not active (in liquidation, insolvent, deleted, inactive): marked by colour and weight, and said in words.
+          const inactive = st.active === false;
+          const distance = r.distanceKm === null ? "" : `${formatNumber(r.distanceKm, ui.lang)} km`;
+          return h(
+            "tr",
+            { class: inactive ? "is-inactive" : undefined, attrs: { "data-id": r.id } },
+            h(
+              "td",
+              null,
+              h("input", {
+                type: "checkbox",
+                id: `${idPrefix}-row-${i}`,
+                checked: selected.has(r.id),
+                attrs: { "aria-label": ui.t("selectRow", { name: r.name || r.id }) },
+                on: {
+                  change: (ev) => (
+                    (ev.target as HTMLInputElement).checked ? selected.add(r.id) : selected.delete(r.id),
+                    onToggle()
+                  ),
+                },
+              }),
+            ),
+            h(
+              "td",
+              { class: "cd-name" },
+              h("span", null, r.name || r.id),
+              h("span", { class: "cd-sub" }, [r.register, r.id].filter(Boolean).join(" · ")),
+            ),
+            h(
+              "td",
+              { class: "cd-city" },
+              [r.zip, r.city].filter(Boolean).join(" "),
+              // Shown instead of the distance column where the panel is too narrow for it (styles.css).
+              opts.distance && distance ? h("span", { class: "cd-sub cd-distance-inline" }, distance) : null,
+            ),
+            showStatus ? h("td", { class: "cd-status-cell" + (inactive ? " is-inactive" : "") }, st.text) : null,
+            opts.distance ? h("td", { class: "cd-num cd-col-distance" }, distance) : null,
+            opts.score
+              ? h(
+                  "td",
+                  { class: "cd-num cd-col-score" },
+                  r.score === null ? "" : formatNumber(Math.round(r.score * 100), ui.lang) + " %",
+                )
+              : null,
+          );
+        }),
+      ),
+    ),
+  );
 }

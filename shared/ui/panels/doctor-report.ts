@@ -26,7 +26,12 @@ const explainable = (e: unknown) => e instanceof UiCallError && e.error.code ===
  * field differs), then fails as before; other failures (no key, no network)
  * leave nothing to check.
  */
-export async function withServiceCheck<T>(ui: Ui, s: DoctorState, input: Record<string, unknown>, test: () => Promise<T>): Promise<T> {
+export async function withServiceCheck<T>(
+  ui: Ui,
+  s: DoctorState,
+  input: Record<string, unknown>,
+  test: () => Promise<T>,
+): Promise<T> {
   s.doctor = null;
   let result: T;
   try {
@@ -49,7 +54,11 @@ async function runCheck(ui: Ui, input: Record<string, unknown>): Promise<DoctorR
 }
 
 const VERDICT_CLASS: Record<DoctorReport["verdict"], string> = {
-  pass: "cd-doctor-pass", degraded: "cd-doctor-degraded", unsafe: "cd-warn", key: "cd-warn", unreachable: "cd-warn",
+  pass: "cd-doctor-pass",
+  degraded: "cd-doctor-degraded",
+  unsafe: "cd-warn",
+  key: "cd-warn",
+  unreachable: "cd-warn",
 };
 
 const item = (ui: Ui, f: Finding) => h("li", { class: `cd-doctor-item-${f.severity}` }, findingText(f, ui.lang));
@@ -61,11 +70,29 @@ export function doctorReportView(ui: Ui, s: DoctorState): HTMLElement | null {
   const shown = worstFirst(r.findings.filter((f) => f.severity !== "info"));
   const notes = r.findings.filter((f) => f.severity === "info");
   const checked = r.verdict !== "key" && r.verdict !== "unreachable";
-  return h("section", { id: "settings-doctor", class: "cd-doctor", attrs: { "aria-live": "polite" } },
+  return h(
+    "section",
+    { id: "settings-doctor", class: "cd-doctor", attrs: { "aria-live": "polite" } },
     h("p", { id: "settings-doctor-verdict", class: VERDICT_CLASS[r.verdict] }, verdictText(r.verdict, ui.lang)),
     checked ? h("p", { id: "settings-doctor-spent", class: "cd-note" }, spendText(r, ui.lang)) : null,
-    checked && shown.length ? h("ul", { id: "settings-doctor-findings" }, shown.map((f) => item(ui, f))) : null,
+    checked && shown.length
+      ? h(
+          "ul",
+          { id: "settings-doctor-findings" },
+          shown.map((f) => item(ui, f)),
+        )
+      : null,
     checked && notes.length
-      ? h("details", null, h("summary", null, `${DOCTOR_TEXTS.findingsTitle[ui.lang]} ${notes.length} (info)`), h("ul", null, notes.map((f) => item(ui, f))))
-      : null);
+      ? h(
+          "details",
+          null,
+          h("summary", null, `${DOCTOR_TEXTS.findingsTitle[ui.lang]} ${notes.length} (info)`),
+          h(
+            "ul",
+            null,
+            notes.map((f) => item(ui, f)),
+          ),
+        )
+      : null,
+  );
 }

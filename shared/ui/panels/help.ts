@@ -22,15 +22,23 @@ export const helpPanel: PanelDef = {
   render(ui) {
     const item = (title: StringKey, body: string, id: string) =>
       h("section", { class: "cd-help-item", id: `help-${id}` }, h("h2", null, ui.t(title)), h("p", null, body));
-    return h("div", { class: "cd-help" },
+    return h(
+      "div",
+      { class: "cd-help" },
       item("helpSearchT", ui.t("helpSearch"), "search"),
       item("helpEnrichT", ui.t("helpEnrich"), "enrich"),
       item("helpMatchingT", ui.t("helpMatching"), "matching"),
       item("helpSimilarT", ui.t("helpSimilar"), "similar"),
-      h("section", { class: "cd-help-item", id: "help-refresh" }, h("h2", null, ui.pick(REFRESH_HELP.title)), h("p", null, ui.pick(REFRESH_HELP.body))),
+      h(
+        "section",
+        { class: "cd-help-item", id: "help-refresh" },
+        h("h2", null, ui.pick(REFRESH_HELP.title)),
+        h("p", null, ui.pick(REFRESH_HELP.body)),
+      ),
       item("helpMonitorT", ui.t("helpMonitor"), "monitor"),
       item("helpSettingsT", ui.t("helpSettings"), "settings"),
       item("helpFormulasT", formulasText(ui), "formulas"),
-      item("helpKeysT", ui.t("helpKeys"), "keys"));
+      item("helpKeysT", ui.t("helpKeys"), "keys"),
+    );
   },
 };

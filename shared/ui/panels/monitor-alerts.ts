@@ -47,13 +47,24 @@ interface AlertsDraft {
 
 const when = (iso: string, lang: Ui["lang"]) => {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(lang === "de" ? "de-DE" : "en-GB", { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleString(lang === "de" ? "de-DE" : "en-GB", {
+        day: "2-digit",
+        month: "2-digit",
+        year: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+      });
 };
 
 function channelLine(ui: Ui, c: AlertChannelView): HTMLElement {
   const name = `${ui.pick(CHANNEL_LABEL[c.channel])} (${c.target})`;
   const waiting = c.waiting
-    ? ui.pick({ de: `${c.waiting} ${c.waiting === 1 ? "Firma wartet" : "Firmen warten"} auf Zustellung.`, en: `${c.waiting} ${c.waiting === 1 ? "company is" : "companies are"} waiting to be sent.` })
+    ? ui.pick({
+        de: `${c.waiting} ${c.waiting === 1 ? "Firma wartet" : "Firmen warten"} auf Zustellung.`,
+        en: `${c.waiting} ${c.waiting === 1 ? "company is" : "companies are"} waiting to be sent.`,
+      })
     : "";
   const last = c.last;
   const text = !last
@@ -64,11 +75,18 @@ function channelLine(ui: Ui, c: AlertChannelView): HTMLElement {
           de: `NICHT zugestellt (${when(last.at, "de")}, ${last.failures}. Versuch): ${last.error?.de ?? ""} Wird mit dem nächsten Lauf erneut gesendet.`,
           en: `NOT delivered (${when(last.at, "en")}, attempt ${last.failures}): ${last.error?.en ?? ""} Sent again with the next run.`,
         });
-  return h("li", { class: last && !last.ok ? "cd-alert-failed" : "cd-alert-ok", attrs: { "data-channel": c.channel } }, `${name}: ${text}${waiting ? " " + waiting : ""}`);
+  return h(
+    "li",
+    { class: last && !last.ok ? "cd-alert-failed" : "cd-alert-ok", attrs: { "data-channel": c.channel } },
+    `${name}: ${text}${waiting ? " " + waiting : ""}`,
+  );
 }
 
 /** The section; `s.status` is the monitor panel's status (it is replaced by what the save answers). */
-export function alertsSection(ui: Ui, s: PanelState & { status?: MonitorStatusView | null; alertsDraft?: AlertsDraft }): HTMLElement {
+export function alertsSection(
+  ui: Ui,
+  s: PanelState & { status?: MonitorStatusView | null; alertsDraft?: AlertsDraft },
+): HTMLElement {
   const views = s.status?.alerts ?? [];
   const savedEmail = views.find((v) => v.channel === "email")?.target ?? "";
   const savedHook = views.find((v) => v.channel === "webhook")?.target;
@@ -76,25 +94,42 @@ export function alertsSection(ui: Ui, s: PanelState & { status?: MonitorStatusVi
   // E-mail goes out by MailApp: only the Sheets add-on can send it.
   const canMail = ui.host.kind === "sheets";
   const email = canMail
-    ? h("input", { id: "monitor-alert-email", type: "text", value: d.email, on: { input: (ev) => (d.email = (ev.target as HTMLInputElement).value) } })
+    ? h("input", {
+        id: "monitor-alert-email",
+        type: "text",
+        value: d.email,
+        on: { input: (ev) => (d.email = (ev.target as HTMLInputElement).value) },
+      })
     : null;
   // Slack and Teams are offered only where a post can arrive: not from the page itself (no CORS).
   const sender = s.status?.webhookSender ?? "google";
   const webhook = h("input", {
-    id: "monitor-alert-webhook", type: "url", value: d.webhook ?? "",
-    placeholder: savedHook ? `${ui.pick(T.webhookKept)}${savedHook}` : sender === "browser" ? "https://…" : "https://hooks.slack.com/services/…",
+    id: "monitor-alert-webhook",
+    type: "url",
+    value: d.webhook ?? "",
+    placeholder: savedHook
+      ? `${ui.pick(T.webhookKept)}${savedHook}`
+      : sender === "browser"
+        ? "https://…"
+        : "https://hooks.slack.com/services/…",
     on: { input: (ev) => (d.webhook = (ev.target as HTMLInputElement).value) },
   });
-  const save = button("monitor-alert-save", ui.pick(T.save), (b) =>
-    void ui.run(s, b, async () => {
-      const alerts: Record<string, unknown> = {};
-      if (canMail) alerts.email = d.email;
-      if (d.webhook !== undefined) alerts.webhook = d.webhook;
-      s.status = (await ui.call("monitorSaveAlerts", { alerts })) as MonitorStatusView;
-      s.alertsDraft = undefined;
-      s.message = { kind: "success", text: T.saved };
-    }));
-  return h("div", { class: "cd-alerts", id: "monitor-alerts" },
+  const save = button(
+    "monitor-alert-save",
+    ui.pick(T.save),
+    (b) =>
+      void ui.run(s, b, async () => {
+        const alerts: Record<string, unknown> = {};
+        if (canMail) alerts.email = d.email;
+        if (d.webhook !== undefined) alerts.webhook = d.webhook;
+        s.status = (await ui.call("monitorSaveAlerts", { alerts })) as MonitorStatusView;
+        s.alertsDraft = undefined;
+        s.message = { kind: "success", text: T.saved };
+      }),
+  );
+  return h(
+    "div",
+    { class: "cd-alerts", id: "monitor-alerts" },
     h("h3", null, ui.pick(T.title)),
     h("p", { class: "cd-note" }, ui.pick(T.intro)),
     email ? field(ui.pick(T.email), email) : null,
@@ -102,5 +137,6 @@ export function alertsSection(ui: Ui, s: PanelState & { status?: MonitorStatusVi
       ? field(ui.pick(T.webhookBrowser), webhook, ui.pick(T.webhookBrowserHint))
       : field(ui.pick(T.webhook), webhook),
     h("div", { class: "cd-actions" }, save),
-    views.length ? h("ul", { id: "monitor-alert-status" }, ...views.map((v) => channelLine(ui, v))) : null);
+    views.length ? h("ul", { id: "monitor-alert-status" }, ...views.map((v) => channelLine(ui, v))) : null,
+  );
 }

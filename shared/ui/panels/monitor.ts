@@ -37,7 +37,7 @@ interface MonitorState extends PanelState {
 const T = catalogue({
   intro: {
     de: "Eine Tabelle „Portfolio“ mit einer Spalte ID oder Firma: je Firma Risikogruppe, Hinweis, letzte Kennzahl, letzte Änderung und neue Änderungen seit der letzten Prüfung; neue Änderungen landen im Blatt „Änderungen“. Ein Screening aus Registerdaten, keine Bonitätsbewertung.",
-    en: "A \"Portfolio\" sheet with an ID or Company column: per company risk group, flag, latest key figure, last change and new changes since the last check; new changes go to the \"Changes\" sheet. A screening from register data, not a credit rating.",
+    en: 'A "Portfolio" sheet with an ID or Company column: per company risk group, flag, latest key figure, last change and new changes since the last check; new changes go to the "Changes" sheet. A screening from register data, not a credit rating.',
   },
   sheet: { de: "Tabellenblatt", en: "Sheet" },
   price: { de: "Preis aktualisieren", en: "Refresh price" },
@@ -52,7 +52,10 @@ const T = catalogue({
   daily: { de: "Täglich", en: "Daily" },
   hourly: { de: "Stündlich", en: "Hourly" },
   hour: { de: "Uhrzeit (Stunde)", en: "Hour of day" },
-  hourRule: { de: "Uhrzeit (Stunde): bitte eine ganze Zahl von 0 bis 23 eingeben.", en: "Hour of day: please enter a whole number from 0 to 23." },
+  hourRule: {
+    de: "Uhrzeit (Stunde): bitte eine ganze Zahl von 0 bis 23 eingeben.",
+    en: "Hour of day: please enter a whole number from 0 to 23.",
+  },
   budget: { de: "Budget je Lauf (Credits, leer = ohne)", en: "Budget per run (credits, empty = none)" },
   estimate: { de: "Kosten schätzen", en: "Estimate cost" },
   on: { de: "Zeitplan einschalten", en: "Switch schedule on" },
@@ -116,22 +119,57 @@ const shownIsBound = (p: RunSummary | null): boolean => !!p && p.left.unpriced >
 export function localTime(iso: string, lang: Ui["lang"]): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
-  return d.toLocaleString(lang === "de" ? "de-DE" : "en-GB", { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+  return d.toLocaleString(lang === "de" ? "de-DE" : "en-GB", {
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+  });
 }
 
 function summaryView(ui: Ui, r: RunSummary, id: string): HTMLElement {
   const when = r.finishedAt ? localTime(r.finishedAt, ui.lang) : "";
-  return h("div", { class: "cd-summary", id },
+  return h(
+    "div",
+    { class: "cd-summary", id },
     // The time carries its zone's name ("MESZ", "UTC"): no second word for it.
     h("p", null, `${ui.pick(T.last)}${when ? ` (${when})` : ""}: ${ui.pick(r.message)}`),
-    h("ul", null,
-      h("li", { class: "cd-risk" }, `${ui.pick({ de: "Risiko", en: "Risk" })}: ${formatNumber(r.groups.risk, ui.lang)}`),
-      h("li", { class: "cd-watch" }, `${ui.pick({ de: "Beobachten", en: "Watch" })}: ${formatNumber(r.groups.watch, ui.lang)}`),
-      h("li", { class: "cd-none" }, `${ui.pick({ de: "Keine Auffälligkeiten", en: "No flags" })}: ${formatNumber(r.groups.none, ui.lang)}`),
-      r.ambiguous ? h("li", null, `${ui.pick({ de: "Mehrdeutig (bitte wählen)", en: "Ambiguous (please pick)" })}: ${r.ambiguous}`) : null,
+    h(
+      "ul",
+      null,
+      h(
+        "li",
+        { class: "cd-risk" },
+        `${ui.pick({ de: "Risiko", en: "Risk" })}: ${formatNumber(r.groups.risk, ui.lang)}`,
+      ),
+      h(
+        "li",
+        { class: "cd-watch" },
+        `${ui.pick({ de: "Beobachten", en: "Watch" })}: ${formatNumber(r.groups.watch, ui.lang)}`,
+      ),
+      h(
+        "li",
+        { class: "cd-none" },
+        `${ui.pick({ de: "Keine Auffälligkeiten", en: "No flags" })}: ${formatNumber(r.groups.none, ui.lang)}`,
+      ),
+      r.ambiguous
+        ? h(
+            "li",
+            null,
+            `${ui.pick({ de: "Mehrdeutig (bitte wählen)", en: "Ambiguous (please pick)" })}: ${r.ambiguous}`,
+          )
+        : null,
       h("li", null, `${ui.pick({ de: "Neue Änderungen", en: "New changes" })}: ${formatNumber(r.newChanges, ui.lang)}`),
       // The whole run, every step of a check continued after a pause: what the spend log and the balance show.
-      h("li", { id: `${id}-spent` }, `${ui.pick({ de: "Verbraucht", en: "Spent" })}: ${creditsText(ui, r.runSpent ?? r.spent)}`)));
+      h(
+        "li",
+        { id: `${id}-spent` },
+        `${ui.pick({ de: "Verbraucht", en: "Spent" })}: ${creditsText(ui, r.runSpent ?? r.spent)}`,
+      ),
+    ),
+  );
 }
 
 export const monitorPanel: PanelDef = {
@@ -142,104 +180,199 @@ export const monitorPanel: PanelDef = {
     load(ui, s);
     const d = (s.draft ??= { enabled: false, frequency: "daily", hour: 7, budget: null, sheet: "Portfolio" });
     loadPreview(ui, s);
-    const sheetInput = h("input", { id: "monitor-sheet", type: "text", value: d.sheet, on: {
-      input: (ev) => {
-        d.sheet = (ev.target as HTMLInputElement).value;
-        if (s.preview) {
-          // The shown price was another sheet's: Check now waits for this one's.
-          s.preview = undefined;
-          ui.rerender();
-        }
+    const sheetInput = h("input", {
+      id: "monitor-sheet",
+      type: "text",
+      value: d.sheet,
+      on: {
+        input: (ev) => {
+          d.sheet = (ev.target as HTMLInputElement).value;
+          if (s.preview) {
+            // The shown price was another sheet's: Check now waits for this one's.
+            s.preview = undefined;
+            ui.rerender();
+          }
+        },
+        // After the focus has moved on: re-rendering inside the change a Tab fires would remove the field mid-blur.
+        change: () => (loadPreview(ui, s), setTimeout(() => ui.rerender(), 0)),
       },
-      // After the focus has moved on: re-rendering inside the change a Tab fires would remove the field mid-blur.
-      change: () => (loadPreview(ui, s), setTimeout(() => ui.rerender(), 0)),
-    } });
+    });
 
-    const priceBtn = button("monitor-price", ui.pick(T.price), (b) =>
-      void ui.run(s, b, async () => {
-        s.previewFailedFor = undefined;
-        s.preview = null;
-        try {
-          s.preview = (await ui.call("monitorPreview", { sheet: d.sheet })) as RunSummary;
-        } catch (e) {
-          s.preview = undefined;
-          s.previewFailedFor = d.sheet;
-          s.previewError = ui.errorMessage(e);
-          throw e;
-        }
-        s.message = { kind: "info", text: s.preview.message };
-      }));
+    const priceBtn = button(
+      "monitor-price",
+      ui.pick(T.price),
+      (b) =>
+        void ui.run(s, b, async () => {
+          s.previewFailedFor = undefined;
+          s.preview = null;
+          try {
+            s.preview = (await ui.call("monitorPreview", { sheet: d.sheet })) as RunSummary;
+          } catch (e) {
+            s.preview = undefined;
+            s.previewFailedFor = d.sheet;
+            s.previewError = ui.errorMessage(e);
+            throw e;
+          }
+          s.message = { kind: "info", text: s.preview.message };
+        }),
+    );
     const price = s.preview ?? null;
     // The price shown: exact for what the free checks priced, the maximum for what they could not (monitor/estimate.ts).
     const shown = price ? priceOf(price) : null;
-    const checkBtn = button("monitor-check", price ? `${ui.pick(T.checkNow)} (${ui.pick(shownIsBound(price) ? T.atMost : T.forPrice)} ${creditsText(ui, shown!)})` : ui.pick(T.checkNow), (b) =>
-      void ui.run(s, b, async () => {
-        let r: RunSummary;
-        let steps = 0;
-        // The shown price caps the run (all its steps): it never spends more than the user saw.
-        const budget = d.budget === null ? shown : Math.min(d.budget, shown ?? d.budget);
-        do r = (await ui.call("monitorRun", { sheet: d.sheet, budget })) as RunSummary;
-        while (r.status === "paused" && ++steps < 50);
-        s.last = r;
-        s.message = { kind: r.status === "done" ? "success" : "info", text: r.message };
-        // The status again: the check delivered its alerts (or says why not).
-        s.status = undefined;
-        // The next check's price (usually 0 right after one): shown again before the button can spend.
-        s.preview = undefined;
-        loadPreview(ui, s);
-        void ui.refreshAccount();
-      }), { primary: true, disabled: !price });
+    const checkBtn = button(
+      "monitor-check",
+      price
+        ? `${ui.pick(T.checkNow)} (${ui.pick(shownIsBound(price) ? T.atMost : T.forPrice)} ${creditsText(ui, shown!)})`
+        : ui.pick(T.checkNow),
+      (b) =>
+        void ui.run(s, b, async () => {
+          let r: RunSummary;
+          let steps = 0;
+          // The shown price caps the run (all its steps): it never spends more than the user saw.
+          const budget = d.budget === null ? shown : Math.min(d.budget, shown ?? d.budget);
+          do r = (await ui.call("monitorRun", { sheet: d.sheet, budget })) as RunSummary;
+          while (r.status === "paused" && ++steps < 50);
+          s.last = r;
+          s.message = { kind: r.status === "done" ? "success" : "info", text: r.message };
+          // The status again: the check delivered its alerts (or says why not).
+          s.status = undefined;
+          // The next check's price (usually 0 right after one): shown again before the button can spend.
+          s.preview = undefined;
+          loadPreview(ui, s);
+          void ui.refreshAccount();
+        }),
+      { primary: true, disabled: !price },
+    );
     checkBtn.setAttribute("aria-describedby", "monitor-cost");
-    const previewLine = h("span", { class: "cd-cost", id: "monitor-cost", attrs: { "data-credits": shown ?? undefined } },
-      price ? `${ui.pick(shownIsBound(price) ? T.costsAtMost : T.costs)} ${creditsText(ui, shown!)}` : ui.pick(T.pricing));
+    const previewLine = h(
+      "span",
+      { class: "cd-cost", id: "monitor-cost", attrs: { "data-credits": shown ?? undefined } },
+      price
+        ? `${ui.pick(shownIsBound(price) ? T.costsAtMost : T.costs)} ${creditsText(ui, shown!)}`
+        : ui.pick(T.pricing),
+    );
 
-    const freq = h("select", { id: "monitor-frequency", on: { change: (ev) => ((d.frequency = (ev.target as HTMLSelectElement).value as ScheduleSettings["frequency"]), (s.estimate = undefined), ui.rerender()) } },
+    const freq = h(
+      "select",
+      {
+        id: "monitor-frequency",
+        on: {
+          change: (ev) => (
+            (d.frequency = (ev.target as HTMLSelectElement).value as ScheduleSettings["frequency"]),
+            (s.estimate = undefined),
+            ui.rerender()
+          ),
+        },
+      },
       h("option", { value: "daily" }, ui.pick(T.daily)),
-      h("option", { value: "hourly" }, ui.pick(T.hourly)));
+      h("option", { value: "hourly" }, ui.pick(T.hourly)),
+    );
     freq.value = d.frequency;
     // An hour outside 0–23 (or none) cannot be scheduled: said beside the field, and the buttons that would send it wait.
     const hourOk = d.frequency === "hourly" || s.hourText === undefined;
-    const hour = h("input", { id: "monitor-hour", type: "number", min: "0", max: "23", step: "1", value: s.hourText ?? String(d.hour), disabled: d.frequency === "hourly",
-      attrs: { "aria-invalid": hourOk ? undefined : "true", "aria-describedby": hourOk ? undefined : "monitor-hour-error" },
-      on: { input: (ev) => {
-        const v = (ev.target as HTMLInputElement).value.trim();
-        const n = Number(v);
-        const valid = v !== "" && Number.isInteger(n) && n >= 0 && n <= 23;
-        if (valid) d.hour = n;
-        const before = s.hourText === undefined;
-        s.hourText = valid ? undefined : v;
-        s.estimate = undefined;
-        if (before !== valid) ui.rerender();
-      } } });
-    const budget = h("input", { id: "monitor-budget", type: "number", min: "1", value: d.budget === null ? "" : String(d.budget),
-      on: { input: (ev) => { const v = (ev.target as HTMLInputElement).value; d.budget = v === "" ? null : Number(v); s.estimate = undefined; } } });
+    const hour = h("input", {
+      id: "monitor-hour",
+      type: "number",
+      min: "0",
+      max: "23",
+      step: "1",
+      value: s.hourText ?? String(d.hour),
+      disabled: d.frequency === "hourly",
+      attrs: {
+        "aria-invalid": hourOk ? undefined : "true",
+        "aria-describedby": hourOk ? undefined : "monitor-hour-error",
+      },
+      on: {
+        input: (ev) => {
+          const v = (ev.target as HTMLInputElement).value.trim();
+          const n = Number(v);
+          const valid = v !== "" && Number.isInteger(n) && n >= 0 && n <= 23;
+          if (valid) d.hour = n;
+          const before = s.hourText === undefined;
+          s.hourText = valid ? undefined : v;
+          s.estimate = undefined;
+          if (before !== valid) ui.rerender();
+        },
+      },
+    });
+    const budget = h("input", {
+      id: "monitor-budget",
+      type: "number",
+      min: "1",
+      value: d.budget === null ? "" : String(d.budget),
+      on: {
+        input: (ev) => {
+          const v = (ev.target as HTMLInputElement).value;
+          d.budget = v === "" ? null : Number(v);
+          s.estimate = undefined;
+        },
+      },
+    });
 
-    const estimateBtn = button("monitor-estimate", ui.pick(T.estimate), (b) =>
-      void ui.run(s, b, async () => {
-        s.estimate = (await ui.call("monitorEstimate", { schedule: { ...d, enabled: false } })) as MonitorState["estimate"];
-      }), { disabled: !hourOk });
+    const estimateBtn = button(
+      "monitor-estimate",
+      ui.pick(T.estimate),
+      (b) =>
+        void ui.run(s, b, async () => {
+          s.estimate = (await ui.call("monitorEstimate", {
+            schedule: { ...d, enabled: false },
+          })) as MonitorState["estimate"];
+        }),
+      { disabled: !hourOk },
+    );
     const enabled = s.status?.schedule.enabled === true;
-    const toggle = button("monitor-toggle", ui.pick(enabled ? T.off : T.on), (b) =>
-      void ui.run(s, b, async () => {
-        if (!enabled && !s.estimate) {
-          s.message = { kind: "error", text: T.estimateFirst };
-          return;
-        }
-        s.status = (await ui.call("monitorSaveSchedule", { schedule: { ...d, enabled: !enabled } })) as MonitorStatusView;
-        s.message = { kind: "success", text: s.status.schedule.enabled ? T.isOn : T.isOff };
-      }), { disabled: !enabled && (!s.estimate || !hourOk) });
+    const toggle = button(
+      "monitor-toggle",
+      ui.pick(enabled ? T.off : T.on),
+      (b) =>
+        void ui.run(s, b, async () => {
+          if (!enabled && !s.estimate) {
+            s.message = { kind: "error", text: T.estimateFirst };
+            return;
+          }
+          s.status = (await ui.call("monitorSaveSchedule", {
+            schedule: { ...d, enabled: !enabled },
+          })) as MonitorStatusView;
+          s.message = { kind: "success", text: s.status.schedule.enabled ? T.isOn : T.isOff };
+        }),
+      { disabled: !enabled && (!s.estimate || !hourOk) },
+    );
     const estimateView = s.estimate
-      ? h("div", { class: "cd-estimate", id: "monitor-estimate-view" },
+      ? h(
+          "div",
+          { class: "cd-estimate", id: "monitor-estimate-view" },
           h("p", null, ui.pick(s.estimate.text)),
-          h("ul", null,
-            h("li", null, `${ui.pick({ de: "Nächster Lauf", en: "Next run" })}: ${creditsText(ui, s.estimate.nextRun)}`),
-            h("li", null, `${ui.pick({ de: "Je Lauf höchstens", en: "Per run at most" })}: ${creditsText(ui, s.estimate.perRun)}`),
-            h("li", null, `${ui.pick({ de: "Je Tag höchstens", en: "Per day at most" })}: ${creditsText(ui, s.estimate.perDay)}`),
-            h("li", null, `${ui.pick({ de: "Je Monat höchstens", en: "Per month at most" })}: ${creditsText(ui, s.estimate.perMonth)}`)))
+          h(
+            "ul",
+            null,
+            h(
+              "li",
+              null,
+              `${ui.pick({ de: "Nächster Lauf", en: "Next run" })}: ${creditsText(ui, s.estimate.nextRun)}`,
+            ),
+            h(
+              "li",
+              null,
+              `${ui.pick({ de: "Je Lauf höchstens", en: "Per run at most" })}: ${creditsText(ui, s.estimate.perRun)}`,
+            ),
+            h(
+              "li",
+              null,
+              `${ui.pick({ de: "Je Tag höchstens", en: "Per day at most" })}: ${creditsText(ui, s.estimate.perDay)}`,
+            ),
+            h(
+              "li",
+              null,
+              `${ui.pick({ de: "Je Monat höchstens", en: "Per month at most" })}: ${creditsText(ui, s.estimate.perMonth)}`,
+            ),
+          ),
+        )
       : null;
 
     const last = s.last ?? s.status?.last ?? null;
-    return h("div", { class: "cd-monitor" },
+    return h(
+      "div",
+      { class: "cd-monitor" },
       h("p", { class: "cd-intro", id: "monitor-intro" }, ui.pick(T.intro)),
       field(ui.pick(T.sheet), sheetInput),
       h("div", { class: "cd-actions cd-check" }, checkBtn, previewLine, priceBtn),
@@ -254,6 +387,7 @@ export const monitorPanel: PanelDef = {
       estimateView,
       s.status ? alertsSection(ui, s) : null,
       s.status ? h("p", { class: "cd-note", id: "monitor-host-note" }, ui.pick(s.status.hostNote)) : null,
-      last ? summaryView(ui, last, "monitor-last") : null);
+      last ? summaryView(ui, last, "monitor-last") : null,
+    );
   },
 };

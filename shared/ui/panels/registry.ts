@@ -11,6 +11,13 @@ import { monitorPanel } from "./monitor.ts";
 import { settingsPanel } from "./settings.ts";
 import { helpPanel } from "./help.ts";
 
-export const PANELS: readonly PanelDef[] = [searchPanel, enrichPanel, similarPanel, monitorPanel, settingsPanel, helpPanel];
+export const PANELS: readonly PanelDef[] = [
+  searchPanel,
+  enrichPanel,
+  similarPanel,
+  monitorPanel,
+  settingsPanel,
+  helpPanel,
+];
 
 export const PANEL_IDS = PANELS.map((p) => p.id);

@@ -6,7 +6,15 @@
  * shows its price first (pages of 100 at 1 credit, cached pages free) and
  * can leave out companies a standing list already has.
  */
-import { SEARCH_DEFAULTS, type CostView, type SavedSearch, type SearchAllPriceView, type SearchFilterInput, type SearchInput, type SearchOutput } from "../../app/index.ts";
+import {
+  SEARCH_DEFAULTS,
+  type CostView,
+  type SavedSearch,
+  type SearchAllPriceView,
+  type SearchFilterInput,
+  type SearchInput,
+  type SearchOutput,
+} from "../../app/index.ts";
 import { wzOptions } from "../../api/index.ts";
 import { FEDERAL_STATES, SIZE_CLASS_LABELS } from "../../operations/index.ts";
 import { formatNumber } from "../panel.ts";
@@ -42,7 +50,10 @@ interface SearchState extends PanelState {
 const L = catalogue({
   filters: { de: "Filter", en: "Filters" },
   industry: { de: "Branche (WZ 2008)", en: "Industry (WZ 2008)" },
-  industryHint: { de: "Code oder Anfang eines Codes, z. B. J62 oder 62.01; mehrere mit Komma.", en: "A code or the start of one, e.g. J62 or 62.01; several separated by commas." },
+  industryHint: {
+    de: "Code oder Anfang eines Codes, z. B. J62 oder 62.01; mehrere mit Komma.",
+    en: "A code or the start of one, e.g. J62 or 62.01; several separated by commas.",
+  },
   state: { de: "Bundesland", en: "Federal state" },
   sizeClass: { de: "Größenklasse", en: "Size class" },
   legalForm: { de: "Rechtsform", en: "Legal form" },
@@ -54,20 +65,31 @@ const L = catalogue({
   allTitle: { de: "Alle Treffer einfügen", en: "Insert all results" },
   allPriceLoading: { de: "Preis wird berechnet …", en: "Working out the price …" },
   allPrice: {
-    de: (n: string, pages: number, credits: string) => `Alle ${n} Treffer: ${pages} Seiten zu 100, ${credits} (Seiten im Zwischenspeicher kosten nichts).`,
-    en: (n: string, pages: number, credits: string) => `All ${n} results: ${pages} pages of 100, ${credits} (pages in the cache cost nothing).`,
+    de: (n: string, pages: number, credits: string) =>
+      `Alle ${n} Treffer: ${pages} Seiten zu 100, ${credits} (Seiten im Zwischenspeicher kosten nichts).`,
+    en: (n: string, pages: number, credits: string) =>
+      `All ${n} results: ${pages} pages of 100, ${credits} (pages in the cache cost nothing).`,
   },
   beyond: {
     de: (n: string) => `Der Dienst liefert höchstens ${n} Treffer; für den Rest die Suche mit Filtern eingrenzen.`,
     en: (n: string) => `The service returns at most ${n} results; narrow the search with filters to reach the rest.`,
   },
-  insertAll: { de: (n: string, c: string) => `Alle ${n} einfügen (${c})`, en: (n: string, c: string) => `Insert all ${n} (${c})` },
-  exclude: { de: "Firmen auslassen, die schon in diesem Blatt stehen:", en: "Leave out companies already in this sheet:" },
+  insertAll: {
+    de: (n: string, c: string) => `Alle ${n} einfügen (${c})`,
+    en: (n: string, c: string) => `Insert all ${n} (${c})`,
+  },
+  exclude: {
+    de: "Firmen auslassen, die schon in diesem Blatt stehen:",
+    en: "Leave out companies already in this sheet:",
+  },
   excludeSheet: { de: "Blattname", en: "Sheet name" },
   savedTitle: { de: "Gespeicherte Suchen", en: "Saved searches" },
   saveName: { de: "Name für diese Suche", en: "Name for this search" },
   save: { de: "Suche speichern", en: "Save search" },
-  savedNone: { de: "Noch keine gespeicherten Suchen in diesem Dokument.", en: "No saved searches in this document yet." },
+  savedNone: {
+    de: "Noch keine gespeicherten Suchen in diesem Dokument.",
+    en: "No saved searches in this document yet.",
+  },
   never: { de: "noch nie ausgeführt", en: "never run" },
   lastRun: { de: (d: string) => `zuletzt ${d}`, en: (d: string) => `last run ${d}` },
   runAll: { de: (c: string) => `Ausführen (${c})`, en: (c: string) => `Run (${c})` },
@@ -116,7 +138,13 @@ export const searchPanel: PanelDef = {
         const place = (s.place ?? "").trim();
         const filters = filtersGiven(s.filters);
         if (!query && !place && !filters) {
-          s.message = { kind: "error", text: { de: "Bitte einen Suchbegriff, einen Ort oder einen Filter eingeben.", en: "Please enter a search term, a place or a filter." } };
+          s.message = {
+            kind: "error",
+            text: {
+              de: "Bitte einen Suchbegriff, einen Ort oder einen Filter eingeben.",
+              en: "Please enter a search term, a place or a filter.",
+            },
+          };
           return;
         }
         const wrong = checkNumbers(s.size, place ? s.radiusKm : undefined);
@@ -136,7 +164,10 @@ export const searchPanel: PanelDef = {
         } catch (e) {
           // The service knows no such place: say which, not only "not found".
           if (e instanceof UiCallError && e.error.code === "NOT_FOUND" && e.error.field === "near.place") {
-            s.message = { kind: "error", text: { de: `Ort „${place}“ nicht gefunden.`, en: `Place "${place}" not found.` } };
+            s.message = {
+              kind: "error",
+              text: { de: `Ort „${place}“ nicht gefunden.`, en: `Place "${place}" not found.` },
+            };
             return;
           }
           throw e;
@@ -146,31 +177,72 @@ export const searchPanel: PanelDef = {
         void ui.refreshAccount();
         if ((s.result.total ?? 0) > s.result.companies.length) loadAllPrice(ui, s);
       });
-    const form = h("form", {
-      class: "cd-form",
-      // The panel checks the numbers itself, in the UI's language; the browser's bubbles speak the browser's.
-      attrs: { "aria-label": ui.t("searchTitle"), novalidate: "" },
-      on: { submit: (ev) => (ev.preventDefault(), void run(submit)) },
-    },
+    const form = h(
+      "form",
+      {
+        class: "cd-form",
+        // The panel checks the numbers itself, in the UI's language; the browser's bubbles speak the browser's.
+        attrs: { "aria-label": ui.t("searchTitle"), novalidate: "" },
+        on: { submit: (ev) => (ev.preventDefault(), void run(submit)) },
+      },
       field(ui.t("searchQuery"), input("search-query", "query", { placeholder: ui.t("searchQueryHint") })),
-      h("div", { class: "cd-row" },
+      h(
+        "div",
+        { class: "cd-row" },
         field(ui.t("searchPlace"), input("search-place", "place", { placeholder: ui.t("searchPlaceHint") })),
-        field(ui.t("searchRadius"), input("search-radius", "radiusKm", { type: "number", min: "0.1", max: "500", step: "any", placeholder: String(SEARCH_DEFAULTS.radiusKm) }),
-          ui.t("searchRadiusHint", { km: SEARCH_DEFAULTS.radiusKm, formula: searchFormula(ui) }))),
+        field(
+          ui.t("searchRadius"),
+          input("search-radius", "radiusKm", {
+            type: "number",
+            min: "0.1",
+            max: "500",
+            step: "any",
+            placeholder: String(SEARCH_DEFAULTS.radiusKm),
+          }),
+          ui.t("searchRadiusHint", { km: SEARCH_DEFAULTS.radiusKm, formula: searchFormula(ui) }),
+        ),
+      ),
       filterFields(ui, s),
-      field(ui.t("searchSize"), input("search-size", "size", { type: "number", min: "1", max: "100", placeholder: String(SEARCH_DEFAULTS.size) }),
-        ui.t("searchSizeHint", { n: SEARCH_DEFAULTS.size })),
+      field(
+        ui.t("searchSize"),
+        input("search-size", "size", {
+          type: "number",
+          min: "1",
+          max: "100",
+          placeholder: String(SEARCH_DEFAULTS.size),
+        }),
+        ui.t("searchSizeHint", { n: SEARCH_DEFAULTS.size }),
+      ),
       costLine(ui, "search-cost", s.cost ?? null),
-      h("div", { class: "cd-actions" }, submit));
+      h("div", { class: "cd-actions" }, submit),
+    );
 
     const results = s.result
-      ? h("section", { class: "cd-results", attrs: { "aria-label": ui.t("results") } },
-        h("h2", null, ui.t("resultsTitle", { n: s.result.companies.length, total: s.result.total ?? s.result.companies.length })),
-        companyTable(ui, "search", s.result.companies, s.selected, () => ui.rerender(), { distance: !!(s.place ?? "").trim(), score: true }),
-        h("div", { class: "cd-actions" },
-          insertButton(ui, s, "search-insert", s.result.companies, s.selected),
-          button("search-similar", ui.t("findSimilarToSelected"), () => ui.show("similar", { ids: [...s.selected!] }), { disabled: s.selected.size === 0 })),
-        insertAll(ui, s))
+      ? h(
+          "section",
+          { class: "cd-results", attrs: { "aria-label": ui.t("results") } },
+          h(
+            "h2",
+            null,
+            ui.t("resultsTitle", { n: s.result.companies.length, total: s.result.total ?? s.result.companies.length }),
+          ),
+          companyTable(ui, "search", s.result.companies, s.selected, () => ui.rerender(), {
+            distance: !!(s.place ?? "").trim(),
+            score: true,
+          }),
+          h(
+            "div",
+            { class: "cd-actions" },
+            insertButton(ui, s, "search-insert", s.result.companies, s.selected),
+            button(
+              "search-similar",
+              ui.t("findSimilarToSelected"),
+              () => ui.show("similar", { ids: [...s.selected!] }),
+              { disabled: s.selected.size === 0 },
+            ),
+          ),
+          insertAll(ui, s),
+        )
       : null;
     return h("div", { class: "cd-search" }, form, savedSearches(ui, s), results);
   },
@@ -181,60 +253,100 @@ function savedSearches(ui: Ui, s: SearchState): HTMLElement {
   const tx = (b: { de: string; en: string }) => b[ui.lang];
   if (s.saved === undefined) {
     s.saved = null;
-    ui.call("listSavedSearches", {}).then((l) => ((s.saved = l), ui.rerender()), () => ((s.saved = []), ui.rerender()));
+    ui.call("listSavedSearches", {}).then(
+      (l) => ((s.saved = l), ui.rerender()),
+      () => ((s.saved = []), ui.rerender()),
+    );
   }
   const nameInput = h("input", {
-    id: "search-save-name", type: "text", value: s.saveName ?? "", placeholder: tx(L.saveName),
+    id: "search-save-name",
+    type: "text",
+    value: s.saveName ?? "",
+    placeholder: tx(L.saveName),
     attrs: { autocomplete: "off", "aria-label": tx(L.saveName), maxlength: "60" },
     on: { input: (ev) => (s.saveName = (ev.target as HTMLInputElement).value) },
   });
-  const saveBtn = button("search-save", tx(L.save), (b) =>
-    void ui.run(s, b, async () => {
-      const name = (s.saveName ?? "").trim();
-      if (!name) {
-        s.message = { kind: "error", text: { de: "Bitte einen Namen für die Suche eingeben.", en: "Please enter a name for the search." } };
-        return;
-      }
-      const place = (s.place ?? "").trim();
-      s.saved = await ui.call("saveSearch", {
-        name, query: (s.query ?? "").trim(), place: place || undefined,
-        radiusKm: place && s.radiusKm?.trim() ? Number(s.radiusKm) : undefined,
-        ...(filtersGiven(s.filters) ? { filters: filtersGiven(s.filters) } : {}),
-      });
-      s.message = { kind: "success", text: { de: `Suche „${name}“ gespeichert.`, en: `Search "${name}" saved.` } };
-    }));
+  const saveBtn = button(
+    "search-save",
+    tx(L.save),
+    (b) =>
+      void ui.run(s, b, async () => {
+        const name = (s.saveName ?? "").trim();
+        if (!name) {
+          s.message = {
+            kind: "error",
+            text: { de: "Bitte einen Namen für die Suche eingeben.", en: "Please enter a name for the search." },
+          };
+          return;
+        }
+        const place = (s.place ?? "").trim();
+        s.saved = await ui.call("saveSearch", {
+          name,
+          query: (s.query ?? "").trim(),
+          place: place || undefined,
+          radiusKm: place && s.radiusKm?.trim() ? Number(s.radiusKm) : undefined,
+          ...(filtersGiven(s.filters) ? { filters: filtersGiven(s.filters) } : {}),
+        });
+        s.message = { kind: "success", text: { de: `Suche „${name}“ gespeichert.`, en: `Search "${name}" saved.` } };
+      }),
+  );
   const runPrice = creditsText(ui, PRICE.search);
   const rows = (s.saved ?? []).map((x, i) =>
-    h("li", { attrs: { "data-name": x.name } },
+    h(
+      "li",
+      { attrs: { "data-name": x.name } },
       h("span", { class: "cd-name" }, x.name),
       h("span", { class: "cd-sub" }, x.lastRun ? L.lastRun[ui.lang](x.lastRun) : tx(L.never)),
-      h("div", { class: "cd-actions" },
-        button(`search-saved-run-${i}`, x.lastRun ? L.runNew[ui.lang](runPrice) : L.runAll[ui.lang](runPrice), (b) =>
-          void ui.run(s, b, async () => {
-            s.result = undefined;
-            s.searched = undefined;
-            s.allPrice = undefined;
-            s.selected = new Set();
-            const out = await ui.call("runSavedSearch", { name: x.name });
-            s.result = out;
-            s.saved = await ui.call("listSavedSearches", {});
-            const n = out.total ?? out.companies.length;
-            s.message = {
-              kind: "info",
-              text: out.since
-                ? { de: `„${x.name}“: ${formatNumber(n, "de")} neu seit ${out.since} · ${out.credits === 1 ? "1 Credit" : `${out.credits} Credits`} verbraucht`, en: `"${x.name}": ${formatNumber(n, "en")} new since ${out.since} · ${out.credits === 1 ? "1 credit" : `${out.credits} credits`} spent` }
-                : spentMessage(ui, out.companies.length, out.credits).text,
-            };
-            void ui.refreshAccount();
-          })),
-        button(`search-saved-delete-${i}`, tx(L.remove), (b) =>
-          void ui.run(s, b, async () => {
-            s.saved = await ui.call("deleteSavedSearch", { name: x.name });
-          })))));
-  return h("section", { class: "cd-saved", attrs: { "aria-label": tx(L.savedTitle) } },
+      h(
+        "div",
+        { class: "cd-actions" },
+        button(
+          `search-saved-run-${i}`,
+          x.lastRun ? L.runNew[ui.lang](runPrice) : L.runAll[ui.lang](runPrice),
+          (b) =>
+            void ui.run(s, b, async () => {
+              s.result = undefined;
+              s.searched = undefined;
+              s.allPrice = undefined;
+              s.selected = new Set();
+              const out = await ui.call("runSavedSearch", { name: x.name });
+              s.result = out;
+              s.saved = await ui.call("listSavedSearches", {});
+              const n = out.total ?? out.companies.length;
+              s.message = {
+                kind: "info",
+                text: out.since
+                  ? {
+                      de: `„${x.name}“: ${formatNumber(n, "de")} neu seit ${out.since} · ${out.credits === 1 ? "1 Credit" : `${out.credits} Credits`} verbraucht`,
+                      en: `"${x.name}": ${formatNumber(n, "en")} new since ${out.since} · ${out.credits === 1 ? "1 credit" : `${out.credits} credits`} spent`,
+                    }
+                  : spentMessage(ui, out.companies.length, out.credits).text,
+              };
+              void ui.refreshAccount();
+            }),
+        ),
+        button(
+          `search-saved-delete-${i}`,
+          tx(L.remove),
+          (b) =>
+            void ui.run(s, b, async () => {
+              s.saved = await ui.call("deleteSavedSearch", { name: x.name });
+            }),
+        ),
+      ),
+    ),
+  );
+  return h(
+    "section",
+    { class: "cd-saved", attrs: { "aria-label": tx(L.savedTitle) } },
     h("h3", null, tx(L.savedTitle)),
     h("div", { class: "cd-row" }, nameInput, saveBtn),
-    s.saved === null ? null : rows.length ? h("ul", { id: "search-saved-list", class: "cd-saved-list" }, rows) : h("p", { class: "cd-empty" }, tx(L.savedNone)));
+    s.saved === null
+      ? null
+      : rows.length
+        ? h("ul", { id: "search-saved-list", class: "cd-saved-list" }, rows)
+        : h("p", { class: "cd-empty" }, tx(L.savedNone)),
+  );
 }
 
 /** The filters the user filled in, or undefined when none is. */
@@ -253,35 +365,94 @@ function filtersGiven(f: SearchFilterInput | undefined): SearchFilterInput | und
 function filterFields(ui: Ui, s: SearchState): HTMLElement {
   const f = (s.filters ??= {});
   const tx = (b: { de: string; en: string }) => b[ui.lang];
-  const text = (id: string, key: "industry" | "legalForm" | "foundedAfter" | "foundedBefore", props: Record<string, string> = {}) =>
+  const text = (
+    id: string,
+    key: "industry" | "legalForm" | "foundedAfter" | "foundedBefore",
+    props: Record<string, string> = {},
+  ) =>
     h("input", {
-      id, type: props.type ?? "text", value: f[key] ?? "", placeholder: props.placeholder, min: props.min, max: props.max, step: props.step,
+      id,
+      type: props.type ?? "text",
+      value: f[key] ?? "",
+      placeholder: props.placeholder,
+      min: props.min,
+      max: props.max,
+      step: props.step,
       attrs: { autocomplete: "off", list: props.list },
       on: { input: (ev) => (f[key] = (ev.target as HTMLInputElement).value) },
     });
   const select = (id: string, key: "state" | "sizeClass", options: [string, string][]) => {
-    const el = h("select", { id, on: { change: (ev) => (f[key] = (ev.target as HTMLSelectElement).value) } },
+    const el = h(
+      "select",
+      { id, on: { change: (ev) => (f[key] = (ev.target as HTMLSelectElement).value) } },
       h("option", { value: "" }, tx(L.any)),
-      options.map(([value, label]) => h("option", { value }, label)));
+      options.map(([value, label]) => h("option", { value }, label)),
+    );
     el.value = f[key] ?? "";
     return el;
   };
   // A fieldset, not a folded <details>: every control stays reachable by Tab.
-  return h("fieldset", { id: "search-filters", class: "cd-filters" },
+  return h(
+    "fieldset",
+    { id: "search-filters", class: "cd-filters" },
     h("legend", null, tx(L.filters)),
-    field(tx(L.industry), text("search-industry", "industry", { list: "search-wz-list", placeholder: "J62" }), tx(L.industryHint)),
+    field(
+      tx(L.industry),
+      text("search-industry", "industry", { list: "search-wz-list", placeholder: "J62" }),
+      tx(L.industryHint),
+    ),
     // The picker: every WZ class the table knows, with its title in the UI's language.
-    h("datalist", { id: "search-wz-list" }, wzOptions(ui.lang).map((o) => h("option", { value: o }))),
-    h("div", { class: "cd-row" },
-      field(tx(L.state), select("search-state", "state", FEDERAL_STATES.map((x) => [x.code, `${x[ui.lang]} (${x.code})`]))),
-      field(tx(L.sizeClass), select("search-size-class", "sizeClass", Object.entries(SIZE_CLASS_LABELS).map(([code, l]) => [code, l[ui.lang]])))),
+    h(
+      "datalist",
+      { id: "search-wz-list" },
+      wzOptions(ui.lang).map((o) => h("option", { value: o })),
+    ),
+    h(
+      "div",
+      { class: "cd-row" },
+      field(
+        tx(L.state),
+        select(
+          "search-state",
+          "state",
+          FEDERAL_STATES.map((x) => [x.code, `${x[ui.lang]} (${x.code})`]),
+        ),
+      ),
+      field(
+        tx(L.sizeClass),
+        select(
+          "search-size-class",
+          "sizeClass",
+          Object.entries(SIZE_CLASS_LABELS).map(([code, l]) => [code, l[ui.lang]]),
+        ),
+      ),
+    ),
     field(tx(L.legalForm), text("search-legal-form", "legalForm", { placeholder: tx(L.legalFormHint) })),
-    h("div", { class: "cd-row" },
-      field(tx(L.foundedAfter), text("search-founded-after", "foundedAfter", { type: "number", min: "1800", max: "2100", step: "1" })),
-      field(tx(L.foundedBefore), text("search-founded-before", "foundedBefore", { type: "number", min: "1800", max: "2100", step: "1" }))),
-    h("label", { class: "cd-check" },
-      h("input", { type: "checkbox", id: "search-active", checked: !!f.activeOnly, on: { change: (ev) => (f.activeOnly = (ev.target as HTMLInputElement).checked) } }),
-      " ", tx(L.activeOnly)));
+    h(
+      "div",
+      { class: "cd-row" },
+      field(
+        tx(L.foundedAfter),
+        text("search-founded-after", "foundedAfter", { type: "number", min: "1800", max: "2100", step: "1" }),
+      ),
+      field(
+        tx(L.foundedBefore),
+        text("search-founded-before", "foundedBefore", { type: "number", min: "1800", max: "2100", step: "1" }),
+      ),
+    ),
+    h(
+      "label",
+      { class: "cd-check" },
+      h("input", {
+        type: "checkbox",
+        id: "search-active",
+        checked: !!f.activeOnly,
+        on: { change: (ev) => (f.activeOnly = (ev.target as HTMLInputElement).checked) },
+      }),
+      " ",
+      tx(L.activeOnly),
+    ),
+  );
 }
 
 /** The price of "insert all": asked once per search (free; nothing is sent to the service). */
@@ -290,8 +461,18 @@ function loadAllPrice(ui: Ui, s: SearchState) {
   if (!searched || !s.result) return;
   s.allPrice = null;
   ui.call("searchAllPrice", { ...searched, total: s.result.total ?? 0 }).then(
-    (p) => { if (s.searched === searched) { s.allPrice = p; ui.rerender(); } },
-    () => { if (s.searched === searched) { s.allPrice = undefined; ui.rerender(); } },
+    (p) => {
+      if (s.searched === searched) {
+        s.allPrice = p;
+        ui.rerender();
+      }
+    },
+    () => {
+      if (s.searched === searched) {
+        s.allPrice = undefined;
+        ui.rerender();
+      }
+    },
   );
 }
 
@@ -303,51 +484,91 @@ function insertAll(ui: Ui, s: SearchState): HTMLElement | null {
   const price = s.allPrice;
   const n = price ? formatNumber(price.results, ui.lang) : "";
   const priceLine = price
-    ? h("p", { class: "cd-cost", id: "search-all-cost" }, L.allPrice[ui.lang](n, price.pages, creditsText(ui, price.credits)),
-      price.results < (r.total ?? 0) ? h("span", { class: "cd-sub" }, " " + L.beyond[ui.lang](n)) : null)
+    ? h(
+        "p",
+        { class: "cd-cost", id: "search-all-cost" },
+        L.allPrice[ui.lang](n, price.pages, creditsText(ui, price.credits)),
+        price.results < (r.total ?? 0) ? h("span", { class: "cd-sub" }, " " + L.beyond[ui.lang](n)) : null,
+      )
     : h("p", { class: "cd-cost", id: "search-all-cost" }, price === null ? tx(L.allPriceLoading) : ui.t("costUnknown"));
   const sheetInput = h("input", {
-    id: "search-exclude-sheet", type: "text", value: s.excludeSheet ?? "", placeholder: tx(L.excludeSheet),
+    id: "search-exclude-sheet",
+    type: "text",
+    value: s.excludeSheet ?? "",
+    placeholder: tx(L.excludeSheet),
     attrs: { autocomplete: "off", "aria-label": tx(L.excludeSheet) },
     on: { input: (ev) => (s.excludeSheet = (ev.target as HTMLInputElement).value) },
   });
-  const go = button("search-insert-all", price ? L.insertAll[ui.lang](n, creditsText(ui, price.credits)) : tx(L.allTitle), (b) =>
-    void ui.run(s, b, async () => {
-      if (!price || !s.searched) return;
-      const excludeSheet = s.excludeOn ? s.excludeSheet?.trim() || undefined : undefined;
-      try {
-        const out = await ui.call("insertAllSearchResults", { ...s.searched, total: r.total ?? 0, credits: price.credits, excludeSheet });
-        const left = out.excluded ? { de: `, ${formatNumber(out.excluded, "de")} ausgelassen (schon im Blatt)`, en: `, ${formatNumber(out.excluded, "en")} left out (already in the sheet)` } : { de: "", en: "" };
-        const spent = { de: out.credits === 1 ? "1 Credit" : `${formatNumber(out.credits, "de")} Credits`, en: out.credits === 1 ? "1 credit" : `${formatNumber(out.credits, "en")} credits` };
-        s.message = {
-          kind: "success",
-          text: {
-            de: `${formatNumber(out.companies, "de")} Firmen in ${out.sheet} eingefügt${left.de} · ${spent.de} verbraucht.`,
-            en: `${formatNumber(out.companies, "en")} companies inserted into ${out.sheet}${left.en} · ${spent.en} spent.`,
-          },
-        };
-        void ui.refreshAccount();
-        loadAllPrice(ui, s);
-      } catch (e) {
-        // The price changed since it was shown (cache expired, more results): show the new one, spend nothing.
-        if (e instanceof UiCallError && e.error.field === "credits") loadAllPrice(ui, s);
-        throw e;
-      }
-    }), { disabled: !price });
-  return h("section", { class: "cd-insert-all", attrs: { "aria-label": tx(L.allTitle) } },
+  const go = button(
+    "search-insert-all",
+    price ? L.insertAll[ui.lang](n, creditsText(ui, price.credits)) : tx(L.allTitle),
+    (b) =>
+      void ui.run(s, b, async () => {
+        if (!price || !s.searched) return;
+        const excludeSheet = s.excludeOn ? s.excludeSheet?.trim() || undefined : undefined;
+        try {
+          const out = await ui.call("insertAllSearchResults", {
+            ...s.searched,
+            total: r.total ?? 0,
+            credits: price.credits,
+            excludeSheet,
+          });
+          const left = out.excluded
+            ? {
+                de: `, ${formatNumber(out.excluded, "de")} ausgelassen (schon im Blatt)`,
+                en: `, ${formatNumber(out.excluded, "en")} left out (already in the sheet)`,
+              }
+            : { de: "", en: "" };
+          const spent = {
+            de: out.credits === 1 ? "1 Credit" : `${formatNumber(out.credits, "de")} Credits`,
+            en: out.credits === 1 ? "1 credit" : `${formatNumber(out.credits, "en")} credits`,
+          };
+          s.message = {
+            kind: "success",
+            text: {
+              de: `${formatNumber(out.companies, "de")} Firmen in ${out.sheet} eingefügt${left.de} · ${spent.de} verbraucht.`,
+              en: `${formatNumber(out.companies, "en")} companies inserted into ${out.sheet}${left.en} · ${spent.en} spent.`,
+            },
+          };
+          void ui.refreshAccount();
+          loadAllPrice(ui, s);
+        } catch (e) {
+          // The price changed since it was shown (cache expired, more results): show the new one, spend nothing.
+          if (e instanceof UiCallError && e.error.field === "credits") loadAllPrice(ui, s);
+          throw e;
+        }
+      }),
+    { disabled: !price },
+  );
+  return h(
+    "section",
+    { class: "cd-insert-all", attrs: { "aria-label": tx(L.allTitle) } },
     h("h3", null, tx(L.allTitle)),
     priceLine,
-    h("label", { class: "cd-check" },
-      h("input", { type: "checkbox", id: "search-exclude", checked: !!s.excludeOn, on: { change: (ev) => (s.excludeOn = (ev.target as HTMLInputElement).checked, ui.rerender()) } }),
-      " ", tx(L.exclude)),
+    h(
+      "label",
+      { class: "cd-check" },
+      h("input", {
+        type: "checkbox",
+        id: "search-exclude",
+        checked: !!s.excludeOn,
+        on: { change: (ev) => ((s.excludeOn = (ev.target as HTMLInputElement).checked), ui.rerender()) },
+      }),
+      " ",
+      tx(L.exclude),
+    ),
     s.excludeOn ? sheetInput : null,
-    h("div", { class: "cd-actions" }, go));
+    h("div", { class: "cd-actions" }, go),
+  );
 }
 
 /** The search function's name as the host spells it (Sheets allows no dots; the playground has no formulas, so both). */
 export function searchFormula(ui: Ui): string {
   if (ui.host.kind === "excel") return "COMPANY.SEARCH";
-  if (ui.host.kind === "playground") return ui.lang === "de" ? "COMPANY_SEARCH (Sheets) bzw. COMPANY.SEARCH (Excel)" : "COMPANY_SEARCH (Sheets) or COMPANY.SEARCH (Excel)";
+  if (ui.host.kind === "playground")
+    return ui.lang === "de"
+      ? "COMPANY_SEARCH (Sheets) bzw. COMPANY.SEARCH (Excel)"
+      : "COMPANY_SEARCH (Sheets) or COMPANY.SEARCH (Excel)";
   return "COMPANY_SEARCH";
 }
 
@@ -355,11 +576,17 @@ export function searchFormula(ui: Ui): string {
 export function checkNumbers(size: string | undefined, radius: string | undefined): Bilingual | null {
   const sz = (size ?? "").trim();
   if (sz && !(/^\d+$/.test(sz) && Number(sz) >= 1 && Number(sz) <= 100)) {
-    return { de: "Anzahl Treffer: bitte eine ganze Zahl von 1 bis 100 eingeben.", en: "Number of results: please enter a whole number from 1 to 100." };
+    return {
+      de: "Anzahl Treffer: bitte eine ganze Zahl von 1 bis 100 eingeben.",
+      en: "Number of results: please enter a whole number from 1 to 100.",
+    };
   }
   const rd = (radius ?? "").trim().replace(",", ".");
   if (rd && !(Number.isFinite(Number(rd)) && Number(rd) > 0 && Number(rd) <= 500)) {
-    return { de: "Umkreis: bitte eine Zahl größer als 0 und höchstens 500 (km) eingeben.", en: "Radius: please enter a number above 0 and at most 500 (km)." };
+    return {
+      de: "Umkreis: bitte eine Zahl größer als 0 und höchstens 500 (km) eingeben.",
+      en: "Radius: please enter a number above 0 and at most 500 (km).",
+    };
   }
   return null;
 }

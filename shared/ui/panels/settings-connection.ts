@@ -40,7 +40,11 @@ export function connectionInput(d: ConnectionDraft): Record<string, unknown> {
 /** The testConnection input: the mode and what is typed for it (falling back to what is saved). */
 export function connectionTestInput(d: ConnectionDraft): Record<string, unknown> {
   return d.connection === "server"
-    ? { connection: "server", serverUrl: d.serverUrl.trim() || undefined, serverToken: d.serverToken.trim() || undefined }
+    ? {
+        connection: "server",
+        serverUrl: d.serverUrl.trim() || undefined,
+        serverToken: d.serverToken.trim() || undefined,
+      }
     : { connection: "direct", apiKey: d.apiKey.trim() || undefined, baseUrl: d.baseUrl.trim() || undefined };
 }
 
@@ -59,7 +63,10 @@ const T = catalogue({
     en: "The address your team's administrator gives you (https://…; company-data server).",
   },
   token: { de: "Persönliches Token", en: "Personal token" },
-  tokenSet: { de: "Ein Token ist gespeichert ({hint}). Leer lassen, um es zu behalten.", en: "A token is saved ({hint}). Leave empty to keep it." },
+  tokenSet: {
+    de: "Ein Token ist gespeichert ({hint}). Leer lassen, um es zu behalten.",
+    en: "A token is saved ({hint}). Leave empty to keep it.",
+  },
   tokenNotSet: { de: "Kein Token gespeichert.", en: "No token saved." },
   removeToken: { de: "Token entfernen", en: "Remove token" },
   tokenRemoved: { de: "Token entfernt.", en: "Token removed." },
@@ -73,11 +80,23 @@ export function connectionFields(
   ui: Ui,
   v: SettingsView,
   d: ConnectionDraft,
-  input: (id: string, key: Exclude<keyof ConnectionDraft, "connection">, type: string, placeholder: string) => HTMLInputElement,
-  actions: { test: HTMLElement; removeKey: HTMLElement | null; removeToken: HTMLElement | null; production: HTMLElement },
+  input: (
+    id: string,
+    key: Exclude<keyof ConnectionDraft, "connection">,
+    type: string,
+    placeholder: string,
+  ) => HTMLInputElement,
+  actions: {
+    test: HTMLElement;
+    removeKey: HTMLElement | null;
+    removeToken: HTMLElement | null;
+    production: HTMLElement;
+  },
 ): HTMLElement {
   const radio = (mode: ConnectionMode, label: Bilingual) =>
-    h("label", { class: "cd-choice" },
+    h(
+      "label",
+      { class: "cd-choice" },
       h("input", {
         type: "radio",
         name: "settings-connection",
@@ -85,33 +104,59 @@ export function connectionFields(
         value: mode,
         checked: d.connection === mode,
         on: { change: () => ((d.connection = mode), ui.rerender()) },
-      }), " ", ui.pick(label));
-  const fields = d.connection === "server"
-    ? [
-      field(ui.pick(T.serverUrl), input("settings-server-url", "serverUrl", "url", "https://company-data.example.com"), ui.pick(T.serverUrlHint)),
-      field(ui.pick(T.token), input("settings-token", "serverToken", "password", v.serverTokenHint ?? ""),
-        v.serverTokenSet ? ui.pick(T.tokenSet).replace("{hint}", v.serverTokenHint ?? "") : ui.pick(T.tokenNotSet)),
-      h("div", { class: "cd-actions" }, actions.removeToken, actions.test),
-    ]
-    : [
-      field(ui.t("apiKey"), input("settings-key", "apiKey", "password", v.apiKeyHint ?? ""),
-        v.apiKeySet ? ui.t("keySet", { hint: v.apiKeyHint ?? "" }) : ui.t("keyNotSet")),
-      h("div", { class: "cd-actions" }, actions.removeKey, actions.test),
-      field(ui.t("baseUrl"), input("settings-base-url", "baseUrl", "url", "https://api.implisense.com"),
-        v.baseUrlIsProduction ? ui.t("baseUrlProduction") : ui.t("baseUrlOther")),
-      h("div", { class: "cd-actions" }, actions.production),
-    ];
-  return h("fieldset", { class: "cd-fieldset", id: "settings-connection" },
+      }),
+      " ",
+      ui.pick(label),
+    );
+  const fields =
+    d.connection === "server"
+      ? [
+          field(
+            ui.pick(T.serverUrl),
+            input("settings-server-url", "serverUrl", "url", "https://company-data.example.com"),
+            ui.pick(T.serverUrlHint),
+          ),
+          field(
+            ui.pick(T.token),
+            input("settings-token", "serverToken", "password", v.serverTokenHint ?? ""),
+            v.serverTokenSet ? ui.pick(T.tokenSet).replace("{hint}", v.serverTokenHint ?? "") : ui.pick(T.tokenNotSet),
+          ),
+          h("div", { class: "cd-actions" }, actions.removeToken, actions.test),
+        ]
+      : [
+          field(
+            ui.t("apiKey"),
+            input("settings-key", "apiKey", "password", v.apiKeyHint ?? ""),
+            v.apiKeySet ? ui.t("keySet", { hint: v.apiKeyHint ?? "" }) : ui.t("keyNotSet"),
+          ),
+          h("div", { class: "cd-actions" }, actions.removeKey, actions.test),
+          field(
+            ui.t("baseUrl"),
+            input("settings-base-url", "baseUrl", "url", "https://api.implisense.com"),
+            v.baseUrlIsProduction ? ui.t("baseUrlProduction") : ui.t("baseUrlOther"),
+          ),
+          h("div", { class: "cd-actions" }, actions.production),
+        ];
+  return h(
+    "fieldset",
+    { class: "cd-fieldset", id: "settings-connection" },
     h("legend", null, ui.pick(T.legend)),
     h("div", { role: "radiogroup" }, radio("direct", T.direct), " ", radio("server", T.server)),
-    fields);
+    fields,
+  );
 }
 
 /** The "remove token" button (server mode), or null when none is saved. */
-export function removeTokenButton(ui: Ui, v: SettingsView, run: (b: HTMLButtonElement, f: () => Promise<void>) => void, done: (saved: SettingsView, text: Bilingual) => void): HTMLElement | null {
+export function removeTokenButton(
+  ui: Ui,
+  v: SettingsView,
+  run: (b: HTMLButtonElement, f: () => Promise<void>) => void,
+  done: (saved: SettingsView, text: Bilingual) => void,
+): HTMLElement | null {
   if (!v.serverTokenSet) return null;
   return button("settings-remove-token", ui.pick(T.removeToken), (b) =>
-    run(b, async () => done(await ui.call("saveSettings", { serverToken: null }), T.tokenRemoved)));
+    run(b, async () => done(await ui.call("saveSettings", { serverToken: null }), T.tokenRemoved)),
+  );
 }
 
 /**
@@ -122,9 +167,24 @@ export function removeTokenButton(ui: Ui, v: SettingsView, run: (b: HTMLButtonEl
  * does not apply; a team server answers CORS for the origins it is started
  * with, so through it a network failure is what it says.
  */
-export async function explainNetworkFailure(ui: Ui, e: unknown, d: ConnectionDraft, savedBaseUrl: string): Promise<unknown> {
-  if (d.connection !== "direct" || ui.host.kind === "sheets" || !(e instanceof UiCallError) || e.error.code !== "NETWORK" || typeof location === "undefined") return e;
+export async function explainNetworkFailure(
+  ui: Ui,
+  e: unknown,
+  d: ConnectionDraft,
+  savedBaseUrl: string,
+): Promise<unknown> {
+  if (
+    d.connection !== "direct" ||
+    ui.host.kind === "sheets" ||
+    !(e instanceof UiCallError) ||
+    e.error.code !== "NETWORK" ||
+    typeof location === "undefined"
+  )
+    return e;
   const base = (d.baseUrl.trim() || savedBaseUrl).replace(/\/+$/, "");
   if ((await probeCors(`${base}/v2/account`)) !== "cors") return e;
-  return new UiCallError({ code: "NETWORK", message: corsRefusedMessage(base, location.origin, ui.host.kind === "excel" ? "excel" : "page") });
+  return new UiCallError({
+    code: "NETWORK",
+    message: corsRefusedMessage(base, location.origin, ui.host.kind === "excel" ? "excel" : "page"),
+  });
 }

@@ -9,7 +9,14 @@ import type { Bilingual, Language } from "../../i18n/index.ts";
 import { STRINGS } from "../strings.ts";
 import { doctorReportView, withServiceCheck, type DoctorState } from "./doctor-report.ts";
 import {
-  connectionDraft, connectionFields, connectionInput, connectionTestInput, credentialSet, explainNetworkFailure, removeTokenButton, type ConnectionDraft,
+  connectionDraft,
+  connectionFields,
+  connectionInput,
+  connectionTestInput,
+  credentialSet,
+  explainNetworkFailure,
+  removeTokenButton,
+  type ConnectionDraft,
 } from "./settings-connection.ts";
 
 interface SettingsState extends PanelState, DoctorState {
@@ -26,7 +33,12 @@ function load(ui: Ui, s: SettingsState) {
   ui.call("getSettings", {}).then(
     (v) => {
       s.view = v;
-      s.draft = { ...connectionDraft(v), formulaDailyBudget: String(v.formulaDailyBudget), cacheHours: String(v.cacheHours), matchFloor: String(v.matchFloor) };
+      s.draft = {
+        ...connectionDraft(v),
+        formulaDailyBudget: String(v.formulaDailyBudget),
+        cacheHours: String(v.cacheHours),
+        matchFloor: String(v.matchFloor),
+      };
       ui.rerender();
       if (credentialSet(v)) void ui.refreshAccount().then(() => ui.rerender());
     },
@@ -83,7 +95,12 @@ export const settingsPanel: PanelDef = {
     const v = s.view;
     if (!v || !s.draft) return h("p", { class: "cd-note" }, ui.t("loading"));
     const d = s.draft;
-    const text = (id: string, key: Exclude<keyof typeof d, "connection" | "language">, type = "text", extra: Record<string, string> = {}) =>
+    const text = (
+      id: string,
+      key: Exclude<keyof typeof d, "connection" | "language">,
+      type = "text",
+      extra: Record<string, string> = {},
+    ) =>
       h("input", {
         id,
         type,
@@ -95,13 +112,20 @@ export const settingsPanel: PanelDef = {
         attrs: { autocomplete: type === "password" ? "off" : undefined, spellcheck: "false" },
         on: {
           input: (ev) => ((d as unknown as Record<string, string>)[key] = (ev.target as HTMLInputElement).value),
-          ...(extra.label && extra.min && extra.max ? { invalid: refusedField(ui, s, STRINGS[extra.label as "cacheHours"], extra.min, extra.max) } : {}),
+          ...(extra.label && extra.min && extra.max
+            ? { invalid: refusedField(ui, s, STRINGS[extra.label as "cacheHours"], extra.min, extra.max) }
+            : {}),
         },
       });
-    const lang = h("select", {
-      id: "settings-language",
-      on: { change: (ev) => (d.language = (ev.target as HTMLSelectElement).value as Language) },
-    }, h("option", { value: "de" }, "Deutsch"), h("option", { value: "en" }, "English"));
+    const lang = h(
+      "select",
+      {
+        id: "settings-language",
+        on: { change: (ev) => (d.language = (ev.target as HTMLSelectElement).value as Language) },
+      },
+      h("option", { value: "de" }, "Deutsch"),
+      h("option", { value: "en" }, "English"),
+    );
     lang.value = d.language ?? ui.lang;
 
     const doSave = (b: HTMLButtonElement) =>
@@ -124,74 +148,174 @@ export const settingsPanel: PanelDef = {
         if (credentialSet(saved)) await ui.refreshAccount();
       });
     const save = button("settings-save", ui.t("save"), (b) => void doSave(b), { primary: true, submit: true });
-    const test = button("settings-test", ui.t("testConnection"), (b) =>
-      void ui.run(s, b, async () => {
-        // Test what is typed (the mode, an unsaved key, token or URL), falling back to what is saved.
-        const typed = connectionTestInput(d);
-        try {
-          // Then the free self-test (doctor-report.ts): does the service answer the way the client reads it?
-          s.connection = await withServiceCheck(ui, s, typed, async () => (await ui.call("testConnection", typed)) as ConnectionResult);
-        } catch (e) {
-          throw await explainNetworkFailure(ui, e, d, v.baseUrl);
-        }
-        s.message = {
-          kind: "success",
-          text: {
-            de: `Verbindung in Ordnung. Guthaben: ${formatNumber(s.connection.credits, "de")} Credits.`,
-            en: `Connection works. Balance: ${formatNumber(s.connection.credits, "en")} credits.`,
-          },
-        };
-      }));
-    const removeKey = v.apiKeySet
-      ? button("settings-remove-key", ui.t("removeKey"), (b) =>
+    const test = button(
+      "settings-test",
+      ui.t("testConnection"),
+      (b) =>
         void ui.run(s, b, async () => {
-          s.view = await ui.call("saveSettings", { apiKey: null });
-          s.message = { kind: "info", text: { de: "Schlüssel entfernt.", en: "Key removed." } };
-        }))
+          // Test what is typed (the mode, an unsaved key, token or URL), falling back to what is saved.
+          const typed = connectionTestInput(d);
+          try {
+            // Then the free self-test (doctor-report.ts): does the service answer the way the client reads it?
+            s.connection = await withServiceCheck(
+              ui,
+              s,
+              typed,
+              async () => (await ui.call("testConnection", typed)) as ConnectionResult,
+            );
+          } catch (e) {
+            throw await explainNetworkFailure(ui, e, d, v.baseUrl);
+          }
+          s.message = {
+            kind: "success",
+            text: {
+              de: `Verbindung in Ordnung. Guthaben: ${formatNumber(s.connection.credits, "de")} Credits.`,
+              en: `Connection works. Balance: ${formatNumber(s.connection.credits, "en")} credits.`,
+            },
+          };
+        }),
+    );
+    const removeKey = v.apiKeySet
+      ? button(
+          "settings-remove-key",
+          ui.t("removeKey"),
+          (b) =>
+            void ui.run(s, b, async () => {
+              s.view = await ui.call("saveSettings", { apiKey: null });
+              s.message = { kind: "info", text: { de: "Schlüssel entfernt.", en: "Key removed." } };
+            }),
+        )
       : null;
-    const removeToken = removeTokenButton(ui, v, (b, f) => void ui.run(s, b, f), (saved, text) => {
-      s.view = saved;
-      s.message = { kind: "info", text };
-    });
+    const removeToken = removeTokenButton(
+      ui,
+      v,
+      (b, f) => void ui.run(s, b, f),
+      (saved, text) => {
+        s.view = saved;
+        s.message = { kind: "info", text };
+      },
+    );
     const production = button("settings-production", ui.t("useProduction"), () => {
       d.baseUrl = "";
       ui.rerender();
     });
 
     const account = ui.account;
-    return h("div", { class: "cd-settings" },
-      h("form", { class: "cd-form", on: { submit: (ev) => (ev.preventDefault(), void doSave(save)) } },
-        connectionFields(ui, v, d, (id, key, type, placeholder) => text(id, key, type, { placeholder }), { test, removeKey, removeToken, production }),
+    return h(
+      "div",
+      { class: "cd-settings" },
+      h(
+        "form",
+        { class: "cd-form", on: { submit: (ev) => (ev.preventDefault(), void doSave(save)) } },
+        connectionFields(ui, v, d, (id, key, type, placeholder) => text(id, key, type, { placeholder }), {
+          test,
+          removeKey,
+          removeToken,
+          production,
+        }),
         doctorReportView(ui, s),
         field(ui.t("language"), lang),
-        field(ui.t("formulaBudget"), text("settings-budget", "formulaDailyBudget", "number", { min: "0", max: "100000", step: "1", label: "formulaBudget" }), ui.t("formulaBudgetHint")),
-        field(ui.t("cacheHours"), text("settings-cache", "cacheHours", "number", { min: "0", max: "720", step: "1", label: "cacheHours" }), ui.t("cacheHoursHint")),
-        field(ui.t("matchFloor"), text("settings-match-floor", "matchFloor", "number", { min: "0", max: "1", step: "0.01", label: "matchFloor" }), ui.t("matchFloorHint")),
+        field(
+          ui.t("formulaBudget"),
+          text("settings-budget", "formulaDailyBudget", "number", {
+            min: "0",
+            max: "100000",
+            step: "1",
+            label: "formulaBudget",
+          }),
+          ui.t("formulaBudgetHint"),
+        ),
+        field(
+          ui.t("cacheHours"),
+          text("settings-cache", "cacheHours", "number", { min: "0", max: "720", step: "1", label: "cacheHours" }),
+          ui.t("cacheHoursHint"),
+        ),
+        field(
+          ui.t("matchFloor"),
+          text("settings-match-floor", "matchFloor", "number", {
+            min: "0",
+            max: "1",
+            step: "0.01",
+            label: "matchFloor",
+          }),
+          ui.t("matchFloorHint"),
+        ),
         h("p", { class: "cd-note", id: "settings-key-note" }, ui.pick(v.functionsKeyNote)),
-        h("div", { class: "cd-actions" }, save)),
-      h("section", { class: "cd-account", attrs: { "aria-labelledby": "settings-h-account" } },
+        h("div", { class: "cd-actions" }, save),
+      ),
+      h(
+        "section",
+        { class: "cd-account", attrs: { "aria-labelledby": "settings-h-account" } },
         h("h2", { id: "settings-h-account" }, ui.t("accountTitle")),
         account
-          ? h("div", null,
-            h("p", { id: "settings-balance" }, ui.t("balance", { credits: formatNumber(account.credits, ui.lang) }),
-              account.plan ? ` · ${account.plan}` : ""),
-            h("p", { class: "cd-note" }, ui.t("budgetToday", { used: account.budget.usedToday, limit: account.budget.limit })),
-            account.ledger.length
-              ? h("table", { class: "cd-table", id: "settings-ledger" },
-                h("caption", null, ui.t("ledgerTitle")),
-                h("thead", null, h("tr", null,
-                  h("th", { attrs: { scope: "col" } }, ui.t("ledgerDay")),
-                  h("th", { attrs: { scope: "col" } }, ui.t("ledgerOperation")),
-                  h("th", { attrs: { scope: "col" } }, ui.t("ledgerCredits")),
-                  h("th", { attrs: { scope: "col" } }, ui.t("ledgerRequests")))),
-                h("tbody", null, account.ledger.map((e) =>
-                  h("tr", null, h("td", null, e.day), h("td", null, operationLabel(ui, e.operation)), h("td", { class: "cd-num" }, creditsText(ui, e.credits)), h("td", { class: "cd-num" }, e.requests)))))
-              : h("p", { class: "cd-note" }, ui.t("ledgerEmpty")))
+          ? h(
+              "div",
+              null,
+              h(
+                "p",
+                { id: "settings-balance" },
+                ui.t("balance", { credits: formatNumber(account.credits, ui.lang) }),
+                account.plan ? ` · ${account.plan}` : "",
+              ),
+              h(
+                "p",
+                { class: "cd-note" },
+                ui.t("budgetToday", { used: account.budget.usedToday, limit: account.budget.limit }),
+              ),
+              account.ledger.length
+                ? h(
+                    "table",
+                    { class: "cd-table", id: "settings-ledger" },
+                    h("caption", null, ui.t("ledgerTitle")),
+                    h(
+                      "thead",
+                      null,
+                      h(
+                        "tr",
+                        null,
+                        h("th", { attrs: { scope: "col" } }, ui.t("ledgerDay")),
+                        h("th", { attrs: { scope: "col" } }, ui.t("ledgerOperation")),
+                        h("th", { attrs: { scope: "col" } }, ui.t("ledgerCredits")),
+                        h("th", { attrs: { scope: "col" } }, ui.t("ledgerRequests")),
+                      ),
+                    ),
+                    h(
+                      "tbody",
+                      null,
+                      account.ledger.map((e) =>
+                        h(
+                          "tr",
+                          null,
+                          h("td", null, e.day),
+                          h("td", null, operationLabel(ui, e.operation)),
+                          h("td", { class: "cd-num" }, creditsText(ui, e.credits)),
+                          h("td", { class: "cd-num" }, e.requests),
+                        ),
+                      ),
+                    ),
+                  )
+                : h("p", { class: "cd-note" }, ui.t("ledgerEmpty")),
+            )
           : h("p", { class: "cd-note" }, credentialSet(v) ? ui.t("balanceUnknown") : ui.t("keyNotSet")),
-        h("div", { class: "cd-actions" },
-          button("settings-refresh", ui.t("refresh"), (b) => void ui.run(s, b, async () => {
-            const a = await ui.refreshAccount();
-            if (!a) s.message = { kind: "error", text: { de: "Guthaben konnte nicht gelesen werden.", en: "Could not read the balance." } };
-          }), { disabled: !credentialSet(v) }))));
+        h(
+          "div",
+          { class: "cd-actions" },
+          button(
+            "settings-refresh",
+            ui.t("refresh"),
+            (b) =>
+              void ui.run(s, b, async () => {
+                const a = await ui.refreshAccount();
+                if (!a)
+                  s.message = {
+                    kind: "error",
+                    text: { de: "Guthaben konnte nicht gelesen werden.", en: "Could not read the balance." },
+                  };
+              }),
+            { disabled: !credentialSet(v) },
+          ),
+        ),
+      ),
+    );
   },
 };

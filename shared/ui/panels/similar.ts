@@ -22,7 +22,10 @@ function loadCost(ui: Ui, s: SimilarState, kind: "similar" | "peers") {
   s.cost ??= {};
   if (kind in s.cost) return;
   s.cost[kind] = null;
-  ui.call("estimate", { operation: { kind: "call", endpoint: kind } }).then((c) => ((s.cost![kind] = c), ui.rerender()), () => undefined);
+  ui.call("estimate", { operation: { kind: "call", endpoint: kind } }).then(
+    (c) => ((s.cost![kind] = c), ui.rerender()),
+    () => undefined,
+  );
 }
 
 export const similarPanel: PanelDef = {
@@ -46,7 +49,9 @@ export const similarPanel: PanelDef = {
     });
     idsBox.value = s.ids ?? "";
     const kindRadio = (kind: "similar" | "peers", label: string) =>
-      h("label", { class: "cd-choice" },
+      h(
+        "label",
+        { class: "cd-choice" },
         h("input", {
           type: "radio",
           name: "similar-kind",
@@ -54,7 +59,10 @@ export const similarPanel: PanelDef = {
           value: kind,
           checked: s.kind === kind,
           on: { change: () => ((s.kind = kind), ui.rerender()) },
-        }), " ", label);
+        }),
+        " ",
+        label,
+      );
     const sizeInput = h("input", {
       id: "similar-size",
       type: "number",
@@ -64,49 +72,79 @@ export const similarPanel: PanelDef = {
       value: s.size ?? "",
       on: { input: (ev) => (s.size = (ev.target as HTMLInputElement).value) },
     });
-    const runBtn = button("similar-run", ui.t("similarRun"), (b) =>
-      void ui.run(s, b, async () => {
-        const ids = parseIds(s.ids ?? "");
-        if (ids.length === 0) {
-          s.message = { kind: "error", text: { de: "Bitte mindestens eine Firmen-ID angeben (DE + 10 Zeichen).", en: "Please give at least one company id (DE + 10 characters)." } };
-          return;
-        }
-        // The same rule in the same words as the search panel's "Anzahl Treffer", before anything is sent.
-        const badSize = checkNumbers(s.size, undefined);
-        if (badSize) {
-          s.message = { kind: "error", text: badSize };
-          return;
-        }
-        s.result = await ui.call("similar", { ids, kind: s.kind!, size: s.size?.trim() ? Number(s.size) : undefined });
-        s.selected = new Set();
-        s.message = spentMessage(ui, s.result.companies.length, s.result.credits);
-        void ui.refreshAccount();
-      }), { primary: true });
-    const fromSelection = button("similar-from-selection", ui.t("useSelection"), (b) =>
-      void ui.run(s, b, async () => {
-        const sel = await ui.call("readSelection", {});
-        if (sel.ids.length === 0) {
-          s.message = { kind: "error", text: { de: "In der Auswahl steht keine Firmen-ID.", en: "The selection holds no company id." } };
-          return;
-        }
-        s.ids = sel.ids.join("\n");
-      }));
-    return h("div", { class: "cd-similar" },
+    const runBtn = button(
+      "similar-run",
+      ui.t("similarRun"),
+      (b) =>
+        void ui.run(s, b, async () => {
+          const ids = parseIds(s.ids ?? "");
+          if (ids.length === 0) {
+            s.message = {
+              kind: "error",
+              text: {
+                de: "Bitte mindestens eine Firmen-ID angeben (DE + 10 Zeichen).",
+                en: "Please give at least one company id (DE + 10 characters).",
+              },
+            };
+            return;
+          }
+          // The same rule in the same words as the search panel's "Anzahl Treffer", before anything is sent.
+          const badSize = checkNumbers(s.size, undefined);
+          if (badSize) {
+            s.message = { kind: "error", text: badSize };
+            return;
+          }
+          s.result = await ui.call("similar", {
+            ids,
+            kind: s.kind!,
+            size: s.size?.trim() ? Number(s.size) : undefined,
+          });
+          s.selected = new Set();
+          s.message = spentMessage(ui, s.result.companies.length, s.result.credits);
+          void ui.refreshAccount();
+        }),
+      { primary: true },
+    );
+    const fromSelection = button(
+      "similar-from-selection",
+      ui.t("useSelection"),
+      (b) =>
+        void ui.run(s, b, async () => {
+          const sel = await ui.call("readSelection", {});
+          if (sel.ids.length === 0) {
+            s.message = {
+              kind: "error",
+              text: { de: "In der Auswahl steht keine Firmen-ID.", en: "The selection holds no company id." },
+            };
+            return;
+          }
+          s.ids = sel.ids.join("\n");
+        }),
+    );
+    return h(
+      "div",
+      { class: "cd-similar" },
       h("p", { class: "cd-intro" }, ui.t("similarIntro")),
       field(ui.t("similarIds"), idsBox, ui.t("similarIdsHint")),
       h("div", { class: "cd-actions" }, fromSelection),
-      h("fieldset", { class: "cd-fieldset" },
+      h(
+        "fieldset",
+        { class: "cd-fieldset" },
         h("legend", null, ui.t("similarKind")),
         kindRadio("similar", ui.t("similarKindSimilar")),
-        kindRadio("peers", ui.t("similarKindPeers"))),
+        kindRadio("peers", ui.t("similarKindPeers")),
+      ),
       field(ui.t("searchSize"), sizeInput),
       costLine(ui, "similar-cost", s.cost?.[s.kind] ?? null),
       h("div", { class: "cd-actions" }, runBtn),
       s.result
-        ? h("section", { class: "cd-results", attrs: { "aria-label": ui.t("results") } },
-          companyTable(ui, "similar", s.result.companies, s.selected, () => ui.rerender(), { score: true }),
-          h("div", { class: "cd-actions" },
-            insertButton(ui, s, "similar-insert", s.result.companies, s.selected)))
-        : null);
+        ? h(
+            "section",
+            { class: "cd-results", attrs: { "aria-label": ui.t("results") } },
+            companyTable(ui, "similar", s.result.companies, s.selected, () => ui.rerender(), { score: true }),
+            h("div", { class: "cd-actions" }, insertButton(ui, s, "similar-insert", s.result.companies, s.selected)),
+          )
+        : null,
+    );
   },
 };
