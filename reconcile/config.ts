@@ -9,6 +9,7 @@
 import { PRODUCTION_BASE_URL } from "../shared/api/index.ts";
 import { checkBaseUrl } from "../shared/api/index.ts";
 import { invalid } from "../shared/core/index.ts";
+import { parseMatchFloor } from "../shared/operations/index.ts";
 import { hash } from "../shared/enrich/index.ts";
 import { toLanguage, type Language } from "../shared/i18n/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
@@ -28,6 +29,8 @@ export interface ReconcileConfig {
   token: string | undefined;
   /** Browser origins allowed to send paid requests. */
   allowedOrigins: string[];
+  /** Matches rated below this are candidates, not `match: true` (COMPANY_DATA_MIN_CONFIDENCE, as the CLI and MCP read it). */
+  matchFloor: number;
 }
 
 /** OpenRefine's own address (its default port), the one browser origin a local user needs. */
@@ -120,6 +123,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ReconcileCon
     host,
     token,
     allowedOrigins: [...DEFAULT_ORIGINS, ...origins],
+    matchFloor: parseMatchFloor(env.COMPANY_DATA_MIN_CONFIDENCE, "COMPANY_DATA_MIN_CONFIDENCE"),
   };
 }
 

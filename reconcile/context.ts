@@ -25,6 +25,8 @@ export interface ContextSource {
   /** Cache and budget keys of this service. */
   scope: string;
   pacer: Pacer;
+  /** The match floor (COMPANY_DATA_MIN_CONFIDENCE); unset = the core's default. */
+  matchFloor?: number;
 }
 
 export function requestContext(src: ContextSource, tally: Tally, lang: Language): OpContext {
@@ -46,5 +48,6 @@ export function requestContext(src: ContextSource, tally: Tally, lang: Language)
     cacheTtlSeconds: CACHE_TTL_SECONDS,
     maxBatch: MAX_BATCH,
     scope: src.scope,
+    matchFloor: src.matchFloor,
   };
 }

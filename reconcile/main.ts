@@ -19,7 +19,13 @@ const USAGE = 2;
 /** The service for one configuration: the Node driver (fetch, bounded cache, budget store), one pacer. */
 export function serviceFor(cfg: ReconcileConfig, log: (line: string) => void): ReconcileService {
   const driver = serviceDriver();
-  const src = { apiKey: cfg.apiKey, baseUrl: cfg.baseUrl, scope: serviceScope(cfg), pacer: new Pacer() };
+  const src = {
+    apiKey: cfg.apiKey,
+    baseUrl: cfg.baseUrl,
+    scope: serviceScope(cfg),
+    pacer: new Pacer(),
+    matchFloor: cfg.matchFloor,
+  };
   return createReconcileService({
     driver,
     lang: cfg.lang,

@@ -30,10 +30,18 @@ describe("reconcile readConfig", () => {
       host: "127.0.0.1",
       token: undefined,
       allowedOrigins: DEFAULT_ORIGINS,
+      matchFloor: 0.8,
     });
     expect(
       readConfig(["--http=0", "--budget", "none", "--allow-origin", "https://refine.example.org/x"], ENV),
     ).toMatchObject({ port: 0, budget: null, allowedOrigins: [...DEFAULT_ORIGINS, "https://refine.example.org"] });
+  });
+
+  it("the match floor from COMPANY_DATA_MIN_CONFIDENCE, as the CLI and MCP read it; a bad one names the variable", () => {
+    expect(readConfig(["--http", "0"], { ...ENV, COMPANY_DATA_MIN_CONFIDENCE: "0,9" }).matchFloor).toBe(0.9);
+    expect(refused(["--http", "0"], { ...ENV, COMPANY_DATA_MIN_CONFIDENCE: "1.5" }).details.field).toBe(
+      "COMPANY_DATA_MIN_CONFIDENCE",
+    );
   });
 
   it("--http is required; bad values name their flag", () => {

@@ -21,6 +21,7 @@ import { ANNOUNCEMENT_LABELS, LEGAL_FORMS, SIZE_LABELS, STATUS_LABELS } from "..
 import { DOCTOR_TEXTS } from "../../shared/doctor/report.ts";
 import { DOCTOR_SERVER_TEXTS } from "../../server/doctor/index.ts";
 import { ACK_TEXTS } from "../../server/doctor/ack.ts";
+import { PREVIEW_TEXTS } from "../../reconcile/preview.ts";
 
 const CATALOGUES: Record<string, Readonly<Record<string, Texts>>> = {
   "shared/ui/strings.ts STRINGS": STRINGS,
@@ -42,6 +43,7 @@ const CATALOGUES: Record<string, Readonly<Record<string, Texts>>> = {
   "shared/doctor/report.ts": DOCTOR_TEXTS,
   "server/doctor/index.ts": DOCTOR_SERVER_TEXTS,
   "server/doctor/ack.ts": ACK_TEXTS,
+  "reconcile/preview.ts": PREVIEW_TEXTS,
 };
 
 /** An argument that prints as ‹i› and answers ‹i.prop› for any property. */
