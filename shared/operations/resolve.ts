@@ -129,6 +129,77 @@ function decode(text: string | null | undefined): ResolvedRow | undefined {
   );
 }
 
+type Plan = ReturnType<typeof dedupe>;
+type Answers = (ResolvedRow | undefined)[];
+
+/** The paid batch resolve: misses in calls of up to maxBatch, each answer found again by its ref. */
+function* resolveInBatches(ctx: OpContext, plan: Plan, misses: number[], maxBatch: number, answers: Answers) {
+  const chunks = misses.length ? chunk(misses, maxBatch) : [];
+  const specs: CallSpec[] = chunks.map((c) => ({
+    endpoint: "batchResolve",
+    body: { companies: c.map((d, j) => ({ ...plan.distinct[d]!.query, ref: String(j) })) },
+    cost: { count: c.length },
+  }));
+  const results = yield* callMany<{ results: (ResolveResult & { ref?: string | null; index?: number | null })[] }>(
+    ctx.client,
+    specs,
+    { rateLimits: ctx.rateLimits },
+  );
+  chunks.forEach((c, k) => {
+    const r = results[k]!;
+    if (!r.ok) {
+      for (const d of c) answers[d] = errorRow(r.error);
+      return;
+    }
+    const byRef = new Map<number, ResolveResult>();
+    r.data.results.forEach((x, pos) => {
+      const at = x.ref != null && /^\d+$/.test(x.ref) ? Number(x.ref) : (x.index ?? pos);
+      if (!byRef.has(at)) byRef.set(at, x);
+    });
+    c.forEach((d, j) => {
+      const x = byRef.get(j);
+      answers[d] = x ? fromResult(x) : errorRow(new CompanyDataError("MALFORMED_RESPONSE", { field: "results" }));
+    });
+  });
+}
+
+/**
+ * The free single resolve, one call per miss. It is rate-limited: the client
+ * paces it in waves of the resolve bucket's burst (see api/pacing.ts); what
+ * cannot go before the caller's deadline comes back RATE_LIMITED with its
+ * retry time, unsent.
+ */
+function* resolveSingly(ctx: OpContext, plan: Plan, misses: number[], answers: Answers) {
+  const results = yield* callMany<ResolveResult>(
+    ctx.client,
+    misses.map((d) => ({ endpoint: "resolve", body: plan.distinct[d]!.query })),
+    { rateLimits: ctx.rateLimits },
+  );
+  misses.forEach((d, k) => {
+    const r = results[k]!;
+    if (r.ok) answers[d] = fromResult(r.data);
+    // A 404 from single resolve means "no such company": an answer, not a failure.
+    else if (r.error.code === "NOT_FOUND")
+      answers[d] = { status: "not_found", match: null, confidence: null, candidates: [] };
+    else answers[d] = errorRow(r.error);
+  });
+}
+
+/** Keep what was answered (never errors; "not found" for a shorter time; nothing too large for the cache). */
+function* cacheAnswers(keys: string[], misses: number[], answers: Answers, ttl: number) {
+  const found: Record<string, string> = {};
+  const notFound: Record<string, string> = {};
+  for (const d of misses) {
+    const a = answers[d]!;
+    if (a.status === "error") continue; // errors are never cached
+    const text = writeSaved(CACHED_ANSWER, { ...a, status: a.status });
+    if (!fitsUtf8(text, MAX_VALUE_LENGTH)) continue; // too large for CacheService: not cached
+    (a.status === "not_found" ? notFound : found)[keys[d]!] = text;
+  }
+  yield* cachePut(found, ttl);
+  yield* cachePut(notFound, Math.min(ttl, NOT_FOUND_TTL_SECONDS));
+}
+
 export function* resolveMany(
   ctx: OpContext,
   rows: ResolveQuery[],
@@ -140,7 +211,8 @@ export function* resolveMany(
   const plan = dedupe(rows);
   const ttl = ctx.cacheTtlSeconds > 0 ? ctx.cacheTtlSeconds : 0;
   const keys = plan.distinct.map((d) => resolveCacheKey(ctx, d.key));
-  const answers: (ResolvedRow | undefined)[] = new Array<ResolvedRow | undefined>(plan.distinct.length);
+  // d indexes plan.distinct (and keys, answers).
+  const answers: Answers = new Array<ResolvedRow | undefined>(plan.distinct.length);
 
   if (ttl > 0) {
     const hits = yield* cacheGet(keys);
@@ -149,68 +221,9 @@ export function* resolveMany(
     });
   }
   const misses = plan.distinct.map((_, i) => i).filter((i) => answers[i] === undefined);
-  // d indexes plan.distinct (and keys, answers); k the calls made, one result each.
-
-  if (mode === "batch") {
-    const chunks = misses.length ? chunk(misses, maxBatch) : [];
-    const specs: CallSpec[] = chunks.map((c) => ({
-      endpoint: "batchResolve",
-      body: { companies: c.map((d, j) => ({ ...plan.distinct[d]!.query, ref: String(j) })) },
-      cost: { count: c.length },
-    }));
-    const results = yield* callMany<{ results: (ResolveResult & { ref?: string | null; index?: number | null })[] }>(
-      ctx.client,
-      specs,
-      { rateLimits: ctx.rateLimits },
-    );
-    chunks.forEach((c, k) => {
-      const r = results[k]!;
-      if (!r.ok) {
-        for (const d of c) answers[d] = errorRow(r.error);
-        return;
-      }
-      const byRef = new Map<number, ResolveResult>();
-      r.data.results.forEach((x, pos) => {
-        const at = x.ref != null && /^\d+$/.test(x.ref) ? Number(x.ref) : (x.index ?? pos);
-        if (!byRef.has(at)) byRef.set(at, x);
-      });
-      c.forEach((d, j) => {
-        const x = byRef.get(j);
-        answers[d] = x ? fromResult(x) : errorRow(new CompanyDataError("MALFORMED_RESPONSE", { field: "results" }));
-      });
-    });
-  } else {
-    // Single resolve is rate-limited: the client paces it in waves of the
-    // resolve bucket's burst (see api/pacing.ts); what cannot go before the
-    // caller's deadline comes back RATE_LIMITED with its retry time, unsent.
-    const results = yield* callMany<ResolveResult>(
-      ctx.client,
-      misses.map((d) => ({ endpoint: "resolve", body: plan.distinct[d]!.query })),
-      { rateLimits: ctx.rateLimits },
-    );
-    misses.forEach((d, k) => {
-      const r = results[k]!;
-      if (r.ok) answers[d] = fromResult(r.data);
-      // A 404 from single resolve means "no such company": an answer, not a failure.
-      else if (r.error.code === "NOT_FOUND")
-        answers[d] = { status: "not_found", match: null, confidence: null, candidates: [] };
-      else answers[d] = errorRow(r.error);
-    });
-  }
-
-  if (ttl > 0) {
-    const found: Record<string, string> = {};
-    const notFound: Record<string, string> = {};
-    for (const d of misses) {
-      const a = answers[d]!;
-      if (a.status === "error") continue; // errors are never cached
-      const text = writeSaved(CACHED_ANSWER, { ...a, status: a.status });
-      if (!fitsUtf8(text, MAX_VALUE_LENGTH)) continue; // too large for CacheService: not cached
-      (a.status === "not_found" ? notFound : found)[keys[d]!] = text;
-    }
-    yield* cachePut(found, ttl);
-    yield* cachePut(notFound, Math.min(ttl, NOT_FOUND_TTL_SECONDS));
-  }
+  if (mode === "batch") yield* resolveInBatches(ctx, plan, misses, maxBatch, answers);
+  else yield* resolveSingly(ctx, plan, misses, answers);
+  if (ttl > 0) yield* cacheAnswers(keys, misses, answers, ttl);
 
   yield* withFormerNames(
     ctx,
