@@ -64,7 +64,13 @@ export const MALFORMED_KEY = {
   en: "it contains a line break, a blank or a character that no API key has (copied along with it?)",
 };
 
-/** The request for one call. The key travels only in the Authorization header. */
+/**
+ * The request for one call. The key travels only in the Authorization header.
+ * The request carries its price (the endpoint and the credits a successful
+ * answer costs, from the catalogue's one price table and the spec's `cost`),
+ * so that whoever sees it later (a budget, a limiter, a journal) reads the
+ * price rather than working it out again from the URL.
+ */
 export function buildRequest(cfg: ClientConfig, spec: CallSpec): HttpRequest {
   const ep = endpoint(spec.endpoint);
   if (!cfg.apiKey) throw missingKey(cfg);
@@ -83,7 +89,7 @@ export function buildRequest(cfg: ClientConfig, spec: CallSpec): HttpRequest {
     "Accept-Language": acceptLanguage(cfg.language),
     Accept: "application/json",
   };
-  const req: HttpRequest = { method: ep.method, url, headers };
+  const req: HttpRequest = { method: ep.method, url, headers, price: { endpoint: ep.id, credits: ep.cost(spec.cost) } };
   if (ep.method === "POST") {
     headers["Content-Type"] = "application/json";
     req.body = JSON.stringify(spec.body ?? {});
