@@ -16,16 +16,9 @@ import { getProfiles, search } from "../../shared/operations/company.ts";
 import { resolveMany } from "../../shared/operations/resolve.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
 import { testContext } from "../helpers/fake-api.ts";
-import { makeEmulator, SAP, SIEMENS } from "./helpers.ts";
+import { makeEmulator, ROOMY_RATE_LIMITS, SAP, SIEMENS } from "./helpers.ts";
 
-const emu = makeEmulator({
-  rateLimits: {
-    resolve: { capacity: 1000 },
-    suggest: { capacity: 1000 },
-    availability: { capacity: 1000 },
-    account: { capacity: 1000 },
-  },
-});
+const emu = makeEmulator({ rateLimits: ROOMY_RATE_LIMITS });
 const PERSON = emu.companies.sharedPersonId()!;
 const IDS = emu.world.companies.slice(0, 30).map((c) => c.id);
 const names = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `Firma ${i}` }));
