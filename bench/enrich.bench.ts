@@ -35,7 +35,6 @@ import { batchResolveCost, profileCost } from "../shared/api/endpoints.ts";
 import { MAX_BATCH } from "../shared/api/schemas.ts";
 import { normaliseKey } from "../shared/batch/normalise.ts";
 import { nodeDriver, DEFAULT_PARALLEL } from "../cli/driver.ts";
-import { requestCredits } from "../shared/functions/guard.ts";
 import { CHUNK_ROWS } from "../cli/enrich.ts";
 import { createEmulator } from "../emulator/index.ts";
 import { DEFAULT_RATE_LIMITS } from "../emulator/ratelimit.ts";
@@ -141,9 +140,10 @@ function correctRows(list: BenchList, result: EnrichRunResult): number {
 /**
  * The batch-resolve bodies a minimal client sends for a list: one entry per
  * distinct query (normalised as the spec's resolve does), MAX_BATCH per
- * call. Prepared before the clock starts: this is the plan, not the client.
+ * call, each with its price (the catalogue's, as the client would carry it).
+ * Prepared before the clock starts: this is the plan, not the client.
  */
-export function replayPlan(list: BenchList): string[] {
+export function replayPlan(list: BenchList): { body: string; credits: number }[] {
   const seen = new Set<string>();
   const entries: { name: string; ref: string }[] = [];
   for (const row of list.rows) {
@@ -152,9 +152,11 @@ export function replayPlan(list: BenchList): string[] {
     seen.add(k);
     entries.push({ name: row.name.trim(), ref: String(entries.length) });
   }
-  const bodies: string[] = [];
-  for (let i = 0; i < entries.length; i += MAX_BATCH)
-    bodies.push(JSON.stringify({ companies: entries.slice(i, i + MAX_BATCH) }));
+  const bodies: { body: string; credits: number }[] = [];
+  for (let i = 0; i < entries.length; i += MAX_BATCH) {
+    const companies = entries.slice(i, i + MAX_BATCH);
+    bodies.push({ body: JSON.stringify({ companies }), credits: batchResolveCost(companies.length) });
+  }
   return bodies;
 }
 
@@ -202,7 +204,7 @@ function ceilingGate(ceiling: number) {
  */
 async function replayRun(
   emu: EmulatorProcess,
-  bodies: string[],
+  bodies: { body: string; credits: number }[],
   ceiling = Infinity,
 ): Promise<Cpu & { ms: number; requests: number; credits: number; failed: number; profiles: number }> {
   const key = await emu.createKey(1_000_000);
@@ -215,8 +217,8 @@ async function replayRun(
   const cpu = cpuMeter(emu);
   const t = performance.now();
   const answers = await Promise.all(
-    bodies.map((body) =>
-      gate(requestCredits({ method: "POST", url: resolveUrl, headers: {}, body }), async () => {
+    bodies.map(({ body, credits }) =>
+      gate(credits, async () => {
         const res = await fetch(resolveUrl, { method: "POST", headers: post, body });
         if (res.status !== 200) failed++;
         return (await res.json()) as { results?: { status?: string; match?: { id?: string } | null }[] };

@@ -51,18 +51,11 @@ export async function loopbackEmulator(
   return { emu, server, close: () => server.close() };
 }
 
-const ROUTES = ENDPOINTS.map((e) => ({
-  id: e.id,
-  method: e.method,
-  paid: e.billing === "credits",
-  re: new RegExp("^" + e.path.replace(/\{(\w+)\}/g, "[^/]+") + "$"),
-}));
+const PAID = new Set<string>(ENDPOINTS.filter((e) => e.billing === "credits").map((e) => e.id));
 
-/** The catalogue's endpoint for a request (null for anything else). */
-export function endpointOf(req: Pick<HttpRequest, "method" | "url">): { id: string; paid: boolean } | null {
-  const path = new URL(req.url, "http://x").pathname;
-  for (const r of ROUTES) if (r.method === req.method && r.re.test(path)) return r;
-  return null;
+/** The catalogue's endpoint a request goes to, as the API client stamped it on the request (null for anything else). */
+export function endpointOf(req: Pick<HttpRequest, "price">): { id: string; paid: boolean } | null {
+  return req.price ? { id: req.price.endpoint, paid: PAID.has(req.price.endpoint) } : null;
 }
 
 export interface Counted {

@@ -18,8 +18,7 @@
  * power cut of the machine. A torn last line is skipped.
  */
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
-import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
-import { requestCredits } from "../shared/functions/index.ts";
+import { creditsOf, type HttpRequest, type HttpResponse } from "../shared/core/index.ts";
 import { written } from "./disk.ts";
 
 export interface Charge {
@@ -81,7 +80,7 @@ export class SpendLedger {
 
   /** Before a request is sent: a paid one is written down first. */
   beforeSend = (req: HttpRequest): void => {
-    const credits = requestCredits(req);
+    const credits = creditsOf(req);
     if (credits <= 0) return;
     const id = `${this.run}.${(this.next++).toString(36)}`;
     this.write(`i ${id} ${credits}\n`);

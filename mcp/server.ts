@@ -28,10 +28,10 @@ import {
   type CallToolResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
+import { creditsOf, intercept, runAsync, type AsyncDriver } from "../shared/core/index.ts";
 import { CompanyDataError, toCompanyDataError } from "../shared/core/index.ts";
 import { budgetStatus } from "../shared/credits/index.ts";
-import { requestCredits, withBudget } from "../shared/functions/index.ts";
+import { withBudget } from "../shared/functions/index.ts";
 import type { Operation } from "../shared/core/index.ts";
 import { callContext, type McpConfig } from "./config.ts";
 import { budgetText, errorText, refusalDetail, spentText } from "./i18n.ts";
@@ -87,35 +87,19 @@ export async function callTool(
    * the budget cannot take it: nothing of it is sent. A call answered from
    * the cache sends nothing paid and is never refused.
    */
-  function* checked<T>(inner: Operation<T>): Operation<T> {
-    let step = inner.next();
-    while (!step.done) {
-      const effect = step.value;
-      let result: unknown;
-      try {
-        if (
-          armed &&
-          cfg.budget !== null &&
-          effect.kind === "http" &&
-          effect.requests.some((r) => requestCredits(r) > 0)
-        ) {
-          const a = armed;
-          armed = undefined;
-          const b = yield* budgetStatus(ctx, cfg.budget);
-          if (a.price > (b.remaining ?? Infinity)) {
-            refused = a;
-            throw new CompanyDataError("BUDGET_EXCEEDED", { detail: refusalDetail(a.price, a.bound, b) });
-          }
+  const checked = <T>(inner: Operation<T>): Operation<T> =>
+    intercept(inner, function* (effect) {
+      if (armed && cfg.budget !== null && effect.kind === "http" && effect.requests.some((r) => creditsOf(r) > 0)) {
+        const a = armed;
+        armed = undefined;
+        const b = yield* budgetStatus(ctx, cfg.budget);
+        if (a.price > (b.remaining ?? Infinity)) {
+          refused = a;
+          throw new CompanyDataError("BUDGET_EXCEEDED", { detail: refusalDetail(a.price, a.bound, b) });
         }
-        result = yield effect;
-      } catch (err) {
-        step = inner.throw(err);
-        continue;
       }
-      step = inner.next(result);
-    }
-    return step.value;
-  }
+      return yield effect;
+    });
   try {
     if (!tool) throw invalid("tool", got(rule.oneOf(TOOLS.map((t) => t.name)), name));
     const args = parseArguments(tool.input, raw);

@@ -6,7 +6,7 @@
 import type * as z from "zod/mini";
 import { endpoint, fillPath, type CostInput, type EndpointId } from "./endpoints.ts";
 import { ErrorBody } from "./schemas.ts";
-import { header, type HttpRequest, type HttpResponse } from "../core/index.ts";
+import { creditsOf, header, type HttpRequest, type HttpResponse } from "../core/index.ts";
 import { http, sleep, type Operation } from "../core/index.ts";
 import { CompanyDataError, toCompanyDataError } from "../core/index.ts";
 import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type RetryPolicy } from "../core/index.ts";
@@ -64,7 +64,13 @@ export const MALFORMED_KEY = {
   en: "it contains a line break, a blank or a character that no API key has (copied along with it?)",
 };
 
-/** The request for one call. The key travels only in the Authorization header. */
+/**
+ * The request for one call. The key travels only in the Authorization header.
+ * The request carries its price (the endpoint and the credits a successful
+ * answer costs, from the catalogue's one price table and the spec's `cost`),
+ * so that whoever sees it later (a budget, a limiter, a journal) reads the
+ * price rather than working it out again from the URL.
+ */
 export function buildRequest(cfg: ClientConfig, spec: CallSpec): HttpRequest {
   const ep = endpoint(spec.endpoint);
   if (!cfg.apiKey) throw missingKey(cfg);
@@ -83,7 +89,7 @@ export function buildRequest(cfg: ClientConfig, spec: CallSpec): HttpRequest {
     "Accept-Language": acceptLanguage(cfg.language),
     Accept: "application/json",
   };
-  const req: HttpRequest = { method: ep.method, url, headers };
+  const req: HttpRequest = { method: ep.method, url, headers, price: { endpoint: ep.id, credits: ep.cost(spec.cost) } };
   if (ep.method === "POST") {
     headers["Content-Type"] = "application/json";
     req.body = JSON.stringify(spec.body ?? {});
@@ -175,6 +181,173 @@ export interface CallManyOptions {
 }
 
 /**
+ * The bookkeeping of one callMany. Every index is a position in `specs`
+ * (0 ≤ i < specs.length), and every per-call array has specs.length entries:
+ * the `!` on `specs[i]`, `attempts[i]`, … says no more than that.
+ */
+interface Calls<T> {
+  cfg: ClientConfig;
+  specs: CallSpec[];
+  policy: RetryPolicy;
+  /** Each call's request (undefined: it could not be built, and its result says why). */
+  requests: (HttpRequest | undefined)[];
+  results: (CallResult<T> | undefined)[];
+  attempts: number[];
+  /** Failed attempts, and waits a 429 scheduled with Retry-After (see RetryPolicy). */
+  failures: number[];
+  waits: number[];
+  /** Pending calls and when each may go next (input order kept within a time). */
+  readyAt: Map<number, number>;
+  /** The model of the rate-limit bucket a call draws on (undefined: a paid endpoint, not rate-limited). */
+  bucketFor: (i: number) => BucketModel | undefined;
+}
+
+function startCalls<T>(cfg: ClientConfig, specs: CallSpec[], opts: CallManyOptions, now: () => number): Calls<T> {
+  const limits = rateLimitsOf(opts.rateLimits);
+  const results: (CallResult<T> | undefined)[] = new Array<CallResult<T> | undefined>(specs.length);
+  const requests: (HttpRequest | undefined)[] = specs.map((spec, i) => {
+    try {
+      return buildRequest(cfg, spec);
+    } catch (e) {
+      // MISSING_KEY, or a spec bug (missing path parameter) that must not escape as a raw Error.
+      results[i] = { ok: false, error: toCompanyDataError(e), attempts: 0 };
+      return undefined;
+    }
+  });
+  // Without a host's pacer this call paces only itself: a fresh one knows nothing of earlier calls' spending.
+  const pacer = cfg.pacer ?? new Pacer();
+  const buckets = new Map<RateBucket, BucketModel>();
+  const bucketFor = (i: number): BucketModel | undefined => {
+    const b = bucketOf(specs[i]!.endpoint);
+    if (!b) return undefined;
+    let m = buckets.get(b);
+    if (!m) buckets.set(b, (m = pacer.bucket(cfg.baseUrl, cfg.apiKey ?? "", b, limits[b], now())));
+    return m;
+  };
+  const readyAt = new Map<number, number>();
+  requests.forEach((req, i) => {
+    if (req !== undefined) readyAt.set(i, -Infinity);
+  });
+  const zeros = () => specs.map(() => 0);
+  const policy = { ...DEFAULT_RETRY, ...cfg.retry };
+  return {
+    cfg,
+    specs,
+    policy,
+    requests,
+    results,
+    attempts: zeros(),
+    failures: zeros(),
+    waits: zeros(),
+    readyAt,
+    bucketFor,
+  };
+}
+
+/**
+ * The calls that go at time `t` (in input order): those due and not paced,
+ * and of each bucket's due calls a wave no larger than its burst once the
+ * bucket has room for the whole wave. `wake`: the earliest time a call that
+ * waits may go.
+ */
+function due<T>(c: Calls<T>, t: number): { send: number[]; wake: number } {
+  const send: number[] = [];
+  let wake = Infinity;
+  const paced = new Map<BucketModel, number[]>();
+  for (const i of [...c.readyAt.keys()].sort((a, b) => a - b)) {
+    const at = c.readyAt.get(i)!;
+    const m = c.bucketFor(i);
+    if (at > t) wake = Math.min(wake, at);
+    else if (!m) send.push(i);
+    else paced.set(m, [...(paced.get(m) ?? []), i]);
+  }
+  for (const [m, ready] of paced) {
+    const go = c.cfg.deadline === undefined ? ready : beforeDeadline(c, m, ready, t, c.cfg.deadline);
+    if (go.length === 0) continue;
+    const wave = Math.min(m.limit.burst, go.length);
+    const wait = m.waitFor(wave, t);
+    if (wait > 0) {
+      wake = Math.min(wake, t + wait);
+      continue;
+    }
+    m.take(wave, t);
+    send.push(...go.slice(0, wave));
+  }
+  return { send: send.sort((a, b) => a - b), wake };
+}
+
+/**
+ * The calls of `ready` the bucket can let through before the deadline.
+ * Whatever it cannot is answered now (RATE_LIMITED, with the time it could
+ * have gone), not dropped.
+ */
+function beforeDeadline<T>(c: Calls<T>, m: BucketModel, ready: number[], t: number, deadline: number): number[] {
+  const go: number[] = [];
+  for (const [k, i] of ready.entries()) {
+    const wait = m.waitFor(k + 1, t);
+    if (t + wait < deadline) {
+      go.push(i);
+      continue;
+    }
+    c.readyAt.delete(i);
+    const prior = c.results[i];
+    const error =
+      prior && !prior.ok && prior.error.code === "RATE_LIMITED" && prior.error.details.retryAt !== undefined
+        ? prior.error
+        : new CompanyDataError("RATE_LIMITED", { retryAt: t + wait });
+    c.results[i] = { ok: false, error, attempts: c.attempts[i]! };
+  }
+  return go;
+}
+
+/**
+ * Read the answers of the calls `sent`, settling each one's result. Returns
+ * the failed calls to try again and how long to wait before (the longest
+ * delay among them: they go again together).
+ */
+function settle<T>(c: Calls<T>, sent: number[], responses: HttpResponse[], after: number) {
+  const retry: number[] = [];
+  let wait = 0;
+  sent.forEach((i, k) => {
+    const attempts = c.attempts[i]!;
+    const outcome = interpret<T>(c.specs[i]!, responses[k]!, after, c.cfg.credential);
+    if (outcome.ok) {
+      // The price the request carried: the catalogue's, priced when it was built.
+      const credits = creditsOf(c.requests[i]!);
+      c.cfg.onSpend?.(c.specs[i]!.endpoint, credits);
+      c.results[i] = { ok: true, data: outcome.data, credits, attempts };
+      return;
+    }
+    c.results[i] = { ok: false, error: outcome.error, attempts };
+    if (outcome.error.code === "RATE_LIMITED") c.bucketFor(i)?.exhausted(after, outcome.error.details.retryAt);
+    const delay = retryDelay(c, i, outcome.error, after);
+    if (delay === null) return;
+    retry.push(i);
+    wait = Math.max(wait, delay);
+  });
+  return { retry, wait };
+}
+
+/**
+ * How long before failed call `i` goes again, or null: not again (not
+ * transient, out of attempts or of rate-limit waits, past the deadline).
+ */
+function retryDelay<T>(c: Calls<T>, i: number, error: CompanyDataError, after: number): number | null {
+  if (!error.transient) return null;
+  const { cfg, policy } = c;
+  const retryAt = error.details.retryAt;
+  const retryAfterMs = retryAt !== undefined ? Math.max(0, retryAt - after) : undefined;
+  if (error.code === "RATE_LIMITED" && retryAfterMs !== undefined) {
+    // A wait the service scheduled: counted apart from failures.
+    c.waits[i]!++;
+    const inTime = cfg.deadline === undefined || after + retryAfterMs < cfg.deadline;
+    return c.waits[i]! <= policy.maxRateLimitWaits && inTime ? retryAfterMs : null;
+  }
+  c.failures[i]!++;
+  return nextDelay({ n: c.failures[i]!, retryAfterMs, policy, now: after, deadline: cfg.deadline, random: cfg.random });
+}
+
+/**
  * Send calls in parallel; retry the transient failures (429, 5xx, network)
  * together, honouring the longest Retry-After among them. Calls to
  * rate-limited endpoints go in waves no larger than their bucket's burst,
@@ -187,142 +360,30 @@ export function* callMany<T = unknown>(
   specs: CallSpec[],
   opts: CallManyOptions = {},
 ): Operation<CallResult<T>[]> {
-  const policy = { ...DEFAULT_RETRY, ...cfg.retry };
-  const limits = rateLimitsOf(opts.rateLimits);
-  const results: (CallResult<T> | undefined)[] = new Array<CallResult<T> | undefined>(specs.length);
-  const requests: (HttpRequest | undefined)[] = specs.map((spec, i) => {
-    try {
-      return buildRequest(cfg, spec);
-    } catch (e) {
-      // MISSING_KEY, or a spec bug (missing path parameter) that must not escape as a raw Error.
-      results[i] = { ok: false, error: toCompanyDataError(e), attempts: 0 };
-      return undefined;
-    }
-  });
   // Sleeps move this clock even when the host's does not (fake drivers), so waiting always makes progress.
   let clock = cfg.now();
   const now = () => Math.max(cfg.now(), clock);
-  // Without a host's pacer this call paces only itself: a fresh one knows nothing of earlier calls' spending.
-  const pacer = cfg.pacer ?? new Pacer();
-  const buckets = new Map<RateBucket, BucketModel>();
-  const bucketFor = (i: number): BucketModel | undefined => {
-    const b = bucketOf(specs[i]!.endpoint);
-    if (!b) return undefined;
-    let m = buckets.get(b);
-    if (!m) buckets.set(b, (m = pacer.bucket(cfg.baseUrl, cfg.apiKey ?? "", b, limits[b], now())));
-    return m;
-  };
-  // Every index below is a position in `specs` (0 ≤ i < specs.length), and every per-call array has
-  // specs.length entries: the `!` on `specs[i]`, `attempts[i]`, … says no more than that.
-  const attempts = specs.map(() => 0);
-  /** Failed attempts, and waits a 429 scheduled with Retry-After (see RetryPolicy). */
-  const failures = specs.map(() => 0);
-  const waits = specs.map(() => 0);
-  /** Pending calls and when each may go next (input order kept within a time). */
-  const readyAt = new Map<number, number>();
-  specs.forEach((_, i) => {
-    if (requests[i] !== undefined) readyAt.set(i, -Infinity);
-  });
-
-  while (readyAt.size > 0) {
+  const c = startCalls<T>(cfg, specs, opts, now);
+  while (c.readyAt.size > 0) {
     const t = now();
-    const send: number[] = [];
-    let wake = Infinity;
-    const paced = new Map<BucketModel, number[]>();
-    for (const i of [...readyAt.keys()].sort((a, b) => a - b)) {
-      const at = readyAt.get(i)!;
-      const m = bucketFor(i);
-      if (at > t) wake = Math.min(wake, at);
-      else if (!m) send.push(i);
-      else {
-        const list = paced.get(m) ?? [];
-        list.push(i);
-        paced.set(m, list);
-      }
-    }
-    for (const [m, ready] of paced) {
-      let go = ready;
-      if (cfg.deadline !== undefined) {
-        // Whatever the bucket cannot let through before the deadline is answered now, not dropped.
-        go = [];
-        ready.forEach((i, k) => {
-          const wait = m.waitFor(k + 1, t);
-          if (t + wait < cfg.deadline!) return go.push(i);
-          readyAt.delete(i);
-          const prior = results[i];
-          const retryAt = t + wait;
-          const error =
-            prior && !prior.ok && prior.error.code === "RATE_LIMITED" && prior.error.details.retryAt !== undefined
-              ? prior.error
-              : new CompanyDataError("RATE_LIMITED", { retryAt });
-          results[i] = { ok: false, error, attempts: attempts[i]! };
-        });
-      }
-      if (go.length === 0) continue;
-      const wave = Math.min(m.limit.burst, go.length);
-      const wait = m.waitFor(wave, t);
-      if (wait > 0) {
-        wake = Math.min(wake, t + wait);
-        continue;
-      }
-      m.take(wave, t);
-      send.push(...go.slice(0, wave));
-    }
-
+    const { send, wake } = due(c, t);
     if (send.length === 0) {
       if (wake === Infinity) break; // nothing pending (all settled at the deadline)
       yield* sleep(wake - t);
       clock = wake;
       continue;
     }
-    send.sort((a, b) => a - b);
     for (const i of send) {
       cfg.onRequest?.(specs[i]!.endpoint);
-      readyAt.delete(i);
-      attempts[i]!++;
+      c.readyAt.delete(i);
+      c.attempts[i]!++;
     }
-    const responses = yield* http(send.map((i) => requests[i]!));
+    const responses = yield* http(send.map((i) => c.requests[i]!));
     const after = now();
-    const retry: number[] = [];
-    let wait = 0;
-    send.forEach((i, k) => {
-      const attempt = attempts[i]!;
-      const outcome = interpret<T>(specs[i]!, responses[k]!, after, cfg.credential);
-      if (outcome.ok) {
-        const credits = endpoint(specs[i]!.endpoint).cost(specs[i]!.cost);
-        cfg.onSpend?.(specs[i]!.endpoint, credits);
-        results[i] = { ok: true, data: outcome.data, credits, attempts: attempt };
-        return;
-      }
-      results[i] = { ok: false, error: outcome.error, attempts: attempt };
-      if (outcome.error.code === "RATE_LIMITED") bucketFor(i)?.exhausted(after, outcome.error.details.retryAt);
-      if (!outcome.error.transient) return;
-      const retryAt = outcome.error.details.retryAt;
-      const retryAfterMs = retryAt !== undefined ? Math.max(0, retryAt - after) : undefined;
-      const scheduled = outcome.error.code === "RATE_LIMITED" && retryAfterMs !== undefined;
-      let delay: number | null;
-      if (scheduled) {
-        waits[i]!++;
-        const inTime = cfg.deadline === undefined || after + retryAfterMs < cfg.deadline;
-        delay = waits[i]! <= policy.maxRateLimitWaits && inTime ? retryAfterMs : null;
-      } else {
-        failures[i]!++;
-        delay = nextDelay({
-          n: failures[i]!,
-          retryAfterMs,
-          policy,
-          now: after,
-          deadline: cfg.deadline,
-          random: cfg.random,
-        });
-      }
-      if (delay === null) return;
-      retry.push(i);
-      wait = Math.max(wait, delay);
-    });
-    for (const i of retry) readyAt.set(i, after + wait);
+    const { retry, wait } = settle(c, send, responses, after);
+    for (const i of retry) c.readyAt.set(i, after + wait);
   }
-  return results as CallResult<T>[];
+  return c.results as CallResult<T>[];
 }
 
 /** One call; throws its CompanyDataError on failure. */

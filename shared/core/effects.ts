@@ -63,6 +63,32 @@ export function* sheet<T = unknown>(request: SheetRequest): Operation<T> {
   return (yield { kind: "sheet", request }) as T;
 }
 
+/**
+ * Wrap an operation so that every effect it yields passes through `around`
+ * first: `around` is itself an operation that returns the effect's result,
+ * usually by yielding the effect (`return yield effect`) with work of its own
+ * before and after (reserve a budget, check a price), or by answering it
+ * without yielding. Whatever `around` throws, or the driver throws while the
+ * effect runs, is thrown into the wrapped operation at that point, so its own
+ * try/finally runs, exactly as under `runSync`/`runAsync`. This is the one
+ * driver loop for interceptors; an interceptor only says what it does to an
+ * effect.
+ */
+export function* intercept<T>(op: Operation<T>, around: (effect: Effect) => Operation<unknown>): Operation<T> {
+  let step = op.next();
+  while (!step.done) {
+    let result: unknown;
+    try {
+      result = yield* around(step.value);
+    } catch (err) {
+      step = op.throw(err);
+      continue;
+    }
+    step = op.next(result);
+  }
+  return step.value;
+}
+
 /** Run independent operations "in parallel": their http effects are merged into one batch per step. */
 export function* all<T>(ops: Operation<T>[]): Operation<T[]> {
   const results: T[] = new Array<T>(ops.length);

@@ -17,7 +17,27 @@ export interface HttpRequest {
    * default (fetch follows; UrlFetchApp never does, apps-script/http.ts).
    */
   redirect?: "manual";
+  /**
+   * What the request costs, set by the API client when it builds it
+   * (shared/api/client.ts, from the endpoint catalogue's one price table).
+   * Every consumer (the formula budget, the credits in flight, the CLI's
+   * spend journal, the MCP budget check) reads the price here instead of
+   * working it out again from the URL and body. Absent: not a call of the
+   * API (a webhook), which costs no credits.
+   */
+  price?: RequestPrice;
 }
+
+/** The priced endpoint a request goes to and the credits a successful answer costs. */
+export interface RequestPrice {
+  /** The catalogue's endpoint id (shared/api/endpoints.ts). */
+  endpoint: string;
+  /** Credits charged for a 2xx answer (0: a free or rate-limited endpoint). */
+  credits: number;
+}
+
+/** The credits a request costs if it succeeds, as its builder priced it (0 for a request that is no API call). */
+export const creditsOf = (req: HttpRequest): number => req.price?.credits ?? 0;
 
 export interface HttpResponse {
   /** HTTP status; 0 when no answer arrived (see `networkError`). */

@@ -6,13 +6,13 @@
 export { AimdLimiter, answerKind } from "./concurrency.ts";
 export { asyncStores, memoryStores, runAsync, runSync } from "./drivers.ts";
 export type { AsyncDriver, SyncDriver } from "./drivers.ts";
-export { all, cacheGet, cachePut, http, sheet, sleep, storeGet, storePut } from "./effects.ts";
+export { all, cacheGet, cachePut, http, intercept, sheet, sleep, storeGet, storePut } from "./effects.ts";
 export type { Effect, Operation } from "./effects.ts";
 export { CompanyDataError, ERROR_CODES, invalid, toCompanyDataError } from "./errors.ts";
 export type { ErrorCode } from "./errors.ts";
 export { fnv1a32 } from "./hash.ts";
-export { header } from "./http.ts";
-export type { HttpMethod, HttpRequest, HttpResponse } from "./http.ts";
+export { creditsOf, header } from "./http.ts";
+export type { HttpMethod, HttpRequest, HttpResponse, RequestPrice } from "./http.ts";
 export { DEFAULT_RETRY, nextDelay, parseRetryAfter } from "./retry.ts";
 export type { RetryPolicy } from "./retry.ts";
 export { readPart, readSaved, savedBilingual, savedCacheEnvelope, savedCell, savedKind, writeSaved } from "./saved.ts";

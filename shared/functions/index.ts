@@ -6,7 +6,7 @@
 export { errorCell } from "./cells.ts";
 export { CARD_FIELDS, CARD_FIGURES, cardIncludes, cardOf } from "./company.ts";
 export { runFormula } from "./formula.ts";
-export { requestCredits, withBudget } from "./guard.ts";
+export { withBudget } from "./guard.ts";
 export { FUNCTIONS, functionByName, functionsFor, hostName, invoke } from "./registry.ts";
 export { isCellCard, isCellError } from "./types.ts";
 export type { CardData, CardProperty, CellOut, FunctionContext, FunctionDef, ParamDef } from "./types.ts";

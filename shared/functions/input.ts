@@ -98,126 +98,126 @@ export function argumentLabel(param: string): Bilingual {
   };
 }
 
-/** Argument readers that phrase their complaints in the user's language. */
+/** INVALID_INPUT naming the argument (its label, when it is a parameter of a formula's signature). */
+function fail(field: string, msg: Bilingual): CompanyDataError {
+  return new CompanyDataError(
+    "INVALID_INPUT",
+    PARAM_NAME.test(field) ? { field, detail: msg, label: argumentLabel(field) } : { field, detail: msg },
+  );
+}
+
+/** Text a user typed: trimmed, at most `max` characters; numbers become their digits. */
+function text(v: unknown, field: string, max = 500): string {
+  if (Array.isArray(v)) throw fail(field, T.range);
+  if (isBlank(v)) throw fail(field, T.required);
+  if (isDate(v)) throw fail(field, T.date);
+  if (typeof v === "boolean") throw fail(field, T.bool);
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw fail(field, T.notText);
+    return Number.isInteger(v) ? v.toFixed(0) : String(v);
+  }
+  if (typeof v !== "string") throw fail(field, T.notText);
+  const s = v.trim();
+  if (SPREADSHEET_ERROR.test(s)) throw fail(field, T.errorValue);
+  if (s.startsWith("=")) throw fail(field, T.formula);
+  if (s.length > max) throw fail(field, T.tooLong(s.length, max));
+  return s;
+}
+
+function optText(v: unknown, field: string, max = 500): string | undefined {
+  return isBlank(v) ? undefined : text(v, field, max);
+}
+
+function id(v: unknown, field: string): string {
+  const s = text(v, field, 100).replace(/\s+/g, "").toUpperCase();
+  if (!COMPANY_ID_PATTERN.test(s)) throw fail(field, T.id(echo(s)));
+  return s;
+}
+
+function personId(v: unknown, field: string): string {
+  const s = text(v, field, 100).replace(/\s+/g, "").toUpperCase();
+  if (!PERSON_ID_PATTERN.test(s)) throw fail(field, T.personId(echo(s)));
+  return s;
+}
+
+function integer(v: unknown, field: string, min: number, max: number, fallback: number): number {
+  if (isBlank(v)) return fallback;
+  if (Array.isArray(v) || isDate(v) || typeof v === "boolean") throw fail(field, T.integer(min, max));
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw fail(field, T.integer(min, max));
+  return n;
+}
+
+/** A positive number up to `max`; decimal commas are accepted ("2,5"). */
+function positive(v: unknown, field: string, max: number): number | undefined {
+  if (isBlank(v)) return undefined;
+  if (Array.isArray(v) || isDate(v) || typeof v === "boolean") throw fail(field, T.number(0, max));
+  const n =
+    typeof v === "number"
+      ? v
+      : typeof v === "string" && /^\s*\d+([.,]\d+)?\s*$/.test(v)
+        ? Number(v.trim().replace(",", "."))
+        : NaN;
+  if (!Number.isFinite(n) || n <= 0 || n > max) throw fail(field, T.number(0, max));
+  return n;
+}
+
+/** A calendar date as YYYY-MM-DD: a date cell, a serial number, ISO or German text. */
+function date(v: unknown, field: string): string | undefined {
+  if (isBlank(v)) return undefined;
+  if (isDate(v)) {
+    if (Number.isNaN(v.getTime())) throw fail(field, T.dateExpected);
+    // Local getters: Apps Script hands date cells over as midnight in the script's time zone.
+    return ymd(v.getFullYear(), v.getMonth() + 1, v.getDate());
+  }
+  if (typeof v === "number") {
+    // Spreadsheet serial days since 1899-12-30 (both Sheets and Excel from 1900-03-01 on).
+    if (!Number.isInteger(v) || v < 1 || v > 2958465) throw fail(field, T.dateExpected);
+    const d = new Date(Date.UTC(1899, 11, 30) + v * 86_400_000);
+    return ymd(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
+  }
+  if (typeof v !== "string") throw fail(field, T.dateExpected);
+  const s = v.trim();
+  let m = /^(\d{4})-(\d{2})-(\d{2})(T[\d:.]+Z?)?$/.exec(s);
+  // Every group of these two patterns takes part in a match.
+  if (m) return calendarDate(+m[1]!, +m[2]!, +m[3]!, field);
+  m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(s);
+  if (m) return calendarDate(+m[3]!, +m[2]!, +m[1]!, field);
+  throw fail(field, T.dateExpected);
+}
+
+/** A date that exists (no 31 February), as YYYY-MM-DD. */
+function calendarDate(y: number, mo: number, d: number, field: string): string {
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== mo - 1 || t.getUTCDate() !== d) throw fail(field, T.dateExpected);
+  return ymd(y, mo, d);
+}
+
+/** A list of words: a range of cells or one cell with commas or semicolons. */
+function list(v: unknown, field: string): string[] {
+  if (isBlank(v)) return [];
+  const raw = Array.isArray(v) ? cellsOf(v).values.filter((x) => !isBlank(x)) : [v];
+  const out: string[] = [];
+  for (const x of raw) for (const part of text(x, field, 2000).split(/[,;]/)) if (part.trim()) out.push(part.trim());
+  return out;
+}
+
+/** One of the allowed words (case-insensitive; `aliases` maps more spellings). */
+function choice<K extends string>(v: string, field: string, options: readonly K[], aliases: Record<string, K> = {}): K {
+  const k = v
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
+  const hit = options.find((o) => o.toLowerCase() === k) ?? aliases[k];
+  if (!hit) throw fail(field, T.choice(echo(v), [...options]));
+  return hit;
+}
+
+/**
+ * Argument readers that phrase their complaints in the user's language (both
+ * languages travel in each error's detail; the caller picks one when it is shown).
+ */
 export function reader(_lang: Language) {
-  const fail = (field: string, msg: { de: string; en: string }) =>
-    new CompanyDataError(
-      "INVALID_INPUT",
-      PARAM_NAME.test(field) ? { field, detail: msg, label: argumentLabel(field) } : { field, detail: msg },
-    );
-
-  /** Text a user typed: trimmed, at most `max` characters; numbers become their digits. */
-  function text(v: unknown, field: string, max = 500): string {
-    if (Array.isArray(v)) throw fail(field, T.range);
-    if (isBlank(v)) throw fail(field, T.required);
-    if (isDate(v)) throw fail(field, T.date);
-    if (typeof v === "boolean") throw fail(field, T.bool);
-    if (typeof v === "number") {
-      if (!Number.isFinite(v)) throw fail(field, T.notText);
-      return Number.isInteger(v) ? v.toFixed(0) : String(v);
-    }
-    if (typeof v !== "string") throw fail(field, T.notText);
-    const s = v.trim();
-    if (SPREADSHEET_ERROR.test(s)) throw fail(field, T.errorValue);
-    if (s.startsWith("=")) throw fail(field, T.formula);
-    if (s.length > max) throw fail(field, T.tooLong(s.length, max));
-    return s;
-  }
-
-  function optText(v: unknown, field: string, max = 500): string | undefined {
-    return isBlank(v) ? undefined : text(v, field, max);
-  }
-
-  function id(v: unknown, field: string): string {
-    const s = text(v, field, 100).replace(/\s+/g, "").toUpperCase();
-    if (!COMPANY_ID_PATTERN.test(s)) throw fail(field, T.id(echo(s)));
-    return s;
-  }
-
-  function personId(v: unknown, field: string): string {
-    const s = text(v, field, 100).replace(/\s+/g, "").toUpperCase();
-    if (!PERSON_ID_PATTERN.test(s)) throw fail(field, T.personId(echo(s)));
-    return s;
-  }
-
-  function integer(v: unknown, field: string, min: number, max: number, fallback: number): number {
-    if (isBlank(v)) return fallback;
-    if (Array.isArray(v) || isDate(v) || typeof v === "boolean") throw fail(field, T.integer(min, max));
-    const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
-    if (!Number.isInteger(n) || n < min || n > max) throw fail(field, T.integer(min, max));
-    return n;
-  }
-
-  /** A positive number up to `max`; decimal commas are accepted ("2,5"). */
-  function positive(v: unknown, field: string, max: number): number | undefined {
-    if (isBlank(v)) return undefined;
-    if (Array.isArray(v) || isDate(v) || typeof v === "boolean") throw fail(field, T.number(0, max));
-    const n =
-      typeof v === "number"
-        ? v
-        : typeof v === "string" && /^\s*\d+([.,]\d+)?\s*$/.test(v)
-          ? Number(v.trim().replace(",", "."))
-          : NaN;
-    if (!Number.isFinite(n) || n <= 0 || n > max) throw fail(field, T.number(0, max));
-    return n;
-  }
-
-  /** A calendar date as YYYY-MM-DD: a date cell, a serial number, ISO or German text. */
-  function date(v: unknown, field: string): string | undefined {
-    if (isBlank(v)) return undefined;
-    if (isDate(v)) {
-      if (Number.isNaN(v.getTime())) throw fail(field, T.dateExpected);
-      // Local getters: Apps Script hands date cells over as midnight in the script's time zone.
-      return ymd(v.getFullYear(), v.getMonth() + 1, v.getDate());
-    }
-    if (typeof v === "number") {
-      // Spreadsheet serial days since 1899-12-30 (both Sheets and Excel from 1900-03-01 on).
-      if (!Number.isInteger(v) || v < 1 || v > 2958465) throw fail(field, T.dateExpected);
-      const d = new Date(Date.UTC(1899, 11, 30) + v * 86_400_000);
-      return ymd(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
-    }
-    if (typeof v !== "string") throw fail(field, T.dateExpected);
-    const s = v.trim();
-    let m = /^(\d{4})-(\d{2})-(\d{2})(T[\d:.]+Z?)?$/.exec(s);
-    // Every group of these two patterns takes part in a match.
-    if (m) return checked(+m[1]!, +m[2]!, +m[3]!);
-    m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(s);
-    if (m) return checked(+m[3]!, +m[2]!, +m[1]!);
-    throw fail(field, T.dateExpected);
-
-    function checked(y: number, mo: number, d: number): string {
-      const t = new Date(Date.UTC(y, mo - 1, d));
-      if (t.getUTCFullYear() !== y || t.getUTCMonth() !== mo - 1 || t.getUTCDate() !== d)
-        throw fail(field, T.dateExpected);
-      return ymd(y, mo, d);
-    }
-  }
-
-  /** A list of words: a range of cells or one cell with commas or semicolons. */
-  function list(v: unknown, field: string): string[] {
-    if (isBlank(v)) return [];
-    const raw = Array.isArray(v) ? cellsOf(v).values.filter((x) => !isBlank(x)) : [v];
-    const out: string[] = [];
-    for (const x of raw) for (const part of text(x, field, 2000).split(/[,;]/)) if (part.trim()) out.push(part.trim());
-    return out;
-  }
-
-  /** One of the allowed words (case-insensitive; `aliases` maps more spellings). */
-  function choice<K extends string>(
-    v: string,
-    field: string,
-    options: readonly K[],
-    aliases: Record<string, K> = {},
-  ): K {
-    const k = v
-      .trim()
-      .toLowerCase()
-      .replace(/[\s-]+/g, "_");
-    const hit = options.find((o) => o.toLowerCase() === k) ?? aliases[k];
-    if (!hit) throw fail(field, T.choice(echo(v), [...options]));
-    return hit;
-  }
-
   return { text, optText, id, personId, integer, positive, date, list, choice, fail };
 }
 

@@ -3,12 +3,11 @@
  * Excel, playground): at most the AIMD limiter's number of requests in
  * flight (shared/core/concurrency.ts: grows while answers come back fast and
  * clean, shrinks on 429, 503 and timeouts) and, for paid requests, at most
- * `ceiling` credits in flight (each priced by requestCredits in shared/functions/guard.ts;
+ * `ceiling` credits in flight (each request's price as the API client set it, `creditsOf`;
  * a single request dearer than that still goes, alone among paid ones): what
  * an interruption can lose is the answers out at that instant.
  */
-import { AimdLimiter, answerKind } from "../core/index.ts";
-import { requestCredits } from "../functions/index.ts";
+import { AimdLimiter, answerKind, creditsOf } from "../core/index.ts";
 import type { HttpRequest, HttpResponse } from "../core/index.ts";
 
 export interface LimitedHttpOptions {
@@ -52,7 +51,7 @@ export function limitedHttp(send: (req: HttpRequest) => Promise<HttpResponse>, o
   return {
     limiter,
     async send(req) {
-      const credits = requestCredits(req);
+      const credits = creditsOf(req);
       await new Promise<void>((go) => {
         waiting.push({ credits, go });
         pump();

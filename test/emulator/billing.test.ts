@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { endpoint } from "../../shared/api/endpoints.ts";
-import { caller, makeEmulator, SAP, SIEMENS } from "./helpers.ts";
+import { caller, makeEmulator, ROOMY_RATE_LIMITS, SAP, SIEMENS } from "./helpers.ts";
 
-const emu = makeEmulator({
-  rateLimits: {
-    resolve: { capacity: 1000 },
-    suggest: { capacity: 1000 },
-    availability: { capacity: 1000 },
-    account: { capacity: 1000 },
-  },
-});
+const emu = makeEmulator({ rateLimits: ROOMY_RATE_LIMITS });
 
 /** Spec section 8.1, written out literally so a wrong catalogue price fails here too. */
 const SPEC_PRICES: [string, "GET" | "POST", string, unknown, number][] = [

@@ -4,6 +4,14 @@ export const START = "2026-06-01";
 export const SAP = "DEJK7QV0PK24";
 export const SIEMENS = "DEPIYX8Y4M82";
 
+/** Rate-limit buckets roomy enough that a test calling every endpoint is never throttled. */
+export const ROOMY_RATE_LIMITS = {
+  resolve: { capacity: 1000 },
+  suggest: { capacity: 1000 },
+  availability: { capacity: 1000 },
+  account: { capacity: 1000 },
+} satisfies EmulatorOptions["rateLimits"];
+
 export function makeEmulator(opts: EmulatorOptions = {}): Emulator {
   return createEmulator({ companies: 4000, seed: 42, startDate: START, ...opts });
 }

@@ -11,12 +11,13 @@ import {
   hostName,
   invoke,
   isCellError,
-  requestCredits,
   type CellOut,
   type FunctionContext,
 } from "../../shared/functions/index.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 import type { HttpRequest } from "../../shared/core/http.ts";
+import { buildRequest, type CallSpec } from "../../shared/api/client.ts";
+import type { Include } from "../../shared/api/endpoints.ts";
 import { cellAt, nth } from "../helpers/indexed.ts";
 
 const SAP = "DEJK7QV0PK24";
@@ -303,22 +304,20 @@ describe("errors and budget", () => {
     expect(nth(run("AVAILABILITY", SAP), 0)[0]).toBe(true);
   });
 
-  it("prices requests with the catalogue", () => {
-    const req = (method: "GET" | "POST", url: string, body?: unknown): HttpRequest => ({
-      method,
-      url,
-      headers: {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    expect(requestCredits(req("GET", `http://x/v2/companies/${SAP}?include=people%2Cfinancials`))).toBe(6);
+  it("the requests the budget sees carry the catalogue's price", () => {
+    const { ctx } = testContext(() => 0);
+    const priced = (spec: CallSpec) => buildRequest(ctx.client, spec).price;
+    const include: Include[] = ["people", "financials"];
     expect(
-      requestCredits(
-        req("POST", "http://x/v2/companies/batch/resolve", { companies: new Array(25).fill({ name: "a" }) }),
-      ),
-    ).toBe(3);
-    expect(requestCredits(req("POST", "http://x/v2/resolve", { name: "a" }))).toBe(0);
-    expect(requestCredits(req("GET", `http://x/companies/${SAP}/financials`))).toBe(4);
-    expect(requestCredits(req("GET", `http://x/v2/companies/${SAP}/financials`))).toBe(4);
+      priced({ endpoint: "profile", path: { id: SAP }, query: { include: include.join(",") }, cost: { include } }),
+    ).toEqual({ endpoint: "profile", credits: 6 });
+    const companies = new Array(25).fill({ name: "a" });
+    expect(priced({ endpoint: "batchResolve", body: { companies }, cost: { count: companies.length } })?.credits).toBe(
+      3,
+    );
+    expect(priced({ endpoint: "resolve", body: { name: "a" } })?.credits).toBe(0);
+    expect(priced({ endpoint: "v1.financials", path: { id: SAP } })?.credits).toBe(4);
+    expect(priced({ endpoint: "financials", path: { id: SAP } })?.credits).toBe(4);
   });
 
   it("a service failure in one row does not fail the others, and speaks English when asked", () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { AimdLimiter, answerKind } from "../../shared/core/concurrency.ts";
-import { requestCredits } from "../../shared/functions/guard.ts";
+import { buildRequest, type CallSpec } from "../../shared/api/client.ts";
+import { creditsOf } from "../../shared/core/http.ts";
+import { testContext } from "../helpers/fake-api.ts";
+
+/** A request as the API client builds it, with the price it carries. */
+const request = (spec: CallSpec) => buildRequest(testContext(() => 0).ctx.client, spec);
+const ID = "DEJK7QV0PK24";
 
 /**
  * A simulated server with a concurrency cap the limiter does not know:
@@ -89,27 +95,30 @@ describe("AIMD limiter", () => {
   });
 });
 
-describe("requestCredits", () => {
-  const get = (url: string) => ({ method: "GET" as const, url, headers: {} });
-  it("prices a request with the one price table", () => {
-    expect(requestCredits(get("https://api.example/v2/companies/DEJK7QV0PK24"))).toBe(1);
-    expect(requestCredits(get("https://api.example/v2/companies/DEJK7QV0PK24?include=people,financials"))).toBe(6);
-    expect(requestCredits(get("http://127.0.0.1:1/v2/companies/DEJK7QV0PK24/availability"))).toBe(0);
-    expect(requestCredits(get("http://127.0.0.1:1/v2/account"))).toBe(0);
-    expect(requestCredits(get("http://127.0.0.1:1/v2/companies/DEJK7QV0PK24/changes?size=100"))).toBe(1);
-    const names = Array.from({ length: 95 }, (_, i) => ({ name: `Firma ${i}` }));
+describe("the price a request carries", () => {
+  it("is the one price table's, for what the request asks", () => {
+    expect(creditsOf(request({ endpoint: "profile", path: { id: ID } }))).toBe(1);
     expect(
-      requestCredits({
-        method: "POST",
-        url: "http://x/v2/companies/batch/resolve",
-        headers: {},
-        body: JSON.stringify({ companies: names }),
-      }),
+      creditsOf(
+        request({
+          endpoint: "profile",
+          path: { id: ID },
+          query: { include: "people,financials" },
+          cost: { include: ["people", "financials"] },
+        }),
+      ),
+    ).toBe(6);
+    expect(creditsOf(request({ endpoint: "availability", path: { id: ID } }))).toBe(0);
+    expect(creditsOf(request({ endpoint: "account" }))).toBe(0);
+    expect(creditsOf(request({ endpoint: "changes", path: { id: ID }, query: { size: 100 } }))).toBe(1);
+    const companies = Array.from({ length: 95 }, (_, i) => ({ name: `Firma ${i}` }));
+    expect(
+      creditsOf(request({ endpoint: "batchResolve", body: { companies }, cost: { count: companies.length } })),
     ).toBe(10);
-    expect(requestCredits({ method: "POST", url: "http://x/v2/resolve", headers: {}, body: "{}" })).toBe(0);
-    expect(requestCredits({ method: "POST", url: "http://x/v2/search", headers: {}, body: "{}" })).toBe(1);
-    expect(requestCredits(get("http://x/_emulator/health"))).toBe(0);
-    expect(requestCredits({ method: "POST", url: "not a url at all", headers: {}, body: "{" })).toBe(0);
+    expect(creditsOf(request({ endpoint: "resolve", body: {} }))).toBe(0);
+    expect(request({ endpoint: "search", body: {} }).price).toEqual({ endpoint: "search", credits: 1 });
+    // A request the client did not build (a webhook) is no API call: it costs nothing.
+    expect(creditsOf({ method: "POST", url: "https://hooks.example/x", headers: {}, body: "{}" })).toBe(0);
   });
 });
 
@@ -124,7 +133,7 @@ describe("limitedHttp", () => {
     let stop = false;
     const net = limitedHttp(
       async (r) => {
-        const c = r.url.includes("batch") ? 10 : r.url.includes("availability") ? 0 : 1;
+        const c = creditsOf(r);
         inFlight++;
         credits += c;
         peak = Math.max(peak, inFlight);
@@ -136,16 +145,12 @@ describe("limitedHttp", () => {
       },
       { ceiling: 32, initial: 32, stopped: () => stop },
     );
-    const body = JSON.stringify({ companies: Array.from({ length: 100 }, (_, i) => ({ name: `n${i}` })) });
+    const companies = Array.from({ length: 100 }, (_, i) => ({ name: `n${i}` }));
     const batch = Array.from({ length: 8 }, () =>
-      net.send({ method: "POST", url: "http://x/v2/companies/batch/resolve", headers: {}, body }),
+      net.send(request({ endpoint: "batchResolve", body: { companies }, cost: { count: companies.length } })),
     );
     const free = Array.from({ length: 10 }, (_, i) =>
-      net.send({
-        method: "GET",
-        url: `http://x/v2/companies/DE00000000${String(i).padStart(2, "0")}/availability`,
-        headers: {},
-      }),
+      net.send(request({ endpoint: "availability", path: { id: `DE00000000${String(i).padStart(2, "0")}` } })),
     );
     await new Promise((r) => setTimeout(r, 0));
     expect(credits).toBe(30); // 3 batch resolves of 10 credits; a fourth would pass 32
@@ -159,9 +164,7 @@ describe("limitedHttp", () => {
     expect(peak).toBeLessThanOrEqual(32);
     stop = true;
     let settled = false;
-    void net
-      .send({ method: "GET", url: "http://x/v2/companies/DE0000000001", headers: {} })
-      .then(() => (settled = true));
+    void net.send(request({ endpoint: "profile", path: { id: "DE0000000001" } })).then(() => (settled = true));
     await new Promise((r) => setTimeout(r, 10));
     expect(settled).toBe(false);
     expect(pending).toHaveLength(0);
