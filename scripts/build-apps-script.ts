@@ -23,9 +23,13 @@ export const APPS_SCRIPT_OUT = join(ROOT, "dist", "apps-script");
 const COMMON: esbuild.BuildOptions = {
   bundle: true,
   format: "iife",
-  target: "es2019",
-  // Apps Script's V8 has BigInt (the cache-key hash uses it).
-  supported: { bigint: true },
+  // Apps Script's V8 runtime takes modern ECMAScript syntax
+  // (https://developers.google.com/apps-script/guides/v8-runtime) and has BigInt (the cache-key
+  // hash uses it), an ES2020 feature: so ES2020 syntax stays as written. Lowering `?.` and `??` to
+  // ES2019 cost 14 KiB of Code.js, which Apps Script evaluates on every call.
+  target: "es2020",
+  // Apps Script files are UTF-8: umlauts stay one character instead of a \xFC escape.
+  charset: "utf8",
   platform: "browser",
   minify: true,
   legalComments: "none",
