@@ -1,22 +1,15 @@
 /**
- * Everything the generated top-level functions of Code.js delegate to. The
- * bundle exposes this object as `CompanyData`; building it does no work
- * beyond defining functions (Apps Script evaluates the file on every call).
+ * Everything the generated top-level functions of Code.js delegate to that
+ * a custom function or the menu needs. The bundle exposes this object as
+ * `CompanyData`; building it does no work beyond defining functions (Apps
+ * Script evaluates the file on every call). What only the sidebars and the
+ * triggers call is the app bundle (app-main.ts), which Code.js loads on
+ * their first call (stubs.ts), so a custom function never parses it.
  */
 import { runCustomFunction } from "./functions.ts";
-import {
-  getSettings,
-  onInstall,
-  onOpen,
-  saveSettings,
-  showSidebar,
-  stopMyKeyForFormulasMenu,
-  useMyKeyForFormulasMenu,
-} from "./ui.ts";
+import { onInstall, onOpen, showSidebar, stopMyKeyForFormulasMenu, useMyKeyForFormulasMenu } from "./menu.ts";
 
-export { getSettings, onInstall, onOpen, saveSettings };
-// uiCall also sets or removes the monitor's time-driven trigger after a schedule is saved.
-export { uiCallWithMonitor as uiCall, monitorTick } from "./monitor.ts";
+export { onInstall, onOpen };
 export const fn = runCustomFunction;
 export const showSearch = () => showSidebar("search");
 export const showEnrich = () => showSidebar("enrich");

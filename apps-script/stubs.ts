@@ -12,6 +12,20 @@ import { hostName } from "../shared/functions/index.ts";
 export const LAZY_GLOBAL = "companyData_";
 
 /**
+ * The app bundle (apps-script/app-main.ts: what the sidebars and the trigger
+ * call) is kept in this HTML file of the project, not in a script file:
+ * Apps Script evaluates every script file of a project on every call, a
+ * custom function's included
+ * (https://developers.google.com/apps-script/guides/v8-runtime: the files
+ * share one global scope), but reads an HTML file only when asked
+ * (HtmlService.createHtmlOutputFromFile(name).getContent(),
+ * https://developers.google.com/apps-script/reference/html/html-output#getContent()).
+ * Code.js reads and evaluates it on the first call that needs it.
+ */
+export const APP_FILE = "app-bundle";
+export const APP_LAZY_GLOBAL = "companyDataApp_";
+
+/**
  * A custom function's answer as Sheets takes it: the cells, or the error of
  * a single-value call thrown (functions.ts says when). Thrown here, in a
  * short generated function, rather than inside the one-line bundle: where a
@@ -54,7 +68,15 @@ export function customFunctionStub(def: FunctionDef): string {
 }
 
 /** Entry points besides the custom functions: name, parameters, what it is. */
-export const ENTRY_POINTS: { name: string; params: string[]; doc: string }[] = [
+export interface EntryPoint {
+  name: string;
+  params: string[];
+  doc: string;
+  /** Served by the app bundle (app-main.ts) rather than Code.js's own (main.ts). */
+  app?: true;
+}
+
+export const ENTRY_POINTS: EntryPoint[] = [
   { name: "onOpen", params: ["e"], doc: "Adds the add-on menu; works in every authorization mode." },
   { name: "onInstall", params: ["e"], doc: "Runs onOpen right after installation." },
   { name: "showSearch", params: [], doc: "Opens the search sidebar." },
@@ -65,11 +87,13 @@ export const ENTRY_POINTS: { name: string; params: string[]; doc: string }[] = [
   { name: "showHelp", params: [], doc: "Opens the help sidebar." },
   {
     name: "getSettings",
+    app: true,
     params: [],
     doc: "The settings as the sidebar sees them: never the key, only whether one is set and a masked hint.",
   },
   {
     name: "saveSettings",
+    app: true,
     params: ["settings"],
     doc: "Saves connection, apiKey, baseUrl, serverUrl, serverToken, language, formulaDailyBudget, cacheHours, matchFloor.",
   },
@@ -85,28 +109,49 @@ export const ENTRY_POINTS: { name: string; params: string[]; doc: string }[] = [
   },
   {
     name: "uiCall",
+    app: true,
     params: ["method", "inputJson"],
     doc: "The sidebars' one server call: an app-service method by name, JSON in and out.",
   },
   {
     name: "monitorTick",
+    app: true,
     params: ["e"],
     doc: "Time-driven trigger: one step of the scheduled portfolio check (see apps-script/monitor.ts); e.triggerUid names the spreadsheet it belongs to.",
   },
 ];
 
-export function entryStub(e: { name: string; params: string[]; doc: string }): string {
+export function entryStub(e: EntryPoint): string {
   return [
     `/** ${jsdocText(e.doc)} */`,
     `function ${e.name}(${e.params.join(", ")}) {`,
-    `  return ${LAZY_GLOBAL}().${e.name}(${e.params.join(", ")});`,
+    `  return ${e.app ? APP_LAZY_GLOBAL : LAZY_GLOBAL}().${e.name}(${e.params.join(", ")});`,
     "}",
   ].join("\n");
 }
 
 /**
+ * The app bundle's loader: reads APP_FILE and evaluates it once per
+ * execution. The app bundle is self-contained (its own copy of the shared
+ * core): one execution runs either Code.js's functions or the app's, never
+ * both, so no state has to be shared between the two.
+ */
+const APP_LOADER = [
+  "var companyDataAppInstance_;",
+  `function ${APP_LAZY_GLOBAL}() {`,
+  "  if (!companyDataAppInstance_) {",
+  `    var source = HtmlService.createHtmlOutputFromFile(${JSON.stringify(APP_FILE)}).getContent();`,
+  // sourceURL names the evaluated code in stack traces (V8).
+  `    companyDataAppInstance_ = new Function(source + "\\nreturn CompanyDataApp;\\n//# sourceURL=${APP_FILE}.js")();`,
+  "  }",
+  "  return companyDataAppInstance_;",
+  "}",
+].join("\n");
+
+/**
  * Code.js: the bundle wrapped in a function that builds it on first call,
- * then the stubs. Evaluating the file defines functions and nothing else.
+ * the app bundle's loader, then the stubs. Evaluating the file defines
+ * functions and nothing else.
  */
 export function codeJs(bundle: string, defs: readonly FunctionDef[]): string {
   return [
@@ -118,6 +163,7 @@ export function codeJs(bundle: string, defs: readonly FunctionDef[]): string {
     "  }",
     "  return companyDataInstance_;",
     "}",
+    APP_LOADER,
     CELLS_FN,
     "",
     ...ENTRY_POINTS.map(entryStub),

@@ -21,7 +21,7 @@ import { createEmulator } from "../emulator/index.ts";
 import { CACHE_MAX_SECONDS, SHARDS } from "../apps-script/packed-cache.ts";
 import { ANSWER_SHEET } from "../apps-script/doc-state.ts";
 import { createSheetsFake, FakeCache } from "../test/apps-script/harness.ts";
-import { buildCodeJs } from "../test/support/sheets-driver.ts";
+import { buildCodeJs, type AppsScriptProject } from "../test/support/sheets-driver.ts";
 import { r2, START_DATE, type Figure } from "./lib.ts";
 
 /** What one item per answer keeps of `answers` (their text) under the fake's limits. */
@@ -85,7 +85,7 @@ export async function runSheetsCacheBench(log: (s: string) => void = () => {}): 
 }
 
 /** A 1,200-id COMPANY_PROFILE range, recalculated 7 hours later, with or without a sidebar opened in between. */
-function sevenHours(code: string, emu: ReturnType<typeof createEmulator>): Figure[] {
+function sevenHours(code: AppsScriptProject, emu: ReturnType<typeof createEmulator>): Figure[] {
   const n = 1200;
   const HOUR = 3_600_000;
   const run = (openSidebar: boolean) => {

@@ -25,8 +25,17 @@ export const MAX_SIZE = 100;
 /** Largest number of companies in one batch resolve / one many-company POST (decision). */
 export const MAX_BATCH = 100;
 
-const opt = <T extends z.core.$ZodType>(s: T) => z.optional(z.catch(z.nullable(s), null));
-const list = <T extends z.core.$ZodType>(s: T) => z.catch(z.array(s), []);
+/**
+ * `z.catch` with its fallback made by a function. zod/mini's own `z.catch` wraps a constant
+ * fallback through `core.util.constantCatch`, a nested namespace access esbuild cannot
+ * tree-shake: it pulls all of zod's util module (9 KiB minified) into the Apps Script
+ * bundle, which Apps Script evaluates on every call. Same schema class, same parse result.
+ */
+const caught = <T extends z.core.$ZodType>(s: T, fallback: () => z.output<T>): z.ZodMiniCatch<T> =>
+  new z.ZodMiniCatch({ type: "catch", innerType: s, catchValue: fallback }) as z.ZodMiniCatch<T>;
+const opt = <T extends z.core.$ZodType>(s: T) => z.optional(caught(z.nullable(s), () => null));
+/** A list that reads as empty when the answer's field is missing or malformed. */
+export const list = <T extends z.core.$ZodType>(s: T) => caught(z.array(s), () => []);
 
 export const CompanyId = z.string().check(z.regex(COMPANY_ID_PATTERN));
 

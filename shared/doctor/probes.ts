@@ -46,7 +46,7 @@ const V1Company = z.object({
   ...S.CompanySummary.shape,
   ...Object.fromEntries(V1_FIELDS.map((k) => [k, z.optional(z.unknown())])),
 });
-const LookupAsRead = z.object({ companies: z.catch(z.array(V1Company), []) });
+const LookupAsRead = z.object({ companies: S.list(V1Company) });
 
 export interface Probe {
   id: string;

@@ -21,6 +21,7 @@ import type { Emulator } from "../../emulator/index.ts";
 import type { HttpRequest } from "../../shared/core/http.ts";
 import { nth } from "../helpers/indexed.ts";
 import { STATE_SHEET } from "../../apps-script/doc-state.ts";
+import type { AppsScriptProject } from "../../scripts/build-apps-script.ts";
 
 export const DIST = join(import.meta.dirname, "..", "..", "dist", "apps-script");
 
@@ -671,10 +672,15 @@ export function createSheetsFake(opts: SheetsOptions) {
     clockTriggersPerDocument: opts.clockTriggersPerDocument ?? true,
   });
   const ScriptApp = scriptApp.service;
+  /** HTML files handed in with the code (load(project)), before those of the dist directory. */
+  const htmlFiles = new Map<string, string>();
+  /** Every HTML file the script read, in order (the app bundle is read only by the calls that need it). */
+  const htmlReads: string[] = [];
   const HtmlService = {
     createHtmlOutputFromFile(file: string) {
       const path = join(opts.dist ?? DIST, `${file}.html`);
-      if (!existsSync(path)) throw new Error(`No HTML file named ${file} was found.`);
+      if (!htmlFiles.has(file) && !existsSync(path)) throw new Error(`No HTML file named ${file} was found.`);
+      htmlReads.push(file);
       const out = {
         file,
         title: "",
@@ -682,7 +688,7 @@ export function createSheetsFake(opts: SheetsOptions) {
           out.title = t;
           return out;
         },
-        getContent: () => readFileSync(path, "utf8"),
+        getContent: () => htmlFiles.get(file) ?? readFileSync(path, "utf8"),
       };
       return out;
     },
@@ -823,8 +829,17 @@ export function createSheetsFake(opts: SheetsOptions) {
       builders.length = 0;
       fetches.length = 0;
     },
-    /** Evaluate Code.js (ms taken). */
-    load(code = readFileSync(join(opts.dist ?? DIST, "Code.js"), "utf8")): number {
+    /** The HTML files the script read so far, in order. */
+    htmlReads,
+    /**
+     * Evaluate Code.js (ms taken): the dist directory's, or a project built in
+     * memory (scripts/build-apps-script.ts buildProject), whose HTML files
+     * (the app bundle) the script then reads instead of the dist directory's.
+     */
+    load(project: string | AppsScriptProject = readFileSync(join(opts.dist ?? DIST, "Code.js"), "utf8")): number {
+      const code = typeof project === "string" ? project : project.code;
+      if (typeof project !== "string")
+        for (const [name, text] of Object.entries(project.files)) htmlFiles.set(name, text);
       const t = performance.now();
       vm.runInContext(code, context, { filename: "Code.js" });
       return performance.now() - t;

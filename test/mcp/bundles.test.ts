@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "../..");
 const ENTRIES = [
   "apps-script/main.ts",
+  "apps-script/app-main.ts",
   "excel-addin/functions/entry.ts",
   "excel-addin/taskpane/main.ts",
   "playground/main.ts",

@@ -17,7 +17,7 @@ import { build as buildExcel } from "../../scripts/build-excel.ts";
 import { loadFunctions, recalc, SimError } from "../../excel-addin/sim/simulate.ts";
 import { memoryStorage } from "../../excel-addin/host/storage.ts";
 import { createSheetsFake } from "../apps-script/harness.ts";
-import { buildCodeJs, sheetsEnrich } from "../support/sheets-driver.ts";
+import { buildCodeJs, sheetsEnrich, type AppsScriptProject } from "../support/sheets-driver.ts";
 import { runCli } from "../support/cli-process.ts";
 import { parseCsv, readCsv } from "../../cli/csv.ts";
 import { rng } from "../support/lists.ts";
@@ -114,7 +114,7 @@ const UNCLEAR = /\[object|undefined|TypeError|ReferenceError|RangeError|SyntaxEr
 const FORMULA_START = /^[=+\-@\t\r\n]/;
 
 let emu: Emulator;
-let code = "";
+let code: AppsScriptProject = { code: "", files: {} };
 let excelBundle = "";
 let dir = "";
 const inputs = hostileInputs();

@@ -21,7 +21,7 @@ import { functionsFor, hostName } from "../../shared/functions/registry.ts";
 import { build as buildExcel } from "../../scripts/build-excel.ts";
 import { loadFunctions, recalc } from "../../excel-addin/sim/simulate.ts";
 import { memoryStorage } from "../../excel-addin/host/storage.ts";
-import { buildCodeJs, sheetsEnrich } from "../support/sheets-driver.ts";
+import { buildCodeJs, sheetsEnrich, type AppsScriptProject } from "../support/sheets-driver.ts";
 import { runCli } from "../support/cli-process.ts";
 import { benchList } from "../support/lists.ts";
 import { testContext, virtualNet, VirtualClock } from "./helpers.ts";
@@ -36,7 +36,7 @@ const leaks = (text: string, key: string) => {
 
 let emu: Emulator;
 let dir = "";
-let code = "";
+let code: AppsScriptProject = { code: "", files: {} };
 let excelBundle = "";
 /** Everything the runs produced, by where it came from. */
 const produced: { where: string; text: string }[] = [];

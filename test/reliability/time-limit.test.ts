@@ -14,9 +14,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import vm from "node:vm";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { benchList, rng } from "../support/lists.ts";
-import { buildCodeJs, sheetsEnrich } from "../support/sheets-driver.ts";
+import { buildCodeJs, sheetsEnrich, type AppsScriptProject } from "../support/sheets-driver.ts";
 
-let code = "";
+let code: AppsScriptProject = { code: "", files: {} };
 let emu: Emulator;
 
 beforeAll(async () => {

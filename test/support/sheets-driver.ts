@@ -1,23 +1,20 @@
 /**
- * The built Code.js in the Apps Script harness (test/apps-script/harness.ts),
- * driven as the sidebar drives it. Code.js is bundled exactly as
- * scripts/build-apps-script.ts does, but in memory, so a benchmark or test
- * never rewrites dist/ under a running test.
+ * The built Code.js (and the app bundle it loads) in the Apps Script harness
+ * (test/apps-script/harness.ts), driven as the sidebar drives it. Both are
+ * bundled exactly as scripts/build-apps-script.ts does, but in memory, so a
+ * benchmark or test never rewrites dist/ under a running test.
  */
-import { bundleServer } from "../../scripts/build-apps-script.ts";
-import { codeJs } from "../../apps-script/stubs.ts";
-import { functionsFor } from "../../shared/functions/registry.ts";
+import { buildProject, type AppsScriptProject } from "../../scripts/build-apps-script.ts";
 import type { Emulator } from "../../emulator/index.ts";
 import { DEFAULT_FIELDS } from "../../shared/enrich/fields.ts";
 import { createSheetsFake } from "../apps-script/harness.ts";
 
-export async function buildCodeJs(): Promise<string> {
-  return codeJs(await bundleServer(), functionsFor("sheets"));
-}
+export type { AppsScriptProject };
+export const buildCodeJs = buildProject;
 
 /** Run the sidebar's enrichment (enrichStart, then enrichStep until finished) on a sheet; returns the fake and the progress. */
 export function sheetsEnrich(
-  code: string,
+  code: AppsScriptProject,
   emu: Emulator,
   key: string,
   names: string[],

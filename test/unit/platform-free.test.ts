@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { buildWithReport } from "../../scripts/build-apps-script.ts";
+import { APP_FILE } from "../../apps-script/stubs.ts";
 import { nth } from "../helpers/indexed.ts";
 
 const ROOT = join(import.meta.dirname, "../../shared");
@@ -82,7 +83,8 @@ describe("Apps Script never imports shared/web/", () => {
     const out = mkdtempSync(join(tmpdir(), "platform-free-"));
     try {
       await buildWithReport(out);
-      code = readFileSync(join(out, "Code.js"), "utf8");
+      // Code.js and the app bundle it loads for the sidebars and the trigger (apps-script/stubs.ts).
+      code = readFileSync(join(out, "Code.js"), "utf8") + readFileSync(join(out, `${APP_FILE}.html`), "utf8");
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
