@@ -23,6 +23,22 @@ export const LAZY_GLOBAL = "companyData_";
  * Code.js reads and evaluates it on the first call that needs it.
  */
 export const APP_FILE = "app-bundle";
+
+/**
+ * The app bundle as the HTML file holds it: one <script> element, the shape
+ * of the long-standing "include a file" pattern of Google's HTML service
+ * guide (https://developers.google.com/apps-script/guides/html/best-practices,
+ * "Separate HTML, CSS, and JavaScript"), so that HtmlService, which refuses
+ * malformed HTML (createHtmlOutput: "Error if the HTML is malformed"), reads
+ * well-formed HTML. Inside <script> nothing is markup until "</script", which
+ * the bundle must therefore not contain.
+ */
+export const APP_FILE_OPEN = "<script>\n";
+export const APP_FILE_CLOSE = "\n</script>\n";
+export function appFileText(bundle: string): string {
+  if (/<\/script/i.test(bundle)) throw new Error('the app bundle contains "</script", which would end its HTML file');
+  return APP_FILE_OPEN + bundle + APP_FILE_CLOSE;
+}
 export const APP_LAZY_GLOBAL = "companyDataApp_";
 
 /**
@@ -140,7 +156,9 @@ const APP_LOADER = [
   "var companyDataAppInstance_;",
   `function ${APP_LAZY_GLOBAL}() {`,
   "  if (!companyDataAppInstance_) {",
-  `    var source = HtmlService.createHtmlOutputFromFile(${JSON.stringify(APP_FILE)}).getContent();`,
+  `    var html = HtmlService.createHtmlOutputFromFile(${JSON.stringify(APP_FILE)}).getContent();`,
+  // The file is one <script> element (appFileText): its text is the bundle.
+  `    var source = html.slice(html.indexOf(">") + 1, html.lastIndexOf("</script>"));`,
   // sourceURL names the evaluated code in stack traces (V8).
   `    companyDataAppInstance_ = new Function(source + "\\nreturn CompanyDataApp;\\n//# sourceURL=${APP_FILE}.js")();`,
   "  }",

@@ -16,7 +16,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { functionsFor } from "../shared/functions/index.ts";
-import { APP_FILE, codeJs } from "../apps-script/stubs.ts";
+import { APP_FILE, appFileText, codeJs } from "../apps-script/stubs.ts";
 import { SIDEBARS, type SidebarId } from "../apps-script/menu.ts";
 import { buildSidebarHtml } from "./build-ui.ts";
 
@@ -65,7 +65,7 @@ export interface AppsScriptProject {
 /** Code.js and the app bundle, in memory (tests and benches load them into the harness). */
 export async function buildProject(): Promise<AppsScriptProject> {
   const [main, app] = await Promise.all([bundleServer(), bundleApp()]);
-  return { code: codeJs(main, functionsFor("sheets")), files: { [APP_FILE]: app } };
+  return { code: codeJs(main, functionsFor("sheets")), files: { [APP_FILE]: appFileText(app) } };
 }
 
 export interface AppsScriptBuild {

@@ -12,7 +12,7 @@ import { buildWithReport } from "../../scripts/build-apps-script.ts";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { FUNCTIONS, functionsFor, hostName } from "../../shared/functions/registry.ts";
 import { APP_METHODS } from "../../shared/app/dispatch.ts";
-import { APP_FILE } from "../../apps-script/stubs.ts";
+import { APP_FILE, appFileText } from "../../apps-script/stubs.ts";
 import { createSheetsFake, type SheetsOptions } from "./harness.ts";
 import { nth } from "../helpers/indexed.ts";
 
@@ -126,6 +126,13 @@ describe("Code.js", () => {
     // Code.js's own bundle holds no app method; the app bundle holds no custom function's stub.
     expect(code).not.toContain("enrichConfirm");
     expect(appBundle).not.toMatch(/function COMPANY_PROFILE\(/);
+  });
+
+  it("the app bundle's file is one well-formed <script> element: HtmlService refuses malformed HTML", () => {
+    expect(appBundle.startsWith("<script>\n")).toBe(true);
+    expect(appBundle.trimEnd().endsWith("</script>")).toBe(true);
+    expect(appBundle.match(/<\/script/gi)).toHaveLength(1);
+    expect(() => appFileText('var s = "</script>";')).toThrow(/<\/script/);
   });
 
   it("names the functions as issue 4 does: PERSON_COMPANIES(person_id), COMPANY_RISK(ids)", () => {
