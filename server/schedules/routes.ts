@@ -3,7 +3,7 @@
  *
  *   GET    /schedules                      the user's schedules (webhooks shown by host only)
  *   GET    /schedules/NAME                 one
- *   PUT    /schedules/NAME                 register or replace: {companies, frequency, hour, weekday?, budget?, webhooks?, emails?, language?}
+ *   PUT    /schedules/NAME                 (or POST) register or replace: {companies, frequency, hour, weekday?, budget?, webhooks?, emails?, language?}
  *   DELETE /schedules/NAME                 remove it (its store, change log and runs with it)
  *   POST   /schedules/NAME/run             due now (the loop runs it at its next tick)
  *   GET    /schedules/NAME/runs?after=ID   finished runs after a cursor (a run id), oldest first; `cursor` is the next one to ask with
@@ -83,7 +83,8 @@ export async function handleSchedules(req: IncomingMessage, res: ServerResponse,
     }
     if (method === "DELETE")
       return (await store.deleteSchedule(ctx.db, user.id, name)) ? json(res, 200, { deleted: name }) : missing();
-    if (method !== "PUT") return notAllowed();
+    // POST as PUT: the core's HTTP effect (and Apps Script's UrlFetch through it) speaks GET and POST.
+    if (method !== "PUT" && method !== "POST") return notAllowed();
     let body: unknown;
     try {
       body = JSON.parse(ctx.body);

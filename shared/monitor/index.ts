@@ -41,3 +41,11 @@ export type { ScreenedCompany } from "./screen-ids.ts";
 export { changedSince, loadStates } from "./watermark.ts";
 export type { CompanyState } from "./watermark.ts";
 export { checkWebhookUrl, postWebhook } from "./webhook.ts";
+export { portfolioIds, registerServerSchedule, serverRunsSince, serverRunsText } from "./server-schedule.ts";
+export type {
+  ServerFrequency,
+  ServerRun,
+  ServerRuns,
+  ServerScheduleInput,
+  ServerScheduleView,
+} from "./server-schedule.ts";

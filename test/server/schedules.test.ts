@@ -8,6 +8,11 @@
  * a loopback SMTP sink (no key and no token in either), and a failing
  * webhook recorded on the run while the loop goes on.
  */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openServerDb } from "../../server/cli.ts";
 import { parseCacheDays } from "../../server/cache.ts";
@@ -245,6 +250,54 @@ describe.each(BACKENDS)("schedules on the team server ($name)", (backend) => {
     await api(srv.url, token, "/schedules/watch", "DELETE");
   });
 
+  it("company-data monitor --server registers the CSV's ids and prints what the server found since the last time", async () => {
+    const companies = uniqueCompanies(world.emu, 4, 60).map((c) => c.id);
+    const target = companies[1]!;
+    const dir = mkdtempSync(join(tmpdir(), "sched-cli-"));
+    const input = join(dir, "portfolio.csv");
+    writeFileSync(input, ["ID,Firma", ...companies.map((id) => `${id},x`), ",Nameless GmbH"].join("\n") + "\n");
+    const env = { COMPANY_DATA_SERVER: srv.url, COMPANY_DATA_TOKEN: token };
+    const args = [
+      "monitor",
+      "--server",
+      "--in",
+      input,
+      "--name",
+      "cli",
+      "--schedule",
+      "daily",
+      "--hour",
+      "7",
+      "--lang",
+      "en",
+    ];
+    const first = await cli(args, env);
+    expect(first.stderr).toMatch(/1 row without a company id is not checked/);
+    expect(first.stderr).toMatch(/Schedule "cli" on the server: 4 companies, next run/);
+    expect(first.stdout).toMatch(/No new runs since the last fetch/);
+    expect(first.code).toBe(0);
+    const server = instance(srv.db, "loop-a");
+    await api(srv.url, token, "/schedules/cli/run", "POST");
+    expect(await runDue(server, cfg)).toBe(1);
+    world.emu.scheduleEvent(target, { day: world.emu.clock.day() + 1, kind: "INSOLVENCY" });
+    advance(1);
+    expect(await runDue(server, cfg)).toBe(1);
+    const second = await cli(args, env);
+    expect(second.code).toBe(0);
+    const runLines = second.stdout.split("\n").filter((l) => l.startsWith("Run "));
+    expect(runLines).toHaveLength(2);
+    expect(second.stdout).toMatch(new RegExp(`Risk: .*\\(${target}\\) – Risk: Insolvent`));
+    expect(second.stdout).toContain(target);
+    expect(JSON.parse(readFileSync(`${input}.server.json`, "utf8")).v).toBe(1);
+    // Asked again: nothing new.
+    expect((await cli(args, env)).stdout).toMatch(/No new runs since the last fetch/);
+    // Without a team server the option says what it needs.
+    const none = await cli(args, { COMPANY_DATA_API_KEY: "cd_live_x", COMPANY_DATA_SERVER: "" });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--server needs a team server/);
+    await api(srv.url, token, "/schedules/cli", "DELETE");
+  });
+
   it("a run's budget: priced first, companies past it wait for the next run", async () => {
     const companies = uniqueCompanies(world.emu, 8, 12).map((c) => c.id);
     expect(
@@ -312,6 +365,25 @@ describe.each(BACKENDS)("schedules on the team server ($name)", (backend) => {
     expect(JSON.stringify(run.result)).not.toContain("/fail");
   });
 });
+
+const BIN = fileURLToPath(new URL("../../bin/company-data.js", import.meta.url));
+
+function cli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, COMPANY_DATA_API_KEY: "", LANG: "C", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 function addDays(date: string, n: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
