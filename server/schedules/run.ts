@@ -29,7 +29,7 @@ import {
 } from "../../shared/core/index.ts";
 import { CompanyDataError } from "../../shared/core/index.ts";
 import { Pacer, type RateLimitOverrides } from "../../shared/api/index.ts";
-import type { Bilingual, Language } from "../../shared/i18n/index.ts";
+import { catalogue, type Bilingual, type Language } from "../../shared/i18n/index.ts";
 import type { OpContext } from "../../shared/operations/index.ts";
 import {
   CHANGES_HEADERS,
@@ -115,19 +115,22 @@ export interface RunResult {
   errors: Bilingual[];
 }
 
-const NOT_CONFIGURED: Bilingual = {
-  de: "Dieser Server hat keinen E-Mail-Versand eingerichtet (COMPANY_DATA_SMTP_URL).",
-  en: "This server has no e-mail relay configured (COMPANY_DATA_SMTP_URL).",
-};
-const MAIL_FAILED: Bilingual = { de: "Die E-Mail konnte nicht gesendet werden.", en: "The e-mail could not be sent." };
-const NO_TOKEN: Bilingual = {
-  de: "Der Benutzer dieses Zeitplans hat keinen gültigen persönlichen Token mehr; es wurde nichts gekauft.",
-  en: "The user of this schedule has no valid personal token any more; nothing was bought.",
-};
-const RUN_FAILED: Bilingual = {
-  de: "Die Prüfung ist mit einem internen Fehler abgebrochen; sie wird beim nächsten Termin wiederholt.",
-  en: "The check stopped with an internal error; it is repeated at the next slot.",
-};
+/** The run's own texts (DE/EN), kept on the run as they are. */
+const text = catalogue({
+  notConfigured: {
+    de: "Dieser Server hat keinen E-Mail-Versand eingerichtet (COMPANY_DATA_SMTP_URL).",
+    en: "This server has no e-mail relay configured (COMPANY_DATA_SMTP_URL).",
+  },
+  mailFailed: { de: "Die E-Mail konnte nicht gesendet werden.", en: "The e-mail could not be sent." },
+  noToken: {
+    de: "Der Benutzer dieses Zeitplans hat keinen gültigen persönlichen Token mehr; es wurde nichts gekauft.",
+    en: "The user of this schedule has no valid personal token any more; nothing was bought.",
+  },
+  runFailed: {
+    de: "Die Prüfung ist mit einem internen Fehler abgebrochen; sie wird beim nächsten Termin wiederholt.",
+    en: "The check stopped with an internal error; it is repeated at the next slot.",
+  },
+});
 
 /** The webhook channel of one address: its own outbox, named by the address's hash (never the address). */
 export const webhookChannel = (url: string) => `webhook-${fnv1a32(url).toString(16)}`;
@@ -206,12 +209,12 @@ function mailDigest(to: string[]) {
   return function* (d: { subject: string; text: string }) {
     const body = JSON.stringify({ to, subject: d.subject, text: d.text });
     const [res] = yield* http([{ method: "POST", url: MAIL_URL, headers: {}, body }]);
-    if (res.status !== 200) throw new DeliveryError(MAIL_FAILED);
+    if (res.status !== 200) throw new DeliveryError(text.mailFailed);
   };
 }
 
 const textOf = (e: unknown): Bilingual =>
-  e instanceof CompanyDataError ? { de: e.text("de"), en: e.text("en") } : RUN_FAILED;
+  e instanceof CompanyDataError ? { de: e.text("de"), en: e.text("en") } : text.runFailed;
 
 /** Run the check of a claimed schedule and keep its result; never throws for the check's own failures. */
 export async function runSchedule(ctx: ServiceContext, s: Schedule, opts: RunOptions): Promise<RunResult> {
@@ -221,7 +224,7 @@ export async function runSchedule(ctx: ServiceContext, s: Schedule, opts: RunOpt
   ];
   const result: RunResult = {
     status: "failed",
-    message: RUN_FAILED,
+    message: text.runFailed,
     estimate: 0,
     spent: 0,
     charged: 0,
@@ -244,8 +247,8 @@ export async function runSchedule(ctx: ServiceContext, s: Schedule, opts: RunOpt
     const user = await liveUser(ctx, s.userId);
     if (!user) {
       result.status = "refused";
-      result.message = NO_TOKEN;
-      result.errors.push(NO_TOKEN);
+      result.message = text.noToken;
+      result.errors.push(text.noToken);
       return result;
     }
     await check(ctx, s, runId, user, opts, new Date(dbNow), result);
@@ -361,7 +364,7 @@ async function check(
       channel: "email",
       target: s.emails.join(", "),
       status: "not-configured",
-      error: NOT_CONFIGURED,
+      error: text.notConfigured,
     });
 }
 

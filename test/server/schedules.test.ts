@@ -8,11 +8,9 @@
  * a loopback SMTP sink (no key and no token in either), and a failing
  * webhook recorded on the run while the loop goes on.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openServerDb } from "../../server/cli.ts";
 import { parseCacheDays } from "../../server/cache.ts";
@@ -29,6 +27,7 @@ import { createUpstream } from "../../server/upstream.ts";
 import { uniqueCompanies } from "../support/lists.ts";
 import { smtpSink, webhookSink, type SmtpSink, type WebhookSink } from "../support/schedule-sinks.ts";
 import {
+  companyDataCommand,
   FAST_PACING,
   startEmulatorWorld,
   startInProcess,
@@ -366,24 +365,9 @@ describe.each(BACKENDS)("schedules on the team server ($name)", (backend) => {
   });
 });
 
-const BIN = fileURLToPath(new URL("../../bin/company-data.js", import.meta.url));
-
-function cli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, COMPANY_DATA_API_KEY: "", LANG: "C", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The CLI with no key of its own: only the team server's variables given. */
+const cli = (args: string[], env: Record<string, string>) =>
+  companyDataCommand(args, { COMPANY_DATA_API_KEY: "", ...env });
 
 function addDays(date: string, n: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
