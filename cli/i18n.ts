@@ -76,6 +76,10 @@ Usage:
   company-data estimate monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
   company-data monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
                        [--notify URL] [--yes]
+  company-data monitor --server --in PORTFOLIO.csv [--name NAME] [--schedule hourly|daily|weekly]
+                       [--hour H] [--weekday 0-6] [--budget N] [--notify URL] [--email A,B]
+                       the check runs on the team server at the hour (UTC); prints what its
+                       runs found since the last call (cursor in PORTFOLIO.csv.server.json)
   company-data estimate refresh --in LIST.csv --out LIST.csv --older-than DAYS --month-ceiling N
   company-data refresh --in LIST.csv --out LIST.csv --older-than DAYS --month-ceiling N
                        [--changes REFRESH-LOG.csv] [--yes]
@@ -161,6 +165,10 @@ Aufruf:
   company-data estimate monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
   company-data monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
                        [--notify URL] [--yes]
+  company-data monitor --server --in PORTFOLIO.csv [--name NAME] [--schedule hourly|daily|weekly]
+                       [--hour H] [--weekday 0-6] [--budget N] [--notify URL] [--email A,B]
+                       die Prüfung läuft auf dem Team-Server zur Stunde (UTC); zeigt, was seine
+                       Läufe seit dem letzten Aufruf fanden (Stand in PORTFOLIO.csv.server.json)
   company-data estimate refresh --in LISTE.csv --out LISTE.csv --older-than TAGE --month-ceiling N
   company-data refresh --in LISTE.csv --out LISTE.csv --older-than TAGE --month-ceiling N
                        [--changes AKTUALISIERUNGEN.csv] [--yes]

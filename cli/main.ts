@@ -28,6 +28,7 @@ import {
 import { parseEncoding } from "./encoding.ts";
 import { EXIT, USAGE_LABEL, msg } from "./i18n.ts";
 import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";
+import { monitorServerCommand, type MonitorServerArgs } from "./monitor-server.ts";
 import { estimateRefreshCommand, refreshCommand, type RefreshArgs } from "./refresh.ts";
 import { groupDigits } from "../shared/credits/index.ts";
 import { quietOnClosedPipe, type PipeGuard } from "./pipe.ts";
@@ -72,6 +73,13 @@ const OPTIONS = {
   "active-only": { type: "boolean" },
   append: { type: "boolean" },
   json: { type: "boolean" },
+  server: { type: "boolean" },
+  name: { type: "string" },
+  schedule: { type: "string" },
+  hour: { type: "string" },
+  weekday: { type: "string" },
+  budget: { type: "string" },
+  email: { type: "string" },
 } as const satisfies CliOptions;
 
 function parseRerun(v: string | undefined, lang: Language): Rerun {
@@ -242,6 +250,32 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         parallel: parseParallel(flags.parallel ?? env.COMPANY_DATA_PARALLEL, lang),
       };
     };
+    const whole = (name: string, v: string | undefined, fallback: number, min: number, max: number) => {
+      if (v === undefined) return fallback;
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || n < min || n > max) throw new ExitError(EXIT.USAGE, msg.badValue[lang](`--${name}`, v));
+      return n;
+    };
+    const monitorServerArgs = (): MonitorServerArgs => {
+      if (flags.in === undefined) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
+      const frequency = flags.schedule ?? "daily";
+      if (frequency !== "hourly" && frequency !== "daily" && frequency !== "weekly")
+        throw new ExitError(EXIT.USAGE, msg.badValue[lang]("--schedule", frequency));
+      return {
+        input: flags.in,
+        name: flags.name ?? "portfolio",
+        frequency,
+        hour: whole("hour", flags.hour, 7, 0, 23),
+        weekday: whole("weekday", flags.weekday, 1, 0, 6),
+        budget: flags.budget === undefined ? null : whole("budget", flags.budget, 0, 1, 1_000_000),
+        webhooks: flags.notify !== undefined ? [flags.notify] : [],
+        emails: (flags.email ?? "")
+          .split(/[,;]/)
+          .map((e) => e.trim())
+          .filter(Boolean),
+        lang,
+      };
+    };
     const refreshArgs = (): RefreshArgs => {
       if (typeof flags.in !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
       const whole = (name: "older-than" | "month-ceiling", max: number) => {
@@ -268,6 +302,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       case "refresh":
         return await refreshCommand(refreshArgs(), context(env, lang, flags["min-confidence"]), io, !!io.ask);
       case "monitor":
+        if (flags.server === true)
+          return await monitorServerCommand(monitorServerArgs(), context(env, lang, flags["min-confidence"]), io);
         return await monitorCommand(monitorArgs(), context(env, lang, flags["min-confidence"]), io, !!io.ask);
       case "estimate":
         if (sub === "monitor")

@@ -6,6 +6,10 @@
  * question (a pending row with a lease), the others wait for its answer. A
  * claim whose owner died (kill -9) expires with its lease and is claimed
  * again, which is the one way a question is bought twice.
+ *
+ * A caller that needs today's answer (a scheduled portfolio check: a stored
+ * profile may predate an insolvency) passes `boughtAfter`: an answer bought
+ * before it is bought again, and the new one replaces it for the team.
  */
 import type { Db, Sql } from "./db/db.ts";
 import type { EndpointId } from "../shared/api/index.ts";
@@ -69,6 +73,7 @@ export async function claim(
   company: string | null,
   owner: string,
   leaseMs: number,
+  boughtAfter: Date | null = null,
 ): Promise<Claim> {
   const [row] = await db.query<{
     mine: number;
@@ -81,11 +86,13 @@ export async function claim(
        insert into answers (key, endpoint, company, state, owner, lease_until)
        values ($1, $2, $3, 'pending', $4, now() + $5 * interval '1 millisecond')
        on conflict (key) do update set state = 'pending', owner = excluded.owner, lease_until = excluded.lease_until, status = null, body = null
-       where (answers.state = 'pending' and answers.lease_until < now()) or (answers.state = 'ready' and answers.expires_at <= now())
+       where (answers.state = 'pending' and answers.lease_until < now())
+          or (answers.state = 'ready' and (answers.expires_at <= now() or answers.bought_at < $6::timestamptz))
        returning 1)
-     select (select count(*) from c)::int as mine, a.state, a.status, a.body, (a.expires_at > now()) as fresh
+     select (select count(*) from c)::int as mine, a.state, a.status, a.body,
+            (a.expires_at > now() and ($6::timestamptz is null or a.bought_at >= $6::timestamptz)) as fresh
        from (select 1) as one left join answers a on a.key = $1`,
-    [key, endpoint, company, owner, leaseMs],
+    [key, endpoint, company, owner, leaseMs, boughtAfter],
   );
   if (row?.mine) return { kind: "mine" };
   if (row?.state === "ready" && row.fresh && row.body !== null && row.status !== null)

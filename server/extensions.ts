@@ -7,3 +7,5 @@ import "./db/core-migrations.ts";
 import "./doctor/index.ts";
 // The reconciliation service (W3C Reconciliation API 0.2) at /reconcile.
 import "../reconcile/team-server.ts";
+// Portfolio schedules at /schedules: the check runs on the server at the hour (issue 24).
+import "./schedules/index.ts";

@@ -73,7 +73,7 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
     db: opts.db,
     log: opts.log,
     process: opts.process,
-    call: (user, spec, lang) => answerFor(opts, user, spec, lang),
+    call: (user, spec, lang, callOpts) => answerFor(opts, user, spec, lang, callOpts),
     operate: (op) => opts.upstream.operate(op),
   };
 

@@ -25,6 +25,12 @@ import { paidRefusal } from "./gates.ts";
 
 export type Answer = ErrorAnswer;
 
+/** How one call may be answered. */
+export interface CallOptions {
+  /** Only a shared answer bought at or after this instant (the database's clock) is served; an older one is bought again. */
+  boughtAfter?: Date;
+}
+
 export interface PurchaseContext {
   db: Db;
   upstream: Upstream;
@@ -121,6 +127,7 @@ async function claimAll(
   ready: Map<string, string>,
   mine: string[],
   owned: Map<string, LocalClaim>,
+  opts: CallOptions = {},
 ): Promise<boolean> {
   const giveUp = Date.now() + 4 * ctx.leaseMs + 10_000;
   const local = claimsOf(ctx);
@@ -136,7 +143,15 @@ async function claimAll(
         localWaits.push(held.done);
         continue;
       }
-      const c = await claim(ctx.db, key, endpointId, companies[i] ?? null, ctx.process, ctx.leaseMs);
+      const c = await claim(
+        ctx.db,
+        key,
+        endpointId,
+        companies[i] ?? null,
+        ctx.process,
+        ctx.leaseMs,
+        opts.boughtAfter ?? null,
+      );
       if (c.kind === "ready") ready.set(key, c.answer.body);
       else if (c.kind === "mine") {
         let resolve = () => undefined as void;
@@ -265,6 +280,7 @@ async function paidAnswer(
   ep: Endpoint,
   spec: CallSpec,
   lang: Language,
+  opts: CallOptions,
 ): Promise<Answer> {
   const key = questionKey(spec);
   const company = spec.path?.id ?? spec.path?.personId ?? null;
@@ -272,7 +288,7 @@ async function paidAnswer(
   const ready = new Map<string, string>();
   const mine: string[] = [];
   const owned = new Map<string, LocalClaim>();
-  if (!(await claimAll(ctx, [key], ep.id, [company], ready, mine, owned)))
+  if (!(await claimAll(ctx, [key], ep.id, [company], ready, mine, owned, opts)))
     return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
   const cached = ready.get(key);
   if (cached !== undefined) {
@@ -305,13 +321,14 @@ async function splitAnswer(
   spec: CallSpec,
   split: Split,
   lang: Language,
+  opts: CallOptions,
 ): Promise<Answer> {
   const ready = new Map<string, string>();
   let charged = 0;
   for (;;) {
     const mine: string[] = [];
     const owned = new Map<string, LocalClaim>();
-    if (!(await claimAll(ctx, split.keys, ep.id, split.companies, ready, mine, owned)))
+    if (!(await claimAll(ctx, split.keys, ep.id, split.companies, ready, mine, owned, opts)))
       return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
     if (mine.length === 0) break;
     try {
@@ -360,12 +377,18 @@ async function splitAnswer(
 }
 
 /** The answer to one call for one user (the proxy's and every extension module's way to the API). */
-export async function answerFor(ctx: PurchaseContext, user: AuthUser, spec: CallSpec, lang: Language): Promise<Answer> {
+export async function answerFor(
+  ctx: PurchaseContext,
+  user: AuthUser,
+  spec: CallSpec,
+  lang: Language,
+  opts: CallOptions = {},
+): Promise<Answer> {
   const ep = endpoint(spec.endpoint);
   if (ep.billing === "rate-limited") return freeAnswer(ctx, spec, lang);
   // A registered gate (server/gates.ts: the doctor's drift refusal) may stop a paid request before anything is reserved.
   const refusal = await paidRefusal(ctx.db, lang);
   if (refusal) return refusal;
   const split = splitOf(ep, spec);
-  return split ? splitAnswer(ctx, user, ep, spec, split, lang) : paidAnswer(ctx, user, ep, spec, lang);
+  return split ? splitAnswer(ctx, user, ep, spec, split, lang, opts) : paidAnswer(ctx, user, ep, spec, lang, opts);
 }

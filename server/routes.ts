@@ -22,7 +22,7 @@ import type { Language } from "../shared/i18n/index.ts";
 import type { AuthUser } from "./auth/tokens.ts";
 import type { Db } from "./db/db.ts";
 import type { Logger } from "./log.ts";
-import type { Answer } from "./purchase.ts";
+import type { Answer, CallOptions } from "./purchase.ts";
 import type { Upstream } from "./upstream.ts";
 
 export interface ServiceContext {
@@ -31,7 +31,7 @@ export interface ServiceContext {
   /** This process's name (host:pid:start), as in the ledger and in claims. */
   process: string;
   /** One call to the API for `user`, through the shared answers, budgets and ledger. */
-  call(user: AuthUser, spec: CallSpec, lang: Language): Promise<Answer>;
+  call(user: AuthUser, spec: CallSpec, lang: Language, opts?: CallOptions): Promise<Answer>;
   /** Run a sans-IO operation with the team's key and pacer (free calls only: the doctor's; see Upstream.operate). */
   operate: Upstream["operate"];
 }

@@ -102,7 +102,11 @@ export function missingKey(cfg: Pick<ClientConfig, "credential">): CompanyDataEr
   return new CompanyDataError("MISSING_KEY", cfg.credential === "serverToken" ? { field: "serverToken" } : {});
 }
 
-function errorFromResponse(res: HttpResponse, now: number, credential?: ClientConfig["credential"]): CompanyDataError {
+export function errorFromResponse(
+  res: HttpResponse,
+  now: number,
+  credential?: ClientConfig["credential"],
+): CompanyDataError {
   if (res.status === 0) return new CompanyDataError(res.networkError === "timeout" ? "TIMEOUT" : "NETWORK");
   let body: ErrorBody | undefined;
   try {

@@ -4,7 +4,7 @@
  * modules of this folder import each other directly.
  */
 export { checkBaseUrl, isLoopbackHost } from "./base-url.ts";
-export { PRODUCTION_BASE_URL, buildRequest, call, callMany, missingKey } from "./client.ts";
+export { PRODUCTION_BASE_URL, buildRequest, call, callMany, errorFromResponse, missingKey } from "./client.ts";
 export type { CallResult, CallSpec, ClientConfig } from "./client.ts";
 export { COMPANY_ID_AT_START, COMPANY_ID_IN_TEXT, COMPANY_ID_PATTERN, companyIdsIn } from "./company-id.ts";
 export { connectionFromEnv, envKeyMessage } from "./connection-env.ts";

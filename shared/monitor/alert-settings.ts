@@ -128,7 +128,8 @@ export function alertSettings(
         { de: `höchstens ${MAX_RECIPIENTS} Empfänger`, en: `at most ${MAX_RECIPIENTS} recipients` },
         LABEL_EMAIL,
       );
-    if (email.length && host !== "sheets" && host !== "test")
+    // Google Sheets sends with MailApp, the team server with its SMTP relay (server/schedules/mail.ts).
+    if (email.length && host !== "sheets" && host !== "test" && host !== "team-server")
       throw invalid(
         "email",
         {

@@ -60,13 +60,32 @@ export function windowCompanies(progress: PortfolioProgress, rows: readonly Row[
 }
 
 export function* payWindow(w: WindowRun, ids: readonly string[]): Operation<WindowTally> {
-  const { progress, states } = w;
+  const { priced, pay } = budgeted(w, ids);
+  const paid = yield* fetchPaid(w, pay);
+  // New change lines first, watermarks after: a crash in between re-fetches, and the line keys keep the log single.
+  const { newLines, appended } = yield* logChanges(w, paid);
+  const tally: WindowTally = { progressed: false, newChanges: 0, extraChangePages: 0 };
+  const now = w.nowIso();
+  const updated = new Map<string, CompanyState>();
+  for (const [id, item] of priced) settleCompany(w, id, item, paid, appended, now, tally, updated);
+  if (w.alerts.length && updated.size)
+    yield* noteNews(w.ctx, w.alerts, {
+      moves: movesOf(w.states, updated, new Set(newLines.map((l) => String(l.row[1])))),
+    });
+  if (updated.size) yield* saveStates(w.ctx, updated);
+  for (const [id, s] of updated) w.states.set(id, s);
+  return tally;
+}
+
+/** The window's priced companies, and what is paid for: in table order, whatever would go over the budget is deferred. */
+function budgeted(w: WindowRun, ids: readonly string[]): { priced: Map<string, Priced>; pay: PlanItem[] } {
+  const { progress } = w;
   const priced = new Map<string, Priced>();
   for (const id of ids) {
     const p = progress.todo(id);
     if (p) priced.set(id, p);
   }
-  // Budget: defer, in table order, whatever would go over it; once over, defer all paid work.
+  // Once over the budget (or stopped), all further paid work is deferred.
   const pay: PlanItem[] = [];
   for (const [id, { avail, plan }] of priced) {
     if (plan.credits === 0) continue;
@@ -78,7 +97,16 @@ export function* payWindow(w: WindowRun, ids: readonly string[]): Operation<Wind
       progress.set(id, { kind: "deferred", avail, plan });
     else pay.push(plan);
   }
-  // Paid calls of the window, all in one parallel batch.
+  return { priced, pay };
+}
+
+interface Paid {
+  profiles: Map<string, Company | CompanyDataError>;
+  changes: Map<string, ChangesResult | CompanyDataError>;
+}
+
+/** The window's paid calls, all in one parallel batch; a failure is a value per company. */
+function* fetchPaid(w: WindowRun, pay: readonly PlanItem[]): Operation<Paid> {
   const plain = pay.filter((p) => p.profile && !p.financials).map((p) => p.id);
   const withFin = pay.filter((p) => p.financials).map((p) => p.id);
   const changesOf = pay.filter((p) => p.changes);
@@ -86,106 +114,109 @@ export function* payWindow(w: WindowRun, ids: readonly string[]): Operation<Wind
     getProfiles(w.fresh, plain),
     getProfiles(w.fresh, withFin, ["financials"]),
     // A company with changes to fetch has been checked before: its state (and watermark) is there.
-    ...changesOf.map((p) => catching(getChanges(w.fresh, p.id, states.get(p.id)!.wm, CHANGES_PAGE))),
+    ...changesOf.map((p) => catching(getChanges(w.fresh, p.id, w.states.get(p.id)!.wm, CHANGES_PAGE))),
   ])) as [
     Map<string, Company | CompanyDataError>,
     Map<string, Company | CompanyDataError>,
     ...(ChangesResult | CompanyDataError)[],
   ];
-  const profiles = new Map([...results[0], ...results[1]]);
   const changes = new Map<string, ChangesResult | CompanyDataError>(
     changesOf.map((p, k) => [
       p.id,
       (results[2 + k] as ChangesResult | CompanyDataError | undefined) ?? new CompanyDataError("INTERNAL"),
     ]),
   );
+  return { profiles: new Map([...results[0], ...results[1]]), changes };
+}
 
-  // New change lines first, watermarks after: a crash in between re-fetches, and the line keys keep the log single.
+/** The new changes into the alert outboxes, then into the log; answers the news and the lines appended per company. */
+function* logChanges(w: WindowRun, paid: Paid): Operation<{ newLines: LogLine[]; appended: Map<string, number> }> {
   const lines: LogLine[] = [];
-  for (const [id, c] of changes) {
+  for (const [id, c] of paid.changes) {
     if (c instanceof CompanyDataError) continue;
-    const prof = profiles.get(id);
+    const prof = paid.profiles.get(id);
     const name =
       prof && !(prof instanceof CompanyDataError)
         ? (prof.name ?? null)
-        : (states.get(id)?.name ?? w.nameOf.get(id) ?? null);
+        : (w.states.get(id)?.name ?? w.nameOf.get(id) ?? null);
     for (const ch of c.changes) lines.push(logLine(id, name, ch));
   }
   // News goes to the alert outbox before the log has it: a line in the log is never news again.
-  const channels = w.alerts;
-  const newLines = channels.length ? lines.filter((l) => !w.log.keys.has(l.key)) : [];
-  if (newLines.length) yield* noteNews(w.ctx, channels, { changes: newLines });
+  const newLines = w.alerts.length ? lines.filter((l) => !w.log.keys.has(l.key)) : [];
+  if (newLines.length) yield* noteNews(w.ctx, w.alerts, { changes: newLines });
   const appended = lines.length ? yield* appendNew(w.log.keys, lines, w.log.name) : new Map<string, number>();
+  return { newLines, appended };
+}
 
-  const tally: WindowTally = { progressed: false, newChanges: 0, extraChangePages: 0 };
-  const now = w.nowIso();
-  const updated = new Map<string, CompanyState>();
-  for (const [id, { avail: a, plan: p }] of priced) {
-    const st = states.get(id) ?? null;
-    if (progress.is(id, "deferred")) continue;
-    if (p.credits === 0) {
-      // Nothing can have changed: keep the result, move the watermark up to now
-      // (availability dates the last change before the watermark's day). Only a company checked before costs nothing.
-      updated.set(id, {
-        ...st!,
-        wm: laterOf(st!.wm, now),
-        lastChange: a.lastChangeDate ?? st!.lastChange,
-        checkedAt: now,
-        run: w.runId,
-        newChanges: 0,
-      });
-      progress.set(id, { kind: "unchanged", avail: a, plan: p });
-      tally.progressed = true;
-      continue;
-    }
-    const prof = p.profile ? profiles.get(id) : undefined;
-    const ch = p.changes ? changes.get(id) : undefined;
-    const profErr = prof instanceof CompanyDataError ? prof : undefined;
-    const profile = prof instanceof CompanyDataError ? undefined : prof;
-    const chErr = ch instanceof CompanyDataError ? ch : undefined;
-    const c = ch instanceof CompanyDataError ? undefined : ch;
-    let wm = st ? st.wm : now;
-    if (c) {
-      for (const x of c.changes) wm = laterOf(wm, x.date);
-      // getChanges pages to the end; only if it had to stop early does the watermark stay at the newest entry.
-      if (c.complete) wm = laterOf(wm, c.until ?? now);
-      // The plan priced one page per company: more than CHANGES_PAGE new changes cost a credit per extra page.
-      tally.extraChangePages += c.pages - 1;
-    }
-    const failure = profErr ?? chErr;
-    if (failure) {
-      progress.settle(id, failure);
-      // Keep what was paid for, so a continued run never pays for it twice.
-      if (st && c && profErr) {
-        // Changes logged, profile failed: the watermark moves, the profile is owed.
-        updated.set(id, {
-          ...st,
-          wm,
-          lastChange: a.lastChangeDate ?? st.lastChange,
-          needProfile: true,
-          newChanges: appended.get(id) ?? 0,
-        });
-        tally.newChanges += appended.get(id) ?? 0;
-        tally.progressed = true;
-      } else if (st && profile && chErr) {
-        // Profile fetched, changes failed: keep the new screening, the watermark stays; this run owes only the changes.
-        updated.set(id, { ...stateFrom(profile, p, a, st, st.wm, now, st.run, st.newChanges), profiledRun: w.runId });
-        tally.progressed = true;
-      }
-      continue;
-    }
-    updated.set(id, stateFrom(profile, p, a, st, wm, now, w.runId, appended.get(id) ?? 0));
-    progress.set(id, { kind: "checked", avail: a, plan: p });
-    tally.newChanges += appended.get(id) ?? 0;
-    tally.progressed = true;
-  }
-  if (channels.length && updated.size)
-    yield* noteNews(w.ctx, channels, {
-      moves: movesOf(states, updated, new Set(newLines.map((l) => String(l.row[1])))),
+/** One company's outcome of the window: its progress, its tally, and its new state (into `updated`). */
+function settleCompany(
+  w: WindowRun,
+  id: string,
+  { avail: a, plan: p }: Priced,
+  paid: Paid,
+  appended: Map<string, number>,
+  now: string,
+  tally: WindowTally,
+  updated: Map<string, CompanyState>,
+): void {
+  const { progress } = w;
+  const st = w.states.get(id) ?? null;
+  if (progress.is(id, "deferred")) return;
+  if (p.credits === 0) {
+    // Nothing can have changed: keep the result, move the watermark up to now
+    // (availability dates the last change before the watermark's day). Only a company checked before costs nothing.
+    updated.set(id, {
+      ...st!,
+      wm: laterOf(st!.wm, now),
+      lastChange: a.lastChangeDate ?? st!.lastChange,
+      checkedAt: now,
+      run: w.runId,
+      newChanges: 0,
     });
-  if (updated.size) yield* saveStates(w.ctx, updated);
-  for (const [id, s] of updated) states.set(id, s);
-  return tally;
+    progress.set(id, { kind: "unchanged", avail: a, plan: p });
+    tally.progressed = true;
+    return;
+  }
+  const prof = p.profile ? paid.profiles.get(id) : undefined;
+  const ch = p.changes ? paid.changes.get(id) : undefined;
+  const profErr = prof instanceof CompanyDataError ? prof : undefined;
+  const profile = prof instanceof CompanyDataError ? undefined : prof;
+  const chErr = ch instanceof CompanyDataError ? ch : undefined;
+  const c = ch instanceof CompanyDataError ? undefined : ch;
+  let wm = st ? st.wm : now;
+  if (c) {
+    for (const x of c.changes) wm = laterOf(wm, x.date);
+    // getChanges pages to the end; only if it had to stop early does the watermark stay at the newest entry.
+    if (c.complete) wm = laterOf(wm, c.until ?? now);
+    // The plan priced one page per company: more than CHANGES_PAGE new changes cost a credit per extra page.
+    tally.extraChangePages += c.pages - 1;
+  }
+  const failure = profErr ?? chErr;
+  if (failure) {
+    progress.settle(id, failure);
+    // Keep what was paid for, so a continued run never pays for it twice.
+    if (st && c && profErr) {
+      // Changes logged, profile failed: the watermark moves, the profile is owed.
+      updated.set(id, {
+        ...st,
+        wm,
+        lastChange: a.lastChangeDate ?? st.lastChange,
+        needProfile: true,
+        newChanges: appended.get(id) ?? 0,
+      });
+      tally.newChanges += appended.get(id) ?? 0;
+      tally.progressed = true;
+    } else if (st && profile && chErr) {
+      // Profile fetched, changes failed: keep the new screening, the watermark stays; this run owes only the changes.
+      updated.set(id, { ...stateFrom(profile, p, a, st, st.wm, now, st.run, st.newChanges), profiledRun: w.runId });
+      tally.progressed = true;
+    }
+    return;
+  }
+  updated.set(id, stateFrom(profile, p, a, st, wm, now, w.runId, appended.get(id) ?? 0));
+  progress.set(id, { kind: "checked", avail: a, plan: p });
+  tally.newChanges += appended.get(id) ?? 0;
+  tally.progressed = true;
 }
 
 /** A company's state after its paid calls; a profile not refetched keeps the stored screening. */

@@ -41,7 +41,8 @@ import {
   type RunCheckpoint,
   type RunSummary,
 } from "./check-types.ts";
-import { payWindow, windowCompanies } from "./check-pay.ts";
+import { payWindow, windowCompanies, type WindowRun } from "./check-pay.ts";
+import type { Row } from "./check-read.ts";
 import { writeNewHeaders, writeWindow } from "./check-write.ts";
 import { isoInstant, loadStates } from "./watermark.ts";
 import { readSaved, writeSaved } from "../core/index.ts";
@@ -66,35 +67,8 @@ export function* lastRun(ctx: OpContext): Operation<RunSummary | null> {
 
 export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operation<RunSummary> {
   const lang = ctx.client.language;
-  const sheetName = opts.sheet?.trim() || PORTFOLIO_SHEET;
-  // No name given: the log in the user's language, or the one kept under the other language's name.
-  const changesSheetOpt = opts.changesSheet?.trim() || undefined;
-  const windowRows = opts.windowRows ?? DEFAULT_WINDOW_ROWS;
-  if (!Number.isInteger(windowRows) || windowRows < 1)
-    throw invalid("windowRows", got(rule.number({ value: 1, inclusive: true }, undefined, true), windowRows));
-  const budget = opts.budget ?? null;
-  if (budget !== null && (!Number.isInteger(budget) || budget < 0))
-    throw invalid("budget", got(rule.number({ value: 0, inclusive: true }, undefined, true, "Credits"), budget));
-  const preview = opts.preview === true;
-
-  // Monitoring needs today's answers: no cache for availability, profiles and changes.
-  let spent = 0;
-  let requests = 0;
-  const fresh: OpContext = {
-    ...ctx,
-    cacheTtlSeconds: 0,
-    client: {
-      ...ctx.client,
-      onSpend: (ep, c) => {
-        spent += c;
-        ctx.client.onSpend?.(ep, c);
-      },
-      onRequest: (ep) => {
-        requests++;
-        ctx.client.onRequest?.(ep);
-      },
-    },
-  };
+  const { sheetName, changesSheetOpt, windowRows, budget, preview } = checkedOptions(opts);
+  const { fresh, counted } = freshContext(ctx);
   const nowIso = () => isoInstant(ctx.client.now());
 
   // ---- 1. the run (a continued run counts its stalled calls) and the table
@@ -130,7 +104,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   // ---- 3. windows
   yield* writeNewHeaders(sheetName, layout);
   const log = yield* openLog(lang, changesSheetOpt);
-  const payRun = {
+  const payRun: WindowRun = {
     fresh,
     ctx,
     runId,
@@ -139,20 +113,90 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     nameOf,
     log,
     budget,
-    runSpent: () => spentBefore + spent,
+    runSpent: () => spentBefore + counted.spent,
     alerts: opts.alerts ?? [],
     nowIso,
   };
   const write = { lang, sheetName, layout, table, keysThen, progress, states };
-  let progressed = false;
-  let newChanges = 0;
-  let extraChangePages = 0;
-  let timeUp = false;
+  const done = yield* payWindows(ctx, payRun, write, rows, windowRows, opts.deadline);
+
+  // ---- 4. the summary: every entry is earlier, checked, unchanged, left, an error, not found or ambiguous
+  finishSummary(summary, {
+    runId,
+    ids,
+    rows,
+    progress,
+    states,
+    spent: counted.spent,
+    spentBefore,
+    requests: counted.requests,
+    newChanges: done.newChanges,
+    extraChangePages: done.extraChangePages,
+    budget,
+    timeUp: done.timeUp,
+  });
+  yield* closeRun(ctx, run, summary, done, nowIso);
+  return summary;
+}
+
+/** The options, checked (INVALID_INPUT names the field). */
+function checkedOptions(opts: CheckOptions) {
+  const sheetName = opts.sheet?.trim() || PORTFOLIO_SHEET;
+  // No name given: the log in the user's language, or the one kept under the other language's name.
+  const changesSheetOpt = opts.changesSheet?.trim() || undefined;
+  const windowRows = opts.windowRows ?? DEFAULT_WINDOW_ROWS;
+  if (!Number.isInteger(windowRows) || windowRows < 1)
+    throw invalid("windowRows", got(rule.number({ value: 1, inclusive: true }, undefined, true), windowRows));
+  const budget = opts.budget ?? null;
+  if (budget !== null && (!Number.isInteger(budget) || budget < 0))
+    throw invalid("budget", got(rule.number({ value: 0, inclusive: true }, undefined, true, "Credits"), budget));
+  return { sheetName, changesSheetOpt, windowRows, budget, preview: opts.preview === true };
+}
+
+/** Monitoring needs today's answers: no cache for availability, profiles and changes; spend and requests counted. */
+function freshContext(ctx: OpContext): { fresh: OpContext; counted: { spent: number; requests: number } } {
+  const counted = { spent: 0, requests: 0 };
+  const fresh: OpContext = {
+    ...ctx,
+    cacheTtlSeconds: 0,
+    client: {
+      ...ctx.client,
+      onSpend: (ep, c) => {
+        counted.spent += c;
+        ctx.client.onSpend?.(ep, c);
+      },
+      onRequest: (ep) => {
+        counted.requests++;
+        ctx.client.onRequest?.(ep);
+      },
+    },
+  };
+  return { fresh, counted };
+}
+
+interface WindowsDone {
+  progressed: boolean;
+  newChanges: number;
+  extraChangePages: number;
+  timeUp: boolean;
+}
+
+/** Pay and write window after window, until the rows or the time (the deadline, checked between windows) run out. */
+function* payWindows(
+  ctx: OpContext,
+  payRun: WindowRun,
+  write: Parameters<typeof writeWindow>[0],
+  rows: readonly Row[],
+  windowRows: number,
+  deadline: number | undefined,
+): Operation<WindowsDone> {
+  const done: WindowsDone = { progressed: false, newChanges: 0, extraChangePages: 0, timeUp: false };
+  const { progress } = payRun;
   let worked = false;
   for (let w = 0; w < rows.length; w += windowRows) {
     // At least one window per call, so a call that spent its time on the free checks still moves on.
-    if (opts.deadline !== undefined && worked && ctx.client.now() >= opts.deadline) {
-      timeUp = true;
+    if (deadline !== undefined && worked && ctx.client.now() >= deadline) {
+      done.timeUp = true;
       break;
     }
     const windowRowsList = rows.slice(w, w + windowRows);
@@ -164,29 +208,24 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
       continue;
     worked = true;
     const tally = yield* payWindow(payRun, windowIds);
-    progressed ||= tally.progressed;
-    newChanges += tally.newChanges;
-    extraChangePages += tally.extraChangePages;
+    done.progressed ||= tally.progressed;
+    done.newChanges += tally.newChanges;
+    done.extraChangePages += tally.extraChangePages;
     yield* writeWindow(write, windowRowsList);
   }
+  return done;
+}
 
-  // ---- 4. the summary: every entry is earlier, checked, unchanged, left, an error, not found or ambiguous
-  finishSummary(summary, {
-    runId,
-    ids,
-    rows,
-    progress,
-    states,
-    spent,
-    spentBefore,
-    requests,
-    newChanges,
-    extraChangePages,
-    budget,
-    timeUp,
-  });
+/** A paused run keeps its checkpoint (stalls, spend so far); a finished one is cleared and kept as the last run. */
+function* closeRun(
+  ctx: OpContext,
+  run: RunCheckpoint,
+  summary: RunSummary,
+  done: WindowsDone,
+  nowIso: () => string,
+): Operation<void> {
   // A run paused only by failed calls counts the calls in a row that finished nothing (MAX_STALLED_CALLS).
-  if (summary.status === "paused" && !timeUp) run.stalls = progressed ? 0 : (run.stalls ?? 0) + 1;
+  if (summary.status === "paused" && !done.timeUp) run.stalls = done.progressed ? 0 : (run.stalls ?? 0) + 1;
   // A paused run carries what it spent so far into its next call.
   if (summary.status === "paused")
     yield* storePut({ [RUN_KEY(ctx)]: writeSaved(RUN_STATE, { ...run, spent: summary.runSpent }) });
@@ -194,5 +233,4 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     summary.finishedAt = nowIso();
     yield* storePut({ [RUN_KEY(ctx)]: null, [LAST_RUN_KEY(ctx)]: writeSaved(LAST_RUN, summary) });
   }
-  return summary;
 }

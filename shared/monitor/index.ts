@@ -9,13 +9,14 @@ export {
   channelsOf,
   deliverConfigured,
   loadAlertSettings,
+  maskWebhook,
   saveAlertSettings,
   webhookSender,
 } from "./alert-settings.ts";
 export type { AlertChannelView, Mailer, WebhookSender } from "./alert-settings.ts";
-export { deliverAlerts } from "./alerts.ts";
+export { deliverAlerts, DeliveryError } from "./alerts.ts";
 export type { DeliveryOutcome } from "./alerts.ts";
-export { CHANGES_SHEETS, appendNew } from "./changelog.ts";
+export { CHANGES_HEADERS, CHANGES_SHEETS, appendNew } from "./changelog.ts";
 export type { LogLine } from "./changelog.ts";
 export { MAX_STALLED_CALLS, PORTFOLIO_SHEET, RUN_KEY } from "./check-types.ts";
 export type { RunSummary } from "./check-types.ts";
@@ -37,5 +38,14 @@ export {
 export type { Frequency, ScheduleSettings } from "./schedule.ts";
 export { screenIds } from "./screen-ids.ts";
 export type { ScreenedCompany } from "./screen-ids.ts";
-export { changedSince } from "./watermark.ts";
+export { changedSince, loadStates } from "./watermark.ts";
+export type { CompanyState } from "./watermark.ts";
 export { checkWebhookUrl, postWebhook } from "./webhook.ts";
+export { portfolioIds, registerServerSchedule, serverRunsSince, serverRunsText } from "./server-schedule.ts";
+export type {
+  ServerFrequency,
+  ServerRun,
+  ServerRuns,
+  ServerScheduleInput,
+  ServerScheduleView,
+} from "./server-schedule.ts";

@@ -222,9 +222,17 @@ export function serverCommand(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return companyDataCommand(["server", ...args, ...database.args], { ...database.env, ...env });
+}
+
+/** `company-data <args>` run to its end, with its output. */
+export function companyDataCommand(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, "server", ...args, ...database.args], {
-      env: { ...process.env, LANG: "C", ...database.env, ...env },
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, LANG: "C", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -1,0 +1,30 @@
+/**
+ * Portfolio schedules on the team server (issue 24): a user registers a
+ * portfolio with its schedule and alert channels; the server runs the
+ * portfolio check at the hour, whether or not anyone has a workbook open,
+ * alerts, and keeps every run's result for the clients to fetch. Registered
+ * through the extension point (server/routes.ts); migrations 100–199.
+ */
+import "./migrations.ts";
+import { registerHealthCheck, registerRoute, registerService } from "../routes.ts";
+import { scheduleConfig } from "./config.ts";
+import { handleSchedules, SCHEDULES_PATH } from "./routes.ts";
+import { startScheduler } from "./scheduler.ts";
+
+registerRoute({ method: "*", prefix: SCHEDULES_PATH, auth: true, handler: handleSchedules });
+
+registerService({
+  name: "schedules",
+  start: async (ctx) => startScheduler(ctx, scheduleConfig()),
+});
+
+/** Deep health: how many schedules are overdue by more than two ticks (a loop that stopped shows here). */
+registerHealthCheck("schedules", async (ctx) => {
+  const cfg = scheduleConfig();
+  const [row] = await ctx.db.query<{ n: number }>(
+    "select count(*)::int as n from schedules where next_run < $1 and running_by is null",
+    [new Date(cfg.now() - 2 * cfg.tickMs - 60_000)],
+  );
+  const overdue = row?.n ?? 0;
+  return { ok: overdue === 0, detail: { overdue } };
+});

@@ -1,0 +1,62 @@
+/** The schedules' schema (migration numbers 100–199, server/db/migrations.ts). */
+import { registerMigration } from "../db/migrations.ts";
+
+registerMigration({
+  id: 100,
+  name: "portfolio schedules, their document store, change log and runs",
+  sql: `
+-- A user's portfolio with its schedule and alert channels (webhook addresses are secrets:
+-- never answered in full, never logged).
+create table schedules (
+  id serial primary key,
+  user_id integer not null references users(id),
+  name text not null,
+  companies jsonb not null,
+  frequency text not null check (frequency in ('hourly', 'daily', 'weekly')),
+  hour integer not null check (hour between 0 and 23),
+  weekday integer not null default 1 check (weekday between 0 and 6),
+  budget integer check (budget is null or budget >= 1),
+  webhooks jsonb not null default '[]',
+  emails jsonb not null default '[]',
+  language text not null default 'de' check (language in ('de', 'en')),
+  -- the server's (injectable) clock: the next slot; a claimed run keeps it until the run ends
+  next_run timestamptz not null,
+  -- the process running it now and until when its claim holds (the database's clock)
+  running_by text,
+  running_until timestamptz,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  unique (user_id, name)
+);
+create index schedules_due on schedules (next_run);
+-- The core check's document store per schedule: watermarks, last results, alert outboxes.
+create table schedule_store (
+  schedule_id integer not null references schedules(id) on delete cascade,
+  key text not null,
+  value text not null,
+  primary key (schedule_id, key)
+);
+-- The change log: every line once per schedule (its key), with the run that appended it.
+create table schedule_changes (
+  id serial primary key,
+  schedule_id integer not null references schedules(id) on delete cascade,
+  run_id integer not null,
+  key text not null,
+  line jsonb not null,
+  unique (schedule_id, key)
+);
+-- Each run's result: status, credits, the companies it screened, new changes, alerts, errors.
+create table schedule_runs (
+  id serial primary key,
+  schedule_id integer not null references schedules(id) on delete cascade,
+  process text not null,
+  started_at timestamptz not null,
+  finished_at timestamptz,
+  status text not null,
+  estimate integer not null default 0,
+  credits integer not null default 0,
+  result jsonb not null default '{}'
+);
+create index schedule_runs_of on schedule_runs (schedule_id, id);
+`,
+});

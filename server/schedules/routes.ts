@@ -1,0 +1,133 @@
+/**
+ * The schedules' HTTP API (personal token required, the server's CORS):
+ *
+ *   GET    /schedules                      the user's schedules (webhooks shown by host only)
+ *   GET    /schedules/NAME                 one
+ *   PUT    /schedules/NAME                 (or POST) register or replace: {companies, frequency, hour, weekday?, budget?, webhooks?, emails?, language?}
+ *   DELETE /schedules/NAME                 remove it (its store, change log and runs with it)
+ *   POST   /schedules/NAME/run             due now (the loop runs it at its next tick)
+ *   GET    /schedules/NAME/runs?after=ID   finished runs after a cursor (a run id), oldest first; `cursor` is the next one to ask with
+ *
+ * Errors in the API's shape and the user's language.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { CompanyDataError, toCompanyDataError } from "../../shared/core/index.ts";
+import { catalogue } from "../../shared/i18n/index.ts";
+import { errorAnswer, send, type ErrorAnswer } from "../errors.ts";
+import { msg } from "../i18n.ts";
+import type { ServerContext } from "../routes.ts";
+import { scheduleConfig } from "./config.ts";
+import { maskedWebhook, scheduleInput, scheduleName } from "./model.ts";
+import * as store from "./store.ts";
+
+export const SCHEDULES_PATH = "/schedules";
+/** Runs per answer: a client that was away long asks again with the cursor. */
+const MAX_RUNS = 100;
+
+const text = catalogue({
+  noSchedule: { de: "Diesen Zeitplan gibt es nicht.", en: "There is no such schedule." },
+  badCursor: {
+    de: "„after“ muss die Nummer eines Laufs sein (eine ganze Zahl ≥ 0).",
+    en: "“after” must be a run's number (a whole number ≥ 0).",
+  },
+});
+
+const json = (res: ServerResponse, status: number, body: unknown): void =>
+  void res.writeHead(status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
+
+export function scheduleView(s: store.Schedule) {
+  return {
+    name: s.name,
+    companies: s.companies,
+    frequency: s.frequency,
+    hour: s.hour,
+    weekday: s.weekday,
+    budget: s.budget,
+    webhooks: s.webhooks.map(maskedWebhook),
+    emails: s.emails,
+    language: s.language,
+    nextRun: s.nextRun.toISOString(),
+  };
+}
+
+function invalidAnswer(e: unknown, ctx: ServerContext): ErrorAnswer {
+  const err = toCompanyDataError(e);
+  return errorAnswer(
+    "INVALID_INPUT",
+    err.text(ctx.lang),
+    err.details.field !== undefined ? { field: err.details.field } : {},
+  );
+}
+
+export async function handleSchedules(req: IncomingMessage, res: ServerResponse, ctx: ServerContext): Promise<void> {
+  const user = ctx.user!;
+  const method = (req.method ?? "GET").toUpperCase();
+  const parts = ctx.url.pathname.slice(SCHEDULES_PATH.length).split("/").filter(Boolean).map(decodeURIComponent);
+  const notAllowed = () => send(res, errorAnswer("METHOD_NOT_ALLOWED", msg.methodNotAllowed[ctx.lang]));
+  const missing = () => send(res, errorAnswer("NOT_FOUND", text.noSchedule[ctx.lang]));
+  if (parts.length === 0) {
+    if (method !== "GET") return notAllowed();
+    return json(res, 200, { schedules: (await store.listSchedules(ctx.db, user.id)).map(scheduleView) });
+  }
+  let name: string;
+  try {
+    name = scheduleName(parts[0]!);
+  } catch (e) {
+    return send(res, invalidAnswer(e, ctx));
+  }
+  const [, sub] = parts;
+  if (parts.length === 1) {
+    if (method === "GET") {
+      const s = await store.findSchedule(ctx.db, user.id, name);
+      return s ? json(res, 200, scheduleView(s)) : missing();
+    }
+    if (method === "DELETE")
+      return (await store.deleteSchedule(ctx.db, user.id, name)) ? json(res, 200, { deleted: name }) : missing();
+    // POST as PUT: the core's HTTP effect (and Apps Script's UrlFetch through it) speaks GET and POST.
+    if (method !== "PUT" && method !== "POST") return notAllowed();
+    let body: unknown;
+    try {
+      body = JSON.parse(ctx.body);
+    } catch {
+      return send(res, errorAnswer("INVALID_INPUT", msg.badJson[ctx.lang], { field: "body" }));
+    }
+    try {
+      const input = scheduleInput(body, ctx.lang);
+      const s = await store.upsertSchedule(ctx.db, user.id, name, input, scheduleConfig().now());
+      ctx.log.info("schedule.registered", {
+        user: user.name,
+        schedule: s.id,
+        companies: s.companies.length,
+        frequency: s.frequency,
+      });
+      return json(res, 200, scheduleView(s));
+    } catch (e) {
+      if (e instanceof CompanyDataError || (e as { code?: string })?.code === "INVALID_INPUT")
+        return send(res, invalidAnswer(e, ctx));
+      throw e;
+    }
+  }
+  if (parts.length === 2 && sub === "run") {
+    if (method !== "POST") return notAllowed();
+    return (await store.makeDue(ctx.db, user.id, name, scheduleConfig().now()))
+      ? json(res, 202, { due: name })
+      : missing();
+  }
+  if (parts.length === 2 && sub === "runs") {
+    if (method !== "GET") return notAllowed();
+    const s = await store.findSchedule(ctx.db, user.id, name);
+    if (!s) return missing();
+    const afterText = ctx.url.searchParams.get("after") ?? "0";
+    const after = /^\d{1,12}$/.test(afterText) ? Number(afterText) : NaN;
+    if (Number.isNaN(after))
+      return send(res, errorAnswer("INVALID_INPUT", text.badCursor[ctx.lang], { field: "after" }));
+    const runs = await store.runsAfter(ctx.db, s.id, after, MAX_RUNS);
+    return json(res, 200, {
+      schedule: scheduleView(s),
+      runs,
+      cursor: runs.length ? runs[runs.length - 1]!.id : after,
+      more: runs.length === MAX_RUNS,
+    });
+  }
+  return send(res, errorAnswer("NOT_FOUND", msg.notFound[ctx.lang]));
+}
