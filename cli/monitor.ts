@@ -105,8 +105,7 @@ export const journalOf = (output: string) => `${output}.monitor.journal.jsonl`;
  * on resume: the same company asked the same way. Never the free
  * availability answer: an old one would move a watermark past news.
  */
-const paidMonitorAnswer = (r: HttpRequest) =>
-  r.method === "GET" && /\/v2\/companies\/[^/?]+(\/changes)?(\?|$)/.test(r.url);
+const paidMonitorAnswer = (r: HttpRequest) => r.price?.endpoint === "profile" || r.price?.endpoint === "changes";
 
 // ---- the document store as a file
 
