@@ -11,6 +11,8 @@ import { createEmulator } from "../emulator/index.ts";
 import { buildCodeJs, sheetsEnrich } from "../test/support/sheets-driver.ts";
 import { createSheetsFake } from "../test/apps-script/harness.ts";
 import { benchList } from "../test/support/lists.ts";
+import { DEFAULT_FIELDS, selectFields } from "../shared/enrich/fields.ts";
+import { readResult } from "../shared/enrich/rows.ts";
 import { median, r2, ratio, START_DATE, type Figure } from "./lib.ts";
 
 /** A row-by-row script: per row, read its input cell and write its output row (getRange + getValues, getRange + setValues). */
@@ -60,6 +62,16 @@ export async function runSheetsBench(log: (s: string) => void = () => {}): Promi
   const calls = fake.calls.filter((c) => !c.startsWith("state:")).length;
   const stateCalls = fake.calls.length - calls;
   const credits = before - emu.balance(key);
+  // The output block right of the names, read back from the sheet as the user sees it.
+  const width = selectFields([...DEFAULT_FIELDS]).length;
+  const sheetRows = (fake.grids.get("Liste") ?? []).slice(1);
+  const correct = list.rows.filter((row, i) => {
+    const r = readResult(
+      sheetRows[i]?.slice(1).map((v) => (v instanceof Date ? v.toISOString() : v)),
+      width,
+    );
+    return row.expectId === null ? r?.outcome === "not_found" : r?.outcome === "matched" && r.id === row.expectId;
+  }).length;
   const naive = NAIVE_CALLS_PER_ROW * list.rows.length;
   out.push(
     {
@@ -75,12 +87,25 @@ export async function runSheetsBench(log: (s: string) => void = () => {}): Promi
     },
     {
       group: "4 sheets",
+      figure: "rows correct (right id / not found) in the sheet, sidebar job",
+      value: correct,
+      unit: "rows",
+      baseline: list.rows.length,
+      ratio: ratio(correct, list.rows.length),
+      target: "= all",
+      pass: correct === list.rows.length,
+      note: "the Sheets host's path: the built Code.js, enrichStart/enrichStep as the sidebar calls them (test/support/sheets-driver.ts)",
+    },
+    {
+      group: "4 sheets",
       figure: "credits for the 1,000-row list (sidebar job)",
       value: credits,
       unit: "credits",
       baseline: list.companies + Math.ceil(list.distinctQueries / 10),
       ratio: ratio(credits, list.companies + Math.ceil(list.distinctQueries / 10)),
-      note: `informational: the sidebar's chunks of 20 rows; ${r2(ms / 1000)} s in-process without latency`,
+      target: "= minimum",
+      pass: credits === list.companies + Math.ceil(list.distinctQueries / 10),
+      note: `minimum = ceil(distinct queries/10) + profiles; the sidebar's chunks of 20 rows; ${r2(ms / 1000)} s in-process without latency`,
     },
     {
       group: "4 sheets",
