@@ -48,7 +48,7 @@ import { benchList, type BenchList } from "../test/support/lists.ts";
 import { cliEnrich } from "../test/support/cli-enrich.ts";
 import { itemAt } from "../test/support/item-at.ts";
 import { startEmulatorProcess, type EmulatorProcess, type Usage } from "./emulator-process.ts";
-import { LATENCY, median, r2, ratio, seconds, START_DATE, type Figure } from "./lib.ts";
+import { correctRows, LATENCY, median, rowsCorrectFigure, r2, ratio, seconds, START_DATE, type Figure } from "./lib.ts";
 
 /** Rows the naive baseline really sends; the rest is extrapolated (it is ~300 s for 1,000 rows). */
 export const NAIVE_SAMPLE = Number(process.env.BENCH_NAIVE_SAMPLE ?? 40);
@@ -142,17 +142,6 @@ async function coreRun(
     results: run.results,
     key,
   };
-}
-
-/** Rows whose outcome is what the list says: the company's id, or not found. */
-function correctRows(list: BenchList, results: readonly (RowResult | null)[]): number {
-  let ok = 0;
-  list.rows.forEach((row, i) => {
-    const r = results[i];
-    if (!r) return;
-    if (row.expectId === null ? r.outcome === "not_found" : r.outcome === "matched" && r.id === row.expectId) ok++;
-  });
-  return ok;
 }
 
 /**
@@ -409,16 +398,12 @@ export async function runEnrichBench(log: (s: string) => void = () => {}): Promi
 
     const g = "1 enrich 1,000 rows (CLI: company-data enrich)";
     out.push(
-      {
-        group: g,
-        figure: `rows correct (right id / not found), worst of ${cores.length} runs`,
-        value: correct,
-        unit: "rows",
-        baseline: list.rows.length,
-        ratio: ratio(correct, list.rows.length),
-        target: "= all",
-        pass: correct === list.rows.length,
-      },
+      rowsCorrectFigure(
+        g,
+        `rows correct (right id / not found), worst of ${cores.length} runs`,
+        correct,
+        list.rows.length,
+      ),
       {
         group: g,
         figure: "credits vs theoretical minimum",

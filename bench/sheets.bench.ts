@@ -13,7 +13,7 @@ import { createSheetsFake } from "../test/apps-script/harness.ts";
 import { benchList } from "../test/support/lists.ts";
 import { DEFAULT_FIELDS, selectFields } from "../shared/enrich/fields.ts";
 import { readResult } from "../shared/enrich/rows.ts";
-import { median, r2, ratio, START_DATE, type Figure } from "./lib.ts";
+import { correctRows, median, r2, ratio, rowsCorrectFigure, START_DATE, type Figure } from "./lib.ts";
 
 /** A row-by-row script: per row, read its input cell and write its output row (getRange + getValues, getRange + setValues). */
 export const NAIVE_CALLS_PER_ROW = 4;
@@ -65,13 +65,15 @@ export async function runSheetsBench(log: (s: string) => void = () => {}): Promi
   // The output block right of the names, read back from the sheet as the user sees it.
   const width = selectFields([...DEFAULT_FIELDS]).length;
   const sheetRows = (fake.grids.get("Liste") ?? []).slice(1);
-  const correct = list.rows.filter((row, i) => {
-    const r = readResult(
-      sheetRows[i]?.slice(1).map((v) => (v instanceof Date ? v.toISOString() : v)),
-      width,
-    );
-    return row.expectId === null ? r?.outcome === "not_found" : r?.outcome === "matched" && r.id === row.expectId;
-  }).length;
+  const correct = correctRows(
+    list,
+    list.rows.map((_, i) =>
+      readResult(
+        sheetRows[i]?.slice(1).map((v) => (v instanceof Date ? v.toISOString() : v)),
+        width,
+      ),
+    ),
+  );
   const naive = NAIVE_CALLS_PER_ROW * list.rows.length;
   out.push(
     {
@@ -85,17 +87,13 @@ export async function runSheetsBench(log: (s: string) => void = () => {}): Promi
       pass: calls < naive,
       note: `baseline: row-by-row script, ${NAIVE_CALLS_PER_ROW} calls a row; ${steps} sidebar steps; rows done ${p.processed}/${p.total}; plus ${stateCalls} calls on the add-on's state sheet`,
     },
-    {
-      group: "4 sheets",
-      figure: "rows correct (right id / not found) in the sheet, sidebar job",
-      value: correct,
-      unit: "rows",
-      baseline: list.rows.length,
-      ratio: ratio(correct, list.rows.length),
-      target: "= all",
-      pass: correct === list.rows.length,
-      note: "the Sheets host's path: the built Code.js, enrichStart/enrichStep as the sidebar calls them (test/support/sheets-driver.ts)",
-    },
+    rowsCorrectFigure(
+      "4 sheets",
+      "rows correct (right id / not found) in the sheet, sidebar job",
+      correct,
+      list.rows.length,
+      "the Sheets host's path: the built Code.js, enrichStart/enrichStep as the sidebar calls them (test/support/sheets-driver.ts)",
+    ),
     {
       group: "4 sheets",
       figure: "credits for the 1,000-row list (sidebar job)",
