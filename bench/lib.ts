@@ -10,6 +10,8 @@ import { startServer, type RunningServer } from "../emulator/server.ts";
 import type { AsyncDriver } from "../shared/core/drivers.ts";
 import type { HttpRequest } from "../shared/core/http.ts";
 import { ENDPOINTS } from "../shared/api/endpoints.ts";
+import type { RowResult } from "../shared/enrich/rows.ts";
+import type { BenchList } from "../test/support/lists.ts";
 
 export interface Figure {
   /** Benchmark group (issue 8's numbering). */
@@ -99,4 +101,36 @@ export function median(samples: readonly number[]): number {
   const lower = s.length % 2 ? upper : s[mid - 1];
   if (upper === undefined || lower === undefined) throw new Error("bench: median of no samples");
   return (lower + upper) / 2;
+}
+
+/** Rows whose outcome is what the list says: the company's id, or not found. */
+export function correctRows(list: BenchList, results: readonly (RowResult | null | undefined)[]): number {
+  let ok = 0;
+  list.rows.forEach((row, i) => {
+    const r = results[i];
+    if (!r) return;
+    if (row.expectId === null ? r.outcome === "not_found" : r.outcome === "matched" && r.id === row.expectId) ok++;
+  });
+  return ok;
+}
+
+/** The figure "rows correct": every row of the list, or it fails. */
+export function rowsCorrectFigure(
+  group: string,
+  figure: string,
+  correct: number,
+  total: number,
+  note?: string,
+): Figure {
+  return {
+    group,
+    figure,
+    value: correct,
+    unit: "rows",
+    baseline: total,
+    ratio: ratio(correct, total),
+    target: "= all",
+    pass: correct === total,
+    ...(note ? { note } : {}),
+  };
 }

@@ -12,7 +12,9 @@ import { buildCodeJs, sheetsEnrich } from "../test/support/sheets-driver.ts";
 import { createSheetsFake } from "../test/apps-script/harness.ts";
 import { benchList } from "../test/support/lists.ts";
 import { APP_FILE, LAZY_GLOBAL } from "../apps-script/stubs.ts";
-import { median, r2, ratio, START_DATE, type Figure } from "./lib.ts";
+import { DEFAULT_FIELDS, selectFields } from "../shared/enrich/fields.ts";
+import { readResult } from "../shared/enrich/rows.ts";
+import { correctRows, median, r2, ratio, rowsCorrectFigure, START_DATE, type Figure } from "./lib.ts";
 
 /** A row-by-row script: per row, read its input cell and write its output row (getRange + getValues, getRange + setValues). */
 export const NAIVE_CALLS_PER_ROW = 4;
@@ -66,6 +68,18 @@ export async function runSheetsBench(log: (s: string) => void = () => {}): Promi
   const calls = fake.calls.filter((c) => !c.startsWith("state:")).length;
   const stateCalls = fake.calls.length - calls;
   const credits = before - emu.balance(key);
+  // The output block right of the names, read back from the sheet as the user sees it.
+  const width = selectFields([...DEFAULT_FIELDS]).length;
+  const sheetRows = (fake.grids.get("Liste") ?? []).slice(1);
+  const correct = correctRows(
+    list,
+    list.rows.map((_, i) =>
+      readResult(
+        sheetRows[i]?.slice(1).map((v) => (v instanceof Date ? v.toISOString() : v)),
+        width,
+      ),
+    ),
+  );
   const naive = NAIVE_CALLS_PER_ROW * list.rows.length;
   out.push(
     {
@@ -79,6 +93,13 @@ export async function runSheetsBench(log: (s: string) => void = () => {}): Promi
       pass: calls < naive,
       note: `baseline: row-by-row script, ${NAIVE_CALLS_PER_ROW} calls a row; ${steps} sidebar steps; rows done ${p.processed}/${p.total}; plus ${stateCalls} calls on the add-on's state sheet`,
     },
+    rowsCorrectFigure(
+      "4 sheets",
+      "rows correct (right id / not found) in the sheet, sidebar job",
+      correct,
+      list.rows.length,
+      "the Sheets host's path: the built Code.js, enrichStart/enrichStep as the sidebar calls them (test/support/sheets-driver.ts)",
+    ),
     {
       group: "4 sheets",
       figure: "credits for the 1,000-row list (sidebar job)",
@@ -86,7 +107,9 @@ export async function runSheetsBench(log: (s: string) => void = () => {}): Promi
       unit: "credits",
       baseline: list.companies + Math.ceil(list.distinctQueries / 10),
       ratio: ratio(credits, list.companies + Math.ceil(list.distinctQueries / 10)),
-      note: `informational: the sidebar's chunks of 20 rows; ${r2(ms / 1000)} s in-process without latency`,
+      target: "= minimum",
+      pass: credits === list.companies + Math.ceil(list.distinctQueries / 10),
+      note: `minimum = ceil(distinct queries/10) + profiles; the sidebar's chunks of 20 rows; ${r2(ms / 1000)} s in-process without latency`,
     },
     {
       group: "4 sheets",
