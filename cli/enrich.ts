@@ -718,6 +718,7 @@ async function enrichLocked(
     parallel,
     beforeSend: ledger.beforeSend,
     onAnswer: ledger.onAnswer,
+    onKept: ledger.kept,
   });
   const state: RunState = {
     phase: "resolve",
