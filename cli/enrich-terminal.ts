@@ -11,7 +11,9 @@ import type { EnrichEstimate } from "../shared/enrich/index.ts";
 import { nodeDriver } from "./driver.ts";
 import type { Io } from "./io.ts";
 import type { SpendLedger } from "./ledger.ts";
-import { msg } from "./i18n.ts";
+import { ROLE_LABEL, msg } from "./i18n.ts";
+import { INPUT_ROLES } from "../shared/enrich/index.ts";
+import type { Prepared } from "./csv-table.ts";
 
 export function printEstimate(e: EnrichEstimate, lang: Language, line: (s: string) => void) {
   line(msg.estimate[lang](e.rows, e.credits, e.requests, e.paidRequests, e.freeRequests, e.seconds));
@@ -100,4 +102,17 @@ export function askOnTerminal() {
         res(/^(y|yes|j|ja)$/i.test(answer.trim()));
       });
     });
+}
+
+/** "Firmenname=Firma, Ort=Ort": each recognised role in the user's language, then the column it was found in. */
+function describeMapping(p: Prepared, lang: Language): string {
+  return INPUT_ROLES.filter((r) => p.mapping[r] !== undefined)
+    .map((r) => `${ROLE_LABEL[r][lang]}=${p.header[p.mapping[r]!]}`)
+    .join(", ");
+}
+
+/** The columns recognised, and an encoding other than UTF-8, said before the estimate. */
+export function sayColumns(p: Prepared, lang: Language, io: Io) {
+  io.err(msg.columns[lang](describeMapping(p, lang)));
+  if (p.encoding !== "utf-8") io.err(msg.encodingUsed[lang](p.encoding));
 }

@@ -28,7 +28,7 @@ import { resolve as resolvePath } from "node:path";
 import { runAsync } from "../shared/core/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
-import { coreDeps, INPUT_ROLES, StreamJob, type Rerun } from "../shared/enrich/index.ts";
+import { coreDeps, StreamJob, type Rerun } from "../shared/enrich/index.ts";
 import { formatRow } from "./csv.ts";
 import { csvExit, countOutcomes, loadEarlier, prepare, readLines, rememberWritten } from "./csv-table.ts";
 import { usablePrevious, type Earlier, type Prepared } from "./csv-table.ts";
@@ -40,8 +40,8 @@ import { SpendLedger } from "./ledger.ts";
 import { acquireLock } from "./lock.ts";
 import { diskFullIn, written } from "./disk.ts";
 import { collectGarbage } from "./memory.ts";
-import { EXIT, ROLE_LABEL, msg, type Summary } from "./i18n.ts";
-import { checkBalance, printEstimate, runStatus, setRunning, type RunState } from "./enrich-terminal.ts";
+import { EXIT, msg, type Summary } from "./i18n.ts";
+import { checkBalance, printEstimate, runStatus, sayColumns, setRunning, type RunState } from "./enrich-terminal.ts";
 
 export { CHUNK_ROWS } from "./csv-table.ts";
 
@@ -59,13 +59,6 @@ export interface EnrichArgs {
   encoding?: Encoding;
 }
 
-/** "Firmenname=Firma, Ort=Ort": each recognised role in the user's language, then the column it was found in. */
-function describeMapping(p: Prepared, lang: Language): string {
-  return INPUT_ROLES.filter((r) => p.mapping[r] !== undefined)
-    .map((r) => `${ROLE_LABEL[r][lang]}=${p.header[p.mapping[r]!]}`)
-    .join(", ");
-}
-
 const jobOf = (p: Prepared, args: EnrichArgs) =>
   new StreamJob({ ...p, fieldIds: args.fields, mode: args.mode, rerun: args.rerun, lang: args.lang });
 
@@ -80,11 +73,6 @@ async function estimatePass(args: EnrichArgs, p: Prepared, earlier: Earlier | nu
     throw csvExit(e, args.input, args.lang);
   }
   return job.estimate();
-}
-
-function sayColumns(p: Prepared, lang: Language, io: Io) {
-  io.err(msg.columns[lang](describeMapping(p, lang)));
-  if (p.encoding !== "utf-8") io.err(msg.encodingUsed[lang](p.encoding));
 }
 
 /** `company-data estimate enrich`: spends nothing and needs no key. */
