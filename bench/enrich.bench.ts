@@ -29,8 +29,7 @@
 import { cpus, loadavg } from "node:os";
 import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
 import { DEFAULT_FIELDS } from "../shared/enrich/fields.ts";
-import { enrichRows } from "../shared/enrich/run.ts";
-import type { EnrichRunResult } from "../shared/enrich/job.ts";
+import { enrichRows, type EnrichRunResult } from "../test/support/enrich-rows.ts";
 import { batchResolveCost, profileCost } from "../shared/api/endpoints.ts";
 import { MAX_BATCH } from "../shared/api/schemas.ts";
 import { normaliseKey } from "../shared/batch/normalise.ts";

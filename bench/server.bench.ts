@@ -8,7 +8,7 @@
  * latency, so the overhead is the server's own), the server on PGlite.
  */
 import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
-import { enrichRows } from "../shared/enrich/run.ts";
+import { enrichRows } from "../test/support/enrich-rows.ts";
 import { DEFAULT_FIELDS } from "../shared/enrich/fields.ts";
 import { nodeDriver } from "../cli/driver.ts";
 import { cliContext } from "../test/support/cli-context.ts";

@@ -246,7 +246,7 @@ function simulateDone(sim: RunMemo, t: RowTask): void {
 
 /**
  * The estimate for enriching `rows` (data rows, no header) in a fresh run,
- * chunked as the job chunks them (computeRows and enrichSheet: the non-empty
+ * chunked as the job chunks them (the engine, job-engine.ts: the non-empty
  * rows in chunks of `chunkSize`, default 50).
  */
 export function estimateEnrichment(

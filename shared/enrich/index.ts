@@ -5,7 +5,8 @@
  */
 export { priceAfterMatching } from "./after-matching.ts";
 export { candidateLabel } from "./candidate-label.ts";
-export { enrichChunk, isEmptyTask, keyAnswer, taskFromRow } from "./chunk.ts";
+export { isEmptyTask, keyAnswer, taskFromRow } from "./chunk.ts";
+export { enrichChunk } from "./chunk-run.ts";
 export type { EnrichDeps } from "./chunk.ts";
 export { INPUT_ROLES, MATCH_ROLES, NO_NAME_COLUMN, detectColumns, normaliseHeader } from "./columns.ts";
 export type { ColumnMapping, InputRole } from "./columns.ts";
@@ -26,8 +27,11 @@ export {
   selectFields,
 } from "./fields.ts";
 export type { FieldDef } from "./fields.ts";
-export { hash, outOfCreditsResult, outputBlock, rowCeiling, selectRows, taskWithPrevious } from "./job.ts";
-export type { EnrichOptions, Rerun, SheetJobSpec, SheetRunResult } from "./job.ts";
+export { hash } from "./job-checkpoint.ts";
+export { outOfCreditsResult, rowCeiling } from "./job-price.ts";
+export { selectRows, taskWithPrevious } from "./job-select.ts";
+export { outputBlock } from "./job.ts";
+export type { EnrichOptions, Rerun, SheetJobSpec, SheetRunResult } from "./job-types.ts";
 export { RunMemo } from "./memo.ts";
 export { namesAgree, pairByKey, rowKey } from "./row-key.ts";
 export { savedKeyAnswer } from "./row-result-schema.ts";

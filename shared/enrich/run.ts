@@ -9,22 +9,10 @@ import { getAvailability, getProfiles } from "../operations/index.ts";
 import type { Operation } from "../core/index.ts";
 import type { OpContext } from "../operations/index.ts";
 import type { EnrichDeps } from "./chunk.ts";
-import {
-  applyReviewPicks as applyPicksWith,
-  computeRows,
-  enrichSheet as enrichSheetWith,
-  type EnrichInput,
-  type EnrichRunResult,
-  type SheetJobSpec,
-  type SheetRunResult,
-} from "./job.ts";
+import { applyReviewPicks as applyPicksWith, enrichSheet as enrichSheetWith } from "./job.ts";
+import type { SheetJobSpec, SheetRunResult } from "./job-types.ts";
 
 export const coreDeps: EnrichDeps = { resolveMany, getProfiles, getAvailability, lookupMany };
-
-/** Enrich rows (no sheet); `job` names the resumable checkpoint. */
-export function enrichRows(ctx: OpContext, job: string, input: EnrichInput): Operation<EnrichRunResult> {
-  return computeRows(coreDeps, ctx, job, input);
-}
 
 /** Enrich a block of the active spreadsheet, writing the output beside it. */
 export function enrichSheet(ctx: OpContext, spec: SheetJobSpec): Operation<SheetRunResult> {

@@ -7,7 +7,8 @@
  * request). The checks are the issue's invariants.
  */
 import { runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
-import { enrichSheet, type SheetJobSpec, type SheetRunResult } from "../../shared/enrich/job.ts";
+import { enrichSheet } from "../../shared/enrich/job.ts";
+import type { SheetJobSpec, SheetRunResult } from "../../shared/enrich/job-types.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";
 import { STATUS } from "../../shared/enrich/rows.ts";
 import type { Cell } from "../../shared/core/sheet-protocol.ts";

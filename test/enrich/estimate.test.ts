@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { runSync } from "../../shared/core/drivers.ts";
-import { computeRows } from "../../shared/enrich/job.ts";
+import { computeRows } from "../support/enrich-rows.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";
 import { estimateEnrichment, EnrichEstimator, DEFAULT_RATES } from "../../shared/enrich/estimate.ts";
 import { estimate } from "../../shared/app/estimate.ts";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { runSync } from "../../shared/core/drivers.ts";
-import { computeRows, decodeRanges, encodeRanges } from "../../shared/enrich/job.ts";
+import { decodeRanges, encodeRanges } from "../../shared/enrich/job-checkpoint.ts";
+import { computeRows } from "../support/enrich-rows.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";
 import { normaliseKey } from "../../shared/batch/normalise.ts";
 import type { Cell } from "../../shared/core/sheet-protocol.ts";

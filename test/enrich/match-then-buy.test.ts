@@ -8,7 +8,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
-import { chunkCeiling, enrichSheet, unboughtPrice, type SheetJobSpec } from "../../shared/enrich/job.ts";
+import { enrichSheet } from "../../shared/enrich/job.ts";
+import { chunkCeiling, unboughtPrice } from "../../shared/enrich/job-price.ts";
+import type { SheetJobSpec } from "../../shared/enrich/job-types.ts";
 import { RunMemo } from "../../shared/enrich/memo.ts";
 import { fieldNeeds, selectFields } from "../../shared/enrich/fields.ts";
 import { coreDeps } from "../../shared/enrich/run.ts";

@@ -8,7 +8,7 @@ import { asyncStores, memoryStores, type AsyncDriver } from "../../shared/core/d
 import type { HttpRequest, HttpResponse } from "../../shared/core/http.ts";
 import type { Emulator } from "../../emulator/index.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
-import { hash } from "../../shared/enrich/job.ts";
+import { hash } from "../../shared/enrich/job-checkpoint.ts";
 import { rng } from "../support/lists.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 

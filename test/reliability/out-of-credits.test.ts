@@ -13,7 +13,7 @@ import { createEmulator } from "../../emulator/index.ts";
 import { startServer } from "../../emulator/server.ts";
 import { runAsync } from "../../shared/core/drivers.ts";
 import { DEFAULT_FIELDS } from "../../shared/enrich/fields.ts";
-import { enrichRows } from "../../shared/enrich/run.ts";
+import { enrichRows } from "../support/enrich-rows.ts";
 import { STATUS } from "../../shared/enrich/rows.ts";
 import { benchList } from "../support/lists.ts";
 import { runCli } from "../support/cli-process.ts";

@@ -16,7 +16,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer } from "../../emulator/server.ts";
 import { runAsync } from "../../shared/core/drivers.ts";
 import { DEFAULT_FIELDS } from "../../shared/enrich/fields.ts";
-import { enrichRows } from "../../shared/enrich/run.ts";
+import { enrichRows } from "../support/enrich-rows.ts";
 import { functionsFor, hostName } from "../../shared/functions/registry.ts";
 import { build as buildExcel } from "../../scripts/build-excel.ts";
 import { loadFunctions, recalc } from "../../excel-addin/sim/simulate.ts";

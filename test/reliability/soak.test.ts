@@ -10,8 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createEmulator } from "../../emulator/index.ts";
 import { runAsync } from "../../shared/core/drivers.ts";
 import { DEFAULT_FIELDS } from "../../shared/enrich/fields.ts";
-import { enrichRows } from "../../shared/enrich/run.ts";
-import type { EnrichRunResult } from "../../shared/enrich/job.ts";
+import { enrichRows, type EnrichRunResult } from "../support/enrich-rows.ts";
 import { benchList } from "../support/lists.ts";
 import { paidAnswers, testContext, virtualNet, VirtualClock } from "./helpers.ts";
 

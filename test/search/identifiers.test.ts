@@ -11,7 +11,7 @@ import { FUNCTIONS, invoke, isCellError, type FunctionContext } from "../../shar
 import type { OpContext } from "../../shared/operations/context.ts";
 import { detectColumns, validateMapping } from "../../shared/enrich/columns.ts";
 import { taskFromRow } from "../../shared/enrich/chunk.ts";
-import { enrichRows } from "../../shared/enrich/run.ts";
+import { enrichRows } from "../support/enrich-rows.ts";
 import { EnrichEstimator } from "../../shared/enrich/estimate.ts";
 import { domainOf, identifierIn, lookupMany, registerOf, vatIdOf } from "../../shared/operations/identifiers.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";

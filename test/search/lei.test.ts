@@ -15,7 +15,7 @@ import { FUNCTIONS, invoke, isCellError, type FunctionContext } from "../../shar
 import type { OpContext } from "../../shared/operations/context.ts";
 import { detectColumns, validateMapping } from "../../shared/enrich/columns.ts";
 import { taskFromRow } from "../../shared/enrich/chunk.ts";
-import { enrichRows } from "../../shared/enrich/run.ts";
+import { enrichRows } from "../support/enrich-rows.ts";
 import { EnrichEstimator } from "../../shared/enrich/estimate.ts";
 import { identifierIn, identifierQuery } from "../../shared/operations/identifiers.ts";
 import { Pacer } from "../../shared/api/pacing.ts";

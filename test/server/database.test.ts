@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
-import { enrichRows } from "../../shared/enrich/run.ts";
+import { enrichRows } from "../support/enrich-rows.ts";
 import { DEFAULT_FIELDS } from "../../shared/enrich/fields.ts";
 import { nodeDriver } from "../../cli/driver.ts";
 import { migrate, NewerDatabaseError } from "../../server/db/migrations.ts";

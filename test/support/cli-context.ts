@@ -1,6 +1,6 @@
 /** An operation context as the CLI builds one, for driving the core directly over HTTP. */
 import type { OpContext } from "../../shared/operations/context.ts";
-import { hash } from "../../shared/enrich/job.ts";
+import { hash } from "../../shared/enrich/job-checkpoint.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 
 /** An operation context as the CLI builds one (6-hour cache, batches of 100). */

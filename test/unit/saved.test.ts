@@ -15,7 +15,8 @@ import {
 } from "../../shared/core/saved.ts";
 import { savedKeyAnswer } from "../../shared/enrich/row-result-schema.ts";
 import { runSync } from "../../shared/core/drivers.ts";
-import { CHECKPOINT, CHECKPOINT_PART } from "../../shared/enrich/job.ts";
+import { CHECKPOINT } from "../../shared/enrich/job-checkpoint.ts";
+import { CHECKPOINT_PART } from "../support/enrich-rows.ts";
 import { ROW_LEDGER, ROW_LEDGER_PART } from "../../shared/enrich/row-ledger.ts";
 import { budgetKey, budgetStatus, SPENT_TODAY } from "../../shared/credits/budget.ts";
 import { LEDGER, ledgerKey, readLedger } from "../../shared/credits/ledger.ts";
