@@ -1,5 +1,5 @@
 /**
- * The CSV file as the enrichment job's table (shared/enrich/stream.ts): its
+ * The CSV file as the enrichment job's table (shared/enrich/job-stream.ts): its
  * header, its rows read in order in chunks of CHUNK_ROWS with what an
  * earlier output left for each (paired by row key, shared/enrich/row-key.ts,
  * not by position), the rows a killed run already wrote, and the outcome

@@ -1,6 +1,6 @@
 /**
  * The side files of one enrichment's output, and its document store as
- * files. The core job (shared/enrich/stream.ts) keeps its checkpoint and the
+ * files. The core job (shared/enrich/job-stream.ts) keeps its checkpoint and the
  * resolve phase's answers through the store effects; here they become
  *
  *   OUT.checkpoint.json  the checkpoint, rewritten whole (beside it, then

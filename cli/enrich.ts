@@ -2,7 +2,7 @@
  * `company-data enrich` and `company-data estimate enrich`: argument
  * handling, the terminal (estimate, question, progress, summary) and the
  * run's outer shell (the lock, the intent journal, the balance). The job
- * itself is the core's streamed job (shared/enrich/stream.ts), handed its
+ * itself is the core's streamed job (shared/enrich/job-stream.ts), handed its
  * I/O as adapters: the CSV as its table (./csv-table.ts: lines read in
  * chunks of 1,000, each paired by row key with what an earlier output left)
  * and its document store as files (./enrich-files.ts: the checkpoint, the

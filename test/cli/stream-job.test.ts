@@ -1,5 +1,5 @@
 /**
- * The core's streamed job (shared/enrich/stream.ts), as the CLI hands it its
+ * The core's streamed job (shared/enrich/job-stream.ts), as the CLI hands it its
  * I/O, driven here with an in-memory store against the in-process emulator
  * (runSync: the job is sans-IO). Its decisions: resume, start over or start
  * afresh; the resolve phase kept in the store and read back; the checkpoint
