@@ -72,6 +72,9 @@ export async function contentHash(path: string): Promise<string> {
 /** One line of the answers file: the parts one storePut wrote (null: dropped). */
 const PARTS_LINE = z.record(z.string(), z.nullable(z.string()));
 
+/** A line of the answers file as versions before the streamed job wrote it: one `[key, answer]` a line. */
+const OLD_LINE = z.tuple([z.string(), z.unknown()]);
+
 /** The job's document store over the checkpoint file and the answers file. */
 export class EnrichStore {
   private readonly parts = new Map<string, string>();
@@ -80,7 +83,10 @@ export class EnrichStore {
     if (!existsSync(files.resolved)) return;
     for (const line of readFileSync(files.resolved, "utf8").split("\n")) {
       if (!line) continue;
-      for (const [k, v] of Object.entries(readPart(PARTS_LINE, line) ?? {}))
+      // A run interrupted by an earlier version resumes with its answers: each old line becomes a part.
+      const old = readPart(OLD_LINE, line);
+      if (old) this.parts.set(`${STREAM_RESOLVED_PREFIX}${this.parts.size}`, JSON.stringify([old]));
+      for (const [k, v] of Object.entries(old ? {} : (readPart(PARTS_LINE, line) ?? {})))
         v === null ? this.parts.delete(k) : this.parts.set(k, v);
     }
   }

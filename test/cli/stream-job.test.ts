@@ -3,10 +3,14 @@
  * I/O, driven here with an in-memory store against the in-process emulator
  * (runSync: the job is sans-IO). Its decisions: resume, start over or start
  * afresh; the resolve phase kept in the store and read back; the checkpoint
- * moving only after the host keeps a chunk.
+ * moving only after the host keeps a chunk; and the CLI's store as files.
  */
 import { describe, expect, it } from "vitest";
-import { runSync } from "../../shared/core/drivers.ts";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runAsync, runSync } from "../../shared/core/drivers.ts";
+import { EnrichStore } from "../../cli/enrich-files.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
 import { coreDeps, detectColumns, selectFields, StreamJob, STREAM_RESOLVED_PREFIX } from "../../shared/enrich/index.ts";
@@ -122,5 +126,32 @@ describe("the streamed job's decisions", () => {
     expect(w.parts()).toBeGreaterThan(0);
     runSync(other.begun(10), w.d.sync);
     expect(w.parts()).toBe(0);
+  });
+});
+
+describe("the store as files (cli/enrich-files.ts)", () => {
+  it("keeps the checkpoint and the resolved names in their files, and reads a resolved file of an earlier version", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cd-stream-"));
+    const files = { checkpoint: join(dir, "o.checkpoint.json"), resolved: join(dir, "o.resolved.jsonl") };
+    const w = world();
+    const store = new EnrichStore(files);
+    const job = new StreamJob(spec);
+    await runAsync(job.open(facts()), store.driver(w.d.async));
+    job.estimateLines(lines(0, 30), clock);
+    await runAsync(job.begun(10), store.driver(w.d.async));
+    await runAsync(job.resolveAhead(coreDeps, w.ctx, 32), store.driver(w.d.async));
+    expect(JSON.parse(readFileSync(files.checkpoint, "utf8"))).toMatchObject({ v: 2, resolved: true, bytesDone: 10 });
+    // Read back by a new process: the resume knows every name.
+    const again = new StreamJob(spec);
+    expect(await runAsync(again.open(facts({ unfinishedSize: 10 })), new EnrichStore(files).driver(w.d.async))).toBe(
+      "resume",
+    );
+    expect(again.memo.keys.size).toBe(30);
+    // An earlier version wrote one [key, answer] a line: still read, so its resume pays no name again.
+    const [key, answer] = [...again.memo.keys][0]!;
+    writeFileSync(files.resolved, JSON.stringify([key, answer]) + "\n");
+    const old = new StreamJob(spec);
+    await runAsync(old.open(facts({ unfinishedSize: 10 })), new EnrichStore(files).driver(w.d.async));
+    expect([...old.memo.keys]).toEqual([[key, answer]]);
   });
 });
