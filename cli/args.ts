@@ -7,7 +7,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { Language } from "../shared/i18n/index.ts";
-import { ExitError } from "./enrich.ts";
+import { ExitError } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 
 /** The options table: `{ in: { type: "string" }, yes: { type: "boolean", short: "y" }, … }`. */

@@ -13,7 +13,7 @@ import type { DoctorReport, Verdict } from "../shared/doctor/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
 import { nodeDriver } from "./driver.ts";
-import type { Io } from "./enrich.ts";
+import type { Io } from "./io.ts";
 import { EXIT } from "./i18n.ts";
 
 export const DOCTOR_EXIT: Record<Verdict, number> = {

@@ -31,10 +31,21 @@ export interface NodeDriverOptions {
   parallel?: number;
   /** Requests in flight to start with; the limiter grows from it (default 8). */
   initialParallel?: number;
-  /** Every answer that came from the network (never one replayed from the journal), as it arrives. */
+  /**
+   * Every answer that came from the network (never one replayed from the journal), as it arrives: after the
+   * answer is kept in the journal, so that an answer counted as arrived is always one a resume replays.
+   */
   onAnswer?: (req: HttpRequest, res: HttpResponse) => void;
-  /** Right before a request goes to the network (the CLI's intent journal records what may be charged). */
-  beforeSend?: (req: HttpRequest) => void;
+  /**
+   * Right before a request goes to the network (the CLI's intent journal records what may be charged). The
+   * tag it returns (the intent's id) is kept with the answer in the journal and handed to `onKept` on resume.
+   */
+  beforeSend?: (req: HttpRequest) => string | void;
+  /**
+   * While the journal is read back: the tag of each answer kept in it. A kill between keeping an answer and
+   * `onAnswer` leaves the intent open; this tells its owner the answer arrived (it is replayed, not bought again).
+   */
+  onKept?: (tag: string) => void;
   /** Which answers are journalled and replayed (default: all but the balance). */
   replayable?: (req: HttpRequest) => boolean;
 }
@@ -64,7 +75,7 @@ const httpResponse: z.ZodMiniType<HttpResponse> = z.object({
   networkError: z.optional(z.enum(["timeout", "connection"])),
 });
 const JOURNAL_LINE = z.union([
-  z.object({ s: z.string(), r: httpResponse }),
+  z.object({ s: z.string(), r: httpResponse, t: z.optional(z.string()) }),
   z.object({ k: z.string(), v: z.string(), e: z.number() }),
 ]);
 
@@ -123,15 +134,18 @@ export function nodeDriver(
   const flight = tracker();
   const net = limitedHttp(
     async (r) => {
-      opts.beforeSend?.(r);
+      const tag = opts.beforeSend?.(r);
       flight.begin();
       try {
         const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
-        opts.onAnswer?.(r, res);
+        // Kept first, then counted as arrived: a kill in between leaves an intent whose answer the journal holds
+        // (onKept closes it on resume), never one counted as arrived that the resume would buy again.
         if (opts.journal && res.status >= 200 && res.status < 300 && (opts.replayable ?? replayable)(r)) {
           const journal = opts.journal;
-          written(journal, () => appendFileSync(journal, JSON.stringify({ s: signature(r), r: res }) + "\n"));
+          const line = JSON.stringify(tag ? { s: signature(r), r: res, t: tag } : { s: signature(r), r: res });
+          written(journal, () => appendFileSync(journal, line + "\n"));
         }
+        opts.onAnswer?.(r, res);
         return res;
       } finally {
         flight.end();
@@ -158,8 +172,10 @@ export function nodeDriver(
       if (!line) continue;
       const entry = readPart(JOURNAL_LINE, line);
       if (!entry) continue;
-      if ("s" in entry) replay.set(entry.s, entry.r);
-      else put(entry.k, entry.v, entry.e);
+      if ("s" in entry) {
+        replay.set(entry.s, entry.r);
+        if (entry.t) opts.onKept?.(entry.t);
+      } else put(entry.k, entry.v, entry.e);
     }
   }
   return {

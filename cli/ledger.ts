@@ -10,7 +10,10 @@
  * whose answer never arrived (the process was killed while it was in
  * flight, or it timed out) keeps an open intent: the service may or may not
  * have charged it, so it counts as "up to". A resumed run reads the journal
- * back and continues it, so its summary covers every run of the job.
+ * back and continues it, so its summary covers every run of the job. An
+ * answer is kept (the answer journal, cli/driver.ts) before its `a` line is
+ * written; an intent whose answer was kept when a kill came between the two
+ * is closed on resume (`kept`): it arrived, and is replayed, not bought again.
  *
  * The lines are appended with one write(2) each on a descriptor kept open
  * (a 100,000-row job writes 200,000 of them), without fsync: they survive
@@ -78,10 +81,10 @@ export class SpendLedger {
     return text !== "" && !text.endsWith("\n");
   }
 
-  /** Before a request is sent: a paid one is written down first. */
-  beforeSend = (req: HttpRequest): void => {
+  /** Before a request is sent: a paid one is written down first. Returns its id (kept with its answer, see `kept`). */
+  beforeSend = (req: HttpRequest): string | undefined => {
     const credits = creditsOf(req);
-    if (credits <= 0) return;
+    if (credits <= 0) return undefined;
     const id = `${this.run}.${(this.next++).toString(36)}`;
     this.write(`i ${id} ${credits}\n`);
     this.open.set(id, credits);
@@ -89,6 +92,20 @@ export class SpendLedger {
     const ids = this.sent.get(req);
     if (ids) ids.push(id);
     else this.sent.set(req, [id]);
+    return id;
+  };
+
+  /**
+   * On resume: the answer to intent `id` is kept in the answer journal (cli/driver.ts keeps an answer before
+   * it is counted here). When a kill fell between the two, the intent is still open: it is closed now as
+   * answered, since its answer arrived (charged) and is replayed, not bought again.
+   */
+  kept = (id: string): void => {
+    const credits = this.open.get(id);
+    if (credits === undefined) return;
+    this.write(`a ${id} ${credits}\n`);
+    this.open.delete(id);
+    this.answered += credits;
   };
 
   /** An answer from the network. Status 0 (timeout, connection lost) leaves the intent open: it may have been charged. */

@@ -16,15 +16,9 @@ import { getAccount } from "../shared/operations/index.ts";
 import { DEFAULT_FIELDS, FIELDS, GROUP_LABEL, parseFieldList } from "../shared/enrich/index.ts";
 import { hash, type Rerun } from "../shared/enrich/index.ts";
 import { drainAll, nodeDriver } from "./driver.ts";
-import {
-  askOnTerminal,
-  enrichCommand,
-  estimateCommand,
-  ExitError,
-  runStatus,
-  type EnrichArgs,
-  type Io,
-} from "./enrich.ts";
+import { enrichCommand, estimateCommand, type EnrichArgs } from "./enrich.ts";
+import { askOnTerminal, runStatus } from "./enrich-terminal.ts";
+import { ExitError, type Io } from "./io.ts";
 import { parseEncoding } from "./encoding.ts";
 import { EXIT, USAGE_LABEL, msg } from "./i18n.ts";
 import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";

@@ -22,7 +22,7 @@ import {
   type ServerFrequency,
 } from "../shared/monitor/index.ts";
 import { nodeDriver } from "./driver.ts";
-import { ExitError, type Io } from "./enrich.ts";
+import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { readTable } from "./monitor.ts";
 

@@ -43,7 +43,7 @@ import {
 import { checkWebhookUrl, postWebhook } from "../shared/monitor/index.ts";
 import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
-import { ExitError, type Io } from "./enrich.ts";
+import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { errnoOf, unreadable } from "./readable.ts";
 

@@ -34,7 +34,7 @@ import { refreshStep, type RefreshSummary } from "../shared/refresh/index.ts";
 import type { RefreshSettings, RefreshTable } from "../shared/refresh/index.ts";
 import { formatRow, type Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
-import { ExitError, type Io } from "./enrich.ts";
+import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";
 import { CsvSheets, FileStore, readTable } from "./monitor.ts";

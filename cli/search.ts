@@ -33,7 +33,7 @@ import {
 import { CsvError, formatCell, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { nodeDriver } from "./driver.ts";
 import { EXIT, SEARCH_HEADER, msg } from "./i18n.ts";
-import { ExitError, type Io } from "./enrich.ts";
+import { ExitError, type Io } from "./io.ts";
 
 export interface SearchArgs {
   query: string;

@@ -47,5 +47,7 @@ export {
 } from "./rows.ts";
 export type { PreviousRow, RowResult } from "./rows.ts";
 export { applyReviewPicks, coreDeps, enrichSheet } from "./run.ts";
+export { STREAM_CHECKPOINT_KEY, STREAM_RESOLVED_PREFIX, StreamJob } from "./job-stream.ts";
+export type { StreamFacts, StreamLine, StreamSpec, StreamStart } from "./job-stream.ts";
 export type { RowTask } from "./task.ts";
 export type { RowChanges } from "./value-changes.ts";

@@ -11,6 +11,8 @@ import { detectEncoding, EncodingError, parseEncoding } from "../../cli/encoding
 import { readCsv } from "../../cli/csv.ts";
 import { acquireLock } from "../../cli/lock.ts";
 import { SpendLedger } from "../../cli/ledger.ts";
+import { nodeDriver } from "../../cli/driver.ts";
+import { createServer } from "node:http";
 import type { HttpRequest } from "../../shared/core/http.ts";
 import { take } from "../helpers/indexed.ts";
 
@@ -138,5 +140,59 @@ describe("intent journal", () => {
     resumed.close();
     expect(new SpendLedger(path, true).charge()).toEqual({ answered: 2 * each, unanswered: each, inFlight: 0 });
     expect(new SpendLedger(path, false).charge()).toEqual({ answered: 0, unanswered: 0, inFlight: 0 });
+  });
+});
+
+describe("answer journal and intent journal together", () => {
+  it("an answer is kept before it is counted as arrived; a kill between the two is recognised on resume, nothing bought again", async () => {
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.writeHead(200, { "content-type": "application/json" }).end('{"id":"DEAAAAAAAAAA"}');
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as { port: number };
+    const req: HttpRequest = {
+      method: "GET",
+      url: `http://127.0.0.1:${port}/v2/companies/DEAAAAAAAAAA?include=profile`,
+      headers: {},
+    };
+    const journal = join(dir, "order.journal.jsonl");
+    const spent = join(dir, "order.spent");
+    try {
+      const ledger = new SpendLedger(spent, false);
+      let keptFirst = false;
+      const driver = nodeDriver({
+        journal,
+        beforeSend: ledger.beforeSend,
+        onAnswer: (r, res) => {
+          keptFirst = existsSync(journal) && readFileSync(journal, "utf8").includes("DEAAAAAAAAAA");
+          ledger.onAnswer(r, res);
+        },
+      });
+      expect((await driver.http([req]))[0]?.status).toBe(200);
+      expect(keptFirst).toBe(true);
+      const price = ledger.charge().answered;
+      expect(price).toBeGreaterThan(0);
+      ledger.close();
+      // A kill right after the answer was kept, before its `a` line: the intent is open.
+      writeFileSync(spent, readFileSync(spent, "utf8").replace(/^a .*\n/m, ""));
+      const resumed = new SpendLedger(spent, true);
+      expect(resumed.charge()).toEqual({ answered: 0, unanswered: price, inFlight: 0 });
+      const again = nodeDriver({
+        journal,
+        beforeSend: resumed.beforeSend,
+        onAnswer: resumed.onAnswer,
+        onKept: resumed.kept,
+      });
+      // Reading the answer journal back closes the intent: it arrived, and it is replayed, not bought again.
+      expect(resumed.charge()).toEqual({ answered: price, unanswered: 0, inFlight: 0 });
+      expect((await again.http([req]))[0]?.body).toContain("DEAAAAAAAAAA");
+      expect(hits).toBe(1);
+      resumed.close();
+      expect(new SpendLedger(spent, true).charge()).toEqual({ answered: price, unanswered: 0, inFlight: 0 });
+    } finally {
+      server.close();
+    }
   });
 });

@@ -275,7 +275,8 @@ describe("the balance before a run (item 8)", () => {
 
 describe("a full disk (item 4)", () => {
   it('says "disk full" with the file (exit 9), keeps what was bought, and the rerun pays nothing twice, name matching included', async () => {
-    const { enrichCommand, ExitError } = await import("../../cli/enrich.ts");
+    const { enrichCommand } = await import("../../cli/enrich.ts");
+    const { ExitError } = await import("../../cli/io.ts");
     const { injectDiskFull } = await import("../../cli/disk.ts");
     const { EXIT } = await import("../../cli/i18n.ts");
     const { cliContext } = await import("../support/cli-context.ts");
@@ -302,12 +303,12 @@ describe("a full disk (item 4)", () => {
     ).toBe(EXIT.OK);
     const cost = charged(base, 100_000);
 
-    // The disk fills up when the resolved names are written (the file was created empty before): their answers
-    // are in the journal only, and the rerun must take them from there.
+    // The disk fills up when the first group of resolved names is written: their answers are in the answer
+    // journal only, and the rerun must take them from there.
     const out = join(world.dir, "disk.out.csv");
     const key = emu.createKey(100_000);
     let resolvedWrites = 0;
-    injectDiskFull((f) => f.endsWith(".resolved.jsonl") && ++resolvedWrites === 2);
+    injectDiskFull((f) => f.endsWith(".resolved.jsonl") && ++resolvedWrites === 1);
     let err: unknown;
     try {
       await enrichCommand(args(out), cliContext(world.server.url, key), io, false);

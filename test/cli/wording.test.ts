@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Emulator } from "../../emulator/index.ts";
 import type { RunningServer } from "../../emulator/server.ts";
 import { formatCell, parseCsv, parseCsvNumber } from "../../cli/csv.ts";
-import { fromCsvCell } from "../../cli/enrich.ts";
+import { fromCsvCell } from "../../cli/csv-table.ts";
 import { runCli, startCliWorld } from "../helpers/cli.ts";
 import { nth } from "../helpers/indexed.ts";
 

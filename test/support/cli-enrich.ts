@@ -10,7 +10,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { enrichCommand, fromCsvCell } from "../../cli/enrich.ts";
+import { enrichCommand } from "../../cli/enrich.ts";
+import { fromCsvCell } from "../../cli/csv-table.ts";
 import { parseCsv } from "../../cli/csv.ts";
 import { DEFAULT_FIELDS, selectFields } from "../../shared/enrich/fields.ts";
 import { readResult, type RowResult } from "../../shared/enrich/rows.ts";
