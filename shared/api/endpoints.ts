@@ -3,6 +3,9 @@
  * older listing (spec 4.2), with its schemas and its credit cost. This is the
  * one price table: the estimator, the UI, the emulator's billing and the docs
  * all read it.
+ *
+ * Over 400 lines: one entry per endpoint, and one table is the point (a
+ * price in a second file is a price that can drift).
  */
 import * as S from "./schemas.ts";
 import type * as z from "zod/mini";

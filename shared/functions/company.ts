@@ -1,4 +1,9 @@
-/** One company per row: PROFILE, AVAILABILITY, FINANCIALS, CARD. */
+/**
+ * One company per row: PROFILE, AVAILABILITY, FINANCIALS, CARD.
+ *
+ * Over 400 lines: the four functions share their input reading, pricing and
+ * column headers; apart, each would repeat them.
+ */
 import { INCLUDES, type Include } from "../api/index.ts";
 import type { Availability, Company, FinancialYear } from "../api/index.ts";
 import { CompanyDataError } from "../core/index.ts";

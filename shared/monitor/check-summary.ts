@@ -174,23 +174,25 @@ export function finishSummary(summary: RunSummary, end: CallEnd): RunSummary {
   return summary;
 }
 
-function messageOf(
-  s: RunSummary,
-  why: {
-    stopped: CompanyDataError | null;
-    budget: number | null;
-    timeUp: boolean;
-    firstError: CompanyDataError | null;
-  },
-): Bilingual {
-  const { stopped, budget, timeUp, firstError } = why;
+interface StopReason {
+  stopped: CompanyDataError | null;
+  budget: number | null;
+  timeUp: boolean;
+  firstError: CompanyDataError | null;
+}
+
+/** What the run found and paid, in both languages. */
+function foundText(s: RunSummary): Bilingual {
   const extra = s.extraChangePages;
-  const base = {
+  return {
     de: `${s.companies} ${s.companies === 1 ? "Firma" : "Firmen"} (${s.checked} abgefragt, ${s.unchanged} unverändert${s.earlier ? `, ${s.earlier} schon in früheren Schritten dieser Prüfung` : ""}): ${s.groups.risk} Risiko, ${s.groups.watch} beobachten, ${s.groups.none} ohne Auffälligkeiten; ${s.newChanges} ${s.newChanges === 1 ? "neue Änderung" : "neue Änderungen"}. ${s.runSpent} ${s.runSpent === 1 ? "Credit" : "Credits"}${extra ? ` (davon ${extra} für ${extra === 1 ? "eine weitere Seite" : "weitere Seiten"} von Änderungen, je 100 Änderungen einer Firma 1 Credit, über die Schätzung hinaus)` : ""}.`,
     en: `${s.companies} ${s.companies === 1 ? "company" : "companies"} (${s.checked} fetched, ${s.unchanged} unchanged${s.earlier ? `, ${s.earlier} in earlier steps of this check` : ""}): ${s.groups.risk} risk, ${s.groups.watch} watch, ${s.groups.none} no flags; ${s.newChanges} new ${s.newChanges === 1 ? "change" : "changes"}. ${s.runSpent} ${s.runSpent === 1 ? "credit" : "credits"}${extra ? ` (${extra} of them for ${extra === 1 ? "a further page" : "further pages"} of changes, 1 credit per 100 changes of a company, beyond the estimate)` : ""}.`,
   };
-  // What did not end as a result: always said, never only counted.
-  const tail = {
+}
+
+/** What did not end as a result: always said, never only counted. */
+function unresolvedText(s: RunSummary, firstError: CompanyDataError | null): Bilingual {
+  return {
     de: [
       s.errors
         ? `${s.errors} Einträge mit Fehler${firstError ? ` (z. B. ${firstError.text("de")})` : ""}, siehe Spalte Hinweis.`
@@ -210,6 +212,12 @@ function messageOf(
       .filter(Boolean)
       .join(" "),
   };
+}
+
+function messageOf(s: RunSummary, why: StopReason): Bilingual {
+  const { stopped, budget, timeUp, firstError } = why;
+  const base = foundText(s);
+  const tail = unresolvedText(s, firstError);
   const join = (a: string, b: string, c: string) => [a, b, c].filter(Boolean).join(" ");
   const left = s.left;
   const leftText = {

@@ -195,56 +195,81 @@ export interface WindowWrite {
   states: ReadonlyMap<string, CompanyState | null>;
 }
 
+/** What the check shows for one row of the window: its result cells, or null where the row keeps its cells. */
+function shownResult(w: WindowWrite, row: Row): ReturnType<typeof resultCells> | null {
+  const { lang, progress, states } = w;
+  const id = row.id;
+  const isDeferred = id !== null && progress.is(id, "deferred");
+  const a = id ? availabilityOf(progress.get(id)) : undefined;
+  const shown: Row =
+    id && progress.is(id, "left")
+      ? { ...row, kind: "pending" }
+      : id && progress.is(id, "notFound")
+        ? { ...row, kind: "not_found" }
+        : row;
+  const err = id ? progress.errorOf(id) : undefined;
+  const rc = isDeferred || row.kind === "empty" ? null : resultCells(lang, shown, id ? states.get(id) : null, a, err);
+  // An id the row brought along is checked against the row's name with the name the profile gave (now or before).
+  const serviceName = id && row.fromCell && row.name ? (states.get(id)?.name ?? null) : null;
+  if (rc && id && serviceName && row.name && !namesAgree(row.name, serviceName))
+    return {
+      cells: { group: ID_MISMATCH.group[lang], flag: ID_MISMATCH.flag(id, serviceName, row.name)[lang] },
+      colour: AMBIGUOUS_COLOUR,
+    };
+  return rc;
+}
+
+/** The window's blocks as the check would write them, row by row in the window's order. */
+function windowBlocks(w: WindowWrite, windowRows: readonly Row[], outCols: readonly OutputKey[]) {
+  const { layout } = w;
+  const b = {
+    values: [] as Cell[][],
+    colours: [] as string[][],
+    idValues: [] as Cell[][],
+    kept: [] as boolean[],
+    dropdowns: [] as string[][],
+    idChanged: false,
+    anyDropdown: false,
+  };
+  for (const row of windowRows) {
+    const cells = w.table[row.r] ?? [];
+    const id = row.id;
+    const rc = shownResult(w, row);
+    b.values.push(outCols.map((k) => (rc ? (rc.cells[k] ?? "") : (cells[layout.out[k]] ?? ""))));
+    b.kept.push(!rc);
+    b.colours.push(outCols.map((k) => (rc && (k === "group" || k === "flag") ? rc.colour : "")));
+    b.idValues.push([row.writeId && id ? id : (cells[layout.idCol] ?? "")]);
+    if (row.writeId && id) b.idChanged = true;
+    b.dropdowns.push(row.kind === "ambiguous" ? row.candidates.map(candidateLabel) : []);
+    if (row.kind === "ambiguous" || row.writeId) b.anyDropdown = true;
+  }
+  return b;
+}
+
+/** Colours for the rows of one placed run that have a new result (deferred and empty rows keep theirs). */
+function* recolourRun(w: WindowWrite, at: number, cols: number[], rows: readonly Row[], colours: string[][]) {
+  const recolour = rows.map((row) => !(row.kind === "empty" || (row.id !== null && w.progress.is(row.id, "deferred"))));
+  for (let k = 0; k < recolour.length;) {
+    if (!recolour[k]) {
+      k++;
+      continue;
+    }
+    let stop = k;
+    while (stop < recolour.length && recolour[stop]) stop++;
+    yield* colourColumns(w.sheetName, at + k, cols, colours.slice(k, stop));
+    k = stop;
+  }
+}
+
 /**
  * Writes the window's result columns as one block (+ the ID column where it
  * changed, + candidate dropdowns), per run of rows that still follow each
  * other; colours only for rows with a new result (deferred and empty rows keep theirs).
  */
 export function* writeWindow(w: WindowWrite, windowRows: readonly Row[]): Operation<void> {
-  const { lang, layout, progress, states } = w;
+  const { layout } = w;
   const outCols = Object.keys(layout.out) as OutputKey[];
-  const values: Cell[][] = [];
-  const colours: string[][] = [];
-  const idValues: Cell[][] = [];
-  const kept: boolean[] = [];
-  let idChanged = false;
-  const dropdowns: string[][] = [];
-  let anyDropdown = false;
-  for (const row of windowRows) {
-    const cells = w.table[row.r] ?? [];
-    const keep = (k: OutputKey) => cells[layout.out[k]] ?? "";
-    const id = row.id;
-    const isDeferred = id !== null && progress.is(id, "deferred");
-    const a = id ? availabilityOf(progress.get(id)) : undefined;
-    const shown: Row =
-      id && progress.is(id, "left")
-        ? { ...row, kind: "pending" }
-        : id && progress.is(id, "notFound")
-          ? { ...row, kind: "not_found" }
-          : row;
-    const err = id ? progress.errorOf(id) : undefined;
-    let rc = isDeferred || row.kind === "empty" ? null : resultCells(lang, shown, id ? states.get(id) : null, a, err);
-    // An id the row brought along is checked against the row's name with the name the profile gave (now or before).
-    const serviceName = id && row.fromCell && row.name ? (states.get(id)?.name ?? null) : null;
-    if (rc && id && serviceName && row.name && !namesAgree(row.name, serviceName)) {
-      rc = {
-        cells: { group: ID_MISMATCH.group[lang], flag: ID_MISMATCH.flag(id, serviceName, row.name)[lang] },
-        colour: AMBIGUOUS_COLOUR,
-      };
-    }
-    values.push(outCols.map((k) => (rc ? (rc.cells[k] ?? "") : keep(k))));
-    kept.push(!rc);
-    colours.push(outCols.map((k) => (rc && (k === "group" || k === "flag") ? rc.colour : "")));
-    idValues.push([row.writeId && id ? id : (cells[layout.idCol] ?? "")]);
-    if (row.writeId && id) idChanged = true;
-    if (row.kind === "ambiguous") {
-      dropdowns.push(row.candidates.map(candidateLabel));
-      anyDropdown = true;
-    } else {
-      dropdowns.push([]);
-      if (row.writeId) anyDropdown = true;
-    }
-  }
+  const { values, colours, idValues, kept, dropdowns, idChanged, anyDropdown } = windowBlocks(w, windowRows, outCols);
   // The rows where they are now; per run of rows that still follow each other: one block of values,
   // colours only for rows with a new result (deferred and empty rows keep theirs), ids, dropdowns.
   const cols = outCols.map((k) => layout.out[k]);
@@ -260,19 +285,7 @@ export function* writeWindow(w: WindowWrite, windowRows: readonly Row[]): Operat
   for (const [start, end] of placedRuns(pos)) {
     const at = pos[start]!; // placedRuns starts a run only at a placed row
     yield* writeColumns(w.sheetName, at, cols, values.slice(start, end));
-    const recolour = windowRows
-      .slice(start, end)
-      .map((row) => !(row.kind === "empty" || (row.id !== null && progress.is(row.id, "deferred"))));
-    for (let k = 0; k < recolour.length;) {
-      if (!recolour[k]) {
-        k++;
-        continue;
-      }
-      let stop = k;
-      while (stop < recolour.length && recolour[stop]) stop++;
-      yield* colourColumns(w.sheetName, at + k, cols, colours.slice(start + k, start + stop));
-      k = stop;
-    }
+    yield* recolourRun(w, at, cols, windowRows.slice(start, end), colours.slice(start, end));
     if (idChanged) yield* writeColumns(w.sheetName, at, [layout.idCol], idValues.slice(start, end));
     if (anyDropdown)
       yield* sheet({
