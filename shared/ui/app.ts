@@ -11,7 +11,7 @@ import { UiCallError, type UiHost } from "./host.ts";
 import { credentialSet } from "./panels/settings-connection.ts";
 import { STRINGS, format } from "./strings.ts";
 import { PANELS } from "./panels/registry.ts";
-import { formatNumber, type PanelDef, type PanelId, type PanelState, type Ui } from "./panel.ts";
+import { formatNumber, type OpenPanel, type Panel, type PanelId, type Ui } from "./panel.ts";
 
 export interface MountOptions {
   /** Panels to show, in order; default: all registered. One panel = no tab list (a Sheets sidebar). */
@@ -33,15 +33,15 @@ const ERROR_FALLBACK: Bilingual = {
 };
 
 export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {}): MountedUi {
-  const panels: PanelDef[] = (opts.panels ?? PANELS.map((p) => p.id)).map((id) => {
+  const panels: Panel[] = (opts.panels ?? PANELS.map((p) => p.id)).map((id) => {
     const p = PANELS.find((x) => x.id === id);
     if (!p) throw new Error(`unknown panel ${id}`);
     return p;
   });
-  const states = new Map<string, PanelState>(panels.map((p) => [p.id, {}]));
+  const opened = new Map<PanelId, OpenPanel>(panels.map((p) => [p.id, p.open()]));
   const firstPanel = panels[0];
   if (!firstPanel) throw new Error("no panels to show");
-  let active: PanelDef = panels.find((p) => p.id === opts.initial) ?? firstPanel;
+  let active: Panel = panels.find((p) => p.id === opts.initial) ?? firstPanel;
   let lang: Language = opts.language ?? "de";
   let account: AccountView | null = null;
 
@@ -58,7 +58,7 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
     },
     t: (key, vars) => format(STRINGS[key][lang], vars),
     pick: (text) => text[lang],
-    call: (method: string, input: unknown) => host.call(method, input),
+    call: (method, input) => host.call(method, input),
     async setLanguage(next) {
       if (next === lang) return;
       lang = next;
@@ -82,7 +82,7 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
       const p = panels.find((x) => x.id === id);
       if (!p) return;
       active = p;
-      if (handoff !== undefined) states.get(id)!.handoff = handoff;
+      if (handoff !== undefined) opened.get(id)!.state.handoff = handoff;
       render();
       shell.querySelector<HTMLElement>(`#cd-tab-${id}`)?.focus();
     },
@@ -229,9 +229,9 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
 
   function renderPanel() {
     const focusedId = (document.activeElement as HTMLElement | null)?.id;
-    const state = states.get(active.id)!;
-    const body = active.render(ui, state);
-    const msg = state.message;
+    const open = opened.get(active.id)!;
+    const body = open.render(ui);
+    const msg = open.state.message;
     const status = h(
       "div",
       {

@@ -14,7 +14,7 @@ import type { ScheduleSettings } from "../../monitor/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "../panel.ts";
+import { definePanel } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import { alertsSection } from "./monitor-alerts.ts";
 
@@ -73,7 +73,7 @@ function load(ui: Ui, s: MonitorState) {
   s.status = null;
   ui.call("monitorStatus", {}).then(
     (v) => {
-      s.status = v as MonitorStatusView;
+      s.status = v;
       s.draft ??= { ...s.status.schedule };
       loadPreview(ui, s);
       ui.rerender();
@@ -95,7 +95,7 @@ function loadPreview(ui: Ui, s: MonitorState) {
     (v) => {
       // An answer for a sheet name the user has since changed is not this check's price.
       if (s.draft?.sheet !== sheet) return;
-      s.preview = v as RunSummary;
+      s.preview = v;
       // A fresh price: the error of an earlier failed price (another sheet name, the network) no longer holds.
       if (s.message && s.previewError && s.message.text.de === s.previewError.text.de) s.message = undefined;
       s.previewError = undefined;
@@ -172,11 +172,11 @@ function summaryView(ui: Ui, r: RunSummary, id: string): HTMLElement {
   );
 }
 
-export const monitorPanel: PanelDef = {
+export const monitorPanel = definePanel<MonitorState>({
   id: "monitor",
   title: { de: "Portfolio-Check", en: "Portfolio check" },
-  render(ui, state) {
-    const s = state as MonitorState;
+  initial: () => ({}),
+  render(ui, s) {
     load(ui, s);
     const d = (s.draft ??= { enabled: false, frequency: "daily", hour: 7, budget: null, sheet: "Portfolio" });
     loadPreview(ui, s);
@@ -206,7 +206,7 @@ export const monitorPanel: PanelDef = {
           s.previewFailedFor = undefined;
           s.preview = null;
           try {
-            s.preview = (await ui.call("monitorPreview", { sheet: d.sheet })) as RunSummary;
+            s.preview = await ui.call("monitorPreview", { sheet: d.sheet });
           } catch (e) {
             s.preview = undefined;
             s.previewFailedFor = d.sheet;
@@ -230,7 +230,7 @@ export const monitorPanel: PanelDef = {
           let steps = 0;
           // The shown price caps the run (all its steps): it never spends more than the user saw.
           const budget = d.budget === null ? shown : Math.min(d.budget, shown ?? d.budget);
-          do r = (await ui.call("monitorRun", { sheet: d.sheet, budget })) as RunSummary;
+          do r = await ui.call("monitorRun", { sheet: d.sheet, budget });
           while (r.status === "paused" && ++steps < 50);
           s.last = r;
           s.message = { kind: r.status === "done" ? "success" : "info", text: r.message };
@@ -314,9 +314,7 @@ export const monitorPanel: PanelDef = {
       ui.pick(T.estimate),
       (b) =>
         void ui.run(s, b, async () => {
-          s.estimate = (await ui.call("monitorEstimate", {
-            schedule: { ...d, enabled: false },
-          })) as MonitorState["estimate"];
+          s.estimate = await ui.call("monitorEstimate", { schedule: { ...d, enabled: false } });
         }),
       { disabled: !hourOk },
     );
@@ -330,9 +328,7 @@ export const monitorPanel: PanelDef = {
             s.message = { kind: "error", text: T.estimateFirst };
             return;
           }
-          s.status = (await ui.call("monitorSaveSchedule", {
-            schedule: { ...d, enabled: !enabled },
-          })) as MonitorStatusView;
+          s.status = await ui.call("monitorSaveSchedule", { schedule: { ...d, enabled: !enabled } });
           s.message = { kind: "success", text: s.status.schedule.enabled ? T.isOn : T.isOff };
         }),
       { disabled: !enabled && (!s.estimate || !hourOk) },
@@ -390,4 +386,4 @@ export const monitorPanel: PanelDef = {
       last ? summaryView(ui, last, "monitor-last") : null,
     );
   },
-};
+});

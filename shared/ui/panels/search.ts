@@ -22,7 +22,7 @@ import type { PanelState, Ui } from "../panel.ts";
 import { UiCallError } from "../host.ts";
 import { catalogue, type Bilingual } from "../../i18n/index.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "../panel.ts";
+import { definePanel } from "../panel.ts";
 import { button, companyTable, costLine, creditsText, insertButton } from "./common.ts";
 import { PRICE } from "../../credits/index.ts";
 
@@ -45,6 +45,9 @@ interface SearchState extends PanelState {
   saveName?: string;
   selected?: Set<string>;
 }
+
+/** The fields of the search form kept as typed. */
+type TypedKey = "query" | "place" | "radiusKm" | "size";
 
 /** The panel's own texts (the filter form and "insert all"). */
 const L = catalogue({
@@ -107,18 +110,18 @@ function loadCost(ui: Ui, s: SearchState) {
   );
 }
 
-export const searchPanel: PanelDef = {
+export const searchPanel = definePanel<SearchState>({
   id: "search",
   title: { de: "Suche", en: "Search" },
-  render(ui, state) {
-    const s = state as SearchState;
+  initial: () => ({}),
+  render(ui, s) {
     s.selected ??= new Set();
     loadCost(ui, s);
-    const input = (id: string, key: keyof SearchState, props: Record<string, string> = {}) =>
+    const input = (id: string, key: TypedKey, props: Record<string, string> = {}) =>
       h("input", {
         id,
         type: props.type ?? "text",
-        value: (s[key] as string | undefined) ?? "",
+        value: s[key] ?? "",
         placeholder: props.placeholder,
         min: props.min,
         max: props.max,
@@ -246,7 +249,7 @@ export const searchPanel: PanelDef = {
       : null;
     return h("div", { class: "cd-search" }, form, savedSearches(ui, s), results);
   },
-};
+});
 
 /** The document's saved searches: save the form as it is, run one (only what is new since its last run), delete one. */
 function savedSearches(ui: Ui, s: SearchState): HTMLElement {

@@ -1,9 +1,9 @@
 /** Settings: connection (API key and base URL, or team server and token; masked), connection test, language, formula budget, cache, balance and spend log. */
-import type { AccountView, ConnectionResult, SettingsView } from "../../app/index.ts";
+import type { AccountView, ConnectionResult, SaveSettingsInput, SettingsView } from "../../app/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "../panel.ts";
+import { definePanel } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import type { Bilingual, Language } from "../../i18n/index.ts";
 import { STRINGS } from "../strings.ts";
@@ -86,11 +86,11 @@ function refusedField(ui: Ui, s: SettingsState, label: Bilingual, min: string, m
   };
 }
 
-export const settingsPanel: PanelDef = {
+export const settingsPanel = definePanel<SettingsState>({
   id: "settings",
   title: { de: "Einstellungen", en: "Settings" },
-  render(ui, state) {
-    const s = state as SettingsState;
+  initial: () => ({}),
+  render(ui, s) {
     load(ui, s);
     const v = s.view;
     if (!v || !s.draft) return h("p", { class: "cd-note" }, ui.t("loading"));
@@ -130,7 +130,7 @@ export const settingsPanel: PanelDef = {
 
     const doSave = (b: HTMLButtonElement) =>
       ui.run(s, b, async () => {
-        const input: Record<string, unknown> = {
+        const input: SaveSettingsInput = {
           ...connectionInput(d),
           // One language: the UI's, unless the user picked another in this field.
           language: d.language ?? ui.lang,
@@ -138,7 +138,7 @@ export const settingsPanel: PanelDef = {
           cacheHours: Number(d.cacheHours),
           matchFloor: Number(d.matchFloor.replace(",", ".")),
         };
-        const saved = (await ui.call("saveSettings", input)) as SettingsView;
+        const saved = await ui.call("saveSettings", input);
         s.view = saved;
         d.apiKey = "";
         d.serverToken = "";
@@ -157,12 +157,7 @@ export const settingsPanel: PanelDef = {
           const typed = connectionTestInput(d);
           try {
             // Then the free self-test (doctor-report.ts): does the service answer the way the client reads it?
-            s.connection = await withServiceCheck(
-              ui,
-              s,
-              typed,
-              async () => (await ui.call("testConnection", typed)) as ConnectionResult,
-            );
+            s.connection = await withServiceCheck(ui, s, typed, async () => await ui.call("testConnection", typed));
           } catch (e) {
             throw await explainNetworkFailure(ui, e, d, v.baseUrl);
           }
@@ -318,4 +313,4 @@ export const settingsPanel: PanelDef = {
       ),
     );
   },
-};
+});

@@ -3,7 +3,7 @@ import type { CostView, SimilarOutput } from "../../app/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import { companyIdsIn } from "../../api/index.ts";
-import type { PanelDef } from "../panel.ts";
+import { definePanel } from "../panel.ts";
 import { button, companyTable, costLine, insertButton } from "./common.ts";
 import { checkNumbers, spentMessage } from "./search.ts";
 
@@ -28,15 +28,15 @@ function loadCost(ui: Ui, s: SimilarState, kind: "similar" | "peers") {
   );
 }
 
-export const similarPanel: PanelDef = {
+export const similarPanel = definePanel<SimilarState>({
   id: "similar",
   title: { de: "Ähnliche Firmen", en: "Find similar" },
-  render(ui, state) {
-    const s = state as SimilarState;
+  initial: () => ({}),
+  render(ui, s) {
     s.kind ??= "similar";
     s.selected ??= new Set();
-    const handoff = s.handoff as { ids?: string[] } | undefined;
-    if (handoff?.ids) {
+    const handoff = s.handoff;
+    if (handoff) {
       if (handoff.ids.length) s.ids = handoff.ids.join("\n");
       s.handoff = undefined;
     }
@@ -147,4 +147,4 @@ export const similarPanel: PanelDef = {
         : null,
     );
   },
-};
+});
