@@ -5,10 +5,10 @@
  */
 import type { LedgerEntry } from "../credits/index.ts";
 import type { Mailer } from "../monitor/index.ts";
-import type { Bilingual, Language } from "../i18n/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
 import type { ErrorCode } from "../core/index.ts";
 import type { Cell } from "../core/index.ts";
-import type { SettingsView, HostKind, ContextInputs, ConnectionMode } from "./settings.ts";
+import type { SettingsView, HostKind, ContextInputs, ConnectionMode, SettingsPatch } from "./settings.ts";
 import type { Operation } from "../core/index.ts";
 import type { RunSummary, ScheduleEstimate, ScheduleSettings } from "../monitor/index.ts";
 import type { RefreshEstimate, RefreshSettings, RefreshSummary } from "../refresh/index.ts";
@@ -322,17 +322,7 @@ export interface EstimateInput {
 }
 
 /** The settings to change (absent: kept); a secret "" or null removes it. */
-export interface SaveSettingsInput {
-  apiKey?: string | null;
-  baseUrl?: string;
-  language?: Language;
-  formulaDailyBudget?: number;
-  cacheHours?: number;
-  matchFloor?: number;
-  connection?: ConnectionMode;
-  serverUrl?: string;
-  serverToken?: string | null;
-}
+export type SaveSettingsInput = SettingsPatch;
 
 /** What the connection test and the self-test take: the typed connection, else the saved one. */
 export interface ConnectionInput {
