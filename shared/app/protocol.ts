@@ -1,4 +1,6 @@
 /**
+ * Over 400 lines on purpose: the whole UI protocol in one file, the only one the UI depends on.
+ *
  * The app service's wire protocol: the method names, what each takes and
  * answers (plain JSON), and the envelope every host returns to the UI.
  * The UI (shared/ui/) depends on this file only, never on the core.
