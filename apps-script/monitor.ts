@@ -26,7 +26,7 @@ import * as z from "zod/mini";
 import { runSync } from "../shared/core/index.ts";
 import { readSaved, savedKind, writeSaved } from "../shared/core/index.ts";
 import { dispatch } from "../shared/app/index.ts";
-import type { AppDeps } from "../shared/app/index.ts";
+import type { AppDeps, AppInput, AppMethodName, AppOutput } from "../shared/app/index.ts";
 import type { MonitorStatusView } from "../shared/app/index.ts";
 import type { RunSummary } from "../shared/monitor/index.ts";
 import {
@@ -38,7 +38,6 @@ import {
   type Frequency,
   type ScheduleSettings,
 } from "../shared/monitor/index.ts";
-import type { RefreshStatusView } from "../shared/app/index.ts";
 import type { RefreshSummary } from "../shared/refresh/index.ts";
 import { isRefreshDue, type RefreshSettings } from "../shared/refresh/index.ts";
 import { errorView } from "../shared/app/index.ts";
@@ -137,11 +136,17 @@ function documentContext(g: Services, spreadsheet: Spreadsheet, id: string): Doc
 }
 
 /** Run an app method on a document; `exclusive` claims the run marker for it (never the lock for the whole step). */
-function run<T>(doc: DocumentContext, method: string, input: unknown, budgetMs: number, exclusive = false): T {
+function run<M extends AppMethodName>(
+  doc: DocumentContext,
+  method: M,
+  input: AppInput<M>,
+  budgetMs: number,
+  exclusive = false,
+): AppOutput<M> {
   const token = exclusive ? claimRun(doc.store, doc.lock, Date.now()) : null;
   const driver = createDriver({ spreadsheet: () => doc.spreadsheet });
   try {
-    return runSync(dispatch(deps(budgetMs), method, input), driver) as T;
+    return runSync(dispatch(deps(budgetMs), method, input), driver);
   } finally {
     try {
       driver.commit();
@@ -234,8 +239,8 @@ const refreshWant = (s: RefreshSettings, paused: boolean): Want =>
 
 /** Make the trigger match the saved schedules (after the sidebar saved one). */
 export function syncMonitorTrigger(doc: DocumentContext): void {
-  const status = run<MonitorStatusView>(doc, "monitorStatus", {}, 30_000);
-  const refresh = run<RefreshStatusView>(doc, "refreshStatus", {}, 30_000);
+  const status = run(doc, "monitorStatus", {}, 30_000);
+  const refresh = run(doc, "refreshStatus", {}, 30_000);
   setTrigger(
     doc,
     wantedTrigger([monitorWant(status.schedule, status.paused), refreshWant(refresh.settings, refresh.paused)]),
@@ -327,7 +332,7 @@ function addRuntime(g: Services, startedAt: number, now: number): void {
 
 /** Step: the check itself when it is due (or paused); answers the summary, or null when nothing was due. */
 function runScheduledCheck(doc: DocumentContext): { schedule: ScheduleSettings; summary: RunSummary | null } {
-  const status = run<MonitorStatusView>(doc, "monitorStatus", {}, 30_000);
+  const status = run(doc, "monitorStatus", {}, 30_000);
   const s = status.schedule;
   if (!s.enabled) return { schedule: s, summary: null };
   // Add-on triggers fire at a random minute of their hour: half an interval guards against a double run.
@@ -337,7 +342,7 @@ function runScheduledCheck(doc: DocumentContext): { schedule: ScheduleSettings; 
   // A daily check on hourly ticks (shared with the refresh's): only once its slot has passed.
   if (!status.paused && s.frequency === "daily" && !isDueForSchedule(s, last, now, slotToday(doc, s.hour, now)))
     return { schedule: s, summary: null };
-  return { schedule: s, summary: run<RunSummary>(doc, "monitorRun", {}, TICK_BUDGET_MS, true) };
+  return { schedule: s, summary: run(doc, "monitorRun", {}, TICK_BUDGET_MS, true) };
 }
 
 /** The least time a refresh step gets in a tick after the check; with less it waits for the next tick. */
@@ -352,7 +357,7 @@ function runScheduledRefresh(
   doc: DocumentContext,
   startedAt: number,
 ): { settings: RefreshSettings; pending: boolean; summary: RefreshSummary | null } {
-  const status = run<RefreshStatusView>(doc, "refreshStatus", {}, 30_000);
+  const status = run(doc, "refreshStatus", {}, 30_000);
   const s = status.settings;
   const now = Date.now();
   if (!s.enabled || !s.table) return { settings: s, pending: false, summary: null };
@@ -360,7 +365,7 @@ function runScheduledRefresh(
     return { settings: s, pending: false, summary: null };
   const left = TICK_BUDGET_MS - (now - startedAt);
   if (left < MIN_REFRESH_MS) return { settings: s, pending: true, summary: null };
-  const summary = run<RefreshSummary>(doc, "refreshRun", {}, left, true);
+  const summary = run(doc, "refreshRun", {}, left, true);
   return { settings: s, pending: summary.status === "paused", summary };
 }
 
@@ -474,13 +479,11 @@ const TRIGGER_FAILED = {
 function rollBack(doc: DocumentContext, saved: string): boolean {
   try {
     if (saved === "refreshSaveSettings") {
-      const status = run<RefreshStatusView>(doc, "refreshStatus", {}, 30_000);
-      if (status.settings.enabled)
-        run<RefreshStatusView>(doc, "refreshSaveSettings", { refresh: { enabled: false } }, 30_000);
+      const status = run(doc, "refreshStatus", {}, 30_000);
+      if (status.settings.enabled) run(doc, "refreshSaveSettings", { refresh: { enabled: false } }, 30_000);
     } else {
-      const status = run<MonitorStatusView>(doc, "monitorStatus", {}, 30_000);
-      if (status.schedule.enabled)
-        run<MonitorStatusView>(doc, "monitorSaveSchedule", { schedule: { enabled: false } }, 30_000);
+      const status = run(doc, "monitorStatus", {}, 30_000);
+      if (status.schedule.enabled) run(doc, "monitorSaveSchedule", { schedule: { enabled: false } }, 30_000);
     }
   } catch {
     return false;

@@ -5,7 +5,7 @@
  * custom function.
  */
 import { runSync } from "../shared/core/index.ts";
-import { dispatch, errorView, uiCall as appUiCall } from "../shared/app/index.ts";
+import { dispatch, dispatchFromWire, errorView, uiCall as appUiCall } from "../shared/app/index.ts";
 import { mailApp } from "./mail.ts";
 import type { AppDeps, SettingsView } from "../shared/app/index.ts";
 import { toCompanyDataError } from "../shared/core/index.ts";
@@ -100,7 +100,7 @@ export function getSettings(): SettingsView {
 export function saveSettings(settings: unknown): SettingsView {
   try {
     const input: unknown = typeof settings === "string" ? JSON.parse(settings) : settings;
-    return withDriver(false, (driver) => runSync(dispatch(deps(30_000), "saveSettings", input as never), driver));
+    return withDriver(false, (driver) => runSync(dispatchFromWire(deps(30_000), "saveSettings", input), driver));
   } catch (e) {
     throw userFacing(e);
   }

@@ -7,12 +7,14 @@
  *  - while it is open, look again every few minutes (a timer).
  * The check itself is the shared one (monitorRun through the app service).
  */
-import type { MonitorStatusView } from "../shared/app/index.ts";
+import type { AppInput } from "../shared/app/index.ts";
 import type { RunSummary } from "../shared/monitor/index.ts";
 import { HOUR_MS, isDueForSchedule, type ScheduleSettings } from "../shared/monitor/index.ts";
+import { overrideCalls, type AppCall } from "../shared/ui/index.ts";
 
+/** What the pane's scheduled tasks need of the host: the app service's typed call. */
 export interface MonitorCaller {
-  call(method: string, input: unknown): Promise<unknown>;
+  call: AppCall;
 }
 
 /** How often the open workbook looks whether a check is due. */
@@ -64,22 +66,20 @@ export interface SerialisedChecks {
   checking(): boolean;
 }
 
-const runKey = (input: unknown) => {
-  const i = (input && typeof input === "object" ? input : {}) as { sheet?: unknown; budget?: unknown };
+const runKey = (i: AppInput<"monitorRun">) => {
   const sheet = typeof i.sheet === "string" && i.sheet.trim() ? i.sheet.trim() : null;
   return JSON.stringify([sheet, "budget" in i ? (i.budget ?? null) : "schedule"]);
 };
 
 export function serialiseChecks<H extends MonitorCaller>(host: H): H & SerialisedChecks {
-  let current: { key: string; answer: Promise<unknown> } | undefined;
+  let current: { key: string; answer: Promise<RunSummary> } | undefined;
   let tail: Promise<unknown> = Promise.resolve();
   let queued = 0;
-  const call = (method: string, input: unknown): Promise<unknown> => {
-    if (method !== "monitorRun") return host.call(method, input);
+  const monitorRun = (input: AppInput<"monitorRun">): Promise<RunSummary> => {
     const key = runKey(input);
     if (current && current.key === key) return current.answer;
     queued++;
-    const answer = tail.catch(() => undefined).then(() => host.call(method, input));
+    const answer = tail.catch(() => undefined).then(() => host.call("monitorRun", input));
     const mine = { key, answer };
     current = mine;
     tail = answer;
@@ -91,7 +91,7 @@ export function serialiseChecks<H extends MonitorCaller>(host: H): H & Serialise
       });
     return answer;
   };
-  return { ...host, call, checking: () => queued > 0 };
+  return { ...host, call: overrideCalls(host.call, { monitorRun }), checking: () => queued > 0 };
 }
 
 export interface MonitorLoop {
@@ -128,14 +128,14 @@ export function startMonitor(
     if (busy || host.checking?.()) return null;
     busy = true;
     try {
-      const status = (await host.call("monitorStatus", {})) as MonitorStatusView;
+      const status = await host.call("monitorStatus", {});
       wantStartup("monitor", status.schedule.enabled);
       if (!status.paused && !isCheckDue(status.schedule, status.last?.finishedAt, timers.now())) return null;
       // The schedule's sheet and budget spelled out, so a "Check now" of the same sheet joins this run.
       const input = { sheet: status.schedule.sheet, budget: status.schedule.budget };
       let summary: RunSummary;
       let steps = 0;
-      do summary = (await host.call("monitorRun", input)) as RunSummary;
+      do summary = await host.call("monitorRun", input);
       while (summary.status === "paused" && ++steps < 50);
       return summary;
     } catch {

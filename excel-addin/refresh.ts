@@ -6,9 +6,9 @@
  * is open a timer looks again every few minutes. The refresh itself is the
  * shared one (refreshRun through the app service).
  */
-import type { RefreshStatusView } from "../shared/app/index.ts";
 import type { RefreshSummary } from "../shared/refresh/index.ts";
 import { isRefreshDue, type RefreshSettings } from "../shared/refresh/index.ts";
+import { overrideCalls } from "../shared/ui/index.ts";
 import { PANE_TIMERS, POLL_MS, todaysSlot, wantStartup, type MonitorCaller, type PaneTimers } from "./monitor.ts";
 
 export function isRefreshDueNow(s: RefreshSettings, lastFinished: string | null | undefined, now: number): boolean {
@@ -21,11 +21,10 @@ export function isRefreshDueNow(s: RefreshSettings, lastFinished: string | null 
  * run's answer (nothing is refreshed or paid twice); other methods pass.
  */
 export function serialiseRefresh<H extends MonitorCaller>(host: H): H & { refreshing(): boolean } {
-  let current: Promise<unknown> | undefined;
-  const call = (method: string, input: unknown): Promise<unknown> => {
-    if (method !== "refreshRun") return host.call(method, input);
+  let current: Promise<RefreshSummary> | undefined;
+  const refreshRun = (): Promise<RefreshSummary> => {
     if (current) return current;
-    const answer = host.call(method, input);
+    const answer = host.call("refreshRun", {});
     current = answer;
     void answer
       .catch(() => undefined)
@@ -34,7 +33,7 @@ export function serialiseRefresh<H extends MonitorCaller>(host: H): H & { refres
       });
     return answer;
   };
-  return { ...host, call, refreshing: () => current !== undefined };
+  return { ...host, call: overrideCalls(host.call, { refreshRun }), refreshing: () => current !== undefined };
 }
 
 export interface RefreshLoop {
@@ -55,13 +54,13 @@ export function startRefresh(
     if (busy || host.refreshing?.()) return null;
     busy = true;
     try {
-      const status = (await host.call("refreshStatus", {})) as RefreshStatusView;
+      const status = await host.call("refreshStatus", {});
       wantStartup("refresh", status.settings.enabled);
       if (!status.paused && !isRefreshDueNow(status.settings, status.last?.finishedAt, timers.now())) return null;
       if (!status.settings.enabled || !status.settings.table) return null;
       let summary: RefreshSummary;
       let steps = 0;
-      do summary = (await host.call("refreshRun", {})) as RefreshSummary;
+      do summary = await host.call("refreshRun", {});
       while (summary.status === "paused" && ++steps < 50);
       return summary;
     } catch {

@@ -1,9 +1,11 @@
 /**
  * The app service: one record of JSON-in/JSON-out methods, each an
  * Operation, so the Sheets server (runSync), the Excel task pane and the
- * playground (runAsync) run the same code. Hosts call `uiCall` (JSON text in
- * and out, for google.script.run) or `dispatch` (objects) and wrap the result
- * with `settle` into an AppResult envelope the UI reads.
+ * playground (runAsync) run the same code. Hosts call `dispatch` (a method of
+ * AppApi, typed), `settle` (the same, its errors as data: the AppResult
+ * envelope the UI reads) or `uiCall` (JSON text in and out, for
+ * google.script.run: the one entry where a name and input arrive untyped,
+ * checked here before anything runs).
  */
 import type { Operation } from "../core/index.ts";
 import { CompanyDataError, invalid } from "../core/index.ts";
@@ -11,9 +13,16 @@ import { errorView } from "./errors.ts";
 import { got } from "../i18n/index.ts";
 import type { AppDeps, AppInput, AppMethod, AppMethodName, AppOutput, AppResult } from "./protocol.ts";
 import { getSettingsMethod, saveSettingsMethod, testConnectionMethod } from "./settings-methods.ts";
-import { MONITOR_METHODS } from "./monitor.ts";
-import { REFRESH_METHODS } from "./refresh.ts";
-import { DOCTOR_METHODS } from "./doctor.ts";
+import {
+  monitorEstimateMethod,
+  monitorPreviewMethod,
+  monitorRunMethod,
+  monitorSaveAlertsMethod,
+  monitorSaveScheduleMethod,
+  monitorStatusMethod,
+} from "./monitor.ts";
+import { refreshEstimateMethod, refreshRunMethod, refreshSaveSettingsMethod, refreshStatusMethod } from "./refresh.ts";
+import { doctorMethod } from "./doctor.ts";
 import { insertAllSearchResultsMethod, searchAllPriceMethod } from "./search-methods.ts";
 import {
   deleteSavedSearchMethod,
@@ -40,10 +49,12 @@ import {
   readSelectionMethod,
 } from "./enrich-methods.ts";
 
-const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
+/** Every method of AppApi, each answering the output AppApi names for it (the compiler checks both ways). */
+export const APP_METHODS: { readonly [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
   getSettings: getSettingsMethod,
   saveSettings: saveSettingsMethod,
   testConnection: testConnectionMethod,
+  doctor: doctorMethod,
   account: accountMethod,
   estimate: estimateMethod,
   search: searchMethod,
@@ -64,38 +75,72 @@ const CORE_METHODS: { [M in AppMethodName]: AppMethod<AppOutput<M>> } = {
   saveSearch: saveSearchMethod,
   deleteSavedSearch: deleteSavedSearchMethod,
   runSavedSearch: runSavedSearchMethod,
+  monitorStatus: monitorStatusMethod,
+  monitorPreview: monitorPreviewMethod,
+  monitorRun: monitorRunMethod,
+  monitorEstimate: monitorEstimateMethod,
+  monitorSaveSchedule: monitorSaveScheduleMethod,
+  monitorSaveAlerts: monitorSaveAlertsMethod,
+  refreshStatus: refreshStatusMethod,
+  refreshEstimate: refreshEstimateMethod,
+  refreshSaveSettings: refreshSaveSettingsMethod,
+  refreshRun: refreshRunMethod,
 };
 
-export const APP_METHODS: Readonly<Record<string, AppMethod>> = {
-  ...(CORE_METHODS as Record<string, AppMethod>),
-  ...MONITOR_METHODS,
-  ...REFRESH_METHODS,
-  ...DOCTOR_METHODS,
-};
-
-export function isAppMethod(name: string): boolean {
-  return Object.prototype.hasOwnProperty.call(APP_METHODS, name);
+export function isAppMethod(name: unknown): name is AppMethodName {
+  return typeof name === "string" && Object.prototype.hasOwnProperty.call(APP_METHODS, name);
 }
 
-/** Run one method. Throws CompanyDataError (INVALID_INPUT for an unknown method or bad input). */
+/** Run one method. Throws CompanyDataError (INVALID_INPUT for bad input). */
 export function dispatch<M extends AppMethodName>(
   deps: AppDeps,
   method: M,
   input: AppInput<M>,
-): Operation<AppOutput<M>>;
-export function dispatch(deps: AppDeps, method: string, input: unknown): Operation<unknown>;
-export function* dispatch(deps: AppDeps, method: string, input: unknown): Operation<unknown> {
-  const run = typeof method === "string" && isAppMethod(method) ? APP_METHODS[method] : undefined;
-  if (!run) throw invalid("method", got({ de: "unbekannte Methode", en: "unknown method" }, String(method)));
+): Operation<AppOutput<M>> {
+  return runMethod(deps, method, input);
+}
+
+const unknownMethod = (name: unknown): CompanyDataError =>
+  invalid("method", got({ de: "unbekannte Methode", en: "unknown method" }, String(name)));
+
+/**
+ * A method whose input came over a wire as JSON (an Apps Script server
+ * function a script calls with an object): the name is typed, the input is
+ * checked by the method itself, as every method checks its input.
+ */
+export function dispatchFromWire<M extends AppMethodName>(
+  deps: AppDeps,
+  method: M,
+  input: unknown,
+): Operation<AppOutput<M>> {
+  return runMethod(deps, method, input);
+}
+
+/** A method by a name from outside (checked) with its input as it came (each method validates its own). */
+function* runMethod<M extends AppMethodName>(deps: AppDeps, method: M, input: unknown): Operation<AppOutput<M>> {
+  if (!isAppMethod(method)) throw unknownMethod(method);
+  const run: AppMethod<AppOutput<M>> = APP_METHODS[method];
   return yield* run(deps, input);
 }
 
 export { errorView };
 
 /** Run a method and settle it into an envelope: errors become data, never a stack. */
-export function* settle(deps: AppDeps, method: string, input: unknown): Operation<AppResult> {
+export function settle<M extends AppMethodName>(
+  deps: AppDeps,
+  method: M,
+  input: AppInput<M>,
+): Operation<AppResult<AppOutput<M>>> {
+  return settleUnchecked(deps, method, input);
+}
+
+function* settleUnchecked<M extends AppMethodName>(
+  deps: AppDeps,
+  method: M,
+  input: unknown,
+): Operation<AppResult<AppOutput<M>>> {
   try {
-    return { ok: true, value: yield* dispatch(deps, method, input) };
+    return { ok: true, value: yield* runMethod(deps, method, input) };
   } catch (e) {
     return { ok: false, error: errorView(e) };
   }
@@ -103,20 +148,20 @@ export function* settle(deps: AppDeps, method: string, input: unknown): Operatio
 
 /**
  * JSON text in, JSON text out: what the Sheets server function
- * `uiCall(method, inputJson)` runs with runSync. Unparseable input is an
- * INVALID_INPUT envelope, not an exception.
+ * `uiCall(method, inputJson)` runs with runSync. An unknown method or
+ * unparseable input is an INVALID_INPUT envelope, not an exception.
  */
 export function* uiCall(deps: AppDeps, method: string, inputJson: string): Operation<string> {
+  const refused = (e: CompanyDataError): string =>
+    JSON.stringify({ ok: false, error: errorView(e) } satisfies AppResult);
+  if (!isAppMethod(method)) return refused(unknownMethod(method));
   let input: unknown;
   try {
     input = inputJson === undefined || inputJson === "" ? {} : JSON.parse(String(inputJson));
   } catch {
-    return JSON.stringify({
-      ok: false,
-      error: errorView(invalid("input", { de: "kein gültiges JSON", en: "not valid JSON" })),
-    } satisfies AppResult);
+    return refused(invalid("input", { de: "kein gültiges JSON", en: "not valid JSON" }));
   }
-  return JSON.stringify(yield* settle(deps, method, input));
+  return JSON.stringify(yield* settleUnchecked(deps, method, input));
 }
 
 export { CompanyDataError };

@@ -8,11 +8,9 @@
 import type { Operation } from "../core/index.ts";
 import { runDoctor } from "../doctor/index.ts";
 import type { DoctorReport } from "../doctor/index.ts";
-import type { AppDeps, AppMethod } from "./protocol.ts";
+import type { AppDeps } from "./protocol.ts";
 import { connectionClient } from "./settings-methods.ts";
 
 export function* doctorMethod(deps: AppDeps, input: unknown): Operation<DoctorReport> {
   return yield* runDoctor(yield* connectionClient(deps, input));
 }
-
-export const DOCTOR_METHODS: Record<"doctor", AppMethod> = { doctor: doctorMethod };

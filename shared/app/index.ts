@@ -3,7 +3,7 @@
  * Import from here, never from a module inside (eslint-rules/layers.js);
  * modules of this folder import each other directly.
  */
-export { dispatch, settle, uiCall } from "./dispatch.ts";
+export { APP_METHODS, dispatch, dispatchFromWire, isAppMethod, settle, uiCall } from "./dispatch.ts";
 export { errorView } from "./errors.ts";
 export { estimate } from "./estimate.ts";
 export type { PlannedOperation } from "./estimate.ts";
@@ -12,6 +12,8 @@ export { SEARCH_DEFAULTS } from "./protocol.ts";
 export type {
   AccountView,
   AppDeps,
+  AlertsInput,
+  AppApi,
   AppError,
   AppInput,
   AppMethodName,
@@ -19,13 +21,16 @@ export type {
   AppResult,
   ColumnRole,
   CompanyRow,
+  ConnectionInput,
   ConnectionResult,
   CostView,
   EnrichConfig,
   EnrichPreviewView,
   EnrichProgressView,
   FieldGroupView,
+  MonitorEstimateView,
   RerunMode,
+  SaveSettingsInput,
   SavedSearch,
   SearchAllPriceView,
   SearchFilterInput,

@@ -1,8 +1,7 @@
 /**
- * Extension point for the portfolio monitor. The monitoring module adds its
- * methods here (names start with "monitor", e.g. monitorStatus, monitorRun);
- * dispatch picks them up without further wiring, and the UI's Monitor panel
- * (shared/ui/panels/monitor.ts) calls them.
+ * The portfolio monitor's app methods (their types: AppApi in protocol.ts,
+ * their table: dispatch.ts), for the UI's Monitor panel
+ * (shared/ui/panels/monitor.ts) and the hosts' triggers and timers.
  *
  *   monitorStatus            schedule, last run, whether a run is paused, host note
  *   monitorPreview {sheet}   the exact price of "Check now" (free calls only)
@@ -15,7 +14,7 @@ import type { Operation } from "../core/index.ts";
 import { storeGet } from "../core/index.ts";
 import type { Bilingual } from "../i18n/index.ts";
 import { checkPortfolio, lastRun, RUN_KEY, type RunSummary } from "../monitor/index.ts";
-import { scheduleEstimate, type ScheduleEstimate } from "../monitor/index.ts";
+import { scheduleEstimate } from "../monitor/index.ts";
 import { loadSchedule, saveSchedule, scheduleSettings, type ScheduleSettings } from "../monitor/index.ts";
 import {
   alertSettings,
@@ -29,7 +28,7 @@ import {
   type WebhookSender,
 } from "../monitor/index.ts";
 import { record } from "./input.ts";
-import type { AppDeps, AppMethod } from "./protocol.ts";
+import type { AppDeps, MonitorEstimateView } from "./protocol.ts";
 import { withSession } from "./session.ts";
 import { contextFromSettings, loadSettings } from "./settings.ts";
 
@@ -121,10 +120,7 @@ export function* monitorRunMethod(deps: AppDeps, input: unknown): Operation<RunS
   });
 }
 
-export function* monitorEstimateMethod(
-  deps: AppDeps,
-  input: unknown,
-): Operation<ScheduleEstimate & { preview: RunSummary }> {
+export function* monitorEstimateMethod(deps: AppDeps, input: unknown): Operation<MonitorEstimateView> {
   const i = record(input);
   const current = yield* loadSchedule();
   const s = scheduleSettings({ ...current, ...record(i.schedule, "schedule") });
@@ -152,12 +148,3 @@ export function* monitorSaveAlertsMethod(deps: AppDeps, input: unknown): Operati
   yield* saveAlertSettings(alertSettings(record(i.alerts, "alerts"), yield* loadAlertSettings(), deps.host));
   return yield* monitorStatusMethod(deps, {});
 }
-
-export const MONITOR_METHODS: Record<`monitor${string}`, AppMethod> = {
-  monitorStatus: monitorStatusMethod,
-  monitorPreview: monitorPreviewMethod,
-  monitorRun: monitorRunMethod,
-  monitorEstimate: monitorEstimateMethod,
-  monitorSaveSchedule: monitorSaveScheduleMethod,
-  monitorSaveAlerts: monitorSaveAlertsMethod,
-};

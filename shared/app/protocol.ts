@@ -1,15 +1,22 @@
 /**
+ * Over 400 lines on purpose: the whole UI protocol in one file, the only one the UI depends on.
+ *
  * The app service's wire protocol: the method names, what each takes and
  * answers (plain JSON), and the envelope every host returns to the UI.
  * The UI (shared/ui/) depends on this file only, never on the core.
  */
 import type { LedgerEntry } from "../credits/index.ts";
 import type { Mailer } from "../monitor/index.ts";
-import type { Bilingual, Language } from "../i18n/index.ts";
+import type { Bilingual } from "../i18n/index.ts";
 import type { ErrorCode } from "../core/index.ts";
 import type { Cell } from "../core/index.ts";
-import type { SettingsView, HostKind, ContextInputs, ConnectionMode } from "./settings.ts";
+import type { SettingsView, HostKind, ContextInputs, ConnectionMode, SettingsPatch } from "./settings.ts";
 import type { Operation } from "../core/index.ts";
+import type { RunSummary, ScheduleEstimate, ScheduleSettings } from "../monitor/index.ts";
+import type { RefreshEstimate, RefreshSettings, RefreshSummary } from "../refresh/index.ts";
+import type { DoctorReport } from "../doctor/index.ts";
+import type { MonitorStatusView } from "./monitor.ts";
+import type { RefreshStatusView } from "./refresh.ts";
 
 export type { SettingsView, HostKind };
 
@@ -20,6 +27,11 @@ export interface AppDeps extends ContextInputs {
   mailer?: Mailer;
 }
 
+/**
+ * One method of the app service. Its input arrives as JSON from the UI (or
+ * a host's loop), so the method validates it as `unknown`; the output is the
+ * one AppApi declares for the method's name.
+ */
 export type AppMethod<O = unknown> = (deps: AppDeps, input: unknown) => Operation<O>;
 
 export interface AppError {
@@ -311,27 +323,39 @@ export interface EstimateInput {
   operation: unknown;
 }
 
-/** Every method's input and output. Monitor methods are added by shared/app/monitor.ts. */
+/** The settings to change (absent: kept); a secret "" or null removes it. */
+export type SaveSettingsInput = SettingsPatch;
+
+/** What the connection test and the self-test take: the typed connection, else the saved one. */
+export interface ConnectionInput {
+  connection?: ConnectionMode;
+  apiKey?: string;
+  baseUrl?: string;
+  serverUrl?: string;
+  serverToken?: string;
+}
+
+/** The monitor's estimate of a schedule, with the free preview it was computed from. */
+export type MonitorEstimateView = ScheduleEstimate & { preview: RunSummary };
+
+/** The alert channels as the Monitor panel sends them: `email` a list or text with commas; `webhook` "" clears it, absent keeps it. */
+export interface AlertsInput {
+  email?: string | string[];
+  webhook?: string;
+}
+
+/**
+ * Every method's input and output: the one type the UI (shared/ui/), the
+ * hosts' loops (apps-script/monitor.ts, excel-addin/) and dispatch are
+ * checked against. A method is added here and in dispatch.ts's table; the
+ * compiler then refuses a table, a call or a host that disagrees.
+ */
 export interface AppApi {
   getSettings: { input: Record<string, never>; output: SettingsView };
-  saveSettings: {
-    input: {
-      apiKey?: string | null;
-      baseUrl?: string;
-      language?: Language;
-      formulaDailyBudget?: number;
-      cacheHours?: number;
-      matchFloor?: number;
-      connection?: ConnectionMode;
-      serverUrl?: string;
-      serverToken?: string | null;
-    };
-    output: SettingsView;
-  };
-  testConnection: {
-    input: { connection?: ConnectionMode; apiKey?: string; baseUrl?: string; serverUrl?: string; serverToken?: string };
-    output: ConnectionResult;
-  };
+  saveSettings: { input: SaveSettingsInput; output: SettingsView };
+  testConnection: { input: ConnectionInput; output: ConnectionResult };
+  /** The free self-test (shared/doctor/) of the same connection as testConnection. */
+  doctor: { input: ConnectionInput; output: DoctorReport };
   account: { input: Record<string, never>; output: AccountView };
   estimate: { input: EstimateInput; output: CostView };
   search: { input: SearchInput; output: SearchOutput };
@@ -354,6 +378,30 @@ export interface AppApi {
   saveSearch: { input: SearchInput & { name: string }; output: SavedSearch[] };
   deleteSavedSearch: { input: { name: string }; output: SavedSearch[] };
   runSavedSearch: { input: { name: string; size?: number }; output: SavedRunOutput };
+
+  // The portfolio check (shared/app/monitor.ts).
+  /** Schedule, last run, whether a run is paused, the host's note, the alert channels. */
+  monitorStatus: { input: Record<string, never>; output: MonitorStatusView };
+  /** The exact price of "Check now" (free calls only); `sheet` defaults to the schedule's. */
+  monitorPreview: { input: { sheet?: string }; output: RunSummary };
+  /** One step of a check under the host's deadline; status "paused" → call again. `budget` defaults to the schedule's. */
+  monitorRun: { input: { sheet?: string; budget?: number | null }; output: RunSummary };
+  /** Next run exact, and the ceiling per run / day / month of the schedule (merged over the saved one). */
+  monitorEstimate: { input: { schedule?: Partial<ScheduleSettings> }; output: MonitorEstimateView };
+  /** Store the schedule (merged over the saved one); hosts then set their trigger or timer. */
+  monitorSaveSchedule: { input: { schedule: Partial<ScheduleSettings> }; output: MonitorStatusView };
+  /** E-mail recipients and webhook of the alert digest. */
+  monitorSaveAlerts: { input: { alerts: AlertsInput }; output: MonitorStatusView };
+
+  // The scheduled refresh of an enriched list (shared/app/refresh.ts).
+  /** Settings, last run, month spent against the ceiling, paused, the host's note. */
+  refreshStatus: { input: Record<string, never>; output: RefreshStatusView };
+  /** Next run and 30 days at most, with the ceiling (free: reads the table). */
+  refreshEstimate: { input: { refresh?: Partial<RefreshSettings> }; output: RefreshEstimate };
+  /** Store the settings (merged over the saved ones); hosts then set their trigger or timer. */
+  refreshSaveSettings: { input: { refresh: Partial<RefreshSettings> }; output: RefreshStatusView };
+  /** One step of a refresh under the host's deadline; status "paused" → call again. */
+  refreshRun: { input: Record<string, never>; output: RefreshSummary };
 }
 
 export type AppMethodName = keyof AppApi;

@@ -15,7 +15,7 @@ import { lastRefresh, refreshStep, type RefreshSummary } from "../refresh/index.
 import { loadRefreshSettings, refreshSettings, saveRefreshSettings, type RefreshSettings } from "../refresh/index.ts";
 import { invalid } from "../core/index.ts";
 import { record } from "./input.ts";
-import type { AppDeps, AppMethod } from "./protocol.ts";
+import type { AppDeps } from "./protocol.ts";
 import { withSession } from "./session.ts";
 import { contextFromSettings, loadSettings } from "./settings.ts";
 
@@ -90,10 +90,3 @@ export function* refreshRunMethod(deps: AppDeps, _input: unknown): Operation<Ref
     return yield* refreshStep(ctx, s, { deadline: deps.deadline });
   });
 }
-
-export const REFRESH_METHODS: Record<`refresh${string}`, AppMethod> = {
-  refreshStatus: refreshStatusMethod,
-  refreshEstimate: refreshEstimateMethod,
-  refreshSaveSettings: refreshSaveSettingsMethod,
-  refreshRun: refreshRunMethod,
-};

@@ -11,7 +11,7 @@ import { UiCallError, type UiHost } from "./host.ts";
 import { credentialSet } from "./panels/settings-connection.ts";
 import { STRINGS, format } from "./strings.ts";
 import { PANELS } from "./panels/registry.ts";
-import { formatNumber, type PanelDef, type PanelId, type PanelState, type Ui } from "./panel.ts";
+import { formatNumber, type OpenPanel, type Panel, type PanelId, type PanelState, type Ui } from "./panel.ts";
 
 export interface MountOptions {
   /** Panels to show, in order; default: all registered. One panel = no tab list (a Sheets sidebar). */
@@ -32,37 +32,89 @@ const ERROR_FALLBACK: Bilingual = {
   en: "Internal error in the add-on. Please try again.",
 };
 
+/** What the shell's parts share: the panels, which is active, the language and the last balance. */
+interface ShellState {
+  readonly host: UiHost;
+  readonly panels: readonly Panel[];
+  readonly opened: Map<PanelId, OpenPanel>;
+  active: Panel;
+  lang: Language;
+  account: AccountView | null;
+}
+
+/** The shell's fixed elements: header, tab list (several panels only), the active panel's box. */
+interface ShellView {
+  shell: HTMLElement;
+  header: HTMLElement;
+  tabs: HTMLElement;
+  panelBox: HTMLElement;
+}
+
 export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {}): MountedUi {
-  const panels: PanelDef[] = (opts.panels ?? PANELS.map((p) => p.id)).map((id) => {
+  const panels = choosePanels(opts);
+  const firstPanel = panels[0];
+  if (!firstPanel) throw new Error("no panels to show");
+  const st: ShellState = {
+    host,
+    panels,
+    opened: new Map(panels.map((p) => [p.id, p.open()])),
+    active: panels.find((p) => p.id === opts.initial) ?? firstPanel,
+    lang: opts.language ?? "de",
+    account: null,
+  };
+  const view = shellView(root, panels.length);
+  const presses = holdRendersDuringPress(view.shell, () => renderPanel(st, view, ui));
+  const draw = {
+    all: () => render(st, view, ui),
+    header: () => renderHeader(st, view, ui),
+    panel: presses.request,
+  };
+  const ui = makeUi(st, view, draw);
+  draw.all();
+  return { ui, ready: applySavedSettings(st, ui, draw.all), destroy: () => (presses.stop(), view.shell.remove()) };
+}
+
+function choosePanels(opts: MountOptions): Panel[] {
+  return (opts.panels ?? PANELS.map((p) => p.id)).map((id) => {
     const p = PANELS.find((x) => x.id === id);
     if (!p) throw new Error(`unknown panel ${id}`);
     return p;
   });
-  const states = new Map<string, PanelState>(panels.map((p) => [p.id, {}]));
-  const firstPanel = panels[0];
-  if (!firstPanel) throw new Error("no panels to show");
-  let active: PanelDef = panels.find((p) => p.id === opts.initial) ?? firstPanel;
-  let lang: Language = opts.language ?? "de";
-  let account: AccountView | null = null;
+}
 
+function shellView(root: HTMLElement, panelCount: number): ShellView {
   const shell = h("div", { class: "cd-app" });
   root.appendChild(shell);
+  const header = h("header", { class: "cd-header" });
+  const tabs = h("div", { class: "cd-tabs", role: "tablist" });
+  const panelBox = h("main", {
+    class: "cd-panel",
+    role: panelCount > 1 ? "tabpanel" : undefined,
+    id: "cd-panel",
+    attrs: { tabindex: "-1" },
+  });
+  shell.append(header, panelCount > 1 ? tabs : "", panelBox);
+  return { shell, header, tabs, panelBox };
+}
 
+/** The Ui the panels get: calls, texts, the balance, switching panels, running an action with a busy button. */
+function makeUi(st: ShellState, view: ShellView, draw: { all: () => void; header: () => void; panel: () => void }): Ui {
+  const { host } = st;
   const ui: Ui = {
     host,
     get lang() {
-      return lang;
+      return st.lang;
     },
     get account() {
-      return account;
+      return st.account;
     },
-    t: (key, vars) => format(STRINGS[key][lang], vars),
-    pick: (text) => text[lang],
-    call: (method: string, input: unknown) => host.call(method, input),
+    t: (key, vars) => format(STRINGS[key][st.lang], vars),
+    pick: (text) => text[st.lang],
+    call: (method, input) => host.call(method, input),
     async setLanguage(next) {
-      if (next === lang) return;
-      lang = next;
-      render();
+      if (next === st.lang) return;
+      st.lang = next;
+      draw.all();
       try {
         await host.call("saveSettings", { language: next });
       } catch {
@@ -71,147 +123,154 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
     },
     async refreshAccount() {
       try {
-        account = await host.call("account", {});
+        st.account = await host.call("account", {});
       } catch {
-        account = null;
+        st.account = null;
       }
-      renderHeader();
-      return account;
+      draw.header();
+      return st.account;
     },
     show(id, handoff) {
-      const p = panels.find((x) => x.id === id);
+      const p = st.panels.find((x) => x.id === id);
       if (!p) return;
-      active = p;
-      if (handoff !== undefined) states.get(id)!.handoff = handoff;
-      render();
-      shell.querySelector<HTMLElement>(`#cd-tab-${id}`)?.focus();
+      st.active = p;
+      if (handoff !== undefined) st.opened.get(id)!.state.handoff = handoff;
+      draw.all();
+      view.shell.querySelector<HTMLElement>(`#cd-tab-${id}`)?.focus();
     },
-    rerender: () => requestRender(),
+    rerender: () => draw.panel(),
     errorMessage(e) {
       if (e instanceof UiCallError) return { kind: "error", text: messageOf(e.error) };
       return { kind: "error", text: ERROR_FALLBACK };
     },
-    async run(state, button, action) {
-      if (state.busy) return;
-      state.busy = true;
-      state.message = undefined;
-      if (button) {
-        button.disabled = true;
-        button.setAttribute("aria-busy", "true");
-      }
-      try {
-        await action();
-      } catch (e) {
-        state.message = ui.errorMessage(e);
-        // The header's balance was from before; out of credits means it is (near) zero now.
-        if (e instanceof UiCallError && e.error.code === "OUT_OF_CREDITS") void ui.refreshAccount();
-      } finally {
-        state.busy = false;
-        requestRender();
-      }
-    },
+    run: (state, button, action) => runAction(ui, draw.panel, state, button, action),
   };
+  return ui;
+}
 
-  const header = h("header", { class: "cd-header" });
-  const tabs = h("div", { class: "cd-tabs", role: "tablist" });
-  const panelBox = h("main", {
-    class: "cd-panel",
-    role: panels.length > 1 ? "tabpanel" : undefined,
-    id: "cd-panel",
-    attrs: { tabindex: "-1" },
-  });
-  shell.append(header, panels.length > 1 ? tabs : "", panelBox);
+/** One action of a panel: its button busy, a failure as the panel's message, the panel drawn again after. */
+async function runAction(
+  ui: Ui,
+  requestRender: () => void,
+  state: PanelState,
+  button: HTMLButtonElement | null,
+  action: () => Promise<void>,
+): Promise<void> {
+  if (state.busy) return;
+  state.busy = true;
+  state.message = undefined;
+  if (button) {
+    button.disabled = true;
+    button.setAttribute("aria-busy", "true");
+  }
+  try {
+    await action();
+  } catch (e) {
+    state.message = ui.errorMessage(e);
+    // The header's balance was from before; out of credits means it is (near) zero now.
+    if (e instanceof UiCallError && e.error.code === "OUT_OF_CREDITS") void ui.refreshAccount();
+  } finally {
+    state.busy = false;
+    requestRender();
+  }
+}
 
-  function renderHeader() {
-    const langButton = (l: Language, label: string) =>
+function renderHeader(st: ShellState, view: ShellView, ui: Ui): void {
+  const { lang, account } = st;
+  const header = view.header;
+  const langButton = (l: Language, label: string) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: "cd-lang" + (l === lang ? " is-active" : ""),
+        id: `cd-lang-${l}`,
+        attrs: { "aria-pressed": String(l === lang), lang: l, "aria-label": l === "de" ? "Deutsch" : "English" },
+        on: { click: () => void ui.setLanguage(l) },
+      },
+      label,
+    );
+  const balance = account ? ui.t("balance", { credits: formatNumber(account.credits, lang) }) : ui.t("balanceUnknown");
+  replace(
+    header,
+    h("div", { class: "cd-title" }, ui.t("appTitle")),
+    h("div", { class: "cd-balance", id: "cd-balance", role: "status", attrs: { "aria-live": "polite" } }, balance),
+    h(
+      "div",
+      { class: "cd-langs", role: "group", attrs: { "aria-label": ui.t("language") } },
+      langButton("de", "DE"),
+      langButton("en", "EN"),
+    ),
+  );
+}
+
+function renderTabs(st: ShellState, view: ShellView, ui: Ui): void {
+  const { panels, active, lang } = st;
+  const { tabs, panelBox } = view;
+  if (panels.length <= 1) return;
+  replace(
+    tabs,
+    panels.map((p, i) =>
       h(
         "button",
         {
           type: "button",
-          class: "cd-lang" + (l === lang ? " is-active" : ""),
-          id: `cd-lang-${l}`,
-          attrs: { "aria-pressed": String(l === lang), lang: l, "aria-label": l === "de" ? "Deutsch" : "English" },
-          on: { click: () => void ui.setLanguage(l) },
-        },
-        label,
-      );
-    const balance = account
-      ? ui.t("balance", { credits: formatNumber(account.credits, lang) })
-      : ui.t("balanceUnknown");
-    replace(
-      header,
-      h("div", { class: "cd-title" }, ui.t("appTitle")),
-      h("div", { class: "cd-balance", id: "cd-balance", role: "status", attrs: { "aria-live": "polite" } }, balance),
-      h(
-        "div",
-        { class: "cd-langs", role: "group", attrs: { "aria-label": ui.t("language") } },
-        langButton("de", "DE"),
-        langButton("en", "EN"),
-      ),
-    );
-  }
-
-  function renderTabs() {
-    if (panels.length <= 1) return;
-    replace(
-      tabs,
-      panels.map((p, i) =>
-        h(
-          "button",
-          {
-            type: "button",
-            role: "tab",
-            id: `cd-tab-${p.id}`,
-            class: "cd-tab" + (p === active ? " is-active" : ""),
-            attrs: {
-              "aria-selected": String(p === active),
-              "aria-controls": "cd-panel",
-              tabindex: p === active ? "0" : "-1",
-            },
-            on: {
-              click: () => ui.show(p.id),
-              keydown: (ev) => {
-                // Arrow keys move between tabs (WAI-ARIA tabs pattern); Tab leaves the list.
-                const step = ev.key === "ArrowRight" ? 1 : ev.key === "ArrowLeft" ? -1 : 0;
-                if (ev.key === "Home" || ev.key === "End") {
-                  ev.preventDefault();
-                  const to = ev.key === "Home" ? panels[0] : panels.at(-1);
-                  if (to) ui.show(to.id);
-                } else if (step) {
-                  ev.preventDefault();
-                  const to = panels[(i + step + panels.length) % panels.length];
-                  if (to) ui.show(to.id);
-                }
-              },
+          role: "tab",
+          id: `cd-tab-${p.id}`,
+          class: "cd-tab" + (p === active ? " is-active" : ""),
+          attrs: {
+            "aria-selected": String(p === active),
+            "aria-controls": "cd-panel",
+            tabindex: p === active ? "0" : "-1",
+          },
+          on: {
+            click: () => ui.show(p.id),
+            keydown: (ev) => {
+              // Arrow keys move between tabs (WAI-ARIA tabs pattern); Tab leaves the list.
+              const step = ev.key === "ArrowRight" ? 1 : ev.key === "ArrowLeft" ? -1 : 0;
+              if (ev.key === "Home" || ev.key === "End") {
+                ev.preventDefault();
+                const to = ev.key === "Home" ? panels[0] : panels.at(-1);
+                if (to) ui.show(to.id);
+              } else if (step) {
+                ev.preventDefault();
+                const to = panels[(i + step + panels.length) % panels.length];
+                if (to) ui.show(to.id);
+              }
             },
           },
-          p.title[lang],
-        ),
+        },
+        p.title[lang],
       ),
-    );
-    panelBox.setAttribute("aria-labelledby", `cd-tab-${active.id}`);
-  }
+    ),
+  );
+  panelBox.setAttribute("aria-labelledby", `cd-tab-${active.id}`);
+}
 
-  // A re-render between a press and its release replaces the button under the pointer (or the key): the
-  // browser then fires no click, because press and release landed on different elements, and the user's
-  // click is lost (seen when an automatic price arrived just as "Check now" was clicked). So a re-render
-  // asked for during a press waits for the release and its click; a press held for a second does not hold it longer.
+// A re-render between a press and its release replaces the button under the pointer (or the key): the
+// browser then fires no click, because press and release landed on different elements, and the user's
+// click is lost (seen when an automatic price arrived just as "Check now" was clicked). So a re-render
+// asked for during a press waits for the release and its click; a press held for a second does not hold it longer.
+function holdRendersDuringPress(
+  shell: HTMLElement,
+  renderPanel: () => void,
+): { request: () => void; stop: () => void } {
   let pressedAt: number | null = null;
   let renderWaiting = false;
-  const releaseTimer = { id: undefined as ReturnType<typeof setTimeout> | undefined };
-  function requestRender() {
+  let releaseTimer: ReturnType<typeof setTimeout> | undefined;
+  function request() {
     if (pressedAt === null) return renderPanel();
     renderWaiting = true;
   }
   function pressed() {
     pressedAt = Date.now();
-    clearTimeout(releaseTimer.id);
-    releaseTimer.id = setTimeout(released, 1000);
+    clearTimeout(releaseTimer);
+    releaseTimer = setTimeout(released, 1000);
   }
   function released() {
     if (pressedAt === null) return;
     pressedAt = null;
-    clearTimeout(releaseTimer.id);
+    clearTimeout(releaseTimer);
     if (!renderWaiting) return;
     renderWaiting = false;
     // After the click this release is part of has been dispatched (it follows in the same input task).
@@ -226,68 +285,60 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
     true,
   );
   for (const type of ["pointerup", "pointercancel", "keyup"] as const) window.addEventListener(type, released, true);
-
-  function renderPanel() {
-    const focusedId = (document.activeElement as HTMLElement | null)?.id;
-    const state = states.get(active.id)!;
-    const body = active.render(ui, state);
-    const msg = state.message;
-    const status = h(
-      "div",
-      {
-        class: "cd-status" + (msg ? ` is-${msg.kind}` : ""),
-        id: `cd-status-${active.id}`,
-        role: msg?.kind === "error" ? "alert" : "status",
-        attrs: { "aria-live": "polite" },
-      },
-      msg ? msg.text[lang] : "",
-    );
-    replace(
-      panelBox,
-      panels.length <= 1 ? h("h1", { class: "cd-panel-title" }, active.title[lang]) : null,
-      body,
-      status,
-    );
-    panelBox.setAttribute("lang", lang);
-    if (focusedId) {
-      const again = document.getElementById(focusedId);
-      if (again && shell.contains(again) && again !== document.activeElement) again.focus();
-    }
-  }
-
-  function render() {
-    shell.setAttribute("lang", lang);
-    // The page is the UI (sidebar, task pane, playground): its language is the UI's, for screen readers and hyphenation.
-    document.documentElement.lang = lang;
-    renderHeader();
-    renderTabs();
-    renderPanel();
-  }
-
-  render();
-  const ready = (async () => {
-    try {
-      const s = await host.call("getSettings", {});
-      if (s.language !== lang) {
-        lang = s.language;
-        render();
-      }
-      if (credentialSet(s)) await ui.refreshAccount();
-    } catch {
-      /* the panels show their own errors when used */
-    }
-  })();
-
-  return {
-    ui,
-    ready,
-    destroy: () => {
-      for (const type of ["pointerup", "pointercancel", "keyup"] as const)
-        window.removeEventListener(type, released, true);
-      clearTimeout(releaseTimer.id);
-      shell.remove();
-    },
+  const stop = () => {
+    for (const type of ["pointerup", "pointercancel", "keyup"] as const)
+      window.removeEventListener(type, released, true);
+    clearTimeout(releaseTimer);
   };
+  return { request, stop };
+}
+
+function renderPanel(st: ShellState, view: ShellView, ui: Ui): void {
+  const { panels, active, lang } = st;
+  const { shell, panelBox } = view;
+  const focusedId = (document.activeElement as HTMLElement | null)?.id;
+  const open = st.opened.get(active.id)!;
+  const body = open.render(ui);
+  const msg = open.state.message;
+  const status = h(
+    "div",
+    {
+      class: "cd-status" + (msg ? ` is-${msg.kind}` : ""),
+      id: `cd-status-${active.id}`,
+      role: msg?.kind === "error" ? "alert" : "status",
+      attrs: { "aria-live": "polite" },
+    },
+    msg ? msg.text[lang] : "",
+  );
+  replace(panelBox, panels.length <= 1 ? h("h1", { class: "cd-panel-title" }, active.title[lang]) : null, body, status);
+  panelBox.setAttribute("lang", lang);
+  if (focusedId) {
+    const again = document.getElementById(focusedId);
+    if (again && shell.contains(again) && again !== document.activeElement) again.focus();
+  }
+}
+
+function render(st: ShellState, view: ShellView, ui: Ui): void {
+  view.shell.setAttribute("lang", st.lang);
+  // The page is the UI (sidebar, task pane, playground): its language is the UI's, for screen readers and hyphenation.
+  document.documentElement.lang = st.lang;
+  renderHeader(st, view, ui);
+  renderTabs(st, view, ui);
+  renderPanel(st, view, ui);
+}
+
+/** The saved language (and, with a credential, the balance) once the settings answer. */
+async function applySavedSettings(st: ShellState, ui: Ui, renderAll: () => void): Promise<void> {
+  try {
+    const s = await st.host.call("getSettings", {});
+    if (s.language !== st.lang) {
+      st.lang = s.language;
+      renderAll();
+    }
+    if (credentialSet(s)) await ui.refreshAccount();
+  } catch {
+    /* the panels show their own errors when used */
+  }
 }
 
 export function messageOf(error: AppError): Bilingual {

@@ -5,11 +5,16 @@
  */
 import type { AppError, AppInput, AppMethodName, AppOutput, AppResult, HostKind } from "../app/index.ts";
 
+/** One call of a method of the protocol (AppApi): its input in, its output out. */
+export type AppCall = <M extends AppMethodName>(method: M, input: AppInput<M>) => Promise<AppOutput<M>>;
+
+/** A transport: one method's call in, its AppResult envelope out. */
+export type EnvelopeCall = <M extends AppMethodName>(method: M, input: AppInput<M>) => Promise<AppResult<AppOutput<M>>>;
+
 export interface UiHost {
   kind: HostKind;
   /** Resolves with the method's output; rejects with a UiCallError. */
-  call<M extends AppMethodName>(method: M, input: AppInput<M>): Promise<AppOutput<M>>;
-  call(method: string, input: unknown): Promise<unknown>;
+  call: AppCall;
   /** Optional: close the sidebar (Sheets: google.script.host.close). */
   close?(): void;
 }
@@ -24,14 +29,11 @@ export class UiCallError extends Error {
 }
 
 /** A host from a function that answers AppResult envelopes. */
-export function hostFromEnvelopes(
-  kind: HostKind,
-  send: (method: string, input: unknown) => Promise<AppResult>,
-): UiHost {
+export function hostFromEnvelopes(kind: HostKind, send: EnvelopeCall): UiHost {
   return {
     kind,
-    async call(method: string, input: unknown) {
-      let result: AppResult;
+    async call<M extends AppMethodName>(method: M, input: AppInput<M>): Promise<AppOutput<M>> {
+      let result: AppResult<AppOutput<M>>;
       try {
         result = await send(method, input);
       } catch {
@@ -49,5 +51,16 @@ export function hostFromEnvelopes(
       if (result.ok) return result.value;
       throw new UiCallError(result.error);
     },
-  } as UiHost;
+  };
+}
+
+/** Handlers that take the place of the host's call for some methods (each typed as AppApi says). */
+export type CallOverrides = { [M in AppMethodName]?: (input: AppInput<M>) => Promise<AppOutput<M>> };
+
+/** A call that goes to `overrides` for the methods it has, to `call` for every other. */
+export function overrideCalls(call: AppCall, overrides: CallOverrides): AppCall {
+  return <M extends AppMethodName>(method: M, input: AppInput<M>): Promise<AppOutput<M>> => {
+    const own: CallOverrides[M] = overrides[method];
+    return own ? own(input) : call(method, input);
+  };
 }

@@ -5,6 +5,7 @@
  */
 export { mountApp } from "./app.ts";
 export { h, replace } from "./dom.ts";
-export { hostFromEnvelopes } from "./host.ts";
+export { hostFromEnvelopes, overrideCalls } from "./host.ts";
+export type { AppCall, CallOverrides, UiHost } from "./host.ts";
 export { directHost } from "./hosts/direct.ts";
 export { PANEL_IDS } from "./panels/registry.ts";

@@ -1,6 +1,7 @@
 /** Excel monitoring: the timer's check and the task pane's "Check now" never run at the same time. */
 import { describe, expect, it } from "vitest";
 import { serialiseChecks, startMonitor } from "../../excel-addin/monitor.ts";
+import type { AppCall } from "../../shared/ui/index.ts";
 
 const SCHEDULE = { enabled: true, frequency: "hourly" as const, hour: 7, budget: null, sheet: "Portfolio" };
 
@@ -11,7 +12,8 @@ function fakeService() {
   let active = 0;
   let maxActive = 0;
   let lastFinished: string | null = null;
-  const call = async (method: string, input: unknown): Promise<unknown> => {
+  // Answers only what the loop reads of each method; typed as the app service for the code under test.
+  const call = (async (method: string, input: unknown): Promise<unknown> => {
     if (method === "monitorStatus")
       return {
         schedule: SCHEDULE,
@@ -27,7 +29,7 @@ function fakeService() {
     active--;
     lastFinished = new Date().toISOString();
     return { status: "done", message: { de: "", en: `run ${runs.length}` } };
-  };
+  }) as AppCall;
   return {
     call,
     runs,
@@ -83,11 +85,11 @@ describe("serialised checks", () => {
   it("a failed check does not block the next; other methods pass straight through", async () => {
     let n = 0;
     const host = serialiseChecks({
-      call: async (method: string, _input: unknown) => {
+      call: (async (method: string, _input: unknown) => {
         if (method !== "monitorRun") return method;
         if (++n === 1) throw new Error("offline");
         return "ok";
-      },
+      }) as AppCall,
     });
     await expect(host.call("monitorRun", {})).rejects.toThrow("offline");
     expect(await host.call("monitorRun", {})).toBe("ok");

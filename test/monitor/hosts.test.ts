@@ -3,7 +3,7 @@ import { runSync } from "../../shared/core/drivers.ts";
 import { isDue, isDueForSchedule, scheduleSettings, DAY_MS, HOUR_MS } from "../../shared/monitor/schedule.ts";
 import { isCheckDue, startMonitor } from "../../excel-addin/monitor.ts";
 import { dispatch } from "../../shared/app/dispatch.ts";
-import type { AppDeps } from "../../shared/app/protocol.ts";
+import type { AppDeps, AppInput, AppMethodName } from "../../shared/app/protocol.ts";
 import { harness } from "./harness.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 import { nth } from "../helpers/indexed.ts";
@@ -41,7 +41,8 @@ describe("Excel: refresh on open when the last check is older than the interval,
     // The app service over the harness: settings (key, base URL) are stored first.
     const pacer = new Pacer();
     const deps = (): AppDeps => ({ host: "excel", now: h.now, random: () => 0.5, documentId: "wb", pacer });
-    const call = async (method: string, input: unknown) => runSync(dispatch(deps(), method, input), h.driver);
+    const call = async <M extends AppMethodName>(method: M, input: AppInput<M>) =>
+      runSync(dispatch(deps(), method, input), h.driver);
     h.driver.http = (
       (orig) => (reqs) =>
         orig(reqs.map((r) => ({ ...r, url: r.url.replace(/^https?:\/\/[^/]+/, "http://emulator.test") })))

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { runSync } from "../../shared/core/drivers.ts";
 import { dispatch } from "../../shared/app/dispatch.ts";
-import type { AppDeps } from "../../shared/app/protocol.ts";
+import type { AppDeps, AppInput, AppMethodName } from "../../shared/app/protocol.ts";
+import type { AppCall } from "../../shared/ui/index.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 import { isRefreshDueNow, serialiseRefresh, startRefresh } from "../../excel-addin/refresh.ts";
 import { DEFAULT_REFRESH } from "../../shared/refresh/settings.ts";
@@ -22,7 +23,7 @@ const TABLE = {
   cols: 2,
   mapping: { id: 0, name: 1 },
   fields: ["name", "city", "address"],
-  mode: "batch",
+  mode: "batch" as const,
 };
 
 function excel() {
@@ -31,7 +32,7 @@ function excel() {
   const pacer = new Pacer();
   const deps = (): AppDeps => ({ host: "excel", now: h.now, random: () => 0.5, documentId: "wb", pacer });
   let calls = 0;
-  const call = async (method: string, input: unknown) => {
+  const call = async <M extends AppMethodName>(method: M, input: AppInput<M>) => {
     if (method === "refreshRun") calls++;
     return runSync(dispatch(deps(), method, input), h.driver);
   };
@@ -89,8 +90,10 @@ describe("Excel: the scheduled refresh on open and on a timer", () => {
     let release: (v: unknown) => void = () => {};
     let calls = 0;
     const slow = {
-      call: (method: string, _input: unknown) =>
-        method === "refreshRun" ? (calls++, new Promise((r) => (release = r))) : Promise.resolve(null),
+      call: ((method: string, _input: unknown) =>
+        method === "refreshRun"
+          ? (calls++, new Promise<unknown>((r) => (release = r)))
+          : Promise.resolve(null)) as AppCall,
     };
     const host = serialiseRefresh(slow);
     const a = host.call("refreshRun", {});

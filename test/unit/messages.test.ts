@@ -26,7 +26,7 @@ import { dispatch } from "../../shared/app/dispatch.ts";
 import { searchMethod } from "../../shared/app/company-methods.ts";
 import { reader } from "../../shared/functions/input.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
-import type { AppDeps } from "../../shared/app/protocol.ts";
+import type { AppDeps, AppMethodName } from "../../shared/app/protocol.ts";
 import type { Language } from "../../shared/i18n/language.ts";
 
 // Words of prose, not identifiers or values a user types (batch, free, people…).
@@ -216,7 +216,7 @@ const SITES: [string, () => unknown][] = [
   ["app list", () => list({ ids: [] }, "ids", anyText(20), { min: 1, max: 10 })],
   ["app company row", () => readCompanyRow({ name: 5 }, "companies[0]")],
   ["app columns", () => readColumns(["bogus"], "columns")],
-  ["app unknown method", () => dispatch(deps, "bogus", {}).next()],
+  ["app unknown method", () => dispatch(deps, "bogus" as AppMethodName, {}).next()],
   ["app search", () => searchMethod(deps, { query: "" }).next()],
   ["function size", () => reader("de").integer("viele", "size", 1, 100, 10)],
   ["function id", () => reader("en").id("hello", "ids")],

@@ -3,7 +3,7 @@
  * to the server function `uiCall(method, inputJson)`, which answers the
  * AppResult envelope as JSON text.
  */
-import type { AppResult } from "../../app/index.ts";
+import type { AppInput, AppMethodName, AppOutput, AppResult } from "../../app/index.ts";
 import { hostFromEnvelopes, type UiHost } from "../host.ts";
 
 interface ScriptRun {
@@ -18,12 +18,15 @@ interface GoogleGlobal {
 export function sheetsHost(google: GoogleGlobal = (globalThis as unknown as { google: GoogleGlobal }).google): UiHost {
   const host = hostFromEnvelopes(
     "sheets",
-    (method, input) =>
-      new Promise<AppResult>((resolve, reject) => {
+    <M extends AppMethodName>(method: M, input: AppInput<M>) =>
+      new Promise<AppResult<AppOutput<M>>>((resolve, reject) => {
         google.script.run
           .withSuccessHandler((value) => {
+            // JSON from the server's uiCall, which ran this very method (shared/app/dispatch.ts): the one
+            // place the protocol's types cross a wire the compiler cannot see across.
+            type Answer = AppResult<AppOutput<M>>;
             try {
-              resolve(typeof value === "string" ? (JSON.parse(value) as AppResult) : (value as AppResult));
+              resolve(typeof value === "string" ? (JSON.parse(value) as Answer) : (value as Answer));
             } catch (e) {
               reject(e);
             }

@@ -34,18 +34,23 @@ interface InsertAsk {
  * cursor's block is not empty, the answer names how many cells would be
  * overwritten and offers "overwrite" or "insert below the data" instead.
  */
+/** A panel with Insert buttons: what each (by id) asks before overwriting cells. */
+export interface InsertingState extends PanelState {
+  insertAsks?: Record<string, InsertAsk | undefined>;
+}
+
 export function insertButton(
   ui: Ui,
-  s: PanelState,
+  s: InsertingState,
   id: string,
   companies: CompanyRow[],
   selected: Set<string>,
 ): HTMLElement | null {
   // Nothing found, nothing to insert: no button at all rather than a disabled "0 … einfügen".
   if (companies.length === 0) return null;
-  const ask = s[`${id}-ask`] as InsertAsk | undefined;
+  const ask = s.insertAsks?.[id];
   const setAsk = (a: InsertAsk | undefined) => {
-    s[`${id}-ask`] = a;
+    s.insertAsks = { ...s.insertAsks, [id]: a };
   };
   const insert = async (chosen: CompanyRow[], more: { place?: "cursor" | "below"; overwrite?: number }) => {
     const out = await ui.call("insertSearchResults", { companies: chosen, header: true, ...more });

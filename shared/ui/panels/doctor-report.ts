@@ -8,6 +8,7 @@
  * its render.
  */
 import type { DoctorReport, Finding } from "../../doctor/index.ts";
+import type { ConnectionInput } from "../../app/index.ts";
 import { DOCTOR_TEXTS, findingText, spendText, verdictText, worstFirst } from "../../doctor/index.ts";
 import { h } from "../dom.ts";
 import type { PanelState, Ui } from "../panel.ts";
@@ -29,7 +30,7 @@ const explainable = (e: unknown) => e instanceof UiCallError && e.error.code ===
 export async function withServiceCheck<T>(
   ui: Ui,
   s: DoctorState,
-  input: Record<string, unknown>,
+  input: ConnectionInput,
   test: () => Promise<T>,
 ): Promise<T> {
   s.doctor = null;
@@ -44,9 +45,9 @@ export async function withServiceCheck<T>(
   return result;
 }
 
-async function runCheck(ui: Ui, input: Record<string, unknown>): Promise<DoctorReport | null> {
+async function runCheck(ui: Ui, input: ConnectionInput): Promise<DoctorReport | null> {
   try {
-    return (await ui.call("doctor", input)) as DoctorReport;
+    return await ui.call("doctor", input);
   } catch {
     // The connection test's own message already says what failed; no report is better than a second error.
     return null;

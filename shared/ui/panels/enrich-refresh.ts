@@ -105,7 +105,7 @@ function load(ui: Ui, r: RefreshSectionState) {
   r.status = null;
   ui.call("refreshStatus", {}).then(
     (v) => {
-      r.status = v as RefreshStatusView;
+      r.status = v;
       const s = r.status.settings;
       r.draft ??= {
         days: String(s.olderThanDays),
@@ -208,9 +208,7 @@ export function refreshSection(
     ui.pick(T.estimate),
     (b) =>
       void ui.run(s, b, async () => {
-        r.estimate = (await ui.call("refreshEstimate", {
-          refresh: { ...settings(), enabled: false },
-        })) as RefreshEstimate;
+        r.estimate = await ui.call("refreshEstimate", { refresh: { ...settings(), enabled: false } });
       }),
     { disabled: !chosen || !valid },
   );
@@ -224,9 +222,7 @@ export function refreshSection(
           s.message = { kind: "error", text: T.estimateFirst };
           return;
         }
-        r.status = (await ui.call("refreshSaveSettings", {
-          refresh: { ...settings(), enabled: !enabled },
-        })) as RefreshStatusView;
+        r.status = await ui.call("refreshSaveSettings", { refresh: { ...settings(), enabled: !enabled } });
         s.message = { kind: "success", text: r.status.settings.enabled ? T.isOn : T.isOff };
       }),
     { disabled: !enabled && (!r.estimate || !valid) },
@@ -241,10 +237,10 @@ export function refreshSection(
     (b) =>
       void ui.run(s, b, async () => {
         // The settings shown are the ones the run uses (saved first, the switch as it is).
-        r.status = (await ui.call("refreshSaveSettings", { refresh: { ...settings(), enabled } })) as RefreshStatusView;
+        r.status = await ui.call("refreshSaveSettings", { refresh: { ...settings(), enabled } });
         let out: RefreshSummary;
         let steps = 0;
-        do out = (await ui.call("refreshRun", {})) as RefreshSummary;
+        do out = await ui.call("refreshRun", {});
         while (out.status === "paused" && ++steps < 50);
         r.last = out;
         s.message = { kind: out.status === "done" ? "success" : "info", text: out.message };

@@ -16,7 +16,7 @@ import type {
 import type { PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "../panel.ts";
+import { definePanel } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import { STRINGS, format } from "../strings.ts";
 import { statusOf } from "./common.ts";
@@ -153,11 +153,11 @@ async function drive(ui: Ui, s: EnrichState) {
   }
 }
 
-export const enrichPanel: PanelDef = {
+export const enrichPanel = definePanel<EnrichState>({
   id: "enrich",
   title: { de: "Anreichern", en: "Enrich" },
-  render(ui, state) {
-    const s = state as EnrichState;
+  initial: () => ({}),
+  render(ui, s) {
     loadFields(ui, s);
     loadUnfinished(ui, s);
     s.mode ??= "batch";
@@ -499,7 +499,7 @@ export const enrichPanel: PanelDef = {
     parts.push(refreshSection(ui, s, s.selection && s.mapping ? refreshTableOf(config(s)) : null));
     return h("div", { class: "cd-enrich" }, parts);
   },
-};
+});
 
 /** 1 → A, 27 → AA: how the sheet names the column. */
 export function columnLetter(n: number): string {

@@ -3,7 +3,7 @@ import { h } from "../dom.ts";
 import type { HostKind } from "../../app/index.ts";
 import type { StringKey } from "../strings.ts";
 import type { Ui } from "../panel.ts";
-import type { PanelDef } from "../panel.ts";
+import { definePanel, type PanelState } from "../panel.ts";
 import { REFRESH_HELP } from "./enrich-refresh.ts";
 
 /** Sheets does not allow dots in function names, Excel namespaces them: COMPANY_RESOLVE vs COMPANY.RESOLVE. */
@@ -16,9 +16,10 @@ function formulasText(ui: Ui): string {
   return ui.t("helpFormulas", { formula: formulaExample(ui.host.kind) });
 }
 
-export const helpPanel: PanelDef = {
+export const helpPanel = definePanel<PanelState>({
   id: "help",
   title: { de: "Hilfe", en: "Help" },
+  initial: () => ({}),
   render(ui) {
     const item = (title: StringKey, body: string, id: string) =>
       h("section", { class: "cd-help-item", id: `help-${id}` }, h("h2", null, ui.t(title)), h("p", null, body));
@@ -41,4 +42,4 @@ export const helpPanel: PanelDef = {
       item("helpKeysT", ui.t("helpKeys"), "keys"),
     );
   },
-};
+});

@@ -7,7 +7,7 @@
  * address is a secret: the panel only ever gets its host back.
  */
 import { catalogue } from "../../i18n/index.ts";
-import type { MonitorStatusView } from "../../app/index.ts";
+import type { AlertsInput, MonitorStatusView } from "../../app/index.ts";
 import type { AlertChannelView } from "../../monitor/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
@@ -119,10 +119,10 @@ export function alertsSection(
     ui.pick(T.save),
     (b) =>
       void ui.run(s, b, async () => {
-        const alerts: Record<string, unknown> = {};
+        const alerts: AlertsInput = {};
         if (canMail) alerts.email = d.email;
         if (d.webhook !== undefined) alerts.webhook = d.webhook;
-        s.status = (await ui.call("monitorSaveAlerts", { alerts })) as MonitorStatusView;
+        s.status = await ui.call("monitorSaveAlerts", { alerts });
         s.alertsDraft = undefined;
         s.message = { kind: "success", text: T.saved };
       }),

@@ -14,7 +14,7 @@ import type { ScheduleSettings } from "../../monitor/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "../panel.ts";
+import { definePanel } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import { alertsSection } from "./monitor-alerts.ts";
 
@@ -73,7 +73,7 @@ function load(ui: Ui, s: MonitorState) {
   s.status = null;
   ui.call("monitorStatus", {}).then(
     (v) => {
-      s.status = v as MonitorStatusView;
+      s.status = v;
       s.draft ??= { ...s.status.schedule };
       loadPreview(ui, s);
       ui.rerender();
@@ -95,7 +95,7 @@ function loadPreview(ui: Ui, s: MonitorState) {
     (v) => {
       // An answer for a sheet name the user has since changed is not this check's price.
       if (s.draft?.sheet !== sheet) return;
-      s.preview = v as RunSummary;
+      s.preview = v;
       // A fresh price: the error of an earlier failed price (another sheet name, the network) no longer holds.
       if (s.message && s.previewError && s.message.text.de === s.previewError.text.de) s.message = undefined;
       s.previewError = undefined;
@@ -172,222 +172,240 @@ function summaryView(ui: Ui, r: RunSummary, id: string): HTMLElement {
   );
 }
 
-export const monitorPanel: PanelDef = {
+export const monitorPanel = definePanel<MonitorState>({
   id: "monitor",
   title: { de: "Portfolio-Check", en: "Portfolio check" },
-  render(ui, state) {
-    const s = state as MonitorState;
+  initial: () => ({}),
+  render(ui, s) {
     load(ui, s);
     const d = (s.draft ??= { enabled: false, frequency: "daily", hour: 7, budget: null, sheet: "Portfolio" });
     loadPreview(ui, s);
-    const sheetInput = h("input", {
-      id: "monitor-sheet",
-      type: "text",
-      value: d.sheet,
-      on: {
-        input: (ev) => {
-          d.sheet = (ev.target as HTMLInputElement).value;
-          if (s.preview) {
-            // The shown price was another sheet's: Check now waits for this one's.
-            s.preview = undefined;
-            ui.rerender();
-          }
-        },
-        // After the focus has moved on: re-rendering inside the change a Tab fires would remove the field mid-blur.
-        change: () => (loadPreview(ui, s), setTimeout(() => ui.rerender(), 0)),
-      },
-    });
-
-    const priceBtn = button(
-      "monitor-price",
-      ui.pick(T.price),
-      (b) =>
-        void ui.run(s, b, async () => {
-          s.previewFailedFor = undefined;
-          s.preview = null;
-          try {
-            s.preview = (await ui.call("monitorPreview", { sheet: d.sheet })) as RunSummary;
-          } catch (e) {
-            s.preview = undefined;
-            s.previewFailedFor = d.sheet;
-            s.previewError = ui.errorMessage(e);
-            throw e;
-          }
-          s.message = { kind: "info", text: s.preview.message };
-        }),
-    );
-    const price = s.preview ?? null;
-    // The price shown: exact for what the free checks priced, the maximum for what they could not (monitor/estimate.ts).
-    const shown = price ? priceOf(price) : null;
-    const checkBtn = button(
-      "monitor-check",
-      price
-        ? `${ui.pick(T.checkNow)} (${ui.pick(shownIsBound(price) ? T.atMost : T.forPrice)} ${creditsText(ui, shown!)})`
-        : ui.pick(T.checkNow),
-      (b) =>
-        void ui.run(s, b, async () => {
-          let r: RunSummary;
-          let steps = 0;
-          // The shown price caps the run (all its steps): it never spends more than the user saw.
-          const budget = d.budget === null ? shown : Math.min(d.budget, shown ?? d.budget);
-          do r = (await ui.call("monitorRun", { sheet: d.sheet, budget })) as RunSummary;
-          while (r.status === "paused" && ++steps < 50);
-          s.last = r;
-          s.message = { kind: r.status === "done" ? "success" : "info", text: r.message };
-          // The status again: the check delivered its alerts (or says why not).
-          s.status = undefined;
-          // The next check's price (usually 0 right after one): shown again before the button can spend.
-          s.preview = undefined;
-          loadPreview(ui, s);
-          void ui.refreshAccount();
-        }),
-      { primary: true, disabled: !price },
-    );
-    checkBtn.setAttribute("aria-describedby", "monitor-cost");
-    const previewLine = h(
-      "span",
-      { class: "cd-cost", id: "monitor-cost", attrs: { "data-credits": shown ?? undefined } },
-      price
-        ? `${ui.pick(shownIsBound(price) ? T.costsAtMost : T.costs)} ${creditsText(ui, shown!)}`
-        : ui.pick(T.pricing),
-    );
-
-    const freq = h(
-      "select",
-      {
-        id: "monitor-frequency",
-        on: {
-          change: (ev) => (
-            (d.frequency = (ev.target as HTMLSelectElement).value as ScheduleSettings["frequency"]),
-            (s.estimate = undefined),
-            ui.rerender()
-          ),
-        },
-      },
-      h("option", { value: "daily" }, ui.pick(T.daily)),
-      h("option", { value: "hourly" }, ui.pick(T.hourly)),
-    );
-    freq.value = d.frequency;
+    const sheetInput = sheetField(ui, s, d);
+    const freq = frequencySelect(ui, s, d);
     // An hour outside 0–23 (or none) cannot be scheduled: said beside the field, and the buttons that would send it wait.
     const hourOk = d.frequency === "hourly" || s.hourText === undefined;
-    const hour = h("input", {
-      id: "monitor-hour",
-      type: "number",
-      min: "0",
-      max: "23",
-      step: "1",
-      value: s.hourText ?? String(d.hour),
-      disabled: d.frequency === "hourly",
-      attrs: {
-        "aria-invalid": hourOk ? undefined : "true",
-        "aria-describedby": hourOk ? undefined : "monitor-hour-error",
-      },
-      on: {
-        input: (ev) => {
-          const v = (ev.target as HTMLInputElement).value.trim();
-          const n = Number(v);
-          const valid = v !== "" && Number.isInteger(n) && n >= 0 && n <= 23;
-          if (valid) d.hour = n;
-          const before = s.hourText === undefined;
-          s.hourText = valid ? undefined : v;
-          s.estimate = undefined;
-          if (before !== valid) ui.rerender();
-        },
-      },
-    });
-    const budget = h("input", {
-      id: "monitor-budget",
-      type: "number",
-      min: "1",
-      value: d.budget === null ? "" : String(d.budget),
-      on: {
-        input: (ev) => {
-          const v = (ev.target as HTMLInputElement).value;
-          d.budget = v === "" ? null : Number(v);
-          s.estimate = undefined;
-        },
-      },
-    });
-
-    const estimateBtn = button(
-      "monitor-estimate",
-      ui.pick(T.estimate),
-      (b) =>
-        void ui.run(s, b, async () => {
-          s.estimate = (await ui.call("monitorEstimate", {
-            schedule: { ...d, enabled: false },
-          })) as MonitorState["estimate"];
-        }),
-      { disabled: !hourOk },
-    );
     const enabled = s.status?.schedule.enabled === true;
-    const toggle = button(
-      "monitor-toggle",
-      ui.pick(enabled ? T.off : T.on),
-      (b) =>
-        void ui.run(s, b, async () => {
-          if (!enabled && !s.estimate) {
-            s.message = { kind: "error", text: T.estimateFirst };
-            return;
-          }
-          s.status = (await ui.call("monitorSaveSchedule", {
-            schedule: { ...d, enabled: !enabled },
-          })) as MonitorStatusView;
-          s.message = { kind: "success", text: s.status.schedule.enabled ? T.isOn : T.isOff };
-        }),
-      { disabled: !enabled && (!s.estimate || !hourOk) },
-    );
-    const estimateView = s.estimate
-      ? h(
-          "div",
-          { class: "cd-estimate", id: "monitor-estimate-view" },
-          h("p", null, ui.pick(s.estimate.text)),
-          h(
-            "ul",
-            null,
-            h(
-              "li",
-              null,
-              `${ui.pick({ de: "Nächster Lauf", en: "Next run" })}: ${creditsText(ui, s.estimate.nextRun)}`,
-            ),
-            h(
-              "li",
-              null,
-              `${ui.pick({ de: "Je Lauf höchstens", en: "Per run at most" })}: ${creditsText(ui, s.estimate.perRun)}`,
-            ),
-            h(
-              "li",
-              null,
-              `${ui.pick({ de: "Je Tag höchstens", en: "Per day at most" })}: ${creditsText(ui, s.estimate.perDay)}`,
-            ),
-            h(
-              "li",
-              null,
-              `${ui.pick({ de: "Je Monat höchstens", en: "Per month at most" })}: ${creditsText(ui, s.estimate.perMonth)}`,
-            ),
-          ),
-        )
-      : null;
-
     const last = s.last ?? s.status?.last ?? null;
     return h(
       "div",
       { class: "cd-monitor" },
       h("p", { class: "cd-intro", id: "monitor-intro" }, ui.pick(T.intro)),
       field(ui.pick(T.sheet), sheetInput),
-      h("div", { class: "cd-actions cd-check" }, checkBtn, previewLine, priceBtn),
+      checkActions(ui, s, d),
       s.status?.paused ? h("p", { class: "cd-note", id: "monitor-paused" }, ui.pick(T.paused)) : null,
       h("h3", null, ui.pick(T.schedule)),
       h("p", { class: "cd-note", id: "monitor-state" }, ui.pick(enabled ? T.isOn : T.isOff)),
       field(ui.pick(T.frequency), freq),
-      field(ui.pick(T.hour), hour),
+      field(ui.pick(T.hour), hourInput(s, d, hourOk, ui)),
       hourOk ? null : h("p", { class: "cd-status is-error", id: "monitor-hour-error" }, ui.pick(T.hourRule)),
-      field(ui.pick(T.budget), budget),
-      h("div", { class: "cd-actions" }, estimateBtn, toggle),
-      estimateView,
+      field(ui.pick(T.budget), budgetInput(s, d)),
+      scheduleActions(ui, s, d, hourOk),
+      estimateView(ui, s),
       s.status ? alertsSection(ui, s) : null,
       s.status ? h("p", { class: "cd-note", id: "monitor-host-note" }, ui.pick(s.status.hostNote)) : null,
       last ? summaryView(ui, last, "monitor-last") : null,
     );
   },
-};
+});
+
+/** The sheet of the portfolio; a new name drops the price shown for the old one. */
+function sheetField(ui: Ui, s: MonitorState, d: ScheduleSettings): HTMLElement {
+  return h("input", {
+    id: "monitor-sheet",
+    type: "text",
+    value: d.sheet,
+    on: {
+      input: (ev) => {
+        d.sheet = (ev.target as HTMLInputElement).value;
+        if (s.preview) {
+          // The shown price was another sheet's: Check now waits for this one's.
+          s.preview = undefined;
+          ui.rerender();
+        }
+      },
+      // After the focus has moved on: re-rendering inside the change a Tab fires would remove the field mid-blur.
+      change: () => (loadPreview(ui, s), setTimeout(() => ui.rerender(), 0)),
+    },
+  });
+}
+
+/** "Check now" with its price, the price line and "Price": the check never spends more than the price shown. */
+function checkActions(ui: Ui, s: MonitorState, d: ScheduleSettings): HTMLElement {
+  const priceBtn = button(
+    "monitor-price",
+    ui.pick(T.price),
+    (b) =>
+      void ui.run(s, b, async () => {
+        s.previewFailedFor = undefined;
+        s.preview = null;
+        try {
+          s.preview = await ui.call("monitorPreview", { sheet: d.sheet });
+        } catch (e) {
+          s.preview = undefined;
+          s.previewFailedFor = d.sheet;
+          s.previewError = ui.errorMessage(e);
+          throw e;
+        }
+        s.message = { kind: "info", text: s.preview.message };
+      }),
+  );
+  const price = s.preview ?? null;
+  // The price shown: exact for what the free checks priced, the maximum for what they could not (monitor/estimate.ts).
+  const shown = price ? priceOf(price) : null;
+  const checkBtn = button(
+    "monitor-check",
+    price
+      ? `${ui.pick(T.checkNow)} (${ui.pick(shownIsBound(price) ? T.atMost : T.forPrice)} ${creditsText(ui, shown!)})`
+      : ui.pick(T.checkNow),
+    (b) =>
+      void ui.run(s, b, async () => {
+        let r: RunSummary;
+        let steps = 0;
+        // The shown price caps the run (all its steps): it never spends more than the user saw.
+        const budget = d.budget === null ? shown : Math.min(d.budget, shown ?? d.budget);
+        do r = await ui.call("monitorRun", { sheet: d.sheet, budget });
+        while (r.status === "paused" && ++steps < 50);
+        s.last = r;
+        s.message = { kind: r.status === "done" ? "success" : "info", text: r.message };
+        // The status again: the check delivered its alerts (or says why not).
+        s.status = undefined;
+        // The next check's price (usually 0 right after one): shown again before the button can spend.
+        s.preview = undefined;
+        loadPreview(ui, s);
+        void ui.refreshAccount();
+      }),
+    { primary: true, disabled: !price },
+  );
+  checkBtn.setAttribute("aria-describedby", "monitor-cost");
+  const previewLine = h(
+    "span",
+    { class: "cd-cost", id: "monitor-cost", attrs: { "data-credits": shown ?? undefined } },
+    price ? `${ui.pick(shownIsBound(price) ? T.costsAtMost : T.costs)} ${creditsText(ui, shown!)}` : ui.pick(T.pricing),
+  );
+  return h("div", { class: "cd-actions cd-check" }, checkBtn, previewLine, priceBtn);
+}
+
+function frequencySelect(ui: Ui, s: MonitorState, d: ScheduleSettings): HTMLSelectElement {
+  const freq = h(
+    "select",
+    {
+      id: "monitor-frequency",
+      on: {
+        change: (ev) => (
+          (d.frequency = (ev.target as HTMLSelectElement).value as ScheduleSettings["frequency"]),
+          (s.estimate = undefined),
+          ui.rerender()
+        ),
+      },
+    },
+    h("option", { value: "daily" }, ui.pick(T.daily)),
+    h("option", { value: "hourly" }, ui.pick(T.hourly)),
+  );
+  freq.value = d.frequency;
+  return freq;
+}
+
+/** The hour of a daily check; an hour outside 0–23 is kept as typed (s.hourText) and said beside the field. */
+function hourInput(s: MonitorState, d: ScheduleSettings, hourOk: boolean, ui: Ui): HTMLElement {
+  return h("input", {
+    id: "monitor-hour",
+    type: "number",
+    min: "0",
+    max: "23",
+    step: "1",
+    value: s.hourText ?? String(d.hour),
+    disabled: d.frequency === "hourly",
+    attrs: {
+      "aria-invalid": hourOk ? undefined : "true",
+      "aria-describedby": hourOk ? undefined : "monitor-hour-error",
+    },
+    on: {
+      input: (ev) => {
+        const v = (ev.target as HTMLInputElement).value.trim();
+        const n = Number(v);
+        const valid = v !== "" && Number.isInteger(n) && n >= 0 && n <= 23;
+        if (valid) d.hour = n;
+        const before = s.hourText === undefined;
+        s.hourText = valid ? undefined : v;
+        s.estimate = undefined;
+        if (before !== valid) ui.rerender();
+      },
+    },
+  });
+}
+
+function budgetInput(s: MonitorState, d: ScheduleSettings): HTMLElement {
+  return h("input", {
+    id: "monitor-budget",
+    type: "number",
+    min: "1",
+    value: d.budget === null ? "" : String(d.budget),
+    on: {
+      input: (ev) => {
+        const v = (ev.target as HTMLInputElement).value;
+        d.budget = v === "" ? null : Number(v);
+        s.estimate = undefined;
+      },
+    },
+  });
+}
+
+/** "Estimate" and the schedule's switch: switching on waits for an estimate. */
+function scheduleActions(ui: Ui, s: MonitorState, d: ScheduleSettings, hourOk: boolean): HTMLElement {
+  const estimateBtn = button(
+    "monitor-estimate",
+    ui.pick(T.estimate),
+    (b) =>
+      void ui.run(s, b, async () => {
+        s.estimate = await ui.call("monitorEstimate", { schedule: { ...d, enabled: false } });
+      }),
+    { disabled: !hourOk },
+  );
+  const enabled = s.status?.schedule.enabled === true;
+  const toggle = button(
+    "monitor-toggle",
+    ui.pick(enabled ? T.off : T.on),
+    (b) =>
+      void ui.run(s, b, async () => {
+        if (!enabled && !s.estimate) {
+          s.message = { kind: "error", text: T.estimateFirst };
+          return;
+        }
+        s.status = await ui.call("monitorSaveSchedule", { schedule: { ...d, enabled: !enabled } });
+        s.message = { kind: "success", text: s.status.schedule.enabled ? T.isOn : T.isOff };
+      }),
+    { disabled: !enabled && (!s.estimate || !hourOk) },
+  );
+  return h("div", { class: "cd-actions" }, estimateBtn, toggle);
+}
+
+/** What the schedule costs: next run, and at most per run, day and month. */
+function estimateView(ui: Ui, s: MonitorState): HTMLElement | null {
+  return s.estimate
+    ? h(
+        "div",
+        { class: "cd-estimate", id: "monitor-estimate-view" },
+        h("p", null, ui.pick(s.estimate.text)),
+        h(
+          "ul",
+          null,
+          h("li", null, `${ui.pick({ de: "Nächster Lauf", en: "Next run" })}: ${creditsText(ui, s.estimate.nextRun)}`),
+          h(
+            "li",
+            null,
+            `${ui.pick({ de: "Je Lauf höchstens", en: "Per run at most" })}: ${creditsText(ui, s.estimate.perRun)}`,
+          ),
+          h(
+            "li",
+            null,
+            `${ui.pick({ de: "Je Tag höchstens", en: "Per day at most" })}: ${creditsText(ui, s.estimate.perDay)}`,
+          ),
+          h(
+            "li",
+            null,
+            `${ui.pick({ de: "Je Monat höchstens", en: "Per month at most" })}: ${creditsText(ui, s.estimate.perMonth)}`,
+          ),
+        ),
+      )
+    : null;
+}

@@ -22,7 +22,7 @@ import type { PanelState, Ui } from "../panel.ts";
 import { UiCallError } from "../host.ts";
 import { catalogue, type Bilingual } from "../../i18n/index.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "../panel.ts";
+import { definePanel } from "../panel.ts";
 import { button, companyTable, costLine, creditsText, insertButton } from "./common.ts";
 import { PRICE } from "../../credits/index.ts";
 
@@ -45,6 +45,9 @@ interface SearchState extends PanelState {
   saveName?: string;
   selected?: Set<string>;
 }
+
+/** The fields of the search form kept as typed. */
+type TypedKey = "query" | "place" | "radiusKm" | "size";
 
 /** The panel's own texts (the filter form and "insert all"). */
 const L = catalogue({
@@ -107,18 +110,18 @@ function loadCost(ui: Ui, s: SearchState) {
   );
 }
 
-export const searchPanel: PanelDef = {
+export const searchPanel = definePanel<SearchState>({
   id: "search",
   title: { de: "Suche", en: "Search" },
-  render(ui, state) {
-    const s = state as SearchState;
+  initial: () => ({}),
+  render(ui, s) {
     s.selected ??= new Set();
     loadCost(ui, s);
-    const input = (id: string, key: keyof SearchState, props: Record<string, string> = {}) =>
+    const input = (id: string, key: TypedKey, props: Record<string, string> = {}) =>
       h("input", {
         id,
         type: props.type ?? "text",
-        value: (s[key] as string | undefined) ?? "",
+        value: s[key] ?? "",
         placeholder: props.placeholder,
         min: props.min,
         max: props.max,
@@ -127,56 +130,7 @@ export const searchPanel: PanelDef = {
         on: { input: (ev) => (s[key] = (ev.target as HTMLInputElement).value) },
       });
     const submit = button("search-run", ui.t("searchRun"), (b) => void run(b), { primary: true, submit: true });
-    const run = (b: HTMLButtonElement) =>
-      ui.run(s, b, async () => {
-        // A new search: the previous results are not its answer, whatever comes of it.
-        s.result = undefined;
-        s.searched = undefined;
-        s.allPrice = undefined;
-        s.selected = new Set();
-        const query = (s.query ?? "").trim();
-        const place = (s.place ?? "").trim();
-        const filters = filtersGiven(s.filters);
-        if (!query && !place && !filters) {
-          s.message = {
-            kind: "error",
-            text: {
-              de: "Bitte einen Suchbegriff, einen Ort oder einen Filter eingeben.",
-              en: "Please enter a search term, a place or a filter.",
-            },
-          };
-          return;
-        }
-        const wrong = checkNumbers(s.size, place ? s.radiusKm : undefined);
-        if (wrong) {
-          s.message = { kind: "error", text: wrong };
-          return;
-        }
-        const searched: SearchInput = {
-          query,
-          place: place || undefined,
-          radiusKm: place && s.radiusKm?.trim() ? Number(s.radiusKm) : undefined,
-          ...(filters ? { filters } : {}),
-        };
-        try {
-          s.result = await ui.call("search", { ...searched, size: s.size?.trim() ? Number(s.size) : undefined });
-          s.searched = searched;
-        } catch (e) {
-          // The service knows no such place: say which, not only "not found".
-          if (e instanceof UiCallError && e.error.code === "NOT_FOUND" && e.error.field === "near.place") {
-            s.message = {
-              kind: "error",
-              text: { de: `Ort „${place}“ nicht gefunden.`, en: `Place "${place}" not found.` },
-            };
-            return;
-          }
-          throw e;
-        }
-        s.selected = new Set();
-        s.message = spentMessage(ui, s.result.companies.length, s.result.credits);
-        void ui.refreshAccount();
-        if ((s.result.total ?? 0) > s.result.companies.length) loadAllPrice(ui, s);
-      });
+    const run = (b: HTMLButtonElement) => ui.run(s, b, () => searchNow(ui, s));
     const form = h(
       "form",
       {
@@ -217,36 +171,9 @@ export const searchPanel: PanelDef = {
       h("div", { class: "cd-actions" }, submit),
     );
 
-    const results = s.result
-      ? h(
-          "section",
-          { class: "cd-results", attrs: { "aria-label": ui.t("results") } },
-          h(
-            "h2",
-            null,
-            ui.t("resultsTitle", { n: s.result.companies.length, total: s.result.total ?? s.result.companies.length }),
-          ),
-          companyTable(ui, "search", s.result.companies, s.selected, () => ui.rerender(), {
-            distance: !!(s.place ?? "").trim(),
-            score: true,
-          }),
-          h(
-            "div",
-            { class: "cd-actions" },
-            insertButton(ui, s, "search-insert", s.result.companies, s.selected),
-            button(
-              "search-similar",
-              ui.t("findSimilarToSelected"),
-              () => ui.show("similar", { ids: [...s.selected!] }),
-              { disabled: s.selected.size === 0 },
-            ),
-          ),
-          insertAll(ui, s),
-        )
-      : null;
-    return h("div", { class: "cd-search" }, form, savedSearches(ui, s), results);
+    return h("div", { class: "cd-search" }, form, savedSearches(ui, s), resultsSection(ui, s));
   },
-};
+});
 
 /** The document's saved searches: save the form as it is, run one (only what is new since its last run), delete one. */
 function savedSearches(ui: Ui, s: SearchState): HTMLElement {
@@ -596,4 +523,83 @@ export function spentMessage(_ui: Ui, n: number, credits: number) {
   const de = `${n} Treffer · ${credits === 1 ? "1 Credit" : `${credits} Credits`} verbraucht`;
   const en = `${n} results · ${credits === 1 ? "1 credit" : `${credits} credits`} spent`;
   return { kind: "info" as const, text: { de, en } };
+}
+
+/** One search from the form: checked before anything is sent; the old results go whatever comes of it. */
+async function searchNow(ui: Ui, s: SearchState): Promise<void> {
+  // A new search: the previous results are not its answer, whatever comes of it.
+  s.result = undefined;
+  s.searched = undefined;
+  s.allPrice = undefined;
+  s.selected = new Set();
+  const query = (s.query ?? "").trim();
+  const place = (s.place ?? "").trim();
+  const filters = filtersGiven(s.filters);
+  if (!query && !place && !filters) {
+    s.message = {
+      kind: "error",
+      text: {
+        de: "Bitte einen Suchbegriff, einen Ort oder einen Filter eingeben.",
+        en: "Please enter a search term, a place or a filter.",
+      },
+    };
+    return;
+  }
+  const wrong = checkNumbers(s.size, place ? s.radiusKm : undefined);
+  if (wrong) {
+    s.message = { kind: "error", text: wrong };
+    return;
+  }
+  const searched: SearchInput = {
+    query,
+    place: place || undefined,
+    radiusKm: place && s.radiusKm?.trim() ? Number(s.radiusKm) : undefined,
+    ...(filters ? { filters } : {}),
+  };
+  try {
+    s.result = await ui.call("search", { ...searched, size: s.size?.trim() ? Number(s.size) : undefined });
+    s.searched = searched;
+  } catch (e) {
+    // The service knows no such place: say which, not only "not found".
+    if (e instanceof UiCallError && e.error.code === "NOT_FOUND" && e.error.field === "near.place") {
+      s.message = {
+        kind: "error",
+        text: { de: `Ort „${place}“ nicht gefunden.`, en: `Place "${place}" not found.` },
+      };
+      return;
+    }
+    throw e;
+  }
+  s.selected = new Set();
+  s.message = spentMessage(ui, s.result.companies.length, s.result.credits);
+  void ui.refreshAccount();
+  if ((s.result.total ?? 0) > s.result.companies.length) loadAllPrice(ui, s);
+}
+
+/** The companies found: pick, insert, find similar, insert all. */
+function resultsSection(ui: Ui, s: SearchState): HTMLElement | null {
+  if (!s.result) return null;
+  const selected = (s.selected ??= new Set());
+  return h(
+    "section",
+    { class: "cd-results", attrs: { "aria-label": ui.t("results") } },
+    h(
+      "h2",
+      null,
+      ui.t("resultsTitle", { n: s.result.companies.length, total: s.result.total ?? s.result.companies.length }),
+    ),
+    companyTable(ui, "search", s.result.companies, selected, () => ui.rerender(), {
+      distance: !!(s.place ?? "").trim(),
+      score: true,
+    }),
+    h(
+      "div",
+      { class: "cd-actions" },
+      insertButton(ui, s, "search-insert", s.result.companies, selected),
+      button("search-similar", ui.t("findSimilarToSelected"), () => ui.show("similar", { ids: [...selected] }), {
+        disabled: selected.size === 0,
+      }),
+    ),
+    insertAll(ui, s),
+  );
 }

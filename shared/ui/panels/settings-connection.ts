@@ -6,7 +6,7 @@
  * never shown again (only a masked hint).
  */
 import type { SettingsView } from "../../app/index.ts";
-import type { ConnectionMode } from "../../app/index.ts";
+import type { ConnectionInput, ConnectionMode, SaveSettingsInput } from "../../app/index.ts";
 import type { Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import { button } from "./common.ts";
@@ -28,8 +28,8 @@ export function connectionDraft(v: SettingsView): ConnectionDraft {
 }
 
 /** The saveSettings fields of the connection part; a secret only when one was typed. */
-export function connectionInput(d: ConnectionDraft): Record<string, unknown> {
-  const input: Record<string, unknown> = { connection: d.connection, baseUrl: d.baseUrl };
+export function connectionInput(d: ConnectionDraft): SaveSettingsInput {
+  const input: SaveSettingsInput = { connection: d.connection, baseUrl: d.baseUrl };
   // Only the mode in use needs a valid server URL; a half-typed one in the other mode is not saved.
   if (d.connection === "server" || d.serverUrl.trim() === "") input.serverUrl = d.serverUrl;
   if (d.apiKey.trim()) input.apiKey = d.apiKey.trim();
@@ -38,7 +38,7 @@ export function connectionInput(d: ConnectionDraft): Record<string, unknown> {
 }
 
 /** The testConnection input: the mode and what is typed for it (falling back to what is saved). */
-export function connectionTestInput(d: ConnectionDraft): Record<string, unknown> {
+export function connectionTestInput(d: ConnectionDraft): ConnectionInput {
   return d.connection === "server"
     ? {
         connection: "server",

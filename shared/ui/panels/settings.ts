@@ -1,9 +1,9 @@
 /** Settings: connection (API key and base URL, or team server and token; masked), connection test, language, formula budget, cache, balance and spend log. */
-import type { AccountView, ConnectionResult, SettingsView } from "../../app/index.ts";
+import type { AccountView, ConnectionResult, SaveSettingsInput, SettingsView } from "../../app/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";
-import type { PanelDef } from "../panel.ts";
+import { definePanel } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import type { Bilingual, Language } from "../../i18n/index.ts";
 import { STRINGS } from "../strings.ts";
@@ -19,10 +19,18 @@ import {
   type ConnectionDraft,
 } from "./settings-connection.ts";
 
+/** The form as typed: numbers as text until saved. */
+type Draft = ConnectionDraft & {
+  language?: Language;
+  formulaDailyBudget: string;
+  cacheHours: string;
+  matchFloor: string;
+};
+
 interface SettingsState extends PanelState, DoctorState {
   view?: SettingsView | null;
   /** `language` is set only once the user changes the field here; until then the field shows the UI's language (the header toggle's). */
-  draft?: ConnectionDraft & { language?: Language; formulaDailyBudget: string; cacheHours: string; matchFloor: string };
+  draft?: Draft;
   connection?: ConnectionResult;
   account?: AccountView | null;
 }
@@ -86,106 +94,27 @@ function refusedField(ui: Ui, s: SettingsState, label: Bilingual, min: string, m
   };
 }
 
-export const settingsPanel: PanelDef = {
+export const settingsPanel = definePanel<SettingsState>({
   id: "settings",
   title: { de: "Einstellungen", en: "Settings" },
-  render(ui, state) {
-    const s = state as SettingsState;
+  initial: () => ({}),
+  render(ui, s) {
     load(ui, s);
     const v = s.view;
     if (!v || !s.draft) return h("p", { class: "cd-note" }, ui.t("loading"));
     const d = s.draft;
     const text = (
       id: string,
-      key: Exclude<keyof typeof d, "connection" | "language">,
+      key: Exclude<keyof Draft, "connection" | "language">,
       type = "text",
       extra: Record<string, string> = {},
-    ) =>
-      h("input", {
-        id,
-        type,
-        value: String(d[key]),
-        min: extra.min,
-        max: extra.max,
-        step: extra.step,
-        placeholder: extra.placeholder,
-        attrs: { autocomplete: type === "password" ? "off" : undefined, spellcheck: "false" },
-        on: {
-          input: (ev) => ((d as unknown as Record<string, string>)[key] = (ev.target as HTMLInputElement).value),
-          ...(extra.label && extra.min && extra.max
-            ? { invalid: refusedField(ui, s, STRINGS[extra.label as "cacheHours"], extra.min, extra.max) }
-            : {}),
-        },
-      });
-    const lang = h(
-      "select",
-      {
-        id: "settings-language",
-        on: { change: (ev) => (d.language = (ev.target as HTMLSelectElement).value as Language) },
-      },
-      h("option", { value: "de" }, "Deutsch"),
-      h("option", { value: "en" }, "English"),
-    );
-    lang.value = d.language ?? ui.lang;
+    ) => textInput(ui, s, d, id, key, type, extra);
+    const lang = languageSelect(ui, d);
 
-    const doSave = (b: HTMLButtonElement) =>
-      ui.run(s, b, async () => {
-        const input: Record<string, unknown> = {
-          ...connectionInput(d),
-          // One language: the UI's, unless the user picked another in this field.
-          language: d.language ?? ui.lang,
-          formulaDailyBudget: Number(d.formulaDailyBudget),
-          cacheHours: Number(d.cacheHours),
-          matchFloor: Number(d.matchFloor.replace(",", ".")),
-        };
-        const saved = (await ui.call("saveSettings", input)) as SettingsView;
-        s.view = saved;
-        d.apiKey = "";
-        d.serverToken = "";
-        d.language = undefined;
-        s.message = { kind: "success", text: { de: "Gespeichert.", en: "Saved." } };
-        if (saved.language !== ui.lang) await ui.setLanguage(saved.language);
-        if (credentialSet(saved)) await ui.refreshAccount();
-      });
+    const doSave = (b: HTMLButtonElement) => ui.run(s, b, () => saveAll(ui, s, d));
     const save = button("settings-save", ui.t("save"), (b) => void doSave(b), { primary: true, submit: true });
-    const test = button(
-      "settings-test",
-      ui.t("testConnection"),
-      (b) =>
-        void ui.run(s, b, async () => {
-          // Test what is typed (the mode, an unsaved key, token or URL), falling back to what is saved.
-          const typed = connectionTestInput(d);
-          try {
-            // Then the free self-test (doctor-report.ts): does the service answer the way the client reads it?
-            s.connection = await withServiceCheck(
-              ui,
-              s,
-              typed,
-              async () => (await ui.call("testConnection", typed)) as ConnectionResult,
-            );
-          } catch (e) {
-            throw await explainNetworkFailure(ui, e, d, v.baseUrl);
-          }
-          s.message = {
-            kind: "success",
-            text: {
-              de: `Verbindung in Ordnung. Guthaben: ${formatNumber(s.connection.credits, "de")} Credits.`,
-              en: `Connection works. Balance: ${formatNumber(s.connection.credits, "en")} credits.`,
-            },
-          };
-        }),
-    );
-    const removeKey = v.apiKeySet
-      ? button(
-          "settings-remove-key",
-          ui.t("removeKey"),
-          (b) =>
-            void ui.run(s, b, async () => {
-              s.view = await ui.call("saveSettings", { apiKey: null });
-              s.message = { kind: "info", text: { de: "Schlüssel entfernt.", en: "Key removed." } };
-            }),
-        )
-      : null;
+    const test = testButton(ui, s, d, v);
+    const removeKey = removeKeyButton(ui, s, v);
     const removeToken = removeTokenButton(
       ui,
       v,
@@ -200,7 +129,6 @@ export const settingsPanel: PanelDef = {
       ui.rerender();
     });
 
-    const account = ui.account;
     return h(
       "div",
       { class: "cd-settings" },
@@ -243,79 +171,188 @@ export const settingsPanel: PanelDef = {
         h("p", { class: "cd-note", id: "settings-key-note" }, ui.pick(v.functionsKeyNote)),
         h("div", { class: "cd-actions" }, save),
       ),
-      h(
-        "section",
-        { class: "cd-account", attrs: { "aria-labelledby": "settings-h-account" } },
-        h("h2", { id: "settings-h-account" }, ui.t("accountTitle")),
-        account
-          ? h(
-              "div",
-              null,
-              h(
-                "p",
-                { id: "settings-balance" },
-                ui.t("balance", { credits: formatNumber(account.credits, ui.lang) }),
-                account.plan ? ` · ${account.plan}` : "",
-              ),
-              h(
-                "p",
-                { class: "cd-note" },
-                ui.t("budgetToday", { used: account.budget.usedToday, limit: account.budget.limit }),
-              ),
-              account.ledger.length
-                ? h(
-                    "table",
-                    { class: "cd-table", id: "settings-ledger" },
-                    h("caption", null, ui.t("ledgerTitle")),
-                    h(
-                      "thead",
-                      null,
-                      h(
-                        "tr",
-                        null,
-                        h("th", { attrs: { scope: "col" } }, ui.t("ledgerDay")),
-                        h("th", { attrs: { scope: "col" } }, ui.t("ledgerOperation")),
-                        h("th", { attrs: { scope: "col" } }, ui.t("ledgerCredits")),
-                        h("th", { attrs: { scope: "col" } }, ui.t("ledgerRequests")),
-                      ),
-                    ),
-                    h(
-                      "tbody",
-                      null,
-                      account.ledger.map((e) =>
-                        h(
-                          "tr",
-                          null,
-                          h("td", null, e.day),
-                          h("td", null, operationLabel(ui, e.operation)),
-                          h("td", { class: "cd-num" }, creditsText(ui, e.credits)),
-                          h("td", { class: "cd-num" }, e.requests),
-                        ),
-                      ),
-                    ),
-                  )
-                : h("p", { class: "cd-note" }, ui.t("ledgerEmpty")),
-            )
-          : h("p", { class: "cd-note" }, credentialSet(v) ? ui.t("balanceUnknown") : ui.t("keyNotSet")),
-        h(
-          "div",
-          { class: "cd-actions" },
-          button(
-            "settings-refresh",
-            ui.t("refresh"),
-            (b) =>
-              void ui.run(s, b, async () => {
-                const a = await ui.refreshAccount();
-                if (!a)
-                  s.message = {
-                    kind: "error",
-                    text: { de: "Guthaben konnte nicht gelesen werden.", en: "Could not read the balance." },
-                  };
-              }),
-            { disabled: !credentialSet(v) },
-          ),
-        ),
-      ),
+      accountSection(ui, s, v),
     );
   },
-};
+});
+
+/** The balance, today's formula budget and the spend log, with "Refresh". */
+function accountSection(ui: Ui, s: SettingsState, v: SettingsView): HTMLElement {
+  const account = ui.account;
+  return h(
+    "section",
+    { class: "cd-account", attrs: { "aria-labelledby": "settings-h-account" } },
+    h("h2", { id: "settings-h-account" }, ui.t("accountTitle")),
+    account
+      ? h(
+          "div",
+          null,
+          h(
+            "p",
+            { id: "settings-balance" },
+            ui.t("balance", { credits: formatNumber(account.credits, ui.lang) }),
+            account.plan ? ` · ${account.plan}` : "",
+          ),
+          h(
+            "p",
+            { class: "cd-note" },
+            ui.t("budgetToday", { used: account.budget.usedToday, limit: account.budget.limit }),
+          ),
+          account.ledger.length
+            ? h(
+                "table",
+                { class: "cd-table", id: "settings-ledger" },
+                h("caption", null, ui.t("ledgerTitle")),
+                h(
+                  "thead",
+                  null,
+                  h(
+                    "tr",
+                    null,
+                    h("th", { attrs: { scope: "col" } }, ui.t("ledgerDay")),
+                    h("th", { attrs: { scope: "col" } }, ui.t("ledgerOperation")),
+                    h("th", { attrs: { scope: "col" } }, ui.t("ledgerCredits")),
+                    h("th", { attrs: { scope: "col" } }, ui.t("ledgerRequests")),
+                  ),
+                ),
+                h(
+                  "tbody",
+                  null,
+                  account.ledger.map((e) =>
+                    h(
+                      "tr",
+                      null,
+                      h("td", null, e.day),
+                      h("td", null, operationLabel(ui, e.operation)),
+                      h("td", { class: "cd-num" }, creditsText(ui, e.credits)),
+                      h("td", { class: "cd-num" }, e.requests),
+                    ),
+                  ),
+                ),
+              )
+            : h("p", { class: "cd-note" }, ui.t("ledgerEmpty")),
+        )
+      : h("p", { class: "cd-note" }, credentialSet(v) ? ui.t("balanceUnknown") : ui.t("keyNotSet")),
+    h(
+      "div",
+      { class: "cd-actions" },
+      button(
+        "settings-refresh",
+        ui.t("refresh"),
+        (b) =>
+          void ui.run(s, b, async () => {
+            const a = await ui.refreshAccount();
+            if (!a)
+              s.message = {
+                kind: "error",
+                text: { de: "Guthaben konnte nicht gelesen werden.", en: "Could not read the balance." },
+              };
+          }),
+        { disabled: !credentialSet(v) },
+      ),
+    ),
+  );
+}
+
+/** Save what the form holds; a secret only when one was typed, then clear the typed secrets. */
+async function saveAll(ui: Ui, s: SettingsState, d: Draft): Promise<void> {
+  const input: SaveSettingsInput = {
+    ...connectionInput(d),
+    // One language: the UI's, unless the user picked another in this field.
+    language: d.language ?? ui.lang,
+    formulaDailyBudget: Number(d.formulaDailyBudget),
+    cacheHours: Number(d.cacheHours),
+    matchFloor: Number(d.matchFloor.replace(",", ".")),
+  };
+  const saved = await ui.call("saveSettings", input);
+  s.view = saved;
+  d.apiKey = "";
+  d.serverToken = "";
+  d.language = undefined;
+  s.message = { kind: "success", text: { de: "Gespeichert.", en: "Saved." } };
+  if (saved.language !== ui.lang) await ui.setLanguage(saved.language);
+  if (credentialSet(saved)) await ui.refreshAccount();
+}
+
+/** "Test connection": what is typed, else what is saved; then the free self-test of the service. */
+function testButton(ui: Ui, s: SettingsState, d: Draft, v: SettingsView): HTMLElement {
+  return button(
+    "settings-test",
+    ui.t("testConnection"),
+    (b) =>
+      void ui.run(s, b, async () => {
+        // Test what is typed (the mode, an unsaved key, token or URL), falling back to what is saved.
+        const typed = connectionTestInput(d);
+        try {
+          // Then the free self-test (doctor-report.ts): does the service answer the way the client reads it?
+          s.connection = await withServiceCheck(ui, s, typed, async () => await ui.call("testConnection", typed));
+        } catch (e) {
+          throw await explainNetworkFailure(ui, e, d, v.baseUrl);
+        }
+        s.message = {
+          kind: "success",
+          text: {
+            de: `Verbindung in Ordnung. Guthaben: ${formatNumber(s.connection.credits, "de")} Credits.`,
+            en: `Connection works. Balance: ${formatNumber(s.connection.credits, "en")} credits.`,
+          },
+        };
+      }),
+  );
+}
+
+/** A text or number field of the draft; a number outside its range says so (refusedField). */
+function textInput(
+  ui: Ui,
+  s: SettingsState,
+  d: Draft,
+  id: string,
+  key: Exclude<keyof Draft, "connection" | "language">,
+  type = "text",
+  extra: Record<string, string> = {},
+): HTMLInputElement {
+  return h("input", {
+    id,
+    type,
+    value: String(d[key]),
+    min: extra.min,
+    max: extra.max,
+    step: extra.step,
+    placeholder: extra.placeholder,
+    attrs: { autocomplete: type === "password" ? "off" : undefined, spellcheck: "false" },
+    on: {
+      input: (ev) => ((d as unknown as Record<string, string>)[key] = (ev.target as HTMLInputElement).value),
+      ...(extra.label && extra.min && extra.max
+        ? { invalid: refusedField(ui, s, STRINGS[extra.label as "cacheHours"], extra.min, extra.max) }
+        : {}),
+    },
+  });
+}
+
+function languageSelect(ui: Ui, d: Draft): HTMLSelectElement {
+  const lang = h(
+    "select",
+    {
+      id: "settings-language",
+      on: { change: (ev) => (d.language = (ev.target as HTMLSelectElement).value as Language) },
+    },
+    h("option", { value: "de" }, "Deutsch"),
+    h("option", { value: "en" }, "English"),
+  );
+  lang.value = d.language ?? ui.lang;
+  return lang;
+}
+
+/** "Remove key", when a key is saved. */
+function removeKeyButton(ui: Ui, s: SettingsState, v: SettingsView): HTMLElement | null {
+  return v.apiKeySet
+    ? button(
+        "settings-remove-key",
+        ui.t("removeKey"),
+        (b) =>
+          void ui.run(s, b, async () => {
+            s.view = await ui.call("saveSettings", { apiKey: null });
+            s.message = { kind: "info", text: { de: "Schlüssel entfernt.", en: "Key removed." } };
+          }),
+      )
+    : null;
+}

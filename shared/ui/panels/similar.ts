@@ -3,7 +3,7 @@ import type { CostView, SimilarOutput } from "../../app/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import { companyIdsIn } from "../../api/index.ts";
-import type { PanelDef } from "../panel.ts";
+import { definePanel } from "../panel.ts";
 import { button, companyTable, costLine, insertButton } from "./common.ts";
 import { checkNumbers, spentMessage } from "./search.ts";
 
@@ -28,15 +28,15 @@ function loadCost(ui: Ui, s: SimilarState, kind: "similar" | "peers") {
   );
 }
 
-export const similarPanel: PanelDef = {
+export const similarPanel = definePanel<SimilarState>({
   id: "similar",
   title: { de: "Ähnliche Firmen", en: "Find similar" },
-  render(ui, state) {
-    const s = state as SimilarState;
+  initial: () => ({}),
+  render(ui, s) {
     s.kind ??= "similar";
     s.selected ??= new Set();
-    const handoff = s.handoff as { ids?: string[] } | undefined;
-    if (handoff?.ids) {
+    const handoff = s.handoff;
+    if (handoff) {
       if (handoff.ids.length) s.ids = handoff.ids.join("\n");
       s.handoff = undefined;
     }
@@ -72,55 +72,8 @@ export const similarPanel: PanelDef = {
       value: s.size ?? "",
       on: { input: (ev) => (s.size = (ev.target as HTMLInputElement).value) },
     });
-    const runBtn = button(
-      "similar-run",
-      ui.t("similarRun"),
-      (b) =>
-        void ui.run(s, b, async () => {
-          const ids = parseIds(s.ids ?? "");
-          if (ids.length === 0) {
-            s.message = {
-              kind: "error",
-              text: {
-                de: "Bitte mindestens eine Firmen-ID angeben (DE + 10 Zeichen).",
-                en: "Please give at least one company id (DE + 10 characters).",
-              },
-            };
-            return;
-          }
-          // The same rule in the same words as the search panel's "Anzahl Treffer", before anything is sent.
-          const badSize = checkNumbers(s.size, undefined);
-          if (badSize) {
-            s.message = { kind: "error", text: badSize };
-            return;
-          }
-          s.result = await ui.call("similar", {
-            ids,
-            kind: s.kind!,
-            size: s.size?.trim() ? Number(s.size) : undefined,
-          });
-          s.selected = new Set();
-          s.message = spentMessage(ui, s.result.companies.length, s.result.credits);
-          void ui.refreshAccount();
-        }),
-      { primary: true },
-    );
-    const fromSelection = button(
-      "similar-from-selection",
-      ui.t("useSelection"),
-      (b) =>
-        void ui.run(s, b, async () => {
-          const sel = await ui.call("readSelection", {});
-          if (sel.ids.length === 0) {
-            s.message = {
-              kind: "error",
-              text: { de: "In der Auswahl steht keine Firmen-ID.", en: "The selection holds no company id." },
-            };
-            return;
-          }
-          s.ids = sel.ids.join("\n");
-        }),
-    );
+    const runBtn = runButton(ui, s);
+    const fromSelection = selectionButton(ui, s);
     return h(
       "div",
       { class: "cd-similar" },
@@ -137,14 +90,76 @@ export const similarPanel: PanelDef = {
       field(ui.t("searchSize"), sizeInput),
       costLine(ui, "similar-cost", s.cost?.[s.kind] ?? null),
       h("div", { class: "cd-actions" }, runBtn),
-      s.result
-        ? h(
-            "section",
-            { class: "cd-results", attrs: { "aria-label": ui.t("results") } },
-            companyTable(ui, "similar", s.result.companies, s.selected, () => ui.rerender(), { score: true }),
-            h("div", { class: "cd-actions" }, insertButton(ui, s, "similar-insert", s.result.companies, s.selected)),
-          )
-        : null,
+      results(ui, s),
     );
   },
-};
+});
+
+/** "Find": the companies like the given ids (or the first id's peers), after the same checks as the search panel. */
+function runButton(ui: Ui, s: SimilarState): HTMLElement {
+  return button(
+    "similar-run",
+    ui.t("similarRun"),
+    (b) =>
+      void ui.run(s, b, async () => {
+        const ids = parseIds(s.ids ?? "");
+        if (ids.length === 0) {
+          s.message = {
+            kind: "error",
+            text: {
+              de: "Bitte mindestens eine Firmen-ID angeben (DE + 10 Zeichen).",
+              en: "Please give at least one company id (DE + 10 characters).",
+            },
+          };
+          return;
+        }
+        // The same rule in the same words as the search panel's "Anzahl Treffer", before anything is sent.
+        const badSize = checkNumbers(s.size, undefined);
+        if (badSize) {
+          s.message = { kind: "error", text: badSize };
+          return;
+        }
+        s.result = await ui.call("similar", {
+          ids,
+          kind: s.kind!,
+          size: s.size?.trim() ? Number(s.size) : undefined,
+        });
+        s.selected = new Set();
+        s.message = spentMessage(ui, s.result.companies.length, s.result.credits);
+        void ui.refreshAccount();
+      }),
+    { primary: true },
+  );
+}
+
+/** "Use selection": the company ids found in the sheet's selection. */
+function selectionButton(ui: Ui, s: SimilarState): HTMLElement {
+  return button(
+    "similar-from-selection",
+    ui.t("useSelection"),
+    (b) =>
+      void ui.run(s, b, async () => {
+        const sel = await ui.call("readSelection", {});
+        if (sel.ids.length === 0) {
+          s.message = {
+            kind: "error",
+            text: { de: "In der Auswahl steht keine Firmen-ID.", en: "The selection holds no company id." },
+          };
+          return;
+        }
+        s.ids = sel.ids.join("\n");
+      }),
+  );
+}
+
+/** The companies found, to pick and insert. */
+function results(ui: Ui, s: SimilarState): HTMLElement | null {
+  if (!s.result) return null;
+  const selected = (s.selected ??= new Set());
+  return h(
+    "section",
+    { class: "cd-results", attrs: { "aria-label": ui.t("results") } },
+    companyTable(ui, "similar", s.result.companies, selected, () => ui.rerender(), { score: true }),
+    h("div", { class: "cd-actions" }, insertButton(ui, s, "similar-insert", s.result.companies, selected)),
+  );
+}
