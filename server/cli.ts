@@ -175,8 +175,10 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
   log.info("listening", { url: running.url, database: db.kind, process: processName, origins: origins.length });
   io.err(admin.listening[lang](running.url, target.kind === "postgres" ? "PostgreSQL" : `PGlite ${target.dir}`));
   if (!isLoopbackHost(host)) io.err(admin.notLoopback[lang](host));
+  let stopAsked = 0;
   await new Promise<void>((resolve) => {
     const stop = () => {
+      stopAsked = Date.now();
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
       io.err(admin.stopping[lang]);
@@ -189,9 +191,13 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
   clearInterval(purge);
   // A database that does not answer must not keep a stopping server alive.
   await Promise.race([close(), new Promise((r) => setTimeout(r, 5_000).unref())]);
-  log.info("stopped", {});
-  // Whatever still holds the event loop (a request past the grace period, an idle socket) ends with the process.
-  setTimeout(() => process.exit(EXIT.OK), 1_000).unref();
+  log.info("stopped", { ms: Date.now() - stopAsked });
+  // Nothing of ours is left running, so the process ends by itself now. Should anything still hold the event loop
+  // (a request past the grace period, a module's timer), it is named in the log and the process ends anyway.
+  setTimeout(() => {
+    log.warn("stopped.held", { resources: process.getActiveResourcesInfo().join(",") });
+    process.exit(EXIT.OK);
+  }, 1_000).unref();
   return EXIT.OK;
 }
 

@@ -51,9 +51,27 @@ export interface Upstream {
   /**
    * Run a sans-IO operation with the team's key, base URL and pacer, the key
    * never leaving this module: the doctor's free calls (server/doctor/),
-   * which read the answers as they came, before any schema.
+   * which read the answers as they came, before any schema. `signal` ends it
+   * early (graceful shutdown): its waits and requests are abandoned and it
+   * rejects; only free calls go through here, so nothing paid is lost.
    */
-  operate<T>(op: (cfg: ClientConfig) => Operation<T>): Promise<T>;
+  operate<T>(op: (cfg: ClientConfig) => Operation<T>, signal?: AbortSignal): Promise<T>;
+}
+
+/** A sleep that an abort ends at once (rejecting), so a stopping server is not held by a pacer's wait. */
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const done = () => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 const PAID_RETRY = { maxAttempts: 1, maxRateLimitWaits: 3 };
@@ -63,7 +81,11 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
   const pacer = new Pacer();
   const fetchFn = opts.fetchFn ?? fetch;
   return {
-    operate<T>(op: (cfg: ClientConfig) => Operation<T>): Promise<T> {
+    operate<T>(op: (cfg: ClientConfig) => Operation<T>, signal?: AbortSignal): Promise<T> {
+      const abortable: typeof fetch = signal
+        ? (input, init) =>
+            fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })
+        : fetchFn;
       const cfg: ClientConfig = {
         apiKey: opts.apiKey,
         baseUrl: opts.baseUrl,
@@ -73,8 +95,11 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         pacer,
       };
       return runAsync(op(cfg), {
-        http: (reqs) => Promise.all(reqs.map((req) => fetchHttp(fetchFn, req, opts.timeoutMs))),
-        sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+        http: async (reqs) => {
+          if (signal?.aborted) throw signal.reason as Error;
+          return Promise.all(reqs.map((req) => fetchHttp(abortable, req, opts.timeoutMs)));
+        },
+        sleep: (ms: number) => abortableSleep(ms, signal),
         cacheGet: async (keys) => keys.map(() => null),
         cachePut: async () => undefined,
         storeGet: async (keys) => keys.map(() => null),

@@ -188,15 +188,17 @@ export async function startServerProcess(
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${err.slice(0, 500)}`)), 60_000);
-    child.once("exit", (code) => {
+    const failed = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}: ${err.slice(0, 500)}`));
-    });
+    };
+    child.once("exit", failed);
     const look = () => {
       const m = /"event":"listening","url":"(http:\/\/[^"]+)"/.exec(out);
       if (m) {
         clearTimeout(timer);
-        child.removeAllListeners("exit");
+        child.off("exit", failed);
+        child.stdout.off("data", look);
         resolve(m[1]!);
       }
     };
