@@ -24,6 +24,7 @@ import { monthReport } from "./ledger/report.ts";
 import { jsonLogger } from "./log.ts";
 import { KeyFileError, readApiKey } from "./secret.ts";
 import { createUpstream } from "./upstream.ts";
+import { databasePacer } from "./pacing.ts";
 import { ackDrift } from "./doctor/ack.ts";
 
 /** Exit codes as the CLI's (cli/i18n.ts EXIT). */
@@ -160,7 +161,13 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
       cacheDays,
       // Twice the timeout: the purchase's own database work (budget lock, storing) comes on top of the request.
       leaseMs: 2 * timeoutSeconds * 1000 + LEASE_MARGIN_MS,
-      upstream: createUpstream({ apiKey, baseUrl, timeoutMs: timeoutSeconds * 1000, maxPaceWaitMs: 10_000 }),
+      upstream: createUpstream({
+        apiKey,
+        baseUrl,
+        timeoutMs: timeoutSeconds * 1000,
+        maxPaceWaitMs: 10_000,
+        teamPacer: databasePacer(db, baseUrl, apiKey),
+      }),
     });
   } catch (e) {
     await close();
@@ -278,6 +285,13 @@ async function command(
     io.out("");
     io.out(admin.reportUsers[lang]);
     for (const u of r.byUser) io.out(`${u.user}\t${u.spent}\t${u.saved}\t${u.budget ?? admin.none[lang]}`);
+    io.out("");
+    if (r.unsettled.length === 0) io.out(admin.reportNoUnsettled[lang]);
+    else {
+      io.out(admin.reportUnsettled[lang]);
+      for (const u of r.unsettled)
+        io.out(`${u.user}\t${u.rows}\t${u.credits}\t${u.first}\t${u.last}\t${u.ids.join(",")}`);
+    }
     io.out("");
     io.out(
       admin.reportTotal[lang](

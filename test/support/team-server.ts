@@ -19,6 +19,7 @@ import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
 import { jsonLogger } from "../../server/log.ts";
 import { parseCacheDays } from "../../server/cache.ts";
 import { createUpstream } from "../../server/upstream.ts";
+import { databasePacer } from "../../server/pacing.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import type { Db } from "../../server/db/db.ts";
 
@@ -147,6 +148,7 @@ export async function startInProcess(
       timeoutMs: opts.timeoutMs ?? 8_000,
       maxPaceWaitMs: 10_000,
       rateLimits: FAST_PACING,
+      teamPacer: databasePacer(db, world.api.url, world.key),
     }),
   });
   return {
