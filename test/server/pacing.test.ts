@@ -177,6 +177,11 @@ describe.skipIf(!POSTGRES_URL)("one pacer for two server processes on one Postgr
       );
       expect(statuses.filter((s) => s !== 200)).toEqual([]);
       expect(limited()).toBe(0);
+      // And on PostgreSQL too, SIGTERM ends each process by itself (its pool closed), code 0, without the backstop.
+      for (const p of procs) {
+        expect(await p.stop()).toBe(0);
+        expect(p.stdout()).not.toContain("stopped.held");
+      }
     } finally {
       for (const p of procs) await p.stop();
       await world.api.close();
