@@ -44,8 +44,11 @@ function readOwner(file: string): Owner | null {
   return readSaved(LOCK_OWNER, text) ?? null;
 }
 
-/** True while process `pid` exists on this machine (EPERM: it exists but is another user's). */
-function alive(pid: number): boolean {
+/**
+ * True while process `pid` exists on this machine (EPERM: it exists but is another user's).
+ * The one check for every host's lock (also the team server's data directory, server/db/data-lock.ts).
+ */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -24,6 +24,7 @@ import { monthReport } from "./ledger/report.ts";
 import { jsonLogger } from "./log.ts";
 import { KeyFileError, readApiKey } from "./secret.ts";
 import { createUpstream } from "./upstream.ts";
+import { databasePacer } from "./pacing.ts";
 import { ackDrift } from "./doctor/ack.ts";
 
 /** Exit codes as the CLI's (cli/i18n.ts EXIT). */
@@ -160,7 +161,13 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
       cacheDays,
       // Twice the timeout: the purchase's own database work (budget lock, storing) comes on top of the request.
       leaseMs: 2 * timeoutSeconds * 1000 + LEASE_MARGIN_MS,
-      upstream: createUpstream({ apiKey, baseUrl, timeoutMs: timeoutSeconds * 1000, maxPaceWaitMs: 10_000 }),
+      upstream: createUpstream({
+        apiKey,
+        baseUrl,
+        timeoutMs: timeoutSeconds * 1000,
+        maxPaceWaitMs: 10_000,
+        teamPacer: databasePacer(db, baseUrl, apiKey),
+      }),
     });
   } catch (e) {
     await close();
@@ -175,8 +182,10 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
   log.info("listening", { url: running.url, database: db.kind, process: processName, origins: origins.length });
   io.err(admin.listening[lang](running.url, target.kind === "postgres" ? "PostgreSQL" : `PGlite ${target.dir}`));
   if (!isLoopbackHost(host)) io.err(admin.notLoopback[lang](host));
+  let stopAsked = 0;
   await new Promise<void>((resolve) => {
     const stop = () => {
+      stopAsked = Date.now();
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
       io.err(admin.stopping[lang]);
@@ -189,9 +198,13 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
   clearInterval(purge);
   // A database that does not answer must not keep a stopping server alive.
   await Promise.race([close(), new Promise((r) => setTimeout(r, 5_000).unref())]);
-  log.info("stopped", {});
-  // Whatever still holds the event loop (a request past the grace period, an idle socket) ends with the process.
-  setTimeout(() => process.exit(EXIT.OK), 1_000).unref();
+  log.info("stopped", { ms: Date.now() - stopAsked });
+  // Nothing of ours is left running, so the process ends by itself now. Should anything still hold the event loop
+  // (a request past the grace period, a module's timer), it is named in the log and the process ends anyway.
+  setTimeout(() => {
+    log.warn("stopped.held", { resources: process.getActiveResourcesInfo().join(",") });
+    process.exit(EXIT.OK);
+  }, 1_000).unref();
   return EXIT.OK;
 }
 
@@ -272,6 +285,13 @@ async function command(
     io.out("");
     io.out(admin.reportUsers[lang]);
     for (const u of r.byUser) io.out(`${u.user}\t${u.spent}\t${u.saved}\t${u.budget ?? admin.none[lang]}`);
+    io.out("");
+    if (r.unsettled.length === 0) io.out(admin.reportNoUnsettled[lang]);
+    else {
+      io.out(admin.reportUnsettled[lang]);
+      for (const u of r.unsettled)
+        io.out(`${u.user}\t${u.rows}\t${u.credits}\t${u.first}\t${u.last}\t${u.ids.join(",")}`);
+    }
     io.out("");
     io.out(
       admin.reportTotal[lang](

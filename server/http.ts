@@ -74,7 +74,7 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
     log: opts.log,
     process: opts.process,
     call: (user, spec, lang, callOpts) => answerFor(opts, user, spec, lang, callOpts),
-    operate: (op) => opts.upstream.operate(op),
+    operate: (op, signal) => opts.upstream.operate(op, signal),
   };
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

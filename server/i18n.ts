@@ -135,6 +135,11 @@ Environment: COMPANY_DATA_API_KEY (or --key-file), COMPANY_DATA_BASE_URL, DATABA
     en: (spent: number, settled: number, pending: number, saved: number, team: string) =>
       `Total: ${spent} credits (${settled} settled, ${pending} unsettled: sent, answer never recorded). Saved by shared answers: ${saved} credits. Team budget: ${team}.`,
   },
+  reportUnsettled: {
+    de: "Offene Buchungen (gesendet oder im Flug, Antwort nie verbucht; zählen als ausgegeben):\nBenutzer\tZeilen\tCredits\terste\tletzte\tLedger-IDs (X-Request-Id ledger-N)",
+    en: "Unsettled ledger rows (sent or in flight, answer never recorded; counted as spent):\nuser\trows\tcredits\tfirst\tlast\tledger ids (X-Request-Id ledger-N)",
+  },
+  reportNoUnsettled: { de: "Keine offenen Buchungen.", en: "No unsettled ledger rows." },
   stopping: {
     de: "Server wird beendet; laufende Anfragen werden abgeschlossen …",
     en: "Stopping; finishing the requests in flight …",

@@ -36,6 +36,12 @@ const OWN_PARAMS = new Set(["lang"]);
 /** Whether a path is the API's (so the proxy answers it, with 404/405 of its own when it is no endpoint). */
 export const isApiPath = (path: string) => path.startsWith("/v2/") || ROUTES.some((r) => r.re.test(path));
 
+/** The endpoint a request to the API is for (its path below the base URL), or undefined. */
+export function endpointOfRequest(method: string, path: string): Endpoint | undefined {
+  const m = method.toUpperCase();
+  return ROUTES.find((r) => r.ep.method === m && r.re.test(path))?.ep;
+}
+
 const invalidAnswer = (e: CompanyDataError, lang: Language): ErrorAnswer =>
   errorAnswer("INVALID_INPUT", e.text(lang), e.details.field !== undefined ? { field: e.details.field } : {});
 

@@ -32,6 +32,20 @@ const itemKey = (endpointId: string, item: unknown) =>
     .update(`${endpointId} item\n${canonicalJsonOf(item)}`)
     .digest("hex");
 
+/**
+ * The answer's JSON as the API sent it (unknown fields kept: it is stored and
+ * served again), when it is JSON and `schema` accepts it; else null.
+ */
+function parsedAs(schema: { safeParse(value: unknown): { success: boolean } }, body: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  return schema.safeParse(parsed).success ? parsed : null;
+}
+
 type ResolveItem = { name: string; city?: string; zip?: string; register?: string; ref?: string };
 
 function batchResolve(spec: CallSpec): Split | null {
@@ -46,14 +60,9 @@ function batchResolve(spec: CallSpec): Split | null {
     subBody: (positions) => ({ companies: positions.map((p) => question(items[p]!)) }),
     ledgerCompany: () => null,
     itemsOf(body, positions) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        return null;
-      }
-      if (!BatchResolveResponse.safeParse(parsed).success) return null;
-      const results = (parsed as { results: Record<string, unknown>[] }).results;
+      const parsed = parsedAs(BatchResolveResponse, body) as { results: Record<string, unknown>[] } | null;
+      if (!parsed) return null;
+      const results = parsed.results;
       if (results.length !== positions.length) return null;
       const byIndex = results.map((r, i) => (typeof r.index === "number" ? r.index : i));
       return positions.map((_, i) => {
@@ -87,14 +96,9 @@ function manyCompanies(ep: Endpoint, spec: CallSpec): Split | null {
         .join(",")
         .slice(0, 2000),
     itemsOf(body, positions) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        return null;
-      }
-      if (!V1CompaniesResponse.safeParse(parsed).success) return null;
-      const list = (parsed as { companies: { id: string }[] }).companies;
+      const parsed = parsedAs(V1CompaniesResponse, body) as { companies: { id: string }[] } | null;
+      if (!parsed) return null;
+      const list = parsed.companies;
       const out = positions.map((p) => list.find((c) => c.id === distinct[p]));
       return out.every((c) => c !== undefined) ? out.map((c) => JSON.stringify(c)) : null;
     },

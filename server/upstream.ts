@@ -13,12 +13,21 @@
 import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
 import { callMany, type CallSpec, type ClientConfig } from "../shared/api/index.ts";
 import { endpoint } from "../shared/api/index.ts";
-import { Pacer, type RateLimitOverrides } from "../shared/api/index.ts";
+import {
+  bucketOf,
+  DEFAULT_RATE_LIMITS,
+  Pacer,
+  type RateBucket,
+  type RateLimit,
+  type RateLimitOverrides,
+} from "../shared/api/index.ts";
+import { CompanyDataError } from "../shared/core/index.ts";
 import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
-import type { CompanyDataError } from "../shared/core/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import type { Operation } from "../shared/core/index.ts";
 import { fetchHttp } from "../shared/web/index.ts";
+import type { TeamPacer } from "./pacing.ts";
+import { endpointOfRequest } from "./proxy.ts";
 
 export interface UpstreamAnswer {
   /** The API's status, or 0 when no answer arrived (network, timeout) or none was sent (paced past the deadline). */
@@ -43,6 +52,11 @@ export interface UpstreamOptions {
   rateLimits?: RateLimitOverrides;
   /** The network (tests may wrap it). */
   fetchFn?: typeof fetch;
+  /**
+   * The team's pacer in the database (pacing.ts), shared by every process on it: each free request
+   * takes its slot there before it is sent. Without it only this process's Pacer paces.
+   */
+  teamPacer?: TeamPacer;
 }
 
 export interface Upstream {
@@ -51,19 +65,51 @@ export interface Upstream {
   /**
    * Run a sans-IO operation with the team's key, base URL and pacer, the key
    * never leaving this module: the doctor's free calls (server/doctor/),
-   * which read the answers as they came, before any schema.
+   * which read the answers as they came, before any schema. `signal` ends it
+   * early (graceful shutdown): its waits and requests are abandoned and it
+   * rejects; only free calls go through here, so nothing paid is lost.
    */
-  operate<T>(op: (cfg: ClientConfig) => Operation<T>): Promise<T>;
+  operate<T>(op: (cfg: ClientConfig) => Operation<T>, signal?: AbortSignal): Promise<T>;
+}
+
+/** A sleep that an abort ends at once (rejecting), so a stopping server is not held by a pacer's wait. */
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const done = () => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 const PAID_RETRY = { maxAttempts: 1, maxRateLimitWaits: 3 };
+/** A slot taken however far off it is: a retry the API asked to wait for, the doctor's probes (no client waits on them). */
+const ANY_SLOT_WAIT_MS = 3600_000;
+
+/** A request URL's path below the base URL (the API's paths start at /v2/). */
+function apiPath(url: string): string {
+  const path = new URL(url).pathname;
+  const at = path.indexOf("/v2/");
+  return at >= 0 ? path.slice(at) : path;
+}
 
 export function createUpstream(opts: UpstreamOptions): Upstream {
   // One pacer for the team: every user's free calls draw from the key's one set of buckets.
   const pacer = new Pacer();
+  const limits: Record<RateBucket, RateLimit> = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
   const fetchFn = opts.fetchFn ?? fetch;
   return {
-    operate<T>(op: (cfg: ClientConfig) => Operation<T>): Promise<T> {
+    operate<T>(op: (cfg: ClientConfig) => Operation<T>, signal?: AbortSignal): Promise<T> {
+      const abortable: typeof fetch = signal
+        ? (input, init) =>
+            fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })
+        : fetchFn;
       const cfg: ClientConfig = {
         apiKey: opts.apiKey,
         baseUrl: opts.baseUrl,
@@ -73,8 +119,21 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         pacer,
       };
       return runAsync(op(cfg), {
-        http: (reqs) => Promise.all(reqs.map((req) => fetchHttp(fetchFn, req, opts.timeoutMs))),
-        sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+        http: async (reqs) => {
+          if (signal?.aborted) throw signal.reason as Error;
+          return Promise.all(
+            reqs.map(async (req) => {
+              // The operation's free calls take the team's slots too (the doctor's probes share the key's buckets).
+              const ep = opts.teamPacer ? endpointOfRequest(req.method, apiPath(req.url)) : undefined;
+              if (opts.teamPacer && ep?.rateBucket && ep.billing === "rate-limited") {
+                const wait = await opts.teamPacer.take(ep.rateBucket, limits[ep.rateBucket], ANY_SLOT_WAIT_MS);
+                if (wait) await abortableSleep(wait, signal);
+              }
+              return fetchHttp(abortable, req, opts.timeoutMs);
+            }),
+          );
+        },
+        sleep: (ms: number) => abortableSleep(ms, signal),
         cacheGet: async (keys) => keys.map(() => null),
         cachePut: async () => undefined,
         storeGet: async (keys) => keys.map(() => null),
@@ -83,11 +142,27 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     },
     async send(spec, lang, tag) {
       const paid = endpoint(spec.endpoint).billing === "credits";
+      const bucket = bucketOf(spec.endpoint);
+      const team = bucket && opts.teamPacer ? { pacer: opts.teamPacer, bucket, limit: limits[bucket] } : undefined;
+      if (team) {
+        // The team's slot first (every process on the database draws from it); past the wait allowed, nothing is sent.
+        const wait = await team.pacer.take(team.bucket, team.limit, opts.maxPaceWaitMs);
+        if (wait === null) {
+          const error = new CompanyDataError("RATE_LIMITED", { retryAt: Date.now() + opts.maxPaceWaitMs });
+          return { status: 0, headers: {}, body: "", ok: false, error, sent: false };
+        }
+        if (wait > 0) await new Promise<void>((r) => setTimeout(r, wait));
+      }
       let last: HttpResponse | undefined;
       let sent = false;
       const http = async (reqs: HttpRequest[]): Promise<HttpResponse[]> =>
         Promise.all(
           reqs.map(async (req) => {
+            // A retry after the API's 429 (its Retry-After waited for) takes a slot of its own.
+            if (sent && team) {
+              const wait = (await team.pacer.take(team.bucket, team.limit, ANY_SLOT_WAIT_MS)) ?? 0;
+              if (wait > 0) await new Promise<void>((r) => setTimeout(r, wait));
+            }
             sent = true;
             const tagged = tag ? { ...req, headers: { ...req.headers, "x-request-id": tag } } : req;
             const res = await fetchHttp(fetchFn, tagged, opts.timeoutMs);

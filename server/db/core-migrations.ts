@@ -80,3 +80,16 @@ create table cache_hits (
 create index cache_hits_month on cache_hits (month, user_id);
 `,
 });
+
+registerMigration({
+  id: 2,
+  name: "team pacer",
+  sql: `
+-- One pacer for the team across processes (server/pacing.ts): per upstream bucket (base URL, key hash,
+-- bucket), the theoretical arrival time (GCRA) of the next request in epoch ms of the database's clock.
+create table pace_slots (
+  key text primary key,
+  tat double precision not null
+);
+`,
+});

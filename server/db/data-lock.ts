@@ -6,6 +6,8 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+// The hosts share their Node code through cli/ (as mcp/ and reconcile/ take its driver).
+import { alive } from "../../cli/lock.ts";
 
 export const LOCK_FILE = "server.lock";
 
@@ -15,16 +17,6 @@ export class DataDirLocked extends Error {
     readonly pid: number,
   ) {
     super(`data directory ${dir} is in use by process ${pid}`);
-  }
-}
-
-/** True when a process with this pid exists (EPERM: it exists but belongs to someone else). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

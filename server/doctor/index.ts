@@ -27,10 +27,17 @@ export const DOCTOR_SERVER_TEXTS = catalogue({
   },
 });
 
+function stopped(ctx: ServiceContext): null {
+  ctx.log.info("doctor.stopped", {});
+  return null;
+}
+
 /** Run the doctor with the team's key, keep its report; the report, or null when it could not run. */
-export async function checkService(ctx: ServiceContext): Promise<DoctorReport | null> {
+export async function checkService(ctx: ServiceContext, signal?: AbortSignal): Promise<DoctorReport | null> {
   try {
-    const report = await ctx.operate((cfg) => runDoctor(cfg));
+    const report = await ctx.operate((cfg) => runDoctor(cfg), signal);
+    // Cut short by a shutdown, its probes failed for our own reason: not a report to keep.
+    if (signal?.aborted) return stopped(ctx);
     await saveReport(ctx.db, report);
     ctx.log[report.verdict === "pass" ? "info" : "warn"]("doctor", {
       verdict: report.verdict,
@@ -42,6 +49,7 @@ export async function checkService(ctx: ServiceContext): Promise<DoctorReport | 
     });
     return report;
   } catch (e) {
+    if (signal?.aborted) return stopped(ctx);
     ctx.log.error("doctor.failed", {
       error: (e as Error)?.name ?? "Error",
       message: String((e as Error)?.message ?? e).slice(0, 300),
@@ -54,8 +62,13 @@ registerService({
   name: "doctor",
   async start(ctx) {
     // At start, before the first paid request if it can: the server listens already, a refusal of an earlier run stays in force meanwhile.
-    const first = checkService(ctx);
-    return async () => void (await first);
+    // Stopping ends the run (its free calls, paced by the API's limits, may take a while): no shutdown waits for it.
+    const stop = new AbortController();
+    const first = checkService(ctx, stop.signal);
+    return async () => {
+      stop.abort(new Error("server stopping"));
+      await first;
+    };
   },
 });
 

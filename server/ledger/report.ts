@@ -19,6 +19,14 @@ export interface Report {
   saved: { user: string; endpoint: string; answers: number; credits: number }[];
   totals: { settled: number; pending: number; spent: number; saved: number };
   byUser: { user: string; spent: number; saved: number; budget: number | null }[];
+  /**
+   * Ledger rows still pending, per user: requests in flight right now, or
+   * lost (a crash, a kill, a timeout) after they were recorded; each may
+   * have been charged, so they count as spent. `ids` are the ledger ids the
+   * requests carried as `X-Request-Id: ledger-<id>`, to match them with the
+   * API's own records (README "Ledger and report").
+   */
+  unsettled: { user: string; rows: number; credits: number; first: string; last: string; ids: number[] }[];
   team: { budget: number | null };
 }
 
@@ -42,6 +50,23 @@ export async function monthReport(db: Sql, month: string): Promise<Report> {
     "select name, month_budget from users order by name",
   );
   const [team] = await db.query<{ month_budget: number | null }>("select month_budget from team where id = 1");
+  const unsettled = await db.query<{
+    user: string;
+    rows: number;
+    credits: number;
+    first: string;
+    last: string;
+    ids: number[];
+  }>(
+    `select u.name as user, count(*)::int as rows, sum(l.credits)::int as credits,
+            to_char(min(l.created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as first,
+            to_char(max(l.created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as last,
+            array_agg(l.id order by l.id) as ids
+       from ledger l join users u on u.id = l.user_id
+      where l.month = $1 and l.status = 'pending'
+      group by u.name order by u.name`,
+    [month],
+  );
   const sum = <T>(xs: T[], f: (x: T) => number) => xs.reduce((s, x) => s + f(x), 0);
   const settled = sum(lines, (l) => l.settled);
   const pending = sum(lines, (l) => l.pending);
@@ -63,5 +88,6 @@ export async function monthReport(db: Sql, month: string): Promise<Report> {
       budget: u.month_budget,
     })),
     team: { budget: team?.month_budget ?? null },
+    unsettled: unsettled.map((u) => ({ ...u, ids: u.ids.map(Number) })),
   };
 }

@@ -14,6 +14,7 @@ import { createToken } from "../../server/auth/tokens.ts";
 import { uniqueCompanies, rng } from "../support/lists.ts";
 import {
   postgresDatabase,
+  serverCommand,
   startEmulatorWorld,
   startServerProcess,
   type EmulatorWorld,
@@ -21,6 +22,7 @@ import {
   type TestDatabase,
 } from "../support/team-server.ts";
 import { POSTGRES_URL, requirePostgresUnderCi } from "./backends.ts";
+import type { Report } from "../../server/ledger/report.ts";
 
 const USERS = 20;
 const PER_USER = 100;
@@ -156,6 +158,16 @@ describe.skipIf(!POSTGRES_URL)("two server processes on one PostgreSQL, one kill
       }
       // At most what the killed process had in flight.
       expect(ofKilled.length).toBeLessThanOrEqual(lost);
+
+      // `server report` shows the unsettled rows apart, per user, with the ids their requests carried.
+      const json = await serverCommand(database, ["report", "--json"]);
+      const shown = (JSON.parse(json.stdout) as Report).unsettled;
+      expect(shown.flatMap((u) => u.ids).sort((x, y) => x - y)).toEqual(pending.map((x) => x.id));
+      expect(shown.reduce((s, u) => s + u.credits, 0)).toBe(pending.reduce((s, x) => s + x.credits, 0));
+      expect(shown.reduce((s, u) => s + u.rows, 0)).toBe(pending.length);
+      const text = await serverCommand(database, ["report", "--lang", "en"]);
+      expect(text.stdout).toContain(pending.length > 0 ? "Unsettled ledger rows" : "No unsettled ledger rows");
+      for (const u of shown) expect(text.stdout).toContain(`${u.user}\t${u.rows}\t${u.credits}\t`);
       console.log(
         `kill -9: ${lost} requests lost, ${pending.length} ledger rows unsettled (${pendingUnsent.length} never sent), ${rows.length} rows, billed ${billed}, ${Date.now() - started} ms`,
       );

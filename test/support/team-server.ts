@@ -19,6 +19,7 @@ import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
 import { jsonLogger } from "../../server/log.ts";
 import { parseCacheDays } from "../../server/cache.ts";
 import { createUpstream } from "../../server/upstream.ts";
+import { databasePacer } from "../../server/pacing.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import type { Db } from "../../server/db/db.ts";
 
@@ -147,6 +148,7 @@ export async function startInProcess(
       timeoutMs: opts.timeoutMs ?? 8_000,
       maxPaceWaitMs: 10_000,
       rateLimits: FAST_PACING,
+      teamPacer: databasePacer(db, world.api.url, world.key),
     }),
   });
   return {
@@ -188,15 +190,17 @@ export async function startServerProcess(
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${err.slice(0, 500)}`)), 60_000);
-    child.once("exit", (code) => {
+    const failed = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}: ${err.slice(0, 500)}`));
-    });
+    };
+    child.once("exit", failed);
     const look = () => {
       const m = /"event":"listening","url":"(http:\/\/[^"]+)"/.exec(out);
       if (m) {
         clearTimeout(timer);
-        child.removeAllListeners("exit");
+        child.off("exit", failed);
+        child.stdout.off("data", look);
         resolve(m[1]!);
       }
     };

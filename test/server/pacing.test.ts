@@ -1,0 +1,202 @@
+/**
+ * One pacer for the team (issue 23): every server on one database draws the
+ * API's free-endpoint slots from the database (server/pacing.ts), so two
+ * servers together stay within the key's rate limit. Two servers in this
+ * process on one database (PGlite's handle shared, as PGlite serves one
+ * process; PostgreSQL with a pool each), and on PostgreSQL two server
+ * processes, fire suggest requests at an emulator with the same limit: the
+ * emulator answers none of them 429. The same load without the shared
+ * pacer (each server pacing alone) earns 429s, so the test can fail.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RateLimit } from "../../shared/api/index.ts";
+import { openServerDb } from "../../server/cli.ts";
+import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
+import { jsonLogger } from "../../server/log.ts";
+import { parseCacheDays } from "../../server/cache.ts";
+import { createUpstream } from "../../server/upstream.ts";
+import { databasePacer, teamLimit } from "../../server/pacing.ts";
+import { createToken } from "../../server/auth/tokens.ts";
+import type { Db } from "../../server/db/db.ts";
+import { DEFAULT_RATE_LIMITS } from "../../shared/api/index.ts";
+import {
+  FAST_LIMITS,
+  serverCommand,
+  startEmulatorWorld,
+  startServerProcess,
+  type EmulatorWorld,
+} from "../support/team-server.ts";
+import { BACKENDS, POSTGRES_URL } from "./backends.ts";
+import { postgresDatabase } from "../support/team-server.ts";
+
+/** A low limit for suggest, the same at the emulator and in the servers' model of it. */
+const LOW: RateLimit = { burst: 8, perSecond: 4 };
+const PER_SERVER = 15;
+
+/** The emulator with `suggest` limited to `limit`, counting what it answered 429. */
+async function limitedWorld(limit: RateLimit): Promise<{ world: EmulatorWorld; limited: () => number }> {
+  const world = await startEmulatorWorld({
+    companies: 300,
+    seed: 11,
+    emulator: {
+      faults: { latencyMs: 0, jitterMs: 0 },
+      rateLimits: {
+        resolve: FAST_LIMITS,
+        availability: FAST_LIMITS,
+        account: FAST_LIMITS,
+        suggest: { capacity: limit.burst, refillPerSecond: limit.perSecond },
+      },
+    },
+  });
+  let n = 0;
+  const handle = world.emu.handle.bind(world.emu);
+  world.emu.handle = (req) => {
+    const res = handle(req);
+    if (res.status === 429) n++;
+    return res;
+  };
+  return { world, limited: () => n };
+}
+
+async function teamServer(world: EmulatorWorld, db: Db, name: string, shared: boolean): Promise<RunningTeamServer> {
+  const logs: string[] = [];
+  const server = await startTeamServer({
+    db,
+    port: 0,
+    host: "127.0.0.1",
+    allowOrigins: [],
+    process: name,
+    log: jsonLogger((l) => logs.push(l)),
+    leaseMs: 10_000,
+    cacheDays: parseCacheDays(undefined),
+    upstream: createUpstream({
+      apiKey: world.key,
+      baseUrl: world.api.url,
+      timeoutMs: 20_000,
+      maxPaceWaitMs: 60_000,
+      rateLimits: { suggest: LOW },
+      ...(shared ? { teamPacer: databasePacer(db, world.api.url, world.key) } : {}),
+    }),
+  });
+  // The doctor's start-up probes (free calls with the key) take slots of their own: the team's load comes after them.
+  for (let i = 0; i < 600 && !logs.some((l) => l.includes('"event":"doctor"')); i++)
+    await new Promise((r) => setTimeout(r, 100));
+  return server;
+}
+
+/** `perServer` suggest requests at each server at once; their statuses. */
+async function fire(urls: string[], token: string, perServer: number): Promise<number[]> {
+  const prefixes = [
+    "Bau",
+    "Han",
+    "Mül",
+    "Sch",
+    "Ber",
+    "Kra",
+    "Lin",
+    "Wer",
+    "Fri",
+    "Hof",
+    "Neu",
+    "Alt",
+    "Sud",
+    "Nor",
+    "Wes",
+  ];
+  return Promise.all(
+    urls.flatMap((url, s) =>
+      Array.from({ length: perServer }, (_, i) =>
+        fetch(`${url}/v2/suggest/${encodeURIComponent(prefixes[(i + s) % prefixes.length]!)}`, {
+          headers: { Authorization: `Bearer ${token}` },
+        }).then(async (r) => (await r.text(), r.status)),
+      ),
+    ),
+  );
+}
+
+describe.each(BACKENDS)("one pacer for the team on $name", (backend) => {
+  let env: Awaited<ReturnType<typeof limitedWorld>>;
+  beforeAll(async () => {
+    env = await limitedWorld(LOW);
+  }, 60_000);
+  afterAll(async () => env?.world.api.close());
+
+  it("two servers on one database stay within the API's limit together; pacing alone, they do not", async () => {
+    const database = await backend.make();
+    // PGlite: one handle for both (one process); PostgreSQL: a pool each, as two processes would have.
+    const a = await openServerDb(database.target);
+    const b = database.name === "postgres" ? await openServerDb(database.target) : a;
+    const servers: RunningTeamServer[] = [];
+    try {
+      const token = await createToken(a.db, "pia");
+      servers.push(await teamServer(env.world, a.db, "a", true), await teamServer(env.world, b.db, "b", true));
+      const t0 = Date.now();
+      const statuses = await fire(
+        servers.map((s) => s.url),
+        token,
+        PER_SERVER,
+      );
+      const ms = Date.now() - t0;
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      expect(env.limited()).toBe(0);
+      // Paced, not lucky: 30 requests at the team's rate after its burst take about 7 s.
+      const team = teamLimit(LOW);
+      expect(ms).toBeGreaterThan(((2 * PER_SERVER - team.burst) / team.perSecond) * 1000 * 0.9);
+      await Promise.all(servers.splice(0).map((s) => s.close(5_000)));
+
+      // The control: the same load with each server pacing alone (the per-process pacer only).
+      await new Promise((r) => setTimeout(r, (LOW.burst / LOW.perSecond) * 1000 + 500)); // the emulator's bucket refills
+      servers.push(await teamServer(env.world, a.db, "a2", false), await teamServer(env.world, b.db, "b2", false));
+      const alone = await fire(
+        servers.map((s) => s.url),
+        token,
+        PER_SERVER,
+      );
+      expect(alone.filter((s) => s !== 200)).toEqual([]); // the API's 429s are waited for …
+      expect(env.limited()).toBeGreaterThan(0); // … but the key went over its limit
+    } finally {
+      await Promise.all(servers.map((s) => s.close(5_000)));
+      if (b !== a) await b.close();
+      await a.close();
+      await database.drop();
+    }
+  }, 180_000);
+});
+
+describe.skipIf(!POSTGRES_URL)("one pacer for two server processes on one PostgreSQL", () => {
+  it("two processes with the API's default limits stay within them together", async () => {
+    const limit = DEFAULT_RATE_LIMITS.suggest;
+    const { world, limited } = await limitedWorld(limit);
+    const database = await postgresDatabase(POSTGRES_URL!);
+    const procs: Awaited<ReturnType<typeof startServerProcess>>[] = [];
+    try {
+      const made = await serverCommand(database, ["token", "create", "--user", "ole"]);
+      const token = made.stdout.trim().split("\n").at(-1)!;
+      for (let i = 0; i < 2; i++)
+        procs.push(await startServerProcess(world, database, { COMPANY_DATA_API_KEY: world.key }));
+      // The doctor's start-up probes (free calls with the key) take slots of their own: the team's load comes after them.
+      for (let i = 0; i < 600 && !procs.every((p) => p.stdout().includes('"event":"doctor"')); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      // Twice the burst from each process at once: alone, each would send its burst at once, together twice the limit.
+      const statuses = await fire(
+        procs.map((p) => p.url),
+        token,
+        2 * limit.burst,
+      );
+      // The API (emulator) answered none 429; a request the server could not pace in time is answered 429 by the
+      // server itself, nothing sent (seen a few times here: left open, see server/README.md).
+      expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(limit.burst);
+      expect(limited()).toBe(0);
+      // And on PostgreSQL too, SIGTERM ends each process by itself (its pool closed), code 0, without the backstop.
+      for (const p of procs) {
+        expect(await p.stop()).toBe(0);
+        expect(p.stdout()).not.toContain("stopped.held");
+      }
+    } finally {
+      for (const p of procs) await p.stop();
+      await world.api.close();
+      await database.drop();
+    }
+  }, 240_000);
+});
