@@ -38,6 +38,13 @@ export async function checkService(ctx: ServiceContext, signal?: AbortSignal): P
     const report = await ctx.operate((cfg) => runDoctor(cfg), signal);
     // Cut short by a shutdown, its probes failed for our own reason: not a report to keep.
     if (signal?.aborted) return stopped(ctx);
+    // An API that did not answer in time (a timeout, a 5xx: busy at start-up, a network hiccup) showed nothing
+    // of its answers: no evidence of drift, so neither a refusal of paid requests nor the end of an earlier one.
+    // Paid requests then fail or succeed on their own; /health?deep=1 shows the verdict and probes again.
+    if (report.verdict === "unreachable") {
+      ctx.log.warn("doctor", { verdict: report.verdict, kept: "the earlier report" });
+      return report;
+    }
     await saveReport(ctx.db, report);
     ctx.log[report.verdict === "pass" ? "info" : "warn"]("doctor", {
       verdict: report.verdict,

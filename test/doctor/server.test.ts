@@ -7,6 +7,7 @@
  */
 import { afterAll, describe, expect, test } from "vitest";
 import { mkdtempSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
@@ -85,7 +86,54 @@ async function doctorDone(db: Db, after = ""): Promise<void> {
 const profile = (url: string, token: string, lang = "en") =>
   fetch(`${url}/v2/companies/${SAP}`, { headers: { authorization: `Bearer ${token}`, "accept-language": lang } });
 
+/** The API behind a front that answers 503 to the account call (busy at the server's start): the rest passes through. */
+async function busyAccount(upstream: RunningServer): Promise<RunningServer> {
+  const front = http.createServer((req, res) => {
+    if ((req.url ?? "").startsWith("/v2/account")) {
+      res.writeHead(503, { "content-type": "application/json" }).end('{"error":{"code":"UNAVAILABLE"}}');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).flatMap(([k, v]) => (typeof v === "string" && k !== "host" ? [[k, v]] : [])),
+      );
+      const body = chunks.length ? Buffer.concat(chunks) : undefined;
+      fetch(upstream.url + (req.url ?? ""), { method: req.method, headers, body })
+        .then(async (r) => {
+          res.writeHead(r.status, Object.fromEntries(r.headers)).end(Buffer.from(await r.arrayBuffer()));
+        })
+        .catch(() => res.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
+  const port = (front.address() as { port: number }).port;
+  const running = { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => front.close(() => r())) };
+  cleanups.push(running.close);
+  return running as unknown as RunningServer;
+}
+
 describe("team server: drift refuses paid requests until acknowledged", () => {
+  test("an API that does not answer the doctor (5xx at start) is no drift: nothing is refused, nothing is kept", async () => {
+    const up = await api(false);
+    const front = await busyAccount(up.server);
+    const dir = mkdtempSync(join(tmpdir(), "doctor-server-"));
+    const t = await team(dir, { server: front, key: up.key });
+    cleanups.push(t.close);
+    const health = (await (await fetch(`${t.team.url}/health?deep=1`)).json()) as {
+      checks: { doctor: { detail: { verdict: string; paidRequests: string } } };
+    };
+    expect(health.checks.doctor.detail.verdict).toBe("unreachable");
+    expect(health.checks.doctor.detail.paidRequests).toBe("allowed");
+    expect(await readState(t.db)).toBeNull();
+    const token = await createToken(t.db, "anna");
+    const before = up.emu.balance(up.key);
+    const bought = await profile(t.team.url, token);
+    expect(bought.status).toBe(200);
+    expect(up.emu.balance(up.key)).toBe(before - 1);
+  });
+
   test("against the drifted emulator: refused (nothing bought), ack-drift, then bought", async () => {
     const up = await api(true);
     const dir = mkdtempSync(join(tmpdir(), "doctor-server-"));
