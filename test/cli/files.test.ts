@@ -14,6 +14,8 @@ import { SpendLedger } from "../../cli/ledger.ts";
 import { nodeDriver } from "../../cli/driver.ts";
 import { createServer } from "node:http";
 import type { HttpRequest } from "../../shared/core/http.ts";
+import { buildRequest } from "../../shared/api/client.ts";
+import { testContext } from "../helpers/fake-api.ts";
 import { take } from "../helpers/indexed.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cd-files-"));
@@ -110,11 +112,9 @@ describe("output lock", () => {
 });
 
 describe("intent journal", () => {
-  const profile = (id: string): HttpRequest => ({
-    method: "GET",
-    url: `http://127.0.0.1/v2/companies/${id}?include=profile`,
-    headers: {},
-  });
+  // As the API client builds them: each carries its price, which the journal writes down.
+  const profile = (id: string): HttpRequest =>
+    buildRequest(testContext(() => 0).ctx.client, { endpoint: "profile", path: { id } });
 
   it("counts answered credits, leaves unanswered intents as 'up to', and continues across a resume", () => {
     const path = join(dir, "spent");
