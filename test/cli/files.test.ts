@@ -152,11 +152,9 @@ describe("answer journal and intent journal together", () => {
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const { port } = server.address() as { port: number };
-    const req: HttpRequest = {
-      method: "GET",
-      url: `http://127.0.0.1:${port}/v2/companies/DEAAAAAAAAAA?include=profile`,
-      headers: {},
-    };
+    // Built by the client, so it carries the price the intent journal writes down; sent to this server.
+    const built = buildRequest(testContext(() => 0).ctx.client, { endpoint: "profile", path: { id: "DEAAAAAAAAAA" } });
+    const req: HttpRequest = { ...built, url: built.url.replace(/^https?:\/\/[^/]+/, `http://127.0.0.1:${port}`) };
     const journal = join(dir, "order.journal.jsonl");
     const spent = join(dir, "order.spent");
     try {
