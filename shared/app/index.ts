@@ -7,7 +7,7 @@ export { APP_METHODS, dispatch, dispatchFromWire, isAppMethod, settle, uiCall } 
 export { errorView } from "./errors.ts";
 export { estimate } from "./estimate.ts";
 export type { PlannedOperation } from "./estimate.ts";
-export type { MonitorStatusView } from "./monitor.ts";
+export type { MonitorStatusView } from "./protocol.ts";
 export { SEARCH_DEFAULTS } from "./protocol.ts";
 export type {
   AccountView,
@@ -39,7 +39,7 @@ export type {
   SelectionView,
   SimilarOutput,
 } from "./protocol.ts";
-export type { RefreshStatusView } from "./refresh.ts";
+export type { RefreshStatusView } from "./protocol.ts";
 export { ROW_COLUMNS, companyRow } from "./rows.ts";
 export { spendingContext } from "./session.ts";
 export { SETTINGS_KEYS, loadSettings, maskKey } from "./settings.ts";

@@ -15,7 +15,7 @@ import { storeGet } from "../core/index.ts";
 import type { Bilingual } from "../i18n/index.ts";
 import { checkPortfolio, lastRun, RUN_KEY, type RunSummary } from "../monitor/index.ts";
 import { scheduleEstimate } from "../monitor/index.ts";
-import { loadSchedule, saveSchedule, scheduleSettings, type ScheduleSettings } from "../monitor/index.ts";
+import { loadSchedule, saveSchedule, scheduleSettings } from "../monitor/index.ts";
 import {
   alertSettings,
   alertViews,
@@ -24,26 +24,11 @@ import {
   loadAlertSettings,
   saveAlertSettings,
   webhookSender,
-  type AlertChannelView,
-  type WebhookSender,
 } from "../monitor/index.ts";
 import { record } from "./input.ts";
-import type { AppDeps, MonitorEstimateView } from "./protocol.ts";
+import type { AppDeps, MonitorEstimateView, MonitorStatusView } from "./protocol.ts";
 import { withSession } from "./session.ts";
 import { contextFromSettings, loadSettings } from "./settings.ts";
-
-export interface MonitorStatusView {
-  schedule: ScheduleSettings;
-  last: RunSummary | null;
-  /** A run paused at a time limit and will continue. */
-  paused: boolean;
-  /** What this host can and cannot do on a schedule. */
-  hostNote: Bilingual;
-  /** The alert channels: where they go, how many companies wait, the last delivery (a failed one says why). */
-  alerts: AlertChannelView[];
-  /** Who posts the webhook (the panel offers Slack and Teams only where they can arrive). */
-  webhookSender: WebhookSender;
-}
 
 const HOST_NOTE: Record<string, Bilingual | undefined> & { test: Bilingual } = {
   sheets: {

@@ -15,8 +15,32 @@ import type { Operation } from "../core/index.ts";
 import type { RunSummary, ScheduleEstimate, ScheduleSettings } from "../monitor/index.ts";
 import type { RefreshEstimate, RefreshSettings, RefreshSummary } from "../refresh/index.ts";
 import type { DoctorReport } from "../doctor/index.ts";
-import type { MonitorStatusView } from "./monitor.ts";
-import type { RefreshStatusView } from "./refresh.ts";
+import type { AlertChannelView, WebhookSender } from "../monitor/index.ts";
+import type { MonthSpend } from "../refresh/index.ts";
+
+/** What the Monitor panel shows (monitorStatus and the save methods answer it). */
+export interface MonitorStatusView {
+  schedule: ScheduleSettings;
+  last: RunSummary | null;
+  /** A run paused at a time limit and will continue. */
+  paused: boolean;
+  /** What this host can and cannot do on a schedule. */
+  hostNote: Bilingual;
+  /** The alert channels: where they go, how many companies wait, the last delivery (a failed one says why). */
+  alerts: AlertChannelView[];
+  /** Who posts the webhook (the panel offers Slack and Teams only where they can arrive). */
+  webhookSender: WebhookSender;
+}
+
+/** What the refresh section shows (refreshStatus and its save method answer it). */
+export interface RefreshStatusView {
+  settings: RefreshSettings;
+  last: RefreshSummary | null;
+  /** The last step stopped at a time limit: the next call or tick continues it. */
+  paused: boolean;
+  month: MonthSpend;
+  hostNote: Bilingual;
+}
 
 export type { SettingsView, HostKind };
 

@@ -10,23 +10,14 @@
 import type { Operation } from "../core/index.ts";
 import type { Bilingual } from "../i18n/index.ts";
 import { estimateRefresh, readTable, type RefreshEstimate } from "../refresh/index.ts";
-import { monthSpend, type MonthSpend } from "../refresh/index.ts";
+import { monthSpend } from "../refresh/index.ts";
 import { lastRefresh, refreshStep, type RefreshSummary } from "../refresh/index.ts";
 import { loadRefreshSettings, refreshSettings, saveRefreshSettings, type RefreshSettings } from "../refresh/index.ts";
 import { invalid } from "../core/index.ts";
 import { record } from "./input.ts";
-import type { AppDeps } from "./protocol.ts";
+import type { AppDeps, RefreshStatusView } from "./protocol.ts";
 import { withSession } from "./session.ts";
 import { contextFromSettings, loadSettings } from "./settings.ts";
-
-export interface RefreshStatusView {
-  settings: RefreshSettings;
-  last: RefreshSummary | null;
-  /** The last step stopped at a time limit: the next call or tick continues it. */
-  paused: boolean;
-  month: MonthSpend;
-  hostNote: Bilingual;
-}
 
 const HOST_NOTE: Record<string, Bilingual> = {
   sheets: {
