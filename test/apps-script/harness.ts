@@ -676,11 +676,22 @@ export function createSheetsFake(opts: SheetsOptions) {
   const htmlFiles = new Map<string, string>();
   /** Every HTML file the script read, in order (the app bundle is read only by the calls that need it). */
   const htmlReads: string[] = [];
+  /**
+   * HtmlService.createHtmlOutputFromFile (https://developers.google.com/apps-script/reference/html/html-service):
+   * a file of the project by name, an error when there is none; the HTML service refuses HTML it finds
+   * malformed ("Error — if the HTML is malformed", createHtmlOutput). Modelled narrowly: outside <script> and
+   * <style> elements, a "<" that starts no tag is malformed — so JavaScript kept bare in an HTML file (`a<b`)
+   * is refused here, as the real service may refuse it, and must sit inside a <script> element.
+   */
+  const malformedHtml = (text: string) =>
+    /<(?![a-zA-Z/!])/.test(text.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ""));
   const HtmlService = {
     createHtmlOutputFromFile(file: string) {
       const path = join(opts.dist ?? DIST, `${file}.html`);
       if (!htmlFiles.has(file) && !existsSync(path)) throw new Error(`No HTML file named ${file} was found.`);
       htmlReads.push(file);
+      const text = htmlFiles.get(file) ?? readFileSync(path, "utf8");
+      if (malformedHtml(text)) throw new Error(`Malformed HTML content: ${file}.html`);
       const out = {
         file,
         title: "",
@@ -688,7 +699,7 @@ export function createSheetsFake(opts: SheetsOptions) {
           out.title = t;
           return out;
         },
-        getContent: () => htmlFiles.get(file) ?? readFileSync(path, "utf8"),
+        getContent: () => text,
       };
       return out;
     },
