@@ -7,12 +7,12 @@
  */
 import { afterAll, describe, expect, test } from "vitest";
 import { mkdtempSync } from "node:fs";
-import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { FAST, runCli } from "../helpers/cli.ts";
+import { losingProxy } from "../support/losing-proxy.ts";
 import { openServerDb } from "../../server/cli.ts";
 import "../../server/extensions.ts";
 import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
@@ -88,30 +88,12 @@ const profile = (url: string, token: string, lang = "en") =>
 
 /** The API behind a front that answers 503 to the account call (busy at the server's start): the rest passes through. */
 async function busyAccount(upstream: RunningServer): Promise<RunningServer> {
-  const front = http.createServer((req, res) => {
-    if ((req.url ?? "").startsWith("/v2/account")) {
-      res.writeHead(503, { "content-type": "application/json" }).end('{"error":{"code":"UNAVAILABLE"}}');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const headers = Object.fromEntries(
-        Object.entries(req.headers).flatMap(([k, v]) => (typeof v === "string" && k !== "host" ? [[k, v]] : [])),
-      );
-      const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      fetch(upstream.url + (req.url ?? ""), { method: req.method, headers, body })
-        .then(async (r) => {
-          res.writeHead(r.status, Object.fromEntries(r.headers)).end(Buffer.from(await r.arrayBuffer()));
-        })
-        .catch(() => res.writeHead(502).end());
-    });
+  const front = await losingProxy(upstream.url, 0, {
+    answerHere: (_method, path) =>
+      path.startsWith("/v2/account") ? { status: 503, body: '{"error":{"code":"UNAVAILABLE"}}' } : undefined,
   });
-  await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
-  const port = (front.address() as { port: number }).port;
-  const running = { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => front.close(() => r())) };
-  cleanups.push(running.close);
-  return running as unknown as RunningServer;
+  cleanups.push(front.close);
+  return front as unknown as RunningServer;
 }
 
 describe("team server: drift refuses paid requests until acknowledged", () => {

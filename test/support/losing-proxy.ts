@@ -38,8 +38,14 @@ async function bodyOf(req: IncomingMessage): Promise<string | undefined> {
   return parts.length ? Buffer.concat(parts).toString("utf8") : undefined;
 }
 
-export async function losingProxy(upstream: string, loseRate: number, seed = 9): Promise<LosingProxy> {
-  const random = rng(seed);
+export interface ProxyOptions {
+  seed?: number;
+  /** An answer the proxy gives itself, without asking the emulator (a busy or failing API for some paths). */
+  answerHere?: (method: string, path: string) => { status: number; body: string } | undefined;
+}
+
+export async function losingProxy(upstream: string, loseRate: number, opts: ProxyOptions = {}): Promise<LosingProxy> {
+  const random = rng(opts.seed ?? 9);
   const log: ProxyExchange[] = [];
   const server = createServer((req, res) => {
     void (async () => {
@@ -49,6 +55,12 @@ export async function losingProxy(upstream: string, loseRate: number, seed = 9):
       for (const [k, v] of Object.entries(req.headers))
         if (typeof v === "string" && !UNFORWARDED.has(k.toLowerCase())) headers[k] = v;
       const body = await bodyOf(req);
+      const here = opts.answerHere?.(method, path);
+      if (here) {
+        log.push({ method, path, status: here.status, charged: 0, lost: false });
+        res.writeHead(here.status, { "content-type": "application/json" }).end(here.body);
+        return;
+      }
       let answer: Response;
       try {
         answer = await fetch(upstream + path, { method, headers, body });
