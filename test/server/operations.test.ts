@@ -167,5 +167,7 @@ describe("operating the team server", () => {
     const made = await serverCommand(db, ["token", "create", "--user", "lee"]);
     expect(made.code).toBe(0);
     await db.drop();
-  }, 60_000);
+    // A child process that opens PGlite (compiling its WebAssembly, running the migrations) took over 60 s once on
+    // a 2-core machine at a load of 20: the limit is for a hang, not a speed target.
+  }, 180_000);
 });
