@@ -1,6 +1,6 @@
-/** Pieces several panels share: the company table and the cost line. */
+/** Pieces several panels share: buttons, "Insert", the cost line, the spent message and the company table. */
 import type { CompanyRow, CostView } from "../../app/index.ts";
-import type { PanelState, Ui } from "../panel.ts";
+import type { Message, PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h } from "../dom.ts";
 
@@ -117,6 +117,13 @@ export function insertButton(
       ui.rerender();
     }),
   );
+}
+
+/** What a search spent, for the panel's message: stored in both languages, so a language switch re-renders it too. */
+export function spentMessage(n: number, credits: number): Message {
+  const de = `${n} Treffer · ${credits === 1 ? "1 Credit" : `${credits} Credits`} verbraucht`;
+  const en = `${n} results · ${credits === 1 ? "1 credit" : `${credits} credits`} spent`;
+  return { kind: "info", text: { de, en } };
 }
 
 export function creditsText(ui: Ui, credits: number): string {
