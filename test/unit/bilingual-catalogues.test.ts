@@ -12,7 +12,9 @@ import type { Texts } from "../../shared/i18n/language.ts";
 import { STRINGS } from "../../shared/ui/strings.ts";
 import { MONITOR_PANEL_TEXTS } from "../../shared/ui/panels/monitor.ts";
 import { ALERTS_PANEL_TEXTS, CHANNEL_LABEL } from "../../shared/ui/panels/monitor-alerts.ts";
-import { SEARCH_PANEL_TEXTS } from "../../shared/ui/panels/search.ts";
+import { FILTER_TEXTS } from "../../shared/ui/panels/search/filters.ts";
+import { INSERT_ALL_TEXTS } from "../../shared/ui/panels/search/insert-all.ts";
+import { SAVED_TEXTS } from "../../shared/ui/panels/search/saved.ts";
 import { ROLE_LABEL, SEARCH_HEADER, USAGE_LABEL, msg } from "../../cli/i18n.ts";
 import { FIELD_LABELS } from "../../shared/i18n/fields.ts";
 import { GROUP_LABEL as FIELD_GROUP_LABEL } from "../../shared/enrich/fields.ts";
@@ -28,7 +30,9 @@ const CATALOGUES: Record<string, Readonly<Record<string, Texts>>> = {
   "shared/ui/panels/monitor.ts": MONITOR_PANEL_TEXTS,
   "shared/ui/panels/monitor-alerts.ts": ALERTS_PANEL_TEXTS,
   "shared/ui/panels/monitor-alerts.ts CHANNEL_LABEL": CHANNEL_LABEL,
-  "shared/ui/panels/search.ts": SEARCH_PANEL_TEXTS,
+  "shared/ui/panels/search/filters.ts": FILTER_TEXTS,
+  "shared/ui/panels/search/insert-all.ts": INSERT_ALL_TEXTS,
+  "shared/ui/panels/search/saved.ts": SAVED_TEXTS,
   "cli/i18n.ts msg": msg,
   "cli/i18n.ts ROLE_LABEL": ROLE_LABEL,
   "cli/i18n.ts SEARCH_HEADER": SEARCH_HEADER,

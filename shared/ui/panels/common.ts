@@ -1,6 +1,6 @@
-/** Pieces several panels share: the company table and the cost line. */
+/** Pieces several panels share: buttons, "Insert", the cost line, the spent message and the company table. */
 import type { CompanyRow, CostView } from "../../app/index.ts";
-import type { PanelState, Ui } from "../panel.ts";
+import type { Message, PanelState, Ui } from "../panel.ts";
 import { formatNumber } from "../panel.ts";
 import { h } from "../dom.ts";
 
@@ -119,6 +119,13 @@ export function insertButton(
   );
 }
 
+/** What a search spent, for the panel's message: stored in both languages, so a language switch re-renders it too. */
+export function spentMessage(n: number, credits: number): Message {
+  const de = `${n} Treffer · ${credits === 1 ? "1 Credit" : `${credits} Credits`} verbraucht`;
+  const en = `${n} results · ${credits === 1 ? "1 credit" : `${credits} credits`} spent`;
+  return { kind: "info", text: { de, en } };
+}
+
 export function creditsText(ui: Ui, credits: number): string {
   return credits === 1 ? ui.t("oneCredit") : ui.t("nCredits", { n: formatNumber(credits, ui.lang) });
 }
@@ -167,8 +174,8 @@ export function companyTable(
   onToggle: () => void,
   opts: { distance?: boolean; score?: boolean; status?: boolean } = {},
 ): HTMLElement {
-  const showStatus = opts.status !== false;
   if (rows.length === 0) return h("p", { class: "cd-empty" }, ui.t("noResults"));
+  const cols: TableColumns = { status: opts.status !== false, distance: !!opts.distance, score: !!opts.score };
   const all: HTMLInputElement = h("input", {
     type: "checkbox",
     id: `${idPrefix}-all`,
@@ -181,6 +188,7 @@ export function companyTable(
       },
     },
   });
+  const head = (label: string, cls?: string) => h("th", { class: cls, attrs: { scope: "col" } }, label);
   return h(
     "div",
     { class: "cd-table-wrap" },
@@ -195,65 +203,79 @@ export function companyTable(
           "tr",
           null,
           h("th", { attrs: { scope: "col" } }, all),
-          h("th", { attrs: { scope: "col" } }, ui.t("colName")),
-          h("th", { attrs: { scope: "col" } }, ui.t("colCity")),
-          showStatus ? h("th", { attrs: { scope: "col" } }, ui.t("colStatus")) : null,
-          opts.distance ? h("th", { class: "cd-col-distance", attrs: { scope: "col" } }, ui.t("colDistance")) : null,
-          opts.score ? h("th", { class: "cd-col-score", attrs: { scope: "col" } }, ui.t("colScore")) : null,
+          head(ui.t("colName")),
+          head(ui.t("colCity")),
+          cols.status ? head(ui.t("colStatus")) : null,
+          cols.distance ? head(ui.t("colDistance"), "cd-col-distance") : null,
+          cols.score ? head(ui.t("colScore"), "cd-col-score") : null,
         ),
       ),
       h(
         "tbody",
         null,
-        rows.map((r, i) => {
-          const st = statusOf(ui, r);
-          // Not active (in liquidation, insolvent, deleted, inactive): marked by colour and weight, and said in words.
-          const inactive = st.active === false;
-          const distance = r.distanceKm === null ? "" : `${formatNumber(r.distanceKm, ui.lang)} km`;
-          return h(
-            "tr",
-            { class: inactive ? "is-inactive" : undefined, attrs: { "data-id": r.id } },
-            h(
-              "td",
-              null,
-              h("input", {
-                type: "checkbox",
-                id: `${idPrefix}-row-${i}`,
-                checked: selected.has(r.id),
-                attrs: { "aria-label": ui.t("selectRow", { name: r.name || r.id }) },
-                on: {
-                  change: (ev) => (
-                    (ev.target as HTMLInputElement).checked ? selected.add(r.id) : selected.delete(r.id),
-                    onToggle()
-                  ),
-                },
-              }),
-            ),
-            h(
-              "td",
-              { class: "cd-name" },
-              h("span", null, r.name || r.id),
-              h("span", { class: "cd-sub" }, [r.register, r.id].filter(Boolean).join(" · ")),
-            ),
-            h(
-              "td",
-              { class: "cd-city" },
-              [r.zip, r.city].filter(Boolean).join(" "),
-              // Shown instead of the distance column where the panel is too narrow for it (styles.css).
-              opts.distance && distance ? h("span", { class: "cd-sub cd-distance-inline" }, distance) : null,
-            ),
-            showStatus ? h("td", { class: "cd-status-cell" + (inactive ? " is-inactive" : "") }, st.text) : null,
-            opts.distance ? h("td", { class: "cd-num cd-col-distance" }, distance) : null,
-            opts.score
-              ? h(
-                  "td",
-                  { class: "cd-num cd-col-score" },
-                  r.score === null ? "" : formatNumber(Math.round(r.score * 100), ui.lang) + " %",
-                )
-              : null,
-          );
-        }),
+        rows.map((r, i) => companyRow(ui, r, `${idPrefix}-row-${i}`, selected, onToggle, cols)),
       ),
     ),
+  );
+}
+
+/** The optional columns of the company table. */
+interface TableColumns {
+  status: boolean;
+  distance: boolean;
+  score: boolean;
+}
+
+/** One company's row: its checkbox (id `checkId`), name and register, place, and the optional columns. */
+function companyRow(
+  ui: Ui,
+  r: CompanyRow,
+  checkId: string,
+  selected: Set<string>,
+  onToggle: () => void,
+  cols: TableColumns,
+): HTMLElement {
+  const st = statusOf(ui, r);
+  // Not active (in liquidation, insolvent, deleted, inactive): marked by colour and weight, and said in words.
+  const inactive = st.active === false;
+  const distance = r.distanceKm === null ? "" : `${formatNumber(r.distanceKm, ui.lang)} km`;
+  const check = h("input", {
+    type: "checkbox",
+    id: checkId,
+    checked: selected.has(r.id),
+    attrs: { "aria-label": ui.t("selectRow", { name: r.name || r.id }) },
+    on: {
+      change: (ev) => (
+        (ev.target as HTMLInputElement).checked ? selected.add(r.id) : selected.delete(r.id),
+        onToggle()
+      ),
+    },
+  });
+  return h(
+    "tr",
+    { class: inactive ? "is-inactive" : undefined, attrs: { "data-id": r.id } },
+    h("td", null, check),
+    h(
+      "td",
+      { class: "cd-name" },
+      h("span", null, r.name || r.id),
+      h("span", { class: "cd-sub" }, [r.register, r.id].filter(Boolean).join(" · ")),
+    ),
+    h(
+      "td",
+      { class: "cd-city" },
+      [r.zip, r.city].filter(Boolean).join(" "),
+      // Shown instead of the distance column where the panel is too narrow for it (styles.css).
+      cols.distance && distance ? h("span", { class: "cd-sub cd-distance-inline" }, distance) : null,
+    ),
+    cols.status ? h("td", { class: "cd-status-cell" + (inactive ? " is-inactive" : "") }, st.text) : null,
+    cols.distance ? h("td", { class: "cd-num cd-col-distance" }, distance) : null,
+    cols.score
+      ? h(
+          "td",
+          { class: "cd-num cd-col-score" },
+          r.score === null ? "" : formatNumber(Math.round(r.score * 100), ui.lang) + " %",
+        )
+      : null,
   );
 }

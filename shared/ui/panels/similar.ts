@@ -4,8 +4,8 @@ import type { PanelState, Ui } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import { companyIdsIn } from "../../api/index.ts";
 import { definePanel } from "../panel.ts";
-import { button, companyTable, costLine, insertButton } from "./common.ts";
-import { checkNumbers, spentMessage } from "./search.ts";
+import { button, companyTable, costLine, insertButton, spentMessage } from "./common.ts";
+import { checkNumbers } from "./search/checks.ts";
 
 interface SimilarState extends PanelState {
   ids?: string;
@@ -125,7 +125,7 @@ function runButton(ui: Ui, s: SimilarState): HTMLElement {
           size: s.size?.trim() ? Number(s.size) : undefined,
         });
         s.selected = new Set();
-        s.message = spentMessage(ui, s.result.companies.length, s.result.credits);
+        s.message = spentMessage(s.result.companies.length, s.result.credits);
         void ui.refreshAccount();
       }),
     { primary: true },
