@@ -37,17 +37,15 @@ import {
   searchMethod,
   similarMethod,
 } from "./company-methods.ts";
+import { detectColumnsMethod, enrichFieldsMethod, readSelectionMethod } from "./enrich-selection.ts";
+import { enrichPreviewMethod } from "./enrich-preview.ts";
 import {
   applyCandidateMethod,
-  detectColumnsMethod,
   enrichConfirmMethod,
-  enrichStatusMethod,
-  enrichFieldsMethod,
-  enrichPreviewMethod,
   enrichStartMethod,
+  enrichStatusMethod,
   enrichStepMethod,
-  readSelectionMethod,
-} from "./enrich-methods.ts";
+} from "./enrich-run.ts";
 
 /** Every method of AppApi, each answering the output AppApi names for it (the compiler checks both ways). */
 export const APP_METHODS: { readonly [M in AppMethodName]: AppMethod<AppOutput<M>> } = {

@@ -4,6 +4,7 @@
  * modules of this folder import each other directly.
  */
 export { priceAfterMatching } from "./after-matching.ts";
+export { readBlockWithPrevious } from "./block-read.ts";
 export { candidateLabel } from "./candidate-label.ts";
 export { isEmptyTask, keyAnswer, taskFromRow } from "./chunk.ts";
 export { enrichChunk } from "./chunk-run.ts";
@@ -30,6 +31,7 @@ export type { FieldDef } from "./fields.ts";
 export { hash } from "./job-checkpoint.ts";
 export { outOfCreditsResult, rowCeiling } from "./job-price.ts";
 export { selectRows, taskWithPrevious } from "./job-select.ts";
+export { countStats } from "./job-summary.ts";
 export { outputBlock } from "./job.ts";
 export type { EnrichOptions, Rerun, SheetJobSpec, SheetRunResult } from "./job-types.ts";
 export { RunMemo } from "./memo.ts";
@@ -44,6 +46,7 @@ export {
   readPrevious,
   readResult,
   reviewCandidates,
+  reviewReason,
 } from "./rows.ts";
 export type { PreviousRow, RowResult } from "./rows.ts";
 export { applyReviewPicks, coreDeps, enrichSheet } from "./run.ts";

@@ -171,6 +171,18 @@ export function reviewCandidates(status: string): LabelledCandidate[] {
     .flatMap((label) => parseCandidateLabel(label) ?? []);
 }
 
+/**
+ * The reason a review status gives in its head, "prüfen (Ort weicht ab
+ * (Hamburg ≠ Hannover)): …" → "Ort weicht ab (Hamburg ≠ Hannover)", or ""
+ * when it gives none: statusText's review head, read back.
+ */
+export function reviewReason(status: string): string {
+  const at = status.indexOf(":");
+  const head = at < 0 ? status : status.slice(0, at);
+  const open = head.indexOf("(");
+  return open < 0 || !head.trimEnd().endsWith(")") ? "" : head.slice(open + 1, head.trimEnd().length - 1).trim();
+}
+
 export const toCandidate = (s: CompanySummary): Candidate => ({ id: s.id, name: s.name ?? "", city: s.city ?? "" });
 
 export function statusText(r: RowResult, lang: Language): string {

@@ -7,13 +7,13 @@
  * the table and prices with the job's own rule (rowCeiling), so the figure
  * is an upper bound of what the job spends.
  */
-import { sheet, type Operation } from "../core/index.ts";
+import type { Operation } from "../core/index.ts";
 import type { Bilingual } from "../i18n/index.ts";
 import type { Cell } from "../core/index.ts";
 import { isEmptyTask, taskFromRow } from "../enrich/index.ts";
 import { companyCost, fieldNeeds, selectFields } from "../enrich/index.ts";
-import { outputBlock, rowCeiling, selectRows, taskWithPrevious, type Rerun } from "../enrich/index.ts";
-import { isOutputHeader, readPrevious, type PreviousRow } from "../enrich/index.ts";
+import { rowCeiling, selectRows, taskWithPrevious, type Rerun } from "../enrich/index.ts";
+import { readBlockWithPrevious, type PreviousRow } from "../enrich/index.ts";
 import { DAY_MS } from "../monitor/index.ts";
 import { refreshIntervalDays, type RefreshSettings, type RefreshTable } from "./settings.ts";
 import type { MonthSpend } from "./month.ts";
@@ -37,24 +37,10 @@ export interface RefreshEstimate {
   text: Bilingual;
 }
 
-/** The table's rows and what the last enrichment left beside them, in one read. */
+/** The table's rows and what the last enrichment left beside them, in one read (the enrichment's own block read). */
 export function* readTable(t: RefreshTable): Operation<{ input: Cell[][]; previous: (PreviousRow | null)[] }> {
-  const fields = selectFields(t.fields);
-  const out = outputBlock(t, fields.length);
-  const all = yield* sheet<Cell[][]>({
-    op: "read",
-    sheet: t.sheet,
-    row: t.row,
-    col: t.col,
-    rows: t.rows,
-    cols: t.cols + out.cols,
-  });
-  const output = all.map((r) => r.slice(t.cols));
-  const hasOutput = isOutputHeader(output[0] ?? [], fields);
-  return {
-    input: all.slice(1).map((r) => r.slice(0, t.cols)),
-    previous: output.slice(1).map((r) => (hasOutput ? readPrevious(r, fields.length) : null)),
-  };
+  const { rows, previous } = yield* readBlockWithPrevious(t, selectFields(t.fields));
+  return { input: rows, previous };
 }
 
 /** How many times a row falls due in [now, now + days): first at `firstDue`, then every `period` ms. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { harness, emulator } from "./harness.ts";
 import { uniqueNames } from "../helpers/names.ts";
 import type { EnrichProgressView } from "../../shared/app/protocol.ts";
-import { CONFIRM_AFTER_MATCHING } from "../../shared/app/enrich-methods.ts";
+import { CONFIRM_AFTER_MATCHING } from "../../shared/app/enrich-preview.ts";
 
 /** `n` names found once each, five of them twice, and ten that exist nowhere. */
 function listOf(n: number, skip: number) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { harness, emulator } from "./harness.ts";
-import { parseCandidates } from "../../shared/app/enrich-methods.ts";
+import { parseCandidates } from "../../shared/app/enrich-review.ts";
 import { nth } from "../helpers/indexed.ts";
 
 async function ready(h: ReturnType<typeof harness>, key = h.key) {

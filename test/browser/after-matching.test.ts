@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { skipWithoutChromium, playgroundWorld, type PlaygroundWorld } from "./browser.ts";
 import { uniqueNames } from "../helpers/names.ts";
-import { CONFIRM_AFTER_MATCHING } from "../../shared/app/enrich-methods.ts";
+import { CONFIRM_AFTER_MATCHING } from "../../shared/app/enrich-preview.ts";
 import type { Cell } from "../../shared/core/sheet-protocol.ts";
 
 describe.skipIf(skipWithoutChromium())("the price after matching, in Chromium (playground)", () => {

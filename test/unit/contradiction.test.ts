@@ -16,8 +16,8 @@ import {
 } from "../../shared/operations/contradiction.ts";
 import { LEGAL_FORMS, parseLegalForm } from "../../shared/operations/legal-form.ts";
 import fc from "fast-check";
-import { statusText } from "../../shared/enrich/rows.ts";
-import { parseCandidates, reviewReason } from "../../shared/app/enrich-methods.ts";
+import { reviewReason, statusText } from "../../shared/enrich/rows.ts";
+import { parseCandidates } from "../../shared/app/enrich-review.ts";
 import { createEmulator } from "../../emulator/index.ts";
 import reference from "../../emulator/data/reference/companies.json" with { type: "json" };
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";

@@ -25,7 +25,7 @@ import { LAST_RUN, RUN_STATE } from "../../shared/monitor/state-schema.ts";
 import { DELIVERY, OUTBOX } from "../../shared/monitor/alerts.ts";
 import { SAVED_ALERTS } from "../../shared/monitor/alert-settings.ts";
 import { SAVED_SCHEDULE } from "../../shared/monitor/schedule.ts";
-import { SAVED_JOB } from "../../shared/app/enrich-methods.ts";
+import { SAVED_JOB } from "../../shared/app/enrich-ui-job.ts";
 import { SAVED_SEARCHES } from "../../shared/app/saved-searches.ts";
 import { CACHED_CALL } from "../../shared/operations/cached.ts";
 import { CACHED_ANSWER } from "../../shared/operations/resolve.ts";
