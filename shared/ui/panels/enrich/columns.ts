@@ -6,6 +6,7 @@ import type { ColumnRole, SelectionView } from "../../../app/index.ts";
 import type { Ui } from "../../panel.ts";
 import { h, field } from "../../dom.ts";
 import type { EnrichState } from "./state.ts";
+import { stepSection } from "./step.ts";
 
 const ROLES: ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId", "lei"];
 
@@ -43,10 +44,9 @@ export function columnsSection(
   sel: SelectionView,
   mapping: Record<ColumnRole, number | null>,
 ): HTMLElement {
-  return h(
-    "section",
-    { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-cols" } },
-    h("h2", { id: "enrich-h-cols" }, ui.t("enrichStepColumns")),
+  return stepSection(
+    "enrich-h-cols",
+    ui.t("enrichStepColumns"),
     h(
       "div",
       { class: "cd-grid2" },

@@ -6,6 +6,7 @@ import type { FieldGroupView } from "../../../app/index.ts";
 import type { Ui } from "../../panel.ts";
 import { h } from "../../dom.ts";
 import type { EnrichState } from "./state.ts";
+import { stepSection } from "./step.ts";
 
 /** Ask once for the field groups; a failure is said once and not asked again on every render. */
 export function loadFields(ui: Ui, s: EnrichState): void {
@@ -58,10 +59,9 @@ function groupFieldset(ui: Ui, s: EnrichState, g: FieldGroupView): HTMLElement {
 
 export function fieldsSection(ui: Ui, s: EnrichState): HTMLElement {
   const groups = s.groups;
-  return h(
-    "section",
-    { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-fields" } },
-    h("h2", { id: "enrich-h-fields" }, ui.t("enrichStepFields")),
+  return stepSection(
+    "enrich-h-fields",
+    ui.t("enrichStepFields"),
     groups === null || groups === undefined
       ? h("p", { class: "cd-note" }, ui.t("loading"))
       : h(

@@ -5,9 +5,14 @@
 import type { Ui } from "../../panel.ts";
 import { h } from "../../dom.ts";
 import type { EnrichState } from "./state.ts";
+import { stepSection } from "./step.ts";
 
-export function howSection(ui: Ui, s: EnrichState): HTMLElement {
-  const radio = (name: string, id: string, checked: boolean, label: string, onPick: () => void) =>
+type Radio = (name: string, id: string, checked: boolean, label: string, onPick: () => void) => HTMLElement;
+
+/** A radio whose pick drops the price shown (it was for the other choice). */
+const radioOf =
+  (ui: Ui, s: EnrichState): Radio =>
+  (name, id, checked, label, onPick) =>
     h(
       "label",
       { class: "cd-choice" },
@@ -21,6 +26,19 @@ export function howSection(ui: Ui, s: EnrichState): HTMLElement {
       " ",
       label,
     );
+
+function modeFieldset(ui: Ui, s: EnrichState, radio: Radio): HTMLElement {
+  return h(
+    "fieldset",
+    { class: "cd-fieldset" },
+    h("legend", null, ui.t("enrichMode")),
+    radio("enrich-mode", "enrich-mode-batch", s.mode === "batch", ui.t("modeBatch"), () => (s.mode = "batch")),
+    radio("enrich-mode", "enrich-mode-free", s.mode === "free", ui.t("modeFree"), () => (s.mode = "free")),
+  );
+}
+
+/** Which rows: all, new or failed, or older than the days typed beside it (the field is live only for that choice). */
+function rerunFieldset(ui: Ui, s: EnrichState, radio: Radio): HTMLElement {
   const days = h("input", {
     id: "enrich-days",
     type: "number",
@@ -34,43 +52,31 @@ export function howSection(ui: Ui, s: EnrichState): HTMLElement {
       change: () => ui.rerender(),
     },
   });
+  const older = s.rerun === "olderThan";
   return h(
-    "section",
-    { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-how" } },
-    h("h2", { id: "enrich-h-how" }, ui.t("enrichStepHow")),
-    h(
-      "fieldset",
-      { class: "cd-fieldset" },
-      h("legend", null, ui.t("enrichMode")),
-      radio("enrich-mode", "enrich-mode-batch", s.mode === "batch", ui.t("modeBatch"), () => (s.mode = "batch")),
-      radio("enrich-mode", "enrich-mode-free", s.mode === "free", ui.t("modeFree"), () => (s.mode = "free")),
+    "fieldset",
+    { class: "cd-fieldset" },
+    h("legend", null, ui.t("rerun")),
+    radio("enrich-rerun", "enrich-rerun-all", s.rerun === "all", ui.t("rerunAll"), () => (s.rerun = "all")),
+    radio(
+      "enrich-rerun",
+      "enrich-rerun-new",
+      s.rerun === "newOrFailed",
+      ui.t("rerunNew"),
+      () => (s.rerun = "newOrFailed"),
     ),
     h(
-      "fieldset",
-      { class: "cd-fieldset" },
-      h("legend", null, ui.t("rerun")),
-      radio("enrich-rerun", "enrich-rerun-all", s.rerun === "all", ui.t("rerunAll"), () => (s.rerun = "all")),
-      radio(
-        "enrich-rerun",
-        "enrich-rerun-new",
-        s.rerun === "newOrFailed",
-        ui.t("rerunNew"),
-        () => (s.rerun = "newOrFailed"),
-      ),
-      h(
-        "div",
-        { class: "cd-inline" },
-        radio(
-          "enrich-rerun",
-          "enrich-rerun-older",
-          s.rerun === "olderThan",
-          ui.t("rerunOlder"),
-          () => (s.rerun = "olderThan"),
-        ),
-        days,
-        " ",
-        ui.t("days"),
-      ),
+      "div",
+      { class: "cd-inline" },
+      radio("enrich-rerun", "enrich-rerun-older", older, ui.t("rerunOlder"), () => (s.rerun = "olderThan")),
+      days,
+      " ",
+      ui.t("days"),
     ),
   );
+}
+
+export function howSection(ui: Ui, s: EnrichState): HTMLElement {
+  const radio = radioOf(ui, s);
+  return stepSection("enrich-h-how", ui.t("enrichStepHow"), modeFieldset(ui, s, radio), rerunFieldset(ui, s, radio));
 }

@@ -8,6 +8,7 @@ import type { Ui } from "../../panel.ts";
 import { h } from "../../dom.ts";
 import { button, creditsText, statusOf } from "../common.ts";
 import type { EnrichState } from "./state.ts";
+import { stepSection } from "./step.ts";
 
 type ReviewRow = EnrichProgressView["reviewRows"][number];
 type Candidate = ReviewRow["candidates"][number];
@@ -78,10 +79,9 @@ function applyButton(ui: Ui, s: EnrichState, prog: EnrichProgressView, r: Review
 export function reviewSection(ui: Ui, s: EnrichState): HTMLElement | null {
   const prog = s.progress;
   if (!prog || !prog.reviewRows.length) return null;
-  return h(
-    "section",
-    { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-review" } },
-    h("h2", { id: "enrich-h-review" }, ui.t("reviewTitle", { n: prog.reviewRows.length })),
+  return stepSection(
+    "enrich-h-review",
+    ui.t("reviewTitle", { n: prog.reviewRows.length }),
     h("p", { class: "cd-note" }, ui.t("reviewIntro")),
     prog.reviewRows.map((r) =>
       h(

@@ -15,6 +15,7 @@ import { drive } from "./drive.ts";
 import { estimateView } from "./estimate.ts";
 import { progressView } from "./progress.ts";
 import { config, type EnrichState } from "./state.ts";
+import { stepSection } from "./step.ts";
 
 /** What the first press of Start says: the price shown, in both languages (the message outlives a language switch). */
 function priceFirstMessage(shown: EnrichPreviewView): Message {
@@ -64,10 +65,9 @@ function pauseOrResume(ui: Ui, s: EnrichState): HTMLElement | null {
 export function runSection(ui: Ui, s: EnrichState): HTMLElement {
   const p = s.preview;
   const running = !!s.running;
-  return h(
-    "section",
-    { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-run" } },
-    h("h2", { id: "enrich-h-run" }, ui.t("enrichStepRun")),
+  return stepSection(
+    "enrich-h-run",
+    ui.t("enrichStepRun"),
     h(
       "div",
       { class: "cd-actions" },
@@ -96,10 +96,9 @@ export function runSection(ui: Ui, s: EnrichState): HTMLElement {
 
 /** A run continued from an earlier sidebar: its progress, pause or resume and question, without the table. */
 export function continuedRunSection(ui: Ui, s: EnrichState): HTMLElement {
-  return h(
-    "section",
-    { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-run" } },
-    h("h2", { id: "enrich-h-run" }, ui.t("unfinishedTitle")),
+  return stepSection(
+    "enrich-h-run",
+    ui.t("unfinishedTitle"),
     h("div", { class: "cd-actions" }, pauseOrResume(ui, s)),
     s.progress ? progressView(ui, s.progress) : null,
     confirmBox(ui, s),

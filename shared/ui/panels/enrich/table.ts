@@ -6,6 +6,7 @@ import type { Ui } from "../../panel.ts";
 import { h } from "../../dom.ts";
 import { button } from "../common.ts";
 import type { EnrichState } from "./state.ts";
+import { stepSection } from "./step.ts";
 
 const NO_DATA_ROWS = {
   de: "Die Auswahl enthält nur die Kopfzeile, keine Datenzeilen. Bitte die Tabelle mit ihren Zeilen markieren und erneut einlesen.",
@@ -38,10 +39,9 @@ async function readTable(ui: Ui, s: EnrichState): Promise<void> {
 }
 
 export function tableSection(ui: Ui, s: EnrichState): HTMLElement {
-  return h(
-    "section",
-    { class: "cd-step", attrs: { "aria-labelledby": "enrich-h-table" } },
-    h("h2", { id: "enrich-h-table" }, ui.t("enrichStepTable")),
+  return stepSection(
+    "enrich-h-table",
+    ui.t("enrichStepTable"),
     h("p", { class: "cd-intro" }, ui.t("enrichIntro")),
     h(
       "div",
