@@ -20,7 +20,10 @@ export type NumberKey = "days" | "hour" | "ceiling";
 
 export interface RefreshSectionState {
   status?: RefreshStatusView | null;
+  /** The form as typed; the saved settings until the user changes it. */
   draft?: Draft;
+  /** The user changed the form: saved settings read later (they arrive after the first render) do not overwrite it. */
+  edited?: boolean;
   estimate?: RefreshEstimate;
   last?: RefreshSummary;
 }
@@ -72,7 +75,16 @@ export function settingsOf(table: RefreshTable | null, d: Draft, n: DraftNumbers
   };
 }
 
-/** Ask once for the saved settings and status; the draft starts from the saved settings. */
+/** The form before the saved settings are known (the defaults of shared/refresh/settings.ts). */
+export const DEFAULT_DRAFT: Draft = { days: "30", frequency: "weekly", hour: "6", ceiling: "100" };
+
+/**
+ * Ask once for the saved settings and status; the form shows the saved
+ * settings unless the user has changed it meanwhile. (The answer comes after
+ * the first render has put the defaults in the form: were they kept, the
+ * form would show 30 days and 100 credits over a schedule saved with others,
+ * and "Switch off" or "Refresh now" would save those defaults over the user's.)
+ */
 export function loadStatus(ui: Ui, r: RefreshSectionState): void {
   if (r.status !== undefined) return;
   r.status = null;
@@ -80,12 +92,15 @@ export function loadStatus(ui: Ui, r: RefreshSectionState): void {
     (v) => {
       r.status = v;
       const s = r.status.settings;
-      r.draft ??= {
-        days: String(s.olderThanDays),
-        frequency: s.frequency,
-        hour: String(s.hour),
-        ceiling: String(s.monthCeiling),
-      };
+      if (!r.edited) {
+        r.draft = {
+          days: String(s.olderThanDays),
+          frequency: s.frequency,
+          hour: String(s.hour),
+          ceiling: String(s.monthCeiling),
+        };
+        r.estimate = undefined; // it was for the figures the form showed before
+      }
       ui.rerender();
     },
     () => undefined, // no key yet: the section works with the defaults and says what fails when the user acts

@@ -21,6 +21,7 @@ export function settingsForm(ui: Ui, r: RefreshSectionState, d: Draft, valid: bo
       on: {
         input: () => {
           d[key] = input.value;
+          r.edited = true;
           const hadEstimate = !!r.estimate;
           r.estimate = undefined;
           // Re-render only when something on screen changes: the estimate goes, or the numbers' validity turns.
@@ -37,6 +38,7 @@ export function settingsForm(ui: Ui, r: RefreshSectionState, d: Draft, valid: bo
       on: {
         change: () => (
           (d.frequency = freq.value === "daily" ? "daily" : "weekly"),
+          (r.edited = true),
           (r.estimate = undefined),
           ui.rerender()
         ),

@@ -12,7 +12,7 @@ import type { PanelState, Ui } from "../../../panel.ts";
 import { formatNumber } from "../../../panel.ts";
 import { h } from "../../../dom.ts";
 import { refreshActions } from "./actions.ts";
-import { draftNumbers, loadStatus, settingsOf, type RefreshSectionState } from "./draft.ts";
+import { DEFAULT_DRAFT, draftNumbers, loadStatus, settingsOf, type RefreshSectionState } from "./draft.ts";
 import { settingsForm } from "./form.ts";
 import { refreshEstimateView, statusView } from "./status.ts";
 import { T } from "./texts.ts";
@@ -32,7 +32,7 @@ export function refreshSection(
   const r = (s.refresh ??= {});
   loadStatus(ui, r);
   const saved = r.status?.settings;
-  const d = (r.draft ??= { days: "30", frequency: "weekly", hour: "6", ceiling: "100" });
+  const d = (r.draft ??= { ...DEFAULT_DRAFT });
   const chosen = table ?? saved?.table ?? null;
   const numbers = draftNumbers(d);
   const enabled = saved?.enabled === true;
@@ -46,7 +46,8 @@ export function refreshSection(
     settingsForm(ui, r, d, numbers.valid),
     refreshActions(ui, s, r, {
       table: chosen,
-      settings: () => settingsOf(chosen, d, numbers),
+      // Read when a button is pressed: a number typed since the last render counts (typing re-renders only when validity turns).
+      settings: () => settingsOf(chosen, d, draftNumbers(d)),
       valid: numbers.valid,
       enabled,
     }),
