@@ -302,6 +302,54 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
     await again.page.close();
   });
 
+  it("enrich sidebar: the refresh form shows the saved schedule, and the estimate is of the figures typed", async () => {
+    workbook.addSheet("Aktuell", [
+      ["Firma", "Ort"],
+      ["SAP SE", "Walldorf"],
+      ["BASF SE", "Ludwigshafen"],
+      ["Siemens AG", "München"],
+    ]);
+    const table = {
+      sheet: "Aktuell",
+      row: 1,
+      col: 1,
+      rows: 4,
+      cols: 2,
+      mapping: { name: 0, city: 1 },
+      fields: ["id", "name"],
+      mode: "batch",
+    };
+    // An earlier sidebar saved the schedule: 7 days, daily at 5, at most 50 credits a month.
+    const saved = { table, olderThanDays: 7, frequency: "daily", hour: 5, monthCeiling: 50, enabled: false };
+    const answer = await runAsync(
+      uiCall(
+        { host: "sheets", now: Date.now, random: Math.random, deadline: Date.now() + 20_000, pacer },
+        "refreshSaveSettings",
+        JSON.stringify({ refresh: saved }),
+      ),
+      driver,
+    );
+    expect(JSON.parse(answer).value.settings.monthCeiling).toBe(50);
+
+    const { page, errors } = await open("enrich");
+    await page.waitForSelector("#refresh-host-note"); // the saved status has arrived
+    // The form is the saved schedule, not the defaults (which "Refresh now" would otherwise save over it).
+    expect(await page.inputValue("#refresh-days")).toBe("7");
+    expect(await page.inputValue("#refresh-frequency")).toBe("daily");
+    expect(await page.inputValue("#refresh-hour")).toBe("5");
+    expect(await page.inputValue("#refresh-ceiling")).toBe("50");
+    expect(await page.textContent("#refresh-table")).toMatch(/Aktuell/);
+
+    // A figure typed without a re-render (valid before and after, no estimate shown yet) is the one estimated:
+    // three rows due now cost more than 1 credit, so "per month at most" is the ceiling of 1 typed, not 50.
+    await page.fill("#refresh-ceiling", "1");
+    await page.click("#refresh-estimate");
+    await page.waitForSelector("#refresh-estimate-view", { timeout: 30_000 });
+    expect(await page.getAttribute("#refresh-estimate-view", "data-per-month")).toBe("1");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("help sidebar: formulas in the Sheets spelling", async () => {
     const { page } = await open("help");
     const text = await page.textContent("#help-formulas");

@@ -21,16 +21,11 @@ const MAX_FUNCTION_LINES = 80;
 const MAX_FILE_LINES = 400;
 const REASON = /^\s*(\/\/|\*)\s*Over 400 lines\b[^:]*:\s*\S/;
 
-/** Functions still over the limit ("file name" → lines today): the Enrich panel's renderers. */
-const STILL_LONG_FUNCTIONS: Record<string, number> = {
-  "shared/ui/panels/enrich.ts render": 342,
-  "shared/ui/panels/enrich-refresh.ts refreshSection": 157,
-  "shared/ui/panels/enrich.ts reviewSection": 85,
-};
+/** Functions still over the limit ("file name" → lines today). */
+const STILL_LONG_FUNCTIONS: Record<string, number> = {};
 /** Files still over 400 lines without a reason (→ lines today): to be split, not excused. */
 const STILL_LONG_FILES: Record<string, number> = {
   "shared/ui/panels/monitor.ts": 411,
-  "shared/ui/panels/enrich.ts": 717,
 };
 
 /** What a ratchet list says of the long things found: new ones, grown ones, and listed ones that are no longer long. */

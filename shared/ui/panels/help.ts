@@ -4,7 +4,7 @@ import type { HostKind } from "../../app/index.ts";
 import type { StringKey } from "../strings.ts";
 import type { Ui } from "../panel.ts";
 import { definePanel, type PanelState } from "../panel.ts";
-import { REFRESH_HELP } from "./enrich-refresh.ts";
+import { REFRESH_HELP } from "./enrich/refresh/index.ts";
 
 /** Sheets does not allow dots in function names, Excel namespaces them: COMPANY_RESOLVE vs COMPANY.RESOLVE. */
 export function formulaExample(host: HostKind): string {
