@@ -2,7 +2,7 @@
  * The scheduled refresh of an enriched list, per document: which table (as
  * the Enrich panel selected it), rows older than how many days, when
  * (daily or weekly at an hour) and the monthly credit ceiling. Like the
- * portfolio's schedule (shared/monitor/schedule.ts), it is a scheduled job
+ * portfolio's schedule (../monitor/schedule.ts), it is a scheduled job
  * (shared/schedule/, shared/app/scheduled-jobs.ts): a weekly refresh runs
  * every seven days at its hour. The CLI takes the same figures as flags.
  */
