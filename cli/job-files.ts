@@ -147,6 +147,25 @@ export async function readLog(
   return log.rows.length ? log : { rows: null, delimiter };
 }
 
+/**
+ * A job's sheets in memory: its input table under `sheet`, and its log
+ * under `log.sheet` (appends written through to `log.path`), seeded with
+ * the log's rows once it exists.
+ */
+export function jobSheets(
+  sheet: string,
+  rows: readonly string[][],
+  log: { sheet: string; path: string; rows: string[][] | null; delimiter: Delimiter },
+): CsvSheets {
+  const sheets = new CsvSheets(log);
+  sheets.tables.set(
+    sheet,
+    rows.map((r) => [...r]),
+  );
+  if (log.rows && log.sheet) sheets.tables.set(log.sheet, log.rows);
+  return sheets;
+}
+
 /** The state beside the output: written by a run; an estimate reads it when it exists and never writes it. */
 export function openStore(statePath: string, mode: "read" | "write"): FileStore {
   return statePath && (mode === "write" || existsSync(statePath)) ? new FileStore(statePath) : new FileStore("");

@@ -41,16 +41,8 @@ import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";
-import {
-  confirmPrice,
-  CsvSheets,
-  filesDriver,
-  FileStore,
-  openStore,
-  readLog,
-  readTable,
-  runToEnd,
-} from "./job-files.ts";
+import { confirmPrice, filesDriver, jobSheets, openStore, readLog, readTable, runToEnd } from "./job-files.ts";
+import type { CsvSheets, FileStore } from "./job-files.ts";
 import { writeTableFile, type JobFileArgs } from "./job-files.ts";
 
 /** The CSV reader of the CLI's scheduled jobs (cli/job-files.ts), also `monitor --server`'s. */
@@ -131,12 +123,7 @@ async function prepare(args: MonitorArgs, withStore: "read" | "write"): Promise<
   // The change log keeps its own name, header and delimiter once it exists.
   const logSheet: string = CHANGES_SHEETS[lang];
   const log = await readLog(args.changes, lang, input.delimiter);
-  const sheets = new CsvSheets({ sheet: logSheet, path: args.changes ?? "", delimiter: log.delimiter });
-  sheets.tables.set(
-    PORTFOLIO_SHEET,
-    input.rows.map((r) => [...r]),
-  );
-  if (log.rows) sheets.tables.set(logSheet, log.rows);
+  const sheets = jobSheets(PORTFOLIO_SHEET, input.rows, { ...log, sheet: logSheet, path: args.changes ?? "" });
 
   // An estimate reads the watermarks but never writes them.
   const statePath = args.output ? stateFileOf(args.output) : "";

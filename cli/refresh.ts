@@ -35,7 +35,8 @@ import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";
-import { confirmPrice, CsvSheets, filesDriver, FileStore, openStore, readLog, readTable } from "./job-files.ts";
+import { confirmPrice, filesDriver, jobSheets, openStore, readLog, readTable } from "./job-files.ts";
+import type { CsvSheets, FileStore } from "./job-files.ts";
 import { runToEnd, writeTableFile, type JobFileArgs } from "./job-files.ts";
 
 export interface RefreshArgs extends JobFileArgs {
@@ -110,16 +111,11 @@ async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<
   // The refresh log keeps its own header and delimiter once it exists; without --changes the lines stay in the change column only.
   const logSheet = REFRESH_LOGS[lang];
   const log = await readLog(args.changes, lang, list.delimiter);
-  const sheets = new CsvSheets({
+  const sheets = jobSheets(LIST, list.rows, {
+    ...log,
     sheet: args.changes ? logSheet : "",
     path: args.changes ?? "",
-    delimiter: log.delimiter,
   });
-  sheets.tables.set(
-    LIST,
-    list.rows.map((r) => [...r]),
-  );
-  if (log.rows) sheets.tables.set(logSheet, log.rows);
 
   const statePath = args.output ? refreshStateOf(args.output) : "";
   const store = openStore(statePath, withStore);
