@@ -200,13 +200,6 @@ export async function confirmPrice(price: number, args: JobFileArgs, io: Io, int
   if (!ok) throw new ExitError(EXIT.NOT_CONFIRMED, msg.notConfirmed[args.lang]);
 }
 
-/** The run to its end: the CLI has no deadline, so a step pauses only when failed calls are left; `again` more at most. */
-export async function runToEnd<R extends { status: string }>(step: () => Promise<R>, again: number): Promise<R> {
-  let summary = await step();
-  for (let k = 0; summary.status === "paused" && k < again; k++) summary = await step();
-  return summary;
-}
-
 /** A sheet written to its CSV file atomically (beside it, then renamed over it: a kill leaves the old file). */
 export function writeTableFile(path: string, table: readonly Cell[][], delimiter: Delimiter): void {
   const width = Math.max(0, ...table.map((r) => r.length));

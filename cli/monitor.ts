@@ -41,8 +41,9 @@ import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";
-import { confirmPrice, filesDriver, jobSheets, openStore, readLog, readTable, runToEnd } from "./job-files.ts";
+import { confirmPrice, filesDriver, jobSheets, openStore, readLog, readTable } from "./job-files.ts";
 import type { CsvSheets, FileStore } from "./job-files.ts";
+import { runToEnd } from "../shared/schedule/index.ts";
 import { writeTableFile, type JobFileArgs } from "./job-files.ts";
 
 /** The CSV reader of the CLI's scheduled jobs (cli/job-files.ts), also `monitor --server`'s. */

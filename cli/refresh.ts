@@ -37,7 +37,8 @@ import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";
 import { confirmPrice, filesDriver, jobSheets, openStore, readLog, readTable } from "./job-files.ts";
 import type { CsvSheets, FileStore } from "./job-files.ts";
-import { runToEnd, writeTableFile, type JobFileArgs } from "./job-files.ts";
+import { runToEnd } from "../shared/schedule/index.ts";
+import { writeTableFile, type JobFileArgs } from "./job-files.ts";
 
 export interface RefreshArgs extends JobFileArgs {
   olderThanDays: number;

@@ -8,7 +8,7 @@ export { DAY_MS, HOUR_MS, intervalMs, isDue, latestSlot, nextSlot, runsPerDay, U
 export type { DueClock, Frequency, Slot, ZoneOffset } from "./slot.ts";
 export { formNumber, settingsStore, slotFields, slotShape } from "./settings.ts";
 export type { SettingsStore, SlotFields } from "./settings.ts";
-export { hostNote, jobStates, runTickAsync, runTickSync, tickJobs, tickWant } from "./job.ts";
+export { hostNote, jobStates, runTickAsync, runTickSync, runToEnd, tickJobs, tickWant } from "./job.ts";
 export type {
   HostNotes,
   JobCall,

@@ -197,3 +197,14 @@ export async function runTickAsync<T>(
   }
   return r.value;
 }
+
+/**
+ * A run taken to its end where there is no deadline (the CLI, the team
+ * server): a step pauses there only when failed calls are all that is left,
+ * so at most `again` more steps.
+ */
+export async function runToEnd<R extends StepSummary>(step: () => Promise<R>, again: number): Promise<R> {
+  let summary = await step();
+  for (let k = 0; summary.status === "paused" && k < again; k++) summary = await step();
+  return summary;
+}

@@ -15,7 +15,7 @@ import {
   type Slot,
   type ZoneOffset,
 } from "../../shared/schedule/slot.ts";
-import { runTickAsync, runTickSync, tickJobs, tickWant, jobStates } from "../../shared/schedule/job.ts";
+import { runTickAsync, runTickSync, runToEnd, tickJobs, tickWant, jobStates } from "../../shared/schedule/job.ts";
 import type { JobCall, JobState, ScheduledJob, TickOptions } from "../../shared/schedule/job.ts";
 import { settingsStore, slotFields, slotShape } from "../../shared/schedule/settings.ts";
 import { memoryStores, runSync, type SyncDriver } from "../../shared/core/drivers.ts";
@@ -233,6 +233,19 @@ describe("the tick", () => {
     expect(tickWant({ slot: daily, lastRun: null, paused: false }, true)).toEqual({ frequency: "hourly", hour: 7 });
     expect(tickWant({ slot: null, lastRun: null, paused: true }, true)).toBeNull();
     expect(w.calls.every((c) => c.kind === "status")).toBe(true);
+  });
+});
+
+describe("a run to its end without a deadline (CLI, team server)", () => {
+  it("steps while paused, at most `again` more times", async () => {
+    let steps = 0;
+    const pausedTwice = () => Promise.resolve({ status: ++steps <= 2 ? "paused" : "done" });
+    expect(await runToEnd(pausedTwice, 5)).toEqual({ status: "done" });
+    expect(steps).toBe(3);
+    steps = 0;
+    const alwaysPaused = () => Promise.resolve({ status: (++steps, "paused") });
+    expect(await runToEnd(alwaysPaused, 4)).toEqual({ status: "paused" });
+    expect(steps).toBe(5);
   });
 });
 
