@@ -1,12 +1,14 @@
 /**
- * Scheduled portfolio checks in Google Sheets: an installable time-driven
- * trigger runs `monitorTick`, daily at the chosen hour or hourly, set and
- * removed from the Monitor sidebar (the schedule itself lives in the
- * document's store, shared/monitor/schedule.ts). A tick runs the check with
- * the sync driver under the 6-minute limit; a check that needs longer pauses
- * at a window boundary. Add-ons get one time-driven trigger per document, so
- * a daily schedule switches to hourly ticks until the paused run is finished,
- * then back to daily.
+ * Scheduled jobs in Google Sheets (the portfolio check and the scheduled
+ * refresh: shared/app/scheduled-jobs.ts): an installable time-driven trigger
+ * runs `monitorTick`, daily at the chosen hour or hourly, set and removed
+ * when the sidebar saves a schedule (the schedules themselves live in the
+ * document's store). A tick is the one tick of shared/schedule/, driven with
+ * the sync driver under the 6-minute limit: each due job runs one step in
+ * what the tick has left; a run that needs longer pauses at a window
+ * boundary. Add-ons get one time-driven trigger per document, so a daily
+ * schedule switches to hourly ticks until the paused run is finished, then
+ * back to daily.
  *
  * A time-driven trigger of an editor add-on does not run inside the
  * spreadsheet (https://developers.google.com/workspace/add-ons/concepts/editor-triggers,
@@ -28,18 +30,9 @@ import { readSaved, savedKind, writeSaved } from "../shared/core/index.ts";
 import { dispatch } from "../shared/app/index.ts";
 import type { AppDeps, AppInput, AppMethodName, AppOutput } from "../shared/app/index.ts";
 import type { MonitorStatusView } from "../shared/app/index.ts";
-import type { RunSummary } from "../shared/monitor/index.ts";
-import {
-  HOUR_MS,
-  DAY_MS,
-  intervalMs,
-  isDue,
-  isDueForSchedule,
-  type Frequency,
-  type ScheduleSettings,
-} from "../shared/monitor/index.ts";
-import type { RefreshSummary } from "../shared/refresh/index.ts";
-import { isRefreshDue, type RefreshSettings } from "../shared/refresh/index.ts";
+import { appCallOf, jobSavedBy, SCHEDULED_JOBS } from "../shared/app/index.ts";
+import { HOUR_MS, jobStates, runTickSync, tickJobs, tickWant, UTC } from "../shared/schedule/index.ts";
+import type { JobCall, JobOutcome, TickWant, ZoneOffset } from "../shared/schedule/index.ts";
 import { errorView } from "../shared/app/index.ts";
 import { toCompanyDataError } from "../shared/core/index.ts";
 import type { Bilingual } from "../shared/i18n/index.ts";
@@ -181,7 +174,7 @@ function ours(g: Services, doc: DocumentContext, uid: string): GoogleAppsScript.
 class TriggerLimit extends Error {}
 
 /** Install exactly the wanted trigger (or none). Daily hours are the spreadsheet's time zone's. */
-function setTrigger(doc: DocumentContext, want: { frequency: Frequency; hour: number } | null): void {
+function setTrigger(doc: DocumentContext, want: TickWant): void {
   const g = gas();
   const store = doc.store;
   const tz = guard(() => doc.spreadsheet.getSpreadsheetTimeZone()) ?? "";
@@ -212,53 +205,48 @@ function setTrigger(doc: DocumentContext, want: { frequency: Frequency; hour: nu
   store.write({ [TRIGGER_PROP]: writeSaved(INSTALLED_TRIGGER, { uid: created.getUniqueId(), label }) });
 }
 
-type Want = { frequency: Frequency; hour: number } | null;
-
 /**
- * One trigger for what this document schedules: the portfolio check and the
- * scheduled refresh of an enriched list (shared/refresh/) share it, because
+ * One trigger for what this document schedules: its scheduled jobs (the
+ * portfolio check, the scheduled refresh of an enriched list) share it, because
  * an add-on gets one time-driven trigger per document
  * (https://developers.google.com/workspace/add-ons/concepts/editor-triggers,
  * "Each add-on can only have one trigger of each type, per user, per
  * document"). Both daily at the same hour: daily; otherwise hourly, and each
  * tick decides what is due (by its own slot).
  */
-export function wantedTrigger(wants: readonly Want[]): Want {
-  const on = wants.filter((w): w is NonNullable<Want> => w !== null);
+export function wantedTrigger(wants: readonly TickWant[]): TickWant {
+  const on = wants.filter((w): w is NonNullable<TickWant> => w !== null);
   const first = on[0];
   if (!first) return null;
   if (on.every((w) => w.frequency === "daily" && w.hour === first.hour)) return first;
   return { frequency: "hourly", hour: first.hour };
 }
 
-const monitorWant = (s: ScheduleSettings, paused: boolean): Want =>
-  !s.enabled ? null : paused ? { frequency: "hourly", hour: s.hour } : s;
-/** A weekly refresh ticks daily at its hour; the tick decides whether the week is over. */
-const refreshWant = (s: RefreshSettings, paused: boolean): Want =>
-  !s.enabled ? null : { frequency: paused ? "hourly" : "daily", hour: s.hour };
-
 /** Make the trigger match the saved schedules (after the sidebar saved one). */
 export function syncMonitorTrigger(doc: DocumentContext): void {
-  const status = run(doc, "monitorStatus", {}, 30_000);
-  const refresh = run(doc, "refreshStatus", {}, 30_000);
-  setTrigger(
-    doc,
-    wantedTrigger([monitorWant(status.schedule, status.paused), refreshWant(refresh.settings, refresh.paused)]),
-  );
+  const states = runTickSync(jobStates(SCHEDULED_JOBS), (c) => callJob(doc, c, 30_000));
+  setTrigger(doc, wantedTrigger(states.map((st) => tickWant(st, st.paused))));
+}
+
+/** A call a tick asked for, made on the document; a step claims the run marker for itself. */
+function callJob(doc: DocumentContext, c: JobCall, budgetMs: number): unknown {
+  const { method, input } = appCallOf(c);
+  return run(doc, method, input, c.budgetMs ?? budgetMs, c.kind === "step");
 }
 
 /**
- * Epoch ms of today's slot at `hour` in the spreadsheet's time zone (the
- * zone's offset from Utilities.formatDate(…, "Z"), so daylight saving counts).
+ * The spreadsheet's time zone: its offset at an instant from
+ * Utilities.formatDate(…, "Z"), so daylight saving counts. UTC where the
+ * zone cannot be read.
  */
-function slotToday(doc: DocumentContext, hour: number, now: number): number | undefined {
+function zoneOf(doc: DocumentContext): ZoneOffset {
   const tz = guard(() => doc.spreadsheet.getSpreadsheetTimeZone());
-  const z = tz ? guard(() => gas().Utilities.formatDate(new Date(now), tz, "Z")) : null;
-  const m = z ? /^([+-])(\d{2}):?(\d{2})$/.exec(z) : null;
-  if (!m) return undefined;
-  const offset = (m[1] === "-" ? -1 : 1) * (Number(m[2]) * HOUR_MS + Number(m[3]) * 60_000);
-  const localMidnight = Math.floor((now + offset) / DAY_MS) * DAY_MS;
-  return localMidnight + hour * HOUR_MS - offset;
+  if (!tz) return UTC;
+  return (at) => {
+    const z = guard(() => gas().Utilities.formatDate(new Date(at), tz, "Z"));
+    const m = z ? /^([+-])(\d{2}):?(\d{2})$/.exec(z) : null;
+    return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * HOUR_MS + Number(m[3]) * 60_000) : 0;
+  };
 }
 
 const TICK_FAILED = {
@@ -330,59 +318,23 @@ function addRuntime(g: Services, startedAt: number, now: number): void {
   );
 }
 
-/** Step: the check itself when it is due (or paused); answers the summary, or null when nothing was due. */
-function runScheduledCheck(doc: DocumentContext): { schedule: ScheduleSettings; summary: RunSummary | null } {
-  const status = run(doc, "monitorStatus", {}, 30_000);
-  const s = status.schedule;
-  if (!s.enabled) return { schedule: s, summary: null };
-  // Add-on triggers fire at a random minute of their hour: half an interval guards against a double run.
-  const last = status.last?.finishedAt ?? null;
-  const now = Date.now();
-  if (!status.paused && !isDue(last, intervalMs(s) / 2, now)) return { schedule: s, summary: null };
-  // A daily check on hourly ticks (shared with the refresh's): only once its slot has passed.
-  if (!status.paused && s.frequency === "daily" && !isDueForSchedule(s, last, now, slotToday(doc, s.hour, now)))
-    return { schedule: s, summary: null };
-  return { schedule: s, summary: run(doc, "monitorRun", {}, TICK_BUDGET_MS, true) };
-}
-
-/** The least time a refresh step gets in a tick after the check; with less it waits for the next tick. */
-export const MIN_REFRESH_MS = 60_000;
+/** The least time a step gets in a tick after another job's; with less it waits for the next tick. */
+export const MIN_STEP_MS = 60_000;
 
 /**
- * Step: the scheduled refresh of an enriched list, when due (or paused), in
- * what the tick has left after the check. Answers its settings and whether
- * it still has work (a paused step, or no time left for a due one).
+ * Step: the jobs due (or paused), one step each, in what the tick has left.
+ * Add-on triggers fire at a random minute of their hour, so the due rule
+ * counts a run closer than half an interval as this slot's (`jittery`).
  */
-function runScheduledRefresh(
-  doc: DocumentContext,
-  startedAt: number,
-): { settings: RefreshSettings; pending: boolean; summary: RefreshSummary | null } {
-  const status = run(doc, "refreshStatus", {}, 30_000);
-  const s = status.settings;
-  const now = Date.now();
-  if (!s.enabled || !s.table) return { settings: s, pending: false, summary: null };
-  if (!status.paused && !isRefreshDue(s, status.last?.finishedAt ?? null, now, slotToday(doc, s.hour, now)))
-    return { settings: s, pending: false, summary: null };
-  const left = TICK_BUDGET_MS - (now - startedAt);
-  if (left < MIN_REFRESH_MS) return { settings: s, pending: true, summary: null };
-  const summary = run(doc, "refreshRun", {}, left, true);
-  return { settings: s, pending: summary.status === "paused", summary };
-}
-
-/** Step: the trigger for what comes next (off, hourly while a run is paused, else the schedules). */
-function adjustTrigger(
-  doc: DocumentContext,
-  schedule: ScheduleSettings,
-  summary: RunSummary | null,
-  refresh: { settings: RefreshSettings; pending: boolean },
-): void {
-  setTrigger(
-    doc,
-    wantedTrigger([
-      monitorWant(schedule, summary?.status === "paused"),
-      refreshWant(refresh.settings, refresh.pending),
-    ]),
-  );
+function runScheduledJobs(doc: DocumentContext, startedAt: number): JobOutcome[] {
+  const tick = tickJobs(SCHEDULED_JOBS, {
+    now: () => Date.now(),
+    zone: zoneOf(doc),
+    jittery: true,
+    maxSteps: 1,
+    budget: { startedAt, ms: TICK_BUDGET_MS, leastStepMs: MIN_STEP_MS },
+  });
+  return runTickSync(tick, (c) => callJob(doc, c, 30_000));
 }
 
 /** Step: remember why a tick failed, where the sidebar of that document will find it. */
@@ -414,9 +366,12 @@ export function monitorTick(e?: { triggerUid?: unknown }): void {
   if (!doc) return;
   if (!withinDailyRuntime(g, startedAt)) return recordTickFailure(g, doc, TICK_FAILED.runtime);
   try {
-    const { schedule, summary } = runScheduledCheck(doc);
-    const refresh = runScheduledRefresh(doc, startedAt);
-    adjustTrigger(doc, schedule, summary, refresh);
+    const outcomes = runScheduledJobs(doc, startedAt);
+    const failed = outcomes.find((o) => o.error !== undefined);
+    // A failed job leaves the trigger as it is (its paused run keeps its hourly ticks); the others still ran.
+    if (failed) throw failed.error;
+    // The trigger for what comes next: off, hourly while a run has work left, else the schedules.
+    setTrigger(doc, wantedTrigger(outcomes.map((o) => (o.state ? tickWant(o.state, o.pending) : null))));
     clearTickFailure(g, doc);
   } catch (err) {
     // Recorded, not thrown: the sidebar shows it in the user's language (a thrown error would only reach Google's failure e-mail).
@@ -478,13 +433,10 @@ const TRIGGER_FAILED = {
  */
 function rollBack(doc: DocumentContext, saved: string): boolean {
   try {
-    if (saved === "refreshSaveSettings") {
-      const status = run(doc, "refreshStatus", {}, 30_000);
-      if (status.settings.enabled) run(doc, "refreshSaveSettings", { refresh: { enabled: false } }, 30_000);
-    } else {
-      const status = run(doc, "monitorStatus", {}, 30_000);
-      if (status.schedule.enabled) run(doc, "monitorSaveSchedule", { schedule: { enabled: false } }, 30_000);
-    }
+    const job = jobSavedBy(saved);
+    if (!job) return false;
+    const [state] = runTickSync(jobStates([job]), (c) => callJob(doc, c, 30_000));
+    if (state?.slot) run(doc, job.saveMethod, job.offInput, 30_000);
   } catch {
     return false;
   }
@@ -500,8 +452,8 @@ function rollBack(doc: DocumentContext, saved: string): boolean {
 export function uiCallWithMonitor(method: string, inputJson: string): string {
   const out = uiCall(method, inputJson);
   const name = String(method);
-  const saves = name === "monitorSaveSchedule" || name === "refreshSaveSettings";
-  if (!saves && name !== "monitorStatus" && name !== "refreshStatus") return out;
+  const saves = jobSavedBy(name) !== undefined;
+  if (!saves && !SCHEDULED_JOBS.some((j) => j.statusMethod === name)) return out;
   const doc = activeDocument(gas());
   if (saves && out.startsWith('{"ok":true')) {
     try {

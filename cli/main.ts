@@ -24,6 +24,7 @@ import { EXIT, USAGE_LABEL, msg } from "./i18n.ts";
 import { estimateMonitorCommand, monitorCommand, type MonitorArgs } from "./monitor.ts";
 import { monitorServerCommand, type MonitorServerArgs } from "./monitor-server.ts";
 import { estimateRefreshCommand, refreshCommand, type RefreshArgs } from "./refresh.ts";
+import type { JobFileArgs } from "./job-files.ts";
 import { groupDigits } from "../shared/credits/index.ts";
 import { quietOnClosedPipe, type PipeGuard } from "./pipe.ts";
 import { printable } from "./terminal.ts";
@@ -232,18 +233,19 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
             : undefined,
       };
     };
-    const monitorArgs = (): MonitorArgs => {
-      if (flags.in === undefined) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
+    // What the scheduled jobs' commands (monitor, refresh) share: their files, the yes, the parallel calls.
+    const jobArgs = (): JobFileArgs => {
+      if (typeof flags.in !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
       return {
         input: flags.in,
-        output: flags.out,
-        changes: flags.changes,
-        notify: flags.notify,
+        output: typeof flags.out === "string" ? flags.out : undefined,
+        changes: typeof flags.changes === "string" ? flags.changes : undefined,
         yes: flags.yes === true,
         lang,
-        parallel: parseParallel(flags.parallel ?? env.COMPANY_DATA_PARALLEL, lang),
+        parallel: parseParallel(typeof flags.parallel === "string" ? flags.parallel : env.COMPANY_DATA_PARALLEL, lang),
       };
     };
+    const monitorArgs = (): MonitorArgs => ({ ...jobArgs(), notify: flags.notify });
     const whole = (name: string, v: string | undefined, fallback: number, min: number, max: number) => {
       if (v === undefined) return fallback;
       const n = Number(v);
@@ -271,7 +273,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       };
     };
     const refreshArgs = (): RefreshArgs => {
-      if (typeof flags.in !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--in"));
+      const job = jobArgs();
       const whole = (name: "older-than" | "month-ceiling", max: number) => {
         const v = flags[name];
         if (typeof v !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang](`--${name}`));
@@ -281,15 +283,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         return n;
       };
       return {
-        input: flags.in,
-        output: typeof flags.out === "string" ? flags.out : undefined,
-        changes: typeof flags.changes === "string" ? flags.changes : undefined,
+        ...job,
         olderThanDays: whole("older-than", 3650),
         monthCeiling: whole("month-ceiling", 10_000_000),
         fields: typeof flags.fields === "string" ? parseFieldList(flags.fields) : undefined,
-        yes: flags.yes === true,
-        lang,
-        parallel: parseParallel(typeof flags.parallel === "string" ? flags.parallel : env.COMPANY_DATA_PARALLEL, lang),
       };
     };
     switch (command) {

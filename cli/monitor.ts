@@ -21,16 +21,11 @@
  * `--notify URL` posts the alert digest (shared/monitor/webhook.ts); what
  * could not be delivered stays in the store and goes out with the next run.
  */
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import * as z from "zod/mini";
 import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
-import { readPart } from "../shared/core/index.ts";
-import { CompanyDataError } from "../shared/core/index.ts";
 import type { Bilingual, Language } from "../shared/i18n/index.ts";
 import type { HttpRequest } from "../shared/core/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
-import type { Cell, SheetRequest } from "../shared/core/index.ts";
 import { deliverAlerts, type DeliveryOutcome } from "../shared/monitor/index.ts";
 import { CHANGES_SHEETS } from "../shared/monitor/index.ts";
 import {
@@ -41,20 +36,21 @@ import {
   type RunSummary,
 } from "../shared/monitor/index.ts";
 import { checkWebhookUrl, postWebhook } from "../shared/monitor/index.ts";
-import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
+import type { Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
-import { errnoOf, unreadable } from "./readable.ts";
+import { unreadable } from "./readable.ts";
+import { confirmPrice, filesDriver, jobSheets, openStore, readLog, readTable } from "./job-files.ts";
+import type { CsvSheets, FileStore } from "./job-files.ts";
+import { runToEnd } from "../shared/schedule/index.ts";
+import { writeTableFile, type JobFileArgs } from "./job-files.ts";
 
-export interface MonitorArgs {
-  input: string;
-  output?: string;
-  changes?: string;
+/** The CSV reader of the CLI's scheduled jobs (cli/job-files.ts), also `monitor --server`'s. */
+export { readTable };
+
+export interface MonitorArgs extends JobFileArgs {
   notify?: string;
-  yes: boolean;
-  lang: Language;
-  parallel?: number;
 }
 
 /**
@@ -107,121 +103,6 @@ export const journalOf = (output: string) => `${output}.monitor.journal.jsonl`;
  */
 const paidMonitorAnswer = (r: HttpRequest) => r.price?.endpoint === "profile" || r.price?.endpoint === "changes";
 
-// ---- the document store as a file
-
-/** One line of the store's journal: the keys one storePut wrote (null: deleted). Its values are versioned saved state themselves. */
-const STORE_LINE = z.record(z.string(), z.nullable(z.string()));
-
-/** The store as a journal of writes: each storePut is one appended line; the last value of a key wins. */
-export class FileStore {
-  private readonly map = new Map<string, string>();
-  constructor(readonly path: string) {
-    if (!existsSync(path)) return;
-    for (const line of readFileSync(path, "utf8").split("\n")) {
-      if (!line) continue;
-      // A torn last line from a kill (the write it held never completed), or a line that does not fit: skipped.
-      const entries = readPart(STORE_LINE, line);
-      for (const [k, v] of Object.entries(entries ?? {})) v === null ? this.map.delete(k) : this.map.set(k, v);
-    }
-  }
-  get(keys: string[]): (string | null)[] {
-    return keys.map((k) => this.map.get(k) ?? null);
-  }
-  put(entries: Record<string, string | null>): void {
-    appendFileSync(this.path, JSON.stringify(entries) + "\n");
-    for (const [k, v] of Object.entries(entries)) v === null ? this.map.delete(k) : this.map.set(k, v);
-  }
-  /** Rewrite the journal as one line per key (atomically: a kill leaves the old one). */
-  compact(): void {
-    const tmp = `${this.path}.tmp`;
-    writeFileSync(tmp, [...this.map].map(([k, v]) => JSON.stringify({ [k]: v }) + "\n").join(""));
-    renameSync(tmp, this.path);
-  }
-}
-
-// ---- CSV files as sheets
-
-/**
- * The sheet protocol over tables in memory; the change log's appends are
- * written through to its file at once (the core appends before it saves
- * watermarks, and the file must hold the lines by then).
- */
-export class CsvSheets {
-  readonly tables = new Map<string, Cell[][]>();
-  /** Lines appended to the change log in this run. */
-  appended = 0;
-  constructor(private readonly log: { sheet: string; path: string; delimiter: Delimiter }) {}
-
-  handle(req: SheetRequest): unknown {
-    switch (req.op) {
-      case "readAll": {
-        const t = this.tables.get(req.sheet);
-        if (!t) return null;
-        const width = Math.max(0, ...t.map((r) => r.length));
-        return t.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ""));
-      }
-      case "read": {
-        const t = this.tables.get(req.sheet) ?? [];
-        return Array.from({ length: req.rows }, (_, i) =>
-          Array.from({ length: req.cols }, (_, j) => t[req.row - 1 + i]?.[req.col - 1 + j] ?? ""),
-        );
-      }
-      case "write": {
-        const t = this.tables.get(req.sheet);
-        if (!t) throw new CompanyDataError("INTERNAL");
-        req.values.forEach((cells, i) => {
-          const r = req.row - 1 + i;
-          while (t.length < r) t.push([]);
-          const line = (t[r] ??= []);
-          cells.forEach((v, j) => {
-            const c = req.col - 1 + j;
-            while (line.length < c) line.push("");
-            line[c] = v;
-          });
-        });
-        return undefined;
-      }
-      case "ensureSheet": {
-        if (this.tables.has(req.sheet)) return undefined;
-        const header = req.headers ? [...req.headers] : [];
-        this.tables.set(req.sheet, header.length ? [header] : []);
-        if (req.sheet === this.log.sheet && header.length)
-          writeFileSync(this.log.path, formatRow(header, this.log.delimiter));
-        return undefined;
-      }
-      case "append": {
-        const t = this.tables.get(req.sheet);
-        if (!t) throw new CompanyDataError("INTERNAL");
-        if (req.sheet === this.log.sheet) {
-          appendFileSync(this.log.path, req.rows.map((r) => formatRow(r, this.log.delimiter)).join(""));
-          this.appended += req.rows.length;
-        }
-        for (const r of req.rows) t.push([...r]);
-        return undefined;
-      }
-      // Colours and dropdowns have no place in a CSV file; the result columns say it in words.
-      case "colour":
-      case "dropdowns":
-        return undefined;
-      case "selection":
-        throw new CompanyDataError("INTERNAL");
-    }
-  }
-}
-
-/** A CSV file's rows and its delimiter; an unreadable file is exit 3 with the line and why (DE/EN). */
-export async function readTable(path: string, lang: Language): Promise<{ rows: string[][]; delimiter: Delimiter }> {
-  let delimiter: Delimiter = ",";
-  const rows: string[][] = [];
-  try {
-    for await (const rec of readCsv(path, (d) => (delimiter = d))) rows.push(rec);
-  } catch (e) {
-    if (e instanceof CsvError) throw new ExitError(EXIT.INPUT, msg.badCsv[lang](path, e.line, e.text[lang]));
-    throw new ExitError(EXIT.INPUT, msg.noFile[lang](path, errnoOf(e)));
-  }
-  return { rows, delimiter };
-}
-
 interface Prepared {
   sheets: CsvSheets;
   store: FileStore;
@@ -242,38 +123,15 @@ async function prepare(args: MonitorArgs, withStore: "read" | "write"): Promise<
 
   // The change log keeps its own name, header and delimiter once it exists.
   const logSheet: string = CHANGES_SHEETS[lang];
-  let logRows: string[][] | null = null;
-  let logDelimiter = input.delimiter;
-  if (args.changes && existsSync(args.changes)) {
-    const log = await readTable(args.changes, lang);
-    if (log.rows.length) {
-      logRows = log.rows;
-      logDelimiter = log.delimiter;
-    }
-  }
-  const sheets = new CsvSheets({ sheet: logSheet, path: args.changes ?? "", delimiter: logDelimiter });
-  sheets.tables.set(
-    PORTFOLIO_SHEET,
-    input.rows.map((r) => [...r]),
-  );
-  if (logRows) sheets.tables.set(logSheet, logRows);
+  const log = await readLog(args.changes, lang, input.delimiter);
+  const sheets = jobSheets(PORTFOLIO_SHEET, input.rows, { ...log, sheet: logSheet, path: args.changes ?? "" });
 
   // An estimate reads the watermarks but never writes them.
   const statePath = args.output ? stateFileOf(args.output) : "";
-  const store =
-    statePath && (withStore === "write" || existsSync(statePath)) ? new FileStore(statePath) : new FileStore("");
+  const store = openStore(statePath, withStore);
   const journal = withStore === "write" && args.output ? journalOf(args.output) : undefined;
   const base = nodeDriver({ parallel: args.parallel ?? DEFAULT_PARALLEL, journal, replayable: paidMonitorAnswer });
-  const readOnly = withStore === "read" || !statePath;
-  const driver: AsyncDriver = {
-    ...base,
-    storeGet: async (keys) => store.get(keys),
-    storePut: async (entries) => {
-      if (readOnly) throw new CompanyDataError("INTERNAL");
-      store.put(entries);
-    },
-    sheet: async (req) => sheets.handle(req),
-  };
+  const driver = filesDriver(base, sheets, store, withStore === "read" || !statePath ? "refuse" : false);
   return { sheets, store, driver, delimiter: input.delimiter, logSheet, clearJournal: () => base.clearJournal(true) };
 }
 
@@ -326,31 +184,11 @@ export async function monitorCommand(args: MonitorArgs, ctx: OpContext, io: Io, 
   };
   const preview = await runAsync(checkPortfolio(ctx, { ...opts, preview: true }), p.driver);
   io.err(preview.message[lang]);
-  if (preview.estimate > 0 && !args.yes) {
-    const ok = interactive && io.ask ? await io.ask(msg.confirm[lang]) : false;
-    if (!ok) throw new ExitError(EXIT.NOT_CONFIRMED, msg.notConfirmed[lang]);
-  }
+  await confirmPrice(preview.estimate, args, io, interactive);
 
   // A check pauses when only failed calls are left; the core bounds how often it continues for them.
-  let summary = await runAsync(checkPortfolio(ctx, opts), p.driver);
-  for (let k = 0; summary.status === "paused" && k <= MAX_STALLED_CALLS; k++)
-    summary = await runAsync(checkPortfolio(ctx, opts), p.driver);
-
-  const table = p.sheets.tables.get(PORTFOLIO_SHEET) ?? [];
-  const width = Math.max(0, ...table.map((r) => r.length));
-  const partial = `${output}.partial`;
-  writeFileSync(
-    partial,
-    table
-      .map((r) =>
-        formatRow(
-          Array.from({ length: width }, (_, i) => r[i] ?? ""),
-          p.delimiter,
-        ),
-      )
-      .join(""),
-  );
-  renameSync(partial, output);
+  const summary = await runToEnd(() => runAsync(checkPortfolio(ctx, opts), p.driver), MAX_STALLED_CALLS + 1);
+  writeTableFile(output, p.sheets.tables.get(PORTFOLIO_SHEET) ?? [], p.delimiter);
   io.err(summary.message[lang]);
   io.err(T.written[lang](output, p.sheets.appended, args.changes));
 

@@ -2,7 +2,7 @@
  * `company-data refresh` and `company-data estimate refresh`: the scheduled
  * refresh of an enriched list for cron, on the same core as the add-ons
  * (shared/refresh/run.ts runs unchanged against the CSV held as a sheet in
- * memory, with cli/monitor.ts's CsvSheets and FileStore):
+ * memory, with the files of cli/job-files.ts):
  *
  *   LIST.csv (--in)       the enriched list (the output of `company-data enrich`
  *                         or of an earlier refresh); a list not enriched yet is
@@ -19,10 +19,8 @@
  * either nothing is spent (exit 7). The monthly ceiling is counted in the
  * state file, so it holds across cron runs of the same output.
  */
-import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
-import type { Language } from "../shared/i18n/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
 import { detectColumns, MATCH_ROLES, NO_NAME_COLUMN } from "../shared/enrich/index.ts";
 import { DEFAULT_FIELDS, selectFields } from "../shared/enrich/index.ts";
@@ -32,24 +30,21 @@ import { REFRESH_LOGS } from "../shared/refresh/index.ts";
 import { monthSpend } from "../shared/refresh/index.ts";
 import { refreshStep, type RefreshSummary } from "../shared/refresh/index.ts";
 import type { RefreshSettings, RefreshTable } from "../shared/refresh/index.ts";
-import { formatRow, type Delimiter } from "./csv.ts";
+import type { Delimiter } from "./csv.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";
-import { CsvSheets, FileStore, readTable } from "./monitor.ts";
+import { confirmPrice, filesDriver, jobSheets, openStore, readLog, readTable } from "./job-files.ts";
+import type { CsvSheets, FileStore } from "./job-files.ts";
+import { runToEnd } from "../shared/schedule/index.ts";
+import { writeTableFile, type JobFileArgs } from "./job-files.ts";
 
-export interface RefreshArgs {
-  input: string;
-  output?: string;
-  changes?: string;
+export interface RefreshArgs extends JobFileArgs {
   olderThanDays: number;
   monthCeiling: number;
   /** Fields for rows of a list that is not enriched yet (an enriched list keeps its own). */
   fields?: string[];
-  yes: boolean;
-  lang: Language;
-  parallel?: number;
 }
 
 /** The list's sheet name in memory. */
@@ -116,39 +111,18 @@ async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<
 
   // The refresh log keeps its own header and delimiter once it exists; without --changes the lines stay in the change column only.
   const logSheet = REFRESH_LOGS[lang];
-  let logRows: string[][] | null = null;
-  let logDelimiter = list.delimiter;
-  if (args.changes && existsSync(args.changes)) {
-    const log = await readTable(args.changes, lang);
-    if (log.rows.length) {
-      logRows = log.rows;
-      logDelimiter = log.delimiter;
-    }
-  }
-  const sheets = new CsvSheets({
+  const log = await readLog(args.changes, lang, list.delimiter);
+  const sheets = jobSheets(LIST, list.rows, {
+    ...log,
     sheet: args.changes ? logSheet : "",
     path: args.changes ?? "",
-    delimiter: logDelimiter,
   });
-  sheets.tables.set(
-    LIST,
-    list.rows.map((r) => [...r]),
-  );
-  if (logRows) sheets.tables.set(logSheet, logRows);
 
   const statePath = args.output ? refreshStateOf(args.output) : "";
-  const store =
-    statePath && (withStore === "write" || existsSync(statePath)) ? new FileStore(statePath) : new FileStore("");
+  const store = openStore(statePath, withStore);
   const base = nodeDriver({ parallel: args.parallel ?? DEFAULT_PARALLEL });
-  const driver: AsyncDriver = {
-    ...base,
-    storeGet: async (keys) => store.get(keys),
-    // An estimate reads the state but never writes it.
-    storePut: async (entries) => {
-      if (withStore === "write" && statePath) store.put(entries);
-    },
-    sheet: async (req) => sheets.handle(req),
-  };
+  // An estimate reads the state but never writes it.
+  const driver = filesDriver(base, sheets, store, withStore === "write" && statePath ? false : "ignore");
   const settings = {
     enabled: true,
     table,
@@ -188,30 +162,10 @@ export async function refreshCommand(args: RefreshArgs, ctx: OpContext, io: Io, 
   const p = await prepare(args, "write");
   const est = await priceOf(p, ctx);
   io.err(est.text[lang]);
-  if (est.nextRun > 0 && !args.yes) {
-    const ok = interactive && io.ask ? await io.ask(msg.confirm[lang]) : false;
-    if (!ok) throw new ExitError(EXIT.NOT_CONFIRMED, msg.notConfirmed[lang]);
-  }
+  await confirmPrice(est.nextRun, args, io, interactive);
   // No deadline here: a step ends done, at the ceiling or out of credits (paused only if rows keep appearing).
-  let summary = await runAsync(refreshStep(ctx, p.settings), p.driver);
-  for (let k = 0; summary.status === "paused" && k < 3; k++)
-    summary = await runAsync(refreshStep(ctx, p.settings), p.driver);
-
-  const table = p.sheets.tables.get(LIST) ?? [];
-  const width = Math.max(0, ...table.map((r) => r.length));
-  const partial = `${output}.partial`;
-  writeFileSync(
-    partial,
-    table
-      .map((r) =>
-        formatRow(
-          Array.from({ length: width }, (_, i) => r[i] ?? ""),
-          p.delimiter,
-        ),
-      )
-      .join(""),
-  );
-  renameSync(partial, output);
+  const summary = await runToEnd(() => runAsync(refreshStep(ctx, p.settings), p.driver), 3);
+  writeTableFile(output, p.sheets.tables.get(LIST) ?? [], p.delimiter);
   io.err(summary.message[lang]);
   io.err(T.written[lang](output, p.sheets.appended, args.changes));
   p.store.compact();

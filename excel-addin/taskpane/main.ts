@@ -13,8 +13,7 @@ import { runAsync } from "../../shared/core/index.ts";
 import { settle } from "../../shared/app/index.ts";
 import { officeDriver, initWorkbookIdentity, displayLanguage } from "../host/office.ts";
 import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
-import { serialiseChecks, startMonitor } from "../monitor.ts";
-import { serialiseRefresh, startRefresh } from "../refresh.ts";
+import { serialiseJobs, startScheduledJobs } from "../schedule.ts";
 import { Pacer } from "../../shared/api/index.ts";
 
 void Office.onReady(async () => {
@@ -37,9 +36,8 @@ void Office.onReady(async () => {
       driver.release();
     }
   });
-  // One check at a time: the timer and the pane's "Check now" go through the same caller.
-  const host = serialiseRefresh(serialiseChecks(direct));
+  // One run of each scheduled job at a time: the timer and the pane's "Check now" / "Refresh now" go through the same caller.
+  const host = serialiseJobs(direct);
   mountApp(root, host, { language: displayLanguage() });
-  startMonitor(host); // scheduled portfolio checks while the workbook is open (excel-addin/monitor.ts)
-  startRefresh(host); // scheduled refresh of an enriched list, likewise (excel-addin/refresh.ts)
+  startScheduledJobs(host); // the portfolio check and the refresh on their schedules while the workbook is open (excel-addin/schedule.ts)
 });

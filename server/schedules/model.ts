@@ -8,7 +8,8 @@
 import { validate as V } from "../../shared/api/index.ts";
 import { invalid } from "../../shared/core/index.ts";
 import { got, rule, type Language } from "../../shared/i18n/index.ts";
-import { alertSettings, checkWebhookUrl, DAY_MS, HOUR_MS, maskWebhook } from "../../shared/monitor/index.ts";
+import { alertSettings, checkWebhookUrl, maskWebhook } from "../../shared/monitor/index.ts";
+import { nextSlot as slotAfter, UTC } from "../../shared/schedule/index.ts";
 
 export type ScheduleFrequency = "hourly" | "daily" | "weekly";
 
@@ -79,20 +80,12 @@ export function scheduleName(value: string): string {
 }
 
 /**
- * The first slot strictly after `after` (epoch ms, UTC): hourly at every full
- * hour; daily at `hour`:00; weekly at `hour`:00 on `weekday`.
+ * The first slot strictly after `after` (epoch ms): hourly at every full
+ * hour; daily at `hour`:00; weekly at `hour`:00 on `weekday`; in UTC, the
+ * server's zone. The one slot rule of every scheduled job (shared/schedule/).
  */
-export function nextSlot(s: Pick<ScheduleInput, "frequency" | "hour" | "weekday">, after: number): number {
-  if (s.frequency === "hourly") return Math.floor(after / HOUR_MS) * HOUR_MS + HOUR_MS;
-  const dayStart = Math.floor(after / DAY_MS) * DAY_MS;
-  for (let d = 0; d <= 7; d++) {
-    const t = dayStart + d * DAY_MS + s.hour * HOUR_MS;
-    if (t <= after) continue;
-    if (s.frequency === "weekly" && new Date(t).getUTCDay() !== s.weekday) continue;
-    return t;
-  }
-  throw new Error("unreachable: a week always has the weekday");
-}
+export const nextSlot = (s: Pick<ScheduleInput, "frequency" | "hour" | "weekday">, after: number): number =>
+  slotAfter(s, after, UTC);
 
 /** Webhook addresses are secrets: what a listing shows of one (its host). */
 export const maskedWebhook = maskWebhook;

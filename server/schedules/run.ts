@@ -44,6 +44,7 @@ import {
   type DeliveryOutcome,
   type RunSummary,
 } from "../../shared/monitor/index.ts";
+import { runToEnd } from "../../shared/schedule/index.ts";
 import { fetchHttp } from "../../shared/web/index.ts";
 import { Workbook } from "../../playground/workbook.ts";
 import type { AuthUser } from "../auth/tokens.ts";
@@ -313,12 +314,12 @@ async function check(
     alerts: [...webhooks.map((w) => w.channel), ...(mailTo.length ? ["email"] : [])],
   };
   // A check pauses when only failed calls are left; the core bounds how often it continues for them (as the CLI).
-  let summary = await runAsync(checkPortfolio(opCtx, checkOpts), driver);
-  let estimate = summary.estimate;
-  for (let k = 0; summary.status === "paused" && k <= MAX_STALLED_CALLS; k++) {
-    summary = await runAsync(checkPortfolio(opCtx, checkOpts), driver);
-    estimate += summary.estimate;
-  }
+  let estimate = 0;
+  const summary = await runToEnd(async () => {
+    const step = await runAsync(checkPortfolio(opCtx, checkOpts), driver);
+    estimate += step.estimate;
+    return step;
+  }, MAX_STALLED_CALLS + 1);
   result.status = summary.status;
   result.message = summary.message;
   result.estimate = estimate;

@@ -12,7 +12,6 @@
  */
 import type { Operation } from "../core/index.ts";
 import { storeGet } from "../core/index.ts";
-import type { Bilingual } from "../i18n/index.ts";
 import { checkPortfolio, lastRun, RUN_KEY, type RunSummary } from "../monitor/index.ts";
 import { scheduleEstimate } from "../monitor/index.ts";
 import { loadSchedule, saveSchedule, scheduleSettings } from "../monitor/index.ts";
@@ -25,30 +24,12 @@ import {
   saveAlertSettings,
   webhookSender,
 } from "../monitor/index.ts";
+import { hostNote } from "../schedule/index.ts";
 import { record } from "./input.ts";
 import type { AppDeps, MonitorEstimateView, MonitorStatusView } from "./protocol.ts";
+import { MONITOR_JOB } from "./scheduled-jobs.ts";
 import { withSession } from "./session.ts";
 import { contextFromSettings, loadSettings } from "./settings.ts";
-
-const HOST_NOTE: Record<string, Bilingual | undefined> & { test: Bilingual } = {
-  sheets: {
-    de: "Google Sheets prüft nach Zeitplan auch bei geschlossener Tabelle (installierbarer Zeit-Trigger, höchstens stündlich).",
-    en: "Google Sheets checks on schedule even while the spreadsheet is closed (installable time-driven trigger, at most hourly).",
-  },
-  excel: {
-    de: "Excel prüft nur, solange die Arbeitsmappe geöffnet ist: beim Öffnen, wenn die letzte Prüfung älter als das Intervall ist, und danach per Timer. Bei geschlossener Mappe wird nichts aktualisiert.",
-    en: "Excel checks only while the workbook is open: on opening when the last check is older than the interval, then on a timer. Nothing is refreshed while the workbook is closed.",
-  },
-  // Decision: the playground does not run a timer. A real-time hourly or daily
-  // timer would never fire in a demo session, and the emulator's clock (what
-  // the playground's data follows) moves only when the user moves it.
-  playground: {
-    de: "Im Playground läuft nichts nach Zeitplan: Der Zeitplan wird nur gespeichert und seine Kosten geschätzt. Prüfen Sie mit „Jetzt prüfen“; neue Änderungen entstehen, wenn Sie die Uhr des Emulators vorstellen (POST /_emulator/clock).",
-    en: 'Nothing runs on a schedule in the playground: the schedule is only stored and its cost estimated. Check with "Check now"; new changes appear when you move the emulator\'s clock (POST /_emulator/clock).',
-  },
-  test: { de: "Testumgebung: nichts läuft nach Zeitplan.", en: "Test environment: nothing runs on a schedule." },
-};
-const hostNote = (deps: AppDeps): Bilingual => HOST_NOTE[deps.host] ?? HOST_NOTE.test;
 
 function sheetOf(input: Record<string, unknown>, fallback: string): string {
   const v = input.sheet;
@@ -73,7 +54,7 @@ export function* monitorStatusMethod(deps: AppDeps, _input: unknown): Operation<
     schedule,
     last,
     paused: run !== null,
-    hostNote: hostNote(deps),
+    hostNote: hostNote(MONITOR_JOB.hostNotes, deps.host),
     alerts,
     webhookSender: webhookSender(deps.host),
   };

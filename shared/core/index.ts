@@ -16,5 +16,6 @@ export type { HttpMethod, HttpRequest, HttpResponse, RequestPrice } from "./http
 export { DEFAULT_RETRY, nextDelay, parseRetryAfter } from "./retry.ts";
 export type { RetryPolicy } from "./retry.ts";
 export { readPart, readSaved, savedBilingual, savedCacheEnvelope, savedCell, savedKind, writeSaved } from "./saved.ts";
+export type { SavedKind } from "./saved.ts";
 export { noSuchSheet } from "./sheet-protocol.ts";
 export type { Cell, SelectionInfo, SheetRequest } from "./sheet-protocol.ts";

@@ -15,7 +15,8 @@ import { endpoint, profileCost, INCLUDE_COST } from "../api/index.ts";
 import type { AllOf, CallOperation } from "../credits/index.ts";
 import type { Bilingual } from "../i18n/index.ts";
 import { fillPrices } from "../credits/index.ts";
-import { runsPerDay, type ScheduleSettings } from "./schedule.ts";
+import { runsPerDay } from "../schedule/index.ts";
+import type { ScheduleSettings } from "./schedule.ts";
 
 /** The portfolio check's plan, as counts of calls (PlannedOperation kind "portfolio"). */
 export interface PortfolioPlanned {

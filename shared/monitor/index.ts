@@ -25,16 +25,7 @@ export { portfolioParts, scheduleEstimate } from "./estimate.ts";
 export type { PortfolioPlanned, ScheduleEstimate } from "./estimate.ts";
 export { GROUP_LABEL, SCREENING_NOTE } from "./risk.ts";
 export type { RiskFlag, RiskGroup } from "./risk.ts";
-export {
-  DAY_MS,
-  HOUR_MS,
-  intervalMs,
-  isDue,
-  isDueForSchedule,
-  loadSchedule,
-  saveSchedule,
-  scheduleSettings,
-} from "./schedule.ts";
+export { loadSchedule, saveSchedule, scheduleSettings } from "./schedule.ts";
 export type { Frequency, ScheduleSettings } from "./schedule.ts";
 export { screenIds } from "./screen-ids.ts";
 export type { ScreenedCompany } from "./screen-ids.ts";

@@ -14,7 +14,7 @@ import { isEmptyTask, taskFromRow } from "../enrich/index.ts";
 import { companyCost, fieldNeeds, selectFields } from "../enrich/index.ts";
 import { rowCeiling, selectRows, taskWithPrevious, type Rerun } from "../enrich/index.ts";
 import { readBlockWithPrevious, type PreviousRow } from "../enrich/index.ts";
-import { DAY_MS } from "../monitor/index.ts";
+import { DAY_MS } from "../schedule/index.ts";
 import { refreshIntervalDays, type RefreshSettings, type RefreshTable } from "./settings.ts";
 import type { MonthSpend } from "./month.ts";
 

@@ -10,5 +10,5 @@ export { monthSpend } from "./month.ts";
 export type { MonthSpend } from "./month.ts";
 export { lastRefresh, refreshStep } from "./run.ts";
 export type { RefreshSummary } from "./run.ts";
-export { isRefreshDue, loadRefreshSettings, refreshSettings, saveRefreshSettings } from "./settings.ts";
+export { loadRefreshSettings, refreshSettings, refreshSlot, saveRefreshSettings } from "./settings.ts";
 export type { RefreshSettings, RefreshTable } from "./settings.ts";

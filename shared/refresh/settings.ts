@@ -2,20 +2,20 @@
  * The scheduled refresh of an enriched list, per document: which table (as
  * the Enrich panel selected it), rows older than how many days, when
  * (daily or weekly at an hour) and the monthly credit ceiling. Like the
- * portfolio's schedule (shared/monitor/schedule.ts), hosts turn it into a
- * trigger (Sheets) or a timer (Excel); the CLI takes the same figures as flags.
+ * portfolio's schedule (../monitor/schedule.ts), it is a scheduled job
+ * (shared/schedule/, shared/app/scheduled-jobs.ts): a weekly refresh runs
+ * every seven days at its hour. The CLI takes the same figures as flags.
  */
 import * as z from "zod/mini";
-import { storeGet, storePut, type Operation } from "../core/index.ts";
-import { readSaved, savedKind, writeSaved } from "../core/index.ts";
 import { invalid } from "../core/index.ts";
 import { got, rule } from "../i18n/index.ts";
 import { validate as V } from "../api/index.ts";
 import { selectFields } from "../enrich/index.ts";
 import { INPUT_ROLES, type ColumnMapping } from "../enrich/index.ts";
-import { DAY_MS, isDueForSchedule } from "../monitor/index.ts";
+import { formNumber as n, settingsStore, slotFields, slotShape, type Slot } from "../schedule/index.ts";
 
 export type RefreshFrequency = "daily" | "weekly";
+const FREQUENCIES = ["daily", "weekly"] as const;
 
 /** The enriched table: header row at `row`, `rows` counting the header, the input's `cols` (the output block stands right of it). */
 export interface RefreshTable {
@@ -54,8 +54,6 @@ export const DEFAULT_REFRESH: RefreshSettings = {
 /** Per document: the schedule belongs to the workbook. */
 export const REFRESH_SETTINGS_KEY = "doc:refresh:settings";
 
-const n = (x: unknown) => (typeof x === "string" && x.trim() !== "" && Number.isFinite(Number(x)) ? Number(x) : x);
-
 function tableOf(value: unknown): RefreshTable | null {
   if (value === null || value === undefined) return null;
   if (typeof value !== "object")
@@ -89,34 +87,25 @@ export function refreshSettings(value: unknown): RefreshSettings {
   if (typeof value !== "object" || value === null)
     throw invalid("refresh", { de: "erwartet Einstellungen für die Aktualisierung", en: "expected refresh settings" });
   const v = value as Record<string, unknown>;
-  const frequency = v.frequency ?? DEFAULT_REFRESH.frequency;
-  if (frequency !== "daily" && frequency !== "weekly")
-    throw invalid(
-      "frequency",
-      got({ de: "erwartet täglich (daily) oder wöchentlich (weekly)", en: "expected daily or weekly" }, frequency),
-    );
-  if (typeof v.enabled !== "boolean" && v.enabled !== undefined) throw invalid("enabled", rule.type("boolean"));
+  const slot = slotFields(v, FREQUENCIES, DEFAULT_REFRESH);
   const table = tableOf(v.table);
-  const enabled = v.enabled === true;
-  if (enabled && !table)
+  if (slot.enabled && !table)
     throw invalid("table", {
       de: "bitte zuerst im Bereich Anreichern die angereicherte Tabelle markieren",
       en: "please select the enriched table in the Enrich panel first",
     });
   return {
-    enabled,
+    ...slot,
     table,
     olderThanDays: V.integer(n(v.olderThanDays ?? DEFAULT_REFRESH.olderThanDays), "olderThanDays", 1, 3650),
-    frequency,
-    hour: V.integer(n(v.hour ?? DEFAULT_REFRESH.hour), "hour", 0, 23),
     monthCeiling: V.integer(n(v.monthCeiling ?? DEFAULT_REFRESH.monthCeiling), "monthCeiling", 1, 10_000_000),
   };
 }
 
-/** The saved form: what refreshSettings returns, checked again the same way on reading. */
-const refreshShape: z.ZodMiniType<RefreshSettings> = z.pipe(
-  z.object({
-    enabled: z.boolean(),
+const store = settingsStore<RefreshSettings>({
+  key: REFRESH_SETTINGS_KEY,
+  shape: z.object({
+    ...slotShape(FREQUENCIES),
     table: z.nullable(
       z.object({
         sheet: z.string(),
@@ -130,48 +119,17 @@ const refreshShape: z.ZodMiniType<RefreshSettings> = z.pipe(
       }),
     ),
     olderThanDays: z.number(),
-    frequency: z.enum(["daily", "weekly"]),
-    hour: z.number(),
     monthCeiling: z.number(),
   }),
-  z.transform((v, ctx) => {
-    try {
-      return refreshSettings(v);
-    } catch {
-      ctx.issues.push({ code: "custom", message: "refresh", input: v });
-      return z.NEVER;
-    }
-  }),
-);
-/** Written without a version before v1: still read, or an update would silently stop the user's refresh. */
-export const SAVED_REFRESH = savedKind(1, refreshShape, refreshShape);
-
-export function* loadRefreshSettings(): Operation<RefreshSettings> {
-  const [raw] = yield* storeGet([REFRESH_SETTINGS_KEY]);
-  return readSaved(SAVED_REFRESH, raw) ?? { ...DEFAULT_REFRESH };
-}
-
-export function* saveRefreshSettings(s: RefreshSettings): Operation<void> {
-  yield* storePut({ [REFRESH_SETTINGS_KEY]: writeSaved(SAVED_REFRESH, refreshSettings(s)) });
-}
+  validate: refreshSettings,
+  defaults: DEFAULT_REFRESH,
+});
+export const SAVED_REFRESH = store.kind;
+export const loadRefreshSettings = store.load;
+export const saveRefreshSettings = store.save;
 
 export const refreshIntervalDays = (s: Pick<RefreshSettings, "frequency">) => (s.frequency === "weekly" ? 7 : 1);
 
-/**
- * Is a scheduled refresh due? Daily: the last run is older than the latest
- * slot at the chosen hour (`todaysSlot`, from the host that knows its time
- * zone). Weekly: as daily, and the last run is at least six and a half days
- * old (a trigger fires at a random minute of its hour).
- */
-export function isRefreshDue(
-  s: Pick<RefreshSettings, "enabled" | "frequency">,
-  lastRun: string | null | undefined,
-  now: number,
-  todaysSlot?: number,
-): boolean {
-  if (!s.enabled) return false;
-  if (!isDueForSchedule({ frequency: "daily" }, lastRun, now, todaysSlot)) return false;
-  if (s.frequency === "daily" || !lastRun) return true;
-  const t = Date.parse(lastRun);
-  return Number.isNaN(t) || now - t >= 6.5 * DAY_MS;
-}
+/** The refresh's schedule as a scheduled job's slot; null while it is off or has no table. */
+export const refreshSlot = (s: RefreshSettings): Slot | null =>
+  s.enabled && s.table ? { frequency: s.frequency, hour: s.hour } : null;

@@ -1,6 +1,6 @@
 /** Excel monitoring: the timer's check and the task pane's "Check now" never run at the same time. */
 import { describe, expect, it } from "vitest";
-import { serialiseChecks, startMonitor } from "../../excel-addin/monitor.ts";
+import { serialiseJobs, startScheduledJobs } from "../../excel-addin/schedule.ts";
 import type { AppCall } from "../../shared/ui/index.ts";
 
 const SCHEDULE = { enabled: true, frequency: "hourly" as const, hour: 7, budget: null, sheet: "Portfolio" };
@@ -46,27 +46,28 @@ const timers = { setInterval: () => 1, clearInterval: () => {}, now: () => Date.
 describe("serialised checks", () => {
   it('a "Check now" while the timer\'s check runs joins it: one run, one answer for both', async () => {
     const svc = fakeService();
-    const host = serialiseChecks({ call: svc.call });
-    const loop = startMonitor(host, timers); // on open: due (never ran) → the timer's run starts
+    const host = serialiseJobs({ call: svc.call });
+    const loop = startScheduledJobs(host, timers); // on open: due (never ran) → the timer's run starts
     await flush();
     expect(svc.runs).toHaveLength(1);
-    expect(host.checking()).toBe(true);
+    expect(host.running("monitor")).toBe(true);
     const manual = host.call("monitorRun", { sheet: "Portfolio", budget: null });
     // Another timer look while it runs does not start a second check.
     expect(await loop.tick()).toBeNull();
     await flush();
     expect(svc.runs).toHaveLength(1);
     svc.finish.shift()!();
-    const [timerAnswer, manualAnswer] = await Promise.all([loop.first, manual]);
+    const [timerRan, manualAnswer] = await Promise.all([loop.first, manual]);
+    const timerAnswer = timerRan?.monitor;
     expect(manualAnswer).toBe(timerAnswer);
     expect(svc.runs).toHaveLength(1);
-    expect(host.checking()).toBe(false);
+    expect(host.running("monitor")).toBe(false);
     loop.stop();
   });
 
   it("a check of another sheet waits for the running one; two never overlap", async () => {
     const svc = fakeService();
-    const host = serialiseChecks({ call: svc.call });
+    const host = serialiseJobs({ call: svc.call });
     const a = host.call("monitorRun", { sheet: "Portfolio", budget: null });
     const b = host.call("monitorRun", { sheet: "Watchlist", budget: 50 });
     const c = host.call("monitorRun", { sheet: "Watchlist", budget: 50 }); // joins b
@@ -84,7 +85,7 @@ describe("serialised checks", () => {
 
   it("a failed check does not block the next; other methods pass straight through", async () => {
     let n = 0;
-    const host = serialiseChecks({
+    const host = serialiseJobs({
       call: (async (method: string, _input: unknown) => {
         if (method !== "monitorRun") return method;
         if (++n === 1) throw new Error("offline");
@@ -94,7 +95,7 @@ describe("serialised checks", () => {
     await expect(host.call("monitorRun", {})).rejects.toThrow("offline");
     expect(await host.call("monitorRun", {})).toBe("ok");
     expect(await host.call("monitorStatus", {})).toBe("monitorStatus");
-    expect(host.checking()).toBe(false);
+    expect(host.running("monitor")).toBe(false);
   });
 
   it("without the lock the same two requests would both run (the test can fail)", async () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { runSync } from "../../shared/core/drivers.ts";
-import { isDue, isDueForSchedule, scheduleSettings, DAY_MS, HOUR_MS } from "../../shared/monitor/schedule.ts";
-import { isCheckDue, startMonitor } from "../../excel-addin/monitor.ts";
+import { scheduleSettings } from "../../shared/monitor/schedule.ts";
+import { DAY_MS, HOUR_MS, isDue, UTC } from "../../shared/schedule/slot.ts";
+import { startScheduledJobs } from "../../excel-addin/schedule.ts";
+import { MONITOR_JOB } from "../../shared/app/scheduled-jobs.ts";
+import type { MonitorStatusView } from "../../shared/app/protocol.ts";
 import { dispatch } from "../../shared/app/dispatch.ts";
 import type { AppDeps, AppInput, AppMethodName } from "../../shared/app/protocol.ts";
 import { harness } from "./harness.ts";
@@ -11,17 +14,19 @@ import { nth } from "../helpers/indexed.ts";
 describe("schedule", () => {
   const t0 = Date.parse("2026-03-02T12:00:00Z");
   it("isDue: none yet, or one interval old", () => {
-    expect(isDue(null, HOUR_MS, t0)).toBe(true);
-    expect(isDue(new Date(t0 - 30 * 60_000).toISOString(), HOUR_MS, t0)).toBe(false);
-    expect(isDue(new Date(t0 - HOUR_MS).toISOString(), HOUR_MS, t0)).toBe(true);
+    const hourly = { frequency: "hourly" as const, hour: 0 };
+    expect(isDue(hourly, null, { now: t0, zone: UTC })).toBe(true);
+    expect(isDue(hourly, new Date(t0 - 30 * 60_000).toISOString(), { now: t0, zone: UTC })).toBe(false);
+    expect(isDue(hourly, new Date(t0 - HOUR_MS).toISOString(), { now: t0, zone: UTC })).toBe(true);
   });
   it("daily: due once the last check is older than the latest slot", () => {
     const slot = Date.parse("2026-03-02T07:00:00Z");
-    expect(isDueForSchedule({ frequency: "daily" }, "2026-03-02T06:59:00Z", t0, slot)).toBe(true);
-    expect(isDueForSchedule({ frequency: "daily" }, "2026-03-02T07:10:00Z", t0, slot)).toBe(false);
+    const daily = { frequency: "daily" as const, hour: 7 };
+    expect(isDue(daily, "2026-03-02T06:59:00Z", { now: t0, zone: UTC })).toBe(true);
+    expect(isDue(daily, "2026-03-02T07:10:00Z", { now: t0, zone: UTC })).toBe(false);
     // Before today's slot, yesterday's slot counts.
-    expect(isDueForSchedule({ frequency: "daily" }, "2026-03-01T08:00:00Z", slot - HOUR_MS, slot)).toBe(false);
-    expect(isDueForSchedule({ frequency: "daily" }, "2026-02-28T08:00:00Z", slot - HOUR_MS, slot)).toBe(true);
+    expect(isDue(daily, "2026-03-01T08:00:00Z", { now: slot - HOUR_MS, zone: UTC })).toBe(false);
+    expect(isDue(daily, "2026-02-28T08:00:00Z", { now: slot - HOUR_MS, zone: UTC })).toBe(true);
     expect(slot + DAY_MS).toBeGreaterThan(t0);
   });
   it("settings are validated", () => {
@@ -50,7 +55,7 @@ describe("Excel: refresh on open when the last check is older than the interval,
     await call("saveSettings", { apiKey: h.key, baseUrl: "https://emulator.test", language: "en" });
     await call("monitorSaveSchedule", { schedule: { enabled: true, frequency: "daily", hour: 6 } });
     let intervalFn: (() => void) | null = null;
-    const loop = startMonitor(
+    const loop = startScheduledJobs(
       { call },
       {
         setInterval: (f) => {
@@ -61,19 +66,22 @@ describe("Excel: refresh on open when the last check is older than the interval,
         now: h.now,
       },
     );
-    const first = await loop.first;
+    const first = (await loop.first)?.monitor;
     expect(first?.status).toBe("done");
     expect(nth(h.sheets.get("Portfolio"), 1)[1]).toBe("No flags");
     expect(intervalFn).not.toBeNull();
     expect(await loop.tick()).toBeNull(); // same day: not due
     h.advance(1);
-    const next = await loop.tick();
+    const next = (await loop.tick())?.monitor;
     expect(next?.status).toBe("done");
     const status = (await call("monitorStatus", {})) as { hostNote: { en: string } };
     expect(status.hostNote.en).toMatch(/Nothing is refreshed while the workbook is closed/);
-    expect(
-      isCheckDue({ enabled: false, frequency: "hourly", hour: 0, budget: null, sheet: "Portfolio" }, null, h.now()),
-    ).toBe(false);
+    // Off: no slot, so never due.
+    const off = {
+      ...status,
+      schedule: { enabled: false, frequency: "hourly", hour: 0, budget: null, sheet: "Portfolio" },
+    };
+    expect(MONITOR_JOB.state(off as MonitorStatusView).slot).toBeNull();
     loop.stop();
   });
 });

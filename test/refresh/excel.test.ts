@@ -10,8 +10,8 @@ import { dispatch } from "../../shared/app/dispatch.ts";
 import type { AppDeps, AppInput, AppMethodName } from "../../shared/app/protocol.ts";
 import type { AppCall } from "../../shared/ui/index.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
-import { isRefreshDueNow, serialiseRefresh, startRefresh } from "../../excel-addin/refresh.ts";
-import { DEFAULT_REFRESH } from "../../shared/refresh/settings.ts";
+import { serialiseJobs, startScheduledJobs } from "../../excel-addin/schedule.ts";
+import { DEFAULT_REFRESH, refreshSlot } from "../../shared/refresh/settings.ts";
 import { harness } from "../monitor/harness.ts";
 import portfolio from "../../emulator/data/reference/portfolio.json" with { type: "json" };
 
@@ -56,7 +56,7 @@ describe("Excel: the scheduled refresh on open and on a timer", () => {
     });
 
     let timer: (() => void) | null = null;
-    const loop = startRefresh(serialiseRefresh({ call }), {
+    const loop = startScheduledJobs(serialiseJobs({ call }), {
       setInterval: (f) => {
         timer = f;
         return 1;
@@ -64,7 +64,7 @@ describe("Excel: the scheduled refresh on open and on a timer", () => {
       clearInterval: () => {},
       now: h.now,
     });
-    const first = await loop.first;
+    const first = (await loop.first)?.refresh;
     expect(first).toMatchObject({ status: "done", refreshed: 10, credits: 10 });
     expect(timer).not.toBeNull();
     expect(await loop.tick()).toBeNull(); // the same day: not due
@@ -73,12 +73,12 @@ describe("Excel: the scheduled refresh on open and on a timer", () => {
     h.emu.scheduleEvent(target, { day: 3, kind: "ADDRESS" });
     for (let day = 1; day <= 7; day++) {
       h.advance(1);
-      const r = await loop.tick();
+      const r = (await loop.tick())?.refresh;
       // Due daily, but nothing is older than 7 days before day 8: a run that spends nothing.
       expect(r?.credits ?? 0, `day ${day}`).toBe(0);
     }
     h.advance(1);
-    const day8 = await loop.tick();
+    const day8 = (await loop.tick())?.refresh;
     expect(day8).toMatchObject({ status: "done", refreshed: 10, credits: 10, changedRows: 1 });
     const status = (await call("refreshStatus", {})) as { hostNote: { en: string }; month: { spent: number } };
     expect(status.hostNote.en).toMatch(/Nothing is refreshed while the workbook is closed/);
@@ -95,15 +95,15 @@ describe("Excel: the scheduled refresh on open and on a timer", () => {
           ? (calls++, new Promise<unknown>((r) => (release = r)))
           : Promise.resolve(null)) as AppCall,
     };
-    const host = serialiseRefresh(slow);
+    const host = serialiseJobs(slow);
     const a = host.call("refreshRun", {});
     const b = host.call("refreshRun", {});
-    expect(host.refreshing()).toBe(true);
+    expect(host.running("refresh")).toBe(true);
     release({ status: "done" });
     expect(await a).toEqual(await b);
     expect(calls).toBe(1);
-    const now = Date.now();
-    expect(isRefreshDueNow({ ...DEFAULT_REFRESH, enabled: false }, null, now)).toBe(false);
-    expect(isRefreshDueNow({ ...DEFAULT_REFRESH, enabled: true, table: null }, null, now)).toBe(false);
+    // Off, or on without a table: no slot, so never due.
+    expect(refreshSlot({ ...DEFAULT_REFRESH, enabled: false })).toBeNull();
+    expect(refreshSlot({ ...DEFAULT_REFRESH, enabled: true, table: null })).toBeNull();
   });
 });

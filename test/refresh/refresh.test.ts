@@ -13,8 +13,9 @@ import { refreshStep } from "../../shared/refresh/run.ts";
 import { estimateRefresh, readTable } from "../../shared/refresh/estimate.ts";
 import { monthSpend } from "../../shared/refresh/month.ts";
 import { REFRESH_LOGS } from "../../shared/refresh/log.ts";
+import { isDue, UTC } from "../../shared/schedule/slot.ts";
 import {
-  isRefreshDue,
+  refreshSlot,
   refreshSettings,
   type RefreshSettings,
   type RefreshTable,
@@ -156,12 +157,18 @@ describe("scheduled refresh against the emulator", () => {
   it("due by the schedule: daily after the hour's slot, weekly after six and a half days", () => {
     const slot = Date.parse("2026-03-10T06:00:00Z");
     const now = slot + 3_600_000;
-    expect(isRefreshDue({ enabled: true, frequency: "daily" }, null, now, slot)).toBe(true);
-    expect(isRefreshDue({ enabled: true, frequency: "daily" }, "2026-03-09T06:30:00Z", now, slot)).toBe(true);
-    expect(isRefreshDue({ enabled: true, frequency: "daily" }, "2026-03-10T06:30:00Z", now, slot)).toBe(false);
-    expect(isRefreshDue({ enabled: true, frequency: "weekly" }, "2026-03-09T06:30:00Z", now, slot)).toBe(false);
-    expect(isRefreshDue({ enabled: true, frequency: "weekly" }, "2026-03-03T06:30:00Z", now, slot)).toBe(true);
-    expect(isRefreshDue({ enabled: false, frequency: "daily" }, null, now, slot)).toBe(false);
+    // The slot is 06:00 of the user's day (UTC here): the hour of the settings.
+    const clock = { now, zone: UTC };
+    expect(new Date(slot).getUTCHours()).toBe(6);
+    const daily = { frequency: "daily" as const, hour: 6 };
+    const weekly = { frequency: "weekly" as const, hour: 6 };
+    expect(isDue(daily, null, clock)).toBe(true);
+    expect(isDue(daily, "2026-03-09T06:30:00Z", clock)).toBe(true);
+    expect(isDue(daily, "2026-03-10T06:30:00Z", clock)).toBe(false);
+    expect(isDue(weekly, "2026-03-09T06:30:00Z", clock)).toBe(false);
+    expect(isDue(weekly, "2026-03-03T06:30:00Z", clock)).toBe(true);
+    // Off: no slot, so never due.
+    expect(refreshSlot({ ...refreshSettings({}), enabled: false })).toBeNull();
     expect(() => refreshSettings({ enabled: true })).toThrow(/table/);
     expect(() => refreshSettings({ frequency: "hourly" })).toThrow(/frequency/);
   });
