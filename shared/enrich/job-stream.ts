@@ -73,7 +73,7 @@ export interface StreamEvents {
   names?(done: number, total: number): void;
   /** The names are matched: the profiles' price, now exact, when credits are left. */
   matched?(price: PriceAfterMatching): void;
-  /** A chunk kept: rows kept so far, rows of the chunk this run worked on. */
+  /** The rows phase began (worked 0), or a chunk was kept: rows kept so far, rows of the chunk this run worked on. */
   rows?(rowsDone: number, worked: number): void;
 }
 
@@ -207,6 +207,7 @@ export class StreamJob {
       yield* table({ op: "settled" });
       if (price.after) events.matched?.(price.after);
     }
+    events.rows?.(cp.rowsDone, 0);
     const loop = { fields: this.spec.fields, mode: this.spec.mode, memo: this.memo, outOfCredits: cp.outOfCredits };
     yield* workChunks(deps, ctx, loop, this.rows(ctx, events));
     yield* table({ op: "finish" });
