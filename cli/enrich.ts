@@ -1,32 +1,29 @@
 /**
  * `company-data enrich` and `company-data estimate enrich`: argument
- * handling, the terminal (estimate, question, progress, summary) and the
- * run's outer shell (the lock, the intent journal, the balance). The job
- * itself is the core's streamed job (shared/enrich/job-stream.ts), handed its
- * I/O as adapters: the CSV as its table (./csv-table.ts: lines read in
- * chunks of 1,000, each paired by row key with what an earlier output left)
- * and its document store as files (./enrich-files.ts: the checkpoint, the
- * resolve phase's answers). The job decides whether a run resumes (same
- * input content, a hash, never its mtime: a `touch` or a re-save resumes),
- * starts over (the user fixed a row after Ctrl-C: what it paid for is
- * reused) or starts afresh; which earlier outputs are reused; which names
- * are resolved ahead in full batch calls; which rows are worked on. Here each
- * chunk's output rows are appended to OUT.partial and synced, and only then
- * does the job move its checkpoint; a kill at any point resumes from the
- * last one (OUT.partial is cut back to it). Answers paid for in an unfinished
- * chunk are journalled (OUT.journal.jsonl, ./driver.ts) and replayed, so
- * nothing is bought twice; every paid request is written down before it is
- * sent and its answer when it arrives (OUT.spent, ./ledger.ts), so the
- * summary's credits are the whole job's charge across an interrupted run and
- * its resume, with what a crash may have cost named. When the run completes,
- * OUT.partial replaces OUT. OUT.lock keeps a second process off the same
- * output.
+ * handling, the run's outer shell (the lock, the intent journal, the user's
+ * yes between the job's plan and its run) and the file adapters handed to
+ * the job. The job itself, every decision of it, is the core's streamed job
+ * (shared/enrich/job-stream.ts): whether a run resumes (same input content,
+ * a hash, never its mtime), starts over (the user fixed a row after Ctrl-C:
+ * what it paid for is reused) or starts afresh; which earlier outputs are
+ * reused; the estimate; which names are resolved ahead in full batch calls;
+ * which rows are worked on; that a chunk's rows are appended and synced
+ * before its checkpoint moves, and the journalled answers go only after
+ * that; the counts; OUT.partial replacing OUT at the end. It gets its I/O as
+ * effects: the CSV as its table (./csv-stream.ts over ./csv-table.ts) and
+ * its document store as files (./enrich-files.ts). Answers paid for in an
+ * unfinished chunk are journalled (OUT.journal.jsonl, ./driver.ts) and
+ * replayed, so nothing is bought twice; every paid request is written down
+ * before it is sent and its answer when it arrives (OUT.spent, ./ledger.ts),
+ * so the summary's credits are the whole job's charge across an interrupted
+ * run and its resume. OUT.lock keeps a second process off the same output.
+ * The terminal (estimate, balance, question, progress, summary) is
+ * ./enrich-terminal.ts.
  */
 import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
-import { coreDeps, StreamJob, type EnrichEstimate, type Rerun } from "../shared/enrich/index.ts";
-import type { OutcomeCounts, StreamEvents } from "../shared/enrich/index.ts";
+import { coreDeps, StreamJob, type OutcomeCounts, type Rerun } from "../shared/enrich/index.ts";
 import { csvExit, prepare, type Prepared } from "./csv-table.ts";
 import { CsvTable } from "./csv-stream.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
@@ -36,9 +33,9 @@ import { ExitError, type Io } from "./io.ts";
 import { SpendLedger } from "./ledger.ts";
 import { acquireLock } from "./lock.ts";
 import { diskFullIn } from "./disk.ts";
-import { collectGarbage } from "./memory.ts";
-import { EXIT, msg, type Summary } from "./i18n.ts";
-import { checkBalance, printEstimate, runStatus, sayColumns, setRunning, type RunState } from "./enrich-terminal.ts";
+import { EXIT, msg } from "./i18n.ts";
+import { confirm, printEstimate, progressEvents, runStatus, sayColumns, sayDone } from "./enrich-terminal.ts";
+import { setRunning, type RunState } from "./enrich-terminal.ts";
 
 export { CHUNK_ROWS } from "./csv-table.ts";
 
@@ -120,17 +117,6 @@ export async function enrichCommand(args: EnrichArgs, ctx: OpContext, io: Io, in
   }
 }
 
-/** The estimate said, the balance checked, and the user's yes (or --yes) before anything is spent. */
-async function confirm(e: EnrichEstimate, args: EnrichArgs, ctx: OpContext, io: Io, interactive: boolean) {
-  printEstimate(e, args.lang, (s) => io.err(s));
-  collectGarbage();
-  if (e.credits > 0) await checkBalance(ctx, e, args, io);
-  if (e.credits > 0 && !args.yes) {
-    const ok = interactive && io.ask ? await io.ask(msg.confirm[args.lang]) : false;
-    if (!ok) throw new ExitError(EXIT.NOT_CONFIRMED, msg.notConfirmed[args.lang]);
-  }
-}
-
 async function enrichLocked(args: EnrichArgs, ctx: OpContext, io: Io, interactive: boolean, files: EnrichFiles) {
   const lang = args.lang;
   const p = await prepare(args.input, args.fields, lang, args.encoding);
@@ -173,43 +159,12 @@ async function enrichWith(
   csv.hooks = { settled: (all) => answers.clearJournal(all), finishing: () => ledger.close() };
   const state: RunState = { phase: "resolve", namesDone: 0, namesTotal: 0, rowsDone, rowsTotal: inputRows, ledger };
   setRunning(state);
-  let total = e.rows;
-  let done = 0;
-  const events: StreamEvents = {
-    names: (d, t) => {
-      state.namesDone = d;
-      state.namesTotal = t;
-      collectGarbage();
-    },
-    // The names are matched: the profiles' price is now exact (each company once, less what the run holds).
-    matched: (after) => io.err(after.text[lang]),
-    rows: (kept, worked) => {
-      state.phase = "rows";
-      state.rowsDone = kept;
-      done += worked;
-      total = Math.max(total, done);
-      io.progress?.(done, total);
-    },
-  };
   let counts: OutcomeCounts;
   try {
+    const events = progressEvents(state, e.rows, lang, io);
     counts = await runAsync(job.run(coreDeps, ctx, parallel, events), { ...store.driver(answers), table: csv.request });
   } catch (err) {
     throw csvExit(err, args.input, lang);
   }
-  const charge = ledger.charge();
-  // A row without a status (other) or left unbought would be a bug; counted so the summary never hides it.
-  const summary: Summary = {
-    ...counts,
-    other: counts.other + counts.unbought,
-    credits: charge.answered + charge.unanswered,
-    unanswered: charge.unanswered,
-    out: args.output!,
-  };
-  if (counts.outOfCredits > 0) {
-    io.err(msg.outOfCredits[lang](summary));
-    return EXIT.OUT_OF_CREDITS;
-  }
-  io.err(msg.done[lang](summary));
-  return EXIT.OK;
+  return sayDone(counts, ledger.charge(), args.output!, lang, io);
 }
