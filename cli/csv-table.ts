@@ -1,17 +1,16 @@
 /**
- * The CSV file as the enrichment job's table (shared/enrich/job-stream.ts): its
- * header, its rows read in order in chunks of CHUNK_ROWS with what an
- * earlier output left for each (paired by row key, shared/enrich/row-key.ts,
- * not by position), the rows a killed run already wrote, and the outcome
- * counts of a finished output. Input errors become exit 3 with the file, the
- * line and why (DE/EN).
+ * The CSV files of an enrichment, read: the input's header, delimiter and
+ * encoding, its rows in order in chunks of CHUNK_ROWS with what an earlier
+ * output left for each (paired by row key, shared/enrich/row-key.ts, not by
+ * position), and the rows a killed run already wrote. ./csv-stream.ts hands
+ * them to the core's streamed job as its table. Input errors become exit 3
+ * with the file, the line and why (DE/EN).
  */
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
-import type { Cell } from "../shared/core/index.ts";
+import type { Cell, TableLine } from "../shared/core/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
-import { detectColumns, isOutputHeader, MATCH_ROLES, pairByKey, readPrevious, rowKey } from "../shared/enrich/index.ts";
-import { selectFields, type ColumnMapping, type FieldDef, type StreamLine } from "../shared/enrich/index.ts";
-import type { StreamJob } from "../shared/enrich/index.ts";
+import { detectColumns, isOutputHeader, MATCH_ROLES, pairByKey, rowKey } from "../shared/enrich/index.ts";
+import { selectFields, type ColumnMapping, type FieldDef } from "../shared/enrich/index.ts";
 import { CsvError, parseCsvNumber, readCsv, type Delimiter } from "./csv.ts";
 import { detectEncoding, encodingFromBom, EncodingError, type Encoding } from "./encoding.ts";
 import { ExitError } from "./io.ts";
@@ -145,7 +144,7 @@ export async function* readLines(input: string, p: Prepared, earlier: Earlier | 
   const rows = readCsv(input, undefined, p.encoding);
   await rows.next(); // header
   let index = 0;
-  let batch: StreamLine[] = [];
+  let batch: TableLine[] = [];
   for await (const row of rows) {
     const at = earlier?.pairing[index];
     const text = at != null ? earlier?.cells[at] : undefined;
@@ -177,44 +176,29 @@ export async function usablePrevious(out: string, p: Prepared): Promise<boolean>
   return false;
 }
 
-/** A resume: the rows this run already wrote, handed to the job (their resolves and companies are not bought again). */
-export async function rememberWritten(input: string, p: Prepared, partial: string, job: StreamJob) {
-  const rows = job.rowsDone;
-  if (rows <= 0) return;
+/** A resume: the rows the unfinished output holds from data row `skip` on, each with its input row, in chunks. */
+export async function* readWritten(input: string, p: Prepared, partial: string, skip: number) {
   const inputRows = readCsv(input, undefined, p.encoding);
   let delimiter: Delimiter = ",";
   const done = readCsv(partial, (d) => (delimiter = d));
-  await inputRows.next();
-  await done.next();
-  for (let i = 0; i < rows; i++) {
-    const a = await inputRows.next();
-    const b = await done.next();
-    if (a.done || b.done) break;
-    job.rememberWritten(i, a.value, outputOf(b.value, p.header.length, p.fields.length, delimiter));
-  }
-  await inputRows.return?.(undefined);
-  await done.return?.(undefined);
-}
-
-/** Every data row of the output falls in exactly one of these counts. */
-export async function countOutcomes(file: string, inputWidth: number, width: number) {
-  const c = { rows: 0, matched: 0, review: 0, notFound: 0, error: 0, outOfCredits: 0, skipped: 0, other: 0 };
-  let first = true;
-  for await (const rec of readCsv(file)) {
-    if (first) {
-      first = false;
-      continue;
+  try {
+    await inputRows.next();
+    await done.next();
+    let batch: { row: Cell[]; cells: Cell[] }[] = [];
+    for (let i = 0; ; i++) {
+      const a = await inputRows.next();
+      const b = await done.next();
+      if (a.done || b.done) break;
+      if (i >= skip)
+        batch.push({ row: a.value, cells: outputOf(b.value, p.header.length, p.fields.length, delimiter) });
+      if (batch.length >= CHUNK_ROWS) {
+        yield batch;
+        batch = [];
+      }
     }
-    c.rows++;
-    const o = readPrevious(rec.slice(inputWidth), width)?.outcome;
-    if (o === "matched") c.matched++;
-    else if (o === "review") c.review++;
-    else if (o === "not_found") c.notFound++;
-    else if (o === "error") c.error++;
-    else if (o === "out_of_credits") c.outOfCredits++;
-    else if (o === "empty") c.skipped++;
-    // A row without a status would be a bug; counted so the summary never hides it.
-    else c.other++;
+    if (batch.length) yield batch;
+  } finally {
+    await inputRows.return?.(undefined);
+    await done.return?.(undefined);
   }
-  return c;
 }

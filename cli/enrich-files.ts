@@ -125,8 +125,11 @@ export class EnrichStore {
   private putParts(parts: Record<string, string | null>): void {
     for (const [k, v] of Object.entries(parts)) v === null ? this.parts.delete(k) : this.parts.set(k, v);
     const file = this.files.resolved;
-    // Every part dropped (a fresh start): the file starts empty rather than growing by the drops.
-    if (this.parts.size === 0) return written(file, () => writeFileSync(file, ""));
+    // Every part dropped (a fresh start, or the job done): the file goes rather than growing by the drops.
+    if (this.parts.size === 0) {
+      if (existsSync(file)) unlinkSync(file);
+      return;
+    }
     const fd = openSync(file, "a");
     try {
       written(file, () => writeSync(fd, JSON.stringify(parts) + "\n"));

@@ -1,17 +1,18 @@
 /**
  * What the user of `company-data enrich` reads and answers on the terminal
  * around the core's job: the estimate, the balance against it, the yes/no
- * question, and the progress line (also after Ctrl-C).
+ * question, the progress line (also after Ctrl-C) and the summary.
  */
 import { createInterface } from "node:readline";
 import { runAsync, toCompanyDataError } from "../shared/core/index.ts";
 import { getAccount, type OpContext } from "../shared/operations/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
-import type { EnrichEstimate } from "../shared/enrich/index.ts";
+import type { EnrichEstimate, OutcomeCounts, StreamEvents } from "../shared/enrich/index.ts";
 import { nodeDriver } from "./driver.ts";
-import type { Io } from "./io.ts";
-import type { SpendLedger } from "./ledger.ts";
-import { ROLE_LABEL, msg } from "./i18n.ts";
+import { ExitError, type Io } from "./io.ts";
+import type { Charge, SpendLedger } from "./ledger.ts";
+import { collectGarbage } from "./memory.ts";
+import { EXIT, ROLE_LABEL, msg, type Summary } from "./i18n.ts";
 import { INPUT_ROLES } from "../shared/enrich/index.ts";
 import type { Prepared } from "./csv-table.ts";
 
@@ -115,4 +116,61 @@ function describeMapping(p: Prepared, lang: Language): string {
 export function sayColumns(p: Prepared, lang: Language, io: Io) {
   io.err(msg.columns[lang](describeMapping(p, lang)));
   if (p.encoding !== "utf-8") io.err(msg.encodingUsed[lang](p.encoding));
+}
+
+/** The estimate said, the balance checked, and the user's yes (or --yes) before anything is spent. */
+export async function confirm(
+  e: EnrichEstimate,
+  args: { lang: Language; yes: boolean },
+  ctx: OpContext,
+  io: Io,
+  interactive: boolean,
+): Promise<void> {
+  printEstimate(e, args.lang, (s) => io.err(s));
+  collectGarbage();
+  if (e.credits > 0) await checkBalance(ctx, e, args, io);
+  if (e.credits > 0 && !args.yes) {
+    const ok = interactive && io.ask ? await io.ask(msg.confirm[args.lang]) : false;
+    if (!ok) throw new ExitError(EXIT.NOT_CONFIRMED, msg.notConfirmed[args.lang]);
+  }
+}
+
+/** The job's progress onto the running state (the progress line, Ctrl-C) and the terminal's bar; `rows` the estimate's. */
+export function progressEvents(state: RunState, rows: number, lang: Language, io: Io): StreamEvents {
+  let total = rows;
+  let done = 0;
+  return {
+    names: (d, t) => {
+      state.namesDone = d;
+      state.namesTotal = t;
+      collectGarbage();
+    },
+    // The names are matched: the profiles' price is now exact (each company once, less what the run holds).
+    matched: (after) => io.err(after.text[lang]),
+    rows: (kept, worked) => {
+      state.phase = "rows";
+      state.rowsDone = kept;
+      done += worked;
+      total = Math.max(total, done);
+      io.progress?.(done, total);
+    },
+  };
+}
+
+/** The summary: the output's rows by outcome (from the job) and the whole job's charge (the intent journal); the exit code. */
+export function sayDone(counts: OutcomeCounts, charge: Charge, out: string, lang: Language, io: Io): number {
+  // A row without a status (other) or left unbought would be a bug; counted so the summary never hides it.
+  const summary: Summary = {
+    ...counts,
+    other: counts.other + counts.unbought,
+    credits: charge.answered + charge.unanswered,
+    unanswered: charge.unanswered,
+    out,
+  };
+  if (counts.outOfCredits > 0) {
+    io.err(msg.outOfCredits[lang](summary));
+    return EXIT.OUT_OF_CREDITS;
+  }
+  io.err(msg.done[lang](summary));
+  return EXIT.OK;
 }

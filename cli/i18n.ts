@@ -1,6 +1,6 @@
 /** The command line's own texts, German and English. */
 import { catalogue, type Language, type Texts } from "../shared/i18n/index.ts";
-import type { InputRole } from "../shared/enrich/index.ts";
+import type { InputRole, OutcomeCounts } from "../shared/enrich/index.ts";
 import { NOUNS, countText, groupDigits } from "../shared/credits/index.ts";
 import { fillPrices } from "../shared/credits/index.ts";
 
@@ -426,16 +426,8 @@ export const ROLE_LABEL = catalogue({
   lei: { de: "LEI", en: "LEI" },
 }) satisfies Record<InputRole, Texts>;
 
-export interface Summary {
-  matched: number;
-  review: number;
-  notFound: number;
-  error: number;
-  outOfCredits: number;
-  /** Rows without a name or id (status "skipped: no name"). */
-  skipped: number;
-  /** Rows without a status: a bug if ever above 0, shown rather than hidden. */
-  other: number;
+/** The output's rows by outcome (`other`: rows without a status, a bug if ever above 0, shown rather than hidden). */
+export interface Summary extends Omit<OutcomeCounts, "rows" | "unbought"> {
   /** Credits the service charged for this output, over the run and the runs it resumed (an upper bound: includes `unanswered`). */
   credits: number;
   /** Of `credits`, those of paid requests whose answer never arrived (a crash, a timeout): charged or not, only the service knows. */

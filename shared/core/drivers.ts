@@ -2,6 +2,7 @@ import type { Effect, Operation } from "./effects.ts";
 import { CompanyDataError } from "./errors.ts";
 import type { HttpRequest, HttpResponse } from "./http.ts";
 import type { SheetRequest } from "./sheet-protocol.ts";
+import type { TableRequest } from "./table-protocol.ts";
 
 /** What a synchronous host (Apps Script) provides. */
 export interface SyncDriver {
@@ -13,6 +14,8 @@ export interface SyncDriver {
   storePut(entries: Record<string, string | null>): void;
   /** Hosts without a sheet (CLI) leave it out; a sheet effect then fails with INTERNAL. */
   sheet?(request: SheetRequest): unknown;
+  /** Hosts without a streamed table leave it out; a table effect then fails with INTERNAL. */
+  table?(request: TableRequest): unknown;
 }
 
 /** What an asynchronous host (Excel, browser, Node) provides. */
@@ -24,6 +27,7 @@ export interface AsyncDriver {
   storeGet(keys: string[]): Promise<(string | null)[]>;
   storePut(entries: Record<string, string | null>): Promise<void>;
   sheet?(request: SheetRequest): Promise<unknown>;
+  table?(request: TableRequest): Promise<unknown>;
 }
 
 /**
@@ -48,6 +52,10 @@ function perform(d: SyncDriver | AsyncDriver, e: Effect): unknown {
       // A host without a sheet (the CLI, custom functions) never runs a sheet job.
       if (!d.sheet) throw new CompanyDataError("INTERNAL");
       return d.sheet(e.request);
+    case "table":
+      // Only the CLI streams a table (a CSV file); no other host runs a streamed job.
+      if (!d.table) throw new CompanyDataError("INTERNAL");
+      return d.table(e.request);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { HttpRequest, HttpResponse } from "./http.ts";
 import type { SheetRequest } from "./sheet-protocol.ts";
+import type { TableRequest } from "./table-protocol.ts";
 
 /**
  * Sans-IO operations: an operation is a generator that yields effects and
@@ -22,7 +23,9 @@ export type Effect =
   /** Write durable state; a null value deletes the key. */
   | { kind: "storePut"; entries: Record<string, string | null> }
   /** Read or write the host's spreadsheet (see sheet/protocol.ts); the result depends on the request. */
-  | { kind: "sheet"; request: SheetRequest };
+  | { kind: "sheet"; request: SheetRequest }
+  /** Read or write a streamed table (see table-protocol.ts); the result depends on the request. */
+  | { kind: "table"; request: TableRequest };
 
 /** An operation that returns T. `yield*` composes operations. */
 export type Operation<T> = Generator<Effect, T, unknown>;
@@ -61,6 +64,10 @@ export function* storePut(entries: Record<string, string | null>): Operation<voi
 
 export function* sheet<T = unknown>(request: SheetRequest): Operation<T> {
   return (yield { kind: "sheet", request }) as T;
+}
+
+export function* table<T = unknown>(request: TableRequest): Operation<T> {
+  return (yield { kind: "table", request }) as T;
 }
 
 /**

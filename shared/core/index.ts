@@ -6,7 +6,7 @@
 export { AimdLimiter, answerKind } from "./concurrency.ts";
 export { asyncStores, memoryStores, runAsync, runSync } from "./drivers.ts";
 export type { AsyncDriver, SyncDriver } from "./drivers.ts";
-export { all, cacheGet, cachePut, http, intercept, sheet, sleep, storeGet, storePut } from "./effects.ts";
+export { all, cacheGet, cachePut, http, intercept, sheet, sleep, storeGet, storePut, table } from "./effects.ts";
 export type { Effect, Operation } from "./effects.ts";
 export { CompanyDataError, ERROR_CODES, invalid, toCompanyDataError } from "./errors.ts";
 export type { ErrorCode } from "./errors.ts";
@@ -19,3 +19,4 @@ export { readPart, readSaved, savedBilingual, savedCacheEnvelope, savedCell, sav
 export type { SavedKind } from "./saved.ts";
 export { noSuchSheet } from "./sheet-protocol.ts";
 export type { Cell, SelectionInfo, SheetRequest } from "./sheet-protocol.ts";
+export type { EarlierOutput, TableFacts, TableLine, TableRequest } from "./table-protocol.ts";

@@ -1,8 +1,10 @@
 /**
- * The engine of the resumable enrichment job. Rows are worked through in
- * chunks; after each chunk its results are persisted (by the caller's
- * `persist`: the sheet job writes them into the sheet) and only then the
- * checkpoint moves on. A run stopped anywhere (deadline, the Apps Script
+ * The engine of the resumable enrichment job over a table held in memory
+ * (the sheet job's pass): which rows of it are worked on (a selection, its
+ * credit cap, the memo of the rows left alone), handed as a ChunkSource to
+ * the one chunk loop (./job-loop.ts, which the streamed job drives too).
+ * After each chunk its results are persisted (by the caller's `persist`: the
+ * sheet job writes them into the sheet) and only then the checkpoint moves on. A run stopped anywhere (deadline, the Apps Script
  * 6-minute limit, a closed sidebar, OUT_OF_CREDITS, a budget) resumes where
  * it stopped: rows already persisted are never fetched again, ids already
  * resolved are never resolved again.
@@ -11,12 +13,12 @@ import type { Operation } from "../core/index.ts";
 import type { OpContext } from "../operations/index.ts";
 import { fieldNeeds, type FieldDef } from "./fields.ts";
 import { chunkEnd, type EnrichDeps } from "./chunk.ts";
-import { enrichChunk } from "./chunk-run.ts";
 import { RunMemo } from "./memo.ts";
-import { isoDay, type PreviousRow, type RowResult } from "./rows.ts";
+import type { PreviousRow, RowResult } from "./rows.ts";
 import type { RowTask } from "./task.ts";
 import { decodeRanges, encodeRanges, loadCheckpoint, saveCheckpoint, type Checkpoint } from "./job-checkpoint.ts";
-import { chunkCeiling, outOfCreditsResult, rowsWithin } from "./job-price.ts";
+import { rowsWithin } from "./job-price.ts";
+import { workChunks, type ChunkSource } from "./job-loop.ts";
 import { inPhase, selectRows, taskWithPrevious } from "./job-select.ts";
 import { CHUNK_GRACE_MS, type EngineOutcome, type EnrichOptions, type Rerun } from "./job-types.ts";
 
@@ -39,17 +41,14 @@ export interface EngineArgs {
   persist(indexes: number[], results: RowResult[], cp: Checkpoint): Operation<void>;
 }
 
-/** One run's selection, worked through chunk by chunk. */
+/** One run's selection, worked through chunk by chunk (./job-loop.ts). */
 interface ChunkLoop {
   selection: number[];
   /** The task of the selection's j-th row (j < selection.length). */
   taskAt: (j: number) => RowTask;
-  memo: RunMemo;
   cp: Checkpoint;
   mode: "batch" | "free";
   chunkSize: number;
-  /** Credits spent so far in this run (counted as answers arrive). */
-  spend: { credits: number };
   results: Map<number, RowResult>;
 }
 
@@ -93,15 +92,21 @@ export function* runEngine(deps: EnrichDeps, ctx0: OpContext, a: EngineArgs): Op
   };
   yield* saveCheckpoint(a.key, cp);
 
-  const loop: ChunkLoop = { selection, taskAt, memo, cp, mode, chunkSize, spend, results: new Map() };
-  const stopped = yield* workChunks(deps, ctx, a, loop);
-  if (stopped) return stopped;
+  const loop: ChunkLoop = { selection, taskAt, cp, mode, chunkSize, results: new Map() };
+  const o = a.options;
+  const end = yield* workChunks(
+    deps,
+    ctx,
+    { fields: a.fields, mode, memo, deadline: o.deadline, budget: o.budget, matchOnly: o.phase === "match", spend },
+    selectionSource(a, loop),
+  );
+  const results = loop.results;
+  const credits = spend.credits;
+  if (end.stopped) return { stopped: end.stopped, results, credits, pending: end.pending };
   if (cp.state !== "done") {
     cp.state = "done";
     yield* saveCheckpoint(a.key, cp);
   }
-  const results = loop.results;
-  const credits = spend.credits;
   return capped > 0 ? { stopped: "budget", results, credits, pending: capped } : { results, credits, pending: 0 };
 }
 
@@ -154,43 +159,28 @@ function memoOfOthers(a: EngineArgs, selection: readonly number[]): RunMemo {
   return memo;
 }
 
-/** Chunk after chunk, each persisted before the checkpoint moves; the outcome of a stop, or null when the selection is done. */
-function* workChunks(deps: EnrichDeps, ctx: OpContext, a: EngineArgs, l: ChunkLoop): Operation<EngineOutcome | null> {
-  const { selection, taskAt, memo, cp, results } = l;
-  const stop = (stopped: EngineOutcome["stopped"], pending: number): EngineOutcome => ({
-    stopped,
-    results,
-    credits: l.spend.credits,
-    pending,
-  });
+/** The selection as the loop's table: chunks cut by chunkEnd, each persisted before the checkpoint moves. */
+function selectionSource(a: EngineArgs, l: ChunkLoop): ChunkSource {
+  const { selection, taskAt, cp, results } = l;
   let cursor = 0;
-  while (cursor < selection.length) {
-    if (a.options.deadline !== undefined && ctx.client.now() >= a.options.deadline)
-      return stop("deadline", selection.length - cursor);
-    const end = chunkEnd(selection.length, taskAt, cursor, l.chunkSize, l.mode, memo);
-    const indexes = selection.slice(cursor, end);
-    const tasks = indexes.map((_, k) => taskAt(cursor + k));
-    // Never past the confirmed price: a chunk that could cost more than is left is not sent.
-    if (a.options.budget !== undefined && l.spend.credits + chunkCeiling(tasks, memo) > a.options.budget)
-      return stop("budget", selection.length - cursor);
-    const chunk = yield* enrichChunk(deps, ctx, tasks, a.fields, l.mode, memo, a.options.phase === "match");
-    cursor += indexes.length;
-    let persistIdx = indexes;
-    let persistRes = chunk.results;
-    if (chunk.outOfCredits) {
-      // Stop cleanly: the rest is marked, keeping any id it already has so the resume does not resolve it again.
-      const rest = selection.slice(cursor);
-      const today = isoDay(ctx.client.now());
+  /** The rows of the chunk handed out last. */
+  let indexes: number[] = [];
+  return {
+    left: () => selection.length - cursor,
+    *next(memo) {
+      if (cursor >= selection.length) return null;
+      const end = chunkEnd(selection.length, taskAt, cursor, l.chunkSize, l.mode, memo);
       const from = cursor;
-      persistIdx = [...indexes, ...rest];
-      persistRes = [...chunk.results, ...rest.map((_, k) => outOfCreditsResult(memo, taskAt(from + k), today))];
-    }
-    persistIdx.forEach((i, k) => results.set(i, persistRes[k]!)); // one result per persisted index
-    cp.cursor = cursor;
-    cp.state = chunk.outOfCredits ? "out_of_credits" : cursor >= selection.length ? "done" : "running";
-    yield* a.persist(persistIdx, persistRes, cp);
-    yield* saveCheckpoint(a.key, cp);
-    if (chunk.outOfCredits) return stop("out_of_credits", 0);
-  }
-  return null;
+      cursor = end;
+      indexes = selection.slice(from, end);
+      return indexes.map((_, k) => taskAt(from + k));
+    },
+    *keep(_tasks, chunkResults, outOfCredits) {
+      indexes.forEach((i, k) => results.set(i, chunkResults[k]!)); // one result per task
+      cp.cursor = cursor;
+      cp.state = outOfCredits ? "out_of_credits" : cursor >= selection.length ? "done" : "running";
+      yield* a.persist(indexes, [...chunkResults], cp);
+      yield* saveCheckpoint(a.key, cp);
+    },
+  };
 }

@@ -4,7 +4,32 @@
  */
 import type { RowResult } from "./rows.ts";
 import type { RowTask } from "./task.ts";
-import type { EngineOutcome, EnrichStats } from "./job-types.ts";
+import type { EngineOutcome, EnrichStats, OutcomeCounts } from "./job-types.ts";
+
+export const noOutcomes = (): OutcomeCounts => ({
+  rows: 0,
+  matched: 0,
+  review: 0,
+  notFound: 0,
+  error: 0,
+  outOfCredits: 0,
+  skipped: 0,
+  unbought: 0,
+  other: 0,
+});
+
+/** Count one row by its outcome (undefined: it has none). */
+export function tally(c: OutcomeCounts, outcome: RowResult["outcome"] | undefined): void {
+  c.rows++;
+  if (outcome === "matched") c.matched++;
+  else if (outcome === "review") c.review++;
+  else if (outcome === "not_found") c.notFound++;
+  else if (outcome === "error") c.error++;
+  else if (outcome === "out_of_credits") c.outOfCredits++;
+  else if (outcome === "empty") c.skipped++;
+  else if (outcome === "unbought") c.unbought++;
+  else c.other++;
+}
 
 /** The stats of a run: outcomes counted over the rows as they stand now, work and credits from the engine. */
 export function countStats(
@@ -12,30 +37,16 @@ export function countStats(
   tasks: readonly RowTask[],
   e: EngineOutcome,
 ): EnrichStats {
-  const s: EnrichStats = {
+  const c = noOutcomes();
+  for (const r of results) if (r) tally(c, r.outcome);
+  const { matched, review, notFound, error, outOfCredits, skipped, unbought } = c;
+  return {
     rows: tasks.length,
-    matched: 0,
-    review: 0,
-    notFound: 0,
-    error: 0,
-    outOfCredits: 0,
-    skipped: 0,
-    unbought: 0,
+    ...{ matched, review, notFound, error, outOfCredits, skipped, unbought },
     pending: e.pending,
     credits: e.credits,
     processed: e.results.size,
   };
-  for (const r of results) {
-    if (!r) continue;
-    if (r.outcome === "matched") s.matched++;
-    else if (r.outcome === "review") s.review++;
-    else if (r.outcome === "not_found") s.notFound++;
-    else if (r.outcome === "error") s.error++;
-    else if (r.outcome === "out_of_credits") s.outOfCredits++;
-    else if (r.outcome === "empty") s.skipped++;
-    else if (r.outcome === "unbought") s.unbought++;
-  }
-  return s;
 }
 
 /** Two passes of the engine in one step, as one outcome (the later pass says why it stopped and what is left). */

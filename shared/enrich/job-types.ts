@@ -56,7 +56,8 @@ export interface EnrichOptions {
   maxCredits?: number;
 }
 
-export interface EnrichStats {
+/** Rows by outcome; `other`: rows without a status (a bug if ever above 0, counted so that a summary never hides it). */
+export interface OutcomeCounts {
   rows: number;
   matched: number;
   review: number;
@@ -67,6 +68,10 @@ export interface EnrichStats {
   skipped: number;
   /** Rows matched whose profile is not bought yet (phase "match"). */
   unbought: number;
+  other: number;
+}
+
+export interface EnrichStats extends Omit<OutcomeCounts, "other"> {
   /** Rows not processed yet (the run stopped at its deadline). */
   pending: number;
   /** Credits this run spent (cache hits are free). */

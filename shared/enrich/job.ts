@@ -5,7 +5,8 @@
  * job each:
  *
  *  - job-select.ts      which rows a run works on, from what an earlier run left
- *  - job-engine.ts      the chunk loop: results persisted before the checkpoint moves
+ *  - job-engine.ts      the rows a pass works on, as the chunk loop's source
+ *  - job-loop.ts        the one chunk loop (the streamed job, job-stream.ts, runs it too)
  *  - job-checkpoint.ts  the checkpoint, resumed by a run with the same signature
  *  - job-pass.ts        the passes over the table as it is now (rows move and change)
  *  - job-sheet-write.ts results written into the rows that hold their input now

@@ -2,7 +2,7 @@
  * Enrichment of rows held in memory, with results kept in the operation
  * store (the checkpoint's parts): the engine of shared/enrich/job-engine.ts
  * without a sheet. No host runs it (the Sheets host, Excel and the
- * playground run the sheet job, the CLI its own file loop); tests use it to
+ * playground run the sheet job, the CLI the streamed job); tests use it to
  * check the engine's resumption, chunking and credits on plain rows.
  * Calling again with the same job and input resumes, and after a completed
  * run returns the stored rows without sending anything.
