@@ -335,6 +335,8 @@ function runScheduledCheck(doc: DocumentContext): { schedule: ScheduleSettings; 
   const status = run(doc, "monitorStatus", {}, 30_000);
   const s = status.schedule;
   if (!s.enabled) return { schedule: s, summary: null };
+  // With a team server the server runs the check; the tick writes what its runs found (shared/app/monitor-server.ts).
+  if (status.server) return (void run(doc, "monitorSync", {}, TICK_BUDGET_MS, true), { schedule: s, summary: null });
   // Add-on triggers fire at a random minute of their hour: half an interval guards against a double run.
   const last = status.last?.finishedAt ?? null;
   const now = Date.now();

@@ -50,6 +50,8 @@ const HOST_NOTE: Record<string, Bilingual | undefined> & { test: Bilingual } = {
 };
 const hostNote = (deps: AppDeps): Bilingual => HOST_NOTE[deps.host] ?? HOST_NOTE.test;
 
+const NO_ALERTS = { email: [], webhook: null };
+
 function sheetOf(input: Record<string, unknown>, fallback: string): string {
   const v = input.sheet;
   return typeof v === "string" && v.trim() ? v.trim().slice(0, 100) : fallback;
@@ -75,7 +77,7 @@ export function* monitorStatusMethod(deps: AppDeps, _input: unknown): Operation<
     paused: run !== null,
     hostNote: hostNote(deps),
     alerts,
-    webhookSender: webhookSender(deps.host),
+    webhookSender: webhookSender(deps.host, settings.connection),
   };
 }
 
@@ -91,7 +93,8 @@ export function* monitorPreviewMethod(deps: AppDeps, input: unknown): Operation<
 export function* monitorRunMethod(deps: AppDeps, input: unknown): Operation<RunSummary> {
   const i = record(input);
   const schedule = yield* loadSchedule();
-  const alerts = yield* loadAlertSettings();
+  // With a team server its schedule sends the alerts (monitor-server.ts): a check from here notes none, so none goes out twice.
+  const alerts = (yield* loadSettings()).connection === "server" ? NO_ALERTS : yield* loadAlertSettings();
   return yield* withSession(deps, "monitor", function* ({ ctx }) {
     const summary = yield* checkPortfolio(ctx, {
       sheet: sheetOf(i, schedule.sheet),
