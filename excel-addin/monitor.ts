@@ -130,6 +130,8 @@ export function startMonitor(
     try {
       const status = await host.call("monitorStatus", {});
       wantStartup("monitor", status.schedule.enabled);
+      // With a team server the server runs the schedule; ./server-sync.ts writes its runs into the workbook.
+      if (status.server) return null;
       if (!status.paused && !isCheckDue(status.schedule, status.last?.finishedAt, timers.now())) return null;
       // The schedule's sheet and budget spelled out, so a "Check now" of the same sheet joins this run.
       const input = { sheet: status.schedule.sheet, budget: status.schedule.budget };

@@ -15,6 +15,7 @@ import { officeDriver, initWorkbookIdentity, displayLanguage } from "../host/off
 import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
 import { serialiseChecks, startMonitor } from "../monitor.ts";
 import { serialiseRefresh, startRefresh } from "../refresh.ts";
+import { startServerSync } from "../server-sync.ts";
 import { Pacer } from "../../shared/api/index.ts";
 
 void Office.onReady(async () => {
@@ -42,4 +43,5 @@ void Office.onReady(async () => {
   mountApp(root, host, { language: displayLanguage() });
   startMonitor(host); // scheduled portfolio checks while the workbook is open (excel-addin/monitor.ts)
   startRefresh(host); // scheduled refresh of an enriched list, likewise (excel-addin/refresh.ts)
+  startServerSync(host); // with a team server: its runs written into the workbook on open and on a timer (excel-addin/server-sync.ts)
 });

@@ -33,7 +33,6 @@ const STILL_LONG_FUNCTIONS: Record<string, number> = {
 };
 /** Files still over 400 lines without a reason (→ lines today): to be split, not excused. */
 const STILL_LONG_FILES: Record<string, number> = {
-  "shared/ui/panels/monitor.ts": 411,
   "shared/ui/panels/search.ts": 605,
   "shared/app/enrich-methods.ts": 707,
   "shared/ui/panels/enrich.ts": 717,

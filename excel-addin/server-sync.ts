@@ -1,0 +1,51 @@
+/**
+ * With a team server the portfolio schedule runs on the server, also while
+ * the workbook is closed (shared/app/monitor-server.ts); Excel's part is to
+ * write what the server's runs found into the workbook. This does it when
+ * the workbook opens and on the pane's timer, instead of the local check of
+ * ./monitor.ts (which stands aside in server mode):
+ *  - on open: the shared runtime starts with the document while a schedule
+ *    is on (./monitor.ts wantStartup → Office.addin.setStartupBehavior(load)),
+ *    so this runs without the user opening the task pane. Microsoft,
+ *    "Run code in your Office Add-in when the document opens"
+ *    (https://learn.microsoft.com/office/dev/add-ins/develop/run-code-on-document-open):
+ *    with StartupBehavior.load the add-in's runtime loads when the document
+ *    opens (SharedRuntime 1.1; Excel on the web, Windows and Mac);
+ *  - then every POLL_MS while the workbook is open.
+ * A sync never runs beside a check of the same workbook (both write the
+ * portfolio sheet): the timer skips a look while a check runs.
+ */
+import type { MonitorSyncView } from "../shared/app/index.ts";
+import { HOUR_MS } from "../shared/monitor/index.ts";
+import { PANE_TIMERS, POLL_MS, type MonitorCaller, type PaneTimers, type SerialisedChecks } from "./monitor.ts";
+
+export interface ServerSyncLoop {
+  /** The look made at start (on open). */
+  first: Promise<MonitorSyncView | null>;
+  /** Look now; resolves with what the sync wrote, or null when there was nothing to do. */
+  tick(): Promise<MonitorSyncView | null>;
+  stop(): void;
+}
+
+export function startServerSync(
+  host: MonitorCaller & Partial<SerialisedChecks>,
+  timers: PaneTimers = PANE_TIMERS,
+): ServerSyncLoop {
+  let busy = false;
+  const tick = async (): Promise<MonitorSyncView | null> => {
+    if (busy || host.checking?.()) return null;
+    busy = true;
+    try {
+      const status = await host.call("monitorStatus", {});
+      if (!status.server?.registered) return null;
+      return await host.call("monitorSync", {});
+    } catch {
+      return null; // offline, a token revoked, the sheet renamed: the Monitor panel says why when opened; the timer tries again
+    } finally {
+      busy = false;
+    }
+  };
+  const first = tick();
+  const handle = timers.setInterval(() => void tick(), Math.min(POLL_MS, HOUR_MS));
+  return { first, tick, stop: () => timers.clearInterval(handle) };
+}
