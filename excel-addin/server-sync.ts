@@ -6,11 +6,17 @@
  * ./monitor.ts (which stands aside in server mode):
  *  - on open: the shared runtime starts with the document while a schedule
  *    is on (./monitor.ts wantStartup → Office.addin.setStartupBehavior(load)),
- *    so this runs without the user opening the task pane. Microsoft,
- *    "Run code in your Office Add-in when the document opens"
+ *    so this runs without the user opening the task pane. Microsoft, "Run
+ *    code in your Office Add-in when the document opens"
  *    (https://learn.microsoft.com/office/dev/add-ins/develop/run-code-on-document-open):
- *    with StartupBehavior.load the add-in's runtime loads when the document
- *    opens (SharedRuntime 1.1; Excel on the web, Windows and Mac);
+ *    the setting is made at run time, so the add-in must have been opened
+ *    once on the document; from then on "whenever the document is reopened,
+ *    the add-in loads immediately" and Office.onReady's code runs (here:
+ *    taskpane/main.ts). It needs SharedRuntime 1.1 ("Shared runtime
+ *    requirement sets",
+ *    https://learn.microsoft.com/javascript/api/requirement-sets/common/shared-runtime-requirement-sets:
+ *    Excel on the web; Windows from Version 2002; Mac from 16.35); an older
+ *    Excel syncs when the task pane is opened;
  *  - then every POLL_MS while the workbook is open.
  * A sync never runs beside a check of the same workbook (both write the
  * portfolio sheet): the timer skips a look while a check runs.

@@ -18,6 +18,14 @@
  * written again, and the writes' guards make that harmless), and the last
  * run. In direct mode every method here is the local one.
  *
+ * Why the server and not the page: Excel runs the add-in in a webview under
+ * the same-origin policy (Microsoft, "Addressing same-origin policy
+ * limitations in Office Add-ins",
+ * https://learn.microsoft.com/office/dev/add-ins/develop/addressing-same-origin-policy-limitations),
+ * so an API or a webhook that answers no CORS cannot be reached from it,
+ * and nothing of the add-in runs while the workbook is closed; the server
+ * calls both server to server, at the hour.
+ *
  * "Check now" stays local in server mode (monitorRun through the server's
  * proxy): the user sees its price first and its result at once, and the
  * team's budgets and shared answers apply as to any call; its alerts are
