@@ -66,7 +66,7 @@ describe("a portfolio schedule on the team server, from the add-in's app service
 
   async function serverApi(path: string, method = "GET") {
     const res = await fetch(srv.url + path, { method, headers: { Authorization: `Bearer ${token}` } });
-    return { status: res.status, body: (await res.json()) };
+    return { status: res.status, body: await res.json() };
   }
 
   /** Wait until the server's loop has finished `n` runs of the schedule. */
