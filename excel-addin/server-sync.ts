@@ -21,9 +21,34 @@
  * A sync never runs beside a check of the same workbook (both write the
  * portfolio sheet): the timer skips a look while a check runs.
  */
-import type { MonitorSyncView } from "../shared/app/index.ts";
+import type { AppInput, MonitorSyncView } from "../shared/app/index.ts";
+import type { RunSummary } from "../shared/monitor/index.ts";
 import { HOUR_MS } from "../shared/monitor/index.ts";
+import { overrideCalls } from "../shared/ui/index.ts";
 import { PANE_TIMERS, POLL_MS, type MonitorCaller, type PaneTimers, type SerialisedChecks } from "./monitor.ts";
+
+/**
+ * One sync at a time per workbook, never beside a check: the loop's sync
+ * and the Monitor panel's (on opening, "Fetch results now") both read the
+ * change log's keys and then append, so two at once could log a line twice.
+ * A sync asked for while one runs gets that one's answer; a check asked for
+ * while a sync runs starts after it.
+ */
+export function serialiseSyncs<H extends MonitorCaller>(host: H): H {
+  let syncing: Promise<MonitorSyncView> | null = null;
+  const monitorSync = (input: AppInput<"monitorSync">): Promise<MonitorSyncView> => {
+    if (syncing) return syncing;
+    const answer = host.call("monitorSync", input);
+    syncing = answer;
+    void answer.catch(() => undefined).then(() => (syncing = null));
+    return answer;
+  };
+  const monitorRun = async (input: AppInput<"monitorRun">): Promise<RunSummary> => {
+    await syncing?.catch(() => undefined);
+    return host.call("monitorRun", input);
+  };
+  return { ...host, call: overrideCalls(host.call, { monitorSync, monitorRun }) };
+}
 
 export interface ServerSyncLoop {
   /** The look made at start (on open). */

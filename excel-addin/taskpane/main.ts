@@ -15,7 +15,7 @@ import { officeDriver, initWorkbookIdentity, displayLanguage } from "../host/off
 import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
 import { serialiseChecks, startMonitor } from "../monitor.ts";
 import { serialiseRefresh, startRefresh } from "../refresh.ts";
-import { startServerSync } from "../server-sync.ts";
+import { serialiseSyncs, startServerSync } from "../server-sync.ts";
 import { Pacer } from "../../shared/api/index.ts";
 
 void Office.onReady(async () => {
@@ -38,8 +38,8 @@ void Office.onReady(async () => {
       driver.release();
     }
   });
-  // One check at a time: the timer and the pane's "Check now" go through the same caller.
-  const host = serialiseRefresh(serialiseChecks(direct));
+  // One check at a time, one sync of the team server's runs at a time and never beside a check: the timers and the pane go through the same caller.
+  const host = serialiseRefresh(serialiseChecks(serialiseSyncs(direct)));
   mountApp(root, host, { language: displayLanguage() });
   startMonitor(host); // scheduled portfolio checks while the workbook is open (excel-addin/monitor.ts)
   startRefresh(host); // scheduled refresh of an enriched list, likewise (excel-addin/refresh.ts)

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { startMonitor } from "../../excel-addin/monitor.ts";
-import { startServerSync } from "../../excel-addin/server-sync.ts";
+import { serialiseSyncs, startServerSync } from "../../excel-addin/server-sync.ts";
 import type { AppCall } from "../../shared/ui/index.ts";
 
 const SCHEDULE = { enabled: true, frequency: "hourly" as const, hour: 7, budget: null, sheet: "Portfolio" };
@@ -55,5 +55,26 @@ describe("Excel with a team server", () => {
     const sync = startServerSync({ call: svc.call, checking: () => true }, timers);
     expect(await sync.first).toBeNull();
     expect(svc.calls).toEqual([]);
+  });
+
+  it("one sync at a time: a second joins the first; a check waits for the sync to end", async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const call = (async (method: string): Promise<unknown> => {
+      order.push(`${method}:start`);
+      if (method === "monitorSync") await new Promise<void>((r) => (release = r));
+      order.push(`${method}:end`);
+      return method === "monitorSync" ? { runs: 1 } : { status: "done" };
+    }) as AppCall;
+    const host = serialiseSyncs({ call });
+    const a = host.call("monitorSync", {});
+    const b = host.call("monitorSync", {});
+    const check = host.call("monitorRun", { sheet: "Portfolio" });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(order).toEqual(["monitorSync:start"]);
+    release();
+    expect(await a).toBe(await b);
+    await check;
+    expect(order).toEqual(["monitorSync:start", "monitorSync:end", "monitorRun:start", "monitorRun:end"]);
   });
 });
