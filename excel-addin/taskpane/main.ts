@@ -14,6 +14,7 @@ import { settle } from "../../shared/app/index.ts";
 import { officeDriver, initWorkbookIdentity, displayLanguage } from "../host/office.ts";
 import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
 import { serialiseJobs, startScheduledJobs } from "../schedule.ts";
+import { serialiseSyncs } from "../server-sync.ts";
 import { Pacer } from "../../shared/api/index.ts";
 
 void Office.onReady(async () => {
@@ -36,8 +37,11 @@ void Office.onReady(async () => {
       driver.release();
     }
   });
-  // One run of each scheduled job at a time: the timer and the pane's "Check now" / "Refresh now" go through the same caller.
-  const host = serialiseJobs(direct);
+  // One run of each scheduled job at a time, and a team server's sync never beside a check: the timer and the
+  // pane's "Check now" / "Refresh now" / "Fetch results now" go through the same caller.
+  const host = serialiseJobs(serialiseSyncs(direct));
   mountApp(root, host, { language: displayLanguage() });
-  startScheduledJobs(host); // the portfolio check and the refresh on their schedules while the workbook is open (excel-addin/schedule.ts)
+  // The portfolio check and the refresh on their schedules while the workbook is open; with a team server, the
+  // server's runs fetched into the workbook instead of the local check (excel-addin/schedule.ts, server-sync.ts).
+  startScheduledJobs(host);
 });

@@ -4,7 +4,7 @@
  *   GET    /schedules                      the user's schedules (webhooks shown by host only)
  *   GET    /schedules/NAME                 one
  *   PUT    /schedules/NAME                 (or POST) register or replace: {companies, frequency, hour, weekday?, budget?, webhooks?, emails?, language?}
- *   DELETE /schedules/NAME                 remove it (its store, change log and runs with it)
+ *   DELETE /schedules/NAME                 remove it (its store, change log and runs with it); also POST /schedules/NAME/delete
  *   POST   /schedules/NAME/run             due now (the loop runs it at its next tick)
  *   GET    /schedules/NAME/runs?after=ID   finished runs after a cursor (a run id), oldest first; `cursor` is the next one to ask with
  *
@@ -47,6 +47,8 @@ export function scheduleView(s: store.Schedule) {
     emails: s.emails,
     language: s.language,
     nextRun: s.nextRun.toISOString(),
+    // Whether this server sends e-mail (COMPANY_DATA_SMTP_URL): the add-ins offer recipients only then.
+    mail: scheduleConfig().mailer !== undefined,
   };
 }
 
@@ -67,7 +69,10 @@ export async function handleSchedules(req: IncomingMessage, res: ServerResponse,
   const missing = () => send(res, errorAnswer("NOT_FOUND", text.noSchedule[ctx.lang]));
   if (parts.length === 0) {
     if (method !== "GET") return notAllowed();
-    return json(res, 200, { schedules: (await store.listSchedules(ctx.db, user.id)).map(scheduleView) });
+    return json(res, 200, {
+      schedules: (await store.listSchedules(ctx.db, user.id)).map(scheduleView),
+      mail: scheduleConfig().mailer !== undefined,
+    });
   }
   let name: string;
   try {
@@ -106,6 +111,11 @@ export async function handleSchedules(req: IncomingMessage, res: ServerResponse,
         return send(res, invalidAnswer(e, ctx));
       throw e;
     }
+  }
+  // POST as DELETE, as POST as PUT above: what a client whose HTTP effect speaks GET and POST (the add-ins) sends.
+  if (parts.length === 2 && sub === "delete") {
+    if (method !== "POST") return notAllowed();
+    return (await store.deleteSchedule(ctx.db, user.id, name)) ? json(res, 200, { deleted: name }) : missing();
   }
   if (parts.length === 2 && sub === "run") {
     if (method !== "POST") return notAllowed();

@@ -86,6 +86,8 @@ export interface ScreenedRow {
   code: string;
   flag: Bilingual;
   keyFigure: { year: number; netIncome: number | null; revenue: number | null } | null;
+  /** The register's last change date at this check (the portfolio sheet's "Last change" column). */
+  lastChange: string | null;
   checkedAt: string;
   newChanges: number;
 }
@@ -344,6 +346,7 @@ async function check(
         code: st.result.code,
         flag: st.result.text,
         keyFigure: st.result.keyFigure,
+        lastChange: st.lastChange,
         checkedAt: st.checkedAt,
         newChanges: st.newChanges,
       });

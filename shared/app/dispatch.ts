@@ -13,14 +13,13 @@ import { errorView } from "./errors.ts";
 import { got } from "../i18n/index.ts";
 import type { AppDeps, AppInput, AppMethod, AppMethodName, AppOutput, AppResult } from "./protocol.ts";
 import { getSettingsMethod, saveSettingsMethod, testConnectionMethod } from "./settings-methods.ts";
+import { monitorEstimateMethod, monitorPreviewMethod, monitorRunMethod } from "./monitor.ts";
 import {
-  monitorEstimateMethod,
-  monitorPreviewMethod,
-  monitorRunMethod,
-  monitorSaveAlertsMethod,
-  monitorSaveScheduleMethod,
-  monitorStatusMethod,
-} from "./monitor.ts";
+  monitorSaveAlertsServerAware,
+  monitorSaveScheduleServerAware,
+  monitorStatusServerAware,
+  monitorSyncMethod,
+} from "./monitor-server.ts";
 import { refreshEstimateMethod, refreshRunMethod, refreshSaveSettingsMethod, refreshStatusMethod } from "./refresh.ts";
 import { doctorMethod } from "./doctor.ts";
 import { insertAllSearchResultsMethod, searchAllPriceMethod } from "./search-methods.ts";
@@ -73,12 +72,14 @@ export const APP_METHODS: { readonly [M in AppMethodName]: AppMethod<AppOutput<M
   saveSearch: saveSearchMethod,
   deleteSavedSearch: deleteSavedSearchMethod,
   runSavedSearch: runSavedSearchMethod,
-  monitorStatus: monitorStatusMethod,
+  // With a team server the schedule lives there (monitor-server.ts); in direct mode these are monitor.ts's.
+  monitorStatus: monitorStatusServerAware,
   monitorPreview: monitorPreviewMethod,
   monitorRun: monitorRunMethod,
   monitorEstimate: monitorEstimateMethod,
-  monitorSaveSchedule: monitorSaveScheduleMethod,
-  monitorSaveAlerts: monitorSaveAlertsMethod,
+  monitorSaveSchedule: monitorSaveScheduleServerAware,
+  monitorSaveAlerts: monitorSaveAlertsServerAware,
+  monitorSync: monitorSyncMethod,
   refreshStatus: refreshStatusMethod,
   refreshEstimate: refreshEstimateMethod,
   refreshSaveSettings: refreshSaveSettingsMethod,

@@ -31,6 +31,8 @@ import { MONITOR_JOB } from "./scheduled-jobs.ts";
 import { withSession } from "./session.ts";
 import { contextFromSettings, loadSettings } from "./settings.ts";
 
+const NO_ALERTS = { email: [], webhook: null };
+
 function sheetOf(input: Record<string, unknown>, fallback: string): string {
   const v = input.sheet;
   return typeof v === "string" && v.trim() ? v.trim().slice(0, 100) : fallback;
@@ -56,7 +58,7 @@ export function* monitorStatusMethod(deps: AppDeps, _input: unknown): Operation<
     paused: run !== null,
     hostNote: hostNote(MONITOR_JOB.hostNotes, deps.host),
     alerts,
-    webhookSender: webhookSender(deps.host),
+    webhookSender: webhookSender(deps.host, settings.connection),
   };
 }
 
@@ -72,7 +74,8 @@ export function* monitorPreviewMethod(deps: AppDeps, input: unknown): Operation<
 export function* monitorRunMethod(deps: AppDeps, input: unknown): Operation<RunSummary> {
   const i = record(input);
   const schedule = yield* loadSchedule();
-  const alerts = yield* loadAlertSettings();
+  // With a team server its schedule sends the alerts (monitor-server.ts): a check from here notes none, so none goes out twice.
+  const alerts = (yield* loadSettings()).connection === "server" ? NO_ALERTS : yield* loadAlertSettings();
   return yield* withSession(deps, "monitor", function* ({ ctx }) {
     const summary = yield* checkPortfolio(ctx, {
       sheet: sheetOf(i, schedule.sheet),

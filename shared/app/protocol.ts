@@ -30,6 +30,45 @@ export interface MonitorStatusView {
   alerts: AlertChannelView[];
   /** Who posts the webhook (the panel offers Slack and Teams only where they can arrive). */
   webhookSender: WebhookSender;
+  /** With a team server as the connection: the portfolio schedule on the server (shared/app/monitor-server.ts). */
+  server?: ServerScheduleStatus;
+}
+
+/** A team server's run as the Monitor panel shows it. */
+export interface ServerRunView {
+  id: number;
+  finishedAt: string | null;
+  status: string;
+  message: Bilingual;
+  credits: number;
+}
+
+/** The portfolio schedule on the team server, as this workbook knows it. */
+export interface ServerScheduleStatus {
+  /** The schedule's name on the server: this workbook's own, kept in its document store. */
+  name: string;
+  /** The schedule is registered (switched on) on the server. */
+  registered: boolean;
+  /** The server's next run (ISO, UTC); null when unknown. */
+  nextRun: string | null;
+  /** The server sends e-mail (an SMTP relay is configured): only then does the panel offer recipients. */
+  mail: boolean;
+  /** The last server run written into this workbook. */
+  lastRun: ServerRunView | null;
+  /** When this workbook last fetched the server's runs. */
+  syncedAt: string | null;
+  /** The server could not be asked just now: why (what was last known is shown). */
+  unreachable?: Bilingual;
+}
+
+/** What monitorSync wrote: the server's runs since the last fetch. */
+export interface MonitorSyncView {
+  runs: number;
+  /** Companies with a new result, the rows written for them, the change-log lines appended. */
+  companies: number;
+  rows: number;
+  lines: number;
+  lastRun: ServerRunView | null;
 }
 
 /** What the refresh section shows (refreshStatus and its save method answer it). */
@@ -412,8 +451,17 @@ export interface AppApi {
   monitorRun: { input: { sheet?: string; budget?: number | null }; output: RunSummary };
   /** Next run exact, and the ceiling per run / day / month of the schedule (merged over the saved one). */
   monitorEstimate: { input: { schedule?: Partial<ScheduleSettings> }; output: MonitorEstimateView };
-  /** Store the schedule (merged over the saved one); hosts then set their trigger or timer. */
-  monitorSaveSchedule: { input: { schedule: Partial<ScheduleSettings> }; output: MonitorStatusView };
+  /**
+   * Store the schedule (merged over the saved one); hosts then set their trigger or timer. With a team
+   * server it is registered there (or removed); `utcOffsetMinutes` (the user's zone, e.g. 60 for CET)
+   * turns the hour into the server's UTC hour.
+   */
+  monitorSaveSchedule: {
+    input: { schedule: Partial<ScheduleSettings>; utcOffsetMinutes?: number };
+    output: MonitorStatusView;
+  };
+  /** With a team server: write what its runs found since the last fetch into the portfolio sheet and the change log. */
+  monitorSync: { input: Record<string, never>; output: MonitorSyncView };
   /** E-mail recipients and webhook of the alert digest. */
   monitorSaveAlerts: { input: { alerts: AlertsInput }; output: MonitorStatusView };
 

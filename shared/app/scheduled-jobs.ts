@@ -37,7 +37,8 @@ export const MONITOR_JOB: AppJob<"monitor", "monitorStatus", "monitorRun", "moni
   saveMethod: "monitorSaveSchedule",
   offInput: { schedule: { enabled: false } },
   state: (s) => ({
-    slot: s.schedule.enabled ? { frequency: s.schedule.frequency, hour: s.schedule.hour } : null,
+    // With a team server the server runs the check (SERVER_SYNC_JOB writes what it found); here it stands aside.
+    slot: s.schedule.enabled && !s.server ? { frequency: s.schedule.frequency, hour: s.schedule.hour } : null,
     lastRun: s.last?.finishedAt,
     paused: s.paused,
   }),
@@ -94,8 +95,35 @@ export const REFRESH_JOB: AppJob<"refresh", "refreshStatus", "refreshRun", "refr
   },
 };
 
+/**
+ * With a team server the portfolio schedule runs there, also while the
+ * workbook is closed (shared/app/monitor-server.ts); the workbook's part is
+ * to fetch what its runs found and write it into the portfolio sheet and the
+ * change log: at every look (on open, on Excel's timer, on the Sheets
+ * trigger) while the schedule is registered. A fetch with nothing new is one
+ * free request to the server, and a look cannot know when the server's run
+ * ended, so no slot is waited for.
+ */
+export const SERVER_SYNC_JOB: AppJob<"server-sync", "monitorStatus", "monitorSync", "monitorSaveSchedule"> = {
+  key: "server-sync",
+  statusMethod: "monitorStatus",
+  stepMethod: "monitorSync",
+  saveMethod: "monitorSaveSchedule",
+  offInput: { schedule: { enabled: false } },
+  state: (s) => ({
+    slot: s.server?.registered ? { frequency: "hourly", hour: s.schedule.hour } : null,
+    lastRun: s.server?.syncedAt ?? null,
+    paused: false,
+    everyLook: true,
+  }),
+  stepInput: () => ({}),
+  // One sync per document: a second asked while one runs joins it (both would append to the change log).
+  runKey: () => "server-sync",
+  hostNotes: MONITOR_JOB.hostNotes,
+};
+
 /** Every scheduled job, in the order a tick runs them (the check first: it is what a schedule is mostly for). */
-export const SCHEDULED_JOBS = [MONITOR_JOB, REFRESH_JOB] as const;
+export const SCHEDULED_JOBS = [MONITOR_JOB, REFRESH_JOB, SERVER_SYNC_JOB] as const;
 export type AnyAppJob = (typeof SCHEDULED_JOBS)[number];
 export type JobMethod = AnyAppJob["statusMethod" | "stepMethod"];
 

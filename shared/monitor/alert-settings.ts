@@ -71,14 +71,17 @@ const LABEL_EMAIL: Bilingual = { de: "E-Mail-Empfänger", en: "e-mail recipients
 const LABEL_WEBHOOK: Bilingual = { de: "Webhook-Adresse", en: "webhook address" };
 
 /**
- * Who posts the webhook: Google's servers (Sheets, UrlFetchApp) or the page
- * itself (Excel's webview, the playground: a browser `fetch`, under CORS;
- * also when a team server answers their API calls, which does not send
- * alerts for them); "server" for hosts that are not a browser (tests).
+ * Who posts the webhook: Google's servers (Sheets, UrlFetchApp), the page
+ * itself (Excel's webview, the playground: a browser `fetch`, under CORS),
+ * the team server (with a team server as the connection, its schedule sends
+ * the alerts: server/schedules/run.ts), or "server" for hosts that are not a
+ * browser (tests).
  */
-export type WebhookSender = "google" | "browser" | "server";
+export type WebhookSender = "google" | "browser" | "team-server" | "server";
 
-export function webhookSender(host: string): WebhookSender {
+export function webhookSender(host: string, connection: "direct" | "server" = "direct"): WebhookSender {
+  // With a team server the portfolio schedule runs there and its alerts leave from there (issue 24), on every host.
+  if (connection === "server") return "team-server";
   if (host === "sheets") return "google";
   if (host === "excel" || host === "playground") return "browser";
   return "server";

@@ -32,7 +32,16 @@ export type { ScreenedCompany } from "./screen-ids.ts";
 export { changedSince, loadStates } from "./watermark.ts";
 export type { CompanyState } from "./watermark.ts";
 export { checkWebhookUrl, postWebhook } from "./webhook.ts";
-export { portfolioIds, registerServerSchedule, serverRunsSince, serverRunsText } from "./server-schedule.ts";
+export {
+  deleteServerSchedule,
+  portfolioIds,
+  registerServerSchedule,
+  serverRunsSince,
+  serverRunsText,
+  serverSchedules,
+} from "./server-schedule.ts";
+export { writeServerRuns } from "./server-sync.ts";
+export type { ServerRunsWritten } from "./server-sync.ts";
 export type {
   ServerFrequency,
   ServerRun,

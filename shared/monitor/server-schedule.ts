@@ -31,6 +31,8 @@ export interface ServerScheduleView extends Omit<ServerScheduleInput, "weekday">
   name: string;
   weekday: number;
   nextRun: string;
+  /** Whether the server sends e-mail (an SMTP relay is configured); absent from servers before it was answered. */
+  mail?: boolean;
 }
 
 export interface ServerRunCompany {
@@ -39,6 +41,8 @@ export interface ServerRunCompany {
   group: RiskGroup;
   code: string;
   flag: Bilingual;
+  keyFigure?: { year: number; netIncome: number | null; revenue: number | null } | null;
+  lastChange?: string | null;
   checkedAt: string;
   newChanges: number;
 }
@@ -99,6 +103,27 @@ export function* registerServerSchedule(
   input: ServerScheduleInput,
 ): Operation<ServerScheduleView> {
   return yield* request<ServerScheduleView>(cfg, "POST", schedulePath(cfg, name), input);
+}
+
+/** Remove the schedule `name` (its watermarks, change log and runs); false when the server has none of that name. */
+export function* deleteServerSchedule(cfg: ClientConfig, name: string): Operation<boolean> {
+  try {
+    yield* request<unknown>(cfg, "POST", `${schedulePath(cfg, name)}/delete`, {});
+    return true;
+  } catch (e) {
+    if (e instanceof CompanyDataError && e.code === "NOT_FOUND") return false;
+    throw e;
+  }
+}
+
+/** The user's schedules on the server, and whether the server sends e-mail. */
+export function* serverSchedules(cfg: ClientConfig): Operation<{ schedules: ServerScheduleView[]; mail: boolean }> {
+  const answer = yield* request<{ schedules?: ServerScheduleView[]; mail?: boolean }>(
+    cfg,
+    "GET",
+    `${cfg.baseUrl.replace(/\/+$/, "")}/schedules`,
+  );
+  return { schedules: answer.schedules ?? [], mail: answer.mail === true };
 }
 
 /** The finished runs after `cursor` (0: all kept), following the server's pages to the end. */

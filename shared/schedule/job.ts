@@ -21,6 +21,12 @@ export interface JobState {
   lastRun: string | null | undefined;
   /** A run stopped at a host's deadline: the next tick continues it, due or not. */
   paused: boolean;
+  /**
+   * Due at every look while it has a slot, whatever its last run: a job that
+   * only reads what a run elsewhere did (the team server's runs, fetched into
+   * the workbook) costs nothing and cannot know when that run ended.
+   */
+  everyLook?: boolean;
 }
 
 /** What a step answers: status "paused" = stopped at the deadline, call again. */
@@ -118,7 +124,7 @@ function* tickJob(job: ScheduledJob<never>, opts: TickOptions): Generator<JobCal
     const state = (out.state = job.state(status));
     if (!state.slot) return out;
     const clock = { now: opts.now(), zone: opts.zone, jittery: opts.jittery === true };
-    if (!state.paused && !isDue(state.slot, state.lastRun, clock)) return out;
+    if (!state.paused && !state.everyLook && !isDue(state.slot, state.lastRun, clock)) return out;
     const input = job.stepInput(status);
     for (let step = 0; step < opts.maxSteps; step++) {
       const b = opts.budget;

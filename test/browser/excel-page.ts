@@ -9,29 +9,44 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { staticHandler } from "../../excel-addin/build/static.ts";
+import type { Cell } from "../../shared/core/sheet-protocol.ts";
 
 /**
  * Just enough of Office.js for the page to start: onReady, context,
  * OfficeRuntime.storage, CustomFunctions. The functions Excel would call
  * are kept in `window.__customFunctions` (id → function), so a test calls
- * them as Excel does. Excel.run is absent on purpose.
+ * them as Excel does. Excel.run is absent on purpose (see excelWorkbookScript).
+ *
+ * `persist`: the workbook's settings (saved into the file by Excel) and
+ * OfficeRuntime.storage (kept per add-in on the device) survive the page, in
+ * the origin's localStorage, so a page closed and opened again in the same
+ * browser context is the workbook closed and opened again. It also records
+ * Office.addin.setStartupBehavior in `window.__startupBehavior`.
  */
-export const FAKE_OFFICE = `
+export function fakeOffice(persist = false): string {
+  return `
 (() => {
-  const settings = new Map();
+  const persist = ${persist};
+  const kept = (name) => new Map(persist ? JSON.parse(localStorage.getItem(name) || "[]") : []);
+  const keep = (name, map) => { if (persist) localStorage.setItem(name, JSON.stringify([...map])); };
+  const settings = kept("__officeSettings");
   window.Office = {
     onReady(cb) { const info = { host: "Excel", platform: "OfficeOnline" }; setTimeout(() => cb && cb(info), 0); return Promise.resolve(info); },
     context: {
       displayLanguage: "de-DE",
       requirements: { isSetSupported: () => false },
-      document: { settings: { get: (k) => settings.get(k) ?? null, set: (k, v) => settings.set(k, v), saveAsync: (cb) => cb && cb({ status: "succeeded" }) } },
+      document: { settings: { get: (k) => settings.get(k) ?? null, set: (k, v) => settings.set(k, v), saveAsync: (cb) => { keep("__officeSettings", settings); cb && cb({ status: "succeeded" }); } } },
     },
   };
-  const items = new Map();
+  if (persist) {
+    window.Office.StartupBehavior = { load: "Load", none: "None" };
+    window.Office.addin = { setStartupBehavior: async (b) => { window.__startupBehavior = b; localStorage.setItem("__startupBehavior", b); } };
+  }
+  const items = kept("__officeItems");
   window.OfficeRuntime = { storage: {
     getItems: async (keys) => Object.fromEntries(keys.map((k) => [k, items.has(k) ? items.get(k) : null])),
-    setItems: async (e) => { for (const [k, v] of Object.entries(e)) items.set(k, v); },
-    removeItems: async (keys) => { for (const k of keys) items.delete(k); },
+    setItems: async (e) => { for (const [k, v] of Object.entries(e)) items.set(k, v); keep("__officeItems", items); },
+    removeItems: async (keys) => { for (const k of keys) items.delete(k); keep("__officeItems", items); },
     getKeys: async () => [...items.keys()],
   } };
   window.__officeStorage = items;
@@ -40,6 +55,23 @@ export const FAKE_OFFICE = `
   class CFError extends Error { constructor(code, message) { super(message); this.code = code; } }
   window.CustomFunctions = { associate(id, fn) { fns.set(id, fn); }, Error: CFError, ErrorCode: { notAvailable: "#N/A", invalidValue: "#VALUE!" } };
 })();`;
+}
+
+export const FAKE_OFFICE = fakeOffice();
+
+/**
+ * Excel.run for the page: the conformance suite's workbook
+ * (test/conformance/excel-workbook.ts: proxies, load and sync as Office.js
+ * has them) bundled for the browser, its cells kept in the origin's
+ * localStorage after every batch, so they are there again when the
+ * workbook is opened again (`seed`: the sheets of a workbook opened for
+ * the first time). `window.__workbook` is the workbook.
+ */
+export async function excelWorkbookScript(seed: Record<string, Cell[][]>): Promise<string> {
+  const { bundle } = await import("../../scripts/build-ui.ts");
+  const code = await bundle(join(import.meta.dirname, "excel-workbook-page.ts"), { minify: false });
+  return `window.__workbookSeed = ${JSON.stringify(seed)};\n${code}`;
+}
 
 export const listen = (server: Server, host: string) =>
   new Promise<string>((r) =>

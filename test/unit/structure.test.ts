@@ -24,9 +24,7 @@ const REASON = /^\s*(\/\/|\*)\s*Over 400 lines\b[^:]*:\s*\S/;
 /** Functions still over the limit ("file name" → lines today). */
 const STILL_LONG_FUNCTIONS: Record<string, number> = {};
 /** Files still over 400 lines without a reason (→ lines today): to be split, not excused. */
-const STILL_LONG_FILES: Record<string, number> = {
-  "shared/ui/panels/monitor.ts": 411,
-};
+const STILL_LONG_FILES: Record<string, number> = {};
 
 /** What a ratchet list says of the long things found: new ones, grown ones, and listed ones that are no longer long. */
 function ratchet(found: Record<string, number>, listed: Record<string, number>): string[] {

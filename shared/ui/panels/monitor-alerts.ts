@@ -1,7 +1,9 @@
 /**
  * The Monitor panel's alert section: where the digest of new risk moves and
  * register changes goes after every finished check (e-mail recipients on
- * Google Sheets, a webhook on every host), and per channel whether the last
+ * Google Sheets or from a team server with SMTP, a webhook on every host:
+ * Slack and Teams only where the sender can reach them, i.e. Google's
+ * servers or the team server, never the page itself), and per channel whether the last
  * delivery arrived — a failed one says why and that it is retried with the
  * next run. Calls monitorSaveAlerts (shared/app/monitor.ts). The webhook's
  * address is a secret: the panel only ever gets its host back.
@@ -23,8 +25,16 @@ const T = catalogue({
   webhook: { de: "Webhook-Adresse (Slack, Teams; leer = keiner)", en: "Webhook address (Slack, Teams; empty = none)" },
   webhookBrowser: { de: "Webhook-Adresse (leer = keiner)", en: "Webhook address (empty = none)" },
   webhookBrowserHint: {
-    de: "Gesendet von dieser Seite: Die Adresse muss Aufrufe aus dem Browser erlauben (CORS). Slack- und Teams-Webhooks tun das nicht; sie erreichen Sie aus Google Sheets oder mit company-data monitor --notify.",
-    en: "Sent from this page: the address must allow calls from a browser (CORS). Slack and Teams webhooks do not; reach them from Google Sheets or with company-data monitor --notify.",
+    de: "Gesendet von dieser Seite: Die Adresse muss Aufrufe aus dem Browser erlauben (CORS). Slack- und Teams-Webhooks tun das nicht; sie erreichen Sie mit einem Team-Server (Einstellungen › Verbindung: Team-Server, er sendet sie), aus Google Sheets oder mit company-data monitor --notify.",
+    en: "Sent from this page: the address must allow calls from a browser (CORS). Slack and Teams webhooks do not; reach them with a team server (Settings › Connection: Team server, which sends them), from Google Sheets or with company-data monitor --notify.",
+  },
+  webhookServer: {
+    de: "Webhook-Adresse (Slack, Teams oder eine andere https-Adresse; leer = keiner)",
+    en: "Webhook address (Slack, Teams or another https address; empty = none)",
+  },
+  serverHint: {
+    de: "Gesendet vom Team-Server nach jedem seiner Läufe, auch bei geschlossener Arbeitsmappe.",
+    en: "Sent by the team server after each of its runs, also while the workbook is closed.",
   },
   webhookKept: { de: "gespeichert: ", en: "saved: " },
   save: { de: "Benachrichtigungen speichern", en: "Save alerts" },
@@ -91,8 +101,10 @@ export function alertsSection(
   const savedEmail = views.find((v) => v.channel === "email")?.target ?? "";
   const savedHook = views.find((v) => v.channel === "webhook")?.target;
   const d = (s.alertsDraft ??= { email: savedEmail });
-  // E-mail goes out by MailApp: only the Sheets add-on can send it.
-  const canMail = ui.host.kind === "sheets";
+  // Slack and Teams are offered only where a post can arrive: not from the page itself (no CORS).
+  const sender = s.status?.webhookSender ?? "google";
+  // E-mail goes out by MailApp (the Sheets add-on), or from a team server that has an SMTP relay.
+  const canMail = sender === "team-server" ? s.status?.server?.mail === true : ui.host.kind === "sheets";
   const email = canMail
     ? h("input", {
         id: "monitor-alert-email",
@@ -101,8 +113,6 @@ export function alertsSection(
         on: { input: (ev) => (d.email = (ev.target as HTMLInputElement).value) },
       })
     : null;
-  // Slack and Teams are offered only where a post can arrive: not from the page itself (no CORS).
-  const sender = s.status?.webhookSender ?? "google";
   const webhook = h("input", {
     id: "monitor-alert-webhook",
     type: "url",
@@ -135,7 +145,9 @@ export function alertsSection(
     email ? field(ui.pick(T.email), email) : null,
     sender === "browser"
       ? field(ui.pick(T.webhookBrowser), webhook, ui.pick(T.webhookBrowserHint))
-      : field(ui.pick(T.webhook), webhook),
+      : sender === "team-server"
+        ? field(ui.pick(T.webhookServer), webhook, ui.pick(T.serverHint))
+        : field(ui.pick(T.webhook), webhook),
     h("div", { class: "cd-actions" }, save),
     views.length ? h("ul", { id: "monitor-alert-status" }, ...views.map((v) => channelLine(ui, v))) : null,
   );

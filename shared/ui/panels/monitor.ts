@@ -12,11 +12,14 @@ import type { RunSummary } from "../../monitor/index.ts";
 import type { ScheduleEstimate } from "../../monitor/index.ts";
 import type { ScheduleSettings } from "../../monitor/index.ts";
 import type { PanelState, Ui } from "../panel.ts";
-import { formatNumber } from "../panel.ts";
 import { h, field } from "../dom.ts";
 import { definePanel } from "../panel.ts";
 import { button, creditsText } from "./common.ts";
 import { alertsSection } from "./monitor-alerts.ts";
+import { estimateView, summaryView } from "./monitor-views.ts";
+import { serverSection } from "./monitor-server.ts";
+
+export { localTime } from "./monitor-views.ts";
 
 interface MonitorState extends PanelState {
   status?: MonitorStatusView | null;
@@ -62,7 +65,6 @@ const T = catalogue({
   off: { de: "Zeitplan ausschalten", en: "Switch schedule off" },
   isOn: { de: "Zeitplan ist eingeschaltet", en: "Schedule is on" },
   isOff: { de: "Zeitplan ist aus", en: "Schedule is off" },
-  last: { de: "Letzte Prüfung", en: "Last check" },
   paused: { de: "Eine Prüfung ist unterbrochen und wird fortgesetzt.", en: "A check is paused and will continue." },
   estimateFirst: { de: "Bitte zuerst die Kosten schätzen.", en: "Please estimate the cost first." },
 });
@@ -115,63 +117,6 @@ function loadPreview(ui: Ui, s: MonitorState) {
 const priceOf = (p: RunSummary): number => (p.status === "preview" ? p.left.credits : p.estimate);
 const shownIsBound = (p: RunSummary | null): boolean => !!p && p.left.unpriced > 0;
 
-/** A run's time in the user's own time zone, named, e.g. "12.06.2026, 09:30 MESZ". */
-export function localTime(iso: string, lang: Ui["lang"]): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  return d.toLocaleString(lang === "de" ? "de-DE" : "en-GB", {
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZoneName: "short",
-  });
-}
-
-function summaryView(ui: Ui, r: RunSummary, id: string): HTMLElement {
-  const when = r.finishedAt ? localTime(r.finishedAt, ui.lang) : "";
-  return h(
-    "div",
-    { class: "cd-summary", id },
-    // The time carries its zone's name ("MESZ", "UTC"): no second word for it.
-    h("p", null, `${ui.pick(T.last)}${when ? ` (${when})` : ""}: ${ui.pick(r.message)}`),
-    h(
-      "ul",
-      null,
-      h(
-        "li",
-        { class: "cd-risk" },
-        `${ui.pick({ de: "Risiko", en: "Risk" })}: ${formatNumber(r.groups.risk, ui.lang)}`,
-      ),
-      h(
-        "li",
-        { class: "cd-watch" },
-        `${ui.pick({ de: "Beobachten", en: "Watch" })}: ${formatNumber(r.groups.watch, ui.lang)}`,
-      ),
-      h(
-        "li",
-        { class: "cd-none" },
-        `${ui.pick({ de: "Keine Auffälligkeiten", en: "No flags" })}: ${formatNumber(r.groups.none, ui.lang)}`,
-      ),
-      r.ambiguous
-        ? h(
-            "li",
-            null,
-            `${ui.pick({ de: "Mehrdeutig (bitte wählen)", en: "Ambiguous (please pick)" })}: ${r.ambiguous}`,
-          )
-        : null,
-      h("li", null, `${ui.pick({ de: "Neue Änderungen", en: "New changes" })}: ${formatNumber(r.newChanges, ui.lang)}`),
-      // The whole run, every step of a check continued after a pause: what the spend log and the balance show.
-      h(
-        "li",
-        { id: `${id}-spent` },
-        `${ui.pick({ de: "Verbraucht", en: "Spent" })}: ${creditsText(ui, r.runSpent ?? r.spent)}`,
-      ),
-    ),
-  );
-}
-
 export const monitorPanel = definePanel<MonitorState>({
   id: "monitor",
   title: { de: "Portfolio-Check", en: "Portfolio check" },
@@ -200,9 +145,10 @@ export const monitorPanel = definePanel<MonitorState>({
       hourOk ? null : h("p", { class: "cd-status is-error", id: "monitor-hour-error" }, ui.pick(T.hourRule)),
       field(ui.pick(T.budget), budgetInput(s, d)),
       scheduleActions(ui, s, d, hourOk),
-      estimateView(ui, s),
+      estimateView(ui, s.estimate),
       s.status ? alertsSection(ui, s) : null,
       s.status ? h("p", { class: "cd-note", id: "monitor-host-note" }, ui.pick(s.status.hostNote)) : null,
+      serverSection(ui, s),
       last ? summaryView(ui, last, "monitor-last") : null,
     );
   },
@@ -371,41 +317,14 @@ function scheduleActions(ui: Ui, s: MonitorState, d: ScheduleSettings, hourOk: b
           s.message = { kind: "error", text: T.estimateFirst };
           return;
         }
-        s.status = await ui.call("monitorSaveSchedule", { schedule: { ...d, enabled: !enabled } });
+        // The user's zone: a team server keeps the hour in UTC (shared/app/monitor-server.ts).
+        s.status = await ui.call("monitorSaveSchedule", {
+          schedule: { ...d, enabled: !enabled },
+          utcOffsetMinutes: -new Date().getTimezoneOffset(),
+        });
         s.message = { kind: "success", text: s.status.schedule.enabled ? T.isOn : T.isOff };
       }),
     { disabled: !enabled && (!s.estimate || !hourOk) },
   );
   return h("div", { class: "cd-actions" }, estimateBtn, toggle);
-}
-
-/** What the schedule costs: next run, and at most per run, day and month. */
-function estimateView(ui: Ui, s: MonitorState): HTMLElement | null {
-  return s.estimate
-    ? h(
-        "div",
-        { class: "cd-estimate", id: "monitor-estimate-view" },
-        h("p", null, ui.pick(s.estimate.text)),
-        h(
-          "ul",
-          null,
-          h("li", null, `${ui.pick({ de: "Nächster Lauf", en: "Next run" })}: ${creditsText(ui, s.estimate.nextRun)}`),
-          h(
-            "li",
-            null,
-            `${ui.pick({ de: "Je Lauf höchstens", en: "Per run at most" })}: ${creditsText(ui, s.estimate.perRun)}`,
-          ),
-          h(
-            "li",
-            null,
-            `${ui.pick({ de: "Je Tag höchstens", en: "Per day at most" })}: ${creditsText(ui, s.estimate.perDay)}`,
-          ),
-          h(
-            "li",
-            null,
-            `${ui.pick({ de: "Je Monat höchstens", en: "Per month at most" })}: ${creditsText(ui, s.estimate.perMonth)}`,
-          ),
-        ),
-      )
-    : null;
 }

@@ -1,0 +1,47 @@
+/**
+ * With a team server the portfolio schedule runs on the server, also while
+ * the workbook is closed (shared/app/monitor-server.ts); Excel's part is to
+ * write what the server's runs found into the workbook. The scheduled-job
+ * loop (./schedule.ts) does that as one more job (SERVER_SYNC_JOB in
+ * shared/app/scheduled-jobs.ts) when the workbook opens and on the pane's
+ * timer, and the local check stands aside in server mode:
+ *  - on open: the shared runtime starts with the document while a schedule
+ *    is on (./schedule.ts wantStartup → Office.addin.setStartupBehavior(load)),
+ *    so this runs without the user opening the task pane. Microsoft, "Run
+ *    code in your Office Add-in when the document opens"
+ *    (https://learn.microsoft.com/office/dev/add-ins/develop/run-code-on-document-open):
+ *    the setting is made at run time, so the add-in must have been opened
+ *    once on the document; from then on "whenever the document is reopened,
+ *    the add-in loads immediately" and Office.onReady's code runs (here:
+ *    taskpane/main.ts). It needs SharedRuntime 1.1 ("Shared runtime
+ *    requirement sets",
+ *    https://learn.microsoft.com/javascript/api/requirement-sets/common/shared-runtime-requirement-sets:
+ *    Excel on the web; Windows from Version 2002; Mac from 16.35); an older
+ *    Excel syncs when the task pane is opened;
+ *  - then at every look of the timer while the workbook is open.
+ *
+ * What this file adds: a sync never runs beside a check of the same workbook
+ * and the other way round. Both write the portfolio sheet, and a sync reads
+ * the change log's keys before it appends; the user's "Check now" and the
+ * timer's sync (or the Monitor panel's "Fetch results now") can otherwise
+ * meet. ./schedule.ts keeps one run per job; this keeps the two jobs apart.
+ */
+import { overrideCalls } from "../shared/ui/index.ts";
+import type { AppCaller } from "./schedule.ts";
+
+/** The check and the sync of one workbook one after the other, in the order asked. */
+export function serialiseSyncs<H extends AppCaller>(host: H): H {
+  let tail: Promise<unknown> = Promise.resolve();
+  const after = <T>(f: () => Promise<T>): Promise<T> => {
+    const answer = tail.catch(() => undefined).then(f);
+    tail = answer;
+    return answer;
+  };
+  return {
+    ...host,
+    call: overrideCalls(host.call, {
+      monitorSync: (input) => after(() => host.call("monitorSync", input)),
+      monitorRun: (input) => after(() => host.call("monitorRun", input)),
+    }),
+  };
+}
