@@ -302,6 +302,29 @@ describe.skipIf(skipWithoutChromium())("Sheets sidebars (dist/apps-script) in Ch
     await again.page.close();
   });
 
+  it("monitor sidebar: the schedule form shows the saved schedule, not the defaults of the first render", async () => {
+    // An earlier sidebar saved the schedule: hourly, sheet "Kunden", at most 40 credits a run (switched off).
+    const schedule = { enabled: false, frequency: "hourly", hour: 5, budget: 40, sheet: "Kunden" };
+    const answer = await runAsync(
+      uiCall(
+        { host: "sheets", now: Date.now, random: Math.random, deadline: Date.now() + 20_000, pacer },
+        "monitorSaveSchedule",
+        JSON.stringify({ schedule }),
+      ),
+      driver,
+    );
+    expect(JSON.parse(answer).value.schedule).toMatchObject(schedule);
+
+    const { page } = await open("monitor");
+    await page.waitForSelector("#monitor-host-note"); // the saved status has arrived
+    // Kept, the defaults (daily at 7, "Portfolio") would be what "Switch schedule on/off" saves over the user's.
+    expect(await page.inputValue("#monitor-sheet")).toBe("Kunden");
+    expect(await page.inputValue("#monitor-frequency")).toBe("hourly");
+    expect(await page.inputValue("#monitor-hour")).toBe("5");
+    expect(await page.inputValue("#monitor-budget")).toBe("40");
+    await page.close();
+  });
+
   it("enrich sidebar: the refresh form shows the saved schedule, and the estimate is of the figures typed", async () => {
     workbook.addSheet("Aktuell", [
       ["Firma", "Ort"],

@@ -23,7 +23,10 @@ export { localTime } from "./monitor-views.ts";
 
 interface MonitorState extends PanelState {
   status?: MonitorStatusView | null;
+  /** The schedule as typed; the saved one until the user changes it. */
   draft?: ScheduleSettings;
+  /** The user changed the form: the saved schedule, read later (after the first render), does not overwrite it. */
+  edited?: boolean;
   /** undefined: not asked (or stale); null: being asked. */
   preview?: RunSummary | null;
   /** The sheet whose preview failed: not asked again on every render (the message says why; "Refresh price" retries). */
@@ -76,7 +79,16 @@ function load(ui: Ui, s: MonitorState) {
   ui.call("monitorStatus", {}).then(
     (v) => {
       s.status = v;
-      s.draft ??= { ...s.status.schedule };
+      // The first render put the defaults in the form; kept, they would show "daily at 7, Portfolio" over a
+      // schedule saved otherwise, and "Switch schedule off" would save them over the user's. Unless the
+      // user has typed meanwhile, the form is the saved schedule, and a price shown for another sheet goes.
+      if (!s.edited) {
+        if (s.draft && s.draft.sheet !== v.schedule.sheet) {
+          s.preview = undefined;
+          s.previewFailedFor = undefined;
+        }
+        s.draft = { ...v.schedule };
+      }
       loadPreview(ui, s);
       ui.rerender();
     },
@@ -163,6 +175,7 @@ function sheetField(ui: Ui, s: MonitorState, d: ScheduleSettings): HTMLElement {
     on: {
       input: (ev) => {
         d.sheet = (ev.target as HTMLInputElement).value;
+        s.edited = true;
         if (s.preview) {
           // The shown price was another sheet's: Check now waits for this one's.
           s.preview = undefined;
@@ -239,6 +252,7 @@ function frequencySelect(ui: Ui, s: MonitorState, d: ScheduleSettings): HTMLSele
       on: {
         change: (ev) => (
           (d.frequency = (ev.target as HTMLSelectElement).value as ScheduleSettings["frequency"]),
+          (s.edited = true),
           (s.estimate = undefined),
           ui.rerender()
         ),
@@ -271,6 +285,7 @@ function hourInput(s: MonitorState, d: ScheduleSettings, hourOk: boolean, ui: Ui
         const n = Number(v);
         const valid = v !== "" && Number.isInteger(n) && n >= 0 && n <= 23;
         if (valid) d.hour = n;
+        s.edited = true;
         const before = s.hourText === undefined;
         s.hourText = valid ? undefined : v;
         s.estimate = undefined;
@@ -290,6 +305,7 @@ function budgetInput(s: MonitorState, d: ScheduleSettings): HTMLElement {
       input: (ev) => {
         const v = (ev.target as HTMLInputElement).value;
         d.budget = v === "" ? null : Number(v);
+        s.edited = true;
         s.estimate = undefined;
       },
     },
