@@ -238,7 +238,11 @@ function checkActions(ui: Ui, s: MonitorState, d: ScheduleSettings): HTMLElement
   checkBtn.setAttribute("aria-describedby", "monitor-cost");
   const previewLine = h(
     "span",
-    { class: "cd-cost", id: "monitor-cost", attrs: { "data-credits": shown ?? undefined } },
+    {
+      class: "cd-cost",
+      id: "monitor-cost",
+      attrs: { "data-credits": shown ?? undefined, "data-bound": shownIsBound(price) ? "true" : undefined },
+    },
     price ? `${ui.pick(shownIsBound(price) ? T.costsAtMost : T.costs)} ${creditsText(ui, shown!)}` : ui.pick(T.pricing),
   );
   return h("div", { class: "cd-actions cd-check" }, checkBtn, previewLine, priceBtn);
