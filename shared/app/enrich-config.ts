@@ -7,6 +7,7 @@
 import { invalid } from "../core/index.ts";
 import { FIELDS, selectFields, type ColumnMapping, type Rerun, type SheetJobSpec } from "../enrich/index.ts";
 import { list, num, oneOf, record, text } from "./input.ts";
+import type { RefreshTable } from "../refresh/index.ts";
 import type { ColumnRole, EnrichConfig, RerunMode } from "./protocol.ts";
 
 const ROLES: readonly ColumnRole[] = ["name", "city", "zip", "register", "id", "website", "vatId", "lei"];
@@ -77,4 +78,10 @@ export function specOf(c: EnrichConfig): SheetJobSpec {
     fields: c.fields,
     options: { mode: c.mode, rerun: toRerun(c.rerun), chunkSize: UI_CHUNK_SIZE },
   };
+}
+
+/** The scheduled refresh's table of a config (the Enrich panel's "Keep current"): the job's block and mapping, with its mode. */
+export function refreshTableOf(c: EnrichConfig): RefreshTable {
+  const { sheet, row, col, rows, cols, fields } = specOf(c);
+  return { sheet, row, col, rows, cols, mapping: toMapping(c.mapping), fields, mode: c.mode };
 }

@@ -4,6 +4,7 @@
  * modules of this folder import each other directly.
  */
 export { APP_METHODS, dispatch, dispatchFromWire, isAppMethod, settle, uiCall } from "./dispatch.ts";
+export { refreshTableOf } from "./enrich-config.ts";
 export { errorView } from "./errors.ts";
 export { estimate } from "./estimate.ts";
 export type { PlannedOperation } from "./estimate.ts";

@@ -111,16 +111,24 @@ export function* tickJobs(
   opts: TickOptions,
 ): Generator<JobCall, JobOutcome[], unknown> {
   const outcomes: JobOutcome[] = [];
-  for (const job of jobs) outcomes.push(yield* tickJob(job, opts));
+  // Jobs that read one status method (the check and the team server's sync) read it once a tick, again only
+  // after a step of one of them may have changed it: a status in server mode is a request to the server.
+  const statuses = new Map<string, unknown>();
+  for (const job of jobs) outcomes.push(yield* tickJob(job, opts, statuses));
   return outcomes;
 }
 
-function* tickJob(job: ScheduledJob<never>, opts: TickOptions): Generator<JobCall, JobOutcome, unknown> {
+function* tickJob(
+  job: ScheduledJob<never>,
+  opts: TickOptions,
+  statuses: Map<string, unknown>,
+): Generator<JobCall, JobOutcome, unknown> {
   const out: JobOutcome = { key: job.key, state: null, summary: null, pending: false };
   if (opts.skip?.(job.key)) return out;
   try {
     // The host answers the method asked: the answer is this job's status view.
-    const status = (yield statusCall(job)) as never;
+    if (!statuses.has(job.statusMethod)) statuses.set(job.statusMethod, yield statusCall(job));
+    const status = statuses.get(job.statusMethod) as never;
     const state = (out.state = job.state(status));
     if (!state.slot) return out;
     const clock = { now: opts.now(), zone: opts.zone, jittery: opts.jittery === true };
@@ -137,6 +145,7 @@ function* tickJob(job: ScheduledJob<never>, opts: TickOptions): Generator<JobCal
         input,
         ...(left !== undefined ? { budgetMs: left } : {}),
       };
+      statuses.delete(job.statusMethod);
       out.summary = (yield call) as StepSummary;
       if (out.summary.status !== "paused") break;
     }

@@ -144,6 +144,27 @@ describe("the tick", () => {
     expect(out.map((o) => o.summary)).toEqual([null, null]);
   });
 
+  it("jobs reading one status method read it once a tick, and again only after a step of one of them", () => {
+    // Two jobs over one status (as the check and the team server's sync share monitorStatus).
+    const shared = (key: string): ScheduledJob<FakeStatus, { n: number }> => ({
+      ...fakeJob(key),
+      statusMethod: "sharedStatus",
+    });
+    const methods: string[] = [];
+    const answer = (status: FakeStatus) => (c: JobCall) => (
+      methods.push(c.method),
+      c.kind === "status" ? status : { status: "done" }
+    );
+    const w = { now: () => at("2026-01-15T12:00:00Z") };
+    const off: FakeStatus = { slot: null, last: null, paused: false };
+    runTickSync(tickJobs([shared("a"), shared("b")], base(w)), answer(off));
+    expect(methods).toEqual(["sharedStatus"]);
+    methods.length = 0;
+    const due: FakeStatus = { slot: daily, last: null, paused: false };
+    runTickSync(tickJobs([shared("a"), shared("b")], base(w)), answer(due));
+    expect(methods).toEqual(["sharedStatus", "aRun", "sharedStatus", "bRun"]);
+  });
+
   it("a paused run resumes on the next tick though its slot was run, and ends", () => {
     const w = world({ a: { slot: daily, last: null, paused: false, steps: 3, stepMs: 60_000 } });
     const jobs = [fakeJob("a")];

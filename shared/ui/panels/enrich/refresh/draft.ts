@@ -3,9 +3,8 @@
  * typed (a draft until saved), the estimate shown and the last run; and the
  * settings the draft stands for once its numbers are whole and in range.
  */
-import type { EnrichConfig, RefreshStatusView } from "../../../../app/index.ts";
+import type { RefreshStatusView } from "../../../../app/index.ts";
 import type { RefreshEstimate, RefreshSettings, RefreshSummary, RefreshTable } from "../../../../refresh/index.ts";
-import type { ColumnMapping } from "../../../../enrich/index.ts";
 import type { Ui } from "../../../panel.ts";
 
 export interface Draft {
@@ -26,22 +25,6 @@ export interface RefreshSectionState {
   edited?: boolean;
   estimate?: RefreshEstimate;
   last?: RefreshSummary;
-}
-
-/** The refresh's table from the Enrich panel's current table (header row + data rows, as the job reads it). */
-export function refreshTableOf(c: EnrichConfig): RefreshTable {
-  const mapping: ColumnMapping = {};
-  for (const [role, col] of Object.entries(c.mapping)) if (col !== null) mapping[role as keyof ColumnMapping] = col;
-  return {
-    sheet: c.sheet,
-    row: c.headerRow,
-    col: c.col,
-    rows: c.rows + 1,
-    cols: c.cols,
-    mapping,
-    fields: c.fields,
-    mode: c.mode,
-  };
 }
 
 const wholeIn = (v: string, min: number, max: number): number | null => {

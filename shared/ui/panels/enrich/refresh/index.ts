@@ -17,7 +17,7 @@ import { settingsForm } from "./form.ts";
 import { refreshEstimateView, statusView } from "./status.ts";
 import { T } from "./texts.ts";
 
-export { refreshTableOf, type RefreshSectionState } from "./draft.ts";
+export type { RefreshSectionState } from "./draft.ts";
 export { REFRESH_HELP } from "./texts.ts";
 
 const tableText = (t: RefreshTable, ui: Ui) =>
