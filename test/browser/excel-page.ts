@@ -22,6 +22,15 @@ import type { Cell } from "../../shared/core/sheet-protocol.ts";
  * the origin's localStorage, so a page closed and opened again in the same
  * browser context is the workbook closed and opened again. It also records
  * Office.addin.setStartupBehavior in `window.__startupBehavior`.
+ * What the documentation promises, and no more: document settings are
+ * written into the document only by `saveAsync` ("The developer is
+ * responsible for calling the saveAsync method … to save the settings in the
+ * document", https://learn.microsoft.com/javascript/api/office/office.settings),
+ * so a setting set but not saved is gone when the page is opened again;
+ * OfficeRuntime.storage is per add-in on the device, not in the file
+ * (https://learn.microsoft.com/office/dev/add-ins/develop/persisting-add-in-state-and-settings);
+ * the start with the document follows setStartupBehavior
+ * (https://learn.microsoft.com/office/dev/add-ins/develop/run-code-on-document-open).
  */
 export function fakeOffice(persist = false): string {
   return `
