@@ -173,6 +173,9 @@ export async function revokeTokens(db: Db, user: string): Promise<number> {
 export type TokenCheck =
   { user: AuthUser; refused?: undefined } | { refused: "invalid" } | { refused: "expired"; expiredAt: string };
 
+/** Tokens (by hash) whose last use this process wrote, and when (one entry per token: bounded by the tokens table). */
+const touched = new Map<string, number>();
+
 export async function checkToken(db: Sql, authorization: string | undefined): Promise<TokenCheck> {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   const token = m?.[1];
@@ -196,12 +199,17 @@ export async function checkToken(db: Sql, authorization: string | undefined): Pr
   const r = rows[0];
   if (!r) return { refused: "invalid" };
   if (r.expired) return { refused: "expired", expiredAt: r.expires ?? "" };
-  // At most one write a minute per token, whatever the traffic and the number of processes.
-  if (r.stale)
+  // At most one write a minute per token, whatever the traffic and the number of processes: the first request of
+  // this process to see the mark stale writes it (the others of a burst do not queue on the row), and the
+  // update's own condition keeps other processes from writing it again within the minute.
+  const hash = hashToken(token);
+  if (r.stale && Date.now() - (touched.get(hash) ?? 0) >= 60_000) {
+    touched.set(hash, Date.now());
     await db.query(
       `update tokens set last_used_at = now() where id = $1 and (last_used_at is null or last_used_at < now() - interval '${LAST_USED_EVERY}')`,
       [r.token_id],
     );
+  }
   return { user: { id: r.id, name: r.name, monthBudget: r.month_budget, admin: r.admin === true } };
 }
 
