@@ -77,6 +77,16 @@ describe.each(BACKENDS)("the admin credential on $name", (backend) => {
     expect(ok.body.user).toMatchObject({ name: "root", admin: true });
     const asUser = await get(route + "?x=1", "cdt_" + "y".repeat(43));
     expect(asUser.status).toBe(401);
+
+    // The admin API over HTTP: the backup streams to the admin token, never to a user's.
+    expect((await fetch(srv.url + "/admin/backup", { headers: { Authorization: `Bearer ${userToken}` } })).status).toBe(
+      403,
+    );
+    const backup = await fetch(srv.url + "/admin/backup", { headers: { Authorization: `Bearer ${adminToken}` } });
+    expect(backup.status).toBe(200);
+    const lines = (await backup.text()).trim().split("\n");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ format: "company-data-server-backup", version: 1 });
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ end: true, rows: { users: 2, tokens: 2 } });
   });
 
   it("an admin token is its own user's token on the user routes: it sees root's spend, never alice's", async () => {
