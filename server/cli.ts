@@ -25,6 +25,7 @@ import { jsonLogger } from "./log.ts";
 import { KeyFileError, readApiKey } from "./secret.ts";
 import { createUpstream } from "./upstream.ts";
 import { databasePacer } from "./pacing.ts";
+import { outboundPolicy } from "./net/outbound.ts";
 import { ackDrift } from "./doctor/ack.ts";
 
 /** Exit codes as the CLI's (cli/i18n.ts EXIT). */
@@ -48,6 +49,7 @@ const OPTIONS = {
   host: { type: "string" },
   data: { type: "string" },
   "allow-origin": { type: "string", multiple: true },
+  "allow-webhook-host": { type: "string", multiple: true },
   "key-file": { type: "string" },
   user: { type: "string" },
   "month-budget": { type: "string" },
@@ -74,6 +76,22 @@ function userName(flags: Flags, lang: Language): string {
   if (u === undefined) throw new Usage(admin.missing[lang]("--user"));
   if (!USER_NAME.test(u)) throw new Usage(admin.badValue[lang]("--user", u));
   return u;
+}
+
+/** --allow-webhook-host: bare host names or address literals (no scheme, port or path), as a URL's host is compared. */
+function allowedWebhookHosts(values: string[], lang: Language): string[] {
+  return values.map((v) => {
+    const host = v.trim().toLowerCase();
+    let parsed: string | undefined;
+    try {
+      parsed = new URL(`https://${host}/`).hostname;
+    } catch {
+      parsed = undefined;
+    }
+    if (!host || /[/:@?#\s]/.test(host.replace(/^\[.*\]$/, "")) || parsed === undefined)
+      throw new Usage(admin.badValue[lang]("--allow-webhook-host", v));
+    return parsed;
+  });
 }
 
 /** Open (and migrate) the database a subcommand names; PGlite's directory is locked for this process. */
@@ -141,6 +159,7 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
       throw new Usage(admin.badValue[lang]("--allow-origin", o));
     }
   }
+  const webhookHosts = allowedWebhookHosts(flags["allow-webhook-host"] ?? [], lang);
   const cacheDays = parseCacheDays(env.COMPANY_DATA_CACHE_DAYS);
   const timeoutSeconds =
     Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS) > 0
@@ -157,6 +176,7 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
       port,
       host,
       allowOrigins: origins,
+      outbound: outboundPolicy({ allowHosts: webhookHosts }),
       process: processName,
       cacheDays,
       // Twice the timeout: the purchase's own database work (budget lock, storing) comes on top of the request.

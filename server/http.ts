@@ -12,6 +12,7 @@ import { accountAnswer } from "./account.ts";
 import { authenticate } from "./auth/tokens.ts";
 import { errorAnswer, send } from "./errors.ts";
 import { msg } from "./i18n.ts";
+import { STRICT_OUTBOUND, type OutboundPolicy } from "./net/outbound.ts";
 import { isApiPath, specOf } from "./proxy.ts";
 import { answerFor, type PurchaseContext } from "./purchase.ts";
 import { healthChecks, registeredServices, routeFor, type ServerContext, type ServiceContext } from "./routes.ts";
@@ -22,6 +23,8 @@ export interface TeamServerOptions extends PurchaseContext {
   /** Browser origins allowed to call (exact scheme://host[:port]); any other Origin is refused. */
   allowOrigins: string[];
   maxBodyBytes?: number;
+  /** User-given addresses (webhooks): what the admin allowed beyond the public internet (--allow-webhook-host). */
+  outbound?: OutboundPolicy;
 }
 
 export interface RunningTeamServer {
@@ -75,6 +78,7 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
     process: opts.process,
     call: (user, spec, lang, callOpts) => answerFor(opts, user, spec, lang, callOpts),
     operate: (op, signal) => opts.upstream.operate(op, signal),
+    outbound: opts.outbound ?? STRICT_OUTBOUND,
   };
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

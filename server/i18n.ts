@@ -52,6 +52,7 @@ export const admin = catalogue({
   usage: {
     de: `Aufruf:
   company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file DATEI]
+      [--allow-webhook-host HOST …]   Webhooks an diesen Host zulassen, auch wenn er intern auflöst (Relay im Haus)
   company-data server token create --user NAME [--month-budget N|none]
   company-data server token list
   company-data server token revoke --user NAME
@@ -62,6 +63,7 @@ export const admin = catalogue({
 Umgebung: COMPANY_DATA_API_KEY (oder --key-file), COMPANY_DATA_BASE_URL, DATABASE_URL (PostgreSQL; sonst PGlite in --data).`,
     en: `Usage:
   company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file FILE]
+      [--allow-webhook-host HOST …]   allow webhooks to this host even when it resolves inside (an on-premise relay)
   company-data server token create --user NAME [--month-budget N|none]
   company-data server token list
   company-data server token revoke --user NAME

@@ -22,6 +22,7 @@ import type { Language } from "../shared/i18n/index.ts";
 import type { AuthUser } from "./auth/tokens.ts";
 import type { Db } from "./db/db.ts";
 import type { Logger } from "./log.ts";
+import type { OutboundPolicy } from "./net/outbound.ts";
 import type { Answer, CallOptions } from "./purchase.ts";
 import type { Upstream } from "./upstream.ts";
 
@@ -34,6 +35,11 @@ export interface ServiceContext {
   call(user: AuthUser, spec: CallSpec, lang: Language, opts?: CallOptions): Promise<Answer>;
   /** Run a sans-IO operation with the team's key and pacer (free calls only: the doctor's; see Upstream.operate). */
   operate: Upstream["operate"];
+  /**
+   * Where this server may send to user-given addresses (server/net/outbound.ts): check a URL with
+   * registrationRefusal when it is registered, send with outboundFetch. Absent: STRICT_OUTBOUND.
+   */
+  outbound?: OutboundPolicy;
 }
 
 export interface ServerContext extends ServiceContext {

@@ -22,6 +22,7 @@ import { createUpstream } from "../../server/upstream.ts";
 import { databasePacer } from "../../server/pacing.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import type { Db } from "../../server/db/db.ts";
+import type { OutboundPolicy } from "../../server/net/outbound.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/company-data.js", import.meta.url));
 
@@ -129,7 +130,14 @@ export interface InProcessServer {
 export async function startInProcess(
   world: EmulatorWorld,
   database: TestDatabase,
-  opts: { allowOrigins?: string[]; leaseMs?: number; timeoutMs?: number; process?: string } = {},
+  opts: {
+    allowOrigins?: string[];
+    leaseMs?: number;
+    timeoutMs?: number;
+    process?: string;
+    /** Where webhooks may go (default: the server's strict policy, public addresses only). */
+    outbound?: OutboundPolicy;
+  } = {},
 ): Promise<InProcessServer> {
   const { db, close } = await openServerDb(database.target);
   const logs: string[] = [];
@@ -138,6 +146,7 @@ export async function startInProcess(
     port: 0,
     host: "127.0.0.1",
     allowOrigins: opts.allowOrigins ?? [],
+    ...(opts.outbound ? { outbound: opts.outbound } : {}),
     process: opts.process ?? `test:${process.pid}`,
     log: jsonLogger((l) => logs.push(l)),
     leaseMs: opts.leaseMs ?? 10_000,
