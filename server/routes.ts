@@ -58,6 +58,13 @@ export interface ExtraRoute {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "*";
   prefix: string;
   auth: boolean;
+  /**
+   * With `auth`: the requests that need no token all the same (a manifest, a preflight), told from the
+   * method and the URL alone, since the token is checked before the body is read.
+   */
+  anonymous?: (method: string, url: URL) => boolean;
+  /** Largest body this route reads (default: the server's, 1 MB; GET, HEAD and DELETE at most 16 KB). */
+  maxBodyBytes?: number;
   handler: RouteHandler;
 }
 
