@@ -132,10 +132,11 @@ describe.each(BACKENDS)("the front door of the team server ($name)", (backend) =
     // Warm: the first request of a process compiles the path it takes.
     await rawRequest(srv.server.port, "POST /v2/resolve HTTP/1.1\nHost: x\nContent-Length: 10", 10);
     for (const auth of ["", "Authorization: Bearer cdt_" + "x".repeat(43) + "\n", "Authorization: Basic YTpi\n"]) {
-      // Three tries each: on a loaded machine (CI, eight jobs on two cores) the scheduler alone can hold a process
-      // for 100 ms; the fastest of three is the server's own time. Every try is checked for what the server read.
+      // Up to ten tries each, until one is answered within 100 ms: on a loaded machine (CI, test files in
+      // parallel on two cores) the scheduler alone can hold a process that long, so the fastest try is the
+      // server's own time. Every try is checked for what the server read and answered within a second.
       const times: number[] = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 10 && !(Math.min(...times) < 100); i++) {
         const watch = watchSockets(srv.server.listener);
         const a = await rawRequest(
           srv.server.port,

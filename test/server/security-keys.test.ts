@@ -38,7 +38,8 @@ describe.each(BACKENDS)("keys that are not identifiers ($name)", (backend) => {
   });
 
   it("a reconciliation batch keyed __proto__ (and the like) is answered under each key", async () => {
-    const names = uniqueNames(world.emu, ODD_KEYS.length + 1, 40);
+    // Names of their own per backend: the reconciliation service remembers in this process what it has shown.
+    const names = uniqueNames(world.emu, ODD_KEYS.length + 1, backend.name === "postgres" ? 80 : 40);
     // Written as text: an object literal with a __proto__ key would set a prototype instead of making a key.
     const entries = [...ODD_KEYS, "q0"].map((k, i) => `${JSON.stringify(k)}:${JSON.stringify({ query: names[i] })}`);
     const queries = `{${entries.join(",")}}`;

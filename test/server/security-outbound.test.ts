@@ -12,6 +12,7 @@ import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCacheDays } from "../../server/cache.ts";
+import { runServerCli } from "../../server/cli.ts";
 import { jsonLogger } from "../../server/log.ts";
 import {
   checkedAddresses,
@@ -215,6 +216,22 @@ describe("the outbound check, without a network", () => {
     await expect(
       checkedAddresses(outboundPolicy({ allowHosts: ["corp.example"], resolve }), "relay.corp.example"),
     ).rejects.toBeInstanceOf(OutboundRefused);
+  });
+});
+
+describe("company-data server --allow-webhook-host", () => {
+  it("takes a bare host or address; a URL, a port or a path is a usage error naming the flag", async () => {
+    for (const bad of ["https://relay.corp.example/", "relay.corp.example:443", "relay.corp.example/hooks", ""]) {
+      const err: string[] = [];
+      const code = await runServerCli(
+        ["--allow-webhook-host", bad, "--port", "0"],
+        { COMPANY_DATA_API_KEY: "cd_live_x", DATABASE_URL: "" },
+        { out: () => undefined, err: (l) => err.push(l) },
+        "en",
+      );
+      expect(code, bad).toBe(2);
+      expect(err.join("\n")).toContain("Invalid value for --allow-webhook-host");
+    }
   });
 });
 
