@@ -35,6 +35,7 @@ import type { Server as McpProtocolServer } from "@modelcontextprotocol/sdk/serv
 import { bearerOf, type Authenticate } from "./auth.ts";
 import { createMcpServer, type McpHost } from "./server.ts";
 import { isLoopback } from "./http-limits.ts";
+import { closeUnread } from "../server/net/close-unread.ts";
 
 export const MCP_PATH = "/mcp";
 /** Largest request body: far above any tool call (100 portfolio entries are a few KB). */
@@ -80,23 +81,36 @@ function jsonRpcError(
   message: string,
   headers: Record<string, string> = {},
 ) {
+  // A refusal that closes the connection leaves the rest of the body unread (and the answer is not lost to a reset).
+  if (headers.Connection === "close") closeUnread(res);
   res
     .writeHead(status, { "Content-Type": "application/json", ...headers })
     .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * The body as text, or null when it is over MAX_BODY: a declared length
+ * over it is refused before anything is read, a longer stream is read only
+ * up to it. The caller answers 413 and closes the connection (the rest is
+ * never read), instead of resetting it without a status.
+ */
+function readBody(req: IncomingMessage): Promise<string | null> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > MAX_BODY) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     let size = 0;
     const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error("too large"));
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      if (size <= MAX_BODY) return void chunks.push(c);
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.pause();
+      resolve(null);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks).toString("utf8"));
+    req.on("data", onData);
+    req.on("end", onEnd);
     req.on("error", reject);
   });
 }
@@ -154,14 +168,17 @@ export async function startHttp(host: McpHost, opts: HttpOptions): Promise<Runni
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
-    if (path !== MCP_PATH) return jsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    // Refusals before the body: the connection closes after them, so a body nobody asked for is not read.
+    const close = { Connection: "close" };
+    if (path !== MCP_PATH) return jsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`, close);
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, opts.allowedOrigins))
-      return jsonRpcError(res, 403, -32000, "Forbidden: Origin not allowed");
+      return jsonRpcError(res, 403, -32000, "Forbidden: Origin not allowed", close);
     const principal = await opts.authenticate(bearerOf(req));
     if (!principal) {
       return jsonRpcError(res, 401, -32000, "Unauthorized: send the server's token as Authorization: Bearer <token>", {
         "WWW-Authenticate": 'Bearer realm="company-data-mcp"',
+        ...close,
       });
     }
     const sid = req.headers["mcp-session-id"];
@@ -169,9 +186,12 @@ export async function startHttp(host: McpHost, opts: HttpOptions): Promise<Runni
     // Another principal's session does not exist for this one.
     const existing = found && found.principal === principal.id ? found : undefined;
     if (req.method === "POST") {
+      const text = await readBody(req);
+      if (text === null)
+        return jsonRpcError(res, 413, -32600, `Request body too large (at most ${MAX_BODY} bytes)`, close);
       let body: unknown;
       try {
-        body = JSON.parse(await readBody(req));
+        body = JSON.parse(text);
       } catch {
         return jsonRpcError(res, 400, -32700, "Parse error");
       }

@@ -113,10 +113,11 @@ export function* extendCompanies(ctx: OpContext, q: ExtendQuery): Operation<Exte
     throw new CompanyDataError(failed.error.code, {
       detail: failed.error.code === "INVALID_INPUT" ? failed.error.text : undefined,
     });
-  const rows: ExtendResponse["rows"] = {};
+  // Ids and property ids are the caller's: maps without a prototype, so no key is special (`__proto__`).
+  const rows = Object.create(null) as ExtendResponse["rows"];
   distinct.forEach((id, k) => {
     const r = results[k];
-    const row: Record<string, ExtendValue[]> = {};
+    const row = Object.create(null) as Record<string, ExtendValue[]>;
     for (const f of q.fields) {
       const at = fields.indexOf(f);
       row[f.id] = r?.outcome === "matched" ? valuesOf(r.values[at]) : [];

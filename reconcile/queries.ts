@@ -264,7 +264,9 @@ export function* reconcileBatch(
   const failed = rows.find((r) => r?.status === "error" && r.error && !QUERY_OWN_ERRORS.has(r.error.code));
   if (failed?.error) throw failed.error;
 
-  const out: Record<string, QueryAnswer> = {};
+  // The batch's keys are the caller's (`__proto__`, `constructor` are keys like any other): an object without a
+  // prototype holds each as its own property, so every answer is sent under its key.
+  const out = Object.create(null) as Record<string, QueryAnswer>;
   keys.forEach((k, i) => {
     const row = rows[i] ?? {
       status: "error",

@@ -130,4 +130,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ServerCont
   res.writeHead(out.status, { ...own, "X-Credits-Spent": String(acct.charged) }).end(out.body);
 }
 
-registerRoute({ method: "*", prefix: RECONCILE_PATH, auth: false, handler: handle });
+// A token for everything but the manifest (and preflights), checked by the server before the body is read.
+registerRoute({
+  method: "*",
+  prefix: RECONCILE_PATH,
+  auth: true,
+  anonymous: (method, url) => isManifestRequest(method, url.pathname.slice(RECONCILE_PATH.length), url.searchParams),
+  handler: handle,
+});

@@ -21,6 +21,7 @@ import { admin } from "./i18n.ts";
 import { AdminRefused } from "./admin/commands.ts";
 import { ADMIN_COMMANDS, adminCommand, Usage } from "./admin/cli-admin.ts";
 import { CHANNEL_FILE } from "./admin/client.ts";
+import { outboundPolicy } from "./net/outbound.ts";
 // The server's modules load only for the commands that need them (serve, or a database opened here):
 // an admin command on a running server talks to it over the admin channel and loads none of them.
 const serverModules = () =>
@@ -53,6 +54,7 @@ const OPTIONS = {
   host: { type: "string" },
   data: { type: "string" },
   "allow-origin": { type: "string", multiple: true },
+  "allow-webhook-host": { type: "string", multiple: true },
   "key-file": { type: "string" },
   user: { type: "string" },
   "month-budget": { type: "string" },
@@ -72,6 +74,22 @@ const OPTIONS = {
 type Flags = ReturnType<
   typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
 >["values"];
+
+/** --allow-webhook-host: bare host names or address literals (no scheme, port or path), as a URL's host is compared. */
+function allowedWebhookHosts(values: string[], lang: Language): string[] {
+  return values.map((v) => {
+    const host = v.trim().toLowerCase();
+    let parsed: string | undefined;
+    try {
+      parsed = new URL(`https://${host}/`).hostname;
+    } catch {
+      parsed = undefined;
+    }
+    if (!host || /[/:@?#\s]/.test(host.replace(/^\[.*\]$/, "")) || parsed === undefined)
+      throw new Usage(admin.badValue[lang]("--allow-webhook-host", v));
+    return parsed;
+  });
+}
 
 /** Open (and migrate, unless told not to) the database a subcommand names; PGlite's directory is locked for this process. */
 export async function openServerDb(
@@ -146,6 +164,7 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
       throw new Usage(admin.badValue[lang]("--allow-origin", o));
     }
   }
+  const webhookHosts = allowedWebhookHosts(flags["allow-webhook-host"] ?? [], lang);
   const cacheDays = parseCacheDays(env.COMPANY_DATA_CACHE_DAYS);
   const timeoutSeconds =
     Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS) > 0
@@ -162,6 +181,7 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
       port,
       host,
       allowOrigins: origins,
+      outbound: outboundPolicy({ allowHosts: webhookHosts }),
       process: processName,
       cacheDays,
       // Twice the timeout: the purchase's own database work (budget lock, storing) comes on top of the request.

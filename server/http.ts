@@ -12,8 +12,10 @@ import { accountAnswer } from "./account.ts";
 import { startAdminChannel } from "./admin/channel.ts";
 import { healthAnswer } from "./admin/health.ts";
 import { checkToken } from "./auth/tokens.ts";
-import { errorAnswer, send } from "./errors.ts";
+import { errorAnswer, send, type ErrorAnswer } from "./errors.ts";
 import { msg } from "./i18n.ts";
+import { closeUnread } from "./net/close-unread.ts";
+import { STRICT_OUTBOUND, type OutboundPolicy } from "./net/outbound.ts";
 import { isApiPath, specOf } from "./proxy.ts";
 import { answerFor, type PurchaseContext } from "./purchase.ts";
 import { registeredServices, routeFor, type ServerContext, type ServiceContext } from "./routes.ts";
@@ -26,11 +28,15 @@ export interface TeamServerOptions extends PurchaseContext {
   maxBodyBytes?: number;
   /** The admin channel's Unix socket (PGlite: <data>/admin.sock; admin/channel.ts), or none. */
   adminSocket?: string;
+  /** User-given addresses (webhooks): what the admin allowed beyond the public internet (--allow-webhook-host). */
+  outbound?: OutboundPolicy;
 }
 
 export interface RunningTeamServer {
   url: string;
   port: number;
+  /** The listener (tests read its sockets' bytesRead: a refused body is not read). */
+  listener: http.Server;
   /** Stop accepting, let requests in flight finish (at most `graceMs`), stop services. */
   close(graceMs?: number): Promise<void>;
 }
@@ -53,19 +59,44 @@ export function normaliseOrigin(o: string): string {
   return u.origin;
 }
 
+/** Bodies of methods that carry none (GET, DELETE, HEAD): what a client may still send by habit. */
+export const BODYLESS_MAX_BYTES = 16 * 1024;
+
+/**
+ * The request body as text, at most `max` bytes; null when it is larger.
+ * A declared Content-Length over the limit is refused before one byte is
+ * read; a longer stream is read only up to the limit and then left unread
+ * (the answer closes the connection).
+ */
 function readBody(req: http.IncomingMessage, max: number): Promise<string | null> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > max) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
-    req.on("data", (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size > max) over = true;
-      if (!over) chunks.push(c);
-    });
-    req.on("end", () => resolve(over ? null : Buffer.concat(chunks).toString("utf8")));
+      if (size <= max) return void chunks.push(c);
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.pause();
+      resolve(null);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks).toString("utf8"));
+    req.on("data", onData);
+    req.on("end", onEnd);
     req.on("error", reject);
   });
+}
+
+/**
+ * An answer given before the body is read (or while it is still coming):
+ * the connection is closed after it, so the rest of the body is never read
+ * (net/close-unread.ts: what is already in the socket's buffers stays there).
+ */
+function refuse(res: http.ServerResponse, a: ErrorAnswer, headers: Record<string, string>): void {
+  closeUnread(res);
+  send(res, a, { ...headers, connection: "close" });
 }
 
 export async function startTeamServer(opts: TeamServerOptions): Promise<RunningTeamServer> {
@@ -79,6 +110,7 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
     process: opts.process,
     call: (user, spec, lang, callOpts) => answerFor(opts, user, spec, lang, callOpts),
     operate: (op, signal) => opts.upstream.operate(op, signal),
+    outbound: opts.outbound ?? STRICT_OUTBOUND,
   };
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -91,9 +123,7 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
     if (origin !== undefined) {
       if (!allowed.has(origin)) {
         opts.log.warn("refused.origin", { origin: origin.slice(0, 200), path: url.pathname });
-        send(res, errorAnswer("FORBIDDEN", msg.originRefused[lang]), { vary: "Origin" });
-        req.resume();
-        return;
+        return refuse(res, errorAnswer("FORBIDDEN", msg.originRefused[lang]), { vary: "Origin" });
       }
       cors["access-control-allow-origin"] = origin;
       cors["vary"] = "Origin";
@@ -110,17 +140,11 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
         return;
       }
     }
-    if (closing) {
-      send(res, errorAnswer("UNAVAILABLE", msg.shuttingDown[lang], { retryAfterSeconds: 2 }), {
-        ...cors,
-        connection: "close",
-      });
-      req.resume();
-      return;
-    }
-    const body = await readBody(req, maxBody);
-    if (body === null) return send(res, errorAnswer("PAYLOAD_TOO_LARGE", msg.tooLarge[lang], { field: "body" }), cors);
+    if (closing) return refuse(res, errorAnswer("UNAVAILABLE", msg.shuttingDown[lang], { retryAfterSeconds: 2 }), cors);
 
+    // Who before what: the route and the caller are decided from the request line and the headers; only a
+    // caller the route admits has its body read, and only up to the route's limit (issue 36, item 4).
+    // /health reads no body: liveness for anyone, the deep checks for an admin credential (admin/health.ts).
     if (url.pathname === "/health" && method === "GET") {
       const a = await healthAnswer({
         db: opts.db,
@@ -136,18 +160,25 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
 
     const extra = routeFor(method, url.pathname);
     const api = !extra && isApiPath(url.pathname);
-    if (!extra && !api) return send(res, errorAnswer("NOT_FOUND", msg.notFound[lang]), cors);
-    const check = extra && !extra.auth ? null : await checkToken(opts.db, req.headers.authorization);
+    if (!extra && !api) return refuse(res, errorAnswer("NOT_FOUND", msg.notFound[lang]), cors);
+    const anonymous = extra !== undefined && (!extra.auth || extra.anonymous?.(method, url) === true);
+    const check = anonymous ? null : await checkToken(opts.db, req.headers.authorization);
     const user = check && "user" in check ? check.user : null;
-    if ((api || extra?.auth) && !user) {
+    if (!anonymous && !user) {
       opts.log.info("refused.token", { path: url.pathname, expired: check?.refused === "expired" || undefined });
       const text = check?.refused === "expired" ? msg.tokenExpired[lang](check.expiredAt) : msg.unauthorized[lang];
-      return send(res, errorAnswer("UNAUTHORIZED", text), cors);
+      return refuse(res, errorAnswer("UNAUTHORIZED", text), cors);
     }
     if (extra?.auth === "admin" && !user?.admin) {
       opts.log.info("refused.admin", { user: user?.name, path: url.pathname });
-      return send(res, errorAnswer("FORBIDDEN", msg.adminOnly[lang]), cors);
+      return refuse(res, errorAnswer("FORBIDDEN", msg.adminOnly[lang]), cors);
     }
+    const bodyless = method === "GET" || method === "HEAD" || method === "DELETE";
+    const limit = Math.min(extra?.maxBodyBytes ?? maxBody, bodyless ? BODYLESS_MAX_BYTES : Infinity);
+    const body = await readBody(req, limit);
+    if (body === null)
+      return refuse(res, errorAnswer("PAYLOAD_TOO_LARGE", msg.tooLarge[lang], { field: "body" }), cors);
+
     if (extra) {
       const ctx: ServerContext = { ...service, user, lang, url, body };
       for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
@@ -216,6 +247,7 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
   return {
     url: `http://${shownHost}:${port}`,
     port,
+    listener: server,
     async close(graceMs = 30_000) {
       if (closing) return;
       closing = true;

@@ -62,6 +62,7 @@ export const admin = catalogue({
   usage: {
     de: `Aufruf:
   company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file DATEI]
+      [--allow-webhook-host HOST …]   Webhooks an diesen Host zulassen, auch wenn er intern auflöst (Relay im Haus)
   company-data server token create --user NAME [--month-budget N|none] [--admin] [--expires 90d] [--max-tokens N (10)]
   company-data server token rotate --user NAME [--grace 24h] [--expires 90d] [--admin]
   company-data server token list
@@ -76,6 +77,7 @@ Läuft ein Server auf dem PGlite-Verzeichnis, gehen diese Befehle über seinen A
 Umgebung: COMPANY_DATA_API_KEY (oder --key-file), COMPANY_DATA_BASE_URL, DATABASE_URL (PostgreSQL; sonst PGlite in --data).`,
     en: `Usage:
   company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file FILE]
+      [--allow-webhook-host HOST …]   allow webhooks to this host even when it resolves inside (an on-premise relay)
   company-data server token create --user NAME [--month-budget N|none] [--admin] [--expires 90d] [--max-tokens N (10)]
   company-data server token rotate --user NAME [--grace 24h] [--expires 90d] [--admin]
   company-data server token list

@@ -58,11 +58,12 @@ export function specOf(
   if (!hit) return { ok: false, answer: errorAnswer("METHOD_NOT_ALLOWED", msg.methodNotAllowed[lang]) };
   const { ep, names } = hit.r;
   try {
-    const path: Record<string, string> = {};
+    // The caller's names as keys (a query parameter `__proto__` or `constructor`): maps without a prototype.
+    const path = Object.create(null) as Record<string, string>;
     names.forEach((n, i) => {
       path[n] = decodeURIComponent(hit.m![i + 1]!);
     });
-    const query: Record<string, string> = {};
+    const query = Object.create(null) as Record<string, string>;
     for (const [k, v] of url.searchParams) {
       if (OWN_PARAMS.has(k)) continue;
       // A repeated parameter (include=a&include=b) is one list, as the API reads it.

@@ -80,8 +80,8 @@ function failureAnswer(a: UpstreamAnswer, lang: Language): Answer {
 }
 
 /** Free endpoints: straight to the API, paced for the team. */
-async function freeAnswer(ctx: PurchaseContext, spec: CallSpec, lang: Language): Promise<Answer> {
-  const a = await ctx.upstream.send(spec, lang);
+async function freeAnswer(ctx: PurchaseContext, user: AuthUser, spec: CallSpec, lang: Language): Promise<Answer> {
+  const a = await ctx.upstream.send(spec, lang, undefined, user.id);
   if (a.ok) return json(a.status, a.body);
   return failureAnswer(a, lang);
 }
@@ -214,7 +214,7 @@ async function buy(
   const reservation = r.reservations[0]!;
   // The lease runs from here: a purchase slowed by a queue for the database is not taken over before it is sent.
   await renew(ctx.db, keys, ctx.process, ctx.leaseMs);
-  const a = await ctx.upstream.send(spec, lang, `ledger-${reservation.ledgerId}`);
+  const a = await ctx.upstream.send(spec, lang, `ledger-${reservation.ledgerId}`, user.id);
   if (a.ok) return { ok: true, body: a.body, reservation };
   await releaseAll(ctx, keys, owned);
   if (a.status >= 200 && a.status < 300) {
@@ -385,7 +385,7 @@ export async function answerFor(
   opts: CallOptions = {},
 ): Promise<Answer> {
   const ep = endpoint(spec.endpoint);
-  if (ep.billing === "rate-limited") return freeAnswer(ctx, spec, lang);
+  if (ep.billing === "rate-limited") return freeAnswer(ctx, user, spec, lang);
   // A registered gate (server/gates.ts: the doctor's drift refusal) may stop a paid request before anything is reserved.
   const refusal = await paidRefusal(ctx.db, lang);
   if (refusal) return refusal;

@@ -23,6 +23,7 @@ import type { Language } from "../shared/i18n/index.ts";
 import type { AuthUser } from "./auth/tokens.ts";
 import type { Db } from "./db/db.ts";
 import type { Logger } from "./log.ts";
+import type { OutboundPolicy } from "./net/outbound.ts";
 import type { Answer, CallOptions } from "./purchase.ts";
 import type { Upstream } from "./upstream.ts";
 
@@ -35,6 +36,11 @@ export interface ServiceContext {
   call(user: AuthUser, spec: CallSpec, lang: Language, opts?: CallOptions): Promise<Answer>;
   /** Run a sans-IO operation with the team's key and pacer (free calls only: the doctor's; see Upstream.operate). */
   operate: Upstream["operate"];
+  /**
+   * Where this server may send to user-given addresses (server/net/outbound.ts): check a URL with
+   * registrationRefusal when it is registered, send with outboundFetch. Absent: STRICT_OUTBOUND.
+   */
+  outbound?: OutboundPolicy;
 }
 
 export interface ServerContext extends ServiceContext {
@@ -54,6 +60,13 @@ export interface ExtraRoute {
   prefix: string;
   /** false: anyone; true: a valid personal token (401); "admin": an admin token (401 without a token, 403 with another). */
   auth: boolean | "admin";
+  /**
+   * With `auth`: the requests that need no token all the same (a manifest, a preflight), told from the
+   * method and the URL alone, since the token is checked before the body is read.
+   */
+  anonymous?: (method: string, url: URL) => boolean;
+  /** Largest body this route reads (default: the server's, 1 MB; GET, HEAD and DELETE at most 16 KB). */
+  maxBodyBytes?: number;
   handler: RouteHandler;
 }
 

@@ -60,8 +60,11 @@ export interface UpstreamOptions {
 }
 
 export interface Upstream {
-  /** `tag` goes out as X-Request-Id: the ledger id of a paid request, so a request can be matched with its ledger row. */
-  send(spec: CallSpec, lang: Language, tag?: string): Promise<UpstreamAnswer>;
+  /**
+   * `tag` goes out as X-Request-Id: the ledger id of a paid request, so a request can be matched with its ledger row.
+   * `user` (the caller's id) gives the request its user's fair share of the team's pacer (pacing.ts takeFor).
+   */
+  send(spec: CallSpec, lang: Language, tag?: string, user?: number): Promise<UpstreamAnswer>;
   /**
    * Run a sans-IO operation with the team's key, base URL and pacer, the key
    * never leaving this module: the doctor's free calls (server/doctor/),
@@ -140,13 +143,16 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         storePut: async () => undefined,
       });
     },
-    async send(spec, lang, tag) {
+    async send(spec, lang, tag, user) {
       const paid = endpoint(spec.endpoint).billing === "credits";
       const bucket = bucketOf(spec.endpoint);
       const team = bucket && opts.teamPacer ? { pacer: opts.teamPacer, bucket, limit: limits[bucket] } : undefined;
       if (team) {
         // The team's slot first (every process on the database draws from it); past the wait allowed, nothing is sent.
-        const wait = await team.pacer.take(team.bucket, team.limit, opts.maxPaceWaitMs);
+        const wait =
+          user !== undefined && team.pacer.takeFor
+            ? await team.pacer.takeFor(user, team.bucket, team.limit, opts.maxPaceWaitMs)
+            : await team.pacer.take(team.bucket, team.limit, opts.maxPaceWaitMs);
         if (wait === null) {
           const error = new CompanyDataError("RATE_LIMITED", { retryAt: Date.now() + opts.maxPaceWaitMs });
           return { status: 0, headers: {}, body: "", ok: false, error, sent: false };

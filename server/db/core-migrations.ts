@@ -113,3 +113,18 @@ alter table tokens add column expires_at timestamptz;
 alter table tokens add column last_used_at timestamptz;
 `,
 });
+
+registerMigration({
+  id: 20,
+  name: "fair share of the team pacer",
+  sql: `
+-- Each user's own timeline per upstream bucket (server/pacing.ts, fair share): GCRA at the team's interval
+-- times the users with requests waiting, taken before the team's slot, so one user's flood waits on its own.
+create table pace_user_slots (
+  key text not null,
+  user_id integer not null,
+  tat double precision not null,
+  primary key (key, user_id)
+);
+`,
+});

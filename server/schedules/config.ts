@@ -15,8 +15,6 @@ export interface ScheduleConfig {
   leaseMs: number;
   webhookTimeoutMs: number;
   mailer: ScheduleMailer | undefined;
-  /** The network for webhooks. */
-  fetchFn?: typeof fetch;
 }
 
 const seconds = (v: string | undefined, fallback: number) => {

@@ -15,6 +15,7 @@ import { CompanyDataError, toCompanyDataError } from "../../shared/core/index.ts
 import { catalogue } from "../../shared/i18n/index.ts";
 import { errorAnswer, send, type ErrorAnswer } from "../errors.ts";
 import { msg } from "../i18n.ts";
+import { registrationRefusal, STRICT_OUTBOUND } from "../net/outbound.ts";
 import type { ServerContext } from "../routes.ts";
 import { scheduleConfig } from "./config.ts";
 import { maskedWebhook, scheduleInput, scheduleName } from "./model.ts";
@@ -98,6 +99,11 @@ export async function handleSchedules(req: IncomingMessage, res: ServerResponse,
     }
     try {
       const input = scheduleInput(body, ctx.lang);
+      // Every webhook address must lead outside (or to a host the admin allowed): refused here, checked again at send.
+      for (const [i, w] of input.webhooks.entries()) {
+        const refusal = registrationRefusal(ctx.outbound ?? STRICT_OUTBOUND, w, `webhooks[${i}]`);
+        if (refusal) throw refusal;
+      }
       const s = await store.upsertSchedule(ctx.db, user.id, name, input, scheduleConfig().now());
       ctx.log.info("schedule.registered", {
         user: user.name,

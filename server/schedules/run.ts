@@ -35,6 +35,7 @@ import {
   CHANGES_HEADERS,
   CHANGES_SHEETS,
   checkPortfolio,
+  checkWebhookUrl,
   deliverAlerts,
   DeliveryError,
   loadStates,
@@ -45,9 +46,11 @@ import {
   type RunSummary,
 } from "../../shared/monitor/index.ts";
 import { runToEnd } from "../../shared/schedule/index.ts";
-import { fetchHttp } from "../../shared/web/index.ts";
+import { fetchHttp, type FetchLike } from "../../shared/web/index.ts";
 import { Workbook } from "../../playground/workbook.ts";
 import type { AuthUser } from "../auth/tokens.ts";
+import type { InwardKind } from "../net/addresses.ts";
+import { outboundFetch, OutboundRefused, refusalText, STRICT_OUTBOUND } from "../net/outbound.ts";
 import { specOf } from "../proxy.ts";
 import type { ServiceContext } from "../routes.ts";
 import { maskedWebhook } from "./model.ts";
@@ -74,8 +77,6 @@ export interface RunOptions {
   /** Per webhook post. */
   webhookTimeoutMs: number;
   mailer?: ScheduleMailer;
-  /** The network for webhooks (tests may wrap it). */
-  fetchFn?: typeof fetch;
 }
 
 /** A company the run screened (its row in the portfolio sheet). */
@@ -160,7 +161,21 @@ function runDriver(
   opts: RunOptions,
   record: Pick<RunResult, "charged" | "changes">,
   boughtAfter: Date,
+  refused: Map<string, InwardKind>,
 ): AsyncDriver {
+  // User-given addresses only through the outbound check (server/net/outbound.ts): resolved, checked, connected.
+  const guarded = outboundFetch(ctx.outbound ?? STRICT_OUTBOUND);
+  const webhookFetch: FetchLike = async (url, init) => {
+    try {
+      return await guarded(url, init);
+    } catch (e) {
+      if (e instanceof OutboundRefused) {
+        refused.set(url, e.kind);
+        ctx.log.warn("schedule.webhook.refused", { schedule: s.id, kind: e.kind });
+      }
+      throw e;
+    }
+  };
   const api = async (r: HttpRequest): Promise<HttpResponse> => {
     const lang: Language = /^en/i.test(r.headers["Accept-Language"] ?? "") ? "en" : "de";
     const parsed = specOf(r.method, new URL(r.url), r.body ?? "", lang);
@@ -187,7 +202,7 @@ function runDriver(
             ? api(r)
             : r.url === MAIL_URL
               ? mail(r)
-              : fetchHttp(opts.fetchFn ?? fetch, r, opts.webhookTimeoutMs),
+              : fetchHttp(webhookFetch, r, opts.webhookTimeoutMs),
         ),
       ),
     sleep: (ms) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 60_000)).unref()),
@@ -293,7 +308,8 @@ async function check(
     ...(logged.length ? [{ name: logSheet, cells: [CHANGES_HEADERS[s.language], ...logged] }] : []),
   ]);
   // The run's record counts what was paid and logged as it happens, also when the check stops half-way.
-  const driver = runDriver(ctx, s, runId, user, book, logSheet, opts, result, boughtAfter);
+  const refused = new Map<string, InwardKind>();
+  const driver = runDriver(ctx, s, runId, user, book, logSheet, opts, result, boughtAfter, refused);
   const opCtx: OpContext = {
     client: {
       apiKey: "team-server",
@@ -357,7 +373,7 @@ async function check(
       alertOf(
         "webhook",
         maskedWebhook(w.url),
-        await runAsync(deliverAlerts(opCtx, w.channel, postWebhook(w.url)), driver),
+        await runAsync(deliverAlerts(opCtx, w.channel, guardedWebhook(w.url, refused)), driver),
       ),
     );
   if (mailTo.length)
@@ -371,6 +387,20 @@ async function check(
       status: "not-configured",
       error: text.notConfigured,
     });
+}
+
+/** postWebhook, with the reason when the send-time check refused the address (it resolved inward). */
+function guardedWebhook(url: string, refused: ReadonlyMap<string, InwardKind>) {
+  const post = postWebhook(url);
+  const target = checkWebhookUrl(url);
+  return function* (d: Parameters<typeof post>[0]) {
+    try {
+      yield* post(d);
+    } catch (e) {
+      const kind = refused.get(target);
+      throw kind ? new DeliveryError(refusalText(kind)) : e;
+    }
+  };
 }
 
 function alertOf(channel: "webhook" | "email", target: string, o: DeliveryOutcome): AlertResult {

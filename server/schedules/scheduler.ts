@@ -31,7 +31,6 @@ export async function runDue(
         now: cfg.now,
         webhookTimeoutMs: cfg.webhookTimeoutMs,
         mailer: cfg.mailer,
-        ...(cfg.fetchFn ? { fetchFn: cfg.fetchFn } : {}),
       });
       ctx.log.info("schedule.run", { schedule: s.id, status: r.status, credits: r.charged, changes: r.changes.length });
     } finally {

@@ -18,6 +18,7 @@ import type { Db } from "../../server/db/db.ts";
 import { jsonLogger } from "../../server/log.ts";
 import { answerFor, type PurchaseContext } from "../../server/purchase.ts";
 import type { ServiceContext } from "../../server/routes.ts";
+import { outboundPolicy } from "../../server/net/outbound.ts";
 import { setScheduleConfig, type ScheduleConfig } from "../../server/schedules/config.ts";
 import { smtpMailer } from "../../server/schedules/mail.ts";
 import { nextSlot } from "../../server/schedules/model.ts";
@@ -38,6 +39,8 @@ import {
 import { BACKENDS } from "./backends.ts";
 
 const KEY = "cd_live_SCHEDULEKEY_7f3a9c1e5b";
+/** The loopback receivers are this machine: allowed as an admin allows an on-premise relay (--allow-webhook-host). */
+const LOOPBACK_SINKS = outboundPolicy({ allowHosts: ["127.0.0.1"] });
 const START = "2026-03-02";
 
 async function api(url: string, token: string, path: string, method = "GET", body?: unknown, lang = "en") {
@@ -112,6 +115,7 @@ describe.each(BACKENDS)("schedules on the team server ($name)", (backend) => {
       process: name,
       call: (user, spec, lang, o) => answerFor(purchase, user, spec, lang, o),
       operate: (op) => purchase.upstream.operate(op),
+      outbound: LOOPBACK_SINKS,
     };
   }
 
@@ -135,7 +139,7 @@ describe.each(BACKENDS)("schedules on the team server ($name)", (backend) => {
     };
     setScheduleConfig(cfg);
     database = await backend.make();
-    srv = await startInProcess(world, database);
+    srv = await startInProcess(world, database, { outbound: LOOPBACK_SINKS });
     token = await srv.token("sched-anna");
   }, 90_000);
 

@@ -22,6 +22,7 @@ import { createUpstream } from "../../server/upstream.ts";
 import { databasePacer } from "../../server/pacing.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import type { Db } from "../../server/db/db.ts";
+import type { OutboundPolicy } from "../../server/net/outbound.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/company-data.js", import.meta.url));
 
@@ -136,6 +137,8 @@ export async function startInProcess(
     process?: string;
     /** PGlite: open the admin channel in the data directory, as `company-data server` does. */
     adminChannel?: boolean;
+    /** Where webhooks may go (default: the server's strict policy, public addresses only). */
+    outbound?: OutboundPolicy;
   } = {},
 ): Promise<InProcessServer> {
   const { db, close } = await openServerDb(database.target);
@@ -145,6 +148,7 @@ export async function startInProcess(
     port: 0,
     host: "127.0.0.1",
     allowOrigins: opts.allowOrigins ?? [],
+    ...(opts.outbound ? { outbound: opts.outbound } : {}),
     process: opts.process ?? `test:${process.pid}`,
     log: jsonLogger((l) => logs.push(l)),
     adminSocket:
