@@ -6,7 +6,7 @@
 import type * as z from "zod/mini";
 import { endpoint, fillPath, type CostInput, type EndpointId } from "./endpoints.ts";
 import { ErrorBody } from "./schemas.ts";
-import { creditsOf, header, type HttpRequest, type HttpResponse } from "../core/index.ts";
+import { chargedOf, header, type HttpRequest, type HttpResponse } from "../core/index.ts";
 import { http, sleep, type Operation } from "../core/index.ts";
 import { CompanyDataError, toCompanyDataError } from "../core/index.ts";
 import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type RetryPolicy } from "../core/index.ts";
@@ -29,7 +29,7 @@ export interface ClientConfig {
   /** Epoch ms after which no retry is started (platform time limits). */
   deadline?: number;
   retry?: Partial<RetryPolicy>;
-  /** Called once per successful paid or free call with the credits the catalogue says it cost. */
+  /** Called per successful call, and per failed one that says it cost something, with what it cost (`chargedOf`). */
   onSpend?: (endpointId: EndpointId, credits: number) => void;
   /** Called for every request actually sent (benchmarks and tests count them). */
   onRequest?: (endpointId: EndpointId) => void;
@@ -315,13 +315,14 @@ function settle<T>(c: Calls<T>, sent: number[], responses: HttpResponse[], after
   sent.forEach((i, k) => {
     const attempts = c.attempts[i]!;
     const outcome = interpret<T>(c.specs[i]!, responses[k]!, after, c.cfg.credential);
+    // What the answer says it cost (a shared answer: 0), else its price; a failure may cost too (part of a batch).
+    const credits = chargedOf(c.requests[i]!, responses[k]!);
     if (outcome.ok) {
-      // The price the request carried: the catalogue's, priced when it was built.
-      const credits = creditsOf(c.requests[i]!);
       c.cfg.onSpend?.(c.specs[i]!.endpoint, credits);
       c.results[i] = { ok: true, data: outcome.data, credits, attempts };
       return;
     }
+    if (credits > 0) c.cfg.onSpend?.(c.specs[i]!.endpoint, credits);
     c.results[i] = { ok: false, error: outcome.error, attempts };
     if (outcome.error.code === "RATE_LIMITED") c.bucketFor(i)?.exhausted(after, outcome.error.details.retryAt);
     const delay = retryDelay(c, i, outcome.error, after);

@@ -11,7 +11,7 @@ export type { Effect, Operation } from "./effects.ts";
 export { CompanyDataError, ERROR_CODES, invalid, toCompanyDataError } from "./errors.ts";
 export type { ErrorCode } from "./errors.ts";
 export { fnv1a32 } from "./hash.ts";
-export { creditsOf, header } from "./http.ts";
+export { chargedOf, creditsOf, header } from "./http.ts";
 export type { HttpMethod, HttpRequest, HttpResponse, RequestPrice } from "./http.ts";
 export { DEFAULT_RETRY, nextDelay, parseRetryAfter } from "./retry.ts";
 export type { RetryPolicy } from "./retry.ts";

@@ -1,0 +1,154 @@
+/**
+ * Issue 37, item 5: what the team server charged, and the price before the
+ * spend against the team's shared answers. Every answer of the server says
+ * what it cost this user (X-Credits-Charged: 0 for a shared answer, a
+ * refusal, a free call, an extension route that bought nothing); two users
+ * enrich lists of 10 names sharing 6 through the CLI, as new users would
+ * (COMPANY_DATA_SERVER, COMPANY_DATA_TOKEN): the second one's estimate is at
+ * most 2 credits above what the emulator billed for the run, and its summary
+ * states exactly that bill.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { uniqueCompanies } from "../support/lists.ts";
+import {
+  companyDataCommand,
+  startEmulatorWorld,
+  startInProcess,
+  type EmulatorWorld,
+  type InProcessServer,
+  type TestDatabase,
+} from "../support/team-server.ts";
+import { BACKENDS, requirePostgresUnderCi } from "./backends.ts";
+
+const FIELDS = "name,city,url,status";
+const num = (s: string) => Number(s.replace(/[.,]/g, ""));
+/** The CLI's estimate ("at most N credits") and its summary ("N credits spent"). */
+const estimateOf = (text: string) => num(/(?:at most|höchstens) ([\d.,]+) credits?/i.exec(text)?.[1] ?? "NaN");
+const spentOf = (text: string) => num(/; ([\d.,]+) credits? spent/.exec(text)?.[1] ?? "NaN");
+
+requirePostgresUnderCi();
+
+describe.each(BACKENDS)("what a team user is charged ($name)", (backend) => {
+  let world: EmulatorWorld;
+  let database: TestDatabase;
+  let srv: InProcessServer;
+  let dir: string;
+  beforeAll(async () => {
+    world = await startEmulatorWorld({
+      companies: 1500,
+      seed: 23,
+      emulator: { faults: { latencyMs: 0, jitterMs: 0 } },
+    });
+    database = await backend.make();
+    srv = await startInProcess(world, database);
+    dir = mkdtempSync(join(tmpdir(), "cd-charge-"));
+  }, 60_000);
+  afterAll(async () => {
+    await srv?.close();
+    await database?.drop();
+    await world?.api.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const bill = () => 1_000_000 - world.emu.accounts.balance(world.key);
+  const ask = (token: string, path: string, init: RequestInit = {}) =>
+    fetch(srv.url + path, { ...init, headers: { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
+
+  it("every answer says what it cost this user: bought, shared, free, refused, invalid, an extension route", async () => {
+    const [a, b, poor] = [await srv.token("hdr-a"), await srv.token("hdr-b"), await srv.token("hdr-poor", 0)];
+    const [c] = uniqueCompanies(world.emu, 1, 91);
+    const bought = await ask(a, `/v2/companies/${c!.id}`);
+    expect(bought.status).toBe(200);
+    expect(bought.headers.get("x-credits-charged")).toBe("1");
+    const shared = await ask(b, `/v2/companies/${c!.id}`);
+    expect(shared.headers.get("x-credits-charged")).toBe("0");
+    const free = await ask(a, `/v2/companies/${c!.id}/availability`);
+    expect(free.status).toBe(200);
+    expect(free.headers.get("x-credits-charged")).toBe("0");
+    const [d] = uniqueCompanies(world.emu, 1, 92);
+    const refused = await ask(poor, `/v2/companies/${d!.id}`);
+    expect(refused.status).toBe(402);
+    expect(refused.headers.get("x-credits-charged")).toBe("0");
+    const invalid = await ask(a, `/v2/companies/${c!.id}?include=nonsense`);
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get("x-credits-charged")).toBe("0");
+    const estimate = await ask(a, "/team/estimate", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ rows: [{ q: { name: "X GmbH" } }], fields: ["name"] }),
+    });
+    expect(estimate.status).toBe(200);
+    expect(estimate.headers.get("x-credits-charged")).toBe("0");
+    // A batch: the part the team holds is shared, only the rest is charged, and the header says so.
+    const names = uniqueCompanies(world.emu, 12, 93).map((x) => ({ name: x.name }));
+    const first = await ask(a, "/v2/companies/batch/resolve", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ companies: names.slice(0, 3) }),
+    });
+    expect(first.headers.get("x-credits-charged")).toBe("1");
+    const before = bill();
+    const second = await ask(b, "/v2/companies/batch/resolve", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ companies: names }),
+    });
+    expect(second.status).toBe(200);
+    expect(Number(second.headers.get("x-credits-charged"))).toBe(bill() - before);
+    expect(second.headers.get("x-credits-charged")).toBe("1");
+  });
+
+  it("two users enrich lists of 10 names sharing 6: the second one's estimate is the charge (+2 at most), its summary exactly the charge", async () => {
+    const names = uniqueCompanies(world.emu, 14, 31).map((c) => c.name);
+    const first = names.slice(0, 10);
+    const second = [...names.slice(0, 6), ...names.slice(10, 14)];
+    const write = (file: string, list: string[]) => {
+      const path = join(dir, file);
+      writeFileSync(path, ["Firma", ...list.map((n) => `"${n.replace(/"/g, '""')}"`)].join("\n") + "\n");
+      return path;
+    };
+    const env = (token: string) => ({
+      COMPANY_DATA_SERVER: srv.url,
+      COMPANY_DATA_TOKEN: token,
+      COMPANY_DATA_API_KEY: "",
+    });
+    const enrich = (input: string, token: string) =>
+      companyDataCommand(
+        ["enrich", "--in", input, "--out", input + ".out.csv", "--fields", FIELDS, "--yes", "--lang", "en"],
+        env(token),
+      );
+    const estimate = (input: string, token: string) =>
+      companyDataCommand(["estimate", "enrich", "--in", input, "--fields", FIELDS, "--lang", "en"], env(token));
+
+    const ann = await srv.token("ann");
+    const ben = await srv.token("ben");
+    const inA = write("ann.csv", first);
+    const inB = write("ben.csv", second);
+    let before = bill();
+    const a = await enrich(inA, ann);
+    expect(a.code, a.stderr).toBe(0);
+    const billA = bill() - before;
+    // A new team's first list: one batch of 10 names (1 credit) and 10 profiles.
+    expect(billA).toBe(11);
+    expect(spentOf(a.stderr)).toBe(billA);
+
+    const est = await estimate(inB, ben);
+    expect(est.code, est.stderr).toBe(0);
+    const priced = estimateOf(est.stdout);
+    before = bill();
+    const b = await enrich(inB, ben);
+    expect(b.code, b.stderr).toBe(0);
+    const billB = bill() - before;
+    // 4 names the team lacks: one batch (1 credit) and 4 profiles; the 6 shared cost nothing.
+    expect(billB).toBe(5);
+    expect(priced).toBeGreaterThanOrEqual(billB);
+    expect(priced - billB).toBeLessThanOrEqual(2);
+    expect(estimateOf(b.stderr)).toBe(priced);
+    expect(spentOf(b.stderr)).toBe(billB);
+    // The list price would have been 11: the user is never told it.
+    expect(b.stderr).not.toMatch(/at most 11 credits|11 credits spent/);
+  }, 120_000);
+});
