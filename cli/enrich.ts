@@ -22,6 +22,7 @@
  */
 import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
+import { noticingRefusals, type SeenRefusal } from "../shared/api/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import { coreDeps, StreamJob, teamEstimate, teamPriceOf } from "../shared/enrich/index.ts";
 import type { EnrichEstimate, OutcomeCounts, Rerun } from "../shared/enrich/index.ts";
@@ -176,11 +177,14 @@ async function enrichWith(
   const state: RunState = { phase: "resolve", namesDone: 0, namesTotal: 0, rowsDone, rowsTotal: inputRows, ledger };
   setRunning(state);
   let counts: OutcomeCounts;
+  // The refusal that stopped the run, as the service said it (a team server: the budget and what is left).
+  const refused: SeenRefusal = {};
   try {
     const events = progressEvents(state, e.rows, lang, io);
-    counts = await runAsync(job.run(coreDeps, ctx, parallel, events), { ...store.driver(answers), table: csv.request });
+    const run = noticingRefusals(ctx.client, job.run(coreDeps, ctx, parallel, events), refused);
+    counts = await runAsync(run, { ...store.driver(answers), table: csv.request });
   } catch (err) {
     throw csvExit(err, args.input, lang);
   }
-  return sayDone(counts, ledger.charge(), args.output!, lang, io);
+  return sayDone(counts, ledger.charge(), args.output!, lang, io, refused.error);
 }

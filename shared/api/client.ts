@@ -52,11 +52,9 @@ export type CallResult<T = unknown> =
   { ok: true; data: T; credits: number; attempts: number } | { ok: false; error: CompanyDataError; attempts: number };
 
 /**
- * A key is a token of visible ASCII characters. Anything else (a line break
- * pasted with it, a blank inside, a typographic quote, a non-Latin-1
- * character) cannot travel in a header: fetch and UrlFetchApp refuse such a
- * header value before sending, which would read as "could not reach the data
- * service". Said as what it is, without repeating the key.
+ * A key is a token of visible ASCII characters. Anything else (a line break, a blank, a typographic
+ * quote, a non-Latin-1 character) cannot travel in a header: fetch and UrlFetchApp refuse it before
+ * sending, which would read as "could not reach the data service". Said as what it is, without the key.
  */
 const WELL_FORMED_KEY = /^[\x21-\x7e]+$/;
 export const MALFORMED_KEY = {
@@ -116,6 +114,7 @@ export function errorFromResponse(
     /* a non-JSON error page: the status alone decides */
   }
   const field = body?.error.field ?? undefined;
+  const team = { teamServer: true, teamBudget: body?.error.budget ?? undefined };
   switch (res.status) {
     case 400:
     case 413:
@@ -127,8 +126,8 @@ export function errorFromResponse(
         "INVALID_KEY",
         credential === "serverToken" ? { status: res.status, field: "serverToken" } : { status: res.status },
       );
-    case 402:
-      return new CompanyDataError("OUT_OF_CREDITS", { status: res.status });
+    case 402: // through a team server: its budget (the admin's to set), never a balance the user could top up
+      return new CompanyDataError("OUT_OF_CREDITS", { status: 402, ...(credential === "serverToken" ? team : {}) });
     case 404:
       return new CompanyDataError("NOT_FOUND", { status: res.status, field });
     case 429: {
