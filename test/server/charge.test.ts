@@ -6,7 +6,10 @@
  * enrich lists of 10 names sharing 6 through the CLI, as new users would
  * (COMPANY_DATA_SERVER, COMPANY_DATA_TOKEN): the second one's estimate is at
  * most 2 credits above what the emulator billed for the run, and its summary
- * states exactly that bill.
+ * states exactly that bill. Item 6: over a budget, the CLI (its summary and
+ * its shortfall line) and the MCP server name the budget, what is left, the
+ * price and the team's admin, never a top-up; the MCP server shows one
+ * budget, the user's on the server (its own --budget only lower, said so).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -22,6 +25,10 @@ import {
   type TestDatabase,
 } from "../support/team-server.ts";
 import { BACKENDS, requirePostgresUnderCi } from "./backends.ts";
+import { readConfig } from "../../mcp/config.ts";
+import { callTool, createHost } from "../../mcp/server.ts";
+import { TOOLS } from "../../mcp/tools.ts";
+import { nodeDriver } from "../../cli/driver.ts";
 
 const FIELDS = "name,city,url,status";
 const num = (s: string) => Number(s.replace(/[.,]/g, ""));
@@ -151,4 +158,87 @@ describe.each(BACKENDS)("what a team user is charged ($name)", (backend) => {
     // The list price would have been 11: the user is never told it.
     expect(b.stderr).not.toMatch(/at most 11 credits|11 credits spent/);
   }, 120_000);
+
+  const writeList = (file: string, list: string[]) => {
+    const path = join(dir, file);
+    writeFileSync(path, ["Firma", ...list.map((n) => `"${n.replace(/"/g, '""')}"`)].join("\n") + "\n");
+    return path;
+  };
+
+  it("over the budget the CLI names the budget, what is left, the price and the admin, never a top-up (en, de)", async () => {
+    const names = uniqueCompanies(world.emu, 20, 41).map((c) => c.name);
+    for (const [lang, list, user] of [
+      ["en", names.slice(0, 10), "cara"],
+      ["de", names.slice(10, 20), "dora"],
+    ] as const) {
+      const token = await srv.token(user, 3);
+      const input = writeList(`${user}.csv`, list);
+      const before = bill();
+      const r = await companyDataCommand(
+        ["enrich", "--in", input, "--out", input + ".out.csv", "--fields", FIELDS, "--yes", "--lang", lang],
+        { COMPANY_DATA_SERVER: srv.url, COMPANY_DATA_TOKEN: token, COMPANY_DATA_API_KEY: "" },
+      );
+      expect(r.code, r.stderr).toBe(4);
+      // The budget of 3: one batch of names (1) and two profiles; the rest refused.
+      expect(bill() - before).toBe(3);
+      if (lang === "en") {
+        expect(r.stderr).toMatch(/The team server lets you spend 3 credits more this month/);
+        expect(r.stderr).toMatch(/Stopped by the team server: 8 rows not enriched .*; 3 credits spent\./);
+        expect(r.stderr).toMatch(
+          /Your monthly budget on the team server is not enough: budget 3 credits, 0 left, this request costs 1 credit\. Please ask your team's admin\./,
+        );
+        expect(r.stderr).not.toMatch(/top up|top-up/i);
+      } else {
+        expect(r.stderr).toMatch(/Der Team-Server lässt Sie diesen Monat noch 3 Credits ausgeben/);
+        expect(r.stderr).toMatch(
+          /Ihr Monatsbudget auf dem Team-Server reicht nicht: Budget 3 Credits, übrig 0, diese Abfrage kostet 1 Credit\. Bitte wenden Sie sich an den Admin Ihres Teams\./,
+        );
+        expect(r.stderr).not.toMatch(/aufladen|Aufladen/);
+      }
+    }
+  }, 120_000);
+
+  it("the MCP server through the team server: one budget (the user's), refusals name it and the admin", async () => {
+    // company_profile asks the profile with people (2 credits).
+    const token = await srv.token("mcp-user", 2);
+    const env = { COMPANY_DATA_SERVER: srv.url, COMPANY_DATA_TOKEN: token, LANG: "C" };
+    const tool = (name: string) => TOOLS.find((t) => t.name === name);
+    const [c1, c2] = uniqueCompanies(world.emu, 2, 57);
+    // No own budget by default: the server's is the one shown.
+    const host = createHost(readConfig(["--lang", "en"], env), nodeDriver(), () => undefined);
+    expect(host.cfg.budget).toBeNull();
+    const acct = await callTool(host, tool("account"), "account", {});
+    expect(acct.structuredContent?.budget).toMatchObject({ source: "server", limit: 2, spent: 0, remaining: 2 });
+    const text = (r: Awaited<ReturnType<typeof callTool>>) => (r.content[0] as { text: string }).text;
+    expect(text(acct)).toMatch(/Budget \(yours on the team server, this month\): 0 spent, 2, 2 credits left\./);
+    expect(text(acct)).not.toMatch(/of 100/);
+    const paid = await callTool(host, tool("company_profile"), "company_profile", { id: c1!.id });
+    expect(paid.isError, JSON.stringify(paid.structuredContent)).toBeFalsy();
+    expect(paid.structuredContent?.spent).toMatchObject({ credits: 2 });
+    const over = await callTool(host, tool("company_profile"), "company_profile", { id: c2!.id });
+    expect(over.isError).toBe(true);
+    expect(text(over)).toMatch(
+      /budget 2 credits, 0 left, this request costs \d+ credits\. Please ask your team's admin\./,
+    );
+    expect(text(over)).not.toMatch(/top up/i);
+    expect(over.structuredContent?.budget).toMatchObject({ source: "server", remaining: 0 });
+    // A shared answer costs nothing and is said so.
+    const shared = await callTool(host, tool("company_profile"), "company_profile", { id: c1!.id });
+    expect(shared.structuredContent?.spent).toMatchObject({ credits: 0 });
+    // An own limit above the server's changes nothing and says so; one below it is the budget shown, said as its own.
+    const higher = createHost(readConfig(["--lang", "en", "--budget", "50"], env), nodeDriver(), () => undefined);
+    const h = await callTool(higher, tool("account"), "account", {});
+    expect(text(h)).toMatch(/--budget 50 is above it and changes nothing/);
+    const token2 = await srv.token("mcp-lower", 40);
+    const lower = createHost(
+      readConfig(["--lang", "de", "--budget", "5"], { ...env, COMPANY_DATA_TOKEN: token2 }),
+      nodeDriver(),
+      () => undefined,
+    );
+    const l = await callTool(lower, tool("account"), "account", {});
+    expect(l.structuredContent?.budget).toMatchObject({ source: "mcp", limit: 5, remaining: 5 });
+    expect(text(l)).toMatch(
+      /das eigene Limit dieses MCP-Servers \(--budget 5, niedriger als Ihr Budget auf dem Team-Server\)/,
+    );
+  }, 60_000);
 });
