@@ -61,12 +61,21 @@ describe.each(BACKENDS)("what a team user is charged ($name)", (backend) => {
   });
 
   const bill = () => 1_000_000 - world.emu.accounts.balance(world.key);
+  /** `n` companies no earlier test of this suite asked for (what the team holds would change every figure). */
+  const used = new Set<string>();
+  const fresh = (n: number, seed: number) => {
+    const out = uniqueCompanies(world.emu, n + used.size, seed)
+      .filter((c) => !used.has(c.id))
+      .slice(0, n);
+    for (const c of out) used.add(c.id);
+    return out;
+  };
   const ask = (token: string, path: string, init: RequestInit = {}) =>
     fetch(srv.url + path, { ...init, headers: { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
 
   it("every answer says what it cost this user: bought, shared, free, refused, invalid, an extension route", async () => {
     const [a, b, poor] = [await srv.token("hdr-a"), await srv.token("hdr-b"), await srv.token("hdr-poor", 0)];
-    const [c] = uniqueCompanies(world.emu, 1, 91);
+    const [c] = fresh(1, 91);
     const bought = await ask(a, `/v2/companies/${c!.id}`);
     expect(bought.status).toBe(200);
     expect(bought.headers.get("x-credits-charged")).toBe("1");
@@ -75,7 +84,7 @@ describe.each(BACKENDS)("what a team user is charged ($name)", (backend) => {
     const free = await ask(a, `/v2/companies/${c!.id}/availability`);
     expect(free.status).toBe(200);
     expect(free.headers.get("x-credits-charged")).toBe("0");
-    const [d] = uniqueCompanies(world.emu, 1, 92);
+    const [d] = fresh(1, 92);
     const refused = await ask(poor, `/v2/companies/${d!.id}`);
     expect(refused.status).toBe(402);
     expect(refused.headers.get("x-credits-charged")).toBe("0");
@@ -90,7 +99,7 @@ describe.each(BACKENDS)("what a team user is charged ($name)", (backend) => {
     expect(estimate.status).toBe(200);
     expect(estimate.headers.get("x-credits-charged")).toBe("0");
     // A batch: the part the team holds is shared, only the rest is charged, and the header says so.
-    const names = uniqueCompanies(world.emu, 12, 93).map((x) => ({ name: x.name }));
+    const names = fresh(12, 93).map((x) => ({ name: x.name }));
     const first = await ask(a, "/v2/companies/batch/resolve", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -109,7 +118,7 @@ describe.each(BACKENDS)("what a team user is charged ($name)", (backend) => {
   });
 
   it("two users enrich lists of 10 names sharing 6: the second one's estimate is the charge (+2 at most), its summary exactly the charge", async () => {
-    const names = uniqueCompanies(world.emu, 14, 31).map((c) => c.name);
+    const names = fresh(14, 31).map((c) => c.name);
     const first = names.slice(0, 10);
     const second = [...names.slice(0, 6), ...names.slice(10, 14)];
     const write = (file: string, list: string[]) => {
@@ -166,7 +175,7 @@ describe.each(BACKENDS)("what a team user is charged ($name)", (backend) => {
   };
 
   it("over the budget the CLI names the budget, what is left, the price and the admin, never a top-up (en, de)", async () => {
-    const names = uniqueCompanies(world.emu, 20, 41).map((c) => c.name);
+    const names = fresh(20, 41).map((c) => c.name);
     for (const [lang, list, user] of [
       ["en", names.slice(0, 10), "cara"],
       ["de", names.slice(10, 20), "dora"],
@@ -203,7 +212,7 @@ describe.each(BACKENDS)("what a team user is charged ($name)", (backend) => {
     const token = await srv.token("mcp-user", 2);
     const env = { COMPANY_DATA_SERVER: srv.url, COMPANY_DATA_TOKEN: token, LANG: "C" };
     const tool = (name: string) => TOOLS.find((t) => t.name === name);
-    const [c1, c2] = uniqueCompanies(world.emu, 2, 57);
+    const [c1, c2] = fresh(2, 57);
     // No own budget by default: the server's is the one shown.
     const host = createHost(readConfig(["--lang", "en"], env), nodeDriver(), () => undefined);
     expect(host.cfg.budget).toBeNull();
