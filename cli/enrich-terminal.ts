@@ -4,7 +4,7 @@
  * question, the progress line (also after Ctrl-C) and the summary.
  */
 import { createInterface } from "node:readline";
-import { runAsync, toCompanyDataError } from "../shared/core/index.ts";
+import { runAsync, toCompanyDataError, type CompanyDataError } from "../shared/core/index.ts";
 import { getAccount, type OpContext } from "../shared/operations/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import type { EnrichEstimate, OutcomeCounts, StreamEvents } from "../shared/enrich/index.ts";
@@ -89,7 +89,9 @@ export async function checkBalance(
   if (balance >= e.credits) return;
   // Rows in proportion to the credits: a rough figure ("about"), as rows differ in what they cost.
   const far = Math.min(e.rows, Math.floor((e.rows * Math.max(0, balance)) / e.credits));
-  io.err(msg.balanceShort[lang](balance, e.credits, far, e.rows));
+  // Through a team server the figure is what its budgets let this user spend: the admin's to raise, not a balance to top up.
+  const short = ctx.client.credential === "serverToken" ? msg.teamBudgetShort : msg.balanceShort;
+  io.err(short[lang](balance, e.credits, far, e.rows));
   if (args.yes) io.err(msg.balanceShortYes[lang]);
 }
 
@@ -158,7 +160,14 @@ export function progressEvents(state: RunState, rows: number, lang: Language, io
 }
 
 /** The summary: the output's rows by outcome (from the job) and the whole job's charge (the intent journal); the exit code. */
-export function sayDone(counts: OutcomeCounts, charge: Charge, out: string, lang: Language, io: Io): number {
+export function sayDone(
+  counts: OutcomeCounts,
+  charge: Charge,
+  out: string,
+  lang: Language,
+  io: Io,
+  refusal?: CompanyDataError,
+): number {
   // A row without a status (other) or left unbought would be a bug; counted so the summary never hides it.
   const summary: Summary = {
     ...counts,
@@ -168,7 +177,9 @@ export function sayDone(counts: OutcomeCounts, charge: Charge, out: string, lang
     out,
   };
   if (counts.outOfCredits > 0) {
-    io.err(msg.outOfCredits[lang](summary));
+    // Through a team server: what it refused by (the budget, what is left, the price) and its admin, never a top-up.
+    if (refusal?.details.teamServer) io.err(msg.outOfTeamBudget[lang](summary, refusal.text(lang)));
+    else io.err(msg.outOfCredits[lang](summary));
     return EXIT.OUT_OF_CREDITS;
   }
   io.err(msg.done[lang](summary));

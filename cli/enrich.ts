@@ -22,8 +22,10 @@
  */
 import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
+import { noticingRefusals, type SeenRefusal } from "../shared/api/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
-import { coreDeps, StreamJob, type OutcomeCounts, type Rerun } from "../shared/enrich/index.ts";
+import { coreDeps, StreamJob, teamEstimate, teamPriceOf } from "../shared/enrich/index.ts";
+import type { EnrichEstimate, OutcomeCounts, Rerun } from "../shared/enrich/index.ts";
 import { csvExit, prepare, type Prepared } from "./csv-table.ts";
 import { CsvTable } from "./csv-stream.ts";
 import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
@@ -65,14 +67,27 @@ async function plan(job: StreamJob, csv: CsvTable, driver: AsyncDriver, args: En
   }
 }
 
-/** `company-data estimate enrich`: spends nothing and needs no key. */
-export async function estimateCommand(args: EnrichArgs, io: Io): Promise<number> {
+/**
+ * Through a team server, the price of what `plan` priced against the team's shared answers
+ * (shared/enrich/team-estimate.ts): what the team holds costs 0. Otherwise, or when the server
+ * does not answer it, the job's own estimate.
+ */
+async function teamPriced(job: StreamJob, e: EnrichEstimate, args: EnrichArgs, ctx: OpContext | null) {
+  const tasks = job.pricedTasks();
+  if (!ctx || ctx.client.credential !== "serverToken" || !tasks) return e;
+  const team = await runAsync(teamEstimate(ctx.client, tasks, { fields: args.fields, maxBatch: 100 }), nodeDriver());
+  return team ? teamPriceOf(team, args.mode) : e;
+}
+
+/** `company-data estimate enrich`: spends nothing and needs no key (with a team server's token: the team's price). */
+export async function estimateCommand(args: EnrichArgs, io: Io, ctx: OpContext | null = null): Promise<number> {
   const p = await prepare(args.input, args.fields, args.lang, args.encoding);
   const csv = new CsvTable(args.input, p, args.output, null);
   sayColumns(p, args.lang, io);
   try {
-    const { estimate } = await plan(jobOf(p, args), csv, nodeDriver(), args);
-    printEstimate(estimate, args.lang, (s) => io.out(s));
+    const job = jobOf(p, args);
+    const { estimate } = await plan(job, csv, nodeDriver(), args);
+    printEstimate(await teamPriced(job, estimate, args, ctx), args.lang, (s) => io.out(s));
   } finally {
     await csv.close();
   }
@@ -138,7 +153,9 @@ async function enrichWith(
 ) {
   const lang = args.lang;
   const job = jobOf(p, args);
-  const { start, rowsDone, estimate: e, inputRows } = await plan(job, csv, store.driver(nodeDriver()), args);
+  const planned = await plan(job, csv, store.driver(nodeDriver()), args);
+  const { start, rowsDone, inputRows } = planned;
+  const e = await teamPriced(job, planned.estimate, args, ctx);
   sayColumns(p, lang, io);
   // The intent journal of the whole job: continued on a resume or restart, so its summary covers every run.
   const ledger = new SpendLedger(files.spent, start !== "fresh");
@@ -160,11 +177,14 @@ async function enrichWith(
   const state: RunState = { phase: "resolve", namesDone: 0, namesTotal: 0, rowsDone, rowsTotal: inputRows, ledger };
   setRunning(state);
   let counts: OutcomeCounts;
+  // The refusal that stopped the run, as the service said it (a team server: the budget and what is left).
+  const refused: SeenRefusal = {};
   try {
     const events = progressEvents(state, e.rows, lang, io);
-    counts = await runAsync(job.run(coreDeps, ctx, parallel, events), { ...store.driver(answers), table: csv.request });
+    const run = noticingRefusals(ctx.client, job.run(coreDeps, ctx, parallel, events), refused);
+    counts = await runAsync(run, { ...store.driver(answers), table: csv.request });
   } catch (err) {
     throw csvExit(err, args.input, lang);
   }
-  return sayDone(counts, ledger.charge(), args.output!, lang, io);
+  return sayDone(counts, ledger.charge(), args.output!, lang, io, refused.error);
 }

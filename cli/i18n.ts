@@ -355,6 +355,16 @@ Aufräumen erneut starten), 130 abgebrochen (fortsetzbar); doctor: 0 wie erwarte
       `Der Lauf endet, wenn das Guthaben verbraucht ist, nach etwa ${n(rowsFar, "de")} von ${rows(total, "de")}; der Rest wird als „nicht angereichert: keine Credits“ markiert, ` +
       `und derselbe Befehl erledigt ihn nach dem Aufladen, ohne etwas doppelt zu bezahlen.`,
   },
+  teamBudgetShort: {
+    en: (left: number, estimate: number, rowsFar: number, total: number) =>
+      `The team server lets you spend ${credits(left, "en")} more this month: not enough for this estimate (at most ${credits(estimate, "en")}). ` +
+      `The run stops there, after about ${n(rowsFar, "en")} of ${rows(total, "en")}; the rest is marked "not enriched: out of credits", ` +
+      `and the same command finishes it, paying nothing twice, once your team's admin raises the budget (ask your team's admin).`,
+    de: (left: number, estimate: number, rowsFar: number, total: number) =>
+      `Der Team-Server lässt Sie diesen Monat noch ${credits(left, "de")} ausgeben: zu wenig für diese Schätzung (höchstens ${credits(estimate, "de")}). ` +
+      `Der Lauf endet dort, nach etwa ${n(rowsFar, "de")} von ${rows(total, "de")}; der Rest wird als „nicht angereichert: keine Credits“ markiert, ` +
+      `und derselbe Befehl erledigt ihn ohne doppelte Kosten, sobald der Admin Ihres Teams das Budget erhöht (bitte beim Admin Ihres Teams nachfragen).`,
+  },
   balanceShortYes: {
     en: "--yes: going ahead as far as the balance goes.",
     de: "--yes: es geht so weit, wie das Guthaben reicht.",
@@ -381,6 +391,12 @@ Aufräumen erneut starten), 130 abgebrochen (fortsetzbar); doctor: 0 wie erwarte
       `Out of credits: ${rows(s.outOfCredits, "en")} not enriched (marked in ${s.out}). Top up, then run the same command again to finish exactly these rows.`,
     de: (s: Summary) =>
       `Keine Credits mehr: ${rows(s.outOfCredits, "de")} nicht angereichert (markiert in ${s.out}). Bitte aufladen und denselben Befehl erneut starten, um genau diese Zeilen zu erledigen.`,
+  },
+  outOfTeamBudget: {
+    en: (s: Summary, refusal: string) =>
+      `Stopped by the team server: ${rows(s.outOfCredits, "en")} not enriched (marked in ${s.out}); ${credits(s.credits, "en")} spent. ${refusal} Once the budget allows, the same command finishes exactly these rows, paying nothing twice.`,
+    de: (s: Summary, refusal: string) =>
+      `Vom Team-Server angehalten: ${rows(s.outOfCredits, "de")} nicht angereichert (markiert in ${s.out}); ${credits(s.credits, "de")} ausgegeben. ${refusal} Sobald das Budget reicht, erledigt derselbe Befehl genau diese Zeilen, ohne etwas doppelt zu bezahlen.`,
   },
   interrupted: {
     en: "Interrupted. Run the same command again to resume.",

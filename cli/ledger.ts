@@ -3,8 +3,10 @@
  * that the summary after any crash is the whole job's charge.
  *
  * Before a paid request goes out, a line `i ID CREDITS` is appended; when
- * its answer arrives, `a ID CREDITS` (the credits charged: the price for a
- * 2xx answer, 0 for a refusal: the specification does not say what an error
+ * its answer arrives, `a ID CREDITS` (the credits charged: the answer's
+ * X-Credits-Charged, shared/core/http.ts `chargedOf`, which a team server
+ * sets on every answer; without it the price for a 2xx answer, 0 for a
+ * refusal: the specification does not say what an error
  * costs (section 7); this is the assumption shared/functions/guard.ts makes
  * when it gives a failed request's budget reservation back). A request
  * whose answer never arrived (the process was killed while it was in
@@ -21,7 +23,7 @@
  * power cut of the machine. A torn last line is skipped.
  */
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
-import { creditsOf, type HttpRequest, type HttpResponse } from "../shared/core/index.ts";
+import { chargedOf, creditsOf, type HttpRequest, type HttpResponse } from "../shared/core/index.ts";
 import { written } from "./disk.ts";
 
 export interface Charge {
@@ -117,7 +119,8 @@ export class SpendLedger {
     // In flight no more: answered, or lost (status 0 leaves the intent open: it may have been charged).
     this.inFlight -= this.open.get(id) ?? 0;
     if (res.status === 0) return;
-    const credits = res.status >= 200 && res.status < 300 ? (this.open.get(id) ?? 0) : 0;
+    // What the answer says it cost (a team server's shared answer: 0), else its price for a 2xx, 0 for a refusal.
+    const credits = chargedOf(req, res);
     this.write(`a ${id} ${credits}\n`);
     this.open.delete(id);
     this.answered += credits;

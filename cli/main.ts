@@ -138,6 +138,12 @@ function context(env: NodeJS.ProcessEnv, lang: Language, minConfidence?: string)
   };
 }
 
+/** The context of a team server's connection when one is set with a token, else null (nothing needs a key then). */
+function teamContext(env: NodeJS.ProcessEnv, lang: Language): OpContext | null {
+  const c = connectionFromEnv(env);
+  return c.mode === "server" && c.secret ? context(env, lang) : null;
+}
+
 /** Every line printed: text from the API without terminal control sequences (./terminal.ts). */
 const printing = (g: PipeGuard) => ({ write: (text: string) => g.write(printable(text)) });
 // A reader that closes the pipe early (`| head`) ends the output, not the program with a stack trace.
@@ -302,7 +308,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         if (sub === "refresh")
           return await estimateRefreshCommand(refreshArgs(), context(env, lang, flags["min-confidence"]), io);
         if (sub !== "enrich") throw new ExitError(EXIT.USAGE, msg.unknownCommand[lang](`estimate ${sub ?? ""}`.trim()));
-        return await estimateCommand(enrichArgs(), io);
+        // With a team server's token the price is the team's (what it holds costs 0); without one, the list price.
+        return await estimateCommand(enrichArgs(), io, teamContext(env, lang));
       case "enrich": {
         const a = enrichArgs();
         if (!a.output) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--out"));

@@ -30,7 +30,10 @@ export interface McpConfig {
   baseUrl: string;
   credential: "apiKey" | "serverToken";
   lang: Language;
-  /** Credits this server run may spend; null = no limit. */
+  /**
+   * Credits this server run may spend; null = no limit. Through a team server none unless
+   * --budget / COMPANY_DATA_BUDGET set one: the user's server budget is the budget (mcp/team-budget.ts).
+   */
   budget: number | null;
   /** Streamable HTTP on this port; undefined = stdio. */
   http?: HttpConfig;
@@ -125,10 +128,14 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   const lang: Language =
     flags.lang === "de" || flags.lang === "en" ? flags.lang : toLanguage(env.LC_ALL || env.LANG, "de");
   const { secret: apiKey, baseUrl, credential } = connectionFromEnv(env);
+  // Through a team server the user's server budget is the budget: an own limit only when asked for (then a lower one).
+  const given = flags.budget ?? (env.COMPANY_DATA_BUDGET?.trim() ? env.COMPANY_DATA_BUDGET : undefined);
   const budget =
-    flags.budget !== undefined
-      ? parseBudget(flags.budget, "--budget")
-      : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
+    credential === "serverToken" && given === undefined
+      ? null
+      : flags.budget !== undefined
+        ? parseBudget(flags.budget, "--budget")
+        : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
   for (const f of HTTP_FLAGS)
     if (flags[f] !== undefined && flags.http === undefined)
       throw invalid(`--${f}`, { de: "nur zusammen mit --http", en: "only together with --http" });

@@ -41,6 +41,7 @@ export const errorText = (e: CompanyDataError, lang: Language) => OWN[e.code]?.(
 export const spentText = (credits: number, lang: Language) =>
   `${lang === "de" ? "Verbraucht" : "Spent"}: ${countText(credits, NOUNS.credit, lang)}.`;
 
+/** This process's own budget (directly against the API; through a team server see ./team-budget.ts). */
 export const budgetText = (b: { limit: number | null; spent: number; remaining: number | null }, lang: Language) =>
   b.limit === null
     ? lang === "de"

@@ -12,6 +12,7 @@ import { startHttp } from "./http.ts";
 import { isLoopback } from "./http-limits.ts";
 import { localUser, tokenAuthenticator } from "./auth.ts";
 import { budgetText } from "./i18n.ts";
+import { serverBudgetNote } from "./team-budget.ts";
 import { createHost, createMcpServer } from "./server.ts";
 
 /** Exit codes as the CLI's (cli/i18n.ts EXIT): 0 done, 2 usage. */
@@ -43,7 +44,10 @@ export async function runMcp(
         : `Note: ${name} is not set; the tools answer with an error until it is.`,
     );
   }
-  const budget = budgetText({ limit: cfg.budget, spent: 0, remaining: cfg.budget }, lang);
+  const budget =
+    cfg.credential === "serverToken"
+      ? serverBudgetNote(cfg.budget, lang)
+      : budgetText({ limit: cfg.budget, spent: 0, remaining: cfg.budget }, lang);
 
   if (!cfg.http) {
     const server = createMcpServer(host);

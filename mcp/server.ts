@@ -34,7 +34,8 @@ import { budgetStatus } from "../shared/credits/index.ts";
 import { withBudget } from "../shared/functions/index.ts";
 import type { Operation } from "../shared/core/index.ts";
 import { callContext, type McpConfig } from "./config.ts";
-import { budgetText, errorText, refusalDetail, spentText } from "./i18n.ts";
+import { errorText, refusalDetail, spentText } from "./i18n.ts";
+import { budgetFor, budgetViewText } from "./team-budget.ts";
 import { parseArguments } from "./arguments.ts";
 import { invalid } from "../shared/core/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
@@ -76,6 +77,14 @@ export async function callTool(
   const lang = cfg.lang;
   const tally = { credits: 0, requests: 0 };
   const ctx = callContext(cfg, tally, host.pacer);
+  // Through a team server the user's server budget is the one shown (mcp/team-budget.ts); its account answer is free.
+  const budgetOf = () =>
+    budgetFor(
+      ctx,
+      callContext(cfg, { credits: 0, requests: 0 }, host.pacer),
+      cfg.budget,
+      cfg.credential === "serverToken",
+    );
   let refused: { price: number; bound: Bound } | undefined;
   // A tool names its price with `pay`; it is checked when the next paid request is about to go out.
   let armed: { price: number; bound: Bound } | undefined;
@@ -106,12 +115,12 @@ export async function callTool(
     const op = checked(tool.run(ctx, args, pay));
     const guarded = FREE_TOOLS.has(tool.name) || cfg.budget === null ? op : withBudget(ctx, cfg.budget, op);
     const answer = await runAsync(guarded, host.driver);
-    const budget = await runAsync(budgetStatus(ctx, cfg.budget), host.driver);
+    const budget = await runAsync(budgetOf(), host.driver);
     const spent = { credits: tally.credits, requests: tally.requests };
     const text = [
       answer.text(lang),
       FREE_TOOLS.has(name) && tally.credits === 0 ? "" : spentText(tally.credits, lang),
-      FREE_TOOLS.has(name) ? budgetText(budget, lang) : "",
+      FREE_TOOLS.has(name) ? budgetViewText(budget, lang) : "",
     ]
       .filter(Boolean)
       .join(" ");
@@ -123,7 +132,7 @@ export async function callTool(
     const err = toCompanyDataError(e);
     if (!(e instanceof CompanyDataError))
       host.log(`${tool?.name ?? "?"}: internal error (${(e as Error)?.name ?? "unknown"})`);
-    const budget = await runAsync(budgetStatus(ctx, cfg.budget), host.driver).catch(() => null);
+    const budget = await runAsync(budgetOf(), host.driver).catch(() => null);
     const error: Record<string, unknown> = { code: err.code, de: errorText(err, "de"), en: errorText(err, "en") };
     if (err.details.field) error.field = err.details.field;
     if (err.details.retryAt) error.retryAt = new Date(err.details.retryAt).toISOString();

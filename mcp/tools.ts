@@ -742,8 +742,9 @@ const account: ToolDef = {
     const a = yield* getAccount(ctx);
     return {
       data: { credits: a.credits, plan: a.plan ?? null, usage: a.usage ?? null },
+      // Through a team server `credits` is what its budgets let this user spend (server/account.ts), not a balance.
       text: (lang) =>
-        `${lang === "de" ? "Guthaben" : "Balance"}: ${countText(a.credits, NOUNS.credit, lang)}${a.plan ? (lang === "de" ? `, Tarif ${a.plan}` : `, plan ${a.plan}`) : ""}.`,
+        `${ctx.client.credential === "serverToken" ? (lang === "de" ? "Über den Team-Server noch verfügbar" : "Left to spend through the team server") : lang === "de" ? "Guthaben" : "Balance"}: ${countText(a.credits, NOUNS.credit, lang)}${a.plan ? (lang === "de" ? `, Tarif ${a.plan}` : `, plan ${a.plan}`) : ""}.`,
     };
   },
 };

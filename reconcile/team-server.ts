@@ -30,7 +30,7 @@ import type { AsyncDriver } from "../shared/core/index.ts";
 import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import { authenticate } from "../server/auth/tokens.ts";
-import { errorAnswer, send, type ErrorAnswer } from "../server/errors.ts";
+import { errorAnswer, send, withCharge, type ErrorAnswer } from "../server/errors.ts";
 import { msg } from "../server/i18n.ts";
 import { specOf } from "../server/proxy.ts";
 import { registerRoute, type ServerContext } from "../server/routes.ts";
@@ -122,13 +122,22 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ServerCont
   const r: ReconcileRequest = { method, path, query: ctx.url.searchParams, body: ctx.body || undefined, headers };
   const out = await service.handle(r, serviceUrlOf(req));
   // Over a budget: the server's own answer (which budget, what is left, in the user's language).
-  if (out.status === 402 && acct.refused) return send(res, acct.refused);
+  if (out.status === 402 && acct.refused)
+    return send(res, withCharge(acct.refused, acct.charged - chargeOf(acct.refused)));
   // The server's CORS, and what the user was charged (the catalogue's price counts answers the team already had).
   const own = Object.fromEntries(
     Object.entries(out.headers).filter(([k]) => !/^access-control-/i.test(k) && k !== "X-Credits-Spent"),
   );
-  res.writeHead(out.status, { ...own, "X-Credits-Spent": String(acct.charged) }).end(out.body);
+  res
+    .writeHead(out.status, {
+      ...own,
+      "X-Credits-Spent": String(acct.charged),
+      "X-Credits-Charged": String(acct.charged),
+    })
+    .end(out.body);
 }
+
+const chargeOf = (a: ErrorAnswer) => Number(a.headers["x-credits-charged"] ?? 0) || 0;
 
 // A token for everything but the manifest (and preflights), checked by the server before the body is read.
 registerRoute({

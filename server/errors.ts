@@ -46,7 +46,11 @@ export function errorAnswer(
   message: string,
   extra: { field?: string; retryAfterSeconds?: number; budget?: OverBudget } = {},
 ): ErrorAnswer {
-  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+  // Every answer says what it cost the user (hosts count X-Credits-Charged): one the server makes itself, nothing.
+  const headers: Record<string, string> = {
+    "content-type": "application/json; charset=utf-8",
+    "x-credits-charged": "0",
+  };
   if (extra.retryAfterSeconds !== undefined) headers["retry-after"] = String(extra.retryAfterSeconds);
   if (code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="company-data-server"';
   return { status: STATUS[code], headers, body: JSON.stringify({ error: { code, message, ...extra } }) };
@@ -59,6 +63,12 @@ export function overBudgetAnswer(over: OverBudget, lang: Language): ErrorAnswer 
     msg.overBudget[lang](over.scope, over.price, over.budget, over.remaining, lang),
     { budget: over },
   );
+}
+
+/** `a` saying it cost the user `credits` (part of a batch bought before it failed, a paid answer that could not be used). */
+export function withCharge(a: ErrorAnswer, credits: number): ErrorAnswer {
+  const before = Number(a.headers["x-credits-charged"] ?? 0) || 0;
+  return { ...a, headers: { ...a.headers, "x-credits-charged": String(before + credits) } };
 }
 
 export function send(res: ServerResponse, a: ErrorAnswer, extraHeaders: Record<string, string> = {}): void {

@@ -9,3 +9,5 @@ import "./doctor/index.ts";
 import "../reconcile/team-server.ts";
 // Portfolio schedules at /schedules: the check runs on the server at the hour (issue 24).
 import "./schedules/index.ts";
+// The price of an enrichment against the team's answers at /team/estimate (issue 37).
+import "./estimate.ts";

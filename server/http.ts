@@ -99,6 +99,30 @@ function refuse(res: http.ServerResponse, a: ErrorAnswer, headers: Record<string
   send(res, a, { ...headers, connection: "close" });
 }
 
+/**
+ * An extension route's way to the API that adds up what its calls cost the
+ * user, and says the sum in X-Credits-Charged on the route's answer (unless
+ * the route set it itself): every answer of the server carries its charge.
+ */
+function chargedCalls(service: ServiceContext, res: http.ServerResponse): ServiceContext["call"] {
+  let charged = 0;
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
+  res.writeHead = (...args: unknown[]) => {
+    if (!res.hasHeader("x-credits-charged")) {
+      const headers = args.find((a, i) => i > 0 && a !== null && typeof a === "object" && !Array.isArray(a)) as
+        Record<string, unknown> | undefined;
+      const said = headers && Object.keys(headers).some((k) => k.toLowerCase() === "x-credits-charged");
+      if (!said) res.setHeader("x-credits-charged", String(charged));
+    }
+    return writeHead(...args);
+  };
+  return async (user, spec, lang, callOpts) => {
+    const a = await service.call(user, spec, lang, callOpts);
+    charged += Number(a.headers["x-credits-charged"] ?? 0) || 0;
+    return a;
+  };
+}
+
 export async function startTeamServer(opts: TeamServerOptions): Promise<RunningTeamServer> {
   const allowed = new Set(opts.allowOrigins.map(normaliseOrigin));
   const maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -180,7 +204,7 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
       return refuse(res, errorAnswer("PAYLOAD_TOO_LARGE", msg.tooLarge[lang], { field: "body" }), cors);
 
     if (extra) {
-      const ctx: ServerContext = { ...service, user, lang, url, body };
+      const ctx: ServerContext = { ...service, user, lang, url, body, call: chargedCalls(service, res) };
       for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
       await extra.handler(req, res, ctx);
       opts.log.info("request", {
@@ -198,7 +222,8 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
       parsed.spec.endpoint === "account"
         ? await accountAnswer(opts, user!, parsed.spec, lang)
         : await answerFor(opts, user!, parsed.spec, lang);
-    res.writeHead(answer.status, { ...answer.headers, ...cors }).end(answer.body);
+    // Every answer says what it cost this user (0 where the server answered without buying).
+    res.writeHead(answer.status, { "x-credits-charged": "0", ...answer.headers, ...cors }).end(answer.body);
     opts.log.info("request", {
       user: user!.name,
       endpoint: parsed.spec.endpoint,

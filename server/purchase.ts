@@ -14,7 +14,7 @@ import type { Language } from "../shared/i18n/index.ts";
 import type { AuthUser } from "./auth/tokens.ts";
 import { cacheDaysOf, claim, fill, fillAndSettle, recordHit, release, renew, type CacheDays } from "./cache.ts";
 import type { Db } from "./db/db.ts";
-import { errorAnswer, overBudgetAnswer, type ErrorAnswer } from "./errors.ts";
+import { errorAnswer, overBudgetAnswer, withCharge, type ErrorAnswer } from "./errors.ts";
 import { msg } from "./i18n.ts";
 import { fail, monthOf, reserve, settle, type Reservation } from "./ledger/budget.ts";
 import type { Logger } from "./log.ts";
@@ -67,7 +67,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** What the API's failure becomes for the user: its own answer when there is one, else ours. */
 function failureAnswer(a: UpstreamAnswer, lang: Language): Answer {
   if (a.status >= 400) {
-    const keep: Record<string, string> = {};
+    // The API's refusal charged nothing (its error answers carry no charge; emulator/README.md).
+    const keep: Record<string, string> = { "x-credits-charged": "0" };
     for (const h of ["content-type", "retry-after"]) if (a.headers[h] !== undefined) keep[h] = a.headers[h];
     return { status: a.status, headers: keep, body: a.body };
   }
@@ -82,7 +83,7 @@ function failureAnswer(a: UpstreamAnswer, lang: Language): Answer {
 /** Free endpoints: straight to the API, paced for the team. */
 async function freeAnswer(ctx: PurchaseContext, user: AuthUser, spec: CallSpec, lang: Language): Promise<Answer> {
   const a = await ctx.upstream.send(spec, lang, undefined, user.id);
-  if (a.ok) return json(a.status, a.body);
+  if (a.ok) return json(a.status, a.body, { "x-credits-charged": "0" });
   return failureAnswer(a, lang);
 }
 
@@ -234,8 +235,11 @@ async function buy(
   });
   return {
     ok: false,
+    // Settled above: the user was charged for an answer the server could not use, and is told so.
     answer:
-      a.status >= 200 && a.status < 300 ? errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]) : failureAnswer(a, lang),
+      a.status >= 200 && a.status < 300
+        ? withCharge(errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]), price)
+        : failureAnswer(a, lang),
   };
 }
 
@@ -328,8 +332,9 @@ async function splitAnswer(
   for (;;) {
     const mine: string[] = [];
     const owned = new Map<string, LocalClaim>();
+    // What was bought for this call before a failure is said with it: the user was charged for it.
     if (!(await claimAll(ctx, split.keys, ep.id, split.companies, ready, mine, owned, opts)))
-      return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
+      return withCharge(errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 }), charged);
     if (mine.length === 0) break;
     try {
       const positions = mine.map((k) => split.keys.indexOf(k));
@@ -337,13 +342,13 @@ async function splitAnswer(
       const price = ep.cost(sub.cost);
       const company = split.ledgerCompany(positions);
       const bought = await buy(ctx, user, ep, sub, price, company, mine, owned, lang);
-      if (!bought.ok) return bought.answer;
+      if (!bought.ok) return withCharge(bought.answer, charged);
       const items = split.itemsOf(bought.body, positions);
       if (!items) {
-        // Paid, but not one item per company asked: settle it, store nothing, say so.
+        // Paid, but not one item per company asked: settle it, store nothing, say so (and what it cost).
         await releaseAll(ctx, mine, owned);
         await settle(ctx.db, bought.reservation);
-        return errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]);
+        return withCharge(errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]), charged + price);
       }
       // The price of the call, spread over its items for the record (the whole is what was charged).
       await store(

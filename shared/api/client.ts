@@ -6,7 +6,7 @@
 import type * as z from "zod/mini";
 import { endpoint, fillPath, type CostInput, type EndpointId } from "./endpoints.ts";
 import { ErrorBody } from "./schemas.ts";
-import { creditsOf, header, type HttpRequest, type HttpResponse } from "../core/index.ts";
+import { chargedOf, header, type HttpRequest, type HttpResponse } from "../core/index.ts";
 import { http, sleep, type Operation } from "../core/index.ts";
 import { CompanyDataError, toCompanyDataError } from "../core/index.ts";
 import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type RetryPolicy } from "../core/index.ts";
@@ -29,7 +29,7 @@ export interface ClientConfig {
   /** Epoch ms after which no retry is started (platform time limits). */
   deadline?: number;
   retry?: Partial<RetryPolicy>;
-  /** Called once per successful paid or free call with the credits the catalogue says it cost. */
+  /** Called per successful call, and per failed one that says it cost something, with what it cost (`chargedOf`). */
   onSpend?: (endpointId: EndpointId, credits: number) => void;
   /** Called for every request actually sent (benchmarks and tests count them). */
   onRequest?: (endpointId: EndpointId) => void;
@@ -52,11 +52,9 @@ export type CallResult<T = unknown> =
   { ok: true; data: T; credits: number; attempts: number } | { ok: false; error: CompanyDataError; attempts: number };
 
 /**
- * A key is a token of visible ASCII characters. Anything else (a line break
- * pasted with it, a blank inside, a typographic quote, a non-Latin-1
- * character) cannot travel in a header: fetch and UrlFetchApp refuse such a
- * header value before sending, which would read as "could not reach the data
- * service". Said as what it is, without repeating the key.
+ * A key is a token of visible ASCII characters. Anything else (a line break, a blank, a typographic
+ * quote, a non-Latin-1 character) cannot travel in a header: fetch and UrlFetchApp refuse it before
+ * sending, which would read as "could not reach the data service". Said as what it is, without the key.
  */
 const WELL_FORMED_KEY = /^[\x21-\x7e]+$/;
 export const MALFORMED_KEY = {
@@ -116,6 +114,7 @@ export function errorFromResponse(
     /* a non-JSON error page: the status alone decides */
   }
   const field = body?.error.field ?? undefined;
+  const team = { teamServer: true, teamBudget: body?.error.budget ?? undefined };
   switch (res.status) {
     case 400:
     case 413:
@@ -127,8 +126,8 @@ export function errorFromResponse(
         "INVALID_KEY",
         credential === "serverToken" ? { status: res.status, field: "serverToken" } : { status: res.status },
       );
-    case 402:
-      return new CompanyDataError("OUT_OF_CREDITS", { status: res.status });
+    case 402: // through a team server: its budget (the admin's to set), never a balance the user could top up
+      return new CompanyDataError("OUT_OF_CREDITS", { status: 402, ...(credential === "serverToken" ? team : {}) });
     case 404:
       return new CompanyDataError("NOT_FOUND", { status: res.status, field });
     case 429: {
@@ -315,13 +314,14 @@ function settle<T>(c: Calls<T>, sent: number[], responses: HttpResponse[], after
   sent.forEach((i, k) => {
     const attempts = c.attempts[i]!;
     const outcome = interpret<T>(c.specs[i]!, responses[k]!, after, c.cfg.credential);
+    // What the answer says it cost (a shared answer: 0), else its price; a failure may cost too (part of a batch).
+    const credits = chargedOf(c.requests[i]!, responses[k]!);
     if (outcome.ok) {
-      // The price the request carried: the catalogue's, priced when it was built.
-      const credits = creditsOf(c.requests[i]!);
       c.cfg.onSpend?.(c.specs[i]!.endpoint, credits);
       c.results[i] = { ok: true, data: outcome.data, credits, attempts };
       return;
     }
+    if (credits > 0) c.cfg.onSpend?.(c.specs[i]!.endpoint, credits);
     c.results[i] = { ok: false, error: outcome.error, attempts };
     if (outcome.error.code === "RATE_LIMITED") c.bucketFor(i)?.exhausted(after, outcome.error.details.retryAt);
     const delay = retryDelay(c, i, outcome.error, after);

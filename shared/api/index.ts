@@ -6,6 +6,8 @@
 export { checkBaseUrl, isLoopbackHost } from "./base-url.ts";
 export { PRODUCTION_BASE_URL, buildRequest, call, callMany, errorFromResponse, missingKey } from "./client.ts";
 export type { CallResult, CallSpec, ClientConfig } from "./client.ts";
+export { noticingRefusals } from "./refusal.ts";
+export type { SeenRefusal } from "./refusal.ts";
 export { COMPANY_ID_AT_START, COMPANY_ID_IN_TEXT, COMPANY_ID_PATTERN, companyIdsIn } from "./company-id.ts";
 export { connectionFromEnv, envKeyMessage } from "./connection-env.ts";
 export { SEARCH_DEFAULTS } from "./defaults.ts";

@@ -336,6 +336,15 @@ export const AccountResponse = z.object({
     }),
   ),
   plan: opt(z.string()),
+  /** A team server's own figures (server/account.ts): this user's monthly budget and spend, the team's budget. */
+  budget: opt(
+    z.object({
+      month: opt(z.string()),
+      user: opt(z.number()),
+      userSpent: opt(z.number()),
+      team: opt(z.number()),
+    }),
+  ),
 });
 export type AccountResponse = z.infer<typeof AccountResponse>;
 // Older listing responses
@@ -361,6 +370,16 @@ export const ErrorBody = z.object({
     message: opt(z.string()),
     field: opt(z.string()),
     retryAfterSeconds: opt(z.number()),
+    /** A team server's 402 over a budget (server/errors.ts overBudgetAnswer): which budget, its size, what is left, the price. */
+    budget: opt(
+      z.object({
+        scope: z.enum(["user", "team"]),
+        budget: z.number(),
+        spent: z.number(),
+        remaining: z.number(),
+        price: z.number(),
+      }),
+    ),
   }),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -7,7 +7,9 @@
 import type { Operation } from "../core/index.ts";
 import { normaliseKey } from "../batch/index.ts";
 import { estimateTasks, isEmptyTask, readBlockWithPrevious, selectFields, selectRows } from "../enrich/index.ts";
-import { taskFromRow, taskWithPrevious } from "../enrich/index.ts";
+import { taskFromRow, taskWithPrevious, teamEstimate, teamPriceOf, type RowTask } from "../enrich/index.ts";
+import type { TeamEstimateAnswer } from "../enrich/index.ts";
+import { activeConnection, contextFromSettings, loadSettings } from "./settings.ts";
 import { UI_CHUNK_SIZE, readConfig, specOf, toMapping, toRerun } from "./enrich-config.ts";
 import { fieldGroups } from "./enrich-selection.ts";
 import type { AppDeps, EnrichConfig, EnrichPreviewView } from "./protocol.ts";
@@ -27,6 +29,23 @@ export function* enrichPreviewMethod(deps: AppDeps, input: unknown): Operation<E
  */
 export const CONFIRM_AFTER_MATCHING = { rows: 200, credits: 500 };
 
+/**
+ * The team server's prices of these rows (both modes) when the connection is
+ * one; null otherwise, or when it does not answer (the job's own estimate,
+ * a bound at list prices, stands).
+ */
+function* teamPrices(
+  deps: AppDeps,
+  todo: readonly RowTask[],
+  plan: { fields: string[]; chunkSize: number },
+): Operation<TeamEstimateAnswer | null> {
+  const settings = yield* loadSettings();
+  const connection = activeConnection(settings);
+  if (connection.mode !== "server" || !connection.secret) return null;
+  const ctx = contextFromSettings(settings, deps);
+  return yield* teamEstimate(ctx.client, todo, { ...plan, maxBatch: ctx.maxBatch });
+}
+
 /** The preview, with what enrichStart decides a second confirmation from. */
 export function* previewOf(
   deps: AppDeps,
@@ -43,8 +62,10 @@ export function* previewOf(
   const chosenRows = new Set(selected);
   const todo = tasks.flatMap((t, i) => (chosenRows.has(i) ? [taskWithPrevious(t, previous[i] ?? null, rerun)] : []));
   const plan = { mapping, fields: fields.map((f) => f.id), chunkSize: UI_CHUNK_SIZE };
-  const batch = estimateTasks(todo, { ...plan, mode: "batch" });
-  const free = estimateTasks(todo, { ...plan, mode: "free" });
+  // Through a team server: its price of the same rows, what the team holds at 0 (shared/enrich/team-estimate.ts).
+  const team = yield* teamPrices(deps, todo, plan);
+  const batch = team ? teamPriceOf(team, "batch") : estimateTasks(todo, { ...plan, mode: "batch" });
+  const free = team ? teamPriceOf(team, "free") : estimateTasks(todo, { ...plan, mode: "free" });
   // Upper bound: every distinct name matches one company of its own.
   const distinct = new Set(
     todo.map((t) => (t.id ? "i:" + t.id : t.query ? "k:" + normaliseKey(t.query) : null)).filter((k) => k !== null),

@@ -6,7 +6,7 @@
  * job for a while and answers the progress read back from the sheet.
  */
 import { sheet, CompanyDataError, invalid, type Cell, type Operation } from "../core/index.ts";
-import { COMPANY_ID_PATTERN } from "../api/index.ts";
+import { COMPANY_ID_PATTERN, noticingRefusals, type SeenRefusal } from "../api/index.ts";
 import { notAnId } from "../i18n/index.ts";
 import { MATCH_ROLES, NO_NAME_COLUMN, applyReviewPicks, enrichSheet, outputBlock } from "../enrich/index.ts";
 import { selectFields, type EnrichOptions, type SheetJobSpec, type SheetRunResult } from "../enrich/index.ts";
@@ -130,11 +130,14 @@ function* runJob(deps: AppDeps, jobId: string, job: UiJob, what: "step" | "picks
     : confirm.phase === "buy"
       ? { phase: "buy", budget: Math.max(0, (confirm.price?.credits ?? 0) - confirm.spentBuying) }
       : { phase: "match" };
+  // The refusal that stopped it, as the service said it (a team server names the budget and what is left).
+  const seen: SeenRefusal = {};
   try {
     result = yield* withSession(deps, "enrich", function* (s) {
       try {
         const spec: SheetJobSpec = { ...job.spec, options: { ...job.spec.options, ...phase, deadline: deps.deadline } };
-        return what === "picks" ? yield* applyReviewPicks(s.ctx, spec) : yield* enrichSheet(s.ctx, spec);
+        const op = what === "picks" ? applyReviewPicks(s.ctx, spec) : enrichSheet(s.ctx, spec);
+        return yield* noticingRefusals(s.ctx.client, op, seen);
       } finally {
         job.credits += s.spent.credits;
         if (confirm?.phase === "buy") confirm.spentBuying += s.spent.credits;
@@ -142,7 +145,8 @@ function* runJob(deps: AppDeps, jobId: string, job: UiJob, what: "step" | "picks
     });
     job.lastError = null;
     if (what === "step") afterStep(job, result);
-    if (result.stopped === "out_of_credits") job.lastError = errorView(new CompanyDataError("OUT_OF_CREDITS"));
+    if (result.stopped === "out_of_credits")
+      job.lastError = errorView(seen.error ?? new CompanyDataError("OUT_OF_CREDITS"));
   } catch (e) {
     const err = e instanceof CompanyDataError ? e : new CompanyDataError("INTERNAL");
     // A bad key or a broken range stops the job; a transient failure leaves it resumable.

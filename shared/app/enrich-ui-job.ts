@@ -72,6 +72,7 @@ const uiJobShape = z.object({
       message: savedBilingual,
       field: z.optional(z.string()),
       retryAt: z.optional(z.number()),
+      teamServer: z.optional(z.literal(true)),
     }),
   ),
   confirm: z.optional(

@@ -7,5 +7,6 @@ export function errorView(e: unknown): AppError {
   const view: AppError = { code: err.code, message: { de: err.text("de"), en: err.text("en") } };
   if (err.details.field) view.field = err.details.field;
   if (err.details.retryAt !== undefined) view.retryAt = err.details.retryAt;
+  if (err.details.teamServer) view.teamServer = true;
   return view;
 }

@@ -103,6 +103,8 @@ export interface AppError {
   message: Bilingual;
   field?: string;
   retryAt?: number;
+  /** Refused by a team server (its budgets are its admin's): the UI offers no top-up. */
+  teamServer?: true;
 }
 
 export type AppResult<T = unknown> = { ok: true; value: T } | { ok: false; error: AppError };

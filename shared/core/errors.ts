@@ -35,6 +35,19 @@ export interface ErrorDetails {
   status?: number;
   /** What is wrong, in both languages, already safe to show (never API text with secrets). */
   detail?: Bilingual;
+  /** For OUT_OF_CREDITS: refused by a team server (whose budgets its admin sets; the user has nothing to top up). */
+  teamServer?: boolean;
+  /** The team server's budget it refused by (its 402 `error.budget`), when it said. */
+  teamBudget?: TeamBudget;
+}
+
+/** A team server's budget at a refusal: the user's or the team's monthly budget, what it spent, what is left, the price asked. */
+export interface TeamBudget {
+  scope: "user" | "team";
+  budget: number;
+  spent: number;
+  remaining: number;
+  price: number;
 }
 
 type MessageFn = (d: ErrorDetails, lang: Language) => string;
@@ -60,6 +73,22 @@ const detail = (d: ErrorDetails, lang: Language) => {
   const t = d.detail && typeof d.detail === "object" ? d.detail[lang] : undefined;
   return typeof t === "string" && t.trim() ? `: ${t.trim().replace(/\.$/, "")}` : "";
 };
+
+const grouped = (n: number, lang: Language) => n.toLocaleString(lang === "de" ? "de-DE" : "en-GB");
+const creditsWord = (n: number, lang: Language) =>
+  `${grouped(n, lang)} ${lang === "de" ? (n === 1 ? "Credit" : "Credits") : n === 1 ? "credit" : "credits"}`;
+
+/** A team server's refusal: the budget, what is left and the price; without the figures, the team's account. */
+export function teamBudgetText(b: TeamBudget | undefined, lang: Language): string {
+  if (!b)
+    return lang === "de"
+      ? "Das Konto des Teams hat nicht genug Credits für diese Abfrage"
+      : "The team's account has not enough credits for this request";
+  const [price, budget, left] = [creditsWord(b.price, lang), creditsWord(b.budget, lang), grouped(b.remaining, lang)];
+  if (lang === "de")
+    return `${b.scope === "user" ? "Ihr Monatsbudget auf dem Team-Server" : "Das Monatsbudget des Teams"} reicht nicht: Budget ${budget}, übrig ${left}, diese Abfrage kostet ${price}`;
+  return `${b.scope === "user" ? "Your monthly budget on the team server" : "The team's monthly budget"} is not enough: budget ${budget}, ${left} left, this request costs ${price}`;
+}
 
 const MESSAGES: Record<ErrorCode, { de: MessageFn; en: MessageFn }> = {
   // field "serverToken": the team server's personal token stands where the key would (Settings › Connection).
@@ -92,9 +121,16 @@ const MESSAGES: Record<ErrorCode, { de: MessageFn; en: MessageFn }> = {
           ? `The API key is malformed${detail(d, "en")}. Please check it in Settings.`
           : "The API key was rejected. Please check it in Settings.",
   },
+  // Through a team server the user cannot top up: the admin sets budgets and the team's account.
   OUT_OF_CREDITS: {
-    de: (d) => `Nicht genug Credits für diese Abfrage${detail(d, "de")}. Bitte Guthaben aufladen.`,
-    en: (d) => `Not enough credits for this request${detail(d, "en")}. Please top up your balance.`,
+    de: (d) =>
+      d.teamServer
+        ? `${teamBudgetText(d.teamBudget, "de")}${detail(d, "de")}. Bitte wenden Sie sich an den Admin Ihres Teams.`
+        : `Nicht genug Credits für diese Abfrage${detail(d, "de")}. Bitte Guthaben aufladen.`,
+    en: (d) =>
+      d.teamServer
+        ? `${teamBudgetText(d.teamBudget, "en")}${detail(d, "en")}. Please ask your team's admin.`
+        : `Not enough credits for this request${detail(d, "en")}. Please top up your balance.`,
   },
   NOT_FOUND: {
     de: (d) => `Nicht gefunden${detail(d, "de")}.`,

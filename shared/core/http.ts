@@ -55,6 +55,22 @@ export interface HttpResponse {
   opaqueRedirect?: true;
 }
 
+/**
+ * What an answer cost: the one source for "spent" in every host. The
+ * service's `X-Credits-Charged` when the answer carries one (the team server
+ * sets it on every answer, 0 for a shared answer, and the API sends it on
+ * its 2xx; the emulator models it, emulator/README.md), else the price the
+ * request carried for a 2xx answer and nothing for any other (the
+ * specification does not say what an error costs: the assumption
+ * cli/ledger.ts and the formula budget share). A header that is no whole
+ * number ≥ 0 is not believed: the carried price stands.
+ */
+export function chargedOf(req: HttpRequest, res: HttpResponse): number {
+  const said = header(res, "x-credits-charged");
+  if (said !== undefined && /^\s*\d{1,15}\s*$/.test(said)) return Number(said);
+  return res.status >= 200 && res.status < 300 ? creditsOf(req) : 0;
+}
+
 /** Case-insensitive header lookup for responses whose drivers did not lower-case names. */
 export function header(res: HttpResponse, name: string): string | undefined {
   const wanted = name.toLowerCase();

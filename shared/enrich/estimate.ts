@@ -273,8 +273,10 @@ export function estimateTasks(
   all: readonly RowTask[],
   plan: EnrichPlan & { chunkSize?: number },
   rates?: RateAssumptions,
+  known?: RunMemo,
 ): EnrichEstimate {
-  const est = new EnrichEstimator(plan);
+  // `known`: what is had already (a team server's shared answers, server/estimate.ts), priced at 0.
+  const est = new EnrichEstimator(plan, known);
   const size = Math.max(1, Math.floor(plan.chunkSize ?? 50));
   const tasks = all.filter((t) => !isEmptyTask(t));
   // The job's memo as it will be in a fresh run where every name is its own company: chunks end where the job's do.

@@ -55,4 +55,13 @@ export type { StreamEvents, StreamPlan, StreamSpec } from "./job-stream.ts";
 export { STREAM_CHECKPOINT_KEY, STREAM_RESOLVED_PREFIX } from "./job-stream-state.ts";
 export type { StreamStart } from "./job-stream-state.ts";
 export type { RowTask } from "./task.ts";
+export {
+  TEAM_ESTIMATE_MAX_ROWS,
+  TEAM_ESTIMATE_PATH,
+  TeamEstimateAnswer,
+  TeamEstimateRequest,
+  tasksOfTeamRows,
+  teamEstimate,
+  teamPriceOf,
+} from "./team-estimate.ts";
 export type { RowChanges } from "./value-changes.ts";

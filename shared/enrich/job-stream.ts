@@ -21,7 +21,7 @@ import type { Cell, EarlierOutput, TableFacts, TableLine } from "../core/index.t
 import type { OpContext } from "../operations/index.ts";
 import type { Language } from "../i18n/index.ts";
 import type { PriceAfterMatching } from "./after-matching.ts";
-import { taskFromRow, type EnrichDeps } from "./chunk.ts";
+import { isEmptyTask, taskFromRow, type EnrichDeps } from "./chunk.ts";
 import type { ColumnMapping } from "./columns.ts";
 import { EnrichEstimator, type EnrichEstimate } from "./estimate.ts";
 import { fieldNeeds, type FieldDef } from "./fields.ts";
@@ -33,6 +33,7 @@ import type { OutcomeCounts, Rerun } from "./job-types.ts";
 import { RunMemo } from "./memo.ts";
 import { outputCells, outputHeader, readPrevious, readResult, type RowResult } from "./rows.ts";
 import type { RowTask } from "./task.ts";
+import { TEAM_ESTIMATE_MAX_ROWS } from "./team-estimate.ts";
 import { resolveAhead, type ResolvePass } from "./job-stream-resolve.ts";
 import {
   dropResolvedParts,
@@ -168,8 +169,22 @@ export class StreamJob {
         if (r) this.memo.rememberRow(base, r);
       });
       for (const t of tasks) if (t.id) this.pass.givenIds.add(t.id);
+      this.collectPriced(tasks);
       this.estimator().add(tasks, (t) => this.pass.queries.push(t.query!));
     }
+  }
+
+  /** The rows the estimate priced that the run's memo does not answer, while few enough to send (./team-estimate.ts); null past that. */
+  private priced: RowTask[] | null = [];
+  private collectPriced(tasks: readonly RowTask[]): void {
+    if (!this.priced) return;
+    for (const t of tasks) if (!isEmptyTask(t) && !this.memo.answer(t, "")) this.priced.push(t);
+    if (this.priced.length > TEAM_ESTIMATE_MAX_ROWS) this.priced = null;
+  }
+
+  /** What `plan` priced, for a team server's price of the same rows against its shared answers; null when too many. */
+  pricedTasks(): readonly RowTask[] | null {
+    return this.priced;
   }
 
   /** The rows of a chunk this run works on, as tasks; the others are handed to `other`. */

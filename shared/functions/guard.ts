@@ -6,7 +6,7 @@
  * reserves that many credits before they go out. When the budget would be
  * passed, the requests are not sent and the call fails with BUDGET_EXCEEDED.
  */
-import { creditsOf, intercept, type HttpResponse, type Operation } from "../core/index.ts";
+import { chargedOf, creditsOf, intercept, type HttpResponse, type Operation } from "../core/index.ts";
 import type { OpContext } from "../operations/index.ts";
 import { releaseBudget, reserveBudget } from "../credits/index.ts";
 
@@ -22,12 +22,17 @@ export function withBudget<T>(ctx: OpContext, limit: number, op: Operation<T>): 
     const credits = prices.reduce((a, b) => a + b, 0);
     if (credits > 0) yield* reserveBudget(ctx, credits, limit);
     const responses = (yield effect) as HttpResponse[];
-    // A failed request costs nothing: give its reservation back.
-    const unspent = prices.reduce(
-      (sum, p, i) => (responses[i] && responses[i].status >= 200 && responses[i].status < 300 ? sum : sum + p),
-      0,
-    );
+    // What an answer did not cost (a failure, a team server's shared answer) is given back; a charge above the price is kept.
+    let unspent = 0;
+    let over = 0;
+    effect.requests.forEach((req, i) => {
+      const res = responses[i];
+      const charged = res ? chargedOf(req, res) : 0;
+      if (charged < prices[i]!) unspent += prices[i]! - charged;
+      else over += charged - prices[i]!;
+    });
     if (unspent > 0) yield* releaseBudget(ctx, unspent);
+    if (over > 0) yield* reserveBudget(ctx, over, null);
     return responses;
   });
 }

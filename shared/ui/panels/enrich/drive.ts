@@ -21,6 +21,16 @@ function endMessage(
 ): { message: Message | undefined } | null {
   if (progress?.overBudget) return { message: { kind: "error", text: OVER_BUDGET } };
   if (progress?.afterMatching) return { message: undefined }; // the question is on screen, with its buttons
+  if (progress?.stoppedForCredits && progress.lastError?.teamServer) {
+    // A team server's budget: its admin's to raise; the user has nothing to top up.
+    const n = progress.outOfCredits;
+    const said = progress.lastError.message;
+    const text = {
+      de: `Lauf angehalten: ${said.de} ${n === 1 ? "1 Zeile ist" : `${n} Zeilen sind`} nicht angereichert; „Fortsetzen“ erledigt sie, sobald das Budget reicht, ohne Bezahltes noch einmal zu bezahlen.`,
+      en: `Run stopped: ${said.en} ${n === 1 ? "1 row is" : `${n} rows are`} not enriched; "Resume" finishes them once the budget allows, paying nothing twice.`,
+    };
+    return { message: { kind: "error", text } };
+  }
   if (progress?.stoppedForCredits) {
     const n = progress.outOfCredits;
     const message: Message = {

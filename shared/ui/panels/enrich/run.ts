@@ -55,7 +55,7 @@ function pauseOrResume(ui: Ui, s: EnrichState): HTMLElement | null {
       })
     : button(
         "enrich-resume",
-        prog.stoppedForCredits ? ui.t("resumeAfterTopUp") : ui.t("resume"),
+        prog.stoppedForCredits && !prog.lastError?.teamServer ? ui.t("resumeAfterTopUp") : ui.t("resume"),
         () => void drive(ui, s),
         { primary: prog.stoppedForCredits },
       );
