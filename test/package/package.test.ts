@@ -13,7 +13,17 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { join, relative } from "node:path";
 import { startEmulatorWorld, type EmulatorWorld } from "../support/team-server.ts";
 import { assembleImage, imageCommand, readUnit, unitEnvironment, words } from "./deploy-files.ts";
-import { installPackage, ms, NPM_ENV, pack, ROOT, runToEnd, scratch, startServer, type Started } from "./harness.ts";
+import {
+  installPackage,
+  ms,
+  NPM_ENV,
+  pack,
+  ROOT,
+  runToEnd,
+  scratch,
+  startServer,
+  type Started,
+} from "../support/installed-package.ts";
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 

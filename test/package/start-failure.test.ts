@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildNode } from "../../scripts/build-node.ts";
-import { ROOT, runToEnd, scratch } from "./harness.ts";
+import { ROOT, runToEnd, scratch } from "../support/installed-package.ts";
 
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: "en_GB.UTF-8" };
 
