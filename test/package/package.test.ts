@@ -25,6 +25,8 @@ import {
   type Started,
 } from "../support/installed-package.ts";
 
+/** A PGlite database made and a server started under a loaded machine's slowness (about 10 s quiet). */
+const SLOW = 180_000;
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 function filesUnder(dir: string): string[] {
@@ -66,7 +68,11 @@ describe("the package, installed in an empty folder with npm only", () => {
   });
 
   /** A token for `user` (before the server holds the PGlite directory), then the server's answer to it. */
-  async function tokenAnswered(server: () => Promise<Started>, tokenCommand: () => Promise<string>) {
+  async function tokenAnswered(
+    server: () => Promise<Started>,
+    tokenCommand: () => Promise<string>,
+    alsoCheck: (srv: Started) => Promise<void> = async () => {},
+  ) {
     const t0 = performance.now();
     const token = await tokenCommand();
     const tokenMs = performance.now() - t0;
@@ -82,6 +88,7 @@ describe("the package, installed in an empty folder with npm only", () => {
         headers: { Authorization: `Bearer ${token}` },
       });
       expect(suggest.status, srv.output()).toBe(200);
+      await alsoCheck(srv);
     } finally {
       expect(await srv.stop()).toBe(0);
     }
@@ -116,103 +123,127 @@ describe("the package, installed in an empty folder with npm only", () => {
     expect(v.stdout).toMatch(/^database schema \d+ \(migrations [\d–, ]+\)$/m);
   });
 
-  it("starts `company-data server` on PGlite, which answers a token's request", async () => {
-    data = scratch("cd-installed-data-");
-    cleanup.push(data);
-    const { tokenMs } = await tokenAnswered(
-      () => startServer(bin(), ["server", "--port", "0", "--data", data], { cwd: installed, env: env() }),
-      async () => {
-        const r = await runToEnd(bin(), ["server", "token", "create", "--user", "anna", "--data", data], {
-          cwd: installed,
-          env: env(),
-        });
-        expect(r.code, r.stderr).toBe(0);
-        anna = r.stdout.trim();
-        return anna;
-      },
-    );
-    console.log(`installed: token create ${ms(tokenMs)}`);
-  });
+  it(
+    "starts `company-data server` on PGlite, which answers a token's request",
+    async () => {
+      data = scratch("cd-installed-data-");
+      cleanup.push(data);
+      const { tokenMs } = await tokenAnswered(
+        () => startServer(bin(), ["server", "--port", "0", "--data", data], { cwd: installed, env: env() }),
+        async () => {
+          const r = await runToEnd(bin(), ["server", "token", "create", "--user", "anna", "--data", data], {
+            cwd: installed,
+            env: env(),
+          });
+          expect(r.code, r.stderr).toBe(0);
+          anna = r.stdout.trim();
+          return anna;
+        },
+      );
+      console.log(`installed: token create ${ms(tokenMs)}`);
+    },
+    SLOW,
+  );
 
-  it("the Dockerfile's image, assembled without Docker, starts the server and answers", async () => {
-    const root = scratch("cd-image-");
-    cleanup.push(root);
-    const dockerfile = readFileSync(join(ROOT, "server", "deploy", "Dockerfile"), "utf8");
-    // Docker sends the build only what Dockerfile.dockerignore lets through: the package.
-    const ignore = readFileSync(join(ROOT, "server", "deploy", "Dockerfile.dockerignore"), "utf8");
-    expect(ignore.split("\n").filter((l) => l && !l.startsWith("#"))).toEqual(["*", "!company-data-*.tgz"]);
-    const t0 = performance.now();
-    const image = await assembleImage(dockerfile, packed.dir, root, NPM_ENV);
-    console.log(`image assembled (COPY + RUN) in ${ms(performance.now() - t0)}`);
-    expect(image.from).toMatch(/^node:20[.-]/);
-    expect(image.user && !["root", "0"].includes(image.user)).toBe(true);
-    const files = filesUnder(root).map((f) => relative(root, f));
-    // No compiler, no sources: what runs is the bundle on production dependencies.
-    expect(files.filter((f) => /node_modules\/(tsx|typescript|esbuild)\//.test(f))).toEqual([]);
-    const own = files.filter((f) => !f.includes("node_modules/") || f.includes("node_modules/company-data/"));
-    expect(own.filter((f) => /\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
-    const dataAt = image.cmd.indexOf("--data");
-    expect(dataAt).toBeGreaterThan(0);
-    expect(image.volumes).toContain(image.cmd[dataAt + 1]);
-    const { file, args } = imageCommand(image);
-    // Loopback and a free port for the test; the image listens on 0.0.0.0:8790 (EXPOSE).
-    expect(image.exposed).toContain(args[args.indexOf("--port") + 1]);
-    const served = args.map((a, i) => (args[i - 1] === "--host" ? "127.0.0.1" : args[i - 1] === "--port" ? "0" : a));
-    const runEnv = { ...image.env, ...env({ PATH: image.env.PATH ?? "" }) };
-    const dataDir = args[args.indexOf("--data") + 1]!;
-    await tokenAnswered(
-      () => startServer(file, served, { cwd: join(root, image.workdir), env: runEnv }),
-      async () => {
-        // As `docker exec CONTAINER company-data server token create …` runs it.
-        const r = await runToEnd(file, ["server", "token", "create", "--user", "bert", "--data", dataDir], {
-          cwd: join(root, image.workdir),
-          env: runEnv,
-        });
-        expect(r.code, r.stderr).toBe(0);
-        return r.stdout.trim();
-      },
-    );
-  });
+  it(
+    "the Dockerfile's image, assembled without Docker, starts the server and answers",
+    async () => {
+      const root = scratch("cd-image-");
+      cleanup.push(root);
+      const dockerfile = readFileSync(join(ROOT, "server", "deploy", "Dockerfile"), "utf8");
+      // Docker sends the build only what Dockerfile.dockerignore lets through: the package.
+      const ignore = readFileSync(join(ROOT, "server", "deploy", "Dockerfile.dockerignore"), "utf8");
+      expect(ignore.split("\n").filter((l) => l && !l.startsWith("#"))).toEqual(["*", "!company-data-*.tgz"]);
+      const t0 = performance.now();
+      const image = await assembleImage(dockerfile, packed.dir, root, NPM_ENV);
+      console.log(`image assembled (COPY + RUN) in ${ms(performance.now() - t0)}`);
+      expect(image.from).toMatch(/^node:20[.-]/);
+      expect(image.user && !["root", "0"].includes(image.user)).toBe(true);
+      const files = filesUnder(root).map((f) => relative(root, f));
+      // No compiler, no sources: what runs is the bundle on production dependencies.
+      expect(files.filter((f) => /node_modules\/(tsx|typescript|esbuild)\//.test(f))).toEqual([]);
+      const own = files.filter((f) => !f.includes("node_modules/") || f.includes("node_modules/company-data/"));
+      expect(own.filter((f) => /\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
+      const dataAt = image.cmd.indexOf("--data");
+      expect(dataAt).toBeGreaterThan(0);
+      expect(image.volumes).toContain(image.cmd[dataAt + 1]);
+      const { file, args } = imageCommand(image);
+      // Loopback and a free port for the test; the image listens on 0.0.0.0:8790 (EXPOSE).
+      expect(image.exposed).toContain(args[args.indexOf("--port") + 1]);
+      const served = args.map((a, i) => (args[i - 1] === "--host" ? "127.0.0.1" : args[i - 1] === "--port" ? "0" : a));
+      const runEnv = { ...image.env, ...env({ PATH: image.env.PATH ?? "" }) };
+      const dataDir = args[args.indexOf("--data") + 1]!;
+      await tokenAnswered(
+        () => startServer(file, served, { cwd: join(root, image.workdir), env: runEnv }),
+        async () => {
+          // As `docker exec CONTAINER company-data server token create …` runs it.
+          const r = await runToEnd(file, ["server", "token", "create", "--user", "bert", "--data", dataDir], {
+            cwd: join(root, image.workdir),
+            env: runEnv,
+          });
+          expect(r.code, r.stderr).toBe(0);
+          return r.stdout.trim();
+        },
+        async (srv) => {
+          // The image's HEALTHCHECK, as Docker runs it inside the container (the port the test's server has).
+          expect(image.healthcheck).toBeDefined();
+          const [program, ...rest] = words(image.healthcheck!);
+          const port = new URL(srv.url).port;
+          const check = await runToEnd(
+            program!,
+            rest.map((a) => a.replaceAll(":8790/", `:${port}/`)),
+            { env: runEnv },
+          );
+          expect(check.code, check.stderr).toBe(0);
+        },
+      );
+    },
+    SLOW,
+  );
 
-  it("the systemd unit's ExecStart runs the installed package, which answers", async () => {
-    const unit = readUnit(readFileSync(join(ROOT, "server", "deploy", "company-data-server.service"), "utf8"));
-    const user = unit.get("Service", "User")[0];
-    expect(user && user !== "root").toBe(true);
-    const [exec] = unit.get("Service", "ExecStart");
-    expect(exec).toBeDefined();
-    // The data directory the installed package's test made (a fresh PGlite costs seconds): its token again.
-    expect(anna).toBeDefined();
-    const etc = scratch("cd-unit-etc-");
-    cleanup.push(etc);
-    writeFileSync(join(etc, "api-key"), world.key, { mode: 0o600 });
-    // The paths the unit's comments install to, mapped to this test's folders.
-    const paths: Record<string, string> = {
-      "/usr/bin/node": process.execPath,
-      "/opt/company-data": installed,
-      "/var/lib/company-data-server": data,
-      "/etc/company-data": etc,
-    };
-    const mapPath = (w: string) => {
-      if (!w.startsWith("/")) return w;
-      const prefix = Object.keys(paths).find((p) => w === p || w.startsWith(p + "/"));
-      if (!prefix) throw new Error(`the unit names ${w}, which this test does not map`);
-      return paths[prefix]! + w.slice(prefix.length);
-    };
-    const [program, ...args] = words(exec!).map(mapPath);
-    expect(unit.get("Service", "ReadWritePaths").flatMap(words).map(mapPath)).toContain(
-      args[args.indexOf("--data") + 1],
-    );
-    expect(args).toContain("--key-file");
-    const unitEnv = unitEnvironment(unit.get("Service", "Environment"));
-    // An admin's drop-in would point it at another API; here the emulator's address.
-    // The key comes from --key-file only.
-    const { COMPANY_DATA_API_KEY: _inFile, ...base } = env();
-    const runEnv = { ...base, ...unitEnv, COMPANY_DATA_BASE_URL: world.api.url };
-    const served = args.map((a, i) => (args[i - 1] === "--port" ? "0" : a));
-    const cwd = mapPath(unit.get("Service", "WorkingDirectory")[0] ?? "/opt/company-data");
-    await tokenAnswered(
-      () => startServer(program!, served, { cwd, env: runEnv }),
-      async () => anna,
-    );
-  });
+  it(
+    "the systemd unit's ExecStart runs the installed package, which answers",
+    async () => {
+      const unit = readUnit(readFileSync(join(ROOT, "server", "deploy", "company-data-server.service"), "utf8"));
+      const user = unit.get("Service", "User")[0];
+      expect(user && user !== "root").toBe(true);
+      const [exec] = unit.get("Service", "ExecStart");
+      expect(exec).toBeDefined();
+      // The data directory the installed package's test made (a fresh PGlite costs seconds): its token again.
+      expect(anna).toBeDefined();
+      const etc = scratch("cd-unit-etc-");
+      cleanup.push(etc);
+      writeFileSync(join(etc, "api-key"), world.key, { mode: 0o600 });
+      // The paths the unit's comments install to, mapped to this test's folders.
+      const paths: Record<string, string> = {
+        "/usr/bin/node": process.execPath,
+        "/opt/company-data": installed,
+        "/var/lib/company-data-server": data,
+        "/etc/company-data": etc,
+      };
+      const mapPath = (w: string) => {
+        if (!w.startsWith("/")) return w;
+        const prefix = Object.keys(paths).find((p) => w === p || w.startsWith(p + "/"));
+        if (!prefix) throw new Error(`the unit names ${w}, which this test does not map`);
+        return paths[prefix]! + w.slice(prefix.length);
+      };
+      const [program, ...args] = words(exec!).map(mapPath);
+      expect(unit.get("Service", "ReadWritePaths").flatMap(words).map(mapPath)).toContain(
+        args[args.indexOf("--data") + 1],
+      );
+      expect(args).toContain("--key-file");
+      const unitEnv = unitEnvironment(unit.get("Service", "Environment"));
+      // An admin's drop-in would point it at another API; here the emulator's address.
+      // The key comes from --key-file only.
+      const { COMPANY_DATA_API_KEY: _inFile, ...base } = env();
+      const runEnv = { ...base, ...unitEnv, COMPANY_DATA_BASE_URL: world.api.url };
+      const served = args.map((a, i) => (args[i - 1] === "--port" ? "0" : a));
+      const cwd = mapPath(unit.get("Service", "WorkingDirectory")[0] ?? "/opt/company-data");
+      await tokenAnswered(
+        () => startServer(program!, served, { cwd, env: runEnv }),
+        async () => anna,
+      );
+    },
+    SLOW,
+  );
 });
