@@ -80,7 +80,7 @@ async function entry() {
   if (!existsSync(BUNDLE))
     fail(
       "dist/node/company-data.js",
-      new Error(de ? "fehlt" : "missing"),
+      { message: de ? "fehlt" : "missing" },
       de
         ? "Das Paket wurde ohne seinen Build gepackt (npm pack baut ihn; im Klon: npm run build)."
         : "The package was packed without its build (npm pack builds it; in a clone: npm run build).",
@@ -101,5 +101,7 @@ try {
 try {
   await program.run();
 } catch (e) {
-  fail(process.argv.slice(2, 3).join(" ") || "company-data", e);
+  // The command named (the first word that is no option and not the language).
+  const command = process.argv.slice(2).find((a, i, all) => !a.startsWith("-") && all[i - 1] !== "--lang");
+  fail(command ?? "company-data", e);
 }
