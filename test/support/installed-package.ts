@@ -6,7 +6,7 @@
  * dependency is there, so the test reaches no registry on CI or here.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -54,6 +54,17 @@ export interface Finished {
   stdout: string;
   stderr: string;
   ms: number;
+  /** Peak resident memory (VmHWM of /proc/<pid>/status, sampled every 20 ms), MiB; null where /proc is not. */
+  peakRssMb: number | null;
+}
+
+function peakKb(pid: number | undefined): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A program run to its end, with its output and wall time. */
@@ -67,10 +78,22 @@ export function runToEnd(
     const child = spawn(file, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
+    let peak: number | null = null;
+    const sample = setInterval(() => {
+      const kb = peakKb(child.pid);
+      if (kb !== null) peak = Math.max(peak ?? 0, kb);
+    }, 20);
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr, ms: performance.now() - t0 }));
+    child.on("error", (e) => {
+      clearInterval(sample);
+      reject(e);
+    });
+    child.on("close", (code) => {
+      clearInterval(sample);
+      const peakRssMb = peak === null ? null : Math.round(peak / 1024);
+      resolve({ code, stdout, stderr, ms: performance.now() - t0, peakRssMb });
+    });
   });
 }
 
