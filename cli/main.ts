@@ -193,7 +193,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return await (await import("../emulator/cli.ts")).runEmulator(argv.slice(1), env);
   }
   // The package's version and the database schema it migrates to (cli/version.ts).
-  if (argv[0] === "--version" || argv[0] === "-V" || argv[0] === "version") {
+  const [first] = argv.filter((a, i) => a !== "--lang" && !a.startsWith("--lang=") && argv[i - 1] !== "--lang");
+  if (first === "--version" || first === "-V" || first === "version") {
     stdout.write((await import("./version.ts")).versionText() + "\n");
     return EXIT.OK;
   }
