@@ -6,7 +6,7 @@
  * them before an upgrade; a database with a migration this build lacks is
  * refused at start (NewerDatabaseError).
  */
-import pkg from "../package.json" with { type: "json" };
+import { PACKAGE_VERSION } from "./package-version.ts";
 import "../server/extensions.ts";
 import { migrations } from "../server/db/migrations.ts";
 
@@ -30,7 +30,7 @@ export function schemaVersion(): { highest: number; ids: number[] } {
 export function versionText(): string {
   const schema = schemaVersion();
   return [
-    `company-data ${pkg.version}`,
+    `company-data ${PACKAGE_VERSION}`,
     `database schema ${schema.highest} (migrations ${idRanges(schema.ids)})`,
     `node ${process.version}`,
   ].join("\n");
