@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark module in turn, one table (figure, value,
  * baseline, ratio, target, pass/fail), and bench/results.json. A module that
  * fails is reported as a failed row; the others still run.
- * BENCH_ONLY=enrich,sheets,excel,cli,concurrency,server,emulator runs a subset.
+ * BENCH_ONLY=enrich,sheets,excel,cli,concurrency,server,cold-start,emulator runs a subset.
  */
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -15,6 +15,7 @@ import { runCliBench } from "./cli.bench.ts";
 import { runEmulatorBench } from "./emulator.bench.ts";
 import { runConcurrencyBench } from "./concurrency.bench.ts";
 import { runServerBench } from "./server.bench.ts";
+import { runColdStartBench } from "./cold-start.bench.ts";
 import { LATENCY, type Figure } from "./lib.ts";
 
 const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]> }[] = [
@@ -25,6 +26,7 @@ const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]
   { id: "cli", run: runCliBench },
   { id: "concurrency", run: runConcurrencyBench },
   { id: "server", run: runServerBench },
+  { id: "cold-start", run: runColdStartBench },
   {
     id: "emulator",
     run: async () =>

@@ -73,6 +73,8 @@ Usage:
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP server (mcp/README.md)
   company-data reconcile --http PORT [--host H] [--budget N|none]   OpenRefine reconciliation service (reconcile/README.md)
+  company-data emulator [--port N]   the API emulator, to try everything without an account (emulator/README.md)
+  company-data --version             version and database schema
   company-data estimate monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
   company-data monitor --in PORTFOLIO.csv --out RESULT.csv --changes CHANGES.csv
                        [--notify URL] [--yes]
@@ -162,6 +164,8 @@ Aufruf:
   company-data fields
   company-data mcp [--http PORT [--host H]] [--budget N|none]   MCP-Server (mcp/README.md)
   company-data reconcile --http PORT [--host H] [--budget N|none]   Abgleichdienst für OpenRefine (reconcile/README.md)
+  company-data emulator [--port N]   der API-Emulator, zum Ausprobieren ohne Konto (emulator/README.md)
+  company-data --version             Version und Datenbankschema
   company-data estimate monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
   company-data monitor --in PORTFOLIO.csv --out ERGEBNIS.csv --changes AENDERUNGEN.csv
                        [--notify URL] [--yes]

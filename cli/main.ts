@@ -193,6 +193,17 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       await import("../reconcile/main.ts")
     ).runReconcile(argv.slice(1), env, (s) => stderr.write(s + "\n"), lang);
   }
+  // The API emulator (emulator/cli.ts), for trying everything without an account; it stops itself on Ctrl-C.
+  if (argv[0] === "emulator") {
+    ownSignals = true;
+    return await (await import("../emulator/cli.ts")).runEmulator(argv.slice(1), env);
+  }
+  // The package's version and the database schema it migrates to (cli/version.ts).
+  const [first] = argv.filter((a, i) => a !== "--lang" && !a.startsWith("--lang=") && argv[i - 1] !== "--lang");
+  if (first === "--version" || first === "-V" || first === "version") {
+    stdout.write((await import("./version.ts")).versionText() + "\n");
+    return EXIT.OK;
+  }
   // The team server parses its own options and handles SIGINT/SIGTERM itself (graceful shutdown).
   if (argv[0] === "server") {
     ownSignals = true;
@@ -406,11 +417,11 @@ process.on("SIGINT", () => {
   });
 });
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  () => {
-    process.exitCode = EXIT.INTERNAL;
-  },
-);
+/**
+ * The command line of this process (bin/company-data.js calls it once this
+ * module has loaded). A failure to load a subcommand's modules or to start
+ * rejects: bin/ says what and why and exits non-zero.
+ */
+export async function run(): Promise<void> {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -14,7 +14,7 @@ export interface CliOptions {
   maxConcurrentPerKey?: number;
 }
 
-export const HELP = `Usage: npm run emulator -- [flags]
+export const HELP = `Usage: npm run emulator -- [flags]   (installed: company-data emulator [flags])
   --port N              port (default 8787, env PORT; 0 = any free port)
   --host H              interface (default 127.0.0.1)
   --companies N         synthetic companies (default ${DEFAULT_COMPANIES}; tested up to 500000)
@@ -147,18 +147,22 @@ export function banner(url: string, demoKey: string, companies: number, today: s
   ].join("\n");
 }
 
-async function main(): Promise<void> {
+/**
+ * Parse the flags and start the emulator (`npm run emulator`, `company-data emulator`);
+ * answers the exit code once it listens (the server then keeps the process alive) or at once for --help and bad flags.
+ */
+export async function runEmulator(argv: string[], env: Record<string, string | undefined>): Promise<number> {
   let parsed: CliOptions | "help";
   try {
-    parsed = parseArgs(process.argv.slice(2), process.env);
+    parsed = parseArgs(argv, env);
   } catch (e) {
     console.error(String((e as Error).message));
     console.error(HELP);
-    process.exit(2);
+    return 2;
   }
   if (parsed === "help") {
     console.log(HELP);
-    return;
+    return 0;
   }
   const t0 = performance.now();
   const emu = createEmulator(parsed.emulator);
@@ -172,7 +176,11 @@ async function main(): Promise<void> {
   const stop = () => void server.close().then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  return 0;
 }
 
 // Run only as the entry point, so tests can import parseArgs.
-if (process.argv[1] && /emulator[\\/]cli\.ts$/.test(process.argv[1])) void main();
+if (process.argv[1] && /emulator[\\/]cli\.ts$/.test(process.argv[1]))
+  void runEmulator(process.argv.slice(2), process.env).then((code) => {
+    if (code !== 0) process.exit(code);
+  });

@@ -41,9 +41,10 @@ import { invalid } from "../shared/core/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
 import { FREE_TOOLS, TOOLS, type Bound, type ToolDef } from "./tools.ts";
 import { Pacer } from "../shared/api/index.ts";
+import { PACKAGE_VERSION } from "../cli/package-version.ts";
 
 export const SERVER_NAME = "company-data";
-export const SERVER_VERSION = "0.1.0";
+export const SERVER_VERSION = PACKAGE_VERSION;
 
 /** What every session of one server process shares: configuration, driver (cache, budget store), the queue of calls. */
 export interface McpHost {

@@ -7,6 +7,7 @@
 import type { Language } from "../shared/i18n/index.ts";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH } from "./preview.ts";
 import { companyType } from "./types.ts";
+import { PACKAGE_VERSION } from "../cli/package-version.ts";
 
 /** The API versions this service speaks. */
 export const VERSIONS = ["0.2"];
@@ -41,7 +42,7 @@ export function manifest(o: ManifestOptions) {
     name: NAME[o.lang],
     identifierSpace: IDENTIFIER_SPACE,
     schemaSpace: SCHEMA_SPACE,
-    serviceVersion: "0.1.0",
+    serviceVersion: PACKAGE_VERSION,
     defaultTypes: [companyType(o.lang)],
     batchSize: BATCH_SIZE,
     view: { url: `${url}/view?id={{id}}` },

@@ -3,6 +3,7 @@
  *   dist/apps-script/  Code.js, appsscript.json, one HTML per sidebar (clasp pushes this)
  *   dist/excel-addin/  functions.json, bundles, taskpane.html, icons, manifests
  *   dist/playground/   the page `npm start` serves
+ *   dist/node/         the Node programs (CLI, server, MCP, reconciliation, emulator) bundled: what the package runs
  * Anything else directly under dist/ was written by an older build and is
  * removed (scripts/dist.ts), so dist/ holds exactly what the builds write.
  * Options: --host-url https://… writes the Excel production manifest for that host.
@@ -10,6 +11,7 @@
 import { build as buildAppsScript } from "./build-apps-script.ts";
 import { build as buildExcel } from "./build-excel.ts";
 import { build as buildPlayground } from "./build-ui.ts";
+import { buildNode } from "./build-node.ts";
 import { DIST, ownedOutputs, pruneStale } from "./dist.ts";
 
 function option(name: string): string | undefined {
@@ -24,5 +26,7 @@ await buildExcel({ hostUrl: option("--host-url") });
 console.log("built dist/excel-addin");
 await buildPlayground();
 console.log("built dist/playground");
+await buildNode();
+console.log("built dist/node");
 for (const name of await pruneStale(DIST, ownedOutputs())) console.log(`removed stale dist/${name}`);
 console.log(`build finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
