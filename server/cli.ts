@@ -26,6 +26,7 @@ import { KeyFileError, readApiKey } from "./secret.ts";
 import { createUpstream } from "./upstream.ts";
 import { databasePacer } from "./pacing.ts";
 import { ackDrift } from "./doctor/ack.ts";
+import { serverNow } from "./clock.ts";
 
 /** Exit codes as the CLI's (cli/i18n.ts EXIT). */
 const EXIT = { OK: 0, INTERNAL: 1, USAGE: 2, KEY: 5, LOCKED: 8 } as const;
@@ -272,7 +273,7 @@ async function command(
     return EXIT.OK;
   }
   if (cmd === "report") {
-    const month = flags.month ?? monthOf(Date.now());
+    const month = flags.month ?? monthOf(serverNow());
     if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new Usage(admin.badValue[lang]("--month", month));
     const r = await withDb(target, (db) => monthReport(db, month));
     if (flags.json) {

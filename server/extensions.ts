@@ -9,3 +9,5 @@ import "./doctor/index.ts";
 import "../reconcile/team-server.ts";
 // Portfolio schedules at /schedules: the check runs on the server at the hour (issue 24).
 import "./schedules/index.ts";
+// The team console at /console (issue 39): its page, its API, the budgets soft limits.
+import "./console/index.ts";
