@@ -55,6 +55,7 @@ const OPTIONS = {
   team: { type: "string" },
   month: { type: "string" },
   json: { type: "boolean" },
+  admin: { type: "boolean" },
   lang: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -223,7 +224,7 @@ async function command(
     const user = userName(flags, lang);
     const budget =
       flags["month-budget"] !== undefined ? budgetValue(flags["month-budget"], "--month-budget", lang) : undefined;
-    const token = await withDb(target, (db) => createToken(db, user, budget));
+    const token = await withDb(target, (db) => createToken(db, user, budget, { admin: flags.admin === true }));
     io.err(admin.tokenCreated[lang](user));
     // Alone on the last line of stdout, so a script can take it with `tail -n 1`.
     io.out(token);
@@ -235,7 +236,7 @@ async function command(
     for (const u of users) {
       const live = u.tokens.filter((t) => !t.revoked);
       io.out(
-        `${u.name}\t${u.monthBudget ?? admin.none[lang]}\t${live.map((t) => `…${t.hint} (${t.created})`).join(", ") || "-"}`,
+        `${u.name}\t${u.monthBudget ?? admin.none[lang]}\t${live.map((t) => `…${t.hint} (${t.created}${t.admin ? ", admin" : ""})`).join(", ") || "-"}`,
       );
     }
     return EXIT.OK;

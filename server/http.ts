@@ -146,6 +146,10 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
       opts.log.info("refused.token", { path: url.pathname });
       return send(res, errorAnswer("UNAUTHORIZED", msg.unauthorized[lang]), cors);
     }
+    if (extra?.auth === "admin" && !user?.admin) {
+      opts.log.info("refused.admin", { user: user?.name, path: url.pathname });
+      return send(res, errorAnswer("FORBIDDEN", msg.adminOnly[lang]), cors);
+    }
     if (extra) {
       const ctx: ServerContext = { ...service, user, lang, url, body };
       for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);

@@ -17,6 +17,10 @@ export const msg = catalogue({
     en: (scope: "user" | "team", price: number, budget: number, remaining: number, lang: Language = "en") =>
       `${scope === "user" ? "Your monthly budget" : "The team's monthly budget"} is not enough: this request costs ${groupDigits(price, lang)} credits, the budget is ${groupDigits(budget, lang)} credits, ${groupDigits(remaining, lang)} are left. Nothing was bought.`,
   },
+  adminOnly: {
+    de: "Dieser Pfad ist nur für Administratoren: bitte einen Admin-Token senden („company-data server token create --user NAME --admin“).",
+    en: "This path is for administrators only: please send an admin token (“company-data server token create --user NAME --admin”).",
+  },
   notFound: { de: "Diesen Pfad gibt es auf diesem Server nicht.", en: "There is no such path on this server." },
   methodNotAllowed: {
     de: "Diese Methode ist für diesen Pfad nicht erlaubt.",
@@ -52,7 +56,7 @@ export const admin = catalogue({
   usage: {
     de: `Aufruf:
   company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file DATEI]
-  company-data server token create --user NAME [--month-budget N|none]
+  company-data server token create --user NAME [--month-budget N|none] [--admin]
   company-data server token list
   company-data server token revoke --user NAME
   company-data server budget --team N|none
@@ -62,7 +66,7 @@ export const admin = catalogue({
 Umgebung: COMPANY_DATA_API_KEY (oder --key-file), COMPANY_DATA_BASE_URL, DATABASE_URL (PostgreSQL; sonst PGlite in --data).`,
     en: `Usage:
   company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file FILE]
-  company-data server token create --user NAME [--month-budget N|none]
+  company-data server token create --user NAME [--month-budget N|none] [--admin]
   company-data server token list
   company-data server token revoke --user NAME
   company-data server budget --team N|none

@@ -12,7 +12,8 @@
  * and the path is the prefix or starts with prefix + "/"; the longest prefix
  * wins, and extension routes are tried before the /v2 proxy. With `auth`
  * the request carries a valid personal token (401 otherwise) and ctx.user is
- * that user. ctx.call() is the way to the API: the same path as a /v2
+ * that user; with `auth: "admin"` the token must also be an admin token
+ * (`token create --admin`; 403 otherwise). ctx.call() is the way to the API: the same path as a /v2
  * request (shared answers, budgets, ledger, the team's pacer), billed to the
  * given user.
  */
@@ -37,7 +38,7 @@ export interface ServiceContext {
 }
 
 export interface ServerContext extends ServiceContext {
-  /** The authenticated user (routes with auth: true), else null. */
+  /** The authenticated user (routes with auth: true or "admin"), else null. */
   user: AuthUser | null;
   /** The user's language: ?lang=, else Accept-Language, else German. */
   lang: Language;
@@ -51,7 +52,8 @@ export type RouteHandler = (req: IncomingMessage, res: ServerResponse, ctx: Serv
 export interface ExtraRoute {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "*";
   prefix: string;
-  auth: boolean;
+  /** false: anyone; true: a valid personal token (401); "admin": an admin token (401 without a token, 403 with another). */
+  auth: boolean | "admin";
   handler: RouteHandler;
 }
 

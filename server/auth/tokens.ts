@@ -18,6 +18,12 @@ export interface AuthUser {
   id: number;
   name: string;
   monthBudget: number | null;
+  /**
+   * The request carries an admin token (`token create --admin`): admin routes
+   * (`auth: "admin"`) accept it. It is still the token of its own user: no route
+   * lets it stand for another user's data.
+   */
+  admin: boolean;
 }
 
 export const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
@@ -45,18 +51,29 @@ async function userId(tx: Sql, name: string, monthBudget: number | null | undefi
   return made[0]!.id;
 }
 
+export interface TokenOptions {
+  /** An admin token: accepted by admin routes (the console, /health?deep=1, /admin/…). */
+  admin?: boolean;
+}
+
 /**
  * A new token for `user` (created when new; `monthBudget` sets the user's
  * budget when given). The token itself is returned once and stored nowhere.
  */
-export async function createToken(db: Db, user: string, monthBudget?: number | null): Promise<string> {
+export async function createToken(
+  db: Db,
+  user: string,
+  monthBudget?: number | null,
+  opts: TokenOptions = {},
+): Promise<string> {
   const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
   await db.transaction(async (tx) => {
     const id = await userId(tx, user, monthBudget);
-    await tx.query("insert into tokens (user_id, hash, hint) values ($1, $2, $3)", [
+    await tx.query("insert into tokens (user_id, hash, hint, admin) values ($1, $2, $3, $4)", [
       id,
       hashToken(token),
       token.slice(-4),
+      opts.admin === true,
     ]);
   });
   return token;
@@ -78,18 +95,18 @@ export async function authenticate(db: Sql, authorization: string | undefined): 
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   const token = m?.[1];
   if (!token || !TOKEN_SHAPE.test(token)) return null;
-  const rows = await db.query<{ id: number; name: string; month_budget: number | null }>(
-    "select u.id, u.name, u.month_budget from tokens t join users u on u.id = t.user_id where t.hash = $1 and t.revoked_at is null",
+  const rows = await db.query<{ id: number; name: string; month_budget: number | null; admin: boolean }>(
+    "select u.id, u.name, u.month_budget, t.admin from tokens t join users u on u.id = t.user_id where t.hash = $1 and t.revoked_at is null",
     [hashToken(token)],
   );
   const r = rows[0];
-  return r ? { id: r.id, name: r.name, monthBudget: r.month_budget } : null;
+  return r ? { id: r.id, name: r.name, monthBudget: r.month_budget, admin: r.admin === true } : null;
 }
 
 export interface UserRow {
   name: string;
   monthBudget: number | null;
-  tokens: { hint: string; created: string; revoked: string | null }[];
+  tokens: { hint: string; created: string; revoked: string | null; admin: boolean }[];
 }
 
 /** Users, their budgets and their tokens (the last four characters only). */
@@ -97,8 +114,14 @@ export async function listUsers(db: Sql): Promise<UserRow[]> {
   const users = await db.query<{ id: number; name: string; month_budget: number | null }>(
     "select id, name, month_budget from users order by name",
   );
-  const tokens = await db.query<{ user_id: number; hint: string; created: string; revoked: string | null }>(
-    `select user_id, hint, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as created,
+  const tokens = await db.query<{
+    user_id: number;
+    hint: string;
+    created: string;
+    revoked: string | null;
+    admin: boolean;
+  }>(
+    `select user_id, hint, admin, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as created,
             to_char(revoked_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as revoked from tokens order by id`,
   );
   return users.map((u) => ({
@@ -106,6 +129,6 @@ export async function listUsers(db: Sql): Promise<UserRow[]> {
     monthBudget: u.month_budget,
     tokens: tokens
       .filter((t) => t.user_id === u.id)
-      .map((t) => ({ hint: t.hint, created: t.created, revoked: t.revoked })),
+      .map((t) => ({ hint: t.hint, created: t.created, revoked: t.revoked, admin: t.admin === true })),
   }));
 }

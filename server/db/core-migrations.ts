@@ -93,3 +93,12 @@ create table pace_slots (
 );
 `,
 });
+
+registerMigration({
+  id: 3,
+  name: "admin tokens",
+  sql: `
+-- An admin token (company-data server token create --admin): accepted by the admin routes (auth: "admin").
+alter table tokens add column admin boolean not null default false;
+`,
+});

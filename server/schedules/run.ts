@@ -145,7 +145,7 @@ async function liveUser(ctx: ServiceContext, userId: number): Promise<AuthUser |
      where u.id = $1 and exists (select 1 from tokens t where t.user_id = u.id and t.revoked_at is null)`,
     [userId],
   );
-  return u ? { id: u.id, name: u.name, monthBudget: u.month_budget } : null;
+  return u ? { id: u.id, name: u.name, monthBudget: u.month_budget, admin: false } : null;
 }
 
 /** Where the check's effects go for one run. */
