@@ -33,7 +33,7 @@ export const meRoutes: ConsoleRoute[] = [
       );
       json(res, 200, {
         user: user.name,
-        admin: (user as { admin?: boolean }).admin === true,
+        admin: user.admin,
         month: left.month,
         spent: left.user.spent,
         budget: left.user.budget,

@@ -24,7 +24,7 @@ async function loaded(ctx: ServerContext, id: number) {
     [row.user_id],
   );
   if (!s || !u) return null;
-  const owner: AuthUser = { id: u.id, name: u.name, monthBudget: u.month_budget };
+  const owner: AuthUser = { id: u.id, name: u.name, monthBudget: u.month_budget, admin: false };
   return { s, owner };
 }
 

@@ -31,10 +31,28 @@ export const tokenRoutes: ConsoleRoute[] = [
       const b = bodyOf(ctx);
       const user = userOf(b.user);
       const budget = b.monthBudget === undefined ? undefined : budgetOf(b.monthBudget, "monthBudget");
-      const token = await createToken(ctx.db, user, budget);
-      ctx.log.info("console.token.created", { by: ctx.user!.name, user });
+      const token = await createToken(ctx.db, user, budget, { admin: b.admin === true });
+      ctx.log.info("console.token.created", { by: ctx.user!.name, user, admin: b.admin === true });
       // Shown once, to this answer only (no-store): the page shows it with a copy button and forgets it.
       json(res, 200, { user, token });
+    },
+  },
+  {
+    method: "POST",
+    path: /^\/tokens\/rotate$/,
+    async handle(_req, res, ctx) {
+      const user = userOf(bodyOf(ctx).user);
+      try {
+        // The old tokens end, a new one begins (an admin's token stays an admin's).
+        const admin = (await listUsers(ctx.db)).find((u) => u.name === user)?.tokens.some((k) => !k.revoked && k.admin);
+        await revokeTokens(ctx.db, user);
+        const token = await createToken(ctx.db, user, undefined, { admin: admin === true });
+        ctx.log.info("console.token.rotated", { by: ctx.user!.name, user });
+        json(res, 200, { user, token });
+      } catch (e) {
+        if (e instanceof UserNotFound) return fail(res, ctx, "NOT_FOUND", CONSOLE_TEXTS.noUser[ctx.lang](user));
+        throw e;
+      }
     },
   },
   {

@@ -76,7 +76,8 @@ export async function priceRun(ctx: ServiceContext, s: Schedule, owner: AuthUser
     rateLimits: UNPACED,
   };
   const summary = await runAsync(checkPortfolio(opCtx, { sheet: PORTFOLIO_SHEET, budget: s.budget, preview: true }), {
-    http: (reqs) => Promise.all(reqs.map((r) => (r.url.startsWith(TEAM_BASE + "/") ? api(r) : refused()))),
+    http: (reqs) =>
+      Promise.all(reqs.map((r) => (r.url.startsWith(TEAM_BASE + "/") ? api(r) : Promise.resolve(refused())))),
     sleep: (ms) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 10_000)).unref()),
     cacheGet: async (keys) => keys.map(() => null),
     cachePut: async () => undefined,
