@@ -160,6 +160,11 @@ export const T = catalogue({
   tokenExpires: { de: "läuft ab {date}", en: "expires {date}" },
   tokenUsed: { de: "zuletzt benutzt {date}", en: "last used {date}" },
   tokenNeverUsed: { de: "nie benutzt", en: "never used" },
+  tokenGrace: { de: "erneuert, gilt noch bis {date}", en: "rotated, valid until {date}" },
+  rotateGrace: { de: "Beim Erneuern gilt der alte Token noch", en: "When rotating, the old token stays valid" },
+  graceHours: { de: "{n} Stunde(n)", en: "{n} hour(s)" },
+  graceNone: { de: "nicht mehr (sofort ungültig)", en: "no longer (ends at once)" },
+  expiresDays: { de: "Läuft ab nach Tagen (leer: nie)", en: "Expires after days (empty: never)" },
   noTokens: { de: "keine gültigen", en: "none valid" },
   // Schedules
   schedulesTitle: { de: "Alle Zeitpläne", en: "All schedules" },

@@ -65,10 +65,15 @@ export function table(
   );
 }
 
-export function select(id: string, options: { value: string; label: string }[], value: string): HTMLSelectElement {
+export function select(
+  id: string,
+  options: { value: string; label: string }[],
+  value: string,
+  onChange?: (v: string) => void,
+): HTMLSelectElement {
   const s = h(
     "select",
-    { id },
+    { id, on: onChange ? { change: () => onChange(s.value) } : {} },
     options.map((o) => h("option", { value: o.value }, o.label)),
   );
   s.value = value;

@@ -1,32 +1,38 @@
 /**
  * `company-data server …`: the team server and its administration, with
- * options of its own (as `mcp` has). Every subcommand opens the same
+ * options of its own (as `mcp` has). Every subcommand works on the same
  * database: DATABASE_URL when set (PostgreSQL), else PGlite in --data
- * (default ./company-data-server), locked for this process.
+ * (default ./company-data-server), locked for the process that opens it.
+ * The administration commands (admin/cli-admin.ts) reach a PGlite directory
+ * a server holds through that server's admin channel (admin/channel.ts).
  */
 import { hostname } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { PRODUCTION_BASE_URL } from "../shared/api/index.ts";
 import { checkBaseUrl } from "../shared/api/index.ts";
 import { CompanyDataError } from "../shared/core/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import { isLoopbackHost } from "../shared/api/index.ts";
-import { createToken, listUsers, revokeTokens, USER_NAME, UserNotFound } from "./auth/tokens.ts";
-import { parseCacheDays, purgeExpired } from "./cache.ts";
 import { DataDirLocked, lockDataDir, type DataLock } from "./db/data-lock.ts";
 import { dbTarget, openDb, type Db, type DbTarget } from "./db/db.ts";
-import { migrate, NewerDatabaseError } from "./db/migrations.ts";
-import "./extensions.ts";
-import { startTeamServer } from "./http.ts";
+import { NewerDatabaseError } from "./db/migrations.ts";
 import { admin } from "./i18n.ts";
-import { setTeamBudget, setUserBudget, monthOf } from "./ledger/budget.ts";
-import { monthReport } from "./ledger/report.ts";
-import { jsonLogger } from "./log.ts";
-import { KeyFileError, readApiKey } from "./secret.ts";
-import { createUpstream } from "./upstream.ts";
-import { databasePacer } from "./pacing.ts";
-import { ackDrift } from "./doctor/ack.ts";
-import { serverNow } from "./clock.ts";
+import { AdminRefused } from "./admin/commands.ts";
+import { ADMIN_COMMANDS, adminCommand, Usage } from "./admin/cli-admin.ts";
+import { CHANNEL_FILE } from "./admin/client.ts";
+// The server's modules load only for the commands that need them (serve, or a database opened here):
+// an admin command on a running server talks to it over the admin channel and loads none of them.
+const serverModules = () =>
+  Promise.all([
+    import("./extensions.ts"),
+    import("./http.ts"),
+    import("./cache.ts"),
+    import("./log.ts"),
+    import("./secret.ts"),
+    import("./upstream.ts"),
+    import("./pacing.ts"),
+  ]);
 
 /** Exit codes as the CLI's (cli/i18n.ts EXIT). */
 const EXIT = { OK: 0, INTERNAL: 1, USAGE: 2, KEY: 5, LOCKED: 8 } as const;
@@ -36,8 +42,6 @@ export const DEFAULT_HOST = "127.0.0.1";
 const DEFAULT_TIMEOUT_SECONDS = 30;
 const LEASE_MARGIN_MS = 5_000;
 const PURGE_EVERY_MS = 3600_000;
-
-class Usage extends Error {}
 
 export interface Io {
   out(line: string): void;
@@ -56,6 +60,11 @@ const OPTIONS = {
   month: { type: "string" },
   json: { type: "boolean" },
   admin: { type: "boolean" },
+  expires: { type: "string" },
+  grace: { type: "string" },
+  "max-tokens": { type: "string" },
+  to: { type: "string" },
+  from: { type: "string" },
   lang: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -64,28 +73,20 @@ type Flags = ReturnType<
   typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
 >["values"];
 
-function budgetValue(v: string, flag: string, lang: Language): number | null {
-  if (v.trim().toLowerCase() === "none") return null;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 1_000_000_000) throw new Usage(admin.badValue[lang](flag, v));
-  return n;
-}
-
-function userName(flags: Flags, lang: Language): string {
-  const u = flags.user;
-  if (u === undefined) throw new Usage(admin.missing[lang]("--user"));
-  if (!USER_NAME.test(u)) throw new Usage(admin.badValue[lang]("--user", u));
-  return u;
-}
-
-/** Open (and migrate) the database a subcommand names; PGlite's directory is locked for this process. */
-export async function openServerDb(target: DbTarget): Promise<{ db: Db; close: () => Promise<void> }> {
+/** Open (and migrate, unless told not to) the database a subcommand names; PGlite's directory is locked for this process. */
+export async function openServerDb(
+  target: DbTarget,
+  opts: { migrate?: boolean } = {},
+): Promise<{ db: Db; close: () => Promise<void> }> {
+  // Every module's migrations are registered before the database is migrated.
+  await import("./extensions.ts");
+  const { migrate } = await import("./db/migrations.ts");
   let lock: DataLock | undefined;
   if (target.kind === "pglite" && !target.dir.startsWith("memory://")) lock = lockDataDir(target.dir);
   try {
     const db = await openDb(target);
     try {
-      await migrate(db);
+      if (opts.migrate !== false) await migrate(db);
     } catch (e) {
       await db.close();
       throw e;
@@ -103,16 +104,18 @@ export async function openServerDb(target: DbTarget): Promise<{ db: Db; close: (
   }
 }
 
-async function withDb<T>(target: DbTarget, fn: (db: Db) => Promise<T>): Promise<T> {
-  const { db, close } = await openServerDb(target);
-  try {
-    return await fn(db);
-  } finally {
-    await close();
-  }
-}
-
 async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Language, target: DbTarget): Promise<number> {
+  const [
+    ,
+    { startTeamServer },
+    { parseCacheDays, purgeExpired },
+    { jsonLogger },
+    { KeyFileError, readApiKey },
+    up,
+    pace,
+  ] = await serverModules();
+  const { createUpstream } = up;
+  const { databasePacer } = pace;
   const port = flags.port === undefined ? DEFAULT_PORT : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Usage(admin.badValue[lang]("--port", String(flags.port)));
@@ -163,6 +166,9 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
       cacheDays,
       // Twice the timeout: the purchase's own database work (budget lock, storing) comes on top of the request.
       leaseMs: 2 * timeoutSeconds * 1000 + LEASE_MARGIN_MS,
+      // PGlite: the admin channel in the data directory (admin/channel.ts), so admin commands work while it serves.
+      adminSocket:
+        target.kind === "pglite" && !target.dir.startsWith("memory://") ? join(target.dir, CHANNEL_FILE) : undefined,
       upstream: createUpstream({
         apiKey,
         baseUrl,
@@ -220,92 +226,7 @@ async function command(
   const target = dbTarget(flags.data, env);
   const [cmd, sub] = positional;
   if (cmd === undefined) return serve(flags, env, io, lang, target);
-  if (cmd === "token" && sub === "create") {
-    const user = userName(flags, lang);
-    const budget =
-      flags["month-budget"] !== undefined ? budgetValue(flags["month-budget"], "--month-budget", lang) : undefined;
-    const token = await withDb(target, (db) => createToken(db, user, budget, { admin: flags.admin === true }));
-    io.err(admin.tokenCreated[lang](user));
-    // Alone on the last line of stdout, so a script can take it with `tail -n 1`.
-    io.out(token);
-    return EXIT.OK;
-  }
-  if (cmd === "token" && sub === "list") {
-    const users = await withDb(target, (db) => listUsers(db));
-    io.out(admin.listHeader[lang]);
-    for (const u of users) {
-      const live = u.tokens.filter((t) => !t.revoked);
-      io.out(
-        `${u.name}\t${u.monthBudget ?? admin.none[lang]}\t${live.map((t) => `…${t.hint} (${t.created}${t.admin ? ", admin" : ""})`).join(", ") || "-"}`,
-      );
-    }
-    return EXIT.OK;
-  }
-  if (cmd === "token" && sub === "revoke") {
-    const user = userName(flags, lang);
-    try {
-      const n = await withDb(target, (db) => revokeTokens(db, user));
-      io.err(admin.revoked[lang](user, n));
-      return EXIT.OK;
-    } catch (e) {
-      if (e instanceof UserNotFound) {
-        io.err(admin.noUser[lang](user));
-        return EXIT.USAGE;
-      }
-      throw e;
-    }
-  }
-  if (cmd === "ack-drift") return withDb(target, (db) => ackDrift(db, lang, (line) => io.out(line)));
-  if (cmd === "budget") {
-    if (flags.team !== undefined) {
-      const b = budgetValue(flags.team, "--team", lang);
-      await withDb(target, (db) => setTeamBudget(db, b));
-      io.err(admin.budgetSet[lang](admin.team[lang], String(b ?? admin.none[lang])));
-      return EXIT.OK;
-    }
-    const user = userName(flags, lang);
-    if (flags["month-budget"] === undefined) throw new Usage(admin.missing[lang]("--month-budget"));
-    const b = budgetValue(flags["month-budget"], "--month-budget", lang);
-    if (!(await withDb(target, (db) => setUserBudget(db, user, b)))) {
-      io.err(admin.noUser[lang](user));
-      return EXIT.USAGE;
-    }
-    io.err(admin.budgetSet[lang](user, String(b ?? admin.none[lang])));
-    return EXIT.OK;
-  }
-  if (cmd === "report") {
-    const month = flags.month ?? monthOf(serverNow());
-    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new Usage(admin.badValue[lang]("--month", month));
-    const r = await withDb(target, (db) => monthReport(db, month));
-    if (flags.json) {
-      io.out(JSON.stringify(r, null, 2));
-      return EXIT.OK;
-    }
-    io.out(admin.reportTitle[lang](month));
-    io.out(admin.reportHeader[lang]);
-    for (const l of r.lines) io.out(`${l.user}\t${l.endpoint}\t${l.requests}\t${l.settled}\t${l.pending}`);
-    io.out("");
-    io.out(admin.reportUsers[lang]);
-    for (const u of r.byUser) io.out(`${u.user}\t${u.spent}\t${u.saved}\t${u.budget ?? admin.none[lang]}`);
-    io.out("");
-    if (r.unsettled.length === 0) io.out(admin.reportNoUnsettled[lang]);
-    else {
-      io.out(admin.reportUnsettled[lang]);
-      for (const u of r.unsettled)
-        io.out(`${u.user}\t${u.rows}\t${u.credits}\t${u.first}\t${u.last}\t${u.ids.join(",")}`);
-    }
-    io.out("");
-    io.out(
-      admin.reportTotal[lang](
-        r.totals.spent,
-        r.totals.settled,
-        r.totals.pending,
-        r.totals.saved,
-        String(r.team.budget ?? admin.none[lang]),
-      ),
-    );
-    return EXIT.OK;
-  }
+  if (ADMIN_COMMANDS.has(cmd)) return adminCommand(cmd, sub, flags, io, lang, target, openServerDb);
   throw new Usage(admin.unknown[lang](["server", ...positional].join(" ")));
 }
 
@@ -334,8 +255,12 @@ export async function runServerCli(argv: string[], env: NodeJS.ProcessEnv, io: I
       return EXIT.LOCKED;
     }
     if (e instanceof NewerDatabaseError) {
-      io.err(admin.newerDb[lang](e.unknown.join(", ")));
+      io.err(admin.newerDb[lang](e.unknown.join(", "), e.databaseVersion, e.serverVersion));
       return EXIT.INTERNAL;
+    }
+    if (e instanceof AdminRefused) {
+      io.err(e.message);
+      return e.status < 500 ? EXIT.USAGE : EXIT.INTERNAL;
     }
     if (e instanceof CompanyDataError) {
       io.err(e.text(lang));

@@ -9,12 +9,14 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { toLanguage, type Language } from "../shared/i18n/index.ts";
 import { accountAnswer } from "./account.ts";
-import { authenticate } from "./auth/tokens.ts";
+import { startAdminChannel } from "./admin/channel.ts";
+import { healthAnswer } from "./admin/health.ts";
+import { checkToken } from "./auth/tokens.ts";
 import { errorAnswer, send } from "./errors.ts";
 import { msg } from "./i18n.ts";
 import { isApiPath, specOf } from "./proxy.ts";
 import { answerFor, type PurchaseContext } from "./purchase.ts";
-import { healthChecks, registeredServices, routeFor, type ServerContext, type ServiceContext } from "./routes.ts";
+import { registeredServices, routeFor, type ServerContext, type ServiceContext } from "./routes.ts";
 
 export interface TeamServerOptions extends PurchaseContext {
   port: number;
@@ -22,6 +24,8 @@ export interface TeamServerOptions extends PurchaseContext {
   /** Browser origins allowed to call (exact scheme://host[:port]); any other Origin is refused. */
   allowOrigins: string[];
   maxBodyBytes?: number;
+  /** The admin channel's Unix socket (PGlite: <data>/admin.sock; admin/channel.ts), or none. */
+  adminSocket?: string;
 }
 
 export interface RunningTeamServer {
@@ -135,33 +139,27 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
     if (body === null) return send(res, errorAnswer("PAYLOAD_TOO_LARGE", msg.tooLarge[lang], { field: "body" }), cors);
 
     if (url.pathname === "/health" && method === "GET") {
-      await opts.db.query("select 1");
-      const out: Record<string, unknown> = { ok: true, database: opts.db.kind, process: opts.process };
-      if (url.searchParams.get("deep") === "1") {
-        const results: Record<string, unknown> = {};
-        for (const [name, check] of healthChecks()) {
-          try {
-            results[name] = await check(service);
-          } catch (e) {
-            results[name] = { ok: false, detail: String((e as Error)?.message ?? e) };
-          }
-        }
-        out.checks = results;
-        out.ok = Object.values(results).every((r) => (r as { ok?: boolean }).ok === true);
-      }
-      res
-        .writeHead(out.ok ? 200 : 503, { "content-type": "application/json; charset=utf-8", ...cors })
-        .end(JSON.stringify(out));
+      const a = await healthAnswer({
+        db: opts.db,
+        service,
+        url,
+        authorization: req.headers.authorization,
+        lang,
+        process: opts.process,
+      });
+      res.writeHead(a.status, { ...a.headers, ...cors }).end(a.body);
       return;
     }
 
     const extra = routeFor(method, url.pathname);
     const api = !extra && isApiPath(url.pathname);
     if (!extra && !api) return send(res, errorAnswer("NOT_FOUND", msg.notFound[lang]), cors);
-    const user = extra && !extra.auth ? null : await authenticate(opts.db, req.headers.authorization);
+    const check = extra && !extra.auth ? null : await checkToken(opts.db, req.headers.authorization);
+    const user = check && "user" in check ? check.user : null;
     if ((api || extra?.auth) && !user) {
-      opts.log.info("refused.token", { path: url.pathname });
-      return send(res, errorAnswer("UNAUTHORIZED", msg.unauthorized[lang]), cors);
+      opts.log.info("refused.token", { path: url.pathname, expired: check?.refused === "expired" || undefined });
+      const text = check?.refused === "expired" ? msg.tokenExpired[lang](check.expiredAt) : msg.unauthorized[lang];
+      return send(res, errorAnswer("UNAUTHORIZED", text), cors);
     }
     if (extra?.auth === "admin" && !user?.admin) {
       opts.log.info("refused.admin", { user: user?.name, path: url.pathname });
@@ -227,6 +225,8 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
     server.listen(opts.port, opts.host, () => resolve());
   });
   const stops: (() => Promise<void>)[] = [];
+  const channel = opts.adminSocket ? await startAdminChannel(opts.adminSocket, service) : null;
+  if (channel) stops.push(() => channel.close());
   for (const s of registeredServices()) stops.push(await s.start(service));
   const port = (server.address() as AddressInfo).port;
   const shownHost = opts.host.includes(":") ? `[${opts.host}]` : opts.host;

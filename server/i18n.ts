@@ -17,6 +17,12 @@ export const msg = catalogue({
     en: (scope: "user" | "team", price: number, budget: number, remaining: number, lang: Language = "en") =>
       `${scope === "user" ? "Your monthly budget" : "The team's monthly budget"} is not enough: this request costs ${groupDigits(price, lang)} credits, the budget is ${groupDigits(budget, lang)} credits, ${groupDigits(remaining, lang)} are left. Nothing was bought.`,
   },
+  tokenExpired: {
+    de: (at: string) =>
+      `Dieser Token ist abgelaufen (am ${at} UTC). Bitte beim Administrator einen neuen holen („company-data server token rotate“).`,
+    en: (at: string) =>
+      `This token has expired (at ${at} UTC). Please ask the administrator for a new one (“company-data server token rotate”).`,
+  },
   adminOnly: {
     de: "Dieser Pfad ist nur für Administratoren: bitte einen Admin-Token senden („company-data server token create --user NAME --admin“).",
     en: "This path is for administrators only: please send an admin token (“company-data server token create --user NAME --admin”).",
@@ -56,23 +62,31 @@ export const admin = catalogue({
   usage: {
     de: `Aufruf:
   company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file DATEI]
-  company-data server token create --user NAME [--month-budget N|none] [--admin]
+  company-data server token create --user NAME [--month-budget N|none] [--admin] [--expires 90d] [--max-tokens N (10)]
+  company-data server token rotate --user NAME [--grace 24h] [--expires 90d] [--admin]
   company-data server token list
   company-data server token revoke --user NAME
   company-data server budget --team N|none
   company-data server budget --user NAME --month-budget N|none
   company-data server report [--month JJJJ-MM] [--json]
   company-data server ack-drift       Befunde des Doktors bestätigen (shared/doctor/README.md)
+  company-data server backup --to DATEI        auch während der Server läuft
+  company-data server restore --from DATEI     in ein leeres Datenverzeichnis / eine leere Datenbank
+Läuft ein Server auf dem PGlite-Verzeichnis, gehen diese Befehle über seinen Admin-Kanal (DIR/admin.sock).
 Umgebung: COMPANY_DATA_API_KEY (oder --key-file), COMPANY_DATA_BASE_URL, DATABASE_URL (PostgreSQL; sonst PGlite in --data).`,
     en: `Usage:
   company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file FILE]
-  company-data server token create --user NAME [--month-budget N|none] [--admin]
+  company-data server token create --user NAME [--month-budget N|none] [--admin] [--expires 90d] [--max-tokens N (10)]
+  company-data server token rotate --user NAME [--grace 24h] [--expires 90d] [--admin]
   company-data server token list
   company-data server token revoke --user NAME
   company-data server budget --team N|none
   company-data server budget --user NAME --month-budget N|none
   company-data server report [--month YYYY-MM] [--json]
   company-data server ack-drift       acknowledge the doctor's findings (shared/doctor/README.md)
+  company-data server backup --to FILE         while the server runs, too
+  company-data server restore --from FILE      into an empty data directory / empty database
+With a server running on the PGlite directory, these commands go through its admin channel (DIR/admin.sock).
 Environment: COMPANY_DATA_API_KEY (or --key-file), COMPANY_DATA_BASE_URL, DATABASE_URL (PostgreSQL; else PGlite in --data).`,
   },
   badValue: {
@@ -93,9 +107,10 @@ Environment: COMPANY_DATA_API_KEY (or --key-file), COMPANY_DATA_BASE_URL, DATABA
   },
   keyFile: { de: (why: string) => `Schlüsseldatei: ${why}`, en: (why: string) => `Key file: ${why}` },
   newerDb: {
-    de: (ids: string) =>
-      `Die Datenbank wurde von einer neueren Version migriert (${ids}); bitte diesen Server aktualisieren.`,
-    en: (ids: string) => `The database was migrated by a newer version (${ids}); please upgrade this server.`,
+    de: (ids: string, dbVersion: string, serverVersion: string) =>
+      `Die Datenbank wurde von company-data ${dbVersion} migriert (Migrationen ${ids} kennt dieser Server nicht); dieser Server ist company-data ${serverVersion}. Bitte den Server auf ${dbVersion} oder neuer aktualisieren (oder eine Sicherung dieser Version einspielen).`,
+    en: (ids: string, dbVersion: string, serverVersion: string) =>
+      `The database was migrated by company-data ${dbVersion} (migrations ${ids} are unknown to this server); this server is company-data ${serverVersion}. Please upgrade the server to ${dbVersion} or later (or restore a backup made by this version).`,
   },
   portTaken: {
     de: (port: number, host: string) => `Port ${port} auf ${host} ist nicht verfügbar.`,
@@ -118,6 +133,52 @@ Environment: COMPANY_DATA_API_KEY (or --key-file), COMPANY_DATA_BASE_URL, DATABA
   revoked: {
     de: (user: string, n: number) => `${n} Token von ${user} widerrufen.`,
     en: (user: string, n: number) => `Revoked ${n} token(s) of ${user}.`,
+  },
+  tokenCap: {
+    de: (user: string, max: number) =>
+      `${user} hat schon ${max} gültige Tokens (die Obergrenze). Erst einen widerrufen („token revoke“) oder rotieren („token rotate“), oder die Grenze mit --max-tokens N anheben.`,
+    en: (user: string, max: number) =>
+      `${user} already holds ${max} valid tokens (the cap). Revoke (“token revoke”) or rotate (“token rotate”) first, or raise the cap with --max-tokens N.`,
+  },
+  tokenCreatedAt: { de: (at: string) => `erstellt ${at}`, en: (at: string) => `created ${at}` },
+  tokenExpires: {
+    de: (at: string, past: boolean) => (past ? `abgelaufen ${at}` : `läuft ab ${at}`),
+    en: (at: string, past: boolean) => (past ? `expired ${at}` : `expires ${at}`),
+  },
+  tokenNoExpiry: { de: "läuft nie ab", en: "never expires" },
+  tokenLastUsed: { de: (at: string) => `zuletzt benutzt ${at}`, en: (at: string) => `last used ${at}` },
+  tokenNeverUsed: { de: "nie benutzt", en: "never used" },
+  tokenGrace: {
+    de: (until: string) => `rotiert, gültig bis ${until}`,
+    en: (until: string) => `rotated, valid until ${until}`,
+  },
+  tokenExpiresNote: {
+    de: (at: string) => `Läuft ab: ${at}.`,
+    en: (at: string) => `Expires: ${at}.`,
+  },
+  rotated: {
+    de: (user: string, n: number, until: string) =>
+      `Neuer Token für ${user} (wird nur jetzt angezeigt). Die ${n} bisherigen Token bleiben bis ${until} UTC gültig, dann enden sie.`,
+    en: (user: string, n: number, until: string) =>
+      `New token for ${user} (shown only now). The ${n} previous token(s) stay valid until ${until} UTC, then end.`,
+  },
+  backupDone: {
+    de: (file: string, rows: number, tables: number) => `Sicherung in ${file}: ${rows} Zeilen aus ${tables} Tabellen.`,
+    en: (file: string, rows: number, tables: number) => `Backup in ${file}: ${rows} rows from ${tables} tables.`,
+  },
+  restoreDone: {
+    de: (rows: number, tables: number) =>
+      `Eingespielt: ${rows} Zeilen in ${tables} Tabellen; Datenbank auf dem Stand dieses Servers.`,
+    en: (rows: number, tables: number) =>
+      `Restored ${rows} rows into ${tables} tables; the database is at this server's schema.`,
+  },
+  restoreServed: {
+    de: "Auf diesem Datenverzeichnis läuft ein Server: eine Sicherung wird in ein leeres Verzeichnis (oder eine leere Datenbank) eingespielt, ohne laufenden Server.",
+    en: "A server is running on this data directory: a backup is restored into an empty directory (or an empty database) with no server running.",
+  },
+  restoreFailed: {
+    de: (why: string) => `Einspielen fehlgeschlagen: ${why}`,
+    en: (why: string) => `Restore failed: ${why}`,
   },
   noUser: { de: (user: string) => `Keinen Benutzer ${user} gefunden.`, en: (user: string) => `No user ${user}.` },
   budgetSet: {

@@ -1,14 +1,16 @@
 /** Tokens (admin): users with their spend, budget and tokens; create (shown once, with a copy button), rotate, revoke. */
 import { act, api, load, num, t, when, type Console } from "../app.ts";
-import { button, empty, field, h, input, table } from "../widgets.ts";
+import { button, empty, field, h, input, select, table } from "../widgets.ts";
 
+/** As server/auth/tokens.ts lists them: times in UTC to the minute ("YYYY-MM-DD HH:MI"). */
 interface TokenInfo {
   hint: string;
   created: string;
   revoked: string | null;
-  admin?: boolean;
-  expires?: string | null;
-  lastUsed?: string | null;
+  admin: boolean;
+  expires: string | null;
+  lastUsed: string | null;
+  state: "live" | "grace" | "expired" | "revoked";
 }
 interface UsersData {
   users: {
@@ -29,12 +31,15 @@ interface Fresh {
   token: string;
 }
 
+/** A time as the token list gives it (UTC, to the minute), in the user's format. */
+const utc = (s: string) => when(s.replace(" ", "T") + ":00Z");
+
 function tokenText(c: Console, k: TokenInfo): string {
-  const parts = [t(c, "tokenLive", { hint: k.hint, created: k.created })];
+  const parts = [t(c, "tokenLive", { hint: k.hint, created: utc(k.created) })];
   if (k.admin) parts.push(t(c, "tokenAdmin"));
-  if (k.expires) parts.push(t(c, "tokenExpires", { date: when(k.expires) }));
-  if (k.lastUsed !== undefined)
-    parts.push(k.lastUsed ? t(c, "tokenUsed", { date: when(k.lastUsed) }) : t(c, "tokenNeverUsed"));
+  if (k.state === "grace" && k.revoked) parts.push(t(c, "tokenGrace", { date: utc(k.revoked) }));
+  if (k.expires) parts.push(t(c, "tokenExpires", { date: utc(k.expires) }));
+  parts.push(k.lastUsed ? t(c, "tokenUsed", { date: utc(k.lastUsed) }) : t(c, "tokenNeverUsed"));
   return parts.join(" · ");
 }
 
@@ -48,13 +53,30 @@ export function tokensView(c: Console): HTMLElement {
     { class: "cc-view" },
     h("h2", { class: "cd-panel-title" }, t(c, "tokensTitle")),
     fresh ? freshBox(c, fresh) : null,
+    h(
+      "div",
+      { class: "cd-row cc-inline" },
+      field(
+        t(c, "rotateGrace"),
+        select(
+          "rotate-grace",
+          [
+            { value: "24", label: t(c, "graceHours", { n: 24 }) },
+            { value: "1", label: t(c, "graceHours", { n: 1 }) },
+            { value: "0", label: t(c, "graceNone") },
+          ],
+          (c.data.rotateGrace as string | undefined) ?? "24",
+          (v) => (c.data.rotateGrace = v),
+        ),
+      ),
+    ),
     d.users.length
       ? table(
           "tokens-users",
           t(c, "tokensTitle"),
           [t(c, "user"), t(c, "colSpent"), t(c, "colBudget"), t(c, "colTokens"), t(c, "colActions")],
           d.users.map((u) => {
-            const live = u.tokens.filter((k) => !k.revoked);
+            const live = u.tokens.filter((k) => k.state === "live" || k.state === "grace");
             return {
               cells: [
                 u.name,
@@ -76,7 +98,12 @@ export function tokensView(c: Console): HTMLElement {
                     t(c, "rotate"),
                     () =>
                       void act(c, async () => {
-                        const r = await api<Fresh>(c, "/console/api/admin/tokens/rotate", { user: u.name });
+                        const grace =
+                          (document.getElementById("rotate-grace") as HTMLSelectElement | null)?.value ?? "24";
+                        const r = await api<Fresh>(c, "/console/api/admin/tokens/rotate", {
+                          user: u.name,
+                          graceHours: Number(grace),
+                        });
                         c.data.freshToken = r;
                         await reload(c);
                       }),
@@ -170,6 +197,7 @@ function freshBox(c: Console, f: Fresh): HTMLElement {
 function createForm(c: Console): HTMLElement {
   const user = input("create-user", "text", "", { autocomplete: "off", spellcheck: "false" });
   const budget = input("create-budget", "number", "", { min: "0", step: "1" });
+  const expires = input("create-expires", "number", "", { min: "1", max: "3650", step: "1" });
   const admin = input("create-admin", "checkbox");
   const create = () =>
     void act(c, async () => {
@@ -177,6 +205,7 @@ function createForm(c: Console): HTMLElement {
         user: user.value.trim(),
         admin: admin.checked,
         ...(budget.value.trim() ? { monthBudget: budget.value.trim() } : {}),
+        ...(expires.value.trim() ? { expiresInDays: expires.value.trim() } : {}),
       });
       c.data.freshToken = r;
       await reload(c);
@@ -187,6 +216,7 @@ function createForm(c: Console): HTMLElement {
     h("h3", null, t(c, "createTitle")),
     field(t(c, "newUser"), user, t(c, "newUserHint")),
     field(t(c, "monthBudget"), budget),
+    field(t(c, "expiresDays"), expires),
     h("div", { class: "cd-choice" }, admin, h("label", { for: "create-admin" }, t(c, "newAdmin"))),
     h(
       "div",

@@ -5,10 +5,10 @@
  * revoke, through the token functions of server/auth/ (the one path that
  * makes tokens).
  */
-import { createToken, listUsers, revokeTokens, UserNotFound } from "../auth/tokens.ts";
+import { createToken, listUsers, revokeTokens, rotateTokens, TokenCapReached, UserNotFound } from "../auth/tokens.ts";
 import { serverNow } from "../clock.ts";
 import { budgetLines } from "../ledger/budget-admin.ts";
-import { bodyOf, budgetOf, CONSOLE_TEXTS, fail, json, userOf, type ConsoleRoute } from "./kit.ts";
+import { bodyOf, budgetOf, CONSOLE_TEXTS, fail, json, userOf, wholeNumber, type ConsoleRoute } from "./kit.ts";
 
 export const tokenRoutes: ConsoleRoute[] = [
   {
@@ -31,7 +31,21 @@ export const tokenRoutes: ConsoleRoute[] = [
       const b = bodyOf(ctx);
       const user = userOf(b.user);
       const budget = b.monthBudget === undefined ? undefined : budgetOf(b.monthBudget, "monthBudget");
-      const token = await createToken(ctx.db, user, budget, { admin: b.admin === true });
+      const days =
+        b.expiresInDays === undefined || b.expiresInDays === ""
+          ? undefined
+          : wholeNumber(b.expiresInDays, "expiresInDays", 1, 3650);
+      let token: string;
+      try {
+        token = await createToken(ctx.db, user, budget, {
+          admin: b.admin === true,
+          ...(days !== undefined ? { expiresInSeconds: days * 86_400 } : {}),
+        });
+      } catch (e) {
+        if (e instanceof TokenCapReached)
+          return fail(res, ctx, "INVALID_INPUT", CONSOLE_TEXTS.tokenCap[ctx.lang](user, e.max));
+        throw e;
+      }
       ctx.log.info("console.token.created", { by: ctx.user!.name, user, admin: b.admin === true });
       // Shown once, to this answer only (no-store): the page shows it with a copy button and forgets it.
       json(res, 200, { user, token });
@@ -41,14 +55,15 @@ export const tokenRoutes: ConsoleRoute[] = [
     method: "POST",
     path: /^\/tokens\/rotate$/,
     async handle(_req, res, ctx) {
-      const user = userOf(bodyOf(ctx).user);
+      const b = bodyOf(ctx);
+      const user = userOf(b.user);
+      const graceSeconds =
+        b.graceHours === undefined ? undefined : wholeNumber(b.graceHours, "graceHours", 0, 24 * 30) * 3600;
       try {
-        // The old tokens end, a new one begins (an admin's token stays an admin's).
-        const admin = (await listUsers(ctx.db)).find((u) => u.name === user)?.tokens.some((k) => !k.revoked && k.admin);
-        await revokeTokens(ctx.db, user);
-        const token = await createToken(ctx.db, user, undefined, { admin: admin === true });
-        ctx.log.info("console.token.rotated", { by: ctx.user!.name, user });
-        json(res, 200, { user, token });
+        // A new token; the old ones stay valid for the grace period, then end (server/auth/tokens.ts rotateTokens).
+        const r = await rotateTokens(ctx.db, user, graceSeconds === undefined ? {} : { graceSeconds });
+        ctx.log.info("console.token.rotated", { by: ctx.user!.name, user, rotated: r.rotated });
+        json(res, 200, { user, token: r.token, rotated: r.rotated, graceUntil: r.graceUntil });
       } catch (e) {
         if (e instanceof UserNotFound) return fail(res, ctx, "NOT_FOUND", CONSOLE_TEXTS.noUser[ctx.lang](user));
         throw e;

@@ -37,6 +37,10 @@ export const CONSOLE_TEXTS = catalogue({
     de: (n: number) => `Der Preis hat sich geändert (jetzt ${n} Credits); bitte erneut bestätigen.`,
     en: (n: number) => `The price has changed (now ${n} credits); please confirm again.`,
   },
+  tokenCap: {
+    de: (u: string, n: number) => `${u} hat schon ${n} gültige Tokens; erst einen widerrufen.`,
+    en: (u: string, n: number) => `${u} already holds ${n} valid tokens; revoke one first.`,
+  },
   adminOnly: {
     de: "Diese Seite ist nur mit einem Admin-Token erreichbar.",
     en: "This page needs an admin token.",

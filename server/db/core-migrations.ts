@@ -102,3 +102,14 @@ registerMigration({
 alter table tokens add column admin boolean not null default false;
 `,
 });
+
+registerMigration({
+  id: 4,
+  name: "token expiry and last use",
+  sql: `
+-- A token may expire (token create --expires 90d); null = never.
+alter table tokens add column expires_at timestamptz;
+-- Written at most once a minute per token (auth/tokens.ts), so a request adds no write.
+alter table tokens add column last_used_at timestamptz;
+`,
+});

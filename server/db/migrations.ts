@@ -12,7 +12,8 @@
  *   300–399  doctor (deep health, drift acknowledgements)
  * A migration, once released, is never edited: a change is a new number.
  */
-import type { Db } from "./db.ts";
+import { SERVER_VERSION } from "../version.ts";
+import type { Db, Sql } from "./db.ts";
 
 export interface Migration {
   id: number;
@@ -39,31 +40,52 @@ export function migrations(): Migration[] {
 const MIGRATION_LOCK = 8790_0001;
 
 export class NewerDatabaseError extends Error {
-  constructor(readonly unknown: number[]) {
+  constructor(
+    readonly unknown: number[],
+    /** The release that applied the newest of those migrations ("unknown" for a release before versions were kept). */
+    readonly databaseVersion: string,
+    readonly serverVersion: string,
+  ) {
     super(
-      `the database has migrations this server does not know (${unknown.join(", ")}): it was upgraded by a newer version; upgrade this server`,
+      `the database was migrated by company-data ${databaseVersion} (migrations ${unknown.join(", ")} are unknown here); this server is company-data ${serverVersion}: upgrade this server`,
     );
   }
 }
 
-/** Apply the registered migrations the database lacks; returns the numbers applied. */
-export async function migrate(db: Db, list: Migration[] = migrations()): Promise<number[]> {
-  return db.transaction(async (tx) => {
-    await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    await tx.exec(
-      "create table if not exists schema_migrations (id integer primary key, name text not null, applied_at timestamptz not null default now())",
+/**
+ * Apply the migrations of `list` the database lacks, inside the caller's
+ * transaction; each row of schema_migrations records the release that applied
+ * it (`version`), so a newer database names its release to an older server.
+ */
+export async function applyMigrations(tx: Sql, list: Migration[], version = SERVER_VERSION): Promise<number[]> {
+  await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+  await tx.exec(
+    "create table if not exists schema_migrations (id integer primary key, name text not null, applied_at timestamptz not null default now())",
+  );
+  await tx.exec("alter table schema_migrations add column if not exists version text");
+  const rows = await tx.query<{ id: number; version: string | null }>(
+    "select id, version from schema_migrations order by applied_at, id",
+  );
+  const done = new Set(rows.map((r) => r.id));
+  const known = new Set(list.map((m) => m.id));
+  const unknown = rows.filter((r) => !known.has(r.id));
+  if (unknown.length)
+    throw new NewerDatabaseError(
+      unknown.map((r) => r.id).sort((a, b) => a - b),
+      unknown.at(-1)?.version ?? "unknown",
+      version,
     );
-    const done = new Set((await tx.query<{ id: number }>("select id from schema_migrations")).map((r) => r.id));
-    const known = new Set(list.map((m) => m.id));
-    const unknown = [...done].filter((id) => !known.has(id)).sort((a, b) => a - b);
-    if (unknown.length) throw new NewerDatabaseError(unknown);
-    const applied: number[] = [];
-    for (const m of list) {
-      if (done.has(m.id)) continue;
-      await tx.exec(m.sql);
-      await tx.query("insert into schema_migrations (id, name) values ($1, $2)", [m.id, m.name]);
-      applied.push(m.id);
-    }
-    return applied;
-  });
+  const applied: number[] = [];
+  for (const m of list) {
+    if (done.has(m.id)) continue;
+    await tx.exec(m.sql);
+    await tx.query("insert into schema_migrations (id, name, version) values ($1, $2, $3)", [m.id, m.name, version]);
+    applied.push(m.id);
+  }
+  return applied;
+}
+
+/** Apply the registered migrations the database lacks, in one transaction; returns the numbers applied. */
+export async function migrate(db: Db, list: Migration[] = migrations(), version = SERVER_VERSION): Promise<number[]> {
+  return db.transaction((tx) => applyMigrations(tx, list, version));
 }

@@ -1,7 +1,8 @@
 /**
  * The doctor on the team server (issue 31): the free self-test
- * (shared/doctor/) runs when the server starts and on GET /health?deep=1,
- * with the team's key. A finding that breaks a paid path (answers the
+ * (shared/doctor/) runs once when the server starts, with the team's key;
+ * GET /health?deep=1 (admin token only) shows that run's report and runs it
+ * again at most once per RECHECK_MS. A finding that breaks a paid path (answers the
  * client could not read, or would read wrongly) makes the server refuse
  * every paid request with a clear message in the user's language — a team
  * never pays for answers it cannot use — until an operator has looked at
@@ -65,13 +66,49 @@ export async function checkService(ctx: ServiceContext, signal?: AbortSignal): P
   }
 }
 
+/**
+ * The doctor's runs of one server (keyed by its service context): the run at start, and at most one more per
+ * RECHECK_MS when an admin asks /health?deep=1. The probes never run per request: a deep health call waits for
+ * the run in progress or shows the last one, so no caller (not even an admin's monitoring) multiplies the free
+ * calls the doctor makes with the team's key.
+ */
+const RECHECK_MS = 10 * 60_000;
+interface Runs {
+  running: Promise<DoctorReport | null> | null;
+  last: DoctorReport | null;
+  finishedAt: number;
+}
+const runsOf = new WeakMap<ServiceContext, Runs>();
+
+function runDoctorOnce(ctx: ServiceContext, signal?: AbortSignal): Promise<DoctorReport | null> {
+  const runs = runsOf.get(ctx) ?? { running: null, last: null, finishedAt: 0 };
+  runsOf.set(ctx, runs);
+  if (runs.running) return runs.running;
+  const run = checkService(ctx, signal).then((report) => {
+    runs.last = report;
+    runs.finishedAt = Date.now();
+    runs.running = null;
+    return report;
+  });
+  runs.running = run;
+  return run;
+}
+
+/** The report a deep health call shows: the run in progress, else the last one (a new run only once it is stale). */
+function currentReport(ctx: ServiceContext): Promise<DoctorReport | null> {
+  const runs = runsOf.get(ctx);
+  if (runs?.running) return runs.running;
+  if (runs && Date.now() - runs.finishedAt < RECHECK_MS) return Promise.resolve(runs.last);
+  return runDoctorOnce(ctx);
+}
+
 registerService({
   name: "doctor",
   async start(ctx) {
     // At start, before the first paid request if it can: the server listens already, a refusal of an earlier run stays in force meanwhile.
     // Stopping ends the run (its free calls, paced by the API's limits, may take a while): no shutdown waits for it.
     const stop = new AbortController();
-    const first = checkService(ctx, stop.signal);
+    const first = runDoctorOnce(ctx, stop.signal);
     return async () => {
       stop.abort(new Error("server stopping"));
       await first;
@@ -80,7 +117,7 @@ registerService({
 });
 
 registerHealthCheck("doctor", async (ctx) => {
-  const report = await checkService(ctx);
+  const report = await currentReport(ctx);
   const state = await readState(ctx.db);
   const refused = refusing(state);
   return {

@@ -142,7 +142,8 @@ export const webhookChannel = (url: string) => `webhook-${fnv1a32(url).toString(
 async function liveUser(ctx: ServiceContext, userId: number): Promise<AuthUser | null> {
   const [u] = await ctx.db.query<{ id: number; name: string; month_budget: number | null }>(
     `select u.id, u.name, u.month_budget from users u
-     where u.id = $1 and exists (select 1 from tokens t where t.user_id = u.id and t.revoked_at is null)`,
+     where u.id = $1 and exists (select 1 from tokens t where t.user_id = u.id
+       and (t.revoked_at is null or t.revoked_at > now()) and (t.expires_at is null or t.expires_at > now()))`,
     [userId],
   );
   return u ? { id: u.id, name: u.name, monthBudget: u.month_budget, admin: false } : null;

@@ -206,17 +206,30 @@ describe.skipIf(skipWithoutChromium())("the team console (Chromium)", () => {
     expect((await call(w.srv.url, first, "/console/api/me")).status).toBe(200);
     await shot(page, "tokens");
     await page.click("#fresh-hide");
+    // Rotation with the default grace: the old token still works for a day, and the list says until when.
     await page.click("#rotate-carl");
     await page.waitForSelector("#fresh-token");
     const second = await page.inputValue("#fresh-token");
     expect(second).not.toBe(first);
-    expect((await call(w.srv.url, first, "/console/api/me")).status).toBe(401);
-    expect((await call(w.srv.url, second, "/console/api/me")).status).toBe(200);
+    expect((await call(w.srv.url, first, "/console/api/me")).status).toBe(200);
+    expect(await page.textContent('#tokens-users tr[data-user="carl"]')).toMatch(
+      /rotated, valid until|erneuert, gilt noch bis/,
+    );
+    await page.click("#fresh-hide");
+    // Rotation without grace: the token it replaces ends at once.
+    await page.selectOption("#rotate-grace", "0");
+    await page.click("#rotate-carl");
+    await page.waitForSelector("#fresh-token");
+    const third = await page.inputValue("#fresh-token");
+    // (The first token keeps the grace its own rotation gave it.)
+    expect((await call(w.srv.url, second, "/console/api/me")).status).toBe(401);
+    expect((await call(w.srv.url, third, "/console/api/me")).status).toBe(200);
     await page.click("#fresh-hide");
     await page.click("#revoke-carl");
     await page.click("#revoke-yes-carl");
     await page.waitForSelector("#status.is-success");
-    expect((await call(w.srv.url, second, "/console/api/me")).status).toBe(401);
+    // Revoking ends every token of the user, a rotation's grace included.
+    for (const k of [first, second, third]) expect((await call(w.srv.url, k, "/console/api/me")).status).toBe(401);
     expect(await page.textContent('#tokens-users tr[data-user="carl"]')).toMatch(/none valid|keine gültigen/);
   });
 

@@ -1,6 +1,6 @@
 /**
- * The doctor on the team server (issue 31): at start and on
- * /health?deep=1 it checks the service with the team's key; against the
+ * The doctor on the team server (issue 31): at start it checks the service
+ * with the team's key (an admin's /health?deep=1 shows that run); against the
  * drifted emulator a paid request is refused (nothing bought, a clear
  * message in the user's language) until an operator runs
  * `company-data server ack-drift`; against the emulator paid requests pass.
@@ -83,6 +83,12 @@ async function doctorDone(db: Db, after = ""): Promise<void> {
   throw new Error("the doctor did not report");
 }
 
+/** GET /health?deep=1 with an admin token (anonymous callers get liveness only: test/server/anonymous.test.ts). */
+async function deepHealth(t: { db: Db; team: RunningTeamServer }): Promise<Response> {
+  const admin = await createToken(t.db, `ops${Math.random().toString(36).slice(2, 8)}`, null, { admin: true });
+  return fetch(`${t.team.url}/health?deep=1`, { headers: { authorization: `Bearer ${admin}` } });
+}
+
 const profile = (url: string, token: string, lang = "en") =>
   fetch(`${url}/v2/companies/${SAP}`, { headers: { authorization: `Bearer ${token}`, "accept-language": lang } });
 
@@ -103,7 +109,7 @@ describe("team server: drift refuses paid requests until acknowledged", () => {
     const dir = mkdtempSync(join(tmpdir(), "doctor-server-"));
     const t = await team(dir, { server: front, key: up.key });
     cleanups.push(t.close);
-    const health = (await (await fetch(`${t.team.url}/health?deep=1`)).json()) as {
+    const health = (await (await deepHealth(t)).json()) as {
       checks: { doctor: { detail: { verdict: string; paidRequests: string } } };
     };
     expect(health.checks.doctor.detail.verdict).toBe("unreachable");
@@ -140,7 +146,7 @@ describe("team server: drift refuses paid requests until acknowledged", () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(free.status).toBe(200);
-    const health = await fetch(`${t.team.url}/health?deep=1`);
+    const health = await deepHealth(t);
     expect(health.status).toBe(503);
     const h = (await health.json()) as {
       checks: { doctor: { ok: boolean; detail: { verdict: string; paidRequests: string } } };
@@ -175,7 +181,7 @@ describe("team server: drift refuses paid requests until acknowledged", () => {
     expect((await readState(t.db))!.verdict).toBe("pass");
     const token = await createToken(t.db, "ben");
     expect((await profile(t.team.url, token)).status).toBe(200);
-    const health = (await (await fetch(`${t.team.url}/health?deep=1`)).json()) as {
+    const health = (await (await deepHealth(t)).json()) as {
       ok: boolean;
       checks: { doctor: { ok: boolean } };
     };
