@@ -156,6 +156,12 @@ describe("administered while it serves (PGlite, through the admin channel)", () 
       expect(refusedAfter).toBeGreaterThanOrEqual(0);
       expect(refusedAfter).toBeLessThanOrEqual(1000);
 
+      const ack = await measured(["server", "ack-drift", ...db.args, "--lang", "en"]);
+      figures.push(`ack-drift: ${Math.round(ack.ms)} ms, ${ack.rssMb.toFixed(0)} MB (exit ${ack.code})`);
+      // The doctor passed against the emulator (0: nothing to acknowledge), or has not reported yet (3).
+      expect([0, 3]).toContain(ack.code);
+      expect(ack.stdout).toMatch(/Nothing to acknowledge|No doctor report yet/);
+
       const report = await admin("report", ["report", "--json"]);
       const r = JSON.parse(report.stdout) as {
         byUser: { user: string; budget: number | null }[];

@@ -1,7 +1,7 @@
 /**
  * Operating the team server (issue 23): CORS for the configured origins only;
- * the PGlite directory lock (a second process refused, a dead owner's lock
- * taken over); key custody (a key file others can read is refused; a
+ * the PGlite directory lock (a second server refused, a dead owner's lock
+ * taken over; admin commands meanwhile go through the admin channel); key custody (a key file others can read is refused; a
  * distinctive key appears in no response, log line or database file); a
  * graceful shutdown lets a paid request in flight finish and settle.
  */
@@ -107,9 +107,16 @@ describe("operating the team server", () => {
 
     const srv = await startServerProcess(world, db, {}, ["--key-file", keyFile, "--lang", "en"]);
     try {
-      const second = await serverCommand(db, ["token", "list", "--lang", "en"]);
+      // A second server on the directory is refused; an admin command goes through the server's admin channel.
+      const second = await serverCommand(db, ["--port", "0", "--key-file", keyFile, "--lang", "en"], {
+        COMPANY_DATA_BASE_URL: world.api.url,
+      });
       expect(second.code).toBe(8);
       expect(second.stderr).toMatch(new RegExp(`in use by process ${srv.child.pid}`));
+      const listed = await serverCommand(db, ["token", "list", "--lang", "en"]);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toMatch(/^kim\t2\t/m);
+      produced.push(listed.stdout, listed.stderr);
       const [id1, id2] = uniqueCompanies(world.emu, 2, 41).map((c) => c.id);
       const ask = async (path: string, headers: Record<string, string> = {}) => {
         const r = await fetch(srv.url + path, { headers: { Authorization: `Bearer ${token}`, ...headers } });

@@ -129,7 +129,14 @@ export interface InProcessServer {
 export async function startInProcess(
   world: EmulatorWorld,
   database: TestDatabase,
-  opts: { allowOrigins?: string[]; leaseMs?: number; timeoutMs?: number; process?: string } = {},
+  opts: {
+    allowOrigins?: string[];
+    leaseMs?: number;
+    timeoutMs?: number;
+    process?: string;
+    /** PGlite: open the admin channel in the data directory, as `company-data server` does. */
+    adminChannel?: boolean;
+  } = {},
 ): Promise<InProcessServer> {
   const { db, close } = await openServerDb(database.target);
   const logs: string[] = [];
@@ -140,6 +147,8 @@ export async function startInProcess(
     allowOrigins: opts.allowOrigins ?? [],
     process: opts.process ?? `test:${process.pid}`,
     log: jsonLogger((l) => logs.push(l)),
+    adminSocket:
+      opts.adminChannel && database.target.kind === "pglite" ? join(database.target.dir, "admin.sock") : undefined,
     leaseMs: opts.leaseMs ?? 10_000,
     cacheDays: parseCacheDays(undefined),
     upstream: createUpstream({
