@@ -86,7 +86,7 @@ export async function checkSoftLimits(db: Sql, cfg: ScheduleConfig, log: Logger)
       [month, d.user_id, d.percent, d.spent, d.budget, MAX_ATTEMPTS],
     );
     if (!claimed) continue;
-    const outcomes = await sendAlert({ webhooks: d.webhooks, emails: d.emails }, message(d, month), cfg);
+    const outcomes = await sendAlert({ log }, { webhooks: d.webhooks, emails: d.emails }, message(d, month), cfg);
     const ok = outcomes.length > 0 && outcomes.every((o) => o.status === "sent");
     await db.query("update budget_soft_alerts set status = $3, detail = $4::jsonb where month = $1 and user_id = $2", [
       month,

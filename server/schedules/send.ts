@@ -11,6 +11,7 @@ import { runAsync } from "../../shared/core/index.ts";
 import type { Bilingual, Language } from "../../shared/i18n/index.ts";
 import { DeliveryError, maskWebhook, postWebhook } from "../../shared/monitor/index.ts";
 import { fetchHttp } from "../../shared/web/index.ts";
+import type { ServiceContext } from "../routes.ts";
 import type { ScheduleConfig } from "./config.ts";
 
 export interface AlertMessage {
@@ -31,7 +32,19 @@ type Digest = Parameters<ReturnType<typeof postWebhook>>[0];
 
 const NO_STORE = async (keys: string[]) => keys.map(() => null);
 
-async function webhook(url: string, m: AlertMessage, cfg: ScheduleConfig): Promise<SendOutcome> {
+/**
+ * The network a user-given webhook address is posted over: the one run.ts
+ * posts a schedule's alerts over. (Where the outbound address check of
+ * server/net/ replaces run.ts's fetch, it replaces this line too.)
+ */
+const webhookFetch = (_ctx: Pick<ServiceContext, "log">, cfg: ScheduleConfig) => cfg.fetchFn ?? fetch;
+
+async function webhook(
+  ctx: Pick<ServiceContext, "log">,
+  url: string,
+  m: AlertMessage,
+  cfg: ScheduleConfig,
+): Promise<SendOutcome> {
   const target = maskWebhook(url);
   const digest: Digest = {
     ...m,
@@ -42,7 +55,7 @@ async function webhook(url: string, m: AlertMessage, cfg: ScheduleConfig): Promi
   };
   try {
     await runAsync(postWebhook(url)(digest), {
-      http: (reqs) => Promise.all(reqs.map((r) => fetchHttp(cfg.fetchFn ?? fetch, r, cfg.webhookTimeoutMs))),
+      http: (reqs) => Promise.all(reqs.map((r) => fetchHttp(webhookFetch(ctx, cfg), r, cfg.webhookTimeoutMs))),
       sleep: (ms) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 60_000)).unref()),
       cacheGet: NO_STORE,
       cachePut: async () => undefined,
@@ -61,12 +74,13 @@ async function webhook(url: string, m: AlertMessage, cfg: ScheduleConfig): Promi
 
 /** Send `m` to every webhook and (one message) to the recipients; one outcome per channel. */
 export async function sendAlert(
+  ctx: Pick<ServiceContext, "log">,
   to: { webhooks: string[]; emails: string[] },
   m: AlertMessage,
   cfg: ScheduleConfig,
 ): Promise<SendOutcome[]> {
   const out: SendOutcome[] = [];
-  for (const url of to.webhooks) out.push(await webhook(url, m, cfg));
+  for (const url of to.webhooks) out.push(await webhook(ctx, url, m, cfg));
   if (to.emails.length) {
     const target = to.emails.join(", ");
     if (!cfg.mailer)
