@@ -4,12 +4,14 @@
  *   dist/excel-addin/  functions.json, bundles, taskpane.html, icons, manifests
  *   dist/playground/   the page `npm start` serves
  *   dist/node/         the Node programs (CLI, server, MCP, reconciliation, emulator) bundled: what the package runs
+ *   dist/console/      the team console's page (the team server serves it at /console)
  * Anything else directly under dist/ was written by an older build and is
  * removed (scripts/dist.ts), so dist/ holds exactly what the builds write.
  * Options: --host-url https://… writes the Excel production manifest for that host.
  */
 import { build as buildAppsScript } from "./build-apps-script.ts";
 import { build as buildExcel } from "./build-excel.ts";
+import { buildConsole } from "./build-console.ts";
 import { build as buildPlayground } from "./build-ui.ts";
 import { buildNode } from "./build-node.ts";
 import { DIST, ownedOutputs, pruneStale } from "./dist.ts";
@@ -28,5 +30,7 @@ await buildPlayground();
 console.log("built dist/playground");
 await buildNode();
 console.log("built dist/node");
+await buildConsole();
+console.log("built dist/console");
 for (const name of await pruneStale(DIST, ownedOutputs())) console.log(`removed stale dist/${name}`);
 console.log(`build finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);

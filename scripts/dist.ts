@@ -11,12 +11,13 @@ import { APPS_SCRIPT_OUT } from "./build-apps-script.ts";
 import { DEFAULT_OUT as EXCEL_OUT, genDirFor } from "./build-excel.ts";
 import { PLAYGROUND_OUT } from "./build-ui.ts";
 import { NODE_OUT } from "./build-node.ts";
+import { CONSOLE_OUT } from "./build-console.ts";
 
 export const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "dist");
 
 /** Every path directly under dist/ that a current build writes. */
 export function ownedOutputs(): string[] {
-  return [APPS_SCRIPT_OUT, EXCEL_OUT, genDirFor(EXCEL_OUT), PLAYGROUND_OUT, NODE_OUT];
+  return [APPS_SCRIPT_OUT, EXCEL_OUT, genDirFor(EXCEL_OUT), PLAYGROUND_OUT, NODE_OUT, CONSOLE_OUT];
 }
 
 /** Remove the entries of `dir` that are not in `keep` (absolute paths); answers the names removed. */

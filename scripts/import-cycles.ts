@@ -14,7 +14,18 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const FOLDERS = ["shared", "apps-script", "excel-addin", "emulator", "cli", "playground", "scripts", "bench", "mcp"];
+const FOLDERS = [
+  "shared",
+  "apps-script",
+  "excel-addin",
+  "emulator",
+  "cli",
+  "playground",
+  "console",
+  "scripts",
+  "bench",
+  "mcp",
+];
 
 function tsFiles(dir: string, out: string[] = []): string[] {
   let names: string[];

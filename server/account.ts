@@ -11,6 +11,7 @@ import { AccountResponse } from "../shared/api/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import type { AuthUser } from "./auth/tokens.ts";
 import type { Db } from "./db/db.ts";
+import { serverNow } from "./clock.ts";
 import { monthOf, remaining } from "./ledger/budget.ts";
 import type { Answer, PurchaseContext } from "./purchase.ts";
 import { answerFor } from "./purchase.ts";
@@ -25,7 +26,7 @@ export async function accountAnswer(
   if (upstream.status !== 200) return upstream;
   const parsed = AccountResponse.safeParse(JSON.parse(upstream.body));
   if (!parsed.success) return upstream;
-  const now = Date.now();
+  const now = serverNow();
   const left = await remaining(ctx.db, user, now);
   const limits = [parsed.data.credits];
   if (left.user.budget !== null) limits.push(Math.max(0, left.user.budget - left.user.spent));

@@ -11,3 +11,5 @@ import "../reconcile/team-server.ts";
 import "./schedules/index.ts";
 // The price of an enrichment against the team's answers at /team/estimate (issue 37).
 import "./estimate.ts";
+// The team console at /console (issue 39): its page, its API, the budgets soft limits.
+import "./console/index.ts";

@@ -59,6 +59,23 @@ export function normaliseOrigin(o: string): string {
   return u.origin;
 }
 
+/**
+ * A request from a page this server served itself (the console at /console):
+ * its Origin names this server's own host. Browsers send Origin on a
+ * same-origin POST too; it is not a cross-origin call, so --allow-origin is
+ * not needed for it. (A page of another site cannot send this server's host
+ * as its Origin; a rebinding page that could would still hold no token: the
+ * server takes bearer tokens only, no cookies.)
+ */
+export function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 /** Bodies of methods that carry none (GET, DELETE, HEAD): what a client may still send by habit. */
 export const BODYLESS_MAX_BYTES = 16 * 1024;
 
@@ -144,7 +161,7 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
     const method = (req.method ?? "GET").toUpperCase();
     const origin = req.headers.origin;
     const cors: Record<string, string> = {};
-    if (origin !== undefined) {
+    if (origin !== undefined && !sameOrigin(origin, req.headers.host)) {
       if (!allowed.has(origin)) {
         opts.log.warn("refused.origin", { origin: origin.slice(0, 200), path: url.pathname });
         return refuse(res, errorAnswer("FORBIDDEN", msg.originRefused[lang]), { vary: "Origin" });

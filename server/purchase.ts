@@ -22,6 +22,7 @@ import { splitOf, type Split } from "./split.ts";
 import { canonicalJsonOf } from "./canonical.ts";
 import type { Upstream, UpstreamAnswer } from "./upstream.ts";
 import { paidRefusal } from "./gates.ts";
+import { serverNow } from "./clock.ts";
 
 export type Answer = ErrorAnswer;
 
@@ -200,7 +201,7 @@ async function buy(
   owned: Map<string, LocalClaim>,
   lang: Language,
 ): Promise<{ ok: true; body: string; reservation: Reservation } | { ok: false; answer: Answer }> {
-  const r = await reserve(ctx.db, user, [{ endpoint: ep.id, company, credits: price }], ctx.process, Date.now());
+  const r = await reserve(ctx.db, user, [{ endpoint: ep.id, company, credits: price }], ctx.process, serverNow());
   if (!r.ok) {
     await releaseAll(ctx, keys, owned);
     ctx.log.info("refused.budget", {
@@ -296,7 +297,7 @@ async function paidAnswer(
     return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
   const cached = ready.get(key);
   if (cached !== undefined) {
-    await recordHit(ctx.db, monthOf(Date.now()), user.id, ep.id, company, price);
+    await recordHit(ctx.db, monthOf(serverNow()), user.id, ep.id, company, price);
     return json(200, cached, { "x-credits-charged": "0", "x-cache": "hit" });
   }
   try {
@@ -374,7 +375,7 @@ async function splitAnswer(
   }
   const distinct = new Set(split.keys).size;
   const saved = ep.cost({ ...spec.cost, count: distinct }) - charged;
-  if (saved > 0) await recordHit(ctx.db, monthOf(Date.now()), user.id, ep.id, null, saved);
+  if (saved > 0) await recordHit(ctx.db, monthOf(serverNow()), user.id, ep.id, null, saved);
   return json(200, split.assemble(split.keys.map((k) => ready.get(k)!)), {
     "x-credits-charged": String(charged),
     "x-cache": charged === 0 ? "hit" : "partial",

@@ -6,7 +6,7 @@
  *
  * Extension modules append their own (registerMigration, usually from the
  * module imported by server/extensions.ts). Numbers are reserved by owner:
- *   1–99     the server core (core-migrations.ts)
+ *   1–99     the server core (core-migrations.ts; 50–59 the budgets' administration, ledger/budget-migrations.ts)
  *   100–199  portfolio schedules (server/schedules/)
  *   200–299  reconciliation (/reconcile)
  *   300–399  doctor (deep health, drift acknowledgements)

@@ -14,6 +14,7 @@
  */
 import type { Db, Sql } from "../db/db.ts";
 import type { AuthUser } from "../auth/tokens.ts";
+import "./budget-migrations.ts";
 
 /** The team's row in budget_spend. */
 const TEAM = 0;
@@ -50,8 +51,16 @@ interface Locked {
   teamBudget: number | null;
 }
 
-/** Lock the month's rows of the team and the user (team first: one order everywhere) and read them with the budgets. */
-async function lockMonth(tx: Sql, month: string, userId: number): Promise<Locked> {
+/**
+ * A budget as it holds at $at: the month's budget plus the temporary
+ * increases (budget_increases, the console's) not yet lapsed. No budget
+ * stays no budget. `who` is the SQL of the user id (0 = the team).
+ */
+export const effectiveBudgetSql = (base: string, who: string, at: string) =>
+  `(${base} + coalesce((select sum(i.credits) from budget_increases i where i.user_id = ${who} and i.revoked_at is null and i.ends_at > ${at}), 0))::int`;
+
+/** Lock the month's rows of the team and the user (team first: one order everywhere) and read them with the budgets at `at`. */
+async function lockMonth(tx: Sql, month: string, userId: number, at: number = Date.now()): Promise<Locked> {
   await tx.query(
     "insert into budget_spend (month, user_id, credits) values ($1, $2, 0), ($1, $3, 0) on conflict do nothing",
     [month, TEAM, userId],
@@ -62,9 +71,11 @@ async function lockMonth(tx: Sql, month: string, userId: number): Promise<Locked
     user_budget: number | null;
     team_budget: number | null;
   }>(
-    `select s.user_id, s.credits, (select month_budget from users where id = $3) as user_budget, (select month_budget from team where id = 1) as team_budget
+    `select s.user_id, s.credits,
+            (select ${effectiveBudgetSql("month_budget", "$3", "$4")} from users where id = $3) as user_budget,
+            (select ${effectiveBudgetSql("month_budget", "0", "$4")} from team where id = 1) as team_budget
        from budget_spend s where s.month = $1 and s.user_id in ($2, $3) order by s.user_id for update of s`,
-    [month, TEAM, userId],
+    [month, TEAM, userId, new Date(at)],
   );
   return {
     team: rows.find((r) => r.user_id === TEAM)?.credits ?? 0,
@@ -90,7 +101,7 @@ export async function reserve(
   const price = lines.reduce((s, l) => s + l.credits, 0);
   return db.transaction(async (tx) => {
     // Budgets are read inside the lock: a budget lowered a moment ago applies.
-    const spent = await lockMonth(tx, month, user.id);
+    const spent = await lockMonth(tx, month, user.id, now);
     const check = (scope: OverBudget["scope"], budget: number | null, used: number): OverBudget | null =>
       budget !== null && used + price > budget
         ? { scope, budget, spent: used, remaining: Math.max(0, budget - used), price }
@@ -137,7 +148,7 @@ export async function fail(db: Db, r: Reservation): Promise<void> {
   });
 }
 
-/** What a user and the team have left this month (null = no budget). */
+/** What a user and the team have left this month (null = no budget), temporary increases included. */
 export async function remaining(
   db: Sql,
   user: AuthUser,
@@ -152,10 +163,15 @@ export async function remaining(
     "select user_id, credits from budget_spend where month = $1 and user_id in ($2, $3)",
     [month, TEAM, user.id],
   );
-  const [u] = await db.query<{ month_budget: number | null }>("select month_budget from users where id = $1", [
-    user.id,
-  ]);
-  const [t] = await db.query<{ month_budget: number | null }>("select month_budget from team where id = 1");
+  const at = new Date(now);
+  const [u] = await db.query<{ month_budget: number | null }>(
+    `select ${effectiveBudgetSql("month_budget", "$1", "$2")} as month_budget from users where id = $1`,
+    [user.id, at],
+  );
+  const [t] = await db.query<{ month_budget: number | null }>(
+    `select ${effectiveBudgetSql("month_budget", "0", "$1")} as month_budget from team where id = 1`,
+    [at],
+  );
   return {
     month,
     user: { budget: u?.month_budget ?? null, spent: rows.find((r) => r.user_id === user.id)?.credits ?? 0 },

@@ -4,6 +4,7 @@
  * replaces them (setScheduleConfig) before it starts a server, so it can
  * move the server's days with the emulator's.
  */
+import { serverNow } from "../clock.ts";
 import { smtpMailer, type ScheduleMailer } from "./mail.ts";
 
 export interface ScheduleConfig {
@@ -24,7 +25,7 @@ const seconds = (v: string | undefined, fallback: number) => {
 
 export function envScheduleConfig(env: NodeJS.ProcessEnv): ScheduleConfig {
   return {
-    now: Date.now,
+    now: () => serverNow(),
     tickMs: seconds(env.COMPANY_DATA_SCHEDULE_TICK_SECONDS, 60_000),
     leaseMs: 10 * 60_000,
     webhookTimeoutMs: seconds(env.COMPANY_DATA_WEBHOOK_TIMEOUT_SECONDS, 10_000),

@@ -60,3 +60,23 @@ create table schedule_runs (
 create index schedule_runs_of on schedule_runs (schedule_id, id);
 `,
 });
+
+registerMigration({
+  id: 110,
+  name: "schedules: pause, and the administrator's actions (pause, transfer, run now)",
+  sql: `
+-- A paused schedule is never claimed (store.ts claimDue) until it is resumed.
+alter table schedules add column paused_at timestamptz;
+alter table schedules add column paused_by text;
+-- What an administrator did to a schedule, with who and when (the console, issue 39).
+create table schedule_admin_log (
+  id serial primary key,
+  schedule_id integer not null references schedules(id) on delete cascade,
+  action text not null check (action in ('pause', 'resume', 'transfer', 'run-now')),
+  detail jsonb not null default '{}',
+  done_by text not null,
+  done_at timestamptz not null default now()
+);
+create index schedule_admin_log_of on schedule_admin_log (schedule_id, id);
+`,
+});

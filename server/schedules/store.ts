@@ -114,7 +114,7 @@ export async function makeDue(db: Sql, userId: number, name: string, now: number
 }
 
 /**
- * Claim one due schedule for `process`: one statement, so of two processes
+ * Claim one due schedule for `process` (never a paused one: admin.ts): one statement, so of two processes
  * asking at once one gets it (the other's UPDATE waits for the row's lock,
  * re-reads it, and its WHERE no longer holds; SKIP LOCKED lets it move on
  * to another schedule meanwhile). Null when nothing is due.
@@ -123,9 +123,9 @@ export async function claimDue(db: Sql, process: string, now: number, leaseMs: n
   const [row] = await db.query<Row>(
     `update schedules set running_by = $1, running_until = now() + $3 * interval '1 millisecond'
      where id = (select id from schedules
-                 where next_run <= $2 and (running_until is null or running_until < now())
+                 where next_run <= $2 and paused_at is null and (running_until is null or running_until < now())
                  order by next_run limit 1 for update skip locked)
-       and next_run <= $2 and (running_until is null or running_until < now())
+       and next_run <= $2 and paused_at is null and (running_until is null or running_until < now())
      returning ${COLUMNS}`,
     [process, new Date(now), leaseMs],
   );

@@ -4,7 +4,9 @@
  * modules of this folder import each other directly.
  */
 export { mountApp } from "./app.ts";
-export { h, replace } from "./dom.ts";
+export { field, h, replace } from "./dom.ts";
+// The team console (console/) builds its page with the same pieces and texts pattern.
+export { format } from "./strings.ts";
 export { hostFromEnvelopes, overrideCalls } from "./host.ts";
 export type { AppCall, CallOverrides, UiHost } from "./host.ts";
 export { directHost } from "./hosts/direct.ts";

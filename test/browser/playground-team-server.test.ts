@@ -50,6 +50,8 @@ describe.skipIf(skipWithoutChromium())("playground through a team server (Chromi
     await page.waitForFunction(() =>
       /Gespeichert|Saved/.test(document.querySelector("#cd-status-settings")?.textContent ?? ""),
     );
+    // Issue 39: "My usage" opens the team server's console, a user's own page; the token is never in the link.
+    expect(await page.getAttribute("#settings-my-usage-link", "href")).toBe(`${team.url}/console#me`);
 
     await page.click("#cd-tab-search");
     await page.fill("#search-query", "Logistik");

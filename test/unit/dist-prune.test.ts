@@ -9,7 +9,7 @@ import { DIST, ownedOutputs, pruneStale } from "../../scripts/dist.ts";
 describe("dist/ hygiene", () => {
   it("the owned outputs are the builds' folders, and the stale .excel-gen is not one of them", () => {
     const names = ownedOutputs().map((p) => basename(p));
-    expect(names.sort()).toEqual([".excel-addin-gen", "apps-script", "excel-addin", "node", "playground"]);
+    expect(names.sort()).toEqual([".excel-addin-gen", "apps-script", "console", "excel-addin", "node", "playground"]);
     for (const p of ownedOutputs()) expect(join(p, "..")).toBe(DIST);
   });
 

@@ -70,7 +70,29 @@ const T = catalogue({
   tokenNotSet: { de: "Kein Token gespeichert.", en: "No token saved." },
   removeToken: { de: "Token entfernen", en: "Remove token" },
   tokenRemoved: { de: "Token entfernt.", en: "Token removed." },
+  myUsage: { de: "Mein Verbrauch", en: "My usage" },
+  myUsageHint: {
+    de: "Öffnet die Konsole des Team-Servers: Ihr Verbrauch diesen Monat, Ihr Budget, Ihre letzten Anfragen und Zeitpläne. Dort mit Ihrem Token anmelden.",
+    en: "Opens the team server's console: your spend this month, your budget, your recent requests and schedules. Sign in there with your token.",
+  },
 });
+
+/** The team server's console, a user's own page (issue 39): linked when a team server is saved; the token never goes into the link. */
+export function myUsageLink(ui: Ui, v: SettingsView): HTMLElement | null {
+  if (v.connection !== "server" || !/^https?:\/\//i.test(v.serverUrl)) return null;
+  const href = `${v.serverUrl.replace(/\/+$/, "")}/console#me`;
+  return h(
+    "p",
+    { class: "cd-note", id: "settings-my-usage" },
+    h(
+      "a",
+      { id: "settings-my-usage-link", attrs: { href, target: "_blank", rel: "noopener noreferrer" } },
+      ui.pick(T.myUsage),
+    ),
+    " – ",
+    ui.pick(T.myUsageHint),
+  );
+}
 
 /**
  * The mode switch and the fields of the picked mode. `actions` are the
@@ -122,6 +144,7 @@ export function connectionFields(
             v.serverTokenSet ? ui.pick(T.tokenSet).replace("{hint}", v.serverTokenHint ?? "") : ui.pick(T.tokenNotSet),
           ),
           h("div", { class: "cd-actions" }, actions.removeToken, actions.test),
+          myUsageLink(ui, v),
         ]
       : [
           field(
