@@ -15,6 +15,7 @@ import { runCliBench } from "./cli.bench.ts";
 import { runEmulatorBench } from "./emulator.bench.ts";
 import { runConcurrencyBench } from "./concurrency.bench.ts";
 import { runServerBench } from "./server.bench.ts";
+import { runAuditBench } from "./audit.bench.ts";
 import { LATENCY, type Figure } from "./lib.ts";
 
 const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]> }[] = [
@@ -25,6 +26,7 @@ const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]
   { id: "cli", run: runCliBench },
   { id: "concurrency", run: runConcurrencyBench },
   { id: "server", run: runServerBench },
+  { id: "audit", run: runAuditBench },
   {
     id: "emulator",
     run: async () =>

@@ -33,8 +33,12 @@ export interface RunMeta {
 
 export interface RunAudit extends WriteAudit {
   readonly id: string;
-  /** The store entries that close the run (state done, credits charged); {} when it changed nothing. */
-  finish(credits: number): Operation<Record<string, string>>;
+  /**
+   * The store entries that add a step's charged credits to the run and, when
+   * `done`, close it; {} when the run changed nothing (a run of several steps,
+   * an enrichment in the sidebar, is one run: one id, parts appended).
+   */
+  finish(credits: number, done?: boolean): Operation<Record<string, string>>;
 }
 
 export function newRunId(now: number, random: () => number = Math.random): string {
@@ -92,12 +96,13 @@ export function auditRun(meta: RunMeta): RunAudit {
       entries[AUDIT_INDEX_KEY] = indexText(index);
       yield* storePut(entries);
     },
-    *finish(credits: number): Operation<Record<string, string>> {
+    *finish(credits: number, done = true): Operation<Record<string, string>> {
       const index = yield* readIndex();
       const run = index.runs.find((r) => r.id === id);
       if (!run) return {};
+      run.credits += credits;
+      if (!done) return { [AUDIT_INDEX_KEY]: indexText(index) };
       run.state = "done";
-      run.credits = credits;
       run.finishedAt = new Date(meta.now()).toISOString();
       return { [AUDIT_INDEX_KEY]: indexText(index) };
     },
