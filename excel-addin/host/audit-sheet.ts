@@ -81,15 +81,16 @@ function apply(grid: string[][], entries: Record<string, string | null>): number
   return touched;
 }
 
-export function workbookStore(excel: ExcelLike): WorkbookStore {
+/** `excel`: asked for at the first use (the custom functions' runtime may have no `Excel` and never uses the audit). */
+export function workbookStore(excel: () => ExcelLike): WorkbookStore {
   return {
     storeGet: (keys) =>
-      excel.run(async (context) => {
+      excel().run(async (context) => {
         const map = parse((await readGrid(context)).grid);
         return keys.map((k) => map.get(k) ?? null);
       }),
     storePut: (entries) =>
-      excel.run(async (context) => {
+      excel().run(async (context) => {
         const { grid, exists } = await readGrid(context);
         const before = grid.map((r) => r.length);
         const touched = apply(grid, entries);

@@ -82,7 +82,7 @@ export function officeDriver(): ExcelDriver {
         docId: workbookId,
         sheet: (request) => handleSheetRequest(Excel, request),
       }),
-      workbookStore(Excel),
+      workbookStore(() => Excel),
     );
     // Start-up: delete expired cache entries now, not when the store is already full.
     void driver.cache.durableBytes();

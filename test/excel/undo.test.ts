@@ -34,7 +34,10 @@ function excel() {
     storePut: async (e) => h.driver.storePut(e),
     sheet: (req) => handleSheetRequest(wb, req),
   };
-  const driver = withWorkbookAudit(base, workbookStore(wb));
+  const driver = withWorkbookAudit(
+    base,
+    workbookStore(() => wb),
+  );
   const deps = (): AppDeps => ({
     host: "excel",
     now: h.now,
