@@ -106,6 +106,8 @@ function deps(budgetMs: number): AppDeps {
     documentId: "",
     mailer: mailApp(),
     pacer: new Pacer(),
+    // The audit names a run of the time-driven trigger by what started it.
+    who: "schedule",
   };
 }
 

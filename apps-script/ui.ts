@@ -29,7 +29,22 @@ function deps(budgetMs: number): AppDeps {
     documentId: "",
     mailer: mailApp(),
     pacer: new Pacer(),
+    who: editor(),
   };
+}
+
+/**
+ * Who the audit names for a sidebar's run: the editor's address where Google
+ * gives it to the add-on ("" otherwise: without the userinfo.email scope, and
+ * across domains, getActiveUser().getEmail() answers "",
+ * https://developers.google.com/apps-script/reference/base/session#getActiveUser()).
+ */
+function editor(): string {
+  try {
+    return gas().Session?.getActiveUser().getEmail() ?? "";
+  } catch {
+    return "";
+  }
 }
 
 /**
@@ -38,7 +53,7 @@ function deps(budgetMs: number): AppDeps {
  * lock, which formulas need for their budget within seconds.
  */
 const EXCLUSIVE =
-  /^(enrichStart|enrichStep|enrichConfirm|applyCandidate|insertSearchResults|monitorRun|monitorSaveSchedule|refreshRun|refreshSaveSettings)$/;
+  /^(enrichStart|enrichStep|enrichConfirm|applyCandidate|insertSearchResults|monitorRun|monitorSaveSchedule|refreshRun|refreshSaveSettings|undoRun)$/;
 
 /** The resumable job a call continues (enrichStep's jobId), so a step can take over the marker its killed predecessor left. */
 function jobOf(method: string, inputJson: string): string | undefined {

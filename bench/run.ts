@@ -16,6 +16,7 @@ import { runEmulatorBench } from "./emulator.bench.ts";
 import { runConcurrencyBench } from "./concurrency.bench.ts";
 import { runServerBench } from "./server.bench.ts";
 import { runColdStartBench } from "./cold-start.bench.ts";
+import { runAuditBench } from "./audit.bench.ts";
 import { LATENCY, type Figure } from "./lib.ts";
 
 const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]> }[] = [
@@ -27,6 +28,7 @@ const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]
   { id: "concurrency", run: runConcurrencyBench },
   { id: "server", run: runServerBench },
   { id: "cold-start", run: runColdStartBench },
+  { id: "audit", run: runAuditBench },
   {
     id: "emulator",
     run: async () =>

@@ -85,6 +85,9 @@ Usage:
   company-data estimate refresh --in LIST.csv --out LIST.csv --older-than DAYS --month-ceiling N
   company-data refresh --in LIST.csv --out LIST.csv --older-than DAYS --month-ceiling N
                        [--changes REFRESH-LOG.csv] [--yes]
+  company-data runs --out LIST.csv [--json]   the runs that wrote LIST.csv (audit in LIST.csv.runs.jsonl)
+  company-data revert --out LIST.csv --run ID   take run ID back: cells changed since are kept and listed;
+                       the revert is a run too (revert it to restore); credits are not refunded
 
 Options:
   --lang de|en     language of messages and data labels (default: from LANG, else de)
@@ -176,6 +179,9 @@ Aufruf:
   company-data estimate refresh --in LISTE.csv --out LISTE.csv --older-than TAGE --month-ceiling N
   company-data refresh --in LISTE.csv --out LISTE.csv --older-than TAGE --month-ceiling N
                        [--changes AKTUALISIERUNGEN.csv] [--yes]
+  company-data runs --out LISTE.csv [--json]   die Läufe, die LISTE.csv schrieben (Protokoll in LISTE.csv.runs.jsonl)
+  company-data revert --out LISTE.csv --run ID   Lauf ID rückgängig machen: seither geänderte Zellen bleiben und
+                       werden genannt; das Rückgängigmachen ist selbst ein Lauf; Credits werden nicht erstattet
 
 Optionen:
   --lang de|en     Sprache der Meldungen und Datenbezeichnungen (Standard: aus LANG, sonst de)

@@ -31,7 +31,11 @@ const STORE_LINE = z.record(z.string(), z.nullable(z.string()));
 /** The store as a journal of writes: each storePut is one appended line; the last value of a key wins. */
 export class FileStore {
   private readonly map = new Map<string, string>();
-  constructor(readonly path: string) {
+  /** `mode`: the file's permission bits when this store creates it and when it compacts it (0o600: private). */
+  constructor(
+    readonly path: string,
+    private readonly mode?: number,
+  ) {
     if (!existsSync(path)) return;
     for (const line of readFileSync(path, "utf8").split("\n")) {
       if (!line) continue;
@@ -44,13 +48,14 @@ export class FileStore {
     return keys.map((k) => this.map.get(k) ?? null);
   }
   put(entries: Record<string, string | null>): void {
-    appendFileSync(this.path, JSON.stringify(entries) + "\n");
+    appendFileSync(this.path, JSON.stringify(entries) + "\n", this.mode === undefined ? {} : { mode: this.mode });
     for (const [k, v] of Object.entries(entries)) v === null ? this.map.delete(k) : this.map.set(k, v);
   }
   /** Rewrite the journal as one line per key (atomically: a kill leaves the old one). */
   compact(): void {
     const tmp = `${this.path}.tmp`;
-    writeFileSync(tmp, [...this.map].map(([k, v]) => JSON.stringify({ [k]: v }) + "\n").join(""));
+    const text = [...this.map].map(([k, v]) => JSON.stringify({ [k]: v }) + "\n").join("");
+    writeFileSync(tmp, text, this.mode === undefined ? {} : { mode: this.mode });
     renameSync(tmp, this.path);
   }
 }

@@ -32,6 +32,7 @@ import { searchCommand, type SearchArgs } from "./search.ts";
 import { parseCommandLine, type CliOptions } from "./args.ts";
 import { Pacer } from "../shared/api/index.ts";
 import { doctorCommand } from "./doctor.ts";
+import { revertCommand, runsCommand } from "./runs.ts";
 
 /**
  * Every option of every command, in one table (node:util parseArgs, strict):
@@ -75,6 +76,7 @@ const OPTIONS = {
   weekday: { type: "string" },
   budget: { type: "string" },
   email: { type: "string" },
+  run: { type: "string" },
 } as const satisfies CliOptions;
 
 function parseRerun(v: string | undefined, lang: Language): Rerun {
@@ -306,7 +308,17 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         fields: typeof flags.fields === "string" ? parseFieldList(flags.fields) : undefined,
       };
     };
+    const runsArgs = () => {
+      if (typeof flags.out !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--out"));
+      return { output: flags.out, json: flags.json === true, lang };
+    };
     switch (command) {
+      case "runs":
+        return await runsCommand(runsArgs(), io);
+      case "revert": {
+        if (typeof flags.run !== "string") throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--run"));
+        return await revertCommand({ ...runsArgs(), run: flags.run }, io);
+      }
       case "refresh":
         return await refreshCommand(refreshArgs(), context(env, lang, flags["min-confidence"]), io, !!io.ask);
       case "monitor":

@@ -14,6 +14,8 @@
  *                         (--changes)     as the core appends them, never a line twice
  *   LIST.csv.refresh.jsonl ↔ the state beside the output: this month's spend
  *                         against --month-ceiling, the row ledger, the last run
+ *   LIST.csv.runs.jsonl   ↔ the audit of every cell a run changed (`company-data
+ *                         runs` / `revert`, cli/runs.ts); LIST.csv.lock while it runs
  *
  * The price comes first (stderr), then `--yes` or the terminal's yes; without
  * either nothing is spent (exit 7). The monthly ceiling is counted in the
@@ -39,6 +41,8 @@ import { confirmPrice, filesDriver, jobSheets, openStore, readLog, readTable } f
 import type { CsvSheets, FileStore } from "./job-files.ts";
 import { runToEnd } from "../shared/schedule/index.ts";
 import { writeTableFile, type JobFileArgs } from "./job-files.ts";
+import { auditedDriver, openAuditFile, whoRuns } from "./runs.ts";
+import { acquireLock } from "./lock.ts";
 
 export interface RefreshArgs extends JobFileArgs {
   olderThanDays: number;
@@ -122,7 +126,8 @@ async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<
   const store = openStore(statePath, withStore);
   const base = nodeDriver({ parallel: args.parallel ?? DEFAULT_PARALLEL });
   // An estimate reads the state but never writes it.
-  const driver = filesDriver(base, sheets, store, withStore === "write" && statePath ? false : "ignore");
+  const files = filesDriver(base, sheets, store, withStore === "write" && statePath ? false : "ignore");
+  const driver = withStore === "write" && args.output ? auditedDriver(files, openAuditFile(args.output)) : files;
   const settings = {
     enabled: true,
     table,
@@ -159,12 +164,30 @@ export async function refreshCommand(args: RefreshArgs, ctx: OpContext, io: Io, 
   const lang = args.lang;
   const output = args.output;
   if (!output) throw new ExitError(EXIT.USAGE, msg.missingOption[lang]("--out"));
+  // One run per output (enrich's lock): a revert of the same list waits for it (cli/runs.ts).
+  const lock = acquireLock(`${output}.lock`);
+  if (!lock.ok) throw new ExitError(EXIT.LOCKED, msg.locked[lang](output, lock.owner?.pid ?? null, `${output}.lock`));
+  try {
+    return await refreshLocked(args, ctx, io, interactive, output);
+  } finally {
+    lock.release();
+  }
+}
+
+async function refreshLocked(
+  args: RefreshArgs,
+  ctx: OpContext,
+  io: Io,
+  interactive: boolean,
+  output: string,
+): Promise<number> {
+  const lang = args.lang;
   const p = await prepare(args, "write");
   const est = await priceOf(p, ctx);
   io.err(est.text[lang]);
   await confirmPrice(est.nextRun, args, io, interactive);
   // No deadline here: a step ends done, at the ceiling or out of credits (paused only if rows keep appearing).
-  const summary = await runToEnd(() => runAsync(refreshStep(ctx, p.settings), p.driver), 3);
+  const summary = await runToEnd(() => runAsync(refreshStep(ctx, p.settings, { who: whoRuns() }), p.driver), 3);
   writeTableFile(output, p.sheets.tables.get(LIST) ?? [], p.delimiter);
   io.err(summary.message[lang]);
   io.err(T.written[lang](output, p.sheets.appended, args.changes));

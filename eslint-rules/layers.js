@@ -15,7 +15,7 @@ export const LAYERS = [
   ["api", ["api"]],
   ["operations", ["batch", "operations", "credits"]],
   ["table", ["sheet"]],
-  ["features", ["schedule", "enrich", "monitor", "refresh", "doctor"]],
+  ["features", ["schedule", "enrich", "undo", "monitor", "refresh", "doctor"]],
   ["app", ["app", "functions", "web", "ui"]],
 ];
 const ORDER = LAYERS.flatMap(([, folders]) => folders);

@@ -40,11 +40,12 @@ const COMMON: esbuild.BuildOptions = {
   write: false,
 };
 
-async function bundle(entry: string, globalName: string): Promise<string> {
+async function bundle(entry: string, globalName: string, plugins: esbuild.Plugin[] = []): Promise<string> {
   const out = await esbuild.build({
     ...COMMON,
     entryPoints: [join(ROOT, "apps-script", entry)],
     globalName,
+    plugins,
   });
   const file = out.outputFiles?.[0];
   if (!file) throw new Error(`esbuild wrote no bundle for apps-script/${entry}`);
@@ -54,7 +55,8 @@ async function bundle(entry: string, globalName: string): Promise<string> {
 /** Code.js's own bundle: the custom functions and the menu (apps-script/main.ts). */
 export const bundleServer = (): Promise<string> => bundle("main.ts", "CompanyData");
 /** The app bundle: what the sidebars and the trigger call (apps-script/app-main.ts), kept in APP_FILE.html. */
-export const bundleApp = (): Promise<string> => bundle("app-main.ts", "CompanyDataApp");
+export const bundleApp = (plugins: esbuild.Plugin[] = []): Promise<string> =>
+  bundle("app-main.ts", "CompanyDataApp", plugins);
 
 /** The add-on's server code as Apps Script holds it: Code.js, and the HTML files by name (without .html) that it reads. */
 export interface AppsScriptProject {
@@ -62,9 +64,13 @@ export interface AppsScriptProject {
   files: Record<string, string>;
 }
 
-/** Code.js and the app bundle, in memory (tests and benches load them into the harness). */
-export async function buildProject(): Promise<AppsScriptProject> {
-  const [main, app] = await Promise.all([bundleServer(), bundleApp()]);
+/**
+ * Code.js and the app bundle, in memory (tests and benches load them into the
+ * harness). `appPlugins`: esbuild plugins for the app bundle only (a bench
+ * builds a variant to measure against, bench/audit.bench.ts).
+ */
+export async function buildProject(appPlugins: esbuild.Plugin[] = []): Promise<AppsScriptProject> {
+  const [main, app] = await Promise.all([bundleServer(), bundleApp(appPlugins)]);
   return { code: codeJs(main, functionsFor("sheets")), files: { [APP_FILE]: appFileText(app) } };
 }
 

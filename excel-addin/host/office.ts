@@ -5,6 +5,7 @@
  */
 import { toLanguage, type Language } from "../../shared/i18n/index.ts";
 import type { KeyValueStorage } from "./storage.ts";
+import { withWorkbookAudit, workbookStore } from "./audit-sheet.ts";
 import { createExcelDriver, type ExcelDriver } from "./driver.ts";
 import { handleSheetRequest } from "./sheet.ts";
 import {
@@ -73,12 +74,16 @@ export function officeDriver(): ExcelDriver {
   const page = globalThis as unknown as Record<string, ExcelDriver | undefined>;
   let driver = page[DRIVER_SLOT];
   if (!driver) {
-    driver = page[DRIVER_SLOT] = createExcelDriver({
-      fetch: (url, init) => fetch(url, init),
-      storage: officeStorage(),
-      docId: workbookId,
-      sheet: (request) => handleSheetRequest(Excel, request),
-    });
+    // The audit of writes travels with the workbook (./audit-sheet.ts); the other state stays on this device.
+    driver = page[DRIVER_SLOT] = withWorkbookAudit(
+      createExcelDriver({
+        fetch: (url, init) => fetch(url, init),
+        storage: officeStorage(),
+        docId: workbookId,
+        sheet: (request) => handleSheetRequest(Excel, request),
+      }),
+      workbookStore(() => Excel),
+    );
     // Start-up: delete expired cache entries now, not when the store is already full.
     void driver.cache.durableBytes();
   }

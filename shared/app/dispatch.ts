@@ -22,6 +22,7 @@ import {
 } from "./monitor-server.ts";
 import { refreshEstimateMethod, refreshRunMethod, refreshSaveSettingsMethod, refreshStatusMethod } from "./refresh.ts";
 import { doctorMethod } from "./doctor.ts";
+import { auditRunsMethod, undoRunMethod } from "./runs.ts";
 import { insertAllSearchResultsMethod, searchAllPriceMethod } from "./search-methods.ts";
 import {
   deleteSavedSearchMethod,
@@ -84,6 +85,8 @@ export const APP_METHODS: { readonly [M in AppMethodName]: AppMethod<AppOutput<M
   refreshEstimate: refreshEstimateMethod,
   refreshSaveSettings: refreshSaveSettingsMethod,
   refreshRun: refreshRunMethod,
+  auditRuns: auditRunsMethod,
+  undoRun: undoRunMethod,
 };
 
 export function isAppMethod(name: unknown): name is AppMethodName {

@@ -5,7 +5,8 @@
  * block a run is about and what it spent so far). Each step runs the one
  * job for a while and answers the progress read back from the sheet.
  */
-import { sheet, CompanyDataError, invalid, type Cell, type Operation } from "../core/index.ts";
+import { sheet, storePut, CompanyDataError, invalid, type Cell, type Operation } from "../core/index.ts";
+import { auditRun, type AuditTable } from "../undo/index.ts";
 import { COMPANY_ID_PATTERN, noticingRefusals, type SeenRefusal } from "../api/index.ts";
 import { notAnId } from "../i18n/index.ts";
 import { MATCH_ROLES, NO_NAME_COLUMN, applyReviewPicks, enrichSheet, outputBlock } from "../enrich/index.ts";
@@ -132,10 +133,23 @@ function* runJob(deps: AppDeps, jobId: string, job: UiJob, what: "step" | "picks
       : { phase: "match" };
   // The refusal that stopped it, as the service said it (a team server names the budget and what is left).
   const seen: SeenRefusal = {};
+  // Every step of one job is one run in the audit (shared/undo/): its id is the job's.
+  const audit = auditRun({
+    id: `e-${jobId}`,
+    kind: "enrich",
+    who: deps.who ?? "",
+    now: deps.now,
+    table: tableOf(job.spec),
+  });
+  const spentBefore = job.credits;
   try {
     result = yield* withSession(deps, "enrich", function* (s) {
       try {
-        const spec: SheetJobSpec = { ...job.spec, options: { ...job.spec.options, ...phase, deadline: deps.deadline } };
+        const spec: SheetJobSpec = {
+          ...job.spec,
+          options: { ...job.spec.options, ...phase, deadline: deps.deadline },
+          audit,
+        };
         const op = what === "picks" ? applyReviewPicks(s.ctx, spec) : enrichSheet(s.ctx, spec);
         return yield* noticingRefusals(s.ctx.client, op, seen);
       } finally {
@@ -154,7 +168,16 @@ function* runJob(deps: AppDeps, jobId: string, job: UiJob, what: "step" | "picks
     job.lastError = errorView(err);
   }
   yield* saveJob(deps, jobId, job);
+  yield* storePut(yield* audit.finish(job.credits - spentBefore, job.finished));
   return yield* progressOf(deps, jobId, job, result);
+}
+
+/** Where a job's rows are, for the audit (a mapping's absent roles left out). */
+function tableOf(spec: SheetJobSpec): AuditTable {
+  const mapping = Object.fromEntries(
+    Object.entries(spec.mapping ?? {}).filter((e): e is [string, number] => typeof e[1] === "number"),
+  );
+  return { sheet: spec.sheet, row: spec.row, col: spec.col, cols: spec.cols, mapping };
 }
 
 /** Where a step leaves the UI job: finished, stopped for credits, or a large run's matching done and its price asked. */

@@ -17,6 +17,7 @@ import type { RefreshEstimate, RefreshSettings, RefreshSummary } from "../refres
 import type { DoctorReport } from "../doctor/index.ts";
 import type { AlertChannelView, WebhookSender } from "../monitor/index.ts";
 import type { MonthSpend } from "../refresh/index.ts";
+import type { RunsView, UndoResult } from "../undo/index.ts";
 
 /** What the Monitor panel shows (monitorStatus and the save methods answer it). */
 export interface MonitorStatusView {
@@ -86,6 +87,8 @@ export type { SettingsView, HostKind };
 /** What a host hands the app service besides the driver: clock, randomness, deadline, document. */
 export interface AppDeps extends ContextInputs {
   host: HostKind;
+  /** Who the runs of this call are audited as (an e-mail, an account name); "" when the host cannot tell. */
+  who?: string;
   /** How the host sends e-mail (Apps Script's MailApp); hosts without one have no e-mail alerts. */
   mailer?: Mailer;
 }
@@ -476,6 +479,12 @@ export interface AppApi {
   refreshSaveSettings: { input: { refresh: Partial<RefreshSettings> }; output: RefreshStatusView };
   /** One step of a refresh under the host's deadline; status "paused" → call again. */
   refreshRun: { input: Record<string, never>; output: RefreshSummary };
+
+  // The audit of writes and the undo of a run (shared/app/runs.ts).
+  /** The document's runs that wrote cells, newest first, with the audit's size and limits. */
+  auditRuns: { input: Record<string, never>; output: RunsView };
+  /** Take a run back (cells changed since are kept and listed); the undo is a run itself. Credits are not refunded. */
+  undoRun: { input: { run: string }; output: UndoResult };
 }
 
 export type AppMethodName = keyof AppApi;

@@ -60,6 +60,6 @@ export function* refreshSaveSettingsMethod(deps: AppDeps, input: unknown): Opera
 export function* refreshRunMethod(deps: AppDeps, _input: unknown): Operation<RefreshSummary> {
   const s = yield* loadRefreshSettings();
   return yield* withSession(deps, "refresh", function* ({ ctx }) {
-    return yield* refreshStep(ctx, s, { deadline: deps.deadline });
+    return yield* refreshStep(ctx, s, { deadline: deps.deadline, who: deps.who });
   });
 }

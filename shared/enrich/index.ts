@@ -33,7 +33,15 @@ export { outOfCreditsResult, rowCeiling } from "./job-price.ts";
 export { selectRows, taskWithPrevious } from "./job-select.ts";
 export { countStats } from "./job-summary.ts";
 export { outputBlock } from "./job.ts";
-export type { EnrichOptions, OutcomeCounts, Rerun, SheetJobSpec, SheetRunResult } from "./job-types.ts";
+export type {
+  EnrichOptions,
+  OutcomeCounts,
+  Rerun,
+  SheetJobSpec,
+  SheetRunResult,
+  WriteAudit,
+  WrittenRow,
+} from "./job-types.ts";
 export { RunMemo } from "./memo.ts";
 export { namesAgree, pairByKey, rowKey } from "./row-key.ts";
 export { savedKeyAnswer } from "./row-result-schema.ts";

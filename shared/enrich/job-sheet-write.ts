@@ -40,7 +40,8 @@ import {
   type RowResult,
 } from "./rows.ts";
 import { changesText, companyName, valueChanges, type RowChanges } from "./value-changes.ts";
-import type { SheetJob } from "./job-types.ts";
+import type { SheetJob, WrittenRow } from "./job-types.ts";
+import { sameCell } from "../sheet/index.ts";
 
 const STATUS_COLOUR: Record<string, string> = {
   matched: "",
@@ -156,11 +157,33 @@ export function* writeRows(
   const firstRow = out.row + 1 + lo;
   // Logged first: a crash before the write repeats the same lines next time, and the log's keys drop them.
   if (spec.changes && changed.length > 0) yield* spec.changes.log(changed);
+  if (spec.audit) yield* spec.audit.record(out.sheet, changedCells(t, writes, span, lo, out.col));
   // Written at once, right after the read that placed them: the window in which a user can move these rows is this call.
   yield* sheet({ op: "write", sheet: out.sheet, row: firstRow, col: out.col, values: span, now: true });
   yield* job.ledger.record(recorded);
   yield* sheet({ op: "dropdowns", sheet: out.sheet, row: firstRow, col: out.col + 2, options: dropdowns });
   yield* sheet({ op: "colour", sheet: out.sheet, row: firstRow, col: out.col, colours });
+}
+
+/** The cells of the written rows that this write changes (old: as read just now), for the audit. */
+function changedCells(
+  t: TableNow,
+  writes: Map<number, RowResult>,
+  span: Cell[][],
+  lo: number,
+  firstCol: number,
+): WrittenRow[] {
+  const rows: WrittenRow[] = [];
+  for (const j of [...writes.keys()].sort((a, b) => a - b)) {
+    const next = span[j - lo] ?? [];
+    const old = t.output[j] ?? [];
+    const cells: WrittenRow["cells"] = [];
+    next.forEach((v, k) => {
+      if (!sameCell(old[k], v)) cells.push([firstCol + k, old[k] ?? "", v ?? ""]);
+    });
+    if (cells.length > 0) rows.push({ key: t.keys[j] ?? "", cells });
+  }
+  return rows;
 }
 
 /** A result's output cells for row j of `t`; a refresh adds its change column (and collects the row's changes). */

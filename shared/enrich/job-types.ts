@@ -4,7 +4,7 @@
  * engine's outcome. A leaf: it imports no part of the job, so the job's
  * modules never import each other in a circle.
  */
-import type { Operation } from "../core/index.ts";
+import type { Cell, Operation } from "../core/index.ts";
 import type { Language } from "../i18n/index.ts";
 import type { OpContext } from "../operations/index.ts";
 import type { ColumnMapping } from "./columns.ts";
@@ -113,6 +113,23 @@ export interface SheetJobSpec extends SheetBlock {
    * block, and `log` gets them right before the rows are written.
    */
   changes?: { log(rows: RowChanges[]): Operation<void> };
+  /**
+   * The audit of this run's writes (shared/undo/): per written row, its key
+   * and the cells the write changes (old as read right before the write, new),
+   * given just before the write.
+   */
+  audit?: WriteAudit;
+}
+
+/** A row a write changed: its key (row-key.ts) and its changed cells as [sheet column (1-based), old, new]. */
+export interface WrittenRow {
+  key: string;
+  cells: [col: number, old: Cell, next: Cell][];
+}
+
+/** Where a run's writes are recorded; `record` runs right before the block is written. */
+export interface WriteAudit {
+  record(sheet: string, rows: WrittenRow[]): Operation<void>;
 }
 
 export interface SheetRunResult {

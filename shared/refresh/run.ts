@@ -22,6 +22,7 @@ import type { SheetJobSpec, SheetRunResult } from "../enrich/index.ts";
 import type { RowChanges } from "../enrich/index.ts";
 import { addToMonth, monthSpend, type MonthSpend } from "./month.ts";
 import { logRefreshChanges, openRefreshLog } from "./log.ts";
+import { auditRun } from "../undo/index.ts";
 import type { RefreshSettings, RefreshTable } from "./settings.ts";
 
 export type RefreshStatus = "done" | "paused" | "ceiling" | "out_of_credits";
@@ -77,7 +78,7 @@ const CHUNK_SIZE = 20;
 export function specOf(
   t: RefreshTable,
   olderThanDays: number,
-  extra: Pick<SheetJobSpec, "changes"> & { deadline?: number; maxCredits: number },
+  extra: Pick<SheetJobSpec, "changes" | "audit"> & { deadline?: number; maxCredits: number },
 ): SheetJobSpec {
   return {
     sheet: t.sheet,
@@ -95,14 +96,19 @@ export function specOf(
       maxCredits: extra.maxCredits,
     },
     changes: extra.changes,
+    audit: extra.audit,
   };
 }
 
-/** One step of the refresh of `s.table`, within the month's ceiling and the host's deadline. */
+/**
+ * One step of the refresh of `s.table`, within the month's ceiling and the
+ * host's deadline; every cell it changes is audited as one run (shared/undo/)
+ * by `who`.
+ */
 export function* refreshStep(
   ctx0: OpContext,
   s: RefreshSettings,
-  opts: { deadline?: number } = {},
+  opts: { deadline?: number; who?: string } = {},
 ): Operation<RefreshSummary> {
   const table = s.table;
   if (!table)
@@ -136,26 +142,31 @@ export function* refreshStep(
       changedValues += yield* logRefreshChanges(log, rows, lang);
     },
   };
+  const audit = auditRun({
+    kind: "refresh",
+    who: opts.who ?? "",
+    now: () => ctx.client.now(),
+    table: {
+      sheet: table.sheet,
+      row: table.row,
+      col: table.col,
+      cols: table.cols,
+      mapping: definedOnly(table.mapping),
+    },
+  });
   if (before.left > 0) yield* addToMonth(ctx, before.left);
   let result: SheetRunResult;
   try {
     result = yield* enrichSheet(
       ctx,
-      specOf(table, s.olderThanDays, { changes, deadline: opts.deadline, maxCredits: before.left }),
+      specOf(table, s.olderThanDays, { changes, audit, deadline: opts.deadline, maxCredits: before.left }),
     );
   } finally {
     // The reservation becomes what was charged (also when the step failed half-way: spent is spent).
     if (before.left > 0 || charged > 0) yield* addToMonth(ctx, charged - before.left);
   }
   const month = yield* monthSpend(ctx, s.monthCeiling);
-  const status: RefreshStatus =
-    result.stopped === "budget"
-      ? "ceiling"
-      : result.stopped === "out_of_credits"
-        ? "out_of_credits"
-        : result.complete
-          ? "done"
-          : "paused";
+  const status = statusOf(result);
   const summary: RefreshSummary = {
     startedAt,
     finishedAt: new Date(ctx.client.now()).toISOString(),
@@ -170,9 +181,20 @@ export function* refreshStep(
     message: { de: "", en: "" },
   };
   summary.message = messageOf(summary, s);
-  yield* storePut({ [lastRefreshKey(ctx)]: writeSaved(LAST_REFRESH, summary) });
+  // The audit's run is closed in the same store write as the summary (one write: in Sheets a block of calls).
+  yield* storePut({ ...(yield* audit.finish(charged)), [lastRefreshKey(ctx)]: writeSaved(LAST_REFRESH, summary) });
   return summary;
 }
+
+function statusOf(result: SheetRunResult): RefreshStatus {
+  if (result.stopped === "budget") return "ceiling";
+  if (result.stopped === "out_of_credits") return "out_of_credits";
+  return result.complete ? "done" : "paused";
+}
+
+/** A mapping without its absent roles (saved state holds numbers only). */
+const definedOnly = (m: object): Record<string, number> =>
+  Object.fromEntries(Object.entries(m).filter((e): e is [string, number] => typeof e[1] === "number"));
 
 function messageOf(r: RefreshSummary, s: RefreshSettings): Bilingual {
   const de = (x: number) => x.toLocaleString("de-DE");

@@ -5,4 +5,4 @@
  */
 export { formatCell, formatCsvNumber, formatRow } from "./csv-write.ts";
 export type { Delimiter } from "./csv-write.ts";
-export { asText, needsNeutralising } from "./text.ts";
+export { asText, needsNeutralising, sameCell } from "./text.ts";

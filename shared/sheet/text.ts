@@ -20,3 +20,19 @@ export function asText(v: Cell | undefined): Cell {
   if (typeof v !== "string") return v;
   return needsNeutralising(v) ? "'" + v : v;
 }
+
+/**
+ * Do two cells hold the same thing for the user? Empty and null are one; a
+ * number and its text are one (a sheet reads back what was written as either);
+ * text neutralised with its apostrophe is the text the sheet shows. The audit
+ * of writes (shared/undo/) decides "changed" and "still the run's value" by it.
+ */
+export function sameCell(a: Cell | undefined, b: Cell | undefined): boolean {
+  return shown(a) === shown(b);
+}
+
+function shown(v: Cell | undefined): string {
+  if (v === null || v === undefined) return "";
+  const s = String(v);
+  return s.startsWith("'") && needsNeutralising(s.slice(1)) ? s.slice(1) : s;
+}

@@ -222,10 +222,21 @@ export function createSheetsFake(opts: SheetsOptions) {
   const quoted: { sheet: string; row: number; col: number; value: string }[] = [];
   /** Apostrophes written into plain-text cells, where they show. */
   const shownApostrophes: { sheet: string; row: number; col: number; value: string }[] = [];
-  const count = (name: string) => calls.push(name);
+  /**
+   * An execution cut off by the platform (the 6-minute limit, a closed tab): after `cutAfter` more Spreadsheet
+   * calls every call throws, as nothing of a stopped script runs any more (its finally blocks included).
+   */
+  const cut = { after: null as number | null };
+  const counted = (name: string) => {
+    if (cut.after !== null && cut.after-- <= 0) {
+      cut.after = 0;
+      throw new Error("Exceeded maximum execution time");
+    }
+    return calls.push(name);
+  };
+  const count = (name: string) => counted(name);
   /** Calls on the add-on's own state sheet are counted as "state:…", apart from those on the user's tables. */
-  const countOn = (sheetName: string) => (name: string) =>
-    calls.push(sheetName === STATE_SHEET ? `state:${name}` : name);
+  const countOn = (sheetName: string) => (name: string) => counted(sheetName === STATE_SHEET ? `state:${name}` : name);
 
   const cell = (g: Value[][], r: number, c: number): Value => g[r - 1]?.[c - 1] ?? "";
   const setCell = <T>(m: Map<string, T[][]>, sheet: string, r: number, c: number, v: T, fill: T) => {
@@ -834,6 +845,10 @@ export function createSheetsFake(opts: SheetsOptions) {
         cursor = Math.max(next.at + 1, now());
       }
       return log;
+    },
+    /** Cut the execution off after `n` more Spreadsheet calls (null: never); see `counted`. */
+    cutAfter(n: number | null) {
+      cut.after = n;
     },
     resetCounts() {
       calls.length = 0;

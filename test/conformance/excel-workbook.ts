@@ -33,6 +33,8 @@ export interface ExcelGridSheet {
 
 export class ExcelWorkbook implements ExcelLike {
   readonly sheets = new Map<string, ExcelGridSheet>();
+  /** Sheets' visibility as set (Visible, Hidden, VeryHidden: https://learn.microsoft.com/javascript/api/excel/excel.sheetvisibility). */
+  readonly visibility = new Map<string, string>();
   syncs = 0;
 
   addSheet(name: string, cells: Cell[][] = []): ExcelGridSheet {
@@ -144,6 +146,9 @@ export class ExcelWorkbook implements ExcelLike {
       proxy<Record<string, unknown>>(
         () => ({ isNullObject: name === null || !wb.sheets.has(name), name: name ?? "" }),
         {
+          set visibility(v: string) {
+            queue.push(() => wb.visibility.set(name!, v));
+          },
           getRangeByIndexes: (r: number, c: number, rows: number, cols: number) => range(name!, r, c, rows, cols),
           getUsedRangeOrNullObject: () =>
             proxy(() => {

@@ -5,6 +5,7 @@
  * tests move it), a loopback webhook receiver, an admin token and two users
  * who have spent through /v2 as a client would.
  */
+import { outboundPolicy } from "../../server/net/outbound.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import { parseCacheDays } from "../../server/cache.ts";
 import { silentLogger } from "../../server/log.ts";
@@ -61,7 +62,11 @@ export async function startConsoleWorld(
     mailer: undefined,
   };
   setScheduleConfig(cfg);
-  const srv = await startInProcess(world, database, { allowOrigins: opts.allowOrigins ?? [] });
+  // The test's webhook receiver is on loopback: allowed by name, as an admin allows an on-premise relay.
+  const srv = await startInProcess(world, database, {
+    allowOrigins: opts.allowOrigins ?? [],
+    outbound: outboundPolicy({ allowHosts: ["127.0.0.1"] }),
+  });
   const admin = await createToken(srv.db, "root", null, { admin: true });
   const anna = await srv.token("anna", 100);
   const ben = await srv.token("ben", 200);

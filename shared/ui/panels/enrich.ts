@@ -12,6 +12,7 @@ import { fieldsSection, loadFields } from "./enrich/fields.ts";
 import { howSection } from "./enrich/how.ts";
 import { refreshTableOf } from "../../app/index.ts";
 import { refreshSection } from "./enrich/refresh/index.ts";
+import { runsSection } from "./runs/index.ts";
 import { reviewSection } from "./enrich/review.ts";
 import { continuedRunSection, runSection } from "./enrich/run.ts";
 import { config, type EnrichState } from "./enrich/state.ts";
@@ -43,6 +44,8 @@ export const enrichPanel = definePanel<EnrichState>({
     }
     // Keep the enriched table current on a schedule (its own section, ./enrich/refresh/).
     parts.push(refreshSection(ui, s, s.selection && s.mapping ? refreshTableOf(config(s)) : null));
+    // What the runs wrote, and "Undo this run" (./runs/).
+    parts.push(runsSection(ui, s));
     return h("div", { class: "cd-enrich" }, parts);
   },
 });
