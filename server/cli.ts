@@ -14,6 +14,9 @@ import { isLoopbackHost } from "../shared/api/index.ts";
 import { createToken, listUsers, revokeTokens, USER_NAME, UserNotFound } from "./auth/tokens.ts";
 import { parseCacheDays, purgeExpired } from "./cache.ts";
 import { DataDirLocked, lockDataDir, type DataLock } from "./db/data-lock.ts";
+import { prepareDataDir, tightenTree } from "./db/data-dir.ts";
+import { errorText } from "./error-text.ts";
+import { portUnavailable, startFailure, startText } from "./start-failures.ts";
 import { dbTarget, openDb, type Db, type DbTarget } from "./db/db.ts";
 import { migrate, NewerDatabaseError } from "./db/migrations.ts";
 import "./extensions.ts";
@@ -76,23 +79,38 @@ function userName(flags: Flags, lang: Language): string {
   return u;
 }
 
-/** Open (and migrate) the database a subcommand names; PGlite's directory is locked for this process. */
-export async function openServerDb(target: DbTarget): Promise<{ db: Db; close: () => Promise<void> }> {
+/**
+ * Open (and migrate) the database a subcommand names; PGlite's directory is made private (data-dir.ts) and
+ * locked for this process. `tightened`: how many entries of the directory were looser than 0700/0600 before.
+ */
+export async function openServerDb(
+  target: DbTarget,
+): Promise<{ db: Db; close: () => Promise<void>; tightened: number }> {
   let lock: DataLock | undefined;
-  if (target.kind === "pglite" && !target.dir.startsWith("memory://")) lock = lockDataDir(target.dir);
+  const dir = target.kind === "pglite" && !target.dir.startsWith("memory://") ? target.dir : undefined;
+  const tightened = dir === undefined ? 0 : prepareDataDir(dir);
+  if (dir !== undefined) lock = lockDataDir(dir);
+  // PGlite unpacks its first cluster with the archive's loose modes: tightened once it is there, and at the end.
+  const tighten = () => void (dir !== undefined && tightenTree(dir));
   try {
     const db = await openDb(target);
     try {
       await migrate(db);
+      tighten();
     } catch (e) {
       await db.close();
       throw e;
     }
     return {
       db,
+      tightened,
       close: async () => {
         await db.close();
-        lock?.release();
+        try {
+          tighten();
+        } finally {
+          lock?.release();
+        }
       },
     };
   } catch (e) {
@@ -147,7 +165,15 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
       ? Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS)
       : DEFAULT_TIMEOUT_SECONDS;
   const log = jsonLogger((line) => process.stdout.write(line + "\n"));
-  const { db, close } = await openServerDb(target);
+  if (await portUnavailable(host, port)) {
+    io.err(admin.portTaken[lang](port, host));
+    return EXIT.USAGE;
+  }
+  const { db, close, tightened } = await openServerDb(target);
+  if (tightened > 0 && target.kind === "pglite") {
+    log.warn("data.tightened", { entries: tightened });
+    io.err(startText.tightened[lang](target.dir, tightened));
+  }
   const processName = `${hostname()}:${process.pid}:${Date.now().toString(36)}`;
   let running;
   try {
@@ -177,6 +203,8 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
     }
     throw e;
   }
+  // At the start too: a server restarted more often than hourly would otherwise keep expired answers (personal data) for ever.
+  void purgeExpired(db).catch(() => undefined);
   const purge = setInterval(() => void purgeExpired(db).catch(() => undefined), PURGE_EVERY_MS);
   purge.unref();
   log.info("listening", { url: running.url, database: db.kind, process: processName, origins: origins.length });
@@ -309,6 +337,9 @@ async function command(
 
 /** `company-data server …` (argv without "server"); `lang` is the CLI's message language. */
 export async function runServerCli(argv: string[], env: NodeJS.ProcessEnv, io: Io, lang: Language): Promise<number> {
+  // The server's files are its user's alone, whatever umask it was started with (data-dir.ts tightens what exists).
+  process.umask(0o077);
+  let target: DbTarget | undefined;
   try {
     let parsed;
     try {
@@ -320,6 +351,7 @@ export async function runServerCli(argv: string[], env: NodeJS.ProcessEnv, io: I
       io.out(admin.usage[lang]);
       return EXIT.OK;
     }
+    target = dbTarget(parsed.values.data, env);
     return await command(parsed.positionals, parsed.values, env, io, lang);
   } catch (e) {
     if (e instanceof Usage) {
@@ -339,8 +371,13 @@ export async function runServerCli(argv: string[], env: NodeJS.ProcessEnv, io: I
       io.err(e.text(lang));
       return EXIT.USAGE;
     }
-    // Never a stack or a connection string: the error's kind and first line.
-    io.err(`${(e as Error)?.name ?? "Error"}: ${String((e as Error)?.message ?? e).split("\n")[0]}`);
+    const failure = target && startFailure(e, target, lang);
+    if (failure) {
+      io.err(failure.text);
+      return failure.exit;
+    }
+    // Never a stack or a connection string: the error's kind and first line (never "[object Object]").
+    io.err(errorText(e));
     return EXIT.INTERNAL;
   }
 }

@@ -15,6 +15,7 @@ import { msg } from "./i18n.ts";
 import { isApiPath, specOf } from "./proxy.ts";
 import { answerFor, type PurchaseContext } from "./purchase.ts";
 import { healthChecks, registeredServices, routeFor, type ServerContext, type ServiceContext } from "./routes.ts";
+import { errorMessage } from "./error-text.ts";
 
 export interface TeamServerOptions extends PurchaseContext {
   port: number;
@@ -126,7 +127,7 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
           try {
             results[name] = await check(service);
           } catch (e) {
-            results[name] = { ok: false, detail: String((e as Error)?.message ?? e) };
+            results[name] = { ok: false, detail: errorMessage(e) };
           }
         }
         out.checks = results;
@@ -184,7 +185,7 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
         opts.log.error("request.failed", {
           path: (req.url ?? "").split("?")[0],
           error: (e as Error)?.name ?? "Error",
-          message: String((e as Error)?.message ?? e).slice(0, 300),
+          message: errorMessage(e).slice(0, 300),
         });
         send(
           res,
