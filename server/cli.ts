@@ -12,6 +12,7 @@ import { CompanyDataError } from "../shared/core/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import { isLoopbackHost } from "../shared/api/index.ts";
 import { createToken, listUsers, revokeTokens, USER_NAME, UserNotFound } from "./auth/tokens.ts";
+import { UserNameRefused, userNameText } from "./auth/user-name.ts";
 import { parseCacheDays, purgeExpired } from "./cache.ts";
 import { DataDirLocked, lockDataDir, type DataLock } from "./db/data-lock.ts";
 import { prepareDataDir, tightenTree } from "./db/data-dir.ts";
@@ -29,6 +30,7 @@ import { KeyFileError, readApiKey } from "./secret.ts";
 import { createUpstream } from "./upstream.ts";
 import { databasePacer } from "./pacing.ts";
 import { ackDrift } from "./doctor/ack.ts";
+import { setScheduleConfig } from "./schedules/config.ts";
 
 /** Exit codes as the CLI's (cli/i18n.ts EXIT). */
 const EXIT = { OK: 0, INTERNAL: 1, USAGE: 2, KEY: 5, LOCKED: 8 } as const;
@@ -52,6 +54,7 @@ const OPTIONS = {
   data: { type: "string" },
   "allow-origin": { type: "string", multiple: true },
   "key-file": { type: "string" },
+  "max-schedules": { type: "string" },
   user: { type: "string" },
   "month-budget": { type: "string" },
   team: { type: "string" },
@@ -160,6 +163,12 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
     }
   }
   const cacheDays = parseCacheDays(env.COMPANY_DATA_CACHE_DAYS);
+  if (flags["max-schedules"] !== undefined) {
+    const max = Number(flags["max-schedules"]);
+    if (!Number.isInteger(max) || max < 0 || max > 100_000)
+      throw new Usage(admin.badValue[lang]("--max-schedules", flags["max-schedules"]));
+    setScheduleConfig({ maxSchedules: max });
+  }
   const timeoutSeconds =
     Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS) > 0
       ? Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS)
@@ -357,6 +366,10 @@ export async function runServerCli(argv: string[], env: NodeJS.ProcessEnv, io: I
     if (e instanceof Usage) {
       io.err(e.message);
       io.err(admin.usage[lang]);
+      return EXIT.USAGE;
+    }
+    if (e instanceof UserNameRefused) {
+      io.err(userNameText.refused[lang](e.user, e.lookAlike));
       return EXIT.USAGE;
     }
     if (e instanceof DataDirLocked) {

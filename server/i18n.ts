@@ -51,7 +51,7 @@ export const msg = catalogue({
 export const admin = catalogue({
   usage: {
     de: `Aufruf:
-  company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file DATEI]
+  company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file DATEI] [--max-schedules N (20)]
   company-data server token create --user NAME [--month-budget N|none]
   company-data server token list
   company-data server token revoke --user NAME
@@ -61,7 +61,7 @@ export const admin = catalogue({
   company-data server ack-drift       Befunde des Doktors bestätigen (shared/doctor/README.md)
 Umgebung: COMPANY_DATA_API_KEY (oder --key-file), COMPANY_DATA_BASE_URL, DATABASE_URL (PostgreSQL; sonst PGlite in --data).`,
     en: `Usage:
-  company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file FILE]
+  company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file FILE] [--max-schedules N (20)]
   company-data server token create --user NAME [--month-budget N|none]
   company-data server token list
   company-data server token revoke --user NAME
