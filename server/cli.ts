@@ -30,6 +30,8 @@ import { KeyFileError, readApiKey } from "./secret.ts";
 import { createUpstream } from "./upstream.ts";
 import { databasePacer } from "./pacing.ts";
 import { ackDrift } from "./doctor/ack.ts";
+import { purgeCompany, purgePerson, purgeText } from "./purge.ts";
+import { validate as V } from "../shared/api/index.ts";
 import { setScheduleConfig } from "./schedules/config.ts";
 
 /** Exit codes as the CLI's (cli/i18n.ts EXIT). */
@@ -55,6 +57,8 @@ const OPTIONS = {
   "allow-origin": { type: "string", multiple: true },
   "key-file": { type: "string" },
   "max-schedules": { type: "string" },
+  company: { type: "string" },
+  person: { type: "string" },
   user: { type: "string" },
   "month-budget": { type: "string" },
   team: { type: "string" },
@@ -289,6 +293,14 @@ async function command(
       }
       throw e;
     }
+  }
+  if (cmd === "purge") {
+    if ((flags.company === undefined) === (flags.person === undefined)) throw new Usage(purgeText.which[lang]);
+    const id =
+      flags.company !== undefined ? V.companyId(flags.company, "--company") : V.personId(flags.person, "--person");
+    const report = await withDb(target, (db) => (flags.company !== undefined ? purgeCompany : purgePerson)(db, id));
+    io.out(purgeText.report[lang](report));
+    return EXIT.OK;
   }
   if (cmd === "ack-drift") return withDb(target, (db) => ackDrift(db, lang, (line) => io.out(line)));
   if (cmd === "budget") {

@@ -58,6 +58,7 @@ export const admin = catalogue({
   company-data server budget --team N|none
   company-data server budget --user NAME --month-budget N|none
   company-data server report [--month JJJJ-MM] [--json]
+  company-data server purge --company ID | --person ID
   company-data server ack-drift       Befunde des Doktors bestätigen (shared/doctor/README.md)
 Umgebung: COMPANY_DATA_API_KEY (oder --key-file), COMPANY_DATA_BASE_URL, DATABASE_URL (PostgreSQL; sonst PGlite in --data).`,
     en: `Usage:
@@ -68,6 +69,7 @@ Umgebung: COMPANY_DATA_API_KEY (oder --key-file), COMPANY_DATA_BASE_URL, DATABAS
   company-data server budget --team N|none
   company-data server budget --user NAME --month-budget N|none
   company-data server report [--month YYYY-MM] [--json]
+  company-data server purge --company ID | --person ID
   company-data server ack-drift       acknowledge the doctor's findings (shared/doctor/README.md)
 Environment: COMPANY_DATA_API_KEY (or --key-file), COMPANY_DATA_BASE_URL, DATABASE_URL (PostgreSQL; else PGlite in --data).`,
   },
