@@ -19,7 +19,7 @@ import type { TestDatabase } from "../support/team-server.ts";
 
 const GONE = "DEPURGE00001";
 const KEPT = "DEKEEP000002";
-const PERSON = "P123456789";
+const PERSON = "P1234567890";
 
 async function seed(db: Db): Promise<number> {
   const [u] = await db.query<{ id: number }>("insert into users (name) values ('purger') returning id");
