@@ -3,6 +3,8 @@
  * options of its own (as `mcp` has). Every subcommand opens the same
  * database: DATABASE_URL when set (PostgreSQL), else PGlite in --data
  * (default ./company-data-server), locked for this process.
+ * Over 400 lines: every subcommand with its options and exit codes in one place (the checks and
+ * messages of their own live in start-failures.ts, purge.ts, auth/user-name.ts, db/data-dir.ts).
  */
 import { hostname } from "node:os";
 import { parseArgs } from "node:util";
