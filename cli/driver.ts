@@ -9,7 +9,7 @@
  * shared/web/limited-http.ts (an AIMD limit under the `parallel` ceiling, and
  * at most `parallel` paid credits in flight).
  */
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync } from "node:fs";
 import { written } from "./disk.ts";
 import * as z from "zod/mini";
 import type { AsyncDriver } from "../shared/core/index.ts";
@@ -18,6 +18,7 @@ import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
 import { fetchHttp } from "../shared/web/index.ts";
 import type { AimdLimiter } from "../shared/core/index.ts";
 import { limitedHttp } from "../shared/web/index.ts";
+import { appendPrivate, writePrivate } from "./private-file.ts";
 
 export interface NodeDriverOptions {
   timeoutMs?: number;
@@ -143,7 +144,7 @@ export function nodeDriver(
         if (opts.journal && res.status >= 200 && res.status < 300 && (opts.replayable ?? replayable)(r)) {
           const journal = opts.journal;
           const line = JSON.stringify(tag ? { s: signature(r), r: res, t: tag } : { s: signature(r), r: res });
-          written(journal, () => appendFileSync(journal, line + "\n"));
+          written(journal, () => appendPrivate(journal, line + "\n"));
         }
         opts.onAnswer?.(r, res);
         return res;
@@ -205,7 +206,7 @@ export function nodeDriver(
         if (opts.journal) lines += JSON.stringify({ k, v, e: expires }) + "\n";
       }
       const journal = opts.journal;
-      if (journal && lines) written(journal, () => appendFileSync(journal, lines));
+      if (journal && lines) written(journal, () => appendPrivate(journal, lines));
     },
     storeGet: async (keys) => keys.map((k) => store.get(k) ?? null),
     storePut: async (entries) => {
@@ -220,7 +221,7 @@ export function nodeDriver(
       const journal = opts.journal;
       if (!journal) return;
       written(journal, () =>
-        writeFileSync(journal + ".tmp", [...replay].map(([s, r]) => JSON.stringify({ s, r }) + "\n").join("")),
+        writePrivate(journal + ".tmp", [...replay].map(([s, r]) => JSON.stringify({ s, r }) + "\n").join("")),
       );
       renameSync(journal + ".tmp", journal);
     },

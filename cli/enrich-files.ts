@@ -15,8 +15,8 @@
  * ./ledger.ts) and OUT.lock (./lock.ts). Every write goes through `written`
  * (./disk.ts): a full disk is said with the file.
  */
-import { closeSync, createReadStream, existsSync, fsyncSync, openSync, readFileSync, realpathSync } from "node:fs";
-import { renameSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, fsyncSync, readFileSync, realpathSync } from "node:fs";
+import { renameSync, unlinkSync, writeSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { resolve as resolvePath } from "node:path";
 import * as z from "zod/mini";
@@ -26,6 +26,7 @@ import type { Language } from "../shared/i18n/index.ts";
 import { written } from "./disk.ts";
 import { ExitError } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
+import { openPrivate, writePrivate } from "./private-file.ts";
 
 export function paths(out: string) {
   return {
@@ -118,7 +119,7 @@ export class EnrichStore {
       if (existsSync(file)) unlinkSync(file);
       return;
     }
-    written(file, () => writeFileSync(file + ".tmp", v));
+    written(file, () => writePrivate(file + ".tmp", v));
     renameSync(file + ".tmp", file);
   }
 
@@ -130,7 +131,7 @@ export class EnrichStore {
       if (existsSync(file)) unlinkSync(file);
       return;
     }
-    const fd = openSync(file, "a");
+    const fd = openPrivate(file, "a");
     try {
       written(file, () => writeSync(fd, JSON.stringify(parts) + "\n"));
       fsyncSync(fd);

@@ -14,6 +14,7 @@ import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { errnoOf } from "./readable.ts";
+import { appendPrivate, writePrivate } from "./private-file.ts";
 
 /** What every scheduled job's command takes: its files, the yes, the language, the parallel calls. */
 export interface JobFileArgs {
@@ -48,14 +49,13 @@ export class FileStore {
     return keys.map((k) => this.map.get(k) ?? null);
   }
   put(entries: Record<string, string | null>): void {
-    appendFileSync(this.path, JSON.stringify(entries) + "\n", this.mode === undefined ? {} : { mode: this.mode });
+    appendPrivate(this.path, JSON.stringify(entries) + "\n");
     for (const [k, v] of Object.entries(entries)) v === null ? this.map.delete(k) : this.map.set(k, v);
   }
   /** Rewrite the journal as one line per key (atomically: a kill leaves the old one). */
   compact(): void {
     const tmp = `${this.path}.tmp`;
-    const text = [...this.map].map(([k, v]) => JSON.stringify({ [k]: v }) + "\n").join("");
-    writeFileSync(tmp, text, this.mode === undefined ? {} : { mode: this.mode });
+    writePrivate(tmp, [...this.map].map(([k, v]) => JSON.stringify({ [k]: v }) + "\n").join(""));
     renameSync(tmp, this.path);
   }
 }

@@ -22,9 +22,10 @@
  * the process being killed (they are in the kernel's page cache), not a
  * power cut of the machine. A torn last line is skipped.
  */
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, readFileSync, writeSync } from "node:fs";
 import { chargedOf, creditsOf, type HttpRequest, type HttpResponse } from "../shared/core/index.ts";
 import { written } from "./disk.ts";
+import { openPrivate } from "./private-file.ts";
 
 export interface Charge {
   /** Credits of answers that arrived. */
@@ -59,7 +60,7 @@ export class SpendLedger {
   private write(line: string): void {
     written(this.file, () => {
       if (this.fd < 0 && !this.closed) {
-        this.fd = openSync(this.file, this.resume ? "a" : "w");
+        this.fd = openPrivate(this.file, this.resume ? "a" : "w");
         // A line torn by a kill is ended, so that it does not swallow the next one.
         if (this.torn) writeSync(this.fd, "\n");
       }

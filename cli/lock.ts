@@ -14,10 +14,11 @@
  * Limit: a process id reused by an unrelated process after a crash keeps the
  * lock "alive"; the message then names the file to delete as well.
  */
-import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import * as z from "zod/mini";
 import { readSaved, savedKind, writeSaved } from "../shared/core/index.ts";
+import { openPrivate } from "./private-file.ts";
 
 interface Owner {
   pid: number;
@@ -62,7 +63,7 @@ const stale = (o: Owner | null) => o !== null && o.host === hostname() && o.pid 
 function create(file: string, me: Owner): boolean {
   let fd: number;
   try {
-    fd = openSync(file, "wx");
+    fd = openPrivate(file, "wx");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw e;

@@ -9,7 +9,7 @@
  * PORTFOLIO.csv.server.json, per server and schedule name. Arguments here;
  * requests and texts in the core (shared/monitor/server-schedule.ts).
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync } from "node:fs";
 import * as z from "zod/mini";
 import { runAsync, readSaved, savedKind, writeSaved } from "../shared/core/index.ts";
 import type { Bilingual, Language } from "../shared/i18n/index.ts";
@@ -25,6 +25,7 @@ import { nodeDriver } from "./driver.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { readTable } from "./monitor.ts";
+import { writePrivate } from "./private-file.ts";
 
 export interface MonitorServerArgs {
   input: string;
@@ -76,7 +77,7 @@ function readCursor(path: string): Cursor {
 }
 
 function writeCursor(path: string, c: Cursor): void {
-  writeFileSync(`${path}.tmp`, writeSaved(CURSOR, c));
+  writePrivate(`${path}.tmp`, writeSaved(CURSOR, c));
   renameSync(`${path}.tmp`, path);
 }
 

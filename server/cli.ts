@@ -5,6 +5,8 @@
  * (default ./company-data-server), locked for the process that opens it.
  * The administration commands (admin/cli-admin.ts) reach a PGlite directory
  * a server holds through that server's admin channel (admin/channel.ts).
+ * Over 400 lines: every subcommand with its options and exit codes in one place (the checks and
+ * messages of their own live in start-failures.ts, purge.ts, auth/user-name.ts, db/data-dir.ts, admin/).
  */
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -14,7 +16,14 @@ import { checkBaseUrl } from "../shared/api/index.ts";
 import { CompanyDataError } from "../shared/core/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import { isLoopbackHost } from "../shared/api/index.ts";
+import { UserNameRefused, userNameText } from "./auth/user-name.ts";
 import { DataDirLocked, lockDataDir, type DataLock } from "./db/data-lock.ts";
+import { prepareDataDir, tightenTree } from "./db/data-dir.ts";
+import { errorText } from "./error-text.ts";
+import { portUnavailable, startFailure, startText } from "./start-failures.ts";
+import { purgeCompany, purgePerson, purgeText } from "./purge.ts";
+import { validate as V } from "../shared/api/index.ts";
+import { setScheduleConfig } from "./schedules/config.ts";
 import { dbTarget, openDb, type Db, type DbTarget } from "./db/db.ts";
 import { NewerDatabaseError } from "./db/migrations.ts";
 import { admin } from "./i18n.ts";
@@ -55,6 +64,9 @@ const OPTIONS = {
   data: { type: "string" },
   "allow-origin": { type: "string", multiple: true },
   "allow-webhook-host": { type: "string", multiple: true },
+  "max-schedules": { type: "string" },
+  company: { type: "string" },
+  person: { type: "string" },
   "key-file": { type: "string" },
   user: { type: "string" },
   "month-budget": { type: "string" },
@@ -91,29 +103,42 @@ function allowedWebhookHosts(values: string[], lang: Language): string[] {
   });
 }
 
-/** Open (and migrate, unless told not to) the database a subcommand names; PGlite's directory is locked for this process. */
+/**
+ * Open (and migrate, unless told not to) the database a subcommand names; PGlite's directory is made private
+ * (data-dir.ts) and locked for this process. `tightened`: how many entries were looser than 0700/0600 before.
+ */
 export async function openServerDb(
   target: DbTarget,
   opts: { migrate?: boolean } = {},
-): Promise<{ db: Db; close: () => Promise<void> }> {
+): Promise<{ db: Db; close: () => Promise<void>; tightened: number }> {
   // Every module's migrations are registered before the database is migrated.
   await import("./extensions.ts");
   const { migrate } = await import("./db/migrations.ts");
   let lock: DataLock | undefined;
-  if (target.kind === "pglite" && !target.dir.startsWith("memory://")) lock = lockDataDir(target.dir);
+  const dir = target.kind === "pglite" && !target.dir.startsWith("memory://") ? target.dir : undefined;
+  const tightened = dir === undefined ? 0 : prepareDataDir(dir);
+  if (dir !== undefined) lock = lockDataDir(dir);
+  // PGlite unpacks its first cluster with the archive's loose modes: tightened once it is there, and at the end.
+  const tighten = () => void (dir !== undefined && tightenTree(dir));
   try {
     const db = await openDb(target);
     try {
       if (opts.migrate !== false) await migrate(db);
+      tighten();
     } catch (e) {
       await db.close();
       throw e;
     }
     return {
       db,
+      tightened,
       close: async () => {
         await db.close();
-        lock?.release();
+        try {
+          tighten();
+        } finally {
+          lock?.release();
+        }
       },
     };
   } catch (e) {
@@ -166,12 +191,26 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
   }
   const webhookHosts = allowedWebhookHosts(flags["allow-webhook-host"] ?? [], lang);
   const cacheDays = parseCacheDays(env.COMPANY_DATA_CACHE_DAYS);
+  if (flags["max-schedules"] !== undefined) {
+    const max = Number(flags["max-schedules"]);
+    if (!Number.isInteger(max) || max < 0 || max > 100_000)
+      throw new Usage(admin.badValue[lang]("--max-schedules", flags["max-schedules"]));
+    setScheduleConfig({ maxSchedules: max });
+  }
   const timeoutSeconds =
     Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS) > 0
       ? Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS)
       : DEFAULT_TIMEOUT_SECONDS;
   const log = jsonLogger((line) => process.stdout.write(line + "\n"));
-  const { db, close } = await openServerDb(target);
+  if (await portUnavailable(host, port)) {
+    io.err(admin.portTaken[lang](port, host));
+    return EXIT.USAGE;
+  }
+  const { db, close, tightened } = await openServerDb(target);
+  if (tightened > 0 && target.kind === "pglite") {
+    log.warn("data.tightened", { entries: tightened });
+    io.err(startText.tightened[lang](target.dir, tightened));
+  }
   const processName = `${hostname()}:${process.pid}:${Date.now().toString(36)}`;
   let running;
   try {
@@ -205,6 +244,8 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
     }
     throw e;
   }
+  // At the start too: a server restarted more often than hourly would otherwise keep expired answers (personal data) for ever.
+  void purgeExpired(db).catch(() => undefined);
   const purge = setInterval(() => void purgeExpired(db).catch(() => undefined), PURGE_EVERY_MS);
   purge.unref();
   log.info("listening", { url: running.url, database: db.kind, process: processName, origins: origins.length });
@@ -247,11 +288,28 @@ async function command(
   const [cmd, sub] = positional;
   if (cmd === undefined) return serve(flags, env, io, lang, target);
   if (ADMIN_COMMANDS.has(cmd)) return adminCommand(cmd, sub, flags, io, lang, target, openServerDb);
+  if (cmd === "purge") {
+    // Opens the database itself (a running PGlite server is named, exit 8): a rare request, not yet on the channel.
+    if ((flags.company === undefined) === (flags.person === undefined)) throw new Usage(purgeText.which[lang]);
+    const id =
+      flags.company !== undefined ? V.companyId(flags.company, "--company") : V.personId(flags.person, "--person");
+    const { db, close } = await openServerDb(target);
+    try {
+      const report = await (flags.company !== undefined ? purgeCompany : purgePerson)(db, id);
+      io.out(purgeText.report[lang](report));
+    } finally {
+      await close();
+    }
+    return EXIT.OK;
+  }
   throw new Usage(admin.unknown[lang](["server", ...positional].join(" ")));
 }
 
 /** `company-data server …` (argv without "server"); `lang` is the CLI's message language. */
 export async function runServerCli(argv: string[], env: NodeJS.ProcessEnv, io: Io, lang: Language): Promise<number> {
+  // The server's files are its user's alone, whatever umask it was started with (data-dir.ts tightens what exists).
+  process.umask(0o077);
+  let target: DbTarget | undefined;
   try {
     let parsed;
     try {
@@ -263,11 +321,16 @@ export async function runServerCli(argv: string[], env: NodeJS.ProcessEnv, io: I
       io.out(admin.usage[lang]);
       return EXIT.OK;
     }
+    target = dbTarget(parsed.values.data, env);
     return await command(parsed.positionals, parsed.values, env, io, lang);
   } catch (e) {
     if (e instanceof Usage) {
       io.err(e.message);
       io.err(admin.usage[lang]);
+      return EXIT.USAGE;
+    }
+    if (e instanceof UserNameRefused) {
+      io.err(userNameText.refused[lang](e.user, e.lookAlike));
       return EXIT.USAGE;
     }
     if (e instanceof DataDirLocked) {
@@ -286,8 +349,13 @@ export async function runServerCli(argv: string[], env: NodeJS.ProcessEnv, io: I
       io.err(e.text(lang));
       return EXIT.USAGE;
     }
-    // Never a stack or a connection string: the error's kind and first line.
-    io.err(`${(e as Error)?.name ?? "Error"}: ${String((e as Error)?.message ?? e).split("\n")[0]}`);
+    const failure = target && startFailure(e, target, lang);
+    if (failure) {
+      io.err(failure.text);
+      return failure.exit;
+    }
+    // Never a stack or a connection string: the error's kind and first line (never "[object Object]").
+    io.err(errorText(e));
     return EXIT.INTERNAL;
   }
 }

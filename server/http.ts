@@ -18,6 +18,7 @@ import { closeUnread } from "./net/close-unread.ts";
 import { STRICT_OUTBOUND, type OutboundPolicy } from "./net/outbound.ts";
 import { isApiPath, specOf } from "./proxy.ts";
 import { answerFor, type PurchaseContext } from "./purchase.ts";
+import { errorMessage } from "./error-text.ts";
 import { registeredServices, routeFor, type ServerContext, type ServiceContext } from "./routes.ts";
 
 export interface TeamServerOptions extends PurchaseContext {
@@ -259,7 +260,7 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
         opts.log.error("request.failed", {
           path: (req.url ?? "").split("?")[0],
           error: (e as Error)?.name ?? "Error",
-          message: String((e as Error)?.message ?? e).slice(0, 300),
+          message: errorMessage(e).slice(0, 300),
         });
         send(
           res,

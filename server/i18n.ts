@@ -61,7 +61,7 @@ export const msg = catalogue({
 export const admin = catalogue({
   usage: {
     de: `Aufruf:
-  company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file DATEI]
+  company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file DATEI] [--max-schedules N (20)]
       [--allow-webhook-host HOST …]   Webhooks an diesen Host zulassen, auch wenn er intern auflöst (Relay im Haus)
   company-data server token create --user NAME [--month-budget N|none] [--admin] [--expires 90d] [--max-tokens N (10)]
   company-data server token rotate --user NAME [--grace 24h] [--expires 90d] [--admin]
@@ -70,13 +70,14 @@ export const admin = catalogue({
   company-data server budget --team N|none
   company-data server budget --user NAME --month-budget N|none
   company-data server report [--month JJJJ-MM] [--json]
+  company-data server purge --company ID | --person ID
   company-data server ack-drift       Befunde des Doktors bestätigen (shared/doctor/README.md)
   company-data server backup --to DATEI        auch während der Server läuft
   company-data server restore --from DATEI     in ein leeres Datenverzeichnis / eine leere Datenbank
 Läuft ein Server auf dem PGlite-Verzeichnis, gehen diese Befehle über seinen Admin-Kanal (DIR/admin.sock).
 Umgebung: COMPANY_DATA_API_KEY (oder --key-file), COMPANY_DATA_BASE_URL, DATABASE_URL (PostgreSQL; sonst PGlite in --data).`,
     en: `Usage:
-  company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file FILE]
+  company-data server [--port N (8790)] [--host H (127.0.0.1)] [--data DIR] [--allow-origin URL …] [--key-file FILE] [--max-schedules N (20)]
       [--allow-webhook-host HOST …]   allow webhooks to this host even when it resolves inside (an on-premise relay)
   company-data server token create --user NAME [--month-budget N|none] [--admin] [--expires 90d] [--max-tokens N (10)]
   company-data server token rotate --user NAME [--grace 24h] [--expires 90d] [--admin]
@@ -85,6 +86,7 @@ Umgebung: COMPANY_DATA_API_KEY (oder --key-file), COMPANY_DATA_BASE_URL, DATABAS
   company-data server budget --team N|none
   company-data server budget --user NAME --month-budget N|none
   company-data server report [--month YYYY-MM] [--json]
+  company-data server purge --company ID | --person ID
   company-data server ack-drift       acknowledge the doctor's findings (shared/doctor/README.md)
   company-data server backup --to FILE         while the server runs, too
   company-data server restore --from FILE      into an empty data directory / empty database

@@ -16,6 +16,7 @@
  *   POST /admin/ack-drift              {code, lines}
  *   GET  /admin/backup                 the backup as NDJSON (backup.ts), streamed
  */
+import { UserNameRefused, userNameText } from "../auth/user-name.ts";
 import { z } from "zod";
 import type { Language } from "../../shared/i18n/index.ts";
 import {
@@ -155,6 +156,10 @@ export async function adminApi(db: Db, r: AdminRequest): Promise<AdminAnswer> {
       return fromError(errorAnswer("NOT_FOUND", texts.noUser[r.lang](e.user), { field: "user" }));
     if (e instanceof TokenCapReached)
       return fromError(errorAnswer("INVALID_INPUT", texts.tokenCap[r.lang](e.user, e.max), { field: "user" }));
+    if (e instanceof UserNameRefused)
+      return fromError(
+        errorAnswer("INVALID_INPUT", userNameText.refused[r.lang](e.user, e.lookAlike), { field: "user" }),
+      );
     throw e;
   }
 }

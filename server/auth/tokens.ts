@@ -16,6 +16,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Db, Sql } from "../db/db.ts";
+import { checkUserName, findUserId, lockUserNames, UserNameRefused } from "./user-name.ts";
 
 export const TOKEN_PREFIX = "cdt_";
 const TOKEN_SHAPE = /^cdt_[A-Za-z0-9_-]{43}$/;
@@ -65,7 +66,13 @@ export class TokenCapReached extends Error {
 }
 
 async function userId(tx: Sql, name: string, monthBudget: number | null | undefined): Promise<number> {
-  const found = await tx.query<{ id: number }>("select id from users where name = $1 for update", [name]);
+  // One user per folded name, look-alikes refused (user-name.ts); the lock makes check and insert one step.
+  await lockUserNames(tx);
+  const verdict = await checkUserName(tx, name);
+  if (!verdict.ok) throw new UserNameRefused(name, verdict.lookAlike);
+  const found = verdict.existing
+    ? await tx.query<{ id: number }>("select id from users where id = $1 for update", [verdict.existing.id])
+    : [];
   if (found[0]) {
     if (monthBudget !== undefined)
       await tx.query("update users set month_budget = $2 where id = $1", [found[0].id, monthBudget]);
@@ -160,11 +167,11 @@ export async function rotateTokens(
 
 /** Revoke every token of a user that still opens the door (a rotation's grace included); returns how many. */
 export async function revokeTokens(db: Db, user: string): Promise<number> {
-  const u = await db.query<{ id: number }>("select id from users where name = $1", [user]);
-  if (!u[0]) throw new UserNotFound(user);
+  const id = await findUserId(db, user);
+  if (id === null) throw new UserNotFound(user);
   const rows = await db.query(
     `update tokens t set revoked_at = now() where t.user_id = $1 and ${NOT_REVOKED} returning t.id`,
-    [u[0].id],
+    [id],
   );
   return rows.length;
 }

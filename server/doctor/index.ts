@@ -18,6 +18,7 @@ import { errorAnswer } from "../errors.ts";
 import { registerPaidGate } from "../gates.ts";
 import { registerHealthCheck, registerService, type ServiceContext } from "../routes.ts";
 import { readState, refusing, saveReport } from "./state.ts";
+import { errorMessage } from "../error-text.ts";
 
 export const DOCTOR_SERVER_TEXTS = catalogue({
   refused: {
@@ -60,7 +61,7 @@ export async function checkService(ctx: ServiceContext, signal?: AbortSignal): P
     if (signal?.aborted) return stopped(ctx);
     ctx.log.error("doctor.failed", {
       error: (e as Error)?.name ?? "Error",
-      message: String((e as Error)?.message ?? e).slice(0, 300),
+      message: errorMessage(e).slice(0, 300),
     });
     return null;
   }

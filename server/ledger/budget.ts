@@ -15,6 +15,7 @@
 import type { Db, Sql } from "../db/db.ts";
 import type { AuthUser } from "../auth/tokens.ts";
 import "./budget-migrations.ts";
+import { findUserId } from "../auth/user-name.ts";
 
 /** The team's row in budget_spend. */
 const TEAM = 0;
@@ -186,5 +187,7 @@ export async function setTeamBudget(db: Sql, budget: number | null): Promise<voi
 
 /** Set a user's monthly budget (null = none); false when there is no such user. */
 export async function setUserBudget(db: Sql, name: string, budget: number | null): Promise<boolean> {
-  return (await db.query("update users set month_budget = $2 where name = $1 returning id", [name, budget])).length > 0;
+  const id = await findUserId(db, name); // `Alice` is `alice` (auth/user-name.ts)
+  if (id === null) return false;
+  return (await db.query("update users set month_budget = $2 where id = $1 returning id", [id, budget])).length > 0;
 }

@@ -6,6 +6,7 @@
  */
 import { serverNow } from "../clock.ts";
 import { smtpMailer, type ScheduleMailer } from "./mail.ts";
+import { DEFAULT_MAX_SCHEDULES } from "./model.ts";
 
 export interface ScheduleConfig {
   /** The server's clock (epoch ms): when a schedule is due, the check's watermarks and run times. */
@@ -16,11 +17,18 @@ export interface ScheduleConfig {
   leaseMs: number;
   webhookTimeoutMs: number;
   mailer: ScheduleMailer | undefined;
+  /** Schedules one user may have (a replaced schedule does not count twice); DEFAULT_MAX_SCHEDULES when not set. */
+  maxSchedules?: number;
 }
 
 const seconds = (v: string | undefined, fallback: number) => {
   const n = Number(v);
   return v !== undefined && v.trim() !== "" && Number.isFinite(n) && n > 0 ? n * 1000 : fallback;
+};
+
+const count = (v: string | undefined, fallback: number) => {
+  const n = Number(v);
+  return v !== undefined && v.trim() !== "" && Number.isInteger(n) && n >= 0 ? n : fallback;
 };
 
 export function envScheduleConfig(env: NodeJS.ProcessEnv): ScheduleConfig {
@@ -30,6 +38,7 @@ export function envScheduleConfig(env: NodeJS.ProcessEnv): ScheduleConfig {
     leaseMs: 10 * 60_000,
     webhookTimeoutMs: seconds(env.COMPANY_DATA_WEBHOOK_TIMEOUT_SECONDS, 10_000),
     mailer: smtpMailer(env),
+    maxSchedules: count(env.COMPANY_DATA_MAX_SCHEDULES, DEFAULT_MAX_SCHEDULES),
   };
 }
 

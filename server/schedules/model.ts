@@ -30,7 +30,10 @@ export interface ScheduleInput {
 
 /** A portfolio of a team's scale; larger lists belong in `company-data monitor` with files. */
 export const MAX_COMPANIES = 5_000;
+/** Alert channels per schedule (decision, issue 36): 5 webhook addresses; e-mail: MAX_RECIPIENTS (10, shared/monitor). */
 export const MAX_WEBHOOKS = 5;
+/** Schedules per user unless the administrator says otherwise (--max-schedules, COMPANY_DATA_MAX_SCHEDULES). */
+export const DEFAULT_MAX_SCHEDULES = 20;
 /** A schedule's name: what the CLI and the add-ins call it (a workbook's portfolio, "default"). */
 export const SCHEDULE_NAME = /^[\p{L}\p{N}._-]{1,64}$/u;
 
@@ -60,8 +63,14 @@ export function scheduleInput(value: unknown, lang: Language): ScheduleInput {
     if (!Array.isArray(x)) throw invalid(field, got(rule.type("array"), x));
     return x.map((s) => String(s).trim()).filter(Boolean);
   };
-  const webhooks = [...new Set(list(v.webhooks, "webhooks").map((w) => checkWebhookUrl(w)))];
-  if (webhooks.length > MAX_WEBHOOKS) throw invalid("webhooks", rule.range(0, MAX_WEBHOOKS));
+  // Counted before each address is checked: a long list is refused without looking at any of them.
+  const given = [...new Set(list(v.webhooks, "webhooks"))];
+  if (given.length > MAX_WEBHOOKS)
+    throw invalid("webhooks", {
+      de: `höchstens ${MAX_WEBHOOKS} Webhook-Adressen je Zeitplan (angegeben: ${given.length})`,
+      en: `at most ${MAX_WEBHOOKS} webhook addresses per schedule (given: ${given.length})`,
+    });
+  const webhooks = [...new Set(given.map((w) => checkWebhookUrl(w)))];
   // The recipients as everywhere else (at most MAX_RECIPIENTS, each an address).
   const { email: emails } = alertSettings(
     { email: list(v.emails, "emails") },

@@ -18,7 +18,7 @@ import { msg } from "../i18n.ts";
 import { registrationRefusal, STRICT_OUTBOUND } from "../net/outbound.ts";
 import type { ServerContext } from "../routes.ts";
 import { scheduleConfig } from "./config.ts";
-import { maskedWebhook, scheduleInput, scheduleName } from "./model.ts";
+import { DEFAULT_MAX_SCHEDULES, maskedWebhook, scheduleInput, scheduleName } from "./model.ts";
 import * as store from "./store.ts";
 
 export const SCHEDULES_PATH = "/schedules";
@@ -27,6 +27,12 @@ const MAX_RUNS = 100;
 
 const text = catalogue({
   noSchedule: { de: "Diesen Zeitplan gibt es nicht.", en: "There is no such schedule." },
+  tooMany: {
+    de: (max: number) =>
+      `Sie haben schon ${max} Zeitpläne, so viele, wie dieser Server je Benutzer erlaubt. Einen löschen oder einen bestehenden ersetzen (gleicher Name).`,
+    en: (max: number) =>
+      `You already have ${max} schedules, as many as this server allows per user. Delete one or replace an existing one (same name).`,
+  },
   badCursor: {
     de: "„after“ muss die Nummer eines Laufs sein (eine ganze Zahl ≥ 0).",
     en: "“after” must be a run's number (a whole number ≥ 0).",
@@ -104,7 +110,14 @@ export async function handleSchedules(req: IncomingMessage, res: ServerResponse,
         const refusal = registrationRefusal(ctx.outbound ?? STRICT_OUTBOUND, w, `webhooks[${i}]`);
         if (refusal) throw refusal;
       }
-      const s = await store.upsertSchedule(ctx.db, user.id, name, input, scheduleConfig().now());
+      const s = await store.upsertSchedule(
+        ctx.db,
+        user.id,
+        name,
+        input,
+        scheduleConfig().now(),
+        scheduleConfig().maxSchedules ?? DEFAULT_MAX_SCHEDULES,
+      );
       ctx.log.info("schedule.registered", {
         user: user.name,
         schedule: s.id,
@@ -113,6 +126,8 @@ export async function handleSchedules(req: IncomingMessage, res: ServerResponse,
       });
       return json(res, 200, scheduleView(s));
     } catch (e) {
+      if (e instanceof store.ScheduleCapReached)
+        return send(res, errorAnswer("FORBIDDEN", text.tooMany[ctx.lang](e.max), { field: "name" }));
       if (e instanceof CompanyDataError || (e as { code?: string })?.code === "INVALID_INPUT")
         return send(res, invalidAnswer(e, ctx));
       throw e;

@@ -57,6 +57,7 @@ import { maskedWebhook } from "./model.ts";
 import type { ScheduleMailer } from "./mail.ts";
 import * as store from "./store.ts";
 import type { LogRow, Schedule } from "./store.ts";
+import { errorMessage } from "../error-text.ts";
 
 /** Never contacted: the core's client builds requests to it, which ctx.call answers (as the reconciliation service does). */
 const TEAM_BASE = "http://team-server.invalid";
@@ -275,7 +276,7 @@ export async function runSchedule(ctx: ServiceContext, s: Schedule, opts: RunOpt
     ctx.log.error("schedule.run.failed", {
       schedule: s.id,
       error: (e as Error)?.name ?? "Error",
-      message: String((e as Error)?.message ?? e).slice(0, 300),
+      message: errorMessage(e).slice(0, 300),
     });
     result.status = "failed";
     result.message = textOf(e);

@@ -11,6 +11,7 @@ import type { ServiceContext } from "../routes.ts";
 import type { ScheduleConfig } from "./config.ts";
 import { runSchedule } from "./run.ts";
 import { claimDue, releaseClaim, renewClaim } from "./store.ts";
+import { errorMessage } from "../error-text.ts";
 
 /** Run every schedule due now, one after another; answers how many ran. `stopping` ends it between runs. */
 export async function runDue(
@@ -54,7 +55,7 @@ export function startScheduler(ctx: ServiceContext, cfg: ScheduleConfig): () => 
       .catch((e: unknown) =>
         ctx.log.error("schedule.tick.failed", {
           error: (e as Error)?.name ?? "Error",
-          message: String((e as Error)?.message ?? e).slice(0, 300),
+          message: errorMessage(e).slice(0, 300),
         }),
       )
       .finally(() => {

@@ -51,15 +51,45 @@ const scheduleOf = (r: Row): Schedule => ({
   nextRun: new Date(r.next_run),
 });
 
-/** Register or replace a user's schedule `name`; its next run is the first slot after `now`. Watermarks stay. */
+/** A user who has `max` schedules registers another. */
+export class ScheduleCapReached extends Error {
+  constructor(readonly max: number) {
+    super(`at most ${max} schedules per user`);
+  }
+}
+
+/**
+ * Register or replace a user's schedule `name`; its next run is the first slot after `now`. Watermarks stay.
+ * A new name beyond `max` schedules of the user is a ScheduleCapReached: counted under the user's row lock,
+ * so two registrations at once (on two processes) cannot both take the last place.
+ */
 export async function upsertSchedule(
   db: Db,
   userId: number,
   name: string,
   s: ScheduleInput,
   now: number,
+  max = Infinity,
 ): Promise<Schedule> {
-  const [row] = await db.query<Row>(
+  return db.transaction(async (tx) => {
+    await tx.query("select id from users where id = $1 for update", [userId]);
+    const [c] = await tx.query<{ n: number; same: number }>(
+      "select count(*)::int as n, (count(*) filter (where name = $2))::int as same from schedules where user_id = $1",
+      [userId, name],
+    );
+    if (c && c.same === 0 && c.n >= max) throw new ScheduleCapReached(max);
+    return insertOrReplace(tx, userId, name, s, now);
+  });
+}
+
+async function insertOrReplace(
+  tx: Sql,
+  userId: number,
+  name: string,
+  s: ScheduleInput,
+  now: number,
+): Promise<Schedule> {
+  const [row] = await tx.query<Row>(
     `insert into schedules (user_id, name, companies, frequency, hour, weekday, budget, webhooks, emails, language, next_run)
      values ($1, $2, $3::jsonb, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11)
      on conflict (user_id, name) do update set companies = excluded.companies, frequency = excluded.frequency,
