@@ -14,6 +14,8 @@ import { errorAnswer, send } from "./errors.ts";
 import { msg } from "./i18n.ts";
 import { isApiPath, specOf } from "./proxy.ts";
 import { answerFor, type PurchaseContext } from "./purchase.ts";
+import { startHeartbeat } from "./heartbeat.ts";
+import { startReachability } from "./reachability.ts";
 import { healthChecks, registeredServices, routeFor, type ServerContext, type ServiceContext } from "./routes.ts";
 
 export interface TeamServerOptions extends PurchaseContext {
@@ -64,7 +66,11 @@ function readBody(req: http.IncomingMessage, max: number): Promise<string | null
   });
 }
 
-export async function startTeamServer(opts: TeamServerOptions): Promise<RunningTeamServer> {
+export async function startTeamServer(options: TeamServerOptions): Promise<RunningTeamServer> {
+  // This process beats in the database before it serves (heartbeat.ts), and says which API and whether it answers.
+  const heartbeat = await startHeartbeat(options.db, options.process, options.log);
+  const reachability = await startReachability(options.upstream, options.upstream.baseUrl, options.log);
+  const opts: TeamServerOptions = { ...options, reachability };
   const allowed = new Set(opts.allowOrigins.map(normaliseOrigin));
   const maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const inFlight = new Set<Promise<void>>();
@@ -204,6 +210,10 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host, () => resolve());
+  }).catch(async (e: unknown) => {
+    reachability.stop();
+    await heartbeat.stop();
+    throw e;
   });
   const stops: (() => Promise<void>)[] = [];
   for (const s of registeredServices()) stops.push(await s.start(service));
@@ -223,6 +233,8 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
       const bounded = (p: Promise<unknown>) => Promise.race([p, new Promise((r) => setTimeout(r, 5_000).unref())]);
       await bounded(stopped);
       for (const stop of stops.reverse()) await bounded(stop().catch(() => undefined));
+      reachability.stop();
+      await bounded(heartbeat.stop());
     },
   };
 }

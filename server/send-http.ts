@@ -1,0 +1,101 @@
+/**
+ * One HTTP exchange with the API on node:http(s), with a hook in the instant
+ * before the request's bytes go out: the socket is connected (and, for
+ * https, the TLS handshake done), nothing of the request written yet (node
+ * writes neither headers nor body before `end`). The hook is the ledger's
+ * send mark (ledger/budget.ts markSent): it runs there, and only if it says
+ * yes is the request written. So whether a request may have left is known
+ * exactly: a refused connection, a name that did not resolve, a failed TLS
+ * handshake, a timeout while connecting, or a mark refused all end with
+ * `left: false`: not one byte of the request went out.
+ */
+import * as http from "node:http";
+import * as https from "node:https";
+import type { LookupFunction } from "node:net";
+import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
+
+export interface SendHttpOptions {
+  timeoutMs: number;
+  /** Runs once the connection stands, before anything is written; false (or a throw): nothing is sent. */
+  beforeWrite?: () => Promise<boolean>;
+  /** The resolver (tests inject one that fails, so no test asks a real DNS server). */
+  lookup?: LookupFunction;
+}
+
+export interface SentHttp {
+  res: HttpResponse;
+  /** Whether any byte of the request may have left this process. */
+  left: boolean;
+}
+
+// Keep-alive: a purchase after a purchase does not pay for a new connection (and its TLS handshake).
+const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+
+const lost = (networkError: "timeout" | "connection"): HttpResponse => ({
+  status: 0,
+  headers: {},
+  body: "",
+  networkError,
+});
+
+export function sendHttp(req: HttpRequest, opts: SendHttpOptions): Promise<SentHttp> {
+  return new Promise((resolve) => {
+    const url = new URL(req.url);
+    const tls = url.protocol === "https:";
+    const body = req.body !== undefined ? Buffer.from(req.body, "utf8") : undefined;
+    const headers: Record<string, string> = { ...req.headers };
+    if (body) headers["content-length"] = String(body.length);
+    let left = false;
+    let done = false;
+    const r = (tls ? https : http).request(url, {
+      method: req.method,
+      headers,
+      agent: tls ? agents.https : agents.http,
+      ...(opts.lookup ? { lookup: opts.lookup } : {}),
+    });
+    const finish = (res: HttpResponse) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({ res, left });
+    };
+    const timer = setTimeout(() => {
+      finish(lost("timeout"));
+      r.destroy();
+    }, opts.timeoutMs);
+    r.on("error", () => finish(lost("connection")));
+    r.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", () => finish(lost("connection")));
+      res.on("end", () => {
+        const h: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) h[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+        finish({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks).toString("utf8") });
+      });
+    });
+    const write = async () => {
+      if (done) return;
+      let go: boolean;
+      try {
+        go = opts.beforeWrite ? await opts.beforeWrite() : true;
+      } catch {
+        go = false;
+      }
+      if (done) return;
+      if (!go) {
+        finish(lost("connection"));
+        r.destroy();
+        return;
+      }
+      left = true;
+      r.end(body);
+    };
+    r.on("socket", (s) => {
+      // A kept-alive socket stands already; a new one is ready once connected (and, for https, secured).
+      if (r.reusedSocket) void write();
+      else s.once(tls ? "secureConnect" : "connect", () => void write());
+    });
+  });
+}
