@@ -28,8 +28,17 @@ export interface SentHttp {
   left: boolean;
 }
 
+/**
+ * Connections to the API at once, per process (decision: the API's concurrency limit is not published; the
+ * emulator's is an option). Requests beyond wait for a free one, reserved but not sent: a kill then
+ * leaves them unsent, and they are released (heartbeat.ts).
+ */
+export const MAX_CONNECTIONS = 32;
 // Keep-alive: a purchase after a purchase does not pay for a new connection (and its TLS handshake).
-const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: MAX_CONNECTIONS }),
+  https: new https.Agent({ keepAlive: true, maxSockets: MAX_CONNECTIONS }),
+};
 
 const lost = (networkError: "timeout" | "connection"): HttpResponse => ({
   status: 0,
