@@ -17,6 +17,8 @@ import type { Logger } from "./log.ts";
 export const BEAT_MS = 1_000;
 /** A beat older than this: the process is dead (three beats missed). */
 export const STALE_MS = 3_000;
+/** How often each process looks for dead ones' reserved rows. */
+export const SWEEP_MS = 2_000;
 
 /** This process is alive (insert or refresh its row). */
 export async function beat(db: Sql, name: string): Promise<void> {
@@ -45,9 +47,30 @@ export interface Heartbeat {
   stop(): Promise<void>;
 }
 
-/** Beat now (before the first request), sweep, and keep both going every BEAT_MS. */
+/** A loop of `fn` every `ms`, never two at once; an error is logged and the loop goes on. */
+function every(ms: number, fn: () => Promise<void>, log: Logger, what: string) {
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = fn()
+      .catch((e: unknown) => log.warn(`${what}.failed`, { error: String((e as Error)?.message ?? e).slice(0, 200) }))
+      .finally(() => (running = null));
+  }, ms);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
+/**
+ * Beat now (before the first request) and sweep, then keep both going: the
+ * beat every BEAT_MS on its own connection, the sweep every SWEEP_MS on the
+ * pool. Apart, so a sweep waiting for locks (hundreds of rows of a dead
+ * process to give back while the budgets are busy) never delays a beat: a
+ * late beat is how a live process comes to look dead.
+ */
 export async function startHeartbeat(db: Db, self: string, log: Logger): Promise<Heartbeat> {
-  // The beat is latency-critical (three missed are a death): a connection of its own where there is one.
   const beatDb = db.priority ?? db;
   await beat(beatDb, self);
   const sweep = async () => {
@@ -55,28 +78,24 @@ export async function startHeartbeat(db: Db, self: string, log: Logger): Promise
     if (n > 0) log.warn("released.unsent", { rows: n, why: "process dead before the send mark" });
   };
   await sweep();
-  let running: Promise<void> | null = null;
-  let ticks = 0;
-  const timer = setInterval(() => {
-    // A beat still waiting for the database is not doubled.
-    if (running) return;
-    running = (async () => {
-      try {
-        await beat(beatDb, self);
-        // Sweeping every second beat is plenty: a dead process is noticed within STALE_MS + 2 beats.
-        if (++ticks % 2 === 0) await sweep();
-      } catch (e) {
-        log.warn("heartbeat.failed", { error: String((e as Error)?.message ?? e).slice(0, 200) });
-      } finally {
-        running = null;
-      }
-    })();
-  }, BEAT_MS);
-  timer.unref();
+  let lastBeat = Date.now();
+  const stopBeat = every(
+    BEAT_MS,
+    async () => {
+      await beat(beatDb, self);
+      const since = Date.now() - lastBeat;
+      lastBeat = Date.now();
+      // A blocked event loop or a slow database: the admin should know before peers take this process for dead.
+      if (since > STALE_MS / 2) log.warn("heartbeat.late", { ms: since });
+    },
+    log,
+    "heartbeat",
+  );
+  const stopSweep = every(SWEEP_MS, sweep, log, "sweep");
   return {
     async stop() {
-      clearInterval(timer);
-      await running;
+      await stopSweep();
+      await stopBeat();
       await beatDb.query("delete from processes where name = $1", [self]).catch(() => undefined);
     },
   };

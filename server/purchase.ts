@@ -229,7 +229,7 @@ async function buy(
     // Provably never left (refused, unresolved, TLS, the mark refused): not spent, not pending.
     await writeOrKeep(ctx.log, "give-back", row, () => giveBack(ctx.db, reservation));
     // No connection at all: the API does not answer (reachability.ts); paid requests wait for it without reserving.
-    if (!markAsked && (a.error?.code === "NETWORK" || a.error?.code === "TIMEOUT")) ctx.reachability?.lost();
+    if (a.unreachable) ctx.reachability?.lost();
   } else if (a.status >= 200 && a.status < 300) {
     // Charged, but not an answer the catalogue's schema accepts: paid for, never stored.
     await writeOrKeep(ctx.log, "settle", row, () => settle(ctx.db, reservation));
@@ -246,7 +246,7 @@ async function buy(
 function boughtNothing(ctx: PurchaseContext, a: UpstreamAnswer, markAsked: boolean, lang: Language): Answer {
   if (a.status >= 200 && a.status < 300) return errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]);
   if (!a.sent && markAsked) return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
-  if (!a.sent && (a.error?.code === "NETWORK" || a.error?.code === "TIMEOUT"))
+  if (a.unreachable)
     return errorAnswer("UNAVAILABLE", msg.apiUnreachable[lang], {
       retryAfterSeconds: ctx.reachability?.refusal() ?? 3,
     });

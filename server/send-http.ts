@@ -26,6 +26,8 @@ export interface SentHttp {
   res: HttpResponse;
   /** Whether any byte of the request may have left this process. */
   left: boolean;
+  /** The connection could not be made: the name did not resolve, it was refused, TLS failed, connecting timed out. */
+  unreachable: boolean;
 }
 
 /**
@@ -56,6 +58,7 @@ export function sendHttp(req: HttpRequest, opts: SendHttpOptions): Promise<SentH
     if (body) headers["content-length"] = String(body.length);
     let left = false;
     let done = false;
+    let connecting = false;
     const r = (tls ? https : http).request(url, {
       method: req.method,
       headers,
@@ -66,12 +69,17 @@ export function sendHttp(req: HttpRequest, opts: SendHttpOptions): Promise<SentH
       if (done) return;
       done = true;
       clearTimeout(timer);
-      resolve({ res, left });
+      resolve({ res, left, unreachable: connecting && res.status === 0 });
     };
-    const timer = setTimeout(() => {
-      finish(lost("timeout"));
-      r.destroy();
-    }, opts.timeoutMs);
+    // The timeout runs while connecting and from the write on (not while waiting for one of the MAX_CONNECTIONS,
+    // nor during the mark).
+    let timer: NodeJS.Timeout | undefined;
+    const startTimer = () => {
+      timer = setTimeout(() => {
+        finish(lost("timeout"));
+        r.destroy();
+      }, opts.timeoutMs);
+    };
     r.on("error", () => finish(lost("connection")));
     r.on("response", (res) => {
       const chunks: Buffer[] = [];
@@ -85,6 +93,10 @@ export function sendHttp(req: HttpRequest, opts: SendHttpOptions): Promise<SentH
       });
     });
     const write = async () => {
+      connecting = false;
+      // The mark waits for the database, not the network: no timeout runs meanwhile (a mark made, then timed out, would
+      // count a request that never left).
+      clearTimeout(timer);
       if (done) return;
       let go: boolean;
       try {
@@ -99,12 +111,17 @@ export function sendHttp(req: HttpRequest, opts: SendHttpOptions): Promise<SentH
         return;
       }
       left = true;
+      startTimer();
       r.end(body);
     };
     r.on("socket", (s) => {
+      startTimer();
       // A kept-alive socket stands already; a new one is ready once connected (and, for https, secured).
       if (r.reusedSocket) void write();
-      else s.once(tls ? "secureConnect" : "connect", () => void write());
+      else {
+        connecting = true;
+        s.once(tls ? "secureConnect" : "connect", () => void write());
+      }
     });
   });
 }

@@ -47,6 +47,8 @@ export interface UpstreamAnswer {
    * provably never left: the connection was refused, the name did not resolve, TLS failed, the mark said no.
    */
   sent: boolean;
+  /** The last attempt found no connection to the API (name, refusal, TLS, connect timeout): the API does not answer. */
+  unreachable?: boolean;
 }
 
 export interface UpstreamOptions {
@@ -183,6 +185,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       }
       let last: HttpResponse | undefined;
       let sent = false;
+      let unreachable = false;
       let attempted = false;
       // The mark is asked once: a retry after the API's 429 goes out under the same ledger row.
       let marked: Promise<boolean> | undefined;
@@ -203,6 +206,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
               ...(opts.lookup ? { lookup: opts.lookup } : {}),
             });
             if (out.left) sent = true;
+            unreachable = out.unreachable;
             last = out.res;
             return out.res;
           }),
@@ -233,6 +237,16 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       );
       const raw = last;
       if (result?.ok && raw) return { status: raw.status, headers: raw.headers, body: raw.body, ok: true, sent };
+      if (unreachable)
+        return {
+          status: 0,
+          headers: {},
+          body: "",
+          ok: false,
+          sent,
+          unreachable,
+          ...(result && !result.ok ? { error: result.error } : {}),
+        };
       return {
         status: raw?.status ?? 0,
         headers: raw?.headers ?? {},

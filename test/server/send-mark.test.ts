@@ -44,7 +44,7 @@ describe("the send mark", () => {
     };
     const m = marker();
     const a = await upstreamTo("http://api.example.invalid", lookup).send(PAID("DEAAAAAAAAAA"), "de", "t1", m.mark);
-    expect(a).toMatchObject({ ok: false, status: 0, sent: false });
+    expect(a).toMatchObject({ ok: false, status: 0, sent: false, unreachable: true });
     expect(a.error?.code).toBe("NETWORK");
     expect(m.asked).toBe(0);
   });
@@ -56,7 +56,7 @@ describe("the send mark", () => {
     await new Promise<void>((r) => s.close(() => r()));
     const m = marker();
     const a = await upstreamTo(`http://127.0.0.1:${port}`).send(PAID("DEAAAAAAAAAA"), "de", "t2", m.mark);
-    expect(a).toMatchObject({ ok: false, status: 0, sent: false });
+    expect(a).toMatchObject({ ok: false, status: 0, sent: false, unreachable: true });
     expect(m.asked).toBe(0);
   });
 
@@ -73,7 +73,7 @@ describe("the send mark", () => {
       const m = marker();
       const port = (s.address() as AddressInfo).port;
       const a = await upstreamTo(`https://127.0.0.1:${port}`).send(PAID("DEAAAAAAAAAA"), "de", "t3", m.mark);
-      expect(a).toMatchObject({ ok: false, status: 0, sent: false });
+      expect(a).toMatchObject({ ok: false, status: 0, sent: false, unreachable: true });
       expect(m.asked).toBe(0);
       // The ClientHello went out, the request did not.
       expect(received).not.toContain("/v2/companies");
@@ -94,6 +94,7 @@ describe("the send mark", () => {
     const no = marker(false);
     const refused = await up.send(PAID(id!), "de", "ledger-no", no.mark);
     expect(refused).toMatchObject({ ok: false, sent: false });
+    expect(refused.unreachable).toBeFalsy();
     expect(no.asked).toBe(1);
     expect(world.charged.has("ledger-no")).toBe(false);
     const yes = marker(true);
