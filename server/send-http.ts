@@ -49,7 +49,21 @@ const lost = (networkError: "timeout" | "connection"): HttpResponse => ({
   networkError,
 });
 
-export function sendHttp(req: HttpRequest, opts: SendHttpOptions): Promise<SentHttp> {
+/**
+ * One exchange; should the connection close while the mark is being made (a
+ * kept-alive connection the API closed as idle), nothing was written: it is
+ * made once more on a new connection (the mark, made, holds for it).
+ */
+export async function sendHttp(req: HttpRequest, opts: SendHttpOptions): Promise<SentHttp> {
+  const first = await exchange(req, opts, false);
+  return first.closedWhileMarking ? exchange(req, opts, true) : first;
+}
+
+function exchange(
+  req: HttpRequest,
+  opts: SendHttpOptions,
+  fresh: boolean,
+): Promise<SentHttp & { closedWhileMarking?: boolean }> {
   return new Promise((resolve) => {
     const url = new URL(req.url);
     const tls = url.protocol === "https:";
@@ -59,17 +73,20 @@ export function sendHttp(req: HttpRequest, opts: SendHttpOptions): Promise<SentH
     let left = false;
     let done = false;
     let connecting = false;
+    let marking = false;
+    let closedWhileMarking = false;
     const r = (tls ? https : http).request(url, {
       method: req.method,
       headers,
-      agent: tls ? agents.https : agents.http,
+      // A new connection of its own for the second try (agent false: not a kept-alive one).
+      agent: fresh ? false : tls ? agents.https : agents.http,
       ...(opts.lookup ? { lookup: opts.lookup } : {}),
     });
-    const finish = (res: HttpResponse) => {
+    const finish = (res: HttpResponse, again = false) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      resolve({ res, left, unreachable: connecting && res.status === 0 });
+      resolve({ res, left, unreachable: connecting && res.status === 0, ...(again ? { closedWhileMarking } : {}) });
     };
     // The timeout runs while connecting and from the write on (not while waiting for one of the MAX_CONNECTIONS,
     // nor during the mark).
@@ -80,7 +97,11 @@ export function sendHttp(req: HttpRequest, opts: SendHttpOptions): Promise<SentH
         r.destroy();
       }, opts.timeoutMs);
     };
-    r.on("error", () => finish(lost("connection")));
+    r.on("error", () => {
+      // While the mark is made, the outcome waits for it (write() decides).
+      if (marking) closedWhileMarking = true;
+      else finish(lost("connection"));
+    });
     r.on("response", (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
@@ -99,12 +120,20 @@ export function sendHttp(req: HttpRequest, opts: SendHttpOptions): Promise<SentH
       clearTimeout(timer);
       if (done) return;
       let go: boolean;
+      marking = true;
       try {
         go = opts.beforeWrite ? await opts.beforeWrite() : true;
       } catch {
         go = false;
       }
+      marking = false;
       if (done) return;
+      if (closedWhileMarking) {
+        // Nothing written; with the mark made, once more on a new connection (sendHttp), unless this was that.
+        closedWhileMarking = go && !fresh;
+        finish(lost("connection"), true);
+        return;
+      }
       if (!go) {
         finish(lost("connection"));
         r.destroy();

@@ -9,6 +9,7 @@
 import { createServer, type AddressInfo, type LookupFunction } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUpstream } from "../../server/upstream.ts";
+import { sendHttp } from "../../server/send-http.ts";
 import { FAST_PACING, startEmulatorWorld, type EmulatorWorld } from "../support/team-server.ts";
 import { uniqueCompanies } from "../support/lists.ts";
 
@@ -102,6 +103,41 @@ describe("the send mark", () => {
     expect(bought).toMatchObject({ ok: true, sent: true, status: 200 });
     expect(yes.asked).toBe(1);
     expect(world.charged.get("ledger-yes")).toBe(1);
+  });
+
+  it("a connection closed while the mark is made: nothing was written; sent once more on a new connection", async () => {
+    let connections = 0;
+    const requests: string[] = [];
+    const s = createServer((sock) => {
+      const n = ++connections;
+      sock.on("error", () => undefined);
+      sock.on("data", (d: Buffer) => {
+        requests.push(`${n}:${d.toString("latin1").split("\r\n")[0]}`);
+        sock.end(
+          "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}",
+        );
+      });
+      // The first connection is closed as idle while the client makes its mark.
+      if (n === 1) setTimeout(() => sock.destroy(), 50);
+    });
+    await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+    try {
+      let asked = 0;
+      let marked: Promise<boolean> | undefined;
+      const mark = () =>
+        (marked ??= (async () => {
+          asked++;
+          await new Promise((r) => setTimeout(r, 300));
+          return true;
+        })());
+      const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/v2/x`;
+      const out = await sendHttp({ method: "GET", url, headers: {} }, { timeoutMs: 3_000, beforeWrite: mark });
+      expect(out).toMatchObject({ left: true, unreachable: false, res: { status: 200 } });
+      expect(asked).toBe(1);
+      expect(requests).toEqual(["2:GET /v2/x HTTP/1.1"]);
+    } finally {
+      await new Promise<void>((r) => s.close(() => r()));
+    }
   });
 
   it("the probe: a status when the API answers, 0 when nothing does", async () => {
