@@ -229,7 +229,7 @@ async function buy(
     // Provably never left (refused, unresolved, TLS, the mark refused): not spent, not pending.
     await writeOrKeep(ctx.log, "give-back", row, () => giveBack(ctx.db, reservation));
     // No connection at all: the API does not answer (reachability.ts); paid requests wait for it without reserving.
-    if (a.unreachable) ctx.reachability?.lost();
+    if (a.unreachable) await ctx.reachability?.lost();
   } else if (a.status >= 200 && a.status < 300) {
     // Charged, but not an answer the catalogue's schema accepts: paid for, never stored.
     await writeOrKeep(ctx.log, "settle", row, () => settle(ctx.db, reservation));

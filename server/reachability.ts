@@ -3,10 +3,12 @@
  * (GET /v2/account, 0 credits) says so in one line on stdout (event `api`:
  * its address, whether it answered, the status). A paid request that
  * provably never left for want of the API (refused, unresolved, TLS failed,
- * no connection within the timeout) marks it down; while it is down, paid
+ * no connection within the timeout) makes it down once a probe confirms; while it is down, paid
  * requests are answered 503 with Retry-After before anything is reserved,
  * and a free probe runs every PROBE_EVERY_MS until the API answers again
- * (any HTTP status counts: it answered). Each process learns for itself.
+ * (any HTTP status counts: it answered). A failed connection is confirmed by
+ * a probe at once before the API counts as down (one blip is no outage).
+ * Each process learns for itself.
  */
 import type { Logger } from "./log.ts";
 import type { Upstream } from "./upstream.ts";
@@ -17,8 +19,8 @@ const PROBE_TIMEOUT_MS = 5_000;
 export interface Reachability {
   /** Null while the API answers; else the seconds until the next probe (a Retry-After). */
   refusal(): number | null;
-  /** A request never reached the API: down until a probe gets an answer. */
-  lost(): void;
+  /** A request found no connection: a probe at once confirms it (one at a time), and then it is down until a probe answers. */
+  lost(): Promise<void>;
   stop(): void;
 }
 
@@ -42,6 +44,7 @@ export async function startReachability(
   let nextProbe = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let confirming: Promise<void> | undefined;
   const url = shownAddress(baseUrl);
   const probe = async (): Promise<number> => upstream.probe(Math.min(PROBE_TIMEOUT_MS, everyMs * 2)).catch(() => 0);
   const schedule = () => {
@@ -67,10 +70,16 @@ export async function startReachability(
   return {
     refusal: () => (down ? Math.max(1, Math.ceil((nextProbe - Date.now()) / 1000)) : null),
     lost() {
-      if (down) return;
-      down = true;
-      log.warn("api.unreachable", { url });
-      schedule();
+      if (down) return Promise.resolve();
+      // One failed connection may be a blip (an overloaded listener): the probe decides.
+      confirming ??= probe().then((status) => {
+        confirming = undefined;
+        if (status > 0 || down) return;
+        down = true;
+        log.warn("api.unreachable", { url });
+        schedule();
+      });
+      return confirming;
     },
     stop() {
       stopped = true;
