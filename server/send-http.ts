@@ -36,10 +36,16 @@ export interface SentHttp {
  * leaves them unsent, and they are released (heartbeat.ts).
  */
 export const MAX_CONNECTIONS = 32;
-// Keep-alive: a purchase after a purchase does not pay for a new connection (and its TLS handshake).
+// Free calls keep their connections alive (no handshake per autocomplete). A request with a mark goes on a
+// connection of its own: a kept-alive one may be closed as idle by the API just as the request is written (the mark
+// makes it wait), and a request then lost on the way would count as sent although the API never read it.
 const agents = {
   http: new http.Agent({ keepAlive: true, maxSockets: MAX_CONNECTIONS }),
   https: new https.Agent({ keepAlive: true, maxSockets: MAX_CONNECTIONS }),
+};
+const markedAgents = {
+  http: new http.Agent({ keepAlive: false, maxSockets: MAX_CONNECTIONS }),
+  https: new https.Agent({ keepAlive: false, maxSockets: MAX_CONNECTIONS }),
 };
 
 const lost = (networkError: "timeout" | "connection"): HttpResponse => ({
@@ -79,7 +85,7 @@ function exchange(
       method: req.method,
       headers,
       // A new connection of its own for the second try (agent false: not a kept-alive one).
-      agent: fresh ? false : tls ? agents.https : agents.http,
+      agent: fresh ? false : (opts.beforeWrite ? markedAgents : agents)[tls ? "https" : "http"],
       ...(opts.lookup ? { lookup: opts.lookup } : {}),
     });
     const finish = (res: HttpResponse, again = false) => {
