@@ -2,6 +2,8 @@
  * Every label the emulator answers with, in German and English
  * (Accept-Language: DE | EN). Codes are stable; only `name` changes.
  */
+import { LABELS } from "../shared/api/index.ts";
+
 export type Lang = "de" | "en";
 
 /** Decision: German is the default, as the service is German; EN on request. */
@@ -16,69 +18,15 @@ export function langOf(headers: Record<string, string>): Lang {
   return first === "en" ? "en" : first === "de" ? "de" : DEFAULT_LANG;
 }
 
-type Dict = Record<string, { de: string; en: string }>;
+type Dict = Readonly<Record<string, { de: string; en: string }>>;
 
-export const LEGAL_FORMS: Dict = {
-  GMBH: { de: "Gesellschaft mit beschränkter Haftung", en: "Limited liability company" },
-  AG: { de: "Aktiengesellschaft", en: "Stock corporation" },
-  SE: { de: "Europäische Gesellschaft", en: "European company" },
-  UG: { de: "Unternehmergesellschaft (haftungsbeschränkt)", en: "Entrepreneurial company (limited liability)" },
-  GMBH_CO_KG: { de: "GmbH & Co. KG", en: "Limited partnership with a limited liability company as general partner" },
-  KG: { de: "Kommanditgesellschaft", en: "Limited partnership" },
-  KGAA: { de: "Kommanditgesellschaft auf Aktien", en: "Partnership limited by shares" },
-  OHG: { de: "Offene Handelsgesellschaft", en: "General partnership" },
-  EK: { de: "Eingetragener Kaufmann", en: "Registered merchant" },
-  EG: { de: "Eingetragene Genossenschaft", en: "Registered cooperative" },
-  PARTG: { de: "Partnerschaftsgesellschaft", en: "Partnership company" },
-};
-
-export const SIZE_LABELS: Dict = {
-  MICRO: { de: "Kleinstunternehmen", en: "Micro enterprise" },
-  SMALL: { de: "Kleines Unternehmen", en: "Small enterprise" },
-  MEDIUM: { de: "Mittleres Unternehmen", en: "Medium-sized enterprise" },
-  LARGE: { de: "Großunternehmen", en: "Large enterprise" },
-};
-
-export const STATUS_LABELS: Dict = {
-  ACTIVE: { de: "Aktiv", en: "Active" },
-  IN_LIQUIDATION: { de: "In Liquidation", en: "In liquidation" },
-  INSOLVENT: { de: "Insolvenzverfahren", en: "Insolvency proceedings" },
-  DELETED: { de: "Gelöscht", en: "Deleted" },
-  INACTIVE: { de: "Inaktiv", en: "Inactive" },
-};
-
-export const ANNOUNCEMENT_LABELS: Dict = {
-  NEW_ENTRY: { de: "Neueintragung", en: "New entry" },
-  CHANGE: { de: "Veränderung", en: "Change" },
-  MANAGEMENT_CHANGE: { de: "Wechsel der Geschäftsführung", en: "Management change" },
-  CAPITAL_CHANGE: { de: "Kapitaländerung", en: "Capital change" },
-  LIQUIDATION: { de: "Auflösung / Liquidation", en: "Dissolution / liquidation" },
-  INSOLVENCY: { de: "Insolvenzbekanntmachung", en: "Insolvency notice" },
-  DELETION: { de: "Löschung", en: "Deletion" },
-};
-
-export const CHANGE_LABELS: Dict = {
-  NAME: { de: "Firmenname", en: "Company name" },
-  ADDRESS: { de: "Anschrift", en: "Address" },
-  MANAGEMENT: { de: "Management", en: "Management" },
-  CAPITAL: { de: "Kapital", en: "Capital" },
-  STATUS: { de: "Status", en: "Status" },
-  LEGAL_FORM: { de: "Rechtsform", en: "Legal form" },
-  PURPOSE: { de: "Unternehmensgegenstand", en: "Purpose" },
-  ANNOUNCEMENT: { de: "Bekanntmachung", en: "Announcement" },
-};
-
-export const ROLE_LABELS: Dict = {
-  MANAGING_DIRECTOR: { de: "Geschäftsführer/in", en: "Managing director" },
-  BOARD_MEMBER: { de: "Vorstandsmitglied", en: "Board member" },
-  CHAIR: { de: "Vorstandsvorsitzende/r", en: "Chair of the board" },
-  SUPERVISORY_BOARD: { de: "Aufsichtsratsmitglied", en: "Supervisory board member" },
-  PROKURIST: { de: "Prokurist/in", en: "Authorised signatory" },
-  GENERAL_PARTNER: { de: "Persönlich haftende/r Gesellschafter/in", en: "General partner" },
-  OWNER: { de: "Inhaber/in", en: "Owner" },
-  PARTNER: { de: "Partner/in", en: "Partner" },
-  LIQUIDATOR: { de: "Liquidator/in", en: "Liquidator" },
-};
+// The label tables are the shared core's (one table for the emulator and the clients: shared/api/labels.ts).
+export const LEGAL_FORMS: Dict = LABELS.legalForm;
+export const SIZE_LABELS: Dict = LABELS.size;
+export const STATUS_LABELS: Dict = LABELS.status;
+export const ANNOUNCEMENT_LABELS: Dict = LABELS.type;
+export const CHANGE_LABELS: Dict = LABELS.kind;
+export const ROLE_LABELS: Dict = LABELS.role;
 
 export function label(dict: Dict, code: string, lang: Lang): { code: string; name: string } {
   const e = dict[code];

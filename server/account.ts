@@ -42,7 +42,7 @@ export async function accountAnswer(
 
 async function byEndpoint(db: Db, user: AuthUser, month: string): Promise<Record<string, number>> {
   const rows = await db.query<{ endpoint: string; credits: number }>(
-    "select endpoint, sum(credits)::int as credits from ledger where month = $1 and user_id = $2 and status <> 'failed' group by endpoint order by endpoint",
+    "select endpoint, sum(credits)::int as credits from ledger where month = $1 and user_id = $2 and status in ('settled', 'pending') group by endpoint order by endpoint",
     [month, user.id],
   );
   return Object.fromEntries(rows.map((r) => [r.endpoint, r.credits]));

@@ -4,8 +4,10 @@
  * so a company is bought once per team. Several requests for one question
  * at once, on one process or several, buy it once: the first claims the
  * question (a pending row with a lease), the others wait for its answer. A
- * claim whose owner died (kill -9) expires with its lease and is claimed
- * again, which is the one way a question is bought twice.
+ * claim whose owner died (kill -9) lapses as soon as the owner's heartbeat is
+ * stale (heartbeat.ts, a few seconds) and is claimed again, which is the one
+ * way a question is bought twice. The lease stays as the bound for an owner
+ * that is alive but stuck.
  *
  * A caller that needs today's answer (a scheduled portfolio check: a stored
  * profile may predate an insolvency) passes `boughtAfter`: an answer bought
@@ -13,10 +15,13 @@
  */
 import type { Db, Sql } from "./db/db.ts";
 import type { EndpointId } from "../shared/api/index.ts";
+import { STALE_MS } from "./heartbeat.ts";
 
 export interface StoredAnswer {
   status: number;
   body: string;
+  /** The language it was bought in (null: before it was recorded). */
+  lang?: string | null;
 }
 
 export type Claim = { kind: "mine" } | { kind: "ready"; answer: StoredAnswer } | { kind: "wait" };
@@ -80,30 +85,32 @@ export async function claim(
     state: string | null;
     status: number | null;
     body: string | null;
+    lang: string | null;
     fresh: boolean | null;
   }>(
     `with c as (
        insert into answers (key, endpoint, company, state, owner, lease_until)
        values ($1, $2, $3, 'pending', $4, now() + $5 * interval '1 millisecond')
        on conflict (key) do update set state = 'pending', owner = excluded.owner, lease_until = excluded.lease_until, status = null, body = null
-       where (answers.state = 'pending' and answers.lease_until < now())
+       where (answers.state = 'pending' and (answers.lease_until < now() or (answers.owner <> $4 and not exists (
+                select 1 from processes p where p.name = answers.owner and p.beat_at > now() - $7 * interval '1 millisecond'))))
           or (answers.state = 'ready' and (answers.expires_at <= now() or answers.bought_at < $6::timestamptz))
        returning 1)
-     select (select count(*) from c)::int as mine, a.state, a.status, a.body,
+     select (select count(*) from c)::int as mine, a.state, a.status, a.body, a.lang,
             (a.expires_at > now() and ($6::timestamptz is null or a.bought_at >= $6::timestamptz)) as fresh
        from (select 1) as one left join answers a on a.key = $1`,
-    [key, endpoint, company, owner, leaseMs, boughtAfter],
+    [key, endpoint, company, owner, leaseMs, boughtAfter, STALE_MS],
   );
   if (row?.mine) return { kind: "mine" };
   if (row?.state === "ready" && row.fresh && row.body !== null && row.status !== null)
-    return { kind: "ready", answer: { status: row.status, body: row.body } };
+    return { kind: "ready", answer: { status: row.status, body: row.body, lang: row.lang } };
   return { kind: "wait" };
 }
 
 /** The ready answer to a question, or null. */
 export async function lookup(db: Sql, key: string): Promise<StoredAnswer | null> {
-  const [row] = await db.query<{ status: number; body: string }>(
-    "select status, body from answers where key = $1 and state = 'ready' and expires_at > now()",
+  const [row] = await db.query<{ status: number; body: string; lang: string | null }>(
+    "select status, body, lang from answers where key = $1 and state = 'ready' and expires_at > now()",
     [key],
   );
   return row ?? null;
@@ -121,9 +128,9 @@ export async function fill(
 ): Promise<void> {
   await db.query(
     `update answers set state = 'ready', status = $3, body = $4, credits = $5, expires_at = now() + $6 * interval '1 day',
-       bought_by = $7, bought_at = now(), owner = null, lease_until = null
+       bought_by = $7, bought_at = now(), owner = null, lease_until = null, lang = $8
      where key = $1 and owner = $2 and state = 'pending'`,
-    [key, owner, answer.status, answer.body, credits, days, userId],
+    [key, owner, answer.status, answer.body, credits, days, userId, answer.lang ?? null],
   );
 }
 
@@ -137,14 +144,15 @@ export async function fillAndSettle(
   days: number,
   userId: number,
   ledgerId: number,
+  lang: string,
 ): Promise<void> {
   await db.query(
     `with f as (
        update answers set state = 'ready', status = 200, body = $3, credits = $4, expires_at = now() + $5 * interval '1 day',
-         bought_by = $6, bought_at = now(), owner = null, lease_until = null
+         bought_by = $6, bought_at = now(), owner = null, lease_until = null, lang = $8
        where key = $1 and owner = $2 and state = 'pending')
      update ledger set status = 'settled', settled_at = now() where id = $7 and status = 'pending'`,
-    [key, owner, body, credits, days, userId, ledgerId],
+    [key, owner, body, credits, days, userId, ledgerId, lang],
   );
 }
 

@@ -19,6 +19,8 @@ import { STRICT_OUTBOUND, type OutboundPolicy } from "./net/outbound.ts";
 import { isApiPath, specOf } from "./proxy.ts";
 import { answerFor, type PurchaseContext } from "./purchase.ts";
 import { errorMessage } from "./error-text.ts";
+import { startHeartbeat } from "./heartbeat.ts";
+import { startReachability } from "./reachability.ts";
 import { registeredServices, routeFor, type ServerContext, type ServiceContext } from "./routes.ts";
 
 export interface TeamServerOptions extends PurchaseContext {
@@ -141,7 +143,11 @@ function chargedCalls(service: ServiceContext, res: http.ServerResponse): Servic
   };
 }
 
-export async function startTeamServer(opts: TeamServerOptions): Promise<RunningTeamServer> {
+export async function startTeamServer(options: TeamServerOptions): Promise<RunningTeamServer> {
+  // This process beats in the database before it serves (heartbeat.ts), and says which API and whether it answers.
+  const heartbeat = await startHeartbeat(options.db, options.process, options.log);
+  const reachability = await startReachability(options.upstream, options.upstream.baseUrl, options.log);
+  const opts: TeamServerOptions = { ...options, reachability };
   const allowed = new Set(opts.allowOrigins.map(normaliseOrigin));
   const maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const inFlight = new Set<Promise<void>>();
@@ -280,6 +286,10 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host, () => resolve());
+  }).catch(async (e: unknown) => {
+    reachability.stop();
+    await heartbeat.stop();
+    throw e;
   });
   const stops: (() => Promise<void>)[] = [];
   const channel = opts.adminSocket ? await startAdminChannel(opts.adminSocket, service) : null;
@@ -302,6 +312,8 @@ export async function startTeamServer(opts: TeamServerOptions): Promise<RunningT
       const bounded = (p: Promise<unknown>) => Promise.race([p, new Promise((r) => setTimeout(r, 5_000).unref())]);
       await bounded(stopped);
       for (const stop of stops.reverse()) await bounded(stop().catch(() => undefined));
+      reachability.stop();
+      await bounded(heartbeat.stop());
     },
   };
 }

@@ -55,6 +55,10 @@ export const msg = catalogue({
     en: "The server is shutting down; please try again shortly.",
   },
   internal: { de: "Interner Fehler des Servers.", en: "Internal server error." },
+  apiUnreachable: {
+    de: "Der Datendienst antwortet gerade nicht. Es wurde nichts gekauft und nichts berechnet; bitte später erneut versuchen.",
+    en: "The data service is not answering right now. Nothing was bought and nothing charged; please try again later.",
+  },
 });
 
 /** The administrator's messages (`company-data server …`, on stderr; results on stdout). */

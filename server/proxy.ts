@@ -7,7 +7,7 @@
  * a request the API would refuse is refused here, before anything is reserved.
  */
 import type { CallSpec } from "../shared/api/index.ts";
-import { ENDPOINTS, INCLUDES, type Endpoint, type Include } from "../shared/api/index.ts";
+import { canonicalQuestion, ENDPOINTS, INCLUDES, type Endpoint, type Include } from "../shared/api/index.ts";
 import { CompanyDataError, invalid, toCompanyDataError } from "../shared/core/index.ts";
 import { formatPath, ruleOfIssue, rule, type IssueLike } from "../shared/i18n/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
@@ -66,6 +66,8 @@ export function specOf(
     const query = Object.create(null) as Record<string, string>;
     for (const [k, v] of url.searchParams) {
       if (OWN_PARAMS.has(k)) continue;
+      // A parameter the endpoint does not take is refused, as the API refuses it, before anything is reserved.
+      if (!ep.query.includes(k)) throw invalid(k, rule.oneOf(ep.query.length ? ep.query : ["-"]));
       // A repeated parameter (include=a&include=b) is one list, as the API reads it.
       query[k] = query[k] !== undefined ? `${query[k]},${v}` : v;
     }
@@ -85,6 +87,8 @@ export function specOf(
       } catch {
         return { ok: false, answer: errorAnswer("INVALID_INPUT", msg.badJson[lang], { field: "body" }) };
       }
+      // Ids in their canonical case and defaults filled before the check: what is checked is what is sent.
+      parsed = canonicalQuestion({ endpoint: ep.id as CallSpec["endpoint"], body: parsed }).body;
       if (ep.request) {
         const r = ep.request.safeParse(parsed);
         if (!r.success) {
@@ -102,7 +106,7 @@ export function specOf(
           : undefined;
       if (count !== undefined) spec.cost = { ...spec.cost, count };
     }
-    return { ok: true, spec };
+    return { ok: true, spec: canonicalQuestion(spec) };
   } catch (e) {
     return { ok: false, answer: invalidAnswer(toCompanyDataError(e), lang) };
   }

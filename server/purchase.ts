@@ -6,20 +6,23 @@
  * recorded in the ledger, bought, stored and settled (cache.ts, ledger/budget.ts).
  * Batch endpoints are split per company (split.ts): what the team has is
  * served, only the rest is bought, at the catalogue's price for the rest.
+ * Over 400 lines: one purchase is one sequence (claim, reserve, mark, send, store, settle) read best in one place.
  */
 import { createHash } from "node:crypto";
 import type { CallSpec } from "../shared/api/index.ts";
-import { endpoint, type Endpoint } from "../shared/api/index.ts";
+import { canonicalQuestion, endpoint, questionOf, type Endpoint } from "../shared/api/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import type { AuthUser } from "./auth/tokens.ts";
 import { cacheDaysOf, claim, fill, fillAndSettle, recordHit, release, renew, type CacheDays } from "./cache.ts";
 import type { Db } from "./db/db.ts";
 import { errorAnswer, overBudgetAnswer, withCharge, type ErrorAnswer } from "./errors.ts";
 import { msg } from "./i18n.ts";
-import { fail, monthOf, reserve, settle, type Reservation } from "./ledger/budget.ts";
+import { fail, giveBack, markSent, monthOf, reserve, settle, type Reservation } from "./ledger/budget.ts";
+import { writeOrKeep } from "./keep.ts";
+import type { Reachability } from "./reachability.ts";
+import { inLanguage } from "./labels.ts";
 import type { Logger } from "./log.ts";
 import { splitOf, type Split } from "./split.ts";
-import { canonicalJsonOf } from "./canonical.ts";
 import type { Upstream, UpstreamAnswer } from "./upstream.ts";
 import { paidRefusal } from "./gates.ts";
 import { serverNow } from "./clock.ts";
@@ -41,20 +44,17 @@ export interface PurchaseContext {
   /** How long a claim holds before another request may buy the answer itself (longer than the upstream timeout). */
   leaseMs: number;
   cacheDays: CacheDays;
+  /** Whether the API answers (reachability.ts): while it does not, paid requests are refused before reserving. */
+  reachability?: Reachability;
 }
 
-/** The question a call asks, as a short key (SHA-256 of endpoint, path, query and body). */
+/**
+ * The question a call asks, as a short key: SHA-256 of its canonical form
+ * (shared/api/question.ts questionOf, the hosts' caches key on the same), so
+ * every spelling the API answers alike is one shared answer, bought once.
+ */
 export function questionKey(spec: CallSpec): string {
-  const query = Object.entries(spec.query ?? {})
-    .filter(([, v]) => v !== undefined && v !== "")
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const text = [
-    spec.endpoint,
-    canonicalJsonOf(spec.path ?? {}),
-    canonicalJsonOf(query),
-    canonicalJsonOf(spec.body ?? null),
-  ].join("\n");
-  return createHash("sha256").update(text).digest("hex");
+  return createHash("sha256").update(questionOf(spec)).digest("hex");
 }
 
 const json = (status: number, body: string, extra: Record<string, string> = {}): Answer => ({
@@ -83,7 +83,7 @@ function failureAnswer(a: UpstreamAnswer, lang: Language): Answer {
 
 /** Free endpoints: straight to the API, paced for the team. */
 async function freeAnswer(ctx: PurchaseContext, user: AuthUser, spec: CallSpec, lang: Language): Promise<Answer> {
-  const a = await ctx.upstream.send(spec, lang, undefined, user.id);
+  const a = await ctx.upstream.send(spec, lang, undefined, undefined, user.id);
   if (a.ok) return json(a.status, a.body, { "x-credits-charged": "0" });
   return failureAnswer(a, lang);
 }
@@ -129,6 +129,7 @@ async function claimAll(
   ready: Map<string, string>,
   mine: string[],
   owned: Map<string, LocalClaim>,
+  lang: Language,
   opts: CallOptions = {},
 ): Promise<boolean> {
   const giveUp = Date.now() + 4 * ctx.leaseMs + 10_000;
@@ -154,7 +155,8 @@ async function claimAll(
         ctx.leaseMs,
         opts.boughtAfter ?? null,
       );
-      if (c.kind === "ready") ready.set(key, c.answer.body);
+      // One purchase for every language: labels are given in the reader's (shared/api/labels.ts).
+      if (c.kind === "ready") ready.set(key, inLanguage(c.answer.body, c.answer.lang ?? null, lang));
       else if (c.kind === "mine") {
         let resolve = () => undefined as void;
         const done = new Promise<void>((r) => (resolve = r));
@@ -179,6 +181,8 @@ async function releaseAll(ctx: PurchaseContext, keys: string[], owned: Map<strin
   for (const k of keys) {
     try {
       await release(ctx.db, k, ctx.process);
+    } catch {
+      // The database failed: the claim lapses with this process's heartbeat or its lease.
     } finally {
       claimEnded(ctx, k, owned.get(k));
     }
@@ -216,32 +220,46 @@ async function buy(
   const reservation = r.reservations[0]!;
   // The lease runs from here: a purchase slowed by a queue for the database is not taken over before it is sent.
   await renew(ctx.db, keys, ctx.process, ctx.leaseMs);
-  const a = await ctx.upstream.send(spec, lang, `ledger-${reservation.ledgerId}`, user.id);
+  // The send mark, in the instant before the request's bytes go out (send-http.ts): reserved → sent.
+  let markAsked = false;
+  const mark = () => ((markAsked = true), markSent(ctx.db, reservation));
+  const a = await ctx.upstream.send(spec, lang, `ledger-${reservation.ledgerId}`, mark, user.id);
   if (a.ok) return { ok: true, body: a.body, reservation };
   await releaseAll(ctx, keys, owned);
-  if (a.status >= 200 && a.status < 300) {
+  const row = { user: user.name, endpoint: ep.id, ledger: reservation.ledgerId };
+  if (!a.sent) {
+    // Provably never left (refused, unresolved, TLS, the mark refused): not spent, not pending.
+    await writeOrKeep(ctx.log, "give-back", row, () => giveBack(ctx.db, reservation));
+    // No connection at all: the API does not answer (reachability.ts); paid requests wait for it without reserving.
+    if (a.unreachable) await ctx.reachability?.lost();
+  } else if (a.status >= 200 && a.status < 300) {
     // Charged, but not an answer the catalogue's schema accepts: paid for, never stored.
-    await settle(ctx.db, reservation);
-  } else if (a.status !== 0 || !a.sent) {
-    // The API answered an error (nothing charged), or the request never left.
-    await fail(ctx.db, reservation);
+    await writeOrKeep(ctx.log, "settle", row, () => settle(ctx.db, reservation));
+  } else if (a.status !== 0) {
+    // The API answered an error: nothing charged.
+    await writeOrKeep(ctx.log, "fail", row, () => fail(ctx.db, reservation));
   }
   // status 0 after sending: the answer was lost and may have been charged; the row stays pending.
-  ctx.log.warn("upstream.failed", {
-    user: user.name,
-    endpoint: ep.id,
-    status: a.status,
-    code: a.error?.code,
-    ledger: reservation.ledgerId,
-  });
-  return {
-    ok: false,
-    // Settled above: the user was charged for an answer the server could not use, and is told so.
-    answer:
-      a.status >= 200 && a.status < 300
-        ? withCharge(errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]), price)
-        : failureAnswer(a, lang),
-  };
+  ctx.log.warn("upstream.failed", { ...row, status: a.status, code: a.error?.code, sent: a.sent });
+  return { ok: false, answer: boughtNothing(ctx, a, markAsked, price, lang) };
+}
+
+/** The answer to a purchase that brought nothing back. */
+function boughtNothing(
+  ctx: PurchaseContext,
+  a: UpstreamAnswer,
+  markAsked: boolean,
+  price: number,
+  lang: Language,
+): Answer {
+  // Settled: the user was charged for an answer the server could not use, and is told so.
+  if (a.status >= 200 && a.status < 300) return withCharge(errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]), price);
+  if (!a.sent && markAsked) return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
+  if (a.unreachable)
+    return errorAnswer("UNAVAILABLE", msg.apiUnreachable[lang], {
+      retryAfterSeconds: ctx.reachability?.refusal() ?? 3,
+    });
+  return failureAnswer(a, lang);
 }
 
 /** Store bought items and settle their ledger row in one transaction. */
@@ -252,27 +270,24 @@ async function store(
   items: { key: string; body: string; credits: number }[],
   reservation: Reservation,
   owned: Map<string, LocalClaim>,
+  lang: Language,
 ): Promise<void> {
   const days = cacheDaysOf(ctx.cacheDays, ep.id);
-  try {
-    if (items.length === 1)
-      await fillAndSettle(
-        ctx.db,
-        items[0]!.key,
-        ctx.process,
-        items[0]!.body,
-        items[0]!.credits,
-        days,
-        user.id,
-        reservation.ledgerId,
-      );
-    else {
+  const write = async () => {
+    if (items.length === 1) {
+      const it = items[0]!;
+      await fillAndSettle(ctx.db, it.key, ctx.process, it.body, it.credits, days, user.id, reservation.ledgerId, lang);
+    } else {
       await ctx.db.transaction(async (tx) => {
         for (const it of items)
-          await fill(tx, it.key, ctx.process, { status: 200, body: it.body }, it.credits, days, user.id);
+          await fill(tx, it.key, ctx.process, { status: 200, body: it.body, lang }, it.credits, days, user.id);
         await settle(tx, reservation);
       });
     }
+  };
+  try {
+    // The API has charged: a database error must not lose the answer (keep.ts), the user gets it anyway.
+    await writeOrKeep(ctx.log, "store", { user: user.name, endpoint: ep.id, ledger: reservation.ledgerId }, write);
   } finally {
     for (const it of items) claimEnded(ctx, it.key, owned.get(it.key));
   }
@@ -293,7 +308,7 @@ async function paidAnswer(
   const ready = new Map<string, string>();
   const mine: string[] = [];
   const owned = new Map<string, LocalClaim>();
-  if (!(await claimAll(ctx, [key], ep.id, [company], ready, mine, owned, opts)))
+  if (!(await claimAll(ctx, [key], ep.id, [company], ready, mine, owned, lang, opts)))
     return errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 });
   const cached = ready.get(key);
   if (cached !== undefined) {
@@ -303,7 +318,7 @@ async function paidAnswer(
   try {
     const bought = await buy(ctx, user, ep, spec, price, company, [key], owned, lang);
     if (!bought.ok) return bought.answer;
-    await store(ctx, user, ep, [{ key, body: bought.body, credits: price }], bought.reservation, owned);
+    await store(ctx, user, ep, [{ key, body: bought.body, credits: price }], bought.reservation, owned, lang);
     ctx.log.info("bought", {
       user: user.name,
       endpoint: ep.id,
@@ -334,7 +349,7 @@ async function splitAnswer(
     const mine: string[] = [];
     const owned = new Map<string, LocalClaim>();
     // What was bought for this call before a failure is said with it: the user was charged for it.
-    if (!(await claimAll(ctx, split.keys, ep.id, split.companies, ready, mine, owned, opts)))
+    if (!(await claimAll(ctx, split.keys, ep.id, split.companies, ready, mine, owned, lang, opts)))
       return withCharge(errorAnswer("UNAVAILABLE", msg.busy[lang], { retryAfterSeconds: 1 }), charged);
     if (mine.length === 0) break;
     try {
@@ -348,7 +363,8 @@ async function splitAnswer(
       if (!items) {
         // Paid, but not one item per company asked: settle it, store nothing, say so (and what it cost).
         await releaseAll(ctx, mine, owned);
-        await settle(ctx.db, bought.reservation);
+        const row = { user: user.name, endpoint: ep.id, ledger: bought.reservation.ledgerId };
+        await writeOrKeep(ctx.log, "settle", row, () => settle(ctx.db, bought.reservation));
         return withCharge(errorAnswer("BAD_GATEWAY", msg.upstreamLost[lang]), charged + price);
       }
       // The price of the call, spread over its items for the record (the whole is what was charged).
@@ -359,6 +375,7 @@ async function splitAnswer(
         mine.map((key, i) => ({ key, body: items[i]!, credits: i === 0 ? price : 0 })),
         bought.reservation,
         owned,
+        lang,
       );
       for (let i = 0; i < mine.length; i++) ready.set(mine[i]!, items[i]!);
       charged += price;
@@ -390,11 +407,16 @@ export async function answerFor(
   lang: Language,
   opts: CallOptions = {},
 ): Promise<Answer> {
+  // The canonical spelling is what is keyed, priced and sent (every caller's: the proxy's and the modules').
+  spec = canonicalQuestion(spec);
   const ep = endpoint(spec.endpoint);
   if (ep.billing === "rate-limited") return freeAnswer(ctx, user, spec, lang);
   // A registered gate (server/gates.ts: the doctor's drift refusal) may stop a paid request before anything is reserved.
   const refusal = await paidRefusal(ctx.db, lang);
   if (refusal) return refusal;
+  // While the API does not answer (reachability.ts), nothing is reserved: 503 with when to ask again.
+  const wait = ctx.reachability?.refusal();
+  if (wait != null) return errorAnswer("UNAVAILABLE", msg.apiUnreachable[lang], { retryAfterSeconds: wait });
   const split = splitOf(ep, spec);
   return split ? splitAnswer(ctx, user, ep, spec, split, lang, opts) : paidAnswer(ctx, user, ep, spec, lang, opts);
 }

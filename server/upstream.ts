@@ -9,6 +9,9 @@
  * Paid calls are sent once: a lost answer may have been charged, and buying
  * it again is the client's decision, not the server's. A 429 that names its
  * Retry-After is waited for (the API did not process it, so nothing was charged).
+ * Requests go out through send-http.ts, which runs the caller's send mark
+ * (the ledger's) in the instant before the bytes leave and says exactly
+ * whether they did (`sent`).
  */
 import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
 import { callMany, type CallSpec, type ClientConfig } from "../shared/api/index.ts";
@@ -26,7 +29,9 @@ import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import type { Operation } from "../shared/core/index.ts";
 import { fetchHttp } from "../shared/web/index.ts";
+import type { LookupFunction } from "node:net";
 import type { TeamPacer } from "./pacing.ts";
+import { sendHttp } from "./send-http.ts";
 import { endpointOfRequest } from "./proxy.ts";
 
 export interface UpstreamAnswer {
@@ -37,8 +42,13 @@ export interface UpstreamAnswer {
   ok: boolean;
   /** The client's reading of a failure (code, retryAt). */
   error?: CompanyDataError;
-  /** True when the request left this process (an answer may have been charged). */
+  /**
+   * True when bytes of the request may have left this process (an answer may have been charged); false when it
+   * provably never left: the connection was refused, the name did not resolve, TLS failed, the mark said no.
+   */
   sent: boolean;
+  /** The last attempt found no connection to the API (name, refusal, TLS, connect timeout): the API does not answer. */
+  unreachable?: boolean;
 }
 
 export interface UpstreamOptions {
@@ -50,8 +60,10 @@ export interface UpstreamOptions {
   maxPaceWaitMs: number;
   /** The API's rate limits when they are not DEFAULT_RATE_LIMITS (a plan with other buckets; tests against a fast emulator). */
   rateLimits?: RateLimitOverrides;
-  /** The network (tests may wrap it). */
+  /** The network of `operate` (the doctor's free calls; tests may wrap it). `send` goes through send-http.ts. */
   fetchFn?: typeof fetch;
+  /** The resolver of `send` (tests inject a failing one; default the system's). */
+  lookup?: LookupFunction;
   /**
    * The team's pacer in the database (pacing.ts), shared by every process on it: each free request
    * takes its slot there before it is sent. Without it only this process's Pacer paces.
@@ -60,11 +72,23 @@ export interface UpstreamOptions {
 }
 
 export interface Upstream {
+  /** The API's address (shown at start; never with the key). */
+  readonly baseUrl: string;
   /**
-   * `tag` goes out as X-Request-Id: the ledger id of a paid request, so a request can be matched with its ledger row.
-   * `user` (the caller's id) gives the request its user's fair share of the team's pacer (pacing.ts takeFor).
+   * `tag` goes out as X-Request-Id: the ledger id of a paid request, so a request can be matched with its ledger
+   * row. `mark` runs once the connection stands, before the request is written (the ledger's send mark); when it
+   * says no (or throws), nothing is written and the answer is `sent: false`. `user` (the caller's id) gives the
+   * request its user's fair share of the team's pacer (pacing.ts takeFor).
    */
-  send(spec: CallSpec, lang: Language, tag?: string, user?: number): Promise<UpstreamAnswer>;
+  send(
+    spec: CallSpec,
+    lang: Language,
+    tag?: string,
+    mark?: () => Promise<boolean>,
+    user?: number,
+  ): Promise<UpstreamAnswer>;
+  /** A free request (GET /v2/account) to learn whether the API answers: its status, or 0 when nothing came back. */
+  probe(timeoutMs: number): Promise<number>;
   /**
    * Run a sans-IO operation with the team's key, base URL and pacer, the key
    * never leaving this module: the doctor's free calls (server/doctor/),
@@ -108,6 +132,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
   const limits: Record<RateBucket, RateLimit> = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
   const fetchFn = opts.fetchFn ?? fetch;
   return {
+    baseUrl: opts.baseUrl,
     operate<T>(op: (cfg: ClientConfig) => Operation<T>, signal?: AbortSignal): Promise<T> {
       const abortable: typeof fetch = signal
         ? (input, init) =>
@@ -143,7 +168,16 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         storePut: async () => undefined,
       });
     },
-    async send(spec, lang, tag, user) {
+    async probe(timeoutMs) {
+      const req: HttpRequest = {
+        method: "GET",
+        url: opts.baseUrl.replace(/\/+$/, "") + "/v2/account",
+        headers: { Authorization: `Bearer ${opts.apiKey}`, Accept: "application/json" },
+      };
+      const { res } = await sendHttp(req, { timeoutMs, ...(opts.lookup ? { lookup: opts.lookup } : {}) });
+      return res.status;
+    },
+    async send(spec, lang, tag, mark, user) {
       const paid = endpoint(spec.endpoint).billing === "credits";
       const bucket = bucketOf(spec.endpoint);
       const team = bucket && opts.teamPacer ? { pacer: opts.teamPacer, bucket, limit: limits[bucket] } : undefined;
@@ -161,19 +195,30 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       }
       let last: HttpResponse | undefined;
       let sent = false;
+      let unreachable = false;
+      let attempted = false;
+      // The mark is asked once: a retry after the API's 429 goes out under the same ledger row.
+      let marked: Promise<boolean> | undefined;
+      const beforeWrite = mark ? () => (marked ??= mark()) : undefined;
       const http = async (reqs: HttpRequest[]): Promise<HttpResponse[]> =>
         Promise.all(
           reqs.map(async (req) => {
             // A retry after the API's 429 (its Retry-After waited for) takes a slot of its own.
-            if (sent && team) {
+            if (attempted && team) {
               const wait = (await team.pacer.take(team.bucket, team.limit, ANY_SLOT_WAIT_MS)) ?? 0;
               if (wait > 0) await new Promise<void>((r) => setTimeout(r, wait));
             }
-            sent = true;
+            attempted = true;
             const tagged = tag ? { ...req, headers: { ...req.headers, "x-request-id": tag } } : req;
-            const res = await fetchHttp(fetchFn, tagged, opts.timeoutMs);
-            last = res;
-            return res;
+            const out = await sendHttp(tagged, {
+              timeoutMs: opts.timeoutMs,
+              ...(beforeWrite ? { beforeWrite } : {}),
+              ...(opts.lookup ? { lookup: opts.lookup } : {}),
+            });
+            if (out.left) sent = true;
+            unreachable = out.unreachable;
+            last = out.res;
+            return out.res;
           }),
         );
       const now = Date.now();
@@ -202,6 +247,16 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       );
       const raw = last;
       if (result?.ok && raw) return { status: raw.status, headers: raw.headers, body: raw.body, ok: true, sent };
+      if (unreachable)
+        return {
+          status: 0,
+          headers: {},
+          body: "",
+          ok: false,
+          sent,
+          unreachable,
+          ...(result && !result.ok ? { error: result.error } : {}),
+        };
       return {
         status: raw?.status ?? 0,
         headers: raw?.headers ?? {},

@@ -128,3 +128,27 @@ create table pace_user_slots (
 );
 `,
 });
+
+registerMigration({
+  id: 10,
+  name: "ledger send mark and released rows, process heartbeats, the language of a shared answer",
+  sql: `
+-- The send mark (ledger/budget.ts markSent): set in the instant before the request's bytes go out.
+-- reserved = pending without it, sent = pending with it; released = never left (given back at once).
+alter table ledger add column sent_at timestamptz;
+-- Rows from before the mark: any that was not answered with an error may have left.
+update ledger set sent_at = created_at where status <> 'failed';
+alter table ledger drop constraint ledger_status_check;
+alter table ledger add constraint ledger_status_check check (status in ('pending', 'settled', 'failed', 'released'));
+create index ledger_unsent on ledger (process) where status = 'pending' and sent_at is null;
+-- One row per server process, beaten every second (server/heartbeat.ts): a claim or a reserved row
+-- whose process has not beaten for a few seconds belongs to a dead process.
+create table processes (
+  name text primary key,
+  started_at timestamptz not null default now(),
+  beat_at timestamptz not null default now()
+);
+-- The language the answer was bought in (its labels are given to other readers in theirs: server/labels.ts).
+alter table answers add column lang text;
+`,
+});

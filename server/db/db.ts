@@ -17,6 +17,12 @@ export interface Sql {
 
 export interface Db extends Sql {
   readonly kind: "pglite" | "postgres";
+  /**
+   * A connection of its own for short statements that must not wait behind a
+   * busy pool (the process heartbeat: server/heartbeat.ts); absent where
+   * statements run one at a time anyway (PGlite).
+   */
+  readonly priority?: Sql;
   /** Run `fn` in one transaction: committed when it returns, rolled back when it throws. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -10,6 +10,9 @@ export async function openPostgres(url: string): Promise<Db> {
   // An idle connection the database drops (restart, failover) must not crash the process.
   pool.on("error", () => undefined);
   await pool.query("select 1");
+  // One connection beside the pool for the heartbeat (db.ts Db.priority).
+  const side = new pg.Pool({ connectionString: url, max: 1 });
+  side.on("error", () => undefined);
   const on = (c: pg.Pool | pg.PoolClient): Sql => ({
     query: async <T>(text: string, params?: unknown[]) => (await c.query(text, params)).rows as T[],
     exec: async (text: string) => void (await c.query(text)),
@@ -17,6 +20,7 @@ export async function openPostgres(url: string): Promise<Db> {
   return {
     kind: "postgres",
     ...on(pool),
+    priority: on(side),
     async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
@@ -31,6 +35,9 @@ export async function openPostgres(url: string): Promise<Db> {
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await side.end();
+      await pool.end();
+    },
   };
 }

@@ -9,8 +9,16 @@
  * budget rows of the month are locked FOR UPDATE, the team's row first
  * (one order everywhere, so two reservations never deadlock): a budget is
  * never exceeded, not even by requests in flight, because what is pending
- * counts as spent. A pending row left by a process that died stays counted:
- * the API may have charged it, and the ledger must add up to the API's bill.
+ * counts as spent.
+ *
+ * A row's states (server/README.md, Ledger): reserved (status pending, no
+ * sent_at) → sent (sent_at set in the instant before the request's bytes go
+ * out: markSent, the one gate to the network) → settled (charged) or failed
+ * (the API answered an error); a reserved row whose request provably never
+ * left (refused, unresolved, TLS failed, the process died before the mark) is
+ * released: both budgets get it back at once. A sent row left by a process
+ * that died stays counted: the API may have charged it, and the ledger must
+ * add up to the API's bill.
  */
 import type { Db, Sql } from "../db/db.ts";
 import type { AuthUser } from "../auth/tokens.ts";
@@ -147,6 +155,59 @@ export async function fail(db: Db, r: Reservation): Promise<void> {
       ]);
     }
   });
+}
+
+/**
+ * The send mark: the request is about to leave. False when the row is no
+ * longer reserved (a sweep released it as a dead process's): then it must not
+ * be sent. One statement, so a sweep and the mark never both win.
+ */
+export async function markSent(db: Sql, r: Reservation): Promise<boolean> {
+  const rows = await db.query(
+    "update ledger set sent_at = now() where id = $1 and status = 'pending' and sent_at is null returning id",
+    [r.ledgerId],
+  );
+  return rows.length > 0;
+}
+
+/** The request never left (no mark): not spent, not pending; the budgets get the credits back. False when it was not reserved. */
+export async function giveBack(
+  db: Db,
+  r: Pick<Reservation, "ledgerId" | "month" | "userId" | "credits">,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await lockMonth(tx, r.month, r.userId);
+    const done = await tx.query(
+      "update ledger set status = 'released', settled_at = now() where id = $1 and status = 'pending' and sent_at is null returning id",
+      [r.ledgerId],
+    );
+    if (done.length && r.credits > 0) {
+      await tx.query("update budget_spend set credits = credits - $3 where month = $1 and user_id in ($2, $4)", [
+        r.month,
+        r.userId,
+        r.credits,
+        TEAM,
+      ]);
+    }
+    return done.length > 0;
+  });
+}
+
+/**
+ * Release the reserved rows (never marked sent) of processes that are not
+ * alive (`alive`: names whose heartbeat is fresh, this one's included): their
+ * requests never left. Rows with the mark stay as they are. Returns how many.
+ */
+export async function releaseUnsentOfDead(db: Db, alive: string[]): Promise<number> {
+  const rows = await db.query<{ id: number; month: string; user_id: number; credits: number }>(
+    `select id, month, user_id, credits from ledger
+      where status = 'pending' and sent_at is null and not (process = any($1::text[])) order by id limit 1000`,
+    [alive],
+  );
+  let n = 0;
+  for (const row of rows)
+    if (await giveBack(db, { ledgerId: row.id, month: row.month, userId: row.user_id, credits: row.credits })) n++;
+  return n;
 }
 
 /** What a user and the team have left this month (null = no budget), temporary increases included. */

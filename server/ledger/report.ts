@@ -1,8 +1,10 @@
 /**
  * `company-data server report`: what the team spent in a month, per user and
- * endpoint (settled = charged, pending = sent but never settled: lost in a
- * crash, possibly charged), and what the shared answers saved: credits the
- * answers served from the team's cache would have cost again.
+ * endpoint (settled = charged, pending = reserved or sent but not settled: in
+ * flight, or lost in a crash after it left, possibly charged), and what the
+ * shared answers saved: credits the answers served from the team's cache
+ * would have cost again. Failed rows (the API answered an error) and released
+ * rows (the request never left) cost nothing and are not counted.
  */
 import type { Sql } from "../db/db.ts";
 
@@ -26,7 +28,16 @@ export interface Report {
    * requests carried as `X-Request-Id: ledger-<id>`, to match them with the
    * API's own records (README "Ledger and report").
    */
-  unsettled: { user: string; rows: number; credits: number; first: string; last: string; ids: number[] }[];
+  unsettled: {
+    user: string;
+    rows: number;
+    credits: number;
+    /** Of `rows`, those with the send mark: their requests left (charged unless the API answered an error). */
+    sent: number;
+    first: string;
+    last: string;
+    ids: number[];
+  }[];
   team: { budget: number | null };
 }
 
@@ -36,7 +47,7 @@ export async function monthReport(db: Sql, month: string): Promise<Report> {
             coalesce(sum(l.credits) filter (where l.status = 'settled'), 0)::int as settled,
             coalesce(sum(l.credits) filter (where l.status = 'pending'), 0)::int as pending
        from ledger l join users u on u.id = l.user_id
-      where l.month = $1 and l.status <> 'failed'
+      where l.month = $1 and l.status in ('settled', 'pending')
       group by u.name, l.endpoint order by u.name, l.endpoint`,
     [month],
   );
@@ -54,11 +65,13 @@ export async function monthReport(db: Sql, month: string): Promise<Report> {
     user: string;
     rows: number;
     credits: number;
+    sent: number;
     first: string;
     last: string;
     ids: number[];
   }>(
     `select u.name as user, count(*)::int as rows, sum(l.credits)::int as credits,
+            count(*) filter (where l.sent_at is not null)::int as sent,
             to_char(min(l.created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as first,
             to_char(max(l.created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as last,
             array_agg(l.id order by l.id) as ids

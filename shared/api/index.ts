@@ -10,7 +10,8 @@ export { noticingRefusals } from "./refusal.ts";
 export type { SeenRefusal } from "./refusal.ts";
 export { COMPANY_ID_AT_START, COMPANY_ID_IN_TEXT, COMPANY_ID_PATTERN, companyIdsIn } from "./company-id.ts";
 export { connectionFromEnv, envKeyMessage } from "./connection-env.ts";
-export { SEARCH_DEFAULTS } from "./defaults.ts";
+export { BODY_DEFAULTS, QUERY_DEFAULTS, SEARCH_DEFAULTS } from "./defaults.ts";
+export { canonicalJson, canonicalQuestion, includeOf, questionOf } from "./question.ts";
 export {
   BATCH_RESOLVE_GROUP,
   ENDPOINTS,
@@ -23,6 +24,7 @@ export {
 } from "./endpoints.ts";
 export type { CostInput, Endpoint, EndpointId, Include } from "./endpoints.ts";
 export { wzClass, wzOptions } from "./industries.ts";
+export { LABELS, relabel } from "./labels.ts";
 export { LEI_PATTERN, leiCheckDigits, normaliseLei, readLei } from "./lei.ts";
 export { DEFAULT_RATE_LIMITS, Pacer, bucketOf } from "./pacing.ts";
 export type { RateBucket, RateLimit, RateLimitOverrides } from "./pacing.ts";

@@ -3,7 +3,7 @@
  * 250 characters, so long keys are replaced by a hash (pure JS: no Node
  * crypto in shared/).
  */
-import type { CallSpec } from "../api/index.ts";
+import { canonicalJson, questionOf, type CallSpec } from "../api/index.ts";
 
 export const MAX_KEY_LENGTH = 250;
 /** CacheService refuses values above 100 KB; larger answers are not cached. */
@@ -27,18 +27,8 @@ export function hash128(s: string): string {
   return fnv1a64(s, 0xcbf29ce484222325n) + fnv1a64(s, 0x84222325cbf29ce4n);
 }
 
-/** JSON with object keys sorted at every level, so equal bodies give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (value === undefined) return "";
-  return JSON.stringify(value, (_k, v: unknown) => {
-    if (v && typeof v === "object" && !Array.isArray(v)) {
-      const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort()) out[k] = (v as Record<string, unknown>)[k];
-      return out;
-    }
-    return v;
-  });
-}
+/** JSON with object keys sorted at every level (the canonical question's, shared/api/question.ts). */
+export { canonicalJson };
 
 /** UTF-8 length of a string (what storage limits measure). */
 export function utf8Length(s: string): number {
@@ -72,16 +62,10 @@ export function boundedKey(full: string): string {
   return `h:${hash128(full)}:${full.length}`;
 }
 
-/** Cache key of one call: scope + endpoint + path params + sorted query + canonical body + language. */
+/**
+ * Cache key of one call: scope, the canonical question (shared/api/question.ts, the same one the
+ * team server's shared answers key on, so every spelling of a question is one entry) and language.
+ */
 export function callKey(scope: string, language: string, spec: CallSpec): string {
-  const path = Object.entries(spec.path ?? {})
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([k, v]) => `${k}=${v}`)
-    .join("&");
-  const query = Object.entries(spec.query ?? {})
-    .filter(([, v]) => v !== undefined && v !== "")
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join("&");
-  return boundedKey(["c1", scope, spec.endpoint, path, query, canonicalJson(spec.body), language].join("|"));
+  return boundedKey(["c2", scope, questionOf(spec), language].join("|"));
 }

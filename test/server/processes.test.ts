@@ -105,7 +105,9 @@ describe.skipIf(!POSTGRES_URL)("two server processes on one PostgreSQL, one kill
     const lost = statuses.filter((s) => s === 0).length;
     expect(lost).toBeGreaterThan(0);
     // 502: an answer the survivor lost to its upstream timeout on a loaded machine (its ledger row stays pending).
-    expect(statuses.filter((s) => s !== 0 && s !== 200 && s !== 402 && s !== 502)).toEqual([]);
+    // 503: a request that never left (no connection to the overloaded emulator in time, or the API found unreachable
+    // for a moment): its row released, nothing counted (issue 37, item 3).
+    expect(statuses.filter((s) => s !== 0 && s !== 200 && s !== 402 && s !== 502 && s !== 503)).toEqual([]);
 
     const check = await openServerDb(database.target);
     try {
@@ -119,7 +121,7 @@ describe.skipIf(!POSTGRES_URL)("two server processes on one PostgreSQL, one kill
         process: string;
       }>("select id, user_id, endpoint, company, credits, status, process from ledger order by id");
       // No budget exceeded: what is settled or pending (possibly charged) counts.
-      const counted = rows.filter((x) => x.status !== "failed");
+      const counted = rows.filter((x) => x.status === "settled" || x.status === "pending");
       const byUser = new Map<number, number>();
       for (const x of counted) byUser.set(x.user_id, (byUser.get(x.user_id) ?? 0) + x.credits);
       for (const spent of byUser.values()) expect(spent).toBeLessThanOrEqual(BUDGET);
@@ -133,6 +135,8 @@ describe.skipIf(!POSTGRES_URL)("two server processes on one PostgreSQL, one kill
       const ofKilled = pending.filter((x) => x.process.includes(killedPid));
       for (const x of rows.filter((y) => y.status === "settled")) expect(charged.get(`ledger-${x.id}`)).toBe(x.credits);
       for (const x of rows.filter((y) => y.status === "failed")) expect(charged.has(`ledger-${x.id}`)).toBe(false);
+      // Released rows never left: the emulator never saw them.
+      for (const x of rows.filter((y) => y.status === "released")) expect(charged.has(`ledger-${x.id}`)).toBe(false);
       const ids = new Set(rows.map((x) => `ledger-${x.id}`));
       for (const tag of charged.keys()) expect(ids.has(tag)).toBe(true);
       const billed = before - world.emu.balance(world.key);
