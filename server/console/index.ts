@@ -51,7 +51,7 @@ registerService({
     let stopped = false;
     const tick = () => {
       if (running || stopped) return;
-      running = checkSoftLimits(ctx.db, scheduleConfig(), ctx.log)
+      running = checkSoftLimits(ctx.db, scheduleConfig(), ctx.log, ctx.outbound)
         .then(() => undefined)
         .catch((e: unknown) => ctx.log.error("budget.soft-limit.failed", { error: (e as Error)?.name ?? "Error" }))
         .finally(() => {

@@ -7,6 +7,7 @@
  * processes exactly one sends. A failed delivery is retried at later ticks,
  * at most MAX_ATTEMPTS times in all.
  */
+import type { OutboundPolicy } from "../net/outbound.ts";
 import { catalogue } from "../../shared/i18n/index.ts";
 import type { Sql } from "../db/db.ts";
 import type { Logger } from "../log.ts";
@@ -72,7 +73,13 @@ function message(d: Due, month: string): AlertMessage {
 }
 
 /** One look: claim and send the alerts due now; answers how many were sent. */
-export async function checkSoftLimits(db: Sql, cfg: ScheduleConfig, log: Logger): Promise<number> {
+export async function checkSoftLimits(
+  db: Sql,
+  cfg: ScheduleConfig,
+  log: Logger,
+  /** Where the alerts may go (the server's --allow-webhook-host policy); absent: public addresses only. */
+  outbound?: OutboundPolicy,
+): Promise<number> {
   const now = cfg.now();
   const month = monthOf(now);
   let sent = 0;
@@ -86,7 +93,12 @@ export async function checkSoftLimits(db: Sql, cfg: ScheduleConfig, log: Logger)
       [month, d.user_id, d.percent, d.spent, d.budget, MAX_ATTEMPTS],
     );
     if (!claimed) continue;
-    const outcomes = await sendAlert({ log }, { webhooks: d.webhooks, emails: d.emails }, message(d, month), cfg);
+    const outcomes = await sendAlert(
+      { log, outbound },
+      { webhooks: d.webhooks, emails: d.emails },
+      message(d, month),
+      cfg,
+    );
     const ok = outcomes.length > 0 && outcomes.every((o) => o.status === "sent");
     await db.query("update budget_soft_alerts set status = $3, detail = $4::jsonb where month = $1 and user_id = $2", [
       month,
