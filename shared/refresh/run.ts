@@ -220,8 +220,9 @@ function messageOf(r: RefreshSummary, s: RefreshSettings): Bilingual {
       };
     case "out_of_credits":
       return {
-        de: `${base.de} Das Konto hat keine Credits mehr; der Rest folgt nach dem Aufladen.`,
-        en: `${base.en} The account is out of credits; the rest follows after a top-up.`,
+        // Neutral on purpose: through a team server the user cannot top up (the admin sets the budgets, issue 37).
+        de: `${base.de} Keine Credits mehr (Guthaben des Kontos oder Budget des Teams); der Rest folgt, sobald wieder Credits verfügbar sind.`,
+        en: `${base.en} Out of credits (the account's balance or the team's budget); the rest follows once credits are available again.`,
       };
     default:
       return base;
