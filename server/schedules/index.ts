@@ -11,7 +11,8 @@ import { scheduleConfig } from "./config.ts";
 import { handleSchedules, SCHEDULES_PATH } from "./routes.ts";
 import { startScheduler } from "./scheduler.ts";
 
-registerRoute({ method: "*", prefix: SCHEDULES_PATH, auth: true, handler: handleSchedules });
+// A registration of MAX_COMPANIES ids (15 characters each in JSON) with its webhooks and recipients fits well in 256 KB.
+registerRoute({ method: "*", prefix: SCHEDULES_PATH, auth: true, maxBodyBytes: 256 * 1024, handler: handleSchedules });
 
 registerService({
   name: "schedules",

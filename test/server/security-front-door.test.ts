@@ -202,6 +202,14 @@ describe.each(BACKENDS)("the front door of the team server ($name)", (backend) =
       100 * 1024,
     );
     expect(c.status).toBe(413);
+    // A route's own limit: a schedule's registration takes 256 KB (5,000 ids), not the server's 1 MB.
+    const d = await rawRequest(
+      srv.server.port,
+      `PUT /schedules/big HTTP/1.1\nHost: x\n${auth}\nContent-Type: application/json\nContent-Length: ${300 * 1024}`,
+      300 * 1024,
+    );
+    expect(d.status).toBe(413);
+    expect(JSON.parse(d.body).error.code).toBe("PAYLOAD_TOO_LARGE");
   });
 
   it("what a token admits still works: a body under the limit, the reconciliation manifest without a token", async () => {
