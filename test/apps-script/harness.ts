@@ -225,6 +225,8 @@ export function createSheetsFake(opts: SheetsOptions) {
   /**
    * An execution cut off by the platform (the 6-minute limit, a closed tab): after `cutAfter` more Spreadsheet
    * calls every call throws, as nothing of a stopped script runs any more (its finally blocks included).
+   * The limit and its error text ("Exceeded maximum execution time"): Apps Script quotas, "Script runtime
+   * 6 min / execution", https://developers.google.com/apps-script/guides/services/quotas#current_limitations
    */
   const cut = { after: null as number | null };
   const counted = (name: string) => {
