@@ -138,12 +138,20 @@ export async function settle(db: Sql, r: Reservation): Promise<void> {
   ]);
 }
 
-/** The API answered an error (nothing charged): the reservation goes back to both budgets. */
-export async function fail(db: Db, r: Reservation): Promise<void> {
-  await db.transaction(async (tx) => {
+/**
+ * End a pending reservation as `status` (only while `condition` holds) and give its credits back to both budgets,
+ * under the month's lock: the one step of `fail` and `giveBack`. True when this call ended it.
+ */
+async function endReservation(
+  db: Db,
+  r: Pick<Reservation, "ledgerId" | "month" | "userId" | "credits">,
+  status: "failed" | "released",
+  condition: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
     await lockMonth(tx, r.month, r.userId);
     const done = await tx.query(
-      "update ledger set status = 'failed', settled_at = now() where id = $1 and status = 'pending' returning id",
+      `update ledger set status = '${status}', settled_at = now() where id = $1 and ${condition} returning id`,
       [r.ledgerId],
     );
     if (done.length && r.credits > 0) {
@@ -154,7 +162,13 @@ export async function fail(db: Db, r: Reservation): Promise<void> {
         TEAM,
       ]);
     }
+    return done.length > 0;
   });
+}
+
+/** The API answered an error (nothing charged): the reservation goes back to both budgets. */
+export async function fail(db: Db, r: Reservation): Promise<void> {
+  await endReservation(db, r, "failed", "status = 'pending'");
 }
 
 /**
@@ -175,22 +189,7 @@ export async function giveBack(
   db: Db,
   r: Pick<Reservation, "ledgerId" | "month" | "userId" | "credits">,
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    await lockMonth(tx, r.month, r.userId);
-    const done = await tx.query(
-      "update ledger set status = 'released', settled_at = now() where id = $1 and status = 'pending' and sent_at is null returning id",
-      [r.ledgerId],
-    );
-    if (done.length && r.credits > 0) {
-      await tx.query("update budget_spend set credits = credits - $3 where month = $1 and user_id in ($2, $4)", [
-        r.month,
-        r.userId,
-        r.credits,
-        TEAM,
-      ]);
-    }
-    return done.length > 0;
-  });
+  return endReservation(db, r, "released", "status = 'pending' and sent_at is null");
 }
 
 /**
