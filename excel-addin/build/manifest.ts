@@ -171,6 +171,10 @@ export function checkManifest(xml: string): string[] {
       problems.push(
         `line ${action.line}: action ${type}: buttons must be ShowTaskpane (showAsTaskpane is ignored for Marketplace add-ins)`,
       );
+    // Microsoft, "Configure your Office Add-in to use a shared runtime" (revised 2026-07-30), "Good practice: avoid
+    // multiple task panes": under a Host whose Runtime has lifetime="long", no Action should have a <TaskpaneId>.
+    if (runtime?.attrs.lifetime === "long" && action.children.some((c) => localName(c) === "TaskpaneId"))
+      problems.push(`line ${action.line}: an action has a <TaskpaneId> under the long-lifetime shared runtime`);
   }
   // Every German text for every German-speaking locale, the same text.
   for (const el of els) {

@@ -123,6 +123,13 @@ describe("Excel manifest", () => {
       '<Action xsi:type="ExecuteFunction"><FunctionName>open</FunctionName></Action>',
     );
     expect(checkManifest(execute).join()).toMatch(/must be ShowTaskpane/);
+    // The shared-runtime guidance (2026-07-30): no <TaskpaneId> under an Action of a long-lifetime runtime's Host.
+    expect(source).not.toMatch(/<TaskpaneId>/);
+    const withId = source.replace(
+      '<Action xsi:type="ShowTaskpane">',
+      '<Action xsi:type="ShowTaskpane">\n                    <TaskpaneId>CompanyData.Taskpane</TaskpaneId>',
+    );
+    expect(checkManifest(withId).join()).toMatch(/TaskpaneId.*long-lifetime shared runtime/);
     expect(
       checkManifest(
         source.replace(
