@@ -8,6 +8,9 @@ import type { KeyValueStorage } from "./storage.ts";
 import { withWorkbookAudit, workbookStore } from "./audit-sheet.ts";
 import { createExcelDriver, type ExcelDriver } from "./driver.ts";
 import { handleSheetRequest } from "./sheet.ts";
+import { documentState, type DocumentState, type FileSettings } from "./document-state.ts";
+import { giveBackLease, moveStateIntoFile, takeLease, withDocumentState } from "./file-store.ts";
+import type { WorkbookLeases } from "../workbook-lease.ts";
 import {
   readIdentity,
   type WorkbookIdentity,
@@ -62,6 +65,38 @@ export function entityValuesSupported(): boolean {
   return Boolean(Office.context?.requirements?.isSetSupported("CustomFunctionsRuntime", "1.4"));
 }
 
+const STATE_SLOT = "__companyDataWorkbookState";
+
+/**
+ * The workbook's state in its settings (./document-state.ts), one per page
+ * (the functions and the task pane share it, and with it the order of its
+ * saves); undefined without a document (a test page): the state then stays
+ * on this device.
+ */
+export function workbookState(): DocumentState | undefined {
+  const bag = settingsBag() as FileSettings | undefined;
+  if (!bag) return undefined;
+  const page = globalThis as unknown as Record<string, DocumentState | undefined>;
+  return (page[STATE_SLOT] ??= documentState(bag));
+}
+
+/** The task pane's start: a workbook from before moves what this device holds for it into the file. */
+export async function moveWorkbookStateIntoFile(): Promise<number> {
+  const state = workbookState();
+  return state ? moveStateIntoFile(officeStorage(), (await workbookIdentity()).id, state) : 0;
+}
+
+/** The workbook's leases (../workbook-lease.ts), held in its file under this page's random name. */
+export function workbookLeases(): WorkbookLeases | undefined {
+  const state = workbookState();
+  if (!state) return undefined;
+  const owner = newWorkbookId(crypto);
+  return {
+    take: (job) => takeLease(state, job, { owner }),
+    giveBack: (job) => giveBackLease(state, job, owner),
+  };
+}
+
 const DRIVER_SLOT = "__companyDataDriver";
 
 /**
@@ -74,14 +109,17 @@ export function officeDriver(): ExcelDriver {
   const page = globalThis as unknown as Record<string, ExcelDriver | undefined>;
   let driver = page[DRIVER_SLOT];
   if (!driver) {
-    // The audit of writes travels with the workbook (./audit-sheet.ts); the other state stays on this device.
+    const device = createExcelDriver({
+      fetch: (url, init) => fetch(url, init),
+      storage: officeStorage(),
+      docId: workbookId,
+      sheet: (request) => handleSheetRequest(Excel, request),
+    });
+    // The audit of writes travels with the workbook in its own sheet (./audit-sheet.ts), the workbook's other
+    // state in its settings (./document-state.ts); secrets, the formula budget and the cache stay on this device.
+    const state = workbookState();
     driver = page[DRIVER_SLOT] = withWorkbookAudit(
-      createExcelDriver({
-        fetch: (url, init) => fetch(url, init),
-        storage: officeStorage(),
-        docId: workbookId,
-        sheet: (request) => handleSheetRequest(Excel, request),
-      }),
+      state ? withDocumentState(device, state) : device,
       workbookStore(() => Excel),
     );
     // Start-up: delete expired cache entries now, not when the store is already full.

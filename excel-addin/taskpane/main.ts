@@ -12,6 +12,8 @@ import { hostFromEnvelopes } from "../../shared/ui/index.ts";
 import { runAsync } from "../../shared/core/index.ts";
 import { settle } from "../../shared/app/index.ts";
 import { officeDriver, initWorkbookIdentity, displayLanguage } from "../host/office.ts";
+import { moveWorkbookStateIntoFile, workbookLeases } from "../host/office.ts";
+import { withWorkbookLeases } from "../workbook-lease.ts";
 import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
 import { serialiseJobs, startScheduledJobs } from "../schedule.ts";
 import { serialiseSyncs } from "../server-sync.ts";
@@ -19,6 +21,8 @@ import { Pacer } from "../../shared/api/index.ts";
 
 void Office.onReady(async () => {
   const identity = await initWorkbookIdentity();
+  // A workbook from before its state lived in the file: moved there now (host/file-store.ts); what fails stays here.
+  await moveWorkbookStateIntoFile().catch(() => 0);
   const root = document.getElementById("app");
   if (!root) return;
   const deps = {
@@ -39,7 +43,9 @@ void Office.onReady(async () => {
   });
   // One run of each scheduled job at a time, and a team server's sync never beside a check: the timer and the
   // pane's "Check now" / "Refresh now" / "Fetch results now" go through the same caller.
-  const host = serialiseJobs(serialiseSyncs(direct));
+  // And across the copies of the workbook open elsewhere (other devices, colleagues): a lease in the file.
+  const leases = workbookLeases();
+  const host = serialiseJobs(serialiseSyncs(leases ? withWorkbookLeases(direct, leases) : direct));
   mountApp(root, host, { language: displayLanguage() });
   // The portfolio check and the refresh on their schedules while the workbook is open; with a team server, the
   // server's runs fetched into the workbook instead of the local check (excel-addin/schedule.ts, server-sync.ts).
