@@ -135,7 +135,10 @@ export function documentState(bag: FileSettings, now: () => number = Date.now): 
     for (const [k, v] of Object.entries(entries)) {
       const name = settingName(k);
       if (v === null) bag.remove(name);
-      else (bag.set(name, v), known.add(name));
+      else {
+        bag.set(name, v);
+        known.add(name);
+      }
     }
     const fits = stateChars(bag, known) <= FILE_STATE_CAP_CHARS;
     if (!fits) for (const k of Object.keys(entries)) bag.remove(settingName(k));
