@@ -46,7 +46,48 @@ export function applyStartupBehavior(enabled: boolean): void {
 const startupWanted = new Map<string, boolean>();
 export function wantStartup(job: string, on: boolean): void {
   startupWanted.set(job, on);
-  applyStartupBehavior([...startupWanted.values()].some(Boolean));
+  applyStartup();
+}
+
+/**
+ * And only while the workbook allows it (shared/app/monitor-startup.ts: the
+ * workbook's choice, kept in the file, since colleagues without the add-in
+ * get "ADD-IN ERROR" from a workbook that starts it, OfficeDev/office-js#3558).
+ * Microsoft: a `load` asked in Office.onReady turns it on again after a
+ * `none` ("Run code in your Office Add-in when the document opens"), so
+ * nothing here asks for `load` before the workbook's choice is known, nor
+ * against it. Unknown (an answer without `startup`, another host) = allowed.
+ */
+let startupAllowed = true;
+function applyStartup(): void {
+  applyStartupBehavior(startupAllowed && [...startupWanted.values()].some(Boolean));
+}
+export function allowStartup(on: boolean): void {
+  startupAllowed = on;
+  applyStartup();
+}
+
+/** The host whose Monitor answers tell the startup behaviour the workbook's choice (and the switch applies at once). */
+export function withStartupChoice<H extends AppCaller>(host: H): H {
+  const noted =
+    <M extends "monitorStatus" | "monitorSaveSchedule" | "monitorSaveAlerts" | "monitorStartup">(method: M) =>
+    async (input: AppInput<M>): Promise<AppOutput<M>> => {
+      const view = await host.call(method, input);
+      // A schedule switched on or off in the panel counts now, not at the timer's next look.
+      startupWanted.set("monitor-panel", view.schedule.enabled);
+      if (view.startup) allowStartup(view.startup.on);
+      else applyStartup();
+      return view;
+    };
+  return {
+    ...host,
+    call: overrideCalls(host.call, {
+      monitorStatus: noted("monitorStatus"),
+      monitorSaveSchedule: noted("monitorSaveSchedule"),
+      monitorSaveAlerts: noted("monitorSaveAlerts"),
+      monitorStartup: noted("monitorStartup"),
+    }),
+  };
 }
 
 /**

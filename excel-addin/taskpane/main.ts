@@ -15,7 +15,7 @@ import { officeDriver, initWorkbookIdentity, displayLanguage } from "../host/off
 import { moveWorkbookStateIntoFile, workbookLeases } from "../host/office.ts";
 import { withWorkbookLeases } from "../workbook-lease.ts";
 import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
-import { serialiseJobs, startScheduledJobs } from "../schedule.ts";
+import { serialiseJobs, startScheduledJobs, withStartupChoice } from "../schedule.ts";
 import { serialiseSyncs } from "../server-sync.ts";
 import { Pacer } from "../../shared/api/index.ts";
 
@@ -45,7 +45,9 @@ void Office.onReady(async () => {
   // pane's "Check now" / "Refresh now" / "Fetch results now" go through the same caller.
   // And across the copies of the workbook open elsewhere (other devices, colleagues): a lease in the file.
   const leases = workbookLeases();
-  const host = serialiseJobs(serialiseSyncs(leases ? withWorkbookLeases(direct, leases) : direct));
+  // The workbook's choice whether it starts the add-in when opened (the Monitor panel's switch) governs the timer's
+  // setStartupBehavior (schedule.ts).
+  const host = withStartupChoice(serialiseJobs(serialiseSyncs(leases ? withWorkbookLeases(direct, leases) : direct)));
   mountApp(root, host, { language: displayLanguage() });
   // The portfolio check and the refresh on their schedules while the workbook is open; with a team server, the
   // server's runs fetched into the workbook instead of the local check (excel-addin/schedule.ts, server-sync.ts).

@@ -20,6 +20,7 @@ import {
   monitorStatusServerAware,
   monitorSyncMethod,
 } from "./monitor-server.ts";
+import { monitorStartupMethod, withStartup } from "./monitor-startup.ts";
 import { refreshEstimateMethod, refreshRunMethod, refreshSaveSettingsMethod, refreshStatusMethod } from "./refresh.ts";
 import { doctorMethod } from "./doctor.ts";
 import { auditRunsMethod, undoRunMethod } from "./runs.ts";
@@ -74,12 +75,14 @@ export const APP_METHODS: { readonly [M in AppMethodName]: AppMethod<AppOutput<M
   deleteSavedSearch: deleteSavedSearchMethod,
   runSavedSearch: runSavedSearchMethod,
   // With a team server the schedule lives there (monitor-server.ts); in direct mode these are monitor.ts's.
-  monitorStatus: monitorStatusServerAware,
+  // Excel's answers also say whether the workbook starts the add-in when it opens (monitor-startup.ts).
+  monitorStatus: withStartup(monitorStatusServerAware),
   monitorPreview: monitorPreviewMethod,
   monitorRun: monitorRunMethod,
   monitorEstimate: monitorEstimateMethod,
-  monitorSaveSchedule: monitorSaveScheduleServerAware,
-  monitorSaveAlerts: monitorSaveAlertsServerAware,
+  monitorSaveSchedule: withStartup(monitorSaveScheduleServerAware),
+  monitorSaveAlerts: withStartup(monitorSaveAlertsServerAware),
+  monitorStartup: monitorStartupMethod,
   monitorSync: monitorSyncMethod,
   refreshStatus: refreshStatusMethod,
   refreshEstimate: refreshEstimateMethod,

@@ -33,6 +33,16 @@ export interface MonitorStatusView {
   webhookSender: WebhookSender;
   /** With a team server as the connection: the portfolio schedule on the server (shared/app/monitor-server.ts). */
   server?: ServerScheduleStatus;
+  /** Excel only: whether the workbook starts the add-in when it is opened (shared/app/monitor-startup.ts). */
+  startup?: StartupStatus;
+}
+
+/** Whether an Excel workbook starts the add-in when it opens (Office.addin.setStartupBehavior) while a schedule is on. */
+export interface StartupStatus {
+  /** The workbook starts the add-in while a schedule is on. */
+  on: boolean;
+  /** Someone chose it for this workbook (else the default: on for a check in the workbook, off with a team server). */
+  chosen: boolean;
 }
 
 /** A team server's run as the Monitor panel shows it. */
@@ -469,6 +479,8 @@ export interface AppApi {
   monitorSync: { input: Record<string, never>; output: MonitorSyncView };
   /** E-mail recipients and webhook of the alert digest. */
   monitorSaveAlerts: { input: { alerts: AlertsInput }; output: MonitorStatusView };
+  /** Excel: whether this workbook starts the add-in when it is opened while a schedule is on (kept in the workbook). */
+  monitorStartup: { input: { on: boolean }; output: MonitorStatusView };
 
   // The scheduled refresh of an enriched list (shared/app/refresh.ts).
   /** Settings, last run, month spent against the ceiling, paused, the host's note. */

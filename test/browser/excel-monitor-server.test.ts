@@ -152,6 +152,18 @@ describe.skipIf(skipWithoutChromium())(
         { timeout: 60_000 },
       );
       await screenshot(first, "excel-monitor-server-on");
+      // Starting with the workbook (issue 42, item 3): with a team server it is off until someone chooses it; the
+      // panel says what it would mean for colleagues without the add-in, and the switch turns it on for this workbook.
+      await first.waitForSelector("#monitor-startup");
+      expect(await first.getAttribute("#monitor-startup-note", "data-startup")).toBe("off");
+      expect(await first.textContent("#monitor-startup-note")).toMatch(/ohne das Add-in.*keinen Fehler/);
+      await first.click("#monitor-startup-toggle");
+      await first.waitForFunction(
+        () => document.querySelector("#monitor-startup-note")?.getAttribute("data-startup") === "on",
+      );
+      expect(await first.textContent("#monitor-startup-note")).toMatch(/ADD-IN ERROR/);
+      expect(await first.textContent("#monitor-startup-toggle")).toBe("Nicht mehr beim Öffnen starten");
+      expect(await first.evaluate(() => localStorage.getItem("__startupBehavior"))).toBe("Load");
       const { schedules } = (await (
         await fetch(`${team.url}/schedules`, { headers: { Authorization: `Bearer ${token}` } })
       ).json()) as { schedules: { name: string; companies: string[] }[] };

@@ -44,7 +44,7 @@ export function fakeOffice(persist = false): string {
     context: {
       displayLanguage: "de-DE",
       requirements: { isSetSupported: () => false },
-      document: { settings: { get: (k) => settings.get(k) ?? null, set: (k, v) => settings.set(k, v), saveAsync: (cb) => { keep("__officeSettings", settings); cb && cb({ status: "succeeded" }); } } },
+      document: { settings: { get: (k) => settings.get(k) ?? null, set: (k, v) => settings.set(k, v), remove: (k) => settings.delete(k), saveAsync: (cb) => { keep("__officeSettings", settings); cb && cb({ status: "succeeded" }); } } },
     },
   };
   if (persist) {

@@ -11,6 +11,7 @@ import { describe, expect, test } from "vitest";
 import type { Texts } from "../../shared/i18n/language.ts";
 import { STRINGS } from "../../shared/ui/strings.ts";
 import { MONITOR_PANEL_TEXTS } from "../../shared/ui/panels/monitor.ts";
+import { MONITOR_STARTUP_TEXTS } from "../../shared/ui/panels/monitor-startup.ts";
 import { ALERTS_PANEL_TEXTS, CHANNEL_LABEL } from "../../shared/ui/panels/monitor-alerts.ts";
 import { FILTER_TEXTS } from "../../shared/ui/panels/search/filters.ts";
 import { INSERT_ALL_TEXTS } from "../../shared/ui/panels/search/insert-all.ts";
@@ -29,6 +30,7 @@ const CATALOGUES: Record<string, Readonly<Record<string, Texts>>> = {
   "shared/ui/strings.ts STRINGS": STRINGS,
   "shared/ui/panels/monitor.ts": MONITOR_PANEL_TEXTS,
   "shared/ui/panels/monitor-alerts.ts": ALERTS_PANEL_TEXTS,
+  "shared/ui/panels/monitor-startup.ts": MONITOR_STARTUP_TEXTS,
   "shared/ui/panels/monitor-alerts.ts CHANNEL_LABEL": CHANNEL_LABEL,
   "shared/ui/panels/search/filters.ts": FILTER_TEXTS,
   "shared/ui/panels/search/insert-all.ts": INSERT_ALL_TEXTS,

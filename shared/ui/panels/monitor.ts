@@ -18,6 +18,7 @@ import { button, creditsText } from "./common.ts";
 import { alertsSection } from "./monitor-alerts.ts";
 import { estimateView, summaryView } from "./monitor-views.ts";
 import { serverSection } from "./monitor-server.ts";
+import { startupSection } from "./monitor-startup.ts";
 
 export { localTime } from "./monitor-views.ts";
 
@@ -161,6 +162,7 @@ export const monitorPanel = definePanel<MonitorState>({
       s.status ? alertsSection(ui, s) : null,
       s.status ? h("p", { class: "cd-note", id: "monitor-host-note" }, ui.pick(s.status.hostNote)) : null,
       serverSection(ui, s),
+      startupSection(ui, s),
       last ? summaryView(ui, last, "monitor-last") : null,
     );
   },
