@@ -17,7 +17,11 @@ import type { Lease } from "./host/file-store.ts";
 
 export interface WorkbookLeases {
   take(job: string): Promise<Lease | null>;
+  /** Move the lease's end on while the run goes on. */
+  renew(job: string): Promise<unknown>;
   giveBack(job: string): Promise<void>;
+  /** How often a running job renews its lease (a third of its length). */
+  renewEveryMs: number;
 }
 
 /** The lease each job method runs under. */
@@ -42,9 +46,11 @@ function leased<M extends AppMethodName>(
   return async (input) => {
     const other = await leases.take(job);
     if (other) throw busy(other);
+    const renewing = setInterval(() => void leases.renew(job).catch(() => undefined), leases.renewEveryMs);
     try {
       return await call(method, input);
     } finally {
+      clearInterval(renewing);
       await leases.giveBack(job).catch(() => undefined);
     }
   };

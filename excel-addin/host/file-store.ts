@@ -79,8 +79,14 @@ export async function moveStateIntoFile(
   return moved;
 }
 
-/** How long a lease holds without being given back (a page that died mid-run frees it then). */
-export const LEASE_MS = 15 * 60_000;
+/**
+ * How long a lease holds without being renewed: its holder renews it while
+ * it runs (every third of it), so a copy that closed mid-run frees it after
+ * this at the latest; the same device, opened again, takes its own lease
+ * back at once (the owner is the device's, and one device runs one copy of
+ * a workbook: one shared runtime per document).
+ */
+export const LEASE_MS = 3 * 60_000;
 /**
  * How long a taker waits between writing its lease and reading it back:
  * longer than a read-then-write of the lease takes (one refresh and one
@@ -129,6 +135,18 @@ export async function takeLease(state: DocumentState, job: string, o: LeaseOptio
   await (o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(o.settleMs ?? SETTLE_MS);
   const after = await read();
   return after?.owner === o.owner ? null : (after ?? { owner: "", until: now() });
+}
+
+/** Move the lease's end on while its owner still holds it (false: it is no longer this owner's). */
+export async function renewLease(state: DocumentState, job: string, o: LeaseOptions): Promise<boolean> {
+  const now = o.now ?? Date.now;
+  await state.refresh();
+  const held = parseLease((await state.get([leaseKey(job)]))[0]);
+  if (held?.owner !== o.owner) return false;
+  const { saved } = await state.put({
+    [leaseKey(job)]: JSON.stringify({ owner: o.owner, until: now() + (o.leaseMs ?? LEASE_MS) }),
+  });
+  return saved.length > 0;
 }
 
 /** Give the lease back (only if it is still this owner's). */

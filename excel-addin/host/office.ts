@@ -9,7 +9,7 @@ import { withWorkbookAudit, workbookStore } from "./audit-sheet.ts";
 import { createExcelDriver, type ExcelDriver } from "./driver.ts";
 import { handleSheetRequest } from "./sheet.ts";
 import { documentState, type DocumentState, type FileSettings } from "./document-state.ts";
-import { giveBackLease, moveStateIntoFile, takeLease, withDocumentState } from "./file-store.ts";
+import { giveBackLease, LEASE_MS, moveStateIntoFile, renewLease, takeLease, withDocumentState } from "./file-store.ts";
 import type { WorkbookLeases } from "../workbook-lease.ts";
 import {
   readIdentity,
@@ -86,14 +86,28 @@ export async function moveWorkbookStateIntoFile(): Promise<number> {
   return state ? moveStateIntoFile(officeStorage(), (await workbookIdentity()).id, state) : 0;
 }
 
-/** The workbook's leases (../workbook-lease.ts), held in its file under this page's random name. */
+const DEVICE_KEY = "cd:device:id";
+
+/** This device's random name (OfficeRuntime.storage: per device), made once. */
+async function deviceName(): Promise<string> {
+  const storage = officeStorage();
+  const found = (await storage.getItems([DEVICE_KEY]))[DEVICE_KEY];
+  if (typeof found === "string" && found) return found;
+  const made = newWorkbookId(crypto);
+  await storage.setItems({ [DEVICE_KEY]: made }).catch(() => undefined);
+  return made;
+}
+
+/** The workbook's leases (../workbook-lease.ts), held in its file under this device's name. */
 export function workbookLeases(): WorkbookLeases | undefined {
   const state = workbookState();
   if (!state) return undefined;
-  const owner = newWorkbookId(crypto);
+  const owner = deviceName();
   return {
-    take: (job) => takeLease(state, job, { owner }),
-    giveBack: (job) => giveBackLease(state, job, owner),
+    take: async (job) => takeLease(state, job, { owner: await owner }),
+    renew: async (job) => renewLease(state, job, { owner: await owner }),
+    giveBack: async (job) => giveBackLease(state, job, await owner),
+    renewEveryMs: LEASE_MS / 3,
   };
 }
 

@@ -9,7 +9,13 @@ import { describe, expect, it } from "vitest";
 import { createExcelDriver } from "../../excel-addin/host/driver.ts";
 import { memoryStorage } from "../../excel-addin/host/storage.ts";
 import { documentState, FILE_STATE_CAP_CHARS, belongsToFile } from "../../excel-addin/host/document-state.ts";
-import { giveBackLease, moveStateIntoFile, takeLease, withDocumentState } from "../../excel-addin/host/file-store.ts";
+import {
+  giveBackLease,
+  moveStateIntoFile,
+  renewLease,
+  takeLease,
+  withDocumentState,
+} from "../../excel-addin/host/file-store.ts";
 import { fakeSettings, sharedFile, type SharedFile } from "../../excel-addin/sim/file-settings.ts";
 
 const DOC = "wb-1";
@@ -157,10 +163,14 @@ describe("the workbook's state in the workbook", () => {
     const loser = winner === "A" ? b : a;
     expect((ga ?? gb)!.owner).toBe(winner);
     expect(await takeLease(loser.state, "portfolio", opts(winner === "A" ? "B" : "A"))).not.toBeNull();
+    // The holder renews it while it runs; the other cannot. Its own device, opened again after a crash, takes it back.
+    expect(await renewLease(loser.state, "portfolio", opts(winner === "A" ? "B" : "A"))).toBe(false);
+    expect(await renewLease(device(file).state, "portfolio", opts(winner))).toBe(true);
+    expect(await takeLease(device(file).state, "portfolio", opts(winner))).toBeNull();
     await giveBackLease(winner === "A" ? a.state : b.state, "portfolio", winner);
     expect(await takeLease(loser.state, "portfolio", opts(winner === "A" ? "B" : "A"))).toBeNull();
     // A lease whose holder vanished (its page closed mid-run) frees itself after its time.
-    const later = { owner: "C", settleMs: 1, now: () => Date.now() + 16 * 60_000 };
+    const later = { owner: "C", settleMs: 1, now: () => Date.now() + 4 * 60_000 };
     expect(await takeLease(device(file).state, "portfolio", later)).toBeNull();
   });
 });

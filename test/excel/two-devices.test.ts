@@ -28,7 +28,7 @@ import { setScheduleConfig } from "../../server/schedules/config.ts";
 import { createExcelDriver } from "../../excel-addin/host/driver.ts";
 import { memoryStorage } from "../../excel-addin/host/storage.ts";
 import { documentState } from "../../excel-addin/host/document-state.ts";
-import { giveBackLease, takeLease, withDocumentState } from "../../excel-addin/host/file-store.ts";
+import { giveBackLease, renewLease, takeLease, withDocumentState } from "../../excel-addin/host/file-store.ts";
 import { withWorkbookLeases } from "../../excel-addin/workbook-lease.ts";
 import { fakeSettings, sharedFile, type SharedFile } from "../../excel-addin/sim/file-settings.ts";
 import { uniqueCompanies } from "../support/lists.ts";
@@ -93,7 +93,9 @@ describe("one workbook on two devices", () => {
     const direct = hostFromEnvelopes("excel", (method, input) => runAsync(settle(deps, method, input), driver));
     const host = withWorkbookLeases(direct, {
       take: (job) => takeLease(state, job, { owner, settleMs: 60 }),
+      renew: (job) => renewLease(state, job, { owner }),
       giveBack: (job) => giveBackLease(state, job, owner),
+      renewEveryMs: 1_000,
     });
     return { storage, call: host.call };
   }
