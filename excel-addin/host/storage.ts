@@ -26,8 +26,11 @@
  *   cd:user:<name>          `user:` store keys (API key, language, base URL)
  *   cd:doc:<docId>:<name>   `doc:` store keys, scoped to one workbook
  *   cd:cache:<key>          cached answers, JSON {e: expiry ms, v: value}
- * The workbook id lives in the workbook's settings; nothing else does (the
- * API key never goes into a workbook).
+ * The workbook's own state (the `doc:` keys that describe the document) is
+ * kept in the workbook's settings by ./document-state.ts; what arrives here
+ * under `cd:doc:` is what stays per device (the formula budget and spend
+ * log, the webhook address) or what the file could not take. The API key
+ * never goes into a workbook.
  */
 import { CompanyDataError } from "../../shared/core/index.ts";
 import { readPart, savedCacheEnvelope } from "../../shared/core/index.ts";
