@@ -34,7 +34,9 @@
  *    the document at the time the user opened it, the settings values used
  *    by each user can get out of sync" (Office.Settings.refreshAsync): every
  *    write refreshes first, then sets, then saves (one at a time per page),
- *    and reads refresh when the copy is older than REFRESH_MS;
+ *    and reads refresh when the copy is older than REFRESH_MS (not on the
+ *    settingsChanged event: "effectively ... supported only in Excel on the
+ *    web in coauthoring scenarios", Office.Settings.addHandlerAsync);
  *  - size: the reference gives no figure today; Microsoft's answer in
  *    OfficeDev/office-js#621 ("We only support 2MB maximum for settings",
  *    citing the Office.Settings reference of then) and office-js#3957 (Excel
