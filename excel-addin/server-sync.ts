@@ -26,7 +26,7 @@
  * timer's sync (or the Monitor panel's "Fetch results now") can otherwise
  * meet. ./schedule.ts keeps one run per job; this keeps the two jobs apart.
  */
-import { overrideCalls } from "../shared/ui/index.ts";
+import { overrideCalls, UiCallError } from "../shared/ui/index.ts";
 import type { AppCaller } from "./schedule.ts";
 
 /** The check and the sync of one workbook one after the other, in the order asked. */
@@ -42,6 +42,37 @@ export function serialiseSyncs<H extends AppCaller>(host: H): H {
     call: overrideCalls(host.call, {
       monitorSync: (input) => after(() => host.call("monitorSync", input)),
       monitorRun: (input) => after(() => host.call("monitorRun", input)),
+    }),
+  };
+}
+
+/**
+ * With the workbook's state in the file (host/document-state.ts) a colleague
+ * opens a workbook whose team-server schedule someone else switched on. A
+ * team server keeps schedules per user, so the colleague's token finds no
+ * schedule of that name and the fetch answers "not found"; said as what it
+ * is: the schedule runs on the server under its owner, whose copy writes the
+ * results (switching it on again would make it run twice, paid twice).
+ */
+const NOT_YOURS = {
+  de: "Der Team-Server hat unter Ihrem Namen keinen Zeitplan dieser Arbeitsmappe: Eingeschaltet hat ihn eine Kollegin oder ein Kollege (der Server führt Zeitpläne je Person; deren Kopie schreibt die Ergebnisse in die Mappe), oder er wurde auf dem Server entfernt. Bitte nicht erneut einschalten, solange er dort läuft: Er liefe dann zweimal und kostete doppelt.",
+  en: "The team server has no schedule of this workbook under your name: a colleague switched it on (the server keeps schedules per person; their copy writes the results into the workbook), or it was removed on the server. Please do not switch it on again while it runs there: it would run twice and cost twice.",
+};
+
+/** The fetch of a schedule that is not this user's says whose it is instead of "not found". */
+export function explainForeignSchedule<H extends AppCaller>(host: H): H {
+  return {
+    ...host,
+    call: overrideCalls(host.call, {
+      monitorSync: async (input) => {
+        try {
+          return await host.call("monitorSync", input);
+        } catch (e) {
+          if (e instanceof UiCallError && e.error.code === "NOT_FOUND")
+            throw new UiCallError({ code: "NOT_FOUND", message: NOT_YOURS });
+          throw e;
+        }
+      },
     }),
   };
 }

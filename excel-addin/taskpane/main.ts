@@ -16,7 +16,7 @@ import { moveWorkbookStateIntoFile, workbookLeases } from "../host/office.ts";
 import { withWorkbookLeases } from "../workbook-lease.ts";
 import { pageLock, serialiseBudget } from "../functions/budget-lock.ts";
 import { serialiseJobs, startScheduledJobs, withStartupChoice } from "../schedule.ts";
-import { serialiseSyncs } from "../server-sync.ts";
+import { explainForeignSchedule, serialiseSyncs } from "../server-sync.ts";
 import { Pacer } from "../../shared/api/index.ts";
 
 void Office.onReady(async () => {
@@ -47,7 +47,8 @@ void Office.onReady(async () => {
   const leases = workbookLeases();
   // The workbook's choice whether it starts the add-in when opened (the Monitor panel's switch) governs the timer's
   // setStartupBehavior (schedule.ts).
-  const host = withStartupChoice(serialiseJobs(serialiseSyncs(leases ? withWorkbookLeases(direct, leases) : direct)));
+  const leased = explainForeignSchedule(leases ? withWorkbookLeases(direct, leases) : direct);
+  const host = withStartupChoice(serialiseJobs(serialiseSyncs(leased)));
   mountApp(root, host, { language: displayLanguage() });
   // The portfolio check and the refresh on their schedules while the workbook is open; with a team server, the
   // server's runs fetched into the workbook instead of the local check (excel-addin/schedule.ts, server-sync.ts).

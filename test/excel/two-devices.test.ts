@@ -30,6 +30,7 @@ import { memoryStorage } from "../../excel-addin/host/storage.ts";
 import { documentState } from "../../excel-addin/host/document-state.ts";
 import { giveBackLease, renewLease, takeLease, withDocumentState } from "../../excel-addin/host/file-store.ts";
 import { withWorkbookLeases } from "../../excel-addin/workbook-lease.ts";
+import { explainForeignSchedule } from "../../excel-addin/server-sync.ts";
 import { fakeSettings, sharedFile, type SharedFile } from "../../excel-addin/sim/file-settings.ts";
 import { uniqueCompanies } from "../support/lists.ts";
 import {
@@ -91,12 +92,13 @@ describe("one workbook on two devices", () => {
     const pacer = new Pacer();
     const deps: AppDeps = { host: "excel", now: Date.now, random: Math.random, documentId: "wb-file", pacer };
     const direct = hostFromEnvelopes("excel", (method, input) => runAsync(settle(deps, method, input), driver));
-    const host = withWorkbookLeases(direct, {
+    const leased = withWorkbookLeases(direct, {
       take: (job) => takeLease(state, job, { owner, settleMs: 60 }),
       renew: (job) => renewLease(state, job, { owner }),
       giveBack: (job) => giveBackLease(state, job, owner),
       renewEveryMs: 1_000,
     });
+    const host = explainForeignSchedule(leased);
     return { storage, call: host.call };
   }
 
@@ -169,5 +171,15 @@ describe("one workbook on two devices", () => {
       .slice(1)
       .map((l) => l[6]);
     expect(new Set(all).size).toBe(all.length);
+
+    // A colleague with a token of their own sees the workbook's schedule, but the server keeps it under its owner:
+    // their fetch says so (and that switching it on again would run it twice) instead of "not found".
+    const colleague = deviceApp(file, workbook, "device-C");
+    await colleague.call("saveSettings", { ...settings, serverToken: await srv.token("colleague") });
+    expect((await colleague.call("monitorStatus", {})).schedule.enabled).toBe(true);
+    const refusal = await colleague.call("monitorSync", {}).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(UiCallError);
+    expect((refusal as UiCallError).error.message.en).toMatch(/a colleague switched it on.*run twice/);
+    expect(log()).toHaveLength(all.length + 1);
   }, 120_000);
 });
