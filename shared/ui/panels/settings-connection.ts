@@ -13,7 +13,7 @@ import { h, field } from "../dom.ts";
 import { button } from "./common.ts";
 import { catalogue, type Bilingual } from "../../i18n/index.ts";
 import { UiCallError } from "../host.ts";
-import { corsRefusedMessage, probeCors } from "../../web/index.ts";
+import { diagnoseFailure, networkFailureMessage } from "../../web/index.ts";
 
 /** What the user has typed in the connection part, before saving. */
 export interface ConnectionDraft {
@@ -88,8 +88,8 @@ const T = catalogue({
   server: { de: "Team-Server", en: "Team server" },
   serverUrl: { de: "Adresse des Team-Servers", en: "Team server address" },
   serverUrlHint: {
-    de: "Die Adresse, die Ihr Team-Administrator nennt (https://…; company-data server).",
-    en: "The address your team's administrator gives you (https://…; company-data server).",
+    de: "Die Adresse, die Ihr Team-Administrator nennt (company-data server): https://… unter einem öffentlichen Namen erreicht jedes Excel. http:// nur zu diesem Rechner (localhost, 127.0.0.1): ein Server auf Ihrem eigenen Computer, den nur Sie erreichen; von einer Add-in-Seite im Internet fragt der Browser dafür erst um Erlaubnis (Local Network Access), Excel im Web kann sie verweigern.",
+    en: "The address your team's administrator gives you (company-data server): https://… under a public name reaches every Excel. http:// only to this computer (localhost, 127.0.0.1): a server on your own computer that only you reach; from an add-in page on the internet the browser asks for permission first (Local Network Access), and Excel on the web may refuse it.",
   },
   token: { de: "Persönliches Token", en: "Personal token" },
   tokenSet: {
@@ -250,31 +250,38 @@ export function removeTokenButton(
 }
 
 /**
- * Where the page itself calls the API directly (Excel, the playground),
- * "no connection" may be the service refusing this page's origin (CORS):
- * probe once and say so, with the way out, a team server
- * (shared/web/cors-probe.ts). Sheets calls from Google's servers, where CORS
- * does not apply; a team server answers CORS for the origins it is started
- * with, so through it a network failure is what it says.
+ * Where the page itself makes the calls (Excel, the playground), "no
+ * connection" has three causes a user must tell apart: the browser's Local
+ * Network Access blocked a private or loopback address, the service answers
+ * but refuses this page's origin (CORS), or nothing answers. Worked out
+ * after the failure (shared/web/local-network.ts) and said with what to do.
+ * Sheets calls from Google's servers, where neither LNA nor CORS applies.
  */
 export async function explainNetworkFailure(
   ui: Ui,
   e: unknown,
   d: ConnectionDraft,
-  savedBaseUrl: string,
+  saved: { baseUrl: string; serverUrl: string },
 ): Promise<unknown> {
   if (
-    d.connection !== "direct" ||
     ui.host.kind === "sheets" ||
     !(e instanceof UiCallError) ||
     e.error.code !== "NETWORK" ||
     typeof location === "undefined"
   )
     return e;
-  const base = (d.baseUrl.trim() || savedBaseUrl).replace(/\/+$/, "");
-  if ((await probeCors(`${base}/v2/account`)) !== "cors") return e;
-  return new UiCallError({
-    code: "NETWORK",
-    message: corsRefusedMessage(base, location.origin, ui.host.kind === "excel" ? "excel" : "page"),
+  const server = d.connection === "server";
+  const url = ((server ? d.serverUrl : d.baseUrl).trim() || (server ? saved.serverUrl : saved.baseUrl)).replace(
+    /\/+$/,
+    "",
+  );
+  if (!/^https?:\/\//i.test(url)) return e;
+  const diagnosis = await diagnoseFailure(`${url}/v2/account`, { pageHost: location.hostname });
+  const message = networkFailureMessage(diagnosis, {
+    url,
+    origin: location.origin,
+    mode: server ? "server" : "direct",
+    from: ui.host.kind === "excel" ? "excel" : "page",
   });
+  return message ? new UiCallError({ code: "NETWORK", message }) : e;
 }

@@ -289,7 +289,7 @@ function testButton(ui: Ui, s: SettingsState, d: Draft, v: SettingsView): HTMLEl
           // Then the free self-test (doctor-report.ts): does the service answer the way the client reads it?
           s.connection = await withServiceCheck(ui, s, typed, async () => await ui.call("testConnection", typed));
         } catch (e) {
-          throw await explainNetworkFailure(ui, e, d, v.baseUrl);
+          throw await explainNetworkFailure(ui, e, d, v);
         }
         s.message = { kind: "success", text: connectionWorks(s.connection, draftUnsaved(d, v)) };
       }),
