@@ -91,6 +91,10 @@ const T = catalogue({
     de: "Die Adresse, die Ihr Team-Administrator nennt (company-data server): https://… unter einem öffentlichen Namen erreicht jedes Excel. http:// nur zu diesem Rechner (localhost, 127.0.0.1): ein Server auf Ihrem eigenen Computer, den nur Sie erreichen; von einer Add-in-Seite im Internet fragt der Browser dafür erst um Erlaubnis (Local Network Access), Excel im Web kann sie verweigern.",
     en: "The address your team's administrator gives you (company-data server): https://… under a public name reaches every Excel. http:// only to this computer (localhost, 127.0.0.1): a server on your own computer that only you reach; from an add-in page on the internet the browser asks for permission first (Local Network Access), and Excel on the web may refuse it.",
   },
+  serverUrlHintSheets: {
+    de: "Die Adresse, die Ihr Team-Administrator nennt (company-data server): https://… unter einem öffentlichen Namen. Google Sheets ruft sie von Googles Servern auf: eine Adresse nur auf Ihrem Rechner (localhost) oder im Firmennetz erreicht es nicht.",
+    en: "The address your team's administrator gives you (company-data server): https://… under a public name. Google Sheets calls it from Google's servers: an address only on your computer (localhost) or on the company network is out of its reach.",
+  },
   token: { de: "Persönliches Token", en: "Personal token" },
   tokenSet: {
     de: "Ein Token ist gespeichert ({hint}). Leer lassen, um es zu behalten.",
@@ -201,7 +205,7 @@ export function connectionFields(
           field(
             ui.pick(T.serverUrl),
             input("settings-server-url", "serverUrl", "url", "https://company-data.example.com"),
-            ui.pick(T.serverUrlHint),
+            ui.pick(ui.host.kind === "sheets" ? T.serverUrlHintSheets : T.serverUrlHint),
           ),
           secretField(ui.pick(T.token), input("settings-token", "serverToken", "password", v.serverTokenHint ?? ""), {
             saved: v.serverTokenSet ? ui.pick(T.tokenSet).replace("{hint}", v.serverTokenHint ?? "") : null,
