@@ -45,7 +45,7 @@ export function mountGrid(root: HTMLElement, wb: Workbook, opts: GridOptions) {
     const head = h(
       "tr",
       null,
-      h("th", { class: "pg-corner" }),
+      h("th", { class: "pg-corner", attrs: { role: "presentation" } }),
       Array.from({ length: cols }, (_, j) => h("th", { attrs: { scope: "col" } }, columnName(j + 1))),
     );
     const body = Array.from({ length: rows }, (_, i) => {

@@ -14,6 +14,7 @@ import { playgroundDriver } from "./driver.ts";
 import { initialSheets } from "./data.ts";
 import { toCsv, toXlsx } from "./export.ts";
 import { Pacer } from "../shared/api/index.ts";
+import { connectionLine } from "./connection.ts";
 
 interface Config {
   baseUrl: string;
@@ -70,10 +71,9 @@ async function start() {
       "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     );
   });
-  document.getElementById("pg-emulator")!.textContent = config.baseUrl;
 
   mountGrid(gridBox, workbook, { label: "Tabelle / Sheet" });
-  const host = directHost("playground", driver, () => ({
+  const direct = directHost("playground", driver, () => ({
     host: "playground",
     now: () => Date.now(),
     random: Math.random,
@@ -86,7 +86,9 @@ async function start() {
     // Retry-After still pace the client across steps.
     pacer: new Pacer(),
   }));
-  const mounted = mountApp(side, host, { language: "de" });
+  // The header names the saved connection (playground/connection.ts), following the UI's own calls.
+  const { host } = connectionLine(direct, config.baseUrl);
+  const mounted = mountApp(side, host, { language: "de", embedded: true });
   (window as unknown as { __playground: unknown }).__playground = { workbook, ui: mounted.ui, ready: mounted.ready };
 }
 

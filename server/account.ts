@@ -35,6 +35,8 @@ export async function accountAnswer(
     credits: Math.min(...limits),
     usage: { month: left.user.spent, byEndpoint: await byEndpoint(ctx.db, user, monthOf(now)) },
     plan: parsed.data.plan ?? null,
+    // Whose token this is, so a page can say who is connected (the playground's header).
+    user: user.name,
     budget: { month: left.month, user: left.user.budget, userSpent: left.user.spent, team: left.team.budget },
   };
   return { status: 200, headers: upstream.headers, body: JSON.stringify(body) };

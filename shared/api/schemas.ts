@@ -336,6 +336,8 @@ export const AccountResponse = z.object({
     }),
   ),
   plan: opt(z.string()),
+  /** A team server's answer only (server/account.ts): whose personal token it is, the user's name. */
+  user: opt(z.string()),
   /** A team server's own figures (server/account.ts): this user's monthly budget and spend, the team's budget. */
   budget: opt(
     z.object({

@@ -36,6 +36,7 @@ export function* accountMethod(deps: AppDeps, _input: unknown): Operation<Accoun
       plan: account.plan ?? null,
       usageToday: account.usage?.today ?? null,
       usageMonth: account.usage?.month ?? null,
+      user: account.user ?? null,
       ledger: ledger.map((e) => ({
         day: e.day,
         operation: e.operation,

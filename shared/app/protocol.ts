@@ -159,6 +159,8 @@ export interface ConnectionResult {
   /** Where the test went: the API's base URL, or the team server's URL. */
   baseUrl: string;
   connection: ConnectionMode;
+  /** Through a team server: whose token was tested (the user's name); null from the API itself. */
+  user: string | null;
 }
 
 /** One line of the spend log, as the ledger keeps it. */
@@ -169,6 +171,8 @@ export interface AccountView {
   plan: string | null;
   usageToday: number | null;
   usageMonth: number | null;
+  /** Through a team server: the user whose personal token is used (the API itself names nobody: null). */
+  user: string | null;
   /** What this add-on spent per day and operation, newest first. */
   ledger: LedgerEntry[];
   budget: { limit: number; usedToday: number };

@@ -103,5 +103,6 @@ export function* testConnectionMethod(deps: AppDeps, input: unknown): Operation<
     plan: account.plan ?? null,
     baseUrl: cfg.baseUrl,
     connection: cfg.credential === "serverToken" ? "server" : "direct",
+    user: account.user ?? null,
   };
 }

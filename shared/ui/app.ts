@@ -19,6 +19,12 @@ export interface MountOptions {
   initial?: PanelId;
   /** Language before the settings have answered. */
   language?: Language;
+  /**
+   * The UI is a part of a page that has its own main content and level-one
+   * heading (the playground, beside its grid): no `main` landmark and no
+   * `h1` of its own then. Default: the UI is the page (sidebar, task pane).
+   */
+  embedded?: boolean;
 }
 
 export interface MountedUi {
@@ -62,7 +68,7 @@ export function mountApp(root: HTMLElement, host: UiHost, opts: MountOptions = {
     lang: opts.language ?? "de",
     account: null,
   };
-  const view = shellView(root, panels.length);
+  const view = shellView(root, panels.length, opts.embedded ?? false);
   const presses = holdRendersDuringPress(view.shell, () => renderPanel(st, view, ui));
   const draw = {
     all: () => render(st, view, ui),
@@ -82,18 +88,24 @@ function choosePanels(opts: MountOptions): Panel[] {
   });
 }
 
-function shellView(root: HTMLElement, panelCount: number): ShellView {
-  const shell = h("div", { class: "cd-app" });
+/**
+ * The page's landmarks: the UI is the page's `main` (a sidebar, a task pane)
+ * unless it is `embedded` in a page that has its own; the active panel is the
+ * tab list's tabpanel, a `div` (a `main` may not take the tabpanel role).
+ */
+function shellView(root: HTMLElement, panelCount: number, embedded: boolean): ShellView {
+  const shell = h(embedded ? "div" : "main", { class: "cd-app" });
   root.appendChild(shell);
   const header = h("header", { class: "cd-header" });
   const tabs = h("div", { class: "cd-tabs", role: "tablist" });
-  const panelBox = h("main", {
+  const panelBox = h("div", {
     class: "cd-panel",
     role: panelCount > 1 ? "tabpanel" : undefined,
     id: "cd-panel",
     attrs: { tabindex: "-1" },
   });
   shell.append(header, panelCount > 1 ? tabs : "", panelBox);
+  shell.dataset.embedded = String(embedded);
   return { shell, header, tabs, panelBox };
 }
 
@@ -185,7 +197,12 @@ function renderHeader(st: ShellState, view: ShellView, ui: Ui): void {
         type: "button",
         class: "cd-lang" + (l === lang ? " is-active" : ""),
         id: `cd-lang-${l}`,
-        attrs: { "aria-pressed": String(l === lang), lang: l, "aria-label": l === "de" ? "Deutsch" : "English" },
+        // The visible "DE" / "EN" begins the accessible name (WCAG 2.5.3, label in name); the language's own name follows.
+        attrs: {
+          "aria-pressed": String(l === lang),
+          lang: l,
+          "aria-label": l === "de" ? "DE – Deutsch" : "EN – English",
+        },
         on: { click: () => void ui.setLanguage(l) },
       },
       label,
@@ -193,7 +210,13 @@ function renderHeader(st: ShellState, view: ShellView, ui: Ui): void {
   const balance = account ? ui.t("balance", { credits: formatNumber(account.credits, lang) }) : ui.t("balanceUnknown");
   replace(
     header,
-    h("div", { class: "cd-title" }, ui.t("appTitle")),
+    // The page's level-one heading, where the UI is the page with several panels (a task pane); a
+    // single panel's title is the h1 (renderPanel), and an embedded UI's page has its own.
+    h(
+      st.panels.length > 1 && view.shell.dataset.embedded !== "true" ? "h1" : "div",
+      { class: "cd-title" },
+      ui.t("appTitle"),
+    ),
     h("div", { class: "cd-balance", id: "cd-balance", role: "status", attrs: { "aria-live": "polite" } }, balance),
     h(
       "div",
@@ -312,6 +335,8 @@ function renderPanel(st: ShellState, view: ShellView, ui: Ui): void {
   );
   replace(panelBox, panels.length <= 1 ? h("h1", { class: "cd-panel-title" }, active.title[lang]) : null, body, status);
   panelBox.setAttribute("lang", lang);
+  // What a sticky action row keeps free below itself for the status (styles.css, .cd-sticky-actions).
+  panelBox.style.setProperty("--cd-status-h", `${status.offsetHeight}px`);
   if (focusedId) {
     const again = document.getElementById(focusedId);
     if (again && shell.contains(again) && again !== document.activeElement) again.focus();

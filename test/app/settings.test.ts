@@ -103,6 +103,7 @@ describe("settings methods", () => {
       plan: "demo",
       baseUrl: "https://emu.test",
       connection: "direct",
+      user: null,
     });
     expect(nth(sent, 0).url).toBe("https://emu.test/v2/account");
     expect(nth(sent, 0).url).not.toContain("k-123");
@@ -122,7 +123,7 @@ describe("settings methods", () => {
     const token = "cdt_team_9876543210fedcba";
     const { d, sent, stores } = driver((r) =>
       r.headers.Authorization === `Bearer ${token}`
-        ? { status: 200, headers: {}, body: JSON.stringify({ credits: 500, plan: "team" }) }
+        ? { status: 200, headers: {}, body: JSON.stringify({ credits: 500, plan: "team", user: "ben" }) }
         : { status: 401, headers: {}, body: "{}" },
     );
     await runAsync(dispatch(deps, "saveSettings", { apiKey: key, baseUrl: "https://emu.test" }), d);
@@ -149,6 +150,7 @@ describe("settings methods", () => {
       plan: "team",
       baseUrl: "https://team.example.com",
       connection: "server",
+      user: "ben",
     });
     expect(nth(sent, 0).url).toBe("https://team.example.com/v2/account");
     expect(nth(sent, 0).headers.Authorization).toBe(`Bearer ${token}`);

@@ -58,9 +58,14 @@ export interface Launched {
   close(): Promise<void>;
 }
 
-export async function launch(): Promise<Launched> {
+/** `extraArgs`: switches a test needs beyond LAUNCH_ARGS (e.g. Local Network Access's address-space overrides). */
+export async function launch(extraArgs: string[] = []): Promise<Launched> {
   // playwright gives every launch a fresh temporary profile (user-data-dir) and removes it on close.
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...LAUNCH_ARGS, ...extraArgs],
+  });
   return {
     browser,
     close: () => browser.close(),

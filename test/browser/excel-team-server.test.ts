@@ -129,7 +129,7 @@ describe.skipIf(skipWithoutChromium())(
       const ok = await status(before);
       expect(ok.cls).toMatch(/is-success/);
       // Through the server the balance is what this user may still spend: her monthly budget (200), not the key's 5,000.
-      expect(ok.text).toMatch(/Verbindung in Ordnung\. Guthaben: 200 Credits/);
+      expect(ok.text).toMatch(/Verbindung in Ordnung\. Benutzer: anna\. Guthaben: 200 Credits/);
       await page.click("#settings-save");
       await page.waitForFunction(() => /\d/.test(document.querySelector("#cd-balance")?.textContent ?? ""));
       expect(await page.inputValue("#settings-token")).toBe("");

@@ -71,7 +71,7 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
     page.evaluate(([s, rr, cc]) => (window as any).__playground.workbook.get(s, rr, cc), [sheet, r, c] as const);
 
   it("opens with the grid pre-filled, the demo key and the emulator configured, and the balance shown", async () => {
-    expect(await page.textContent("#pg-emulator")).toBe(api.url.replace(/\/$/, ""));
+    expect(await page.textContent("#pg-connection-url")).toBe(api.url.replace(/\/$/, ""));
     expect(await page.textContent("#pg-c-1-1")).toBe("Firma");
     expect(await page.textContent("#pg-c-2-1")).toBe("SAP SE");
     await page.waitForFunction(() => /\d/.test(document.querySelector("#cd-balance")?.textContent ?? ""));

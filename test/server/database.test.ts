@@ -145,6 +145,8 @@ describe.each(BACKENDS)("team server database suite on $name", (backend) => {
     expect(accA.body.usage.month).toBe(of("anna").spent);
     expect(accB.body.usage.month).toBe(of("ben").spent);
     expect(accA.body.usage.month + accB.body.usage.month).toBe(spent);
+    // And names whose token it is (the playground's header shows it).
+    expect([accA.body.user, accB.body.user]).toEqual(["anna", "ben"]);
 
     // The same list again: nothing bought.
     const again = balance();

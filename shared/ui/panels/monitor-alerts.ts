@@ -140,7 +140,7 @@ export function alertsSection(
   return h(
     "div",
     { class: "cd-alerts", id: "monitor-alerts" },
-    h("h3", null, ui.pick(T.title)),
+    h("h2", null, ui.pick(T.title)),
     h("p", { class: "cd-note" }, ui.pick(T.intro)),
     email ? field(ui.pick(T.email), email) : null,
     sender === "browser"

@@ -58,7 +58,7 @@ export function serverSection(ui: Ui, s: ServerState): HTMLElement | null {
   return h(
     "div",
     { class: "cd-server-schedule", id: "monitor-server" },
-    h("h3", null, ui.pick(T.title)),
+    h("h2", null, ui.pick(T.title)),
     h("p", { class: "cd-note", id: "monitor-server-state" }, ui.pick(server.registered ? T.on : T.off)),
     server.registered ? h("p", { id: "monitor-server-next" }, `${ui.pick(T.next)}: ${when(server.nextRun)}`) : null,
     last

@@ -151,7 +151,7 @@ export const monitorPanel = definePanel<MonitorState>({
       field(ui.pick(T.sheet), sheetInput),
       checkActions(ui, s, d),
       s.status?.paused ? h("p", { class: "cd-note", id: "monitor-paused" }, ui.pick(T.paused)) : null,
-      h("h3", null, ui.pick(T.schedule)),
+      h("h2", null, ui.pick(T.schedule)),
       h("p", { class: "cd-note", id: "monitor-state" }, ui.pick(enabled ? T.isOn : T.isOff)),
       field(ui.pick(T.frequency), freq),
       field(ui.pick(T.hour), hourInput(s, d, hourOk, ui)),

@@ -13,7 +13,9 @@ import {
   connectionFields,
   connectionInput,
   connectionTestInput,
+  connectionWorks,
   credentialSet,
+  draftUnsaved,
   explainNetworkFailure,
   removeTokenButton,
   type ConnectionDraft,
@@ -169,7 +171,7 @@ export const settingsPanel = definePanel<SettingsState>({
           ui.t("matchFloorHint"),
         ),
         h("p", { class: "cd-note", id: "settings-key-note" }, ui.pick(v.functionsKeyNote)),
-        h("div", { class: "cd-actions" }, save),
+        h("div", { class: "cd-actions cd-sticky-actions" }, save),
       ),
       accountSection(ui, s, v),
     );
@@ -287,15 +289,9 @@ function testButton(ui: Ui, s: SettingsState, d: Draft, v: SettingsView): HTMLEl
           // Then the free self-test (doctor-report.ts): does the service answer the way the client reads it?
           s.connection = await withServiceCheck(ui, s, typed, async () => await ui.call("testConnection", typed));
         } catch (e) {
-          throw await explainNetworkFailure(ui, e, d, v.baseUrl);
+          throw await explainNetworkFailure(ui, e, d, v);
         }
-        s.message = {
-          kind: "success",
-          text: {
-            de: `Verbindung in Ordnung. Guthaben: ${formatNumber(s.connection.credits, "de")} Credits.`,
-            en: `Connection works. Balance: ${formatNumber(s.connection.credits, "en")} credits.`,
-          },
-        };
+        s.message = { kind: "success", text: connectionWorks(s.connection, draftUnsaved(d, v)) };
       }),
   );
 }

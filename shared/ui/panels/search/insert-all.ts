@@ -67,7 +67,7 @@ export function insertAll(ui: Ui, s: SearchState): HTMLElement | null {
   return h(
     "section",
     { class: "cd-insert-all", attrs: { "aria-label": title } },
-    h("h3", null, title),
+    h("h2", null, title),
     priceLine(ui, r, s.allPrice),
     h(
       "label",

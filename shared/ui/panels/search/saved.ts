@@ -35,7 +35,7 @@ export function savedSearches(ui: Ui, s: SearchState): HTMLElement {
   return h(
     "section",
     { class: "cd-saved", attrs: { "aria-label": title } },
-    h("h3", null, title),
+    h("h2", null, title),
     h(
       "div",
       { class: "cd-row" },
