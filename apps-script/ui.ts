@@ -15,6 +15,8 @@ import { claimRun, releaseRun } from "./run-marker.ts";
 import { SheetStore } from "./doc-state.ts";
 import { Pacer } from "../shared/api/index.ts";
 import { savedLanguage } from "./menu.ts";
+import { checkBaseUrl } from "../shared/api/index.ts";
+import { checkTeamServerAllowed } from "./allowlist.ts";
 
 /** Sidebar jobs stop themselves well before Apps Script's 6 minutes; the sidebar calls again to continue. */
 export const SIDEBAR_BUDGET_MS = 280_000;
@@ -84,10 +86,28 @@ function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job
   }
 }
 
+/**
+ * A team server typed in Settings (saved or tested) must be on this
+ * deployment's allowlist (allowlist.ts): refused here, with the command
+ * that deploys a copy listing it, instead of failing at every request.
+ */
+function checkServerAddress(input: unknown): void {
+  let o: unknown = input;
+  try {
+    if (typeof input === "string") o = JSON.parse(input);
+  } catch {
+    return; // the method itself answers malformed input
+  }
+  if (!o || typeof o !== "object") return;
+  const url = (o as { serverUrl?: unknown }).serverUrl;
+  if (typeof url === "string" && url.trim()) checkTeamServerAllowed(checkBaseUrl(url, "serverUrl"));
+}
+
 /** The sidebars' one server call: an app-service method by name, JSON in, the result envelope as JSON out. */
 export function uiCall(method: string, inputJson: string): string {
   try {
     const name = String(method);
+    if (/^(saveSettings|testConnection|doctor)$/.test(name)) checkServerAddress(String(inputJson));
     return withDriver(
       EXCLUSIVE.test(name),
       (driver) => runSync(appUiCall(deps(SIDEBAR_BUDGET_MS), name, inputJson), driver),
@@ -115,6 +135,7 @@ export function getSettings(): SettingsView {
 export function saveSettings(settings: unknown): SettingsView {
   try {
     const input: unknown = typeof settings === "string" ? JSON.parse(settings) : settings;
+    checkServerAddress(input);
     return withDriver(false, (driver) => runSync(dispatchFromWire(deps(30_000), "saveSettings", input), driver));
   } catch (e) {
     throw userFacing(e);
