@@ -12,7 +12,7 @@ import { toCompanyDataError } from "../shared/core/index.ts";
 import { createDriver, type AppsScriptDriver } from "./driver.ts";
 import { gas } from "./services.ts";
 import { claimRun, releaseRun } from "./run-marker.ts";
-import { SheetStore } from "./doc-state.ts";
+import { StateSession } from "./state-session.ts";
 import { Pacer } from "../shared/api/index.ts";
 import { savedLanguage } from "./menu.ts";
 import { checkBaseUrl } from "../shared/api/index.ts";
@@ -68,13 +68,19 @@ function jobOf(method: string, inputJson: string): string | undefined {
   }
 }
 
+/**
+ * One execution's driver. An exclusive one claims the run marker in the
+ * state sheet's session (state-session.ts) that the driver then reads and
+ * writes, so the step reads the sheet once and writes it at its end together
+ * with the marker's release.
+ */
 function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job?: string): T {
   const g = gas();
   const ss = exclusive ? g.SpreadsheetApp.getActive() : null;
-  const props = ss ? new SheetStore(ss) : null;
   const lock = exclusive ? g.LockService.getDocumentLock() : null;
+  const props = ss ? new StateSession(ss, () => lock) : null;
   const token = props ? claimRun(props, lock, Date.now(), job) : null;
-  const driver = createDriver(ss ? { spreadsheet: () => ss } : {});
+  const driver = createDriver(ss && props ? { spreadsheet: () => ss, state: props } : {});
   try {
     return body(driver);
   } finally {
