@@ -115,33 +115,9 @@ export class SheetStore implements KeyValues {
   }
 
   write(entries: Record<string, string | null>): void {
-    const keys = Object.keys(entries);
-    if (!keys.length) return;
+    if (!Object.keys(entries).length) return;
     const grid = this.grid(this.rereadOnWrite).map((r) => r.map((v) => (typeof v === "string" ? v : "")));
-    const rowOf = new Map<string, number>();
-    const free: number[] = [];
-    grid.forEach((r, i) => {
-      const k = strip(r[0]);
-      if (k) rowOf.set(k, i);
-      else free.push(i);
-    });
-    const touched: number[] = [];
-    for (const k of keys) {
-      const v = entries[k];
-      let i = rowOf.get(k);
-      if (v === null || v === undefined) {
-        if (i === undefined) continue;
-        grid[i] = [];
-        rowOf.delete(k);
-      } else {
-        i ??= free.shift() ?? grid.push([]) - 1;
-        const cells = [SAFE + k];
-        for (let p = 0; p === 0 || p < v.length; p += CELL_CHARS) cells.push(SAFE + v.slice(p, p + CELL_CHARS));
-        grid[i] = cells;
-        rowOf.set(k, i);
-      }
-      touched.push(i);
-    }
+    const touched = placeEntries(grid, entries);
     if (!touched.length) return;
     const from = Math.min(...touched);
     const to = Math.max(...touched);
@@ -152,6 +128,46 @@ export class SheetStore implements KeyValues {
       .setValues(block.map((r) => Array.from({ length: width }, (_, j) => r[j] ?? "")));
     this.cached = grid;
   }
+}
+
+/** The key a row of a store sheet holds ("" for a free row). */
+export const keyOf = (row: readonly unknown[]): string => strip(row[0]);
+
+/** The cells of one entry: the key, then the value in parts of CELL_CHARS, each behind the marker. */
+export function rowCells(key: string, value: string): string[] {
+  const cells = [SAFE + key];
+  for (let p = 0; p === 0 || p < value.length; p += CELL_CHARS) cells.push(SAFE + value.slice(p, p + CELL_CHARS));
+  return cells;
+}
+
+/**
+ * Place entries (null deletes) in a store sheet's grid, in place: a key
+ * keeps its row, a new key takes the first free row or a new one at the end.
+ * Answers the rows that changed (0-based).
+ */
+export function placeEntries(grid: string[][], entries: Record<string, string | null>): number[] {
+  const rowOf = new Map<string, number>();
+  const free: number[] = [];
+  grid.forEach((r, i) => {
+    const k = keyOf(r);
+    if (k) rowOf.set(k, i);
+    else free.push(i);
+  });
+  const touched: number[] = [];
+  for (const [k, v] of Object.entries(entries)) {
+    let i = rowOf.get(k);
+    if (v === null || v === undefined) {
+      if (i === undefined) continue;
+      grid[i] = [];
+      rowOf.delete(k);
+    } else {
+      i ??= free.shift() ?? grid.push([]) - 1;
+      grid[i] = rowCells(k, v);
+      rowOf.set(k, i);
+    }
+    touched.push(i);
+  }
+  return touched;
 }
 
 const META_PREFIX = "companyData:";

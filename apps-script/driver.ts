@@ -16,7 +16,9 @@
  * platform never has its checkpoint ahead of the sheet, document-store
  * writes made while sheet writes are pending wait with them: `commit()`
  * writes the sheet first, then the store. A stop between the two repeats
- * work (answered from the cache), never loses it.
+ * work (answered from the cache), never loses it. The state sheet's writes
+ * are gathered too (state-session.ts): read once per execution, written at
+ * `commit()` or at the latest COMMIT_AFTER_MS after the first pending one.
  *
  * The document store is shared with the durable answer cache; when a state
  * write does not fit (500 KB a store), the cache gives its space back and
@@ -28,6 +30,7 @@ import type { SheetRequest } from "../shared/core/index.ts";
 import { fetchAll } from "./http.ts";
 import { readValues, storeGrowth, writeValues } from "./properties.ts";
 import { AnswerCache } from "./cache.ts";
+import { StateSession } from "./state-session.ts";
 import { SheetHost } from "./sheet.ts";
 import { gas } from "./services.ts";
 import { HostError, STORE_QUOTA_BYTES, storageFull, storeBytes } from "./quota.ts";
@@ -65,6 +68,13 @@ export interface DriverOptions {
   storeOverrides?: Record<string, string>;
   /** A custom function's call: it may read the spreadsheet but never write it (no state-sheet writes, no migration). */
   formula?: boolean;
+  /**
+   * The state sheet's session of this execution (state-session.ts), when the
+   * caller holds the run marker in it: then `commit` leaves the state's last
+   * write to the caller, whose release of the marker joins it. Without it the
+   * driver opens its own and `commit` flushes it.
+   */
+  state?: StateSession;
 }
 
 /** Why a document key cannot be read or written here. */
@@ -99,14 +109,14 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
   };
   const user = () => (userProps ??= g.PropertiesService.getUserProperties());
   const spreadsheet = () => (opts.spreadsheet ? opts.spreadsheet() : g.SpreadsheetApp.getActive());
-  let homes: Record<Exclude<Home, "props">, KeyValues> | undefined;
+  let homes: { sheet: StateSession; meta: KeyValues } | undefined;
   /** The spreadsheet's stores; the first use outside a formula moves what an earlier version left in the document's properties. */
   const home = (h: Exclude<Home, "props">): KeyValues => {
     if (!homes) {
       const ss = spreadsheet();
       if (!ss) throw new HostError(NO_DOCUMENT_STORE, "document");
       homes = {
-        sheet: new SheetStore(ss, false),
+        sheet: opts.state ?? new StateSession(ss, () => g.LockService.getDocumentLock()),
         meta: new MetadataStore(ss, g.SpreadsheetApp.DeveloperMetadataVisibility.PROJECT),
       };
       let props: GoogleAppsScript.Properties.Properties | null = null;
@@ -242,7 +252,8 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
     if (Object.keys(by.meta).length) home("meta").write(by.meta);
   }
 
-  function commit(): void {
+  /** `state`: also write the state sheet's pending entries (the caller's release writes them otherwise, see `opts.state`). */
+  function commit(state = !opts.state): void {
     if (sheets?.hasPending()) sheets.flush();
     const keys = Object.keys(waiting);
     if (keys.length) {
@@ -253,12 +264,18 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       }
       writeHomes(entries);
     }
+    if (state) homes?.sheet.flush();
     pendingSince = null;
+    stateSince = null;
     releaseLock();
   }
 
+  /** When the state sheet got its first write since its last flush: it is written at the latest COMMIT_AFTER_MS later, as sheet writes are. */
+  let stateSince: number | null = null;
   const maybeCommit = () => {
-    if (pendingSince !== null && now() - pendingSince >= COMMIT_AFTER_MS) commit();
+    if (stateSince === null && homes?.sheet.hasPending()) stateSince = now();
+    const since = Math.min(pendingSince ?? Infinity, stateSince ?? Infinity);
+    if (now() - since >= COMMIT_AFTER_MS) commit(true);
   };
 
   return {
@@ -321,7 +338,7 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       maybeCommit();
       return result;
     },
-    commit,
+    commit: () => commit(),
     keepAnswers: () => answers().keepFromFast(),
   };
 }

@@ -41,6 +41,7 @@ import { createDriver, NO_DOCUMENT_STORE } from "./driver.ts";
 import { claimRun, releaseRun } from "./run-marker.ts";
 import { gas, type Services } from "./services.ts";
 import { SheetStore, type KeyValues } from "./doc-state.ts";
+import { StateSession } from "./state-session.ts";
 import { uiCall } from "./ui.ts";
 import { mailApp } from "./mail.ts";
 import { Pacer } from "../shared/api/index.ts";
@@ -130,7 +131,12 @@ function documentContext(g: Services, spreadsheet: Spreadsheet, id: string): Doc
   return { spreadsheet, id, store: new SheetStore(spreadsheet), lock: guard(() => g.LockService.getDocumentLock()) };
 }
 
-/** Run an app method on a document; `exclusive` claims the run marker for it (never the lock for the whole step). */
+/**
+ * Run an app method on a document; `exclusive` claims the run marker for it
+ * (never the lock for the whole step) in the state sheet's session the
+ * driver then uses, so the run reads the sheet once and its last write
+ * carries the marker's release (state-session.ts).
+ */
 function run<M extends AppMethodName>(
   doc: DocumentContext,
   method: M,
@@ -138,15 +144,16 @@ function run<M extends AppMethodName>(
   budgetMs: number,
   exclusive = false,
 ): AppOutput<M> {
-  const token = exclusive ? claimRun(doc.store, doc.lock, Date.now()) : null;
-  const driver = createDriver({ spreadsheet: () => doc.spreadsheet });
+  const state = exclusive ? new StateSession(doc.spreadsheet, () => doc.lock) : null;
+  const token = state ? claimRun(state, doc.lock, Date.now()) : null;
+  const driver = createDriver({ spreadsheet: () => doc.spreadsheet, ...(state ? { state } : {}) });
   try {
     return runSync(dispatch(deps(budgetMs), method, input), driver);
   } finally {
     try {
       driver.commit();
     } finally {
-      if (token) releaseRun(doc.store, doc.lock, token);
+      if (state && token) releaseRun(state, doc.lock, token);
     }
   }
 }

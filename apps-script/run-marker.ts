@@ -25,7 +25,16 @@ import { readSaved, savedKind, writeSaved } from "../shared/core/index.ts";
 import { HostError } from "./quota.ts";
 import type { KeyValues } from "./doc-state.ts";
 
-type Props = KeyValues;
+/**
+ * Where the marker is: a store written at once, or the execution's state
+ * session (state-session.ts), which reads the sheet again under the lock
+ * (`refresh`) and writes at `flush`.
+ */
+type Props = KeyValues & {
+  refresh?(): void;
+  flush?(lockedSinceRead: boolean): void;
+  deleteIfStill?(key: string, value: string): void;
+};
 type Lock = GoogleAppsScript.Lock.Lock;
 
 export const RUN_MARKER_KEY = "companyData.running";
@@ -61,10 +70,10 @@ function read(props: Props): Marker | null {
 }
 
 /** Runs `body` under the lock when it can be had; answers whether it was. */
-function withShortLock(lock: Lock | null, body: () => void): boolean {
+function withShortLock(lock: Lock | null, body: (held: boolean) => void): boolean {
   const held = lock ? lock.tryLock(MARKER_LOCK_WAIT_MS) : false;
   try {
-    body();
+    body(held);
   } finally {
     if (held) lock!.releaseLock();
   }
@@ -86,20 +95,32 @@ export function claimRun(
   random: () => number = Math.random,
 ): string {
   const token = `${now.toString(36)}-${Math.floor(random() * 2 ** 40).toString(36)}`;
-  const locked = withShortLock(lock, () => {
+  const locked = withShortLock(lock, (held) => {
+    props.refresh?.();
     const other = read(props);
     if (other && other.until > now && !(job && other.job === job)) throw new HostError(BUSY, "run");
     props.write({
       [RUN_MARKER_KEY]: writeSaved(RUN_MARKER, { token, until: now + RUN_MARKER_TTL_MS, ...(job ? { job } : {}) }),
     });
+    props.flush?.(held);
   });
   // Without a lock, the last writer wins: the one that lost sees another token and stops.
+  if (!locked) props.refresh?.();
   if (!locked && read(props)?.token !== token) throw new HostError(BUSY, "run");
   return token;
 }
 
-/** Release the claim if it is still ours (an expired one may have been taken over). */
+/**
+ * Release the claim if it is still ours (an expired one may have been taken
+ * over). A state session checks that when it writes, under the lock it
+ * takes for its last flush, together with this execution's pending state.
+ */
 export function releaseRun(props: Props, lock: Lock | null, token: string): void {
+  if (props.deleteIfStill && props.flush) {
+    const [raw] = props.read([RUN_MARKER_KEY]);
+    if (raw && readSaved(RUN_MARKER, raw)?.token === token) props.deleteIfStill(RUN_MARKER_KEY, raw);
+    return props.flush(false);
+  }
   withShortLock(lock, () => {
     if (read(props)?.token === token) props.write({ [RUN_MARKER_KEY]: null });
   });

@@ -12,9 +12,11 @@ import { toCompanyDataError } from "../shared/core/index.ts";
 import { createDriver, type AppsScriptDriver } from "./driver.ts";
 import { gas } from "./services.ts";
 import { claimRun, releaseRun } from "./run-marker.ts";
-import { SheetStore } from "./doc-state.ts";
+import { StateSession } from "./state-session.ts";
 import { Pacer } from "../shared/api/index.ts";
 import { savedLanguage } from "./menu.ts";
+import { checkBaseUrl } from "../shared/api/index.ts";
+import { checkTeamServerAllowed } from "./allowlist.ts";
 
 /** Sidebar jobs stop themselves well before Apps Script's 6 minutes; the sidebar calls again to continue. */
 export const SIDEBAR_BUDGET_MS = 280_000;
@@ -66,13 +68,19 @@ function jobOf(method: string, inputJson: string): string | undefined {
   }
 }
 
+/**
+ * One execution's driver. An exclusive one claims the run marker in the
+ * state sheet's session (state-session.ts) that the driver then reads and
+ * writes, so the step reads the sheet once and writes it at its end together
+ * with the marker's release.
+ */
 function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job?: string): T {
   const g = gas();
   const ss = exclusive ? g.SpreadsheetApp.getActive() : null;
-  const props = ss ? new SheetStore(ss) : null;
   const lock = exclusive ? g.LockService.getDocumentLock() : null;
+  const props = ss ? new StateSession(ss, () => lock) : null;
   const token = props ? claimRun(props, lock, Date.now(), job) : null;
-  const driver = createDriver(ss ? { spreadsheet: () => ss } : {});
+  const driver = createDriver(ss && props ? { spreadsheet: () => ss, state: props } : {});
   try {
     return body(driver);
   } finally {
@@ -84,10 +92,28 @@ function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job
   }
 }
 
+/**
+ * A team server typed in Settings (saved or tested) must be on this
+ * deployment's allowlist (allowlist.ts): refused here, with the command
+ * that deploys a copy listing it, instead of failing at every request.
+ */
+function checkServerAddress(input: unknown): void {
+  let o: unknown = input;
+  try {
+    if (typeof input === "string") o = JSON.parse(input);
+  } catch {
+    return; // the method itself answers malformed input
+  }
+  if (!o || typeof o !== "object") return;
+  const url = (o as { serverUrl?: unknown }).serverUrl;
+  if (typeof url === "string" && url.trim()) checkTeamServerAllowed(checkBaseUrl(url, "serverUrl"));
+}
+
 /** The sidebars' one server call: an app-service method by name, JSON in, the result envelope as JSON out. */
 export function uiCall(method: string, inputJson: string): string {
   try {
     const name = String(method);
+    if (/^(saveSettings|testConnection|doctor)$/.test(name)) checkServerAddress(String(inputJson));
     return withDriver(
       EXCLUSIVE.test(name),
       (driver) => runSync(appUiCall(deps(SIDEBAR_BUDGET_MS), name, inputJson), driver),
@@ -115,6 +141,7 @@ export function getSettings(): SettingsView {
 export function saveSettings(settings: unknown): SettingsView {
   try {
     const input: unknown = typeof settings === "string" ? JSON.parse(settings) : settings;
+    checkServerAddress(input);
     return withDriver(false, (driver) => runSync(dispatchFromWire(deps(30_000), "saveSettings", input), driver));
   } catch (e) {
     throw userFacing(e);

@@ -7,7 +7,9 @@
  *   dist/console/      the team console's page (the team server serves it at /console)
  * Anything else directly under dist/ was written by an older build and is
  * removed (scripts/dist.ts), so dist/ holds exactly what the builds write.
- * Options: --host-url https://… writes the Excel production manifest for that host.
+ * Options: --host-url https://… writes the Excel production manifest for that host;
+ * --team-server https://…/ adds a team server to the Sheets deployment's allowlist
+ * (scripts/apps-script-manifest.ts).
  */
 import { build as buildAppsScript } from "./build-apps-script.ts";
 import { build as buildExcel } from "./build-excel.ts";
@@ -15,6 +17,7 @@ import { buildConsole } from "./build-console.ts";
 import { build as buildPlayground } from "./build-ui.ts";
 import { buildNode } from "./build-node.ts";
 import { DIST, ownedOutputs, pruneStale } from "./dist.ts";
+import { teamServerOption } from "./apps-script-manifest.ts";
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -22,7 +25,12 @@ function option(name: string): string | undefined {
 }
 
 const started = Date.now();
-await buildAppsScript();
+try {
+  await buildAppsScript({ teamServer: teamServerOption(process.argv.slice(2)).teamServer });
+} catch (e) {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+}
 console.log("built dist/apps-script");
 await buildExcel({ hostUrl: option("--host-url") });
 console.log("built dist/excel-addin");

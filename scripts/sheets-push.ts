@@ -4,12 +4,16 @@
  * `.clasp.json` names the user's own Apps Script project, so it is not in the
  * repository (`.clasp.json.example` is): when it is missing or still holds
  * the example's placeholder, say what to do instead of letting clasp fail.
+ * `--team-server https://…/` builds the deployment for a team's server: its
+ * prefix goes into the pushed appsscript.json's urlFetchWhitelist
+ * (scripts/apps-script-manifest.ts); the other arguments go to clasp.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildWithReport } from "./build-apps-script.ts";
+import { APPS_SCRIPT_OUT, buildWithReport } from "./build-apps-script.ts";
+import { teamServerOption } from "./apps-script-manifest.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CONFIG = join(ROOT, ".clasp.json");
@@ -36,17 +40,22 @@ export function claspConfigProblem(path = CONFIG): string | null {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const problem = claspConfigProblem();
-  if (problem) {
-    console.error(problem);
+  let args: { teamServer?: string; rest: string[] } = { rest: [] };
+  try {
+    args = teamServerOption(process.argv.slice(2));
+    const problem = claspConfigProblem();
+    if (problem) throw new Error(problem);
+    const built = await buildWithReport(APPS_SCRIPT_OUT, { teamServer: args.teamServer });
+    if (args.teamServer) console.log(`appsscript.json allows ${args.teamServer} (${built.outDir})`);
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
     process.exit(1);
   }
-  await buildWithReport();
   const clasp = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "clasp.cmd" : "clasp");
   if (!existsSync(clasp)) {
     console.error("@google/clasp is not installed: run `npm ci` first.");
     process.exit(1);
   }
-  const r = spawnSync(clasp, ["push", ...process.argv.slice(2)], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(clasp, ["push", ...args.rest], { cwd: ROOT, stdio: "inherit" });
   process.exit(r.status ?? 1);
 }

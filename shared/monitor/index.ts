@@ -11,6 +11,7 @@ export {
   loadAlertSettings,
   maskWebhook,
   saveAlertSettings,
+  underPrefix,
   webhookSender,
 } from "./alert-settings.ts";
 export type { AlertChannelView, Mailer, WebhookSender } from "./alert-settings.ts";
