@@ -11,7 +11,7 @@ import { checkBaseUrl } from "../shared/api/index.ts";
 import { invalid } from "../shared/core/index.ts";
 import { parseMatchFloor } from "../shared/operations/index.ts";
 import { hash } from "../shared/enrich/index.ts";
-import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import { processLanguage, type Language } from "../shared/i18n/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
 import { DEFAULT_HOST, parseBudget } from "../mcp/config.ts";
 import { isLoopback } from "../mcp/http-limits.ts";
@@ -94,8 +94,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ReconcileCon
   if (flags.http === undefined) throw invalid("--http", rule.required);
   if (flags.lang !== undefined && flags.lang !== "de" && flags.lang !== "en")
     throw invalid("--lang", got(rule.oneOf(["de", "en"]), flags.lang));
-  const lang: Language =
-    flags.lang === "de" || flags.lang === "en" ? flags.lang : toLanguage(env.LC_ALL || env.LANG, "de");
+  const lang: Language = processLanguage({ env, platform: process.platform }, flags.lang);
   const baseUrl = checkBaseUrl(
     env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL,
     "COMPANY_DATA_BASE_URL",

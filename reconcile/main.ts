@@ -5,7 +5,7 @@
  */
 import { Pacer } from "../shared/api/index.ts";
 import { toCompanyDataError } from "../shared/core/index.ts";
-import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import { processLanguage, type Language } from "../shared/i18n/index.ts";
 import { budgetText } from "../mcp/i18n.ts";
 import { isLoopback } from "../mcp/http-limits.ts";
 import { readConfig, serviceScope, type ReconcileConfig } from "./config.ts";
@@ -48,7 +48,7 @@ export async function runReconcile(
   try {
     cfg = readConfig(argv, env);
   } catch (e) {
-    err(toCompanyDataError(e).text(messageLang ?? toLanguage(env.LC_ALL || env.LANG, "de")));
+    err(toCompanyDataError(e).text(messageLang ?? processLanguage({ env, platform: process.platform })));
     return USAGE;
   }
   const lang = cfg.lang;

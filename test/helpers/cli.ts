@@ -59,7 +59,12 @@ export function runCli(
   args: string[],
   opts: CliRunOptions = {},
 ): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, COMPANY_DATA_BASE_URL: world.server.url, LANG: "C", ...opts.env };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    COMPANY_DATA_BASE_URL: world.server.url,
+    LANG: "de_DE.UTF-8",
+    ...opts.env,
+  };
   delete env.COMPANY_DATA_API_KEY;
   if (opts.key) env.COMPANY_DATA_API_KEY = opts.key;
   return new Promise((resolve) => {

@@ -23,7 +23,7 @@ export async function startService(
   const cfg = readConfig(["--http", "0", ...args], {
     COMPANY_DATA_API_KEY: key,
     COMPANY_DATA_BASE_URL: server.url,
-    LANG: "C",
+    LANG: "de_DE.UTF-8",
     ...env,
   });
   const log: string[] = [];
@@ -45,7 +45,7 @@ export interface ServiceProcess {
 export function startServiceProcess(server: RunningServer, key: string, args: string[] = []): Promise<ServiceProcess> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("COMPANY_DATA_")) env[k] = v;
-  Object.assign(env, { COMPANY_DATA_BASE_URL: server.url, COMPANY_DATA_API_KEY: key, LANG: "C" });
+  Object.assign(env, { COMPANY_DATA_BASE_URL: server.url, COMPANY_DATA_API_KEY: key, LANG: "de_DE.UTF-8" });
   const child = spawn(process.execPath, [BIN, "reconcile", "--http", "0", ...args], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
