@@ -29,7 +29,7 @@ export const refusal = {
     en: `paid requests only from this machine or allowed pages (--allow-origin), not from "${origin}"`,
   }),
   noRoute: (path: string): Bilingual => ({
-    de: `kein Endpunkt „${path}“ (Dienst-URL, /suggest/entity, /suggest/property, /suggest/type, /propose_properties, /preview, /view, /estimate)`,
-    en: `no endpoint "${path}" (service URL, /suggest/entity, /suggest/property, /suggest/type, /propose_properties, /preview, /view, /estimate)`,
+    de: `kein Endpunkt „${path}“ (Dienst-URL, /suggest/entity, /suggest/property, /suggest/type, /propose_properties, /preview, /view, /estimate, /docs, /logo.svg)`,
+    en: `no endpoint "${path}" (service URL, /suggest/entity, /suggest/property, /suggest/type, /propose_properties, /preview, /view, /estimate, /docs, /logo.svg)`,
   }),
 };
