@@ -198,7 +198,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   // The API emulator (emulator/cli.ts), for trying everything without an account; it stops itself on Ctrl-C.
   if (argv[0] === "emulator") {
     ownSignals = true;
-    return await (await import("../emulator/cli.ts")).runEmulator(argv.slice(1), env);
+    return await (await import("../emulator/cli.ts")).runEmulator(argv.slice(1), env, lang);
   }
   // The package's version and the database schema it migrates to (cli/version.ts).
   const [first] = argv.filter((a, i) => a !== "--lang" && !a.startsWith("--lang=") && argv[i - 1] !== "--lang");

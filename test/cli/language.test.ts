@@ -2,8 +2,8 @@
  * First contact in the user's language, as users start the programs
  * (`node bin/company-data.js`, a process each): with no German locale
  * (LANG=C.UTF-8, as on most servers, containers and CI) the help, the team
- * server's help, the doctor, the reconciliation service and the MCP server
- * speak English; with de_DE German; --lang wins over either
+ * server's help, the doctor, the reconciliation service, the MCP server and
+ * the emulator speak English; with de_DE German; --lang wins over either
  * (shared/i18n/locale.ts, the rule's table: test/unit/locale-language.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,6 +54,16 @@ describe("LANG=C.UTF-8: English", () => {
     const mcp = await runCli(world, ["mcp", "--bogus"], { env: C });
     expect(mcp.code).toBe(2);
     expect(mcp.stderr).toContain("Invalid input (mcp): allowed are");
+  });
+
+  it("company-data emulator: its help and a wrong flag", async () => {
+    const help = await runCli(world, ["emulator", "--help"], { env: C });
+    expect(help.stdout).toMatch(/^Usage: npm run emulator -- \[flags\]/);
+    const bad = await runCli(world, ["emulator", "--bogus"], { env: C });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^unknown flag --bogus \(see --help\)\nUsage:/);
+    const de = await runCli(world, ["emulator", "--help"], { env: GERMAN });
+    expect(de.stdout).toMatch(/^Aufruf: npm run emulator -- \[Optionen\]/);
   });
 
   it("POSIX, en_US.UTF-8 and no locale at all are English too", async () => {
