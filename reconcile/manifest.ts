@@ -96,6 +96,7 @@ export function manifest(o: ManifestOptions) {
     defaultTypes: [companyType(o.lang)],
     batchSize: BATCH_SIZE,
     view: { url: `${url}/view?id={{id}}` },
+    feature_view: { url: `${url}/feature?id={{id}}` },
     preview: { url: `${url}/preview?id={{id}}`, width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT },
     suggest: { entity: suggest("entity"), property: suggest("property"), type: suggest("type") },
     extend: {

@@ -47,6 +47,7 @@ import { isObject, jsonObjectParam } from "./params.ts";
 import { queryPid, type QueryPid } from "./properties.ts";
 import { rememberSeen, seenSummaries } from "./seen.ts";
 import { companyType } from "./types.ts";
+import { featuresOf, type Feature } from "./features.ts";
 
 /** Queries one request may carry (the manifest's batchSize is one batch resolve call: 100). */
 export const MAX_QUERIES = 1000;
@@ -68,6 +69,8 @@ export interface Candidate {
   score: number;
   match: boolean;
   type: { id: string; name: string }[];
+  /** How it was matched (./features.ts): the rating, a contradiction, a former name. */
+  features?: Feature[];
 }
 
 export interface QueryAnswer {
@@ -208,16 +211,19 @@ function answerOf(row: ResolvedRow, limit: number, lang: Language): QueryAnswer 
   if (row.status === "error") return { result: [], error: errorOf(row.error ?? new CompanyDataError("INTERNAL")) };
   const type = [companyType(lang)];
   const out: Candidate[] = [];
-  const add = (c: CompanySummary, score: number, match: boolean, note?: string) => {
+  const add = (c: CompanySummary, score: number, match: boolean, features: Feature[], note?: string) => {
     if (out.some((o) => o.id === c.id)) return;
     const description = [note, describe(c)].filter(Boolean).join(" · ");
-    out.push({ id: c.id, name: c.name ?? c.id, ...(description ? { description } : {}), score, match, type });
+    const f = features.length ? { features } : {};
+    out.push({ id: c.id, name: c.name ?? c.id, ...(description ? { description } : {}), score, match, type, ...f });
   };
-  if (row.status === "matched" && row.match) add(row.match, pct(row.confidence ?? 1), true);
+  if (row.status === "matched" && row.match)
+    add(row.match, pct(row.confidence ?? 1), true, featuresOf(row.confidence, undefined, row.note));
   row.candidates.forEach((c, i) => {
     // A contradicted match leads the candidates with the service's confidence and the reason.
-    const doubt = i === 0 && row.doubt ? doubtText(row.doubt, lang) : undefined;
-    add(c, c.score != null ? pct(c.score) : doubt ? pct(row.confidence) : 0, false, doubt);
+    const doubt = i === 0 && row.doubt ? row.doubt : undefined;
+    const rating = c.score ?? (doubt ? row.confidence : null);
+    add(c, rating != null ? pct(rating) : 0, false, featuresOf(rating, doubt), doubt && doubtText(doubt, lang));
   });
   out.sort((a, b) => Number(b.match) - Number(a.match) || b.score - a.score);
   return { result: out.slice(0, limit) };

@@ -48,6 +48,7 @@ import { extendCompanies, extendEstimate, readExtend } from "./extend.ts";
 import { refusal } from "./i18n.ts";
 import { CORS, errorResponse, html, json, SECURITY, svg, type ReconcileResponse } from "./responses.ts";
 import { docsHtml, LOGO_SVG } from "./docs.ts";
+import { featureHtml } from "./features.ts";
 import { manifest, type ManifestAuth } from "./manifest.ts";
 import { previewHtml } from "./preview.ts";
 import { readBatch, reconcileBatch } from "./queries.ts";
@@ -307,6 +308,11 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
         return html(200, docsHtml(base, lang, host.auth));
       case "/logo.svg":
         return svg(LOGO_SVG);
+      case "/feature": {
+        const page = featureHtml(one("id") ?? "", lang);
+        if (page !== null) return html(200, page);
+        return errorResponse(new CompanyDataError("NOT_FOUND", { detail: refusal.noFeature(one("id") ?? "") }), lang);
+      }
       case "/preview":
       case "/view": {
         const id = V.companyId(one("id") ?? "", "id");

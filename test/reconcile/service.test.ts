@@ -80,6 +80,7 @@ describe("reconciliation service (0.2) against the emulator", () => {
     expect(body.batchSize).toBe(100);
     expect(Object.keys(body).filter((k) => !MANIFEST_02.includes(k))).toEqual([]);
     expect(body.documentation).toBe(`${svc.url}/docs`);
+    expect(body.feature_view).toEqual({ url: `${svc.url}/feature?id={{id}}` });
     expect(body.logo).toBe(`${svc.url}/logo.svg`);
     const [year] = body.extend.property_settings;
     expect(year).toMatchObject({ name: "year", type: "select", default: "latest", label: "Financial year" });
@@ -194,6 +195,13 @@ describe("reconciliation service (0.2) against the emulator", () => {
     const [first] = r.body.q.result;
     expect(first).toMatchObject({ id: c.id, match: false });
     expect(first.description).toMatch(/city differs/);
+    // The matching features say the same, and the manifest's feature view explains them.
+    expect(first.features).toContainEqual({ id: "contradicts_city", value: true });
+    expect(first.features).toContainEqual({ id: "confidence", value: expect.any(Number) });
+    const page = await fetch(`${svc.url}/feature?id=contradicts_city`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("The city given contradicts the company&#39;s seat");
+    expect((await fetch(`${svc.url}/feature?id=__proto__`)).status).toBe(404);
   });
 
   it("identifiers go to the free lookup: a VAT id or a company id matches at no cost; a malformed VAT id is that query's error", async () => {
