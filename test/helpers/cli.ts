@@ -59,6 +59,7 @@ export function runCli(
   args: string[],
   opts: CliRunOptions = {},
 ): Promise<CliRun> {
+  // A German locale: the suites read the CLI's German texts (shared/i18n/locale.ts; opts.env may set another).
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     COMPANY_DATA_BASE_URL: world.server.url,

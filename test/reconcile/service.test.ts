@@ -454,6 +454,12 @@ describe("the budget and who may spend", () => {
       expect((await post(guarded.url, { queries: q })).status).toBe(401);
       expect((await post(guarded.url, { queries: q }, { Authorization: "Bearer wrong" })).status).toBe(401);
       expect((await fetch(`${guarded.url}/suggest/type?prefix=c`)).status).toBe(401);
+      // The pages the manifest names for people are open like it; the docs name the service's own token.
+      const docs = await fetch(`${guarded.url}/docs`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain("COMPANY_DATA_RECONCILE_TOKEN");
+      expect((await fetch(`${guarded.url}/logo.svg`)).status).toBe(200);
+      expect((await fetch(`${guarded.url}/feature?id=confidence`)).status).toBe(200);
       expect((await post(guarded.url, { queries: q }, { Authorization: `Bearer ${token}` })).status).toBe(200);
     } finally {
       await guarded.close();
