@@ -44,7 +44,7 @@ import type { Language } from "../shared/i18n/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
 import { validate as V } from "../shared/api/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
-import { extendCompanies, extendEstimate, readExtend } from "./extend.ts";
+import { extendCompanies, extendEstimate, readExtend, type ExtendQuery } from "./extend.ts";
 import { refusal } from "./i18n.ts";
 import { CORS, errorResponse, html, json, SECURITY, svg, type ReconcileResponse } from "./responses.ts";
 import { docsHtml, LOGO_SVG } from "./docs.ts";
@@ -125,6 +125,34 @@ function fromForeignPage(req: ReconcileRequest, allowed: readonly string[]): str
   if (origin !== undefined) return origin;
   if (site !== undefined && site !== "same-origin" && site !== "none") return site;
   return null;
+}
+
+/** The pages the manifest names for people (documentation, logo, a matching feature); null for any other path. */
+function pageOf(path: string, base: string, lang: Language, auth: ManifestAuth, id: string): ReconcileResponse | null {
+  if (path === "/docs") return html(200, docsHtml(base, lang, auth));
+  if (path === "/logo.svg") return svg(LOGO_SVG);
+  if (path !== "/feature") return null;
+  const page = featureHtml(id, lang);
+  return page !== null
+    ? html(200, page)
+    : errorResponse(new CompanyDataError("NOT_FOUND", { detail: refusal.noFeature(id) }), lang);
+}
+
+/** The price of an extension before it is sent (`/estimate`, not part of 0.2): the enrichment estimate's figures. */
+function estimateView(q: ExtendQuery, lang: Language) {
+  const e = extendEstimate(q);
+  return {
+    credits: e.credits,
+    requests: e.requests,
+    companies: e.companies,
+    breakdown: e.breakdown.map((l) => ({
+      label: l.label[lang],
+      de: l.label.de,
+      en: l.label.en,
+      credits: l.credits,
+      requests: l.requests,
+    })),
+  };
 }
 
 export function createReconcileService(host: ReconcileHost): ReconcileService {
@@ -232,6 +260,10 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
       };
     const params = paramsOf(req);
     const one = (name: string) => params.get(name);
+    const page = pageOf(path, base, lang, host.auth, one("id") ?? "");
+    if (page) return page;
+    /** A free answer computed here, no API call (JSONP when asked). */
+    const local = <T>(f: () => T) => free(req, lang, params, sync(f));
 
     switch (path) {
       case "": {
@@ -258,60 +290,17 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
         return free(req, lang, params, (ctx) => suggestEntities(ctx, prefix, cursor));
       }
       case "/suggest/property":
-        return free(
-          req,
-          lang,
-          params,
-          sync(() => suggestProperties(one("prefix") ?? "", lang)),
-        );
+        return local(() => suggestProperties(one("prefix") ?? "", lang));
       case "/suggest/type":
-        return free(
-          req,
-          lang,
-          params,
-          sync(() => suggestTypes(one("prefix") ?? "", lang)),
-        );
+        return local(() => suggestTypes(one("prefix") ?? "", lang));
       case "/propose_properties": {
         const limit = one("limit");
         const n = limit === null || limit === "" ? undefined : V.integer(Number(limit), "limit", 1, 1000);
-        return free(
-          req,
-          lang,
-          params,
-          sync(() => proposeProperties(one("type"), n, lang)),
-        );
+        return local(() => proposeProperties(one("type"), n, lang));
       }
       case "/estimate": {
         const q = readExtend(one("extend") ?? "");
-        return free(
-          req,
-          lang,
-          params,
-          sync(() => {
-            const e = extendEstimate(q);
-            return {
-              credits: e.credits,
-              requests: e.requests,
-              companies: e.companies,
-              breakdown: e.breakdown.map((l) => ({
-                label: l.label[lang],
-                de: l.label.de,
-                en: l.label.en,
-                credits: l.credits,
-                requests: l.requests,
-              })),
-            };
-          }),
-        );
-      }
-      case "/docs":
-        return html(200, docsHtml(base, lang, host.auth));
-      case "/logo.svg":
-        return svg(LOGO_SVG);
-      case "/feature": {
-        const page = featureHtml(one("id") ?? "", lang);
-        if (page !== null) return html(200, page);
-        return errorResponse(new CompanyDataError("NOT_FOUND", { detail: refusal.noFeature(one("id") ?? "") }), lang);
+        return local(() => estimateView(q, lang));
       }
       case "/preview":
       case "/view": {
