@@ -87,6 +87,9 @@ export async function startEmulatorProcess(opts: EmulatorProcessOptions): Promis
     CLI,
     "--port",
     "0",
+    // The banner this reads, in English whatever the locale.
+    "--lang",
+    "en",
     "--date",
     opts.date ?? START_DATE,
     "--latency",

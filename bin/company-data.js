@@ -14,11 +14,27 @@ const SOURCES = new URL("../cli/main.ts", import.meta.url);
 const BUNDLE = new URL("../dist/node/company-data.js", import.meta.url);
 /** EXIT.INTERNAL of cli/i18n.ts. */
 const FAILED = 1;
-// The language of messages as cli/main.ts picks it: --lang, else LC_ALL or LANG, else German.
+// The language of messages as cli/main.ts picks it (shared/i18n/locale.ts, which this file cannot load
+// before tsx): --lang, else the locale (LC_ALL, LC_MESSAGES, LANG; LANGUAGE unless C/POSIX) de_* is German,
+// else English; nothing set on Windows: the system's. test/unit/locale-language.test.ts holds the two equal.
 const langAt = process.argv.findIndex((a) => a === "--lang" || a.startsWith("--lang="));
 const lang =
   langAt < 0 ? undefined : process.argv[langAt] === "--lang" ? process.argv[langAt + 1] : process.argv[langAt].slice(7);
-const de = !/^\s*en/i.test(lang ?? (process.env.LC_ALL || process.env.LANG || ""));
+/** "de_DE.UTF-8" → "de", "en_GB" → "en", else null. */
+const langOfLocale = (name) => {
+  const code = /^([a-z]{2,3})(?=$|[_.@-])/i.exec(name.trim())?.[1]?.toLowerCase();
+  return code === "de" || code === "en" ? code : null;
+};
+function environmentLanguage(env) {
+  const locale = [env.LC_ALL, env.LC_MESSAGES, env.LANG].map((v) => v?.trim() ?? "").find((v) => v !== "") ?? "";
+  if (locale === "")
+    return process.platform === "win32" ? (langOfLocale(Intl.DateTimeFormat().resolvedOptions().locale) ?? "en") : "en";
+  if (/^(c|posix)([.@]|$)/i.test(locale)) return "en";
+  for (const entry of (env.LANGUAGE ?? "").split(":")) if (langOfLocale(entry)) return langOfLocale(entry);
+  return langOfLocale(locale) === "de" ? "de" : "en";
+}
+const chosen = lang?.trim().toLowerCase();
+const de = (chosen === "de" || chosen === "en" ? chosen : environmentLanguage(process.env)) === "de";
 
 /** Errors that mean a module could not be found or read, not that the program failed while running. */
 const LOADING = new Set([

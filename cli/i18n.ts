@@ -90,7 +90,8 @@ Usage:
                        the revert is a run too (revert it to restore); credits are not refunded
 
 Options:
-  --lang de|en     language of messages and data labels (default: from LANG, else de)
+  --lang de|en     language of messages and data labels (default: German when LC_ALL, LC_MESSAGES
+                   or LANG is de_*, else English)
   --fields LIST    comma-separated field ids or groups (resolve, profile, people,
                    announcements, financials, all); see "company-data fields"
   --mode           batch: paid batch resolve, fast (default); free: single resolves, slow
@@ -184,7 +185,8 @@ Aufruf:
                        werden genannt; das Rückgängigmachen ist selbst ein Lauf; Credits werden nicht erstattet
 
 Optionen:
-  --lang de|en     Sprache der Meldungen und Datenbezeichnungen (Standard: aus LANG, sonst de)
+  --lang de|en     Sprache der Meldungen und Datenbezeichnungen (Standard: Deutsch, wenn LC_ALL, LC_MESSAGES
+                   oder LANG de_* ist, sonst Englisch)
   --fields LISTE   Feld-IDs oder Gruppen mit Komma (resolve, profile, people,
                    announcements, financials, all); siehe "company-data fields"
   --mode           batch: kostenpflichtiger Stapelabgleich, schnell (Standard);

@@ -9,7 +9,7 @@ import { missingKey } from "../shared/api/index.ts";
 import { connectionFromEnv, envKeyMessage } from "../shared/api/index.ts";
 import { runAsync } from "../shared/core/index.ts";
 import { CompanyDataError, toCompanyDataError, type ErrorCode } from "../shared/core/index.ts";
-import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import { processLanguage, type Language } from "../shared/i18n/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
 import { parseMatchFloor } from "../shared/operations/index.ts";
 import { getAccount } from "../shared/operations/index.ts";
@@ -153,7 +153,7 @@ const stdout = printing(quietOnClosedPipe(process.stdout));
 const stderr = printing(quietOnClosedPipe(process.stderr));
 
 /** The language of messages once the arguments are read (the Ctrl-C handler speaks it too). */
-let messageLang: Language = toLanguage(process.env.LC_ALL || process.env.LANG, "de");
+let messageLang: Language = processLanguage(process);
 
 function progressBar(stream: NodeJS.WriteStream) {
   let last = 0;
@@ -172,7 +172,7 @@ function progressBar(stream: NodeJS.WriteStream) {
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let lang: Language = toLanguage(env.LC_ALL || env.LANG, "de");
+  let lang: Language = processLanguage({ env, platform: process.platform });
   const langAt = argv.findIndex((a) => a === "--lang" || a.startsWith("--lang="));
   const langArg = argv[langAt];
   if (langArg !== undefined) {
@@ -198,7 +198,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   // The API emulator (emulator/cli.ts), for trying everything without an account; it stops itself on Ctrl-C.
   if (argv[0] === "emulator") {
     ownSignals = true;
-    return await (await import("../emulator/cli.ts")).runEmulator(argv.slice(1), env);
+    return await (await import("../emulator/cli.ts")).runEmulator(argv.slice(1), env, lang);
   }
   // The package's version and the database schema it migrates to (cli/version.ts).
   const [first] = argv.filter((a, i) => a !== "--lang" && !a.startsWith("--lang=") && argv[i - 1] !== "--lang");

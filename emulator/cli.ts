@@ -3,44 +3,41 @@
  * Starts the emulator and prints the URL, the demo key and how to point the
  * add-ons and the CLI at it. Flags are listed in emulator/README.md.
  */
-import { createEmulator, DEFAULT_COMPANIES, DEFAULT_SEED, type EmulatorOptions } from "./index.ts";
+import { createEmulator, type EmulatorOptions } from "./index.ts";
 import { startServer } from "./server.ts";
 import type { BucketName } from "./ratelimit.ts";
+import { processLanguage, type Language } from "../shared/i18n/index.ts";
+import { bannerText, EMULATOR_TEXTS as T, FlagError, helpText } from "./cli-text.ts";
 
 export interface CliOptions {
   port: number;
   host: string;
   emulator: EmulatorOptions;
   maxConcurrentPerKey?: number;
+  /** --lang: the language of the command's messages (else the locale's, shared/i18n/locale.ts). */
+  lang?: Language;
 }
 
-export const HELP = `Usage: npm run emulator -- [flags]   (installed: company-data emulator [flags])
-  --port N              port (default 8787, env PORT; 0 = any free port)
-  --host H              interface (default 127.0.0.1)
-  --companies N         synthetic companies (default ${DEFAULT_COMPANIES}; tested up to 500000)
-  --seed N              data seed (default ${DEFAULT_SEED})
-  --date YYYY-MM-DD     the emulator's first "today" (default: the current date)
-  --demo-key KEY        fix the demo key's value
-  --latency MS          added latency per API call
-  --jitter MS           extra random latency 0..MS
-  --fail-rate R         share 0..1 of calls answered 500/503
-  --drop-rate R         share 0..1 of calls whose connection is dropped
-  --rate-limit-burst N  the first N API calls answer 429
-  --burst-every N       recurring 429 bursts: after every N API calls…
-  --burst-length N      …the next N calls answer 429 (default 3)
-  --burst-retry-after S Retry-After seconds of burst 429s (default 1)
-  --credits-run-out N   paid calls answer 402 after N more credits
-  --max-concurrent N    API requests one key may have in flight; more answer 429
-  --drift               answer as a service that drifted from the assumptions (renamed and
-                        missing fields, problem+json errors, no rate-limit headers; drift.ts)
-  --suggest-rate R --suggest-burst N      suggest bucket (tokens/s, capacity)
-  --resolve-rate R --resolve-burst N      resolve bucket
-  --availability-rate R --availability-burst N
-  --account-rate R --account-burst N`;
+/** The help in English (the flags' reference; `helpText(lang)` says it in the user's language). */
+export const HELP = helpText("en");
+
+type Faults = NonNullable<EmulatorOptions["faults"]>;
+/** The fault flags: which fault each sets, read as a number, a share 0..1 or a whole number, and its least value. */
+const FAULT_FLAGS: Record<string, [keyof Faults, "number" | "share" | "int", number]> = {
+  "--latency": ["latencyMs", "number", 0],
+  "--jitter": ["jitterMs", "number", 0],
+  "--fail-rate": ["failRate", "share", 0],
+  "--drop-rate": ["dropRate", "share", 0],
+  "--credits-run-out": ["creditsRunOutAfter", "number", 0],
+  "--rate-limit-burst": ["rateLimitBurst", "int", 0],
+  "--burst-every": ["burstEvery", "int", 1],
+  "--burst-length": ["burstLength", "int", 1],
+  "--burst-retry-after": ["burstRetryAfterSeconds", "int", 0],
+};
 
 export function parseArgs(argv: string[], env: Record<string, string | undefined> = {}): CliOptions | "help" {
   const o: CliOptions = { port: env.PORT ? Number(env.PORT) : 8787, host: "127.0.0.1", emulator: {} };
-  const faults: NonNullable<EmulatorOptions["faults"]> = {};
+  const faults: Faults = {};
   const limits: NonNullable<EmulatorOptions["rateLimits"]> = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -51,20 +48,26 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
       : [flag, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
-      if (v === undefined) throw new Error(`${name} needs a value`);
+      if (v === undefined) throw new FlagError(T.needsValue(name));
       return v;
     };
     const num = (min = 0) => {
       const v = value();
       const n = Number(v);
-      if (!Number.isFinite(n) || n < min) throw new Error(`${name}: not a number >= ${min}: ${v}`);
+      if (!Number.isFinite(n) || n < min) throw new FlagError(T.notNumber(name, min, v));
       return n;
     };
     const int = (min = 0) => {
       const n = num(min);
-      if (!Number.isInteger(n)) throw new Error(`${name}: not a whole number: ${n}`);
+      if (!Number.isInteger(n)) throw new FlagError(T.notWhole(name, n));
       return n;
     };
+    const fault = FAULT_FLAGS[name];
+    if (fault) {
+      const [key, read, min] = fault;
+      faults[key] = read === "int" ? int(min) : read === "share" ? Math.min(1, num(min)) : num(min);
+      continue;
+    }
     const bucket = /^--(suggest|resolve|availability|account)-(rate|burst)$/.exec(name);
     if (bucket) {
       const b = bucket[1] as BucketName;
@@ -78,6 +81,12 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
       case "--host":
         o.host = value();
         break;
+      case "--lang": {
+        const v = value();
+        if (v !== "de" && v !== "en") throw new FlagError(T.badLang(v));
+        o.lang = v;
+        break;
+      }
       case "--companies":
         o.emulator.companies = Math.floor(num(0));
         break;
@@ -90,41 +99,14 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
       case "--demo-key":
         o.emulator.demoKey = value();
         break;
-      case "--latency":
-        faults.latencyMs = num(0);
-        break;
-      case "--jitter":
-        faults.jitterMs = num(0);
-        break;
-      case "--fail-rate":
-        faults.failRate = Math.min(1, num(0));
-        break;
-      case "--drop-rate":
-        faults.dropRate = Math.min(1, num(0));
-        break;
-      case "--credits-run-out":
-        faults.creditsRunOutAfter = num(0);
-        break;
       case "--max-concurrent":
         o.maxConcurrentPerKey = int(1);
         break;
       case "--drift":
         o.emulator.drift = true;
         break;
-      case "--rate-limit-burst":
-        faults.rateLimitBurst = int(0);
-        break;
-      case "--burst-every":
-        faults.burstEvery = int(1);
-        break;
-      case "--burst-length":
-        faults.burstLength = int(1);
-        break;
-      case "--burst-retry-after":
-        faults.burstRetryAfterSeconds = int(0);
-        break;
       default:
-        throw new Error(`unknown flag ${flag} (see --help)`);
+        throw new FlagError(T.unknown(flag));
     }
   }
   if (Object.keys(faults).length) o.emulator.faults = faults;
@@ -132,38 +114,33 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
   return o;
 }
 
-/** What to tell a newcomer once the server runs. */
-export function banner(url: string, demoKey: string, companies: number, today: string): string {
-  return [
-    `Company data API emulator on ${url}  (${companies} companies, today ${today})`,
-    `Demo key: ${demoKey}`,
-    ``,
-    `Point the CLI and the add-ons at it:`,
-    `  COMPANY_DATA_BASE_URL=${url} COMPANY_DATA_API_KEY=${demoKey}`,
-    `Try it:`,
-    `  curl -s ${url}/v2/account -H 'Authorization: Bearer ${demoKey}'`,
-    `  curl -s -X POST ${url}/v2/search -H 'Authorization: Bearer ${demoKey}' -H 'Content-Type: application/json' -d '{"query":"Software München","size":5}'`,
-    `Reference: ${url}/v2/docs   New key with 100 credits: curl -s -X POST ${url}/_emulator/keys`,
-  ].join("\n");
-}
+/** What to tell a newcomer once the server runs (./cli-text.ts). */
+export const banner = (url: string, demoKey: string, companies: number, today: string, lang: Language = "en") =>
+  bannerText(url, demoKey, companies, today, lang);
 
 /**
  * Parse the flags and start the emulator (`npm run emulator`, `company-data emulator`);
  * answers the exit code once it listens (the server then keeps the process alive) or at once for --help and bad flags.
  */
-export async function runEmulator(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+export async function runEmulator(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  messageLang?: Language,
+): Promise<number> {
+  let lang = messageLang ?? processLanguage({ env, platform: process.platform });
   let parsed: CliOptions | "help";
   try {
     parsed = parseArgs(argv, env);
   } catch (e) {
-    console.error(String((e as Error).message));
-    console.error(HELP);
+    console.error(e instanceof FlagError ? e.text[lang] : String((e as Error).message));
+    console.error(helpText(lang));
     return 2;
   }
   if (parsed === "help") {
-    console.log(HELP);
+    console.log(helpText(lang));
     return 0;
   }
+  lang = parsed.lang ?? lang;
   const t0 = performance.now();
   const emu = createEmulator(parsed.emulator);
   const server = await startServer(emu, {
@@ -171,8 +148,8 @@ export async function runEmulator(argv: string[], env: Record<string, string | u
     host: parsed.host,
     maxConcurrentPerKey: parsed.maxConcurrentPerKey,
   });
-  console.log(banner(server.url, emu.demoKey, emu.companies.count, emu.clock.today()));
-  console.log(`(ready in ${Math.round(performance.now() - t0)} ms)`);
+  console.log(banner(server.url, emu.demoKey, emu.companies.count, emu.clock.today(), lang));
+  console.log(T.ready(Math.round(performance.now() - t0))[lang]);
   const stop = () => void server.close().then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

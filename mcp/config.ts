@@ -10,7 +10,7 @@
 import { connectionFromEnv } from "../shared/api/index.ts";
 import { invalid } from "../shared/core/index.ts";
 import { hash } from "../shared/enrich/index.ts";
-import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import { processLanguage, type Language } from "../shared/i18n/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
 import type { ClientConfig } from "../shared/api/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
@@ -125,8 +125,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   }
   if (flags.lang !== undefined && flags.lang !== "de" && flags.lang !== "en")
     throw invalid("--lang", got(rule.oneOf(["de", "en"]), flags.lang));
-  const lang: Language =
-    flags.lang === "de" || flags.lang === "en" ? flags.lang : toLanguage(env.LC_ALL || env.LANG, "de");
+  const lang: Language = processLanguage({ env, platform: process.platform }, flags.lang);
   const { secret: apiKey, baseUrl, credential } = connectionFromEnv(env);
   // Through a team server the user's server budget is the budget: an own limit only when asked for (then a lower one).
   const given = flags.budget ?? (env.COMPANY_DATA_BUDGET?.trim() ? env.COMPANY_DATA_BUDGET : undefined);

@@ -6,7 +6,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { nodeDriver } from "../cli/driver.ts";
 import { CompanyDataError, toCompanyDataError } from "../shared/core/index.ts";
-import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import { processLanguage, type Language } from "../shared/i18n/index.ts";
 import { readConfig } from "./config.ts";
 import { startHttp } from "./http.ts";
 import { isLoopback } from "./http-limits.ts";
@@ -30,7 +30,7 @@ export async function runMcp(
   try {
     cfg = readConfig(argv, env);
   } catch (e) {
-    const lang = messageLang ?? toLanguage(env.LC_ALL || env.LANG, "de");
+    const lang = messageLang ?? processLanguage({ env, platform: process.platform });
     err(e instanceof CompanyDataError ? e.text(lang) : toCompanyDataError(e).text(lang));
     return USAGE;
   }

@@ -1,27 +1,32 @@
 /**
  * The reconciliation service's configuration, read like the MCP server's
- * (mcp/config.ts): the API key and base URL only from the environment, the
- * rest from flags or the environment. Beyond loopback a token is required
+ * (mcp/config.ts): the connection only from the environment, as every command
+ * reads it (shared/api/connection-env.ts: COMPANY_DATA_API_KEY and
+ * COMPANY_DATA_BASE_URL, or a team server's COMPANY_DATA_SERVER and the
+ * user's personal token COMPANY_DATA_TOKEN, which is how OpenRefine reaches a
+ * team server: it cannot send the token itself), the rest from flags or the
+ * environment. Beyond loopback a token is required
  * (COMPANY_DATA_RECONCILE_TOKEN, from the environment only: a flag would show
  * in the process list), because whoever reaches the port spends the key's
  * credits.
  */
-import { PRODUCTION_BASE_URL } from "../shared/api/index.ts";
-import { checkBaseUrl } from "../shared/api/index.ts";
+import { connectionFromEnv } from "../shared/api/index.ts";
 import { invalid } from "../shared/core/index.ts";
 import { parseMatchFloor } from "../shared/operations/index.ts";
 import { hash } from "../shared/enrich/index.ts";
-import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import { processLanguage, type Language } from "../shared/i18n/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
 import { DEFAULT_HOST, parseBudget } from "../mcp/config.ts";
 import { isLoopback } from "../mcp/http-limits.ts";
 
 /** The port when --http gives none is not guessed: --http is required (0 = any free port). */
 export interface ReconcileConfig {
+  /** The API key, or a team server's personal token (`credential` says which). */
   apiKey: string | undefined;
   baseUrl: string;
+  credential: "apiKey" | "serverToken";
   lang: Language;
-  /** Credits per UTC day; null = no limit. Default: the MCP server's (100). */
+  /** Credits per UTC day; null = no limit. Default: the MCP server's (100); through a team server none of its own (the server's budgets). */
   budget: number | null;
   port: number;
   host: string;
@@ -38,7 +43,6 @@ export const DEFAULT_ORIGINS = ["http://127.0.0.1:3333", "http://localhost:3333"
 /** Shortest token accepted: a guessable token would open the key's credits to the network. */
 export const MIN_TOKEN_LENGTH = 24;
 
-const BASE_URL_LABEL = { de: "COMPANY_DATA_BASE_URL", en: "COMPANY_DATA_BASE_URL" };
 const FLAGS = ["http", "host", "budget", "lang", "allow-origin"];
 
 function parsePort(v: string): number {
@@ -94,17 +98,16 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ReconcileCon
   if (flags.http === undefined) throw invalid("--http", rule.required);
   if (flags.lang !== undefined && flags.lang !== "de" && flags.lang !== "en")
     throw invalid("--lang", got(rule.oneOf(["de", "en"]), flags.lang));
-  const lang: Language =
-    flags.lang === "de" || flags.lang === "en" ? flags.lang : toLanguage(env.LC_ALL || env.LANG, "de");
-  const baseUrl = checkBaseUrl(
-    env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL,
-    "COMPANY_DATA_BASE_URL",
-    BASE_URL_LABEL,
-  );
+  const lang: Language = processLanguage({ env, platform: process.platform }, flags.lang);
+  const { secret: apiKey, baseUrl, credential } = connectionFromEnv(env);
+  // Through a team server the user's server budget is the budget: an own limit only when asked for (as MCP).
+  const given = flags.budget ?? (env.COMPANY_DATA_BUDGET?.trim() ? env.COMPANY_DATA_BUDGET : undefined);
   const budget =
-    flags.budget !== undefined
-      ? parseBudget(flags.budget, "--budget")
-      : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
+    credential === "serverToken" && given === undefined
+      ? null
+      : flags.budget !== undefined
+        ? parseBudget(flags.budget, "--budget")
+        : parseBudget(env.COMPANY_DATA_BUDGET, "COMPANY_DATA_BUDGET");
   const host = flags.host?.trim() || DEFAULT_HOST;
   const token = env.COMPANY_DATA_RECONCILE_TOKEN?.trim() || undefined;
   if (!isLoopback(host) && !token)
@@ -115,8 +118,9 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ReconcileCon
   if (token !== undefined && token.length < MIN_TOKEN_LENGTH)
     throw invalid("COMPANY_DATA_RECONCILE_TOKEN", got(rule.atLeast(MIN_TOKEN_LENGTH, "string"), `${token.length}`));
   return {
-    apiKey: env.COMPANY_DATA_API_KEY?.trim() || undefined,
+    apiKey,
     baseUrl,
+    credential,
     lang,
     budget,
     port: parsePort(flags.http),

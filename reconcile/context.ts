@@ -21,6 +21,8 @@ export const MAX_BATCH = 100;
 
 export interface ContextSource {
   apiKey: string | undefined;
+  /** What `apiKey` is: the API key (default) or a team server's personal token (errors name it). */
+  credential?: "apiKey" | "serverToken";
   baseUrl: string;
   /** Cache and budget keys of this service. */
   scope: string;
@@ -33,6 +35,7 @@ export function requestContext(src: ContextSource, tally: Tally, lang: Language)
   return {
     client: {
       apiKey: src.apiKey,
+      ...(src.credential ? { credential: src.credential } : {}),
       baseUrl: src.baseUrl,
       language: lang,
       now: Date.now,

@@ -8,6 +8,7 @@
  * catalogue and extractors (shared/enrich/fields.ts), and the same estimator
  * for its price (shared/enrich/estimate.ts): the extension of n companies
  * costs what the add-on's enrichment preview of the same fields shows.
+ * A financial property may ask for one financial year (./settings.ts).
  */
 import type { Operation } from "../shared/core/index.ts";
 import { CompanyDataError, invalid } from "../shared/core/index.ts";
@@ -22,6 +23,7 @@ import { got, notAnId, rule } from "../shared/i18n/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
 import { isObject, jsonObjectParam } from "./params.ts";
 import { rememberSeen } from "./seen.ts";
+import { onlyYear, yearOf } from "./settings.ts";
 
 /** Companies one extension request may name (OpenRefine sends about ten at a time). */
 export const MAX_EXTEND_IDS = 1000;
@@ -30,6 +32,8 @@ export interface ExtendQuery {
   ids: string[];
   /** The requested fields, in the order asked (no duplicates). */
   fields: FieldDef[];
+  /** The financial year a financial field asks for (its `settings.year`); absent: the latest reported. */
+  years: Map<string, number>;
 }
 
 /** A value as the 0.2 response types it: text, whole or decimal number, a date (ISO date-time). */
@@ -53,14 +57,19 @@ export function readExtend(text: string): ExtendQuery {
   });
   if (!Array.isArray(raw.properties) || raw.properties.length === 0)
     throw invalid("extend.properties", got(rule.atLeast(1, "array"), raw.properties));
+  const years = new Map<string, number>();
   const wanted = raw.properties.map((p: unknown, i) => {
     if (!isObject(p) || typeof p.id !== "string")
       throw invalid(`extend.properties[${i}]`, { de: "erwartet {id}", en: "expected {id}" });
+    const year = yearOf(p.settings, `extend.properties[${i}]`);
+    if (year !== null && !years.has(p.id)) years.set(p.id, year);
     return p.id;
   });
   const catalogue = selectFields(wanted); // INVALID_INPUT "unknown field" for an id the catalogue lacks
   const fields = [...new Set(wanted)].map((id) => catalogue.find((f) => f.id === id)!);
-  return { ids, fields };
+  // The year counts for the financial fields only (the setting's help text says so).
+  for (const f of fields) if (f.group !== "financials") years.delete(f.id);
+  return { ids, fields, years };
 }
 
 const tasksOf = (ids: readonly string[]): RowTask[] =>
@@ -115,15 +124,20 @@ export function* extendCompanies(ctx: OpContext, q: ExtendQuery): Operation<Exte
     });
   // Ids and property ids are the caller's: maps without a prototype, so no key is special (`__proto__`).
   const rows = Object.create(null) as ExtendResponse["rows"];
+  const profiles = new Map(bought.map((c) => [c.id, c]));
   distinct.forEach((id, k) => {
     const r = results[k];
     const row = Object.create(null) as Record<string, ExtendValue[]>;
     for (const f of q.fields) {
-      const at = fields.indexOf(f);
-      row[f.id] = r?.outcome === "matched" ? valuesOf(r.values[at]) : [];
+      const year = q.years.get(f.id);
+      const company = profiles.get(id);
+      if (r?.outcome !== "matched") row[f.id] = [];
+      else if (year === undefined) row[f.id] = valuesOf(r.values[fields.indexOf(f)]);
+      else row[f.id] = company ? valuesOf(f.extract({ summary: null, company: onlyYear(company, year), lang })) : [];
     }
     rows[id] = row;
   });
   yield* rememberSeen(ctx, bought);
-  return { meta: q.fields.map((f) => ({ id: f.id, name: f.header[lang] })), rows };
+  const nameOf = (f: FieldDef) => (q.years.has(f.id) ? `${f.header[lang]} ${q.years.get(f.id)}` : f.header[lang]);
+  return { meta: q.fields.map((f) => ({ id: f.id, name: nameOf(f) })), rows };
 }

@@ -39,11 +39,18 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(parts).toString("utf8");
 }
 
-/** The one request 0.2 "Authentication" leaves open: the manifest (a GET of the service URL without queries or extend), and CORS preflights. */
+/**
+ * What needs no token: the manifest (a GET of the service URL without queries
+ * or extend, the one request 0.2 "Authentication" leaves open), the pages it
+ * names for people (documentation, logo, what a matching feature means:
+ * static, free, no data; a browser loads them without headers), and CORS
+ * preflights.
+ */
 export function isManifestRequest(method: string | undefined, path: string, params: URLSearchParams): boolean {
   return (
     method === "OPTIONS" ||
-    (method === "GET" && /^(\/(de|en))?\/?$/.test(path) && !params.has("queries") && !params.has("extend"))
+    (method === "GET" && /^(\/(de|en))?\/?$/.test(path) && !params.has("queries") && !params.has("extend")) ||
+    (method === "GET" && /^(\/(de|en))?\/(docs|logo\.svg|feature)$/.test(path))
   );
 }
 

@@ -28,8 +28,9 @@ export const refusal = {
     de: `kostenpflichtige Abfragen nur vom eigenen Rechner oder erlaubten Seiten (--allow-origin), nicht von „${origin}“`,
     en: `paid requests only from this machine or allowed pages (--allow-origin), not from "${origin}"`,
   }),
+  noFeature: (id: string): Bilingual => ({ de: `kein Merkmal „${id}“`, en: `no feature "${id}"` }),
   noRoute: (path: string): Bilingual => ({
-    de: `kein Endpunkt „${path}“ (Dienst-URL, /suggest/entity, /suggest/property, /suggest/type, /propose_properties, /preview, /view, /estimate)`,
-    en: `no endpoint "${path}" (service URL, /suggest/entity, /suggest/property, /suggest/type, /propose_properties, /preview, /view, /estimate)`,
+    de: `kein Endpunkt „${path}“ (Dienst-URL, /suggest/entity, /suggest/property, /suggest/type, /propose_properties, /preview, /view, /estimate, /docs, /logo.svg, /feature)`,
+    en: `no endpoint "${path}" (service URL, /suggest/entity, /suggest/property, /suggest/type, /propose_properties, /preview, /view, /estimate, /docs, /logo.svg, /feature)`,
   }),
 };

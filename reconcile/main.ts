@@ -5,7 +5,7 @@
  */
 import { Pacer } from "../shared/api/index.ts";
 import { toCompanyDataError } from "../shared/core/index.ts";
-import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import { processLanguage, type Language } from "../shared/i18n/index.ts";
 import { budgetText } from "../mcp/i18n.ts";
 import { isLoopback } from "../mcp/http-limits.ts";
 import { readConfig, serviceScope, type ReconcileConfig } from "./config.ts";
@@ -21,6 +21,7 @@ export function serviceFor(cfg: ReconcileConfig, log: (line: string) => void): R
   const driver = serviceDriver();
   const src = {
     apiKey: cfg.apiKey,
+    credential: cfg.credential,
     baseUrl: cfg.baseUrl,
     scope: serviceScope(cfg),
     pacer: new Pacer(),
@@ -31,7 +32,7 @@ export function serviceFor(cfg: ReconcileConfig, log: (line: string) => void): R
     lang: cfg.lang,
     budget: cfg.budget,
     allowedOrigins: cfg.allowedOrigins,
-    tokenRequired: cfg.token !== undefined,
+    auth: cfg.token !== undefined ? "service" : "none",
     log,
     context: (_req, tally, lang) => requestContext(src, tally, lang),
   });
@@ -48,16 +49,18 @@ export async function runReconcile(
   try {
     cfg = readConfig(argv, env);
   } catch (e) {
-    err(toCompanyDataError(e).text(messageLang ?? toLanguage(env.LC_ALL || env.LANG, "de")));
+    err(toCompanyDataError(e).text(messageLang ?? processLanguage({ env, platform: process.platform })));
     return USAGE;
   }
   const lang = cfg.lang;
-  if (!cfg.apiKey)
+  if (!cfg.apiKey) {
+    const name = cfg.credential === "serverToken" ? "COMPANY_DATA_TOKEN" : "COMPANY_DATA_API_KEY";
     err(
       lang === "de"
-        ? "Hinweis: COMPANY_DATA_API_KEY ist nicht gesetzt; Abgleich und Erweiterung antworten mit einem Fehler, bis er gesetzt ist."
-        : "Note: COMPANY_DATA_API_KEY is not set; reconciliation and extension answer an error until it is.",
+        ? `Hinweis: ${name} ist nicht gesetzt; Abgleich und Erweiterung antworten mit einem Fehler, bis er gesetzt ist.`
+        : `Note: ${name} is not set; reconciliation and extension answer an error until it is.`,
     );
+  }
   let running;
   try {
     running = await startReconcileHttp(serviceFor(cfg, err), {

@@ -16,11 +16,19 @@
  * "matched", after its identity checks (shared/operations/contradiction.ts).
  * An ambiguous or contradicted name answers its candidates, none matched.
  *
- * A query that cannot be asked (a malformed VAT id, no name) answers no
- * candidates and an `error` beside `result` (German and English): the
- * specification has no place for it, and clients ignore members they do not
- * know, so the other queries of the batch keep their answers. A failure of
- * the API (out of credits, rate limit, server error) fails the request.
+ * A query that cannot be asked (an empty or missing `query` with no
+ * properties, a `limit` that is no positive whole number, a malformed VAT id,
+ * no name) answers no candidates and an `error` beside `result` (German and
+ * English); the other queries of the batch keep their answers. 0.2 wants a
+ * non-empty query string ("Structure of a Reconciliation Query") but says
+ * nothing of one bad query in a batch, and a result batch is "a set of
+ * reconciliation results indexed by" the query batch's identifiers
+ * ("Reconciliation Query Responses"): every key gets a result, the empty
+ * candidate list being what 0.2 can express, the `error` member what a
+ * client that knows it reads (clients ignore members they do not know).
+ * Only a batch that is not one (no JSON object, more than MAX_QUERIES
+ * queries) is refused whole (400). A failure of the API (out of credits,
+ * rate limit, server error) fails the request.
  */
 import type { CompanySummary, ResolveQuery } from "../shared/api/index.ts";
 import { COMPANY_ID_PATTERN } from "../shared/api/index.ts";
@@ -39,6 +47,7 @@ import { isObject, jsonObjectParam } from "./params.ts";
 import { queryPid, type QueryPid } from "./properties.ts";
 import { rememberSeen, seenSummaries } from "./seen.ts";
 import { companyType } from "./types.ts";
+import { featuresOf, type Feature } from "./features.ts";
 
 /** Queries one request may carry (the manifest's batchSize is one batch resolve call: 100). */
 export const MAX_QUERIES = 1000;
@@ -49,6 +58,8 @@ export interface ReconQuery {
   query?: string;
   limit: number;
   hints: Partial<Record<QueryPid, string>>;
+  /** Why this query cannot be asked (its own input): answered in its result's `error`, the batch goes on. */
+  error?: CompanyDataError;
 }
 
 export interface Candidate {
@@ -58,6 +69,8 @@ export interface Candidate {
   score: number;
   match: boolean;
   type: { id: string; name: string }[];
+  /** How it was matched (./features.ts): the rating, a contradiction, a former name. */
+  features?: Feature[];
 }
 
 export interface QueryAnswer {
@@ -107,12 +120,25 @@ function readQuery(key: string, raw: unknown): ReconQuery {
   return { query: typeof q === "string" && q.trim() ? q.trim() : undefined, limit, hints };
 }
 
-/** The batch (the `queries` parameter, JSON text), checked; INVALID_INPUT naming what is wrong. */
+/** One query of the batch, or its error (INVALID_INPUT naming the query) for that query alone. */
+function readOneQuery(key: string, raw: unknown): ReconQuery {
+  try {
+    return readQuery(key, raw);
+  } catch (e) {
+    return { limit: DEFAULT_LIMIT, hints: {}, error: toCompanyDataError(e) };
+  }
+}
+
+/**
+ * The batch (the `queries` parameter, JSON text): INVALID_INPUT when it is no
+ * batch at all (not a JSON object, too many queries); a bad query is that
+ * query's error (see the module comment).
+ */
 export function readBatch(text: string): Map<string, ReconQuery> {
   const raw = jsonObjectParam(text, "queries");
   const keys = Object.keys(raw);
   if (keys.length > MAX_QUERIES) throw invalid("queries", got(rule.atMost(MAX_QUERIES, "array"), keys.length));
-  return new Map(keys.map((k) => [k, readQuery(k, raw[k])]));
+  return new Map(keys.map((k) => [k, readOneQuery(k, raw[k])]));
 }
 
 /** "… GmbH" when the name does not already name that legal form (the matching reads the form from the name). */
@@ -131,6 +157,7 @@ type Plan =
 
 /** How one query is asked: as the enrichment decides for a row (shared/enrich/chunk.ts lookupOf). */
 function planOf(q: ReconQuery): Plan {
+  if (q.error) return { kind: "error", error: q.error };
   const h = q.hints;
   try {
     if (q.query && COMPANY_ID_PATTERN.test(q.query.toUpperCase())) return { kind: "id", id: q.query.toUpperCase() };
@@ -184,16 +211,19 @@ function answerOf(row: ResolvedRow, limit: number, lang: Language): QueryAnswer 
   if (row.status === "error") return { result: [], error: errorOf(row.error ?? new CompanyDataError("INTERNAL")) };
   const type = [companyType(lang)];
   const out: Candidate[] = [];
-  const add = (c: CompanySummary, score: number, match: boolean, note?: string) => {
+  const add = (c: CompanySummary, score: number, match: boolean, features: Feature[], note?: string) => {
     if (out.some((o) => o.id === c.id)) return;
     const description = [note, describe(c)].filter(Boolean).join(" · ");
-    out.push({ id: c.id, name: c.name ?? c.id, ...(description ? { description } : {}), score, match, type });
+    const f = features.length ? { features } : {};
+    out.push({ id: c.id, name: c.name ?? c.id, ...(description ? { description } : {}), score, match, type, ...f });
   };
-  if (row.status === "matched" && row.match) add(row.match, pct(row.confidence ?? 1), true);
+  if (row.status === "matched" && row.match)
+    add(row.match, pct(row.confidence ?? 1), true, featuresOf(row.confidence, undefined, row.note));
   row.candidates.forEach((c, i) => {
     // A contradicted match leads the candidates with the service's confidence and the reason.
-    const doubt = i === 0 && row.doubt ? doubtText(row.doubt, lang) : undefined;
-    add(c, c.score != null ? pct(c.score) : doubt ? pct(row.confidence) : 0, false, doubt);
+    const doubt = i === 0 && row.doubt ? row.doubt : undefined;
+    const rating = c.score ?? (doubt ? row.confidence : null);
+    add(c, rating != null ? pct(rating) : 0, false, featuresOf(rating, doubt), doubt && doubtText(doubt, lang));
   });
   out.sort((a, b) => Number(b.match) - Number(a.match) || b.score - a.score);
   return { result: out.slice(0, limit) };

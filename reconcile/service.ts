@@ -44,9 +44,12 @@ import type { Language } from "../shared/i18n/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
 import { validate as V } from "../shared/api/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
-import { extendCompanies, extendEstimate, readExtend } from "./extend.ts";
-import { errorMessage, refusal } from "./i18n.ts";
-import { manifest } from "./manifest.ts";
+import { extendCompanies, extendEstimate, readExtend, type ExtendQuery } from "./extend.ts";
+import { refusal } from "./i18n.ts";
+import { CORS, errorResponse, html, json, SECURITY, svg, type ReconcileResponse } from "./responses.ts";
+import { docsHtml, LOGO_SVG } from "./docs.ts";
+import { featureHtml } from "./features.ts";
+import { manifest, type ManifestAuth } from "./manifest.ts";
 import { previewHtml } from "./preview.ts";
 import { readBatch, reconcileBatch } from "./queries.ts";
 import { seenSummaries } from "./seen.ts";
@@ -64,11 +67,7 @@ export interface ReconcileRequest {
   headers: Record<string, string | undefined>;
 }
 
-export interface ReconcileResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type { ReconcileResponse } from "./responses.ts";
 
 /** What one request spent: counted by the client's onSpend from successful paid calls. */
 export interface Tally {
@@ -86,8 +85,8 @@ export interface ReconcileHost {
   budget: number | null;
   /** Browser origins that may send paid requests (exact match, e.g. http://127.0.0.1:3333). */
   allowedOrigins: readonly string[];
-  /** Declared in the manifest when the host requires a token (the host checks it). */
-  tokenRequired: boolean;
+  /** The token the host requires (it checks it), declared in the manifest: none, the service's own, a team server's personal token. */
+  auth: ManifestAuth;
   /** Problems of the service itself (never given the key or a token). */
   log(line: string): void;
 }
@@ -97,79 +96,8 @@ export interface ReconcileService {
   handle(req: ReconcileRequest, serviceUrl: string): Promise<ReconcileResponse>;
 }
 
-const CORS = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-  "Access-Control-Allow-Headers": "Authorization, Content-Type",
-  "Access-Control-Max-Age": "600",
-  "Access-Control-Expose-Headers": "X-Credits-Spent, X-Budget-Remaining",
-};
-const SECURITY = { "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store" };
-
 /** A JSONP callback: a dotted JavaScript name, nothing else can be written around the answer. */
 const CALLBACK = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*){0,3}$/;
-
-function json(status: number, value: unknown, extra: Record<string, string> = {}): ReconcileResponse {
-  return {
-    status,
-    headers: { ...CORS, ...SECURITY, "Content-Type": "application/json; charset=utf-8", ...extra },
-    body: JSON.stringify(value),
-  };
-}
-
-function html(status: number, text: string): ReconcileResponse {
-  return {
-    status,
-    headers: {
-      ...CORS,
-      ...SECURITY,
-      "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *",
-    },
-    body: text,
-  };
-}
-
-/** HTTP status of an error: the client's fault, the budget, or the API's. */
-function statusOf(e: CompanyDataError): number {
-  switch (e.code) {
-    case "INVALID_INPUT":
-      return 400;
-    case "BUDGET_EXCEEDED":
-    case "OUT_OF_CREDITS":
-      return 402;
-    case "NOT_FOUND":
-      return 404;
-    case "RATE_LIMITED":
-      return 429;
-    case "MISSING_KEY":
-    case "INVALID_KEY":
-      return 503;
-    case "TIMEOUT":
-      return 504;
-    case "INTERNAL":
-      return 500;
-    default:
-      return 502;
-  }
-}
-
-/** An error answer: German and English, the code, and for a refusal the budget. */
-function errorResponse(e: CompanyDataError, lang: Language, extra: Record<string, unknown> = {}): ReconcileResponse {
-  const error: Record<string, unknown> = {
-    code: e.code,
-    message: errorMessage(e, lang),
-    de: errorMessage(e, "de"),
-    en: errorMessage(e, "en"),
-    ...extra,
-  };
-  if (e.details.field) error.field = e.details.field;
-  if (e.details.retryAt) error.retryAt = new Date(e.details.retryAt).toISOString();
-  const headers: Record<string, string> = {};
-  if (e.details.retryAt)
-    headers["Retry-After"] = String(Math.max(1, Math.ceil((e.details.retryAt - Date.now()) / 1000)));
-  return json(statusOf(e), { error }, headers);
-}
 
 /** GET parameters, and for a POST the form-encoded body's (which win). */
 function paramsOf(req: ReconcileRequest): URLSearchParams {
@@ -197,6 +125,34 @@ function fromForeignPage(req: ReconcileRequest, allowed: readonly string[]): str
   if (origin !== undefined) return origin;
   if (site !== undefined && site !== "same-origin" && site !== "none") return site;
   return null;
+}
+
+/** The pages the manifest names for people (documentation, logo, a matching feature); null for any other path. */
+function pageOf(path: string, base: string, lang: Language, auth: ManifestAuth, id: string): ReconcileResponse | null {
+  if (path === "/docs") return html(200, docsHtml(base, lang, auth));
+  if (path === "/logo.svg") return svg(LOGO_SVG);
+  if (path !== "/feature") return null;
+  const page = featureHtml(id, lang);
+  return page !== null
+    ? html(200, page)
+    : errorResponse(new CompanyDataError("NOT_FOUND", { detail: refusal.noFeature(id) }), lang);
+}
+
+/** The price of an extension before it is sent (`/estimate`, not part of 0.2): the enrichment estimate's figures. */
+function estimateView(q: ExtendQuery, lang: Language) {
+  const e = extendEstimate(q);
+  return {
+    credits: e.credits,
+    requests: e.requests,
+    companies: e.companies,
+    breakdown: e.breakdown.map((l) => ({
+      label: l.label[lang],
+      de: l.label.de,
+      en: l.label.en,
+      credits: l.credits,
+      requests: l.requests,
+    })),
+  };
 }
 
 export function createReconcileService(host: ReconcileHost): ReconcileService {
@@ -304,6 +260,10 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
       };
     const params = paramsOf(req);
     const one = (name: string) => params.get(name);
+    const page = pageOf(path, base, lang, host.auth, one("id") ?? "");
+    if (page) return page;
+    /** A free answer computed here, no API call (JSONP when asked). */
+    const local = <T>(f: () => T) => free(req, lang, params, sync(f));
 
     switch (path) {
       case "": {
@@ -322,7 +282,7 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
           const q = readExtend(extend);
           return paid(req, lang, (ctx) => extendCompanies(ctx, q));
         }
-        return jsonp(json(200, manifest({ serviceUrl: base, lang, tokenRequired: host.tokenRequired })), params);
+        return jsonp(json(200, manifest({ serviceUrl: base, lang, auth: host.auth })), params);
       }
       case "/suggest/entity": {
         const prefix = V.nonEmpty(one("prefix") ?? "", "prefix", 100);
@@ -330,51 +290,17 @@ export function createReconcileService(host: ReconcileHost): ReconcileService {
         return free(req, lang, params, (ctx) => suggestEntities(ctx, prefix, cursor));
       }
       case "/suggest/property":
-        return free(
-          req,
-          lang,
-          params,
-          sync(() => suggestProperties(one("prefix") ?? "", lang)),
-        );
+        return local(() => suggestProperties(one("prefix") ?? "", lang));
       case "/suggest/type":
-        return free(
-          req,
-          lang,
-          params,
-          sync(() => suggestTypes(one("prefix") ?? "", lang)),
-        );
+        return local(() => suggestTypes(one("prefix") ?? "", lang));
       case "/propose_properties": {
         const limit = one("limit");
         const n = limit === null || limit === "" ? undefined : V.integer(Number(limit), "limit", 1, 1000);
-        return free(
-          req,
-          lang,
-          params,
-          sync(() => proposeProperties(one("type"), n, lang)),
-        );
+        return local(() => proposeProperties(one("type"), n, lang));
       }
       case "/estimate": {
         const q = readExtend(one("extend") ?? "");
-        return free(
-          req,
-          lang,
-          params,
-          sync(() => {
-            const e = extendEstimate(q);
-            return {
-              credits: e.credits,
-              requests: e.requests,
-              companies: e.companies,
-              breakdown: e.breakdown.map((l) => ({
-                label: l.label[lang],
-                de: l.label.de,
-                en: l.label.en,
-                credits: l.credits,
-                requests: l.requests,
-              })),
-            };
-          }),
-        );
+        return local(() => estimateView(q, lang));
       }
       case "/preview":
       case "/view": {

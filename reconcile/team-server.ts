@@ -110,7 +110,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ServerCont
     budget: null,
     // The server admitted the origin already (its allowed origins); a page it admits may send paid requests.
     allowedOrigins: origin ? [origin] : [],
-    tokenRequired: true,
+    auth: "personal",
     log: (line) => ctx.log.warn("reconcile", { line }),
     context: (_r, tally, lang) => requestContext(TEAM, tally, lang),
   });

@@ -2,7 +2,7 @@
  * What `npm start` (and `npm run excel:dev`) say when a port is taken: which
  * port, what probably holds it, and the variables that choose others.
  */
-import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import { processLanguage, type Language } from "../shared/i18n/index.ts";
 
 export function portInUseMessage(port: number, what: "api" | "playground", lang: Language): string {
   const variable = what === "api" ? "PORT" : "PLAYGROUND_PORT";
@@ -20,9 +20,5 @@ export function portInUseMessage(port: number, what: "api" | "playground", lang:
   );
 }
 
-/**
- * The language of `npm start`'s own messages: German only when the locale
- * says so (LC_ALL, else LANG: de_DE.UTF-8), English otherwise (C.UTF-8,
- * POSIX, en_*), as the banner and everything else `npm start` prints is English.
- */
-export const startLanguage = (env: NodeJS.ProcessEnv): Language => toLanguage(env.LC_ALL || env.LANG, "en");
+/** The language of `npm start`'s own messages: the one rule of every Node program (shared/i18n/locale.ts). */
+export const startLanguage = (env: NodeJS.ProcessEnv): Language => processLanguage({ env, platform: process.platform });

@@ -81,7 +81,8 @@ const FAST = ["suggest", "resolve", "availability", "account"].flatMap((b) => [
 function emulatorProcess(): Promise<{ child: ChildProcess; url: string }> {
   const tsx = join(import.meta.dirname, "../../node_modules/.bin/tsx");
   const cli = join(import.meta.dirname, "../../emulator/cli.ts");
-  const args = ["--port", "0", "--companies", "1500", "--seed", "29", "--demo-key", KEY, ...FAST];
+  // --lang en: the banner read below, in English whatever the locale.
+  const args = ["--port", "0", "--lang", "en", "--companies", "1500", "--seed", "29", "--demo-key", KEY, ...FAST];
   const child = spawn(tsx, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   return new Promise((resolve, reject) => {

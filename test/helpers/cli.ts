@@ -59,7 +59,13 @@ export function runCli(
   args: string[],
   opts: CliRunOptions = {},
 ): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, COMPANY_DATA_BASE_URL: world.server.url, LANG: "C", ...opts.env };
+  // A German locale: the suites read the CLI's German texts (shared/i18n/locale.ts; opts.env may set another).
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    COMPANY_DATA_BASE_URL: world.server.url,
+    LANG: "de_DE.UTF-8",
+    ...opts.env,
+  };
   delete env.COMPANY_DATA_API_KEY;
   if (opts.key) env.COMPANY_DATA_API_KEY = opts.key;
   return new Promise((resolve) => {

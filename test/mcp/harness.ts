@@ -31,7 +31,7 @@ function serverEnv(
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && k !== "COMPANY_DATA_API_KEY" && k !== "COMPANY_DATA_BUDGET") env[k] = v;
-  Object.assign(env, { COMPANY_DATA_BASE_URL: server.url, LANG: "C" }, extra);
+  Object.assign(env, { COMPANY_DATA_BASE_URL: server.url, LANG: "de_DE.UTF-8" }, extra);
   if (key) env.COMPANY_DATA_API_KEY = key;
   return env;
 }

@@ -35,7 +35,7 @@ beforeAll(async () => {
   const cfg = readConfig(["--http", "0"], {
     COMPANY_DATA_BASE_URL: "http://127.0.0.1:9",
     COMPANY_DATA_API_KEY: "k",
-    LANG: "C",
+    LANG: "de_DE.UTF-8",
   });
   const host = createHost(cfg, nodeDriver(), () => undefined);
   srv = await startHttp(host, {

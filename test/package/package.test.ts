@@ -48,7 +48,7 @@ describe("the package, installed in an empty folder with npm only", () => {
   const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    LANG: "C",
+    LANG: "de_DE.UTF-8",
     COMPANY_DATA_API_KEY: world.key,
     COMPANY_DATA_BASE_URL: world.api.url,
     ...extra,

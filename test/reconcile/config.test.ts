@@ -24,6 +24,7 @@ describe("reconcile readConfig", () => {
     expect(readConfig(["--http", "8791"], ENV)).toEqual({
       apiKey: "k1",
       baseUrl: "http://127.0.0.1:8787",
+      credential: "apiKey",
       lang: "en",
       budget: DEFAULT_BUDGET,
       port: 8791,
@@ -35,6 +36,18 @@ describe("reconcile readConfig", () => {
     expect(
       readConfig(["--http=0", "--budget", "none", "--allow-origin", "https://refine.example.org/x"], ENV),
     ).toMatchObject({ port: 0, budget: null, allowedOrigins: [...DEFAULT_ORIGINS, "https://refine.example.org"] });
+  });
+
+  it("a team server as every command reaches it: COMPANY_DATA_SERVER and the personal token COMPANY_DATA_TOKEN, the server's budgets only", () => {
+    const team = { LANG: "C.UTF-8", COMPANY_DATA_SERVER: "https://team.example.com/", COMPANY_DATA_TOKEN: " cdt_t " };
+    expect(readConfig(["--http", "8791"], team)).toMatchObject({
+      apiKey: "cdt_t",
+      baseUrl: "https://team.example.com",
+      credential: "serverToken",
+      budget: null,
+      lang: "en",
+    });
+    expect(readConfig(["--http", "8791", "--budget", "20"], team).budget).toBe(20);
   });
 
   it("the match floor from COMPANY_DATA_MIN_CONFIDENCE, as the CLI and MCP read it; a bad one names the variable", () => {

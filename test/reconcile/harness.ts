@@ -23,7 +23,7 @@ export async function startService(
   const cfg = readConfig(["--http", "0", ...args], {
     COMPANY_DATA_API_KEY: key,
     COMPANY_DATA_BASE_URL: server.url,
-    LANG: "C",
+    LANG: "de_DE.UTF-8",
     ...env,
   });
   const log: string[] = [];
@@ -42,10 +42,15 @@ export interface ServiceProcess {
 }
 
 /** `company-data reconcile --http 0 …` as a user starts it: the URL is read from its start-up line on stderr. */
-export function startServiceProcess(server: RunningServer, key: string, args: string[] = []): Promise<ServiceProcess> {
+export function startServiceProcess(
+  server: RunningServer,
+  key: string,
+  args: string[] = [],
+  extraEnv: Record<string, string> = {},
+): Promise<ServiceProcess> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("COMPANY_DATA_")) env[k] = v;
-  Object.assign(env, { COMPANY_DATA_BASE_URL: server.url, COMPANY_DATA_API_KEY: key, LANG: "C" });
+  Object.assign(env, { COMPANY_DATA_BASE_URL: server.url, COMPANY_DATA_API_KEY: key, LANG: "de_DE.UTF-8" }, extraEnv);
   const child = spawn(process.execPath, [BIN, "reconcile", "--http", "0", ...args], {
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -100,3 +100,33 @@ describe("OpenRefine's sequence", () => {
     expect(svc.output()).not.toContain(key);
   });
 });
+
+describe("first contact in the locale's language", () => {
+  it("LANG=C.UTF-8 without --lang: the start-up line and the manifest in English; de_DE: German", async () => {
+    const c = await startServiceProcess(world.server, key, [], {
+      LANG: "C.UTF-8",
+      LC_ALL: "",
+      LC_MESSAGES: "",
+      LANGUAGE: "",
+    });
+    try {
+      expect(c.output()).toContain("Reconciliation service (Reconciliation API 0.2) at");
+      const m = await getJson(c.url);
+      expect(m.body.name).toMatch(/^Company data/);
+      expect(m.body.defaultTypes[0].name).toBe("Company (German registers)");
+    } finally {
+      await c.stop();
+    }
+    const de = await startServiceProcess(world.server, key, [], {
+      LANG: "de_DE.UTF-8",
+      LC_ALL: "",
+      LC_MESSAGES: "",
+      LANGUAGE: "",
+    });
+    try {
+      expect((await getJson(de.url)).body.name).toMatch(/^Firmendaten/);
+    } finally {
+      await de.stop();
+    }
+  });
+});

@@ -30,6 +30,25 @@ afterAll(async () => {
 
 const balance = async () => (await charged(world.server, key)).balance;
 
+/** The manifest's fields 0.2's "Service Manifest" section names (the 1.0 draft's own, e.g. featureView or lang, are not among them). */
+const MANIFEST_02 = [
+  "versions",
+  "name",
+  "identifierSpace",
+  "schemaSpace",
+  "defaultTypes",
+  "documentation",
+  "logo",
+  "serviceVersion",
+  "view",
+  "feature_view",
+  "preview",
+  "suggest",
+  "extend",
+  "batchSize",
+  "authentication",
+];
+
 /** Reconcile `queries` (validated on the way out and back) and say what the emulator charged. */
 async function reconcile(queries: Record<string, unknown>, url = svc.url) {
   expectValid("reconciliation-query-batch", queries);
@@ -39,7 +58,7 @@ async function reconcile(queries: Record<string, unknown>, url = svc.url) {
   return { ...r, credits: before - (await balance()) };
 }
 
-async function extend(query: { ids: string[]; properties: { id: string }[] }, url = svc.url) {
+async function extend(query: { ids: string[]; properties: { id: string; settings?: object }[] }, url = svc.url) {
   expectValid("data-extension-query", query);
   const before = await balance();
   const r = await postJson(url, { extend: JSON.stringify(query) });
@@ -58,11 +77,67 @@ describe("reconciliation service (0.2) against the emulator", () => {
     expect(body.suggest.entity).toEqual({ service_url: svc.url, service_path: "/suggest/entity" });
     expect(body.extend.propose_properties.service_path).toBe("/propose_properties");
     expect(body.authentication).toBeUndefined();
+    expect(body.batchSize).toBe(100);
+    expect(Object.keys(body).filter((k) => !MANIFEST_02.includes(k))).toEqual([]);
+    expect(body.documentation).toBe(`${svc.url}/docs`);
+    expect(body.feature_view).toEqual({ url: `${svc.url}/feature?id={{id}}` });
+    expect(body.logo).toBe(`${svc.url}/logo.svg`);
+    const [year] = body.extend.property_settings;
+    expect(year).toMatchObject({ name: "year", type: "select", default: "latest", label: "Financial year" });
+    expect(year.choices[1].value).toBe(String(new Date().getUTCFullYear() - 1));
     // German labels under /de, whatever the service's language.
     const de = await getJson(`${svc.url}/de`);
     expectValid("manifest", de.body);
     expect(de.body.defaultTypes[0].name).toMatch(/Firma/);
     expect(de.body.preview.url).toBe(`${svc.url}/de/preview?id={{id}}`);
+    expect(de.body.extend.property_settings[0].label).toBe("Geschäftsjahr");
+  });
+
+  it("the documentation and the logo the manifest names: open, text only, in the service's language", async () => {
+    const docs = await fetch(`${svc.url}/docs`);
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(docs.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
+    const text = await docs.text();
+    expect(text).toContain(`Add Standard Service: ${svc.url}`);
+    expect(text).toContain("No token");
+    expect(text).not.toMatch(/<script/i);
+    expect(await (await fetch(`${svc.url}/de/docs`)).text()).toContain("Standarddienst hinzufügen");
+    const logo = await fetch(`${svc.url}/logo.svg`);
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get("content-type")).toBe("image/svg+xml");
+    expect(await logo.text()).toMatch(/^<svg [^>]*viewBox="0 0 64 64"/);
+  });
+
+  it("one bad query answers its own error; the others of the batch are answered and only they are paid", async () => {
+    const names = uniqueNames(world.emu, 10, 800);
+    const before = await balance();
+    const r = await postJson(svc.url, {
+      queries: JSON.stringify({
+        ...batchOf(names),
+        empty: { query: "" },
+        blank: { query: "   ", type: "company" },
+        limit: { query: nth(names, 0), limit: 0 },
+        notAQuery: "Siemens",
+      }),
+    });
+    expect(r.status).toBe(200);
+    expectValid("reconciliation-result-batch", r.body);
+    for (let i = 0; i < names.length; i++) expect(r.body[`q${i}`].result[0], `q${i}`).toMatchObject({ match: true });
+    for (const k of ["empty", "blank", "limit", "notAQuery"]) {
+      expect(r.body[k].result, k).toEqual([]);
+      expect(r.body[k].error, k).toMatchObject({
+        code: "INVALID_INPUT",
+        de: expect.any(String),
+        en: expect.any(String),
+      });
+    }
+    expect(r.body.empty.error.en).toBe(
+      "Invalid input (queries › empty › search text): please give a name (query) or properties.",
+    );
+    expect(before - (await balance())).toBe(1);
+    // A batch that is no batch is still refused whole.
+    expect((await postJson(svc.url, { queries: '["Siemens"]' })).status).toBe(400);
   });
 
   it("a batch of 25 names costs ceil(25/10) = 3 credits, one result per query, the same batch again costs nothing", async () => {
@@ -120,6 +195,13 @@ describe("reconciliation service (0.2) against the emulator", () => {
     const [first] = r.body.q.result;
     expect(first).toMatchObject({ id: c.id, match: false });
     expect(first.description).toMatch(/city differs/);
+    // The matching features say the same, and the manifest's feature view explains them.
+    expect(first.features).toContainEqual({ id: "contradicts_city", value: true });
+    expect(first.features).toContainEqual({ id: "confidence", value: expect.any(Number) });
+    const page = await fetch(`${svc.url}/feature?id=contradicts_city`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("The city given contradicts the company&#39;s seat");
+    expect((await fetch(`${svc.url}/feature?id=__proto__`)).status).toBe(404);
   });
 
   it("identifiers go to the free lookup: a VAT id or a company id matches at no cost; a malformed VAT id is that query's error", async () => {
@@ -165,6 +247,45 @@ describe("reconciliation service (0.2) against the emulator", () => {
     expect(row.legalForm[0].str).toBeTruthy();
     expect(Object.keys(r.body.rows).sort()).toEqual([...ids].sort());
     expect((await extend({ ids, properties: fields.map((id) => ({ id })) })).credits).toBe(0);
+  });
+
+  it("a financial property's year setting answers that year's figures at the same price; a year without a report is empty", async () => {
+    const picked = world.emu.world.companies.filter((c) => world.emu.world.financials(c).length > 1).slice(40, 43);
+    const ids = picked.map((c) => c.id);
+    const first = picked[0]!;
+    const years = world.emu.world.financials(first);
+    const older = years[0]!;
+    const setting = (year: string) => ({ year });
+    const properties = [
+      { id: "financialYear", settings: setting(String(older.year)) },
+      { id: "revenue", settings: setting(String(older.year)) },
+      { id: "equity", settings: setting("latest") },
+      { id: "legalForm", settings: setting(String(older.year)) },
+    ];
+    const fields = ["financialYear", "revenue", "equity", "legalForm"];
+    const price = estimateEnrichment(
+      ids.map((id) => [id]),
+      { mapping: { id: 0 }, fields },
+    ).credits;
+    const r = await extend({ ids, properties });
+    expect(r.status).toBe(200);
+    expect(r.credits).toBe(price);
+    const row = r.body.rows[first.id];
+    const number = (v: Record<string, number>[]) => v.map((x) => Object.values(x)[0]);
+    expect(number(row.financialYear)).toEqual([older.year]);
+    expect(number(row.revenue)).toEqual(older.revenue == null ? [] : [older.revenue]);
+    const latest = years.reduce((a, b) => (b.year > a.year ? b : a));
+    expect(number(row.equity)).toEqual(latest.equity == null ? [] : [latest.equity]);
+    expect(row.legalForm[0].str).toBeTruthy();
+    expect(r.body.meta[1].name).toBe(`Revenue ${older.year}`);
+    const none = await extend({ ids, properties: [{ id: "revenue", settings: setting("1990") }] });
+    expect(none.credits).toBe(0);
+    expect(Object.values(none.body.rows).every((x) => (x as { revenue: unknown[] }).revenue.length === 0)).toBe(true);
+    const bad = await postJson(svc.url, {
+      extend: JSON.stringify({ ids, properties: [{ id: "revenue", settings: setting("last") }] }),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.en).toMatch(/\(extend › properties no\. 1 › settings › financial year\): "latest" or a year/);
   });
 
   it("extension with people and financials pays at most the preview: includes the free availability rules out are not bought", async () => {
@@ -236,7 +357,8 @@ describe("reconciliation service (0.2) against the emulator", () => {
       en: expect.stringMatching(/JSON/),
     });
     const b = await postJson(svc.url, { queries: JSON.stringify({ q0: { query: "x", limit: 0 } }) });
-    expect(b.status).toBe(400);
+    expect(b.status).toBe(200);
+    expect(b.body.q0).toMatchObject({ result: [], error: { code: "INVALID_INPUT" } });
     const c = await postJson(svc.url, {
       extend: JSON.stringify({ ids: ["DE1234567890"], properties: [{ id: "shoeSize" }] }),
     });
@@ -332,6 +454,12 @@ describe("the budget and who may spend", () => {
       expect((await post(guarded.url, { queries: q })).status).toBe(401);
       expect((await post(guarded.url, { queries: q }, { Authorization: "Bearer wrong" })).status).toBe(401);
       expect((await fetch(`${guarded.url}/suggest/type?prefix=c`)).status).toBe(401);
+      // The pages the manifest names for people are open like it; the docs name the service's own token.
+      const docs = await fetch(`${guarded.url}/docs`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain("COMPANY_DATA_RECONCILE_TOKEN");
+      expect((await fetch(`${guarded.url}/logo.svg`)).status).toBe(200);
+      expect((await fetch(`${guarded.url}/feature?id=confidence`)).status).toBe(200);
       expect((await post(guarded.url, { queries: q }, { Authorization: `Bearer ${token}` })).status).toBe(200);
     } finally {
       await guarded.close();

@@ -66,6 +66,25 @@ describe("/reconcile on the team server", () => {
     expect(m.status).toBe(200);
     expectValid("manifest", m.body);
     expect(m.body.authentication).toMatchObject({ type: "apiKey", in: "header", name: "Authorization" });
+    // The personal token, and what works for OpenRefine (no headers): the local service with this server and the token.
+    const auth = m.body.authentication.description as string;
+    expect(auth).toMatch(/^Bearer <persönliches Token> \(cdt_…/);
+    expect(auth).toContain(
+      `COMPANY_DATA_SERVER=${team.url} COMPANY_DATA_TOKEN=cdt_… company-data reconcile --http 8791`,
+    );
+    expect(auth).not.toContain("COMPANY_DATA_RECONCILE_TOKEN");
+    const en = await fetch(url, { headers: { "Accept-Language": "en" } });
+    expect(((await en.json()) as { authentication: { description: string } }).authentication.description).toMatch(
+      /^Bearer <personal token> \(cdt_…, from the team server's admin\)\. OpenRefine cannot send headers: run /,
+    );
+    expect(m.body.documentation).toBe(`${url}/docs`);
+    expect(m.body.batchSize).toBe(100);
+    expect(m.body.extend.property_settings[0]).toMatchObject({ name: "year", type: "select" });
+    // The pages it names are open like the manifest (a browser loads the logo without headers).
+    const docs = await fetch(`${url}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain("COMPANY_DATA_TOKEN=cdt_…");
+    expect((await fetch(`${url}/logo.svg`)).status).toBe(200);
     expect(m.body.preview.url).toBe(`${url}/preview?id={{id}}`);
     const q = JSON.stringify(batchOf(uniqueNames(world.emu, 1, 0)));
     expect((await postJson(url, { queries: q })).status).toBe(401);
@@ -86,6 +105,18 @@ describe("/reconcile on the team server", () => {
     expect(b.body).toEqual(a.body);
     expect(before - (await balance())).toBe(3);
     expect(b.headers.get("x-credits-spent")).toBe("0");
+  });
+
+  it("a batch with one empty query answers the others, billed to the user", async () => {
+    const names = uniqueNames(world.emu, 10, 200);
+    const before = await balance();
+    const r = await postJson(url, { queries: JSON.stringify({ ...batchOf(names), empty: { query: "" } }) }, as(alice));
+    expect(r.status).toBe(200);
+    expectValid("reconciliation-result-batch", r.body);
+    expect(r.body.empty).toMatchObject({ result: [], error: { code: "INVALID_INPUT" } });
+    for (let i = 0; i < names.length; i++) expect(r.body[`q${i}`].result[0]).toMatchObject({ match: true });
+    expect(before - (await balance())).toBe(1);
+    expect(r.headers.get("x-credits-spent")).toBe("1");
   });
 
   it("extension costs what the enrichment preview shows, billed to the user through the ledger", async () => {
@@ -111,8 +142,12 @@ describe("/reconcile on the team server", () => {
     expect(s.status).toBe(401);
   });
 
-  it("OpenRefine's way to the team: a local service with the team server as its base URL and the personal token as its key", async () => {
-    const local = await startService({ url: team.url } as RunningServer, bob, ["--lang", "en", "--budget", "none"]);
+  it("OpenRefine's way to the team: a local service with COMPANY_DATA_SERVER and the personal token COMPANY_DATA_TOKEN", async () => {
+    // As the manifest says: COMPANY_DATA_SERVER and the personal token COMPANY_DATA_TOKEN (the server's budgets, none of its own).
+    const local = await startService({ url: "http://unused.invalid" } as RunningServer, "", ["--lang", "en"], {
+      COMPANY_DATA_SERVER: team.url,
+      COMPANY_DATA_TOKEN: bob,
+    });
     try {
       const names = uniqueNames(world.emu, 10, 150);
       const c = world.emu.world.companies.find((x) => x.name === names[0])!;

@@ -39,7 +39,7 @@ function measured(args: string[], env: Record<string, string> = {}): Promise<Mea
   return new Promise((resolve) => {
     const started = performance.now();
     const child = spawn(process.execPath, ["--import", `data:text/javascript,${MAX_RSS}`, BIN, ...args], {
-      env: { ...process.env, LANG: "C", ...env },
+      env: { ...process.env, LANG: "de_DE.UTF-8", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -210,7 +210,7 @@ describe.each(BACKENDS)("what a team user is charged ($name)", (backend) => {
   it("the MCP server through the team server: one budget (the user's), refusals name it and the admin", async () => {
     // company_profile asks the profile with people (2 credits).
     const token = await srv.token("mcp-user", 2);
-    const env = { COMPANY_DATA_SERVER: srv.url, COMPANY_DATA_TOKEN: token, LANG: "C" };
+    const env = { COMPANY_DATA_SERVER: srv.url, COMPANY_DATA_TOKEN: token, LANG: "de_DE.UTF-8" };
     const tool = (name: string) => TOOLS.find((t) => t.name === name);
     const [c1, c2] = fresh(2, 57);
     // No own budget by default: the server's is the one shown.

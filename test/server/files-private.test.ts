@@ -85,7 +85,12 @@ async function startWithUmask000(world: EmulatorWorld, dir: string): Promise<Sta
     "sh",
     ["-c", 'umask 000; exec "$0" "$@"', process.execPath, BIN, "server", "--port", "0", "--data", dir],
     {
-      env: { ...process.env, COMPANY_DATA_API_KEY: world.key, COMPANY_DATA_BASE_URL: world.api.url, LANG: "C" },
+      env: {
+        ...process.env,
+        COMPANY_DATA_API_KEY: world.key,
+        COMPANY_DATA_BASE_URL: world.api.url,
+        LANG: "de_DE.UTF-8",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

@@ -232,7 +232,7 @@ describe("the MCP server over HTTP", () => {
     const cfg = readConfig(["--http", "0"], {
       COMPANY_DATA_BASE_URL: "http://127.0.0.1:9",
       COMPANY_DATA_API_KEY: "k",
-      LANG: "C",
+      LANG: "de_DE.UTF-8",
     });
     mcp = await startHttp(
       createHost(cfg, nodeDriver(), () => undefined),

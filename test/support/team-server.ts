@@ -194,7 +194,7 @@ export async function startServerProcess(
   extraArgs: string[] = [],
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [BIN, "server", "--port", "0", ...database.args, ...extraArgs], {
-    env: { ...process.env, COMPANY_DATA_BASE_URL: world.api.url, LANG: "C", ...database.env, ...env },
+    env: { ...process.env, COMPANY_DATA_BASE_URL: world.api.url, LANG: "de_DE.UTF-8", ...database.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -249,7 +249,7 @@ export function companyDataCommand(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, LANG: "C", ...env },
+      env: { ...process.env, LANG: "de_DE.UTF-8", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
