@@ -8,7 +8,7 @@
  * an interruption can lose is the answers out at that instant.
  */
 import { AimdLimiter, answerKind, creditsOf } from "../core/index.ts";
-import type { HttpRequest, HttpResponse } from "../core/index.ts";
+import type { AimdTicket, HttpRequest, HttpResponse } from "../core/index.ts";
 
 export interface LimitedHttpOptions {
   /** Ceiling of requests in flight, and of paid credits in flight. */
@@ -31,7 +31,7 @@ export function limitedHttp(send: (req: HttpRequest) => Promise<HttpResponse>, o
   const stopped = opts.stopped ?? (() => false);
   let inFlight = 0;
   let creditsInFlight = 0;
-  const waiting: { credits: number; go: () => void }[] = [];
+  const waiting: { credits: number; go: (t: AimdTicket) => void }[] = [];
   const pump = () => {
     // In order, but a free request may pass a paid one waiting for credits to come back.
     for (let i = 0; i < waiting.length && !stopped();) {
@@ -45,18 +45,18 @@ export function limitedHttp(send: (req: HttpRequest) => Promise<HttpResponse>, o
       waiting.splice(i, 1);
       inFlight++;
       creditsInFlight += w.credits;
-      w.go();
+      // Its place among the requests out (itself included): a 429 on it says the server held fewer.
+      w.go(limiter.ticket(inFlight));
     }
   };
   return {
     limiter,
     async send(req) {
       const credits = creditsOf(req);
-      await new Promise<void>((go) => {
+      const ticket = await new Promise<AimdTicket>((go) => {
         waiting.push({ credits, go });
         pump();
       });
-      const ticket = limiter.ticket();
       const started = performance.now();
       try {
         const res = await send(req);
