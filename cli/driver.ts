@@ -32,6 +32,8 @@ export interface NodeDriverOptions {
   parallel?: number;
   /** Requests in flight to start with; the limiter grows from it (default 8). */
   initialParallel?: number;
+  /** Most paid credits in flight (what a kill -9 can lose), under `parallel` (default `parallel`; see riskCredits). */
+  riskCredits?: number;
   /**
    * Every answer that came from the network (never one replayed from the journal), as it arrives: after the
    * answer is kept in the journal, so that an answer counted as arrived is always one a resume replays.
@@ -61,6 +63,20 @@ export interface NodeDriverOptions {
  * the risk for speed (bench/README.md has the figures).
  */
 export const DEFAULT_PARALLEL = 32;
+
+/**
+ * The share of a job's estimated credits a `kill -9` may lose at most, whatever `--parallel` (issue 43: ≤ 8 %
+ * of what the job is charged; 7 % of the estimate, which is at least what is charged, keeps it under).
+ */
+export const KILL_RISK_SHARE = 0.07;
+
+/**
+ * Paid credits in flight for a job of `jobCredits` (its estimate): 7 % of it, at least DEFAULT_PARALLEL. The
+ * limiter ramps to `--parallel` quickly (slow start); a job of 1,000 rows at `--parallel 1000` still keeps
+ * a kill in its middle under 8 % extra, and a job of 100,000 rows gets the whole ceiling.
+ */
+export const riskCredits = (jobCredits: number): number =>
+  Math.max(DEFAULT_PARALLEL, Math.ceil((Math.round(KILL_RISK_SHARE * 100) * Math.max(0, jobCredits)) / 100));
 export const DEFAULT_CACHE_CHARS = 4 * 1024 * 1024;
 
 /** The journal holds no secret: the key travels only in headers, which are not part of the signature. */
@@ -152,7 +168,7 @@ export function nodeDriver(
         flight.end();
       }
     },
-    { ceiling: parallel, initial: opts.initialParallel, stopped: flight.stopped },
+    { ceiling: parallel, initial: opts.initialParallel, creditCeiling: opts.riskCredits, stopped: flight.stopped },
   );
   const drop = (k: string) => {
     const old = cache.get(k);

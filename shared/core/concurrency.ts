@@ -8,12 +8,11 @@
  *    clean answer (the limit doubles each round trip, never more than twice
  *    the limit a request was sent under) until the first congestion, the
  *    first answer that queues (slower than `slowFactor` × the fastest recent
- *    and by more than SLOW_SLACK_MS), or `threshold`; never above `ceiling`.
- *  - Above `threshold` (before any congestion) grow by `growth` per round trip:
- *    what a hard kill of the client loses is the paid answers in flight, so
- *    the limit stays at most about `growth` × the answers already received
- *    (a kill in the middle of a run costs at most about that share of the
- *    half it had received; bench/README.md, issue 43).
+ *    and by more than SLOW_SLACK_MS), or `threshold` (default: the ceiling).
+ *  - After an answer queued (before any congestion) grow by `growth` per
+ *    round trip, holding while answers queue; never above `ceiling`. (What a
+ *    hard kill can lose, the paid credits in flight, is bounded by the host:
+ *    shared/web/limited-http.ts.)
  *  - On congestion (429, 503, a timeout) multiply the limit the request was
  *    sent under by `decrease`, once per round of requests: answers to requests
  *    sent before the last decrease do not decrease it again.
@@ -43,9 +42,9 @@ export interface AimdOptions {
   probeRounds?: number;
   /** …and at least this many answers per extra slot, so a small cap is not probed every few requests (default 64). */
   probeAnswers?: number;
-  /** Slow start (doubling) ends at this limit (default min(32, ceiling)); above it the limit grows by `growth`. */
+  /** Slow start (doubling) ends at this limit (default the ceiling); above it the limit grows by `growth`. */
   threshold?: number;
-  /** Growth per answer above `threshold` before the first congestion: this share per round trip (default 0.2). */
+  /** Growth per answer above `threshold` (or after an answer queued) before the first congestion: this share per round trip (default 0.25). */
   growth?: number;
   /** The knee, as a share of the limit where the congestion happened (default 0.85). */
   kneeFactor?: number;
@@ -94,8 +93,8 @@ export class AimdLimiter {
     this.probeRounds = o.probeRounds ?? 8;
     this.kneeFactor = o.kneeFactor ?? 0.85;
     this.probeAnswers = o.probeAnswers ?? 64;
-    this.growth = o.growth ?? 0.2;
-    this.threshold = Math.min(this.ceiling, o.threshold ?? 32);
+    this.growth = o.growth ?? 0.25;
+    this.threshold = Math.min(this.ceiling, o.threshold ?? this.ceiling);
     this.value = Math.max(this.floor, Math.min(this.ceiling, o.initial ?? 8));
     this.stats.peak = this.limit;
   }

@@ -15,6 +15,11 @@ export interface LimitedHttpOptions {
   ceiling: number;
   /** Requests in flight to start with (default 8). */
   initial?: number;
+  /**
+   * Most paid credits in flight, under `ceiling` (default `ceiling`): what a hard kill can lose. A host that
+   * knows its job's price bounds it to a share of it (cli/driver.ts riskCredits).
+   */
+  creditCeiling?: number;
   /** Once true, nothing more starts (the requests waiting never settle: the host is being interrupted). */
   stopped?: () => boolean;
 }
@@ -27,7 +32,7 @@ export interface LimitedHttp {
 
 export function limitedHttp(send: (req: HttpRequest) => Promise<HttpResponse>, opts: LimitedHttpOptions): LimitedHttp {
   const limiter = new AimdLimiter({ ceiling: opts.ceiling, initial: opts.initial });
-  const creditCeiling = Math.max(1, Math.floor(opts.ceiling));
+  const creditCeiling = Math.max(1, Math.floor(Math.min(opts.ceiling, opts.creditCeiling ?? opts.ceiling)));
   const stopped = opts.stopped ?? (() => false);
   let inFlight = 0;
   let creditsInFlight = 0;
