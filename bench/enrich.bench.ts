@@ -47,7 +47,18 @@ import { benchList, type BenchList } from "../test/support/lists.ts";
 import { cliEnrich } from "../test/support/cli-enrich.ts";
 import { itemAt } from "../test/support/item-at.ts";
 import { startEmulatorProcess, type EmulatorProcess, type Usage } from "./emulator-process.ts";
-import { correctRows, LATENCY, median, rowsCorrectFigure, r2, ratio, seconds, START_DATE, type Figure } from "./lib.ts";
+import {
+  correctRows,
+  cpuProfile,
+  LATENCY,
+  median,
+  rowsCorrectFigure,
+  r2,
+  ratio,
+  seconds,
+  START_DATE,
+  type Figure,
+} from "./lib.ts";
 
 /** Rows the naive baseline really sends; the rest is extrapolated (it is ~300 s for 1,000 rows). */
 export const NAIVE_SAMPLE = Number(process.env.BENCH_NAIVE_SAMPLE ?? 40);
@@ -121,9 +132,13 @@ async function coreRun(
 ): Promise<CoreRun> {
   const key = reuse?.key ?? (await emu.createKey(1_000_000));
   const before = await ledgerOf(emu, key);
+  // BENCH_PROFILE_CLI=file.cpuprofile: the first timed CLI run at the default ceiling, profiled (issue 43, item 2).
+  const profiled = name === "bench-1000-0" ? process.env.BENCH_PROFILE_CLI : undefined;
+  const stopProfile = await cpuProfile(profiled);
   const cpu = cpuMeter(emu);
   const run = await cliEnrich({ baseUrl: emu.url, key, dir, name, ...input, parallel });
   const used = cpu();
+  await stopProfile();
   if (run.code !== 0) throw new Error(`the CLI ended with ${run.code}: ${run.lines.slice(-3).join(" / ")}`);
   const now = await ledgerOf(emu, key);
   const { credits, okRequests } = spent(before, now);

@@ -22,27 +22,11 @@ import {
   type EmulatorWorld,
   type TestDatabase,
 } from "../test/support/team-server.ts";
-import { r2, r3, type Figure } from "./lib.ts";
+import { cpuProfile, r2, r3, type Figure } from "./lib.ts";
 
 export const LOAD_REQUESTS = Number(process.env.BENCH_LOAD_REQUESTS ?? 2000);
 const LOAD_COMPANIES = 200;
 const LOAD_USERS = 10;
-
-/** BENCH_LOAD_PROFILE=file.cpuprofile: a CPU profile of the measured burst alone. */
-async function profileIf(file: string | undefined): Promise<() => Promise<void>> {
-  if (!file) return async () => {};
-  const { Session } = await import("node:inspector/promises");
-  const { writeFileSync } = await import("node:fs");
-  const s = new Session();
-  s.connect();
-  await s.post("Profiler.enable");
-  await s.post("Profiler.start");
-  return async () => {
-    const { profile } = await s.post("Profiler.stop");
-    writeFileSync(file, JSON.stringify(profile));
-    s.disconnect();
-  };
-}
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
@@ -98,7 +82,7 @@ async function loadOn(world: EmulatorWorld, database: TestDatabase, log: (s: str
     const before = counter!.roundTrips;
     const seen = new Map(counter!.byStatement);
     const cpu0 = process.cpuUsage();
-    const stopProfile = await profileIf(process.env.BENCH_LOAD_PROFILE);
+    const stopProfile = await cpuProfile(process.env.BENCH_LOAD_PROFILE);
     const { ms, failed } = await burst(srv.url, askTokens, ask);
     await stopProfile();
     const cpu = process.cpuUsage(cpu0);

@@ -174,7 +174,13 @@ async function enrichWith(
     onAnswer: ledger.onAnswer,
     onKept: ledger.kept,
   });
-  csv.hooks = { settled: (all) => answers.clearJournal(all), finishing: () => ledger.close() };
+  csv.hooks = {
+    settled: (all) => answers.clearJournal(all),
+    finishing: () => {
+      ledger.close();
+      answers.closeJournal();
+    },
+  };
   const state: RunState = { phase: "resolve", namesDone: 0, namesTotal: 0, rowsDone, rowsTotal: inputRows, ledger };
   setRunning(state);
   let counts: OutcomeCounts;
