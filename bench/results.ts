@@ -67,9 +67,9 @@ export const ISSUE_43: { line: string; target: string; group: RegExp; figure: Re
     line: "1,000 rows, --parallel 1000 vs unlimited replay",
     target: "≤ 1.5",
     group: /^1 enrich/,
-    figure: /ceiling 1,000, vs the unlimited replay|parallel 1000 vs/,
+    figure: /ceiling 1,000,? vs the unlimited replay/,
   },
-  { line: "client CPU per run, CLI vs replay", target: "≤ 1.2", group: /^1 enrich/, figure: /^CPU per run/ },
+  { line: "client CPU per run, CLI vs replay", target: "≤ 1.2", group: /^1 enrich/, figure: /^client CPU per run/ },
   {
     line: "first (cold) run of the process",
     target: "≤ warm + 1 s",
