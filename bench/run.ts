@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark module in turn, one table (figure, value,
  * baseline, ratio, target, pass/fail), merged into bench/results.json and
- * docs/performance.md (bench/results.ts: a subset keeps the others' figures).
+ * docs/performance.md (test/support/bench-results.ts: a subset keeps the others' figures).
  * A module that fails is reported as a failed row; the others still run.
  * BENCH_ONLY=enrich,sheets,excel,cli,concurrency,server,cold-start,emulator runs a subset.
  */
@@ -18,7 +18,7 @@ import { runServerBench } from "./server.bench.ts";
 import { runColdStartBench } from "./cold-start.bench.ts";
 import { runAuditBench } from "./audit.bench.ts";
 import { LATENCY, type Figure } from "./lib.ts";
-import { writeResults, type RunMeta } from "./results.ts";
+import { writeResults, type RunMeta } from "../test/support/bench-results.ts";
 
 const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]> }[] = [
   { id: "enrich", run: runEnrichBench },
@@ -112,7 +112,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log(
       `\n${figures.length} figures, ${figures.filter((f) => f.pass === true).length} pass, ${failed} fail, ${figures.filter((f) => f.pass == null).length} informational`,
     );
-    // Merged into bench/results.json and docs/performance.md (bench/results.ts): a subset keeps the others' figures.
+    // Merged into bench/results.json and docs/performance.md (test/support/bench-results.ts): a subset keeps the others' figures.
     writeResults(meta, byModule);
   });
 }

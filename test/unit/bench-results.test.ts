@@ -1,11 +1,11 @@
 /**
- * bench/results.ts (issue 43, item 5): a run of a subset replaces its
+ * test/support/bench-results.ts (issue 43, item 5): a run of a subset replaces its
  * modules' figures in bench/results.json and keeps the others with the run
  * that measured them; docs/performance.md's generated section is replaced,
  * the hand-written text around it kept.
  */
 import { describe, expect, it } from "vitest";
-import { BEGIN, END, mergeResults, performanceDoc, spliceSection, type RunMeta } from "../../bench/results.ts";
+import { BEGIN, END, mergeResults, performanceDoc, spliceSection, type RunMeta } from "../support/bench-results.ts";
 
 const meta = (started: string): RunMeta => ({ started, node: "v20", cpus: 2, memoryGb: 24, loadAverage: [1, 2, 3] });
 const fig = (group: string, figure: string, value: number) => ({ group, figure, value, unit: "s" });

@@ -1,5 +1,6 @@
 /**
- * Figures in one place (issue 43, item 5): every run of `npm run bench`
+ * Figures in one place (issue 43, item 5; here in test/support/ because its
+ * unit test may not import bench/): every run of `npm run bench`
  * (or of a subset, BENCH_ONLY=…) merges its figures into bench/results.json
  * — the groups a module measured replace that module's earlier figures, the
  * others stay with the date, machine and load of the run that measured them
@@ -8,7 +9,18 @@
  * each figure against its target with the run it comes from, then every figure.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import type { Figure } from "./lib.ts";
+/** A figure of the bench (bench/lib.ts Figure: kept structurally here, test/ does not import bench/). */
+export interface Figure {
+  group: string;
+  figure: string;
+  value: number | string;
+  unit: string;
+  baseline?: number | string;
+  ratio?: number;
+  target?: string;
+  pass?: boolean | null;
+  note?: string;
+}
 
 export interface RunMeta {
   started: string;
@@ -110,8 +122,8 @@ function runLine(r: RunMeta): string {
   return `${r.started}: Node ${r.node}, ${r.cpus} × ${r.cpuModel ?? "CPU"}, ${r.memoryGb} GB, load average ${r.loadAverage.join(" / ")}`;
 }
 
-export const BEGIN = "<!-- bench/results.ts: generated from bench/results.json, do not edit by hand -->";
-export const END = "<!-- end of bench/results.ts -->";
+export const BEGIN = "<!-- test/support/bench-results.ts: generated from bench/results.json, do not edit by hand -->";
+export const END = "<!-- end of test/support/bench-results.ts -->";
 
 /** The generated section of docs/performance.md from the merged results. */
 export function performanceDoc(res: Results): string {
@@ -163,10 +175,10 @@ export function spliceSection(doc: string, section: string): string {
 
 /** Merge a run into bench/results.json and rewrite docs/performance.md. */
 export function writeResults(meta: RunMeta, byModule: Map<string, Figure[]>): Results {
-  const file = new URL("./results.json", import.meta.url);
+  const file = new URL("../../bench/results.json", import.meta.url);
   const res = mergeResults(readResults(file), meta, byModule);
   writeFileSync(file, JSON.stringify(res, null, 2) + "\n");
-  const doc = new URL("../docs/performance.md", import.meta.url);
+  const doc = new URL("../../docs/performance.md", import.meta.url);
   writeFileSync(
     doc,
     spliceSection(existsSync(doc) ? readFileSync(doc, "utf8") : "# Performance\n", performanceDoc(res)),
