@@ -70,6 +70,11 @@ export async function runColdStartBench(log: (s: string) => void = () => {}): Pr
     packDir = packed.dir;
     await installPackage(packed.tarball, installed);
     const bin = join(installed, "node_modules", ".bin", "company-data");
+    // What is measured is the bundle (bin/company-data.js runs dist/node when no sources lie beside it): a package
+    // that shipped sources would run them through tsx and time a compilation instead.
+    const pkg = join(installed, "node_modules", "company-data");
+    if (!existsSync(join(pkg, "dist", "node", "company-data.js")) || existsSync(join(pkg, "cli", "main.ts")))
+      throw new Error("the installed package does not run the bundle dist/node/company-data.js");
     const cpu = cpuMeter(work);
     const env = (key = "") => ({
       ...cpu.env,

@@ -10,7 +10,7 @@
  *     (bin/company-data.js) on the 1,000-row list, killed (SIGKILL) once the
  *     credits it has counted reach half of a clean run's, then resumed; its
  *     credits (the emulator's ledger of the key) against the clean run's. At
- *     the default ceiling and, for reference, at --parallel 1000.
+ *     the default ceiling (≤ 5 %) and at --parallel 1000 (≤ 8 %, issue 43).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -178,13 +178,14 @@ async function killNine(log: (s: string) => void, names: string[]): Promise<Figu
       const isDefault = parallel === DEFAULT_PARALLEL;
       out.push({
         group: "4b kill -9",
-        figure: `extra credits of a kill -9 in the middle, --parallel ${parallel}${isDefault ? " (default)" : " (reference)"}`,
+        figure: `extra credits of a kill -9 in the middle, --parallel ${parallel}${isDefault ? " (default)" : ""}`,
         value: extra,
         unit: "credits",
         baseline: cleanCredits,
         ratio: ratio(extra, cleanCredits),
-        target: isDefault ? "≤ 5 %" : undefined,
-        pass: isDefault ? extra <= 0.05 * cleanCredits && same : null,
+        // Issue 43: ≤ 8 % at --parallel 1000 too (the driver bounds paid credits in flight to 7 % of the estimate).
+        target: isDefault ? "≤ 5 %" : "≤ 8 %",
+        pass: extra <= (isDefault ? 0.05 : 0.08) * cleanCredits && same,
         note: `killed at ${atKill} credits charged (exit ${killed.code}, ${seconds(killed.ms)} s), resumed to ${total}; clean run ${cleanCredits} credits in ${seconds(clean.ms)} s; output ${same ? "identical to" : "DIFFERS from"} the clean run's`,
       });
     }

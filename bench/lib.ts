@@ -134,3 +134,23 @@ export function rowsCorrectFigure(
     ...(note ? { note } : {}),
   };
 }
+
+/**
+ * A CPU profile of this process from now until the function returned is called, written to `file`
+ * (Chrome DevTools' .cpuprofile); no file: nothing. What `node --cpu-prof` gives, for one window of a bench
+ * (BENCH_PROFILE_CLI, BENCH_LOAD_PROFILE).
+ */
+export async function cpuProfile(file: string | undefined): Promise<() => Promise<void>> {
+  if (!file) return async () => {};
+  const { Session } = await import("node:inspector/promises");
+  const { writeFileSync } = await import("node:fs");
+  const s = new Session();
+  s.connect();
+  await s.post("Profiler.enable");
+  await s.post("Profiler.start");
+  return async () => {
+    const { profile } = await s.post("Profiler.stop");
+    writeFileSync(file, JSON.stringify(profile));
+    s.disconnect();
+  };
+}

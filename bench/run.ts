@@ -1,10 +1,10 @@
 /**
  * `npm run bench`: every benchmark module in turn, one table (figure, value,
- * baseline, ratio, target, pass/fail), and bench/results.json. A module that
- * fails is reported as a failed row; the others still run.
+ * baseline, ratio, target, pass/fail), merged into bench/results.json and
+ * docs/performance.md (test/support/bench-results.ts: a subset keeps the others' figures).
+ * A module that fails is reported as a failed row; the others still run.
  * BENCH_ONLY=enrich,sheets,excel,cli,concurrency,server,cold-start,emulator runs a subset.
  */
-import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { runEnrichBench } from "./enrich.bench.ts";
@@ -18,6 +18,7 @@ import { runServerBench } from "./server.bench.ts";
 import { runColdStartBench } from "./cold-start.bench.ts";
 import { runAuditBench } from "./audit.bench.ts";
 import { LATENCY, type Figure } from "./lib.ts";
+import { writeResults, type RunMeta } from "../test/support/bench-results.ts";
 
 const MODULES: { id: string; run: (log: (s: string) => void) => Promise<Figure[]> }[] = [
   { id: "enrich", run: runEnrichBench },
@@ -64,13 +65,17 @@ export function formatTable(rows: Figure[]): string {
   return [line(head), "|" + width.map((w) => "-".repeat(w + 2)).join("|") + "|", ...body.map(line)].join("\n");
 }
 
-export async function runAll(only?: string[]): Promise<{ figures: Figure[]; meta: Record<string, unknown> }> {
+export async function runAll(
+  only?: string[],
+): Promise<{ figures: Figure[]; meta: RunMeta; byModule: Map<string, Figure[]> }> {
   const figures: Figure[] = [];
+  const byModule = new Map<string, Figure[]>();
   const started = new Date().toISOString();
   const log = (s: string) => process.stderr.write(s + "\n");
   for (const m of MODULES) {
     if (only && !only.includes(m.id)) continue;
     const t = performance.now();
+    const before = figures.length;
     try {
       figures.push(...(await m.run(log)));
     } catch (e) {
@@ -82,9 +87,10 @@ export async function runAll(only?: string[]): Promise<{ figures: Figure[]; meta
         pass: false,
       });
     }
+    byModule.set(m.id, figures.slice(before));
     log(`${m.id}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  const meta = {
+  const meta: RunMeta = {
     started,
     node: process.version,
     cpus: cpus().length,
@@ -93,19 +99,20 @@ export async function runAll(only?: string[]): Promise<{ figures: Figure[]; meta
     loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
     latency: LATENCY,
   };
-  return { figures, meta };
+  return { figures, meta, byModule };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const only = process.env.BENCH_ONLY?.split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  runAll(only).then(({ figures, meta }) => {
+  runAll(only).then(({ figures, meta, byModule }) => {
     console.log(formatTable(figures));
     const failed = figures.filter((f) => f.pass === false).length;
     console.log(
       `\n${figures.length} figures, ${figures.filter((f) => f.pass === true).length} pass, ${failed} fail, ${figures.filter((f) => f.pass == null).length} informational`,
     );
-    writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify({ meta, figures }, null, 2) + "\n");
+    // Merged into bench/results.json and docs/performance.md (test/support/bench-results.ts): a subset keeps the others' figures.
+    writeResults(meta, byModule);
   });
 }

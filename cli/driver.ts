@@ -9,7 +9,7 @@
  * shared/web/limited-http.ts (an AIMD limit under the `parallel` ceiling, and
  * at most `parallel` paid credits in flight).
  */
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { closeSync, existsSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { written } from "./disk.ts";
 import * as z from "zod/mini";
 import type { AsyncDriver } from "../shared/core/index.ts";
@@ -18,7 +18,7 @@ import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
 import { fetchHttp } from "../shared/web/index.ts";
 import type { AimdLimiter } from "../shared/core/index.ts";
 import { limitedHttp } from "../shared/web/index.ts";
-import { appendPrivate, writePrivate } from "./private-file.ts";
+import { openPrivate, writePrivate } from "./private-file.ts";
 
 export interface NodeDriverOptions {
   timeoutMs?: number;
@@ -32,6 +32,8 @@ export interface NodeDriverOptions {
   parallel?: number;
   /** Requests in flight to start with; the limiter grows from it (default 8). */
   initialParallel?: number;
+  /** Most paid credits in flight (what a kill -9 can lose), under `parallel` (default `parallel`; see riskCredits). */
+  riskCredits?: number;
   /**
    * Every answer that came from the network (never one replayed from the journal), as it arrives: after the
    * answer is kept in the journal, so that an answer counted as arrived is always one a resume replays.
@@ -61,6 +63,20 @@ export interface NodeDriverOptions {
  * the risk for speed (bench/README.md has the figures).
  */
 export const DEFAULT_PARALLEL = 32;
+
+/**
+ * The share of a job's estimated credits a `kill -9` may lose at most, whatever `--parallel` (issue 43: ≤ 8 %
+ * of what the job is charged; 7 % of the estimate, which is at least what is charged, keeps it under).
+ */
+export const KILL_RISK_SHARE = 0.07;
+
+/**
+ * Paid credits in flight for a job of `jobCredits` (its estimate): 7 % of it, at least DEFAULT_PARALLEL. The
+ * limiter ramps to `--parallel` quickly (slow start); a job of 1,000 rows at `--parallel 1000` still keeps
+ * a kill in its middle under 8 % extra, and a job of 100,000 rows gets the whole ceiling.
+ */
+export const riskCredits = (jobCredits: number): number =>
+  Math.max(DEFAULT_PARALLEL, Math.ceil((Math.round(KILL_RISK_SHARE * 100) * Math.max(0, jobCredits)) / 100));
 export const DEFAULT_CACHE_CHARS = 4 * 1024 * 1024;
 
 /** The journal holds no secret: the key travels only in headers, which are not part of the signature. */
@@ -121,9 +137,34 @@ function tracker() {
   return t;
 }
 
+/**
+ * The answer journal's file: appended with one write(2) per answer on a descriptor kept open (an answer used to
+ * cost an open, a chmod, a write and a close: issue 43, item 2), rewritten beside it and renamed over it.
+ */
+function journalFile(file: string) {
+  let fd = -1;
+  const close = () => {
+    if (fd >= 0) closeSync(fd);
+    fd = -1;
+  };
+  return {
+    append: (text: string) =>
+      written(file, () => {
+        if (fd < 0) fd = openPrivate(file, "a");
+        writeSync(fd, text);
+      }),
+    replace: (text: string) => {
+      close();
+      written(file, () => writePrivate(file + ".tmp", text));
+      renameSync(file + ".tmp", file);
+    },
+    close,
+  };
+}
+
 export function nodeDriver(
   opts: NodeDriverOptions = {},
-): AsyncDriver & { clearJournal(all?: boolean): void; limiter: AimdLimiter } {
+): AsyncDriver & { clearJournal(all?: boolean): void; closeJournal(): void; limiter: AimdLimiter } {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const cap = opts.cacheEntries ?? 20_000;
   const capChars = opts.cacheChars ?? DEFAULT_CACHE_CHARS;
@@ -133,6 +174,7 @@ export function nodeDriver(
   const replay = new Map<string, HttpResponse>();
   const parallel = Math.max(1, Math.floor(opts.parallel ?? DEFAULT_PARALLEL));
   const flight = tracker();
+  const journal = opts.journal ? journalFile(opts.journal) : null;
   const net = limitedHttp(
     async (r) => {
       const tag = opts.beforeSend?.(r);
@@ -141,18 +183,17 @@ export function nodeDriver(
         const res = await fetchHttp((url, init) => fetch(url, init), r, timeoutMs);
         // Kept first, then counted as arrived: a kill in between leaves an intent whose answer the journal holds
         // (onKept closes it on resume), never one counted as arrived that the resume would buy again.
-        if (opts.journal && res.status >= 200 && res.status < 300 && (opts.replayable ?? replayable)(r)) {
-          const journal = opts.journal;
-          const line = JSON.stringify(tag ? { s: signature(r), r: res, t: tag } : { s: signature(r), r: res });
-          written(journal, () => appendPrivate(journal, line + "\n"));
-        }
+        if (journal && res.status >= 200 && res.status < 300 && (opts.replayable ?? replayable)(r))
+          journal.append(
+            JSON.stringify(tag ? { s: signature(r), r: res, t: tag } : { s: signature(r), r: res }) + "\n",
+          );
         opts.onAnswer?.(r, res);
         return res;
       } finally {
         flight.end();
       }
     },
-    { ceiling: parallel, initial: opts.initialParallel, stopped: flight.stopped },
+    { ceiling: parallel, initial: opts.initialParallel, creditCeiling: opts.riskCredits, stopped: flight.stopped },
   );
   const drop = (k: string) => {
     const old = cache.get(k);
@@ -205,8 +246,7 @@ export function nodeDriver(
         put(k, v, expires);
         if (opts.journal) lines += JSON.stringify({ k, v, e: expires }) + "\n";
       }
-      const journal = opts.journal;
-      if (journal && lines) written(journal, () => appendPrivate(journal, lines));
+      if (journal && lines) journal.append(lines);
     },
     storeGet: async (keys) => keys.map((k) => store.get(k) ?? null),
     storePut: async (entries) => {
@@ -218,12 +258,8 @@ export function nodeDriver(
     clearJournal: (all = false) => {
       if (all) replay.clear();
       // Written beside it, then renamed over it: a full disk leaves the journal as it was, never half cut.
-      const journal = opts.journal;
-      if (!journal) return;
-      written(journal, () =>
-        writePrivate(journal + ".tmp", [...replay].map(([s, r]) => JSON.stringify({ s, r }) + "\n").join("")),
-      );
-      renameSync(journal + ".tmp", journal);
+      journal?.replace([...replay].map(([s, r]) => JSON.stringify({ s, r }) + "\n").join(""));
     },
+    closeJournal: () => journal?.close(),
   };
 }

@@ -28,7 +28,7 @@ import { coreDeps, StreamJob, teamEstimate, teamPriceOf } from "../shared/enrich
 import type { EnrichEstimate, OutcomeCounts, Rerun } from "../shared/enrich/index.ts";
 import { csvExit, prepare, type Prepared } from "./csv-table.ts";
 import { CsvTable } from "./csv-stream.ts";
-import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
+import { DEFAULT_PARALLEL, nodeDriver, riskCredits } from "./driver.ts";
 import type { Encoding } from "./encoding.ts";
 import { checkInputIsNoOutput, EnrichStore, paths, type EnrichFiles } from "./enrich-files.ts";
 import { ExitError, type Io } from "./io.ts";
@@ -169,11 +169,18 @@ async function enrichWith(
   const answers = nodeDriver({
     journal: files.journal,
     parallel,
+    riskCredits: riskCredits(e.credits),
     beforeSend: ledger.beforeSend,
     onAnswer: ledger.onAnswer,
     onKept: ledger.kept,
   });
-  csv.hooks = { settled: (all) => answers.clearJournal(all), finishing: () => ledger.close() };
+  csv.hooks = {
+    settled: (all) => answers.clearJournal(all),
+    finishing: () => {
+      ledger.close();
+      answers.closeJournal();
+    },
+  };
   const state: RunState = { phase: "resolve", namesDone: 0, namesTotal: 0, rowsDone, rowsTotal: inputRows, ledger };
   setRunning(state);
   let counts: OutcomeCounts;

@@ -11,7 +11,7 @@ import { toLanguage, type Language } from "../shared/i18n/index.ts";
 import { accountAnswer } from "./account.ts";
 import { startAdminChannel } from "./admin/channel.ts";
 import { healthAnswer } from "./admin/health.ts";
-import { checkToken } from "./auth/tokens.ts";
+import { checkTokenCached } from "./auth/token-cache.ts";
 import { errorAnswer, send, type ErrorAnswer } from "./errors.ts";
 import { msg } from "./i18n.ts";
 import { closeUnread } from "./net/close-unread.ts";
@@ -210,7 +210,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     const api = !extra && isApiPath(url.pathname);
     if (!extra && !api) return refuse(res, errorAnswer("NOT_FOUND", msg.notFound[lang]), cors);
     const anonymous = extra !== undefined && (!extra.auth || extra.anonymous?.(method, url) === true);
-    const check = anonymous ? null : await checkToken(opts.db, req.headers.authorization);
+    const check = anonymous ? null : await checkTokenCached(opts.db, req.headers.authorization);
     const user = check && "user" in check ? check.user : null;
     if (!anonymous && !user) {
       opts.log.info("refused.token", { path: url.pathname, expired: check?.refused === "expired" || undefined });

@@ -5,8 +5,9 @@
  * hash (bcrypt, argon2) protects guessable secrets; a 256-bit random token
  * cannot be guessed or brute-forced from its hash, so one fast hash is
  * enough, and it lets every request find its token by an indexed equality
- * lookup, on every process, with no state in memory: a revoked token is
- * refused by the very next request.
+ * lookup, on every process. The server keeps an accepted token's user in
+ * memory for at most a second (token-cache.ts): a revoked token is refused
+ * within a second on every process.
  *
  * Lifecycle (issue 38 item 3): a token may expire (`expires_at`; none by
  * default); rotation gives the user a new token and ends the old ones after

@@ -4,12 +4,18 @@
  * I/O. The async drivers ask `canStart` before sending and report every
  * answer with `onAnswer`; they keep the queue and the clock.
  *
- *  - Start modestly (`initial`) and grow by a quarter slot per answer while answers come
- *    back clean and not slower than `slowFactor` × the fastest recent (slow
- *    start: the limit grows by a quarter each round trip), never above `ceiling`.
- *  - On congestion (429, 503, a timeout) multiply the limit by `decrease`,
- *    once per round of requests: answers to requests sent before the last
- *    decrease do not decrease it again (they were sent at the old limit).
+ *  - Start modestly (`initial`) and, as TCP's slow start, grow by one slot per
+ *    clean answer (the limit doubles each round trip, never more than twice
+ *    the limit a request was sent under) until the first congestion, the
+ *    first answer that queues (slower than `slowFactor` × the fastest recent
+ *    and by more than SLOW_SLACK_MS), or `threshold` (default: the ceiling).
+ *  - After an answer queued (before any congestion) grow by `growth` per
+ *    round trip, holding while answers queue; never above `ceiling`. (What a
+ *    hard kill can lose, the paid credits in flight, is bounded by the host:
+ *    shared/web/limited-http.ts.)
+ *  - On congestion (429, 503, a timeout) multiply the limit the request was
+ *    sent under by `decrease`, once per round of requests: answers to requests
+ *    sent before the last decrease do not decrease it again.
  *  - After the first congestion, remember the limit where it happened
  *    (`knee`): grow back to just below it quickly (half a slot per answer),
  *    and probe above it only slowly (one slot per `probeRounds` round trips),
@@ -36,8 +42,10 @@ export interface AimdOptions {
   probeRounds?: number;
   /** …and at least this many answers per extra slot, so a small cap is not probed every few requests (default 64). */
   probeAnswers?: number;
-  /** Growth per answer before the first congestion: the limit grows by this share per round trip (default 0.25, a small overshoot of an unknown cap). */
-  slowStart?: number;
+  /** Slow start (doubling) ends at this limit (default the ceiling); above it the limit grows by `growth`. */
+  threshold?: number;
+  /** Growth per answer above `threshold` (or after an answer queued) before the first congestion: this share per round trip (default 0.25). */
+  growth?: number;
   /** The knee, as a share of the limit where the congestion happened (default 0.85). */
   kneeFactor?: number;
 }
@@ -45,6 +53,10 @@ export interface AimdOptions {
 export interface AimdTicket {
   /** The decrease epoch when the request was sent. */
   epoch: number;
+  /** The limit the request was sent under. */
+  limit: number;
+  /** Requests in flight once it was sent, itself included (its place in the queue a capped server counts), if known. */
+  position?: number;
 }
 
 /** What a status (and network error) means for the limiter. */
@@ -62,7 +74,9 @@ export class AimdLimiter {
   private readonly probeRounds: number;
   private readonly kneeFactor: number;
   private readonly probeAnswers: number;
-  private readonly slowStart: number;
+  private readonly growth: number;
+  /** Slow start's end: the threshold, or lower where an answer first queued. */
+  private threshold: number;
   private value: number;
   private knee: number | null = null;
   private epoch = 0;
@@ -79,7 +93,8 @@ export class AimdLimiter {
     this.probeRounds = o.probeRounds ?? 8;
     this.kneeFactor = o.kneeFactor ?? 0.85;
     this.probeAnswers = o.probeAnswers ?? 64;
-    this.slowStart = o.slowStart ?? 0.25;
+    this.growth = o.growth ?? 0.25;
+    this.threshold = Math.min(this.ceiling, o.threshold ?? this.ceiling);
     this.value = Math.max(this.floor, Math.min(this.ceiling, o.initial ?? 8));
     this.stats.peak = this.limit;
   }
@@ -94,36 +109,51 @@ export class AimdLimiter {
     return inFlight < this.limit;
   }
 
-  /** Take a ticket when sending; hand it back with the answer. */
-  ticket(): AimdTicket {
-    return { epoch: this.epoch };
+  /** Take a ticket when sending (`inFlight`: requests out with this one, default the limit); hand it back with the answer. */
+  ticket(inFlight?: number): AimdTicket {
+    const limit = this.limit;
+    return inFlight === undefined ? { epoch: this.epoch, limit } : { epoch: this.epoch, limit, position: inFlight };
   }
 
   onAnswer(t: AimdTicket, kind: AnswerKind, latencyMs: number): void {
     this.stats.answers++;
-    if (kind === "congestion") {
-      this.stats.congestions++;
-      // Requests sent before the last decrease saw the old limit: one decrease per round.
-      if (t.epoch !== this.epoch) return;
-      this.knee = this.value * this.kneeFactor;
-      this.value = Math.max(this.floor, this.value * this.decrease);
-      this.epoch++;
-      this.stats.decreases++;
-      return;
-    }
+    if (kind === "congestion") return this.congested(t);
     if (kind !== "ok") return; // a 4xx is the request's fault, not the server's load
     // The baseline is the fastest recent answer: it drifts up 2 % an answer, so a machine or network that got
     // slower for good (not a queue that keeps growing) does not hold the limit for ever.
     if (Number.isFinite(latencyMs) && latencyMs >= 0) this.fastestMs = Math.min(this.fastestMs * 1.02, latencyMs);
-    // Answers queueing up at the server: hold the limit (latency is the early sign of overload).
+    // Answers queueing up at the server: hold the limit (latency is the early sign of overload), and end slow start.
     // The absolute slack keeps a loopback server (fastest answer ~1 ms, busy CPU) from freezing the limit.
-    if (latencyMs > this.fastestMs * this.slowFactor && latencyMs > this.fastestMs + SLOW_SLACK_MS) return;
-    if (this.knee === null)
-      this.value += this.slowStart; // slow start: × (1 + slowStart) per round trip
-    else if (this.value < this.knee)
+    if (latencyMs > this.fastestMs * this.slowFactor && latencyMs > this.fastestMs + SLOW_SLACK_MS) {
+      this.threshold = Math.min(this.threshold, this.value);
+      return;
+    }
+    if (this.knee === null) {
+      // Slow start: one slot per answer doubles the limit each round trip, at most twice what the request saw.
+      if (this.value < this.threshold)
+        this.value = Math.max(this.value, Math.min(this.value + 1, this.threshold, 2 * t.limit));
+      else this.value += this.growth;
+    } else if (this.value < this.knee)
       this.value += 0.5; // back towards the known knee quickly
     else this.value += 1 / Math.max(this.value * this.probeRounds, this.probeAnswers); // probe above it slowly
     this.value = Math.min(this.value, this.ceiling);
     this.stats.peak = Math.max(this.stats.peak, this.limit);
+  }
+
+  /**
+   * 429, 503 or a timeout: what the server held is at most the requests that were out before this one (a
+   * capped server refused it with at most those in flight); the limit goes to `decrease` × that, the knee
+   * just below it. Slow start may have overshot a cap twofold: this lands below the cap, not at 0.7 × twice it.
+   */
+  private congested(t: AimdTicket): void {
+    this.stats.congestions++;
+    // Requests sent before the last decrease saw the old limit: one decrease per round.
+    if (t.epoch !== this.epoch) return;
+    const seen = Math.min(this.value, Math.max(t.position === undefined ? t.limit : t.position - 1, this.floor));
+    this.knee = seen * this.kneeFactor;
+    this.value = Math.max(this.floor, seen * this.decrease);
+    this.threshold = Math.min(this.threshold, this.value);
+    this.epoch++;
+    this.stats.decreases++;
   }
 }

@@ -4,6 +4,7 @@
  * modules of this folder import each other directly.
  */
 export { AimdLimiter, answerKind } from "./concurrency.ts";
+export type { AimdTicket } from "./concurrency.ts";
 export { asyncStores, memoryStores, runAsync, runSync } from "./drivers.ts";
 export type { AsyncDriver, SyncDriver } from "./drivers.ts";
 export { all, cacheGet, cachePut, http, intercept, sheet, sleep, storeGet, storePut, table } from "./effects.ts";

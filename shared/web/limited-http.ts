@@ -8,13 +8,18 @@
  * an interruption can lose is the answers out at that instant.
  */
 import { AimdLimiter, answerKind, creditsOf } from "../core/index.ts";
-import type { HttpRequest, HttpResponse } from "../core/index.ts";
+import type { AimdTicket, HttpRequest, HttpResponse } from "../core/index.ts";
 
 export interface LimitedHttpOptions {
   /** Ceiling of requests in flight, and of paid credits in flight. */
   ceiling: number;
   /** Requests in flight to start with (default 8). */
   initial?: number;
+  /**
+   * Most paid credits in flight, under `ceiling` (default `ceiling`): what a hard kill can lose. A host that
+   * knows its job's price bounds it to a share of it (cli/driver.ts riskCredits).
+   */
+  creditCeiling?: number;
   /** Once true, nothing more starts (the requests waiting never settle: the host is being interrupted). */
   stopped?: () => boolean;
 }
@@ -27,11 +32,11 @@ export interface LimitedHttp {
 
 export function limitedHttp(send: (req: HttpRequest) => Promise<HttpResponse>, opts: LimitedHttpOptions): LimitedHttp {
   const limiter = new AimdLimiter({ ceiling: opts.ceiling, initial: opts.initial });
-  const creditCeiling = Math.max(1, Math.floor(opts.ceiling));
+  const creditCeiling = Math.max(1, Math.floor(Math.min(opts.ceiling, opts.creditCeiling ?? opts.ceiling)));
   const stopped = opts.stopped ?? (() => false);
   let inFlight = 0;
   let creditsInFlight = 0;
-  const waiting: { credits: number; go: () => void }[] = [];
+  const waiting: { credits: number; go: (t: AimdTicket) => void }[] = [];
   const pump = () => {
     // In order, but a free request may pass a paid one waiting for credits to come back.
     for (let i = 0; i < waiting.length && !stopped();) {
@@ -45,18 +50,18 @@ export function limitedHttp(send: (req: HttpRequest) => Promise<HttpResponse>, o
       waiting.splice(i, 1);
       inFlight++;
       creditsInFlight += w.credits;
-      w.go();
+      // Its place among the requests out (itself included): a 429 on it says the server held fewer.
+      w.go(limiter.ticket(inFlight));
     }
   };
   return {
     limiter,
     async send(req) {
       const credits = creditsOf(req);
-      await new Promise<void>((go) => {
+      const ticket = await new Promise<AimdTicket>((go) => {
         waiting.push({ credits, go });
         pump();
       });
-      const ticket = limiter.ticket();
       const started = performance.now();
       try {
         const res = await send(req);

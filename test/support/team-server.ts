@@ -139,9 +139,13 @@ export async function startInProcess(
     adminChannel?: boolean;
     /** Where webhooks may go (default: the server's strict policy, public addresses only). */
     outbound?: OutboundPolicy;
+    /** Wrap the database the server uses (a bench counts its round trips: server/db/counting.ts). */
+    wrapDb?: (db: Db) => Db;
   } = {},
 ): Promise<InProcessServer> {
-  const { db, close } = await openServerDb(database.target);
+  const opened = await openServerDb(database.target);
+  const db = opts.wrapDb ? opts.wrapDb(opened.db) : opened.db;
+  const close = opened.close;
   const logs: string[] = [];
   const server = await startTeamServer({
     db,

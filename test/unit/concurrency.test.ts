@@ -21,7 +21,7 @@ function simulate(requests: number, cap: number, ceiling: number) {
   while (left > 0) {
     rounds++;
     const n = Math.min(left, l.limit);
-    const tickets = Array.from({ length: n }, () => l.ticket());
+    const tickets = Array.from({ length: n }, (_, i) => l.ticket(i + 1));
     tickets.forEach((t, i) => {
       if (i < cap) {
         l.onAnswer(t, "ok", 100);
