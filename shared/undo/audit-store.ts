@@ -30,6 +30,10 @@ export interface AuditTable {
   col: number;
   cols: number;
   mapping: Record<string, number>;
+  /** A row without input is keyed by this column's text (1-based; the portfolio's ID column). */
+  idCol?: number;
+  /** A row with neither is keyed by its place (an inserted block). */
+  byPlace?: boolean;
 }
 
 export interface AuditRun {
@@ -66,6 +70,8 @@ const tableShape = z.object({
   col: z.number(),
   cols: z.number(),
   mapping: z.record(z.string(), z.number()),
+  idCol: z.optional(z.number()),
+  byPlace: z.optional(z.boolean()),
 });
 const runShape: z.ZodMiniType<AuditRun> = z.object({
   id: z.string(),

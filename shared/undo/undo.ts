@@ -20,7 +20,8 @@
  */
 import { invalid, sheet, storeGet, storePut, type Cell, type Operation } from "../core/index.ts";
 import { readPart } from "../core/index.ts";
-import { pairByKey, rowKey, type ColumnMapping, type WrittenRow } from "../enrich/index.ts";
+import { pairByKey, type WrittenRow } from "../enrich/index.ts";
+import { auditKey, keyAfter } from "./audit-key.ts";
 import { sameCell } from "../sheet/index.ts";
 import * as z from "zod/mini";
 import {
@@ -179,14 +180,18 @@ interface UndoPlan {
 /** Where each recorded row is now (its sheet row, 1-based), by key over the whole sheet as it is now. */
 function* locate(table: AuditTable, rows: readonly WrittenRow[]): Operation<{ grid: Cell[][]; at: (number | null)[] }> {
   const grid = (yield* sheet<Cell[][] | null>({ op: "readAll", sheet: table.sheet, fresh: true })) ?? [];
-  const mapping = table.mapping as ColumnMapping;
-  const keys = grid.map((r) => rowKey(r.slice(table.col - 1, table.col - 1 + table.cols), mapping));
+  const keys = grid.map((r, j) => auditKey(table, r, j + 1));
   const at: (number | null)[] = rows.map(() => null);
   pairByKey(
     rows.map((r) => r.key),
     keys,
   ).forEach((i, j) => {
     if (i !== null) at[i] = j + 1;
+  });
+  // A row keyed by its place below the used range is empty now (an undone insert at the bottom): still there.
+  rows.forEach((r, i) => {
+    const place = /^@(\d+)$/.exec(r.key);
+    if (at[i] === null && place && Number(place[1]) > grid.length) at[i] = Number(place[1]);
   });
   return { grid, at };
 }
@@ -209,7 +214,8 @@ function* planUndo(table: AuditTable, rows: readonly WrittenRow[]): Operation<Un
       }
       undone.push([col, next, old]);
     }
-    if (undone.length > 0) plan.undoRows.push({ key: rec.key, cells: undone });
+    // Keyed as the undo leaves the row (an emptied inserted row is found again by its place).
+    if (undone.length > 0) plan.undoRows.push({ key: keyAfter(table, line, row, undone), cells: undone });
     plan.cells += undone.length;
     plan.writes.push(...adjacentRuns(row, back));
   });
