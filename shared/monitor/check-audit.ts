@@ -22,7 +22,8 @@ export interface CheckAudit {
 /** The portfolio as the audit finds its rows: the input roles (never the ID), else the ID cell's text. */
 export function checkAuditTable(sheetName: string, layout: Layout): AuditTable {
   const mapping: Record<string, number> = {};
-  for (const [role, col] of Object.entries(layout.input)) if (role !== "id" && typeof col === "number") mapping[role] = col;
+  for (const [role, col] of Object.entries(layout.input))
+    if (role !== "id" && typeof col === "number") mapping[role] = col;
   return { sheet: sheetName, row: 1, col: 1, cols: layout.width, mapping, idCol: layout.idCol + 1 };
 }
 

@@ -154,7 +154,13 @@ function auditOf(
   layout: Layout,
 ): CheckAudit & { rec: RunAudit } {
   const table = checkAuditTable(sheetName, layout);
-  const rec = auditRun({ id: opts.id ?? `m-${runId}`, kind: "check", who: opts.who, now: () => ctx.client.now(), table });
+  const rec = auditRun({
+    id: opts.id ?? `m-${runId}`,
+    kind: "check",
+    who: opts.who,
+    now: () => ctx.client.now(),
+    table,
+  });
   return { rec, table };
 }
 

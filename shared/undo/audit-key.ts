@@ -11,12 +11,12 @@
  * inserted row) is found again by what it wrote.
  */
 import type { Cell } from "../core/index.ts";
-import { rowKey, type ColumnMapping, type WrittenRow } from "../enrich/index.ts";
+import { rowKey, type WrittenRow } from "../enrich/index.ts";
 import type { AuditTable } from "./audit-store.ts";
 
 /** The key of sheet row `row` (1-based) holding `line` (the whole row from column A). */
 export function auditKey(table: AuditTable, line: readonly Cell[], row: number): string {
-  const k = rowKey(line.slice(table.col - 1, table.col - 1 + table.cols), table.mapping as ColumnMapping);
+  const k = rowKey(line.slice(table.col - 1, table.col - 1 + table.cols), table.mapping);
   if (k) return k;
   if (table.idCol !== undefined) {
     const id = String(line[table.idCol - 1] ?? "")

@@ -100,7 +100,7 @@ describe("inserted search results are audited and undone", () => {
     w.call("saveSettings", { apiKey: w.h.key, baseUrl: "https://emulator.test", language: "en" });
     w.wb.selection = { r1: 3, c1: 2, r2: 3, c2: 2 };
     const companies = [
-      { id: "DELTU2WDWS05", name: "=HYPERLINK(\"x\")", city: "Berlin" },
+      { id: "DELTU2WDWS05", name: '=HYPERLINK("x")', city: "Berlin" },
       { id: "DEFZ4MICZY78", name: "Zwei GmbH", city: "Köln" },
     ];
     const out = w.call("insertSearchResults", { companies, columns: ["id", "name", "city"] } as never);
@@ -111,13 +111,25 @@ describe("inserted search results are audited and undone", () => {
 
     const undo = w.call("undoRun", { run: runs.runs[0]!.id });
     expect(undo).toMatchObject({ restored: 9, kept: [], deleted: [] });
-    expect(w.trimmed().flat().filter((c) => c !== "")).toEqual(["keep"]);
+    expect(
+      w
+        .trimmed()
+        .flat()
+        .filter((c) => c !== ""),
+    ).toEqual(["keep"]);
 
     const back = w.call("undoRun", { run: undo.run });
     expect(back).toMatchObject({ restored: 9, kept: [], deleted: [] });
     expect(w.grid()).toEqual(inserted);
     // API text stays text: the name that looks like a formula was written as text, and written back as text.
-    expect(String(row(w.grid().map((r) => r.slice(1)), "DELTU2WDWS05")[1])).not.toMatch(/^=/);
+    expect(
+      String(
+        row(
+          w.grid().map((r) => r.slice(1)),
+          "DELTU2WDWS05",
+        )[1],
+      ),
+    ).not.toMatch(/^=/);
   });
 });
 
@@ -147,7 +159,11 @@ describe("a host's sync of the team server's runs is audited", () => {
     const w = world("Portfolio", [["ID"], ["DELTU2WDWS05"], ["DEFZ4MICZY78"]]);
     const sync = (runs: ServerRun[]) =>
       runSync(writeServerRuns("en", "Portfolio", runs, { who: "ana", now: w.h.now }), w.driver);
-    sync([serverRun(1, { companies: [company("DELTU2WDWS05", "none", "No flags"), company("DEFZ4MICZY78", "risk", "Insolvent")] })]);
+    sync([
+      serverRun(1, {
+        companies: [company("DELTU2WDWS05", "none", "No flags"), company("DEFZ4MICZY78", "risk", "Insolvent")],
+      }),
+    ]);
     const first = w.grid();
     const runs = w.call("auditRuns", {});
     expect(runs.runs[0]).toMatchObject({ kind: "sync", who: "ana", credits: 4 });
