@@ -7,7 +7,8 @@
  * values; undoing the run twice does the work once. An undo cut off after
  * any number of Spreadsheet calls (the platform stops the script: nothing
  * after runs, its run marker stays until it expires) ends, when run again,
- * in the same sheet cell for cell as an uncut undo.
+ * in the same sheet cell for cell as an uncut undo. An undo while another
+ * run holds the document (its run marker) waits for it, bounded, then runs.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -175,6 +176,43 @@ describe("Sheets: the Runs view's undo", () => {
       const rerun = s.ui<UndoView>("undoRun", { run: s.runId });
       expect(rerun.ok, `${k}: ${JSON.stringify(rerun.error)}`).toBe(true);
       expect(s.copy(), `cut after ${k} calls`).toEqual(want);
+    }
+  });
+
+  it("an undo while another run holds the document waits for it (bounded), then runs; too long a wait says busy", () => {
+    const clean = scene();
+    clean.f.resetCounts();
+    expect(clean.ui<UndoView>("undoRun", { run: clean.runId }).ok).toBe(true);
+    const want = clean.copy();
+    const calls = clean.f.calls.length;
+    for (const left of [30_000, 120_000]) {
+      const s = scene();
+      // A run that holds the run marker: an execution the platform stopped keeps it until it expires
+      // (6 minutes); here it has `left` ms to go, as a scheduled step still working would.
+      // Cut at its last call: the marker's release never runs.
+      s.f.cutAfter(calls - 1);
+      expect(s.ui<UndoView>("undoRun", { run: s.runId }).ok).toBe(false);
+      s.f.cutAfter(null);
+      s.clock.t += 6 * 60_000 - left;
+      const before = s.copy();
+      const start = s.clock.t;
+      const undo = s.ui<UndoView>("undoRun", { run: s.runId });
+      const waited = s.clock.t - start;
+      if (left < 60_000) {
+        expect(undo.ok, JSON.stringify(undo.error)).toBe(true);
+        expect(waited).toBeGreaterThanOrEqual(left);
+        expect(waited).toBeLessThan(left + 10_000);
+        expect(s.copy()).toEqual(want);
+      } else {
+        expect(undo.ok).toBe(false);
+        expect(JSON.stringify(undo.error)).toMatch(/Another run/);
+        expect(waited).toBeLessThanOrEqual(60_000);
+        expect(s.copy()).toEqual(before);
+        // Once the other run is over, the undo runs to the same end.
+        s.clock.t += left;
+        expect(s.ui<UndoView>("undoRun", { run: s.runId }).ok).toBe(true);
+        expect(s.copy()).toEqual(want);
+      }
     }
   });
 });
