@@ -41,7 +41,7 @@ function insertedRows(table: AuditTable, b: InsertedBlock): WrittenRow[] {
     // The row as the sheet holds it after the write, from column A (the block's columns at their place).
     const after: Cell[] = [];
     before.forEach((v, k) => (after[b.col - 1 + k] = v));
-    if (cells.length > 0) rows.push({ key: keyAfter(table, after, b.row + i, cells), cells });
+    if (cells.length > 0) rows.push({ key: keyAfter(table, after, b.row + i, cells), cells, row: b.row + i });
   });
   return rows;
 }

@@ -49,7 +49,7 @@ export function windowAuditRows(
     if (id) next.push([id.col, id.values[k]?.[0] ?? ""]);
     const cells: WrittenRow["cells"] = [];
     for (const [c, v] of next) if (!sameCell(current[c], v)) cells.push([c + 1, current[c] ?? "", v]);
-    if (cells.length > 0) rows.push({ key: keyAfter(table, current, p, cells), cells });
+    if (cells.length > 0) rows.push({ key: keyAfter(table, current, p, cells), cells, row: p });
   });
   return rows;
 }
@@ -59,5 +59,5 @@ export function headerAuditRows(table: AuditTable, header: readonly Cell[], adde
   const cells: WrittenRow["cells"] = [...added]
     .filter(([c, text]) => !sameCell(header[c], text))
     .map(([c, text]) => [c + 1, header[c] ?? "", text]);
-  return cells.length ? [{ key: keyAfter(table, header, 1, cells), cells }] : [];
+  return cells.length ? [{ key: keyAfter(table, header, 1, cells), cells, row: 1 }] : [];
 }

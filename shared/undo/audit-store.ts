@@ -98,10 +98,18 @@ export interface AuditIndex {
 }
 export const AUDIT_INDEX = savedKind(1, z.object({ runs: z.array(runShape) }));
 
-/** A part: rows as [key, [[col, old, new], …]]; its version is the index's. */
-const partShape = z.array(z.tuple([z.string(), z.array(z.tuple([z.number(), savedCell, savedCell]))]));
+/** A part: rows as [key, [[col, old, new, old formula?, new formula?], …]]; its version is the index's. */
+const partShape = z.array(z.tuple([z.string(), z.array(z.tuple([z.number(), savedCell, savedCell], z.string()))]));
 
-export const partText = (rows: readonly WrittenRow[]) => JSON.stringify(rows.map((r) => [r.key, r.cells]));
+/** A cell as stored: the formulas only where there is one ("" keeps the place of an absent old formula). */
+function cellText(c: WrittenRow["cells"][number]): unknown[] {
+  const [col, old, next, oldF, nextF] = c;
+  if (nextF) return [col, old, next, oldF ?? "", nextF];
+  return oldF ? [col, old, next, oldF] : [col, old, next];
+}
+
+export const partText = (rows: readonly WrittenRow[]) =>
+  JSON.stringify(rows.map((r) => [r.key, r.cells.map(cellText)]));
 
 export function* readIndex(): Operation<AuditIndex> {
   const [raw] = yield* storeGet([AUDIT_INDEX_KEY]);
@@ -114,7 +122,15 @@ export const indexText = (index: AuditIndex) => writeSaved(AUDIT_INDEX, index);
 export function* readRows(run: AuditRun): Operation<WrittenRow[]> {
   const keys = Array.from({ length: run.parts }, (_, n) => auditPartKey(run.id, n));
   const raws = yield* storeGet(keys);
-  return raws.flatMap((raw) => (readPart(partShape, raw) ?? []).map(([key, cells]) => ({ key, cells })));
+  return raws.flatMap((raw) =>
+    (readPart(partShape, raw) ?? []).map(([key, cells]) => ({
+      key,
+      cells: cells.map(([col, old, next, oldF, nextF]): WrittenRow["cells"][number] => {
+        if (nextF) return [col, old, next, oldF ?? "", nextF];
+        return oldF ? [col, old, next, oldF] : [col, old, next];
+      }),
+    })),
+  );
 }
 
 /**

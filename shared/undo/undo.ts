@@ -99,6 +99,7 @@ export function* beginUndo(
   const plan = yield* planUndo(target.table, rows);
   yield* storePut(startEntries(index, target, id, plan, meta));
   for (const w of plan.writes) yield* sheet({ op: "write", sheet: target.table.sheet, ...w });
+  for (const f of plan.formulas) yield* sheet({ op: "writeFormula", sheet: target.table.sheet, ...f });
   const lists = { kept: plan.kept, deleted: plan.deleted };
   const result = { run: id, of: target.id, restored: plan.cells, rows: plan.undoRows.length, ...lists, already: false };
   return { result, finish: () => finishUndo(id, lists, meta) };
@@ -170,6 +171,8 @@ function startEntries(
 interface UndoPlan {
   /** Blocks to write: one per run of adjacent cells in a row (cells between are never touched). */
   writes: { row: number; col: number; values: Cell[][] }[];
+  /** Cells whose old content was a formula (the host read it): written back as formulas. */
+  formulas: { row: number; col: number; formula: string }[];
   /** The undo's own record: per row, [col, the run's new value, its old value]. */
   undoRows: WrittenRow[];
   cells: number;
@@ -198,21 +201,24 @@ function* locate(table: AuditTable, rows: readonly WrittenRow[]): Operation<{ gr
 
 function* planUndo(table: AuditTable, rows: readonly WrittenRow[]): Operation<UndoPlan> {
   const { grid, at } = yield* locate(table, rows);
-  const plan: UndoPlan = { writes: [], undoRows: [], cells: 0, kept: [], deleted: [] };
+  const plan: UndoPlan = { writes: [], formulas: [], undoRows: [], cells: 0, kept: [], deleted: [] };
   rows.forEach((rec, i) => {
     const row = at[i];
     if (row === null || row === undefined) return void plan.deleted.push(rowLabel(rec.key));
     const line = grid[row - 1] ?? [];
     const back: [number, Cell][] = [];
     const undone: WrittenRow["cells"] = [];
-    for (const [col, old, next] of rec.cells) {
+    for (const [col, old, next, oldF, nextF] of rec.cells) {
       const now = line[col - 1] ?? "";
-      if (sameCell(now, next)) back.push([col, old]);
-      else if (!sameCell(now, old)) {
+      // A formula goes back as a formula (a write of its own); a value as it was read.
+      if (sameCell(now, next)) {
+        if (oldF) plan.formulas.push({ row, col, formula: oldF });
+        else back.push([col, old]);
+      } else if (!sameCell(now, old)) {
         plan.kept.push({ cell: a1(row, col), now, run: next });
         continue;
       }
-      undone.push([col, next, old]);
+      undone.push(nextF || oldF ? [col, next, old, nextF ?? "", oldF ?? ""] : [col, next, old]);
     }
     // Keyed as the undo leaves the row (an emptied inserted row is found again by its place).
     if (undone.length > 0) plan.undoRows.push({ key: keyAfter(table, line, row, undone), cells: undone });
