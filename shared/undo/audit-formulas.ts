@@ -6,7 +6,9 @@
  * answer null), and keeps a cell's formula only where the value read beside
  * it is the value the write found there (a row sorted elsewhere meanwhile
  * keeps none) and the formula is not just the cell's own text (Excel answers
- * a text constant that starts with "=" as its formula).
+ * a text constant that starts with "=" as its formula). A formula showing
+ * nothing ("") counts as an empty cell: runs that write only into empty
+ * cells (a first enrichment) cost no extra call.
  */
 import { sheet, type Operation, type SheetFormulas } from "../core/index.ts";
 import type { WrittenRow } from "../enrich/index.ts";
@@ -17,7 +19,9 @@ export type FormulaCache = Map<string, SheetFormulas | null>;
 
 /** `rows` with each cell's old formula added where the host has one. */
 export function* withOldFormulas(cache: FormulaCache, name: string, rows: WrittenRow[]): Operation<WrittenRow[]> {
-  if (!rows.some((r) => r.row !== undefined)) return rows;
+  // Only a cell that held something can have held a formula worth keeping (one showing "" is taken as
+  // empty): a run writing into empty cells, a first enrichment, asks nothing (no Spreadsheet call).
+  if (!rows.some((r) => r.row !== undefined && r.cells.some(([, old]) => !sameCell(old, "")))) return rows;
   if (!cache.has(name)) {
     const answer = yield* sheet<SheetFormulas | null | undefined>({ op: "formulas", sheet: name });
     cache.set(name, answer && Array.isArray(answer.formulas) ? answer : null);

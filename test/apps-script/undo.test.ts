@@ -216,3 +216,65 @@ describe("Sheets: the Runs view's undo", () => {
     }
   });
 });
+
+describe("Sheets: undo restores what was there (issue 40, item 5)", () => {
+  it("a formula stays a formula (getFormulas → setFormula), a number a number, an empty cell empty", () => {
+    const clock = { t: 0 };
+    const emu = createEmulator({ companies: 400, seed: 11, startDate: "2026-01-15", now: () => clock.t });
+    clock.t = Date.parse(`${emu.clock.today()}T09:00:00Z`);
+    const ids = emu.companies.withStatus("ACTIVE").slice(0, 10);
+    const formula = '="Formula Str. "&1';
+    const f = createSheetsFake({
+      emulator: emu,
+      dist: OUT,
+      now: () => clock.t,
+      sheets: { List: [["ID", "Company"], ...ids.map((id) => [id, ""])] },
+      onSleep: (ms) => {
+        clock.t += ms;
+      },
+      calc: (x) => (x === formula ? "Formula Str. 1" : ""),
+    });
+    f.load(code);
+    f.setClock(() => clock.t);
+    for (const [k, v] of Object.entries({
+      apiKey: emu.createKey(1_000_000),
+      baseUrl: "https://api.implisense.com",
+      language: "en",
+    }))
+      f.setUser(k, v);
+    const ui = <T>(method: string, input: unknown = {}) =>
+      JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as Result<T>;
+    const list = () => f.grids.get("List") as Grid;
+    const refresh = { table: TABLE, olderThanDays: 7, frequency: "daily", hour: 7, monthCeiling: 100 };
+    expect(ui("refreshSaveSettings", { refresh }).ok).toBe(true);
+    expect(ui("refreshRun").ok).toBe(true);
+    const address = list()[0]!.map(String).indexOf("Address");
+    const rowOf = (id: string) => list().findIndex((r) => r[0] === id) + 1;
+    const [a, b, c] = [ids[0]!, ids[1]!, ids[2]!];
+    // The user's own content in three address cells: a formula (its value in the grid), a number, nothing.
+    list()[rowOf(a) - 1]![address] = "Formula Str. 1";
+    f.formulaCells.set(`List:${rowOf(a)}:${address + 1}`, formula);
+    list()[rowOf(b) - 1]![address] = 42;
+    list()[rowOf(c) - 1]![address] = "";
+    for (const id of [a, b, c]) emu.scheduleEvent(id, { day: 5, kind: "ADDRESS" });
+    emu.clock.advance(8);
+    clock.t += 8 * DAY;
+    expect(ui("refreshRun").ok).toBe(true);
+    expect(f.formulaCells.size).toBe(0);
+    const run = ui<{ runs: { id: string }[] }>("auditRuns").value.runs[0]!.id;
+
+    const undo = ui<UndoView>("undoRun", { run });
+    expect(undo.ok, JSON.stringify(undo.error)).toBe(true);
+    expect(undo.value.kept).toEqual([]);
+    expect([...f.formulaCells]).toEqual([[`List:${rowOf(a)}:${address + 1}`, formula]]);
+    expect(list()[rowOf(a) - 1]![address]).toBe("Formula Str. 1");
+    expect(list()[rowOf(b) - 1]![address]).toBe(42);
+    expect(list()[rowOf(c) - 1]![address]).toBe("");
+
+    // The undo of the undo writes the run's text back as text (the harness refuses text taken as a formula).
+    const back = ui<UndoView>("undoRun", { run: undo.value.run });
+    expect(back.ok, JSON.stringify(back.error)).toBe(true);
+    expect(f.formulaCells.size).toBe(0);
+    expect(String(list()[rowOf(a) - 1]![address])).not.toBe("Formula Str. 1");
+  });
+});
