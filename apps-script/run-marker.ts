@@ -111,6 +111,36 @@ export function claimRun(
 }
 
 /**
+ * How long an undo waits for a run that holds the document (a scheduled
+ * refresh or check step of the same sheet, at most 280 s), and how often it
+ * looks: the undo's own step (280 s) still fits Apps Script's 6 minutes after it.
+ */
+export const UNDO_WAIT_MS = 60_000;
+const WAIT_POLL_MS = 2_000;
+
+/**
+ * claimRun, waiting up to `waitMs` for another run to end (its marker gone
+ * or expired), looking every WAIT_POLL_MS; then BUSY as claimRun says it.
+ */
+export function claimRunWaiting(
+  props: Props,
+  lock: Lock | null,
+  clock: { now: () => number; sleep: (ms: number) => void },
+  waitMs: number,
+  job?: string,
+): string {
+  const until = clock.now() + waitMs;
+  for (;;) {
+    try {
+      return claimRun(props, lock, clock.now(), job);
+    } catch (e) {
+      if (!(e instanceof HostError) || clock.now() + WAIT_POLL_MS > until) throw e;
+      clock.sleep(WAIT_POLL_MS);
+    }
+  }
+}
+
+/**
  * Release the claim if it is still ours (an expired one may have been taken
  * over). A state session checks that when it writes, under the lock it
  * takes for its last flush, together with this execution's pending state.

@@ -131,6 +131,18 @@ export class SheetHost {
         this.put(req.sheet, "values", last + 1, 1, req.rows);
         return undefined;
       }
+      case "formulas": {
+        // Read once per run by the audit: one getFormulas of the data range; the values are the snapshot's.
+        if (!this.sheet(req.sheet)) return null;
+        const values = trimmed(this.snapshot(req.sheet) ?? []).map((r) => [...r]);
+        return { formulas: this.need(req.sheet).getDataRange().getFormulas(), values };
+      }
+      case "writeFormula":
+        // An undo's formula (one the host read with getFormulas): written as a formula, after what is gathered.
+        this.flush();
+        this.need(req.sheet).getRange(req.row, req.col).setFormula(req.formula);
+        this.snapshots.delete(req.sheet);
+        return undefined;
     }
     throw new CompanyDataError("INTERNAL");
   }

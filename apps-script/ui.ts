@@ -11,7 +11,7 @@ import type { AppDeps, SettingsView } from "../shared/app/index.ts";
 import { toCompanyDataError } from "../shared/core/index.ts";
 import { createDriver, type AppsScriptDriver } from "./driver.ts";
 import { gas } from "./services.ts";
-import { claimRun, releaseRun } from "./run-marker.ts";
+import { claimRun, claimRunWaiting, releaseRun, UNDO_WAIT_MS } from "./run-marker.ts";
 import { StateSession } from "./state-session.ts";
 import { Pacer } from "../shared/api/index.ts";
 import { savedLanguage } from "./menu.ts";
@@ -74,12 +74,17 @@ function jobOf(method: string, inputJson: string): string | undefined {
  * writes, so the step reads the sheet once and writes it at its end together
  * with the marker's release.
  */
-function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job?: string): T {
+function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job?: string, waitMs = 0): T {
   const g = gas();
   const ss = exclusive ? g.SpreadsheetApp.getActive() : null;
   const lock = exclusive ? g.LockService.getDocumentLock() : null;
   const props = ss ? new StateSession(ss, () => lock) : null;
-  const token = props ? claimRun(props, lock, Date.now(), job) : null;
+  const clock = { now: () => Date.now(), sleep: (ms: number) => g.Utilities.sleep(ms) };
+  const token = !props
+    ? null
+    : waitMs > 0
+      ? claimRunWaiting(props, lock, clock, waitMs, job)
+      : claimRun(props, lock, Date.now(), job);
   const driver = createDriver(ss && props ? { spreadsheet: () => ss, state: props } : {});
   try {
     return body(driver);
@@ -118,6 +123,8 @@ export function uiCall(method: string, inputJson: string): string {
       EXCLUSIVE.test(name),
       (driver) => runSync(appUiCall(deps(SIDEBAR_BUDGET_MS), name, inputJson), driver),
       jobOf(name, String(inputJson)),
+      // An undo racing a scheduled run of the same sheet waits for it (bounded), then runs (issue 40).
+      name === "undoRun" ? UNDO_WAIT_MS : 0,
     );
   } catch (e) {
     return JSON.stringify({ ok: false, error: errorView(e) });

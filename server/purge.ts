@@ -7,7 +7,8 @@
  *   answers           stored answers and open claims whose question or body names it
  *   schedule_runs     run results that name it
  *   schedule_changes  change-log lines that name it
- *   schedule_store    the schedule check's saved state that names it (the next run rebuilds it)
+ *   schedule_store    the schedule check's saved state that names it, the audit of its runs included
+ *   schedule_sheets   the portfolio sheet its runs write (the next run rebuilds both)
  *
  * The ledger and the cache-hit records are the team's accounts (what was
  * charged, what was saved): they stay, with the id cleared from them. The
@@ -48,11 +49,18 @@ async function purgeId(db: Db, id: string): Promise<PurgeReport> {
       claims: gone.filter((r) => r.state !== "ready").length,
       runs: await count(tx, "delete from schedule_runs where position($1 in result::text) > 0 returning id", id),
       changes: await count(tx, "delete from schedule_changes where position($1 in line::text) > 0 returning id", id),
-      checkState: await count(
-        tx,
-        "delete from schedule_store where position($1 in value) > 0 or position($1 in key) > 0 returning key",
-        id,
-      ),
+      checkState:
+        (await count(
+          tx,
+          "delete from schedule_store where position($1 in value) > 0 or position($1 in key) > 0 returning key",
+          id,
+        )) +
+        // The portfolio sheet a schedule's runs write (issue 40): the next run starts it again from the ids.
+        (await count(
+          tx,
+          "delete from schedule_sheets where position($1 in cells::text) > 0 returning schedule_id",
+          id,
+        )),
       ledgerCleared: await count(tx, "update ledger set company = null where company = $1 returning id", id),
       cacheHitsCleared: await count(tx, "update cache_hits set company = null where company = $1 returning id", id),
       schedulesNaming: await count(tx, "select id from schedules where companies ? $1", id),

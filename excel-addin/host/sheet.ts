@@ -171,6 +171,35 @@ export async function handleSheetRequest(excel: ExcelLike, request: SheetRequest
         await context.sync();
         return undefined;
       });
+    case "formulas":
+      return excel.run(async (context) => {
+        const ws = await sheetOrNull(context, request.sheet);
+        if (!ws) return null;
+        const used = ws.getUsedRangeOrNullObject(true);
+        used.load(["isNullObject", "values", "formulas", "rowIndex", "columnIndex"]);
+        await context.sync();
+        if (used.isNullObject) return { formulas: [], values: [] };
+        // range.formulas holds a cell's formula, or its constant value where it has none
+        // (https://learn.microsoft.com/javascript/api/excel/excel.range#excel-excel-range-formulas-member).
+        const pad = <T>(rows: T[][], blank: T): T[][] => [
+          ...Array.from({ length: used.rowIndex }, () => []),
+          ...rows.map((r) => [...new Array<T>(used.columnIndex).fill(blank), ...r]),
+        ];
+        const formulas = (used.formulas as unknown[][]).map((r) =>
+          r.map((f) => (typeof f === "string" && f.startsWith("=") ? f : "")),
+        );
+        return { formulas: pad(formulas, ""), values: pad(used.values as Cell[][], "") };
+      });
+    case "writeFormula":
+      return excel.run(async (context) => {
+        const ws = await mustSheet(context, request.sheet);
+        const range = ws.getRangeByIndexes(request.row - 1, request.col - 1, 1, 1);
+        // General, so Excel evaluates it (a cell the add-in wrote text into has the text format).
+        range.numberFormat = [[GENERAL_FORMAT]];
+        range.formulas = [[request.formula]];
+        await context.sync();
+        return undefined;
+      });
     case "dropdowns":
       return excel.run(async (context) => {
         const ws = await mustSheet(context, request.sheet);

@@ -1,4 +1,4 @@
-/** The schedules' schema (migration numbers 100–199, server/db/migrations.ts). */
+/** The schedules' schema (migration numbers 100–199, server/db/migrations.ts; 130–139: the audit of runs, issue 40). */
 import { registerMigration } from "../db/migrations.ts";
 
 registerMigration({
@@ -78,5 +78,20 @@ create table schedule_admin_log (
   done_at timestamptz not null default now()
 );
 create index schedule_admin_log_of on schedule_admin_log (schedule_id, id);
+`,
+});
+
+registerMigration({
+  id: 130,
+  name: "schedules: the portfolio sheet a schedule's runs write (the audit's old values, issue 40)",
+  sql: `
+-- The portfolio sheet as the schedule's last run left it: the next run writes into it, so the audit of
+-- its writes (the doc:audit: keys in schedule_store, shared/undo/) has each cell's old value, and an
+-- undo of a run has the sheet to write back into. One row of at most MAX_COMPANIES rows by 9 cells.
+create table schedule_sheets (
+  schedule_id integer primary key references schedules(id) on delete cascade,
+  cells jsonb not null,
+  updated_at timestamptz not null default now()
+);
 `,
 });

@@ -7,6 +7,7 @@
  *   DELETE /schedules/NAME                 remove it (its store, change log and runs with it); also POST /schedules/NAME/delete
  *   POST   /schedules/NAME/run             due now (the loop runs it at its next tick)
  *   GET    /schedules/NAME/runs?after=ID   finished runs after a cursor (a run id), oldest first; `cursor` is the next one to ask with
+ *   GET    /schedules/NAME/audit           the audit of its runs; POST /schedules/NAME/audit/RUN/undo undoes one (audit-routes.ts)
  *
  * Errors in the API's shape and the user's language.
  */
@@ -20,6 +21,7 @@ import type { ServerContext } from "../routes.ts";
 import { scheduleConfig } from "./config.ts";
 import { DEFAULT_MAX_SCHEDULES, maskedWebhook, scheduleInput, scheduleName } from "./model.ts";
 import * as store from "./store.ts";
+import { handleScheduleAudit } from "./audit-routes.ts";
 
 export const SCHEDULES_PATH = "/schedules";
 /** Runs per answer: a client that was away long asks again with the cursor. */
@@ -160,5 +162,6 @@ export async function handleSchedules(req: IncomingMessage, res: ServerResponse,
       more: runs.length === MAX_RUNS,
     });
   }
+  if (parts.length >= 2 && sub === "audit") return handleScheduleAudit(res, ctx, name, parts.slice(2), method);
   return send(res, errorAnswer("NOT_FOUND", msg.notFound[ctx.lang]));
 }

@@ -58,6 +58,7 @@ import type { ScheduleMailer } from "./mail.ts";
 import * as store from "./store.ts";
 import type { LogRow, Schedule } from "./store.ts";
 import { errorMessage } from "../error-text.ts";
+import { auditRunId, loadSheet, saveSheet } from "./audit.ts";
 
 /** Never contacted: the core's client builds requests to it, which ctx.call answers (as the reconciliation service does). */
 const TEAM_BASE = "http://team-server.invalid";
@@ -303,9 +304,9 @@ async function check(
 ): Promise<void> {
   const logSheet = CHANGES_SHEETS[s.language];
   const logged = await store.logRows(ctx.db, s.id);
-  const headers = s.language === "de" ? ["Firmen-ID"] : ["ID"];
+  // The sheet as the last run left it: the audit of this run's writes has each cell's old value (./audit.ts).
   const book = new Workbook([
-    { name: PORTFOLIO_SHEET, cells: [headers, ...s.companies.map((id) => [id])] },
+    { name: PORTFOLIO_SHEET, cells: await loadSheet(ctx.db, s) },
     ...(logged.length ? [{ name: logSheet, cells: [CHANGES_HEADERS[s.language], ...logged] }] : []),
   ]);
   // The run's record counts what was paid and logged as it happens, also when the check stops half-way.
@@ -332,6 +333,7 @@ async function check(
     changesSheet: logSheet,
     budget: s.budget,
     alerts: [...webhooks.map((w) => w.channel), ...(mailTo.length ? ["email"] : [])],
+    audit: { who: user.name, id: auditRunId(runId) },
   };
   // A check pauses when only failed calls are left; the core bounds how often it continues for them (as the CLI).
   let estimate = 0;
@@ -339,7 +341,7 @@ async function check(
     const step = await runAsync(checkPortfolio(opCtx, checkOpts), driver);
     estimate += step.estimate;
     return step;
-  }, MAX_STALLED_CALLS + 1);
+  }, MAX_STALLED_CALLS + 1).finally(() => saveSheet(ctx.db, s.id, book.sheet(PORTFOLIO_SHEET).cells));
   result.status = summary.status;
   result.message = summary.message;
   result.estimate = estimate;

@@ -13,6 +13,7 @@ import { withSession } from "./session.ts";
 import { anyText, list, oneOf, optNum, record } from "./input.ts";
 import { readCriteria } from "./search-methods.ts";
 import { companyRow, defaultColumns, readColumns, readCompanyRow, rowsBlock } from "./rows.ts";
+import { auditInsert } from "./insert-audit.ts";
 import {
   type AccountView,
   type AppDeps,
@@ -94,7 +95,7 @@ export function byDistance(rows: CompanyRow[]): CompanyRow[] {
  * may have typed since) or with `place: "below"`, which writes under the
  * sheet's last used row, where every cell is empty.
  */
-export function* insertSearchResultsMethod(_deps: AppDeps, input: unknown): Operation<InsertOutput> {
+export function* insertSearchResultsMethod(deps: AppDeps, input: unknown): Operation<InsertOutput> {
   const o = record(input);
   const companies = list(o, "companies", readCompanyRow, { min: 1, max: 1000 });
   const columns = readColumns(o.columns, "columns") ?? defaultColumns(companies);
@@ -117,6 +118,7 @@ export function* insertSearchResultsMethod(_deps: AppDeps, input: unknown): Oper
     while (last > 0 && (all[last - 1] ?? []).every(isEmptyCell)) last--;
     // One empty row between the user's data and the inserted block.
     const row = last === 0 ? 1 : last + 2;
+    yield* auditInsert(deps, { sheet: sel.sheet, row, col: sel.col, columns, old: [], values }, 0);
     yield* sheet({ op: "write", sheet: sel.sheet, row, col: sel.col, values, now: true });
     return done(row);
   }
@@ -131,6 +133,7 @@ export function* insertSearchResultsMethod(_deps: AppDeps, input: unknown): Oper
   });
   const filled = target.reduce((n, r) => n + r.filter((c) => !isEmptyCell(c)).length, 0);
   if (filled > 0 && confirmed !== filled) return { ...done(sel.row), rows: 0, cols: 0, wouldOverwrite: filled };
+  yield* auditInsert(deps, { sheet: sel.sheet, row: sel.row, col: sel.col, columns, old: target, values }, 0);
   yield* sheet({ op: "write", sheet: sel.sheet, row: sel.row, col: sel.col, values, now: true });
   return done(sel.row);
 }

@@ -280,7 +280,8 @@ export function* monitorSyncMethod(deps: AppDeps, _input: unknown): Operation<Mo
     // Another server now: the schedule lives on the one it was registered with, which this connection cannot reach.
     if (link.server !== ctx.client.baseUrl) return { ...none, lastRun: link.lastRun };
     const found = yield* serverRunsSince(ctx.client, link.name, link.cursor);
-    const written = yield* writeServerRuns(ctx.client.language, schedule.sheet, found.runs);
+    const audit = { who: deps.who ?? "", now: () => ctx.client.now() };
+    const written = yield* writeServerRuns(ctx.client.language, schedule.sheet, found.runs, audit);
     const last = found.runs.at(-1);
     const lastRun = last ? viewOf(last) : link.lastRun;
     yield* saveLink({

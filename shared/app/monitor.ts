@@ -82,6 +82,8 @@ export function* monitorRunMethod(deps: AppDeps, input: unknown): Operation<RunS
       budget: budgetOf(i, schedule.budget),
       deadline: deps.deadline,
       alerts: channelsOf(alerts, deps.mailer),
+      // Every cell the check changes is in the document's audit (shared/undo/): the Runs view can take it back.
+      audit: { who: deps.who ?? "" },
     });
     // One digest per finished check (a paused one delivers when it finishes); what fails waits for the next.
     if (summary.status !== "paused") yield* deliverConfigured(ctx, alerts, deps.mailer);

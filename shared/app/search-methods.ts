@@ -17,6 +17,7 @@ import { loadSettings } from "./settings.ts";
 import { withSession } from "./session.ts";
 import { num, optNum, optText, record, text } from "./input.ts";
 import { companyRow, defaultColumns, rowsBlock } from "./rows.ts";
+import { auditInsert } from "./insert-audit.ts";
 import type { AppDeps, InsertAllOutput, SearchAllPriceView } from "./protocol.ts";
 
 /** The filter fields the panel sends, all text (the filters module checks them). */
@@ -120,6 +121,17 @@ export function* insertAllSearchResultsMethod(deps: AppDeps, input: unknown): Op
     const rows = res.companies.map(companyRow);
     const columns = defaultColumns(rows);
     const values = rowsBlock(rows, columns, true, language);
+    // The cells the block covers, for the audit (shared/undo/: the insert can be taken back).
+    const old = yield* sheet<Cell[][]>({
+      op: "read",
+      sheet: sel.sheet,
+      row: sel.row,
+      col: sel.col,
+      rows: values.length,
+      cols: columns.length,
+      fresh: true,
+    });
+    yield* auditInsert(deps, { ...sel, columns, old, values }, s.spent.credits);
     yield* sheet({ op: "write", sheet: sel.sheet, row: sel.row, col: sel.col, values });
     return {
       sheet: sel.sheet,

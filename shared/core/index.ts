@@ -19,5 +19,5 @@ export type { RetryPolicy } from "./retry.ts";
 export { readPart, readSaved, savedBilingual, savedCacheEnvelope, savedCell, savedKind, writeSaved } from "./saved.ts";
 export type { SavedKind } from "./saved.ts";
 export { noSuchSheet } from "./sheet-protocol.ts";
-export type { Cell, SelectionInfo, SheetRequest } from "./sheet-protocol.ts";
+export type { Cell, SelectionInfo, SheetFormulas, SheetRequest } from "./sheet-protocol.ts";
 export type { EarlierOutput, TableFacts, TableLine, TableRequest } from "./table-protocol.ts";

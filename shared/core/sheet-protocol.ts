@@ -37,7 +37,25 @@ export type SheetRequest =
   /** Background colours for a block ("" = none), same shape as the block; answers undefined. */
   | { op: "colour"; sheet: string; row: number; col: number; colours: string[][] }
   /** One dropdown per row (options per row; [] = remove); answers undefined. */
-  | { op: "dropdowns"; sheet: string; row: number; col: number; options: string[][] };
+  | { op: "dropdowns"; sheet: string; row: number; col: number; options: string[][] }
+  /**
+   * The formulas of a sheet's used range from A1 ("" for a cell without one)
+   * and its values, as SheetFormulas; null where the host keeps no formulas
+   * (CSV files, the playground) or the sheet does not exist. Read once per
+   * run by the audit (shared/undo/): the old formula of a cell a run overwrites.
+   */
+  | { op: "formulas"; sheet: string }
+  /**
+   * Write one cell's formula: only a formula the host itself answered to
+   * `formulas` (an undo writing back what a run overwrote), never text from
+   * the API, which `write` always writes as text. Answers undefined.
+   */
+  | { op: "writeFormula"; sheet: string; row: number; col: number; formula: string };
+
+export interface SheetFormulas {
+  formulas: string[][];
+  values: Cell[][];
+}
 
 export interface SelectionInfo {
   sheet: string;

@@ -157,7 +157,7 @@ export function* writeRows(
   const firstRow = out.row + 1 + lo;
   // Logged first: a crash before the write repeats the same lines next time, and the log's keys drop them.
   if (spec.changes && changed.length > 0) yield* spec.changes.log(changed);
-  if (spec.audit) yield* spec.audit.record(out.sheet, changedCells(t, writes, span, lo, out.col));
+  if (spec.audit) yield* spec.audit.record(out.sheet, changedCells(t, writes, span, lo, out.col, out.row + 1));
   // Written at once, right after the read that placed them: the window in which a user can move these rows is this call.
   yield* sheet({ op: "write", sheet: out.sheet, row: firstRow, col: out.col, values: span, now: true });
   yield* job.ledger.record(recorded);
@@ -172,6 +172,7 @@ function changedCells(
   span: Cell[][],
   lo: number,
   firstCol: number,
+  firstRow: number,
 ): WrittenRow[] {
   const rows: WrittenRow[] = [];
   for (const j of [...writes.keys()].sort((a, b) => a - b)) {
@@ -181,7 +182,7 @@ function changedCells(
     next.forEach((v, k) => {
       if (!sameCell(old[k], v)) cells.push([firstCol + k, old[k] ?? "", v ?? ""]);
     });
-    if (cells.length > 0) rows.push({ key: t.keys[j] ?? "", cells });
+    if (cells.length > 0) rows.push({ key: t.keys[j] ?? "", cells, row: firstRow + j });
   }
   return rows;
 }

@@ -121,10 +121,17 @@ export interface SheetJobSpec extends SheetBlock {
   audit?: WriteAudit;
 }
 
-/** A row a write changed: its key (row-key.ts) and its changed cells as [sheet column (1-based), old, new]. */
+/**
+ * A row a write changed: its key (row-key.ts) and its changed cells as
+ * [sheet column (1-based), old, new], with the old and the new value's
+ * formula where the host gave one (the audit adds them: shared/undo/).
+ * `row`: the sheet row (1-based) it is written into, where the writer knows
+ * it (the audit looks up the old formulas there; it is not stored).
+ */
 export interface WrittenRow {
   key: string;
-  cells: [col: number, old: Cell, next: Cell][];
+  cells: [col: number, old: Cell, next: Cell, oldFormula?: string, nextFormula?: string][];
+  row?: number;
 }
 
 /** Where a run's writes are recorded; `record` runs right before the block is written. */

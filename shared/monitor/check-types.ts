@@ -33,6 +33,12 @@ export interface CheckOptions {
   preview?: boolean;
   /** Alert channels ("email", "webhook") whose outboxes (alerts.ts) take new changes and risk moves for a later delivery. */
   alerts?: readonly string[];
+  /**
+   * Record every cell the check changes in the document's audit (shared/undo/)
+   * as one run by `who` (a paused run's calls append to it); `id` names the
+   * run (default: from the check's run id).
+   */
+  audit?: { who: string; id?: string };
 }
 
 export type RunStatus = "done" | "paused" | "budget" | "stopped" | "preview";

@@ -18,6 +18,7 @@ import { portfolioKey, type Row } from "./check-read.ts";
 import { candidateLabel, type Layout, type OutputKey } from "./layout.ts";
 import { GROUP_COLOUR, GROUP_LABEL } from "./risk.ts";
 import type { CompanyState } from "./watermark.ts";
+import { headerAuditRows, windowAuditRows, type CheckAudit } from "./check-audit.ts";
 
 const AMBIGUOUS_COLOUR = "#fce5cd";
 const GREY = "#efefef";
@@ -177,8 +178,14 @@ function* colourColumns(sheetName: string, firstRow: number, cols: number[], col
 }
 
 /** The header cells the layout added (result columns, an ID column), written once before the first window. */
-export function* writeNewHeaders(sheetName: string, layout: Layout): Operation<void> {
+export function* writeNewHeaders(
+  sheetName: string,
+  layout: Layout,
+  audit?: CheckAudit,
+  header: readonly Cell[] = [],
+): Operation<void> {
   if (!layout.newHeaders.size) return;
+  if (audit) yield* audit.rec.record(sheetName, headerAuditRows(audit.table, header, layout.newHeaders));
   const cols = [...layout.newHeaders.keys()];
   yield* writeColumns(sheetName, 1, cols, [cols.map((c) => layout.newHeaders.get(c) ?? "")]);
 }
@@ -193,12 +200,25 @@ export interface WindowWrite {
   keysThen: readonly string[];
   progress: PortfolioProgress;
   states: ReadonlyMap<string, CompanyState | null>;
+  /** Result cells a team server's undo restored (server-sync.ts), written as they are instead of a result. */
+  restored?: ReadonlyMap<string, Partial<Record<OutputKey, Cell>>>;
+  /** The run's audit (shared/undo/): every cell a window changes is recorded right before it is written. */
+  audit?: CheckAudit;
+}
+
+/** The colour of a group's label (a restored result's), in either language; none for another text. */
+function colourOfGroup(label: Cell | undefined): string {
+  for (const g of Object.keys(GROUP_LABEL) as (keyof typeof GROUP_LABEL)[])
+    if (label === GROUP_LABEL[g].de || label === GROUP_LABEL[g].en) return GROUP_COLOUR[g];
+  return "";
 }
 
 /** What the check shows for one row of the window: its result cells, or null where the row keeps its cells. */
 function shownResult(w: WindowWrite, row: Row): ReturnType<typeof resultCells> | null {
   const { lang, progress, states } = w;
   const id = row.id;
+  const back = id ? w.restored?.get(id) : undefined;
+  if (back) return { cells: back, colour: colourOfGroup(back.group) };
   const isDeferred = id !== null && progress.is(id, "deferred");
   const a = id ? availabilityOf(progress.get(id)) : undefined;
   const shown: Row =
@@ -282,6 +302,10 @@ export function* writeWindow(w: WindowWrite, windowRows: readonly Row[]): Operat
     if (kept[k]) values[k] = outCols.map((key) => current[layout.out[key]] ?? "");
     if (!row.writeId || !row.id) idValues[k] = [current[layout.idCol] ?? ""];
   });
+  if (w.audit) {
+    const id = idChanged ? { col: layout.idCol, values: idValues } : null;
+    yield* w.audit.rec.record(w.sheetName, windowAuditRows(w.audit.table, pos, cellsNow, cols, values, id));
+  }
   for (const [start, end] of placedRuns(pos)) {
     const at = pos[start]!; // placedRuns starts a run only at a placed row
     yield* writeColumns(w.sheetName, at, cols, values.slice(start, end));

@@ -47,6 +47,9 @@ import { writeNewHeaders, writeWindow } from "./check-write.ts";
 import { isoInstant, loadStates } from "./watermark.ts";
 import { readSaved, writeSaved } from "../core/index.ts";
 import { LAST_RUN, RUN_STATE } from "./state-schema.ts";
+import { auditRun, type RunAudit } from "../undo/index.ts";
+import { checkAuditTable, type CheckAudit } from "./check-audit.ts";
+import type { Layout } from "./layout.ts";
 
 export {
   CHANGES_PAGE,
@@ -102,7 +105,8 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
   if (preview) return previewSummary(summary, rows, progress);
 
   // ---- 3. windows
-  yield* writeNewHeaders(sheetName, layout);
+  const audit = opts.audit && auditOf(ctx, opts.audit, runId, sheetName, layout);
+  yield* writeNewHeaders(sheetName, layout, audit, table[0]);
   const log = yield* openLog(lang, changesSheetOpt);
   const payRun: WindowRun = {
     fresh,
@@ -117,7 +121,7 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     alerts: opts.alerts ?? [],
     nowIso,
   };
-  const write = { lang, sheetName, layout, table, keysThen, progress, states };
+  const write = { lang, sheetName, layout, table, keysThen, progress, states, audit };
   const done = yield* payWindows(ctx, payRun, write, rows, windowRows, opts.deadline);
 
   // ---- 4. the summary: every entry is earlier, checked, unchanged, left, an error, not found or ambiguous
@@ -135,8 +139,29 @@ export function* checkPortfolio(ctx: OpContext, opts: CheckOptions = {}): Operat
     budget,
     timeUp: done.timeUp,
   });
-  yield* closeRun(ctx, run, summary, done, nowIso);
+  // The audit's run takes this call's credits (and is closed when the check is) in the run's own store write.
+  const closing = audit ? yield* audit.rec.finish(counted.spent, summary.status !== "paused") : {};
+  yield* closeRun(ctx, run, summary, done, nowIso, closing);
   return summary;
+}
+
+/** The check's run in the audit: one run per check (its id from the check's), continued over its calls. */
+function auditOf(
+  ctx: OpContext,
+  opts: NonNullable<CheckOptions["audit"]>,
+  runId: string,
+  sheetName: string,
+  layout: Layout,
+): CheckAudit & { rec: RunAudit } {
+  const table = checkAuditTable(sheetName, layout);
+  const rec = auditRun({
+    id: opts.id ?? `m-${runId}`,
+    kind: "check",
+    who: opts.who,
+    now: () => ctx.client.now(),
+    table,
+  });
+  return { rec, table };
 }
 
 /** The options, checked (INVALID_INPUT names the field). */
@@ -223,14 +248,15 @@ function* closeRun(
   summary: RunSummary,
   done: WindowsDone,
   nowIso: () => string,
+  audit: Record<string, string>,
 ): Operation<void> {
   // A run paused only by failed calls counts the calls in a row that finished nothing (MAX_STALLED_CALLS).
   if (summary.status === "paused" && !done.timeUp) run.stalls = done.progressed ? 0 : (run.stalls ?? 0) + 1;
   // A paused run carries what it spent so far into its next call.
   if (summary.status === "paused")
-    yield* storePut({ [RUN_KEY(ctx)]: writeSaved(RUN_STATE, { ...run, spent: summary.runSpent }) });
+    yield* storePut({ ...audit, [RUN_KEY(ctx)]: writeSaved(RUN_STATE, { ...run, spent: summary.runSpent }) });
   else {
     summary.finishedAt = nowIso();
-    yield* storePut({ [RUN_KEY(ctx)]: null, [LAST_RUN_KEY(ctx)]: writeSaved(LAST_RUN, summary) });
+    yield* storePut({ ...audit, [RUN_KEY(ctx)]: null, [LAST_RUN_KEY(ctx)]: writeSaved(LAST_RUN, summary) });
   }
 }

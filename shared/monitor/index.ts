@@ -41,8 +41,8 @@ export {
   serverRunsText,
   serverSchedules,
 } from "./server-schedule.ts";
-export { writeServerRuns } from "./server-sync.ts";
-export type { ServerRunsWritten } from "./server-sync.ts";
+export { outputCellsOf, writeServerRuns } from "./server-sync.ts";
+export type { RestoredCells, ServerRunsWritten, SyncAudit } from "./server-sync.ts";
 export type {
   ServerFrequency,
   ServerRun,

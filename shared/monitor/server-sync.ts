@@ -13,7 +13,10 @@
  * field, and what does not fit is left out (never written into a cell).
  */
 import * as z from "zod/mini";
-import { sheet, noSuchSheet, savedBilingual, type Cell, type Operation } from "../core/index.ts";
+import { sheet, noSuchSheet, savedBilingual, storePut, type Cell, type Operation } from "../core/index.ts";
+import { auditRun } from "../undo/index.ts";
+import { checkAuditTable } from "./check-audit.ts";
+import { OUTPUT_KEYS, type OutputKey } from "./layout.ts";
 import type { Language } from "../i18n/index.ts";
 import { appendNew, openLog, type LogLine } from "./changelog.ts";
 import { PortfolioProgress } from "./check-progress.ts";
@@ -39,6 +42,16 @@ const companyShape = z.object({
 });
 type ServerCompany = z.infer<typeof companyShape>;
 
+/**
+ * A row a server undo restored (server/schedules/audit.ts): the company's
+ * result cells as the server's sheet shows them after the undo.
+ */
+const restoredShape = z.object({
+  id: z.string(),
+  cells: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});
+export type RestoredCells = Partial<Record<OutputKey, Cell>>;
+
 /** A change-log line as the server's check appended it: date, company id, company, kind, text, source, key. */
 const lineShape = z.tuple([
   z.string(),
@@ -58,21 +71,50 @@ export interface ServerRunsWritten {
   lines: number;
 }
 
-/** Each company's latest result over the runs (oldest first), and every change line of them. */
-function merged(runs: readonly ServerRun[]): { latest: Map<string, ServerCompany>; lines: LogLine[] } {
+interface Merged {
+  latest: Map<string, ServerCompany>;
+  restored: Map<string, RestoredCells>;
+  lines: LogLine[];
+}
+
+/** Each company's latest result over the runs (oldest first: a server undo's cells, or a check's result), and every change line of them. */
+function merged(runs: readonly ServerRun[]): Merged {
   const latest = new Map<string, ServerCompany>();
+  const restored = new Map<string, RestoredCells>();
   const lines: LogLine[] = [];
   for (const run of runs) {
     for (const raw of run.result?.companies ?? []) {
       const c = companyShape.safeParse(raw);
       if (c.success) latest.set(c.data.id, c.data);
+      if (c.success) restored.delete(c.data.id);
+    }
+    for (const raw of (run.result as { restored?: unknown[] } | undefined)?.restored ?? []) {
+      const r = restoredShape.safeParse(raw);
+      if (!r.success) continue;
+      latest.delete(r.data.id);
+      restored.set(r.data.id, outputOnly(r.data.cells));
     }
     for (const raw of run.result?.changes ?? []) {
       const l = lineShape.safeParse(raw);
       if (l.success) lines.push({ key: l.data[6], date: l.data[0], row: [...l.data] });
     }
   }
-  return { latest, lines };
+  return { latest, restored, lines };
+}
+
+/** Only the result columns' cells, and no text that would be a formula (it is written as text: shared/sheet). */
+function outputOnly(cells: Record<string, Cell>): RestoredCells {
+  const out: RestoredCells = {};
+  for (const k of OUTPUT_KEYS) if (k in cells) out[k] = cells[k] ?? "";
+  return out;
+}
+
+/** A row's result cells by the sheet's header (what a server undo sends to the hosts). */
+export function outputCellsOf(header: readonly Cell[], row: readonly Cell[], lang: Language): RestoredCells {
+  const layout = layoutOf(header, lang);
+  const out: RestoredCells = {};
+  for (const k of OUTPUT_KEYS) out[k] = row[layout.out[k]] ?? "";
+  return out;
 }
 
 /** The state the local check would hold after the server's check: what check-write.ts shows for a row. */
@@ -90,52 +132,72 @@ function stateOf(c: ServerCompany, runId: number): CompanyState {
   };
 }
 
+/** Who syncs, for the audit of the sync's writes (shared/undo/: one run of kind "sync" per sync that changed cells). */
+export interface SyncAudit {
+  who: string;
+  now: () => number;
+}
+
 /**
  * Write the runs' results into `sheetName` and their change lines into the
  * change log (the user's language's, or the one found under the other
  * language's name). Throws when the portfolio sheet is gone (the caller then
- * keeps its cursor, so nothing is skipped).
+ * keeps its cursor, so nothing is skipped). With `audit`, every cell written
+ * is recorded (the runs' credits on the sync's run: what its values cost).
  */
 export function* writeServerRuns(
   lang: Language,
   sheetName: string,
   runs: readonly ServerRun[],
+  audit?: SyncAudit,
 ): Operation<ServerRunsWritten> {
-  const { latest, lines } = merged(runs);
+  const m = merged(runs);
   const lastRunId = runs.length ? runs[runs.length - 1]!.id : 0;
-  let rows = 0;
-  if (latest.size > 0) {
-    const table = yield* sheet<Cell[][] | null>({ op: "readAll", sheet: sheetName });
-    if (!table) throw noSuchSheet(sheetName);
-    const layout = layoutOf(table[0] ?? [], lang);
-    const windowRows: Row[] = [];
-    table.slice(1).forEach((cells, i) => {
-      const id = idFromCell(cells[layout.idCol] ?? null)?.id;
-      if (!id || !latest.has(id)) return;
-      const name = layout.input.name !== undefined ? String(cells[layout.input.name] ?? "").trim() || null : null;
-      // fromCell: the row's own id, checked against the name the server's profile gave (as the local check does).
-      windowRows.push({ r: i + 1, kind: "company", id, writeId: false, candidates: [], name, fromCell: true });
-    });
-    if (windowRows.length > 0) {
-      const states = new Map([...latest].map(([id, c]) => [id, stateOf(c, lastRunId)] as const));
-      const write = {
-        lang,
-        sheetName,
-        layout,
-        table,
-        keysThen: table.map((c) => portfolioKey(c, layout)),
-        progress: new PortfolioProgress(false),
-        states,
-      };
-      yield* writeNewHeaders(sheetName, layout);
-      yield* writeWindow(write, windowRows);
-      rows = windowRows.length;
-    }
-  }
+  const rows = m.latest.size + m.restored.size > 0 ? yield* writeRows(lang, sheetName, m, lastRunId, runs, audit) : 0;
   let appended = 0;
-  if (lines.length > 0) {
+  if (m.lines.length > 0) {
     const log = yield* openLog(lang);
-    for (const n of (yield* appendNew(log.keys, lines, log.name)).values()) appended += n;
+    for (const n of (yield* appendNew(log.keys, m.lines, log.name)).values()) appended += n;
   }
-  return { companies: latest.size, rows, lines: appended };
+  return { companies: m.latest.size + m.restored.size, rows, lines: appended };
+}
+
+/** The companies' rows written (each where it is now, by key), audited; answers how many rows. */
+function* writeRows(
+  lang: Language,
+  sheetName: string,
+  m: Merged,
+  lastRunId: number,
+  runs: readonly ServerRun[],
+  audit: SyncAudit | undefined,
+): Operation<number> {
+  const table = yield* sheet<Cell[][] | null>({ op: "readAll", sheet: sheetName });
+  if (!table) throw noSuchSheet(sheetName);
+  const layout = layoutOf(table[0] ?? [], lang);
+  const windowRows: Row[] = [];
+  table.slice(1).forEach((cells, i) => {
+    const id = idFromCell(cells[layout.idCol] ?? null)?.id;
+    if (!id || !(m.latest.has(id) || m.restored.has(id))) return;
+    const name = layout.input.name !== undefined ? String(cells[layout.input.name] ?? "").trim() || null : null;
+    // fromCell: the row's own id, checked against the name the server's profile gave (as the local check does).
+    windowRows.push({ r: i + 1, kind: "company", id, writeId: false, candidates: [], name, fromCell: true });
+  });
+  if (windowRows.length === 0) return 0;
+  const auditTable = checkAuditTable(sheetName, layout);
+  const rec = audit && auditRun({ kind: "sync", who: audit.who, now: audit.now, table: auditTable });
+  const write = {
+    lang,
+    sheetName,
+    layout,
+    table,
+    keysThen: table.map((c) => portfolioKey(c, layout)),
+    progress: new PortfolioProgress(false),
+    states: new Map([...m.latest].map(([id, c]) => [id, stateOf(c, lastRunId)] as const)),
+    restored: m.restored,
+    audit: rec && { rec, table: auditTable },
+  };
+  yield* writeNewHeaders(sheetName, layout, write.audit, table[0]);
+  yield* writeWindow(write, windowRows);
+  if (rec) yield* storePut(yield* rec.finish(runs.reduce((n, r) => n + (r.credits || 0), 0)));
+  return windowRows.length;
 }

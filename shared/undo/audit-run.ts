@@ -19,6 +19,7 @@ import {
   type AuditRun,
   type AuditTable,
 } from "./audit-store.ts";
+import { withOldFormulas, type FormulaCache } from "./audit-formulas.ts";
 
 export interface RunMeta {
   kind: string;
@@ -73,11 +74,13 @@ export function newRunEntry(meta: RunMeta, id: string): AuditRun {
 export function auditRun(meta: RunMeta): RunAudit {
   const id = meta.id ?? newRunId(meta.now(), meta.random);
   const limits = meta.limits ?? AUDIT_LIMITS;
+  const formulas: FormulaCache = new Map();
   return {
     id,
-    *record(_sheet: string, rows: WrittenRow[]): Operation<void> {
-      const cells = rows.reduce((n, r) => n + r.cells.length, 0);
+    *record(sheetName: string, written: WrittenRow[]): Operation<void> {
+      const cells = written.reduce((n, r) => n + r.cells.length, 0);
       if (cells === 0) return;
+      const rows = yield* withOldFormulas(formulas, sheetName, written);
       const index = yield* readIndex();
       let run = index.runs.find((r) => r.id === id);
       if (!run) index.runs.push((run = newRunEntry(meta, id)));

@@ -30,6 +30,10 @@ export interface AuditTable {
   col: number;
   cols: number;
   mapping: Record<string, number>;
+  /** A row without input is keyed by this column's text (1-based; the portfolio's ID column). */
+  idCol?: number;
+  /** A row with neither is keyed by its place (an inserted block). */
+  byPlace?: boolean;
 }
 
 export interface AuditRun {
@@ -66,6 +70,8 @@ const tableShape = z.object({
   col: z.number(),
   cols: z.number(),
   mapping: z.record(z.string(), z.number()),
+  idCol: z.optional(z.number()),
+  byPlace: z.optional(z.boolean()),
 });
 const runShape: z.ZodMiniType<AuditRun> = z.object({
   id: z.string(),
@@ -92,10 +98,18 @@ export interface AuditIndex {
 }
 export const AUDIT_INDEX = savedKind(1, z.object({ runs: z.array(runShape) }));
 
-/** A part: rows as [key, [[col, old, new], …]]; its version is the index's. */
-const partShape = z.array(z.tuple([z.string(), z.array(z.tuple([z.number(), savedCell, savedCell]))]));
+/** A part: rows as [key, [[col, old, new, old formula?, new formula?], …]]; its version is the index's. */
+const partShape = z.array(z.tuple([z.string(), z.array(z.tuple([z.number(), savedCell, savedCell], z.string()))]));
 
-export const partText = (rows: readonly WrittenRow[]) => JSON.stringify(rows.map((r) => [r.key, r.cells]));
+/** A cell as stored: the formulas only where there is one ("" keeps the place of an absent old formula). */
+function cellText(c: WrittenRow["cells"][number]): unknown[] {
+  const [col, old, next, oldF, nextF] = c;
+  if (nextF) return [col, old, next, oldF ?? "", nextF];
+  return oldF ? [col, old, next, oldF] : [col, old, next];
+}
+
+export const partText = (rows: readonly WrittenRow[]) =>
+  JSON.stringify(rows.map((r) => [r.key, r.cells.map(cellText)]));
 
 export function* readIndex(): Operation<AuditIndex> {
   const [raw] = yield* storeGet([AUDIT_INDEX_KEY]);
@@ -108,7 +122,15 @@ export const indexText = (index: AuditIndex) => writeSaved(AUDIT_INDEX, index);
 export function* readRows(run: AuditRun): Operation<WrittenRow[]> {
   const keys = Array.from({ length: run.parts }, (_, n) => auditPartKey(run.id, n));
   const raws = yield* storeGet(keys);
-  return raws.flatMap((raw) => (readPart(partShape, raw) ?? []).map(([key, cells]) => ({ key, cells })));
+  return raws.flatMap((raw) =>
+    (readPart(partShape, raw) ?? []).map(([key, cells]) => ({
+      key,
+      cells: cells.map(([col, old, next, oldF, nextF]): WrittenRow["cells"][number] => {
+        if (nextF) return [col, old, next, oldF ?? "", nextF];
+        return oldF ? [col, old, next, oldF] : [col, old, next];
+      }),
+    })),
+  );
 }
 
 /**

@@ -7,7 +7,8 @@ export { AUDIT_INDEX_KEY, AUDIT_LIMITS, auditSize, readIndex } from "./audit-sto
 export type { AuditIndex, AuditRun, AuditTable } from "./audit-store.ts";
 export { auditRun, newRunId } from "./audit-run.ts";
 export type { RunAudit, RunMeta } from "./audit-run.ts";
-export { listRuns } from "./runs.ts";
+export { listRuns, runCells } from "./runs.ts";
+export { auditKey, keyAfter } from "./audit-key.ts";
 export type { RunView, RunsView } from "./runs.ts";
 export { a1, beginUndo, undoRun } from "./undo.ts";
 export type { KeptCell, UndoResult } from "./undo.ts";

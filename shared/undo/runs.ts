@@ -1,6 +1,7 @@
 /** The Runs view's list: the document's audited runs, newest first, with the audit's size and limits. */
 import type { Operation } from "../core/index.ts";
-import { AUDIT_LIMITS, auditSize, readIndex, type AuditRun } from "./audit-store.ts";
+import type { WrittenRow } from "../enrich/index.ts";
+import { AUDIT_LIMITS, auditSize, readIndex, readRows, type AuditRun } from "./audit-store.ts";
 
 export interface RunView {
   id: string;
@@ -55,4 +56,11 @@ export function* listRuns(): Operation<RunsView> {
     };
   });
   return { runs, size: auditSize(index), limits: { ...AUDIT_LIMITS } };
+}
+
+/** A run's recorded cells (rows by key, [col, old, new]); [] for a run not (or no longer) in the audit. */
+export function* runCells(runId: string): Operation<WrittenRow[]> {
+  const index = yield* readIndex();
+  const run = index.runs.find((r) => r.id === runId);
+  return run ? yield* readRows(run) : [];
 }

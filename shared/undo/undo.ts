@@ -20,7 +20,8 @@
  */
 import { invalid, sheet, storeGet, storePut, type Cell, type Operation } from "../core/index.ts";
 import { readPart } from "../core/index.ts";
-import { pairByKey, rowKey, type ColumnMapping, type WrittenRow } from "../enrich/index.ts";
+import { pairByKey, type WrittenRow } from "../enrich/index.ts";
+import { auditKey, keyAfter } from "./audit-key.ts";
 import { sameCell } from "../sheet/index.ts";
 import * as z from "zod/mini";
 import {
@@ -98,6 +99,7 @@ export function* beginUndo(
   const plan = yield* planUndo(target.table, rows);
   yield* storePut(startEntries(index, target, id, plan, meta));
   for (const w of plan.writes) yield* sheet({ op: "write", sheet: target.table.sheet, ...w });
+  for (const f of plan.formulas) yield* sheet({ op: "writeFormula", sheet: target.table.sheet, ...f });
   const lists = { kept: plan.kept, deleted: plan.deleted };
   const result = { run: id, of: target.id, restored: plan.cells, rows: plan.undoRows.length, ...lists, already: false };
   return { result, finish: () => finishUndo(id, lists, meta) };
@@ -169,6 +171,8 @@ function startEntries(
 interface UndoPlan {
   /** Blocks to write: one per run of adjacent cells in a row (cells between are never touched). */
   writes: { row: number; col: number; values: Cell[][] }[];
+  /** Cells whose old content was a formula (the host read it): written back as formulas. */
+  formulas: { row: number; col: number; formula: string }[];
   /** The undo's own record: per row, [col, the run's new value, its old value]. */
   undoRows: WrittenRow[];
   cells: number;
@@ -179,8 +183,7 @@ interface UndoPlan {
 /** Where each recorded row is now (its sheet row, 1-based), by key over the whole sheet as it is now. */
 function* locate(table: AuditTable, rows: readonly WrittenRow[]): Operation<{ grid: Cell[][]; at: (number | null)[] }> {
   const grid = (yield* sheet<Cell[][] | null>({ op: "readAll", sheet: table.sheet, fresh: true })) ?? [];
-  const mapping = table.mapping as ColumnMapping;
-  const keys = grid.map((r) => rowKey(r.slice(table.col - 1, table.col - 1 + table.cols), mapping));
+  const keys = grid.map((r, j) => auditKey(table, r, j + 1));
   const at: (number | null)[] = rows.map(() => null);
   pairByKey(
     rows.map((r) => r.key),
@@ -188,28 +191,37 @@ function* locate(table: AuditTable, rows: readonly WrittenRow[]): Operation<{ gr
   ).forEach((i, j) => {
     if (i !== null) at[i] = j + 1;
   });
+  // A row keyed by its place below the used range is empty now (an undone insert at the bottom): still there.
+  rows.forEach((r, i) => {
+    const place = /^@(\d+)$/.exec(r.key);
+    if (at[i] === null && place && Number(place[1]) > grid.length) at[i] = Number(place[1]);
+  });
   return { grid, at };
 }
 
 function* planUndo(table: AuditTable, rows: readonly WrittenRow[]): Operation<UndoPlan> {
   const { grid, at } = yield* locate(table, rows);
-  const plan: UndoPlan = { writes: [], undoRows: [], cells: 0, kept: [], deleted: [] };
+  const plan: UndoPlan = { writes: [], formulas: [], undoRows: [], cells: 0, kept: [], deleted: [] };
   rows.forEach((rec, i) => {
     const row = at[i];
     if (row === null || row === undefined) return void plan.deleted.push(rowLabel(rec.key));
     const line = grid[row - 1] ?? [];
     const back: [number, Cell][] = [];
     const undone: WrittenRow["cells"] = [];
-    for (const [col, old, next] of rec.cells) {
+    for (const [col, old, next, oldF, nextF] of rec.cells) {
       const now = line[col - 1] ?? "";
-      if (sameCell(now, next)) back.push([col, old]);
-      else if (!sameCell(now, old)) {
+      // A formula goes back as a formula (a write of its own); a value as it was read.
+      if (sameCell(now, next)) {
+        if (oldF) plan.formulas.push({ row, col, formula: oldF });
+        else back.push([col, old]);
+      } else if (!sameCell(now, old)) {
         plan.kept.push({ cell: a1(row, col), now, run: next });
         continue;
       }
-      undone.push([col, next, old]);
+      undone.push(nextF || oldF ? [col, next, old, nextF ?? "", oldF ?? ""] : [col, next, old]);
     }
-    if (undone.length > 0) plan.undoRows.push({ key: rec.key, cells: undone });
+    // Keyed as the undo leaves the row (an emptied inserted row is found again by its place).
+    if (undone.length > 0) plan.undoRows.push({ key: keyAfter(table, line, row, undone), cells: undone });
     plan.cells += undone.length;
     plan.writes.push(...adjacentRuns(row, back));
   });

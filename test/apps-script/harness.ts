@@ -175,6 +175,8 @@ export interface SheetsOptions {
   clockTriggersPerDocument?: boolean;
   /** Called for every Utilities.sleep (a test clock moves by it, as the script's time would). */
   onSleep?: (ms: number) => void;
+  /** What a formula set with Range.setFormula evaluates to (the fake has no calculation engine). */
+  calc?: (formula: string) => Value;
   /** MailApp's recipients per day (default 100, a consumer account; see createMailApp). */
   mailRecipientsPerDay?: number;
   /** Answer requests to URLs matching `match` (webhook receivers) instead of the emulator: the HTTP status. */
@@ -209,6 +211,9 @@ export function createSheetsFake(opts: SheetsOptions) {
   const builders: string[] = [];
   const fetches: HttpRequest[][] = [];
   const sleeps: number[] = [];
+  /** Cells that hold a formula ("sheet:row:col" → its text); the grid holds its value. */
+  const formulaCells = new Map<string, string>();
+  const formulaKey = (sheet: string, r: number, c: number) => `${sheet}:${r}:${c}`;
   const menus: { title: string; items: [string, string][] }[] = [];
   const sidebars: { file: string; title: string }[] = [];
   const alerts: string[] = [];
@@ -314,8 +319,24 @@ export function createSheetsFake(opts: SheetsOptions) {
               else if (sheetsWouldParse(x)) throw new Error(`text "${x}" would be converted by Sheets`);
             }
             setCell(grids, sheetName, row + i, col + j, stored, "");
+            formulaCells.delete(formulaKey(sheetName, row + i, col + j));
           }),
         );
+        return self;
+      },
+      /** Range.getFormulas: each cell's formula, "" where it holds a value. */
+      getFormulas() {
+        count("Range.getFormulas");
+        return Array.from({ length: rows }, (_, i) =>
+          Array.from({ length: cols }, (_, j) => formulaCells.get(formulaKey(sheetName, row + i, col + j)) ?? ""),
+        );
+      },
+      /** Range.setFormula: the top-left cell's formula, its value calculated. */
+      setFormula(f: string) {
+        count("Range.setFormula");
+        readOnlyInFormula("setFormula");
+        formulaCells.set(formulaKey(sheetName, row, col), f);
+        setCell(grids, sheetName, row, col, opts.calc?.(f) ?? "", "");
         return self;
       },
       getNumberFormats() {
@@ -787,6 +808,8 @@ export function createSheetsFake(opts: SheetsOptions) {
     builders,
     fetches,
     sleeps,
+    /** Formula cells ("sheet:row:col" → text); a test puts the user's own formulas here, with the value in the grid. */
+    formulaCells,
     menus,
     sidebars,
     alerts,

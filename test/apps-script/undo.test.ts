@@ -7,7 +7,8 @@
  * values; undoing the run twice does the work once. An undo cut off after
  * any number of Spreadsheet calls (the platform stops the script: nothing
  * after runs, its run marker stays until it expires) ends, when run again,
- * in the same sheet cell for cell as an uncut undo.
+ * in the same sheet cell for cell as an uncut undo. An undo while another
+ * run holds the document (its run marker) waits for it, bounded, then runs.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -176,5 +177,104 @@ describe("Sheets: the Runs view's undo", () => {
       expect(rerun.ok, `${k}: ${JSON.stringify(rerun.error)}`).toBe(true);
       expect(s.copy(), `cut after ${k} calls`).toEqual(want);
     }
+  });
+
+  it("an undo while another run holds the document waits for it (bounded), then runs; too long a wait says busy", () => {
+    const clean = scene();
+    clean.f.resetCounts();
+    expect(clean.ui<UndoView>("undoRun", { run: clean.runId }).ok).toBe(true);
+    const want = clean.copy();
+    const calls = clean.f.calls.length;
+    for (const left of [30_000, 120_000]) {
+      const s = scene();
+      // A run that holds the run marker: an execution the platform stopped keeps it until it expires
+      // (6 minutes); here it has `left` ms to go, as a scheduled step still working would.
+      // Cut at its last call: the marker's release never runs.
+      s.f.cutAfter(calls - 1);
+      expect(s.ui<UndoView>("undoRun", { run: s.runId }).ok).toBe(false);
+      s.f.cutAfter(null);
+      s.clock.t += 6 * 60_000 - left;
+      const before = s.copy();
+      const start = s.clock.t;
+      const undo = s.ui<UndoView>("undoRun", { run: s.runId });
+      const waited = s.clock.t - start;
+      if (left < 60_000) {
+        expect(undo.ok, JSON.stringify(undo.error)).toBe(true);
+        expect(waited).toBeGreaterThanOrEqual(left);
+        expect(waited).toBeLessThan(left + 10_000);
+        expect(s.copy()).toEqual(want);
+      } else {
+        expect(undo.ok).toBe(false);
+        expect(JSON.stringify(undo.error)).toMatch(/Another run/);
+        expect(waited).toBeLessThanOrEqual(60_000);
+        expect(s.copy()).toEqual(before);
+        // Once the other run is over, the undo runs to the same end.
+        s.clock.t += left;
+        expect(s.ui<UndoView>("undoRun", { run: s.runId }).ok).toBe(true);
+        expect(s.copy()).toEqual(want);
+      }
+    }
+  });
+});
+
+describe("Sheets: undo restores what was there (issue 40, item 5)", () => {
+  it("a formula stays a formula (getFormulas → setFormula), a number a number, an empty cell empty", () => {
+    const clock = { t: 0 };
+    const emu = createEmulator({ companies: 400, seed: 11, startDate: "2026-01-15", now: () => clock.t });
+    clock.t = Date.parse(`${emu.clock.today()}T09:00:00Z`);
+    const ids = emu.companies.withStatus("ACTIVE").slice(0, 10);
+    const formula = '="Formula Str. "&1';
+    const f = createSheetsFake({
+      emulator: emu,
+      dist: OUT,
+      now: () => clock.t,
+      sheets: { List: [["ID", "Company"], ...ids.map((id) => [id, ""])] },
+      onSleep: (ms) => {
+        clock.t += ms;
+      },
+      calc: (x) => (x === formula ? "Formula Str. 1" : ""),
+    });
+    f.load(code);
+    f.setClock(() => clock.t);
+    for (const [k, v] of Object.entries({
+      apiKey: emu.createKey(1_000_000),
+      baseUrl: "https://api.implisense.com",
+      language: "en",
+    }))
+      f.setUser(k, v);
+    const ui = <T>(method: string, input: unknown = {}) =>
+      JSON.parse(f.call("uiCall", method, JSON.stringify(input)) as string) as Result<T>;
+    const list = () => f.grids.get("List") as Grid;
+    const refresh = { table: TABLE, olderThanDays: 7, frequency: "daily", hour: 7, monthCeiling: 100 };
+    expect(ui("refreshSaveSettings", { refresh }).ok).toBe(true);
+    expect(ui("refreshRun").ok).toBe(true);
+    const address = list()[0]!.map(String).indexOf("Address");
+    const rowOf = (id: string) => list().findIndex((r) => r[0] === id) + 1;
+    const [a, b, c] = [ids[0]!, ids[1]!, ids[2]!];
+    // The user's own content in three address cells: a formula (its value in the grid), a number, nothing.
+    list()[rowOf(a) - 1]![address] = "Formula Str. 1";
+    f.formulaCells.set(`List:${rowOf(a)}:${address + 1}`, formula);
+    list()[rowOf(b) - 1]![address] = 42;
+    list()[rowOf(c) - 1]![address] = "";
+    for (const id of [a, b, c]) emu.scheduleEvent(id, { day: 5, kind: "ADDRESS" });
+    emu.clock.advance(8);
+    clock.t += 8 * DAY;
+    expect(ui("refreshRun").ok).toBe(true);
+    expect(f.formulaCells.size).toBe(0);
+    const run = ui<{ runs: { id: string }[] }>("auditRuns").value.runs[0]!.id;
+
+    const undo = ui<UndoView>("undoRun", { run });
+    expect(undo.ok, JSON.stringify(undo.error)).toBe(true);
+    expect(undo.value.kept).toEqual([]);
+    expect([...f.formulaCells]).toEqual([[`List:${rowOf(a)}:${address + 1}`, formula]]);
+    expect(list()[rowOf(a) - 1]![address]).toBe("Formula Str. 1");
+    expect(list()[rowOf(b) - 1]![address]).toBe(42);
+    expect(list()[rowOf(c) - 1]![address]).toBe("");
+
+    // The undo of the undo writes the run's text back as text (the harness refuses text taken as a formula).
+    const back = ui<UndoView>("undoRun", { run: undo.value.run });
+    expect(back.ok, JSON.stringify(back.error)).toBe(true);
+    expect(f.formulaCells.size).toBe(0);
+    expect(String(list()[rowOf(a) - 1]![address])).not.toBe("Formula Str. 1");
   });
 });

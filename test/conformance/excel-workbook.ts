@@ -36,6 +36,8 @@ export class ExcelWorkbook implements ExcelLike {
   /** Sheets' visibility as set (Visible, Hidden, VeryHidden: https://learn.microsoft.com/javascript/api/excel/excel.sheetvisibility). */
   readonly visibility = new Map<string, string>();
   syncs = 0;
+  /** What a formula written with range.formulas evaluates to (the fake has no calculation engine). */
+  calc: (formula: string) => Cell = () => "";
 
   addSheet(name: string, cells: Cell[][] = []): ExcelGridSheet {
     const s: ExcelGridSheet = {
@@ -89,10 +91,17 @@ export class ExcelWorkbook implements ExcelLike {
       const s = () => wb.sheets.get(name)!;
       const at = (i: number, j: number) => s().cells[r0 + i]?.[c0 + j] ?? "";
       const key = (i: number, j: number) => `${r0 + i}:${c0 + j}`;
+      // range.formulas: a cell's formula, else its constant value (Excel's Range.formulas).
+      const formulaAt = (i: number, j: number) =>
+        s().formulas.find((f) => f.row === r0 + i + 1 && f.col === c0 + j + 1)?.text ?? at(i, j);
+      const dropFormula = (i: number, j: number) => {
+        s().formulas = s().formulas.filter((f) => !(f.row === r0 + i + 1 && f.col === c0 + j + 1));
+      };
       let formats: string[][] | null = null;
       const self = proxy<Record<string, unknown>>(
         () => ({
           values: Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => at(i, j))),
+          formulas: Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => formulaAt(i, j))),
           rowIndex: r0,
           columnIndex: c0,
           rowCount: rows,
@@ -108,9 +117,22 @@ export class ExcelWorkbook implements ExcelLike {
               v.forEach((row, i) =>
                 row.forEach((x, j) => {
                   const fmt = s().formats[r0 + i]?.[c0 + j] ?? formats?.[i]?.[j] ?? "General";
+                  // A value written over a formula replaces it.
+                  dropFormula(i, j);
                   if (typeof x === "string" && x.startsWith("=") && fmt !== "@")
                     s().formulas.push({ row: r0 + i + 1, col: c0 + j + 1, text: x });
                   setAt(s().cells, r0 + i, c0 + j, x, "");
+                }),
+              ),
+            );
+          },
+          set formulas(v: string[][]) {
+            queue.push(() =>
+              v.forEach((row, i) =>
+                row.forEach((f, j) => {
+                  dropFormula(i, j);
+                  s().formulas.push({ row: r0 + i + 1, col: c0 + j + 1, text: f });
+                  setAt(s().cells, r0 + i, c0 + j, wb.calc(f), "");
                 }),
               ),
             );
@@ -163,6 +185,17 @@ export class ExcelWorkbook implements ExcelLike {
                 columnIndex: 0,
                 rowCount: last,
                 values: cells.slice(0, last).map((r) => Array.from({ length: width }, (_, j) => r[j] ?? "")),
+                formulas: cells
+                  .slice(0, last)
+                  .map((r, i) =>
+                    Array.from(
+                      { length: width },
+                      (_, j) =>
+                        wb.sheets.get(name!)!.formulas.find((f) => f.row === i + 1 && f.col === j + 1)?.text ??
+                        r[j] ??
+                        "",
+                    ),
+                  ),
               };
             }, {}),
         },

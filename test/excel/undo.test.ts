@@ -123,3 +123,42 @@ describe("Excel: the Runs view's undo, the audit in the workbook", () => {
     expect(x.list().formulas).toEqual([]);
   });
 });
+
+describe("Excel: undo restores what was there (issue 40, item 5)", () => {
+  it("a formula stays a formula, a number a number, an empty cell empty; API text never becomes a formula", async () => {
+    const x = excel();
+    await x.call("saveSettings", { apiKey: x.h.key, baseUrl: "https://emulator.test", language: "en" });
+    const refresh = { table: TABLE, olderThanDays: 7, frequency: "daily" as const, hour: 6, monthCeiling: 100 };
+    await x.call("refreshSaveSettings", { refresh });
+    expect(await x.call("refreshRun", {})).toMatchObject({ status: "done", refreshed: 10 });
+    const address = x.list().cells[0]!.map(String).indexOf("Address");
+    const rowOf = (id: string) => x.list().cells.findIndex((r) => r[0] === id);
+    // The user's own content in three address cells: a formula (its value beside it), a number, nothing.
+    const formula = '="Formula Str. "&1';
+    x.wb.calc = (f) => (f === formula ? "Formula Str. 1" : "");
+    const [a, b, c] = [x.ids[0]!, x.ids[1]!, x.ids[2]!];
+    x.list().cells[rowOf(a)]![address] = "Formula Str. 1";
+    x.list().formulas.push({ row: rowOf(a) + 1, col: address + 1, text: formula });
+    x.list().cells[rowOf(b)]![address] = 42;
+    x.list().cells[rowOf(c)]![address] = "";
+    for (const id of [a, b, c]) x.h.emu.scheduleEvent(id, { day: 5, kind: "ADDRESS" });
+    x.h.advance(8);
+    await x.call("refreshRun", {});
+    expect(x.list().formulas).toEqual([]);
+    const run = (await x.call("auditRuns", {})).runs[0]!;
+    expect(run.kind).toBe("refresh");
+
+    const undo = await x.call("undoRun", { run: run.id });
+    expect(undo.kept).toEqual([]);
+    expect(x.list().formulas).toEqual([{ row: rowOf(a) + 1, col: address + 1, text: formula }]);
+    expect(x.list().cells[rowOf(a)]![address]).toBe("Formula Str. 1");
+    expect(x.list().cells[rowOf(b)]![address]).toBe(42);
+    expect(x.list().cells[rowOf(c)]![address]).toBe("");
+
+    // The undo of the undo writes the run's text back as text: the formula is gone, nothing became one.
+    const back = await x.call("undoRun", { run: undo.run });
+    expect(back.kept).toEqual([]);
+    expect(x.list().formulas).toEqual([]);
+    expect(String(x.list().cells[rowOf(a)]![address])).not.toBe("Formula Str. 1");
+  });
+});
