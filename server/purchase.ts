@@ -24,7 +24,7 @@ import { inLanguage } from "./labels.ts";
 import type { Logger } from "./log.ts";
 import { splitOf, type Split } from "./split.ts";
 import type { Upstream, UpstreamAnswer } from "./upstream.ts";
-import { paidRefusal } from "./gates.ts";
+import { paidRefusal, type PaidGate } from "./gates.ts";
 import { serverNow } from "./clock.ts";
 
 export type Answer = ErrorAnswer;
@@ -46,6 +46,8 @@ export interface PurchaseContext {
   cacheDays: CacheDays;
   /** Whether the API answers (reachability.ts): while it does not, paid requests are refused before reserving. */
   reachability?: Reachability;
+  /** The extensions' paid gates (gates.ts; the team server passes them): none when absent. */
+  paidGates?: readonly PaidGate[];
 }
 
 /**
@@ -411,8 +413,8 @@ export async function answerFor(
   spec = canonicalQuestion(spec);
   const ep = endpoint(spec.endpoint);
   if (ep.billing === "rate-limited") return freeAnswer(ctx, user, spec, lang);
-  // A registered gate (server/gates.ts: the doctor's drift refusal) may stop a paid request before anything is reserved.
-  const refusal = await paidRefusal(ctx.db, lang);
+  // An extension's gate (server/gates.ts: the doctor's drift refusal) may stop a paid request before anything is reserved.
+  const refusal = await paidRefusal(ctx.paidGates ?? [], ctx.db, lang);
   if (refusal) return refusal;
   // While the API does not answer (reachability.ts), nothing is reserved: 503 with when to ask again.
   const wait = ctx.reachability?.refusal();
