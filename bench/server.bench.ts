@@ -1,5 +1,6 @@
 /**
- * The team server (issue 23): (1) two users enrich lists sharing 40 % of
+ * The team server (issue 23): (1) two users enrich lists (the CLI's
+ * enrichment, test/support/cli-enrich.ts) sharing 40 % of
  * their companies through one server: team credits against the credits of
  * enriching the union of both lists once, directly (the minimum; target
  * 1.00); (2) a cached answer through the server against the same request
@@ -9,11 +10,10 @@
  * (3) 2,000 requests at once for answers the team has, PGlite and PostgreSQL
  * (bench/server-load.ts): p50, p99, database round trips per request.
  */
-import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
-import { enrichRows } from "../test/support/enrich-rows.ts";
-import { DEFAULT_FIELDS } from "../shared/enrich/fields.ts";
-import { nodeDriver } from "../cli/driver.ts";
-import { cliContext } from "../test/support/cli-context.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cliEnrich } from "../test/support/cli-enrich.ts";
 import { uniqueCompanies } from "../test/support/lists.ts";
 import { pgliteDatabase, startEmulatorWorld, startInProcess } from "../test/support/team-server.ts";
 import { median, r2, ratio, type Figure } from "./lib.ts";
@@ -42,28 +42,32 @@ async function sharedAnswers(log: (s: string) => void): Promise<Figure[]> {
   const world = await startEmulatorWorld({ companies: 5000, seed: 21 });
   const database = pgliteDatabase();
   const srv = await startInProcess(world, database);
+  const dir = mkdtempSync(join(tmpdir(), "server-bench-"));
   try {
     const companies = uniqueCompanies(world.emu, 320, 9);
     const listA = companies.slice(0, 200);
     const listB = companies.slice(120, 320); // 80 of each user's 200 companies are in the other's list: 40 %
-    const enrich = (base: string, token: string, list: typeof companies) =>
-      runAsync(
-        enrichRows(cliContext(base, token), "bench", {
-          rows: list.map((c) => [c.name]),
-          mapping: { name: 0 },
-          fields: [...DEFAULT_FIELDS],
-        }),
-        nodeDriver() as AsyncDriver,
-      );
+    // The CLI's enrichment as a user runs it (`company-data enrich --yes`, in this process): file in, file out.
+    const enrich = async (base: string, token: string, list: typeof companies, name: string) => {
+      const run = await cliEnrich({
+        baseUrl: base,
+        key: token,
+        dir,
+        name,
+        header: ["Firma"],
+        rows: list.map((c) => [c.name]),
+      });
+      if (run.code !== 0) throw new Error(`enrich ${name}: exit ${run.code}: ${run.lines.join(" | ")}`);
+    };
     const before = world.emu.balance(world.key);
     const [ta, tb] = [await srv.token("anna"), await srv.token("ben")];
     log("server: two users enriching overlapping lists …");
-    await Promise.all([enrich(srv.url, ta, listA), enrich(srv.url, tb, listB)]);
+    await Promise.all([enrich(srv.url, ta, listA, "anna"), enrich(srv.url, tb, listB, "ben")]);
     const team = before - world.emu.balance(world.key);
     // The minimum: the union enriched once, directly, with a key of its own.
     const union = [...new Map([...listA, ...listB].map((c) => [c.id, c])).values()];
     const direct = world.emu.accounts.create(1_000_000);
-    await enrich(world.api.url, direct, union);
+    await enrich(world.api.url, direct, union, "union");
     const minimum = 1_000_000 - world.emu.balance(direct);
 
     log("server: cached answer through the server vs direct …");
@@ -100,6 +104,7 @@ async function sharedAnswers(log: (s: string) => void): Promise<Figure[]> {
     await srv.close();
     await world.api.close();
     await database.drop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

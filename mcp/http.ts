@@ -18,7 +18,7 @@
  *   this port on 127.0.0.1, localhost or [::1]).
  * - Bearer token (./auth.ts), whenever one is configured; a server that
  *   listens beyond loopback does not start without one (config.ts).
- * - Sessions: at most `maxSessions` open. A new session beyond that closes
+ * - Sessions (./sessions.ts): at most `maxSessions` open. A new session beyond that closes
  *   the one used least recently that has no request in flight (the
  *   specification lets a server end a session at any time; its client gets
  *   404 and starts a new one: same page, "Session Management"); when every
@@ -31,10 +31,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { Server as McpProtocolServer } from "@modelcontextprotocol/sdk/server/index.js";
 import { bearerOf, type Authenticate } from "./auth.ts";
 import { createMcpServer, type McpHost } from "./server.ts";
 import { isLoopback } from "./http-limits.ts";
+import { sessionTable, type Session, type SessionTable } from "./sessions.ts";
 import { closeUnread } from "../server/net/close-unread.ts";
 
 export const MCP_PATH = "/mcp";
@@ -63,15 +63,6 @@ export interface RunningMcpHttp {
   /** Close the sessions idle for longer than the limit now (also runs on a timer); how many were closed. */
   sweep(): Promise<number>;
   close(): Promise<void>;
-}
-
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: McpProtocolServer;
-  principal: string;
-  lastUsed: number;
-  /** Requests (and event streams) in flight: a busy session is neither evicted nor expired. */
-  busy: number;
 }
 
 function jsonRpcError(
@@ -126,125 +117,120 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
   }
 }
 
+/** What the request handlers share: the host, the options, the sessions, the Host names the SDK checks. */
+interface McpHttpState {
+  host: McpHost;
+  opts: HttpOptions;
+  sessions: SessionTable;
+  now: () => number;
+  /** Set once the port is known (loopback only): the SDK's DNS-rebinding protection for new sessions. */
+  allowedHosts?: string[];
+}
+
+async function handle(st: McpHttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = (req.url ?? "/").split("?")[0];
+  // Refusals before the body: the connection closes after them, so a body nobody asked for is not read.
+  const close = { Connection: "close" };
+  if (path !== MCP_PATH) return jsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`, close);
+  const origin = req.headers.origin;
+  if (origin !== undefined && !originAllowed(origin, st.opts.allowedOrigins))
+    return jsonRpcError(res, 403, -32000, "Forbidden: Origin not allowed", close);
+  const principal = await st.opts.authenticate(bearerOf(req));
+  if (!principal) {
+    return jsonRpcError(res, 401, -32000, "Unauthorized: send the server's token as Authorization: Bearer <token>", {
+      "WWW-Authenticate": 'Bearer realm="company-data-mcp"',
+      ...close,
+    });
+  }
+  const sid = req.headers["mcp-session-id"];
+  const found = typeof sid === "string" ? st.sessions.byId.get(sid) : undefined;
+  // Another principal's session does not exist for this one.
+  const existing = found && found.principal === principal.id ? found : undefined;
+  if (req.method === "POST") return handlePost(st, req, res, { principal: principal.id, sid, existing });
+  if (req.method === "GET" || req.method === "DELETE") {
+    if (!existing)
+      return jsonRpcError(
+        res,
+        sid === undefined ? 400 : 404,
+        -32000,
+        sid === undefined ? "Bad Request: Mcp-Session-Id header required" : "Session not found",
+      );
+    st.sessions.use(existing, res);
+    return existing.transport.handleRequest(req, res);
+  }
+  res.writeHead(405, { Allow: "GET, POST, DELETE" }).end();
+}
+
+/** A POST: a message of an existing session, or an initialize that opens one (room permitting). */
+async function handlePost(
+  st: McpHttpState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  who: { principal: string; sid: string | string[] | undefined; existing: Session | undefined },
+): Promise<void> {
+  const text = await readBody(req);
+  if (text === null)
+    return jsonRpcError(res, 413, -32600, `Request body too large (at most ${MAX_BODY} bytes)`, {
+      Connection: "close",
+    });
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return jsonRpcError(res, 400, -32700, "Parse error");
+  }
+  if (who.existing) {
+    st.sessions.use(who.existing, res);
+    return who.existing.transport.handleRequest(req, res, body);
+  }
+  if (who.sid !== undefined) return jsonRpcError(res, 404, -32001, "Session not found");
+  if (!isInitializeRequest(body))
+    return jsonRpcError(res, 400, -32000, "Bad Request: no session; start with initialize");
+  if (!(await st.sessions.makeRoom())) {
+    return jsonRpcError(
+      res,
+      503,
+      -32000,
+      `Too many sessions in use (at most ${st.opts.maxSessions}); try again shortly`,
+      { "Retry-After": "5" },
+    );
+  }
+  return openSession(st, req, res, who.principal, body);
+}
+
+/** A new session: its own MCP server and transport, entered in the table once the SDK gives it an id. */
+async function openSession(
+  st: McpHttpState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  principal: string,
+  body: unknown,
+): Promise<void> {
+  const server = createMcpServer(st.host);
+  const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    // Called while the initialize request is handled below, after `session` exists.
+    onsessioninitialized: (id) => {
+      st.sessions.byId.set(id, session);
+    },
+    enableDnsRebindingProtection: st.allowedHosts !== undefined,
+    allowedHosts: st.allowedHosts,
+  });
+  const session: Session = { transport, server, principal, lastUsed: st.now(), busy: 0 };
+  transport.onclose = () => {
+    if (transport.sessionId) st.sessions.byId.delete(transport.sessionId);
+  };
+  await server.connect(transport);
+  st.sessions.use(session, res);
+  return transport.handleRequest(req, res, body);
+}
+
 export async function startHttp(host: McpHost, opts: HttpOptions): Promise<RunningMcpHttp> {
   const now = opts.now ?? Date.now;
-  const sessions = new Map<string, Session>();
-  let allowedHosts: string[] | undefined;
-
-  const closeSession = async (id: string) => {
-    const s = sessions.get(id);
-    if (!s) return;
-    sessions.delete(id);
-    await s.server.close().catch(() => undefined);
-  };
-
-  /** Room for one more session: evict the least recently used idle one; false when all are busy. */
-  const makeRoom = async (): Promise<boolean> => {
-    while (sessions.size >= opts.maxSessions) {
-      let oldest: [string, Session] | undefined;
-      for (const e of sessions) if (e[1].busy === 0 && (!oldest || e[1].lastUsed < oldest[1].lastUsed)) oldest = e;
-      if (!oldest) return false;
-      await closeSession(oldest[0]);
-    }
-    return true;
-  };
-
-  const sweep = async () => {
-    const limit = now() - opts.idleMs;
-    const idle = [...sessions].filter(([, s]) => s.busy === 0 && s.lastUsed <= limit).map(([id]) => id);
-    for (const id of idle) await closeSession(id);
-    return idle.length;
-  };
-
-  /** Count a request against its session while it runs. */
-  const use = (s: Session, res: ServerResponse) => {
-    s.busy++;
-    s.lastUsed = now();
-    res.once("close", () => {
-      s.busy--;
-      s.lastUsed = now();
-    });
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? "/").split("?")[0];
-    // Refusals before the body: the connection closes after them, so a body nobody asked for is not read.
-    const close = { Connection: "close" };
-    if (path !== MCP_PATH) return jsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`, close);
-    const origin = req.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, opts.allowedOrigins))
-      return jsonRpcError(res, 403, -32000, "Forbidden: Origin not allowed", close);
-    const principal = await opts.authenticate(bearerOf(req));
-    if (!principal) {
-      return jsonRpcError(res, 401, -32000, "Unauthorized: send the server's token as Authorization: Bearer <token>", {
-        "WWW-Authenticate": 'Bearer realm="company-data-mcp"',
-        ...close,
-      });
-    }
-    const sid = req.headers["mcp-session-id"];
-    const found = typeof sid === "string" ? sessions.get(sid) : undefined;
-    // Another principal's session does not exist for this one.
-    const existing = found && found.principal === principal.id ? found : undefined;
-    if (req.method === "POST") {
-      const text = await readBody(req);
-      if (text === null)
-        return jsonRpcError(res, 413, -32600, `Request body too large (at most ${MAX_BODY} bytes)`, close);
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return jsonRpcError(res, 400, -32700, "Parse error");
-      }
-      if (existing) {
-        use(existing, res);
-        return existing.transport.handleRequest(req, res, body);
-      }
-      if (sid !== undefined) return jsonRpcError(res, 404, -32001, "Session not found");
-      if (!isInitializeRequest(body))
-        return jsonRpcError(res, 400, -32000, "Bad Request: no session; start with initialize");
-      if (!(await makeRoom())) {
-        return jsonRpcError(
-          res,
-          503,
-          -32000,
-          `Too many sessions in use (at most ${opts.maxSessions}); try again shortly`,
-          { "Retry-After": "5" },
-        );
-      }
-      const server = createMcpServer(host);
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        // Called while the initialize request is handled below, after `session` exists.
-        onsessioninitialized: (id) => {
-          sessions.set(id, session);
-        },
-        enableDnsRebindingProtection: allowedHosts !== undefined,
-        allowedHosts,
-      });
-      const session: Session = { transport, server, principal: principal.id, lastUsed: now(), busy: 0 };
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      await server.connect(transport);
-      use(session, res);
-      return transport.handleRequest(req, res, body);
-    }
-    if (req.method === "GET" || req.method === "DELETE") {
-      if (!existing)
-        return jsonRpcError(
-          res,
-          sid === undefined ? 400 : 404,
-          -32000,
-          sid === undefined ? "Bad Request: Mcp-Session-Id header required" : "Session not found",
-        );
-      use(existing, res);
-      return existing.transport.handleRequest(req, res);
-    }
-    res.writeHead(405, { Allow: "GET, POST, DELETE" }).end();
-  };
-
+  const sessions = sessionTable(opts.maxSessions, opts.idleMs, now);
+  const st: McpHttpState = { host, opts, sessions, now };
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => {
+    handle(st, req, res).catch(() => {
       host.log("mcp http: request failed");
       if (!res.headersSent) jsonRpcError(res, 500, -32603, "Internal error");
       else res.end();
@@ -255,12 +241,12 @@ export async function startHttp(host: McpHost, opts: HttpOptions): Promise<Runni
     server.listen(opts.port, opts.hostname, () => resolve());
   });
   const actual = (server.address() as AddressInfo).port;
-  if (isLoopback(opts.hostname)) allowedHosts = ["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${actual}`);
+  if (isLoopback(opts.hostname)) st.allowedHosts = ["127.0.0.1", "localhost", "[::1]"].map((h) => `${h}:${actual}`);
   const shown = opts.hostname.includes(":") && !opts.hostname.startsWith("[") ? `[${opts.hostname}]` : opts.hostname;
   // Expiry runs in the background; it never keeps the process alive.
   const timer = setInterval(
     () => {
-      void sweep();
+      void sessions.sweep();
     },
     Math.max(1000, Math.min(opts.idleMs / 2, 60_000)),
   );
@@ -268,11 +254,11 @@ export async function startHttp(host: McpHost, opts: HttpOptions): Promise<Runni
   return {
     url: `http://${shown}:${actual}${MCP_PATH}`,
     port: actual,
-    openSessions: () => sessions.size,
-    sweep,
+    openSessions: () => sessions.byId.size,
+    sweep: () => sessions.sweep(),
     close: async () => {
       clearInterval(timer);
-      for (const id of [...sessions.keys()]) await closeSession(id);
+      for (const id of [...sessions.byId.keys()]) await sessions.close(id);
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections?.();
     },

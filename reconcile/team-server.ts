@@ -33,7 +33,7 @@ import { authenticate } from "../server/auth/tokens.ts";
 import { errorAnswer, send, withCharge, type ErrorAnswer } from "../server/errors.ts";
 import { msg } from "../server/i18n.ts";
 import { specOf } from "../server/proxy.ts";
-import { registerRoute, type ServerContext } from "../server/routes.ts";
+import type { ServerContext, ServerExtension } from "../server/routes.ts";
 import { isManifestRequest, RECONCILE_PATH } from "./http.ts";
 import { requestContext, serviceDriver } from "./context.ts";
 import { createReconcileService, type ReconcileRequest } from "./service.ts";
@@ -140,10 +140,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ServerCont
 const chargeOf = (a: ErrorAnswer) => Number(a.headers["x-credits-charged"] ?? 0) || 0;
 
 // A token for everything but the manifest (and preflights), checked by the server before the body is read.
-registerRoute({
-  method: "*",
-  prefix: RECONCILE_PATH,
-  auth: true,
-  anonymous: (method, url) => isManifestRequest(method, url.pathname.slice(RECONCILE_PATH.length), url.searchParams),
-  handler: handle,
-});
+export const reconcileExtension: ServerExtension = {
+  name: "reconcile",
+  routes: [
+    {
+      method: "*",
+      prefix: RECONCILE_PATH,
+      auth: true,
+      anonymous: (method, url) =>
+        isManifestRequest(method, url.pathname.slice(RECONCILE_PATH.length), url.searchParams),
+      handler: handle,
+    },
+  ],
+};

@@ -14,7 +14,7 @@
  * - Subcommands are split into chunks loaded on demand (cli/main.ts imports
  *   them dynamically), so `--help` parses the CLI's chunk only.
  * - `ignoreAnnotations`: package.json says `"sideEffects": false` for the
- *   browser bundles, but the server's modules register routes and migrations
+ *   browser bundles, but the server's modules register their migrations
  *   by being imported (server/extensions.ts); esbuild would drop them.
  * - THIRD-PARTY-LICENSES.txt: the licence of every third-party file the
  *   bundle carries (zod's, the emulator's reference data).

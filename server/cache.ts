@@ -14,7 +14,7 @@
  * before it is bought again, and the new one replaces it for the team.
  */
 import type { Db, Sql } from "./db/db.ts";
-import type { EndpointId } from "../shared/api/index.ts";
+import { ENDPOINTS, type EndpointId } from "../shared/api/index.ts";
 import { STALE_MS } from "./heartbeat.ts";
 
 export interface StoredAnswer {
@@ -27,44 +27,41 @@ export interface StoredAnswer {
 export type Claim = { kind: "mine" } | { kind: "ready"; answer: StoredAnswer } | { kind: "wait" };
 
 /**
- * Days an answer is kept, by endpoint (decision: profiles and what belongs to
- * them change rarely and are bought per company; changes, announcements and
- * result lists move daily). COMPANY_DATA_CACHE_DAYS overrides them, e.g.
- * "profile=60,changes=0.5,default=7".
+ * Days an answer is kept, by endpoint: the catalogue's `cacheDays` (shared/api/endpoints.ts, required
+ * there, so no endpoint falls back to a lifetime nobody chose). COMPANY_DATA_CACHE_DAYS overrides them,
+ * e.g. "profile=60,changes=0.5,default=7": `default` sets every paid endpoint the variable does not name.
  */
-export const DEFAULT_CACHE_DAYS: Partial<Record<EndpointId, number>> & { default: number } = {
-  default: 30,
-  changes: 1,
-  announcements: 1,
-  search: 1,
-  nearby: 1,
-  peers: 1,
-  similar: 1,
-  "v1.events": 1,
-  "v1.eventsMany": 1,
-  "v1.jobs": 1,
-  "v1.jobsMany": 1,
-  "v1.search": 1,
-  "v1.recommend": 1,
-};
+export const DEFAULT_CACHE_DAYS: Readonly<Record<EndpointId, number>> = Object.fromEntries(
+  ENDPOINTS.map((e) => [e.id, e.cacheDays]),
+) as Record<EndpointId, number>;
 
-export type CacheDays = Record<string, number>;
+export type CacheDays = Readonly<Record<string, number>>;
 
-/** COMPANY_DATA_CACHE_DAYS: "endpoint=days,…" over the defaults; a bad entry is an error naming it. */
+/** COMPANY_DATA_CACHE_DAYS: "endpoint=days,…" over the catalogue's; a bad entry is an error naming it. */
 export function parseCacheDays(v: string | undefined): CacheDays {
-  const out: CacheDays = { ...DEFAULT_CACHE_DAYS };
+  const named: Record<string, number> = {};
   for (const part of (v ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean)) {
     const m = /^([\w.]+)=(\d+(?:\.\d+)?)$/.exec(part);
     if (!m) throw new Error(`COMPANY_DATA_CACHE_DAYS: expected endpoint=days, got "${part}"`);
-    out[m[1]!] = Number(m[2]);
+    if (m[1] !== "default" && !ENDPOINTS.some((e) => e.id === m[1]))
+      throw new Error(`COMPANY_DATA_CACHE_DAYS: no endpoint "${m[1]}"`);
+    named[m[1]!] = Number(m[2]);
   }
-  return out;
+  const out: Record<string, number> = { ...DEFAULT_CACHE_DAYS };
+  const all = named.default;
+  if (all !== undefined) for (const e of ENDPOINTS) if (e.billing === "credits") out[e.id] = all;
+  return { ...out, ...named };
 }
 
-export const cacheDaysOf = (days: CacheDays, id: string) => days[id] ?? days.default ?? 30;
+/** The lifetime of `id`'s answers; an id outside the catalogue has none to give. */
+export function cacheDaysOf(days: CacheDays, id: string): number {
+  const d = days[id];
+  if (d === undefined) throw new Error(`no cache lifetime for endpoint ${id}`);
+  return d;
+}
 
 /**
  * Claim a question, or find its answer, or learn that another request is

@@ -149,7 +149,7 @@ export async function openServerDb(
 
 async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Language, target: DbTarget): Promise<number> {
   const [
-    ,
+    { TEAM_SERVER_EXTENSIONS },
     { startTeamServer },
     { parseCacheDays, purgeExpired },
     { jsonLogger },
@@ -223,6 +223,8 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
       outbound: outboundPolicy({ allowHosts: webhookHosts }),
       process: processName,
       cacheDays,
+      // The server's modules, named here: routes, services, health checks, paid gates (server/extensions.ts).
+      extensions: TEAM_SERVER_EXTENSIONS,
       // Twice the timeout: the purchase's own database work (budget lock, storing) comes on top of the request.
       leaseMs: 2 * timeoutSeconds * 1000 + LEASE_MARGIN_MS,
       // PGlite: the admin channel in the data directory (admin/channel.ts), so admin commands work while it serves.

@@ -36,7 +36,7 @@ import type { Db } from "./db/db.ts";
 import { errorAnswer, send } from "./errors.ts";
 import { msg } from "./i18n.ts";
 import { questionKey } from "./purchase.ts";
-import { registerRoute, type ServerContext } from "./routes.ts";
+import type { ServerContext, ServerExtension } from "./routes.ts";
 import { splitOf } from "./split.ts";
 
 /** The key of one name's batch-resolve item, as purchase.ts stores it (split.ts). */
@@ -141,4 +141,7 @@ async function handle(_req: IncomingMessage, res: ServerResponse, ctx: ServerCon
     .end(JSON.stringify(answer));
 }
 
-registerRoute({ method: "*", prefix: TEAM_ESTIMATE_PATH, auth: true, handler: handle });
+export const estimateExtension: ServerExtension = {
+  name: "estimate",
+  routes: [{ method: "*", prefix: TEAM_ESTIMATE_PATH, auth: true, handler: handle }],
+};

@@ -25,7 +25,7 @@
 import type { Language } from "../shared/i18n/index.ts";
 import type { Sql } from "./db/db.ts";
 import type { ErrorAnswer } from "./errors.ts";
-import { paidRefusal } from "./gates.ts";
+import { paidRefusal, type PaidGate } from "./gates.ts";
 import { inLanguage } from "./labels.ts";
 import { recent, type Recent } from "./recent.ts";
 import type { Db } from "./db/db.ts";
@@ -141,6 +141,6 @@ export function recordHitBatched(db: Db, row: HitRow): Promise<void> {
 }
 
 /** The paid gates' refusal (gates.ts), read at most once per HOT_MS and language. */
-export function recentPaidRefusal(db: Db, lang: Language): Promise<ErrorAnswer | null> {
-  return hotOf(db).gate.get(lang, () => paidRefusal(db, lang));
+export function recentPaidRefusal(gates: readonly PaidGate[], db: Db, lang: Language): Promise<ErrorAnswer | null> {
+  return hotOf(db).gate.get(lang, () => paidRefusal(gates, db, lang));
 }

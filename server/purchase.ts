@@ -25,6 +25,7 @@ import type { Logger } from "./log.ts";
 import { splitOf, type Split } from "./split.ts";
 import type { Upstream, UpstreamAnswer } from "./upstream.ts";
 import { hotAnswer, recentPaidRefusal, recordHitBatched } from "./hot-answers.ts";
+import type { PaidGate } from "./gates.ts";
 import { serverNow } from "./clock.ts";
 
 export type Answer = ErrorAnswer;
@@ -46,6 +47,8 @@ export interface PurchaseContext {
   cacheDays: CacheDays;
   /** Whether the API answers (reachability.ts): while it does not, paid requests are refused before reserving. */
   reachability?: Reachability;
+  /** The extensions' paid gates (gates.ts; the team server passes them): none when absent. */
+  paidGates?: readonly PaidGate[];
 }
 
 /**
@@ -420,8 +423,9 @@ export async function answerFor(
   spec = canonicalQuestion(spec);
   const ep = endpoint(spec.endpoint);
   if (ep.billing === "rate-limited") return freeAnswer(ctx, user, spec, lang);
-  // A registered gate (server/gates.ts: the doctor's drift refusal) may stop a paid request before anything is reserved.
-  const refusal = await recentPaidRefusal(ctx.db, lang);
+  // An extension's gate (server/gates.ts: the doctor's drift refusal) may stop a paid request before anything is
+  // reserved; its answer is kept at most a second (hot-answers.ts).
+  const refusal = await recentPaidRefusal(ctx.paidGates ?? [], ctx.db, lang);
   if (refusal) return refusal;
   // While the API does not answer (reachability.ts), nothing is reserved: 503 with when to ask again.
   const wait = ctx.reachability?.refusal();

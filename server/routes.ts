@@ -1,14 +1,19 @@
 /**
  * The extension point: modules add routes, background services, health
- * checks and migrations to the team server without editing its core.
+ * checks and paid gates to the team server without editing its core. Each
+ * exports a ServerExtension; the server's entry passes the list to
+ * startTeamServer (server/extensions.ts, TEAM_SERVER_EXTENSIONS), so what a
+ * server runs is what its caller named, never what happened to be imported.
  *
- *   registerRoute({ method: "GET", prefix: "/schedules", auth: true, handler })
- *   registerService({ name: "schedules", start: async (ctx) => async () => { … stop … } })
- *   registerHealthCheck("reconcile", async (ctx) => ({ ok: true }))
- *   registerMigration({ id: 100, name: "…", sql: "…" })   // db/migrations.ts, numbers by owner
+ *   export const schedules: ServerExtension = {
+ *     name: "schedules",
+ *     routes: [{ method: "*", prefix: "/schedules", auth: true, handler }],
+ *     services: [{ name: "schedules", start: async (ctx) => async () => { … stop … } }],
+ *     healthChecks: { schedules: async (ctx) => ({ ok: true }) },
+ *   };
  *
- * A module calls these at import time; server/extensions.ts imports every
- * module (one line each). A route matches when the method is equal (or "*")
+ * (Migrations stay registered by their modules, db/migrations.ts: every command that opens the database
+ * needs them, not only a serving one.) A route matches when the method is equal (or "*")
  * and the path is the prefix or starts with prefix + "/"; the longest prefix
  * wins, and extension routes are tried before the /v2 proxy. With `auth`
  * the request carries a valid personal token (401 otherwise) and ctx.user is
@@ -22,6 +27,7 @@ import type { CallSpec } from "../shared/api/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import type { AuthUser } from "./auth/tokens.ts";
 import type { Db } from "./db/db.ts";
+import type { PaidGate } from "./gates.ts";
 import type { Logger } from "./log.ts";
 import type { OutboundPolicy } from "./net/outbound.ts";
 import type { Answer, CallOptions } from "./purchase.ts";
@@ -78,35 +84,43 @@ export interface Service {
 
 export type HealthCheck = (ctx: ServiceContext) => Promise<{ ok: boolean; detail?: unknown }>;
 
-const routes: ExtraRoute[] = [];
-const services: Service[] = [];
-const checks = new Map<string, HealthCheck>();
+/** What one module adds to the team server. */
+export interface ServerExtension {
+  name: string;
+  routes?: readonly ExtraRoute[];
+  services?: readonly Service[];
+  /** Deep checks, run by GET /health?deep=1 for an admin (the plain /health stays cheap). */
+  healthChecks?: Readonly<Record<string, HealthCheck>>;
+  /** Checks that may refuse a paid request before anything is reserved (gates.ts). */
+  paidGates?: readonly PaidGate[];
+}
 
-export function registerRoute(route: ExtraRoute): void {
+/** The extensions' routes, longest prefix first; a prefix of the core's or a malformed one is refused at start. */
+export interface RouteTable {
+  find(method: string, path: string): ExtraRoute | undefined;
+}
+
+function checkPrefix(route: ExtraRoute): void {
   if (!route.prefix.startsWith("/") || (route.prefix.length > 1 && route.prefix.endsWith("/")))
     throw new Error(`route prefix must start with / and not end with one: ${route.prefix}`);
   if (route.prefix === "/v2" || route.prefix.startsWith("/v2/") || route.prefix === "/health")
     throw new Error(`route prefix ${route.prefix} belongs to the server core`);
-  routes.push(route);
+}
+
+export function routeTable(extensions: readonly ServerExtension[]): RouteTable {
+  const routes = extensions.flatMap((e) => e.routes ?? []);
+  routes.forEach(checkPrefix);
   routes.sort((a, b) => b.prefix.length - a.prefix.length);
+  return {
+    find: (method, path) =>
+      routes.find(
+        (r) =>
+          (r.method === "*" || r.method === method) &&
+          (path === r.prefix || path.startsWith(r.prefix === "/" ? "/" : r.prefix + "/")),
+      ),
+  };
 }
 
-export function registerService(service: Service): void {
-  services.push(service);
-}
-
-/** Deep checks, run by GET /health?deep=1 (the plain /health stays cheap). */
-export function registerHealthCheck(name: string, check: HealthCheck): void {
-  checks.set(name, check);
-}
-
-export function routeFor(method: string, path: string): ExtraRoute | undefined {
-  return routes.find(
-    (r) =>
-      (r.method === "*" || r.method === method) &&
-      (path === r.prefix || path.startsWith(r.prefix === "/" ? "/" : r.prefix + "/")),
-  );
-}
-
-export const registeredServices = (): readonly Service[] => services;
-export const healthChecks = (): ReadonlyMap<string, HealthCheck> => checks;
+/** The extensions' deep health checks by name (a later extension's check of the same name wins, as before). */
+export const healthChecksOf = (extensions: readonly ServerExtension[]): ReadonlyMap<string, HealthCheck> =>
+  new Map(extensions.flatMap((e) => Object.entries(e.healthChecks ?? {})));

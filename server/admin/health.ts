@@ -5,7 +5,7 @@
  * one `select 1` and never a request to the API.
  *
  * With an admin token (`token create --admin`) the answer adds the process
- * and the database kind, and `?deep=1` the registered deep checks (the
+ * and the database kind, and `?deep=1` the extensions' deep checks (the
  * doctor's report, which may call the API with the team's key). `?deep=1`
  * without a token answers 401, with a user's token 403.
  */
@@ -14,7 +14,7 @@ import { authenticate } from "../auth/tokens.ts";
 import type { Db } from "../db/db.ts";
 import { errorAnswer, type ErrorAnswer } from "../errors.ts";
 import { msg } from "../i18n.ts";
-import { healthChecks, type ServiceContext } from "../routes.ts";
+import type { HealthCheck, ServiceContext } from "../routes.ts";
 
 const JSON_TYPE = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
@@ -25,11 +25,16 @@ export interface HealthRequest {
   authorization: string | undefined;
   lang: Language;
   process: string;
+  /** The extensions' deep checks (routes.ts healthChecksOf). */
+  checks: ReadonlyMap<string, HealthCheck>;
 }
 
-async function deepChecks(service: ServiceContext): Promise<Record<string, { ok?: boolean }>> {
+async function deepChecks(
+  service: ServiceContext,
+  checks: ReadonlyMap<string, HealthCheck>,
+): Promise<Record<string, { ok?: boolean }>> {
   const results: Record<string, { ok?: boolean }> = {};
-  for (const [name, check] of healthChecks()) {
+  for (const [name, check] of checks) {
     try {
       results[name] = await check(service);
     } catch (e) {
@@ -56,7 +61,7 @@ export async function healthAnswer(r: HealthRequest): Promise<ErrorAnswer> {
     out.process = r.process;
     out.databaseKind = r.db.kind;
     if (deep && reachable) {
-      const checks = await deepChecks(r.service);
+      const checks = await deepChecks(r.service, r.checks);
       out.checks = checks;
       out.ok = Object.values(checks).every((c) => c.ok === true);
     }

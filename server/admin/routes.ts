@@ -6,7 +6,7 @@
  */
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { registerRoute, type ServerContext } from "../routes.ts";
+import type { ServerContext, ServerExtension } from "../routes.ts";
 import { adminApi } from "./api.ts";
 import { writeBackup } from "./backup.ts";
 
@@ -40,4 +40,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, ctx
   res.end(JSON.stringify(a.json));
 }
 
-registerRoute({ method: "*", prefix: ADMIN_PATH, auth: "admin", handler: handleAdmin });
+export const adminExtension: ServerExtension = {
+  name: "admin",
+  routes: [{ method: "*", prefix: ADMIN_PATH, auth: "admin", handler: handleAdmin }],
+};

@@ -3,12 +3,12 @@
  *   /console/api/admin/…  an admin token (auth "admin": 401 without a token, 403 with a user's)
  *     report, ledger.csv, budgets, soft-limit, increases, users, tokens, schedules, runs, health
  *   /console/api/me        any personal token: the user's own figures only
- * Registered through the extension point (server/routes.ts); the budgets'
+ * An extension of the team server (server/routes.ts); the budgets'
  * migrations are core ids 50–59 (ledger/budget-migrations.ts), the
  * schedules' 110–119. The soft limits' check runs as a service at the
  * schedules' tick.
  */
-import { registerRoute, registerService } from "../routes.ts";
+import type { Service, ServerExtension } from "../routes.ts";
 import { scheduleConfig } from "../schedules/config.ts";
 import { checkSoftLimits } from "../ledger/soft-alerts.ts";
 import { budgetRoutes } from "./api-budgets.ts";
@@ -26,24 +26,10 @@ const ME_API = "/console/api/me";
 
 const adminRoutes = [...spendRoutes, ...budgetRoutes, ...tokenRoutes, ...scheduleRoutes, ...healthRoutes];
 
-registerRoute({ method: "GET", prefix: CONSOLE_PATH, auth: false, handler: handleConsolePage });
-registerRoute({
-  method: "*",
-  prefix: ADMIN_API,
-  auth: "admin",
-  handler: (req, res, ctx) => dispatch(adminRoutes, ADMIN_API, req, res, ctx),
-});
-registerRoute({
-  method: "*",
-  prefix: ME_API,
-  auth: true,
-  handler: (req, res, ctx) => dispatch(meRoutes, ME_API, req, res, ctx),
-});
-
 /** At most this long between looks at the soft limits, whatever the schedules' tick. */
 const MAX_SOFT_LIMIT_TICK_MS = 60_000;
 
-registerService({
+const softLimits: Service = {
   name: "budget-soft-limits",
   async start(ctx) {
     const cfg = scheduleConfig();
@@ -66,4 +52,19 @@ registerService({
       await running;
     };
   },
-});
+};
+
+export const consoleExtension: ServerExtension = {
+  name: "console",
+  routes: [
+    { method: "GET", prefix: CONSOLE_PATH, auth: false, handler: handleConsolePage },
+    {
+      method: "*",
+      prefix: ADMIN_API,
+      auth: "admin",
+      handler: (req, res, ctx) => dispatch(adminRoutes, ADMIN_API, req, res, ctx),
+    },
+    { method: "*", prefix: ME_API, auth: true, handler: (req, res, ctx) => dispatch(meRoutes, ME_API, req, res, ctx) },
+  ],
+  services: [softLimits],
+};

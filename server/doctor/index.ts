@@ -14,9 +14,10 @@ import { runDoctor } from "../../shared/doctor/index.ts";
 import { reportLines } from "../../shared/doctor/index.ts";
 import type { DoctorReport } from "../../shared/doctor/index.ts";
 import { catalogue } from "../../shared/i18n/index.ts";
-import { errorAnswer } from "../errors.ts";
-import { registerPaidGate } from "../gates.ts";
-import { registerHealthCheck, registerService, type ServiceContext } from "../routes.ts";
+import type { Language } from "../../shared/i18n/index.ts";
+import type { Db } from "../db/db.ts";
+import { errorAnswer, type ErrorAnswer } from "../errors.ts";
+import type { Service, ServerExtension, ServiceContext } from "../routes.ts";
 import { readState, refusing, saveReport } from "./state.ts";
 import { errorMessage } from "../error-text.ts";
 
@@ -103,7 +104,7 @@ function currentReport(ctx: ServiceContext): Promise<DoctorReport | null> {
   return runDoctorOnce(ctx);
 }
 
-registerService({
+const doctorService: Service = {
   name: "doctor",
   async start(ctx) {
     // At start, before the first paid request if it can: the server listens already, a refusal of an earlier run stays in force meanwhile.
@@ -115,9 +116,9 @@ registerService({
       await first;
     };
   },
-});
+};
 
-registerHealthCheck("doctor", async (ctx) => {
+async function doctorCheck(ctx: ServiceContext): Promise<{ ok: boolean; detail: unknown }> {
   const report = await currentReport(ctx);
   const state = await readState(ctx.db);
   const refused = refusing(state);
@@ -131,9 +132,10 @@ registerHealthCheck("doctor", async (ctx) => {
       findings: report?.findings ?? [],
     },
   };
-});
+}
 
-registerPaidGate("doctor", async (db, lang) => {
+/** Paid requests wait while a breaking finding is not acknowledged. */
+async function driftGate(db: Db, lang: Language): Promise<ErrorAnswer | null> {
   const state = await readState(db);
   if (!refusing(state)) return null;
   const names = state!.breaking
@@ -141,4 +143,11 @@ registerPaidGate("doctor", async (db, lang) => {
     .map((l) => l.split(" ").slice(0, 1).concat(l.split(" ").slice(2)).join(": "))
     .join("; ");
   return errorAnswer("UNAVAILABLE", DOCTOR_SERVER_TEXTS.refused[lang](names));
-});
+}
+
+export const doctorExtension: ServerExtension = {
+  name: "doctor",
+  services: [doctorService],
+  healthChecks: { doctor: doctorCheck },
+  paidGates: [driftGate],
+};

@@ -26,6 +26,20 @@ export interface CostInput {
   count?: number;
 }
 
+export type RateBucketName = "suggest" | "resolve" | "availability" | "account";
+
+/**
+ * The hosts that expose an endpoint, by the names a user sees there: MCP tool names (mcp/tools.ts), CLI
+ * commands (cli/main.ts), custom functions (shared/functions/registry.ts), at least one of them; or
+ * `absent` with the reason none does. test/unit/endpoint-coverage.test.ts holds every name to its host.
+ */
+export type Exposure =
+  { mcp?: readonly string[]; cli?: readonly string[]; functions?: readonly string[] } | { absent: string };
+
+/** Why the older listing's paths are in no host: the emulator and the team server answer them for old clients. */
+const OLDER_LISTING =
+  "older listing (spec 4.2): served by the emulator and the team server for clients that still call it; the hosts use v2";
+
 export interface Endpoint {
   id: string;
   method: "GET" | "POST";
@@ -41,8 +55,16 @@ export interface Endpoint {
   cost(input?: CostInput): number;
   /** How the spec's table states the price, for docs and the UI. */
   priceText: string;
-  /** Rate-limit bucket for zero-credit endpoints (decision: see emulator/README). */
-  rateBucket?: "suggest" | "resolve" | "availability" | "account";
+  /** Rate-limit bucket of a zero-credit endpoint (decision: see emulator/README); null for a credit-billed one. */
+  rateBucket: RateBucketName | null;
+  /**
+   * Days the team server keeps a bought answer for the whole team (server/cache.ts; decision: profiles
+   * and what belongs to them change rarely, changes, announcements and result lists daily). Free
+   * endpoints are not stored: 0. Required: a new endpoint states its lifetime, none is assumed.
+   */
+  cacheDays: number;
+  /** Where a user reaches it: MCP tools, CLI commands, spreadsheet functions, or absent with the reason. */
+  hosts: Exposure;
   summary: { en: string; de: string };
 }
 
@@ -81,6 +103,9 @@ export const ENDPOINTS = define([
     path: "/v2/search",
     version: "v2",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { mcp: ["search_companies"], cli: ["search"], functions: ["SEARCH"] },
     query: [],
     request: S.SearchRequest,
     response: S.SearchResponse,
@@ -98,6 +123,8 @@ export const ENDPOINTS = define([
     version: "v2",
     billing: "rate-limited",
     rateBucket: "resolve",
+    cacheDays: 0,
+    hosts: { mcp: ["company_profile", "portfolio_risk"], cli: ["enrich"], functions: ["RESOLVE"] },
     query: [],
     request: S.ResolveRequest,
     response: S.ResolveResult,
@@ -111,6 +138,9 @@ export const ENDPOINTS = define([
     path: "/v2/companies/batch/resolve",
     version: "v2",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 30,
+    hosts: { mcp: ["portfolio_risk"], cli: ["enrich"], functions: ["RESOLVE"] },
     query: [],
     request: S.BatchResolveRequest,
     response: S.BatchResolveResponse,
@@ -125,6 +155,8 @@ export const ENDPOINTS = define([
     version: "v2",
     billing: "rate-limited",
     rateBucket: "suggest",
+    cacheDays: 0,
+    hosts: { functions: ["SUGGEST"] },
     query: ["size"],
     response: S.SuggestResponse,
     cost: fixed(0),
@@ -137,6 +169,13 @@ export const ENDPOINTS = define([
     path: "/v2/companies/{id}",
     version: "v2",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 30,
+    hosts: {
+      mcp: ["company_profile", "portfolio_risk"],
+      cli: ["enrich", "monitor", "refresh"],
+      functions: ["PROFILE", "CARD"],
+    },
     query: ["include"],
     response: S.Company,
     cost: (i?: CostInput) => profileCost(i?.include),
@@ -153,6 +192,8 @@ export const ENDPOINTS = define([
     version: "v2",
     billing: "rate-limited",
     rateBucket: "availability",
+    cacheDays: 0,
+    hosts: { mcp: ["company_profile", "portfolio_risk"], cli: ["monitor"], functions: ["AVAILABILITY", "CARD"] },
     query: [],
     response: S.AvailabilityResponse,
     cost: fixed(0),
@@ -165,6 +206,9 @@ export const ENDPOINTS = define([
     path: "/v2/companies/{id}/changes",
     version: "v2",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { mcp: ["recent_changes", "portfolio_risk"], cli: ["monitor", "refresh"], functions: ["CHANGES"] },
     query: ["since", "size", "from"],
     response: S.ChangesResponse,
     cost: fixed(1),
@@ -177,6 +221,9 @@ export const ENDPOINTS = define([
     path: "/v2/companies/{id}/nearby",
     version: "v2",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { functions: ["NEARBY"] },
     query: ["radiusKm", "size"],
     response: S.CompanyListResponse,
     cost: fixed(1),
@@ -189,6 +236,9 @@ export const ENDPOINTS = define([
     path: "/v2/companies/{id}/people",
     version: "v2",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 30,
+    hosts: { mcp: ["company_profile"], cli: ["enrich"], functions: ["PEOPLE"] },
     query: [],
     response: S.PeopleResponse,
     cost: fixed(1),
@@ -201,6 +251,9 @@ export const ENDPOINTS = define([
     path: "/v2/companies/{id}/announcements",
     version: "v2",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { mcp: ["company_profile", "recent_changes"], cli: ["enrich"], functions: ["ANNOUNCEMENTS"] },
     query: ["since", "size"],
     response: S.AnnouncementsResponse,
     cost: fixed(1),
@@ -213,6 +266,9 @@ export const ENDPOINTS = define([
     path: "/v2/companies/{id}/financials",
     version: "v2",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 30,
+    hosts: { mcp: ["company_profile", "portfolio_risk"], cli: ["enrich", "monitor"], functions: ["FINANCIALS"] },
     query: [],
     response: S.FinancialsResponse,
     cost: fixed(4),
@@ -225,6 +281,9 @@ export const ENDPOINTS = define([
     path: "/v2/companies/{id}/peers",
     version: "v2",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { functions: ["PEERS"] },
     query: ["size"],
     response: S.CompanyListResponse,
     cost: fixed(2),
@@ -237,6 +296,9 @@ export const ENDPOINTS = define([
     path: "/v2/similar",
     version: "v2",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { mcp: ["similar_companies"], functions: ["SIMILAR"] },
     query: [],
     request: S.SimilarRequest,
     response: S.CompanyListResponse,
@@ -250,6 +312,9 @@ export const ENDPOINTS = define([
     path: "/v2/people/{personId}/companies",
     version: "v2",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 30,
+    hosts: { mcp: ["person_network"], functions: ["PERSON_COMPANIES"] },
     query: [],
     response: S.PersonCompaniesResponse,
     cost: fixed(2),
@@ -263,6 +328,8 @@ export const ENDPOINTS = define([
     version: "v2",
     billing: "rate-limited",
     rateBucket: "account",
+    cacheDays: 0,
+    hosts: { mcp: ["account"], cli: ["account"], functions: ["CREDITS"] },
     query: [],
     response: S.AccountResponse,
     cost: fixed(0),
@@ -280,6 +347,9 @@ export const ENDPOINTS = define([
     path: "/companies/{id}/data",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 30,
+    hosts: { absent: OLDER_LISTING },
     query: [],
     response: S.V1CompanyResponse,
     cost: fixed(1),
@@ -292,6 +362,9 @@ export const ENDPOINTS = define([
     path: "/companies/data",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 30,
+    hosts: { absent: OLDER_LISTING },
     query: [],
     request: S.IdsRequest,
     response: S.V1CompaniesResponse,
@@ -308,6 +381,9 @@ export const ENDPOINTS = define([
     path: "/companies/{id}/people",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 30,
+    hosts: { absent: OLDER_LISTING },
     query: [],
     response: S.PeopleResponse,
     cost: fixed(1),
@@ -320,6 +396,9 @@ export const ENDPOINTS = define([
     path: "/companies/people",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 30,
+    hosts: { absent: OLDER_LISTING },
     query: [],
     request: S.IdsRequest,
     response: S.V1CompaniesResponse,
@@ -336,6 +415,9 @@ export const ENDPOINTS = define([
     path: "/companies/{id}/events",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { functions: ["EVENTS"] },
     query: ["type", "category", "since", "size"],
     response: S.EventsResponse,
     cost: fixed(1),
@@ -348,6 +430,9 @@ export const ENDPOINTS = define([
     path: "/companies/events",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { absent: OLDER_LISTING },
     query: [],
     request: S.IdsRequest,
     response: S.V1CompaniesResponse,
@@ -361,6 +446,9 @@ export const ENDPOINTS = define([
     path: "/companies/{id}/jobs",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { functions: ["JOBS"] },
     query: ["since", "size"],
     response: S.JobsResponse,
     cost: fixed(1),
@@ -373,6 +461,9 @@ export const ENDPOINTS = define([
     path: "/companies/jobs",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { absent: OLDER_LISTING },
     query: [],
     request: S.IdsRequest,
     response: S.V1CompaniesResponse,
@@ -389,6 +480,9 @@ export const ENDPOINTS = define([
     path: "/companies/{id}/financials",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 30,
+    hosts: { absent: OLDER_LISTING },
     query: [],
     response: S.V1FinancialsResponse,
     cost: fixed(4),
@@ -401,6 +495,9 @@ export const ENDPOINTS = define([
     path: "/companies/financials",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 30,
+    hosts: { absent: OLDER_LISTING },
     query: [],
     request: S.IdsRequest,
     response: S.V1CompaniesResponse,
@@ -418,6 +515,8 @@ export const ENDPOINTS = define([
     version: "v1",
     billing: "rate-limited",
     rateBucket: "resolve",
+    cacheDays: 0,
+    hosts: { cli: ["enrich"], functions: ["RESOLVE"] },
     query: [],
     request: S.LookupRequest,
     response: S.V1CompaniesResponse,
@@ -435,6 +534,8 @@ export const ENDPOINTS = define([
     version: "v1",
     billing: "rate-limited",
     rateBucket: "availability",
+    cacheDays: 0,
+    hosts: { absent: OLDER_LISTING },
     query: [],
     response: S.FinancialsExistsResponse,
     cost: fixed(0),
@@ -451,6 +552,8 @@ export const ENDPOINTS = define([
     version: "v1",
     billing: "rate-limited",
     rateBucket: "availability",
+    cacheDays: 0,
+    hosts: { absent: OLDER_LISTING },
     query: [],
     request: S.IdsRequest,
     response: S.FinancialsExistsManyResponse,
@@ -467,6 +570,9 @@ export const ENDPOINTS = define([
     path: "/search",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { absent: OLDER_LISTING },
     query: [],
     request: S.V1SearchRequest,
     response: S.V1CompaniesResponse,
@@ -481,6 +587,8 @@ export const ENDPOINTS = define([
     version: "v1",
     billing: "rate-limited",
     rateBucket: "suggest",
+    cacheDays: 0,
+    hosts: { absent: OLDER_LISTING },
     query: ["size"],
     response: S.V1SuggestResponse,
     cost: fixed(0),
@@ -493,6 +601,9 @@ export const ENDPOINTS = define([
     path: "/recommend",
     version: "v1",
     billing: "credits",
+    rateBucket: null,
+    cacheDays: 1,
+    hosts: { absent: OLDER_LISTING },
     query: ["size", "explain"],
     request: S.RecommendRequest,
     response: S.V1CompaniesResponse,

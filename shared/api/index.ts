@@ -22,7 +22,7 @@ export {
   fillPath,
   profileCost,
 } from "./endpoints.ts";
-export type { CostInput, Endpoint, EndpointId, Include } from "./endpoints.ts";
+export type { CostInput, Endpoint, EndpointId, Exposure, Include } from "./endpoints.ts";
 export { wzClass, wzOptions } from "./industries.ts";
 export { LABELS, relabel } from "./labels.ts";
 export { LEI_PATTERN, leiCheckDigits, normaliseLei, readLei } from "./lei.ts";

@@ -55,7 +55,7 @@ export function rateLimitsOf(overrides?: RateLimitOverrides): RateLimits {
 /** The bucket an endpoint draws from, or undefined when it is not rate-limited (paid endpoints). */
 export function bucketOf(id: EndpointId): RateBucket | undefined {
   const ep = endpoint(id);
-  return ep.billing === "rate-limited" ? ep.rateBucket : undefined;
+  return ep.billing === "rate-limited" ? (ep.rateBucket ?? undefined) : undefined;
 }
 
 /** A clock going back further than this belongs to another run (tests, virtual clocks): start full. */

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openServerDb } from "../../server/cli.ts";
+import { TEAM_SERVER_EXTENSIONS } from "../../server/extensions.ts";
 import { startTeamServer } from "../../server/http.ts";
 import { silentLogger } from "../../server/log.ts";
 import { parseCacheDays } from "../../server/cache.ts";
@@ -40,6 +41,7 @@ export async function startTestTeamServer(
     log: silentLogger,
     leaseMs: 10_000,
     cacheDays: parseCacheDays(undefined),
+    extensions: TEAM_SERVER_EXTENSIONS,
     upstream: createUpstream({ apiKey, baseUrl: apiUrl, timeoutMs: 8_000, maxPaceWaitMs: 10_000 }),
   });
   return {

@@ -14,7 +14,7 @@ import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { FAST, runCli } from "../helpers/cli.ts";
 import { losingProxy } from "../support/losing-proxy.ts";
 import { openServerDb } from "../../server/cli.ts";
-import "../../server/extensions.ts";
+import { TEAM_SERVER_EXTENSIONS } from "../../server/extensions.ts";
 import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
 import { createUpstream } from "../../server/upstream.ts";
 import { createToken } from "../../server/auth/tokens.ts";
@@ -55,6 +55,7 @@ async function team(
     allowOrigins: [],
     process: "test",
     cacheDays: parseCacheDays(undefined),
+    extensions: TEAM_SERVER_EXTENSIONS,
     leaseMs: 10_000,
     upstream: createUpstream({
       apiKey: upstream.key,

@@ -4,7 +4,7 @@
  * (PGlite in memory). Every answer validates against the 0.2 schemas.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import "../../server/extensions.ts";
+import { TEAM_SERVER_EXTENSIONS } from "../../server/extensions.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import { DEFAULT_CACHE_DAYS } from "../../server/cache.ts";
 import { openPglite } from "../../server/db/pglite.ts";
@@ -46,6 +46,7 @@ beforeAll(async () => {
     allowOrigins: [],
     process: "test",
     cacheDays: DEFAULT_CACHE_DAYS,
+    extensions: TEAM_SERVER_EXTENSIONS,
     leaseMs: 60_000,
     upstream: createUpstream({ apiKey: key, baseUrl: world.server.url, timeoutMs: 30_000, maxPaceWaitMs: 30_000 }),
   });

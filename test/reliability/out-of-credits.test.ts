@@ -2,8 +2,9 @@
  * Out of credits halfway (issue 8, reliability 2): the run stops cleanly,
  * the rows done keep their data, the rest say "not enriched: out of
  * credits"; after a top-up the resume does exactly the rest and pays for
- * nothing twice. Once for the job in the core, once for the CLI as a user
- * runs it (a child process against the emulator over loopback HTTP).
+ * nothing twice. Once for the Google Sheets add-on as a user runs it (the
+ * built Code.js in the Apps Script harness, driven as the sidebar drives it),
+ * once for the CLI (a child process against the emulator over loopback HTTP).
  */
 import { describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -11,76 +12,70 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmulator } from "../../emulator/index.ts";
 import { startServer } from "../../emulator/server.ts";
-import { runAsync } from "../../shared/core/drivers.ts";
-import { DEFAULT_FIELDS } from "../../shared/enrich/fields.ts";
-import { enrichRows } from "../support/enrich-rows.ts";
 import { STATUS } from "../../shared/enrich/rows.ts";
 import { benchList } from "../support/lists.ts";
 import { runCli } from "../support/cli-process.ts";
+import { buildCodeJs, sheetsEnrich } from "../support/sheets-driver.ts";
 import { readCsv } from "../../cli/csv.ts";
-import { paidAnswers, testContext, virtualNet, VirtualClock } from "./helpers.ts";
 import { nth, valueAt } from "../helpers/indexed.ts";
 
 describe("out of credits halfway", () => {
   /** Profiles the CLI's rerun bought although the first run had bought them (see the known-bug test below). */
   let cliPaidTwice: number | undefined;
 
-  it("the job stops cleanly, marks the rest, and the resume after a top-up pays nothing twice", async () => {
-    const clock = new VirtualClock();
-    const emu = createEmulator({ companies: 3000, startDate: "2026-06-01", now: clock.now });
+  it("the Sheets job stops cleanly, marks the rest, and the resume after a top-up pays nothing twice", async () => {
+    // The add-on as a user runs it: the built Code.js in the Apps Script harness, driven as the sidebar drives it.
+    const code = await buildCodeJs();
+    const emu = createEmulator({ companies: 3000, startDate: "2026-06-01" });
     const list = benchList(emu, { total: 600, distinct: 400, duplicates: 60, unknown: 30, seed: 5 });
-    const input = {
-      rows: list.rows.map((r) => [r.name]),
-      mapping: { name: 0 },
-      fields: [...DEFAULT_FIELDS],
-      options: { chunkSize: 50 },
+    const names = list.rows.map((r) => r.name);
+    type Progress = { jobId: string; finished: boolean; stoppedForCredits: boolean };
+    /** Start (or continue, after a top-up) and step until the run finishes or stops for credits. */
+    const runOn = (run: ReturnType<typeof sheetsEnrich>, p: Progress) => {
+      while (!p.finished && !p.stoppedForCredits) p = run.call("enrichStep", { jobId: p.jobId }) as Progress;
+      return p;
     };
 
     const refKey = emu.createKey(1_000_000);
-    const reference = await runAsync(
-      enrichRows(testContext(refKey, clock), "ref", input),
-      virtualNet(emu, clock).driver,
-    );
+    const ref = sheetsEnrich(code, emu, refKey, names);
+    expect(runOn(ref, ref.call("enrichStart", ref.config)).finished).toBe(true);
+    const reference = ref.fake.grids.get("Liste")!;
     const full = 1_000_000 - emu.balance(refKey);
 
     const initial = Math.floor(full / 2);
     const key = emu.createKey(initial);
-    const net = virtualNet(emu, clock);
-    const ctx = testContext(key, clock);
-    const first = await runAsync(enrichRows(ctx, "job", input), net.driver);
-    expect(first.complete).toBe(false);
-    expect(first.stopped).toBe("out_of_credits");
+    const run = sheetsEnrich(code, emu, key, names);
+    const first = runOn(run, run.call("enrichStart", run.config));
+    // A large list is bought after its matching is confirmed; the run ends there, the rest marked, and says why.
+    expect((first as Progress & { lastError?: { code: string } }).lastError?.code).toBe("OUT_OF_CREDITS");
     expect(emu.balance(key)).toBeGreaterThanOrEqual(0);
-    const done = first.results.filter((r) => r && r.outcome !== "out_of_credits").length;
-    const marked = first.results.filter((r) => r?.outcome === "out_of_credits").length;
+    const grid1 = structuredClone(run.fake.grids.get("Liste")!);
+    const status = (row: unknown[]) => row[1];
+    const marked = grid1.slice(1).filter((r) => status(r) === STATUS.out_of_credits.en).length;
+    const done = grid1.slice(1).length - marked;
     expect(done).toBeGreaterThan(100);
     expect(marked).toBeGreaterThan(100);
-    expect(done + marked).toBe(list.rows.length);
     // Rows done carry their data, exactly as the uninterrupted run has them; the rest say why they are empty.
-    first.results.forEach((r, i) => {
-      if (r!.outcome === "out_of_credits") expect(nth(first.rows, i)[0]).toBe(STATUS.out_of_credits.en);
-      else expect(first.rows[i]).toEqual(reference.rows[i]);
+    grid1.slice(1).forEach((r, i) => {
+      if (status(r) !== STATUS.out_of_credits.en) expect(r).toEqual(reference[i + 1]);
     });
-    const firstPaid = paidAnswers(net.log);
+    const profilesFirst = emu.ledger(key).requests.profile ?? 0;
 
-    // Top up and resume.
+    // Top up and start again on the same sheet: new or failed rows only, so the rows marked out of credits.
     const afterFirst = emu.balance(key);
-    emu.setBalance(key, emu.balance(key) + full);
+    emu.setBalance(key, afterFirst + full);
     const before = emu.balance(key);
-    const at = net.log.length;
-    const second = await runAsync(enrichRows(ctx, "job", input), net.driver);
-    expect(second.complete).toBe(true);
-    expect(second.rows).toEqual(reference.rows);
-    // Exactly the rest: nothing done in the first run is asked again.
-    const secondPaid = paidAnswers(net.log.slice(at));
-    for (const id of secondPaid.profiles.keys()) expect(firstPaid.profiles.has(id)).toBe(false);
-    for (const name of secondPaid.names.keys()) expect(firstPaid.names.has(name)).toBe(false);
-    const all = paidAnswers(net.log);
-    expect([...all.profiles.values()].every((n) => n === 1)).toBe(true);
+    const second = runOn(run, run.call("enrichStart", run.config) as Progress);
+    expect(second.finished).toBe(true);
+    expect(run.fake.grids.get("Liste")).toEqual(reference);
+    // Exactly the rest: one profile per company over both runs, as the uninterrupted run bought them.
+    const profiles = emu.ledger(key).requests.profile ?? 0;
+    expect(profiles).toBe(emu.ledger(refKey).requests.profile);
+    expect(profiles - profilesFirst).toBeLessThanOrEqual(marked);
     // Both runs together cost what the uninterrupted run cost, give or take batch rounding (ceil(n/10) per call).
     const total = initial - afterFirst + (before - emu.balance(key));
     expect(Math.abs(total - full)).toBeLessThanOrEqual(Math.ceil(list.rows.length / 50));
-  }, 60_000);
+  }, 120_000);
 
   it("the CLI stops with exit code and marks, and a rerun after a top-up finishes only the rest", async () => {
     const emu = createEmulator({ companies: 3000, startDate: "2026-06-01" });

@@ -2,8 +2,8 @@
  * Secrets (issue 8, reliability 5): a distinctive API key goes through a
  * representative end-to-end set (the CLI with a failing key and with a good
  * one under faults, the Sheets add-on's settings, custom functions and
- * enrichment under faults, the Excel functions runtime, the core's
- * enrichment with errors), and everything they produced is scanned: cells,
+ * enrichment under faults, the Excel functions runtime, the CLI's
+ * enrichment path in this process with errors), and everything they produced is scanned: cells,
  * captured console and stderr, URLs and bodies sent, document properties and
  * caches, workbook settings, error messages, files written. The key may only
  * be in the Authorization header and in per-user storage.
@@ -14,9 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer } from "../../emulator/server.ts";
-import { runAsync } from "../../shared/core/drivers.ts";
-import { DEFAULT_FIELDS } from "../../shared/enrich/fields.ts";
-import { enrichRows } from "../support/enrich-rows.ts";
+import { cliEnrich } from "../support/cli-enrich.ts";
 import { functionsFor, hostName } from "../../shared/functions/registry.ts";
 import { build as buildExcel } from "../../scripts/build-excel.ts";
 import { loadFunctions, recalc } from "../../excel-addin/sim/simulate.ts";
@@ -24,7 +22,6 @@ import { memoryStorage } from "../../excel-addin/host/storage.ts";
 import { buildCodeJs, sheetsEnrich, type AppsScriptProject } from "../support/sheets-driver.ts";
 import { runCli } from "../support/cli-process.ts";
 import { benchList } from "../support/lists.ts";
-import { testContext, virtualNet, VirtualClock } from "./helpers.ts";
 
 const KEY = "cdk_SECRETKEY_7f3a9c2e5b1d8a46";
 const BAD_KEY = "cdk_FAILINGKEY_4e8d2b9a0c7f13";
@@ -221,26 +218,34 @@ describe("the API key never leaks", () => {
     expectNoLeakSince(since);
   }, 60_000);
 
-  it("the core's enrichment with errors", async () => {
+  it("the CLI's enrichment path in this process, with errors", async () => {
     const since = produced.length;
-    const clock = new VirtualClock();
-    const net = virtualNet(emu, clock, { loseAfterCharge: 0.05 });
+    const server = await startServer(emu, { port: 0, host: "127.0.0.1" });
+    // What went over the wire: every request (URL, body) and every answer the emulator gave.
+    const handle = emu.handle.bind(emu);
+    const wire: string[] = [];
+    emu.handle = (req) => {
+      const res = handle(req);
+      wire.push(`${req.url} ${req.body ?? ""}`, res.body ?? "");
+      return res;
+    };
+    const runDir = mkdtempSync(join(dir, "cli-path-"));
     emu.faults.set({ failRate: 0.4, dropRate: 0.05 });
     try {
       for (const key of [KEY, BAD_KEY]) {
         const rows = names().map((n) => [n]);
         try {
-          const r = await runAsync(
-            enrichRows(testContext(key, clock), `job-${key.length}`, {
-              rows,
-              mapping: { name: 0 },
-              fields: [...DEFAULT_FIELDS],
-            }),
-            net.driver,
-          );
-          collect("core results", r);
+          const r = await cliEnrich({
+            baseUrl: server.url,
+            key,
+            dir: runDir,
+            name: `job-${key.length}`,
+            header: ["Firma"],
+            rows,
+          });
+          collect("cli-path lines, output and results", r);
         } catch (e) {
-          collect("core error", {
+          collect("cli-path error", {
             message: (e as Error).message,
             text: (e as { text?: (l: string) => string }).text?.("en"),
             details: (e as { details?: unknown }).details,
@@ -249,17 +254,13 @@ describe("the API key never leaks", () => {
       }
     } finally {
       emu.faults.reset();
+      emu.handle = handle;
+      await server.close();
     }
-    collect("core store", net.stores.store);
-    collect("core cache", net.stores.cache);
-    collect(
-      "core urls",
-      net.log.map((x) => x.req.url + " " + (x.req.body ?? "")),
-    );
-    collect(
-      "emulator answers",
-      net.log.map((x) => x.res.body),
-    );
+    // The CLI's store beside its output: journals, checkpoint, audit.
+    for (const f of readdirSync(runDir)) collect(`cli-path file ${f}`, readFileSync(join(runDir, f), "utf8"));
+    expect(wire.length).toBeGreaterThan(10);
+    collect("cli-path requests and emulator answers", wire);
     expectNoLeakSince(since);
   }, 60_000);
 

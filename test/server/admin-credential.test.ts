@@ -6,7 +6,8 @@
  * sees its own user's figures, never another user's.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerRoute } from "../../server/routes.ts";
+import { TEAM_SERVER_EXTENSIONS } from "../../server/extensions.ts";
+import type { ServerExtension } from "../../server/routes.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import { BACKENDS } from "./backends.ts";
 import {
@@ -19,15 +20,20 @@ import {
 } from "../support/team-server.ts";
 import { uniqueCompanies } from "../support/lists.ts";
 
-// A route of this test only (registered before any server of this file starts).
-registerRoute({
-  method: "GET",
-  prefix: "/test-admin-only",
-  auth: "admin",
-  handler: async (_req, res, ctx) => {
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ user: ctx.user }));
-  },
-});
+// A route of this test only, passed to its servers with the ones `company-data server` runs.
+const testRoute: ServerExtension = {
+  name: "test-admin-only",
+  routes: [
+    {
+      method: "GET",
+      prefix: "/test-admin-only",
+      auth: "admin",
+      handler: async (_req, res, ctx) => {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ user: ctx.user }));
+      },
+    },
+  ],
+};
 
 async function get(url: string, token?: string, headers: Record<string, string> = {}) {
   const r = await fetch(url, { headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers } });
@@ -56,7 +62,7 @@ describe.each(BACKENDS)("the admin credential on $name", (backend) => {
     const listed = await serverCommand(db, ["token", "list", "--lang", "en"]);
     expect(listed.stdout).toMatch(/^root\t.*admin/m);
 
-    srv = await startInProcess(world, db);
+    srv = await startInProcess(world, db, { extensions: [...TEAM_SERVER_EXTENSIONS, testRoute] });
     const userToken = await srv.token("alice");
     const route = srv.url + "/test-admin-only";
 

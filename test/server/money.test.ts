@@ -16,6 +16,7 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openServerDb } from "../../server/cli.ts";
+import { TEAM_SERVER_EXTENSIONS } from "../../server/extensions.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import type { Db } from "../../server/db/db.ts";
 import { startTeamServer } from "../../server/http.ts";
@@ -272,6 +273,7 @@ describe.each(BACKENDS)("a team's money on $name", (backend) => {
       process: `flaky:${process.pid}`,
       leaseMs: 10_000,
       cacheDays: parseCacheDays(undefined),
+      extensions: TEAM_SERVER_EXTENSIONS,
       upstream,
     });
     try {

@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RateLimit } from "../../shared/api/index.ts";
 import { openServerDb } from "../../server/cli.ts";
+import { TEAM_SERVER_EXTENSIONS } from "../../server/extensions.ts";
 import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
 import { jsonLogger } from "../../server/log.ts";
 import { parseCacheDays } from "../../server/cache.ts";
@@ -69,6 +70,7 @@ async function teamServer(world: EmulatorWorld, db: Db, name: string, shared: bo
     log: jsonLogger((l) => logs.push(l)),
     leaseMs: 10_000,
     cacheDays: parseCacheDays(undefined),
+    extensions: TEAM_SERVER_EXTENSIONS,
     upstream: createUpstream({
       apiKey: world.key,
       baseUrl: world.api.url,

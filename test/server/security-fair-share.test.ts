@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToken } from "../../server/auth/tokens.ts";
 import { parseCacheDays } from "../../server/cache.ts";
 import { openServerDb } from "../../server/cli.ts";
+import { TEAM_SERVER_EXTENSIONS } from "../../server/extensions.ts";
 import type { Db } from "../../server/db/db.ts";
 import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
 import { jsonLogger } from "../../server/log.ts";
@@ -63,6 +64,7 @@ async function teamServer(world: EmulatorWorld, db: Db, name: string, pacer: Tea
     log: jsonLogger((l) => logs.push(l)),
     leaseMs: 10_000,
     cacheDays: parseCacheDays(undefined),
+    extensions: TEAM_SERVER_EXTENSIONS,
     upstream: createUpstream({
       apiKey: world.key,
       baseUrl: world.api.url,

@@ -23,6 +23,8 @@ import { databasePacer } from "../../server/pacing.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import type { Db } from "../../server/db/db.ts";
 import type { OutboundPolicy } from "../../server/net/outbound.ts";
+import { TEAM_SERVER_EXTENSIONS } from "../../server/extensions.ts";
+import type { ServerExtension } from "../../server/routes.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/company-data.js", import.meta.url));
 
@@ -141,6 +143,8 @@ export async function startInProcess(
     outbound?: OutboundPolicy;
     /** Wrap the database the server uses (a bench counts its round trips: server/db/counting.ts). */
     wrapDb?: (db: Db) => Db;
+    /** The server's modules (default: the ones `company-data server` runs, server/extensions.ts). */
+    extensions?: readonly ServerExtension[];
   } = {},
 ): Promise<InProcessServer> {
   const opened = await openServerDb(database.target);
@@ -159,6 +163,7 @@ export async function startInProcess(
       opts.adminChannel && database.target.kind === "pglite" ? join(database.target.dir, "admin.sock") : undefined,
     leaseMs: opts.leaseMs ?? 10_000,
     cacheDays: parseCacheDays(undefined),
+    extensions: opts.extensions ?? TEAM_SERVER_EXTENSIONS,
     upstream: createUpstream({
       apiKey: world.key,
       baseUrl: world.api.url,
