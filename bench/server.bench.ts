@@ -10,7 +10,7 @@
 import { runAsync, type AsyncDriver } from "../shared/core/drivers.ts";
 import { enrichRows } from "../test/support/enrich-rows.ts";
 import { DEFAULT_FIELDS } from "../shared/enrich/fields.ts";
-import { nodeDriver } from "../cli/driver.ts";
+import { nodeDriver } from "../node/driver.ts";
 import { cliContext } from "../test/support/cli-context.ts";
 import { uniqueCompanies } from "../test/support/lists.ts";
 import { pgliteDatabase, startEmulatorWorld, startInProcess } from "../test/support/team-server.ts";

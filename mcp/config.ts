@@ -17,7 +17,7 @@ import type { OpContext } from "../shared/operations/index.ts";
 import { parseMatchFloor } from "../shared/operations/index.ts";
 import type { Pacer } from "../shared/api/index.ts";
 import { MIN_TOKEN_LENGTH, TOKEN_ENV } from "./auth.ts";
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS, isLoopback } from "./http-limits.ts";
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS, isLoopback } from "../node/host-settings.ts";
 
 /** Credits a server run may spend when neither --budget nor COMPANY_DATA_BUDGET says otherwise. */
 export const DEFAULT_BUDGET = 100;

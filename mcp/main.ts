@@ -4,12 +4,12 @@
  * on Streamable HTTP. stdout belongs to the protocol: messages go to stderr.
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { nodeDriver } from "../cli/driver.ts";
+import { nodeDriver } from "../node/driver.ts";
 import { CompanyDataError, toCompanyDataError } from "../shared/core/index.ts";
 import { toLanguage, type Language } from "../shared/i18n/index.ts";
 import { readConfig } from "./config.ts";
 import { startHttp } from "./http.ts";
-import { isLoopback } from "./http-limits.ts";
+import { isLoopback } from "../node/host-settings.ts";
 import { localUser, tokenAuthenticator } from "./auth.ts";
 import { budgetText } from "./i18n.ts";
 import { serverBudgetNote } from "./team-budget.ts";

@@ -1,6 +1,6 @@
 /**
  * The MCP server: the tools of ./tools.ts on the official SDK's McpServer,
- * run by the Node driver (cli/driver.ts: fetch with a timeout, the bounded
+ * run by the Node driver (node/driver.ts: fetch with a timeout, the bounded
  * answer cache) through the core's client (pacing, retries, the error
  * taxonomy).
  *
@@ -41,7 +41,7 @@ import { invalid } from "../shared/core/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
 import { FREE_TOOLS, TOOLS, type Bound, type ToolDef } from "./tools.ts";
 import { Pacer } from "../shared/api/index.ts";
-import { PACKAGE_VERSION } from "../cli/package-version.ts";
+import { PACKAGE_VERSION } from "../node/package-version.ts";
 
 export const SERVER_NAME = "company-data";
 export const SERVER_VERSION = PACKAGE_VERSION;

@@ -14,7 +14,7 @@ import { hash } from "../shared/enrich/index.ts";
 import { toLanguage, type Language } from "../shared/i18n/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
 import { DEFAULT_HOST, parseBudget } from "../mcp/config.ts";
-import { isLoopback } from "../mcp/http-limits.ts";
+import { isLoopback } from "../node/host-settings.ts";
 
 /** The port when --http gives none is not guessed: --http is required (0 = any free port). */
 export interface ReconcileConfig {

@@ -4,7 +4,7 @@
  * request sends and what the catalogue says it cost into its tally, with the
  * service's cache lifetime and full batch-resolve calls of 100.
  */
-import { nodeDriver } from "../cli/driver.ts";
+import { nodeDriver } from "../node/driver.ts";
 import type { Pacer } from "../shared/api/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";

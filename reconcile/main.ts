@@ -7,7 +7,7 @@ import { Pacer } from "../shared/api/index.ts";
 import { toCompanyDataError } from "../shared/core/index.ts";
 import { toLanguage, type Language } from "../shared/i18n/index.ts";
 import { budgetText } from "../mcp/i18n.ts";
-import { isLoopback } from "../mcp/http-limits.ts";
+import { isLoopback } from "../node/host-settings.ts";
 import { readConfig, serviceScope, type ReconcileConfig } from "./config.ts";
 import { startReconcileHttp } from "./http.ts";
 import { requestContext, serviceDriver } from "./context.ts";

@@ -6,7 +6,7 @@
 import "./db/core-migrations.ts";
 import "./doctor/index.ts";
 // The reconciliation service (W3C Reconciliation API 0.2) at /reconcile.
-import "../reconcile/team-server.ts";
+import "./reconcile.ts";
 // Portfolio schedules at /schedules: the check runs on the server at the hour (issue 24).
 import "./schedules/index.ts";
 // The price of an enrichment against the team's answers at /team/estimate (issue 37).

@@ -14,7 +14,7 @@ import { healthAnswer } from "./admin/health.ts";
 import { checkToken } from "./auth/tokens.ts";
 import { errorAnswer, send, type ErrorAnswer } from "./errors.ts";
 import { msg } from "./i18n.ts";
-import { closeUnread } from "./net/close-unread.ts";
+import { closeUnread } from "../node/close-unread.ts";
 import { STRICT_OUTBOUND, type OutboundPolicy } from "./net/outbound.ts";
 import { isApiPath, specOf } from "./proxy.ts";
 import { answerFor, type PurchaseContext } from "./purchase.ts";
@@ -112,7 +112,7 @@ function readBody(req: http.IncomingMessage, max: number): Promise<string | null
 /**
  * An answer given before the body is read (or while it is still coming):
  * the connection is closed after it, so the rest of the body is never read
- * (net/close-unread.ts: what is already in the socket's buffers stays there).
+ * (node/close-unread.ts: what is already in the socket's buffers stays there).
  */
 function refuse(res: http.ServerResponse, a: ErrorAnswer, headers: Record<string, string>): void {
   closeUnread(res);
