@@ -23,10 +23,9 @@ import * as z from "zod/mini";
 import { readPart, type AsyncDriver } from "../shared/core/index.ts";
 import { STREAM_CHECKPOINT_KEY, STREAM_RESOLVED_PREFIX } from "../shared/enrich/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
-import { written } from "../node/disk.ts";
+import { openPrivate, writePrivate, written } from "../node/index.ts";
 import { ExitError } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
-import { openPrivate, writePrivate } from "../node/private-file.ts";
 
 export function paths(out: string) {
   return {

@@ -28,13 +28,11 @@ import { coreDeps, StreamJob, teamEstimate, teamPriceOf } from "../shared/enrich
 import type { EnrichEstimate, OutcomeCounts, Rerun } from "../shared/enrich/index.ts";
 import { csvExit, prepare, type Prepared } from "./csv-table.ts";
 import { CsvTable } from "./csv-stream.ts";
-import { DEFAULT_PARALLEL, nodeDriver } from "../node/driver.ts";
+import { acquireLock, DEFAULT_PARALLEL, diskFullIn, nodeDriver } from "../node/index.ts";
 import type { Encoding } from "./encoding.ts";
 import { checkInputIsNoOutput, EnrichStore, paths, type EnrichFiles } from "./enrich-files.ts";
 import { ExitError, type Io } from "./io.ts";
 import { SpendLedger } from "./ledger.ts";
-import { acquireLock } from "../node/lock.ts";
-import { diskFullIn } from "../node/disk.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { confirm, printEstimate, progressEvents, runStatus, sayColumns, sayDone } from "./enrich-terminal.ts";
 import { setRunning, type RunState } from "./enrich-terminal.ts";

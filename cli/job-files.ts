@@ -14,7 +14,7 @@ import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { errnoOf } from "./readable.ts";
-import { appendPrivate, writePrivate } from "../node/private-file.ts";
+import { appendPrivate, writePrivate } from "../node/index.ts";
 
 /** What every scheduled job's command takes: its files, the yes, the language, the parallel calls. */
 export interface JobFileArgs {

@@ -24,8 +24,7 @@
  */
 import { closeSync, existsSync, readFileSync, writeSync } from "node:fs";
 import { chargedOf, creditsOf, type HttpRequest, type HttpResponse } from "../shared/core/index.ts";
-import { written } from "../node/disk.ts";
-import { openPrivate } from "../node/private-file.ts";
+import { openPrivate, written } from "../node/index.ts";
 
 export interface Charge {
   /** Credits of answers that arrived. */

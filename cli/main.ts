@@ -15,7 +15,7 @@ import { parseMatchFloor } from "../shared/operations/index.ts";
 import { getAccount } from "../shared/operations/index.ts";
 import { DEFAULT_FIELDS, FIELDS, GROUP_LABEL, parseFieldList } from "../shared/enrich/index.ts";
 import { hash, type Rerun } from "../shared/enrich/index.ts";
-import { drainAll, nodeDriver } from "../node/driver.ts";
+import { drainAll, nodeDriver, printable, quietOnClosedPipe, type PipeGuard } from "../node/index.ts";
 import { enrichCommand, estimateCommand, type EnrichArgs } from "./enrich.ts";
 import { askOnTerminal, runStatus } from "./enrich-terminal.ts";
 import { ExitError, type Io } from "./io.ts";
@@ -26,8 +26,6 @@ import { monitorServerCommand, type MonitorServerArgs } from "./monitor-server.t
 import { estimateRefreshCommand, refreshCommand, type RefreshArgs } from "./refresh.ts";
 import type { JobFileArgs } from "./job-files.ts";
 import { groupDigits } from "../shared/credits/index.ts";
-import { quietOnClosedPipe, type PipeGuard } from "../node/pipe.ts";
-import { printable } from "../node/terminal.ts";
 import { searchCommand, type SearchArgs } from "./search.ts";
 import { parseCommandLine, type CliOptions } from "./args.ts";
 import { Pacer } from "../shared/api/index.ts";

@@ -37,7 +37,7 @@ import {
 } from "../shared/monitor/index.ts";
 import { checkWebhookUrl, postWebhook } from "../shared/monitor/index.ts";
 import type { Delimiter } from "./csv.ts";
-import { DEFAULT_PARALLEL, nodeDriver } from "../node/driver.ts";
+import { DEFAULT_PARALLEL, nodeDriver } from "../node/index.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";

@@ -33,7 +33,7 @@ import { monthSpend } from "../shared/refresh/index.ts";
 import { refreshStep, type RefreshSummary } from "../shared/refresh/index.ts";
 import type { RefreshSettings, RefreshTable } from "../shared/refresh/index.ts";
 import type { Delimiter } from "./csv.ts";
-import { DEFAULT_PARALLEL, nodeDriver } from "../node/driver.ts";
+import { acquireLock, DEFAULT_PARALLEL, nodeDriver } from "../node/index.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";
@@ -42,7 +42,6 @@ import type { CsvSheets, FileStore } from "./job-files.ts";
 import { runToEnd } from "../shared/schedule/index.ts";
 import { writeTableFile, type JobFileArgs } from "./job-files.ts";
 import { auditedDriver, openAuditFile, whoRuns } from "./runs.ts";
-import { acquireLock } from "../node/lock.ts";
 
 export interface RefreshArgs extends JobFileArgs {
   olderThanDays: number;

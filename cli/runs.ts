@@ -19,11 +19,10 @@ import { userInfo } from "node:os";
 import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
 import { beginUndo, listRuns, type RunsView, type UndoResult } from "../shared/undo/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
-import { nodeDriver } from "../node/driver.ts";
+import { acquireLock, nodeDriver } from "../node/index.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { CsvSheets, FileStore, readTable, writeTableFile } from "./job-files.ts";
-import { acquireLock } from "../node/lock.ts";
 
 export const auditFileOf = (output: string) => `${output}.runs.jsonl`;
 const AUDIT_KEY = /^doc:audit:/;

@@ -34,8 +34,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Server as McpProtocolServer } from "@modelcontextprotocol/sdk/server/index.js";
 import { bearerOf, type Authenticate } from "./auth.ts";
 import { createMcpServer, type McpHost } from "./server.ts";
-import { isLoopback } from "../node/host-settings.ts";
-import { closeUnread } from "../node/close-unread.ts";
+import { closeUnread, isLoopback } from "../node/index.ts";
 
 export const MCP_PATH = "/mcp";
 /** Largest request body: far above any tool call (100 portfolio entries are a few KB). */

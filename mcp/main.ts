@@ -4,14 +4,13 @@
  * on Streamable HTTP. stdout belongs to the protocol: messages go to stderr.
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { nodeDriver } from "../node/driver.ts";
+import { isLoopback, nodeDriver } from "../node/index.ts";
 import { CompanyDataError, toCompanyDataError } from "../shared/core/index.ts";
 import { toLanguage, type Language } from "../shared/i18n/index.ts";
 import { readConfig } from "./config.ts";
 import { startHttp } from "./http.ts";
-import { isLoopback } from "../node/host-settings.ts";
 import { localUser, tokenAuthenticator } from "./auth.ts";
-import { budgetText } from "./i18n.ts";
+import { budgetText } from "../node/index.ts";
 import { serverBudgetNote } from "./team-budget.ts";
 import { createHost, createMcpServer } from "./server.ts";
 

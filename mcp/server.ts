@@ -33,7 +33,8 @@ import { CompanyDataError, toCompanyDataError } from "../shared/core/index.ts";
 import { budgetStatus } from "../shared/credits/index.ts";
 import { withBudget } from "../shared/functions/index.ts";
 import type { Operation } from "../shared/core/index.ts";
-import { callContext, type McpConfig } from "./config.ts";
+import { callContext } from "../node/index.ts";
+import { serverScope, type McpConfig } from "./config.ts";
 import { errorText, refusalDetail, spentText } from "./i18n.ts";
 import { budgetFor, budgetViewText } from "./team-budget.ts";
 import { parseArguments } from "./arguments.ts";
@@ -41,7 +42,7 @@ import { invalid } from "../shared/core/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
 import { FREE_TOOLS, TOOLS, type Bound, type ToolDef } from "./tools.ts";
 import { Pacer } from "../shared/api/index.ts";
-import { PACKAGE_VERSION } from "../node/package-version.ts";
+import { PACKAGE_VERSION } from "../node/index.ts";
 
 export const SERVER_NAME = "company-data";
 export const SERVER_VERSION = PACKAGE_VERSION;
@@ -77,12 +78,13 @@ export async function callTool(
   const { cfg } = host;
   const lang = cfg.lang;
   const tally = { credits: 0, requests: 0 };
-  const ctx = callContext(cfg, tally, host.pacer);
+  const source = { ...cfg, scope: serverScope(cfg), pacer: host.pacer };
+  const ctx = callContext(source, tally, lang);
   // Through a team server the user's server budget is the one shown (mcp/team-budget.ts); its account answer is free.
   const budgetOf = () =>
     budgetFor(
       ctx,
-      callContext(cfg, { credits: 0, requests: 0 }, host.pacer),
+      callContext(source, { credits: 0, requests: 0 }, lang),
       cfg.budget,
       cfg.credential === "serverToken",
     );

@@ -7,7 +7,7 @@
 import type { Language } from "../shared/i18n/index.ts";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH } from "./preview.ts";
 import { companyType } from "./types.ts";
-import { PACKAGE_VERSION } from "../node/package-version.ts";
+import { PACKAGE_VERSION } from "../node/index.ts";
 
 /** The API versions this service speaks. */
 export const VERSIONS = ["0.2"];

@@ -14,7 +14,7 @@ import { healthAnswer } from "./admin/health.ts";
 import { checkToken } from "./auth/tokens.ts";
 import { errorAnswer, send, type ErrorAnswer } from "./errors.ts";
 import { msg } from "./i18n.ts";
-import { closeUnread } from "../node/close-unread.ts";
+import { closeUnread } from "../node/index.ts";
 import { STRICT_OUTBOUND, type OutboundPolicy } from "./net/outbound.ts";
 import { isApiPath, specOf } from "./proxy.ts";
 import { answerFor, type PurchaseContext } from "./purchase.ts";

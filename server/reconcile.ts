@@ -35,7 +35,8 @@ import { msg } from "./i18n.ts";
 import { specOf } from "./proxy.ts";
 import { registerRoute, type ServerContext } from "./routes.ts";
 import { isManifestRequest, RECONCILE_PATH } from "../reconcile/http.ts";
-import { requestContext, serviceDriver } from "../reconcile/context.ts";
+import { serviceDriver } from "../reconcile/context.ts";
+import { callContext } from "../node/index.ts";
 import { createReconcileService, type ReconcileRequest } from "../reconcile/service.ts";
 
 /** Never contacted: the core's client needs a base URL and a key to build requests, which ctx.call answers instead. */
@@ -112,7 +113,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ServerCont
     allowedOrigins: origin ? [origin] : [],
     tokenRequired: true,
     log: (line) => ctx.log.warn("reconcile", { line }),
-    context: (_r, tally, lang) => requestContext(TEAM, tally, lang),
+    context: (_r, tally, lang) => callContext(TEAM, tally, lang),
   });
   const headers: Record<string, string | undefined> = {};
   for (const name of ["origin", "sec-fetch-site", "content-type"]) {

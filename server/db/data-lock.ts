@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 // The hosts share their Node code through cli/ (as mcp/ and reconcile/ take its driver).
-import { alive } from "../../node/lock.ts";
+import { alive } from "../../node/index.ts";
 
 export const LOCK_FILE = "server.lock";
 
