@@ -7,7 +7,7 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { toLanguage, type Language } from "../shared/i18n/index.ts";
+import { languageOf } from "./language.ts";
 import { accountAnswer } from "./account.ts";
 import { startAdminChannel } from "./admin/channel.ts";
 import { healthAnswer } from "./admin/health.ts";
@@ -47,13 +47,6 @@ export interface RunningTeamServer {
 export const MAX_BODY_BYTES = 1024 * 1024;
 const ALLOW_HEADERS = "Authorization, Content-Type, Accept-Language";
 const EXPOSE_HEADERS = "Retry-After, X-Credits-Charged, X-Cache";
-
-/** ?lang= wins over Accept-Language (its first language); German otherwise, as the API. */
-export function languageOf(url: URL, acceptLanguage: string | undefined): Language {
-  const q = url.searchParams.get("lang");
-  if (q === "de" || q === "en") return q;
-  return toLanguage((acceptLanguage ?? "").split(",")[0], "de");
-}
 
 /** An origin as the browser sends it: scheme://host[:port], lower case, no path. */
 export function normaliseOrigin(o: string): string {
