@@ -188,7 +188,7 @@ export async function monitorCommand(args: MonitorArgs, ctx: OpContext, io: Io, 
 
   // A check pauses when only failed calls are left; the core bounds how often it continues for them.
   const summary = await runToEnd(() => runAsync(checkPortfolio(ctx, opts), p.driver), MAX_STALLED_CALLS + 1);
-  writeTableFile(output, p.sheets.tables.get(PORTFOLIO_SHEET) ?? [], p.delimiter);
+  writeTableFile(output, p.sheets.table(PORTFOLIO_SHEET), p.delimiter);
   io.err(summary.message[lang]);
   io.err(T.written[lang](output, p.sheets.appended, args.changes));
 

@@ -187,7 +187,7 @@ async function refreshLocked(
   await confirmPrice(est.nextRun, args, io, interactive);
   // No deadline here: a step ends done, at the ceiling or out of credits (paused only if rows keep appearing).
   const summary = await runToEnd(() => runAsync(refreshStep(ctx, p.settings, { who: whoRuns() }), p.driver), 3);
-  writeTableFile(output, p.sheets.tables.get(LIST) ?? [], p.delimiter);
+  writeTableFile(output, p.sheets.table(LIST), p.delimiter);
   io.err(summary.message[lang]);
   io.err(T.written[lang](output, p.sheets.appended, args.changes));
   p.store.compact();

@@ -154,10 +154,10 @@ export async function revertCommand(args: RevertArgs, io: Io): Promise<number> {
     const sheetName = view.runs.find((r) => r.id === args.run)?.sheet ?? "";
     const list = await readTable(output, lang);
     const sheets = new CsvSheets({ sheet: "", path: "", delimiter: list.delimiter });
-    sheets.tables.set(sheetName, list.rows);
+    sheets.addSheet(sheetName, list.rows);
     const driver = auditDriver(sheets, audit);
     const begun = await runAsync(beginUndo(args.run, { who: whoRuns(), now: () => Date.now() }), driver);
-    if (!begun.result.already) writeTableFile(output, sheets.tables.get(sheetName) ?? [], list.delimiter);
+    if (!begun.result.already) writeTableFile(output, sheets.table(sheetName), list.delimiter);
     await runAsync(begun.finish(), driver);
     audit.compact();
     report(begun.result, args, io);

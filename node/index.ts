@@ -21,8 +21,8 @@ export {
   isLoopback,
   parseBudget,
 } from "./host-settings.ts";
-export { acquireLock, alive, LOCK_OWNER } from "./lock.ts";
-export type { LockResult } from "./lock.ts";
+export { acquireLock, alive, LOCK_OWNER, lockOwner } from "./lock.ts";
+export type { LockOwner, LockResult } from "./lock.ts";
 export { PACKAGE_VERSION } from "./package-version.ts";
 export { quietOnClosedPipe } from "./pipe.ts";
 export type { PipeGuard } from "./pipe.ts";
