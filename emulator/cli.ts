@@ -38,9 +38,51 @@ export const HELP = `Usage: npm run emulator -- [flags]   (installed: company-da
   --availability-rate R --availability-burst N
   --account-rate R --account-burst N`;
 
+type Faults = NonNullable<EmulatorOptions["faults"]>;
+
+/** A fault flag (latency, failures, drops, bursts of 429) into `faults`; false for any other flag. */
+function faultFlag(
+  name: string,
+  faults: Faults,
+  num: (min?: number) => number,
+  int: (min?: number) => number,
+): boolean {
+  switch (name) {
+    case "--latency":
+      faults.latencyMs = num(0);
+      return true;
+    case "--jitter":
+      faults.jitterMs = num(0);
+      return true;
+    case "--fail-rate":
+      faults.failRate = Math.min(1, num(0));
+      return true;
+    case "--drop-rate":
+      faults.dropRate = Math.min(1, num(0));
+      return true;
+    case "--credits-run-out":
+      faults.creditsRunOutAfter = num(0);
+      return true;
+    case "--rate-limit-burst":
+      faults.rateLimitBurst = int(0);
+      return true;
+    case "--burst-every":
+      faults.burstEvery = int(1);
+      return true;
+    case "--burst-length":
+      faults.burstLength = int(1);
+      return true;
+    case "--burst-retry-after":
+      faults.burstRetryAfterSeconds = int(0);
+      return true;
+    default:
+      return false;
+  }
+}
+
 export function parseArgs(argv: string[], env: Record<string, string | undefined> = {}): CliOptions | "help" {
   const o: CliOptions = { port: env.PORT ? Number(env.PORT) : 8787, host: "127.0.0.1", emulator: {} };
-  const faults: NonNullable<EmulatorOptions["faults"]> = {};
+  const faults: Faults = {};
   const limits: NonNullable<EmulatorOptions["rateLimits"]> = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -90,41 +132,14 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
       case "--demo-key":
         o.emulator.demoKey = value();
         break;
-      case "--latency":
-        faults.latencyMs = num(0);
-        break;
-      case "--jitter":
-        faults.jitterMs = num(0);
-        break;
-      case "--fail-rate":
-        faults.failRate = Math.min(1, num(0));
-        break;
-      case "--drop-rate":
-        faults.dropRate = Math.min(1, num(0));
-        break;
-      case "--credits-run-out":
-        faults.creditsRunOutAfter = num(0);
-        break;
       case "--max-concurrent":
         o.maxConcurrentPerKey = int(1);
         break;
       case "--drift":
         o.emulator.drift = true;
         break;
-      case "--rate-limit-burst":
-        faults.rateLimitBurst = int(0);
-        break;
-      case "--burst-every":
-        faults.burstEvery = int(1);
-        break;
-      case "--burst-length":
-        faults.burstLength = int(1);
-        break;
-      case "--burst-retry-after":
-        faults.burstRetryAfterSeconds = int(0);
-        break;
       default:
-        throw new Error(`unknown flag ${flag} (see --help)`);
+        if (!faultFlag(name, faults, num, int)) throw new Error(`unknown flag ${flag} (see --help)`);
     }
   }
   if (Object.keys(faults).length) o.emulator.faults = faults;

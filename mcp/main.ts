@@ -12,11 +12,28 @@ import { startHttp } from "./http.ts";
 import { localUser, tokenAuthenticator } from "./auth.ts";
 import { budgetText } from "../node/index.ts";
 import { serverBudgetNote } from "./team-budget.ts";
-import { createHost, createMcpServer } from "./server.ts";
+import { createHost, createMcpServer, type McpHost } from "./server.ts";
 
 /** Exit codes as the CLI's (cli/i18n.ts EXIT): 0 done, 2 usage. */
 const OK = 0;
 const USAGE = 2;
+
+/** Serve MCP on stdin/stdout until the client closes it. */
+async function serveStdio(host: McpHost, budget: string, err: (line: string) => void): Promise<number> {
+  const server = createMcpServer(host);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once("end", () => {
+      void server.close().finally(resolve);
+    });
+  });
+  await server.connect(transport);
+  const lang = host.cfg.lang;
+  err(lang === "de" ? `MCP-Server (stdio) bereit. ${budget}` : `MCP server (stdio) ready. ${budget}`);
+  await closed;
+  return OK;
+}
 
 /** `messageLang`: the language of a configuration error (the CLI's, from --lang or LANG). */
 export async function runMcp(
@@ -48,20 +65,7 @@ export async function runMcp(
       ? serverBudgetNote(cfg.budget, lang)
       : budgetText({ limit: cfg.budget, spent: 0, remaining: cfg.budget }, lang);
 
-  if (!cfg.http) {
-    const server = createMcpServer(host);
-    const transport = new StdioServerTransport();
-    const closed = new Promise<void>((resolve) => {
-      transport.onclose = () => resolve();
-      process.stdin.once("end", () => {
-        void server.close().finally(resolve);
-      });
-    });
-    await server.connect(transport);
-    err(lang === "de" ? `MCP-Server (stdio) bereit. ${budget}` : `MCP server (stdio) ready. ${budget}`);
-    await closed;
-    return OK;
-  }
+  if (!cfg.http) return serveStdio(host, budget, err);
 
   const { port, host: hostname, token } = cfg.http;
   let running;

@@ -39,7 +39,7 @@ import { errorText, refusalDetail, spentText } from "./i18n.ts";
 import { budgetFor, budgetViewText } from "./team-budget.ts";
 import { parseArguments } from "./arguments.ts";
 import { invalid } from "../shared/core/index.ts";
-import { got, rule } from "../shared/i18n/index.ts";
+import { got, rule, type Language } from "../shared/i18n/index.ts";
 import { FREE_TOOLS, TOOLS, type Bound, type ToolDef } from "./tools.ts";
 import { Pacer } from "../shared/api/index.ts";
 import { PACKAGE_VERSION } from "../node/index.ts";
@@ -136,19 +136,30 @@ export async function callTool(
     if (!(e instanceof CompanyDataError))
       host.log(`${tool?.name ?? "?"}: internal error (${(e as Error)?.name ?? "unknown"})`);
     const budget = await runAsync(budgetOf(), host.driver).catch(() => null);
-    const error: Record<string, unknown> = { code: err.code, de: errorText(err, "de"), en: errorText(err, "en") };
-    if (err.details.field) error.field = err.details.field;
-    if (err.details.retryAt) error.retryAt = new Date(err.details.retryAt).toISOString();
-    if (err.code === "BUDGET_EXCEEDED" && refused) {
-      error.price = refused.price;
-      error.priceBound = refused.bound;
-    }
-    return {
-      isError: true,
-      content: [{ type: "text", text: `${errorText(err, lang)} ${spentText(tally.credits, lang)}` }],
-      structuredContent: { error, spent: { credits: tally.credits, requests: tally.requests }, budget },
-    };
+    return toolError(err, refused, { credits: tally.credits, requests: tally.requests }, budget, lang);
   }
+}
+
+/** A tool error: the code, both languages, the field, when to retry, the price a budget refused; what was spent. */
+function toolError(
+  err: CompanyDataError,
+  refused: { price: number; bound: Bound } | undefined,
+  spent: { credits: number; requests: number },
+  budget: unknown,
+  lang: Language,
+): CallToolResult {
+  const error: Record<string, unknown> = { code: err.code, de: errorText(err, "de"), en: errorText(err, "en") };
+  if (err.details.field) error.field = err.details.field;
+  if (err.details.retryAt) error.retryAt = new Date(err.details.retryAt).toISOString();
+  if (err.code === "BUDGET_EXCEEDED" && refused) {
+    error.price = refused.price;
+    error.priceBound = refused.bound;
+  }
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${errorText(err, lang)} ${spentText(spent.credits, lang)}` }],
+    structuredContent: { error, spent, budget },
+  };
 }
 
 /**

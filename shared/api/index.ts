@@ -34,7 +34,6 @@ export {
   AccountResponse,
   BatchResolveResponse,
   CompanySummary,
-  ERROR_STATUS,
   ErrorBody,
   MAX_BATCH,
   MAX_SIZE,
@@ -42,7 +41,8 @@ export {
   SIZE_CLASSES,
   V1CompaniesResponse,
 } from "./schemas.ts";
-export type { ErrorBodyCode } from "./schemas.ts";
+export { ERROR_STATUS } from "./error-status.ts";
+export type { ErrorBodyCode } from "./error-status.ts";
 export type {
   Announcement,
   Availability,
