@@ -32,7 +32,6 @@ const LONG_FUNCTIONS_WAITING: readonly string[] = [
   "console/views/schedules.ts schedulesView",
   "console/views/spend.ts spendView",
   "console/views/tokens.ts tokensView",
-  "emulator/data/generate.ts generate",
   "emulator/index.ts createEmulator",
   "emulator/index.ts route",
   "emulator/server.ts (anonymous at line 72)",
