@@ -34,7 +34,6 @@ const LONG_FUNCTIONS_WAITING: readonly string[] = [
   "console/views/tokens.ts tokensView",
   "emulator/index.ts createEmulator",
   "emulator/index.ts route",
-  "emulator/server.ts (anonymous at line 72)",
   "emulator/server.ts startServer",
   "excel-addin/build/manifest.ts checkManifest",
   "excel-addin/build/xml.ts parseXml",
