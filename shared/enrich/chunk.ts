@@ -81,12 +81,7 @@ export function taskFromRow(index: number, row: readonly Cell[], mapping: Column
 }
 
 /** What the memo keeps of a resolve answer (errors: nothing, they are asked again). */
-export function keyAnswer(
-  r: ResolvedRow,
-  fields: readonly FieldDef[],
-  needs: Needs,
-  lang: Language,
-): KeyAnswer | null {
+export function keyAnswer(r: ResolvedRow, fields: readonly FieldDef[], needs: Needs, lang: Language): KeyAnswer | null {
   if (r.status === "matched" && r.match) {
     const summary = r.match;
     // Without a profile the row's values come from the match alone: kept, as the match itself is not.
