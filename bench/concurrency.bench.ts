@@ -18,7 +18,7 @@ import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { nodeDriver, DEFAULT_PARALLEL } from "../cli/driver.ts";
+import { nodeDriver, DEFAULT_PARALLEL } from "../node/driver.ts";
 import { runAsync } from "../shared/core/drivers.ts";
 import { getProfiles } from "../shared/operations/company.ts";
 import { createEmulator } from "../emulator/index.ts";

@@ -40,7 +40,7 @@ import type { RowResult } from "../shared/enrich/rows.ts";
 import { batchResolveCost, ENDPOINTS, profileCost } from "../shared/api/endpoints.ts";
 import { MAX_BATCH } from "../shared/api/schemas.ts";
 import { normaliseKey } from "../shared/batch/normalise.ts";
-import { DEFAULT_PARALLEL } from "../cli/driver.ts";
+import { DEFAULT_PARALLEL } from "../node/driver.ts";
 import { createEmulator } from "../emulator/index.ts";
 import { DEFAULT_RATE_LIMITS } from "../emulator/ratelimit.ts";
 import { benchList, type BenchList } from "../test/support/lists.ts";
@@ -183,7 +183,7 @@ export function replayPlan(list: BenchList): { body: string; credits: number }[]
 
 /**
  * At most `ceiling` requests, and for paid ones at most `ceiling` credits, in
- * flight: the rule the CLI's driver keeps (cli/driver.ts), without its AIMD
+ * flight: the rule the CLI's driver keeps (node/driver.ts), without its AIMD
  * start (a replay knows the server has no cap). Infinity: no limit.
  */
 function ceilingGate(ceiling: number) {

@@ -14,7 +14,7 @@ import type { Cell, TableFacts, TableLine, TableRequest } from "../shared/core/i
 import { formatRow } from "./csv.ts";
 import { loadEarlier, readLines, readWritten, usablePrevious, type Earlier, type Prepared } from "./csv-table.ts";
 import { contentHash, type EnrichFiles } from "./enrich-files.ts";
-import { written } from "./disk.ts";
+import { written } from "../node/index.ts";
 import { collectGarbage } from "./memory.ts";
 
 export interface CsvTableHooks {

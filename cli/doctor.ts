@@ -12,7 +12,7 @@ import { reportLines } from "../shared/doctor/index.ts";
 import type { DoctorReport, Verdict } from "../shared/doctor/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import type { OpContext } from "../shared/operations/index.ts";
-import { nodeDriver } from "./driver.ts";
+import { nodeDriver } from "../node/index.ts";
 import type { Io } from "./io.ts";
 import { EXIT } from "./i18n.ts";
 

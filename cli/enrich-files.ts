@@ -11,9 +11,9 @@
  *                        replayed from the answer journal)
  *
  * beside OUT.partial (the rows so far), OUT.journal.jsonl (the answers of the
- * chunk in progress, ./driver.ts), OUT.spent (the intent journal,
- * ./ledger.ts) and OUT.lock (./lock.ts). Every write goes through `written`
- * (./disk.ts): a full disk is said with the file.
+ * chunk in progress, ../node/driver.ts), OUT.spent (the intent journal,
+ * ./ledger.ts) and OUT.lock (../node/lock.ts). Every write goes through `written`
+ * (../node/disk.ts): a full disk is said with the file.
  */
 import { closeSync, createReadStream, existsSync, fsyncSync, readFileSync, realpathSync } from "node:fs";
 import { renameSync, unlinkSync, writeSync } from "node:fs";
@@ -23,10 +23,9 @@ import * as z from "zod/mini";
 import { readPart, type AsyncDriver } from "../shared/core/index.ts";
 import { STREAM_CHECKPOINT_KEY, STREAM_RESOLVED_PREFIX } from "../shared/enrich/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
-import { written } from "./disk.ts";
+import { openPrivate, writePrivate, written } from "../node/index.ts";
 import { ExitError } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
-import { openPrivate, writePrivate } from "./private-file.ts";
 
 export function paths(out: string) {
   return {

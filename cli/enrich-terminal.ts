@@ -8,7 +8,7 @@ import { runAsync, toCompanyDataError, type CompanyDataError } from "../shared/c
 import { getAccount, type OpContext } from "../shared/operations/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import type { EnrichEstimate, OutcomeCounts, StreamEvents } from "../shared/enrich/index.ts";
-import { nodeDriver } from "./driver.ts";
+import { nodeDriver } from "../node/index.ts";
 import { ExitError, type Io } from "./io.ts";
 import type { Charge, SpendLedger } from "./ledger.ts";
 import { collectGarbage } from "./memory.ts";

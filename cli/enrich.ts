@@ -12,7 +12,7 @@
  * that; the counts; OUT.partial replacing OUT at the end. It gets its I/O as
  * effects: the CSV as its table (./csv-stream.ts over ./csv-table.ts) and
  * its document store as files (./enrich-files.ts). Answers paid for in an
- * unfinished chunk are journalled (OUT.journal.jsonl, ./driver.ts) and
+ * unfinished chunk are journalled (OUT.journal.jsonl, ../node/driver.ts) and
  * replayed, so nothing is bought twice; every paid request is written down
  * before it is sent and its answer when it arrives (OUT.spent, ./ledger.ts),
  * so the summary's credits are the whole job's charge across an interrupted
@@ -28,13 +28,11 @@ import { coreDeps, StreamJob, teamEstimate, teamPriceOf } from "../shared/enrich
 import type { EnrichEstimate, OutcomeCounts, Rerun } from "../shared/enrich/index.ts";
 import { csvExit, prepare, type Prepared } from "./csv-table.ts";
 import { CsvTable } from "./csv-stream.ts";
-import { DEFAULT_PARALLEL, nodeDriver, riskCredits } from "./driver.ts";
+import { acquireLock, DEFAULT_PARALLEL, diskFullIn, nodeDriver, riskCredits } from "../node/index.ts";
 import type { Encoding } from "./encoding.ts";
 import { checkInputIsNoOutput, EnrichStore, paths, type EnrichFiles } from "./enrich-files.ts";
 import { ExitError, type Io } from "./io.ts";
 import { SpendLedger } from "./ledger.ts";
-import { acquireLock } from "./lock.ts";
-import { diskFullIn } from "./disk.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { confirm, printEstimate, progressEvents, runStatus, sayColumns, sayDone } from "./enrich-terminal.ts";
 import { setRunning, type RunState } from "./enrich-terminal.ts";
@@ -49,7 +47,7 @@ export interface EnrichArgs {
   rerun: Rerun;
   yes: boolean;
   lang: Language;
-  /** Requests in flight at once (cli/driver.ts DEFAULT_PARALLEL when absent). */
+  /** Requests in flight at once (node/driver.ts DEFAULT_PARALLEL when absent). */
   parallel?: number;
   /** The input's encoding; detected (./encoding.ts) when absent. */
   encoding?: Encoding;

@@ -10,11 +10,12 @@ import * as z from "zod/mini";
 import { CompanyDataError, readPart, type AsyncDriver } from "../shared/core/index.ts";
 import type { Cell, SheetRequest } from "../shared/core/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
+import { Workbook } from "../shared/sheet/index.ts";
 import { CsvError, formatRow, readCsv, type Delimiter } from "./csv.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { errnoOf } from "./readable.ts";
-import { appendPrivate, writePrivate } from "./private-file.ts";
+import { appendPrivate, writePrivate } from "../node/index.ts";
 
 /** What every scheduled job's command takes: its files, the yes, the language, the parallel calls. */
 export interface JobFileArgs {
@@ -61,70 +62,36 @@ export class FileStore {
 }
 
 /**
- * The sheet protocol over tables in memory; the change log's appends are
- * written through to its file at once (the core appends before it saves
- * watermarks, and the file must hold the lines by then).
+ * The sheet protocol over tables in memory: the one in-memory workbook
+ * (shared/sheet/workbook.ts, the playground's and the team server's), with
+ * the change log's appends written through to its file at once (the core
+ * appends before it saves watermarks, and the file must hold the lines by
+ * then). A file has no selection; colours and dropdowns have no place in a
+ * CSV file (the result columns say it in words) and are never written out.
  */
-export class CsvSheets {
-  readonly tables = new Map<string, Cell[][]>();
+export class CsvSheets extends Workbook {
   /** Lines appended to the change log in this run. */
   appended = 0;
-  constructor(private readonly log: { sheet: string; path: string; delimiter: Delimiter }) {}
+  constructor(private readonly log: { sheet: string; path: string; delimiter: Delimiter }) {
+    super([]);
+  }
 
-  handle(req: SheetRequest): unknown {
-    switch (req.op) {
-      case "readAll": {
-        const t = this.tables.get(req.sheet);
-        if (!t) return null;
-        const width = Math.max(0, ...t.map((r) => r.length));
-        return t.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ""));
-      }
-      case "read": {
-        const t = this.tables.get(req.sheet) ?? [];
-        return Array.from({ length: req.rows }, (_, i) =>
-          Array.from({ length: req.cols }, (_, j) => t[req.row - 1 + i]?.[req.col - 1 + j] ?? ""),
-        );
-      }
-      case "write": {
-        const t = this.tables.get(req.sheet);
-        if (!t) throw new CompanyDataError("INTERNAL");
-        req.values.forEach((cells, i) => {
-          const r = req.row - 1 + i;
-          while (t.length < r) t.push([]);
-          const line = (t[r] ??= []);
-          cells.forEach((v, j) => {
-            const c = req.col - 1 + j;
-            while (line.length < c) line.push("");
-            line[c] = v;
-          });
-        });
-        return undefined;
-      }
-      case "ensureSheet": {
-        if (this.tables.has(req.sheet)) return undefined;
-        const header = req.headers ? [...req.headers] : [];
-        this.tables.set(req.sheet, header.length ? [header] : []);
-        if (req.sheet === this.log.sheet && header.length)
-          writeFileSync(this.log.path, formatRow(header, this.log.delimiter));
-        return undefined;
-      }
-      case "append": {
-        const t = this.tables.get(req.sheet);
-        if (!t) throw new CompanyDataError("INTERNAL");
-        if (req.sheet === this.log.sheet) {
-          appendFileSync(this.log.path, req.rows.map((r) => formatRow(r, this.log.delimiter)).join(""));
-          this.appended += req.rows.length;
-        }
-        for (const r of req.rows) t.push([...r]);
-        return undefined;
-      }
-      // Colours and dropdowns have no place in a CSV file; the result columns say it in words.
-      case "colour":
-      case "dropdowns":
-        return undefined;
-      case "selection":
-        throw new CompanyDataError("INTERNAL");
+  /** A table's cells as they stand (empty when there is none). */
+  table(name: string): Cell[][] {
+    return this.sheets.get(name)?.cells ?? [];
+  }
+
+  override handle(req: SheetRequest): unknown {
+    if (req.op === "selection") throw new CompanyDataError("INTERNAL");
+    const log = req.sheet === this.log.sheet;
+    if (req.op === "ensureSheet" && log && req.headers?.length && !this.sheets.has(req.sheet))
+      writeFileSync(this.log.path, formatRow(req.headers, this.log.delimiter));
+    if (req.op === "append" && log) {
+      if (!this.sheets.has(req.sheet)) throw new CompanyDataError("INTERNAL");
+      appendFileSync(this.log.path, req.rows.map((r) => formatRow(r, this.log.delimiter)).join(""));
+      this.appended += req.rows.length;
     }
+    return super.handle(req);
   }
 }
 
@@ -163,11 +130,8 @@ export function jobSheets(
   log: { sheet: string; path: string; rows: string[][] | null; delimiter: Delimiter },
 ): CsvSheets {
   const sheets = new CsvSheets(log);
-  sheets.tables.set(
-    sheet,
-    rows.map((r) => [...r]),
-  );
-  if (log.rows && log.sheet) sheets.tables.set(log.sheet, log.rows);
+  sheets.addSheet(sheet, rows as Cell[][]);
+  if (log.rows && log.sheet) sheets.addSheet(log.sheet, log.rows);
   return sheets;
 }
 

@@ -13,7 +13,7 @@
  * flight, or it timed out) keeps an open intent: the service may or may not
  * have charged it, so it counts as "up to". A resumed run reads the journal
  * back and continues it, so its summary covers every run of the job. An
- * answer is kept (the answer journal, cli/driver.ts) before its `a` line is
+ * answer is kept (the answer journal, node/driver.ts) before its `a` line is
  * written; an intent whose answer was kept when a kill came between the two
  * is closed on resume (`kept`): it arrived, and is replayed, not bought again.
  *
@@ -24,8 +24,7 @@
  */
 import { closeSync, existsSync, readFileSync, writeSync } from "node:fs";
 import { chargedOf, creditsOf, type HttpRequest, type HttpResponse } from "../shared/core/index.ts";
-import { written } from "./disk.ts";
-import { openPrivate } from "./private-file.ts";
+import { openPrivate, written } from "../node/index.ts";
 
 export interface Charge {
   /** Credits of answers that arrived. */
@@ -99,7 +98,7 @@ export class SpendLedger {
   };
 
   /**
-   * On resume: the answer to intent `id` is kept in the answer journal (cli/driver.ts keeps an answer before
+   * On resume: the answer to intent `id` is kept in the answer journal (node/driver.ts keeps an answer before
    * it is counted here). When a kill fell between the two, the intent is still open: it is closed now as
    * answered, since its answer arrived (charged) and is replayed, not bought again.
    */

@@ -15,7 +15,7 @@ import { parseMatchFloor } from "../shared/operations/index.ts";
 import { getAccount } from "../shared/operations/index.ts";
 import { DEFAULT_FIELDS, FIELDS, GROUP_LABEL, parseFieldList } from "../shared/enrich/index.ts";
 import { hash, type Rerun } from "../shared/enrich/index.ts";
-import { drainAll, nodeDriver } from "./driver.ts";
+import { drainAll, nodeDriver, printable, quietOnClosedPipe, type PipeGuard } from "../node/index.ts";
 import { enrichCommand, estimateCommand, type EnrichArgs } from "./enrich.ts";
 import { askOnTerminal, runStatus } from "./enrich-terminal.ts";
 import { ExitError, type Io } from "./io.ts";
@@ -26,8 +26,6 @@ import { monitorServerCommand, type MonitorServerArgs } from "./monitor-server.t
 import { estimateRefreshCommand, refreshCommand, type RefreshArgs } from "./refresh.ts";
 import type { JobFileArgs } from "./job-files.ts";
 import { groupDigits } from "../shared/credits/index.ts";
-import { quietOnClosedPipe, type PipeGuard } from "./pipe.ts";
-import { printable } from "./terminal.ts";
 import { searchCommand, type SearchArgs } from "./search.ts";
 import { parseCommandLine, type CliOptions } from "./args.ts";
 import { Pacer } from "../shared/api/index.ts";
@@ -146,7 +144,7 @@ function teamContext(env: NodeJS.ProcessEnv, lang: Language): OpContext | null {
   return c.mode === "server" && c.secret ? context(env, lang) : null;
 }
 
-/** Every line printed: text from the API without terminal control sequences (./terminal.ts). */
+/** Every line printed: text from the API without terminal control sequences (../node/terminal.ts). */
 const printing = (g: PipeGuard) => ({ write: (text: string) => g.write(printable(text)) });
 // A reader that closes the pipe early (`| head`) ends the output, not the program with a stack trace.
 const stdout = printing(quietOnClosedPipe(process.stdout));

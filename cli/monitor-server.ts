@@ -21,11 +21,10 @@ import {
   serverRunsText,
   type ServerFrequency,
 } from "../shared/monitor/index.ts";
-import { nodeDriver } from "./driver.ts";
+import { nodeDriver, writePrivate } from "../node/index.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { readTable } from "./monitor.ts";
-import { writePrivate } from "./private-file.ts";
 
 export interface MonitorServerArgs {
   input: string;

@@ -37,7 +37,7 @@ import {
 } from "../shared/monitor/index.ts";
 import { checkWebhookUrl, postWebhook } from "../shared/monitor/index.ts";
 import type { Delimiter } from "./csv.ts";
-import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
+import { DEFAULT_PARALLEL, nodeDriver } from "../node/index.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";
@@ -188,7 +188,7 @@ export async function monitorCommand(args: MonitorArgs, ctx: OpContext, io: Io, 
 
   // A check pauses when only failed calls are left; the core bounds how often it continues for them.
   const summary = await runToEnd(() => runAsync(checkPortfolio(ctx, opts), p.driver), MAX_STALLED_CALLS + 1);
-  writeTableFile(output, p.sheets.tables.get(PORTFOLIO_SHEET) ?? [], p.delimiter);
+  writeTableFile(output, p.sheets.table(PORTFOLIO_SHEET), p.delimiter);
   io.err(summary.message[lang]);
   io.err(T.written[lang](output, p.sheets.appended, args.changes));
 

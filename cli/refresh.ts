@@ -33,7 +33,7 @@ import { monthSpend } from "../shared/refresh/index.ts";
 import { refreshStep, type RefreshSummary } from "../shared/refresh/index.ts";
 import type { RefreshSettings, RefreshTable } from "../shared/refresh/index.ts";
 import type { Delimiter } from "./csv.ts";
-import { DEFAULT_PARALLEL, nodeDriver } from "./driver.ts";
+import { acquireLock, DEFAULT_PARALLEL, nodeDriver } from "../node/index.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";
@@ -42,7 +42,6 @@ import type { CsvSheets, FileStore } from "./job-files.ts";
 import { runToEnd } from "../shared/schedule/index.ts";
 import { writeTableFile, type JobFileArgs } from "./job-files.ts";
 import { auditedDriver, openAuditFile, whoRuns } from "./runs.ts";
-import { acquireLock } from "./lock.ts";
 
 export interface RefreshArgs extends JobFileArgs {
   olderThanDays: number;
@@ -188,7 +187,7 @@ async function refreshLocked(
   await confirmPrice(est.nextRun, args, io, interactive);
   // No deadline here: a step ends done, at the ceiling or out of credits (paused only if rows keep appearing).
   const summary = await runToEnd(() => runAsync(refreshStep(ctx, p.settings, { who: whoRuns() }), p.driver), 3);
-  writeTableFile(output, p.sheets.tables.get(LIST) ?? [], p.delimiter);
+  writeTableFile(output, p.sheets.table(LIST), p.delimiter);
   io.err(summary.message[lang]);
   io.err(T.written[lang](output, p.sheets.appended, args.changes));
   p.store.compact();

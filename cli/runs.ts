@@ -19,11 +19,10 @@ import { userInfo } from "node:os";
 import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
 import { beginUndo, listRuns, type RunsView, type UndoResult } from "../shared/undo/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
-import { nodeDriver } from "./driver.ts";
+import { acquireLock, nodeDriver } from "../node/index.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { CsvSheets, FileStore, readTable, writeTableFile } from "./job-files.ts";
-import { acquireLock } from "./lock.ts";
 
 export const auditFileOf = (output: string) => `${output}.runs.jsonl`;
 const AUDIT_KEY = /^doc:audit:/;
@@ -155,10 +154,10 @@ export async function revertCommand(args: RevertArgs, io: Io): Promise<number> {
     const sheetName = view.runs.find((r) => r.id === args.run)?.sheet ?? "";
     const list = await readTable(output, lang);
     const sheets = new CsvSheets({ sheet: "", path: "", delimiter: list.delimiter });
-    sheets.tables.set(sheetName, list.rows);
+    sheets.addSheet(sheetName, list.rows);
     const driver = auditDriver(sheets, audit);
     const begun = await runAsync(beginUndo(args.run, { who: whoRuns(), now: () => Date.now() }), driver);
-    if (!begun.result.already) writeTableFile(output, sheets.tables.get(sheetName) ?? [], list.delimiter);
+    if (!begun.result.already) writeTableFile(output, sheets.table(sheetName), list.delimiter);
     await runAsync(begun.finish(), driver);
     audit.compact();
     report(begun.result, args, io);

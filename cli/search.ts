@@ -31,7 +31,7 @@ import {
   type SearchCriteria,
 } from "../shared/operations/index.ts";
 import { CsvError, formatCell, formatRow, readCsv, type Delimiter } from "./csv.ts";
-import { nodeDriver } from "./driver.ts";
+import { nodeDriver } from "../node/index.ts";
 import { EXIT, SEARCH_HEADER, msg } from "./i18n.ts";
 import { ExitError, type Io } from "./io.ts";
 

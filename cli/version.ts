@@ -6,7 +6,7 @@
  * them before an upgrade; a database with a migration this build lacks is
  * refused at start (NewerDatabaseError).
  */
-import { PACKAGE_VERSION } from "./package-version.ts";
+import { PACKAGE_VERSION } from "../node/index.ts";
 import "../server/extensions.ts";
 import { migrations } from "../server/db/migrations.ts";
 

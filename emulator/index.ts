@@ -5,7 +5,7 @@
  * fake) and the network server (server.ts).
  */
 import type { HttpRequest } from "../shared/core/index.ts";
-import { ENDPOINTS, type Endpoint } from "../shared/api/index.ts";
+import { ENDPOINTS, matchRoute } from "../shared/api/index.ts";
 import { World } from "./world.ts";
 import { Accounts, DEMO_CREDITS, SIGNUP_CREDITS } from "./billing.ts";
 import { DEFAULT_RATE_LIMITS, RateLimiter, type BucketConfig, type BucketName, type RateLimits } from "./ratelimit.ts";
@@ -55,27 +55,9 @@ export const DEFAULT_COMPANIES = 20_000;
 export const DEFAULT_SEED = 42;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-interface Route {
-  ep: Endpoint;
-  re: RegExp;
-  names: string[];
-  handler: Handler;
-}
-
 /** Handlers by endpoint id; a version 2 handler serves an id both versions name. */
 const HANDLERS: Record<string, Handler> = { ...v1, ...v2 };
-
-const ROUTES: Route[] = ENDPOINTS.map((e) => {
-  const names: string[] = [];
-  const re = new RegExp(
-    "^" +
-      e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), "([^/]+)")) +
-      "$",
-  );
-  const handler = HANDLERS[e.id];
-  if (!handler) throw new Error(`no handler for endpoint ${e.id}`);
-  return { ep: e, re, names, handler };
-});
+for (const e of ENDPOINTS) if (!HANDLERS[e.id]) throw new Error(`no handler for endpoint ${e.id}`);
 
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const seed = options.seed ?? DEFAULT_SEED;
@@ -197,25 +179,15 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       };
     }
 
-    let matched: Route | undefined,
-      pathMatched = false,
-      m: RegExpExecArray | null = null;
-    for (const r of ROUTES) {
-      const x = r.re.exec(path);
-      if (!x) continue;
-      pathMatched = true;
-      if (r.ep.method === method) {
-        matched = r;
-        m = x;
-        break;
-      }
-    }
-    if (!matched || !m) {
-      if (pathMatched) throw new ApiError("METHOD_NOT_ALLOWED", "methodNotAllowed", { what: method }, "method");
+    // The one path table (shared/api/routes.ts), as the team server's proxy reads requests.
+    const found = matchRoute(method, path);
+    if (typeof found === "string") {
+      if (found === "no-method")
+        throw new ApiError("METHOD_NOT_ALLOWED", "methodNotAllowed", { what: method }, "method");
       if (/^\/(v2\/)?suggest\/?$/.test(path)) throw invalid("prefix", rule.atLeast(1, "string"));
       throw new ApiError("NOT_FOUND", "noRoute", { what: path }, "path");
     }
-    const ep = matched.ep;
+    const ep = found.route.ep;
     const key = authenticate(req.headers ?? {}, ep.version === "v1");
     const delayMs = faults.delay();
     const withDelay = (r: EmulatorResponse): EmulatorResponse => (delayMs > 0 ? { ...r, delayMs } : r);
@@ -250,9 +222,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 
     try {
       const params: Record<string, string> = {};
-      matched.names.forEach((n, k) => {
+      found.route.names.forEach((n, k) => {
         try {
-          params[n] = decodeURIComponent(nth(m, k + 1)); // every name is a group of the route's pattern
+          params[n] = decodeURIComponent(found.values[k] ?? ""); // every name is a group of the route's pattern
         } catch {
           throw new ApiError("INVALID_INPUT", "invalidField", { what: n }, n);
         }
@@ -267,7 +239,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       if (ep.id === "account") {
         body = accountView(key);
       } else {
-        const result = matched.handler({ world, lang, key, ep, params, query: url.searchParams, body: req.body });
+        const result = HANDLERS[ep.id]!({ world, lang, key, ep, params, query: url.searchParams, body: req.body });
         body = result.body;
         costInput = result.cost;
       }

@@ -125,6 +125,19 @@ const errorResponse = (description: string) => ({
   content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } },
 });
 
+/** The answers an endpoint can give, each with its error body. */
+function responsesOf(e: Endpoint): Record<string, unknown> {
+  return {
+    "200": { description: "Success", content: { "application/json": { schema: schemaOf(e.response, "output") } } },
+    "400": errorResponse("Invalid input (the error names the field)"),
+    "401": errorResponse("Missing or unknown API key"),
+    ...(e.billing === "credits" ? { "402": errorResponse("Balance does not cover the call; nothing is charged") } : {}),
+    ...(e.path.includes("{") ? { "404": errorResponse("Unknown id") } : {}),
+    "413": errorResponse("Body over 1 MiB"),
+    ...(e.rateBucket ? { "429": errorResponse("Rate limited; see Retry-After") } : {}),
+  };
+}
+
 export function openapiDocument(examplePersonId?: string) {
   if (examplePersonId) EXAMPLES.personCompanies = { params: { personId: examplePersonId } };
   const paths: Record<string, Record<string, unknown>> = {};
@@ -171,17 +184,7 @@ export function openapiDocument(examplePersonId?: string) {
       ],
       security: e.version === "v1" ? [{ bearer: [] }, { basic: [] }] : [{ bearer: [] }],
       parameters: params,
-      responses: {
-        "200": { description: "Success", content: { "application/json": { schema: schemaOf(e.response, "output") } } },
-        "400": errorResponse("Invalid input (the error names the field)"),
-        "401": errorResponse("Missing or unknown API key"),
-        ...(e.billing === "credits"
-          ? { "402": errorResponse("Balance does not cover the call; nothing is charged") }
-          : {}),
-        ...(e.path.includes("{") ? { "404": errorResponse("Unknown id") } : {}),
-        "413": errorResponse("Body over 1 MiB"),
-        ...(e.rateBucket ? { "429": errorResponse("Rate limited; see Retry-After") } : {}),
-      },
+      responses: responsesOf(e),
     };
     if (e.request) {
       op.requestBody = {

@@ -1,4 +1,5 @@
 /** Building answers: JSON bodies and the error body every 4xx/5xx carries (ErrorBody in schemas.ts). */
+import { ERROR_STATUS, type ErrorBodyCode } from "../shared/api/index.ts";
 import type { HttpResponse } from "../shared/core/index.ts";
 import { msg, type Lang, type MsgVar, MESSAGES } from "./i18n.ts";
 import type { Rule } from "./rules.ts";
@@ -10,30 +11,8 @@ export interface EmulatorResponse extends HttpResponse {
   drop?: boolean;
 }
 
-export type ErrorCode =
-  | "INVALID_INPUT"
-  | "UNAUTHORIZED"
-  | "INSUFFICIENT_CREDITS"
-  | "FORBIDDEN"
-  | "NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "PAYLOAD_TOO_LARGE"
-  | "RATE_LIMITED"
-  | "SERVER_ERROR"
-  | "UNAVAILABLE";
-
-export const STATUS_OF: Record<ErrorCode, number> = {
-  INVALID_INPUT: 400,
-  UNAUTHORIZED: 401,
-  INSUFFICIENT_CREDITS: 402,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  PAYLOAD_TOO_LARGE: 413,
-  RATE_LIMITED: 429,
-  SERVER_ERROR: 500,
-  UNAVAILABLE: 503,
-};
+/** The API's error codes (the one table: shared/api/schemas.ts ERROR_STATUS); a bad gateway is a proxy's, not the API's. */
+export type ErrorCode = Exclude<ErrorBodyCode, "BAD_GATEWAY">;
 
 /** A failure a handler or check raises; turned into an error answer by the pipeline. */
 export class ApiError extends Error {
@@ -61,7 +40,7 @@ export function errorResponse(e: ApiError, lang: Lang): EmulatorResponse {
   if (e.retryAfterSeconds !== undefined) headers["retry-after"] = String(e.retryAfterSeconds);
   if (e.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="company-data"';
   return json(
-    STATUS_OF[e.code],
+    ERROR_STATUS[e.code],
     {
       error: {
         code: e.code,

@@ -62,6 +62,24 @@ const CORS_EXPOSE_HEADERS = "Retry-After, X-Credits-Charged, X-Credits-Remaining
 /** A client that keeps sending after a 413 is cut off here, so a huge upload cannot occupy the server. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
 
+/** The CORS headers for a page on this machine (none for another origin), with a preflight's answer to OPTIONS. */
+function corsHeaders(req: http.IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  const cors: Record<string, string> = {};
+  if (!allowedOrigin(origin)) return cors;
+  cors["access-control-allow-origin"] = origin!;
+  cors["vary"] = "Origin";
+  cors["access-control-expose-headers"] = CORS_EXPOSE_HEADERS;
+  if (req.method === "OPTIONS") {
+    cors["access-control-allow-methods"] = "GET, POST, OPTIONS";
+    cors["access-control-allow-headers"] = CORS_ALLOW_HEADERS;
+    cors["access-control-max-age"] = "600";
+    // Chrome's private network access preflight, for pages served from a non-local address.
+    if (req.headers["access-control-request-private-network"]) cors["access-control-allow-private-network"] = "true";
+  }
+  return cors;
+}
+
 export function startServer(emulator: Emulator, options: ServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -70,29 +88,11 @@ export function startServer(emulator: Emulator, options: ServerOptions = {}): Pr
   const inFlight = new Map<string, number>();
 
   const server = http.createServer((req, res) => {
-    const origin = req.headers.origin;
-    const cors: Record<string, string> = {};
-    if (allowedOrigin(origin)) {
-      cors["access-control-allow-origin"] = origin!;
-      cors["vary"] = "Origin";
-      cors["access-control-expose-headers"] = CORS_EXPOSE_HEADERS;
-    }
+    const cors = corsHeaders(req);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
     const lang = langOf(headers);
-
-    if (req.method === "OPTIONS") {
-      if (allowedOrigin(origin)) {
-        cors["access-control-allow-methods"] = "GET, POST, OPTIONS";
-        cors["access-control-allow-headers"] = CORS_ALLOW_HEADERS;
-        cors["access-control-max-age"] = "600";
-        // Chrome's private network access preflight, for pages served from a non-local address.
-        if (req.headers["access-control-request-private-network"])
-          cors["access-control-allow-private-network"] = "true";
-      }
-      res.writeHead(204, cors).end();
-      return;
-    }
+    if (req.method === "OPTIONS") return void res.writeHead(204, cors).end();
 
     const tooLarge = () => {
       const r = errorResponse(new ApiError("PAYLOAD_TOO_LARGE", "payloadTooLarge", { max: maxBody }, "body"), lang);

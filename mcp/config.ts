@@ -12,17 +12,15 @@ import { invalid } from "../shared/core/index.ts";
 import { hash } from "../shared/enrich/index.ts";
 import { processLanguage, type Language } from "../shared/i18n/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
-import type { ClientConfig } from "../shared/api/index.ts";
-import type { OpContext } from "../shared/operations/index.ts";
 import { parseMatchFloor } from "../shared/operations/index.ts";
-import type { Pacer } from "../shared/api/index.ts";
 import { MIN_TOKEN_LENGTH, TOKEN_ENV } from "./auth.ts";
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS, isLoopback } from "./http-limits.ts";
-
-/** Credits a server run may spend when neither --budget nor COMPANY_DATA_BUDGET says otherwise. */
-export const DEFAULT_BUDGET = 100;
-/** Loopback only unless asked otherwise: the server spends the key's credits for whoever can reach it. */
-export const DEFAULT_HOST = "127.0.0.1";
+import {
+  DEFAULT_HOST,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_SECONDS,
+  isLoopback,
+  parseBudget,
+} from "../node/index.ts";
 
 export interface McpConfig {
   /** The bearer secret: the API key, or a team server's personal token (`credential`). */
@@ -52,16 +50,6 @@ export interface HttpConfig {
   allowedOrigins: string[];
   /** COMPANY_DATA_MCP_TOKEN: the bearer token clients must send; required beyond loopback. Never printed. */
   token: string | undefined;
-}
-
-/** `none` (no limit) or a whole number of credits ≥ 0. */
-export function parseBudget(v: string | undefined, field: string): number | null {
-  if (v === undefined || v.trim() === "") return DEFAULT_BUDGET;
-  if (v.trim().toLowerCase() === "none") return null;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0)
-    throw invalid(field, got({ de: "eine ganze Zahl ≥ 0 oder none", en: "a whole number ≥ 0 or none" }, v));
-  return n;
 }
 
 function parseWhole(v: string, field: string, min: number, max: number): number {
@@ -172,30 +160,6 @@ function readHttp(flags: Record<string, string>, env: NodeJS.ProcessEnv): HttpCo
     allowedOrigins: flags["allow-origin"] !== undefined ? parseOrigins(flags["allow-origin"]) : [],
     token,
   };
-}
-
-/**
- * One tool call's context, tallying what it sends and what the service
- * charges (the catalogue's price of each successful paid call). Without a
- * key the client answers MISSING_KEY before anything is sent.
- */
-export function callContext(cfg: McpConfig, tally: { credits: number; requests: number }, pacer: Pacer): OpContext {
-  const client: ClientConfig = {
-    apiKey: cfg.apiKey,
-    baseUrl: cfg.baseUrl,
-    credential: cfg.credential,
-    language: cfg.lang,
-    now: Date.now,
-    random: Math.random,
-    onSpend: (_id, credits) => {
-      tally.credits += credits;
-    },
-    onRequest: () => {
-      tally.requests += 1;
-    },
-    pacer,
-  };
-  return { client, cacheTtlSeconds: 6 * 3600, maxBatch: 100, scope: serverScope(cfg), matchFloor: cfg.matchFloor };
 }
 
 /** Cache and budget keys of this server: one base URL, one key per process. */

@@ -33,9 +33,8 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { bearerOf, type Authenticate } from "./auth.ts";
 import { createMcpServer, type McpHost } from "./server.ts";
-import { isLoopback } from "./http-limits.ts";
+import { closeUnread, isLoopback } from "../node/index.ts";
 import { sessionTable, type Session, type SessionTable } from "./sessions.ts";
-import { closeUnread } from "../server/net/close-unread.ts";
 
 export const MCP_PATH = "/mcp";
 /** Largest request body: far above any tool call (100 portfolio entries are a few KB). */

@@ -41,16 +41,6 @@ export const errorText = (e: CompanyDataError, lang: Language) => OWN[e.code]?.(
 export const spentText = (credits: number, lang: Language) =>
   `${lang === "de" ? "Verbraucht" : "Spent"}: ${countText(credits, NOUNS.credit, lang)}.`;
 
-/** This process's own budget (directly against the API; through a team server see ./team-budget.ts). */
-export const budgetText = (b: { limit: number | null; spent: number; remaining: number | null }, lang: Language) =>
-  b.limit === null
-    ? lang === "de"
-      ? `Budget: unbegrenzt, ${b.spent} verbraucht.`
-      : `Budget: unlimited, ${b.spent} spent.`
-    : lang === "de"
-      ? `Budget: ${b.spent} von ${b.limit} verbraucht, ${b.remaining} übrig.`
-      : `Budget: ${b.spent} of ${b.limit} spent, ${b.remaining} left.`;
-
 const BOUND: Record<"exact" | "atMost" | "atLeast", Record<Language, string>> = {
   exact: { de: "", en: "" },
   atMost: { de: "höchstens ", en: "at most " },

@@ -4,20 +4,36 @@
  * on Streamable HTTP. stdout belongs to the protocol: messages go to stderr.
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { nodeDriver } from "../cli/driver.ts";
+import { isLoopback, nodeDriver } from "../node/index.ts";
 import { CompanyDataError, toCompanyDataError } from "../shared/core/index.ts";
 import { processLanguage, type Language } from "../shared/i18n/index.ts";
 import { readConfig } from "./config.ts";
 import { startHttp } from "./http.ts";
-import { isLoopback } from "./http-limits.ts";
 import { localUser, tokenAuthenticator } from "./auth.ts";
-import { budgetText } from "./i18n.ts";
+import { budgetText } from "../node/index.ts";
 import { serverBudgetNote } from "./team-budget.ts";
-import { createHost, createMcpServer } from "./server.ts";
+import { createHost, createMcpServer, type McpHost } from "./server.ts";
 
 /** Exit codes as the CLI's (cli/i18n.ts EXIT): 0 done, 2 usage. */
 const OK = 0;
 const USAGE = 2;
+
+/** Serve MCP on stdin/stdout until the client closes it. */
+async function serveStdio(host: McpHost, budget: string, err: (line: string) => void): Promise<number> {
+  const server = createMcpServer(host);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once("end", () => {
+      void server.close().finally(resolve);
+    });
+  });
+  await server.connect(transport);
+  const lang = host.cfg.lang;
+  err(lang === "de" ? `MCP-Server (stdio) bereit. ${budget}` : `MCP server (stdio) ready. ${budget}`);
+  await closed;
+  return OK;
+}
 
 /** `messageLang`: the language of a configuration error (the CLI's, from --lang or LANG). */
 export async function runMcp(
@@ -49,20 +65,7 @@ export async function runMcp(
       ? serverBudgetNote(cfg.budget, lang)
       : budgetText({ limit: cfg.budget, spent: 0, remaining: cfg.budget }, lang);
 
-  if (!cfg.http) {
-    const server = createMcpServer(host);
-    const transport = new StdioServerTransport();
-    const closed = new Promise<void>((resolve) => {
-      transport.onclose = () => resolve();
-      process.stdin.once("end", () => {
-        void server.close().finally(resolve);
-      });
-    });
-    await server.connect(transport);
-    err(lang === "de" ? `MCP-Server (stdio) bereit. ${budget}` : `MCP server (stdio) ready. ${budget}`);
-    await closed;
-    return OK;
-  }
+  if (!cfg.http) return serveStdio(host, budget, err);
 
   const { port, host: hostname, token } = cfg.http;
   let running;

@@ -1,6 +1,6 @@
 /**
  * The MCP server: the tools of ./tools.ts on the official SDK's McpServer,
- * run by the Node driver (cli/driver.ts: fetch with a timeout, the bounded
+ * run by the Node driver (node/driver.ts: fetch with a timeout, the bounded
  * answer cache) through the core's client (pacing, retries, the error
  * taxonomy).
  *
@@ -33,15 +33,16 @@ import { CompanyDataError, toCompanyDataError } from "../shared/core/index.ts";
 import { budgetStatus } from "../shared/credits/index.ts";
 import { withBudget } from "../shared/functions/index.ts";
 import type { Operation } from "../shared/core/index.ts";
-import { callContext, type McpConfig } from "./config.ts";
+import { callContext } from "../node/index.ts";
+import { serverScope, type McpConfig } from "./config.ts";
 import { errorText, refusalDetail, spentText } from "./i18n.ts";
 import { budgetFor, budgetViewText } from "./team-budget.ts";
 import { parseArguments } from "./arguments.ts";
 import { invalid } from "../shared/core/index.ts";
-import { got, rule } from "../shared/i18n/index.ts";
+import { got, rule, type Language } from "../shared/i18n/index.ts";
 import { FREE_TOOLS, TOOLS, type Bound, type ToolDef } from "./tools.ts";
 import { Pacer } from "../shared/api/index.ts";
-import { PACKAGE_VERSION } from "../cli/package-version.ts";
+import { PACKAGE_VERSION } from "../node/index.ts";
 
 export const SERVER_NAME = "company-data";
 export const SERVER_VERSION = PACKAGE_VERSION;
@@ -77,12 +78,13 @@ export async function callTool(
   const { cfg } = host;
   const lang = cfg.lang;
   const tally = { credits: 0, requests: 0 };
-  const ctx = callContext(cfg, tally, host.pacer);
+  const source = { ...cfg, scope: serverScope(cfg), pacer: host.pacer };
+  const ctx = callContext(source, tally, lang);
   // Through a team server the user's server budget is the one shown (mcp/team-budget.ts); its account answer is free.
   const budgetOf = () =>
     budgetFor(
       ctx,
-      callContext(cfg, { credits: 0, requests: 0 }, host.pacer),
+      callContext(source, { credits: 0, requests: 0 }, lang),
       cfg.budget,
       cfg.credential === "serverToken",
     );
@@ -134,19 +136,30 @@ export async function callTool(
     if (!(e instanceof CompanyDataError))
       host.log(`${tool?.name ?? "?"}: internal error (${(e as Error)?.name ?? "unknown"})`);
     const budget = await runAsync(budgetOf(), host.driver).catch(() => null);
-    const error: Record<string, unknown> = { code: err.code, de: errorText(err, "de"), en: errorText(err, "en") };
-    if (err.details.field) error.field = err.details.field;
-    if (err.details.retryAt) error.retryAt = new Date(err.details.retryAt).toISOString();
-    if (err.code === "BUDGET_EXCEEDED" && refused) {
-      error.price = refused.price;
-      error.priceBound = refused.bound;
-    }
-    return {
-      isError: true,
-      content: [{ type: "text", text: `${errorText(err, lang)} ${spentText(tally.credits, lang)}` }],
-      structuredContent: { error, spent: { credits: tally.credits, requests: tally.requests }, budget },
-    };
+    return toolError(err, refused, { credits: tally.credits, requests: tally.requests }, budget, lang);
   }
+}
+
+/** A tool error: the code, both languages, the field, when to retry, the price a budget refused; what was spent. */
+function toolError(
+  err: CompanyDataError,
+  refused: { price: number; bound: Bound } | undefined,
+  spent: { credits: number; requests: number },
+  budget: unknown,
+  lang: Language,
+): CallToolResult {
+  const error: Record<string, unknown> = { code: err.code, de: errorText(err, "de"), en: errorText(err, "en") };
+  if (err.details.field) error.field = err.details.field;
+  if (err.details.retryAt) error.retryAt = new Date(err.details.retryAt).toISOString();
+  if (err.code === "BUDGET_EXCEEDED" && refused) {
+    error.price = refused.price;
+    error.priceBound = refused.bound;
+  }
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${errorText(err, lang)} ${spentText(spent.credits, lang)}` }],
+    structuredContent: { error, spent, budget },
+  };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { AccountResponse } from "../shared/api/index.ts";
 import { budgetStatus } from "../shared/credits/index.ts";
 import { getAccount, type OpContext } from "../shared/operations/index.ts";
 import type { Operation } from "../shared/core/index.ts";
-import { budgetText } from "./i18n.ts";
+import { budgetText } from "../node/index.ts";
 
 /** The budget a tool result carries: this process's (direct), or the user's on the team server. */
 export interface BudgetView {

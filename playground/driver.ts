@@ -9,7 +9,7 @@ import { limitedHttp } from "../shared/web/index.ts";
 
 /** Requests and paid credits in flight at most, as the CLI's default (adaptive below it: shared/web/limited-http.ts). */
 export const PLAYGROUND_PARALLEL = 32;
-import type { Workbook } from "./workbook.ts";
+import type { Workbook } from "../shared/sheet/index.ts";
 
 export function playgroundDriver(
   workbook: Workbook,

@@ -8,7 +8,7 @@
 import { h, replace } from "../shared/ui/index.ts";
 import type { Cell } from "../shared/core/index.ts";
 import { columnName } from "./export.ts";
-import { normalise, type Workbook } from "./workbook.ts";
+import { normaliseRange as normalise, type Workbook } from "../shared/sheet/index.ts";
 
 export interface GridOptions {
   label: string;

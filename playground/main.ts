@@ -8,7 +8,7 @@ import { mountApp } from "../shared/ui/index.ts";
 import { directHost } from "../shared/ui/index.ts";
 import { h } from "../shared/ui/index.ts";
 import { SETTINGS_KEYS } from "../shared/app/index.ts";
-import { Workbook } from "./workbook.ts";
+import { Workbook } from "../shared/sheet/index.ts";
 import { mountGrid } from "./grid.ts";
 import { playgroundDriver } from "./driver.ts";
 import { initialSheets } from "./data.ts";

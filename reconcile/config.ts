@@ -16,8 +16,7 @@ import { parseMatchFloor } from "../shared/operations/index.ts";
 import { hash } from "../shared/enrich/index.ts";
 import { processLanguage, type Language } from "../shared/i18n/index.ts";
 import { got, rule } from "../shared/i18n/index.ts";
-import { DEFAULT_HOST, parseBudget } from "../mcp/config.ts";
-import { isLoopback } from "../mcp/http-limits.ts";
+import { DEFAULT_HOST, isLoopback, parseBudget } from "../node/index.ts";
 
 /** The port when --http gives none is not guessed: --http is required (0 = any free port). */
 export interface ReconcileConfig {

@@ -12,7 +12,7 @@
 import { timingSafeEqual, createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isLoopback } from "../mcp/http-limits.ts";
+import { isLoopback } from "../node/index.ts";
 import type { ReconcileRequest, ReconcileService } from "./service.ts";
 
 export const RECONCILE_PATH = "/reconcile";

@@ -6,11 +6,10 @@
 import { Pacer } from "../shared/api/index.ts";
 import { toCompanyDataError } from "../shared/core/index.ts";
 import { processLanguage, type Language } from "../shared/i18n/index.ts";
-import { budgetText } from "../mcp/i18n.ts";
-import { isLoopback } from "../mcp/http-limits.ts";
+import { budgetText, callContext, isLoopback } from "../node/index.ts";
 import { readConfig, serviceScope, type ReconcileConfig } from "./config.ts";
 import { startReconcileHttp } from "./http.ts";
-import { requestContext, serviceDriver } from "./context.ts";
+import { serviceDriver } from "./context.ts";
 import { createReconcileService, type ReconcileService } from "./service.ts";
 
 const OK = 0;
@@ -34,7 +33,7 @@ export function serviceFor(cfg: ReconcileConfig, log: (line: string) => void): R
     allowedOrigins: cfg.allowedOrigins,
     auth: cfg.token !== undefined ? "service" : "none",
     log,
-    context: (_req, tally, lang) => requestContext(src, tally, lang),
+    context: (_req, tally, lang) => callContext(src, tally, lang),
   });
 }
 

@@ -17,7 +17,7 @@
 import type { Bilingual, Language } from "../shared/i18n/index.ts";
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH } from "./preview.ts";
 import { companyType } from "./types.ts";
-import { PACKAGE_VERSION } from "../cli/package-version.ts";
+import { PACKAGE_VERSION } from "../node/index.ts";
 import { financialYearSetting } from "./settings.ts";
 
 /** The API versions this service speaks. */

@@ -7,7 +7,7 @@
 import { createEmulator } from "../emulator/index.ts";
 import { startServer } from "../emulator/server.ts";
 import { banner, parseArgs } from "../emulator/cli.ts";
-import { startPlayground } from "../playground/server.ts";
+import { startPlayground } from "./playground-server.ts";
 import { portInUseMessage, startLanguage } from "./port-in-use.ts";
 
 const parsed = parseArgs(process.argv.slice(2), process.env);

@@ -16,6 +16,7 @@ import { checkBaseUrl } from "../shared/api/index.ts";
 import { CompanyDataError } from "../shared/core/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import { isLoopbackHost } from "../shared/api/index.ts";
+import { DEFAULT_HOST } from "../node/index.ts";
 import { UserNameRefused, userNameText } from "./auth/user-name.ts";
 import { DataDirLocked, lockDataDir, type DataLock } from "./db/data-lock.ts";
 import { prepareDataDir, tightenTree } from "./db/data-dir.ts";
@@ -47,7 +48,6 @@ const serverModules = () =>
 /** Exit codes as the CLI's (cli/i18n.ts EXIT). */
 const EXIT = { OK: 0, INTERNAL: 1, USAGE: 2, KEY: 5, LOCKED: 8 } as const;
 export const DEFAULT_PORT = 8790;
-export const DEFAULT_HOST = "127.0.0.1";
 /** Upstream timeout; a claim's lease is twice this plus a margin, so a live purchase is never taken over. */
 const DEFAULT_TIMEOUT_SECONDS = 30;
 const LEASE_MARGIN_MS = 5_000;

@@ -4,36 +4,14 @@
  * ErrorBody), so every client reads them as it reads the API's.
  */
 import type { ServerResponse } from "node:http";
+import { ERROR_STATUS, type ErrorBodyCode } from "../shared/api/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import type { OverBudget } from "./ledger/budget.ts";
 import { msg } from "./i18n.ts";
 
-export type ServerErrorCode =
-  | "UNAUTHORIZED"
-  | "INSUFFICIENT_CREDITS"
-  | "INVALID_INPUT"
-  | "NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "FORBIDDEN"
-  | "PAYLOAD_TOO_LARGE"
-  | "RATE_LIMITED"
-  | "BAD_GATEWAY"
-  | "UNAVAILABLE"
-  | "SERVER_ERROR";
-
-const STATUS: Record<ServerErrorCode, number> = {
-  INVALID_INPUT: 400,
-  UNAUTHORIZED: 401,
-  INSUFFICIENT_CREDITS: 402,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  PAYLOAD_TOO_LARGE: 413,
-  RATE_LIMITED: 429,
-  SERVER_ERROR: 500,
-  BAD_GATEWAY: 502,
-  UNAVAILABLE: 503,
-};
+/** The codes of the API's error body, and BAD_GATEWAY: the one table (shared/api/schemas.ts ERROR_STATUS). */
+export type ServerErrorCode = ErrorBodyCode;
+const STATUS = ERROR_STATUS;
 
 export interface ErrorAnswer {
   status: number;

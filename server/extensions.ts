@@ -13,7 +13,7 @@ import { doctorExtension } from "./doctor/index.ts";
 import { estimateExtension } from "./estimate.ts";
 import type { ServerExtension } from "./routes.ts";
 import { schedulesExtension } from "./schedules/index.ts";
-import { reconcileExtension } from "../reconcile/team-server.ts";
+import { reconcileExtension } from "./reconcile.ts";
 
 export const TEAM_SERVER_EXTENSIONS: readonly ServerExtension[] = [
   // The free self-test at start, its report in the deep health check, its refusal of paid requests on drift.

@@ -7,39 +7,24 @@
  * a request the API would refuse is refused here, before anything is reserved.
  */
 import type { CallSpec } from "../shared/api/index.ts";
-import { canonicalQuestion, ENDPOINTS, INCLUDES, type Endpoint, type Include } from "../shared/api/index.ts";
+import { canonicalQuestion, ENDPOINT_ROUTES, INCLUDES, matchRoute } from "../shared/api/index.ts";
+import type { Endpoint, Include } from "../shared/api/index.ts";
 import { CompanyDataError, invalid, toCompanyDataError } from "../shared/core/index.ts";
 import { formatPath, ruleOfIssue, rule, type IssueLike } from "../shared/i18n/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
 import { errorAnswer, type ErrorAnswer } from "./errors.ts";
 import { msg } from "./i18n.ts";
 
-interface Route {
-  ep: Endpoint;
-  re: RegExp;
-  names: string[];
-}
-
-const ROUTES: Route[] = ENDPOINTS.map((e) => {
-  const names: string[] = [];
-  const re = new RegExp(
-    "^" +
-      e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), "([^/]+)")) +
-      "$",
-  );
-  return { ep: e, re, names };
-});
-
 /** Query parameters that are the server's, not the API's: never forwarded. */
 const OWN_PARAMS = new Set(["lang"]);
 
 /** Whether a path is the API's (so the proxy answers it, with 404/405 of its own when it is no endpoint). */
-export const isApiPath = (path: string) => path.startsWith("/v2/") || ROUTES.some((r) => r.re.test(path));
+export const isApiPath = (path: string) => path.startsWith("/v2/") || ENDPOINT_ROUTES.some((r) => r.re.test(path));
 
 /** The endpoint a request to the API is for (its path below the base URL), or undefined. */
 export function endpointOfRequest(method: string, path: string): Endpoint | undefined {
-  const m = method.toUpperCase();
-  return ROUTES.find((r) => r.ep.method === m && r.re.test(path))?.ep;
+  const hit = matchRoute(method.toUpperCase(), path);
+  return typeof hit === "string" ? undefined : hit.route.ep;
 }
 
 const invalidAnswer = (e: CompanyDataError, lang: Language): ErrorAnswer =>
@@ -52,16 +37,15 @@ export function specOf(
   body: string,
   lang: Language,
 ): { ok: true; spec: CallSpec } | { ok: false; answer: ErrorAnswer } {
-  const matches = ROUTES.map((r) => ({ r, m: r.re.exec(url.pathname) })).filter((x) => x.m);
-  if (matches.length === 0) return { ok: false, answer: errorAnswer("NOT_FOUND", msg.notFound[lang]) };
-  const hit = matches.find((x) => x.r.ep.method === method);
-  if (!hit) return { ok: false, answer: errorAnswer("METHOD_NOT_ALLOWED", msg.methodNotAllowed[lang]) };
-  const { ep, names } = hit.r;
+  const hit = matchRoute(method, url.pathname);
+  if (hit === "no-path") return { ok: false, answer: errorAnswer("NOT_FOUND", msg.notFound[lang]) };
+  if (hit === "no-method") return { ok: false, answer: errorAnswer("METHOD_NOT_ALLOWED", msg.methodNotAllowed[lang]) };
+  const { ep, names } = hit.route;
   try {
     // The caller's names as keys (a query parameter `__proto__` or `constructor`): maps without a prototype.
     const path = Object.create(null) as Record<string, string>;
     names.forEach((n, i) => {
-      path[n] = decodeURIComponent(hit.m![i + 1]!);
+      path[n] = decodeURIComponent(hit.values[i] ?? "");
     });
     const query = Object.create(null) as Record<string, string>;
     for (const [k, v] of url.searchParams) {

@@ -57,6 +57,46 @@ export interface Dataset {
   startYear: number;
 }
 
+/** A company of the reference sample (real name, id and city), filled in from its own random stream. */
+function referenceRecord(
+  ref: (typeof REFERENCE)[number],
+  idx: number,
+  seed: number,
+  nextRegister: (court: string, type: string, r: Rng) => string,
+): CompanyRec {
+  const r = Rng.for(seed, "ref:" + ref.id);
+  const ci = Math.max(0, cityIndex(ref.city));
+  const city = nth(CITIES, ci);
+  const known = referenceIndustry(ref.id, ref.industry);
+  const [regType, regNum] = REF_REGISTER[ref.id] ?? [
+    ref.legalForm === "KG" ? "HRA" : "HRB",
+    nextRegister(city.court, ref.legalForm === "KG" ? "HRA" : "HRB", r),
+  ];
+  const size = (ref.size as SizeCode) ?? "LARGE";
+  const rec: CompanyRec = {
+    idx,
+    id: ref.id,
+    name: ref.name,
+    legalForm: REF_FORM[ref.legalForm] ?? "GMBH",
+    city: ci,
+    zip: formatZip(city.zipFrom + r.int(0, Math.min(20, city.zipTo - city.zipFrom))),
+    street: r.pick(STREETS) + " " + r.int(1, 120),
+    lat: city.lat + (r.next() - 0.5) * 0.02,
+    lon: city.lon + (r.next() - 0.5) * 0.03,
+    industry: known,
+    size,
+    employees: employeesFor(size, r, ref.financials?.revenue),
+    foundingDate: ref.foundingDate ?? `${r.int(1870, 1990)}-01-01`,
+    registerType: regType,
+    registerNumber: regNum,
+    status: "ACTIVE",
+    warning: false,
+    capital: 1_000_000 * r.int(50, 2000),
+    reference: ref,
+  };
+  return rec;
+}
+
 export function generate(count: number, seed: number, startDate: string): Dataset {
   const startYear = Number(startDate.slice(0, 4));
   const companies: CompanyRec[] = [];
@@ -72,36 +112,7 @@ export function generate(count: number, seed: number, startDate: string): Datase
   };
 
   for (const ref of REFERENCE) {
-    const r = Rng.for(seed, "ref:" + ref.id);
-    const ci = Math.max(0, cityIndex(ref.city));
-    const city = nth(CITIES, ci);
-    const known = referenceIndustry(ref.id, ref.industry);
-    const [regType, regNum] = REF_REGISTER[ref.id] ?? [
-      ref.legalForm === "KG" ? "HRA" : "HRB",
-      nextRegister(city.court, ref.legalForm === "KG" ? "HRA" : "HRB", r),
-    ];
-    const size = (ref.size as SizeCode) ?? "LARGE";
-    const rec: CompanyRec = {
-      idx: companies.length,
-      id: ref.id,
-      name: ref.name,
-      legalForm: REF_FORM[ref.legalForm] ?? "GMBH",
-      city: ci,
-      zip: formatZip(city.zipFrom + r.int(0, Math.min(20, city.zipTo - city.zipFrom))),
-      street: r.pick(STREETS) + " " + r.int(1, 120),
-      lat: city.lat + (r.next() - 0.5) * 0.02,
-      lon: city.lon + (r.next() - 0.5) * 0.03,
-      industry: known,
-      size,
-      employees: employeesFor(size, r, ref.financials?.revenue),
-      foundingDate: ref.foundingDate ?? `${r.int(1870, 1990)}-01-01`,
-      registerType: regType,
-      registerNumber: regNum,
-      status: "ACTIVE",
-      warning: false,
-      capital: 1_000_000 * r.int(50, 2000),
-      reference: ref,
-    };
+    const rec = referenceRecord(ref, companies.length, seed, nextRegister);
     companies.push(rec);
     byId.set(rec.id, rec.idx);
   }

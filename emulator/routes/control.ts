@@ -73,6 +73,26 @@ function checkDate(field: string, iso: string): void {
   if (!Number.isFinite(d.getTime()) || d.toISOString().slice(0, 10) !== iso) throw invalid(field, rule.validDate);
 }
 
+/** POST /_emulator/schedule: an event for one company on a day or date after today. */
+function schedule(emu: Emulator, body: string | undefined): EmulatorResponse {
+  const b = parseBody(ScheduleBody, body);
+  if ((b.day === undefined) === (b.date === undefined))
+    throw invalid(b.day === undefined ? "day" : "date", rule.exactlyOneOf(["day", "date"]));
+  if (b.date !== undefined) checkDate("date", b.date);
+  if (!emu.world.byId(b.id)) throw notFound(b.id, "id");
+  try {
+    const day = emu.scheduleEvent(b.id, { day: b.day, date: b.date, kind: b.kind });
+    return json(200, { id: b.id, kind: b.kind, day });
+  } catch (e) {
+    if (e instanceof RangeError)
+      throw invalid(
+        b.day !== undefined ? "day" : "date",
+        rule.afterToday(b.day !== undefined ? emu.clock.day() : emu.clock.today()),
+      );
+    throw e;
+  }
+}
+
 export function control(
   emu: Emulator,
   method: string,
@@ -126,24 +146,8 @@ export function control(
         throw invalid("days", rule.number({ value: 1, inclusive: true }, { value: 366, inclusive: true }, true));
       return json(200, { events: emu.clock.preview(days) });
     }
-    case "POST /_emulator/schedule": {
-      const b = parseBody(ScheduleBody, body);
-      if ((b.day === undefined) === (b.date === undefined))
-        throw invalid(b.day === undefined ? "day" : "date", rule.exactlyOneOf(["day", "date"]));
-      if (b.date !== undefined) checkDate("date", b.date);
-      if (!emu.world.byId(b.id)) throw notFound(b.id, "id");
-      try {
-        const day = emu.scheduleEvent(b.id, { day: b.day, date: b.date, kind: b.kind });
-        return json(200, { id: b.id, kind: b.kind, day });
-      } catch (e) {
-        if (e instanceof RangeError)
-          throw invalid(
-            b.day !== undefined ? "day" : "date",
-            rule.afterToday(b.day !== undefined ? emu.clock.day() : emu.clock.today()),
-          );
-        throw e;
-      }
-    }
+    case "POST /_emulator/schedule":
+      return schedule(emu, body);
     case "GET /_emulator/faults":
       return json(200, emu.faults.get());
     case "POST /_emulator/faults":

@@ -5,15 +5,11 @@
  * Haftung" = "GmbH", "e. K." = "eK").
  */
 
+import { foldGerman } from "../../shared/i18n/index.ts";
+
+/** The one German folding (shared/i18n/fold.ts), then every run of punctuation and space as one space. */
 export function fold(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/ä/g, "ae")
-    .replace(/ö/g, "oe")
-    .replace(/ü/g, "ue")
-    .replace(/ß/g, "ss")
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
+  return foldGerman(text)
     .replace(/&/g, " ")
     .replace(/[^a-z0-9]+/g, " ")
     .trim();

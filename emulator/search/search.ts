@@ -26,6 +26,28 @@ const NAME_W = 3,
   TEXT_W = 1.2,
   PREFIX_FACTOR = 0.6;
 
+/** No text: rank by distance when a point is given (`radiusKm`), else by size and name. */
+function rankWithoutText(
+  world: World,
+  pass: (c: CompanyRec) => boolean,
+  dist: Map<number, number>,
+  radiusKm: number | undefined,
+  top: TopK,
+): { total: number; hits: Hit[] } {
+  let total = 0;
+  const consider = (i: number) => {
+    const c = nth(world.companies, i);
+    if (!pass(c)) return;
+    total++;
+    const d = dist.get(i);
+    const score = d !== undefined ? 1 - d / ((radiusKm ?? 0) + 1e-9) : (SIZE_ORDER.indexOf(c.size) + 1) / 4;
+    top.push(i, score, i);
+  };
+  if (radiusKm !== undefined) for (const i of dist.keys()) consider(i);
+  else for (let i = 0; i < world.index.n; i++) consider(i);
+  return { total, hits: top.result().map((h) => ({ ...h, distanceKm: dist.get(h.idx) })) };
+}
+
 export function search(
   world: World,
   req: { query: string; size?: number; from?: number; filters?: Filters; near?: SearchRequest["near"] },
@@ -42,20 +64,7 @@ export function search(
   const qTokens = [...new Set(normName(req.query).split(" ").filter(Boolean))];
   const top = new TopK(from + size);
   let total = 0;
-  if (qTokens.length === 0) {
-    // No text: rank by distance when a point is given, else by size and name.
-    const consider = (i: number) => {
-      if (!pass(nth(world.companies, i))) return;
-      total++;
-      const d = dist.get(i);
-      const c = nth(world.companies, i);
-      const score = d !== undefined ? 1 - d / (req.near!.radiusKm + 1e-9) : (SIZE_ORDER.indexOf(c.size) + 1) / 4;
-      top.push(i, score, i);
-    };
-    if (req.near) for (const i of dist.keys()) consider(i);
-    else for (let i = 0; i < idx.n; i++) consider(i);
-    return { total, hits: top.result().map((h) => ({ ...h, distanceKm: dist.get(h.idx) })) };
-  }
+  if (qTokens.length === 0) return rankWithoutText(world, pass, dist, req.near?.radiusKm, top);
 
   const scores = new Float32Array(idx.n);
   const touched: number[] = [];

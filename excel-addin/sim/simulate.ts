@@ -61,6 +61,28 @@ export interface SimRuntime {
   settingsWrites(): number;
 }
 
+/** The runtime's fetch, answered by `handle` (status 0: a network failure, as fetch rejects); every request noted. */
+function fakeFetch(handle: SimOptions["handle"], requests: SimRuntime["requests"]) {
+  return async (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
+    const u = new URL(url);
+    requests.push({ method: init.method, path: u.pathname, body: init.body });
+    const res = await handle({
+      method: init.method as HttpRequest["method"],
+      url,
+      headers: init.headers,
+      body: init.body,
+    });
+    if (res.status === 0) throw new TypeError("Failed to fetch");
+    return {
+      status: res.status,
+      headers: {
+        forEach: (cb: (v: string, k: string) => void) => Object.entries(res.headers).forEach(([k, v]) => cb(v, k)),
+      },
+      text: async () => res.body,
+    };
+  };
+}
+
 export function loadFunctions(opts: SimOptions): SimRuntime {
   const functions = new Map<string, (...args: unknown[]) => Promise<unknown>>();
   const storage = opts.storage ?? memoryStorage();
@@ -82,24 +104,7 @@ export function loadFunctions(opts: SimOptions): SimRuntime {
       cb?.({ status: "succeeded" });
     },
   };
-  const fetchFake = async (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
-    const u = new URL(url);
-    requests.push({ method: init.method, path: u.pathname, body: init.body });
-    const res = await opts.handle({
-      method: init.method as HttpRequest["method"],
-      url,
-      headers: init.headers,
-      body: init.body,
-    });
-    if (res.status === 0) throw new TypeError("Failed to fetch");
-    return {
-      status: res.status,
-      headers: {
-        forEach: (cb: (v: string, k: string) => void) => Object.entries(res.headers).forEach(([k, v]) => cb(v, k)),
-      },
-      text: async () => res.body,
-    };
-  };
+  const fetchFake = fakeFetch((req) => opts.handle(req), requests);
   const globals = {
     CustomFunctions: {
       associate: (id: string, fn: (...args: unknown[]) => Promise<unknown>) => {

@@ -17,7 +17,7 @@ import { dirname } from "node:path";
 import type { AuthUser } from "../auth/tokens.ts";
 import { errorAnswer, send } from "../errors.ts";
 import { msg } from "../i18n.ts";
-import { languageOf } from "../http.ts";
+import { languageOf } from "../language.ts";
 import type { ServiceContext } from "../routes.ts";
 import { ADMIN_PATH, handleAdmin } from "./routes.ts";
 

@@ -6,29 +6,19 @@
  * the server, which keeps it within a second and well under 150 MB.
  */
 import * as http from "node:http";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { hostname } from "node:os";
+import { alive, lockOwner } from "../../node/index.ts";
 import { LOCK_FILE } from "../db/data-lock.ts";
 
 export const CHANNEL_FILE = "admin.sock";
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** The pid holding `dir` (its lock file names a live process other than this one), else null. */
 export function dataDirHolder(dir: string): number | null {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(join(dir, LOCK_FILE), "utf8").trim());
-  } catch {
-    return null;
-  }
+  const owner = lockOwner(join(dir, LOCK_FILE));
+  if (!owner || owner.host !== hostname()) return null;
+  const { pid } = owner;
   return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
 }
 

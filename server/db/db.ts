@@ -8,25 +8,8 @@
  * several server processes on one PostgreSQL keep the guarantees through
  * transactions and row locks (SELECT … FOR UPDATE, see ledger/budget.ts).
  */
-export interface Sql {
-  /** One statement with $1… parameters; the rows it returns. */
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  /** Several statements without parameters (migrations). */
-  exec(text: string): Promise<void>;
-}
-
-export interface Db extends Sql {
-  readonly kind: "pglite" | "postgres";
-  /**
-   * A connection of its own for short statements that must not wait behind a
-   * busy pool (the process heartbeat: server/heartbeat.ts); absent where
-   * statements run one at a time anyway (PGlite).
-   */
-  readonly priority?: Sql;
-  /** Run `fn` in one transaction: committed when it returns, rolled back when it throws. */
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
+import type { Db } from "./sql.ts";
+export type { Db, Sql } from "./sql.ts";
 
 /** Where the database is: DATABASE_URL wins over --data (the issue's interface). */
 export type DbTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dir: string };

@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
-import type { Db, Sql } from "./db.ts";
+import type { Db, Sql } from "./sql.ts";
 
 export async function openPglite(dir: string): Promise<Db> {
   // "memory://" keeps everything in memory (tests that need no files).

@@ -1,6 +1,6 @@
 /** The Db interface on a PostgreSQL server (node-postgres pool). */
 import pg from "pg";
-import type { Db, Sql } from "./db.ts";
+import type { Db, Sql } from "./sql.ts";
 
 /** Connections per process: enough for the requests a server has in flight, few enough for several processes on one database. */
 const POOL_SIZE = 20;

@@ -4,20 +4,15 @@
  * that closes the connection instead of reading a body.
  */
 import type * as http from "node:http";
-import { toLanguage, type Language } from "../../shared/i18n/index.ts";
 import { send, type ErrorAnswer } from "../errors.ts";
-import { closeUnread } from "../net/close-unread.ts";
+import { closeUnread } from "../../node/index.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Bodies of methods that carry none (GET, DELETE, HEAD): what a client may still send by habit. */
 export const BODYLESS_MAX_BYTES = 16 * 1024;
 
 /** ?lang= wins over Accept-Language (its first language); German otherwise, as the API. */
-export function languageOf(url: URL, acceptLanguage: string | undefined): Language {
-  const q = url.searchParams.get("lang");
-  if (q === "de" || q === "en") return q;
-  return toLanguage((acceptLanguage ?? "").split(",")[0], "de");
-}
+export { languageOf } from "../language.ts";
 
 /** An origin as the browser sends it: scheme://host[:port], lower case, no path. */
 export function normaliseOrigin(o: string): string {
@@ -79,7 +74,7 @@ export function bodyLimit(method: string, routeMax: number | undefined, serverMa
 /**
  * An answer given before the body is read (or while it is still coming):
  * the connection is closed after it, so the rest of the body is never read
- * (net/close-unread.ts: what is already in the socket's buffers stays there).
+ * (node/close-unread.ts: what is already in the socket's buffers stays there).
  */
 export function refuse(res: http.ServerResponse, a: ErrorAnswer, headers: Record<string, string>): void {
   closeUnread(res);

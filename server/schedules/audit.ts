@@ -17,7 +17,7 @@
 import { runAsync, type AsyncDriver, type Cell } from "../../shared/core/index.ts";
 import { outputCellsOf, PORTFOLIO_SHEET, type RestoredCells } from "../../shared/monitor/index.ts";
 import { listRuns, runCells, undoRun, type RunsView, type UndoResult } from "../../shared/undo/index.ts";
-import { Workbook } from "../../playground/workbook.ts";
+import { Workbook } from "../../shared/sheet/index.ts";
 import type { Db, Sql } from "../db/db.ts";
 import type { Schedule } from "./store.ts";
 import * as store from "./store.ts";

@@ -12,7 +12,7 @@ import { endpoint, Pacer, type RateLimitOverrides } from "../../shared/api/index
 import type { Language } from "../../shared/i18n/index.ts";
 import type { OpContext } from "../../shared/operations/index.ts";
 import { CHANGES_HEADERS, CHANGES_SHEETS, checkPortfolio, PORTFOLIO_SHEET } from "../../shared/monitor/index.ts";
-import { Workbook } from "../../playground/workbook.ts";
+import { Workbook } from "../../shared/sheet/index.ts";
 import type { AuthUser } from "../auth/tokens.ts";
 import { specOf } from "../proxy.ts";
 import type { ServiceContext } from "../routes.ts";

@@ -47,7 +47,7 @@ import {
 } from "../../shared/monitor/index.ts";
 import { runToEnd } from "../../shared/schedule/index.ts";
 import { fetchHttp, type FetchLike } from "../../shared/web/index.ts";
-import { Workbook } from "../../playground/workbook.ts";
+import { Workbook } from "../../shared/sheet/index.ts";
 import type { AuthUser } from "../auth/tokens.ts";
 import type { InwardKind } from "../net/addresses.ts";
 import { outboundFetch, OutboundRefused, refusalText, STRICT_OUTBOUND } from "../net/outbound.ts";

@@ -7,6 +7,8 @@ export { checkBaseUrl, isLoopbackHost } from "./base-url.ts";
 export { PRODUCTION_BASE_URL, buildRequest, call, callMany, errorFromResponse, missingKey } from "./client.ts";
 export type { CallResult, CallSpec, ClientConfig } from "./client.ts";
 export { noticingRefusals } from "./refusal.ts";
+export { ENDPOINT_ROUTES, matchRoute } from "./routes.ts";
+export type { EndpointRoute, RouteMatch } from "./routes.ts";
 export type { SeenRefusal } from "./refusal.ts";
 export { COMPANY_ID_AT_START, COMPANY_ID_IN_TEXT, COMPANY_ID_PATTERN, companyIdsIn } from "./company-id.ts";
 export { connectionFromEnv, envKeyMessage } from "./connection-env.ts";
@@ -39,6 +41,8 @@ export {
   SIZE_CLASSES,
   V1CompaniesResponse,
 } from "./schemas.ts";
+export { ERROR_STATUS } from "./error-status.ts";
+export type { ErrorBodyCode } from "./error-status.ts";
 export type {
   Announcement,
   Availability,

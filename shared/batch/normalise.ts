@@ -7,23 +7,11 @@
 import type { ResolveQuery } from "../api/index.ts";
 import { invalid } from "../core/index.ts";
 import { got, rule } from "../i18n/index.ts";
-import { FIELD_LABELS, fieldLabel } from "../i18n/index.ts";
+import { FIELD_LABELS, fieldLabel, foldGerman } from "../i18n/index.ts";
 
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** Lower case, German transliteration (ä=ae ö=oe ü=ue ß=ss), other accents dropped. */
+/** Lower case, German transliteration (ä=ae ö=oe ü=ue ß=ss), other accents dropped: the one folding. */
 function fold(s: string): string {
-  // Plain ASCII (most names) needs only lower case: NFC/NFD and the umlaut and accent rules cannot change it.
-  if (ASCII.test(s)) return s.toLowerCase();
-  return s
-    .normalize("NFC")
-    .toLowerCase()
-    .replace(/ä/g, "ae")
-    .replace(/ö/g, "oe")
-    .replace(/ü/g, "ue")
-    .replace(/ß/g, "ss")
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "");
+  return foldGerman(s);
 }
 
 /**

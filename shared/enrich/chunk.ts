@@ -4,12 +4,11 @@
  * Working a chunk (resolve, availability, profiles) is ./chunk-run.ts; the
  * sheet job and the CLI loop over it.
  */
-import type { Doubt, MatchNote } from "../operations/index.ts";
-import type { Availability, Company, CompanySummary, ResolveQuery } from "../api/index.ts";
+import type { Availability, Company, ResolveQuery } from "../api/index.ts";
 import type { Include } from "../api/index.ts";
 import type { Operation } from "../core/index.ts";
 import { CompanyDataError } from "../core/index.ts";
-import type { OpContext } from "../operations/index.ts";
+import type { OpContext, ResolvedRow } from "../operations/index.ts";
 import type { Cell } from "../core/index.ts";
 import type { FieldDef } from "./fields.ts";
 import type { ColumnMapping } from "./columns.ts";
@@ -19,22 +18,11 @@ import type { Language } from "../i18n/index.ts";
 import { identifierQuery, type IdentifierQuery } from "../operations/index.ts";
 import type { RowTask } from "./task.ts";
 
-/** Shape of CORE-OPS' ResolvedRow (shared/operations/resolve.ts), repeated structurally. */
-export interface ResolvedRowLike {
-  status: "matched" | "ambiguous" | "not_found" | "error";
-  match: CompanySummary | null;
-  confidence: number | null;
-  candidates: CompanySummary[];
-  doubt?: Doubt;
-  note?: MatchNote;
-  error?: CompanyDataError;
-}
-
 /** The operations the job stands on (bound to CORE-OPS' modules in ./run.ts; fakes in tests). */
 export interface EnrichDeps {
-  resolveMany(ctx: OpContext, rows: ResolveQuery[], opts?: { mode?: "batch" | "free" }): Operation<ResolvedRowLike[]>;
+  resolveMany(ctx: OpContext, rows: ResolveQuery[], opts?: { mode?: "batch" | "free" }): Operation<ResolvedRow[]>;
   /** Free lookups by website, VAT id, register number or LEI (shared/operations/identifiers.ts); rows with identifiers fail without it. */
-  lookupMany?(ctx: OpContext, rows: IdentifierQuery[]): Operation<ResolvedRowLike[]>;
+  lookupMany?(ctx: OpContext, rows: IdentifierQuery[]): Operation<ResolvedRow[]>;
   getProfiles(ctx: OpContext, ids: string[], include?: Include[]): Operation<Map<string, Company | CompanyDataError>>;
   getAvailability(ctx: OpContext, ids: string[]): Operation<Map<string, Availability | CompanyDataError>>;
 }
@@ -93,12 +81,7 @@ export function taskFromRow(index: number, row: readonly Cell[], mapping: Column
 }
 
 /** What the memo keeps of a resolve answer (errors: nothing, they are asked again). */
-export function keyAnswer(
-  r: ResolvedRowLike,
-  fields: readonly FieldDef[],
-  needs: Needs,
-  lang: Language,
-): KeyAnswer | null {
+export function keyAnswer(r: ResolvedRow, fields: readonly FieldDef[], needs: Needs, lang: Language): KeyAnswer | null {
   if (r.status === "matched" && r.match) {
     const summary = r.match;
     // Without a profile the row's values come from the match alone: kept, as the match itself is not.

@@ -5,7 +5,7 @@
  */
 import type { Cell } from "../core/index.ts";
 import { invalid } from "../core/index.ts";
-import { fieldLabel } from "../i18n/index.ts";
+import { fieldLabel, foldGerman } from "../i18n/index.ts";
 import { findOutputBlock } from "./rows.ts";
 
 /** Neither a company name nor an id column: nothing to look companies up by. */
@@ -25,12 +25,7 @@ export type ColumnMapping = Partial<Record<InputRole, number>>;
 
 /** Lower case, umlauts folded, everything but letters and digits removed: "Firmen-ID" → "firmenid". */
 export function normaliseHeader(h: Cell): string {
-  return String(h ?? "")
-    .toLowerCase()
-    .replace(/ä/g, "ae")
-    .replace(/ö/g, "oe")
-    .replace(/ü/g, "ue")
-    .replace(/ß/g, "ss")
+  return foldGerman(String(h ?? ""))
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/[^a-z0-9]/g, "");

@@ -4,6 +4,7 @@
  * modules of this folder import each other directly.
  */
 export { FIELD_LABELS, fieldLabel } from "./fields.ts";
+export { foldGerman } from "./fold.ts";
 export { acceptLanguage, catalogue, toLanguage } from "./language.ts";
 export type { Bilingual, Language, Texts } from "./language.ts";
 export { environmentLanguage, processLanguage } from "./locale.ts";

@@ -25,7 +25,7 @@
  * service does not cover have null (registered associations are not
  * companies, company-data-api.md §1; foundations are in no commercial register).
  */
-import type { Bilingual } from "../i18n/index.ts";
+import { foldGerman, type Bilingual } from "../i18n/index.ts";
 
 export interface LegalForm {
   /** Canonical code, unique per form: "GMBH_CO_KG". */
@@ -215,16 +215,9 @@ export const LEGAL_FORMS: readonly LegalForm[] = [
   form("EV", "e.V.", "Eingetragener Verein", "Registered association", null, ["e.V.", "eV", "eingetragener Verein"]),
 ];
 
-/** Lower case, ä = ae, ß = ss, other accents dropped: one word as the parser compares it. */
+/** Lower case, ä = ae, ß = ss, other accents dropped: one word as the parser compares it (the one folding). */
 function foldWord(w: string): string {
-  return w
-    .toLowerCase()
-    .replace(/ä/g, "ae")
-    .replace(/ö/g, "oe")
-    .replace(/ü/g, "ue")
-    .replace(/ß/g, "ss")
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "");
+  return foldGerman(w);
 }
 
 /** Words joining partner and "Co." ("&", "+", "u.", "und", "and"): not read, so every connector fits every spelling. */

@@ -6,3 +6,5 @@
 export { formatCell, formatCsvNumber, formatRow } from "./csv-write.ts";
 export type { Delimiter } from "./csv-write.ts";
 export { asText, needsNeutralising, sameCell } from "./text.ts";
+export { MAX_COLS, MAX_ROWS, normalise as normaliseRange, Workbook } from "./workbook.ts";
+export type { Range, Sheet } from "./workbook.ts";

@@ -17,7 +17,7 @@ export interface LimitedHttpOptions {
   initial?: number;
   /**
    * Most paid credits in flight, under `ceiling` (default `ceiling`): what a hard kill can lose. A host that
-   * knows its job's price bounds it to a share of it (cli/driver.ts riskCredits).
+   * knows its job's price bounds it to a share of it (node/driver.ts riskCredits).
    */
   creditCeiling?: number;
   /** Once true, nothing more starts (the requests waiting never settle: the host is being interrupted). */

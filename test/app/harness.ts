@@ -4,7 +4,7 @@ import { asyncStores, memoryStores, runAsync, type AsyncDriver } from "../../sha
 import type { HttpRequest } from "../../shared/core/http.ts";
 import { settle } from "../../shared/app/dispatch.ts";
 import type { AppDeps, AppMethodName, AppResult } from "../../shared/app/protocol.ts";
-import { Workbook } from "../../playground/workbook.ts";
+import { Workbook } from "../../shared/sheet/workbook.ts";
 import type { Cell } from "../../shared/core/sheet-protocol.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 

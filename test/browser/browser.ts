@@ -5,7 +5,7 @@
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
-import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
+import { startPlayground, type RunningPlayground } from "../../scripts/playground-server.ts";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";

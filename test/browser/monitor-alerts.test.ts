@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
-import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
+import { startPlayground, type RunningPlayground } from "../../scripts/playground-server.ts";
 import { PORTFOLIO } from "../../playground/data.ts";
 import { skipWithoutChromium, launch, watchErrors, type Launched, openPlayground } from "./browser.ts";
 import { FAST } from "../helpers/cli.ts";

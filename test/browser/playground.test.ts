@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { unzipSync, strFromU8 } from "fflate";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
-import { startPlayground, type RunningPlayground } from "../../playground/server.ts";
+import { startPlayground, type RunningPlayground } from "../../scripts/playground-server.ts";
 import { PORTFOLIO } from "../../playground/data.ts";
 import { GROUP_COLOUR, GROUP_LABEL, SCREENING_NOTE, type RiskGroup } from "../../shared/monitor/risk.ts";
 import {

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { asyncStores, memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
 import { uiCall } from "../../shared/app/dispatch.ts";
-import { Workbook } from "../../playground/workbook.ts";
+import { Workbook } from "../../shared/sheet/workbook.ts";
 import { HOSTILE_NAME } from "./browser.ts";
 import {
   controlsIn,

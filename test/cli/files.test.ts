@@ -9,9 +9,9 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { detectEncoding, EncodingError, parseEncoding } from "../../cli/encoding.ts";
 import { readCsv } from "../../cli/csv.ts";
-import { acquireLock } from "../../cli/lock.ts";
+import { acquireLock, lockOwner } from "../../node/lock.ts";
 import { SpendLedger } from "../../cli/ledger.ts";
-import { nodeDriver } from "../../cli/driver.ts";
+import { nodeDriver } from "../../node/driver.ts";
 import { createServer } from "node:http";
 import type { HttpRequest } from "../../shared/core/http.ts";
 import { buildRequest } from "../../shared/api/client.ts";
@@ -108,6 +108,28 @@ describe("output lock", () => {
     const torn = join(dir, "torn.lock");
     writeFileSync(torn, "");
     expect(acquireLock(torn)).toEqual({ ok: false, owner: null });
+  });
+
+  it("takes over a lock naming this process that this process does not hold (a restart with the same pid), and reads the team server's old pid-only lock", () => {
+    const mine = join(dir, "restarted.lock");
+    writeFileSync(mine, JSON.stringify({ pid: process.pid, host: hostname() }));
+    const a = acquireLock(mine);
+    expect(a.ok).toBe(true);
+    // Held now: the same process asking again is refused.
+    expect(acquireLock(mine).ok).toBe(false);
+    if (a.ok) a.release();
+
+    const dead = Number(
+      spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString(),
+    );
+    const old = join(dir, "server.lock");
+    writeFileSync(old, String(dead));
+    expect(lockOwner(old)).toEqual({ pid: dead, host: hostname() });
+    const b = acquireLock(old);
+    expect(b.ok).toBe(true);
+    if (b.ok) b.release();
+    writeFileSync(old, String(process.ppid));
+    expect(acquireLock(old)).toEqual({ ok: false, owner: { pid: process.ppid, host: hostname() } });
   });
 });
 

@@ -16,7 +16,7 @@ import type { Emulator } from "../../emulator/index.ts";
 import type { RunningServer } from "../../emulator/server.ts";
 import { formatRow, parseCsv } from "../../cli/csv.ts";
 import { runCli, startCliWorld } from "../helpers/cli.ts";
-import { acquireLock } from "../../cli/lock.ts";
+import { acquireLock } from "../../node/lock.ts";
 
 let emu: Emulator;
 let server: RunningServer;

@@ -4,7 +4,7 @@
  * terminal; the CLI's own tabs and line breaks stay.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { printable } from "../../cli/terminal.ts";
+import { printable } from "../../node/terminal.ts";
 import { runCli, startCliWorld, type CliWorld } from "../helpers/cli.ts";
 import { nth } from "../helpers/indexed.ts";
 

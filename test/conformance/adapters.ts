@@ -9,7 +9,7 @@
 import type { Emulator } from "../../emulator/index.ts";
 import { SheetHost } from "../../apps-script/sheet.ts";
 import { handleSheetRequest } from "../../excel-addin/host/sheet.ts";
-import { Workbook } from "../../playground/workbook.ts";
+import { Workbook } from "../../shared/sheet/workbook.ts";
 import type { Cell, SheetRequest } from "../../shared/core/sheet-protocol.ts";
 import { createSheetsFake } from "../apps-script/harness.ts";
 import { ExcelWorkbook } from "./excel-workbook.ts";

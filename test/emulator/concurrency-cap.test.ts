@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import { parseArgs } from "../../emulator/cli.ts";
-import { nodeDriver } from "../../cli/driver.ts";
+import { nodeDriver } from "../../node/driver.ts";
 import { runAsync } from "../../shared/core/drivers.ts";
 import { getProfiles } from "../../shared/operations/company.ts";
 import { cliContext } from "../support/cli-context.ts";

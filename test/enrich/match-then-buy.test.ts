@@ -17,7 +17,7 @@ import { coreDeps } from "../../shared/enrich/run.ts";
 import type { OpContext } from "../../shared/operations/context.ts";
 import type { Cell } from "../../shared/core/sheet-protocol.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
-import { Workbook } from "../../playground/workbook.ts";
+import { Workbook } from "../../shared/sheet/workbook.ts";
 import { emulatorDrivers } from "../helpers/emulator-driver.ts";
 import { uniqueNames } from "../helpers/names.ts";
 

@@ -11,7 +11,7 @@ import { asyncStores, memoryStores, runAsync, type AsyncDriver } from "../../sha
 import { settle } from "../../shared/app/dispatch.ts";
 import type { AppDeps, AppMethodName, MonitorStatusView } from "../../shared/app/protocol.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
-import { Workbook } from "../../playground/workbook.ts";
+import { Workbook } from "../../shared/sheet/index.ts";
 import { startScheduledJobs, withStartupChoice } from "../../excel-addin/schedule.ts";
 import type { AppCall } from "../../shared/ui/index.ts";
 

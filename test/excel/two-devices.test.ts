@@ -23,7 +23,7 @@ import { settle } from "../../shared/app/dispatch.ts";
 import type { AppDeps, MonitorStatusView, MonitorSyncView, SavedSearch } from "../../shared/app/protocol.ts";
 import { hostFromEnvelopes, UiCallError } from "../../shared/ui/index.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
-import { Workbook } from "../../playground/workbook.ts";
+import { Workbook } from "../../shared/sheet/index.ts";
 import { setScheduleConfig } from "../../server/schedules/config.ts";
 import { createExcelDriver } from "../../excel-addin/host/driver.ts";
 import { memoryStorage } from "../../excel-addin/host/storage.ts";

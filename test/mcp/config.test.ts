@@ -1,8 +1,9 @@
 /** The MCP server's configuration: flags over the environment, loopback by default, every bad value named. */
 import { describe, expect, it } from "vitest";
 import { CompanyDataError } from "../../shared/core/errors.ts";
-import { DEFAULT_BUDGET, DEFAULT_HOST, readConfig } from "../../mcp/config.ts";
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from "../../mcp/http-limits.ts";
+import { DEFAULT_BUDGET, DEFAULT_HOST } from "../../node/index.ts";
+import { readConfig } from "../../mcp/config.ts";
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from "../../node/host-settings.ts";
 
 const ENV = { COMPANY_DATA_API_KEY: " k1 ", COMPANY_DATA_BASE_URL: "http://127.0.0.1:8787", LANG: "en_GB.UTF-8" };
 

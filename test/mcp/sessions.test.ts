@@ -11,7 +11,7 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { nodeDriver } from "../../cli/driver.ts";
+import { nodeDriver } from "../../node/driver.ts";
 import { readConfig } from "../../mcp/config.ts";
 import { localUser } from "../../mcp/auth.ts";
 import { startHttp, type RunningMcpHttp } from "../../mcp/http.ts";

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { runAsync } from "../../shared/core/drivers.ts";
 import { digestOf, DeliveryError } from "../../shared/monitor/alerts.ts";
 import { postWebhook } from "../../shared/monitor/webhook.ts";
-import { nodeDriver } from "../../cli/driver.ts";
+import { nodeDriver } from "../../node/driver.ts";
 import { createExcelDriver } from "../../excel-addin/host/driver.ts";
 import type { FetchLike } from "../../shared/web/fetch-http.ts";
 import { fetchAll } from "../../apps-script/http.ts";

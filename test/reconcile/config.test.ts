@@ -1,7 +1,7 @@
 /** The reconciliation service's configuration: loopback by default, a token required beyond it, every bad value named. */
 import { describe, expect, it } from "vitest";
 import { CompanyDataError } from "../../shared/core/errors.ts";
-import { DEFAULT_BUDGET } from "../../mcp/config.ts";
+import { DEFAULT_BUDGET } from "../../node/index.ts";
 import { DEFAULT_ORIGINS, readConfig } from "../../reconcile/config.ts";
 
 const ENV = { COMPANY_DATA_API_KEY: " k1 ", COMPANY_DATA_BASE_URL: "http://127.0.0.1:8787", LANG: "en_GB.UTF-8" };

@@ -28,7 +28,7 @@ import { BACKENDS, requirePostgresUnderCi } from "./backends.ts";
 import { readConfig } from "../../mcp/config.ts";
 import { callTool, createHost } from "../../mcp/server.ts";
 import { TOOLS } from "../../mcp/tools.ts";
-import { nodeDriver } from "../../cli/driver.ts";
+import { nodeDriver } from "../../node/driver.ts";
 
 const FIELDS = "name,city,url,status";
 const num = (s: string) => Number(s.replace(/[.,]/g, ""));

@@ -10,7 +10,7 @@ import { TOKEN_CACHE_MS } from "../../server/auth/token-cache.ts";
 import { runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
 import { enrichRows } from "../support/enrich-rows.ts";
 import { DEFAULT_FIELDS } from "../../shared/enrich/fields.ts";
-import { nodeDriver } from "../../cli/driver.ts";
+import { nodeDriver } from "../../node/driver.ts";
 import { migrate, NewerDatabaseError } from "../../server/db/migrations.ts";
 import { authenticate } from "../../server/auth/tokens.ts";
 import { monthReport } from "../../server/ledger/report.ts";

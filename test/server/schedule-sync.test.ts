@@ -22,7 +22,7 @@ import type { AppDeps, AppMethodName, MonitorStatusView, MonitorSyncView } from 
 import { SERVER_LINK_KEY } from "../../shared/app/monitor-server.ts";
 import { fetchHttp } from "../../shared/web/index.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
-import { Workbook } from "../../playground/workbook.ts";
+import { Workbook } from "../../shared/sheet/workbook.ts";
 import { setScheduleConfig } from "../../server/schedules/config.ts";
 import { uniqueCompanies } from "../support/lists.ts";
 import {

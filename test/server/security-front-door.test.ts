@@ -10,7 +10,7 @@
  */
 import * as net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeDriver } from "../../cli/driver.ts";
+import { nodeDriver } from "../../node/driver.ts";
 import { localUser } from "../../mcp/auth.ts";
 import { readConfig } from "../../mcp/config.ts";
 import { startHttp, type RunningMcpHttp } from "../../mcp/http.ts";

@@ -13,7 +13,7 @@ import { dispatch } from "../../shared/app/dispatch.ts";
 import type { AppDeps, AppInput, AppMethodName, AppOutput } from "../../shared/app/protocol.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 import { writeServerRuns, type ServerRun } from "../../shared/monitor/index.ts";
-import { Workbook } from "../../playground/workbook.ts";
+import { Workbook } from "../../shared/sheet/index.ts";
 import { harness } from "../monitor/harness.ts";
 
 function world(sheet: string, cells: Cell[][]) {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { Linter } from "eslint";
 import tseslint from "typescript-eslint";
-import { LAYERS, layersPlugin } from "../../eslint-rules/layers.js";
+import { FLOORS, LAYERS, layersPlugin } from "../../eslint-rules/layers.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const linter = new Linter({ configType: "flat" });
@@ -60,5 +60,54 @@ describe("the layer rule", () => {
   it("names a folder that is in no layer", () => {
     expect(problems("cli/x.ts", `import { a } from "../shared/newthing/index.ts";`).join()).toMatch(/in no layer/);
     expect(LAYERS.map(([name]) => name)).toEqual(["core", "api", "operations", "table", "features", "app"]);
+  });
+
+  it("refuses an import up a floor: a host of the dispatcher, node/ of a host, shared/ of node/", () => {
+    expect(problems("server/db/x.ts", `import { a } from "../../cli/lock.ts";`).join()).toMatch(
+      /server\/ \(team server\) may not import cli\/ \(entry\)/,
+    );
+    expect(problems("node/x.ts", `import { a } from "../cli/io.ts";`)).toHaveLength(1);
+    expect(problems("node/x.ts", `import type { A } from "../server/routes.ts";`)).toHaveLength(1);
+    expect(problems("shared/core/x.ts", `import { a } from "../../node/index.ts";`)).toHaveLength(1);
+    expect(problems("reconcile/x.ts", `import { a } from "../server/routes.ts";`)).toHaveLength(1);
+  });
+
+  it("refuses an import between hosts that stand side by side (no two-way pair can arise)", () => {
+    expect(problems("mcp/x.ts", `import { a } from "../reconcile/context.ts";`).join()).toMatch(/side by side/);
+    expect(problems("reconcile/x.ts", `import { a } from "../mcp/config.ts";`)).toHaveLength(1);
+    expect(problems("playground/x.ts", `import { a } from "../emulator/index.ts";`)).toHaveLength(1);
+  });
+
+  it("keeps node/ out of browser code, and other Node folders to their types there", () => {
+    expect(problems("playground/x.ts", `import { a } from "../node/index.ts";`).join()).toMatch(
+      /may not import node\//,
+    );
+    expect(problems("console/x.ts", `import type { A } from "../node/index.ts";`)).toHaveLength(1);
+    expect(problems("console/views/x.ts", `import { a } from "../../server/ledger/report.ts";`).join()).toMatch(
+      /for its types only/,
+    );
+    expect(problems("console/views/x.ts", `import type { A } from "../../server/ledger/report.ts";`)).toEqual([]);
+  });
+
+  it("lets a folder import the floors below it, node/ through its index, the dispatcher the hosts", () => {
+    expect(problems("mcp/x.ts", `import { a } from "../node/index.ts";`)).toEqual([]);
+    expect(problems("mcp/x.ts", `import { a } from "../node/driver.ts";`).join()).toMatch(/node\/index.ts/);
+    expect(problems("server/x.ts", `import { a } from "../reconcile/service.ts";`)).toEqual([]);
+    expect(problems("cli/x.ts", `const m = await import("../server/cli.ts");`)).toEqual([]);
+    expect(problems("scripts/x.ts", `import { a } from "../playground/main.ts";`)).toEqual([]);
+    expect(problems("test/node/x.test.ts", `import { a } from "../../node/lock.ts";`)).toEqual([]);
+  });
+
+  it("names a top-level folder that is on no floor", () => {
+    expect(problems("newhost/x.ts", `import { a } from "../node/index.ts";`).join()).toMatch(/on no floor/);
+    expect(FLOORS.map(([name]) => name)).toEqual([
+      "core",
+      "node",
+      "hosts",
+      "team server",
+      "team console",
+      "entry",
+      "tools",
+    ]);
   });
 });

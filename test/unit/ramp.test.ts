@@ -131,7 +131,7 @@ describe("the ramp (slow start)", () => {
 
 describe("what a kill -9 can lose", () => {
   it("is at most 7 % of the job's estimate (at least the default ceiling), whatever --parallel", async () => {
-    const { riskCredits, DEFAULT_PARALLEL } = await import("../../cli/driver.ts");
+    const { riskCredits, DEFAULT_PARALLEL } = await import("../../node/index.ts");
     expect(riskCredits(825)).toBe(58); // the bench list's estimate: 7.5 % of the 775 it is charged
     expect(riskCredits(100)).toBe(DEFAULT_PARALLEL);
     expect(riskCredits(70_000)).toBe(4900);

@@ -34,7 +34,7 @@ import { MONTH_SPENT, monthKey, monthSpend } from "../../shared/refresh/month.ts
 import { SAVED_REFRESH } from "../../shared/refresh/settings.ts";
 import { RUN_MARKER } from "../../apps-script/run-marker.ts";
 import { INSTALLED_TRIGGER, TICK_FAILURE, TICK_RUNTIME } from "../../apps-script/monitor.ts";
-import { LOCK_OWNER } from "../../cli/lock.ts";
+import { LOCK_OWNER } from "../../node/lock.ts";
 import { fakeApi, json, testContext } from "../helpers/fake-api.ts";
 
 const company = { id: "DE-HRB-M-6684", name: "Muster GmbH", city: "München" };

@@ -12,7 +12,12 @@
  * stops. A lock from another host (a shared network folder) cannot be checked
  * and is never taken over: the message names the file to delete.
  * Limit: a process id reused by an unrelated process after a crash keeps the
- * lock "alive"; the message then names the file to delete as well.
+ * lock "alive"; the message then names the file to delete as well. A lock
+ * naming this very process that this process does not hold is stale too (a
+ * container restarted with the same pid, pid 1 say).
+ *
+ * The one lock of every Node host: the CLI's output files and runs, the team
+ * server's PGlite data directory (server/db/data-lock.ts).
  */
 import { closeSync, linkSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
@@ -34,14 +39,21 @@ const ownerShape: z.ZodMiniType<Owner> = z.object({ pid: z.number(), host: z.str
 export const LOCK_OWNER = savedKind(1, ownerShape, ownerShape);
 
 export type LockResult = { ok: true; release(): void } | { ok: false; owner: Owner | null };
+export type { Owner as LockOwner };
 
-function readOwner(file: string): Owner | null {
+/** Files this process holds now. */
+const heldHere = new Set<string>();
+
+/** Who holds `file`: its owner, or null when it is gone, empty, torn or not a lock. */
+export function lockOwner(file: string): Owner | null {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch {
     return null; // gone meanwhile
   }
+  // The team server's data-directory lock held its pid alone before it took this lock: this host's.
+  if (/^\s*\d+\s*$/.test(text)) return { pid: Number(text), host: hostname() };
   return readSaved(LOCK_OWNER, text) ?? null;
 }
 
@@ -58,7 +70,9 @@ export function alive(pid: number): boolean {
   }
 }
 
-const stale = (o: Owner | null) => o !== null && o.host === hostname() && o.pid !== process.pid && !alive(o.pid);
+/** A lock of this host whose process is gone, or that names this process but is not held by it. */
+const stale = (o: Owner | null, file: string) =>
+  o !== null && o.host === hostname() && (o.pid === process.pid ? !heldHere.has(file) : !alive(o.pid));
 
 function create(file: string, me: Owner): boolean {
   let fd: number;
@@ -82,27 +96,29 @@ export function acquireLock(file: string): LockResult {
   for (let attempt = 0; attempt < 3; attempt++) {
     if (create(file, me)) {
       let held = true;
+      heldHere.add(file);
       const release = () => {
         if (!held) return;
         held = false;
+        heldHere.delete(file);
         process.off("exit", release);
         // Only our own lock: a lock that is not ours any more (deleted by hand and taken by another run) stays.
-        if (readOwner(file)?.pid === me.pid) unlinkSync(file);
+        if (lockOwner(file)?.pid === me.pid) unlinkSync(file);
       };
       process.on("exit", release);
       return { ok: true, release };
     }
-    const owner = readOwner(file);
+    const owner = lockOwner(file);
     // An empty or torn lock may be one being written this instant: treat as held.
-    if (!stale(owner)) return { ok: false, owner };
+    if (!stale(owner, file)) return { ok: false, owner };
     const aside = `${file}.${me.pid}.stale`;
     try {
       renameSync(file, aside);
     } catch {
       continue; // another process moved it first: look again
     }
-    const moved = readOwner(aside);
-    if (stale(moved)) {
+    const moved = lockOwner(aside);
+    if (stale(moved, file)) {
       unlinkSync(aside);
       continue;
     }
@@ -115,5 +131,5 @@ export function acquireLock(file: string): LockResult {
     unlinkSync(aside);
     return { ok: false, owner: moved };
   }
-  return { ok: false, owner: readOwner(file) };
+  return { ok: false, owner: lockOwner(file) };
 }

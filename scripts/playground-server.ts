@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildPlayground, PLAYGROUND_OUT } from "../scripts/build-ui.ts";
+import { buildPlayground, PLAYGROUND_OUT } from "./build-ui.ts";
 
 export interface PlaygroundOptions {
   /** 0 = any free port. */

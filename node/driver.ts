@@ -162,14 +162,51 @@ function journalFile(file: string) {
   };
 }
 
+/** The answer cache: at most `cap` entries and `capChars` characters, the oldest dropped first. */
+function answerCache(cap: number, capChars: number) {
+  const cache = new Map<string, { value: string; expires: number }>();
+  let chars = 0;
+  const drop = (k: string) => {
+    const old = cache.get(k);
+    if (!old) return;
+    chars -= k.length + old.value.length;
+    cache.delete(k);
+  };
+  const put = (k: string, value: string, expires: number) => {
+    drop(k);
+    if (k.length + value.length > capChars) return;
+    cache.set(k, { value, expires });
+    chars += k.length + value.length;
+    while (cache.size > cap || chars > capChars) drop(cache.keys().next().value as string);
+  };
+  return { cache, put };
+}
+
+/** An earlier run's journal: its answers to replay (their tags kept, `onKept`) and its cache entries. */
+function readJournal(
+  journal: string,
+  replay: Map<string, HttpResponse>,
+  put: (k: string, value: string, expires: number) => void,
+  onKept: NodeDriverOptions["onKept"],
+): void {
+  if (!existsSync(journal)) return;
+  // A torn last line from a kill, or a line that does not fit, is ignored.
+  for (const line of readFileSync(journal, "utf8").split("\n")) {
+    if (!line) continue;
+    const entry = readPart(JOURNAL_LINE, line);
+    if (!entry) continue;
+    if ("s" in entry) {
+      replay.set(entry.s, entry.r);
+      if (entry.t) onKept?.(entry.t);
+    } else put(entry.k, entry.v, entry.e);
+  }
+}
+
 export function nodeDriver(
   opts: NodeDriverOptions = {},
 ): AsyncDriver & { clearJournal(all?: boolean): void; closeJournal(): void; limiter: AimdLimiter } {
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const cap = opts.cacheEntries ?? 20_000;
-  const capChars = opts.cacheChars ?? DEFAULT_CACHE_CHARS;
-  const cache = new Map<string, { value: string; expires: number }>();
-  let chars = 0;
+  const { cache, put } = answerCache(opts.cacheEntries ?? 20_000, opts.cacheChars ?? DEFAULT_CACHE_CHARS);
   const store = new Map<string, string>();
   const replay = new Map<string, HttpResponse>();
   const parallel = Math.max(1, Math.floor(opts.parallel ?? DEFAULT_PARALLEL));
@@ -195,31 +232,7 @@ export function nodeDriver(
     },
     { ceiling: parallel, initial: opts.initialParallel, creditCeiling: opts.riskCredits, stopped: flight.stopped },
   );
-  const drop = (k: string) => {
-    const old = cache.get(k);
-    if (!old) return;
-    chars -= k.length + old.value.length;
-    cache.delete(k);
-  };
-  const put = (k: string, value: string, expires: number) => {
-    drop(k);
-    if (k.length + value.length > capChars) return;
-    cache.set(k, { value, expires });
-    chars += k.length + value.length;
-    while (cache.size > cap || chars > capChars) drop(cache.keys().next().value as string);
-  };
-  if (opts.journal && existsSync(opts.journal)) {
-    // A torn last line from a kill, or a line that does not fit, is ignored.
-    for (const line of readFileSync(opts.journal, "utf8").split("\n")) {
-      if (!line) continue;
-      const entry = readPart(JOURNAL_LINE, line);
-      if (!entry) continue;
-      if ("s" in entry) {
-        replay.set(entry.s, entry.r);
-        if (entry.t) opts.onKept?.(entry.t);
-      } else put(entry.k, entry.v, entry.e);
-    }
-  }
+  if (opts.journal) readJournal(opts.journal, replay, put, opts.onKept);
   return {
     http: (reqs) =>
       Promise.all(

@@ -1,7 +1,7 @@
 /**
  * The reconciliation service on the team server (server/, issue 23), at
  * /reconcile, through the server's extension point (server/routes.ts): the
- * same host-neutral handler as `company-data reconcile` (./service.ts), with
+ * same host-neutral handler as `company-data reconcile` (../reconcile/service.ts), with
  * the team's money rules instead of a budget of its own.
  *
  * - Who: every request but the manifest carries a personal token
@@ -29,14 +29,15 @@ import { Pacer } from "../shared/api/index.ts";
 import type { AsyncDriver } from "../shared/core/index.ts";
 import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
-import { authenticate } from "../server/auth/tokens.ts";
-import { errorAnswer, send, withCharge, type ErrorAnswer } from "../server/errors.ts";
-import { msg } from "../server/i18n.ts";
-import { specOf } from "../server/proxy.ts";
-import type { ServerContext, ServerExtension } from "../server/routes.ts";
-import { isManifestRequest, RECONCILE_PATH } from "./http.ts";
-import { requestContext, serviceDriver } from "./context.ts";
-import { createReconcileService, type ReconcileRequest } from "./service.ts";
+import { authenticate } from "./auth/tokens.ts";
+import { errorAnswer, send, withCharge, type ErrorAnswer } from "./errors.ts";
+import { msg } from "./i18n.ts";
+import { specOf } from "./proxy.ts";
+import type { ServerContext, ServerExtension } from "./routes.ts";
+import { isManifestRequest, RECONCILE_PATH } from "../reconcile/http.ts";
+import { serviceDriver } from "../reconcile/context.ts";
+import { callContext } from "../node/index.ts";
+import { createReconcileService, type ReconcileRequest } from "../reconcile/service.ts";
 
 /** Never contacted: the core's client needs a base URL and a key to build requests, which ctx.call answers instead. */
 const TEAM = {
@@ -112,7 +113,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: ServerCont
     allowedOrigins: origin ? [origin] : [],
     auth: "personal",
     log: (line) => ctx.log.warn("reconcile", { line }),
-    context: (_r, tally, lang) => requestContext(TEAM, tally, lang),
+    context: (_r, tally, lang) => callContext(TEAM, tally, lang),
   });
   const headers: Record<string, string | undefined> = {};
   for (const name of ["origin", "sec-fetch-site", "content-type"]) {

@@ -4,7 +4,7 @@
  * (shared/sheet/protocol.ts). No DOM here: the grid renders it, the tests
  * drive it directly.
  */
-import { noSuchSheet, type Cell, type SelectionInfo, type SheetRequest } from "../shared/core/index.ts";
+import { noSuchSheet, type Cell, type SelectionInfo, type SheetRequest } from "../core/index.ts";
 
 export interface Sheet {
   name: string;
