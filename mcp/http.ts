@@ -33,7 +33,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { bearerOf, type Authenticate } from "./auth.ts";
 import { createMcpServer, type McpHost } from "./server.ts";
-import { closeUnread, isLoopback } from "../node/index.ts";
+import { closeUnread, isLoopback, readBody } from "../node/index.ts";
 import { sessionTable, type Session, type SessionTable } from "./sessions.ts";
 
 export const MCP_PATH = "/mcp";
@@ -76,33 +76,6 @@ function jsonRpcError(
   res
     .writeHead(status, { "Content-Type": "application/json", ...headers })
     .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
-}
-
-/**
- * The body as text, or null when it is over MAX_BODY: a declared length
- * over it is refused before anything is read, a longer stream is read only
- * up to it. The caller answers 413 and closes the connection (the rest is
- * never read), instead of resetting it without a status.
- */
-function readBody(req: IncomingMessage): Promise<string | null> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > MAX_BODY) return Promise.resolve(null);
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    const onData = (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) return void chunks.push(c);
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.pause();
-      resolve(null);
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks).toString("utf8"));
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", reject);
-  });
 }
 
 /** Is this Origin a page on this machine, or one the operator allowed? */
@@ -167,7 +140,7 @@ async function handlePost(
   res: ServerResponse,
   who: { principal: string; sid: string | string[] | undefined; existing: Session | undefined },
 ): Promise<void> {
-  const text = await readBody(req);
+  const text = await readBody(req, MAX_BODY);
   if (text === null)
     return jsonRpcError(res, 413, -32600, `Request body too large (at most ${MAX_BODY} bytes)`, {
       Connection: "close",

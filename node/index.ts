@@ -27,4 +27,5 @@ export { PACKAGE_VERSION } from "./package-version.ts";
 export { quietOnClosedPipe } from "./pipe.ts";
 export type { PipeGuard } from "./pipe.ts";
 export { appendPrivate, openPrivate, PRIVATE_FILE_MODE, writePrivate } from "./private-file.ts";
+export { readBody } from "./read-body.ts";
 export { printable } from "./terminal.ts";

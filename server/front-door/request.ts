@@ -5,7 +5,9 @@
  */
 import type * as http from "node:http";
 import { send, type ErrorAnswer } from "../errors.ts";
-import { closeUnread } from "../../node/index.ts";
+import { closeUnread, readBody } from "../../node/index.ts";
+
+export { readBody };
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Bodies of methods that carry none (GET, DELETE, HEAD): what a client may still send by habit. */
@@ -36,33 +38,6 @@ export function sameOrigin(origin: string, host: string | undefined): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * The request body as text, at most `max` bytes; null when it is larger.
- * A declared Content-Length over the limit is refused before one byte is
- * read; a longer stream is read only up to the limit and then left unread
- * (the answer closes the connection).
- */
-export function readBody(req: http.IncomingMessage, max: number): Promise<string | null> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > max) return Promise.resolve(null);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (c: Buffer) => {
-      size += c.length;
-      if (size <= max) return void chunks.push(c);
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.pause();
-      resolve(null);
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks).toString("utf8"));
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", reject);
-  });
 }
 
 /** The body limit for a request: the route's (or the server's), at most BODYLESS_MAX_BYTES for GET, HEAD, DELETE. */
