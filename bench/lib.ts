@@ -13,21 +13,9 @@ import { ENDPOINTS } from "../shared/api/endpoints.ts";
 import type { RowResult } from "../shared/enrich/rows.ts";
 import type { BenchList } from "../test/support/lists.ts";
 
-export interface Figure {
-  /** Benchmark group (issue 8's numbering). */
-  group: string;
-  figure: string;
-  value: number | string;
-  unit: string;
-  baseline?: number | string;
-  /** value / baseline. */
-  ratio?: number;
-  /** What the issue asks for, in words ("= minimum", "≤ 1.5", …); absent: informational. */
-  target?: string;
-  /** null = informational. */
-  pass?: boolean | null;
-  note?: string;
-}
+/** A figure of the bench: one shape for the bench and the results file (test/support/bench-results.ts). */
+export type { Figure } from "../test/support/bench-results.ts";
+import type { Figure } from "../test/support/bench-results.ts";
 
 export const r2 = (x: number) => Math.round(x * 100) / 100;
 export const r3 = (x: number) => Math.round(x * 1000) / 1000;

@@ -9,15 +9,19 @@
  * each figure against its target with the run it comes from, then every figure.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-/** A figure of the bench (bench/lib.ts Figure: kept structurally here, test/ does not import bench/). */
+/** A figure of the bench (bench/lib.ts uses this one; test/ does not import bench/). */
 export interface Figure {
+  /** Benchmark group (issue 8's numbering). */
   group: string;
   figure: string;
   value: number | string;
   unit: string;
   baseline?: number | string;
+  /** value / baseline. */
   ratio?: number;
+  /** What the issue asks for, in words ("= minimum", "≤ 1.5", …); absent: informational. */
   target?: string;
+  /** null = informational. */
   pass?: boolean | null;
   note?: string;
 }
