@@ -10,16 +10,23 @@
  */
 import type { Sql } from "../db/db.ts";
 import { recent, type Recent } from "../recent.ts";
-import { checkToken, hashToken, type TokenCheck } from "./tokens.ts";
+import { checkToken, hashToken, tokenChanges, type TokenCheck } from "./tokens.ts";
 
 export const TOKEN_CACHE_MS = 1000;
 
-const caches = new WeakMap<Sql, Recent<TokenCheck>>();
+const caches = new WeakMap<Sql, { changes: number; cache: Recent<TokenCheck> }>();
 
-/** checkToken, with each accepted token's user kept TOKEN_CACHE_MS (per database: a test's servers do not share it). */
+/**
+ * checkToken, with each accepted token's user kept TOKEN_CACHE_MS (per database: a test's servers do not share
+ * it); a revocation or rotation made by this process empties it at once (tokens.ts tokenChanges).
+ */
 export function checkTokenCached(db: Sql, authorization: string | undefined): Promise<TokenCheck> {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = recent<TokenCheck>(TOKEN_CACHE_MS, { keep: (c) => "user" in c })));
+  let entry = caches.get(db);
+  if (!entry || entry.changes !== tokenChanges()) {
+    entry = { changes: tokenChanges(), cache: recent<TokenCheck>(TOKEN_CACHE_MS, { keep: (c) => "user" in c }) };
+    caches.set(db, entry);
+  }
+  const cache = entry.cache;
   // Keyed by the token's hash: the map holds no secret a heap dump could show.
   return cache.get(hashToken(authorization ?? ""), () => checkToken(db, authorization));
 }

@@ -162,6 +162,7 @@ export async function rotateTokens(
       `select ${utc("now() + $1::double precision * interval '1 second'")} as until`,
       [grace],
     );
+    tokensChanged += 1;
     return { token, rotated: old.length, graceUntil: until!.until, admin };
   });
 }
@@ -174,8 +175,18 @@ export async function revokeTokens(db: Db, user: string): Promise<number> {
     `update tokens t set revoked_at = now() where t.user_id = $1 and ${NOT_REVOKED} returning t.id`,
     [id],
   );
+  tokensChanged += 1;
   return rows.length;
 }
+
+/**
+ * How many revocations and rotations this process has made: the token cache
+ * (token-cache.ts) starts afresh when it changes, so a token revoked through
+ * this server (console, admin API, admin channel) is refused at once; one
+ * revoked by another process is refused within the cache's second.
+ */
+let tokensChanged = 0;
+export const tokenChanges = (): number => tokensChanged;
 
 /** What a bearer token is: its user, or why it is refused (an expired token is told as such: 401 "expired"). */
 export type TokenCheck =
