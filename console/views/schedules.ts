@@ -42,83 +42,88 @@ export function schedulesView(c: Console): HTMLElement {
       button(c, "schedules-refresh", t(c, "refresh"), () => void act(c, () => reload(c))),
     ),
     asked ? priceBox(c, d, asked) : null,
-    d.schedules.length
-      ? table(
-          "schedules-table",
-          t(c, "schedulesTitle"),
-          [
-            t(c, "colOwner"),
-            t(c, "colSchedule"),
-            t(c, "colCompanies"),
-            t(c, "colNextRun"),
-            t(c, "colLastRun"),
-            t(c, "colAlerts"),
-            t(c, "colActions"),
-          ],
-          d.schedules.map((s) => ({
-            cells: [
-              s.owner,
-              h("span", null, s.name, h("span", { class: "cd-sub" }, frequency(s))),
-              s.companies,
-              s.paused ? `${t(c, "paused")} (${s.paused.by ?? "?"})` : when(s.nextRun),
-              s.lastRun
-                ? `${s.lastRun.status} · ${when(s.lastRun.finishedAt ?? s.lastRun.startedAt)} · ${num(s.lastRun.credits)} ${t(c, "credits")}`
-                : t(c, "never"),
-              t(c, "alertsCount", { sent: num(s.alerts.sent), failed: num(s.alerts.failed) }),
-              actions(c, d, s),
-            ],
-            attrs: { "data-schedule": String(s.id), "data-owner": s.owner, "data-name": s.name },
-          })),
-        )
-      : empty("schedules-none", t(c, "schedulesNone")),
+    d.schedules.length ? schedulesTable(c, d) : empty("schedules-none", t(c, "schedulesNone")),
     h(
       "section",
       { attrs: { "aria-labelledby": "runs-h" } },
       h("h3", { id: "runs-h" }, t(c, "historyRuns")),
-      d.runs.length
-        ? table(
-            "runs-table",
-            t(c, "historyRuns"),
-            [
-              t(c, "colRun"),
-              t(c, "colSchedule"),
-              t(c, "colOwner"),
-              t(c, "when"),
-              t(c, "status"),
-              t(c, "credits"),
-              t(c, "colChanges"),
-            ],
-            d.runs.map((r) => ({
-              cells: [
-                r.id,
-                r.schedule,
-                r.owner,
-                when(r.finishedAt ?? r.startedAt),
-                r.status,
-                r.credits,
-                r.changes.length
-                  ? h(
-                      "details",
-                      null,
-                      h("summary", null, num(r.changes.length)),
-                      h(
-                        "ul",
-                        { class: "cc-plain" },
-                        r.changes.map((x) =>
-                          h(
-                            "li",
-                            null,
-                            `${String(x[0] ?? "")} · ${String(x[2] ?? x[1] ?? "")} · ${String(x[4] ?? "")}`,
-                          ),
-                        ),
-                      ),
-                    )
-                  : t(c, "noChanges"),
-              ],
-              attrs: { "data-run": String(r.id), "data-schedule": String(r.scheduleId) },
-            })),
-          )
-        : empty("runs-none", t(c, "runsNone")),
+      d.runs.length ? runsTable(c, d.runs) : empty("runs-none", t(c, "runsNone")),
+    ),
+  );
+}
+
+/** The schedules, one row each: owner, timing, last run, alerts and the actions on it. */
+function schedulesTable(c: Console, d: SchedulesData): HTMLElement {
+  return table(
+    "schedules-table",
+    t(c, "schedulesTitle"),
+    [
+      t(c, "colOwner"),
+      t(c, "colSchedule"),
+      t(c, "colCompanies"),
+      t(c, "colNextRun"),
+      t(c, "colLastRun"),
+      t(c, "colAlerts"),
+      t(c, "colActions"),
+    ],
+    d.schedules.map((s) => ({
+      cells: [
+        s.owner,
+        h("span", null, s.name, h("span", { class: "cd-sub" }, frequency(s))),
+        s.companies,
+        s.paused ? `${t(c, "paused")} (${s.paused.by ?? "?"})` : when(s.nextRun),
+        s.lastRun
+          ? `${s.lastRun.status} · ${when(s.lastRun.finishedAt ?? s.lastRun.startedAt)} · ${num(s.lastRun.credits)} ${t(c, "credits")}`
+          : t(c, "never"),
+        t(c, "alertsCount", { sent: num(s.alerts.sent), failed: num(s.alerts.failed) }),
+        actions(c, d, s),
+      ],
+      attrs: { "data-schedule": String(s.id), "data-owner": s.owner, "data-name": s.name },
+    })),
+  );
+}
+
+/** The run history of all schedules, one row a run. */
+function runsTable(c: Console, runs: HistoryRun[]): HTMLElement {
+  return table(
+    "runs-table",
+    t(c, "historyRuns"),
+    [
+      t(c, "colRun"),
+      t(c, "colSchedule"),
+      t(c, "colOwner"),
+      t(c, "when"),
+      t(c, "status"),
+      t(c, "credits"),
+      t(c, "colChanges"),
+    ],
+    runs.map((r) => ({
+      cells: [
+        r.id,
+        r.schedule,
+        r.owner,
+        when(r.finishedAt ?? r.startedAt),
+        r.status,
+        r.credits,
+        r.changes.length ? changesList(r.changes) : t(c, "noChanges"),
+      ],
+      attrs: { "data-run": String(r.id), "data-schedule": String(r.scheduleId) },
+    })),
+  );
+}
+
+/** A run's changes folded under their count, so a long run does not stretch the table. */
+function changesList(changes: HistoryRun["changes"]): HTMLElement {
+  return h(
+    "details",
+    null,
+    h("summary", null, num(changes.length)),
+    h(
+      "ul",
+      { class: "cc-plain" },
+      changes.map((x) =>
+        h("li", null, `${String(x[0] ?? "")} · ${String(x[2] ?? x[1] ?? "")} · ${String(x[4] ?? "")}`),
+      ),
     ),
   );
 }

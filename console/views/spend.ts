@@ -18,93 +18,113 @@ export function spendView(c: Console): HTMLElement {
   const d = load(c, "spend", () => fetchSpend(c, undefined));
   if (!d) return h("p", { class: "cd-note" }, t(c, "loading"));
   const r = d.report;
-  const monthInput = input("spend-month", "month", d.month);
-  const show = () => void act(c, async () => void (c.data.spend = await fetchSpend(c, monthInput.value || undefined)));
-  const users = r.byUser;
   return h(
     "div",
     { class: "cc-view" },
     h("h2", { class: "cd-panel-title", id: "spend-title" }, t(c, "spendTitle", { month: d.month })),
+    monthForm(c, d),
+    totals(c, r),
+    r.totals.spent === 0 && r.totals.saved === 0 ? empty("spend-empty", t(c, "noSpend")) : null,
+    r.byUser.length ? usersTable(c, r) : empty("spend-no-users", t(c, "noUsers")),
+    r.lines.length ? endpointsTable(c, r) : null,
+    d.perDay.length ? perDaySection(c, d) : null,
+    unsettledSection(c, r),
+    csvForm(c, d),
+  );
+}
+
+/** The month picker: showing another month loads its report in place of this one. */
+function monthForm(c: Console, d: SpendData): HTMLElement {
+  const monthInput = input("spend-month", "month", d.month);
+  const show = () => void act(c, async () => void (c.data.spend = await fetchSpend(c, monthInput.value || undefined)));
+  return h(
+    "form",
+    { class: "cd-row cc-inline", on: { submit: (e) => (e.preventDefault(), show()) } },
+    field(t(c, "month"), monthInput),
+    button(c, "spend-show", t(c, "show"), show, { submit: true }),
+  );
+}
+
+function totals(c: Console, r: Report): HTMLElement {
+  return h(
+    "dl",
+    { class: "cc-totals", id: "spend-totals" },
+    h("div", null, h("dt", null, t(c, "totalSpent")), h("dd", { id: "spend-total" }, num(r.totals.spent))),
+    h("div", null, h("dt", null, t(c, "totalSettled")), h("dd", null, num(r.totals.settled))),
+    h("div", null, h("dt", null, t(c, "totalPending")), h("dd", null, num(r.totals.pending))),
+    h("div", null, h("dt", null, t(c, "totalSaved")), h("dd", { id: "spend-saved" }, num(r.totals.saved))),
     h(
-      "form",
-      { class: "cd-row cc-inline", on: { submit: (e) => (e.preventDefault(), show()) } },
-      field(t(c, "month"), monthInput),
-      button(c, "spend-show", t(c, "show"), show, { submit: true }),
+      "div",
+      null,
+      h("dt", null, t(c, "teamBudget")),
+      h("dd", null, r.team.budget === null ? t(c, "none") : num(r.team.budget)),
     ),
+  );
+}
+
+function usersTable(c: Console, r: Report): HTMLElement {
+  return table(
+    "spend-users",
+    t(c, "perUser"),
+    [t(c, "user"), t(c, "colSpent"), t(c, "colSaved"), t(c, "colBudget")],
+    r.byUser.map((u) => ({
+      cells: [u.user, u.spent, u.saved, u.budget === null ? t(c, "none") : u.budget],
+      attrs: { "data-user": u.user, "data-spent": String(u.spent) },
+    })),
+  );
+}
+
+function endpointsTable(c: Console, r: Report): HTMLElement {
+  return table(
+    "spend-endpoints",
+    t(c, "perEndpoint"),
+    [t(c, "user"), t(c, "colEndpoint"), t(c, "colRequests"), t(c, "colSettled"), t(c, "colPending")],
+    r.lines.map((l) => ({ cells: [l.user, l.endpoint, l.requests, l.settled, l.pending] })),
+  );
+}
+
+/** The month's credits per day as a chart, with the same figures as a table folded below it (for screen readers). */
+function perDaySection(c: Console, d: SpendData): HTMLElement {
+  return h(
+    "section",
+    { attrs: { "aria-labelledby": "spend-h-day" } },
+    h("h3", { id: "spend-h-day" }, t(c, "perDay")),
+    dayChart("spend-chart", t(c, "chartLabel", { month: d.month }), d.month, d.perDay),
     h(
-      "dl",
-      { class: "cc-totals", id: "spend-totals" },
-      h("div", null, h("dt", null, t(c, "totalSpent")), h("dd", { id: "spend-total" }, num(r.totals.spent))),
-      h("div", null, h("dt", null, t(c, "totalSettled")), h("dd", null, num(r.totals.settled))),
-      h("div", null, h("dt", null, t(c, "totalPending")), h("dd", null, num(r.totals.pending))),
-      h("div", null, h("dt", null, t(c, "totalSaved")), h("dd", { id: "spend-saved" }, num(r.totals.saved))),
-      h(
-        "div",
-        null,
-        h("dt", null, t(c, "teamBudget")),
-        h("dd", null, r.team.budget === null ? t(c, "none") : num(r.team.budget)),
+      "details",
+      null,
+      h("summary", null, t(c, "perDay")),
+      table(
+        "spend-days",
+        t(c, "perDay"),
+        [t(c, "colDay"), t(c, "user"), t(c, "credits")],
+        d.perDay.map((x) => ({ cells: [x.day, x.user, x.credits] })),
       ),
     ),
-    r.totals.spent === 0 && r.totals.saved === 0 ? empty("spend-empty", t(c, "noSpend")) : null,
-    users.length
-      ? table(
-          "spend-users",
-          t(c, "perUser"),
-          [t(c, "user"), t(c, "colSpent"), t(c, "colSaved"), t(c, "colBudget")],
-          users.map((u) => ({
-            cells: [u.user, u.spent, u.saved, u.budget === null ? t(c, "none") : u.budget],
-            attrs: { "data-user": u.user, "data-spent": String(u.spent) },
-          })),
-        )
-      : empty("spend-no-users", t(c, "noUsers")),
-    r.lines.length
-      ? table(
-          "spend-endpoints",
-          t(c, "perEndpoint"),
-          [t(c, "user"), t(c, "colEndpoint"), t(c, "colRequests"), t(c, "colSettled"), t(c, "colPending")],
-          r.lines.map((l) => ({ cells: [l.user, l.endpoint, l.requests, l.settled, l.pending] })),
-        )
-      : null,
-    d.perDay.length
+  );
+}
+
+/** Ledger rows not yet settled, per user, with their ids to look up. */
+function unsettledSection(c: Console, r: Report): HTMLElement {
+  return h(
+    "section",
+    { attrs: { "aria-labelledby": "spend-h-unsettled" } },
+    h("h3", { id: "spend-h-unsettled" }, t(c, "unsettledTitle")),
+    r.unsettled.length
       ? h(
-          "section",
-          { attrs: { "aria-labelledby": "spend-h-day" } },
-          h("h3", { id: "spend-h-day" }, t(c, "perDay")),
-          dayChart("spend-chart", t(c, "chartLabel", { month: d.month }), d.month, d.perDay),
-          h(
-            "details",
-            null,
-            h("summary", null, t(c, "perDay")),
-            table(
-              "spend-days",
-              t(c, "perDay"),
-              [t(c, "colDay"), t(c, "user"), t(c, "credits")],
-              d.perDay.map((x) => ({ cells: [x.day, x.user, x.credits] })),
-            ),
+          "div",
+          null,
+          h("p", { class: "cd-note" }, t(c, "unsettledNote")),
+          table(
+            "spend-unsettled",
+            t(c, "unsettledTitle"),
+            [t(c, "user"), t(c, "colRows"), t(c, "credits"), t(c, "colFirst"), t(c, "colLast"), t(c, "colIds")],
+            r.unsettled.map((u) => ({
+              cells: [u.user, u.rows, u.credits, when(u.first), when(u.last), u.ids.join(", ")],
+            })),
           ),
         )
-      : null,
-    h(
-      "section",
-      { attrs: { "aria-labelledby": "spend-h-unsettled" } },
-      h("h3", { id: "spend-h-unsettled" }, t(c, "unsettledTitle")),
-      r.unsettled.length
-        ? h(
-            "div",
-            null,
-            h("p", { class: "cd-note" }, t(c, "unsettledNote")),
-            table(
-              "spend-unsettled",
-              t(c, "unsettledTitle"),
-              [t(c, "user"), t(c, "colRows"), t(c, "credits"), t(c, "colFirst"), t(c, "colLast"), t(c, "colIds")],
-              r.unsettled.map((u) => ({
-                cells: [u.user, u.rows, u.credits, when(u.first), when(u.last), u.ids.join(", ")],
-              })),
-            ),
-          )
-        : empty("spend-unsettled-none", t(c, "unsettledNone")),
-    ),
-    csvForm(c, d),
+      : empty("spend-unsettled-none", t(c, "unsettledNone")),
   );
 }
 

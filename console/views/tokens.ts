@@ -47,116 +47,138 @@ export function tokensView(c: Console): HTMLElement {
   const d = load(c, "tokens", () => fetchUsers(c));
   if (!d) return h("p", { class: "cd-note" }, t(c, "loading"));
   const fresh = c.data.freshToken as Fresh | undefined;
-  const asking = c.data.revokeAsk as string | undefined;
   return h(
     "div",
     { class: "cc-view" },
     h("h2", { class: "cd-panel-title" }, t(c, "tokensTitle")),
     fresh ? freshBox(c, fresh) : null,
-    h(
-      "div",
-      { class: "cd-row cc-inline" },
-      field(
-        t(c, "rotateGrace"),
-        select(
-          "rotate-grace",
-          [
-            { value: "24", label: t(c, "graceHours", { n: 24 }) },
-            { value: "1", label: t(c, "graceHours", { n: 1 }) },
-            { value: "0", label: t(c, "graceNone") },
-          ],
-          (c.data.rotateGrace as string | undefined) ?? "24",
-          (v) => (c.data.rotateGrace = v),
-        ),
+    graceChoice(c),
+    d.users.length ? usersTable(c, d.users) : empty("tokens-none", t(c, "noUsers")),
+    createForm(c),
+  );
+}
+
+type User = UsersData["users"][number];
+
+/** How long a rotated token keeps working; kept in the console's data so a re-render keeps the choice. */
+function graceChoice(c: Console): HTMLElement {
+  return h(
+    "div",
+    { class: "cd-row cc-inline" },
+    field(
+      t(c, "rotateGrace"),
+      select(
+        "rotate-grace",
+        [
+          { value: "24", label: t(c, "graceHours", { n: 24 }) },
+          { value: "1", label: t(c, "graceHours", { n: 1 }) },
+          { value: "0", label: t(c, "graceNone") },
+        ],
+        (c.data.rotateGrace as string | undefined) ?? "24",
+        (v) => (c.data.rotateGrace = v),
       ),
     ),
-    d.users.length
-      ? table(
-          "tokens-users",
-          t(c, "tokensTitle"),
-          [t(c, "user"), t(c, "colSpent"), t(c, "colBudget"), t(c, "colTokens"), t(c, "colActions")],
-          d.users.map((u) => {
-            const live = u.tokens.filter((k) => k.state === "live" || k.state === "grace");
-            return {
-              cells: [
-                u.name,
-                u.spent,
-                u.effectiveBudget === null ? t(c, "none") : u.effectiveBudget,
-                live.length
-                  ? h(
-                      "ul",
-                      { class: "cc-plain" },
-                      live.map((k) => h("li", { attrs: { "data-hint": k.hint } }, tokenText(c, k))),
-                    )
-                  : t(c, "noTokens"),
-                h(
-                  "div",
-                  { class: "cd-actions" },
-                  button(
-                    c,
-                    `rotate-${u.name}`,
-                    t(c, "rotate"),
-                    () =>
-                      void act(c, async () => {
-                        const grace =
-                          (document.getElementById("rotate-grace") as HTMLSelectElement | null)?.value ?? "24";
-                        const r = await api<Fresh>(c, "/console/api/admin/tokens/rotate", {
-                          user: u.name,
-                          graceHours: Number(grace),
-                        });
-                        c.data.freshToken = r;
-                        await reload(c);
-                      }),
-                  ),
-                  asking === u.name
-                    ? h(
-                        "span",
-                        {
-                          class: "cc-ask",
-                          role: "group",
-                          attrs: { "aria-label": t(c, "revokeAsk", { user: u.name }) },
-                        },
-                        t(c, "revokeAsk", { user: u.name }),
-                        " ",
-                        button(
-                          c,
-                          `revoke-yes-${u.name}`,
-                          t(c, "confirmRevoke"),
-                          () =>
-                            void act(c, async () => {
-                              const r = await api<{ revoked: number }>(c, "/console/api/admin/tokens/revoke", {
-                                user: u.name,
-                              });
-                              c.data.revokeAsk = undefined;
-                              await reload(c);
-                              return t(c, "revoked", { n: num(r.revoked), user: u.name });
-                            }),
-                          { primary: true },
-                        ),
-                        button(c, `revoke-no-${u.name}`, t(c, "cancel"), () => {
-                          c.data.revokeAsk = undefined;
-                          c.render();
-                        }),
-                      )
-                    : button(
-                        c,
-                        `revoke-${u.name}`,
-                        t(c, "revoke"),
-                        () => {
-                          c.data.revokeAsk = u.name;
-                          c.render();
-                          document.getElementById(`revoke-yes-${u.name}`)?.focus();
-                        },
-                        { disabled: live.length === 0 },
-                      ),
-                ),
-              ],
-              attrs: { "data-user": u.name },
-            };
-          }),
-        )
-      : empty("tokens-none", t(c, "noUsers")),
-    createForm(c),
+  );
+}
+
+/** The users, one row each: spend, budget, the tokens that still work, and rotate and revoke. */
+function usersTable(c: Console, users: User[]): HTMLElement {
+  const asking = c.data.revokeAsk as string | undefined;
+  return table(
+    "tokens-users",
+    t(c, "tokensTitle"),
+    [t(c, "user"), t(c, "colSpent"), t(c, "colBudget"), t(c, "colTokens"), t(c, "colActions")],
+    users.map((u) => {
+      const live = u.tokens.filter((k) => k.state === "live" || k.state === "grace");
+      return {
+        cells: [
+          u.name,
+          u.spent,
+          u.effectiveBudget === null ? t(c, "none") : u.effectiveBudget,
+          live.length
+            ? h(
+                "ul",
+                { class: "cc-plain" },
+                live.map((k) => h("li", { attrs: { "data-hint": k.hint } }, tokenText(c, k))),
+              )
+            : t(c, "noTokens"),
+          h(
+            "div",
+            { class: "cd-actions" },
+            rotateButton(c, u),
+            asking === u.name ? revokeAsk(c, u) : revokeButton(c, u, live.length),
+          ),
+        ],
+        attrs: { "data-user": u.name },
+      };
+    }),
+  );
+}
+
+/** Rotate a user's tokens with the grace chosen above; the new token is shown once. */
+function rotateButton(c: Console, u: User): HTMLElement {
+  return button(
+    c,
+    `rotate-${u.name}`,
+    t(c, "rotate"),
+    () =>
+      void act(c, async () => {
+        const grace = (document.getElementById("rotate-grace") as HTMLSelectElement | null)?.value ?? "24";
+        const r = await api<Fresh>(c, "/console/api/admin/tokens/rotate", {
+          user: u.name,
+          graceHours: Number(grace),
+        });
+        c.data.freshToken = r;
+        await reload(c);
+      }),
+  );
+}
+
+/** Revoke asks first: this button only opens the question (revokeAsk), so one click cannot cut a user off. */
+function revokeButton(c: Console, u: User, live: number): HTMLElement {
+  return button(
+    c,
+    `revoke-${u.name}`,
+    t(c, "revoke"),
+    () => {
+      c.data.revokeAsk = u.name;
+      c.render();
+      document.getElementById(`revoke-yes-${u.name}`)?.focus();
+    },
+    { disabled: live === 0 },
+  );
+}
+
+/** The question before revoking a user's tokens: confirm or cancel. */
+function revokeAsk(c: Console, u: User): HTMLElement {
+  return h(
+    "span",
+    {
+      class: "cc-ask",
+      role: "group",
+      attrs: { "aria-label": t(c, "revokeAsk", { user: u.name }) },
+    },
+    t(c, "revokeAsk", { user: u.name }),
+    " ",
+    button(
+      c,
+      `revoke-yes-${u.name}`,
+      t(c, "confirmRevoke"),
+      () =>
+        void act(c, async () => {
+          const r = await api<{ revoked: number }>(c, "/console/api/admin/tokens/revoke", {
+            user: u.name,
+          });
+          c.data.revokeAsk = undefined;
+          await reload(c);
+          return t(c, "revoked", { n: num(r.revoked), user: u.name });
+        }),
+      { primary: true },
+    ),
+    button(c, `revoke-no-${u.name}`, t(c, "cancel"), () => {
+      c.data.revokeAsk = undefined;
+      c.render();
+    }),
   );
 }
 
