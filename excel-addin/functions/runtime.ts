@@ -74,7 +74,52 @@ export interface CustomFunctionsRuntime {
   batches(): Record<string, number>;
 }
 
+/** What the parts of one runtime share: the host, the language of messages, and one registry run. */
+interface RuntimeContext {
+  host: FunctionsHost;
+  lang: () => Language;
+  run: (def: FunctionDef, args: unknown[]) => Promise<CellOut[][]>;
+}
+
+type Call = { i: number; args: unknown[] };
+
 export function createCustomFunctions(defs: readonly FunctionDef[], host: FunctionsHost): CustomFunctionsRuntime {
+  // The language the last run's settings named; messages use it from then on.
+  let language: Language | undefined;
+  const ctx: RuntimeContext = {
+    host,
+    lang: () => language ?? host.fallbackLanguage(),
+    run: registryRunner(host, (l) => {
+      language = l;
+    }),
+  };
+  const gatherers = new Map<string, Gatherer<unknown[], Settled>>();
+  const functions: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const def of defs) {
+    const g = createGatherer<unknown[], Settled>({
+      key: (args) => JSON.stringify(args.map((a) => a ?? null)),
+      schedule: (flush) => host.schedule(flush),
+      runBatch: (calls) => runBurst(ctx, def, calls),
+      toError: (e) => excelError(ctx, e),
+    });
+    gatherers.set(def.name, g);
+    functions[def.name] = excelFunction(ctx, def, g);
+  }
+  return {
+    functions,
+    batches: () => Object.fromEntries([...gatherers].map(([k, g]) => [k, g.batches])),
+  };
+}
+
+/**
+ * One registry run, with settings read fresh (a key saved in the task pane
+ * counts at once) and spend recorded. The lock and the pacer are made once,
+ * here, so every run of this runtime shares them.
+ */
+function registryRunner(
+  host: FunctionsHost,
+  onLanguage: (l: Language) => void,
+): (def: FunctionDef, args: unknown[]) => Promise<CellOut[][]> {
   const acquire = host.lock ?? pageLock();
   /** runAsync over the host's driver, with the budget's read-modify-write serialised against other runs. */
   async function runSerial<T>(op: Operation<T>): Promise<T> {
@@ -85,20 +130,10 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
       driver.release();
     }
   }
-  let language: Language | undefined;
-  const lang = () => language ?? host.fallbackLanguage();
   /** One pacer for the runtime's life: every formula's calls draw from the same bucket models. */
   const pacer = new Pacer();
-
-  const excelError = (e: unknown) => {
-    const err = toCompanyDataError(e);
-    return host.error(excelErrorKind(err.code), err.text(lang()));
-  };
-  const cellError = (c: { error: ErrorCode; message: string }) => host.error(excelErrorKind(c.error), c.message);
-
-  /** One registry run, with settings read fresh (a key saved in the task pane counts at once) and spend recorded. */
-  async function run(def: FunctionDef, args: unknown[]): Promise<CellOut[][]> {
-    return runSerial(
+  return async (def, args) =>
+    runSerial(
       runFormula(def, args, {
         now: () => host.now(),
         random: () => host.random(),
@@ -106,132 +141,146 @@ export function createCustomFunctions(defs: readonly FunctionDef[], host: Functi
         onSpend: (endpoint, credits) => host.onSpend?.(endpoint, credits),
         onRequest: (endpoint) => host.onRequest?.(endpoint),
         pacer,
-        onLanguage: (l) => {
-          language = l;
-        },
+        onLanguage,
       }),
     );
-  }
+}
 
-  /** Run the distinct calls of one burst: aligned ones as one column, the rest one by one (side by side). */
-  async function runBurst(def: FunctionDef, calls: unknown[][]): Promise<Settled[]> {
-    const aligned = alignedParams(def);
-    const canStack = def.shape === "perRow" && calls.length > 1;
-    const out: Settled[] = new Array<Settled>(calls.length);
-    // Stack calls whose aligned arguments are single values and whose other arguments agree.
-    const groups = new Map<string, { i: number; args: unknown[] }[]>();
-    const alone: { i: number; args: unknown[] }[] = [];
-    calls.forEach((args, i) => {
-      const scalars = args.map(scalarOf);
-      if (!canStack || aligned.some((a, p) => a && !scalars[p]?.ok)) return void alone.push({ i, args });
-      const rest = JSON.stringify(args.map((a, p) => (aligned[p] ? null : (a ?? null))));
-      const g = groups.get(rest);
-      if (g) g.push({ i, args });
-      else groups.set(rest, [{ i, args }]);
-    });
-    const jobs: Promise<void>[] = [];
-    for (const members of groups.values()) {
-      const [first, ...others] = members;
-      if (!first || others.length === 0) {
-        alone.push(...members);
-        continue;
-      }
-      jobs.push(
-        (async () => {
-          const columnArgs = def.params.map((_, p) => {
-            if (!aligned[p]) return first.args[p] ?? undefined;
-            const column = members.map(({ args }) => {
-              const s = scalarOf(args[p]);
-              return [s.ok && !omitted(s.value) ? s.value : ""];
-            });
-            return column.every(([v]) => v === "") && p > 0 ? undefined : column;
-          });
-          const cells = await run(def, columnArgs);
-          if (cells.length === members.length) {
-            members.forEach(({ i }, k) => (out[i] = { ok: true, cells: cells.slice(k, k + 1) }));
-            return;
-          }
-          // A failure of the whole call (missing key, budget, …) is every member's answer.
-          const whole = loneError(cells);
-          if (whole && cells.length === 1) {
-            members.forEach(({ i }) => (out[i] = { ok: true, cells }));
-            return;
-          }
-          // Not one row per input (the function answered a list here): ask each on its own; the cache answers what was just fetched.
-          await Promise.all(members.map(async ({ i, args }) => (out[i] = await settle(def, args))));
-        })(),
-      );
-    }
-    for (const { i, args } of alone) jobs.push((async () => void (out[i] = await settle(def, args)))());
-    await Promise.all(jobs);
-    return out;
-  }
+function excelError(ctx: RuntimeContext, e: unknown): unknown {
+  const err = toCompanyDataError(e);
+  return ctx.host.error(excelErrorKind(err.code), err.text(ctx.lang()));
+}
 
-  async function settle(def: FunctionDef, args: unknown[]): Promise<Settled> {
+function cellError(ctx: RuntimeContext, c: { error: ErrorCode; message: string }): unknown {
+  return ctx.host.error(excelErrorKind(c.error), c.message);
+}
+
+/** The function Excel calls for `def`: the call joins the burst, and its answer comes back as Excel takes it. */
+function excelFunction(
+  ctx: RuntimeContext,
+  def: FunctionDef,
+  g: Gatherer<unknown[], Settled>,
+): (...raw: unknown[]) => Promise<unknown> {
+  return async (...raw: unknown[]) => {
+    // Excel passes the invocation object last when asked for; the registry takes exactly its params.
+    const args = def.params.map((_, i) => (omitted(raw[i]) ? undefined : raw[i]));
+    let settled: Settled;
     try {
-      return { ok: true, cells: await run(def, args) };
+      settled = await g(args);
     } catch (e) {
-      return { ok: false, error: toCompanyDataError(e) };
+      throw e instanceof CompanyDataError ? excelError(ctx, e) : e;
     }
-  }
-
-  /**
-   * Cells as Excel takes them: error cells as CustomFunctions.Error, cards
-   * as entity values (names in the workbook's pinned language), or as a row
-   * of plain values where this Excel has no data types for custom functions.
-   */
-  async function toExcel(cells: CellOut[][]): Promise<unknown[][]> {
-    if (!cells.some((row) => row.some(isCellCard)))
-      return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : c)));
-    if (!host.cardsSupported()) {
-      // Each card as a row of plain values; rows padded so the answer stays a rectangle (an error row beside cards).
-      const rows = cells.map((row) =>
-        row.flatMap((c) => (isCellCard(c) ? plainCardRow(c.card) : [isCellError(c) ? cellError(c) : c])),
-      );
-      const width = Math.max(...rows.map((r) => r.length));
-      return rows.map((r) => (r.length < width ? [...r, ...new Array<unknown>(width - r.length).fill("")] : r));
-    }
-    const names = await host.cardLanguage();
-    return cells.map((row) =>
-      row.map((c) => (isCellError(c) ? cellError(c) : isCellCard(c) ? entityOf(c.card, lang(), names) : c)),
-    );
-  }
-
-  /** A lone error (first cell an error, the rest empty) is thrown, so Excel shows its message in the cell. */
-  function loneError(cells: CellOut[][]): { error: ErrorCode; message: string } | undefined {
-    const first = cells[0]?.[0];
-    if (!isCellError(first)) return undefined;
-    const rest = cells.flat().slice(1);
-    return rest.every((c) => c === "") ? first : undefined;
-  }
-
-  const gatherers = new Map<string, Gatherer<unknown[], Settled>>();
-  const functions: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-  for (const def of defs) {
-    const g = createGatherer<unknown[], Settled>({
-      key: (args) => JSON.stringify(args.map((a) => a ?? null)),
-      schedule: (flush) => host.schedule(flush),
-      runBatch: (calls) => runBurst(def, calls),
-      toError: excelError,
-    });
-    gatherers.set(def.name, g);
-    functions[def.name] = async (...raw: unknown[]) => {
-      // Excel passes the invocation object last when asked for; the registry takes exactly its params.
-      const args = def.params.map((_, i) => (omitted(raw[i]) ? undefined : raw[i]));
-      let settled: Settled;
-      try {
-        settled = await g(args);
-      } catch (e) {
-        throw e instanceof CompanyDataError ? excelError(e) : e;
-      }
-      if (!settled.ok) throw excelError(settled.error);
-      const lone = loneError(settled.cells);
-      if (lone) throw cellError(lone);
-      return await toExcel(settled.cells);
-    };
-  }
-  return {
-    functions,
-    batches: () => Object.fromEntries([...gatherers].map(([k, g]) => [k, g.batches])),
+    if (!settled.ok) throw excelError(ctx, settled.error);
+    const lone = loneError(settled.cells);
+    if (lone) throw cellError(ctx, lone);
+    return await toExcel(ctx, settled.cells);
   };
+}
+
+/** Run the distinct calls of one burst: aligned ones as one column, the rest one by one (side by side). */
+async function runBurst(ctx: RuntimeContext, def: FunctionDef, calls: unknown[][]): Promise<Settled[]> {
+  const aligned = alignedParams(def);
+  const out: Settled[] = new Array<Settled>(calls.length);
+  const { groups, alone } = stackableGroups(def, aligned, calls);
+  const jobs: Promise<void>[] = [];
+  for (const members of groups.values()) {
+    if (members.length < 2) {
+      alone.push(...members);
+      continue;
+    }
+    jobs.push(runStack(ctx, def, aligned, members, out));
+  }
+  for (const { i, args } of alone) jobs.push((async () => void (out[i] = await settle(ctx, def, args)))());
+  await Promise.all(jobs);
+  return out;
+}
+
+/** Stack calls whose aligned arguments are single values and whose other arguments agree; the rest run alone. */
+function stackableGroups(
+  def: FunctionDef,
+  aligned: boolean[],
+  calls: unknown[][],
+): { groups: Map<string, Call[]>; alone: Call[] } {
+  const canStack = def.shape === "perRow" && calls.length > 1;
+  const groups = new Map<string, Call[]>();
+  const alone: Call[] = [];
+  calls.forEach((args, i) => {
+    const scalars = args.map(scalarOf);
+    if (!canStack || aligned.some((a, p) => a && !scalars[p]?.ok)) return void alone.push({ i, args });
+    const rest = JSON.stringify(args.map((a, p) => (aligned[p] ? null : (a ?? null))));
+    const g = groups.get(rest);
+    if (g) g.push({ i, args });
+    else groups.set(rest, [{ i, args }]);
+  });
+  return { groups, alone };
+}
+
+/** One run over a column made of the members' aligned arguments; its rows are the members' answers. */
+async function runStack(
+  ctx: RuntimeContext,
+  def: FunctionDef,
+  aligned: boolean[],
+  members: Call[],
+  out: Settled[],
+): Promise<void> {
+  const first = members[0]!;
+  const columnArgs = def.params.map((_, p) => {
+    if (!aligned[p]) return first.args[p] ?? undefined;
+    const column = members.map(({ args }) => {
+      const s = scalarOf(args[p]);
+      return [s.ok && !omitted(s.value) ? s.value : ""];
+    });
+    return column.every(([v]) => v === "") && p > 0 ? undefined : column;
+  });
+  const cells = await ctx.run(def, columnArgs);
+  if (cells.length === members.length) {
+    members.forEach(({ i }, k) => (out[i] = { ok: true, cells: cells.slice(k, k + 1) }));
+    return;
+  }
+  // A failure of the whole call (missing key, budget, …) is every member's answer.
+  const whole = loneError(cells);
+  if (whole && cells.length === 1) {
+    members.forEach(({ i }) => (out[i] = { ok: true, cells }));
+    return;
+  }
+  // Not one row per input (the function answered a list here): ask each on its own; the cache answers what was just fetched.
+  await Promise.all(members.map(async ({ i, args }) => (out[i] = await settle(ctx, def, args))));
+}
+
+async function settle(ctx: RuntimeContext, def: FunctionDef, args: unknown[]): Promise<Settled> {
+  try {
+    return { ok: true, cells: await ctx.run(def, args) };
+  } catch (e) {
+    return { ok: false, error: toCompanyDataError(e) };
+  }
+}
+
+/**
+ * Cells as Excel takes them: error cells as CustomFunctions.Error, cards
+ * as entity values (names in the workbook's pinned language), or as a row
+ * of plain values where this Excel has no data types for custom functions.
+ */
+async function toExcel(ctx: RuntimeContext, cells: CellOut[][]): Promise<unknown[][]> {
+  if (!cells.some((row) => row.some(isCellCard)))
+    return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(ctx, c) : c)));
+  if (!ctx.host.cardsSupported()) {
+    // Each card as a row of plain values; rows padded so the answer stays a rectangle (an error row beside cards).
+    const rows = cells.map((row) =>
+      row.flatMap((c) => (isCellCard(c) ? plainCardRow(c.card) : [isCellError(c) ? cellError(ctx, c) : c])),
+    );
+    const width = Math.max(...rows.map((r) => r.length));
+    return rows.map((r) => (r.length < width ? [...r, ...new Array<unknown>(width - r.length).fill("")] : r));
+  }
+  const names = await ctx.host.cardLanguage();
+  return cells.map((row) =>
+    row.map((c) => (isCellError(c) ? cellError(ctx, c) : isCellCard(c) ? entityOf(c.card, ctx.lang(), names) : c)),
+  );
+}
+
+/** A lone error (first cell an error, the rest empty) is thrown, so Excel shows its message in the cell. */
+function loneError(cells: CellOut[][]): { error: ErrorCode; message: string } | undefined {
+  const first = cells[0]?.[0];
+  if (!isCellError(first)) return undefined;
+  const rest = cells.flat().slice(1);
+  return rest.every((c) => c === "") ? first : undefined;
 }
