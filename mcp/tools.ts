@@ -561,6 +561,126 @@ function portfolioEntries(args: Record<string, unknown>): { entries: Entry[]; mo
   return { entries, mode };
 }
 
+type RiskCounts = Record<RiskGroup | "ambiguous" | "notFound" | "error", number>;
+
+/**
+ * Resolve the entries given by name (one row per entry, null for those given
+ * by id). The price is named first: at least the resolution and one credit
+ * per company given by id, so a hopeless call is refused before anything is paid.
+ */
+function* resolveNamedEntries(
+  ctx: OpContext,
+  entries: Entry[],
+  mode: ResolveMode,
+  pay: Pay,
+): Operation<(ResolvedRow | null)[]> {
+  const named = entries.map((e, i) => ({ e, i })).filter((x) => x.e.kind === "name");
+  const rows: (ResolvedRow | null)[] = entries.map(() => null);
+  if (!named.length) return rows;
+  const resolvePrice = estimate({ kind: "resolve", rows: named.length, mode }).credits;
+  yield* pay(
+    resolvePrice + (entries.length - named.length) * profileCost([]),
+    resolvePrice > 0 || named.length < entries.length ? "atLeast" : "exact",
+  );
+  const resolved = yield* resolveMany(
+    ctx,
+    named.map((x) => (x.e as { query: S.ResolveQuery }).query),
+    { mode },
+  );
+  named.forEach((x, k) => {
+    rows[x.i] = resolved[k] ?? null;
+  }); // one answer per query, in order
+  return rows;
+}
+
+/** The company id an entry stands for: its own, or its name's unambiguous match; null otherwise. */
+function entryId(e: Entry, row: ResolvedRow | null | undefined): string | null {
+  if (e.kind === "id") return e.id;
+  return row?.status === "matched" && row.match ? row.match.id : null;
+}
+
+/** The answer for an entry without a company id: ambiguous (with candidates), an error, or not found. */
+function unmatchedResult(input: string | S.ResolveQuery, r: ResolvedRow | null | undefined, groups: RiskCounts) {
+  if (r?.status === "ambiguous") {
+    groups.ambiguous++;
+    // Why the service's match was refused (shared/operations/contradiction.ts); null when several fit.
+    const reason = r.doubt ? { de: doubtText(r.doubt, "de"), en: doubtText(r.doubt, "en") } : null;
+    return {
+      input,
+      status: "ambiguous",
+      candidates: r.candidates,
+      reason,
+      confidence: reason ? r.confidence : null,
+    };
+  }
+  if (r?.status === "error" && r.error) {
+    groups.error++;
+    return {
+      input,
+      status: "error",
+      error: { code: r.error.code, de: r.error.text("de"), en: r.error.text("en") },
+    };
+  }
+  groups.notFound++;
+  return { input, status: "not_found" };
+}
+
+/** One entry's answer, counted in `groups`: its screening, or why there is none. */
+function portfolioResult(
+  e: Entry,
+  r: ResolvedRow | null | undefined,
+  screened: Map<string, ScreenedCompany | CompanyDataError>,
+  groups: RiskCounts,
+) {
+  const input = e.kind === "id" ? e.id : e.query;
+  const id = entryId(e, r);
+  if (!id) return unmatchedResult(input, r, groups);
+  const s = screened.get(id);
+  if (!s || s instanceof CompanyDataError) {
+    const err = s instanceof CompanyDataError ? s : new CompanyDataError("INTERNAL");
+    if (err.code === "NOT_FOUND") {
+      groups.notFound++;
+      return { input, status: "not_found", id };
+    }
+    groups.error++;
+    return { input, status: "error", id, error: { code: err.code, de: err.text("de"), en: err.text("en") } };
+  }
+  groups[s.risk.group]++;
+  return {
+    input,
+    status: "matched",
+    id,
+    name: s.profile.name ?? null,
+    city: s.profile.city ?? null,
+    confidence: r?.confidence ?? null,
+    note: r?.note ? { de: noteText(r.note, "de"), en: noteText(r.note, "en") } : null,
+    group: s.risk.group,
+    reason: s.risk.flag,
+    flags: s.risk.flags,
+    keyFigure: s.risk.keyFigure,
+  };
+}
+
+/** The summary for the model: counts per group, then one line per flagged company. */
+function portfolioText(
+  groups: RiskCounts,
+  results: readonly { status: string; id?: string; name?: string | null; group?: RiskGroup; flags?: RiskFlag[] }[],
+  lang: Language,
+): string {
+  const head = (["risk", "watch", "none"] as const).map((g) => `${GROUP_LABEL[g][lang]}: ${groups[g]}`).join(", ");
+  const other =
+    lang === "de"
+      ? `; mehrdeutig: ${groups.ambiguous}, nicht gefunden: ${groups.notFound}, Fehler: ${groups.error}`
+      : `; ambiguous: ${groups.ambiguous}, not found: ${groups.notFound}, errors: ${groups.error}`;
+  const flagged = results
+    .filter((x) => x.status === "matched" && x.group !== "none")
+    .map(
+      (x) =>
+        `${x.name ?? x.id} (${x.id}): ${GROUP_LABEL[x.group as RiskGroup][lang]} – ${(x.flags ?? []).map((f: RiskFlag) => f.text[lang]).join(", ")}`,
+    );
+  return `${head}${other}. ${SCREENING_NOTE[lang]}.` + (flagged.length ? "\n" + flagged.join("\n") : "");
+}
+
 const portfolioRisk: ToolDef = {
   name: "portfolio_risk",
   title: "Portfolio risk",
@@ -619,112 +739,16 @@ const portfolioRisk: ToolDef = {
   },
   *run(ctx, args, pay) {
     const { entries, mode } = portfolioEntries(args);
-    const named = entries.map((e, i) => ({ e, i })).filter((x) => x.e.kind === "name");
-    const rows: (ResolvedRow | null)[] = entries.map(() => null);
-    if (named.length) {
-      const resolvePrice = estimate({ kind: "resolve", rows: named.length, mode }).credits;
-      // At least the resolution and one credit per company given by id: a hopeless call is refused before anything is paid.
-      yield* pay(
-        resolvePrice + (entries.length - named.length) * profileCost([]),
-        resolvePrice > 0 || named.length < entries.length ? "atLeast" : "exact",
-      );
-      const resolved = yield* resolveMany(
-        ctx,
-        named.map((x) => (x.e as { query: S.ResolveQuery }).query),
-        { mode },
-      );
-      named.forEach((x, k) => {
-        rows[x.i] = resolved[k] ?? null;
-      }); // one answer per query, in order
-    }
-    const idOf = (e: Entry, i: number): string | null => {
-      if (e.kind === "id") return e.id;
-      const r = rows[i];
-      return r?.status === "matched" && r.match ? r.match.id : null;
-    };
-    const ids = entries.map((e, i) => idOf(e, i)).filter((x): x is string => x !== null);
+    const rows = yield* resolveNamedEntries(ctx, entries, mode, pay);
+    const ids = entries.map((e, i) => entryId(e, rows[i])).filter((x): x is string => x !== null);
     const screened: Map<string, ScreenedCompany | CompanyDataError> = ids.length
       ? yield* screenIds(ctx, ids, (plan) => pay(plan.credits, "exact"))
       : new Map<string, ScreenedCompany | CompanyDataError>();
-    const groups: Record<RiskGroup | "ambiguous" | "notFound" | "error", number> = {
-      risk: 0,
-      watch: 0,
-      none: 0,
-      ambiguous: 0,
-      notFound: 0,
-      error: 0,
-    };
-    const results = entries.map((e, i) => {
-      const input = e.kind === "id" ? e.id : e.query;
-      const r = rows[i];
-      const id = idOf(e, i);
-      if (!id) {
-        if (r?.status === "ambiguous") {
-          groups.ambiguous++;
-          // Why the service's match was refused (shared/operations/contradiction.ts); null when several fit.
-          const reason = r.doubt ? { de: doubtText(r.doubt, "de"), en: doubtText(r.doubt, "en") } : null;
-          return {
-            input,
-            status: "ambiguous",
-            candidates: r.candidates,
-            reason,
-            confidence: reason ? r.confidence : null,
-          };
-        }
-        if (r?.status === "error" && r.error) {
-          groups.error++;
-          return {
-            input,
-            status: "error",
-            error: { code: r.error.code, de: r.error.text("de"), en: r.error.text("en") },
-          };
-        }
-        groups.notFound++;
-        return { input, status: "not_found" };
-      }
-      const s = screened.get(id);
-      if (!s || s instanceof CompanyDataError) {
-        const err = s instanceof CompanyDataError ? s : new CompanyDataError("INTERNAL");
-        if (err.code === "NOT_FOUND") {
-          groups.notFound++;
-          return { input, status: "not_found", id };
-        }
-        groups.error++;
-        return { input, status: "error", id, error: { code: err.code, de: err.text("de"), en: err.text("en") } };
-      }
-      groups[s.risk.group]++;
-      return {
-        input,
-        status: "matched",
-        id,
-        name: s.profile.name ?? null,
-        city: s.profile.city ?? null,
-        confidence: r?.confidence ?? null,
-        note: r?.note ? { de: noteText(r.note, "de"), en: noteText(r.note, "en") } : null,
-        group: s.risk.group,
-        reason: s.risk.flag,
-        flags: s.risk.flags,
-        keyFigure: s.risk.keyFigure,
-      };
-    });
+    const groups: RiskCounts = { risk: 0, watch: 0, none: 0, ambiguous: 0, notFound: 0, error: 0 };
+    const results = entries.map((e, i) => portfolioResult(e, rows[i], screened, groups));
     return {
       data: { note: SCREENING_NOTE, groups, results },
-      text: (lang) => {
-        const head = (["risk", "watch", "none"] as const)
-          .map((g) => `${GROUP_LABEL[g][lang]}: ${groups[g]}`)
-          .join(", ");
-        const other =
-          lang === "de"
-            ? `; mehrdeutig: ${groups.ambiguous}, nicht gefunden: ${groups.notFound}, Fehler: ${groups.error}`
-            : `; ambiguous: ${groups.ambiguous}, not found: ${groups.notFound}, errors: ${groups.error}`;
-        const flagged = results
-          .filter((x) => x.status === "matched" && x.group !== "none")
-          .map(
-            (x) =>
-              `${x.name ?? x.id} (${x.id}): ${GROUP_LABEL[x.group as RiskGroup][lang]} – ${(x.flags ?? []).map((f: RiskFlag) => f.text[lang]).join(", ")}`,
-          );
-        return `${head}${other}. ${SCREENING_NOTE[lang]}.` + (flagged.length ? "\n" + flagged.join("\n") : "");
-      },
+      text: (lang) => portfolioText(groups, results, lang),
     };
   },
 };

@@ -69,7 +69,11 @@ export function manifestForHost(xml: string, hostUrl: string): string {
 
 const find = (root: XmlElement, name: string) => allElements(root).filter((e) => localName(e) === name);
 
-/** Problems found; an empty list means the manifest passed. */
+/**
+ * Problems found; an empty list means the manifest passed. Each check below
+ * looks at one concern; they run in a fixed order so the report reads the
+ * same from one build to the next.
+ */
 export function checkManifest(xml: string): string[] {
   let root: XmlElement;
   try {
@@ -77,11 +81,27 @@ export function checkManifest(xml: string): string[] {
   } catch (e) {
     return [`not well-formed: ${(e as Error).message}`];
   }
-  const problems: string[] = [];
   const els = allElements(root);
+  const problems: string[] = [];
   if (localName(root) !== "OfficeApp") problems.push(`root is <${root.name}>, expected <OfficeApp>`);
+  const resources = resourceValues(root, problems);
+  const runtime = find(root, "Runtime")[0];
+  return [
+    ...problems,
+    ...undefinedResids(els, resources),
+    ...duplicateControlIds(els),
+    ...idProblems(root),
+    ...urlProblems(root, els),
+    ...requirementSetProblems(root),
+    ...runtimeProblems(root, els, resources),
+    ...actionProblems(root, runtime),
+    ...germanOverrideProblems(els),
+    ...permissionAndHostProblems(root),
+  ];
+}
 
-  // Resources: ids unique, every resid defined.
+/** The resources by id (id → DefaultValue); duplicate and over-long ids go into problems. */
+function resourceValues(root: XmlElement, problems: string[]): Map<string, string> {
   const resources = new Map<string, string>();
   const resourcesEl = find(root, "Resources")[0];
   const resourceDefs = resourcesEl
@@ -95,11 +115,22 @@ export function checkManifest(xml: string): string[] {
     resources.set(id, DefaultValue ?? "");
     if (id.length > 32) problems.push(`resource id ${id} is longer than 32 characters`);
   }
+  return resources;
+}
+
+/** Every resid must name a defined resource. */
+function undefinedResids(els: readonly XmlElement[], resources: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = [];
   for (const el of els) {
     const resid = el.attrs.resid;
     if (resid !== undefined && !resources.has(resid)) problems.push(`line ${el.line}: resid ${resid} is not defined`);
   }
-  // Control, group and tab ids unique.
+  return problems;
+}
+
+/** Control, group and tab ids present and unique. */
+function duplicateControlIds(els: readonly XmlElement[]): string[] {
+  const problems: string[] = [];
   const ids = new Set<string>();
   for (const el of els) {
     if (!["Control", "Group", "CustomTab"].includes(localName(el))) continue;
@@ -108,11 +139,20 @@ export function checkManifest(xml: string): string[] {
     else if (ids.has(id)) problems.push(`line ${el.line}: id ${id} used twice`);
     else ids.add(id);
   }
+  return problems;
+}
+
+/** The add-in's <Id> is a GUID. */
+function idProblems(root: XmlElement): string[] {
   const idEl = find(root, "Id")[0];
   if (!idEl || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idEl.text.trim()))
-    problems.push("<Id> is not a GUID");
+    return ["<Id> is not a GUID"];
+  return [];
+}
 
-  // Every URL https.
+/** Every URL (attributes of URL-holding elements, URL overrides, app domains) is https. */
+function urlProblems(root: XmlElement, els: readonly XmlElement[]): string[] {
+  const problems: string[] = [];
   const urlHolders = ["IconUrl", "HighResolutionIconUrl", "SupportUrl", "SourceLocation", "Url", "Image"];
   for (const el of els) {
     const values = [el.attrs.DefaultValue, ...(localName(el) === "Override" ? [el.attrs.Value] : [])];
@@ -124,8 +164,12 @@ export function checkManifest(xml: string): string[] {
   }
   for (const el of find(root, "AppDomain"))
     if (!/^https:\/\//.test(el.text.trim())) problems.push(`AppDomain is not https: ${el.text}`);
+  return problems;
+}
 
-  // One shared runtime for functions, task pane and commands.
+/** The requirement sets one shared runtime for functions, task pane and commands needs. */
+function requirementSetProblems(root: XmlElement): string[] {
+  const problems: string[] = [];
   const sets = find(root, "Set").map((s) => s.attrs.Name);
   if (!sets.includes("SharedRuntime")) problems.push("the SharedRuntime requirement set is missing");
   // Custom functions need their own runtime's set; errors with a message (CustomFunctions.Error) came with 1.2
@@ -134,22 +178,22 @@ export function checkManifest(xml: string): string[] {
   if (!cfSet) problems.push("the CustomFunctionsRuntime requirement set is missing");
   else if (Number(cfSet.attrs.MinVersion ?? "1.1") < 1.2)
     problems.push("CustomFunctionsRuntime must be at least 1.2 (CustomFunctions.Error with a message)");
+  return problems;
+}
+
+/** One long-lived <Runtime>, and functions, commands and task pane all pointing at it. */
+function runtimeProblems(
+  root: XmlElement,
+  els: readonly XmlElement[],
+  resources: ReadonlyMap<string, string>,
+): string[] {
+  const problems: string[] = [];
   const runtimes = find(root, "Runtime");
   if (runtimes.length !== 1) problems.push(`expected one <Runtime>, found ${runtimes.length}`);
   const runtime = runtimes[0];
   if (runtime && runtime.attrs.lifetime !== "long") problems.push('the runtime must have lifetime="long"');
   const runtimeUrl = runtime?.attrs.resid !== undefined ? resources.get(runtime.attrs.resid) : undefined;
-  const cf = els.find((e) => localName(e) === "ExtensionPoint" && e.attrs["xsi:type"] === "CustomFunctions");
-  if (!cf) problems.push("no CustomFunctions extension point");
-  else {
-    const part = (name: string) => cf.children.find((c) => localName(c) === name);
-    const page = part("Page")?.children[0]?.attrs.resid;
-    if (!page || page !== runtime?.attrs.resid) problems.push("the custom functions' <Page> is not the shared runtime");
-    for (const p of ["Script", "Metadata"])
-      if (!part(p)?.children[0]?.attrs.resid) problems.push(`custom functions <${p}> has no SourceLocation`);
-    const ns = part("Namespace")?.attrs.resid;
-    if (!ns || resources.get(ns) !== "COMPANY") problems.push("the custom functions' namespace is not COMPANY");
-  }
+  problems.push(...customFunctionsProblems(els, runtime, resources));
   const functionFile = find(root, "FunctionFile")[0];
   if (functionFile && functionFile.attrs.resid !== runtime?.attrs.resid)
     problems.push("the commands' <FunctionFile> is not the shared runtime");
@@ -157,8 +201,35 @@ export function checkManifest(xml: string): string[] {
     .DefaultValue;
   if (!taskpane || taskpane !== runtimeUrl)
     problems.push("the task pane's SourceLocation is not the shared runtime's page");
-  // Buttons open the pane with ShowTaskpane: since 2026-02-23 Office ignores Office.addin.showAsTaskpane()
-  // for Marketplace add-ins (Microsoft, "Show or hide the task pane of your Office Add-in").
+  return problems;
+}
+
+/** The CustomFunctions extension point: its page is the shared runtime, script and metadata set, namespace COMPANY. */
+function customFunctionsProblems(
+  els: readonly XmlElement[],
+  runtime: XmlElement | undefined,
+  resources: ReadonlyMap<string, string>,
+): string[] {
+  const cf = els.find((e) => localName(e) === "ExtensionPoint" && e.attrs["xsi:type"] === "CustomFunctions");
+  if (!cf) return ["no CustomFunctions extension point"];
+  const problems: string[] = [];
+  const part = (name: string) => cf.children.find((c) => localName(c) === name);
+  const page = part("Page")?.children[0]?.attrs.resid;
+  if (!page || page !== runtime?.attrs.resid) problems.push("the custom functions' <Page> is not the shared runtime");
+  for (const p of ["Script", "Metadata"])
+    if (!part(p)?.children[0]?.attrs.resid) problems.push(`custom functions <${p}> has no SourceLocation`);
+  const ns = part("Namespace")?.attrs.resid;
+  if (!ns || resources.get(ns) !== "COMPANY") problems.push("the custom functions' namespace is not COMPANY");
+  return problems;
+}
+
+/**
+ * Ribbon buttons open the pane with ShowTaskpane: since 2026-02-23 Office ignores
+ * Office.addin.showAsTaskpane() for Marketplace add-ins (Microsoft, "Show or hide
+ * the task pane of your Office Add-in").
+ */
+function actionProblems(root: XmlElement, runtime: XmlElement | undefined): string[] {
+  const problems: string[] = [];
   const actions = find(root, "Action");
   if (actions.length === 0) problems.push("no ribbon button opens the task pane");
   for (const action of actions) {
@@ -176,7 +247,12 @@ export function checkManifest(xml: string): string[] {
     if (runtime?.attrs.lifetime === "long" && action.children.some((c) => localName(c) === "TaskpaneId"))
       problems.push(`line ${action.line}: an action has a <TaskpaneId> under the long-lifetime shared runtime`);
   }
-  // Every German text for every German-speaking locale, the same text.
+  return problems;
+}
+
+/** Every German text for every German-speaking locale, the same text. */
+function germanOverrideProblems(els: readonly XmlElement[]): string[] {
+  const problems: string[] = [];
   for (const el of els) {
     const overrides = el.children.filter((c) => localName(c) === "Override");
     const de = overrides.find((o) => o.attrs.Locale === "de-DE");
@@ -187,6 +263,12 @@ export function checkManifest(xml: string): string[] {
       else if (o.attrs.Value !== de.attrs.Value) problems.push(`line ${o.line}: ${loc} differs from de-DE`);
     }
   }
+  return problems;
+}
+
+/** The add-in asks for ReadWriteDocument and runs in Excel (host Workbook). */
+function permissionAndHostProblems(root: XmlElement): string[] {
+  const problems: string[] = [];
   const permissions = find(root, "Permissions")[0]?.text.trim();
   if (permissions !== "ReadWriteDocument") problems.push(`permissions are ${permissions}, expected ReadWriteDocument`);
   if (!find(root, "Host").some((h) => h.attrs.Name === "Workbook")) problems.push("the host Workbook is missing");

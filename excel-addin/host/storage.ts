@@ -134,9 +134,50 @@ export interface LayeredCache {
  * a request. Writing to storage is best effort and bounded (see the top).
  */
 export function layeredCache(storage: KeyValueStorage, now: () => number, capBytes = CACHE_CAP_BYTES): LayeredCache {
-  const memory = new Map<string, { v: string; e: number }>();
-  const name = (k: string) => `${CACHE_PREFIX}${k}`;
-  /** The durable entries: storage key → expiry and size. Built once from storage at start, kept in step after. */
+  const layers: Layers = { storage, now, capBytes, memory: new Map(), durable: durableIndex(storage, now) };
+  const { durable } = layers;
+  return {
+    memory: layers.memory,
+    cacheGet: (keys) => cacheGet(layers, keys),
+    cachePut: (entries, ttlSeconds) => cachePut(layers, entries, ttlSeconds),
+    async clearDurable(): Promise<boolean> {
+      await durable.start();
+      let keys = [...durable.keys()];
+      try {
+        // Also what this session did not index (written by another runtime of the same domain).
+        keys = [...new Set([...keys, ...(await storage.getKeys()).filter((k) => k.startsWith(CACHE_PREFIX))])];
+      } catch {
+        /* the index is what we know */
+      }
+      await durable.remove(keys);
+      return keys.length > 0;
+    },
+    async durableBytes(): Promise<number> {
+      await durable.start();
+      return durable.total();
+    },
+  };
+}
+
+/** What the cache's operations share: the storage, the clock, the cap and both layers. */
+interface Layers {
+  storage: KeyValueStorage;
+  now: () => number;
+  capBytes: number;
+  memory: Map<string, { v: string; e: number }>;
+  durable: DurableIndex;
+}
+
+type DurableIndex = ReturnType<typeof durableIndex>;
+
+const cacheName = (k: string) => `${CACHE_PREFIX}${k}`;
+
+/**
+ * The durable entries: storage key → expiry and size. Built once from storage
+ * at start, kept in step after, so the cap is enforced without reading
+ * storage back on every write.
+ */
+function durableIndex(storage: KeyValueStorage, now: () => number) {
   const index = new Map<string, Indexed>();
   let total = 0;
   let started: Promise<void> | undefined;
@@ -199,87 +240,84 @@ export function layeredCache(storage: KeyValueStorage, now: () => number, capByt
     await remove(victims);
   };
 
-  const rememberInMemory = (k: string, entry: { v: string; e: number }) => {
-    memory.delete(k);
-    memory.set(k, entry);
-    while (memory.size > MEMORY_CAP_ENTRIES) memory.delete(memory.keys().next().value as string);
-  };
-
   return {
-    memory,
-    async cacheGet(keys: string[]): Promise<(string | null)[]> {
-      const t = now();
-      const out: (string | null)[] = keys.map((k) => {
-        const hit = memory.get(k);
-        return hit && hit.e > t ? hit.v : null;
-      });
-      const missing = keys.filter((_, i) => out[i] === null);
-      if (missing.length === 0) return out;
-      await start();
-      let got: Record<string, string | null | undefined> = {};
-      try {
-        got = await storage.getItems(missing.map(name));
-      } catch {
-        return out;
-      }
-      keys.forEach((k, i) => {
-        if (out[i] !== null) return;
-        const raw = got[name(k)];
-        if (!raw) return;
-        // A damaged entry is a miss.
-        const entry = readPart(savedCacheEnvelope, raw);
-        if (entry && entry.e > t) {
-          rememberInMemory(k, entry);
-          out[i] = entry.v;
-        }
-      });
-      return out;
-    },
-    async cachePut(entries: Record<string, string>, ttlSeconds: number): Promise<void> {
-      const e = now() + ttlSeconds * 1000;
-      await start();
-      const durable: Record<string, string> = {};
-      let bytes = 0;
-      for (const [k, v] of Object.entries(entries)) {
-        rememberInMemory(k, { v, e });
-        const raw = JSON.stringify({ v, e });
-        const b = itemBytes(name(k), raw);
-        if (b > capBytes) continue; // one answer larger than the whole cache: memory only
-        durable[name(k)] = raw;
-        bytes += b - (index.get(name(k))?.bytes ?? 0);
-      }
-      const keys = Object.keys(durable);
-      if (!keys.length) return;
-      await evictFor(bytes, capBytes);
-      for (let attempt = 0; attempt < 2; attempt++) {
-        try {
-          await storage.setItems(durable);
-          for (const [k, raw] of Object.entries(durable)) remember(k, e, itemBytes(k, raw));
-          return;
-        } catch {
-          // Refused (the domain's 10 MB are shared): give up half of what the cache holds, then once more.
-          if (attempt === 0) await evictFor(bytes, Math.floor(total / 2));
-        }
-      }
-      /* still refused: memory answers in this session */
-    },
-    async clearDurable(): Promise<boolean> {
-      await start();
-      let keys = [...index.keys()];
-      try {
-        // Also what this session did not index (written by another runtime of the same domain).
-        keys = [...new Set([...keys, ...(await storage.getKeys()).filter((k) => k.startsWith(CACHE_PREFIX))])];
-      } catch {
-        /* the index is what we know */
-      }
-      await remove(keys);
-      return keys.length > 0;
-    },
-    async durableBytes(): Promise<number> {
-      await start();
-      return total;
-    },
+    keys: () => index.keys(),
+    bytesOf: (k: string) => index.get(k)?.bytes,
+    total: () => total,
+    remember,
+    remove,
+    start,
+    evictFor,
   };
+}
+
+/** Keep an answer in memory as the newest entry, dropping the oldest past MEMORY_CAP_ENTRIES. */
+function rememberInMemory(memory: Map<string, { v: string; e: number }>, k: string, entry: { v: string; e: number }) {
+  memory.delete(k);
+  memory.set(k, entry);
+  while (memory.size > MEMORY_CAP_ENTRIES) memory.delete(memory.keys().next().value as string);
+}
+
+/** Memory hits first; the misses are looked up in storage in one read (a storage failure is a miss). */
+async function cacheGet(layers: Layers, keys: string[]): Promise<(string | null)[]> {
+  const { storage, now, memory, durable } = layers;
+  const t = now();
+  const out: (string | null)[] = keys.map((k) => {
+    const hit = memory.get(k);
+    return hit && hit.e > t ? hit.v : null;
+  });
+  const missing = keys.filter((_, i) => out[i] === null);
+  if (missing.length === 0) return out;
+  await durable.start();
+  let got: Record<string, string | null | undefined> = {};
+  try {
+    got = await storage.getItems(missing.map(cacheName));
+  } catch {
+    return out;
+  }
+  keys.forEach((k, i) => {
+    if (out[i] !== null) return;
+    const raw = got[cacheName(k)];
+    if (!raw) return;
+    // A damaged entry is a miss.
+    const entry = readPart(savedCacheEnvelope, raw);
+    if (entry && entry.e > t) {
+      rememberInMemory(memory, k, entry);
+      out[i] = entry.v;
+    }
+  });
+  return out;
+}
+
+/** Every answer goes to memory; those that fit the cap also to storage, after evicting what must go. */
+async function cachePut(layers: Layers, entries: Record<string, string>, ttlSeconds: number): Promise<void> {
+  const { storage, now, capBytes, memory, durable } = layers;
+  const e = now() + ttlSeconds * 1000;
+  await durable.start();
+  const toStore: Record<string, string> = {};
+  let bytes = 0;
+  for (const [k, v] of Object.entries(entries)) {
+    rememberInMemory(memory, k, { v, e });
+    const raw = JSON.stringify({ v, e });
+    const b = itemBytes(cacheName(k), raw);
+    if (b > capBytes) continue; // one answer larger than the whole cache: memory only
+    toStore[cacheName(k)] = raw;
+    bytes += b - (durable.bytesOf(cacheName(k)) ?? 0);
+  }
+  const keys = Object.keys(toStore);
+  if (!keys.length) return;
+  await durable.evictFor(bytes, capBytes);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await storage.setItems(toStore);
+      for (const [k, raw] of Object.entries(toStore)) durable.remember(k, e, itemBytes(k, raw));
+      return;
+    } catch {
+      // Refused (the domain's 10 MB are shared): give up half of what the cache holds, then once more.
+      if (attempt === 0) await durable.evictFor(bytes, Math.floor(durable.total() / 2));
+    }
+  }
+  /* still refused: memory answers in this session */
 }
 
 function expiryOf(raw: string | null | undefined): number | undefined {
