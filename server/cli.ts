@@ -32,6 +32,10 @@ import { AdminRefused } from "./admin/commands.ts";
 import { ADMIN_COMMANDS, adminCommand, Usage } from "./admin/cli-admin.ts";
 import { CHANNEL_FILE } from "./admin/client.ts";
 import { outboundPolicy } from "./net/outbound.ts";
+// Types only (erased): the modules themselves load lazily, below.
+import type { CacheDays } from "./cache.ts";
+import type { RunningTeamServer } from "./http.ts";
+import type { Logger } from "./log.ts";
 // The server's modules load only for the commands that need them (serve, or a database opened here):
 // an admin command on a running server talks to it over the admin channel and loads none of them.
 const serverModules = () =>
@@ -147,22 +151,31 @@ export async function openServerDb(
   }
 }
 
-async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Language, target: DbTarget): Promise<number> {
-  const [
-    { TEAM_SERVER_EXTENSIONS },
-    { startTeamServer },
-    { parseCacheDays, purgeExpired },
-    { jsonLogger },
-    { KeyFileError, readApiKey },
-    up,
-    pace,
-  ] = await serverModules();
-  const { createUpstream } = up;
-  const { databasePacer } = pace;
+type ServerModules = Awaited<ReturnType<typeof serverModules>>;
+
+/** What `serve` reads from its flags and environment before anything is opened or bound. */
+interface ServeSettings {
+  port: number;
+  host: string;
+  apiKey: string;
+  baseUrl: string;
+  origins: string[];
+  webhookHosts: string[];
+  cacheDays: CacheDays;
+  timeoutSeconds: number;
+}
+
+/** --port and --host; a bad port is a usage error. */
+function listenAddress(flags: Flags, lang: Language): { port: number; host: string } {
   const port = flags.port === undefined ? DEFAULT_PORT : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Usage(admin.badValue[lang]("--port", String(flags.port)));
-  const host = flags.host?.trim() || DEFAULT_HOST;
+  return { port, host: flags.host?.trim() || DEFAULT_HOST };
+}
+
+/** The upstream API key (environment or --key-file), or the exit code after saying why there is none. */
+function apiKeyOrExit(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Language, m: ServerModules): string | number {
+  const [, , , , { KeyFileError, readApiKey }] = m;
   let apiKey;
   try {
     apiKey = readApiKey(env, flags["key-file"]);
@@ -177,10 +190,11 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
     io.err(admin.noKey[lang]);
     return EXIT.KEY;
   }
-  const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", {
-    de: "COMPANY_DATA_BASE_URL",
-    en: "COMPANY_DATA_BASE_URL",
-  });
+  return apiKey;
+}
+
+/** --allow-origin: each one a URL, checked here so a typo is a usage error and not a silently refused browser. */
+function allowedOrigins(flags: Flags, lang: Language): string[] {
   const origins = flags["allow-origin"] ?? [];
   for (const o of origins) {
     try {
@@ -189,40 +203,69 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
       throw new Usage(admin.badValue[lang]("--allow-origin", o));
     }
   }
+  return origins;
+}
+
+/** --max-schedules, when given, becomes the schedule module's limit (schedules/config.ts). */
+function applyMaxSchedules(flags: Flags, lang: Language): void {
+  if (flags["max-schedules"] === undefined) return;
+  const max = Number(flags["max-schedules"]);
+  if (!Number.isInteger(max) || max < 0 || max > 100_000)
+    throw new Usage(admin.badValue[lang]("--max-schedules", flags["max-schedules"]));
+  setScheduleConfig({ maxSchedules: max });
+}
+
+/** The upstream timeout from the environment; anything not a positive number keeps the default. */
+function upstreamTimeoutSeconds(env: NodeJS.ProcessEnv): number {
+  return Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS) > 0
+    ? Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS)
+    : DEFAULT_TIMEOUT_SECONDS;
+}
+
+/** Every flag and variable `serve` needs, checked in the order the user meets them; a number is the exit code. */
+function serveSettings(
+  flags: Flags,
+  env: NodeJS.ProcessEnv,
+  io: Io,
+  lang: Language,
+  m: ServerModules,
+): ServeSettings | number {
+  const [, , { parseCacheDays }] = m;
+  const { port, host } = listenAddress(flags, lang);
+  const apiKey = apiKeyOrExit(flags, env, io, lang, m);
+  if (typeof apiKey === "number") return apiKey;
+  const baseUrl = checkBaseUrl(env.COMPANY_DATA_BASE_URL?.trim() || PRODUCTION_BASE_URL, "COMPANY_DATA_BASE_URL", {
+    de: "COMPANY_DATA_BASE_URL",
+    en: "COMPANY_DATA_BASE_URL",
+  });
+  const origins = allowedOrigins(flags, lang);
   const webhookHosts = allowedWebhookHosts(flags["allow-webhook-host"] ?? [], lang);
   const cacheDays = parseCacheDays(env.COMPANY_DATA_CACHE_DAYS);
-  if (flags["max-schedules"] !== undefined) {
-    const max = Number(flags["max-schedules"]);
-    if (!Number.isInteger(max) || max < 0 || max > 100_000)
-      throw new Usage(admin.badValue[lang]("--max-schedules", flags["max-schedules"]));
-    setScheduleConfig({ maxSchedules: max });
-  }
-  const timeoutSeconds =
-    Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS) > 0
-      ? Number(env.COMPANY_DATA_UPSTREAM_TIMEOUT_SECONDS)
-      : DEFAULT_TIMEOUT_SECONDS;
-  const log = jsonLogger((line) => process.stdout.write(line + "\n"));
-  if (await portUnavailable(host, port)) {
-    io.err(admin.portTaken[lang](port, host));
-    return EXIT.USAGE;
-  }
-  const { db, close, tightened } = await openServerDb(target);
-  if (tightened > 0 && target.kind === "pglite") {
-    log.warn("data.tightened", { entries: tightened });
-    io.err(startText.tightened[lang](target.dir, tightened));
-  }
-  const processName = `${hostname()}:${process.pid}:${Date.now().toString(36)}`;
-  let running;
+  applyMaxSchedules(flags, lang);
+  return { port, host, apiKey, baseUrl, origins, webhookHosts, cacheDays, timeoutSeconds: upstreamTimeoutSeconds(env) };
+}
+
+/** Start the team server on the opened database; a port taken at bind time is the exit code, as one taken before. */
+async function startServing(
+  m: ServerModules,
+  settings: ServeSettings,
+  opened: { db: Db; close: () => Promise<void> },
+  ctx: { io: Io; lang: Language; log: Logger; target: DbTarget; processName: string },
+): Promise<RunningTeamServer | number> {
+  const [{ TEAM_SERVER_EXTENSIONS }, { startTeamServer }, , , , { createUpstream }, { databasePacer }] = m;
+  const { port, host, apiKey, baseUrl, timeoutSeconds } = settings;
+  const { db } = opened;
+  const { target } = ctx;
   try {
-    running = await startTeamServer({
+    return await startTeamServer({
       db,
-      log,
+      log: ctx.log,
       port,
       host,
-      allowOrigins: origins,
-      outbound: outboundPolicy({ allowHosts: webhookHosts }),
-      process: processName,
-      cacheDays,
+      allowOrigins: settings.origins,
+      outbound: outboundPolicy({ allowHosts: settings.webhookHosts }),
+      process: ctx.processName,
+      cacheDays: settings.cacheDays,
       // The server's modules, named here: routes, services, health checks, paid gates (server/extensions.ts).
       extensions: TEAM_SERVER_EXTENSIONS,
       // Twice the timeout: the purchase's own database work (budget lock, storing) comes on top of the request.
@@ -239,20 +282,17 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
       }),
     });
   } catch (e) {
-    await close();
+    await opened.close();
     if ((e as NodeJS.ErrnoException).code === "EADDRINUSE" || (e as NodeJS.ErrnoException).code === "EACCES") {
-      io.err(admin.portTaken[lang](port, host));
+      ctx.io.err(admin.portTaken[ctx.lang](port, host));
       return EXIT.USAGE;
     }
     throw e;
   }
-  // At the start too: a server restarted more often than hourly would otherwise keep expired answers (personal data) for ever.
-  void purgeExpired(db).catch(() => undefined);
-  const purge = setInterval(() => void purgeExpired(db).catch(() => undefined), PURGE_EVERY_MS);
-  purge.unref();
-  log.info("listening", { url: running.url, database: db.kind, process: processName, origins: origins.length });
-  io.err(admin.listening[lang](running.url, target.kind === "postgres" ? "PostgreSQL" : `PGlite ${target.dir}`));
-  if (!isLoopbackHost(host)) io.err(admin.notLoopback[lang](host));
+}
+
+/** Close the server on the first SIGTERM or SIGINT; resolves (with when the stop was asked) once it is closed. */
+async function untilStopped(running: RunningTeamServer, io: Io, lang: Language, log: Logger): Promise<number> {
   let stopAsked = 0;
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -266,7 +306,11 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
-  clearInterval(purge);
+  return stopAsked;
+}
+
+/** After the server closed: the database closed (or given up on), and the process left to end by itself. */
+async function afterStop(close: () => Promise<void>, log: Logger, stopAsked: number): Promise<void> {
   // A database that does not answer must not keep a stopping server alive.
   await Promise.race([close(), new Promise((r) => setTimeout(r, 5_000).unref())]);
   log.info("stopped", { ms: Date.now() - stopAsked });
@@ -276,6 +320,42 @@ async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Languag
     log.warn("stopped.held", { resources: process.getActiveResourcesInfo().join(",") });
     process.exit(EXIT.OK);
   }, 1_000).unref();
+}
+
+async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Language, target: DbTarget): Promise<number> {
+  const m = await serverModules();
+  const [, , { purgeExpired }, { jsonLogger }] = m;
+  const settings = serveSettings(flags, env, io, lang, m);
+  if (typeof settings === "number") return settings;
+  const { port, host } = settings;
+  const log = jsonLogger((line) => process.stdout.write(line + "\n"));
+  if (await portUnavailable(host, port)) {
+    io.err(admin.portTaken[lang](port, host));
+    return EXIT.USAGE;
+  }
+  const { db, close, tightened } = await openServerDb(target);
+  if (tightened > 0 && target.kind === "pglite") {
+    log.warn("data.tightened", { entries: tightened });
+    io.err(startText.tightened[lang](target.dir, tightened));
+  }
+  const processName = `${hostname()}:${process.pid}:${Date.now().toString(36)}`;
+  const running = await startServing(m, settings, { db, close }, { io, lang, log, target, processName });
+  if (typeof running === "number") return running;
+  // At the start too: a server restarted more often than hourly would otherwise keep expired answers (personal data) for ever.
+  void purgeExpired(db).catch(() => undefined);
+  const purge = setInterval(() => void purgeExpired(db).catch(() => undefined), PURGE_EVERY_MS);
+  purge.unref();
+  log.info("listening", {
+    url: running.url,
+    database: db.kind,
+    process: processName,
+    origins: settings.origins.length,
+  });
+  io.err(admin.listening[lang](running.url, target.kind === "postgres" ? "PostgreSQL" : `PGlite ${target.dir}`));
+  if (!isLoopbackHost(host)) io.err(admin.notLoopback[lang](host));
+  const stopAsked = await untilStopped(running, io, lang, log);
+  clearInterval(purge);
+  await afterStop(close, log, stopAsked);
   return EXIT.OK;
 }
 

@@ -65,97 +65,131 @@ export async function sendHttp(req: HttpRequest, opts: SendHttpOptions): Promise
   return first.closedWhileMarking ? exchange(req, opts, true) : first;
 }
 
-function exchange(
-  req: HttpRequest,
-  opts: SendHttpOptions,
-  fresh: boolean,
-): Promise<SentHttp & { closedWhileMarking?: boolean }> {
+type Exchanged = SentHttp & { closedWhileMarking?: boolean };
+
+/** One exchange's state, shared by the request's socket, error and response events. */
+interface ExchangeRun {
+  readonly r: http.ClientRequest;
+  readonly body: Buffer | undefined;
+  readonly opts: SendHttpOptions;
+  readonly fresh: boolean;
+  /** Whether any byte of the request may have left (set just before the write). */
+  left: boolean;
+  done: boolean;
+  connecting: boolean;
+  marking: boolean;
+  closedWhileMarking: boolean;
+  timer: NodeJS.Timeout | undefined;
+  /** The outcome, once (later calls do nothing); `again` passes on whether to try on a new connection. */
+  finish(res: HttpResponse, again?: boolean): void;
+}
+
+/** The request, not yet written: its agent says whether it may share a kept-alive connection. */
+function openRequest(req: HttpRequest, opts: SendHttpOptions, fresh: boolean) {
+  const url = new URL(req.url);
+  const tls = url.protocol === "https:";
+  const body = req.body !== undefined ? Buffer.from(req.body, "utf8") : undefined;
+  const headers: Record<string, string> = { ...req.headers };
+  if (body) headers["content-length"] = String(body.length);
+  const r = (tls ? https : http).request(url, {
+    method: req.method,
+    headers,
+    // A new connection of its own for the second try (agent false: not a kept-alive one).
+    agent: fresh ? false : (opts.beforeWrite ? markedAgents : agents)[tls ? "https" : "http"],
+    ...(opts.lookup ? { lookup: opts.lookup } : {}),
+  });
+  return { r, tls, body };
+}
+
+// The timeout runs while connecting and from the write on (not while waiting for one of the MAX_CONNECTIONS,
+// nor during the mark).
+function startTimer(x: ExchangeRun): void {
+  x.timer = setTimeout(() => {
+    x.finish(lost("timeout"));
+    x.r.destroy();
+  }, x.opts.timeoutMs);
+}
+
+/** The whole answer: status, headers (lower-case names, repeated ones joined) and body. */
+function readResponse(x: ExchangeRun, res: http.IncomingMessage): void {
+  const chunks: Buffer[] = [];
+  res.on("data", (c: Buffer) => chunks.push(c));
+  res.on("error", () => x.finish(lost("connection")));
+  res.on("end", () => {
+    const h: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) h[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+    x.finish({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks).toString("utf8") });
+  });
+}
+
+/** The connection stands: the mark is made, and only if it says yes is the request written. */
+async function markThenWrite(x: ExchangeRun): Promise<void> {
+  x.connecting = false;
+  // The mark waits for the database, not the network: no timeout runs meanwhile (a mark made, then timed out, would
+  // count a request that never left).
+  clearTimeout(x.timer);
+  if (x.done) return;
+  let go: boolean;
+  x.marking = true;
+  try {
+    go = x.opts.beforeWrite ? await x.opts.beforeWrite() : true;
+  } catch {
+    go = false;
+  }
+  x.marking = false;
+  if (x.done) return;
+  if (x.closedWhileMarking) {
+    // Nothing written; with the mark made, once more on a new connection (sendHttp), unless this was that.
+    x.closedWhileMarking = go && !x.fresh;
+    x.finish(lost("connection"), true);
+    return;
+  }
+  if (!go) {
+    x.finish(lost("connection"));
+    x.r.destroy();
+    return;
+  }
+  x.left = true;
+  startTimer(x);
+  x.r.end(x.body);
+}
+
+function exchange(req: HttpRequest, opts: SendHttpOptions, fresh: boolean): Promise<Exchanged> {
   return new Promise((resolve) => {
-    const url = new URL(req.url);
-    const tls = url.protocol === "https:";
-    const body = req.body !== undefined ? Buffer.from(req.body, "utf8") : undefined;
-    const headers: Record<string, string> = { ...req.headers };
-    if (body) headers["content-length"] = String(body.length);
-    let left = false;
-    let done = false;
-    let connecting = false;
-    let marking = false;
-    let closedWhileMarking = false;
-    const r = (tls ? https : http).request(url, {
-      method: req.method,
-      headers,
-      // A new connection of its own for the second try (agent false: not a kept-alive one).
-      agent: fresh ? false : (opts.beforeWrite ? markedAgents : agents)[tls ? "https" : "http"],
-      ...(opts.lookup ? { lookup: opts.lookup } : {}),
-    });
-    const finish = (res: HttpResponse, again = false) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve({ res, left, unreachable: connecting && res.status === 0, ...(again ? { closedWhileMarking } : {}) });
-    };
-    // The timeout runs while connecting and from the write on (not while waiting for one of the MAX_CONNECTIONS,
-    // nor during the mark).
-    let timer: NodeJS.Timeout | undefined;
-    const startTimer = () => {
-      timer = setTimeout(() => {
-        finish(lost("timeout"));
-        r.destroy();
-      }, opts.timeoutMs);
+    const { r, tls, body } = openRequest(req, opts, fresh);
+    const x: ExchangeRun = {
+      r,
+      body,
+      opts,
+      fresh,
+      left: false,
+      done: false,
+      connecting: false,
+      marking: false,
+      closedWhileMarking: false,
+      timer: undefined,
+      finish: (res, again = false) => {
+        if (x.done) return;
+        x.done = true;
+        clearTimeout(x.timer);
+        const unreachable = x.connecting && res.status === 0;
+        resolve({ res, left: x.left, unreachable, ...(again ? { closedWhileMarking: x.closedWhileMarking } : {}) });
+      },
     };
     r.on("error", () => {
-      // While the mark is made, the outcome waits for it (write() decides).
-      if (marking) closedWhileMarking = true;
-      else finish(lost("connection"));
+      // While the mark is made, the outcome waits for it (markThenWrite decides).
+      if (x.marking) x.closedWhileMarking = true;
+      else x.finish(lost("connection"));
     });
-    r.on("response", (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("error", () => finish(lost("connection")));
-      res.on("end", () => {
-        const h: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers))
-          if (v !== undefined) h[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
-        finish({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks).toString("utf8") });
-      });
-    });
-    const write = async () => {
-      connecting = false;
-      // The mark waits for the database, not the network: no timeout runs meanwhile (a mark made, then timed out, would
-      // count a request that never left).
-      clearTimeout(timer);
-      if (done) return;
-      let go: boolean;
-      marking = true;
-      try {
-        go = opts.beforeWrite ? await opts.beforeWrite() : true;
-      } catch {
-        go = false;
-      }
-      marking = false;
-      if (done) return;
-      if (closedWhileMarking) {
-        // Nothing written; with the mark made, once more on a new connection (sendHttp), unless this was that.
-        closedWhileMarking = go && !fresh;
-        finish(lost("connection"), true);
-        return;
-      }
-      if (!go) {
-        finish(lost("connection"));
-        r.destroy();
-        return;
-      }
-      left = true;
-      startTimer();
-      r.end(body);
-    };
+    r.on("response", (res) => readResponse(x, res));
     r.on("socket", (s) => {
-      startTimer();
+      startTimer(x);
       // A kept-alive socket stands already; a new one is ready once connected (and, for https, secured).
-      if (r.reusedSocket) void write();
+      if (r.reusedSocket) void markThenWrite(x);
       else {
-        connecting = true;
-        s.once(tls ? "secureConnect" : "connect", () => void write());
+        x.connecting = true;
+        s.once(tls ? "secureConnect" : "connect", () => void markThenWrite(x));
       }
     });
   });

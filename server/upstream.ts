@@ -14,7 +14,7 @@
  * whether they did (`sent`).
  */
 import { runAsync, type AsyncDriver } from "../shared/core/index.ts";
-import { callMany, type CallSpec, type ClientConfig } from "../shared/api/index.ts";
+import { callMany, type CallResult, type CallSpec, type ClientConfig } from "../shared/api/index.ts";
 import { endpoint } from "../shared/api/index.ts";
 import {
   bucketOf,
@@ -126,145 +126,209 @@ function apiPath(url: string): string {
   return at >= 0 ? path.slice(at) : path;
 }
 
+/** What every request of one upstream shares: its options, the process's pacer, the API's rate limits. */
+interface Shared {
+  opts: UpstreamOptions;
+  pacer: Pacer;
+  limits: Record<RateBucket, RateLimit>;
+}
+
+/** A free call's bucket in the team's pacer (pacing.ts), when the team paces this call. */
+interface TeamSlot {
+  pacer: TeamPacer;
+  bucket: RateBucket;
+  limit: RateLimit;
+}
+
+/** What the attempts of one `send` left: the last answer, whether any request left, whether the API went unanswered. */
+interface Attempts {
+  last: HttpResponse | undefined;
+  sent: boolean;
+  unreachable: boolean;
+  attempted: boolean;
+}
+
+/** Upstream.operate: the operation on the team's key and pacer, its free calls taking the team's slots. */
+function operate<T>(
+  { opts, pacer, limits }: Shared,
+  fetchFn: typeof fetch,
+  op: (cfg: ClientConfig) => Operation<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const abortable: typeof fetch = signal
+    ? (input, init) =>
+        fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })
+    : fetchFn;
+  const cfg: ClientConfig = {
+    apiKey: opts.apiKey,
+    baseUrl: opts.baseUrl,
+    language: "de",
+    now: Date.now,
+    random: Math.random,
+    pacer,
+  };
+  return runAsync(op(cfg), {
+    http: async (reqs) => {
+      if (signal?.aborted) throw signal.reason as Error;
+      return Promise.all(
+        reqs.map(async (req) => {
+          // The operation's free calls take the team's slots too (the doctor's probes share the key's buckets).
+          const ep = opts.teamPacer ? endpointOfRequest(req.method, apiPath(req.url)) : undefined;
+          if (opts.teamPacer && ep?.rateBucket && ep.billing === "rate-limited") {
+            const wait = await opts.teamPacer.take(ep.rateBucket, limits[ep.rateBucket], ANY_SLOT_WAIT_MS);
+            if (wait) await abortableSleep(wait, signal);
+          }
+          return fetchHttp(abortable, req, opts.timeoutMs);
+        }),
+      );
+    },
+    sleep: (ms: number) => abortableSleep(ms, signal),
+    cacheGet: async (keys) => keys.map(() => null),
+    cachePut: async () => undefined,
+    storeGet: async (keys) => keys.map(() => null),
+    storePut: async () => undefined,
+  });
+}
+
+/** Upstream.probe: GET /v2/account, its status (0 when nothing came back). */
+async function probe(opts: UpstreamOptions, timeoutMs: number): Promise<number> {
+  const req: HttpRequest = {
+    method: "GET",
+    url: opts.baseUrl.replace(/\/+$/, "") + "/v2/account",
+    headers: { Authorization: `Bearer ${opts.apiKey}`, Accept: "application/json" },
+  };
+  const { res } = await sendHttp(req, { timeoutMs, ...(opts.lookup ? { lookup: opts.lookup } : {}) });
+  return res.status;
+}
+
+/**
+ * The team's slot first (every process on the database draws from it), waited for; past the wait allowed, nothing
+ * is sent: the answer then is RATE_LIMITED, else undefined.
+ */
+async function takeTeamSlot(team: TeamSlot, user: number | undefined, maxPaceWaitMs: number) {
+  const wait =
+    user !== undefined && team.pacer.takeFor
+      ? await team.pacer.takeFor(user, team.bucket, team.limit, maxPaceWaitMs)
+      : await team.pacer.take(team.bucket, team.limit, maxPaceWaitMs);
+  if (wait === null) {
+    const error = new CompanyDataError("RATE_LIMITED", { retryAt: Date.now() + maxPaceWaitMs });
+    return { status: 0, headers: {}, body: "", ok: false, error, sent: false } satisfies UpstreamAnswer;
+  }
+  if (wait > 0) await new Promise<void>((r) => setTimeout(r, wait));
+  return undefined;
+}
+
+/** The client's network for one `send`: each attempt through send-http.ts, its outcome kept in `st`. */
+function attemptsHttp(
+  opts: UpstreamOptions,
+  team: TeamSlot | undefined,
+  tag: string | undefined,
+  mark: (() => Promise<boolean>) | undefined,
+  st: Attempts,
+): (reqs: HttpRequest[]) => Promise<HttpResponse[]> {
+  // The mark is asked once: a retry after the API's 429 goes out under the same ledger row.
+  let marked: Promise<boolean> | undefined;
+  const beforeWrite = mark ? () => (marked ??= mark()) : undefined;
+  return async (reqs) =>
+    Promise.all(
+      reqs.map(async (req) => {
+        // A retry after the API's 429 (its Retry-After waited for) takes a slot of its own.
+        if (st.attempted && team) {
+          const wait = (await team.pacer.take(team.bucket, team.limit, ANY_SLOT_WAIT_MS)) ?? 0;
+          if (wait > 0) await new Promise<void>((r) => setTimeout(r, wait));
+        }
+        st.attempted = true;
+        const tagged = tag ? { ...req, headers: { ...req.headers, "x-request-id": tag } } : req;
+        const out = await sendHttp(tagged, {
+          timeoutMs: opts.timeoutMs,
+          ...(beforeWrite ? { beforeWrite } : {}),
+          ...(opts.lookup ? { lookup: opts.lookup } : {}),
+        });
+        if (out.left) st.sent = true;
+        st.unreachable = out.unreachable;
+        st.last = out.res;
+        return out.res;
+      }),
+    );
+}
+
+/** The call's answer: the API's raw bytes when the client accepted them, else the failure as the client read it. */
+function answerOf(result: CallResult | undefined, st: Attempts): UpstreamAnswer {
+  const { last: raw, sent, unreachable } = st;
+  if (result?.ok && raw) return { status: raw.status, headers: raw.headers, body: raw.body, ok: true, sent };
+  if (unreachable)
+    return {
+      status: 0,
+      headers: {},
+      body: "",
+      ok: false,
+      sent,
+      unreachable,
+      ...(result && !result.ok ? { error: result.error } : {}),
+    };
+  return {
+    status: raw?.status ?? 0,
+    headers: raw?.headers ?? {},
+    body: raw?.body ?? "",
+    ok: false,
+    ...(result && !result.ok ? { error: result.error } : {}),
+    sent,
+  };
+}
+
+/** Upstream.send: one call on the team's pacer, paid calls sent once (see the file's comment). */
+async function send(
+  { opts, pacer, limits }: Shared,
+  spec: CallSpec,
+  lang: Language,
+  tag?: string,
+  mark?: () => Promise<boolean>,
+  user?: number,
+): Promise<UpstreamAnswer> {
+  const paid = endpoint(spec.endpoint).billing === "credits";
+  const bucket = bucketOf(spec.endpoint);
+  const team = bucket && opts.teamPacer ? { pacer: opts.teamPacer, bucket, limit: limits[bucket] } : undefined;
+  if (team) {
+    const refused = await takeTeamSlot(team, user, opts.maxPaceWaitMs);
+    if (refused) return refused;
+  }
+  const st: Attempts = { last: undefined, sent: false, unreachable: false, attempted: false };
+  const http = attemptsHttp(opts, team, tag, mark, st);
+  const now = Date.now();
+  const cfg: ClientConfig = {
+    apiKey: opts.apiKey,
+    baseUrl: opts.baseUrl,
+    language: lang,
+    now: Date.now,
+    random: Math.random,
+    pacer,
+    deadline: now + opts.maxPaceWaitMs,
+    ...(paid ? { retry: PAID_RETRY } : {}),
+  };
+  // The client asks for the network and for sleeps only; it keeps nothing in a cache or store here.
+  const driver: AsyncDriver = {
+    http,
+    sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+    cacheGet: async (keys) => keys.map(() => null),
+    cachePut: async () => undefined,
+    storeGet: async (keys) => keys.map(() => null),
+    storePut: async () => undefined,
+  };
+  const [result] = await runAsync(
+    callMany(cfg, [spec], opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
+    driver,
+  );
+  return answerOf(result, st);
+}
+
 export function createUpstream(opts: UpstreamOptions): Upstream {
   // One pacer for the team: every user's free calls draw from the key's one set of buckets.
-  const pacer = new Pacer();
-  const limits: Record<RateBucket, RateLimit> = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
+  const shared: Shared = { opts, pacer: new Pacer(), limits: { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits } };
   const fetchFn = opts.fetchFn ?? fetch;
   return {
     baseUrl: opts.baseUrl,
-    operate<T>(op: (cfg: ClientConfig) => Operation<T>, signal?: AbortSignal): Promise<T> {
-      const abortable: typeof fetch = signal
-        ? (input, init) =>
-            fetchFn(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })
-        : fetchFn;
-      const cfg: ClientConfig = {
-        apiKey: opts.apiKey,
-        baseUrl: opts.baseUrl,
-        language: "de",
-        now: Date.now,
-        random: Math.random,
-        pacer,
-      };
-      return runAsync(op(cfg), {
-        http: async (reqs) => {
-          if (signal?.aborted) throw signal.reason as Error;
-          return Promise.all(
-            reqs.map(async (req) => {
-              // The operation's free calls take the team's slots too (the doctor's probes share the key's buckets).
-              const ep = opts.teamPacer ? endpointOfRequest(req.method, apiPath(req.url)) : undefined;
-              if (opts.teamPacer && ep?.rateBucket && ep.billing === "rate-limited") {
-                const wait = await opts.teamPacer.take(ep.rateBucket, limits[ep.rateBucket], ANY_SLOT_WAIT_MS);
-                if (wait) await abortableSleep(wait, signal);
-              }
-              return fetchHttp(abortable, req, opts.timeoutMs);
-            }),
-          );
-        },
-        sleep: (ms: number) => abortableSleep(ms, signal),
-        cacheGet: async (keys) => keys.map(() => null),
-        cachePut: async () => undefined,
-        storeGet: async (keys) => keys.map(() => null),
-        storePut: async () => undefined,
-      });
-    },
-    async probe(timeoutMs) {
-      const req: HttpRequest = {
-        method: "GET",
-        url: opts.baseUrl.replace(/\/+$/, "") + "/v2/account",
-        headers: { Authorization: `Bearer ${opts.apiKey}`, Accept: "application/json" },
-      };
-      const { res } = await sendHttp(req, { timeoutMs, ...(opts.lookup ? { lookup: opts.lookup } : {}) });
-      return res.status;
-    },
-    async send(spec, lang, tag, mark, user) {
-      const paid = endpoint(spec.endpoint).billing === "credits";
-      const bucket = bucketOf(spec.endpoint);
-      const team = bucket && opts.teamPacer ? { pacer: opts.teamPacer, bucket, limit: limits[bucket] } : undefined;
-      if (team) {
-        // The team's slot first (every process on the database draws from it); past the wait allowed, nothing is sent.
-        const wait =
-          user !== undefined && team.pacer.takeFor
-            ? await team.pacer.takeFor(user, team.bucket, team.limit, opts.maxPaceWaitMs)
-            : await team.pacer.take(team.bucket, team.limit, opts.maxPaceWaitMs);
-        if (wait === null) {
-          const error = new CompanyDataError("RATE_LIMITED", { retryAt: Date.now() + opts.maxPaceWaitMs });
-          return { status: 0, headers: {}, body: "", ok: false, error, sent: false };
-        }
-        if (wait > 0) await new Promise<void>((r) => setTimeout(r, wait));
-      }
-      let last: HttpResponse | undefined;
-      let sent = false;
-      let unreachable = false;
-      let attempted = false;
-      // The mark is asked once: a retry after the API's 429 goes out under the same ledger row.
-      let marked: Promise<boolean> | undefined;
-      const beforeWrite = mark ? () => (marked ??= mark()) : undefined;
-      const http = async (reqs: HttpRequest[]): Promise<HttpResponse[]> =>
-        Promise.all(
-          reqs.map(async (req) => {
-            // A retry after the API's 429 (its Retry-After waited for) takes a slot of its own.
-            if (attempted && team) {
-              const wait = (await team.pacer.take(team.bucket, team.limit, ANY_SLOT_WAIT_MS)) ?? 0;
-              if (wait > 0) await new Promise<void>((r) => setTimeout(r, wait));
-            }
-            attempted = true;
-            const tagged = tag ? { ...req, headers: { ...req.headers, "x-request-id": tag } } : req;
-            const out = await sendHttp(tagged, {
-              timeoutMs: opts.timeoutMs,
-              ...(beforeWrite ? { beforeWrite } : {}),
-              ...(opts.lookup ? { lookup: opts.lookup } : {}),
-            });
-            if (out.left) sent = true;
-            unreachable = out.unreachable;
-            last = out.res;
-            return out.res;
-          }),
-        );
-      const now = Date.now();
-      const cfg: ClientConfig = {
-        apiKey: opts.apiKey,
-        baseUrl: opts.baseUrl,
-        language: lang,
-        now: Date.now,
-        random: Math.random,
-        pacer,
-        deadline: now + opts.maxPaceWaitMs,
-        ...(paid ? { retry: PAID_RETRY } : {}),
-      };
-      // The client asks for the network and for sleeps only; it keeps nothing in a cache or store here.
-      const driver: AsyncDriver = {
-        http,
-        sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
-        cacheGet: async (keys) => keys.map(() => null),
-        cachePut: async () => undefined,
-        storeGet: async (keys) => keys.map(() => null),
-        storePut: async () => undefined,
-      };
-      const [result] = await runAsync(
-        callMany(cfg, [spec], opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
-        driver,
-      );
-      const raw = last;
-      if (result?.ok && raw) return { status: raw.status, headers: raw.headers, body: raw.body, ok: true, sent };
-      if (unreachable)
-        return {
-          status: 0,
-          headers: {},
-          body: "",
-          ok: false,
-          sent,
-          unreachable,
-          ...(result && !result.ok ? { error: result.error } : {}),
-        };
-      return {
-        status: raw?.status ?? 0,
-        headers: raw?.headers ?? {},
-        body: raw?.body ?? "",
-        ok: false,
-        ...(result && !result.ok ? { error: result.error } : {}),
-        sent,
-      };
-    },
+    operate: (op, signal) => operate(shared, fetchFn, op, signal),
+    probe: (timeoutMs) => probe(opts, timeoutMs),
+    send: (spec, lang, tag, mark, user) => send(shared, spec, lang, tag, mark, user),
   };
 }

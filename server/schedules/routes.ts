@@ -70,19 +70,99 @@ function invalidAnswer(e: unknown, ctx: ServerContext): ErrorAnswer {
   );
 }
 
-export async function handleSchedules(req: IncomingMessage, res: ServerResponse, ctx: ServerContext): Promise<void> {
+const notAllowed = (res: ServerResponse, ctx: ServerContext): void =>
+  send(res, errorAnswer("METHOD_NOT_ALLOWED", msg.methodNotAllowed[ctx.lang]));
+const missing = (res: ServerResponse, ctx: ServerContext): void =>
+  send(res, errorAnswer("NOT_FOUND", text.noSchedule[ctx.lang]));
+
+/** GET /schedules: the user's schedules, and whether this server sends e-mail. */
+async function listSchedules(res: ServerResponse, ctx: ServerContext, method: string): Promise<void> {
+  if (method !== "GET") return notAllowed(res, ctx);
+  return json(res, 200, {
+    schedules: (await store.listSchedules(ctx.db, ctx.user!.id)).map(scheduleView),
+    mail: scheduleConfig().mailer !== undefined,
+  });
+}
+
+/** DELETE /schedules/NAME (or POST …/delete): the schedule gone, or "no such schedule". */
+async function deleteSchedule(res: ServerResponse, ctx: ServerContext, name: string): Promise<void> {
+  return (await store.deleteSchedule(ctx.db, ctx.user!.id, name))
+    ? json(res, 200, { deleted: name })
+    : missing(res, ctx);
+}
+
+/** /schedules/NAME: read, delete, or register (PUT or POST) one schedule. */
+async function handleOne(res: ServerResponse, ctx: ServerContext, name: string, method: string): Promise<void> {
+  if (method === "GET") {
+    const s = await store.findSchedule(ctx.db, ctx.user!.id, name);
+    return s ? json(res, 200, scheduleView(s)) : missing(res, ctx);
+  }
+  if (method === "DELETE") return deleteSchedule(res, ctx, name);
+  // POST as PUT: the core's HTTP effect (and Apps Script's UrlFetch through it) speaks GET and POST.
+  if (method !== "PUT" && method !== "POST") return notAllowed(res, ctx);
+  let body: unknown;
+  try {
+    body = JSON.parse(ctx.body);
+  } catch {
+    return send(res, errorAnswer("INVALID_INPUT", msg.badJson[ctx.lang], { field: "body" }));
+  }
+  try {
+    return await registerSchedule(res, ctx, name, body);
+  } catch (e) {
+    if (e instanceof store.ScheduleCapReached)
+      return send(res, errorAnswer("FORBIDDEN", text.tooMany[ctx.lang](e.max), { field: "name" }));
+    if (e instanceof CompanyDataError || (e as { code?: string })?.code === "INVALID_INPUT")
+      return send(res, invalidAnswer(e, ctx));
+    throw e;
+  }
+}
+
+/** Register or replace a schedule from its parsed body; bad input and the per-user cap throw (handleOne answers). */
+async function registerSchedule(res: ServerResponse, ctx: ServerContext, name: string, body: unknown): Promise<void> {
   const user = ctx.user!;
+  const input = scheduleInput(body, ctx.lang);
+  // Every webhook address must lead outside (or to a host the admin allowed): refused here, checked again at send.
+  for (const [i, w] of input.webhooks.entries()) {
+    const refusal = registrationRefusal(ctx.outbound ?? STRICT_OUTBOUND, w, `webhooks[${i}]`);
+    if (refusal) throw refusal;
+  }
+  const s = await store.upsertSchedule(
+    ctx.db,
+    user.id,
+    name,
+    input,
+    scheduleConfig().now(),
+    scheduleConfig().maxSchedules ?? DEFAULT_MAX_SCHEDULES,
+  );
+  ctx.log.info("schedule.registered", {
+    user: user.name,
+    schedule: s.id,
+    companies: s.companies.length,
+    frequency: s.frequency,
+  });
+  return json(res, 200, scheduleView(s));
+}
+
+/** GET /schedules/NAME/runs?after=ID: the finished runs after the cursor, at most MAX_RUNS. */
+async function listRuns(res: ServerResponse, ctx: ServerContext, name: string): Promise<void> {
+  const s = await store.findSchedule(ctx.db, ctx.user!.id, name);
+  if (!s) return missing(res, ctx);
+  const afterText = ctx.url.searchParams.get("after") ?? "0";
+  const after = /^\d{1,12}$/.test(afterText) ? Number(afterText) : NaN;
+  if (Number.isNaN(after)) return send(res, errorAnswer("INVALID_INPUT", text.badCursor[ctx.lang], { field: "after" }));
+  const runs = await store.runsAfter(ctx.db, s.id, after, MAX_RUNS);
+  return json(res, 200, {
+    schedule: scheduleView(s),
+    runs,
+    cursor: runs.length ? runs[runs.length - 1]!.id : after,
+    more: runs.length === MAX_RUNS,
+  });
+}
+
+export async function handleSchedules(req: IncomingMessage, res: ServerResponse, ctx: ServerContext): Promise<void> {
   const method = (req.method ?? "GET").toUpperCase();
   const parts = ctx.url.pathname.slice(SCHEDULES_PATH.length).split("/").filter(Boolean).map(decodeURIComponent);
-  const notAllowed = () => send(res, errorAnswer("METHOD_NOT_ALLOWED", msg.methodNotAllowed[ctx.lang]));
-  const missing = () => send(res, errorAnswer("NOT_FOUND", text.noSchedule[ctx.lang]));
-  if (parts.length === 0) {
-    if (method !== "GET") return notAllowed();
-    return json(res, 200, {
-      schedules: (await store.listSchedules(ctx.db, user.id)).map(scheduleView),
-      mail: scheduleConfig().mailer !== undefined,
-    });
-  }
+  if (parts.length === 0) return listSchedules(res, ctx, method);
   let name: string;
   try {
     name = scheduleName(parts[0]!);
@@ -90,77 +170,21 @@ export async function handleSchedules(req: IncomingMessage, res: ServerResponse,
     return send(res, invalidAnswer(e, ctx));
   }
   const [, sub] = parts;
-  if (parts.length === 1) {
-    if (method === "GET") {
-      const s = await store.findSchedule(ctx.db, user.id, name);
-      return s ? json(res, 200, scheduleView(s)) : missing();
-    }
-    if (method === "DELETE")
-      return (await store.deleteSchedule(ctx.db, user.id, name)) ? json(res, 200, { deleted: name }) : missing();
-    // POST as PUT: the core's HTTP effect (and Apps Script's UrlFetch through it) speaks GET and POST.
-    if (method !== "PUT" && method !== "POST") return notAllowed();
-    let body: unknown;
-    try {
-      body = JSON.parse(ctx.body);
-    } catch {
-      return send(res, errorAnswer("INVALID_INPUT", msg.badJson[ctx.lang], { field: "body" }));
-    }
-    try {
-      const input = scheduleInput(body, ctx.lang);
-      // Every webhook address must lead outside (or to a host the admin allowed): refused here, checked again at send.
-      for (const [i, w] of input.webhooks.entries()) {
-        const refusal = registrationRefusal(ctx.outbound ?? STRICT_OUTBOUND, w, `webhooks[${i}]`);
-        if (refusal) throw refusal;
-      }
-      const s = await store.upsertSchedule(
-        ctx.db,
-        user.id,
-        name,
-        input,
-        scheduleConfig().now(),
-        scheduleConfig().maxSchedules ?? DEFAULT_MAX_SCHEDULES,
-      );
-      ctx.log.info("schedule.registered", {
-        user: user.name,
-        schedule: s.id,
-        companies: s.companies.length,
-        frequency: s.frequency,
-      });
-      return json(res, 200, scheduleView(s));
-    } catch (e) {
-      if (e instanceof store.ScheduleCapReached)
-        return send(res, errorAnswer("FORBIDDEN", text.tooMany[ctx.lang](e.max), { field: "name" }));
-      if (e instanceof CompanyDataError || (e as { code?: string })?.code === "INVALID_INPUT")
-        return send(res, invalidAnswer(e, ctx));
-      throw e;
-    }
-  }
-  // POST as DELETE, as POST as PUT above: what a client whose HTTP effect speaks GET and POST (the add-ins) sends.
+  if (parts.length === 1) return handleOne(res, ctx, name, method);
+  // POST as DELETE, as POST as PUT in handleOne: what a client whose HTTP effect speaks GET and POST (the add-ins) sends.
   if (parts.length === 2 && sub === "delete") {
-    if (method !== "POST") return notAllowed();
-    return (await store.deleteSchedule(ctx.db, user.id, name)) ? json(res, 200, { deleted: name }) : missing();
+    if (method !== "POST") return notAllowed(res, ctx);
+    return deleteSchedule(res, ctx, name);
   }
   if (parts.length === 2 && sub === "run") {
-    if (method !== "POST") return notAllowed();
-    return (await store.makeDue(ctx.db, user.id, name, scheduleConfig().now()))
+    if (method !== "POST") return notAllowed(res, ctx);
+    return (await store.makeDue(ctx.db, ctx.user!.id, name, scheduleConfig().now()))
       ? json(res, 202, { due: name })
-      : missing();
+      : missing(res, ctx);
   }
   if (parts.length === 2 && sub === "runs") {
-    if (method !== "GET") return notAllowed();
-    const s = await store.findSchedule(ctx.db, user.id, name);
-    if (!s) return missing();
-    const afterText = ctx.url.searchParams.get("after") ?? "0";
-    const after = /^\d{1,12}$/.test(afterText) ? Number(afterText) : NaN;
-    if (Number.isNaN(after))
-      return send(res, errorAnswer("INVALID_INPUT", text.badCursor[ctx.lang], { field: "after" }));
-    const runs = await store.runsAfter(ctx.db, s.id, after, MAX_RUNS);
-    return json(res, 200, {
-      schedule: scheduleView(s),
-      runs,
-      cursor: runs.length ? runs[runs.length - 1]!.id : after,
-      more: runs.length === MAX_RUNS,
-    });
+    if (method !== "GET") return notAllowed(res, ctx);
+    return listRuns(res, ctx, name);
   }
   if (parts.length >= 2 && sub === "audit") return handleScheduleAudit(res, ctx, name, parts.slice(2), method);
   return send(res, errorAnswer("NOT_FOUND", msg.notFound[ctx.lang]));

@@ -42,6 +42,7 @@ import {
   MAX_STALLED_CALLS,
   PORTFOLIO_SHEET,
   postWebhook,
+  type CompanyState,
   type DeliveryOutcome,
   type RunSummary,
 } from "../../shared/monitor/index.ts";
@@ -293,26 +294,18 @@ export async function runSchedule(ctx: ServiceContext, s: Schedule, opts: RunOpt
   return result;
 }
 
-async function check(
-  ctx: ServiceContext,
-  s: Schedule,
-  runId: number,
-  user: AuthUser,
-  opts: RunOptions,
-  boughtAfter: Date,
-  result: RunResult,
-): Promise<void> {
-  const logSheet = CHANGES_SHEETS[s.language];
+/** The workbook as the last run left it: the audit of this run's writes has each cell's old value (./audit.ts). */
+async function loadBook(ctx: ServiceContext, s: Schedule, logSheet: string): Promise<Workbook> {
   const logged = await store.logRows(ctx.db, s.id);
-  // The sheet as the last run left it: the audit of this run's writes has each cell's old value (./audit.ts).
-  const book = new Workbook([
+  return new Workbook([
     { name: PORTFOLIO_SHEET, cells: await loadSheet(ctx.db, s) },
     ...(logged.length ? [{ name: logSheet, cells: [CHANGES_HEADERS[s.language], ...logged] }] : []),
   ]);
-  // The run's record counts what was paid and logged as it happens, also when the check stops half-way.
-  const refused = new Map<string, InwardKind>();
-  const driver = runDriver(ctx, s, runId, user, book, logSheet, opts, result, boughtAfter, refused);
-  const opCtx: OpContext = {
+}
+
+/** The core's context for the check: its client speaks to ctx.call (TEAM_BASE), its store is the schedule's own. */
+function checkContext(s: Schedule, opts: RunOptions): OpContext {
+  return {
     client: {
       apiKey: "team-server",
       baseUrl: TEAM_BASE,
@@ -326,22 +319,10 @@ async function check(
     scope: `schedule-${s.id}`,
     rateLimits: UNPACED,
   };
-  const webhooks = s.webhooks.map((url) => ({ url, channel: webhookChannel(url) }));
-  const mailTo = s.emails.length && opts.mailer ? s.emails : [];
-  const checkOpts = {
-    sheet: PORTFOLIO_SHEET,
-    changesSheet: logSheet,
-    budget: s.budget,
-    alerts: [...webhooks.map((w) => w.channel), ...(mailTo.length ? ["email"] : [])],
-    audit: { who: user.name, id: auditRunId(runId) },
-  };
-  // A check pauses when only failed calls are left; the core bounds how often it continues for them (as the CLI).
-  let estimate = 0;
-  const summary = await runToEnd(async () => {
-    const step = await runAsync(checkPortfolio(opCtx, checkOpts), driver);
-    estimate += step.estimate;
-    return step;
-  }, MAX_STALLED_CALLS + 1).finally(() => saveSheet(ctx.db, s.id, book.sheet(PORTFOLIO_SHEET).cells));
+}
+
+/** The check's summary onto the run's record (the estimate summed over the check's steps). */
+function keepSummary(result: RunResult, summary: RunSummary, estimate: number): void {
   result.status = summary.status;
   result.message = summary.message;
   result.estimate = estimate;
@@ -356,10 +337,14 @@ async function check(
     newChanges: summary.newChanges,
   };
   result.left = summary.left;
-  const states = await runAsync(loadStates(opCtx, s.companies), driver);
+}
+
+/** The companies this run screened (their state names this run), as their portfolio rows show them. */
+function screenedRows(states: ReadonlyMap<string, CompanyState | null>, runId: string): ScreenedRow[] {
+  const rows: ScreenedRow[] = [];
   for (const [id, st] of states)
-    if (st && st.run === summary.runId)
-      result.companies.push({
+    if (st && st.run === runId)
+      rows.push({
         id,
         name: st.name,
         group: st.result.group,
@@ -370,7 +355,18 @@ async function check(
         checkedAt: st.checkedAt,
         newChanges: st.newChanges,
       });
-  // Alerts: what each channel has waiting (news of this run and of runs whose delivery failed).
+  return rows;
+}
+
+/** Alerts: what each channel has waiting (news of this run and of runs whose delivery failed), delivered now. */
+async function deliverChannels(
+  s: Schedule,
+  opCtx: OpContext,
+  driver: AsyncDriver,
+  channels: { webhooks: { url: string; channel: string }[]; mailTo: string[]; refused: Map<string, InwardKind> },
+  result: RunResult,
+): Promise<void> {
+  const { webhooks, mailTo, refused } = channels;
   for (const w of webhooks)
     result.alerts.push(
       alertOf(
@@ -390,6 +386,43 @@ async function check(
       status: "not-configured",
       error: text.notConfigured,
     });
+}
+
+async function check(
+  ctx: ServiceContext,
+  s: Schedule,
+  runId: number,
+  user: AuthUser,
+  opts: RunOptions,
+  boughtAfter: Date,
+  result: RunResult,
+): Promise<void> {
+  const logSheet = CHANGES_SHEETS[s.language];
+  const book = await loadBook(ctx, s, logSheet);
+  // The run's record counts what was paid and logged as it happens, also when the check stops half-way.
+  const refused = new Map<string, InwardKind>();
+  const driver = runDriver(ctx, s, runId, user, book, logSheet, opts, result, boughtAfter, refused);
+  const opCtx = checkContext(s, opts);
+  const webhooks = s.webhooks.map((url) => ({ url, channel: webhookChannel(url) }));
+  const mailTo = s.emails.length && opts.mailer ? s.emails : [];
+  const checkOpts = {
+    sheet: PORTFOLIO_SHEET,
+    changesSheet: logSheet,
+    budget: s.budget,
+    alerts: [...webhooks.map((w) => w.channel), ...(mailTo.length ? ["email"] : [])],
+    audit: { who: user.name, id: auditRunId(runId) },
+  };
+  // A check pauses when only failed calls are left; the core bounds how often it continues for them (as the CLI).
+  let estimate = 0;
+  const summary = await runToEnd(async () => {
+    const step = await runAsync(checkPortfolio(opCtx, checkOpts), driver);
+    estimate += step.estimate;
+    return step;
+  }, MAX_STALLED_CALLS + 1).finally(() => saveSheet(ctx.db, s.id, book.sheet(PORTFOLIO_SHEET).cells));
+  keepSummary(result, summary, estimate);
+  const states = await runAsync(loadStates(opCtx, s.companies), driver);
+  for (const row of screenedRows(states, summary.runId)) result.companies.push(row);
+  await deliverChannels(s, opCtx, driver, { webhooks, mailTo, refused }, result);
 }
 
 /** postWebhook, with the reason when the send-time check refused the address (it resolved inward). */
