@@ -65,6 +65,8 @@ describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
     await api?.close();
   });
 
+  // The waits poll on a timer, not on animation frames: after the check, headless Chromium may paint no frame
+  // until the next input, and a requestAnimationFrame poll then never runs again.
   const checkNow = async () => {
     // "Check now" spends at most the price on screen (issue 12): price the check as it is now first.
     await page.click("#monitor-price");
@@ -73,7 +75,7 @@ describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
         document.querySelector("#monitor-price:not([aria-busy])") !== null &&
         document.querySelector("#monitor-cost[data-credits]") !== null,
       null,
-      { timeout: 60_000 },
+      { timeout: 60_000, polling: 200 },
     );
     // This check's own end: the status line loses the previous outcome, then shows this one's.
     await page.evaluate(() => document.querySelector("#cd-status-monitor")?.classList.remove("is-success"));
@@ -87,7 +89,7 @@ describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
         );
       },
       null,
-      { timeout: 60_000 },
+      { timeout: 60_000, polling: 200 },
     );
     // The status (with the alert channels) is asked again after the check.
     await page.waitForSelector("#monitor-alert-status");
