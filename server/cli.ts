@@ -416,7 +416,7 @@ export async function runServerCli(argv: string[], env: NodeJS.ProcessEnv, io: I
       return EXIT.USAGE;
     }
     if (e instanceof DataDirLocked) {
-      io.err(admin.locked[lang](e.dir, e.pid));
+      io.err(admin.locked[lang](e.dir, e.pid, e.host));
       return EXIT.LOCKED;
     }
     if (e instanceof NewerDatabaseError) {

@@ -104,10 +104,14 @@ Environment: COMPANY_DATA_API_KEY (or --key-file), COMPANY_DATA_BASE_URL, DATABA
   missing: { de: (flag: string) => `${flag} fehlt.`, en: (flag: string) => `${flag} is missing.` },
   unknown: { de: (what: string) => `Unbekannt: ${what}`, en: (what: string) => `Unknown: ${what}` },
   locked: {
-    de: (dir: string, pid: number) =>
-      `Das Datenverzeichnis ${dir} wird schon von Prozess ${pid} benutzt (PGlite bedient nur einen Prozess). Diesen Prozess beenden, ein anderes --data wählen oder mehrere Server über DATABASE_URL an PostgreSQL betreiben.`,
-    en: (dir: string, pid: number) =>
-      `The data directory ${dir} is already in use by process ${pid} (PGlite serves one process). Stop that process, choose another --data, or run several servers on PostgreSQL through DATABASE_URL.`,
+    de: (dir: string, pid: number, host?: string) =>
+      host
+        ? `Das Datenverzeichnis ${dir} ist von Prozess ${pid} auf dem Rechner ${host} gesperrt (PGlite bedient nur einen Prozess). Läuft dort kein Server mehr (etwa ein neu erstellter Container), ${dir}/server.lock löschen; sonst jenen Server beenden oder ein anderes --data wählen.`
+        : `Das Datenverzeichnis ${dir} wird schon von Prozess ${pid} benutzt (PGlite bedient nur einen Prozess). Diesen Prozess beenden, ein anderes --data wählen oder mehrere Server über DATABASE_URL an PostgreSQL betreiben.`,
+    en: (dir: string, pid: number, host?: string) =>
+      host
+        ? `The data directory ${dir} is locked by process ${pid} on host ${host} (PGlite serves one process). If no server runs there any more (e.g. a re-created container), delete ${dir}/server.lock; otherwise stop that server or choose another --data.`
+        : `The data directory ${dir} is already in use by process ${pid} (PGlite serves one process). Stop that process, choose another --data, or run several servers on PostgreSQL through DATABASE_URL.`,
   },
   noKey: {
     de: "Kein API-Schlüssel: COMPANY_DATA_API_KEY setzen oder --key-file DATEI (nur für den Server lesbar, chmod 600) angeben.",

@@ -7,6 +7,7 @@
  * rename-and-link step, never one of a live process or of another host.
  */
 import { mkdirSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { acquireLock } from "../../node/index.ts";
 
@@ -30,6 +31,9 @@ export interface DataLock {
 export function lockDataDir(dir: string): DataLock {
   mkdirSync(dir, { recursive: true });
   const got = acquireLock(join(dir, LOCK_FILE));
-  if (!got.ok) throw new DataDirLocked(dir, got.owner?.pid ?? NaN, got.owner?.host);
+  if (!got.ok) {
+    const host = got.owner?.host;
+    throw new DataDirLocked(dir, got.owner?.pid ?? NaN, host !== undefined && host !== hostname() ? host : undefined);
+  }
   return { release: () => got.release() };
 }

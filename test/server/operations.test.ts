@@ -177,4 +177,15 @@ describe("operating the team server", () => {
     // A child process that opens PGlite (compiling its WebAssembly, running the migrations) took over 60 s once on
     // a 2-core machine at a load of 20: the limit is for a hang, not a speed target.
   }, 180_000);
+
+  it("refuses a data directory locked on another host, naming the lock file to delete", async () => {
+    const db = pgliteDatabase();
+    const dir = (db.target as { dir: string }).dir;
+    writeFileSync(join(dir, "server.lock"), JSON.stringify({ pid: 4242, host: "old-container-7f3a" }));
+    const made = await serverCommand(db, ["token", "create", "--user", "lee", "--lang", "en"]);
+    expect(made.code).toBe(8);
+    expect(made.stderr).toContain("process 4242 on host old-container-7f3a");
+    expect(made.stderr).toContain(`delete ${dir}/server.lock`);
+    await db.drop();
+  }, 180_000);
 });
