@@ -40,6 +40,7 @@
  * formula, number or date; a custom function can read the sheet, never write it.
  */
 import { readValues, writeValues } from "./properties.ts";
+import { sheetValues } from "./sheet-values.ts";
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -93,7 +94,7 @@ export class SheetStore implements KeyValues {
   private grid(reread = this.fresh): unknown[][] {
     if (this.cached && !reread) return this.cached;
     const s = this.sheet(false);
-    return (this.cached = s ? s.getDataRange().getValues() : []);
+    return (this.cached = s ? sheetValues(s) : []);
   }
 
   private static parse(grid: unknown[][]): Map<string, string> {

@@ -116,7 +116,13 @@ export function createDriver(opts: DriverOptions = {}): AppsScriptDriver {
       const ss = spreadsheet();
       if (!ss) throw new HostError(NO_DOCUMENT_STORE, "document");
       homes = {
-        sheet: opts.state ?? new StateSession(ss, () => g.LockService.getDocumentLock()),
+        sheet:
+          opts.state ??
+          new StateSession(
+            ss,
+            () => g.LockService.getDocumentLock(),
+            () => g.SpreadsheetApp.flush(),
+          ),
         meta: new MetadataStore(ss, g.SpreadsheetApp.DeveloperMetadataVisibility.PROJECT),
       };
       let props: GoogleAppsScript.Properties.Properties | null = null;

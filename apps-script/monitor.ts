@@ -144,7 +144,13 @@ function run<M extends AppMethodName>(
   budgetMs: number,
   exclusive = false,
 ): AppOutput<M> {
-  const state = exclusive ? new StateSession(doc.spreadsheet, () => doc.lock) : null;
+  const state = exclusive
+    ? new StateSession(
+        doc.spreadsheet,
+        () => doc.lock,
+        () => gas().SpreadsheetApp.flush(),
+      )
+    : null;
   const token = state ? claimRun(state, doc.lock, Date.now()) : null;
   const driver = createDriver({ spreadsheet: () => doc.spreadsheet, ...(state ? { state } : {}) });
   try {

@@ -95,19 +95,24 @@ export function claimRun(
   random: () => number = Math.random,
 ): string {
   const token = `${now.toString(36)}-${Math.floor(random() * 2 ** 40).toString(36)}`;
+  const mine = writeSaved(RUN_MARKER, { token, until: now + RUN_MARKER_TTL_MS, ...(job ? { job } : {}) });
   const locked = withShortLock(lock, (held) => {
     props.refresh?.();
     const other = read(props);
     if (other && other.until > now && !(job && other.job === job)) throw new HostError(BUSY, "run");
-    props.write({
-      [RUN_MARKER_KEY]: writeSaved(RUN_MARKER, { token, until: now + RUN_MARKER_TTL_MS, ...(job ? { job } : {}) }),
-    });
+    props.write({ [RUN_MARKER_KEY]: mine });
     props.flush?.(held);
   });
-  // Without a lock, the last writer wins: the one that lost sees another token and stops.
-  if (!locked) props.refresh?.();
-  if (!locked && read(props)?.token !== token) throw new HostError(BUSY, "run");
-  return token;
+  if (locked) return token;
+  // Without a lock, the last writer wins: the one that lost sees another token and stops. A claim under the
+  // lock appends its row (state-session.ts), so the loser's row may still stand above it: it takes it away.
+  props.refresh?.();
+  if (read(props)?.token === token) return token;
+  if (props.deleteIfStill && props.flush) {
+    props.deleteIfStill(RUN_MARKER_KEY, mine);
+    props.flush(false);
+  }
+  throw new HostError(BUSY, "run");
 }
 
 /**

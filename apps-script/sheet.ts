@@ -3,7 +3,7 @@
  * Writes, colours and dropdowns are gathered and written at `flush()`, with
  * neighbouring blocks merged: an enrichment that writes fifty chunks costs
  * a handful of Spreadsheet calls, not fifty times three. The first read of a
- * sheet takes its whole data range in one getValues and later reads are served from that snapshot, with this execution's own
+ * sheet takes its whole data range in one call (sheet-values.ts) and later reads are served from that snapshot, with this execution's own
  * writes applied to it: a job that reads its table, then the columns beside
  * it, then its progress, reads the sheet once.
  * Text is written as text by one mechanism, the quote prefix: every string
@@ -20,6 +20,7 @@ import { noSuchSheet, type Cell, type SheetRequest, type SelectionInfo } from ".
 import { needsNeutralising } from "../shared/sheet/index.ts";
 import { CompanyDataError, invalid } from "../shared/core/index.ts";
 import { dateInZone, isDate, isoDateOf, ISO_DATE } from "./dates.ts";
+import { sheetValues } from "./sheet-values.ts";
 
 type App = GoogleAppsScript.Spreadsheet.SpreadsheetApp;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -95,7 +96,7 @@ export class SheetHost {
         const snap = this.snapshot(req.sheet);
         if (snap) return trimmed(snap).map((r) => [...r]);
         this.flush();
-        return this.cells(this.need(req.sheet).getDataRange().getValues());
+        return this.cells(sheetValues(this.need(req.sheet)));
       }
       case "write":
         this.put(req.sheet, "values", req.row, req.col, req.values);
@@ -211,7 +212,7 @@ export class SheetHost {
   /**
    * The guard read before a row-keyed write: the live sheet, not the
    * snapshot (a user may have sorted since it was taken). The snapshot is
-   * taken again (the data range in one getValues) with this execution's
+   * taken again (the data range in one call) with this execution's
    * pending writes laid over it, as they will be written; they stay pending,
    * so a header written before joins the next block write.
    */
@@ -231,11 +232,11 @@ export class SheetHost {
 
   /**
    * The sheet's data range, read once per execution. Jobs read their whole
-   * table anyway; one getValues of the used range costs two calls where
-   * each later read would cost two more.
+   * table anyway; reading the used range costs one call (sheet-values.ts)
+   * where each later read would cost two more.
    */
   private snapshot(name: string): Cell[][] | null {
-    if (!this.snapshots.has(name)) this.snapshots.set(name, this.cells(this.need(name).getDataRange().getValues()));
+    if (!this.snapshots.has(name)) this.snapshots.set(name, this.cells(sheetValues(this.need(name))));
     return this.snapshots.get(name) ?? null;
   }
 

@@ -6,7 +6,8 @@
  * (issue 42, item 5).
  *
  * - **One read**: the first read (or the run marker's claim, which reads
- *   under the document lock: `refresh`) takes the whole data range; later
+ *   under the document lock: `refresh`) takes the whole data range in one
+ *   call (sheet-values.ts); later
  *   reads come from that snapshot with this execution's pending writes laid
  *   over it. The run marker keeps other runs from writing the keys a run
  *   works on; what non-exclusive calls write meanwhile (a saved search) is
@@ -20,11 +21,14 @@
  *   now, so another execution's write since the snapshot is kept. When a row
  *   it means to write holds another key than the snapshot said (another
  *   execution placed a key there), the whole sheet is read again and the
- *   rows placed anew: the write of before (read, then write).
+ *   rows placed anew: the write of before (read, then write). Every write
+ *   is committed (SpreadsheetApp.flush) before the lock is released, as
+ *   Google asks (see `commit`).
  * - **The lock**: read-modify-writes that ran under the document lock still
  *   do (the marker's claim and release). A snapshot taken under the lock is
  *   trusted only while that lock is held (`flush(true)` right after
- *   `refresh`); any later flush reads its rows back under a new lock.
+ *   `refresh`); any later flush reads its rows back under a new lock. A
+ *   claim that adds the marker as a new key appends its row (`appendOne`).
  *
  * A write that is still pending when the platform stops the execution is
  * lost, as the sheet writes gathered with it are (sheet.ts): the job repeats
@@ -32,6 +36,7 @@
  * ahead of the sheet.
  */
 import { keyOf, placeEntries, rowCells, STATE_SHEET, type KeyValues } from "./doc-state.ts";
+import { sheetValues } from "./sheet-values.ts";
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -52,6 +57,15 @@ export class StateSession implements KeyValues {
   constructor(
     private readonly ss: Spreadsheet,
     private readonly lock: () => Lock | null,
+    /**
+     * SpreadsheetApp.flush: "if you are working with a spreadsheet, you should call SpreadsheetApp.flush()
+     * prior to releasing the lock, to commit all pending changes to the spreadsheet while you still have
+     * exclusive access to it" (https://developers.google.com/apps-script/reference/lock/lock#releaseLock()).
+     * Apps Script gathers writes and applies them later (write caching,
+     * https://developers.google.com/apps-script/guides/support/best-practices#use_batch_operations):
+     * without it the next execution to take the lock could read the sheet without this write.
+     */
+    private readonly commit: () => void,
     private readonly name = STATE_SHEET,
   ) {}
 
@@ -71,7 +85,7 @@ export class StateSession implements KeyValues {
   private snapshot(): string[][] {
     if (this.grid) return this.grid;
     const s = this.sheet(false);
-    return (this.grid = s ? asText(s.getDataRange().getValues()) : []);
+    return (this.grid = s ? asText(sheetValues(s)) : []);
   }
 
   /** Read the sheet again (the run marker's claim: under the lock, what it holds now). */
@@ -140,6 +154,7 @@ export class StateSession implements KeyValues {
   private writeBlock(trusted: boolean): void {
     const existed = this.sheet(false) !== null;
     const base = this.snapshot();
+    if (trusted && this.appendOne(base)) return this.commit();
     const plan = this.plan(base);
     if (!plan) return this.settle(base);
     const sheet = this.sheet(true)!;
@@ -160,9 +175,33 @@ export class StateSession implements KeyValues {
       }
     }
     range.setValues(plan.rows.map((r) => Array.from({ length: plan.width }, (_, j) => r[j] ?? "")));
+    this.commit();
     const grid = this.snapshot().map((r) => r);
     plan.rows.forEach((r, i) => (grid[plan.from + i] = r));
     this.settle(grid);
+  }
+
+  /**
+   * One new key and nothing else, under the lock held since the read (the
+   * run marker's claim): appended below the data with Sheet.appendRow, one
+   * call where a block write is two. appendRow "Appends a row to the bottom
+   * of the current data region in the sheet"
+   * (https://developers.google.com/apps-script/reference/spreadsheet/sheet#appendRow(Object)):
+   * it never writes over a row, so a row another execution wrote without the
+   * lock (a trigger has none) stays, and the new row lands below it. The
+   * snapshot places it after its last row; a later flush reads its block
+   * back and places keys anew when that was wrong (`merge`).
+   */
+  private appendOne(base: string[][]): boolean {
+    if (this.pending.size !== 1 || this.deleteIf.size) return false;
+    const [entry] = [...this.pending];
+    if (!entry) return false;
+    const [key, value] = entry;
+    if (value === null || base.some((r) => keyOf(r) === key)) return false;
+    const cells = rowCells(key, value);
+    this.sheet(true)!.appendRow(cells);
+    this.settle([...withoutTrailingFree(base), cells]);
+    return true;
   }
 
   private settle(grid: string[][]): void {
@@ -174,13 +213,19 @@ export class StateSession implements KeyValues {
   /** The block to write: rows from..from+n of `base` with the pending entries placed (null when nothing changes). */
   private plan(base: string[][]): { from: number; width: number; rows: string[][]; touched: Set<number> } | null {
     const work = base.map((r) => [...r]);
-    const entries: Record<string, string | null> = Object.fromEntries(this.pending);
-    const current = new Map(work.map((r, i) => [keyOf(r), i] as const));
+    const touched: number[] = [];
+    // Every row of the key that still holds the value: after a race of two claims (one appended, one wrote a
+    // row without the lock) a key may stand in two rows, and the one that lost removes its own.
     for (const [k, v] of this.deleteIf) {
-      const i = current.get(k);
-      if (i !== undefined && same(rowCells(k, v), nth(work, i))) entries[k] = null;
+      const cells = rowCells(k, v);
+      work.forEach((r, i) => {
+        if (keyOf(r) === k && same(cells, r)) {
+          work[i] = [];
+          touched.push(i);
+        }
+      });
     }
-    const touched = placeEntries(work, entries);
+    touched.push(...placeEntries(work, Object.fromEntries(this.pending)));
     if (!touched.length) return null;
     const from = Math.min(...touched);
     const to = Math.max(...touched);
@@ -218,6 +263,13 @@ export class StateSession implements KeyValues {
 const nth = (rows: string[][], i: number): string[] => rows[i] ?? [];
 
 const same = (a: string[], b: string[]) => JSON.stringify(trimRow(a)) === JSON.stringify(trimRow(b));
+
+/** The grid without its trailing rows that hold no key: appendRow writes below the last row with content. */
+function withoutTrailingFree(grid: string[][]): string[][] {
+  let n = grid.length;
+  while (n > 0 && trimRow(nth(grid, n - 1)).length === 0) n--;
+  return grid.slice(0, n);
+}
 
 function trimRow(r: string[]): string[] {
   let n = r.length;

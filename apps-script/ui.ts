@@ -78,7 +78,13 @@ function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job
   const g = gas();
   const ss = exclusive ? g.SpreadsheetApp.getActive() : null;
   const lock = exclusive ? g.LockService.getDocumentLock() : null;
-  const props = ss ? new StateSession(ss, () => lock) : null;
+  const props = ss
+    ? new StateSession(
+        ss,
+        () => lock,
+        () => g.SpreadsheetApp.flush(),
+      )
+    : null;
   const clock = { now: () => Date.now(), sleep: (ms: number) => g.Utilities.sleep(ms) };
   const token = !props
     ? null

@@ -10,9 +10,10 @@
  * `triggerContext` says (null by default, as the references allow).
  * Every rule modelled cites its reference beside it; apps-script/README.md
  * lists them with the tests that use them.
- * Every call on a Spreadsheet, Sheet or Range object and on SpreadsheetApp
- * is counted (builders such as newDataValidation() run in the script and
- * are counted apart).
+ * Every call on a Spreadsheet, Sheet, Range, Protection or DeveloperMetadata
+ * object and on SpreadsheetApp is counted (builders such as
+ * newDataValidation() run in the script and are counted apart; LockService,
+ * CacheService and PropertiesService are other services, not counted).
  */
 import vm from "node:vm";
 import { readFileSync, existsSync } from "node:fs";
@@ -20,7 +21,7 @@ import { join } from "node:path";
 import type { Emulator } from "../../emulator/index.ts";
 import type { HttpRequest } from "../../shared/core/http.ts";
 import { nth } from "../helpers/indexed.ts";
-import { STATE_SHEET } from "../../apps-script/doc-state.ts";
+import { ANSWER_SHEET, STATE_SHEET } from "../../apps-script/doc-state.ts";
 import type { AppsScriptProject } from "../../scripts/build-apps-script.ts";
 
 export const DIST = join(import.meta.dirname, "..", "..", "dist", "apps-script");
@@ -208,6 +209,8 @@ export const DOCUMENT_ID = "sheet-id-1";
 export function createSheetsFake(opts: SheetsOptions) {
   const now = opts.now ?? (() => Date.now());
   const calls: string[] = [];
+  /** Sheets written since the last SpreadsheetApp.flush (which sheet a flush commits, for the counter). */
+  const unflushed = new Set<string>();
   const builders: string[] = [];
   const fetches: HttpRequest[][] = [];
   const sleeps: number[] = [];
@@ -242,8 +245,12 @@ export function createSheetsFake(opts: SheetsOptions) {
     return calls.push(name);
   };
   const count = (name: string) => counted(name);
-  /** Calls on the add-on's own state sheet are counted as "state:…", apart from those on the user's tables. */
-  const countOn = (sheetName: string) => (name: string) => counted(sheetName === STATE_SHEET ? `state:${name}` : name);
+  /**
+   * Calls on the add-on's own state sheet are counted as "state:…", those on its answer sheet (cache.ts) as
+   * "answers:…", apart from those on the user's tables.
+   */
+  const countOn = (sheetName: string) => (name: string) =>
+    counted(sheetName === STATE_SHEET ? `state:${name}` : sheetName === ANSWER_SHEET ? `answers:${name}` : name);
 
   const cell = (g: Value[][], r: number, c: number): Value => g[r - 1]?.[c - 1] ?? "";
   const setCell = <T>(m: Map<string, T[][]>, sheet: string, r: number, c: number, v: T, fill: T) => {
@@ -266,6 +273,35 @@ export function createSheetsFake(opts: SheetsOptions) {
         return 0;
       }),
     );
+
+  /** What Sheets does with written values (Range.setValues, Sheet.appendRow), as modelled at `setValues`. */
+  function writeCells(sheetName: string, row: number, col: number, v: Value[][]): void {
+    // A cell holds at most 50,000 characters (Google: "Files you can store in Google Drive", spreadsheets).
+    for (const r of v)
+      for (const x of r)
+        if (typeof x === "string" && x.length > CELL_MAX_CHARS)
+          throw new Error(
+            `Your input contains more than the maximum of ${CELL_MAX_CHARS} characters in a single cell.`,
+          );
+    v.forEach((r, i) =>
+      r.forEach((x, j) => {
+        const fmt = formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] ?? "";
+        let stored: Value = x;
+        if (typeof x === "string" && x !== "") {
+          if (fmt === "@") {
+            if (x.startsWith("'")) shownApostrophes.push({ sheet: sheetName, row: row + i, col: col + j, value: x });
+          } else if (x.startsWith("'")) {
+            quoted.push({ sheet: sheetName, row: row + i, col: col + j, value: x.slice(1) });
+            stored = x.slice(1);
+          } else if (/^[=+\-@]/.test(x)) throw new Error(`formula injection: "${x}" written as a formula`);
+          else if (sheetsWouldParse(x)) throw new Error(`text "${x}" would be converted by Sheets`);
+        }
+        setCell(grids, sheetName, row + i, col + j, stored, "");
+        formulaCells.delete(formulaKey(sheetName, row + i, col + j));
+      }),
+    );
+    unflushed.add(sheetName);
+  }
 
   function range(sheetName: string, row: number, col: number, rows: number, cols: number): object {
     const count = countOn(sheetName);
@@ -297,31 +333,7 @@ export function createSheetsFake(opts: SheetsOptions) {
         count("Range.setValues");
         readOnlyInFormula("setValues");
         shape(v, "setValues");
-        // A cell holds at most 50,000 characters (Google: "Files you can store in Google Drive", spreadsheets).
-        for (const r of v)
-          for (const x of r)
-            if (typeof x === "string" && x.length > CELL_MAX_CHARS)
-              throw new Error(
-                `Your input contains more than the maximum of ${CELL_MAX_CHARS} characters in a single cell.`,
-              );
-        v.forEach((r, i) =>
-          r.forEach((x, j) => {
-            const fmt = formats.get(sheetName)?.[row + i - 1]?.[col + j - 1] ?? "";
-            let stored: Value = x;
-            if (typeof x === "string" && x !== "") {
-              if (fmt === "@") {
-                if (x.startsWith("'"))
-                  shownApostrophes.push({ sheet: sheetName, row: row + i, col: col + j, value: x });
-              } else if (x.startsWith("'")) {
-                quoted.push({ sheet: sheetName, row: row + i, col: col + j, value: x.slice(1) });
-                stored = x.slice(1);
-              } else if (/^[=+\-@]/.test(x)) throw new Error(`formula injection: "${x}" written as a formula`);
-              else if (sheetsWouldParse(x)) throw new Error(`text "${x}" would be converted by Sheets`);
-            }
-            setCell(grids, sheetName, row + i, col + j, stored, "");
-            formulaCells.delete(formulaKey(sheetName, row + i, col + j));
-          }),
-        );
+        writeCells(sheetName, row, col, v);
         return self;
       },
       /** Range.getFormulas: each cell's formula, "" where it holds a value. */
@@ -419,6 +431,7 @@ export function createSheetsFake(opts: SheetsOptions) {
         readOnlyInFormula("protect");
         const p = {
           setWarningOnly(w: boolean) {
+            count("Protection.setWarningOnly");
             protectedSheets.set(name, w ? "warning" : "editors");
             return p;
           },
@@ -439,6 +452,37 @@ export function createSheetsFake(opts: SheetsOptions) {
       getLastRow() {
         count("Sheet.getLastRow");
         return lastRow(grids.get(name) ?? []);
+      },
+      /**
+       * Sheet.getSheetValues: "Returns the rectangular grid of values for this range starting at the
+       * given coordinates. A -1 value given as the row or column position is equivalent to getting the
+       * very last row or column that has data in the sheet"
+       * (https://developers.google.com/apps-script/reference/spreadsheet/sheet#getSheetValues(Integer,Integer,Integer,Integer)).
+       * One call, where getDataRange().getValues() is two. What it answers on a sheet without data is
+       * not documented: modelled as a range of no rows, which getRange refuses ("The number of rows in
+       * the range must be at least 1"), so the code's fallback is what runs.
+       */
+      getSheetValues(r: number, c: number, nr: number, nc: number) {
+        count("Sheet.getSheetValues");
+        const g = grids.get(name) ?? [];
+        const rows = nr === -1 ? lastRow(g) - r + 1 : nr;
+        const cols = nc === -1 ? lastCol(g) - c + 1 : nc;
+        if (!(r >= 1 && c >= 1) || rows < 1 || cols < 1)
+          throw new Error("The number of rows in the range must be at least 1.");
+        return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => cell(g, r + i, c + j)));
+      },
+      /**
+       * Sheet.appendRow: "Appends a row to the bottom of the current data region in the sheet"
+       * (https://developers.google.com/apps-script/reference/spreadsheet/sheet#appendRow(Object)):
+       * below the last row with content, never over a row; one call.
+       */
+      appendRow(values: Value[]) {
+        count("Sheet.appendRow");
+        readOnlyInFormula("appendRow");
+        const g = grids.get(name) ?? [];
+        if (!grids.has(name)) grids.set(name, g);
+        writeCells(name, lastRow(g) + 1, 1, [values]);
+        return sheet(name);
       },
     };
   }
@@ -497,11 +541,13 @@ export function createSheetsFake(opts: SheetsOptions) {
     if (metadata.reduce((n, m) => n + m.key.length + m.value.length, 0) > METADATA_MAX_CHARS)
       throw new Error("Developer metadata size limit exceeded.");
   };
+  // DeveloperMetadata is a Spreadsheet-service object: its methods are counted as the state's calls.
   const metaView = (m: { key: string; value: string; visibility: string }) => ({
-    getKey: () => m.key,
-    getValue: () => m.value,
-    getVisibility: () => m.visibility,
+    getKey: () => (count("state:DeveloperMetadata.getKey"), m.key),
+    getValue: () => (count("state:DeveloperMetadata.getValue"), m.value),
+    getVisibility: () => (count("state:DeveloperMetadata.getVisibility"), m.visibility),
     setValue(v: string) {
+      count("state:DeveloperMetadata.setValue");
       readOnlyInFormula("setValue");
       const old = m.value;
       m.value = v;
@@ -514,6 +560,7 @@ export function createSheetsFake(opts: SheetsOptions) {
       return metaView(m);
     },
     remove() {
+      count("state:DeveloperMetadata.remove");
       readOnlyInFormula("remove");
       const i = metadata.indexOf(m);
       if (i >= 0) metadata.splice(i, 1);
@@ -573,6 +620,16 @@ export function createSheetsFake(opts: SheetsOptions) {
   };
 
   const SpreadsheetApp = {
+    /**
+     * SpreadsheetApp.flush: "Applies all pending Spreadsheet changes"
+     * (https://developers.google.com/apps-script/reference/spreadsheet/spreadsheet-app#flush()); the
+     * fake writes at once, so it only counts the call, on the state sheet when that sheet was written
+     * since the last flush (the state session commits its write before releasing the lock).
+     */
+    flush() {
+      count(unflushed.has(STATE_SHEET) ? "state:SpreadsheetApp.flush" : "SpreadsheetApp.flush");
+      unflushed.clear();
+    },
     getActiveSpreadsheet() {
       count("SpreadsheetApp.getActiveSpreadsheet");
       return where.inDocument ? spreadsheet : null;

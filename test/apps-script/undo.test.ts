@@ -184,13 +184,14 @@ describe("Sheets: the Runs view's undo", () => {
     clean.f.resetCounts();
     expect(clean.ui<UndoView>("undoRun", { run: clean.runId }).ok).toBe(true);
     const want = clean.copy();
-    const calls = clean.f.calls.length;
+    const releaseWrite = clean.f.calls.lastIndexOf("state:Range.setValues");
+    expect(releaseWrite).toBeGreaterThan(0);
     for (const left of [30_000, 120_000]) {
       const s = scene();
       // A run that holds the run marker: an execution the platform stopped keeps it until it expires
       // (6 minutes); here it has `left` ms to go, as a scheduled step still working would.
-      // Cut at its last call: the marker's release never runs.
-      s.f.cutAfter(calls - 1);
+      // Cut at the release's write (its last setValues on the state sheet): the marker's release never runs.
+      s.f.cutAfter(releaseWrite);
       expect(s.ui<UndoView>("undoRun", { run: s.runId }).ok).toBe(false);
       s.f.cutAfter(null);
       s.clock.t += 6 * 60_000 - left;
