@@ -546,6 +546,8 @@ describe("enrichment of 1,000 rows", () => {
     // The user's table; the add-on's hidden state sheet (checkpoints, run marker, ledger: doc-state.ts) apart.
     expect(f.calls.filter((c) => !c.startsWith("state:")).length).toBeLessThanOrEqual(MAX_SHEET_CALLS);
     expect(f.calls.filter((c) => c.startsWith("state:")).length).toBeLessThanOrEqual(MAX_STATE_CALLS);
+    // Every write under the document lock was committed (SpreadsheetApp.flush) before the lock was released.
+    expect(f.releasedUnflushed).toEqual([]);
     // 1,000 names in batches: ceil(1000/10) credits and no more.
     expect(before - emulator.balance(key)).toBe(100);
     const out = f.grids.get("Daten")!;

@@ -741,12 +741,21 @@ export function createSheetsFake(opts: SheetsOptions) {
     getScriptCache: () => userCache,
   };
   let locked = false;
+  /**
+   * Sheets written but not committed when the lock was released: "if you are working with a spreadsheet,
+   * you should call SpreadsheetApp.flush() prior to releasing the lock, to commit all pending changes to
+   * the spreadsheet while you still have exclusive access to it"
+   * (https://developers.google.com/apps-script/reference/lock/lock#releaseLock()). The fake writes at
+   * once, so it records the breach instead of losing the write.
+   */
+  const releasedUnflushed: string[] = [];
   const lock = {
     tryLock: () => (locked ? false : (locked = true)),
     waitLock: () => {
       locked = true;
     },
     releaseLock: () => {
+      if (locked && unflushed.size) releasedUnflushed.push(...unflushed);
       locked = false;
     },
     hasLock: () => locked,
@@ -928,6 +937,8 @@ export function createSheetsFake(opts: SheetsOptions) {
       }
       return log;
     },
+    /** Sheets written and not committed with SpreadsheetApp.flush when a lock was released (see `lock`). */
+    releasedUnflushed,
     /** Cut the execution off after `n` more Spreadsheet calls (null: never); see `counted`. */
     cutAfter(n: number | null) {
       cut.after = n;
