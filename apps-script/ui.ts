@@ -57,9 +57,12 @@ function editor(): string {
 const EXCLUSIVE =
   /^(enrichStart|enrichStep|enrichConfirm|applyCandidate|insertSearchResults|monitorRun|monitorSaveSchedule|refreshRun|refreshSaveSettings|undoRun)$/;
 
-/** The resumable job a call continues (enrichStep's jobId), so a step can take over the marker its killed predecessor left. */
+/**
+ * The resumable job a call continues (enrichStep's jobId, and enrichConfirm's, which runs the first buying
+ * step with it), so a step can take over the marker its killed predecessor left.
+ */
 function jobOf(method: string, inputJson: string): string | undefined {
-  if (method !== "enrichStep") return undefined;
+  if (method !== "enrichStep" && method !== "enrichConfirm") return undefined;
   try {
     const id = (JSON.parse(inputJson) as { jobId?: unknown }).jobId;
     return typeof id === "string" && id ? `enrich:${id}` : undefined;

@@ -34,7 +34,18 @@ export function* enrichStartMethod(deps: AppDeps, input: unknown): Operation<Enr
   if (large && namesToMatch > 0 && profileCredits > 0)
     job.confirm = { phase: "match", ceiling: profileCredits, rows: view.rowsToProcess, spentBuying: 0 };
   yield* saveCurrentJob(deps, jobId, job);
+  // The sidebar asks for the first step with the start (firstStep): one execution, one server round trip and
+  // one pass over the state sheet fewer (issue 42, item 5). The price was on screen before (enrichPreview).
+  if (firstStepOf(input)) return yield* runJob(deps, jobId, job, "step");
   return yield* progressOf(deps, jobId, job, null);
+}
+
+/** `firstStep: true`: run the job's first step in the same call (enrichStart, enrichConfirm's proceed). */
+function firstStepOf(input: unknown): boolean {
+  const o = record(input);
+  if (o.firstStep !== undefined && typeof o.firstStep !== "boolean")
+    throw invalid("firstStep", { de: "erwartet ja oder nein (true/false)", en: "expected yes or no (true/false)" });
+  return o.firstStep === true;
 }
 
 /**
@@ -79,6 +90,8 @@ export function* enrichConfirmMethod(deps: AppDeps, input: unknown): Operation<E
       job.finished = true;
     }
     yield* saveJob(deps, jobId, job);
+    // Proceeding, the sidebar asks for the first buying step in the same call (firstStep, as enrichStart).
+    if (o.proceed && firstStepOf(o)) return yield* runJob(deps, jobId, job, "step");
   } else if (!job.confirm) {
     throw invalid("jobId", {
       de: "dieser Lauf wartet auf keine Bestätigung",

@@ -446,11 +446,12 @@ export interface AppApi {
   detectColumns: { input: { headers: string[] }; output: ColumnsView };
   enrichFields: { input: Record<string, never>; output: { groups: FieldGroupView[]; defaults: string[] } };
   enrichPreview: { input: EnrichConfig; output: EnrichPreviewView };
-  enrichStart: { input: EnrichConfig; output: EnrichProgressView };
+  /** firstStep: the job's first step runs in the same call (what the sidebar asks: one round trip fewer). */
+  enrichStart: { input: EnrichConfig & { firstStep?: boolean }; output: EnrichProgressView };
   enrichStep: { input: { jobId: string }; output: EnrichProgressView };
   applyCandidate: { input: ApplyCandidateInput; output: EnrichProgressView };
   /** A large list after its matching: buy the profiles at the price shown (proceed) or stop there. */
-  enrichConfirm: { input: { jobId: string; proceed: boolean }; output: EnrichProgressView };
+  enrichConfirm: { input: { jobId: string; proceed: boolean; firstStep?: boolean }; output: EnrichProgressView };
   /** The document's unfinished enrichment run (started in a sidebar that has since closed), or null. */
   enrichStatus: { input: Record<string, never>; output: EnrichProgressView | null };
   similar: { input: SimilarInput; output: SimilarOutput };

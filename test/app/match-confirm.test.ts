@@ -119,4 +119,28 @@ describe("enrichStart on a large list: match, show the exact price, then buy wit
       /Bestätigung|confirmation/,
     );
   });
+
+  it("firstStep (what the sidebar sends): the start matches and the confirmation buys in the same call, at the same price", async () => {
+    const t = await setup(220, 900);
+    const before = t.balance();
+    const started = await t.h.call<EnrichProgressView>("enrichStart", { ...t.config, firstStep: true });
+    // One call matched (the batch resolves) without buying a profile: the same first stop as start + step.
+    expect(started.processed).toBeGreaterThan(0);
+    expect(before - t.balance()).toBeGreaterThan(0);
+    let p = await t.steps(started);
+    const a = p.afterMatching!;
+    expect(a).toBeTruthy();
+    const mid = t.balance();
+    const n = t.h.sent.length;
+    p = await t.h.call("enrichConfirm", { jobId: p.jobId, proceed: true, firstStep: true });
+    // The first buying step ran in the confirmation's call.
+    expect(t.h.sent.length).toBeGreaterThan(n);
+    expect(mid - t.balance()).toBeGreaterThan(0);
+    p = await t.steps(p);
+    expect(p.finished).toBe(true);
+    expect(mid - t.balance()).toBe(a.credits);
+    expect(p.creditsSpent).toBe(before - t.balance());
+    // A wrong type is refused by name.
+    await expect(t.h.call("enrichStart", { ...t.config, firstStep: "yes" })).rejects.toThrow(/firstStep/);
+  });
 });

@@ -39,12 +39,15 @@ export function sheetsEnrich(
     mode: "batch",
     rerun: { kind: "newOrFailed" },
   };
+  // Server calls made, each one Apps Script execution (the enrichConfirm it answers for the user included).
+  let executions = 0;
   const call = (method: string, input: unknown) => {
+    executions++;
     const r = JSON.parse(fake.call("uiCall", method, JSON.stringify(input)) as string);
     if (!r.ok) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
     // A large list stops after matching and asks again with the exact price: this user continues.
-    if (r.value?.afterMatching) return call("enrichConfirm", { jobId: r.value.jobId, proceed: true });
+    if (r.value?.afterMatching) return call("enrichConfirm", { jobId: r.value.jobId, proceed: true, firstStep: true });
     return r.value;
   };
-  return { fake, config, call };
+  return { fake, config, call, executions: () => executions };
 }

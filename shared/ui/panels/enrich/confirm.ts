@@ -39,7 +39,7 @@ export function confirmBox(ui: Ui, s: EnrichState): HTMLElement | null {
   });
   const answer = (proceed: boolean) => (b: HTMLButtonElement) =>
     void ui.run(s, b, async () => {
-      s.progress = await ui.call("enrichConfirm", { jobId: prog.jobId, proceed });
+      s.progress = await ui.call("enrichConfirm", { jobId: prog.jobId, proceed, firstStep: true });
       if (proceed) void drive(ui, s);
       else s.message = { kind: "info", text: CANCELLED };
     });

@@ -41,7 +41,7 @@ async function start(ui: Ui, s: EnrichState): Promise<void> {
     return;
   }
   s.picks = {};
-  s.progress = await ui.call("enrichStart", config(s));
+  s.progress = await ui.call("enrichStart", { ...config(s), firstStep: true });
   void drive(ui, s);
 }
 
