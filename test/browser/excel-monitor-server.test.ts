@@ -164,6 +164,27 @@ describe.skipIf(skipWithoutChromium())(
       expect(await first.textContent("#monitor-startup-note")).toMatch(/ADD-IN ERROR/);
       expect(await first.textContent("#monitor-startup-toggle")).toBe("Nicht mehr beim Öffnen starten");
       expect(await first.evaluate(() => localStorage.getItem("__startupBehavior"))).toBe("Load");
+      // Shared with the team read-only (issue 42, item 1): on when the workbook links it, said, and switchable.
+      const sharedNote = () => first.getAttribute("#monitor-server-shared", "data-shared");
+      expect(await sharedNote()).toBe("on");
+      expect(await first.textContent("#monitor-server-shared")).toMatch(/Mit dem Team geteilt \(nur lesen\)/);
+      await first.click("#monitor-server-share");
+      await first.waitForFunction(
+        () => document.querySelector("#monitor-server-shared")?.getAttribute("data-shared") === "off",
+      );
+      expect(await first.textContent("#monitor-server-share")).toBe("Mit dem Team teilen (nur lesen)");
+      const sharedOnServer = async () =>
+        (
+          (await (await fetch(`${team.url}/schedules`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+            schedules: { shared: boolean }[];
+          }
+        ).schedules[0]!.shared;
+      expect(await sharedOnServer()).toBe(false);
+      await first.click("#monitor-server-share");
+      await first.waitForFunction(
+        () => document.querySelector("#monitor-server-shared")?.getAttribute("data-shared") === "on",
+      );
+      expect(await sharedOnServer()).toBe(true);
       const { schedules } = (await (
         await fetch(`${team.url}/schedules`, { headers: { Authorization: `Bearer ${token}` } })
       ).json()) as { schedules: { name: string; companies: string[] }[] };
