@@ -175,12 +175,16 @@ async function shareSchedule(res: ServerResponse, ctx: ServerContext, name: stri
   return json(res, 200, scheduleView(s));
 }
 
-/** The finished runs of `s` after the request's cursor (`after`), at most MAX_RUNS, with the schedule as `view`. */
+/**
+ * The finished runs of `s` after the request's cursor (`after`), at most MAX_RUNS, with the schedule as `view`;
+ * `shown` (a reader who is not the owner: shared-routes.ts) leaves out what only the owner sees.
+ */
 export async function runsAnswer(
   res: ServerResponse,
   ctx: ServerContext,
   s: store.Schedule,
   view: object,
+  shown: (run: store.RunRecord) => store.RunRecord = (run) => run,
 ): Promise<void> {
   const afterText = ctx.url.searchParams.get("after") ?? "0";
   const after = /^\d{1,12}$/.test(afterText) ? Number(afterText) : NaN;
@@ -188,7 +192,7 @@ export async function runsAnswer(
   const runs = await store.runsAfter(ctx.db, s.id, after, MAX_RUNS);
   return json(res, 200, {
     schedule: view,
-    runs,
+    runs: runs.map(shown),
     cursor: runs.length ? runs[runs.length - 1]!.id : after,
     more: runs.length === MAX_RUNS,
   });

@@ -6,6 +6,7 @@
  *
  *   GET /shared-schedules/ID               the schedule as a reader sees it (no webhooks, no recipients, no budget)
  *   GET /shared-schedules/ID/runs?after=N  its finished runs after a cursor, as GET /schedules/NAME/runs
+ *                                          (to a reader not the owner without the e-mail recipients)
  *
  * Rules: only authenticated users of this server (the route requires a
  * personal token); the owner reads their own always, anyone else only while it
@@ -66,7 +67,18 @@ export async function handleSharedSchedules(
   if (!found) return send(res, errorAnswer("NOT_FOUND", text.noSchedule[ctx.lang]));
   const view = sharedView(found.schedule, found.owner, found.schedule.userId === user.id);
   if (parts.length === 1) return void res.writeHead(200, JSON_TYPE).end(JSON.stringify(view));
-  return runsAnswer(res, ctx, found.schedule, view);
+  return runsAnswer(res, ctx, found.schedule, view, view.mine ? undefined : withoutRecipients);
+}
+
+/**
+ * A run as a reader who is not the owner sees it: the e-mail alert's target (the owner's recipients'
+ * addresses) left out; a webhook's is its host already (send.ts). The rest is what the workbook's sync writes.
+ */
+function withoutRecipients(run: store.RunRecord): store.RunRecord {
+  const result = run.result as { alerts?: { channel?: string; target?: string }[] } | null;
+  if (!result || !Array.isArray(result.alerts)) return run;
+  const alerts = result.alerts.map((a) => (a?.channel === "email" ? { ...a, target: "…" } : a));
+  return { ...run, result: { ...result, alerts } };
 }
 
 const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };

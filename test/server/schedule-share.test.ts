@@ -74,12 +74,9 @@ describe.each(BACKENDS)("a schedule shared with the team read-only ($name)", (ba
   /** A finished run of schedule `id` as the loop records one. */
   async function recordRun(id: number, credits: number): Promise<number> {
     const run = await store.startRun(srv.db, id, "test", Date.now());
-    await store.finishRun(
-      srv.db,
-      run,
-      { status: "ok", estimate: credits, credits, result: { changes: [] } },
-      Date.now(),
-    );
+    const alerts = [{ channel: "email", target: "risk@team.test", status: "sent" }];
+    const result = { changes: [], alerts };
+    await store.finishRun(srv.db, run, { status: "ok", estimate: credits, credits, result }, Date.now());
     return run;
   }
 
@@ -116,6 +113,10 @@ describe.each(BACKENDS)("a schedule shared with the team read-only ($name)", (ba
     expect(runs.body.runs.map((r: { id: number }) => r.id)).toEqual([second]);
     expect(runs.body.cursor).toBe(second);
     expect(JSON.stringify(runs.body.schedule)).not.toMatch(/hooks|secret/);
+    // The owner's recipients are the owner's: a colleague sees that an e-mail went out, not to whom.
+    expect(runs.body.runs[0].result.alerts).toEqual([{ channel: "email", target: "…", status: "sent" }]);
+    const own = await api(srv.url, owner, `/shared-schedules/${shareId}/runs?after=${first}`);
+    expect(own.body.runs[0].result.alerts[0].target).toBe("risk@team.test");
 
     // A replacement without `shared` keeps it, and keeps the id.
     const again = await api(srv.url, owner, "/schedules/wb-shared", "PUT", { ...body, hour: 7 });
