@@ -259,6 +259,26 @@ describe.skipIf(skipWithoutChromium())(
       expect([...origins].sort()).toEqual([new URL(addinUrl).origin, new URL(team.url).origin].sort());
       const shown = (await again.content()).replace(/<script[\s\S]*?<\/script>/g, "");
       expect(shown).not.toContain(token);
+
+      // A colleague with a token of their own (issue 42, item 1): the panel says whose schedule it is, read-only,
+      // and offers no share switch; fetching works (the owner shares it).
+      const colleague = await team.token("ben", 100);
+      await again.click("#cd-tab-settings");
+      await again.fill("#settings-token", colleague);
+      await again.click("#settings-save");
+      await again.waitForFunction(() =>
+        /Gespeichert/.test(document.querySelector("#cd-status-settings")?.textContent ?? ""),
+      );
+      await again.click("#cd-tab-monitor");
+      await again.waitForSelector("#monitor-server-owner", { timeout: 60_000 });
+      expect(await again.textContent("#monitor-server-owner")).toMatch(
+        /gehört anna und ist mit dem Team geteilt \(nur lesen\)/,
+      );
+      expect(await again.$("#monitor-server-share")).toBeNull();
+      await again.click("#monitor-server-sync");
+      await again.waitForFunction(() =>
+        /Keine neuen Läufe/.test(document.querySelector("#cd-status-monitor")?.textContent ?? ""),
+      );
       expect(errorsAgain).toEqual([]);
       await context.close();
     }, 300_000);
