@@ -70,7 +70,9 @@ export function allowStartup(on: boolean): void {
 /** The host whose Monitor answers tell the startup behaviour the workbook's choice (and the switch applies at once). */
 export function withStartupChoice<H extends AppCaller>(host: H): H {
   const noted =
-    <M extends "monitorStatus" | "monitorSaveSchedule" | "monitorSaveAlerts" | "monitorStartup">(method: M) =>
+    <M extends "monitorStatus" | "monitorSaveSchedule" | "monitorSaveAlerts" | "monitorStartup" | "monitorShare">(
+      method: M,
+    ) =>
     async (input: AppInput<M>): Promise<AppOutput<M>> => {
       const view = await host.call(method, input);
       // A schedule switched on or off in the panel counts now, not at the timer's next look.
@@ -86,6 +88,7 @@ export function withStartupChoice<H extends AppCaller>(host: H): H {
       monitorSaveSchedule: noted("monitorSaveSchedule"),
       monitorSaveAlerts: noted("monitorSaveAlerts"),
       monitorStartup: noted("monitorStartup"),
+      monitorShare: noted("monitorShare"),
     }),
   };
 }

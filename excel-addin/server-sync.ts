@@ -48,15 +48,17 @@ export function serialiseSyncs<H extends AppCaller>(host: H): H {
 
 /**
  * With the workbook's state in the file (host/document-state.ts) a colleague
- * opens a workbook whose team-server schedule someone else switched on. A
- * team server keeps schedules per user, so the colleague's token finds no
- * schedule of that name and the fetch answers "not found"; said as what it
- * is: the schedule runs on the server under its owner, whose copy writes the
- * results (switching it on again would make it run twice, paid twice).
+ * opens a workbook whose team-server schedule someone else switched on. The
+ * colleague's copy syncs it while its owner shares it with the team
+ * (shared/app/monitor-share.ts); when the owner does not (or the schedule is
+ * gone, or the link predates sharing), the server answers "not found" (it
+ * leaks nothing of other users' schedules); said as what it most likely is,
+ * with what to do, and why not to switch it on again (it would run twice,
+ * paid twice).
  */
 const NOT_YOURS = {
-  de: "Der Team-Server hat unter Ihrem Namen keinen Zeitplan dieser Arbeitsmappe: Eingeschaltet hat ihn eine Kollegin oder ein Kollege (der Server führt Zeitpläne je Person; deren Kopie schreibt die Ergebnisse in die Mappe), oder er wurde auf dem Server entfernt. Bitte nicht erneut einschalten, solange er dort läuft: Er liefe dann zweimal und kostete doppelt.",
-  en: "The team server has no schedule of this workbook under your name: a colleague switched it on (the server keeps schedules per person; their copy writes the results into the workbook), or it was removed on the server. Please do not switch it on again while it runs there: it would run twice and cost twice.",
+  de: "Der Team-Server zeigt Ihnen keinen Zeitplan dieser Arbeitsmappe: Er gehört einer Kollegin oder einem Kollegen, die ihn nicht mit dem Team teilen (teilen lässt er sich im Bereich „Portfolio-Check“ der Person, die ihn eingeschaltet hat: „Mit dem Team teilen“), oder er wurde auf dem Server entfernt. Bitte nicht erneut einschalten, solange er dort läuft: Er liefe dann zweimal und kostete doppelt.",
+  en: 'The team server shows you no schedule of this workbook: it belongs to a colleague who does not share it with the team (whoever switched it on can share it in their Portfolio check panel: "Share with the team"), or it was removed on the server. Please do not switch it on again while it runs there: it would run twice and cost twice.',
 };
 
 /** The fetch of a schedule that is not this user's says whose it is instead of "not found". */

@@ -15,6 +15,7 @@ import { initialSheets } from "./data.ts";
 import { toCsv, toXlsx } from "./export.ts";
 import { Pacer } from "../shared/api/index.ts";
 import { connectionLine } from "./connection.ts";
+import { browserPlace, startLanguage, withStartLanguage } from "./language.ts";
 
 interface Config {
   baseUrl: string;
@@ -43,7 +44,9 @@ function download(name: string, data: BlobPart, type: string) {
 async function start() {
   const config = readConfig();
   const workbook = new Workbook(initialSheets(config.ambiguousNames ?? []));
-  const driver = playgroundDriver(workbook);
+  // The first language by the one rule: a saved choice, else the browser's languages (./language.ts).
+  const place = browserPlace();
+  const driver = withStartLanguage(playgroundDriver(workbook), place);
   // Pre-configured: the demo key and the emulator, as a user would save them in Settings.
   await driver.storePut({
     [SETTINGS_KEYS.apiKey]: config.demoKey || null,
@@ -88,7 +91,7 @@ async function start() {
   }));
   // The header names the saved connection (playground/connection.ts), following the UI's own calls.
   const { host } = connectionLine(direct, config.baseUrl);
-  const mounted = mountApp(side, host, { language: "de", embedded: true });
+  const mounted = mountApp(side, host, { language: startLanguage(place), embedded: true });
   (window as unknown as { __playground: unknown }).__playground = { workbook, ui: mounted.ui, ready: mounted.ready };
 }
 

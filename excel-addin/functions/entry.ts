@@ -5,6 +5,7 @@
 import { functionsFor } from "../../shared/functions/index.ts";
 import { displayLanguage, entityValuesSupported, officeDriver, workbookId, workbookIdentity } from "../host/office.ts";
 import { afterMs } from "./gather.ts";
+import { networkExplainer } from "./network.ts";
 import { createCustomFunctions, type CustomFunctionsRuntime } from "./runtime.ts";
 
 /** Excel hands over a column of formulas within a few milliseconds; wait this long for the rest of the burst. */
@@ -13,8 +14,12 @@ export const GATHER_WINDOW_MS = 25;
 let runtime: CustomFunctionsRuntime | undefined;
 
 function get(): CustomFunctionsRuntime {
-  runtime ??= createCustomFunctions(functionsFor("excel"), {
-    driver: officeDriver(),
+  if (runtime) return runtime;
+  const driver = officeDriver();
+  // The page the functions run in (the shared runtime's): where a failed fetch came from, for its diagnosis.
+  const page = typeof location === "undefined" ? undefined : { pageHost: location.hostname, origin: location.origin };
+  runtime = createCustomFunctions(functionsFor("excel"), {
+    driver,
     documentId: workbookId,
     now: () => Date.now(),
     random: Math.random,
@@ -23,6 +28,7 @@ function get(): CustomFunctionsRuntime {
     cardsSupported: entityValuesSupported,
     cardLanguage: async () => (await workbookIdentity()).cardLanguage,
     fallbackLanguage: displayLanguage,
+    ...(page ? { explainNetwork: networkExplainer({ driver, ...page, now: () => Date.now() }) } : {}),
   });
   return runtime;
 }

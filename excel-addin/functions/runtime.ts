@@ -6,6 +6,7 @@
  * column made of all the waiting cells, so 1,000 RESOLVE cells become a few
  * batch resolves. Answers are cached in memory and OfficeRuntime.storage
  * (see host/storage.ts), so a recalculation after a reload sends nothing.
+ * A network failure says why, as Test connection does (./network.ts).
  */
 import { runAsync, type AsyncDriver } from "../../shared/core/index.ts";
 import type { Operation } from "../../shared/core/index.ts";
@@ -16,6 +17,7 @@ import { isCellCard, isCellError, type CellOut, type FunctionDef } from "../../s
 import { createGatherer, type Gatherer } from "./gather.ts";
 import { entityOf, plainCardRow } from "./card.ts";
 import { pageLock, serialiseBudget, type Acquire } from "./budget-lock.ts";
+import type { NetworkExplainer } from "./network.ts";
 import type { EndpointId } from "../../shared/api/index.ts";
 import { Pacer } from "../../shared/api/index.ts";
 
@@ -46,6 +48,8 @@ export interface FunctionsHost {
   onSpend?(endpoint: EndpointId, credits: number): void;
   /** The lock of the budget's and spend log's read-modify-write; default the page's (shared with the task pane). */
   lock?: Acquire;
+  /** Why the service could not be reached (LNA, CORS, down), for a NETWORK error's cell; absent: the generic message. */
+  explainNetwork?: NetworkExplainer;
 }
 
 /** A single Excel argument as a scalar: a 1×1 range counts as its value, a bigger range does not. */
@@ -151,8 +155,20 @@ function excelError(ctx: RuntimeContext, e: unknown): unknown {
   return ctx.host.error(excelErrorKind(err.code), err.text(ctx.lang()));
 }
 
-function cellError(ctx: RuntimeContext, c: { error: ErrorCode; message: string }): unknown {
-  return ctx.host.error(excelErrorKind(c.error), c.message);
+/** A cell's error; a network failure with the reason when it could be told (`network`: explainedNetwork's answer). */
+function cellErrorOf(ctx: RuntimeContext, c: { error: ErrorCode; message: string }, network?: string | null): unknown {
+  return ctx.host.error(excelErrorKind(c.error), (c.error === "NETWORK" && network) || c.message);
+}
+
+/** Why the service could not be reached, when one of `codes` is a network failure; null otherwise or when untold. */
+async function explainedNetwork(ctx: RuntimeContext, codes: readonly ErrorCode[]): Promise<string | null> {
+  return codes.includes("NETWORK") && ctx.host.explainNetwork ? ctx.host.explainNetwork(ctx.lang()) : null;
+}
+
+/** The thrown error of a failed call, a network failure with its reason. */
+async function thrownError(ctx: RuntimeContext, e: CompanyDataError): Promise<unknown> {
+  const c = { error: e.code, message: e.text(ctx.lang()) };
+  return cellErrorOf(ctx, c, await explainedNetwork(ctx, [c.error]));
 }
 
 /** The function Excel calls for `def`: the call joins the burst, and its answer comes back as Excel takes it. */
@@ -168,11 +184,11 @@ function excelFunction(
     try {
       settled = await g(args);
     } catch (e) {
-      throw e instanceof CompanyDataError ? excelError(ctx, e) : e;
+      throw e instanceof CompanyDataError ? await thrownError(ctx, e) : e;
     }
-    if (!settled.ok) throw excelError(ctx, settled.error);
+    if (!settled.ok) throw await thrownError(ctx, settled.error);
     const lone = loneError(settled.cells);
-    if (lone) throw cellError(ctx, lone);
+    if (lone) throw cellErrorOf(ctx, lone, await explainedNetwork(ctx, [lone.error]));
     return await toExcel(ctx, settled.cells);
   };
 }
@@ -261,19 +277,24 @@ async function settle(ctx: RuntimeContext, def: FunctionDef, args: unknown[]): P
  * of plain values where this Excel has no data types for custom functions.
  */
 async function toExcel(ctx: RuntimeContext, cells: CellOut[][]): Promise<unknown[][]> {
+  const network = await explainedNetwork(
+    ctx,
+    cells.flat().flatMap((c) => (isCellError(c) ? [c.error] : [])),
+  );
+  const cellError = (c: { error: ErrorCode; message: string }) => cellErrorOf(ctx, c, network);
   if (!cells.some((row) => row.some(isCellCard)))
-    return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(ctx, c) : c)));
+    return cells.map((row) => row.map((c) => (isCellError(c) ? cellError(c) : c)));
   if (!ctx.host.cardsSupported()) {
     // Each card as a row of plain values; rows padded so the answer stays a rectangle (an error row beside cards).
     const rows = cells.map((row) =>
-      row.flatMap((c) => (isCellCard(c) ? plainCardRow(c.card) : [isCellError(c) ? cellError(ctx, c) : c])),
+      row.flatMap((c) => (isCellCard(c) ? plainCardRow(c.card) : [isCellError(c) ? cellError(c) : c])),
     );
     const width = Math.max(...rows.map((r) => r.length));
     return rows.map((r) => (r.length < width ? [...r, ...new Array<unknown>(width - r.length).fill("")] : r));
   }
   const names = await ctx.host.cardLanguage();
   return cells.map((row) =>
-    row.map((c) => (isCellError(c) ? cellError(ctx, c) : isCellCard(c) ? entityOf(c.card, ctx.lang(), names) : c)),
+    row.map((c) => (isCellError(c) ? cellError(c) : isCellCard(c) ? entityOf(c.card, ctx.lang(), names) : c)),
   );
 }
 

@@ -10,6 +10,7 @@ import type { ServerExtension, ServiceContext } from "../routes.ts";
 import { scheduleConfig } from "./config.ts";
 import { handleSchedules, SCHEDULES_PATH } from "./routes.ts";
 import { startScheduler } from "./scheduler.ts";
+import { handleSharedSchedules, SHARED_SCHEDULES_PATH } from "./shared-routes.ts";
 
 /** Deep health: how many schedules are overdue by more than two ticks (a loop that stopped shows here). */
 async function overdueCheck(ctx: ServiceContext): Promise<{ ok: boolean; detail: { overdue: number } }> {
@@ -25,7 +26,11 @@ async function overdueCheck(ctx: ServiceContext): Promise<{ ok: boolean; detail:
 export const schedulesExtension: ServerExtension = {
   name: "schedules",
   // A registration of MAX_COMPANIES ids (15 characters each in JSON) with its webhooks and recipients fits well in 256 KB.
-  routes: [{ method: "*", prefix: SCHEDULES_PATH, auth: true, maxBodyBytes: 256 * 1024, handler: handleSchedules }],
+  routes: [
+    { method: "*", prefix: SCHEDULES_PATH, auth: true, maxBodyBytes: 256 * 1024, handler: handleSchedules },
+    // Read-only, by a schedule's share id (issue 42): a colleague's copy of the owner's workbook syncs through it.
+    { method: "*", prefix: SHARED_SCHEDULES_PATH, auth: true, maxBodyBytes: 1024, handler: handleSharedSchedules },
+  ],
   services: [{ name: "schedules", start: async (ctx) => startScheduler(ctx, scheduleConfig()) }],
   healthChecks: { schedules: overdueCheck },
 };

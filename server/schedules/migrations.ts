@@ -1,4 +1,4 @@
-/** The schedules' schema (migration numbers 100–199, server/db/migrations.ts; 130–139: the audit of runs, issue 40). */
+/** The schedules' schema (migration numbers 100–199, server/db/migrations.ts; 130–139: the audit of runs, issue 40; 140: sharing, issue 42). */
 import { registerMigration } from "../db/migrations.ts";
 
 registerMigration({
@@ -93,5 +93,19 @@ create table schedule_sheets (
   cells jsonb not null,
   updated_at timestamptz not null default now()
 );
+`,
+});
+
+registerMigration({
+  id: 140,
+  name: "schedules: shared with the team read-only, under a stable id (issue 42, item 1)",
+  sql: `
+-- A schedule its owner shares with the team: any user of this server who knows its share id (a
+-- workbook's link records it) may read it and its runs (GET /shared-schedules/ID), never change it.
+-- The id is random (122 bits of a v4 UUID), made once per schedule and kept when it is replaced, so a
+-- workbook's link stays valid; it is no secret on its own (a personal token of this server is needed too).
+alter table schedules add column shared boolean not null default false;
+alter table schedules add column share_id text not null default replace(gen_random_uuid()::text, '-', '');
+create unique index schedules_share_id on schedules (share_id);
 `,
 });

@@ -38,10 +38,14 @@ export const DEFAULT_MAX_SCHEDULES = 20;
 export const SCHEDULE_NAME = /^[\p{L}\p{N}._-]{1,64}$/u;
 
 const FREQUENCIES: readonly ScheduleFrequency[] = ["hourly", "daily", "weekly"];
-const KEYS = ["companies", "frequency", "hour", "weekday", "budget", "webhooks", "emails", "language"];
+const KEYS = ["companies", "frequency", "hour", "weekday", "budget", "webhooks", "emails", "language", "shared"];
 
-/** The registration body, checked; INVALID_INPUT names the field. */
-export function scheduleInput(value: unknown, lang: Language): ScheduleInput {
+/**
+ * The registration body, checked; INVALID_INPUT names the field. `shared` (optional): whether the team may
+ * read the schedule and its runs (GET /shared-schedules/ID); absent, a new schedule is not shared and a
+ * replaced one stays as it was.
+ */
+export function scheduleInput(value: unknown, lang: Language): ScheduleInput & { shared?: boolean } {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalid("body", rule.type("object"));
   const v = value as Record<string, unknown>;
   const unknown = Object.keys(v).find((k) => !KEYS.includes(k));
@@ -79,7 +83,10 @@ export function scheduleInput(value: unknown, lang: Language): ScheduleInput {
   );
   const language = v.language === undefined ? lang : v.language;
   if (language !== "de" && language !== "en") throw invalid("language", got(rule.oneOf(["de", "en"]), language));
-  return { companies, frequency, hour, weekday, budget, webhooks, emails, language };
+  if (v.shared !== undefined && typeof v.shared !== "boolean")
+    throw invalid("shared", got(rule.type("boolean"), v.shared));
+  const shared = v.shared === undefined ? {} : { shared: v.shared };
+  return { companies, frequency, hour, weekday, budget, webhooks, emails, language, ...shared };
 }
 
 /** A schedule's name from a path segment, checked. */

@@ -6,6 +6,8 @@
  *   PUT    /schedules/NAME                 (or POST) register or replace: {companies, frequency, hour, weekday?, budget?, webhooks?, emails?, language?}
  *   DELETE /schedules/NAME                 remove it (its store, change log and runs with it); also POST /schedules/NAME/delete
  *   POST   /schedules/NAME/run             due now (the loop runs it at its next tick)
+ *   POST   /schedules/NAME/share           {shared: true|false}: the team may read it and its runs, or no longer
+ *                                          (by its `shareId`, shared-routes.ts: GET /shared-schedules/ID, read-only)
  *   GET    /schedules/NAME/runs?after=ID   finished runs after a cursor (a run id), oldest first; `cursor` is the next one to ask with
  *   GET    /schedules/NAME/audit           the audit of its runs; POST /schedules/NAME/audit/RUN/undo undoes one (audit-routes.ts)
  *
@@ -35,6 +37,10 @@ const text = catalogue({
     en: (max: number) =>
       `You already have ${max} schedules, as many as this server allows per user. Delete one or replace an existing one (same name).`,
   },
+  badShared: {
+    de: 'Erwartet {"shared": true} oder {"shared": false}.',
+    en: 'Expected {"shared": true} or {"shared": false}.',
+  },
   badCursor: {
     de: "„after“ muss die Nummer eines Laufs sein (eine ganze Zahl ≥ 0).",
     en: "“after” must be a run's number (a whole number ≥ 0).",
@@ -56,6 +62,9 @@ export function scheduleView(s: store.Schedule) {
     emails: s.emails,
     language: s.language,
     nextRun: s.nextRun.toISOString(),
+    // Shared with the team read-only, and the stable id a workbook's link records (the owner's view only).
+    shared: s.shared,
+    shareId: s.shareId,
     // Whether this server sends e-mail (COMPANY_DATA_SMTP_URL): the add-ins offer recipients only then.
     mail: scheduleConfig().mailer !== undefined,
   };
@@ -147,13 +156,43 @@ async function registerSchedule(res: ServerResponse, ctx: ServerContext, name: s
 async function listRuns(res: ServerResponse, ctx: ServerContext, name: string): Promise<void> {
   const s = await store.findSchedule(ctx.db, ctx.user!.id, name);
   if (!s) return missing(res, ctx);
+  return runsAnswer(res, ctx, s, scheduleView(s));
+}
+
+/** POST /schedules/NAME/share {shared}: the owner shares the schedule with the team read-only, or stops. */
+async function shareSchedule(res: ServerResponse, ctx: ServerContext, name: string): Promise<void> {
+  let shared: unknown;
+  try {
+    shared = (JSON.parse(ctx.body) as { shared?: unknown } | null)?.shared;
+  } catch {
+    return send(res, errorAnswer("INVALID_INPUT", msg.badJson[ctx.lang], { field: "body" }));
+  }
+  if (typeof shared !== "boolean")
+    return send(res, errorAnswer("INVALID_INPUT", text.badShared[ctx.lang], { field: "shared" }));
+  const s = await store.setShared(ctx.db, ctx.user!.id, name, shared);
+  if (!s) return missing(res, ctx);
+  ctx.log.info("schedule.shared", { user: ctx.user!.name, schedule: s.id, shared });
+  return json(res, 200, scheduleView(s));
+}
+
+/**
+ * The finished runs of `s` after the request's cursor (`after`), at most MAX_RUNS, with the schedule as `view`;
+ * `shown` (a reader who is not the owner: shared-routes.ts) leaves out what only the owner sees.
+ */
+export async function runsAnswer(
+  res: ServerResponse,
+  ctx: ServerContext,
+  s: store.Schedule,
+  view: object,
+  shown: (run: store.RunRecord) => store.RunRecord = (run) => run,
+): Promise<void> {
   const afterText = ctx.url.searchParams.get("after") ?? "0";
   const after = /^\d{1,12}$/.test(afterText) ? Number(afterText) : NaN;
   if (Number.isNaN(after)) return send(res, errorAnswer("INVALID_INPUT", text.badCursor[ctx.lang], { field: "after" }));
   const runs = await store.runsAfter(ctx.db, s.id, after, MAX_RUNS);
   return json(res, 200, {
-    schedule: scheduleView(s),
-    runs,
+    schedule: view,
+    runs: runs.map(shown),
     cursor: runs.length ? runs[runs.length - 1]!.id : after,
     more: runs.length === MAX_RUNS,
   });
@@ -181,6 +220,10 @@ export async function handleSchedules(req: IncomingMessage, res: ServerResponse,
     return (await store.makeDue(ctx.db, ctx.user!.id, name, scheduleConfig().now()))
       ? json(res, 202, { due: name })
       : missing(res, ctx);
+  }
+  if (parts.length === 2 && sub === "share") {
+    if (method !== "POST") return notAllowed(res, ctx);
+    return shareSchedule(res, ctx, name);
   }
   if (parts.length === 2 && sub === "runs") {
     if (method !== "GET") return notAllowed(res, ctx);

@@ -17,6 +17,10 @@ export interface Schedule extends ScheduleInput {
   userId: number;
   name: string;
   nextRun: Date;
+  /** Shared with the team read-only (GET /shared-schedules/ID): migration 140. */
+  shared: boolean;
+  /** The stable id a workbook's link records: random, kept when the schedule is replaced. */
+  shareId: string;
 }
 
 interface Row {
@@ -32,9 +36,12 @@ interface Row {
   emails: string[];
   language: Language;
   next_run: Date | string;
+  shared: boolean;
+  share_id: string;
 }
 
-const COLUMNS = "id, user_id, name, companies, frequency, hour, weekday, budget, webhooks, emails, language, next_run";
+const COLUMNS =
+  "id, user_id, name, companies, frequency, hour, weekday, budget, webhooks, emails, language, next_run, shared, share_id";
 
 const scheduleOf = (r: Row): Schedule => ({
   id: r.id,
@@ -49,6 +56,8 @@ const scheduleOf = (r: Row): Schedule => ({
   emails: r.emails,
   language: r.language,
   nextRun: new Date(r.next_run),
+  shared: r.shared,
+  shareId: r.share_id,
 });
 
 /** A user who has `max` schedules registers another. */
@@ -57,6 +66,9 @@ export class ScheduleCapReached extends Error {
     super(`at most ${max} schedules per user`);
   }
 }
+
+/** A registration: the schedule, and whether it is shared with the team (absent: a new one is not, a replaced one stays as it was). */
+export type ScheduleRegistration = ScheduleInput & { shared?: boolean };
 
 /**
  * Register or replace a user's schedule `name`; its next run is the first slot after `now`. Watermarks stay.
@@ -67,7 +79,7 @@ export async function upsertSchedule(
   db: Db,
   userId: number,
   name: string,
-  s: ScheduleInput,
+  s: ScheduleRegistration,
   now: number,
   max = Infinity,
 ): Promise<Schedule> {
@@ -86,15 +98,16 @@ async function insertOrReplace(
   tx: Sql,
   userId: number,
   name: string,
-  s: ScheduleInput,
+  s: ScheduleRegistration,
   now: number,
 ): Promise<Schedule> {
   const [row] = await tx.query<Row>(
-    `insert into schedules (user_id, name, companies, frequency, hour, weekday, budget, webhooks, emails, language, next_run)
-     values ($1, $2, $3::jsonb, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11)
+    `insert into schedules (user_id, name, companies, frequency, hour, weekday, budget, webhooks, emails, language, next_run, shared)
+     values ($1, $2, $3::jsonb, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11, coalesce($12::boolean, false))
      on conflict (user_id, name) do update set companies = excluded.companies, frequency = excluded.frequency,
        hour = excluded.hour, weekday = excluded.weekday, budget = excluded.budget, webhooks = excluded.webhooks,
-       emails = excluded.emails, language = excluded.language, next_run = excluded.next_run, updated_at = now()
+       emails = excluded.emails, language = excluded.language, next_run = excluded.next_run,
+       shared = coalesce($12::boolean, schedules.shared), updated_at = now()
      returning ${COLUMNS}`,
     [
       userId,
@@ -108,6 +121,7 @@ async function insertOrReplace(
       JSON.stringify(s.emails),
       s.language,
       new Date(nextSlot(s, now)),
+      s.shared ?? null,
     ],
   );
   return scheduleOf(row!);
@@ -131,6 +145,32 @@ export async function deleteSchedule(db: Sql, userId: number, name: string): Pro
   return (
     (await db.query("delete from schedules where user_id = $1 and name = $2 returning id", [userId, name])).length > 0
   );
+}
+
+/** The owner shares the schedule with the team read-only, or stops; null when the user has none of that name. */
+export async function setShared(db: Sql, userId: number, name: string, shared: boolean): Promise<Schedule | null> {
+  const [row] = await db.query<Row>(
+    `update schedules set shared = $3, updated_at = now() where user_id = $1 and name = $2 returning ${COLUMNS}`,
+    [userId, name, shared],
+  );
+  return row ? scheduleOf(row) : null;
+}
+
+/** A schedule by its share id as `userId` may read it: the owner's own always, another user's only while shared. */
+export async function findShared(
+  db: Sql,
+  shareId: string,
+  userId: number,
+): Promise<{ schedule: Schedule; owner: string } | null> {
+  const cols = COLUMNS.split(", ")
+    .map((c) => `s.${c}`)
+    .join(", ");
+  const [row] = await db.query<Row & { owner: string }>(
+    `select ${cols}, u.name as owner from schedules s join users u on u.id = s.user_id
+     where s.share_id = $1 and (s.shared or s.user_id = $2)`,
+    [shareId, userId],
+  );
+  return row ? { schedule: scheduleOf(row), owner: row.owner } : null;
 }
 
 /** "Run now": due at `now` (the loop picks it up at its next tick). */

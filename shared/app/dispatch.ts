@@ -17,6 +17,7 @@ import { monitorEstimateMethod, monitorPreviewMethod, monitorRunMethod } from ".
 import {
   monitorSaveAlertsServerAware,
   monitorSaveScheduleServerAware,
+  monitorShareMethod,
   monitorStatusServerAware,
   monitorSyncMethod,
 } from "./monitor-server.ts";
@@ -84,6 +85,7 @@ export const APP_METHODS: { readonly [M in AppMethodName]: AppMethod<AppOutput<M
   monitorSaveAlerts: withStartup(monitorSaveAlertsServerAware),
   monitorStartup: monitorStartupMethod,
   monitorSync: monitorSyncMethod,
+  monitorShare: withStartup(monitorShareMethod),
   refreshStatus: refreshStatusMethod,
   refreshEstimate: refreshEstimateMethod,
   refreshSaveSettings: refreshSaveSettingsMethod,

@@ -10,13 +10,13 @@
  * (shared/monitor/server-sync.ts: the local check's guarded writes).
  *
  * What this workbook knows of its server schedule is one versioned record
- * in its document store (`doc:mon:server`): the schedule's name (random,
- * made once per workbook, so two workbooks of one user never share a
- * schedule; the server keeps names per user, so two users never collide),
- * the server it is registered with, the cursor (the last run written: moved
- * only after the sheet writes succeeded, so a failed write is fetched and
- * written again, and the writes' guards make that harmless), and the last
- * run. In direct mode every method here is the local one.
+ * in its document store (`doc:mon:server`, ./server-link.ts): the schedule's
+ * name, its share id, the server it is registered with, the cursor (the last
+ * run written: moved only after the sheet writes succeeded, so a failed write
+ * is fetched and written again, and the writes' guards make that harmless),
+ * and the last run. A colleague's copy of the workbook syncs the owner's
+ * schedule by its share id while the owner shares it (./monitor-share.ts).
+ * In direct mode every method here is the local one.
  *
  * Why the server and not the page: Excel runs the add-in in a webview under
  * the same-origin policy (Microsoft, "Addressing same-origin policy
@@ -32,8 +32,7 @@
  * left to the server's next run (shared/app/monitor.ts notes none), so a
  * change is never alerted twice.
  */
-import * as z from "zod/mini";
-import { readSaved, savedBilingual, savedKind, sheet, storeGet, storePut, writeSaved } from "../core/index.ts";
+import { sheet } from "../core/index.ts";
 import { CompanyDataError, invalid, noSuchSheet, type Cell, type Operation } from "../core/index.ts";
 import type { Bilingual } from "../i18n/index.ts";
 import type { OpContext } from "../operations/index.ts";
@@ -54,59 +53,14 @@ import {
   type ServerRun,
 } from "../monitor/index.ts";
 import { record } from "./input.ts";
+import { monitorShareLink, refuseForeign, sharedView } from "./monitor-share.ts";
+import { loadLink, saveLink, sharedChoice, type AlertOutcome, type ServerLink } from "./server-link.ts";
 import { monitorSaveAlertsMethod, monitorSaveScheduleMethod, monitorStatusMethod } from "./monitor.ts";
 import type { AppDeps, MonitorStatusView, MonitorSyncView, ServerRunView, ServerScheduleStatus } from "./protocol.ts";
 import { withSession } from "./session.ts";
 import { loadSettings } from "./settings.ts";
 
-export const SERVER_LINK_KEY = "doc:mon:server";
-
-interface AlertOutcome {
-  ok: boolean;
-  at: string;
-  error?: Bilingual;
-}
-
-interface ServerLink {
-  /** The schedule's name on the server. */
-  name: string;
-  /** The team server's URL it was registered with ("" before the first registration). */
-  server: string;
-  registered: boolean;
-  /** The last run written into the workbook (a run id of the server); 0 before the first. */
-  cursor: number;
-  /** The user's zone when the schedule was registered (minutes east of UTC), for a re-registration. */
-  utcOffsetMinutes: number;
-  mail: boolean;
-  nextRun: string | null;
-  lastRun: ServerRunView | null;
-  syncedAt: string | null;
-  /** The last delivery per channel ("webhook", "email") the server's runs reported. */
-  alerts: Record<string, AlertOutcome>;
-}
-
-const runView = z.object({
-  id: z.number(),
-  finishedAt: z.nullable(z.string()),
-  status: z.string(),
-  message: savedBilingual,
-  credits: z.number(),
-});
-const SERVER_LINK = savedKind<ServerLink>(
-  1,
-  z.object({
-    name: z.string().check(z.regex(/^[A-Za-z0-9._-]{1,64}$/)),
-    server: z.string(),
-    registered: z.boolean(),
-    cursor: z.number(),
-    utcOffsetMinutes: z.number(),
-    mail: z.boolean(),
-    nextRun: z.nullable(z.string()),
-    lastRun: z.nullable(runView),
-    syncedAt: z.nullable(z.string()),
-    alerts: z.record(z.string(), z.object({ ok: z.boolean(), at: z.string(), error: z.optional(savedBilingual) })),
-  }),
-);
+export { SERVER_LINK_KEY } from "./server-link.ts";
 
 const T = {
   hostNote: {
@@ -129,38 +83,6 @@ const T = {
 
 const LABEL_SHEET: Bilingual = { de: "Portfolio-Tabelle", en: "portfolio sheet" };
 const LABEL_EMAIL: Bilingual = { de: "E-Mail-Empfänger", en: "e-mail recipients" };
-
-/** A schedule name of this workbook's own: 12 random base-36 characters after "wb-". */
-function newName(random: () => number): string {
-  let id = "";
-  while (id.length < 12) id += Math.floor(random() * 36).toString(36);
-  return `wb-${id}`;
-}
-
-function* loadLink(deps: AppDeps): Operation<ServerLink> {
-  const [raw] = yield* storeGet([SERVER_LINK_KEY]);
-  const link = readSaved(SERVER_LINK, raw);
-  if (link) return link;
-  const fresh: ServerLink = {
-    name: newName(deps.random),
-    server: "",
-    registered: false,
-    cursor: 0,
-    utcOffsetMinutes: 0,
-    mail: false,
-    nextRun: null,
-    lastRun: null,
-    syncedAt: null,
-    alerts: {},
-  };
-  // Saved at once: the name is the workbook's from its first use on.
-  yield* saveLink(fresh);
-  return fresh;
-}
-
-function* saveLink(link: ServerLink): Operation<void> {
-  yield* storePut({ [SERVER_LINK_KEY]: writeSaved(SERVER_LINK, link) });
-}
 
 function* serverMode(): Operation<boolean> {
   return (yield* loadSettings()).connection === "server";
@@ -190,6 +112,7 @@ function* register(ctx: OpContext, link: ServerLink, s: ScheduleSettings, offset
     webhooks: alerts.webhook ? [alerts.webhook] : [],
     emails: alerts.email,
     language: lang,
+    shared: sharedChoice(link),
   });
   // A schedule registered with another server starts its runs from the first.
   const cursor = link.server === ctx.client.baseUrl ? link.cursor : 0;
@@ -201,6 +124,9 @@ function* register(ctx: OpContext, link: ServerLink, s: ScheduleSettings, offset
     utcOffsetMinutes: offset,
     mail: view.mail === true,
     nextRun: view.nextRun,
+    shared: view.shared ?? sharedChoice(link),
+    // A server before sharing answers no id: the link then reads by name, as before.
+    shareId: view.shareId ?? null,
   };
 }
 
@@ -213,6 +139,8 @@ export function* monitorSaveScheduleServerAware(deps: AppDeps, input: unknown): 
   let link = yield* loadLink(deps);
   const offset = offsetOf(i, link.utcOffsetMinutes);
   link = yield* withSession(deps, "monitor", function* ({ ctx }) {
+    // A colleague's copy changes nothing of the owner's schedule (./monitor-share.ts).
+    yield* refuseForeign(ctx.client, link);
     // Checked as the local save checks it, before anything goes to the server.
     if (wanted.enabled === true) return yield* register(ctx, link, scheduleSettings(wanted), offset);
     if (link.registered) yield* deleteServerSchedule(ctx.client, link.name);
@@ -231,6 +159,7 @@ export function* monitorSaveAlertsServerAware(deps: AppDeps, input: unknown): Op
   let link = yield* loadLink(deps);
   const schedule = yield* loadSchedule();
   link = yield* withSession(deps, "monitor", function* ({ ctx }) {
+    yield* refuseForeign(ctx.client, link);
     const mail = link.registered ? link.mail : (yield* serverSchedules(ctx.client)).mail;
     if (alerts.email.length && !mail) throw invalid("email", T.noMail, LABEL_EMAIL);
     yield* saveAlertSettings(alerts);
@@ -279,7 +208,8 @@ export function* monitorSyncMethod(deps: AppDeps, _input: unknown): Operation<Mo
   return yield* withSession(deps, "monitor", function* ({ ctx }) {
     // Another server now: the schedule lives on the one it was registered with, which this connection cannot reach.
     if (link.server !== ctx.client.baseUrl) return { ...none, lastRun: link.lastRun };
-    const found = yield* serverRunsSince(ctx.client, link.name, link.cursor);
+    // By the share id when known: the owner's copy and a colleague's (while shared) read the same runs.
+    const found = yield* serverRunsSince(ctx.client, link.name, link.cursor, link.shareId);
     const audit = { who: deps.who ?? "", now: () => ctx.client.now() };
     const written = yield* writeServerRuns(ctx.client.language, schedule.sheet, found.runs, audit);
     const last = found.runs.at(-1);
@@ -323,13 +253,34 @@ export function* monitorStatusServerAware(deps: AppDeps, input: unknown): Operat
   if (!(yield* serverMode())) return base;
   let link = yield* loadLink(deps);
   let unreachable: Bilingual | undefined;
+  let owner: string | null = null;
   try {
-    link = yield* withSession(deps, "monitor", function* ({ ctx }) {
+    const seen = yield* withSession(deps, "monitor", function* ({ ctx }) {
+      const shared = yield* sharedView(ctx.client, link);
+      if (shared) {
+        const seenLink = { ...link, nextRun: shared.nextRun, mail: shared.mail };
+        return shared.mine
+          ? { link: { ...seenLink, shared: shared.shared }, owner: null }
+          : { link: seenLink, owner: shared.owner };
+      }
       const { schedules, mail } = yield* serverSchedules(ctx.client);
       const mine = schedules.find((s) => s.name === link.name);
-      return { ...link, mail, nextRun: mine?.nextRun ?? null };
+      return {
+        // A link from before sharing learns its schedule's id and sharing here (the owner's copy).
+        link: {
+          ...link,
+          mail,
+          nextRun: mine?.nextRun ?? null,
+          shared: mine?.shared ?? link.shared,
+          shareId: (link.registered && mine?.shareId) || link.shareId || null,
+        },
+        owner: null,
+      };
     });
-    yield* saveLink(link);
+    link = seen.link;
+    owner = seen.owner;
+    // A colleague's look leaves the owner's record as it is (their e-mail setting and sharing are the owner's).
+    if (!owner) yield* saveLink(link);
   } catch (e) {
     // No token yet, offline, an old server: the status still shows what was last known, and says why.
     if (!(e instanceof CompanyDataError)) throw e;
@@ -342,7 +293,15 @@ export function* monitorStatusServerAware(deps: AppDeps, input: unknown): Operat
     mail: link.mail,
     lastRun: link.lastRun,
     syncedAt: link.syncedAt,
+    shared: sharedChoice(link),
+    ...(owner ? { owner } : {}),
     ...(unreachable ? { unreachable } : {}),
   };
   return { ...base, hostNote: T.hostNote, alerts: serverAlertViews(base.alerts, link), server };
+}
+
+/** monitorShare {shared}: the owner shares the workbook's schedule with the team read-only, or stops; answers the status. */
+export function* monitorShareMethod(deps: AppDeps, input: unknown): Operation<MonitorStatusView> {
+  if (yield* serverMode()) yield* monitorShareLink(deps, input);
+  return yield* monitorStatusServerAware(deps, {});
 }

@@ -70,6 +70,10 @@ export interface ServerScheduleStatus {
   syncedAt: string | null;
   /** The server could not be asked just now: why (what was last known is shown). */
   unreachable?: Bilingual;
+  /** The owner shares it with the team read-only: colleagues who open the workbook sync its runs (monitorShare). */
+  shared: boolean;
+  /** Set when the schedule is another user's (shared with this one): their name; this copy only fetches its runs. */
+  owner?: string;
 }
 
 /** What monitorSync wrote: the server's runs since the last fetch. */
@@ -484,6 +488,8 @@ export interface AppApi {
   monitorSync: { input: Record<string, never>; output: MonitorSyncView };
   /** E-mail recipients and webhook of the alert digest. */
   monitorSaveAlerts: { input: { alerts: AlertsInput }; output: MonitorStatusView };
+  /** With a team server: the owner shares the workbook's schedule with the team read-only, or stops. */
+  monitorShare: { input: { shared: boolean }; output: MonitorStatusView };
   /** Excel: whether this workbook starts the add-in when it is opened while a schedule is on (kept in the workbook). */
   monitorStartup: { input: { on: boolean }; output: MonitorStatusView };
 

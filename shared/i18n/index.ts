@@ -7,7 +7,7 @@ export { FIELD_LABELS, fieldLabel } from "./fields.ts";
 export { foldGerman } from "./fold.ts";
 export { acceptLanguage, catalogue, toLanguage } from "./language.ts";
 export type { Bilingual, Language, Texts } from "./language.ts";
-export { environmentLanguage, processLanguage } from "./locale.ts";
+export { environmentLanguage, pageLanguage, processLanguage } from "./locale.ts";
 export type { LocaleHost } from "./locale.ts";
 export { formatPath, got, notAnId, rule, ruleOfIssue, schemaAt, valueAt } from "./rules.ts";
 export type { Bound, IssueLike, Rule } from "./rules.ts";

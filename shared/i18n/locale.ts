@@ -16,9 +16,11 @@
  * counts. With no locale variable at all, Windows (where none is usual)
  * gives the system's locale through Intl; elsewhere it is English.
  *
- * Pure: the environment comes as a parameter (Node hosts pass `process`), so
- * the browser and Apps Script code never call it; they have their own
- * settings and the browser's language.
+ * Pure: the environment comes as a parameter (Node hosts pass `process`).
+ * A page (the playground) has the same rule with the browser's languages in
+ * place of the locale (`pageLanguage`): a saved setting wins, else the first
+ * German or English entry of navigator.languages (de* German, en* English,
+ * as LANGUAGE's entries above), else English.
  */
 import type { Language } from "./language.ts";
 
@@ -72,4 +74,18 @@ export function processLanguage(host: LocaleHost, ...chosen: unknown[]): Languag
     if (lang) return lang;
   }
   return environmentLanguage(host);
+}
+
+/**
+ * The language of a page's UI: the saved setting when it is de or en, else the browser's languages
+ * (navigator.languages, most preferred first): the first de* or en* entry, else English.
+ */
+export function pageLanguage(saved: unknown, browserLanguages: readonly string[]): Language {
+  const chosen = chosenLanguage(saved);
+  if (chosen) return chosen;
+  for (const entry of browserLanguages) {
+    const lang = localeLanguage(entry);
+    if (lang) return lang;
+  }
+  return "en";
 }

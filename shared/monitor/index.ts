@@ -40,6 +40,8 @@ export {
   serverRunsSince,
   serverRunsText,
   serverSchedules,
+  shareServerSchedule,
+  sharedServerSchedule,
 } from "./server-schedule.ts";
 export { outputCellsOf, writeServerRuns } from "./server-sync.ts";
 export type { RestoredCells, ServerRunsWritten, SyncAudit } from "./server-sync.ts";
@@ -49,4 +51,5 @@ export type {
   ServerRuns,
   ServerScheduleInput,
   ServerScheduleView,
+  SharedScheduleView,
 } from "./server-schedule.ts";

@@ -25,6 +25,8 @@ export interface ServerScheduleInput {
   webhooks: string[];
   emails: string[];
   language: Language;
+  /** Shared with the team read-only (server migration 140); absent: a new schedule is not, a replaced one keeps it. */
+  shared?: boolean;
 }
 
 export interface ServerScheduleView extends Omit<ServerScheduleInput, "weekday"> {
@@ -33,6 +35,26 @@ export interface ServerScheduleView extends Omit<ServerScheduleInput, "weekday">
   nextRun: string;
   /** Whether the server sends e-mail (an SMTP relay is configured); absent from servers before it was answered. */
   mail?: boolean;
+  /** Shared with the team read-only, and its stable id (servers from migration 140 on). */
+  shared?: boolean;
+  shareId?: string;
+}
+
+/** A schedule read by its share id (GET /shared-schedules/ID): what any reader may see of it. */
+export interface SharedScheduleView {
+  name: string;
+  shareId: string;
+  shared: boolean;
+  /** The owner's user name on the server, and whether that is the caller. */
+  owner: string;
+  mine: boolean;
+  /** How many companies it checks. */
+  companies: number;
+  frequency: ServerFrequency;
+  hour: number;
+  weekday: number;
+  nextRun: string;
+  mail: boolean;
 }
 
 export interface ServerRunCompany {
@@ -74,6 +96,8 @@ export interface ServerRuns {
 
 const schedulePath = (cfg: ClientConfig, name: string) =>
   `${cfg.baseUrl.replace(/\/+$/, "")}/schedules/${encodeURIComponent(name)}`;
+const sharedPath = (cfg: ClientConfig, shareId: string) =>
+  `${cfg.baseUrl.replace(/\/+$/, "")}/shared-schedules/${encodeURIComponent(shareId)}`;
 
 function* request<T>(cfg: ClientConfig, method: "GET" | "POST", url: string, body?: unknown): Operation<T> {
   const [res] = yield* http([
@@ -126,12 +150,37 @@ export function* serverSchedules(cfg: ClientConfig): Operation<{ schedules: Serv
   return { schedules: answer.schedules ?? [], mail: answer.mail === true };
 }
 
-/** The finished runs after `cursor` (0: all kept), following the server's pages to the end. */
-export function* serverRunsSince(cfg: ClientConfig, name: string, cursor: number): Operation<ServerRuns> {
+/** The owner shares the schedule `name` with the team read-only, or stops. */
+export function* shareServerSchedule(cfg: ClientConfig, name: string, shared: boolean): Operation<ServerScheduleView> {
+  return yield* request<ServerScheduleView>(cfg, "POST", `${schedulePath(cfg, name)}/share`, { shared });
+}
+
+/** The schedule of share id `shareId` as the caller may read it; null when it is not shared with them (or gone). */
+export function* sharedServerSchedule(cfg: ClientConfig, shareId: string): Operation<SharedScheduleView | null> {
+  try {
+    return yield* request<SharedScheduleView>(cfg, "GET", sharedPath(cfg, shareId));
+  } catch (e) {
+    if (e instanceof CompanyDataError && e.code === "NOT_FOUND") return null;
+    throw e;
+  }
+}
+
+/**
+ * The finished runs after `cursor` (0: all kept), following the server's pages to the end: by the
+ * schedule's share id when known (the owner's own, or one shared with the caller), else by its name
+ * under the caller's user.
+ */
+export function* serverRunsSince(
+  cfg: ClientConfig,
+  name: string,
+  cursor: number,
+  shareId?: string | null,
+): Operation<ServerRuns> {
   const runs: ServerRun[] = [];
+  const base = shareId ? sharedPath(cfg, shareId) : schedulePath(cfg, name);
   let at = cursor;
   for (;;) {
-    const page = yield* request<ServerRuns>(cfg, "GET", `${schedulePath(cfg, name)}/runs?after=${at}`);
+    const page = yield* request<ServerRuns>(cfg, "GET", `${base}/runs?after=${at}`);
     runs.push(...page.runs);
     at = page.cursor;
     if (!page.more || page.runs.length === 0) return { runs, cursor: at, more: false };

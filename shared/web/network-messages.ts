@@ -62,3 +62,41 @@ export function networkFailureMessage(d: Diagnosis, c: FailureContext): Bilingua
     en: `No connection to the team server at ${c.url}: nothing answers there. Is the server running, are the address and port right? In the browser, ${c.url}/health shows whether it can be reached.`,
   };
 }
+
+/**
+ * The same causes, said short enough for a cell (Excel shows a custom function's error message in the
+ * cell's error callout; kept under CELL_MESSAGE_MAX characters with an address of up to 80), for the
+ * custom functions (excel-addin/functions/network.ts). Every cause has one, "down" too: a cell has no
+ * other place to say which address did not answer.
+ */
+export const CELL_MESSAGE_MAX = 255;
+
+export function networkCellMessage(d: Diagnosis, c: FailureContext): Bilingual {
+  const where = SPACE[d.target];
+  if (d.cause === "lna-denied" || d.cause === "lna-not-granted") {
+    const probably = d.cause === "lna-not-granted";
+    return {
+      de: `${probably ? "Wohl vom Browser blockiert" : "Vom Browser blockiert"} (Local Network Access): ${c.url} liegt ${where.de}. Abhilfe: Team-Server mit öffentlichem https-Namen oder „Lokales Netzwerk“ erlauben.`,
+      en: `${probably ? "Likely blocked by the browser" : "Blocked by the browser"} (Local Network Access): ${c.url} is ${where.en}. Fix: a team server with a public https name, or allow "Local network".`,
+    };
+  }
+  if (d.cause === "cors" && c.mode === "direct")
+    return {
+      de: `${c.url} antwortet, erlaubt aber keine Aufrufe aus Excel (CORS). Abhilfe: ein Team-Server (Einstellungen › Verbindung).`,
+      en: `${c.url} answers but allows no calls from Excel (CORS). Fix: a team server (Settings › Connection).`,
+    };
+  if (d.cause === "cors")
+    return {
+      de: `Der Team-Server ${c.url} erlaubt dieses Add-in nicht (CORS): Der Administrator startet ihn mit --allow-origin ${c.origin}.`,
+      en: `The team server ${c.url} does not allow this add-in (CORS): the administrator starts it with --allow-origin ${c.origin}.`,
+    };
+  return c.mode === "server"
+    ? {
+        de: `Keine Verbindung zum Team-Server ${c.url}: Dort antwortet nichts. Läuft er, stimmen Adresse und Port?`,
+        en: `No connection to the team server ${c.url}: nothing answers there. Is it running, are address and port right?`,
+      }
+    : {
+        de: `Keine Verbindung zu ${c.url}: Dort antwortet nichts. Bitte Netzwerk und Basis-URL prüfen.`,
+        en: `No connection to ${c.url}: nothing answers there. Please check the network and the base URL.`,
+      };
+}

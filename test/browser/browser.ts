@@ -202,10 +202,14 @@ export interface PlaygroundWorld {
   close(): Promise<void>;
 }
 
-/** Serve `emu` on loopback, the playground on it (`rebuild`: bundle it first), and open it in a fresh Chromium page. */
+/**
+ * Serve `emu` on loopback, the playground on it (`rebuild`: bundle it first), and open it in a fresh Chromium page.
+ * The browser's language is German unless `locale` says otherwise: the playground starts in it (playground/language.ts),
+ * and these tests were written for a German first view.
+ */
 export async function playgroundWorld(
   emu: Emulator,
-  opts: { rebuild?: boolean; ambiguousNames?: string[] } = {},
+  opts: { rebuild?: boolean; ambiguousNames?: string[]; locale?: string } = {},
 ): Promise<PlaygroundWorld> {
   const api = await startServer(emu, { port: 0 });
   const pg = await startPlayground({
@@ -216,7 +220,7 @@ export async function playgroundWorld(
     ...(opts.ambiguousNames ? { ambiguousNames: opts.ambiguousNames } : {}),
   });
   const chrome = await launch();
-  const page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 }, locale: opts.locale ?? "de-DE" });
   const errors = watchErrors(page);
   await openPlayground(page, pg.url);
   return {

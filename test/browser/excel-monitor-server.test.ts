@@ -164,6 +164,27 @@ describe.skipIf(skipWithoutChromium())(
       expect(await first.textContent("#monitor-startup-note")).toMatch(/ADD-IN ERROR/);
       expect(await first.textContent("#monitor-startup-toggle")).toBe("Nicht mehr beim Öffnen starten");
       expect(await first.evaluate(() => localStorage.getItem("__startupBehavior"))).toBe("Load");
+      // Shared with the team read-only (issue 42, item 1): on when the workbook links it, said, and switchable.
+      const sharedNote = () => first.getAttribute("#monitor-server-shared", "data-shared");
+      expect(await sharedNote()).toBe("on");
+      expect(await first.textContent("#monitor-server-shared")).toMatch(/Mit dem Team geteilt \(nur lesen\)/);
+      await first.click("#monitor-server-share");
+      await first.waitForFunction(
+        () => document.querySelector("#monitor-server-shared")?.getAttribute("data-shared") === "off",
+      );
+      expect(await first.textContent("#monitor-server-share")).toBe("Mit dem Team teilen (nur lesen)");
+      const sharedOnServer = async () =>
+        (
+          (await (await fetch(`${team.url}/schedules`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+            schedules: { shared: boolean }[];
+          }
+        ).schedules[0]!.shared;
+      expect(await sharedOnServer()).toBe(false);
+      await first.click("#monitor-server-share");
+      await first.waitForFunction(
+        () => document.querySelector("#monitor-server-shared")?.getAttribute("data-shared") === "on",
+      );
+      expect(await sharedOnServer()).toBe(true);
       const { schedules } = (await (
         await fetch(`${team.url}/schedules`, { headers: { Authorization: `Bearer ${token}` } })
       ).json()) as { schedules: { name: string; companies: string[] }[] };
@@ -238,6 +259,26 @@ describe.skipIf(skipWithoutChromium())(
       expect([...origins].sort()).toEqual([new URL(addinUrl).origin, new URL(team.url).origin].sort());
       const shown = (await again.content()).replace(/<script[\s\S]*?<\/script>/g, "");
       expect(shown).not.toContain(token);
+
+      // A colleague with a token of their own (issue 42, item 1): the panel says whose schedule it is, read-only,
+      // and offers no share switch; fetching works (the owner shares it).
+      const colleague = await team.token("ben", 100);
+      await again.click("#cd-tab-settings");
+      await again.fill("#settings-token", colleague);
+      await again.click("#settings-save");
+      await again.waitForFunction(() =>
+        /Gespeichert/.test(document.querySelector("#cd-status-settings")?.textContent ?? ""),
+      );
+      await again.click("#cd-tab-monitor");
+      await again.waitForSelector("#monitor-server-owner", { timeout: 60_000 });
+      expect(await again.textContent("#monitor-server-owner")).toMatch(
+        /gehört anna und ist mit dem Team geteilt \(nur lesen\)/,
+      );
+      expect(await again.$("#monitor-server-share")).toBeNull();
+      await again.click("#monitor-server-sync");
+      await again.waitForFunction(() =>
+        /Keine neuen Läufe/.test(document.querySelector("#cd-status-monitor")?.textContent ?? ""),
+      );
       expect(errorsAgain).toEqual([]);
       await context.close();
     }, 300_000);

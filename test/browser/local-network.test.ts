@@ -17,7 +17,8 @@
  * context where the permission is granted (as after "Allow", or the
  * LocalNetworkAccessAllowedForUrls policy) reaches the same server, and
  * there a server without the origin allowed (CORS) and a closed port (down)
- * are told apart.
+ * are told apart. A custom function's failed fetch says the same in its
+ * cell, short (excel-addin/functions/network.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Server } from "node:http";
@@ -129,6 +130,34 @@ describe.skipIf(skipWithoutChromium())("Local Network Access: Test connection na
     const en = await testServer(page, team.url, token, blocked.text);
     expect(en.text).toContain(`The browser blocked the connection to ${team.url}`);
     expect(en.text).toContain("public https name");
+    // The custom functions (issue 42, item 2): a formula's failed fetch says the same in its cell, short.
+    // The connection in the device's storage, under the keys Save writes (set directly: Save is not the subject here).
+    await page.evaluate(
+      ([url, tok]) =>
+        (
+          window as unknown as { OfficeRuntime: { storage: { setItems(e: object): Promise<void> } } }
+        ).OfficeRuntime.storage.setItems({
+          "cd:user:connection": "server",
+          "cd:user:serverUrl": url,
+          "cd:user:serverToken": tok,
+        }),
+      [team.url, token],
+    );
+    const cell = await page.evaluate(async () => {
+      const fns = (window as unknown as { __customFunctions: Map<string, (...a: unknown[]) => Promise<unknown>> })
+        .__customFunctions;
+      return fns.get("RESOLVE")!("Alpha GmbH").then(
+        () => null,
+        (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message }),
+      );
+    });
+    expect(cell?.code).toBe("#N/A");
+    expect(cell?.message).toMatch(
+      new RegExp(
+        `^Blocked by the browser \\(Local Network Access\\): ${team.url.replace(/[.]/g, "\\.")} is on this computer`,
+      ),
+    );
+    expect(cell?.message).not.toContain(token);
     expect(unexpected(errors)).toEqual([]);
     await context.close();
   }, 120_000);

@@ -42,7 +42,7 @@ describe.skipIf(skipWithoutChromium())("monitor alerts in Chromium", () => {
       rebuild: true,
     });
     chrome = await launch();
-    page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page = await chrome.browser.newPage({ locale: "de-DE", viewport: { width: 1400, height: 900 } });
     errors = watchErrors(page);
     // The webhook receiver: an https address that allows CORS, answered here (the page may only connect
     // to https: and the emulator). A real Slack answers no CORS preflight (shared/monitor/README.md): refused below.

@@ -49,7 +49,11 @@ describe.skipIf(skipWithoutChromium())("playground in Chromium", () => {
       rebuild: true,
     });
     chrome = await launch();
-    page = await chrome.browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+    page = await chrome.browser.newPage({
+      locale: "de-DE",
+      viewport: { width: 1400, height: 900 },
+      acceptDownloads: true,
+    });
     errors = watchErrors(page);
     await openPlayground(page, pg.url);
   }, 120_000);

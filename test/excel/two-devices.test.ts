@@ -15,6 +15,12 @@
  *    and every change is in the change log once;
  *  - a later run is synced by whichever device looks first; the other finds
  *    nothing new (the cursor is in the file).
+ * Two users, one file (issue 42, item 1: "by any user with access"): the
+ * owner's copy shares the schedule with the team read-only (the default when
+ * the workbook links it); a colleague's copy, with the colleague's own
+ * token, sees whose it is, syncs its runs by the share id in the file, and
+ * every change lands once whoever syncs; the colleague's copy can switch,
+ * change or unshare nothing; unshared, the colleague's fetch says why.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAsync } from "../../shared/core/drivers.ts";
@@ -71,10 +77,10 @@ describe("one workbook on two devices", () => {
     await database?.drop();
   });
 
-  async function runsDone(name: string, n: number) {
+  async function runsDone(name: string, n: number, as = token) {
     for (let k = 0; k < 400; k++) {
       const res = await fetch(`${srv.url}/schedules/${encodeURIComponent(name)}/runs?after=0`, {
-        headers: { Authorization: `Bearer ${token}` },
+        headers: { Authorization: `Bearer ${as}` },
       });
       const body = (await res.json()) as { runs?: unknown[] };
       if ((body.runs?.length ?? 0) >= n) return;
@@ -171,15 +177,91 @@ describe("one workbook on two devices", () => {
       .slice(1)
       .map((l) => l[6]);
     expect(new Set(all).size).toBe(all.length);
+  }, 120_000);
 
-    // A colleague with a token of their own sees the workbook's schedule, but the server keeps it under its owner:
-    // their fetch says so (and that switching it on again would run it twice) instead of "not found".
-    const colleague = deviceApp(file, workbook, "device-C");
-    await colleague.call("saveSettings", { ...settings, serverToken: await srv.token("colleague") });
-    expect((await colleague.call("monitorStatus", {})).schedule.enabled).toBe(true);
-    const refusal = await colleague.call("monitorSync", {}).catch((e: unknown) => e);
+  it("two users, one file: the colleague syncs the owner's shared schedule, each change once, and changes nothing", async () => {
+    const companies = uniqueCompanies(world.emu, 4, 41);
+    const active = new Set(world.emu.companies.withStatus("ACTIVE"));
+    const target = companies.find((c) => active.has(c.id)) ?? companies[0]!;
+    world.emu.scheduleEvent(target.id, { day: world.emu.clock.day() + 1, kind: "INSOLVENCY" });
+    const file = sharedFile();
+    const workbook = new Workbook([
+      { name: "Portfolio", cells: [["ID", "Firma"], ...companies.map((c) => [c.id, c.name])] },
+    ]);
+    const ownerToken = await srv.token("owner-user");
+    const colleagueToken = await srv.token("colleague-user");
+    const settings = { connection: "server", serverUrl: srv.url, language: "en" } as const;
+
+    const a = deviceApp(file, workbook, "owner-device");
+    await a.call("saveSettings", { ...settings, serverToken: ownerToken });
+    const on: MonitorStatusView = await a.call("monitorSaveSchedule", {
+      schedule: { enabled: true, frequency: "daily", hour: 9, sheet: "Portfolio" },
+      utcOffsetMinutes: 0,
+    });
+    expect(on.server).toMatchObject({ registered: true, shared: true });
+    expect(on.server!.owner).toBeUndefined();
+    const name = on.server!.name;
+
+    // The colleague opens the same file with a token of their own: whose it is, read-only.
+    const c = deviceApp(file, workbook, "colleague-device");
+    await c.call("saveSettings", { ...settings, serverToken: colleagueToken });
+    const seen: MonitorStatusView = await c.call("monitorStatus", {});
+    expect(seen.schedule.enabled).toBe(true);
+    expect(seen.server).toMatchObject({ name, registered: true, owner: "owner-user" });
+    for (const [method, input] of [
+      ["monitorSaveSchedule", { schedule: { enabled: false } }],
+      ["monitorSaveSchedule", { schedule: { enabled: true, hour: 5 } }],
+      ["monitorShare", { shared: false }],
+      ["monitorSaveAlerts", { alerts: { webhook: "https://hooks.slack.com/services/T0/B0/X" } }],
+    ] as const) {
+      const refused = await c.call(method, input as never).catch((e: unknown) => e);
+      expect(refused, method).toBeInstanceOf(UiCallError);
+      expect((refused as UiCallError).error.message.en).toMatch(/belongs to owner-user.*read-only/);
+    }
+    // Nothing of it changed: still on in the file and on the server, the colleague has no schedule of their own.
+    expect((await a.call("monitorStatus", {})).server).toMatchObject({ registered: true, shared: true });
+    const colleagueList = await fetch(`${srv.url}/schedules`, {
+      headers: { Authorization: `Bearer ${colleagueToken}` },
+    });
+    expect(((await colleagueList.json()) as { schedules: unknown[] }).schedules).toEqual([]);
+    const fileText = JSON.stringify(Object.fromEntries(file.bag));
+    expect(fileText).not.toContain(ownerToken);
+    expect(fileText).not.toContain(colleagueToken);
+
+    // Two runs while nobody syncs; both users sync at once: every run taken over once, every change once.
+    await fetch(`${srv.url}/schedules/${name}/run`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${ownerToken}` },
+    });
+    await runsDone(name, 1, ownerToken);
+    advance(1);
+    await runsDone(name, 2, ownerToken);
+    const both = await Promise.allSettled([a.call("monitorSync", {}), c.call("monitorSync", {})]);
+    const done = both.filter((r): r is PromiseFulfilledResult<MonitorSyncView> => r.status === "fulfilled");
+    expect(done.map((r) => r.value.runs).reduce((x, y) => x + y, 0)).toBe(2);
+    const keys = () =>
+      workbook
+        .sheet("Changes")
+        .cells.slice(1)
+        .map((l) => l[6]);
+    expect(new Set(keys()).size).toBe(keys().length);
+    expect(workbook.sheet("Changes").cells.filter((l) => l[1] === target.id).length).toBeGreaterThanOrEqual(1);
+
+    // A later run: the colleague looks first and takes it over; the owner finds nothing new (one cursor, in the file).
+    const logged = keys().length;
+    advance(1);
+    await runsDone(name, 3, ownerToken);
+    expect(await c.call("monitorSync", {})).toMatchObject({ runs: 1 });
+    expect(await a.call("monitorSync", {})).toMatchObject({ runs: 0, lines: 0 });
+    expect(keys().length).toBeGreaterThanOrEqual(logged);
+    expect(new Set(keys()).size).toBe(keys().length);
+
+    // The owner stops sharing: the colleague's fetch says why (and not to switch it on again); the owner's syncs.
+    const off: MonitorStatusView = await a.call("monitorShare", { shared: false });
+    expect(off.server).toMatchObject({ registered: true, shared: false });
+    const refusal = await c.call("monitorSync", {}).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(UiCallError);
-    expect((refusal as UiCallError).error.message.en).toMatch(/a colleague switched it on.*run twice/);
-    expect(log()).toHaveLength(all.length + 1);
+    expect((refusal as UiCallError).error.message.en).toMatch(/does not share it with the team.*run twice/);
+    expect(await a.call("monitorSync", {})).toMatchObject({ runs: 0 });
   }, 120_000);
 });

@@ -12,7 +12,11 @@
  *    change log; a second sync writes nothing twice;
  *  - a write that fails leaves the cursor where it was, so the next sync
  *    writes the same runs;
- *  - switching it off removes it from the server.
+ *  - switching it off removes it from the server;
+ *  - a colleague (a token of their own) in the same workbook, whose
+ *    document keys are the owner's (one document: Sheets' state sheet, Excel's
+ *    file settings) and whose settings are their own, syncs the owner's
+ *    shared runs by the share id; each change is written once, whoever syncs.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asyncStores, memoryStores, runAsync, type AsyncDriver } from "../../shared/core/drivers.ts";
@@ -79,10 +83,21 @@ describe("a portfolio schedule on the team server, from the add-in's app service
     throw new Error(`the server's loop did not run ${name} ${n} times`);
   }
 
-  /** The app service of one workbook: the playground's workbook model, its own document store, fetch to the team server. */
-  function workbookApp(cells: Cell[][]) {
-    const workbook = new Workbook([{ name: "Portfolio", cells }]);
+  /**
+   * The app service of one workbook: the playground's workbook model, its own document store, fetch to the team
+   * server. With `same`: another user in that workbook (its sheets and its `doc:` keys; settings of their own).
+   */
+  function workbookApp(cells: Cell[][], same?: { workbook: Workbook; doc: Map<string, string> }) {
+    const workbook = same?.workbook ?? new Workbook([{ name: "Portfolio", cells }]);
     const stores = memoryStores(Date.now);
+    if (same) {
+      const own = stores.store;
+      const route = (k: string) => (k.startsWith("doc:") ? same.doc : own);
+      stores.storeGet = (keys) => keys.map((k) => route(k).get(k) ?? null);
+      stores.storePut = (entries) => {
+        for (const [k, v] of Object.entries(entries)) v === null ? route(k).delete(k) : route(k).set(k, v);
+      };
+    }
     let failWrites = false;
     const driver: AsyncDriver = {
       http: (reqs) => Promise.all(reqs.map((r) => fetchHttp(fetch, r, 10_000))),
@@ -205,4 +220,42 @@ describe("a portfolio schedule on the team server, from the add-in's app service
     });
     expect(ok.alerts.map((a) => a.target)).toEqual(["hooks.slack.com/…"]);
   });
+
+  it("a colleague in the same workbook syncs the owner's shared schedule by its id; each change once", async () => {
+    const companies = uniqueCompanies(world.emu, 3, 29);
+    const active = new Set(world.emu.companies.withStatus("ACTIVE"));
+    const target = companies.find((c) => active.has(c.id)) ?? companies[0]!;
+    world.emu.scheduleEvent(target.id, { day: world.emu.clock.day() + 1, kind: "INSOLVENCY" });
+    const owner = workbookApp([["ID", "Firma"], ...companies.map((c) => [c.id, c.name])]);
+    const colleague = workbookApp([], { workbook: owner.workbook, doc: owner.stores.store });
+    const settings = { connection: "server", serverUrl: srv.url, language: "en" } as const;
+    await owner.call("saveSettings", { ...settings, serverToken: token });
+    const colleagueToken = await srv.token("wb-colleague");
+    await colleague.call("saveSettings", { ...settings, serverToken: colleagueToken });
+    const on = await owner.call<MonitorStatusView>("monitorSaveSchedule", {
+      schedule: { enabled: true, frequency: "daily", hour: 7, sheet: "Portfolio" },
+      utcOffsetMinutes: 0,
+    });
+    expect(on.server).toMatchObject({ registered: true, shared: true });
+    const link = JSON.parse(owner.stores.store.get(SERVER_LINK_KEY)!);
+    expect(link.shareId).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.stringify(link)).not.toContain(token);
+    expect((await colleague.call<MonitorStatusView>("monitorStatus")).server?.owner).toBe("wb-user");
+
+    await serverApi(`/schedules/${on.server!.name}/run`, "POST");
+    await runsDone(on.server!.name, 1);
+    advance(1);
+    await runsDone(on.server!.name, 2);
+    expect(await colleague.call<MonitorSyncView>("monitorSync")).toMatchObject({ runs: 2, rows: 3 });
+    expect(await owner.call<MonitorSyncView>("monitorSync")).toMatchObject({ runs: 0, lines: 0 });
+    const keys = owner.workbook
+      .sheet("Changes")
+      .cells.slice(1)
+      .map((l) => l[6]);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(owner.workbook.sheet("Changes").cells.filter((l) => l[1] === target.id).length).toBeGreaterThanOrEqual(1);
+    // The colleague's look and sync left the owner's settings alone: the owner's token is only in the owner's store.
+    expect([...colleague.stores.store.values()].join()).not.toContain(token);
+    await owner.call("monitorSaveSchedule", { schedule: { enabled: false } });
+  }, 120_000);
 });
