@@ -7,7 +7,7 @@
  * saved setting `user:language` (so the UI, the sheets it writes and the
  * API's Accept-Language agree), and a save of it is kept for the next visit.
  */
-import { SETTINGS_KEYS } from "../shared/app/index.ts";
+import { SETTINGS_KEYS, withStartLanguage } from "../shared/app/index.ts";
 import type { AsyncDriver } from "../shared/core/index.ts";
 import { pageLanguage, type Language } from "../shared/i18n/index.ts";
 
@@ -43,14 +43,10 @@ export function browserPlace(): LanguagePlace {
 export const startLanguage = (place: LanguagePlace): Language => pageLanguage(savedItem(place), place.languages);
 
 /** The driver whose settings read the start language while none is saved, and keep a saved one for the next visit. */
-export function withStartLanguage<D extends AsyncDriver>(driver: D, place: LanguagePlace): D {
+export function withPageLanguage<D extends AsyncDriver>(driver: D, place: LanguagePlace): D {
   const key = SETTINGS_KEYS.language;
   return {
-    ...driver,
-    storeGet: async (keys) => {
-      const values = await driver.storeGet(keys);
-      return keys.map((k, i) => (k === key ? (values[i] ?? startLanguage(place)) : (values[i] ?? null)));
-    },
+    ...withStartLanguage(driver, () => startLanguage(place)),
     storePut: async (entries) => {
       await driver.storePut(entries);
       const lang = entries[key];

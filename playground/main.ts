@@ -15,7 +15,7 @@ import { initialSheets } from "./data.ts";
 import { toCsv, toXlsx } from "./export.ts";
 import { Pacer } from "../shared/api/index.ts";
 import { connectionLine } from "./connection.ts";
-import { browserPlace, startLanguage, withStartLanguage } from "./language.ts";
+import { browserPlace, startLanguage, withPageLanguage } from "./language.ts";
 
 interface Config {
   baseUrl: string;
@@ -46,7 +46,7 @@ async function start() {
   const workbook = new Workbook(initialSheets(config.ambiguousNames ?? []));
   // The first language by the one rule: a saved choice, else the browser's languages (./language.ts).
   const place = browserPlace();
-  const driver = withStartLanguage(playgroundDriver(workbook), place);
+  const driver = withPageLanguage(playgroundDriver(workbook), place);
   // Pre-configured: the demo key and the emulator, as a user would save them in Settings.
   await driver.storePut({
     [SETTINGS_KEYS.apiKey]: config.demoKey || null,

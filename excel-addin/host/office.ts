@@ -3,6 +3,7 @@
  * bundle evaluation): OfficeRuntime.storage, the workbook's identity, the
  * display language, the data-type requirement set.
  */
+import { withStartLanguage } from "../../shared/app/index.ts";
 import { toLanguage, type Language } from "../../shared/i18n/index.ts";
 import type { KeyValueStorage } from "./storage.ts";
 import { withWorkbookAudit, workbookStore } from "./audit-sheet.ts";
@@ -132,9 +133,14 @@ export function officeDriver(): ExcelDriver {
     // The audit of writes travels with the workbook in its own sheet (./audit-sheet.ts), the workbook's other
     // state in its settings (./document-state.ts); secrets, the formula budget and the cache stay on this device.
     const state = workbookState();
-    driver = page[DRIVER_SLOT] = withWorkbookAudit(
-      state ? withDocumentState(device, state) : device,
-      workbookStore(() => Excel),
+    // While the user has saved no language, Excel's display language is the settings' (the pane, the sheets'
+    // status words and the API's Accept-Language agree; shared/app/start-language.ts).
+    driver = page[DRIVER_SLOT] = withStartLanguage(
+      withWorkbookAudit(
+        state ? withDocumentState(device, state) : device,
+        workbookStore(() => Excel),
+      ),
+      displayLanguage,
     );
     // Start-up: delete expired cache entries now, not when the store is already full.
     void driver.cache.durableBytes();

@@ -47,6 +47,7 @@ export type { RefreshStatusView } from "./protocol.ts";
 export { ROW_COLUMNS, companyRow } from "./rows.ts";
 export { spendingContext } from "./session.ts";
 export { SETTINGS_KEYS, loadSettings, maskKey } from "./settings.ts";
+export { withStartLanguage } from "./start-language.ts";
 export type { ConnectionMode, ContextInputs, HostKind, SettingsView } from "./settings.ts";
 export { appCallOf, jobSavedBy, MONITOR_JOB, REFRESH_JOB, SCHEDULED_JOBS } from "./scheduled-jobs.ts";
 export type { AnyAppJob, AppJob, JobMethod, JobsRan } from "./scheduled-jobs.ts";

@@ -32,7 +32,8 @@ import type { Cell } from "../../shared/core/sheet-protocol.ts";
  * the start with the document follows setStartupBehavior
  * (https://learn.microsoft.com/office/dev/add-ins/develop/run-code-on-document-open).
  */
-export function fakeOffice(persist = false): string {
+/** `displayLanguage`: Office.context.displayLanguage, Excel's UI language (e.g. "en-US"). */
+export function fakeOffice(persist = false, displayLanguage = "de-DE"): string {
   return `
 (() => {
   const persist = ${persist};
@@ -42,7 +43,7 @@ export function fakeOffice(persist = false): string {
   window.Office = {
     onReady(cb) { const info = { host: "Excel", platform: "OfficeOnline" }; setTimeout(() => cb && cb(info), 0); return Promise.resolve(info); },
     context: {
-      displayLanguage: "de-DE",
+      displayLanguage: ${JSON.stringify(displayLanguage)},
       requirements: { isSetSupported: () => false },
       document: { settings: { get: (k) => settings.get(k) ?? null, set: (k, v) => settings.set(k, v), remove: (k) => settings.delete(k), saveAsync: (cb) => { keep("__officeSettings", settings); cb && cb({ status: "succeeded" }); } } },
     },

@@ -20,7 +20,7 @@ import {
   watchErrors,
   type Launched,
 } from "./browser.ts";
-import { FAKE_OFFICE } from "./excel-page.ts";
+import { FAKE_OFFICE, fakeOffice } from "./excel-page.ts";
 
 /** Built into a temporary directory: a test run never rewrites the real dist/excel-addin. */
 let TMP = "";
@@ -55,6 +55,29 @@ describe.skipIf(skipWithoutChromium())(
       await files?.close();
       await api?.close();
       if (TMP) rmSync(TMP, { recursive: true, force: true });
+    });
+
+    it("opens in Excel's display language while no language is saved, and stays in it once the settings answer", async () => {
+      const page = await chrome.browser.newPage({ viewport: { width: 350, height: 800 } });
+      const errors = watchErrors(page);
+      await page.route("**/*", (route) => {
+        const url = route.request().url();
+        if (url === OFFICE_JS)
+          return route.fulfill({ status: 200, contentType: "text/javascript", body: fakeOffice(false, "en-US") });
+        if (url.startsWith(files.url)) return route.continue();
+        return route.abort();
+      });
+      await page.goto(`${files.url}taskpane.html`);
+      await page.waitForSelector("#cd-tab-settings");
+      // The settings answer (no language saved: the display language, shared/app/start-language.ts) …
+      await page.click("#cd-tab-settings");
+      await page.waitForSelector("#settings-key");
+      await page.waitForTimeout(300);
+      // … and the pane is still English (before, the settings' default switched it to German here).
+      expect(await page.textContent("#cd-tab-search")).toBe("Search");
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+      expect(errors).toEqual([]);
+      await page.close();
     });
 
     it("starts the shared UI with the Excel host, saves a key, tests the connection, searches, switches language, and is keyboard usable", async () => {
