@@ -65,8 +65,16 @@ function menuLanguage(e: { authMode?: unknown } | undefined): Language {
       /* LIMITED in some contexts: fall through */
     }
   }
+  return localeLanguage();
+}
+
+/**
+ * The language of the user's Google account (Session.getActiveUserLocale), by the one rule: de… German,
+ * anything else (or nothing known) English.
+ */
+export function localeLanguage(): Language {
   try {
-    const locale = g.Session?.getActiveUserLocale();
+    const locale = gas().Session?.getActiveUserLocale();
     if (locale) return toLanguage(locale, "en");
   } catch {
     /* not available in this mode */
@@ -97,9 +105,10 @@ export function onInstall(e?: { authMode?: unknown }): void {
 
 export function savedLanguage(): Language {
   try {
-    return toLanguage(gas().PropertiesService.getUserProperties().getProperty(SETTINGS_KEYS.language), "de");
+    const saved = gas().PropertiesService.getUserProperties().getProperty(SETTINGS_KEYS.language);
+    return saved ? toLanguage(saved, localeLanguage()) : localeLanguage();
   } catch {
-    return "de";
+    return localeLanguage();
   }
 }
 

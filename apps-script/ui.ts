@@ -5,7 +5,7 @@
  * custom function.
  */
 import { runSync } from "../shared/core/index.ts";
-import { dispatch, dispatchFromWire, errorView, uiCall as appUiCall } from "../shared/app/index.ts";
+import { dispatch, dispatchFromWire, errorView, uiCall as appUiCall, withStartLanguage } from "../shared/app/index.ts";
 import { mailApp } from "./mail.ts";
 import type { AppDeps, SettingsView } from "../shared/app/index.ts";
 import { toCompanyDataError } from "../shared/core/index.ts";
@@ -14,7 +14,7 @@ import { gas } from "./services.ts";
 import { claimRun, claimRunWaiting, releaseRun, UNDO_WAIT_MS } from "./run-marker.ts";
 import { StateSession } from "./state-session.ts";
 import { Pacer } from "../shared/api/index.ts";
-import { savedLanguage } from "./menu.ts";
+import { localeLanguage, savedLanguage } from "./menu.ts";
 import { checkBaseUrl } from "../shared/api/index.ts";
 import { checkTeamServerAllowed } from "./allowlist.ts";
 
@@ -94,7 +94,11 @@ function withDriver<T>(exclusive: boolean, body: (d: AppsScriptDriver) => T, job
     : waitMs > 0
       ? claimRunWaiting(props, lock, clock, waitMs, job)
       : claimRun(props, lock, Date.now(), job);
-  const driver = createDriver(ss && props ? { spreadsheet: () => ss, state: props } : {});
+  // No language saved: the user's Google account language (the sidebar, the sheets' status words and the API agree).
+  const driver = withStartLanguage(
+    createDriver(ss && props ? { spreadsheet: () => ss, state: props } : {}),
+    localeLanguage,
+  );
   try {
     return body(driver);
   } finally {

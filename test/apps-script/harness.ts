@@ -167,6 +167,8 @@ export interface SheetsOptions {
   failUrl?: RegExp;
   /** Called with each batch given to fetchAll (tests interrupt runs from here). */
   onFetch?: (requests: HttpRequest[]) => void;
+  /** Session.getActiveUserLocale(): the user's Google account language (default "de"). */
+  locale?: string;
   /**
    * Whether getUserTriggers(spreadsheet) lists the add-on's time-driven
    * triggers of this document (default true). Google's reference does not
@@ -824,7 +826,9 @@ export function createSheetsFake(opts: SheetsOptions) {
       throw new Error(`formatDate pattern not faked: ${pattern}`);
     },
   };
-  const Session = { getActiveUserLocale: () => "de" };
+  // https://developers.google.com/apps-script/reference/base/session#getActiveUserLocale(): "the language setting of the
+  // current user as a string—for example, en"; "" where it cannot be told.
+  const Session = { getActiveUserLocale: () => opts.locale ?? "de" };
   const Logger = { log: () => undefined };
 
   const mail = createMailApp(now, opts.mailRecipientsPerDay ?? 100);

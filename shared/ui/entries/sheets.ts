@@ -8,4 +8,4 @@ import { toLanguage } from "../../i18n/index.ts";
 
 const root = document.getElementById("app") ?? document.body;
 const panel = document.body.getAttribute("data-panel") ?? "search";
-mountApp(root, sheetsHost(), { panels: [panel], initial: panel, language: toLanguage(navigator.language, "de") });
+mountApp(root, sheetsHost(), { panels: [panel], initial: panel, language: toLanguage(navigator.language, "en") });
