@@ -50,6 +50,7 @@ import { startEmulatorProcess, type EmulatorProcess, type Usage } from "./emulat
 import {
   correctRows,
   cpuProfile,
+  freshStart,
   LATENCY,
   median,
   rowsCorrectFigure,
@@ -134,10 +135,15 @@ async function coreRun(
   const before = await ledgerOf(emu, key);
   // BENCH_PROFILE_CLI=file.cpuprofile: the first timed CLI run at the default ceiling, profiled (issue 43, item 2).
   const profiled = name === "bench-1000-0" ? process.env.BENCH_PROFILE_CLI : undefined;
+  await freshStart();
   const stopProfile = await cpuProfile(profiled);
-  const cpu = cpuMeter(emu);
-  const run = await cliEnrich({ baseUrl: emu.url, key, dir, name, ...input, parallel });
-  const used = cpu();
+  let used: Cpu = { clientCpuMs: NaN, serverCpuMs: null };
+  // The command only: the harness's writing of the input file and reading back of the output are not the CLI's.
+  const meter = () => {
+    const cpu = cpuMeter(emu);
+    return () => void (used = cpu());
+  };
+  const run = await cliEnrich({ baseUrl: emu.url, key, dir, name, ...input, parallel, meter });
   await stopProfile();
   if (run.code !== 0) throw new Error(`the CLI ended with ${run.code}: ${run.lines.slice(-3).join(" / ")}`);
   const now = await ledgerOf(emu, key);
@@ -251,6 +257,7 @@ async function replayRun(
   let failed = 0;
   const gate = ceilingGate(ceiling);
   const resolveUrl = `${emu.url}/v2/companies/batch/resolve`;
+  await freshStart();
   const cpu = cpuMeter(emu);
   const t = performance.now();
   const answers = await Promise.all(
@@ -524,12 +531,15 @@ export async function runEnrichBench(log: (s: string) => void = () => {}): Promi
       },
       {
         group: g,
-        figure: "first (cold) run of the process, other list",
+        figure: `first (cold) run of the process, other list, vs warm runs (median) at the default ceiling (${DEFAULT_PARALLEL})`,
         value: seconds(cold.ms),
         unit: "s",
-        baseline: seconds(bound),
-        ratio: ratio(cold.ms, bound),
-        note: `informational: the untimed warm-up (JIT, tsx compile); ${cold.credits} credits, ${cold.requests} requests`,
+        baseline: seconds(coreMs),
+        ratio: ratio(cold.ms, coreMs),
+        // Issue 43's line "first (cold) run of the process, other list: ≤ 1 s more than a warm run".
+        target: "≤ warm + 1 s",
+        pass: cold.ms <= coreMs + 1000,
+        note: `the untimed warm-up (JIT, tsx compile) on its own list of ${warm.rows.length} rows (${cold.credits} credits, ${cold.requests} requests; warm runs ${requests.join(", ")} requests), before the timed rounds; against the computed bound 2 RTT (${seconds(bound)} s) it is ${ratio(cold.ms, bound)}`,
       },
       {
         group: g,

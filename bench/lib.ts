@@ -12,6 +12,8 @@ import type { HttpRequest } from "../shared/core/http.ts";
 import { ENDPOINTS } from "../shared/api/endpoints.ts";
 import type { RowResult } from "../shared/enrich/rows.ts";
 import type { BenchList } from "../test/support/lists.ts";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
 /** A figure of the bench: one shape for the bench and the results file (test/support/bench-results.ts). */
 export type { Figure } from "../test/support/bench-results.ts";
@@ -141,4 +143,34 @@ export async function cpuProfile(file: string | undefined): Promise<() => Promis
     writeFileSync(file, JSON.stringify(profile));
     s.disconnect();
   };
+}
+
+/** Where Node's fetch keeps its connection pool (undici's global dispatcher: the key its setGlobalDispatcher uses). */
+const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
+
+let collect: (() => void) | undefined;
+/** A full garbage collection of this process (the way cli/memory.ts reaches V8's collector; the bench ships nowhere). */
+function fullGc(): void {
+  if (!collect) {
+    setFlagsFromString("--expose-gc");
+    collect = runInNewContext("gc") as () => void;
+  }
+  collect();
+}
+
+/**
+ * Start the next timed run as a fresh process would: without the connections an earlier run left in fetch's
+ * pool (the pool is replaced by a new one of its kind and the old one closed, its idle sockets ended) and
+ * without the garbage earlier runs left on the heap (a full collection), both before the clock starts.
+ * Without this, a run pays CPU for what the run before it left: the sockets of an unlimited replay (about
+ * 700) timing out, or a full collection of the previous run's garbage; or it reuses warm connections for free.
+ */
+export async function freshStart(): Promise<void> {
+  const slot = globalThis as unknown as Record<symbol, { close(): Promise<void> } | undefined>;
+  const old = slot[GLOBAL_DISPATCHER];
+  if (old) {
+    slot[GLOBAL_DISPATCHER] = new (old.constructor as new () => { close(): Promise<void> })();
+    await old.close();
+  }
+  fullGc();
 }

@@ -262,7 +262,7 @@ function due<T>(c: Calls<T>, t: number): { send: number[]; wake: number } {
     const m = c.bucketFor(i);
     if (at > t) wake = Math.min(wake, at);
     else if (!m) send.push(i);
-    else paced.set(m, [...(paced.get(m) ?? []), i]);
+    else if (!paced.get(m)?.push(i)) paced.set(m, [i]); // appended in place: no copy per call
   }
   for (const [m, ready] of paced) {
     const go = c.cfg.deadline === undefined ? ready : beforeDeadline(c, m, ready, t, c.cfg.deadline);

@@ -232,7 +232,9 @@ function* fetchProfiles(
     const a = av.get(id);
     // An availability error is no reason to withhold what the user asked for.
     const key = availableIncludes(include, a instanceof CompanyDataError ? null : a).join(",");
-    groups.set(key, [...(groups.get(key) ?? []), id]);
+    const group = groups.get(key);
+    if (group) group.push(id);
+    else groups.set(key, [id]);
   }
   const groupKeys = [...groups.keys()];
   const answers = yield* all(

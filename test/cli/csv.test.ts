@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { CsvParser, detectDelimiter, formatRow, parseCsv } from "../../cli/csv.ts";
+import {
+  CsvError,
+  CsvParser,
+  detectDelimiter,
+  formatRow,
+  MAX_FIELD_CHARS,
+  MAX_ROW_CHARS,
+  parseCsv,
+} from "../../cli/csv.ts";
 import { nth } from "../helpers/indexed.ts";
 
 describe("csv", () => {
@@ -54,5 +62,38 @@ describe("csv", () => {
         },
       ),
     );
+  });
+  it("keeps its limits and line numbers when it takes runs of plain text at once, in any chunking", () => {
+    const parse = (text: string, step: number) => {
+      const p = new CsvParser(",");
+      const out: string[][] = [];
+      for (let i = 0; i < text.length; i += step) out.push(...p.push(text.slice(i, i + step)));
+      return [...out, ...p.end()];
+    };
+    const failure = (text: string, step: number) => {
+      try {
+        parse(text, step);
+        return null;
+      } catch (e) {
+        return e instanceof CsvError ? `${e.line}: ${e.message}` : String(e);
+      }
+    };
+    const full = "x".repeat(MAX_FIELD_CHARS);
+    for (const step of [1 << 20, 7, 65_536]) {
+      // A field of the largest length is read; one character more is refused on its line.
+      expect(parse(`a,b\n${full},y\n`, step)).toEqual([
+        ["a", "b"],
+        [full, "y"],
+      ]);
+      expect(failure(`a,b\n${full}x,y\n`, step)).toMatch(/^2: a field is longer/);
+      expect(failure(`a,b\n"${full}x"\n`, step)).toMatch(/^2: a field is longer/);
+      // Line breaks inside quotes count: the text after a closing quote is named on its own line.
+      expect(failure(`a,b\n"one\ntwo\nthree"x,y\n`, step)).toBe("4: text after a closing quote");
+      const cell = "y".repeat(MAX_FIELD_CHARS - 1);
+      const long = Array(Math.ceil(MAX_ROW_CHARS / MAX_FIELD_CHARS) + 1)
+        .fill(cell)
+        .join(",");
+      expect(failure(`a\n"q"\n${long}\n`, step)).toMatch(/^3: a row is longer/);
+    }
   });
 });

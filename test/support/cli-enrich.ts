@@ -32,6 +32,11 @@ export interface CliEnrichOptions {
   parallel?: number;
   /** More of the operation context's client (a spend counter). */
   client?: Partial<OpContext["client"]>;
+  /**
+   * Called right before the command starts; what it returns, right after it ends: a bench's meter sees the
+   * command only (not this harness writing the input or reading the output back).
+   */
+  meter?: () => () => void;
 }
 
 export interface CliEnrichRun {
@@ -55,6 +60,7 @@ export async function cliEnrich(o: CliEnrichOptions): Promise<CliEnrichRun> {
   const fields = o.fields ?? [...DEFAULT_FIELDS];
   const lines: string[] = [];
   const io = { out: (s: string) => lines.push(s), err: (s: string) => lines.push(s) };
+  const stopMeter = o.meter?.();
   const t = performance.now();
   const code = await enrichCommand(
     {
@@ -72,6 +78,7 @@ export async function cliEnrich(o: CliEnrichOptions): Promise<CliEnrichRun> {
     false,
   );
   const ms = performance.now() - t;
+  stopMeter?.();
   if (code !== 0) return { code, lines, ms, output: [], results: [] };
   const output = parseCsv(readFileSync(out, "utf8")).slice(1);
   const width = selectFields(fields).length;
