@@ -28,7 +28,6 @@ const LONG_FUNCTIONS_WAITING: readonly string[] = [
   "bench/enrich.bench.ts runEnrichBench",
   "bench/excel.bench.ts runExcelBench",
   "bench/sheets.bench.ts runSheetsBench",
-  "cli/main.ts main",
   "playground/grid.ts mountGrid",
   "reconcile/service.ts createReconcileService",
 ];
@@ -38,7 +37,6 @@ const LONG_FILES_WAITING: readonly string[] = [
   "apps-script/monitor.ts",
   "bench/enrich.bench.ts",
   "cli/i18n.ts",
-  "cli/main.ts",
   "emulator/world.ts",
   "mcp/tools.ts",
   "server/schedules/run.ts",
