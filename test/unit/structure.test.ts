@@ -28,7 +28,6 @@ const LONG_FUNCTIONS_WAITING: readonly string[] = [
   "bench/enrich.bench.ts runEnrichBench",
   "bench/excel.bench.ts runExcelBench",
   "bench/sheets.bench.ts runSheetsBench",
-  "playground/grid.ts mountGrid",
   "reconcile/service.ts createReconcileService",
 ];
 
