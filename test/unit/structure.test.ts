@@ -35,7 +35,6 @@ const LONG_FILES_WAITING: readonly string[] = [
   "apps-script/monitor.ts",
   "bench/enrich.bench.ts",
   "cli/i18n.ts",
-  "emulator/world.ts",
   "mcp/tools.ts",
   "server/schedules/run.ts",
 ];
