@@ -267,10 +267,11 @@ export interface TeamWorld {
 export async function startTeamWorld(
   makeDatabase: () => Promise<TestDatabase>,
   emulator: Parameters<typeof startEmulatorWorld>[0] = {},
+  server: Parameters<typeof startInProcess>[2] = {},
 ): Promise<TeamWorld> {
   const world = await startEmulatorWorld(emulator);
   const database = await makeDatabase();
-  const srv = await startInProcess(world, database);
+  const srv = await startInProcess(world, database, server);
   return {
     world,
     database,
