@@ -367,13 +367,15 @@ export function serverCommand(
   return companyDataCommand(["server", ...args, ...database.args], { ...database.env, ...env });
 }
 
-/** `company-data <args>` run to its end, with its output. */
+/** `company-data <args>` run to its end, with its output and its wall time; `nodeArgs` go to node before the program. */
 export function companyDataCommand(
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  nodeArgs: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const started = performance.now();
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
       env: { ...process.env, LANG: "de_DE.UTF-8", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -381,6 +383,6 @@ export function companyDataCommand(
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
   });
 }
