@@ -5,9 +5,9 @@
  * cookie, so no request can be forged by another site), texts in the
  * chosen language, numbers and dates with the user's own separators (Intl).
  */
-import { format } from "../shared/ui/index.ts";
+import { lookup } from "../shared/ui/index.ts";
 import type { Language } from "../shared/i18n/index.ts";
-import { T, type TextKey } from "./texts.ts";
+import { CONSOLE_TEXTS, type TextKey } from "./texts.ts";
 
 const TOKEN_KEY = "cd-console-token";
 const LANG_KEY = "cd-console-lang";
@@ -48,7 +48,7 @@ export const storedLang = (): Language | null => {
 export const storeLang = (l: Language) => sessionStorage.setItem(LANG_KEY, l);
 
 export function t(c: Console, key: TextKey, vars?: Record<string, string | number>): string {
-  return format(T[key][c.lang], vars);
+  return lookup(CONSOLE_TEXTS, key, c.lang, vars);
 }
 
 /** The user's locale for numbers and dates (the browser's), whatever the texts' language. */

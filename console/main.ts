@@ -1,7 +1,7 @@
 /**
  * The team console's page (GET /console on the team server): sign-in, then
  * the admin's views (spend, budgets, tokens, schedules, health) or a user's
- * own page. Built into one HTML file by scripts/build-console.ts with the
+ * own page. Built into one HTML file by scripts/build-ui.ts with the
  * add-ins' stylesheet (shared/ui/styles.css) and console.css.
  */
 import { replace } from "../shared/ui/index.ts";

@@ -1,7 +1,11 @@
-/** The console's texts, German and English (the add-ins' catalogue() pattern; placeholders {name}). */
+/**
+ * The console's texts, German and English: a catalogue() as the add-ins' (placeholders {name}),
+ * read with shared/ui's `lookup` (console/app.ts `t`), checked with the others by
+ * test/unit/bilingual-catalogues.test.ts.
+ */
 import { catalogue } from "../shared/i18n/index.ts";
 
-export const T = catalogue({
+export const CONSOLE_TEXTS = catalogue({
   title: { de: "Team-Konsole", en: "Team console" },
   language: { de: "Sprache", en: "Language" },
   signInTitle: { de: "Anmelden", en: "Sign in" },
@@ -247,4 +251,4 @@ export const T = catalogue({
   colCompany: { de: "Firma", en: "Company" },
 });
 
-export type TextKey = keyof typeof T;
+export type TextKey = keyof typeof CONSOLE_TEXTS;

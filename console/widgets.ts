@@ -1,5 +1,5 @@
 /** The console's pieces: buttons, tables, labelled controls and the per-day chart (inline SVG, no library). */
-import { field, h } from "../shared/ui/index.ts";
+import { field, h, type Child } from "../shared/ui/index.ts";
 import type { Console } from "./app.ts";
 import { num } from "./app.ts";
 
@@ -82,6 +82,11 @@ export function select(
 
 export function input(id: string, type: string, value = "", extra: Record<string, string> = {}): HTMLInputElement {
   return h("input", { id, type, value, attrs: extra });
+}
+
+/** A section under a heading of its own (`headingId`), which names it for assistive technology. */
+export function titled(headingId: string, title: string, ...children: (Child | Child[])[]): HTMLElement {
+  return h("section", { attrs: { "aria-labelledby": headingId } }, h("h3", { id: headingId }, title), ...children);
 }
 
 /** An empty state: what is missing and what to do. */

@@ -15,11 +15,11 @@ import {
   newestDate,
   purposeOf,
   type CompanyEvent,
-  type EventKind,
   type FinYear,
 } from "./data/details.ts";
 import type { CompanyRec, StatusCode } from "./data/model.ts";
 import { leiOf } from "./data/lei.ts";
+import { ANNOUNCEMENT_TYPE, CHANGE_FIELD, CHANGE_KIND } from "./data/event-views.ts";
 import { Clock } from "./clock.ts";
 import { sentence } from "./data/text.ts";
 import { SearchIndex } from "./search/index.ts";
@@ -364,37 +364,6 @@ export class World {
     };
   }
 }
-
-const ANNOUNCEMENT_TYPE: Record<EventKind, string> = {
-  NEW_ENTRY: "NEW_ENTRY",
-  ADDRESS: "CHANGE",
-  PURPOSE: "CHANGE",
-  MANAGEMENT: "MANAGEMENT_CHANGE",
-  CAPITAL: "CAPITAL_CHANGE",
-  LIQUIDATION: "LIQUIDATION",
-  INSOLVENCY: "INSOLVENCY",
-  DELETION: "DELETION",
-};
-const CHANGE_KIND: Record<EventKind, string> = {
-  NEW_ENTRY: "ANNOUNCEMENT",
-  ADDRESS: "ADDRESS",
-  PURPOSE: "PURPOSE",
-  MANAGEMENT: "MANAGEMENT",
-  CAPITAL: "CAPITAL",
-  LIQUIDATION: "STATUS",
-  INSOLVENCY: "STATUS",
-  DELETION: "STATUS",
-};
-const CHANGE_FIELD: Record<EventKind, string> = {
-  NEW_ENTRY: "register",
-  ADDRESS: "street",
-  PURPOSE: "purpose",
-  MANAGEMENT: "people",
-  CAPITAL: "capital",
-  LIQUIDATION: "status",
-  INSOLVENCY: "status",
-  DELETION: "status",
-};
 
 function round(x: number, d: number): number {
   const f = 10 ** d;

@@ -1,8 +1,9 @@
 /**
- * Builds the one UI for its three hosts:
+ * Builds the one UI for its hosts, and the two pages that are one HTML file each:
  *   buildSidebarHtml({ panel })  a self-contained Sheets sidebar page (JS and CSS inlined)
  *   buildTaskpaneAssets()        the task pane's script and stylesheet for excel-addin's page
- *   build()                      dist/playground/ (index.html template + the bundle inside it)
+ *   buildPlayground()            dist/playground/index.html (the page `npm start` serves)
+ *   buildConsole()               dist/console/index.html (the team console, GET /console)
  * Bundles are esbuild iife, minified, ES2019 (the sidebar runs in Google's
  * iframe, the task pane in Office's webview).
  */
@@ -14,6 +15,7 @@ import { PANEL_IDS } from "../shared/ui/index.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const PLAYGROUND_OUT = join(ROOT, "dist", "playground");
+export const CONSOLE_OUT = join(ROOT, "dist", "console");
 
 export async function bundle(entry: string, opts: { minify?: boolean } = {}): Promise<string> {
   const out = await esbuild.build({
@@ -78,33 +80,59 @@ export async function buildTaskpaneAssets(
   return { js, css };
 }
 
-/** dist/playground/index.html: the page with CSS and JS inlined; the server fills in the config per request. */
-export async function buildPlayground(outDir = PLAYGROUND_OUT): Promise<{ file: string; bytes: number }> {
-  const [template, js, css, pgCss] = await Promise.all([
-    readFile(join(ROOT, "playground", "index.html"), "utf8"),
-    bundle(join(ROOT, "playground", "main.ts")),
+/**
+ * A page built into one HTML file: `<folder>/index.html`, whose comment
+ * `<marker>_CSS` becomes the UI's stylesheet and the folder's own, and whose
+ * `<marker>_JS` becomes the bundle of `<folder>/main.ts`.
+ */
+interface InlinePage {
+  folder: string;
+  stylesheet: string;
+  marker: string;
+}
+
+/** The playground: the server fills in the config per request. */
+const PLAYGROUND: InlinePage = { folder: "playground", stylesheet: "playground.css", marker: "PG" };
+/**
+ * The team console, which the team server serves at GET /console
+ * (server/console/page.ts) with a Content-Security-Policy naming the
+ * script's hash. Holds no secret and no figure: both come from the API.
+ */
+const CONSOLE: InlinePage = { folder: "console", stylesheet: "console.css", marker: "CC" };
+
+/** Writes `outDir/index.html` for `page`; the folder holds that page only. */
+export async function buildInlinePage(page: InlinePage, outDir: string): Promise<{ file: string; bytes: number }> {
+  const dir = join(ROOT, page.folder);
+  const [template, js, css, own] = await Promise.all([
+    readFile(join(dir, "index.html"), "utf8"),
+    bundle(join(dir, "main.ts")),
     uiCss(),
-    readFile(join(ROOT, "playground", "playground.css"), "utf8").then(minifyCss),
+    readFile(join(dir, page.stylesheet), "utf8").then(minifyCss),
   ]);
-  const html = template.replace("/*PG_CSS*/", () => css + pgCss).replace("/*PG_JS*/", () => inlineScript(js));
+  const html = template
+    .replace(`/*${page.marker}_CSS*/`, () => css + own)
+    .replace(`/*${page.marker}_JS*/`, () => inlineScript(js));
   await mkdir(outDir, { recursive: true });
   const file = join(outDir, "index.html");
   await writeFile(file, html);
-  // The folder holds this page only: whatever else is there is left over from an older build.
+  // Whatever else is in the folder is left over from an older build.
   // (Removed after the write, so a server reading the page never finds it missing.)
   for (const entry of await readdir(outDir))
     if (entry !== "index.html") await rm(join(outDir, entry), { recursive: true, force: true });
   return { file, bytes: Buffer.byteLength(html) };
 }
 
-export async function build(): Promise<void> {
-  await buildPlayground();
-}
+export const buildPlayground = (outDir = PLAYGROUND_OUT) => buildInlinePage(PLAYGROUND, outDir);
+export const buildConsole = (outDir = CONSOLE_OUT) => buildInlinePage(CONSOLE, outDir);
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const r = await buildPlayground();
-  const sidebar = await buildSidebarHtml({ panel: "search" });
-  console.log(
-    `playground: ${r.file} (${(r.bytes / 1024).toFixed(1)} KiB); sidebar page ${(Buffer.byteLength(sidebar) / 1024).toFixed(1)} KiB`,
-  );
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+  const [playground, consolePage, sidebar] = await Promise.all([
+    buildPlayground(),
+    buildConsole(),
+    buildSidebarHtml({ panel: "search" }),
+  ]);
+  console.log(`playground: ${playground.file} (${kib(playground.bytes)})`);
+  console.log(`console: ${consolePage.file} (${kib(consolePage.bytes)})`);
+  console.log(`sidebar page ${kib(Buffer.byteLength(sidebar))}`);
 }

@@ -13,8 +13,7 @@
  */
 import { build as buildAppsScript } from "./build-apps-script.ts";
 import { build as buildExcel } from "./build-excel.ts";
-import { buildConsole } from "./build-console.ts";
-import { build as buildPlayground } from "./build-ui.ts";
+import { buildConsole, buildPlayground } from "./build-ui.ts";
 import { buildNode } from "./build-node.ts";
 import { DIST, ownedOutputs, pruneStale } from "./dist.ts";
 import { teamServerOption } from "./apps-script-manifest.ts";

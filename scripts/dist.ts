@@ -9,9 +9,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { APPS_SCRIPT_OUT } from "./build-apps-script.ts";
 import { DEFAULT_OUT as EXCEL_OUT, genDirFor } from "./build-excel.ts";
-import { PLAYGROUND_OUT } from "./build-ui.ts";
+import { CONSOLE_OUT, PLAYGROUND_OUT } from "./build-ui.ts";
 import { NODE_OUT } from "./build-node.ts";
-import { CONSOLE_OUT } from "./build-console.ts";
 
 export const DIST = join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "dist");
 

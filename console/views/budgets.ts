@@ -1,7 +1,7 @@
 /** Budgets (admin): team and user budgets, soft limits, temporary increases, and every change with who and when. */
 import type { BudgetChange, BudgetLine } from "../../server/ledger/budget-admin.ts";
 import { act, api, load, num, t, when, type Console } from "../app.ts";
-import { button, empty, field, h, input, select, table } from "../widgets.ts";
+import { button, empty, field, h, input, select, table, titled } from "../widgets.ts";
 
 interface BudgetsData {
   now: string;
@@ -193,10 +193,9 @@ const shown = (v: unknown): string => {
 };
 
 function historyTable(c: Console, d: BudgetsData): HTMLElement {
-  return h(
-    "section",
-    { attrs: { "aria-labelledby": "history-h" } },
-    h("h3", { id: "history-h" }, t(c, "historyTitle")),
+  return titled(
+    "history-h",
+    t(c, "historyTitle"),
     d.history.length
       ? table(
           "budget-history",

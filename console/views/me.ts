@@ -1,7 +1,7 @@
 /** A user's own page: spend this month against their budget, recent requests (bought or shared), their schedules. */
 import type { RecentRequest } from "../../server/ledger/spend.ts";
 import { api, load, num, t, when, type Console } from "../app.ts";
-import { dayChart, empty, h, table } from "../widgets.ts";
+import { dayChart, empty, h, table, titled } from "../widgets.ts";
 
 export interface MeData {
   user: string;
@@ -52,10 +52,9 @@ export function meView(c: Console): HTMLElement {
     ),
     meter,
     d.perDay.length ? dayChart("me-chart", t(c, "chartLabel", { month: d.month }), d.month, d.perDay) : null,
-    h(
-      "section",
-      { attrs: { "aria-labelledby": "me-h-req" } },
-      h("h3", { id: "me-h-req" }, t(c, "meRequests")),
+    titled(
+      "me-h-req",
+      t(c, "meRequests"),
       d.requests.length
         ? table(
             "me-requests",
@@ -75,10 +74,9 @@ export function meView(c: Console): HTMLElement {
           )
         : empty("me-requests-none", t(c, "meRequestsNone")),
     ),
-    h(
-      "section",
-      { attrs: { "aria-labelledby": "me-h-sched" } },
-      h("h3", { id: "me-h-sched" }, t(c, "meSchedules")),
+    titled(
+      "me-h-sched",
+      t(c, "meSchedules"),
       d.schedules.length
         ? table(
             "me-schedules",

@@ -2,7 +2,7 @@
 import type { AdminSchedule, HistoryRun } from "../../server/schedules/admin.ts";
 import type { RunPrice } from "../../server/schedules/price.ts";
 import { act, api, load, num, t, when, type Console } from "../app.ts";
-import { button, empty, h, select, table } from "../widgets.ts";
+import { button, empty, h, select, table, titled } from "../widgets.ts";
 
 interface SchedulesData {
   schedules: AdminSchedule[];
@@ -43,12 +43,7 @@ export function schedulesView(c: Console): HTMLElement {
     ),
     asked ? priceBox(c, d, asked) : null,
     d.schedules.length ? schedulesTable(c, d) : empty("schedules-none", t(c, "schedulesNone")),
-    h(
-      "section",
-      { attrs: { "aria-labelledby": "runs-h" } },
-      h("h3", { id: "runs-h" }, t(c, "historyRuns")),
-      d.runs.length ? runsTable(c, d.runs) : empty("runs-none", t(c, "runsNone")),
-    ),
+    titled("runs-h", t(c, "historyRuns"), d.runs.length ? runsTable(c, d.runs) : empty("runs-none", t(c, "runsNone"))),
   );
 }
 

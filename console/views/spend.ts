@@ -1,7 +1,7 @@
 /** Spend (admin): a month's report (the same figures as `server report --json`), per day, unsettled rows, the ledger as CSV. */
 import type { Report } from "../../server/ledger/report.ts";
 import { act, api, apiText, load, num, t, when, type Console } from "../app.ts";
-import { button, dayChart, empty, field, h, input, select, table } from "../widgets.ts";
+import { button, dayChart, empty, field, h, input, select, table, titled } from "../widgets.ts";
 
 interface SpendData {
   month: string;
@@ -85,10 +85,9 @@ function endpointsTable(c: Console, r: Report): HTMLElement {
 
 /** The month's credits per day as a chart, with the same figures as a table folded below it (for screen readers). */
 function perDaySection(c: Console, d: SpendData): HTMLElement {
-  return h(
-    "section",
-    { attrs: { "aria-labelledby": "spend-h-day" } },
-    h("h3", { id: "spend-h-day" }, t(c, "perDay")),
+  return titled(
+    "spend-h-day",
+    t(c, "perDay"),
     dayChart("spend-chart", t(c, "chartLabel", { month: d.month }), d.month, d.perDay),
     h(
       "details",
@@ -106,10 +105,9 @@ function perDaySection(c: Console, d: SpendData): HTMLElement {
 
 /** Ledger rows not yet settled, per user, with their ids to look up. */
 function unsettledSection(c: Console, r: Report): HTMLElement {
-  return h(
-    "section",
-    { attrs: { "aria-labelledby": "spend-h-unsettled" } },
-    h("h3", { id: "spend-h-unsettled" }, t(c, "unsettledTitle")),
+  return titled(
+    "spend-h-unsettled",
+    t(c, "unsettledTitle"),
     r.unsettled.length
       ? h(
           "div",
@@ -158,10 +156,9 @@ function csvForm(c: Console, d: SpendData): HTMLElement {
       a.click();
       a.remove();
     });
-  return h(
-    "section",
-    { attrs: { "aria-labelledby": "csv-h" } },
-    h("h3", { id: "csv-h" }, t(c, "csvTitle")),
+  return titled(
+    "csv-h",
+    t(c, "csvTitle"),
     h(
       "form",
       { class: "cd-row cc-inline", on: { submit: (e) => (e.preventDefault(), download()) } },

@@ -1,6 +1,6 @@
 /**
  * GET /console: the console's page, built by `npm run build`
- * (scripts/build-console.ts → dist/console/index.html: one HTML file with its
+ * (scripts/build-ui.ts → dist/console/index.html: one HTML file with its
  * script and styles inline). The page holds no secret and no figure: it asks
  * the console's API with the token the user types, which stays in the tab's
  * sessionStorage. A strict Content-Security-Policy: only the page's own

@@ -9,7 +9,7 @@ import type { AccountView, AppError } from "../app/index.ts";
 import { h, replace } from "./dom.ts";
 import { UiCallError, type UiHost } from "./host.ts";
 import { credentialSet } from "./panels/settings-connection.ts";
-import { STRINGS, format } from "./strings.ts";
+import { STRINGS, lookup } from "./strings.ts";
 import { PANELS } from "./panels/registry.ts";
 import { formatNumber, type OpenPanel, type Panel, type PanelId, type PanelState, type Ui } from "./panel.ts";
 
@@ -120,7 +120,7 @@ function makeUi(st: ShellState, view: ShellView, draw: { all: () => void; header
     get account() {
       return st.account;
     },
-    t: (key, vars) => format(STRINGS[key][st.lang], vars),
+    t: (key, vars) => lookup(STRINGS, key, st.lang, vars),
     pick: (text) => text[st.lang],
     call: (method, input) => host.call(method, input),
     async setLanguage(next) {

@@ -5,8 +5,9 @@
  */
 export { mountApp } from "./app.ts";
 export { field, h, replace } from "./dom.ts";
-// The team console (console/) builds its page with the same pieces and texts pattern.
-export { format } from "./strings.ts";
+export type { Child } from "./dom.ts";
+// The team console (console/) builds its page with the same pieces and reads its texts the same way.
+export { format, lookup } from "./strings.ts";
 export { hostFromEnvelopes, overrideCalls, UiCallError } from "./host.ts";
 export type { AppCall, CallOverrides, UiHost } from "./host.ts";
 export { directHost } from "./hosts/direct.ts";

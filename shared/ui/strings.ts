@@ -1,5 +1,8 @@
-/** The UI's catalogue: its texts in German and English. Placeholders: {name}, filled by `format`. */
-import { catalogue } from "../i18n/index.ts";
+/**
+ * The UI's catalogue: its texts in German and English. Placeholders: {name}, filled by `format`;
+ * `lookup` is how a page reads any such catalogue (the add-ins' panels this one, the team console its own).
+ */
+import { catalogue, type Bilingual, type Language } from "../i18n/index.ts";
 import { priced } from "../credits/index.ts";
 
 export const STRINGS = catalogue({
@@ -251,4 +254,14 @@ export function format(template: string, vars?: Record<string, string | number>)
       k in vars ? (Number(vars[k]) === 1 ? one : many) : m,
     )
     .replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+}
+
+/** A catalogue's text in `lang`, its placeholders filled by `format`. */
+export function lookup<K extends string>(
+  texts: Readonly<Record<K, Bilingual>>,
+  key: K,
+  lang: Language,
+  vars?: Record<string, string | number>,
+): string {
+  return format(texts[key][lang], vars);
 }

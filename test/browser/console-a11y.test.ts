@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { buildConsole } from "../../scripts/build-console.ts";
+import { buildConsole } from "../../scripts/build-ui.ts";
 import { buyProfile, startConsoleWorld, type ConsoleWorld } from "../support/console-world.ts";
 import { pgliteDatabase, type TestDatabase } from "../support/team-server.ts";
 import { launch, skipWithoutChromium, type Launched } from "./browser.ts";

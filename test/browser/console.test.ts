@@ -19,7 +19,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { monthOf } from "../../server/ledger/budget.ts";
 import { serverNow } from "../../server/clock.ts";
-import { buildConsole } from "../../scripts/build-console.ts";
+import { buildConsole } from "../../scripts/build-ui.ts";
 import { buyProfile, call, startConsoleWorld, type ConsoleWorld } from "../support/console-world.ts";
 import { pgliteDatabase, serverCommand, type TestDatabase } from "../support/team-server.ts";
 import { launch, ROOT, screenshot, skipWithoutChromium, tabOrder, watchErrors, type Launched } from "./browser.ts";

@@ -30,7 +30,6 @@ import type { AppDeps, MonitorStatusView, MonitorSyncView, SavedSearch } from ".
 import { hostFromEnvelopes, UiCallError } from "../../shared/ui/index.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 import { Workbook } from "../../shared/sheet/index.ts";
-import { setScheduleConfig } from "../../server/schedules/config.ts";
 import { createExcelDriver } from "../../excel-addin/host/driver.ts";
 import { memoryStorage } from "../../excel-addin/host/storage.ts";
 import { documentState } from "../../excel-addin/host/document-state.ts";
@@ -39,55 +38,27 @@ import { withWorkbookLeases } from "../../excel-addin/workbook-lease.ts";
 import { explainForeignSchedule } from "../../excel-addin/server-sync.ts";
 import { fakeSettings, sharedFile, type SharedFile } from "../../excel-addin/sim/file-settings.ts";
 import { uniqueCompanies } from "../support/lists.ts";
-import {
-  pgliteDatabase,
-  startEmulatorWorld,
-  startInProcess,
-  type EmulatorWorld,
-  type InProcessServer,
-  type TestDatabase,
-} from "../support/team-server.ts";
+import type { EmulatorWorld, InProcessServer } from "../support/team-server.ts";
+import { runsDone as waitForRuns, startScheduleWorld, type ScheduleWorld } from "../support/schedule-world.ts";
 
 const KEY = "cd_live_TWODEVICES_7c1e3b5a9d";
 
 describe("one workbook on two devices", () => {
   let world: EmulatorWorld;
-  let database: TestDatabase;
   let srv: InProcessServer;
   let token = "";
-  let realAtDayStart = Date.now();
-  const now = () => Date.parse(`${world.emu.clock.today()}T08:00:00Z`) + (Date.now() - realAtDayStart);
-  const advance = (days: number) => {
-    world.emu.clock.advance(days);
-    realAtDayStart = Date.now();
-  };
+  let sw: ScheduleWorld;
+  const advance = (days: number) => sw.days.advance(days);
 
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 2000, seed: 11, key: KEY, emulator: { startDate: "2026-03-02" } });
-    setScheduleConfig({ now, tickMs: 150, leaseMs: 60_000, webhookTimeoutMs: 5_000, mailer: undefined });
-    database = pgliteDatabase();
-    srv = await startInProcess(world, database);
-    token = await srv.token("two-devices");
+    sw = await startScheduleWorld({ seed: 11, key: KEY, user: "two-devices" });
+    ({ world, srv, token } = sw);
   }, 90_000);
 
-  afterAll(async () => {
-    await srv?.close();
-    setScheduleConfig(undefined);
-    await world?.api.close();
-    await database?.drop();
-  });
+  afterAll(() => sw?.close());
 
-  async function runsDone(name: string, n: number, as = token) {
-    for (let k = 0; k < 400; k++) {
-      const res = await fetch(`${srv.url}/schedules/${encodeURIComponent(name)}/runs?after=0`, {
-        headers: { Authorization: `Bearer ${as}` },
-      });
-      const body = (await res.json()) as { runs?: unknown[] };
-      if ((body.runs?.length ?? 0) >= n) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`the server's loop did not run ${name} ${n} times`);
-  }
+  /** Wait until the server's loop has finished `n` runs of the schedule. */
+  const runsDone = (name: string, n: number, as = token) => waitForRuns(srv, as, name, n);
 
   /** A device with the file open: its own storage and settings copy; the file's sheets shared. */
   function deviceApp(file: SharedFile, workbook: Workbook, owner: string) {

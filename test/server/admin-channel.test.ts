@@ -10,11 +10,10 @@
  * under 150 MB. A revoked token is refused within 1 s.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
+  companyDataCommand,
   pgliteDatabase,
   startEmulatorWorld,
   startServerProcess,
@@ -23,7 +22,6 @@ import {
   type TestDatabase,
 } from "../support/team-server.ts";
 
-const BIN = fileURLToPath(new URL("../../bin/company-data.js", import.meta.url));
 const MAX_RSS = `process.on("exit",()=>process.stderr.write("\\nmax-rss-kb "+process.resourceUsage().maxRSS+"\\n"))`;
 
 interface Measured {
@@ -35,23 +33,10 @@ interface Measured {
 }
 
 /** `company-data <args>` with its wall time and its peak memory. */
-function measured(args: string[], env: Record<string, string> = {}): Promise<Measured> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, ["--import", `data:text/javascript,${MAX_RSS}`, BIN, ...args], {
-      env: { ...process.env, LANG: "de_DE.UTF-8", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => {
-      const ms = performance.now() - started;
-      const kb = Number(/max-rss-kb (\d+)/.exec(stderr)?.[1] ?? NaN);
-      resolve({ code, stdout, stderr: stderr.replace(/\n?max-rss-kb \d+\n?/, ""), ms, rssMb: kb / 1024 });
-    });
-  });
+async function measured(args: string[], env: Record<string, string> = {}): Promise<Measured> {
+  const r = await companyDataCommand(args, env, ["--import", `data:text/javascript,${MAX_RSS}`]);
+  const kb = Number(/max-rss-kb (\d+)/.exec(r.stderr)?.[1] ?? NaN);
+  return { ...r, stderr: r.stderr.replace(/\n?max-rss-kb \d+\n?/, ""), rssMb: kb / 1024 };
 }
 
 const lastLine = (s: string) => s.trim().split("\n").at(-1)!;

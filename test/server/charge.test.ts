@@ -18,11 +18,10 @@ import { join } from "node:path";
 import { uniqueCompanies } from "../support/lists.ts";
 import {
   companyDataCommand,
-  startEmulatorWorld,
-  startInProcess,
   type EmulatorWorld,
   type InProcessServer,
-  type TestDatabase,
+  startTeamWorld,
+  type TeamWorld,
 } from "../support/team-server.ts";
 import { BACKENDS, requirePostgresUnderCi } from "./backends.ts";
 import { readConfig } from "../../mcp/config.ts";
@@ -40,23 +39,17 @@ requirePostgresUnderCi();
 
 describe.each(BACKENDS)("what a team user is charged ($name)", (backend) => {
   let world: EmulatorWorld;
-  let database: TestDatabase;
   let srv: InProcessServer;
+  let team: TeamWorld;
   let dir: string;
   beforeAll(async () => {
-    world = await startEmulatorWorld({
-      companies: 1500,
-      seed: 23,
-      emulator: { faults: { latencyMs: 0, jitterMs: 0 } },
-    });
-    database = await backend.make();
-    srv = await startInProcess(world, database);
+    const quick = { faults: { latencyMs: 0, jitterMs: 0 } };
+    team = await startTeamWorld(backend.make, { companies: 1500, seed: 23, emulator: quick });
+    ({ world, srv } = team);
     dir = mkdtempSync(join(tmpdir(), "cd-charge-"));
   }, 60_000);
   afterAll(async () => {
-    await srv?.close();
-    await database?.drop();
-    await world?.api.close();
+    await team?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

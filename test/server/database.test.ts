@@ -17,13 +17,7 @@ import { monthReport } from "../../server/ledger/report.ts";
 import { monthOf } from "../../server/ledger/budget.ts";
 import { cliContext } from "../support/cli-context.ts";
 import { uniqueCompanies } from "../support/lists.ts";
-import {
-  startEmulatorWorld,
-  startInProcess,
-  type EmulatorWorld,
-  type InProcessServer,
-  type TestDatabase,
-} from "../support/team-server.ts";
+import { type EmulatorWorld, type InProcessServer, startTeamWorld, type TeamWorld } from "../support/team-server.ts";
 import { BACKENDS, requirePostgresUnderCi } from "./backends.ts";
 
 describe("PostgreSQL in CI", () => {
@@ -57,21 +51,16 @@ async function call(
 
 describe.each(BACKENDS)("team server database suite on $name", (backend) => {
   let world: EmulatorWorld;
-  let database: TestDatabase;
   let srv: InProcessServer;
+  let team: TeamWorld;
   const balance = () => world.emu.balance(world.key);
 
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 2000, seed: 11 });
-    database = await backend.make();
-    srv = await startInProcess(world, database);
+    team = await startTeamWorld(backend.make, { companies: 2000, seed: 11 });
+    ({ world, srv } = team);
   }, 60_000);
 
-  afterAll(async () => {
-    await srv?.close();
-    await world?.api.close();
-    await database?.drop();
-  });
+  afterAll(() => team?.close());
 
   it("migrations are versioned and applied once; a database from a newer version is refused", async () => {
     expect(await migrate(srv.db)).toEqual([]);

@@ -13,13 +13,7 @@ import { revokeTokens } from "../../server/auth/tokens.ts";
 import { TOKEN_CACHE_MS } from "../../server/auth/token-cache.ts";
 import { HOT_MS } from "../../server/hot-answers.ts";
 import { uniqueCompanies } from "../support/lists.ts";
-import {
-  startEmulatorWorld,
-  startInProcess,
-  type EmulatorWorld,
-  type InProcessServer,
-  type TestDatabase,
-} from "../support/team-server.ts";
+import { type EmulatorWorld, type InProcessServer, startTeamWorld, type TeamWorld } from "../support/team-server.ts";
 import { BACKENDS, requirePostgresUnderCi } from "./backends.ts";
 
 requirePostgresUnderCi();
@@ -28,19 +22,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(BACKENDS)("the team server's memory under load ($name)", (backend) => {
   let world: EmulatorWorld;
-  let database: TestDatabase;
   let srv: InProcessServer;
+  let team: TeamWorld;
   let db: CountingDb;
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 500, seed: 31, emulator: { faults: { latencyMs: 0, jitterMs: 0 } } });
-    database = await backend.make();
-    srv = await startInProcess(world, database, { wrapDb: (d) => (db = countingDb(d)) });
+    const quick = { faults: { latencyMs: 0, jitterMs: 0 } };
+    team = await startTeamWorld(
+      backend.make,
+      { companies: 500, seed: 31, emulator: quick },
+      { wrapDb: (d) => (db = countingDb(d)) },
+    );
+    ({ world, srv } = team);
   }, 60_000);
-  afterAll(async () => {
-    await srv?.close();
-    await database?.drop();
-    await world?.api.close();
-  });
+  afterAll(() => team?.close());
 
   const ask = async (token: string, path: string) => {
     const res = await fetch(srv.url + path, { headers: { Authorization: `Bearer ${token}` } });

@@ -29,13 +29,13 @@ import { monthOf } from "../../server/ledger/budget.ts";
 import type { Report } from "../../server/ledger/report.ts";
 import { uniqueCompanies } from "../support/lists.ts";
 import {
-  FAST_PACING,
-  serverCommand,
-  startEmulatorWorld,
-  startInProcess,
   type EmulatorWorld,
+  FAST_PACING,
   type InProcessServer,
-  type TestDatabase,
+  serverCommand,
+  startInProcess,
+  startTeamWorld,
+  type TeamWorld,
 } from "../support/team-server.ts";
 import { BACKENDS } from "./backends.ts";
 
@@ -86,21 +86,16 @@ const rowsOf = (db: Db, user: string) =>
 
 describe.each(BACKENDS)("a team's money on $name", (backend) => {
   let world: EmulatorWorld;
-  let database: TestDatabase;
   let srv: InProcessServer;
+  let team: TeamWorld;
   const balance = () => world.emu.balance(world.key);
 
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 2000, seed: 37 });
-    database = await backend.make();
-    srv = await startInProcess(world, database);
+    team = await startTeamWorld(backend.make, { companies: 2000, seed: 37 });
+    ({ world, srv } = team);
   }, 60_000);
 
-  afterAll(async () => {
-    await srv?.close();
-    await world?.api.close();
-    await database?.drop();
-  });
+  afterAll(() => team?.close());
 
   it("says at start which API it uses and that it answered", () => {
     const line = srv.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.event === "api");

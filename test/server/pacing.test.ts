@@ -10,79 +10,40 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RateLimit } from "../../shared/api/index.ts";
-import { openServerDb } from "../../server/cli.ts";
-import { TEAM_SERVER_EXTENSIONS } from "../../server/extensions.ts";
-import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
-import { jsonLogger } from "../../server/log.ts";
-import { parseCacheDays } from "../../server/cache.ts";
-import { createUpstream } from "../../server/upstream.ts";
-import { databasePacer, teamLimit } from "../../server/pacing.ts";
+import type { RunningTeamServer } from "../../server/http.ts";
+import { teamLimit } from "../../server/pacing.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import type { Db } from "../../server/db/db.ts";
 import { DEFAULT_RATE_LIMITS } from "../../shared/api/index.ts";
 import {
-  FAST_LIMITS,
+  doctorRan,
+  openForTwo,
+  postgresDatabase,
   serverCommand,
-  startEmulatorWorld,
+  startServerOnDb,
   startServerProcess,
+  suggestLimitedWorld,
+  teamPacerOn,
   type EmulatorWorld,
 } from "../support/team-server.ts";
 import { BACKENDS, POSTGRES_URL } from "./backends.ts";
-import { postgresDatabase } from "../support/team-server.ts";
 
 /** A low limit for suggest, the same at the emulator and in the servers' model of it. */
 const LOW: RateLimit = { burst: 8, perSecond: 4 };
 const PER_SERVER = 15;
 
-/** The emulator with `suggest` limited to `limit`, counting what it answered 429. */
-async function limitedWorld(limit: RateLimit): Promise<{ world: EmulatorWorld; limited: () => number }> {
-  const world = await startEmulatorWorld({
-    companies: 300,
-    seed: 11,
-    emulator: {
-      faults: { latencyMs: 0, jitterMs: 0 },
-      rateLimits: {
-        resolve: FAST_LIMITS,
-        availability: FAST_LIMITS,
-        account: FAST_LIMITS,
-        suggest: { capacity: limit.burst, refillPerSecond: limit.perSecond },
-      },
-    },
-  });
-  let n = 0;
-  const handle = world.emu.handle.bind(world.emu);
-  world.emu.handle = (req) => {
-    const res = handle(req);
-    if (res.status === 429) n++;
-    return res;
-  };
-  return { world, limited: () => n };
-}
-
+/** A team server in this process on `db`, suggest limited to LOW in its model; `shared`: with the team's pacer. */
 async function teamServer(world: EmulatorWorld, db: Db, name: string, shared: boolean): Promise<RunningTeamServer> {
-  const logs: string[] = [];
-  const server = await startTeamServer({
-    db,
-    port: 0,
-    host: "127.0.0.1",
-    allowOrigins: [],
+  const { server, logs } = await startServerOnDb(world, db, {
     process: name,
-    log: jsonLogger((l) => logs.push(l)),
-    leaseMs: 10_000,
-    cacheDays: parseCacheDays(undefined),
-    extensions: TEAM_SERVER_EXTENSIONS,
-    upstream: createUpstream({
-      apiKey: world.key,
-      baseUrl: world.api.url,
+    upstream: {
       timeoutMs: 20_000,
       maxPaceWaitMs: 60_000,
       rateLimits: { suggest: LOW },
-      ...(shared ? { teamPacer: databasePacer(db, world.api.url, world.key) } : {}),
-    }),
+      ...(shared ? { teamPacer: teamPacerOn(db, world) } : {}),
+    },
   });
-  // The doctor's start-up probes (free calls with the key) take slots of their own: the team's load comes after them.
-  for (let i = 0; i < 600 && !logs.some((l) => l.includes('"event":"doctor"')); i++)
-    await new Promise((r) => setTimeout(r, 100));
+  await doctorRan(() => logs.join("\n"));
   return server;
 }
 
@@ -125,21 +86,19 @@ async function fireWithRetryAfter(
 }
 
 describe.each(BACKENDS)("one pacer for the team on $name", (backend) => {
-  let env: Awaited<ReturnType<typeof limitedWorld>>;
+  let env: Awaited<ReturnType<typeof suggestLimitedWorld>>;
   beforeAll(async () => {
-    env = await limitedWorld(LOW);
+    env = await suggestLimitedWorld(LOW, 11);
   }, 60_000);
   afterAll(async () => env?.world.api.close());
 
   it("two servers on one database stay within the API's limit together; pacing alone, they do not", async () => {
     const database = await backend.make();
-    // PGlite: one handle for both (one process); PostgreSQL: a pool each, as two processes would have.
-    const a = await openServerDb(database.target);
-    const b = database.name === "postgres" ? await openServerDb(database.target) : a;
+    const dbs = await openForTwo(database);
     const servers: RunningTeamServer[] = [];
     try {
-      const token = await createToken(a.db, "pia");
-      servers.push(await teamServer(env.world, a.db, "a", true), await teamServer(env.world, b.db, "b", true));
+      const token = await createToken(dbs.one, "pia");
+      servers.push(await teamServer(env.world, dbs.one, "a", true), await teamServer(env.world, dbs.two, "b", true));
       const t0 = Date.now();
       const statuses = await fire(
         servers.map((s) => s.url),
@@ -156,7 +115,10 @@ describe.each(BACKENDS)("one pacer for the team on $name", (backend) => {
 
       // The control: the same load with each server pacing alone (the per-process pacer only).
       await new Promise((r) => setTimeout(r, (LOW.burst / LOW.perSecond) * 1000 + 500)); // the emulator's bucket refills
-      servers.push(await teamServer(env.world, a.db, "a2", false), await teamServer(env.world, b.db, "b2", false));
+      servers.push(
+        await teamServer(env.world, dbs.one, "a2", false),
+        await teamServer(env.world, dbs.two, "b2", false),
+      );
       const alone = await fire(
         servers.map((s) => s.url),
         token,
@@ -166,8 +128,7 @@ describe.each(BACKENDS)("one pacer for the team on $name", (backend) => {
       expect(env.limited()).toBeGreaterThan(0); // … but the key went over its limit
     } finally {
       await Promise.all(servers.map((s) => s.close(5_000)));
-      if (b !== a) await b.close();
-      await a.close();
+      await dbs.close();
       await database.drop();
     }
   }, 180_000);
@@ -176,7 +137,7 @@ describe.each(BACKENDS)("one pacer for the team on $name", (backend) => {
 describe.skipIf(!POSTGRES_URL)("one pacer for two server processes on one PostgreSQL", () => {
   it("two processes with the API's default limits stay within them together", async () => {
     const limit = DEFAULT_RATE_LIMITS.suggest;
-    const { world, limited } = await limitedWorld(limit);
+    const { world, limited } = await suggestLimitedWorld(limit, 11);
     const database = await postgresDatabase(POSTGRES_URL!);
     const procs: Awaited<ReturnType<typeof startServerProcess>>[] = [];
     try {
@@ -184,9 +145,7 @@ describe.skipIf(!POSTGRES_URL)("one pacer for two server processes on one Postgr
       const token = made.stdout.trim().split("\n").at(-1)!;
       for (let i = 0; i < 2; i++)
         procs.push(await startServerProcess(world, database, { COMPANY_DATA_API_KEY: world.key }));
-      // The doctor's start-up probes (free calls with the key) take slots of their own: the team's load comes after them.
-      for (let i = 0; i < 600 && !procs.every((p) => p.stdout().includes('"event":"doctor"')); i++)
-        await new Promise((r) => setTimeout(r, 100));
+      for (const p of procs) await doctorRan(p.stdout);
       // Twice the burst from each process at once: alone, each would send its burst at once, together twice the limit.
       const answers = await fireWithRetryAfter(
         procs.map((p) => p.url),

@@ -8,25 +8,15 @@
  * same schedule that holds the claim (bounded, then "busy").
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseCacheDays } from "../../server/cache.ts";
-import { jsonLogger } from "../../server/log.ts";
-import { answerFor, type PurchaseContext } from "../../server/purchase.ts";
 import type { ServiceContext } from "../../server/routes.ts";
-import { setScheduleConfig, type ScheduleConfig } from "../../server/schedules/config.ts";
+import type { ScheduleConfig } from "../../server/schedules/config.ts";
 import { ScheduleBusy, undoScheduleRun } from "../../server/schedules/audit.ts";
 import { runDue } from "../../server/schedules/scheduler.ts";
 import * as store from "../../server/schedules/store.ts";
-import { createUpstream } from "../../server/upstream.ts";
 import { uniqueCompanies } from "../support/lists.ts";
 import { GROUP_LABEL, type RiskGroup } from "../../shared/monitor/index.ts";
-import {
-  FAST_PACING,
-  startEmulatorWorld,
-  startInProcess,
-  type EmulatorWorld,
-  type InProcessServer,
-  type TestDatabase,
-} from "../support/team-server.ts";
+import type { EmulatorWorld, InProcessServer } from "../support/team-server.ts";
+import { schedulerService, startScheduleWorld, type ScheduleWorld } from "../support/schedule-world.ts";
 import { BACKENDS } from "./backends.ts";
 
 const KEY = "cd_live_AUDITKEY_3c9e1a7b5d";
@@ -42,54 +32,26 @@ async function api(url: string, token: string, path: string, method = "GET") {
 
 describe.each(BACKENDS)("the audit of a schedule's runs ($name)", (backend) => {
   let world: EmulatorWorld;
-  let database: TestDatabase;
   let srv: InProcessServer;
   let token: string;
-  let realAtDayStart = Date.now();
-  const now = () => Date.parse(`${world.emu.clock.today()}T08:00:00Z`) + (Date.now() - realAtDayStart);
+  let sw: ScheduleWorld;
+  const now = () => sw.days.now();
   let cfg: ScheduleConfig;
-
-  function instance(): ServiceContext {
-    const log = jsonLogger(() => undefined);
-    const purchase: PurchaseContext = {
-      db: srv.db,
-      log,
-      process: "loop-a",
-      leaseMs: 10_000,
-      cacheDays: parseCacheDays(undefined),
-      upstream: createUpstream({
-        apiKey: KEY,
-        baseUrl: world.api.url,
-        timeoutMs: 8_000,
-        maxPaceWaitMs: 10_000,
-        rateLimits: FAST_PACING,
-      }),
-    };
-    return {
-      db: srv.db,
-      log,
-      process: "loop-a",
-      call: (user, spec, lang, o) => answerFor(purchase, user, spec, lang, o),
-      operate: (op) => purchase.upstream.operate(op),
-    };
-  }
+  const instance = (): ServiceContext => schedulerService(world, srv.db, "loop-a");
 
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 2000, seed: 23, key: KEY, emulator: { startDate: "2026-03-02" } });
-    realAtDayStart = Date.now();
-    cfg = { now, tickMs: 3_600_000, leaseMs: 60_000, webhookTimeoutMs: 5_000, mailer: undefined };
-    setScheduleConfig(cfg);
-    database = await backend.make();
-    srv = await startInProcess(world, database, {});
-    token = await srv.token("audit-anna");
+    // The loop of the in-process server stays idle; the tests call runDue.
+    sw = await startScheduleWorld({
+      seed: 23,
+      key: KEY,
+      user: "audit-anna",
+      makeDatabase: backend.make,
+      schedule: { tickMs: 3_600_000 },
+    });
+    ({ world, srv, token, config: cfg } = sw);
   }, 90_000);
 
-  afterAll(async () => {
-    setScheduleConfig(undefined);
-    await srv?.close();
-    await world?.api.close();
-    await database?.drop();
-  });
+  afterAll(() => sw?.close());
 
   it("records each run's cells, lists them for the owner only, undoes a run (a run the hosts sync) and the undo", async () => {
     const companies = uniqueCompanies(world.emu, 5, 3).map((c) => c.id);
@@ -105,8 +67,7 @@ describe.each(BACKENDS)("the audit of a schedule's runs ($name)", (backend) => {
     const server = instance();
     expect((await api(srv.url, token, "/schedules/w/run", "POST")).status).toBe(202);
     expect(await runDue(server, cfg)).toBe(1);
-    world.emu.clock.advance(1);
-    realAtDayStart = Date.now();
+    sw.days.advance(1);
     expect(await runDue(server, cfg)).toBe(1);
 
     const audit = (await api(srv.url, token, "/schedules/w/audit")).body;

@@ -27,46 +27,26 @@ import { SERVER_LINK_KEY } from "../../shared/app/monitor-server.ts";
 import { fetchHttp } from "../../shared/web/index.ts";
 import { Pacer } from "../../shared/api/pacing.ts";
 import { Workbook } from "../../shared/sheet/workbook.ts";
-import { setScheduleConfig } from "../../server/schedules/config.ts";
 import { uniqueCompanies } from "../support/lists.ts";
-import {
-  pgliteDatabase,
-  startEmulatorWorld,
-  startInProcess,
-  type EmulatorWorld,
-  type InProcessServer,
-  type TestDatabase,
-} from "../support/team-server.ts";
+import type { EmulatorWorld, InProcessServer } from "../support/team-server.ts";
+import { runsDone as waitForRuns, startScheduleWorld, type ScheduleWorld } from "../support/schedule-world.ts";
 
 const KEY = "cd_live_SYNCKEY_4b7d2e9a1c";
 
 describe("a portfolio schedule on the team server, from the add-in's app service", () => {
   let world: EmulatorWorld;
-  let database: TestDatabase;
   let srv: InProcessServer;
   let token = "";
-  let realAtDayStart = Date.now();
-  const now = () => Date.parse(`${world.emu.clock.today()}T08:00:00Z`) + (Date.now() - realAtDayStart);
-  const advance = (days: number) => {
-    world.emu.clock.advance(days);
-    realAtDayStart = Date.now();
-  };
+  let sw: ScheduleWorld;
+  const advance = (days: number) => sw.days.advance(days);
 
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 2000, seed: 5, key: KEY, emulator: { startDate: "2026-03-02" } });
     // The server's own loop, ticking often; its clock is the emulator's day at 08:00.
-    setScheduleConfig({ now, tickMs: 150, leaseMs: 60_000, webhookTimeoutMs: 5_000, mailer: undefined });
-    database = pgliteDatabase();
-    srv = await startInProcess(world, database);
-    token = await srv.token("wb-user");
+    sw = await startScheduleWorld({ seed: 5, key: KEY, user: "wb-user" });
+    ({ world, srv, token } = sw);
   }, 90_000);
 
-  afterAll(async () => {
-    await srv?.close();
-    setScheduleConfig(undefined);
-    await world?.api.close();
-    await database?.drop();
-  });
+  afterAll(() => sw?.close());
 
   async function serverApi(path: string, method = "GET") {
     const res = await fetch(srv.url + path, { method, headers: { Authorization: `Bearer ${token}` } });
@@ -74,14 +54,7 @@ describe("a portfolio schedule on the team server, from the add-in's app service
   }
 
   /** Wait until the server's loop has finished `n` runs of the schedule. */
-  async function runsDone(name: string, n: number) {
-    for (let k = 0; k < 400; k++) {
-      const { body } = await serverApi(`/schedules/${encodeURIComponent(name)}/runs?after=0`);
-      if ((body.runs?.length ?? 0) >= n) return body.runs as { id: number; status: string }[];
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`the server's loop did not run ${name} ${n} times`);
-  }
+  const runsDone = (name: string, n: number) => waitForRuns(srv, token, name, n);
 
   /**
    * The app service of one workbook: the playground's workbook model, its own document store, fetch to the team

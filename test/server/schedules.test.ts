@@ -13,35 +13,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openServerDb } from "../../server/cli.ts";
-import { parseCacheDays } from "../../server/cache.ts";
 import type { Db } from "../../server/db/db.ts";
 import { jsonLogger } from "../../server/log.ts";
-import { answerFor, type PurchaseContext } from "../../server/purchase.ts";
 import type { ServiceContext } from "../../server/routes.ts";
 import { outboundPolicy } from "../../server/net/outbound.ts";
-import { setScheduleConfig, type ScheduleConfig } from "../../server/schedules/config.ts";
+import type { ScheduleConfig } from "../../server/schedules/config.ts";
 import { smtpMailer } from "../../server/schedules/mail.ts";
 import { nextSlot } from "../../server/schedules/model.ts";
 import type { RunResult } from "../../server/schedules/run.ts";
 import { runDue } from "../../server/schedules/scheduler.ts";
-import { createUpstream } from "../../server/upstream.ts";
 import { uniqueCompanies } from "../support/lists.ts";
 import { smtpSink, webhookSink, type SmtpSink, type WebhookSink } from "../support/schedule-sinks.ts";
-import {
-  companyDataCommand,
-  FAST_PACING,
-  startEmulatorWorld,
-  startInProcess,
-  type EmulatorWorld,
-  type InProcessServer,
-  type TestDatabase,
-} from "../support/team-server.ts";
+import { companyDataCommand, type EmulatorWorld, type InProcessServer } from "../support/team-server.ts";
+import { SCHEDULE_START, schedulerService, startScheduleWorld, type ScheduleWorld } from "../support/schedule-world.ts";
 import { BACKENDS } from "./backends.ts";
 
 const KEY = "cd_live_SCHEDULEKEY_7f3a9c1e5b";
 /** The loopback receivers are this machine: allowed as an admin allows an on-premise relay (--allow-webhook-host). */
 const LOOPBACK_SINKS = outboundPolicy({ allowHosts: ["127.0.0.1"] });
-const START = "2026-03-02";
+const START = SCHEDULE_START;
 
 async function api(url: string, token: string, path: string, method = "GET", body?: unknown, lang = "en") {
   const res = await fetch(url + path, {
@@ -77,47 +67,19 @@ describe("nextSlot", () => {
 
 describe.each(BACKENDS)("schedules on the team server ($name)", (backend) => {
   let world: EmulatorWorld;
-  let database: TestDatabase;
   let srv: InProcessServer;
   let hooks: WebhookSink;
   let smtp: SmtpSink;
   let token: string;
   const extraDbs: { db: Db; close: () => Promise<void> }[] = [];
-  let realAtDayStart = Date.now();
+  let sw: ScheduleWorld;
   // The server's clock: the emulator's day at 08:00 UTC, moving with real time within the day.
-  const now = () => Date.parse(`${world.emu.clock.today()}T08:00:00Z`) + (Date.now() - realAtDayStart);
-  const advance = (days: number) => {
-    world.emu.clock.advance(days);
-    realAtDayStart = Date.now();
-  };
+  const advance = (days: number) => sw.days.advance(days);
   let cfg: ScheduleConfig;
 
   /** A server instance's services as its scheduler sees them, on `db` (another connection for PostgreSQL). */
-  function instance(db: Db, name: string, logs: string[] = []): ServiceContext {
-    const log = jsonLogger((l) => logs.push(l));
-    const purchase: PurchaseContext = {
-      db,
-      log,
-      process: name,
-      leaseMs: 10_000,
-      cacheDays: parseCacheDays(undefined),
-      upstream: createUpstream({
-        apiKey: KEY,
-        baseUrl: world.api.url,
-        timeoutMs: 8_000,
-        maxPaceWaitMs: 10_000,
-        rateLimits: FAST_PACING,
-      }),
-    };
-    return {
-      db,
-      log,
-      process: name,
-      call: (user, spec, lang, o) => answerFor(purchase, user, spec, lang, o),
-      operate: (op) => purchase.upstream.operate(op),
-      outbound: LOOPBACK_SINKS,
-    };
-  }
+  const instance = (db: Db, name: string, logs: string[] = []): ServiceContext =>
+    schedulerService(world, db, name, { log: jsonLogger((l) => logs.push(l)), outbound: LOOPBACK_SINKS });
 
   const latestRun = async (name: string, after = 0) =>
     (await api(srv.url, token, `/schedules/${name}/runs?after=${after}`)).body as {
@@ -126,31 +88,27 @@ describe.each(BACKENDS)("schedules on the team server ($name)", (backend) => {
     };
 
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 2000, seed: 21, key: KEY, emulator: { startDate: START } });
-    realAtDayStart = Date.now();
     hooks = await webhookSink();
     smtp = await smtpSink();
-    cfg = {
-      now,
-      tickMs: 3_600_000, // the loop of the in-process server stays idle; the tests call runDue
-      leaseMs: 60_000,
-      webhookTimeoutMs: 5_000,
-      mailer: smtpMailer({ COMPANY_DATA_SMTP_URL: smtp.url, COMPANY_DATA_SMTP_FROM: "alerts@team.test" }, 5_000),
-    };
-    setScheduleConfig(cfg);
-    database = await backend.make();
-    srv = await startInProcess(world, database, { outbound: LOOPBACK_SINKS });
-    token = await srv.token("sched-anna");
+    sw = await startScheduleWorld({
+      seed: 21,
+      key: KEY,
+      user: "sched-anna",
+      makeDatabase: backend.make,
+      schedule: {
+        tickMs: 3_600_000, // the loop of the in-process server stays idle; the tests call runDue
+        mailer: smtpMailer({ COMPANY_DATA_SMTP_URL: smtp.url, COMPANY_DATA_SMTP_FROM: "alerts@team.test" }, 5_000),
+      },
+      outbound: LOOPBACK_SINKS,
+    });
+    ({ world, srv, token, config: cfg } = sw);
   }, 90_000);
 
   afterAll(async () => {
-    setScheduleConfig(undefined);
     for (const d of extraDbs) await d.close();
-    await srv?.close();
-    await world?.api.close();
+    await sw?.close();
     await hooks?.close();
     await smtp?.close();
-    await database?.drop();
   });
 
   it("registration: validated in the user's language, listed for its user only, webhooks shown by host only", async () => {
@@ -327,8 +285,8 @@ describe.each(BACKENDS)("schedules on the team server ($name)", (backend) => {
       await api(srv.url, token, `/schedules/${n}/run`, "POST");
     }
     let other: Db = srv.db;
-    if (database.name === "postgres") {
-      const second = await openServerDb(database.target);
+    if (sw.database.name === "postgres") {
+      const second = await openServerDb(sw.database.target);
       extraDbs.push(second);
       other = second.db;
     }

@@ -12,70 +12,31 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToken } from "../../server/auth/tokens.ts";
-import { parseCacheDays } from "../../server/cache.ts";
-import { openServerDb } from "../../server/cli.ts";
-import { TEAM_SERVER_EXTENSIONS } from "../../server/extensions.ts";
 import type { Db } from "../../server/db/db.ts";
-import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
-import { jsonLogger } from "../../server/log.ts";
-import { databasePacer, type TeamPacer } from "../../server/pacing.ts";
-import { createUpstream } from "../../server/upstream.ts";
+import type { RunningTeamServer } from "../../server/http.ts";
+import type { TeamPacer } from "../../server/pacing.ts";
 import { DEFAULT_RATE_LIMITS } from "../../shared/api/index.ts";
-import { FAST_LIMITS, startEmulatorWorld, type EmulatorWorld } from "../support/team-server.ts";
+import {
+  doctorRan,
+  openForTwo,
+  startServerOnDb,
+  suggestLimitedWorld,
+  teamPacerOn,
+  type EmulatorWorld,
+} from "../support/team-server.ts";
 import { BACKENDS } from "./backends.ts";
 
 const FLOOD = 400;
 const B_REQUESTS = 5;
 const B_LIMIT_MS = 2_000;
 
-async function limitedWorld(): Promise<{ world: EmulatorWorld; limited: () => number }> {
-  const s = DEFAULT_RATE_LIMITS.suggest;
-  const world = await startEmulatorWorld({
-    companies: 300,
-    seed: 12,
-    emulator: {
-      faults: { latencyMs: 0, jitterMs: 0 },
-      rateLimits: {
-        resolve: FAST_LIMITS,
-        availability: FAST_LIMITS,
-        account: FAST_LIMITS,
-        suggest: { capacity: s.burst, refillPerSecond: s.perSecond },
-      },
-    },
-  });
-  let n = 0;
-  const handle = world.emu.handle.bind(world.emu);
-  world.emu.handle = (req) => {
-    const res = handle(req);
-    if (res.status === 429) n++;
-    return res;
-  };
-  return { world, limited: () => n };
-}
-
+/** A team server in this process on `db`, with the API's default limits and `pacer` as the team's pacer. */
 async function teamServer(world: EmulatorWorld, db: Db, name: string, pacer: TeamPacer): Promise<RunningTeamServer> {
-  const logs: string[] = [];
-  const server = await startTeamServer({
-    db,
-    port: 0,
-    host: "127.0.0.1",
-    allowOrigins: [],
+  const { server, logs } = await startServerOnDb(world, db, {
     process: name,
-    log: jsonLogger((l) => logs.push(l)),
-    leaseMs: 10_000,
-    cacheDays: parseCacheDays(undefined),
-    extensions: TEAM_SERVER_EXTENSIONS,
-    upstream: createUpstream({
-      apiKey: world.key,
-      baseUrl: world.api.url,
-      timeoutMs: 20_000,
-      maxPaceWaitMs: 10_000,
-      teamPacer: pacer,
-    }),
+    upstream: { timeoutMs: 20_000, maxPaceWaitMs: 10_000, rateLimits: undefined, teamPacer: pacer },
   });
-  // The doctor's start-up probes take slots of their own: the load comes after them.
-  for (let i = 0; i < 600 && !logs.some((l) => l.includes('"event":"doctor"')); i++)
-    await new Promise((r) => setTimeout(r, 100));
+  await doctorRan(() => logs.join("\n"));
   return server;
 }
 
@@ -122,24 +83,23 @@ const summary = (o: Outcome) => {
 };
 
 describe.each(BACKENDS)("fair share of the team's pacer on $name", (backend) => {
-  let env: Awaited<ReturnType<typeof limitedWorld>>;
+  let env: Awaited<ReturnType<typeof suggestLimitedWorld>>;
   beforeAll(async () => {
-    env = await limitedWorld();
+    env = await suggestLimitedWorld(DEFAULT_RATE_LIMITS.suggest, 12);
   }, 60_000);
   afterAll(async () => env?.world.api.close());
 
   it("A floods one server with 400 requests; B's 5 on the other are answered 200 within 2 s each", async () => {
     const database = await backend.make();
-    const one = await openServerDb(database.target);
-    const two = database.name === "postgres" ? await openServerDb(database.target) : one;
+    const { one, two, close } = await openForTwo(database);
     const servers: RunningTeamServer[] = [];
     try {
-      const tokenA = await createToken(one.db, "flood-anna");
-      const tokenB = await createToken(one.db, "quiet-ben");
-      const pacer = (db: Db) => databasePacer(db, env.world.api.url, env.world.key);
+      const tokenA = await createToken(one, "flood-anna");
+      const tokenB = await createToken(one, "quiet-ben");
+      const pacer = (db: Db) => teamPacerOn(db, env.world);
       servers.push(
-        await teamServer(env.world, one.db, "fair-1", pacer(one.db)),
-        await teamServer(env.world, two.db, "fair-2", pacer(two.db)),
+        await teamServer(env.world, one, "fair-1", pacer(one)),
+        await teamServer(env.world, two, "fair-2", pacer(two)),
       );
       const fair = await floodAndProbe([servers[0]!.url, servers[1]!.url], tokenA, tokenB);
       console.log(`fair share (${backend.name}): ${summary(fair)}; the API answered ${env.limited()} × 429`);
@@ -159,16 +119,15 @@ describe.each(BACKENDS)("fair share of the team's pacer on $name", (backend) => 
         return { take: (b, l, w) => inner.take(b, l, w) };
       };
       servers.push(
-        await teamServer(env.world, one.db, "fifo-1", fifo(one.db)),
-        await teamServer(env.world, two.db, "fifo-2", fifo(two.db)),
+        await teamServer(env.world, one, "fifo-1", fifo(one)),
+        await teamServer(env.world, two, "fifo-2", fifo(two)),
       );
       const unfair = await floodAndProbe([servers[0]!.url, servers[1]!.url], tokenA, tokenB);
       console.log(`first come, first served (${backend.name}): ${summary(unfair)}`);
       expect(unfair.bMs.some((ms, i) => ms >= B_LIMIT_MS || unfair.bStatus[i] !== 200)).toBe(true);
     } finally {
       await Promise.all(servers.map((s) => s.close(5_000)));
-      if (two !== one) await two.close();
-      await one.close();
+      await close();
       await database.drop();
     }
   }, 180_000);

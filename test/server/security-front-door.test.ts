@@ -15,13 +15,7 @@ import { localUser } from "../../mcp/auth.ts";
 import { readConfig } from "../../mcp/config.ts";
 import { startHttp, type RunningMcpHttp } from "../../mcp/http.ts";
 import { createHost } from "../../mcp/server.ts";
-import {
-  startEmulatorWorld,
-  startInProcess,
-  type EmulatorWorld,
-  type InProcessServer,
-  type TestDatabase,
-} from "../support/team-server.ts";
+import { type InProcessServer, startTeamWorld, type TeamWorld } from "../support/team-server.ts";
 import { BACKENDS } from "./backends.ts";
 
 const MB = 1024 * 1024;
@@ -110,22 +104,16 @@ function watchSockets(listener: net.Server): { readBytes: () => number[] } {
 }
 
 describe.each(BACKENDS)("the front door of the team server ($name)", (backend) => {
-  let world: EmulatorWorld;
-  let database: TestDatabase;
   let srv: InProcessServer;
+  let team: TeamWorld;
   let token: string;
 
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 100, seed: 4 });
-    database = await backend.make();
-    srv = await startInProcess(world, database);
+    team = await startTeamWorld(backend.make, { companies: 100, seed: 4 });
+    ({ srv } = team);
     token = await srv.token("door-dora");
   }, 90_000);
-  afterAll(async () => {
-    await srv?.close();
-    await world?.api.close();
-    await database?.drop();
-  });
+  afterAll(() => team?.close());
 
   it("an 8 MB request without a valid token: 401 at once, connection closed, the body not read", async () => {
     const figures: string[] = [];

@@ -8,34 +8,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueNames } from "../helpers/names.ts";
-import {
-  startEmulatorWorld,
-  startInProcess,
-  type EmulatorWorld,
-  type InProcessServer,
-  type TestDatabase,
-} from "../support/team-server.ts";
+import { type EmulatorWorld, type InProcessServer, startTeamWorld, type TeamWorld } from "../support/team-server.ts";
 import { BACKENDS } from "./backends.ts";
 
 const ODD_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty"];
 
 describe.each(BACKENDS)("keys that are not identifiers ($name)", (backend) => {
   let world: EmulatorWorld;
-  let database: TestDatabase;
   let srv: InProcessServer;
+  let team: TeamWorld;
   let token: string;
 
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 400, seed: 8 });
-    database = await backend.make();
-    srv = await startInProcess(world, database);
+    team = await startTeamWorld(backend.make, { companies: 400, seed: 8 });
+    ({ world, srv } = team);
     token = await srv.token("keys-kim");
   }, 90_000);
-  afterAll(async () => {
-    await srv?.close();
-    await world?.api.close();
-    await database?.drop();
-  });
+  afterAll(() => team?.close());
 
   it("a reconciliation batch keyed __proto__ (and the like) is answered under each key", async () => {
     // Names of their own per backend: the reconciliation service remembers in this process what it has shown.

@@ -11,7 +11,6 @@ import * as http from "node:http";
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseCacheDays } from "../../server/cache.ts";
 import { runServerCli } from "../../server/cli.ts";
 import { jsonLogger } from "../../server/log.ts";
 import {
@@ -24,22 +23,13 @@ import {
   type OutboundPolicy,
   type Resolver,
 } from "../../server/net/outbound.ts";
-import { answerFor, type PurchaseContext } from "../../server/purchase.ts";
 import type { ServiceContext } from "../../server/routes.ts";
-import { setScheduleConfig } from "../../server/schedules/config.ts";
 import type { RunResult } from "../../server/schedules/run.ts";
 import { runDue } from "../../server/schedules/scheduler.ts";
-import { createUpstream } from "../../server/upstream.ts";
 import { uniqueCompanies } from "../support/lists.ts";
 import { webhookSink, type WebhookSink } from "../support/schedule-sinks.ts";
-import {
-  FAST_PACING,
-  startEmulatorWorld,
-  startInProcess,
-  type EmulatorWorld,
-  type InProcessServer,
-  type TestDatabase,
-} from "../support/team-server.ts";
+import type { EmulatorWorld, InProcessServer } from "../support/team-server.ts";
+import { schedulerService, startScheduleWorld, type ScheduleWorld } from "../support/schedule-world.ts";
 import { BACKENDS } from "./backends.ts";
 
 /** Every form the issue names, and the kind each is refused as. */
@@ -299,13 +289,11 @@ describe("sending to a user-given address", () => {
 describe.each(BACKENDS)("webhooks on the team server ($name)", (backend) => {
   const KEY = "cd_live_OUTBOUNDKEY_5d1e2a9c7b";
   let world: EmulatorWorld;
-  let database: TestDatabase;
   let strict: InProcessServer;
   let token: string;
   let counter: Awaited<ReturnType<typeof connectionCounter>>;
-  let realAtDayStart = Date.now();
-  const now = () => Date.parse(`${world.emu.clock.today()}T08:00:00Z`) + (Date.now() - realAtDayStart);
-  const cfg = () => ({ now, tickMs: 3_600_000, leaseMs: 60_000, webhookTimeoutMs: 3_000, mailer: undefined });
+  let sw: ScheduleWorld;
+  const cfg = () => sw.config;
   // Registration resolves nothing, so the name passes there; at send time it answers a private address.
   // (It never answers a public one: this test must not connect beyond loopback.)
   const resolve = fakeResolver({ "hooks.later-inward.example": ["10.9.8.7"] });
@@ -324,21 +312,22 @@ describe.each(BACKENDS)("webhooks on the team server ($name)", (backend) => {
   }
 
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 300, seed: 36, key: KEY, emulator: { startDate: "2026-03-02" } });
-    realAtDayStart = Date.now();
-    setScheduleConfig(cfg());
     counter = await connectionCounter();
-    database = await backend.make();
-    strict = await startInProcess(world, database, { outbound: policy });
-    token = await strict.token("outbound-olga");
+    sw = await startScheduleWorld({
+      seed: 36,
+      key: KEY,
+      user: "outbound-olga",
+      makeDatabase: backend.make,
+      companies: 300,
+      schedule: { tickMs: 3_600_000, webhookTimeoutMs: 3_000 },
+      outbound: policy,
+    });
+    ({ world, srv: strict, token } = sw);
   }, 90_000);
 
   afterAll(async () => {
-    setScheduleConfig(undefined);
-    await strict?.close();
-    await world?.api.close();
+    await sw?.close();
     await counter?.close();
-    await database?.drop();
   });
 
   it("every internal form is answered 400 INVALID_INPUT in the user's language, naming the field; nothing is stored", async () => {
@@ -368,8 +357,7 @@ describe.each(BACKENDS)("webhooks on the team server ($name)", (backend) => {
     expect(await runDue(ctx, cfg())).toBe(1);
     // A change the next day, so the run has news to post.
     world.emu.scheduleEvent(companies[0]!, { day: world.emu.clock.day() + 1, kind: "ADDRESS" });
-    world.emu.clock.advance(1);
-    realAtDayStart = Date.now();
+    sw.days.advance(1);
     expect(await runDue(ctx, cfg())).toBe(1);
     const runs = (await (
       await fetch(`${strict.url}/schedules/later/runs`, { headers: { Authorization: `Bearer ${token}` } })
@@ -385,28 +373,5 @@ describe.each(BACKENDS)("webhooks on the team server ($name)", (backend) => {
 });
 
 /** The scheduler's view of the in-process server, with the server's own outbound policy. */
-function instance(world: EmulatorWorld, srv: InProcessServer, outbound: OutboundPolicy): ServiceContext {
-  const log = jsonLogger((l) => srv.logs.push(l));
-  const purchase: PurchaseContext = {
-    db: srv.db,
-    log,
-    process: "outbound-loop",
-    leaseMs: 10_000,
-    cacheDays: parseCacheDays(undefined),
-    upstream: createUpstream({
-      apiKey: world.key,
-      baseUrl: world.api.url,
-      timeoutMs: 8_000,
-      maxPaceWaitMs: 10_000,
-      rateLimits: FAST_PACING,
-    }),
-  };
-  return {
-    db: srv.db,
-    log,
-    process: "outbound-loop",
-    call: (user, spec, lang, o) => answerFor(purchase, user, spec, lang, o),
-    operate: (op) => purchase.upstream.operate(op),
-    outbound,
-  };
-}
+const instance = (world: EmulatorWorld, srv: InProcessServer, outbound: OutboundPolicy): ServiceContext =>
+  schedulerService(world, srv.db, "outbound-loop", { log: jsonLogger((l) => srv.logs.push(l)), outbound });

@@ -20,28 +20,17 @@ import {
   TokenCapReached,
 } from "../../server/auth/tokens.ts";
 import { BACKENDS } from "./backends.ts";
-import {
-  startEmulatorWorld,
-  startInProcess,
-  type EmulatorWorld,
-  type InProcessServer,
-  type TestDatabase,
-} from "../support/team-server.ts";
+import { type InProcessServer, startTeamWorld, type TeamWorld } from "../support/team-server.ts";
 
 describe.each(BACKENDS)("token lifecycle on $name", (backend) => {
-  let world: EmulatorWorld;
-  let db: TestDatabase;
   let srv: InProcessServer;
+  let team: TeamWorld;
   beforeAll(async () => {
-    world = await startEmulatorWorld({ companies: 100, seed: 2, emulator: { faults: { latencyMs: 0, jitterMs: 0 } } });
-    db = await backend.make();
-    srv = await startInProcess(world, db);
+    const quick = { faults: { latencyMs: 0, jitterMs: 0 } };
+    team = await startTeamWorld(backend.make, { companies: 100, seed: 2, emulator: quick });
+    ({ srv } = team);
   }, 60_000);
-  afterAll(async () => {
-    await srv?.close();
-    await db?.drop();
-    await world?.api.close();
-  });
+  afterAll(() => team?.close());
 
   const account = async (token: string, lang = "de") => {
     const r = await fetch(`${srv.url}/v2/account`, {

@@ -7,17 +7,13 @@
  */
 import { outboundPolicy } from "../../server/net/outbound.ts";
 import { createToken } from "../../server/auth/tokens.ts";
-import { parseCacheDays } from "../../server/cache.ts";
-import { silentLogger } from "../../server/log.ts";
-import { answerFor, type PurchaseContext } from "../../server/purchase.ts";
 import type { ServiceContext } from "../../server/routes.ts";
-import { createUpstream } from "../../server/upstream.ts";
 import { setServerClock } from "../../server/clock.ts";
 import { setScheduleConfig, type ScheduleConfig } from "../../server/schedules/config.ts";
 import { uniqueCompanies } from "./lists.ts";
 import { webhookSink, type WebhookSink } from "./schedule-sinks.ts";
+import { emulatorDays, schedulerService } from "./schedule-world.ts";
 import {
-  FAST_PACING,
   startEmulatorWorld,
   startInProcess,
   type EmulatorWorld,
@@ -50,8 +46,8 @@ export async function startConsoleWorld(
 ): Promise<ConsoleWorld> {
   const today = new Date().toISOString().slice(0, 10);
   const world = await startEmulatorWorld({ companies: 600, seed: 39, emulator: { startDate: today } });
-  let realAtDayStart = Date.now();
-  const now = () => Date.parse(`${world.emu.clock.today()}T08:00:00Z`) + (Date.now() - realAtDayStart);
+  const days = emulatorDays(world);
+  const now = days.now;
   setServerClock(now);
   const hooks = await webhookSink();
   const cfg: Partial<ScheduleConfig> = {
@@ -73,20 +69,6 @@ export async function startConsoleWorld(
   const pool = uniqueCompanies(world.emu, 120, 39).map((c) => c.id);
   let closed: Promise<void> | null = null;
   const closeServer = () => (closed ??= srv.close());
-  const purchase: PurchaseContext = {
-    db: srv.db,
-    log: silentLogger,
-    process: "console-test",
-    leaseMs: 10_000,
-    cacheDays: parseCacheDays(undefined),
-    upstream: createUpstream({
-      apiKey: world.key,
-      baseUrl: world.api.url,
-      timeoutMs: 8_000,
-      maxPaceWaitMs: 10_000,
-      rateLimits: FAST_PACING,
-    }),
-  };
   return {
     world,
     srv,
@@ -99,18 +81,9 @@ export async function startConsoleWorld(
       if (!id) throw new Error("out of fresh companies");
       return id;
     },
-    advance(days) {
-      world.emu.clock.advance(days);
-      realAtDayStart = Date.now();
-    },
+    advance: days.advance,
     now,
-    service: () => ({
-      db: srv.db,
-      log: silentLogger,
-      process: "console-test",
-      call: (user, spec, lang, o) => answerFor(purchase, user, spec, lang, o),
-      operate: (op) => purchase.upstream.operate(op),
-    }),
+    service: () => schedulerService(world, srv.db, "console-test"),
     closeServer,
     async close() {
       await closeServer();

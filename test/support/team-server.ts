@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import type { RateLimit } from "../../shared/api/index.ts";
 import { createEmulator, type Emulator, type EmulatorOptions } from "../../emulator/index.ts";
 import { startServer, type RunningServer } from "../../emulator/server.ts";
 import type { DbTarget } from "../../server/db/db.ts";
@@ -18,8 +19,8 @@ import { openServerDb } from "../../server/cli.ts";
 import { startTeamServer, type RunningTeamServer } from "../../server/http.ts";
 import { jsonLogger } from "../../server/log.ts";
 import { parseCacheDays } from "../../server/cache.ts";
-import { createUpstream } from "../../server/upstream.ts";
-import { databasePacer } from "../../server/pacing.ts";
+import { createUpstream, type Upstream, type UpstreamOptions } from "../../server/upstream.ts";
+import { databasePacer, type TeamPacer } from "../../server/pacing.ts";
 import { createToken } from "../../server/auth/tokens.ts";
 import type { Db } from "../../server/db/db.ts";
 import type { OutboundPolicy } from "../../server/net/outbound.ts";
@@ -119,6 +120,34 @@ export async function startEmulatorWorld(
   return { emu, api, key, charged };
 }
 
+/** The emulator with `suggest` limited to `limit` (the other buckets quick), counting what it answered 429. */
+export async function suggestLimitedWorld(
+  limit: RateLimit,
+  seed: number,
+): Promise<{ world: EmulatorWorld; limited: () => number }> {
+  const world = await startEmulatorWorld({
+    companies: 300,
+    seed,
+    emulator: {
+      faults: { latencyMs: 0, jitterMs: 0 },
+      rateLimits: {
+        resolve: FAST_LIMITS,
+        availability: FAST_LIMITS,
+        account: FAST_LIMITS,
+        suggest: { capacity: limit.burst, refillPerSecond: limit.perSecond },
+      },
+    },
+  });
+  let n = 0;
+  const handle = world.emu.handle.bind(world.emu);
+  world.emu.handle = (req) => {
+    const res = handle(req);
+    if (res.status === 429) n++;
+    return res;
+  };
+  return { world, limited: () => n };
+}
+
 export interface InProcessServer {
   server: RunningTeamServer;
   url: string;
@@ -128,28 +157,44 @@ export interface InProcessServer {
   close(): Promise<void>;
 }
 
-/** The team server in this process (quick to start; the database opened as `company-data server` opens it). */
-export async function startInProcess(
+/**
+ * The server's way to the emulator world's API with the world's key: quick
+ * pacing, no team pacer, unless `overrides` say otherwise (`rateLimits:
+ * undefined` is the API's default limits).
+ */
+export function testUpstream(world: EmulatorWorld, overrides: Partial<UpstreamOptions> = {}): Upstream {
+  return createUpstream({
+    apiKey: world.key,
+    baseUrl: world.api.url,
+    timeoutMs: 8_000,
+    maxPaceWaitMs: 10_000,
+    rateLimits: FAST_PACING,
+    ...overrides,
+  });
+}
+
+/** The team's pacer on `db` for the world's API and key (server/pacing.ts), as `company-data server` sets it up. */
+export const teamPacerOn = (db: Db, world: EmulatorWorld): TeamPacer => databasePacer(db, world.api.url, world.key);
+
+export interface ServerOnDbOptions {
+  allowOrigins?: string[];
+  leaseMs?: number;
+  process?: string;
+  adminSocket?: string;
+  /** Where webhooks may go (default: the server's strict policy, public addresses only). */
+  outbound?: OutboundPolicy;
+  /** The server's modules (default: the ones `company-data server` runs, server/extensions.ts). */
+  extensions?: readonly ServerExtension[];
+  /** Its way to the API (testUpstream's overrides). */
+  upstream?: Partial<UpstreamOptions>;
+}
+
+/** The team server in this process on an open database `db` (several may share one); its log lines in `logs`. */
+export async function startServerOnDb(
   world: EmulatorWorld,
-  database: TestDatabase,
-  opts: {
-    allowOrigins?: string[];
-    leaseMs?: number;
-    timeoutMs?: number;
-    process?: string;
-    /** PGlite: open the admin channel in the data directory, as `company-data server` does. */
-    adminChannel?: boolean;
-    /** Where webhooks may go (default: the server's strict policy, public addresses only). */
-    outbound?: OutboundPolicy;
-    /** Wrap the database the server uses (a bench counts its round trips: server/db/counting.ts). */
-    wrapDb?: (db: Db) => Db;
-    /** The server's modules (default: the ones `company-data server` runs, server/extensions.ts). */
-    extensions?: readonly ServerExtension[];
-  } = {},
-): Promise<InProcessServer> {
-  const opened = await openServerDb(database.target);
-  const db = opts.wrapDb ? opts.wrapDb(opened.db) : opened.db;
-  const close = opened.close;
+  db: Db,
+  opts: ServerOnDbOptions = {},
+): Promise<{ server: RunningTeamServer; logs: string[] }> {
   const logs: string[] = [];
   const server = await startTeamServer({
     db,
@@ -159,19 +204,43 @@ export async function startInProcess(
     ...(opts.outbound ? { outbound: opts.outbound } : {}),
     process: opts.process ?? `test:${process.pid}`,
     log: jsonLogger((l) => logs.push(l)),
-    adminSocket:
-      opts.adminChannel && database.target.kind === "pglite" ? join(database.target.dir, "admin.sock") : undefined,
+    adminSocket: opts.adminSocket,
     leaseMs: opts.leaseMs ?? 10_000,
     cacheDays: parseCacheDays(undefined),
     extensions: opts.extensions ?? TEAM_SERVER_EXTENSIONS,
-    upstream: createUpstream({
-      apiKey: world.key,
-      baseUrl: world.api.url,
-      timeoutMs: opts.timeoutMs ?? 8_000,
-      maxPaceWaitMs: 10_000,
-      rateLimits: FAST_PACING,
-      teamPacer: databasePacer(db, world.api.url, world.key),
-    }),
+    upstream: testUpstream(world, opts.upstream),
+  });
+  return { server, logs };
+}
+
+/**
+ * Until a server's start-up doctor has run (its `doctor` event in what `read`
+ * answers, at most 60 s): its probes (free calls with the key) take rate
+ * slots of their own, so a test's load comes after them.
+ */
+export async function doctorRan(read: () => string): Promise<void> {
+  for (let i = 0; i < 600 && !read().includes('"event":"doctor"'); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** The team server in this process (quick to start; the database opened as `company-data server` opens it). */
+export async function startInProcess(
+  world: EmulatorWorld,
+  database: TestDatabase,
+  opts: Omit<ServerOnDbOptions, "adminSocket" | "upstream"> & {
+    timeoutMs?: number;
+    /** PGlite: open the admin channel in the data directory, as `company-data server` does. */
+    adminChannel?: boolean;
+    /** Wrap the database the server uses (a bench counts its round trips: server/db/counting.ts). */
+    wrapDb?: (db: Db) => Db;
+  } = {},
+): Promise<InProcessServer> {
+  const opened = await openServerDb(database.target);
+  const db = opts.wrapDb ? opts.wrapDb(opened.db) : opened.db;
+  const { server, logs } = await startServerOnDb(world, db, {
+    ...opts,
+    adminSocket:
+      opts.adminChannel && database.target.kind === "pglite" ? join(database.target.dir, "admin.sock") : undefined,
+    upstream: { timeoutMs: opts.timeoutMs ?? 8_000, teamPacer: teamPacerOn(db, world) },
   });
   return {
     server,
@@ -181,7 +250,54 @@ export async function startInProcess(
     token: (user, budget) => createToken(db, user, budget),
     async close() {
       await server.close(5_000);
-      await close();
+      await opened.close();
+    },
+  };
+}
+
+export interface TeamWorld {
+  world: EmulatorWorld;
+  database: TestDatabase;
+  srv: InProcessServer;
+  /** Stops the server and the emulator, and drops the database. */
+  close(): Promise<void>;
+}
+
+/** The emulator world, a database from `makeDatabase` and a team server in this process on it. */
+export async function startTeamWorld(
+  makeDatabase: () => Promise<TestDatabase>,
+  emulator: Parameters<typeof startEmulatorWorld>[0] = {},
+  server: Parameters<typeof startInProcess>[2] = {},
+): Promise<TeamWorld> {
+  const world = await startEmulatorWorld(emulator);
+  const database = await makeDatabase();
+  const srv = await startInProcess(world, database, server);
+  return {
+    world,
+    database,
+    srv,
+    async close() {
+      await srv.close();
+      await world.api.close();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * The database of `database` opened for two servers: on PGlite one handle for
+ * both (PGlite serves one process), on PostgreSQL a pool each, as two
+ * processes would have.
+ */
+export async function openForTwo(database: TestDatabase): Promise<{ one: Db; two: Db; close(): Promise<void> }> {
+  const one = await openServerDb(database.target);
+  const two = database.name === "postgres" ? await openServerDb(database.target) : one;
+  return {
+    one: one.db,
+    two: two.db,
+    async close() {
+      if (two !== one) await two.close();
+      await one.close();
     },
   };
 }
@@ -251,13 +367,15 @@ export function serverCommand(
   return companyDataCommand(["server", ...args, ...database.args], { ...database.env, ...env });
 }
 
-/** `company-data <args>` run to its end, with its output. */
+/** `company-data <args>` run to its end, with its output and its wall time; `nodeArgs` go to node before the program. */
 export function companyDataCommand(
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  nodeArgs: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const started = performance.now();
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
       env: { ...process.env, LANG: "de_DE.UTF-8", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -265,6 +383,6 @@ export function companyDataCommand(
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
   });
 }

@@ -25,6 +25,7 @@ import { DOCTOR_TEXTS } from "../../shared/doctor/report.ts";
 import { DOCTOR_SERVER_TEXTS } from "../../server/doctor/index.ts";
 import { ACK_TEXTS } from "../../server/doctor/ack.ts";
 import { PREVIEW_TEXTS } from "../../reconcile/preview.ts";
+import { CONSOLE_TEXTS } from "../../console/texts.ts";
 
 const CATALOGUES: Record<string, Readonly<Record<string, Texts>>> = {
   "shared/ui/strings.ts STRINGS": STRINGS,
@@ -50,6 +51,7 @@ const CATALOGUES: Record<string, Readonly<Record<string, Texts>>> = {
   "server/doctor/index.ts": DOCTOR_SERVER_TEXTS,
   "server/doctor/ack.ts": ACK_TEXTS,
   "reconcile/preview.ts": PREVIEW_TEXTS,
+  "console/texts.ts": CONSOLE_TEXTS,
 };
 
 /** An argument that prints as ‹i› and answers ‹i.prop› for any property. */

@@ -46,6 +46,10 @@ describe("prices filled in from the catalogue", () => {
     "shared/monitor/estimate.ts",
     "cli/i18n.ts",
     "mcp/tools.ts",
+    "mcp/tools-profile.ts",
+    "mcp/tools-search.ts",
+    "mcp/tools-portfolio.ts",
+    "mcp/tool-kit.ts",
     "excel-addin/build/localise.ts",
   ];
   /** Figures that are not catalogue prices: the sign-up's included credits (spec 8.1), the singular of the count format. */

@@ -28,9 +28,6 @@ const LONG_FUNCTIONS_WAITING: readonly string[] = [
   "bench/enrich.bench.ts runEnrichBench",
   "bench/excel.bench.ts runExcelBench",
   "bench/sheets.bench.ts runSheetsBench",
-  "cli/main.ts main",
-  "playground/grid.ts mountGrid",
-  "reconcile/service.ts createReconcileService",
 ];
 
 /** Files over 400 lines outside shared/ without a stated reason, still waiting. Only ever shrinks. */
@@ -38,9 +35,6 @@ const LONG_FILES_WAITING: readonly string[] = [
   "apps-script/monitor.ts",
   "bench/enrich.bench.ts",
   "cli/i18n.ts",
-  "cli/main.ts",
-  "emulator/world.ts",
-  "mcp/tools.ts",
   "server/schedules/run.ts",
 ];
 const MAX_FUNCTION_LINES = 80;
