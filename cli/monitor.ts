@@ -37,7 +37,7 @@ import {
 } from "../shared/monitor/index.ts";
 import { checkWebhookUrl, postWebhook } from "../shared/monitor/index.ts";
 import type { Delimiter } from "./csv.ts";
-import { DEFAULT_PARALLEL, nodeDriver } from "../node/index.ts";
+import { DEFAULT_PARALLEL, nodeDriver, riskCredits } from "../node/index.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";
@@ -110,6 +110,8 @@ interface Prepared {
   delimiter: Delimiter;
   logSheet: string;
   clearJournal(): void;
+  /** Bound the paid credits in flight to riskCredits of the check's price, once it is known (what a kill -9 can lose). */
+  limitRisk(price: number): void;
 }
 
 async function prepare(args: MonitorArgs, withStore: "read" | "write"): Promise<Prepared> {
@@ -130,9 +132,24 @@ async function prepare(args: MonitorArgs, withStore: "read" | "write"): Promise<
   const statePath = args.output ? stateFileOf(args.output) : "";
   const store = openStore(statePath, withStore);
   const journal = withStore === "write" && args.output ? journalOf(args.output) : undefined;
-  const base = nodeDriver({ parallel: args.parallel ?? DEFAULT_PARALLEL, journal, replayable: paidMonitorAnswer });
+  // Until the check is priced, at most DEFAULT_PARALLEL paid credits in flight; then 7 % of the price (enrich's rule).
+  let risk = DEFAULT_PARALLEL;
+  const base = nodeDriver({
+    parallel: args.parallel ?? DEFAULT_PARALLEL,
+    journal,
+    replayable: paidMonitorAnswer,
+    riskCredits: () => risk,
+  });
   const driver = filesDriver(base, sheets, store, withStore === "read" || !statePath ? "refuse" : false);
-  return { sheets, store, driver, delimiter: input.delimiter, logSheet, clearJournal: () => base.clearJournal(true) };
+  return {
+    sheets,
+    store,
+    driver,
+    delimiter: input.delimiter,
+    logSheet,
+    clearJournal: () => base.clearJournal(true),
+    limitRisk: (price) => void (risk = riskCredits(price)),
+  };
 }
 
 /** `estimate monitor`: the exact price of the next check (free calls only); nothing is written. */
@@ -185,6 +202,7 @@ export async function monitorCommand(args: MonitorArgs, ctx: OpContext, io: Io, 
   const preview = await runAsync(checkPortfolio(ctx, { ...opts, preview: true }), p.driver);
   io.err(preview.message[lang]);
   await confirmPrice(preview.estimate, args, io, interactive);
+  p.limitRisk(preview.estimate);
 
   // A check pauses when only failed calls are left; the core bounds how often it continues for them.
   const summary = await runToEnd(() => runAsync(checkPortfolio(ctx, opts), p.driver), MAX_STALLED_CALLS + 1);

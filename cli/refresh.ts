@@ -33,7 +33,7 @@ import { monthSpend } from "../shared/refresh/index.ts";
 import { refreshStep, type RefreshSummary } from "../shared/refresh/index.ts";
 import type { RefreshSettings, RefreshTable } from "../shared/refresh/index.ts";
 import type { Delimiter } from "./csv.ts";
-import { acquireLock, DEFAULT_PARALLEL, nodeDriver } from "../node/index.ts";
+import { acquireLock, DEFAULT_PARALLEL, nodeDriver, riskCredits } from "../node/index.ts";
 import { ExitError, type Io } from "./io.ts";
 import { EXIT, msg } from "./i18n.ts";
 import { unreadable } from "./readable.ts";
@@ -82,6 +82,8 @@ interface Prepared {
   driver: AsyncDriver;
   delimiter: Delimiter;
   settings: RefreshSettings & { table: RefreshTable };
+  /** Bound the paid credits in flight to riskCredits of the run's price, once it is known (what a kill -9 can lose). */
+  limitRisk(price: number): void;
 }
 
 async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<Prepared> {
@@ -123,7 +125,9 @@ async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<
 
   const statePath = args.output ? refreshStateOf(args.output) : "";
   const store = openStore(statePath, withStore);
-  const base = nodeDriver({ parallel: args.parallel ?? DEFAULT_PARALLEL });
+  // Until the run is priced, at most DEFAULT_PARALLEL paid credits in flight; then 7 % of the price (enrich's rule).
+  let risk = DEFAULT_PARALLEL;
+  const base = nodeDriver({ parallel: args.parallel ?? DEFAULT_PARALLEL, riskCredits: () => risk });
   // An estimate reads the state but never writes it.
   const files = filesDriver(base, sheets, store, withStore === "write" && statePath ? false : "ignore");
   const driver = withStore === "write" && args.output ? auditedDriver(files, openAuditFile(args.output)) : files;
@@ -135,7 +139,8 @@ async function prepare(args: RefreshArgs, withStore: "read" | "write"): Promise<
     hour: 0,
     monthCeiling: args.monthCeiling,
   };
-  return { sheets, store, driver, delimiter: list.delimiter, settings };
+  const limitRisk = (price: number) => void (risk = riskCredits(price));
+  return { sheets, store, driver, delimiter: list.delimiter, settings, limitRisk };
 }
 
 async function priceOf(p: Prepared, ctx: OpContext): Promise<RefreshEstimate> {
@@ -185,6 +190,7 @@ async function refreshLocked(
   const est = await priceOf(p, ctx);
   io.err(est.text[lang]);
   await confirmPrice(est.nextRun, args, io, interactive);
+  p.limitRisk(est.nextRun);
   // No deadline here: a step ends done, at the ceiling or out of credits (paused only if rows keep appearing).
   const summary = await runToEnd(() => runAsync(refreshStep(ctx, p.settings, { who: whoRuns() }), p.driver), 3);
   writeTableFile(output, p.sheets.table(LIST), p.delimiter);

@@ -32,8 +32,11 @@ export interface NodeDriverOptions {
   parallel?: number;
   /** Requests in flight to start with; the limiter grows from it (default 8). */
   initialParallel?: number;
-  /** Most paid credits in flight (what a kill -9 can lose), under `parallel` (default `parallel`; see riskCredits). */
-  riskCredits?: number;
+  /**
+   * Most paid credits in flight (what a kill -9 can lose), under `parallel` (default `parallel`; see riskCredits);
+   * a function when the job's price is known only after the driver is made (read before each request starts).
+   */
+  riskCredits?: number | (() => number);
   /**
    * Every answer that came from the network (never one replayed from the journal), as it arrives: after the
    * answer is kept in the journal, so that an answer counted as arrived is always one a resume replays.

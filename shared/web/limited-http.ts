@@ -17,9 +17,10 @@ export interface LimitedHttpOptions {
   initial?: number;
   /**
    * Most paid credits in flight, under `ceiling` (default `ceiling`): what a hard kill can lose. A host that
-   * knows its job's price bounds it to a share of it (node/driver.ts riskCredits).
+   * knows its job's price bounds it to a share of it (node/driver.ts riskCredits); a function when the price
+   * is known only after the driver exists (the CLI's refresh and check price their run first).
    */
-  creditCeiling?: number;
+  creditCeiling?: number | (() => number);
   /** Once true, nothing more starts (the requests waiting never settle: the host is being interrupted). */
   stopped?: () => boolean;
 }
@@ -32,18 +33,21 @@ export interface LimitedHttp {
 
 export function limitedHttp(send: (req: HttpRequest) => Promise<HttpResponse>, opts: LimitedHttpOptions): LimitedHttp {
   const limiter = new AimdLimiter({ ceiling: opts.ceiling, initial: opts.initial });
-  const creditCeiling = Math.max(1, Math.floor(Math.min(opts.ceiling, opts.creditCeiling ?? opts.ceiling)));
+  const given = opts.creditCeiling;
+  const creditCeiling = () =>
+    Math.max(1, Math.floor(Math.min(opts.ceiling, (typeof given === "function" ? given() : given) ?? opts.ceiling)));
   const stopped = opts.stopped ?? (() => false);
   let inFlight = 0;
   let creditsInFlight = 0;
   const waiting: { credits: number; go: (t: AimdTicket) => void }[] = [];
   const pump = () => {
+    const cap = creditCeiling();
     // In order, but a free request may pass a paid one waiting for credits to come back.
     for (let i = 0; i < waiting.length && !stopped();) {
       if (!limiter.canStart(inFlight)) return;
       const w = waiting[i];
       if (!w) return;
-      if (w.credits > 0 && creditsInFlight > 0 && creditsInFlight + w.credits > creditCeiling) {
+      if (w.credits > 0 && creditsInFlight > 0 && creditsInFlight + w.credits > cap) {
         i++;
         continue;
       }

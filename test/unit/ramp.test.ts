@@ -165,4 +165,39 @@ describe("what a kill -9 can lose", () => {
     await Promise.all(all);
     expect(peakPaid).toBe(62);
   });
+
+  it("a creditCeiling given as a function is read before each start: the CLI's refresh and check lower it once priced", async () => {
+    const { limitedHttp } = await import("../../shared/web/limited-http.ts");
+    let paid = 0;
+    const pending: (() => void)[] = [];
+    let cap = 32;
+    const net = limitedHttp(
+      async () => {
+        paid++;
+        await new Promise<void>((go) => pending.push(go));
+        paid--;
+        return { status: 200, headers: {}, body: "{}" };
+      },
+      { ceiling: 1000, initial: 500, creditCeiling: () => cap },
+    );
+    const price = { endpoint: "profile" as const, credits: 1 };
+    const all = Array.from({ length: 200 }, (_, i) =>
+      net.send({ method: "GET", url: `http://127.0.0.1/v2/companies/${i}`, headers: {}, price }),
+    );
+    await new Promise((r) => setTimeout(r, 0));
+    expect(paid).toBe(32);
+    // Priced: a lower share (what riskCredits gives a job's price); the 32 out before it come back first.
+    cap = 21;
+    let released = 0;
+    let peakAfter = 0;
+    while (pending.length) {
+      pending.shift()!();
+      released++;
+      await new Promise((r) => setTimeout(r, 0));
+      if (released >= 32) peakAfter = Math.max(peakAfter, paid);
+    }
+    await Promise.all(all);
+    expect(peakAfter).toBe(21);
+    expect(paid).toBe(0);
+  });
 });
