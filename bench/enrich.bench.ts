@@ -41,7 +41,7 @@ import { batchResolveCost, ENDPOINTS, profileCost } from "../shared/api/endpoint
 import { MAX_BATCH } from "../shared/api/schemas.ts";
 import { normaliseKey } from "../shared/batch/normalise.ts";
 import { DEFAULT_PARALLEL, riskCredits } from "../node/driver.ts";
-import { nodeHttp } from "../node/http-transport.ts";
+import { sendHttp } from "../node/send-http.ts";
 import type { HttpRequest } from "../shared/core/http.ts";
 import { createEmulator } from "../emulator/index.ts";
 import { DEFAULT_RATE_LIMITS } from "../emulator/ratelimit.ts";
@@ -266,10 +266,10 @@ async function replayRun(
   const cpu = cpuMeter(emu);
   const t = performance.now();
   type Resolved = { results?: { status?: string; match?: { id?: string } | null }[] };
-  // The CLI's own transport (node/http-transport.ts), for the figure of what the CLI adds above sending.
+  // The CLI's own transport (node/send-http.ts), for the figure of what the CLI adds above sending.
   const viaNode = async (req: HttpRequest): Promise<string> => {
     for (let i = 1; ; i++) {
-      const res = await nodeHttp(req, 30_000);
+      const { res } = await sendHttp(req, { timeoutMs: 30_000 });
       if (res.status !== 0 || i >= 3) {
         if (res.status !== 200) failed++;
         return res.body;
@@ -572,7 +572,7 @@ export async function runEnrichBench(log: (s: string) => void = () => {}): Promi
         ratio: cpu.coreClient !== null && cpu.replayClient ? ratio(cpu.coreClient, cpu.replayClient) : undefined,
         target: "≤ 1.2",
         pass: cpu.coreClient !== null && cpu.replayClient !== null && cpu.coreClient <= 1.2 * cpu.replayClient,
-        note: `the replay sends with plain fetch, as the issue's baseline; the CLI with node:http (node/http-transport.ts); runs at the default ceiling: CLI ${cores.map((c) => Math.round(c.clientCpuMs)).join(", ")} ms, replay ${replays.map((r) => Math.round(r.clientCpuMs)).join(", ")} ms`,
+        note: `the replay sends with plain fetch, as the issue's baseline; the CLI with node:http (node/send-http.ts); runs at the default ceiling: CLI ${cores.map((c) => Math.round(c.clientCpuMs)).join(", ")} ms, replay ${replays.map((r) => Math.round(r.clientCpuMs)).join(", ")} ms`,
       },
       {
         group: g,

@@ -1,5 +1,5 @@
 /**
- * The Node host: node:http with a per-request timeout (node/http-transport.ts), real sleeps, an in-memory
+ * The Node host: node:http with a per-request timeout (node/send-http.ts), real sleeps, an in-memory
  * cache bounded in bytes (a 100,000-row file must not hold every profile; the
  * enrichment keeps its own compact memo of what it bought), and
  * an optional journal that makes paid answers survive a kill: every 2xx
@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { written } from "./disk.ts";
-import { nodeHttp } from "./http-transport.ts";
+import { sendHttp } from "./send-http.ts";
 import * as z from "zod/mini";
 import type { AsyncDriver } from "../shared/core/index.ts";
 import { readPart } from "../shared/core/index.ts";
@@ -220,7 +220,7 @@ export function nodeDriver(
       const tag = opts.beforeSend?.(r);
       flight.begin();
       try {
-        const res = await nodeHttp(r, timeoutMs);
+        const { res } = await sendHttp(r, { timeoutMs });
         // Kept first, then counted as arrived: a kill in between leaves an intent whose answer the journal holds
         // (onKept closes it on resume), never one counted as arrived that the resume would buy again.
         if (journal && res.status >= 200 && res.status < 300 && (opts.replayable ?? replayable)(r))

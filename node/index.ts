@@ -28,4 +28,6 @@ export { quietOnClosedPipe } from "./pipe.ts";
 export type { PipeGuard } from "./pipe.ts";
 export { appendPrivate, openPrivate, PRIVATE_FILE_MODE, writePrivate } from "./private-file.ts";
 export { readBody } from "./read-body.ts";
+export { connectionPool, sendHttp } from "./send-http.ts";
+export type { ConnectionPool, SendHttpOptions, SentHttp } from "./send-http.ts";
 export { printable } from "./terminal.ts";

@@ -223,7 +223,7 @@ async function buy(
   const reservation = r.reservations[0]!;
   // The lease runs from here: a purchase slowed by a queue for the database is not taken over before it is sent.
   await renew(ctx.db, keys, ctx.process, ctx.leaseMs);
-  // The send mark, in the instant before the request's bytes go out (send-http.ts): reserved → sent.
+  // The send mark, in the instant before the request's bytes go out (node/send-http.ts): reserved → sent.
   let markAsked = false;
   const mark = () => ((markAsked = true), markSent(ctx.db, reservation));
   const a = await ctx.upstream.send(spec, lang, `ledger-${reservation.ledgerId}`, mark, user.id);

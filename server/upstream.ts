@@ -9,7 +9,7 @@
  * Paid calls are sent once: a lost answer may have been charged, and buying
  * it again is the client's decision, not the server's. A 429 that names its
  * Retry-After is waited for (the API did not process it, so nothing was charged).
- * Requests go out through send-http.ts, which runs the caller's send mark
+ * Requests go out through node/send-http.ts, which runs the caller's send mark
  * (the ledger's) in the instant before the bytes leave and says exactly
  * whether they did (`sent`).
  */
@@ -31,8 +31,17 @@ import type { Operation } from "../shared/core/index.ts";
 import { fetchHttp } from "../shared/web/index.ts";
 import type { LookupFunction } from "node:net";
 import type { TeamPacer } from "./pacing.ts";
-import { sendHttp } from "./send-http.ts";
 import { endpointOfRequest } from "./proxy.ts";
+import { connectionPool, sendHttp } from "../node/index.ts";
+
+/**
+ * Connections to the API at once, per process (decision: the API's concurrency limit is not published; the
+ * emulator's is an option). Requests beyond wait for a free one, reserved but not sent: a kill then
+ * leaves them unsent, and they are released (heartbeat.ts). Free calls keep their connections alive (no
+ * handshake per autocomplete); a request with a send mark goes on a connection of its own (node/send-http.ts).
+ */
+export const MAX_CONNECTIONS = 32;
+const API_POOL = connectionPool(MAX_CONNECTIONS);
 
 export interface UpstreamAnswer {
   /** The API's status, or 0 when no answer arrived (network, timeout) or none was sent (paced past the deadline). */
@@ -60,7 +69,7 @@ export interface UpstreamOptions {
   maxPaceWaitMs: number;
   /** The API's rate limits when they are not DEFAULT_RATE_LIMITS (a plan with other buckets; tests against a fast emulator). */
   rateLimits?: RateLimitOverrides;
-  /** The network of `operate` (the doctor's free calls; tests may wrap it). `send` goes through send-http.ts. */
+  /** The network of `operate` (the doctor's free calls; tests may wrap it). `send` goes through node/send-http.ts. */
   fetchFn?: typeof fetch;
   /** The resolver of `send` (tests inject a failing one; default the system's). */
   lookup?: LookupFunction;
@@ -197,7 +206,7 @@ async function probe(opts: UpstreamOptions, timeoutMs: number): Promise<number> 
     url: opts.baseUrl.replace(/\/+$/, "") + "/v2/account",
     headers: { Authorization: `Bearer ${opts.apiKey}`, Accept: "application/json" },
   };
-  const { res } = await sendHttp(req, { timeoutMs, ...(opts.lookup ? { lookup: opts.lookup } : {}) });
+  const { res } = await sendHttp(req, { timeoutMs, pool: API_POOL, ...(opts.lookup ? { lookup: opts.lookup } : {}) });
   return res.status;
 }
 
@@ -218,7 +227,7 @@ async function takeTeamSlot(team: TeamSlot, user: number | undefined, maxPaceWai
   return undefined;
 }
 
-/** The client's network for one `send`: each attempt through send-http.ts, its outcome kept in `st`. */
+/** The client's network for one `send`: each attempt through node/send-http.ts, its outcome kept in `st`. */
 function attemptsHttp(
   opts: UpstreamOptions,
   team: TeamSlot | undefined,
@@ -241,6 +250,7 @@ function attemptsHttp(
         const tagged = tag ? { ...req, headers: { ...req.headers, "x-request-id": tag } } : req;
         const out = await sendHttp(tagged, {
           timeoutMs: opts.timeoutMs,
+          pool: API_POOL,
           ...(beforeWrite ? { beforeWrite } : {}),
           ...(opts.lookup ? { lookup: opts.lookup } : {}),
         });

@@ -15,7 +15,7 @@ export interface HttpRequest {
    * "manual": a 3xx is the answer, never followed (a webhook: the address
    * checked is the only one the message may go to). Absent: the driver's
    * default (a browser's fetch follows; UrlFetchApp never does, apps-script/http.ts;
-   * nor does the Node hosts' node:http, node/http-transport.ts).
+   * nor does the Node hosts' node:http, node/send-http.ts).
    */
   redirect?: "manual";
   /**

@@ -9,7 +9,7 @@
 import { createServer, type AddressInfo, type LookupFunction } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUpstream } from "../../server/upstream.ts";
-import { sendHttp } from "../../server/send-http.ts";
+import { sendHttp } from "../../node/send-http.ts";
 import { FAST_PACING, startEmulatorWorld, type EmulatorWorld } from "../support/team-server.ts";
 import { uniqueCompanies } from "../support/lists.ts";
 

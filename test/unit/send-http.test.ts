@@ -3,7 +3,9 @@ import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpRequest } from "../../shared/core/http.ts";
-import { nodeHttp } from "../../node/http-transport.ts";
+import { sendHttp } from "../../node/send-http.ts";
+
+const nodeHttp = async (req: HttpRequest, timeoutMs: number) => (await sendHttp(req, { timeoutMs })).res;
 
 /** One loopback server whose answer each test picks by path. */
 let server: Server;
@@ -65,7 +67,7 @@ const get = (path: string, headers: Record<string, string> = {}): HttpRequest =>
   headers,
 });
 
-describe("nodeHttp (the Node hosts' transport)", () => {
+describe("sendHttp (the Node hosts' transport)", () => {
   it("reads a plain answer as UTF-8, with the key header sent and compression asked for", async () => {
     const res = await nodeHttp(get("/plain", { Authorization: "Bearer k" }), 5_000);
     expect(res).toMatchObject({ status: 200, body: '{"name":"Müller GmbH"}' });
