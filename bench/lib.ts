@@ -14,6 +14,7 @@ import type { RowResult } from "../shared/enrich/rows.ts";
 import type { BenchList } from "../test/support/lists.ts";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { closeSharedConnections } from "../node/send-http.ts";
 
 /** A figure of the bench: one shape for the bench and the results file (test/support/bench-results.ts). */
 export type { Figure } from "../test/support/bench-results.ts";
@@ -160,7 +161,8 @@ function fullGc(): void {
 
 /**
  * Start the next timed run as a fresh process would: without the connections an earlier run left in fetch's
- * pool (the pool is replaced by a new one of its kind and the old one closed, its idle sockets ended) and
+ * pool (the pool is replaced by a new one of its kind and the old one closed, its idle sockets ended) or in
+ * the Node hosts' pool (node/send-http.ts: its connections closed), and
  * without the garbage earlier runs left on the heap (a full collection), both before the clock starts.
  * Without this, a run pays CPU for what the run before it left: the sockets of an unlimited replay (about
  * 700) timing out, or a full collection of the previous run's garbage; or it reuses warm connections for free.
@@ -172,5 +174,8 @@ export async function freshStart(): Promise<void> {
     slot[GLOBAL_DISPATCHER] = new (old.constructor as new () => { close(): Promise<void> })();
     await old.close();
   }
+  // The Node hosts' own pool too (node/send-http.ts): the CLI's kept-alive connections of the run before.
+  closeSharedConnections();
+  await new Promise((r) => setImmediate(r));
   fullGc();
 }

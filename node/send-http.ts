@@ -67,6 +67,12 @@ export function connectionPool(maxSockets = Infinity): ConnectionPool {
 /** The pool of a process's callers that bring none (the CLI bounds its requests in flight itself). */
 const SHARED_POOL = connectionPool();
 
+/** Closes every connection of the shared pool (the bench starts each timed run as a fresh process would). */
+export function closeSharedConnections(): void {
+  for (const kind of [SHARED_POOL.kept, SHARED_POOL.marked])
+    for (const agent of [kind.http, kind.https]) agent.destroy();
+}
+
 export interface SendHttpOptions {
   timeoutMs: number;
   /** Runs once the connection stands, before anything is written; false (or a throw): nothing is sent. */
