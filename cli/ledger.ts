@@ -110,7 +110,10 @@ export class SpendLedger {
     this.answered += credits;
   };
 
-  /** An answer from the network. Status 0 (timeout, connection lost) leaves the intent open: it may have been charged. */
+  /**
+   * An answer from the network. Status 0 (timeout, connection lost) leaves the intent open: it may have been
+   * charged; unless the driver knows the request never left (`unsent`: refused, no DNS): then it is closed at 0.
+   */
   onAnswer = (req: HttpRequest, res: HttpResponse): void => {
     const ids = this.sent.get(req);
     const id = ids?.shift();
@@ -118,9 +121,10 @@ export class SpendLedger {
     if (id === undefined) return;
     // In flight no more: answered, or lost (status 0 leaves the intent open: it may have been charged).
     this.inFlight -= this.open.get(id) ?? 0;
-    if (res.status === 0) return;
-    // What the answer says it cost (a team server's shared answer: 0), else its price for a 2xx, 0 for a refusal.
-    const credits = chargedOf(req, res);
+    if (res.status === 0 && !res.unsent) return;
+    // What the answer says it cost (a team server's shared answer: 0), else its price for a 2xx, 0 for a refusal
+    // or a request that never left.
+    const credits = res.status === 0 ? 0 : chargedOf(req, res);
     this.write(`a ${id} ${credits}\n`);
     this.open.delete(id);
     this.answered += credits;

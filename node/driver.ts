@@ -220,7 +220,8 @@ export function nodeDriver(
       const tag = opts.beforeSend?.(r);
       flight.begin();
       try {
-        const { res } = await sendHttp(r, { timeoutMs });
+        const sent = await sendHttp(r, { timeoutMs });
+        const res: HttpResponse = sent.left || sent.res.status !== 0 ? sent.res : { ...sent.res, unsent: true };
         // Kept first, then counted as arrived: a kill in between leaves an intent whose answer the journal holds
         // (onKept closes it on resume), never one counted as arrived that the resume would buy again.
         if (journal && res.status >= 200 && res.status < 300 && (opts.replayable ?? replayable)(r))

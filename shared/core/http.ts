@@ -49,6 +49,12 @@ export interface HttpResponse {
   /** Set by a driver when the request failed before an answer: refused, reset, DNS, timeout. */
   networkError?: "timeout" | "connection";
   /**
+   * With `networkError`, from a driver that knows: not one byte of the request left this process (the
+   * connection was refused, the name did not resolve, TLS failed, connecting timed out), so it cannot have
+   * been charged (node/send-http.ts `left`). Absent: it may have left.
+   */
+  unsent?: true;
+  /**
    * A request sent with redirect "manual" was answered by a redirect the
    * runtime does not show (a browser's opaque redirect: status 0, no
    * Location; https://fetch.spec.whatwg.org/#concept-filtered-response-opaque-redirect).

@@ -215,4 +215,39 @@ describe("answer journal and intent journal together", () => {
       server.close();
     }
   });
+
+  it("a paid request that never left (nobody listens) is closed at 0; one that left and got no answer stays 'up to'", async () => {
+    // A port nobody listens on: a fresh listen's, closed again.
+    const idle = createServer();
+    await new Promise<void>((r) => idle.listen(0, "127.0.0.1", r));
+    const { port: closed } = idle.address() as { port: number };
+    await new Promise((r) => idle.close(r));
+    // And one that takes the request and never answers (the timeout comes after the bytes left).
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const { port: mute } = silent.address() as { port: number };
+    const built = buildRequest(testContext(() => 0).ctx.client, { endpoint: "profile", path: { id: "DEAAAAAAAAAA" } });
+    const to = (port: number): HttpRequest => ({
+      ...built,
+      url: built.url.replace(/^https?:\/\/[^/]+/, `http://127.0.0.1:${port}`),
+    });
+    const spent = join(dir, "unsent.spent");
+    try {
+      const ledger = new SpendLedger(spent, false);
+      const driver = nodeDriver({ timeoutMs: 300, beforeSend: ledger.beforeSend, onAnswer: ledger.onAnswer });
+      const [refused] = await driver.http([to(closed)]);
+      expect(refused).toMatchObject({ status: 0, networkError: "connection", unsent: true });
+      expect(ledger.charge()).toEqual({ answered: 0, unanswered: 0, inFlight: 0 });
+      const [unanswered] = await driver.http([to(mute)]);
+      expect(unanswered).toMatchObject({ status: 0, networkError: "timeout" });
+      expect(unanswered?.unsent).toBeUndefined();
+      expect(ledger.charge().unanswered).toBeGreaterThan(0);
+      ledger.close();
+      // The journal says the same after a restart.
+      expect(new SpendLedger(spent, true).charge()).toEqual(ledger.charge());
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
 });
