@@ -15,7 +15,7 @@ import { createReconcileService, type ReconcileService } from "./service.ts";
 const OK = 0;
 const USAGE = 2;
 
-/** The service for one configuration: the Node driver (fetch, bounded cache, budget store), one pacer. */
+/** The service for one configuration: the Node driver (node:http, bounded cache, budget store), one pacer. */
 export function serviceFor(cfg: ReconcileConfig, log: (line: string) => void): ReconcileService {
   const driver = serviceDriver();
   const src = {
