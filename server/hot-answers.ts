@@ -17,7 +17,8 @@
  *    answer charges the user nothing, X-Credits-Charged 0), so nothing is
  *    lost on a crash or a shutdown; the rows of requests arriving while one
  *    insert is out go in the next one (group commit); on PGlite the next
- *    leaves at most every HIT_GAP_MS (its statements run in this thread).
+ *    leaves at most every HIT_GAP_MS while a burst lasts (its statements
+ *    run in this thread); a request alone is written at once.
  *  - The paid gates (gates.ts: the doctor's drift refusal) read at most once
  *    per HOT_MS per language.
  *
@@ -38,10 +39,13 @@ export const HOT_MS = 1000;
 const BATCH = 500;
 /**
  * PGlite runs in this thread, one statement at a time, and each statement costs it a fixed share (parse, plan,
- * commit) besides its rows: under a burst its hit inserts leave at most every HIT_GAP_MS, so that a few large
+ * commit) besides its rows: under a burst (the statement before carried BURST_ROWS or more) its hit inserts leave
+ * at most every HIT_GAP_MS, so that a few large ones carry it instead of a hundred small ones; a request alone (or
+ * a few at once) is written at once, so a cached answer's own time stays that of one insert.
  * ones carry the burst instead of a hundred small ones. (PostgreSQL runs them in a process of its own: no gap.)
  */
 export const HIT_GAP_MS = 10;
+const BURST_ROWS = 8;
 
 interface HotEntry {
   body: string;
@@ -56,20 +60,27 @@ interface Batcher<I, O> {
   busy: boolean;
   due: boolean;
   leftAt: number;
+  /** How many items the statement before carried. */
+  carried: number;
 }
 
 /**
  * Run `items` through `run` in batches of BATCH: at most one statement out at a time, the queue goes in the
- * next, which leaves no sooner than `gapMs` after the one before left (unless BATCH were waiting then).
+ * next, which, when the one before carried `burst` items or more, leaves no sooner than `gapMs` after it
+ * (unless BATCH are waiting).
  */
-export function batched<I, O>(run: (items: I[]) => Promise<O[]>, gapMs = 0): (item: I) => Promise<O> {
-  const b: Batcher<I, O> = { queue: [], busy: false, due: false, leftAt: 0 };
+export function batched<I, O>(
+  run: (items: I[]) => Promise<O[]>,
+  gap: { ms: number; burst: number } = { ms: 0, burst: 0 },
+): (item: I) => Promise<O> {
+  const b: Batcher<I, O> = { queue: [], busy: false, due: false, leftAt: 0, carried: 0 };
   const next = () => {
     b.due = false;
     if (b.busy || b.queue.length === 0) return;
     b.busy = true;
     b.leftAt = Date.now();
     const take = b.queue.splice(0, BATCH);
+    b.carried = take.length;
     run(take.map((t) => t.item))
       .then(
         (out) => take.forEach((t, i) => t.done(out[i]!)),
@@ -83,7 +94,7 @@ export function batched<I, O>(run: (items: I[]) => Promise<O[]>, gapMs = 0): (it
   const schedule = () => {
     if (b.due || b.busy || b.queue.length === 0) return;
     b.due = true;
-    const wait = b.queue.length >= BATCH ? 0 : b.leftAt + gapMs - Date.now();
+    const wait = b.queue.length >= BATCH || b.carried < gap.burst ? 0 : b.leftAt + gap.ms - Date.now();
     // The requests of the same burst join before the statement leaves.
     if (wait > 0) setTimeout(next, wait);
     else setImmediate(next);
@@ -149,7 +160,7 @@ function hotOf(db: Db): Hot {
       );
       return rows.map(() => undefined);
     },
-    db.kind === "pglite" ? HIT_GAP_MS : 0,
+    db.kind === "pglite" ? { ms: HIT_GAP_MS, burst: BURST_ROWS } : undefined,
   );
   h = { read, record, gate: recent<ErrorAnswer | null>(HOT_MS) };
   perDb.set(db, h);
