@@ -16,9 +16,7 @@
  *    the database (cache_hits: what the answer would have cost; a shared
  *    answer charges the user nothing, X-Credits-Charged 0), so nothing is
  *    lost on a crash or a shutdown; the rows of requests arriving while one
- *    insert is out go in the next one (group commit); on PGlite the next
- *    leaves at most every HIT_GAP_MS while a burst lasts (its statements
- *    run in this thread); a request alone is written at once.
+ *    insert is out go in the next one (group commit).
  *  - The paid gates (gates.ts: the doctor's drift refusal) read at most once
  *    per HOT_MS per language.
  *
@@ -37,15 +35,6 @@ import type { Db } from "./db/db.ts";
 export const HOT_MS = 1000;
 /** Most questions asked in one read; most hit rows in one insert. */
 const BATCH = 500;
-/**
- * PGlite runs in this thread, one statement at a time, and each statement costs it a fixed share (parse, plan,
- * commit) besides its rows: under a burst (the statement before carried BURST_ROWS or more) its hit inserts leave
- * at most every HIT_GAP_MS, so that a few large ones carry it instead of a hundred small ones; a request alone (or
- * a few at once) is written at once, so a cached answer's own time stays that of one insert.
- * ones carry the burst instead of a hundred small ones. (PostgreSQL runs them in a process of its own: no gap.)
- */
-export const HIT_GAP_MS = 10;
-const BURST_ROWS = 8;
 
 interface HotEntry {
   body: string;
@@ -54,33 +43,19 @@ interface HotEntry {
   shown: Map<Language, string>;
 }
 
-/** Requests queued for the next statement, whether one is out or due, and when the last one left. */
+/** Requests queued for the next statement, and whether one is out. */
 interface Batcher<I, O> {
   queue: { item: I; done: (o: O) => void; fail: (e: unknown) => void }[];
   busy: boolean;
-  due: boolean;
-  leftAt: number;
-  /** How many items the statement before carried. */
-  carried: number;
 }
 
-/**
- * Run `items` through `run` in batches of BATCH: at most one statement out at a time, the queue goes in the
- * next, which, when the one before carried `burst` items or more, leaves no sooner than `gapMs` after it
- * (unless BATCH are waiting).
- */
-export function batched<I, O>(
-  run: (items: I[]) => Promise<O[]>,
-  gap: { ms: number; burst: number } = { ms: 0, burst: 0 },
-): (item: I) => Promise<O> {
-  const b: Batcher<I, O> = { queue: [], busy: false, due: false, leftAt: 0, carried: 0 };
+/** Run `items` through `run` in batches of BATCH: at most one statement out at a time, the queue goes in the next. */
+export function batched<I, O>(run: (items: I[]) => Promise<O[]>): (item: I) => Promise<O> {
+  const b: Batcher<I, O> = { queue: [], busy: false };
   const next = () => {
-    b.due = false;
     if (b.busy || b.queue.length === 0) return;
     b.busy = true;
-    b.leftAt = Date.now();
     const take = b.queue.splice(0, BATCH);
-    b.carried = take.length;
     run(take.map((t) => t.item))
       .then(
         (out) => take.forEach((t, i) => t.done(out[i]!)),
@@ -88,21 +63,14 @@ export function batched<I, O>(
       )
       .finally(() => {
         b.busy = false;
-        schedule();
+        next();
       });
-  };
-  const schedule = () => {
-    if (b.due || b.busy || b.queue.length === 0) return;
-    b.due = true;
-    const wait = b.queue.length >= BATCH || b.carried < gap.burst ? 0 : b.leftAt + gap.ms - Date.now();
-    // The requests of the same burst join before the statement leaves.
-    if (wait > 0) setTimeout(next, wait);
-    else setImmediate(next);
   };
   return (item) =>
     new Promise<O>((done, fail) => {
       b.queue.push({ item, done, fail });
-      schedule();
+      // The requests of the same burst join before the first statement leaves.
+      if (!b.busy) setImmediate(next);
     });
 }
 
@@ -145,23 +113,20 @@ function hotOf(db: Db): Hot {
       if (got && got.ttlMs < HOT_MS) setTimeout(() => kept.drop(key), Math.max(0, got.ttlMs)).unref();
       return got?.entry ?? null;
     });
-  const record = batched<HitRow, void>(
-    async (rows) => {
-      await db.query(
-        `insert into cache_hits (month, user_id, endpoint, company, saved)
+  const record = batched<HitRow, void>(async (rows) => {
+    await db.query(
+      `insert into cache_hits (month, user_id, endpoint, company, saved)
        select * from unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::int[])`,
-        [
-          rows.map((r) => r.month),
-          rows.map((r) => r.userId),
-          rows.map((r) => r.endpoint),
-          rows.map((r) => r.company),
-          rows.map((r) => r.saved),
-        ],
-      );
-      return rows.map(() => undefined);
-    },
-    db.kind === "pglite" ? { ms: HIT_GAP_MS, burst: BURST_ROWS } : undefined,
-  );
+      [
+        rows.map((r) => r.month),
+        rows.map((r) => r.userId),
+        rows.map((r) => r.endpoint),
+        rows.map((r) => r.company),
+        rows.map((r) => r.saved),
+      ],
+    );
+    return rows.map(() => undefined);
+  });
   h = { read, record, gate: recent<ErrorAnswer | null>(HOT_MS) };
   perDb.set(db, h);
   return h;
