@@ -34,14 +34,32 @@ const CLIENT = fileURLToPath(new URL("./load-client.ts", import.meta.url));
 /** Keep-alive connections of the load generator (under the server's listen backlog of 511). */
 const SOCKETS = 500;
 
-/** `paths[i]` with `tokens[i]`, all at once, from a child process (bench/load-client.ts); each request's ms, sorted. */
-async function burst(url: string, tokens: string[], paths: string[]): Promise<{ ms: number[]; failed: number }> {
+interface Burst {
+  /** Each request's ms, sorted. */
+  ms: number[];
+  failed: number;
+  /** This process's CPU (the server's) from the job's sending to its answer: the child's start is not in it. */
+  cpuMs: number;
+  /** The load generator's CPU during the burst. */
+  clientCpuMs: number;
+}
+
+/**
+ * `paths[i]` with `tokens[i]`, all at once, from a child process (bench/load-client.ts), once it is up;
+ * `profile`: a CPU profile of this process during the burst written there.
+ */
+async function burst(url: string, tokens: string[], paths: string[], profile?: string): Promise<Burst> {
   const child = fork(CLIENT, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   try {
-    const answer = once(child, "message") as Promise<[{ ms: number[]; failed: number }]>;
+    await once(child, "message"); // ready
+    const answer = once(child, "message") as Promise<[{ ms: number[]; failed: number; cpuMs: number }]>;
+    const stopProfile = await cpuProfile(profile);
+    const cpu0 = process.cpuUsage();
     child.send({ url, requests: paths.map((p, i) => [p, tokens[i]]), sockets: SOCKETS });
-    const [{ ms, failed }] = await answer;
-    return { ms: ms.sort((a, b) => a - b), failed };
+    const [{ ms, failed, cpuMs }] = await answer;
+    const cpu = process.cpuUsage(cpu0);
+    await stopProfile();
+    return { ms: ms.sort((a, b) => a - b), failed, cpuMs: (cpu.user + cpu.system) / 1000, clientCpuMs: cpuMs };
   } finally {
     child.kill();
   }
@@ -70,10 +88,7 @@ function mostStatements(counter: CountingDb, seen: Map<string, number>): string 
     .join("; ");
 }
 
-interface BurstResult {
-  ms: number[];
-  failed: number;
-  cpuMs: number;
+interface BurstResult extends Burst {
   trips: number;
   most: string;
 }
@@ -83,7 +98,7 @@ function loadFigures(database: TestDatabase, r: BurstResult): Figure[] {
   const g = `server under load (${database.name})`;
   const p50 = quantile(r.ms, 0.5) / 1000;
   const p99 = quantile(r.ms, 0.99) / 1000;
-  const note = `${LOAD_REQUESTS} GET /v2/companies/{id} at once, ${LOAD_COMPANIES} companies the team holds, ${LOAD_USERS} users; max ${r2(r.ms[r.ms.length - 1]! / 1000)} s; ${r.failed} not 200/hit; the server's CPU ${Math.round(r.cpuMs)} ms, ${r2(r.cpuMs / LOAD_REQUESTS)} ms a request; the load generator in a process of its own over ${SOCKETS} keep-alive connections`;
+  const note = `${LOAD_REQUESTS} GET /v2/companies/{id} at once, ${LOAD_COMPANIES} companies the team holds, ${LOAD_USERS} users; max ${r2(r.ms[r.ms.length - 1]! / 1000)} s; ${r.failed} not 200/hit; the server's CPU ${Math.round(r.cpuMs)} ms, ${r2(r.cpuMs / LOAD_REQUESTS)} ms a request; the load generator (plain HTTP/1.1 over node:net) in a process of its own over ${SOCKETS} keep-alive connections, its CPU ${Math.round(r.clientCpuMs)} ms`;
   const ok = r.failed === 0;
   return [
     {
@@ -126,23 +141,19 @@ async function loadOn(world: EmulatorWorld, database: TestDatabase, log: (s: str
     await buyForTheTeam(srv.url, paths, tokens[0]!);
     const ask = Array.from({ length: LOAD_REQUESTS }, (_, i) => paths[i % paths.length]!);
     const askTokens = ask.map((_, i) => tokens[i % tokens.length]!);
-    // A small burst first (connections, JIT); then the one measured.
+    // A small burst first (the JIT; its connections end with its child); then the one measured, on new connections.
     const warm = await burst(srv.url, askTokens.slice(0, 200), ask.slice(0, 200));
     log(`server: warm-up burst: ${warm.failed} not hits`);
     await new Promise((r) => setTimeout(r, 1100)); // past every in-memory keep: the burst starts cold
     log(`server: ${LOAD_REQUESTS} requests at once (${database.name}) …`);
     const before = counter!.roundTrips;
     const seen = new Map(counter!.byStatement);
-    const cpu0 = process.cpuUsage();
-    const stopProfile = await cpuProfile(process.env.BENCH_LOAD_PROFILE);
-    const { ms, failed } = await burst(srv.url, askTokens, ask);
-    await stopProfile();
-    const cpu = process.cpuUsage(cpu0);
+    // BENCH_LOAD_PROFILE=f: the burst's CPU profile of this process (the server's), one file per database (f.pglite, f.postgres).
+    const profile = process.env.BENCH_LOAD_PROFILE;
+    const measured = await burst(srv.url, askTokens, ask, profile ? `${profile}.${database.name}` : undefined);
     const trips = counter!.roundTrips - before;
     return loadFigures(database, {
-      ms,
-      failed,
-      cpuMs: (cpu.user + cpu.system) / 1000,
+      ...measured,
       trips,
       most: mostStatements(counter!, seen),
     });

@@ -324,11 +324,12 @@ async function afterStop(close: () => Promise<void>, log: Logger, stopAsked: num
 
 async function serve(flags: Flags, env: NodeJS.ProcessEnv, io: Io, lang: Language, target: DbTarget): Promise<number> {
   const m = await serverModules();
-  const [, , { purgeExpired }, { jsonLogger }] = m;
+  const [, , { purgeExpired }, { jsonLogger, stdoutLine }] = m;
   const settings = serveSettings(flags, env, io, lang, m);
   if (typeof settings === "number") return settings;
   const { port, host } = settings;
-  const log = jsonLogger((line) => process.stdout.write(line + "\n"));
+  // A turn's lines in one write (log.ts stdoutLine), what waits written when the process exits.
+  const log = jsonLogger(stdoutLine);
   if (await portUnavailable(host, port)) {
     io.err(admin.portTaken[lang](port, host));
     return EXIT.USAGE;

@@ -49,7 +49,16 @@ export function withCharge(a: ErrorAnswer, credits: number): ErrorAnswer {
   return { ...a, headers: { ...a.headers, "x-credits-charged": String(before + credits) } };
 }
 
+/**
+ * Write a whole answer: its headers with its Content-Length, then its body. Node's writeHead fixes the
+ * headers at once, so without a length the body would go chunked (a size line, the body, a last chunk:
+ * several writes and more bytes for every answer); with it, head and body leave in one write.
+ */
+export function writeAnswer(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+  res.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(body)) }).end(body);
+}
+
 export function send(res: ServerResponse, a: ErrorAnswer, extraHeaders: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(a.status, { ...a.headers, ...extraHeaders }).end(a.body);
+  writeAnswer(res, a.status, { ...a.headers, ...extraHeaders }, a.body);
 }

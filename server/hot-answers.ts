@@ -6,7 +6,8 @@
  * the median waited 5 s. Here:
  *
  *  - Hot answers: a ready answer read from the database is kept in this
- *    process at most HOT_MS, and never past its expiry. Requests arriving
+ *    process at most HOT_MS, and never past its expiry, with the body as
+ *    each reader's language was served it (relabelled once, not per request). Requests arriving
  *    while a read is out wait for the next read, which asks for all their
  *    questions at once (one `key = any($1)` statement). A purge, a newer
  *    purchase or an expiry is seen within HOT_MS. A call that needs an answer
@@ -38,6 +39,8 @@ const BATCH = 500;
 interface HotEntry {
   body: string;
   lang: string | null;
+  /** The body as each reader's language has been served it (labels.ts: a parse and a stringify once, not per request). */
+  shown: Map<Language, string>;
 }
 
 /** Requests queued for the next statement, and whether one is out. */
@@ -47,7 +50,7 @@ interface Batcher<I, O> {
 }
 
 /** Run `items` through `run` in batches of BATCH: at most one statement out at a time, the queue goes in the next. */
-function batched<I, O>(run: (items: I[]) => Promise<O[]>): (item: I) => Promise<O> {
+export function batched<I, O>(run: (items: I[]) => Promise<O[]>): (item: I) => Promise<O> {
   const b: Batcher<I, O> = { queue: [], busy: false };
   const next = () => {
     if (b.busy || b.queue.length === 0) return;
@@ -100,7 +103,7 @@ function hotOf(db: Db): Hot {
     const found = new Map(rows.map((r) => [r.key, r]));
     return keys.map((k) => {
       const r = found.get(k);
-      return r ? { entry: { body: r.body, lang: r.lang }, ttlMs: Number(r.ttl_ms) } : null;
+      return r ? { entry: { body: r.body, lang: r.lang, shown: new Map() }, ttlMs: Number(r.ttl_ms) } : null;
     });
   });
   const read = (key: string) =>
@@ -132,7 +135,11 @@ function hotOf(db: Db): Hot {
 /** The team's ready answer to `key` in `lang` (from memory, or one batched read), or null: claim and buy as before. */
 export async function hotAnswer(db: Db, key: string, lang: Language): Promise<string | null> {
   const e = await hotOf(db).read(key);
-  return e ? inLanguage(e.body, e.lang, lang) : null;
+  if (!e) return null;
+  // Relabelled once per language while the entry is kept (it lives HOT_MS at most: never past the stored answer's).
+  let shown = e.shown.get(lang);
+  if (shown === undefined) e.shown.set(lang, (shown = inLanguage(e.body, e.lang, lang)));
+  return shown;
 }
 
 /** Record a shared answer served (what it would have cost `userId`); resolves once the row is in the database. */

@@ -10,7 +10,7 @@ import type { CallSpec } from "../../shared/api/index.ts";
 import type { Language } from "../../shared/i18n/index.ts";
 import { accountAnswer } from "../account.ts";
 import type { AuthUser } from "../auth/tokens.ts";
-import { send } from "../errors.ts";
+import { send, writeAnswer } from "../errors.ts";
 import { specOf } from "../proxy.ts";
 import { answerFor, type Answer } from "../purchase.ts";
 import type { FrontDoor } from "./context.ts";
@@ -38,7 +38,7 @@ export async function serveApi(front: FrontDoor, res: http.ServerResponse, r: Ap
   if (!parsed.ok) return send(res, parsed.answer, r.cors);
   const answer = await purchase(front, r.user, parsed.spec, r.lang);
   // Every answer says what it cost this user (0 where the server answered without buying).
-  res.writeHead(answer.status, { "x-credits-charged": "0", ...answer.headers, ...r.cors }).end(answer.body);
+  writeAnswer(res, answer.status, { "x-credits-charged": "0", ...answer.headers, ...r.cors }, answer.body);
   front.opts.log.info("request", {
     user: r.user.name,
     endpoint: parsed.spec.endpoint,

@@ -16,7 +16,7 @@ import type { FrontDoor } from "./context.ts";
 import { corsOf } from "./cors.ts";
 import { serveExtension } from "./extension-route.ts";
 import { isHealthRequest, serveHealth } from "./health-route.ts";
-import { bodyLimit, languageOf, readBody, refuse } from "./request.ts";
+import { bodyLimit, bodyOf, languageOf, refuse } from "./request.ts";
 
 export async function dispatch(front: FrontDoor, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const started = Date.now();
@@ -33,7 +33,7 @@ export async function dispatch(front: FrontDoor, req: http.IncomingMessage, res:
   if (!route && !isApiPath(url.pathname)) return refuse(res, errorAnswer("NOT_FOUND", msg.notFound[lang]), cors);
   const admission = await admit(front, route, method, url, req.headers.authorization, lang);
   if (!admission.admitted) return refuse(res, admission.refusal, cors);
-  const body = await readBody(req, bodyLimit(method, route?.maxBodyBytes, front.maxBody));
+  const body = await bodyOf(req, bodyLimit(method, route?.maxBodyBytes, front.maxBody));
   if (body === null) return refuse(res, errorAnswer("PAYLOAD_TOO_LARGE", msg.tooLarge[lang], { field: "body" }), cors);
 
   const { user } = admission;

@@ -40,6 +40,16 @@ export function sameOrigin(origin: string, host: string | undefined): boolean {
   }
 }
 
+/**
+ * The request's body within `max` bytes (null: larger). A request with neither Content-Length nor
+ * Transfer-Encoding has none (RFC 9112, 6.3): "" without listening to its stream (node:http drains it).
+ */
+export function bodyOf(req: http.IncomingMessage, max: number): Promise<string | null> {
+  const h = req.headers;
+  if (h["content-length"] === undefined && h["transfer-encoding"] === undefined) return Promise.resolve("");
+  return readBody(req, max);
+}
+
 /** The body limit for a request: the route's (or the server's), at most BODYLESS_MAX_BYTES for GET, HEAD, DELETE. */
 export function bodyLimit(method: string, routeMax: number | undefined, serverMax: number): number {
   const bodyless = method === "GET" || method === "HEAD" || method === "DELETE";

@@ -4,7 +4,8 @@
  * second) of the revocation; a burst for answers the team holds asks the
  * database a few times, not four times a request (counted at the adapter),
  * and every shared answer served is still recorded (cache_hits: 0 charged,
- * what it would have cost); a purged answer is bought again within HOT_MS.
+ * what it would have cost); readers of both languages get the kept answer
+ * each in theirs; a purged answer is bought again within HOT_MS.
  * PGlite always, PostgreSQL with TEST_DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +13,7 @@ import { countingDb, type CountingDb } from "../../server/db/counting.ts";
 import { revokeTokens } from "../../server/auth/tokens.ts";
 import { TOKEN_CACHE_MS } from "../../server/auth/token-cache.ts";
 import { HOT_MS } from "../../server/hot-answers.ts";
+import { inLanguage } from "../../server/labels.ts";
 import { uniqueCompanies } from "../support/lists.ts";
 import { type EmulatorWorld, type InProcessServer, startTeamWorld, type TeamWorld } from "../support/team-server.ts";
 import { BACKENDS, requirePostgresUnderCi } from "./backends.ts";
@@ -90,7 +92,9 @@ describe.each(BACKENDS)("the team server's memory under load ($name)", (backend)
       expect(a.status).toBe(200);
       expect(a.headers.get("x-cache")).toBe("hit");
       expect(a.headers.get("x-credits-charged")).toBe("0");
-      await a.text();
+      // Framed by its length (one write of head and body), not chunked.
+      expect(a.headers.get("transfer-encoding")).toBeNull();
+      expect(Number(a.headers.get("content-length"))).toBe(Buffer.byteLength(await a.text()));
     }
     // Before issue 43: token, gate, claim and hit record for each request (1,200 here). Now, on any machine however
     // busy: no claim, and a token, the gate and an answer read at most once per second kept (plus one in flight).
@@ -103,6 +107,30 @@ describe.each(BACKENDS)("the team server's memory under load ($name)", (backend)
     expect(during("select key, body")).toBeLessThanOrEqual(paths.length * seconds);
     expect((await hits()) - hitsBefore).toBe(300);
   }, 60_000);
+
+  it("readers of both languages in one burst each get the kept answer in their own", async () => {
+    const token = await srv.token("yuki");
+    const [c] = uniqueCompanies(world.emu, 1, 17);
+    const path = `/v2/companies/${c!.id}`;
+    const inLang = async (lang: "de" | "en") => {
+      const res = await fetch(srv.url + path, {
+        headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang },
+      });
+      expect(res.status).toBe(200);
+      return { cache: res.headers.get("x-cache"), body: await res.text() };
+    };
+    const bought = await inLang("de"); // bought in German
+    expect(bought.cache).toBe("miss");
+    const english = inLanguage(bought.body, "de", "en");
+    expect(english).not.toBe(bought.body); // the profile has labels to translate: the test can tell them apart
+    await sleep(HOT_MS + 50);
+    // One read, kept: the English body is made once and kept beside the German one, never served in its place.
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => inLang(i % 2 ? "en" : "de")));
+    burst.forEach((a, i) => {
+      expect(a.cache).toBe("hit");
+      expect(a.body).toBe(i % 2 ? english : bought.body);
+    });
+  }, 30_000);
 
   it("an answer purged from the database is not served from memory past HOT_MS", async () => {
     const token = await srv.token("xena");
