@@ -28,7 +28,7 @@
  * Fairness: the emulator runs in its own process (bench/emulator-process.ts)
  * so client and server use separate cores; one untimed warm-up run of a
  * different list (own key, own files: nothing cached that the timed runs
- * could use) takes the JIT and tsx compile out; then 3 timed rounds of the
+ * could use) takes the JIT and tsx compile out; then 5 timed rounds of the
  * CLI and the replay, alternating which goes first, each with a fresh key and
  * fresh files (the CLI keeps its answer cache in memory for one run only),
  * and the medians are reported.
@@ -68,7 +68,7 @@ export const NAIVE_SAMPLE = Number(process.env.BENCH_NAIVE_SAMPLE ?? 40);
 /** Companies in the financials benchmark (availability is rate-limited: 5/s after a burst of 20). */
 export const FINANCIALS_COMPANIES = Number(process.env.BENCH_FINANCIALS ?? 60);
 /** Timed rounds (core + replay each); the medians are reported. */
-export const TIMED_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+export const TIMED_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** The warm-up list's seed: other companies, other spellings than the timed list (seed 7). */
 const WARMUP_SEED = 11;
 

@@ -94,7 +94,7 @@ interface BurstResult extends Burst {
 }
 
 /** Bursts measured per database; the figures are their medians (one burst's p50 moved by a third between runs). */
-const BURSTS = 3;
+const BURSTS = 5;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
