@@ -22,7 +22,7 @@ import {
   type EmulatorWorld,
   type TestDatabase,
 } from "../test/support/team-server.ts";
-import { cpuProfile, r2, r3, type Figure } from "./lib.ts";
+import { cpuProfile, median, r2, r3, type Figure } from "./lib.ts";
 
 export const LOAD_REQUESTS = Number(process.env.BENCH_LOAD_REQUESTS ?? 2000);
 const LOAD_COMPANIES = 200;
@@ -95,8 +95,6 @@ interface BurstResult extends Burst {
 
 /** Bursts measured per database; the figures are their medians (one burst's p50 moved by a third between runs). */
 const BURSTS = 5;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The figures of the measured bursts: the median of their p50s and of their p99s, the database round trips per request. */
 function loadFigures(database: TestDatabase, bursts: BurstResult[]): Figure[] {

@@ -34,7 +34,7 @@ import * as https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import * as zlib from "node:zlib";
-import type { HttpRequest, HttpResponse } from "../shared/core/index.ts";
+import { header, type HttpRequest, type HttpResponse } from "../shared/core/index.ts";
 
 /**
  * Idle kept-alive sockets are closed after this long, before a server's own
@@ -134,7 +134,7 @@ function openRequest(req: HttpRequest, opts: SendHttpOptions, fresh: boolean) {
   const body = req.body !== undefined ? Buffer.from(req.body, "utf8") : undefined;
   const headers: Record<string, string> = { ...req.headers };
   if (body) headers["content-length"] = String(body.length);
-  if (!hasHeader(headers, "accept-encoding")) headers["accept-encoding"] = ACCEPT_ENCODING;
+  if (header(req, "accept-encoding") === undefined) headers["accept-encoding"] = ACCEPT_ENCODING;
   const pool = opts.pool ?? SHARED_POOL;
   const r = (tls ? https : http).request(url, {
     method: req.method,
@@ -156,11 +156,6 @@ function startTimer(x: ExchangeRun): void {
 }
 
 const ACCEPT_ENCODING = "gzip, deflate, br";
-
-function hasHeader(headers: Record<string, string>, name: string): boolean {
-  for (const k of Object.keys(headers)) if (k.toLowerCase() === name) return true;
-  return false;
-}
 
 /** The body stream of an answer, decoded when it came compressed (null: an encoding this cannot read). */
 function decoded(res: http.IncomingMessage): Readable | null {

@@ -78,9 +78,9 @@ export function chargedOf(req: HttpRequest, res: HttpResponse): number {
   return res.status >= 200 && res.status < 300 ? creditsOf(req) : 0;
 }
 
-/** Case-insensitive header lookup for responses whose drivers did not lower-case names. */
-export function header(res: HttpResponse, name: string): string | undefined {
+/** Case-insensitive header lookup, in a request or in a response whose driver did not lower-case names. */
+export function header(msg: { headers: Record<string, string> }, name: string): string | undefined {
   const wanted = name.toLowerCase();
-  for (const k of Object.keys(res.headers)) if (k.toLowerCase() === wanted) return res.headers[k];
+  for (const k of Object.keys(msg.headers)) if (k.toLowerCase() === wanted) return msg.headers[k];
   return undefined;
 }
